@@ -1,0 +1,41 @@
+/* analyzer/analyzer.h: the analyzer's public API.
+ *
+ * Pipeline position: source files -> [front end (libclang) -> kernel model ->
+ * index analysis -> facts writer] -> facts database -> rules.
+ *
+ * Only analyzer/frontend*.c include <clang-c/Index.h>; callers see SQLite
+ * facts (schema: analyzer/facts_schema.sql, documented in docs/facts.md).
+ */
+#ifndef KA_ANALYZER_H
+#define KA_ANALYZER_H
+#include <sqlite3.h>
+#include "analyzer/arch.h"
+
+typedef struct ka_analyze_opts {
+	const char *arch;            /* --arch; NULL = "sm_90" */
+	const char *const *extra_args; /* flags after `--` or from compile_commands.json */
+	int n_extra_args;
+	const char *cuda_path;       /* NULL = /usr/local/cuda when it exists */
+	int force_shim;              /* 1: shim headers even when a toolkit exists */
+	int ptxas;                   /* 1: join nvcc -Xptxas -v results */
+	const char *resource_dir;    /* clang resource dir; NULL = the build's */
+	int assume_block[3];         /* --assume-block: used when nothing else is known */
+	const char *directory;       /* working directory for relative paths (compile db) */
+} ka_analyze_opts;
+
+#define KA_ANALYZE_OPTS_INIT {0}
+
+/* Create an empty in-memory facts database with the schema.  KA_OK or < 0. */
+int ka_facts_open(sqlite3 **db);
+
+/* Parse one source file and append its facts (kernels, accesses, launches,
+ * ... and the `arch` row) to db.  Clang's diagnostics go into the `diag`
+ * table.  Returns KA_OK; KA_EIO for a missing/unreadable/binary file;
+ * KA_EPARSE when clang reported errors (facts of what parsed are still
+ * written); KA_EINPUT for an unknown arch.  The message is in ka_error_last(). */
+int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db);
+
+/* "cuda" or "hip" from the extension (.hip -> hip, else cuda) and flags. */
+const char *ka_lang_of_path(const char *path);
+
+#endif
