@@ -1,0 +1,189 @@
+/* rules/eval.c: run the enabled rules over one facts database (engine.h).
+ *
+ * One statement per rule, compiled read-only, stepped to the end; each row
+ * becomes a ka_finding located by the row's location columns.  When the
+ * warp model behind a row rested on an assumption (a non-NULL `assumption`
+ * column, or block_source = 'assumed'), the message says so: a confident
+ * warning must never hide a guess.
+ */
+#include "rules/engine.h"
+#include "rules/sqlfn.h"
+#include "util/error.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the location columns are in a result row (-1 = absent). */
+typedef struct colmap {
+	int file, line, col, end_line, end_col, begin_off, end_off, kernel, id;
+	int assumption, block_source, kernel_id, block_x, block_y, block_z;
+} colmap;
+
+static void map_columns(sqlite3_stmt *st, colmap *m)
+{
+	struct { const char *name; int *slot; } want[] = {
+		{"file", &m->file}, {"line", &m->line}, {"col", &m->col},
+		{"end_line", &m->end_line}, {"end_col", &m->end_col},
+		{"begin_off", &m->begin_off}, {"end_off", &m->end_off},
+		{"kernel", &m->kernel}, {"id", &m->id}, {"assumption", &m->assumption},
+		{"block_source", &m->block_source}, {"kernel_id", &m->kernel_id},
+		{"block_x", &m->block_x}, {"block_y", &m->block_y}, {"block_z", &m->block_z},
+	};
+	size_t nw = sizeof want / sizeof want[0];
+	for (size_t k = 0; k < nw; k++)
+		*want[k].slot = -1;
+	int n = sqlite3_column_count(st);
+	for (int i = 0; i < n; i++) {
+		const char *c = sqlite3_column_name(st, i);
+		for (size_t k = 0; k < nw; k++)
+			if (*want[k].slot < 0 && strcmp(c, want[k].name) == 0)
+				*want[k].slot = i;
+	}
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	if (i < 0 || sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NULL;
+	return strdup((const char *)sqlite3_column_text(st, i));
+}
+
+static long long col_int(sqlite3_stmt *st, int i, long long dflt)
+{
+	if (i < 0 || sqlite3_column_type(st, i) == SQLITE_NULL)
+		return dflt;
+	return sqlite3_column_int64(st, i);
+}
+
+/* Block shape behind an assumed warp model: the row's own (kernel scope)
+ * or its kernel's. */
+static void assumed_block(sqlite3 *db, sqlite3_stmt *row, const colmap *m, ka_buf *msg)
+{
+	long long b[3] = {col_int(row, m->block_x, 0), col_int(row, m->block_y, 0),
+			  col_int(row, m->block_z, 0)};
+	if (!b[0] && m->kernel_id >= 0 && sqlite3_column_type(row, m->kernel_id) != SQLITE_NULL) {
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(db, "SELECT block_x, block_y, block_z FROM kernel WHERE id = ?",
+				       -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, m->kernel_id));
+			if (sqlite3_step(st) == SQLITE_ROW)
+				for (int k = 0; k < 3; k++)
+					b[k] = col_int(st, k, 0);
+		}
+		sqlite3_finalize(st);
+	}
+	if (b[0])
+		ka_buf_printf(msg, " (assumed: block of %lldx%lldx%lld threads; no launch site or __launch_bounds__ fixes it)",
+			      b[0], b[1] ? b[1] : 1, b[2] ? b[2] : 1);
+	else
+		ka_buf_adds(msg, " (assumed: block shape not known from launch sites or __launch_bounds__)");
+}
+
+static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m,
+			ka_findings *out)
+{
+	ka_finding f = {0};
+	ka_buf msg;
+	int rc = KA_ENOMEM;
+	ka_buf_init(&msg, 1 << 16);
+	if (ka_template_render(r->message, st, &msg) != KA_OK)
+		goto out;
+	const unsigned char *as = m->assumption >= 0 ? sqlite3_column_text(st, m->assumption) : NULL;
+	const unsigned char *bs = m->block_source >= 0 ? sqlite3_column_text(st, m->block_source) : NULL;
+	if (as && *as)
+		ka_buf_printf(&msg, " (assumed: %s)", (const char *)as);
+	else if (bs && strcmp((const char *)bs, "assumed") == 0)
+		assumed_block(db, st, m, &msg);
+	f.file = col_dup(st, m->file);
+	f.line = (int)col_int(st, m->line, 0);
+	f.col = (int)col_int(st, m->col, 1);
+	f.end_line = (int)col_int(st, m->end_line, f.line);
+	f.end_col = (int)col_int(st, m->end_col, f.col);
+	f.begin_off = (long)col_int(st, m->begin_off, -1);
+	f.end_off = (long)col_int(st, m->end_off, -1);
+	f.kernel = col_dup(st, m->kernel);
+	f.rule = strdup(r->id);
+	f.severity = r->severity;
+	f.message = ka_buf_steal(&msg);
+	f.fix = r->fix ? strdup(r->fix) : NULL;
+	f.fix_safety = r->fix_safety;
+	f.scope = strdup(r->scope);
+	f.row_id = m->id >= 0 ? col_int(st, m->id, -1) : -1;
+	if (!f.file || !f.rule || !f.message || !f.scope) {
+		ka_finding_clear(&f);
+		rc = ka_error_set(KA_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = ka_findings_push(out, &f);
+out:
+	ka_buf_free(&msg);
+	return rc;
+}
+
+/* Evaluate one rule; rows without a file are skipped (nothing to point at).
+ * A scope with no `id` column gives findings with row_id -1. */
+static int run_rule(sqlite3 *db, const ka_rule *r, ka_findings *out)
+{
+	ka_buf sql;
+	sqlite3_stmt *st = NULL;
+	colmap m;
+	int rc, src;
+	ka_buf_init(&sql, 1 << 20);
+	rc = ka_buf_printf(&sql, "SELECT * FROM \"%s\" WHERE (\n%s\n)", r->scope, r->where);
+	if (rc != KA_OK)
+		goto out;
+	if ((rc = ka_sql_prepare_readonly(db, sql.data, &st)) != KA_OK) {
+		rc = ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, ka_error_last());
+		goto out;
+	}
+	map_columns(st, &m);
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		if (m.file < 0 || sqlite3_column_type(st, m.file) == SQLITE_NULL)
+			continue;  /* no location, nothing to point at */
+		if ((rc = make_finding(db, r, st, &m, out)) != KA_OK)
+			goto out;
+	}
+	if (src != SQLITE_DONE)
+		rc = ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	ka_buf_free(&sql);
+	return rc;
+}
+
+static char *query_text(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = col_dup(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, ka_findings *out)
+{
+	ka_eval_opts o = KA_EVAL_OPTS_INIT;
+	char *lang = NULL, *arch = NULL;
+	int rc = KA_OK;
+	if (opts)
+		o = *opts;
+	if (!o.lang)
+		o.lang = lang = query_text(db, "SELECT lang FROM file WHERE is_main = 1 LIMIT 1");
+	if (!o.arch)
+		o.arch = arch = query_text(db, "SELECT name FROM arch LIMIT 1");
+	if ((rc = ka_sql_register(db)) != KA_OK)
+		goto out;
+	for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
+		const ka_rule *r = ka_ruleset_at(rs, i);
+		if (o.only_rule ? strcmp(o.only_rule, r->id) != 0 : !r->enabled)
+			continue;
+		if (!ka_rule_applies(r, o.lang, o.arch))
+			continue;
+		if ((rc = run_rule(db, r, out)) != KA_OK)
+			goto out;
+	}
+out:
+	free(lang);
+	free(arch);
+	return rc;
+}

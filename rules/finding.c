@@ -1,0 +1,149 @@
+/* rules/finding.c: the findings list (see finding.h): ownership, ordering,
+ * de-duplication and the way back to the facts row. */
+#include "rules/finding.h"
+#include "util/error.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ka_finding_clear(ka_finding *f)
+{
+	free(f->file);
+	free(f->rule);
+	free(f->message);
+	free(f->kernel);
+	free(f->fix);
+	free(f->scope);
+	memset(f, 0, sizeof *f);
+}
+
+void ka_findings_free(ka_findings *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		ka_finding_clear(&fs->v[i]);
+	free(fs->v);
+	memset(fs, 0, sizeof *fs);
+}
+
+int ka_findings_push(ka_findings *fs, ka_finding *f)
+{
+	if (fs->n == fs->cap) {
+		size_t ncap = fs->cap ? fs->cap * 2 : 16;
+		ka_finding *nv = realloc(fs->v, ncap * sizeof *nv);
+		if (!nv) {
+			ka_finding_clear(f);
+			return ka_error_set(KA_ENOMEM, "out of memory");
+		}
+		fs->v = nv;
+		fs->cap = ncap;
+	}
+	fs->v[fs->n++] = *f;
+	memset(f, 0, sizeof *f);
+	return KA_OK;
+}
+
+int ka_findings_move(ka_findings *dst, ka_findings *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		int rc = ka_findings_push(dst, &src->v[i]);
+		if (rc != KA_OK)
+			return rc;
+	}
+	src->n = 0;
+	return KA_OK;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+int ka_finding_cmp(const ka_finding *a, const ka_finding *b)
+{
+	int c = strcmp0(a->file, b->file);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	if ((c = strcmp0(a->rule, b->rule)) != 0)
+		return c;
+	if ((c = strcmp0(a->message, b->message)) != 0)
+		return c;
+	if (a->end_line != b->end_line)
+		return a->end_line < b->end_line ? -1 : 1;
+	if (a->end_col != b->end_col)
+		return a->end_col < b->end_col ? -1 : 1;
+	return strcmp0(a->kernel, b->kernel);
+}
+
+static int cmp_void(const void *a, const void *b) { return ka_finding_cmp(a, b); }
+
+void ka_findings_sort_unique(ka_findings *fs)
+{
+	if (fs->n < 2)
+		return;
+	qsort(fs->v, fs->n, sizeof *fs->v, cmp_void);
+	size_t w = 1;
+	for (size_t i = 1; i < fs->n; i++) {
+		if (ka_finding_cmp(&fs->v[w - 1], &fs->v[i]) == 0)
+			ka_finding_clear(&fs->v[i]);
+		else
+			fs->v[w++] = fs->v[i];
+	}
+	fs->n = w;
+}
+
+void ka_findings_filter(ka_findings *fs, int (*keep)(const ka_finding *, void *), void *ud)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < fs->n; i++) {
+		if (keep(&fs->v[i], ud))
+			fs->v[w++] = fs->v[i];
+		else
+			ka_finding_clear(&fs->v[i]);
+	}
+	fs->n = w;
+}
+
+/* 1 when table has a column named col. */
+static int has_column(sqlite3 *db, const char *table, const char *col)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+int ka_finding_row(sqlite3 *db, const ka_finding *f, sqlite3_stmt **out)
+{
+	char sql[256];
+	sqlite3_stmt *st = NULL;
+	int rc = KA_ENOTFOUND;
+	*out = NULL;
+	if (!f->scope)
+		return ka_error_set(KA_ENOTFOUND, "finding has no facts row");
+	const char *key = has_column(db, f->scope, "id") ? "id" : "rowid";
+	snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" WHERE %s = ?", f->scope, key);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = ka_error_set(KA_ENOTFOUND, "no facts table %s: %s", f->scope, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, f->row_id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		rc = ka_error_set(KA_ENOTFOUND, "no row %lld in %s", f->row_id, f->scope);
+		goto out;
+	}
+	*out = st;
+	st = NULL;
+	rc = KA_OK;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* rules/finding.h: a finding = one rule firing on one facts row.
+ *
+ * Findings are values (plain structs owning their strings) so they outlive
+ * the per-file facts database: -j N workers hand them to the main thread,
+ * which sorts, filters (suppressions, baseline) and reports them.  The
+ * rewriter needs the facts row a finding came from: `scope` + `row_id`
+ * name it, and ka_finding_row() fetches it while that database is open.
+ */
+#ifndef KA_RULES_FINDING_H
+#define KA_RULES_FINDING_H
+#include <sqlite3.h>
+#include <stddef.h>
+#include "rules/rule.h"
+
+typedef struct ka_finding {
+	char *file;
+	int line, col, end_line, end_col;   /* 1-based; columns in bytes */
+	long begin_off, end_off;            /* byte offsets, end exclusive; -1 unknown */
+	char *rule;                         /* rule id */
+	ka_severity severity;
+	char *message;                      /* rendered template (+ assumption) */
+	char *kernel;                       /* NULL in host code */
+	char *fix;                          /* transform name or NULL */
+	ka_fix_safety fix_safety;
+	char *scope;                        /* facts table of the row */
+	long long row_id;                   /* its id (or rowid) */
+} ka_finding;
+
+typedef struct ka_findings {
+	ka_finding *v;
+	size_t n, cap;
+} ka_findings;
+
+#define KA_FINDINGS_INIT {0}
+
+void ka_findings_free(ka_findings *fs);
+/* Take ownership of *f's strings (f is zeroed). */
+int ka_findings_push(ka_findings *fs, ka_finding *f);
+/* Move all of src to the end of dst (src becomes empty). */
+int ka_findings_move(ka_findings *dst, ka_findings *src);
+/* Sort by file, line, col, rule, message; drop exact duplicates (a header
+ * reached from two translation units reports once). */
+void ka_findings_sort_unique(ka_findings *fs);
+/* Remove entries where keep(f, ud) returns 0; order is kept. */
+void ka_findings_filter(ka_findings *fs, int (*keep)(const ka_finding *, void *), void *ud);
+void ka_finding_clear(ka_finding *f);
+int ka_finding_cmp(const ka_finding *a, const ka_finding *b);
+
+/* The facts row behind f: a prepared `SELECT * FROM scope WHERE id = ?`
+ * stepped to the row (SQLITE_ROW).  Caller finalizes.  KA_ENOTFOUND when
+ * the row is not in db. */
+int ka_finding_row(sqlite3 *db, const ka_finding *f, sqlite3_stmt **out);
+
+#endif

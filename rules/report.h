@@ -1,0 +1,27 @@
+/* rules/report.h: findings as text, JSON or SARIF 2.1.0.
+ *
+ * Text is what compilers print:  file:line:col: severity: message [rule]
+ * followed by the source line and a caret under the flagged range.  JSON is
+ * one object with a `findings` array.  SARIF is what GitHub code scanning
+ * reads: rule metadata (help text = the rule's body) and regions with UTF-16
+ * columns.  Reports are appended to a buffer; the caller writes it out. */
+#ifndef KA_RULES_REPORT_H
+#define KA_RULES_REPORT_H
+#include "rules/finding.h"
+#include "rules/rule.h"
+#include "rules/source.h"
+#include "util/buf.h"
+
+typedef struct ka_report_opts {
+	int color;                  /* ANSI colours (text) */
+	int excerpt;                /* source line + caret under each finding (text) */
+	const ka_ruleset *rules;    /* metadata for JSON/SARIF; may be NULL */
+	const char *version;        /* tool version for SARIF/JSON */
+	ka_sources *src;            /* source text (excerpts, UTF-16 columns) */
+} ka_report_opts;
+
+int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+
+#endif

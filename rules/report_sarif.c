@@ -1,0 +1,145 @@
+/* rules/report_sarif.c: findings as SARIF 2.1.0, the format GitHub code
+ * scanning uploads.  tool.driver.rules carries every enabled rule with its
+ * title, severity, tags and the rule body as help text; each result points
+ * at a region whose columns are UTF-16 code units (converted from the
+ * analyzer's byte columns with the source line at hand). */
+#include "rules/report.h"
+#include "util/error.h"
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *level(ka_severity s)
+{
+	return s == KA_SEV_ERROR ? "error" : s == KA_SEV_WARNING ? "warning" : "note";
+}
+
+/* A relative path stays relative (resolved against the checkout by code
+ * scanning); an absolute one becomes a file:// URI.  Bytes outside the
+ * unreserved set are percent-encoded. */
+static json_t *uri_of(const char *path)
+{
+	ka_buf b;
+	json_t *j;
+	ka_buf_init(&b, 1 << 16);
+	if (path[0] == '/')
+		ka_buf_adds(&b, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("-._~/", *p))
+			ka_buf_addc(&b, (char)*p);
+		else
+			ka_buf_printf(&b, "%%%02X", *p);
+	}
+	j = json_string(b.data ? b.data : "");
+	ka_buf_free(&b);
+	return j;
+}
+
+static json_t *strlist(const ka_strlist *l)
+{
+	json_t *a = json_array();
+	for (int i = 0; a && i < l->n; i++)
+		json_array_append_new(a, json_string(l->v[i]));
+	return a;
+}
+
+static json_t *rule_json(const ka_rule *r)
+{
+	json_t *props = json_pack("{s:o, s:s, s:s}", "tags", strlist(&r->tags),
+				  "category", r->category ? r->category : "",
+				  "problem.severity", level(r->severity));
+	if (props && r->impact)
+		json_object_set_new(props, "impact", json_string(r->impact));
+	return json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:o*}",
+			 "id", r->id, "shortDescription", "text", r->title,
+			 "fullDescription", "text", r->title,
+			 "help", "text", r->body, "markdown", r->body,
+			 "defaultConfiguration", "level", level(r->severity),
+			 "properties", props);
+}
+
+static int utf16(ka_sources *src, const char *file, int line, int col)
+{
+	const char *p;
+	size_t len;
+	if (src && ka_sources_line(src, file, line, &p, &len))
+		return ka_utf16_column(p, len, col);
+	return col;
+}
+
+static json_t *result_json(const ka_finding *f, int index, const ka_report_opts *o)
+{
+	int sc = utf16(o->src, f->file, f->line, f->col > 0 ? f->col : 1);
+	int el = f->end_line >= f->line ? f->end_line : f->line;
+	int ec = utf16(o->src, f->file, el, f->end_col > 0 ? f->end_col : f->col);
+	if (el == f->line && ec <= sc)
+		ec = sc + 1;
+	json_t *region = json_pack("{s:i, s:i, s:i, s:i}", "startLine", f->line, "startColumn", sc,
+				   "endLine", el, "endColumn", ec);
+	json_t *res = json_pack("{s:s, s:s, s:{s:s}, s:[{s:{s:{s:o}, s:o}}]}",
+				"ruleId", f->rule, "level", level(f->severity),
+				"message", "text", f->message,
+				"locations", "physicalLocation", "artifactLocation", "uri", uri_of(f->file),
+				"region", region);
+	if (res && index >= 0)
+		json_object_set_new(res, "ruleIndex", json_integer(index));
+	if (res && f->kernel)
+		json_object_set_new(res, "properties", json_pack("{s:s}", "kernel", f->kernel));
+	return res;
+}
+
+/* Rules listed in the driver: every enabled rule, plus rules of findings
+ * that are not in the set (pseudo-rules such as unused-suppression). */
+static int find_index(json_t *rules, const char *id)
+{
+	for (size_t i = 0; i < json_array_size(rules); i++)
+		if (strcmp(json_string_value(json_object_get(json_array_get(rules, i), "id")), id) == 0)
+			return (int)i;
+	return -1;
+}
+
+int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
+{
+	int rc = KA_ENOMEM;
+	char *text = NULL;
+	json_t *rules = json_array(), *results = json_array(), *root = NULL;
+	if (!rules || !results)
+		goto out;
+	for (size_t i = 0; o->rules && i < ka_ruleset_count(o->rules); i++) {
+		const ka_rule *r = ka_ruleset_at(o->rules, i);
+		if (r->enabled && json_array_append_new(rules, rule_json(r)) != 0)
+			goto out;
+	}
+	for (size_t i = 0; i < fs->n; i++) {
+		int idx = find_index(rules, fs->v[i].rule);
+		if (idx < 0) {
+			const ka_rule *r = o->rules ? ka_ruleset_find(o->rules, fs->v[i].rule) : NULL;
+			json_t *rj = r ? rule_json(r) : json_pack("{s:s}", "id", fs->v[i].rule);
+			if (!rj || json_array_append_new(rules, rj) != 0)
+				goto out;
+			idx = (int)json_array_size(rules) - 1;
+		}
+		if (json_array_append_new(results, result_json(&fs->v[i], idx, o)) != 0)
+			goto out;
+	}
+	root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:O}}, s:O, s:s}]}",
+			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
+			 "version", "2.1.0", "runs", "tool", "driver", "name", "kcheck",
+			 "version", o->version ? o->version : "0",
+			 "rules", rules, "results", results, "columnKind", "utf16CodeUnits");
+	if (!root || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))
+		goto out;
+	rc = ka_buf_adds(out, text);
+	if (rc == KA_OK)
+		rc = ka_buf_addc(out, '\n');
+out:
+	if (rc == KA_ENOMEM)
+		ka_error_set(rc, "out of memory");
+	free(text);
+	json_decref(rules);
+	json_decref(results);
+	json_decref(root);
+	return rc;
+}

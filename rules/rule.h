@@ -1,0 +1,105 @@
+/* rules/rule.h: the expert rule base as loaded in memory.
+ *
+ * Pipeline position: facts database -> [rules engine] -> findings.
+ * A rule is one Markdown file with a YAML front matter (docs/rules.md): a
+ * SQL predicate (`where`) over one facts table (`scope`), a message template
+ * and the knowledge text.  A ka_ruleset holds the built-in rules (embedded in
+ * the binary at build time) plus any loaded from --rules-dir, which add rules
+ * or replace built-in ones by id.
+ *
+ * Loading never stops at the first bad file: every problem is collected as a
+ * `file:line: message` line (ka_ruleset_errors) and the load returns
+ * KA_EINPUT, so a user sees all malformed rules at once.
+ */
+#ifndef KA_RULES_RULE_H
+#define KA_RULES_RULE_H
+#include <stddef.h>
+
+typedef enum ka_severity {
+	KA_SEV_NOTE = 0,
+	KA_SEV_WARNING = 1,
+	KA_SEV_ERROR = 2
+} ka_severity;
+
+typedef enum ka_fix_safety {
+	KA_FIX_SUGGEST = 0,   /* shown, never applied */
+	KA_FIX_SAFE = 1,      /* applied by --fix */
+	KA_FIX_UNSAFE = 2     /* applied by --unsafe-fixes */
+} ka_fix_safety;
+
+typedef struct ka_strlist {
+	char **v;
+	int n;
+} ka_strlist;
+
+/* Line numbers of the front-matter fields (1-based lines of the file), so a
+ * later check (SQL, placeholders) can point at the right line. */
+typedef struct ka_rule_lines {
+	int id, severity, scope, where, message, fix, fix_safety;
+	int languages, architectures;
+} ka_rule_lines;
+
+typedef struct ka_rule {
+	char *id, *title, *category, *scope, *where, *message;
+	char *fix;                 /* transform name; NULL for `none` */
+	ka_fix_safety fix_safety;
+	ka_severity severity;
+	char *impact;              /* may be NULL */
+	ka_strlist references, tags, languages, architectures;
+	char *body;                /* Markdown after the front matter */
+	int body_line;             /* file line where the body starts */
+	char *text;                /* the whole file */
+	char *path;                /* "rules/gmem/x.md" (built-in) or a file path */
+	int builtin;               /* 1 when embedded in the binary */
+	int enabled;               /* selection by --checks (1 after loading) */
+	ka_rule_lines lines;
+} ka_rule;
+
+typedef struct ka_ruleset ka_ruleset;
+
+int ka_ruleset_new(ka_ruleset **out);
+void ka_ruleset_free(ka_ruleset *rs);
+
+/* Add the rules compiled into the binary. */
+int ka_ruleset_load_builtin(ka_ruleset *rs);
+/* Add every *.md below dir (recursively); a rule whose id is already
+ * built in replaces it; two files of the same load with one id are an
+ * error. */
+int ka_ruleset_load_dir(ka_ruleset *rs, const char *dir);
+/* Parse one rule file's text.  override: 1 = replace a rule of the same id
+ * loaded earlier from another source, 0 = a duplicate id is an error. */
+int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text,
+			size_t len, int builtin, int override);
+/* Compile every rule's SQL against an empty facts database, check the
+ * scope, placeholders and regular expressions.  KA_OK or KA_EINPUT. */
+int ka_ruleset_check(ka_ruleset *rs);
+
+/* All problems found so far, one `file:line: message` per line ("" if none). */
+const char *ka_ruleset_errors(const ka_ruleset *rs);
+
+size_t ka_ruleset_count(const ka_ruleset *rs);
+/* Rules sorted by id. */
+ka_rule *ka_ruleset_at(const ka_ruleset *rs, size_t i);
+ka_rule *ka_ruleset_find(const ka_ruleset *rs, const char *id);
+
+/* --checks: comma-separated globs applied in order, `-glob` disables.
+ * When the first glob is positive selection starts from no rule, else from
+ * all.  A positive glob that matches no rule is an error (a typo would
+ * silently turn checks off).  Sets every rule's `enabled`. */
+int ka_ruleset_select(ka_ruleset *rs, const char *globs);
+/* 1 when `id` is enabled by `globs` (the same semantics, one id). */
+int ka_checks_match(const char *globs, const char *id);
+
+const char *ka_severity_name(ka_severity s);
+/* -1 when unknown. */
+int ka_severity_parse(const char *s);
+const char *ka_fix_safety_name(ka_fix_safety s);
+
+/* 1 when the rule applies to this language ("cuda"/"hip") and
+ * architecture ("sm_90", "gfx942"; NULL = any). */
+int ka_rule_applies(const ka_rule *r, const char *lang, const char *arch);
+
+/* A rule id is kebab-case: [a-z0-9]+(-[a-z0-9]+)+ . */
+int ka_rule_id_valid(const char *id);
+
+#endif

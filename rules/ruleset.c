@@ -1,0 +1,322 @@
+/* rules/ruleset.c: the set of loaded rules.
+ *
+ * Owns every ka_rule.  Sources, in order: the built-in rules embedded at
+ * build time (rules/<family>/<id>.md, see rules/CMakeLists.txt), then any
+ * --rules-dir, whose files add rules or replace built-in ones by id.  Also
+ * holds rule selection (--checks globs) and the language/arch filter.
+ */
+#include "rules/rules_int.h"
+#include "util/embed.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* Generated from rules/<family>/<id>.md by cmake/KaEmbed.cmake. */
+extern const struct ka_embedded ka_rules_builtin[];
+
+int ka_ruleset_new(ka_ruleset **out)
+{
+	*out = calloc(1, sizeof **out);
+	if (!*out)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	ka_buf_init(&(*out)->errors, 1 << 20);
+	return KA_OK;
+}
+
+void ka_ruleset_free(ka_ruleset *rs)
+{
+	if (!rs)
+		return;
+	for (size_t i = 0; i < rs->n; i++)
+		ka_rule_free(rs->v[i]);
+	free(rs->v);
+	ka_buf_free(&rs->errors);
+	free(rs);
+}
+
+void ka_ruleset_error(ka_ruleset *rs, const char *path, int line, const char *fmt, ...)
+{
+	va_list ap;
+	ka_buf_printf(&rs->errors, "%s:%d: ", path, line);
+	va_start(ap, fmt);
+	ka_buf_vprintf(&rs->errors, fmt, ap);
+	va_end(ap);
+	ka_buf_addc(&rs->errors, '\n');
+	rs->nerrors++;
+}
+
+const char *ka_ruleset_errors(const ka_ruleset *rs)
+{
+	return rs->errors.data ? rs->errors.data : "";
+}
+
+size_t ka_ruleset_count(const ka_ruleset *rs) { return rs->n; }
+ka_rule *ka_ruleset_at(const ka_ruleset *rs, size_t i) { return i < rs->n ? rs->v[i] : NULL; }
+
+/* Position of id in the sorted array, or where it would go. */
+static size_t lower_bound(const ka_ruleset *rs, const char *id)
+{
+	size_t lo = 0, hi = rs->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(rs->v[mid]->id, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+ka_rule *ka_ruleset_find(const ka_ruleset *rs, const char *id)
+{
+	size_t i = lower_bound(rs, id);
+	return i < rs->n && strcmp(rs->v[i]->id, id) == 0 ? rs->v[i] : NULL;
+}
+
+static int insert_rule(ka_ruleset *rs, ka_rule *r, int override)
+{
+	size_t i = lower_bound(rs, r->id);
+	if (i < rs->n && strcmp(rs->v[i]->id, r->id) == 0) {
+		ka_rule *old = rs->v[i];
+		if (override && old->builtin && !r->builtin) {
+			ka_rule_free(old);
+			rs->v[i] = r;
+			return KA_OK;
+		}
+		ka_ruleset_error(rs, r->path, r->lines.id, "duplicate rule id '%s' (first defined in %s:%d)",
+				 r->id, old->path, old->lines.id);
+		ka_rule_free(r);
+		return KA_EINPUT;
+	}
+	if (rs->n == rs->cap) {
+		size_t ncap = rs->cap ? rs->cap * 2 : 64;
+		ka_rule **nv = realloc(rs->v, ncap * sizeof *nv);
+		if (!nv) {
+			ka_rule_free(r);
+			return ka_error_set(KA_ENOMEM, "out of memory");
+		}
+		rs->v = nv;
+		rs->cap = ncap;
+	}
+	memmove(rs->v + i + 1, rs->v + i, (rs->n - i) * sizeof *rs->v);
+	rs->v[i] = r;
+	rs->n++;
+	return KA_OK;
+}
+
+int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text, size_t len,
+			int builtin, int override)
+{
+	ka_rule *r = NULL;
+	int rc = ka_rule_parse(rs, path, text, len, &r);
+	if (rc != KA_OK)
+		return rc;
+	r->builtin = builtin;
+	return insert_rule(rs, r, override);
+}
+
+int ka_ruleset_load_builtin(ka_ruleset *rs)
+{
+	int rc = KA_OK;
+	for (const struct ka_embedded *e = ka_rules_builtin; e->path; e++) {
+		int r = ka_ruleset_add_text(rs, e->path, e->data, e->len, 1, 0);
+		if (r == KA_ENOMEM)
+			return r;
+		if (r != KA_OK)
+			rc = KA_EINPUT;
+	}
+	if (rc != KA_OK)
+		ka_error_set(rc, "malformed rule files");
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collect *.md paths below dir (README.md excluded). */
+static int collect_md(const char *dir, char ***paths, size_t *n, size_t *cap, int depth)
+{
+	if (depth > 16)
+		return KA_OK;
+	DIR *d = opendir(dir);
+	if (!d)
+		return ka_error_set(KA_EIO, "cannot open rules folder %s", dir);
+	int rc = KA_OK;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL && rc == KA_OK) {
+		if (de->d_name[0] == '.')
+			continue;
+		size_t l = strlen(dir) + strlen(de->d_name) + 2;
+		char *p = malloc(l);
+		if (!p) {
+			rc = ka_error_set(KA_ENOMEM, "out of memory");
+			break;
+		}
+		snprintf(p, l, "%s/%s", dir, de->d_name);
+		size_t nl = strlen(de->d_name);
+		if (ka_fs_is_dir(p)) {
+			rc = collect_md(p, paths, n, cap, depth + 1);
+			free(p);
+		} else if (nl > 3 && strcmp(de->d_name + nl - 3, ".md") == 0 &&
+			   strcasecmp(de->d_name, "README.md") != 0) {
+			if (*n == *cap) {
+				*cap = *cap ? *cap * 2 : 32;
+				char **np = realloc(*paths, *cap * sizeof *np);
+				if (!np) {
+					free(p);
+					rc = ka_error_set(KA_ENOMEM, "out of memory");
+					break;
+				}
+				*paths = np;
+			}
+			(*paths)[(*n)++] = p;
+		} else {
+			free(p);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int ka_ruleset_load_dir(ka_ruleset *rs, const char *dir)
+{
+	char **paths = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	if (!ka_fs_is_dir(dir)) {
+		rc = ka_error_set(KA_EIO, "cannot open rules folder %s: not a folder", dir);
+		goto out;
+	}
+	rc = collect_md(dir, &paths, &n, &cap, 0);
+	if (rc != KA_OK)
+		goto out;
+	qsort(paths, n, sizeof *paths, cmp_str);
+	int bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		if (ka_fs_read(paths[i], 1 << 20, &text, &len) != KA_OK) {
+			ka_ruleset_error(rs, paths[i], 1, "%s", ka_error_last());
+			bad = 1;
+			continue;
+		}
+		int r = ka_ruleset_add_text(rs, paths[i], text, len, 0, 1);
+		free(text);
+		if (r == KA_ENOMEM) {
+			rc = r;
+			goto out;
+		}
+		if (r != KA_OK)
+			bad = 1;
+	}
+	if (bad)
+		rc = ka_error_set(KA_EINPUT, "malformed rule files");
+out:
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
+}
+
+/* Walk the globs in order; returns 1/0 for id, and counts the rules each
+ * positive glob matched when hits is given (for typo detection). */
+static int checks_state(const char *globs, const char *id)
+{
+	int state = -1;
+	const char *p = globs;
+	while (*p) {
+		while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		const char *e = p;
+		while (*e && *e != ',' && *e != ' ' && *e != '\n' && *e != '\t')
+			e++;
+		int neg = *p == '-';
+		char pat[256];
+		size_t l = (size_t)(e - p) - (size_t)neg;
+		if (l >= sizeof pat)
+			l = sizeof pat - 1;
+		memcpy(pat, p + neg, l);
+		pat[l] = '\0';
+		if (state < 0)
+			state = neg ? 1 : 0;
+		if (fnmatch(pat, id, 0) == 0)
+			state = !neg;
+		p = e;
+	}
+	return state < 0 ? 1 : state;
+}
+
+int ka_checks_match(const char *globs, const char *id)
+{
+	return checks_state(globs ? globs : "", id);
+}
+
+int ka_ruleset_select(ka_ruleset *rs, const char *globs)
+{
+	const char *p = globs ? globs : "";
+	for (size_t i = 0; i < rs->n; i++)
+		rs->v[i]->enabled = checks_state(p, rs->v[i]->id);
+	/* A positive glob must match some rule. */
+	while (*p) {
+		while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		const char *e = p;
+		while (*e && *e != ',' && *e != ' ' && *e != '\n' && *e != '\t')
+			e++;
+		if (e > p && *p != '-') {
+			char pat[256];
+			size_t l = (size_t)(e - p) < sizeof pat ? (size_t)(e - p) : sizeof pat - 1;
+			memcpy(pat, p, l);
+			pat[l] = '\0';
+			size_t i;
+			for (i = 0; i < rs->n; i++)
+				if (fnmatch(pat, rs->v[i]->id, 0) == 0)
+					break;
+			if (i == rs->n)
+				return ka_error_set(KA_EINPUT, "--checks: '%s' matches no rule (see kcheck rules list)", pat);
+		}
+		p = e;
+	}
+	return KA_OK;
+}
+
+static int arch_matches(const char *want, const char *arch)
+{
+	if (strcmp(want, "all") == 0 || strcmp(want, arch) == 0)
+		return 1;
+	if (strcmp(want, "nvidia") == 0)
+		return strncmp(arch, "sm_", 3) == 0;
+	if (strcmp(want, "amd") == 0)
+		return strncmp(arch, "gfx", 3) == 0;
+	return 0;
+}
+
+int ka_rule_applies(const ka_rule *r, const char *lang, const char *arch)
+{
+	if (lang && r->languages.n) {
+		int ok = 0;
+		for (int i = 0; i < r->languages.n; i++)
+			ok |= strcmp(r->languages.v[i], lang) == 0;
+		if (!ok)
+			return 0;
+	}
+	if (arch && r->architectures.n) {
+		int ok = 0;
+		for (int i = 0; i < r->architectures.n; i++)
+			ok |= arch_matches(r->architectures.v[i], arch);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,181 @@
+/* rules/ruletest.c: `kcheck rules test`: run one rule's examples (parsed
+ * by examples.c) through the analyzer and the engine and compare what
+ * fires with the annotations.  Problems are reported against the rule
+ * file's lines so the author can jump to them. */
+#include "rules/engine.h"
+#include "rules/examples.h"
+#include "rules/fixhook.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int has_line(const int *v, int n, int line)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == line)
+			return 1;
+	return 0;
+}
+
+/* Analyze one example file; findings of `only` (or every enabled rule when
+ * only is NULL) in that file go to out; the db is returned for the fix
+ * hook (caller closes). */
+static int analyze_example(const ka_ruleset *rs, const ka_analyze_opts *aopts, const char *path,
+			   const char *only, ka_findings *out, sqlite3 **dbp)
+{
+	sqlite3 *db = NULL;
+	ka_eval_opts eo = KA_EVAL_OPTS_INIT;
+	ka_findings all = KA_FINDINGS_INIT;
+	int rc = ka_facts_open(&db);
+	if (rc != KA_OK)
+		goto out;
+	if ((rc = ka_analyze_file(aopts, path, db)) != KA_OK)
+		goto out;
+	eo.only_rule = only;
+	if ((rc = ka_rules_eval(rs, db, &eo, &all)) != KA_OK)
+		goto out;
+	for (size_t i = 0; i < all.n; i++)
+		if (strcmp(all.v[i].file, path) == 0 && (rc = ka_findings_push(out, &all.v[i])) != KA_OK)
+			goto out;
+out:
+	ka_findings_free(&all);
+	if (dbp && rc == KA_OK)
+		*dbp = db;
+	else
+		sqlite3_close(db);
+	return rc;
+}
+
+#define FAIL(...) do { ka_buf_printf(log, __VA_ARGS__); ka_buf_addc(log, '\n'); ok = 0; } while (0)
+
+static int check_firing(const ka_rule *r, const ka_example *ex, const ka_findings *fs, ka_buf *log)
+{
+	int ok = 1;
+	const char *kind = ka_example_kind_name(ex->kind);
+	if (ex->kind == KA_EX_BAD && ex->nexpect == 0)
+		FAIL("%s:%d: %s %s example has no `// ruleid: %s` annotation", r->path, ex->file_line - 1,
+		     ex->lang, kind, r->id);
+	for (int i = 0; ex->kind == KA_EX_BAD && i < ex->nexpect; i++) {
+		int hit = 0;
+		for (size_t k = 0; k < fs->n; k++)
+			hit |= fs->v[k].line == ex->expect[i];
+		if (!hit)
+			FAIL("%s:%d: %s %s example: %s did not fire here (example line %d)", r->path,
+			     ex->file_line + ex->expect[i] - 1, ex->lang, kind, r->id, ex->expect[i]);
+	}
+	for (size_t k = 0; k < fs->n; k++) {
+		int line = fs->v[k].line;
+		if (ex->kind == KA_EX_BAD && has_line(ex->expect, ex->nexpect, line))
+			continue;
+		if (k > 0 && fs->v[k - 1].line == line)
+			continue;
+		FAIL("%s:%d: %s %s example: %s fired unexpectedly (example line %d): %s", r->path,
+		     ex->file_line + line - 1, ex->lang, kind, r->id, line, fs->v[k].message);
+	}
+	return ok;
+}
+
+/* --fix applied to bad (safe fixes of every rule + this rule's own) must
+ * equal the fixed example. */
+static int check_fixed(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
+		       const char *bad_path, const ka_example *bad, const ka_example *fixed, ka_buf *log,
+		       ka_test_counts *counts)
+{
+	ka_fix_hook hook = ka_rules_get_fix_hook();
+	ka_findings fs = KA_FINDINGS_INIT, sel = KA_FINDINGS_INIT;
+	sqlite3 *db = NULL;
+	char *out_text = NULL;
+	size_t out_len = 0;
+	int ok = 1;
+	if (!hook) {
+		ka_buf_printf(log, "%s:%d: note: %s fixed example not checked: this build has no rewriter (--fix)\n",
+			      r->path, fixed->file_line - 1, fixed->lang);
+		counts->skipped++;
+		return KA_OK;
+	}
+	if (analyze_example(rs, aopts, bad_path, NULL, &fs, &db) != KA_OK) {
+		FAIL("%s:%d: %s bad example: %s", r->path, bad->file_line - 1, bad->lang, ka_error_last());
+		goto out;
+	}
+	for (size_t i = 0; i < fs.n; i++)
+		if (fs.v[i].fix && (fs.v[i].fix_safety == KA_FIX_SAFE || strcmp(fs.v[i].rule, r->id) == 0))
+			ka_findings_push(&sel, &fs.v[i]);
+	if (hook(db, bad_path, bad->code, strlen(bad->code), &sel, &out_text, &out_len) != KA_OK) {
+		FAIL("%s:%d: %s fixed example: the fix failed: %s", r->path, fixed->file_line - 1,
+		     fixed->lang, ka_error_last());
+		goto out;
+	}
+	if (out_len != strlen(fixed->code) || memcmp(out_text, fixed->code, out_len) != 0)
+		FAIL("%s:%d: %s fixed example differs from --fix applied to the bad example:\n%.*s",
+		     r->path, fixed->file_line - 1, fixed->lang, (int)out_len, out_text);
+out:
+	counts->passed += ok;
+	counts->failed += !ok;
+	free(out_text);
+	ka_findings_free(&fs);
+	ka_findings_free(&sel);
+	sqlite3_close(db);
+	return KA_OK;
+}
+
+static int run_example(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
+		       const char *path, const ka_example *ex, ka_buf *log, ka_test_counts *counts)
+{
+	ka_findings fs = KA_FINDINGS_INIT;
+	int ok = 1;
+	int rc = ka_fs_write_atomic(path, ex->code, strlen(ex->code));
+	if (rc != KA_OK)
+		return rc;
+	if (analyze_example(rs, aopts, path, r->id, &fs, NULL) != KA_OK)
+		FAIL("%s:%d: %s %s example does not analyze: %s", r->path, ex->file_line - 1, ex->lang,
+		     ka_example_kind_name(ex->kind), ka_error_last());
+	else {
+		ka_findings_sort_unique(&fs);
+		ok = check_firing(r, ex, &fs, log);
+	}
+	counts->passed += ok;
+	counts->failed += !ok;
+	ka_findings_free(&fs);
+	return KA_OK;
+}
+
+int ka_rules_test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
+		       const char *tmpdir, ka_buf *log, ka_test_counts *counts)
+{
+	ka_examples ex;
+	char path[4096], bad_path[4096] = "";
+	const ka_example *bad = NULL;
+	int rc = ka_examples_parse(r->body, r->body_line, r->id, &ex);
+	if (rc != KA_OK)
+		return rc;
+	if (ex.n == 0) {
+		ka_buf_printf(log, "%s:%d: rule %s has no examples (```cuda bad / good blocks)\n",
+			      r->path, r->body_line, r->id);
+		counts->failed++;
+	}
+	for (int i = 0; i < ex.n && rc == KA_OK; i++) {
+		const ka_example *e = &ex.v[i];
+		snprintf(path, sizeof path, "%s/%s-%s%d.%s", tmpdir, r->id, ka_example_kind_name(e->kind),
+			 i, strcmp(e->lang, "hip") == 0 ? "hip" : "cu");
+		if (e->kind == KA_EX_FIXED) {
+			if (!bad || strcmp(bad->lang, e->lang) != 0) {
+				ka_buf_printf(log, "%s:%d: %s fixed example has no %s bad example before it\n",
+					      r->path, e->file_line - 1, e->lang, e->lang);
+				counts->failed++;
+				continue;
+			}
+			rc = check_fixed(rs, r, aopts, bad_path, bad, e, log, counts);
+			continue;
+		}
+		rc = run_example(rs, r, aopts, path, e, log, counts);
+		if (e->kind == KA_EX_BAD) {
+			bad = e;
+			snprintf(bad_path, sizeof bad_path, "%s", path);
+		}
+	}
+	ka_examples_free(&ex);
+	return rc;
+}

@@ -1,0 +1,285 @@
+/* rules/sqlfn.c: PCRE2 as SQLite's regexp() and the read-only authorizer
+ * under which rule SQL is compiled (see sqlfn.h).
+ *
+ * The cache of compiled patterns belongs to one connection (its destructor
+ * runs when the connection closes), so -j N workers, each with its own
+ * facts database, never share it and need no lock.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "rules/sqlfn.h"
+#include "util/error.h"
+#include <ctype.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define CACHE_MAX 128
+
+typedef struct re_entry {
+	char *pattern;
+	pcre2_code *code;
+	pcre2_match_data *md;
+	struct re_entry *next;
+} re_entry;
+
+typedef struct re_cache {
+	re_entry *head;
+	int n;
+} re_cache;
+
+static void cache_free(void *p)
+{
+	re_cache *c = p;
+	re_entry *e = c ? c->head : NULL;
+	while (e) {
+		re_entry *next = e->next;
+		pcre2_match_data_free(e->md);
+		pcre2_code_free(e->code);
+		free(e->pattern);
+		free(e);
+		e = next;
+	}
+	free(c);
+}
+
+/* Compile pat; on error write the reason to err and return NULL. */
+static pcre2_code *compile(const char *pat, size_t len, char *err, size_t errlen)
+{
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, len, 0, &code, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(code, msg, sizeof msg);
+		snprintf(err, errlen, "%s at offset %zu", (const char *)msg, (size_t)off);
+		return NULL;
+	}
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);  /* best effort */
+	return re;
+}
+
+static re_entry *cache_get(re_cache *c, const char *pat, char *err, size_t errlen)
+{
+	re_entry *prev = NULL;
+	for (re_entry *e = c->head; e; prev = e, e = e->next) {
+		if (strcmp(e->pattern, pat) == 0) {
+			if (prev) {  /* move to front */
+				prev->next = e->next;
+				e->next = c->head;
+				c->head = e;
+			}
+			return e;
+		}
+	}
+	re_entry *e = calloc(1, sizeof *e);
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	e->code = compile(pat, strlen(pat), err, errlen);
+	e->pattern = strdup(pat);
+	e->md = e->code ? pcre2_match_data_create_from_pattern(e->code, NULL) : NULL;
+	if (!e->code || !e->pattern || !e->md) {
+		if (e->code && (!e->pattern || !e->md))
+			snprintf(err, errlen, "out of memory");
+		pcre2_match_data_free(e->md);
+		pcre2_code_free(e->code);
+		free(e->pattern);
+		free(e);
+		return NULL;
+	}
+	e->next = c->head;
+	c->head = e;
+	if (++c->n > CACHE_MAX) {  /* drop the least recently used */
+		re_entry *p = c->head;
+		while (p->next && p->next->next)
+			p = p->next;
+		re_entry *last = p->next;
+		p->next = NULL;
+		pcre2_match_data_free(last->md);
+		pcre2_code_free(last->code);
+		free(last->pattern);
+		free(last);
+		c->n--;
+	}
+	return e;
+}
+
+static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *pat = (const char *)sqlite3_value_text(argv[0]);
+	const unsigned char *subj = sqlite3_value_text(argv[1]);
+	if (!pat || !subj) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	int subj_len = sqlite3_value_bytes(argv[1]);
+	char err[300];
+	re_entry *e = cache_get(sqlite3_user_data(ctx), pat, err, sizeof err);
+	if (!e) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "regexp: bad regular expression '%s': %s", pat, err);
+		sqlite3_result_error(ctx, msg, -1);
+		return;
+	}
+	int rc = pcre2_match(e->code, subj, (PCRE2_SIZE)subj_len, 0, 0, e->md, NULL);
+	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+		sqlite3_result_error(ctx, "regexp: match failed", -1);
+		return;
+	}
+	sqlite3_result_int(ctx, rc >= 0);
+}
+
+int ka_sql_register(sqlite3 *db)
+{
+	re_cache *c = calloc(1, sizeof *c);
+	if (!c)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	int rc = sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+					    c, regexp_fn, NULL, NULL, cache_free);
+	if (rc != SQLITE_OK)  /* SQLite calls the destructor on failure */
+		return ka_error_set(KA_ERR, "cannot register regexp(): %s", sqlite3_errmsg(db));
+	return KA_OK;
+}
+
+typedef struct auth_state {
+	char denied[160];
+} auth_state;
+
+static const char *action_name(int action)
+{
+	switch (action) {
+	case SQLITE_INSERT: return "INSERT";
+	case SQLITE_UPDATE: return "UPDATE";
+	case SQLITE_DELETE: return "DELETE";
+	case SQLITE_ATTACH: return "ATTACH";
+	case SQLITE_DETACH: return "DETACH";
+	case SQLITE_PRAGMA: return "PRAGMA";
+	case SQLITE_TRANSACTION: return "a transaction";
+	case SQLITE_SAVEPOINT: return "SAVEPOINT";
+	case SQLITE_ANALYZE: return "ANALYZE";
+	case SQLITE_REINDEX: return "REINDEX";
+	default: return "a schema change";
+	}
+}
+
+static int authorizer(void *ud, int action, const char *a, const char *b,
+		      const char *db, const char *trigger)
+{
+	auth_state *st = ud;
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_FUNCTION:
+		/* b is the function name. */
+		if (b && (strcasecmp(b, "load_extension") == 0 || strcasecmp(b, "fts3_tokenizer") == 0)) {
+			snprintf(st->denied, sizeof st->denied, "%s()", b);
+			return SQLITE_DENY;
+		}
+		return SQLITE_OK;
+	default:
+		if (!st->denied[0])
+			snprintf(st->denied, sizeof st->denied, "%s", action_name(action));
+		return SQLITE_DENY;
+	}
+}
+
+int ka_sql_prepare_readonly(sqlite3 *db, const char *sql, sqlite3_stmt **out)
+{
+	auth_state st = {{0}};
+	const char *tail = NULL;
+	sqlite3_stmt *stmt = NULL;
+	int rc = KA_OK;
+	*out = NULL;
+	sqlite3_set_authorizer(db, authorizer, &st);
+	int src = sqlite3_prepare_v2(db, sql, -1, &stmt, &tail);
+	sqlite3_set_authorizer(db, NULL, NULL);
+	if (src != SQLITE_OK) {
+		if (st.denied[0])
+			rc = ka_error_set(KA_EINPUT, "not allowed in a rule: %s (rule SQL is read-only)", st.denied);
+		else
+			rc = ka_error_set(KA_EINPUT, "%s", sqlite3_errmsg(db));
+		goto out;
+	}
+	if (!stmt) {
+		rc = ka_error_set(KA_EINPUT, "empty SQL");
+		goto out;
+	}
+	while (tail && *tail && (isspace((unsigned char)*tail) || *tail == ';'))
+		tail++;
+	if (tail && *tail) {
+		rc = ka_error_set(KA_EINPUT, "more than one SQL statement (near \"%.20s\")", tail);
+		goto out;
+	}
+	*out = stmt;
+	stmt = NULL;
+out:
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* If s[i..] starts a SQL string literal, copy its value into out (with ''
+ * unescaped) and return the index after it; else return 0. */
+static size_t read_literal(const char *s, size_t i, char *out, size_t outlen)
+{
+	while (s[i] && isspace((unsigned char)s[i]))
+		i++;
+	if (s[i] != '\'')
+		return 0;
+	size_t o = 0;
+	for (i++; s[i]; i++) {
+		if (s[i] == '\'') {
+			if (s[i + 1] != '\'')
+				break;
+			i++;
+		}
+		if (o + 1 < outlen)
+			out[o++] = s[i];
+	}
+	out[o] = '\0';
+	return s[i] ? i + 1 : 0;
+}
+
+static int is_word_at(const char *s, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+	if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_'))
+		return 0;
+	if (strncasecmp(s + i, w, n) != 0)
+		return 0;
+	return !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_');
+}
+
+int ka_sql_check_regexes(const char *sql)
+{
+	char pat[1024], err[300];
+	for (size_t i = 0; sql[i]; i++) {
+		if (sql[i] == '\'') {  /* skip other literals whole */
+			size_t e = read_literal(sql, i, pat, sizeof pat);
+			if (!e)
+				return KA_OK;
+			i = e - 1;
+			continue;
+		}
+		if (!is_word_at(sql, i, "regexp"))
+			continue;
+		size_t j = i + 6;
+		while (sql[j] && isspace((unsigned char)sql[j]))
+			j++;
+		if (sql[j] == '(')
+			j++;
+		size_t e = read_literal(sql, j, pat, sizeof pat);
+		if (!e)
+			continue;
+		pcre2_code *re = compile(pat, strlen(pat), err, sizeof err);
+		if (!re)
+			return ka_error_set(KA_EINPUT, "bad regular expression '%s': %s", pat, err);
+		pcre2_code_free(re);
+		i = e - 1;
+	}
+	return KA_OK;
+}
