@@ -1,0 +1,228 @@
+/* bench/bench.c: `kcheck bench` (bench/bench.h): argument parsing, one task
+ * or a whole suite through a runner, text or JSON output, exit status.
+ * 0: the candidate passed every gate and is faster (or, with --compile-only,
+ * compiled); 1: rejected, or not faster; 2: usage, task or tool error, or
+ * no CUDA device.  Never a result without a device. */
+#include "bench/bench.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench/report.h"
+#include "bench/runner.h"
+#include "bench/score.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+struct opts {
+	const char *task, *suite, *candidate, *baseline, *cand_name, *build_dir, *arch, *nvcc;
+	int configs, json, compile_only, skip_static, samples;
+	unsigned long long seed;
+};
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "kcheck: error: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+	return 2;
+}
+
+static const char usage[] =
+	"usage: kcheck bench TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]\n"
+	"                         [--json] [--compile-only] [--samples N] [--seed N] [--build-dir DIR]\n"
+	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n";
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->cand_name = "expert.cu";
+	o->samples = 40;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 1;
+		if (!strcmp(a, "--json")) { o->json = 1; takes = 0; }
+		else if (!strcmp(a, "--compile-only")) { o->compile_only = 1; takes = 0; }
+		else if (!strcmp(a, "--unsafe-skip-static-gate")) { o->skip_static = 1; takes = 0; }
+		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 1; }
+		else if (a[0] == '-' && !v) return usage_error("option needs a value", a) + 1;
+		else if (!strcmp(a, "--candidate")) o->candidate = v;
+		else if (!strcmp(a, "--baseline")) o->baseline = v;
+		else if (!strcmp(a, "--suite")) o->suite = v;
+		else if (!strcmp(a, "--candidate-name")) o->cand_name = v;
+		else if (!strcmp(a, "--build-dir")) o->build_dir = v;
+		else if (!strcmp(a, "--arch")) o->arch = v;
+		else if (!strcmp(a, "--nvcc")) o->nvcc = v;
+		else if (!strcmp(a, "--seed")) o->seed = strtoull(v, NULL, 10);
+		else if (!strcmp(a, "--samples")) {
+			o->samples = atoi(v);
+			if (o->samples < 30 || o->samples > 4000) return usage_error("--samples must be 30..4000", v) + 1;
+		} else if (!strcmp(a, "--configs")) {
+			if (!strcmp(v, "all")) o->configs = KA_BENCH_CONFIGS_ALL;
+			else if (!strcmp(v, "visible")) o->configs = KA_BENCH_CONFIGS_VISIBLE;
+			else if (!strcmp(v, "unseen")) o->configs = KA_BENCH_CONFIGS_UNSEEN;
+			else return usage_error("--configs takes visible, unseen or all", v) + 1;
+		} else if (a[0] == '-') return usage_error("unknown option", a) + 1;
+		else if (!o->task) { o->task = a; takes = 0; }
+		else return usage_error("unexpected argument", a) + 1;
+		i += takes;
+	}
+	if (!o->task == !o->suite) return usage_error("give one TASK or --suite DIR (kcheck bench --help)", NULL) + 1;
+	if (o->suite && (o->candidate || o->baseline)) return usage_error("--suite takes --candidate-name, not --candidate", NULL) + 1;
+	if (!o->seed) o->seed = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
+	return 0;
+}
+
+static void setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_job *j)
+{
+	ka_bench_job_init(j, spec);
+	if (o->candidate) snprintf(j->candidate, sizeof j->candidate, "%s", o->candidate);
+	else snprintf(j->candidate, sizeof j->candidate, "%s/%s", spec->dir, o->cand_name);
+	if (o->baseline) snprintf(j->baseline, sizeof j->baseline, "%s", o->baseline);
+	if (o->build_dir) snprintf(j->build_dir, sizeof j->build_dir, "%s", o->build_dir);
+	if (o->arch) snprintf(j->arch, sizeof j->arch, "%s", o->arch);
+	if (o->nvcc) snprintf(j->nvcc, sizeof j->nvcc, "%s", o->nvcc);
+	j->configs = o->configs;
+	j->compile_only = o->compile_only;
+	j->skip_static = o->skip_static;
+	j->samples = o->samples;
+	j->seed = o->seed;
+}
+
+/* Runs one task; fills *res.  Returns 0, or 2 after printing an error. */
+static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec, ka_bench_job *j, ka_bench_result *res)
+{
+	const ka_bench_runner *rn = ka_bench_runner_local();
+	char alt[1200];
+	if (!ka_fs_is_dir(task) && !ka_fs_exists(task)) {
+		snprintf(alt, sizeof alt, "bench/tasks/%s", task);
+		if (ka_fs_is_dir(alt)) task = alt;
+	}
+	if (ka_bench_spec_load(task, spec)) return usage_error(ka_error_last(), NULL);
+	setup_job(o, spec, j);
+	if (!ka_fs_exists(j->candidate)) return usage_error("no such candidate file", j->candidate);
+	if (!ka_fs_exists(j->baseline)) return usage_error("no such baseline file", j->baseline);
+	if (!o->compile_only && !rn->has_device(rn)) return usage_error("no CUDA device found", NULL);
+	if (rn->run(rn, j, res)) return usage_error(ka_error_last(), NULL);
+	return 0;
+}
+
+static int exit_for(const ka_bench_result *r)
+{
+	if (!strcmp(r->verdict, "error")) return 2;
+	return !strcmp(r->verdict, "faster") || !strcmp(r->verdict, "compiled") ? 0 : 1;
+}
+
+static int one_task(const struct opts *o)
+{
+	static ka_bench_spec spec;
+	static ka_bench_job job;
+	static ka_bench_result res;
+	int rc = run_task(o, o->task, &spec, &job, &res);
+	if (rc) return rc;
+	if (!strcmp(res.verdict, "error")) fprintf(stderr, "kcheck: error: %s\n", res.reason);
+	if (o->json) {
+		ka_buf b;
+		ka_buf_init(&b, 16 << 20);
+		ka_bench_report_json(&b, &job, &res);
+		printf("%s\n", b.data);
+		ka_buf_free(&b);
+	} else {
+		ka_bench_report_text(stdout, &job, &res);
+	}
+	rc = exit_for(&res);
+	ka_bench_result_free(&res);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sorted task folders (those holding task.yaml) under dir; caller frees. */
+static int list_tasks(const char *dir, char ***out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	int n = 0;
+	if (!d) return -1;
+	while ((e = readdir(d))) {
+		char path[1200];
+		snprintf(path, sizeof path, "%s/%s/task.yaml", dir, e->d_name);
+		if (e->d_name[0] == '.' || !ka_fs_exists(path)) continue;
+		char **nv = realloc(v, sizeof *v * (size_t)(n + 1));
+		if (!nv) break;
+		v = nv;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		v[n++] = strdup(path);
+	}
+	closedir(d);
+	qsort(v, (size_t)n, sizeof *v, cmp_str);
+	*out = v;
+	return n;
+}
+
+static void task_score(const ka_bench_result *r, ka_bench_task_score *t)
+{
+	memset(t, 0, sizeof *t);
+	t->passed = !strcmp(r->verdict, "faster") || !strcmp(r->verdict, "same") || !strcmp(r->verdict, "slower");
+	t->visible_ok = r->total_visible && r->correct_visible == r->total_visible;
+	t->unseen_ok = r->total_unseen && r->correct_unseen == r->total_unseen;
+	t->speedup = r->geomean;
+	t->lo = r->lo;
+	t->speedup_visible = r->geo_visible;
+	t->speedup_unseen = r->geo_unseen;
+	t->roof = r->roof_mean;
+}
+
+static int suite(const struct opts *o)
+{
+	static ka_bench_spec spec;
+	static ka_bench_job job;
+	static ka_bench_result res;
+	char **tasks = NULL;
+	int n = list_tasks(o->suite, &tasks), worst = 0, tty = isatty(2);
+	ka_bench_task_score *sc = calloc((size_t)(n > 0 ? n : 1), sizeof *sc);
+	ka_buf b;
+	if (n <= 0 || !sc) { free(sc); free(tasks); return usage_error("no tasks (folders with task.yaml) in", o->suite); }
+	ka_buf_init(&b, 64 << 20);
+	ka_buf_adds(&b, "{\"schema\":\"kernelarc.bench-suite/1\",\"tasks\":[");
+	for (int i = 0; i < n; i++) {
+		if (tty) fprintf(stderr, "[%d/%d] %s ...\n", i + 1, n, tasks[i]);
+		int rc = run_task(o, tasks[i], &spec, &job, &res);
+		if (rc) { worst = 2; goto out; }
+		if (!o->json) ka_bench_report_text(stdout, &job, &res);
+		else { if (i) ka_buf_addc(&b, ','); ka_bench_report_json(&b, &job, &res); }
+		if (tty) fprintf(stderr, "[%d/%d] %s: %s\n", i + 1, n, spec.name, res.verdict);
+		if (exit_for(&res) > worst) worst = exit_for(&res);
+		task_score(&res, &sc[i]);
+		ka_bench_result_free(&res);
+		fflush(stdout);
+	}
+	ka_bench_suite_score s;
+	ka_bench_score(sc, n, &s);
+	if (o->json) {
+		ka_buf_adds(&b, "],");
+		ka_bench_report_suite_json(&b, &s);
+		ka_buf_addc(&b, '}');
+		printf("%s\n", b.data);
+	} else if (!o->compile_only) {
+		printf("suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
+		       "fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",
+		       s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1], s.fast_p[2],
+		       s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
+	}
+out:
+	for (int i = 0; i < n; i++) free(tasks[i]);
+	free(tasks);
+	free(sc);
+	ka_buf_free(&b);
+	return worst;
+}
+
+int ka_bench_main(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_args(argc, argv, &o);
+	if (rc) return rc - 1;
+	return o.suite ? suite(&o) : one_task(&o);
+}

@@ -1,0 +1,15 @@
+/* bench/bench.h: KernelArc's bench, the referee that proves a kernel correct
+ * and faster on a real GPU (docs/bench.md, BENCH-PROTOCOL).  The kcheck CLI
+ * dispatches `kcheck bench ...` here; bench/tool.c wraps it as `ka-bench`. */
+#ifndef KA_BENCH_BENCH_H
+#define KA_BENCH_BENCH_H
+
+/* argv[0] is "bench"; the rest are the `kcheck bench` arguments:
+ *   TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]
+ *        [--json] [--compile-only] [--samples N] [--seed N] [--build-dir DIR]
+ *   --suite DIR [--candidate-name FILE] [the same options]
+ * Returns the exit status: 0 faster (or compiled with --compile-only),
+ * 1 rejected or not faster, 2 error (bad spec, tool failure, no CUDA device). */
+int ka_bench_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,236 @@
+/* bench/harness/harness_perf.cuh: the performance gate (included once, by
+ * harness.cu).  Baseline (a) and candidate (b) in one process, interleaved
+ * AB/BA per pair, 8 input sets rotated and re-drawn in place before each use,
+ * two output buffers per implementation, L2 flushed with a write of >= 2x its
+ * size and persisting lines reset outside the timed window, one call between
+ * two events then a device-wide sync, host wall time taken around both, CUDA
+ * graphs for kernels under 10 us, and post-timing validation of the
+ * candidate's output on randomly chosen timed samples (plus the last). */
+
+enum { SETS = 8 };
+
+__global__ void fma_kernel(float *out, float seed, int iters)
+{
+	float a0 = seed + threadIdx.x, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3;
+	float a4 = a0 + 4, a5 = a0 + 5, a6 = a0 + 6, a7 = a0 + 7;
+	const float m = 0.999f, k = 0.001f;
+	for (int i = 0; i < iters; i++) {
+		a0 = fmaf(a0, m, k); a1 = fmaf(a1, m, k); a2 = fmaf(a2, m, k); a3 = fmaf(a3, m, k);
+		a4 = fmaf(a4, m, k); a5 = fmaf(a5, m, k); a6 = fmaf(a6, m, k); a7 = fmaf(a7, m, k);
+	}
+	float r = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+	if (r == 12345.0f) out[threadIdx.x] = r;
+}
+
+static float event_ms(cudaEvent_t a, cudaEvent_t b)
+{
+	float ms = 0;
+	CK(cudaEventElapsedTime(&ms, a, b));
+	return ms;
+}
+
+/* Measured ceilings: device-to-device copy bandwidth and fp32 FMA rate. */
+static void measure_ceilings(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1)
+{
+	size_t bytes = (size_t)1 << 30;
+	void *src, *dst;
+	float best = 1e30f, bestf = 1e30f;
+	cudaDeviceProp p;
+	CK(cudaGetDeviceProperties(&p, 0));
+	CK(cudaMalloc(&src, bytes));
+	CK(cudaMalloc(&dst, bytes));
+	CK(cudaMemsetAsync(src, 1, bytes, s));
+	for (int i = 0; i < 6; i++) {
+		CK(cudaEventRecord(e0, s));
+		CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+		CK(cudaEventRecord(e1, s));
+		CK(cudaEventSynchronize(e1));
+		float ms = event_ms(e0, e1);
+		if (i > 0 && ms < best) best = ms;
+	}
+	int blocks = p.multiProcessorCount * 8, iters = 8192;
+	for (int i = 0; i < 4; i++) {
+		CK(cudaEventRecord(e0, s));
+		fma_kernel<<<blocks, 256, 0, s>>>((float *)dst, 1.0f, iters);
+		CK(cudaEventRecord(e1, s));
+		CK(cudaEventSynchronize(e1));
+		float ms = event_ms(e0, e1);
+		if (i > 0 && ms < bestf) bestf = ms;
+	}
+	double flops = 2.0 * 8 * iters * (double)blocks * 256;
+	fprintf(R, "ceiling %.1f %.1f\n", 2.0 * bytes / (best * 1e-3) / 1e9, flops / (bestf * 1e-3) / 1e9);
+	CK(cudaFree(src));
+	CK(cudaFree(dst));
+}
+
+struct timing { float ev; double wall; };
+
+/* One timed call: flush, then [start event, call, stop event], device sync. */
+static int timed(impl_fn fn, cudaGraphExec_t g, const ka_task_args *a, cudaStream_t s, void *flush,
+		 size_t flush_bytes, int salt, cudaEvent_t e0, cudaEvent_t e1, timing *t)
+{
+	cudaCtxResetPersistingL2Cache();
+	CK(cudaMemsetAsync(flush, salt & 0xff, flush_bytes, s));
+	CK(cudaStreamSynchronize(s));
+	double w0 = now_us();
+	CK(cudaEventRecord(e0, s));
+	int rc = g ? (cudaGraphLaunch(g, s) != cudaSuccess) : fn(a, s);
+	CK(cudaEventRecord(e1, s));
+	cudaError_t e = cudaGetLastError();
+	cudaError_t e2 = cudaDeviceSynchronize();
+	t->wall = now_us() - w0;
+	if (e != cudaSuccess || e2 != cudaSuccess || rc) return -1;
+	t->ev = event_ms(e0, e1) * 1000.0f;
+	return 0;
+}
+
+static cudaGraphExec_t capture(impl_fn fn, const ka_task_args *a, cudaStream_t s)
+{
+	cudaGraph_t g;
+	cudaGraphExec_t x = NULL;
+	if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess) return NULL;
+	int rc = fn(a, s);
+	if (cudaStreamEndCapture(s, &g) != cudaSuccess) { cudaGetLastError(); return NULL; }
+	if (rc == 0 && cudaGraphInstantiate(&x, g, 0) != cudaSuccess) x = NULL;
+	cudaGraphDestroy(g);
+	cudaGetLastError();
+	return x;
+}
+
+static int validate(const plan *pl, const config *c, bufs *b, int set, int out, const double *sv, int j)
+{
+	host_set h;
+	memset(&h, 0, sizeof h);
+	fetch_inputs(pl, c, b, set, &h);
+	int bad = run_reference(pl, c, sv, &h) != 0;
+	for (int i = 0; i < pl->nt && !bad; i++) {
+		if (!pl->t[i].out) continue;
+		void *y = fetch_outputs(pl, c, b, out, i, NULL);
+		cmp r = compare(pl, c->n[i], y, pl->t[i].dt, h.ref[i]);
+		free(y);
+		if (r.bad) {
+			fprintf(R, "fail b %s timed-output-wrong sample=%d tensor=%s %s worst=%.3g\n", c->name, j,
+			       pl->t[i].name, r.why, r.worst);
+			bad = 1;
+		}
+	}
+	free_host(pl, &h);
+	return bad;
+}
+
+struct perf_ctx {
+	cudaStream_t s;
+	cudaEvent_t e0, e1;
+	void *flush;
+	size_t flush_bytes;
+};
+
+static void warm_up(const plan *pl, const config *c, bufs *b, double sv[][KA_TASK_MAX_SCALARS], perf_ctx *x, float med[2])
+{
+	float t[2][256];
+	int n = 0;
+	double start = now_us();
+	while (n < 256 && (n < 10 || now_us() - start < 50e3)) {
+		for (int k = 0; k < 2; k++) {
+			ka_task_args a;
+			timing tm;
+			make_args(pl, c, b, n % SETS, 2 * k, sv[n % SETS], &a);
+			if (timed(k ? ka_impl_b : ka_impl_a, NULL, &a, x->s, x->flush, x->flush_bytes, n, x->e0, x->e1, &tm)) {
+				fprintf(R, "fail %c %s launch-error during warm-up\n", "ab"[k], c->name);
+				exit(3);
+			}
+			t[k][n] = tm.ev;
+		}
+		n++;
+	}
+	for (int k = 0; k < 2; k++) {
+		float v[256];
+		memcpy(v, t[k], sizeof(float) * n);
+		for (int i = 1; i < n; i++)   /* insertion sort: n <= 256 */
+			for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { float tmp = v[j]; v[j] = v[j - 1]; v[j - 1] = tmp; }
+		med[k] = v[n / 2];
+	}
+	fprintf(R, "warmup %s %d\n", c->name, n);
+}
+
+static int perf_config(const plan *pl, int ci, perf_ctx *x)
+{
+	const config *c = &pl->c[ci];
+	bufs b;
+	double sv[SETS][KA_TASK_MAX_SCALARS];
+	cudaGraphExec_t g[2][SETS][2];
+	float med[2];
+	int S = pl->samples < 30 ? 30 : pl->samples, graph = 0, vpick[3];
+	memset(g, 0, sizeof g);
+	alloc_bufs(pl, c, &b, SETS, 4);
+	for (int k = 0; k < SETS; k++) {
+		unsigned long long seed = mix64(pl->seed ^ (0x5eedULL + 1000003ULL * ci + k));
+		draw_scalars(pl, seed, sv[k]);
+		for (int i = 0; i < pl->nt; i++)
+			if (!pl->t[i].out) gen(&pl->t[i], b.in[k][i], c->n[i], 0, mix64(seed + i), x->s);
+	}
+	warm_up(pl, c, &b, sv, x, med);
+	if (med[0] < 10.0f || med[1] < 10.0f) {
+		graph = 1;
+		for (int k = 0; k < 2 && graph; k++)
+			for (int set = 0; set < SETS && graph; set++)
+				for (int o = 0; o < 2 && graph; o++) {
+					ka_task_args a;
+					make_args(pl, c, &b, set, 2 * k + o, sv[set], &a);
+					g[k][set][o] = capture(k ? ka_impl_b : ka_impl_a, &a, x->s);
+					if (!g[k][set][o]) graph = 0;
+				}
+		if (!graph) fprintf(R, "note %s graph-capture-failed timing-direct\n", c->name);
+	}
+	vpick[0] = S - 1;
+	vpick[1] = (int)(host_unit(pl->seed, 31 + ci) * S);
+	vpick[2] = (int)(host_unit(pl->seed, 57 + ci) * S);
+	fprintf(R, "perf %s graph %d\n", c->name, graph);
+	for (int j = 0; j < S; j++) {
+		int set = j % SETS;
+		timing tm[2];
+		unsigned long long seed = mix64(pl->seed + 0x7177ULL * (ci + 1) + j);
+		for (int i = 0; i < pl->nt; i++)
+			if (!pl->t[i].out) gen(&pl->t[i], b.in[set][i], c->n[i], 0, mix64(seed + i), x->s);
+		for (int q = 0; q < 2; q++) {
+			int k = (j & 1) ? 1 - q : q;   /* AB, BA, AB, ... */
+			ka_task_args a;
+			make_args(pl, c, &b, set, 2 * k + (j & 1), sv[set], &a);
+			if (timed(k ? ka_impl_b : ka_impl_a, graph ? g[k][set][j & 1] : NULL, &a, x->s, x->flush,
+				  x->flush_bytes, j * 2 + q, x->e0, x->e1, &tm[k])) {
+				fprintf(R, "fail %c %s launch-error sample=%d\n", "ab"[k], c->name, j);
+				return -1;
+			}
+		}
+		fprintf(R, "sample %s %d %.3f %.3f %.3f %.3f\n", c->name, j, tm[0].ev, tm[1].ev, tm[0].wall, tm[1].wall);
+		if (j == vpick[0] || j == vpick[1] || j == vpick[2])
+			if (validate(pl, c, &b, set, 2 + (j & 1), sv[set], j)) return -1;
+	}
+	fprintf(R, "validated %s 3\n", c->name);
+	for (int k = 0; k < 2; k++)
+		for (int set = 0; set < SETS; set++)
+			for (int o = 0; o < 2; o++) if (g[k][set][o]) cudaGraphExecDestroy(g[k][set][o]);
+	free_bufs(pl, &b);
+	fflush(R);
+	return 0;
+}
+
+static int run_perf(const plan *pl)
+{
+	perf_ctx x;
+	cudaDeviceProp p;
+	CK(cudaGetDeviceProperties(&p, 0));
+	CK(cudaStreamCreate(&x.s));
+	CK(cudaEventCreate(&x.e0));
+	CK(cudaEventCreate(&x.e1));
+	x.flush_bytes = (size_t)p.l2CacheSize * 3;
+	if (x.flush_bytes < ((size_t)128 << 20)) x.flush_bytes = (size_t)128 << 20;
+	CK(cudaMalloc(&x.flush, x.flush_bytes));
+	fprintf(R, "flush %zu\n", x.flush_bytes);
+	measure_ceilings(x.s, x.e0, x.e1);
+	fflush(R);
+	for (int ci = 0; ci < pl->nc; ci++)
+		if (perf_config(pl, ci, &x)) return 1;
+	CK(cudaFree(x.flush));
+	return 0;
+}

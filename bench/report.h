@@ -1,0 +1,14 @@
+/* bench/report.h: text and JSON output of bench results (bench/report.c). */
+#ifndef KA_BENCH_REPORT_H
+#define KA_BENCH_REPORT_H
+#include <stdio.h>
+#include "bench/runner.h"
+#include "bench/score.h"
+#include "util/buf.h"
+
+void ka_bench_report_json(ka_buf *b, const ka_bench_job *job, const ka_bench_result *r);
+void ka_bench_report_text(FILE *f, const ka_bench_job *job, const ka_bench_result *r);
+/* Appends "score":{...} (no braces around it). */
+void ka_bench_report_suite_json(ka_buf *b, const ka_bench_suite_score *sc);
+
+#endif

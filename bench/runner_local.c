@@ -1,0 +1,190 @@
+/* bench/runner_local.c: the local runner of bench/runner.h.  Runs the gates
+ * in order on this machine: static scan, compile (bench/build.c), then the
+ * harness twice, each in its own process with a time limit: `correct` over
+ * every configuration, and only if that passed, `perf` over the timed ones.
+ * The plan file tells the harness the tensors, distributions, tolerance and
+ * configurations (with every expression already evaluated). */
+#include "bench/runner.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/build.h"
+#include "bench/proc.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec)
+{
+	const char *tmp = getenv("TMPDIR");
+	memset(job, 0, sizeof *job);
+	job->spec = spec;
+	snprintf(job->baseline, sizeof job->baseline, "%s/baseline.cu", spec->dir);
+	snprintf(job->reference, sizeof job->reference, "%s/reference.cu", spec->dir);
+	snprintf(job->candidate, sizeof job->candidate, "%s/expert.cu", spec->dir);
+	job->samples = 40;
+	job->seed = 0;
+	snprintf(job->build_dir, sizeof job->build_dir, "%s/ka-bench-%ld", tmp && *tmp ? tmp : "/tmp", (long)getuid());
+	snprintf(job->nvcc, sizeof job->nvcc, "%s", ka_fs_exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc");
+	snprintf(job->arch, sizeof job->arch, "sm_90");
+	job->compile_timeout_s = 300;
+	job->run_timeout_s = 900;
+}
+
+static int local_has_device(const ka_bench_runner *r)
+{
+	static const char *const nodes[] = {"/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg"};
+	(void)r;
+	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+		if (ka_fs_exists(nodes[i])) return 1;
+	return 0;
+}
+
+static const char *dist_name(int k) { return k == KA_BENCH_NORMAL ? "normal" : k == KA_BENCH_INT ? "int" : "uniform"; }
+
+static int timed_cfg(const ka_bench_job *j, int i)
+{
+	return j->configs == KA_BENCH_CONFIGS_ALL || (j->configs == KA_BENCH_CONFIGS_UNSEEN) == j->spec->c[i].unseen;
+}
+
+static int write_plan(const ka_bench_job *j, const char *path, int perf)
+{
+	const ka_bench_spec *s = j->spec;
+	ka_buf b;
+	int rc;
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_printf(&b, "seed %llu\nsamples %d\ndeterministic %d\ntol %.17g %.17g %.17g\n", j->seed, j->samples,
+		      s->deterministic, s->atol, s->rtol, s->l2);
+	for (int i = 0; i < s->ntensors; i++) {
+		const ka_bench_tensor *t = &s->t[i];
+		ka_buf_printf(&b, "tensor %s %s %s", t->name, t->out ? "out" : "in", ka_bench_dtype_name(t->dtype));
+		if (!t->out)
+			ka_buf_printf(&b, " %s %.17g %.17g %s %.17g %.17g", dist_name(t->dist.kind), t->dist.a, t->dist.b,
+				      dist_name(t->adversarial.kind), t->adversarial.a, t->adversarial.b);
+		ka_buf_addc(&b, '\n');
+	}
+	for (int i = 0; i < s->nscalars; i++) ka_buf_printf(&b, "scalar %s %.17g %.17g\n", s->s[i].name, s->s[i].lo, s->s[i].hi);
+	for (int i = 0; i < s->nconfigs; i++) {
+		const ka_bench_config *c = &s->c[i];
+		if (perf && !timed_cfg(j, i)) continue;
+		ka_buf_printf(&b, "config %s %s %lld %d", c->name, c->unseen ? "unseen" : "visible", c->work, s->nparams);
+		for (int k = 0; k < s->nparams; k++) ka_buf_printf(&b, " %lld", c->p[k]);
+		ka_buf_printf(&b, " %d", s->ntensors);
+		for (int k = 0; k < s->ntensors; k++) ka_buf_printf(&b, " %lld", c->n[k]);
+		ka_buf_addc(&b, '\n');
+	}
+	rc = ka_fs_write_atomic(path, b.data, b.len);
+	ka_buf_free(&b);
+	return rc;
+}
+
+static void reject(ka_bench_result *r, const char *v, const char *gate, const char *reason)
+{
+	snprintf(r->verdict, sizeof r->verdict, "%s", v);
+	snprintf(r->gate, sizeof r->gate, "%s", gate);
+	snprintf(r->reason, sizeof r->reason, "%s", reason);
+}
+
+static int static_gate(const ka_bench_job *j, ka_bench_result *r)
+{
+	char *src = NULL;
+	size_t len = 0;
+	if (ka_fs_read(j->candidate, 4 << 20, &src, &len)) return KA_EIO;
+	int n = ka_bench_scan(src, len, r->findings, 16);
+	free(src);
+	r->nfindings = n < 16 ? n : 16;
+	if (n > 0) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s:%d: '%s': %s%s", j->candidate, r->findings[0].line, r->findings[0].what,
+			 r->findings[0].reason, n > 1 ? " (and more)" : "");
+		reject(r, "rejected", "static", msg);
+	}
+	return 0;
+}
+
+static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary, size_t cap)
+{
+	ka_bench_build b = {j->build_dir, j->nvcc, j->arch, j->reference, j->baseline, j->candidate,
+			    j->compile_timeout_s, j->compile_only};
+	ka_bench_build_out o;
+	char msg[700];
+	int rc = ka_bench_build_run(&b, &o);
+	r->compile_s = o.seconds;
+	snprintf(binary, cap, "%s", o.binary);
+	if (rc == 0) return 0;
+	snprintf(msg, sizeof msg, "%s", o.log[0] ? o.log : ka_error_last());
+	if (o.failed == KA_BENCH_BUILD_CANDIDATE) {
+		char m2[600];
+		snprintf(m2, sizeof m2, "candidate does not compile: %.500s", msg);
+		reject(r, "rejected", "compile", m2);
+		return 0;
+	}
+	char m3[600];
+	snprintf(m3, sizeof m3, "cannot build the task (%s): %.480s",
+		 o.failed == KA_BENCH_BUILD_BASELINE ? "baseline" : o.failed == KA_BENCH_BUILD_REFERENCE ? "reference" :
+		 o.failed == KA_BENCH_BUILD_LINK ? "link" : "harness", msg);
+	reject(r, "error", "compile", m3);
+	return 0;
+}
+
+/* Runs the harness in `mode`; its result lines land in *text (caller frees). */
+static int run_harness(const ka_bench_job *j, const char *binary, const char *mode, char **text, ka_bench_result *r)
+{
+	char plan[1100], out[1100];
+	ka_buf log;
+	ka_bench_proc pr;
+	size_t len;
+	*text = NULL;
+	snprintf(plan, sizeof plan, "%s/plan-%ld-%s.txt", j->build_dir, (long)getpid(), mode);
+	snprintf(out, sizeof out, "%s/result-%ld-%s.txt", j->build_dir, (long)getpid(), mode);
+	if (write_plan(j, plan, mode[0] == 'p')) return KA_EIO;
+	unlink(out);
+	char *argv[] = {(char *)binary, (char *)mode, plan, out, NULL};
+	ka_buf_init(&log, 64 << 10);
+	int rc = ka_bench_proc_run(argv, j->run_timeout_s, &log, &pr);
+	ka_buf_free(&log);
+	if (rc) return rc;
+	if (!ka_fs_exists(out) || ka_fs_read(out, 64 << 20, text, &len)) {
+		*text = strdup("");
+		if (!*text) return KA_ENOMEM;
+	}
+	unlink(plan);
+	unlink(out);
+	if (pr.timed_out) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "the %s run exceeded its %d s limit", mode, j->run_timeout_s);
+		reject(r, "rejected", mode[0] == 'p' ? "performance" : "correctness", msg);
+	}
+	return 0;
+}
+
+static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_result *r)
+{
+	char binary[1300], *text = NULL;
+	int timed[KA_BENCH_MAX_CONFIGS] = {0}, rc;
+	(void)rn;
+	memset(r, 0, sizeof *r);
+	if (!j->skip_static && (rc = static_gate(j, r))) return rc;
+	if (r->verdict[0]) return 0;
+	if ((rc = compile_gate(j, r, binary, sizeof binary)) || r->verdict[0]) return rc;
+	if (j->compile_only) { reject(r, "compiled", "", ""); return 0; }
+	if ((rc = run_harness(j, binary, "correct", &text, r))) return rc;
+	rc = ka_bench_result_parse_correct(text, j->spec, r);
+	free(text);
+	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
+	if (r->verdict[0]) return 0;
+	for (int i = 0; i < j->spec->nconfigs; i++) timed[i] = timed_cfg(j, i);
+	if ((rc = run_harness(j, binary, "perf", &text, r))) return rc;
+	rc = ka_bench_result_parse_perf(text, j->spec, timed, r);
+	free(text);
+	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
+	ka_bench_result_finish(j->spec, r, j->seed);
+	return 0;
+}
+
+const ka_bench_runner *ka_bench_runner_local(void)
+{
+	static const ka_bench_runner local = {"local", local_has_device, local_run};
+	return &local;
+}

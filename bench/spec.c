@@ -1,0 +1,291 @@
+/* bench/spec.c: reads a task's task.yaml (libyaml document API) into a
+ * ka_bench_spec and checks it.  Every error is one line naming the file and
+ * the field; nothing is guessed: a missing required field is an error. */
+#include "bench/spec.h"
+#include <yaml.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/expr.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+struct rd {
+	yaml_document_t *doc;
+	const char *origin;
+	int err;
+};
+
+static int bad(struct rd *r, const char *fmt, const char *what)
+{
+	if (!r->err) {
+		char msg[256];
+		snprintf(msg, sizeof msg, fmt, what);
+		ka_error_set(KA_EINPUT, "%s: %s", r->origin, msg);
+	}
+	r->err = 1;
+	return KA_EINPUT;
+}
+
+static yaml_node_t *get(struct rd *r, yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE) return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
+		if (k && k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, key))
+			return yaml_document_get_node(r->doc, p->value);
+	}
+	return NULL;
+}
+
+static const char *str(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int copy_str(struct rd *r, yaml_node_t *map, const char *key, char *dst, size_t cap, int required)
+{
+	const char *s = str(get(r, map, key));
+	if (!s) return required ? bad(r, "missing or non-scalar field '%s'", key) : 0;
+	if (strlen(s) >= cap) return bad(r, "field '%s' is too long", key);
+	memcpy(dst, s, strlen(s) + 1);
+	return 0;
+}
+
+static int num(struct rd *r, yaml_node_t *map, const char *key, double *out, int required)
+{
+	const char *s = str(get(r, map, key));
+	char *end;
+	if (!s) return required ? bad(r, "missing number '%s'", key) : 0;
+	*out = strtod(s, &end);
+	if (end == s || *end) return bad(r, "'%s' is not a number", key);
+	return 0;
+}
+
+static int dtype_of(const char *s)
+{
+	static const char *const n[] = {"f32", "f64", "i32", "u32"};
+	for (int i = 0; s && i < 4; i++)
+		if (!strcmp(s, n[i])) return i;
+	return -1;
+}
+
+const char *ka_bench_dtype_name(int dtype)
+{
+	static const char *const n[] = {"f32", "f64", "i32", "u32"};
+	return dtype >= 0 && dtype < 4 ? n[dtype] : "?";
+}
+
+static int read_dist(struct rd *r, yaml_node_t *n, ka_bench_dist *d, const char *tname)
+{
+	const char *k = str(get(r, n, "kind"));
+	if (!n || !k) return bad(r, "tensor '%s': distribution needs a 'kind'", tname);
+	if (!strcmp(k, "uniform") || !strcmp(k, "int")) {
+		d->kind = k[0] == 'u' ? KA_BENCH_UNIFORM : KA_BENCH_INT;
+		if (num(r, n, "lo", &d->a, 1) || num(r, n, "hi", &d->b, 1)) return KA_EINPUT;
+		if (d->b < d->a) return bad(r, "tensor '%s': distribution has hi < lo", tname);
+	} else if (!strcmp(k, "normal")) {
+		d->kind = KA_BENCH_NORMAL;
+		if (num(r, n, "mean", &d->a, 1) || num(r, n, "std", &d->b, 1)) return KA_EINPUT;
+	} else {
+		return bad(r, "unknown distribution kind '%s' (uniform, normal, int)", k);
+	}
+	return 0;
+}
+
+/* shape: one expression, or a list whose product is the element count. */
+static int read_shape(struct rd *r, yaml_node_t *n, ka_bench_tensor *t)
+{
+	if (n && n->type == YAML_SCALAR_NODE) {
+		if (strlen(str(n)) >= sizeof t->shape) return bad(r, "shape of '%s' too long", t->name);
+		strcpy(t->shape, str(n));
+		return 0;
+	}
+	if (!n || n->type != YAML_SEQUENCE_NODE) return bad(r, "tensor '%s' needs a shape", t->name);
+	t->shape[0] = 0;
+	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+		const char *s = str(yaml_document_get_node(r->doc, *i));
+		if (!s) return bad(r, "tensor '%s': shape entries must be expressions", t->name);
+		if (strlen(t->shape) + strlen(s) + 5 >= sizeof t->shape) return bad(r, "shape of '%s' too long", t->name);
+		if (t->shape[0]) strcat(t->shape, "*");
+		strcat(t->shape, "(");
+		strcat(t->shape, s);
+		strcat(t->shape, ")");
+	}
+	return t->shape[0] ? 0 : bad(r, "tensor '%s' has an empty shape", t->name);
+}
+
+static int read_tensor(struct rd *r, yaml_node_t *n, ka_bench_tensor *t)
+{
+	char role[16] = "", dt[16] = "";
+	if (copy_str(r, n, "name", t->name, sizeof t->name, 1) || copy_str(r, n, "role", role, sizeof role, 1) ||
+	    copy_str(r, n, "dtype", dt, sizeof dt, 1))
+		return KA_EINPUT;
+	if (strcmp(role, "in") && strcmp(role, "out")) return bad(r, "tensor role must be in or out, not '%s'", role);
+	t->out = role[0] == 'o';
+	if ((t->dtype = dtype_of(dt)) < 0) return bad(r, "unknown dtype '%s' (f32, f64, i32, u32)", dt);
+	if (read_shape(r, get(r, n, "shape"), t)) return KA_EINPUT;
+	if (t->out) return 0;
+	if (read_dist(r, get(r, n, "dist"), &t->dist, t->name)) return KA_EINPUT;
+	yaml_node_t *adv = get(r, n, "adversarial");
+	if (adv) return read_dist(r, adv, &t->adversarial, t->name);
+	t->adversarial = t->dist;   /* default: 100x the magnitude, both signs */
+	if (t->dist.kind == KA_BENCH_UNIFORM) {
+		double m = 100.0 * (t->dist.a < 0 ? -t->dist.a : t->dist.a);
+		double mb = 100.0 * (t->dist.b < 0 ? -t->dist.b : t->dist.b);
+		t->adversarial.a = -(m > mb ? m : mb);
+		t->adversarial.b = m > mb ? m : mb;
+	} else if (t->dist.kind == KA_BENCH_NORMAL) {
+		t->adversarial.b *= 100.0;
+	}
+	return 0;
+}
+
+static int read_list(struct rd *r, yaml_node_t *root, const char *key, int max, int *count, yaml_node_t **items)
+{
+	yaml_node_t *n = get(r, root, key);
+	*count = 0;
+	if (!n) return 0;
+	if (n->type != YAML_SEQUENCE_NODE) return bad(r, "'%s' must be a list", key);
+	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+		if (*count >= max) return bad(r, "too many entries in '%s'", key);
+		items[(*count)++] = yaml_document_get_node(r->doc, *i);
+	}
+	return 0;
+}
+
+static int eval(struct rd *r, const ka_bench_spec *s, const ka_bench_config *c, const char *expr,
+		const char *what, long long *out)
+{
+	const char *names[KA_BENCH_MAX_PARAMS];
+	for (int i = 0; i < s->nparams; i++) names[i] = s->params[i];
+	if (ka_bench_expr_eval(expr, names, c->p, s->nparams, out)) {
+		if (!r->err) ka_error_set(KA_EINPUT, "%s: config '%s', %s: %s", r->origin, c->name, what, ka_error_last());
+		r->err = 1;
+		return KA_EINPUT;
+	}
+	return 0;
+}
+
+static int read_config(struct rd *r, yaml_node_t *n, ka_bench_spec *s, ka_bench_config *c)
+{
+	if (copy_str(r, n, "name", c->name, sizeof c->name, 1)) return KA_EINPUT;
+	for (int i = 0; i < s->nparams; i++) {
+		const char *v = str(get(r, n, s->params[i]));
+		char *end;
+		if (!v) return bad(r, "a config lacks parameter '%s'", s->params[i]);
+		c->p[i] = strtoll(v, &end, 10);
+		if (end == v || *end || c->p[i] < 0) return bad(r, "parameter '%s' must be a non-negative integer", s->params[i]);
+	}
+	for (int i = 0; i < s->ntensors; i++) {
+		if (eval(r, s, c, s->t[i].shape, s->t[i].name, &c->n[i])) return KA_EINPUT;
+		if (c->n[i] < 1) return bad(r, "tensor '%s' has no elements in a config", s->t[i].name);
+	}
+	if (eval(r, s, c, s->work, "workspace", &c->work) || eval(r, s, c, s->bytes, "bytes", &c->bytes) ||
+	    eval(r, s, c, s->flops, "flops", &c->flops))
+		return KA_EINPUT;
+	for (ka_bench_config *o = s->c; o < c; o++)
+		if (!strcmp(o->name, c->name)) return bad(r, "duplicate config name '%s'", c->name);
+	return 0;
+}
+
+static int read_configs(struct rd *r, yaml_node_t *cfg, ka_bench_spec *s)
+{
+	static const char *const split[2] = {"visible", "unseen"};
+	yaml_node_t *items[KA_BENCH_MAX_CONFIGS];
+	if (!cfg || cfg->type != YAML_MAPPING_NODE) return bad(r, "%s", "missing 'configs' (visible, unseen)");
+	for (int k = 0; k < 2; k++) {
+		int n = 0;
+		if (read_list(r, cfg, split[k], KA_BENCH_MAX_CONFIGS, &n, items)) return KA_EINPUT;
+		if (n == 0) return bad(r, "configs need at least one '%s' entry", split[k]);
+		for (int i = 0; i < n; i++) {
+			if (s->nconfigs >= KA_BENCH_MAX_CONFIGS) return bad(r, "%s", "too many configs");
+			ka_bench_config *c = &s->c[s->nconfigs++];
+			c->unseen = k;
+			if (read_config(r, items[i], s, c)) return KA_EINPUT;
+		}
+	}
+	return 0;
+}
+
+
+static int read_root(struct rd *r, yaml_node_t *root, ka_bench_spec *s)
+{
+	yaml_node_t *items[KA_BENCH_MAX_CONFIGS];
+	int n = 0;
+	if (!root || root->type != YAML_MAPPING_NODE) return bad(r, "%s", "top level must be a mapping");
+	if (copy_str(r, root, "name", s->name, sizeof s->name, 1) ||
+	    copy_str(r, root, "category", s->category, sizeof s->category, 1))
+		return KA_EINPUT;
+	if (read_list(r, root, "params", KA_BENCH_MAX_PARAMS, &s->nparams, items)) return KA_EINPUT;
+	for (int i = 0; i < s->nparams; i++) {
+		const char *p = str(items[i]);
+		if (!p || strlen(p) >= KA_BENCH_NAME) return bad(r, "%s", "params must be short names");
+		strcpy(s->params[i], p);
+	}
+	if (read_list(r, root, "tensors", KA_BENCH_MAX_TENSORS, &s->ntensors, items)) return KA_EINPUT;
+	if (s->ntensors == 0) return bad(r, "%s", "a task needs 'tensors'");
+	for (int i = 0; i < s->ntensors; i++)
+		if (read_tensor(r, items[i], &s->t[i])) return KA_EINPUT;
+	if (read_list(r, root, "scalars", KA_BENCH_MAX_SCALARS, &s->nscalars, items)) return KA_EINPUT;
+	for (int i = 0; i < s->nscalars; i++)
+		if (copy_str(r, items[i], "name", s->s[i].name, KA_BENCH_NAME, 1) ||
+		    num(r, items[i], "lo", &s->s[i].lo, 1) || num(r, items[i], "hi", &s->s[i].hi, 1))
+			return KA_EINPUT;
+	yaml_node_t *tol = get(r, root, "tolerance");
+	if (!tol) return bad(r, "%s", "missing 'tolerance' (atol, rtol, l2)");
+	if (num(r, tol, "atol", &s->atol, 1) || num(r, tol, "rtol", &s->rtol, 1) || num(r, tol, "l2", &s->l2, 1))
+		return KA_EINPUT;
+	const char *det = str(get(r, root, "deterministic"));
+	s->deterministic = !det || !strcmp(det, "true");
+	strcpy(s->work, "0");
+	if (copy_str(r, root, "workspace", s->work, sizeof s->work, 0) ||
+	    copy_str(r, root, "bytes", s->bytes, sizeof s->bytes, 1) ||
+	    copy_str(r, root, "flops", s->flops, sizeof s->flops, 1))
+		return KA_EINPUT;
+	(void)n;
+	return read_configs(r, get(r, root, "configs"), s);
+}
+
+int ka_bench_spec_parse(const char *text, size_t len, const char *origin, ka_bench_spec *spec)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct rd r = {&doc, origin, 0};
+	int rc = KA_EINPUT;
+	memset(spec, 0, sizeof *spec);
+	if (!yaml_parser_initialize(&parser)) return ka_error_set(KA_ENOMEM, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		ka_error_set(KA_EINPUT, "%s:%lu: YAML error: %s", origin, (unsigned long)parser.problem_mark.line + 1,
+			     parser.problem ? parser.problem : "unknown");
+		yaml_parser_delete(&parser);
+		return KA_EINPUT;
+	}
+	rc = read_root(&r, yaml_document_get_root_node(&doc), spec);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int ka_bench_spec_load(const char *path, ka_bench_spec *spec)
+{
+	char file[1100];
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+	if (ka_fs_is_dir(path)) snprintf(file, sizeof file, "%s/task.yaml", path);
+	else snprintf(file, sizeof file, "%s", path);
+	if (!ka_fs_exists(file)) return ka_error_set(KA_EIO, "no task spec at %s", file);
+	rc = ka_fs_read(file, 1 << 20, &text, &len);
+	if (rc) return rc;
+	rc = ka_bench_spec_parse(text, len, file, spec);
+	free(text);
+	if (rc == 0) {
+		snprintf(spec->dir, sizeof spec->dir, "%s", file);
+		char *slash = strrchr(spec->dir, '/');
+		if (slash) *slash = 0;
+		else strcpy(spec->dir, ".");
+	}
+	return rc;
+}

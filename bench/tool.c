@@ -1,0 +1,10 @@
+/* bench/tool.c: `ka-bench`, the bench on its own (same arguments as
+ * `kcheck bench`), handy where the full kcheck is not built, e.g. on a GPU
+ * host with only nvcc and libyaml. */
+#include "bench/bench.h"
+
+int main(int argc, char **argv)
+{
+	argv[0] = "bench";
+	return ka_bench_main(argc, argv);
+}
