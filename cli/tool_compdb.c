@@ -1,0 +1,182 @@
+/* cli/tool_compdb.c: compile_commands.json (-p DIR), as CMake, Bear and
+ * meson write it: an array of {directory, file, arguments | command}.
+ *
+ * For each file the analyzer gets the entry's flags minus the compiler,
+ * `-c`, `-o OUT` and the file itself; relative paths resolve against the
+ * entry's directory.  A malformed database is one error line and exit 2. */
+#include "cli/tools.h"
+#include "util/fs.h"
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct centry {
+	const char *real;            /* realpath of the file */
+	const char *file;            /* as written */
+	const char *directory;
+	const char **args;
+	int nargs;
+} centry;
+
+struct ka_compdb {
+	centry *v;
+	int n;
+};
+
+/* Split a shell-like command line (quotes and backslashes). */
+static int split_command(ka_arena *a, const char *cmd, const char ***out, int *n)
+{
+	const char **v = ka_arena_alloc(a, (strlen(cmd) / 2 + 2) * sizeof *v);
+	char *buf = ka_arena_alloc(a, strlen(cmd) + 1);
+	int k = 0;
+	const char *p = cmd;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		char *w = buf;
+		char q = 0;
+		for (; *p && (q || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
+			if (q && *p == q)
+				q = 0;
+			else if (!q && (*p == '"' || *p == '\''))
+				q = *p;
+			else if (*p == '\\' && p[1] && q != '\'')
+				*w++ = *++p;
+			else
+				*w++ = *p;
+		}
+		*w = '\0';
+		v[k++] = ka_arena_strdup(a, buf);
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* Keep the flags that matter for parsing. */
+static void filter_args(ka_arena *a, centry *e, const char **argv, int argc)
+{
+	e->args = ka_arena_alloc(a, (size_t)(argc + 1) * sizeof *e->args);
+	e->nargs = 0;
+	for (int i = 1; i < argc; i++) {  /* argv[0] is the compiler */
+		const char *s = argv[i];
+		if (!strcmp(s, "-c"))
+			continue;
+		if (!strcmp(s, "-o") && i + 1 < argc) {
+			i++;
+			continue;
+		}
+		if (!strncmp(s, "-o", 2) && s[2])
+			continue;
+		if (!strcmp(s, e->file))
+			continue;
+		e->args[e->nargs++] = s;
+	}
+}
+
+static int load_entry(ka_arena *a, json_t *j, centry *e)
+{
+	const char *dir = json_string_value(json_object_get(j, "directory"));
+	const char *file = json_string_value(json_object_get(j, "file"));
+	json_t *args = json_object_get(j, "arguments");
+	const char *cmd = json_string_value(json_object_get(j, "command"));
+	if (!dir || !file || (!json_is_array(args) && !cmd))
+		return -1;
+	e->directory = ka_arena_strdup(a, dir);
+	e->file = ka_arena_strdup(a, file);
+	char *joined = file[0] == '/' ? ka_arena_strdup(a, file) : ka_arena_printf(a, "%s/%s", dir, file);
+	char *real = realpath(joined, NULL);
+	e->real = ka_arena_strdup(a, real ? real : joined);
+	free(real);
+	const char **argv;
+	int argc = 0;
+	if (json_is_array(args)) {
+		argv = ka_arena_alloc(a, (json_array_size(args) + 1) * sizeof *argv);
+		for (size_t i = 0; i < json_array_size(args); i++) {
+			const char *s = json_string_value(json_array_get(args, i));
+			if (!s)
+				return -1;
+			argv[argc++] = ka_arena_strdup(a, s);
+		}
+	} else {
+		split_command(a, cmd, &argv, &argc);
+	}
+	filter_args(a, e, argv, argc);
+	return 0;
+}
+
+int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out)
+{
+	json_error_t err;
+	char *text = NULL;
+	size_t len = 0;
+	json_t *root = NULL;
+	int rc = KA_EXIT_ERROR;
+	char *path = ka_tool_findfile(a, dir, "compile_commands.json");
+	*out = NULL;
+	if (!ka_fs_exists(dir)) {
+		ka_tool_error("-p %s: No such file or directory", dir);
+		return rc;
+	}
+	if (!path) {
+		ka_tool_error("-p %s: no compile_commands.json in that folder or its parents", dir);
+		return rc;
+	}
+	if (ka_fs_read(path, 0, &text, &len) != KA_OK) {
+		ka_tool_error("%s", ka_error_last());
+		return rc;
+	}
+	root = json_loadb(text, len, 0, &err);
+	if (!root) {
+		ka_tool_error("%s:%d:%d: malformed compile database: %s", path, err.line, err.column, err.text);
+		goto out;
+	}
+	if (!json_is_array(root)) {
+		ka_tool_error("%s: malformed compile database: expected an array of entries", path);
+		goto out;
+	}
+	ka_compdb *db = ka_arena_alloc(a, sizeof *db);
+	db->v = ka_arena_alloc(a, (json_array_size(root) + 1) * sizeof *db->v);
+	for (size_t i = 0; i < json_array_size(root); i++) {
+		if (load_entry(a, json_array_get(root, i), &db->v[db->n]) != 0) {
+			ka_tool_error("%s: malformed compile database: entry %zu needs \"directory\", \"file\" and \"arguments\" or \"command\"",
+				      path, i + 1);
+			goto out;
+		}
+		db->n++;
+	}
+	*out = db;
+	rc = 0;
+out:
+	json_decref(root);
+	free(text);
+	return rc;
+}
+
+int ka_compdb_lookup(const ka_compdb *db, const char *real, const char ***args, int *nargs,
+		     const char **directory)
+{
+	for (int i = 0; db && i < db->n; i++) {
+		if (strcmp(db->v[i].real, real) == 0) {
+			*args = db->v[i].args;
+			*nargs = db->v[i].nargs;
+			*directory = db->v[i].directory;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int ka_compdb_files(ka_arena *a, const ka_compdb *db, const char ***paths, int *n)
+{
+	*n = 0;
+	*paths = ka_arena_alloc(a, (size_t)(db ? db->n + 1 : 1) * sizeof **paths);
+	for (int i = 0; db && i < db->n; i++) {
+		int hdr;
+		if (ka_tool_is_source_ext(db->v[i].real, &hdr) && !hdr)
+			(*paths)[(*n)++] = db->v[i].real;
+	}
+	return 0;
+}

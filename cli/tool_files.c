@@ -1,0 +1,132 @@
+/* cli/tool_files.c: PATH arguments -> the files to analyze.
+ *
+ * A folder is searched recursively for .cu .cuh .hip (hidden folders and
+ * `exclude` globs of .kcheck.yaml skipped); a file named on the command
+ * line is taken whatever its extension.  The list is sorted and
+ * de-duplicated by real path, so the order and the output do not depend on
+ * readdir() or on how a file was named. */
+#include "cli/tools.h"
+#include "util/fs.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct flist {
+	ka_tool_file *v;
+	int n, cap;
+} flist;
+
+int ka_tool_is_source_ext(const char *path, int *is_header)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	*is_header = 0;
+	if (!dot || (slash && dot < slash))
+		return 0;
+	if (!strcmp(dot, ".cu") || !strcmp(dot, ".hip"))
+		return 1;
+	if (!strcmp(dot, ".cuh") || !strcmp(dot, ".h") || !strcmp(dot, ".hpp")) {
+		*is_header = 1;
+		return strcmp(dot, ".cuh") == 0;  /* folders: CUDA headers only */
+	}
+	return 0;
+}
+
+static int excluded(const ka_tool_cfg *c, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *p = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+	for (int i = 0; i < c->nexclude; i++)
+		if (fnmatch(c->exclude[i], p, 0) == 0 || fnmatch(c->exclude[i], base, 0) == 0)
+			return 1;
+	return 0;
+}
+
+static void add(ka_tool_cfg *c, flist *l, const char *path, int is_header)
+{
+	char *real = realpath(path, NULL);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		ka_tool_file *nv = ka_arena_alloc(c->arena, (size_t)l->cap * sizeof *nv);
+		if (l->n)
+			memcpy(nv, l->v, (size_t)l->n * sizeof *nv);
+		l->v = nv;
+	}
+	const char *shown = strncmp(path, "./", 2) == 0 && path[2] ? path + 2 : path;
+	l->v[l->n].path = ka_arena_strdup(c->arena, shown);
+	l->v[l->n].real = ka_arena_strdup(c->arena, real ? real : path);
+	l->v[l->n].is_header = is_header;
+	l->n++;
+	free(real);
+}
+
+static int walk(ka_tool_cfg *c, flist *l, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	if (!d) {
+		ka_tool_error("cannot open folder %s: %s", dir, strerror(errno));
+		return KA_EXIT_ERROR;
+	}
+	int rc = 0;
+	while ((de = readdir(d)) != NULL && rc == 0) {
+		if (de->d_name[0] == '.')
+			continue;
+		const char *p = strcmp(dir, ".") == 0 ? ka_arena_strdup(c->arena, de->d_name)
+			: ka_arena_printf(c->arena, "%s%s%s", dir,
+					  dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
+		if (excluded(c, p))
+			continue;
+		int hdr;
+		if (ka_fs_is_dir(p)) {
+			if (depth < 64)
+				rc = walk(c, l, p, depth + 1);
+		} else if (ka_tool_is_source_ext(p, &hdr)) {
+			add(c, l, p, hdr);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	const ka_tool_file *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+	return c ? c : strcmp(x->real, y->real);
+}
+
+int ka_tool_files(ka_tool_cfg *c, ka_tool_file **out, int *n)
+{
+	flist l = {0};
+	for (int i = 0; i < c->npaths; i++) {
+		const char *p = c->paths[i];
+		int hdr;
+		if (!ka_fs_exists(p)) {
+			ka_tool_error("cannot read %s: No such file or directory", p);
+			return KA_EXIT_ERROR;
+		}
+		if (ka_fs_is_dir(p)) {
+			if (walk(c, &l, p, 0))
+				return KA_EXIT_ERROR;
+		} else {
+			ka_tool_is_source_ext(p, &hdr);
+			add(c, &l, p, hdr);
+		}
+	}
+	qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_file);
+	int w = 0;
+	for (int i = 0; i < l.n; i++) {  /* drop a real path seen before */
+		int dup = 0;
+		for (int j = 0; j < w && !dup; j++)
+			dup = strcmp(l.v[j].real, l.v[i].real) == 0;
+		if (!dup)
+			l.v[w++] = l.v[i];
+	}
+	*out = l.v;
+	*n = w;
+	return 0;
+}

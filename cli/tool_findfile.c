@@ -1,0 +1,33 @@
+/* cli/tool_findfile.c: find the nearest file of a name in a folder or its
+ * parents (.kcheck.yaml, compile_commands.json), the way git finds .git. */
+#include "cli/tools.h"
+#include "util/fs.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *ka_tool_findfile(ka_arena *a, const char *start, const char *name)
+{
+	char *dir = realpath(start && *start ? start : ".", NULL);
+	char *found = NULL;
+	if (!dir)
+		return NULL;
+	if (!ka_fs_is_dir(dir)) {  /* a file: start from its folder */
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+	}
+	for (;;) {
+		char *cand = ka_arena_printf(a, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+		if (ka_fs_exists(cand) && !ka_fs_is_dir(cand)) {
+			found = cand;
+			break;
+		}
+		char *slash = strrchr(dir, '/');
+		if (!slash || strcmp(dir, "/") == 0)
+			break;
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	}
+	free(dir);
+	return found;
+}

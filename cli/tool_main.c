@@ -1,0 +1,37 @@
+/* cli/tool_main.c: kcheck's main(): picks the subcommand.
+ *
+ *   kcheck [OPTIONS] PATH... [-- FLAGS]   lint (tool_lint.c)
+ *   kcheck rules list|show|new|test       the rule base (tool_rules.c)
+ *   kcheck facts FILE...                  the analyzer's facts (tool_facts.c)
+ *   kcheck bench ...                      the benchmark harness (bench/)
+ *
+ * A file or folder literally named `rules`, `facts` or `bench` can still
+ * be linted as `./rules`. */
+#include "cli/tools.h"
+#include <string.h>
+#ifdef KA_HAVE_BENCH
+#include "bench/bench.h"
+#endif
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "rules") == 0)
+		return ka_tool_rules(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "facts") == 0) {
+#ifdef KA_HAVE_TOOL_FACTS
+		return ka_tool_facts(argc - 1, argv + 1);
+#else
+		ka_tool_error("this build has no `facts` subcommand");
+		return KA_EXIT_ERROR;
+#endif
+	}
+	if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
+#ifdef KA_HAVE_BENCH
+		return ka_bench_main(argc - 1, argv + 1);
+#else
+		ka_tool_error("this build has no `bench` subcommand");
+		return KA_EXIT_ERROR;
+#endif
+	}
+	return ka_tool_lint(argc, argv);
+}

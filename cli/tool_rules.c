@@ -1,0 +1,237 @@
+/* cli/tool_rules.c: the rule base from the command line.
+ *
+ *   kcheck rules list [--format text|json]   id, severity, category, title
+ *   kcheck rules show ID                     the rule file as written
+ *   kcheck rules new ID [-o FILE]            a template rule file to fill in
+ *   kcheck rules test [ID...]                run the rules' examples
+ *   kcheck --explain ID                      what the rule knows, for people
+ * All take --rules-dir DIR (repeatable); test also --arch and --shim. */
+#define _XOPEN_SOURCE 700  /* nftw */
+#include "cli/tools.h"
+#include "rules/examples.h"
+#include "util/fs.h"
+#include <ftw.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct ropts {
+	const char **dirs;
+	int ndirs;
+	const char **ids;
+	int nids;
+	const char *format, *output, *arch;
+	int force_shim;
+} ropts;
+
+static int parse(ka_arena *a, int argc, char **argv, ropts *o)
+{
+	o->dirs = ka_arena_alloc(a, (size_t)argc * sizeof *o->dirs);
+	o->ids = ka_arena_alloc(a, (size_t)argc * sizeof *o->ids);
+	for (int i = 2; i < argc; i++) {
+		const char *s = argv[i];
+		const char **slot = !strcmp(s, "--rules-dir") ? &o->dirs[o->ndirs]
+			: !strcmp(s, "--format") ? &o->format
+			: !strcmp(s, "-o") ? &o->output : !strcmp(s, "--arch") ? &o->arch : NULL;
+		if (slot) {
+			if (i + 1 >= argc) {
+				ka_tool_error("%s needs a value", s);
+				return KA_EXIT_ERROR;
+			}
+			*slot = argv[++i];
+			o->ndirs += slot == &o->dirs[o->ndirs];
+		} else if (!strcmp(s, "--shim")) {
+			o->force_shim = 1;
+		} else if (s[0] == '-') {
+			ka_tool_error("unknown option '%s' for kcheck rules %s", s, argv[1]);
+			return KA_EXIT_ERROR;
+		} else {
+			o->ids[o->nids++] = s;
+		}
+	}
+	return 0;
+}
+
+static int list(const ka_ruleset *rs, const ropts *o)
+{
+	if (o->format && !strcmp(o->format, "json")) {
+		json_t *arr = json_array();
+		for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
+			const ka_rule *r = ka_ruleset_at(rs, i);
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:s?}",
+				"id", r->id, "severity", ka_severity_name(r->severity), "category", r->category,
+				"title", r->title, "scope", r->scope, "fix", r->fix, "impact", r->impact));
+		}
+		char *t = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (t)
+			printf("%s\n", t);
+		free(t);
+		json_decref(arr);
+		return 0;
+	}
+	for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
+		const ka_rule *r = ka_ruleset_at(rs, i);
+		printf("%-40s %-8s %-12s %s\n", r->id, ka_severity_name(r->severity), r->category, r->title);
+	}
+	return 0;
+}
+
+int ka_tool_explain(const ka_ruleset *rs, const char *id, FILE *out)
+{
+	const ka_rule *r = ka_ruleset_find(rs, id);
+	if (!r) {
+		ka_tool_error("no rule '%s' (see kcheck rules list)", id);
+		return KA_EXIT_ERROR;
+	}
+	fprintf(out, "%s: %s\n\n", r->id, r->title);
+	fprintf(out, "severity: %s    category: %s    scope: %s\n", ka_severity_name(r->severity),
+		r->category, r->scope);
+	fprintf(out, "fix: %s (%s)\n", r->fix ? r->fix : "none", ka_fix_safety_name(r->fix_safety));
+	if (r->impact)
+		fprintf(out, "impact: %s\n", r->impact);
+	for (int i = 0; i < r->references.n; i++)
+		fprintf(out, "%s%s", i ? "; " : "references: ", r->references.v[i]);
+	fprintf(out, "%s\n%s", r->references.n ? "\n" : "", r->body);
+	return 0;
+}
+
+static const char template_text[] =
+"---\n"
+"id: %s\n"
+"title: TODO one line saying what is slow\n"
+"severity: warning\n"
+"category: %s\n"
+"scope: access\n"
+"# A SQL condition over the scope's columns (docs/facts.md).  `0` never fires.\n"
+"where: 0\n"
+"message: \"{rw} of {base}[{index_text}]: TODO name the evidence\"\n"
+"fix: none\n"
+"fix_safety: suggest\n"
+"impact: \"TODO measured speed-up, GPU\"\n"
+"references: []\n"
+"tags: []\n"
+"languages: [cuda, hip]\n"
+"architectures: [all]\n"
+"---\n"
+"## Why it is slow\n\nTODO\n\n## How to recognize it\n\nTODO\n\n## How experts fix it\n\nTODO\n\n"
+"```cuda bad\n__global__ void k(float *out, const float *in) {\n"
+"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+"  // ruleid: %s\n  out[i] = in[i];\n}\n```\n\n"
+"```cuda good\n__global__ void k(float *out, const float *in) {\n"
+"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = in[i];\n}\n```\n";
+
+static int new_rule(const ka_ruleset *rs, const ropts *o)
+{
+	if (o->nids != 1) {
+		ka_tool_error("usage: kcheck rules new ID [-o FILE]");
+		return KA_EXIT_ERROR;
+	}
+	const char *id = o->ids[0];
+	if (!ka_rule_id_valid(id)) {
+		ka_tool_error("bad rule id '%s' (kebab-case with a family prefix, e.g. gmem-uncoalesced-access)", id);
+		return KA_EXIT_ERROR;
+	}
+	if (ka_ruleset_find(rs, id)) {
+		ka_tool_error("rule '%s' exists already (kcheck rules show %s)", id, id);
+		return KA_EXIT_ERROR;
+	}
+	char family[64], path[4096];
+	snprintf(family, sizeof family, "%.*s", (int)strcspn(id, "-"), id);
+	snprintf(path, sizeof path, "%s", o->output ? o->output : "");
+	if (!o->output)
+		snprintf(path, sizeof path, "%s.md", id);
+	if (ka_fs_exists(path)) {
+		ka_tool_error("%s exists already; not overwriting it", path);
+		return KA_EXIT_ERROR;
+	}
+	ka_buf b;
+	ka_buf_init(&b, 1 << 16);
+	ka_buf_printf(&b, template_text, id, family, id);
+	int rc = ka_fs_write_atomic(path, b.data, b.len);
+	ka_buf_free(&b);
+	if (rc != KA_OK) {
+		ka_tool_error("%s", ka_error_last());
+		return KA_EXIT_ERROR;
+	}
+	printf("wrote %s\n", path);
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int test(const ka_ruleset *rs, const ropts *o)
+{
+	char tmpl[] = "/tmp/kcheck-rules-test-XXXXXX";
+	ka_test_counts counts = {0, 0, 0};
+	ka_analyze_opts ao = KA_ANALYZE_OPTS_INIT;
+	ka_buf log;
+	int rc = 0;
+	ao.arch = o->arch;
+	ao.force_shim = o->force_shim;
+	for (int i = 0; i < o->nids; i++)
+		if (!ka_ruleset_find(rs, o->ids[i])) {
+			ka_tool_error("no rule '%s' (see kcheck rules list)", o->ids[i]);
+			return KA_EXIT_ERROR;
+		}
+	if (!mkdtemp(tmpl)) {
+		ka_tool_error("cannot create a temporary folder under /tmp");
+		return KA_EXIT_ERROR;
+	}
+	ka_buf_init(&log, 0);
+	for (size_t i = 0; i < ka_ruleset_count(rs) && rc == 0; i++) {
+		const ka_rule *r = ka_ruleset_at(rs, i);
+		int want = o->nids == 0;
+		for (int k = 0; k < o->nids; k++)
+			want |= !strcmp(o->ids[k], r->id);
+		if (want && ka_rules_test_rule(rs, r, &ao, tmpl, &log, &counts) != KA_OK) {
+			ka_tool_error("%s", ka_error_last());
+			rc = KA_EXIT_ERROR;
+		}
+	}
+	fputs(log.data ? log.data : "", stdout);
+	printf("rules test: %d passed, %d failed, %d skipped\n", counts.passed, counts.failed, counts.skipped);
+	ka_buf_free(&log);
+	if (nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		ka_tool_warn("could not remove %s", tmpl);
+	return rc ? rc : counts.failed ? KA_EXIT_FINDINGS : 0;
+}
+
+int ka_tool_rules(int argc, char **argv)
+{
+	ka_arena *a = ka_arena_new();
+	ka_ruleset *rs = NULL;
+	ropts o = {0};
+	int rc = KA_EXIT_ERROR;
+	const char *sub = argc >= 2 ? argv[1] : "";
+	if (parse(a, argc, argv, &o))
+		goto out;
+	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "new") && strcmp(sub, "test")) {
+		ka_tool_error("usage: kcheck rules list|show ID|new ID|test [ID...]");
+		goto out;
+	}
+	if ((rc = ka_tool_load_rules(o.dirs, o.ndirs, &rs)))
+		goto out;
+	if (!strcmp(sub, "list"))
+		rc = list(rs, &o);
+	else if (!strcmp(sub, "show")) {
+		const ka_rule *r = o.nids == 1 ? ka_ruleset_find(rs, o.ids[0]) : NULL;
+		if (o.nids != 1)
+			ka_tool_error("usage: kcheck rules show ID");
+		else if (!r)
+			ka_tool_error("no rule '%s' (see kcheck rules list)", o.ids[0]);
+		else
+			fputs(r->text, stdout);
+		rc = r ? 0 : KA_EXIT_ERROR;
+	} else if (!strcmp(sub, "new"))
+		rc = new_rule(rs, &o);
+	else
+		rc = test(rs, &o);
+out:
+	ka_ruleset_free(rs);
+	ka_arena_free(a);
+	return rc;
+}

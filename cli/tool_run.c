@@ -1,0 +1,168 @@
+/* cli/tool_run.c: the analysis workers of a lint run.
+ *
+ * Each job is one file: a fresh facts database (ka_facts_open), the
+ * analyzer (ka_analyze_file), the rules (ka_rules_eval).  Workers take the
+ * next job under a mutex and write only into their own job, so -j N needs
+ * no other locking and the merge in file order makes the output identical
+ * to -j 1.  A file that does not parse is reported with clang's
+ * diagnostics and the run goes on with the others. */
+#include "cli/tools.h"
+#include "analyzer/analyzer.h"
+#include "rules/engine.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pool {
+	const ka_tool_cfg *cfg;
+	const ka_ruleset *rs;
+	const ka_compdb *cdb;
+	ka_tool_job *jobs;
+	int njobs, next;
+	pthread_mutex_t mu;
+} pool;
+
+void ka_tool_job_clear(ka_tool_job *j)
+{
+	ka_findings_free(&j->findings);
+	free(j->diags);
+	for (int i = 0; i < j->nincluded; i++)
+		free(j->included[i]);
+	free(j->included);
+	j->diags = NULL;
+	j->included = NULL;
+	j->nincluded = 0;
+}
+
+/* clang's errors for this file, as a compiler prints them. */
+static void collect_diags(sqlite3 *db, ka_tool_job *j, ka_buf *out)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT file, line, col, severity, message FROM diag "
+				   "WHERE severity IN ('error', 'fatal') ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *file = (const char *)sqlite3_column_text(st, 0);
+		ka_buf_printf(out, "%s:%d:%d: error: %s\n", file ? file : j->file->path,
+			      sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+			      (const char *)sqlite3_column_text(st, 4));
+	}
+	sqlite3_finalize(st);
+}
+
+static void collect_included(sqlite3 *db, ka_tool_job *j)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT path FROM file WHERE is_main = 0", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(st, 0);
+		char *real = p ? realpath(p, NULL) : NULL;
+		char **nv = real ? realloc(j->included, (size_t)(j->nincluded + 1) * sizeof *nv) : NULL;
+		if (!nv) {
+			free(real);
+			continue;
+		}
+		j->included = nv;
+		j->included[j->nincluded++] = real;
+	}
+	sqlite3_finalize(st);
+}
+
+/* The analyzer's flags for a file: its compile-database entry, then the
+ * flags after `--`. */
+static const char **file_args(const pool *p, const ka_tool_file *f, int *n, const char **dir)
+{
+	const char **cargs = NULL;
+	int ncargs = 0;
+	*dir = NULL;
+	if (p->cdb)
+		ka_compdb_lookup(p->cdb, f->real, &cargs, &ncargs, dir);
+	const char **v = malloc((size_t)(ncargs + p->cfg->nextra + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	*n = 0;
+	for (int i = 0; i < ncargs; i++)
+		v[(*n)++] = cargs[i];
+	for (int i = 0; i < p->cfg->nextra; i++)
+		v[(*n)++] = p->cfg->extra[i];
+	return v;
+}
+
+static void run_job(pool *p, ka_tool_job *j)
+{
+	const ka_tool_cfg *c = p->cfg;
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	sqlite3 *db = NULL;
+	ka_buf diags;
+	int nargs = 0;
+	const char **args = file_args(p, j->file, &nargs, &o.directory);
+	ka_buf_init(&diags, 1 << 20);
+	o.arch = c->arch;
+	o.extra_args = args;
+	o.n_extra_args = nargs;
+	o.cuda_path = c->cuda_path;
+	o.force_shim = c->force_shim;
+	o.ptxas = c->ptxas;
+	memcpy(o.assume_block, c->assume_block, sizeof o.assume_block);
+	int rc = ka_facts_open(&db);
+	if (rc == KA_OK)
+		rc = ka_analyze_file(&o, j->file->path, db);
+	if (rc == KA_EPARSE) {
+		collect_diags(db, j, &diags);
+		if (!diags.len)
+			ka_buf_printf(&diags, "%s: error: %s\n", j->file->path, ka_error_last());
+		j->failed = 1;
+	} else if (rc != KA_OK) {
+		ka_buf_printf(&diags, "kcheck: error: %s\n", ka_error_last());
+		j->failed = 1;
+	} else {
+		collect_included(db, j);
+		ka_eval_opts eo = KA_EVAL_OPTS_INIT;
+		if (ka_rules_eval(p->rs, db, &eo, &j->findings) != KA_OK) {
+			ka_buf_printf(&diags, "kcheck: error: %s\n", ka_error_last());
+			j->failed = 1;
+		}
+	}
+	j->diags = ka_buf_steal(&diags);
+	ka_buf_free(&diags);
+	sqlite3_close(db);
+	free(args);
+}
+
+static void *worker(void *arg)
+{
+	pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		int i = p->next < p->njobs ? p->next++ : -1;
+		pthread_mutex_unlock(&p->mu);
+		if (i < 0)
+			break;
+		run_job(p, &p->jobs[i]);
+	}
+	return NULL;
+}
+
+int ka_tool_run(const ka_tool_cfg *cfg, const ka_ruleset *rs, const ka_compdb *cdb,
+		ka_tool_job *jobs, int njobs)
+{
+	pool p = {.cfg = cfg, .rs = rs, .cdb = cdb, .jobs = jobs, .njobs = njobs};
+	int nthreads = cfg->jobs < njobs ? cfg->jobs : njobs;
+	pthread_t tids[256];
+	int started = 0;
+	pthread_mutex_init(&p.mu, NULL);
+	if (nthreads <= 1) {
+		worker(&p);
+	} else {
+		for (int i = 0; i < nthreads && i < 256; i++)
+			if (pthread_create(&tids[i], NULL, worker, &p) == 0)
+				started++;
+		if (!started)
+			worker(&p);  /* no threads to be had: do it here */
+		for (int i = 0; i < started; i++)
+			pthread_join(tids[i], NULL);
+	}
+	pthread_mutex_destroy(&p.mu);
+	return 0;
+}

@@ -1,0 +1,106 @@
+/* cli/tool_suppress.c: apply NOLINT comments to a run's findings and,
+ * on request (--report-unused-suppressions), report the ones that
+ * suppressed nothing as `unused-suppression` warnings.
+ *
+ * Only suppressions that are about kcheck count as unused: a NOLINT with a
+ * list where some glob matches a kcheck rule.  A bare `// NOLINT` or
+ * `NOLINT(readability-*)` may be there for clang-tidy. */
+#include "cli/tools.h"
+#include "rules/suppress.h"
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sfile {
+	const char *path;
+	ka_suppressions s;
+} sfile;
+
+typedef struct sctx {
+	sfile *v;
+	int n, cap;
+	ka_sources *src;
+} sctx;
+
+static sfile *get(sctx *c, const char *path)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].path, path) == 0)
+			return &c->v[i];
+	if (c->n == c->cap) {
+		int ncap = c->cap ? c->cap * 2 : 16;
+		sfile *nv = realloc(c->v, (size_t)ncap * sizeof *nv);
+		if (!nv)
+			return NULL;
+		c->v = nv;
+		c->cap = ncap;
+	}
+	sfile *f = &c->v[c->n++];
+	size_t len = 0;
+	const char *text = ka_sources_text(c->src, path, &len);
+	f->path = path;
+	memset(&f->s, 0, sizeof f->s);
+	if (text)
+		ka_suppress_parse(text, len, &f->s);
+	return f;
+}
+
+static int keep(const ka_finding *fd, void *ud)
+{
+	sfile *f = get(ud, fd->file);
+	return !(f && ka_suppress_match(&f->s, fd->line, fd->rule));
+}
+
+static int about_kcheck(const ka_suppression *x, const ka_ruleset *rs)
+{
+	for (int j = 0; j < x->nrules; j++)
+		for (size_t i = 0; i < ka_ruleset_count(rs); i++)
+			if (fnmatch(x->rules[j], ka_ruleset_at(rs, i)->id, 0) == 0)
+				return 1;
+	return 0;
+}
+
+static int add_unused(ka_findings *fs, const char *path, const ka_suppression *x, const char *what)
+{
+	ka_finding f = {0};
+	ka_buf msg;
+	ka_buf_init(&msg, 1 << 12);
+	ka_buf_printf(&msg, "%s %s(", what, ka_nolint_name(x->kind));
+	for (int j = 0; j < x->nrules; j++)
+		ka_buf_printf(&msg, "%s%s", j ? ", " : "", x->rules[j]);
+	ka_buf_adds(&msg, ")");
+	f.file = strdup(path);
+	f.line = f.end_line = x->line;
+	f.col = x->col;
+	f.end_col = x->col + (int)strlen(ka_nolint_name(x->kind));
+	f.begin_off = f.end_off = -1;
+	f.rule = strdup("unused-suppression");
+	f.severity = KA_SEV_WARNING;
+	f.message = ka_buf_steal(&msg);
+	f.row_id = -1;
+	ka_buf_free(&msg);
+	return ka_findings_push(fs, &f);
+}
+
+int ka_tool_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files,
+		     int nfiles, int report_unused)
+{
+	sctx c = {.src = src};
+	int rc = KA_OK;
+	ka_findings_filter(fs, keep, &c);
+	for (int i = 0; report_unused && i < nfiles; i++)
+		get(&c, files[i]);
+	for (int i = 0; report_unused && i < c.n && rc == KA_OK; i++) {
+		for (size_t k = 0; k < c.v[i].s.n && rc == KA_OK; k++) {
+			const ka_suppression *x = &c.v[i].s.v[k];
+			if (x->kind == KA_NOLINT_END && x->unmatched && about_kcheck(x, rs))
+				rc = add_unused(fs, c.v[i].path, x, "NOLINTEND without a matching NOLINTBEGIN:");
+			else if (x->kind != KA_NOLINT_END && !x->used && about_kcheck(x, rs))
+				rc = add_unused(fs, c.v[i].path, x, "unused suppression");
+		}
+	}
+	for (int i = 0; i < c.n; i++)
+		ka_suppressions_free(&c.v[i].s);
+	free(c.v);
+	return rc;
+}
