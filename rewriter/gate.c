@@ -1,0 +1,272 @@
+/* rewriter/gate.c: the compile gate.  An edited file is written to a
+ * temporary file beside the original (so relative includes resolve), compiled
+ * with nvcc (hipcc for .hip) under a time limit, and removed.  The original is
+ * never touched here; the caller decides what to write. */
+#include "rewriter/rewriter.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OUTPUT_CAP (64u << 10)
+
+static int is_exe(const char *p)
+{
+	struct stat st;
+	return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+static char *search_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	while (path && *path) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		if (n && n + strlen(name) + 2 < sizeof buf) {
+			snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, name);
+			if (is_exe(buf))
+				return strdup(buf);
+		}
+		path = colon ? colon + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int is_hip(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 4 && strcmp(path + n - 4, ".hip") == 0;
+}
+
+char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path)
+{
+	int hip = is_hip(path);
+	const char *opt = hip ? o->hipcc : o->nvcc;
+	const char *env = getenv(hip ? "KCHECK_HIPCC" : "KCHECK_NVCC");
+	if (opt)
+		return is_exe(opt) ? strdup(opt) : NULL;
+	if (env && *env)
+		return is_exe(env) ? strdup(env) : NULL;
+	char *p = search_path(hip ? "hipcc" : "nvcc");
+	if (p)
+		return p;
+	const char *fallback = hip ? "/opt/rocm/bin/hipcc" : "/usr/local/cuda/bin/nvcc";
+	return is_exe(fallback) ? strdup(fallback) : NULL;
+}
+
+/* Temporary `DIR/.NAME.kcheck-XXXXXX.cu` holding text. */
+static int write_temp(const char *path, const char *text, size_t len, char **tmp_out)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	const char *ext = is_hip(path) ? ".hip" : ".cu";
+	size_t cap = strlen(path) + 32;
+	char *tmp = malloc(cap);
+	if (!tmp)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	snprintf(tmp, cap, "%.*s.%s.kcheck-XXXXXX%s", dirlen, path, slash ? slash + 1 : path, ext);
+	int fd = mkstemps(tmp, (int)strlen(ext));
+	if (fd < 0) {
+		int rc = ka_error_set(KA_EIO, "cannot create a temporary file beside %s: %s", path,
+				      strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			int rc = ka_error_set(KA_EIO, "cannot write %s: %s", tmp, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			free(tmp);
+			return rc;
+		}
+		done += (size_t)w;
+	}
+	close(fd);
+	*tmp_out = tmp;
+	return KA_OK;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run argv with stdout+stderr captured; kill the process group at the limit.
+ * Returns the exit status, or -1 when it was killed for time. */
+static int run_captured(char *const argv[], int timeout_s, ka_buf *output)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return ka_error_set(KA_ETOOL, "cannot run %s: %s", argv[0], strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return ka_error_set(KA_ETOOL, "cannot run %s: %s", argv[0], strerror(errno));
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	double deadline = now_s() + timeout_s;
+	int timed_out = 0;
+	char chunk[4096];
+	for (;;) {
+		double left = deadline - now_s();
+		if (left <= 0) {
+			timed_out = 1;
+			break;
+		}
+		struct pollfd p = {fds[0], POLLIN, 0};
+		int r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			continue;
+		ssize_t n = read(fds[0], chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (output->len + (size_t)n < OUTPUT_CAP)
+			(void)ka_buf_add(output, chunk, (size_t)n);
+	}
+	close(fds[0]);
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int has_word(const char *p, size_t n, const char *w)
+{
+	size_t m = strlen(w);
+	for (size_t i = 0; i + m <= n; i++)
+		if (memcmp(p + i, w, m) == 0)
+			return 1;
+	return 0;
+}
+
+static char *first_error_line(const char *out, const char *tmp, const char *path)
+{
+	const char *pick = NULL, *p = out;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n && !pick)
+			pick = p;
+		if (n && has_word(p, n, "error")) {
+			pick = p;
+			break;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!pick)
+		return strdup("(no compiler output)");
+	size_t n = strcspn(pick, "\n");
+	ka_buf b;
+	ka_buf_init(&b, 4096);
+	/* name the user's file, not the temporary */
+	const char *tbase = strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp;
+	size_t tl = strlen(tbase);
+	for (size_t i = 0; i < n; i++) {
+		if (i + tl <= n && memcmp(pick + i, tbase, tl) == 0) {
+			const char *pb = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+			(void)ka_buf_adds(&b, pb);
+			i += tl - 1;
+			continue;
+		}
+		(void)ka_buf_addc(&b, pick[i]);
+	}
+	return ka_buf_steal(&b);
+}
+
+int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len,
+		    char **first_error)
+{
+	char *cc = ka_gate_find_compiler(o, path), *tmp = NULL, archflag[64];
+	char **argv = NULL;
+	ka_buf output;
+	int rc;
+	ka_buf_init(&output, OUTPUT_CAP);
+	*first_error = NULL;
+	if (!cc)
+		return ka_error_set(KA_ENOTFOUND, "%s not found", is_hip(path) ? "hipcc" : "nvcc");
+	if ((rc = write_temp(path, text, len, &tmp)) < 0)
+		goto out;
+	argv = calloc((size_t)o->n_extra_args + 10, sizeof(char *));
+	if (!argv) {
+		rc = ka_error_set(KA_ENOMEM, "out of memory");
+		goto out;
+	}
+	int n = 0;
+	argv[n++] = cc;
+	if (is_hip(path)) {
+		snprintf(archflag, sizeof archflag, "--offload-arch=%s", o->arch ? o->arch : "gfx90a");
+	} else {
+		snprintf(archflag, sizeof archflag, "-arch=%s", o->arch ? o->arch : "sm_90");
+		argv[n++] = "-x";
+		argv[n++] = "cu";
+	}
+	argv[n++] = archflag;
+	for (int i = 0; i < o->n_extra_args; i++)
+		argv[n++] = (char *)o->extra_args[i];
+	argv[n++] = "-c";
+	argv[n++] = "-o";
+	argv[n++] = "/dev/null";
+	argv[n++] = tmp;
+	int limit = o->timeout_s > 0 ? o->timeout_s : 60;
+	int status = run_captured(argv, limit, &output);
+	if (status < -1) {
+		rc = status;
+		goto out;
+	}
+	if (status == -1) {
+		*first_error = malloc(64);
+		if (*first_error)
+			snprintf(*first_error, 64, "compiler killed after %d s time limit", limit);
+		rc = ka_error_set(KA_ETOOL, "%s timed out after %d s", path, limit);
+	} else if (status != 0) {
+		*first_error = first_error_line(output.data ? output.data : "", tmp, path);
+		rc = ka_error_set(KA_ETOOL, "%s does not compile", path);
+	} else {
+		rc = KA_OK;
+	}
+out:
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+	free(argv);
+	free(cc);
+	ka_buf_free(&output);
+	return rc;
+}

@@ -1,0 +1,58 @@
+/* rewriter/transforms/add_launch_bounds.c: `__global__ void k(...)` ->
+ * `__global__ __launch_bounds__(N) void k(...)` where every launch site uses
+ * the same constant block size N.  Safe: the compiler may then budget
+ * registers for N threads, and every launch already uses N. */
+#include "rewriter/transforms/xform.h"
+#include <string.h>
+
+static int one(xf_ctx *c, sqlite3_int64 id)
+{
+	sqlite3_stmt *st;
+	int r = xf_row(c, "SELECT file, name, decl_begin_off, body_begin_off, block_threads, "
+			  "block_source, launch_sites_agree, launch_bounds_max, kind FROM kernel "
+			  "WHERE id = ?1", id, &st);
+	if (r <= 0)
+		return r;
+	const char *file = xf_text(st, 0), *name = xf_text(st, 1), *src;
+	size_t db = (size_t)sqlite3_column_int64(st, 2), bb = (size_t)sqlite3_column_int64(st, 3), len;
+	int threads = sqlite3_column_int(st, 4), rc = 0;
+	if (strcmp(xf_text(st, 8), "global") != 0 || !xf_null(st, 7))
+		goto out;                       /* a device function, or bounds already there */
+	if (strcmp(xf_text(st, 5), "launch") != 0 || sqlite3_column_int(st, 6) != 1 || threads <= 0) {
+		xf_skip(c, file, db, "the launch sites of %s do not agree on a constant block size", name);
+		goto out;
+	}
+	if ((rc = xf_source(c, file, &src, &len)) < 0)
+		goto out;
+	size_t at = (size_t)-1;
+	for (size_t i = db; i + 10 <= bb && i + 10 <= len; i++)
+		if (xf_word_at(src, len, i, "__global__")) {
+			at = i + 10;
+			break;
+		}
+	if (at == (size_t)-1 || xf_null(st, 2) || xf_null(st, 3)) {
+		xf_skip(c, file, db, "no __global__ keyword in the declaration of %s", name);
+		goto out;
+	}
+	char text[64];
+	snprintf(text, sizeof text, " __launch_bounds__(%d)", threads);
+	ka_fix *f = xf_fix(c, file, KA_FIX_SAFE, "add __launch_bounds__(%d) to %s", threads, name);
+	rc = f ? ka_fix_add_edit(f, at, at, text) : -1;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int xf_add_launch_bounds(xf_ctx *c)
+{
+	if (strcmp(c->req->scope, "launch") == 0) {
+		sqlite3_stmt *st;
+		int r = xf_row(c, "SELECT kernel_id FROM launch WHERE id = ?1", c->req->rowid, &st);
+		if (r <= 0)
+			return r;
+		sqlite3_int64 k = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		return one(c, k);
+	}
+	return xf_each(c, "kernel", one);
+}

@@ -1,0 +1,101 @@
+/* rewriter/transforms/index_to_64bit.c: `int i = blockIdx.x * blockDim.x +
+ * threadIdx.x;` computes in 32 bits and wraps past 2^31 elements.  Rewrites
+ * the declaration to `long long i = (long long)blockIdx.x * blockDim.x +
+ * threadIdx.x;` (unsigned stays unsigned).  Safe: every value the old index
+ * held is unchanged; only the overflow goes.  Finds the declarations in the
+ * kernel the finding belongs to by their shape in the source. */
+#include "rewriter/transforms/xform.h"
+#include "util/buf.h"
+#include <string.h>
+
+/* `blockIdx.X * blockDim.X` or `blockDim.X * blockIdx.X` at i: its end, or 0. */
+static size_t product_at(const char *s, size_t len, size_t i, size_t *first_end)
+{
+	const char *a[] = {"blockIdx.", "blockDim."};
+	for (int o = 0; o < 2; o++) {
+		size_t n = strlen(a[o]), j = i;
+		if (j + n + 1 > len || memcmp(s + j, a[o], n) != 0 || !strchr("xyz", s[j + n]))
+			continue;
+		j += n + 1;
+		*first_end = j;
+		j = xf_skip_ws(s, len, j);
+		if (j >= len || s[j] != '*')
+			continue;
+		j = xf_skip_ws(s, len, j + 1);
+		const char *other = a[1 - o];
+		size_t m = strlen(other);
+		if (j + m + 1 > len || memcmp(s + j, other, m) != 0 || !strchr("xyz", s[j + m]))
+			continue;
+		return j + m + 1;
+	}
+	return 0;
+}
+
+/* At a declaration `[unsigned] int NAME = <product>`: fill the edit points. */
+static int decl_at(const char *s, size_t len, size_t i, size_t *int_b, size_t *int_e,
+		   size_t *prod_b)
+{
+	size_t j = i;
+	if (!xf_word_at(s, len, j, "int"))
+		return 0;
+	*int_b = j;
+	*int_e = j + 3;
+	j = xf_skip_ws(s, len, j + 3);
+	size_t nb = j;
+	while (j < len && xf_ident_char(s[j]))
+		j++;
+	if (j == nb)
+		return 0;
+	j = xf_skip_ws(s, len, j);
+	if (j >= len || s[j] != '=' || (j + 1 < len && s[j + 1] == '='))
+		return 0;
+	j = xf_skip_ws(s, len, j + 1);
+	size_t fe;
+	if (!product_at(s, len, j, &fe))
+		return 0;
+	*prod_b = j;
+	return 1;
+}
+
+static int one(xf_ctx *c, sqlite3_int64 id)
+{
+	sqlite3_stmt *st;
+	int r = xf_row(c, "SELECT file, name, body_begin_off, end_off FROM kernel WHERE id = ?1", id, &st);
+	if (r <= 0)
+		return r;
+	const char *file = xf_text(st, 0), *src;
+	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
+	int rc = 0, found = 0;
+	if ((rc = xf_source(c, file, &src, &len)) < 0 || e > len || xf_null(st, 2))
+		goto out;
+	for (size_t i = b; i < e && rc >= 0; i++) {
+		size_t ib, ie, pb;
+		if (!decl_at(src, e, i, &ib, &ie, &pb))
+			continue;
+		size_t k = xf_skip_ws_back(src, ib);
+		int is_unsigned = k >= 8 && xf_word_at(src, e, k - 8, "unsigned");
+		found = 1;
+		ka_fix *f = xf_fix(c, file, KA_FIX_SAFE, "64-bit global index");
+		if (!f) {
+			rc = -1;
+			break;
+		}
+		rc = ka_fix_add_edit(f, ib, ie, "long long");
+		if (rc >= 0)
+			rc = ka_fix_add_edit(f, pb, pb, is_unsigned ? "(unsigned long long)" : "(long long)");
+		i = pb;
+	}
+	if (!found && rc >= 0)
+		xf_skip(c, file, b, "no `int i = blockIdx.x * blockDim.x + ...` declaration in %s",
+			xf_text(st, 1));
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int xf_index_to_64bit(xf_ctx *c)
+{
+	sqlite3_int64 k;
+	int r = xf_kernel_of(c, &k);
+	return r <= 0 ? r : one(c, k);
+}
