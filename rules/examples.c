@@ -137,7 +137,10 @@ int ka_examples_parse(const char *body, int body_line, const char *id, ka_exampl
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		int fence = len >= 3 && strncmp(p, "```", 3) == 0;
-		if (fence && in) {
+		int bare = fence;  /* a closing fence has no info string */
+		for (size_t k = 3; bare && k < len; k++)
+			bare = isspace((unsigned char)p[k]);
+		if (bare && in) {
 			ka_example *nv = realloc(out->v, (size_t)(out->n + 1) * sizeof *nv);
 			if (!nv) {
 				rc = ka_error_set(KA_ENOMEM, "out of memory");
@@ -150,9 +153,9 @@ int ka_examples_parse(const char *body, int body_line, const char *id, ka_exampl
 			out->v[out->n++] = cur;
 			rc = annotate(&out->v[out->n - 1], id);
 			in = 0;
-		} else if (fence && in_other) {
+		} else if (bare && in_other) {
 			in_other = 0;
-		} else if (fence) {
+		} else if (fence && !in && !in_other) {
 			memset(&cur, 0, sizeof cur);
 			if (parse_info(p + 3, len - 3, &cur)) {
 				in = 1;

@@ -133,12 +133,12 @@ static char *scalar_dup(const yaml_node_t *n)
 	} while (0)
 
 static int set_list(pstate *ps, yaml_document_t *doc, yaml_node_t *val,
-		    const char *name, ka_strlist *out)
+		    const char *name, ka_strlist *out, int line)
 {
 	if (val->type == YAML_SCALAR_NODE && val->data.scalar.length == 0)
 		return 0;  /* `tags:` with nothing: an empty list */
 	if (val->type != YAML_SEQUENCE_NODE) {
-		perr(ps, node_line(val), "field '%s' must be a list", name);
+		perr(ps, line, "field '%s' must be a list", name);
 		return -1;
 	}
 	yaml_node_item_t *it = val->data.sequence.items.start;
@@ -247,11 +247,11 @@ static void set_field(pstate *ps, yaml_document_t *doc, yaml_node_t *key, yaml_n
 			ps->r->lines.languages = line;
 		if (f == F_ARCHITECTURES)
 			ps->r->lines.architectures = line;
-		set_list(ps, doc, val, name, l);
+		set_list(ps, doc, val, name, l, line);
 		goto out;
 	}
 	if (val->type != YAML_SCALAR_NODE) {
-		perr(ps, node_line(val), "field '%s' must be a string", name);
+		perr(ps, line, "field '%s' must be a string", name);
 		goto out;
 	}
 	set_scalar(ps, (enum field)f, scalar_dup(val), line);

@@ -182,6 +182,13 @@ static int authorizer(void *ud, int action, const char *a, const char *b,
 		}
 		return SQLITE_OK;
 	default:
+		/* CREATE/DROP first write sqlite_schema: name the schema change */
+		if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) &&
+		    a && strncmp(a, "sqlite_", 7) == 0) {
+			if (!st->denied[0])
+				snprintf(st->denied, sizeof st->denied, "a schema change");
+			return SQLITE_DENY;
+		}
 		if (!st->denied[0])
 			snprintf(st->denied, sizeof st->denied, "%s", action_name(action));
 		return SQLITE_DENY;
