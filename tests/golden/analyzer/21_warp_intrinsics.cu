@@ -62,4 +62,3 @@ __global__ void legacy_reduce(float *data, int *flags)
 // expect: SELECT uses_warp_intrinsics FROM kernel WHERE name = 'legacy_reduce' => 1
 // expect: SELECT uniformity FROM branch WHERE line = 23 => thread
 // expect: SELECT lane_parity FROM branch WHERE line = 23 => 1
-// expect: SELECT uniformity FROM branch WHERE line = 33 => thread
