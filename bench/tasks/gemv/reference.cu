@@ -1,0 +1,21 @@
+/* bench/tasks/gemv/reference.cu: fp64 CPU reference. */
+#include "ka_task.h"
+
+struct ctx { const float *A, *x; double *y; long long n; };
+
+static void rows(long long lo, long long hi, void *p)
+{
+	struct ctx *c = (struct ctx *)p;
+	for (long long i = lo; i < hi; i++) {
+		double s = 0;
+		for (long long j = 0; j < c->n; j++) s += (double)c->A[i * c->n + j] * c->x[j];
+		c->y[i] = s;
+	}
+}
+
+extern "C" int ka_task_reference(const ka_ref_args *a)
+{
+	struct ctx c = {(const float *)a->in[0], (const float *)a->in[1], a->out[2], a->p[1]};
+	ka_ref_parallel_for(a->p[0], rows, &c);
+	return 0;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# scripts/bench_suite_gpu.sh: reproduces bench/RESULTS.md in one run on a
+# machine with an NVIDIA GPU, nvcc and python3:
+#   1. the suite: every task's expert against its baseline (kcheck bench --suite),
+#   2. every expert against itself (the paired 95% CI must contain 1.0 and the
+#      median speedup stay within 2% of 1),
+#   3. the adversarial candidates of tests/bench/adversarial/MANIFEST, each of
+#      which must end with the verdict and gate the manifest names,
+# then writes OUTDIR/RESULTS.md (the table) next to the JSON it came from.
+#
+# usage: scripts/bench_suite_gpu.sh [OUTDIR]        (default: bench-results)
+# environment: KA_BENCH   ka-bench binary (default: built with cmake into build-gpu/)
+#              KA_BENCH_BUILD_DIR   object cache (default: OUTDIR/build)
+#              TASKS      subset of task names (default: all of bench/tasks)
+#              PARTS      subset of "suite self adversarial" (default: all three)
+# Exit status: 0 when every check held, 1 when one did not, 2 on an error.
+set -u -o pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+out=${1:-bench-results}
+mkdir -p "$out/suite" "$out/self" "$out/adversarial" || exit 2
+bench=${KA_BENCH:-}
+if [ -z "$bench" ]; then
+	cmake -S . -B build-gpu >/dev/null && cmake --build build-gpu -j --target ka-bench >/dev/null || exit 2
+	bench=build-gpu/bench/ka-bench
+fi
+build=${KA_BENCH_BUILD_DIR:-$out/build}
+all_tasks=$(cd bench/tasks && ls -d */ | tr -d /)
+tasks=${TASKS:-$all_tasks}
+parts=${PARTS:-suite self adversarial}
+status=0
+
+if ! nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt"; then
+	echo "kcheck: error: no CUDA device found" >&2
+	exit 2
+fi
+date -u +%Y-%m-%dT%H:%MZ >"$out/date.txt"
+nvcc --version | tail -n 2 >"$out/nvcc.txt" 2>/dev/null
+
+t0=$(date +%s)
+if [[ " $parts " == *" suite "* ]]; then
+	if [ -z "${TASKS:-}" ]; then
+		"$bench" --suite bench/tasks --json --build-dir "$build" >"$out/suite.json"
+		rc=$?
+	else
+		for t in $tasks; do
+			"$bench" "bench/tasks/$t" --json --build-dir "$build" >"$out/suite/$t.json"
+			rc=$?
+		done
+	fi
+	[ "$rc" -ge 2 ] && status=1
+	echo "suite: done in $(($(date +%s) - t0)) s"
+fi
+
+if [[ " $parts " == *" self "* ]]; then
+	for t in $tasks; do
+		e="bench/tasks/$t/expert.cu"
+		"$bench" "bench/tasks/$t" --candidate "$e" --baseline "$e" --json --build-dir "$build" >"$out/self/$t.json"
+	done
+	echo "self: done in $(($(date +%s) - t0)) s"
+fi
+
+if [[ " $parts " == *" adversarial "* ]]; then
+	: >"$out/adversarial.txt"
+	grep -v '^#' tests/bench/adversarial/MANIFEST | while read -r file task _static gpu; do
+		[ -z "$file" ] && continue
+		extra=()
+		want=${gpu%\~}
+		[ "$want" != "$gpu" ] && extra=(--unsafe-skip-static-gate)
+		"$bench" "bench/tasks/$task" --candidate "tests/bench/adversarial/$file" --json \
+			--build-dir "$build" "${extra[@]}" >"$out/adversarial/${file%.cu}.json"
+		got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%s:%s" % (r["verdict"], r["failed_gate"] or "-"))' \
+			"$out/adversarial/${file%.cu}.json" 2>/dev/null || echo "no-result")
+		if [ "$got" = "$want" ]; then echo "PASS $file $got" ; else echo "FAIL $file want $want got $got"; fi >>"$out/adversarial.txt"
+	done
+	grep -q '^FAIL' "$out/adversarial.txt" && status=1
+	echo "adversarial: done in $(($(date +%s) - t0)) s"
+fi
+
+python3 - "$out" <<'PY' || status=1
+import glob, json, os, sys
+out = sys.argv[1]
+def load(p):
+    try:
+        return json.load(open(p))
+    except Exception:
+        return None
+tasks = []
+s = load(os.path.join(out, "suite.json"))
+if s:
+    tasks = s["tasks"]
+else:
+    tasks = [r for r in (load(p) for p in sorted(glob.glob(os.path.join(out, "suite", "*.json")))) if r]
+L = []
+gpu = open(os.path.join(out, "gpu.txt")).read().strip()
+L.append("Date: %s  \nGPU: %s  \n" % (open(os.path.join(out, "date.txt")).read().strip(), gpu))
+if tasks:
+    L.append("| task | verdict | correct (vis / unseen) | geomean speedup [95% CI] | visible | unseen | roofline | copy GB/s |")
+    L.append("|---|---|---|---|---|---|---|---|")
+    for r in tasks:
+        sp = r["speedup"]
+        f = lambda v: "-" if v is None else "%.3f" % v
+        L.append("| %s | %s%s | %d/%d / %d/%d | %s [%s, %s] | %s | %s | %s | %s |" % (
+            r["task"], r["verdict"], (" (" + r["failed_gate"] + ")") if r["failed_gate"] else "",
+            r["correct"]["visible"][0], r["correct"]["visible"][1], r["correct"]["unseen"][0], r["correct"]["unseen"][1],
+            f(sp["geomean"]), f(sp["ci95"][0]), f(sp["ci95"][1]), f(sp["visible"]), f(sp["unseen"]),
+            f(r["roofline_fraction_mean"]), f(r["ceilings"]["copy_gbs"])))
+    if s:
+        sc = s["score"]
+        L.append("\nSuite score: %d tasks, %d passed every gate; correct visible %.2f, unseen %.2f; fast_p "
+                 "1.0/1.1/1.5/2: %s; geomean speedup %.3f; generalization gap: correctness %.2f, speedup "
+                 "visible/unseen %s; mean roofline fraction %s.\n" % (
+            sc["tasks"], sc["passed"], sc["correct_visible"], sc["correct_unseen"],
+            "/".join("%.2f" % sc["fast_p"][k] for k in ("1.0", "1.1", "1.5", "2.0")), sc["geomean_speedup"],
+            sc["generalization_gap"]["correctness"], sc["generalization_gap"]["speedup_visible_over_unseen"],
+            sc["roofline_fraction_mean"]))
+    L.append("\nPer configuration (baseline and expert medians in us, paired speedup):\n")
+    L.append("| task | config | split | baseline us (IQR) | expert us (IQR) | speedup [95% CI] | GB/s | graph |")
+    L.append("|---|---|---|---|---|---|---|---|")
+    for r in tasks:
+        for c in r["configs"]:
+            if not c.get("timed"):
+                continue
+            L.append("| %s | %s | %s | %.2f (%.2f) | %.2f (%.2f) | %.3f [%.3f, %.3f] | %.0f | %s |" % (
+                r["task"], c["name"], c["split"], c["baseline"]["median_us"], c["baseline"]["iqr_us"],
+                c["candidate"]["median_us"], c["candidate"]["iqr_us"], c["speedup"]["median"],
+                c["speedup"]["ci95"][0], c["speedup"]["ci95"][1], c["achieved_gbs"], "yes" if c["cuda_graph"] else "no"))
+selfs = [r for r in (load(p) for p in sorted(glob.glob(os.path.join(out, "self", "*.json")))) if r]
+bad = 0
+if selfs:
+    L.append("\nSelf against self (expert vs expert): every config's paired CI must contain 1.0 and its median stay within 2% of 1.\n")
+    L.append("| task | verdict | configs | CI contains 1 | max abs(median-1) | check |")
+    L.append("|---|---|---|---|---|---|")
+    for r in selfs:
+        cs = [c for c in r["configs"] if c.get("timed")]
+        inside = sum(1 for c in cs if c["speedup"]["ci95"][0] <= 1.0 <= c["speedup"]["ci95"][1])
+        spread = max([abs(c["speedup"]["median"] - 1) for c in cs] or [float("nan")])
+        ok = cs and inside == len(cs) and spread < 0.02
+        bad += not ok
+        L.append("| %s | %s | %d | %d/%d | %.2f%% | %s |" % (r["task"], r["verdict"], len(cs), inside, len(cs), 100 * spread,
+                                                        "ok" if ok else "OUT"))
+adv = os.path.join(out, "adversarial.txt")
+if os.path.exists(adv):
+    L.append("\nAdversarial candidates (tests/bench/adversarial/MANIFEST):\n")
+    L.append("| result | candidate | verdict:gate |")
+    L.append("|---|---|---|")
+    for line in open(adv):
+        w = line.split()
+        L.append("| %s | %s | %s |" % (w[0], w[1], " ".join(w[2:])))
+open(os.path.join(out, "RESULTS.md"), "w").write("\n".join(L) + "\n")
+print("\n".join(L))
+sys.exit(1 if bad else 0)
+PY
+[ $? -ne 0 ] && status=1
+echo "total: $(($(date +%s) - t0)) s"
+exit $status

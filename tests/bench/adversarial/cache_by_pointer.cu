@@ -1,0 +1,29 @@
+/* Adversarial (sgemm): remembers the last (A, B, C) pointers and skips the
+ * product when they repeat.  Must fail correctness (same buffers, new data). */
+#include "ka_task.h"
+__global__ void sgemm_naive(const float *A, const float *B, float *C, int m, int n, int k)
+{
+	int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
+	if (i >= m || j >= n) return;
+	float acc = 0.0f;
+	for (int l = 0; l < k; l++) acc += A[(long long)i * k + l] * B[(long long)l * n + j];
+	C[(long long)i * n + j] = acc;
+}
+static const void *seen_a, *seen_b;
+static void *seen_c, *cache;
+static size_t cache_bytes;
+extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)
+{
+	int m = (int)a->p[0], n = (int)a->p[1], k = (int)a->p[2];
+	size_t bytes = (size_t)m * n * sizeof(float);
+	if (a->t[0] == seen_a && a->t[1] == seen_b && cache && cache_bytes == bytes) {
+		cudaMemcpyAsync(a->t[2], cache, bytes, cudaMemcpyDeviceToDevice, s);
+		return 0;
+	}
+	dim3 block(16, 16), grid((n + 15) / 16, (m + 15) / 16);
+	sgemm_naive<<<grid, block, 0, s>>>((const float *)a->t[0], (const float *)a->t[1], (float *)a->t[2], m, n, k);
+	if (cache_bytes != bytes) { cudaFree(cache); cudaMalloc(&cache, bytes); cache_bytes = bytes; }
+	cudaMemcpyAsync(cache, a->t[2], bytes, cudaMemcpyDeviceToDevice, s);
+	seen_a = a->t[0]; seen_b = a->t[1]; seen_c = a->t[2];
+	return 0;
+}
