@@ -227,13 +227,13 @@ int ka_fixset_line_of(ka_fixset *fs, const char *file, size_t off)
 	return line;
 }
 
-/* Two edits touch the same bytes.  Two insertions at one point conflict
- * (their order would be arbitrary); an insertion at the boundary of a
- * replacement does not. */
+/* Two edits touch the same bytes.  Insertions at one point do not conflict
+ * (they go in resolution order: priority, position, rule), nor does an
+ * insertion at the boundary of a replacement. */
 static int edits_overlap(const ka_edit *a, const ka_edit *b)
 {
 	if (a->begin == a->end && b->begin == b->end)
-		return a->begin == b->begin;
+		return 0;
 	if (a->begin == a->end)
 		return a->begin > b->begin && a->begin < b->end;
 	if (b->begin == b->end)
@@ -344,6 +344,7 @@ void ka_fixset_resolve(ka_fixset *fs, ka_fix_safety max_safety)
 	qsort(sorted, fs->n_fix, sizeof(ka_fix *), fix_order);
 	for (size_t k = 0; k < fs->n_fix; k++) {
 		ka_fix *f = sorted[k];
+		f->order = k;
 		if (f->status == KA_FIX_STALE || f->status == KA_FIX_GATE_FAILED)
 			continue;
 		f->status = KA_FIX_PENDING;
@@ -386,18 +387,25 @@ out:
 	return rc;
 }
 
+typedef struct ranked {
+	ka_edit e;
+	size_t order;
+} ranked;
+
 static int edit_order(const void *pa, const void *pb)
 {
-	const ka_edit *a = pa, *b = pb;
-	if (a->begin != b->begin)
-		return a->begin < b->begin ? -1 : 1;
-	return a->end < b->end ? -1 : a->end > b->end;
+	const ranked *a = pa, *b = pb;
+	if (a->e.begin != b->e.begin)
+		return a->e.begin < b->e.begin ? -1 : 1;
+	if (a->e.end != b->e.end)
+		return a->e.end < b->e.end ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
 }
 
 int ka_fixset_apply_file(ka_fixset *fs, const char *file, char **out, size_t *out_len, int *changed)
 {
 	const char *src;
-	size_t len, n = 0;
+	size_t len, n = 0, m = 0;
 	int rc = ka_fixset_source(fs, file, &src, &len);
 	*changed = 0;
 	*out = NULL;
@@ -406,21 +414,32 @@ int ka_fixset_apply_file(ka_fixset *fs, const char *file, char **out, size_t *ou
 	for (size_t i = 0; i < fs->n_fix; i++)
 		if (fs->fix[i]->status == KA_FIX_ACCEPTED && strcmp(fs->fix[i]->file, file) == 0)
 			n += fs->fix[i]->n_edits;
-	ka_edit *all = malloc((n ? n : 1) * sizeof(ka_edit));
-	if (!all)
+	ranked *all = malloc((n ? n : 1) * sizeof(ranked));
+	ka_edit *flat = malloc((n ? n : 1) * sizeof(ka_edit));
+	if (!all || !flat) {
+		free(all);
+		free(flat);
 		return ka_error_set(KA_ENOMEM, "out of memory");
+	}
 	n = 0;
 	for (size_t i = 0; i < fs->n_fix; i++) {
 		ka_fix *f = fs->fix[i];
 		if (f->status == KA_FIX_ACCEPTED && strcmp(f->file, file) == 0)
 			for (size_t j = 0; j < f->n_edits; j++)
-				all[n++] = f->edits[j];
+				all[n++] = (ranked){f->edits[j], f->order};
 	}
-	qsort(all, n, sizeof(ka_edit), edit_order);
-	rc = ka_edits_apply(src, len, all, n, out, out_len);
+	qsort(all, n, sizeof(ranked), edit_order);
+	for (size_t i = 0; i < n; i++) {   /* one insertion of the same text at one point */
+		if (m && all[i].e.begin == all[i].e.end && flat[m - 1].begin == all[i].e.begin &&
+		    flat[m - 1].end == all[i].e.end && strcmp(flat[m - 1].text, all[i].e.text) == 0)
+			continue;
+		flat[m++] = all[i].e;
+	}
+	rc = ka_edits_apply(src, len, flat, m, out, out_len);
 	if (rc == KA_OK)
 		*changed = *out_len != len || memcmp(*out, src, len) != 0;
 	free(all);
+	free(flat);
 	return rc;
 }
 

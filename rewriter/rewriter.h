@@ -51,6 +51,7 @@ typedef struct ka_fix {
 	ka_edit *edits;
 	size_t n_edits, cap_edits;
 	char *why;           /* status detail: the winner of a conflict, the compiler error */
+	size_t order;        /* rank in the resolution order (ties of insertions at one point) */
 } ka_fix;
 
 /* One request: "finding N of rule R on row ROWID of table SCOPE wants TRANSFORM". */

@@ -40,8 +40,8 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 		rc = -1;
 	if (rc >= 0 && add_const)
 		rc = ka_fix_add_edit(f, b, b, "const ");
-	if (rc >= 0 && add_restrict)
-		rc = ka_fix_add_edit(f, star, nb, "__restrict__ ");
+	if (rc >= 0 && add_restrict)      /* `float* a` keeps its spacing: `float* __restrict__ a` */
+		rc = ka_fix_add_edit(f, star, nb, star >= 2 && src[star - 2] != ' ' ? " __restrict__ " : "__restrict__ ");
 out:
 	sqlite3_finalize(st);
 	return rc;
