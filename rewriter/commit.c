@@ -10,6 +10,7 @@
 #include "util/fs.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_BISECT 12   /* compile fixes one by one to name the culprit, up to this many */
@@ -73,10 +74,12 @@ static int gate_file(ka_fixset *fs, const ka_commit_opts *o, const char *file, c
 	if (rc == KA_OK)
 		return 1;
 	if (rc == KA_ENOTFOUND) {
+		char why[256];
+		snprintf(why, sizeof why, "%s", ka_error_last());
 		if (o->require_gate)
-			return ka_error_set(KA_ETOOL, "compile gate: %s (--require-compile-gate)", ka_error_last());
+			return ka_error_set(KA_ETOOL, "compile gate: %s (--require-compile-gate)", why);
 		if (!res->gate_skipped)
-			logf_(o, "compile gate skipped: %s", ka_error_last(), NULL, NULL);
+			logf_(o, "compile gate skipped: %s", why, NULL, NULL);
 		res->gate_skipped = 1;
 		return 1;
 	}
@@ -150,7 +153,10 @@ static int writable(const char *file)
 		return ka_error_set(KA_ENOMEM, "out of memory");
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = '\0';
-	int ok = access(file, W_OK) == 0 && access(slash ? dir : ".", W_OK) == 0;
+	/* no write bit at all is read-only even for root, who passes access() */
+	struct stat st;
+	int ok = access(file, W_OK) == 0 && access(slash ? dir : ".", W_OK) == 0 &&
+		 stat(file, &st) == 0 && (st.st_mode & 0222) != 0;
 	free(dir);
 	return ok ? KA_OK : ka_error_set(KA_EIO, "cannot write %s: permission denied (no file was changed)", file);
 }
