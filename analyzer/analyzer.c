@@ -1,0 +1,263 @@
+/* analyzer/analyzer.c: the analyzer's entry point.  Parses a file (front
+ * end), walks host code for launch sites, then each kernel with the block
+ * shape its launches imply, and writes the facts of the translation unit
+ * into the database in one transaction. */
+#include "analyzer/analyzer.h"
+#include "analyzer/frontend.h"
+#include "analyzer/walk.h"
+#include "util/error.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ka_lang_of_path(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	return dot && strcmp(dot, ".hip") == 0 ? "hip" : "cuda";
+}
+
+static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
+{
+	memset(w->env, 0, sizeof *w->env * (size_t)w->nenv);
+	memset(w->ds, 0, sizeof *w->ds * (size_t)w->nenv);
+	sx_ctx_init(&w->sx, w->a);
+	w->fn = fn;
+	w->kernel = kernel;
+	w->func = fn->name;
+	w->is_device = (fn->flags & (KDF_GLOBAL | KDF_DEVICE)) != 0;
+	w->nloops = w->nbrs = w->div_return_line = w->guard_return = 0;
+	w->n_barriers = w->n_accesses = w->n_loops = w->uses_warp = w->has_guard = 0;
+	w->narrays = 0;
+	w->inline_depth = 0;
+	w->ret_val = NULL;
+	static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
+		"blockIdx.x", "blockIdx.y", "blockIdx.z", "blockDim.x", "blockDim.y", "blockDim.z",
+		"gridDim.x", "gridDim.y", "gridDim.z", "warpSize"};
+	static const unsigned deps[] = {D_TX, D_TY, D_TZ, D_BLOCK, D_BLOCK, D_BLOCK,
+		D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, 0};
+	for (int i = 0; i <= SYM_WARPSIZE; i++) {
+		int s = sx_new_sym(&w->sx, (sx_sym_kind)i, names[i], deps[i], 0);
+		sx_sym *y = &w->sx.syms[s];
+		if (i >= SYM_BDIM_X && i <= SYM_BDIM_Z) {
+			y->value = w->block[i - SYM_BDIM_X];
+			y->has_value = 1;
+		} else if (i == SYM_WARPSIZE) {
+			y->value = w->arch->warp_size;
+			y->has_value = 1;
+		} else if (i >= SYM_BID_X && i <= SYM_BID_Z) {
+			y->value = 1;
+			y->has_value = 1;
+		}
+	}
+	for (int i = 0; i < fn->nparams; i++) {
+		ka_decl *p = fn->params[i];
+		if (p->tflags & KT_POINTER) {
+			w->env[p->id] = (val){.base = p, .space = w->is_device ? SP_GLOBAL : SP_UNKNOWN,
+			                      .x = sx_const(&w->sx, 0)};
+		} else {
+			int s = sx_new_sym(&w->sx, SYM_PARAM, p->name, D_PARAM, 0);
+			w->env[p->id].x = sx_symref(&w->sx, s);
+		}
+	}
+}
+
+/* Template parameters: bound to constants when every launch agrees. */
+static void bind_tparams(walk *w, ka_decl *k)
+{
+	int64_t args[4];
+	int n = -1;
+	for (int i = 0; i < w->nlaunches; i++) {
+		launch_info *l = &w->launches[i];
+		if (l->kernel != k)
+			continue;
+		if (n < 0) {
+			n = l->ntargs;
+			memcpy(args, l->targs, sizeof args);
+		} else if (n != l->ntargs || memcmp(args, l->targs, sizeof args[0] * (size_t)n) != 0) {
+			n = 0;
+		}
+	}
+	int ai = 0;
+	for (int i = 0; i < k->ntparams; i++) {
+		ka_decl *t = k->tparams[i];
+		if (!(t->tflags & KT_INT))
+			continue;
+		if (ai < n)
+			w->env[t->id].x = sx_const(&w->sx, args[ai]);
+		else
+			w->env[t->id].x = sx_symref(&w->sx, sx_new_sym(&w->sx, SYM_PARAM, t->name, D_PARAM, 0));
+		ai++;
+	}
+}
+
+/* The block shape for the warp model: launches, then __launch_bounds__,
+ * then --assume-block, then a stated default. */
+static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlaunch, int *agree,
+                        int64_t *max_dyn)
+{
+	int have = 0;
+	*nlaunch = 0;
+	*agree = 1;
+	*max_dyn = 0;
+	for (int i = 0; i < w->nlaunches; i++) {
+		launch_info *l = &w->launches[i];
+		if (l->kernel != k)
+			continue;
+		(*nlaunch)++;
+		if (l->dyn_smem > *max_dyn)
+			*max_dyn = l->dyn_smem;
+		if (!l->bx) {
+			*agree = 0;
+			continue;
+		}
+		if (!have) {
+			w->block[0] = l->bx, w->block[1] = l->by, w->block[2] = l->bz;
+			have = 1;
+		} else if (w->block[0] != l->bx || w->block[1] != l->by || w->block[2] != l->bz) {
+			*agree = 0;
+		}
+	}
+	w->assumption = NULL;
+	if (have) {
+		w->block_source = "launch";
+		return;
+	}
+	if (k->lb_max > 0) {
+		w->block[0] = k->lb_max, w->block[1] = w->block[2] = 1;
+		w->block_source = "launch_bounds";
+		return;
+	}
+	w->block_source = "assumed";
+	if (o->assume_block[0] > 0) {
+		for (int i = 0; i < 3; i++)
+			w->block[i] = o->assume_block[i] > 0 ? o->assume_block[i] : 1;
+		w->assumption = ka_arena_printf(w->a, "block (%d,%d,%d) from --assume-block",
+		                                w->block[0], w->block[1], w->block[2]);
+		return;
+	}
+	const char *body = ka_tu_text(w->tu, k->loc.file, k->body_begin, k->loc.end);
+	int two_d = strstr(body, "threadIdx.y") || strstr(body, "hipThreadIdx_y");
+	w->block[0] = two_d ? 32 : 256;
+	w->block[1] = two_d ? 8 : 1;
+	w->block[2] = 1;
+	w->assumption = ka_arena_printf(w->a, "block (%d,%d,1) assumed: no constant launch or "
+	                                "__launch_bounds__", w->block[0], w->block[1]);
+}
+
+#include "analyzer/analyzer_rows.inc"
+
+static int walk_host_code(walk *w)
+{
+	for (ka_decl *f = w->tu->funcs; f; f = f->next) {
+		if (f->flags & (KDF_GLOBAL | KDF_DEVICE)) {
+			if (!(f->flags & KDF_HOST))
+				continue;
+		}
+		w->block[0] = w->block[1] = w->block[2] = 1;
+		walk_reset(w, f, NULL);
+		w->is_device = 0;
+		st(w, f->body);
+	}
+	for (int i = 0; i < w->noptin; i++) {
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(w->db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?",
+		                       -1, &s, NULL) != SQLITE_OK)
+			continue;
+		sqlite3_bind_text(s, 1, w->optin_kernels[i], -1, SQLITE_STATIC);
+		sqlite3_step(s);
+		sqlite3_finalize(s);
+	}
+	return KA_OK;
+}
+
+static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const char *kind)
+{
+	int nl, agree;
+	int64_t max_dyn;
+	block_shape(w, f, o, &nl, &agree, &max_dyn);
+	walk_reset(w, f, f);
+	w->kernel_id = (int)next_id(w);
+	bind_tparams(w, f);
+	st(w, f->body);
+	kernel_row(w, f, kind, nl, agree, max_dyn);
+}
+
+static void reverse_funcs(ka_tu *tu)
+{
+	ka_decl *prev = NULL, *f = tu->funcs;
+	while (f) {
+		ka_decl *n = f->next;
+		f->next = prev;
+		prev = f;
+		f = n;
+	}
+	tu->funcs = prev;
+}
+
+static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db)
+{
+	static _Thread_local int64_t ids;
+	walk w = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids};
+	w.nenv = tu->next_decl_id + 1;
+	w.env = ka_arena_alloc(tu->arena, sizeof *w.env * (size_t)w.nenv);
+	w.ds = ka_arena_alloc(tu->arena, sizeof *w.ds * (size_t)w.nenv);
+	w.called = ka_arena_alloc(tu->arena, (size_t)w.nenv);
+	w.optin_kernels = ka_arena_alloc(tu->arena, sizeof *w.optin_kernels * 64);
+	reverse_funcs(tu);
+	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	tu_rows(&w, o);
+	walk_host_code(&w);
+	for (ka_decl *f = tu->funcs; f; f = f->next)
+		if (f->flags & KDF_GLOBAL)
+			walk_function(&w, f, o, "global");
+	for (ka_decl *f = tu->funcs; f; f = f->next)
+		if ((f->flags & KDF_DEVICE) && !(f->flags & KDF_GLOBAL) && !w.called[f->id])
+			walk_function(&w, f, o, "device");
+	sqlite3_exec(db,
+		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
+		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
+		"b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
+		"b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
+		"UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
+		"AND k.kind = 'global');",
+		NULL, NULL, NULL);
+	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? KA_OK :
+	       ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
+}
+
+int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
+{
+	ka_analyze_opts def = KA_ANALYZE_OPTS_INIT;
+	const ka_analyze_opts *o = opts ? opts : &def;
+	const char *arch_name = o->arch ? o->arch : "sm_90";
+	const ka_arch *arch = ka_arch_find(arch_name);
+	if (!arch)
+		return ka_error_set(KA_EINPUT, "unknown --arch '%s' (known: sm_70, sm_75, sm_80, sm_86, "
+		                    "sm_89, sm_90, sm_100, gfx90a, gfx942, gfx1100)", arch_name);
+	ka_frontend_opts fo = {.lang = ka_lang_of_path(path), .arch = arch_name,
+	                       .cuda_path = o->cuda_path, .force_shim = o->force_shim,
+	                       .resource_dir = o->resource_dir, .extra = o->extra_args,
+	                       .nextra = o->n_extra_args};
+	for (int i = 0; i < o->n_extra_args; i++)
+		if (strcmp(o->extra_args[i], "-x") == 0 && i + 1 < o->n_extra_args &&
+		    strcmp(o->extra_args[i + 1], "hip") == 0)
+			fo.lang = "hip";
+	ka_tu *tu = NULL;
+	int rc = ka_frontend_parse(&fo, path, &tu);
+	if (rc != KA_OK)
+		return rc;
+	rc = analyze_tu(tu, o, arch, db);
+	if (rc == KA_OK && o->ptxas)
+		rc = ka_ptxas_join(o, arch, path, db);
+	if (rc == KA_OK && tu->n_errors) {
+		const ka_diag *first = NULL;
+		for (const ka_diag *d = tu->diags; d; d = d->next)
+			if (strcmp(d->severity, "warning") != 0)
+				first = d;
+		rc = ka_error_set(KA_EPARSE, "%s:%d:%d: error: %s", first ? first->file : path,
+		                  first ? first->line : 0, first ? first->col : 0,
+		                  first ? first->message : "parse error");
+	}
+	ka_tu_free(tu);
+	return rc;
+}

@@ -1,0 +1,304 @@
+/* analyzer/expr.c: symbolic values (see expr.h).  Trees are immutable and
+ * arena-allocated; constructors fold constants and drop identities so that
+ * the coefficients read back simply. */
+#include "analyzer/expr.h"
+#include "util/buf.h"
+#include <stdlib.h>
+#include <string.h>
+
+void sx_ctx_init(sx_ctx *c, ka_arena *a)
+{
+	memset(c, 0, sizeof *c);
+	c->arena = a;
+}
+
+int sx_new_sym(sx_ctx *c, sx_sym_kind kind, const char *name, unsigned dep, uint64_t loops)
+{
+	if (c->nsyms == c->capsyms) {
+		int ncap = c->capsyms ? c->capsyms * 2 : 64;
+		sx_sym *n = ka_arena_alloc(c->arena, sizeof *n * (size_t)ncap);
+		if (c->nsyms)
+			memcpy(n, c->syms, sizeof *n * (size_t)c->nsyms);
+		c->syms = n;
+		c->capsyms = ncap;
+	}
+	sx_sym *s = &c->syms[c->nsyms];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->name = name;
+	s->dep = dep;
+	s->loops = loops;
+	s->value = 1024;
+	return c->nsyms++;
+}
+
+static sx *node(sx_ctx *c, sx_kind k)
+{
+	sx *x = ka_arena_alloc(c->arena, sizeof *x);
+	x->k = k;
+	return x;
+}
+
+const sx *sx_const(sx_ctx *c, int64_t v)
+{
+	sx *x = node(c, SX_CONST);
+	x->c = v;
+	return x;
+}
+
+const sx *sx_symref(sx_ctx *c, int sym)
+{
+	sx *x = node(c, SX_SYM);
+	x->sym = sym;
+	x->dep = c->syms[sym].dep;
+	x->loops = c->syms[sym].loops;
+	return x;
+}
+
+const sx *sx_opaque(sx_ctx *c, unsigned dep, uint64_t loops)
+{
+	sx *x = node(c, SX_OPAQUE);
+	x->dep = dep | D_OPAQUE;
+	x->loops = loops;
+	return x;
+}
+
+int sx_is_const(const sx *x, int64_t *v)
+{
+	if (x && x->k == SX_CONST) {
+		if (v)
+			*v = x->c;
+		return 1;
+	}
+	return 0;
+}
+
+static int64_t fold(sx_kind k, int64_t a, int64_t b, int *ok)
+{
+	*ok = 1;
+	switch (k) {
+	case SX_ADD: return a + b;
+	case SX_MUL: return a * b;
+	case SX_DIV: if (b) return a / b; break;
+	case SX_REM: if (b) return a % b; break;
+	case SX_SHL: if (b >= 0 && b < 63) return a << b; break;
+	case SX_SHR: if (b >= 0 && b < 63) return a >> b; break;
+	case SX_AND: return a & b;
+	case SX_OR: return a | b;
+	case SX_XOR: return a ^ b;
+	case SX_MIN: return a < b ? a : b;
+	case SX_MAX: return a > b ? a : b;
+	default: break;
+	}
+	*ok = 0;
+	return 0;
+}
+
+const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
+{
+	int64_t va, vb;
+	int ca = sx_is_const(a, &va), cb = sx_is_const(b, &vb), ok;
+	if (ca && cb) {
+		int64_t v = fold(k, va, vb, &ok);
+		if (ok)
+			return sx_const(c, v);
+	}
+	if (k == SX_ADD) {
+		if (ca && va == 0)
+			return b;
+		if (cb && vb == 0)
+			return a;
+	}
+	if (k == SX_MUL) {
+		if ((ca && va == 0) || (cb && vb == 0))
+			return sx_const(c, 0);
+		if (ca && va == 1)
+			return b;
+		if (cb && vb == 1)
+			return a;
+	}
+	if ((k == SX_DIV || k == SX_SHR) && cb && (vb == (k == SX_DIV)))
+		return a;
+	if (k == SX_SHL && cb && vb >= 0 && vb < 31)   /* x << c is x * 2^c: stays affine */
+		return sx_mul(c, a, sx_const(c, (int64_t)1 << vb));
+	sx *x = node(c, k);
+	x->a = a;
+	x->b = b;
+	x->dep = a->dep | b->dep;
+	x->loops = a->loops | b->loops;
+	x->has_rem_small = a->has_rem_small || b->has_rem_small;
+	if ((k == SX_REM || k == SX_AND) && cb && vb > 0 && vb < 64 && (a->dep & D_LANE))
+		x->has_rem_small = 1;
+	return x;
+}
+
+const sx *sx_add(sx_ctx *c, const sx *a, const sx *b) { return sx_bin(c, SX_ADD, a, b); }
+const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b) { return sx_bin(c, SX_MUL, a, b); }
+const sx *sx_neg(sx_ctx *c, const sx *a) { return sx_mul(c, sx_const(c, -1), a); }
+
+static int depends_on(const sx_ctx *c, const sx *x, sx_sym_kind kind)
+{
+	if (!x)
+		return 0;
+	if (x->k == SX_SYM)
+		return c->syms[x->sym].kind == kind;
+	if (x->k == SX_OPAQUE)
+		return 0;
+	return depends_on(c, x->a, kind) || depends_on(c, x->b, kind);
+}
+
+const sx *sx_coef(sx_ctx *c, const sx *x, sx_sym_kind kind)
+{
+	if (!depends_on(c, x, kind))
+		return sx_const(c, 0);
+	switch (x->k) {
+	case SX_SYM:
+		return sx_const(c, 1);
+	case SX_ADD: {
+		const sx *ca = sx_coef(c, x->a, kind), *cb = sx_coef(c, x->b, kind);
+		return (ca && cb) ? sx_add(c, ca, cb) : NULL;
+	}
+	case SX_MUL: {
+		int da = depends_on(c, x->a, kind), db = depends_on(c, x->b, kind);
+		if (da && db)
+			return NULL;
+		if (da) {
+			const sx *ca = sx_coef(c, x->a, kind);
+			return ca ? sx_mul(c, ca, x->b) : NULL;
+		}
+		const sx *cb = sx_coef(c, x->b, kind);
+		return cb ? sx_mul(c, x->a, cb) : NULL;
+	}
+	default:
+		return NULL;
+	}
+}
+
+const sx *sx_div_exact(sx_ctx *c, const sx *x, int64_t d)
+{
+	if (d == 1)
+		return x;
+	if (d == 0 || !x)
+		return NULL;
+	switch (x->k) {
+	case SX_CONST:
+		return x->c % d == 0 ? sx_const(c, x->c / d) : NULL;
+	case SX_ADD: {
+		const sx *a = sx_div_exact(c, x->a, d), *b = sx_div_exact(c, x->b, d);
+		return (a && b) ? sx_add(c, a, b) : NULL;
+	}
+	case SX_MUL: {
+		const sx *a = sx_div_exact(c, x->a, d);
+		if (a)
+			return sx_mul(c, a, x->b);
+		const sx *b = sx_div_exact(c, x->b, d);
+		return b ? sx_mul(c, x->a, b) : NULL;
+	}
+	default:
+		return NULL;
+	}
+}
+
+int sx_has_unknown(const sx_ctx *c, const sx *x)
+{
+	if (!x)
+		return 0;
+	if (x->k == SX_OPAQUE)
+		return 1;
+	if (x->k == SX_SYM)
+		return !c->syms[x->sym].has_value && c->syms[x->sym].kind >= SYM_PARAM;
+	return sx_has_unknown(c, x->a) || sx_has_unknown(c, x->b);
+}
+
+int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
+{
+	switch (x->k) {
+	case SX_CONST:
+		*out = x->c;
+		return 0;
+	case SX_SYM: {
+		const sx_sym *s = &c->syms[x->sym];
+		if (s->kind <= SYM_TID_Z) {
+			*out = lane->tid[s->kind - SYM_TID_X];
+			return 0;
+		}
+		if (s->lane_varying)
+			return -1;
+		*out = s->value;
+		return 0;
+	}
+	case SX_OPAQUE:
+		if (x->dep & D_LANE)
+			return -1;
+		*out = 1024;
+		return 0;
+	case SX_CMP: {
+		int64_t a, b;
+		if (sx_eval(c, x->a, lane, &a) || sx_eval(c, x->b, lane, &b))
+			return -1;
+		switch ((int)x->c) {
+		case 1: *out = a < b; break;
+		case 2: *out = a > b; break;
+		case 3: *out = a <= b; break;
+		case 4: *out = a >= b; break;
+		case 5: *out = a == b; break;
+		default: *out = a != b; break;
+		}
+		return 0;
+	}
+	default: {
+		int64_t a, b;
+		int ok;
+		if (sx_eval(c, x->a, lane, &a) || sx_eval(c, x->b, lane, &b))
+			return -1;
+		*out = fold(x->k, a, b, &ok);
+		return ok ? 0 : -1;
+	}
+	}
+}
+
+static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)
+{
+	static const char *const ops[] = {[SX_ADD] = " + ", [SX_MUL] = "*", [SX_DIV] = "/",
+		[SX_REM] = "%", [SX_SHL] = "<<", [SX_SHR] = ">>", [SX_AND] = "&",
+		[SX_OR] = "|", [SX_XOR] = "^"};
+	static const int pr[] = {[SX_ADD] = 1, [SX_MUL] = 2, [SX_DIV] = 2, [SX_REM] = 2,
+		[SX_SHL] = 0, [SX_SHR] = 0, [SX_AND] = 0, [SX_OR] = 0, [SX_XOR] = 0};
+	switch (x->k) {
+	case SX_CONST: ka_buf_printf(b, "%lld", (long long)x->c); return;
+	case SX_SYM: ka_buf_adds(b, c->syms[x->sym].name); return;
+	case SX_OPAQUE: ka_buf_adds(b, "?"); return;
+	case SX_MIN: case SX_MAX: case SX_CMP:
+		ka_buf_adds(b, x->k == SX_MIN ? "min(" : x->k == SX_MAX ? "max(" : "cmp(");
+		render(c, b, x->a, 0);
+		ka_buf_adds(b, ", ");
+		render(c, b, x->b, 0);
+		ka_buf_adds(b, ")");
+		return;
+	default: break;
+	}
+	int p = pr[x->k];
+	if (p < prec)
+		ka_buf_addc(b, '(');
+	if (x->k == SX_MUL && x->a->k == SX_CONST && x->a->c == -1) {
+		ka_buf_addc(b, '-');
+		render(c, b, x->b, 3);
+	} else {
+		render(c, b, x->a, p);
+		ka_buf_adds(b, ops[x->k]);
+		render(c, b, x->b, p + 1);
+	}
+	if (p < prec)
+		ka_buf_addc(b, ')');
+}
+
+const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 16);
+	if (x)
+		render(c, &b, x, 0);
+	const char *r = ka_arena_strdup(a, b.data ? b.data : "");
+	ka_buf_free(&b);
+	return r;
+}

@@ -1,0 +1,93 @@
+/* analyzer/expr.h: symbolic values of the index analysis.
+ *
+ * Every integer value a kernel computes is an expression tree (sx) over
+ * symbols: thread and block ids, block and grid dims, parameters, loop
+ * iteration counters, loaded values and opaque variables.  From a tree we get
+ * (1) its dependence bits (which kinds of symbol it depends on), (2) its
+ * coefficient along a symbol when it is affine in it, and (3) its value for a
+ * given lane of the modelled warp.  Nothing is guessed: unknown pieces stay
+ * symbols, and evaluation fails on values that vary per lane unpredictably.
+ */
+#ifndef KA_ANALYZER_EXPR_H
+#define KA_ANALYZER_EXPR_H
+#include <stdint.h>
+#include "util/arena.h"
+
+enum {
+	D_TX = 1u << 0, D_TY = 1u << 1, D_TZ = 1u << 2,   /* lane-varying */
+	D_BLOCK = 1u << 3,      /* blockIdx */
+	D_LOOP = 1u << 4,       /* loop iteration or loop-carried variable */
+	D_DATA = 1u << 5,       /* a value loaded from memory */
+	D_PARAM = 1u << 6,      /* kernel parameter or dims */
+	D_OPAQUE = 1u << 7      /* float math, unknown calls */
+};
+#define D_LANE (D_TX | D_TY | D_TZ)
+
+typedef enum sx_sym_kind {
+	SYM_TID_X, SYM_TID_Y, SYM_TID_Z, SYM_BID_X, SYM_BID_Y, SYM_BID_Z,
+	SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z, SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z,
+	SYM_WARPSIZE, SYM_PARAM, SYM_ITER, SYM_VAR, SYM_LOAD, SYM_OTHER
+} sx_sym_kind;
+
+typedef struct sx_sym {
+	sx_sym_kind kind;
+	const char *name;
+	unsigned dep;           /* D_* of this symbol */
+	uint64_t loops;         /* loops it varies in (bit = loop slot) */
+	int64_t value;          /* value used when evaluating */
+	int has_value;          /* known (dims, bound template args) vs assumed */
+	int lane_varying;       /* value differs per lane in a way we cannot evaluate */
+} sx_sym;
+
+typedef enum sx_kind {
+	SX_CONST, SX_SYM, SX_ADD, SX_MUL, SX_DIV, SX_REM, SX_SHL, SX_SHR,
+	SX_AND, SX_OR, SX_XOR, SX_MIN, SX_MAX, SX_CMP, SX_OPAQUE
+} sx_kind;
+
+typedef struct sx {
+	sx_kind k;
+	int64_t c;              /* CONST value; CMP: the ka_op */
+	int sym;                /* SYM index */
+	const struct sx *a, *b;
+	unsigned dep;
+	uint64_t loops;
+	int has_rem_small;      /* contains % or & by a small constant over lane ids */
+} sx;
+
+typedef struct sx_ctx {
+	ka_arena *arena;
+	sx_sym *syms;
+	int nsyms, capsyms;
+} sx_ctx;
+
+void sx_ctx_init(sx_ctx *c, ka_arena *a);
+int sx_new_sym(sx_ctx *c, sx_sym_kind kind, const char *name, unsigned dep, uint64_t loops);
+
+const sx *sx_const(sx_ctx *c, int64_t v);
+const sx *sx_symref(sx_ctx *c, int sym);
+const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b);
+const sx *sx_add(sx_ctx *c, const sx *a, const sx *b);
+const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b);
+const sx *sx_neg(sx_ctx *c, const sx *a);
+/* An opaque value that depends on what `a` and `b` depend on. */
+const sx *sx_opaque(sx_ctx *c, unsigned dep, uint64_t loops);
+
+int sx_is_const(const sx *x, int64_t *v);
+/* Coefficient of `x` along symbol kind `kind` when x is affine in it;
+ * NULL when it is not (the symbol occurs under /, %, &, ...). */
+const sx *sx_coef(sx_ctx *c, const sx *x, sx_sym_kind kind);
+/* Divide by a constant when every term divides exactly; NULL otherwise. */
+const sx *sx_div_exact(sx_ctx *c, const sx *x, int64_t d);
+/* Symbols of unknown value (params, loaded data...) in x (ignoring dims). */
+int sx_has_unknown(const sx_ctx *c, const sx *x);
+
+typedef struct sx_lane {
+	int64_t tid[3];
+} sx_lane;
+
+/* Value for one lane; 0 on success, -1 when it depends on per-lane data. */
+int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out);
+/* Text form, e.g. "blockIdx.x*blockDim.x + threadIdx.x" (arena string). */
+const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x);
+
+#endif

@@ -1,0 +1,36 @@
+/* analyzer/frontend.h: parse one file into the kernel model (model.h).
+ * frontend.c is the only libclang user; frontend_args.c builds the compiler
+ * arguments and owns the shim headers used when no toolkit is installed. */
+#ifndef KA_ANALYZER_FRONTEND_H
+#define KA_ANALYZER_FRONTEND_H
+#include "analyzer/model.h"
+#include "util/embed.h"
+
+typedef struct ka_frontend_opts {
+	const char *lang;            /* cuda | hip */
+	const char *arch;            /* sm_90, gfx942, ... */
+	const char *cuda_path;       /* NULL: /usr/local/cuda when present */
+	int force_shim;
+	const char *resource_dir;    /* NULL: $KCHECK_CLANG_RESOURCE_DIR or the build's */
+	const char *const *extra;
+	int nextra;
+} ka_frontend_opts;
+
+/* Parse and lower.  KA_OK with *out set (diagnostics in (*out)->diags, even
+ * with errors); KA_EIO for unreadable or binary files; KA_EPARSE when
+ * libclang fails outright. */
+int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out);
+
+/* The compiler arguments for a file (argv without the file name). */
+int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc);
+/* Whether this parse uses the shim headers (no toolkit, HIP, or forced). */
+int ka_frontend_uses_shim(const ka_frontend_opts *o);
+/* The in-memory headers to hand to the parser: virtual path + contents. */
+const struct ka_embedded *ka_frontend_shim_table(void);
+
+ka_tu *ka_tu_new(const char *main_file, const char *lang);
+void ka_tu_free(ka_tu *tu);
+/* Register a file by path (reading its bytes once); returns the interned path. */
+const char *ka_frontend_intern_file(ka_tu *tu, const char *path);
+
+#endif

@@ -1,0 +1,142 @@
+/* analyzer/frontend_args.c: the compiler arguments the front end hands to
+ * libclang, and the shim headers.  Kept apart from frontend.c so that
+ * `kcheck facts --print-clang-args` and the benchmark script can show the
+ * exact flags without parsing anything.
+ *
+ * Real CUDA headers (device-side parse, DESIGN.md, checked with clang 19.1.7
+ * and CUDA 13.0 on 2026-11): -target-sdk-version keeps <<<>>> launches in the
+ * AST, and CUDA 13 dropped texture_fetch_functions.h which clang 19 still
+ * includes, so an empty one is supplied in memory. */
+#include "analyzer/frontend.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct ka_embedded ka_shim_files[];
+
+#define SHIM_DIR "/kcheck-shim"
+
+#ifndef KA_CLANG_RESOURCE_DIR
+#define KA_CLANG_RESOURCE_DIR "/usr/lib/llvm-19/lib/clang/19"
+#endif
+
+const struct ka_embedded *ka_frontend_shim_table(void)
+{
+	return ka_shim_files;
+}
+
+static const char *cuda_root(const ka_frontend_opts *o)
+{
+	const char *p = o->cuda_path ? o->cuda_path : getenv("CUDA_PATH");
+	return p ? p : "/usr/local/cuda";
+}
+
+int ka_frontend_uses_shim(const ka_frontend_opts *o)
+{
+	if (o->force_shim || (o->lang && strcmp(o->lang, "hip") == 0))
+		return 1;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/include/cuda_runtime.h", cuda_root(o));
+	return !ka_fs_exists(path);
+}
+
+typedef struct argv_b {
+	ka_arena *a;
+	const char **v;
+	int n, cap;
+} argv_b;
+
+static void push(argv_b *b, const char *s)
+{
+	if (b->n + 1 >= b->cap) {
+		int ncap = b->cap ? b->cap * 2 : 32;
+		const char **nv = ka_arena_alloc(b->a, sizeof *nv * (size_t)ncap);
+		if (b->n)
+			memcpy(nv, b->v, sizeof *nv * (size_t)b->n);
+		b->v = nv;
+		b->cap = ncap;
+	}
+	b->v[b->n++] = ka_arena_strdup(b->a, s);
+	b->v[b->n] = NULL;
+}
+
+/* Flags from a compile database or after `--` may be nvcc's or a host
+ * compiler's; keep those that change what the parser sees (include paths,
+ * macros, forced includes, the language standard) and drop the rest. */
+static void add_user_flags(argv_b *b, const ka_frontend_opts *o)
+{
+	static const char *const with_arg[] = {"-I", "-D", "-U", "-isystem", "-include",
+		"-iquote", NULL};
+	for (int i = 0; i < o->nextra; i++) {
+		const char *f = o->extra[i];
+		int taken = 0;
+		for (int j = 0; with_arg[j] && !taken; j++) {
+			size_t n = strlen(with_arg[j]);
+			if (strcmp(f, with_arg[j]) == 0 && i + 1 < o->nextra) {
+				push(b, f);
+				push(b, o->extra[++i]);
+				taken = 1;
+			} else if (strncmp(f, with_arg[j], n) == 0 && f[n]) {
+				push(b, f);
+				taken = 1;
+			}
+		}
+		if (!taken && (strncmp(f, "-std=", 5) == 0 || strncmp(f, "-W", 2) == 0))
+			push(b, f);
+	}
+}
+
+int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc)
+{
+	argv_b b = {.a = a};
+	const char *arch = o->arch ? o->arch : "sm_90";
+	const char *res = o->resource_dir ? o->resource_dir : getenv("KCHECK_CLANG_RESOURCE_DIR");
+	int hip = o->lang && strcmp(o->lang, "hip") == 0;
+	if (!res)
+		res = KA_CLANG_RESOURCE_DIR;
+	push(&b, "-resource-dir");
+	push(&b, res);
+	if (hip) {
+		push(&b, "-x");
+		push(&b, "hip");
+		push(&b, "--offload-arch=gfx90a");
+		push(&b, "-nogpuinc");
+		push(&b, "-nogpulib");
+		push(&b, "--cuda-device-only");
+		push(&b, "-include");
+		push(&b, SHIM_DIR "/kcheck_hip.h");
+	} else {
+		/* libclang needs an NVIDIA target; AMD profiles still parse CUDA as sm_90. */
+		char gpu[64];
+		snprintf(gpu, sizeof gpu, "--cuda-gpu-arch=%s", strncmp(arch, "sm_", 3) == 0 ? arch : "sm_90");
+		push(&b, "-x");
+		push(&b, "cuda");
+		push(&b, gpu);
+		push(&b, "-nocudalib");
+		push(&b, "--cuda-device-only");
+		push(&b, "-Xclang");
+		push(&b, "-target-sdk-version=12.5");
+		push(&b, "-Wno-unknown-cuda-version");
+		if (ka_frontend_uses_shim(o)) {
+			push(&b, "-nocudainc");
+			push(&b, "-include");
+			push(&b, SHIM_DIR "/kcheck_cuda.h");
+		} else {
+			char cp[4200];
+			snprintf(cp, sizeof cp, "--cuda-path=%s", cuda_root(o));
+			push(&b, cp);
+			snprintf(cp, sizeof cp, "%s/include/cccl", cuda_root(o));
+			push(&b, "-isystem");
+			push(&b, cp);
+		}
+	}
+	push(&b, "-isystem");
+	push(&b, SHIM_DIR);
+	push(&b, "-ferror-limit=50");
+	add_user_flags(&b, o);
+	*argv = b.v;
+	*argc = b.n;
+	return KA_OK;
+}

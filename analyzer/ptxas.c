@@ -1,0 +1,105 @@
+/* analyzer/ptxas.c: --ptxas.  Compiles the file with `nvcc -Xptxas -v` and
+ * joins registers, spill stores and static shared memory to the kernel rows
+ * by mangled name (libclang's mangling of a device-side parse matches). */
+#include "analyzer/ptxas.h"
+#include "util/error.h"
+#include "util/proc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void update(sqlite3 *db, const char *fn, long regs, long spills, long smem)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "UPDATE kernel SET regs = ?, spills_bytes = ?, ptxas_smem = ? "
+	                       "WHERE mangled = ?", -1, &s, NULL) != SQLITE_OK)
+		return;
+	if (regs >= 0)
+		sqlite3_bind_int64(s, 1, regs);
+	sqlite3_bind_int64(s, 2, spills);
+	sqlite3_bind_int64(s, 3, smem);
+	sqlite3_bind_text(s, 4, fn, -1, SQLITE_TRANSIENT);
+	sqlite3_step(s);
+	sqlite3_finalize(s);
+}
+
+int ka_ptxas_parse(const char *text, sqlite3 *db)
+{
+	char fn[512] = "";
+	long spills = 0;
+	const char *p = text;
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char line[1024];
+		snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+		const char *q;
+		if ((q = strstr(line, "Function properties for ")) != NULL) {
+			snprintf(fn, sizeof fn, "%s", q + strlen("Function properties for "));
+			spills = 0;
+		} else if ((q = strstr(line, "Compiling entry function '")) != NULL) {
+			q += strlen("Compiling entry function '");
+			const char *end = strchr(q, '\'');
+			snprintf(fn, sizeof fn, "%.*s", end ? (int)(end - q) : 0, q);
+			spills = 0;
+		} else if ((q = strstr(line, "bytes spill stores")) != NULL) {
+			const char *c = strrchr(line, ',');
+			const char *num = c && c < q ? c + 1 : line;
+			long a = strtol(num, NULL, 10);
+			const char *sp = strstr(line, " bytes spill stores");
+			const char *st = sp;
+			while (st > line && st[-1] != ',')
+				st--;
+			spills = strtol(st, NULL, 10);
+			(void)a;
+		} else if ((q = strstr(line, "Used ")) != NULL && fn[0]) {
+			long regs = strtol(q + 5, NULL, 10), smem = 0;
+			const char *s = strstr(line, "bytes smem");
+			if (s) {
+				const char *st = s;
+				while (st > line && st[-1] != ',')
+					st--;
+				smem = strtol(st, NULL, 10);
+			}
+			update(db, fn, regs, spills, smem);
+		}
+		p = e ? e + 1 : NULL;
+	}
+	return KA_OK;
+}
+
+int ka_ptxas_join(const ka_analyze_opts *o, const ka_arch *arch, const char *path, sqlite3 *db)
+{
+	const char *nvcc = ka_proc_find_nvcc();
+	if (!nvcc)
+		return ka_error_set(KA_ETOOL, "--ptxas needs nvcc (no CUDA toolkit at /usr/local/cuda)");
+	if (strncmp(arch->name, "sm_", 3) != 0)
+		return ka_error_set(KA_ETOOL, "--ptxas needs an NVIDIA --arch (got %s)", arch->name);
+	char archflag[64];
+	snprintf(archflag, sizeof archflag, "-arch=%s", arch->name);
+	char *argv[64];
+	int n = 0;
+	argv[n++] = (char *)nvcc;
+	argv[n++] = archflag;
+	argv[n++] = "-Xptxas";
+	argv[n++] = "-v";
+	argv[n++] = "-c";
+	argv[n++] = "-o";
+	argv[n++] = "/dev/null";
+	for (int i = 0; i < o->n_extra_args && n < 60; i++)
+		if (strncmp(o->extra_args[i], "-I", 2) == 0 || strncmp(o->extra_args[i], "-D", 2) == 0)
+			argv[n++] = (char *)o->extra_args[i];
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
+	ka_buf out;
+	ka_buf_init(&out, 4 << 20);
+	ka_proc_result res;
+	int rc = ka_proc_run(argv, 300, &out, &res);
+	if (rc == KA_OK && (!res.exited || res.status != 0))
+		rc = ka_error_set(KA_ETOOL, "--ptxas: nvcc failed on %s%s", path,
+		                  res.timed_out ? " (time limit)" : "");
+	if (rc == KA_OK)
+		rc = ka_ptxas_parse(out.data ? out.data : "", db);
+	ka_buf_free(&out);
+	return rc;
+}

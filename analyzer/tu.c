@@ -1,0 +1,64 @@
+/* analyzer/tu.c: the lowered translation unit's lifetime and its table of
+ * source files (bytes read once, used for excerpts and rewriting). */
+#include "analyzer/frontend.h"
+#include "util/fs.h"
+#include <stdlib.h>
+#include <string.h>
+
+ka_tu *ka_tu_new(const char *main_file, const char *lang)
+{
+	ka_arena *a = ka_arena_new();
+	ka_tu *tu = ka_arena_alloc(a, sizeof *tu);
+	tu->arena = a;
+	tu->lang = ka_arena_strdup(a, lang ? lang : "cuda");
+	tu->main_file = ka_frontend_intern_file(tu, main_file);
+	for (ka_srcfile *f = tu->files; f; f = f->next)
+		f->is_main = 1;
+	return tu;
+}
+
+void ka_tu_free(ka_tu *tu)
+{
+	if (tu)
+		ka_arena_free(tu->arena);
+}
+
+const ka_srcfile *ka_tu_file(ka_tu *tu, const char *path)
+{
+	if (!path)
+		return NULL;
+	for (ka_srcfile *f = tu->files; f; f = f->next)
+		if (f->path == path || strcmp(f->path, path) == 0)
+			return f;
+	return NULL;
+}
+
+const char *ka_frontend_intern_file(ka_tu *tu, const char *path)
+{
+	const ka_srcfile *have = ka_tu_file(tu, path);
+	if (have)
+		return have->path;
+	ka_srcfile *f = ka_arena_alloc(tu->arena, sizeof *f);
+	f->path = ka_arena_strdup(tu->arena, path);
+	char *data = NULL;
+	size_t len = 0;
+	if (ka_fs_read(path, 0, &data, &len) == 0) {
+		f->data = ka_arena_strndup(tu->arena, data, len);
+		f->len = (int)len;
+		free(data);
+	} else {
+		f->data = "";
+		f->len = 0;
+	}
+	f->next = tu->files;
+	tu->files = f;
+	return f->path;
+}
+
+const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end)
+{
+	const ka_srcfile *f = ka_tu_file(tu, file);
+	if (!f || begin < 0 || end < begin || end > f->len)
+		return "";
+	return ka_arena_strndup(tu->arena, f->data + begin, (size_t)(end - begin));
+}

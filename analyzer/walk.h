@@ -1,0 +1,140 @@
+/* analyzer/walk.h: internals shared by the kernel walker (walk*.c).
+ *
+ * The walker runs over one function of the model with an environment of
+ * symbolic values (expr.h), substituting local definitions as it goes, and
+ * emits facts rows: accesses, branches, barriers, loops, calls, atomics,
+ * literals (walk_expr.c, walk_stmt.c), launches and host calls (walk_host.c).
+ * Device functions are walked again in the context of each kernel that calls
+ * them, with their parameters bound to the caller's arguments.
+ */
+#ifndef KA_ANALYZER_WALK_H
+#define KA_ANALYZER_WALK_H
+#include <sqlite3.h>
+#include "analyzer/arch.h"
+#include "analyzer/expr.h"
+#include "analyzer/facts.h"
+#include "analyzer/model.h"
+
+enum { SP_NONE = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONSTANT, SP_UNKNOWN };
+
+/* A value: an integer expression, or a pointer (base + byte offset). */
+typedef struct val {
+	const sx *x;            /* integer value, or the pointer's byte offset */
+	ka_decl *base;          /* pointer/array base declaration, else NULL */
+	int space;              /* SP_* for pointers */
+	int host_kind;          /* host pointers: 1 malloc, 2 pinned */
+} val;
+
+typedef struct loop_ctx {
+	int id, slot;           /* facts id, bit in sx loops masks */
+	int nonuniform;         /* trip count differs between lanes */
+	int has_launch;         /* host: a kernel launch inside */
+	int n_accesses, n_barriers, n_shared_writes;
+} loop_ctx;
+
+typedef struct br_ctx {
+	const char *uniformity; /* thread | warp | block | grid */
+	int line;
+	int is_guard;
+	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
+} br_ctx;
+
+typedef struct launch_info {
+	ka_node *call;
+	ka_decl *kernel;
+	int bx, by, bz;          /* 0 unknown */
+	int64_t dyn_smem;        /* -1 unknown */
+	int ntargs;
+	int64_t targs[4];
+} launch_info;
+
+/* Per-declaration statistics gathered during a kernel walk. */
+typedef struct dstat {
+	int read, written, loop_reads;
+	int max_bank;            /* shared arrays: worst bank-conflict degree */
+	int n_dyn;               /* local arrays: accesses with run-time index */
+	int reinterp;            /* address taken into another type / vector access */
+	int host_kind;           /* host pointers: 1 malloc, 2 pinned */
+} dstat;
+
+typedef struct walk {
+	ka_tu *tu;
+	sqlite3 *db;
+	const ka_arch *arch;
+	ka_arena *a;
+	sx_ctx sx;
+	/* the function being walked */
+	ka_decl *fn;             /* the function walked at top level */
+	ka_decl *kernel;         /* NULL for host code */
+	int kernel_id;
+	const char *func;        /* where the current code is written */
+	int is_device;
+	int block[3];
+	const char *block_source;
+	const char *assumption;  /* block assumption text, NULL when known */
+	val *env;                /* by decl id */
+	dstat *ds;               /* by decl id */
+	int nenv;
+	/* control context */
+	loop_ctx loops[16];
+	int nloops, next_loop_slot;
+	br_ctx brs[32];
+	int nbrs;
+	int div_return_line;     /* a thread-dependent return seen before */
+	int guard_return;        /* a bounds-guard return seen before */
+	int quiet;               /* > 0: evaluate without emitting facts */
+	int inline_depth;
+	ka_decl *inline_stack[8];
+	const sx *ret_val;       /* return value of an inlined function */
+	int stmt_level_call;     /* the call being evaluated is a whole statement */
+	int last_was_barrier;
+	/* counters for the kernel row */
+	int n_barriers, n_accesses, n_loops, uses_warp, has_guard;
+	/* host code */
+	launch_info *launches;
+	int nlaunches, caplaunches;
+	const char **optin_kernels;
+	int noptin;
+	int64_t *next_id;        /* shared id counter per table kind */
+	ka_decl *arrays[64];     /* shared and local arrays the kernel uses */
+	int narrays;
+	unsigned char *called;   /* by decl id: device function inlined somewhere */
+	ka_node *next_stmt;      /* the statement after the current one */
+} walk;
+
+/* walk_expr.c */
+val ev(walk *w, ka_node *n, int rw);            /* rw: 0 read, 1 write, 2 readwrite */
+const sx *ev_int(walk *w, ka_node *n);
+ka_node *strip(ka_node *n);
+int fold_int(walk *w, ka_node *n, int64_t *v);
+const char *uniformity_of(walk *w, const sx *x);
+int in_divergent(walk *w, const char **why, int *line, int warp_level);
+const char *node_text(walk *w, ka_node *n);
+int64_t next_id(walk *w);
+
+/* walk_stmt.c */
+void st(walk *w, ka_node *n);
+void walk_assign(walk *w, ka_decl *d, val v);
+
+/* walk_call.c */
+val ev_call(walk *w, ka_node *n);
+
+/* walk_host.c */
+void launch_fact(walk *w, ka_node *n);
+void note_array(walk *w, ka_decl *d);
+
+/* warp.c: the modelled warp for one address expression. */
+typedef struct warp_result {
+	int lanes;
+	int ok;                  /* evaluated for every lane */
+	int sectors, ideal_sectors, bytes;
+	int bank_ways, ideal_bank_ways;
+	int64_t stride_bytes;    /* between lanes 0 and 1 when ok */
+	int uniform;             /* same address for all lanes */
+	int warp_uniform_vals;   /* for conditions: same value within each warp */
+} warp_result;
+void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
+/* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
+int warp_uniform_value(walk *w, const sx *x);
+
+#endif

@@ -1,0 +1,642 @@
+/* analyzer/walk_expr.c: expressions of the kernel walk.  Computes the
+ * symbolic value of each expression and emits the facts found inside it:
+ * memory accesses (with the warp model), floating literals. */
+#include "analyzer/walk.h"
+#include <string.h>
+
+int64_t next_id(walk *w)
+{
+	return ++*w->next_id;
+}
+
+ka_node *strip(ka_node *n)
+{
+	while (n && (n->kind == KN_PAREN || n->kind == KN_CAST) && n->nkids == 1)
+		n = n->kids[0];
+	return n;
+}
+
+static val ival(const sx *x)
+{
+	val v = {.x = x};
+	return v;
+}
+
+const sx *ev_int(walk *w, ka_node *n)
+{
+	val v = ev(w, n, 0);
+	return v.x ? v.x : sx_opaque(&w->sx, 0, 0);
+}
+
+int fold_int(walk *w, ka_node *n, int64_t *v)
+{
+	w->quiet++;
+	const sx *x = ev_int(w, n);
+	w->quiet--;
+	return sx_is_const(x, v);
+}
+
+const char *node_text(walk *w, ka_node *n)
+{
+	if (!n)
+		return NULL;
+	return ka_tu_text(w->tu, n->loc.file, n->loc.begin, n->loc.end);
+}
+
+/* thread | warp | block | grid, from dependence bits and the warp model. */
+const char *uniformity_of(walk *w, const sx *x)
+{
+	if (x->dep & (D_LANE)) {
+		int u = warp_uniform_value(w, x);
+		return u == 1 ? "warp" : "thread";
+	}
+	if (x->dep & (D_BLOCK | D_DATA | D_LOOP | D_OPAQUE))
+		return "block";
+	return (x->dep & D_PARAM) ? "block" : "grid";
+}
+
+/* Whether code here runs under a thread-dependent condition.  For block
+ * barriers a warp-uniform condition diverges too (warps disagree); for warp
+ * operations only a condition that varies within a warp does. */
+int in_divergent(walk *w, const char **why, int *line, int warp_level)
+{
+	for (int i = w->nbrs - 1; i >= 0; i--) {
+		const char *u = w->brs[i].uniformity;
+		if (strcmp(u, "thread") == 0 || (!warp_level && strcmp(u, "warp") == 0)) {
+			if (why)
+				*why = u;
+			if (line)
+				*line = w->brs[i].line;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int space_of_decl(const ka_decl *d)
+{
+	if (d->flags & KDF_SHARED)
+		return SP_SHARED;
+	if (d->flags & KDF_CONSTANT)
+		return SP_CONSTANT;
+	if (d->kind == KD_PARAM)
+		return SP_GLOBAL;
+	if (d->flags & KDF_FILE_SCOPE)
+		return SP_GLOBAL;
+	return (d->tflags & KT_ARRAY) ? SP_LOCAL : SP_UNKNOWN;
+}
+
+static const char *space_name(int sp)
+{
+	static const char *const n[] = {"unknown", "global", "shared", "local", "constant", "unknown"};
+	return n[sp];
+}
+
+/* The index text of an access: what is between the base and the end. */
+static const char *index_text(walk *w, ka_node *n, const char *base)
+{
+	const char *t = node_text(w, n);
+	if (!t || !*t)
+		return NULL;
+	const char *lb = strchr(t, '[');
+	size_t len = strlen(t);
+	if (lb && len && t[len - 1] == ']')
+		return ka_arena_strndup(w->a, lb + 1, (size_t)(t + len - 1 - (lb + 1)));
+	(void)base;
+	return t;
+}
+
+static void coef_cols(walk *w, ka_row *r, const sx *addr, int elem, int k, int *symbolic)
+{
+	static const char *const kc[] = {"kind_tx", "kind_ty", "kind_tz"};
+	static const char *const cc[] = {"coef_tx", "coef_ty", "coef_tz"};
+	const sx *c = sx_coef(&w->sx, addr, (sx_sym_kind)(SYM_TID_X + k));
+	int64_t v;
+	if (!c) {
+		ka_row_text(r, kc[k], "nonaffine");
+		ka_row_opt(r, cc[k], 0, 0);
+	} else if (sx_is_const(c, &v)) {
+		ka_row_text(r, kc[k], v == 0 ? "zero" : "const");
+		ka_row_opt(r, cc[k], elem > 0 && v % elem == 0, elem > 0 ? v / elem : 0);
+	} else {
+		const sx *ce = elem > 0 ? sx_div_exact(&w->sx, c, elem) : NULL;
+		ka_row_text(r, kc[k], sx_has_unknown(&w->sx, c) ? "symbolic" : "const");
+		ka_row_opt(r, cc[k], 0, 0);
+		if (k == 0)
+			ka_row_text(r, "coef_tx_text", sx_render(&w->sx, w->a, ce ? ce : c));
+		if (sx_has_unknown(&w->sx, c))
+			*symbolic = 1;
+	}
+}
+
+static void loop_cols(walk *w, ka_row *r, const sx *addr)
+{
+	ka_row_int(r, "in_loop", w->nloops > 0);
+	ka_row_int(r, "loop_depth", w->nloops);
+	if (w->nloops) {
+		loop_ctx *l = &w->loops[w->nloops - 1];
+		ka_row_int(r, "loop_id", l->id);
+		ka_row_int(r, "loop_invariant", addr && !(addr->loops & (1ull << l->slot)) &&
+		           !(addr->dep & D_OPAQUE));
+		l->n_accesses++;
+	} else {
+		ka_row_opt(r, "loop_id", 0, 0);
+		ka_row_opt(r, "loop_invariant", 0, 0);
+	}
+}
+
+static void warp_cols(walk *w, ka_row *r, const sx *addr, int abytes, int sp, int symbolic,
+                      const char **assume)
+{
+	warp_result wr;
+	warp_model(w, addr, abytes, sp == SP_SHARED, &wr);
+	ka_row_int(r, "lanes", wr.lanes);
+	ka_row_opt(r, "sectors_per_request", wr.ok && sp != SP_SHARED, wr.sectors);
+	ka_row_opt(r, "ideal_sectors", wr.ok && sp != SP_SHARED, wr.ideal_sectors);
+	ka_row_opt(r, "bytes_per_request", wr.ok, wr.bytes);
+	ka_row_opt(r, "stride_bytes_tx", wr.ok, wr.stride_bytes);
+	ka_row_opt(r, "bank_ways", wr.ok && sp == SP_SHARED, wr.bank_ways);
+	ka_row_opt(r, "ideal_bank_ways", wr.ok && sp == SP_SHARED, wr.ideal_bank_ways);
+	ka_row_int(r, "sectors_assumed", symbolic);
+	ka_row_opt(r, "warp_uniform", wr.ok, wr.uniform || !(addr->dep & D_LANE));
+	if (symbolic)
+		*assume = ka_arena_printf(w->a, "%s%srun-time values in the lane stride taken as 1024",
+		                          *assume ? *assume : "", *assume ? "; " : "");
+}
+
+static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
+                          const char *field, int rw)
+{
+	if (w->quiet || !w->kernel || !addr.base)
+		return;
+	dstat *ds = &w->ds[addr.base->id];
+	if (rw != 1)
+		ds->read = 1;
+	if (rw != 0)
+		ds->written = 1;
+	if (rw != 1 && w->nloops)
+		ds->loop_reads++;
+	if (elem <= 0)
+		elem = abytes;
+	ka_row r;
+	ka_row_begin(&r, "access");
+	ka_row_int(&r, "id", next_id(w));
+	ka_row_int(&r, "kernel_id", w->kernel_id);
+	ka_row_text(&r, "kernel", w->kernel->name);
+	ka_row_text(&r, "func", w->func);
+	ka_row_loc(&r, &n->loc);
+	ka_row_text(&r, "space", space_name(addr.space));
+	ka_row_text(&r, "rw", rw == 0 ? "read" : rw == 1 ? "write" : "readwrite");
+	ka_row_text(&r, "base", addr.base->name);
+	ka_row_int(&r, "base_is_param", addr.base->kind == KD_PARAM);
+	ka_row_text(&r, "base_array", (addr.base->tflags & KT_ARRAY) ? addr.base->name : NULL);
+	ka_row_opt(&r, "elem_bytes", elem > 0, elem);
+	ka_row_opt(&r, "access_bytes", abytes > 0, abytes);
+	ka_row_opt(&r, "struct_bytes", field != NULL, elem);
+	ka_row_text(&r, "field", field);
+	ka_row_text(&r, "index_text", index_text(w, n, addr.base->name));
+	const sx *idx = elem > 0 ? sx_div_exact(&w->sx, addr.x, elem) : NULL;
+	int affine = sx_coef(&w->sx, addr.x, SYM_TID_X) && sx_coef(&w->sx, addr.x, SYM_TID_Y) &&
+	             sx_coef(&w->sx, addr.x, SYM_TID_Z) && !(addr.x->dep & D_OPAQUE);
+	ka_row_text(&r, "affine", idx && affine ? sx_render(&w->sx, w->a, idx) : NULL);
+	ka_row_int(&r, "is_affine", affine);
+	int symbolic = 0;
+	for (int k = 0; k < 3; k++)
+		coef_cols(w, &r, addr.x, elem, k, &symbolic);
+	int64_t c0;
+	ka_row_opt(&r, "offset_const", idx && sx_is_const(idx, &c0), idx && sx_is_const(idx, &c0) ? c0 : 0);
+	ka_row_int(&r, "thread_dependent", (addr.x->dep & D_LANE) != 0);
+	ka_row_int(&r, "block_uniform", (addr.x->dep & D_LANE) == 0);
+	ka_row_int(&r, "data_dependent", (addr.x->dep & D_DATA) != 0);
+	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
+	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, &assume);
+	loop_cols(w, &r, addr.x);
+	ka_row_int(&r, "in_divergent_branch", in_divergent(w, NULL, NULL, 0));
+	int guarded = w->guard_return;
+	for (int i = 0; i < w->nbrs; i++)
+		guarded |= w->brs[i].is_guard;
+	ka_row_int(&r, "guarded", guarded);
+	ka_row_int(&r, "vector_width", (n->tflags & KT_VECTOR) && abytes >= 8 ? abytes / 4 : 1);
+	ka_row_text(&r, "block_source", w->block_source);
+	ka_row_text(&r, "assumption", assume);
+	ka_row_insert(w->db, &r);
+	w->n_accesses++;
+	if (addr.space == SP_SHARED) {
+		warp_result wr;
+		warp_model(w, addr.x, abytes, 1, &wr);
+		if (wr.ok && wr.bank_ways > ds->max_bank)
+			ds->max_bank = wr.bank_ways;
+		if (rw != 0) {
+			for (int i = 0; i < w->nbrs; i++)
+				w->brs[i].n_shared_writes++;
+			for (int i = 0; i < w->nloops; i++)
+				w->loops[i].n_shared_writes++;
+		}
+		if (addr.base->tflags & KT_VOLATILE)
+			for (int i = 0; i < w->nbrs; i++)
+				w->brs[i].uses_volatile = 1;
+	}
+	if (addr.space == SP_LOCAL && (addr.x->dep & (D_LANE | D_DATA | D_LOOP | D_OPAQUE)))
+		ds->n_dyn++;
+	if (n->tflags & KT_VECTOR)
+		ds->reinterp = 1;
+}
+
+/* The address of an lvalue expression (no access is recorded). */
+static int lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
+{
+	n = strip(n);
+	*field = NULL;
+	if (n->kind == KN_SUBSCRIPT && n->nkids == 2) {
+		val b = ev(w, n->kids[0], 0);
+		if (!b.base)
+			return 0;
+		const sx *i = ev_int(w, n->kids[1]);
+		int eb = n->type_bytes > 0 ? n->type_bytes : 4;
+		out->base = b.base;
+		out->space = b.space;
+		out->x = sx_add(&w->sx, b.x ? b.x : sx_const(&w->sx, 0), sx_mul(&w->sx, i, sx_const(&w->sx, eb)));
+		*elem = eb;
+		return 1;
+	}
+	if (n->kind == KN_UNOP && n->op == OP_DEREF && n->nkids == 1) {
+		val p = ev(w, n->kids[0], 0);
+		if (!p.base)
+			return 0;
+		*out = p;
+		if (!out->x)
+			out->x = sx_const(&w->sx, 0);
+		*elem = n->type_bytes;
+		return 1;
+	}
+	if (n->kind == KN_MEMBER && n->nkids == 1) {
+		int e2;
+		const char *f2;
+		val b;
+		if (n->is_arrow) {
+			b = ev(w, n->kids[0], 0);
+			if (!b.base)
+				return 0;
+			ka_node *k = strip(n->kids[0]);
+			e2 = k->pointee_bytes;
+		} else if (!lvalue(w, n->kids[0], &b, &e2, &f2)) {
+			return 0;
+		}
+		int off = n->field_offset > 0 ? n->field_offset : 0;
+		out->base = b.base;
+		out->space = b.space;
+		out->x = sx_add(&w->sx, b.x ? b.x : sx_const(&w->sx, 0), sx_const(&w->sx, off));
+		*elem = e2;
+		*field = n->name;
+		return 1;
+	}
+	return 0;
+}
+
+static val access_expr(walk *w, ka_node *n, int rw)
+{
+	val addr;
+	int elem = 0;
+	const char *field = NULL;
+	if (!lvalue(w, n, &addr, &elem, &field))
+		return ival(sx_opaque(&w->sx, 0, 0));
+	record_access(w, n, addr, n->type_bytes, elem, field, rw);
+	unsigned dep = (addr.x->dep & ~D_OPAQUE) | D_DATA;
+	int sym = sx_new_sym(&w->sx, SYM_LOAD, addr.base->name, dep, addr.x->loops);
+	w->sx.syms[sym].lane_varying = (addr.x->dep & D_LANE) != 0;
+	val v = {.x = sx_symref(&w->sx, sym)};
+	if (n->tflags & KT_POINTER) {     /* a pointer loaded from memory */
+		v.base = addr.base;
+		v.space = SP_GLOBAL;
+		v.x = sx_const(&w->sx, 0);
+	}
+	return v;
+}
+
+static val builtin_member(walk *w, ka_node *n)
+{
+	ka_node *b = strip(n->kids[0]);
+	static const char *const vars[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+	if (!b || b->kind != KN_DECLREF || !n->name || strlen(n->name) != 1 ||
+	    n->name[0] < 'x' || n->name[0] > 'z')
+		return (val){0};
+	for (int v = 0; v < 4; v++) {
+		if (strcmp(b->name, vars[v]) != 0)
+			continue;
+		int axis = n->name[0] - 'x';
+		sx_sym_kind kind = (sx_sym_kind)(v * 3 + axis);
+		for (int s = 0; s < w->sx.nsyms; s++)
+			if (w->sx.syms[s].kind == kind)
+				return ival(sx_symref(&w->sx, s));
+	}
+	return (val){0};
+}
+
+static void literal_fact(walk *w, ka_node *n, int promotes)
+{
+	if (w->quiet || !w->is_device)
+		return;
+	ka_row r;
+	ka_row_begin(&r, "literal");
+	ka_row_int(&r, "id", next_id(w));
+	ka_row_opt(&r, "kernel_id", w->kernel != NULL, w->kernel_id);
+	ka_row_text(&r, "kernel", w->kernel ? w->kernel->name : NULL);
+	ka_row_text(&r, "func", w->func);
+	ka_row_loc(&r, &n->loc);
+	ka_row_text(&r, "text", node_text(w, n));
+	ka_row_text(&r, "kind", n->has_f_suffix ? "float" : "double");
+	ka_row_int(&r, "promotes_to_double", promotes);
+	ka_row_int(&r, "in_loop", w->nloops > 0);
+	ka_row_int(&r, "in_macro", n->loc.in_macro);
+	ka_row_insert(w->db, &r);
+}
+
+/* A float operand widened to double by an unsuffixed literal beside it. */
+static int is_widened_float(ka_node *n)
+{
+	if (!n || !(n->tflags & KT_DOUBLE))
+		return 0;
+	while (n && (n->kind == KN_PAREN || n->kind == KN_CAST) && n->nkids == 1) {
+		ka_node *k = n->kids[0];
+		if (k->tflags & (KT_FLOAT | KT_HALF))
+			return 1;
+		n = k;
+	}
+	return 0;
+}
+
+static int is_double_literal(ka_node *n)
+{
+	n = n && n->kind == KN_PAREN ? strip(n) : n;
+	return n && n->kind == KN_FLOAT && !n->has_f_suffix;
+}
+
+static val ev_binop_float(walk *w, ka_node *n)
+{
+	ka_node *l = n->nkids > 0 ? n->kids[0] : NULL, *r = n->nkids > 1 ? n->kids[1] : NULL;
+	int lit_l = is_double_literal(l), lit_r = is_double_literal(r);
+	int prom = (lit_l && (is_widened_float(r))) || (lit_r && is_widened_float(l)) ||
+	           (lit_r && n->op >= OP_MULA && n->op <= OP_ORA && l && (l->tflags & KT_FLOAT));
+	unsigned dep = 0;
+	uint64_t loops = 0;
+	for (int i = 0; i < n->nkids; i++) {
+		ka_node *k = n->kids[i];
+		if ((i == 0 && lit_l) || (i == 1 && lit_r)) {
+			literal_fact(w, strip(k), prom);
+			continue;
+		}
+		val v = ev(w, k, 0);
+		if (v.x) {
+			dep |= v.x->dep;
+			loops |= v.x->loops;
+		}
+	}
+	return ival(sx_opaque(&w->sx, dep, loops));
+}
+
+static val ev_assign(walk *w, ka_node *n)
+{
+	ka_node *lhs = strip(n->kids[0]);
+	val rv = ev(w, n->kids[1], 0);
+	if (lhs->kind == KN_DECLREF && lhs->ref) {
+		val cur = w->env[lhs->ref->id];
+		val nv = rv;
+		if (n->op != OP_ASSIGN) {
+			static const sx_kind map[] = {[OP_MULA] = SX_MUL, [OP_DIVA] = SX_DIV,
+				[OP_REMA] = SX_REM, [OP_ADDA] = SX_ADD, [OP_SUBA] = SX_ADD,
+				[OP_SHLA] = SX_SHL, [OP_SHRA] = SX_SHR, [OP_ANDA] = SX_AND,
+				[OP_XORA] = SX_XOR, [OP_ORA] = SX_OR};
+			const sx *c = cur.x ? cur.x : sx_opaque(&w->sx, 0, 0);
+			const sx *r = rv.x ? rv.x : sx_opaque(&w->sx, 0, 0);
+			if (n->op == OP_SUBA)
+				r = sx_neg(&w->sx, r);
+			if (cur.base && (n->op == OP_ADDA || n->op == OP_SUBA))
+				r = sx_mul(&w->sx, r, sx_const(&w->sx, lhs->pointee_bytes > 0 ? lhs->pointee_bytes : 1));
+			nv = cur;
+			nv.x = (lhs->tflags & (KT_FLOAT | KT_DOUBLE)) ?
+			       sx_opaque(&w->sx, c->dep | r->dep, c->loops | r->loops) :
+			       sx_bin(&w->sx, map[n->op], c, r);
+		}
+		walk_assign(w, lhs->ref, nv);
+		return nv;
+	}
+	access_expr(w, lhs, n->op == OP_ASSIGN ? 1 : 2);
+	return rv;
+}
+
+static val ev_binop(walk *w, ka_node *n)
+{
+	if (n->nkids != 2)
+		return ival(sx_opaque(&w->sx, 0, 0));
+	if (n->op >= OP_ASSIGN && n->op <= OP_ORA) {
+		ka_node *l = strip(n->kids[0]);
+		if (n->op != OP_ASSIGN && is_double_literal(n->kids[1]) && l && (l->tflags & KT_FLOAT))
+			literal_fact(w, strip(n->kids[1]), 1);
+		return ev_assign(w, n);
+	}
+	if (n->op == OP_COMMA) {
+		ev(w, n->kids[0], 0);
+		return ev(w, n->kids[1], 0);
+	}
+	if ((n->tflags & (KT_FLOAT | KT_DOUBLE | KT_HALF)) ||
+	    (n->kids[0]->tflags & (KT_FLOAT | KT_DOUBLE)) || (n->kids[1]->tflags & (KT_FLOAT | KT_DOUBLE)))
+		return ev_binop_float(w, n);
+	val a = ev(w, n->kids[0], 0), b = ev(w, n->kids[1], 0);
+	const sx *x = a.x ? a.x : sx_opaque(&w->sx, 0, 0), *y = b.x ? b.x : sx_opaque(&w->sx, 0, 0);
+	if (a.base && (n->op == OP_ADD || n->op == OP_SUB)) {   /* pointer arithmetic */
+		ka_node *pn = strip(n->kids[0]);
+		int eb = pn && pn->pointee_bytes > 0 ? pn->pointee_bytes : 1;
+		const sx *d = sx_mul(&w->sx, y, sx_const(&w->sx, eb));
+		a.x = sx_add(&w->sx, x, n->op == OP_SUB ? sx_neg(&w->sx, d) : d);
+		return a;
+	}
+	if (b.base && n->op == OP_ADD) {
+		ka_node *pn = strip(n->kids[1]);
+		int eb = pn && pn->pointee_bytes > 0 ? pn->pointee_bytes : 1;
+		b.x = sx_add(&w->sx, y, sx_mul(&w->sx, x, sx_const(&w->sx, eb)));
+		return b;
+	}
+	switch (n->op) {
+	case OP_ADD: return ival(sx_add(&w->sx, x, y));
+	case OP_SUB: return ival(sx_add(&w->sx, x, sx_neg(&w->sx, y)));
+	case OP_MUL: return ival(sx_mul(&w->sx, x, y));
+	case OP_DIV: return ival(sx_bin(&w->sx, SX_DIV, x, y));
+	case OP_REM: return ival(sx_bin(&w->sx, SX_REM, x, y));
+	case OP_SHL: return ival(sx_bin(&w->sx, SX_SHL, x, y));
+	case OP_SHR: return ival(sx_bin(&w->sx, SX_SHR, x, y));
+	case OP_AND: case OP_LAND: return ival(sx_bin(&w->sx, SX_AND, x, y));
+	case OP_OR: case OP_LOR: return ival(sx_bin(&w->sx, SX_OR, x, y));
+	case OP_XOR: return ival(sx_bin(&w->sx, SX_XOR, x, y));
+	case OP_LT: case OP_GT: case OP_LE: case OP_GE: case OP_EQ: case OP_NE: {
+		const sx *c = sx_bin(&w->sx, SX_CMP, x, y);
+		if (c->k == SX_CMP)
+			((sx *)c)->c = n->op - OP_LT + 1;
+		else
+			c = sx_opaque(&w->sx, x->dep | y->dep, x->loops | y->loops);
+		return ival(c);
+	}
+	default:
+		return ival(sx_opaque(&w->sx, x->dep | y->dep, x->loops | y->loops));
+	}
+}
+
+static val ev_unop(walk *w, ka_node *n, int rw)
+{
+	if (n->nkids != 1)
+		return ival(sx_opaque(&w->sx, 0, 0));
+	ka_node *k = strip(n->kids[0]);
+	switch (n->op) {
+	case OP_DEREF:
+		return access_expr(w, n, rw);
+	case OP_ADDROF: {
+		val a;
+		int e;
+		const char *f;
+		if (k->kind == KN_DECLREF && k->ref) {
+			val v = {.base = k->ref, .space = space_of_decl(k->ref), .x = sx_const(&w->sx, 0)};
+			if (w->env[k->ref->id].base || w->env[k->ref->id].x)
+				w->ds[k->ref->id].reinterp = 1;
+			return v;
+		}
+		if (lvalue(w, k, &a, &e, &f))
+			return a;
+		return ival(sx_opaque(&w->sx, 0, 0));
+	}
+	case OP_MINUS: return ival(sx_neg(&w->sx, ev_int(w, k)));
+	case OP_PLUS: return ev(w, k, 0);
+	case OP_PREINC: case OP_PREDEC: case OP_POSTINC: case OP_POSTDEC: {
+		if (k->kind == KN_DECLREF && k->ref) {
+			val cur = w->env[k->ref->id];
+			int step = (n->op == OP_PREINC || n->op == OP_POSTINC) ? 1 : -1;
+			if (cur.base)
+				step *= k->pointee_bytes > 0 ? k->pointee_bytes : 1;
+			val nv = cur;
+			nv.x = sx_add(&w->sx, cur.x ? cur.x : sx_opaque(&w->sx, 0, 0), sx_const(&w->sx, step));
+			walk_assign(w, k->ref, nv);
+			return (n->op == OP_PREINC || n->op == OP_PREDEC) ? nv : cur;
+		}
+		return access_expr(w, k, 2);
+	}
+	default: {
+		const sx *x = ev_int(w, k);
+		return ival(sx_opaque(&w->sx, x->dep, x->loops));
+	}
+	}
+}
+
+static val ev_declref(walk *w, ka_node *n, int rw)
+{
+	ka_decl *d = n->ref;
+	if (n->name && strcmp(n->name, "warpSize") == 0) {
+		for (int s = 0; s < w->sx.nsyms; s++)
+			if (w->sx.syms[s].kind == SYM_WARPSIZE)
+				return ival(sx_symref(&w->sx, s));
+	}
+	if (!d) {
+		if (n->kind == KN_DECLREF && n->ival >= 0 && (n->tflags & KT_INT))
+			return ival(sx_opaque(&w->sx, 0, 0));
+		return ival(sx_opaque(&w->sx, 0, 0));
+	}
+	if (d->id < w->nenv && (w->env[d->id].x || w->env[d->id].base))
+		return w->env[d->id];
+	if (d->kind == KD_VAR && (d->tflags & KT_ARRAY)) {
+		note_array(w, d);
+		val v = {.base = d, .space = space_of_decl(d), .x = sx_const(&w->sx, 0)};
+		return v;
+	}
+	if (d->kind == KD_VAR && (d->flags & (KDF_SHARED | KDF_CONSTANT))) {
+		note_array(w, d);
+		val addr = {.base = d, .space = space_of_decl(d), .x = sx_const(&w->sx, 0)};
+		if (!w->quiet && w->kernel)
+			record_access(w, n, addr, n->type_bytes, n->type_bytes, NULL, rw);
+		return ival(sx_opaque(&w->sx, D_DATA, 0));
+	}
+	if (d->kind == KD_VAR && (d->flags & KDF_CONSTQ) && d->init) {
+		int64_t v;
+		if (fold_int(w, d->init, &v))
+			return ival(sx_const(&w->sx, v));
+	}
+	int s = sx_new_sym(&w->sx, SYM_OTHER, d->name, 0, 0);
+	return ival(sx_symref(&w->sx, s));
+}
+
+val ev(walk *w, ka_node *n, int rw)
+{
+	if (!n)
+		return ival(sx_opaque(&w->sx, 0, 0));
+	switch (n->kind) {
+	case KN_INT:
+		return ival(sx_const(&w->sx, n->ival));
+	case KN_FLOAT:
+		if (!n->has_f_suffix)
+			literal_fact(w, n, 0);
+		return ival(sx_opaque(&w->sx, 0, 0));
+	case KN_SIZEOF:
+		return ival(n->ival >= 0 ? sx_const(&w->sx, n->ival) : sx_opaque(&w->sx, 0, 0));
+	case KN_DECLREF:
+		return ev_declref(w, n, rw);
+	case KN_MEMBER: {
+		val b = n->nkids == 1 ? builtin_member(w, n) : (val){0};
+		if (b.x)
+			return b;
+		ka_node *k = n->nkids ? strip(n->kids[0]) : NULL;
+		if (n->is_arrow || (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))))
+			return access_expr(w, n, rw);
+		const sx *x = k ? ev_int(w, k) : sx_opaque(&w->sx, 0, 0);
+		return ival(sx_opaque(&w->sx, x->dep, x->loops));
+	}
+	case KN_SUBSCRIPT:
+		if (n->tflags & KT_ARRAY) {
+			val a;
+			int e;
+			const char *f;
+			if (lvalue(w, n, &a, &e, &f))
+				return a;
+			return ival(sx_opaque(&w->sx, 0, 0));
+		}
+		return access_expr(w, n, rw);
+	case KN_BINOP:
+		return ev_binop(w, n);
+	case KN_UNOP:
+		return ev_unop(w, n, rw);
+	case KN_CALL:
+		return ev_call(w, n);
+	case KN_CAST: case KN_PAREN:
+		if (n->nkids == 1) {
+			val v = ev(w, n->kids[0], rw);
+			if (v.base && (n->tflags & KT_POINTER) && n->pointee_bytes > 0) {
+				ka_node *k = strip(n->kids[0]);
+				if (k && k->pointee_bytes > 0 && k->pointee_bytes != n->pointee_bytes)
+					w->ds[v.base->id].reinterp = 1;
+			}
+			if (!v.base && (n->tflags & (KT_FLOAT | KT_DOUBLE)) && v.x)
+				v.x = sx_opaque(&w->sx, v.x->dep, v.x->loops);
+			return v;
+		}
+		break;
+	case KN_COND: {
+		unsigned dep = 0;
+		uint64_t loops = 0;
+		for (int i = 0; i < n->nkids; i++) {
+			const sx *x = ev_int(w, n->kids[i]);
+			dep |= x->dep;
+			loops |= x->loops;
+		}
+		return ival(sx_opaque(&w->sx, dep, loops));
+	}
+	default:
+		break;
+	}
+	unsigned dep = 0;
+	uint64_t loops = 0;
+	for (int i = 0; i < n->nkids; i++) {
+		if (n->kids[i] && n->kids[i]->kind >= KN_COMPOUND) {
+			st(w, n->kids[i]);
+			continue;
+		}
+		const sx *x = ev_int(w, n->kids[i]);
+		dep |= x->dep;
+		loops |= x->loops;
+	}
+	return ival(sx_opaque(&w->sx, dep, loops));
+}

@@ -1,0 +1,160 @@
+/* analyzer/walk_host.c: launch sites.  A <<<grid, block, smem, stream>>>
+ * launch (hipLaunchKernelGGL expands to the same shape) becomes a launch
+ * fact with its configuration folded where it is constant (dim3, macros,
+ * constexpr, local constants), and feeds the kernel's block shape. */
+#include "analyzer/walk.h"
+#include <stdlib.h>
+#include <string.h>
+
+void note_array(walk *w, ka_decl *d)
+{
+	for (int i = 0; i < w->narrays; i++)
+		if (w->arrays[i] == d)
+			return;
+	if (w->narrays < 64)
+		w->arrays[w->narrays++] = d;
+}
+
+static int is_dim3(const ka_node *n)
+{
+	return n && n->type && strstr(n->type, "dim3") != NULL;
+}
+
+/* Fold a launch dimension: a dim3(...) construction, a dim3 variable with
+ * such an initializer, or an integer expression. */
+static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
+{
+	out[0] = out[1] = out[2] = 1;
+	n = strip(n);
+	if (!n || depth > 4)
+		return 0;
+	if (n->kind == KN_CALL && n->name && strcmp(n->name, "dim3") == 0) {
+		if (n->nkids == 1 && is_dim3(strip(n->kids[0])))
+			return fold_dim3(w, n->kids[0], out, depth + 1);
+		int ok = 1;
+		for (int i = 0; i < n->nkids && i < 3; i++) {
+			ka_node *k = strip(n->kids[i]);
+			if (k && k->kind == KN_OTHER && k->nkids == 0)   /* a default argument */
+				out[i] = 1;
+			else
+				ok &= fold_int(w, n->kids[i], &out[i]);
+		}
+		return ok;
+	}
+	if (n->kind == KN_INITLIST) {
+		int ok = 1;
+		for (int i = 0; i < n->nkids && i < 3; i++)
+			ok &= fold_int(w, n->kids[i], &out[i]);
+		return ok;
+	}
+	if (n->kind == KN_DECLREF && is_dim3(n))
+		return n->ref && n->ref->init ? fold_dim3(w, n->ref->init, out, depth + 1) : 0;
+	return fold_int(w, n, &out[0]);
+}
+
+static ka_decl *find_kernel(walk *w, ka_node *n)
+{
+	if (n->ref && (n->ref->flags & KDF_GLOBAL) && n->ref->body)
+		return n->ref;
+	for (ka_decl *f = w->tu->funcs; f; f = f->next)
+		if ((f->flags & KDF_GLOBAL) && n->name && strcmp(f->name, n->name) == 0)
+			return f;
+	return n->ref;
+}
+
+static int is_ceil_div(walk *w, ka_node *n)
+{
+	ka_node *d = strip(n);
+	while (d && d->kind == KN_CALL && d->nkids >= 1 && d->name && strcmp(d->name, "dim3") == 0)
+		d = strip(d->kids[0]);
+	int64_t by, add;
+	if (d && d->kind == KN_BINOP && d->op == OP_DIV && fold_int(w, d->kids[1], &by)) {
+		ka_node *s = strip(d->kids[0]);
+		if (s && s->kind == KN_BINOP && s->op == OP_ADD && fold_int(w, s->kids[1], &add) &&
+		    add == by - 1)
+			return 1;
+	}
+	const char *t = node_text(w, n);
+	if (!t || !strchr(t, '/'))
+		return 0;
+	return strstr(t, "- 1") || strstr(t, "-1") || strstr(t, "ceil") || strstr(t, "div_up") ||
+	       strstr(t, "DIV_UP") || strstr(t, "cdiv");
+}
+
+static int checked_after(walk *w)
+{
+	const char *t = w->next_stmt ? node_text(w, w->next_stmt) : NULL;
+	return t && (strstr(t, "GetLastError") || strstr(t, "PeekAtLastError") ||
+	             strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
+}
+
+static void dims_cols(ka_row *r, const char *p, const int64_t d[3], int ok)
+{
+	static const char *const gx[] = {"grid_x", "grid_y", "grid_z", "grid_blocks"};
+	static const char *const bx[] = {"block_x", "block_y", "block_z", "block_threads"};
+	const char *const *c = p[0] == 'g' ? gx : bx;
+	for (int i = 0; i < 3; i++)
+		ka_row_opt(r, c[i], ok, d[i]);
+	ka_row_opt(r, c[3], ok, d[0] * d[1] * d[2]);
+}
+
+void launch_fact(walk *w, ka_node *n)
+{
+	ka_node *cfg = n->cfg;
+	ka_decl *k = find_kernel(w, n);
+	int64_t g[3], b[3], smem = 0;
+	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0);
+	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0);
+	int sok = cfg->nkids > 2 ? fold_int(w, cfg->kids[2], &smem) : 1;
+	if (w->nlaunches == w->caplaunches) {
+		w->caplaunches = w->caplaunches ? w->caplaunches * 2 : 16;
+		launch_info *nl = ka_arena_alloc(w->a, sizeof *nl * (size_t)w->caplaunches);
+		if (w->nlaunches)
+			memcpy(nl, w->launches, sizeof *nl * (size_t)w->nlaunches);
+		w->launches = nl;
+	}
+	launch_info *li = &w->launches[w->nlaunches++];
+	memset(li, 0, sizeof *li);
+	li->call = n;
+	li->kernel = k;
+	if (bok) {
+		li->bx = (int)b[0];
+		li->by = (int)b[1];
+		li->bz = (int)b[2];
+	}
+	li->dyn_smem = sok ? smem : -1;
+	li->ntargs = n->ntargs;
+	memcpy(li->targs, n->targs, sizeof li->targs);
+	if (w->quiet)
+		return;
+	const char *text = node_text(w, n);
+	ka_row r;
+	ka_row_begin(&r, "launch");
+	ka_row_int(&r, "id", next_id(w));
+	ka_row_text(&r, "kernel", k ? k->name : n->name);
+	ka_row_text(&r, "func", w->func);
+	ka_row_loc(&r, &n->loc);
+	ka_row_text(&r, "api", text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
+	static const char *const tc[] = {"grid_text", "block_text", "smem_text", "stream_text"};
+	for (int i = 0; i < 4; i++)
+		ka_row_text(&r, tc[i], i < cfg->nkids ? node_text(w, cfg->kids[i]) : NULL);
+	dims_cols(&r, "grid", g, gok);
+	dims_cols(&r, "block", b, bok);
+	if (cfg->nkids > 1 && !cfg->kids[1]->loc.in_macro) {
+		ka_row_int(&r, "block_begin_off", cfg->kids[1]->loc.begin);
+		ka_row_int(&r, "block_end_off", cfg->kids[1]->loc.end);
+	}
+	if (cfg->nkids > 0 && !cfg->kids[0]->loc.in_macro) {
+		ka_row_int(&r, "grid_begin_off", cfg->kids[0]->loc.begin);
+		ka_row_int(&r, "grid_end_off", cfg->kids[0]->loc.end);
+	}
+	ka_row_int(&r, "grid_is_ceil_div", cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0]));
+	ka_row_opt(&r, "dyn_smem", sok, smem);
+	ka_row_int(&r, "smem_optin", 0);
+	ka_row_int(&r, "in_loop", w->nloops > 0);
+	ka_row_int(&r, "checked_after", checked_after(w));
+	ka_row_opt(&r, "stmt_begin_off", !n->loc.in_macro, n->loc.begin);
+	ka_row_opt(&r, "stmt_end_off", !n->loc.in_macro, n->loc.end);
+	ka_row_opt(&r, "func_begin_off", w->fn && !w->fn->loc.in_macro, w->fn ? w->fn->decl_begin : 0);
+	ka_row_insert(w->db, &r);
+}

@@ -1,0 +1,127 @@
+/* analyzer/warp.c: the warp model.  Evaluates an address expression for
+ * each lane of the first warp of a block of the kernel's shape and counts
+ * 32-byte sectors (global memory) and bank conflicts (shared memory), as the
+ * hardware sees one warp-wide request. */
+#include "analyzer/walk.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void lane_of(const walk *w, int l, sx_lane *ln)
+{
+	int bx = w->block[0] > 0 ? w->block[0] : 1, by = w->block[1] > 0 ? w->block[1] : 1;
+	ln->tid[0] = l % bx;
+	ln->tid[1] = (l / bx) % by;
+	ln->tid[2] = l / (bx * by);
+}
+
+static int block_threads(const walk *w)
+{
+	int t = 1;
+	for (int i = 0; i < 3; i++)
+		t *= w->block[i] > 0 ? w->block[i] : 1;
+	return t;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int count_distinct(int64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp64);
+	int d = 0;
+	for (int i = 0; i < n; i++)
+		if (i == 0 || v[i] != v[d - 1])
+			v[d++] = v[i];
+	return d;
+}
+
+void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r)
+{
+	memset(r, 0, sizeof *r);
+	int ws = w->arch->warp_size;
+	int lanes = block_threads(w) < ws ? block_threads(w) : ws;
+	int64_t a[64];
+	r->lanes = lanes;
+	if (access_bytes <= 0 || !addr)
+		return;
+	for (int l = 0; l < lanes; l++) {
+		sx_lane ln;
+		lane_of(w, l, &ln);
+		if (sx_eval(&w->sx, addr, &ln, &a[l]) != 0)
+			return;
+	}
+	r->ok = 1;
+	r->stride_bytes = lanes > 1 ? a[1] - a[0] : 0;
+	r->uniform = 1;
+	for (int l = 1; l < lanes; l++)
+		if (a[l] != a[0])
+			r->uniform = 0;
+	r->bytes = lanes * access_bytes;
+	/* Sectors: every 32-byte sector any byte of any lane's access touches. */
+	int64_t *sec = malloc(sizeof *sec * (size_t)lanes * 8);
+	int ns = 0;
+	const int sb = 32;   /* L1/L2 sector size on NVIDIA and our model for AMD */
+	for (int l = 0; l < lanes; l++) {
+		int64_t first = a[l] / sb, last = (a[l] + access_bytes - 1) / sb;
+		for (int64_t s = first; s <= last && s - first < 8; s++)
+			sec[ns++] = s;
+	}
+	r->sectors = count_distinct(sec, ns);
+	r->ideal_sectors = (r->bytes + sb - 1) / sb;
+	if (r->uniform)
+		r->ideal_sectors = (access_bytes + sb - 1) / sb;
+	free(sec);
+	if (!shared)
+		return;
+	/* Banks: distinct 4-byte words per bank, maximised over banks. */
+	int banks = w->arch->smem_banks, bb = w->arch->bank_bytes;
+	int64_t *words = malloc(sizeof *words * (size_t)lanes * 16);
+	int nw = 0;
+	for (int l = 0; l < lanes; l++)
+		for (int64_t o = 0; o < access_bytes && o < 16 * bb; o += bb)
+			words[nw++] = (a[l] + o) / bb;
+	int nd = count_distinct(words, nw);
+	int ways = 0;
+	for (int bank = 0; bank < banks; bank++) {
+		int c = 0;
+		for (int i = 0; i < nd; i++) {
+			int64_t m = words[i] % banks;
+			if (m < 0)
+				m += banks;
+			if (m == bank)
+				c++;
+		}
+		if (c > ways)
+			ways = c;
+	}
+	free(words);
+	r->bank_ways = ways;
+	r->ideal_bank_ways = (r->bytes + banks * bb - 1) / (banks * bb);
+	if (r->uniform)
+		r->ideal_bank_ways = 1;
+}
+
+int warp_uniform_value(walk *w, const sx *x)
+{
+	int ws = w->arch->warp_size, threads = block_threads(w);
+	int nwarps = (threads + ws - 1) / ws;
+	if (nwarps > 8)
+		nwarps = 8;
+	for (int wp = 0; wp < nwarps; wp++) {
+		int64_t first = 0, v;
+		for (int l = 0; l < ws && wp * ws + l < threads; l++) {
+			sx_lane ln;
+			lane_of(w, wp * ws + l, &ln);
+			if (sx_eval(&w->sx, x, &ln, &v) != 0)
+				return -1;
+			if (l == 0)
+				first = v;
+			else if (v != first)
+				return 0;
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,22 @@
+/* util/proc.h: run an external tool (nvcc, hipcc) with a time limit and
+ * capture what it prints. */
+#ifndef KA_UTIL_PROC_H
+#define KA_UTIL_PROC_H
+#include "util/buf.h"
+
+typedef struct ka_proc_result {
+	int exited;      /* 1 when it exited on its own */
+	int status;      /* exit status when exited */
+	int timed_out;   /* killed at the time limit */
+} ka_proc_result;
+
+/* Run argv (argv[0] looked up in PATH) with stdin from /dev/null, stdout and
+ * stderr together into out (capped by out's limit, excess dropped).
+ * KA_OK when it ran (look at res), KA_ETOOL when it could not start. */
+int ka_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_proc_result *res);
+
+/* The nvcc to use: $KCHECK_NVCC, /usr/local/cuda/bin/nvcc, or nvcc on PATH;
+ * NULL when none exists. */
+const char *ka_proc_find_nvcc(void);
+
+#endif
