@@ -34,7 +34,7 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 		int ok = 1;
 		for (int i = 0; i < n->nkids && i < 3; i++) {
 			ka_node *k = strip(n->kids[i]);
-			if (k && k->kind == KN_OTHER && k->nkids == 0)   /* a default argument */
+			if (k && (k->kind == KN_OTHER || k->kind == KN_CAST) && k->nkids == 0) /* default arg */
 				out[i] = 1;
 			else
 				ok &= fold_int(w, n->kids[i], &out[i]);
