@@ -9,13 +9,15 @@
  * appends arguments to the kcheck command.  It prints `PASS file` or one
  * `FAIL file:line: query => got X, want Y` per failed expectation and ends
  * with `N passed, M failed` (expectations); the exit status is 1 when
- * anything failed, 2 on a usage or setup error.
+ * anything failed, 2 on a usage or setup error.  A kcheck run that takes
+ * longer than GOLDEN_TIMEOUT seconds (default 120) is killed and fails.
  *
  * Usage: golden_check [-k] KCHECK FILE_OR_DIR...   (-k keeps the databases)
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +104,15 @@ static void add_args(char *text, char **args, int *n, int cap)
 	}
 }
 
+/* Seconds one kcheck run may take: GOLDEN_TIMEOUT, default 120. */
+static unsigned timeout_s(void)
+{
+	const char *e = getenv("GOLDEN_TIMEOUT");
+	int v = e ? atoi(e) : 0;
+
+	return v > 0 ? (unsigned)v : 120;
+}
+
 /* Run kcheck on path writing db; its output goes to log. 0 when it exited 0. */
 static int run_kcheck(struct tally *t, const char *path, const char *db,
 		      const char *log, char **extra, int nextra)
@@ -130,6 +141,7 @@ static int run_kcheck(struct tally *t, const char *path, const char *db,
 			dup2(fd, 2);
 			close(fd);
 		}
+		alarm(timeout_s());   /* survives execv: a hung kcheck dies of SIGALRM */
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -137,7 +149,7 @@ static int run_kcheck(struct tally *t, const char *path, const char *db,
 		return -1;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);   /* 142: timed out */
 }
 
 /* First line of the kcheck log, for the failure message. */
@@ -277,6 +289,8 @@ static void check_file(struct tally *t, const char *path, int idx)
 	if (rc != 0 ||
 	    sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		first_log_line(log_path, msg, sizeof(msg));
+		if (rc == 128 + SIGALRM)
+			snprintf(msg, sizeof(msg), "timed out after %u s", timeout_s());
 		printf("FAIL %s:0: kcheck facts exited %d: %s\n", path, rc, msg);
 		t->failed += nexp;
 		goto out;
