@@ -33,6 +33,15 @@ static const char usage[] =
 	"                         [--json] [--compile-only] [--samples N] [--seed N] [--build-dir DIR]\n"
 	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n";
 
+static int known_option(const char *a)
+{
+	static const char *const k[] = {"--candidate", "--baseline", "--suite", "--candidate-name", "--build-dir",
+					"--arch", "--nvcc", "--seed", "--samples", "--configs"};
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (!strcmp(a, k[i])) return 1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -45,6 +54,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		else if (!strcmp(a, "--compile-only")) { o->compile_only = 1; takes = 0; }
 		else if (!strcmp(a, "--unsafe-skip-static-gate")) { o->skip_static = 1; takes = 0; }
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 1; }
+		else if (a[0] == '-' && !known_option(a)) return usage_error("unknown option", a) + 1;
 		else if (a[0] == '-' && !v) return usage_error("option needs a value", a) + 1;
 		else if (!strcmp(a, "--candidate")) o->candidate = v;
 		else if (!strcmp(a, "--baseline")) o->baseline = v;
@@ -62,8 +72,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			else if (!strcmp(v, "visible")) o->configs = KA_BENCH_CONFIGS_VISIBLE;
 			else if (!strcmp(v, "unseen")) o->configs = KA_BENCH_CONFIGS_UNSEEN;
 			else return usage_error("--configs takes visible, unseen or all", v) + 1;
-		} else if (a[0] == '-') return usage_error("unknown option", a) + 1;
-		else if (!o->task) { o->task = a; takes = 0; }
+		} else if (!o->task) { o->task = a; takes = 0; }
 		else return usage_error("unexpected argument", a) + 1;
 		i += takes;
 	}

@@ -160,7 +160,9 @@ static int eval(struct rd *r, const ka_bench_spec *s, const ka_bench_config *c, 
 	const char *names[KA_BENCH_MAX_PARAMS];
 	for (int i = 0; i < s->nparams; i++) names[i] = s->params[i];
 	if (ka_bench_expr_eval(expr, names, c->p, s->nparams, out)) {
-		if (!r->err) ka_error_set(KA_EINPUT, "%s: config '%s', %s: %s", r->origin, c->name, what, ka_error_last());
+		char why[300];
+		snprintf(why, sizeof why, "%s", ka_error_last());   /* the message buffer is reused below */
+		if (!r->err) ka_error_set(KA_EINPUT, "%s: config '%s', %s: %s", r->origin, c->name, what, why);
 		r->err = 1;
 		return KA_EINPUT;
 	}
@@ -274,7 +276,8 @@ int ka_bench_spec_load(const char *path, ka_bench_spec *spec)
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
-	if (ka_fs_is_dir(path)) snprintf(file, sizeof file, "%s/task.yaml", path);
+	size_t n = strlen(path);
+	if (ka_fs_is_dir(path) || n < 5 || strcmp(path + n - 5, ".yaml")) snprintf(file, sizeof file, "%s/task.yaml", path);
 	else snprintf(file, sizeof file, "%s", path);
 	if (!ka_fs_exists(file)) return ka_error_set(KA_EIO, "no task spec at %s", file);
 	rc = ka_fs_read(file, 1 << 20, &text, &len);

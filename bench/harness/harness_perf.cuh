@@ -84,14 +84,18 @@ static int timed(impl_fn fn, cudaGraphExec_t g, const ka_task_args *a, cudaStrea
 	return 0;
 }
 
-static cudaGraphExec_t capture(impl_fn fn, const ka_task_args *a, cudaStream_t s)
+/* One call captured as a graph; NULL when capture fails.  *empty is set
+ * when the call put no work at all on the harness's stream. */
+static cudaGraphExec_t capture(impl_fn fn, const ka_task_args *a, cudaStream_t s, int *empty)
 {
 	cudaGraph_t g;
 	cudaGraphExec_t x = NULL;
+	size_t nodes = 0;
 	if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess) return NULL;
 	int rc = fn(a, s);
 	if (cudaStreamEndCapture(s, &g) != cudaSuccess) { cudaGetLastError(); return NULL; }
-	if (rc == 0 && cudaGraphInstantiate(&x, g, 0) != cudaSuccess) x = NULL;
+	if (cudaGraphGetNodes(g, NULL, &nodes) == cudaSuccess && nodes == 0) *empty = 1;
+	if (rc == 0 && !*empty && cudaGraphInstantiate(&x, g, 0) != cudaSuccess) x = NULL;
 	cudaGraphDestroy(g);
 	cudaGetLastError();
 	return x;
@@ -170,14 +174,19 @@ static int perf_config(const plan *pl, int ci, perf_ctx *x)
 			if (!pl->t[i].out) gen(&pl->t[i], b.in[k][i], c->n[i], 0, mix64(seed + i), x->s);
 	}
 	warm_up(pl, c, &b, sv, x, med);
-	if (med[0] < 10.0f || med[1] < 10.0f) {
+	if (med[0] < 10.0f && med[1] < 10.0f) {   /* both tiny: same method for both */
+		int empty = 0;
 		graph = 1;
 		for (int k = 0; k < 2 && graph; k++)
 			for (int set = 0; set < SETS && graph; set++)
 				for (int o = 0; o < 2 && graph; o++) {
 					ka_task_args a;
 					make_args(pl, c, &b, set, 2 * k + o, sv[set], &a);
-					g[k][set][o] = capture(k ? ka_impl_b : ka_impl_a, &a, x->s);
+					g[k][set][o] = capture(k ? ka_impl_b : ka_impl_a, &a, x->s, &empty);
+					if (empty) {
+						fprintf(R, "fail %c %s no-work-on-the-harness-stream (empty graph capture)\n", "ab"[k], c->name);
+						return -1;
+					}
 					if (!g[k][set][o]) graph = 0;
 				}
 		if (!graph) fprintf(R, "note %s graph-capture-failed timing-direct\n", c->name);

@@ -1,49 +1,73 @@
-/* bench/tasks/reduce_sum/expert.cu: a fixed grid of 1056 blocks streams the
- * vector with 16-byte loads (grid-stride), warp shuffles, one partial per
- * block; a second one-block pass adds the partials in a fixed order, so the
- * result is deterministic. */
+/* bench/tasks/reduce_sum/expert.cu: shape-aware.  Short rows (< 256): one
+ * warp per row.  Otherwise each row is split over B blocks (enough blocks
+ * in total to fill the chip), each writing a partial sum to the scratch;
+ * a second pass adds each row's B partials in a fixed order, so the result
+ * is deterministic. */
 #include "ka_task.h"
 
-enum { GRID = 1056 };
-
-__device__ float block_reduce(float v)
+__device__ __forceinline__ float warp_sum(float v)
 {
-	__shared__ float sh[32];
 	for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-	if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
-	__syncthreads();
-	v = threadIdx.x < (blockDim.x >> 5) ? sh[threadIdx.x] : 0.0f;
-	if (threadIdx.x < 32)
-		for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
 	return v;
 }
 
-__global__ void __launch_bounds__(512) partials(const float4 *x4, long long n4, const float *x, long long n, float *part)
+__global__ void __launch_bounds__(256) short_rows(const float *x, float *sums, long long rows, long long cols)
 {
+	long long r = blockIdx.x * 8LL + (threadIdx.x >> 5);
+	int lane = threadIdx.x & 31;
+	if (r >= rows) return;
 	float s = 0.0f;
-	long long step = (long long)gridDim.x * blockDim.x;
-	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += step) {
-		float4 v = x4[i];
-		s += (v.x + v.y) + (v.z + v.w);
-	}
-	if (blockIdx.x == 0 && threadIdx.x < n - 4 * n4) s += x[4 * n4 + threadIdx.x];
-	s = block_reduce(s);
-	if (threadIdx.x == 0) part[blockIdx.x] = s;
+	for (long long j = lane; j < cols; j += 32) s += x[r * cols + j];
+	s = warp_sum(s);
+	if (lane == 0) sums[r] = s;
 }
 
-__global__ void __launch_bounds__(1024) finish(const float *part, int m, float *out)
+__global__ void __launch_bounds__(512) row_chunks(const float *x, float *part, long long cols, int B)
 {
+	__shared__ float sh[16];
+	const float *xr = x + blockIdx.y * cols;
+	long long chunk = (cols + B - 1) / B, j0 = blockIdx.x * chunk, j1 = min(cols, j0 + chunk);
+	float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+	long long j = j0 + threadIdx.x;
+	for (; j + 3 * 512 < j1; j += 4 * 512) {
+		s0 += xr[j]; s1 += xr[j + 512]; s2 += xr[j + 1024]; s3 += xr[j + 1536];
+	}
+	for (; j < j1; j += 512) s0 += xr[j];
+	float s = warp_sum((s0 + s1) + (s2 + s3));
+	if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = s;
+	__syncthreads();
+	if (threadIdx.x < 32) {
+		s = warp_sum(threadIdx.x < 16 ? sh[threadIdx.x] : 0.0f);
+		if (threadIdx.x == 0) part[blockIdx.y * (long long)B + blockIdx.x] = s;
+	}
+}
+
+__global__ void __launch_bounds__(256) add_partials(const float *part, float *sums, long long rows, int B)
+{
+	long long r = blockIdx.x * 8LL + (threadIdx.x >> 5);
+	int lane = threadIdx.x & 31;
+	if (r >= rows) return;
 	float s = 0.0f;
-	for (int i = threadIdx.x; i < m; i += blockDim.x) s += part[i];
-	s = block_reduce(s);
-	if (threadIdx.x == 0) out[0] = s;
+	for (int b = lane; b < B; b += 32) s += part[r * B + b];
+	s = warp_sum(s);
+	if (lane == 0) sums[r] = s;
 }
 
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)
 {
-	long long n = a->n[0], n4 = n / 4;
-	float *part = (float *)a->work;
-	partials<<<GRID, 512, 0, s>>>((const float4 *)a->t[0], n4, (const float *)a->t[0], n, part);
-	finish<<<1, 1024, 0, s>>>(part, GRID, (float *)a->t[1]);
+	long long rows = a->p[0], cols = a->p[1];
+	const float *x = (const float *)a->t[0];
+	float *sums = (float *)a->t[1];
+	if (cols < 256) {
+		short_rows<<<(unsigned)((rows + 7) / 8), 256, 0, s>>>(x, sums, rows, cols);
+		return 0;
+	}
+	long long want = (132 * 8 + rows - 1) / rows, most = (cols + 4095) / 4096;
+	int B = (int)(want < most ? want : most);
+	if (B < 1) B = 1;
+	if (B > 1024) B = 1024;
+	dim3 grid((unsigned)B, (unsigned)rows);
+	row_chunks<<<grid, 512, 0, s>>>(x, (float *)a->work, cols, B);
+	add_partials<<<(unsigned)((rows + 7) / 8), 256, 0, s>>>((const float *)a->work, sums, rows, B);
 	return 0;
 }

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# tests/bench/cli_test.sh: end-to-end checks of ka-bench that need no GPU.
+# usage: cli_test.sh KA_BENCH SOURCE_DIR BUILD_DIR CHECK
+#   no-device     without a GPU every run but --compile-only exits 2 with
+#                 "kcheck: error: no CUDA device found"
+#   bad-input     bad spec / bad options: one-line error, exit 2
+#   compile-tasks --compile-only passes on every task (nvcc compiles each
+#                 task's baseline, expert and reference)
+#   adversarial-static  each adversarial candidate meets its MANIFEST STATIC
+#                 column; a candidate that does not compile is rejected
+# Exit 77 (ctest: skipped) with a loud SKIP line when a tool is missing.
+set -u
+bench=$1 src=$2 build=$3 check=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() {  # expect NAME WANT_RC WANT_STDERR_SUBSTRING -- cmd...
+	local name=$1 want=$2 msg=$3
+	shift 4
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qF -- "$msg" "$tmp/err" "$tmp/out"; then
+		echo "FAIL $name: exit $rc (want $want), output:"; cat "$tmp/out" "$tmp/err"
+		fails=$((fails + 1))
+	else
+		echo "ok   $name"
+	fi
+}
+need_nvcc() {
+	if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+		echo "SKIP: nvcc not found (install the CUDA toolkit to run $check)"
+		exit 77
+	fi
+}
+
+case $check in
+no-device)
+	if [ -e /dev/nvidia0 ] || [ -e /dev/nvidiactl ]; then
+		echo "SKIP: a CUDA device is present; the no-device path needs a machine without one"
+		exit 77
+	fi
+	expect task 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu"
+	expect suite 2 "kcheck: error: no CUDA device found" -- "$bench" --suite "$src/bench/tasks"
+	expect json 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu" --json
+	[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: more than one line"; fails=$((fails + 1)); }
+	[ -s "$tmp/out" ] && { echo "FAIL: a result was printed without a device"; fails=$((fails + 1)); }
+	;;
+bad-input)
+	mkdir -p "$tmp/t"
+	cp "$src/bench/tasks/gelu/"*.cu "$tmp/t/"
+	sed 's/dtype: f32, shape: n,/dtype: f16, shape: n,/' "$src/bench/tasks/gelu/task.yaml" >"$tmp/t/task.yaml"
+	expect bad-dtype 2 "kcheck: error: $tmp/t/task.yaml: unknown dtype 'f16' (f32, f64, i32, u32)" -- \
+		"$bench" "$tmp/t" --compile-only
+	[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: error is not one line"; fails=$((fails + 1)); }
+	printf 'name: [broken\n' >"$tmp/t/task.yaml"
+	expect yaml 2 "kcheck: error: $tmp/t/task.yaml:2: YAML error" -- "$bench" "$tmp/t" --compile-only
+	expect no-task 2 "kcheck: error: no task spec at /nonexistent/task.yaml" -- "$bench" /nonexistent --compile-only
+	expect no-candidate 2 "kcheck: error: no such candidate file: /nonexistent.cu" -- \
+		"$bench" "$src/bench/tasks/gelu" --candidate /nonexistent.cu --compile-only
+	expect bad-option 2 "kcheck: error: unknown option: --fast" -- "$bench" "$src/bench/tasks/gelu" --fast
+	expect bad-configs 2 "kcheck: error: --configs takes visible, unseen or all: some" -- \
+		"$bench" "$src/bench/tasks/gelu" --configs some
+	expect no-args 2 "kcheck: error: give one TASK or --suite DIR" -- "$bench"
+	;;
+compile-tasks)
+	need_nvcc
+	for t in "$src"/bench/tasks/*/; do
+		name=$(basename "$t")
+		expect "$name" 0 "$name: compiled" -- "$bench" "$t" --compile-only --build-dir "$build"
+	done
+	expect suite 0 "transpose: compiled" -- "$bench" --suite "$src/bench/tasks" --compile-only --build-dir "$build"
+	;;
+adversarial-static)
+	need_nvcc
+	while read -r file task static _gpu; do
+		case $file in ''|'#'*) continue ;; esac
+		if [ "$static" = rejected ]; then
+			expect "$file" 1 "rejected at the static gate" -- "$bench" "$src/bench/tasks/$task" \
+				--candidate "$src/tests/bench/adversarial/$file" --compile-only --build-dir "$build"
+		else
+			expect "$file" 0 "$task: compiled" -- "$bench" "$src/bench/tasks/$task" \
+				--candidate "$src/tests/bench/adversarial/$file" --compile-only --build-dir "$build"
+		fi
+	done <"$src/tests/bench/adversarial/MANIFEST"
+	printf '#include "ka_task.h"\nextern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s) { return undefined_name; }\n' >"$tmp/broken.cu"
+	expect compile-error 1 "rejected at the compile gate: candidate does not compile" -- \
+		"$bench" "$src/bench/tasks/gelu" --candidate "$tmp/broken.cu" --compile-only --build-dir "$build"
+	;;
+*)
+	echo "unknown check $check"; exit 2 ;;
+esac
+[ "$fails" = 0 ]
