@@ -152,7 +152,7 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 		if (!c->set.assume_block)
 			memcpy(c->assume_block, b, sizeof b);
 	} else if (!strcmp(key, "report-unused-suppressions")) {
-		int on;
+		int on = 0;
 		if ((rc = boolean(x, v, key, &on)) == 0 && !c->set.report_unused)
 			c->report_unused = on;
 	} else {
