@@ -162,13 +162,15 @@ static json_t *sarif_fix(ka_fixset *fs, const ka_fix *f)
 	return fix;
 }
 
-char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding)
+static char *sarif_fixes(ka_fixset *fs, int finding, const char *key)
 {
 	json_t *arr = json_array();
 	char *out = NULL;
 	for (size_t i = 0; arr && i < ka_fixset_count(fs); i++) {
 		const ka_fix *f = ka_fixset_get(fs, i);
-		if (f->finding != finding || f->n_edits == 0 || f->status == KA_FIX_STALE)
+		if (key ? !f->key || strcmp(f->key, key) != 0 : f->finding != finding)
+			continue;
+		if (f->n_edits == 0 || f->status == KA_FIX_STALE || f->status == KA_FIX_GATE_FAILED)
 			continue;
 		json_t *j = sarif_fix(fs, f);
 		if (j)
@@ -178,4 +180,11 @@ char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding)
 		out = json_dumps(arr, JSON_COMPACT);
 	json_decref(arr);
 	return out;
+}
+
+char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding) { return sarif_fixes(fs, finding, NULL); }
+
+char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key)
+{
+	return key ? sarif_fixes(fs, -1, key) : NULL;
 }

@@ -59,6 +59,7 @@ static void fix_free(ka_fix *f)
 	free(f->transform);
 	free(f->message);
 	free(f->why);
+	free(f->key);
 	free(f);
 }
 
@@ -206,6 +207,27 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
 		return;
 	}
 	fs->note[fs->n_note++] = ka_buf_steal(&b);
+}
+
+int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base)
+{
+	for (size_t i = 0; i < src->n_src; i++) {
+		source *s = &src->src[i];
+		if (!find_source(dst, s->path) && ka_fixset_set_source(dst, s->path, s->data, s->len) < 0)
+			return KA_ENOMEM;
+	}
+	if (grow((void **)&dst->fix, &dst->cap_fix, dst->n_fix + src->n_fix, sizeof(ka_fix *)) < 0 ||
+	    grow((void **)&dst->note, &dst->cap_note, dst->n_note + src->n_note, sizeof(char *)) < 0)
+		return KA_ENOMEM;
+	for (size_t i = 0; i < src->n_fix; i++) {
+		if (src->fix[i]->finding >= 0)
+			src->fix[i]->finding += finding_base;
+		dst->fix[dst->n_fix++] = src->fix[i];
+	}
+	for (size_t i = 0; i < src->n_note; i++)
+		dst->note[dst->n_note++] = src->note[i];
+	src->n_fix = src->n_note = 0;
+	return KA_OK;
 }
 
 size_t ka_fixset_count(const ka_fixset *fs) { return fs->n_fix; }

@@ -52,6 +52,7 @@ typedef struct ka_fix {
 	size_t n_edits, cap_edits;
 	char *why;           /* status detail: the winner of a conflict, the compiler error */
 	size_t order;        /* rank in the resolution order (ties of insertions at one point) */
+	char *key;           /* the caller's name for the finding (ka_fix_request.key), or NULL */
 } ka_fix;
 
 /* One request: "finding N of rule R on row ROWID of table SCOPE wants TRANSFORM". */
@@ -63,6 +64,7 @@ typedef struct ka_fix_request {
 	const char *scope;       /* facts table of the finding's row */
 	sqlite3_int64 rowid;
 	int finding;             /* index the caller uses to find the fix again (SARIF) */
+	const char *key;         /* or a string naming the finding (copied into each fix); may be NULL */
 } ka_fix_request;
 
 typedef struct ka_fixset ka_fixset;
@@ -90,6 +92,11 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+
+/* Move every fix, note and file text of src into dst (src is left empty);
+ * finding indices of the moved fixes are shifted by finding_base.  A file
+ * text dst already holds is kept (one run reads a file once). */
+int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base);
 
 size_t ka_fixset_count(const ka_fixset *fs);
 ka_fix *ka_fixset_get(ka_fixset *fs, size_t i);
@@ -135,6 +142,8 @@ int ka_fixset_write_yaml(ka_fixset *fs, const char *main_file, ka_fix_status sta
 /* SARIF `fixes` for one finding index: a JSON text of an array (caller
  * frees), NULL when the finding has no fix.  Columns count UTF-16 units. */
 char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding);
+/* The same for the fixes whose key is `key`. */
+char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key);
 
 /* The compile gate. */
 typedef struct ka_gate_opts {

@@ -296,6 +296,9 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 		}
 	if ((rc = xf_source(c, file, &src, &len)) < 0)
 		goto out;
+	/* libclang's extent of `return;` stops before the semicolon */
+	if (ie < len && !just_return(src, ce, ie) && src[xf_skip_ws(src, len, ie)] == ';')
+		ie = xf_skip_ws(src, len, ie) + 1;
 	if (ke > len || !(ib < cb && cb <= ce && ce < ie && kb < ib && ie < ke) ||
 	    !xf_word_at(src, len, ib, "if") || src[kb] != '{' || !just_return(src, ce, ie)) {
 		xf_skip(c, file, ib < len ? ib : 0, "the text at the offsets is not `if (...) return;` "

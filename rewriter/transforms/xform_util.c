@@ -109,6 +109,8 @@ ka_fix *xf_fix(xf_ctx *c, const char *file, ka_fix_safety s, const char *fmt, ..
 	ka_fix *f = ka_fixset_add_fix(c->fs, file, c->req->rule, c->name, s, c->req->priority,
 				      c->req->finding, b.data ? b.data : "");
 	ka_buf_free(&b);
+	if (f && c->req->key && !(f->key = strdup(c->req->key)))
+		return NULL;
 	return f;
 }
 
