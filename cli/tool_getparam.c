@@ -162,6 +162,9 @@ static int one_option(ka_tool_cfg *c, int argc, char **argv, int *i)
 		ka_tool_version(stdout);
 		return -1;
 	}
+	int fix = ka_tool_fix_getopt(&c->fix, name, val, argc, argv, i);  /* --fix, --diff, ... */
+	if (fix != 1)
+		return fix;
 	if (needs_value(name)) {
 		if (!val) {
 			if (*i + 1 >= argc) {

@@ -157,7 +157,8 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, const ka_ru
 {
 	ka_buf out;
 	int rc;
-	ka_report_opts ro = {.rules = rs, .version = ka_tool_version_string(), .src = src, .excerpt = 1};
+	ka_report_opts ro = {.rules = rs, .version = ka_tool_version_string(), .src = src, .excerpt = 1,
+			     .fixes = ka_tool_fix_sarif, .fixes_ud = (void *)&c->fix};
 	const char *nc = getenv("NO_COLOR");
 	ro.color = c->color == 1 || (c->color == -1 && !c->output && isatty(STDOUT_FILENO) &&
 				     !(nc && *nc));
@@ -259,6 +260,8 @@ static int setup(ka_tool_cfg *c, int argc, char **argv, ka_ruleset **rs, ka_comp
 		ka_tool_error("no input files (usage: kcheck [OPTIONS] PATH... ; see kcheck --help)");
 		return KA_EXIT_ERROR;
 	}
+	c->fix.arch = c->arch, c->fix.extra = c->extra, c->fix.nextra = c->nextra;  /* the compile gate */
+	c->fix.quiet = c->quiet, c->fix.sarif = !strcmp(c->format, "sarif");
 	return 0;
 }
 
@@ -317,7 +320,9 @@ int ka_tool_lint(int argc, char **argv)
 	ka_findings_sort_unique(&all);
 	if (c.baseline && apply_baseline(&c, &all, src))
 		goto out;
-	if (write_report(&c, &all, rs, src))
+	if (ka_tool_fix_finish(&c.fix, jobs, njobs, &all))   /* --fix, --diff, ... (tool_fix.c) */
+		goto out;
+	if (!c.fix.diff && write_report(&c, &all, rs, src))  /* --diff: stdout is the patch */
 		goto out;
 	status = exit_status(&c, &all, failed);
 out:
@@ -326,6 +331,7 @@ out:
 	for (int i = 0; i < njobs; i++)
 		ka_tool_job_clear(&jobs[i]);
 	free(jobs);
+	ka_tool_fix_clear(&c.fix);
 	ka_findings_free(&all);
 	ka_sources_free(src);
 	ka_ruleset_free(rs);

@@ -25,6 +25,8 @@ typedef struct pool {
 void ka_tool_job_clear(ka_tool_job *j)
 {
 	ka_findings_free(&j->findings);
+	ka_tool_fix_free(j->fixes);
+	j->fixes = NULL;
 	free(j->diags);
 	for (int i = 0; i < j->nincluded; i++)
 		free(j->included[i]);
@@ -119,7 +121,8 @@ static void run_job(pool *p, ka_tool_job *j)
 	} else {
 		collect_included(db, j);
 		ka_eval_opts eo = KA_EVAL_OPTS_INIT;
-		if (ka_rules_eval(p->rs, db, &eo, &j->findings) != KA_OK) {
+		if (ka_rules_eval(p->rs, db, &eo, &j->findings) != KA_OK ||
+		    ka_tool_fix_collect(&c->fix, db, &j->findings, &j->fixes) != KA_OK) {
 			ka_buf_printf(&diags, "kcheck: error: %s\n", ka_error_last());
 			j->failed = 1;
 		}

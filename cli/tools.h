@@ -17,6 +17,7 @@
 #ifndef KA_CLI_TOOLS_H
 #define KA_CLI_TOOLS_H
 #include <stdio.h>
+#include "cli/tool_fix.h"
 #include "rules/finding.h"
 #include "rules/rule.h"
 #include "rules/source.h"
@@ -55,6 +56,7 @@ typedef struct ka_tool_cfg {
 	int color;                   /* -1 auto, 0 never, 1 always */
 	int force_shim, ptxas;
 	int assume_block[3];
+	ka_tool_fix_opts fix;        /* --fix, --diff, ... (tool_fix.c) */
 	struct {
 		int arch, checks, fail_on, format, baseline, jobs, report_unused, assume_block,
 		    exclude, rules_dirs, extra;
@@ -110,6 +112,7 @@ typedef struct ka_tool_job {
 	char **included;             /* real paths of the files it included */
 	int nincluded;
 	int failed;                  /* could not be analyzed: exit status 2 */
+	struct ka_fixset *fixes;     /* the findings' fixes (tool_fix.c), or NULL */
 } ka_tool_job;
 int ka_tool_run(const ka_tool_cfg *cfg, const ka_ruleset *rs, const ka_compdb *cdb,
 		ka_tool_job *jobs, int njobs);

@@ -18,6 +18,10 @@ typedef struct ka_report_opts {
 	const ka_ruleset *rules;    /* metadata for JSON/SARIF; may be NULL */
 	const char *version;        /* tool version for SARIF/JSON */
 	ka_sources *src;            /* source text (excerpts, UTF-16 columns) */
+	/* SARIF `fixes` of a finding as a JSON array text (malloc'd) or NULL;
+	 * set by whoever links the rewriter.  May be NULL. */
+	char *(*fixes)(const ka_finding *f, void *ud);
+	void *fixes_ud;
 } ka_report_opts;
 
 int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);

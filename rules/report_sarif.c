@@ -87,6 +87,11 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 		json_object_set_new(res, "ruleIndex", json_integer(index));
 	if (res && f->kernel)
 		json_object_set_new(res, "properties", json_pack("{s:s}", "kernel", f->kernel));
+	char *fixes = res && o->fixes ? o->fixes(f, o->fixes_ud) : NULL;   /* the rewriter's */
+	json_t *jf = fixes ? json_loads(fixes, 0, NULL) : NULL;
+	if (jf)
+		json_object_set_new(res, "fixes", jf);
+	free(fixes);
 	return res;
 }
 
