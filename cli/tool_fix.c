@@ -169,6 +169,7 @@ static int commit(ka_tool_fix_opts *o, ka_fixset *fs)
 	if (o->diff)
 		co.write = 0;   /* --diff changes nothing on disk */
 	int rc = ka_fixset_commit(fs, &co, &res);
+	o->changed = co.write ? res.files_changed : 0;
 	if (co.log)
 		fclose(co.log);
 	print_log(o, fs, log);
@@ -185,7 +186,7 @@ static int commit(ka_tool_fix_opts *o, ka_fixset *fs)
 	if (!o->quiet && hidden)
 		fprintf(stderr, "kcheck: note: %d more fix%s available with --unsafe-fixes\n", hidden,
 			hidden == 1 ? " is" : "es are");
-	if (!o->quiet && co.write)
+	if (!o->quiet && co.write && (res.fixes_applied || res.fixes_rejected || o->round == 0))
 		fprintf(stderr, "kcheck: applied %d fix%s to %d file%s%s\n", res.fixes_applied,
 			res.fixes_applied == 1 ? "" : "es", res.files_changed, res.files_changed == 1 ? "" : "s",
 			res.fixes_rejected ? " (some fixes were not applied, see above)" : "");
@@ -235,6 +236,17 @@ char *ka_tool_fix_sarif(const ka_finding *f, void *opts)
 	char *out = ka_fixset_sarif_fixes_key(o->merged, key);
 	free(key);
 	return out;
+}
+
+#define MAX_ROUNDS 5
+
+int ka_tool_fix_again(ka_tool_fix_opts *o)
+{
+	if (!o->changed || ++o->round >= MAX_ROUNDS)
+		return 0;
+	o->changed = 0;
+	ka_tool_fix_clear(o);
+	return 1;
 }
 
 void ka_tool_fix_clear(ka_tool_fix_opts *o)

@@ -29,6 +29,7 @@ typedef struct ka_tool_fix_opts {
 	int nextra;
 	int quiet;
 	struct ka_fixset *merged;     /* after ka_tool_fix_finish */
+	int round, changed;           /* fixed-point rounds of --fix; files changed in the last */
 } ka_tool_fix_opts;
 
 /* One command-line option.  0 handled, 1 not a fix option, KA_EXIT_ERROR
@@ -51,6 +52,11 @@ void ka_tool_fix_free(struct ka_fixset *fs);
  * --require-compile-gate, unwritable export file). */
 struct ka_tool_job;
 int ka_tool_fix_finish(ka_tool_fix_opts *o, struct ka_tool_job *jobs, int njobs, const ka_findings *all);
+/* After ka_tool_fix_finish: 1 when --fix changed files this round and the
+ * round limit is not reached, so the caller analyzes again (fixes can
+ * uncover fixes: a suffixed literal exposes the next one); clears the
+ * round's fixes. */
+int ka_tool_fix_again(ka_tool_fix_opts *o);
 /* The SARIF `fixes` array (JSON text, caller frees) of a reported finding; NULL if none. */
 char *ka_tool_fix_sarif(const ka_finding *f, void *opts);
 void ka_tool_fix_clear(ka_tool_fix_opts *o);
