@@ -309,6 +309,7 @@ int ka_tool_lint(int argc, char **argv)
 		goto out;
 	if ((status = ka_tool_files(&c, &files, &nfiles)))
 		goto out;
+again:
 	if ((status = analyze_all(&c, rs, cdb, files, nfiles, &jobs, &njobs)))
 		goto out;
 	int failed = merge(&c, jobs, njobs, files, nfiles, &all, &shown);
@@ -322,6 +323,16 @@ int ka_tool_lint(int argc, char **argv)
 		goto out;
 	if (ka_tool_fix_finish(&c.fix, jobs, njobs, &all))   /* --fix, --diff, ... (tool_fix.c) */
 		goto out;
+	if (ka_tool_fix_again(&c.fix)) {  /* --fix changed files: analyze again, to a fixed point */
+		for (int i = 0; i < njobs; i++)
+			ka_tool_job_clear(&jobs[i]);
+		free(jobs);
+		jobs = NULL;
+		ka_findings_free(&all);
+		ka_sources_free(src);
+		src = NULL;
+		goto again;
+	}
 	if (!c.fix.diff && write_report(&c, &all, rs, src))  /* --diff: stdout is the patch */
 		goto out;
 	status = exit_status(&c, &all, failed);
