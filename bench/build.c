@@ -44,12 +44,16 @@ bad:
 }
 
 /* Writes the embedded harness sources to BUILD/harness-HASH/ once. */
-static int harness_dir(const ka_bench_build *b, char *dir, size_t cap, unsigned long long *hash)
+static int harness_dir(const ka_bench_build *b, char *dir, size_t cap, unsigned long long *hash,
+		       unsigned long long *abi)
 {
 	unsigned long long h = 0xcbf29ce484222325ULL;
+	*abi = h;
 	for (const struct ka_embedded *e = ka_bench_harness_files; e->path; e++) {
 		h = fnv(h, e->path, strlen(e->path));
 		h = fnv(h, e->data, e->len);
+		if (strstr(e->path, "ka_task.h") || strstr(e->path, "ka_hip.h"))   /* what implementations include */
+			*abi = fnv(*abi, e->data, e->len);
 	}
 	*hash = h;
 	snprintf(dir, cap, "%s/harness-%016llx", b->build_dir, h);
@@ -155,11 +159,11 @@ static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long 
 int ka_bench_build_run(const ka_bench_build *b, ka_bench_build_out *o)
 {
 	char hdir[1200], href[1300], ho[1300], link_tmp[1400];
-	unsigned long long hh;
+	unsigned long long hh, abi;
 	int rc;
 	memset(o, 0, sizeof *o);
 	if (strlen(b->build_dir) > 1000) return ka_error_set(KA_EINPUT, "build folder path too long");
-	if (mkdirs(b->build_dir) || harness_dir(b, hdir, sizeof hdir, &hh)) {
+	if (mkdirs(b->build_dir) || harness_dir(b, hdir, sizeof hdir, &hh, &abi)) {
 		snprintf(o->log, sizeof o->log, "%s", ka_error_last());
 		o->failed = KA_BENCH_BUILD_HARNESS;
 		return KA_EIO;
@@ -178,7 +182,7 @@ int ka_bench_build_run(const ka_bench_build *b, ka_bench_build_out *o)
 	for (int i = 0; i < 4; i++) {
 		char slot = steps[i].slot == 'h' ? 'r' : steps[i].slot;
 		char *obj = steps[i].obj;
-		rc = compile_one(b, hdir, hh ^ (unsigned long long)steps[i].what, steps[i].src, slot, obj,
+		rc = compile_one(b, hdir, (i == 0 ? hh : abi) ^ (unsigned long long)steps[i].what, steps[i].src, slot, obj,
 				 sizeof o->a_obj, o->log, sizeof o->log, &o->seconds);
 		if (rc) { o->failed = steps[i].what; return rc; }
 	}

@@ -122,14 +122,15 @@ void ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_resul
 	ka_buf_printf(b, "},\"correct\":{\"visible\":[%d,%d],\"unseen\":[%d,%d]},\"speedup\":{\"geomean\":",
 		      r->correct_visible, r->total_visible, r->correct_unseen, r->total_unseen);
 	jnum(b, r->geomean > 0 ? r->geomean : NAN);
+	int timed = r->geomean > 0;
 	ka_buf_adds(b, ",\"ci95\":[");
-	jnum(b, r->lo);
+	jnum(b, timed ? r->lo : NAN);
 	ka_buf_addc(b, ',');
-	jnum(b, r->hi);
+	jnum(b, timed ? r->hi : NAN);
 	ka_buf_adds(b, "],\"visible\":");
-	jnum(b, r->geo_visible);
+	jnum(b, timed ? r->geo_visible : NAN);
 	ka_buf_adds(b, ",\"unseen\":");
-	jnum(b, r->geo_unseen);
+	jnum(b, timed ? r->geo_unseen : NAN);
 	ka_buf_adds(b, "},\"roofline_fraction_mean\":");
 	jnum(b, r->geomean > 0 ? r->roof_mean : NAN);
 	ka_buf_printf(b, ",\"suspicious\":%s,\"configs\":[", r->suspicious ? "true" : "false");

@@ -12,30 +12,35 @@
 # environment: KA_BENCH   ka-bench binary (default: built with cmake into build-gpu/)
 #              KA_BENCH_BUILD_DIR   object cache (default: OUTDIR/build)
 #              TASKS      subset of task names (default: all of bench/tasks)
-#              PARTS      subset of "suite self adversarial" (default: all three)
+#              PARTS      subset of "suite self adversarial" (default: all three;
+#                         empty: only rebuild RESULTS.md from the JSON in OUTDIR)
+#              SELF_OPTS  extra options for the self-against-self runs
+#                         (e.g. "--configs visible" to time only visible configs)
 # Exit status: 0 when every check held, 1 when one did not, 2 on an error.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 out=${1:-bench-results}
 mkdir -p "$out/suite" "$out/self" "$out/adversarial" || exit 2
+parts=${PARTS-suite self adversarial}
 bench=${KA_BENCH:-}
-if [ -z "$bench" ]; then
+if [ -z "$bench" ] && [ -n "$parts" ]; then
 	cmake -S . -B build-gpu >/dev/null && cmake --build build-gpu -j --target ka-bench >/dev/null || exit 2
 	bench=build-gpu/bench/ka-bench
 fi
 build=${KA_BENCH_BUILD_DIR:-$out/build}
 all_tasks=$(cd bench/tasks && ls -d */ | tr -d /)
 tasks=${TASKS:-$all_tasks}
-parts=${PARTS:-suite self adversarial}
 status=0
 
-if ! nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt"; then
-	echo "kcheck: error: no CUDA device found" >&2
-	exit 2
+if [ -n "$parts" ]; then
+	if ! nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt"; then
+		echo "kcheck: error: no CUDA device found" >&2
+		exit 2
+	fi
+	date -u +%Y-%m-%dT%H:%MZ >"$out/date.txt"
+	nvcc --version | tail -n 2 >"$out/nvcc.txt" 2>/dev/null
 fi
-date -u +%Y-%m-%dT%H:%MZ >"$out/date.txt"
-nvcc --version | tail -n 2 >"$out/nvcc.txt" 2>/dev/null
 
 t0=$(date +%s)
 if [[ " $parts " == *" suite "* ]]; then
@@ -55,7 +60,9 @@ fi
 if [[ " $parts " == *" self "* ]]; then
 	for t in $tasks; do
 		e="bench/tasks/$t/expert.cu"
-		"$bench" "bench/tasks/$t" --candidate "$e" --baseline "$e" --json --build-dir "$build" >"$out/self/$t.json"
+		# shellcheck disable=SC2086
+		"$bench" "bench/tasks/$t" --candidate "$e" --baseline "$e" --json --build-dir "$build" ${SELF_OPTS:-} \
+			>"$out/self/$t.json"
 	done
 	echo "self: done in $(($(date +%s) - t0)) s"
 fi

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "bench/expr.h"
 #include "bench/proc.h"
+#include "bench/runner.h"
 #include "bench/scan.h"
 #include "bench/score.h"
 #include "bench/spec.h"
@@ -314,6 +315,101 @@ static void test_proc_timeout(void **state)
 	ka_buf_free(&out);
 }
 
+
+static const char dev[] = "device NVIDIA_H200 sm_90 sms 132 l2 62914560 mem 1 driver 13000 runtime 13000\n";
+
+static void parse_correct(const char *body, ka_bench_spec *s, ka_bench_result *r)
+{
+	char text[2048];
+	assert_int_equal(ka_bench_spec_parse(good, strlen(good), "t.yaml", s), 0);
+	memset(r, 0, sizeof *r);
+	snprintf(text, sizeof text, "%s%s", dev, body);
+	assert_int_equal(ka_bench_result_parse_correct(text, s, r), 0);
+}
+
+static void test_result_correct(void **state)
+{
+	static ka_bench_spec s;
+	static ka_bench_result r;
+	(void)state;
+	parse_correct("check a a 0.1 0.01\ncheck b a 0.2 0.02\ncheck a b 0 0\ncheck b b 0.5 0\ndone\n", &s, &r);
+	assert_string_equal(r.verdict, "");
+	assert_int_equal(r.correct_visible, 1);
+	assert_int_equal(r.correct_unseen, 1);
+	assert_string_equal(r.device, "NVIDIA_H200 sm_90 sms=132 l2=62914560");
+	parse_correct("check b a 0.2 0.02\nfail b b wrong-output tensor=y draw=3 tolerance bad=7\ndone\n", &s, &r);
+	assert_string_equal(r.verdict, "rejected");
+	assert_string_equal(r.gate, "correctness");
+	assert_string_equal(r.reason, "config b: wrong-output tensor=y draw=3 tolerance bad=7");
+	assert_int_equal(r.correct_visible, 1);
+	assert_int_equal(r.correct_unseen, 0);
+	parse_correct("check b a 0.2 0.02\n", &s, &r);   /* no "done": crashed */
+	assert_string_equal(r.verdict, "rejected");
+	parse_correct("selfcheck b zeros pass\ncheck b a 0 0\ncheck b b 0 0\ndone\n", &s, &r);
+	assert_string_equal(r.verdict, "error");
+	assert_string_equal(r.reason, "task 't' fails its self-check: zeros passes the tolerance on config b");
+	parse_correct("fail a a launch-error out of memory\ndone\n", &s, &r);
+	assert_string_equal(r.verdict, "error");
+	assert_non_null(strstr(r.reason, "the baseline fails on its own task"));
+	memset(&r, 0, sizeof r);
+	assert_int_equal(ka_bench_result_parse_correct("nodevice\n", &s, &r), 1);
+}
+
+/* 30 pairs per config: baseline a_us, candidate b_us, wall = event + overhead. */
+static void perf_text(char *text, size_t cap, double a_us, double b_us, double b_wall_extra)
+{
+	size_t n = (size_t)snprintf(text, cap, "%sceiling 4000 60000\n", dev);
+	const char *cfg[2] = {"a", "b"};
+	for (int c = 0; c < 2; c++) {
+		n += (size_t)snprintf(text + n, cap - n, "perf %s graph 0\n", cfg[c]);
+		for (int j = 0; j < 30; j++) {
+			double wob = 1.0 + 0.01 * ((j % 5) - 2);
+			n += (size_t)snprintf(text + n, cap - n, "sample %s %d %.3f %.3f %.3f %.3f\n", cfg[c], j, a_us * wob,
+					      b_us / wob, a_us * wob + 8, b_us / wob + 8 + b_wall_extra);
+		}
+		n += (size_t)snprintf(text + n, cap - n, "validated %s 3\n", cfg[c]);
+	}
+	snprintf(text + n, cap - n, "done\n");
+}
+
+static void run_perf(double a_us, double b_us, double extra, ka_bench_spec *s, ka_bench_result *r)
+{
+	static char text[16384];
+	const int timed[2] = {1, 1};
+	parse_correct("check b a 0 0\ncheck b b 0 0\ndone\n", s, r);
+	perf_text(text, sizeof text, a_us, b_us, extra);
+	assert_int_equal(ka_bench_result_parse_perf(text, s, timed, r), 0);
+	ka_bench_result_finish(s, r, 99);
+}
+
+static void test_result_perf(void **state)
+{
+	static ka_bench_spec s;
+	static ka_bench_result r;
+	(void)state;
+	run_perf(100, 50, 0, &s, &r);
+	assert_string_equal(r.verdict, "faster");
+	assert_true(fabs(r.geomean - 2.0) < 0.05 && r.lo > 1.9 && r.hi < 2.1);
+	assert_int_equal(r.cfg[1].n, 30);
+	assert_true(fabs(r.cfg[1].sb.median - 50.0) < 1.0);
+	assert_true(fabs(r.cfg[1].gbs - 4.0 * 1000 * 1001 / 50e3) < 1.0);   /* bytes / (us * 1e3) */
+	ka_bench_result_free(&r);
+	run_perf(100, 100, 0, &s, &r);
+	assert_string_equal(r.verdict, "same");
+	ka_bench_result_free(&r);
+	run_perf(50, 100, 0, &s, &r);
+	assert_string_equal(r.verdict, "slower");
+	ka_bench_result_free(&r);
+	run_perf(100, 5, 400, &s, &r);   /* work hidden from the events, seen by the wall clock */
+	assert_string_equal(r.verdict, "rejected");
+	assert_string_equal(r.gate, "performance");
+	assert_non_null(strstr(r.reason, "work escapes the timed stream"));
+	ka_bench_result_free(&r);
+	run_perf(100, 0.05, 0, &s, &r);   /* 80 TB/s on config b: far above the 4 TB/s ceiling */
+	assert_string_equal(r.verdict, "rejected");
+	assert_string_equal(r.gate, "roofline");
+	ka_bench_result_free(&r);
+}
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,7 +419,8 @@ int main(void)
 		cmocka_unit_test(test_stats_bootstrap), cmocka_unit_test(test_stats_geomean),
 		cmocka_unit_test(test_score),           cmocka_unit_test(test_scan_forbidden),
 		cmocka_unit_test(test_scan_allowed),    cmocka_unit_test(test_scan_lines),
-		cmocka_unit_test(test_proc_timeout),
+		cmocka_unit_test(test_proc_timeout),    cmocka_unit_test(test_result_correct),
+		cmocka_unit_test(test_result_perf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

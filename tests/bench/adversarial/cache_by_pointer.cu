@@ -1,29 +1,29 @@
-/* Adversarial (sgemm): remembers the last (A, B, C) pointers and skips the
- * product when they repeat.  Must fail correctness (same buffers, new data). */
+/* Adversarial (gemv): remembers the last (A, x) pointers and replays its
+ * cached y when they repeat.  Must fail correctness (same buffers, new data). */
 #include "ka_task.h"
-__global__ void sgemm_naive(const float *A, const float *B, float *C, int m, int n, int k)
+__global__ void gemv_naive(const float *A, const float *x, float *y, long long m, long long n)
 {
-	int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
-	if (i >= m || j >= n) return;
-	float acc = 0.0f;
-	for (int l = 0; l < k; l++) acc += A[(long long)i * k + l] * B[(long long)l * n + j];
-	C[(long long)i * n + j] = acc;
+	long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+	if (i >= m) return;
+	float s = 0.0f;
+	for (long long j = 0; j < n; j++) s += A[i * n + j] * x[j];
+	y[i] = s;
 }
-static const void *seen_a, *seen_b;
-static void *seen_c, *cache;
+static const void *seen_a, *seen_x;
+static void *cache;
 static size_t cache_bytes;
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)
 {
-	int m = (int)a->p[0], n = (int)a->p[1], k = (int)a->p[2];
-	size_t bytes = (size_t)m * n * sizeof(float);
-	if (a->t[0] == seen_a && a->t[1] == seen_b && cache && cache_bytes == bytes) {
+	long long m = a->p[0], n = a->p[1];
+	size_t bytes = (size_t)m * sizeof(float);
+	if (a->t[0] == seen_a && a->t[1] == seen_x && cache && cache_bytes == bytes) {
 		cudaMemcpyAsync(a->t[2], cache, bytes, cudaMemcpyDeviceToDevice, s);
 		return 0;
 	}
-	dim3 block(16, 16), grid((n + 15) / 16, (m + 15) / 16);
-	sgemm_naive<<<grid, block, 0, s>>>((const float *)a->t[0], (const float *)a->t[1], (float *)a->t[2], m, n, k);
+	gemv_naive<<<(unsigned)((m + 255) / 256), 256, 0, s>>>((const float *)a->t[0], (const float *)a->t[1], (float *)a->t[2], m, n);
 	if (cache_bytes != bytes) { cudaFree(cache); cudaMalloc(&cache, bytes); cache_bytes = bytes; }
 	cudaMemcpyAsync(cache, a->t[2], bytes, cudaMemcpyDeviceToDevice, s);
-	seen_a = a->t[0]; seen_b = a->t[1]; seen_c = a->t[2];
+	seen_a = a->t[0];
+	seen_x = a->t[1];
 	return 0;
 }

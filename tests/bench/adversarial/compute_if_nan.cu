@@ -1,20 +1,18 @@
-/* Adversarial (sgemm): works only when the output still holds NaN (the
+/* Adversarial (gemv): works only when the output still holds NaN (the
  * correctness poison), so timed calls do nothing.  Must fail post-timing
  * validation. */
 #include "ka_task.h"
-__global__ void sgemm_if_nan(const float *A, const float *B, float *C, int m, int n, int k)
+__global__ void gemv_if_nan(const float *A, const float *x, float *y, long long m, long long n)
 {
-	int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
-	if (i >= m || j >= n) return;
-	if (!isnan(C[(long long)i * n + j])) return;
-	float acc = 0.0f;
-	for (int l = 0; l < k; l++) acc += A[(long long)i * k + l] * B[(long long)l * n + j];
-	C[(long long)i * n + j] = acc;
+	long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+	if (i >= m || !isnan(y[i])) return;
+	float s = 0.0f;
+	for (long long j = 0; j < n; j++) s += A[i * n + j] * x[j];
+	y[i] = s;
 }
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)
 {
-	int m = (int)a->p[0], n = (int)a->p[1], k = (int)a->p[2];
-	dim3 block(16, 16), grid((n + 15) / 16, (m + 15) / 16);
-	sgemm_if_nan<<<grid, block, 0, s>>>((const float *)a->t[0], (const float *)a->t[1], (float *)a->t[2], m, n, k);
+	long long m = a->p[0], n = a->p[1];
+	gemv_if_nan<<<(unsigned)((m + 255) / 256), 256, 0, s>>>((const float *)a->t[0], (const float *)a->t[1], (float *)a->t[2], m, n);
 	return 0;
 }
