@@ -85,8 +85,8 @@ static int gate_file(ka_fixset *fs, const ka_commit_opts *o, const char *file, c
 	}
 	ka_buf names;
 	ka_buf_init(&names, 1 << 16);
-	if (rc == KA_ETOOL)
-		blame(fs, o, file, &names);
+	if (rc == KA_ETOOL && !(err && strncmp(err, "compiler killed", 15) == 0))
+		blame(fs, o, file, &names);     /* a hang would hang again per fix: no blame */
 	logf_(o, "%s: fixes not applied: the edited file does not compile (%s): %s", file,
 	      names.len ? names.data : "the fixes together", err ? err : ka_error_last());
 	ka_fixset_reject_file(fs, file, KA_FIX_GATE_FAILED, err ? err : ka_error_last());
