@@ -12,7 +12,7 @@
 #include <string.h>
 
 typedef struct sfile {
-	const char *path;
+	char *path;                  /* owned: findings come and go */
 	ka_suppressions s;
 } sfile;
 
@@ -38,8 +38,12 @@ static sfile *get(sctx *c, const char *path)
 	sfile *f = &c->v[c->n++];
 	size_t len = 0;
 	const char *text = ka_sources_text(c->src, path, &len);
-	f->path = path;
 	memset(&f->s, 0, sizeof f->s);
+	f->path = strdup(path);
+	if (!f->path) {
+		c->n--;
+		return NULL;
+	}
 	if (text)
 		ka_suppress_parse(text, len, &f->s);
 	return f;
@@ -99,8 +103,10 @@ int ka_tool_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, con
 				rc = add_unused(fs, c.v[i].path, x, "unused suppression");
 		}
 	}
-	for (int i = 0; i < c.n; i++)
+	for (int i = 0; i < c.n; i++) {
 		ka_suppressions_free(&c.v[i].s);
+		free(c.v[i].path);
+	}
 	free(c.v);
 	return rc;
 }

@@ -159,6 +159,22 @@ static void rules_new_writes_a_loadable_template(void **state)
 	free(dir);
 }
 
+static void rules_test_runs_examples(void **state)
+{
+	cli_result r = cli_run(FIXTURES "/..", NULL, "rules test test-strided-read test-legacy-shuffle "
+			       "test-kernel-note --rules-dir fixtures/rules");
+	expect(&r, 1,
+	       "fixtures/rules/test-kernel-note.md:10: rule test-kernel-note has no examples (```cuda bad / good blocks)\n"
+	       "fixtures/rules/test-legacy-shuffle.md:17: cuda bad example: test-legacy-shuffle did not fire here (example line 4)\n"
+	       "fixtures/rules/test-legacy-shuffle.md:18: cuda bad example: test-legacy-shuffle fired unexpectedly "
+	       "(example line 5): __shfl_down has no mask\n"
+	       "rules test: 2 passed, 2 failed, 0 skipped\n", "");
+	r = cli_run(FIXTURES "/..", NULL, "rules test test-strided-read --rules-dir fixtures/rules");
+	expect(&r, 0, "rules test: 2 passed, 0 failed, 0 skipped\n", "");
+	r = cli_run(NULL, NULL, "rules test no-such-rule");
+	expect(&r, 2, "", "kcheck: error: no rule 'no-such-rule' (see kcheck rules list)\n");
+}
+
 int run_cli_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +187,7 @@ int run_cli_tests(void)
 		cmocka_unit_test(explain_and_show),
 		cmocka_unit_test(rules_list),
 		cmocka_unit_test(rules_new_writes_a_loadable_template),
+		cmocka_unit_test(rules_test_runs_examples),
 	};
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }
