@@ -96,11 +96,11 @@ static void trim(char *s)
 static void add_args(char *text, char **args, int *n, int cap)
 {
 	char *save = NULL;
-	char *tok = strtok_r(text, " \t", &save);
+	char *tok = strtok_r(text, " \t\r\n", &save);
 
 	while (tok && *n < cap) {
 		args[(*n)++] = strdup(tok);
-		tok = strtok_r(NULL, " \t", &save);
+		tok = strtok_r(NULL, " \t\r\n", &save);
 	}
 }
 

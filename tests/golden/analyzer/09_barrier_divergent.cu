@@ -8,7 +8,7 @@ __global__ void partial_sum(const float *in, float *out, int n)
 	int i = blockIdx.x * 256 + tid;
 	buf[tid] = i < n ? in[i] : 0.0f;
 	__syncthreads();
-	if (tid < 128) {
+	if (tid < 100) {
 		buf[tid] += buf[tid + 128];
 		__syncthreads();
 	}

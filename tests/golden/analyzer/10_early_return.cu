@@ -31,7 +31,7 @@ __global__ void stencil_tail_block(const float *in, float *out, int n, int nbloc
 // expect: SELECT barrier_line FROM early_return WHERE kernel = 'stencil_bad' => 11
 // expect: SELECT cond_text FROM early_return WHERE kernel = 'stencil_bad' => i >= n
 // expect: SELECT after_divergent_return FROM barrier WHERE line = 11 => 1
-// expect: SELECT divergent_return_line FROM barrier WHERE line = 11 => 9
+// expect: SELECT divergent_return_line FROM barrier WHERE line = 11 => 8
 // expect: SELECT in_divergent_branch FROM barrier WHERE line = 11 => 0
 // expect: SELECT is_early_return FROM branch WHERE line = 8 => 1
 // expect: SELECT thread_dependent FROM early_return WHERE kernel = 'stencil_tail_block' => 0

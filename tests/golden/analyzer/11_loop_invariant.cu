@@ -43,6 +43,6 @@ __global__ void outer_product_sum(const float *x, const float *y, float *out,
 // expect: SELECT loop_depth FROM access WHERE line = 26 AND base = 'x' => 2
 // expect: SELECT loop_invariant FROM access WHERE line = 26 AND base = 'x' => 1
 // expect: SELECT loop_invariant FROM access WHERE line = 26 AND base = 'y' => 0
-// expect: SELECT depth FROM loop WHERE line = 25 => 2
+// expect: SELECT depth FROM loop WHERE line = 25 => 1
 // expect: SELECT parent_id = (SELECT id FROM loop WHERE line = 24) FROM loop WHERE line = 25 => 1
 // expect: SELECT n_loops FROM kernel WHERE name = 'outer_product_sum' => 2

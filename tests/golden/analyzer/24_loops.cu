@@ -56,7 +56,7 @@ __global__ void ragged(const int *row_ptr, const float *vals, float *out, int ro
 // expect: SELECT trip_count FROM loop WHERE line = 16 => 4
 // expect: SELECT has_unroll_pragma FROM loop WHERE line = 16 => 0
 // expect: SELECT trip_count FROM loop WHERE line = 18 => 10
-// expect: SELECT depth FROM loop WHERE line = 18 => 1
+// expect: SELECT depth FROM loop WHERE line = 18 => 0
 // expect: SELECT loop_invariant FROM access WHERE line = 12 AND base = 'h' => 0
 // expect: SELECT warp_uniform FROM access WHERE line = 12 AND base = 'h' => 1
 // expect: SELECT kind_tx FROM access WHERE line = 15 AND base = 'x' => const

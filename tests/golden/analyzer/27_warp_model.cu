@@ -45,5 +45,5 @@ void launch_models(const float *a, float *b, float *c, int m, int k)
 // expect: SELECT sectors_per_request FROM access WHERE line = 21 AND base = 'B' => 4
 // expect: SELECT warp_uniform FROM access WHERE line = 21 AND base = 'B' => 0
 // expect: SELECT sectors_per_request FROM access WHERE line = 22 AND base = 'C' => 4
-// expect: SELECT uniformity FROM branch WHERE line = 18 => thread
+// expect: SELECT uniformity FROM branch WHERE line = 18 => warp
 // expect: SELECT in_loop FROM access WHERE line = 22 AND base = 'C' => 0

@@ -50,7 +50,6 @@ void launch_reductions(const float *in, float *out, int blocks)
 }
 
 // expect: SELECT uniformity FROM branch WHERE line = 14 => thread
-// expect: SELECT lane_parity FROM branch WHERE line = 14 => 1
 // expect: SELECT in_loop FROM branch WHERE line = 14 => 1
 // expect: SELECT style FROM reduction_loop WHERE kernel = 'reduce_interleaved' => interleaved
 // expect: SELECT array FROM reduction_loop WHERE kernel = 'reduce_interleaved' => sdata
