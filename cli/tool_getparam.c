@@ -119,6 +119,8 @@ static int flag(ka_tool_cfg *c, const char *opt)
 		c->force_shim = 1;
 	else if (!strcmp(opt, "--ptxas"))
 		c->ptxas = 1;
+	else if (!strcmp(opt, "--stats"))
+		c->stats = 1;
 	else if (!strcmp(opt, "--no-color"))
 		c->color = 0;
 	else

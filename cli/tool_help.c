@@ -78,6 +78,7 @@ void ka_tool_help(FILE *out)
 "  0 clean, 1 findings at or above --fail-on, 2 error (bad input, parse errors)\n"
 "Other:\n"
 "  -j N                   analyze N files at a time (output identical to -j 1)\n"
+"  --stats                print analysis and rule-evaluation time on stderr\n"
 "  -h, --help             this text\n"
 "  --version              print the version\n", out);
 }

@@ -10,6 +10,7 @@
 #include "analyzer/analyzer.h"
 #include "rules/engine.h"
 #include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,13 @@ static const char **file_args(const pool *p, const ka_tool_file *f, int *n, cons
 	return v;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static void run_job(pool *p, ka_tool_job *j)
 {
 	const ka_tool_cfg *c = p->cfg;
@@ -107,9 +115,12 @@ static void run_job(pool *p, ka_tool_job *j)
 	o.force_shim = c->force_shim;
 	o.ptxas = c->ptxas;
 	memcpy(o.assume_block, c->assume_block, sizeof o.assume_block);
+	double t0 = now_ms();
 	int rc = ka_facts_open(&db);
 	if (rc == KA_OK)
 		rc = ka_analyze_file(&o, j->file->path, db);
+	double t1 = now_ms();
+	j->analyze_ms = t1 - t0;
 	if (rc == KA_EPARSE) {
 		collect_diags(db, j, &diags);
 		if (!diags.len)
@@ -121,7 +132,9 @@ static void run_job(pool *p, ka_tool_job *j)
 	} else {
 		collect_included(db, j);
 		ka_eval_opts eo = KA_EVAL_OPTS_INIT;
-		if (ka_rules_eval(p->rs, db, &eo, &j->findings) != KA_OK ||
+		int erc = ka_rules_eval(p->rs, db, &eo, &j->findings);
+		j->rules_ms = now_ms() - t1;
+		if (erc != KA_OK ||
 		    ka_tool_fix_collect(&c->fix, db, &j->findings, &j->fixes) != KA_OK) {
 			ka_buf_printf(&diags, "kcheck: error: %s\n", ka_error_last());
 			j->failed = 1;

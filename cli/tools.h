@@ -53,6 +53,7 @@ typedef struct ka_tool_cfg {
 	const char *explain;
 	const char *cuda_path;
 	int write_baseline, exit_zero, jobs, report_unused, no_config, quiet;
+	int stats;                   /* --stats: analysis vs rule time on stderr */
 	int color;                   /* -1 auto, 0 never, 1 always */
 	int force_shim, ptxas;
 	int assume_block[3];
@@ -112,6 +113,7 @@ typedef struct ka_tool_job {
 	char **included;             /* real paths of the files it included */
 	int nincluded;
 	int failed;                  /* could not be analyzed: exit status 2 */
+	double analyze_ms, rules_ms; /* wall time of ka_analyze_file and ka_rules_eval */
 	struct ka_fixset *fixes;     /* the findings' fixes (tool_fix.c), or NULL */
 } ka_tool_job;
 int ka_tool_run(const ka_tool_cfg *cfg, const ka_ruleset *rs, const ka_compdb *cdb,
