@@ -17,9 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bins implied by an index `expr & MASK` or `expr % N` (last operator). */
-static long bins_of(const char *idx)
+/* Bins implied by an index `expr & MASK` or `expr % N` (last operator);
+ * the text may be the whole address `&h[expr & MASK]`. */
+static long bins_of(const char *text)
 {
+	char idx[256];
+	const char *open = text[0] == '&' ? strchr(text, '[') : NULL;
+	const char *close = open ? strrchr(text, ']') : NULL;
+	size_t n = open && close > open ? (size_t)(close - open - 1) : strlen(text);
+	if (n >= sizeof idx)
+		return 0;
+	memcpy(idx, open && close > open ? open + 1 : text, n);
+	idx[n] = '\0';
 	const char *amp = strrchr(idx, '&'), *mod = strrchr(idx, '%');
 	const char *op = amp > mod ? amp : mod;
 	if (!op || op[1] == '&')

@@ -117,6 +117,9 @@ ka_fix *xf_fix(xf_ctx *c, const char *file, ka_fix_safety s, const char *fmt, ..
 int xf_skip(xf_ctx *c, const char *file, size_t off, const char *fmt, ...)
 {
 	ka_buf b;
+	const char *src;
+	size_t len;
+	(void)ka_fixset_source(c->fs, file, &src, &len);   /* for the line number */
 	ka_buf_init(&b, 4096);
 	va_list ap;
 	va_start(ap, fmt);

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""tests/rewriter/examples_roundtrip.py: `kcheck --fix --unsafe-fixes` over a
+copy of every naive example under examples/: the fixed file still compiles
+(nvcc; SKIP printed without it), a second --fix changes nothing, and for each
+rule, the findings left are at most those before minus the fixes applied
+(read from --export-fixes).  Usage: examples_roundtrip.py KCHECK EXAMPLES_DIR"""
+import collections, json, os, re, shutil, subprocess, sys, tempfile
+
+def run(cmd, cwd):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+def rule_counts(kcheck, cwd, name):
+    r = run([kcheck, "--format", "json", "--exit-zero", name], cwd)
+    if r.returncode != 0:
+        raise RuntimeError("kcheck failed on %s: %s" % (name, r.stderr.strip()))
+    return collections.Counter(f["rule"] for f in json.loads(r.stdout)["findings"])
+
+def nvcc():
+    for p in [os.environ.get("KCHECK_NVCC"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"]:
+        if p and os.access(p, os.X_OK):
+            return p
+    return None
+
+def one(kcheck, src, cc):
+    tmp = tempfile.mkdtemp(prefix="ka-examples-")
+    try:
+        folder = os.path.join(tmp, "ex")
+        shutil.copytree(os.path.dirname(src), folder)
+        name = os.path.basename(src)
+        before = rule_counts(kcheck, folder, name)
+        r = run([kcheck, "--export-fixes", "fixes.yaml", "--unsafe-fixes", "--exit-zero", name], folder)
+        yaml = open(os.path.join(folder, "fixes.yaml")).read() if r.returncode == 0 else ""
+        planned = collections.Counter(re.findall(r"DiagnosticName:\s*(\S+)", yaml))
+        r = run([kcheck, "--fix", "--unsafe-fixes", "--exit-zero", name], folder)
+        if r.returncode != 0:
+            return "--fix failed (%d): %s" % (r.returncode, r.stderr.strip())
+        fixed = open(os.path.join(folder, name)).read()
+        run([kcheck, "--fix", "--unsafe-fixes", "--exit-zero", name], folder)
+        if open(os.path.join(folder, name)).read() != fixed:
+            return "a second --fix changed the file"
+        after = rule_counts(kcheck, folder, name)
+        for rule, n in planned.items():
+            if after[rule] > max(before[rule] - n, 0):
+                return "%s: %d finding(s) before, %d fixed, %d left" % (rule, before[rule], n, after[rule])
+        if cc:
+            c = run([cc, "-arch=sm_90", "-x", "cu", "-c", "-o", "/dev/null", name], folder)
+            if c.returncode != 0:
+                return "the fixed file does not compile: " + c.stderr.strip().splitlines()[0]
+        return None
+    finally:
+        shutil.rmtree(tmp)
+
+def main():
+    kcheck, root = sys.argv[1], sys.argv[2]
+    naive = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
+                   if f.endswith((".cu", ".hip")) and "naive" in os.path.join(d, f))
+    if not naive:
+        print("SKIP: no naive examples under %s" % root)
+        return 0
+    cc = nvcc()
+    if not cc:
+        print("SKIP: nvcc not found: fixed examples not compiled")
+    bad = 0
+    for src in naive:
+        err = one(kcheck, src, cc)
+        print("%s %s%s" % ("FAIL" if err else "ok", os.path.relpath(src, root), ": " + err if err else ""))
+        bad += err is not None
+    return 1 if bad else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
