@@ -14,6 +14,8 @@
 #              TASKS      subset of task names (default: all of bench/tasks)
 #              PARTS      subset of "suite self adversarial" (default: all three;
 #                         empty: only rebuild RESULTS.md from the JSON in OUTDIR)
+#              SELF_TASKS tasks for the self-against-self runs (default: TASKS)
+#              ADV_ONLY   extended regex: run only matching adversarial files
 #              SELF_OPTS  extra options for the self-against-self runs
 #                         (e.g. "--configs visible" to time only visible configs)
 # Exit status: 0 when every check held, 1 when one did not, 2 on an error.
@@ -58,7 +60,7 @@ if [[ " $parts " == *" suite "* ]]; then
 fi
 
 if [[ " $parts " == *" self "* ]]; then
-	for t in $tasks; do
+	for t in ${SELF_TASKS:-$tasks}; do
 		e="bench/tasks/$t/expert.cu"
 		# shellcheck disable=SC2086
 		"$bench" "bench/tasks/$t" --candidate "$e" --baseline "$e" --json --build-dir "$build" ${SELF_OPTS:-} \
@@ -71,6 +73,7 @@ if [[ " $parts " == *" adversarial "* ]]; then
 	: >"$out/adversarial.txt"
 	grep -v '^#' tests/bench/adversarial/MANIFEST | while read -r file task _static gpu; do
 		[ -z "$file" ] && continue
+		[ -n "${ADV_ONLY:-}" ] && ! [[ $file =~ $ADV_ONLY ]] && continue
 		extra=()
 		want=${gpu%\~}
 		[ "$want" != "$gpu" ] && extra=(--unsafe-skip-static-gate)
