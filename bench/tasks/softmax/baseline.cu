@@ -1,4 +1,7 @@
-/* bench/tasks/softmax/baseline.cu: one thread per row, three passes. */
+/* bench/tasks/softmax/baseline.cu: one thread per row, three passes.  The
+ * sum is kept in 1024-element partial sums so that a 100 000-long row stays
+ * inside the tolerance (a single running fp32 sum drifted to 1.2e-4 relative
+ * L2 on the H200 run of 2026-11-29). */
 #include "ka_task.h"
 
 __global__ void softmax_naive(const float *x, float *y, long long rows, long long cols)
@@ -9,7 +12,11 @@ __global__ void softmax_naive(const float *x, float *y, long long rows, long lon
 	float *yr = y + r * cols;
 	float m = -INFINITY, s = 0.0f;
 	for (long long j = 0; j < cols; j++) m = fmaxf(m, xr[j]);
-	for (long long j = 0; j < cols; j++) s += expf(xr[j] - m);
+	for (long long j0 = 0; j0 < cols; j0 += 1024) {
+		float part = 0.0f;
+		for (long long j = j0; j < cols && j < j0 + 1024; j++) part += expf(xr[j] - m);
+		s += part;
+	}
 	for (long long j = 0; j < cols; j++) yr[j] = expf(xr[j] - m) / s;
 }
 
