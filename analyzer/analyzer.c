@@ -118,7 +118,7 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		}
 	}
 	w->assumption = NULL;
-	if (have) {
+	if (have && *agree) {
 		w->block_source = "launch";
 		return;
 	}

@@ -127,7 +127,7 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 	x->dep = a->dep | b->dep;
 	x->loops = a->loops | b->loops;
 	x->has_rem_small = a->has_rem_small || b->has_rem_small;
-	if ((k == SX_REM || k == SX_AND) && cb && vb > 0 && vb < 64 && (a->dep & D_LANE))
+	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) && (!cb || (vb > 0 && vb < 64)))
 		x->has_rem_small = 1;
 	return x;
 }
@@ -196,6 +196,35 @@ const sx *sx_div_exact(sx_ctx *c, const sx *x, int64_t d)
 	}
 	default:
 		return NULL;
+	}
+}
+
+int sx_const_term(const sx *x, int64_t *out)
+{
+	int64_t a, b;
+	switch (x->k) {
+	case SX_CONST: *out = x->c; return 1;
+	case SX_SYM: *out = 0; return 1;
+	case SX_ADD:
+		if (!sx_const_term(x->a, &a) || !sx_const_term(x->b, &b))
+			return 0;
+		*out = a + b;
+		return 1;
+	case SX_MUL:
+		if (x->a->k == SX_CONST && sx_const_term(x->b, &b)) {
+			*out = x->a->c * b;
+			return 1;
+		}
+		if (x->b->k == SX_CONST && sx_const_term(x->a, &a)) {
+			*out = x->b->c * a;
+			return 1;
+		}
+		if (!sx_const_term(x->a, &a) || !sx_const_term(x->b, &b))
+			return 0;
+		*out = a * b;
+		return 1;
+	default:
+		return 0;
 	}
 }
 

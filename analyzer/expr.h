@@ -78,6 +78,9 @@ int sx_is_const(const sx *x, int64_t *v);
 const sx *sx_coef(sx_ctx *c, const sx *x, sx_sym_kind kind);
 /* Divide by a constant when every term divides exactly; NULL otherwise. */
 const sx *sx_div_exact(sx_ctx *c, const sx *x, int64_t d);
+/* The constant term of a polynomial (0 for pure symbol terms); 0 when x
+ * is not a polynomial. */
+int sx_const_term(const sx *x, int64_t *out);
 /* Symbols of unknown value (params, loaded data...) in x (ignoring dims). */
 int sx_has_unknown(const sx_ctx *c, const sx *x);
 

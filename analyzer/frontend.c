@@ -13,6 +13,7 @@
 #include "util/fs.h"
 #include <clang-c/Index.h>
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +30,9 @@ typedef struct lower_ctx {
 	ka_arena *a;
 	CXTranslationUnit ctu;
 	usr_ent *usr[USR_BUCKETS];
-	ka_node **calls;          /* calls whose target may be defined later */
-	int ncalls, capcalls;
+	int *macros;              /* main-file macro expansion ranges: begin, end pairs */
+	int nmacros, capmacros;
+	const char *macro_file;
 } lower_ctx;
 
 static ka_node *lower_expr(lower_ctx *cx, CXCursor c);
@@ -101,9 +103,9 @@ static void fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 	CXSourceRange r = clang_getCursorExtent(c);
 	CXSourceLocation b = clang_getRangeStart(r), e = clang_getRangeEnd(r);
 	CXFile fb, fe, sb, se;
-	unsigned lb, cb, le, ce, ob, oe;
-	clang_getExpansionLocation(b, &fb, &lb, &cb, NULL);
-	clang_getExpansionLocation(e, &fe, &le, &ce, NULL);
+	unsigned lb, cb, le, ce, ob, oe, eb, ee;
+	clang_getExpansionLocation(b, &fb, &lb, &cb, &eb);
+	clang_getExpansionLocation(e, &fe, &le, &ce, &ee);
 	l->file = file_name(cx, fb);
 	l->line = (int)lb;
 	l->col = (int)cb;
@@ -111,23 +113,18 @@ static void fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 	l->end_col = (int)ce;
 	clang_getFileLocation(b, &sb, NULL, NULL, &ob);
 	clang_getFileLocation(e, &se, NULL, NULL, &oe);
-	l->in_macro = !clang_File_isEqual(sb, fb) || !clang_File_isEqual(se, fe);
-	if (!l->in_macro) {
-		unsigned eb, ee;
-		clang_getExpansionLocation(b, NULL, NULL, NULL, &eb);
-		clang_getExpansionLocation(e, NULL, NULL, NULL, &ee);
-		l->in_macro = (eb != ob || ee != oe);
-	}
-	l->begin = (int)ob;
-	l->end = (int)oe;
-	if (l->in_macro) {
-		/* Offsets of the expansion site, for text excerpts only. */
-		unsigned eb, ee;
-		clang_getExpansionLocation(b, NULL, NULL, NULL, &eb);
-		clang_getExpansionLocation(e, NULL, NULL, NULL, &ee);
-		l->begin = (int)eb;
-		l->end = (int)ee;
-	}
+	l->begin = (int)eb;
+	l->end = (int)ee;
+	/* libclang 19 reports macro-expanded nodes at the macro use, so a node
+	 * is "in a macro" when its range lies within a macro expansion. */
+	l->in_macro = 0;
+	if (l->file == cx->macro_file)
+		for (int i = 0; i < cx->nmacros; i++)
+			if (l->begin >= cx->macros[2 * i] && l->end <= cx->macros[2 * i + 1]) {
+				l->in_macro = 1;
+				break;
+			}
+	(void)sb, (void)se, (void)ob, (void)oe;
 }
 
 static int64_t eval_int(CXCursor c, int *ok)
@@ -330,7 +327,7 @@ static const char *member_name(lower_ctx *cx, CXCursor c, ka_node *n)
 	clang_getFileLocation(clang_getRangeEnd(r), &f, NULL, NULL, &off);
 	const char *path = file_name(cx, f);
 	const ka_srcfile *sf = path ? ka_tu_file(cx->tu, path) : NULL;
-	if (sf && off <= (unsigned)sf->len) {
+	if (sf && off <= (unsigned)sf->len && !n->loc.in_macro) {
 		int e = (int)off, b = e;
 		while (b > 0 && (isalnum((unsigned char)sf->data[b - 1]) || sf->data[b - 1] == '_'))
 			b--;
@@ -344,6 +341,41 @@ static const char *member_name(lower_ctx *cx, CXCursor c, ka_node *n)
 	return s;
 }
 
+/* libclang 19 gives no name, no spelling location and no pretty print for
+ * a builtin member written in a macro body (`#define GX (blockIdx.x*...)`).
+ * Read the macro's definition: when it uses one member of this variable
+ * (all .x, say) that is the member. */
+static const char *member_from_macro(lower_ctx *cx, ka_node *n, const char *base)
+{
+	const ka_srcfile *sf = ka_tu_file(cx->tu, n->loc.file);
+	if (!sf || !base)
+		return "";
+	int mb = -1;
+	for (int i = 0; i < cx->nmacros; i++)
+		if (n->loc.begin >= cx->macros[2 * i] && n->loc.end <= cx->macros[2 * i + 1])
+			mb = cx->macros[2 * i];
+	if (mb < 0)
+		return "";
+	int e = mb;
+	while (e < sf->len && (isalnum((unsigned char)sf->data[e]) || sf->data[e] == '_'))
+		e++;
+	char def[160];
+	snprintf(def, sizeof def, "#define %.*s", e - mb, sf->data + mb);
+	const char *d = strstr(sf->data, def);
+	if (!d)
+		return "";
+	char found = 0;
+	size_t bl = strlen(base);
+	for (const char *p = d + strlen(def); *p && !(*p == '\n' && p[-1] != '\\'); p++) {
+		if (strncmp(p, base, bl) == 0 && p[bl] == '.' && p[bl + 1] >= 'x' && p[bl + 1] <= 'z') {
+			if (found && found != p[bl + 1])
+				return "";
+			found = p[bl + 1];
+		}
+	}
+	return found ? ka_arena_strndup(cx->a, &found, 1) : "";
+}
+
 static void lower_member(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 {
 	n->name = member_name(cx, c, n);
@@ -354,6 +386,8 @@ static void lower_member(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 			n->field_offset = (int)(bits / 8);
 	}
 	set_kids(cx, n, k, 0, 0);
+	if (!*n->name && n->loc.in_macro && n->nkids == 1)
+		n->name = member_from_macro(cx, n, n->kids[0]->name);
 }
 
 static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)

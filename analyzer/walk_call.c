@@ -190,9 +190,9 @@ static const char *host_ptr_kind(walk *w, ka_node *n)
 	if (!p || p->kind != KN_DECLREF || !p->ref)
 		return "unknown";
 	if (p->ref->tflags & KT_ARRAY)
-		return "pageable";
+		return "stack";
 	int hk = w->ds[p->ref->id].host_kind;
-	return hk == 1 ? "pageable" : hk == 2 ? "pinned" : "unknown";
+	return hk == 1 ? "malloc" : hk == 2 ? "pinned" : "unknown";
 }
 
 static void call_fact(walk *w, ka_node *n, const char *cat, int checked)

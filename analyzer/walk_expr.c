@@ -47,6 +47,8 @@ const char *node_text(walk *w, ka_node *n)
 const char *uniformity_of(walk *w, const sx *x)
 {
 	if (x->dep & (D_LANE)) {
+		if (sx_has_unknown(&w->sx, x))
+			return "thread";   /* lanes compared with run-time values: no guess */
 		int u = warp_uniform_value(w, x);
 		return u == 1 ? "warp" : "thread";
 	}
@@ -203,8 +205,9 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 	int symbolic = 0;
 	for (int k = 0; k < 3; k++)
 		coef_cols(w, &r, addr.x, elem, k, &symbolic);
-	int64_t c0;
-	ka_row_opt(&r, "offset_const", idx && sx_is_const(idx, &c0), idx && sx_is_const(idx, &c0) ? c0 : 0);
+	int64_t c0 = 0;
+	int has_c0 = idx && sx_const_term(idx, &c0);
+	ka_row_opt(&r, "offset_const", has_c0, c0);
 	ka_row_int(&r, "thread_dependent", (addr.x->dep & D_LANE) != 0);
 	ka_row_int(&r, "block_uniform", (addr.x->dep & D_LANE) == 0);
 	ka_row_int(&r, "data_dependent", (addr.x->dep & D_DATA) != 0);
@@ -232,7 +235,7 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 			for (int i = 0; i < w->nloops; i++)
 				w->loops[i].n_shared_writes++;
 		}
-		if (addr.base->tflags & KT_VOLATILE)
+		if ((addr.base->tflags & KT_VOLATILE) || (n->tflags & KT_VOLATILE))
 			for (int i = 0; i < w->nbrs; i++)
 				w->brs[i].uses_volatile = 1;
 	}
@@ -568,8 +571,7 @@ val ev(walk *w, ka_node *n, int rw)
 	case KN_INT:
 		return ival(sx_const(&w->sx, n->ival));
 	case KN_FLOAT:
-		if (!n->has_f_suffix)
-			literal_fact(w, n, 0);
+		literal_fact(w, n, 0);
 		return ival(sx_opaque(&w->sx, 0, 0));
 	case KN_SIZEOF:
 		return ival(n->ival >= 0 ? sx_const(&w->sx, n->ival) : sx_opaque(&w->sx, 0, 0));

@@ -71,8 +71,6 @@ void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_resu
 	}
 	r->sectors = count_distinct(sec, ns);
 	r->ideal_sectors = (r->bytes + sb - 1) / sb;
-	if (r->uniform)
-		r->ideal_sectors = (access_bytes + sb - 1) / sb;
 	free(sec);
 	if (!shared)
 		return;
