@@ -344,6 +344,8 @@ static int is_return_only(ka_node *n)
 /* A bounds guard: a lane-dependent value compared with a uniform one. */
 static int is_guard_cond(const sx *c)
 {
+	if (c && (c->k == SX_AND || c->k == SX_OR))
+		return is_guard_cond(c->a) || is_guard_cond(c->b);
 	if (!c || c->k != SX_CMP || c->c > 4)
 		return 0;
 	int la = (c->a->dep & D_LANE) != 0, lb = (c->b->dep & D_LANE) != 0;
