@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# KernelArc: install everything, build with warnings as errors, run every
+# test; then build the unit and golden tests again under ASan+UBSan.
+# GPU tests skip loudly when no CUDA device is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== build (-Werror) =="
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKA_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+echo "== tests =="
+(cd build && ctest -j"$jobs" --output-on-failure --timeout 900)
+
+echo "== sanitizer build (ASan+UBSan) =="
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+# The nvcc-bound suites (task compiles, adversarial candidates, rewriter
+# golden compiles) already ran above; under the sanitizers we run the code
+# that is ours: unit tests, analyzer golden tests, the CLI end to end.
+(cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest -j"$jobs" --output-on-failure --timeout 900 \
+	-E 'bench_compile|adversarial|rewriter-golden')
