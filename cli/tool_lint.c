@@ -304,6 +304,23 @@ static void print_stats(const ka_ruleset *rs, const ka_tool_job *jobs, int njobs
 		enabled += ka_ruleset_at(rs, i)->enabled;
 	fprintf(stderr, "kcheck: %d files, %d rules: analysis %.1f ms, rules %.1f ms (%.2f%% of analysis)\n",
 		njobs, enabled, a, r, a > 0 ? 100.0 * r / a : 0.0);
+	/* the five most expensive rules, for rule authors */
+	size_t n = ka_ruleset_count(rs);
+	double *sum = calloc(n + 1, sizeof *sum);
+	for (int i = 0; sum && i < njobs; i++)
+		for (size_t k = 0; jobs[i].rule_ms && k < n; k++)
+			sum[k] += jobs[i].rule_ms[k];
+	for (int top = 0; sum && top < 5; top++) {
+		size_t best = n;
+		for (size_t k = 0; k < n; k++)
+			if (sum[k] > 0 && (best == n || sum[k] > sum[best]))
+				best = k;
+		if (best == n)
+			break;
+		fprintf(stderr, "kcheck:   %8.1f ms  %s\n", sum[best], ka_ruleset_at(rs, best)->id);
+		sum[best] = 0;
+	}
+	free(sum);
 }
 
 int ka_tool_lint(int argc, char **argv)

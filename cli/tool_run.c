@@ -29,6 +29,8 @@ void ka_tool_job_clear(ka_tool_job *j)
 	ka_tool_fix_free(j->fixes);
 	j->fixes = NULL;
 	free(j->diags);
+	free(j->rule_ms);
+	j->rule_ms = NULL;
 	for (int i = 0; i < j->nincluded; i++)
 		free(j->included[i]);
 	free(j->included);
@@ -132,6 +134,8 @@ static void run_job(pool *p, ka_tool_job *j)
 	} else {
 		collect_included(db, j);
 		ka_eval_opts eo = KA_EVAL_OPTS_INIT;
+		if (c->stats)
+			eo.rule_ms = j->rule_ms = calloc(ka_ruleset_count(p->rs) + 1, sizeof *j->rule_ms);
 		int erc = ka_rules_eval(p->rs, db, &eo, &j->findings);
 		j->rules_ms = now_ms() - t1;
 		if (erc != KA_OK ||

@@ -114,6 +114,7 @@ typedef struct ka_tool_job {
 	int nincluded;
 	int failed;                  /* could not be analyzed: exit status 2 */
 	double analyze_ms, rules_ms; /* wall time of ka_analyze_file and ka_rules_eval */
+	double *rule_ms;             /* --stats: per rule, in ruleset order (or NULL) */
 	struct ka_fixset *fixes;     /* the findings' fixes (tool_fix.c), or NULL */
 } ka_tool_job;
 int ka_tool_run(const ka_tool_cfg *cfg, const ka_ruleset *rs, const ka_compdb *cdb,

@@ -18,6 +18,7 @@ typedef struct ka_eval_opts {
 	const char *lang;        /* "cuda" | "hip"; NULL = the main file's (file table) */
 	const char *arch;        /* NULL = the arch table's row */
 	const char *only_rule;   /* evaluate just this id (rules test); NULL = all enabled */
+	double *rule_ms;         /* optional: per rule (ka_ruleset_at order), ms are added */
 } ka_eval_opts;
 
 #define KA_EVAL_OPTS_INIT {0}

@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Where the location columns are in a result row (-1 = absent). */
 typedef struct colmap {
@@ -150,6 +151,13 @@ out:
 	return rc;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static char *query_text(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
@@ -179,7 +187,11 @@ int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, k
 			continue;
 		if (!ka_rule_applies(r, o.lang, o.arch))
 			continue;
-		if ((rc = run_rule(db, r, out)) != KA_OK)
+		double t0 = o.rule_ms ? now_ms() : 0;
+		rc = run_rule(db, r, out);
+		if (o.rule_ms)
+			o.rule_ms[i] += now_ms() - t0;
+		if (rc != KA_OK)
 			goto out;
 	}
 out:
