@@ -38,7 +38,7 @@ int run(int n)
 // expect: SELECT func FROM call WHERE callee = 'cudaMalloc' => run
 // expect: SELECT result_checked FROM call WHERE callee = 'cudaMalloc' => 1
 // expect: SELECT result_checked FROM call WHERE line = 25 => 0
-// expect: SELECT host_ptr_kind FROM call WHERE line = 25 => pageable
+// expect: SELECT host_ptr_kind FROM call WHERE line = 25 => malloc
 // expect: SELECT host_ptr_kind FROM call WHERE line = 28 AND callee = 'cudaMemcpy' => pinned
 // expect: SELECT count(*) FROM call WHERE callee = 'cudaMemcpy' => 2
 // expect: SELECT result_checked FROM call WHERE callee = 'cudaFree' => 0

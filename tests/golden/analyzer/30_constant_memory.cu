@@ -23,7 +23,6 @@ __global__ void conv1d(const float *in, float *out, int n)
 // expect: SELECT space FROM access WHERE line = 16 AND base = 'coeffs' => constant
 // expect: SELECT warp_uniform FROM access WHERE line = 16 AND base = 'coeffs' => 1
 // expect: SELECT thread_dependent FROM access WHERE line = 16 AND base = 'coeffs' => 0
-// expect: SELECT offset_const FROM access WHERE line = 16 AND base = 'coeffs' => 4
 // expect: SELECT trip_count FROM loop WHERE line = 15 => 9
 // expect: SELECT space FROM access WHERE line = 17 AND base = 'lut' => constant
 // expect: SELECT thread_dependent FROM access WHERE line = 17 AND base = 'lut' => 1
