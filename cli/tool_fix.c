@@ -222,7 +222,7 @@ int ka_tool_fix_finish(ka_tool_fix_opts *o, struct ka_tool_job *jobs, int njobs,
 	if (!o->fix && !o->unsafe_fixes && !o->diff && !o->export_fixes)
 		return 0;                             /* SARIF only */
 	int rc = commit(o, fs);
-	if (rc == 0 && o->export_fixes)
+	if (rc == 0 && o->export_fixes && o->round == 0)   /* offsets of the files as they were */
 		rc = export_yaml(o, fs, all->n ? all->v[0].file : "");
 	return rc;
 }
