@@ -11,6 +11,29 @@
 #include <unistd.h>
 #include "util/error.h"
 
+/* The running child's process group, so that an interrupted bench does not
+ * leave nvcc or a harness running in a group of its own. */
+static volatile sig_atomic_t running_pgid;
+
+static void on_signal(int sig)
+{
+	if (running_pgid > 0) kill(-(pid_t)running_pgid, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard(int on, struct sigaction old[3])
+{
+	static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	for (int i = 0; i < 3; i++) {
+		if (on) sigaction(sigs[i], &sa, &old[i]);
+		else sigaction(sigs[i], &old[i], NULL);
+	}
+}
+
 static double now_s(void)
 {
 	struct timespec t;
@@ -33,6 +56,7 @@ static void child(char *const argv[], int fd[2])
 int ka_bench_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_bench_proc *res)
 {
 	int fd[2], st = 0, open_fd = 1;
+	struct sigaction old[3];
 	double t0 = now_s();
 	pid_t pid;
 	memset(res, 0, sizeof *res);
@@ -46,6 +70,8 @@ int ka_bench_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_bench_p
 	}
 	if (pid == 0) child(argv, fd);
 	setpgid(pid, pid);
+	running_pgid = pid;
+	guard(1, old);
 	close(fd[1]);
 	while (open_fd) {
 		double left = timeout_s - (now_s() - t0);
@@ -63,6 +89,8 @@ int ka_bench_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_bench_p
 	close(fd[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
 	if (!res->timed_out) kill(-pid, SIGKILL);   /* leftovers of its process group */
+	guard(0, old);
+	running_pgid = 0;
 	res->seconds = now_s() - t0;
 	if (res->timed_out) res->status = 124;
 	else if (WIFEXITED(st)) res->status = WEXITSTATUS(st);

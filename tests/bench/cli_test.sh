@@ -68,6 +68,8 @@ compile-tasks)
 		name=$(basename "$t")
 		expect "$name" 0 "$name: compiled" -- "$bench" "$t" --compile-only --build-dir "$build"
 	done
+	expect hip-candidate 0 "gelu: compiled" -- "$bench" "$src/bench/tasks/gelu" \
+		--candidate "$src/tests/bench/hip/gelu.hip" --compile-only --build-dir "$build"
 	expect suite 0 "transpose: compiled" -- "$bench" --suite "$src/bench/tasks" --compile-only --build-dir "$build"
 	;;
 adversarial-static)
