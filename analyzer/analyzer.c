@@ -90,6 +90,20 @@ static void bind_tparams(walk *w, ka_decl *k)
 	}
 }
 
+/* Whether a body reads threadIdx.y or .z (macros included). */
+static int uses_tid_yz(const ka_node *n)
+{
+	if (!n)
+		return 0;
+	if (n->kind == KN_MEMBER && n->nkids == 1 && n->name && (!strcmp(n->name, "y") ||
+	    !strcmp(n->name, "z")) && n->kids[0]->name && !strcmp(n->kids[0]->name, "threadIdx"))
+		return 1;
+	for (int i = 0; i < n->nkids; i++)
+		if (uses_tid_yz(n->kids[i]))
+			return 1;
+	return 0;
+}
+
 /* The block shape for the warp model: launches, then __launch_bounds__,
  * then --assume-block, then a stated default. */
 static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlaunch, int *agree,
@@ -135,8 +149,7 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		                                w->block[0], w->block[1], w->block[2]);
 		return;
 	}
-	const char *body = ka_tu_text(w->tu, k->loc.file, k->body_begin, k->loc.end);
-	int two_d = strstr(body, "threadIdx.y") || strstr(body, "hipThreadIdx_y");
+	int two_d = uses_tid_yz(k->body);
 	w->block[0] = two_d ? 32 : 256;
 	w->block[1] = two_d ? 8 : 1;
 	w->block[2] = 1;
@@ -170,7 +183,10 @@ static int walk_host_code(walk *w)
 	return KA_OK;
 }
 
-static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const char *kind)
+/* A device function already seen inlined into its callers gets its own
+ * kernel row (kind 'device') but no second copy of its accesses. */
+static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const char *kind,
+                          int quiet)
 {
 	int nl, agree;
 	int64_t max_dyn;
@@ -178,7 +194,9 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 	walk_reset(w, f, f);
 	w->kernel_id = (int)next_id(w);
 	bind_tparams(w, f);
+	w->quiet += quiet;
 	st(w, f->body);
+	w->quiet -= quiet;
 	kernel_row(w, f, kind, nl, agree, max_dyn);
 }
 
@@ -209,10 +227,10 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	walk_host_code(&w);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if (f->flags & KDF_GLOBAL)
-			walk_function(&w, f, o, "global");
+			walk_function(&w, f, o, "global", 0);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
-		if ((f->flags & KDF_DEVICE) && !(f->flags & KDF_GLOBAL) && !w.called[f->id])
-			walk_function(&w, f, o, "device");
+		if ((f->flags & KDF_DEVICE) && !(f->flags & KDF_GLOBAL))
+			walk_function(&w, f, o, "device", w.called[f->id]);
 	sqlite3_exec(db,
 		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
 		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "

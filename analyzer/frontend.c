@@ -203,6 +203,7 @@ static unsigned type_flags(CXType t)
 		break;
 	}
 	case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
+	case CXType_DependentSizedArray:
 		f |= KT_ARRAY; break;
 	case CXType_Record: f |= KT_RECORD; break;
 	case CXType_Dependent: case CXType_Unexposed: f |= KT_DEPENDENT; break;
@@ -442,9 +443,7 @@ static void lower_literal(lower_ctx *cx, CXCursor c, ka_node *n)
 			n->ival = -1;
 	} else {
 		n->fval = eval_float(c, &ok);
-		const char *t = ka_tu_text(cx->tu, n->loc.file, n->loc.begin, n->loc.end);
-		size_t len = strlen(t);
-		n->has_f_suffix = len && (t[len - 1] == 'f' || t[len - 1] == 'F');
+		n->has_f_suffix = (n->tflags & (KT_FLOAT | KT_HALF)) != 0;
 	}
 }
 

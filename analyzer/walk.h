@@ -30,6 +30,7 @@ typedef struct loop_ctx {
 	int nonuniform;         /* trip count differs between lanes */
 	int has_launch;         /* host: a kernel launch inside */
 	int n_accesses, n_barriers, n_shared_writes;
+	const char *shared_written;   /* a shared array stored to inside */
 } loop_ctx;
 
 typedef struct br_ctx {
@@ -114,6 +115,7 @@ int64_t next_id(walk *w);
 
 /* walk_stmt.c */
 void st(walk *w, ka_node *n);
+void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_assign(walk *w, ka_decl *d, val v);
 
 /* walk_call.c */

@@ -178,7 +178,8 @@ static const char *host_ptr_kind(walk *w, ka_node *n)
 {
 	if (n->nkids < 4)
 		return NULL;
-	const char *kind = node_text(w, n->kids[3]);
+	ka_node *kn = strip(n->kids[3]);
+	const char *kind = kn && kn->kind == KN_DECLREF ? kn->name : node_text(w, n->kids[3]);
 	int idx = kind && strstr(kind, "HostToDevice") ? 1 : kind && strstr(kind, "DeviceToHost") ? 0 : -1;
 	if (idx < 0)
 		return "unknown";

@@ -43,15 +43,26 @@ const char *node_text(walk *w, ka_node *n)
 	return ka_tu_text(w->tu, n->loc.file, n->loc.begin, n->loc.end);
 }
 
+/* Whether x is the same for every lane of each modelled warp.  Run-time
+ * values are never guessed: a lane-dependent part combined with one must
+ * itself be constant within each warp (`row < M` with row from threadIdx.y
+ * and a 32-wide block is; `i < n` with i from threadIdx.x is not). */
+static int lanes_agree(walk *w, const sx *x)
+{
+	if (!(x->dep & D_LANE))
+		return 1;
+	if (!sx_has_unknown(&w->sx, x))
+		return warp_uniform_value(w, x) == 1;
+	if (!x->a || x->k == SX_SYM || x->k == SX_OPAQUE)
+		return 0;
+	return lanes_agree(w, x->a) && (!x->b || lanes_agree(w, x->b));
+}
+
 /* thread | warp | block | grid, from dependence bits and the warp model. */
 const char *uniformity_of(walk *w, const sx *x)
 {
-	if (x->dep & (D_LANE)) {
-		if (sx_has_unknown(&w->sx, x))
-			return "thread";   /* lanes compared with run-time values: no guess */
-		int u = warp_uniform_value(w, x);
-		return u == 1 ? "warp" : "thread";
-	}
+	if (x->dep & (D_LANE))
+		return lanes_agree(w, x) ? "warp" : "thread";
 	if (x->dep & (D_BLOCK | D_DATA | D_LOOP | D_OPAQUE))
 		return "block";
 	return (x->dep & D_PARAM) ? "block" : "grid";
@@ -232,8 +243,10 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 		if (rw != 0) {
 			for (int i = 0; i < w->nbrs; i++)
 				w->brs[i].n_shared_writes++;
-			for (int i = 0; i < w->nloops; i++)
+			for (int i = 0; i < w->nloops; i++) {
 				w->loops[i].n_shared_writes++;
+				w->loops[i].shared_written = addr.base->name;
+			}
 		}
 		if ((addr.base->tflags & KT_VOLATILE) || (n->tflags & KT_VOLATILE))
 			for (int i = 0; i < w->nbrs; i++)
@@ -346,7 +359,8 @@ static void literal_fact(walk *w, ka_node *n, int promotes)
 	ka_row_text(&r, "kernel", w->kernel ? w->kernel->name : NULL);
 	ka_row_text(&r, "func", w->func);
 	ka_row_loc(&r, &n->loc);
-	ka_row_text(&r, "text", node_text(w, n));
+	/* A literal from a macro body: its value, since the text is the macro's name. */
+	ka_row_text(&r, "text", n->loc.in_macro ? ka_arena_printf(w->a, "%g", n->fval) : node_text(w, n));
 	ka_row_text(&r, "kind", n->has_f_suffix ? "float" : "double");
 	ka_row_int(&r, "promotes_to_double", promotes);
 	ka_row_int(&r, "in_loop", w->nloops > 0);
@@ -436,6 +450,19 @@ static val ev_binop(walk *w, ka_node *n)
 		if (n->op != OP_ASSIGN && is_double_literal(n->kids[1]) && l && (l->tflags & KT_FLOAT))
 			literal_fact(w, strip(n->kids[1]), 1);
 		return ev_assign(w, n);
+	}
+	if (n->op == OP_LAND) {
+		/* The right operand runs only where the left one holds: a bounds
+		 * check on the left guards the accesses on the right. */
+		const sx *x = ev_int(w, n->kids[0]);
+		int guard = x->k == SX_CMP && ((x->a->dep & D_LANE) != 0) != ((x->b->dep & D_LANE) != 0);
+		if (guard && w->nbrs < 32) {
+			w->brs[w->nbrs++] = (br_ctx){.uniformity = "block", .line = n->loc.line, .is_guard = 1};
+			const sx *y = ev_int(w, n->kids[1]);
+			w->nbrs--;
+			return ival(sx_bin(&w->sx, SX_AND, x, y));
+		}
+		return ival(sx_bin(&w->sx, SX_AND, x, ev_int(w, n->kids[1])));
 	}
 	if (n->op == OP_COMMA) {
 		ev(w, n->kids[0], 0);
@@ -619,7 +646,14 @@ val ev(walk *w, ka_node *n, int rw)
 	case KN_COND: {
 		unsigned dep = 0;
 		uint64_t loops = 0;
-		for (int i = 0; i < n->nkids; i++) {
+		if (n->nkids == 3 && w->is_device) {
+			const sx *c = ev_int(w, n->kids[0]);
+			br_ctx b = {.uniformity = uniformity_of(w, c), .line = n->loc.line};
+			branch_fact(w, n, c, &b, 0, 0);
+			dep |= c->dep;
+			loops |= c->loops;
+		}
+		for (int i = n->nkids == 3 && w->is_device ? 1 : 0; i < n->nkids; i++) {
 			const sx *x = ev_int(w, n->kids[i]);
 			dep |= x->dep;
 			loops |= x->loops;

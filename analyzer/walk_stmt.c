@@ -149,8 +149,15 @@ static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
 	switch (inc->op) {
 	case OP_ADDA: break;
 	case OP_SUBA: iv->step = -iv->step; break;
-	case OP_MULA: case OP_SHLA: iv->geometric = 1; break;
-	case OP_DIVA: case OP_SHRA: iv->geometric = -1; break;
+	case OP_MULA: iv->geometric = 1; break;
+	case OP_DIVA: iv->geometric = -1; break;
+	case OP_SHLA: case OP_SHRA:      /* shifts by k: factors of 2^k */
+		iv->geometric = inc->op == OP_SHLA ? 1 : -1;
+		if (iv->step_known && iv->step >= 0 && iv->step < 31)
+			iv->step = (int64_t)1 << iv->step;
+		else
+			iv->step_known = 0;
+		break;
 	default: iv->iv = NULL; break;
 	}
 }
@@ -158,6 +165,19 @@ static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
 static int64_t trip_count(const iv_info *iv, int64_t c0, ka_op op, int64_t bound, int *ok)
 {
 	*ok = 0;
+	if (iv->geometric && iv->step_known && iv->step > 1) {
+		/* s *= k / s <<= k / s /= k / s >>= k: count by stepping (bounded). */
+		int64_t v = c0, n = 0;
+		for (; n < 64; n++) {
+			int in = op == OP_LT ? v < bound : op == OP_LE ? v <= bound : op == OP_GT ? v > bound :
+			         op == OP_GE ? v >= bound : op == OP_NE ? v != bound : 0;
+			if (!in)
+				break;
+			v = iv->geometric > 0 ? v * iv->step : v / iv->step;
+		}
+		*ok = n < 64;
+		return n;
+	}
 	if (iv->geometric || !iv->step_known || iv->step == 0)
 		return 0;
 	int64_t s = iv->step, span;
@@ -215,6 +235,7 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 		ka_row_text(&r, "style", iv->geometric < 0 ? "sequential" :
 		            cond_has_rem(w, n->kids[3]) ? "interleaved" : "interleaved_index");
 		ka_row_text(&r, "iv", iv->iv->name);
+		ka_row_text(&r, "array", lc->shared_written);
 		ka_row_insert(w->db, &r);
 	}
 }
@@ -374,7 +395,7 @@ static void early_return_fact(walk *w, ka_node *n, const char *u, int thread_dep
 	ka_row_insert(w->db, &r);
 }
 
-static void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar)
+void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar)
 {
 	if (w->quiet)
 		return;
@@ -386,7 +407,7 @@ static void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_ba
 	ka_row_text(&r, "func", w->func);
 	ka_row_loc(&r, &n->loc);
 	ka_row_text(&r, "cond_text", node_text(w, n->kids[0]));
-	ka_row_text(&r, "kind", n->kind == KN_SWITCH ? "switch" : "if");
+	ka_row_text(&r, "kind", n->kind == KN_SWITCH ? "switch" : n->kind == KN_COND ? "ternary" : "if");
 	ka_row_text(&r, "uniformity", b->uniformity);
 	int td = strcmp(b->uniformity, "thread") == 0 || strcmp(b->uniformity, "warp") == 0;
 	ka_row_int(&r, "thread_dependent", td);
@@ -442,11 +463,9 @@ static void if_stmt(walk *w, ka_node *n)
 		return;
 	}
 	if (n->kind == KN_IF && is_return_only(n->kids[1]) && w->inline_depth == 0) {
-		if (td) {
-			early_return_fact(w, n, b.uniformity, td);
-			if (!w->div_return_line)
-				w->div_return_line = n->loc.line;
-		}
+		early_return_fact(w, n, b.uniformity, td);
+		if (td && !w->div_return_line)
+			w->div_return_line = n->loc.line;
 		if (b.is_guard)
 			w->guard_return = 1;
 	}
