@@ -233,7 +233,7 @@ char *ka_tool_fix_sarif(const ka_finding *f, void *opts)
 	if (!o || !o->merged || !f->fix)
 		return NULL;
 	char *key = key_of(f->rule, f->file, f->line, f->col);
-	char *out = ka_fixset_sarif_fixes_key(o->merged, key);
+	char *out = ka_fixset_sarif_fixes_key(o->merged, key, f->file);
 	free(key);
 	return out;
 }

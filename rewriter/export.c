@@ -3,7 +3,9 @@
  * SARIF 2.1.0 `fixes` objects for the engine's SARIF writer.  YAML goes
  * through libyaml's emitter so any replacement text is quoted correctly. */
 #include "rewriter/rewriter.h"
+#include "util/buf.h"
 #include "util/error.h"
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -138,13 +140,43 @@ static void sarif_pos(const char *s, size_t len, size_t off, int *line, int *col
 	*col = c;
 }
 
-static json_t *sarif_fix(ka_fixset *fs, const ka_fix *f)
+/* A SARIF artifact URI: relative paths stay relative, absolute ones get
+ * file://, everything outside [A-Za-z0-9-._~/] is percent-encoded. */
+static char *uri_of(const char *path)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 16);
+	if (path[0] == '/')
+		(void)ka_buf_adds(&b, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("-._~/", *p))
+			(void)ka_buf_addc(&b, (char)*p);
+		else
+			(void)ka_buf_printf(&b, "%%%02X", *p);
+	}
+	return ka_buf_steal(&b);
+}
+
+/* The name the report uses for the fix's file: `shown` when it is the same
+ * file, else the path relative to the current folder. */
+static char *fix_uri(const ka_fix *f, const char *shown)
+{
+	char *a = shown ? realpath(shown, NULL) : NULL, *b = a ? realpath(f->file, NULL) : NULL;
+	char *label = a && b && strcmp(a, b) == 0 ? strdup(shown) : ka_diff_label(f->file);
+	char *uri = label ? uri_of(label) : NULL;
+	free(a);
+	free(b);
+	free(label);
+	return uri;
+}
+
+static json_t *sarif_fix(ka_fixset *fs, const ka_fix *f, const char *shown)
 {
 	const char *src;
 	size_t len;
 	if (ka_fixset_source(fs, f->file, &src, &len) < 0)
 		return NULL;
-	char *label = ka_diff_label(f->file);
+	char *label = fix_uri(f, shown);
 	json_t *reps = json_array();
 	for (size_t i = 0; i < f->n_edits; i++) {
 		int l1, c1, l2, c2;
@@ -162,7 +194,7 @@ static json_t *sarif_fix(ka_fixset *fs, const ka_fix *f)
 	return fix;
 }
 
-static char *sarif_fixes(ka_fixset *fs, int finding, const char *key)
+static char *sarif_fixes(ka_fixset *fs, int finding, const char *key, const char *shown)
 {
 	json_t *arr = json_array();
 	char *out = NULL;
@@ -172,7 +204,7 @@ static char *sarif_fixes(ka_fixset *fs, int finding, const char *key)
 			continue;
 		if (f->n_edits == 0 || f->status == KA_FIX_STALE || f->status == KA_FIX_GATE_FAILED)
 			continue;
-		json_t *j = sarif_fix(fs, f);
+		json_t *j = sarif_fix(fs, f, shown);
 		if (j)
 			json_array_append_new(arr, j);
 	}
@@ -182,9 +214,9 @@ static char *sarif_fixes(ka_fixset *fs, int finding, const char *key)
 	return out;
 }
 
-char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding) { return sarif_fixes(fs, finding, NULL); }
+char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding) { return sarif_fixes(fs, finding, NULL, NULL); }
 
-char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key)
+char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key, const char *shown)
 {
-	return key ? sarif_fixes(fs, -1, key) : NULL;
+	return key ? sarif_fixes(fs, -1, key, shown) : NULL;
 }

@@ -142,8 +142,10 @@ int ka_fixset_write_yaml(ka_fixset *fs, const char *main_file, ka_fix_status sta
 /* SARIF `fixes` for one finding index: a JSON text of an array (caller
  * frees), NULL when the finding has no fix.  Columns count UTF-16 units. */
 char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding);
-/* The same for the fixes whose key is `key`. */
-char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key);
+/* The same for the fixes whose key is `key`; `shown` (may be NULL) is the
+ * name the report gives the finding's file, used as the URI when a fix edits
+ * that same file. */
+char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key, const char *shown);
 
 /* The compile gate. */
 typedef struct ka_gate_opts {
