@@ -7,11 +7,13 @@
  *     if (!COND) { stretch 1 }  __syncthreads();  if (!COND) { stretch 2 }
  * Safe: every thread that ran a statement before still runs it, the others
  * skip it as before, and all threads now reach each barrier.  Skipped (with
- * a note) when a barrier sits inside a nested statement, when a stretch
- * declares a name used after it, or when a stretch assigns a name the
- * condition reads (the guard is evaluated once per stretch). */
+ * a note) when a barrier sits inside a nested statement or a stretch
+ * declares a name used after it.  A plain condition (`i >= n`) is negated in
+ * place before each stretch; one that reads memory or that the stretches
+ * could change is evaluated once: `const bool active = !(COND);`. */
 #include "rewriter/transforms/xform.h"
 #include "util/buf.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +202,45 @@ static int wrap(ka_fix *f, const char *s, size_t b, size_t e, const char *neg, c
 	return rc;
 }
 
+/* The condition can be re-evaluated before each stretch: names, numbers and
+ * comparisons only (no memory reads, calls or side effects); the stretches
+ * must not assign its names either.  Otherwise it is evaluated once into a
+ * `const bool`. */
+static int plain_condition(const char *s, size_t b, size_t e)
+{
+	for (size_t i = b; i < e; i++)
+		if (s[i] == '[' || s[i] == '*' || (s[i] == '-' && i + 1 < e && s[i + 1] == '>'))
+			return 0;
+	return xf_pure_expr(s, b, e);
+}
+
+/* `active`, or `active_N` when the kernel already uses the name. */
+static const char *guard_name(const char *s, size_t b, size_t e)
+{
+	static _Thread_local char name[32];
+	for (int k = 0; k < 100; k++) {
+		snprintf(name, sizeof name, k ? "active_%d" : "active", k);
+		int used = 0;
+		for (size_t i = b; i < e && !used; i++)
+			used = xf_word_at(s, e, i, name);
+		if (!used)
+			break;
+	}
+	return name;
+}
+
+/* `if (COND) return;` -> `const bool active = !(COND);` */
+static int keep_guard(ka_fix *f, size_t ib, size_t ie, const char *guard, const char *neg)
+{
+	ka_buf out;
+	ka_buf_init(&out, 1 << 16);
+	int rc = ka_buf_printf(&out, "const bool %s = %s;", guard, neg);
+	if (rc >= 0)
+		rc = ka_fix_add_edit(f, ib, ie, out.data);
+	ka_buf_free(&out);
+	return rc;
+}
+
 /* Delete the `if (...) return;` with its line when it stands alone there. */
 static int drop_if(ka_fix *f, const char *s, size_t len, size_t b, size_t e)
 {
@@ -239,7 +280,7 @@ static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_
 {
 	body bd = {s, ie, 0, {0}, {0}, 0};
 	char name[128], *neg = NULL, *indent = NULL;
-	int rc = 0;
+	int rc = 0, inline_ok = plain_condition(s, cb, ce);
 	size_t close = xf_match(s, len, kb);
 	if (close == (size_t)-1 || close > ke || close <= ie)
 		return xf_skip(c, file, ib, "the kernel body's braces do not match");
@@ -259,18 +300,18 @@ static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_
 			continue;
 		if (leaks_declaration(s, b, e, bd.e, name, sizeof name))
 			return xf_skip(c, file, b, "'%s' is declared before a barrier and used after it", name);
-		if (assigns(s, b, e, s, cb, ce))
-			return xf_skip(c, file, b, "the statements after the return change the condition");
+		inline_ok &= !assigns(s, b, e, s, cb, ce);
 		seg_b[n] = b;
 		seg_e[n++] = e;
 	}
 	neg = negate(s, cb, ce);
 	indent = xf_indent_of(s, ib);
+	const char *guard = inline_ok ? neg : guard_name(s, kb, close);
 	ka_fix *f = neg && indent ? xf_fix(c, file, KA_FIX_SAFE, "early return -> if (%s) { ... } "
-					   "around the statements between barriers", neg) : NULL;
-	rc = f ? drop_if(f, s, len, ib, ie) : -1;
+					   "around the statements between barriers", guard) : NULL;
+	rc = f ? (inline_ok ? drop_if(f, s, len, ib, ie) : keep_guard(f, ib, ie, guard, neg)) : -1;
 	for (int k = 0; rc >= 0 && k < n; k++)
-		rc = wrap(f, s, seg_b[k], seg_e[k], neg, indent);
+		rc = wrap(f, s, seg_b[k], seg_e[k], guard, indent);
 	free(neg);
 	free(indent);
 	return rc;
