@@ -1,0 +1,191 @@
+/* tests/analyzer/test_analyze.c: the analyzer end to end on small sources
+ * written to a temporary folder: facts, both header modes, HIP, and bad
+ * input (exact error text). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "analyzer/analyzer.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+static char dir[256];
+
+static const char *write_src(const char *name, const char *text)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	assert_int_equal(ka_fs_write_atomic(path, text, strlen(text)), 0);
+	return path;
+}
+
+/* One integer (or -1 for NULL / no row) from a query. */
+static long long q(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	long long v = -1;
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+static sqlite3 *analyze(const char *path, ka_analyze_opts *o, int want_rc)
+{
+	sqlite3 *db;
+	assert_int_equal(ka_facts_open(&db), 0);
+	assert_int_equal(ka_analyze_file(o, path, db), want_rc);
+	return db;
+}
+
+static const char *strided =
+	"__global__ void k(const float *in, float *out, int n) {\n"
+	"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"  if (i < n) out[i] = in[2 * i];\n"
+	"}\n"
+	"void run(const float *a, float *b, int n) { k<<<(n + 127) / 128, 128>>>(a, b, n); }\n";
+
+static void strided_read_real_and_shim(void **state)
+{
+	const char *p = write_src("strided.cu", strided);
+	for (int shim = 0; shim <= 1; shim++) {
+		ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+		o.force_shim = shim;
+		sqlite3 *db = analyze(p, &o, 0);
+		assert_int_equal(q(db, "SELECT sectors_per_request FROM access WHERE base = 'in'"), 8);
+		assert_int_equal(q(db, "SELECT ideal_sectors FROM access WHERE base = 'in'"), 4);
+		assert_int_equal(q(db, "SELECT coef_tx FROM access WHERE base = 'in'"), 2);
+		assert_int_equal(q(db, "SELECT block_x FROM kernel WHERE name = 'k'"), 128);
+		assert_int_equal(q(db, "SELECT block_source = 'launch' FROM kernel"), 1);
+		assert_int_equal(q(db, "SELECT grid_is_ceil_div FROM launch"), 1);
+		assert_int_equal(q(db, "SELECT guarded FROM access WHERE base = 'out'"), 1);
+		sqlite3_close(db);
+	}
+	(void)state;
+}
+
+static void device_function_inlined(void **state)
+{
+	const char *p = write_src("inline.cu",
+		"__device__ float at(const float *p, int r, int w) { return p[r * w + threadIdx.x]; }\n"
+		"__global__ void k(const float *m, float *o, int w) {\n"
+		"  o[threadIdx.x] = at(m, blockIdx.x, w);\n"
+		"}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE func = 'at' AND kernel = 'k' AND base = 'm'"), 1);
+	assert_int_equal(q(db, "SELECT coef_tx FROM access WHERE func = 'at'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE kind = 'device' AND name = 'at'"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
+static void barrier_hazards(void **state)
+{
+	const char *p = write_src("sync.cu",
+		"#define BS 256\n"
+		"__global__ void __launch_bounds__(BS) k(float *a, int n) {\n"
+		"  __shared__ float s[BS];\n"
+		"  int i = blockIdx.x * BS + threadIdx.x;\n"
+		"  if (i >= n) return;\n"
+		"  s[threadIdx.x] = a[i];\n"
+		"  if (threadIdx.x % 2) { __syncthreads(); }\n"
+		"  __syncthreads();\n"
+		"  a[i] = s[BS - 1 - threadIdx.x];\n"
+		"}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT launch_bounds_max FROM kernel"), 256);
+	assert_int_equal(q(db, "SELECT in_divergent_branch FROM barrier WHERE line = 7"), 1);
+	assert_int_equal(q(db, "SELECT after_divergent_return FROM barrier WHERE line = 8"), 1);
+	assert_int_equal(q(db, "SELECT before_barrier FROM early_return"), 1);
+	assert_int_equal(q(db, "SELECT lane_parity FROM branch WHERE line = 7"), 1);
+	assert_int_equal(q(db, "SELECT static_smem_bytes FROM kernel"), 1024);
+	sqlite3_close(db);
+	(void)state;
+}
+
+static void hip_launch(void **state)
+{
+	const char *p = write_src("saxpy.hip",
+		"#include <hip/hip_runtime.h>\n"
+		"__global__ void saxpy(float a, const float *x, float *y, int n) {\n"
+		"  int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;\n"
+		"  if (i < n) y[i] += a * x[i];\n"
+		"}\n"
+		"void run(float a, const float *x, float *y, int n) {\n"
+		"  hipLaunchKernelGGL(saxpy, dim3((n + 255) / 256), dim3(256), 0, 0, a, x, y, n);\n"
+		"}\n");
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	o.arch = "gfx942";
+	sqlite3 *db = analyze(p, &o, 0);
+	assert_int_equal(q(db, "SELECT lang = 'hip' FROM kernel"), 1);
+	assert_int_equal(q(db, "SELECT warp_size FROM arch"), 64);
+	assert_int_equal(q(db, "SELECT block_x FROM launch"), 256);
+	assert_int_equal(q(db, "SELECT lanes FROM access WHERE base = 'x'"), 64);
+	sqlite3_close(db);
+	(void)state;
+}
+
+static void bad_inputs(void **state)
+{
+	char missing[600];
+	snprintf(missing, sizeof missing, "%s/none.cu", dir);
+	sqlite3 *db = analyze(missing, NULL, KA_EIO);
+	assert_non_null(strstr(ka_error_last(), "cannot read"));
+	assert_non_null(strstr(ka_error_last(), "No such file"));
+	sqlite3_close(db);
+
+	const char bin[] = "\x7f" "ELF\0\0\0binary";
+	char path[600];
+	snprintf(path, sizeof path, "%s/bin.cu", dir);
+	assert_int_equal(ka_fs_write_atomic(path, bin, sizeof bin), 0);
+	db = analyze(path, NULL, KA_EIO);
+	assert_non_null(strstr(ka_error_last(), "not a source file"));
+	sqlite3_close(db);
+
+	const char *p = write_src("broken.cu",
+		"__global__ void bad(float *a) { a[threadIdx.x] = 1 +; }\n"
+		"__global__ void good(float *a) { a[threadIdx.x] = 2.0f; }\n");
+	db = analyze(p, NULL, KA_EPARSE);
+	assert_non_null(strstr(ka_error_last(), "broken.cu:1:"));
+	assert_non_null(strstr(ka_error_last(), "expected expression"));
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'error'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE name = 'good'"), 1);
+	sqlite3_close(db);
+
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	o.arch = "sm_99";
+	db = analyze(write_src("ok.cu", strided), &o, KA_EINPUT);
+	assert_string_equal(ka_error_last(), "unknown --arch 'sm_99' (known: sm_70, sm_75, sm_80, "
+	                    "sm_86, sm_89, sm_90, sm_100, gfx90a, gfx942, gfx1100)");
+	sqlite3_close(db);
+	(void)state;
+}
+
+int test_expr_main(void);
+
+int main(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/ka-analyzer-test-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strided_read_real_and_shim),
+		cmocka_unit_test(device_function_inlined),
+		cmocka_unit_test(barrier_hazards),
+		cmocka_unit_test(hip_launch),
+		cmocka_unit_test(bad_inputs),
+	};
+	int failed = test_expr_main();
+	failed += cmocka_run_group_tests_name("analyzer_analyze", tests, NULL, NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return failed ? 1 : 0;
+}
