@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "analyzer/analyzer.h"
+#include "analyzer/ptxas.h"
+#include "util/proc.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -167,6 +169,32 @@ static void bad_inputs(void **state)
 	(void)state;
 }
 
+static void ptxas_output_joins_by_mangled_name(void **state)
+{
+	const char *p = write_src("regs.cu", strided);
+	sqlite3 *db = analyze(p, NULL, 0);
+	const char *out =
+		"ptxas info    : Compiling entry function '_Z1kPKfPfi' for 'sm_90'\n"
+		"ptxas info    : Function properties for _Z1kPKfPfi\n"
+		"    16 bytes stack frame, 12 bytes spill stores, 12 bytes spill loads\n"
+		"ptxas info    : Used 40 registers, 2048 bytes smem, 380 bytes cmem[0]\n";
+	assert_int_equal(ka_ptxas_parse(out, db), 0);
+	assert_int_equal(q(db, "SELECT regs FROM kernel WHERE name = 'k'"), 40);
+	assert_int_equal(q(db, "SELECT spills_bytes FROM kernel WHERE name = 'k'"), 12);
+	assert_int_equal(q(db, "SELECT ptxas_smem FROM kernel WHERE name = 'k'"), 2048);
+	sqlite3_close(db);
+	if (!ka_proc_find_nvcc()) {
+		fprintf(stderr, "SKIP: --ptxas with nvcc: no CUDA toolkit at /usr/local/cuda\n");
+		return;
+	}
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	o.ptxas = 1;
+	db = analyze(p, &o, 0);
+	assert_true(q(db, "SELECT regs FROM kernel WHERE name = 'k'") > 0);
+	sqlite3_close(db);
+	(void)state;
+}
+
 int test_expr_main(void);
 
 int main(void)
@@ -180,6 +208,7 @@ int main(void)
 		cmocka_unit_test(barrier_hazards),
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(bad_inputs),
+		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
 	};
 	int failed = test_expr_main();
 	failed += cmocka_run_group_tests_name("analyzer_analyze", tests, NULL, NULL);
