@@ -3,7 +3,7 @@
  *   kcheck rules list [--format text|json]   id, severity, category, title
  *   kcheck rules show ID                     the rule file as written
  *   kcheck rules new ID [-o FILE]            a template rule file to fill in
- *   kcheck rules test [ID...]                run the rules' examples
+ *   kcheck rules test [-j N] [ID...]         run the rules' examples
  *   kcheck --explain ID                      what the rule knows, for people
  * All take --rules-dir DIR (repeatable); test also --arch and --shim. */
 #define _XOPEN_SOURCE 700  /* nftw */
@@ -12,6 +12,7 @@
 #include "util/fs.h"
 #include <ftw.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@ typedef struct ropts {
 	int nids;
 	const char *format, *output, *arch;
 	int force_shim;
+	int jobs;                    /* rules test -j N */
 } ropts;
 
 static int parse(ka_arena *a, int argc, char **argv, ropts *o)
@@ -43,6 +45,13 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 			o->ndirs += slot == &o->dirs[o->ndirs];
 		} else if (!strcmp(s, "--shim")) {
 			o->force_shim = 1;
+		} else if (!strncmp(s, "-j", 2)) {
+			const char *v = s[2] ? s + 2 : i + 1 < argc ? argv[++i] : "";
+			o->jobs = atoi(v);
+			if (o->jobs < 1 || o->jobs > 64) {
+				ka_tool_error("-j: expected a number from 1 to 64, got '%s'", v);
+				return KA_EXIT_ERROR;
+			}
 		} else if (s[0] == '-') {
 			ka_tool_error("unknown option '%s' for kcheck rules %s", s, argv[1]);
 			return KA_EXIT_ERROR;
@@ -163,12 +172,61 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
+/* One rule's test, run by a worker; logs are printed in rule order. */
+typedef struct rtest {
+	const ka_rule *rule;
+	ka_buf log;
+	ka_test_counts counts;
+	int rc;
+	char err[512];
+} rtest;
+
+typedef struct rpool {
+	const ka_ruleset *rs;
+	const ka_analyze_opts *ao;
+	const char *dir;
+	rtest *t;
+	int n, next;
+	pthread_mutex_t mu;
+} rpool;
+
+static void *test_worker(void *arg)
+{
+	rpool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		int i = p->next < p->n ? p->next++ : -1;
+		pthread_mutex_unlock(&p->mu);
+		if (i < 0)
+			return NULL;
+		rtest *t = &p->t[i];
+		t->rc = ka_rules_test_rule(p->rs, t->rule, p->ao, p->dir, &t->log, &t->counts);
+		if (t->rc != KA_OK)
+			snprintf(t->err, sizeof t->err, "%s", ka_error_last());
+	}
+}
+
+/* Run the tests of the selected rules, -j at a time. */
+static void run_tests(rpool *p, int jobs)
+{
+	pthread_t tids[64];
+	int started = 0;
+	pthread_mutex_init(&p->mu, NULL);
+	for (int i = 0; jobs > 1 && i < jobs && i < 64 && i < p->n; i++)
+		started += pthread_create(&tids[started], NULL, test_worker, p) == 0;
+	if (!started)
+		test_worker(p);
+	for (int i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+}
+
 static int test(const ka_ruleset *rs, const ropts *o)
 {
 	char tmpl[] = "/tmp/kcheck-rules-test-XXXXXX";
 	ka_test_counts counts = {0, 0, 0};
 	ka_analyze_opts ao = KA_ANALYZE_OPTS_INIT;
-	ka_buf log;
+	rpool p = {.rs = rs, .ao = &ao, .dir = tmpl};
 	int rc = 0;
 	ao.arch = o->arch;
 	ao.force_shim = o->force_shim;
@@ -181,20 +239,33 @@ static int test(const ka_ruleset *rs, const ropts *o)
 		ka_tool_error("cannot create a temporary folder under /tmp");
 		return KA_EXIT_ERROR;
 	}
-	ka_buf_init(&log, 0);
-	for (size_t i = 0; i < ka_ruleset_count(rs) && rc == 0; i++) {
+	p.t = calloc(ka_ruleset_count(rs) + 1, sizeof *p.t);
+	for (size_t i = 0; p.t && i < ka_ruleset_count(rs); i++) {
 		const ka_rule *r = ka_ruleset_at(rs, i);
 		int want = o->nids == 0;
 		for (int k = 0; k < o->nids; k++)
 			want |= !strcmp(o->ids[k], r->id);
-		if (want && ka_rules_test_rule(rs, r, &ao, tmpl, &log, &counts) != KA_OK) {
-			ka_tool_error("%s", ka_error_last());
-			rc = KA_EXIT_ERROR;
+		if (want) {
+			p.t[p.n].rule = r;
+			ka_buf_init(&p.t[p.n++].log, 0);
 		}
 	}
-	fputs(log.data ? log.data : "", stdout);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	run_tests(&p, o->jobs ? o->jobs : cpus > 8 ? 8 : cpus > 0 ? (int)cpus : 1);
+	for (int i = 0; i < p.n; i++) {
+		rtest *t = &p.t[i];
+		fputs(t->log.data ? t->log.data : "", stdout);
+		if (t->rc != KA_OK) {
+			ka_tool_error("%s", t->err);
+			rc = KA_EXIT_ERROR;
+		}
+		counts.passed += t->counts.passed;
+		counts.failed += t->counts.failed;
+		counts.skipped += t->counts.skipped;
+		ka_buf_free(&t->log);
+	}
+	free(p.t);
 	printf("rules test: %d passed, %d failed, %d skipped\n", counts.passed, counts.failed, counts.skipped);
-	ka_buf_free(&log);
 	if (nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		ka_tool_warn("could not remove %s", tmpl);
 	return rc ? rc : counts.failed ? KA_EXIT_FINDINGS : 0;
