@@ -18,7 +18,7 @@
 
 struct opts {
 	const char *task, *suite, *candidate, *baseline, *cand_name, *build_dir, *arch, *nvcc;
-	int configs, json, compile_only, skip_static, samples;
+	int configs, json, compile_only, skip_static, sanitize, samples;
 	unsigned long long seed;
 };
 
@@ -30,7 +30,7 @@ static int usage_error(const char *msg, const char *arg)
 
 static const char usage[] =
 	"usage: kcheck bench TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]\n"
-	"                         [--json] [--compile-only] [--samples N] [--seed N] [--build-dir DIR]\n"
+	"                         [--json] [--compile-only] [--sanitize] [--samples N] [--seed N] [--build-dir DIR]\n"
 	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n";
 
 static int known_option(const char *a)
@@ -53,6 +53,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		if (!strcmp(a, "--json")) { o->json = 1; takes = 0; }
 		else if (!strcmp(a, "--compile-only")) { o->compile_only = 1; takes = 0; }
 		else if (!strcmp(a, "--unsafe-skip-static-gate")) { o->skip_static = 1; takes = 0; }
+		else if (!strcmp(a, "--sanitize")) { o->sanitize = 1; takes = 0; }
 		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 1; }
 		else if (a[0] == '-' && !known_option(a)) return usage_error("unknown option", a) + 1;
 		else if (a[0] == '-' && !v) return usage_error("option needs a value", a) + 1;
@@ -94,6 +95,7 @@ static void setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_
 	j->configs = o->configs;
 	j->compile_only = o->compile_only;
 	j->skip_static = o->skip_static;
+	j->sanitize = o->sanitize;
 	j->samples = o->samples;
 	j->seed = o->seed;
 }

@@ -6,7 +6,7 @@
 
 /* argv[0] is "bench"; the rest are the `kcheck bench` arguments:
  *   TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]
- *        [--json] [--compile-only] [--samples N] [--seed N] [--build-dir DIR]
+ *        [--json] [--compile-only] [--sanitize] [--samples N] [--seed N] [--build-dir DIR]
  *   --suite DIR [--candidate-name FILE] [the same options]
  * Returns the exit status: 0 faster (or compiled with --compile-only),
  * 1 rejected or not faster, 2 error (bad spec, tool failure, no CUDA device). */

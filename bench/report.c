@@ -104,6 +104,9 @@ void ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_resul
 	ka_buf_adds(b, ",\"reason\":");
 	if (r->reason[0]) jstr(b, r->reason);
 	else ka_buf_adds(b, "null");
+	ka_buf_adds(b, ",\"sanitizer\":");
+	if (r->sanitizer[0]) jstr(b, r->sanitizer);
+	else ka_buf_adds(b, "null");
 	ka_buf_adds(b, ",\"static_findings\":[");
 	for (int i = 0; i < r->nfindings; i++) {
 		ka_buf_printf(b, "%s{\"line\":%d,\"token\":", i ? "," : "", r->findings[i].line);

@@ -21,6 +21,7 @@ typedef struct ka_bench_job {
 	int configs;                /* KA_BENCH_CONFIGS_*: which configs are timed */
 	int compile_only;           /* static + compile gates only */
 	int skip_static;            /* tests of the dynamic defences only */
+	int sanitize;               /* compute-sanitizer on the smallest config */
 	int samples;                /* timed pairs per config (>= 30) */
 	unsigned long long seed;    /* run-time seed for every draw */
 	char build_dir[1000];
@@ -47,6 +48,7 @@ typedef struct ka_bench_cfg_result {
 
 typedef struct ka_bench_result {
 	char verdict[16], gate[16], reason[512];
+	char sanitizer[16];         /* "", "passed", "failed", "unavailable" */
 	int nfindings;
 	ka_bench_finding findings[16];
 	char device[160];

@@ -48,7 +48,17 @@ static int timed_cfg(const ka_bench_job *j, int i)
 	return j->configs == KA_BENCH_CONFIGS_ALL || (j->configs == KA_BENCH_CONFIGS_UNSEEN) == j->spec->c[i].unseen;
 }
 
-static int write_plan(const ka_bench_job *j, const char *path, int perf)
+enum { PLAN_ALL, PLAN_TIMED, PLAN_SMALLEST };
+
+static int smallest_cfg(const ka_bench_spec *s)
+{
+	int best = 0;
+	for (int i = 1; i < s->nconfigs; i++)
+		if (s->c[i].bytes < s->c[best].bytes) best = i;
+	return best;
+}
+
+static int write_plan(const ka_bench_job *j, const char *path, int which)
 {
 	const ka_bench_spec *s = j->spec;
 	ka_buf b;
@@ -67,7 +77,7 @@ static int write_plan(const ka_bench_job *j, const char *path, int perf)
 	for (int i = 0; i < s->nscalars; i++) ka_buf_printf(&b, "scalar %s %.17g %.17g\n", s->s[i].name, s->s[i].lo, s->s[i].hi);
 	for (int i = 0; i < s->nconfigs; i++) {
 		const ka_bench_config *c = &s->c[i];
-		if (perf && !timed_cfg(j, i)) continue;
+		if ((which == PLAN_TIMED && !timed_cfg(j, i)) || (which == PLAN_SMALLEST && i != smallest_cfg(s))) continue;
 		ka_buf_printf(&b, "config %s %s %lld %d", c->name, c->unseen ? "unseen" : "visible", c->work, s->nparams);
 		for (int k = 0; k < s->nparams; k++) ka_buf_printf(&b, " %lld", c->p[k]);
 		ka_buf_printf(&b, " %d", s->ntensors);
@@ -128,21 +138,24 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary,
 	return 0;
 }
 
-/* Runs the harness in `mode`; its result lines land in *text (caller frees). */
-static int run_harness(const ka_bench_job *j, const char *binary, const char *mode, char **text, ka_bench_result *r)
+/* Runs the harness in `mode` (under compute-sanitizer's `tool` when not
+ * NULL); its result lines land in *text (caller frees). */
+static int run_harness(const ka_bench_job *j, const char *binary, const char *mode, const char *tool, char **text,
+		       ka_bench_result *r, ka_bench_proc *pr)
 {
 	char plan[1100], out[1100];
 	ka_buf log;
-	ka_bench_proc pr;
 	size_t len;
 	*text = NULL;
 	snprintf(plan, sizeof plan, "%s/plan-%ld-%s.txt", j->build_dir, (long)getpid(), mode);
 	snprintf(out, sizeof out, "%s/result-%ld-%s.txt", j->build_dir, (long)getpid(), mode);
-	if (write_plan(j, plan, mode[0] == 'p')) return KA_EIO;
+	if (write_plan(j, plan, tool ? PLAN_SMALLEST : mode[0] == 'p' ? PLAN_TIMED : PLAN_ALL)) return KA_EIO;
 	unlink(out);
-	char *argv[] = {(char *)binary, (char *)mode, plan, out, NULL};
+	char *plain[] = {(char *)binary, (char *)mode, plan, out, NULL};
+	char *sanitized[] = {"compute-sanitizer", "--tool", (char *)tool, "--error-exitcode", "86", "--print-limit", "5",
+			     (char *)binary, (char *)mode, plan, out, NULL};
 	ka_buf_init(&log, 64 << 10);
-	int rc = ka_bench_proc_run(argv, j->run_timeout_s, &log, &pr);
+	int rc = ka_bench_proc_run(tool ? sanitized : plain, j->run_timeout_s, &log, pr);
 	ka_buf_free(&log);
 	if (rc) return rc;
 	if (!ka_fs_exists(out) || ka_fs_read(out, 64 << 20, text, &len)) {
@@ -151,10 +164,39 @@ static int run_harness(const ka_bench_job *j, const char *binary, const char *mo
 	}
 	unlink(plan);
 	unlink(out);
-	if (pr.timed_out) {
+	if (pr->timed_out && !tool) {
 		char msg[128];
 		snprintf(msg, sizeof msg, "the %s run exceeded its %d s limit", mode, j->run_timeout_s);
 		reject(r, "rejected", mode[0] == 'p' ? "performance" : "correctness", msg);
+	}
+	return 0;
+}
+
+/* compute-sanitizer memcheck and racecheck on the smallest configuration.
+ * Errors reject the candidate; a missing or refusing tool is recorded as
+ * "unavailable" (it does not run under every GPU virtualization). */
+static int sanitize(const ka_bench_job *j, const char *binary, ka_bench_result *r)
+{
+	static const char *const tools[] = {"memcheck", "racecheck"};
+	snprintf(r->sanitizer, sizeof r->sanitizer, "passed");
+	for (int t = 0; t < 2; t++) {
+		char *text = NULL, msg[200];
+		ka_bench_proc pr;
+		int rc = run_harness(j, binary, "correct", tools[t], &text, r, &pr);
+		int done = text && strstr(text, "\ndone\n");
+		free(text);
+		if (rc) return rc;
+		if (pr.status == 86) {
+			snprintf(r->sanitizer, sizeof r->sanitizer, "failed");
+			snprintf(msg, sizeof msg, "compute-sanitizer %s reports errors on config %s", tools[t],
+				 j->spec->c[smallest_cfg(j->spec)].name);
+			reject(r, "rejected", "sanitizer", msg);
+			return 0;
+		}
+		if (pr.status != 0 || !done) {
+			snprintf(r->sanitizer, sizeof r->sanitizer, "unavailable");
+			return 0;
+		}
 	}
 	return 0;
 }
@@ -169,13 +211,15 @@ static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_
 	if (r->verdict[0]) return 0;
 	if ((rc = compile_gate(j, r, binary, sizeof binary)) || r->verdict[0]) return rc;
 	if (j->compile_only) { reject(r, "compiled", "", ""); return 0; }
-	if ((rc = run_harness(j, binary, "correct", &text, r))) return rc;
+	ka_bench_proc pr;
+	if ((rc = run_harness(j, binary, "correct", NULL, &text, r, &pr))) return rc;
 	rc = ka_bench_result_parse_correct(text, j->spec, r);
 	free(text);
 	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
 	if (r->verdict[0]) return 0;
+	if (j->sanitize && ((rc = sanitize(j, binary, r)) || r->verdict[0])) return rc;
 	for (int i = 0; i < j->spec->nconfigs; i++) timed[i] = timed_cfg(j, i);
-	if ((rc = run_harness(j, binary, "perf", &text, r))) return rc;
+	if ((rc = run_harness(j, binary, "perf", NULL, &text, r, &pr))) return rc;
 	rc = ka_bench_result_parse_perf(text, j->spec, timed, r);
 	free(text);
 	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
