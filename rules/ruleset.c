@@ -227,8 +227,8 @@ out:
 	return rc;
 }
 
-/* Walk the globs in order; returns 1/0 for id, and counts the rules each
- * positive glob matched when hits is given (for typo detection). */
+/* Walk the globs in order; 1 when id ends up enabled.  The first glob
+ * decides the start: positive -> from none, negative -> from all. */
 static int checks_state(const char *globs, const char *id)
 {
 	int state = -1;
