@@ -35,7 +35,7 @@ void ka_tool_help(FILE *out)
 {
 	fputs(
 "usage: kcheck [OPTIONS] PATH... [-- COMPILER-FLAGS]\n"
-"       kcheck rules list|show ID|new ID|test [ID...]\n"
+"       kcheck rules list|show ID|new ID|test [-j N] [ID...]\n"
 "       kcheck facts FILE... [--format json|sqlite] [-o OUT]\n"
 "       kcheck bench ...\n"
 "       kcheck --explain RULE\n"
