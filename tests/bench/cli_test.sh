@@ -84,6 +84,15 @@ adversarial-static)
 				--candidate "$src/tests/bench/adversarial/$file" --compile-only --build-dir "$build"
 		fi
 	done <"$src/tests/bench/adversarial/MANIFEST"
+	# symbol localization: a candidate's own cudaEventElapsedTime stays local
+	expect timer-patch-compiles 0 "gelu: compiled" -- "$bench" "$src/bench/tasks/gelu" --unsafe-skip-static-gate \
+		--candidate "$src/tests/bench/adversarial/timer_patch.cu" --compile-only --build-dir "$tmp/cache"
+	globals=$(nm -g --defined-only "$tmp"/cache/obj/b-*.o | awk '{print $3}' | sort -u | tr '\n' ' ')
+	if [ "$globals" != "ka_impl_b " ]; then
+		echo "FAIL localize: candidate object exports: $globals"; fails=$((fails + 1))
+	else
+		echo "ok   localize (only ka_impl_b is global)"
+	fi
 	printf '#include "ka_task.h"\nextern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s) { return undefined_name; }\n' >"$tmp/broken.cu"
 	expect compile-error 1 "rejected at the compile gate: candidate does not compile" -- \
 		"$bench" "$src/bench/tasks/gelu" --candidate "$tmp/broken.cu" --compile-only --build-dir "$build"
