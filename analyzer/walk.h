@@ -89,6 +89,7 @@ typedef struct walk {
 	const sx *ret_val;       /* return value of an inlined function */
 	int stmt_level_call;     /* the call being evaluated is a whole statement */
 	int last_was_barrier;
+	int at_last_stmt;        /* walking the kernel body's last statement */
 	/* counters for the kernel row */
 	int n_barriers, n_accesses, n_loops, uses_warp, has_guard;
 	/* host code */

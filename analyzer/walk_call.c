@@ -124,7 +124,7 @@ static void barrier_fact(walk *w, ka_node *n, const char *kind)
 	ka_row_int(&r, "in_loop", w->nloops > 0);
 	ka_row_int(&r, "in_nonuniform_loop", nonuni);
 	ka_row_int(&r, "follows_barrier", w->last_was_barrier);
-	ka_row_int(&r, "is_last_stmt", 0);
+	ka_row_int(&r, "is_last_stmt", w->at_last_stmt && w->nbrs == 0 && w->nloops == 0);
 	ka_row_insert(w->db, &r);
 }
 

@@ -98,6 +98,34 @@ static void dims_cols(ka_row *r, const char *p, const int64_t d[3], int ok)
 	ka_row_opt(r, c[3], ok, d[0] * d[1] * d[2]);
 }
 
+/* hipLaunchKernelGGL(kernel, grid, block, smem, stream, args...): the
+ * configuration as written (the expanded nodes only know the macro use). */
+static void macro_args(walk *w, const char *text, const char *out[4])
+{
+	const char *p = strchr(text, '(');
+	if (!p)
+		return;
+	int depth = 0, idx = 0;
+	const char *start = ++p;
+	for (; *p && idx <= 4; p++) {
+		if (*p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if ((*p == ')' || *p == ']' || *p == '}') && depth-- == 0)
+			depth = -1;
+		if ((*p == ',' && depth == 0) || depth < 0) {
+			if (idx >= 1) {
+				while (start < p && (*start == ' ' || *start == '\t'))
+					start++;
+				out[idx - 1] = ka_arena_strndup(w->a, start, (size_t)(p - start));
+			}
+			idx++;
+			start = p + 1;
+			if (depth < 0)
+				break;
+		}
+	}
+}
+
 void launch_fact(walk *w, ka_node *n)
 {
 	ka_node *cfg = n->cfg;
@@ -136,8 +164,12 @@ void launch_fact(walk *w, ka_node *n)
 	ka_row_loc(&r, &n->loc);
 	ka_row_text(&r, "api", text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
 	static const char *const tc[] = {"grid_text", "block_text", "smem_text", "stream_text"};
+	const char *margs[4] = {0};
+	int hip = text && strncmp(text, "hipLaunchKernelGGL", 18) == 0;
+	if (hip)
+		macro_args(w, text, margs);
 	for (int i = 0; i < 4; i++)
-		ka_row_text(&r, tc[i], i < cfg->nkids ? node_text(w, cfg->kids[i]) : NULL);
+		ka_row_text(&r, tc[i], hip ? margs[i] : i < cfg->nkids ? node_text(w, cfg->kids[i]) : NULL);
 	dims_cols(&r, "grid", g, gok);
 	dims_cols(&r, "block", b, bok);
 	if (cfg->nkids > 1 && !cfg->kids[1]->loc.in_macro) {
