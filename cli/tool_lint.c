@@ -266,19 +266,43 @@ static int setup(ka_tool_cfg *c, int argc, char **argv, ka_ruleset **rs, ka_comp
 }
 
 /* Merge the jobs' findings and diagnostics in file order. */
+/* Add the project headers a job included to the files whose NOLINT
+ * comments count (for --report-unused-suppressions). */
+static void add_headers(ka_tool_cfg *c, const scope *s, const ka_tool_job *j, const char **shown,
+			int *n)
+{
+	size_t cl = s->cwd ? strlen(s->cwd) : 0;
+	for (int k = 0; k < j->nincluded; k++) {
+		const char *real = j->included[k];
+		if (!in_project(s, real))
+			continue;
+		const char *p = cl && strncmp(real, s->cwd, cl) == 0 && real[cl] == '/' ? real + cl + 1 : real;
+		int seen = 0;
+		for (int i = 0; i < *n && !seen; i++)
+			seen = strcmp(shown[i], p) == 0;
+		if (!seen)
+			shown[(*n)++] = ka_arena_strdup(c->arena, p);
+	}
+}
+
 static int merge(ka_tool_cfg *c, ka_tool_job *jobs, int njobs, ka_tool_file *files, int nfiles,
-		 ka_findings *all, const char ***shown)
+		 ka_findings *all, const char ***shown, int *nshown)
 {
 	scope s;
-	int failed = 0;
+	int failed = 0, cap = njobs + 1;
 	scope_init(&s, c);
-	*shown = ka_arena_alloc(c->arena, (size_t)(njobs + 1) * sizeof **shown);
+	for (int i = 0; i < njobs; i++)
+		cap += jobs[i].nincluded;
+	*shown = ka_arena_alloc(c->arena, (size_t)cap * sizeof **shown);
+	*nshown = 0;
+	for (int i = 0; i < njobs; i++)
+		(*shown)[(*nshown)++] = jobs[i].file->path;
 	for (int i = 0; i < njobs; i++) {
 		ka_tool_job *j = &jobs[i];
 		if (j->diags && *j->diags)
 			fputs(j->diags, stderr);
 		failed |= j->failed;
-		(*shown)[i] = j->file->path;
+		add_headers(c, &s, j, *shown, nshown);
 		for (size_t k = 0; k < j->findings.n; k++) {
 			if (place(&s, files, nfiles, &j->findings.v[k]))
 				ka_findings_push(all, &j->findings.v[k]);
@@ -340,16 +364,19 @@ int ka_tool_lint(int argc, char **argv)
 		goto out;
 	if ((status = ka_tool_files(&c, &files, &nfiles)))
 		goto out;
+	if (nfiles == 0 && !c.quiet)
+		ka_tool_warn("no .cu, .cuh or .hip files to check");
 again:
 	if ((status = analyze_all(&c, rs, cdb, files, nfiles, &jobs, &njobs)))
 		goto out;
-	int failed = merge(&c, jobs, njobs, files, nfiles, &all, &shown);
+	int nshown = 0;
+	int failed = merge(&c, jobs, njobs, files, nfiles, &all, &shown, &nshown);
 	if (c.stats)
 		print_stats(rs, jobs, njobs);
 	status = KA_EXIT_ERROR;
 	if (ka_sources_new(&src) != KA_OK)
 		goto out;
-	if (ka_tool_suppress(&all, src, rs, shown, njobs, c.report_unused) != KA_OK)
+	if (ka_tool_suppress(&all, src, rs, shown, nshown, c.report_unused) != KA_OK)
 		goto out;
 	ka_findings_sort_unique(&all);
 	if (c.baseline && apply_baseline(&c, &all, src))

@@ -130,6 +130,19 @@ static void header_reported_once(void **state)
 	assert_non_null(strstr(r.out, "proj/kern.cuh:5:12: warning: read of in[8 * i]"));
 	assert_null(strstr(strstr(r.out, "kern.cuh") + 1, "kern.cuh:5:12"));
 	cli_free(&r);
+	/* NOLINT comments of included project headers count too */
+	r = cli_run(SRC, NULL, OPTS " -q --report-unused-suppressions proj");
+	assert_non_null(strstr(r.out, "proj/kern.cuh:7:4: warning: unused suppression NOLINTNEXTLINE(test-legacy-shuffle) "
+				      "[unused-suppression]\n"));
+	cli_free(&r);
+	/* a folder with nothing to check says so */
+	char *dir = cli_tmpdir();
+	r = cli_run(dir, NULL, OPTS " .");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "kcheck: warning: no .cu, .cuh or .hip files to check\n");
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
 }
 
 static void nolint(void **state)
