@@ -125,12 +125,17 @@ static void coef_cols(walk *w, ka_row *r, const sx *addr, int elem, int k, int *
 	static const char *const cc[] = {"coef_tx", "coef_ty", "coef_tz"};
 	const sx *c = sx_coef(&w->sx, addr, (sx_sym_kind)(SYM_TID_X + k));
 	int64_t v;
+	sx_lane l0 = {{0, 0, 0}};
+	if (c && !sx_is_const(c, NULL) && !sx_has_unknown(&w->sx, c) && sx_eval(&w->sx, c, &l0, &v) == 0)
+		c = sx_const(&w->sx, v);      /* known dims: blockDim.y/24, warpSize */
 	if (!c) {
 		ka_row_text(r, kc[k], "nonaffine");
 		ka_row_opt(r, cc[k], 0, 0);
 	} else if (sx_is_const(c, &v)) {
 		ka_row_text(r, kc[k], v == 0 ? "zero" : "const");
-		ka_row_opt(r, cc[k], elem > 0 && v % elem == 0, elem > 0 ? v / elem : 0);
+		/* in elements, toward zero when the byte step is not a whole number
+		 * of elements (stride_bytes_tx stays exact) */
+		ka_row_opt(r, cc[k], elem > 0, elem > 0 ? v / elem : 0);
 	} else {
 		const sx *ce = elem > 0 ? sx_div_exact(&w->sx, c, elem) : NULL;
 		ka_row_text(r, kc[k], sx_has_unknown(&w->sx, c) ? "symbolic" : "const");
