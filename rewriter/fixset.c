@@ -202,6 +202,9 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
 	va_start(ap, fmt);
 	int rc = ka_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	for (size_t i = 0; rc >= 0 && b.data && i < fs->n_note; i++)
+		if (strcmp(fs->note[i], b.data) == 0)
+			rc = KA_ERR;            /* said already (several findings, one cause) */
 	if (rc < 0 || grow((void **)&fs->note, &fs->cap_note, fs->n_note + 1, sizeof(char *)) < 0) {
 		ka_buf_free(&b);
 		return;
@@ -224,8 +227,15 @@ int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base)
 			src->fix[i]->finding += finding_base;
 		dst->fix[dst->n_fix++] = src->fix[i];
 	}
-	for (size_t i = 0; i < src->n_note; i++)
-		dst->note[dst->n_note++] = src->note[i];
+	for (size_t i = 0; i < src->n_note; i++) {
+		int seen = 0;
+		for (size_t k = 0; k < dst->n_note && !seen; k++)
+			seen = strcmp(dst->note[k], src->note[i]) == 0;
+		if (seen)
+			free(src->note[i]);
+		else
+			dst->note[dst->n_note++] = src->note[i];
+	}
 	src->n_fix = src->n_note = 0;
 	return KA_OK;
 }

@@ -1,7 +1,9 @@
 /* rewriter/transforms/add_launch_bounds.c: `__global__ void k(...)` ->
  * `__global__ __launch_bounds__(N) void k(...)` where every launch site uses
  * the same constant block size N.  Safe: the compiler may then budget
- * registers for N threads, and every launch already uses N. */
+ * registers for N threads, and every launch already uses N.  Not for blocks
+ * below 128 threads or not a multiple of 32: round-block-size would enlarge
+ * them, and a bound of the old size would make the enlarged launch fail. */
 #include "rewriter/transforms/xform.h"
 #include <string.h>
 
@@ -20,6 +22,12 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 		goto out;                       /* a device function, or bounds already there */
 	if (strcmp(xf_text(st, 5), "launch") != 0 || sqlite3_column_int(st, 6) != 1 || threads <= 0) {
 		xf_skip(c, file, db, "the launch sites of %s do not agree on a constant block size", name);
+		goto out;
+	}
+	if (threads % 32 != 0 || threads < 128) {
+		/* round-block-size may still change such a block; bounds would pin it */
+		xf_skip(c, file, db, "the block of %s (%d threads) is below 128 or not a multiple of 32", name,
+			threads);
 		goto out;
 	}
 	if ((rc = xf_source(c, file, &src, &len)) < 0)

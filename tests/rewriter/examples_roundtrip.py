@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/rewriter/examples_roundtrip.py: `kcheck --fix --unsafe-fixes` over a
 copy of every naive example under examples/: the fixed file still compiles
-(nvcc; SKIP printed without it), a second --fix changes nothing, and for each
+(nvcc, hipcc for .hip; SKIP printed without them), a second --fix changes nothing, and for each
 rule, the findings left are at most those before minus the fixes applied
 (read from --export-fixes).  Usage: examples_roundtrip.py KCHECK EXAMPLES_DIR"""
 import collections, json, os, re, shutil, subprocess, sys, tempfile
@@ -15,13 +15,15 @@ def rule_counts(kcheck, cwd, name):
         raise RuntimeError("kcheck failed on %s: %s" % (name, r.stderr.strip()))
     return collections.Counter(f["rule"] for f in json.loads(r.stdout)["findings"])
 
-def nvcc():
-    for p in [os.environ.get("KCHECK_NVCC"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"]:
+def compiler(hip):
+    env, name, home = ("KCHECK_HIPCC", "hipcc", "/opt/rocm/bin/hipcc") if hip else \
+                      ("KCHECK_NVCC", "nvcc", "/usr/local/cuda/bin/nvcc")
+    for p in [os.environ.get(env), shutil.which(name), home]:
         if p and os.access(p, os.X_OK):
             return p
     return None
 
-def one(kcheck, src, cc):
+def one(kcheck, src):
     tmp = tempfile.mkdtemp(prefix="ka-examples-")
     try:
         folder = os.path.join(tmp, "ex")
@@ -42,8 +44,15 @@ def one(kcheck, src, cc):
         for rule, n in planned.items():
             if after[rule] > max(before[rule] - n, 0):
                 return "%s: %d finding(s) before, %d fixed, %d left" % (rule, before[rule], n, after[rule])
-        if cc:
+        hip = name.endswith(".hip")
+        cc = compiler(hip)
+        if not cc:
+            print("SKIP: %s not found: %s not compiled" % ("hipcc" if hip else "nvcc", name))
+        elif hip:
+            c = run([cc, "--offload-arch=gfx90a", "-c", "-o", "/dev/null", name], folder)
+        else:
             c = run([cc, "-arch=sm_90", "-x", "cu", "-c", "-o", "/dev/null", name], folder)
+        if cc:
             if c.returncode != 0:
                 return "the fixed file does not compile: " + c.stderr.strip().splitlines()[0]
         return None
@@ -57,12 +66,9 @@ def main():
     if not naive:
         print("SKIP: no naive examples under %s" % root)
         return 0
-    cc = nvcc()
-    if not cc:
-        print("SKIP: nvcc not found: fixed examples not compiled")
     bad = 0
     for src in naive:
-        err = one(kcheck, src, cc)
+        err = one(kcheck, src)
         print("%s %s%s" % ("FAIL" if err else "ok", os.path.relpath(src, root), ": " + err if err else ""))
         bad += err is not None
     return 1 if bad else 0
