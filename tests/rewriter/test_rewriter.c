@@ -310,6 +310,47 @@ static void test_sarif_fixes(void **state)
 	ka_fixset_free(fs);
 }
 
+/* Two workers fixed the same header: merged, the repeat is a duplicate,
+ * the shared note is said once, keys find the fixes. */
+static void test_merge_jobs(void **state)
+{
+	(void)state;
+	ka_fixset *a, *b;
+	assert_int_equal(ka_fixset_new(&a), KA_OK);
+	assert_int_equal(ka_fixset_new(&b), KA_OK);
+	ka_fixset_set_source(a, "h.cuh", SRC, strlen(SRC));
+	ka_fixset_set_source(b, "h.cuh", SRC, strlen(SRC));
+	ka_fix *fa = ka_fixset_add_fix(a, "h.cuh", "r", "xf", KA_FIX_SAFE, 1, 0, "m");
+	ka_fix *fb = ka_fixset_add_fix(b, "h.cuh", "r", "xf", KA_FIX_SAFE, 1, 0, "m");
+	ka_fix_add_edit(fa, 8, 9, "7");
+	ka_fix_add_edit(fb, 8, 9, "7");
+	fb->key = strdup("r\th.cuh\t1\t9");
+	ka_fixset_note(a, "h.cuh:2: xf skipped [r]: why");
+	ka_fixset_note(a, "h.cuh:2: xf skipped [r]: why");      /* once per set */
+	ka_fixset_note(b, "h.cuh:2: xf skipped [r]: why");
+	assert_int_equal(ka_fixset_merge(a, b, 5), KA_OK);
+	assert_int_equal(ka_fixset_count(a), 2);
+	assert_int_equal(ka_fixset_count(b), 0);
+	assert_int_equal(ka_fixset_note_count(a), 1);
+	assert_int_equal(fb->finding, 5);                     /* shifted by the base */
+	ka_fixset_resolve(a, KA_FIX_SAFE);
+	assert_int_equal(fa->status, KA_FIX_ACCEPTED);
+	assert_int_equal(fb->status, KA_FIX_DUPLICATE);
+	char *j = ka_fixset_sarif_fixes_key(a, "r\th.cuh\t1\t9", NULL);
+	assert_non_null(j);
+	assert_non_null(strstr(j, "\"text\":\"7\""));
+	free(j);
+	assert_null(ka_fixset_sarif_fixes_key(a, "other", NULL));
+	char *out = NULL;
+	size_t n;
+	int changed;
+	assert_int_equal(ka_fixset_apply_file(a, "h.cuh", &out, &n, &changed), KA_OK);
+	assert_string_equal(out, "int a = 7;\nint b = 2;\nint c = 3;\n");   /* once */
+	free(out);
+	ka_fixset_free(a);
+	ka_fixset_free(b);
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
@@ -348,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_diff_format),
 		cmocka_unit_test(test_yaml_export),
 		cmocka_unit_test(test_sarif_fixes),
+		cmocka_unit_test(test_merge_jobs),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_request_text_mismatch),
 		cmocka_unit_test(test_commit_writes_and_is_atomic),
