@@ -60,7 +60,7 @@ def one(kcheck, src):
         shutil.rmtree(tmp)
 
 def main():
-    kcheck, root = sys.argv[1], sys.argv[2]
+    kcheck, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     naive = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
                    if f.endswith((".cu", ".hip")) and "naive" in os.path.join(d, f))
     if not naive:
