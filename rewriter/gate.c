@@ -230,8 +230,9 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	}
 	int n = 0;
 	argv[n++] = cc;
-	if (is_hip(path)) {
-		snprintf(archflag, sizeof archflag, "--offload-arch=%s", o->arch ? o->arch : "gfx90a");
+	if (is_hip(path)) {   /* an NVIDIA --arch says nothing about the AMD target */
+		snprintf(archflag, sizeof archflag, "--offload-arch=%s",
+			 o->arch && strncmp(o->arch, "gfx", 3) == 0 ? o->arch : "gfx90a");
 	} else {
 		snprintf(archflag, sizeof archflag, "-arch=%s", o->arch ? o->arch : "sm_90");
 		argv[n++] = "-x";
