@@ -142,12 +142,27 @@ static int run_example(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_
 	return KA_OK;
 }
 
-int ka_rules_test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
+/* The examples of an `architectures: [amd]` rule are analyzed for an AMD
+ * target (the default, sm_90, would make the rule not apply). */
+static const char *arch_for(const ka_rule *r, const char *asked)
+{
+	if (ka_rule_applies(r, NULL, asked ? asked : "sm_90"))
+		return asked;
+	for (const ka_arch *a = ka_arch_all(); a && a->name; a++)
+		if (ka_rule_applies(r, NULL, a->name))
+			return a->name;
+	return asked;
+}
+
+int ka_rules_test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *asked,
 		       const char *tmpdir, ka_buf *log, ka_test_counts *counts)
 {
+	ka_analyze_opts ao = *asked;
+	const ka_analyze_opts *aopts = &ao;
 	ka_examples ex;
 	char path[4096], bad_path[4096] = "";
 	const ka_example *bad = NULL;
+	ao.arch = arch_for(r, asked->arch);
 	int rc = ka_examples_parse(r->body, r->body_line, r->id, &ex);
 	if (rc != KA_OK)
 		return rc;
