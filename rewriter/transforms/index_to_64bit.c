@@ -1,7 +1,8 @@
 /* rewriter/transforms/index_to_64bit.c: `int i = blockIdx.x * blockDim.x +
  * threadIdx.x;` computes in 32 bits and wraps past 2^31 elements.  Rewrites
  * the declaration to `long long i = (long long)blockIdx.x * blockDim.x +
- * threadIdx.x;` (unsigned stays unsigned).  Safe: every value the old index
+ * threadIdx.x;` (unsigned stays unsigned; `threadIdx.x + blockIdx.x *
+ * blockDim.x` likewise).  Safe: every value the old index
  * held is unchanged; only the overflow goes.  Finds the declarations in the
  * kernel the finding belongs to by their shape in the source. */
 #include "rewriter/transforms/xform.h"
@@ -50,10 +51,16 @@ static int decl_at(const char *s, size_t len, size_t i, size_t *int_b, size_t *i
 	if (j >= len || s[j] != '=' || (j + 1 < len && s[j + 1] == '='))
 		return 0;
 	j = xf_skip_ws(s, len, j + 1);
-	size_t fe;
-	if (!product_at(s, len, j, &fe))
+	size_t fe, k = j;
+	if (k + 11 < len && memcmp(s + k, "threadIdx.", 10) == 0 && strchr("xyz", s[k + 10])) {
+		k = xf_skip_ws(s, len, k + 11);               /* threadIdx.x + blockIdx.x * ... */
+		if (k >= len || s[k] != '+')
+			return 0;
+		k = xf_skip_ws(s, len, k + 1);
+	}
+	if (!product_at(s, len, k, &fe))
 		return 0;
-	*prod_b = j;
+	*prod_b = k;
 	return 1;
 }
 

@@ -4,6 +4,7 @@ __global__ void copy(float *dst, const float *src, size_t n)
 {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long j = (unsigned long long)blockDim.x * blockIdx.x + threadIdx.x;
-    if (i < n && j < n)
-        dst[i] = src[j];
+    long long k = threadIdx.x + (long long)blockIdx.x * blockDim.x;
+    if (i < n && j < n && k < n)
+        dst[i] = src[j] + src[k];
 }

@@ -4,6 +4,7 @@ __global__ void copy(float *dst, const float *src, size_t n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned int j = blockDim.x * blockIdx.x + threadIdx.x;
-    if (i < n && j < n)
-        dst[i] = src[j];
+    int k = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < n && j < n && k < n)
+        dst[i] = src[j] + src[k];
 }
