@@ -171,6 +171,8 @@ static void rules_test_runs_examples(void **state)
 	       "rules test: 2 passed, 2 failed, 0 skipped\n", "");
 	r = cli_run(FIXTURES "/..", NULL, "rules test test-strided-read --rules-dir fixtures/rules");
 	expect(&r, 0, "rules test: 2 passed, 0 failed, 0 skipped\n", "");
+	r = cli_run(FIXTURES "/..", NULL, "rules test test-amd-only --rules-dir fixtures/rules");
+	expect(&r, 0, "rules test: 2 passed, 0 failed, 0 skipped\n", "");
 	r = cli_run(NULL, NULL, "rules test no-such-rule");
 	expect(&r, 2, "", "kcheck: error: no rule 'no-such-rule' (see kcheck rules list)\n");
 }
