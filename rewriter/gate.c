@@ -230,11 +230,12 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	}
 	int n = 0;
 	argv[n++] = cc;
-	if (is_hip(path)) {   /* an NVIDIA --arch says nothing about the AMD target */
+	if (is_hip(path)) {   /* an NVIDIA --arch says nothing about the AMD target, and back */
 		snprintf(archflag, sizeof archflag, "--offload-arch=%s",
 			 o->arch && strncmp(o->arch, "gfx", 3) == 0 ? o->arch : "gfx90a");
 	} else {
-		snprintf(archflag, sizeof archflag, "-arch=%s", o->arch ? o->arch : "sm_90");
+		snprintf(archflag, sizeof archflag, "-arch=%s",
+			 o->arch && strncmp(o->arch, "sm_", 3) == 0 ? o->arch : "sm_90");
 		argv[n++] = "-x";
 		argv[n++] = "cu";
 	}
