@@ -221,6 +221,42 @@ static void output_file_and_checks(void **state)
 	free(dir);
 }
 
+/* .kcheck.yaml keys: rules-dir (relative to the file), checks, fail-on,
+ * exclude; flags still win. */
+static void config_keys(void **state)
+{
+	char *dir = cli_tmpdir(), cmd[8192];
+	char *text = cli_read(SRC "/strided.cu");
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/skip' '%s/src' && cp -r '%s/rules' '%s/myrules'", dir, dir,
+		 FIXTURES, dir);
+	assert_int_equal(system(cmd), 0);
+	cli_write(dir, "src/s.cu", text);
+	cli_write(dir, "skip/s.cu", text);
+	cli_write(dir, ".kcheck.yaml", "rules-dir: myrules\nchecks: \"-*,test-strided-read\"\n"
+				       "fail-on: error\nexclude: [skip]\n");
+	cli_result r = cli_run(dir, NULL, "-q .");
+	assert_int_equal(r.status, 0);  /* a warning, but fail-on: error */
+	assert_true(strncmp(r.out, "src/s.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, ideal 4 "
+			    "[test-strided-read]\n", 95) == 0);
+	assert_null(strstr(r.out, "skip/"));
+	cli_free(&r);
+	r = cli_run(dir, NULL, "-q --fail-on warning src");  /* from a subfolder: found in the parent */
+	assert_int_equal(r.status, 1);
+	cli_free(&r);
+	cli_write(dir, ".kcheck.yaml", "fail-on: sometimes\n");
+	r = cli_run(dir, NULL, "-q src");
+	assert_int_equal(r.status, 2);
+	char *real = realpath(dir, NULL);
+	char want[8192];
+	snprintf(want, sizeof want, "%s/.kcheck.yaml:1: bad fail-on 'sometimes' (expected one of: error warning note none)\n", real);
+	assert_string_equal(r.err, want);
+	free(real);
+	cli_free(&r);
+	free(text);
+	cli_rmtree(dir);
+	free(dir);
+}
+
 static int mkdir_sub(const char *dir)
 {
 	char p[4096];
@@ -272,6 +308,7 @@ int run_lint_tests(void)
 		cmocka_unit_test(nolint),
 		cmocka_unit_test(baseline),
 		cmocka_unit_test(output_file_and_checks),
+		cmocka_unit_test(config_keys),
 		cmocka_unit_test(compile_db_and_flags),
 	};
 	return cmocka_run_group_tests_name("cli/lint", tests, NULL, NULL);
