@@ -388,6 +388,7 @@ again:
 			ka_tool_job_clear(&jobs[i]);
 		free(jobs);
 		jobs = NULL;
+		njobs = 0;
 		ka_findings_free(&all);
 		ka_sources_free(src);
 		src = NULL;
