@@ -96,7 +96,7 @@ static int64_t fold(sx_kind k, int64_t a, int64_t b, int *ok)
 
 const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 {
-	int64_t va, vb;
+	int64_t va = 0, vb = 0;
 	int ca = sx_is_const(a, &va), cb = sx_is_const(b, &vb), ok;
 	if (ca && cb) {
 		int64_t v = fold(k, va, vb, &ok);

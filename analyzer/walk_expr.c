@@ -365,8 +365,11 @@ static void literal_fact(walk *w, ka_node *n, int promotes)
 	ka_row_text(&r, "func", w->func);
 	ka_row_loc(&r, &n->loc);
 	/* A literal from a macro body: its value, since the text is the macro's name. */
-	ka_row_text(&r, "text", n->loc.in_macro ? ka_arena_printf(w->a, "%g", n->fval) : node_text(w, n));
-	ka_row_text(&r, "kind", n->has_f_suffix ? "float" : "double");
+	int is_int = n->kind == KN_INT;
+	const char *mtext = is_int ? ka_arena_printf(w->a, "%lld", (long long)n->ival) :
+	                    ka_arena_printf(w->a, "%g", n->fval);
+	ka_row_text(&r, "text", n->loc.in_macro ? mtext : node_text(w, n));
+	ka_row_text(&r, "kind", is_int ? "int" : n->has_f_suffix ? "float" : "double");
 	ka_row_int(&r, "promotes_to_double", promotes);
 	ka_row_int(&r, "in_loop", w->nloops > 0);
 	ka_row_int(&r, "in_macro", n->loc.in_macro);
@@ -601,6 +604,8 @@ val ev(walk *w, ka_node *n, int rw)
 		return ival(sx_opaque(&w->sx, 0, 0));
 	switch (n->kind) {
 	case KN_INT:
+		if (w->kernel && !(n->type && strcmp(n->type, "bool") == 0))
+			literal_fact(w, n, 0);
 		return ival(sx_const(&w->sx, n->ival));
 	case KN_FLOAT:
 		literal_fact(w, n, 0);

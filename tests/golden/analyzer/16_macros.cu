@@ -38,8 +38,8 @@ __global__ void copy_flat(const int *in, int *out)
 // expect: SELECT sectors_assumed FROM access WHERE line = 17 AND base = 'in' => 0
 // expect: SELECT sectors_per_request FROM access WHERE line = 18 AND base = 'out' => 4
 // expect: SELECT count(*) FROM literal WHERE in_macro = 1 AND promotes_to_double = 1 => 1
-// expect: SELECT kind FROM literal WHERE in_macro = 1 => double
-// expect: SELECT text FROM literal WHERE in_macro = 1 => 0.5
+// expect: SELECT kind FROM literal WHERE in_macro = 1 AND kind <> 'int' => double
+// expect: SELECT text FROM literal WHERE in_macro = 1 AND kind <> 'int' => 0.5
 // expect: SELECT coef_tx FROM access WHERE line = 23 AND base = 'in' => 1
 // expect: SELECT offset_const FROM access WHERE line = 23 AND base = 'in' => 1
 // expect: SELECT sectors_per_request FROM access WHERE line = 23 AND base = 'in' => 5
