@@ -117,7 +117,8 @@ int ka_tool_files(ka_tool_cfg *c, ka_tool_file **out, int *n)
 			add(c, &l, p, hdr);
 		}
 	}
-	qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_file);
+	if (l.n > 1)
+		qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_file);
 	int w = 0;
 	for (int i = 0; i < l.n; i++) {  /* drop a real path seen before */
 		int dup = 0;

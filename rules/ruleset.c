@@ -199,7 +199,8 @@ int ka_ruleset_load_dir(ka_ruleset *rs, const char *dir)
 	rc = collect_md(dir, &paths, &n, &cap, 0);
 	if (rc != KA_OK)
 		goto out;
-	qsort(paths, n, sizeof *paths, cmp_str);
+	if (n > 1)
+		qsort(paths, n, sizeof *paths, cmp_str);
 	int bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *text = NULL;
