@@ -25,7 +25,9 @@ float host_scale(float v)
 // expect: SELECT kind FROM literal WHERE line = 10 => double
 // expect: SELECT promotes_to_double FROM literal WHERE line = 10 => 1
 // expect: SELECT kernel FROM literal WHERE line = 10 => activations
-// expect: SELECT count(*) FROM literal WHERE line = 11 AND promotes_to_double = 1 => 0
+// expect: SELECT kind FROM literal WHERE line = 11 => float
+// expect: SELECT promotes_to_double FROM literal WHERE line = 11 => 0
+// expect: SELECT count(*) FROM literal WHERE line = 14 AND kind = 'float' => 2
 // expect: SELECT promotes_to_double FROM literal WHERE line = 12 => 0
 // expect: SELECT promotes_to_double FROM literal WHERE line = 14 AND text = '1.0' => 1
 // expect: SELECT count(*) FROM literal WHERE line = 20 AND promotes_to_double = 1 => 0
