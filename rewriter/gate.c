@@ -4,6 +4,7 @@
  * never touched here; the caller decides what to write. */
 #include "rewriter/rewriter.h"
 #include "util/buf.h"
+#include "util/proc.h"
 #include "util/error.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -100,71 +101,18 @@ static int write_temp(const char *path, const char *text, size_t len, char **tmp
 	return KA_OK;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Run argv with stdout+stderr captured; kill the process group at the limit.
- * Returns the exit status, or -1 when it was killed for time. */
+/* Run argv with stdout+stderr captured (util/proc.h kills its process
+ * group at the limit).  Returns the exit status, -1 when it was killed for
+ * time, or a negative error code when it could not start. */
 static int run_captured(char *const argv[], int timeout_s, ka_buf *output)
 {
-	int fds[2];
-	if (pipe(fds) != 0)
-		return ka_error_set(KA_ETOOL, "cannot run %s: %s", argv[0], strerror(errno));
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return ka_error_set(KA_ETOOL, "cannot run %s: %s", argv[0], strerror(errno));
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		close(fds[1]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	close(fds[1]);
-	double deadline = now_s() + timeout_s;
-	int timed_out = 0;
-	char chunk[4096];
-	for (;;) {
-		double left = deadline - now_s();
-		if (left <= 0) {
-			timed_out = 1;
-			break;
-		}
-		struct pollfd p = {fds[0], POLLIN, 0};
-		int r = poll(&p, 1, (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r == 0)
-			continue;
-		ssize_t n = read(fds[0], chunk, sizeof chunk);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (output->len + (size_t)n < OUTPUT_CAP)
-			(void)ka_buf_add(output, chunk, (size_t)n);
-	}
-	close(fds[0]);
-	if (timed_out) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-	}
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (timed_out)
+	ka_proc_result res;
+	int rc = ka_proc_run(argv, timeout_s, output, &res);
+	if (rc < 0 && !res.exited)
+		return rc;
+	if (res.timed_out)
 		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return res.exited ? res.status : 128;
 }
 
 static int has_word(const char *p, size_t n, const char *w)

@@ -43,6 +43,7 @@ int ka_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_proc_result *
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	setpgid(pid, pid);   /* also here: no race with the child's own call */
 	close(fds[1]);
 	double deadline = now() + (timeout_s > 0 ? timeout_s : 600);
 	char chunk[4096];
