@@ -127,7 +127,8 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 	x->dep = a->dep | b->dep;
 	x->loops = a->loops | b->loops;
 	x->has_rem_small = a->has_rem_small || b->has_rem_small;
-	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) && (!cb || (vb > 0 && vb < 64)))
+	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) &&
+	    ((cb && vb > 0 && vb < 64) || (!cb && k == SX_REM)))
 		x->has_rem_small = 1;
 	return x;
 }
@@ -226,6 +227,17 @@ int sx_const_term(const sx *x, int64_t *out)
 	default:
 		return 0;
 	}
+}
+
+int sx_mixes_unknown_with_lanes(const sx_ctx *c, const sx *x)
+{
+	if (!x || !(x->dep & D_LANE) || x->k == SX_SYM || x->k == SX_CONST)
+		return 0;
+	if (x->k == SX_ADD)
+		return sx_mixes_unknown_with_lanes(c, x->a) || sx_mixes_unknown_with_lanes(c, x->b);
+	if (x->k == SX_MUL && (x->a->k == SX_CONST || x->b->k == SX_CONST))
+		return sx_mixes_unknown_with_lanes(c, x->a->k == SX_CONST ? x->b : x->a);
+	return sx_has_unknown(c, x);
 }
 
 int sx_has_unknown(const sx_ctx *c, const sx *x)

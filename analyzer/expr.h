@@ -81,6 +81,9 @@ const sx *sx_div_exact(sx_ctx *c, const sx *x, int64_t d);
 /* The constant term of a polynomial (0 for pure symbol terms); 0 when x
  * is not a polynomial. */
 int sx_const_term(const sx *x, int64_t *out);
+/* 1 when a lane-dependent part of x (not just an added offset) involves
+ * a value of unknown size: then per-lane figures rest on an assumption. */
+int sx_mixes_unknown_with_lanes(const sx_ctx *c, const sx *x);
 /* Symbols of unknown value (params, loaded data...) in x (ignoring dims). */
 int sx_has_unknown(const sx_ctx *c, const sx *x);
 

@@ -28,6 +28,7 @@ typedef struct val {
 typedef struct loop_ctx {
 	int id, slot;           /* facts id, bit in sx loops masks */
 	int nonuniform;         /* trip count differs between lanes */
+	int unrollable;         /* constant trip count the compiler can unroll fully */
 	int has_launch;         /* host: a kernel launch inside */
 	int n_accesses, n_barriers, n_shared_writes;
 	const char *shared_written;   /* a shared array stored to inside */
@@ -110,6 +111,7 @@ const sx *ev_int(walk *w, ka_node *n);
 ka_node *strip(ka_node *n);
 int fold_int(walk *w, ka_node *n, int64_t *v);
 const char *uniformity_of(walk *w, const sx *x);
+int is_guard_value(const sx *c);
 int in_divergent(walk *w, const char **why, int *line, int warp_level);
 const char *node_text(walk *w, ka_node *n);
 int64_t next_id(walk *w);

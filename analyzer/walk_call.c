@@ -184,8 +184,9 @@ static const char *host_ptr_kind(walk *w, ka_node *n)
 	if (idx < 0)
 		return "unknown";
 	ka_node *p = strip(n->kids[idx]);
-	while (p && p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1)
-		p = strip(p->kids[0]);
+	while (p && ((p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1) ||
+	             (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2)))
+		p = strip(p->kids[0]);       /* &buf[k], host + offset */
 	if (p && p->kind == KN_SUBSCRIPT && p->nkids)
 		p = strip(p->kids[0]);
 	if (!p || p->kind != KN_DECLREF || !p->ref)
@@ -221,6 +222,9 @@ static void call_fact(walk *w, ka_node *n, const char *cat, int checked)
 	ka_row_int(&r, "in_divergent_branch", div);
 	ka_row_text(&r, "divergence", div ? why : NULL);
 	ka_row_int(&r, "nargs", n->nkids);
+	if (n->nkids && !n->kids[0]->loc.in_macro && !n->kids[n->nkids - 1]->loc.in_macro)
+		ka_row_text(&r, "args_text", ka_tu_text(w->tu, n->loc.file, n->kids[0]->loc.begin,
+		                                        n->kids[n->nkids - 1]->loc.end));
 	arg_cols(w, &r, n, 0);
 	arg_cols(w, &r, n, 1);
 	double c;

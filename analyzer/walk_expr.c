@@ -58,6 +58,17 @@ static int lanes_agree(walk *w, const sx *x)
 	return lanes_agree(w, x->a) && (!x->b || lanes_agree(w, x->b));
 }
 
+/* A bounds guard: a lane-dependent value compared with a uniform one
+ * (possibly inside && / ||). */
+int is_guard_value(const sx *c)
+{
+	if (c && (c->k == SX_AND || c->k == SX_OR))
+		return is_guard_value(c->a) || is_guard_value(c->b);
+	if (!c || c->k != SX_CMP || c->c > 4)
+		return 0;
+	return ((c->a->dep & D_LANE) != 0) != ((c->b->dep & D_LANE) != 0);
+}
+
 /* thread | warp | block | grid, from dependence bits and the warp model. */
 const char *uniformity_of(walk *w, const sx *x)
 {
@@ -108,6 +119,8 @@ static const char *space_name(int sp)
 /* The index text of an access: what is between the base and the end. */
 static const char *index_text(walk *w, ka_node *n, const char *base)
 {
+	if (n->kind == KN_MEMBER && n->nkids == 1 && strip(n->kids[0])->kind == KN_SUBSCRIPT)
+		n = strip(n->kids[0]);          /* vel[i].x: the index is i */
 	const char *t = node_text(w, n);
 	if (!t || !*t)
 		return NULL;
@@ -182,6 +195,19 @@ static void warp_cols(walk *w, ka_row *r, const sx *addr, int abytes, int sp, in
 		                          *assume ? *assume : "", *assume ? "; " : "");
 }
 
+/* A local array index that stays a run-time value after unrolling: it
+ * depends on lanes or data, or on a loop the compiler cannot fully unroll. */
+static int local_index_dynamic(walk *w, const sx *x)
+{
+	if (x->dep & (D_LANE | D_DATA | D_OPAQUE))
+		return 1;
+	uint64_t rest = x->loops;
+	for (int i = 0; i < w->nloops; i++)
+		if (w->loops[i].unrollable)
+			rest &= ~(1ull << w->loops[i].slot);
+	return rest != 0;
+}
+
 static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
                           const char *field, int rw)
 {
@@ -221,6 +247,7 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 	int symbolic = 0;
 	for (int k = 0; k < 3; k++)
 		coef_cols(w, &r, addr.x, elem, k, &symbolic);
+	symbolic |= sx_mixes_unknown_with_lanes(&w->sx, addr.x);
 	int64_t c0 = 0;
 	int has_c0 = idx && sx_const_term(idx, &c0);
 	ka_row_opt(&r, "offset_const", has_c0, c0);
@@ -257,7 +284,7 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 			for (int i = 0; i < w->nbrs; i++)
 				w->brs[i].uses_volatile = 1;
 	}
-	if (addr.space == SP_LOCAL && (addr.x->dep & (D_LANE | D_DATA | D_LOOP | D_OPAQUE)))
+	if (addr.space == SP_LOCAL && local_index_dynamic(w, addr.x))
 		ds->n_dyn++;
 	if (n->tflags & KT_VECTOR)
 		ds->reinterp = 1;
@@ -658,7 +685,10 @@ val ev(walk *w, ka_node *n, int rw)
 		uint64_t loops = 0;
 		if (n->nkids == 3 && w->is_device) {
 			const sx *c = ev_int(w, n->kids[0]);
-			br_ctx b = {.uniformity = uniformity_of(w, c), .line = n->loc.line};
+			br_ctx b = {.uniformity = uniformity_of(w, c), .line = n->loc.line,
+			            .is_guard = is_guard_value(c)};
+			if (b.is_guard && w->inline_depth == 0)
+				w->has_guard = 1;
 			branch_fact(w, n, c, &b, 0, 0);
 			dep |= c->dep;
 			loops |= c->loops;

@@ -207,8 +207,14 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 	ka_row_text(&r, "iv", iv && iv->iv ? iv->iv->name : NULL);
 	ka_row_int(&r, "iv_unsigned", iv && iv->iv && (iv->iv->tflags & KT_UNSIGNED));
 	if (n->kind == KN_FOR) {
-		ka_row_text(&r, "init_text", node_text(w, n->kids[0]));
-		ka_row_text(&r, "bound_text", node_text(w, n->kids[1]));
+		/* the start value and the bound, not the whole statements */
+		ka_node *c = strip(n->kids[1]);
+		ka_node *bound = c && c->kind == KN_BINOP && c->nkids == 2 ? c->kids[1] : c;
+		ka_node *init = iv && iv->iv && iv->iv->init ? iv->iv->init : n->kids[0];
+		if (n->kids[0] && n->kids[0]->kind == KN_BINOP && n->kids[0]->nkids == 2)
+			init = n->kids[0]->kids[1];
+		ka_row_text(&r, "init_text", node_text(w, init));
+		ka_row_text(&r, "bound_text", node_text(w, bound));
 		ka_row_text(&r, "step_text", node_text(w, n->kids[2]));
 	}
 	ka_row_opt(&r, "trip_count", trip_ok, trip);
@@ -319,6 +325,7 @@ static void for_stmt(walk *w, ka_node *n)
 		    strip(c->kids[0])->ref == iv.iv && fold_int(w, c->kids[1], &bound) && c0_ok)
 			trip = trip_count(&iv, c0, c->op, bound, &trip_ok);
 	}
+	lc.unrollable = trip_ok && trip <= 64;
 	loop_carried(w, body, &lc, iv.iv);
 	const sx *cx = cond ? ev_int(w, cond) : sx_const(&w->sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;
@@ -360,17 +367,6 @@ static int is_return_only(ka_node *n)
 	if (n->kind == KN_RETURN)
 		return 1;
 	return n->kind == KN_COMPOUND && n->nkids == 1 && n->kids[0]->kind == KN_RETURN;
-}
-
-/* A bounds guard: a lane-dependent value compared with a uniform one. */
-static int is_guard_cond(const sx *c)
-{
-	if (c && (c->k == SX_AND || c->k == SX_OR))
-		return is_guard_cond(c->a) || is_guard_cond(c->b);
-	if (!c || c->k != SX_CMP || c->c > 4)
-		return 0;
-	int la = (c->a->dep & D_LANE) != 0, lb = (c->b->dep & D_LANE) != 0;
-	return la != lb;
 }
 
 static void early_return_fact(walk *w, ka_node *n, const char *u, int thread_dep)
@@ -453,7 +449,7 @@ static void if_stmt(walk *w, ka_node *n)
 	}
 	const sx *c = ev_int(w, n->kids[0]);
 	br_ctx b = {.uniformity = uniformity_of(w, c), .line = n->loc.line,
-	            .is_guard = is_guard_cond(c)};
+	            .is_guard = is_guard_value(c)};
 	int td = strcmp(b.uniformity, "thread") == 0 || strcmp(b.uniformity, "warp") == 0;
 	if (b.is_guard && w->inline_depth == 0)
 		w->has_guard = 1;
