@@ -6,6 +6,7 @@
 #include "rules/examples.h"
 #include "rules/fixhook.h"
 #include "util/error.h"
+#include "util/proc.h"
 #include "util/fs.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,17 @@ int ka_rules_test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_
 	char path[4096], bad_path[4096] = "";
 	const ka_example *bad = NULL;
 	ao.arch = arch_for(r, asked->arch);
+	/* Facts that only nvcc -Xptxas -v gives (registers, spills): the
+	 * examples run with --ptxas, or are skipped loudly without nvcc. */
+	if (r->where && (strstr(r->where, "spills_bytes") || strstr(r->where, "regs") ||
+	                 strstr(r->where, "ptxas_smem"))) {
+		if (!ka_proc_find_nvcc()) {
+			ka_buf_printf(log, "%s: SKIP: needs --ptxas facts and nvcc is not installed\n", r->id);
+			counts->skipped++;
+			return KA_OK;
+		}
+		ao.ptxas = 1;
+	}
 	int rc = ka_examples_parse(r->body, r->body_line, r->id, &ex);
 	if (rc != KA_OK)
 		return rc;
