@@ -111,10 +111,13 @@ static void fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 	l->col = (int)cb;
 	l->end_line = (int)le;
 	l->end_col = (int)ce;
+	/* File locations: a macro argument's own text (CHECK(cudaMemcpy(...))),
+	 * or the macro use for tokens of a macro body. */
 	clang_getFileLocation(b, &sb, NULL, NULL, &ob);
 	clang_getFileLocation(e, &se, NULL, NULL, &oe);
-	l->begin = (int)eb;
-	l->end = (int)ee;
+	int same = clang_File_isEqual(sb, fb) && clang_File_isEqual(se, fb) && oe >= ob;
+	l->begin = (int)(same ? ob : eb);
+	l->end = (int)(same ? oe : ee);
 	/* libclang 19 reports macro-expanded nodes at the macro use, so a node
 	 * is "in a macro" when its range lies within a macro expansion. */
 	l->in_macro = 0;
@@ -124,7 +127,6 @@ static void fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 				l->in_macro = 1;
 				break;
 			}
-	(void)sb, (void)se, (void)ob, (void)oe;
 }
 
 static int64_t eval_int(CXCursor c, int *ok)

@@ -222,7 +222,7 @@ static void call_fact(walk *w, ka_node *n, const char *cat, int checked)
 	ka_row_int(&r, "in_divergent_branch", div);
 	ka_row_text(&r, "divergence", div ? why : NULL);
 	ka_row_int(&r, "nargs", n->nkids);
-	if (n->nkids && !n->kids[0]->loc.in_macro && !n->kids[n->nkids - 1]->loc.in_macro)
+	if (n->nkids && n->kids[0]->loc.begin <= n->kids[n->nkids - 1]->loc.end)
 		ka_row_text(&r, "args_text", ka_tu_text(w->tu, n->loc.file, n->kids[0]->loc.begin,
 		                                        n->kids[n->nkids - 1]->loc.end));
 	arg_cols(w, &r, n, 0);
