@@ -129,7 +129,7 @@ CREATE TABLE early_return(
   file TEXT, line INT, col INT, end_line INT, end_col INT, begin_off INT, end_off INT,
   cond_text TEXT, thread_dependent INT, uniformity TEXT,
   before_barrier INT, barrier_line INT,
-  if_begin_off INT, if_end_off INT,    -- the whole `if (...) return;` statement
+  if_begin_off INT, if_end_off INT,    -- the `if (...) return` statement (end before its `;`)
   cond_begin_off INT, cond_end_off INT);
 
 CREATE TABLE atomic(
