@@ -177,10 +177,11 @@ static void loop_cols(walk *w, ka_row *r, const sx *addr)
 }
 
 static void warp_cols(walk *w, ka_row *r, const sx *addr, int abytes, int sp, int symbolic,
-                      const char **assume)
+                      const char **assume, warp_result *out)
 {
 	warp_result wr;
 	warp_model(w, addr, abytes, sp == SP_SHARED, &wr);
+	*out = wr;
 	ka_row_int(r, "lanes", wr.lanes);
 	ka_row_opt(r, "sectors_per_request", wr.ok && sp != SP_SHARED, wr.sectors);
 	ka_row_opt(r, "ideal_sectors", wr.ok && sp != SP_SHARED, wr.ideal_sectors);
@@ -255,7 +256,8 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 	ka_row_int(&r, "block_uniform", (addr.x->dep & D_LANE) == 0);
 	ka_row_int(&r, "data_dependent", (addr.x->dep & D_DATA) != 0);
 	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
-	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, &assume);
+	warp_result wr;
+	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, &assume, &wr);
 	loop_cols(w, &r, addr.x);
 	ka_row_int(&r, "in_divergent_branch", in_divergent(w, NULL, NULL, 0));
 	int guarded = w->guard_return;
@@ -268,8 +270,6 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 	ka_row_insert(w->db, &r);
 	w->n_accesses++;
 	if (addr.space == SP_SHARED) {
-		warp_result wr;
-		warp_model(w, addr.x, abytes, 1, &wr);
 		if (wr.ok && wr.bank_ways > ds->max_bank)
 			ds->max_bank = wr.bank_ways;
 		if (rw != 0) {
@@ -597,11 +597,8 @@ static val ev_declref(walk *w, ka_node *n, int rw)
 			if (w->sx.syms[s].kind == SYM_WARPSIZE)
 				return ival(sx_symref(&w->sx, s));
 	}
-	if (!d) {
-		if (n->kind == KN_DECLREF && n->ival >= 0 && (n->tflags & KT_INT))
-			return ival(sx_opaque(&w->sx, 0, 0));
+	if (!d)       /* enumerators, functions, system declarations */
 		return ival(sx_opaque(&w->sx, 0, 0));
-	}
 	if (d->id < w->nenv && (w->env[d->id].x || w->env[d->id].base))
 		return w->env[d->id];
 	if (d->kind == KD_VAR && (d->tflags & KT_ARRAY)) {
