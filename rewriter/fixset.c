@@ -372,8 +372,10 @@ void ka_fixset_resolve(ka_fixset *fs, ka_fix_safety max_safety)
 	for (size_t i = 0; i < fs->n_files; i++)
 		free(fs->files[i]);
 	fs->n_files = 0;
-	memcpy(sorted, fs->fix, fs->n_fix * sizeof(ka_fix *));
-	qsort(sorted, fs->n_fix, sizeof(ka_fix *), fix_order);
+	if (fs->n_fix) {       /* fs->fix is NULL while empty: memcpy/qsort must not see it */
+		memcpy(sorted, fs->fix, fs->n_fix * sizeof(ka_fix *));
+		qsort(sorted, fs->n_fix, sizeof(ka_fix *), fix_order);
+	}
 	for (size_t k = 0; k < fs->n_fix; k++) {
 		ka_fix *f = sorted[k];
 		f->order = k;
