@@ -33,11 +33,21 @@ static const char *cuda_root(const ka_frontend_opts *o)
 	return p ? p : "/usr/local/cuda";
 }
 
+static const char *rocm_root(void)
+{
+	const char *p = getenv("ROCM_PATH");
+	return p ? p : "/opt/rocm";
+}
+
 int ka_frontend_uses_shim(const ka_frontend_opts *o)
 {
-	if (o->force_shim || (o->lang && strcmp(o->lang, "hip") == 0))
-		return 1;
 	char path[4096];
+	if (o->force_shim)
+		return 1;
+	if (o->lang && strcmp(o->lang, "hip") == 0) {
+		snprintf(path, sizeof path, "%s/include/hip/hip_runtime.h", rocm_root());
+		return !ka_fs_exists(path);
+	}
 	snprintf(path, sizeof path, "%s/include/cuda_runtime.h", cuda_root(o));
 	return !ka_fs_exists(path);
 }
@@ -99,14 +109,22 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 	push(&b, "-resource-dir");
 	push(&b, res);
 	if (hip) {
+		char gfx[64];
+		snprintf(gfx, sizeof gfx, "--offload-arch=%s", strncmp(arch, "gfx", 3) == 0 ? arch : "gfx90a");
 		push(&b, "-x");
 		push(&b, "hip");
-		push(&b, "--offload-arch=gfx90a");
-		push(&b, "-nogpuinc");
+		push(&b, gfx);
 		push(&b, "-nogpulib");
 		push(&b, "--cuda-device-only");
-		push(&b, "-include");
-		push(&b, SHIM_DIR "/kcheck_hip.h");
+		if (ka_frontend_uses_shim(o)) {
+			push(&b, "-nogpuinc");
+			push(&b, "-include");
+			push(&b, SHIM_DIR "/kcheck_hip.h");
+		} else {      /* ROCm's own headers (not available where this was written) */
+			char rp[4200];
+			snprintf(rp, sizeof rp, "--rocm-path=%s", rocm_root());
+			push(&b, rp);
+		}
 	} else {
 		/* libclang needs an NVIDIA target; AMD profiles still parse CUDA as sm_90. */
 		char gpu[64];
