@@ -8,6 +8,10 @@
 #                 task's baseline, expert and reference)
 #   adversarial-static  each adversarial candidate meets its MANIFEST STATIC
 #                 column; a candidate that does not compile is rejected
+#   gpu-smoke     with a CUDA device: a real timed run (gelu expert faster
+#                 than its baseline) and a cheat rejected (zeros); without
+#                 one it skips loudly (the full GPU half is
+#                 scripts/bench_suite_gpu.sh)
 # Exit 77 (ctest: skipped) with a loud SKIP line when a tool is missing.
 set -u
 bench=$1 src=$2 build=$3 check=$4
@@ -34,6 +38,17 @@ need_nvcc() {
 }
 
 case $check in
+gpu-smoke)
+	if [ ! -e /dev/nvidia0 ] && [ ! -e /dev/nvidiactl ]; then
+		echo "SKIP: no CUDA device: the GPU bench smoke test needs one"
+		exit 77
+	fi
+	need_nvcc
+	expect gelu 0 '"verdict":"faster"' -- "$bench" "$src/bench/tasks/gelu" --configs visible \
+		--json --build-dir "$build"
+	expect zeros 1 "rejected" -- "$bench" "$src/bench/tasks/gelu" --configs visible \
+		--candidate "$src/tests/bench/adversarial/zeros.cu" --build-dir "$build"
+	;;
 no-device)
 	if [ -e /dev/nvidia0 ] || [ -e /dev/nvidiactl ]; then
 		echo "SKIP: a CUDA device is present; the no-device path needs a machine without one"
