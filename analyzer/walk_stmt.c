@@ -256,14 +256,14 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 	assigned_in(body, mark, w->nenv);
 	if (skip && skip->id < w->nenv)
 		mark[skip->id] = 0;
-	unsigned extra[4096 / sizeof(unsigned)];
+	unsigned extra[4096 / sizeof(unsigned)] = {0};
 	int pre = w->nloops < 3 && w->nenv <= (int)(sizeof extra / sizeof extra[0]);
 	for (int pass = pre ? 0 : 1; pass < 2; pass++) {
 		for (int i = 0; i < w->nenv; i++) {
 			if (!mark[i])
 				continue;
 			const val *v = &w->env[i];
-			unsigned dep = (v->x ? v->x->dep : 0) | D_LOOP | (pass ? extra[i] : 0);
+			unsigned dep = (v->x ? v->x->dep : 0) | D_LOOP | (pass && pre ? extra[i] : 0);
 			int s = sx_new_sym(&w->sx, SYM_VAR, "carried", dep & ~D_OPAQUE,
 			                   (v->x ? v->x->loops : 0) | (1ull << lc->slot));
 			w->sx.syms[s].lane_varying = (dep & D_LANE) != 0;
