@@ -256,8 +256,10 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 	assigned_in(body, mark, w->nenv);
 	if (skip && skip->id < w->nenv)
 		mark[skip->id] = 0;
-	unsigned extra[4096 / sizeof(unsigned)] = {0};
-	int pre = w->nloops < 3 && w->nenv <= (int)(sizeof extra / sizeof extra[0]);
+	unsigned *extra = calloc((size_t)w->nenv, sizeof *extra);
+	if (!extra)
+		abort();
+	int pre = w->nloops < 3;    /* the quiet pass doubles the cost per nesting level */
 	for (int pass = pre ? 0 : 1; pass < 2; pass++) {
 		for (int i = 0; i < w->nenv; i++) {
 			if (!mark[i])
@@ -283,6 +285,7 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 		}
 	}
 	free(mark);
+	free(extra);
 }
 
 static void for_stmt(walk *w, ka_node *n)
