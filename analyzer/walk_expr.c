@@ -117,7 +117,7 @@ static const char *space_name(int sp)
 }
 
 /* The index text of an access: what is between the base and the end. */
-static const char *index_text(walk *w, ka_node *n, const char *base)
+static const char *index_text(walk *w, ka_node *n)
 {
 	if (n->kind == KN_MEMBER && n->nkids == 1 && strip(n->kids[0])->kind == KN_SUBSCRIPT)
 		n = strip(n->kids[0]);          /* vel[i].x: the index is i */
@@ -128,7 +128,6 @@ static const char *index_text(walk *w, ka_node *n, const char *base)
 	size_t len = strlen(t);
 	if (lb && len && t[len - 1] == ']')
 		return ka_arena_strndup(w->a, lb + 1, (size_t)(t + len - 1 - (lb + 1)));
-	(void)base;
 	return t;
 }
 
@@ -239,7 +238,7 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 	ka_row_opt(&r, "access_bytes", abytes > 0, abytes);
 	ka_row_opt(&r, "struct_bytes", field != NULL, elem);
 	ka_row_text(&r, "field", field);
-	ka_row_text(&r, "index_text", index_text(w, n, addr.base->name));
+	ka_row_text(&r, "index_text", index_text(w, n));
 	const sx *idx = elem > 0 ? sx_div_exact(&w->sx, addr.x, elem) : NULL;
 	int affine = sx_coef(&w->sx, addr.x, SYM_TID_X) && sx_coef(&w->sx, addr.x, SYM_TID_Y) &&
 	             sx_coef(&w->sx, addr.x, SYM_TID_Z) && !(addr.x->dep & D_OPAQUE);
