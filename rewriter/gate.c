@@ -25,23 +25,6 @@ static int is_exe(const char *p)
 	return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
-static char *search_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-	while (path && *path) {
-		const char *colon = strchr(path, ':');
-		size_t n = colon ? (size_t)(colon - path) : strlen(path);
-		if (n && n + strlen(name) + 2 < sizeof buf) {
-			snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, name);
-			if (is_exe(buf))
-				return strdup(buf);
-		}
-		path = colon ? colon + 1 : NULL;
-	}
-	return NULL;
-}
-
 static int is_hip(const char *path)
 {
 	size_t n = strlen(path);
@@ -52,16 +35,10 @@ char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path)
 {
 	int hip = is_hip(path);
 	const char *opt = hip ? o->hipcc : o->nvcc;
-	const char *env = getenv(hip ? "KCHECK_HIPCC" : "KCHECK_NVCC");
 	if (opt)
 		return is_exe(opt) ? strdup(opt) : NULL;
-	if (env && *env)
-		return is_exe(env) ? strdup(env) : NULL;
-	char *p = search_path(hip ? "hipcc" : "nvcc");
-	if (p)
-		return p;
-	const char *fallback = hip ? "/opt/rocm/bin/hipcc" : "/usr/local/cuda/bin/nvcc";
-	return is_exe(fallback) ? strdup(fallback) : NULL;
+	return ka_proc_find_tool(hip ? "KCHECK_HIPCC" : "KCHECK_NVCC", hip ? "hipcc" : "nvcc",
+	                         hip ? "/opt/rocm/bin/hipcc" : "/usr/local/cuda/bin/nvcc");
 }
 
 /* Temporary `DIR/.NAME.kcheck-XXXXXX.cu` holding text. */

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,22 +83,39 @@ int ka_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_proc_result *
 	return KA_OK;
 }
 
+static int is_exe(const char *p)
+{
+	struct stat st;
+	return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+char *ka_proc_find_tool(const char *env, const char *name, const char *fallback)
+{
+	const char *e = env ? getenv(env) : NULL;
+	if (e && *e)
+		return is_exe(e) ? strdup(e) : NULL;
+	const char *path = getenv("PATH");
+	char buf[4096];
+	while (path && *path) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		if (n && n + strlen(name) + 2 < sizeof buf) {
+			snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, name);
+			if (is_exe(buf))
+				return strdup(buf);
+		}
+		path = colon ? colon + 1 : NULL;
+	}
+	return is_exe(fallback) ? strdup(fallback) : NULL;
+}
+
 const char *ka_proc_find_nvcc(void)
 {
-	const char *e = getenv("KCHECK_NVCC");
-	if (e && *e)
-		return e;
-	if (ka_fs_exists("/usr/local/cuda/bin/nvcc"))
-		return "/usr/local/cuda/bin/nvcc";
-	const char *path = getenv("PATH");
 	static _Thread_local char found[4096];
-	while (path && *path) {
-		const char *c = strchr(path, ':');
-		size_t n = c ? (size_t)(c - path) : strlen(path);
-		snprintf(found, sizeof found, "%.*s/nvcc", (int)n, path);
-		if (access(found, X_OK) == 0)
-			return found;
-		path = c ? c + 1 : NULL;
-	}
-	return NULL;
+	char *p = ka_proc_find_tool("KCHECK_NVCC", "nvcc", "/usr/local/cuda/bin/nvcc");
+	if (!p)
+		return NULL;
+	snprintf(found, sizeof found, "%s", p);
+	free(p);
+	return found;
 }

@@ -15,8 +15,12 @@ typedef struct ka_proc_result {
  * KA_OK when it ran (look at res), KA_ETOOL when it could not start. */
 int ka_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_proc_result *res);
 
-/* The nvcc to use: $KCHECK_NVCC, /usr/local/cuda/bin/nvcc, or nvcc on PATH;
- * NULL when none exists. */
+/* An executable: $ENV when set (NULL when that is not executable), else
+ * NAME on PATH, else FALLBACK.  Malloc'ed path, or NULL when none exists. */
+char *ka_proc_find_tool(const char *env, const char *name, const char *fallback);
+
+/* The nvcc to use: $KCHECK_NVCC, nvcc on PATH, /usr/local/cuda/bin/nvcc;
+ * NULL when none exists.  Thread-local storage, valid until the next call. */
 const char *ka_proc_find_nvcc(void);
 
 #endif
