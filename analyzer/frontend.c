@@ -129,33 +129,31 @@ static void fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 			}
 }
 
-static int64_t eval_int(CXCursor c, int *ok)
+/* clang_Cursor_Evaluate as a number of the wanted kind; 1 when it is one. */
+static int evaluate(CXCursor c, CXEvalResultKind want, int64_t *iv, double *fv)
 {
 	CXEvalResult r = clang_Cursor_Evaluate(c);
-	int64_t v = 0;
-	*ok = 0;
-	if (r) {
-		if (clang_EvalResult_getKind(r) == CXEval_Int) {
-			v = clang_EvalResult_getAsLongLong(r);
-			*ok = 1;
-		}
+	int ok = r && clang_EvalResult_getKind(r) == want;
+	if (ok && iv)
+		*iv = clang_EvalResult_getAsLongLong(r);
+	if (ok && fv)
+		*fv = clang_EvalResult_getAsDouble(r);
+	if (r)
 		clang_EvalResult_dispose(r);
-	}
+	return ok;
+}
+
+static int64_t eval_int(CXCursor c, int *ok)
+{
+	int64_t v = 0;
+	*ok = evaluate(c, CXEval_Int, &v, NULL);
 	return v;
 }
 
 static double eval_float(CXCursor c, int *ok)
 {
-	CXEvalResult r = clang_Cursor_Evaluate(c);
 	double v = 0;
-	*ok = 0;
-	if (r) {
-		if (clang_EvalResult_getKind(r) == CXEval_Float) {
-			v = clang_EvalResult_getAsDouble(r);
-			*ok = 1;
-		}
-		clang_EvalResult_dispose(r);
-	}
+	*ok = evaluate(c, CXEval_Float, NULL, &v);
 	return v;
 }
 

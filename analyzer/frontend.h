@@ -28,7 +28,8 @@ int ka_frontend_uses_shim(const ka_frontend_opts *o);
 /* The in-memory headers to hand to the parser: virtual path + contents. */
 const struct ka_embedded *ka_frontend_shim_table(void);
 
-ka_tu *ka_tu_new(const char *main_file, const char *lang);
+/* A TU whose main file's bytes the caller already read (copied). */
+ka_tu *ka_tu_new(const char *main_file, const char *lang, const char *data, size_t len);
 void ka_tu_free(ka_tu *tu);
 /* Register a file by path (reading its bytes once); returns the interned path. */
 const char *ka_frontend_intern_file(ka_tu *tu, const char *path);

@@ -5,15 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-ka_tu *ka_tu_new(const char *main_file, const char *lang)
+static ka_srcfile *add_file(ka_tu *tu, const char *path, const char *data, size_t len)
+{
+	ka_srcfile *f = ka_arena_alloc(tu->arena, sizeof *f);
+	f->path = ka_arena_strdup(tu->arena, path);
+	f->data = ka_arena_strndup(tu->arena, data, len);
+	f->len = (int)len;
+	f->next = tu->files;
+	tu->files = f;
+	return f;
+}
+
+ka_tu *ka_tu_new(const char *main_file, const char *lang, const char *data, size_t len)
 {
 	ka_arena *a = ka_arena_new();
 	ka_tu *tu = ka_arena_alloc(a, sizeof *tu);
 	tu->arena = a;
 	tu->lang = ka_arena_strdup(a, lang ? lang : "cuda");
-	tu->main_file = ka_frontend_intern_file(tu, main_file);
-	for (ka_srcfile *f = tu->files; f; f = f->next)
-		f->is_main = 1;
+	ka_srcfile *f = add_file(tu, main_file, data, len);
+	f->is_main = 1;
+	tu->main_file = f->path;
 	return tu;
 }
 
@@ -38,21 +49,13 @@ const char *ka_frontend_intern_file(ka_tu *tu, const char *path)
 	const ka_srcfile *have = ka_tu_file(tu, path);
 	if (have)
 		return have->path;
-	ka_srcfile *f = ka_arena_alloc(tu->arena, sizeof *f);
-	f->path = ka_arena_strdup(tu->arena, path);
 	char *data = NULL;
 	size_t len = 0;
-	if (ka_fs_read(path, 0, &data, &len) == 0) {
-		f->data = ka_arena_strndup(tu->arena, data, len);
-		f->len = (int)len;
-		free(data);
-	} else {
-		f->data = "";
-		f->len = 0;
-	}
-	f->next = tu->files;
-	tu->files = f;
-	return f->path;
+	if (ka_fs_read(path, 0, &data, &len) != 0)
+		return add_file(tu, path, "", 0)->path;   /* virtual (shim) or unreadable */
+	const char *interned = add_file(tu, path, data, len)->path;
+	free(data);
+	return interned;
 }
 
 const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end)
