@@ -148,6 +148,8 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			snprintf(cp, sizeof cp, "%s/include/cccl", cuda_root(o));
 			push(&b, "-isystem");
 			push(&b, cp);
+			push(&b, "-include");      /* what nvcc declares and clang lacks */
+			push(&b, SHIM_DIR "/kcheck_nvcc.h");
 		}
 	}
 	push(&b, "-isystem");
