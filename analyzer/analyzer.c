@@ -245,6 +245,11 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 
 int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 {
+	char dashed[4200];
+	if (path && path[0] == '-') {   /* never an option to libclang or nvcc */
+		snprintf(dashed, sizeof dashed, "./%s", path);
+		path = dashed;
+	}
 	ka_analyze_opts def = KA_ANALYZE_OPTS_INIT;
 	const ka_analyze_opts *o = opts ? opts : &def;
 	const char *arch_name = o->arch;

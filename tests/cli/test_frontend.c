@@ -166,6 +166,26 @@ static void nvcc_compile_database(void **state)
 	free(dir);
 }
 
+/* A file named like an option reaches libclang as ./-name. */
+static void dash_file_name_is_not_an_option(void **state)
+{
+	(void)state;
+	char *dir = cli_tmpdir();
+	cli_write(dir, "-foo.cu",
+		  "__global__ void k(float *o, const float *a) { o[threadIdx.x] = a[threadIdx.x * 32]; }\n");
+	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q .");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "-foo.cu:1:"));
+	assert_non_null(strstr(r.out, "[test-strided-read]"));
+	assert_string_equal(r.err, "");
+	cli_free(&r);
+	r = cli_run(dir, "NO_COLOR=1", OPTS " -q ./-foo.cu");
+	assert_int_equal(r.status, 1);
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
 int run_frontend_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +193,7 @@ int run_frontend_tests(void)
 		cmocka_unit_test(nothing_parsed_fails_the_file),
 		cmocka_unit_test(repository_flags_write_nothing),
 		cmocka_unit_test(nvcc_compile_database),
+		cmocka_unit_test(dash_file_name_is_not_an_option),
 	};
 	return cmocka_run_group_tests_name("cli_frontend", tests, NULL, NULL);
 }
