@@ -50,8 +50,11 @@ static int smem_call(walk *w, ka_node *n, val *out)
 {
 	const char *name = n->name ? n->name : "";
 	int conv = strncmp(name, "operator ", 9) == 0 && (n->tflags & KT_POINTER);
-	if (!w->smem_decl || !w->is_device || !(conv || strcmp(name, "getPointer") == 0) ||
-	    !has_ci(n->ref_usr, "sharedmem"))
+	/* in a template, `SharedMemory<T>()` is a dependent construction whose
+	 * conversion to T* is implicit: the object stands for the pointer */
+	int dep = !*name && (n->tflags & KT_DEPENDENT) && has_ci(n->type, "sharedmem");
+	if (!w->smem_decl || !w->is_device ||
+	    !(dep || ((conv || strcmp(name, "getPointer") == 0) && has_ci(n->ref_usr, "sharedmem"))))
 		return 0;
 	ka_decl *d = w->smem_decl;
 	if (n->pointee_bytes > 0)
@@ -68,7 +71,7 @@ static int smem_call(walk *w, ka_node *n, val *out)
 static ka_node *group_of(ka_node *n)
 {
 	ka_node *c = n->callee ? strip(n->callee) : NULL;
-	if (c && c->kind == KN_MEMBER && c->nkids == 1)
+	if (c && c->kind == KN_MEMBER && c->nkids >= 1)    /* (a dependent one has 2) */
 		return strip(c->kids[0]);
 	return n->nkids ? strip(n->kids[0]) : NULL;
 }
@@ -120,6 +123,13 @@ static const sx *block_size(walk *w)
 	              sym_of(w, SYM_BDIM_Z));
 }
 
+static const sx *block_rank(walk *w)
+{
+	const sx *gx = sym_of(w, SYM_GDIM_X), *gy = sym_of(w, SYM_GDIM_Y);
+	const sx *b = sx_add(&w->sx, sym_of(w, SYM_BID_X), sx_mul(&w->sx, sym_of(w, SYM_BID_Y), gx));
+	return sx_add(&w->sx, b, sx_mul(&w->sx, sym_of(w, SYM_BID_Z), sx_mul(&w->sx, gx, gy)));
+}
+
 /* thread_rank(), size(), meta_group_rank(), meta_group_size(). */
 static int group_value(walk *w, const char *name, const char *scope, int tsz, val *out)
 {
@@ -134,9 +144,9 @@ static int group_value(walk *w, const char *name, const char *scope, int tsz, va
 		x = sx_bin(&w->sx, SX_DIV, linear_tid(w), sx_const(&w->sx, tsz));
 	else if (strcmp(name, "meta_group_size") == 0 && tile && tsz > 0)
 		x = sx_bin(&w->sx, SX_DIV, block_size(w), sx_const(&w->sx, tsz));
+	else if (strcmp(name, "thread_rank") == 0 && strcmp(scope, "grid") == 0)
+		x = sx_add(&w->sx, sx_mul(&w->sx, block_rank(w), block_size(w)), linear_tid(w));
 	else
-		return 0;
-	if (strcmp(scope, "block") != 0 && !tile)
 		return 0;
 	*out = (val){.x = x ? x : sx_opaque(&w->sx, D_LANE, 0)};
 	return 1;
@@ -158,10 +168,16 @@ int ev_cg_call(walk *w, ka_node *n, val *out)
 		return 1;
 	const char *usr = n->ref_usr ? n->ref_usr : "";
 	const char *name = n->name ? n->name : "";
-	if (!w->is_device || !strstr(usr, "cooperative_groups"))
-		return 0;
 	ka_node *g = group_of(n);
+	ka_node *c = n->callee ? strip(n->callee) : NULL;
+	if (!*name && c && c->kind == KN_MEMBER && c->name)
+		name = c->name;                  /* tile.shfl_down(...) in a template */
 	const char *scope = group_scope(g, usr);
+	if (!w->is_device || !*name || (!strstr(usr, "cooperative_groups") &&
+	    !(c && c->kind == KN_MEMBER && *scope)))
+		return 0;
+	if (!n->name || !*n->name)
+		n->name = name;
 	if (strcmp(name, "sync") == 0 || strcmp(name, "barrier_wait") == 0) {
 		barrier_fact(w, n, *scope ? scope : "block");
 		int warp = strcmp(scope, "warp") == 0;

@@ -81,7 +81,7 @@ static int ldst_call(walk *w, ka_node *n, const char *name, val *out)
 static int member_call(walk *w, ka_node *n, val *out)
 {
 	ka_node *c = n->callee ? strip(n->callee) : NULL;
-	if (!c || c->kind != KN_MEMBER || c->is_arrow || c->nkids != 1)
+	if (!c || c->kind != KN_MEMBER || c->is_arrow || c->nkids < 1)
 		return 0;
 	ka_node *o = strip(c->kids[0]);
 	if (!o || !(o->kind == KN_SUBSCRIPT || (o->kind == KN_UNOP && o->op == OP_DEREF) ||
