@@ -169,6 +169,7 @@ static int walk_host_code(walk *w)
 		w->block[0] = w->block[1] = w->block[2] = 1;
 		walk_reset(w, f, NULL);
 		w->is_device = 0;
+		enter_host_template(w, f);
 		st(w, f->body);
 	}
 	for (int i = 0; i < w->noptin; i++) {
@@ -194,6 +195,7 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 	walk_reset(w, f, f);
 	w->kernel_id = (int)next_id(w);
 	bind_tparams(w, f);
+	bind_kernel_types(w, f);
 	w->quiet += quiet;
 	st(w, f->body);
 	w->quiet -= quiet;
@@ -216,7 +218,9 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 {
 	static _Thread_local int64_t ids;
 	walk w = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids};
+	walk_smem_init(tu, tu->arena, &w);
 	w.nenv = tu->next_decl_id + 1;
+	w.tb = ka_arena_alloc(tu->arena, sizeof *w.tb * (size_t)w.nenv);
 	w.env = ka_arena_alloc(tu->arena, sizeof *w.env * (size_t)w.nenv);
 	w.ds = ka_arena_alloc(tu->arena, sizeof *w.ds * (size_t)w.nenv);
 	w.called = ka_arena_alloc(tu->arena, (size_t)w.nenv);
@@ -224,6 +228,7 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	reverse_funcs(tu);
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
 	tu_rows(&w, o);
+	bind_host_templates(&w);
 	walk_host_code(&w);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if (f->flags & KDF_GLOBAL)

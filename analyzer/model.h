@@ -76,6 +76,7 @@ typedef struct ka_node {
 	int nkids;
 	/* statements */
 	struct ka_node *cfg;    /* CALL: the <<<...>>> configuration call, if a launch */
+	struct ka_node *callee; /* CALL: the callee expression (p.f / p->f: its object) */
 	int64_t targs[4];       /* CALL/DECLREF: integer template arguments written */
 	int ntargs;
 	int unroll_pragma;      /* FOR/WHILE/DO: preceded by #pragma unroll */
