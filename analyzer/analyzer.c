@@ -267,6 +267,8 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	rc = analyze_tu(tu, o, arch, db);
 	if (rc == KA_OK && o->ptxas)
 		rc = ka_ptxas_join(o, arch, path, db);
+	else if (rc == KA_OK && !tu->n_errors)
+		ka_ptxas_confirm_lmem(o, arch, path, db);
 	if (rc == KA_OK && tu->n_errors) {
 		const ka_diag *first = NULL;
 		for (const ka_diag *d = tu->diags; d; d = d->next)

@@ -17,7 +17,7 @@
 enum field {
 	F_ID, F_TITLE, F_SEVERITY, F_CATEGORY, F_SCOPE, F_WHERE, F_MESSAGE,
 	F_FIX, F_FIX_SAFETY, F_IMPACT, F_REFERENCES, F_TAGS, F_LANGUAGES,
-	F_ARCHITECTURES, F_COUNT
+	F_ARCHITECTURES, F_ESTIMATE, F_BASIS, F_COUNT
 };
 
 static const struct {
@@ -39,6 +39,8 @@ static const struct {
 	[F_TAGS] = {"tags", 1, 0},
 	[F_LANGUAGES] = {"languages", 1, 0},
 	[F_ARCHITECTURES] = {"architectures", 1, 0},
+	[F_ESTIMATE] = {"estimate", 0, 0},
+	[F_BASIS] = {"basis", 0, 0},
 };
 
 /* Parsing state of one file. */
@@ -55,7 +57,8 @@ void ka_rule_free(ka_rule *r)
 	if (!r)
 		return;
 	char **strs[] = {&r->id, &r->title, &r->category, &r->scope, &r->where,
-			 &r->message, &r->fix, &r->impact, &r->body, &r->text, &r->path};
+			 &r->message, &r->fix, &r->impact, &r->estimate, &r->basis,
+			 &r->body, &r->text, &r->path};
 	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
 		free(*strs[i]);
 	ka_strlist *lists[] = {&r->references, &r->tags, &r->languages, &r->architectures};
@@ -197,6 +200,8 @@ static void set_scalar(pstate *ps, enum field f, char *v, int line)
 	case F_WHERE: slot = &r->where; r->lines.where = line; break;
 	case F_MESSAGE: slot = &r->message; r->lines.message = line; break;
 	case F_IMPACT: slot = &r->impact; break;
+	case F_ESTIMATE: slot = &r->estimate; r->lines.estimate = line; break;
+	case F_BASIS: slot = &r->basis; r->lines.basis = line; break;
 	case F_FIX:
 		r->lines.fix = line;
 		if (strcmp(v, "none") == 0 || !*v) {
@@ -273,6 +278,10 @@ static void check_fields(pstate *ps)
 			     r->languages.v[i]);
 	if (r->where && !*r->where)
 		perr(ps, r->lines.where, "field 'where' is empty");
+	if (r->estimate && !*r->estimate)
+		perr(ps, r->lines.estimate, "field 'estimate' is empty");
+	if (r->estimate && !r->basis)
+		perr(ps, r->lines.estimate, "an estimate needs a 'basis' (the facts it rests on)");
 }
 
 static int parse_yaml(pstate *ps, const char *fm, size_t fm_len)
@@ -368,6 +377,14 @@ int ka_severity_parse(const char *s)
 	if (strcmp(s, "note") == 0)
 		return KA_SEV_NOTE;
 	return -1;
+}
+
+ka_severity ka_severity_band(ka_severity ceiling, int has_estimate, double estimate)
+{
+	if (!has_estimate)
+		return ceiling;
+	ka_severity band = estimate >= KA_BAND_WARNING ? KA_SEV_WARNING : KA_SEV_NOTE;
+	return band < ceiling ? band : ceiling;
 }
 
 const char *ka_fix_safety_name(ka_fix_safety s)
