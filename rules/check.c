@@ -82,6 +82,13 @@ static void check_rule(ka_ruleset *rs, sqlite3 *db, ka_rule *r)
 		ka_ruleset_error(rs, r->path, r->lines.scope, "unknown scope '%s' (not a facts table; see docs/facts.md)", r->scope);
 		goto out;
 	}
+	for (int i = 0; i < r->let_names.n; i++) {  /* `let:` names are columns too */
+		char **nv = realloc(c.v, (size_t)(c.n + 1) * sizeof *nv);
+		if (!nv)
+			goto out;
+		c.v = nv;
+		c.v[c.n++] = strdup(r->let_names.v[i]);
+	}
 	if (!cols_has(&c, "file", 4) || !cols_has(&c, "line", 4)) {
 		ka_ruleset_error(rs, r->path, r->lines.scope, "scope '%s' has no location (file, line) columns", r->scope);
 		goto out;
@@ -119,7 +126,8 @@ static void check_rule(ka_ruleset *rs, sqlite3 *db, ka_rule *r)
 	}
 	ka_rule_select_sql(r, &sql);
 	if (ka_sql_prepare_readonly(db, sql.data, &st) != KA_OK)
-		ka_ruleset_error(rs, r->path, r->lines.where, "where: %s", ka_error_last());
+		ka_ruleset_error(rs, r->path, r->let_names.n ? r->lines.let : r->lines.where,
+				 "%s: %s", r->let_names.n ? "where or let" : "where", ka_error_last());
 out:
 	sqlite3_finalize(st);
 	ka_buf_free(&sql);

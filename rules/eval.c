@@ -156,8 +156,13 @@ out:
 
 int ka_rule_select_sql(const ka_rule *r, ka_buf *out)
 {
-	return ka_buf_printf(out, "SELECT *, (\n%s\n) AS ka_estimate FROM \"%s\" WHERE (\n%s\n)",
-			     r->estimate ? r->estimate : "NULL", r->scope, r->where);
+	int rc = ka_buf_printf(out, "SELECT *, (\n%s\n) AS ka_estimate",
+			       r->estimate ? r->estimate : "NULL");
+	for (int i = 0; i < r->let_names.n && rc == KA_OK; i++)
+		rc = ka_buf_printf(out, ", (\n%s\n) AS \"%s\"", r->let_exprs.v[i], r->let_names.v[i]);
+	if (rc == KA_OK)
+		rc = ka_buf_printf(out, " FROM \"%s\" WHERE (\n%s\n)", r->scope, r->where);
+	return rc;
 }
 
 /* Evaluate one rule; rows without a file are skipped (nothing to point at).

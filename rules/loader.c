@@ -17,7 +17,7 @@
 enum field {
 	F_ID, F_TITLE, F_SEVERITY, F_CATEGORY, F_SCOPE, F_WHERE, F_MESSAGE,
 	F_FIX, F_FIX_SAFETY, F_IMPACT, F_REFERENCES, F_TAGS, F_LANGUAGES,
-	F_ARCHITECTURES, F_ESTIMATE, F_BASIS, F_COUNT
+	F_ARCHITECTURES, F_ESTIMATE, F_BASIS, F_LET, F_COUNT
 };
 
 static const struct {
@@ -41,6 +41,7 @@ static const struct {
 	[F_ARCHITECTURES] = {"architectures", 1, 0},
 	[F_ESTIMATE] = {"estimate", 0, 0},
 	[F_BASIS] = {"basis", 0, 0},
+	[F_LET] = {"let", 2, 0},   /* a mapping */
 };
 
 /* Parsing state of one file. */
@@ -61,8 +62,9 @@ void ka_rule_free(ka_rule *r)
 			 &r->body, &r->text, &r->path};
 	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
 		free(*strs[i]);
-	ka_strlist *lists[] = {&r->references, &r->tags, &r->languages, &r->architectures};
-	for (size_t i = 0; i < 4; i++) {
+	ka_strlist *lists[] = {&r->references, &r->tags, &r->languages, &r->architectures,
+			       &r->let_names, &r->let_exprs};
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		for (int j = 0; j < lists[i]->n; j++)
 			free(lists[i]->v[j]);
 		free(lists[i]->v);
@@ -161,6 +163,51 @@ static int set_list(pstate *ps, yaml_document_t *doc, yaml_node_t *val,
 	return 0;
 }
 
+static int let_name_valid(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* `let:` maps names to SQL expressions over the scope's row; each becomes
+ * a column the message and basis can name. */
+static int set_let(pstate *ps, yaml_document_t *doc, yaml_node_t *val, int line)
+{
+	ka_rule *r = ps->r;
+	if (val->type != YAML_MAPPING_NODE) {
+		perr(ps, line, "field 'let' must be a mapping of names to SQL expressions");
+		return -1;
+	}
+	yaml_node_pair_t *p0 = val->data.mapping.pairs.start;
+	int n = (int)(val->data.mapping.pairs.top - p0);
+	r->let_names.v = calloc((size_t)n + 1, sizeof(char *));
+	r->let_exprs.v = calloc((size_t)n + 1, sizeof(char *));
+	if (!r->let_names.v || !r->let_exprs.v)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p0[i].key);
+		yaml_node_t *v = yaml_document_get_node(doc, p0[i].value);
+		if (!k || !v || k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE ||
+		    !v->data.scalar.length) {
+			perr(ps, k ? node_line(k) : line, "let: each entry must be `name: SQL expression`");
+			return -1;
+		}
+		char *name = scalar_dup(k);
+		if (!let_name_valid(name)) {
+			perr(ps, node_line(k), "let: bad name '%s' (expected [a-z_][a-z0-9_]*)", name);
+			free(name);
+			return -1;
+		}
+		r->let_names.v[r->let_names.n++] = name;
+		r->let_exprs.v[r->let_exprs.n++] = scalar_dup(v);
+	}
+	return 0;
+}
+
 static int set_severity(pstate *ps, const char *v, int line)
 {
 	int s = ka_severity_parse(v);
@@ -244,6 +291,11 @@ static void set_field(pstate *ps, yaml_document_t *doc, yaml_node_t *key, yaml_n
 		goto out;
 	}
 	ps->seen[f] = line;
+	if (f == F_LET) {
+		ps->r->lines.let = line;
+		set_let(ps, doc, val, line);
+		goto out;
+	}
 	if (fields[f].is_list) {
 		ka_strlist *l = f == F_REFERENCES ? &ps->r->references
 			: f == F_TAGS ? &ps->r->tags

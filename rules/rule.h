@@ -36,7 +36,7 @@ typedef struct ka_strlist {
  * later check (SQL, placeholders) can point at the right line. */
 typedef struct ka_rule_lines {
 	int id, severity, scope, where, message, fix, fix_safety;
-	int languages, architectures, estimate, basis;
+	int languages, architectures, estimate, basis, let;
 } ka_rule_lines;
 
 typedef struct ka_rule {
@@ -48,6 +48,7 @@ typedef struct ka_rule {
 	char *estimate;            /* SQL expression: estimated slowdown factor; may be NULL */
 	char *basis;               /* template: the facts behind the estimate; may be NULL */
 	ka_strlist references, tags, languages, architectures;
+	ka_strlist let_names, let_exprs;  /* `let:` named SQL expressions for templates */
 	char *body;                /* Markdown after the front matter */
 	int body_line;             /* file line where the body starts */
 	char *text;                /* the whole file */
