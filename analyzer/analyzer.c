@@ -286,6 +286,8 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	rc = analyze_tu(tu, o, arch, db);
 	if (rc == KA_OK && o->ptxas)
 		rc = ka_ptxas_join(o, arch, path, db);
+	else if (rc == KA_OK && !tu->n_errors)
+		ka_ptxas_confirm_lmem(o, arch, path, db);
 	/* Partial analysis (docs/analyzer.md): clang errors fail the file only
 	 * when no function of it could be analyzed. */
 	if (rc == KA_OK && tu->n_errors && !tu->funcs) {

@@ -1,7 +1,8 @@
 /* rules/report_json.c: findings as one JSON object (jansson):
  *   {"tool": "kcheck", "version": "...", "findings": [{file, line, column,
  *    end_line, end_column, begin_offset, end_offset, rule, severity,
- *    message, kernel, title, category, impact, fix, fix_safety}, ...],
+ *    message, kernel, title, category, impact, estimate, basis, fix,
+ *    fix_safety}, ...], "kernels": [costliest finding per kernel],
  *    "summary": {"error": n, "warning": n, "note": n}}
  * Absent values are JSON null; columns are bytes, 1-based. */
 #include "rules/report.h"
@@ -31,9 +32,35 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 	json_object_set_new(j, "title", str_or_null(r ? r->title : NULL));
 	json_object_set_new(j, "category", str_or_null(r ? r->category : NULL));
 	json_object_set_new(j, "impact", str_or_null(r ? r->impact : NULL));
+	json_object_set_new(j, "estimate", f->estimate > 0 ? json_real(f->estimate) : json_null());
+	json_object_set_new(j, "basis", str_or_null(f->basis));
 	json_object_set_new(j, "fix", str_or_null(f->fix));
 	json_object_set_new(j, "fix_safety", json_string(ka_fix_safety_name(f->fix_safety)));
 	return j;
+}
+
+/* "kernels": [{file, kernel, rule, severity, line, estimate, basis}], the
+ * costliest finding of each kernel (report_summary.c). */
+static int kernels_json(json_t *root, const ka_findings *fs)
+{
+	size_t *idx = NULL, n = 0;
+	json_t *arr = json_array();
+	int rc = arr ? ka_report_costliest(fs, &idx, &n) : KA_ENOMEM;
+	for (size_t i = 0; i < n && rc == KA_OK; i++) {
+		const ka_finding *f = &fs->v[idx[i]];
+		json_t *k = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:o}", "file", f->file,
+				      "kernel", f->kernel, "rule", f->rule,
+				      "severity", ka_severity_name(f->severity), "line", f->line,
+				      "estimate", f->estimate > 0 ? json_real(f->estimate) : json_null(),
+				      "basis", str_or_null(f->basis));
+		if (!k || json_array_append_new(arr, k) != 0)
+			rc = KA_ENOMEM;
+	}
+	if (rc == KA_OK && json_object_set(root, "kernels", arr) != 0)
+		rc = KA_ENOMEM;
+	json_decref(arr);
+	free(idx);
+	return rc;
 }
 
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
@@ -54,6 +81,8 @@ int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 	json_object_set_new(root, "tool", json_string("kcheck"));
 	json_object_set_new(root, "version", json_string(o->version ? o->version : ""));
 	json_object_set(root, "findings", arr);
+	if (kernels_json(root, fs) != KA_OK)
+		goto out;
 	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR],
 						       "warning", count[KA_SEV_WARNING], "note", count[KA_SEV_NOTE]));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
