@@ -5,6 +5,7 @@
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
 #include "analyzer/walk.h"
+#include "util/checked.h"
 #include "util/error.h"
 #include <stdio.h>
 #include <stdlib.h>

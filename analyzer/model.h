@@ -152,6 +152,10 @@ typedef struct ka_tu {
 
 /* Source text of a range from the TU's file table ("" when unknown). */
 const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end);
+/* A warning of kcheck's own on the TU (analysis limits): a diag row, and a
+ * line on stderr from the CLI. */
+void ka_tu_warn(ka_tu *tu, const ka_loc *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 const ka_srcfile *ka_tu_file(ka_tu *tu, const char *path);
 
 #endif

@@ -3,6 +3,7 @@
  * fact with its configuration folded where it is constant (dim3, macros,
  * constexpr, local constants), and feeds the kernel's block shape. */
 #include "analyzer/walk.h"
+#include "util/checked.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,14 +154,28 @@ static int checked_after(walk *w)
 	             strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
 }
 
+/* A folded dim3 is used only when every dimension is in [1, INT32_MAX]
+ * and their product is at most `cap`: anything else (a negative or zero
+ * size, an overflow in the folded text) is unknown, never a wrapped number. */
+static int dims_valid(const int64_t d[3], int64_t cap)
+{
+	int64_t p;
+	for (int i = 0; i < 3; i++)
+		if (d[i] < 1 || d[i] > INT32_MAX)
+			return 0;
+	return ka_prod64(d, 3, &p) && p <= cap;
+}
+
 static void dims_cols(ka_row *r, const char *p, const int64_t d[3], int ok)
 {
 	static const char *const gx[] = {"grid_x", "grid_y", "grid_z", "grid_blocks"};
 	static const char *const bx[] = {"block_x", "block_y", "block_z", "block_threads"};
 	const char *const *c = p[0] == 'g' ? gx : bx;
+	int64_t prod = 0;
+	ok = ok && ka_prod64(d, 3, &prod);
 	for (int i = 0; i < 3; i++)
 		ka_row_opt(r, c[i], ok, d[i]);
-	ka_row_opt(r, c[3], ok, d[0] * d[1] * d[2]);
+	ka_row_opt(r, c[3], ok, prod);
 }
 
 /* hipLaunchKernelGGL(kernel, grid, block, smem, stream, args...): the
@@ -196,8 +211,8 @@ void launch_fact(walk *w, ka_node *n)
 	ka_node *cfg = n->cfg;
 	ka_decl *k = find_kernel(w, n);
 	int64_t g[3], b[3], smem = 0;
-	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0);
-	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0);
+	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0) && dims_valid(g, INT64_MAX);
+	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0) && dims_valid(b, INT32_MAX);
 	int sok = cfg->nkids > 2 ? fold_int(w, cfg->kids[2], &smem) : 1;
 	if (w->nlaunches == w->caplaunches) {
 		w->caplaunches = w->caplaunches ? w->caplaunches * 2 : 16;
@@ -215,6 +230,7 @@ void launch_fact(walk *w, ka_node *n)
 		li->by = (int)b[1];
 		li->bz = (int)b[2];
 	}
+	sok = sok && smem >= 0 && smem <= INT32_MAX;   /* else unknown, not a wrapped size */
 	li->dyn_smem = sok ? smem : -1;
 	li->ntargs = n->ntargs;
 	memcpy(li->targs, n->targs, sizeof li->targs);
