@@ -92,5 +92,6 @@ int main(void)
 {
 	int failed = run_cli_tests();
 	failed += run_lint_tests();
+	failed += run_config_tests();
 	return failed ? 1 : 0;
 }
