@@ -76,6 +76,24 @@ bad-input)
 	expect bad-configs 2 "kcheck: error: --configs takes visible, unseen or all: some" -- \
 		"$bench" "$src/bench/tasks/gelu" --configs some
 	expect no-args 2 "kcheck: error: give one TASK or --suite DIR" -- "$bench"
+	# a suite reports every task even when one of them is broken
+	mkdir -p "$tmp/suite/a_broken" "$tmp/suite/b_gelu"
+	printf 'name: a_broken\nworkspce: 4\n' >"$tmp/suite/a_broken/task.yaml"
+	cp "$src/bench/tasks/gelu/"* "$tmp/suite/b_gelu/"
+	if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+		expect suite-goes-on 2 "gelu: compiled" -- "$bench" --suite "$tmp/suite" --compile-only --build-dir "$build"
+		grep -qF "a_broken: error:" "$tmp/out" || { echo "FAIL: the broken task is not reported"; fails=$((fails + 1)); }
+	fi
+	# the object cache: never a folder others can write to, never through a symlink
+	mkdir -p "$tmp/shared" && chmod 777 "$tmp/shared"
+	expect cache-shared 2 "writable by group or others" -- "$bench" "$src/bench/tasks/gelu" --compile-only \
+		--build-dir "$tmp/shared"
+	ln -s "$build" "$tmp/cache-link"
+	expect cache-symlink 2 "it is a symbolic link" -- "$bench" "$src/bench/tasks/gelu" --compile-only \
+		--build-dir "$tmp/cache-link"
+	printf 'name: "two words"\n' >"$tmp/t/task.yaml"
+	expect name-space 2 "task name 'two words' may hold only letters, digits and _ . + -" -- \
+		"$bench" "$tmp/t" --compile-only
 	;;
 compile-tasks)
 	need_nvcc
