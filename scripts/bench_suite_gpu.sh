@@ -15,7 +15,8 @@
 # environment: KA_BENCH   ka-bench binary (default: built with cmake into build-gpu/)
 #              KA_BENCH_BUILD_DIR   object cache (default: OUTDIR/build)
 #              TASKS      subset of task names (default: all of bench/tasks)
-#              PARTS      subset of "suite self adversarial" (default: all three;
+#              PARTS      subset of "taskcheck suite self adversarial" (default: the
+#                         last three; taskcheck runs --check-task $CHECK_SEEDS, default 5;
 #                         empty: only rebuild RESULTS.md from the JSON in OUTDIR)
 #              SELF_TASKS tasks for the self-against-self runs (default: TASKS)
 #              ADV_ONLY   extended regex: run only matching adversarial files
@@ -50,6 +51,10 @@ if [ -n "$parts" ]; then
 fi
 
 t0=$(date +%s)
+if [[ " $parts " == *" taskcheck "* ]]; then
+	"$bench" --suite bench/tasks --check-task "${CHECK_SEEDS:-5}" --build-dir "$build" >"$out/taskcheck.txt" 2>&1 || status=1
+	echo "taskcheck: done in $(($(date +%s) - t0)) s"
+fi
 if [[ " $parts " == *" suite "* ]]; then
 	for run in $(seq 1 "${RUNS:-3}"); do
 		if [ -z "${TASKS:-}" ]; then
