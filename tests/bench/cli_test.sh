@@ -3,9 +3,12 @@
 # usage: cli_test.sh KA_BENCH SOURCE_DIR BUILD_DIR CHECK
 #   no-device     without a GPU every run but --compile-only exits 2 with
 #                 "kcheck: error: no CUDA device found"
-#   bad-input     bad spec / bad options: one-line error, exit 2
+#   bad-input     bad spec / bad options: one-line error, exit 2; a suite
+#                 with a broken task still reports the others; a cache folder
+#                 others can write to, or a symlink, is refused
 #   compile-tasks --compile-only passes on every task (nvcc compiles each
-#                 task's baseline, expert and reference)
+#                 task's baseline, expert and reference, and links the
+#                 harness); without a GPU, the harness's stdin/fd 3 channels
 #   adversarial-static  each adversarial candidate meets its MANIFEST STATIC
 #                 column; a candidate that does not compile is rejected
 #   gpu-smoke     with a CUDA device: a real timed run (gelu expert faster
