@@ -67,6 +67,15 @@ took=$(( $(date +%s) - start ))
   && ok "symlink loops walked once (${took}s)" || fail "symlink loop: rc=$rc ${took}s $(head -3 loop.err)"
 rm -rf loop
 
+# The same in a --rules-dir.
+mkdir -p rl/a && ln -s . rl/s1 && ln -s . rl/s2 && ln -s .. rl/a/up
+start=$(date +%s)
+k --rules-dir rl k.cu > /dev/null 2> rl.err; rc=$?
+took=$(( $(date +%s) - start ))
+[ $rc = 1 ] && [ $took -lt 30 ] && ok "symlink loops in --rules-dir walked once (${took}s)" \
+  || fail "rules-dir loop: rc=$rc ${took}s $(head -3 rl.err)"
+rm -rf rl
+
 # A missing path is reported and the run goes on, exit 2.
 k missing.cu k.cu > miss.out 2> miss.err; rc=$?
 [ $rc = 2 ] && grep -q "^kcheck: error: cannot read missing.cu: No such file or directory" miss.err \
