@@ -14,7 +14,7 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
-k() { timeout 60 "$K" "$@"; }
+k() { timeout 60 "$K" --fail-on note "$@"; }
 
 cat > "$T/k.cu" <<'CU'
 __global__ void sq(float *out, const float *x, int n)
@@ -84,11 +84,11 @@ k missing.cu k.cu > miss.out 2> miss.err; rc=$?
 
 # File names that start with '-'.
 mkdir dash && cp k.cu dash/-a.cu
-(cd dash && timeout 60 "$K" ./-a.cu > ../dash1.out 2> ../dash1.err); rc=$?
+(cd dash && timeout 60 "$K" --fail-on note ./-a.cu > ../dash1.out 2> ../dash1.err); rc=$?
 [ $rc = 1 ] && grep -q 'math-pow-small-integer' dash1.out \
   && ok "./-a.cu is analysed as a file" || fail "./-a.cu: rc=$rc $(cat dash1.err)"
-(cd dash && timeout 60 "$K" . > ../dash2.out 2> ../dash2.err); rc=$?
-[ $rc = 1 ] && grep -q -- '-a.cu:5:18: warning' dash2.out \
+(cd dash && timeout 60 "$K" --fail-on note . > ../dash2.out 2> ../dash2.err); rc=$?
+[ $rc = 1 ] && grep -q -- '-a.cu:5:18: note' dash2.out \
   && ok "-a.cu found by the walk is analysed as a file" || fail "walk -a.cu: rc=$rc $(cat dash2.err)"
 rm -rf dash
 
