@@ -102,7 +102,7 @@ static int run_captured(char *const argv[], int timeout_s, ka_buf *output)
 {
 	ka_proc_result res;
 	int rc = ka_proc_run(argv, timeout_s, output, &res);
-	if (rc < 0 && !res.exited)
+	if (rc < 0)             /* not started, or exec failed (127) */
 		return rc;
 	if (res.timed_out)
 		return -1;
