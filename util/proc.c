@@ -48,6 +48,30 @@ static int exited(pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
+static void keep(ka_buf *out, const char *chunk, ssize_t n)
+{
+	if (out && out->len + (size_t)n <= out->limit)
+		ka_buf_add(out, chunk, (size_t)n);
+}
+
+/* What the child wrote just before it exited (the pipe may stay open in a
+ * grandchild: read what is there, without waiting, and at most 256 KiB of
+ * it, in case that grandchild keeps writing). */
+static void drain(int fd, ka_buf *out)
+{
+	char chunk[4096];
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return;
+	for (ssize_t n, k = 0; k < 64 && (n = read(fd, chunk, sizeof chunk)) != 0; k++) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		keep(out, chunk, n);
+	}
+}
+
 /* Read the output until the child exits or the deadline passes.  The limit
  * holds after the child closes its output (EOF is not the end), and output
  * kept open by a grandchild does not outlive the child. */
@@ -70,8 +94,10 @@ static int collect(pid_t pid, int fd, double deadline, ka_buf *out)
 		int r = poll(&p, 1, tick);
 		if (r < 0 && errno != EINTR)
 			eof = 1;
-		if (r == 0 && exited(pid))
+		if (r == 0 && exited(pid)) {
+			drain(fd, out);
 			return 0;
+		}
 		if (r <= 0)
 			continue;
 		ssize_t n = read(fd, chunk, sizeof chunk);
@@ -81,8 +107,7 @@ static int collect(pid_t pid, int fd, double deadline, ka_buf *out)
 			eof = 1;
 			continue;
 		}
-		if (out && out->len + (size_t)n <= out->limit)
-			ka_buf_add(out, chunk, (size_t)n);
+		keep(out, chunk, n);
 	}
 }
 

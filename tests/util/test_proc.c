@@ -74,6 +74,23 @@ static void leftovers_are_killed(void **state)
 	ka_buf_free(&out);
 }
 
+static void last_words_are_kept(void **state)
+{
+	(void)state;
+	char *argv[] = {"sh", "-c", "sleep 0.05; printf 'error: last words'; exit 2", NULL};
+	for (int i = 0; i < 20; i++) {
+		ka_buf out;
+		ka_proc_result res;
+		ka_buf_init(&out, 4096);
+		assert_int_equal(ka_proc_run(argv, 20, &out, &res), KA_OK);
+		assert_int_equal(res.exited, 1);
+		assert_int_equal(res.status, 2);
+		assert_non_null(out.data);
+		assert_string_equal(out.data, "error: last words");
+		ka_buf_free(&out);
+	}
+}
+
 static void sigterm_cleans_up(void **state)
 {
 	(void)state;
@@ -148,6 +165,7 @@ int run_proc_tests(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(limit_holds_after_output_closes),
 		cmocka_unit_test(leftovers_are_killed),
+		cmocka_unit_test(last_words_are_kept),
 		cmocka_unit_test(sigterm_cleans_up),
 		cmocka_unit_test(only_include_and_macro_flags),
 	};
