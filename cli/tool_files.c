@@ -88,8 +88,15 @@ static int regular(ka_tool_cfg *c, const char *path)
 static int walk(ka_tool_cfg *c, flist *l, const char *dir, int depth)
 {
 	int fresh = ka_fs_seen_add(&l->seen, dir);
-	if (fresh <= 0)      /* entered already (a link loop, or two names), or gone */
-		return fresh == KA_ENOMEM ? KA_EXIT_ERROR : 0;
+	if (fresh == 0)      /* entered already: a link loop, or two names for it */
+		return 0;
+	if (fresh == KA_ENOMEM)
+		return KA_EXIT_ERROR;
+	if (fresh < 0) {
+		ka_tool_error("%s", ka_error_last());
+		c->bad_paths++;
+		return 0;
+	}
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	if (!d) {
