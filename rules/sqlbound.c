@@ -86,6 +86,9 @@ int ka_sql_bound(sqlite3 *db)
 	};
 	for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
 		sqlite3_limit(db, lim[i].id, lim[i].value);
+	/* no writable_schema, no writes to shadow tables, no schema functions */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
 	long long len = longest_value(db) + 1;
 	if (len < LEN_FLOOR)
 		len = LEN_FLOOR;
