@@ -71,6 +71,7 @@ static int check_choice(const char *opt, const char *v, const char *const *choic
 static const char *const formats[] = {"text", "json", "sarif", NULL};
 static const char *const levels[] = {"error", "warning", "note", "none", NULL};
 static const char *const colors[] = {"auto", "always", "never", NULL};
+static const char *const sorts[] = {"location", "impact", NULL};
 
 /* Options taking a value. */
 static int with_value(ka_tool_cfg *c, const char *opt, const char *v)
@@ -109,6 +110,10 @@ static int with_value(ka_tool_cfg *c, const char *opt, const char *v)
 			ka_tool_error("--assume-block: expected X[,Y[,Z]] with at most 1024 threads, got '%s'", v);
 			return KA_EXIT_ERROR;
 		}
+	} else if (!strcmp(opt, "--sort")) {
+		if (check_choice(opt, v, sorts))
+			return KA_EXIT_ERROR;
+		c->sort_impact = !strcmp(v, "impact");
 	} else if (!strcmp(opt, "--color")) {
 		if (check_choice(opt, v, colors))
 			return KA_EXIT_ERROR;
@@ -148,7 +153,7 @@ static int needs_value(const char *opt)
 {
 	static const char *const v[] = {"-p", "--arch", "--checks", "--fail-on", "--format", "-o",
 		"--output", "--baseline", "--config", "--explain", "--cuda-path", "--rules-dir", "-j",
-		"--jobs", "--assume-block", "--color", NULL};
+		"--jobs", "--assume-block", "--color", "--sort", NULL};
 	for (int i = 0; v[i]; i++)
 		if (!strcmp(opt, v[i]))
 			return 1;

@@ -32,6 +32,11 @@ typedef struct ka_eval_opts {
 int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts,
 		  ka_findings *out);
 
+/* The statement a rule runs: `SELECT *, (<estimate>) AS ka_estimate,
+ * (<let expr>) AS "<let name>"... FROM <scope> WHERE (<where>)` (NULL when
+ * the rule has no estimate). */
+int ka_rule_select_sql(const ka_rule *r, ka_buf *out);
+
 /* Render a message template against the current row of st (appends to
  * out).  A NULL value renders as "?". */
 int ka_template_render(const char *tmpl, sqlite3_stmt *st, ka_buf *out);

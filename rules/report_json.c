@@ -1,7 +1,8 @@
 /* rules/report_json.c: findings as one JSON object (jansson):
  *   {"tool": "kcheck", "version": "...", "findings": [{file, line, column,
  *    end_line, end_column, begin_offset, end_offset, rule, severity,
- *    message, kernel, title, category, impact, fix, fix_safety}, ...],
+ *    message, kernel, title, category, impact, estimate, basis, fix,
+ *    fix_safety}, ...], "kernels": [costliest finding per kernel],
  *    "summary": {"error": n, "warning": n, "note": n}}
  * Absent values are JSON null; columns are bytes, 1-based.  Text that is
  * not valid UTF-8 (a Latin-1 file name) gets U+FFFD for each bad byte. */
@@ -40,6 +41,8 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 	put(j, "title", ka_json_text(r ? r->title : NULL), &bad);
 	put(j, "category", ka_json_text(r ? r->category : NULL), &bad);
 	put(j, "impact", ka_json_text(r ? r->impact : NULL), &bad);
+	put(j, "estimate", f->estimate > 0 ? json_real(f->estimate) : json_null(), &bad);
+	put(j, "basis", ka_json_text(f->basis), &bad);
 	put(j, "fix", ka_json_text(f->fix), &bad);
 	put(j, "fix_safety", json_string(ka_fix_safety_name(f->fix_safety)), &bad);
 	if (bad) {
@@ -47,6 +50,30 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 		return NULL;
 	}
 	return j;
+}
+
+/* "kernels": [{file, kernel, rule, severity, line, estimate, basis}], the
+ * costliest finding of each kernel (report_summary.c). */
+static int kernels_json(json_t *root, const ka_findings *fs)
+{
+	size_t *idx = NULL, n = 0;
+	json_t *arr = json_array();
+	int rc = arr ? ka_report_costliest(fs, &idx, &n) : KA_ENOMEM;
+	for (size_t i = 0; i < n && rc == KA_OK; i++) {
+		const ka_finding *f = &fs->v[idx[i]];
+		json_t *k = json_pack("{s:o, s:o, s:s, s:s, s:i, s:o, s:o}", "file", ka_json_text(f->file),
+				      "kernel", ka_json_text(f->kernel), "rule", f->rule,
+				      "severity", ka_severity_name(f->severity), "line", f->line,
+				      "estimate", f->estimate > 0 ? json_real(f->estimate) : json_null(),
+				      "basis", ka_json_text(f->basis));
+		if (!k || json_array_append_new(arr, k) != 0)
+			rc = KA_ENOMEM;
+	}
+	if (rc == KA_OK && json_object_set(root, "kernels", arr) != 0)
+		rc = KA_ENOMEM;
+	json_decref(arr);
+	free(idx);
+	return rc;
 }
 
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
@@ -68,6 +95,8 @@ int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 	put(root, "tool", json_string("kcheck"), &bad);
 	put(root, "version", ka_json_text(o->version ? o->version : ""), &bad);
 	put(root, "findings", json_incref(arr), &bad);
+	if (!bad && kernels_json(root, fs) != KA_OK)
+		goto out;
 	put(root, "summary", json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR],
 				       "warning", count[KA_SEV_WARNING], "note", count[KA_SEV_NOTE]), &bad);
 	if (bad || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))

@@ -88,8 +88,17 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 				"region", region);
 	if (res && index >= 0)
 		json_object_set_new(res, "ruleIndex", json_integer(index));
-	if (res && f->kernel)
-		json_object_set_new(res, "properties", json_pack("{s:o}", "kernel", ka_json_text(f->kernel)));
+	json_t *props = res ? json_object() : NULL;
+	if (props && f->kernel)
+		json_object_set_new(props, "kernel", ka_json_text(f->kernel));
+	if (props && f->estimate > 0)
+		json_object_set_new(props, "estimate", json_real(f->estimate));
+	if (props && f->basis)
+		json_object_set_new(props, "basis", ka_json_text(f->basis));
+	if (props && json_object_size(props))
+		json_object_set_new(res, "properties", props);
+	else
+		json_decref(props);
 	char *fixes = res && o->fixes ? o->fixes(f, o->fixes_ud) : NULL;   /* the rewriter's */
 	json_t *jf = fixes ? json_loads(fixes, 0, NULL) : NULL;
 	if (jf)

@@ -13,6 +13,7 @@
 #include "rules/utf8.h"
 #include "util/error.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define C_RESET "\033[0m"
@@ -117,6 +118,16 @@ static int add_excerpt(ka_buf *out, const ka_finding *f, const ka_report_opts *o
 	return rc == KA_OK ? ka_buf_addc(out, '\n') : rc;
 }
 
+static int add_summary(ka_buf *out, const ka_findings *fs)
+{
+	size_t *idx = NULL, n = 0;
+	int rc = ka_report_costliest(fs, &idx, &n);
+	for (size_t i = 0; i < n && rc == KA_OK; i++)
+		rc = ka_report_summary_line(out, &fs->v[idx[i]]);
+	free(idx);
+	return rc;
+}
+
 int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 {
 	int rc = KA_OK;
@@ -139,5 +150,7 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 		if (rc == KA_OK && o->excerpt)
 			rc = add_excerpt(out, f, o);
 	}
+	if (rc == KA_OK && o->summary)
+		rc = add_summary(out, fs);
 	return rc;
 }
