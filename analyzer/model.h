@@ -76,6 +76,7 @@ typedef struct ka_node {
 	int nkids;
 	/* statements */
 	struct ka_node *cfg;    /* CALL: the <<<...>>> configuration call, if a launch */
+	struct ka_node *callee; /* CALL: the callee expression (p.f / p->f: its object) */
 	int64_t targs[4];       /* CALL/DECLREF: integer template arguments written */
 	int ntargs;
 	int unroll_pragma;      /* FOR/WHILE/DO: preceded by #pragma unroll */
@@ -122,6 +123,8 @@ typedef struct ka_diag {
 	int line, col;
 	const char *severity;   /* warning | error | fatal */
 	const char *message;
+	int off;                /* byte offset in `file` (expansion location) */
+	const char *func;       /* the function it lies in, which was not analyzed */
 	struct ka_diag *next;
 } ka_diag;
 
@@ -142,12 +145,17 @@ typedef struct ka_tu {
 	ka_decl *globals;        /* file-scope variables (shared, constant, const) */
 	ka_diag *diags;
 	int n_errors;
+	int n_skipped;          /* functions not analyzed: errors in their bodies */
 	ka_srcfile *files;
 	int next_decl_id;
 } ka_tu;
 
 /* Source text of a range from the TU's file table ("" when unknown). */
 const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end);
+/* A warning of kcheck's own on the TU (analysis limits): a diag row, and a
+ * line on stderr from the CLI. */
+void ka_tu_warn(ka_tu *tu, const ka_loc *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 const ka_srcfile *ka_tu_file(ka_tu *tu, const char *path);
 
 #endif

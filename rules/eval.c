@@ -9,6 +9,7 @@
 #include "rules/engine.h"
 #include "rules/sqlfn.h"
 #include "util/error.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -165,11 +166,22 @@ int ka_rule_select_sql(const ka_rule *r, ka_buf *out)
 	return rc;
 }
 
-/* Evaluate one rule; rows without a file are skipped (nothing to point at).
- * A scope with no `id` column gives findings with row_id -1. */
-static int run_rule(sqlite3 *db, const ka_rule *r, ka_findings *out)
+/* "PATH: rule ID: why" from a reason that may be the current error
+ * message itself (copied first: the formatting writes over it). */
+static int rule_error(const ka_rule *r, const char *why)
+{
+	char copy[512];
+	snprintf(copy, sizeof copy, "%s", why);
+	return ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, copy);
+}
+
+/* Evaluate one rule under budget b; rows without a file are skipped
+ * (nothing to point at).  A scope with no `id` column gives findings with
+ * row_id -1. */
+static int run_rule(sqlite3 *db, const ka_rule *r, const ka_sql_budget *b, ka_findings *out)
 {
 	ka_buf sql;
+	ka_sql_meter meter;
 	sqlite3_stmt *st = NULL;
 	colmap m;
 	int rc, src;
@@ -178,18 +190,28 @@ static int run_rule(sqlite3 *db, const ka_rule *r, ka_findings *out)
 	if (rc != KA_OK)
 		goto out;
 	if ((rc = ka_sql_prepare_readonly(db, sql.data, &st)) != KA_OK) {
-		rc = ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, ka_error_last());
+		rc = rule_error(r, ka_error_last());
 		goto out;
 	}
 	map_columns(st, &m);
+	ka_sql_meter_start(db, &meter, b);
 	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
 		if (m.file < 0 || sqlite3_column_type(st, m.file) == SQLITE_NULL)
 			continue;  /* no location, nothing to point at */
 		if ((rc = make_finding(db, r, st, &m, out)) != KA_OK)
-			goto out;
+			break;
 	}
-	if (src != SQLITE_DONE)
-		rc = ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, sqlite3_errmsg(db));
+	ka_sql_meter_stop(db);
+	if (rc != KA_OK)
+		goto out;
+	if (src == SQLITE_INTERRUPT && meter.why[0])
+		rc = ka_error_set(KA_EINPUT, "%s: rule %s: stopped: %s (the budget of one rule; see docs/security.md)",
+				  r->path, r->id, meter.why);
+	else if (src == SQLITE_NOMEM)
+		rc = ka_error_set(KA_EINPUT, "%s: rule %s: stopped: out of memory (SQLite's heap is limited to %lld MB)",
+				  r->path, r->id, (long long)(sqlite3_hard_heap_limit64(-1) >> 20));
+	else if (src != SQLITE_DONE)
+		rc = rule_error(r, sqlite3_errmsg(db));
 out:
 	sqlite3_finalize(st);
 	ka_buf_free(&sql);
@@ -233,7 +255,7 @@ int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, k
 		if (!ka_rule_applies(r, o.lang, o.arch))
 			continue;
 		double t0 = o.rule_ms ? now_ms() : 0;
-		rc = run_rule(db, r, out);
+		rc = run_rule(db, r, o.budget, out);
 		if (o.rule_ms)
 			o.rule_ms[i] += now_ms() - t0;
 		if (rc != KA_OK)
