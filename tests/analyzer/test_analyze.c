@@ -192,6 +192,7 @@ static void ptxas_output_joins_by_mangled_name(void **state)
 	assert_int_equal(q(db, "SELECT regs FROM kernel WHERE name = 'k'"), 40);
 	assert_int_equal(q(db, "SELECT spills_bytes FROM kernel WHERE name = 'k'"), 12);
 	assert_int_equal(q(db, "SELECT ptxas_smem FROM kernel WHERE name = 'k'"), 2048);
+	assert_int_equal(q(db, "SELECT stack_bytes FROM kernel WHERE name = 'k'"), 16);
 	sqlite3_close(db);
 	if (!ka_proc_find_nvcc()) {
 		fprintf(stderr, "SKIP: --ptxas with nvcc: no CUDA toolkit at /usr/local/cuda\n");
@@ -202,6 +203,36 @@ static void ptxas_output_joins_by_mangled_name(void **state)
 	db = analyze(p, &o, 0);
 	assert_true(q(db, "SELECT regs FROM kernel WHERE name = 'k'") > 0);
 	sqlite3_close(db);
+	/* without --ptxas: a run-time indexed local array is confirmed by ptxas,
+	 * once, then from the cache (keyed by the file's bytes) */
+	static const char lmem[] =
+		"__global__ void dyn(const int *idx, float *out) {\n"
+		"  float t[32];\n"
+		"  for (int i = 0; i < 32; ++i) t[i] = i * 0.5f;\n"
+		"  out[threadIdx.x] = t[idx[threadIdx.x] & 31];\n"
+		"}\n";
+	const char *old = getenv("XDG_CACHE_HOME");
+	char *saved = old ? strdup(old) : NULL;
+	char dir[] = "/tmp/ka-ptxas-cache-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_CACHE_HOME", dir, 1);
+	const char *lp = write_src("lmem.cu", lmem);
+	db = analyze(lp, NULL, 0);
+	assert_true(q(db, "SELECT stack_bytes FROM kernel WHERE name = 'dyn'") > 0);
+	sqlite3_close(db);
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "test $(ls %s/kernelarc/ptxas | wc -l) -eq 1", dir);
+	assert_int_equal(system(cmd), 0);
+	db = analyze(lp, NULL, 0);   /* from the cache */
+	assert_true(q(db, "SELECT stack_bytes FROM kernel WHERE name = 'dyn'") > 0);
+	sqlite3_close(db);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	if (saved)
+		setenv("XDG_CACHE_HOME", saved, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	free(saved);
 	(void)state;
 }
 
