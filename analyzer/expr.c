@@ -240,6 +240,17 @@ int sx_mixes_unknown_with_lanes(const sx_ctx *c, const sx *x)
 	return sx_has_unknown(c, x);
 }
 
+int sx_is_static(const sx_ctx *c, const sx *x)
+{
+	if (!x || x->k == SX_OPAQUE)
+		return 0;
+	if (x->k == SX_CONST)
+		return 1;
+	if (x->k == SX_SYM)
+		return c->syms[x->sym].is_static;
+	return sx_is_static(c, x->a) && (!x->b || sx_is_static(c, x->b));
+}
+
 int sx_has_unknown(const sx_ctx *c, const sx *x)
 {
 	if (!x)
