@@ -177,6 +177,14 @@ const char *access_index_text(walk *w, ka_node *n, val addr, int elem)
 		if (r && *r && !strchr(r, '?'))
 			t = r;
 	}
+	if (!t) {
+		/* as written (`*DstPtr`), but never a cast's spelling */
+		const char *s = text_of(w, m);
+		ka_node *p = m->kind == KN_UNOP && m->nkids == 1 ? strip(m->kids[0]) : NULL;
+		if (s && strstr(s, "_cast<") && p && text_of(w, p))
+			s = ka_arena_printf(w->a, "*%s", text_of(w, p));
+		t = s && !strstr(s, "_cast<") ? s : NULL;
+	}
 	return t;
 }
 
