@@ -203,7 +203,23 @@ const sx *sx_div_exact(sx_ctx *c, const sx *x, int64_t d)
 		if (a)
 			return sx_mul(c, a, x->b);
 		const sx *b = sx_div_exact(c, x->b, d);
-		return b ? sx_mul(c, x->a, b) : NULL;
+		if (b)
+			return sx_mul(c, x->a, b);
+		/* (e*8)*2 / 16: split d between a constant factor and the rest */
+		const sx *k = x->b->k == SX_CONST ? x->b : x->a->k == SX_CONST ? x->a : NULL;
+		const sx *e = k == x->b ? x->a : x->b;
+		if (!k || k->c == 0)
+			return NULL;
+		int64_t g = k->c < 0 ? -k->c : k->c, h = d < 0 ? -d : d;
+		while (h) {
+			int64_t t = g % h;
+			g = h;
+			h = t;
+		}
+		if (g <= 1 || g == (d < 0 ? -d : d))
+			return NULL;
+		const sx *r = sx_div_exact(c, e, d / g);
+		return r ? sx_mul(c, r, sx_const(c, k->c / g)) : NULL;
 	}
 	default:
 		return NULL;
@@ -238,6 +254,17 @@ int sx_mixes_unknown_with_lanes(const sx_ctx *c, const sx *x)
 	if (x->k == SX_MUL && (x->a->k == SX_CONST || x->b->k == SX_CONST))
 		return sx_mixes_unknown_with_lanes(c, x->a->k == SX_CONST ? x->b : x->a);
 	return sx_has_unknown(c, x);
+}
+
+int sx_is_static(const sx_ctx *c, const sx *x)
+{
+	if (!x || x->k == SX_OPAQUE)
+		return 0;
+	if (x->k == SX_CONST)
+		return 1;
+	if (x->k == SX_SYM)
+		return c->syms[x->sym].is_static;
+	return sx_is_static(c, x->a) && (!x->b || sx_is_static(c, x->b));
 }
 
 int sx_has_unknown(const sx_ctx *c, const sx *x)

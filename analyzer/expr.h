@@ -37,6 +37,7 @@ typedef struct sx_sym {
 	int64_t value;          /* value used when evaluating */
 	int has_value;          /* known (dims, bound template args) vs assumed */
 	int lane_varying;       /* value differs per lane in a way we cannot evaluate */
+	int is_static;          /* a compile-time constant of unknown value (template parameter) */
 } sx_sym;
 
 typedef enum sx_kind {
@@ -91,6 +92,8 @@ int sx_const_term(const sx *x, int64_t *out);
 /* 1 when a lane-dependent part of x (not just an added offset) involves
  * a value of unknown size: then per-lane figures rest on an assumption. */
 int sx_mixes_unknown_with_lanes(const sx_ctx *c, const sx *x);
+/* 1 when x is a compile-time constant: constants and static symbols only. */
+int sx_is_static(const sx_ctx *c, const sx *x);
 /* Symbols of unknown value (params, loaded data...) in x (ignoring dims). */
 int sx_has_unknown(const sx_ctx *c, const sx *x);
 

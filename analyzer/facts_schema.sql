@@ -100,7 +100,8 @@ CREATE TABLE loop(
   iv TEXT, iv_unsigned INT, init_text TEXT, bound_text TEXT, step_text TEXT,
   trip_count INT, trip_uniform INT, trip_thread_dependent INT, trip_data_dependent INT,
   has_unroll_pragma INT, unroll_count INT, depth INT, parent_id INT,
-  has_barrier INT, n_accesses INT, is_grid_stride INT);
+  has_barrier INT, n_accesses INT, is_grid_stride INT,
+  trip_static INT);                    -- the trip count is a compile-time constant
 
 CREATE TABLE branch(
   id INTEGER PRIMARY KEY, kernel_id INT, kernel TEXT, func TEXT,

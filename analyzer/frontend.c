@@ -463,6 +463,18 @@ static void lower_declref(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 	if (!clang_Cursor_isNull(ref)) {
 		n->ref_usr = usr_of(cx, ref);
 		n->ref = usr_get(cx, n->ref_usr);
+		/* enumerators and constants declared where the model does not
+		 * reach (Cfg::kRows, enum { kBlock = 256 }) */
+		enum CXCursorKind rk = clang_getCursorKind(ref);
+		int ok = 0;
+		if ((n->tflags & KT_INT) && (rk == CXCursor_EnumConstantDecl || (rk == CXCursor_VarDecl &&
+		    clang_isConstQualifiedType(clang_getCursorType(ref))))) {
+			int64_t v = eval_int(c, &ok);
+			if (ok) {
+				n->ival = v;
+				n->const_known = 1;
+			}
+		}
 	}
 	/* Explicit template arguments written after the name: k<4>. */
 	for (int i = 0; i < k->n && n->ntargs < 4; i++) {

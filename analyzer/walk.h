@@ -29,6 +29,7 @@ typedef struct loop_ctx {
 	int id, slot;           /* facts id, bit in sx loops masks */
 	int nonuniform;         /* trip count differs between lanes */
 	int unrollable;         /* constant trip count the compiler can unroll fully */
+	int trip_static;        /* start, bound and step are compile-time constants */
 	int has_launch;         /* host: a kernel launch inside */
 	int n_accesses, n_barriers, n_shared_writes;
 	const char *shared_written;   /* a shared array stored to inside */
@@ -158,6 +159,7 @@ void bind_call_tparams(walk *w, ka_node *n, ka_decl *f);
 void bind_kernel_types(walk *w, ka_decl *k);
 void bind_host_templates(walk *w);
 void enter_host_template(walk *w, ka_decl *f);
+int loop_is_static(walk *w, ka_node *cond, ka_decl *iv, const sx *start, const sx *step);
 
 /* walk_vec.c: calls that move data on records (operators, conversions,
  * load/store intrinsics). */

@@ -603,7 +603,9 @@ static val ev_declref(walk *w, ka_node *n, int rw)
 			if (w->sx.syms[s].kind == SYM_WARPSIZE)
 				return ival(sx_symref(&w->sx, s));
 	}
-	if (!d)       /* enumerators, functions, system declarations */
+	if (n->const_known && (!d || d->kind == KD_VAR))
+		return ival(sx_const(&w->sx, n->ival));   /* enumerators, constexpr members */
+	if (!d)       /* functions, system declarations */
 		return ival(sx_opaque(&w->sx, 0, 0));
 	if (d->id < w->nenv && (w->env[d->id].x || w->env[d->id].base))
 		return w->env[d->id];

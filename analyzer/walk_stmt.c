@@ -229,6 +229,7 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 	ka_row_int(&r, "n_accesses", lc->n_accesses);
 	const char *st = n->kind == KN_FOR ? node_text(w, n->kids[2]) : NULL;
 	ka_row_int(&r, "is_grid_stride", st && strstr(st, "gridDim") != NULL);
+	ka_row_int(&r, "trip_static", lc->trip_static);
 	ka_row_insert(w->db, &r);
 	w->n_loops++;
 	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0) {
@@ -304,8 +305,10 @@ static void for_stmt(walk *w, ka_node *n)
 	int64_t c0 = 0, bound = 0;
 	int c0_ok = 0, trip_ok = 0;
 	int64_t trip = 0;
+	const sx *start_x = NULL;
 	if (iv.iv) {
 		val start = w->env[iv.iv->id];
+		start_x = start.x;
 		c0_ok = start.x && sx_is_const(start.x, &c0);
 		const sx *stepx = iv.step_node ? ev_int(w, iv.step_node) : sx_const(&w->sx, iv.step);
 		if (!iv.geometric && !(stepx->loops & (1ull << lc.slot)) && start.x) {
@@ -328,7 +331,9 @@ static void for_stmt(walk *w, ka_node *n)
 		    strip(c->kids[0])->ref == iv.iv && fold_int(w, c->kids[1], &bound) && c0_ok)
 			trip = trip_count(&iv, c0, c->op, bound, &trip_ok);
 	}
-	lc.unrollable = trip_ok && trip <= 64;
+	lc.trip_static = trip_ok || (iv.iv && !iv.geometric && iv.step_known &&
+	                             loop_is_static(w, cond, iv.iv, start_x, NULL));
+	lc.unrollable = (trip_ok && trip <= 64) || (!trip_ok && lc.trip_static);
 	loop_carried(w, body, &lc, iv.iv);
 	const sx *cx = cond ? ev_int(w, cond) : sx_const(&w->sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;

@@ -177,6 +177,14 @@ const char *access_index_text(walk *w, ka_node *n, val addr, int elem)
 		if (r && *r && !strchr(r, '?'))
 			t = r;
 	}
+	if (!t) {
+		/* as written (`*DstPtr`), but never a cast's spelling */
+		const char *s = text_of(w, m);
+		ka_node *p = m->kind == KN_UNOP && m->nkids == 1 ? strip(m->kids[0]) : NULL;
+		if (s && strstr(s, "_cast<") && p && text_of(w, p))
+			s = ka_arena_printf(w->a, "*%s", text_of(w, p));
+		t = s && !strstr(s, "_cast<") ? s : NULL;
+	}
 	return t;
 }
 
@@ -434,6 +442,8 @@ static int arg_bytes(walk *w, ka_node *call, int i)
 	return (a->tflags & (KT_POINTER | KT_ARRAY)) ? pointee_size(w, a) : value_size(w, a);
 }
 
+static const sx *static_param(walk *w, ka_decl *tp);
+
 void bind_call_tparams(walk *w, ka_node *n, ka_decl *f)
 {
 	int64_t v[8];
@@ -444,8 +454,7 @@ void bind_call_tparams(walk *w, ka_node *n, ka_decl *f)
 		if (tp->id >= w->nenv)
 			continue;
 		if (tp->tflags & KT_INT) {
-			w->env[tp->id].x = i < c && known[i] ? sx_const(&w->sx, v[i]) :
-				sx_symref(&w->sx, sx_new_sym(&w->sx, SYM_PARAM, tp->name, D_PARAM, 0));
+			w->env[tp->id].x = i < c && known[i] ? sx_const(&w->sx, v[i]) : static_param(w, tp);
 			w->env[tp->id].base = NULL;
 			continue;
 		}
@@ -469,8 +478,14 @@ void bind_kernel_types(walk *w, ka_decl *k)
 {
 	for (int i = 0; i < k->ntparams; i++) {
 		ka_decl *tp = k->tparams[i];
-		if ((tp->tflags & KT_INT) || tp->id >= w->nenv)
+		if (tp->id >= w->nenv)
 			continue;
+		if (tp->tflags & KT_INT) {
+			const sx *x = w->env[tp->id].x;
+			if (x && x->k == SX_SYM)
+				w->sx.syms[x->sym].is_static = 1;
+			continue;
+		}
 		tbind b = {0};
 		for (int j = 0; j < w->nlaunches; j++) {
 			if (w->launches[j].kernel != k)
@@ -534,6 +549,31 @@ void bind_host_templates(walk *w)
 	}
 }
 
+/* The symbol of a template parameter whose value no launch or call gives:
+ * unknown, yet a compile-time constant. */
+static const sx *static_param(walk *w, ka_decl *tp)
+{
+	int s = sx_new_sym(&w->sx, SYM_PARAM, tp->name, D_PARAM, 0);
+	w->sx.syms[s].is_static = 1;
+	return sx_symref(&w->sx, s);
+}
+
+int loop_is_static(walk *w, ka_node *cond, ka_decl *iv, const sx *start, const sx *step)
+{
+	ka_node *c = strip(cond);
+	if (!start || !sx_is_static(&w->sx, start) || (step && !sx_is_static(&w->sx, step)))
+		return 0;
+	if (!c || c->kind != KN_BINOP || c->nkids != 2 || c->op < OP_LT || c->op > OP_NE)
+		return 0;
+	ka_node *l = strip(c->kids[0]);
+	if (!l || l->kind != KN_DECLREF || l->ref != iv)
+		return 0;
+	w->quiet++;
+	const sx *b = ev_int(w, c->kids[1]);
+	w->quiet--;
+	return sx_is_static(&w->sx, b);
+}
+
 void enter_host_template(walk *w, ka_decl *f)
 {
 	for (int i = 0; i < f->ntparams; i++) {
@@ -541,6 +581,6 @@ void enter_host_template(walk *w, ka_decl *f)
 		if (!(tp->tflags & KT_INT) || tp->id >= w->nenv)
 			continue;
 		w->env[tp->id].x = w->tb[tp->id].state == 1 ? sx_const(&w->sx, w->tb[tp->id].v) :
-			sx_symref(&w->sx, sx_new_sym(&w->sx, SYM_PARAM, tp->name, D_PARAM, 0));
+			static_param(w, tp);
 	}
 }

@@ -55,6 +55,18 @@ __global__ void mixed(const int4 *a, const double2 *b, const char4 *c, const flo
 	f[i] = u.x + __ldg(&e[2 * i]);
 }
 
+template <class T>
+__device__ void store_packed(T *target, float4 v)
+{
+	*reinterpret_cast<float4 *>(target) = v;
+}
+
+__global__ void packed_out(const float4 *src, __nv_bfloat16 *dst)
+{
+	int idx = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
+	store_packed(dst + idx, src[idx / 8]);
+}
+
 // expect: SELECT rw FROM access WHERE line = 16 AND base = 'out' => write
 // expect: SELECT access_bytes FROM access WHERE line = 16 AND base = 'out' => 2
 // expect: SELECT sectors_per_request FROM access WHERE line = 16 AND base = 'out' => 2
@@ -94,3 +106,7 @@ __global__ void mixed(const int4 *a, const double2 *b, const char4 *c, const flo
 // expect: SELECT coef_tx FROM access WHERE line = 55 AND base = 'e' => 2
 // expect: SELECT index_text FROM access WHERE line = 55 AND base = 'e' => 2 * i
 // expect: SELECT count(*) FROM diag WHERE severity IN ('error', 'fatal') => 0
+// expect: SELECT rw FROM access WHERE func = 'store_packed' AND base = 'dst' => write
+// expect: SELECT index_text FROM access WHERE func = 'store_packed' AND base = 'dst' => blockIdx.x*blockDim.x + threadIdx.x
+// expect: SELECT coef_tx FROM access WHERE func = 'store_packed' AND base = 'dst' => 1
+// expect: SELECT is_written FROM param WHERE kernel = 'packed_out' AND name = 'dst' => 1
