@@ -48,6 +48,7 @@ typedef struct launch_info {
 	int64_t dyn_smem;        /* -1 unknown */
 	int ntargs;
 	int64_t targs[4];
+	int next_same;           /* next launch of the same kernel, -1 none */
 } launch_info;
 
 /* Per-declaration statistics gathered during a kernel walk. */
@@ -103,6 +104,21 @@ typedef struct walk {
 	int narrays;
 	unsigned char *called;   /* by decl id: device function inlined somewhere */
 	ka_node *next_stmt;      /* the statement after the current one */
+	/* walk_scope.c: the declarations the current function's walk can reach
+	 * (its own, its callees', the globals they use).  Saving, restoring and
+	 * merging the environment costs the function's size, not the TU's. */
+	int *scope;              /* decl ids */
+	int nscope, capscope;
+	int *scope_pos;          /* by decl id: index in scope (valid for this gen) */
+	unsigned *scope_gen_of;  /* by decl id */
+	unsigned scope_gen;
+	/* the per-file analysis budget (walk_budget_spent) */
+	double deadline;         /* CLOCK_MONOTONIC seconds; 0 none */
+	size_t mem_limit;        /* arena bytes; 0 none */
+	unsigned budget_ticks;
+	int over_budget;
+	const char *budget_text; /* "60 s, 2048 MB" for the diagnostic */
+	int *first_launch;       /* by decl id: first of its launches (launch_info.next_same) */
 } walk;
 
 /* walk_expr.c */
@@ -120,6 +136,16 @@ int64_t next_id(walk *w);
 void st(walk *w, ka_node *n);
 void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_assign(walk *w, ka_decl *d, val v);
+
+/* walk_scope.c */
+void walk_scope_alloc(walk *w);                 /* by-id tables, once per TU */
+void walk_scope_enter(walk *w, ka_decl *fn);    /* clear the last scope, collect fn's */
+int walk_scope_index(const walk *w, const ka_decl *d);   /* -1 outside */
+val *env_save(walk *w);                         /* the scope's values (free()) */
+void env_restore(walk *w, const val *saved);
+/* 1 once the file's time or memory budget is spent (checked every few
+ * hundred calls; then the walk unwinds without emitting more facts). */
+int walk_budget_spent(walk *w);
 
 /* walk_call.c */
 val ev_call(walk *w, ka_node *n);
