@@ -27,8 +27,8 @@ typedef struct ka_analyze_opts {
 
 /* Past the budget the walk stops and the file gets a warning ("analysis
  * budget exceeded in K"); its facts so far are kept. */
-#define KA_BUDGET_DEFAULT_S 60.0
-#define KA_BUDGET_DEFAULT_MB 2048
+#define KA_BUDGET_DEFAULT_S 300.0
+#define KA_BUDGET_DEFAULT_MB 4096
 
 #define KA_ANALYZE_OPTS_INIT {0}
 
