@@ -2,7 +2,8 @@
 # How the analyzer's cost grows with the size of one file: writes a .cu
 # file of N small kernels (each with a guard, a loop, a shared tile and a
 # barrier) plus one host function that launches all of them, runs
-# `kcheck facts` on it, and prints a table of kernels, wall and CPU seconds
+# `kcheck facts --format sqlite` on it (the JSON writer would dominate the
+# memory), and prints a table of kernels, wall and CPU seconds
 # and peak RSS.  Linear analysis means CPU time per kernel stays flat as N
 # grows (wall time also counts waiting for a busy machine).
 #
@@ -49,8 +50,8 @@ for n in "$@"; do
 	gen "$n" >"$src"
 	bytes=$(wc -c <"$src")
 	rc=0
-	/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$kcheck" facts "$src" --format json \
-		-o "$tmp/facts.json" 2>"$tmp/err" || rc=$?
+	/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$kcheck" facts "$src" --format sqlite \
+		-o "$tmp/facts.db" 2>"$tmp/err" || rc=$?
 	read -r secs usr sys kb <"$tmp/time" || true
 	if [ "$rc" -ne 0 ]; then
 		echo "bench_scaling: kcheck exited $rc on $n kernels: $(head -c 300 "$tmp/err")" >&2
