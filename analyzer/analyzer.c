@@ -204,6 +204,7 @@ static int walk_host_code(walk *w)
 		w->block[0] = w->block[1] = w->block[2] = 1;
 		walk_reset(w, f, NULL);
 		w->is_device = 0;
+		enter_host_template(w, f);
 		st(w, f->body);
 		if (w->over_budget)
 			budget_diag(w, f);
@@ -234,6 +235,7 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 	walk_reset(w, f, f);
 	w->kernel_id = (int)next_id(w);
 	bind_tparams(w, f);
+	bind_kernel_types(w, f);
 	w->quiet += quiet;
 	st(w, f->body);
 	w->quiet -= quiet;
@@ -270,7 +272,9 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 {
 	static _Thread_local int64_t ids;
 	walk w = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids};
+	walk_smem_init(tu, tu->arena, &w);
 	w.nenv = tu->next_decl_id + 1;
+	w.tb = ka_arena_alloc(tu->arena, sizeof *w.tb * (size_t)w.nenv);
 	w.env = ka_arena_alloc(tu->arena, sizeof *w.env * (size_t)w.nenv);
 	w.ds = ka_arena_alloc(tu->arena, sizeof *w.ds * (size_t)w.nenv);
 	w.called = ka_arena_alloc(tu->arena, (size_t)w.nenv);
@@ -278,8 +282,10 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	set_budget(&w, o, t0);
 	w.optin_kernels = ka_arena_alloc(tu->arena, sizeof *w.optin_kernels * 64);
 	reverse_funcs(tu);
+	walk_funcs_index(&w);
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
 	tu_rows(&w, o);
+	bind_host_templates(&w);
 	walk_host_code(&w);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if (f->flags & KDF_GLOBAL)
@@ -309,31 +315,49 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 
 int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 {
+	char dashed[4200];
+	if (path && path[0] == '-') {   /* never an option to libclang or nvcc */
+		snprintf(dashed, sizeof dashed, "./%s", path);
+		path = dashed;
+	}
 	ka_analyze_opts def = KA_ANALYZE_OPTS_INIT;
 	const ka_analyze_opts *o = opts ? opts : &def;
-	const char *arch_name = o->arch ? o->arch : "sm_90";
+	const char *arch_name = o->arch;
+	ka_arena *fa = ka_arena_new();
+	ka_flags fl;
+	ka_frontend_flags(fa, o->extra_args, o->n_extra_args, o->directory, &fl);
+	if (!arch_name && fl.arch && ka_arch_find(fl.arch))
+		arch_name = ka_arena_strdup(fa, fl.arch);   /* the compile database's target */
+	if (!arch_name)
+		arch_name = "sm_90";
 	const ka_arch *arch = ka_arch_find(arch_name);
-	if (!arch)
-		return ka_error_set(KA_EINPUT, "unknown --arch '%s' (known: sm_70, sm_75, sm_80, sm_86, "
-		                    "sm_89, sm_90, sm_100, gfx90a, gfx942, gfx1100)", arch_name);
+	if (!arch) {
+		int erc = ka_error_set(KA_EINPUT, "unknown --arch '%s' (known: sm_70, sm_75, sm_80, sm_86, "
+		                       "sm_89, sm_90, sm_100, gfx90a, gfx942, gfx1100)", arch_name);
+		ka_arena_free(fa);
+		return erc;
+	}
 	ka_frontend_opts fo = {.lang = ka_lang_of_path(path), .arch = arch_name,
 	                       .cuda_path = o->cuda_path, .force_shim = o->force_shim,
 	                       .resource_dir = o->resource_dir, .extra = o->extra_args,
-	                       .nextra = o->n_extra_args};
-	for (int i = 0; i < o->n_extra_args; i++)
-		if (strcmp(o->extra_args[i], "-x") == 0 && i + 1 < o->n_extra_args &&
-		    strcmp(o->extra_args[i + 1], "hip") == 0)
-			fo.lang = "hip";
+	                       .nextra = o->n_extra_args, .directory = o->directory};
+	if (fl.hip)
+		fo.lang = "hip";
 	ka_tu *tu = NULL;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int rc = ka_frontend_parse(&fo, path, &tu);
+	ka_arena_free(fa);     /* arch_name is not used past here */
 	if (rc != KA_OK)
 		return rc;
 	rc = analyze_tu(tu, o, arch, db, (double)ts.tv_sec + ts.tv_nsec / 1e9);
 	if (rc == KA_OK && o->ptxas)
 		rc = ka_ptxas_join(o, arch, path, db);
-	if (rc == KA_OK && tu->n_errors) {
+	else if (rc == KA_OK && !tu->n_errors)
+		ka_ptxas_confirm_lmem(o, arch, path, db);
+	/* Partial analysis (docs/analyzer.md): clang errors fail the file only
+	 * when no function of it could be analyzed. */
+	if (rc == KA_OK && tu->n_errors && !tu->funcs) {
 		const ka_diag *first = NULL;
 		for (const ka_diag *d = tu->diags; d; d = d->next)
 			if (strcmp(d->severity, "warning") != 0)

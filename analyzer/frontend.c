@@ -436,6 +436,7 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 			n->cfg = x;
 		} else if (n->name_begin < 0) {
 			ka_node *d = x;
+			n->callee = x;
 			while ((d->kind == KN_CAST || d->kind == KN_PAREN) && d->nkids == 1)
 				d = d->kids[0];
 			n->name_begin = d->loc.in_macro ? -1 : d->loc.begin;

@@ -14,7 +14,18 @@ typedef struct ka_frontend_opts {
 	const char *resource_dir;    /* NULL: $KCHECK_CLANG_RESOURCE_DIR or the build's */
 	const char *const *extra;
 	int nextra;
+	const char *directory;       /* relative paths in extra resolve here (NULL: cwd) */
 } ka_frontend_opts;
+
+/* User flags (nvcc, hipcc, gcc or clang spelling) translated for the parser
+ * and filtered by an allow-list (frontend_flags.c). */
+typedef struct ka_flags {
+	const char **v;              /* clang flags, NULL-terminated */
+	int n, cap;
+	const char *arch;            /* target named by -arch/-gencode/--offload-arch, or NULL */
+	int hip;                     /* -x hip */
+} ka_flags;
+int ka_frontend_flags(ka_arena *a, const char *const *in, int n, const char *dir, ka_flags *out);
 
 /* Parse and lower.  KA_OK with *out set (diagnostics in (*out)->diags, even
  * with errors); KA_EIO for unreadable or binary files; KA_EPARSE when

@@ -72,30 +72,14 @@ static void push(argv_b *b, const char *s)
 	b->v[b->n] = NULL;
 }
 
-/* Flags from a compile database or after `--` may be nvcc's or a host
- * compiler's; keep those that change what the parser sees (include paths,
- * macros, forced includes, the language standard) and drop the rest. */
+/* Flags from a compile database, .kcheck.yaml or after `--`: translated
+ * from nvcc's spelling and filtered by frontend_flags.c's allow-list. */
 static void add_user_flags(argv_b *b, const ka_frontend_opts *o)
 {
-	static const char *const with_arg[] = {"-I", "-D", "-U", "-isystem", "-include",
-		"-iquote", NULL};
-	for (int i = 0; i < o->nextra; i++) {
-		const char *f = o->extra[i];
-		int taken = 0;
-		for (int j = 0; with_arg[j] && !taken; j++) {
-			size_t n = strlen(with_arg[j]);
-			if (strcmp(f, with_arg[j]) == 0 && i + 1 < o->nextra) {
-				push(b, f);
-				push(b, o->extra[++i]);
-				taken = 1;
-			} else if (strncmp(f, with_arg[j], n) == 0 && f[n]) {
-				push(b, f);
-				taken = 1;
-			}
-		}
-		if (!taken && (strncmp(f, "-std=", 5) == 0 || strncmp(f, "-W", 2) == 0))
-			push(b, f);
-	}
+	ka_flags fl;
+	ka_frontend_flags(b->a, o->extra, o->nextra, o->directory, &fl);
+	for (int i = 0; i < fl.n; i++)
+		push(b, fl.v[i]);
 }
 
 int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc)
@@ -148,6 +132,8 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			snprintf(cp, sizeof cp, "%s/include/cccl", cuda_root(o));
 			push(&b, "-isystem");
 			push(&b, cp);
+			push(&b, "-include");      /* what nvcc declares and clang lacks */
+			push(&b, SHIM_DIR "/kcheck_nvcc.h");
 		}
 	}
 	push(&b, "-isystem");

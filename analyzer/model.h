@@ -76,6 +76,7 @@ typedef struct ka_node {
 	int nkids;
 	/* statements */
 	struct ka_node *cfg;    /* CALL: the <<<...>>> configuration call, if a launch */
+	struct ka_node *callee; /* CALL: the callee expression (p.f / p->f: its object) */
 	int64_t targs[4];       /* CALL/DECLREF: integer template arguments written */
 	int ntargs;
 	int unroll_pragma;      /* FOR/WHILE/DO: preceded by #pragma unroll */
@@ -122,6 +123,8 @@ typedef struct ka_diag {
 	int line, col;
 	const char *severity;   /* warning | error | fatal */
 	const char *message;
+	int off;                /* byte offset in `file` (expansion location) */
+	const char *func;       /* the function it lies in, which was not analyzed */
 	struct ka_diag *next;
 } ka_diag;
 
@@ -142,6 +145,7 @@ typedef struct ka_tu {
 	ka_decl *globals;        /* file-scope variables (shared, constant, const) */
 	ka_diag *diags;
 	int n_errors;
+	int n_skipped;          /* functions not analyzed: errors in their bodies */
 	ka_srcfile *files;
 	int next_decl_id;
 } ka_tu;

@@ -49,7 +49,15 @@ typedef struct launch_info {
 	int ntargs;
 	int64_t targs[4];
 	int next_same;           /* next launch of the same kernel, -1 none */
+	int argb[16];            /* bytes of each argument's pointee (pointers) or value; 0 unknown */
 } launch_info;
+
+/* A template parameter's binding (by decl id): the value of an integer
+ * parameter, the size of a type parameter. */
+typedef struct tbind {
+	int64_t v;
+	int state;               /* 0 unbound, 1 bound, 2 the uses disagree */
+} tbind;
 
 /* Per-declaration statistics gathered during a kernel walk. */
 typedef struct dstat {
@@ -58,6 +66,8 @@ typedef struct dstat {
 	int n_dyn;               /* local arrays: accesses with run-time index */
 	int reinterp;            /* address taken into another type / vector access */
 	int host_kind;           /* host pointers: 1 malloc, 2 pinned */
+	int64_t dim3v[3];        /* host dim3 variables: components assigned (t.x = 256) */
+	unsigned char dim3_set[3]; /* 1 assigned a constant, 2 assigned a run-time value */
 } dstat;
 
 typedef struct walk {
@@ -119,6 +129,11 @@ typedef struct walk {
 	int over_budget;
 	const char *budget_text; /* "60 s, 2048 MB" for the diagnostic */
 	int *first_launch;       /* by decl id: first of its launches (launch_info.next_same) */
+	ka_decl **fn_sorted;     /* functions by name (walk_funcs_index) */
+	int nfn_sorted;
+	tbind *tb;               /* by decl id: template parameter bindings */
+	const char *elem_assumed; /* a dependent element type whose size was assumed */
+	ka_decl *smem_decl;      /* the dynamic shared memory reached through SharedMemory<T> */
 } walk;
 
 /* walk_expr.c */
@@ -141,18 +156,55 @@ void walk_assign(walk *w, ka_decl *d, val v);
 void walk_scope_alloc(walk *w);                 /* by-id tables, once per TU */
 void walk_scope_enter(walk *w, ka_decl *fn);    /* clear the last scope, collect fn's */
 int walk_scope_index(const walk *w, const ka_decl *d);   /* -1 outside */
+void walk_funcs_index(walk *w);                 /* after the TU's function list is final */
+/* The functions named `name`, in list order: *first and the count. */
+int walk_funcs_named(const walk *w, const char *name, ka_decl *const **first);
 val *env_save(walk *w);                         /* the scope's values (free()) */
 void env_restore(walk *w, const val *saved);
 /* 1 once the file's time or memory budget is spent (checked every few
  * hundred calls; then the walk unwinds without emitting more facts). */
 int walk_budget_spent(walk *w);
+val walk_access(walk *w, ka_node *n, int rw);    /* an lvalue read or written */
+void record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw);
 
 /* walk_call.c */
 val ev_call(walk *w, ka_node *n);
+val inline_call(walk *w, ka_node *n, ka_decl *f);
+void barrier_fact(walk *w, ka_node *n, const char *kind);   /* block | warp | fence | grid */
+void call_fact(walk *w, ka_node *n, const char *cat, int checked);
+
+/* walk_types.c: element sizes (dependent types too), template bindings,
+ * vector and reduced-precision operators, load/store intrinsics. */
+int elem_size(walk *w, ka_node *n, ka_node *ptr);
+int pointee_size(walk *w, ka_node *p);
+int size_of_type(walk *w, const char *type, int deref);
+int value_size(walk *w, ka_node *n);
+const char *access_index_text(walk *w, ka_node *n, val addr, int elem);
+int vector_lanes(const ka_node *n, int abytes);
+const char *call_name(walk *w, ka_node *n);
+ka_decl *find_function(walk *w, const char *name, int nargs, int device);
+int call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max);
+void bind_call_tparams(walk *w, ka_node *n, ka_decl *f);
+void bind_kernel_types(walk *w, ka_decl *k);
+void bind_host_templates(walk *w);
+void enter_host_template(walk *w, ka_decl *f);
+
+/* walk_vec.c: calls that move data on records (operators, conversions,
+ * load/store intrinsics). */
+int ev_typed_call(walk *w, ka_node *n, val *out);
+
+/* walk_cg.c: cooperative groups and the SharedMemory<T> idiom. */
+int ev_cg_call(walk *w, ka_node *n, val *out);
+int is_block_barrier_call(ka_node *n);
+void walk_smem_init(ka_tu *tu, ka_arena *a, walk *w);
+
+/* walk_lane.c: lane and warp ids (tid & 31, tid >> 5) made affine within a warp. */
+const sx *lane_linear(walk *w, const sx *x);
 
 /* walk_host.c */
 void launch_fact(walk *w, ka_node *n);
 void note_array(walk *w, ka_decl *d);
+int host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
 
 /* warp.c: the modelled warp for one address expression. */
 typedef struct warp_result {

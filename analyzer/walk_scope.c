@@ -86,6 +86,60 @@ static void add_decl(walk *w, nstack *s, ka_decl *d)
 	}
 }
 
+/* Functions by name: find_function() and the scope look callees up by
+ * name (templates), and a scan of every function per call is quadratic in
+ * the kernels of a file.  Sorted by (name, list position), so the
+ * functions of one name come in list order. */
+typedef struct fn_ent {
+	ka_decl *f;
+	int pos;
+} fn_ent;
+
+static int fn_cmp(const void *a, const void *b)
+{
+	const fn_ent *x = a, *y = b;
+	int c = strcmp(x->f->name ? x->f->name : "", y->f->name ? y->f->name : "");
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+void walk_funcs_index(walk *w)
+{
+	int n = 0;
+	for (ka_decl *f = w->tu->funcs; f; f = f->next)
+		n++;
+	fn_ent *e = malloc(sizeof *e * (size_t)(n ? n : 1));
+	if (!e)
+		abort();
+	n = 0;
+	for (ka_decl *f = w->tu->funcs; f; f = f->next, n++)
+		e[n] = (fn_ent){f, n};
+	qsort(e, (size_t)n, sizeof *e, fn_cmp);
+	w->fn_sorted = ka_arena_alloc(w->a, sizeof *w->fn_sorted * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++)
+		w->fn_sorted[i] = e[i].f;
+	w->nfn_sorted = n;
+	free(e);
+}
+
+int walk_funcs_named(const walk *w, const char *name, ka_decl *const **first)
+{
+	int lo = 0, hi = w->nfn_sorted;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const char *m = w->fn_sorted[mid]->name ? w->fn_sorted[mid]->name : "";
+		if (strcmp(m, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int end = lo;
+	while (end < w->nfn_sorted && strcmp(w->fn_sorted[end]->name ? w->fn_sorted[end]->name : "",
+	                                     name) == 0)
+		end++;
+	*first = w->fn_sorted + lo;
+	return end - lo;
+}
+
 void walk_scope_enter(walk *w, ka_decl *fn)
 {
 	for (int i = 0; i < w->nscope; i++) {
@@ -99,6 +153,12 @@ void walk_scope_enter(walk *w, ka_decl *fn)
 	while (s.n) {
 		ka_node *n = s.v[--s.n];
 		add_decl(w, &s, n->ref);
+		if (n->kind == KN_CALL && n->name && (!n->ref || !n->ref->body) && w->fn_sorted) {
+			ka_decl *const *same;     /* callees the walk resolves by name */
+			int k = walk_funcs_named(w, n->name, &same);
+			for (int i = 0; i < k; i++)
+				add_decl(w, &s, same[i]);
+		}
 		push(&s, n->cfg);
 		for (int i = 0; i < n->nkids; i++)
 			push(&s, n->kids[i]);

@@ -18,7 +18,7 @@
 
 struct opts {
 	const char *task, *suite, *candidate, *baseline, *cand_name, *build_dir, *arch, *nvcc;
-	int configs, json, compile_only, skip_static, sanitize, samples;
+	int configs, json, compile_only, skip_static, sanitize, samples, check_task;
 	unsigned long long seed;
 };
 
@@ -31,12 +31,13 @@ static int usage_error(const char *msg, const char *arg)
 static const char usage[] =
 	"usage: kcheck bench TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]\n"
 	"                         [--json] [--compile-only] [--sanitize] [--samples N] [--seed N] [--build-dir DIR]\n"
-	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n";
+	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n"
+	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n";
 
 static int known_option(const char *a)
 {
 	static const char *const k[] = {"--candidate", "--baseline", "--suite", "--candidate-name", "--build-dir",
-					"--arch", "--nvcc", "--seed", "--samples", "--configs"};
+					"--arch", "--nvcc", "--seed", "--samples", "--configs", "--check-task"};
 	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
 		if (!strcmp(a, k[i])) return 1;
 	return 0;
@@ -68,6 +69,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		else if (!strcmp(a, "--samples")) {
 			o->samples = atoi(v);
 			if (o->samples < 30 || o->samples > 4000) return usage_error("--samples must be 30..4000", v) + 1;
+		} else if (!strcmp(a, "--check-task")) {
+			char *end;
+			long k = strtol(v, &end, 10);
+			if (*end || end == v || k < 2 || k > 50) return usage_error("--check-task takes a number of seeds, 2..50", v) + 1;
+			o->check_task = (int)k;
 		} else if (!strcmp(a, "--configs")) {
 			if (!strcmp(v, "all")) o->configs = KA_BENCH_CONFIGS_ALL;
 			else if (!strcmp(v, "visible")) o->configs = KA_BENCH_CONFIGS_VISIBLE;
@@ -79,6 +85,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->task == !o->suite) return usage_error("give one TASK or --suite DIR (kcheck bench --help)", NULL) + 1;
 	if (o->suite && (o->candidate || o->baseline)) return usage_error("--suite takes --candidate-name, not --candidate", NULL) + 1;
+	if (o->check_task && (o->candidate || o->compile_only))
+		return usage_error("--check-task checks the task's own expert and baseline, at run time", NULL) + 1;
 	if (!o->seed) o->seed = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
 	return 0;
 }
@@ -94,6 +102,7 @@ static void setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_
 	if (o->nvcc) snprintf(j->nvcc, sizeof j->nvcc, "%s", o->nvcc);
 	j->configs = o->configs;
 	j->compile_only = o->compile_only;
+	j->correct_only = o->check_task > 0;
 	j->skip_static = o->skip_static;
 	j->sanitize = o->sanitize;
 	j->samples = o->samples;
@@ -110,6 +119,8 @@ static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec,
 		if (ka_fs_is_dir(alt)) task = alt;
 	}
 	if (ka_bench_spec_load(task, spec)) return usage_error(ka_error_last(), NULL);
+	/* unseen sizes drawn now, from this run's seed, never listed anywhere a candidate can read */
+	if (ka_bench_spec_draw(spec, o->seed ^ 0x756e7365656eULL)) return usage_error(ka_error_last(), NULL);
 	setup_job(o, spec, j);
 	if (!ka_fs_exists(j->candidate)) return usage_error("no such candidate file", j->candidate);
 	if (!ka_fs_exists(j->baseline)) return usage_error("no such baseline file", j->baseline);
@@ -122,6 +133,32 @@ static int exit_for(const ka_bench_result *r)
 {
 	if (!strcmp(r->verdict, "error")) return 2;
 	return !strcmp(r->verdict, "faster") || !strcmp(r->verdict, "compiled") ? 0 : 1;
+}
+
+/* The task self-check: its baseline and its expert through the correctness
+ * gate on `check_task` fresh seeds (each with its own drawn sizes).  A task
+ * whose baseline or expert ever fails is refused: its verdicts would flip
+ * from run to run.  0 when it held every time, 2 when refused. */
+static int check_task(const struct opts *o, const char *task)
+{
+	static ka_bench_spec spec;
+	static ka_bench_job job;
+	static ka_bench_result res;
+	struct opts one = *o;
+	for (int k = 0; k < o->check_task; k++) {
+		one.seed = ka_bench_fresh_seed();
+		memset(&res, 0, sizeof res);
+		if (run_task(&one, task, &spec, &job, &res)) return 2;
+		if (strcmp(res.verdict, "checked")) {
+			fprintf(stderr, "kcheck: error: task '%s' is refused: on seed %llu (%d of %d) the %s fails: %s\n", spec.name,
+				one.seed, k + 1, o->check_task, !strcmp(res.verdict, "rejected") ? "expert" : "task", res.reason);
+			ka_bench_result_free(&res);
+			return 2;
+		}
+		ka_bench_result_free(&res);
+	}
+	printf("%s: baseline and expert correct on %d seeds\n", spec.name, o->check_task);
+	return 0;
 }
 
 static int one_task(const struct opts *o)
@@ -185,6 +222,22 @@ static void task_score(const ka_bench_result *r, ka_bench_task_score *t)
 	t->roof = r->roof_mean;
 }
 
+/* A task that could not run at all (bad spec, missing file, tool failure):
+ * an entry with verdict "error", so the suite still reports every task. */
+static void broken_task(const struct opts *o, ka_buf *b, int i, const char *name, const char *why)
+{
+	if (!o->json) {
+		printf("%s: error: %s\n", name, why);
+		return;
+	}
+	if (i) ka_buf_addc(b, ',');
+	ka_buf_adds(b, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
+	ka_bench_json_str(b, name);
+	ka_buf_adds(b, ",\"verdict\":\"error\",\"failed_gate\":null,\"reason\":");
+	ka_bench_json_str(b, why);
+	ka_buf_addc(b, '}');
+}
+
 static int suite(const struct opts *o)
 {
 	static ka_bench_spec spec;
@@ -199,8 +252,14 @@ static int suite(const struct opts *o)
 	ka_buf_adds(&b, "{\"schema\":\"kernelarc.bench-suite/1\",\"tasks\":[");
 	for (int i = 0; i < n; i++) {
 		if (tty) fprintf(stderr, "[%d/%d] %s ...\n", i + 1, n, tasks[i]);
-		int rc = run_task(o, tasks[i], &spec, &job, &res);
-		if (rc) { worst = 2; goto out; }
+		memset(&res, 0, sizeof res);
+		if (run_task(o, tasks[i], &spec, &job, &res)) {   /* a broken task: report it, go on with the rest */
+			const char *slash = strrchr(tasks[i], '/');
+			broken_task(o, &b, i, slash ? slash + 1 : tasks[i], ka_error_last());
+			worst = 2;
+			task_score(&res, &sc[i]);
+			continue;
+		}
 		if (!o->json) ka_bench_report_text(stdout, &job, &res);
 		else { if (i) ka_buf_addc(&b, ','); ka_bench_report_json(&b, &job, &res); }
 		if (tty) fprintf(stderr, "[%d/%d] %s: %s\n", i + 1, n, spec.name, res.verdict);
@@ -222,7 +281,6 @@ static int suite(const struct opts *o)
 		       s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1], s.fast_p[2],
 		       s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
 	}
-out:
 	for (int i = 0; i < n; i++) free(tasks[i]);
 	free(tasks);
 	free(sc);
@@ -235,5 +293,16 @@ int ka_bench_main(int argc, char **argv)
 	struct opts o;
 	int rc = parse_args(argc, argv, &o);
 	if (rc) return rc - 1;
+	if (o.check_task && o.suite) {
+		char **tasks = NULL;
+		int n = list_tasks(o.suite, &tasks), worst = n > 0 ? 0 : usage_error("no tasks (folders with task.yaml) in", o.suite);
+		for (int i = 0; i < n; i++) {
+			if (check_task(&o, tasks[i])) worst = 2;
+			free(tasks[i]);
+		}
+		free(tasks);
+		return worst;
+	}
+	if (o.check_task) return check_task(&o, o.task);
 	return o.suite ? suite(&o) : one_task(&o);
 }

@@ -74,6 +74,34 @@ static void collect_limits(sqlite3 *db, ka_tool_job *j, ka_buf *out)
 	sqlite3_finalize(st);
 }
 
+/* A file analyzed in part: clang's errors become findings of the pseudo-rule
+ * clang-diagnostic-error (clang-tidy's name), so text, JSON and SARIF show
+ * them with their locations. */
+static int push_diag_findings(sqlite3 *db, ka_tool_job *j)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = KA_OK;
+	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message FROM diag "
+				   "WHERE severity IN ('error', 'fatal') ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+		return ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
+	while (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW) {
+		const char *file = (const char *)sqlite3_column_text(st, 0);
+		const char *msg = (const char *)sqlite3_column_text(st, 3);
+		ka_finding f = {.line = sqlite3_column_int(st, 1), .col = sqlite3_column_int(st, 2),
+				.begin_off = -1, .end_off = -1, .severity = KA_SEV_ERROR};
+		f.file = strdup(file ? file : j->file->path);
+		f.rule = strdup("clang-diagnostic-error");
+		f.message = strdup(msg ? msg : "clang error");
+		f.scope = strdup("diag");
+		if (!f.file || !f.rule || !f.message || !f.scope || ka_findings_push(&j->findings, &f) != KA_OK) {
+			ka_finding_clear(&f);
+			rc = ka_error_set(KA_ENOMEM, "out of memory");
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static void collect_included(sqlite3 *db, ka_tool_job *j)
 {
 	sqlite3_stmt *st = NULL;
@@ -158,6 +186,8 @@ static void run_job(pool *p, ka_tool_job *j)
 			eo.rule_ms = j->rule_ms = calloc(ka_ruleset_count(p->rs) + 1, sizeof *j->rule_ms);
 		int erc = ka_rules_eval(p->rs, db, &eo, &j->findings);
 		j->rules_ms = now_ms() - t1;
+		if (erc == KA_OK)
+			erc = push_diag_findings(db, j);
 		if (erc != KA_OK ||
 		    ka_tool_fix_collect(&c->fix, db, &j->findings, &j->fixes) != KA_OK) {
 			ka_buf_printf(&diags, "kcheck: error: %s\n", ka_error_last());

@@ -153,11 +153,21 @@ static void bad_inputs(void **state)
 	const char *p = write_src("broken.cu",
 		"__global__ void bad(float *a) { a[threadIdx.x] = 1 +; }\n"
 		"__global__ void good(float *a) { a[threadIdx.x] = 2.0f; }\n");
-	db = analyze(p, NULL, KA_EPARSE);
-	assert_non_null(strstr(ka_error_last(), "broken.cu:1:"));
-	assert_non_null(strstr(ka_error_last(), "expected expression"));
-	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'error'"), 1);
+	db = analyze(p, NULL, KA_OK);   /* partial: 'good' parsed, so it is analyzed */
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'error' AND line = 1 "
+			   "AND message LIKE 'expected expression (function ''bad'' not analyzed)'"), 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE name = 'good'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE name = 'bad'"), 0);
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE kernel_id = "
+			   "(SELECT id FROM kernel WHERE name = 'good')"), 1);
+	sqlite3_close(db);
+
+	p = write_src("allbad.cu",   /* nothing parsed: the file fails */
+		"__global__ void bad(float *a) { a[threadIdx.x] = 1 +; }\n"
+		"__device__ float worse(float x) { return x * undeclared_thing; }\n");
+	db = analyze(p, NULL, KA_EPARSE);
+	assert_non_null(strstr(ka_error_last(), "allbad.cu:"));
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'error'"), 2);
 	sqlite3_close(db);
 
 	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;

@@ -56,6 +56,7 @@ no-device)
 	fi
 	expect task 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu"
 	expect suite 2 "kcheck: error: no CUDA device found" -- "$bench" --suite "$src/bench/tasks"
+	expect check-task 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu" --check-task 3
 	expect json 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu" --json
 	[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: more than one line"; fails=$((fails + 1)); }
 	[ -s "$tmp/out" ] && { echo "FAIL: a result was printed without a device"; fails=$((fails + 1)); }
@@ -76,6 +77,28 @@ bad-input)
 	expect bad-configs 2 "kcheck: error: --configs takes visible, unseen or all: some" -- \
 		"$bench" "$src/bench/tasks/gelu" --configs some
 	expect no-args 2 "kcheck: error: give one TASK or --suite DIR" -- "$bench"
+	expect check-task-count 2 "kcheck: error: --check-task takes a number of seeds, 2..50: 1" -- \
+		"$bench" "$src/bench/tasks/gelu" --check-task 1
+	expect check-task-candidate 2 "kcheck: error: --check-task checks the task's own expert and baseline" -- \
+		"$bench" "$src/bench/tasks/gelu" --check-task 3 --candidate "$src/bench/tasks/gelu/baseline.cu"
+	# a suite reports every task even when one of them is broken
+	mkdir -p "$tmp/suite/a_broken" "$tmp/suite/b_gelu"
+	printf 'name: a_broken\nworkspce: 4\n' >"$tmp/suite/a_broken/task.yaml"
+	cp "$src/bench/tasks/gelu/"* "$tmp/suite/b_gelu/"
+	if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+		expect suite-goes-on 2 "gelu: compiled" -- "$bench" --suite "$tmp/suite" --compile-only --build-dir "$build"
+		grep -qF "a_broken: error:" "$tmp/out" || { echo "FAIL: the broken task is not reported"; fails=$((fails + 1)); }
+	fi
+	# the object cache: never a folder others can write to, never through a symlink
+	mkdir -p "$tmp/shared" && chmod 777 "$tmp/shared"
+	expect cache-shared 2 "writable by group or others" -- "$bench" "$src/bench/tasks/gelu" --compile-only \
+		--build-dir "$tmp/shared"
+	ln -s "$build" "$tmp/cache-link"
+	expect cache-symlink 2 "it is a symbolic link" -- "$bench" "$src/bench/tasks/gelu" --compile-only \
+		--build-dir "$tmp/cache-link"
+	printf 'name: "two words"\n' >"$tmp/t/task.yaml"
+	expect name-space 2 "task name 'two words' may hold only letters, digits and _ . + -" -- \
+		"$bench" "$tmp/t" --compile-only
 	;;
 compile-tasks)
 	need_nvcc

@@ -90,7 +90,12 @@ void cli_free(cli_result *r)
 
 int main(void)
 {
+#ifdef KA_CLI_FRONTEND_ONLY
+	int failed = run_frontend_tests();
+#else
 	int failed = run_cli_tests();
 	failed += run_lint_tests();
+	failed += run_config_tests();
+#endif
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,79 @@
+/* kcheck_nvcc.h: what nvcc declares implicitly and clang 19 does not.
+ *
+ * Force-included (-include) into every CUDA parse with the real toolkit
+ * headers, after clang's CUDA runtime wrapper.  Only declarations: kcheck
+ * builds an AST and never generates code, so no entry needs a body.  Each
+ * entry says when it was checked and where it was found missing: parsing
+ * public projects with `scripts/corpus_sweep.sh` against CUDA 13.0 and
+ * clang 19.1.7.  Drop an entry once clang declares it itself. */
+#pragma clang system_header
+#ifndef KCHECK_NVCC_PRELUDE_H
+#define KCHECK_NVCC_PRELUDE_H
+#if defined(__cplusplus) && defined(__CUDA__) && !defined(__HIP__)
+
+/* 2026-12-01: cache-hinted loads and stores (__ldcg, __ldca, __ldcs,
+ * __ldlu, __ldcv; __stwb, __stcg, __stcs, __stwt).  CUDA declares them in
+ * sm_32_intrinsics.h, which clang's runtime wrapper deliberately leaves
+ * out (it defines __ldg with builtins instead), so every overload, scalar
+ * or vector, is undeclared: training codebases stream activations with
+ * __ldcs/__stcs on float and int4, GEMM tutorials use __ldcg on float4. */
+#define KCHECK_NVCC_LD(name, T) __device__ T name(const T *);
+#define KCHECK_NVCC_ST(name, T) __device__ void name(T *, T);
+#define KCHECK_NVCC_TYPES(X, name) \
+	X(name, char) X(name, signed char) X(name, short) X(name, int) X(name, long) \
+	X(name, long long) X(name, unsigned char) X(name, unsigned short) \
+	X(name, unsigned int) X(name, unsigned long) X(name, unsigned long long) \
+	X(name, char2) X(name, char4) X(name, short2) X(name, short4) X(name, int2) \
+	X(name, int4) X(name, longlong2) X(name, uchar2) X(name, uchar4) \
+	X(name, ushort2) X(name, ushort4) X(name, uint2) X(name, uint4) \
+	X(name, ulonglong2) X(name, float) X(name, double) X(name, float2) \
+	X(name, float4) X(name, double2)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_LD, __ldcg)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_LD, __ldca)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_LD, __ldcs)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_LD, __ldlu)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_LD, __ldcv)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_ST, __stwb)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_ST, __stcg)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_ST, __stcs)
+KCHECK_NVCC_TYPES(KCHECK_NVCC_ST, __stwt)
+#undef KCHECK_NVCC_LD
+#undef KCHECK_NVCC_ST
+#undef KCHECK_NVCC_TYPES
+
+/* 2026-12-01: host max/min.  nvcc's math_functions.hpp gives host code
+ * integer and floating max/min overloads (mixed signedness too); clang
+ * declares them for the device only, so a host function computing
+ * `max(blocks, 1)` for a launch fails.  Seen in training and sample code. */
+#define KCHECK_NVCC_MINMAX(T1, T2, R) \
+	__host__ R max(T1, T2); __host__ R min(T1, T2);
+KCHECK_NVCC_MINMAX(int, int, int)
+KCHECK_NVCC_MINMAX(unsigned int, unsigned int, unsigned int)
+KCHECK_NVCC_MINMAX(int, unsigned int, unsigned int)
+KCHECK_NVCC_MINMAX(unsigned int, int, unsigned int)
+KCHECK_NVCC_MINMAX(long, long, long)
+KCHECK_NVCC_MINMAX(unsigned long, unsigned long, unsigned long)
+KCHECK_NVCC_MINMAX(long long, long long, long long)
+KCHECK_NVCC_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+KCHECK_NVCC_MINMAX(long long, unsigned long long, unsigned long long)
+KCHECK_NVCC_MINMAX(unsigned long long, long long, unsigned long long)
+KCHECK_NVCC_MINMAX(float, float, float)
+KCHECK_NVCC_MINMAX(double, double, double)
+KCHECK_NVCC_MINMAX(float, double, double)
+KCHECK_NVCC_MINMAX(double, float, double)
+#undef KCHECK_NVCC_MINMAX
+
+/* 2026-12-01: host isfinite/isnan/isinf in the global namespace.  nvcc's
+ * math_functions.h declares them for host and device; clang declares
+ * ::isfinite for the device only, so host code that validates results
+ * with an unqualified isfinite(x) (after <cmath>) fails.  Seen in
+ * training-code test harnesses. */
+#define KCHECK_NVCC_CLASSIFY(name) \
+	__host__ bool name(float); __host__ bool name(double); __host__ bool name(long double);
+KCHECK_NVCC_CLASSIFY(isfinite)
+KCHECK_NVCC_CLASSIFY(isnan)
+KCHECK_NVCC_CLASSIFY(isinf)
+#undef KCHECK_NVCC_CLASSIFY
+
+#endif
+#endif

@@ -1,0 +1,199 @@
+/* tests/cli/test_frontend.c: the front end on input as real projects have
+ * it: files with clang errors analyzed in part (the errors reported as
+ * clang-diagnostic-error findings in every format), compiler flags from
+ * compile databases and `--` filtered by an allow-list, file names that
+ * look like options. */
+#include "cli_run.h"
+#include <jansson.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define OPTS "--no-config --rules-dir " FIXTURES "/rules --checks '-*,test-strided-read'"
+
+/* A strided kernel that parses, and a host function that does not. */
+static const char PARTIAL[] =
+	"__global__ void gather(float *__restrict__ out, const float *__restrict__ in, int n) {\n"
+	"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"  if (i < n)\n"
+	"    out[i] = in[32 * i];\n"
+	"}\n"
+	"\n"
+	"void launch(float *out, const float *in, int n) {\n"
+	"  gather<<<(n + 255) / 256, 256>>>(out, in, n);\n"
+	"  checkCudaErrorsFromAMissingHeader(cudaGetLastError());\n"
+	"}\n";
+
+static void partial_file_keeps_kernel_findings(void **state)
+{
+	(void)state;
+	char *dir = cli_tmpdir();
+	cli_write(dir, "partial.cu", PARTIAL);
+	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q partial.cu");
+	assert_int_equal(r.status, 1);   /* findings, not a failed file */
+	assert_non_null(strstr(r.out, "partial.cu:4:14: warning: read of in[32 * i]"));
+	assert_non_null(strstr(r.out, "partial.cu:9:3: error: use of undeclared identifier "
+			       "'checkCudaErrorsFromAMissingHeader' (function 'launch' not analyzed) "
+			       "[clang-diagnostic-error]"));
+	assert_string_equal(r.err, "");
+	cli_free(&r);
+
+	r = cli_run(dir, NULL, OPTS " -q --format json partial.cu");
+	json_error_t err;
+	json_t *root = json_loads(r.out, 0, &err);
+	assert_non_null(root);
+	json_t *fs = json_object_get(root, "findings");
+	int diag = 0, strided = 0;
+	for (size_t i = 0; i < json_array_size(fs); i++) {
+		json_t *f = json_array_get(fs, i);
+		const char *rule = json_string_value(json_object_get(f, "rule"));
+		if (strcmp(rule, "clang-diagnostic-error") == 0) {
+			diag++;
+			assert_int_equal(json_integer_value(json_object_get(f, "line")), 9);
+			assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+		}
+		strided += strcmp(rule, "test-strided-read") == 0;
+	}
+	assert_int_equal(diag, 1);
+	assert_int_equal(strided, 1);
+	json_decref(root);
+	cli_free(&r);
+
+	r = cli_run(dir, NULL, OPTS " -q --format sarif partial.cu");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "\"ruleId\": \"clang-diagnostic-error\""));
+	assert_non_null(strstr(r.out, "\"id\": \"clang-diagnostic-error\""));
+	cli_free(&r);
+
+	/* --exit-zero: a partial file is not an error of the run */
+	r = cli_run(dir, NULL, OPTS " -q --exit-zero partial.cu");
+	assert_int_equal(r.status, 0);
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
+static void nothing_parsed_fails_the_file(void **state)
+{
+	(void)state;
+	char *dir = cli_tmpdir();
+	cli_write(dir, "bad.cu", "__global__ void k(float *a) { a[threadIdx.x] = 1 +; }\n");
+	cli_result r = cli_run(dir, NULL, OPTS " -q --exit-zero bad.cu");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "bad.cu:1:51: error: expected expression (function 'k' not analyzed)\n");
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char p[600];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return stat(p, &st) == 0;
+}
+
+/* issue 10 S1: a dependency-file flag from a repository must not make
+ * libclang write anywhere, whichever way it arrives. */
+static void repository_flags_write_nothing(void **state)
+{
+	(void)state;
+	char *dir = cli_tmpdir();
+	char db[2048], cfg[1024];
+	/* a clean file: clang writes dependency files only when it succeeds */
+	cli_write(dir, "k.cu", "__global__ void k(float *a) { a[threadIdx.x] = 1.0f; }\n");
+	snprintf(db, sizeof db,
+		 "[{\"directory\": \"%s\", \"file\": \"k.cu\", \"arguments\": [\"nvcc\", "
+		 "\"-Wp,-MD,%s/from-db.d\", \"-MD\", \"-MF\", \"%s/from-db-mf.d\", \"-c\", "
+		 "\"k.cu\"]}]\n", dir, dir, dir);
+	cli_write(dir, "compile_commands.json", db);
+	cli_result r = cli_run(dir, NULL, OPTS " -q --exit-zero -p . k.cu");
+	assert_int_equal(r.status, 0);
+	cli_free(&r);
+	assert_false(exists(dir, "from-db.d"));
+	assert_false(exists(dir, "from-db-mf.d"));
+
+	snprintf(cfg, sizeof cfg, "extra-args: [\"-Wp,-MD,%s/from-yaml.d\", \"-MMD\"]\n", dir);
+	cli_write(dir, ".kcheck.yaml", cfg);
+	r = cli_run(dir, NULL, "--rules-dir " FIXTURES "/rules --checks '-*,test-strided-read' "
+		    "-q --exit-zero k.cu");
+	assert_int_equal(r.status, 0);
+	cli_free(&r);
+	assert_false(exists(dir, "from-yaml.d"));
+
+	r = cli_run(dir, NULL, OPTS " -q --exit-zero k.cu -- -Wp,-MD,%s/from-cli.d -Xclang "
+		    "-dependency-file -Xclang %s/from-xclang.d", dir, dir);
+	assert_int_equal(r.status, 0);
+	cli_free(&r);
+	assert_false(exists(dir, "from-cli.d"));
+	assert_false(exists(dir, "from-xclang.d"));
+	cli_rmtree(dir);
+	free(dir);
+}
+
+/* nvcc command lines in compile_commands.json: relative include paths
+ * against the entry's folder, -Xcompiler macros, response files. */
+static void nvcc_compile_database(void **state)
+{
+	(void)state;
+	char *dir = cli_tmpdir();
+	char sub[600], db[2048];
+	snprintf(sub, sizeof sub, "%s/include", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	cli_write(dir, "include/stride.h", "#define STRIDE 32\n");
+	cli_write(dir, "macros.rsp", "-DFROM_RSP=1\n");
+	cli_write(dir, "k.cu",
+		  "#include \"stride.h\"\n"
+		  "#if defined(FROM_RSP) && defined(FROM_XCOMPILER)\n"
+		  "__global__ void gather(float *__restrict__ out, const float *__restrict__ in, int n) {\n"
+		  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		  "  if (i < n)\n"
+		  "    out[i] = in[STRIDE * i];\n"
+		  "}\n"
+		  "#endif\n");
+	snprintf(db, sizeof db,
+		 "[{\"directory\": \"%s\", \"file\": \"k.cu\", \"command\": \"/usr/local/cuda/bin/nvcc "
+		 "-gencode arch=compute_80,code=sm_80 --expt-relaxed-constexpr --extended-lambda "
+		 "-Xcompiler -fPIC,-DFROM_XCOMPILER -Iinclude @macros.rsp -std=c++17 -rdc=true "
+		 "--use_fast_math -o k.o -c k.cu\"}]\n", dir);
+	cli_write(dir, "compile_commands.json", db);
+	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q -p . k.cu");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "k.cu:6:14: warning: read of in[STRIDE * i]"));
+	assert_null(strstr(r.out, "clang-diagnostic-error"));
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
+/* A file named like an option reaches libclang as ./-name. */
+static void dash_file_name_is_not_an_option(void **state)
+{
+	(void)state;
+	char *dir = cli_tmpdir();
+	cli_write(dir, "-foo.cu",
+		  "__global__ void k(float *o, const float *a) { o[threadIdx.x] = a[threadIdx.x * 32]; }\n");
+	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q .");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "-foo.cu:1:"));
+	assert_non_null(strstr(r.out, "[test-strided-read]"));
+	assert_string_equal(r.err, "");
+	cli_free(&r);
+	r = cli_run(dir, "NO_COLOR=1", OPTS " -q ./-foo.cu");
+	assert_int_equal(r.status, 1);
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
+int run_frontend_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(partial_file_keeps_kernel_findings),
+		cmocka_unit_test(nothing_parsed_fails_the_file),
+		cmocka_unit_test(repository_flags_write_nothing),
+		cmocka_unit_test(nvcc_compile_database),
+		cmocka_unit_test(dash_file_name_is_not_an_option),
+	};
+	return cmocka_run_group_tests_name("cli_frontend", tests, NULL, NULL);
+}
