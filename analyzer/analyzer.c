@@ -293,13 +293,23 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if ((f->flags & KDF_DEVICE) && !(f->flags & KDF_GLOBAL))
 			walk_function(&w, f, o, "device", w.called[f->id]);
-	/* Indexes for the joins below (and the rules' per-kernel lookups):
-	 * without them both updates scan a table per row, quadratic in the
-	 * number of kernels of a file. */
+	/* Indexes for the joins below and for the rules' per-kernel lookups
+	 * (`... WHERE p.kernel_id = access.kernel_id`): without them each
+	 * correlated subquery scans a table per row, quadratic in the number
+	 * of kernels of a file. */
 	sqlite3_exec(db,
 		"CREATE INDEX IF NOT EXISTS ka_kernel_name ON kernel(name, kind);"
 		"CREATE INDEX IF NOT EXISTS ka_barrier_kernel ON barrier(kernel_id, kind, line);",
 		NULL, NULL, NULL);
+	static const char *const by_kernel[] = {"access", "atomic", "branch", "call",
+		"divergent_warp_code", "early_return", "launch", "literal", "local_array", "loop",
+		"param", "reduction_loop", "shared_array"};
+	for (size_t i = 0; i < sizeof by_kernel / sizeof by_kernel[0]; i++) {
+		char sql[160];
+		snprintf(sql, sizeof sql, "CREATE INDEX IF NOT EXISTS ka_%s_kernel ON %s(kernel_id)",
+		         by_kernel[i], by_kernel[i]);
+		sqlite3_exec(db, sql, NULL, NULL, NULL);
+	}
 	sqlite3_exec(db,
 		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
 		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
