@@ -310,6 +310,11 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		         by_kernel[i], by_kernel[i]);
 		sqlite3_exec(db, sql, NULL, NULL, NULL);
 	}
+	sqlite3_exec(db,                   /* the other columns rules join on */
+		"CREATE INDEX IF NOT EXISTS ka_loop_parent ON loop(parent_id);"
+		"CREATE INDEX IF NOT EXISTS ka_access_loop ON access(loop_id);"
+		"CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);",
+		NULL, NULL, NULL);
 	sqlite3_exec(db,
 		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
 		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
