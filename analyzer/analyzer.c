@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *ka_lang_of_path(const char *path)
 {
@@ -19,8 +20,7 @@ const char *ka_lang_of_path(const char *path)
 
 static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 {
-	memset(w->env, 0, sizeof *w->env * (size_t)w->nenv);
-	memset(w->ds, 0, sizeof *w->ds * (size_t)w->nenv);
+	walk_scope_enter(w, fn);
 	sx_ctx_init(&w->sx, w->a);
 	w->fn = fn;
 	w->kernel = kernel;
@@ -62,15 +62,36 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 	}
 }
 
+/* The launches of one kernel, in source order, as a chain through
+ * next_same (built once after the host walk: no scan of every launch per
+ * kernel). */
+static void chain_launches(walk *w)
+{
+	w->first_launch = ka_arena_alloc(w->a, sizeof *w->first_launch * (size_t)w->nenv);
+	for (int i = 0; i < w->nenv; i++)
+		w->first_launch[i] = -1;
+	for (int i = w->nlaunches - 1; i >= 0; i--) {
+		launch_info *l = &w->launches[i];
+		l->next_same = -1;
+		if (l->kernel && l->kernel->id >= 0 && l->kernel->id < w->nenv) {
+			l->next_same = w->first_launch[l->kernel->id];
+			w->first_launch[l->kernel->id] = i;
+		}
+	}
+}
+
+static int first_launch(const walk *w, const ka_decl *k)
+{
+	return w->first_launch && k->id >= 0 && k->id < w->nenv ? w->first_launch[k->id] : -1;
+}
+
 /* Template parameters: bound to constants when every launch agrees. */
 static void bind_tparams(walk *w, ka_decl *k)
 {
 	int64_t args[4];
 	int n = -1;
-	for (int i = 0; i < w->nlaunches; i++) {
+	for (int i = first_launch(w, k); i >= 0; i = w->launches[i].next_same) {
 		launch_info *l = &w->launches[i];
-		if (l->kernel != k)
-			continue;
 		if (n < 0) {
 			n = l->ntargs;
 			memcpy(args, l->targs, sizeof args);
@@ -114,10 +135,8 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	*nlaunch = 0;
 	*agree = 1;
 	*max_dyn = 0;
-	for (int i = 0; i < w->nlaunches; i++) {
+	for (int i = first_launch(w, k); i >= 0; i = w->launches[i].next_same) {
 		launch_info *l = &w->launches[i];
-		if (l->kernel != k)
-			continue;
 		(*nlaunch)++;
 		if (l->dyn_smem > *max_dyn)
 			*max_dyn = l->dyn_smem;
@@ -160,9 +179,24 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 
 #include "analyzer/analyzer_rows.inc"
 
+/* The budget ran out in f: say so in the diag table (the CLI prints it). */
+static void budget_diag(walk *w, ka_decl *f)
+{
+	ka_row r;
+	ka_row_begin(&r, "diag");
+	ka_row_text(&r, "file", f->loc.file ? f->loc.file : w->tu->main_file);
+	ka_row_int(&r, "line", f->loc.line);
+	ka_row_int(&r, "col", f->loc.col);
+	ka_row_text(&r, "severity", "warning");
+	ka_row_text(&r, "message", ka_arena_printf(w->a, "analysis budget exceeded in %s "
+	            "(%s per file): it and the functions after it are not fully analysed",
+	            f->name ? f->name : "?", w->budget_text));
+	ka_row_insert(w->db, &r);
+}
+
 static int walk_host_code(walk *w)
 {
-	for (ka_decl *f = w->tu->funcs; f; f = f->next) {
+	for (ka_decl *f = w->tu->funcs; f && !w->over_budget; f = f->next) {
 		if (f->flags & (KDF_GLOBAL | KDF_DEVICE)) {
 			if (!(f->flags & KDF_HOST))
 				continue;
@@ -172,7 +206,10 @@ static int walk_host_code(walk *w)
 		w->is_device = 0;
 		enter_host_template(w, f);
 		st(w, f->body);
+		if (w->over_budget)
+			budget_diag(w, f);
 	}
+	chain_launches(w);
 	for (int i = 0; i < w->noptin; i++) {
 		sqlite3_stmt *s;
 		if (sqlite3_prepare_v2(w->db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?",
@@ -192,6 +229,8 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 {
 	int nl, agree;
 	int64_t max_dyn;
+	if (w->over_budget)
+		return;
 	block_shape(w, f, o, &nl, &agree, &max_dyn);
 	walk_reset(w, f, f);
 	w->kernel_id = (int)next_id(w);
@@ -201,6 +240,8 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 	st(w, f->body);
 	w->quiet -= quiet;
 	kernel_row(w, f, kind, nl, agree, max_dyn);
+	if (w->over_budget)
+		budget_diag(w, f);
 }
 
 static void reverse_funcs(ka_tu *tu)
@@ -215,7 +256,19 @@ static void reverse_funcs(ka_tu *tu)
 	tu->funcs = prev;
 }
 
-static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db)
+/* The per-file budget: time from the start of the parse, and the size of
+ * the TU's arena (the model and every symbolic value). */
+static void set_budget(walk *w, const ka_analyze_opts *o, double t0)
+{
+	double secs = o->budget_s > 0 ? o->budget_s : KA_BUDGET_DEFAULT_S;
+	size_t mb = o->budget_mb > 0 ? (size_t)o->budget_mb : KA_BUDGET_DEFAULT_MB;
+	w->deadline = o->budget_s < 0 ? 0 : t0 + secs;
+	w->mem_limit = o->budget_mb < 0 ? 0 : mb << 20;
+	w->budget_text = ka_arena_printf(w->a, "%g s, %zu MB", secs, mb);
+}
+
+static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db,
+                      double t0)
 {
 	static _Thread_local int64_t ids;
 	walk w = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids};
@@ -225,8 +278,11 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	w.env = ka_arena_alloc(tu->arena, sizeof *w.env * (size_t)w.nenv);
 	w.ds = ka_arena_alloc(tu->arena, sizeof *w.ds * (size_t)w.nenv);
 	w.called = ka_arena_alloc(tu->arena, (size_t)w.nenv);
+	walk_scope_alloc(&w);
+	set_budget(&w, o, t0);
 	w.optin_kernels = ka_arena_alloc(tu->arena, sizeof *w.optin_kernels * 64);
 	reverse_funcs(tu);
+	walk_funcs_index(&w);
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
 	tu_rows(&w, o);
 	bind_host_templates(&w);
@@ -237,6 +293,28 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if ((f->flags & KDF_DEVICE) && !(f->flags & KDF_GLOBAL))
 			walk_function(&w, f, o, "device", w.called[f->id]);
+	/* Indexes for the joins below and for the rules' per-kernel lookups
+	 * (`... WHERE p.kernel_id = access.kernel_id`): without them each
+	 * correlated subquery scans a table per row, quadratic in the number
+	 * of kernels of a file. */
+	sqlite3_exec(db,
+		"CREATE INDEX IF NOT EXISTS ka_kernel_name ON kernel(name, kind);"
+		"CREATE INDEX IF NOT EXISTS ka_barrier_kernel ON barrier(kernel_id, kind, line);",
+		NULL, NULL, NULL);
+	static const char *const by_kernel[] = {"access", "atomic", "branch", "call",
+		"divergent_warp_code", "early_return", "launch", "literal", "local_array", "loop",
+		"param", "reduction_loop", "shared_array"};
+	for (size_t i = 0; i < sizeof by_kernel / sizeof by_kernel[0]; i++) {
+		char sql[160];
+		snprintf(sql, sizeof sql, "CREATE INDEX IF NOT EXISTS ka_%s_kernel ON %s(kernel_id)",
+		         by_kernel[i], by_kernel[i]);
+		sqlite3_exec(db, sql, NULL, NULL, NULL);
+	}
+	sqlite3_exec(db,                   /* the other columns rules join on */
+		"CREATE INDEX IF NOT EXISTS ka_loop_parent ON loop(parent_id);"
+		"CREATE INDEX IF NOT EXISTS ka_access_loop ON access(loop_id);"
+		"CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);",
+		NULL, NULL, NULL);
 	sqlite3_exec(db,
 		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
 		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
@@ -245,6 +323,7 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		"UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
 		"AND k.kind = 'global');",
 		NULL, NULL, NULL);
+	free(w.scope);
 	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? KA_OK :
 	       ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 }
@@ -280,11 +359,13 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	if (fl.hip)
 		fo.lang = "hip";
 	ka_tu *tu = NULL;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int rc = ka_frontend_parse(&fo, path, &tu);
 	ka_arena_free(fa);     /* arch_name is not used past here */
 	if (rc != KA_OK)
 		return rc;
-	rc = analyze_tu(tu, o, arch, db);
+	rc = analyze_tu(tu, o, arch, db, (double)ts.tv_sec + ts.tv_nsec / 1e9);
 	if (rc == KA_OK && o->ptxas)
 		rc = ka_ptxas_join(o, arch, path, db);
 	else if (rc == KA_OK && !tu->n_errors)

@@ -21,7 +21,14 @@ typedef struct ka_analyze_opts {
 	const char *resource_dir;    /* clang resource dir; NULL = the build's */
 	int assume_block[3];         /* --assume-block: used when nothing else is known */
 	const char *directory;       /* working directory for relative paths (compile db) */
+	double budget_s;             /* per-file time budget; 0 default, < 0 none */
+	long budget_mb;              /* per-file model memory budget; 0 default, < 0 none */
 } ka_analyze_opts;
+
+/* Past the budget the walk stops and the file gets a warning ("analysis
+ * budget exceeded in K"); its facts so far are kept. */
+#define KA_BUDGET_DEFAULT_S 300.0
+#define KA_BUDGET_DEFAULT_MB 4096
 
 #define KA_ANALYZE_OPTS_INIT {0}
 

@@ -9,6 +9,7 @@
  * declaration); a <<<>>> launch is a CallExpr with a nested configuration call.
  */
 #include "analyzer/frontend.h"
+#include "analyzer/ranges.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include <clang-c/Index.h>
@@ -32,6 +33,9 @@ typedef struct lower_ctx {
 	usr_ent *usr[USR_BUCKETS];
 	int *macros;              /* main-file macro expansion ranges: begin, end pairs */
 	int nmacros, capmacros;
+	int *macro_maxend;        /* ka_ranges_index over macros (after macro_visit) */
+	CXFile last_file;         /* file_name()'s last answer: nodes come in runs of one file */
+	const char *last_name;
 	const char *macro_file;
 	int depth;                /* nesting of lower_expr/lower_stmt calls */
 	int too_deep;             /* the depth limit was hit (reported once) */
@@ -99,10 +103,14 @@ static const char *file_name(lower_ctx *cx, CXFile f)
 {
 	if (!f)
 		return NULL;
+	if (f == cx->last_file)
+		return cx->last_name;
 	CXString s = clang_getFileName(f);
 	const char *p = clang_getCString(s);
 	const char *r = ka_frontend_intern_file(cx->tu, p);
 	clang_disposeString(s);
+	cx->last_file = f;
+	cx->last_name = r;
 	return r;
 }
 
@@ -130,11 +138,7 @@ static void fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 	 * is "in a macro" when its range lies within a macro expansion. */
 	l->in_macro = 0;
 	if (l->file == cx->macro_file)
-		for (int i = 0; i < cx->nmacros; i++)
-			if (l->begin >= cx->macros[2 * i] && l->end <= cx->macros[2 * i + 1]) {
-				l->in_macro = 1;
-				break;
-			}
+		l->in_macro = ka_ranges_cover(cx->macros, cx->macro_maxend, cx->nmacros, l->begin, l->end);
 }
 
 /* clang_Cursor_Evaluate as a number of the wanted kind; 1 when it is one. */

@@ -49,6 +49,7 @@ typedef struct launch_info {
 	int64_t dyn_smem;        /* -1 unknown */
 	int ntargs;
 	int64_t targs[4];
+	int next_same;           /* next launch of the same kernel, -1 none */
 	int argb[16];            /* bytes of each argument's pointee (pointers) or value; 0 unknown */
 } launch_info;
 
@@ -114,6 +115,23 @@ typedef struct walk {
 	int narrays;
 	unsigned char *called;   /* by decl id: device function inlined somewhere */
 	ka_node *next_stmt;      /* the statement after the current one */
+	/* walk_scope.c: the declarations the current function's walk can reach
+	 * (its own, its callees', the globals they use).  Saving, restoring and
+	 * merging the environment costs the function's size, not the TU's. */
+	int *scope;              /* decl ids */
+	int nscope, capscope;
+	int *scope_pos;          /* by decl id: index in scope (valid for this gen) */
+	unsigned *scope_gen_of;  /* by decl id */
+	unsigned scope_gen;
+	/* the per-file analysis budget (walk_budget_spent) */
+	double deadline;         /* CLOCK_MONOTONIC seconds; 0 none */
+	size_t mem_limit;        /* arena bytes; 0 none */
+	unsigned budget_ticks;
+	int over_budget;
+	const char *budget_text; /* "60 s, 2048 MB" for the diagnostic */
+	int *first_launch;       /* by decl id: first of its launches (launch_info.next_same) */
+	ka_decl **fn_sorted;     /* functions by name (walk_funcs_index) */
+	int nfn_sorted;
 	tbind *tb;               /* by decl id: template parameter bindings */
 	const char *elem_assumed; /* a dependent element type whose size was assumed */
 	ka_decl *smem_decl;      /* the dynamic shared memory reached through SharedMemory<T> */
@@ -135,6 +153,18 @@ void st(walk *w, ka_node *n);
 void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_assign(walk *w, ka_decl *d, val v);
 
+/* walk_scope.c */
+void walk_scope_alloc(walk *w);                 /* by-id tables, once per TU */
+void walk_scope_enter(walk *w, ka_decl *fn);    /* clear the last scope, collect fn's */
+int walk_scope_index(const walk *w, const ka_decl *d);   /* -1 outside */
+void walk_funcs_index(walk *w);                 /* after the TU's function list is final */
+/* The functions named `name`, in list order: *first and the count. */
+int walk_funcs_named(const walk *w, const char *name, ka_decl *const **first);
+val *env_save(walk *w);                         /* the scope's values (free()) */
+void env_restore(walk *w, const val *saved);
+/* 1 once the file's time or memory budget is spent (checked every few
+ * hundred calls; then the walk unwinds without emitting more facts). */
+int walk_budget_spent(walk *w);
 val walk_access(walk *w, ka_node *n, int rw);    /* an lvalue read or written */
 void record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw);
 

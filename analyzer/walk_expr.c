@@ -632,7 +632,7 @@ static val ev_declref(walk *w, ka_node *n, int rw)
 
 val ev(walk *w, ka_node *n, int rw)
 {
-	if (!n)
+	if (!n || walk_budget_spent(w))
 		return ival(sx_opaque(&w->sx, 0, 0));
 	switch (n->kind) {
 	case KN_INT:

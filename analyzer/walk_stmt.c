@@ -12,21 +12,14 @@ void walk_assign(walk *w, ka_decl *d, val v)
 		w->env[d->id] = v;
 }
 
-static val *env_copy(walk *w)
-{
-	val *c = malloc(sizeof *c * (size_t)w->nenv);
-	if (!c)
-		abort();
-	memcpy(c, w->env, sizeof *c * (size_t)w->nenv);
-	return c;
-}
-
 /* Variables whose value differs between two environments become opaque
- * symbols depending on both (and on the condition that chose). */
+ * symbols depending on both (and on the condition that chose).  `other` is
+ * an env_save() of the same scope. */
 static void env_merge(walk *w, const val *other, unsigned cond_dep, uint64_t cond_loops)
 {
-	for (int i = 0; i < w->nenv; i++) {
-		const val *a = &w->env[i], *b = &other[i];
+	for (int k = 0; k < w->nscope; k++) {
+		int i = w->scope[k];
+		const val *a = &w->env[i], *b = &other[k];
 		if (a->x == b->x && a->base == b->base)
 			continue;
 		unsigned dep = (a->x ? a->x->dep : 0) | (b->x ? b->x->dep : 0) | cond_dep;
@@ -69,8 +62,9 @@ static void decl_stmt(walk *w, ka_node *n)
 	}
 }
 
-/* Declarations assigned anywhere inside n (to make them loop-carried). */
-static void assigned_in(ka_node *n, unsigned char *mark, int nenv)
+/* Declarations assigned anywhere inside n (to make them loop-carried):
+ * mark is indexed by scope position. */
+static void assigned_in(walk *w, ka_node *n, unsigned char *mark)
 {
 	if (!n)
 		return;
@@ -79,10 +73,11 @@ static void assigned_in(ka_node *n, unsigned char *mark, int nenv)
 		t = strip(n->kids[0]);
 	else if (n->kind == KN_UNOP && n->op >= OP_POSTINC && n->op <= OP_PREDEC && n->nkids)
 		t = strip(n->kids[0]);
-	if (t && t->kind == KN_DECLREF && t->ref && t->ref->id < nenv)
-		mark[t->ref->id] = 1;
+	int k = t && t->kind == KN_DECLREF ? walk_scope_index(w, t->ref) : -1;
+	if (k >= 0)
+		mark[k] = 1;
 	for (int i = 0; i < n->nkids; i++)
-		assigned_in(n->kids[i], mark, nenv);
+		assigned_in(w, n->kids[i], mark);
 }
 
 static int contains_launch(ka_node *n)
@@ -251,37 +246,39 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
  * quiet pass over the body first learns what they come to depend on. */
 static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 {
-	unsigned char *mark = calloc((size_t)w->nenv, 1);
-	if (!mark)
+	size_t ns = (size_t)(w->nscope ? w->nscope : 1);
+	unsigned char *mark = calloc(ns, 1);
+	unsigned *extra = calloc(ns, sizeof *extra);
+	if (!mark || !extra)
 		abort();
-	assigned_in(body, mark, w->nenv);
-	if (skip && skip->id < w->nenv)
-		mark[skip->id] = 0;
-	unsigned *extra = calloc((size_t)w->nenv, sizeof *extra);
-	if (!extra)
-		abort();
+	assigned_in(w, body, mark);
+	int sk = walk_scope_index(w, skip);
+	if (sk >= 0)
+		mark[sk] = 0;
 	int pre = w->nloops < 3;    /* the quiet pass doubles the cost per nesting level */
 	for (int pass = pre ? 0 : 1; pass < 2; pass++) {
-		for (int i = 0; i < w->nenv; i++) {
-			if (!mark[i])
+		for (int k = 0; k < w->nscope; k++) {
+			if (!mark[k])
 				continue;
-			const val *v = &w->env[i];
-			unsigned dep = (v->x ? v->x->dep : 0) | D_LOOP | (pass && pre ? extra[i] : 0);
+			const val *v = &w->env[w->scope[k]];
+			unsigned dep = (v->x ? v->x->dep : 0) | D_LOOP | (pass && pre ? extra[k] : 0);
 			int s = sx_new_sym(&w->sx, SYM_VAR, "carried", dep & ~D_OPAQUE,
 			                   (v->x ? v->x->loops : 0) | (1ull << lc->slot));
 			w->sx.syms[s].lane_varying = (dep & D_LANE) != 0;
-			w->env[i].x = sx_symref(&w->sx, s);
+			w->env[w->scope[k]].x = sx_symref(&w->sx, s);
 		}
 		if (pass == 0) {
-			val *saved = env_copy(w);
+			val *saved = env_save(w);
 			w->quiet++;
 			w->loops[w->nloops++] = *lc;
 			st(w, body);
 			w->nloops--;
 			w->quiet--;
-			for (int i = 0; i < w->nenv; i++)
-				extra[i] = mark[i] && w->env[i].x ? w->env[i].x->dep & D_LANE : 0;
-			memcpy(w->env, saved, sizeof *saved * (size_t)w->nenv);
+			for (int k = 0; k < w->nscope; k++) {
+				const val *v = &w->env[w->scope[k]];
+				extra[k] = mark[k] && v->x ? v->x->dep & D_LANE : 0;
+			}
+			env_restore(w, saved);
 			free(saved);
 		}
 	}
@@ -473,13 +470,13 @@ static void if_stmt(walk *w, ka_node *n)
 		if (b.is_guard)
 			w->guard_return = 1;
 	}
-	val *before = env_copy(w);
+	val *before = env_save(w);
 	w->brs[w->nbrs++] = b;
 	int bar0 = w->brs[w->nbrs - 1].n_barriers;
 	st(w, n->kids[1]);
 	int then_bar = w->brs[w->nbrs - 1].n_barriers > bar0;
-	val *after_then = env_copy(w);
-	memcpy(w->env, before, sizeof *before * (size_t)w->nenv);
+	val *after_then = env_save(w);
+	env_restore(w, before);
 	int bar1 = w->brs[w->nbrs - 1].n_barriers;
 	if (n->nkids > 2)
 		st(w, n->kids[2]);
@@ -507,7 +504,7 @@ static void compound(walk *w, ka_node *n)
 
 void st(walk *w, ka_node *n)
 {
-	if (!n)
+	if (!n || walk_budget_spent(w))
 		return;
 	switch (n->kind) {
 	case KN_COMPOUND: compound(w, n); break;

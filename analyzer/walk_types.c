@@ -224,10 +224,13 @@ const char *call_name(walk *w, ka_node *n)
 ka_decl *find_function(walk *w, const char *name, int nargs, int device)
 {
 	ka_decl *loose = NULL;
+	ka_decl *const *same;
 	if (!name || !*name)
 		return NULL;
-	for (ka_decl *f = w->tu->funcs; f; f = f->next) {
-		if (strcmp(f->name, name) != 0 || !f->body)
+	int nsame = walk_funcs_named(w, name, &same);     /* same name, list order */
+	for (int k = 0; k < nsame; k++) {
+		ka_decl *f = same[k];
+		if (!f->body)
 			continue;
 		int dev = (f->flags & (KDF_DEVICE | KDF_GLOBAL)) != 0;
 		if (device >= 0 && dev != device && !(f->flags & KDF_HOST))

@@ -57,6 +57,25 @@ static void collect_diags(sqlite3 *db, ka_tool_job *j, ka_buf *out)
 	sqlite3_finalize(st);
 }
 
+/* kcheck's own warnings (analysis limits: a cut expression, a spent
+ * budget): the file's findings are partial, and the user must know. */
+static void collect_limits(sqlite3 *db, ka_tool_job *j, ka_buf *out)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message FROM diag WHERE severity = 'warning'"
+				   " AND (message LIKE 'expression too deep%' OR"
+				   " message LIKE 'analysis budget exceeded%') ORDER BY rowid",
+				   -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *file = (const char *)sqlite3_column_text(st, 0);
+		ka_buf_printf(out, "%s:%d:%d: warning: %s\n", file ? file : j->file->path,
+			      sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+			      (const char *)sqlite3_column_text(st, 3));
+	}
+	sqlite3_finalize(st);
+}
+
 /* A file analyzed in part: clang's errors become findings of the pseudo-rule
  * clang-diagnostic-error (clang-tidy's name), so text, JSON and SARIF show
  * them with their locations. */
@@ -162,6 +181,7 @@ static void run_job(pool *p, ka_tool_job *j)
 		ka_buf_printf(&diags, "kcheck: error: %s\n", ka_error_last());
 		j->failed = 1;
 	} else {
+		collect_limits(db, j, &diags);
 		collect_included(db, j);
 		ka_eval_opts eo = KA_EVAL_OPTS_INIT;
 		if (c->stats)

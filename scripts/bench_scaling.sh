@@ -2,8 +2,11 @@
 # How the analyzer's cost grows with the size of one file: writes a .cu
 # file of N small kernels (each with a guard, a loop, a shared tile and a
 # barrier) plus one host function that launches all of them, runs
-# `kcheck facts` on it, and prints a table of kernels, seconds and peak RSS.
-# Linear analysis means seconds/kernel stays flat as N grows.
+# `kcheck facts --format sqlite` on it (the JSON writer would dominate the
+# memory), then the whole `kcheck FILE` (analysis and every rule), and
+# prints a table of kernels, wall and CPU seconds and peak RSS of both.
+# Linear cost means CPU time per kernel stays flat as N grows (wall time
+# also counts waiting for a busy machine).
 #
 # usage: scripts/bench_scaling.sh [N...]     (default: 500 2000 5000 20000)
 # env:   KCHECK=path/to/kcheck (default build/cli/kcheck)
@@ -42,18 +45,30 @@ gen() {
 	}'
 }
 
-printf '%8s %10s %12s %14s %8s\n' kernels bytes seconds "us/kernel" "RSS MB"
+printf '%8s %10s %9s %9s %12s %8s %9s %9s %8s\n' kernels bytes "wall s" "cpu s" "cpu us/kern" "RSS MB" \
+	"lint wall" "lint cpu" "lint MB"
 for n in "$@"; do
 	src="$tmp/k$n.cu"
 	gen "$n" >"$src"
 	bytes=$(wc -c <"$src")
 	rc=0
-	/usr/bin/time -f '%e %M' -o "$tmp/time" "$kcheck" facts "$src" --format json \
-		-o "$tmp/facts.json" 2>"$tmp/err" || rc=$?
-	read -r secs kb <"$tmp/time" || true
+	/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$kcheck" facts "$src" --format sqlite \
+		-o "$tmp/facts.db" 2>"$tmp/err" || rc=$?
+	read -r secs usr sys kb < <(tail -n 1 "$tmp/time") || true
 	if [ "$rc" -ne 0 ]; then
-		echo "bench_scaling: kcheck exited $rc on $n kernels: $(head -c 300 "$tmp/err")" >&2
+		echo "bench_scaling: kcheck facts exited $rc on $n kernels: $(head -c 300 "$tmp/err")" >&2
 	fi
-	awk -v n="$n" -v b="$bytes" -v s="$secs" -v kb="$kb" \
-		'BEGIN { printf "%8d %10d %12.2f %14.1f %8.0f\n", n, b, s, s * 1e6 / n, kb / 1024 }'
+	# The whole lint (analysis + every rule): exit 0 or 1 (findings) is fine.
+	rc=0
+	/usr/bin/time -f '%e %U %S %M' -o "$tmp/time2" "$kcheck" --format json "$src" \
+		>"$tmp/lint.json" 2>"$tmp/err2" || rc=$?
+	read -r lsecs lusr lsys lkb < <(tail -n 1 "$tmp/time2") || true
+	if [ "$rc" -gt 1 ]; then
+		echo "bench_scaling: kcheck exited $rc on $n kernels: $(head -c 300 "$tmp/err2")" >&2
+	fi
+	awk -v n="$n" -v b="$bytes" -v s="$secs" -v u="$usr" -v y="$sys" -v kb="$kb" \
+		-v ls="$lsecs" -v lu="$lusr" -v ly="$lsys" -v lkb="$lkb" \
+		'BEGIN { cpu = u + y;
+		         printf "%8d %10d %9.2f %9.2f %12.1f %8.0f %9.2f %9.2f %8.0f\n", n, b, s, cpu,
+		                cpu * 1e6 / n, kb / 1024, ls, lu + ly, lkb / 1024 }'
 done

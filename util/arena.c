@@ -13,6 +13,7 @@ struct chunk {
 
 struct ka_arena {
 	struct chunk *head;
+	size_t bytes;           /* allocated from the system, for budgets */
 };
 
 static void oom(void)
@@ -62,7 +63,13 @@ void *ka_arena_alloc(ka_arena *a, size_t n)
 	c->used = n;
 	c->next = a->head;
 	a->head = c;
+	a->bytes += sizeof *c + want;
 	return c->mem;
+}
+
+size_t ka_arena_bytes(const ka_arena *a)
+{
+	return a ? a->bytes : 0;
 }
 
 char *ka_arena_strndup(ka_arena *a, const char *s, size_t n)

@@ -13,6 +13,8 @@ void ka_arena_free(ka_arena *a);
 /* Zeroed memory; aborts on out-of-memory (the model cannot be half-built). */
 void *ka_arena_alloc(ka_arena *a, size_t n);
 char *ka_arena_strdup(ka_arena *a, const char *s);
+/* Bytes taken from the system so far (memory budgets). */
+size_t ka_arena_bytes(const ka_arena *a);
 char *ka_arena_strndup(ka_arena *a, const char *s, size_t n);
 char *ka_arena_printf(ka_arena *a, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -41,11 +41,15 @@ static long long q(sqlite3 *db, const char *sql)
 	return v;
 }
 
+/* No budget: these tests check that the analysis itself finishes (the
+ * sanitizer build runs several times slower than a release build). */
 static sqlite3 *analyze(const char *path)
 {
 	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
 	sqlite3 *db;
 	o.force_shim = 1;
+	o.budget_s = -1;
+	o.budget_mb = -1;
 	assert_int_equal(ka_facts_open(&db), 0);
 	assert_int_equal(ka_analyze_file(&o, path, db), 0);
 	return db;
@@ -240,6 +244,149 @@ static void doubling_locals_finish(void **state)
 	(void)state;
 }
 
+static char *many_kernels(int n)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 24);
+	for (int i = 0; i < n; i++)
+		ka_buf_printf(&b, "__global__ void k%d(const float *in, float *out, int n) {\n"
+		              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		              "  float acc = 0.0f;\n"
+		              "  if (i < n) acc = in[i];\n"
+		              "  for (int j = 0; j < 4; j++) acc += in[i + j];\n"
+		              "  if (i < n) out[i] = acc;\n}\n", i);
+	ka_buf_adds(&b, "void all(const float *a, float *b, int n) {\n");
+	for (int i = 0; i < n; i++)
+		ka_buf_printf(&b, "  k%d<<<n / 128, 128>>>(a, b, n);\n", i);
+	ka_buf_adds(&b, "}\n");
+	return ka_buf_steal(&b);
+}
+
+static double cpu_of(int n, sqlite3 **keep)
+{
+	char name[64];
+	snprintf(name, sizeof name, "many%d.cu", n);
+	char *src = many_kernels(n);
+	const char *p = write_src(name, src);
+	free(src);
+	clock_t t0 = clock();
+	sqlite3 *db = analyze(p);
+	double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel"), n);
+	assert_int_equal(q(db, "SELECT count(*) FROM launch WHERE block_threads = 128"), n);
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE block_source = 'launch'"), n);
+	if (keep)
+		*keep = db;
+	else
+		sqlite3_close(db);
+	return s;
+}
+
+/* Twelve times the kernels costs about twelve times the CPU, not 144: the
+ * walk state was once sized by the whole file and copied at every branch.
+ * The bound leaves room for noise and fixed costs. */
+static void cost_is_linear_in_kernels(void **state)
+{
+	double small = cpu_of(500, NULL);
+	sqlite3 *db = NULL;
+	double big = cpu_of(6000, &db);
+	print_message("500 kernels: %.2f s CPU, 6000 kernels: %.2f s CPU (x%.1f)\n",
+	              small, big, big / (small > 0.01 ? small : 0.01));
+	assert_true(big < 20 * (small > 0.05 ? small : 0.05));
+	/* One kernel's facts are what the same kernel alone gives. */
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE kernel = 'k5999'"),
+	                 q(db, "SELECT count(*) FROM access WHERE kernel = 'k0'"));
+	assert_int_equal(q(db, "SELECT count(*) FROM loop WHERE kernel = 'k5999' AND trip_count = 4"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
+static sqlite3 *analyze_budget(const char *path, double secs, long mb)
+{
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	sqlite3 *db;
+	o.force_shim = 1;
+	o.budget_s = secs;
+	o.budget_mb = mb;
+	assert_int_equal(ka_facts_open(&db), 0);
+	assert_int_equal(ka_analyze_file(&o, path, db), 0);
+	return db;
+}
+
+/* A spent budget ends the walk with a warning naming the function, and
+ * keeps the facts written before it. */
+static void budget_exceeded_is_a_warning(void **state)
+{
+	char *src = many_kernels(300);
+	const char *p = write_src("budget.cu", src);
+	free(src);
+	sqlite3 *db = analyze_budget(p, 1e-9, 0);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'warning' AND"
+	                       " message LIKE 'analysis budget exceeded in %'"), 1);
+	assert_true(q(db, "SELECT count(*) FROM kernel") < 300);
+	sqlite3_close(db);
+	db = analyze_budget(p, 0, 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE"
+	                       " message LIKE 'analysis budget exceeded in % MB per file)%'"), 1);
+	sqlite3_close(db);
+	db = analyze_budget(p, -1, -1);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag"), 0);
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel"), 300);
+	sqlite3_close(db);
+	(void)state;
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+static long rss_kb(void)
+{
+	long pages = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+#endif
+
+/* Nothing of a parse outlives it: the same file under a new name each time
+ * (as the fuzzer writes its inputs), 150 times, and the resident size
+ * after warm-up stays put.  Under ASan freed memory sits in the quarantine
+ * (256 MB by default) and RSS grows by design, so the check is for builds
+ * without it. */
+static void parse_state_does_not_persist(void **state)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	skip();
+#else
+	const char *src = "__global__ void k(const float *a, float *b, int n) {\n"
+		"  __shared__ float t[128];\n"
+		"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"  if (i < n) t[threadIdx.x] = a[i * 2];\n"
+		"  __syncthreads();\n"
+		"  for (int j = 0; j < 4; j++) b[i] += t[(threadIdx.x + j) % 128];\n"
+		"}\n"
+		"void h(const float *a, float *b, int n) { k<<<n / 128, 128>>>(a, b, n); }\n";
+	long warm = 0;
+	for (int i = 0; i < 150; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "persist%d.cu", i);
+		const char *p = write_src(name, src);
+		sqlite3 *db = analyze(p);
+		assert_int_equal(q(db, "SELECT count(*) FROM access"), 4);
+		sqlite3_close(db);
+		unlink(p);
+		if (i == 29)
+			warm = rss_kb();
+	}
+	long grown = rss_kb() - warm;
+	print_message("RSS after 30 parses %ld KB, after 150: +%ld KB\n", warm, grown);
+	assert_true(grown < 3072);
+#endif
+	(void)state;
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/ka-limits-test-XXXXXX");
@@ -254,6 +401,9 @@ int main(void)
 		cmocka_unit_test(overflowing_constants),
 		cmocka_unit_test(huge_block_shapes),
 		cmocka_unit_test(doubling_locals_finish),
+		cmocka_unit_test(cost_is_linear_in_kernels),
+		cmocka_unit_test(budget_exceeded_is_a_warning),
+		cmocka_unit_test(parse_state_does_not_persist),
 	};
 	int failed = cmocka_run_group_tests_name("analyzer_limits", tests, NULL, NULL);
 	char cmd[300];
