@@ -5,6 +5,7 @@
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
 #include "analyzer/walk.h"
+#include "util/checked.h"
 #include "util/error.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,7 @@ static int walk_host_code(walk *w)
 		w->block[0] = w->block[1] = w->block[2] = 1;
 		walk_reset(w, f, NULL);
 		w->is_device = 0;
+		enter_host_template(w, f);
 		st(w, f->body);
 	}
 	for (int i = 0; i < w->noptin; i++) {
@@ -194,6 +196,7 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 	walk_reset(w, f, f);
 	w->kernel_id = (int)next_id(w);
 	bind_tparams(w, f);
+	bind_kernel_types(w, f);
 	w->quiet += quiet;
 	st(w, f->body);
 	w->quiet -= quiet;
@@ -216,7 +219,9 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 {
 	static _Thread_local int64_t ids;
 	walk w = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids};
+	walk_smem_init(tu, tu->arena, &w);
 	w.nenv = tu->next_decl_id + 1;
+	w.tb = ka_arena_alloc(tu->arena, sizeof *w.tb * (size_t)w.nenv);
 	w.env = ka_arena_alloc(tu->arena, sizeof *w.env * (size_t)w.nenv);
 	w.ds = ka_arena_alloc(tu->arena, sizeof *w.ds * (size_t)w.nenv);
 	w.called = ka_arena_alloc(tu->arena, (size_t)w.nenv);
@@ -224,6 +229,7 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	reverse_funcs(tu);
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
 	tu_rows(&w, o);
+	bind_host_templates(&w);
 	walk_host_code(&w);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if (f->flags & KDF_GLOBAL)
@@ -281,6 +287,8 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	rc = analyze_tu(tu, o, arch, db);
 	if (rc == KA_OK && o->ptxas)
 		rc = ka_ptxas_join(o, arch, path, db);
+	else if (rc == KA_OK && !tu->n_errors)
+		ka_ptxas_confirm_lmem(o, arch, path, db);
 	/* Partial analysis (docs/analyzer.md): clang errors fail the file only
 	 * when no function of it could be analyzed. */
 	if (rc == KA_OK && tu->n_errors && !tu->funcs) {

@@ -3,6 +3,7 @@
  * the coefficients read back simply. */
 #include "analyzer/expr.h"
 #include "util/buf.h"
+#include "util/checked.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ static sx *node(sx_ctx *c, sx_kind k)
 {
 	sx *x = ka_arena_alloc(c->arena, sizeof *x);
 	x->k = k;
+	x->depth = x->size = 1;
 	return x;
 }
 
@@ -73,25 +75,26 @@ int sx_is_const(const sx *x, int64_t *v)
 	return 0;
 }
 
+/* Constant folding with checked arithmetic: *ok = 0 when the result is
+ * undefined or does not fit in 64 bits, so the value stays symbolic. */
 static int64_t fold(sx_kind k, int64_t a, int64_t b, int *ok)
 {
-	*ok = 1;
+	int64_t r = 0;
 	switch (k) {
-	case SX_ADD: return a + b;
-	case SX_MUL: return a * b;
-	case SX_DIV: if (b) return a / b; break;
-	case SX_REM: if (b) return a % b; break;
-	case SX_SHL: if (b >= 0 && b < 63) return a << b; break;
-	case SX_SHR: if (b >= 0 && b < 63) return a >> b; break;
-	case SX_AND: return a & b;
-	case SX_OR: return a | b;
-	case SX_XOR: return a ^ b;
-	case SX_MIN: return a < b ? a : b;
-	case SX_MAX: return a > b ? a : b;
-	default: break;
+	case SX_ADD: *ok = ka_add64(a, b, &r); break;
+	case SX_MUL: *ok = ka_mul64(a, b, &r); break;
+	case SX_DIV: *ok = ka_div64(a, b, &r); break;
+	case SX_REM: *ok = ka_rem64(a, b, &r); break;
+	case SX_SHL: *ok = ka_shl64(a, b, &r); break;
+	case SX_SHR: *ok = b < 63 && ka_shr64(a, b, &r); break;
+	case SX_AND: *ok = 1; r = a & b; break;
+	case SX_OR: *ok = 1; r = a | b; break;
+	case SX_XOR: *ok = 1; r = a ^ b; break;
+	case SX_MIN: *ok = 1; r = a < b ? a : b; break;
+	case SX_MAX: *ok = 1; r = a > b ? a : b; break;
+	default: *ok = 0; break;
 	}
-	*ok = 0;
-	return 0;
+	return *ok ? r : 0;
 }
 
 const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
@@ -121,9 +124,14 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 		return a;
 	if (k == SX_SHL && cb && vb >= 0 && vb < 31)   /* x << c is x * 2^c: stays affine */
 		return sx_mul(c, a, sx_const(c, (int64_t)1 << vb));
+	int depth = (a->depth > b->depth ? a->depth : b->depth) + 1, size = a->size + b->size + 1;
+	if (depth > SX_MAX_DEPTH || size > SX_MAX_SIZE)
+		return sx_opaque(c, (a->dep | b->dep) & ~D_OPAQUE, a->loops | b->loops);
 	sx *x = node(c, k);
 	x->a = a;
 	x->b = b;
+	x->depth = depth;
+	x->size = size;
 	x->dep = a->dep | b->dep;
 	x->loops = a->loops | b->loops;
 	x->has_rem_small = a->has_rem_small || b->has_rem_small;
@@ -182,8 +190,10 @@ const sx *sx_div_exact(sx_ctx *c, const sx *x, int64_t d)
 	if (d == 0 || !x)
 		return NULL;
 	switch (x->k) {
-	case SX_CONST:
-		return x->c % d == 0 ? sx_const(c, x->c / d) : NULL;
+	case SX_CONST: {
+		int64_t r, q;
+		return ka_rem64(x->c, d, &r) && r == 0 && ka_div64(x->c, d, &q) ? sx_const(c, q) : NULL;
+	}
 	case SX_ADD: {
 		const sx *a = sx_div_exact(c, x->a, d), *b = sx_div_exact(c, x->b, d);
 		return (a && b) ? sx_add(c, a, b) : NULL;
@@ -207,23 +217,13 @@ int sx_const_term(const sx *x, int64_t *out)
 	case SX_CONST: *out = x->c; return 1;
 	case SX_SYM: *out = 0; return 1;
 	case SX_ADD:
-		if (!sx_const_term(x->a, &a) || !sx_const_term(x->b, &b))
-			return 0;
-		*out = a + b;
-		return 1;
+		return sx_const_term(x->a, &a) && sx_const_term(x->b, &b) && ka_add64(a, b, out);
 	case SX_MUL:
-		if (x->a->k == SX_CONST && sx_const_term(x->b, &b)) {
-			*out = x->a->c * b;
-			return 1;
-		}
-		if (x->b->k == SX_CONST && sx_const_term(x->a, &a)) {
-			*out = x->b->c * a;
-			return 1;
-		}
-		if (!sx_const_term(x->a, &a) || !sx_const_term(x->b, &b))
-			return 0;
-		*out = a * b;
-		return 1;
+		if (x->a->k == SX_CONST && sx_const_term(x->b, &b))
+			return ka_mul64(x->a->c, b, out);
+		if (x->b->k == SX_CONST && sx_const_term(x->a, &a))
+			return ka_mul64(x->b->c, a, out);
+		return sx_const_term(x->a, &a) && sx_const_term(x->b, &b) && ka_mul64(a, b, out);
 	default:
 		return 0;
 	}

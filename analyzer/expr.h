@@ -52,7 +52,14 @@ typedef struct sx {
 	unsigned dep;
 	uint64_t loops;
 	int has_rem_small;      /* contains % or & by a small constant over lane ids */
+	int depth, size;        /* tree height and node count (saturating); see SX_MAX_* */
 } sx;
+
+/* Bounds on one tree: a deeper or larger value becomes opaque, so every
+ * recursive walk over a tree is bounded in stack and time (substitution
+ * builds DAGs: `x = x + x` repeated 60 times is a tree of 2^60 nodes). */
+#define SX_MAX_DEPTH 200
+#define SX_MAX_SIZE 4096
 
 typedef struct sx_ctx {
 	ka_arena *arena;

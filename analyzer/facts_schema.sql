@@ -38,7 +38,8 @@ CREATE TABLE kernel(
   has_bounds_guard INT,                -- a thread-dependent guard against a parameter
   regs INT, spills_bytes INT, ptxas_smem INT,   -- from --ptxas, else NULL
   occ_blocks_threads INT, occ_blocks_smem INT, occ_blocks_regs INT,
-  occ_blocks INT, occupancy REAL, occ_limiter TEXT);
+  occ_blocks INT, occupancy REAL, occ_limiter TEXT,
+  stack_bytes INT);                    -- ptxas stack frame per thread (local memory), else NULL
 
 CREATE TABLE param(
   id INTEGER PRIMARY KEY, kernel_id INT, kernel TEXT, idx INT, name TEXT, type TEXT,

@@ -33,10 +33,18 @@ typedef struct lower_ctx {
 	int *macros;              /* main-file macro expansion ranges: begin, end pairs */
 	int nmacros, capmacros;
 	const char *macro_file;
+	int depth;                /* nesting of lower_expr/lower_stmt calls */
+	int too_deep;             /* the depth limit was hit (reported once) */
 } lower_ctx;
+
+/* Deeper nesting (a 20,000-term sum is a left-deep tree of that height) is
+ * cut: the subtree becomes an opaque node and the TU gets a warning, so the
+ * recursive lowering and the walk that follows have a bounded stack. */
+#define KA_MAX_AST_DEPTH 256
 
 static ka_node *lower_expr(lower_ctx *cx, CXCursor c);
 static ka_node *lower_stmt(lower_ctx *cx, CXCursor c);
+static ka_node *lower_stmt_at(lower_ctx *cx, CXCursor c);
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -424,13 +432,15 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 			n->cfg = x;
 		} else if (n->name_begin < 0) {
 			ka_node *d = x;
+			n->callee = x;
 			while ((d->kind == KN_CAST || d->kind == KN_PAREN) && d->nkids == 1)
 				d = d->kids[0];
 			n->name_begin = d->loc.in_macro ? -1 : d->loc.begin;
 			n->name_end = d->loc.in_macro ? -1 : d->loc.end;
 			n->ntargs = d->ntargs;
 			memcpy(n->targs, d->targs, sizeof n->targs);
-			if ((!n->name || !*n->name) && d->kind == KN_DECLREF) {
+			if ((!n->name || !*n->name) && d->kind == KN_DECLREF && d->name && *d->name &&
+			    strncmp(d->name, "operator", 8) != 0) {
 				n->name = d->name;     /* (kernel)<<<...>>>: ROCm's hipLaunchKernelGGL */
 				n->ref = d->ref;
 				n->ref_usr = d->ref_usr;
@@ -500,7 +510,7 @@ static int hip_coordinate(CXCursor c, CXCursor *member)
 	return ok;
 }
 
-static ka_node *lower_expr(lower_ctx *cx, CXCursor c)
+static ka_node *lower_expr_at(lower_ctx *cx, CXCursor c)
 {
 	enum CXCursorKind kk = clang_getCursorKind(c);
 	CXCursor member;
@@ -541,6 +551,25 @@ static ka_node *lower_expr(lower_ctx *cx, CXCursor c)
 	free(k.v);
 	return n;
 }
+
+/* The depth guard around both lowering functions. */
+static ka_node *lower_guarded(lower_ctx *cx, CXCursor c, int as_stmt)
+{
+	if (cx->depth >= KA_MAX_AST_DEPTH) {
+		ka_node *n = new_node(cx, KN_OTHER, c);
+		if (!cx->too_deep++)
+			ka_tu_warn(cx->tu, &n->loc, "expression too deep: nesting over %d levels is "
+			           "not analysed", KA_MAX_AST_DEPTH);
+		return n;
+	}
+	cx->depth++;
+	ka_node *n = as_stmt ? lower_stmt_at(cx, c) : lower_expr_at(cx, c);
+	cx->depth--;
+	return n;
+}
+
+static ka_node *lower_expr(lower_ctx *cx, CXCursor c) { return lower_guarded(cx, c, 0); }
+static ka_node *lower_stmt(lower_ctx *cx, CXCursor c) { return lower_guarded(cx, c, 1); }
 
 /* ---- declarations ------------------------------------------------------- */
 

@@ -76,6 +76,7 @@ typedef struct ka_node {
 	int nkids;
 	/* statements */
 	struct ka_node *cfg;    /* CALL: the <<<...>>> configuration call, if a launch */
+	struct ka_node *callee; /* CALL: the callee expression (p.f / p->f: its object) */
 	int64_t targs[4];       /* CALL/DECLREF: integer template arguments written */
 	int ntargs;
 	int unroll_pragma;      /* FOR/WHILE/DO: preceded by #pragma unroll */
@@ -157,6 +158,10 @@ typedef struct ka_tu {
 
 /* Source text of a range from the TU's file table ("" when unknown). */
 const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end);
+/* A warning of kcheck's own on the TU (analysis limits): a diag row, and a
+ * line on stderr from the CLI. */
+void ka_tu_warn(ka_tu *tu, const ka_loc *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 const ka_srcfile *ka_tu_file(ka_tu *tu, const char *path);
 
 #endif

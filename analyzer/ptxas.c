@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void update(sqlite3 *db, const char *fn, long regs, long spills, long smem)
+static void update(sqlite3 *db, const char *fn, long regs, long spills, long smem, long stack)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "UPDATE kernel SET regs = ?, spills_bytes = ?, ptxas_smem = ? "
-	                       "WHERE mangled = ?", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "UPDATE kernel SET regs = ?, spills_bytes = ?, ptxas_smem = ?, "
+	                       "stack_bytes = ?5 WHERE mangled = ?4", -1, &s, NULL) != SQLITE_OK)
 		return;
+	sqlite3_bind_int64(s, 5, stack);
 	if (regs >= 0)
 		sqlite3_bind_int64(s, 1, regs);
 	sqlite3_bind_int64(s, 2, spills);
@@ -26,7 +27,7 @@ static void update(sqlite3 *db, const char *fn, long regs, long spills, long sme
 int ka_ptxas_parse(const char *text, sqlite3 *db)
 {
 	char fn[512] = "";
-	long spills = 0;
+	long spills = 0, stack = 0;
 	const char *p = text;
 	while (p && *p) {
 		const char *e = strchr(p, '\n');
@@ -37,12 +38,17 @@ int ka_ptxas_parse(const char *text, sqlite3 *db)
 		if ((q = strstr(line, "Function properties for ")) != NULL) {
 			snprintf(fn, sizeof fn, "%s", q + strlen("Function properties for "));
 			spills = 0;
+			stack = 0;
 		} else if ((q = strstr(line, "Compiling entry function '")) != NULL) {
 			q += strlen("Compiling entry function '");
 			const char *end = strchr(q, '\'');
 			snprintf(fn, sizeof fn, "%.*s", end ? (int)(end - q) : 0, q);
 			spills = 0;
+			stack = 0;
 		} else if ((q = strstr(line, "bytes spill stores")) != NULL) {
+			const char *sf = strstr(line, "bytes stack frame");
+			if (sf)
+				stack = strtol(line, NULL, 10);
 			const char *c = strrchr(line, ',');
 			const char *num = c && c < q ? c + 1 : line;
 			long a = strtol(num, NULL, 10);
@@ -61,14 +67,14 @@ int ka_ptxas_parse(const char *text, sqlite3 *db)
 					st--;
 				smem = strtol(st, NULL, 10);
 			}
-			update(db, fn, regs, spills, smem);
+			update(db, fn, regs, spills, smem, stack);
 		}
 		p = e ? e + 1 : NULL;
 	}
 	return KA_OK;
 }
 
-int ka_ptxas_join(const ka_analyze_opts *o, const ka_arch *arch, const char *path, sqlite3 *db)
+int ka_ptxas_run(const ka_analyze_opts *o, const ka_arch *arch, const char *path, ka_buf *out)
 {
 	const char *nvcc = ka_proc_find_nvcc();
 	if (!nvcc)
@@ -91,13 +97,19 @@ int ka_ptxas_join(const ka_analyze_opts *o, const ka_arch *arch, const char *pat
 			argv[n++] = (char *)o->extra_args[i];
 	argv[n++] = (char *)path;
 	argv[n] = NULL;
-	ka_buf out;
-	ka_buf_init(&out, 4 << 20);
 	ka_proc_result res;
-	int rc = ka_proc_run(argv, 300, &out, &res);
+	int rc = ka_proc_run(argv, 300, out, &res);
 	if (rc == KA_OK && (!res.exited || res.status != 0))
 		rc = ka_error_set(KA_ETOOL, "--ptxas: nvcc failed on %s%s", path,
 		                  res.timed_out ? " (time limit)" : "");
+	return rc;
+}
+
+int ka_ptxas_join(const ka_analyze_opts *o, const ka_arch *arch, const char *path, sqlite3 *db)
+{
+	ka_buf out;
+	ka_buf_init(&out, 4 << 20);
+	int rc = ka_ptxas_run(o, arch, path, &out);
 	if (rc == KA_OK)
 		rc = ka_ptxas_parse(out.data ? out.data : "", db);
 	ka_buf_free(&out);

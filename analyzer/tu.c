@@ -2,6 +2,8 @@
  * source files (bytes read once, used for excerpts and rewriting). */
 #include "analyzer/frontend.h"
 #include "util/fs.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,4 +66,21 @@ const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end)
 	if (!f || begin < 0 || end < begin || end > f->len)
 		return "";
 	return ka_arena_strndup(tu->arena, f->data + begin, (size_t)(end - begin));
+}
+
+void ka_tu_warn(ka_tu *tu, const ka_loc *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ka_diag *d = ka_arena_alloc(tu->arena, sizeof *d);
+	d->file = at && at->file ? at->file : tu->main_file;
+	d->line = at ? at->line : 0;
+	d->col = at ? at->col : 0;
+	d->severity = "warning";
+	d->message = ka_arena_strdup(tu->arena, msg);
+	d->next = tu->diags;
+	tu->diags = d;
 }

@@ -48,7 +48,15 @@ typedef struct launch_info {
 	int64_t dyn_smem;        /* -1 unknown */
 	int ntargs;
 	int64_t targs[4];
+	int argb[16];            /* bytes of each argument's pointee (pointers) or value; 0 unknown */
 } launch_info;
+
+/* A template parameter's binding (by decl id): the value of an integer
+ * parameter, the size of a type parameter. */
+typedef struct tbind {
+	int64_t v;
+	int state;               /* 0 unbound, 1 bound, 2 the uses disagree */
+} tbind;
 
 /* Per-declaration statistics gathered during a kernel walk. */
 typedef struct dstat {
@@ -57,6 +65,8 @@ typedef struct dstat {
 	int n_dyn;               /* local arrays: accesses with run-time index */
 	int reinterp;            /* address taken into another type / vector access */
 	int host_kind;           /* host pointers: 1 malloc, 2 pinned */
+	int64_t dim3v[3];        /* host dim3 variables: components assigned (t.x = 256) */
+	unsigned char dim3_set[3]; /* 1 assigned a constant, 2 assigned a run-time value */
 } dstat;
 
 typedef struct walk {
@@ -103,6 +113,9 @@ typedef struct walk {
 	int narrays;
 	unsigned char *called;   /* by decl id: device function inlined somewhere */
 	ka_node *next_stmt;      /* the statement after the current one */
+	tbind *tb;               /* by decl id: template parameter bindings */
+	const char *elem_assumed; /* a dependent element type whose size was assumed */
+	ka_decl *smem_decl;      /* the dynamic shared memory reached through SharedMemory<T> */
 } walk;
 
 /* walk_expr.c */
@@ -121,12 +134,47 @@ void st(walk *w, ka_node *n);
 void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_assign(walk *w, ka_decl *d, val v);
 
+val walk_access(walk *w, ka_node *n, int rw);    /* an lvalue read or written */
+void record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw);
+
 /* walk_call.c */
 val ev_call(walk *w, ka_node *n);
+val inline_call(walk *w, ka_node *n, ka_decl *f);
+void barrier_fact(walk *w, ka_node *n, const char *kind);   /* block | warp | fence | grid */
+void call_fact(walk *w, ka_node *n, const char *cat, int checked);
+
+/* walk_types.c: element sizes (dependent types too), template bindings,
+ * vector and reduced-precision operators, load/store intrinsics. */
+int elem_size(walk *w, ka_node *n, ka_node *ptr);
+int pointee_size(walk *w, ka_node *p);
+int size_of_type(walk *w, const char *type, int deref);
+int value_size(walk *w, ka_node *n);
+const char *access_index_text(walk *w, ka_node *n, val addr, int elem);
+int vector_lanes(const ka_node *n, int abytes);
+const char *call_name(walk *w, ka_node *n);
+ka_decl *find_function(walk *w, const char *name, int nargs, int device);
+int call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max);
+void bind_call_tparams(walk *w, ka_node *n, ka_decl *f);
+void bind_kernel_types(walk *w, ka_decl *k);
+void bind_host_templates(walk *w);
+void enter_host_template(walk *w, ka_decl *f);
+
+/* walk_vec.c: calls that move data on records (operators, conversions,
+ * load/store intrinsics). */
+int ev_typed_call(walk *w, ka_node *n, val *out);
+
+/* walk_cg.c: cooperative groups and the SharedMemory<T> idiom. */
+int ev_cg_call(walk *w, ka_node *n, val *out);
+int is_block_barrier_call(ka_node *n);
+void walk_smem_init(ka_tu *tu, ka_arena *a, walk *w);
+
+/* walk_lane.c: lane and warp ids (tid & 31, tid >> 5) made affine within a warp. */
+const sx *lane_linear(walk *w, const sx *x);
 
 /* walk_host.c */
 void launch_fact(walk *w, ka_node *n);
 void note_array(walk *w, ka_decl *d);
+int host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
 
 /* warp.c: the modelled warp for one address expression. */
 typedef struct warp_result {

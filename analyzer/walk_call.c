@@ -86,7 +86,7 @@ static int fold_real(ka_node *n, double *v)
 	return 0;
 }
 
-static void barrier_fact(walk *w, ka_node *n, const char *kind)
+void barrier_fact(walk *w, ka_node *n, const char *kind)
 {
 	const char *why = NULL;
 	int line = 0, warp = strcmp(kind, "warp") == 0;
@@ -197,7 +197,7 @@ static const char *host_ptr_kind(walk *w, ka_node *n)
 	return hk == 1 ? "malloc" : hk == 2 ? "pinned" : "unknown";
 }
 
-static void call_fact(walk *w, ka_node *n, const char *cat, int checked)
+void call_fact(walk *w, ka_node *n, const char *cat, int checked)
 {
 	if (w->quiet)
 		return;
@@ -271,7 +271,7 @@ static void note_host_alloc(walk *w, ka_node *n)
 		w->ds[v->ref->id].host_kind = 3;
 }
 
-static val inline_call(walk *w, ka_node *n, ka_decl *f)
+val inline_call(walk *w, ka_node *n, ka_decl *f)
 {
 	val args[16];
 	int na = n->nkids < 16 ? n->nkids : 16;
@@ -285,6 +285,7 @@ static val inline_call(walk *w, ka_node *n, ka_decl *f)
 	for (int i = 0; i < f->nparams && i < na; i++)
 		if (f->params[i]->id < w->nenv)
 			w->env[f->params[i]->id] = args[i];
+	bind_call_tparams(w, n, f);
 	const char *saved_func = w->func;
 	const sx *saved_ret = w->ret_val;
 	w->inline_stack[w->inline_depth++] = f;
@@ -302,6 +303,12 @@ val ev_call(walk *w, ka_node *n)
 {
 	int checked = !w->stmt_level_call;
 	w->stmt_level_call = 0;
+	if ((!n->name || !*n->name) && (n->callee || n->name_begin >= 0)) {
+		/* a dependent call in a template: k<T>(...), f<N>(...) */
+		const char *rn = call_name(w, n);
+		if (n->cfg || find_function(w, rn, n->nkids, -1))
+			n->name = rn;
+	}
 	if (n->cfg) {
 		launch_fact(w, n);
 		for (int i = 0; i < n->nkids; i++)
@@ -309,14 +316,21 @@ val ev_call(walk *w, ka_node *n)
 		return (val){.x = sx_opaque(&w->sx, 0, 0)};
 	}
 	const char *name = n->name ? n->name : "";
+	val tv;
+	if (ev_cg_call(w, n, &tv) || (w->is_device && ev_typed_call(w, n, &tv)))
+		return tv;
 	if (!*name || strcmp(name, "dim3") == 0 || strncmp(name, "operator", 8) == 0) {
 		unsigned dep = 0;
 		for (int i = 0; i < n->nkids; i++)
 			dep |= ev_int(w, n->kids[i])->dep;
 		return (val){.x = sx_opaque(&w->sx, dep, 0)};
 	}
-	const char *cat = category(name, n->ref);
+	ka_decl *ref = n->ref;
+	if ((!ref || !ref->body) && w->is_device)
+		ref = find_function(w, name, n->nkids, 1);     /* templates: f<N>(...) */
+	const char *cat = category(name, ref);
 	if (strcmp(cat, "device_fn") == 0 && w->is_device) {
+		n->ref = ref;
 		call_fact(w, n, cat, checked);
 		w->called[n->ref->id] = 1;
 		return inline_call(w, n, n->ref);

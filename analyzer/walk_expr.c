@@ -116,21 +116,6 @@ static const char *space_name(int sp)
 	return n[sp];
 }
 
-/* The index text of an access: what is between the base and the end. */
-static const char *index_text(walk *w, ka_node *n)
-{
-	if (n->kind == KN_MEMBER && n->nkids == 1 && strip(n->kids[0])->kind == KN_SUBSCRIPT)
-		n = strip(n->kids[0]);          /* vel[i].x: the index is i */
-	const char *t = node_text(w, n);
-	if (!t || !*t)
-		return NULL;
-	const char *lb = strchr(t, '[');
-	size_t len = strlen(t);
-	if (lb && len && t[len - 1] == ']')
-		return ka_arena_strndup(w->a, lb + 1, (size_t)(t + len - 1 - (lb + 1)));
-	return t;
-}
-
 static void coef_cols(walk *w, ka_row *r, const sx *addr, int elem, int k, int *symbolic)
 {
 	static const char *const kc[] = {"kind_tx", "kind_ty", "kind_tz"};
@@ -176,7 +161,7 @@ static void loop_cols(walk *w, ka_row *r, const sx *addr)
 }
 
 static void warp_cols(walk *w, ka_row *r, const sx *addr, int abytes, int sp, int symbolic,
-                      const char **assume, warp_result *out)
+                      int size_assumed, const char **assume, warp_result *out)
 {
 	warp_result wr;
 	warp_model(w, addr, abytes, sp == SP_SHARED, &wr);
@@ -188,7 +173,7 @@ static void warp_cols(walk *w, ka_row *r, const sx *addr, int abytes, int sp, in
 	ka_row_opt(r, "stride_bytes_tx", wr.ok, wr.stride_bytes);
 	ka_row_opt(r, "bank_ways", wr.ok && sp == SP_SHARED, wr.bank_ways);
 	ka_row_opt(r, "ideal_bank_ways", wr.ok && sp == SP_SHARED, wr.ideal_bank_ways);
-	ka_row_int(r, "sectors_assumed", symbolic);
+	ka_row_int(r, "sectors_assumed", symbolic || size_assumed);
 	ka_row_opt(r, "warp_uniform", wr.ok, wr.uniform || !(addr->dep & D_LANE));
 	if (symbolic)
 		*assume = ka_arena_printf(w->a, "%s%srun-time values in the lane stride taken as 1024",
@@ -208,9 +193,11 @@ static int local_index_dynamic(walk *w, const sx *x)
 	return rest != 0;
 }
 
-static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
-                          const char *field, int rw)
+void record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
+                   int rw)
 {
+	const char *assumed_type = w->elem_assumed;
+	w->elem_assumed = NULL;
 	if (w->quiet || !w->kernel || !addr.base)
 		return;
 	dstat *ds = &w->ds[addr.base->id];
@@ -234,19 +221,20 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 	ka_row_text(&r, "base", addr.base->name);
 	ka_row_int(&r, "base_is_param", addr.base->kind == KD_PARAM);
 	ka_row_text(&r, "base_array", (addr.base->tflags & KT_ARRAY) ? addr.base->name : NULL);
-	ka_row_opt(&r, "elem_bytes", elem > 0, elem);
-	ka_row_opt(&r, "access_bytes", abytes > 0, abytes);
+	ka_row_opt(&r, "elem_bytes", elem > 0 && !assumed_type, elem);
+	ka_row_opt(&r, "access_bytes", abytes > 0 && !assumed_type, abytes);
 	ka_row_opt(&r, "struct_bytes", field != NULL, elem);
 	ka_row_text(&r, "field", field);
-	ka_row_text(&r, "index_text", index_text(w, n));
+	ka_row_text(&r, "index_text", access_index_text(w, n, addr, elem));
 	const sx *idx = elem > 0 ? sx_div_exact(&w->sx, addr.x, elem) : NULL;
 	int affine = sx_coef(&w->sx, addr.x, SYM_TID_X) && sx_coef(&w->sx, addr.x, SYM_TID_Y) &&
 	             sx_coef(&w->sx, addr.x, SYM_TID_Z) && !(addr.x->dep & D_OPAQUE);
 	ka_row_text(&r, "affine", idx && affine ? sx_render(&w->sx, w->a, idx) : NULL);
 	ka_row_int(&r, "is_affine", affine);
 	int symbolic = 0;
+	const sx *lin = lane_linear(w, addr.x);
 	for (int k = 0; k < 3; k++)
-		coef_cols(w, &r, addr.x, elem, k, &symbolic);
+		coef_cols(w, &r, lin, elem, k, &symbolic);
 	symbolic |= sx_mixes_unknown_with_lanes(&w->sx, addr.x);
 	int64_t c0 = 0;
 	int has_c0 = idx && sx_const_term(idx, &c0);
@@ -255,15 +243,18 @@ static void record_access(walk *w, ka_node *n, val addr, int abytes, int elem,
 	ka_row_int(&r, "block_uniform", (addr.x->dep & D_LANE) == 0);
 	ka_row_int(&r, "data_dependent", (addr.x->dep & D_DATA) != 0);
 	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
+	if (assumed_type)
+		assume = ka_arena_printf(w->a, "%s%selement type %s taken as 4 bytes (no instantiation "
+		                         "seen)", assume ? assume : "", assume ? "; " : "", assumed_type);
 	warp_result wr;
-	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, &assume, &wr);
+	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, assumed_type != NULL, &assume, &wr);
 	loop_cols(w, &r, addr.x);
 	ka_row_int(&r, "in_divergent_branch", in_divergent(w, NULL, NULL, 0));
 	int guarded = w->guard_return;
 	for (int i = 0; i < w->nbrs; i++)
 		guarded |= w->brs[i].is_guard;
 	ka_row_int(&r, "guarded", guarded);
-	ka_row_int(&r, "vector_width", (n->tflags & KT_VECTOR) && abytes >= 8 ? abytes / 4 : 1);
+	ka_row_int(&r, "vector_width", vector_lanes(n, abytes));
 	ka_row_text(&r, "block_source", w->block_source);
 	ka_row_text(&r, "assumption", assume);
 	ka_row_insert(w->db, &r);
@@ -299,7 +290,9 @@ static int lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 		if (!b.base)
 			return 0;
 		const sx *i = ev_int(w, n->kids[1]);
-		int eb = n->type_bytes > 0 ? n->type_bytes : 4;
+		int eb = elem_size(w, n, strip(n->kids[0]));
+		if (eb <= 0)
+			eb = 4;
 		out->base = b.base;
 		out->space = b.space;
 		out->x = sx_add(&w->sx, b.x ? b.x : sx_const(&w->sx, 0), sx_mul(&w->sx, i, sx_const(&w->sx, eb)));
@@ -313,7 +306,7 @@ static int lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 		*out = p;
 		if (!out->x)
 			out->x = sx_const(&w->sx, 0);
-		*elem = n->type_bytes;
+		*elem = elem_size(w, n, strip(n->kids[0]));
 		return 1;
 	}
 	if (n->kind == KN_MEMBER && n->nkids == 1) {
@@ -324,8 +317,7 @@ static int lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 			b = ev(w, n->kids[0], 0);
 			if (!b.base)
 				return 0;
-			ka_node *k = strip(n->kids[0]);
-			e2 = k->pointee_bytes;
+			e2 = pointee_size(w, strip(n->kids[0]));
 		} else if (!lvalue(w, n->kids[0], &b, &e2, &f2)) {
 			return 0;
 		}
@@ -347,7 +339,8 @@ static val access_expr(walk *w, ka_node *n, int rw)
 	const char *field = NULL;
 	if (!lvalue(w, n, &addr, &elem, &field))
 		return ival(sx_opaque(&w->sx, 0, 0));
-	record_access(w, n, addr, n->type_bytes, elem, field, rw);
+	int abytes = field ? value_size(w, n) : elem;
+	record_access(w, n, addr, abytes, elem, field, rw);
 	unsigned dep = (addr.x->dep & ~D_OPAQUE) | D_DATA;
 	int sym = sx_new_sym(&w->sx, SYM_LOAD, addr.base->name, dep, addr.x->loops);
 	w->sx.syms[sym].lane_varying = (addr.x->dep & D_LANE) != 0;
@@ -358,6 +351,11 @@ static val access_expr(walk *w, ka_node *n, int rw)
 		v.x = sx_const(&w->sx, 0);
 	}
 	return v;
+}
+
+val walk_access(walk *w, ka_node *n, int rw)
+{
+	return access_expr(w, n, rw);
 }
 
 static val builtin_member(walk *w, ka_node *n)
@@ -461,8 +459,11 @@ static val ev_assign(walk *w, ka_node *n)
 			const sx *r = rv.x ? rv.x : sx_opaque(&w->sx, 0, 0);
 			if (n->op == OP_SUBA)
 				r = sx_neg(&w->sx, r);
-			if (cur.base && (n->op == OP_ADDA || n->op == OP_SUBA))
-				r = sx_mul(&w->sx, r, sx_const(&w->sx, lhs->pointee_bytes > 0 ? lhs->pointee_bytes : 1));
+			if (cur.base && (n->op == OP_ADDA || n->op == OP_SUBA)) {
+				int pb = pointee_size(w, lhs);
+				w->elem_assumed = NULL;
+				r = sx_mul(&w->sx, r, sx_const(&w->sx, pb > 0 ? pb : 1));
+			}
 			nv = cur;
 			nv.x = (lhs->tflags & (KT_FLOAT | KT_DOUBLE)) ?
 			       sx_opaque(&w->sx, c->dep | r->dep, c->loops | r->loops) :
@@ -471,6 +472,8 @@ static val ev_assign(walk *w, ka_node *n)
 		walk_assign(w, lhs->ref, nv);
 		return nv;
 	}
+	if (!w->is_device && host_dim3_assign(w, lhs, n->kids[1], n->op))
+		return rv;
 	access_expr(w, lhs, n->op == OP_ASSIGN ? 1 : 2);
 	return rv;
 }
@@ -508,15 +511,17 @@ static val ev_binop(walk *w, ka_node *n)
 	val a = ev(w, n->kids[0], 0), b = ev(w, n->kids[1], 0);
 	const sx *x = a.x ? a.x : sx_opaque(&w->sx, 0, 0), *y = b.x ? b.x : sx_opaque(&w->sx, 0, 0);
 	if (a.base && (n->op == OP_ADD || n->op == OP_SUB)) {   /* pointer arithmetic */
-		ka_node *pn = strip(n->kids[0]);
-		int eb = pn && pn->pointee_bytes > 0 ? pn->pointee_bytes : 1;
+		int eb = pointee_size(w, n);          /* the result's type: (float4 *)p + i */
+		eb = eb > 0 ? eb : pointee_size(w, strip(n->kids[0]));
+		eb = eb > 0 ? eb : 1;
 		const sx *d = sx_mul(&w->sx, y, sx_const(&w->sx, eb));
 		a.x = sx_add(&w->sx, x, n->op == OP_SUB ? sx_neg(&w->sx, d) : d);
 		return a;
 	}
 	if (b.base && n->op == OP_ADD) {
-		ka_node *pn = strip(n->kids[1]);
-		int eb = pn && pn->pointee_bytes > 0 ? pn->pointee_bytes : 1;
+		int eb = pointee_size(w, n);
+		eb = eb > 0 ? eb : pointee_size(w, strip(n->kids[1]));
+		eb = eb > 0 ? eb : 1;
 		b.x = sx_add(&w->sx, y, sx_mul(&w->sx, x, sx_const(&w->sx, eb)));
 		return b;
 	}
@@ -572,8 +577,10 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 		if (k->kind == KN_DECLREF && k->ref) {
 			val cur = w->env[k->ref->id];
 			int step = (n->op == OP_PREINC || n->op == OP_POSTINC) ? 1 : -1;
-			if (cur.base)
-				step *= k->pointee_bytes > 0 ? k->pointee_bytes : 1;
+			if (cur.base) {
+				int pb = pointee_size(w, k);
+				step *= pb > 0 ? pb : 1;
+			}
 			val nv = cur;
 			nv.x = sx_add(&w->sx, cur.x ? cur.x : sx_opaque(&w->sx, 0, 0), sx_const(&w->sx, step));
 			walk_assign(w, k->ref, nv);
@@ -635,6 +642,10 @@ val ev(walk *w, ka_node *n, int rw)
 		return ival(sx_opaque(&w->sx, 0, 0));
 	case KN_SIZEOF:
 		return ival(n->ival >= 0 ? sx_const(&w->sx, n->ival) : sx_opaque(&w->sx, 0, 0));
+	case KN_INITLIST:       /* size_t row{expr}: a scalar's brace initializer */
+		if (n->nkids == 1 && !(n->tflags & (KT_RECORD | KT_ARRAY)))
+			return ev(w, n->kids[0], rw);
+		break;
 	case KN_DECLREF:
 		return ev_declref(w, n, rw);
 	case KN_MEMBER: {

@@ -3,6 +3,7 @@
  * fact with its configuration folded where it is constant (dim3, macros,
  * constexpr, local constants), and feeds the kernel's block shape. */
 #include "analyzer/walk.h"
+#include "util/checked.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,19 +48,84 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 			ok &= fold_int(w, n->kids[i], &out[i]);
 		return ok;
 	}
-	if (n->kind == KN_DECLREF && is_dim3(n))
-		return n->ref && n->ref->init ? fold_dim3(w, n->ref->init, out, depth + 1) : 0;
+	if (n->kind == KN_DECLREF && is_dim3(n)) {
+		if (!n->ref)
+			return 0;
+		int ok = n->ref->init ? fold_dim3(w, n->ref->init, out, depth + 1) : 1;
+		const dstat *ds = n->ref->id < w->nenv ? &w->ds[n->ref->id] : NULL;
+		for (int i = 0; ds && i < 3; i++) {     /* dim3 b; b.x = 256; */
+			if (ds->dim3_set[i] == 1)
+				out[i] = ds->dim3v[i];
+			else if (ds->dim3_set[i] == 2)
+				ok = 0;
+		}
+		return ok;
+	}
 	return fold_int(w, n, &out[0]);
+}
+
+/* `b.x = 256` on a host dim3 variable: remembered for the launches below
+ * (the walk is in statement order; a component set under a branch keeps
+ * the last value assigned). */
+int host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op)
+{
+	if (!lhs || lhs->kind != KN_MEMBER || lhs->nkids != 1 || !lhs->name ||
+	    strlen(lhs->name) != 1 || lhs->name[0] < 'x' || lhs->name[0] > 'z')
+		return 0;
+	ka_node *v = strip(lhs->kids[0]);
+	if (!v || v->kind != KN_DECLREF || !v->ref || !is_dim3(v) || v->ref->id >= w->nenv)
+		return 0;
+	dstat *ds = &w->ds[v->ref->id];
+	int axis = lhs->name[0] - 'x';
+	int64_t val;
+	if (op == OP_ASSIGN && fold_int(w, rhs, &val)) {
+		ds->dim3v[axis] = val;
+		ds->dim3_set[axis] = 1;
+	} else {
+		ds->dim3_set[axis] = 2;
+	}
+	return 1;
 }
 
 static ka_decl *find_kernel(walk *w, ka_node *n)
 {
 	if (n->ref && (n->ref->flags & KDF_GLOBAL) && n->ref->body)
 		return n->ref;
+	const char *name = call_name(w, n);
+	ka_decl *loose = NULL;
 	for (ka_decl *f = w->tu->funcs; f; f = f->next)
-		if ((f->flags & KDF_GLOBAL) && n->name && strcmp(f->name, n->name) == 0)
-			return f;
-	return n->ref;
+		if ((f->flags & KDF_GLOBAL) && strcmp(f->name, name) == 0) {
+			if (f->nparams == n->nkids)
+				return f;
+			loose = loose ? loose : f;
+		}
+	return loose ? loose : n->ref;
+}
+
+/* What a launch tells about the kernel's template: integer arguments in
+ * the order of its integer parameters, and the size behind each argument. */
+static void launch_template(walk *w, ka_node *n, ka_decl *k, launch_info *li)
+{
+	for (int i = 0; i < n->nkids && i < 16; i++) {
+		ka_node *a = strip(n->kids[i]);
+		int b = !a ? -1 : (a->tflags & (KT_POINTER | KT_ARRAY)) ? pointee_size(w, a) :
+		        value_size(w, a);
+		li->argb[i] = b > 0 && !w->elem_assumed ? b : 0;
+		w->elem_assumed = NULL;
+	}
+	if (!k || !k->ntparams)
+		return;
+	int64_t v[8];
+	int known[8];
+	int c = call_targs(w, n, k, v, known, 8);
+	li->ntargs = 0;
+	for (int i = 0; i < k->ntparams && i < c && li->ntargs < 4; i++) {
+		if (!(k->tparams[i]->tflags & KT_INT))
+			continue;
+		if (!known[i])
+			break;
+		li->targs[li->ntargs++] = v[i];
+	}
 }
 
 static int is_ceil_div(walk *w, ka_node *n)
@@ -88,14 +154,28 @@ static int checked_after(walk *w)
 	             strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
 }
 
+/* A folded dim3 is used only when every dimension is in [1, INT32_MAX]
+ * and their product is at most `cap`: anything else (a negative or zero
+ * size, an overflow in the folded text) is unknown, never a wrapped number. */
+static int dims_valid(const int64_t d[3], int64_t cap)
+{
+	int64_t p;
+	for (int i = 0; i < 3; i++)
+		if (d[i] < 1 || d[i] > INT32_MAX)
+			return 0;
+	return ka_prod64(d, 3, &p) && p <= cap;
+}
+
 static void dims_cols(ka_row *r, const char *p, const int64_t d[3], int ok)
 {
 	static const char *const gx[] = {"grid_x", "grid_y", "grid_z", "grid_blocks"};
 	static const char *const bx[] = {"block_x", "block_y", "block_z", "block_threads"};
 	const char *const *c = p[0] == 'g' ? gx : bx;
+	int64_t prod = 0;
+	ok = ok && ka_prod64(d, 3, &prod);
 	for (int i = 0; i < 3; i++)
 		ka_row_opt(r, c[i], ok, d[i]);
-	ka_row_opt(r, c[3], ok, d[0] * d[1] * d[2]);
+	ka_row_opt(r, c[3], ok, prod);
 }
 
 /* hipLaunchKernelGGL(kernel, grid, block, smem, stream, args...): the
@@ -131,8 +211,8 @@ void launch_fact(walk *w, ka_node *n)
 	ka_node *cfg = n->cfg;
 	ka_decl *k = find_kernel(w, n);
 	int64_t g[3], b[3], smem = 0;
-	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0);
-	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0);
+	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0) && dims_valid(g, INT64_MAX);
+	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0) && dims_valid(b, INT32_MAX);
 	int sok = cfg->nkids > 2 ? fold_int(w, cfg->kids[2], &smem) : 1;
 	if (w->nlaunches == w->caplaunches) {
 		w->caplaunches = w->caplaunches ? w->caplaunches * 2 : 16;
@@ -150,16 +230,18 @@ void launch_fact(walk *w, ka_node *n)
 		li->by = (int)b[1];
 		li->bz = (int)b[2];
 	}
+	sok = sok && smem >= 0 && smem <= INT32_MAX;   /* else unknown, not a wrapped size */
 	li->dyn_smem = sok ? smem : -1;
 	li->ntargs = n->ntargs;
 	memcpy(li->targs, n->targs, sizeof li->targs);
+	launch_template(w, n, k, li);
 	if (w->quiet)
 		return;
 	const char *text = node_text(w, n);
 	ka_row r;
 	ka_row_begin(&r, "launch");
 	ka_row_int(&r, "id", next_id(w));
-	ka_row_text(&r, "kernel", k ? k->name : n->name);
+	ka_row_text(&r, "kernel", k ? k->name : call_name(w, n));
 	ka_row_text(&r, "func", w->func);
 	ka_row_loc(&r, &n->loc);
 	ka_row_text(&r, "api", text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");

@@ -495,7 +495,7 @@ static void compound(walk *w, ka_node *n)
 		w->last_was_barrier = prev_barrier;
 		w->at_last_stmt = w->inline_depth == 0 && w->fn && n == w->fn->body && i == n->nkids - 1;
 		ka_node *s = strip(k);
-		prev_barrier = s && s->kind == KN_CALL && s->name && strcmp(s->name, "__syncthreads") == 0;
+		prev_barrier = is_block_barrier_call(s);
 		st(w, k);
 	}
 }

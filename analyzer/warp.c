@@ -3,24 +3,33 @@
  * 32-byte sectors (global memory) and bank conflicts (shared memory), as the
  * hardware sees one warp-wide request. */
 #include "analyzer/walk.h"
+#include "util/checked.h"
 #include <stdlib.h>
 #include <string.h>
 
 static void lane_of(const walk *w, int l, sx_lane *ln)
 {
-	int bx = w->block[0] > 0 ? w->block[0] : 1, by = w->block[1] > 0 ? w->block[1] : 1;
+	int64_t bx = w->block[0] > 0 ? w->block[0] : 1, by = w->block[1] > 0 ? w->block[1] : 1;
 	ln->tid[0] = l % bx;
 	ln->tid[1] = (l / bx) % by;
-	ln->tid[2] = l / (bx * by);
+	ln->tid[2] = l / (bx * by);   /* both below 2^31: no overflow in 64 bits */
 }
 
-static int block_threads(const walk *w)
+/* Threads per block; INT64_MAX when the product overflows (only the first
+ * warps are modelled, so "more than a warp" is all that matters then). */
+static int64_t block_threads(const walk *w)
 {
-	int t = 1;
+	int64_t d[3], t;
 	for (int i = 0; i < 3; i++)
-		t *= w->block[i] > 0 ? w->block[i] : 1;
-	return t;
+		d[i] = w->block[i] > 0 ? w->block[i] : 1;
+	return ka_prod64(d, 3, &t) ? t : INT64_MAX;
 }
+
+/* Addresses and access sizes beyond these are not modelled (unknown): within
+ * them every sum, difference and product below fits in 64 bits, and
+ * lanes * access_bytes in an int. */
+#define WARP_MAX_ADDR ((int64_t)1 << 60)
+#define WARP_MAX_ACCESS_BYTES (1 << 20)
 
 static int cmp64(const void *a, const void *b)
 {
@@ -42,15 +51,17 @@ void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_resu
 {
 	memset(r, 0, sizeof *r);
 	int ws = w->arch->warp_size;
-	int lanes = block_threads(w) < ws ? block_threads(w) : ws;
+	int lanes = block_threads(w) < ws ? (int)block_threads(w) : ws;
 	int64_t a[64];
 	r->lanes = lanes;
 	if (access_bytes <= 0 || !addr)
 		return;
+	if (access_bytes > WARP_MAX_ACCESS_BYTES)
+		return;
 	for (int l = 0; l < lanes; l++) {
 		sx_lane ln;
 		lane_of(w, l, &ln);
-		if (sx_eval(&w->sx, addr, &ln, &a[l]) != 0)
+		if (sx_eval(&w->sx, addr, &ln, &a[l]) != 0 || a[l] > WARP_MAX_ADDR || a[l] < -WARP_MAX_ADDR)
 			return;
 	}
 	r->ok = 1;
@@ -104,10 +115,9 @@ void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_resu
 
 int warp_uniform_value(walk *w, const sx *x)
 {
-	int ws = w->arch->warp_size, threads = block_threads(w);
-	int nwarps = (threads + ws - 1) / ws;
-	if (nwarps > 8)
-		nwarps = 8;
+	int ws = w->arch->warp_size;
+	int64_t threads = block_threads(w);
+	int nwarps = threads / ws >= 8 ? 8 : (int)((threads + ws - 1) / ws);
 	for (int wp = 0; wp < nwarps; wp++) {
 		int64_t first = 0, v;
 		for (int l = 0; l < ws && wp * ws + l < threads; l++) {

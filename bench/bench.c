@@ -110,6 +110,8 @@ static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec,
 		if (ka_fs_is_dir(alt)) task = alt;
 	}
 	if (ka_bench_spec_load(task, spec)) return usage_error(ka_error_last(), NULL);
+	/* unseen sizes drawn now, from this run's seed, never listed anywhere a candidate can read */
+	if (ka_bench_spec_draw(spec, o->seed ^ 0x756e7365656eULL)) return usage_error(ka_error_last(), NULL);
 	setup_job(o, spec, j);
 	if (!ka_fs_exists(j->candidate)) return usage_error("no such candidate file", j->candidate);
 	if (!ka_fs_exists(j->baseline)) return usage_error("no such baseline file", j->baseline);
@@ -185,6 +187,22 @@ static void task_score(const ka_bench_result *r, ka_bench_task_score *t)
 	t->roof = r->roof_mean;
 }
 
+/* A task that could not run at all (bad spec, missing file, tool failure):
+ * an entry with verdict "error", so the suite still reports every task. */
+static void broken_task(const struct opts *o, ka_buf *b, int i, const char *name, const char *why)
+{
+	if (!o->json) {
+		printf("%s: error: %s\n", name, why);
+		return;
+	}
+	if (i) ka_buf_addc(b, ',');
+	ka_buf_adds(b, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
+	ka_bench_json_str(b, name);
+	ka_buf_adds(b, ",\"verdict\":\"error\",\"failed_gate\":null,\"reason\":");
+	ka_bench_json_str(b, why);
+	ka_buf_addc(b, '}');
+}
+
 static int suite(const struct opts *o)
 {
 	static ka_bench_spec spec;
@@ -199,8 +217,14 @@ static int suite(const struct opts *o)
 	ka_buf_adds(&b, "{\"schema\":\"kernelarc.bench-suite/1\",\"tasks\":[");
 	for (int i = 0; i < n; i++) {
 		if (tty) fprintf(stderr, "[%d/%d] %s ...\n", i + 1, n, tasks[i]);
-		int rc = run_task(o, tasks[i], &spec, &job, &res);
-		if (rc) { worst = 2; goto out; }
+		memset(&res, 0, sizeof res);
+		if (run_task(o, tasks[i], &spec, &job, &res)) {   /* a broken task: report it, go on with the rest */
+			const char *slash = strrchr(tasks[i], '/');
+			broken_task(o, &b, i, slash ? slash + 1 : tasks[i], ka_error_last());
+			worst = 2;
+			task_score(&res, &sc[i]);
+			continue;
+		}
 		if (!o->json) ka_bench_report_text(stdout, &job, &res);
 		else { if (i) ka_buf_addc(&b, ','); ka_bench_report_json(&b, &job, &res); }
 		if (tty) fprintf(stderr, "[%d/%d] %s: %s\n", i + 1, n, spec.name, res.verdict);
@@ -222,7 +246,6 @@ static int suite(const struct opts *o)
 		       s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1], s.fast_p[2],
 		       s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
 	}
-out:
 	for (int i = 0; i < n; i++) free(tasks[i]);
 	free(tasks);
 	free(sc);

@@ -4,7 +4,10 @@
  * (ka_impl_a, ka_impl_b) and then every other global symbol is made local
  * with objcopy, so a candidate can neither clash with the baseline nor
  * replace a runtime function the harness calls (a patched timer, say).
- * Objects and harness binaries are cached by a hash of their inputs. */
+ * Objects and harness binaries are cached by a hash of their inputs, in a
+ * folder bench/cache.c has checked, and reused only when their content
+ * still matches the SHA-256 recorded when they were written.  The
+ * candidate's object then goes through bench/objcheck.c. */
 #include "bench/build.h"
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "bench/cache.h"
+#include "bench/objcheck.h"
 #include "bench/proc.h"
 #include "util/buf.h"
 #include "util/embed.h"
@@ -27,20 +32,23 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 	return h;
 }
 
-static int mkdirs(const char *path)
+static int mkdirs(const char *path) { return ka_bench_cache_mkdir(path); }
+
+/* A cached harness folder is used only when it is safe and every file in it
+ * still holds exactly the embedded bytes; a changed file is rewritten. */
+static int harness_intact(const char *dir)
 {
-	char tmp[1200];
-	snprintf(tmp, sizeof tmp, "%s", path);
-	for (char *p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(tmp, 0755) && errno != EEXIST) goto bad;
-			*p = '/';
-		}
-	if (mkdir(tmp, 0755) && errno != EEXIST) goto bad;
+	if (mkdirs(dir)) return KA_EINPUT;
+	for (const struct ka_embedded *e = ka_bench_harness_files; e->path; e++) {
+		char path[1400], *text = NULL;
+		size_t len = 0;
+		const char *base = strrchr(e->path, '/');
+		snprintf(path, sizeof path, "%s/%s", dir, base ? base + 1 : e->path);
+		int same = !ka_fs_read(path, 4 << 20, &text, &len) && len == e->len && !memcmp(text, e->data, len);
+		free(text);
+		if (!same && ka_fs_write_atomic(path, e->data, e->len)) return KA_EIO;
+	}
 	return 0;
-bad:
-	return ka_error_set(KA_EIO, "cannot create %s: %s", tmp, strerror(errno));
 }
 
 /* Writes the embedded harness sources to BUILD/harness-HASH/ once. */
@@ -57,7 +65,7 @@ static int harness_dir(const ka_bench_build *b, char *dir, size_t cap, unsigned 
 	}
 	*hash = h;
 	snprintf(dir, cap, "%s/harness-%016llx", b->build_dir, h);
-	if (ka_fs_is_dir(dir)) return 0;
+	if (ka_fs_is_dir(dir)) return harness_intact(dir);
 	char tmp[1200];
 	snprintf(tmp, sizeof tmp, "%s.tmp%ld", dir, (long)getpid());
 	if (mkdirs(tmp)) return KA_EIO;
@@ -127,7 +135,7 @@ static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long 
 	h = fnv(h, b->arch, strlen(b->arch));
 	h = fnv(h, b->nvcc, strlen(b->nvcc));
 	snprintf(obj, cap, "%s/obj/%c-%016llx.o", b->build_dir, slot, h);
-	if (ka_fs_exists(obj)) return 0;
+	if (ka_bench_cache_valid(obj)) return 0;
 	snprintf(def, sizeof def, "-Dka_task_run=ka_impl_%c", slot);
 	snprintf(keep, sizeof keep, "--keep-global-symbol=ka_impl_%c", slot);
 	snprintf(inc, sizeof inc, "-I%s", hdir);
@@ -152,7 +160,7 @@ static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long 
 		char *oc[] = {"objcopy", keep, tmp, NULL};
 		if (run_tool(b, oc, 60, log, logcap, secs)) { unlink(tmp); return KA_ETOOL; }
 	}
-	if (rename(tmp, obj)) { unlink(tmp); snprintf(log, logcap, "cannot write %s", obj); return KA_EIO; }
+	if (ka_bench_cache_commit(tmp, obj)) { unlink(tmp); snprintf(log, logcap, "%s", ka_error_last()); return KA_EIO; }
 	return 0;
 }
 
@@ -186,12 +194,17 @@ int ka_bench_build_run(const ka_bench_build *b, ka_bench_build_out *o)
 				 sizeof o->a_obj, o->log, sizeof o->log, &o->seconds);
 		if (rc) { o->failed = steps[i].what; return rc; }
 	}
-	if (b->compile_only) return 0;
+	if (b->objcheck) {
+		rc = ka_bench_objcheck(o->b_obj, o->findings, 16);
+		if (rc < 0) { snprintf(o->log, sizeof o->log, "%s", ka_error_last()); o->failed = KA_BENCH_BUILD_CANDIDATE; return rc; }
+		o->nfindings = rc;
+		if (rc > 0) { o->failed = KA_BENCH_BUILD_OBJCHECK; return KA_EINPUT; }
+	}
 	unsigned long long h = 0xcbf29ce484222325ULL;
 	const char *objs[4] = {ho, o->ref_obj, o->a_obj, o->b_obj};
 	for (int i = 0; i < 4; i++) h = fnv(h, objs[i], strlen(objs[i]));
 	snprintf(o->binary, sizeof o->binary, "%s/h-%016llx", bindir, h);
-	if (ka_fs_exists(o->binary)) return 0;
+	if (ka_bench_cache_valid(o->binary)) return 0;
 	snprintf(link_tmp, sizeof link_tmp, "%s.tmp%ld", o->binary, (long)getpid());
 	char arch[32];
 	snprintf(arch, sizeof arch, "-arch=%s", b->arch);
@@ -200,6 +213,6 @@ int ka_bench_build_run(const ka_bench_build *b, ka_bench_build_out *o)
 		o->failed = KA_BENCH_BUILD_LINK;
 		return KA_ETOOL;
 	}
-	if (rename(link_tmp, o->binary)) return ka_error_set(KA_EIO, "cannot write %s", o->binary);
+	if (ka_bench_cache_commit(link_tmp, o->binary)) return KA_EIO;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #ifndef KA_BENCH_BUILD_H
 #define KA_BENCH_BUILD_H
 #include <stddef.h>
+#include "bench/scan.h"
 
 enum {
 	KA_BENCH_BUILD_OK = 0,
@@ -12,7 +13,8 @@ enum {
 	KA_BENCH_BUILD_REFERENCE,
 	KA_BENCH_BUILD_BASELINE,
 	KA_BENCH_BUILD_CANDIDATE,
-	KA_BENCH_BUILD_LINK
+	KA_BENCH_BUILD_LINK,
+	KA_BENCH_BUILD_OBJCHECK    /* the candidate's object failed bench/objcheck.h */
 };
 
 typedef struct ka_bench_build {
@@ -21,7 +23,8 @@ typedef struct ka_bench_build {
 	const char *arch;         /* e.g. "sm_90" */
 	const char *reference, *baseline, *candidate;   /* source paths */
 	int compile_timeout_s;
-	int compile_only;         /* objects only, no link */
+	int compile_only;         /* --compile-only (the harness binary is still linked) */
+	int objcheck;             /* check the candidate's object (bench/objcheck.h) */
 } ka_bench_build;
 
 typedef struct ka_bench_build_out {
@@ -30,6 +33,8 @@ typedef struct ka_bench_build_out {
 	char ref_obj[1300], a_obj[1300], b_obj[1300];
 	char binary[1300];
 	double seconds;           /* compiler time spent (0 when all cached) */
+	int nfindings;            /* KA_BENCH_BUILD_OBJCHECK: how many (up to 16 stored) */
+	ka_bench_finding findings[16];
 } ka_bench_build_out;
 
 /* 0 when every step succeeded; else a negative code and out->failed/log say where. */

@@ -2,6 +2,7 @@
  * only (64-bit, overflow is an error): shapes and byte counts are exact. */
 #include "bench/expr.h"
 #include <ctype.h>
+#include <limits.h>
 #include <string.h>
 #include <stdio.h>
 #include "util/error.h"
@@ -59,7 +60,13 @@ static long long atom(struct ev *e)
 		e->s++;
 		return v;
 	}
-	if (*e->s == '-') { e->s++; return -atom(e); }
+	if (*e->s == '-') {
+		e->s++;
+		long long v = atom(e);
+		if (e->err) return 0;
+		if (v == LLONG_MIN) return fail(e, "overflow");
+		return -v;
+	}
 	if (isdigit((unsigned char)*e->s)) {
 		long long v = 0;
 		while (isdigit((unsigned char)*e->s)) {
@@ -94,6 +101,8 @@ static long long product(struct ev *e)
 			if (__builtin_mul_overflow(v, r, &v)) return fail(e, "overflow");
 		} else if (r == 0) {
 			return fail(e, "division by zero");
+		} else if (v == LLONG_MIN && r == -1) {
+			return fail(e, "overflow");   /* LLONG_MIN / -1 traps (SIGFPE), and so does % */
 		} else {
 			v = op == '/' ? v / r : v % r;
 		}

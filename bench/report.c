@@ -18,6 +18,8 @@ static void jstr(ka_buf *b, const char *s)
 	ka_buf_addc(b, '"');
 }
 
+void ka_bench_json_str(ka_buf *b, const char *s) { jstr(b, s); }
+
 static void jnum(ka_buf *b, double v)
 {
 	if (isfinite(v)) ka_buf_printf(b, "%.6g", v);
@@ -47,7 +49,8 @@ static void config_json(ka_buf *b, const ka_bench_spec *s, const ka_bench_result
 	const ka_bench_cfg_result *c = &r->cfg[i];
 	ka_buf_adds(b, "{\"name\":");
 	jstr(b, s->c[i].name);
-	ka_buf_printf(b, ",\"split\":\"%s\",\"params\":{", s->c[i].unseen ? "unseen" : "visible");
+	ka_buf_printf(b, ",\"split\":\"%s\",\"drawn\":%s,\"params\":{", s->c[i].unseen ? "unseen" : "visible",
+		      s->c[i].drawn ? "true" : "false");
 	for (int k = 0; k < s->nparams; k++) ka_buf_printf(b, "%s\"%s\":%lld", k ? "," : "", s->params[k], s->c[i].p[k]);
 	ka_buf_printf(b, "},\"bytes\":%lld,\"flops\":%lld,\"correct\":%s", s->c[i].bytes, s->c[i].flops,
 		      c->correct == 1 ? "true" : c->correct == 0 ? "false" : "null");
@@ -79,6 +82,9 @@ static void config_json(ka_buf *b, const ka_bench_spec *s, const ka_bench_result
 		jnum(b, c->roof);
 		ka_buf_adds(b, ",\"wall_excess_us\":");
 		jnum(b, c->wall_excess_us);
+		ka_buf_adds(b, ",\"tail_excess_us\":");
+		jnum(b, c->tail_excess_us);
+		ka_buf_printf(b, ",\"checked_samples\":%d", c->checked);
 	}
 	ka_buf_addc(b, '}');
 }

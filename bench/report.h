@@ -8,6 +8,8 @@
 
 void ka_bench_report_json(ka_buf *b, const ka_bench_job *job, const ka_bench_result *r);
 void ka_bench_report_text(FILE *f, const ka_bench_job *job, const ka_bench_result *r);
+/* Appends s as a JSON string (escaped). */
+void ka_bench_json_str(ka_buf *b, const char *s);
 /* Appends "score":{...} (no braces around it). */
 void ka_bench_report_suite_json(ka_buf *b, const ka_bench_suite_score *sc);
 

@@ -65,7 +65,7 @@ static int common_line(const char *line, const char *rest_of, const ka_bench_spe
 	} else if (!strcmp(w[1], "b") && ci >= 0) {
 		r->cfg[ci].correct = !strcmp(gate, "correctness") ? 0 : r->cfg[ci].correct;
 		snprintf(r->cfg[ci].why, sizeof r->cfg[ci].why, "%.*s", n, rest);
-		set_verdict(r, "rejected", !strcmp(gate, "performance") && strstr(rest, "timed-output") ? "validation" : gate, msg);
+		set_verdict(r, "rejected", !strcmp(gate, "performance") && strstr(rest, "timed-") ? "validation" : gate, msg);
 	} else {
 		snprintf(msg, sizeof msg, "harness failure: %.*s", (int)strcspn(line, "\n"), line);
 		set_verdict(r, "rejected", gate, msg);
@@ -113,10 +113,11 @@ int ka_bench_result_parse_correct(const char *text, const ka_bench_spec *s, ka_b
 
 static int add_sample(ka_bench_cfg_result *c, const char w[][128])
 {
+	if (!c->timed || atoi(w[2]) != c->n || c->validated || c->checked) return -1;   /* in order, inside its block */
 	if (c->n % 64 == 0) {
 		size_t cap = (size_t)c->n + 64;
-		double **arr[4] = {&c->a, &c->b, &c->wa, &c->wb};
-		for (int k = 0; k < 4; k++) {
+		double **arr[6] = {&c->a, &c->b, &c->wa, &c->wb, &c->ta, &c->tb};
+		for (int k = 0; k < 6; k++) {
 			double *p = realloc(*arr[k], cap * sizeof(double));
 			if (!p) return -1;
 			*arr[k] = p;
@@ -126,38 +127,49 @@ static int add_sample(ka_bench_cfg_result *c, const char w[][128])
 	c->b[c->n] = atof(w[4]);
 	c->wa[c->n] = atof(w[5]);
 	c->wb[c->n] = atof(w[6]);
+	c->ta[c->n] = atof(w[7]);
+	c->tb[c->n] = atof(w[8]);
 	if (!(c->a[c->n] > 0) || !(c->b[c->n] > 0)) return -1;
 	c->n++;
 	return 0;
 }
 
-int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const int *timed, ka_bench_result *r)
+int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const int *timed, int samples,
+			       ka_bench_result *r)
 {
 	int done = 0;
 	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		char w[7][128];
-		words(line, 7, w);
+		char w[9][128];
+		words(line, 9, w);
 		if (!strcmp(w[0], "nodevice")) return 1;
 		if (common_line(line, NULL, s, r, "performance")) continue;
 		int ci = find_cfg(s, w[1]);
 		if (!strcmp(w[0], "done")) done = 1;
 		else if (!strcmp(w[0], "ceiling")) { r->copy_gbs = atof(w[1]); r->fma_gflops = atof(w[2]); }
-		else if (!strcmp(w[0], "perf") && ci >= 0) { r->cfg[ci].timed = 1; r->cfg[ci].graph = atoi(w[3]); }
-		else if (!strcmp(w[0], "validated") && ci >= 0) r->cfg[ci].validated = atoi(w[2]);
+		else if (!strcmp(w[0], "perf")) {
+			if (ci < 0 || !timed[ci] || r->cfg[ci].timed) set_verdict(r, "rejected", "performance", "unexpected timing block");
+			else { r->cfg[ci].timed = 1; r->cfg[ci].graph = atoi(w[3]); }
+		} else if (!strcmp(w[0], "validated") && ci >= 0) r->cfg[ci].validated = atoi(w[2]);
+		else if (!strcmp(w[0], "checked") && ci >= 0) r->cfg[ci].checked = atoi(w[2]);
 		else if (!strcmp(w[0], "sample") && (ci < 0 || add_sample(&r->cfg[ci], (const char (*)[128])w)))
-			set_verdict(r, "rejected", "performance", "malformed timing sample");
+			set_verdict(r, "rejected", "performance", "malformed or unexpected timing sample");
 	}
+	/* The parent knows the plan: every timed configuration has exactly its
+	 * samples, each one checked, and the validated ones. */
 	for (int i = 0; i < s->nconfigs; i++)
-		if (timed[i] && (!r->cfg[i].timed || r->cfg[i].validated < 1) && done)
-			set_verdict(r, "rejected", "performance", "a configuration was not timed and validated");
+		if (timed[i] && done && (!r->cfg[i].timed || r->cfg[i].n != samples || r->cfg[i].checked != samples ||
+					 r->cfg[i].validated < 3))
+			set_verdict(r, "rejected", "performance", "a configuration was not timed, checked and validated as planned");
 	if (!done) set_verdict(r, "rejected", "performance", "the timing run ended early (crash or sticky CUDA error)");
 	return 0;
 }
 
+#define KA_BENCH_TAIL_US 2.0
+
 static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsigned long long seed)
 {
 	ka_bench_cfg_result *c = &r->cfg[i];
-	double da[4096], db[4096];
+	double da[4096], db[4096], ta[4096], tb[4096];
 	int n = c->n < 4096 ? c->n : 4096;
 	char msg[300];
 	c->sa = ka_bench_summarize(c->a, (size_t)c->n);
@@ -165,6 +177,8 @@ static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsign
 	ka_bench_speedup_ci(c->a, c->b, (size_t)c->n, 2000, seed + (unsigned long long)i, &c->speedup, &c->lo, &c->hi);
 	for (int k = 0; k < n; k++) { da[k] = c->wa[k] - c->a[k]; db[k] = c->wb[k] - c->b[k]; }
 	c->wall_excess_us = ka_bench_quantile(db, (size_t)n, 0.5) - ka_bench_quantile(da, (size_t)n, 0.5);
+	for (int k = 0; k < n; k++) { ta[k] = c->ta[k]; tb[k] = c->tb[k]; }
+	c->tail_excess_us = ka_bench_quantile(tb, (size_t)n, 0.5) - ka_bench_quantile(ta, (size_t)n, 0.5);
 	double t = c->sb.median;   /* us */
 	c->gbs = (double)s->c[i].bytes / (t * 1e3);
 	c->gflops = (double)s->c[i].flops / (t * 1e3);
@@ -172,6 +186,13 @@ static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsign
 	if (c->wall_excess_us > 10.0 + 0.2 * t) {
 		snprintf(msg, sizeof msg, "config %s: host wall time exceeds the timed window by %.1f us more than the baseline's: work escapes the timed stream",
 			 s->c[i].name, c->wall_excess_us);
+		set_verdict(r, "rejected", "performance", msg);
+	}
+	/* The event on the legacy stream waits for every blocking stream: work a
+	 * candidate moved off the timed stream lengthens its tail. */
+	if (c->tail_excess_us > KA_BENCH_TAIL_US + 0.05 * t) {
+		snprintf(msg, sizeof msg, "config %s: work finishes %.1f us after the timed window ends, more than the baseline's: work escapes the timed stream",
+			 s->c[i].name, c->tail_excess_us);
 		set_verdict(r, "rejected", "performance", msg);
 	}
 	if (r->copy_gbs > 0 && (c->gbs > 1.25 * r->copy_gbs || c->gflops > 1.1 * r->fma_gflops)) {
@@ -225,6 +246,8 @@ void ka_bench_result_free(ka_bench_result *r)
 		free(r->cfg[i].b);
 		free(r->cfg[i].wa);
 		free(r->cfg[i].wb);
+		free(r->cfg[i].ta);
+		free(r->cfg[i].tb);
 	}
 	memset(r, 0, sizeof *r);
 }

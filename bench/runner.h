@@ -35,15 +35,17 @@ typedef struct ka_bench_job {
  * (--compile-only passed), "error" (the task or the tools are broken). */
 typedef struct ka_bench_cfg_result {
 	int correct;                /* 1 pass, 0 fail, -1 not checked */
-	int timed, graph, validated;
+	int timed, graph, validated, checked;
 	char why[256];
 	double worst, rel_l2;       /* worst error/bound ratio, relative L2 over the draws */
 	int n;                      /* timed pairs */
 	double *a, *b, *wa, *wb;    /* event times and wall times in us, per pair */
+	double *ta, *tb;            /* tails: legacy-stream event minus stop event, us */
 	ka_bench_summary sa, sb;
 	double speedup, lo, hi;     /* paired median speedup a/b and its 95% CI */
 	double gbs, gflops, roof;   /* candidate's achieved rates, fraction of ceiling */
 	double wall_excess_us;      /* candidate's wall-minus-event over the baseline's */
+	double tail_excess_us;      /* candidate's median tail over the baseline's */
 } ka_bench_cfg_result;
 
 typedef struct ka_bench_result {
@@ -75,7 +77,11 @@ void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec);
 void ka_bench_result_free(ka_bench_result *res);
 /* Reads the harness's result lines into res (bench/result.c). */
 int ka_bench_result_parse_correct(const char *text, const ka_bench_spec *spec, ka_bench_result *res);
-int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *spec, const int *timed, ka_bench_result *res);
+/* samples: the exact number of timed pairs each timed configuration must have. */
+int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *spec, const int *timed, int samples,
+			       ka_bench_result *res);
+/* 64 bits from /dev/urandom (the clock and pid when it cannot be read). */
+unsigned long long ka_bench_fresh_seed(void);
 /* Statistics, wall-time cross-check, roofline and the verdict. */
 void ka_bench_result_finish(const ka_bench_spec *spec, ka_bench_result *res, unsigned long long seed);
 

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "bench/build.h"
+#include "bench/cache.h"
 #include "bench/proc.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -17,7 +19,6 @@
 
 void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec)
 {
-	const char *tmp = getenv("TMPDIR");
 	memset(job, 0, sizeof *job);
 	job->spec = spec;
 	snprintf(job->baseline, sizeof job->baseline, "%s/baseline.cu", spec->dir);
@@ -25,11 +26,20 @@ void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec)
 	snprintf(job->candidate, sizeof job->candidate, "%s/expert.cu", spec->dir);
 	job->samples = 40;
 	job->seed = 0;
-	snprintf(job->build_dir, sizeof job->build_dir, "%s/ka-bench-%ld", tmp && *tmp ? tmp : "/tmp", (long)getuid());
+	if (ka_bench_cache_default(job->build_dir, sizeof job->build_dir)) job->build_dir[0] = 0;
 	snprintf(job->nvcc, sizeof job->nvcc, "%s", ka_fs_exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc");
 	snprintf(job->arch, sizeof job->arch, "sm_90");
 	job->compile_timeout_s = 300;
 	job->run_timeout_s = 900;
+}
+
+unsigned long long ka_bench_fresh_seed(void)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen("/dev/urandom", "rb");
+	if (!f || fread(&v, sizeof v, 1, f) != 1) v = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
+	if (f) fclose(f);
+	return v ? v : 1;
 }
 
 static int local_has_device(const ka_bench_runner *r)
@@ -43,8 +53,11 @@ static int local_has_device(const ka_bench_runner *r)
 
 static const char *dist_name(int k) { return k == KA_BENCH_NORMAL ? "normal" : k == KA_BENCH_INT ? "int" : "uniform"; }
 
+/* Drawn configurations are checked for correctness, never timed: their
+ * sizes change from run to run, and a verdict must not. */
 static int timed_cfg(const ka_bench_job *j, int i)
 {
+	if (j->spec->c[i].drawn) return 0;
 	return j->configs == KA_BENCH_CONFIGS_ALL || (j->configs == KA_BENCH_CONFIGS_UNSEEN) == j->spec->c[i].unseen;
 }
 
@@ -58,11 +71,11 @@ static int smallest_cfg(const ka_bench_spec *s)
 	return best;
 }
 
-static int write_plan(const ka_bench_job *j, const char *path, int which)
+/* The plan, sent to the harness over its stdin (never left in a file). */
+static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 {
 	const ka_bench_spec *s = j->spec;
 	ka_buf b;
-	int rc;
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_printf(&b, "seed %llu\nsamples %d\ndeterministic %d\ntol %.17g %.17g %.17g\n", j->seed, j->samples,
 		      s->deterministic, s->atol, s->rtol, s->l2);
@@ -82,11 +95,11 @@ static int write_plan(const ka_bench_job *j, const char *path, int which)
 		for (int k = 0; k < s->nparams; k++) ka_buf_printf(&b, " %lld", c->p[k]);
 		ka_buf_printf(&b, " %d", s->ntensors);
 		for (int k = 0; k < s->ntensors; k++) ka_buf_printf(&b, " %lld", c->n[k]);
-		ka_buf_addc(&b, '\n');
+		ka_buf_printf(&b, "\nreduce %s %lld\n", c->name, c->reduction);
 	}
-	rc = ka_fs_write_atomic(path, b.data, b.len);
-	ka_buf_free(&b);
-	return rc;
+	ka_buf_adds(&b, "end\n");
+	*out = b;
+	return b.data ? 0 : ka_error_set(KA_ENOMEM, "out of memory");
 }
 
 static void reject(ka_bench_result *r, const char *v, const char *gate, const char *reason)
@@ -116,7 +129,7 @@ static int static_gate(const ka_bench_job *j, ka_bench_result *r)
 static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary, size_t cap)
 {
 	ka_bench_build b = {j->build_dir, j->nvcc, j->arch, j->reference, j->baseline, j->candidate,
-			    j->compile_timeout_s, j->compile_only};
+			    j->compile_timeout_s, j->compile_only, !j->skip_static};
 	ka_bench_build_out o;
 	char msg[700];
 	int rc = ka_bench_build_run(&b, &o);
@@ -124,6 +137,14 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary,
 	snprintf(binary, cap, "%s", o.binary);
 	if (rc == 0) return 0;
 	snprintf(msg, sizeof msg, "%s", o.log[0] ? o.log : ka_error_last());
+	if (o.failed == KA_BENCH_BUILD_OBJCHECK) {
+		r->nfindings = o.nfindings < 16 ? o.nfindings : 16;
+		memcpy(r->findings, o.findings, sizeof r->findings);
+		snprintf(msg, sizeof msg, "%s: object: '%s': %s%s", j->candidate, o.findings[0].what, o.findings[0].reason,
+			 o.nfindings > 1 ? " (and more)" : "");
+		reject(r, "rejected", "static", msg);
+		return 0;
+	}
 	if (o.failed == KA_BENCH_BUILD_CANDIDATE) {
 		char m2[600];
 		snprintf(m2, sizeof m2, "candidate does not compile: %.500s", msg);
@@ -139,37 +160,49 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary,
 }
 
 /* Runs the harness in `mode` (under compute-sanitizer's `tool` when not
- * NULL); its result lines land in *text (caller frees). */
+ * NULL).  The plan goes over the harness's stdin; once it has loaded and
+ * says "ready", the validation seed follows, drawn here after the candidate's
+ * code is in memory.  Its result lines come back over fd 3, a pipe this
+ * process owns, and land in *text (caller frees). */
 static int run_harness(const ka_bench_job *j, const char *binary, const char *mode, const char *tool, char **text,
 		       ka_bench_result *r, ka_bench_proc *pr)
 {
-	char plan[1100], out[1100];
-	ka_buf log;
-	size_t len;
+	ka_buf log, plan, res;
+	char late[64];
 	*text = NULL;
-	snprintf(plan, sizeof plan, "%s/plan-%ld-%s.txt", j->build_dir, (long)getpid(), mode);
-	snprintf(out, sizeof out, "%s/result-%ld-%s.txt", j->build_dir, (long)getpid(), mode);
-	if (write_plan(j, plan, tool ? PLAN_SMALLEST : mode[0] == 'p' ? PLAN_TIMED : PLAN_ALL)) return KA_EIO;
-	unlink(out);
-	char *plain[] = {(char *)binary, (char *)mode, plan, out, NULL};
+	if (write_plan(j, &plan, tool ? PLAN_SMALLEST : mode[0] == 'p' ? PLAN_TIMED : PLAN_ALL)) return KA_ENOMEM;
+	char *plain[] = {(char *)binary, (char *)mode, NULL};
 	char *sanitized[] = {"compute-sanitizer", "--tool", (char *)tool, "--error-exitcode", "86", "--print-limit", "5",
-			     (char *)binary, (char *)mode, plan, out, NULL};
+			     (char *)binary, (char *)mode, NULL};
+	unsigned long long vseed = ka_bench_fresh_seed();
+	snprintf(late, sizeof late, "vseed %llu\n", vseed);
 	ka_buf_init(&log, 64 << 10);
-	int rc = ka_bench_proc_run(tool ? sanitized : plain, j->run_timeout_s, &log, pr);
+	ka_buf_init(&res, 64 << 20);
+	ka_bench_proc_io io = {plan.data, late, &res};
+	int rc = ka_bench_proc_run_io(tool ? sanitized : plain, j->run_timeout_s, &log, &io, pr);
 	ka_buf_free(&log);
-	if (rc) return rc;
-	if (!ka_fs_exists(out) || ka_fs_read(out, 64 << 20, text, &len)) {
-		*text = strdup("");
-		if (!*text) return KA_ENOMEM;
-	}
-	unlink(plan);
-	unlink(out);
+	ka_buf_free(&plan);
+	if (rc) { ka_buf_free(&res); return rc; }
+	*text = strdup(res.data ? res.data : "");
+	ka_buf_free(&res);
+	if (!*text) return KA_ENOMEM;
 	if (pr->timed_out && !tool) {
 		char msg[128];
 		snprintf(msg, sizeof msg, "the %s run exceeded its %d s limit", mode, j->run_timeout_s);
 		reject(r, "rejected", mode[0] == 'p' ? "performance" : "correctness", msg);
 	}
 	return 0;
+}
+
+/* The harness must end with status 0 after its "done" line; anything else
+ * (a candidate that exits early, however it got there) rejects. */
+static void check_exit(const ka_bench_proc *pr, const char *text, const char *gate, ka_bench_result *r)
+{
+	char msg[160];
+	if (r->verdict[0] || (pr->status == 0 && strstr(text, "\ndone\n"))) return;
+	snprintf(msg, sizeof msg, "the harness exited with status %d%s", pr->status,
+		 strstr(text, "\ndone\n") ? "" : " before finishing");
+	reject(r, "rejected", gate, msg);
 }
 
 /* compute-sanitizer memcheck and racecheck on the smallest configuration.
@@ -207,6 +240,7 @@ static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_
 	int timed[KA_BENCH_MAX_CONFIGS] = {0}, rc;
 	(void)rn;
 	memset(r, 0, sizeof *r);
+	if (!j->build_dir[0]) return ka_error_set(KA_EINPUT, "no cache folder: set XDG_CACHE_HOME or HOME, or give --build-dir");
 	if (!j->skip_static && (rc = static_gate(j, r))) return rc;
 	if (r->verdict[0]) return 0;
 	if ((rc = compile_gate(j, r, binary, sizeof binary)) || r->verdict[0]) return rc;
@@ -214,13 +248,15 @@ static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_
 	ka_bench_proc pr;
 	if ((rc = run_harness(j, binary, "correct", NULL, &text, r, &pr))) return rc;
 	rc = ka_bench_result_parse_correct(text, j->spec, r);
+	if (rc != 1) check_exit(&pr, text, "correctness", r);
 	free(text);
 	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
 	if (r->verdict[0]) return 0;
 	if (j->sanitize && ((rc = sanitize(j, binary, r)) || r->verdict[0])) return rc;
 	for (int i = 0; i < j->spec->nconfigs; i++) timed[i] = timed_cfg(j, i);
 	if ((rc = run_harness(j, binary, "perf", NULL, &text, r, &pr))) return rc;
-	rc = ka_bench_result_parse_perf(text, j->spec, timed, r);
+	rc = ka_bench_result_parse_perf(text, j->spec, timed, j->samples < 30 ? 30 : j->samples, r);
+	if (rc != 1) check_exit(&pr, text, "performance", r);
 	free(text);
 	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
 	ka_bench_result_finish(j->spec, r, j->seed);

@@ -3,6 +3,9 @@
  * the field; nothing is guessed: a missing required field is an error. */
 #include "bench/spec.h"
 #include <yaml.h>
+#include <limits.h>
+#include <math.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,38 @@ static const char *str(yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+/* Every key of a mapping must be one the format knows: a typo such as
+ * `workspce:` is an error, not a silently ignored field. */
+static int check_keys(struct rd *r, yaml_node_t *map, const char *const *known, const char *where)
+{
+	if (!map || map->type != YAML_MAPPING_NODE) return 0;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		const char *k = str(yaml_document_get_node(r->doc, p->key)), *hit = NULL;
+		for (int i = 0; k && known[i] && !hit; i++)
+			if (!strcmp(k, known[i])) hit = k;
+		if (!hit) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "unknown key '%.80s' in %s", k ? k : "?", where);
+			return bad(r, "%s", msg);
+		}
+	}
+	return 0;
+}
+
+/* Names reach the harness's space-separated plan and every report: letters,
+ * digits and _ . + - only. */
+static int check_name(struct rd *r, const char *name, const char *what)
+{
+	if (!name[0]) return bad(r, "%s has an empty name", what);
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("_.+-", *c))) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "%s name '%.60s' may hold only letters, digits and _ . + -", what, name);
+			return bad(r, "%s", msg);
+		}
+	return 0;
+}
+
 static int copy_str(struct rd *r, yaml_node_t *map, const char *key, char *dst, size_t cap, int required)
 {
 	const char *s = str(get(r, map, key));
@@ -59,6 +94,7 @@ static int num(struct rd *r, yaml_node_t *map, const char *key, double *out, int
 	if (!s) return required ? bad(r, "missing number '%s'", key) : 0;
 	*out = strtod(s, &end);
 	if (end == s || *end) return bad(r, "'%s' is not a number", key);
+	if (!isfinite(*out)) return bad(r, "'%s' must be a finite number", key);
 	return 0;
 }
 
@@ -78,8 +114,10 @@ const char *ka_bench_dtype_name(int dtype)
 
 static int read_dist(struct rd *r, yaml_node_t *n, ka_bench_dist *d, const char *tname)
 {
+	static const char *const keys[] = {"kind", "lo", "hi", "mean", "std", NULL};
 	const char *k = str(get(r, n, "kind"));
 	if (!n || !k) return bad(r, "tensor '%s': distribution needs a 'kind'", tname);
+	if (check_keys(r, n, keys, "a distribution")) return KA_EINPUT;
 	if (!strcmp(k, "uniform") || !strcmp(k, "int")) {
 		d->kind = k[0] == 'u' ? KA_BENCH_UNIFORM : KA_BENCH_INT;
 		if (num(r, n, "lo", &d->a, 1) || num(r, n, "hi", &d->b, 1)) return KA_EINPUT;
@@ -87,6 +125,7 @@ static int read_dist(struct rd *r, yaml_node_t *n, ka_bench_dist *d, const char 
 	} else if (!strcmp(k, "normal")) {
 		d->kind = KA_BENCH_NORMAL;
 		if (num(r, n, "mean", &d->a, 1) || num(r, n, "std", &d->b, 1)) return KA_EINPUT;
+		if (d->b < 0) return bad(r, "tensor '%s': distribution has a negative std", tname);
 	} else {
 		return bad(r, "unknown distribution kind '%s' (uniform, normal, int)", k);
 	}
@@ -117,8 +156,10 @@ static int read_shape(struct rd *r, yaml_node_t *n, ka_bench_tensor *t)
 
 static int read_tensor(struct rd *r, yaml_node_t *n, ka_bench_tensor *t)
 {
+	static const char *const keys[] = {"name", "role", "dtype", "shape", "dist", "adversarial", NULL};
 	char role[16] = "", dt[16] = "";
-	if (copy_str(r, n, "name", t->name, sizeof t->name, 1) || copy_str(r, n, "role", role, sizeof role, 1) ||
+	if (check_keys(r, n, keys, "a tensor") || copy_str(r, n, "name", t->name, sizeof t->name, 1) ||
+	    check_name(r, t->name, "tensor") || copy_str(r, n, "role", role, sizeof role, 1) ||
 	    copy_str(r, n, "dtype", dt, sizeof dt, 1))
 		return KA_EINPUT;
 	if (strcmp(role, "in") && strcmp(role, "out")) return bad(r, "tensor role must be in or out, not '%s'", role);
@@ -169,9 +210,35 @@ static int eval(struct rd *r, const ka_bench_spec *s, const ka_bench_config *c, 
 	return 0;
 }
 
+/* Element counts, scratch, bytes and FLOPs of one configuration, each
+ * checked: no tensor without elements or too large to address in bytes, no
+ * negative scratch, bytes or FLOPs. */
+static int derive(struct rd *r, const ka_bench_spec *s, ka_bench_config *c)
+{
+	for (int i = 0; i < s->ntensors; i++) {
+		if (eval(r, s, c, s->t[i].shape, s->t[i].name, &c->n[i])) return KA_EINPUT;
+		if (c->n[i] < 1) return bad(r, "tensor '%s' has no elements in a config", s->t[i].name);
+		if (c->n[i] > (LLONG_MAX >> 8) / 8) return bad(r, "tensor '%s' is too large to address in bytes", s->t[i].name);
+	}
+	if (eval(r, s, c, s->work, "workspace", &c->work) || eval(r, s, c, s->bytes, "bytes", &c->bytes) ||
+	    eval(r, s, c, s->flops, "flops", &c->flops))
+		return KA_EINPUT;
+	if (eval(r, s, c, s->reduction, "reduction", &c->reduction)) return KA_EINPUT;
+	if (c->work < 0) return bad(r, "config '%s': workspace is negative", c->name);
+	if (c->reduction < 1) return bad(r, "config '%s': reduction must be at least 1", c->name);
+	if (c->bytes < 0) return bad(r, "config '%s': bytes is negative", c->name);
+	if (c->flops < 0) return bad(r, "config '%s': flops is negative", c->name);
+	return 0;
+}
+
 static int read_config(struct rd *r, yaml_node_t *n, ka_bench_spec *s, ka_bench_config *c)
 {
-	if (copy_str(r, n, "name", c->name, sizeof c->name, 1)) return KA_EINPUT;
+	const char *keys[KA_BENCH_MAX_PARAMS + 2] = {"name"};
+	for (int i = 0; i < s->nparams; i++) keys[i + 1] = s->params[i];
+	keys[s->nparams + 1] = NULL;
+	if (check_keys(r, n, keys, "a config") || copy_str(r, n, "name", c->name, sizeof c->name, 1) ||
+	    check_name(r, c->name, "config"))
+		return KA_EINPUT;
 	for (int i = 0; i < s->nparams; i++) {
 		const char *v = str(get(r, n, s->params[i]));
 		char *end;
@@ -179,13 +246,7 @@ static int read_config(struct rd *r, yaml_node_t *n, ka_bench_spec *s, ka_bench_
 		c->p[i] = strtoll(v, &end, 10);
 		if (end == v || *end || c->p[i] < 0) return bad(r, "parameter '%s' must be a non-negative integer", s->params[i]);
 	}
-	for (int i = 0; i < s->ntensors; i++) {
-		if (eval(r, s, c, s->t[i].shape, s->t[i].name, &c->n[i])) return KA_EINPUT;
-		if (c->n[i] < 1) return bad(r, "tensor '%s' has no elements in a config", s->t[i].name);
-	}
-	if (eval(r, s, c, s->work, "workspace", &c->work) || eval(r, s, c, s->bytes, "bytes", &c->bytes) ||
-	    eval(r, s, c, s->flops, "flops", &c->flops))
-		return KA_EINPUT;
+	if (derive(r, s, c)) return KA_EINPUT;
 	for (ka_bench_config *o = s->c; o < c; o++)
 		if (!strcmp(o->name, c->name)) return bad(r, "duplicate config name '%s'", c->name);
 	return 0;
@@ -194,8 +255,10 @@ static int read_config(struct rd *r, yaml_node_t *n, ka_bench_spec *s, ka_bench_
 static int read_configs(struct rd *r, yaml_node_t *cfg, ka_bench_spec *s)
 {
 	static const char *const split[2] = {"visible", "unseen"};
+	static const char *const split_keys[] = {"visible", "unseen", NULL};
 	yaml_node_t *items[KA_BENCH_MAX_CONFIGS];
 	if (!cfg || cfg->type != YAML_MAPPING_NODE) return bad(r, "%s", "missing 'configs' (visible, unseen)");
+	if (check_keys(r, cfg, split_keys, "configs")) return KA_EINPUT;
 	for (int k = 0; k < 2; k++) {
 		int n = 0;
 		if (read_list(r, cfg, split[k], KA_BENCH_MAX_CONFIGS, &n, items)) return KA_EINPUT;
@@ -211,42 +274,105 @@ static int read_configs(struct rd *r, yaml_node_t *cfg, ka_bench_spec *s)
 }
 
 
+/* YAML 1.1 booleans: true/false, yes/no, on/off (any case); default true. */
+static int read_bool(struct rd *r, yaml_node_t *map, const char *key, int *out)
+{
+	static const char *const yes[] = {"true", "yes", "on", NULL}, *const no[] = {"false", "no", "off", NULL};
+	const char *v = str(get(r, map, key));
+	*out = 1;
+	if (!get(r, map, key)) return 0;
+	for (int i = 0; v && yes[i]; i++)
+		if (!strcasecmp(v, yes[i])) return 0;
+	for (int i = 0; v && no[i]; i++)
+		if (!strcasecmp(v, no[i])) { *out = 0; return 0; }
+	return bad(r, "'%s' must be true or false", key);
+}
+
+static int int_pair(struct rd *r, yaml_node_t *n, long long *lo, long long *hi, const char *what)
+{
+	yaml_node_item_t *i = n && n->type == YAML_SEQUENCE_NODE ? n->data.sequence.items.start : NULL;
+	const char *a = i && n->data.sequence.items.top - i == 2 ? str(yaml_document_get_node(r->doc, i[0])) : NULL;
+	const char *b = a ? str(yaml_document_get_node(r->doc, i[1])) : NULL;
+	char *e1 = NULL, *e2 = NULL;
+	if (a && b) { *lo = strtoll(a, &e1, 10); *hi = strtoll(b, &e2, 10); }
+	if (!a || !b || *e1 || *e2 || e1 == a || e2 == b || *lo < 0 || *hi < *lo || *hi > (1LL << 40))
+		return bad(r, "unseen: '%s' needs a range [lo, hi] of integers, 0 <= lo <= hi", what);
+	return 0;
+}
+
+/* unseen: {draw: N, PARAM: [lo, hi] for every param, max_bytes: B, max_flops: F} */
+static int read_draw(struct rd *r, yaml_node_t *n, ka_bench_spec *s)
+{
+	const char *keys[KA_BENCH_MAX_PARAMS + 4] = {"draw", "max_bytes", "max_flops"};
+	double d = 0, mb = 0, mf = 0;
+	if (!n) return 0;
+	if (n->type != YAML_MAPPING_NODE) return bad(r, "%s", "'unseen' must be a mapping (draw, ranges, max_bytes)");
+	for (int i = 0; i < s->nparams; i++) keys[i + 3] = s->params[i];
+	keys[s->nparams + 3] = NULL;
+	if (check_keys(r, n, keys, "unseen") || num(r, n, "draw", &d, 1) || num(r, n, "max_bytes", &mb, 0) ||
+	    num(r, n, "max_flops", &mf, 0))
+		return KA_EINPUT;
+	if (d != (int)d || d < 1 || d > 8) return bad(r, "%s", "unseen: 'draw' must be an integer from 1 to 8");
+	if (s->nconfigs + (int)d > KA_BENCH_MAX_CONFIGS) return bad(r, "%s", "too many configs");
+	if (mb < 0 || mf < 0 || mb > 9e18 || mf > 9e18) return bad(r, "%s", "unseen: max_bytes and max_flops must be non-negative");
+	s->draw.n = (int)d;
+	s->draw.max_bytes = (long long)mb;
+	s->draw.max_flops = (long long)mf;
+	for (int i = 0; i < s->nparams; i++)
+		if (int_pair(r, get(r, n, s->params[i]), &s->draw.lo[i], &s->draw.hi[i], s->params[i])) return KA_EINPUT;
+	return 0;
+}
+
 static int read_root(struct rd *r, yaml_node_t *root, ka_bench_spec *s)
 {
 	yaml_node_t *items[KA_BENCH_MAX_CONFIGS];
 	int n = 0;
+	static const char *const keys[] = {"name", "category", "params", "tensors", "scalars", "tolerance",
+					   "deterministic", "workspace", "bytes", "flops", "configs", "unseen", "reduction", NULL};
+	static const char *const tol_keys[] = {"atol", "rtol", "l2", NULL};
+	static const char *const sc_keys[] = {"name", "lo", "hi", NULL};
 	if (!root || root->type != YAML_MAPPING_NODE) return bad(r, "%s", "top level must be a mapping");
-	if (copy_str(r, root, "name", s->name, sizeof s->name, 1) ||
-	    copy_str(r, root, "category", s->category, sizeof s->category, 1))
+	if (check_keys(r, root, keys, "the task") || copy_str(r, root, "name", s->name, sizeof s->name, 1) ||
+	    check_name(r, s->name, "task") || copy_str(r, root, "category", s->category, sizeof s->category, 1))
 		return KA_EINPUT;
+	for (const char *c = s->category; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) return bad(r, "%s", "category holds a control character");
 	if (read_list(r, root, "params", KA_BENCH_MAX_PARAMS, &s->nparams, items)) return KA_EINPUT;
 	for (int i = 0; i < s->nparams; i++) {
 		const char *p = str(items[i]);
 		if (!p || strlen(p) >= KA_BENCH_NAME) return bad(r, "%s", "params must be short names");
 		strcpy(s->params[i], p);
+		if (check_name(r, p, "param") || !strcmp(p, "name")) return bad(r, "%s", "params must be short names other than 'name'");
 	}
 	if (read_list(r, root, "tensors", KA_BENCH_MAX_TENSORS, &s->ntensors, items)) return KA_EINPUT;
 	if (s->ntensors == 0) return bad(r, "%s", "a task needs 'tensors'");
 	for (int i = 0; i < s->ntensors; i++)
 		if (read_tensor(r, items[i], &s->t[i])) return KA_EINPUT;
 	if (read_list(r, root, "scalars", KA_BENCH_MAX_SCALARS, &s->nscalars, items)) return KA_EINPUT;
-	for (int i = 0; i < s->nscalars; i++)
-		if (copy_str(r, items[i], "name", s->s[i].name, KA_BENCH_NAME, 1) ||
-		    num(r, items[i], "lo", &s->s[i].lo, 1) || num(r, items[i], "hi", &s->s[i].hi, 1))
+	for (int i = 0; i < s->nscalars; i++) {
+		if (check_keys(r, items[i], sc_keys, "a scalar") || copy_str(r, items[i], "name", s->s[i].name, KA_BENCH_NAME, 1) ||
+		    check_name(r, s->s[i].name, "scalar") || num(r, items[i], "lo", &s->s[i].lo, 1) ||
+		    num(r, items[i], "hi", &s->s[i].hi, 1))
 			return KA_EINPUT;
+		if (s->s[i].lo > s->s[i].hi) return bad(r, "scalar '%s' has lo > hi", s->s[i].name);
+	}
 	yaml_node_t *tol = get(r, root, "tolerance");
 	if (!tol) return bad(r, "%s", "missing 'tolerance' (atol, rtol, l2)");
-	if (num(r, tol, "atol", &s->atol, 1) || num(r, tol, "rtol", &s->rtol, 1) || num(r, tol, "l2", &s->l2, 1))
+	if (check_keys(r, tol, tol_keys, "tolerance") || num(r, tol, "atol", &s->atol, 1) ||
+	    num(r, tol, "rtol", &s->rtol, 1) || num(r, tol, "l2", &s->l2, 1))
 		return KA_EINPUT;
-	const char *det = str(get(r, root, "deterministic"));
-	s->deterministic = !det || !strcmp(det, "true");
+	if (s->atol < 0 || s->rtol < 0 || s->l2 < 0) return bad(r, "%s", "tolerances must not be negative");
+	if (read_bool(r, root, "deterministic", &s->deterministic)) return KA_EINPUT;
 	strcpy(s->work, "0");
+	strcpy(s->reduction, "1");
 	if (copy_str(r, root, "workspace", s->work, sizeof s->work, 0) ||
+	    copy_str(r, root, "reduction", s->reduction, sizeof s->reduction, 0) ||
 	    copy_str(r, root, "bytes", s->bytes, sizeof s->bytes, 1) ||
 	    copy_str(r, root, "flops", s->flops, sizeof s->flops, 1))
 		return KA_EINPUT;
 	(void)n;
-	return read_configs(r, get(r, root, "configs"), s);
+	if (read_configs(r, get(r, root, "configs"), s)) return KA_EINPUT;
+	return read_draw(r, get(r, root, "unseen"), s);
 }
 
 int ka_bench_spec_parse(const char *text, size_t len, const char *origin, ka_bench_spec *spec)
@@ -291,4 +417,54 @@ int ka_bench_spec_load(const char *path, ka_bench_spec *spec)
 		else strcpy(spec->dir, ".");
 	}
 	return rc;
+}
+
+static unsigned long long splitmix(unsigned long long *x)
+{
+	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Log-uniform in [lo, hi], so small, odd and large sizes all come up. */
+static long long draw_one(unsigned long long *st, long long lo, long long hi)
+{
+	double u = (double)(splitmix(st) >> 11) / 9007199254740992.0;
+	double a = log((double)lo + 1.0), b = log((double)hi + 2.0);
+	long long v = (long long)floor(exp(a + u * (b - a))) - 1;
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int fits(const ka_bench_spec *s, const ka_bench_config *c)
+{
+	long long total = 0;
+	for (int i = 0; i < s->ntensors; i++) total += c->n[i] * (s->t[i].dtype == KA_BENCH_F64 ? 8 : 4);
+	if (s->draw.max_bytes && total > s->draw.max_bytes) return 0;
+	return !s->draw.max_flops || c->flops <= s->draw.max_flops;
+}
+
+int ka_bench_spec_draw(ka_bench_spec *s, unsigned long long seed)
+{
+	unsigned long long st = seed ^ 0xd1a4ULL;
+	for (int k = 0; k < s->draw.n; k++) {
+		ka_bench_config *c = &s->c[s->nconfigs];
+		int ok = 0;
+		for (int tries = 0; tries < 1000 && !ok; tries++) {
+			struct rd r = {NULL, s->name, 0};
+			memset(c, 0, sizeof *c);
+			int len = snprintf(c->name, sizeof c->name, "d%d", k + 1);
+			for (int i = 0; i < s->nparams; i++) {
+				c->p[i] = draw_one(&st, s->draw.lo[i], s->draw.hi[i]);
+				len += snprintf(c->name + len, sizeof c->name - (size_t)(len < 63 ? len : 63), "_%lld", c->p[i]);
+				if (len > 63) len = 63;
+			}
+			ok = derive(&r, s, c) == 0 && fits(s, c);
+		}
+		if (!ok) return ka_error_set(KA_EINPUT, "task '%s': no drawn configuration fits its unseen limits", s->name);
+		c->unseen = 1;
+		c->drawn = 1;
+		s->nconfigs++;
+	}
+	return 0;
 }

@@ -9,7 +9,7 @@
 #define KA_BENCH_MAX_TENSORS 8
 #define KA_BENCH_MAX_PARAMS 8
 #define KA_BENCH_MAX_SCALARS 4
-#define KA_BENCH_MAX_CONFIGS 32
+#define KA_BENCH_MAX_CONFIGS 40
 #define KA_BENCH_NAME 64
 #define KA_BENCH_EXPR 256
 
@@ -37,11 +37,22 @@ typedef struct ka_bench_scalar {
 typedef struct ka_bench_config {
 	char name[KA_BENCH_NAME];
 	int unseen;
+	int drawn;                  /* drawn at run time from the spec's unseen ranges */
 	long long p[KA_BENCH_MAX_PARAMS];
 	/* derived at load time */
 	long long n[KA_BENCH_MAX_TENSORS];
 	long long work, bytes, flops;
+	long long reduction;        /* longest reduction behind one output element (1: none) */
 } ka_bench_config;
+
+/* Unseen configurations drawn at run time (task.yaml `unseen:`): `n` of
+ * them, each parameter log-uniform in [lo, hi], redrawn until the tensors
+ * fit in max_bytes and the work in max_flops (0: no limit). */
+typedef struct ka_bench_draw {
+	int n;
+	long long lo[KA_BENCH_MAX_PARAMS], hi[KA_BENCH_MAX_PARAMS];
+	long long max_bytes, max_flops;
+} ka_bench_draw;
 
 typedef struct ka_bench_spec {
 	char dir[1200];
@@ -53,6 +64,8 @@ typedef struct ka_bench_spec {
 	double atol, rtol, l2;
 	int deterministic;
 	char work[KA_BENCH_EXPR], bytes[KA_BENCH_EXPR], flops[KA_BENCH_EXPR];
+	char reduction[KA_BENCH_EXPR];   /* optional; the tolerance grows with its square root */
+	ka_bench_draw draw;
 	ka_bench_config c[KA_BENCH_MAX_CONFIGS];
 } ka_bench_spec;
 
@@ -62,5 +75,8 @@ int ka_bench_spec_load(const char *path, ka_bench_spec *spec);
 /* Parse YAML text; `origin` names it in messages. */
 int ka_bench_spec_parse(const char *text, size_t len, const char *origin, ka_bench_spec *spec);
 const char *ka_bench_dtype_name(int dtype);
+/* Appends spec->draw.n configurations drawn from `seed` (named
+ * d1_P=V_..., unseen, drawn); KA_EINPUT when none fits the limits. */
+int ka_bench_spec_draw(ka_bench_spec *spec, unsigned long long seed);
 
 #endif

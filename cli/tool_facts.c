@@ -99,13 +99,6 @@ static int write_sqlite(sqlite3 *db, const char *out)
 	return KA_OK;
 }
 
-static int parse_block(const char *s, int b[3])
-{
-	b[0] = b[1] = b[2] = 1;
-	int n = sscanf(s, "%d,%d,%d", &b[0], &b[1], &b[2]);
-	return n >= 1 && b[0] > 0 && b[1] > 0 && b[2] > 0;
-}
-
 static int print_args(const ka_analyze_opts *o, const char *file)
 {
 	ka_frontend_opts fo = {.lang = ka_lang_of_path(file), .arch = o->arch, .force_shim = o->force_shim,
@@ -156,9 +149,11 @@ int ka_tool_facts(int argc, char **argv)
 			o.ptxas = 1;
 		} else if (strcmp(a, "--print-clang-args") == 0) {
 			print = 1;
-		} else if (strcmp(a, "--assume-block") == 0 && i + 1 < argc) {
-			if (!parse_block(argv[++i], o.assume_block)) {
-				fprintf(stderr, "kcheck: error: bad --assume-block '%s' (want X[,Y[,Z]])\n", argv[i]);
+		} else if ((strcmp(a, "--assume-block") == 0 && i + 1 < argc) ||
+			   strncmp(a, "--assume-block=", 15) == 0) {
+			const char *v = a[14] == '=' ? a + 15 : argv[++i];
+			if (ka_tool_parse_block(v, o.assume_block) != 0) {  /* the lint's check */
+				ka_tool_error("--assume-block: expected X[,Y[,Z]] with at most 1024 threads, got '%s'", v);
 				free(files);
 				return KA_EXIT_ERROR;
 			}

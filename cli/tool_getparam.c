@@ -30,16 +30,32 @@ static int parse_int(const char *opt, const char *v, int lo, int hi, int *out)
 	return 0;
 }
 
+/* X[,Y[,Z]]: digits only, each from 1 to 1024, and at most 1024 threads
+ * in all (each factor is bounded first, so the product cannot overflow). */
 int ka_tool_parse_block(const char *v, int b[3])
 {
-	int x = 0, y = 1, z = 1;
-	char tail;
-	int n = sscanf(v, "%d,%d,%d%c", &x, &y, &z, &tail);
-	if (n < 1 || n > 3 || x < 1 || y < 1 || z < 1 || x * y * z > 1024)
+	long d[3] = {1, 1, 1};
+	const char *p = v;
+	for (int i = 0; i < 3; i++) {
+		long x = 0;
+		if (*p < '0' || *p > '9')
+			return -1;
+		for (; *p >= '0' && *p <= '9'; p++)
+			if ((x = x * 10 + (*p - '0')) > 1024)
+				return -1;
+		if (x < 1)
+			return -1;
+		d[i] = x;
+		if (!*p)
+			break;
+		if (*p != ',' || i == 2)
+			return -1;
+		p++;
+	}
+	if (d[0] * d[1] * d[2] > 1024)
 		return -1;
-	b[0] = x;
-	b[1] = y;
-	b[2] = z;
+	for (int i = 0; i < 3; i++)
+		b[i] = (int)d[i];
 	return 0;
 }
 
@@ -55,6 +71,7 @@ static int check_choice(const char *opt, const char *v, const char *const *choic
 static const char *const formats[] = {"text", "json", "sarif", NULL};
 static const char *const levels[] = {"error", "warning", "note", "none", NULL};
 static const char *const colors[] = {"auto", "always", "never", NULL};
+static const char *const sorts[] = {"location", "impact", NULL};
 
 /* Options taking a value. */
 static int with_value(ka_tool_cfg *c, const char *opt, const char *v)
@@ -93,6 +110,10 @@ static int with_value(ka_tool_cfg *c, const char *opt, const char *v)
 			ka_tool_error("--assume-block: expected X[,Y[,Z]] with at most 1024 threads, got '%s'", v);
 			return KA_EXIT_ERROR;
 		}
+	} else if (!strcmp(opt, "--sort")) {
+		if (check_choice(opt, v, sorts))
+			return KA_EXIT_ERROR;
+		c->sort_impact = !strcmp(v, "impact");
 	} else if (!strcmp(opt, "--color")) {
 		if (check_choice(opt, v, colors))
 			return KA_EXIT_ERROR;
@@ -132,7 +153,7 @@ static int needs_value(const char *opt)
 {
 	static const char *const v[] = {"-p", "--arch", "--checks", "--fail-on", "--format", "-o",
 		"--output", "--baseline", "--config", "--explain", "--cuda-path", "--rules-dir", "-j",
-		"--jobs", "--assume-block", "--color", NULL};
+		"--jobs", "--assume-block", "--color", "--sort", NULL};
 	for (int i = 0; v[i]; i++)
 		if (!strcmp(opt, v[i]))
 			return 1;

@@ -59,6 +59,8 @@ void ka_tool_help(FILE *out)
 "  --no-config            ignore .kcheck.yaml\n"
 "Output:\n"
 "  --format text|json|sarif   (default text)\n"
+"  --sort location|impact     order of the findings (default location); text\n"
+"                             ends with each kernel's costliest finding\n"
 "  -o FILE                write the report to FILE (atomically)\n"
 "  --color auto|always|never  colour on a terminal unless NO_COLOR is set\n"
 "  --report-unused-suppressions  report NOLINT comments that suppress nothing\n"

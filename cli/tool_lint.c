@@ -158,6 +158,7 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, const ka_ru
 	ka_buf out;
 	int rc;
 	ka_report_opts ro = {.rules = rs, .version = ka_tool_version_string(), .src = src, .excerpt = 1,
+			     .summary = 1,
 			     .fixes = ka_tool_fix_sarif, .fixes_ud = (void *)&c->fix};
 	const char *nc = getenv("NO_COLOR");
 	ro.color = c->color == 1 || (c->color == -1 && !c->output && isatty(STDOUT_FILENO) &&
@@ -394,6 +395,8 @@ again:
 		src = NULL;
 		goto again;
 	}
+	if (c.sort_impact)
+		ka_findings_sort_impact(&all);
 	if (!c.fix.diff && write_report(&c, &all, rs, src))  /* --diff: stdout is the patch */
 		goto out;
 	status = exit_status(&c, &all, failed);

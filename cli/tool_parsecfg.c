@@ -43,27 +43,26 @@ static const char *relpath(cfgctx *x, const char *p)
 	return p[0] == '/' ? p : ka_arena_printf(x->c->arena, "%s/%s", x->dir, p);
 }
 
-/* A string list from a sequence or a single scalar. */
+/* A string list from a sequence or a single scalar; every item is kept
+ * (the file itself is capped at 1 MB). */
 static int strings(cfgctx *x, const yaml_node_t *n, const char *key, const char ***v, int *cnt,
 		   int paths)
 {
-	const yaml_node_t *items[256];
-	int k = 0;
-	if (n->type == YAML_SCALAR_NODE) {
-		items[k++] = n;
-	} else if (n->type == YAML_SEQUENCE_NODE) {
-		for (yaml_node_item_t *it = n->data.sequence.items.start;
-		     it < n->data.sequence.items.top && k < 256; it++)
-			items[k++] = yaml_document_get_node(x->doc, *it);
-	} else {
+	yaml_node_item_t *it = NULL;
+	int k = 1;
+	if (n->type == YAML_SEQUENCE_NODE) {
+		it = n->data.sequence.items.start;
+		k = (int)(n->data.sequence.items.top - it);
+	} else if (n->type != YAML_SCALAR_NODE) {
 		return cerr(x, n, "'%s' must be a string or a list of strings", key);
 	}
 	*v = ka_arena_alloc(x->c->arena, (size_t)(k + 1) * sizeof **v);
 	*cnt = 0;
 	for (int i = 0; i < k; i++) {
-		if (!items[i] || items[i]->type != YAML_SCALAR_NODE)
-			return cerr(x, n, "items of '%s' must be strings", key);
-		const char *s = scalar(x, items[i]);
+		const yaml_node_t *item = it ? yaml_document_get_node(x->doc, it[i]) : n;
+		if (!item || item->type != YAML_SCALAR_NODE)
+			return cerr(x, item ? item : n, "items of '%s' must be strings", key);
+		const char *s = scalar(x, item);
 		(*v)[(*cnt)++] = paths ? relpath(x, s) : s;
 	}
 	return 0;
@@ -81,23 +80,34 @@ static int boolean(cfgctx *x, const yaml_node_t *n, const char *key, int *out)
 	return 0;
 }
 
+/* v must be one of the space-separated words of choices, whole. */
 static int one_of(cfgctx *x, const yaml_node_t *n, const char *key, const char *v, const char *choices)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, " %s ", choices);
-	char needle[64];
-	snprintf(needle, sizeof needle, " %s ", v);
-	if (strstr(buf, needle))
-		return 0;
+	size_t vl = strlen(v);
+	for (const char *w = choices; *w;) {
+		size_t wl = strcspn(w, " ");
+		if (wl == vl && strncmp(w, v, vl) == 0)
+			return 0;
+		w += wl;
+		w += *w == ' ';
+	}
 	fprintf(stderr, "%s:%d: bad %s '%s' (expected one of: %s)\n", x->path,
 		(int)n->start_mark.line + 1, key, v, choices);
 	return KA_EXIT_ERROR;
 }
 
+static const char *const known_keys[] = {"checks", "exclude", "rules-dir", "extra-args", "arch",
+	"fail-on", "format", "baseline", "jobs", "assume-block", "report-unused-suppressions", NULL};
+
 /* Apply one key unless the command line set it. */
 static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_node_t *v)
 {
 	ka_tool_cfg *c = x->c;
+	int known = 0;
+	for (int i = 0; known_keys[i] && !known; i++)
+		known = !strcmp(key, known_keys[i]);
+	if (!known)
+		return cerr(x, k, "unknown key '%s' (see docs/rules.md, Configuration)", key);
 	const char **list = NULL;
 	int n = 0, rc = 0;
 	int is_scalar = v->type == YAML_SCALAR_NODE;
@@ -140,7 +150,9 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 		if (!c->set.baseline)
 			c->baseline = relpath(x, s);
 	} else if (!strcmp(key, "jobs")) {
-		int j = atoi(s);
+		int j = 0;
+		for (const char *d = s; *d && j <= 256; d++)
+			j = *d >= '0' && *d <= '9' ? j * 10 + (*d - '0') : 1000;
 		if (j < 1 || j > 256)
 			return cerr(x, v, "'jobs' must be a number from 1 to 256, got '%s'", s);
 		if (!c->set.jobs)
@@ -155,10 +167,24 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 		int on = 0;
 		if ((rc = boolean(x, v, key, &on)) == 0 && !c->set.report_unused)
 			c->report_unused = on;
-	} else {
-		return cerr(x, k, "unknown key '%s' (see docs/rules.md, Configuration)", key);
 	}
 	return rc;
+}
+
+/* A key given a second time is an error: which one would win is a guess. */
+static int duplicate(cfgctx *x, const yaml_node_t *root, const yaml_node_pair_t *p,
+		     const yaml_node_t *k)
+{
+	for (const yaml_node_pair_t *q = root->data.mapping.pairs.start; q < p; q++) {
+		const yaml_node_t *e = yaml_document_get_node(x->doc, q->key);
+		if (e && e->type == YAML_SCALAR_NODE && e->data.scalar.length == k->data.scalar.length &&
+		    memcmp(e->data.scalar.value, k->data.scalar.value, k->data.scalar.length) == 0) {
+			fprintf(stderr, "%s:%d: key '%s' given twice (first on line %d)\n", x->path,
+				(int)k->start_mark.line + 1, scalar(x, k), (int)e->start_mark.line + 1);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int ka_tool_parsecfg_file(ka_tool_cfg *c, const char *path)
@@ -199,7 +225,7 @@ int ka_tool_parsecfg_file(ka_tool_cfg *c, const char *path)
 			cerr(&x, k, "%s", "keys must be plain strings");
 			goto out;
 		}
-		if (apply(&x, scalar(&x, k), k, v) != 0)
+		if (duplicate(&x, root, p, k) || apply(&x, scalar(&x, k), k, v) != 0)
 			goto out;
 	}
 	rc = 0;

@@ -56,6 +56,7 @@ typedef struct ka_tool_cfg {
 	int stats;                   /* --stats: analysis vs rule time on stderr */
 	int color;                   /* -1 auto, 0 never, 1 always */
 	int force_shim, ptxas;
+	int sort_impact;             /* --sort impact: costliest first */
 	int assume_block[3];
 	ka_tool_fix_opts fix;        /* --fix, --diff, ... (tool_fix.c) */
 	struct {

@@ -3,8 +3,11 @@
  *   {"version": 1, "tool": "kcheck", "findings": [
  *     {"file": "...", "line": 12, "rule": "...", "message": "...",
  *      "fingerprint": "9f0c..."}, ...]}
- * `line` is informational; matching ignores it. */
+ * `line` is informational; matching ignores it.  File names and messages
+ * that are not valid UTF-8 are written with U+FFFD for each bad byte, and
+ * findings are matched the same way (utf8.h). */
 #include "rules/baseline.h"
+#include "rules/utf8.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include <jansson.h>
@@ -56,8 +59,9 @@ int ka_baseline_write(const char *path, const ka_findings *fs, ka_sources *src)
 		const ka_finding *f = &fs->v[i];
 		char fp[17];
 		fingerprint(src, f, fp);
-		json_t *e = json_pack("{s:s, s:i, s:s, s:s, s:s}", "file", f->file, "line", f->line,
-				      "rule", f->rule, "message", f->message, "fingerprint", fp);
+		json_t *e = json_pack("{s:o, s:i, s:o, s:o, s:s}", "file", ka_json_text(f->file),
+				      "line", f->line, "rule", ka_json_text(f->rule),
+				      "message", ka_json_text(f->message), "fingerprint", fp);
 		if (!e || json_array_append_new(arr, e) != 0)
 			goto out;
 	}
@@ -162,17 +166,22 @@ static int keep_new(const ka_finding *f, void *ud)
 {
 	fctx *c = ud;
 	char fp[17];
+	int keep = 1;
+	char *file = ka_utf8_fix(f->file), *msg = ka_utf8_fix(f->message);
 	fingerprint(c->src, f, fp);
-	for (size_t i = 0; i < c->b->n; i++) {
+	for (size_t i = 0; file && msg && i < c->b->n; i++) {
 		bentry *x = &c->b->v[i];
-		if (!x->taken && strcmp(x->file, f->file) == 0 && strcmp(x->rule, f->rule) == 0 &&
-		    strcmp(x->message, f->message) == 0 && strcmp(x->fingerprint, fp) == 0) {
+		if (!x->taken && strcmp(x->file, file) == 0 && strcmp(x->rule, f->rule) == 0 &&
+		    strcmp(x->message, msg) == 0 && strcmp(x->fingerprint, fp) == 0) {
 			x->taken = 1;
 			c->dropped++;
-			return 0;
+			keep = 0;
+			break;
 		}
 	}
-	return 1;
+	free(file);
+	free(msg);
+	return keep;
 }
 
 size_t ka_baseline_filter(ka_baseline *b, ka_findings *fs, ka_sources *src)

@@ -9,6 +9,7 @@
 #include "rules/engine.h"
 #include "rules/sqlfn.h"
 #include "util/error.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,7 +17,7 @@
 /* Where the location columns are in a result row (-1 = absent). */
 typedef struct colmap {
 	int file, line, col, end_line, end_col, begin_off, end_off, kernel, id;
-	int assumption, block_source, kernel_id, block_x, block_y, block_z;
+	int assumption, block_source, kernel_id, block_x, block_y, block_z, estimate;
 } colmap;
 
 static void map_columns(sqlite3_stmt *st, colmap *m)
@@ -28,6 +29,7 @@ static void map_columns(sqlite3_stmt *st, colmap *m)
 		{"kernel", &m->kernel}, {"id", &m->id}, {"assumption", &m->assumption},
 		{"block_source", &m->block_source}, {"kernel_id", &m->kernel_id},
 		{"block_x", &m->block_x}, {"block_y", &m->block_y}, {"block_z", &m->block_z},
+		{"ka_estimate", &m->estimate},
 	};
 	size_t nw = sizeof want / sizeof want[0];
 	for (size_t k = 0; k < nw; k++)
@@ -79,6 +81,36 @@ static void assumed_block(sqlite3 *db, sqlite3_stmt *row, const colmap *m, ka_bu
 		ka_buf_adds(msg, " (assumed: block shape not known from launch sites or __launch_bounds__)");
 }
 
+/* The estimate and its basis (docs/rules.md, "Impact"): the severity follows
+ * the band of the estimate, capped by the rule's severity, and the message
+ * ends with the number and the facts behind it. */
+static int impact(const ka_rule *r, sqlite3_stmt *st, const colmap *m, ka_finding *f, ka_buf *msg)
+{
+	ka_buf basis;
+	int rc = KA_OK;
+	int known = r->estimate && m->estimate >= 0 && sqlite3_column_type(st, m->estimate) != SQLITE_NULL;
+	f->estimate = known ? sqlite3_column_double(st, m->estimate) : 0;
+	if (f->estimate < 0)
+		f->estimate = 0;
+	f->severity = ka_severity_band(r->severity, r->estimate != NULL, f->estimate);
+	if (!r->basis)
+		return KA_OK;
+	ka_buf_init(&basis, 1 << 14);
+	if ((rc = ka_template_render(r->basis, st, &basis)) != KA_OK)
+		goto out;
+	if (known)
+		rc = ka_buf_printf(msg, " [impact %.1fx: %s]", f->estimate, basis.data ? basis.data : "");
+	else if (r->estimate)
+		rc = ka_buf_printf(msg, " [impact unknown: %s]", basis.data ? basis.data : "");
+	else
+		rc = ka_buf_printf(msg, " [impact: %s]", basis.data ? basis.data : "");
+	if (rc == KA_OK)
+		f->basis = ka_buf_steal(&basis);
+out:
+	ka_buf_free(&basis);
+	return rc;
+}
+
 static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m,
 			ka_findings *out)
 {
@@ -94,6 +126,10 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 		ka_buf_printf(&msg, " (assumed: %s)", (const char *)as);
 	else if (bs && strcmp((const char *)bs, "assumed") == 0)
 		assumed_block(db, st, m, &msg);
+	if (impact(r, st, m, &f, &msg) != KA_OK) {
+		ka_finding_clear(&f);
+		goto out;
+	}
 	f.file = col_dup(st, m->file);
 	f.line = (int)col_int(st, m->line, 0);
 	f.col = (int)col_int(st, m->col, 1);
@@ -103,7 +139,6 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 	f.end_off = (long)col_int(st, m->end_off, -1);
 	f.kernel = col_dup(st, m->kernel);
 	f.rule = strdup(r->id);
-	f.severity = r->severity;
 	f.message = ka_buf_steal(&msg);
 	f.fix = r->fix ? strdup(r->fix) : NULL;
 	f.fix_safety = r->fix_safety;
@@ -120,31 +155,63 @@ out:
 	return rc;
 }
 
-/* Evaluate one rule; rows without a file are skipped (nothing to point at).
- * A scope with no `id` column gives findings with row_id -1. */
-static int run_rule(sqlite3 *db, const ka_rule *r, ka_findings *out)
+int ka_rule_select_sql(const ka_rule *r, ka_buf *out)
+{
+	int rc = ka_buf_printf(out, "SELECT *, (\n%s\n) AS ka_estimate",
+			       r->estimate ? r->estimate : "NULL");
+	for (int i = 0; i < r->let_names.n && rc == KA_OK; i++)
+		rc = ka_buf_printf(out, ", (\n%s\n) AS \"%s\"", r->let_exprs.v[i], r->let_names.v[i]);
+	if (rc == KA_OK)
+		rc = ka_buf_printf(out, " FROM \"%s\" WHERE (\n%s\n)", r->scope, r->where);
+	return rc;
+}
+
+/* "PATH: rule ID: why" from a reason that may be the current error
+ * message itself (copied first: the formatting writes over it). */
+static int rule_error(const ka_rule *r, const char *why)
+{
+	char copy[512];
+	snprintf(copy, sizeof copy, "%s", why);
+	return ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, copy);
+}
+
+/* Evaluate one rule under budget b; rows without a file are skipped
+ * (nothing to point at).  A scope with no `id` column gives findings with
+ * row_id -1. */
+static int run_rule(sqlite3 *db, const ka_rule *r, const ka_sql_budget *b, ka_findings *out)
 {
 	ka_buf sql;
+	ka_sql_meter meter;
 	sqlite3_stmt *st = NULL;
 	colmap m;
 	int rc, src;
 	ka_buf_init(&sql, 1 << 20);
-	rc = ka_buf_printf(&sql, "SELECT * FROM \"%s\" WHERE (\n%s\n)", r->scope, r->where);
+	rc = ka_rule_select_sql(r, &sql);
 	if (rc != KA_OK)
 		goto out;
 	if ((rc = ka_sql_prepare_readonly(db, sql.data, &st)) != KA_OK) {
-		rc = ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, ka_error_last());
+		rc = rule_error(r, ka_error_last());
 		goto out;
 	}
 	map_columns(st, &m);
+	ka_sql_meter_start(db, &meter, b);
 	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
 		if (m.file < 0 || sqlite3_column_type(st, m.file) == SQLITE_NULL)
 			continue;  /* no location, nothing to point at */
 		if ((rc = make_finding(db, r, st, &m, out)) != KA_OK)
-			goto out;
+			break;
 	}
-	if (src != SQLITE_DONE)
-		rc = ka_error_set(KA_EINPUT, "%s: rule %s: %s", r->path, r->id, sqlite3_errmsg(db));
+	ka_sql_meter_stop(db);
+	if (rc != KA_OK)
+		goto out;
+	if (src == SQLITE_INTERRUPT && meter.why[0])
+		rc = ka_error_set(KA_EINPUT, "%s: rule %s: stopped: %s (the budget of one rule; see docs/security.md)",
+				  r->path, r->id, meter.why);
+	else if (src == SQLITE_NOMEM)
+		rc = ka_error_set(KA_EINPUT, "%s: rule %s: stopped: out of memory (SQLite's heap is limited to %lld MB)",
+				  r->path, r->id, (long long)(sqlite3_hard_heap_limit64(-1) >> 20));
+	else if (src != SQLITE_DONE)
+		rc = rule_error(r, sqlite3_errmsg(db));
 out:
 	sqlite3_finalize(st);
 	ka_buf_free(&sql);
@@ -188,7 +255,7 @@ int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, k
 		if (!ka_rule_applies(r, o.lang, o.arch))
 			continue;
 		double t0 = o.rule_ms ? now_ms() : 0;
-		rc = run_rule(db, r, out);
+		rc = run_rule(db, r, o.budget, out);
 		if (o.rule_ms)
 			o.rule_ms[i] += now_ms() - t0;
 		if (rc != KA_OK)

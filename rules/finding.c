@@ -14,6 +14,7 @@ void ka_finding_clear(ka_finding *f)
 	free(f->kernel);
 	free(f->fix);
 	free(f->scope);
+	free(f->basis);
 	memset(f, 0, sizeof *f);
 }
 
@@ -93,6 +94,22 @@ void ka_findings_sort_unique(ka_findings *fs)
 			fs->v[w++] = fs->v[i];
 	}
 	fs->n = w;
+}
+
+static int cmp_impact(const void *pa, const void *pb)
+{
+	const ka_finding *a = pa, *b = pb;
+	if (a->severity != b->severity)
+		return a->severity > b->severity ? -1 : 1;
+	if (a->estimate != b->estimate)
+		return a->estimate > b->estimate ? -1 : 1;
+	return ka_finding_cmp(a, b);
+}
+
+void ka_findings_sort_impact(ka_findings *fs)
+{
+	if (fs->n > 1)
+		qsort(fs->v, fs->n, sizeof *fs->v, cmp_impact);
 }
 
 void ka_findings_filter(ka_findings *fs, int (*keep)(const ka_finding *, void *), void *ud)

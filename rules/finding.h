@@ -17,8 +17,10 @@ typedef struct ka_finding {
 	int line, col, end_line, end_col;   /* 1-based; columns in bytes */
 	long begin_off, end_off;            /* byte offsets, end exclusive; -1 unknown */
 	char *rule;                         /* rule id */
-	ka_severity severity;
-	char *message;                      /* rendered template (+ assumption) */
+	ka_severity severity;               /* from the impact band, capped by the rule */
+	char *message;                      /* rendered template (+ assumption, impact) */
+	double estimate;                    /* estimated slowdown factor; 0 = none */
+	char *basis;                        /* rendered basis of the estimate, or NULL */
 	char *kernel;                       /* NULL in host code */
 	char *fix;                          /* transform name or NULL */
 	ka_fix_safety fix_safety;
@@ -41,6 +43,8 @@ int ka_findings_move(ka_findings *dst, ka_findings *src);
 /* Sort by file, line, col, rule, message; drop exact duplicates (a header
  * reached from two translation units reports once). */
 void ka_findings_sort_unique(ka_findings *fs);
+/* Order by impact: severity, then estimate (largest first), then location. */
+void ka_findings_sort_impact(ka_findings *fs);
 /* Remove entries where keep(f, ud) returns 0; order is kept. */
 void ka_findings_filter(ka_findings *fs, int (*keep)(const ka_finding *, void *), void *ud);
 void ka_finding_clear(ka_finding *f);

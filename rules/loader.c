@@ -17,7 +17,7 @@
 enum field {
 	F_ID, F_TITLE, F_SEVERITY, F_CATEGORY, F_SCOPE, F_WHERE, F_MESSAGE,
 	F_FIX, F_FIX_SAFETY, F_IMPACT, F_REFERENCES, F_TAGS, F_LANGUAGES,
-	F_ARCHITECTURES, F_COUNT
+	F_ARCHITECTURES, F_ESTIMATE, F_BASIS, F_LET, F_COUNT
 };
 
 static const struct {
@@ -39,6 +39,9 @@ static const struct {
 	[F_TAGS] = {"tags", 1, 0},
 	[F_LANGUAGES] = {"languages", 1, 0},
 	[F_ARCHITECTURES] = {"architectures", 1, 0},
+	[F_ESTIMATE] = {"estimate", 0, 0},
+	[F_BASIS] = {"basis", 0, 0},
+	[F_LET] = {"let", 2, 0},   /* a mapping */
 };
 
 /* Parsing state of one file. */
@@ -55,11 +58,13 @@ void ka_rule_free(ka_rule *r)
 	if (!r)
 		return;
 	char **strs[] = {&r->id, &r->title, &r->category, &r->scope, &r->where,
-			 &r->message, &r->fix, &r->impact, &r->body, &r->text, &r->path};
+			 &r->message, &r->fix, &r->impact, &r->estimate, &r->basis,
+			 &r->body, &r->text, &r->path};
 	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
 		free(*strs[i]);
-	ka_strlist *lists[] = {&r->references, &r->tags, &r->languages, &r->architectures};
-	for (size_t i = 0; i < 4; i++) {
+	ka_strlist *lists[] = {&r->references, &r->tags, &r->languages, &r->architectures,
+			       &r->let_names, &r->let_exprs};
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		for (int j = 0; j < lists[i]->n; j++)
 			free(lists[i]->v[j]);
 		free(lists[i]->v);
@@ -158,6 +163,51 @@ static int set_list(pstate *ps, yaml_document_t *doc, yaml_node_t *val,
 	return 0;
 }
 
+static int let_name_valid(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* `let:` maps names to SQL expressions over the scope's row; each becomes
+ * a column the message and basis can name. */
+static int set_let(pstate *ps, yaml_document_t *doc, yaml_node_t *val, int line)
+{
+	ka_rule *r = ps->r;
+	if (val->type != YAML_MAPPING_NODE) {
+		perr(ps, line, "field 'let' must be a mapping of names to SQL expressions");
+		return -1;
+	}
+	yaml_node_pair_t *p0 = val->data.mapping.pairs.start;
+	int n = (int)(val->data.mapping.pairs.top - p0);
+	r->let_names.v = calloc((size_t)n + 1, sizeof(char *));
+	r->let_exprs.v = calloc((size_t)n + 1, sizeof(char *));
+	if (!r->let_names.v || !r->let_exprs.v)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p0[i].key);
+		yaml_node_t *v = yaml_document_get_node(doc, p0[i].value);
+		if (!k || !v || k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE ||
+		    !v->data.scalar.length) {
+			perr(ps, k ? node_line(k) : line, "let: each entry must be `name: SQL expression`");
+			return -1;
+		}
+		char *name = scalar_dup(k);
+		if (!let_name_valid(name)) {
+			perr(ps, node_line(k), "let: bad name '%s' (expected [a-z_][a-z0-9_]*)", name);
+			free(name);
+			return -1;
+		}
+		r->let_names.v[r->let_names.n++] = name;
+		r->let_exprs.v[r->let_exprs.n++] = scalar_dup(v);
+	}
+	return 0;
+}
+
 static int set_severity(pstate *ps, const char *v, int line)
 {
 	int s = ka_severity_parse(v);
@@ -197,6 +247,8 @@ static void set_scalar(pstate *ps, enum field f, char *v, int line)
 	case F_WHERE: slot = &r->where; r->lines.where = line; break;
 	case F_MESSAGE: slot = &r->message; r->lines.message = line; break;
 	case F_IMPACT: slot = &r->impact; break;
+	case F_ESTIMATE: slot = &r->estimate; r->lines.estimate = line; break;
+	case F_BASIS: slot = &r->basis; r->lines.basis = line; break;
 	case F_FIX:
 		r->lines.fix = line;
 		if (strcmp(v, "none") == 0 || !*v) {
@@ -239,6 +291,11 @@ static void set_field(pstate *ps, yaml_document_t *doc, yaml_node_t *key, yaml_n
 		goto out;
 	}
 	ps->seen[f] = line;
+	if (f == F_LET) {
+		ps->r->lines.let = line;
+		set_let(ps, doc, val, line);
+		goto out;
+	}
 	if (fields[f].is_list) {
 		ka_strlist *l = f == F_REFERENCES ? &ps->r->references
 			: f == F_TAGS ? &ps->r->tags
@@ -273,6 +330,10 @@ static void check_fields(pstate *ps)
 			     r->languages.v[i]);
 	if (r->where && !*r->where)
 		perr(ps, r->lines.where, "field 'where' is empty");
+	if (r->estimate && !*r->estimate)
+		perr(ps, r->lines.estimate, "field 'estimate' is empty");
+	if (r->estimate && !r->basis)
+		perr(ps, r->lines.estimate, "an estimate needs a 'basis' (the facts it rests on)");
 }
 
 static int parse_yaml(pstate *ps, const char *fm, size_t fm_len)
@@ -368,6 +429,14 @@ int ka_severity_parse(const char *s)
 	if (strcmp(s, "note") == 0)
 		return KA_SEV_NOTE;
 	return -1;
+}
+
+ka_severity ka_severity_band(ka_severity ceiling, int has_estimate, double estimate)
+{
+	if (!has_estimate)
+		return ceiling;
+	ka_severity band = estimate >= KA_BAND_WARNING ? KA_SEV_WARNING : KA_SEV_NOTE;
+	return band < ceiling ? band : ceiling;
 }
 
 const char *ka_fix_safety_name(ka_fix_safety s)

@@ -15,6 +15,7 @@
 typedef struct ka_report_opts {
 	int color;                  /* ANSI colours (text) */
 	int excerpt;                /* source line + caret under each finding (text) */
+	int summary;                /* one line per kernel: its costliest finding (text) */
 	const ka_ruleset *rules;    /* metadata for JSON/SARIF; may be NULL */
 	const char *version;        /* tool version for SARIF/JSON */
 	ka_sources *src;            /* source text (excerpts, UTF-16 columns) */
@@ -23,6 +24,12 @@ typedef struct ka_report_opts {
 	char *(*fixes)(const ka_finding *f, void *ud);
 	void *fixes_ud;
 } ka_report_opts;
+
+/* Indices into fs of each kernel's costliest finding (report_summary.c);
+ * *out is malloc'd (NULL when there is none). */
+int ka_report_costliest(const ka_findings *fs, size_t **out, size_t *nout);
+/* "file: kernel K: costliest finding RULE (severity, impact Nx) at line L: basis\n" */
+int ka_report_summary_line(ka_buf *out, const ka_finding *f);
 
 int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);

@@ -1,39 +1,79 @@
 /* rules/report_json.c: findings as one JSON object (jansson):
  *   {"tool": "kcheck", "version": "...", "findings": [{file, line, column,
  *    end_line, end_column, begin_offset, end_offset, rule, severity,
- *    message, kernel, title, category, impact, fix, fix_safety}, ...],
+ *    message, kernel, title, category, impact, estimate, basis, fix,
+ *    fix_safety}, ...], "kernels": [costliest finding per kernel],
  *    "summary": {"error": n, "warning": n, "note": n}}
- * Absent values are JSON null; columns are bytes, 1-based. */
+ * Absent values are JSON null; columns are bytes, 1-based.  Text that is
+ * not valid UTF-8 (a Latin-1 file name) gets U+FFFD for each bad byte. */
 #include "rules/report.h"
+#include "rules/utf8.h"
 #include "util/error.h"
 #include <jansson.h>
 #include <stdlib.h>
 
-static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+/* Set key to v (stolen); a NULL v (out of memory) or a failed set marks
+ * the object bad. */
+static void put(json_t *j, const char *key, json_t *v, int *bad)
+{
+	if (!v || json_object_set_new(j, key, v) != 0)
+		*bad = 1;
+}
 
 static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 {
 	const ka_rule *r = o->rules ? ka_ruleset_find(o->rules, f->rule) : NULL;
 	json_t *j = json_object();
+	int bad = 0;
 	if (!j)
 		return NULL;
-	json_object_set_new(j, "file", json_string(f->file));
-	json_object_set_new(j, "line", json_integer(f->line));
-	json_object_set_new(j, "column", json_integer(f->col));
-	json_object_set_new(j, "end_line", json_integer(f->end_line));
-	json_object_set_new(j, "end_column", json_integer(f->end_col));
-	json_object_set_new(j, "begin_offset", f->begin_off >= 0 ? json_integer(f->begin_off) : json_null());
-	json_object_set_new(j, "end_offset", f->end_off >= 0 ? json_integer(f->end_off) : json_null());
-	json_object_set_new(j, "rule", json_string(f->rule));
-	json_object_set_new(j, "severity", json_string(ka_severity_name(f->severity)));
-	json_object_set_new(j, "message", json_string(f->message));
-	json_object_set_new(j, "kernel", str_or_null(f->kernel));
-	json_object_set_new(j, "title", str_or_null(r ? r->title : NULL));
-	json_object_set_new(j, "category", str_or_null(r ? r->category : NULL));
-	json_object_set_new(j, "impact", str_or_null(r ? r->impact : NULL));
-	json_object_set_new(j, "fix", str_or_null(f->fix));
-	json_object_set_new(j, "fix_safety", json_string(ka_fix_safety_name(f->fix_safety)));
+	put(j, "file", ka_json_text(f->file), &bad);
+	put(j, "line", json_integer(f->line), &bad);
+	put(j, "column", json_integer(f->col), &bad);
+	put(j, "end_line", json_integer(f->end_line), &bad);
+	put(j, "end_column", json_integer(f->end_col), &bad);
+	put(j, "begin_offset", f->begin_off >= 0 ? json_integer(f->begin_off) : json_null(), &bad);
+	put(j, "end_offset", f->end_off >= 0 ? json_integer(f->end_off) : json_null(), &bad);
+	put(j, "rule", ka_json_text(f->rule), &bad);
+	put(j, "severity", json_string(ka_severity_name(f->severity)), &bad);
+	put(j, "message", ka_json_text(f->message), &bad);
+	put(j, "kernel", ka_json_text(f->kernel), &bad);
+	put(j, "title", ka_json_text(r ? r->title : NULL), &bad);
+	put(j, "category", ka_json_text(r ? r->category : NULL), &bad);
+	put(j, "impact", ka_json_text(r ? r->impact : NULL), &bad);
+	put(j, "estimate", f->estimate > 0 ? json_real(f->estimate) : json_null(), &bad);
+	put(j, "basis", ka_json_text(f->basis), &bad);
+	put(j, "fix", ka_json_text(f->fix), &bad);
+	put(j, "fix_safety", json_string(ka_fix_safety_name(f->fix_safety)), &bad);
+	if (bad) {
+		json_decref(j);
+		return NULL;
+	}
 	return j;
+}
+
+/* "kernels": [{file, kernel, rule, severity, line, estimate, basis}], the
+ * costliest finding of each kernel (report_summary.c). */
+static int kernels_json(json_t *root, const ka_findings *fs)
+{
+	size_t *idx = NULL, n = 0;
+	json_t *arr = json_array();
+	int rc = arr ? ka_report_costliest(fs, &idx, &n) : KA_ENOMEM;
+	for (size_t i = 0; i < n && rc == KA_OK; i++) {
+		const ka_finding *f = &fs->v[idx[i]];
+		json_t *k = json_pack("{s:o, s:o, s:s, s:s, s:i, s:o, s:o}", "file", ka_json_text(f->file),
+				      "kernel", ka_json_text(f->kernel), "rule", f->rule,
+				      "severity", ka_severity_name(f->severity), "line", f->line,
+				      "estimate", f->estimate > 0 ? json_real(f->estimate) : json_null(),
+				      "basis", ka_json_text(f->basis));
+		if (!k || json_array_append_new(arr, k) != 0)
+			rc = KA_ENOMEM;
+	}
+	if (rc == KA_OK && json_object_set(root, "kernels", arr) != 0)
+		rc = KA_ENOMEM;
+	json_decref(arr);
+	free(idx);
+	return rc;
 }
 
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
@@ -51,13 +91,15 @@ int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 			goto out;
 		count[fs->v[i].severity]++;
 	}
-	json_object_set_new(root, "tool", json_string("kcheck"));
-	json_object_set_new(root, "version", json_string(o->version ? o->version : ""));
-	json_object_set(root, "findings", arr);
-	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR],
-						       "warning", count[KA_SEV_WARNING], "note", count[KA_SEV_NOTE]));
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (!text)
+	int bad = 0;
+	put(root, "tool", json_string("kcheck"), &bad);
+	put(root, "version", ka_json_text(o->version ? o->version : ""), &bad);
+	put(root, "findings", json_incref(arr), &bad);
+	if (!bad && kernels_json(root, fs) != KA_OK)
+		goto out;
+	put(root, "summary", json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR],
+				       "warning", count[KA_SEV_WARNING], "note", count[KA_SEV_NOTE]), &bad);
+	if (bad || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))
 		goto out;
 	rc = ka_buf_adds(out, text);
 	if (rc == KA_OK)

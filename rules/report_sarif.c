@@ -2,8 +2,11 @@
  * scanning uploads.  tool.driver.rules carries every enabled rule with its
  * title, severity, tags and the rule body as help text; each result points
  * at a region whose columns are UTF-16 code units (converted from the
- * analyzer's byte columns with the source line at hand). */
+ * analyzer's byte columns with the source line at hand).  Text that is not
+ * valid UTF-8 gets U+FFFD for each bad byte (utf8.h); URIs are
+ * percent-encoded bytes. */
 #include "rules/report.h"
+#include "rules/utf8.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <jansson.h>
@@ -41,21 +44,21 @@ static json_t *strlist(const ka_strlist *l)
 {
 	json_t *a = json_array();
 	for (int i = 0; a && i < l->n; i++)
-		json_array_append_new(a, json_string(l->v[i]));
+		json_array_append_new(a, ka_json_text(l->v[i]));
 	return a;
 }
 
 static json_t *rule_json(const ka_rule *r)
 {
-	json_t *props = json_pack("{s:o, s:s, s:s}", "tags", strlist(&r->tags),
-				  "category", r->category ? r->category : "",
+	json_t *props = json_pack("{s:o, s:o, s:s}", "tags", strlist(&r->tags),
+				  "category", ka_json_text(r->category ? r->category : ""),
 				  "problem.severity", level(r->severity));
 	if (props && r->impact)
-		json_object_set_new(props, "impact", json_string(r->impact));
-	return json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:o*}",
-			 "id", r->id, "shortDescription", "text", r->title,
-			 "fullDescription", "text", r->title,
-			 "help", "text", r->body, "markdown", r->body,
+		json_object_set_new(props, "impact", ka_json_text(r->impact));
+	return json_pack("{s:o, s:{s:o}, s:{s:o}, s:{s:o, s:o}, s:{s:s}, s:o*}",
+			 "id", ka_json_text(r->id), "shortDescription", "text", ka_json_text(r->title),
+			 "fullDescription", "text", ka_json_text(r->title),
+			 "help", "text", ka_json_text(r->body), "markdown", ka_json_text(r->body),
 			 "defaultConfiguration", "level", level(r->severity),
 			 "properties", props);
 }
@@ -78,15 +81,24 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 		ec = sc + 1;
 	json_t *region = json_pack("{s:i, s:i, s:i, s:i}", "startLine", f->line, "startColumn", sc,
 				   "endLine", el, "endColumn", ec);
-	json_t *res = json_pack("{s:s, s:s, s:{s:s}, s:[{s:{s:{s:o}, s:o}}]}",
-				"ruleId", f->rule, "level", level(f->severity),
-				"message", "text", f->message,
+	json_t *res = json_pack("{s:o, s:s, s:{s:o}, s:[{s:{s:{s:o}, s:o}}]}",
+				"ruleId", ka_json_text(f->rule), "level", level(f->severity),
+				"message", "text", ka_json_text(f->message),
 				"locations", "physicalLocation", "artifactLocation", "uri", uri_of(f->file),
 				"region", region);
 	if (res && index >= 0)
 		json_object_set_new(res, "ruleIndex", json_integer(index));
-	if (res && f->kernel)
-		json_object_set_new(res, "properties", json_pack("{s:s}", "kernel", f->kernel));
+	json_t *props = res ? json_object() : NULL;
+	if (props && f->kernel)
+		json_object_set_new(props, "kernel", ka_json_text(f->kernel));
+	if (props && f->estimate > 0)
+		json_object_set_new(props, "estimate", json_real(f->estimate));
+	if (props && f->basis)
+		json_object_set_new(props, "basis", ka_json_text(f->basis));
+	if (props && json_object_size(props))
+		json_object_set_new(res, "properties", props);
+	else
+		json_decref(props);
 	char *fixes = res && o->fixes ? o->fixes(f, o->fixes_ud) : NULL;   /* the rewriter's */
 	json_t *jf = fixes ? json_loads(fixes, 0, NULL) : NULL;
 	if (jf)
@@ -121,7 +133,7 @@ int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 		int idx = find_index(rules, fs->v[i].rule);
 		if (idx < 0) {
 			const ka_rule *r = o->rules ? ka_ruleset_find(o->rules, fs->v[i].rule) : NULL;
-			json_t *rj = r ? rule_json(r) : json_pack("{s:s}", "id", fs->v[i].rule);
+			json_t *rj = r ? rule_json(r) : json_pack("{s:o}", "id", ka_json_text(fs->v[i].rule));
 			if (!rj || json_array_append_new(rules, rj) != 0)
 				goto out;
 			idx = (int)json_array_size(rules) - 1;
@@ -129,10 +141,10 @@ int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 		if (json_array_append_new(results, result_json(&fs->v[i], idx, o)) != 0)
 			goto out;
 	}
-	root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:O}}, s:O, s:s}]}",
+	root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:o, s:O}}, s:O, s:s}]}",
 			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 			 "version", "2.1.0", "runs", "tool", "driver", "name", "kcheck",
-			 "version", o->version ? o->version : "0",
+			 "version", ka_json_text(o->version ? o->version : "0"),
 			 "rules", rules, "results", results, "columnKind", "utf16CodeUnits");
 	if (!root || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))
 		goto out;

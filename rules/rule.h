@@ -36,16 +36,19 @@ typedef struct ka_strlist {
  * later check (SQL, placeholders) can point at the right line. */
 typedef struct ka_rule_lines {
 	int id, severity, scope, where, message, fix, fix_safety;
-	int languages, architectures;
+	int languages, architectures, estimate, basis, let;
 } ka_rule_lines;
 
 typedef struct ka_rule {
 	char *id, *title, *category, *scope, *where, *message;
 	char *fix;                 /* transform name; NULL for `none` */
 	ka_fix_safety fix_safety;
-	ka_severity severity;
-	char *impact;              /* may be NULL */
+	ka_severity severity;      /* the ceiling: bands never raise above it */
+	char *impact;              /* measured effect, text; may be NULL */
+	char *estimate;            /* SQL expression: estimated slowdown factor; may be NULL */
+	char *basis;               /* template: the facts behind the estimate; may be NULL */
 	ka_strlist references, tags, languages, architectures;
+	ka_strlist let_names, let_exprs;  /* `let:` named SQL expressions for templates */
 	char *body;                /* Markdown after the front matter */
 	int body_line;             /* file line where the body starts */
 	char *text;                /* the whole file */
@@ -94,6 +97,13 @@ const char *ka_severity_name(ka_severity s);
 /* -1 when unknown. */
 int ka_severity_parse(const char *s);
 const char *ka_fix_safety_name(ka_fix_safety s);
+
+/* Impact bands (docs/rules.md): the severity a finding earns from its
+ * estimated slowdown factor, capped by
+ * the rule's `severity:`.  A rule with no estimate keeps its ceiling (its
+ * findings are correctness hazards or API hygiene). */
+#define KA_BAND_WARNING 2.0
+ka_severity ka_severity_band(ka_severity ceiling, int has_estimate, double estimate);
 
 /* 1 when the rule applies to this language ("cuda"/"hip") and
  * architecture ("sm_90", "gfx942"; NULL = any). */

@@ -7,6 +7,7 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "rules/sqlfn.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <pcre2.h>
@@ -27,7 +28,14 @@ typedef struct re_entry {
 typedef struct re_cache {
 	re_entry *head;
 	int n;
+	pcre2_match_context *mctx;  /* the limits of every match */
 } re_cache;
+
+/* Enough for any sane pattern on a source line; a pattern that
+ * backtracks catastrophically stops with "match limit exceeded". */
+#define MATCH_LIMIT 1000000
+#define DEPTH_LIMIT 10000
+#define HEAP_LIMIT_KIB 8192
 
 static void cache_free(void *p)
 {
@@ -41,6 +49,8 @@ static void cache_free(void *p)
 		free(e);
 		e = next;
 	}
+	if (c)
+		pcre2_match_context_free(c->mctx);
 	free(c);
 }
 
@@ -124,19 +134,44 @@ static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error(ctx, msg, -1);
 		return;
 	}
-	int rc = pcre2_match(e->code, subj, (PCRE2_SIZE)subj_len, 0, 0, e->md, NULL);
+	re_cache *c = sqlite3_user_data(ctx);
+	int rc = pcre2_match(e->code, subj, (PCRE2_SIZE)subj_len, 0, 0, e->md, c->mctx);
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
-		sqlite3_result_error(ctx, "regexp: match failed", -1);
+		PCRE2_UCHAR why[256];
+		if (pcre2_get_error_message(rc, why, sizeof why) < 0)
+			snprintf((char *)why, sizeof why, "PCRE2 error %d", rc);
+		char *msg = sqlite3_mprintf("regexp: matching '%.200s' failed: %s", pat, (const char *)why);
+		sqlite3_result_error(ctx, msg ? msg : "regexp: matching failed", -1);
+		sqlite3_free(msg);
 		return;
 	}
 	sqlite3_result_int(ctx, rc >= 0);
 }
 
+/* Eponymous virtual tables build their schema on first use; that first
+ * use must not happen under the authorizer (it would read as a schema
+ * change), so the ones rules may use are set up here. */
+static void init_table_functions(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM json_each('[]'), json_tree('[]')", -1, &st, NULL) ==
+	    SQLITE_OK)
+		sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
 int ka_sql_register(sqlite3 *db)
 {
 	re_cache *c = calloc(1, sizeof *c);
-	if (!c)
+	if (!c || !(c->mctx = pcre2_match_context_create(NULL))) {
+		free(c);
 		return ka_error_set(KA_ENOMEM, "out of memory");
+	}
+	pcre2_set_match_limit(c->mctx, MATCH_LIMIT);
+	pcre2_set_depth_limit(c->mctx, DEPTH_LIMIT);
+	pcre2_set_heap_limit(c->mctx, HEAP_LIMIT_KIB);
+	init_table_functions(db);
+	ka_sql_bound(db);
 	int rc = sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 					    c, regexp_fn, NULL, NULL, cache_free);
 	if (rc != SQLITE_OK)  /* SQLite calls the destructor on failure */
@@ -170,8 +205,14 @@ static int authorizer(void *ud, int action, const char *a, const char *b,
 {
 	auth_state *st = ud;
 	switch (action) {
-	case SQLITE_SELECT:
 	case SQLITE_READ:
+		/* pragma_table_info(...) and friends run a PRAGMA when stepped */
+		if (a && strncasecmp(a, "pragma_", 7) == 0) {
+			snprintf(st->denied, sizeof st->denied, "PRAGMA (%s)", a);
+			return SQLITE_DENY;
+		}
+		return SQLITE_OK;
+	case SQLITE_SELECT:
 	case SQLITE_RECURSIVE:
 		return SQLITE_OK;
 	case SQLITE_FUNCTION:
@@ -229,26 +270,46 @@ out:
 	return rc;
 }
 
-/* If s[i..] starts a SQL string literal, copy its value into out (with ''
- * unescaped) and return the index after it; else return 0. */
-static size_t read_literal(const char *s, size_t i, char *out, size_t outlen)
+/* If s[i..] (after blanks) starts a SQL string literal, append its value
+ * (with '' unescaped) to out and return the index after it; else 0. */
+static size_t read_literal(const char *s, size_t i, ka_buf *out)
 {
 	while (s[i] && isspace((unsigned char)s[i]))
 		i++;
 	if (s[i] != '\'')
 		return 0;
-	size_t o = 0;
 	for (i++; s[i]; i++) {
 		if (s[i] == '\'') {
 			if (s[i + 1] != '\'')
 				break;
 			i++;
 		}
-		if (o + 1 < outlen)
-			out[o++] = s[i];
+		ka_buf_addc(out, s[i]);
 	}
-	out[o] = '\0';
 	return s[i] ? i + 1 : 0;
+}
+
+static size_t skip_blanks(const char *s, size_t i)
+{
+	while (s[i] && isspace((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* Read a constant pattern at s[i..]: a literal, or literals joined by ||.
+ * Returns the index after it, or 0 when there is none or the pattern is
+ * not constant ('a' || col). */
+static size_t read_pattern(const char *s, size_t i, ka_buf *out)
+{
+	ka_buf_reset(out);
+	size_t e = read_literal(s, i, out);
+	while (e) {
+		size_t j = skip_blanks(s, e);
+		if (s[j] != '|' || s[j + 1] != '|')
+			return e;
+		e = read_literal(s, j + 2, out);
+	}
+	return 0;
 }
 
 static int is_word_at(const char *s, size_t i, const char *w)
@@ -263,30 +324,32 @@ static int is_word_at(const char *s, size_t i, const char *w)
 
 int ka_sql_check_regexes(const char *sql)
 {
-	char pat[1024], err[300];
-	for (size_t i = 0; sql[i]; i++) {
+	char err[300];
+	ka_buf pat;
+	int rc = KA_OK;
+	ka_buf_init(&pat, KA_SQL_MAX_SQL);
+	for (size_t i = 0; sql[i] && rc == KA_OK; i++) {
 		if (sql[i] == '\'') {  /* skip other literals whole */
-			size_t e = read_literal(sql, i, pat, sizeof pat);
+			size_t e = read_literal(sql, i, &pat);
 			if (!e)
-				return KA_OK;
+				break;
 			i = e - 1;
 			continue;
 		}
 		if (!is_word_at(sql, i, "regexp"))
 			continue;
-		size_t j = i + 6;
-		while (sql[j] && isspace((unsigned char)sql[j]))
-			j++;
-		if (sql[j] == '(')
-			j++;
-		size_t e = read_literal(sql, j, pat, sizeof pat);
-		if (!e)
-			continue;
-		pcre2_code *re = compile(pat, strlen(pat), err, sizeof err);
+		size_t j = skip_blanks(sql, i + 6);
+		int call = sql[j] == '(';
+		size_t e = read_pattern(sql, call ? j + 1 : j, &pat);
+		if (!e || (call && sql[skip_blanks(sql, e)] != ','))
+			continue;  /* not a constant pattern: checked when it runs */
+		pcre2_code *re = compile(pat.data ? pat.data : "", pat.len, err, sizeof err);
 		if (!re)
-			return ka_error_set(KA_EINPUT, "bad regular expression '%s': %s", pat, err);
+			rc = ka_error_set(KA_EINPUT, "bad regular expression '%.200s': %s",
+					  pat.data ? pat.data : "", err);
 		pcre2_code_free(re);
 		i = e - 1;
 	}
-	return KA_OK;
+	ka_buf_free(&pat);
+	return rc;
 }

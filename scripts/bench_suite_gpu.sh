@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # scripts/bench_suite_gpu.sh: reproduces bench/RESULTS.md in one run on a
 # machine with an NVIDIA GPU, nvcc and python3:
-#   1. the suite: every task's expert against its baseline (kcheck bench --suite),
+#   1. the suite, RUNS times (default 3): every task's expert against its
+#      baseline (kcheck bench --suite); every task must get the same verdict
+#      in every run,
 #   2. every expert against itself (the paired 95% CI must contain 1.0 and the
 #      median speedup stay within 2% of 1),
 #   3. the adversarial candidates of tests/bench/adversarial/MANIFEST, each of
-#      which must end with the verdict and gate the manifest names,
+#      which must end with the verdict and gate the manifest names (or one of
+#      the alternatives "A|B" it lists),
 # then writes OUTDIR/RESULTS.md (the table) next to the JSON it came from.
 #
 # usage: scripts/bench_suite_gpu.sh [OUTDIR]        (default: bench-results)
@@ -16,6 +19,8 @@
 #                         empty: only rebuild RESULTS.md from the JSON in OUTDIR)
 #              SELF_TASKS tasks for the self-against-self runs (default: TASKS)
 #              ADV_ONLY   extended regex: run only matching adversarial files
+#              RUNS       how many suite runs (default 3)
+#              SUITE_OPTS extra options for the suite runs (e.g. "--configs visible")
 #              SELF_OPTS  extra options for the self-against-self runs
 #                         (e.g. "--configs visible" to time only visible configs)
 # Exit status: 0 when every check held, 1 when one did not, 2 on an error.
@@ -46,17 +51,22 @@ fi
 
 t0=$(date +%s)
 if [[ " $parts " == *" suite "* ]]; then
-	if [ -z "${TASKS:-}" ]; then
-		"$bench" --suite bench/tasks --json --build-dir "$build" >"$out/suite.json"
-		rc=$?
-	else
-		for t in $tasks; do
-			"$bench" "bench/tasks/$t" --json --build-dir "$build" >"$out/suite/$t.json"
+	for run in $(seq 1 "${RUNS:-3}"); do
+		if [ -z "${TASKS:-}" ]; then
+			# shellcheck disable=SC2086
+			"$bench" --suite bench/tasks --json --build-dir "$build" ${SUITE_OPTS:-} >"$out/suite-$run.json"
 			rc=$?
-		done
-	fi
-	[ "$rc" -ge 2 ] && status=1
-	echo "suite: done in $(($(date +%s) - t0)) s"
+		else
+			mkdir -p "$out/suite/$run"
+			for t in $tasks; do
+				# shellcheck disable=SC2086
+				"$bench" "bench/tasks/$t" --json --build-dir "$build" ${SUITE_OPTS:-} >"$out/suite/$run/$t.json"
+				rc=$?
+			done
+		fi
+		[ "$rc" -ge 2 ] && status=1
+		echo "suite run $run: done in $(($(date +%s) - t0)) s"
+	done
 fi
 
 if [[ " $parts " == *" self "* ]]; then
@@ -76,12 +86,15 @@ if [[ " $parts " == *" adversarial "* ]]; then
 		[ -n "${ADV_ONLY:-}" ] && ! [[ $file =~ $ADV_ONLY ]] && continue
 		extra=()
 		want=${gpu%\~}
-		[ "$want" != "$gpu" ] && extra=(--unsafe-skip-static-gate)
+		name=${file%.cu}
+		[ "$want" != "$gpu" ] && { extra=(--unsafe-skip-static-gate); name=$name-dynamic; }
 		"$bench" "bench/tasks/$task" --candidate "tests/bench/adversarial/$file" --json \
-			--build-dir "$build" "${extra[@]}" >"$out/adversarial/${file%.cu}.json"
+			--build-dir "$build" "${extra[@]}" >"$out/adversarial/$name.json"
 		got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%s:%s" % (r["verdict"], r["failed_gate"] or "-"))' \
-			"$out/adversarial/${file%.cu}.json" 2>/dev/null || echo "no-result")
-		if [ "$got" = "$want" ]; then echo "PASS $file $got" ; else echo "FAIL $file want $want got $got"; fi >>"$out/adversarial.txt"
+			"$out/adversarial/$name.json" 2>/dev/null || echo "no-result")
+		why=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print((r["reason"] or "")[:150])' \
+			"$out/adversarial/$name.json" 2>/dev/null)
+		if [[ "|$want|" == *"|$got|"* ]]; then echo "PASS $name $got $why"; else echo "FAIL $name want $want got $got $why"; fi >>"$out/adversarial.txt"
 	done
 	grep -q '^FAIL' "$out/adversarial.txt" && status=1
 	echo "adversarial: done in $(($(date +%s) - t0)) s"
@@ -95,16 +108,35 @@ def load(p):
         return json.load(open(p))
     except Exception:
         return None
-tasks = []
-s = load(os.path.join(out, "suite.json"))
-if s:
-    tasks = s["tasks"]
-else:
-    tasks = [r for r in (load(p) for p in sorted(glob.glob(os.path.join(out, "suite", "*.json")))) if r]
+def suite_run(k):
+    s = load(os.path.join(out, "suite-%d.json" % k))
+    if s:
+        return s, s["tasks"]
+    return None, [r for r in (load(p) for p in sorted(glob.glob(os.path.join(out, "suite", str(k), "*.json")))) if r]
+runs = [suite_run(k) for k in range(1, 10)]
+runs = [r for r in runs if r[1]]
+s, tasks = runs[0] if runs else (None, [])
 L = []
 gpu = open(os.path.join(out, "gpu.txt")).read().strip()
 L.append("Date: %s  \nGPU: %s  \n" % (open(os.path.join(out, "date.txt")).read().strip(), gpu))
 if tasks:
+    tasks = [r for r in tasks if "speedup" in r or L.append("| %s | %s (%s) |" % (r["task"], r["verdict"], r.get("reason")))]
+    if len(runs) > 1:
+        L.append("Suite runs: %d. Verdict of every task in each run (must not change):\n" % len(runs))
+        L.append("| task | " + " | ".join("run %d" % (i + 1) for i in range(len(runs))) + " | stable |")
+        L.append("|---|" + "---|" * len(runs) + "---|")
+        names = [r["task"] for r in runs[0][1]]
+        for nm in names:
+            vs = []
+            for _, ts in runs:
+                m = [r for r in ts if r["task"] == nm]
+                vs.append("%s %s" % (m[0]["verdict"], "%.3f" % m[0]["speedup"]["geomean"] if m and m[0].get("speedup") and m[0]["speedup"]["geomean"] else "") if m else "-")
+            stable = len(set(v.split()[0] for v in vs)) == 1
+            bad_runs = 0 if stable else 1
+            L.append("| %s | %s | %s |" % (nm, " | ".join(vs), "yes" if stable else "NO"))
+            if not stable:
+                print("UNSTABLE verdict:", nm, vs)
+        L.append("\nFirst run in detail:\n")
     L.append("| task | verdict | correct (vis / unseen) | geomean speedup [95% CI] | visible | unseen | roofline | copy GB/s |")
     L.append("|---|---|---|---|---|---|---|---|")
     for r in tasks:

@@ -3,11 +3,15 @@
  * = candidate, each from its own object with every other symbol made local)
  * and runs it in separate processes:
  *   harness probe            is there a CUDA device?  (exit 0 yes, 3 no)
- *   harness correct PLAN     correctness gate + task self-check
- *   harness perf PLAN        interleaved timing + post-timing validation
- * It prints one fact per line on stdout (see bench/result.c for the reader);
- * the verdict is computed by ka-bench from those lines.  Fail closed: any
- * CUDA error ends the run with a "fail" line and exit status 3. */
+ *   harness correct          correctness gate + task self-check
+ *   harness perf             interleaved timing, every sample checked,
+ *                            post-timing validation
+ * The plan arrives on stdin (ending with "end"); the harness then writes
+ * "ready" on fd 3 and reads the validation seed ("vseed N"), which the
+ * parent draws only now.  It prints one fact per line on fd 3, a pipe the
+ * parent owns (see bench/result.c for the reader); the verdict is computed
+ * by ka-bench from those lines and the exit status.  Fail closed: any CUDA
+ * error ends the run with a "fail" line and exit status 3. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,7 +26,7 @@ extern "C" int ka_impl_a(const ka_task_args *a, cudaStream_t s);
 extern "C" int ka_impl_b(const ka_task_args *a, cudaStream_t s);
 typedef int (*impl_fn)(const ka_task_args *, cudaStream_t);
 
-/* Results go to a file named on the command line, never to stdout, so that
+/* Results go to fd 3, a pipe the parent opened, never to stdout, so that
  * nothing an implementation prints can pass for a result line. */
 static FILE *R;
 
@@ -35,9 +39,9 @@ enum { D_UNIFORM, D_NORMAL, D_INT };
 
 struct dist { int kind; double a, b; };
 struct tensor { char name[32]; int out; int dt; dist d, adv; };
-struct config { char name[64]; int visible; size_t work; int np, nt; long long p[KA_TASK_MAX_PARAMS], n[KA_TASK_MAX_TENSORS]; };
+struct config { char name[64]; int visible; size_t work; double grow; int np, nt; long long p[KA_TASK_MAX_PARAMS], n[KA_TASK_MAX_TENSORS]; };
 struct plan {
-	unsigned long long seed;
+	unsigned long long seed, vseed;
 	double atol, rtol, l2;
 	int deterministic, nt, ns, nc, samples;
 	tensor t[KA_TASK_MAX_TENSORS];
@@ -91,16 +95,16 @@ static int read_config(char **tok, int n, config *c)
 	return 0;
 }
 
-static int load_plan(const char *path, plan *pl)
+static int load_plan(FILE *f, plan *pl)
 {
 	char line[4096], *tok[64];
-	FILE *f = fopen(path, "r");
-	if (!f) return -1;
+	int end = 0;
 	memset(pl, 0, sizeof *pl);
 	pl->samples = 40;
-	while (fgets(line, sizeof line, f)) {
+	while (!end && fgets(line, sizeof line, f)) {
 		int n = split(line, tok, 64);
 		if (n == 0) continue;
+		if (!strcmp(tok[0], "end")) { end = 1; continue; }
 		if (!strcmp(tok[0], "seed") && n >= 2) pl->seed = strtoull(tok[1], NULL, 10);
 		else if (!strcmp(tok[0], "samples") && n >= 2) pl->samples = atoi(tok[1]);
 		else if (!strcmp(tok[0], "deterministic") && n >= 2) pl->deterministic = atoi(tok[1]);
@@ -111,16 +115,20 @@ static int load_plan(const char *path, plan *pl)
 			snprintf(t->name, sizeof t->name, "%s", tok[1]);
 			t->out = !strcmp(tok[2], "out");
 			t->dt = parse_dt(tok[3]);
-			if (t->dt < 0) { fclose(f); return -1; }
-			if (!t->out && (n < 10 || parse_dist(tok + 4, &t->d) || parse_dist(tok + 7, &t->adv))) { fclose(f); return -1; }
+			if (t->dt < 0) return -1;
+			if (!t->out && (n < 10 || parse_dist(tok + 4, &t->d) || parse_dist(tok + 7, &t->adv))) return -1;
 		} else if (!strcmp(tok[0], "scalar") && n >= 4 && pl->ns < KA_TASK_MAX_SCALARS) {
 			pl->slo[pl->ns] = atof(tok[2]); pl->shi[pl->ns] = atof(tok[3]); pl->ns++;
+		} else if (!strcmp(tok[0], "reduce") && n >= 3 && pl->nc > 0 && !strcmp(tok[1], pl->c[pl->nc - 1].name)) {
+			/* fp32 rounding error of a K-long reduction grows like sqrt(K):
+			 * the bound grows with it, with a wide margin (16 units). */
+			double k = atof(tok[2]);
+			pl->c[pl->nc - 1].grow = k > 1 ? 16.0 * ldexp(1.0, -24) * sqrt(k) : 0.0;
 		} else if (!strcmp(tok[0], "config") && pl->nc < 64) {
-			if (read_config(tok, n, &pl->c[pl->nc++])) { fclose(f); return -1; }
+			if (read_config(tok, n, &pl->c[pl->nc++])) return -1;
 		}
 	}
-	fclose(f);
-	return pl->nt > 0 && pl->nc > 0 ? 0 : -1;
+	return end && pl->nt > 0 && pl->nc > 0 ? 0 : -1;
 }
 
 /* ---- inputs ------------------------------------------------------------ */
@@ -166,11 +174,14 @@ static void draw_scalars(const plan *pl, unsigned long long seed, double *s)
 		s[i] = pl->slo[i] + host_unit(seed, 977 + i) * (pl->shi[i] - pl->slo[i]);
 }
 
-/* Device buffers for one configuration: `sets` input sets, `outs` output sets. */
+#include "harness_guard.cuh"
+
+/* Device buffers for one configuration: `sets` input sets, `outs` output
+ * sets, each with guard regions (harness_guard.cuh). */
 struct bufs {
-	void *in[16][KA_TASK_MAX_TENSORS];
-	void *out[4][KA_TASK_MAX_TENSORS];
-	void *work;
+	void *in[16][KA_TASK_MAX_TENSORS], *in_base[16][KA_TASK_MAX_TENSORS];
+	void *out[4][KA_TASK_MAX_TENSORS], *out_base[4][KA_TASK_MAX_TENSORS];
+	void *work, *work_base;
 };
 
 static void alloc_bufs(const plan *pl, const config *c, bufs *b, int sets, int outs)
@@ -179,20 +190,29 @@ static void alloc_bufs(const plan *pl, const config *c, bufs *b, int sets, int o
 	for (int i = 0; i < pl->nt; i++) {
 		size_t bytes = (size_t)(c->n[i] > 0 ? c->n[i] : 1) * dt_size(pl->t[i].dt);
 		if (pl->t[i].out)
-			for (int o = 0; o < outs; o++) CK(cudaMalloc(&b->out[o][i], bytes));
+			for (int o = 0; o < outs; o++) b->out[o][i] = guarded_alloc(bytes, &b->out_base[o][i]);
 		else
-			for (int k = 0; k < sets; k++) CK(cudaMalloc(&b->in[k][i], bytes));
+			for (int k = 0; k < sets; k++) b->in[k][i] = guarded_alloc(bytes, &b->in_base[k][i]);
 	}
-	CK(cudaMalloc(&b->work, c->work ? c->work : 16));
+	b->work = guarded_alloc(c->work ? c->work : 16, &b->work_base);
+}
+
+/* Queues the guard checks of the buffers one call used. */
+static void guards_of(const plan *pl, const config *c, const bufs *b, int set, int out, unsigned long long *bad,
+		      cudaStream_t s)
+{
+	for (int i = 0; i < pl->nt; i++)
+		guard_check(pl->t[i].out ? b->out[out][i] : b->in[set][i], (size_t)c->n[i] * dt_size(pl->t[i].dt), bad, s);
+	guard_check(b->work, c->work ? c->work : 16, bad, s);
 }
 
 static void free_bufs(const plan *pl, bufs *b)
 {
 	for (int k = 0; k < 16; k++)
-		for (int i = 0; i < pl->nt; i++) cudaFree(b->in[k][i]);
+		for (int i = 0; i < pl->nt; i++) cudaFree(b->in_base[k][i]);
 	for (int o = 0; o < 4; o++)
-		for (int i = 0; i < pl->nt; i++) cudaFree(b->out[o][i]);
-	cudaFree(b->work);
+		for (int i = 0; i < pl->nt; i++) cudaFree(b->out_base[o][i]);
+	cudaFree(b->work_base);
 	CK(cudaDeviceSynchronize());
 }
 
@@ -264,13 +284,20 @@ int main(int argc, char **argv)
 		print_device();
 		return 0;
 	}
-	if (argc < 4 || load_plan(argv[2], &pl)) {
-		fprintf(stderr, "harness: usage: harness probe | correct PLAN RESULT | perf PLAN RESULT\n");
+	if (argc < 2 || !(R = fdopen(3, "w")) || load_plan(stdin, &pl)) {
+		fprintf(stderr, "harness: usage: harness probe | correct | perf, with the plan on stdin and fd 3 open\n");
 		return 2;
 	}
-	if (!(R = fopen(argv[3], "w"))) { perror(argv[3]); return 2; }
+	fprintf(R, "ready\n");
+	fflush(R);
+	char line[128];
+	if (!fgets(line, sizeof line, stdin) || sscanf(line, "vseed %llu", &pl.vseed) != 1) {
+		fprintf(stderr, "harness: no validation seed on stdin\n");
+		return 2;
+	}
 	if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) { fprintf(R, "nodevice\n"); fclose(R); return 3; }
 	print_device();
+	initial_state = device_state();
 	int rc = !strcmp(argv[1], "correct") ? run_correct(&pl) : !strcmp(argv[1], "perf") ? run_perf(&pl) : 2;
 	if (rc == 0) fprintf(R, "done\n");
 	fclose(R);

@@ -19,8 +19,9 @@ static double to_double(const void *p, int dt, long long i)
 }
 
 /* Compare y (dtype dt, or fp64 when dt < 0) against reference r. */
-static cmp compare(const plan *pl, long long n, const void *y, int dt, const double *r)
+static cmp compare(const plan *pl, const config *cf, long long n, const void *y, int dt, const double *r)
 {
+	double atol = pl->atol + cf->grow, rtol = pl->rtol + cf->grow, l2 = pl->l2 + cf->grow;
 	cmp c = {0, 0.0, 0.0, NULL};
 	double scale = 0, num = 0, den = 0;
 	for (long long i = 0; i < n; i++)
@@ -32,7 +33,7 @@ static cmp compare(const plan *pl, long long n, const void *y, int dt, const dou
 			continue;
 		}
 		if (!isfinite(v)) { c.bad++; c.why = "nan-or-inf-in-output"; c.worst = INFINITY; continue; }
-		double err = fabs(v - r[i]), bound = pl->atol * scale + pl->rtol * fabs(r[i]);
+		double err = fabs(v - r[i]), bound = atol * scale + rtol * fabs(r[i]);
 		num += err * err;
 		den += r[i] * r[i];
 		if (err > bound) { c.bad++; if (!c.why) c.why = "tolerance"; }
@@ -40,7 +41,7 @@ static cmp compare(const plan *pl, long long n, const void *y, int dt, const dou
 		if (ratio > c.worst) c.worst = ratio;
 	}
 	c.l2 = den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0);
-	if (c.l2 > pl->l2 && !c.why) { c.bad++; c.why = "relative-l2"; }
+	if (c.l2 > l2 && !c.why) { c.bad++; c.why = "relative-l2"; }
 	return c;
 }
 
@@ -77,6 +78,31 @@ static void *fetch_outputs(const plan *pl, const config *c, const bufs *b, int o
 	return dst;
 }
 
+/* A device counter for the guard checks, allocated once. */
+static unsigned long long *counter(void)
+{
+	static unsigned long long *d;
+	if (!d) CK(cudaMalloc((void **)&d, 4 * sizeof *d));
+	return d;
+}
+
+/* After a call: guard regions intact and the device-wide state unchanged.
+ * 0 when both hold, else a fail line. */
+static int after_call(const plan *pl, const config *c, const bufs *b, int set, int out, char who, cudaStream_t s)
+{
+	unsigned long long bad = 0, *d = counter();
+	CK(cudaMemsetAsync(d, 0, sizeof *d, s));
+	guards_of(pl, c, b, set, out, d, s);
+	CK(cudaMemcpyAsync(&bad, d, sizeof bad, cudaMemcpyDeviceToHost, s));
+	CK(cudaStreamSynchronize(s));
+	if (bad) { fprintf(R, "fail %c %s guard-region-overwritten (a write outside its buffers)\n", who, c->name); return -1; }
+	if (state_changed()) {
+		fprintf(R, "fail %c %s device-state-changed (cache preference or device limits)\n", who, c->name);
+		return -1;
+	}
+	return 0;
+}
+
 /* Checks one implementation on the current draw; returns 0 when it passes. */
 static int check_impl(const plan *pl, const config *c, bufs *b, const double *sv, host_set *h,
 		      impl_fn fn, char who, int draw, cudaStream_t s, double *worst, double *l2)
@@ -87,13 +113,13 @@ static int check_impl(const plan *pl, const config *c, bufs *b, const double *sv
 	make_args(pl, c, b, 0, 0, sv, &a);
 	for (int rep = 0; rep < 2; rep++) {
 		poison(pl, c, b, 0, s);
-		if (checked_call(fn, who, c, &a, s)) goto out;
+		if (checked_call(fn, who, c, &a, s) || after_call(pl, c, b, 0, 0, who, s)) goto out;
 		for (int i = 0; i < pl->nt; i++) {
 			if (!pl->t[i].out) continue;
 			size_t bytes = (size_t)c->n[i] * dt_size(pl->t[i].dt);
 			if (rep == 0) {
 				first[i] = fetch_outputs(pl, c, b, 0, i, NULL);
-				cmp r = compare(pl, c->n[i], first[i], pl->t[i].dt, h->ref[i]);
+				cmp r = compare(pl, c, c->n[i], first[i], pl->t[i].dt, h->ref[i]);
 				if (r.bad) {
 					fprintf(R, "fail %c %s wrong-output tensor=%s draw=%d %s bad=%lld worst=%.3g rel_l2=%.3g\n",
 					       who, c->name, pl->t[i].name, draw, r.why, r.bad, r.worst, r.l2);
@@ -103,7 +129,7 @@ static int check_impl(const plan *pl, const config *c, bufs *b, const double *sv
 				if (r.l2 > *l2) *l2 = r.l2;
 			} else {
 				again = fetch_outputs(pl, c, b, 0, i, again);
-				cmp r = compare(pl, c->n[i], again, pl->t[i].dt, h->ref[i]);
+				cmp r = compare(pl, c, c->n[i], again, pl->t[i].dt, h->ref[i]);
 				if (r.bad || (pl->deterministic && memcmp(again, first[i], bytes))) {
 					fprintf(R, "fail %c %s nondeterministic tensor=%s draw=%d (same input, different output: race?)\n",
 					       who, c->name, pl->t[i].name, draw);
@@ -142,7 +168,7 @@ static int fake_passes(const plan *pl, const config *c, host_set *h, int kind, d
 			if (kind == 2) y[j] = j < c->n[src] ? to_double(h->in[src], pl->t[src].dt, j) : 0.0;
 			else y[j] = k;
 		}
-		all = compare(pl, c->n[i], y, -1, h->ref[i]).bad == 0;
+		all = compare(pl, c, c->n[i], y, -1, h->ref[i]).bad == 0;
 		free(y);
 	}
 	return all;

@@ -1,11 +1,17 @@
 /* bench/harness/harness_perf.cuh: the performance gate (included once, by
  * harness.cu).  Baseline (a) and candidate (b) in one process, interleaved
  * AB/BA per pair, 8 input sets rotated and re-drawn in place before each use,
- * two output buffers per implementation, L2 flushed with a write of >= 2x its
- * size and persisting lines reset outside the timed window, one call between
- * two events then a device-wide sync, host wall time taken around both, CUDA
- * graphs for kernels under 10 us, and post-timing validation of the
- * candidate's output on randomly chosen timed samples (plus the last). */
+ * four output buffers shared by both implementations in rotation (so neither
+ * owns a placement), outputs and scratch poisoned before every call, L2
+ * flushed with a write of >= 2x its size and persisting lines reset outside
+ * the timed window, one call between two events, then a third event on the
+ * legacy default stream (it waits for every blocking stream, so work moved
+ * off the timed stream shows up as a longer tail), a device-wide sync and
+ * host wall time around it all, CUDA graphs for kernels under 10 us.  After
+ * every pair (harness_guard.cuh): the candidate's output against the
+ * baseline's within the tolerance, inputs unchanged, guard regions intact,
+ * device state unchanged.  Then full validation against the CPU reference on
+ * samples picked from the seed the parent sent after the harness loaded. */
 
 enum { SETS = 8 };
 
@@ -63,11 +69,12 @@ static void measure_ceilings(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1)
 	CK(cudaFree(dst));
 }
 
-struct timing { float ev; double wall; };
+struct timing { float ev, tail; double wall; };
 
-/* One timed call: flush, then [start event, call, stop event], device sync. */
+/* One timed call: flush, then [start event, call, stop event], an event on
+ * the legacy stream, device sync.  The caller has poisoned the outputs. */
 static int timed(impl_fn fn, cudaGraphExec_t g, const ka_task_args *a, cudaStream_t s, void *flush,
-		 size_t flush_bytes, int salt, cudaEvent_t e0, cudaEvent_t e1, timing *t)
+		 size_t flush_bytes, int salt, cudaEvent_t e0, cudaEvent_t e1, cudaEvent_t e2, timing *t)
 {
 	cudaCtxResetPersistingL2Cache();
 	CK(cudaMemsetAsync(flush, salt & 0xff, flush_bytes, s));
@@ -76,11 +83,13 @@ static int timed(impl_fn fn, cudaGraphExec_t g, const ka_task_args *a, cudaStrea
 	CK(cudaEventRecord(e0, s));
 	int rc = g ? (cudaGraphLaunch(g, s) != cudaSuccess) : fn(a, s);
 	CK(cudaEventRecord(e1, s));
+	CK(cudaEventRecord(e2, cudaStreamLegacy));
 	cudaError_t e = cudaGetLastError();
-	cudaError_t e2 = cudaDeviceSynchronize();
+	cudaError_t e3 = cudaDeviceSynchronize();
 	t->wall = now_us() - w0;
-	if (e != cudaSuccess || e2 != cudaSuccess || rc) return -1;
+	if (e != cudaSuccess || e3 != cudaSuccess || rc) return -1;
 	t->ev = event_ms(e0, e1) * 1000.0f;
+	t->tail = event_ms(e1, e2) * 1000.0f;
 	return 0;
 }
 
@@ -91,7 +100,7 @@ static cudaGraphExec_t capture(impl_fn fn, const ka_task_args *a, cudaStream_t s
 	cudaGraph_t g;
 	cudaGraphExec_t x = NULL;
 	size_t nodes = 0;
-	if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess) return NULL;
+	if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess) return NULL;
 	int rc = fn(a, s);
 	if (cudaStreamEndCapture(s, &g) != cudaSuccess) { cudaGetLastError(); return NULL; }
 	if (cudaGraphGetNodes(g, NULL, &nodes) == cudaSuccess && nodes == 0) *empty = 1;
@@ -110,7 +119,7 @@ static int validate(const plan *pl, const config *c, bufs *b, int set, int out, 
 	for (int i = 0; i < pl->nt && !bad; i++) {
 		if (!pl->t[i].out) continue;
 		void *y = fetch_outputs(pl, c, b, out, i, NULL);
-		cmp r = compare(pl, c->n[i], y, pl->t[i].dt, h.ref[i]);
+		cmp r = compare(pl, c, c->n[i], y, pl->t[i].dt, h.ref[i]);
 		free(y);
 		if (r.bad) {
 			fprintf(R, "fail b %s timed-output-wrong sample=%d tensor=%s %s worst=%.3g\n", c->name, j,
@@ -124,7 +133,7 @@ static int validate(const plan *pl, const config *c, bufs *b, int set, int out, 
 
 struct perf_ctx {
 	cudaStream_t s;
-	cudaEvent_t e0, e1;
+	cudaEvent_t e0, e1, e2;
 	void *flush;
 	size_t flush_bytes;
 };
@@ -139,7 +148,8 @@ static void warm_up(const plan *pl, const config *c, bufs *b, double sv[][KA_TAS
 			ka_task_args a;
 			timing tm;
 			make_args(pl, c, b, n % SETS, 2 * k, sv[n % SETS], &a);
-			if (timed(k ? ka_impl_b : ka_impl_a, NULL, &a, x->s, x->flush, x->flush_bytes, n, x->e0, x->e1, &tm)) {
+			poison(pl, c, b, 2 * k, x->s);
+			if (timed(k ? ka_impl_b : ka_impl_a, NULL, &a, x->s, x->flush, x->flush_bytes, n, x->e0, x->e1, x->e2, &tm)) {
 				fprintf(R, "fail %c %s launch-error during warm-up\n", "ab"[k], c->name);
 				exit(3);
 			}
@@ -157,15 +167,92 @@ static void warm_up(const plan *pl, const config *c, bufs *b, double sv[][KA_TAS
 	fprintf(R, "warmup %s %d\n", c->name, n);
 }
 
+/* Output buffer of implementation k (0 baseline, 1 candidate) in sample j:
+ * the four buffers rotate so that each implementation uses each of them
+ * equally often, in both positions of the pair. */
+static int out_of(int k, int j) { return (j + 2 * k) % 4; }
+
+static void input_hashes(const plan *pl, const config *c, const bufs *b, int set, unsigned long long *d,
+			 unsigned long long *h, cudaStream_t s)
+{
+	CK(cudaMemsetAsync(d, 0, sizeof *d * KA_TASK_MAX_TENSORS, s));
+	for (int i = 0; i < pl->nt; i++)
+		if (!pl->t[i].out) device_hash(b->in[set][i], (size_t)c->n[i] * dt_size(pl->t[i].dt), d + i, s);
+	CK(cudaMemcpyAsync(h, d, sizeof *h * KA_TASK_MAX_TENSORS, cudaMemcpyDeviceToHost, s));
+	CK(cudaStreamSynchronize(s));
+}
+
+/* The cheap check of one timed pair: 0 when the candidate's outputs match
+ * the baseline's, the inputs kept their checksum, the guards are intact and
+ * the device state is unchanged; else a fail line. */
+static int check_pair(const plan *pl, const config *c, const bufs *b, int set, int j, const unsigned long long *h0,
+		      cudaStream_t s)
+{
+	static unsigned long long *dh;
+	static diff_acc *dacc;
+	unsigned long long h1[KA_TASK_MAX_TENSORS], guards = 0;
+	int oa = out_of(0, j), ob = out_of(1, j);
+	if (!dh) { CK(cudaMalloc((void **)&dh, sizeof *dh * (KA_TASK_MAX_TENSORS + 1))); CK(cudaMalloc((void **)&dacc, sizeof *dacc)); }
+	input_hashes(pl, c, b, set, dh, h1, s);
+	for (int i = 0; i < pl->nt; i++)
+		if (!pl->t[i].out && h1[i] != h0[i]) {
+			fprintf(R, "fail b %s timed-input-modified sample=%d tensor=%s\n", c->name, j, pl->t[i].name);
+			return -1;
+		}
+	CK(cudaMemsetAsync(dh + KA_TASK_MAX_TENSORS, 0, sizeof *dh, s));
+	guards_of(pl, c, b, set, oa, dh + KA_TASK_MAX_TENSORS, s);
+	guards_of(pl, c, b, set, ob, dh + KA_TASK_MAX_TENSORS, s);
+	CK(cudaMemcpyAsync(&guards, dh + KA_TASK_MAX_TENSORS, sizeof guards, cudaMemcpyDeviceToHost, s));
+	CK(cudaStreamSynchronize(s));
+	if (guards) { fprintf(R, "fail b %s timed-guard-overwritten sample=%d\n", c->name, j); return -1; }
+	if (state_changed()) { fprintf(R, "fail b %s timed-device-state-changed sample=%d\n", c->name, j); return -1; }
+	for (int i = 0; i < pl->nt; i++) {
+		diff_acc acc;
+		if (!pl->t[i].out) continue;
+		CK(cudaMemsetAsync(dacc, 0, sizeof *dacc, s));
+		diff_outputs(b->out[oa][i], b->out[ob][i], c->n[i], pl->t[i].dt, pl->atol + c->grow, pl->rtol + c->grow, dacc, s);
+		CK(cudaMemcpyAsync(&acc, dacc, sizeof acc, cudaMemcpyDeviceToHost, s));
+		CK(cudaStreamSynchronize(s));
+		double l2 = acc.den > 0 ? sqrt(acc.num / acc.den) : (acc.num > 0 ? INFINITY : 0);
+		if (acc.bad || l2 > 2.0 * (pl->l2 + c->grow)) {
+			fprintf(R, "fail b %s timed-output-wrong sample=%d tensor=%s bad=%llu rel_l2_vs_baseline=%.3g\n", c->name, j,
+				pl->t[i].name, acc.bad, l2);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int capture_all(const plan *pl, const config *c, bufs *b, double sv[][KA_TASK_MAX_SCALARS], perf_ctx *x,
+		       cudaGraphExec_t g[2][SETS][4])
+{
+	int empty = 0;
+	for (int k = 0; k < 2; k++)
+		for (int set = 0; set < SETS; set++)
+			for (int o = 0; o < 4; o++) {
+				ka_task_args a;
+				make_args(pl, c, b, set, o, sv[set], &a);
+				g[k][set][o] = capture(k ? ka_impl_b : ka_impl_a, &a, x->s, &empty);
+				if (empty) {
+					fprintf(R, "fail %c %s no-work-on-the-harness-stream (empty graph capture)\n", "ab"[k], c->name);
+					return -1;
+				}
+				if (!g[k][set][o]) return 0;
+			}
+	return 1;
+}
+
 static int perf_config(const plan *pl, int ci, perf_ctx *x)
 {
 	const config *c = &pl->c[ci];
 	bufs b;
 	double sv[SETS][KA_TASK_MAX_SCALARS];
-	cudaGraphExec_t g[2][SETS][2];
+	static cudaGraphExec_t g[2][SETS][4];
+	static unsigned long long *dh;
 	float med[2];
 	int S = pl->samples < 30 ? 30 : pl->samples, graph = 0, vpick[3];
 	memset(g, 0, sizeof g);
+	if (!dh) CK(cudaMalloc((void **)&dh, sizeof *dh * KA_TASK_MAX_TENSORS));
 	alloc_bufs(pl, c, &b, SETS, 4);
 	for (int k = 0; k < SETS; k++) {
 		unsigned long long seed = mix64(pl->seed ^ (0x5eedULL + 1000003ULL * ci + k));
@@ -175,50 +262,40 @@ static int perf_config(const plan *pl, int ci, perf_ctx *x)
 	}
 	warm_up(pl, c, &b, sv, x, med);
 	if (med[0] < 10.0f && med[1] < 10.0f) {   /* both tiny: same method for both */
-		int empty = 0;
-		graph = 1;
-		for (int k = 0; k < 2 && graph; k++)
-			for (int set = 0; set < SETS && graph; set++)
-				for (int o = 0; o < 2 && graph; o++) {
-					ka_task_args a;
-					make_args(pl, c, &b, set, 2 * k + o, sv[set], &a);
-					g[k][set][o] = capture(k ? ka_impl_b : ka_impl_a, &a, x->s, &empty);
-					if (empty) {
-						fprintf(R, "fail %c %s no-work-on-the-harness-stream (empty graph capture)\n", "ab"[k], c->name);
-						return -1;
-					}
-					if (!g[k][set][o]) graph = 0;
-				}
+		graph = capture_all(pl, c, &b, sv, x, g);
+		if (graph < 0) return -1;
 		if (!graph) fprintf(R, "note %s graph-capture-failed timing-direct\n", c->name);
 	}
-	vpick[0] = S - 1;
-	vpick[1] = (int)(host_unit(pl->seed, 31 + ci) * S);
-	vpick[2] = (int)(host_unit(pl->seed, 57 + ci) * S);
+	for (int k = 0; k < 3; k++) vpick[k] = k == 0 ? S - 1 : (int)(host_unit(pl->vseed, 31 + 26 * k + ci) * S);
 	fprintf(R, "perf %s graph %d\n", c->name, graph);
 	for (int j = 0; j < S; j++) {
 		int set = j % SETS;
 		timing tm[2];
-		unsigned long long seed = mix64(pl->seed + 0x7177ULL * (ci + 1) + j);
+		unsigned long long seed = mix64(pl->seed + 0x7177ULL * (ci + 1) + j), h0[KA_TASK_MAX_TENSORS];
 		for (int i = 0; i < pl->nt; i++)
 			if (!pl->t[i].out) gen(&pl->t[i], b.in[set][i], c->n[i], 0, mix64(seed + i), x->s);
+		input_hashes(pl, c, &b, set, dh, h0, x->s);
 		for (int q = 0; q < 2; q++) {
 			int k = (j & 1) ? 1 - q : q;   /* AB, BA, AB, ... */
 			ka_task_args a;
-			make_args(pl, c, &b, set, 2 * k + (j & 1), sv[set], &a);
-			if (timed(k ? ka_impl_b : ka_impl_a, graph ? g[k][set][j & 1] : NULL, &a, x->s, x->flush,
-				  x->flush_bytes, j * 2 + q, x->e0, x->e1, &tm[k])) {
+			make_args(pl, c, &b, set, out_of(k, j), sv[set], &a);
+			poison(pl, c, &b, out_of(k, j), x->s);
+			if (timed(k ? ka_impl_b : ka_impl_a, graph ? g[k][set][out_of(k, j)] : NULL, &a, x->s, x->flush,
+				  x->flush_bytes, j * 2 + q, x->e0, x->e1, x->e2, &tm[k])) {
 				fprintf(R, "fail %c %s launch-error sample=%d\n", "ab"[k], c->name, j);
 				return -1;
 			}
 		}
-		fprintf(R, "sample %s %d %.3f %.3f %.3f %.3f\n", c->name, j, tm[0].ev, tm[1].ev, tm[0].wall, tm[1].wall);
+		if (check_pair(pl, c, &b, set, j, h0, x->s)) return -1;
+		fprintf(R, "sample %s %d %.3f %.3f %.3f %.3f %.3f %.3f\n", c->name, j, tm[0].ev, tm[1].ev, tm[0].wall,
+			tm[1].wall, tm[0].tail, tm[1].tail);
 		if (j == vpick[0] || j == vpick[1] || j == vpick[2])
-			if (validate(pl, c, &b, set, 2 + (j & 1), sv[set], j)) return -1;
+			if (validate(pl, c, &b, set, out_of(1, j), sv[set], j)) return -1;
 	}
-	fprintf(R, "validated %s 3\n", c->name);
+	fprintf(R, "checked %s %d\nvalidated %s 3\n", c->name, S, c->name);
 	for (int k = 0; k < 2; k++)
 		for (int set = 0; set < SETS; set++)
-			for (int o = 0; o < 2; o++) if (g[k][set][o]) cudaGraphExecDestroy(g[k][set][o]);
+			for (int o = 0; o < 4; o++) if (g[k][set][o]) cudaGraphExecDestroy(g[k][set][o]);
 	free_bufs(pl, &b);
 	fflush(R);
 	return 0;
@@ -232,6 +309,7 @@ static int run_perf(const plan *pl)
 	CK(cudaStreamCreate(&x.s));
 	CK(cudaEventCreate(&x.e0));
 	CK(cudaEventCreate(&x.e1));
+	CK(cudaEventCreate(&x.e2));
 	x.flush_bytes = (size_t)p.l2CacheSize * 3;
 	if (x.flush_bytes < ((size_t)128 << 20)) x.flush_bytes = (size_t)128 << 20;
 	CK(cudaMalloc(&x.flush, x.flush_bytes));

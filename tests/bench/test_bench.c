@@ -364,10 +364,10 @@ static void perf_text(char *text, size_t cap, double a_us, double b_us, double b
 		n += (size_t)snprintf(text + n, cap - n, "perf %s graph 0\n", cfg[c]);
 		for (int j = 0; j < 30; j++) {
 			double wob = 1.0 + 0.01 * ((j % 5) - 2);
-			n += (size_t)snprintf(text + n, cap - n, "sample %s %d %.3f %.3f %.3f %.3f\n", cfg[c], j, a_us * wob,
-					      b_us / wob, a_us * wob + 8, b_us / wob + 8 + b_wall_extra);
+			n += (size_t)snprintf(text + n, cap - n, "sample %s %d %.3f %.3f %.3f %.3f 1.0 1.0\n", cfg[c], j,
+					      a_us * wob, b_us / wob, a_us * wob + 8, b_us / wob + 8 + b_wall_extra);
 		}
-		n += (size_t)snprintf(text + n, cap - n, "validated %s 3\n", cfg[c]);
+		n += (size_t)snprintf(text + n, cap - n, "checked %s 30\nvalidated %s 3\n", cfg[c], cfg[c]);
 	}
 	snprintf(text + n, cap - n, "done\n");
 }
@@ -378,7 +378,7 @@ static void run_perf(double a_us, double b_us, double extra, ka_bench_spec *s, k
 	const int timed[2] = {1, 1};
 	parse_correct("check b a 0 0\ncheck b b 0 0\ndone\n", s, r);
 	perf_text(text, sizeof text, a_us, b_us, extra);
-	assert_int_equal(ka_bench_result_parse_perf(text, s, timed, r), 0);
+	assert_int_equal(ka_bench_result_parse_perf(text, s, timed, 30, r), 0);
 	ka_bench_result_finish(s, r, 99);
 }
 

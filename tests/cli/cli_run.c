@@ -95,6 +95,7 @@ int main(void)
 #else
 	int failed = run_cli_tests();
 	failed += run_lint_tests();
+	failed += run_config_tests();
 #endif
 	return failed ? 1 : 0;
 }

@@ -38,5 +38,6 @@ char *cli_read(const char *path);
 int run_cli_tests(void);
 int run_lint_tests(void);
 int run_frontend_tests(void);
+int run_config_tests(void);
 
 #endif

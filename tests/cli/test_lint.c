@@ -11,9 +11,12 @@
 #define OPTS "--no-config --rules-dir " FIXTURES "/rules --checks '-*,test-strided-read,test-legacy-shuffle'"
 
 static const char STRIDED_TEXT[] =
-	"strided.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, ideal 4 [test-strided-read]\n"
+	"strided.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, ideal 4 "
+	"[impact 8.0x: 32 sectors over 4] [test-strided-read]\n"
 	"    5 |     out[i] = in[32 * i];\n"
-	"      |              ^~~~~~~~~~\n";
+	"      |              ^~~~~~~~~~\n"
+	"strided.cu: kernel gather: costliest finding test-strided-read (warning, impact 8.0x) "
+	"at line 5: 32 sectors over 4\n";
 
 static int status_of(const char *args)
 {
@@ -82,6 +85,11 @@ static void json_output(void **state)
 	assert_int_equal(json_integer_value(json_object_get(f, "end_line")), 5);
 	assert_int_equal(json_integer_value(json_object_get(f, "end_column")), 24);
 	assert_string_equal(json_string_value(json_object_get(f, "kernel")), "gather");
+	assert_true(json_real_value(json_object_get(f, "estimate")) == 8.0);
+	assert_string_equal(json_string_value(json_object_get(f, "basis")), "32 sectors over 4");
+	assert_true(json_is_null(json_object_get(json_array_get(fs, 0), "estimate")));
+	json_t *ks = json_object_get(root, "kernels");   /* costliest finding per kernel */
+	assert_int_equal(json_array_size(ks), 2);
 	json_decref(root);
 	cli_free(&r);
 }
@@ -106,8 +114,39 @@ static void sarif_output(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(loc, "artifactLocation"), "uri")),
 			    "strided.cu");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(loc, "region"), "startColumn")), 14);
+	json_t *props = json_object_get(res, "properties");
+	assert_true(json_real_value(json_object_get(props, "estimate")) == 8.0);
+	assert_string_equal(json_string_value(json_object_get(props, "basis")), "32 sectors over 4");
 	json_decref(root);
 	cli_free(&r);
+}
+
+/* --sort impact puts the error (an error ceiling and no estimate) before
+ * the warning although its file sorts last; --sort location keeps file
+ * order.  A bad value is refused. */
+static void sort_impact(void **state)
+{
+	char *dir = cli_tmpdir();
+	char *strided = cli_read(SRC "/strided.cu"), *legacy = cli_read(SRC "/legacy.cu");
+	cli_write(dir, "a.cu", strided);
+	cli_write(dir, "z.cu", legacy);
+	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q --sort impact a.cu z.cu");
+	char *e = strstr(r.out, "z.cu:5:10: error: "), *w = strstr(r.out, "a.cu:5:14: warning: ");
+	assert_true(e && w && e < w);
+	cli_free(&r);
+	r = cli_run(dir, "NO_COLOR=1", OPTS " -q --sort location a.cu z.cu");
+	e = strstr(r.out, "z.cu:5:10: error: "), w = strstr(r.out, "a.cu:5:14: warning: ");
+	assert_true(e && w && w < e);
+	assert_non_null(strstr(r.out, "\na.cu: kernel gather: costliest finding test-strided-read (warning, impact 8.0x)"));
+	cli_free(&r);
+	r = cli_run(dir, NULL, OPTS " --sort size a.cu");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--sort: unknown value 'size'"));
+	cli_free(&r);
+	free(strided);
+	free(legacy);
+	cli_rmtree(dir);
+	free(dir);
 }
 
 static void jobs_output_identical(void **state)
@@ -238,7 +277,7 @@ static void config_keys(void **state)
 	cli_result r = cli_run(dir, NULL, "-q .");
 	assert_int_equal(r.status, 0);  /* a warning, but fail-on: error */
 	assert_true(strncmp(r.out, "src/s.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, ideal 4 "
-			    "[test-strided-read]\n", 95) == 0);
+			    "[impact 8.0x: 32 sectors over 4] [test-strided-read]\n", 128) == 0);
 	assert_null(strstr(r.out, "skip/"));
 	cli_free(&r);
 	r = cli_run(dir, NULL, "-q --fail-on warning src");  /* from a subfolder: found in the parent */
@@ -304,6 +343,7 @@ int run_lint_tests(void)
 		cmocka_unit_test(parse_error_goes_on),
 		cmocka_unit_test(json_output),
 		cmocka_unit_test(sarif_output),
+		cmocka_unit_test(sort_impact),
 		cmocka_unit_test(jobs_output_identical),
 		cmocka_unit_test(header_reported_once),
 		cmocka_unit_test(nolint),

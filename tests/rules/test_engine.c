@@ -143,6 +143,54 @@ static void eval_says_assumptions(void **state)
 	sqlite3_close(db);
 }
 
+/* The estimate sets the severity through the bands, capped by the rule's
+ * severity; its basis ends the message; `let:` names SQL expressions the
+ * templates can use; an estimate of NULL (unknown) gives a note. */
+static void eval_impact_bands(void **state)
+{
+	static const char text[] =
+		"---\nid: gmem-est\ntitle: t\nseverity: warning\ncategory: c\nscope: access\n"
+		"where: space = 'global'\n"
+		"message: \"{base} {what}\"\n"
+		"let:\n  what: \"CASE WHEN rw = 'read' THEN 'loads' ELSE 'stores' END\"\n"
+		"estimate: 1.0 * sectors_per_request / ideal_sectors\n"
+		"basis: \"{sectors_per_request} over {ideal_sectors}\"\n---\nbody\n";
+	sqlite3 *db = test_facts();
+	test_exec(db, ACCESSES);
+	test_exec(db, "UPDATE access SET sectors_per_request = NULL WHERE id = 13");
+	ka_ruleset *rs;
+	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
+	assert_int_equal(ka_ruleset_add_text(rs, "t.md", text, strlen(text), 0, 0), KA_OK);
+	assert_int_equal(ka_ruleset_check(rs), KA_OK);
+	ka_findings fs = KA_FINDINGS_INIT;
+	assert_int_equal(ka_rules_eval(rs, db, NULL, &fs), KA_OK);
+	ka_findings_sort_unique(&fs);
+	assert_int_equal(fs.n, 4);   /* lines 5, 6, 22, 23 */
+	assert_int_equal(fs.v[2].severity, KA_SEV_WARNING);       /* 32 / 4 = 8x */
+	assert_true(fs.v[2].estimate == 8.0);
+	assert_string_equal(fs.v[2].message, "in loads [impact 8.0x: 32 over 4]");
+	assert_string_equal(fs.v[2].basis, "32 over 4");
+	assert_int_equal(fs.v[3].severity, KA_SEV_NOTE);          /* 4 / 4 = 1x */
+	assert_string_equal(fs.v[3].message, "out stores [impact 1.0x: 4 over 4]");
+	assert_int_equal(fs.v[1].severity, KA_SEV_NOTE);          /* unknown */
+	assert_true(fs.v[1].estimate == 0);
+	assert_non_null(strstr(fs.v[1].message, "[impact unknown: "));
+	/* --sort impact: the two 8x warnings (by location), then 1x, then unknown */
+	ka_findings_sort_impact(&fs);
+	assert_int_equal(fs.v[0].line, 5);
+	assert_int_equal(fs.v[1].line, 22);
+	assert_int_equal(fs.v[2].line, 23);
+	assert_int_equal(fs.v[3].line, 6);
+	ka_findings_free(&fs);
+	ka_ruleset_free(rs);
+	/* the ceiling: a note rule stays a note at 8x; bands without an estimate keep it */
+	assert_int_equal(ka_severity_band(KA_SEV_NOTE, 1, 8.0), KA_SEV_NOTE);
+	assert_int_equal(ka_severity_band(KA_SEV_ERROR, 1, 8.0), KA_SEV_WARNING);
+	assert_int_equal(ka_severity_band(KA_SEV_ERROR, 0, 0), KA_SEV_ERROR);
+	assert_int_equal(ka_severity_band(KA_SEV_WARNING, 1, 1.99), KA_SEV_NOTE);
+	sqlite3_close(db);
+}
+
 static void template_values(void **state)
 {
 	sqlite3 *db = test_facts();
@@ -217,6 +265,7 @@ int run_engine_tests(void)
 		cmocka_unit_test(regexp_is_pcre2),
 		cmocka_unit_test(eval_makes_findings),
 		cmocka_unit_test(eval_says_assumptions),
+		cmocka_unit_test(eval_impact_bands),
 		cmocka_unit_test(template_values),
 		cmocka_unit_test(eval_filters_language_and_arch),
 		cmocka_unit_test(findings_sort_and_dedupe),

@@ -79,6 +79,31 @@ static void malformed_yaml(void **state)
 		     "t.md:14: bad YAML: did not find expected ',' or ']'\n");
 }
 
+/* estimate, basis and let: each problem points at its line (line 11 is
+ * where `impact:` stands in GOOD). */
+static void bad_estimate_basis_let(void **state)
+{
+	expect_error(variant("impact:", "estimate: 2.0\n"),
+		     "t.md:11: an estimate needs a 'basis' (the facts it rests on)\n");
+	expect_error(variant("impact:", "estimate: sectors\nbasis: b\n"),
+		     "t.md:11: estimate: no such column: sectors\n");
+	expect_error(variant("impact:", "estimate: 1.0\nbasis: \"{nope}\"\n"),
+		     "t.md:12: basis: unknown placeholder {nope} (no such column in 'access')\n");
+	expect_error(variant("impact:", "let: [a]\n"),
+		     "t.md:11: field 'let' must be a mapping of names to SQL expressions\n");
+	expect_error(variant("impact:", "let:\n  Bad-Name: \"1\"\n"),
+		     "t.md:12: let: bad name 'Bad-Name' (expected [a-z_][a-z0-9_]*)\n");
+	expect_error(variant("impact:", "let:\n  x: \"nosuchcol + 1\"\n"),
+		     "t.md:11: where or let: no such column: nosuchcol\n");
+	/* a let name is a placeholder the message and basis may use */
+	{
+		ka_ruleset *rs;
+		const char *got = load_errors(&rs, variant("message:", "message: \"{half}\"\nlet:\n  half: \"sectors_per_request / 2\"\n"));
+		assert_string_equal(got, "");
+		ka_ruleset_free(rs);
+	}
+}
+
 static void unknown_field(void **state)
 {
 	expect_error(variant("impact:", "colour: red\n"), "t.md:11: unknown field 'colour'\n");
@@ -232,6 +257,7 @@ int run_loader_tests(void)
 		cmocka_unit_test(good_rule_loads),
 		cmocka_unit_test(malformed_yaml),
 		cmocka_unit_test(unknown_field),
+		cmocka_unit_test(bad_estimate_basis_let),
 		cmocka_unit_test(missing_field),
 		cmocka_unit_test(bad_severity),
 		cmocka_unit_test(bad_fix_safety),

@@ -48,5 +48,7 @@ int main(void)
 	failed += run_report_tests();
 	failed += run_baseline_tests();
 	failed += run_examples_tests();
+	failed += run_bounds_tests();
+	failed += run_utf8_tests();
 	return failed ? 1 : 0;
 }

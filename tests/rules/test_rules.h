@@ -27,6 +27,8 @@ int run_suppress_tests(void);
 int run_report_tests(void);
 int run_baseline_tests(void);
 int run_examples_tests(void);
+int run_bounds_tests(void);
+int run_utf8_tests(void);
 
 /* An empty facts database with regexp() registered. */
 sqlite3 *test_facts(void);

@@ -43,6 +43,7 @@ void launch_scale(float *out, const float *in, float s, int n)
 // expect: SELECT count(*) FROM diag WHERE severity IN ('error', 'fatal') => 0
 // expect: SELECT count(*) FROM kernel WHERE name = 'scale_streaming' AND kind = 'global' => 1
 // expect: SELECT count(*) FROM kernel WHERE name = 'load16_streaming' => 1
-// expect: SELECT count(*) FROM call WHERE callee = '__ldcs' AND line = 21 => 1
-// expect: SELECT count(*) FROM call WHERE callee = '__stcg' => 1
+// The cache-hinted intrinsics are accesses through their pointer argument.
+// expect: SELECT count(*) FROM access WHERE line = 21 AND rw = 'read' AND base = 'in' AND elem_bytes = 4 => 1
+// expect: SELECT count(*) FROM access WHERE line = 24 AND rw = 'write' AND base = 'out' AND elem_bytes = 16 => 1
 // expect: SELECT block_x FROM launch WHERE kernel = 'scale_streaming' => 256

@@ -1,0 +1,95 @@
+/* analyzer/walk_lane.c: lane and warp ids in the index analysis.
+ *
+ * `tid & 31`, `tid % warpSize`, `tid >> 5` and `tid / 32` are not affine in
+ * threadIdx.x, so the coefficient columns of an access would read
+ * 'nonaffine'.  Within one warp they are: when blockDim.x is a multiple of
+ * the warp size, a warp covers 32 consecutive values of threadIdx.x, the
+ * lane id is threadIdx.x minus a per-warp constant and the warp id is
+ * constant.  Such a sub-expression is replaced, for the coefficients only,
+ * by `s*threadIdx.x + u` with u a warp-uniform symbol, after checking on the
+ * modelled warps that it really steps by s from lane to lane.  The warp
+ * model itself still evaluates the exact expression. */
+#include "analyzer/walk.h"
+
+static void lane_tid(const walk *w, int l, sx_lane *ln)
+{
+	int bx = w->block[0] > 0 ? w->block[0] : 1, by = w->block[1] > 0 ? w->block[1] : 1;
+	ln->tid[0] = l % bx;
+	ln->tid[1] = (l / bx) % by;
+	ln->tid[2] = l / (bx * by);
+}
+
+/* The step of x from lane to lane when it is the same in every modelled
+ * warp (x(l) = x(first lane) + s*l); 0 when x is not such a value. */
+static int warp_step(walk *w, const sx *x, int64_t *step)
+{
+	int ws = w->arch->warp_size;
+	int threads = w->block[0] * (w->block[1] > 0 ? w->block[1] : 1) *
+	              (w->block[2] > 0 ? w->block[2] : 1);
+	int nwarps = threads / ws;
+	if (nwarps > 8)
+		nwarps = 8;
+	int have = 0;
+	int64_t s = 0;
+	for (int wp = 0; wp < nwarps; wp++) {
+		int64_t first = 0, v;
+		for (int l = 0; l < ws; l++) {
+			sx_lane ln;
+			lane_tid(w, wp * ws + l, &ln);
+			if (sx_eval(&w->sx, x, &ln, &v) != 0)
+				return 0;
+			if (l == 0) {
+				first = v;
+				continue;
+			}
+			if (l == 1 && !have) {
+				s = v - first;
+				have = 1;
+			}
+			if (v != first + s * l)
+				return 0;
+		}
+	}
+	*step = s;
+	return have;
+}
+
+static const sx *lin(walk *w, const sx *x, int depth)
+{
+	if (!x || !(x->dep & D_LANE) || depth > 64)
+		return x;
+	switch (x->k) {
+	case SX_CONST: case SX_SYM: case SX_OPAQUE: case SX_CMP: case SX_MIN: case SX_MAX:
+		return x;
+	case SX_ADD: case SX_MUL: {
+		const sx *a = lin(w, x->a, depth + 1), *b = lin(w, x->b, depth + 1);
+		return (a == x->a && b == x->b) ? x : sx_bin(&w->sx, x->k, a, b);
+	}
+	default:
+		break;
+	}
+	int64_t s;
+	if (!(x->dep & (D_TY | D_TZ)) || w->block[0] % w->arch->warp_size == 0) {
+		if (warp_step(w, x, &s)) {
+			int u = sx_new_sym(&w->sx, SYM_VAR, "warp_base", (x->dep & ~(D_LANE | D_OPAQUE)) |
+			                   D_PARAM, x->loops);
+			const sx *tx = NULL;
+			for (int i = 0; i < w->sx.nsyms && !tx; i++)
+				if (w->sx.syms[i].kind == SYM_TID_X)
+					tx = sx_symref(&w->sx, i);
+			if (!tx)
+				return x;
+			return sx_add(&w->sx, sx_mul(&w->sx, sx_const(&w->sx, s), tx), sx_symref(&w->sx, u));
+		}
+	}
+	const sx *a = lin(w, x->a, depth + 1), *b = lin(w, x->b, depth + 1);
+	return (a == x->a && b == x->b) ? x : sx_bin(&w->sx, x->k, a, b);
+}
+
+const sx *lane_linear(walk *w, const sx *x)
+{
+	int ws = w->arch->warp_size;
+	if (!x || !(x->dep & D_LANE) || w->block[0] <= 0 || w->block[0] % ws != 0)
+		return x;
+	return lin(w, x, 0);
+}

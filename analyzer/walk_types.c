@@ -1,0 +1,546 @@
+/* analyzer/walk_types.c: types in the kernel walk.  Element sizes of
+ * accesses, including dependent types of templates (`const T *`), which are
+ * bound from the launch sites and call sites that instantiate them, or else
+ * assumed (4 bytes) and said so; template arguments written at call sites;
+ * and the calls that move data on records: `operator=` and compound
+ * assignments on vector and reduced-precision types (float4, __half2,
+ * __nv_bfloat16...), conversions (`float f = h[i]`) and the load/store
+ * intrinsics (__ldg, __ldcs, __stcs...). */
+#include "analyzer/walk.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bare name of a type: qualifiers, `__restrict`, references and array
+ * bounds dropped; with deref, one trailing `*` removed (0 when none). */
+static int core_type(const char *t, int deref, char *out, size_t n)
+{
+	if (!t || !*t)
+		return 0;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", t);
+	char *b = strchr(buf, '[');
+	if (b) {
+		if (!deref)
+			return 0;
+		*b = '\0';
+		deref = 0;
+	}
+	static const char *const drop[] = {"const ", "volatile ", "__restrict__", "__restrict",
+		"restrict", "struct ", "class ", "typename ", NULL};
+	for (int i = 0; drop[i]; i++) {
+		char *p;
+		size_t l = strlen(drop[i]);
+		while ((p = strstr(buf, drop[i])) != NULL)
+			memmove(p, p + l, strlen(p + l) + 1);
+	}
+	size_t l = strlen(buf);
+	while (l && (isspace((unsigned char)buf[l - 1]) || buf[l - 1] == '&'))
+		buf[--l] = '\0';
+	if (deref) {
+		if (!l || buf[l - 1] != '*')
+			return 0;
+		buf[--l] = '\0';
+		while (l && isspace((unsigned char)buf[l - 1]))
+			buf[--l] = '\0';
+	}
+	if (strchr(buf, '*') || !l)
+		return 0;
+	const char *s = buf;
+	while (isspace((unsigned char)*s))
+		s++;
+	snprintf(out, n, "%s", s);
+	return 1;
+}
+
+/* The template parameter of this name visible where the walk is. */
+static ka_decl *find_tparam(walk *w, const char *name)
+{
+	for (int i = w->inline_depth - 1; i >= -1; i--) {
+		ka_decl *f = i >= 0 ? w->inline_stack[i] : w->fn;
+		for (int j = 0; f && j < f->ntparams; j++)
+			if (f->tparams[j]->name && strcmp(f->tparams[j]->name, name) == 0)
+				return f->tparams[j];
+	}
+	return NULL;
+}
+
+int size_of_type(walk *w, const char *type, int deref)
+{
+	char core[256];
+	if (!core_type(type, deref, core, sizeof core))
+		return -1;
+	ka_decl *tp = find_tparam(w, core);
+	if (!tp || (tp->tflags & KT_INT))
+		return -1;
+	if (tp->id < w->nenv && w->tb[tp->id].state == 1)
+		return (int)w->tb[tp->id].v;
+	w->elem_assumed = tp->name;
+	return 4;
+}
+
+int value_size(walk *w, ka_node *n)
+{
+	if (!n)
+		return -1;
+	return n->type_bytes > 0 ? n->type_bytes : size_of_type(w, n->type, 0);
+}
+
+int pointee_size(walk *w, ka_node *p)
+{
+	if (!p)
+		return -1;
+	return p->pointee_bytes > 0 ? p->pointee_bytes : size_of_type(w, p->type, 1);
+}
+
+int elem_size(walk *w, ka_node *n, ka_node *ptr)
+{
+	if (n && n->type_bytes > 0)
+		return n->type_bytes;
+	if (ptr && ptr->pointee_bytes > 0)
+		return ptr->pointee_bytes;
+	int s = n ? size_of_type(w, n->type, 0) : -1;
+	if (s <= 0 && ptr)
+		s = size_of_type(w, ptr->type, 1);
+	return s;
+}
+
+int vector_lanes(const ka_node *n, int abytes)
+{
+	if (!(n->tflags & KT_VECTOR) || !n->type || abytes <= 0)
+		return 1;
+	size_t l = strlen(n->type);
+	while (l && (isspace((unsigned char)n->type[l - 1]) || n->type[l - 1] == '&'))
+		l--;
+	int d = l ? n->type[l - 1] - '0' : 1;
+	return d >= 1 && d <= 4 ? d : 1;
+}
+
+/* ---- index text ---------------------------------------------------------- */
+
+static const char *text_of(walk *w, ka_node *n)
+{
+	const char *t = node_text(w, n);
+	return t && *t ? t : NULL;
+}
+
+/* The index inside a pointer expression: &p[i] -> i, p + i -> i. */
+static const char *ptr_index_text(walk *w, ka_node *p)
+{
+	p = strip(p);
+	for (int guard = 0; p && guard < 8; guard++) {
+		if (p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1) {
+			ka_node *q = strip(p->kids[0]);
+			if (q && q->kind == KN_SUBSCRIPT && q->nkids == 2)
+				return text_of(w, q->kids[1]);
+			p = q;
+			continue;
+		}
+		if (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2) {
+			ka_node *l = strip(p->kids[0]), *r = strip(p->kids[1]);
+			int lp = l && (l->tflags & (KT_POINTER | KT_ARRAY));
+			const char *t = text_of(w, lp ? r : l);
+			if (t && p->op == OP_SUB)
+				return ka_arena_printf(w->a, "-(%s)", t);
+			return t;
+		}
+		break;
+	}
+	return NULL;
+}
+
+const char *access_index_text(walk *w, ka_node *n, val addr, int elem)
+{
+	ka_node *m = n;
+	if (m->kind == KN_MEMBER && m->nkids == 1 && strip(m->kids[0])->kind == KN_SUBSCRIPT)
+		m = strip(m->kids[0]);          /* vel[i].x: the index is i */
+	const char *t = NULL;
+	if (m->kind == KN_SUBSCRIPT && m->nkids == 2 && !m->loc.in_macro &&
+	    strip(m->kids[0])->kind != KN_SUBSCRIPT)
+		t = text_of(w, m->kids[1]);     /* (a 2-D a[i][j] keeps "i][j" below) */
+	else if (m->kind == KN_UNOP && m->op == OP_DEREF && m->nkids == 1)
+		t = ptr_index_text(w, m->kids[0]);
+	else if (m->kind == KN_CALL && m->nkids >= 1)
+		t = ptr_index_text(w, m->kids[0]);
+	if (!t && m->kind == KN_SUBSCRIPT) {
+		const char *s = text_of(w, m);
+		const char *lb = s ? strchr(s, '[') : NULL;
+		size_t len = s ? strlen(s) : 0;
+		if (lb && len && s[len - 1] == ']')
+			t = ka_arena_strndup(w->a, lb + 1, (size_t)(s + len - 1 - (lb + 1)));
+	}
+	if (!t && addr.x) {
+		/* *p with p a pointer variable: the element offset it holds here */
+		const sx *idx = elem > 0 ? sx_div_exact(&w->sx, addr.x, elem) : NULL;
+		const char *r = idx ? sx_render(&w->sx, w->a, idx) : NULL;
+		if (r && *r && !strchr(r, '?'))
+			t = r;
+	}
+	return t;
+}
+
+/* ---- calls: names and template arguments --------------------------------- */
+
+static int is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+const char *call_name(walk *w, ka_node *n)
+{
+	if (n->name && *n->name)
+		return n->name;
+	ka_node *c = n->callee ? strip(n->callee) : NULL;
+	if (c && (c->kind == KN_DECLREF || c->kind == KN_MEMBER) && c->name && *c->name)
+		return c->name;
+	const char *t = NULL;
+	if (n->name_begin >= 0 && n->name_end > n->name_begin)
+		t = ka_tu_text(w->tu, n->loc.file, n->name_begin, n->name_end);
+	if (!t || !*t)
+		t = node_text(w, n);
+	if (!t)
+		return "";
+	/* the last identifier before '<', '(' or the end: ns::k<T> -> k */
+	const char *e = t;
+	while (*e && *e != '<' && *e != '(')
+		e++;
+	while (e > t && !is_ident(e[-1]))
+		e--;
+	const char *b = e;
+	while (b > t && is_ident(b[-1]))
+		b--;
+	return e > b ? ka_arena_strndup(w->a, b, (size_t)(e - b)) : "";
+}
+
+ka_decl *find_function(walk *w, const char *name, int nargs, int device)
+{
+	ka_decl *loose = NULL;
+	if (!name || !*name)
+		return NULL;
+	for (ka_decl *f = w->tu->funcs; f; f = f->next) {
+		if (strcmp(f->name, name) != 0 || !f->body)
+			continue;
+		int dev = (f->flags & (KDF_DEVICE | KDF_GLOBAL)) != 0;
+		if (device >= 0 && dev != device && !(f->flags & KDF_HOST))
+			continue;
+		if (f->nparams == nargs)
+			return f;
+		if (f->nparams > nargs && !loose)
+			loose = f;
+	}
+	return loose;
+}
+
+/* A small integer expression of template-argument text: numbers,
+ * + - * / % << >> and parentheses, identifiers bound to constants. */
+typedef struct texp {
+	walk *w;
+	const char *p;
+	int ok;
+} texp;
+
+static int64_t tx_expr(texp *t);
+
+static int64_t tx_ident(texp *t)
+{
+	const char *b = t->p;
+	while (is_ident(*t->p) || (*t->p == ':' && t->p[1] == ':'))
+		t->p += *t->p == ':' ? 2 : 1;
+	const char *s = b;
+	for (const char *q = b; q < t->p; q++)
+		if (*q == ':')
+			s = q + 1;
+	char name[128];
+	snprintf(name, sizeof name, "%.*s", (int)(t->p - s), s);
+	ka_decl *d = find_tparam(t->w, name);
+	int64_t v;
+	if (d && d->id < t->w->nenv && t->w->env[d->id].x && sx_is_const(t->w->env[d->id].x, &v))
+		return v;
+	for (ka_decl *g = t->w->tu->globals; g; g = g->next)
+		if (strcmp(g->name, name) == 0 && (g->flags & KDF_CONSTQ) && g->init &&
+		    fold_int(t->w, g->init, &v))
+			return v;
+	t->ok = 0;
+	return 0;
+}
+
+static int64_t tx_atom(texp *t)
+{
+	while (isspace((unsigned char)*t->p))
+		t->p++;
+	if (*t->p == '(') {
+		t->p++;
+		int64_t v = tx_expr(t);
+		while (isspace((unsigned char)*t->p))
+			t->p++;
+		if (*t->p == ')')
+			t->p++;
+		else
+			t->ok = 0;
+		return v;
+	}
+	if (*t->p == '-') {
+		t->p++;
+		return -tx_atom(t);
+	}
+	if (isdigit((unsigned char)*t->p)) {
+		char *e;
+		int64_t v = strtoll(t->p, &e, 0);
+		while (*e == 'u' || *e == 'U' || *e == 'l' || *e == 'L')
+			e++;
+		t->p = e;
+		return v;
+	}
+	if (is_ident(*t->p))
+		return tx_ident(t);
+	t->ok = 0;
+	return 0;
+}
+
+static int64_t tx_term(texp *t)
+{
+	int64_t v = tx_atom(t);
+	for (;;) {
+		while (isspace((unsigned char)*t->p))
+			t->p++;
+		char op = *t->p;
+		if (op != '*' && op != '/' && op != '%')
+			return v;
+		t->p++;
+		int64_t r = tx_atom(t);
+		if (op == '*')
+			v *= r;
+		else if (r == 0)
+			t->ok = 0;
+		else
+			v = op == '/' ? v / r : v % r;
+	}
+}
+
+static int64_t tx_expr(texp *t)
+{
+	int64_t v = tx_term(t);
+	for (int guard = 0; t->ok && guard < 64; guard++) {
+		while (isspace((unsigned char)*t->p))
+			t->p++;
+		if ((t->p[0] == '<' && t->p[1] == '<') || (t->p[0] == '>' && t->p[1] == '>')) {
+			int left = t->p[0] == '<';
+			t->p += 2;
+			int64_t r = tx_term(t);
+			if (r < 0 || r > 62)
+				t->ok = 0;
+			else
+				v = left ? v << r : v >> r;
+			continue;
+		}
+		char op = *t->p;
+		if (op != '+' && op != '-')
+			return v;
+		t->p++;
+		int64_t r = tx_term(t);
+		v = op == '+' ? v + r : v - r;
+	}
+	return v;
+}
+
+/* Template arguments written after the callee's name, by position. */
+static int targs_from_text(walk *w, ka_node *n, int64_t *v, int *known, int max)
+{
+	const ka_srcfile *sf = n->name_begin >= 0 ? ka_tu_file(w->tu, n->loc.file) : NULL;
+	if (!sf || n->name_end >= sf->len || n->name_begin >= n->name_end || n->loc.in_macro)
+		return -1;
+	/* the callee's range may hold the arguments (k<BS>) or end before them */
+	const char *p = sf->data + n->name_begin, *end = sf->data + sf->len;
+	while (p < end && (is_ident(*p) || *p == ':' || isspace((unsigned char)*p)))
+		p++;
+	if (p >= end || *p != '<')
+		return -1;
+	int depth = 0, cnt = 0;
+	const char *start = ++p;
+	char buf[256];
+	for (; p < end && cnt < max; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == ')' || *p == '>') && depth > 0)
+			depth--;
+		else if ((*p == ',' || *p == '>') && depth == 0) {
+			snprintf(buf, sizeof buf, "%.*s", (int)(p - start), start);
+			texp t = {.w = w, .p = buf, .ok = 1};
+			v[cnt] = tx_expr(&t);
+			while (isspace((unsigned char)*t.p))
+				t.p++;
+			known[cnt] = t.ok && !*t.p;
+			cnt++;
+			start = p + 1;
+			if (*p == '>')
+				break;
+		}
+	}
+	return cnt;
+}
+
+int call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max)
+{
+	int cnt = targs_from_text(w, n, v, known, max);
+	if (cnt >= 0)
+		return cnt;
+	/* from the front end's folded integer arguments, in the order of the
+	 * integer parameters */
+	cnt = 0;
+	int ai = 0;
+	for (int i = 0; f && i < f->ntparams && cnt < max; i++, cnt++) {
+		known[cnt] = 0;
+		if ((f->tparams[i]->tflags & KT_INT) && ai < n->ntargs) {
+			v[cnt] = n->targs[ai++];
+			known[cnt] = 1;
+		}
+	}
+	return cnt;
+}
+
+static void tb_merge(tbind *b, int64_t v)
+{
+	if (b->state == 0) {
+		b->v = v;
+		b->state = 1;
+	} else if (b->state == 1 && b->v != v) {
+		b->state = 2;
+	}
+}
+
+/* The size a type parameter takes from the arguments of one call. */
+static int type_arg_size(walk *w, ka_decl *f, ka_decl *tp, ka_node *call, int (*argb)(walk *,
+                         ka_node *, int))
+{
+	char core[256];
+	for (int i = 0; i < f->nparams && i < call->nkids; i++) {
+		ka_decl *p = f->params[i];
+		int ptr = (p->tflags & KT_POINTER) != 0;
+		if (!core_type(p->type, ptr, core, sizeof core) || strcmp(core, tp->name) != 0)
+			continue;
+		int b = argb(w, call, i);
+		if (b > 0)
+			return b;
+	}
+	return -1;
+}
+
+static int arg_bytes(walk *w, ka_node *call, int i)
+{
+	ka_node *a = strip(call->kids[i]);
+	if (!a)
+		return -1;
+	return (a->tflags & (KT_POINTER | KT_ARRAY)) ? pointee_size(w, a) : value_size(w, a);
+}
+
+void bind_call_tparams(walk *w, ka_node *n, ka_decl *f)
+{
+	int64_t v[8];
+	int known[8];
+	int c = f->ntparams ? call_targs(w, n, f, v, known, 8) : 0;
+	for (int i = 0; i < f->ntparams; i++) {
+		ka_decl *tp = f->tparams[i];
+		if (tp->id >= w->nenv)
+			continue;
+		if (tp->tflags & KT_INT) {
+			w->env[tp->id].x = i < c && known[i] ? sx_const(&w->sx, v[i]) :
+				sx_symref(&w->sx, sx_new_sym(&w->sx, SYM_PARAM, tp->name, D_PARAM, 0));
+			w->env[tp->id].base = NULL;
+			continue;
+		}
+		w->tb[tp->id] = (tbind){0};
+		int b = type_arg_size(w, f, tp, n, arg_bytes);
+		if (b > 0)
+			tb_merge(&w->tb[tp->id], b);
+	}
+}
+
+static int launch_argb(walk *w, ka_node *call, int i)
+{
+	(void)w;
+	for (int j = 0; j < w->nlaunches; j++)
+		if (w->launches[j].call == call)
+			return i < 16 ? w->launches[j].argb[i] : -1;
+	return -1;
+}
+
+void bind_kernel_types(walk *w, ka_decl *k)
+{
+	for (int i = 0; i < k->ntparams; i++) {
+		ka_decl *tp = k->tparams[i];
+		if ((tp->tflags & KT_INT) || tp->id >= w->nenv)
+			continue;
+		tbind b = {0};
+		for (int j = 0; j < w->nlaunches; j++) {
+			if (w->launches[j].kernel != k)
+				continue;
+			int s = type_arg_size(w, k, tp, w->launches[j].call, launch_argb);
+			if (s > 0)
+				tb_merge(&b, s);
+			else
+				b.state = 2;
+		}
+		w->tb[tp->id] = b;
+	}
+}
+
+/* Host function templates called with concrete types (a launch wrapper
+ * `template <typename T> void run(const T *x) { k<<<...>>>(x); }`): their
+ * type and integer parameters, when every call agrees. */
+static void scan_host_calls(walk *w, ka_node *n)
+{
+	if (!n)
+		return;
+	if (n->kind == KN_CALL && !n->cfg) {
+		ka_decl *f = n->ref && n->ref->body ? n->ref : find_function(w, call_name(w, n),
+		                                                               n->nkids, 0);
+		if (f && (f->flags & KDF_TEMPLATE) && !(f->flags & KDF_GLOBAL) && f->ntparams) {
+			int64_t v[8];
+			int known[8];
+			int c = call_targs(w, n, f, v, known, 8);
+			for (int i = 0; i < f->ntparams; i++) {
+				ka_decl *tp = f->tparams[i];
+				if (tp->id >= w->nenv)
+					continue;
+				if (tp->tflags & KT_INT) {
+					if (i < c && known[i])
+						tb_merge(&w->tb[tp->id], v[i]);
+					else
+						w->tb[tp->id].state = 2;
+					continue;
+				}
+				int b = type_arg_size(w, f, tp, n, arg_bytes);
+				if (b > 0)
+					tb_merge(&w->tb[tp->id], b);
+				else
+					w->tb[tp->id].state = 2;
+			}
+		}
+	}
+	for (int i = 0; i < n->nkids; i++)
+		scan_host_calls(w, n->kids[i]);
+}
+
+void bind_host_templates(walk *w)
+{
+	sx_ctx_init(&w->sx, w->a);
+	for (ka_decl *f = w->tu->funcs; f; f = f->next) {
+		if ((f->flags & (KDF_GLOBAL | KDF_DEVICE)) && !(f->flags & KDF_HOST))
+			continue;
+		w->fn = f;
+		w->inline_depth = 0;
+		scan_host_calls(w, f->body);
+	}
+}
+
+void enter_host_template(walk *w, ka_decl *f)
+{
+	for (int i = 0; i < f->ntparams; i++) {
+		ka_decl *tp = f->tparams[i];
+		if (!(tp->tflags & KT_INT) || tp->id >= w->nenv)
+			continue;
+		w->env[tp->id].x = w->tb[tp->id].state == 1 ? sx_const(&w->sx, w->tb[tp->id].v) :
+			sx_symref(&w->sx, sx_new_sym(&w->sx, SYM_PARAM, tp->name, D_PARAM, 0));
+	}
+}
