@@ -121,6 +121,8 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			char rp[4200];
 			snprintf(rp, sizeof rp, "--rocm-path=%s", rocm_root());
 			push(&b, rp);
+			push(&b, "-include");      /* what newer ROCm declares (shim/) */
+			push(&b, SHIM_DIR "/kcheck_hip_prelude.h");
 		}
 	} else {
 		/* libclang needs an NVIDIA target; AMD profiles still parse CUDA as sm_90. */

@@ -186,21 +186,23 @@ static void dash_file_name_is_not_an_option(void **state)
 	free(dir);
 }
 
+static const char HIP_SRC[] =
+	"#include <hip/hip_runtime.h>\n"
+	"__global__ void __launch_bounds__(256) gather(float *o, const float *a, int n) {\n"
+	"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"  if (i < n) o[i] = a[32 * i] + (float)hipThreadIdx_x + (float)warpSize;\n"
+	"}\n"
+	"void run(float *o, const float *a, int n) {\n"
+	"  hipLaunchKernelGGL(gather, dim3(n / 256), dim3(256), 0, 0, o, a, n);\n"
+	"}\n";
+
 /* HIP parses against ROCm's headers (Debian: /usr/include/hip), never the
  * shim's empty hip_runtime.h; the shim is a fallback that says so. */
 static void hip_real_headers_and_shim_note(void **state)
 {
 	(void)state;
 	char *dir = cli_tmpdir();
-	cli_write(dir, "k.hip",
-		  "#include <hip/hip_runtime.h>\n"
-		  "__global__ void __launch_bounds__(256) gather(float *o, const float *a, int n) {\n"
-		  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		  "  if (i < n) o[i] = a[32 * i] + (float)hipThreadIdx_x + (float)warpSize;\n"
-		  "}\n"
-		  "void run(float *o, const float *a, int n) {\n"
-		  "  hipLaunchKernelGGL(gather, dim3(n / 256), dim3(256), 0, 0, o, a, n);\n"
-		  "}\n");
+	cli_write(dir, "k.hip", HIP_SRC);
 	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q --exit-zero k.hip");
 	int real = strstr(r.out, "frontend-shim-headers") == NULL;
 	cli_free(&r);
@@ -208,9 +210,17 @@ static void hip_real_headers_and_shim_note(void **state)
 		fprintf(stderr, "SKIPPED: hip_real_headers: no ROCm headers (scripts/setup.sh installs them)\n");
 	} else {
 		r = cli_run(dir, NULL, "facts k.hip --print-clang-args");
-		assert_null(strstr(r.out, "kcheck-shim"));    /* nothing can shadow hip_runtime.h */
+		assert_null(strstr(r.out, "'-isystem' /kcheck-shim"));   /* nothing shadows hip_runtime.h */
+		assert_non_null(strstr(r.out, "--rocm-path="));
 		cli_free(&r);
 		r = cli_run(dir, NULL, OPTS " -q --format json k.hip");
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.out, "\"rule\": \"test-strided-read\""));
+		assert_null(strstr(r.out, "clang-diagnostic-error"));
+		cli_free(&r);
+		/* a HIP port that kept the .cu name is parsed as HIP */
+		cli_write(dir, "port.cu", HIP_SRC);
+		r = cli_run(dir, NULL, OPTS " -q --format json port.cu");
 		assert_int_equal(r.status, 1);
 		assert_non_null(strstr(r.out, "\"rule\": \"test-strided-read\""));
 		assert_null(strstr(r.out, "clang-diagnostic-error"));
