@@ -72,6 +72,27 @@ static void partial_file_keeps_kernel_findings(void **state)
 	free(dir);
 }
 
+/* An error inside a system header shows at the #include that brought it. */
+static void system_header_error_at_include(void **state)
+{
+	(void)state;
+	char *dir = cli_tmpdir();
+	char sub[600];
+	snprintf(sub, sizeof sub, "%s/sys", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	cli_write(dir, "sys/lib.h", "inline int broken_in_header() { return undeclared_here; }\n");
+	cli_write(dir, "k.cu", "#include <lib.h>\n"
+		  "__global__ void k(float *o, const float *a) { o[threadIdx.x] = a[threadIdx.x * 32]; }\n");
+	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q k.cu -- -isystem sys");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "k.cu:1:10: error: in included file sys/lib.h:1: use of undeclared "
+			       "identifier 'undeclared_here' [clang-diagnostic-error]"));
+	assert_non_null(strstr(r.out, "[test-strided-read]"));
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
 static void nothing_parsed_fails_the_file(void **state)
 {
 	(void)state;
@@ -240,6 +261,7 @@ int run_frontend_tests(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(partial_file_keeps_kernel_findings),
 		cmocka_unit_test(nothing_parsed_fails_the_file),
+		cmocka_unit_test(system_header_error_at_include),
 		cmocka_unit_test(repository_flags_write_nothing),
 		cmocka_unit_test(nvcc_compile_database),
 		cmocka_unit_test(dash_file_name_is_not_an_option),
