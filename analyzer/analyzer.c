@@ -375,7 +375,7 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	if (rc == KA_OK && tu->n_errors && !tu->funcs) {
 		const ka_diag *first = NULL;
 		for (const ka_diag *d = tu->diags; d; d = d->next)
-			if (strcmp(d->severity, "warning") != 0)
+			if (ka_diag_is_error(d))
 				first = d;
 		rc = ka_error_set(KA_EPARSE, "%s:%d:%d: error: %s", first ? first->file : path,
 		                  first ? first->line : 0, first ? first->col : 0,

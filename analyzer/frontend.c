@@ -443,6 +443,12 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 			n->name_end = d->loc.in_macro ? -1 : d->loc.end;
 			n->ntargs = d->ntargs;
 			memcpy(n->targs, d->targs, sizeof n->targs);
+			if ((!n->name || !*n->name) && d->kind == KN_DECLREF && d->name && *d->name &&
+			    strncmp(d->name, "operator", 8) != 0) {
+				n->name = d->name;     /* (kernel)<<<...>>>: ROCm's hipLaunchKernelGGL */
+				n->ref = d->ref;
+				n->ref_usr = d->ref_usr;
+			}
 		}
 	}
 }
@@ -492,11 +498,42 @@ static void lower_declref(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 	}
 }
 
+/* ROCm's headers (5.x) make threadIdx.x a static member of type
+ * __HIP_Coordinates<...>::__X read through `operator unsigned int`: the
+ * conversion call is dropped so that the member is what CUDA's is. */
+static int hip_coordinate(CXCursor c, CXCursor *member)
+{
+	CXString s = clang_getCursorSpelling(c);
+	const char *t = clang_getCString(s);
+	int conv = t && strncmp(t, "operator ", 9) == 0;
+	clang_disposeString(s);
+	if (!conv || clang_Cursor_getNumArguments(c) != 0)
+		return 0;
+	kid_list k = kids_of(c);
+	kid_list k2 = {0};
+	int ok = 0;
+	if (k.n == 1 && clang_getCursorKind(k.v[0]) == CXCursor_MemberRefExpr) {
+		k2 = kids_of(k.v[0]);
+		if (k2.n == 1 && clang_getCursorKind(k2.v[0]) == CXCursor_MemberRefExpr) {
+			CXString ts = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(k2.v[0])));
+			ok = strstr(clang_getCString(ts), "__HIP_Coordinates") != NULL;
+			clang_disposeString(ts);
+			*member = k2.v[0];
+		}
+	}
+	free(k.v);
+	free(k2.v);
+	return ok;
+}
+
 static ka_node *lower_expr_at(lower_ctx *cx, CXCursor c)
 {
 	enum CXCursorKind kk = clang_getCursorKind(c);
+	CXCursor member;
 	if (kk == CXCursor_TypeRef || kk == CXCursor_TemplateRef || kk == CXCursor_NamespaceRef)
 		return NULL;
+	if (kk == CXCursor_CallExpr && hip_coordinate(c, &member))
+		return lower_expr(cx, member);
 	if (!is_expr_kind(kk))
 		return lower_stmt(cx, c);
 	ka_nkind kind = expr_kind(kk);

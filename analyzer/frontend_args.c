@@ -33,10 +33,23 @@ static const char *cuda_root(const ka_frontend_opts *o)
 	return p ? p : "/usr/local/cuda";
 }
 
+static int has_hip_headers(const char *root)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/include/hip/hip_runtime.h", root);
+	return ka_fs_exists(path);
+}
+
+/* ROCm's headers: $ROCM_PATH, /opt/rocm, or the system's (Debian's
+ * libamdhip64-dev puts them in /usr/include/hip).  NULL when none. */
 static const char *rocm_root(void)
 {
 	const char *p = getenv("ROCM_PATH");
-	return p ? p : "/opt/rocm";
+	if (p && *p)
+		return has_hip_headers(p) ? p : NULL;
+	if (has_hip_headers("/opt/rocm"))
+		return "/opt/rocm";
+	return has_hip_headers("/usr") ? "/usr" : NULL;
 }
 
 int ka_frontend_uses_shim(const ka_frontend_opts *o)
@@ -44,10 +57,8 @@ int ka_frontend_uses_shim(const ka_frontend_opts *o)
 	char path[4096];
 	if (o->force_shim)
 		return 1;
-	if (o->lang && strcmp(o->lang, "hip") == 0) {
-		snprintf(path, sizeof path, "%s/include/hip/hip_runtime.h", rocm_root());
-		return !ka_fs_exists(path);
-	}
+	if (o->lang && strcmp(o->lang, "hip") == 0)
+		return rocm_root() == NULL;
 	snprintf(path, sizeof path, "%s/include/cuda_runtime.h", cuda_root(o));
 	return !ka_fs_exists(path);
 }
@@ -104,10 +115,14 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			push(&b, "-nogpuinc");
 			push(&b, "-include");
 			push(&b, SHIM_DIR "/kcheck_hip.h");
-		} else {      /* ROCm's own headers (not available where this was written) */
+			push(&b, "-isystem");          /* the shim's hip/hip_runtime.h */
+			push(&b, SHIM_DIR);
+		} else {      /* ROCm's own headers; the shim folder stays out of the path */
 			char rp[4200];
 			snprintf(rp, sizeof rp, "--rocm-path=%s", rocm_root());
 			push(&b, rp);
+			push(&b, "-include");      /* what newer ROCm declares (shim/) */
+			push(&b, SHIM_DIR "/kcheck_hip_prelude.h");
 		}
 	} else {
 		/* libclang needs an NVIDIA target; AMD profiles still parse CUDA as sm_90. */
@@ -135,9 +150,9 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			push(&b, "-include");      /* what nvcc declares and clang lacks */
 			push(&b, SHIM_DIR "/kcheck_nvcc.h");
 		}
+		push(&b, "-isystem");              /* texture_fetch_functions.h */
+		push(&b, SHIM_DIR);
 	}
-	push(&b, "-isystem");
-	push(&b, SHIM_DIR);
 	push(&b, "-ferror-limit=50");
 	add_user_flags(&b, o);
 	*argv = b.v;

@@ -129,6 +129,12 @@ typedef struct ka_diag {
 	struct ka_diag *next;
 } ka_diag;
 
+/* An error or fatal error (not a warning, nor kcheck's own note). */
+static inline int ka_diag_is_error(const ka_diag *d)
+{
+	return d->severity[0] == 'e' || d->severity[0] == 'f';
+}
+
 typedef struct ka_srcfile {
 	const char *path;
 	const char *data;       /* bytes, NUL-terminated */

@@ -78,21 +78,24 @@ static void collect_limits(sqlite3 *db, ka_tool_job *j, ka_buf *out)
 
 /* A file analyzed in part: clang's errors become findings of the pseudo-rule
  * clang-diagnostic-error (clang-tidy's name), so text, JSON and SARIF show
- * them with their locations. */
+ * them with their locations; a HIP parse on the shim headers is a note of
+ * frontend-shim-headers. */
 static int push_diag_findings(sqlite3 *db, ka_tool_job *j)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = KA_OK;
-	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message FROM diag "
-				   "WHERE severity IN ('error', 'fatal') ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message, severity = 'note' FROM diag "
+				   "WHERE severity IN ('error', 'fatal', 'note') ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
 		return ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 	while (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW) {
 		const char *file = (const char *)sqlite3_column_text(st, 0);
 		const char *msg = (const char *)sqlite3_column_text(st, 3);
+		int note = sqlite3_column_int(st, 4);   /* kcheck's own: the HIP shim fallback */
 		ka_finding f = {.line = sqlite3_column_int(st, 1), .col = sqlite3_column_int(st, 2),
-				.begin_off = -1, .end_off = -1, .severity = KA_SEV_ERROR};
+				.begin_off = -1, .end_off = -1,
+				.severity = note ? KA_SEV_NOTE : KA_SEV_ERROR};
 		f.file = strdup(file ? file : j->file->path);
-		f.rule = strdup("clang-diagnostic-error");
+		f.rule = strdup(note ? "frontend-shim-headers" : "clang-diagnostic-error");
 		f.message = strdup(msg ? msg : "clang error");
 		f.scope = strdup("diag");
 		if (!f.file || !f.rule || !f.message || !f.scope || ka_findings_push(&j->findings, &f) != KA_OK) {

@@ -192,6 +192,15 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	argv[n++] = tmp;
 	int limit = o->timeout_s > 0 ? o->timeout_s : 60;
 	int status = run_captured(argv, limit, &output);
+	if (status > 0 && is_hip(path) && output.data && strstr(output.data, "invalid target ID") &&
+	    strcmp(archflag, "--offload-arch=gfx90a") != 0) {
+		/* Debian's hipcc (ROCm 5.2, clang 15) predates gfx942: compile for
+		 * gfx90a, the same wave64 CDNA instruction set family. */
+		snprintf(archflag, sizeof archflag, "--offload-arch=gfx90a");
+		ka_buf_free(&output);
+		ka_buf_init(&output, OUTPUT_CAP);
+		status = run_captured(argv, limit, &output);
+	}
 	if (status < -1) {       /* could not start it: an error of the run, not of the fix */
 		char why[512];
 		snprintf(why, sizeof why, "%s", ka_error_last());

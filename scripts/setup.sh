@@ -11,6 +11,7 @@ PKGS=(
   libpcre2-dev libsqlite3-dev libcurl4-openssl-dev
   libjansson-dev libyaml-dev libcmocka-dev
   python3 patch diffutils jq
+  hipcc libamdhip64-dev
 )
 
 SUDO=""

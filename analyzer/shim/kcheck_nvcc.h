@@ -75,5 +75,38 @@ KCHECK_NVCC_CLASSIFY(isnan)
 KCHECK_NVCC_CLASSIFY(isinf)
 #undef KCHECK_NVCC_CLASSIFY
 
+/* 2026-12-01: the C headers nvcc's crt/common_functions.h includes for
+ * every file (<assert.h>, <time.h>, <string.h>, <stdio.h>, <stdlib.h>).
+ * Code compiled by nvcc calls assert() or clock() without including
+ * them; clang's wrapper does not include all of them. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* 2026-12-01: surface object reads and writes (surf1D/2D/3D read/write,
+ * the object forms).  nvcc includes surface_indirect_functions.h; clang
+ * 19's wrapper does not, and has no handler for its surface builtins, so
+ * they are declared here.  Seen in image-processing samples. */
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1Dread(T *, cudaSurfaceObject_t, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2Dread(T *, cudaSurfaceObject_t, int, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf3Dread(cudaSurfaceObject_t, int, int, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dread(T *, cudaSurfaceObject_t, int, int, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1Dwrite(T, cudaSurfaceObject_t, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int,
+	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+
 #endif
 #endif

@@ -211,6 +211,37 @@ void test_gate_fake_compilers(void **state)
 	cleanup_dir();
 }
 
+/* The real hipcc (Debian's libamdhip64-dev + hipcc, no AMD GPU needed):
+ * a HIP fix compiles for gfx90a and for gfx942; a broken one does not. */
+void test_gate_hipcc(void **state)
+{
+	(void)state;
+	ka_gate_opts o = {.arch = "gfx90a"};
+	char *cc = ka_gate_find_compiler(&o, "k.hip");
+	if (!cc) {
+		fprintf(stderr, "SKIPPED: test_gate_hipcc: no hipcc (scripts/setup.sh installs it)\n");
+		return;
+	}
+	free(cc);
+	setup_dir();
+	static const char ok[] =
+		"#include <hip/hip_runtime.h>\n"
+		"__global__ void __launch_bounds__(256) scale(float *a, float s, int n) {\n"
+		"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"  if (i < n) a[i] *= s;\n"
+		"}\n";
+	char *err = NULL;
+	assert_int_equal(ka_gate_compile(&o, path_of("k.hip"), ok, sizeof ok - 1, &err), KA_OK);
+	o.arch = "gfx942";
+	assert_int_equal(ka_gate_compile(&o, path_of("k.hip"), ok, sizeof ok - 1, &err), KA_OK);
+	static const char bad[] = "#include <hip/hip_runtime.h>\n__global__ void k(float *a) { a[0] = b; }\n";
+	assert_int_equal(ka_gate_compile(&o, path_of("k.hip"), bad, sizeof bad - 1, &err), KA_ETOOL);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "undeclared identifier 'b'"));
+	free(err);
+	cleanup_dir();
+}
+
 void test_gate_hang_killed(void **state)
 {
 	(void)state;
