@@ -443,13 +443,19 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 			n->name_end = d->loc.in_macro ? -1 : d->loc.end;
 			n->ntargs = d->ntargs;
 			memcpy(n->targs, d->targs, sizeof n->targs);
-			if ((!n->name || !*n->name) && d->kind == KN_DECLREF && d->name && *d->name &&
-			    strncmp(d->name, "operator", 8) != 0) {
-				n->name = d->name;     /* (kernel)<<<...>>>: ROCm's hipLaunchKernelGGL */
-				n->ref = d->ref;
-				n->ref_usr = d->ref_usr;
-			}
 		}
+	}
+	/* (kernel)<<<...>>>, as ROCm's hipLaunchKernelGGL writes it: the launch
+	 * takes the kernel's name.  Only for launches: an unnamed call in a
+	 * template is a dependent operator whose first kid is an operand. */
+	ka_node *d = n->cfg ? n->callee : NULL;
+	while (d && (d->kind == KN_CAST || d->kind == KN_PAREN) && d->nkids == 1)
+		d = d->kids[0];
+	if (d && (!n->name || !*n->name) && d->kind == KN_DECLREF && d->name && *d->name &&
+	    strncmp(d->name, "operator", 8) != 0) {
+		n->name = d->name;
+		n->ref = d->ref;
+		n->ref_usr = d->ref_usr;
 	}
 }
 
