@@ -67,9 +67,11 @@ KCHECK_NVCC_MINMAX(double, float, double)
  * math_functions.h declares them for host and device; clang declares
  * ::isfinite for the device only, so host code that validates results
  * with an unqualified isfinite(x) (after <cmath>) fails.  Seen in
- * training-code test harnesses. */
-#define KCHECK_NVCC_CLASSIFY(name) \
-	__host__ bool name(float); __host__ bool name(double); __host__ bool name(long double);
+ * training-code test harnesses.  Templates, not plain overloads: libstdc++'s
+ * <math.h> brings std::isfinite(float) into the global namespace with a
+ * using-declaration, which a plain ::isfinite(float) would conflict with
+ * (every ggml-cuda file includes <math.h> after <cmath>). */
+#define KCHECK_NVCC_CLASSIFY(name) template <class T> __host__ bool name(T);
 KCHECK_NVCC_CLASSIFY(isfinite)
 KCHECK_NVCC_CLASSIFY(isnan)
 KCHECK_NVCC_CLASSIFY(isinf)
