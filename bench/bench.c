@@ -18,7 +18,7 @@
 
 struct opts {
 	const char *task, *suite, *candidate, *baseline, *cand_name, *build_dir, *arch, *nvcc;
-	int configs, json, compile_only, skip_static, sanitize, samples;
+	int configs, json, compile_only, skip_static, sanitize, samples, check_task;
 	unsigned long long seed;
 };
 
@@ -31,12 +31,13 @@ static int usage_error(const char *msg, const char *arg)
 static const char usage[] =
 	"usage: kcheck bench TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]\n"
 	"                         [--json] [--compile-only] [--sanitize] [--samples N] [--seed N] [--build-dir DIR]\n"
-	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n";
+	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n"
+	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n";
 
 static int known_option(const char *a)
 {
 	static const char *const k[] = {"--candidate", "--baseline", "--suite", "--candidate-name", "--build-dir",
-					"--arch", "--nvcc", "--seed", "--samples", "--configs"};
+					"--arch", "--nvcc", "--seed", "--samples", "--configs", "--check-task"};
 	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
 		if (!strcmp(a, k[i])) return 1;
 	return 0;
@@ -68,6 +69,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		else if (!strcmp(a, "--samples")) {
 			o->samples = atoi(v);
 			if (o->samples < 30 || o->samples > 4000) return usage_error("--samples must be 30..4000", v) + 1;
+		} else if (!strcmp(a, "--check-task")) {
+			char *end;
+			long k = strtol(v, &end, 10);
+			if (*end || end == v || k < 2 || k > 50) return usage_error("--check-task takes a number of seeds, 2..50", v) + 1;
+			o->check_task = (int)k;
 		} else if (!strcmp(a, "--configs")) {
 			if (!strcmp(v, "all")) o->configs = KA_BENCH_CONFIGS_ALL;
 			else if (!strcmp(v, "visible")) o->configs = KA_BENCH_CONFIGS_VISIBLE;
@@ -79,6 +85,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->task == !o->suite) return usage_error("give one TASK or --suite DIR (kcheck bench --help)", NULL) + 1;
 	if (o->suite && (o->candidate || o->baseline)) return usage_error("--suite takes --candidate-name, not --candidate", NULL) + 1;
+	if (o->check_task && (o->candidate || o->compile_only))
+		return usage_error("--check-task checks the task's own expert and baseline, at run time", NULL) + 1;
 	if (!o->seed) o->seed = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
 	return 0;
 }
@@ -94,6 +102,7 @@ static void setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_
 	if (o->nvcc) snprintf(j->nvcc, sizeof j->nvcc, "%s", o->nvcc);
 	j->configs = o->configs;
 	j->compile_only = o->compile_only;
+	j->correct_only = o->check_task > 0;
 	j->skip_static = o->skip_static;
 	j->sanitize = o->sanitize;
 	j->samples = o->samples;
@@ -124,6 +133,32 @@ static int exit_for(const ka_bench_result *r)
 {
 	if (!strcmp(r->verdict, "error")) return 2;
 	return !strcmp(r->verdict, "faster") || !strcmp(r->verdict, "compiled") ? 0 : 1;
+}
+
+/* The task self-check: its baseline and its expert through the correctness
+ * gate on `check_task` fresh seeds (each with its own drawn sizes).  A task
+ * whose baseline or expert ever fails is refused: its verdicts would flip
+ * from run to run.  0 when it held every time, 2 when refused. */
+static int check_task(const struct opts *o, const char *task)
+{
+	static ka_bench_spec spec;
+	static ka_bench_job job;
+	static ka_bench_result res;
+	struct opts one = *o;
+	for (int k = 0; k < o->check_task; k++) {
+		one.seed = ka_bench_fresh_seed();
+		memset(&res, 0, sizeof res);
+		if (run_task(&one, task, &spec, &job, &res)) return 2;
+		if (strcmp(res.verdict, "checked")) {
+			fprintf(stderr, "kcheck: error: task '%s' is refused: on seed %llu (%d of %d) the %s fails: %s\n", spec.name,
+				one.seed, k + 1, o->check_task, !strcmp(res.verdict, "rejected") ? "expert" : "task", res.reason);
+			ka_bench_result_free(&res);
+			return 2;
+		}
+		ka_bench_result_free(&res);
+	}
+	printf("%s: baseline and expert correct on %d seeds\n", spec.name, o->check_task);
+	return 0;
 }
 
 static int one_task(const struct opts *o)
@@ -258,5 +293,16 @@ int ka_bench_main(int argc, char **argv)
 	struct opts o;
 	int rc = parse_args(argc, argv, &o);
 	if (rc) return rc - 1;
+	if (o.check_task && o.suite) {
+		char **tasks = NULL;
+		int n = list_tasks(o.suite, &tasks), worst = n > 0 ? 0 : usage_error("no tasks (folders with task.yaml) in", o.suite);
+		for (int i = 0; i < n; i++) {
+			if (check_task(&o, tasks[i])) worst = 2;
+			free(tasks[i]);
+		}
+		free(tasks);
+		return worst;
+	}
+	if (o.check_task) return check_task(&o, o.task);
 	return o.suite ? suite(&o) : one_task(&o);
 }

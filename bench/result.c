@@ -90,6 +90,10 @@ int ka_bench_result_parse_correct(const char *text, const ka_bench_spec *s, ka_b
 			if (r->cfg[ci].correct != 0) r->cfg[ci].correct = 1;
 			r->cfg[ci].worst = atof(w[3]);
 			r->cfg[ci].rel_l2 = atof(w[4]);
+		} else if (!strcmp(w[0], "selfcheck") && !strcmp(w[3], "pass") && find_cfg(s, w[1]) >= 0 &&
+			   s->c[find_cfg(s, w[1])].drawn) {
+			/* a drawn size where a fake passes (a copy is the answer on a
+			 * degenerate shape) says nothing about the task: not an error */
 		} else if (!strcmp(w[0], "selfcheck") && !strcmp(w[3], "pass")) {
 			char msg[300];
 			snprintf(msg, sizeof msg, "task '%s' fails its self-check: %s passes the tolerance on config %s", s->name, w[2], w[1]);
@@ -164,7 +168,11 @@ int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const i
 	return 0;
 }
 
-#define KA_BENCH_TAIL_US 2.0
+/* Measured on an H200: honest kernels timed directly differ from their
+ * baseline's tail by up to 3.6 us (bench/RESULTS.md); work moved off the
+ * timed stream shows its whole duration, over 10 us in direct timing (under
+ * 10 us both are timed as CUDA graphs, whose capture misses such work). */
+#define KA_BENCH_TAIL_US 6.0
 
 static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsigned long long seed)
 {
@@ -189,8 +197,9 @@ static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsign
 		set_verdict(r, "rejected", "performance", msg);
 	}
 	/* The event on the legacy stream waits for every blocking stream: work a
-	 * candidate moved off the timed stream lengthens its tail. */
-	if (c->tail_excess_us > KA_BENCH_TAIL_US + 0.05 * t) {
+	 * candidate moved off the timed stream lengthens its tail.  In graph mode
+	 * the capture is the check (such work is not in the graph). */
+	if (!c->graph && c->tail_excess_us > KA_BENCH_TAIL_US + 0.1 * t) {
 		snprintf(msg, sizeof msg, "config %s: work finishes %.1f us after the timed window ends, more than the baseline's: work escapes the timed stream",
 			 s->c[i].name, c->tail_excess_us);
 		set_verdict(r, "rejected", "performance", msg);

@@ -20,6 +20,7 @@ typedef struct ka_bench_job {
 	char reference[1024];       /* the task's reference.cu */
 	int configs;                /* KA_BENCH_CONFIGS_*: which configs are timed */
 	int compile_only;           /* static + compile gates only */
+	int correct_only;           /* stop after the correctness gate (verdict "checked") */
 	int skip_static;            /* tests of the dynamic defences only */
 	int sanitize;               /* compute-sanitizer on the smallest config */
 	int samples;                /* timed pairs per config (>= 30) */

@@ -5,6 +5,7 @@
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
 #include "cli/tools.h"
+#include "rules/report.h"
 #include "util/fs.h"
 #include <jansson.h>
 #include <stdio.h>
@@ -97,6 +98,20 @@ static int write_sqlite(sqlite3 *db, const char *out)
 		return ka_error_set(KA_EIO, "cannot write %s", out);
 	}
 	return KA_OK;
+}
+
+/* One clang diagnostic row (file, line, col, severity, message), its
+ * names and text escaped as the lint's report escapes them. */
+static void print_diag(sqlite3_stmt *s)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_report_escape(&b, (const char *)sqlite3_column_text(s, 0));
+	ka_buf_printf(&b, ":%d:%d: %s: ", sqlite3_column_int(s, 1), sqlite3_column_int(s, 2),
+		      (const char *)sqlite3_column_text(s, 3));
+	ka_report_escape(&b, (const char *)sqlite3_column_text(s, 4));
+	fprintf(stderr, "%s\n", b.data ? b.data : "");
+	ka_buf_free(&b);
 }
 
 static int print_args(const ka_analyze_opts *o, const char *file)
@@ -198,9 +213,7 @@ int ka_tool_facts(int argc, char **argv)
 			if (sqlite3_prepare_v2(db, "SELECT file, line, col, severity, message FROM diag "
 			                       "WHERE severity <> 'warning'", -1, &s, NULL) == SQLITE_OK) {
 				while (sqlite3_step(s) == SQLITE_ROW)
-					fprintf(stderr, "%s:%d:%d: %s: %s\n", sqlite3_column_text(s, 0),
-					        sqlite3_column_int(s, 1), sqlite3_column_int(s, 2),
-					        sqlite3_column_text(s, 3), sqlite3_column_text(s, 4));
+					print_diag(s);
 				sqlite3_finalize(s);
 			}
 			status = KA_EXIT_ERROR;

@@ -4,7 +4,11 @@
  * `exclude` globs of .kcheck.yaml skipped); a file named on the command
  * line is taken whatever its extension.  The list is sorted and
  * de-duplicated by real path, so the order and the output do not depend on
- * readdir() or on how a file was named. */
+ * readdir() or on how a file was named.  Each folder is entered once (by
+ * device and inode), so symbolic-link loops end.  A path that is missing, or
+ * that is not a regular file (a FIFO would block the parser), is reported in
+ * one line and skipped; the run goes on and exits 2 (cfg->bad_paths).  A
+ * name that starts with '-' keeps a "./" so no tool reads it as an option. */
 #include "cli/tools.h"
 #include "util/fs.h"
 #include <dirent.h>
@@ -12,10 +16,12 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct flist {
 	ka_tool_file *v;
 	int n, cap;
+	ka_fs_seen seen;       /* folders entered */
 } flist;
 
 int ka_tool_is_source_ext(const char *path, int *is_header)
@@ -55,7 +61,9 @@ static void add(ka_tool_cfg *c, flist *l, const char *path, int is_header)
 			memcpy(nv, l->v, (size_t)l->n * sizeof *nv);
 		l->v = nv;
 	}
-	const char *shown = strncmp(path, "./", 2) == 0 && path[2] ? path + 2 : path;
+	const char *shown = strncmp(path, "./", 2) == 0 && path[2] && path[2] != '-' ? path + 2 : path;
+	if (shown[0] == '-')
+		shown = ka_arena_printf(c->arena, "./%s", shown);
 	l->v[l->n].path = ka_arena_strdup(c->arena, shown);
 	l->v[l->n].real = ka_arena_strdup(c->arena, real ? real : path);
 	l->v[l->n].is_header = is_header;
@@ -63,13 +71,38 @@ static void add(ka_tool_cfg *c, flist *l, const char *path, int is_header)
 	free(real);
 }
 
+/* A file to analyze must be a regular file; else one line, and go on. */
+static int regular(ka_tool_cfg *c, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		ka_tool_error("cannot read %s: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		ka_tool_error("cannot read %s: not a regular file", path);
+	else
+		return 1;
+	c->bad_paths++;
+	return 0;
+}
+
 static int walk(ka_tool_cfg *c, flist *l, const char *dir, int depth)
 {
+	int fresh = ka_fs_seen_add(&l->seen, dir);
+	if (fresh == 0)      /* entered already: a link loop, or two names for it */
+		return 0;
+	if (fresh == KA_ENOMEM)
+		return KA_EXIT_ERROR;
+	if (fresh < 0) {
+		ka_tool_error("%s", ka_error_last());
+		c->bad_paths++;
+		return 0;
+	}
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	if (!d) {
 		ka_tool_error("cannot open folder %s: %s", dir, strerror(errno));
-		return KA_EXIT_ERROR;
+		c->bad_paths++;
+		return 0;
 	}
 	int rc = 0;
 	while ((de = readdir(d)) != NULL && rc == 0) {
@@ -84,7 +117,7 @@ static int walk(ka_tool_cfg *c, flist *l, const char *dir, int depth)
 		if (ka_fs_is_dir(p)) {
 			if (depth < 64)
 				rc = walk(c, l, p, depth + 1);
-		} else if (ka_tool_is_source_ext(p, &hdr)) {
+		} else if (ka_tool_is_source_ext(p, &hdr) && regular(c, p)) {
 			add(c, l, p, hdr);
 		}
 	}
@@ -105,18 +138,17 @@ int ka_tool_files(ka_tool_cfg *c, ka_tool_file **out, int *n)
 	for (int i = 0; i < c->npaths; i++) {
 		const char *p = c->paths[i];
 		int hdr;
-		if (!ka_fs_exists(p)) {
-			ka_tool_error("cannot read %s: No such file or directory", p);
-			return KA_EXIT_ERROR;
-		}
 		if (ka_fs_is_dir(p)) {
-			if (walk(c, &l, p, 0))
+			if (walk(c, &l, p, 0)) {
+				ka_fs_seen_free(&l.seen);
 				return KA_EXIT_ERROR;
-		} else {
+			}
+		} else if (regular(c, p)) {
 			ka_tool_is_source_ext(p, &hdr);
 			add(c, &l, p, hdr);
 		}
 	}
+	ka_fs_seen_free(&l.seen);
 	if (l.n > 1)
 		qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_file);
 	int w = 0;

@@ -8,6 +8,7 @@
 #include "cli/tools.h"
 #include "rewriter/rewriter.h"
 #include "util/fs.h"
+#include "util/proc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,55 @@ static int request_all(ka_fixset *fs, sqlite3 *db, const ka_findings *f, int key
 	return rc;
 }
 
+/* The bytes the analyzer read, rebuilt from the facts' `line` table (one
+ * row per line, '\n' removed; `file.lines` counts a final newline as a
+ * line of its own).  Fixes are computed on these bytes and the commit
+ * checks the disk against them, never the disk against itself. */
+static int analysed_sources(ka_fixset *set, sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	ka_buf b;
+	int rc = KA_OK;
+	const char *sql = "SELECT f.path, f.lines, l.text FROM file f JOIN line l ON l.file = f.path "
+			  "ORDER BY f.path, l.line";
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
+	ka_buf_init(&b, KA_BUF_DEFAULT_LIMIT);
+	char *path = NULL;
+	int lines = 0, rows = 0, step;
+	while (rc == KA_OK) {
+		step = sqlite3_step(st);
+		const char *p = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+		if (path && (!p || strcmp(p, path) != 0)) {    /* the previous file is complete */
+			if (rows < lines)
+				rc = ka_buf_addc(&b, '\n');
+			if (rc == KA_OK)
+				rc = ka_fixset_set_source(set, path, b.data ? b.data : "", b.len);
+			ka_buf_reset(&b);
+			free(path);
+			path = NULL;
+		}
+		if (step != SQLITE_ROW || rc != KA_OK)
+			break;
+		if (!path) {
+			if (!(path = strdup(p ? p : ""))) {
+				rc = ka_error_set(KA_ENOMEM, "out of memory");
+				break;
+			}
+			lines = sqlite3_column_int(st, 1), rows = 0;
+		}
+		if (rows++ && (rc = ka_buf_addc(&b, '\n')) < 0)
+			break;
+		rc = ka_buf_add(&b, sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2));
+	}
+	if (rc == KA_OK && step != SQLITE_DONE)
+		rc = ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
+	free(path);
+	ka_buf_free(&b);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int ka_tool_fix_collect(const ka_tool_fix_opts *o, sqlite3 *db, const ka_findings *fs,
 			struct ka_fixset **out)
 {
@@ -94,6 +144,10 @@ int ka_tool_fix_collect(const ka_tool_fix_opts *o, sqlite3 *db, const ka_finding
 	if (!ka_tool_fix_wanted(o))
 		return KA_OK;
 	int rc = ka_fixset_new(out);
+	if (rc == KA_OK)
+		rc = analysed_sources(*out, db);
+	if (rc == KA_OK)
+		ka_fixset_set_strict(*out);
 	if (rc == KA_OK)
 		rc = request_all(*out, db, fs, 1);
 	return rc;
@@ -151,6 +205,21 @@ static void print_log(const ka_tool_fix_opts *o, ka_fixset *fs, const char *log)
 	}
 }
 
+/* Name once the project flags the compile gate leaves out. */
+static void note_dropped_flags(const ka_tool_fix_opts *o)
+{
+	ka_buf b;
+	ka_buf_init(&b, 4096);
+	for (int i = 0, take; i < o->nextra; i += take)
+		if (!ka_proc_cc_flag(o->extra, o->nextra, i, &take))
+			for (int k = 0; k < take; k++)
+				(void)ka_buf_printf(&b, " %s", o->extra[i + k]);
+	if (b.len && !o->quiet && o->round == 0)
+		fprintf(stderr, "kcheck: note: compile gate: ignored%s (only -I, -D, -U, -isystem, "
+			"-include and -std= reach the compiler)\n", b.data);
+	ka_buf_free(&b);
+}
+
 static int commit(ka_tool_fix_opts *o, ka_fixset *fs)
 {
 	char *log = NULL;
@@ -168,6 +237,7 @@ static int commit(ka_tool_fix_opts *o, ka_fixset *fs)
 	};
 	if (o->diff)
 		co.write = 0;   /* --diff changes nothing on disk */
+	note_dropped_flags(o);
 	int rc = ka_fixset_commit(fs, &co, &res);
 	o->changed = co.write ? res.files_changed : 0;
 	if (co.log)

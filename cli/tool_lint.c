@@ -10,7 +10,9 @@
 #include "analyzer/analyzer.h"
 #include "rules/baseline.h"
 #include "rules/report.h"
+#include "util/cleanup.h"
 #include "util/fs.h"
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -220,6 +222,26 @@ static int exit_status(const ka_tool_cfg *c, const ka_findings *fs, int failed)
 	return over && !c->exit_zero ? KA_EXIT_FINDINGS : KA_EXIT_CLEAN;
 }
 
+/* -o, --export-fixes or a baseline to write naming a file to analyze
+ * (after links, by device and inode) would replace the source: refuse, as
+ * gcc does. */
+static int output_over_input(const ka_tool_cfg *c, const ka_tool_file *files, int n)
+{
+	const char *opt[] = {"-o", "--export-fixes", "--baseline"};
+	const char *path[] = {c->output, c->fix.export_fixes, c->write_baseline ? c->baseline : NULL};
+	for (int k = 0; k < 3; k++) {
+		struct stat out, in;
+		if (!path[k] || stat(path[k], &out) != 0)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (stat(files[i].real, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+				ka_tool_error("%s %s is an input file (it would be overwritten)", opt[k], path[k]);
+				return KA_EXIT_ERROR;
+			}
+	}
+	return 0;
+}
+
 /* Options -> config -> defaults -> checks on them. */
 static int setup(ka_tool_cfg *c, int argc, char **argv, ka_ruleset **rs, ka_compdb **cdb)
 {
@@ -360,18 +382,19 @@ int ka_tool_lint(int argc, char **argv)
 	const char **shown = NULL;
 	int nfiles = 0, njobs = 0, status;
 	c.arena = ka_arena_new();
+	ka_cleanup_install();   /* SIGINT/SIGTERM: kill the compile gate, remove temporaries */
 	status = setup(&c, argc, argv, &rs, &cdb);
 	if (status)
 		goto out;
-	if ((status = ka_tool_files(&c, &files, &nfiles)))
+	if ((status = ka_tool_files(&c, &files, &nfiles)) || (status = output_over_input(&c, files, nfiles)))
 		goto out;
-	if (nfiles == 0 && !c.quiet)
+	if (nfiles == 0 && !c.quiet && !c.bad_paths)
 		ka_tool_warn("no .cu, .cuh or .hip files to check");
 again:
 	if ((status = analyze_all(&c, rs, cdb, files, nfiles, &jobs, &njobs)))
 		goto out;
 	int nshown = 0;
-	int failed = merge(&c, jobs, njobs, files, nfiles, &all, &shown, &nshown);
+	int failed = merge(&c, jobs, njobs, files, nfiles, &all, &shown, &nshown) || c.bad_paths;
 	if (c.stats)
 		print_stats(rs, jobs, njobs);
 	status = KA_EXIT_ERROR;

@@ -9,6 +9,7 @@
 #include "cli/tools.h"
 #include "analyzer/analyzer.h"
 #include "rules/engine.h"
+#include "rules/report.h"
 #include <pthread.h>
 #include <time.h>
 #include <stdlib.h>
@@ -48,9 +49,10 @@ static void collect_diags(sqlite3 *db, ka_tool_job *j, ka_buf *out)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *file = (const char *)sqlite3_column_text(st, 0);
-		ka_buf_printf(out, "%s:%d:%d: error: %s\n", file ? file : j->file->path,
-			      sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
-			      (const char *)sqlite3_column_text(st, 4));
+		ka_report_escape(out, file ? file : j->file->path);  /* names from the repository */
+		ka_buf_printf(out, ":%d:%d: error: ", sqlite3_column_int(st, 1), sqlite3_column_int(st, 2));
+		ka_report_escape(out, (const char *)sqlite3_column_text(st, 4));
+		ka_buf_addc(out, '\n');
 	}
 	sqlite3_finalize(st);
 }

@@ -57,6 +57,7 @@ typedef struct ka_tool_cfg {
 	int color;                   /* -1 auto, 0 never, 1 always */
 	int force_shim, ptxas;
 	int sort_impact;             /* --sort impact: costliest first */
+	int bad_paths;               /* paths reported missing or not regular: exit 2 */
 	int assume_block[3];
 	ka_tool_fix_opts fix;        /* --fix, --diff, ... (tool_fix.c) */
 	struct {
@@ -83,7 +84,8 @@ int ka_tool_parsecfg_file(ka_tool_cfg *cfg, const char *path);
 char *ka_tool_findfile(ka_arena *a, const char *start, const char *name);
 
 /* tool_files.c: expand PATHs into files (sorted, de-duplicated); headers
- * (.cuh .h .hpp) are flagged.  0 or KA_EXIT_ERROR after printing. */
+ * (.cuh .h .hpp) are flagged.  Missing and non-regular paths are reported
+ * and counted in cfg->bad_paths; 0, or KA_EXIT_ERROR after printing. */
 typedef struct ka_tool_file {
 	const char *path;            /* as the user will see it */
 	const char *real;            /* realpath */

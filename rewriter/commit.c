@@ -3,7 +3,9 @@
  * bytes the fixes were computed on) -> new text -> compile gate (on failure
  * find the fix that breaks it, drop the file's fixes) -> writability check
  * of every file -> atomic writes, or the unified diff.  No file is written
- * until every check has passed. */
+ * until every check has passed, and each write checks again, just before
+ * its rename, that the file still holds the analysed bytes (a save made
+ * while the gate ran wins over the fixes). */
 #include "rewriter/rewriter.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -19,6 +21,7 @@ typedef struct pending {
 	char *file;
 	char *text;
 	size_t len;
+	int n;          /* fixes in it */
 } pending;
 
 static void logf_(const ka_commit_opts *o, const char *fmt, const char *a, const char *b, const char *c)
@@ -65,7 +68,8 @@ static void blame(ka_fixset *fs, const ka_commit_opts *o, const char *file, ka_b
 	}
 }
 
-/* 1 keep the file, 0 dropped, < 0 KA_ETOOL (no compiler and required). */
+/* 1 keep the file, 0 dropped, < 0 KA_ETOOL (no compiler and required) or
+ * the gate's own I/O error (KA_EIO: the temporary could not be written). */
 static int gate_file(ka_fixset *fs, const ka_commit_opts *o, const char *file, const char *text,
 		     size_t len, ka_commit_result *res)
 {
@@ -73,6 +77,10 @@ static int gate_file(ka_fixset *fs, const ka_commit_opts *o, const char *file, c
 	int rc = ka_gate_compile(&o->gate_opts, file, text, len, &err);
 	if (rc == KA_OK)
 		return 1;
+	if (rc != KA_ENOTFOUND && rc != KA_ETOOL) {   /* I/O: the run fails (exit 2), no blame */
+		free(err);
+		return rc;
+	}
 	if (rc == KA_ENOTFOUND) {
 		char why[256];
 		snprintf(why, sizeof why, "%s", ka_error_last());
@@ -105,6 +113,14 @@ static int count_fixes(ka_fixset *fs, const char *file)
 	return n;
 }
 
+/* The file on disk is no longer the text the fixes were computed on. */
+static void stale(ka_fixset *fs, const ka_commit_opts *o, const char *file, ka_commit_result *res)
+{
+	res->fixes_rejected += count_fixes(fs, file);
+	logf_(o, "%s: fixes not applied: the file changed on disk during the run", file, NULL, NULL);
+	ka_fixset_reject_file(fs, file, KA_FIX_STALE, "the file changed on disk during the run");
+}
+
 static int prepare(ka_fixset *fs, const ka_commit_opts *o, pending *p, size_t *np, ka_commit_result *res)
 {
 	size_t nf = ka_fixset_file_count(fs);
@@ -117,9 +133,7 @@ static int prepare(ka_fixset *fs, const ka_commit_opts *o, pending *p, size_t *n
 		const char *file = files[i];
 		int changed = 0, n = count_fixes(fs, file);
 		if (!unchanged_on_disk(fs, file)) {
-			logf_(o, "%s: fixes not applied: the file changed on disk during the run", file, NULL, NULL);
-			ka_fixset_reject_file(fs, file, KA_FIX_STALE, "the file changed on disk during the run");
-			res->fixes_rejected += n;
+			stale(fs, o, file, res);
 			continue;
 		}
 		if ((rc = ka_fixset_apply_file(fs, file, &p[*np].text, &p[*np].len, &changed)) < 0)
@@ -136,6 +150,7 @@ static int prepare(ka_fixset *fs, const ka_commit_opts *o, pending *p, size_t *n
 			continue;
 		}
 		p[*np].file = files[i];
+		p[*np].n = n;
 		files[i] = NULL;
 		(*np)++;
 		res->fixes_applied += n;
@@ -186,10 +201,22 @@ int ka_fixset_commit(ka_fixset *fs, const ka_commit_opts *o, ka_commit_result *r
 		if (rc < 0)
 			goto out;
 	}
-	for (size_t i = 0; o->write && i < np; i++)
-		if ((rc = ka_fs_write_atomic(p[i].file, p[i].text, p[i].len)) < 0)
+	for (size_t i = 0; o->write && i < np; i++) {
+		const char *src;
+		size_t len;
+		if ((rc = ka_fixset_source(fs, p[i].file, &src, &len)) < 0 ||
+		    (rc = ka_fs_write_atomic_if(p[i].file, p[i].text, p[i].len, src, len)) < 0)
 			goto out;
-	res->files_changed = (int)np;
+		if (rc == KA_FS_CHANGED) {     /* saved while the gate ran: the save wins */
+			rc = KA_OK;
+			stale(fs, o, p[i].file, res);
+			res->fixes_applied -= p[i].n;
+			continue;
+		}
+		res->files_changed++;
+	}
+	if (!o->write)
+		res->files_changed = (int)np;
 out:
 	for (size_t i = 0; i < np; i++) {
 		free(p[i].file);

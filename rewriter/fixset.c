@@ -26,7 +26,10 @@ struct ka_fixset {
 	size_t n_note, cap_note;
 	char **files;          /* files with ACCEPTED fixes, first-seen order */
 	size_t n_files;
+	int strict;            /* never read a text from disk (ka_fixset_set_strict) */
 };
+
+static void set_why(ka_fix *f, const char *fmt, ...);
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -120,6 +123,8 @@ int ka_fixset_source(ka_fixset *fs, const char *path, const char **data, size_t 
 	source *s = find_source(fs, path);
 	*data = NULL;
 	*len = 0;
+	if (!s && fs->strict)
+		return ka_error_set(KA_EIO, "%s: not among the analysed files", path);
 	if (!s) {
 		char *buf = NULL;
 		size_t n = 0;
@@ -212,11 +217,27 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
 	fs->note[fs->n_note++] = ka_buf_steal(&b);
 }
 
+void ka_fixset_set_strict(ka_fixset *fs) { fs->strict = 1; }
+
+/* src's fixes on `path` were computed on other bytes than dst holds. */
+static void stale_in(ka_fixset *src, const char *path)
+{
+	for (size_t i = 0; i < src->n_fix; i++)
+		if (strcmp(src->fix[i]->file, path) == 0) {
+			src->fix[i]->status = KA_FIX_STALE;
+			set_why(src->fix[i], "the file changed on disk during the run");
+		}
+}
+
 int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base)
 {
 	for (size_t i = 0; i < src->n_src; i++) {
-		source *s = &src->src[i];
-		if (!find_source(dst, s->path) && ka_fixset_set_source(dst, s->path, s->data, s->len) < 0)
+		source *s = &src->src[i], *have = find_source(dst, s->path);
+		if (have && (have->len != s->len || memcmp(have->data, s->data, s->len) != 0)) {
+			stale_in(src, s->path);   /* two jobs read the file at different times */
+			ka_fixset_note(dst, "%s: some fixes not applied: the file changed on disk during the run",
+				       s->path);
+		} else if (!have && ka_fixset_set_source(dst, s->path, s->data, s->len) < 0)
 			return KA_ENOMEM;
 	}
 	if (grow((void **)&dst->fix, &dst->cap_fix, dst->n_fix + src->n_fix, sizeof(ka_fix *)) < 0 ||

@@ -5,10 +5,12 @@
 #include "rewriter/rewriter.h"
 #include "util/buf.h"
 #include "util/proc.h"
+#include "util/cleanup.h"
 #include "util/error.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,21 @@ static int write_temp(const char *path, const char *text, size_t len, char **tmp
 	return KA_OK;
 }
 
+/* write_temp, registered for removal should a signal end the run. */
+static int make_temp(const char *path, const char *text, size_t len, char **tmp_out, int *slot)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);   /* created and registered, or neither */
+	int rc = write_temp(path, text, len, tmp_out);
+	*slot = rc == KA_OK ? ka_cleanup_add_file(*tmp_out) : -1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* Run argv with stdout+stderr captured (util/proc.h kills its process
  * group at the limit).  Returns the exit status, -1 when it was killed for
  * time, or a negative error code when it could not start. */
@@ -85,7 +102,7 @@ static int run_captured(char *const argv[], int timeout_s, ka_buf *output)
 {
 	ka_proc_result res;
 	int rc = ka_proc_run(argv, timeout_s, output, &res);
-	if (rc < 0 && !res.exited)
+	if (rc < 0)             /* not started, or exec failed (127) */
 		return rc;
 	if (res.timed_out)
 		return -1;
@@ -141,12 +158,12 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	char *cc = ka_gate_find_compiler(o, path), *tmp = NULL, archflag[64];
 	char **argv = NULL;
 	ka_buf output;
-	int rc;
+	int rc, slot = -1;
 	ka_buf_init(&output, OUTPUT_CAP);
 	*first_error = NULL;
 	if (!cc)
 		return ka_error_set(KA_ENOTFOUND, "%s not found", is_hip(path) ? "hipcc" : "nvcc");
-	if ((rc = write_temp(path, text, len, &tmp)) < 0)
+	if ((rc = make_temp(path, text, len, &tmp, &slot)) < 0)
 		goto out;
 	argv = calloc((size_t)o->n_extra_args + 10, sizeof(char *));
 	if (!argv) {
@@ -165,8 +182,10 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 		argv[n++] = "cu";
 	}
 	argv[n++] = archflag;
-	for (int i = 0; i < o->n_extra_args; i++)
-		argv[n++] = (char *)o->extra_args[i];
+	for (int i = 0, take; i < o->n_extra_args; i += take)   /* include and macro flags only */
+		if (ka_proc_cc_flag(o->extra_args, o->n_extra_args, i, &take))
+			for (int k = 0; k < take; k++)
+				argv[n++] = (char *)o->extra_args[i + k];
 	argv[n++] = "-c";
 	argv[n++] = "-o";
 	argv[n++] = "/dev/null";
@@ -182,8 +201,10 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 		ka_buf_init(&output, OUTPUT_CAP);
 		status = run_captured(argv, limit, &output);
 	}
-	if (status < -1) {
-		rc = status;
+	if (status < -1) {       /* could not start it: an error of the run, not of the fix */
+		char why[512];
+		snprintf(why, sizeof why, "%s", ka_error_last());
+		rc = ka_error_set(KA_EIO, "compile gate: %s", why);
 		goto out;
 	}
 	if (status == -1) {
@@ -200,6 +221,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 out:
 	if (tmp)
 		unlink(tmp);
+	ka_cleanup_remove_file(slot);
 	free(tmp);
 	free(argv);
 	free(cc);

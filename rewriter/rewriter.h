@@ -75,8 +75,12 @@ void ka_fixset_free(ka_fixset *fs);
 /* The file texts fixes are computed against.  ka_fixset_source reads a file
  * once and keeps its bytes (NULL + KA_EIO when unreadable). */
 int ka_fixset_source(ka_fixset *fs, const char *path, const char **data, size_t *len);
-/* Give a text for a path without reading the disk (tests, agents). */
+/* Give a text for a path without reading the disk (tests, agents, and the
+ * lint run: the bytes the analyzer read). */
 int ka_fixset_set_source(ka_fixset *fs, const char *path, const char *data, size_t len);
+/* From now on a path without a text given is an error (KA_EIO), not a read
+ * of the disk: fixes are computed only on the bytes that were analysed. */
+void ka_fixset_set_strict(ka_fixset *fs);
 
 /* Build fixes by hand (transforms use these). */
 ka_fix *ka_fixset_add_fix(ka_fixset *fs, const char *file, const char *rule,
@@ -95,7 +99,8 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
 
 /* Move every fix, note and file text of src into dst (src is left empty);
  * finding indices of the moved fixes are shifted by finding_base.  A file
- * text dst already holds is kept (one run reads a file once). */
+ * text dst already holds is kept; when src holds other bytes for it (the
+ * file changed between two jobs' reads), src's fixes on it become STALE. */
 int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base);
 
 size_t ka_fixset_count(const ka_fixset *fs);
@@ -151,7 +156,7 @@ char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key, const char *show
 typedef struct ka_gate_opts {
 	const char *arch;              /* "sm_90" when NULL */
 	int timeout_s;                 /* 60 when 0 */
-	const char *const *extra_args; /* -I/-D flags of the project */
+	const char *const *extra_args; /* project flags: only what ka_proc_cc_flag keeps (-I -D ...) is used */
 	int n_extra_args;
 	const char *nvcc;              /* NULL: $KCHECK_NVCC, PATH, /usr/local/cuda/bin */
 	const char *hipcc;             /* NULL: $KCHECK_HIPCC, PATH, /opt/rocm/bin */

@@ -32,6 +32,11 @@ int ka_report_costliest(const ka_findings *fs, size_t **out, size_t *nout);
 int ka_report_summary_line(ka_buf *out, const ka_finding *f);
 
 int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+/* Append s as the text report prints names and messages: control
+ * characters, bytes that are not UTF-8 and bidirectional overrides
+ * escaped (\n, \x1b, \xff, \u202e), so nothing from a repository acts on
+ * the terminal.  For anything else printed from the same sources. */
+int ka_report_escape(ka_buf *out, const char *s);
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
 int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
 

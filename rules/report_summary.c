@@ -51,8 +51,13 @@ int ka_report_costliest(const ka_findings *fs, size_t **out, size_t *nout)
 
 int ka_report_summary_line(ka_buf *out, const ka_finding *f)
 {
-	int rc = ka_buf_printf(out, "%s: kernel %s: costliest finding %s (%s", f->file, f->kernel,
-			       f->rule, ka_severity_name(f->severity));
+	int rc = ka_report_escape(out, f->file);  /* names from the repository */
+	if (rc == KA_OK)
+		rc = ka_buf_adds(out, ": kernel ");
+	if (rc == KA_OK)
+		rc = ka_report_escape(out, f->kernel);
+	if (rc == KA_OK)
+		rc = ka_buf_printf(out, ": costliest finding %s (%s", f->rule, ka_severity_name(f->severity));
 	if (rc == KA_OK && f->estimate > 0)
 		rc = ka_buf_printf(out, ", impact %.1fx", f->estimate);
 	if (rc == KA_OK)

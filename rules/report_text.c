@@ -71,7 +71,7 @@ static int add_escaped(ka_buf *out, const char *s, size_t n, int keep_tab)
 	return rc;
 }
 
-static int add_str(ka_buf *out, const char *s)
+int ka_report_escape(ka_buf *out, const char *s)
 {
 	return add_escaped(out, s ? s : "", s ? strlen(s) : 0, 0);
 }
@@ -137,14 +137,14 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 		if (o->color)
 			rc = ka_buf_adds(out, C_BOLD);
 		if (rc == KA_OK)
-			rc = add_str(out, f->file);
+			rc = ka_report_escape(out, f->file);
 		if (rc == KA_OK && o->color)
 			rc = ka_buf_printf(out, ":%d:%d: " C_RESET "%s%s:" C_RESET " ", f->line, f->col,
 					   sev_color(f->severity), sev);
 		else if (rc == KA_OK)
 			rc = ka_buf_printf(out, ":%d:%d: %s: ", f->line, f->col, sev);
 		if (rc == KA_OK)
-			rc = add_str(out, f->message);
+			rc = ka_report_escape(out, f->message);
 		if (rc == KA_OK)
 			rc = ka_buf_printf(out, o->color ? " [" C_BOLD "%s" C_RESET "]\n" : " [%s]\n", f->rule);
 		if (rc == KA_OK && o->excerpt)

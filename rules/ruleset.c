@@ -142,11 +142,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Collect *.md paths below dir (README.md excluded). */
-static int collect_md(const char *dir, char ***paths, size_t *n, size_t *cap, int depth)
+/* Collect *.md paths below dir (README.md excluded); each folder once, by
+ * device and inode, so symbolic-link loops end. */
+static int collect_md(const char *dir, char ***paths, size_t *n, size_t *cap, int depth,
+		      ka_fs_seen *seen)
 {
 	if (depth > 16)
 		return KA_OK;
+	int fresh = ka_fs_seen_add(seen, dir);
+	if (fresh <= 0)
+		return fresh == KA_ENOMEM ? KA_ENOMEM : KA_OK;
 	DIR *d = opendir(dir);
 	if (!d)
 		return ka_error_set(KA_EIO, "cannot open rules folder %s", dir);
@@ -164,7 +169,7 @@ static int collect_md(const char *dir, char ***paths, size_t *n, size_t *cap, in
 		snprintf(p, l, "%s/%s", dir, de->d_name);
 		size_t nl = strlen(de->d_name);
 		if (ka_fs_is_dir(p)) {
-			rc = collect_md(p, paths, n, cap, depth + 1);
+			rc = collect_md(p, paths, n, cap, depth + 1, seen);
 			free(p);
 		} else if (nl > 3 && strcmp(de->d_name + nl - 3, ".md") == 0 &&
 			   strcasecmp(de->d_name, "README.md") != 0) {
@@ -191,12 +196,14 @@ int ka_ruleset_load_dir(ka_ruleset *rs, const char *dir)
 {
 	char **paths = NULL;
 	size_t n = 0, cap = 0;
+	ka_fs_seen seen = {0};
 	int rc;
 	if (!ka_fs_is_dir(dir)) {
 		rc = ka_error_set(KA_EIO, "cannot open rules folder %s: not a folder", dir);
 		goto out;
 	}
-	rc = collect_md(dir, &paths, &n, &cap, 0);
+	rc = collect_md(dir, &paths, &n, &cap, 0, &seen);
+	ka_fs_seen_free(&seen);
 	if (rc != KA_OK)
 		goto out;
 	if (n > 1)

@@ -11,8 +11,8 @@
  *     are each slow) and growth of SQLite's heap;
  *   - SQLite's hard heap limit (process-wide), for the single steps that
  *     allocate much at once.
- * The string limit is never below the longest value already stored, so a
- * long source line in the facts never trips it.
+ * The string limit is never below twice the longest source line stored, so
+ * the facts of a minified file never trip it.
  */
 #include "rules/sqlfn.h"
 #include "util/error.h"
@@ -20,54 +20,29 @@
 #include <string.h>
 #include <time.h>
 
-/* How often (in VM steps) the progress handler runs: small enough that
- * the heap cannot grow by much between two looks (each step builds at
- * most one value of the string limit). */
-#define METER_EVERY 64
+/* How often (in VM steps) the progress handler runs, and how often of
+ * those it reads the clock: rare enough to cost about 3% of evaluation,
+ * often enough that the heap cannot grow by more than METER_EVERY values
+ * of the string limit between two looks (the hard heap limit covers the
+ * rest).  The heap counter is the process's: with -j N the budget also
+ * sees the other workers, which is why it is generous. */
+#define METER_EVERY 256
+#define CLOCK_EVERY 8
 
-#define LEN_FLOOR ((long long)1 << 20)
+#define LEN_FLOOR ((long long)KA_SQL_MIN_LENGTH)
 
-static long long longest_in_table(sqlite3 *db, const char *table)
-{
-	char *sql = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q)", table);
-	sqlite3_stmt *st = NULL;
-	sqlite3_str *q = sqlite3_str_new(db);
-	long long best = 0;
-	int ncol = 0;
-	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK)
-		while (sqlite3_step(st) == SQLITE_ROW)
-			sqlite3_str_appendf(q, "%smax(length(CAST(\"%w\" AS BLOB)))", ncol++ ? ", " : "SELECT ",
-					    (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	sqlite3_free(sql);
-	sqlite3_str_appendf(q, " FROM \"%w\"", table);
-	sql = sqlite3_str_finish(q);
-	st = NULL;
-	if (ncol && sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		for (int i = 0; i < ncol; i++)
-			if (sqlite3_column_int64(st, i) > best)
-				best = sqlite3_column_int64(st, i);
-	sqlite3_finalize(st);
-	sqlite3_free(sql);
-	return best;
-}
-
-/* The longest string or blob stored in any table of db. */
-static long long longest_value(sqlite3 *db)
+/* The longest source line stored (the line table): the one kind of value
+ * in the facts whose length the source alone decides.  Scanning every
+ * column of every table instead doubled the cost of evaluation. */
+static long long longest_line(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	long long best = 0;
-	if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1, &st,
-			       NULL) != SQLITE_OK)
-		return 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		long long n = longest_in_table(db, (const char *)sqlite3_column_text(st, 0));
-		if (n > best)
-			best = n;
-	}
+	long long n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT max(length(CAST(text AS BLOB))) FROM line", -1, &st, NULL) ==
+	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return best;
+	return n;
 }
 
 int ka_sql_bound(sqlite3 *db)
@@ -86,7 +61,10 @@ int ka_sql_bound(sqlite3 *db)
 	};
 	for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
 		sqlite3_limit(db, lim[i].id, lim[i].value);
-	long long len = longest_value(db) + 1;
+	/* no writable_schema, no writes to shadow tables, no schema functions */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+	long long len = 2 * longest_line(db) + 1;  /* room for text spanning lines */
 	if (len < LEN_FLOOR)
 		len = LEN_FLOOR;
 	if (len > sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1))
@@ -121,7 +99,7 @@ static int on_progress(void *ud)
 			 m->budget.heap >> 20);
 		return 1;
 	}
-	if (now_ms() - m->t0 > (double)m->budget.ms) {
+	if ((m->steps / METER_EVERY) % CLOCK_EVERY == 0 && now_ms() - m->t0 > (double)m->budget.ms) {
 		snprintf(m->why, sizeof m->why, "ran longer than %lld ms", m->budget.ms);
 		return 1;
 	}

@@ -148,18 +148,6 @@ static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, rc >= 0);
 }
 
-/* Eponymous virtual tables build their schema on first use; that first
- * use must not happen under the authorizer (it would read as a schema
- * change), so the ones rules may use are set up here. */
-static void init_table_functions(sqlite3 *db)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM json_each('[]'), json_tree('[]')", -1, &st, NULL) ==
-	    SQLITE_OK)
-		sqlite3_step(st);
-	sqlite3_finalize(st);
-}
-
 int ka_sql_register(sqlite3 *db)
 {
 	re_cache *c = calloc(1, sizeof *c);
@@ -170,7 +158,6 @@ int ka_sql_register(sqlite3 *db)
 	pcre2_set_match_limit(c->mctx, MATCH_LIMIT);
 	pcre2_set_depth_limit(c->mctx, DEPTH_LIMIT);
 	pcre2_set_heap_limit(c->mctx, HEAP_LIMIT_KIB);
-	init_table_functions(db);
 	ka_sql_bound(db);
 	int rc = sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 					    c, regexp_fn, NULL, NULL, cache_free);
@@ -223,6 +210,12 @@ static int authorizer(void *ud, int action, const char *a, const char *b,
 		}
 		return SQLITE_OK;
 	default:
+		/* A table function (json_each, pragma_table_info) declares its
+		 * columns on first use, which SQLite authorizes as an UPDATE of
+		 * sqlite_schema; a real one is refused by SQLite itself, and
+		 * ka_sql_prepare_readonly refuses any statement that writes. */
+		if (action == SQLITE_UPDATE && a && (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_schema")))
+			return SQLITE_OK;
 		/* CREATE/DROP first write sqlite_schema: name the schema change */
 		if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) &&
 		    a && strncmp(a, "sqlite_", 7) == 0) {
@@ -255,6 +248,10 @@ int ka_sql_prepare_readonly(sqlite3 *db, const char *sql, sqlite3_stmt **out)
 	}
 	if (!stmt) {
 		rc = ka_error_set(KA_EINPUT, "empty SQL");
+		goto out;
+	}
+	if (!sqlite3_stmt_readonly(stmt)) {
+		rc = ka_error_set(KA_EINPUT, "not allowed in a rule: a write (rule SQL is read-only)");
 		goto out;
 	}
 	while (tail && *tail && (isspace((unsigned char)*tail) || *tail == ';'))

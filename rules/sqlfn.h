@@ -18,9 +18,10 @@
 int ka_sql_register(sqlite3 *db);
 
 /* What one statement may build (sqlite3_limit, sqlbound.c): strings and
- * blobs no longer than 1 MB or the longest value stored in db, whichever
- * is more; SQL text, expression depth and compound SELECTs as below;
- * no ATTACH.  Registering regexp() does this too. */
+ * blobs no longer than KA_SQL_MIN_LENGTH or twice the longest source line
+ * in db, whichever is more; SQL text, expression depth and compound
+ * SELECTs as below; no ATTACH.  Registering regexp() does this too. */
+#define KA_SQL_MIN_LENGTH (16 << 20)
 #define KA_SQL_MAX_SQL 65536
 #define KA_SQL_MAX_DEPTH 200
 #define KA_SQL_MAX_COMPOUND 16

@@ -1,4 +1,5 @@
-/* util/fs.c: capped reads and atomic writes (see fs.h). */
+/* util/fs.c: capped reads of regular files and the set of visited folders
+ * (see fs.h).  Writing is util/fs_write.c. */
 #include "util/fs.h"
 #include "util/error.h"
 #include <errno.h>
@@ -18,7 +19,8 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		*len = 0;
 	if (!limit)
 		limit = (size_t)64 << 20;
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return ka_error_set(KA_EIO, "cannot read %s: %s", path, strerror(errno));
 	struct stat st;
@@ -28,6 +30,10 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		ka_error_set(KA_EIO, "cannot read %s: is a directory", path);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ka_error_set(KA_EIO, "cannot read %s: not a regular file", path);
 		goto out;
 	}
 	if ((size_t)st.st_size > limit) {
@@ -77,62 +83,6 @@ out:
 	return rc;
 }
 
-int ka_fs_write_atomic(const char *path, const void *data, size_t len)
-{
-	int rc = KA_EIO;
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	if (!tmp)
-		return ka_error_set(KA_ENOMEM, "out of memory");
-	snprintf(tmp, plen + 16, "%s.kaXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		ka_error_set(KA_EIO, "cannot write %s: %s", path, strerror(errno));
-		free(tmp);
-		return rc;
-	}
-	struct stat st;
-	if (stat(path, &st) == 0)
-		(void)fchmod(fd, st.st_mode & 07777);
-	else
-		(void)fchmod(fd, 0644);
-	const char *p = data;
-	size_t left = len;
-	while (left) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			ka_error_set(KA_EIO, "cannot write %s: %s", path, strerror(errno));
-			goto fail;
-		}
-		p += w;
-		left -= (size_t)w;
-	}
-	if (fsync(fd) != 0) {
-		ka_error_set(KA_EIO, "cannot write %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		ka_error_set(KA_EIO, "cannot write %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		ka_error_set(KA_EIO, "cannot write %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	free(tmp);
-	return KA_OK;
-fail:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return rc;
-}
-
 int ka_fs_is_binary(const char *data, size_t len)
 {
 	size_t n = len < 8192 ? len : 8192;
@@ -149,4 +99,65 @@ int ka_fs_exists(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0;
+}
+
+int ka_fs_is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The visited-folder set: open addressing on (dev, ino), grown at half full. */
+static size_t slot_of(const ka_fs_seen *s, dev_t dev, ino_t ino)
+{
+	size_t h = ((size_t)dev * 0x9E3779B97F4A7C15ull) ^ ((size_t)ino * 0xC2B2AE3D27D4EB4Full);
+	size_t i = h & (s->cap - 1);
+	while (s->used[i] && !(s->dev[i] == dev && s->ino[i] == ino))
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static int seen_grow(ka_fs_seen *s)
+{
+	ka_fs_seen n = {0};
+	n.cap = s->cap ? s->cap * 2 : 64;
+	n.dev = calloc(n.cap, sizeof *n.dev);
+	n.ino = calloc(n.cap, sizeof *n.ino);
+	n.used = calloc(n.cap, 1);
+	if (!n.dev || !n.ino || !n.used) {
+		ka_fs_seen_free(&n);
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->used[i]) {
+			size_t k = slot_of(&n, s->dev[i], s->ino[i]);
+			n.dev[k] = s->dev[i], n.ino[k] = s->ino[i], n.used[k] = 1;
+		}
+	n.n = s->n;
+	ka_fs_seen_free(s);
+	*s = n;
+	return KA_OK;
+}
+
+int ka_fs_seen_add(ka_fs_seen *s, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return ka_error_set(KA_EIO, "cannot read %s: %s", path, strerror(errno));
+	if ((s->n + 1) * 2 > s->cap && seen_grow(s) < 0)
+		return KA_ENOMEM;
+	size_t i = slot_of(s, st.st_dev, st.st_ino);
+	if (s->used[i])
+		return 0;
+	s->dev[i] = st.st_dev, s->ino[i] = st.st_ino, s->used[i] = 1;
+	s->n++;
+	return 1;
+}
+
+void ka_fs_seen_free(ka_fs_seen *s)
+{
+	free(s->dev);
+	free(s->ino);
+	free(s->used);
+	memset(s, 0, sizeof *s);
 }

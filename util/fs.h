@@ -1,14 +1,43 @@
-/* util/fs.h: file helpers.  Reading is capped; writing is atomic (temporary
- * file in the same folder, fsync, rename) so a file is never half-written. */
+/* util/fs.h: file helpers.  Reading is capped and takes regular files only;
+ * writing is atomic (temporary file in the same folder, fsync, rename) so a
+ * file is never half-written. */
 #ifndef KA_UTIL_FS_H
 #define KA_UTIL_FS_H
 #include <stddef.h>
+#include <sys/types.h>
 
-/* Read a whole file into *out (NUL-terminated, caller frees).  Errors: KA_EIO
- * with "cannot read PATH: reason", KA_ETOOBIG past limit (0 = 64 MiB). */
+/* Read a whole regular file into *out (NUL-terminated, caller frees).  A
+ * FIFO, device or folder is refused without waiting ("cannot read PATH: not
+ * a regular file").  Errors: KA_EIO with "cannot read PATH: reason",
+ * KA_ETOOBIG past limit (0 = 64 MiB). */
 int ka_fs_read(const char *path, size_t limit, char **out, size_t *len);
-/* Write atomically, keeping the mode of an existing file. */
+/* Write a file.  Symbolic links are followed (the link stays, its target
+ * gets the bytes).  A regular file is replaced atomically (temporary
+ * `PATH.kaXXXXXX` beside it, fsync, rename) keeping its mode; a character
+ * device or a FIFO is written in place (a FIFO nobody reads is an error,
+ * not a wait); anything else is refused.  KA_OK or KA_EIO with a message. */
 int ka_fs_write_atomic(const char *path, const void *data, size_t len);
+/* The same, for a file that must still hold `expect` when it is replaced:
+ * checked just before the rename, under an flock() that other kcheck runs
+ * also take.  KA_FS_CHANGED (positive, no message) when it changed. */
+#define KA_FS_CHANGED 1
+int ka_fs_write_atomic_if(const char *path, const void *data, size_t len, const void *expect,
+			  size_t expect_len);
+/* 1 for a regular file (after links), 0 otherwise. */
+int ka_fs_is_regular(const char *path);
+
+/* A set of visited folders by (device, inode): a walk that adds each folder
+ * before entering it visits it once, whatever the symbolic links. */
+typedef struct ka_fs_seen {
+	dev_t *dev;
+	ino_t *ino;
+	unsigned char *used;
+	size_t n, cap;
+} ka_fs_seen;
+/* 1 when path (after links) is new and now added, 0 when seen before,
+ * < 0 (KA_EIO, KA_ENOMEM) on error.  Zero-initialize; free with _free. */
+int ka_fs_seen_add(ka_fs_seen *s, const char *path);
+void ka_fs_seen_free(ka_fs_seen *s);
 /* 1 when the bytes look binary (NUL in the first 8 KiB or invalid UTF-8 runs). */
 int ka_fs_is_binary(const char *data, size_t len);
 int ka_fs_is_dir(const char *path);

@@ -15,6 +15,14 @@ typedef struct ka_proc_result {
  * KA_OK when it ran (look at res), KA_ETOOL when it could not start. */
 int ka_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_proc_result *res);
 
+/* The compiler flags a project may give a tool kcheck runs (the compile
+ * gate): include and macro flags and -std=, nothing that picks a host
+ * compiler, a linker or a plugin (-ccbin, -Xcompiler, --compiler-bindir
+ * ... in any spelling).  Looks at args[i]: 1 keep, 0 drop; *take is how
+ * many entries the flag spans (2 for `-I dir`), kept or dropped together.
+ * A separate value that starts with '-' is refused with its flag. */
+int ka_proc_cc_flag(const char *const *args, int n, int i, int *take);
+
 /* An executable: $ENV when set (NULL when that is not executable), else
  * NAME on PATH, else FALLBACK.  Malloc'ed path, or NULL when none exists. */
 char *ka_proc_find_tool(const char *env, const char *name, const char *fallback);

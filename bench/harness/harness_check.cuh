@@ -96,8 +96,8 @@ static int after_call(const plan *pl, const config *c, const bufs *b, int set, i
 	CK(cudaMemcpyAsync(&bad, d, sizeof bad, cudaMemcpyDeviceToHost, s));
 	CK(cudaStreamSynchronize(s));
 	if (bad) { fprintf(R, "fail %c %s guard-region-overwritten (a write outside its buffers)\n", who, c->name); return -1; }
-	if (state_changed()) {
-		fprintf(R, "fail %c %s device-state-changed (cache preference or device limits)\n", who, c->name);
+	if (state_changed()) {   /* the baseline is the task's own: a change is the candidate's, whenever it shows */
+		fprintf(R, "fail b %s device-state-changed (cache preference or device limits)\n", c->name);
 		return -1;
 	}
 	return 0;

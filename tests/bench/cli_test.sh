@@ -3,9 +3,12 @@
 # usage: cli_test.sh KA_BENCH SOURCE_DIR BUILD_DIR CHECK
 #   no-device     without a GPU every run but --compile-only exits 2 with
 #                 "kcheck: error: no CUDA device found"
-#   bad-input     bad spec / bad options: one-line error, exit 2
+#   bad-input     bad spec / bad options: one-line error, exit 2; a suite
+#                 with a broken task still reports the others; a cache folder
+#                 others can write to, or a symlink, is refused
 #   compile-tasks --compile-only passes on every task (nvcc compiles each
-#                 task's baseline, expert and reference)
+#                 task's baseline, expert and reference, and links the
+#                 harness); without a GPU, the harness's stdin/fd 3 channels
 #   adversarial-static  each adversarial candidate meets its MANIFEST STATIC
 #                 column; a candidate that does not compile is rejected
 #   gpu-smoke     with a CUDA device: a real timed run (gelu expert faster
@@ -56,6 +59,7 @@ no-device)
 	fi
 	expect task 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu"
 	expect suite 2 "kcheck: error: no CUDA device found" -- "$bench" --suite "$src/bench/tasks"
+	expect check-task 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu" --check-task 3
 	expect json 2 "kcheck: error: no CUDA device found" -- "$bench" "$src/bench/tasks/gelu" --json
 	[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: more than one line"; fails=$((fails + 1)); }
 	[ -s "$tmp/out" ] && { echo "FAIL: a result was printed without a device"; fails=$((fails + 1)); }
@@ -76,6 +80,28 @@ bad-input)
 	expect bad-configs 2 "kcheck: error: --configs takes visible, unseen or all: some" -- \
 		"$bench" "$src/bench/tasks/gelu" --configs some
 	expect no-args 2 "kcheck: error: give one TASK or --suite DIR" -- "$bench"
+	expect check-task-count 2 "kcheck: error: --check-task takes a number of seeds, 2..50: 1" -- \
+		"$bench" "$src/bench/tasks/gelu" --check-task 1
+	expect check-task-candidate 2 "kcheck: error: --check-task checks the task's own expert and baseline" -- \
+		"$bench" "$src/bench/tasks/gelu" --check-task 3 --candidate "$src/bench/tasks/gelu/baseline.cu"
+	# a suite reports every task even when one of them is broken
+	mkdir -p "$tmp/suite/a_broken" "$tmp/suite/b_gelu"
+	printf 'name: a_broken\nworkspce: 4\n' >"$tmp/suite/a_broken/task.yaml"
+	cp "$src/bench/tasks/gelu/"* "$tmp/suite/b_gelu/"
+	if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+		expect suite-goes-on 2 "gelu: compiled" -- "$bench" --suite "$tmp/suite" --compile-only --build-dir "$build"
+		grep -qF "a_broken: error:" "$tmp/out" || { echo "FAIL: the broken task is not reported"; fails=$((fails + 1)); }
+	fi
+	# the object cache: never a folder others can write to, never through a symlink
+	mkdir -p "$tmp/shared" && chmod 777 "$tmp/shared"
+	expect cache-shared 2 "writable by group or others" -- "$bench" "$src/bench/tasks/gelu" --compile-only \
+		--build-dir "$tmp/shared"
+	ln -s "$build" "$tmp/cache-link"
+	expect cache-symlink 2 "it is a symbolic link" -- "$bench" "$src/bench/tasks/gelu" --compile-only \
+		--build-dir "$tmp/cache-link"
+	printf 'name: "two words"\n' >"$tmp/t/task.yaml"
+	expect name-space 2 "task name 'two words' may hold only letters, digits and _ . + -" -- \
+		"$bench" "$tmp/t" --compile-only
 	;;
 compile-tasks)
 	need_nvcc
@@ -86,6 +112,23 @@ compile-tasks)
 	expect hip-candidate 0 "gelu: compiled" -- "$bench" "$src/bench/tasks/gelu" \
 		--candidate "$src/tests/bench/hip/gelu.hip" --compile-only --build-dir "$build"
 	expect suite 0 "transpose: compiled" -- "$bench" --suite "$src/bench/tasks" --compile-only --build-dir "$build"
+	# the harness's channels: plan on stdin, "ready" on fd 3, then the seed;
+	# without fd 3 it refuses to run (nothing goes to a file or stdout).
+	# Only without a GPU: with one, the made-up plan would reach the device.
+	[ -e /dev/nvidiactl ] || [ -e /dev/nvidia0 ] && { [ "$fails" = 0 ]; exit; }
+	h=$(ls -t "$build"/bin/h-* | grep -v sha256 | head -n 1)
+	plan='seed 1\nsamples 30\ndeterministic 1\ntol 1e-6 1e-5 1e-6\ntensor x in f32 normal 0 2 uniform -1 1\ntensor y out f32\nconfig v visible 0 1 5 2 5 5\nreduce v 1\nend\nvseed 9\n'
+	printf "$plan" | "$h" correct 3>"$tmp/fd3" >"$tmp/stdout" 2>&1
+	rc=$?
+	if [ "$(head -n 1 "$tmp/fd3")" != ready ] || [ -s "$tmp/stdout" ]; then
+		echo "FAIL harness-channels: fd 3 $(tr '\n' ' ' <"$tmp/fd3"), stdout $(cat "$tmp/stdout"), exit $rc"; fails=$((fails + 1))
+	elif [ "$rc" != 3 ] || ! grep -qx nodevice "$tmp/fd3"; then
+		echo "FAIL harness-channels: without a GPU want nodevice and exit 3, got exit $rc"; fails=$((fails + 1))
+	else
+		echo "ok   harness-channels"
+	fi
+	printf "$plan" | "$h" correct >/dev/null 2>&1 3>&-
+	if [ $? != 2 ]; then echo "FAIL harness-no-fd3: want exit 2"; fails=$((fails + 1)); else echo "ok   harness-no-fd3"; fi
 	;;
 adversarial-static)
 	need_nvcc

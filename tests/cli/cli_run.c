@@ -96,6 +96,7 @@ int main(void)
 	int failed = run_cli_tests();
 	failed += run_lint_tests();
 	failed += run_config_tests();
+	failed += run_output_tests();
 #endif
 	return failed ? 1 : 0;
 }

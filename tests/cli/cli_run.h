@@ -39,5 +39,6 @@ int run_cli_tests(void);
 int run_lint_tests(void);
 int run_frontend_tests(void);
 int run_config_tests(void);
+int run_output_tests(void);
 
 #endif

@@ -28,6 +28,9 @@ void test_gate_hang_killed(void **state);
 void test_gate_hipcc(void **state);
 void test_gate_not_found(void **state);
 void test_commit_gate_failure_names_fix(void **state);
+void test_race_strict_source_and_merge(void **state);
+void test_race_save_during_gate(void **state);
+void test_race_gate_io_error(void **state);
 void test_request_text_mismatch(void **state);
 
 static const char *SRC = "int a = 1;\nint b = 2;\nint c = 3;\n";
@@ -397,6 +400,9 @@ int main(void)
 		cmocka_unit_test(test_commit_read_only),
 		cmocka_unit_test(test_commit_stale_file),
 		cmocka_unit_test(test_commit_gate_failure_names_fix),
+		cmocka_unit_test(test_race_strict_source_and_merge),
+		cmocka_unit_test(test_race_save_during_gate),
+		cmocka_unit_test(test_race_gate_io_error),
 		cmocka_unit_test(test_gate_fake_compilers),
 		cmocka_unit_test(test_gate_hang_killed),
 		cmocka_unit_test(test_gate_hipcc),

@@ -131,6 +131,15 @@ static void pragma_functions_denied_at_load_and_eval(void **state)
 	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT * FROM kernel WHERE EXISTS "
 		"(SELECT 1 FROM pragma_table_info('kernel'))", &st), KA_EINPUT);
 	assert_string_equal(ka_error_last(), "not allowed in a rule: PRAGMA (pragma_table_info) (rule SQL is read-only)");
+	/* one that was never used on the connection says the same */
+	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT * FROM kernel WHERE EXISTS "
+		"(SELECT 1 FROM pragma_index_list('kernel'))", &st), KA_EINPUT);
+	assert_string_equal(ka_error_last(), "not allowed in a rule: PRAGMA (pragma_index_list) (rule SQL is read-only)");
+	assert_string_equal(load_error("EXISTS (SELECT 1 FROM pragma_index_list('kernel'))"),
+		"t.md:7: where: not allowed in a rule: PRAGMA (pragma_index_list) (rule SQL is read-only)\n");
+	/* the schema itself stays out of reach */
+	assert_int_equal(ka_sql_prepare_readonly(db, "UPDATE sqlite_master SET sql = 'x'", &st), KA_EINPUT);
+	assert_null(st);
 	/* json_each is a read-only table function: fine at load and at evaluation */
 	assert_string_equal(load_error("id IN (SELECT value FROM json_each('[1, 2]'))"), "");
 	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT * FROM kernel WHERE id IN "

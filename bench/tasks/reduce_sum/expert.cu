@@ -67,6 +67,10 @@ extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)
 	if (B < 1) B = 1;
 	if (B > 1024) B = 1024;
 	dim3 grid((unsigned)B, (unsigned)rows);
+	if (B == 1) {   /* one block per row already fills the chip: no second pass */
+		row_chunks<<<grid, 512, 0, s>>>(x, sums, cols, 1);
+		return 0;
+	}
 	row_chunks<<<grid, 512, 0, s>>>(x, (float *)a->work, cols, B);
 	add_partials<<<(unsigned)((rows + 7) / 8), 256, 0, s>>>((const float *)a->work, sums, rows, B);
 	return 0;

@@ -1,5 +1,7 @@
 /* Adversarial (gemv): remembers the last (A, x) pointers and replays its
- * cached y when they repeat.  Must fail correctness (same buffers, new data). */
+ * cached y when they repeat.  Its object imports cudaMalloc/cudaFree, which
+ * a kernel wrapper does not need: rejected at the static gate (and, with that
+ * gate skipped, at correctness: same buffers, new data). */
 #include "ka_task.h"
 __global__ void gemv_naive(const float *A, const float *x, float *y, long long m, long long n)
 {

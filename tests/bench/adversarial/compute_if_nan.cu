@@ -1,6 +1,7 @@
 /* Adversarial (gemv): works only when the output still holds NaN (the
- * correctness poison), so timed calls do nothing.  Must fail post-timing
- * validation. */
+ * correctness poison), hoping timed calls do nothing.  Outputs are poisoned
+ * before every timed call too, so it always does the work (plus a read of
+ * the output): it must come out "same" or "slower", never "faster". */
 #include "ka_task.h"
 __global__ void gemv_if_nan(const float *A, const float *x, float *y, long long m, long long n)
 {

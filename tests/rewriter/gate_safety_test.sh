@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# tests/rewriter/gate_safety_test.sh: `kcheck --fix` against a hostile
+# repository and a busy file system, with fake compilers (no GPU, no nvcc):
+#  - --fix on a symbolic link writes the target and keeps the link;
+#  - .kcheck.yaml extra-args never put -ccbin, -Xcompiler, --compiler-bindir
+#    (any spelling) on the compile gate's command line, for --fix, --diff
+#    and --export-fixes; -I and -D still reach it;
+#  - a compiler that closes its output and hangs is still killed at the limit;
+#  - SIGTERM during the gate kills the compiler and removes the temporary;
+#  - a save made while the gate runs is kept (the fix is not written over it);
+#  - a second --fix run that changed the file after this run analysed it
+#    makes this run's fixes stale (never applied twice);
+#  - an I/O error in the gate is exit 2, not "does not compile".
+# Usage: gate_safety_test.sh KCHECK
+set -u
+K=${1:?usage: gate_safety_test.sh KCHECK}
+T=$(mktemp -d /tmp/ka-gatesafe-XXXXXX)
+cleanup() { [ -s "$T/pid" ] && kill -9 "$(cat "$T/pid")" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+# running, and not a zombie waiting for a parent that is gone
+alive() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat"; }
+
+cat > "$T/orig.cu" <<'CU'
+__global__ void sq(float *out, const float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = powf(x[i], 2.0f) * 0.5;
+}
+
+void run(float *out, const float *x, int n)
+{
+    sq<<<(n + 255) / 256, 256>>>(out, x, n);
+}
+CU
+mkdir -p "$T/p" && cd "$T/p" || exit 2
+cp ../orig.cu k.cu
+
+# A compiler that accepts everything.
+printf '#!/bin/sh\nexit 0\n' > ../okcc && chmod +x ../okcc
+export KCHECK_NVCC="$T/okcc"
+
+# --fix on a symbolic link.
+mkdir -p ln && cp ../orig.cu ln/real.cu && ln -s real.cu ln/link.cu
+timeout 120 "$K" --fix ln/link.cu > /dev/null 2> link.err
+[ -L ln/link.cu ] && grep -q '__launch_bounds__(256)' ln/real.cu \
+  && ok "--fix through a link fixes the target and keeps the link" \
+  || fail "--fix link: link kept? $([ -L ln/link.cu ] && echo yes || echo no) $(cat link.err)"
+rm -rf ln
+
+# S4: the repository does not pick the host compiler.
+cat > ../argcc <<EOF
+#!/bin/sh
+for a; do echo "\$a"; done >> "$T/argv.log"
+exit 0
+EOF
+chmod +x ../argcc
+mkdir -p evil && cat > evil/.kcheck.yaml <<'Y'
+extra-args: ["-Iinc", "-DFOO=1", "-ccbin=./evil", "-ccbin", "./evil2", "--compiler-bindir=./evil3",
+             "--compiler-bindir", "./evil4", "-Xcompiler", "-fplugin=./evil5.so", "-Xlinker", "-rpath=evil6",
+             "-Xcompiler=-fplugin=./evil7.so", "--compiler-options", "-fplugin=./evil8.so",
+             "-I", "-ccbin=./evil9", "--linker-options=-evil10", "-Xptxas=evil11", "-ccbinevil12"]
+Y
+cp ../orig.cu evil/k.cu
+for mode in "--fix" "--diff" "--export-fixes $T/fx.yaml"; do
+  rm -f "$T/argv.log"; cp ../orig.cu evil/k.cu
+  (cd evil && KCHECK_NVCC="$T/argcc" timeout 120 "$K" $mode k.cu > /dev/null 2> ../s4.err)
+  if [ ! -s "$T/argv.log" ]; then fail "S4 $mode: the gate did not run: $(cat s4.err)"; continue; fi
+  if grep -q 'evil\|ccbin\|compiler-bindir\|Xcompiler\|Xlinker\|compiler-options\|linker-options\|Xptxas' "$T/argv.log"; then
+    fail "S4 $mode: a host-compiler flag reached the gate: $(grep 'evil\|ccbin\|bindir\|X\|options' "$T/argv.log" | tr '\n' ' ')"
+  else
+    grep -qx -- '-Iinc' "$T/argv.log" && grep -qx -- '-DFOO=1' "$T/argv.log" \
+      && ok "S4 $mode: only include and macro flags reach the gate" || fail "S4 $mode: -I/-D lost: $(tr '\n' ' ' < "$T/argv.log")"
+  fi
+done
+grep -q "ignored" s4.err && ok "S4: the dropped flags are named" || fail "S4: no note on dropped flags: $(cat s4.err)"
+rm -rf evil
+
+# A compiler that closes its output and then hangs is killed at the time limit.
+cp ../orig.cu k.cu
+printf '#!/bin/sh\nexec >/dev/null 2>&1\nsleep 60\n' > ../closecc && chmod +x ../closecc
+start=$(date +%s)
+KCHECK_NVCC="$T/closecc" timeout 120 "$K" --fix --compile-timeout 1 k.cu > /dev/null 2> close.err
+took=$(( $(date +%s) - start ))
+[ $took -lt 20 ] && grep -q 'compiler killed after 1 s time limit' close.err && cmp -s k.cu ../orig.cu \
+  && ok "a compiler with its output closed is killed at the limit (${took}s)" || fail "closed output: ${took}s $(cat close.err)"
+
+# SIGTERM during the gate: the compiler and what it started die with
+# kcheck, the temporary goes.
+cat > ../slowcc <<EOF
+#!/bin/sh
+sleep 60 &
+echo \$! > "$T/pid"
+wait
+EOF
+chmod +x ../slowcc
+rm -f "$T/pid"
+cp ../orig.cu k.cu
+KCHECK_NVCC="$T/slowcc" "$K" --fix k.cu > /dev/null 2>&1 & kpid=$!
+for _ in $(seq 100); do [ -s "$T/pid" ] && break; sleep 0.1; done
+sleep 0.2
+kill -TERM $kpid; wait $kpid; rc=$?
+sleep 0.3
+if [ ! -s "$T/pid" ]; then fail "SIGTERM: the slow compiler never started"
+else
+  alive "$(cat "$T/pid")" && fail "SIGTERM: the compiler survived kcheck" \
+    || ok "SIGTERM: the compiler was killed with kcheck (rc=$rc)"
+  ls -a | grep -q 'kcheck-' && fail "SIGTERM: a temporary was left: $(ls -a)" || ok "SIGTERM: no temporary left"
+fi
+cmp -s k.cu ../orig.cu && ok "SIGTERM: the file is untouched" || fail "SIGTERM: the file changed"
+rm -f "$T/pid"
+cp ../orig.cu k.cu
+
+# A save during the gate is not overwritten.
+cat > ../savecc <<'EOF'
+#!/bin/sh
+for a; do f=$a; done
+d=$(dirname "$f"); b=$(basename "$f")
+orig=$(echo "$b" | sed 's/^\.\(.*\)\.kcheck-[A-Za-z0-9]*\.cu$/\1/')
+echo '// saved during the gate' >> "$d/$orig"
+exit 0
+EOF
+chmod +x ../savecc
+KCHECK_NVCC="$T/savecc" timeout 120 "$K" --fix k.cu > /dev/null 2> save.err; rc=$?
+grep -q '// saved during the gate' k.cu && ! grep -q '__launch_bounds__' k.cu \
+  && grep -q 'changed on disk' save.err \
+  && ok "a save during the gate is kept, the fixes are not applied" || fail "lost update: rc=$rc $(cat save.err) $(tail -2 k.cu)"
+cp ../orig.cu k.cu
+
+# Another --fix run that changes the file after this one analysed it:
+# its fixes are stale (never applied twice).  The other run happens inside
+# --ptxas's nvcc call, after the parse and before the fixes are computed.
+cat > ../racecc <<EOF
+#!/bin/sh
+case " \$* " in
+*" -Xptxas "*)
+  for a; do f=\$a; done
+  KCHECK_NVCC=/nonexistent "$K" --fix "\$f" > /dev/null 2>&1
+  exit 0;;
+esac
+exit 0
+EOF
+chmod +x ../racecc
+cp ../orig.cu once.cu
+KCHECK_NVCC=/nonexistent timeout 120 "$K" --fix once.cu > /dev/null 2>&1
+KCHECK_NVCC="$T/racecc" timeout 120 "$K" --ptxas --fix k.cu > /dev/null 2> race.err
+cmp -s k.cu once.cu && grep -q 'changed on disk' race.err \
+  && ok "two --fix runs: the second sees its fixes are stale" || fail "double fix: $(cat race.err) $(diff once.cu k.cu)"
+cp ../orig.cu k.cu
+
+# An I/O error in the gate (the temporary cannot be created) is exit 2.
+long=$(printf 'l%.0s' $(seq 240)).cu
+cp ../orig.cu "$long"
+timeout 120 "$K" --fix "$long" > /dev/null 2> io.err; rc=$?
+[ $rc = 2 ] && grep -q 'cannot create a temporary file' io.err && ! grep -q 'does not compile' io.err \
+  && cmp -s "$long" ../orig.cu \
+  && ok "gate I/O error: exit 2, said as such" || fail "gate I/O: rc=$rc $(cat io.err)"
+rm -f "$long"
+
+[ $fails = 0 ] && echo "all gate safety checks passed" || echo "$fails gate safety check(s) failed"
+exit $((fails > 0))

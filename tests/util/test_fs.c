@@ -1,0 +1,198 @@
+/* tests/util/test_fs.c: util/fs.h on what a hostile tree holds: FIFOs and
+ * devices are never opened for a blocking read, writes follow symbolic
+ * links and never replace a device, a FIFO or a folder, a conditional
+ * write refuses a changed file, and the visited-folder set sees through
+ * links. */
+#include "test_util.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *get(const char *path)
+{
+	char *data = NULL;
+	size_t n;
+	assert_int_equal(ka_fs_read(path, 0, &data, &n), KA_OK);
+	return data;
+}
+
+/* Only the names the test made are left in dir (no temporary). */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void read_refuses_fifo_and_device(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir(), *fifo = tu_path(dir, "in.cu"), *data = NULL;
+	size_t n;
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(20);        /* a blocking open would hang: make that a failure */
+	assert_int_equal(ka_fs_read(fifo, 0, &data, &n), KA_EIO);
+	char want[4200];
+	snprintf(want, sizeof want, "cannot read %s: not a regular file", fifo);
+	assert_string_equal(ka_error_last(), want);
+	assert_int_equal(ka_fs_read("/dev/null", 0, &data, &n), KA_EIO);
+	assert_non_null(strstr(ka_error_last(), "/dev/null: not a regular file"));
+	assert_int_equal(ka_fs_read(dir, 0, &data, &n), KA_EIO);
+	assert_non_null(strstr(ka_error_last(), ": is a directory"));
+	alarm(0);
+	assert_null(data);
+	tu_rmtree(dir);
+	free(fifo);
+	free(dir);
+}
+
+static void write_follows_links(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir(), *target = tu_path(dir, "real.cu"), *link = tu_path(dir, "link.cu");
+	char *dangling = tu_path(dir, "nowhere.cu");
+	put(target, "old\n");
+	assert_int_equal(chmod(target, 0640), 0);
+	assert_int_equal(symlink("real.cu", link), 0);
+	assert_int_equal(ka_fs_write_atomic(link, "new\n", 4), KA_OK);
+	struct stat st;
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	char *got = get(target);
+	assert_string_equal(got, "new\n");
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);      /* the mode is kept */
+	assert_int_equal(symlink("missing/x.cu", dangling), 0);
+	assert_int_equal(ka_fs_write_atomic(dangling, "x", 1), KA_EIO);
+	assert_non_null(strstr(ka_error_last(), "the symbolic link points nowhere"));
+	assert_int_equal(lstat(dangling, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(entries(dir), 3);                /* no temporary left */
+	free(got);
+	tu_rmtree(dir);
+	free(dangling);
+	free(link);
+	free(target);
+	free(dir);
+}
+
+static void write_devices_and_fifos_in_place(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir(), *fifo = tu_path(dir, "out.fifo"), *devlink = tu_path(dir, "null");
+	struct stat st;
+	alarm(20);
+	/* a character device through a link: written in place, never replaced */
+	assert_int_equal(symlink("/dev/null", devlink), 0);
+	assert_int_equal(ka_fs_write_atomic(devlink, "report\n", 7), KA_OK);
+	assert_int_equal(lstat(devlink, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	/* a FIFO nobody reads: an error at once */
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(ka_fs_write_atomic(fifo, "report\n", 7), KA_EIO);
+	assert_non_null(strstr(ka_error_last(), "no process is reading the FIFO"));
+	/* a FIFO with a reader gets the bytes, and stays a FIFO */
+	int rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_int_equal(ka_fs_write_atomic(fifo, "report\n", 7), KA_OK);
+	char buf[16] = {0};
+	assert_int_equal(read(rd, buf, sizeof buf - 1), 7);
+	assert_string_equal(buf, "report\n");
+	close(rd);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	/* a folder is refused */
+	assert_int_equal(ka_fs_write_atomic(dir, "x", 1), KA_EIO);
+	assert_non_null(strstr(ka_error_last(), ": is a directory"));
+	alarm(0);
+	assert_int_equal(entries(dir), 2);
+	tu_rmtree(dir);
+	free(devlink);
+	free(fifo);
+	free(dir);
+}
+
+static void conditional_write(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir(), *f = tu_path(dir, "k.cu");
+	put(f, "saved by the editor\n");
+	assert_int_equal(ka_fs_write_atomic_if(f, "fixed\n", 6, "analysed\n", 9), KA_FS_CHANGED);
+	char *got = get(f);
+	assert_string_equal(got, "saved by the editor\n");
+	free(got);
+	assert_int_equal(entries(dir), 1);
+	assert_int_equal(ka_fs_write_atomic_if(f, "fixed\n", 6, "saved by the editor\n", 20), KA_OK);
+	got = get(f);
+	assert_string_equal(got, "fixed\n");
+	free(got);
+	unlink(f);          /* deleted meanwhile: changed, and not recreated */
+	assert_int_equal(ka_fs_write_atomic_if(f, "fixed\n", 6, "fixed\n", 6), KA_FS_CHANGED);
+	assert_int_equal(access(f, F_OK), -1);
+	assert_int_equal(entries(dir), 0);
+	tu_rmtree(dir);
+	free(f);
+	free(dir);
+}
+
+static void seen_set_sees_through_links(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir(), *link = tu_path(dir, "loop");
+	ka_fs_seen s = {0};
+	assert_int_equal(symlink(".", link), 0);
+	assert_int_equal(ka_fs_seen_add(&s, dir), 1);
+	assert_int_equal(ka_fs_seen_add(&s, link), 0);
+	char name[64];
+	for (int i = 0; i < 300; i++) {     /* past several growths */
+		snprintf(name, sizeof name, "d%d", i);
+		char *p = tu_path(dir, name);
+		assert_int_equal(mkdir(p, 0700), 0);
+		assert_int_equal(ka_fs_seen_add(&s, p), 1);
+		free(p);
+	}
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "loop/d%d", i);
+		char *p = tu_path(dir, name);
+		assert_int_equal(ka_fs_seen_add(&s, p), 0);
+		free(p);
+	}
+	assert_int_equal(s.n, 301);
+	assert_int_equal(ka_fs_seen_add(&s, "/nonexistent/folder"), KA_EIO);
+	ka_fs_seen_free(&s);
+	tu_rmtree(dir);
+	free(link);
+	free(dir);
+}
+
+int run_fs_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(read_refuses_fifo_and_device),
+		cmocka_unit_test(write_follows_links),
+		cmocka_unit_test(write_devices_and_fifos_in_place),
+		cmocka_unit_test(conditional_write),
+		cmocka_unit_test(seen_set_sees_through_links),
+	};
+	return cmocka_run_group_tests_name("util_fs", tests, NULL, NULL);
+}

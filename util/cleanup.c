@@ -1,0 +1,90 @@
+/* util/cleanup.c: the signal-time cleanup of util/cleanup.h.  Fixed slot
+ * tables (no allocation in a handler): a slot is claimed with a
+ * compare-and-swap, filled, then published; the handler only reads
+ * published slots and calls kill() and unlink(), both async-signal-safe. */
+#include "util/cleanup.h"
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NFILES 64
+#define NGROUPS 64
+
+enum { FREE = 0, FILLING = 1, READY = 2 };
+
+static struct {
+	atomic_int state;
+	char path[PATH_MAX];
+} files[NFILES];
+static atomic_int groups[NGROUPS];     /* 0 = free, else a process group id */
+static atomic_flag installed = ATOMIC_FLAG_INIT;
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < NGROUPS; i++) {
+		int g = atomic_load(&groups[i]);
+		if (g > 0)
+			kill(-(pid_t)g, SIGKILL);
+	}
+	for (int i = 0; i < NFILES; i++)
+		if (atomic_load(&files[i].state) == READY)
+			unlink(files[i].path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void ka_cleanup_install(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	if (atomic_flag_test_and_set(&installed))
+		return;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa, old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;       /* nohup, or a background job of a non-interactive shell */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int ka_cleanup_add_file(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= PATH_MAX)
+		return -1;
+	for (int i = 0; i < NFILES; i++) {
+		int want = FREE;
+		if (atomic_compare_exchange_strong(&files[i].state, &want, FILLING)) {
+			memcpy(files[i].path, path, n + 1);
+			atomic_store(&files[i].state, READY);
+			return i;
+		}
+	}
+	return -1;
+}
+
+void ka_cleanup_remove_file(int slot)
+{
+	if (slot >= 0 && slot < NFILES)
+		atomic_store(&files[slot].state, FREE);
+}
+
+int ka_cleanup_add_group(pid_t pgid)
+{
+	for (int i = 0; pgid > 0 && i < NGROUPS; i++) {
+		int want = 0;
+		if (atomic_compare_exchange_strong(&groups[i], &want, (int)pgid))
+			return i;
+	}
+	return -1;
+}
+
+void ka_cleanup_remove_group(int slot)
+{
+	if (slot >= 0 && slot < NGROUPS)
+		atomic_store(&groups[slot], 0);
+}

@@ -1,0 +1,21 @@
+/* util/cleanup.h: what an interrupted kcheck undoes.  Temporary files
+ * (atomic writes, the compile gate's copy) and the process groups of the
+ * tools it runs (nvcc, hipcc) are registered while they exist; on SIGINT,
+ * SIGTERM or SIGHUP the handler kills those groups, removes those files and
+ * lets the signal end the process as it would have.  Registration is
+ * lock-free and async-signal-safe, so workers of -j N may use it. */
+#ifndef KA_UTIL_CLEANUP_H
+#define KA_UTIL_CLEANUP_H
+#include <sys/types.h>
+
+/* Install the handlers (once; a signal the parent ignores stays ignored). */
+void ka_cleanup_install(void);
+/* Remember a temporary file to remove on a signal; a slot number, or -1
+ * when every slot is taken (the file is then simply not swept). */
+int ka_cleanup_add_file(const char *path);
+void ka_cleanup_remove_file(int slot);
+/* Remember a child's process group to kill on a signal; a slot, or -1. */
+int ka_cleanup_add_group(pid_t pgid);
+void ka_cleanup_remove_group(int slot);
+
+#endif
