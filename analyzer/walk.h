@@ -202,6 +202,7 @@ void walk_smem_init(ka_tu *tu, ka_arena *a, walk *w);
 
 /* walk_lane.c: lane and warp ids (tid & 31, tid >> 5) made affine within a warp. */
 const sx *lane_linear(walk *w, const sx *x);
+void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f); /* by-reference and &x arguments */
 
 /* walk_host.c */
 void launch_fact(walk *w, ka_node *n);

@@ -333,7 +333,9 @@ val ev_call(walk *w, ka_node *n)
 		n->ref = ref;
 		call_fact(w, n, cat, checked);
 		w->called[n->ref->id] = 1;
-		return inline_call(w, n, n->ref);
+		val r = inline_call(w, n, n->ref);
+		walk_clobber_args(w, n, n->ref);
+		return r;
 	}
 	if (strcmp(cat, "sync") == 0)
 		barrier_fact(w, n, "block");
@@ -365,6 +367,7 @@ val ev_call(walk *w, ka_node *n)
 		dep |= x->dep;
 		loops |= x->loops;
 	}
+	walk_clobber_args(w, n, ref);
 	if (strcmp(cat, "warp") == 0 && strstr(name, "shfl"))
 		dep |= D_LANE & dep;
 	return (val){.x = sx_opaque(&w->sx, dep | (strcmp(cat, "atomic") == 0 ? D_DATA : 0), loops)};

@@ -7,8 +7,10 @@
  * lane id is threadIdx.x minus a per-warp constant and the warp id is
  * constant.  Such a sub-expression is replaced, for the coefficients only,
  * by `s*threadIdx.x + u` with u a warp-uniform symbol, after checking on the
- * modelled warps that it really steps by s from lane to lane.  The warp
- * model itself still evaluates the exact expression. */
+ * modelled warps that it really steps by s from lane to lane, with a
+ * divisor or mask whose value is known (not an assumed template argument or
+ * run-time value).  The warp model itself still evaluates the exact
+ * expression. */
 #include "analyzer/walk.h"
 
 static void lane_tid(const walk *w, int l, sx_lane *ln)
@@ -69,6 +71,10 @@ static const sx *lin(walk *w, const sx *x, int depth)
 		break;
 	}
 	int64_t s;
+	/* `tid / (BN / TN)` with template or run-time divisors: the step seen on
+	 * the modelled warps comes from an assumed value, so it proves nothing */
+	if (x->b && !(x->b->dep & D_LANE) && sx_has_unknown(&w->sx, x->b))
+		return x;
 	if (!(x->dep & (D_TY | D_TZ)) || w->block[0] % w->arch->warp_size == 0) {
 		if (warp_step(w, x, &s)) {
 			int u = sx_new_sym(&w->sx, SYM_VAR, "warp_base", (x->dep & ~(D_LANE | D_OPAQUE)) |
