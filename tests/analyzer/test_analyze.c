@@ -15,28 +15,8 @@
 #include "util/proc.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "tests/analyzer/src_util.h"
 
-static char dir[256];
-
-static const char *write_src(const char *name, const char *text)
-{
-	static char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	assert_int_equal(ka_fs_write_atomic(path, text, strlen(text)), 0);
-	return path;
-}
-
-/* One integer (or -1 for NULL / no row) from a query. */
-static long long q(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	long long v = -1;
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
-}
 
 static sqlite3 *analyze(const char *path, ka_analyze_opts *o, int want_rc)
 {
@@ -136,7 +116,7 @@ static void hip_launch(void **state)
 static void bad_inputs(void **state)
 {
 	char missing[600];
-	snprintf(missing, sizeof missing, "%s/none.cu", dir);
+	snprintf(missing, sizeof missing, "%s/none.cu", src_dir);
 	sqlite3 *db = analyze(missing, NULL, KA_EIO);
 	assert_non_null(strstr(ka_error_last(), "cannot read"));
 	assert_non_null(strstr(ka_error_last(), "No such file"));
@@ -144,7 +124,7 @@ static void bad_inputs(void **state)
 
 	const char bin[] = "\x7f" "ELF\0\0\0binary";
 	char path[600];
-	snprintf(path, sizeof path, "%s/bin.cu", dir);
+	snprintf(path, sizeof path, "%s/bin.cu", src_dir);
 	assert_int_equal(ka_fs_write_atomic(path, bin, sizeof bin), 0);
 	db = analyze(path, NULL, KA_EIO);
 	assert_non_null(strstr(ka_error_last(), "not a source file"));
@@ -240,8 +220,7 @@ int test_expr_main(void);
 
 int main(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/ka-analyzer-test-XXXXXX");
-	if (!mkdtemp(dir))
+	if (src_dir_make("/tmp/ka-analyzer-test-XXXXXX") != 0)
 		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strided_read_real_and_shim),
@@ -253,9 +232,6 @@ int main(void)
 	};
 	int failed = test_expr_main();
 	failed += cmocka_run_group_tests_name("analyzer_analyze", tests, NULL, NULL);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	src_dir_remove();
 	return failed ? 1 : 0;
 }

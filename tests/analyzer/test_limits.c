@@ -18,28 +18,8 @@
 #include "util/buf.h"
 #include "util/checked.h"
 #include "util/fs.h"
+#include "tests/analyzer/src_util.h"
 
-static char dir[256];
-
-static const char *write_src(const char *name, const char *text)
-{
-	static char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	assert_int_equal(ka_fs_write_atomic(path, text, strlen(text)), 0);
-	return path;
-}
-
-/* One integer from a query; -1 for NULL or no row. */
-static long long q(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	long long v = -1;
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
-}
 
 /* No budget: these tests check that the analysis itself finishes (the
  * sanitizer build runs several times slower than a release build). */
@@ -389,8 +369,7 @@ static void parse_state_does_not_persist(void **state)
 
 int main(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/ka-limits-test-XXXXXX");
-	if (!mkdtemp(dir))
+	if (src_dir_make("/tmp/ka-limits-test-XXXXXX") != 0)
 		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(checked_helpers),
@@ -406,9 +385,6 @@ int main(void)
 		cmocka_unit_test(parse_state_does_not_persist),
 	};
 	int failed = cmocka_run_group_tests_name("analyzer_limits", tests, NULL, NULL);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	src_dir_remove();
 	return failed ? 1 : 0;
 }
