@@ -13,6 +13,7 @@
 #include "bench/report.h"
 #include "bench/runner.h"
 #include "bench/score.h"
+#include "util/cleanup.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -293,6 +294,7 @@ int ka_bench_main(int argc, char **argv)
 	struct opts o;
 	int rc = parse_args(argc, argv, &o);
 	if (rc) return rc - 1;
+	ka_cleanup_install();   /* SIGINT/SIGTERM: kill the running nvcc or harness with its group */
 	if (o.check_task && o.suite) {
 		char **tasks = NULL;
 		int n = list_tasks(o.suite, &tasks), worst = n > 0 ? 0 : usage_error("no tasks (folders with task.yaml) in", o.suite);

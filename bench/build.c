@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "bench/cache.h"
 #include "bench/objcheck.h"
-#include "bench/proc.h"
+#include "util/proc.h"
 #include "util/buf.h"
 #include "util/embed.h"
 #include "util/error.h"
@@ -94,10 +94,10 @@ static void first_lines(const char *text, char *dst, size_t cap)
 static int run_tool(const ka_bench_build *b, char *const argv[], int limit, char *log, size_t logcap, double *secs)
 {
 	ka_buf out;
-	ka_bench_proc pr;
+	ka_proc_result pr;
 	int rc;
 	ka_buf_init(&out, 1 << 20);
-	rc = ka_bench_proc_run(argv, limit, &out, &pr);
+	rc = ka_proc_run_io(argv, limit, &out, NULL, &pr);
 	if (secs) *secs += pr.seconds;
 	if (rc == 0 && pr.timed_out) {
 		snprintf(log, logcap, "%s timed out after %d s", argv[0], limit);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/proc.h"
+#include "util/proc.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -48,9 +48,9 @@ static void add(ka_bench_finding *out, int max, int *n, const char *what, const 
 static int tool(const char *prog, const char *opt, const char *obj, ka_buf *b)
 {
 	char *argv[] = {(char *)prog, (char *)opt, (char *)obj, NULL};
-	ka_bench_proc pr;
+	ka_proc_result pr;
 	ka_buf_init(b, 32 << 20);
-	if (ka_bench_proc_run(argv, 60, b, &pr)) return KA_ETOOL;
+	if (ka_proc_run_io(argv, 60, b, NULL, &pr)) return KA_ETOOL;
 	if (pr.status != 0 || !b->data)
 		return ka_error_set(KA_ETOOL, "%s %s %s failed (status %d)", prog, opt, obj, pr.status);
 	return 0;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "bench/build.h"
 #include "bench/cache.h"
-#include "bench/proc.h"
+#include "util/proc.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -27,7 +27,8 @@ void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec)
 	job->samples = 40;
 	job->seed = 0;
 	if (ka_bench_cache_default(job->build_dir, sizeof job->build_dir)) job->build_dir[0] = 0;
-	snprintf(job->nvcc, sizeof job->nvcc, "%s", ka_fs_exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc");
+	const char *nvcc = ka_proc_find_nvcc();   /* $KCHECK_NVCC, $CUDA_HOME, $CUDA_PATH, PATH, /usr/local/cuda */
+	snprintf(job->nvcc, sizeof job->nvcc, "%s", nvcc && strlen(nvcc) < sizeof job->nvcc ? nvcc : "nvcc");
 	snprintf(job->arch, sizeof job->arch, "sm_90");
 	job->compile_timeout_s = 300;
 	job->run_timeout_s = 900;
@@ -165,7 +166,7 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary,
  * code is in memory.  Its result lines come back over fd 3, a pipe this
  * process owns, and land in *text (caller frees). */
 static int run_harness(const ka_bench_job *j, const char *binary, const char *mode, const char *tool, char **text,
-		       ka_bench_result *r, ka_bench_proc *pr)
+		       ka_bench_result *r, ka_proc_result *pr)
 {
 	ka_buf log, plan, res;
 	char late[64];
@@ -178,8 +179,8 @@ static int run_harness(const ka_bench_job *j, const char *binary, const char *mo
 	snprintf(late, sizeof late, "vseed %llu\n", vseed);
 	ka_buf_init(&log, 64 << 10);
 	ka_buf_init(&res, 64 << 20);
-	ka_bench_proc_io io = {plan.data, late, &res};
-	int rc = ka_bench_proc_run_io(tool ? sanitized : plain, j->run_timeout_s, &log, &io, pr);
+	ka_proc_io io = {plan.data, late, &res};
+	int rc = ka_proc_run_io(tool ? sanitized : plain, j->run_timeout_s, &log, &io, pr);
 	ka_buf_free(&log);
 	ka_buf_free(&plan);
 	if (rc) { ka_buf_free(&res); return rc; }
@@ -196,7 +197,7 @@ static int run_harness(const ka_bench_job *j, const char *binary, const char *mo
 
 /* The harness must end with status 0 after its "done" line; anything else
  * (a candidate that exits early, however it got there) rejects. */
-static void check_exit(const ka_bench_proc *pr, const char *text, const char *gate, ka_bench_result *r)
+static void check_exit(const ka_proc_result *pr, const char *text, const char *gate, ka_bench_result *r)
 {
 	char msg[160];
 	if (r->verdict[0] || (pr->status == 0 && strstr(text, "\ndone\n"))) return;
@@ -214,7 +215,7 @@ static int sanitize(const ka_bench_job *j, const char *binary, ka_bench_result *
 	snprintf(r->sanitizer, sizeof r->sanitizer, "passed");
 	for (int t = 0; t < 2; t++) {
 		char *text = NULL, msg[200];
-		ka_bench_proc pr;
+		ka_proc_result pr;
 		int rc = run_harness(j, binary, "correct", tools[t], &text, r, &pr);
 		int done = text && strstr(text, "\ndone\n");
 		free(text);
@@ -245,7 +246,7 @@ static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_
 	if (r->verdict[0]) return 0;
 	if ((rc = compile_gate(j, r, binary, sizeof binary)) || r->verdict[0]) return rc;
 	if (j->compile_only) { reject(r, "compiled", "", ""); return 0; }
-	ka_bench_proc pr;
+	ka_proc_result pr;
 	if ((rc = run_harness(j, binary, "correct", NULL, &text, r, &pr))) return rc;
 	rc = ka_bench_result_parse_correct(text, j->spec, r);
 	if (rc != 1) check_exit(&pr, text, "correctness", r);

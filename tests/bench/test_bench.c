@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bench/expr.h"
-#include "bench/proc.h"
+#include "util/proc.h"
 #include "bench/runner.h"
 #include "bench/scan.h"
 #include "bench/score.h"
@@ -301,15 +301,15 @@ static void test_proc_timeout(void **state)
 {
 	char *argv[] = {"sleep", "5", NULL};
 	char *echo[] = {"sh", "-c", "echo hello; exit 3", NULL};
-	ka_bench_proc r;
+	ka_proc_result r;
 	ka_buf out;
 	(void)state;
 	ka_buf_init(&out, 1024);
-	assert_int_equal(ka_bench_proc_run(argv, 1, NULL, &r), 0);
+	assert_int_equal(ka_proc_run_io(argv, 1, NULL, NULL, &r), 0);
 	assert_int_equal(r.timed_out, 1);
 	assert_int_equal(r.status, 124);
 	assert_true(r.seconds < 3.0);
-	assert_int_equal(ka_bench_proc_run(echo, 10, &out, &r), 0);
+	assert_int_equal(ka_proc_run_io(echo, 10, &out, NULL, &r), 0);
 	assert_int_equal(r.status, 3);
 	assert_string_equal(out.data, "hello\n");
 	ka_buf_free(&out);

@@ -4,7 +4,8 @@
  * harness channels (plan on stdin, seed after "ready", results on fd 3), the
  * object cache's ownership and content checks, the object check on compiled
  * host objects (built here with the C compiler), the drawn unseen
- * configurations and the exact sample count of a timing run. */
+ * configurations, the exact sample count of a timing run and the nvcc
+ * finder. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +22,7 @@
 #include "bench/cache.h"
 #include "bench/expr.h"
 #include "bench/objcheck.h"
-#include "bench/proc.h"
+#include "util/proc.h"
 #include "bench/runner.h"
 #include "bench/sha256.h"
 #include "bench/spec.h"
@@ -142,9 +143,9 @@ static void test_spec_draw(void **state)
 static void test_proc_limit_after_close(void **state)
 {
 	char *argv[] = {"sh", "-c", "exec >/dev/null 2>&1; sleep 30 & sleep 30", NULL};
-	ka_bench_proc r;
+	ka_proc_result r;
 	(void)state;
-	assert_int_equal(ka_bench_proc_run(argv, 1, NULL, &r), 0);
+	assert_int_equal(ka_proc_run_io(argv, 1, NULL, NULL, &r), 0);
 	assert_int_equal(r.timed_out, 1);
 	assert_int_equal(r.status, 124);
 	assert_true(r.seconds < 5.0);
@@ -158,12 +159,12 @@ static void test_proc_channels(void **state)
 			"read plan; echo \"got $plan\" >&3; echo ready >&3; read late; echo \"then $late\" >&3; "
 			"echo noise; exit 0", NULL};
 	ka_buf out, res;
-	ka_bench_proc r;
+	ka_proc_result r;
 	(void)state;
 	ka_buf_init(&out, 4096);
 	ka_buf_init(&res, 4096);
-	ka_bench_proc_io io = {"the-plan\n", "vseed 7\n", &res};
-	assert_int_equal(ka_bench_proc_run_io(argv, 10, &out, &io, &r), 0);
+	ka_proc_io io = {"the-plan\n", "vseed 7\n", &res};
+	assert_int_equal(ka_proc_run_io(argv, 10, &out, &io, &r), 0);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(res.data, "got the-plan\nready\nthen vseed 7\n");
 	assert_string_equal(out.data, "noise\n");
@@ -171,7 +172,7 @@ static void test_proc_channels(void **state)
 	ka_buf_free(&res);
 	/* without the io channels there is no fd 3 and stdin is empty */
 	char *probe[] = {"sh", "-c", "read x && exit 5; echo hi >&3 2>/dev/null || exit 7; exit 0", NULL};
-	assert_int_equal(ka_bench_proc_run(probe, 10, NULL, &r), 0);
+	assert_int_equal(ka_proc_run_io(probe, 10, NULL, NULL, &r), 0);
 	assert_int_equal(r.status, 7);
 }
 
@@ -347,6 +348,56 @@ static void test_exact_samples(void **state)
 	ka_bench_result_free(&r);
 }
 
+/* One tool finder: --nvcc aside, the bench takes $KCHECK_NVCC, then
+ * $CUDA_HOME/bin/nvcc, then $CUDA_PATH/bin/nvcc, then PATH. */
+static void make_exe(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nexit 0\n", f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void test_find_nvcc(void **state)
+{
+	char dir[] = "/tmp/ka-nvcc-XXXXXX", a[256], b[256], own[256];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof a, "%s/a/bin", dir);
+	snprintf(b, sizeof b, "%s/b/bin", dir);
+	snprintf(own, sizeof own, "%s/own-nvcc", dir);
+	char *home_a = strndup(a, strlen(a) - 4), *home_b = strndup(b, strlen(b) - 4);
+	assert_int_equal(mkdir(home_a, 0700) | mkdir(a, 0700) | mkdir(home_b, 0700) | mkdir(b, 0700), 0);
+	strcat(b, "/nvcc");
+	make_exe(b);
+	make_exe(own);
+	unsetenv("KCHECK_NVCC");
+	setenv("CUDA_HOME", home_a, 1);   /* no nvcc there: on to CUDA_PATH */
+	setenv("CUDA_PATH", home_b, 1);
+	assert_string_equal(ka_proc_find_nvcc(), b);
+	setenv("CUDA_HOME", home_b, 1);
+	unsetenv("CUDA_PATH");
+	assert_string_equal(ka_proc_find_nvcc(), b);
+	setenv("KCHECK_NVCC", own, 1);
+	assert_string_equal(ka_proc_find_nvcc(), own);
+	static ka_bench_spec spec;
+	ka_bench_job job;
+	ka_bench_job_init(&job, &spec);
+	assert_string_equal(job.nvcc, own);
+	setenv("KCHECK_NVCC", "/nonexistent/nvcc", 1);   /* named but missing: none, never a guess */
+	assert_null(ka_proc_find_nvcc());
+	unsetenv("KCHECK_NVCC");
+	unsetenv("CUDA_HOME");
+	unlink(b);
+	unlink(own);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(home_a);
+	free(home_b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,7 +405,7 @@ int main(void)
 		cmocka_unit_test(test_spec_draw),      cmocka_unit_test(test_proc_limit_after_close),
 		cmocka_unit_test(test_proc_channels),  cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_cache),          cmocka_unit_test(test_objcheck),
-		cmocka_unit_test(test_exact_samples),
+		cmocka_unit_test(test_exact_samples),  cmocka_unit_test(test_find_nvcc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
