@@ -80,6 +80,9 @@ static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_printf(&b, "seed %llu\nsamples %d\ndeterministic %d\ntol %.17g %.17g %.17g\n", j->seed, j->samples,
 		      s->deterministic, s->atol, s->rtol, s->l2);
+	/* compute-sanitizer (the smallest-config plan) injects itself into the
+	 * process and needs more than the sandbox allows */
+	ka_buf_printf(&b, "sandbox %d\n", which != PLAN_SMALLEST);
 	for (int i = 0; i < s->ntensors; i++) {
 		const ka_bench_tensor *t = &s->t[i];
 		ka_buf_printf(&b, "tensor %s %s %s", t->name, t->out ? "out" : "in", ka_bench_dtype_name(t->dtype));

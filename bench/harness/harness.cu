@@ -11,7 +11,9 @@
  * parent draws only now.  It prints one fact per line on fd 3, a pipe the
  * parent owns (see bench/result.c for the reader); the verdict is computed
  * by ka-bench from those lines and the exit status.  Fail closed: any CUDA
- * error ends the run with a "fail" line and exit status 3. */
+ * error ends the run with a "fail" line and exit status 3.  Before the
+ * first call into an implementation the process enters a seccomp sandbox
+ * (harness_sandbox.h); compute-sanitizer runs ("sandbox 0") go without. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +23,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include "ka_task.h"
+#include "harness_sandbox.h"
 
 extern "C" int ka_impl_a(const ka_task_args *a, cudaStream_t s);
 extern "C" int ka_impl_b(const ka_task_args *a, cudaStream_t s);
@@ -43,7 +46,7 @@ struct config { char name[64]; int visible; size_t work; double grow; int np, nt
 struct plan {
 	unsigned long long seed, vseed;
 	double atol, rtol, l2;
-	int deterministic, nt, ns, nc, samples;
+	int deterministic, nt, ns, nc, samples, sandbox;
 	tensor t[KA_TASK_MAX_TENSORS];
 	double slo[KA_TASK_MAX_SCALARS], shi[KA_TASK_MAX_SCALARS];
 	config c[64];
@@ -101,6 +104,7 @@ static int load_plan(FILE *f, plan *pl)
 	int end = 0;
 	memset(pl, 0, sizeof *pl);
 	pl->samples = 40;
+	pl->sandbox = 1;   /* only "sandbox 0" (compute-sanitizer runs) turns it off */
 	while (!end && fgets(line, sizeof line, f)) {
 		int n = split(line, tok, 64);
 		if (n == 0) continue;
@@ -108,6 +112,7 @@ static int load_plan(FILE *f, plan *pl)
 		if (!strcmp(tok[0], "seed") && n >= 2) pl->seed = strtoull(tok[1], NULL, 10);
 		else if (!strcmp(tok[0], "samples") && n >= 2) pl->samples = atoi(tok[1]);
 		else if (!strcmp(tok[0], "deterministic") && n >= 2) pl->deterministic = atoi(tok[1]);
+		else if (!strcmp(tok[0], "sandbox") && n >= 2) pl->sandbox = strcmp(tok[1], "0") != 0;
 		else if (!strcmp(tok[0], "tol") && n >= 4) {
 			pl->atol = atof(tok[1]); pl->rtol = atof(tok[2]); pl->l2 = atof(tok[3]);
 		} else if (!strcmp(tok[0], "tensor") && n >= 4 && pl->nt < KA_TASK_MAX_TENSORS) {
@@ -295,9 +300,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "harness: no validation seed on stdin\n");
 		return 2;
 	}
+	/* Every module loads with the context, before the sandbox closes. */
+	setenv("CUDA_MODULE_LOADING", "EAGER", 1);
 	if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) { fprintf(R, "nodevice\n"); fclose(R); return 3; }
 	print_device();
+	CK(cudaFree(0));
 	initial_state = device_state();
+	pf_threads = cpu_count();
+	fflush(R);
+	if (pl.sandbox && sandbox_enter(3)) {
+		fprintf(R, "fail - sandbox: cannot enter it (%s)\n", strerror(errno));
+		fclose(R);
+		return 3;
+	}
 	int rc = !strcmp(argv[1], "correct") ? run_correct(&pl) : !strcmp(argv[1], "perf") ? run_perf(&pl) : 2;
 	if (rc == 0) fprintf(R, "done\n");
 	fclose(R);

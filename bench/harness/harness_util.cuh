@@ -66,6 +66,15 @@ static void print_device(void)
 	       p.minor, p.multiProcessorCount, p.l2CacheSize, p.totalGlobalMem, drv, rt);
 }
 
+/* Read before the sandbox: sysconf opens a file under /sys to count CPUs. */
+static long pf_threads = 1;
+
+static long cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
 struct pf_job { long long lo, hi; void (*fn)(long long, long long, void *); void *ctx; };
 
 static void *pf_thread(void *v)
@@ -80,7 +89,7 @@ extern "C" void ka_ref_parallel_for(long long n, void (*fn)(long long, long long
 	enum { MAXT = 64 };
 	pthread_t th[MAXT];
 	pf_job job[MAXT];
-	long nt = sysconf(_SC_NPROCESSORS_ONLN);
+	long nt = pf_threads;
 	if (nt < 1) nt = 1;
 	if (nt > MAXT) nt = MAXT;
 	if (nt > n) nt = n > 0 ? n : 1;
