@@ -136,6 +136,7 @@ typedef struct ka_kdb_skill {
 	const char *summary;       /* what was done ("warp per row + shuffle"); NULL */
 	const char *rules;         /* rule ids / recipes it applied, space-separated; NULL */
 	double speedup;            /* verified, over the task's baseline */
+	long long when;            /* unix seconds; 0 = now */
 } ka_kdb_skill;
 
 /* Store a verified kernel (its SHA-256 computed here); a second add of the
@@ -173,19 +174,20 @@ int ka_kdb_failed_before(ka_kdb *db, const char *run_id, const char *strategy, c
 /* ---- retrieval --------------------------------------------------------- */
 
 typedef struct ka_kdb_hit {
-	char kind[8];              /* "rule" or "skill" */
 	char id[128];              /* rule id, or the skill's source hash */
 	char title[160];           /* rule title, or the skill's task */
 	double bm25;               /* SQLite's bm25(): lower (more negative) is better */
 } ka_kdb_hit;
 
 /* The k best matches for a set of features (words such as fact names,
- * rule ids, "atomic", "row-wise", "transpose"), BM25-ranked over rule ids,
- * titles, tags and text (rules whose status is retired are left out) and
- * over skills (task, summary, rules).  Each word is searched as a literal
- * token (no FTS5 query syntax gets through).  *nout gets the count. */
-int ka_kdb_retrieve(ka_kdb *db, const char *const *features, int nfeatures, ka_kdb_hit *out,
-		    int k, int *nout);
+ * rule ids, "atomic", "row-wise", "transpose"), BM25-ranked.  kind "rule"
+ * searches rule ids, titles, tags and text (retired rules are left out);
+ * kind "skill" searches skills' tasks, summaries, rules and sources.  The
+ * two are asked apart: BM25 scores of different tables do not compare.
+ * Each word is searched as a literal token (no FTS5 query syntax gets
+ * through).  *nout gets the count. */
+int ka_kdb_retrieve(ka_kdb *db, const char *kind, const char *const *features, int nfeatures,
+		    ka_kdb_hit *out, int k, int *nout);
 
 /* ---- sharing ------------------------------------------------------------ */
 

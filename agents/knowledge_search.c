@@ -6,8 +6,9 @@
  * query syntax from the caller (or from a kernel's names) gets through.
  * Rules are ranked with column weights id 4, title 3, tags 3, body 1;
  * skills with task 3, summary 2, rules 2, source 0.3 (source code repeats
- * identifiers, which would otherwise swamp the score).  Both lists are
- * merged by bm25() (lower is better).
+ * identifiers, which would otherwise swamp the score).  The two are never
+ * merged: bm25() depends on each table's statistics (a table of one skill
+ * scores every match near 0), so its values only rank within a table.
  */
 #include "agents/knowledge_int.h"
 #include "util/buf.h"
@@ -51,17 +52,7 @@ static int match_expr(const char *const *features, int n, ka_buf *q)
 	return ka_buf_adds(q, "");
 }
 
-static int cmp_hit(const void *a, const void *b)
-{
-	const ka_kdb_hit *x = a, *y = b;
-	if (x->bm25 != y->bm25)
-		return x->bm25 < y->bm25 ? -1 : 1;
-	int c = strcmp(x->kind, y->kind);
-	return c ? c : strcmp(x->id, y->id);
-}
-
-static int collect(ka_kdb *k, const char *sql, const char *kind, const char *q, int limit,
-		   ka_kdb_hit *v, int *n)
+static int collect(ka_kdb *k, const char *sql, const char *q, int limit, ka_kdb_hit *v, int *n)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = kdb_prepare(k, sql, &st), s;
@@ -71,7 +62,6 @@ static int collect(ka_kdb *k, const char *sql, const char *kind, const char *q, 
 	sqlite3_bind_int(st, 2, limit);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		ka_kdb_hit *h = &v[(*n)++];
-		snprintf(h->kind, sizeof h->kind, "%s", kind);
 		snprintf(h->id, sizeof h->id, "%s", (const char *)sqlite3_column_text(st, 0));
 		const char *t = (const char *)sqlite3_column_text(st, 1);
 		snprintf(h->title, sizeof h->title, "%s", t ? t : "");
@@ -83,38 +73,29 @@ static int collect(ka_kdb *k, const char *sql, const char *kind, const char *q, 
 	return rc;
 }
 
-int ka_kdb_retrieve(ka_kdb *k, const char *const *features, int nfeatures, ka_kdb_hit *out, int kmax,
-		    int *nout)
+static const char rules_sql[] =
+	"SELECT r.id, r.title, bm25(rules_fts, 4.0, 3.0, 3.0, 1.0) AS s"
+	" FROM rules_fts JOIN rules r ON r.rowid = rules_fts.rowid"
+	" WHERE rules_fts MATCH ?1 AND r.status != 'retired' ORDER BY s, r.id LIMIT ?2";
+static const char skills_sql[] =
+	"SELECT s.hash, s.task, bm25(skills_fts, 3.0, 2.0, 2.0, 0.3) AS sc"
+	" FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid"
+	" WHERE skills_fts MATCH ?1 ORDER BY sc, s.hash LIMIT ?2";
+
+int ka_kdb_retrieve(ka_kdb *k, const char *kind, const char *const *features, int nfeatures,
+		    ka_kdb_hit *out, int kmax, int *nout)
 {
 	ka_buf q;
-	ka_kdb_hit *v = NULL;
-	int n = 0, rc;
+	int rc;
 	*nout = 0;
+	if (!kind || (strcmp(kind, "rule") != 0 && strcmp(kind, "skill") != 0))
+		return ka_error_set(KA_EINPUT, "retrieve: kind is 'rule' or 'skill', not '%s'",
+				    kind ? kind : "");
 	if (kmax <= 0)
 		return KA_OK;
 	ka_buf_init(&q, 1 << 14);
-	if ((rc = match_expr(features, nfeatures, &q)) != KA_OK || !q.len)
-		goto out;
-	if (!(v = calloc((size_t)kmax * 2, sizeof *v))) {
-		rc = ka_error_set(KA_ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = collect(k, "SELECT r.id, r.title, bm25(rules_fts, 4.0, 3.0, 3.0, 1.0) AS s"
-		     " FROM rules_fts JOIN rules r ON r.rowid = rules_fts.rowid"
-		     " WHERE rules_fts MATCH ?1 AND r.status != 'retired' ORDER BY s, r.id LIMIT ?2",
-		     "rule", q.data, kmax, v, &n);
-	if (rc == KA_OK)
-		rc = collect(k, "SELECT s.hash, s.task, bm25(skills_fts, 3.0, 2.0, 2.0, 0.3) AS sc"
-			     " FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid"
-			     " WHERE skills_fts MATCH ?1 ORDER BY sc, s.hash LIMIT ?2",
-			     "skill", q.data, kmax, v, &n);
-	if (rc != KA_OK)
-		goto out;
-	qsort(v, (size_t)n, sizeof *v, cmp_hit);
-	*nout = n < kmax ? n : kmax;
-	memcpy(out, v, (size_t)*nout * sizeof *v);
-out:
-	free(v);
+	if ((rc = match_expr(features, nfeatures, &q)) == KA_OK && q.len)
+		rc = collect(k, !strcmp(kind, "rule") ? rules_sql : skills_sql, q.data, kmax, out, nout);
 	ka_buf_free(&q);
 	return rc;
 }

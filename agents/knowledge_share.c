@@ -179,6 +179,17 @@ static int num_of(json_t *o, const char *key, double *out)
 	return 0;
 }
 
+/* Prefix the message already set (copied first: ka_error_set formats
+ * into the buffer it would read from). */
+static int wrap(int rc, const char *a, const char *b)
+{
+	char msg[1024];
+	snprintf(msg, sizeof msg, "%s", ka_error_last());
+	if (b)
+		return ka_error_set(rc, "%s: %s: %s", a, b, msg);
+	return ka_error_set(rc, "%s: %s", a, msg);
+}
+
 static int bad(const src *s, const char *key)
 {
 	return ka_error_set(KA_EINPUT, "%s: %s: '%s' has the wrong type", s->path, s->what, key);
@@ -210,7 +221,7 @@ static int import_evidence(ka_kdb *k, const src *s, json_t *o, int *added)
 		rc = kdb_rule_review(k, e.rule);
 	}
 	if (rc < 0)
-		return ka_error_set(rc, "%s: %s: %s", s->path, s->what, ka_error_last());
+		return wrap(rc, s->path, s->what);
 	return KA_OK;
 }
 
@@ -228,7 +239,7 @@ static int import_rule(ka_kdb *k, const char *dir, const src *s, json_t *o, int 
 		rc = kdb_put_learned(k, id, text, status ? status : "candidate");
 	free(text);
 	if (rc != KA_OK)
-		return ka_error_set(rc, "%s: %s", path, ka_error_last());
+		return wrap(rc, path, NULL);
 	(*added)++;
 	return KA_OK;
 }
@@ -236,15 +247,18 @@ static int import_rule(ka_kdb *k, const char *dir, const src *s, json_t *o, int 
 static int import_skill(ka_kdb *k, const src *s, json_t *o, int *added)
 {
 	ka_kdb_skill sk = {0};
+	double at = 0;
 	char hash[65];
 	if (!json_is_object(o) || str_of(o, "task", &sk.task) || str_of(o, "arch", &sk.arch) ||
 	    str_of(o, "summary", &sk.summary) || str_of(o, "rules", &sk.rules) ||
-	    str_of(o, "source", &sk.source) || num_of(o, "speedup", &sk.speedup))
+	    str_of(o, "source", &sk.source) || num_of(o, "speedup", &sk.speedup) ||
+	    num_of(o, "at", &at) || at < 0)
 		return ka_error_set(KA_EINPUT, "%s: %s: malformed skill", s->path, s->what);
+	sk.when = at > 0 ? (long long)at : 1;
 	int before = sqlite3_total_changes(k->db);
 	int rc = kdb_put_skill(k, &sk, hash);
 	if (rc != KA_OK)
-		return ka_error_set(rc, "%s: %s: %s", s->path, s->what, ka_error_last());
+		return wrap(rc, s->path, s->what);
 	*added += sqlite3_total_changes(k->db) != before;
 	return KA_OK;
 }

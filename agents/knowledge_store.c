@@ -31,7 +31,7 @@ int kdb_put_skill(ka_kdb *k, const ka_kdb_skill *s, char hash[65])
 		kdb_bind_text(st, 2, s->task);
 		kdb_bind_text(st, 3, s->source);
 		kdb_bind_real0(st, 4, s->speedup);
-		sqlite3_bind_int64(st, 5, kdb_now());
+		sqlite3_bind_int64(st, 5, s->when ? s->when : kdb_now());
 		kdb_bind_text(st, 6, s->arch);
 		kdb_bind_text(st, 7, s->summary);
 		kdb_bind_text(st, 8, s->rules);
