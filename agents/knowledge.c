@@ -1,0 +1,378 @@
+/* agents/knowledge.c: opening the knowledge DB, its schema and migrations.
+ *
+ * The schema is a list of migrations, each taking the file from version
+ * i to i + 1 (PRAGMA user_version).  Opening runs the missing ones in
+ * order inside one BEGIN IMMEDIATE transaction, and reads the version
+ * inside that transaction, so two processes opening an old file at once
+ * migrate it once.  A migration that fails rolls back: the file stays at
+ * its old version, with its data.  Released migrations are never edited;
+ * a change is a new entry at the end.
+ */
+#include "agents/knowledge_int.h"
+#include "bench/sha256.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* Version 1: rules, evidence, skills, trajectory. */
+static const char mig1[] =
+	"CREATE TABLE rules(id TEXT PRIMARY KEY, title TEXT, tags TEXT, body TEXT,"
+	" text TEXT NOT NULL, text_hash TEXT NOT NULL,"
+	" origin TEXT NOT NULL CHECK(origin IN ('builtin','file','learned')),"
+	" status TEXT NOT NULL DEFAULT 'stable'"
+	"  CHECK(status IN ('stable','preview','candidate','retired')),"
+	" added INTEGER NOT NULL, updated INTEGER NOT NULL);"
+	"CREATE TABLE evidence(id INTEGER PRIMARY KEY, rule TEXT NOT NULL, task TEXT,"
+	" kernel_hash TEXT, gpu TEXT, arch TEXT NOT NULL, speedup REAL, ci_low REAL, ci_high REAL,"
+	" verdict TEXT NOT NULL CHECK(verdict IN ('faster','same','slower','rejected','error')),"
+	" at INTEGER NOT NULL);"
+	"CREATE INDEX evidence_rule ON evidence(rule, arch);"
+	"CREATE TABLE skills(hash TEXT NOT NULL, task TEXT NOT NULL, source TEXT NOT NULL,"
+	" speedup REAL, at INTEGER NOT NULL, PRIMARY KEY(task, hash));"
+	"CREATE TABLE trajectory(run_id TEXT NOT NULL, step INTEGER NOT NULL, role TEXT,"
+	" strategy TEXT, params TEXT, candidate_hash TEXT, outcome TEXT, speedup REAL,"
+	" error TEXT, at INTEGER NOT NULL, PRIMARY KEY(run_id, step));";
+
+/* Version 2: the fix or recipe behind a piece of evidence, CIs and the
+ * task in trajectories, and what a skill is (arch, summary, rules). */
+static const char mig2[] =
+	"ALTER TABLE evidence ADD COLUMN fix TEXT;"
+	"ALTER TABLE trajectory ADD COLUMN task TEXT;"
+	"ALTER TABLE trajectory ADD COLUMN ci_low REAL;"
+	"ALTER TABLE trajectory ADD COLUMN ci_high REAL;"
+	"ALTER TABLE skills ADD COLUMN arch TEXT;"
+	"ALTER TABLE skills ADD COLUMN summary TEXT;"
+	"ALTER TABLE skills ADD COLUMN rules TEXT;"
+	"CREATE INDEX evidence_fix ON evidence(fix, arch);";
+
+/* Version 3: FTS5 indexes (external content, kept by triggers) for BM25
+ * retrieval, filled from the rows already there. */
+static const char mig3[] =
+	"CREATE VIRTUAL TABLE rules_fts USING fts5(id, title, tags, body,"
+	" content='rules', content_rowid='rowid', tokenize='porter unicode61');"
+	"CREATE TRIGGER rules_ai AFTER INSERT ON rules BEGIN"
+	" INSERT INTO rules_fts(rowid, id, title, tags, body)"
+	"  VALUES (new.rowid, new.id, new.title, new.tags, new.body); END;"
+	"CREATE TRIGGER rules_ad AFTER DELETE ON rules BEGIN"
+	" INSERT INTO rules_fts(rules_fts, rowid, id, title, tags, body)"
+	"  VALUES ('delete', old.rowid, old.id, old.title, old.tags, old.body); END;"
+	"CREATE TRIGGER rules_au AFTER UPDATE ON rules BEGIN"
+	" INSERT INTO rules_fts(rules_fts, rowid, id, title, tags, body)"
+	"  VALUES ('delete', old.rowid, old.id, old.title, old.tags, old.body);"
+	" INSERT INTO rules_fts(rowid, id, title, tags, body)"
+	"  VALUES (new.rowid, new.id, new.title, new.tags, new.body); END;"
+	"INSERT INTO rules_fts(rules_fts) VALUES ('rebuild');"
+	"CREATE VIRTUAL TABLE skills_fts USING fts5(task, summary, rules, source,"
+	" content='skills', content_rowid='rowid', tokenize='porter unicode61');"
+	"CREATE TRIGGER skills_ai AFTER INSERT ON skills BEGIN"
+	" INSERT INTO skills_fts(rowid, task, summary, rules, source)"
+	"  VALUES (new.rowid, new.task, new.summary, new.rules, new.source); END;"
+	"CREATE TRIGGER skills_ad AFTER DELETE ON skills BEGIN"
+	" INSERT INTO skills_fts(skills_fts, rowid, task, summary, rules, source)"
+	"  VALUES ('delete', old.rowid, old.task, old.summary, old.rules, old.source); END;"
+	"CREATE TRIGGER skills_au AFTER UPDATE ON skills BEGIN"
+	" INSERT INTO skills_fts(skills_fts, rowid, task, summary, rules, source)"
+	"  VALUES ('delete', old.rowid, old.task, old.summary, old.rules, old.source);"
+	" INSERT INTO skills_fts(rowid, task, summary, rules, source)"
+	"  VALUES (new.rowid, new.task, new.summary, new.rules, new.source); END;"
+	"INSERT INTO skills_fts(skills_fts) VALUES ('rebuild');";
+
+static const char *const migrations[KA_KDB_SCHEMA_VERSION] = {mig1, mig2, mig3};
+
+int kdb_fail(ka_kdb *k, const char *what)
+{
+	return ka_error_set(KA_EIO, "knowledge DB %s: %s: %s", k->path, what, sqlite3_errmsg(k->db));
+}
+
+int kdb_begin(ka_kdb *k)
+{
+	if (k->readonly)
+		return ka_error_set(KA_EINPUT, "knowledge DB %s: opened read-only", k->path);
+	if (sqlite3_exec(k->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return kdb_fail(k, "cannot begin a transaction");
+	return KA_OK;
+}
+
+int kdb_commit(ka_kdb *k)
+{
+	if (sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		int rc = kdb_fail(k, "cannot commit");
+		kdb_rollback(k);
+		return rc;
+	}
+	return KA_OK;
+}
+
+void kdb_rollback(ka_kdb *k)
+{
+	if (!sqlite3_get_autocommit(k->db))
+		sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int kdb_prepare(ka_kdb *k, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(k->db, sql, -1, st, NULL) != SQLITE_OK)
+		return kdb_fail(k, "bad statement");
+	return KA_OK;
+}
+
+void kdb_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+void kdb_bind_real0(sqlite3_stmt *st, int i, double v)
+{
+	if (v != 0)
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+long long kdb_now(void)
+{
+	return (long long)time(NULL);
+}
+
+int kdb_step_done(ka_kdb *k, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return kdb_fail(k, what);
+	return KA_OK;
+}
+
+void kdb_hash(const char *s, char hex[65])
+{
+	ka_sha256 c;
+	ka_sha256_init(&c);
+	ka_sha256_add(&c, s, strlen(s));
+	ka_sha256_hex(&c, hex);
+}
+
+int kdb_status_valid(const char *s)
+{
+	return s && (!strcmp(s, "stable") || !strcmp(s, "preview") || !strcmp(s, "candidate") ||
+		     !strcmp(s, "retired"));
+}
+
+int ka_kdb_default_path(char *buf, size_t cap)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+	if (xdg && xdg[0] == '/')   /* the XDG spec: a relative value is ignored */
+		n = snprintf(buf, cap, "%s/kernelarc/knowledge.db", xdg);
+	else if (home && *home)
+		n = snprintf(buf, cap, "%s/.local/share/kernelarc/knowledge.db", home);
+	else
+		return ka_error_set(KA_ENOTFOUND, "no knowledge DB path: set XDG_DATA_HOME or HOME, or use --db");
+	if (n < 0 || (size_t)n >= cap)
+		return ka_error_set(KA_ETOOBIG, "knowledge DB path too long");
+	return KA_OK;
+}
+
+/* mkdir -p of path's folder (mode 0700: the DB holds kernel sources). */
+static int make_parent(const char *path)
+{
+	char dir[4096];
+	int n = snprintf(dir, sizeof dir, "%s", path);
+	if (n < 0 || (size_t)n >= sizeof dir)
+		return ka_error_set(KA_ETOOBIG, "knowledge DB path too long");
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return KA_OK;
+	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+			return ka_error_set(KA_EIO, "cannot create %s: %s", dir, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return ka_error_set(KA_EIO, "cannot create %s: %s", dir, strerror(errno));
+	return KA_OK;
+}
+
+static int pragma_int(ka_kdb *k, const char *sql, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = kdb_prepare(k, sql, &st);
+	if (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	else if (rc == KA_OK)
+		rc = kdb_fail(k, "cannot read the schema version");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* An empty file, or one of ours; anything else is refused. */
+static int check_identity(ka_kdb *k, int version)
+{
+	int app = 0, tables = 0, rc = pragma_int(k, "PRAGMA application_id", &app);
+	if (rc == KA_OK)
+		rc = pragma_int(k, "SELECT count(*) FROM sqlite_master", &tables);
+	if (rc != KA_OK)
+		return rc;
+	if ((version > 0 && app != KDB_APP_ID) || (version == 0 && tables > 0))
+		return ka_error_set(KA_EINPUT, "%s is not a kcheck knowledge DB", k->path);
+	if (version > KA_KDB_SCHEMA_VERSION)
+		return ka_error_set(KA_EINPUT, "knowledge DB %s has schema version %d, newer than this "
+				    "kcheck (%d)", k->path, version, KA_KDB_SCHEMA_VERSION);
+	return KA_OK;
+}
+
+static int migrate(ka_kdb *k)
+{
+	int version = 0, rc = pragma_int(k, "PRAGMA user_version", &version);
+	if (rc == KA_OK)
+		rc = check_identity(k, version);
+	if (rc != KA_OK || version == KA_KDB_SCHEMA_VERSION)
+		return rc;
+	if (k->readonly)
+		return ka_error_set(KA_EINPUT, "knowledge DB %s has schema version %d; open it once "
+				    "with write access to migrate it to %d", k->path, version,
+				    KA_KDB_SCHEMA_VERSION);
+	if ((rc = kdb_begin(k)) != KA_OK)
+		return rc;
+	/* Read again under the write lock: another process may have migrated. */
+	if ((rc = pragma_int(k, "PRAGMA user_version", &version)) == KA_OK)
+		rc = check_identity(k, version);
+	for (int v = version; rc == KA_OK && v < KA_KDB_SCHEMA_VERSION; v++) {
+		char what[64];
+		snprintf(what, sizeof what, "migration to version %d", v + 1);
+		if (sqlite3_exec(k->db, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
+			rc = kdb_fail(k, what);
+	}
+	if (rc == KA_OK && version < KA_KDB_SCHEMA_VERSION) {
+		char sql[96];
+		snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+			 KDB_APP_ID, KA_KDB_SCHEMA_VERSION);
+		if (sqlite3_exec(k->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			rc = kdb_fail(k, "cannot set the schema version");
+	}
+	if (rc != KA_OK) {
+		kdb_rollback(k);
+		return rc;
+	}
+	return kdb_commit(k);
+}
+
+int ka_kdb_open(ka_kdb **out, const char *path, int flags)
+{
+	char def[4096];
+	ka_kdb *k = NULL;
+	int rc;
+	*out = NULL;
+	if (!path) {
+		if ((rc = ka_kdb_default_path(def, sizeof def)) != KA_OK)
+			return rc;
+		path = def;
+	}
+	if (!(flags & KA_KDB_CREATE)) {
+		struct stat sb;
+		if (stat(path, &sb) != 0)
+			return KA_ENOTFOUND;
+		if (!S_ISREG(sb.st_mode))
+			return ka_error_set(KA_EIO, "knowledge DB %s: not a regular file", path);
+	} else if ((rc = make_parent(path)) != KA_OK) {
+		return rc;
+	}
+	k = calloc(1, sizeof *k);
+	if (!k || !(k->path = strdup(path))) {
+		free(k);
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	}
+	k->readonly = (flags & KA_KDB_READONLY) != 0;
+	int oflags = k->readonly ? SQLITE_OPEN_READONLY
+		: SQLITE_OPEN_READWRITE | ((flags & KA_KDB_CREATE) ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(path, &k->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		rc = kdb_fail(k, "cannot open");
+		goto out;
+	}
+	sqlite3_busy_timeout(k->db, 10000);
+	sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	/* WAL: readers never block the writer; synchronous=FULL: a commit that
+	 * returned is on disk, whatever happens to the process next. */
+	if (!k->readonly && (sqlite3_exec(k->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
+			     sqlite3_exec(k->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK)) {
+		rc = kdb_fail(k, "cannot set the journal mode");
+		goto out;
+	}
+	rc = migrate(k);
+out:
+	if (rc != KA_OK) {
+		ka_kdb_close(k);
+		return rc;
+	}
+	*out = k;
+	return KA_OK;
+}
+
+void ka_kdb_close(ka_kdb *k)
+{
+	if (!k)
+		return;
+	sqlite3_close(k->db);
+	free(k->path);
+	free(k);
+}
+
+const char *ka_kdb_path(const ka_kdb *k)
+{
+	return k->path;
+}
+
+int kdb_front_field(const char *text, const char *key, char *buf, size_t cap)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+	if (strncmp(p, "---", 3) != 0)
+		return -1;
+	p = strchr(p, '\n');
+	while (p && *++p) {
+		if (!strncmp(p, "---", 3))
+			return -1;   /* end of the front matter */
+		if (!strncmp(p, key, kl) && p[kl] == ':') {
+			const char *v = p + kl + 1, *e = v + strcspn(v, "\n");
+			while (v < e && (*v == ' ' || *v == '\t'))
+				v++;
+			const char *hash = memchr(v, '#', (size_t)(e - v));
+			if (hash && *v != '"' && *v != '\'')
+				e = hash;
+			while (e > v && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+				e--;
+			if (e - v >= 2 && (*v == '"' || *v == '\'') && e[-1] == *v)
+				v++, e--;
+			snprintf(buf, cap, "%.*s", (int)(e - v), v);
+			return 0;
+		}
+		p = strchr(p, '\n');
+	}
+	return -1;
+}
+
+int ka_kdb_counts_get(ka_kdb *k, ka_kdb_counts *c, int *steps)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = kdb_prepare(k, "SELECT (SELECT count(*) FROM rules), (SELECT count(*) FROM evidence),"
+			     " (SELECT count(*) FROM skills), (SELECT count(*) FROM trajectory)", &st);
+	if (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW) {
+		c->rules = sqlite3_column_int(st, 0);
+		c->evidence = sqlite3_column_int(st, 1);
+		c->skills = sqlite3_column_int(st, 2);
+		if (steps)
+			*steps = sqlite3_column_int(st, 3);
+	} else if (rc == KA_OK) {
+		rc = kdb_fail(k, "cannot count rows");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,135 @@
+/* tests/knowledge/test_kdb_share.c: export and import round trip. */
+#include "test_kdb.h"
+#include "util/fs.h"
+#include <stdlib.h>
+
+static ka_kdb *filled(const char *dir, char *path, size_t cap)
+{
+	char text[2048];
+	ka_kdb *k = tk_open(dir, path, cap);
+	tk_rule_text(text, sizeof text, "gmem-learned-rows", "rows by warps");
+	TK_OK(ka_kdb_add_rule(k, NULL, text, "candidate"));
+	ka_kdb_evidence e = {.rule = "gmem-learned-rows", .fix = "warp-per-row", .task = "softmax",
+			     .kernel_hash = "abc", .gpu = "NVIDIA H200", .arch = "sm_90", .speedup = 4.25,
+			     .ci_low = 4.1, .ci_high = 4.4, .verdict = "faster", .when = 1764590000};
+	assert_int_equal(ka_kdb_add_evidence(k, &e, NULL), KA_OK);
+	ka_kdb_evidence e2 = {.rule = "atomic-hot-bins", .task = "histogram", .arch = "sm_90",
+			      .verdict = "rejected", .when = 1764590100};
+	assert_int_equal(ka_kdb_add_evidence(k, &e2, NULL), KA_OK);
+	ka_kdb_evidence e3 = {.rule = "gmem-learned-rows", .task = "layernorm", .arch = "sm_90",
+			      .verdict = "faster", .speedup = 1.0 / 3.0 + 1, .when = 1764590200};
+	assert_int_equal(ka_kdb_add_evidence(k, &e3, NULL), KA_OK);
+	ka_kdb_skill sk = {.task = "softmax", .arch = "sm_90", .source = "__global__ void k() {}\n",
+			   .summary = "warp per row", .rules = "gmem-learned-rows", .speedup = 4.25,
+			   .when = 1764590300};
+	assert_int_equal(ka_kdb_add_skill(k, &sk, NULL), KA_OK);
+	return k;
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[1024], *t = NULL;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	assert_int_equal(ka_fs_read(path, 0, &t, NULL), KA_OK);
+	return t;
+}
+
+static void export_import_round_trip(void **state)
+{
+	char dir[256], pa[512], pb[512], ex1[512], ex2[512], status[32];
+	ka_kdb_counts c;
+	tk_tmpdir(dir, sizeof dir);
+	ka_kdb *a = filled(dir, pa, sizeof pa);
+	snprintf(ex1, sizeof ex1, "%s/export1", dir);
+	assert_int_equal(ka_kdb_export(a, ex1, &c), KA_OK);
+	assert_int_equal(c.rules, 1);
+	assert_int_equal(c.evidence, 3);
+	assert_int_equal(c.skills, 1);
+	/* the learned rule, two tasks won: preview; exported as its file */
+	char *rule = slurp(ex1, "rules/gmem-learned-rows.md");
+	assert_non_null(strstr(rule, "id: gmem-learned-rows"));
+	free(rule);
+	ka_kdb_close(a);
+
+	snprintf(pb, sizeof pb, "%s/b.db", dir);
+	ka_kdb *b = NULL;
+	assert_int_equal(ka_kdb_open(&b, pb, KA_KDB_CREATE), KA_OK);
+	assert_int_equal(ka_kdb_import(b, ex1, &c), KA_OK);
+	assert_int_equal(c.rules, 1);
+	assert_int_equal(c.evidence, 3);
+	assert_int_equal(c.skills, 1);
+	assert_int_equal(ka_kdb_rule_status(b, "gmem-learned-rows", status, sizeof status), KA_OK);
+	assert_string_equal(status, "preview");
+	ka_kdb_standing s;
+	assert_int_equal(ka_kdb_standing_get(b, "gmem-learned-rows", NULL, "sm_90", &s), KA_OK);
+	assert_int_equal(s.wins, 2);
+	assert_true(s.hi == 4.25 && s.lo == 1.0 / 3.0 + 1);   /* reals survive exactly */
+	/* importing again adds nothing */
+	assert_int_equal(ka_kdb_import(b, ex1, &c), KA_OK);
+	assert_int_equal(c.evidence, 0);
+	assert_int_equal(c.skills, 0);
+	assert_int_equal(tk_int(pb, "SELECT count(*) FROM evidence"), 3);
+	/* and exporting B gives the same files, byte for byte */
+	snprintf(ex2, sizeof ex2, "%s/export2", dir);
+	assert_int_equal(ka_kdb_export(b, ex2, &c), KA_OK);
+	const char *names[] = {"evidence.json", "skills.json", "rules/gmem-learned-rows.md"};
+	for (int i = 0; i < 3; i++) {
+		char *x = slurp(ex1, names[i]), *y = slurp(ex2, names[i]);
+		assert_string_equal(x, y);
+		free(x), free(y);
+	}
+	ka_kdb_close(b);
+	tk_rmdir(dir);
+}
+
+/* A bad entry anywhere imports nothing, and says where. */
+static void bad_import_imports_nothing(void **state)
+{
+	char dir[256], pa[512], ex[512], path[1024], msg[2048];
+	ka_kdb_counts c;
+	tk_tmpdir(dir, sizeof dir);
+	ka_kdb *a = filled(dir, pa, sizeof pa);
+	snprintf(ex, sizeof ex, "%s/export", dir);
+	assert_int_equal(ka_kdb_export(a, ex, &c), KA_OK);
+	ka_kdb_close(a);
+	char *text = slurp(ex, "evidence.json");
+	char *p = strstr(text, "\"rejected\"");
+	assert_non_null(p);
+	memcpy(p, "\"rejectd\"", 9);   /* keeps the length: one byte becomes a space */
+	p[9] = ' ';
+	snprintf(path, sizeof path, "%s/evidence.json", ex);
+	assert_int_equal(ka_fs_write_atomic(path, text, strlen(text)), KA_OK);
+	free(text);
+	ka_kdb *b = NULL;
+	char pb[512];
+	snprintf(pb, sizeof pb, "%s/b.db", dir);
+	assert_int_equal(ka_kdb_open(&b, pb, KA_KDB_CREATE), KA_OK);
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_EINPUT);
+	snprintf(msg, sizeof msg, "%s: evidence[1]: evidence for atomic-hot-bins: unknown verdict 'rejectd' "
+		 "(faster, same, slower, rejected, error)", path);
+	assert_string_equal(ka_error_last(), msg);
+	ka_kdb_close(b);
+	assert_int_equal(tk_int(pb, "SELECT count(*) FROM evidence"), 0);
+	assert_int_equal(tk_int(pb, "SELECT count(*) FROM rules"), 0);
+	/* not an export at all */
+	assert_int_equal(ka_fs_write_atomic(path, "{\"a\": 1}", 8), KA_OK);
+	assert_int_equal(ka_kdb_open(&b, pb, 0), KA_OK);
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_EINPUT);
+	snprintf(msg, sizeof msg, "%s: not a kcheck knowledge export (format kcheck-knowledge, version 1)", path);
+	assert_string_equal(ka_error_last(), msg);
+	/* a rule id that would leave the folder */
+	const char *evil = "{\"format\": \"kcheck-knowledge\", \"version\": 1,"
+			   " \"rules\": [{\"id\": \"../../etc/x\", \"status\": \"candidate\"}]}";
+	assert_int_equal(ka_fs_write_atomic(path, evil, strlen(evil)), KA_OK);
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_EINPUT);
+	snprintf(msg, sizeof msg, "%s: rules[0]: bad rule id '../../etc/x'", path);
+	assert_string_equal(ka_error_last(), msg);
+	ka_kdb_close(b);
+	tk_rmdir(dir);
+}
+
+const struct CMUnitTest tk_share_tests[] = {
+	cmocka_unit_test(export_import_round_trip),
+	cmocka_unit_test(bad_import_imports_nothing),
+};
+const size_t tk_share_ntests = sizeof tk_share_tests / sizeof tk_share_tests[0];
