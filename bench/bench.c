@@ -92,15 +92,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static void setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_job *j)
+/* 0, or KA_EINPUT when a path or name does not fit the job. */
+static int setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_job *j)
 {
+	int rc = 0;
 	ka_bench_job_init(j, spec);
-	if (o->candidate) snprintf(j->candidate, sizeof j->candidate, "%s", o->candidate);
-	else snprintf(j->candidate, sizeof j->candidate, "%s/%s", spec->dir, o->cand_name);
-	if (o->baseline) snprintf(j->baseline, sizeof j->baseline, "%s", o->baseline);
-	if (o->build_dir) snprintf(j->build_dir, sizeof j->build_dir, "%s", o->build_dir);
-	if (o->arch) snprintf(j->arch, sizeof j->arch, "%s", o->arch);
-	if (o->nvcc) snprintf(j->nvcc, sizeof j->nvcc, "%s", o->nvcc);
+	if (!j->baseline[0] || !j->reference[0]) rc = ka_error_set(KA_EINPUT, "task path too long: %.80s...", spec->dir);
+	if (!rc && o->candidate) rc = ka_bench_job_path(j->candidate, sizeof j->candidate, o->candidate, NULL);
+	else if (!rc) rc = ka_bench_job_path(j->candidate, sizeof j->candidate, spec->dir, o->cand_name);
+	if (!rc && o->baseline) rc = ka_bench_job_path(j->baseline, sizeof j->baseline, o->baseline, NULL);
+	if (!rc && o->build_dir) rc = ka_bench_job_path(j->build_dir, sizeof j->build_dir, o->build_dir, NULL);
+	if (!rc && o->arch) rc = ka_bench_job_path(j->arch, sizeof j->arch, o->arch, NULL);
+	if (!rc && o->nvcc) rc = ka_bench_job_path(j->nvcc, sizeof j->nvcc, o->nvcc, NULL);
 	j->configs = o->configs;
 	j->compile_only = o->compile_only;
 	j->correct_only = o->check_task > 0;
@@ -108,6 +111,7 @@ static void setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_
 	j->sanitize = o->sanitize;
 	j->samples = o->samples;
 	j->seed = o->seed;
+	return rc;
 }
 
 /* Runs one task; fills *res.  Returns 0, or 2 after printing an error. */
@@ -122,7 +126,7 @@ static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec,
 	if (ka_bench_spec_load(task, spec)) return usage_error(ka_error_last(), NULL);
 	/* unseen sizes drawn now, from this run's seed, never listed anywhere a candidate can read */
 	if (ka_bench_spec_draw(spec, o->seed ^ 0x756e7365656eULL)) return usage_error(ka_error_last(), NULL);
-	setup_job(o, spec, j);
+	if (setup_job(o, spec, j)) return usage_error(ka_error_last(), NULL);
 	if (!ka_fs_exists(j->candidate)) return usage_error("no such candidate file", j->candidate);
 	if (!ka_fs_exists(j->baseline)) return usage_error("no such baseline file", j->baseline);
 	if (!o->compile_only && !rn->has_device(rn)) return usage_error("no CUDA device found", NULL);
@@ -173,7 +177,12 @@ static int one_task(const struct opts *o)
 	if (o->json) {
 		ka_buf b;
 		ka_buf_init(&b, 16 << 20);
-		ka_bench_report_json(&b, &job, &res);
+		int jrc = ka_bench_report_json(&b, &job, &res);
+		if (jrc) {
+			ka_buf_free(&b);
+			ka_bench_result_free(&res);
+			return usage_error("cannot build the JSON result (too large or out of memory)", NULL);
+		}
 		printf("%s\n", b.data);
 		ka_buf_free(&b);
 	} else {
@@ -225,18 +234,20 @@ static void task_score(const ka_bench_result *r, ka_bench_task_score *t)
 
 /* A task that could not run at all (bad spec, missing file, tool failure):
  * an entry with verdict "error", so the suite still reports every task. */
-static void broken_task(const struct opts *o, ka_buf *b, int i, const char *name, const char *why)
+static int broken_task(const struct opts *o, ka_buf *b, int i, const char *name, const char *why)
 {
+	int rc = 0;
 	if (!o->json) {
 		printf("%s: error: %s\n", name, why);
-		return;
+		return 0;
 	}
-	if (i) ka_buf_addc(b, ',');
-	ka_buf_adds(b, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
-	ka_bench_json_str(b, name);
-	ka_buf_adds(b, ",\"verdict\":\"error\",\"failed_gate\":null,\"reason\":");
-	ka_bench_json_str(b, why);
-	ka_buf_addc(b, '}');
+	if (i) rc = ka_buf_addc(b, ',');
+	if (!rc) rc = ka_buf_adds(b, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
+	if (!rc) rc = ka_bench_json_str(b, name);
+	if (!rc) rc = ka_buf_adds(b, ",\"verdict\":\"error\",\"failed_gate\":null,\"reason\":");
+	if (!rc) rc = ka_bench_json_str(b, why);
+	if (!rc) rc = ka_buf_addc(b, '}');
+	return rc;
 }
 
 static int suite(const struct opts *o)
@@ -250,19 +261,19 @@ static int suite(const struct opts *o)
 	ka_buf b;
 	if (n <= 0 || !sc) { free(sc); free(tasks); return usage_error("no tasks (folders with task.yaml) in", o->suite); }
 	ka_buf_init(&b, 64 << 20);
-	ka_buf_adds(&b, "{\"schema\":\"kernelarc.bench-suite/1\",\"tasks\":[");
+	int jrc = ka_buf_adds(&b, "{\"schema\":\"kernelarc.bench-suite/1\",\"tasks\":[");
 	for (int i = 0; i < n; i++) {
 		if (tty) fprintf(stderr, "[%d/%d] %s ...\n", i + 1, n, tasks[i]);
 		memset(&res, 0, sizeof res);
 		if (run_task(o, tasks[i], &spec, &job, &res)) {   /* a broken task: report it, go on with the rest */
 			const char *slash = strrchr(tasks[i], '/');
-			broken_task(o, &b, i, slash ? slash + 1 : tasks[i], ka_error_last());
+			if (!jrc) jrc = broken_task(o, &b, i, slash ? slash + 1 : tasks[i], ka_error_last());
 			worst = 2;
 			task_score(&res, &sc[i]);
 			continue;
 		}
 		if (!o->json) ka_bench_report_text(stdout, &job, &res);
-		else { if (i) ka_buf_addc(&b, ','); ka_bench_report_json(&b, &job, &res); }
+		else if (!jrc && !(jrc = i ? ka_buf_addc(&b, ',') : 0)) jrc = ka_bench_report_json(&b, &job, &res);
 		if (tty) fprintf(stderr, "[%d/%d] %s: %s\n", i + 1, n, spec.name, res.verdict);
 		if (exit_for(&res) > worst) worst = exit_for(&res);
 		task_score(&res, &sc[i]);
@@ -272,10 +283,11 @@ static int suite(const struct opts *o)
 	ka_bench_suite_score s;
 	ka_bench_score(sc, n, &s);
 	if (o->json) {
-		ka_buf_adds(&b, "],");
-		ka_bench_report_suite_json(&b, &s);
-		ka_buf_addc(&b, '}');
-		printf("%s\n", b.data);
+		if (!jrc) jrc = ka_buf_adds(&b, "],");
+		if (!jrc) jrc = ka_bench_report_suite_json(&b, &s);
+		if (!jrc) jrc = ka_buf_addc(&b, '}');
+		if (jrc) worst = usage_error("cannot build the JSON result (too large or out of memory)", NULL);
+		else printf("%s\n", b.data);
 	} else if (!o->compile_only) {
 		printf("suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
 		       "fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",

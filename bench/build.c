@@ -10,6 +10,7 @@
  * candidate's object then goes through bench/objcheck.c. */
 #include "bench/build.h"
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,28 +35,68 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 
 static int mkdirs(const char *path) { return ka_bench_cache_mkdir(path); }
 
+/* A path made with printf, on the heap (caller frees); NULL with a message
+ * when it does not fit the cap or memory runs out. */
+static char *path_of(const char *fmt, ...) KA_PRINTF(1, 2);
+static char *path_of(const char *fmt, ...)
+{
+	ka_buf b;
+	va_list ap;
+	ka_buf_init(&b, 64 << 10);
+	va_start(ap, fmt);
+	int rc = ka_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (rc || !b.data) {
+		ka_buf_free(&b);
+		ka_error_set(KA_EINPUT, "bench path too long or out of memory");
+		return NULL;
+	}
+	return ka_buf_steal(&b);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	return base ? base + 1 : path;
+}
+
 /* A cached harness folder is used only when it is safe and every file in it
  * still holds exactly the embedded bytes; a changed file is rewritten. */
 static int harness_intact(const char *dir)
 {
 	if (mkdirs(dir)) return KA_EINPUT;
 	for (const struct ka_embedded *e = ka_bench_harness_files; e->path; e++) {
-		char path[1400], *text = NULL;
+		char *path = path_of("%s/%s", dir, base_name(e->path)), *text = NULL;
 		size_t len = 0;
-		const char *base = strrchr(e->path, '/');
-		snprintf(path, sizeof path, "%s/%s", dir, base ? base + 1 : e->path);
+		if (!path) return KA_EINPUT;
 		int same = !ka_fs_read(path, 4 << 20, &text, &len) && len == e->len && !memcmp(text, e->data, len);
+		int rc = !same && ka_fs_write_atomic(path, e->data, e->len) ? KA_EIO : 0;
 		free(text);
-		if (!same && ka_fs_write_atomic(path, e->data, e->len)) return KA_EIO;
+		free(path);
+		if (rc) return rc;
 	}
 	return 0;
 }
 
-/* Writes the embedded harness sources to BUILD/harness-HASH/ once. */
-static int harness_dir(const ka_bench_build *b, char *dir, size_t cap, unsigned long long *hash,
-		       unsigned long long *abi)
+/* Writes the embedded harness files into a new folder tmp. */
+static int write_harness(const char *tmp)
+{
+	if (mkdirs(tmp)) return KA_EIO;
+	for (const struct ka_embedded *e = ka_bench_harness_files; e->path; e++) {
+		char *path = path_of("%s/%s", tmp, base_name(e->path));
+		int rc = !path ? KA_EINPUT : ka_fs_write_atomic(path, e->data, e->len) ? KA_EIO : 0;
+		free(path);
+		if (rc) return rc;
+	}
+	return 0;
+}
+
+/* Writes the embedded harness sources to BUILD/harness-HASH/ once; *dir is
+ * that folder (caller frees). */
+static int harness_dir(const ka_bench_build *b, char **dir, unsigned long long *hash, unsigned long long *abi)
 {
 	unsigned long long h = 0xcbf29ce484222325ULL;
+	int rc;
 	*abi = h;
 	for (const struct ka_embedded *e = ka_bench_harness_files; e->path; e++) {
 		h = fnv(h, e->path, strlen(e->path));
@@ -64,20 +105,15 @@ static int harness_dir(const ka_bench_build *b, char *dir, size_t cap, unsigned 
 			*abi = fnv(*abi, e->data, e->len);
 	}
 	*hash = h;
-	snprintf(dir, cap, "%s/harness-%016llx", b->build_dir, h);
-	if (ka_fs_is_dir(dir)) return harness_intact(dir);
-	char tmp[1200];
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", dir, (long)getpid());
-	if (mkdirs(tmp)) return KA_EIO;
-	for (const struct ka_embedded *e = ka_bench_harness_files; e->path; e++) {
-		char path[1400];
-		const char *base = strrchr(e->path, '/');
-		snprintf(path, sizeof path, "%s/%s", tmp, base ? base + 1 : e->path);
-		if (ka_fs_write_atomic(path, e->data, e->len)) return KA_EIO;
-	}
-	if (rename(tmp, dir) && !ka_fs_is_dir(dir))
-		return ka_error_set(KA_EIO, "cannot create %s: %s", dir, strerror(errno));
-	return 0;
+	if (!(*dir = path_of("%s/harness-%016llx", b->build_dir, h))) return KA_EINPUT;
+	if (ka_fs_is_dir(*dir)) return harness_intact(*dir);
+	char *tmp = path_of("%s.tmp%ld", *dir, (long)getpid());
+	if (!tmp) return KA_EINPUT;
+	rc = write_harness(tmp);
+	if (!rc && rename(tmp, *dir) && !ka_fs_is_dir(*dir))
+		rc = ka_error_set(KA_EIO, "cannot create %s: %s", *dir, strerror(errno));
+	free(tmp);
+	return rc;
 }
 
 /* First lines of a tool's output, for a one-line error. */
@@ -123,96 +159,144 @@ static int file_hash(const char *path, unsigned long long *h)
 	return 0;
 }
 
-/* Compile one source into obj (cached).  slot: 'a', 'b' (renamed + localized) or 'r'. */
-static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long long hh, const char *src,
-		       char slot, char *obj, size_t cap, char *log, size_t logcap, double *secs)
+/* The nvcc command line of one compile (argv's strings live in def, inc, arch). */
+static int compile_argv(const ka_bench_build *b, const char *src, char slot, const char *inc, const char *tmp,
+			char *def, size_t defcap, char *arch, size_t archcap, char **argv)
 {
-	unsigned long long h = hh;
-	char def[64], inc[1300], keep[64], tmp[1300];
-	int is_hip = strlen(src) > 4 && !strcmp(src + strlen(src) - 4, ".hip");
-	if (file_hash(src, &h)) { snprintf(log, logcap, "%s", ka_error_last()); return KA_EIO; }
-	h = fnv(h, &slot, 1);
-	h = fnv(h, b->arch, strlen(b->arch));
-	h = fnv(h, b->nvcc, strlen(b->nvcc));
-	snprintf(obj, cap, "%s/obj/%c-%016llx.o", b->build_dir, slot, h);
-	if (ka_bench_cache_valid(obj)) return 0;
-	snprintf(def, sizeof def, "-Dka_task_run=ka_impl_%c", slot);
-	snprintf(keep, sizeof keep, "--keep-global-symbol=ka_impl_%c", slot);
-	snprintf(inc, sizeof inc, "-I%s", hdir);
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld.o", obj, (long)getpid());
-	char arch[32];
-	snprintf(arch, sizeof arch, "-arch=%s", b->arch);
-	char *argv[16];
-	int n = 0;
+	int n = 0, is_hip = strlen(src) > 4 && !strcmp(src + strlen(src) - 4, ".hip");
+	snprintf(def, defcap, "-Dka_task_run=ka_impl_%c", slot);
+	if (snprintf(arch, archcap, "-arch=%s", b->arch) >= (int)archcap) return -1;
 	argv[n++] = (char *)b->nvcc;
 	argv[n++] = "-O3";
 	argv[n++] = arch;
-	argv[n++] = inc;
+	argv[n++] = (char *)inc;
 	if (slot != 'r') argv[n++] = def;
 	if (is_hip) { argv[n++] = "-x"; argv[n++] = "cu"; argv[n++] = "-include"; argv[n++] = "ka_hip.h"; }
 	argv[n++] = "-c";
 	argv[n++] = (char *)src;
 	argv[n++] = "-o";
-	argv[n++] = tmp;
+	argv[n++] = (char *)tmp;
 	argv[n] = NULL;
-	if (run_tool(b, argv, b->compile_timeout_s, log, logcap, secs)) { unlink(tmp); return KA_ETOOL; }
+	return 0;
+}
+
+/* Compile one source into *obj (cached; caller frees *obj).  slot: 'a',
+ * 'b' (renamed + localized) or 'r'. */
+static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long long hh, const char *src,
+		       char slot, char **obj, char *log, size_t logcap, double *secs)
+{
+	unsigned long long h = hh;
+	char def[64], keep[64], arch[48], *argv[16], *inc = NULL, *tmp = NULL;
+	int rc = 0;
+	if (file_hash(src, &h)) { snprintf(log, logcap, "%s", ka_error_last()); return KA_EIO; }
+	h = fnv(h, &slot, 1);
+	h = fnv(h, b->arch, strlen(b->arch));
+	h = fnv(h, b->nvcc, strlen(b->nvcc));
+	if (!(*obj = path_of("%s/obj/%c-%016llx.o", b->build_dir, slot, h))) goto too_long;
+	if (ka_bench_cache_valid(*obj)) return 0;
+	snprintf(keep, sizeof keep, "--keep-global-symbol=ka_impl_%c", slot);
+	if (!(inc = path_of("-I%s", hdir)) || !(tmp = path_of("%s.tmp%ld.o", *obj, (long)getpid())) ||
+	    compile_argv(b, src, slot, inc, tmp, def, sizeof def, arch, sizeof arch, argv))
+		goto too_long;
+	if (run_tool(b, argv, b->compile_timeout_s, log, logcap, secs)) { rc = KA_ETOOL; goto out; }
 	if (slot != 'r') {
 		char *oc[] = {"objcopy", keep, tmp, NULL};
-		if (run_tool(b, oc, 60, log, logcap, secs)) { unlink(tmp); return KA_ETOOL; }
+		if (run_tool(b, oc, 60, log, logcap, secs)) { rc = KA_ETOOL; goto out; }
 	}
-	if (ka_bench_cache_commit(tmp, obj)) { unlink(tmp); snprintf(log, logcap, "%s", ka_error_last()); return KA_EIO; }
-	return 0;
+	if (ka_bench_cache_commit(tmp, *obj)) { snprintf(log, logcap, "%s", ka_error_last()); rc = KA_EIO; }
+	goto out;
+too_long:
+	snprintf(log, logcap, "%s", "bench path or --arch too long");
+	rc = KA_EINPUT;
+out:
+	if (tmp && rc) unlink(tmp);
+	free(tmp);
+	free(inc);
+	return rc;
+}
+
+void ka_bench_build_out_free(ka_bench_build_out *o)
+{
+	free(o->ref_obj);
+	free(o->a_obj);
+	free(o->b_obj);
+	free(o->binary);
+	o->ref_obj = o->a_obj = o->b_obj = o->binary = NULL;
+}
+
+/* Compiles the harness, reference, baseline and candidate (o->*_obj). */
+static int compile_all(const ka_bench_build *b, const char *hdir, unsigned long long hh, unsigned long long abi,
+		       char **ho, ka_bench_build_out *o)
+{
+	char *href = path_of("%s/harness.cu", hdir);
+	struct { const char *src; char slot; char **obj; int what; } steps[] = {
+		{href, 'h', ho, KA_BENCH_BUILD_HARNESS},
+		{b->reference, 'r', &o->ref_obj, KA_BENCH_BUILD_REFERENCE},
+		{b->baseline, 'a', &o->a_obj, KA_BENCH_BUILD_BASELINE},
+		{b->candidate, 'b', &o->b_obj, KA_BENCH_BUILD_CANDIDATE},
+	};
+	int rc = href ? 0 : KA_EINPUT;
+	for (int i = 0; i < 4 && !rc; i++) {
+		char slot = steps[i].slot == 'h' ? 'r' : steps[i].slot;
+		rc = compile_one(b, hdir, (i == 0 ? hh : abi) ^ (unsigned long long)steps[i].what, steps[i].src, slot,
+				 steps[i].obj, o->log, sizeof o->log, &o->seconds);
+		if (rc) o->failed = steps[i].what;
+	}
+	free(href);
+	return rc;
+}
+
+/* Links the harness binary o->binary (cached). */
+static int link_harness(const ka_bench_build *b, const char *bindir, const char *ho, ka_bench_build_out *o)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	const char *objs[4] = {ho, o->ref_obj, o->a_obj, o->b_obj};
+	char arch[48], *tmp = NULL;
+	int rc = 0;
+	for (int i = 0; i < 4; i++) h = fnv(h, objs[i], strlen(objs[i]));
+	if (!(o->binary = path_of("%s/h-%016llx", bindir, h))) return KA_EINPUT;
+	if (ka_bench_cache_valid(o->binary)) return 0;
+	if (!(tmp = path_of("%s.tmp%ld", o->binary, (long)getpid()))) return KA_EINPUT;
+	snprintf(arch, sizeof arch, "-arch=%s", b->arch);
+	char *argv[] = {(char *)b->nvcc, arch, (char *)ho, o->ref_obj, o->a_obj, o->b_obj, "-lpthread", "-o", tmp, NULL};
+	if (run_tool(b, argv, b->compile_timeout_s, o->log, sizeof o->log, &o->seconds)) {
+		o->failed = KA_BENCH_BUILD_LINK;
+		rc = KA_ETOOL;
+	} else if (ka_bench_cache_commit(tmp, o->binary)) {
+		rc = KA_EIO;
+	}
+	free(tmp);
+	return rc;
 }
 
 int ka_bench_build_run(const ka_bench_build *b, ka_bench_build_out *o)
 {
-	char hdir[1200], href[1300], ho[1300], link_tmp[1400];
+	char *hdir = NULL, *ho = NULL, *objdir = NULL, *bindir = NULL;
 	unsigned long long hh, abi;
 	int rc;
 	memset(o, 0, sizeof *o);
 	if (strlen(b->build_dir) > 1000) return ka_error_set(KA_EINPUT, "build folder path too long");
-	if (mkdirs(b->build_dir) || harness_dir(b, hdir, sizeof hdir, &hh, &abi)) {
+	if (mkdirs(b->build_dir) || harness_dir(b, &hdir, &hh, &abi)) {
 		snprintf(o->log, sizeof o->log, "%s", ka_error_last());
 		o->failed = KA_BENCH_BUILD_HARNESS;
-		return KA_EIO;
+		rc = KA_EIO;
+		goto out;
 	}
-	char objdir[1200], bindir[1200];
-	snprintf(objdir, sizeof objdir, "%s/obj", b->build_dir);
-	snprintf(bindir, sizeof bindir, "%s/bin", b->build_dir);
-	if (mkdirs(objdir) || mkdirs(bindir)) return KA_EIO;
-	snprintf(href, sizeof href, "%s/harness.cu", hdir);
-	struct { const char *src; char slot; char *obj; int what; } steps[] = {
-		{href, 'h', ho, KA_BENCH_BUILD_HARNESS},
-		{b->reference, 'r', o->ref_obj, KA_BENCH_BUILD_REFERENCE},
-		{b->baseline, 'a', o->a_obj, KA_BENCH_BUILD_BASELINE},
-		{b->candidate, 'b', o->b_obj, KA_BENCH_BUILD_CANDIDATE},
-	};
-	for (int i = 0; i < 4; i++) {
-		char slot = steps[i].slot == 'h' ? 'r' : steps[i].slot;
-		char *obj = steps[i].obj;
-		rc = compile_one(b, hdir, (i == 0 ? hh : abi) ^ (unsigned long long)steps[i].what, steps[i].src, slot, obj,
-				 sizeof o->a_obj, o->log, sizeof o->log, &o->seconds);
-		if (rc) { o->failed = steps[i].what; return rc; }
-	}
+	objdir = path_of("%s/obj", b->build_dir);
+	bindir = path_of("%s/bin", b->build_dir);
+	if (!objdir || !bindir || mkdirs(objdir) || mkdirs(bindir)) { rc = KA_EIO; goto out; }
+	if ((rc = compile_all(b, hdir, hh, abi, &ho, o))) goto out;
 	if (b->objcheck) {
 		rc = ka_bench_objcheck(o->b_obj, o->findings, 16);
-		if (rc < 0) { snprintf(o->log, sizeof o->log, "%s", ka_error_last()); o->failed = KA_BENCH_BUILD_CANDIDATE; return rc; }
+		if (rc < 0) { snprintf(o->log, sizeof o->log, "%s", ka_error_last()); o->failed = KA_BENCH_BUILD_CANDIDATE; goto out; }
 		o->nfindings = rc;
-		if (rc > 0) { o->failed = KA_BENCH_BUILD_OBJCHECK; return KA_EINPUT; }
+		if (rc > 0) { o->failed = KA_BENCH_BUILD_OBJCHECK; rc = KA_EINPUT; goto out; }
 	}
-	unsigned long long h = 0xcbf29ce484222325ULL;
-	const char *objs[4] = {ho, o->ref_obj, o->a_obj, o->b_obj};
-	for (int i = 0; i < 4; i++) h = fnv(h, objs[i], strlen(objs[i]));
-	snprintf(o->binary, sizeof o->binary, "%s/h-%016llx", bindir, h);
-	if (ka_bench_cache_valid(o->binary)) return 0;
-	snprintf(link_tmp, sizeof link_tmp, "%s.tmp%ld", o->binary, (long)getpid());
-	char arch[32];
-	snprintf(arch, sizeof arch, "-arch=%s", b->arch);
-	char *argv[] = {(char *)b->nvcc, arch, ho, o->ref_obj, o->a_obj, o->b_obj, "-lpthread", "-o", link_tmp, NULL};
-	if (run_tool(b, argv, b->compile_timeout_s, o->log, sizeof o->log, &o->seconds)) {
-		o->failed = KA_BENCH_BUILD_LINK;
-		return KA_ETOOL;
-	}
-	if (ka_bench_cache_commit(link_tmp, o->binary)) return KA_EIO;
-	return 0;
+	rc = link_harness(b, bindir, ho, o);
+out:
+	free(hdir);
+	free(ho);
+	free(objdir);
+	free(bindir);
+	return rc;
 }

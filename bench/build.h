@@ -29,15 +29,17 @@ typedef struct ka_bench_build {
 
 typedef struct ka_bench_build_out {
 	int failed;               /* KA_BENCH_BUILD_* of the step that failed, 0 if none */
-	char log[512];            /* first lines of the failing tool's output */
-	char ref_obj[1300], a_obj[1300], b_obj[1300];
-	char binary[1300];
+	char log[512];            /* first lines of the failing tool's output (capped) */
+	char *ref_obj, *a_obj, *b_obj;   /* object paths (heap; ka_bench_build_out_free) */
+	char *binary;             /* the linked harness (heap) */
 	double seconds;           /* compiler time spent (0 when all cached) */
 	int nfindings;            /* KA_BENCH_BUILD_OBJCHECK: how many (up to 16 stored) */
 	ka_bench_finding findings[16];
 } ka_bench_build_out;
 
-/* 0 when every step succeeded; else a negative code and out->failed/log say where. */
+/* 0 when every step succeeded; else a negative code and out->failed/log say
+ * where.  Either way, free out's paths with ka_bench_build_out_free. */
 int ka_bench_build_run(const ka_bench_build *b, ka_bench_build_out *out);
+void ka_bench_build_out_free(ka_bench_build_out *out);
 
 #endif

@@ -38,7 +38,7 @@ static void add(ka_bench_finding *out, int max, int *n, const char *what, const 
 {
 	if (*n < max) {
 		out[*n].line = 0;
-		snprintf(out[*n].what, sizeof out[*n].what, "%s", what);
+		snprintf(out[*n].what, sizeof out[*n].what, "%.*s", (int)sizeof out[*n].what - 1, what);   /* a name, capped */
 		out[*n].reason = reason;
 	}
 	(*n)++;
@@ -84,7 +84,7 @@ static int sections(const char *text, struct sect *s, int max)
 			continue;
 		s[n].idx = idx;
 		s[n].size = strtoul(size, NULL, 16);
-		snprintf(s[n].flags, sizeof s[n].flags, "%s", isdigit((unsigned char)flg[0]) ? "" : flg);
+		snprintf(s[n].flags, sizeof s[n].flags, "%.15s", isdigit((unsigned char)flg[0]) ? "" : flg);
 		n++;
 	}
 	return n;

@@ -3,151 +3,187 @@
  * Field names and their order are part of the schema: add, never rename. */
 #include "bench/report.h"
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static void jstr(ka_buf *b, const char *s)
+/* Every append of the JSON goes through these: the first failure (the
+ * buffer's cap, memory) sticks in rc, later appends are skipped, and the
+ * public functions return it, so no caller prints half a document. */
+typedef struct jw {
+	ka_buf *b;
+	int rc;
+} jw;
+
+static void put(jw *w, const char *s)
 {
-	ka_buf_addc(b, '"');
+	if (!w->rc) w->rc = ka_buf_adds(w->b, s);
+}
+
+static void putch(jw *w, char c)
+{
+	if (!w->rc) w->rc = ka_buf_addc(w->b, c);
+}
+
+static void putf(jw *w, const char *fmt, ...) KA_PRINTF(2, 3);
+static void putf(jw *w, const char *fmt, ...)
+{
+	va_list ap;
+	if (w->rc) return;
+	va_start(ap, fmt);
+	w->rc = ka_buf_vprintf(w->b, fmt, ap);
+	va_end(ap);
+}
+
+static void jstr(jw *w, const char *s)
+{
+	putch(w, '"');
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') ka_buf_printf(b, "\\%c", c);
-		else if (c < 0x20) ka_buf_printf(b, "\\u%04x", c);
-		else ka_buf_addc(b, (char)c);
+		if (c == '"' || c == '\\') putf(w, "\\%c", c);
+		else if (c < 0x20) putf(w, "\\u%04x", c);
+		else putch(w, (char)c);
 	}
-	ka_buf_addc(b, '"');
+	putch(w, '"');
 }
 
-void ka_bench_json_str(ka_buf *b, const char *s) { jstr(b, s); }
-
-static void jnum(ka_buf *b, double v)
+int ka_bench_json_str(ka_buf *b, const char *s)
 {
-	if (isfinite(v)) ka_buf_printf(b, "%.6g", v);
-	else ka_buf_adds(b, "null");
+	jw w = {b, 0};
+	jstr(&w, s);
+	return w.rc;
 }
 
-static void jkey(ka_buf *b, const char *k)
+static void jnum(jw *w, double v)
 {
-	jstr(b, k);
-	ka_buf_addc(b, ':');
+	if (isfinite(v)) putf(w, "%.6g", v);
+	else put(w, "null");
 }
 
-static void summary(ka_buf *b, const char *key, const ka_bench_summary *s)
+static void jkey(jw *w, const char *k)
 {
-	jkey(b, key);
-	ka_buf_adds(b, "{\"median_us\":");
-	jnum(b, s->median);
-	ka_buf_adds(b, ",\"iqr_us\":");
-	jnum(b, s->iqr);
-	ka_buf_adds(b, ",\"min_us\":");
-	jnum(b, s->min);
-	ka_buf_addc(b, '}');
+	jstr(w, k);
+	putch(w, ':');
 }
 
-static void config_json(ka_buf *b, const ka_bench_spec *s, const ka_bench_result *r, int i)
+static void summary(jw *w, const char *key, const ka_bench_summary *s)
+{
+	jkey(w, key);
+	put(w, "{\"median_us\":");
+	jnum(w, s->median);
+	put(w, ",\"iqr_us\":");
+	jnum(w, s->iqr);
+	put(w, ",\"min_us\":");
+	jnum(w, s->min);
+	putch(w, '}');
+}
+
+static void config_json(jw *w, const ka_bench_spec *s, const ka_bench_result *r, int i)
 {
 	const ka_bench_cfg_result *c = &r->cfg[i];
-	ka_buf_adds(b, "{\"name\":");
-	jstr(b, s->c[i].name);
-	ka_buf_printf(b, ",\"split\":\"%s\",\"drawn\":%s,\"params\":{", s->c[i].unseen ? "unseen" : "visible",
+	put(w, "{\"name\":");
+	jstr(w, s->c[i].name);
+	putf(w, ",\"split\":\"%s\",\"drawn\":%s,\"params\":{", s->c[i].unseen ? "unseen" : "visible",
 		      s->c[i].drawn ? "true" : "false");
-	for (int k = 0; k < s->nparams; k++) ka_buf_printf(b, "%s\"%s\":%lld", k ? "," : "", s->params[k], s->c[i].p[k]);
-	ka_buf_printf(b, "},\"bytes\":%lld,\"flops\":%lld,\"correct\":%s", s->c[i].bytes, s->c[i].flops,
+	for (int k = 0; k < s->nparams; k++) putf(w, "%s\"%s\":%lld", k ? "," : "", s->params[k], s->c[i].p[k]);
+	putf(w, "},\"bytes\":%lld,\"flops\":%lld,\"correct\":%s", s->c[i].bytes, s->c[i].flops,
 		      c->correct == 1 ? "true" : c->correct == 0 ? "false" : "null");
-	ka_buf_adds(b, ",\"worst_error_ratio\":");
-	jnum(b, c->correct == 1 ? c->worst : NAN);
-	ka_buf_adds(b, ",\"rel_l2\":");
-	jnum(b, c->correct == 1 ? c->rel_l2 : NAN);
-	ka_buf_adds(b, ",\"failure\":");
-	if (c->why[0]) jstr(b, c->why);
-	else ka_buf_adds(b, "null");
-	ka_buf_printf(b, ",\"timed\":%s", c->timed && c->n ? "true" : "false");
+	put(w, ",\"worst_error_ratio\":");
+	jnum(w, c->correct == 1 ? c->worst : NAN);
+	put(w, ",\"rel_l2\":");
+	jnum(w, c->correct == 1 ? c->rel_l2 : NAN);
+	put(w, ",\"failure\":");
+	if (c->why[0]) jstr(w, c->why);
+	else put(w, "null");
+	putf(w, ",\"timed\":%s", c->timed && c->n ? "true" : "false");
 	if (c->timed && c->n) {
-		ka_buf_printf(b, ",\"samples\":%d,\"cuda_graph\":%s,\"validated_samples\":%d,", c->n,
+		putf(w, ",\"samples\":%d,\"cuda_graph\":%s,\"validated_samples\":%d,", c->n,
 			      c->graph ? "true" : "false", c->validated);
-		summary(b, "baseline", &c->sa);
-		ka_buf_addc(b, ',');
-		summary(b, "candidate", &c->sb);
-		ka_buf_adds(b, ",\"speedup\":{\"median\":");
-		jnum(b, c->speedup);
-		ka_buf_adds(b, ",\"ci95\":[");
-		jnum(b, c->lo);
-		ka_buf_addc(b, ',');
-		jnum(b, c->hi);
-		ka_buf_adds(b, "]},\"achieved_gbs\":");
-		jnum(b, c->gbs);
-		ka_buf_adds(b, ",\"achieved_gflops\":");
-		jnum(b, c->gflops);
-		ka_buf_adds(b, ",\"roofline_fraction\":");
-		jnum(b, c->roof);
-		ka_buf_adds(b, ",\"wall_excess_us\":");
-		jnum(b, c->wall_excess_us);
-		ka_buf_adds(b, ",\"tail_excess_us\":");
-		jnum(b, c->tail_excess_us);
-		ka_buf_printf(b, ",\"checked_samples\":%d", c->checked);
+		summary(w, "baseline", &c->sa);
+		putch(w, ',');
+		summary(w, "candidate", &c->sb);
+		put(w, ",\"speedup\":{\"median\":");
+		jnum(w, c->speedup);
+		put(w, ",\"ci95\":[");
+		jnum(w, c->lo);
+		putch(w, ',');
+		jnum(w, c->hi);
+		put(w, "]},\"achieved_gbs\":");
+		jnum(w, c->gbs);
+		put(w, ",\"achieved_gflops\":");
+		jnum(w, c->gflops);
+		put(w, ",\"roofline_fraction\":");
+		jnum(w, c->roof);
+		put(w, ",\"wall_excess_us\":");
+		jnum(w, c->wall_excess_us);
+		put(w, ",\"tail_excess_us\":");
+		jnum(w, c->tail_excess_us);
+		putf(w, ",\"checked_samples\":%d", c->checked);
 	}
-	ka_buf_addc(b, '}');
+	putch(w, '}');
 }
 
-void ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_result *r)
+int ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_result *r)
 {
 	const ka_bench_spec *s = j->spec;
-	ka_buf_adds(b, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
-	jstr(b, s->name);
-	ka_buf_adds(b, ",\"category\":");
-	jstr(b, s->category);
-	ka_buf_adds(b, ",\"candidate\":");
-	jstr(b, j->candidate);
-	ka_buf_adds(b, ",\"baseline\":");
-	jstr(b, j->baseline);
-	ka_buf_printf(b, ",\"seed\":%llu,\"arch\":", j->seed);
-	jstr(b, j->arch);
-	ka_buf_adds(b, ",\"verdict\":");
-	jstr(b, r->verdict);
-	ka_buf_adds(b, ",\"failed_gate\":");
-	if (r->gate[0]) jstr(b, r->gate);
-	else ka_buf_adds(b, "null");
-	ka_buf_adds(b, ",\"reason\":");
-	if (r->reason[0]) jstr(b, r->reason);
-	else ka_buf_adds(b, "null");
-	ka_buf_adds(b, ",\"sanitizer\":");
-	if (r->sanitizer[0]) jstr(b, r->sanitizer);
-	else ka_buf_adds(b, "null");
-	ka_buf_adds(b, ",\"static_findings\":[");
+	jw w_ = {b, 0}, *w = &w_;
+	put(w, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
+	jstr(w, s->name);
+	put(w, ",\"category\":");
+	jstr(w, s->category);
+	put(w, ",\"candidate\":");
+	jstr(w, j->candidate);
+	put(w, ",\"baseline\":");
+	jstr(w, j->baseline);
+	putf(w, ",\"seed\":%llu,\"arch\":", j->seed);
+	jstr(w, j->arch);
+	put(w, ",\"verdict\":");
+	jstr(w, r->verdict);
+	put(w, ",\"failed_gate\":");
+	if (r->gate[0]) jstr(w, r->gate);
+	else put(w, "null");
+	put(w, ",\"reason\":");
+	if (r->reason[0]) jstr(w, r->reason);
+	else put(w, "null");
+	put(w, ",\"sanitizer\":");
+	if (r->sanitizer[0]) jstr(w, r->sanitizer);
+	else put(w, "null");
+	put(w, ",\"static_findings\":[");
 	for (int i = 0; i < r->nfindings; i++) {
-		ka_buf_printf(b, "%s{\"line\":%d,\"token\":", i ? "," : "", r->findings[i].line);
-		jstr(b, r->findings[i].what);
-		ka_buf_adds(b, ",\"reason\":");
-		jstr(b, r->findings[i].reason);
-		ka_buf_addc(b, '}');
+		putf(w, "%s{\"line\":%d,\"token\":", i ? "," : "", r->findings[i].line);
+		jstr(w, r->findings[i].what);
+		put(w, ",\"reason\":");
+		jstr(w, r->findings[i].reason);
+		putch(w, '}');
 	}
-	ka_buf_adds(b, "],\"device\":");
-	if (r->device[0]) jstr(b, r->device);
-	else ka_buf_adds(b, "null");
-	ka_buf_adds(b, ",\"ceilings\":{\"copy_gbs\":");
-	jnum(b, r->copy_gbs > 0 ? r->copy_gbs : NAN);
-	ka_buf_adds(b, ",\"fma_gflops\":");
-	jnum(b, r->fma_gflops > 0 ? r->fma_gflops : NAN);
-	ka_buf_printf(b, "},\"correct\":{\"visible\":[%d,%d],\"unseen\":[%d,%d]},\"speedup\":{\"geomean\":",
+	put(w, "],\"device\":");
+	if (r->device[0]) jstr(w, r->device);
+	else put(w, "null");
+	put(w, ",\"ceilings\":{\"copy_gbs\":");
+	jnum(w, r->copy_gbs > 0 ? r->copy_gbs : NAN);
+	put(w, ",\"fma_gflops\":");
+	jnum(w, r->fma_gflops > 0 ? r->fma_gflops : NAN);
+	putf(w, "},\"correct\":{\"visible\":[%d,%d],\"unseen\":[%d,%d]},\"speedup\":{\"geomean\":",
 		      r->correct_visible, r->total_visible, r->correct_unseen, r->total_unseen);
-	jnum(b, r->geomean > 0 ? r->geomean : NAN);
+	jnum(w, r->geomean > 0 ? r->geomean : NAN);
 	int timed = r->geomean > 0;
-	ka_buf_adds(b, ",\"ci95\":[");
-	jnum(b, timed ? r->lo : NAN);
-	ka_buf_addc(b, ',');
-	jnum(b, timed ? r->hi : NAN);
-	ka_buf_adds(b, "],\"visible\":");
-	jnum(b, timed ? r->geo_visible : NAN);
-	ka_buf_adds(b, ",\"unseen\":");
-	jnum(b, timed ? r->geo_unseen : NAN);
-	ka_buf_adds(b, "},\"roofline_fraction_mean\":");
-	jnum(b, r->geomean > 0 ? r->roof_mean : NAN);
-	ka_buf_printf(b, ",\"suspicious\":%s,\"configs\":[", r->suspicious ? "true" : "false");
+	put(w, ",\"ci95\":[");
+	jnum(w, timed ? r->lo : NAN);
+	putch(w, ',');
+	jnum(w, timed ? r->hi : NAN);
+	put(w, "],\"visible\":");
+	jnum(w, timed ? r->geo_visible : NAN);
+	put(w, ",\"unseen\":");
+	jnum(w, timed ? r->geo_unseen : NAN);
+	put(w, "},\"roofline_fraction_mean\":");
+	jnum(w, r->geomean > 0 ? r->roof_mean : NAN);
+	putf(w, ",\"suspicious\":%s,\"configs\":[", r->suspicious ? "true" : "false");
 	for (int i = 0; i < s->nconfigs && r->ncfg; i++) {
-		if (i) ka_buf_addc(b, ',');
-		config_json(b, s, r, i);
+		if (i) putch(w, ',');
+		config_json(w, s, r, i);
 	}
-	ka_buf_adds(b, "]}");
+	put(w, "]}");
+	return w->rc;
 }
 
 void ka_bench_report_text(FILE *f, const ka_bench_job *j, const ka_bench_result *r)
@@ -173,24 +209,26 @@ void ka_bench_report_text(FILE *f, const ka_bench_job *j, const ka_bench_result 
 	}
 }
 
-void ka_bench_report_suite_json(ka_buf *b, const ka_bench_suite_score *sc)
+int ka_bench_report_suite_json(ka_buf *b, const ka_bench_suite_score *sc)
 {
-	ka_buf_printf(b, "\"score\":{\"tasks\":%d,\"passed\":%d,\"correct_visible\":", sc->tasks, sc->passed);
-	jnum(b, sc->correct_visible);
-	ka_buf_adds(b, ",\"correct_unseen\":");
-	jnum(b, sc->correct_unseen);
-	ka_buf_adds(b, ",\"fast_p\":{");
+	jw w_ = {b, 0}, *w = &w_;
+	putf(w, "\"score\":{\"tasks\":%d,\"passed\":%d,\"correct_visible\":", sc->tasks, sc->passed);
+	jnum(w, sc->correct_visible);
+	put(w, ",\"correct_unseen\":");
+	jnum(w, sc->correct_unseen);
+	put(w, ",\"fast_p\":{");
 	for (int k = 0; k < 4; k++) {
-		ka_buf_printf(b, "%s\"%.1f\":", k ? "," : "", ka_bench_fast_p[k]);
-		jnum(b, sc->fast_p[k]);
+		putf(w, "%s\"%.1f\":", k ? "," : "", ka_bench_fast_p[k]);
+		jnum(w, sc->fast_p[k]);
 	}
-	ka_buf_adds(b, "},\"geomean_speedup\":");
-	jnum(b, sc->geomean);
-	ka_buf_adds(b, ",\"generalization_gap\":{\"correctness\":");
-	jnum(b, sc->gap_correct);
-	ka_buf_adds(b, ",\"speedup_visible_over_unseen\":");
-	jnum(b, sc->gap_speedup);
-	ka_buf_adds(b, "},\"roofline_fraction_mean\":");
-	jnum(b, sc->roof_mean);
-	ka_buf_addc(b, '}');
+	put(w, "},\"geomean_speedup\":");
+	jnum(w, sc->geomean);
+	put(w, ",\"generalization_gap\":{\"correctness\":");
+	jnum(w, sc->gap_correct);
+	put(w, ",\"speedup_visible_over_unseen\":");
+	jnum(w, sc->gap_speedup);
+	put(w, "},\"roofline_fraction_mean\":");
+	jnum(w, sc->roof_mean);
+	putch(w, '}');
+	return w->rc;
 }

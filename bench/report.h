@@ -6,11 +6,13 @@
 #include "bench/score.h"
 #include "util/buf.h"
 
-void ka_bench_report_json(ka_buf *b, const ka_bench_job *job, const ka_bench_result *r);
+/* The JSON appenders return 0, or the buffer's error (KA_ETOOBIG past its
+ * cap, KA_ENOMEM): then the document is incomplete and must not be used. */
+int ka_bench_report_json(ka_buf *b, const ka_bench_job *job, const ka_bench_result *r);
 void ka_bench_report_text(FILE *f, const ka_bench_job *job, const ka_bench_result *r);
 /* Appends s as a JSON string (escaped). */
-void ka_bench_json_str(ka_buf *b, const char *s);
+int ka_bench_json_str(ka_buf *b, const char *s);
 /* Appends "score":{...} (no braces around it). */
-void ka_bench_report_suite_json(ka_buf *b, const ka_bench_suite_score *sc);
+int ka_bench_report_suite_json(ka_buf *b, const ka_bench_suite_score *sc);
 
 #endif

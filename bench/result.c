@@ -43,7 +43,7 @@ static void device_line(const char *line, ka_bench_result *r)
 {
 	char w[8][128];
 	words(line, 8, w);
-	snprintf(r->device, sizeof r->device, "%s %s sms=%s l2=%s", w[1], w[2], w[4], w[6]);
+	snprintf(r->device, sizeof r->device, "%.96s %.12s sms=%.12s l2=%.16s", w[1], w[2], w[4], w[6]);
 }
 
 /* Handles the lines both modes share; 1 when the line was one of them. */
@@ -60,7 +60,7 @@ static int common_line(const char *line, const char *rest_of, const ka_bench_spe
 	snprintf(msg, sizeof msg, "config %s: %.*s", w[2], n, rest);
 	if (!strcmp(w[1], "a")) {
 		char m2[500];
-		snprintf(m2, sizeof m2, "the baseline fails on its own task: %s", msg);
+		snprintf(m2, sizeof m2, "the baseline fails on its own task: %.450s", msg);   /* messages are capped */
 		set_verdict(r, "error", gate, m2);
 	} else if (!strcmp(w[1], "b") && ci >= 0) {
 		r->cfg[ci].correct = !strcmp(gate, "correctness") ? 0 : r->cfg[ci].correct;
@@ -96,7 +96,8 @@ int ka_bench_result_parse_correct(const char *text, const ka_bench_spec *s, ka_b
 			 * degenerate shape) says nothing about the task: not an error */
 		} else if (!strcmp(w[0], "selfcheck") && !strcmp(w[3], "pass")) {
 			char msg[300];
-			snprintf(msg, sizeof msg, "task '%s' fails its self-check: %s passes the tolerance on config %s", s->name, w[2], w[1]);
+			snprintf(msg, sizeof msg, "task '%.64s' fails its self-check: %.64s passes the tolerance on config %.64s", s->name,
+				 w[2], w[1]);
 			set_verdict(r, "error", "selfcheck", msg);
 		} else if (!strcmp(w[0], "taskerror")) {
 			set_verdict(r, "error", "reference", "the task's reference failed");

@@ -75,6 +75,10 @@ typedef struct ka_bench_runner {
 
 const ka_bench_runner *ka_bench_runner_local(void);
 void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec);
+/* DIR/NAME (or DIR alone when name is NULL) into one of the job's fixed path
+ * fields: 0, or KA_EINPUT and an empty dst when it does not fit (a path is
+ * never cut short into the name of another file). */
+int ka_bench_job_path(char *dst, size_t cap, const char *dir, const char *name);
 void ka_bench_result_free(ka_bench_result *res);
 /* Reads the harness's result lines into res (bench/result.c). */
 int ka_bench_result_parse_correct(const char *text, const ka_bench_spec *spec, ka_bench_result *res);

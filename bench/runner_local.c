@@ -5,6 +5,7 @@
  * The plan file tells the harness the tensors, distributions, tolerance and
  * configurations (with every expression already evaluated). */
 #include "bench/runner.h"
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +18,21 @@
 #include "util/error.h"
 #include "util/fs.h"
 
+int ka_bench_job_path(char *dst, size_t cap, const char *dir, const char *name)
+{
+	int n = name ? snprintf(dst, cap, "%s/%s", dir, name) : snprintf(dst, cap, "%s", dir);
+	if (n >= 0 && (size_t)n < cap) return 0;
+	dst[0] = 0;   /* never a cut path that could name another file */
+	return ka_error_set(KA_EINPUT, "path too long (over %zu bytes): %.80s...", cap - 1, dir);
+}
+
 void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec)
 {
 	memset(job, 0, sizeof *job);
 	job->spec = spec;
-	snprintf(job->baseline, sizeof job->baseline, "%s/baseline.cu", spec->dir);
-	snprintf(job->reference, sizeof job->reference, "%s/reference.cu", spec->dir);
-	snprintf(job->candidate, sizeof job->candidate, "%s/expert.cu", spec->dir);
+	ka_bench_job_path(job->baseline, sizeof job->baseline, spec->dir, "baseline.cu");
+	ka_bench_job_path(job->reference, sizeof job->reference, spec->dir, "reference.cu");
+	ka_bench_job_path(job->candidate, sizeof job->candidate, spec->dir, "expert.cu");
 	job->samples = 40;
 	job->seed = 0;
 	if (ka_bench_cache_default(job->build_dir, sizeof job->build_dir)) job->build_dir[0] = 0;
@@ -77,40 +86,47 @@ static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 {
 	const ka_bench_spec *s = j->spec;
 	ka_buf b;
+	int rc;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_printf(&b, "seed %llu\nsamples %d\ndeterministic %d\ntol %.17g %.17g %.17g\n", j->seed, j->samples,
+	rc = ka_buf_printf(&b, "seed %llu\nsamples %d\ndeterministic %d\ntol %.17g %.17g %.17g\n", j->seed, j->samples,
 		      s->deterministic, s->atol, s->rtol, s->l2);
 	/* compute-sanitizer (the smallest-config plan) injects itself into the
 	 * process and needs more than the sandbox allows */
-	ka_buf_printf(&b, "sandbox %d\n", which != PLAN_SMALLEST);
+	rc |= ka_buf_printf(&b, "sandbox %d\n", which != PLAN_SMALLEST);
 	for (int i = 0; i < s->ntensors; i++) {
 		const ka_bench_tensor *t = &s->t[i];
-		ka_buf_printf(&b, "tensor %s %s %s", t->name, t->out ? "out" : "in", ka_bench_dtype_name(t->dtype));
+		rc |= ka_buf_printf(&b, "tensor %s %s %s", t->name, t->out ? "out" : "in", ka_bench_dtype_name(t->dtype));
 		if (!t->out)
-			ka_buf_printf(&b, " %s %.17g %.17g %s %.17g %.17g", dist_name(t->dist.kind), t->dist.a, t->dist.b,
+			rc |= ka_buf_printf(&b, " %s %.17g %.17g %s %.17g %.17g", dist_name(t->dist.kind), t->dist.a, t->dist.b,
 				      dist_name(t->adversarial.kind), t->adversarial.a, t->adversarial.b);
-		ka_buf_addc(&b, '\n');
+		rc |= ka_buf_addc(&b, '\n');
 	}
-	for (int i = 0; i < s->nscalars; i++) ka_buf_printf(&b, "scalar %s %.17g %.17g\n", s->s[i].name, s->s[i].lo, s->s[i].hi);
+	for (int i = 0; i < s->nscalars; i++) rc |= ka_buf_printf(&b, "scalar %s %.17g %.17g\n", s->s[i].name, s->s[i].lo, s->s[i].hi);
 	for (int i = 0; i < s->nconfigs; i++) {
 		const ka_bench_config *c = &s->c[i];
 		if ((which == PLAN_TIMED && !timed_cfg(j, i)) || (which == PLAN_SMALLEST && i != smallest_cfg(s))) continue;
-		ka_buf_printf(&b, "config %s %s %lld %d", c->name, c->unseen ? "unseen" : "visible", c->work, s->nparams);
-		for (int k = 0; k < s->nparams; k++) ka_buf_printf(&b, " %lld", c->p[k]);
-		ka_buf_printf(&b, " %d", s->ntensors);
-		for (int k = 0; k < s->ntensors; k++) ka_buf_printf(&b, " %lld", c->n[k]);
-		ka_buf_printf(&b, "\nreduce %s %lld\n", c->name, c->reduction);
+		rc |= ka_buf_printf(&b, "config %s %s %lld %d", c->name, c->unseen ? "unseen" : "visible", c->work, s->nparams);
+		for (int k = 0; k < s->nparams; k++) rc |= ka_buf_printf(&b, " %lld", c->p[k]);
+		rc |= ka_buf_printf(&b, " %d", s->ntensors);
+		for (int k = 0; k < s->ntensors; k++) rc |= ka_buf_printf(&b, " %lld", c->n[k]);
+		rc |= ka_buf_printf(&b, "\nreduce %s %lld\n", c->name, c->reduction);
 	}
-	ka_buf_adds(&b, "end\n");
+	rc |= ka_buf_adds(&b, "end\n");
+	if (rc || !b.data) {   /* a plan cut short must never reach the harness */
+		ka_buf_free(&b);
+		return ka_error_set(KA_ENOMEM, "cannot build the harness plan (too large or out of memory)");
+	}
 	*out = b;
-	return b.data ? 0 : ka_error_set(KA_ENOMEM, "out of memory");
+	return 0;
 }
 
+/* Verdict, gate and reason; a reason longer than the result holds is cut
+ * (it is a message, capped on purpose). */
 static void reject(ka_bench_result *r, const char *v, const char *gate, const char *reason)
 {
 	snprintf(r->verdict, sizeof r->verdict, "%s", v);
 	snprintf(r->gate, sizeof r->gate, "%s", gate);
-	snprintf(r->reason, sizeof r->reason, "%s", reason);
+	snprintf(r->reason, sizeof r->reason, "%.*s", (int)sizeof r->reason - 1, reason);
 }
 
 static int static_gate(const ka_bench_job *j, ka_bench_result *r)
@@ -123,14 +139,15 @@ static int static_gate(const ka_bench_job *j, ka_bench_result *r)
 	r->nfindings = n < 16 ? n : 16;
 	if (n > 0) {
 		char msg[400];
-		snprintf(msg, sizeof msg, "%s:%d: '%s': %s%s", j->candidate, r->findings[0].line, r->findings[0].what,
-			 r->findings[0].reason, n > 1 ? " (and more)" : "");
+		snprintf(msg, sizeof msg, "%.200s:%d: '%.64s': %.100s%s", j->candidate, r->findings[0].line,
+			 r->findings[0].what, r->findings[0].reason, n > 1 ? " (and more)" : "");
 		reject(r, "rejected", "static", msg);
 	}
 	return 0;
 }
 
-static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary, size_t cap)
+/* Builds the harness binary (*binary, caller frees) or sets the verdict. */
+static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char **binary)
 {
 	ka_bench_build b = {j->build_dir, j->nvcc, j->arch, j->reference, j->baseline, j->candidate,
 			    j->compile_timeout_s, j->compile_only, !j->skip_static};
@@ -138,14 +155,16 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char *binary,
 	char msg[700];
 	int rc = ka_bench_build_run(&b, &o);
 	r->compile_s = o.seconds;
-	snprintf(binary, cap, "%s", o.binary);
+	*binary = o.binary;
+	o.binary = NULL;
+	ka_bench_build_out_free(&o);
 	if (rc == 0) return 0;
 	snprintf(msg, sizeof msg, "%s", o.log[0] ? o.log : ka_error_last());
 	if (o.failed == KA_BENCH_BUILD_OBJCHECK) {
 		r->nfindings = o.nfindings < 16 ? o.nfindings : 16;
 		memcpy(r->findings, o.findings, sizeof r->findings);
-		snprintf(msg, sizeof msg, "%s: object: '%s': %s%s", j->candidate, o.findings[0].what, o.findings[0].reason,
-			 o.nfindings > 1 ? " (and more)" : "");
+		snprintf(msg, sizeof msg, "%.400s: object: '%.64s': %.150s%s", j->candidate, o.findings[0].what,
+			 o.findings[0].reason, o.nfindings > 1 ? " (and more)" : "");
 		reject(r, "rejected", "static", msg);
 		return 0;
 	}
@@ -204,8 +223,9 @@ static void check_exit(const ka_proc_result *pr, const char *text, const char *g
 {
 	char msg[160];
 	if (r->verdict[0] || (pr->status == 0 && strstr(text, "\ndone\n"))) return;
-	snprintf(msg, sizeof msg, "the harness exited with status %d%s", pr->status,
-		 strstr(text, "\ndone\n") ? "" : " before finishing");
+	snprintf(msg, sizeof msg, "the harness exited with status %d%s%s", pr->status,
+		 strstr(text, "\ndone\n") ? "" : " before finishing",
+		 pr->signal == SIGSYS ? " (killed by SIGSYS: a system call the sandbox denies)" : "");
 	reject(r, "rejected", gate, msg);
 }
 
@@ -238,17 +258,12 @@ static int sanitize(const ka_bench_job *j, const char *binary, ka_bench_result *
 	return 0;
 }
 
-static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_result *r)
+/* The harness runs: correctness, then (unless stopped there) the sanitizer
+ * and the timing run. */
+static int run_gates(const ka_bench_job *j, const char *binary, ka_bench_result *r)
 {
-	char binary[1300], *text = NULL;
 	int timed[KA_BENCH_MAX_CONFIGS] = {0}, rc;
-	(void)rn;
-	memset(r, 0, sizeof *r);
-	if (!j->build_dir[0]) return ka_error_set(KA_EINPUT, "no cache folder: set XDG_CACHE_HOME or HOME, or give --build-dir");
-	if (!j->skip_static && (rc = static_gate(j, r))) return rc;
-	if (r->verdict[0]) return 0;
-	if ((rc = compile_gate(j, r, binary, sizeof binary)) || r->verdict[0]) return rc;
-	if (j->compile_only) { reject(r, "compiled", "", ""); return 0; }
+	char *text = NULL;
 	ka_proc_result pr;
 	if ((rc = run_harness(j, binary, "correct", NULL, &text, r, &pr))) return rc;
 	rc = ka_bench_result_parse_correct(text, j->spec, r);
@@ -266,6 +281,24 @@ static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_
 	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
 	ka_bench_result_finish(j->spec, r, j->seed);
 	return 0;
+}
+
+static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_result *r)
+{
+	char *binary = NULL;
+	int rc;
+	(void)rn;
+	memset(r, 0, sizeof *r);
+	if (!j->build_dir[0]) return ka_error_set(KA_EINPUT, "no cache folder: set XDG_CACHE_HOME or HOME, or give --build-dir");
+	if (!j->skip_static && (rc = static_gate(j, r))) return rc;
+	if (r->verdict[0]) return 0;
+	rc = compile_gate(j, r, &binary);
+	if (!rc && !r->verdict[0]) {
+		if (j->compile_only) reject(r, "compiled", "", "");
+		else rc = run_gates(j, binary, r);
+	}
+	free(binary);
+	return rc;
 }
 
 const ka_bench_runner *ka_bench_runner_local(void)

@@ -403,6 +403,7 @@ int ka_bench_spec_load(const char *path, ka_bench_spec *spec)
 	size_t len = 0;
 	int rc;
 	size_t n = strlen(path);
+	if (n > 1000) return ka_error_set(KA_EINPUT, "task path too long (over 1000 bytes): %.60s...", path);
 	if (ka_fs_is_dir(path) || n < 5 || strcmp(path + n - 5, ".yaml")) snprintf(file, sizeof file, "%s/task.yaml", path);
 	else snprintf(file, sizeof file, "%s", path);
 	if (!ka_fs_exists(file)) return ka_error_set(KA_EIO, "no task spec at %s", file);

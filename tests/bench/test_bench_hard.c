@@ -398,6 +398,23 @@ static void test_find_nvcc(void **state)
 	free(home_b);
 }
 
+/* Paths that do not fit are refused, never cut into another file's name. */
+static void test_long_paths(void **state)
+{
+	char dst[16], longp[1100];
+	static ka_bench_spec spec;
+	(void)state;
+	assert_int_equal(ka_bench_job_path(dst, sizeof dst, "t/x", "expert.cu"), 0);
+	assert_string_equal(dst, "t/x/expert.cu");
+	assert_int_equal(ka_bench_job_path(dst, sizeof dst, "tasks/gemv", "expert.cu"), KA_EINPUT);
+	assert_string_equal(dst, "");
+	assert_non_null(strstr(ka_error_last(), "path too long"));
+	memset(longp, 'a', sizeof longp - 1);
+	longp[sizeof longp - 1] = 0;
+	assert_int_equal(ka_bench_spec_load(longp, &spec), KA_EINPUT);
+	assert_non_null(strstr(ka_error_last(), "task path too long"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_proc_channels),  cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_cache),          cmocka_unit_test(test_objcheck),
 		cmocka_unit_test(test_exact_samples),  cmocka_unit_test(test_find_nvcc),
+		cmocka_unit_test(test_long_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
