@@ -384,3 +384,11 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	ka_tu_free(tu);
 	return rc;
 }
+
+int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a,
+			  const char ***argv, int *argc)
+{
+	ka_frontend_opts fo = {.lang = ka_lang_of_path(path), .arch = o->arch, .force_shim = o->force_shim,
+			       .extra = o->extra_args, .nextra = o->n_extra_args};
+	return ka_frontend_args(&fo, a, argv, argc);
+}

@@ -10,9 +10,10 @@
 #define KA_ANALYZER_H
 #include <sqlite3.h>
 #include "analyzer/arch.h"
+#include "util/arena.h"
 
 typedef struct ka_analyze_opts {
-	const char *arch;            /* --arch; NULL = "sm_90" */
+	const char *arch;            /* --arch; NULL = KA_ARCH_DEFAULT */
 	const char *const *extra_args; /* flags after `--` or from compile_commands.json */
 	int n_extra_args;
 	const char *cuda_path;       /* NULL = /usr/local/cuda when it exists */
@@ -41,6 +42,11 @@ int ka_facts_open(sqlite3 **db);
  * KA_EPARSE when clang reported errors (facts of what parsed are still
  * written); KA_EINPUT for an unknown arch.  The message is in ka_error_last(). */
 int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db);
+
+/* The libclang arguments path would be parsed with (argv without the file
+ * name; strings in a): `kcheck facts --print-clang-args`.  KA_OK or < 0. */
+int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a,
+			  const char ***argv, int *argc);
 
 /* "cuda" or "hip" from the extension (.hip -> hip, else cuda) and flags. */
 const char *ka_lang_of_path(const char *path);

@@ -2,6 +2,7 @@
  * Programming Guide's compute-capability tables and AMD's CDNA
  * documentation; the H200 row matches what we measured (132 SMs, 60 MB L2). */
 #include "analyzer/arch.h"
+#include <stdio.h>
 #include <string.h>
 
 static const ka_arch archs[] = {
@@ -30,3 +31,18 @@ const ka_arch *ka_arch_find(const char *name)
 }
 
 const ka_arch *ka_arch_all(void) { return archs; }
+
+const ka_arch *ka_arch_default(void) { return ka_arch_find(KA_ARCH_DEFAULT); }
+
+size_t ka_arch_names(char *buf, size_t size)
+{
+	size_t n = 0;
+	if (size)
+		buf[0] = '\0';
+	for (const ka_arch *a = archs; a->name; a++) {
+		int k = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s%s",
+				 a == archs ? "" : " ", a->name);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return n;
+}

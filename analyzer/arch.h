@@ -2,6 +2,7 @@
  * limits, registers, residency limits, SM count where it is fixed). */
 #ifndef KA_ANALYZER_ARCH_H
 #define KA_ANALYZER_ARCH_H
+#include <stddef.h>
 
 typedef struct ka_arch {
 	const char *name;            /* sm_90, gfx942, ... */
@@ -19,9 +20,17 @@ typedef struct ka_arch {
 	int sector_bytes;            /* global memory transaction granularity */
 } ka_arch;
 
+/* The target when none is named (--arch, .kcheck.yaml `arch:`). */
+#define KA_ARCH_DEFAULT "sm_90"
+
 /* NULL when unknown. */
 const ka_arch *ka_arch_find(const char *name);
 /* All profiles, NULL-terminated by a zero entry. */
 const ka_arch *ka_arch_all(void);
+/* The profile of KA_ARCH_DEFAULT. */
+const ka_arch *ka_arch_default(void);
+/* The names of all profiles, space-separated ("sm_70 sm_75 ... gfx1100"),
+ * written to buf as snprintf does; returns the length of the whole list. */
+size_t ka_arch_names(char *buf, size_t size);
 
 #endif

@@ -3,7 +3,6 @@
  * documents every table).  Clang's errors in a file are printed and the
  * other files still analysed; the exit status is 2 when any file failed. */
 #include "analyzer/analyzer.h"
-#include "analyzer/frontend.h"
 #include "cli/tools.h"
 #include "rules/report.h"
 #include "util/fs.h"
@@ -116,12 +115,10 @@ static void print_diag(sqlite3_stmt *s)
 
 static int print_args(const ka_analyze_opts *o, const char *file)
 {
-	ka_frontend_opts fo = {.lang = ka_lang_of_path(file), .arch = o->arch, .force_shim = o->force_shim,
-	                       .extra = o->extra_args, .nextra = o->n_extra_args};
 	ka_arena *a = ka_arena_new();
-	const char **argv;
-	int argc;
-	ka_frontend_args(&fo, a, &argv, &argc);
+	const char **argv = NULL;
+	int argc = 0;
+	ka_analyze_clang_args(o, file, a, &argv, &argc);
 	for (int i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "/kcheck-shim", 12) == 0 || (i && strcmp(argv[i - 1], "-isystem") == 0 &&
 		    strcmp(argv[i], "/kcheck-shim") == 0))
@@ -134,75 +131,44 @@ static int print_args(const ka_analyze_opts *o, const char *file)
 	return KA_EXIT_CLEAN;
 }
 
-int ka_tool_facts(int argc, char **argv)
+/* The command line (the option table's facts rows) -> o; 0, or the exit
+ * status after printing the error. */
+static int facts_args(ka_tool_cfg *c, int argc, char **argv, ka_analyze_opts *o)
 {
-	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
-	const char *format = "json", *out = NULL;
-	const char **files = calloc((size_t)argc + 1, sizeof *files);
-	int nfiles = 0, print = 0;
-	if (!files)
-		return KA_EXIT_ERROR;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			o.extra_args = (const char *const *)argv + i + 1;
-			o.n_extra_args = argc - i - 1;
-			break;
-		} else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-			format = argv[++i];
-		} else if (strncmp(a, "--format=", 9) == 0) {
-			format = a + 9;
-		} else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
-			out = argv[++i];
-		} else if (strcmp(a, "--arch") == 0 && i + 1 < argc) {
-			o.arch = argv[++i];
-		} else if (strncmp(a, "--arch=", 7) == 0) {
-			o.arch = a + 7;
-		} else if (strcmp(a, "--shim") == 0) {
-			o.force_shim = 1;
-		} else if (strcmp(a, "--ptxas") == 0) {
-			o.ptxas = 1;
-		} else if (strcmp(a, "--print-clang-args") == 0) {
-			print = 1;
-		} else if ((strcmp(a, "--assume-block") == 0 && i + 1 < argc) ||
-			   strncmp(a, "--assume-block=", 15) == 0) {
-			const char *v = a[14] == '=' ? a + 15 : argv[++i];
-			if (ka_tool_parse_block(v, o.assume_block) != 0) {  /* the lint's check */
-				ka_tool_error("--assume-block: expected X[,Y[,Z]] with at most 1024 threads, got '%s'", v);
-				free(files);
-				return KA_EXIT_ERROR;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "kcheck: error: unknown option '%s' for facts\n", a);
-			free(files);
-			return usage();
-		} else {
-			files[nfiles++] = a;
-		}
-	}
-	if (strcmp(format, "json") != 0 && strcmp(format, "sqlite") != 0) {
-		fprintf(stderr, "kcheck: error: unknown --format '%s' for facts (json|sqlite)\n", format);
-		free(files);
-		return KA_EXIT_ERROR;
-	}
-	if (!nfiles) {
-		free(files);
+	int rc = ka_tool_getparam(c, KA_CMD_FACTS, argc, argv, 1);
+	if (rc == KA_TOOL_UNKNOWN) {
+		fprintf(stderr, "kcheck: error: unknown option '%s' for facts\n", c->bad_option);
 		return usage();
 	}
-	if (o.arch && !ka_arch_find(o.arch)) {
-		fprintf(stderr, "kcheck: error: unknown --arch '%s'\n", o.arch);
-		free(files);
+	if (rc)
+		return rc < 0 ? KA_EXIT_CLEAN : rc;
+	if (!c->npaths)
+		return usage();
+	if (c->arch && !ka_arch_find(c->arch)) {
+		char known[512];
+		ka_arch_names(known, sizeof known);
+		ka_tool_error("unknown --arch '%s' (known: %s)", c->arch, known);
 		return KA_EXIT_ERROR;
 	}
-	if (print) {
-		int r = print_args(&o, files[0]);
-		free(files);
-		return r;
-	}
+	o->arch = c->arch;
+	o->extra_args = c->extra;
+	o->n_extra_args = c->nextra;
+	o->force_shim = c->force_shim;
+	o->ptxas = c->ptxas;
+	memcpy(o->assume_block, c->assume_block, sizeof o->assume_block);
+	return 0;
+}
+
+/* Analyze files into one facts database and write it out. */
+static int facts_run(const ka_analyze_opts *op, const char **files, int nfiles, const char *out,
+		     int format, int print)
+{
+	ka_analyze_opts o = *op;
+	if (print)
+		return print_args(&o, files[0]);
 	sqlite3 *db;
 	if (ka_facts_open(&db) != KA_OK) {
 		fprintf(stderr, "kcheck: error: %s\n", ka_error_last());
-		free(files);
 		return KA_EXIT_ERROR;
 	}
 	int status = KA_EXIT_CLEAN;
@@ -224,12 +190,25 @@ int ka_tool_facts(int argc, char **argv)
 				break;
 		}
 	}
-	int rc = strcmp(format, "json") == 0 ? write_json(db, out) : write_sqlite(db, out);
+	int rc = format == KA_FACTS_JSON ? write_json(db, out) : write_sqlite(db, out);
 	if (rc != KA_OK) {
 		fprintf(stderr, "kcheck: error: %s\n", ka_error_last());
 		status = KA_EXIT_ERROR;
 	}
 	sqlite3_close(db);
-	free(files);
 	return status;
+}
+
+int ka_tool_facts(int argc, char **argv)
+{
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	ka_tool_cfg c = {.arena = ka_arena_new()};
+	int rc = facts_args(&c, argc, argv, &o);
+	if (rc || !c.arena) {
+		ka_arena_free(c.arena);
+		return rc ? rc : KA_EXIT_ERROR;
+	}
+	rc = facts_run(&o, c.paths, c.npaths, c.output, c.facts_format, c.print_clang_args);
+	ka_arena_free(c.arena);
+	return rc;
 }

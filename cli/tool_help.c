@@ -1,7 +1,10 @@
-/* cli/tool_help.c: --help, --version and the one-line error/warning
- * printers every kcheck subcommand uses ("kcheck: error: ..."). */
+/* cli/tool_help.c: --help (the option table's rows, tool_opts.c, with the
+ * target list of analyzer/arch.h), --version and the one-line
+ * error/warning printers every kcheck subcommand uses ("kcheck: error: ..."). */
 #include "cli/tools.h"
+#include "analyzer/arch.h"
 #include <stdarg.h>
+#include <string.h>
 
 #ifndef KA_VERSION
 #define KA_VERSION "0.0.0"
@@ -31,8 +34,37 @@ void ka_tool_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Lines printed after a section's options. */
+static const char *trailer(const char *section)
+{
+	return !strcmp(section, "Exit status")
+		? "  0 clean, 1 findings at or above --fail-on, 2 error (bad input, parse errors)\n" : "";
+}
+
+/* "  --name VALUE" padded to the option's text column, then the text
+ * (continuation lines start at that column too). */
+static void help_line(FILE *out, const ka_opt *o)
+{
+	char left[128], archs[512];
+	const char *text = o->help;
+	int col = 2 + (o->col ? o->col : 23);
+	int n = snprintf(left, sizeof left, "  %s%s%s%s%s", o->name, o->show_alias ? ", " : "",
+			 o->show_alias ? o->alias : "", o->arg || o->choices ? " " : "",
+			 o->arg ? o->arg : o->choices ? ka_tool_choices_text(o->choices, "|") : "");
+	fprintf(out, "%s%*s", left, n < col ? col - n : 1, "");
+	if (!text) {   /* --arch: the profiles of analyzer/arch.c */
+		ka_arch_names(archs, sizeof archs);
+		fprintf(out, "target: %s (default %s)\n", archs, KA_ARCH_DEFAULT);
+		return;
+	}
+	for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1)
+		fprintf(out, "%.*s\n%*s", (int)(nl - text), text, col, "");
+	fprintf(out, "%s\n", text);
+}
+
 void ka_tool_help(FILE *out)
 {
+	const char *section = NULL;
 	fputs(
 "usage: kcheck [OPTIONS] PATH... [-- COMPILER-FLAGS]\n"
 "       kcheck rules list|show ID|new ID|test [-j N] [ID...]\n"
@@ -43,44 +75,18 @@ void ka_tool_help(FILE *out)
 "Finds what is slow (or wrong) in CUDA and HIP kernels, says where, why, and\n"
 "what experts do about it.  PATHs are files or folders (folders are searched\n"
 "for .cu .cuh .hip; headers are analyzed through the files that include them).\n"
-"\n"
-"Input:\n"
-"  -p DIR                 read compile_commands.json from DIR or a parent folder\n"
-"  --arch ARCH            target: sm_70 sm_80 sm_86 sm_89 sm_90 gfx90a gfx942 (default sm_90)\n"
-"  --assume-block X[,Y,Z] block shape when no launch site or __launch_bounds__ gives it\n"
-"  --cuda-path DIR        CUDA toolkit (default /usr/local/cuda)\n"
-"  --shim                 use the built-in shim headers instead of the toolkit's\n"
-"  --ptxas                join nvcc -Xptxas -v results (registers, spills)\n"
-"Rules:\n"
-"  --checks GLOBS         comma-separated rule globs in order, e.g. '-*,gmem-*'\n"
-"  --rules-dir DIR        add rule files (or replace built-in ones by id)\n"
-"  --explain RULE         print what a rule knows and exit\n"
-"  --config FILE          read this config instead of the nearest .kcheck.yaml\n"
-"  --no-config            ignore .kcheck.yaml\n"
-"Output:\n"
-"  --format text|json|sarif   (default text)\n"
-"  --sort location|impact     order of the findings (default location); text\n"
-"                             ends with each kernel's costliest finding\n"
-"  -o FILE                write the report to FILE (atomically)\n"
-"  --color auto|always|never  colour on a terminal unless NO_COLOR is set\n"
-"  --report-unused-suppressions  report NOLINT comments that suppress nothing\n"
-"  --baseline FILE        ignore findings recorded in FILE (written when missing)\n"
-"  --write-baseline       (re)write the --baseline FILE from this run\n"
-"  -q, --quiet            no summary line on stderr\n"
-"Fixes (docs/rewriter.md):\n"
-"  --fix                  apply the safe fixes in place (each file compiled first)\n"
-"  --unsafe-fixes         also fixes that change numerics or need a precondition\n"
-"  --diff                 print the fixes as a patch for `patch -p1`; change nothing\n"
-"  --export-fixes FILE    write the fixes in clang-tidy's YAML format\n"
-"  --require-compile-gate fail (exit 2) when no nvcc/hipcc can check the fixed files\n"
-"  --compile-timeout SEC  time limit of one compile of the gate (default 60)\n"
-"Exit status:\n"
-"  --fail-on error|warning|note|none   findings that fail the run (default warning)\n"
-"  --exit-zero            exit 0 even with findings (errors still exit 2)\n"
-"  0 clean, 1 findings at or above --fail-on, 2 error (bad input, parse errors)\n"
-"Other:\n"
-"  -j N                   analyze N files at a time (output identical to -j 1)\n"
-"  --stats                print analysis and rule-evaluation time on stderr\n"
-"  -h, --help             this text\n"
-"  --version              print the version\n", out);
+"\n", out);
+	for (const ka_opt *o = ka_tool_opts(); o->name || o->key; o++) {
+		if (!(o->cmds & KA_CMD_LINT) || !o->section || !o->name)
+			continue;
+		if (!section || strcmp(section, o->section) != 0) {
+			if (section)
+				fputs(trailer(section), out);
+			section = o->section;
+			fprintf(out, "%s:\n", section);
+		}
+		help_line(out, o);
+	}
+	if (section)
+		fputs(trailer(section), out);
 }

@@ -7,8 +7,9 @@
  *   baseline: kcheck-baseline.json                  assume-block: "32,8"
  *   rules-dir: [my-rules]  exclude: ["third_party"]
  *   extra-args: ["-Iinclude"]    report-unused-suppressions: true
- * Relative paths are relative to the config file's folder.  Command-line
- * flags win over the file.  An unknown key or a bad value is an error
+ * The keys are the option table's (tool_opts.c), parsed as their options
+ * are.  Relative paths are relative to the config file's folder.
+ * Command-line flags win over the file.  An unknown key or a bad value is an error
  * (`PATH:LINE: message`, exit 2): a typo must not silently do nothing. */
 #include "cli/tools.h"
 #include <libgen.h>
@@ -80,93 +81,77 @@ static int boolean(cfgctx *x, const yaml_node_t *n, const char *key, int *out)
 	return 0;
 }
 
-/* v must be one of the space-separated words of choices, whole. */
-static int one_of(cfgctx *x, const yaml_node_t *n, const char *key, const char *v, const char *choices)
-{
-	size_t vl = strlen(v);
-	for (const char *w = choices; *w;) {
-		size_t wl = strcspn(w, " ");
-		if (wl == vl && strncmp(w, v, vl) == 0)
-			return 0;
-		w += wl;
-		w += *w == ' ';
-	}
-	fprintf(stderr, "%s:%d: bad %s '%s' (expected one of: %s)\n", x->path,
-		(int)n->start_mark.line + 1, key, v, choices);
-	return KA_EXIT_ERROR;
-}
+#define FIELD(c, o, type) ((type *)((char *)(c) + (o)->off))
 
-static const char *const known_keys[] = {"checks", "exclude", "rules-dir", "extra-args", "arch",
-	"fail-on", "format", "baseline", "jobs", "assume-block", "report-unused-suppressions", NULL};
-
-/* Apply one key unless the command line set it. */
+/* Apply one key unless the command line set its option. */
 static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_node_t *v)
 {
 	ka_tool_cfg *c = x->c;
-	int known = 0;
-	for (int i = 0; known_keys[i] && !known; i++)
-		known = !strcmp(key, known_keys[i]);
-	if (!known)
+	const ka_opt *o = ka_tool_opts();
+	for (; (o->name || o->key) && !(o->key && !strcmp(o->key, key)); o++)
+		;
+	if (!o->key)
 		return cerr(x, k, "unknown key '%s' (see docs/rules.md, Configuration)", key);
+	int set = c->set[o - ka_tool_opts()];
 	const char **list = NULL;
 	int n = 0, rc = 0;
-	int is_scalar = v->type == YAML_SCALAR_NODE;
-	const char *s = is_scalar ? scalar(x, v) : NULL;
-	if (!strcmp(key, "checks")) {
-		if ((rc = strings(x, v, key, &list, &n, 0)) || c->set.checks)
+	if (o->kind == KA_OPT_LIST || o->key_join) {
+		if ((rc = strings(x, v, key, &list, &n, o->key_path)) || set)
 			return rc;
+		if (o->kind == KA_OPT_LIST) {
+			*FIELD(c, o, const char **) = list;
+			*(int *)((char *)c + o->count_off) = n;
+			return 0;
+		}
 		ka_buf b;
 		ka_buf_init(&b, 1 << 16);
 		for (int i = 0; i < n; i++)
 			ka_buf_printf(&b, "%s%s", i ? "," : "", list[i]);
-		c->checks = ka_arena_strdup(c->arena, b.data ? b.data : "");
+		*FIELD(c, o, const char *) = ka_arena_strdup(c->arena, b.data ? b.data : "");
 		ka_buf_free(&b);
-	} else if (!strcmp(key, "exclude")) {
-		rc = strings(x, v, key, &list, &n, 0);
-		if (!rc && !c->set.exclude)
-			c->exclude = list, c->nexclude = n;
-	} else if (!strcmp(key, "rules-dir")) {
-		rc = strings(x, v, key, &list, &n, 1);
-		if (!rc && !c->set.rules_dirs)
-			c->rules_dirs = list, c->nrules_dirs = n;
-	} else if (!strcmp(key, "extra-args")) {
-		rc = strings(x, v, key, &list, &n, 0);
-		if (!rc && !c->set.extra)
-			c->extra = list, c->nextra = n;
-	} else if (!is_scalar) {
+		return 0;
+	}
+	if (v->type != YAML_SCALAR_NODE)
 		return cerr(x, v, "'%s' must be a single value", key);
-	} else if (!strcmp(key, "arch")) {
-		if (!c->set.arch)
-			c->arch = s;
-	} else if (!strcmp(key, "fail-on")) {
-		rc = one_of(x, v, key, s, "error warning note none");
-		if (!rc && !c->set.fail_on)
-			c->fail_on = s;
-	} else if (!strcmp(key, "format")) {
-		rc = one_of(x, v, key, s, "text json sarif");
-		if (!rc && !c->set.format)
-			c->format = s;
-	} else if (!strcmp(key, "baseline")) {
-		if (!c->set.baseline)
-			c->baseline = relpath(x, s);
-	} else if (!strcmp(key, "jobs")) {
-		int j = 0;
-		for (const char *d = s; *d && j <= 256; d++)
-			j = *d >= '0' && *d <= '9' ? j * 10 + (*d - '0') : 1000;
-		if (j < 1 || j > 256)
-			return cerr(x, v, "'jobs' must be a number from 1 to 256, got '%s'", s);
-		if (!c->set.jobs)
-			c->jobs = j;
-	} else if (!strcmp(key, "assume-block")) {
-		int b[3];
+	const char *s = scalar(x, v);
+	int num = 0, b[3];
+	switch (o->kind) {
+	case KA_OPT_STR:
+		if (!set)
+			*FIELD(c, o, const char *) = o->key_path ? relpath(x, s) : s;
+		break;
+	case KA_OPT_ENUM:
+		if ((num = ka_tool_choice(o->choices, s)) < 0) {
+			fprintf(stderr, "%s:%d: bad %s '%s' (expected one of: %s)\n", x->path,
+				(int)v->start_mark.line + 1, key, s, ka_tool_choices_text(o->choices, " "));
+			return KA_EXIT_ERROR;
+		}
+		if (!set)
+			*FIELD(c, o, int) = num;
+		break;
+	case KA_OPT_INT:
+		for (const char *d = s; *d && num <= o->hi; d++)
+			num = *d >= '0' && *d <= '9' ? num * 10 + (*d - '0') : o->hi + 1;
+		if (num < o->lo || num > o->hi) {
+			fprintf(stderr, "%s:%d: '%s' must be a number from %d to %d, got '%s'\n", x->path,
+				(int)v->start_mark.line + 1, key, o->lo, o->hi, s);
+			return KA_EXIT_ERROR;
+		}
+		if (!set)
+			*FIELD(c, o, int) = num;
+		break;
+	case KA_OPT_BLOCK:
 		if (ka_tool_parse_block(s, b) != 0)
 			return cerr(x, v, "bad assume-block '%s' (expected X[,Y[,Z]], at most 1024 threads)", s);
-		if (!c->set.assume_block)
-			memcpy(c->assume_block, b, sizeof b);
-	} else if (!strcmp(key, "report-unused-suppressions")) {
-		int on = 0;
-		if ((rc = boolean(x, v, key, &on)) == 0 && !c->set.report_unused)
-			c->report_unused = on;
+		if (!set)
+			memcpy(FIELD(c, o, int), b, sizeof b);
+		break;
+	case KA_OPT_FLAG:
+		if ((rc = boolean(x, v, key, &num)) == 0 && !set)
+			*FIELD(c, o, int) = num;
+		break;
+	default:
+		break;
 	}
 	return rc;
 }
@@ -244,6 +229,6 @@ int ka_tool_parsecfg(ka_tool_cfg *c)
 	if (c->config)
 		return ka_tool_parsecfg_file(c, c->config);
 	const char *start = c->npaths ? c->paths[0] : ".";
-	char *found = ka_tool_findfile(c->arena, start, ".kcheck.yaml");
+	char *found = ka_lint_findfile(c->arena, start, ".kcheck.yaml");
 	return found ? ka_tool_parsecfg_file(c, found) : 0;
 }

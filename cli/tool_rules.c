@@ -8,7 +8,6 @@
  * All take --rules-dir DIR (repeatable); test also --arch and --shim. */
 #define _XOPEN_SOURCE 700  /* nftw */
 #include "cli/tools.h"
-#include "rules/examples.h"
 #include "util/fs.h"
 #include <ftw.h>
 #include <jansson.h>
@@ -22,49 +21,35 @@ typedef struct ropts {
 	int ndirs;
 	const char **ids;
 	int nids;
-	const char *format, *output, *arch;
+	const char *output, *arch;
+	int json;                    /* rules list --format json */
 	int force_shim;
 	int jobs;                    /* rules test -j N */
 } ropts;
 
+/* The command line (the option table's rules rows) -> o. */
 static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 {
-	o->dirs = ka_arena_alloc(a, (size_t)argc * sizeof *o->dirs);
-	o->ids = ka_arena_alloc(a, (size_t)argc * sizeof *o->ids);
-	for (int i = 2; i < argc; i++) {
-		const char *s = argv[i];
-		const char **slot = !strcmp(s, "--rules-dir") ? &o->dirs[o->ndirs]
-			: !strcmp(s, "--format") ? &o->format
-			: !strcmp(s, "-o") ? &o->output : !strcmp(s, "--arch") ? &o->arch : NULL;
-		if (slot) {
-			if (i + 1 >= argc) {
-				ka_tool_error("%s needs a value", s);
-				return KA_EXIT_ERROR;
-			}
-			*slot = argv[++i];
-			o->ndirs += slot == &o->dirs[o->ndirs];
-		} else if (!strcmp(s, "--shim")) {
-			o->force_shim = 1;
-		} else if (!strncmp(s, "-j", 2)) {
-			const char *v = s[2] ? s + 2 : i + 1 < argc ? argv[++i] : "";
-			o->jobs = atoi(v);
-			if (o->jobs < 1 || o->jobs > 64) {
-				ka_tool_error("-j: expected a number from 1 to 64, got '%s'", v);
-				return KA_EXIT_ERROR;
-			}
-		} else if (s[0] == '-') {
-			ka_tool_error("unknown option '%s' for kcheck rules %s", s, argv[1]);
-			return KA_EXIT_ERROR;
-		} else {
-			o->ids[o->nids++] = s;
-		}
+	ka_tool_cfg c = {.arena = a};
+	int rc = ka_tool_getparam(&c, KA_CMD_RULES, argc, argv, 2);
+	if (rc == KA_TOOL_UNKNOWN) {
+		ka_tool_error("unknown option '%s' for kcheck rules %s", c.bad_option, argv[1]);
+		return KA_EXIT_ERROR;
 	}
+	if (rc)
+		return KA_EXIT_ERROR;
+	o->dirs = c.rules_dirs, o->ndirs = c.nrules_dirs;
+	o->ids = c.paths, o->nids = c.npaths;
+	o->output = c.output, o->arch = c.arch;
+	o->json = c.rules_format == KA_RULES_JSON;
+	o->force_shim = c.force_shim;
+	o->jobs = c.rules_jobs;
 	return 0;
 }
 
 static int list(const ka_ruleset *rs, const ropts *o)
 {
-	if (o->format && !strcmp(o->format, "json")) {
+	if (o->json) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
 			const ka_rule *r = ka_ruleset_at(rs, i);
@@ -176,14 +161,13 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 typedef struct rtest {
 	const ka_rule *rule;
 	ka_buf log;
-	ka_test_counts counts;
+	ka_lint_test_counts counts;
 	int rc;
 	char err[512];
 } rtest;
 
 typedef struct rpool {
-	const ka_ruleset *rs;
-	const ka_analyze_opts *ao;
+	ka_lint *l;
 	const char *dir;
 	rtest *t;
 	int n, next;
@@ -200,7 +184,7 @@ static void *test_worker(void *arg)
 		if (i < 0)
 			return NULL;
 		rtest *t = &p->t[i];
-		t->rc = ka_rules_test_rule(p->rs, t->rule, p->ao, p->dir, &t->log, &t->counts);
+		t->rc = ka_lint_test_rule(p->l, t->rule->id, p->dir, &t->log, &t->counts);
 		if (t->rc != KA_OK)
 			snprintf(t->err, sizeof t->err, "%s", ka_error_last());
 	}
@@ -221,15 +205,13 @@ static void run_tests(rpool *p, int jobs)
 	pthread_mutex_destroy(&p->mu);
 }
 
-static int test(const ka_ruleset *rs, const ropts *o)
+static int test(ka_lint *l, const ropts *o)
 {
 	char tmpl[] = "/tmp/kcheck-rules-test-XXXXXX";
-	ka_test_counts counts = {0, 0, 0};
-	ka_analyze_opts ao = KA_ANALYZE_OPTS_INIT;
-	rpool p = {.rs = rs, .ao = &ao, .dir = tmpl};
+	ka_lint_test_counts counts = {0, 0, 0};
+	const ka_ruleset *rs = ka_lint_rules(l);
+	rpool p = {.l = l, .dir = tmpl};
 	int rc = 0;
-	ao.arch = o->arch;
-	ao.force_shim = o->force_shim;
 	for (int i = 0; i < o->nids; i++)
 		if (!ka_ruleset_find(rs, o->ids[i])) {
 			ka_tool_error("no rule '%s' (see kcheck rules list)", o->ids[i]);
@@ -274,7 +256,9 @@ static int test(const ka_ruleset *rs, const ropts *o)
 int ka_tool_rules(int argc, char **argv)
 {
 	ka_arena *a = ka_arena_new();
-	ka_ruleset *rs = NULL;
+	ka_lint_opts lo = KA_LINT_OPTS_INIT;
+	ka_lint *l = NULL;
+	const ka_ruleset *rs = NULL;
 	ropts o = {0};
 	int rc = KA_EXIT_ERROR;
 	const char *sub = argc >= 2 ? argv[1] : "";
@@ -284,8 +268,12 @@ int ka_tool_rules(int argc, char **argv)
 		ka_tool_error("usage: kcheck rules list|show ID|new ID|test [ID...]");
 		goto out;
 	}
-	if ((rc = ka_tool_load_rules(o.dirs, o.ndirs, &rs)))
+	lo.rules_dirs = o.dirs, lo.nrules_dirs = o.ndirs;
+	if (!strcmp(sub, "test"))
+		lo.arch = o.arch, lo.force_shim = o.force_shim;
+	if ((rc = ka_tool_lint_new(&l, &lo)))
 		goto out;
+	rs = ka_lint_rules(l);
 	if (!strcmp(sub, "list"))
 		rc = list(rs, &o);
 	else if (!strcmp(sub, "show")) {
@@ -300,9 +288,9 @@ int ka_tool_rules(int argc, char **argv)
 	} else if (!strcmp(sub, "new"))
 		rc = new_rule(rs, &o);
 	else
-		rc = test(rs, &o);
+		rc = test(l, &o);
 out:
-	ka_ruleset_free(rs);
+	ka_lint_free(l);
 	ka_arena_free(a);
 	return rc;
 }

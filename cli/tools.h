@@ -1,26 +1,23 @@
 /* cli/tools.h: the kcheck command-line tool's shared declarations.
  *
- * One file per job, like curl's src/tool_*.c:
+ * The CLI is argv, config and help -> the lint library (lint/lint.h) ->
+ * report -> exit status.  One file per job, like curl's src/tool_*.c:
  *   tool_main.c      main(): subcommand dispatch
+ *   tool_opts.c      the option table: argv, .kcheck.yaml keys and --help
  *   tool_getparam.c  argv -> ka_tool_cfg
  *   tool_parsecfg.c  .kcheck.yaml (nearest parent folder) -> ka_tool_cfg
- *   tool_findfile.c  searching parent folders for a file
- *   tool_files.c     PATH arguments -> the list of files to analyze
- *   tool_compdb.c    compile_commands.json (-p)
- *   tool_lint.c      the lint run: workers (-j), filters, report, exit status
- *   tool_suppress.c  NOLINT filtering and unused-suppression findings
+ *   tool_lint.c      the lint run: options -> ka_lint -> report, exit status
  *   tool_rules.c     kcheck rules list|show|new|test, --explain
- *   tool_help.c      --help, --version
+ *   tool_help.c      --help, --version, error lines
  *   tool_facts.c     kcheck facts ... (the analyzer's dump)
  * kcheck bench ... is bench/bench.h's ka_bench_main.
  */
 #ifndef KA_CLI_TOOLS_H
 #define KA_CLI_TOOLS_H
 #include <stdio.h>
-#include "cli/tool_fix.h"
+#include "lint/lint.h"
 #include "rules/finding.h"
 #include "rules/rule.h"
-#include "rules/source.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -29,12 +26,26 @@
 #define KA_EXIT_FINDINGS 1
 #define KA_EXIT_ERROR 2
 
-/* Options of a lint run.  Strings live in `arena` (or argv).  The *_set
- * flags record what the command line gave, so the config file only fills
- * in the rest ("flags win"). */
+/* Enums of the options, parsed once (tool_opts.c's choices, in order). */
+enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF };             /* --format */
+enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE };  /* --fail-on */
+enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };              /* --color */
+enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                            /* --sort */
+enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                              /* facts --format */
+enum { KA_RULES_TEXT, KA_RULES_JSON };                                /* rules --format */
+
+/* The commands an option belongs to. */
+enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4 };
+
+#define KA_TOOL_MAX_OPTS 64
+
+/* Options of kcheck, kcheck facts and kcheck rules.  Strings live in
+ * `arena` (or argv).  set[i] records that the command line gave option i
+ * of the table (tool_opts.c), so the config file only fills in the rest
+ * ("flags win"). */
 typedef struct ka_tool_cfg {
 	ka_arena *arena;
-	const char **paths;
+	const char **paths;          /* positional: PATHs, facts FILEs, rules IDs */
 	int npaths;
 	const char **extra;          /* compiler flags after `--` */
 	int nextra;
@@ -45,8 +56,8 @@ typedef struct ka_tool_cfg {
 	const char *compdb_dir;      /* -p */
 	const char *arch;
 	const char *checks;
-	const char *fail_on;         /* error|warning|note|none */
-	const char *format;          /* text|json|sarif */
+	int fail_on;                 /* KA_FAIL_* */
+	int format;                  /* KA_FORMAT_* */
 	const char *output;          /* -o */
 	const char *baseline;
 	const char *config;          /* --config FILE */
@@ -54,22 +65,68 @@ typedef struct ka_tool_cfg {
 	const char *cuda_path;
 	int write_baseline, exit_zero, jobs, report_unused, no_config, quiet;
 	int stats;                   /* --stats: analysis vs rule time on stderr */
-	int color;                   /* -1 auto, 0 never, 1 always */
+	int color;                   /* KA_COLOR_* */
 	int force_shim, ptxas;
-	int sort_impact;             /* --sort impact: costliest first */
-	int bad_paths;               /* paths reported missing or not regular: exit 2 */
+	int sort;                    /* KA_SORT_*: impact = costliest first */
 	int assume_block[3];
-	ka_tool_fix_opts fix;        /* --fix, --diff, ... (tool_fix.c) */
-	struct {
-		int arch, checks, fail_on, format, baseline, jobs, report_unused, assume_block,
-		    exclude, rules_dirs, extra;
-	} set;
+	struct {                     /* --fix, --unsafe-fixes, --diff, --require-compile-gate */
+		int fix, unsafe_fixes, diff, require_gate;
+		int compile_timeout;     /* --compile-timeout SEC; 0 = 60 */
+		const char *export_fixes;
+	} fix;
+	int facts_format;            /* kcheck facts: KA_FACTS_* */
+	int print_clang_args;        /* kcheck facts --print-clang-args */
+	int rules_format;            /* kcheck rules list: KA_RULES_* */
+	int rules_jobs;              /* kcheck rules test -j N; 0 = by CPUs */
+	const char *bad_option;      /* the argument an unknown-option result names */
+	unsigned char set[KA_TOOL_MAX_OPTS];
 } ka_tool_cfg;
 
-/* tool_getparam.c: parse a lint command line (argv[0] is skipped).
- * Returns 0, KA_EXIT_ERROR after printing the error, or -1 when the
- * option handled itself (--help, --version): exit 0. */
-int ka_tool_getparam(ka_tool_cfg *cfg, int argc, char **argv);
+/* tool_opts.c: the option table. */
+typedef enum ka_opt_kind {
+	KA_OPT_FLAG,                 /* no value: the int becomes flag_value (1 when 0) */
+	KA_OPT_STR,                  /* a string (config: a path relative to the file, or a list joined) */
+	KA_OPT_LIST,                 /* repeatable strings */
+	KA_OPT_INT,                  /* lo..hi */
+	KA_OPT_ENUM,                 /* one of choices: its index */
+	KA_OPT_BLOCK,                /* X[,Y[,Z]], at most 1024 threads */
+	KA_OPT_HELP,                 /* -h, --help */
+	KA_OPT_VERSION               /* --version */
+} ka_opt_kind;
+
+typedef struct ka_opt {
+	const char *name;            /* "--arch", "-p"; NULL: a .kcheck.yaml key only */
+	const char *alias;           /* "--output" for -o, or NULL */
+	unsigned cmds;               /* KA_CMD_* */
+	ka_opt_kind kind;
+	size_t off, count_off;       /* the field in ka_tool_cfg (LIST: and its count) */
+	const char *const *choices;  /* ENUM, NULL-terminated */
+	int lo, hi;                  /* INT */
+	int flag_value;              /* FLAG */
+	const char *key;             /* the .kcheck.yaml key, or NULL */
+	int key_path;                /* config: relative paths are relative to the file */
+	int key_join;                /* config: a list of strings joined with ',' */
+	/* --help: a section, the value's name (ENUM: the choices), the column
+	 * the text starts at (0: 23), the text ('\n' continues a line) */
+	const char *section;         /* NULL: not shown */
+	const char *arg;
+	int col, show_alias;
+	const char *help;
+} ka_opt;
+
+/* The table, terminated by an entry with neither name nor key. */
+const ka_opt *ka_tool_opts(void);
+/* Index of v in choices, or -1. */
+int ka_tool_choice(const char *const *choices, const char *v);
+/* The words of choices joined with sep (static storage, for messages). */
+const char *ka_tool_choices_text(const char *const *choices, const char *sep);
+
+/* tool_getparam.c: parse a command line of cmd from argv[first] on.
+ * Returns 0; KA_EXIT_ERROR after printing the error; -1 when the option
+ * handled itself (--help, --version): exit 0; KA_TOOL_UNKNOWN for an
+ * unknown option (cfg->bad_option; the caller says it its way). */
+#define KA_TOOL_UNKNOWN 3
+int ka_tool_getparam(ka_tool_cfg *cfg, unsigned cmd, int argc, char **argv, int first);
 
 /* "256", "32,8" or "32,8,1" -> b[3] (at most 1024 threads); 0 or -1. */
 int ka_tool_parse_block(const char *v, int b[3]);
@@ -79,61 +136,11 @@ int ka_tool_parsecfg(ka_tool_cfg *cfg);
 /* Parse one config file into cfg for the keys cfg does not set yet. */
 int ka_tool_parsecfg_file(ka_tool_cfg *cfg, const char *path);
 
-/* tool_findfile.c: the nearest `name` in start or a parent folder; an
- * arena string or NULL. */
-char *ka_tool_findfile(ka_arena *a, const char *start, const char *name);
-
-/* tool_files.c: expand PATHs into files (sorted, de-duplicated); headers
- * (.cuh .h .hpp) are flagged.  Missing and non-regular paths are reported
- * and counted in cfg->bad_paths; 0, or KA_EXIT_ERROR after printing. */
-typedef struct ka_tool_file {
-	const char *path;            /* as the user will see it */
-	const char *real;            /* realpath */
-	int is_header;
-} ka_tool_file;
-int ka_tool_files(ka_tool_cfg *cfg, ka_tool_file **out, int *n);
-int ka_tool_is_source_ext(const char *path, int *is_header);
-
-/* tool_compdb.c: compile_commands.json. */
-typedef struct ka_compdb ka_compdb;
-/* Find compile_commands.json in dir or a parent and load it; prints the
- * one-line error and returns KA_EXIT_ERROR when missing or malformed. */
-int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out);
-/* Flags (compiler, -c, -o, the file itself removed) and directory for a
- * file; 0 when the file is not in the database. */
-int ka_compdb_lookup(const ka_compdb *db, const char *realpath, const char ***args, int *nargs,
-		     const char **directory);
-/* Every source file of the database with a .cu/.hip extension. */
-int ka_compdb_files(ka_arena *a, const ka_compdb *db, const char ***paths, int *n);
-
-/* tool_run.c: analyze files and evaluate the rules, -j N at a time.  Each
- * job's results are kept apart and merged in file order, so the output
- * does not depend on scheduling. */
-typedef struct ka_tool_job {
-	const ka_tool_file *file;
-	ka_findings findings;
-	char *diags;                 /* "file:line:col: error: ..." lines, or NULL */
-	char **included;             /* real paths of the files it included */
-	int nincluded;
-	int failed;                  /* could not be analyzed: exit status 2 */
-	double analyze_ms, rules_ms; /* wall time of ka_analyze_file and ka_rules_eval */
-	double *rule_ms;             /* --stats: per rule, in ruleset order (or NULL) */
-	struct ka_fixset *fixes;     /* the findings' fixes (tool_fix.c), or NULL */
-} ka_tool_job;
-int ka_tool_run(const ka_tool_cfg *cfg, const ka_ruleset *rs, const ka_compdb *cdb,
-		ka_tool_job *jobs, int njobs);
-void ka_tool_job_clear(ka_tool_job *j);
-
 /* tool_lint.c */
 int ka_tool_lint(int argc, char **argv);
-/* Load built-in rules plus --rules-dir folders and check them; prints the
- * `file:line: message` lines and returns KA_EXIT_ERROR when malformed. */
-int ka_tool_load_rules(const char **dirs, int ndirs, ka_ruleset **out);
-
-/* tool_suppress.c: drop NOLINT-ed findings; with report_unused, add an
- * `unused-suppression` finding per unused NOLINT naming a known rule. */
-int ka_tool_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs,
-		     const char **files, int nfiles, int report_unused);
+/* ka_lint_new, and on failure print its error (the rule files' problems
+ * as they are, or one line) and return KA_EXIT_ERROR. */
+int ka_tool_lint_new(ka_lint **out, const ka_lint_opts *o);
 
 /* tool_rules.c */
 int ka_tool_rules(int argc, char **argv);

@@ -37,6 +37,7 @@
 #include "rules/finding.h"   /* ka_finding(s): rule, file, line, severity, estimate, fix */
 #include "rules/rule.h"      /* ka_ruleset, ka_severity, ka_fix_safety */
 #include "rules/source.h"    /* ka_sources: file texts for report excerpts */
+#include "util/arena.h"
 #include "util/buf.h"
 
 typedef struct ka_lint ka_lint;
@@ -78,7 +79,8 @@ typedef struct ka_lint_opts {
  * *out is NULL on failure; the message is in ka_lint_error(NULL).  When
  * rule files are malformed that message is their problems, one
  * `path:line: message` line each, every line ending in '\n' (a one-line
- * error has no final newline). */
+ * error has no final newline).  opts is copied; the strings and arrays it
+ * points to are the caller's and must outlive l. */
 int ka_lint_new(ka_lint **out, const ka_lint_opts *opts);
 void ka_lint_free(ka_lint *l);
 
@@ -95,11 +97,11 @@ typedef struct ka_lint_result {
 	int nfiles;             /* files analyzed */
 	int failed;             /* files that did not analyze, or bad paths: the caller's exit 2 */
 	int baseline_written;   /* the baseline was (re)written; findings is then empty */
-	/* ka_lint_fix only */
-	int rounds;             /* analysis rounds (fixes can uncover fixes) */
+	int rounds;             /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
+	/* ka_lint_fix only; the counters are totals over the rounds */
 	int fixes_applied;      /* accepted and gated (written with write, else would be) */
 	int fixes_rejected;     /* by the compile gate, or the file changed on disk */
-	int files_changed;
+	int files_changed;      /* written, or changed in the patch */
 	char *patch;            /* want_patch: unified diff of the first round (`patch -p1`) */
 	size_t patch_len;
 	struct ka_lint_text {   /* want_texts: each changed file after the first round's fixes */
@@ -178,5 +180,10 @@ typedef struct ka_lint_stats {
 	double analyze_ms, rules_ms;
 } ka_lint_stats;
 void ka_lint_last_stats(const ka_lint *l, ka_lint_stats *out);
+
+/* The nearest `name` in start (a folder, or a file's folder) or a parent,
+ * as git finds .git (compile_commands.json, .kcheck.yaml); a string in a,
+ * or NULL. */
+char *ka_lint_findfile(ka_arena *a, const char *start, const char *name);
 
 #endif

@@ -1,10 +1,7 @@
-/* rules/examples.c: extract a rule's examples from its body and run them
- * as tests (see examples.h).  Each example is written to a temporary file,
- * analyzed like any source file and evaluated with the rule alone; the
- * `fixed` check asks the rewriter through fixhook.h. */
+/* rules/examples.c: extract a rule's examples from its body (see
+ * examples.h); lint/ruletest.c runs them as tests. */
 #include "rules/examples.h"
 #include "rules/engine.h"
-#include "rules/fixhook.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include <ctype.h>

@@ -5,7 +5,8 @@
  * that rule ID must fire on the next code line (or on its own line when it
  * trails code), `// ok: ID` that it must not.  `kcheck rules test` analyzes
  * each block as a file: `bad` must fire exactly at the marked lines, `good`
- * must not fire, `fixed` must equal --fix applied to `bad` (fixhook.h). */
+ * must not fire, `fixed` must equal --fix applied to `bad` (lint/ruletest.c
+ * runs them: ka_lint_test_rule). */
 #ifndef KA_RULES_EXAMPLES_H
 #define KA_RULES_EXAMPLES_H
 #include "analyzer/analyzer.h"
@@ -34,14 +35,5 @@ typedef struct ka_examples {
 int ka_examples_parse(const char *body, int body_line, const char *id, ka_examples *out);
 void ka_examples_free(ka_examples *ex);
 const char *ka_example_kind_name(ka_example_kind k);
-
-typedef struct ka_test_counts {
-	int passed, failed, skipped;
-} ka_test_counts;
-
-/* Run r's examples (files written under tmpdir) with the rules of rs.  One
- * line per problem goes to log ("path:line: ..."); counts are added to. */
-int ka_rules_test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
-		       const char *tmpdir, ka_buf *log, ka_test_counts *counts);
 
 #endif

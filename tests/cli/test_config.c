@@ -115,6 +115,69 @@ static void assume_block_bounds(void **state)
 	free(dir);
 }
 
+/* The words after `--NAME ` in --help's line of that option, split at '|'. */
+static int help_words(const char *help, const char *name, char words[][32], int max)
+{
+	char key[64];
+	snprintf(key, sizeof key, "  %s ", name);
+	const char *p = strstr(help, key);
+	int n = 0;
+	assert_non_null(p);
+	p += strlen(key);
+	while (n < max && *p && *p != ' ') {
+		size_t k = strcspn(p, "| ");
+		assert_true(k < 32);
+		memcpy(words[n], p, k);
+		words[n++][k] = '\0';
+		p += k + (p[k] == '|');
+	}
+	return n;
+}
+
+/* One option table: --help lists the targets of the arch profiles (the
+ * ones an unknown --arch names), and every word --help gives an enum
+ * option is taken alike on the command line and in .kcheck.yaml, while a
+ * word it does not give is refused by both. */
+static void one_option_table(void **state)
+{
+	cli_result h = cli_run(NULL, NULL, "--help");
+	cli_result a = cli_run(NULL, NULL, "--no-config --arch bogus x.cu");
+	assert_int_equal(h.status, 0);
+	assert_int_equal(a.status, 2);
+	const char *known = strstr(a.err, "(known: ");
+	assert_non_null(known);
+	char list[512];
+	snprintf(list, sizeof list, "target: %.*s (default sm_90)\n", (int)(strcspn(known + 8, ")")), known + 8);
+	assert_non_null(strstr(h.out, list));
+	for (const char *arch = "sm_75 sm_100 gfx1100"; *arch;) {   /* once missing from --help */
+		size_t k = strcspn(arch, " ");
+		char one[16];
+		snprintf(one, sizeof one, " %.*s ", (int)k, arch);
+		assert_non_null(strstr(list, one));
+		arch += k + (arch[k] == ' ');
+	}
+	static const char *const opts[] = {"--fail-on", "--format", NULL};
+	for (int i = 0; opts[i]; i++) {
+		char words[8][32], yaml[512], *dir;
+		int n = help_words(h.out, opts[i], words, 8);
+		assert_true(n >= 3);
+		for (int k = 0; k <= n; k++) {
+			const char *w = k < n ? words[k] : "bogus";
+			snprintf(yaml, sizeof yaml, "%s: %s\n", opts[i] + 2, w);
+			cli_result c = run_cfg(&dir, yaml, "-q --exit-zero");
+			cli_result v = cli_run(dir, NULL, "--no-config -q --exit-zero %s %s s.cu", opts[i], w);
+			assert_int_equal(c.status, k < n ? 0 : 2);
+			assert_int_equal(v.status, k < n ? 0 : 2);
+			cli_free(&c);
+			cli_free(&v);
+			cli_rmtree(dir);
+			free(dir);
+		}
+	}
+	cli_free(&h);
+	cli_free(&a);
+}
+
 int run_config_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +186,7 @@ int run_config_tests(void)
 		cmocka_unit_test(keys_once_and_known),
 		cmocka_unit_test(lists_keep_every_item),
 		cmocka_unit_test(assume_block_bounds),
+		cmocka_unit_test(one_option_table),
 	};
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* cli/tool_files.c: PATH arguments -> the files to analyze.
+/* lint/files.c: PATH arguments -> the files to analyze.
  *
  * A folder is searched recursively for .cu .cuh .hip (hidden folders and
  * `exclude` globs of .kcheck.yaml skipped); a file named on the command
@@ -7,9 +7,9 @@
  * readdir() or on how a file was named.  Each folder is entered once (by
  * device and inode), so symbolic-link loops end.  A path that is missing, or
  * that is not a regular file (a FIFO would block the parser), is reported in
- * one line and skipped; the run goes on and exits 2 (cfg->bad_paths).  A
+ * one line and skipped; the run goes on and counts it (result.failed).  A
  * name that starts with '-' keeps a "./" so no tool reads it as an option. */
-#include "cli/tools.h"
+#include "lint/lint_int.h"
 #include "util/fs.h"
 #include <dirent.h>
 #include <errno.h>
@@ -19,12 +19,14 @@
 #include <sys/stat.h>
 
 typedef struct flist {
-	ka_tool_file *v;
+	ka_lint *l;
+	ka_lint_file *v;
 	int n, cap;
+	int bad;               /* paths reported */
 	ka_fs_seen seen;       /* folders entered */
 } flist;
 
-int ka_tool_is_source_ext(const char *path, int *is_header)
+int ka_lint_is_source_ext(const char *path, int *is_header)
 {
 	const char *dot = strrchr(path, '.');
 	const char *slash = strrchr(path, '/');
@@ -40,7 +42,7 @@ int ka_tool_is_source_ext(const char *path, int *is_header)
 	return 0;
 }
 
-static int excluded(const ka_tool_cfg *c, const char *path)
+static int excluded(const ka_lint_opts *c, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
@@ -51,74 +53,76 @@ static int excluded(const ka_tool_cfg *c, const char *path)
 	return 0;
 }
 
-static void add(ka_tool_cfg *c, flist *l, const char *path, int is_header)
+static void add(flist *l, const char *path, int is_header)
 {
+	ka_arena *arena = l->l->arena;
 	char *real = realpath(path, NULL);
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
-		ka_tool_file *nv = ka_arena_alloc(c->arena, (size_t)l->cap * sizeof *nv);
+		ka_lint_file *nv = ka_arena_alloc(arena, (size_t)l->cap * sizeof *nv);
 		if (l->n)
 			memcpy(nv, l->v, (size_t)l->n * sizeof *nv);
 		l->v = nv;
 	}
 	const char *shown = strncmp(path, "./", 2) == 0 && path[2] && path[2] != '-' ? path + 2 : path;
 	if (shown[0] == '-')
-		shown = ka_arena_printf(c->arena, "./%s", shown);
-	l->v[l->n].path = ka_arena_strdup(c->arena, shown);
-	l->v[l->n].real = ka_arena_strdup(c->arena, real ? real : path);
+		shown = ka_arena_printf(arena, "./%s", shown);
+	l->v[l->n].path = ka_arena_strdup(arena, shown);
+	l->v[l->n].real = ka_arena_strdup(arena, real ? real : path);
 	l->v[l->n].is_header = is_header;
 	l->n++;
 	free(real);
 }
 
 /* A file to analyze must be a regular file; else one line, and go on. */
-static int regular(ka_tool_cfg *c, const char *path)
+static int regular(flist *l, const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
-		ka_tool_error("cannot read %s: %s", path, strerror(errno));
+		ka_lint_log(l->l, "error: cannot read %s: %s", path, strerror(errno));
 	else if (!S_ISREG(st.st_mode))
-		ka_tool_error("cannot read %s: not a regular file", path);
+		ka_lint_log(l->l, "error: cannot read %s: not a regular file", path);
 	else
 		return 1;
-	c->bad_paths++;
+	l->bad++;
 	return 0;
 }
 
-static int walk(ka_tool_cfg *c, flist *l, const char *dir, int depth)
+static int walk(flist *l, const char *dir, int depth)
 {
+	ka_arena *arena = l->l->arena;
 	int fresh = ka_fs_seen_add(&l->seen, dir);
 	if (fresh == 0)      /* entered already: a link loop, or two names for it */
 		return 0;
 	if (fresh == KA_ENOMEM)
-		return KA_EXIT_ERROR;
+		return fresh;
 	if (fresh < 0) {
-		ka_tool_error("%s", ka_error_last());
-		c->bad_paths++;
+		ka_lint_log(l->l, "error: %s", ka_error_last());
+		l->bad++;
 		return 0;
 	}
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	if (!d) {
-		ka_tool_error("cannot open folder %s: %s", dir, strerror(errno));
-		c->bad_paths++;
+		ka_lint_log(l->l, "error: cannot open folder %s: %s", dir, strerror(errno));
+		l->bad++;
 		return 0;
 	}
 	int rc = 0;
 	while ((de = readdir(d)) != NULL && rc == 0) {
 		if (de->d_name[0] == '.')
 			continue;
-		const char *p = strcmp(dir, ".") == 0 ? ka_arena_strdup(c->arena, de->d_name)
-			: ka_arena_printf(c->arena, "%s%s%s", dir,
+		const char *p = strcmp(dir, ".") == 0 ? ka_arena_strdup(arena, de->d_name)
+			: ka_arena_printf(arena, "%s%s%s", dir,
 					  dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
-		if (excluded(c, p))
+		if (excluded(&l->l->o, p))
 			continue;
 		int hdr;
 		if (ka_fs_is_dir(p)) {
 			if (depth < 64)
-				rc = walk(c, l, p, depth + 1);
-		} else if (ka_tool_is_source_ext(p, &hdr) && regular(c, p)) {
-			add(c, l, p, hdr);
+				rc = walk(l, p, depth + 1);
+		} else if (ka_lint_is_source_ext(p, &hdr) && regular(l, p)) {
+			add(l, p, hdr);
 		}
 	}
 	closedir(d);
@@ -127,28 +131,30 @@ static int walk(ka_tool_cfg *c, flist *l, const char *dir, int depth)
 
 static int cmp_file(const void *a, const void *b)
 {
-	const ka_tool_file *x = a, *y = b;
+	const ka_lint_file *x = a, *y = b;
 	int c = strcmp(x->path, y->path);
 	return c ? c : strcmp(x->real, y->real);
 }
 
-int ka_tool_files(ka_tool_cfg *c, ka_tool_file **out, int *n)
+int ka_lint_files(ka_lint *lint, const char *const *paths, int npaths, ka_lint_file **out, int *n,
+		  int *bad)
 {
-	flist l = {0};
-	for (int i = 0; i < c->npaths; i++) {
-		const char *p = c->paths[i];
+	flist l = {.l = lint};
+	int rc = KA_OK;
+	for (int i = 0; i < npaths && rc == KA_OK; i++) {
+		const char *p = paths[i];
 		int hdr;
 		if (ka_fs_is_dir(p)) {
-			if (walk(c, &l, p, 0)) {
-				ka_fs_seen_free(&l.seen);
-				return KA_EXIT_ERROR;
-			}
-		} else if (regular(c, p)) {
-			ka_tool_is_source_ext(p, &hdr);
-			add(c, &l, p, hdr);
+			rc = walk(&l, p, 0);
+		} else if (regular(&l, p)) {
+			ka_lint_is_source_ext(p, &hdr);
+			add(&l, p, hdr);
 		}
 	}
 	ka_fs_seen_free(&l.seen);
+	*bad = l.bad;
+	if (rc != KA_OK)
+		return ka_error_set(rc, "out of memory");
 	if (l.n > 1)
 		qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_file);
 	int w = 0;
@@ -161,5 +167,5 @@ int ka_tool_files(ka_tool_cfg *c, ka_tool_file **out, int *n)
 	}
 	*out = l.v;
 	*n = w;
-	return 0;
+	return KA_OK;
 }

@@ -1,12 +1,12 @@
-/* cli/tool_findfile.c: find the nearest file of a name in a folder or its
+/* lint/findfile.c: find the nearest file of a name in a folder or its
  * parents (.kcheck.yaml, compile_commands.json), the way git finds .git. */
-#include "cli/tools.h"
+#include "lint/lint_int.h"
 #include "util/fs.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-char *ka_tool_findfile(ka_arena *a, const char *start, const char *name)
+char *ka_lint_findfile(ka_arena *a, const char *start, const char *name)
 {
 	char *dir = realpath(start && *start ? start : ".", NULL);
 	char *found = NULL;

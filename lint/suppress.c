@@ -1,11 +1,11 @@
-/* cli/tool_suppress.c: apply NOLINT comments to a run's findings and,
+/* lint/suppress.c: apply NOLINT comments to a run's findings and,
  * on request (--report-unused-suppressions), report the ones that
  * suppressed nothing as `unused-suppression` warnings.
  *
  * Only suppressions that are about kcheck count as unused: a NOLINT with a
  * list where some glob matches a kcheck rule.  A bare `// NOLINT` or
  * `NOLINT(readability-*)` may be there for clang-tidy. */
-#include "cli/tools.h"
+#include "lint/lint_int.h"
 #include "rules/suppress.h"
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -86,7 +86,7 @@ static int add_unused(ka_findings *fs, const char *path, const ka_suppression *x
 	return ka_findings_push(fs, &f);
 }
 
-int ka_tool_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files,
+int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files,
 		     int nfiles, int report_unused)
 {
 	sctx c = {.src = src};

@@ -1,10 +1,10 @@
-/* cli/tool_compdb.c: compile_commands.json (-p DIR), as CMake, Bear and
+/* lint/compdb.c: compile_commands.json (-p DIR), as CMake, Bear and
  * meson write it: an array of {directory, file, arguments | command}.
  *
  * For each file the analyzer gets the entry's flags minus the compiler,
  * `-c`, `-o OUT` and the file itself; relative paths resolve against the
- * entry's directory.  A malformed database is one error line and exit 2. */
-#include "cli/tools.h"
+ * entry's directory.  A malformed database is a one-line error. */
+#include "lint/lint_int.h"
 #include "util/fs.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -113,42 +113,37 @@ int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out)
 	char *text = NULL;
 	size_t len = 0;
 	json_t *root = NULL;
-	int rc = KA_EXIT_ERROR;
-	char *path = ka_tool_findfile(a, dir, "compile_commands.json");
+	int rc;
+	char *path = ka_lint_findfile(a, dir, "compile_commands.json");
 	*out = NULL;
-	if (!ka_fs_exists(dir)) {
-		ka_tool_error("-p %s: No such file or directory", dir);
+	if (!ka_fs_exists(dir))
+		return ka_error_set(KA_EIO, "-p %s: No such file or directory", dir);
+	if (!path)
+		return ka_error_set(KA_EIO, "-p %s: no compile_commands.json in that folder or its parents", dir);
+	if ((rc = ka_fs_read(path, 0, &text, &len)) != KA_OK)
 		return rc;
-	}
-	if (!path) {
-		ka_tool_error("-p %s: no compile_commands.json in that folder or its parents", dir);
-		return rc;
-	}
-	if (ka_fs_read(path, 0, &text, &len) != KA_OK) {
-		ka_tool_error("%s", ka_error_last());
-		return rc;
-	}
 	root = json_loadb(text, len, 0, &err);
 	if (!root) {
-		ka_tool_error("%s:%d:%d: malformed compile database: %s", path, err.line, err.column, err.text);
+		rc = ka_error_set(KA_EINPUT, "%s:%d:%d: malformed compile database: %s", path, err.line,
+				  err.column, err.text);
 		goto out;
 	}
 	if (!json_is_array(root)) {
-		ka_tool_error("%s: malformed compile database: expected an array of entries", path);
+		rc = ka_error_set(KA_EINPUT, "%s: malformed compile database: expected an array of entries", path);
 		goto out;
 	}
 	ka_compdb *db = ka_arena_alloc(a, sizeof *db);
 	db->v = ka_arena_alloc(a, (json_array_size(root) + 1) * sizeof *db->v);
 	for (size_t i = 0; i < json_array_size(root); i++) {
 		if (load_entry(a, json_array_get(root, i), &db->v[db->n]) != 0) {
-			ka_tool_error("%s: malformed compile database: entry %zu needs \"directory\", \"file\" and \"arguments\" or \"command\"",
-				      path, i + 1);
+			rc = ka_error_set(KA_EINPUT, "%s: malformed compile database: entry %zu needs \"directory\", "
+					  "\"file\" and \"arguments\" or \"command\"", path, i + 1);
 			goto out;
 		}
 		db->n++;
 	}
 	*out = db;
-	rc = 0;
+	rc = KA_OK;
 out:
 	json_decref(root);
 	free(text);
@@ -175,7 +170,7 @@ int ka_compdb_files(ka_arena *a, const ka_compdb *db, const char ***paths, int *
 	*paths = ka_arena_alloc(a, (size_t)(db ? db->n + 1 : 1) * sizeof **paths);
 	for (int i = 0; db && i < db->n; i++) {
 		int hdr;
-		if (ka_tool_is_source_ext(db->v[i].real, &hdr) && !hdr)
+		if (ka_lint_is_source_ext(db->v[i].real, &hdr) && !hdr)
 			(*paths)[(*n)++] = db->v[i].real;
 	}
 	return 0;

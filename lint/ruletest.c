@@ -1,16 +1,21 @@
-/* rules/ruletest.c: `kcheck rules test`: run one rule's examples (parsed
- * by examples.c) through the analyzer and the engine and compare what
- * fires with the annotations.  Problems are reported against the rule
+/* lint/ruletest.c: a rule's examples are its tests (`kcheck rules test`,
+ * ka_lint_test_rule): each example (parsed by rules/examples.c) goes
+ * through the analyzer and the engine and what fires is compared with the
+ * annotations; a `fixed` example must equal the fixes applied to the `bad`
+ * one (fix.c, no compile gate).  Problems are reported against the rule
  * file's lines so the author can jump to them. */
+#define _XOPEN_SOURCE 700  /* nftw */
+#include "lint/lint_int.h"
+#include "analyzer/analyzer.h"
 #include "rules/engine.h"
 #include "rules/examples.h"
-#include "rules/fixhook.h"
 #include "util/error.h"
 #include "util/proc.h"
 #include "util/fs.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <unistd.h>
 
 static int has_line(const int *v, int n, int line)
@@ -22,8 +27,8 @@ static int has_line(const int *v, int n, int line)
 }
 
 /* Analyze one example file; findings of `only` (or every enabled rule when
- * only is NULL) in that file go to out; the db is returned for the fix
- * hook (caller closes). */
+ * only is NULL) in that file go to out; the db is returned for the
+ * fixes (caller closes). */
 static int analyze_example(const ka_ruleset *rs, const ka_analyze_opts *aopts, const char *path,
 			   const char *only, ka_findings *out, sqlite3 **dbp)
 {
@@ -83,20 +88,13 @@ static int check_firing(const ka_rule *r, const ka_example *ex, const ka_finding
  * equal the fixed example. */
 static int check_fixed(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
 		       const char *bad_path, const ka_example *bad, const ka_example *fixed, ka_buf *log,
-		       ka_test_counts *counts)
+		       ka_lint_test_counts *counts)
 {
-	ka_fix_hook hook = ka_rules_get_fix_hook();
 	ka_findings fs = KA_FINDINGS_INIT, sel = KA_FINDINGS_INIT;
 	sqlite3 *db = NULL;
 	char *out_text = NULL;
 	size_t out_len = 0;
 	int ok = 1;
-	if (!hook) {
-		ka_buf_printf(log, "%s:%d: note: %s fixed example not checked: this build has no rewriter (--fix)\n",
-			      r->path, fixed->file_line - 1, fixed->lang);
-		counts->skipped++;
-		return KA_OK;
-	}
 	if (analyze_example(rs, aopts, bad_path, NULL, &fs, &db) != KA_OK) {
 		FAIL("%s:%d: %s bad example: %s", r->path, bad->file_line - 1, bad->lang, ka_error_last());
 		goto out;
@@ -104,7 +102,7 @@ static int check_fixed(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_
 	for (size_t i = 0; i < fs.n; i++)
 		if (fs.v[i].fix && (fs.v[i].fix_safety == KA_FIX_SAFE || strcmp(fs.v[i].rule, r->id) == 0))
 			ka_findings_push(&sel, &fs.v[i]);
-	if (hook(db, bad_path, bad->code, strlen(bad->code), &sel, &out_text, &out_len) != KA_OK) {
+	if (ka_lint_fix_text(db, bad_path, bad->code, strlen(bad->code), &sel, &out_text, &out_len) != KA_OK) {
 		FAIL("%s:%d: %s fixed example: the fix failed: %s", r->path, fixed->file_line - 1,
 		     fixed->lang, ka_error_last());
 		goto out;
@@ -123,7 +121,7 @@ out:
 }
 
 static int run_example(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
-		       const char *path, const ka_example *ex, ka_buf *log, ka_test_counts *counts)
+		       const char *path, const ka_example *ex, ka_buf *log, ka_lint_test_counts *counts)
 {
 	ka_findings fs = KA_FINDINGS_INIT;
 	int ok = 1;
@@ -144,10 +142,10 @@ static int run_example(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_
 }
 
 /* The examples of an `architectures: [amd]` rule are analyzed for an AMD
- * target (the default, sm_90, would make the rule not apply). */
+ * target (the default, KA_ARCH_DEFAULT, would make the rule not apply). */
 static const char *arch_for(const ka_rule *r, const char *asked)
 {
-	if (ka_rule_applies(r, NULL, asked ? asked : "sm_90"))
+	if (ka_rule_applies(r, NULL, asked ? asked : KA_ARCH_DEFAULT))
 		return asked;
 	for (const ka_arch *a = ka_arch_all(); a && a->name; a++)
 		if (ka_rule_applies(r, NULL, a->name))
@@ -155,8 +153,8 @@ static const char *arch_for(const ka_rule *r, const char *asked)
 	return asked;
 }
 
-int ka_rules_test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *asked,
-		       const char *tmpdir, ka_buf *log, ka_test_counts *counts)
+static int test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *asked,
+		     const char *tmpdir, ka_buf *log, ka_lint_test_counts *counts)
 {
 	ka_analyze_opts ao = *asked;
 	const ka_analyze_opts *aopts = &ao;
@@ -204,5 +202,32 @@ int ka_rules_test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_
 		}
 	}
 	ka_examples_free(&ex);
+	return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+int ka_lint_test_rule(ka_lint *l, const char *id, const char *tmpdir, ka_buf *log,
+		      ka_lint_test_counts *counts)
+{
+	const ka_rule *r = ka_ruleset_find(l->rs, id);
+	ka_analyze_opts ao = KA_ANALYZE_OPTS_INIT;
+	char tmpl[] = "/tmp/kcheck-rules-test-XXXXXX";
+	int rc;
+	if (!r)
+		return ka_error_set(KA_ENOTFOUND, "no rule '%s' (see kcheck rules list)", id);
+	if (!tmpdir && !(tmpdir = mkdtemp(tmpl)))
+		return ka_error_set(KA_EIO, "cannot create a temporary folder under /tmp");
+	ao.arch = l->o.arch;
+	ao.force_shim = l->o.force_shim;
+	ao.cuda_path = l->o.cuda_path;
+	ao.extra_args = l->o.extra;
+	ao.n_extra_args = l->o.nextra;
+	rc = test_rule(l->rs, r, &ao, tmpdir, log, counts);
+	if (tmpdir == tmpl && nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && rc == KA_OK)
+		rc = ka_error_set(KA_EIO, "could not remove %s", tmpl);
 	return rc;
 }

@@ -1,4 +1,4 @@
-/* cli/tool_run.c: the analysis workers of a lint run.
+/* lint/run.c: the analysis workers of a lint run.
  *
  * Each job is one file: a fresh facts database (ka_facts_open), the
  * analyzer (ka_analyze_file), the rules (ka_rules_eval).  Workers take the
@@ -6,28 +6,30 @@
  * no other locking and the merge in file order makes the output identical
  * to -j 1.  A file that does not parse is reported with clang's
  * diagnostics and the run goes on with the others. */
-#include "cli/tools.h"
+#include "lint/lint_int.h"
 #include "analyzer/analyzer.h"
 #include "rules/engine.h"
 #include "rules/report.h"
+#include "rewriter/rewriter.h"
 #include <pthread.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct pool {
-	const ka_tool_cfg *cfg;
+	const ka_lint_opts *cfg;
 	const ka_ruleset *rs;
 	const ka_compdb *cdb;
-	ka_tool_job *jobs;
+	int collect_fixes;
+	ka_lint_job *jobs;
 	int njobs, next;
 	pthread_mutex_t mu;
 } pool;
 
-void ka_tool_job_clear(ka_tool_job *j)
+void ka_lint_job_clear(ka_lint_job *j)
 {
 	ka_findings_free(&j->findings);
-	ka_tool_fix_free(j->fixes);
+	ka_fixset_free(j->fixes);
 	j->fixes = NULL;
 	free(j->diags);
 	free(j->rule_ms);
@@ -41,7 +43,7 @@ void ka_tool_job_clear(ka_tool_job *j)
 }
 
 /* clang's errors for this file, as a compiler prints them. */
-static void collect_diags(sqlite3 *db, ka_tool_job *j, ka_buf *out)
+static void collect_diags(sqlite3 *db, ka_lint_job *j, ka_buf *out)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT file, line, col, severity, message FROM diag "
@@ -59,7 +61,7 @@ static void collect_diags(sqlite3 *db, ka_tool_job *j, ka_buf *out)
 
 /* kcheck's own warnings (analysis limits: a cut expression, a spent
  * budget): the file's findings are partial, and the user must know. */
-static void collect_limits(sqlite3 *db, ka_tool_job *j, ka_buf *out)
+static void collect_limits(sqlite3 *db, ka_lint_job *j, ka_buf *out)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message FROM diag WHERE severity = 'warning'"
@@ -80,7 +82,7 @@ static void collect_limits(sqlite3 *db, ka_tool_job *j, ka_buf *out)
  * clang-diagnostic-error (clang-tidy's name), so text, JSON and SARIF show
  * them with their locations; a HIP parse on the shim headers is a note of
  * frontend-shim-headers. */
-static int push_diag_findings(sqlite3 *db, ka_tool_job *j)
+static int push_diag_findings(sqlite3 *db, ka_lint_job *j)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = KA_OK;
@@ -107,7 +109,7 @@ static int push_diag_findings(sqlite3 *db, ka_tool_job *j)
 	return rc;
 }
 
-static void collect_included(sqlite3 *db, ka_tool_job *j)
+static void collect_included(sqlite3 *db, ka_lint_job *j)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT path FROM file WHERE is_main = 0", -1, &st, NULL) != SQLITE_OK)
@@ -128,7 +130,7 @@ static void collect_included(sqlite3 *db, ka_tool_job *j)
 
 /* The analyzer's flags for a file: its compile-database entry, then the
  * flags after `--`. */
-static const char **file_args(const pool *p, const ka_tool_file *f, int *n, const char **dir)
+static const char **file_args(const pool *p, const ka_lint_file *f, int *n, const char **dir)
 {
 	const char **cargs = NULL;
 	int ncargs = 0;
@@ -153,9 +155,9 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void run_job(pool *p, ka_tool_job *j)
+static void run_job(pool *p, ka_lint_job *j)
 {
-	const ka_tool_cfg *c = p->cfg;
+	const ka_lint_opts *c = p->cfg;
 	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
 	sqlite3 *db = NULL;
 	ka_buf diags;
@@ -194,7 +196,7 @@ static void run_job(pool *p, ka_tool_job *j)
 		if (erc == KA_OK)
 			erc = push_diag_findings(db, j);
 		if (erc != KA_OK ||
-		    ka_tool_fix_collect(&c->fix, db, &j->findings, &j->fixes) != KA_OK) {
+		    (p->collect_fixes && ka_lint_fix_collect(db, &j->findings, &j->fixes) != KA_OK)) {
 			ka_buf_printf(&diags, "kcheck: error: %s\n", ka_error_last());
 			j->failed = 1;
 		}
@@ -219,10 +221,11 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int ka_tool_run(const ka_tool_cfg *cfg, const ka_ruleset *rs, const ka_compdb *cdb,
-		ka_tool_job *jobs, int njobs)
+void ka_lint_run_jobs(ka_lint *l, ka_lint_job *jobs, int njobs, int collect_fixes)
 {
-	pool p = {.cfg = cfg, .rs = rs, .cdb = cdb, .jobs = jobs, .njobs = njobs};
+	pool p = {.cfg = &l->o, .rs = l->rs, .cdb = l->cdb, .jobs = jobs, .njobs = njobs,
+		  .collect_fixes = collect_fixes};
+	const ka_lint_opts *cfg = &l->o;
 	int nthreads = cfg->jobs < njobs ? cfg->jobs : njobs;
 	pthread_t tids[256];
 	int started = 0;
@@ -239,5 +242,4 @@ int ka_tool_run(const ka_tool_cfg *cfg, const ka_ruleset *rs, const ka_compdb *c
 			pthread_join(tids[i], NULL);
 	}
 	pthread_mutex_destroy(&p.mu);
-	return 0;
 }

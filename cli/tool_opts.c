@@ -1,0 +1,130 @@
+/* cli/tool_opts.c: the one table of kcheck's options.  Each row says
+ * which commands take it (kcheck, kcheck facts, kcheck rules), where the
+ * value goes in ka_tool_cfg, how it is parsed (enums once, into their
+ * index), its .kcheck.yaml key, and its line in --help.  tool_getparam.c
+ * reads argv with it, tool_parsecfg.c the config file, tool_help.c prints
+ * it; the target list comes from analyzer/arch.h. */
+#include "cli/tools.h"
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const formats[] = {"text", "json", "sarif", NULL};
+static const char *const levels[] = {"error", "warning", "note", "none", NULL};
+static const char *const colors[] = {"auto", "always", "never", NULL};
+static const char *const sorts[] = {"location", "impact", NULL};
+static const char *const facts_formats[] = {"json", "sqlite", NULL};
+static const char *const rules_formats[] = {"text", "json", NULL};
+
+#define F(field) offsetof(ka_tool_cfg, field)
+#define L KA_CMD_LINT
+#define FA KA_CMD_FACTS
+#define R KA_CMD_RULES
+
+/* In --help order, section by section. */
+static const ka_opt table[] = {
+	{"-p", NULL, L, KA_OPT_STR, F(compdb_dir), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Input", "DIR", 0, 0, "read compile_commands.json from DIR or a parent folder"},
+	{"--arch", NULL, L | FA | R, KA_OPT_STR, F(arch), 0, NULL, 0, 0, 0, "arch", 0, 0,
+	 "Input", "ARCH", 0, 0, NULL /* the arch list: tool_help.c */},
+	{"--assume-block", NULL, L | FA, KA_OPT_BLOCK, F(assume_block), 0, NULL, 0, 0, 0, "assume-block", 0, 0,
+	 "Input", "X[,Y,Z]", 0, 0, "block shape when no launch site or __launch_bounds__ gives it"},
+	{"--cuda-path", NULL, L, KA_OPT_STR, F(cuda_path), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Input", "DIR", 0, 0, "CUDA toolkit (default /usr/local/cuda)"},
+	{"--shim", NULL, L | FA | R, KA_OPT_FLAG, F(force_shim), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Input", NULL, 0, 0, "use the built-in shim headers instead of the toolkit's"},
+	{"--ptxas", NULL, L | FA, KA_OPT_FLAG, F(ptxas), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Input", NULL, 0, 0, "join nvcc -Xptxas -v results (registers, spills)"},
+	{"--checks", NULL, L, KA_OPT_STR, F(checks), 0, NULL, 0, 0, 0, "checks", 0, 1,
+	 "Rules", "GLOBS", 0, 0, "comma-separated rule globs in order, e.g. '-*,gmem-*'"},
+	{"--rules-dir", NULL, L | R, KA_OPT_LIST, F(rules_dirs), F(nrules_dirs), NULL, 0, 0, 0, "rules-dir", 1, 0,
+	 "Rules", "DIR", 0, 0, "add rule files (or replace built-in ones by id)"},
+	{"--explain", NULL, L, KA_OPT_STR, F(explain), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Rules", "RULE", 0, 0, "print what a rule knows and exit"},
+	{"--config", NULL, L, KA_OPT_STR, F(config), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Rules", "FILE", 0, 0, "read this config instead of the nearest .kcheck.yaml"},
+	{"--no-config", NULL, L, KA_OPT_FLAG, F(no_config), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Rules", NULL, 0, 0, "ignore .kcheck.yaml"},
+	{"--format", NULL, L, KA_OPT_ENUM, F(format), 0, formats, 0, 0, 0, "format", 0, 0,
+	 "Output", NULL, 27, 0, "(default text)"},
+	{"--sort", NULL, L, KA_OPT_ENUM, F(sort), 0, sorts, 0, 0, 0, NULL, 0, 0,
+	 "Output", NULL, 27, 0, "order of the findings (default location); text\n"
+	 "ends with each kernel's costliest finding"},
+	{"-o", "--output", L, KA_OPT_STR, F(output), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Output", "FILE", 0, 0, "write the report to FILE (atomically)"},
+	{"--color", NULL, L, KA_OPT_ENUM, F(color), 0, colors, 0, 0, 0, NULL, 0, 0,
+	 "Output", NULL, 27, 0, "colour on a terminal unless NO_COLOR is set"},
+	{"--no-color", NULL, L, KA_OPT_FLAG, F(color), 0, NULL, 0, 0, KA_COLOR_NEVER, NULL, 0, 0,
+	 NULL, NULL, 0, 0, NULL},
+	{"--report-unused-suppressions", NULL, L, KA_OPT_FLAG, F(report_unused), 0, NULL, 0, 0, 0,
+	 "report-unused-suppressions", 0, 0,
+	 "Output", NULL, 30, 0, "report NOLINT comments that suppress nothing"},
+	{"--baseline", NULL, L, KA_OPT_STR, F(baseline), 0, NULL, 0, 0, 0, "baseline", 1, 0,
+	 "Output", "FILE", 0, 0, "ignore findings recorded in FILE (written when missing)"},
+	{"--write-baseline", NULL, L, KA_OPT_FLAG, F(write_baseline), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Output", NULL, 0, 0, "(re)write the --baseline FILE from this run"},
+	{"-q", "--quiet", L, KA_OPT_FLAG, F(quiet), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Output", NULL, 0, 1, "no summary line on stderr"},
+	{"--fix", NULL, L, KA_OPT_FLAG, F(fix.fix), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Fixes (docs/rewriter.md)", NULL, 0, 0, "apply the safe fixes in place (each file compiled first)"},
+	{"--unsafe-fixes", NULL, L, KA_OPT_FLAG, F(fix.unsafe_fixes), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Fixes (docs/rewriter.md)", NULL, 0, 0, "also fixes that change numerics or need a precondition"},
+	{"--diff", NULL, L, KA_OPT_FLAG, F(fix.diff), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Fixes (docs/rewriter.md)", NULL, 0, 0, "print the fixes as a patch for `patch -p1`; change nothing"},
+	{"--export-fixes", NULL, L, KA_OPT_STR, F(fix.export_fixes), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Fixes (docs/rewriter.md)", "FILE", 0, 0, "write the fixes in clang-tidy's YAML format"},
+	{"--require-compile-gate", NULL, L, KA_OPT_FLAG, F(fix.require_gate), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Fixes (docs/rewriter.md)", NULL, 0, 0, "fail (exit 2) when no nvcc/hipcc can check the fixed files"},
+	{"--compile-timeout", NULL, L, KA_OPT_INT, F(fix.compile_timeout), 0, NULL, 1, 3600, 0, NULL, 0, 0,
+	 "Fixes (docs/rewriter.md)", "SEC", 0, 0, "time limit of one compile of the gate (default 60)"},
+	{"--fail-on", NULL, L, KA_OPT_ENUM, F(fail_on), 0, levels, 0, 0, 0, "fail-on", 0, 0,
+	 "Exit status", NULL, 36, 0, "findings that fail the run (default warning)"},
+	{"--exit-zero", NULL, L, KA_OPT_FLAG, F(exit_zero), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Exit status", NULL, 0, 0, "exit 0 even with findings (errors still exit 2)"},
+	{"-j", "--jobs", L, KA_OPT_INT, F(jobs), 0, NULL, 1, 256, 0, "jobs", 0, 0,
+	 "Other", "N", 0, 0, "analyze N files at a time (output identical to -j 1)"},
+	{"--stats", NULL, L, KA_OPT_FLAG, F(stats), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Other", NULL, 0, 0, "print analysis and rule-evaluation time on stderr"},
+	{"-h", "--help", L, KA_OPT_HELP, 0, 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Other", NULL, 0, 1, "this text"},
+	{"--version", NULL, L, KA_OPT_VERSION, 0, 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 "Other", NULL, 0, 0, "print the version"},
+	/* .kcheck.yaml only */
+	{NULL, NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0,
+	 NULL, NULL, 0, 0, NULL},
+	{NULL, NULL, L, KA_OPT_LIST, F(extra), F(nextra), NULL, 0, 0, 0, "extra-args", 0, 0,
+	 NULL, NULL, 0, 0, NULL},
+	/* kcheck facts (usage: tool_facts.c) */
+	{"--format", NULL, FA, KA_OPT_ENUM, F(facts_format), 0, facts_formats, 0, 0, 0, NULL, 0, 0,
+	 NULL, NULL, 0, 0, NULL},
+	{"-o", NULL, FA | R, KA_OPT_STR, F(output), 0, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+	{"--print-clang-args", NULL, FA, KA_OPT_FLAG, F(print_clang_args), 0, NULL, 0, 0, 0, NULL, 0, 0,
+	 NULL, NULL, 0, 0, NULL},
+	/* kcheck rules */
+	{"--format", NULL, R, KA_OPT_ENUM, F(rules_format), 0, rules_formats, 0, 0, 0, NULL, 0, 0,
+	 NULL, NULL, 0, 0, NULL},
+	{"-j", NULL, R, KA_OPT_INT, F(rules_jobs), 0, NULL, 1, 64, 0, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+	{NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+};
+
+_Static_assert(sizeof table / sizeof *table <= KA_TOOL_MAX_OPTS, "ka_tool_cfg.set is too small");
+
+const ka_opt *ka_tool_opts(void) { return table; }
+
+int ka_tool_choice(const char *const *choices, const char *v)
+{
+	for (int i = 0; choices[i]; i++)
+		if (strcmp(v, choices[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *ka_tool_choices_text(const char *const *choices, const char *sep)
+{
+	static _Thread_local char buf[256];
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; choices[i] && n < sizeof buf; i++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? sep : "", choices[i]);
+	return buf;
+}

@@ -1,0 +1,363 @@
+/* tests/lint/test_lint.c: the lint library driven without the CLI
+ * (lint/lint.h): a run over a file, NOLINT and --checks, bad input, the
+ * fix loop through a compile gate (fake compilers: one that accepts, one
+ * that rejects), and rule tests by their examples.  Parses with the CUDA
+ * toolkit's headers, as `kcheck rules test` does in CI. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "lint/lint.h"
+#include "util/error.h"
+
+/* Two powf(x, 2.0f) calls (math-pow-small-integer, a safe fix to x * x)
+ * on lines 5 and 6. */
+static const char kernel_cu[] =
+	"__global__ void __launch_bounds__(256) sq(float *out, const float *x, const float *y, int n) {\n"
+	"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"  if (i < n) {\n"
+	"    float dx = x[i], dy = y[i];\n"
+	"    float dx2 = powf(dx, 2.0f);%s\n"
+	"    float dy2 = powf(dy, 2.0f);\n"
+	"    out[i] = dx2 + dy2;\n"
+	"  }\n"
+	"}\n";
+
+typedef struct fixture {
+	char dir[64];
+	char file[128];
+	char okcc[128], failcc[128];
+} fixture;
+
+static void write_file(const char *path, const char *text, int mode)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	if (mode)
+		chmod(path, (mode_t)mode);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	static char buf[1 << 16];
+	size_t n;
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+static void write_kernel(fixture *fx, const char *line5_tail)
+{
+	char text[4096];
+	snprintf(text, sizeof text, kernel_cu, line5_tail);
+	write_file(fx->file, text, 0);
+}
+
+static int setup(void **state)
+{
+	fixture *fx = calloc(1, sizeof *fx);
+	snprintf(fx->dir, sizeof fx->dir, "/tmp/ka-test-lint-XXXXXX");
+	if (!fx || !mkdtemp(fx->dir))
+		return -1;
+	snprintf(fx->file, sizeof fx->file, "%s/k.cu", fx->dir);
+	snprintf(fx->okcc, sizeof fx->okcc, "%s/okcc", fx->dir);
+	snprintf(fx->failcc, sizeof fx->failcc, "%s/failcc", fx->dir);
+	write_file(fx->okcc, "#!/bin/sh\nexit 0\n", 0755);
+	write_file(fx->failcc, "#!/bin/sh\necho 'k.cu:1:1: error: rejected by the test' >&2\nexit 1\n", 0755);
+	write_kernel(fx, "");
+	*state = fx;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	fixture *fx = *state;
+	nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(fx);
+	return 0;
+}
+
+static ka_lint *new_lint(const char *checks, FILE *log)
+{
+	ka_lint_opts o = KA_LINT_OPTS_INIT;
+	ka_lint *l = NULL;
+	o.checks = checks;
+	o.log = log;
+	assert_int_equal(ka_lint_new(&l, &o), KA_OK);
+	assert_non_null(l);
+	return l;
+}
+
+static size_t count_rule(const ka_findings *fs, const char *rule, int line)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		n += strcmp(fs->v[i].rule, rule) == 0 && (line == 0 || fs->v[i].line == line);
+	return n;
+}
+
+static void test_run_file(void **state)
+{
+	fixture *fx = *state;
+	ka_lint *l = new_lint(NULL, NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {fx->file};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(r.failed, 0);
+	assert_int_equal(r.nfiles, 1);
+	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 5), 1);
+	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 6), 1);
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		assert_string_equal(f->file, fx->file);   /* the name given */
+		if (strcmp(f->rule, "math-pow-small-integer") == 0) {
+			assert_true(f->severity != KA_SEV_ERROR);   /* an impact band, not an error */
+			assert_string_equal(f->fix, "pow-to-multiply");
+			assert_int_equal(f->fix_safety, KA_FIX_SAFE);
+			assert_true(f->estimate > 1.0);
+			assert_string_equal(f->kernel, "sq");
+			assert_int_equal(ka_lint_has_fix(l, f), 0);   /* no fixes computed by a plain run */
+		}
+		if (i)   /* sorted by location */
+			assert_true(ka_finding_cmp(&r.findings.v[i - 1], f) <= 0);
+	}
+	assert_non_null(ka_lint_sources(l));
+	ka_lint_result_free(&r);
+	assert_int_equal(r.findings.n, 0);
+	ka_lint_free(l);
+}
+
+static void test_checks_and_nolint(void **state)
+{
+	fixture *fx = *state;
+	ka_lint *l = new_lint("-*,math-pow-*", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {fx->dir};   /* a folder: searched for .cu */
+	write_kernel(fx, "  // NOLINT(math-pow-small-integer)");
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(r.findings.n, 1);
+	assert_string_equal(r.findings.v[0].rule, "math-pow-small-integer");
+	assert_int_equal(r.findings.v[0].line, 6);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+static void test_bad_input(void **state)
+{
+	fixture *fx = *state;
+	char path[256], *log = NULL;
+	size_t loglen = 0;
+	FILE *m = open_memstream(&log, &loglen);
+	ka_lint *l = new_lint(NULL, m);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	snprintf(path, sizeof path, "%s/missing.cu", fx->dir);
+	const char *paths[] = {path, fx->file};
+	assert_int_equal(ka_lint_run(l, paths, 2, &r), KA_OK);   /* the other file still runs */
+	fclose(m);
+	assert_int_equal(r.failed, 1);
+	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 0), 2);
+	assert_non_null(strstr(log, "kcheck: error: cannot read "));
+	assert_non_null(strstr(log, "missing.cu: No such file or directory\n"));
+	ka_lint_result_free(&r);
+	assert_int_equal(ka_lint_run(l, NULL, 0, &r), KA_EINPUT);
+	assert_non_null(strstr(ka_lint_error(l), "no input files"));
+	ka_lint_free(l);
+	free(log);
+}
+
+static void test_new_errors(void **state)
+{
+	ka_lint_opts o = KA_LINT_OPTS_INIT;
+	ka_lint *l = (ka_lint *)(void *)&o;   /* anything non-NULL: ka_lint_new resets it */
+	const char *dirs[] = {FIXTURES "/badrules"};
+	o.arch = "sm_1";
+	assert_int_equal(ka_lint_new(&l, &o), KA_EINPUT);
+	assert_null(l);
+	assert_non_null(strstr(ka_lint_error(NULL), "unknown --arch 'sm_1' (known: sm_70 sm_75"));
+	assert_non_null(strstr(ka_lint_error(NULL), " gfx1100)"));
+	o.arch = NULL;
+	o.rules_dirs = dirs, o.nrules_dirs = 1;
+	assert_true(ka_lint_new(&l, &o) < 0);
+	const char *msg = ka_lint_error(NULL);
+	assert_non_null(strstr(msg, "sync-bad-rule.md:"));
+	assert_int_equal(msg[strlen(msg) - 1], '\n');   /* rule problems: whole lines */
+	o.rules_dirs = NULL, o.nrules_dirs = 0;
+	o.checks = "-*,nosuchrule-*";
+	assert_int_equal(ka_lint_new(&l, &o), KA_EINPUT);
+	assert_string_equal(ka_lint_error(NULL), "--checks: 'nosuchrule-*' matches no rule (see kcheck rules list)");
+	o.checks = NULL;
+	o.write_baseline = 1;
+	assert_int_equal(ka_lint_new(&l, &o), KA_EINPUT);
+	assert_string_equal(ka_lint_error(NULL), "--write-baseline needs --baseline FILE");
+}
+
+/* Fixes computed but nothing written: the texts and the patch say what
+ * the gate accepted. */
+static void test_fix_in_memory(void **state)
+{
+	fixture *fx = *state;
+	ka_lint *l = new_lint(NULL, NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	ka_lint_fix_opts fo = KA_LINT_FIX_OPTS_INIT;
+	const char *paths[] = {fx->file};
+	char *before = read_file(fx->file);
+	setenv("KCHECK_NVCC", fx->okcc, 1);
+	fo.want_texts = fo.want_patch = 1;
+	assert_int_equal(ka_lint_fix(l, paths, 1, &fo, &r), KA_OK);
+	assert_int_equal(r.rounds, 1);
+	assert_int_equal(r.fixes_applied, 2);
+	assert_int_equal(r.ntexts, 1);
+	assert_non_null(strstr(r.texts[0].after, "float dx2 = (dx * dx);"));
+	assert_non_null(strstr(r.texts[0].after, "float dy2 = (dy * dy);"));
+	assert_string_equal(r.texts[0].before, before);
+	assert_non_null(r.patch);
+	assert_non_null(strstr(r.patch, "+    float dx2 = (dx * dx);\n"));
+	assert_non_null(strstr(r.patch, "-    float dx2 = powf(dx, 2.0f);\n"));
+	for (size_t i = 0; i < r.findings.n; i++)
+		if (strcmp(r.findings.v[i].rule, "math-pow-small-integer") == 0)
+			assert_int_equal(ka_lint_has_fix(l, &r.findings.v[i]), 1);
+	char *sarif = ka_lint_sarif_fixes(&r.findings.v[0], l);
+	ka_lint_result_free(&r);
+	free(sarif);
+	char *after = read_file(fx->file);
+	assert_string_equal(after, before);   /* nothing written */
+	free(after);
+	/* only: fixes of other rules are applied, not these */
+	fo.only = "gmem-*";
+	assert_int_equal(ka_lint_fix(l, paths, 1, &fo, &r), KA_OK);
+	assert_int_equal(r.fixes_applied, 0);
+	assert_int_equal(r.ntexts, 0);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+	free(before);
+}
+
+/* --fix: written in place, analyzed again until nothing changes. */
+static void test_fix_loop(void **state)
+{
+	fixture *fx = *state;
+	ka_lint *l = new_lint(NULL, NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	ka_lint_fix_opts fo = KA_LINT_FIX_OPTS_INIT;
+	const char *paths[] = {fx->file};
+	setenv("KCHECK_NVCC", fx->okcc, 1);
+	fo.write = 1;
+	assert_int_equal(ka_lint_fix(l, paths, 1, &fo, &r), KA_OK);
+	assert_int_equal(r.rounds, 2);          /* the second round finds nothing to fix */
+	assert_int_equal(r.fixes_applied, 2);
+	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 0), 0);
+	char *text = read_file(fx->file);
+	assert_non_null(strstr(text, "float dx2 = (dx * dx);"));
+	assert_null(strstr(text, "powf"));
+	free(text);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* A compiler that rejects the fixed file: nothing changes. */
+static void test_fix_gate_rejects(void **state)
+{
+	fixture *fx = *state;
+	ka_lint *l = new_lint(NULL, NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	ka_lint_fix_opts fo = KA_LINT_FIX_OPTS_INIT;
+	const char *paths[] = {fx->file};
+	char *before = read_file(fx->file);
+	setenv("KCHECK_NVCC", fx->failcc, 1);
+	fo.write = 1;
+	fo.want_texts = 1;
+	assert_int_equal(ka_lint_fix(l, paths, 1, &fo, &r), KA_OK);
+	assert_int_equal(r.rounds, 1);
+	assert_int_equal(r.fixes_applied, 0);
+	assert_int_equal(r.fixes_rejected, 2);
+	assert_int_equal(r.ntexts, 0);
+	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 0), 2);
+	char *after = read_file(fx->file);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
+	ka_lint_result_free(&r);
+	/* no compiler at all, with require_gate: an error */
+	setenv("KCHECK_NVCC", "/nonexistent/nvcc", 1);
+	setenv("PATH", "/nonexistent", 1);
+	fo.require_gate = 1;
+	assert_true(ka_lint_fix(l, paths, 1, &fo, &r) < 0);
+	assert_true(strlen(ka_lint_error(l)) > 0);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+static void test_rule_examples(void **state)
+{
+	fixture *fx = *state;
+	ka_lint *l = new_lint(NULL, NULL);
+	ka_lint_test_counts c = {0, 0, 0};
+	ka_buf log;
+	ka_buf_init(&log, 1 << 20);
+	/* bad, good and fixed (the fix applied to bad must equal fixed) */
+	assert_int_equal(ka_lint_test_rule(l, "math-pow-small-integer", NULL, &log, &c), KA_OK);
+	assert_int_equal(c.failed, 0);
+	assert_int_equal(c.passed, 3);
+	assert_int_equal(log.len, 0);
+	assert_int_equal(ka_lint_test_rule(l, "no-such-rule", fx->dir, &log, &c), KA_ENOTFOUND);
+	ka_lint_free(l);
+
+	/* a rule whose fixed example is wrong fails, naming the rule file's line */
+	char rdir[256], rfile[300], *text;
+	snprintf(rdir, sizeof rdir, "%s/rules", fx->dir);
+	mkdir(rdir, 0755);
+	snprintf(rfile, sizeof rfile, "%s/math-pow-small-integer.md", rdir);
+	text = read_file(SOURCE_DIR "/rules/math/math-pow-small-integer.md");
+	char *fixed = strstr(text, "```cuda fixed");
+	assert_non_null(fixed);
+	char *mul = strstr(fixed, "(dx * dx)");
+	assert_non_null(mul);
+	memcpy(mul, "(dx + dx)", 9);
+	write_file(rfile, text, 0);
+	free(text);
+	ka_lint_opts o = KA_LINT_OPTS_INIT;
+	const char *dirs[] = {rdir};
+	o.rules_dirs = dirs, o.nrules_dirs = 1;
+	assert_int_equal(ka_lint_new(&l, &o), KA_OK);
+	c = (ka_lint_test_counts){0, 0, 0};
+	ka_buf_reset(&log);
+	assert_int_equal(ka_lint_test_rule(l, "math-pow-small-integer", NULL, &log, &c), KA_OK);
+	assert_int_equal(c.failed, 1);
+	assert_int_equal(c.passed, 2);
+	assert_non_null(strstr(log.data, "math-pow-small-integer.md:"));
+	assert_non_null(strstr(log.data, "fixed example differs from --fix applied to the bad example"));
+	ka_lint_free(l);
+	ka_buf_free(&log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_run_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_checks_and_nolint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+		cmocka_unit_test(test_new_errors),
+		cmocka_unit_test_setup_teardown(test_fix_in_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rule_examples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
