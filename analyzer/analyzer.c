@@ -344,11 +344,14 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	if (!arch_name && fl.arch && ka_arch_find(fl.arch))
 		arch_name = ka_arena_strdup(fa, fl.arch);   /* the compile database's target */
 	if (!arch_name)
-		arch_name = "sm_90";
+		arch_name = KA_ARCH_DEFAULT;
 	const ka_arch *arch = ka_arch_find(arch_name);
 	if (!arch) {
-		int erc = ka_error_set(KA_EINPUT, "unknown --arch '%s' (known: sm_70, sm_75, sm_80, sm_86, "
-		                       "sm_89, sm_90, sm_100, gfx90a, gfx942, gfx1100)", arch_name);
+		char known[512];
+		size_t n = 0;
+		for (const ka_arch *a = ka_arch_all(); a->name && n < sizeof known; a++)
+			n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", n ? ", " : "", a->name);
+		int erc = ka_error_set(KA_EINPUT, "unknown --arch '%s' (known: %s)", arch_name, known);
 		ka_arena_free(fa);
 		return erc;
 	}

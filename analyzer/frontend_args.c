@@ -7,6 +7,7 @@
  * and CUDA 13.0 on 2026-11): -target-sdk-version keeps <<<>>> launches in the
  * AST, and CUDA 13 dropped texture_fetch_functions.h which clang 19 still
  * includes, so an empty one is supplied in memory. */
+#include "analyzer/arch.h"
 #include "analyzer/frontend.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -96,7 +97,7 @@ static void add_user_flags(argv_b *b, const ka_frontend_opts *o)
 int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc)
 {
 	argv_b b = {.a = a};
-	const char *arch = o->arch ? o->arch : "sm_90";
+	const char *arch = o->arch ? o->arch : KA_ARCH_DEFAULT;
 	const char *res = o->resource_dir ? o->resource_dir : getenv("KCHECK_CLANG_RESOURCE_DIR");
 	int hip = o->lang && strcmp(o->lang, "hip") == 0;
 	if (!res)
@@ -125,9 +126,9 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			push(&b, SHIM_DIR "/kcheck_hip_prelude.h");
 		}
 	} else {
-		/* libclang needs an NVIDIA target; AMD profiles still parse CUDA as sm_90. */
+		/* libclang needs an NVIDIA target; AMD profiles still parse CUDA as the default. */
 		char gpu[64];
-		snprintf(gpu, sizeof gpu, "--cuda-gpu-arch=%s", strncmp(arch, "sm_", 3) == 0 ? arch : "sm_90");
+		snprintf(gpu, sizeof gpu, "--cuda-gpu-arch=%s", strncmp(arch, "sm_", 3) == 0 ? arch : KA_ARCH_DEFAULT);
 		push(&b, "-x");
 		push(&b, "cuda");
 		push(&b, gpu);

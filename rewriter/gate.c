@@ -3,6 +3,7 @@
  * with nvcc (hipcc for .hip) under a time limit, and removed.  The original is
  * never touched here; the caller decides what to write. */
 #include "rewriter/rewriter.h"
+#include "analyzer/arch.h"
 #include "util/buf.h"
 #include "util/proc.h"
 #include "util/cleanup.h"
@@ -177,7 +178,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 			 o->arch && strncmp(o->arch, "gfx", 3) == 0 ? o->arch : "gfx90a");
 	} else {
 		snprintf(archflag, sizeof archflag, "-arch=%s",
-			 o->arch && strncmp(o->arch, "sm_", 3) == 0 ? o->arch : "sm_90");
+			 o->arch && strncmp(o->arch, "sm_", 3) == 0 ? o->arch : KA_ARCH_DEFAULT);
 		argv[n++] = "-x";
 		argv[n++] = "cu";
 	}

@@ -154,7 +154,7 @@ char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key, const char *show
 
 /* The compile gate. */
 typedef struct ka_gate_opts {
-	const char *arch;              /* "sm_90" when NULL */
+	const char *arch;              /* KA_ARCH_DEFAULT (analyzer/arch.h) when NULL */
 	int timeout_s;                 /* 60 when 0 */
 	const char *const *extra_args; /* project flags: only what ka_proc_cc_flag keeps (-I -D ...) is used */
 	int n_extra_args;
