@@ -275,7 +275,9 @@ out:
 int ka_lint_run(ka_lint *l, const char *const *paths, int npaths, ka_lint_result *out)
 {
 	input in;
-	int changed, rc = prepare(l, paths, npaths, NULL, &in);
+	int changed, rc;
+	ka_lint_result_free(out);
+	rc = prepare(l, paths, npaths, NULL, &in);
 	if (rc == KA_OK)
 		rc = one_round(l, &in, NULL, 0, out, &changed);
 	return rc == KA_OK ? KA_OK : ka_lint_fail(l, rc);
@@ -285,7 +287,9 @@ int ka_lint_fix(ka_lint *l, const char *const *paths, int npaths, const ka_lint_
 		ka_lint_result *out)
 {
 	input in;
-	int changed = 0, rc = prepare(l, paths, npaths, fo, &in);
+	int changed = 0, rc;
+	ka_lint_result_free(out);
+	rc = prepare(l, paths, npaths, fo, &in);
 	for (int round = 0; rc == KA_OK; round++) {
 		rc = one_round(l, &in, fo, round, out, &changed);
 		if (!changed || round + 1 >= MAX_ROUNDS)

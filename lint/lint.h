@@ -117,7 +117,8 @@ typedef struct ka_lint_result {
 void ka_lint_result_free(ka_lint_result *r);
 
 /* Analyze paths (files or folders; npaths == 0: the compile database's
- * files) and return the findings to report.  Returns 0 also when files
+ * files) and return the findings to report.  out is KA_LINT_RESULT_INIT or
+ * the result of an earlier run, which is freed first.  Returns 0 also when files
  * failed to analyze (result.failed); < 0 for errors (no input files, an
  * output over an input, a baseline that cannot be read or written). */
 int ka_lint_run(ka_lint *l, const char *const *paths, int npaths, ka_lint_result *out);

@@ -230,16 +230,22 @@ static void test_fix_in_memory(void **state)
 	assert_non_null(r.patch);
 	assert_non_null(strstr(r.patch, "+    float dx2 = (dx * dx);\n"));
 	assert_non_null(strstr(r.patch, "-    float dx2 = powf(dx, 2.0f);\n"));
+	const ka_finding *pow = NULL;
 	for (size_t i = 0; i < r.findings.n; i++)
-		if (strcmp(r.findings.v[i].rule, "math-pow-small-integer") == 0)
+		if (strcmp(r.findings.v[i].rule, "math-pow-small-integer") == 0) {
 			assert_int_equal(ka_lint_has_fix(l, &r.findings.v[i]), 1);
-	char *sarif = ka_lint_sarif_fixes(&r.findings.v[0], l);
-	ka_lint_result_free(&r);
+			pow = pow ? pow : &r.findings.v[i];
+		}
+	assert_non_null(pow);
+	char *sarif = ka_lint_sarif_fixes(pow, l);   /* SARIF `fixes` of the reported finding */
+	assert_non_null(sarif);
+	assert_non_null(strstr(sarif, "(dx * dx)"));
 	free(sarif);
 	char *after = read_file(fx->file);
 	assert_string_equal(after, before);   /* nothing written */
 	free(after);
-	/* only: fixes of other rules are applied, not these */
+	/* only: fixes of other rules are applied, not these (r is reused:
+	 * the run frees the last result) */
 	fo.only = "gmem-*";
 	assert_int_equal(ka_lint_fix(l, paths, 1, &fo, &r), KA_OK);
 	assert_int_equal(r.fixes_applied, 0);
