@@ -110,7 +110,11 @@ static const char template_text[] =
 "id: %s\n"
 "title: TODO one line saying what is slow\n"
 "severity: warning\n"
-"category: %s\n"
+"# memory, arithmetic, divergence, synchronization, atomics, launch, occupancy,\n"
+"# host, portability or correctness\n"
+"category: memory\n"
+"# stable (runs by default), preview, candidate or retired (docs/rules.md)\n"
+"status: stable\n"
 "scope: access\n"
 "# A SQL condition over the scope's columns (docs/facts.md).  `0` never fires.\n"
 "where: 0\n"
@@ -145,8 +149,7 @@ static int new_rule(const ka_ruleset *rs, const ropts *o)
 		ka_tool_error("rule '%s' exists already (kcheck rules show %s)", id, id);
 		return KA_EXIT_ERROR;
 	}
-	char family[64], path[4096];
-	snprintf(family, sizeof family, "%.*s", (int)strcspn(id, "-"), id);
+	char path[4096];
 	snprintf(path, sizeof path, "%s", o->output ? o->output : "");
 	if (!o->output)
 		snprintf(path, sizeof path, "%s.md", id);
@@ -156,7 +159,7 @@ static int new_rule(const ka_ruleset *rs, const ropts *o)
 	}
 	ka_buf b;
 	ka_buf_init(&b, 1 << 16);
-	ka_buf_printf(&b, template_text, id, family, id);
+	ka_buf_printf(&b, template_text, id, id);
 	int rc = ka_fs_write_atomic(path, b.data, b.len);
 	ka_buf_free(&b);
 	if (rc != KA_OK) {

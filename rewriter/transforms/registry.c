@@ -90,6 +90,12 @@ const ka_transform_info *ka_transform_find(const char *name)
 	return e ? &e->info : NULL;
 }
 
+int ka_transform_ceiling(const char *name)
+{
+	const entry *e = find(name);
+	return e ? (int)e->info.safety : -1;
+}
+
 int ka_fixset_request(ka_fixset *fs, sqlite3 *db, const ka_fix_request *req)
 {
 	const entry *e = find(req->transform);
