@@ -141,6 +141,10 @@ ka_severity ka_severity_band(ka_severity ceiling, int has_estimate, double estim
  * architecture ("sm_90", "gfx942"; NULL = any). */
 int ka_rule_applies(const ka_rule *r, const char *lang, const char *arch);
 
+/* The catalog of rs as Markdown (docs/rule-catalog.md), appended to out. */
+struct ka_buf;
+int ka_ruleset_catalog_markdown(const ka_ruleset *rs, struct ka_buf *out);
+
 /* A rule id is kebab-case: [a-z0-9]+(-[a-z0-9]+)+ . */
 int ka_rule_id_valid(const char *id);
 /* The id's family: the part before the first '-' (into buf, cap bytes). */
