@@ -11,7 +11,7 @@
 static const char *const names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
 				    "__any", "__all", "__ballot", NULL};
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int legacy_intrinsic_to_sync_row(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *st;
 	int r = xf_row(c, "SELECT c.file, c.callee, c.callee_begin_off, c.callee_end_off, "
@@ -51,4 +51,8 @@ out:
 	return rc;
 }
 
-int xf_legacy_intrinsic_to_sync(xf_ctx *c) { return xf_each(c, "call", one); }
+XF_TRANSFORM(legacy_intrinsic_to_sync, KA_FIX_SAFE,
+	     "__shfl_down(v, o) -> __shfl_down_sync(0xffffffff, v, o); __any/__all/__ballot likewise")
+{
+	return xf_each(c, "call", legacy_intrinsic_to_sync_row);
+}

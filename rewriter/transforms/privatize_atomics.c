@@ -53,7 +53,7 @@ static int has_early_return(xf_ctx *c, sqlite3_int64 kid)
 	return n > 0;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int privatize_atomics_row(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *st;
 	int r = xf_row(c, "SELECT a.file, a.op, a.space, a.base, a.elem_type, a.index_text, a.begin_off, "
@@ -113,4 +113,8 @@ out:
 	return rc;
 }
 
-int xf_privatize_atomics(xf_ctx *c) { return xf_each(c, "atomic", one); }
+XF_TRANSFORM(privatize_atomics, KA_FIX_SUGGEST,
+	     "histogram atomics into a shared-memory copy, merged once per block")
+{
+	return xf_each(c, "atomic", privatize_atomics_row);
+}

@@ -26,7 +26,7 @@ static int renumber(ka_fix *f, const char *s, size_t b, size_t e, long from, lon
 	return rc;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int round_block_size_row(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *st;
 	int r = xf_row(c, "SELECT l.file, l.kernel, l.block_threads, l.block_y, l.block_z, "
@@ -79,4 +79,8 @@ out:
 	return rc;
 }
 
-int xf_round_block_size(xf_ctx *c) { return xf_each(c, "launch", one); }
+XF_TRANSFORM(round_block_size, KA_FIX_UNSAFE,
+	     "block size to a multiple of 32 and at least 128, ceil-div grid recomputed")
+{
+	return xf_each(c, "launch", round_block_size_row);
+}

@@ -21,7 +21,7 @@ static int kernel_expr(const char *s, size_t b, size_t e, size_t *ke)
 	return 0;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int smem_optin_attribute_row(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *st;
 	int r = xf_row(c, "SELECT l.file, l.kernel, l.begin_off, l.stmt_begin_off, l.smem_text, "
@@ -76,4 +76,9 @@ out:
 	return rc;
 }
 
-int xf_smem_optin_attribute(xf_ctx *c) { return xf_each(c, "launch", one); }
+XF_TRANSFORM(smem_optin_attribute, KA_FIX_SAFE,
+	     "cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) "
+	     "before the launch")
+{
+	return xf_each(c, "launch", smem_optin_attribute_row);
+}
