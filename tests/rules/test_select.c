@@ -84,12 +84,38 @@ static void status_limits_selection(void **state)
 	ka_ruleset_free(rs);
 }
 
+/* The catalog names a non-stable status next to the id and counts them;
+ * families it has no title for come last; '|' in a cell is escaped. */
+static void catalog_markdown(void **state)
+{
+	ka_ruleset *rs = status_rules();
+	const char *t = "---\nid: zz-pipe\ntitle: a | b\nseverity: warning\ncategory: host\nscope: access\n"
+			"where: \"0\"\nmessage: \"m\"\n---\nbody\n";
+	assert_int_equal(ka_ruleset_add_text(rs, "z.md", t, strlen(t), 0, 0), KA_OK);
+	ka_buf b;
+	ka_buf_init(&b, 0);
+	assert_int_equal(ka_ruleset_catalog_markdown(rs, &b), KA_OK);
+	assert_non_null(strstr(b.data, "\n5 rules. By severity ceiling: 0 errors, 1 warnings, 4 notes. "
+				       "By status: 2 stable, 1 preview, 1 candidate, 1 retired.\n"));
+	assert_non_null(strstr(b.data, "\n| `gmem-preview-x` (preview) | note | memory | `access` | — | — | t |\n"));
+	assert_non_null(strstr(b.data, "\n| `gmem-stable-x` | note |"));
+	const char *gmem = strstr(b.data, "\n## Global memory: `gmem-` (4)\n");
+	const char *zz = strstr(b.data, "\n## Other rules: `zz-` (1)\n");
+	assert_non_null(gmem);
+	assert_non_null(zz);
+	assert_true(gmem < zz);
+	assert_non_null(strstr(zz, "| `zz-pipe` | warning | host | `access` | — | — | a \\| b |\n"));
+	ka_buf_free(&b);
+	ka_ruleset_free(rs);
+}
+
 int run_select_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(globs_in_order),
 		cmocka_unit_test(select_on_ruleset),
 		cmocka_unit_test(status_limits_selection),
+		cmocka_unit_test(catalog_markdown),
 	};
 	return cmocka_run_group_tests_name("rules/select", tests, NULL, NULL);
 }
