@@ -347,8 +347,8 @@ int xf_fact_load(xf_ctx *c, const char *sql, sqlite3_int64 id, xf_fact *f)
 	int r = xf_row(c, sql, id, &f->st);
 	if (r <= 0)
 		return r;
-	int n = sqlite3_column_count(f->st);
-	for (int i = 0; i < n; i++) {
+	/* backwards, so that the first column of a name wins, as in column() */
+	for (int i = sqlite3_column_count(f->st) - 1; i >= 0; i--) {
 		const char *name = sqlite3_column_name(f->st, i);
 		if (strcmp(name, "file") == 0)
 			f->file = xf_text(f->st, i);
