@@ -33,7 +33,8 @@ typedef struct xf_ctx {
 typedef int (*xf_fn)(xf_ctx *c);
 
 /* The entry function of transform `id` (see above); `c` is its context.
- * `ceiling` and `summary` are read by the build, not by the compiler. */
+ * The macro drops `ceiling` and `summary`; the build copies them into the
+ * generated table, where a misspelt safety is a compile error. */
 #define XF_TRANSFORM(id, ceiling, summary) int xf_##id(xf_ctx *c)
 
 /* A facts row read by column name.  The columns every located fact has are
