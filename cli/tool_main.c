@@ -8,6 +8,7 @@
  * A file or folder literally named `rules`, `facts` or `bench` can still
  * be linted as `./rules`. */
 #include "cli/tools.h"
+#include "rewriter/rewriter.h"
 #include "rules/fixhook.h"
 #include <string.h>
 #ifdef KA_HAVE_BENCH
@@ -17,6 +18,7 @@
 int main(int argc, char **argv)
 {
 	ka_rules_set_fix_hook(ka_tool_fix_text);   /* `rules test` checks `fixed` examples */
+	ka_rules_set_fix_ceiling_hook(ka_transform_ceiling);   /* ... and fix_safety claims */
 	if (argc >= 2 && strcmp(argv[1], "rules") == 0)
 		return ka_tool_rules(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "facts") == 0) {

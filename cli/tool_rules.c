@@ -1,6 +1,6 @@
 /* cli/tool_rules.c: the rule base from the command line.
  *
- *   kcheck rules list [--format text|json]   id, severity, category, title
+ *   kcheck rules list [--format text|json|markdown]   id, severity, category, title
  *   kcheck rules show ID                     the rule file as written
  *   kcheck rules new ID [-o FILE]            a template rule file to fill in
  *   kcheck rules test [-j N] [ID...]         run the rules' examples
@@ -64,6 +64,17 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 
 static int list(const ka_ruleset *rs, const ropts *o)
 {
+	if (o->format && !strcmp(o->format, "markdown")) {   /* docs/rule-catalog.md */
+		ka_buf b;
+		ka_buf_init(&b, 1 << 22);
+		int rc = ka_ruleset_catalog_markdown(rs, &b);
+		if (rc == KA_OK)
+			fputs(b.data ? b.data : "", stdout);
+		else
+			ka_tool_error("%s", ka_error_last());
+		ka_buf_free(&b);
+		return rc == KA_OK ? 0 : KA_EXIT_ERROR;
+	}
 	if (o->format && !strcmp(o->format, "json")) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
@@ -71,6 +82,7 @@ static int list(const ka_ruleset *rs, const ropts *o)
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:s?}",
 				"id", r->id, "severity", ka_severity_name(r->severity), "category", r->category,
 				"title", r->title, "scope", r->scope, "fix", r->fix, "impact", r->impact));
+			json_object_set_new(json_array_get(arr, i), "status", json_string(ka_rule_status_name(r->status)));
 		}
 		char *t = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		if (t)
@@ -110,7 +122,11 @@ static const char template_text[] =
 "id: %s\n"
 "title: TODO one line saying what is slow\n"
 "severity: warning\n"
-"category: %s\n"
+"# memory, arithmetic, divergence, synchronization, atomics, launch, occupancy,\n"
+"# host, portability or correctness\n"
+"category: memory\n"
+"# stable (runs by default), preview, candidate or retired (docs/rules.md)\n"
+"status: stable\n"
 "scope: access\n"
 "# A SQL condition over the scope's columns (docs/facts.md).  `0` never fires.\n"
 "where: 0\n"
@@ -145,8 +161,7 @@ static int new_rule(const ka_ruleset *rs, const ropts *o)
 		ka_tool_error("rule '%s' exists already (kcheck rules show %s)", id, id);
 		return KA_EXIT_ERROR;
 	}
-	char family[64], path[4096];
-	snprintf(family, sizeof family, "%.*s", (int)strcspn(id, "-"), id);
+	char path[4096];
 	snprintf(path, sizeof path, "%s", o->output ? o->output : "");
 	if (!o->output)
 		snprintf(path, sizeof path, "%s.md", id);
@@ -156,7 +171,7 @@ static int new_rule(const ka_ruleset *rs, const ropts *o)
 	}
 	ka_buf b;
 	ka_buf_init(&b, 1 << 16);
-	ka_buf_printf(&b, template_text, id, family, id);
+	ka_buf_printf(&b, template_text, id, id);
 	int rc = ka_fs_write_atomic(path, b.data, b.len);
 	ka_buf_free(&b);
 	if (rc != KA_OK) {

@@ -3,8 +3,9 @@
  *
  * The rewriter registers a function that applies the fixes of a list of
  * findings to a file's text; `kcheck rules test` uses it to check a rule's
- * `fixed` example against `--fix` applied to its `bad` one.  With no hook
- * registered, that check is skipped with a note. */
+ * `fixed` example against `--fix` applied to its `bad` one, and the
+ * transform's declared safety ceiling to check the rule's `fix_safety`.
+ * With no hook registered, those checks are skipped (with a note). */
 #ifndef KA_RULES_FIXHOOK_H
 #define KA_RULES_FIXHOOK_H
 #include <sqlite3.h>
@@ -19,5 +20,13 @@ typedef int (*ka_fix_hook)(sqlite3 *db, const char *path, const char *text, size
 
 void ka_rules_set_fix_hook(ka_fix_hook fn);
 ka_fix_hook ka_rules_get_fix_hook(void);
+
+/* The safety ceiling a transform declares (the best class any of its fixes
+ * can get), or -1 when no transform has that name.  `kcheck rules test`
+ * reports a rule whose fix_safety claims more: a rule may only demote. */
+typedef int (*ka_fix_ceiling_hook)(const char *transform);
+
+void ka_rules_set_fix_ceiling_hook(ka_fix_ceiling_hook fn);
+ka_fix_ceiling_hook ka_rules_get_fix_ceiling_hook(void);
 
 #endif
