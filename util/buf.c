@@ -9,6 +9,8 @@ void ka_buf_init(ka_buf *b, size_t limit)
 	b->data = NULL;
 	b->len = b->cap = 0;
 	b->limit = limit ? limit : KA_BUF_DEFAULT_LIMIT;
+	if (b->limit > KA_BUF_MAX_LIMIT)
+		b->limit = KA_BUF_MAX_LIMIT;   /* len + extra + 1 and the doubling never wrap */
 }
 
 void ka_buf_free(ka_buf *b)

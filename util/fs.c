@@ -4,6 +4,7 @@
 #include "util/error.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		*len = 0;
 	if (!limit)
 		limit = (size_t)64 << 20;
+	if (limit > SIZE_MAX / 4)
+		limit = SIZE_MAX / 4;   /* cap * 2 and limit + 2 below never wrap */
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
@@ -47,18 +50,15 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		goto out;
 	}
 	for (;;) {
-		if (n + 1 >= cap) {
-			if (cap > limit) {
-				rc = ka_error_set(KA_ETOOBIG, "cannot read %s: larger than %zu bytes", path, limit);
-				goto out;
-			}
-			char *p = realloc(data, cap * 2);
+		if (n + 1 >= cap) {     /* full: room to see one byte past the limit */
+			size_t ncap = cap * 2 < limit + 2 ? cap * 2 : limit + 2;
+			char *p = realloc(data, ncap);
 			if (!p) {
 				rc = ka_error_set(KA_ENOMEM, "out of memory reading %s", path);
 				goto out;
 			}
 			data = p;
-			cap *= 2;
+			cap = ncap;
 		}
 		ssize_t r = read(fd, data + n, cap - n - 1);
 		if (r < 0) {
@@ -70,6 +70,10 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > limit) {        /* a file that grew after fstat(), or /proc */
+			rc = ka_error_set(KA_ETOOBIG, "cannot read %s: larger than %zu bytes", path, limit);
+			goto out;
+		}
 	}
 	data[n] = '\0';
 	*out = data;

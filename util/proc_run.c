@@ -94,8 +94,8 @@ static void feed(struct chan *c)
 	}
 }
 
-/* One read of fd into b (over b's cap the bytes are dropped, and reading
- * goes on).  Bytes read, 0 at EOF or on a transient error; EOF closes fd. */
+/* One read of fd into b (what passes b's cap is dropped, and reading goes
+ * on).  Bytes read, 0 at EOF or on a transient error; EOF closes fd. */
 static ssize_t take(int *fd, ka_buf *b)
 {
 	char tmp[8192];
@@ -107,8 +107,9 @@ static ssize_t take(int *fd, ka_buf *b)
 		*fd = -1;
 		return 0;
 	}
-	if (b && b->len + (size_t)n <= b->limit)
-		(void)ka_buf_add(b, tmp, (size_t)n);
+	size_t room = b && b->len < b->limit ? b->limit - b->len : 0;
+	if (room)
+		(void)ka_buf_add(b, tmp, (size_t)n < room ? (size_t)n : room);
 	return n;
 }
 
