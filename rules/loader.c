@@ -9,6 +9,7 @@
  */
 #include "rules/rules_int.h"
 #include "util/error.h"
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -417,6 +418,7 @@ out:
 
 const char *ka_severity_name(ka_severity s)
 {
+	assert(s == KA_SEV_ERROR || s == KA_SEV_WARNING || s == KA_SEV_NOTE);
 	return s == KA_SEV_ERROR ? "error" : s == KA_SEV_WARNING ? "warning" : "note";
 }
 
@@ -441,5 +443,6 @@ ka_severity ka_severity_band(ka_severity ceiling, int has_estimate, double estim
 
 const char *ka_fix_safety_name(ka_fix_safety s)
 {
+	assert(s == KA_FIX_SAFE || s == KA_FIX_UNSAFE || s == KA_FIX_SUGGEST);
 	return s == KA_FIX_SAFE ? "safe" : s == KA_FIX_UNSAFE ? "unsafe" : "suggest";
 }

@@ -2,6 +2,7 @@
  * (see fs.h).  Writing is util/fs_write.c. */
 #include "util/fs.h"
 #include "util/error.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 
 int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 {
+	assert(path && out);
 	int rc = KA_EIO;
 	char *data = NULL;
 	*out = NULL;
@@ -115,6 +117,7 @@ int ka_fs_is_regular(const char *path)
 static size_t slot_of(const ka_fs_seen *s, dev_t dev, ino_t ino)
 {
 	size_t h = ((size_t)dev * 0x9E3779B97F4A7C15ull) ^ ((size_t)ino * 0xC2B2AE3D27D4EB4Full);
+	assert(s->cap && (s->cap & (s->cap - 1)) == 0);     /* a power of two, never full */
 	size_t i = h & (s->cap - 1);
 	while (s->used[i] && !(s->dev[i] == dev && s->ino[i] == ino))
 		i = (i + 1) & (s->cap - 1);
@@ -145,6 +148,7 @@ static int seen_grow(ka_fs_seen *s)
 
 int ka_fs_seen_add(ka_fs_seen *s, const char *path)
 {
+	assert(s && path);
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return ka_error_set(KA_EIO, "cannot read %s: %s", path, strerror(errno));

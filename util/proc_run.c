@@ -9,6 +9,7 @@
 #define _GNU_SOURCE   /* pipe2 */
 #include "util/proc.h"
 #include "util/cleanup.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -222,6 +223,7 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	int po[2], pr[2], pi[2], st = 0, slot = -1, was_pending;
 	sigset_t block, old, pend;
 	double t0 = now();
+	assert(argv && argv[0] && res);
 	memset(res, 0, sizeof *res);
 	if (open_pipes(po, pr, pi, io)) {
 		int all[6] = {po[0], po[1], pr[0], pr[1], pi[0], pi[1]};

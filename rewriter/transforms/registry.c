@@ -4,6 +4,7 @@
  * this folder + one line in the table below + a golden test folder. */
 #include "rewriter/transforms/xform.h"
 #include "util/error.h"
+#include <assert.h>
 #include <string.h>
 
 typedef struct entry {
@@ -73,6 +74,7 @@ size_t ka_transform_count(void) { return N_TABLE; }
 
 const ka_transform_info *ka_transform_get(size_t i)
 {
+	assert(i < N_TABLE);
 	return i < N_TABLE ? &table[i].info : NULL;
 }
 
