@@ -1,6 +1,7 @@
 /* bench/expr.c: recursive-descent evaluator for bench/expr.h.  Integers
  * only (64-bit, overflow is an error): shapes and byte counts are exact. */
 #include "bench/expr.h"
+#include <assert.h>
 #include <ctype.h>
 #include <limits.h>
 #include <string.h>
@@ -127,6 +128,7 @@ static long long sum(struct ev *e)
 int ka_bench_expr_eval(const char *src, const char *const *names, const long long *values,
 		       int n, long long *out)
 {
+	assert(src && out && n >= 0 && (n == 0 || (names && values)));
 	struct ev e = {src, src, names, values, n, 0};
 	*out = 0;
 	long long v = sum(&e);

@@ -1,6 +1,7 @@
 /* bench/score.c: bench/score.h.  The clip keeps one outlier (a huge win or
  * a broken task) from dominating the suite's geometric mean. */
 #include "bench/score.h"
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 #include "bench/stats.h"
@@ -11,6 +12,7 @@ void ka_bench_score(const ka_bench_task_score *t, int n, ka_bench_suite_score *o
 {
 	double logsum = 0, lv = 0, lu = 0, roof = 0;
 	int nv = 0;
+	assert(o && (t || n <= 0));
 	memset(o, 0, sizeof *o);
 	o->tasks = n;
 	if (n <= 0) { o->geomean = o->gap_speedup = NAN; return; }

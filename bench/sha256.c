@@ -1,5 +1,6 @@
 /* bench/sha256.c: a plain SHA-256 (bench/sha256.h), one block at a time. */
 #include "bench/sha256.h"
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,7 @@ void ka_sha256_init(ka_sha256 *c)
 void ka_sha256_add(ka_sha256 *c, const void *data, size_t n)
 {
 	const unsigned char *p = data;
+	assert(c && (data || n == 0) && c->nbuf < 64);
 	c->len += n;
 	while (n > 0) {
 		size_t k = 64 - c->nbuf < n ? 64 - c->nbuf : n;

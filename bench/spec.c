@@ -2,6 +2,7 @@
  * ka_bench_spec and checks it.  Every error is one line naming the file and
  * the field; nothing is guessed: a missing required field is an error. */
 #include "bench/spec.h"
+#include <assert.h>
 #include <yaml.h>
 #include <limits.h>
 #include <math.h>
@@ -109,6 +110,7 @@ static int dtype_of(const char *s)
 const char *ka_bench_dtype_name(int dtype)
 {
 	static const char *const n[] = {"f32", "f64", "i32", "u32"};
+	assert(dtype >= 0 && dtype < 4);
 	return dtype >= 0 && dtype < 4 ? n[dtype] : "?";
 }
 

@@ -1,5 +1,6 @@
 /* bench/stats.c: implementation of bench/stats.h. */
 #include "bench/stats.h"
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,7 @@ double ka_bench_geomean(const double *v, size_t n, double lo, double hi)
 void ka_bench_geomean_ci(const double *const *a, const double *const *b, const size_t *n, int k,
 			 int resamples, unsigned long long seed, double *lo, double *hi)
 {
+	assert(k >= 0 && (k == 0 || (a && b && n)) && lo && hi);
 	double *g = malloc((size_t)(resamples > 0 ? resamples : 1) * sizeof *g);
 	size_t most = 1;
 	for (int c = 0; c < k; c++) if (n[c] > most) most = n[c];

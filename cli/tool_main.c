@@ -9,11 +9,9 @@
  * be linted as `./rules`. */
 #include "cli/tools.h"
 #include "rewriter/rewriter.h"
+#include "bench/bench.h"
 #include "rules/fixhook.h"
 #include <string.h>
-#ifdef KA_HAVE_BENCH
-#include "bench/bench.h"
-#endif
 
 int main(int argc, char **argv)
 {
@@ -21,21 +19,9 @@ int main(int argc, char **argv)
 	ka_rules_set_fix_ceiling_hook(ka_transform_ceiling);   /* ... and fix_safety claims */
 	if (argc >= 2 && strcmp(argv[1], "rules") == 0)
 		return ka_tool_rules(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "facts") == 0) {
-#ifdef KA_HAVE_TOOL_FACTS
+	if (argc >= 2 && strcmp(argv[1], "facts") == 0)
 		return ka_tool_facts(argc - 1, argv + 1);
-#else
-		ka_tool_error("this build has no `facts` subcommand");
-		return KA_EXIT_ERROR;
-#endif
-	}
-	if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
-#ifdef KA_HAVE_BENCH
+	if (argc >= 2 && strcmp(argv[1], "bench") == 0)
 		return ka_bench_main(argc - 1, argv + 1);
-#else
-		ka_tool_error("this build has no `bench` subcommand");
-		return KA_EXIT_ERROR;
-#endif
-	}
 	return ka_tool_lint(argc, argv);
 }

@@ -10,6 +10,7 @@
 #include "rules/rules_int.h"
 #include "util/error.h"
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -466,6 +467,7 @@ out:
 
 const char *ka_severity_name(ka_severity s)
 {
+	assert(s == KA_SEV_ERROR || s == KA_SEV_WARNING || s == KA_SEV_NOTE);
 	return s == KA_SEV_ERROR ? "error" : s == KA_SEV_WARNING ? "warning" : "note";
 }
 
@@ -529,5 +531,6 @@ int ka_rule_status_parse(const char *s)
 
 const char *ka_fix_safety_name(ka_fix_safety s)
 {
+	assert(s == KA_FIX_SAFE || s == KA_FIX_UNSAFE || s == KA_FIX_SUGGEST);
 	return s == KA_FIX_SAFE ? "safe" : s == KA_FIX_UNSAFE ? "unsafe" : "suggest";
 }

@@ -9,6 +9,7 @@
 #include "util/embed.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include <assert.h>
 #include <dirent.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -58,7 +59,11 @@ const char *ka_ruleset_errors(const ka_ruleset *rs)
 }
 
 size_t ka_ruleset_count(const ka_ruleset *rs) { return rs->n; }
-ka_rule *ka_ruleset_at(const ka_ruleset *rs, size_t i) { return i < rs->n ? rs->v[i] : NULL; }
+ka_rule *ka_ruleset_at(const ka_ruleset *rs, size_t i)
+{
+	assert(i < rs->n);
+	return i < rs->n ? rs->v[i] : NULL;
+}
 
 /* Position of id in the sorted array, or where it would go. */
 static size_t lower_bound(const ka_ruleset *rs, const char *id)

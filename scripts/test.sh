@@ -26,4 +26,4 @@ cmake --build build-asan -j"$jobs"
 # Leak detection is on: a leak fails the test that shows it (LSan's exit
 # status 23), also in kcheck processes the CLI tests start.
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 ctest -j"$jobs" --output-on-failure --timeout 900 \
-	-E 'bench_compile|adversarial|rewriter-golden')
+	-E 'bench_compile|adversarial|rewriter-golden|headers-alone')

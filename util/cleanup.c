@@ -3,6 +3,7 @@
  * compare-and-swap, filled, then published; the handler only reads
  * published slots and calls kill() and unlink(), both async-signal-safe. */
 #include "util/cleanup.h"
+#include <assert.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -69,6 +70,7 @@ int ka_cleanup_add_file(const char *path)
 
 void ka_cleanup_remove_file(int slot)
 {
+	assert(slot >= -1 && slot < NFILES);   /* -1: what a full table handed out */
 	if (slot >= 0 && slot < NFILES)
 		atomic_store(&files[slot].state, FREE);
 }
@@ -85,6 +87,7 @@ int ka_cleanup_add_group(pid_t pgid)
 
 void ka_cleanup_remove_group(int slot)
 {
+	assert(slot >= -1 && slot < NGROUPS);
 	if (slot >= 0 && slot < NGROUPS)
 		atomic_store(&groups[slot], 0);
 }

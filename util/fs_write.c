@@ -9,6 +9,7 @@
 #include "util/fs.h"
 #include "util/cleanup.h"
 #include "util/error.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -156,6 +157,7 @@ out:
 int ka_fs_write_atomic_if(const char *path, const void *data, size_t len, const void *expect,
 			  size_t expect_len)
 {
+	assert(path && (data || len == 0) && (expect || expect_len == 0));
 	char *target = resolve(path);
 	if (!target)
 		return KA_EIO;

@@ -1,6 +1,7 @@
 /* util/proc.c: run a tool (the runner itself is util/proc_run.c), find
  * the tools, and the compiler flags a project may pass them (see proc.h). */
 #include "util/proc.h"
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static int is_exe(const char *p)
 
 char *ka_proc_find_tool(const char *env, const char *name, const char *fallback)
 {
+	assert(name);
 	const char *e = env ? getenv(env) : NULL;
 	if (e && *e)
 		return is_exe(e) ? strdup(e) : NULL;
@@ -83,6 +85,7 @@ static const char *const long_flags[] = {"-isystem", "-include", "--include-path
 
 int ka_proc_cc_flag(const char *const *args, int n, int i, int *take)
 {
+	assert(args && take && i >= 0 && i < n);
 	const char *a = args[i];
 	const char *next = i + 1 < n ? args[i + 1] : NULL;
 	int next_ok = next && *next && *next != '-';

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE   /* pipe2 */
 #include "util/proc.h"
 #include "util/cleanup.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -94,8 +95,8 @@ static void feed(struct chan *c)
 	}
 }
 
-/* One read of fd into b (over b's cap the bytes are dropped, and reading
- * goes on).  Bytes read, 0 at EOF or on a transient error; EOF closes fd. */
+/* One read of fd into b (what passes b's cap is dropped, and reading goes
+ * on).  Bytes read, 0 at EOF or on a transient error; EOF closes fd. */
 static ssize_t take(int *fd, ka_buf *b)
 {
 	char tmp[8192];
@@ -107,8 +108,9 @@ static ssize_t take(int *fd, ka_buf *b)
 		*fd = -1;
 		return 0;
 	}
-	if (b && b->len + (size_t)n <= b->limit)
-		(void)ka_buf_add(b, tmp, (size_t)n);
+	size_t room = b && b->len < b->limit ? b->limit - b->len : 0;
+	if (room)
+		(void)ka_buf_add(b, tmp, (size_t)n < room ? (size_t)n : room);
 	return n;
 }
 
@@ -221,6 +223,7 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	int po[2], pr[2], pi[2], st = 0, slot = -1, was_pending;
 	sigset_t block, old, pend;
 	double t0 = now();
+	assert(argv && argv[0] && res);
 	memset(res, 0, sizeof *res);
 	if (open_pipes(po, pr, pi, io)) {
 		int all[6] = {po[0], po[1], pr[0], pr[1], pi[0], pi[1]};

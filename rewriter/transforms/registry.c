@@ -5,6 +5,7 @@
  * one file in this folder + a golden test folder under tests/rewriter. */
 #include "rewriter/transforms/xform.h"
 #include "util/error.h"
+#include <assert.h>
 #include <string.h>
 
 typedef struct entry {
@@ -21,6 +22,7 @@ size_t ka_transform_count(void) { return N_TABLE; }
 
 const ka_transform_info *ka_transform_get(size_t i)
 {
+	assert(i < N_TABLE);
 	return i < N_TABLE ? &table[i].info : NULL;
 }
 
