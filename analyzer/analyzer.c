@@ -182,16 +182,16 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 /* The budget ran out in f: say so in the diag table (the CLI prints it). */
 static void budget_diag(walk *w, ka_decl *f)
 {
-	ka_row r;
-	ka_row_begin(&r, "diag");
-	ka_row_text(&r, "file", f->loc.file ? f->loc.file : w->tu->main_file);
-	ka_row_int(&r, "line", f->loc.line);
-	ka_row_int(&r, "col", f->loc.col);
-	ka_row_text(&r, "severity", "warning");
-	ka_row_text(&r, "message", ka_arena_printf(w->a, "analysis budget exceeded in %s "
+	ka_facts_row r;
+	ka_facts_begin(&r, w->fw, KA_TABLE(diag));
+	ka_facts_text(&r, KA_COL(diag, file), f->loc.file ? f->loc.file : w->tu->main_file);
+	ka_facts_int(&r, KA_COL(diag, line), f->loc.line);
+	ka_facts_int(&r, KA_COL(diag, col), f->loc.col);
+	ka_facts_text(&r, KA_COL(diag, severity), "warning");
+	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->a, "analysis budget exceeded in %s "
 	            "(%s per file): it and the functions after it are not fully analysed",
 	            f->name ? f->name : "?", w->budget_text));
-	ka_row_insert(w->db, &r);
+	ka_facts_insert(&r);
 }
 
 static int walk_host_code(walk *w)
@@ -213,10 +213,13 @@ static int walk_host_code(walk *w)
 	for (int i = 0; i < w->noptin; i++) {
 		sqlite3_stmt *s;
 		if (sqlite3_prepare_v2(w->db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?",
-		                       -1, &s, NULL) != SQLITE_OK)
+		                       -1, &s, NULL) != SQLITE_OK) {
+			ka_facts_writer_fail(w->fw, KA_ERR, "facts: %s (smem_optin)", sqlite3_errmsg(w->db));
 			continue;
+		}
 		sqlite3_bind_text(s, 1, w->optin_kernels[i], -1, SQLITE_STATIC);
-		sqlite3_step(s);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			ka_facts_writer_fail(w->fw, KA_ERR, "facts: %s (smem_optin)", sqlite3_errmsg(w->db));
 		sqlite3_finalize(s);
 	}
 	return KA_OK;
@@ -272,6 +275,9 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 {
 	static _Thread_local int64_t ids;
 	walk w = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids};
+	int rc = ka_facts_writer_new(&w.fw, db);
+	if (rc != KA_OK)
+		return rc;
 	walk_smem_init(tu, tu->arena, &w);
 	w.nenv = tu->next_decl_id + 1;
 	w.tb = ka_arena_alloc(tu->arena, sizeof *w.tb * (size_t)w.nenv);
@@ -293,37 +299,30 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if ((f->flags & KDF_DEVICE) && !(f->flags & KDF_GLOBAL))
 			walk_function(&w, f, o, "device", w.called[f->id]);
-	/* Indexes for the joins below and for the rules' per-kernel lookups
-	 * (`... WHERE p.kernel_id = access.kernel_id`): without them each
-	 * correlated subquery scans a table per row, quadratic in the number
-	 * of kernels of a file. */
-	sqlite3_exec(db,
-		"CREATE INDEX IF NOT EXISTS ka_kernel_name ON kernel(name, kind);"
-		"CREATE INDEX IF NOT EXISTS ka_barrier_kernel ON barrier(kernel_id, kind, line);",
-		NULL, NULL, NULL);
-	static const char *const by_kernel[] = {"access", "atomic", "branch", "call",
-		"divergent_warp_code", "early_return", "launch", "literal", "local_array", "loop",
-		"param", "reduction_loop", "shared_array"};
-	for (size_t i = 0; i < sizeof by_kernel / sizeof by_kernel[0]; i++) {
-		char sql[160];
-		snprintf(sql, sizeof sql, "CREATE INDEX IF NOT EXISTS ka_%s_kernel ON %s(kernel_id)",
-		         by_kernel[i], by_kernel[i]);
-		sqlite3_exec(db, sql, NULL, NULL, NULL);
-	}
-	sqlite3_exec(db,                   /* the other columns rules join on */
-		"CREATE INDEX IF NOT EXISTS ka_loop_parent ON loop(parent_id);"
-		"CREATE INDEX IF NOT EXISTS ka_access_loop ON access(loop_id);"
-		"CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);",
-		NULL, NULL, NULL);
-	sqlite3_exec(db,
+	/* Indexes for the joins below and for the rules' lookups. */
+	if (ka_facts_index(db) != KA_OK)
+		ka_facts_writer_fail(w.fw, KA_ERR, "%s", ka_error_last());
+	char *err = NULL;
+	if (sqlite3_exec(db,
 		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
 		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
 		"b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
 		"b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
 		"UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
 		"AND k.kind = 'global');",
-		NULL, NULL, NULL);
+		NULL, NULL, &err) != SQLITE_OK)
+		ka_facts_writer_fail(w.fw, KA_ERR, "facts: %s (joins)", err ? err : "?");
+	sqlite3_free(err);
 	free(w.scope);
+	/* One check for every row of the file: a failed insert (a bug in the
+	 * writer's caller, or SQLite out of memory) fails the file and leaves
+	 * the database as it was, never a table silently short of rows. */
+	rc = ka_facts_writer_check(w.fw);
+	ka_facts_writer_free(w.fw);
+	if (rc != KA_OK) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
 	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? KA_OK :
 	       ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 }

@@ -12,7 +12,7 @@
 #include <sqlite3.h>
 #include "analyzer/arch.h"
 #include "analyzer/expr.h"
-#include "analyzer/facts.h"
+#include "facts/facts.h"
 #include "analyzer/model.h"
 
 enum { SP_NONE = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONSTANT, SP_UNKNOWN };
@@ -74,6 +74,7 @@ typedef struct dstat {
 typedef struct walk {
 	ka_tu *tu;
 	sqlite3 *db;
+	ka_facts_writer *fw;     /* every row goes through it (sticky error) */
 	const ka_arch *arch;
 	ka_arena *a;
 	sx_ctx sx;
@@ -208,6 +209,9 @@ void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f); /* by-reference a
 void launch_fact(walk *w, ka_node *n);
 void note_array(walk *w, ka_decl *d);
 int host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
+
+/* walk_emit.c: rows on the typed writer. */
+void walk_emit_loc(ka_facts_row *r, const ka_loc *l);
 
 /* warp.c: the modelled warp for one address expression. */
 typedef struct warp_result {

@@ -166,16 +166,18 @@ static int dims_valid(const int64_t d[3], int64_t cap)
 	return ka_prod64(d, 3, &p) && p <= cap;
 }
 
-static void dims_cols(ka_row *r, const char *p, const int64_t d[3], int ok)
+static void dims_cols(ka_facts_row *r, const char *p, const int64_t d[3], int ok)
 {
-	static const char *const gx[] = {"grid_x", "grid_y", "grid_z", "grid_blocks"};
-	static const char *const bx[] = {"block_x", "block_y", "block_z", "block_threads"};
-	const char *const *c = p[0] == 'g' ? gx : bx;
+	static const ka_facts_col gx[] = {KA_COL(launch, grid_x), KA_COL(launch, grid_y),
+		KA_COL(launch, grid_z), KA_COL(launch, grid_blocks)};
+	static const ka_facts_col bx[] = {KA_COL(launch, block_x), KA_COL(launch, block_y),
+		KA_COL(launch, block_z), KA_COL(launch, block_threads)};
+	const ka_facts_col *c = p[0] == 'g' ? gx : bx;
 	int64_t prod = 0;
 	ok = ok && ka_prod64(d, 3, &prod);
 	for (int i = 0; i < 3; i++)
-		ka_row_opt(r, c[i], ok, d[i]);
-	ka_row_opt(r, c[3], ok, prod);
+		ka_facts_opt(r, c[i], ok, d[i]);
+	ka_facts_opt(r, c[3], ok, prod);
 }
 
 /* hipLaunchKernelGGL(kernel, grid, block, smem, stream, args...): the
@@ -238,37 +240,38 @@ void launch_fact(walk *w, ka_node *n)
 	if (w->quiet)
 		return;
 	const char *text = node_text(w, n);
-	ka_row r;
-	ka_row_begin(&r, "launch");
-	ka_row_int(&r, "id", next_id(w));
-	ka_row_text(&r, "kernel", k ? k->name : call_name(w, n));
-	ka_row_text(&r, "func", w->func);
-	ka_row_loc(&r, &n->loc);
-	ka_row_text(&r, "api", text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
-	static const char *const tc[] = {"grid_text", "block_text", "smem_text", "stream_text"};
+	ka_facts_row r;
+	ka_facts_begin(&r, w->fw, KA_TABLE(launch));
+	ka_facts_int(&r, KA_COL(launch, id), next_id(w));
+	ka_facts_text(&r, KA_COL(launch, kernel), k ? k->name : call_name(w, n));
+	ka_facts_text(&r, KA_COL(launch, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(launch, api), text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
+	static const ka_facts_col tc[] = {KA_COL(launch, grid_text), KA_COL(launch, block_text),
+		KA_COL(launch, smem_text), KA_COL(launch, stream_text)};
 	const char *margs[4] = {0};
 	int hip = text && strncmp(text, "hipLaunchKernelGGL", 18) == 0;
 	if (hip)
 		macro_args(w, text, margs);
 	for (int i = 0; i < 4; i++)
-		ka_row_text(&r, tc[i], hip ? margs[i] : i < cfg->nkids ? node_text(w, cfg->kids[i]) : NULL);
+		ka_facts_text(&r, tc[i], hip ? margs[i] : i < cfg->nkids ? node_text(w, cfg->kids[i]) : NULL);
 	dims_cols(&r, "grid", g, gok);
 	dims_cols(&r, "block", b, bok);
 	if (cfg->nkids > 1 && !cfg->kids[1]->loc.in_macro) {
-		ka_row_int(&r, "block_begin_off", cfg->kids[1]->loc.begin);
-		ka_row_int(&r, "block_end_off", cfg->kids[1]->loc.end);
+		ka_facts_int(&r, KA_COL(launch, block_begin_off), cfg->kids[1]->loc.begin);
+		ka_facts_int(&r, KA_COL(launch, block_end_off), cfg->kids[1]->loc.end);
 	}
 	if (cfg->nkids > 0 && !cfg->kids[0]->loc.in_macro) {
-		ka_row_int(&r, "grid_begin_off", cfg->kids[0]->loc.begin);
-		ka_row_int(&r, "grid_end_off", cfg->kids[0]->loc.end);
+		ka_facts_int(&r, KA_COL(launch, grid_begin_off), cfg->kids[0]->loc.begin);
+		ka_facts_int(&r, KA_COL(launch, grid_end_off), cfg->kids[0]->loc.end);
 	}
-	ka_row_int(&r, "grid_is_ceil_div", cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0]));
-	ka_row_opt(&r, "dyn_smem", sok, smem);
-	ka_row_int(&r, "smem_optin", 0);
-	ka_row_int(&r, "in_loop", w->nloops > 0);
-	ka_row_int(&r, "checked_after", checked_after(w));
-	ka_row_opt(&r, "stmt_begin_off", !n->loc.in_macro, n->loc.begin);
-	ka_row_opt(&r, "stmt_end_off", !n->loc.in_macro, n->loc.end);
-	ka_row_opt(&r, "func_begin_off", w->fn && !w->fn->loc.in_macro, w->fn ? w->fn->decl_begin : 0);
-	ka_row_insert(w->db, &r);
+	ka_facts_int(&r, KA_COL(launch, grid_is_ceil_div), cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0]));
+	ka_facts_opt(&r, KA_COL(launch, dyn_smem), sok, smem);
+	ka_facts_int(&r, KA_COL(launch, smem_optin), 0);
+	ka_facts_int(&r, KA_COL(launch, in_loop), w->nloops > 0);
+	ka_facts_int(&r, KA_COL(launch, checked_after), checked_after(w));
+	ka_facts_opt(&r, KA_COL(launch, stmt_begin_off), !n->loc.in_macro, n->loc.begin);
+	ka_facts_opt(&r, KA_COL(launch, stmt_end_off), !n->loc.in_macro, n->loc.end);
+	ka_facts_opt(&r, KA_COL(launch, func_begin_off), w->fn && !w->fn->loc.in_macro, w->fn ? w->fn->decl_begin : 0);
+	ka_facts_insert(&r);
 }
