@@ -4,6 +4,7 @@
  * into the database in one transaction. */
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
+#include "analyzer/ptxas.h"
 #include "analyzer/walk.h"
 #include "util/checked.h"
 #include "util/error.h"
@@ -177,22 +178,6 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	                                "__launch_bounds__", w->block[0], w->block[1]);
 }
 
-#include "analyzer/analyzer_rows.inc"
-
-/* The budget ran out in f: say so in the diag table (the CLI prints it). */
-static void budget_diag(walk *w, ka_decl *f)
-{
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(diag));
-	ka_facts_text(&r, KA_COL(diag, file), f->loc.file ? f->loc.file : w->tu->main_file);
-	ka_facts_int(&r, KA_COL(diag, line), f->loc.line);
-	ka_facts_int(&r, KA_COL(diag, col), f->loc.col);
-	ka_facts_text(&r, KA_COL(diag, severity), "warning");
-	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->a, "analysis budget exceeded in %s "
-	            "(%s per file): it and the functions after it are not fully analysed",
-	            f->name ? f->name : "?", w->budget_text));
-	ka_facts_insert(&r);
-}
 
 static int walk_host_code(walk *w)
 {
@@ -207,7 +192,7 @@ static int walk_host_code(walk *w)
 		enter_host_template(w, f);
 		st(w, f->body);
 		if (w->over_budget)
-			budget_diag(w, f);
+			walk_emit_budget(w, f);
 	}
 	chain_launches(w);
 	for (int i = 0; i < w->noptin; i++) {
@@ -242,9 +227,9 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 	w->quiet += quiet;
 	st(w, f->body);
 	w->quiet -= quiet;
-	kernel_row(w, f, kind, nl, agree, max_dyn);
+	walk_emit_kernel(w, f, kind, nl, agree, max_dyn);
 	if (w->over_budget)
-		budget_diag(w, f);
+		walk_emit_budget(w, f);
 }
 
 static void reverse_funcs(ka_tu *tu)
@@ -290,7 +275,7 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	reverse_funcs(tu);
 	walk_funcs_index(&w);
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-	tu_rows(&w, o);
+	walk_emit_tu(&w);
 	bind_host_templates(&w);
 	walk_host_code(&w);
 	for (ka_decl *f = tu->funcs; f; f = f->next)

@@ -151,7 +151,6 @@ int64_t next_id(walk *w);
 
 /* walk_stmt.c */
 void st(walk *w, ka_node *n);
-void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_assign(walk *w, ka_decl *d, val v);
 
 /* walk_scope.c */
@@ -173,7 +172,6 @@ void record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const ch
 val ev_call(walk *w, ka_node *n);
 val inline_call(walk *w, ka_node *n, ka_decl *f);
 void barrier_fact(walk *w, ka_node *n, const char *kind);   /* block | warp | fence | grid */
-void call_fact(walk *w, ka_node *n, const char *cat, int checked);
 
 /* walk_types.c: element sizes (dependent types too), template bindings,
  * vector and reduced-precision operators, load/store intrinsics. */
@@ -210,9 +208,6 @@ void launch_fact(walk *w, ka_node *n);
 void note_array(walk *w, ka_decl *d);
 int host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
 
-/* walk_emit.c: rows on the typed writer. */
-void walk_emit_loc(ka_facts_row *r, const ka_loc *l);
-
 /* warp.c: the modelled warp for one address expression. */
 typedef struct warp_result {
 	int lanes;
@@ -226,5 +221,27 @@ typedef struct warp_result {
 void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
 /* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
 int warp_uniform_value(walk *w, const sx *x);
+
+/* emit_tu.c, emit_code.c, emit_access.c: the rows, on the typed writer.
+ * The walker computes and keeps the tallies; these only write. */
+void walk_emit_loc(ka_facts_row *r, const ka_loc *l);
+void walk_emit_tu(walk *w);                     /* arch, file, line, diag, constant_var */
+void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nlaunch, int agree,
+                      int64_t max_dyn);         /* kernel, param, shared/local arrays */
+void walk_emit_budget(walk *w, ka_decl *f);     /* the budget ran out in f */
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, const char *why, int line,
+                       int warp);
+void walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
+void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked);
+void walk_emit_literal(walk *w, ka_node *n, int promotes);
+void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv,
+                    const sx *cond, int64_t trip, int trip_ok);
+void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv, const char *array);
+void walk_emit_early_return(walk *w, ka_node *n, const char *u, int thread_dep);
+void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
+void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok,
+                      const int64_t b[3], int bok, int64_t smem, int sok);
+void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
+                      int rw, const char *assumed_type, warp_result *out);
 
 #endif

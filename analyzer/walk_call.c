@@ -22,8 +22,6 @@ static const char *const math_names[] = {"sqrt", "exp", "exp2", "exp10", "expm1"
 static const char *const fast_names[] = {"__expf", "__exp10f", "__logf", "__log2f", "__log10f",
 	"__sinf", "__cosf", "__tanf", "__sincosf", "__powf", "__fdividef", "__frcp_rn",
 	"__fsqrt_rn", "__frsqrt_rn", "__saturatef", "__fmul_rn", "__fadd_rn", NULL};
-static const char *const legacy_names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
-	"__any", "__all", "__ballot", NULL};
 
 static int is_math(const char *s)
 {
@@ -66,26 +64,6 @@ static const char *category(const char *s, ka_decl *ref)
 	return "other";
 }
 
-static int fold_real(ka_node *n, double *v)
-{
-	n = strip(n);
-	if (!n)
-		return 0;
-	if (n->kind == KN_FLOAT) {
-		*v = n->fval;
-		return 1;
-	}
-	if (n->kind == KN_INT) {
-		*v = (double)n->ival;
-		return 1;
-	}
-	if (n->kind == KN_UNOP && n->op == OP_MINUS && n->nkids == 1 && fold_real(n->kids[0], v)) {
-		*v = -*v;
-		return 1;
-	}
-	return 0;
-}
-
 void barrier_fact(walk *w, ka_node *n, const char *kind)
 {
 	const char *why = NULL;
@@ -102,30 +80,8 @@ void barrier_fact(walk *w, ka_node *n, const char *kind)
 		for (int i = 0; i < w->nloops; i++)
 			w->loops[i].n_barriers++;
 	}
-	if (w->quiet)
-		return;
-	int nonuni = 0;
-	for (int i = 0; i < w->nloops; i++)
-		nonuni |= w->loops[i].nonuniform;
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(barrier));
-	ka_facts_int(&r, KA_COL(barrier, id), next_id(w));
-	ka_facts_opt(&r, KA_COL(barrier, kernel_id), w->kernel != NULL, w->kernel_id);
-	ka_facts_text(&r, KA_COL(barrier, kernel), w->kernel ? w->kernel->name : NULL);
-	ka_facts_text(&r, KA_COL(barrier, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(barrier, name), n->name);
-	ka_facts_text(&r, KA_COL(barrier, kind), kind);
-	ka_facts_int(&r, KA_COL(barrier, in_divergent_branch), div);
-	ka_facts_text(&r, KA_COL(barrier, divergence), div ? why : NULL);
-	ka_facts_opt(&r, KA_COL(barrier, divergent_branch_line), div, line);
-	ka_facts_int(&r, KA_COL(barrier, after_divergent_return), w->div_return_line > 0 && !warp);
-	ka_facts_opt(&r, KA_COL(barrier, divergent_return_line), w->div_return_line > 0, w->div_return_line);
-	ka_facts_int(&r, KA_COL(barrier, in_loop), w->nloops > 0);
-	ka_facts_int(&r, KA_COL(barrier, in_nonuniform_loop), nonuni);
-	ka_facts_int(&r, KA_COL(barrier, follows_barrier), w->last_was_barrier);
-	ka_facts_int(&r, KA_COL(barrier, is_last_stmt), w->at_last_stmt && w->nbrs == 0 && w->nloops == 0);
-	ka_facts_insert(&r);
+	if (!w->quiet)
+		walk_emit_barrier(w, n, kind, div, why, line, warp);
 }
 
 static void atomic_fact(walk *w, ka_node *n)
@@ -138,121 +94,7 @@ static void atomic_fact(walk *w, ka_node *n)
 	const sx *v = n->nkids > 1 ? ev_int(w, n->kids[1]) : sx_const(&w->sx, 0);
 	ka_node *vn = n->nkids > 1 ? strip(n->kids[1]) : NULL;
 	const sx *ax = addr.x ? addr.x : sx_opaque(&w->sx, 0, 0);
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(atomic));
-	ka_facts_int(&r, KA_COL(atomic, id), next_id(w));
-	ka_facts_opt(&r, KA_COL(atomic, kernel_id), w->kernel != NULL, w->kernel_id);
-	ka_facts_text(&r, KA_COL(atomic, kernel), w->kernel ? w->kernel->name : NULL);
-	ka_facts_text(&r, KA_COL(atomic, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(atomic, op), n->name);
-	ka_facts_text(&r, KA_COL(atomic, space), addr.space == SP_SHARED ? "shared" : addr.base ? "global" : "unknown");
-	ka_facts_text(&r, KA_COL(atomic, base), addr.base ? addr.base->name : NULL);
-	ka_facts_text(&r, KA_COL(atomic, elem_type), n->type);
-	ka_facts_int(&r, KA_COL(atomic, is_float), (n->tflags & (KT_FLOAT | KT_DOUBLE)) != 0);
-	ka_facts_int(&r, KA_COL(atomic, address_uniform), !(ax->dep & D_LANE));
-	ka_facts_int(&r, KA_COL(atomic, address_thread_dependent), (ax->dep & D_LANE) != 0);
-	ka_facts_int(&r, KA_COL(atomic, address_data_dependent), (ax->dep & D_DATA) != 0);
-	ka_facts_int(&r, KA_COL(atomic, address_small_range), ax->has_rem_small);
-	ka_facts_int(&r, KA_COL(atomic, value_uniform), !(v->dep & D_LANE));
-	ka_facts_int(&r, KA_COL(atomic, value_const), vn && (vn->kind == KN_INT || vn->kind == KN_FLOAT));
-	ka_facts_int(&r, KA_COL(atomic, in_loop), w->nloops > 0);
-	ka_facts_text(&r, KA_COL(atomic, index_text), node_text(w, n->kids[0]));
-	ka_facts_insert(&r);
-}
-
-static void arg_cols(walk *w, ka_facts_row *r, ka_node *n, int i)
-{
-	static const ka_facts_col t[] = {KA_COL(call, arg0_text), KA_COL(call, arg1_text)},
-		b[] = {KA_COL(call, arg0_begin_off), KA_COL(call, arg1_begin_off)},
-		e[] = {KA_COL(call, arg0_end_off), KA_COL(call, arg1_end_off)},
-		ty[] = {KA_COL(call, arg0_type), KA_COL(call, arg1_type)};
-	ka_node *a = i < n->nkids ? n->kids[i] : NULL;
-	ka_node *s = a ? strip(a) : NULL;
-	ka_facts_text(r, t[i], a ? node_text(w, a) : NULL);
-	ka_facts_opt(r, b[i], a && !a->loc.in_macro, a ? a->loc.begin : 0);
-	ka_facts_opt(r, e[i], a && !a->loc.in_macro, a ? a->loc.end : 0);
-	ka_facts_text(r, ty[i], s ? s->type : NULL);
-}
-
-static const char *host_ptr_kind(walk *w, ka_node *n)
-{
-	if (n->nkids < 4)
-		return NULL;
-	ka_node *kn = strip(n->kids[3]);
-	const char *kind = kn && kn->kind == KN_DECLREF ? kn->name : node_text(w, n->kids[3]);
-	int idx = kind && strstr(kind, "HostToDevice") ? 1 : kind && strstr(kind, "DeviceToHost") ? 0 : -1;
-	if (idx < 0)
-		return "unknown";
-	ka_node *p = strip(n->kids[idx]);
-	while (p && ((p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1) ||
-	             (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2)))
-		p = strip(p->kids[0]);       /* &buf[k], host + offset */
-	if (p && p->kind == KN_SUBSCRIPT && p->nkids)
-		p = strip(p->kids[0]);
-	if (!p || p->kind != KN_DECLREF || !p->ref)
-		return "unknown";
-	if (p->ref->tflags & KT_ARRAY)
-		return "stack";
-	int hk = w->ds[p->ref->id].host_kind;
-	return hk == 1 ? "malloc" : hk == 2 ? "pinned" : "unknown";
-}
-
-void call_fact(walk *w, ka_node *n, const char *cat, int checked)
-{
-	if (w->quiet)
-		return;
-	int warpish = strcmp(cat, "warp") == 0 || strcmp(cat, "vote") == 0;
-	const char *why = NULL;
-	int div = in_divergent(w, &why, NULL, warpish);
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(call));
-	ka_facts_int(&r, KA_COL(call, id), next_id(w));
-	ka_facts_opt(&r, KA_COL(call, kernel_id), w->kernel != NULL, w->kernel_id);
-	ka_facts_text(&r, KA_COL(call, kernel), w->kernel ? w->kernel->name : NULL);
-	ka_facts_text(&r, KA_COL(call, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(call, callee), n->name);
-	ka_facts_opt(&r, KA_COL(call, callee_begin_off), n->name_begin >= 0, n->name_begin);
-	ka_facts_opt(&r, KA_COL(call, callee_end_off), n->name_end >= 0, n->name_end);
-	ka_facts_text(&r, KA_COL(call, category), cat);
-	ka_facts_int(&r, KA_COL(call, is_device_code), w->is_device);
-	ka_facts_int(&r, KA_COL(call, is_legacy_intrinsic), in_list(n->name, legacy_names));
-	ka_facts_int(&r, KA_COL(call, in_loop), w->nloops > 0);
-	ka_facts_int(&r, KA_COL(call, loop_depth), w->nloops);
-	ka_facts_int(&r, KA_COL(call, in_divergent_branch), div);
-	ka_facts_text(&r, KA_COL(call, divergence), div ? why : NULL);
-	ka_facts_int(&r, KA_COL(call, nargs), n->nkids);
-	if (n->nkids && n->kids[0]->loc.begin <= n->kids[n->nkids - 1]->loc.end)
-		ka_facts_text(&r, KA_COL(call, args_text), ka_tu_text(w->tu, n->loc.file, n->kids[0]->loc.begin,
-		                                        n->kids[n->nkids - 1]->loc.end));
-	arg_cols(w, &r, n, 0);
-	arg_cols(w, &r, n, 1);
-	double c;
-	int has1 = n->nkids > 1 && fold_real(n->kids[1], &c);
-	if (has1)
-		ka_facts_real(&r, KA_COL(call, arg1_const), c);
-	ka_node *a0 = n->nkids ? strip(n->kids[0]) : NULL;
-	ka_facts_int(&r, KA_COL(call, arg_is_float), a0 && (a0->tflags & KT_FLOAT));
-	ka_facts_int(&r, KA_COL(call, returns_double), (n->tflags & KT_DOUBLE) != 0);
-	ka_facts_text(&r, KA_COL(call, result_type), n->type);
-	if (warpish && strstr(n->name, "_sync") && a0) {
-		int64_t m;
-		int known = fold_int(w, n->kids[0], &m);
-		ka_facts_text(&r, KA_COL(call, mask_text), node_text(w, n->kids[0]));
-		ka_facts_opt(&r, KA_COL(call, mask_is_full), known, known && (m == 0xffffffffLL || m == -1));
-		ka_facts_int(&r, KA_COL(call, mask_bits), a0->type_bytes > 0 ? a0->type_bytes * 8 : 32);
-	}
-	if (strcmp(cat, "host_api") == 0) {
-		ka_facts_int(&r, KA_COL(call, result_checked), checked);
-		if (strstr(n->name, "Memcpy"))
-			ka_facts_text(&r, KA_COL(call, host_ptr_kind), host_ptr_kind(w, n));
-		int hl = 0;
-		for (int i = 0; i < w->nloops; i++)
-			hl |= w->loops[i].has_launch;
-		ka_facts_int(&r, KA_COL(call, in_host_loop_with_launch), hl);
-	}
-	ka_facts_insert(&r);
+	walk_emit_atomic(w, n, &addr, ax, v, vn);
 }
 
 /* Host pointer provenance for cudaMemcpy: malloc'ed vs pinned. */
@@ -332,7 +174,7 @@ val ev_call(walk *w, ka_node *n)
 	const char *cat = category(name, ref);
 	if (strcmp(cat, "device_fn") == 0 && w->is_device) {
 		n->ref = ref;
-		call_fact(w, n, cat, checked);
+		walk_emit_call(w, n, cat, checked);
 		w->called[n->ref->id] = 1;
 		val r = inline_call(w, n, n->ref);
 		walk_clobber_args(w, n, n->ref);
@@ -360,7 +202,7 @@ val ev_call(walk *w, ka_node *n)
 		if (t && strstr(t, "MaxDynamicSharedMemorySize") && k && k->name && w->noptin < 64)
 			w->optin_kernels[w->noptin++] = k->name;
 	}
-	call_fact(w, n, cat, checked);
+	walk_emit_call(w, n, cat, checked);
 	unsigned dep = 0;
 	uint64_t loops = 0;
 	for (int i = 0; i < n->nkids; i++) {

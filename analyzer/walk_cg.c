@@ -183,7 +183,7 @@ int ev_cg_call(walk *w, ka_node *n, val *out)
 		int warp = strcmp(scope, "warp") == 0;
 		if (warp)
 			w->uses_warp = 1;
-		call_fact(w, n, warp ? "warp" : "sync", 1);
+		walk_emit_call(w, n, warp ? "warp" : "sync", 1);
 		*out = (val){.x = sx_opaque(&w->sx, 0, 0)};
 		return 1;
 	}
@@ -194,7 +194,7 @@ int ev_cg_call(walk *w, ka_node *n, val *out)
 	/* a warp (tile) operation: the result differs per lane for shuffles
 	 * and scans; reductions and votes give every lane of the tile one value */
 	w->uses_warp = 1;
-	call_fact(w, n, strcmp(name, "any") == 0 || strcmp(name, "all") == 0 ||
+	walk_emit_call(w, n, strcmp(name, "any") == 0 || strcmp(name, "all") == 0 ||
 	          strcmp(name, "ballot") == 0 ? "vote" : "warp", 1);
 	unsigned dep = 0;
 	uint64_t loops = 0;

@@ -110,78 +110,6 @@ static int space_of_decl(const ka_decl *d)
 	return (d->tflags & KT_ARRAY) ? SP_LOCAL : SP_UNKNOWN;
 }
 
-static const char *space_name(int sp)
-{
-	static const char *const n[] = {"unknown", "global", "shared", "local", "constant", "unknown"};
-	return n[sp];
-}
-
-static void coef_cols(walk *w, ka_facts_row *r, const sx *addr, int elem, int k, int *symbolic)
-{
-	static const ka_facts_col kc[] = {KA_COL(access, kind_tx), KA_COL(access, kind_ty),
-		KA_COL(access, kind_tz)};
-	static const ka_facts_col cc[] = {KA_COL(access, coef_tx), KA_COL(access, coef_ty),
-		KA_COL(access, coef_tz)};
-	const sx *c = sx_coef(&w->sx, addr, (sx_sym_kind)(SYM_TID_X + k));
-	int64_t v;
-	sx_lane l0 = {{0, 0, 0}};
-	if (c && !sx_is_const(c, NULL) && !sx_has_unknown(&w->sx, c) && sx_eval(&w->sx, c, &l0, &v) == 0)
-		c = sx_const(&w->sx, v);      /* known dims: blockDim.y/24, warpSize */
-	if (!c) {
-		ka_facts_text(r, kc[k], "nonaffine");
-		ka_facts_opt(r, cc[k], 0, 0);
-	} else if (sx_is_const(c, &v)) {
-		ka_facts_text(r, kc[k], v == 0 ? "zero" : "const");
-		/* in elements, toward zero when the byte step is not a whole number
-		 * of elements (stride_bytes_tx stays exact) */
-		ka_facts_opt(r, cc[k], elem > 0, elem > 0 ? v / elem : 0);
-	} else {
-		const sx *ce = elem > 0 ? sx_div_exact(&w->sx, c, elem) : NULL;
-		ka_facts_text(r, kc[k], sx_has_unknown(&w->sx, c) ? "symbolic" : "const");
-		ka_facts_opt(r, cc[k], 0, 0);
-		if (k == 0)
-			ka_facts_text(r, KA_COL(access, coef_tx_text), sx_render(&w->sx, w->a, ce ? ce : c));
-		if (sx_has_unknown(&w->sx, c))
-			*symbolic = 1;
-	}
-}
-
-static void loop_cols(walk *w, ka_facts_row *r, const sx *addr)
-{
-	ka_facts_int(r, KA_COL(access, in_loop), w->nloops > 0);
-	ka_facts_int(r, KA_COL(access, loop_depth), w->nloops);
-	if (w->nloops) {
-		loop_ctx *l = &w->loops[w->nloops - 1];
-		ka_facts_int(r, KA_COL(access, loop_id), l->id);
-		ka_facts_int(r, KA_COL(access, loop_invariant), addr && !(addr->loops & (1ull << l->slot)) &&
-		           !(addr->dep & D_OPAQUE));
-		l->n_accesses++;
-	} else {
-		ka_facts_opt(r, KA_COL(access, loop_id), 0, 0);
-		ka_facts_opt(r, KA_COL(access, loop_invariant), 0, 0);
-	}
-}
-
-static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int sp, int symbolic,
-                      int size_assumed, const char **assume, warp_result *out)
-{
-	warp_result wr;
-	warp_model(w, addr, abytes, sp == SP_SHARED, &wr);
-	*out = wr;
-	ka_facts_int(r, KA_COL(access, lanes), wr.lanes);
-	ka_facts_opt(r, KA_COL(access, sectors_per_request), wr.ok && sp != SP_SHARED, wr.sectors);
-	ka_facts_opt(r, KA_COL(access, ideal_sectors), wr.ok && sp != SP_SHARED, wr.ideal_sectors);
-	ka_facts_opt(r, KA_COL(access, bytes_per_request), wr.ok, wr.bytes);
-	ka_facts_opt(r, KA_COL(access, stride_bytes_tx), wr.ok, wr.stride_bytes);
-	ka_facts_opt(r, KA_COL(access, bank_ways), wr.ok && sp == SP_SHARED, wr.bank_ways);
-	ka_facts_opt(r, KA_COL(access, ideal_bank_ways), wr.ok && sp == SP_SHARED, wr.ideal_bank_ways);
-	ka_facts_int(r, KA_COL(access, sectors_assumed), symbolic || size_assumed);
-	ka_facts_opt(r, KA_COL(access, warp_uniform), wr.ok, wr.uniform || !(addr->dep & D_LANE));
-	if (symbolic)
-		*assume = ka_arena_printf(w->a, "%s%srun-time values in the lane stride taken as 1024",
-		                          *assume ? *assume : "", *assume ? "; " : "");
-}
-
 /* A local array index that stays a run-time value after unrolling: it
  * depends on lanes or data, or on a loop the compiler cannot fully unroll. */
 static int local_index_dynamic(walk *w, const sx *x)
@@ -211,55 +139,10 @@ void record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const ch
 		ds->loop_reads++;
 	if (elem <= 0)
 		elem = abytes;
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(access));
-	ka_facts_int(&r, KA_COL(access, id), next_id(w));
-	ka_facts_int(&r, KA_COL(access, kernel_id), w->kernel_id);
-	ka_facts_text(&r, KA_COL(access, kernel), w->kernel->name);
-	ka_facts_text(&r, KA_COL(access, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(access, space), space_name(addr.space));
-	ka_facts_text(&r, KA_COL(access, rw), rw == 0 ? "read" : rw == 1 ? "write" : "readwrite");
-	ka_facts_text(&r, KA_COL(access, base), addr.base->name);
-	ka_facts_int(&r, KA_COL(access, base_is_param), addr.base->kind == KD_PARAM);
-	ka_facts_text(&r, KA_COL(access, base_array), (addr.base->tflags & KT_ARRAY) ? addr.base->name : NULL);
-	ka_facts_opt(&r, KA_COL(access, elem_bytes), elem > 0 && !assumed_type, elem);
-	ka_facts_opt(&r, KA_COL(access, access_bytes), abytes > 0 && !assumed_type, abytes);
-	ka_facts_opt(&r, KA_COL(access, struct_bytes), field != NULL, elem);
-	ka_facts_text(&r, KA_COL(access, field), field);
-	ka_facts_text(&r, KA_COL(access, index_text), access_index_text(w, n, addr, elem));
-	const sx *idx = elem > 0 ? sx_div_exact(&w->sx, addr.x, elem) : NULL;
-	int affine = sx_coef(&w->sx, addr.x, SYM_TID_X) && sx_coef(&w->sx, addr.x, SYM_TID_Y) &&
-	             sx_coef(&w->sx, addr.x, SYM_TID_Z) && !(addr.x->dep & D_OPAQUE);
-	ka_facts_text(&r, KA_COL(access, affine), idx && affine ? sx_render(&w->sx, w->a, idx) : NULL);
-	ka_facts_int(&r, KA_COL(access, is_affine), affine);
-	int symbolic = 0;
-	const sx *lin = lane_linear(w, addr.x);
-	for (int k = 0; k < 3; k++)
-		coef_cols(w, &r, lin, elem, k, &symbolic);
-	symbolic |= sx_mixes_unknown_with_lanes(&w->sx, addr.x);
-	int64_t c0 = 0;
-	int has_c0 = idx && sx_const_term(idx, &c0);
-	ka_facts_opt(&r, KA_COL(access, offset_const), has_c0, c0);
-	ka_facts_int(&r, KA_COL(access, thread_dependent), (addr.x->dep & D_LANE) != 0);
-	ka_facts_int(&r, KA_COL(access, block_uniform), (addr.x->dep & D_LANE) == 0);
-	ka_facts_int(&r, KA_COL(access, data_dependent), (addr.x->dep & D_DATA) != 0);
-	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
-	if (assumed_type)
-		assume = ka_arena_printf(w->a, "%s%selement type %s taken as 4 bytes (no instantiation "
-		                         "seen)", assume ? assume : "", assume ? "; " : "", assumed_type);
 	warp_result wr;
-	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, assumed_type != NULL, &assume, &wr);
-	loop_cols(w, &r, addr.x);
-	ka_facts_int(&r, KA_COL(access, in_divergent_branch), in_divergent(w, NULL, NULL, 0));
-	int guarded = w->guard_return;
-	for (int i = 0; i < w->nbrs; i++)
-		guarded |= w->brs[i].is_guard;
-	ka_facts_int(&r, KA_COL(access, guarded), guarded);
-	ka_facts_int(&r, KA_COL(access, vector_width), vector_lanes(n, abytes));
-	ka_facts_text(&r, KA_COL(access, block_source), w->block_source);
-	ka_facts_text(&r, KA_COL(access, assumption), assume);
-	ka_facts_insert(&r);
+	walk_emit_access(w, n, addr, abytes, elem, field, rw, assumed_type, &wr);
+	if (w->nloops)
+		w->loops[w->nloops - 1].n_accesses++;
 	w->n_accesses++;
 	if (addr.space == SP_SHARED) {
 		if (wr.ok && wr.bank_ways > ds->max_bank)
@@ -379,29 +262,6 @@ static val builtin_member(walk *w, ka_node *n)
 	return (val){0};
 }
 
-static void literal_fact(walk *w, ka_node *n, int promotes)
-{
-	if (w->quiet || !w->is_device)
-		return;
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(literal));
-	ka_facts_int(&r, KA_COL(literal, id), next_id(w));
-	ka_facts_opt(&r, KA_COL(literal, kernel_id), w->kernel != NULL, w->kernel_id);
-	ka_facts_text(&r, KA_COL(literal, kernel), w->kernel ? w->kernel->name : NULL);
-	ka_facts_text(&r, KA_COL(literal, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	/* A literal from a macro body: its value, since the text is the macro's name. */
-	int is_int = n->kind == KN_INT;
-	const char *mtext = is_int ? ka_arena_printf(w->a, "%lld", (long long)n->ival) :
-	                    ka_arena_printf(w->a, "%g", n->fval);
-	ka_facts_text(&r, KA_COL(literal, text), n->loc.in_macro ? mtext : node_text(w, n));
-	ka_facts_text(&r, KA_COL(literal, kind), is_int ? "int" : n->has_f_suffix ? "float" : "double");
-	ka_facts_int(&r, KA_COL(literal, promotes_to_double), promotes);
-	ka_facts_int(&r, KA_COL(literal, in_loop), w->nloops > 0);
-	ka_facts_int(&r, KA_COL(literal, in_macro), n->loc.in_macro);
-	ka_facts_insert(&r);
-}
-
 /* A float operand widened to double by an unsuffixed literal beside it. */
 static int is_widened_float(ka_node *n)
 {
@@ -433,7 +293,7 @@ static val ev_binop_float(walk *w, ka_node *n)
 	for (int i = 0; i < n->nkids; i++) {
 		ka_node *k = n->kids[i];
 		if ((i == 0 && lit_l) || (i == 1 && lit_r)) {
-			literal_fact(w, strip(k), prom);
+			walk_emit_literal(w, strip(k), prom);
 			continue;
 		}
 		val v = ev(w, k, 0);
@@ -487,7 +347,7 @@ static val ev_binop(walk *w, ka_node *n)
 	if (n->op >= OP_ASSIGN && n->op <= OP_ORA) {
 		ka_node *l = strip(n->kids[0]);
 		if (n->op != OP_ASSIGN && is_double_literal(n->kids[1]) && l && (l->tflags & KT_FLOAT))
-			literal_fact(w, strip(n->kids[1]), 1);
+			walk_emit_literal(w, strip(n->kids[1]), 1);
 		return ev_assign(w, n);
 	}
 	if (n->op == OP_LAND) {
@@ -639,10 +499,10 @@ val ev(walk *w, ka_node *n, int rw)
 	switch (n->kind) {
 	case KN_INT:
 		if (w->kernel && !(n->type && strcmp(n->type, "bool") == 0))
-			literal_fact(w, n, 0);
+			walk_emit_literal(w, n, 0);
 		return ival(sx_const(&w->sx, n->ival));
 	case KN_FLOAT:
-		literal_fact(w, n, 0);
+		walk_emit_literal(w, n, 0);
 		return ival(sx_opaque(&w->sx, 0, 0));
 	case KN_SIZEOF:
 		return ival(n->ival >= 0 ? sx_const(&w->sx, n->ival) : sx_opaque(&w->sx, 0, 0));
@@ -700,7 +560,7 @@ val ev(walk *w, ka_node *n, int rw)
 			            .is_guard = is_guard_value(c)};
 			if (b.is_guard && w->inline_depth == 0)
 				w->has_guard = 1;
-			branch_fact(w, n, c, &b, 0, 0);
+			walk_emit_branch(w, n, c, &b, 0, 0);
 			dep |= c->dep;
 			loops |= c->loops;
 		}

@@ -128,32 +128,6 @@ static void launch_template(walk *w, ka_node *n, ka_decl *k, launch_info *li)
 	}
 }
 
-static int is_ceil_div(walk *w, ka_node *n)
-{
-	ka_node *d = strip(n);
-	while (d && d->kind == KN_CALL && d->nkids >= 1 && d->name && strcmp(d->name, "dim3") == 0)
-		d = strip(d->kids[0]);
-	int64_t by, add;
-	if (d && d->kind == KN_BINOP && d->op == OP_DIV && fold_int(w, d->kids[1], &by)) {
-		ka_node *s = strip(d->kids[0]);
-		if (s && s->kind == KN_BINOP && s->op == OP_ADD && fold_int(w, s->kids[1], &add) &&
-		    add == by - 1)
-			return 1;
-	}
-	const char *t = node_text(w, n);
-	if (!t || !strchr(t, '/'))
-		return 0;
-	return strstr(t, "- 1") || strstr(t, "-1") || strstr(t, "ceil") || strstr(t, "div_up") ||
-	       strstr(t, "DIV_UP") || strstr(t, "cdiv");
-}
-
-static int checked_after(walk *w)
-{
-	const char *t = w->next_stmt ? node_text(w, w->next_stmt) : NULL;
-	return t && (strstr(t, "GetLastError") || strstr(t, "PeekAtLastError") ||
-	             strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
-}
-
 /* A folded dim3 is used only when every dimension is in [1, INT32_MAX]
  * and their product is at most `cap`: anything else (a negative or zero
  * size, an overflow in the folded text) is unknown, never a wrapped number. */
@@ -164,48 +138,6 @@ static int dims_valid(const int64_t d[3], int64_t cap)
 		if (d[i] < 1 || d[i] > INT32_MAX)
 			return 0;
 	return ka_prod64(d, 3, &p) && p <= cap;
-}
-
-static void dims_cols(ka_facts_row *r, const char *p, const int64_t d[3], int ok)
-{
-	static const ka_facts_col gx[] = {KA_COL(launch, grid_x), KA_COL(launch, grid_y),
-		KA_COL(launch, grid_z), KA_COL(launch, grid_blocks)};
-	static const ka_facts_col bx[] = {KA_COL(launch, block_x), KA_COL(launch, block_y),
-		KA_COL(launch, block_z), KA_COL(launch, block_threads)};
-	const ka_facts_col *c = p[0] == 'g' ? gx : bx;
-	int64_t prod = 0;
-	ok = ok && ka_prod64(d, 3, &prod);
-	for (int i = 0; i < 3; i++)
-		ka_facts_opt(r, c[i], ok, d[i]);
-	ka_facts_opt(r, c[3], ok, prod);
-}
-
-/* hipLaunchKernelGGL(kernel, grid, block, smem, stream, args...): the
- * configuration as written (the expanded nodes only know the macro use). */
-static void macro_args(walk *w, const char *text, const char *out[4])
-{
-	const char *p = strchr(text, '(');
-	if (!p)
-		return;
-	int depth = 0, idx = 0;
-	const char *start = ++p;
-	for (; *p && idx <= 4; p++) {
-		if (*p == '(' || *p == '[' || *p == '{')
-			depth++;
-		else if ((*p == ')' || *p == ']' || *p == '}') && depth-- == 0)
-			depth = -1;
-		if ((*p == ',' && depth == 0) || depth < 0) {
-			if (idx >= 1) {
-				while (start < p && (*start == ' ' || *start == '\t'))
-					start++;
-				out[idx - 1] = ka_arena_strndup(w->a, start, (size_t)(p - start));
-			}
-			idx++;
-			start = p + 1;
-			if (depth < 0)
-				break;
-		}
-	}
 }
 
 void launch_fact(walk *w, ka_node *n)
@@ -237,41 +169,7 @@ void launch_fact(walk *w, ka_node *n)
 	li->ntargs = n->ntargs;
 	memcpy(li->targs, n->targs, sizeof li->targs);
 	launch_template(w, n, k, li);
-	if (w->quiet)
-		return;
-	const char *text = node_text(w, n);
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(launch));
-	ka_facts_int(&r, KA_COL(launch, id), next_id(w));
-	ka_facts_text(&r, KA_COL(launch, kernel), k ? k->name : call_name(w, n));
-	ka_facts_text(&r, KA_COL(launch, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(launch, api), text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
-	static const ka_facts_col tc[] = {KA_COL(launch, grid_text), KA_COL(launch, block_text),
-		KA_COL(launch, smem_text), KA_COL(launch, stream_text)};
-	const char *margs[4] = {0};
-	int hip = text && strncmp(text, "hipLaunchKernelGGL", 18) == 0;
-	if (hip)
-		macro_args(w, text, margs);
-	for (int i = 0; i < 4; i++)
-		ka_facts_text(&r, tc[i], hip ? margs[i] : i < cfg->nkids ? node_text(w, cfg->kids[i]) : NULL);
-	dims_cols(&r, "grid", g, gok);
-	dims_cols(&r, "block", b, bok);
-	if (cfg->nkids > 1 && !cfg->kids[1]->loc.in_macro) {
-		ka_facts_int(&r, KA_COL(launch, block_begin_off), cfg->kids[1]->loc.begin);
-		ka_facts_int(&r, KA_COL(launch, block_end_off), cfg->kids[1]->loc.end);
-	}
-	if (cfg->nkids > 0 && !cfg->kids[0]->loc.in_macro) {
-		ka_facts_int(&r, KA_COL(launch, grid_begin_off), cfg->kids[0]->loc.begin);
-		ka_facts_int(&r, KA_COL(launch, grid_end_off), cfg->kids[0]->loc.end);
-	}
-	ka_facts_int(&r, KA_COL(launch, grid_is_ceil_div), cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0]));
-	ka_facts_opt(&r, KA_COL(launch, dyn_smem), sok, smem);
-	ka_facts_int(&r, KA_COL(launch, smem_optin), 0);
-	ka_facts_int(&r, KA_COL(launch, in_loop), w->nloops > 0);
-	ka_facts_int(&r, KA_COL(launch, checked_after), checked_after(w));
-	ka_facts_opt(&r, KA_COL(launch, stmt_begin_off), !n->loc.in_macro, n->loc.begin);
-	ka_facts_opt(&r, KA_COL(launch, stmt_end_off), !n->loc.in_macro, n->loc.end);
-	ka_facts_opt(&r, KA_COL(launch, func_begin_off), w->fn && !w->fn->loc.in_macro, w->fn ? w->fn->decl_begin : 0);
-	ka_facts_insert(&r);
+	if (!w->quiet)
+		walk_emit_launch(w, n, k, g, gok, b, bok, smem, sok);
 }
+

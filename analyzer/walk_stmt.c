@@ -191,55 +191,11 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 {
 	if (w->quiet)
 		return;
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(loop));
-	ka_facts_int(&r, KA_COL(loop, id), lc->id);
-	ka_facts_opt(&r, KA_COL(loop, kernel_id), w->kernel != NULL, w->kernel_id);
-	ka_facts_text(&r, KA_COL(loop, kernel), w->kernel ? w->kernel->name : NULL);
-	ka_facts_text(&r, KA_COL(loop, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(loop, kind), kind);
-	ka_facts_text(&r, KA_COL(loop, iv), iv && iv->iv ? iv->iv->name : NULL);
-	ka_facts_int(&r, KA_COL(loop, iv_unsigned), iv && iv->iv && (iv->iv->tflags & KT_UNSIGNED));
-	if (n->kind == KN_FOR) {
-		/* the start value and the bound, not the whole statements */
-		ka_node *c = strip(n->kids[1]);
-		ka_node *bound = c && c->kind == KN_BINOP && c->nkids == 2 ? c->kids[1] : c;
-		ka_node *init = iv && iv->iv && iv->iv->init ? iv->iv->init : n->kids[0];
-		if (n->kids[0] && n->kids[0]->kind == KN_BINOP && n->kids[0]->nkids == 2)
-			init = n->kids[0]->kids[1];
-		ka_facts_text(&r, KA_COL(loop, init_text), node_text(w, init));
-		ka_facts_text(&r, KA_COL(loop, bound_text), node_text(w, bound));
-		ka_facts_text(&r, KA_COL(loop, step_text), node_text(w, n->kids[2]));
-	}
-	ka_facts_opt(&r, KA_COL(loop, trip_count), trip_ok, trip);
-	ka_facts_int(&r, KA_COL(loop, trip_uniform), !(cond->dep & D_LANE));
-	ka_facts_int(&r, KA_COL(loop, trip_thread_dependent), (cond->dep & D_LANE) != 0);
-	ka_facts_int(&r, KA_COL(loop, trip_data_dependent), (cond->dep & D_DATA) != 0);
-	ka_facts_int(&r, KA_COL(loop, has_unroll_pragma), n->unroll_pragma);
-	ka_facts_opt(&r, KA_COL(loop, unroll_count), n->unroll_pragma && n->unroll_count > 0, n->unroll_count);
-	ka_facts_int(&r, KA_COL(loop, depth), w->nloops);
-	ka_facts_opt(&r, KA_COL(loop, parent_id), w->nloops > 0, w->nloops ? w->loops[w->nloops - 1].id : 0);
-	ka_facts_int(&r, KA_COL(loop, has_barrier), lc->n_barriers > 0);
-	ka_facts_int(&r, KA_COL(loop, n_accesses), lc->n_accesses);
-	const char *st = n->kind == KN_FOR ? node_text(w, n->kids[2]) : NULL;
-	ka_facts_int(&r, KA_COL(loop, is_grid_stride), st && strstr(st, "gridDim") != NULL);
-	ka_facts_int(&r, KA_COL(loop, trip_static), lc->trip_static);
-	ka_facts_insert(&r);
+	walk_emit_loop(w, n, lc, kind, iv ? iv->iv : NULL, cond, trip, trip_ok);
 	w->n_loops++;
-	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0) {
-		ka_facts_begin(&r, w->fw, KA_TABLE(reduction_loop));
-		ka_facts_int(&r, KA_COL(reduction_loop, id), next_id(w));
-		ka_facts_opt(&r, KA_COL(reduction_loop, kernel_id), w->kernel != NULL, w->kernel_id);
-		ka_facts_text(&r, KA_COL(reduction_loop, kernel), w->kernel ? w->kernel->name : NULL);
-		ka_facts_text(&r, KA_COL(reduction_loop, func), w->func);
-		walk_emit_loc(&r, &n->loc);
-		ka_facts_text(&r, KA_COL(reduction_loop, style), iv->geometric < 0 ? "sequential" :
-		            cond_has_rem(w, n->kids[3]) ? "interleaved" : "interleaved_index");
-		ka_facts_text(&r, KA_COL(reduction_loop, iv), iv->iv->name);
-		ka_facts_text(&r, KA_COL(reduction_loop, array), lc->shared_written);
-		ka_facts_insert(&r);
-	}
+	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0)
+		walk_emit_reduction(w, n, iv->geometric < 0 ? "sequential" : cond_has_rem(w, n->kids[3]) ?
+		                    "interleaved" : "interleaved_index", iv->iv->name, lc->shared_written);
 }
 
 /* Give loop-carried variables a fresh symbol that varies in this loop.  A
@@ -374,77 +330,6 @@ static int is_return_only(ka_node *n)
 	return n->kind == KN_COMPOUND && n->nkids == 1 && n->kids[0]->kind == KN_RETURN;
 }
 
-static void early_return_fact(walk *w, ka_node *n, const char *u, int thread_dep)
-{
-	if (w->quiet || !w->kernel || w->inline_depth)
-		return;
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(early_return));
-	ka_facts_int(&r, KA_COL(early_return, id), next_id(w));
-	ka_facts_int(&r, KA_COL(early_return, kernel_id), w->kernel_id);
-	ka_facts_text(&r, KA_COL(early_return, kernel), w->kernel->name);
-	ka_facts_text(&r, KA_COL(early_return, func), w->func);
-	walk_emit_loc(&r, &n->kids[1]->loc);
-	ka_facts_text(&r, KA_COL(early_return, cond_text), node_text(w, n->kids[0]));
-	ka_facts_int(&r, KA_COL(early_return, thread_dependent), thread_dep);
-	ka_facts_text(&r, KA_COL(early_return, uniformity), u);
-	ka_facts_int(&r, KA_COL(early_return, before_barrier), 0);
-	ka_facts_opt(&r, KA_COL(early_return, if_begin_off), !n->loc.in_macro, n->loc.begin);
-	ka_facts_opt(&r, KA_COL(early_return, if_end_off), !n->loc.in_macro, n->loc.end);
-	ka_facts_opt(&r, KA_COL(early_return, cond_begin_off), !n->kids[0]->loc.in_macro, n->kids[0]->loc.begin);
-	ka_facts_opt(&r, KA_COL(early_return, cond_end_off), !n->kids[0]->loc.in_macro, n->kids[0]->loc.end);
-	ka_facts_insert(&r);
-}
-
-void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar)
-{
-	if (w->quiet)
-		return;
-	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(branch));
-	ka_facts_int(&r, KA_COL(branch, id), next_id(w));
-	ka_facts_opt(&r, KA_COL(branch, kernel_id), w->kernel != NULL, w->kernel_id);
-	ka_facts_text(&r, KA_COL(branch, kernel), w->kernel ? w->kernel->name : NULL);
-	ka_facts_text(&r, KA_COL(branch, func), w->func);
-	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(branch, cond_text), node_text(w, n->kids[0]));
-	ka_facts_text(&r, KA_COL(branch, kind), n->kind == KN_SWITCH ? "switch" : n->kind == KN_COND ? "ternary" : "if");
-	ka_facts_text(&r, KA_COL(branch, uniformity), b->uniformity);
-	int td = strcmp(b->uniformity, "thread") == 0 || strcmp(b->uniformity, "warp") == 0;
-	ka_facts_int(&r, KA_COL(branch, thread_dependent), td);
-	ka_facts_int(&r, KA_COL(branch, warp_uniform), strcmp(b->uniformity, "thread") != 0);
-	ka_facts_int(&r, KA_COL(branch, block_uniform), !td);
-	ka_facts_int(&r, KA_COL(branch, lane_parity), c->has_rem_small && strcmp(b->uniformity, "thread") == 0);
-	ka_facts_int(&r, KA_COL(branch, data_dependent), (c->dep & D_DATA) != 0);
-	int has_else = n->kind == KN_IF && n->nkids > 2 && n->kids[2];
-	ka_facts_int(&r, KA_COL(branch, has_else), has_else);
-	ka_node *th = n->nkids > 1 ? n->kids[1] : NULL;
-	ka_facts_int(&r, KA_COL(branch, then_stmts), th ? (th->kind == KN_COMPOUND ? th->nkids : 1) : 0);
-	ka_node *el = has_else ? n->kids[2] : NULL;
-	ka_facts_int(&r, KA_COL(branch, else_stmts), el ? (el->kind == KN_COMPOUND ? el->nkids : 1) : 0);
-	ka_facts_int(&r, KA_COL(branch, then_has_barrier), then_bar);
-	ka_facts_int(&r, KA_COL(branch, else_has_barrier), else_bar);
-	ka_facts_int(&r, KA_COL(branch, depth), w->nbrs);
-	ka_facts_int(&r, KA_COL(branch, in_loop), w->nloops > 0);
-	ka_facts_int(&r, KA_COL(branch, is_guard), b->is_guard);
-	ka_facts_int(&r, KA_COL(branch, is_early_return), is_return_only(th));
-	ka_facts_insert(&r);
-	if (td && strcmp(b->uniformity, "warp") == 0 && b->n_shared_writes >= 2 && !then_bar &&
-	    w->kernel) {
-		ka_facts_begin(&r, w->fw, KA_TABLE(divergent_warp_code));
-		ka_facts_int(&r, KA_COL(divergent_warp_code, id), next_id(w));
-		ka_facts_int(&r, KA_COL(divergent_warp_code, kernel_id), w->kernel_id);
-		ka_facts_text(&r, KA_COL(divergent_warp_code, kernel), w->kernel->name);
-		ka_facts_text(&r, KA_COL(divergent_warp_code, func), w->func);
-		walk_emit_loc(&r, &n->loc);
-		ka_facts_text(&r, KA_COL(divergent_warp_code, cond_text), node_text(w, n->kids[0]));
-		ka_facts_int(&r, KA_COL(divergent_warp_code, n_shared_steps), b->n_shared_writes);
-		ka_facts_int(&r, KA_COL(divergent_warp_code, uses_volatile), b->uses_volatile);
-		ka_facts_int(&r, KA_COL(divergent_warp_code, has_syncwarp), b->n_syncwarp > 0);
-		ka_facts_insert(&r);
-	}
-}
-
 static void if_stmt(walk *w, ka_node *n)
 {
 	if (!n->kids[0]) {
@@ -464,7 +349,7 @@ static void if_stmt(walk *w, ka_node *n)
 		return;
 	}
 	if (n->kind == KN_IF && is_return_only(n->kids[1]) && w->inline_depth == 0) {
-		early_return_fact(w, n, b.uniformity, td);
+		walk_emit_early_return(w, n, b.uniformity, td);
 		if (td && !w->div_return_line)
 			w->div_return_line = n->loc.line;
 		if (b.is_guard)
@@ -485,7 +370,7 @@ static void if_stmt(walk *w, ka_node *n)
 	env_merge(w, after_then, c->dep & ~D_OPAQUE, c->loops);
 	free(before);
 	free(after_then);
-	branch_fact(w, n, c, &b, then_bar, else_bar);
+	walk_emit_branch(w, n, c, &b, then_bar, else_bar);
 }
 
 static void compound(walk *w, ka_node *n)

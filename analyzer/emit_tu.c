@@ -1,6 +1,21 @@
-/* analyzer/analyzer_rows.inc: rows describing the translation unit and each
- * kernel as a whole (included by analyzer.c only). */
-#include "analyzer/ptxas.h"
+/* analyzer/emit_tu.c: the rows that describe the translation unit (arch,
+ * files and their lines, clang's diagnostics, __constant__ variables) and
+ * each kernel as a whole (kernel with its occupancy, params, shared and
+ * local arrays), and kcheck's own warnings about the analysis (budget,
+ * limits).  Written on the typed facts writer (facts/facts.h). */
+#include "analyzer/walk.h"
+#include "util/checked.h"
+#include <stdio.h>
+#include <string.h>
+
+void walk_emit_loc(ka_facts_row *r, const ka_loc *l)
+{
+	ka_facts_loc fl = {.file = l->file, .line = l->line, .col = l->col,
+	                   .end_line = l->end_line, .end_col = l->end_col,
+	                   .begin = !l->in_macro && l->begin >= 0 ? l->begin : -1,
+	                   .end = !l->in_macro && l->end >= 0 ? l->end : -1};
+	ka_facts_loc_set(r, &fl);
+}
 
 static void arch_row(walk *w)
 {
@@ -51,9 +66,8 @@ static void line_rows(walk *w, const ka_srcfile *f)
 	}
 }
 
-static void tu_rows(walk *w, const ka_analyze_opts *o)
+void walk_emit_tu(walk *w)
 {
-	(void)o;
 	ka_facts_row r;
 	arch_row(w);
 	for (const ka_srcfile *f = w->tu->files; f; f = f->next) {
@@ -204,7 +218,7 @@ static void occupancy_cols(walk *w, ka_facts_row *r, int64_t threads, int64_t sm
 	            by_threads == a->max_blocks_per_sm ? "blocks" : "threads");
 }
 
-static void kernel_row(walk *w, ka_decl *k, const char *kind, int nl, int agree, int64_t max_dyn)
+void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nl, int agree, int64_t max_dyn)
 {
 	int dynamic = 0;
 	int64_t smem = array_rows(w, k, &dynamic);
@@ -246,5 +260,20 @@ static void kernel_row(walk *w, ka_decl *k, const char *kind, int nl, int agree,
 		occupancy_cols(w, &r, threads, all_smem);
 	else if (known)
 		ka_facts_text(&r, KA_COL(kernel, occ_limiter), NULL);
+	ka_facts_insert(&r);
+}
+
+/* The budget ran out in f: say so in the diag table (the CLI prints it). */
+void walk_emit_budget(walk *w, ka_decl *f)
+{
+	ka_facts_row r;
+	ka_facts_begin(&r, w->fw, KA_TABLE(diag));
+	ka_facts_text(&r, KA_COL(diag, file), f->loc.file ? f->loc.file : w->tu->main_file);
+	ka_facts_int(&r, KA_COL(diag, line), f->loc.line);
+	ka_facts_int(&r, KA_COL(diag, col), f->loc.col);
+	ka_facts_text(&r, KA_COL(diag, severity), "warning");
+	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->a, "analysis budget exceeded in %s "
+	            "(%s per file): it and the functions after it are not fully analysed",
+	            f->name ? f->name : "?", w->budget_text));
 	ka_facts_insert(&r);
 }
