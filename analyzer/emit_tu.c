@@ -19,9 +19,9 @@ void walk_emit_loc(ka_facts_row *r, const ka_loc *l)
 
 static void arch_row(walk *w)
 {
-	const ka_arch *a = w->arch;
+	const ka_arch *a = w->file.arch;
 	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(arch));
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(arch));
 	ka_facts_text(&r, KA_COL(arch, name), a->name);
 	ka_facts_text(&r, KA_COL(arch, vendor), a->vendor);
 	ka_facts_int(&r, KA_COL(arch, warp_size), a->warp_size);
@@ -57,7 +57,7 @@ static void line_rows(walk *w, const ka_srcfile *f)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		ka_facts_row r;
-		ka_facts_begin(&r, w->fw, KA_TABLE(line));
+		ka_facts_begin(&r, w->file.fw, KA_TABLE(line));
 		ka_facts_text(&r, KA_COL(line, file), f->path);
 		ka_facts_int(&r, KA_COL(line, line), ln++);
 		ka_facts_textn(&r, KA_COL(line, text), p, (int)(e - p));
@@ -70,25 +70,25 @@ void walk_emit_tu(walk *w)
 {
 	ka_facts_row r;
 	arch_row(w);
-	for (const ka_srcfile *f = w->tu->files; f; f = f->next) {
-		if (!f->is_main && !file_has_code(w->tu, f->path))
+	for (const ka_srcfile *f = w->file.tu->files; f; f = f->next) {
+		if (!f->is_main && !file_has_code(w->file.tu, f->path))
 			continue;
 		int errs = 0, lines = 1;
-		for (const ka_diag *d = w->tu->diags; d; d = d->next)
+		for (const ka_diag *d = w->file.tu->diags; d; d = d->next)
 			errs += d->file && strcmp(d->file, f->path) == 0 && ka_diag_is_error(d);
 		for (int i = 0; i < f->len; i++)
 			lines += f->data[i] == '\n';
-		ka_facts_begin(&r, w->fw, KA_TABLE(file));
+		ka_facts_begin(&r, w->file.fw, KA_TABLE(file));
 		ka_facts_text(&r, KA_COL(file, path), f->path);
-		ka_facts_text(&r, KA_COL(file, lang), w->tu->lang);
+		ka_facts_text(&r, KA_COL(file, lang), w->file.tu->lang);
 		ka_facts_int(&r, KA_COL(file, is_main), f->is_main);
 		ka_facts_int(&r, KA_COL(file, lines), lines);
 		ka_facts_int(&r, KA_COL(file, parse_errors), errs);
 		ka_facts_insert(&r);
 		line_rows(w, f);
 	}
-	for (const ka_diag *d = w->tu->diags; d; d = d->next) {
-		ka_facts_begin(&r, w->fw, KA_TABLE(diag));
+	for (const ka_diag *d = w->file.tu->diags; d; d = d->next) {
+		ka_facts_begin(&r, w->file.fw, KA_TABLE(diag));
 		ka_facts_text(&r, KA_COL(diag, file), d->file);
 		ka_facts_int(&r, KA_COL(diag, line), d->line);
 		ka_facts_int(&r, KA_COL(diag, col), d->col);
@@ -96,11 +96,11 @@ void walk_emit_tu(walk *w)
 		ka_facts_text(&r, KA_COL(diag, message), d->message);
 		ka_facts_insert(&r);
 	}
-	for (ka_decl *g = w->tu->globals; g; g = g->next) {
+	for (ka_decl *g = w->file.tu->globals; g; g = g->next) {
 		if (!(g->flags & KDF_CONSTANT))
 			continue;
-		ka_facts_begin(&r, w->fw, KA_TABLE(constant_var));
-		ka_facts_int(&r, KA_COL(constant_var, id), next_id(w));
+		ka_facts_begin(&r, w->file.fw, KA_TABLE(constant_var));
+		ka_facts_int(&r, KA_COL(constant_var, id), walk_next_id(w));
 		ka_facts_text(&r, KA_COL(constant_var, name), g->name);
 		ka_facts_text(&r, KA_COL(constant_var, type), g->type);
 		walk_emit_loc(&r, &g->loc);
@@ -113,10 +113,10 @@ static void param_rows(walk *w, ka_decl *k)
 {
 	for (int i = 0; i < k->nparams; i++) {
 		ka_decl *p = k->params[i];
-		dstat *ds = &w->ds[p->id];
+		dstat *ds = &w->sym.ds[p->id];
 		ka_facts_row r;
-		ka_facts_begin(&r, w->fw, KA_TABLE(param));
-		ka_facts_int(&r, KA_COL(param, id), next_id(w));
+		ka_facts_begin(&r, w->file.fw, KA_TABLE(param));
+		ka_facts_int(&r, KA_COL(param, id), walk_next_id(w));
 		ka_facts_int(&r, KA_COL(param, kernel_id), w->kernel_id);
 		ka_facts_text(&r, KA_COL(param, kernel), k->name);
 		ka_facts_int(&r, KA_COL(param, idx), i);
@@ -141,17 +141,17 @@ static int64_t array_rows(walk *w, ka_decl *k, int *dynamic)
 {
 	int64_t static_smem = 0;
 	*dynamic = 0;
-	for (int i = 0; i < w->narrays; i++) {
-		ka_decl *d = w->arrays[i];
-		dstat *ds = &w->ds[d->id];
+	for (int i = 0; i < w->tally.narrays; i++) {
+		ka_decl *d = w->tally.arrays[i];
+		dstat *ds = &w->sym.ds[d->id];
 		ka_facts_row r;
 		if (d->flags & KDF_SHARED) {
 			int dyn = (d->flags & KDF_EXTERN) || (d->ndims && d->dims[0] < 0);
 			*dynamic |= dyn;
 			if (!dyn && d->type_bytes > 0)
 				static_smem += d->type_bytes;
-			ka_facts_begin(&r, w->fw, KA_TABLE(shared_array));
-			ka_facts_int(&r, KA_COL(shared_array, id), next_id(w));
+			ka_facts_begin(&r, w->file.fw, KA_TABLE(shared_array));
+			ka_facts_int(&r, KA_COL(shared_array, id), walk_next_id(w));
 			ka_facts_int(&r, KA_COL(shared_array, kernel_id), w->kernel_id);
 			ka_facts_text(&r, KA_COL(shared_array, kernel), k->name);
 			ka_facts_text(&r, KA_COL(shared_array, name), d->name);
@@ -178,8 +178,8 @@ static int64_t array_rows(walk *w, ka_decl *k, int *dynamic)
 			ka_facts_int(&r, KA_COL(shared_array, max_bank_ways), ds->max_bank);
 			ka_facts_insert(&r);
 		} else if (!(d->flags & KDF_CONSTANT) && (d->tflags & KT_ARRAY)) {
-			ka_facts_begin(&r, w->fw, KA_TABLE(local_array));
-			ka_facts_int(&r, KA_COL(local_array, id), next_id(w));
+			ka_facts_begin(&r, w->file.fw, KA_TABLE(local_array));
+			ka_facts_int(&r, KA_COL(local_array, id), walk_next_id(w));
 			ka_facts_int(&r, KA_COL(local_array, kernel_id), w->kernel_id);
 			ka_facts_text(&r, KA_COL(local_array, kernel), k->name);
 			ka_facts_text(&r, KA_COL(local_array, name), d->name);
@@ -201,7 +201,7 @@ static int64_t array_rows(walk *w, ka_decl *k, int *dynamic)
  * product below is done in 64 bits. */
 static void occupancy_cols(walk *w, ka_facts_row *r, int64_t threads, int64_t smem)
 {
-	const ka_arch *a = w->arch;
+	const ka_arch *a = w->file.arch;
 	int64_t warps = (threads + a->warp_size - 1) / a->warp_size;
 	int by_threads = (int)(a->max_threads_per_sm / (warps * a->warp_size));
 	if (by_threads > a->max_blocks_per_sm)
@@ -227,7 +227,7 @@ void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nl, int agree, 
 	int64_t dims[3] = {w->block[0], w->block[1], w->block[2]}, threads = 0, all_smem = 0;
 	int threads_ok = ka_prod64(dims, 3, &threads) && threads > 0 && threads <= INT32_MAX;
 	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(kernel));
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(kernel));
 	ka_facts_int(&r, KA_COL(kernel, id), w->kernel_id);
 	ka_facts_text(&r, KA_COL(kernel, name), k->name);
 	ka_facts_text(&r, KA_COL(kernel, mangled), k->mangled);
@@ -236,7 +236,7 @@ void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nl, int agree, 
 	ka_facts_opt(&r, KA_COL(kernel, body_begin_off), k->body_begin >= 0, k->body_begin);
 	ka_facts_opt(&r, KA_COL(kernel, decl_begin_off), !k->loc.in_macro, k->decl_begin);
 	ka_facts_text(&r, KA_COL(kernel, kernel), k->name);
-	ka_facts_text(&r, KA_COL(kernel, lang), w->tu->lang);
+	ka_facts_text(&r, KA_COL(kernel, lang), w->file.tu->lang);
 	ka_facts_int(&r, KA_COL(kernel, is_template), (k->flags & KDF_TEMPLATE) != 0);
 	ka_facts_int(&r, KA_COL(kernel, nparams), k->nparams);
 	ka_facts_opt(&r, KA_COL(kernel, launch_bounds_max), k->lb_max > 0, k->lb_max);
@@ -251,11 +251,11 @@ void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nl, int agree, 
 	ka_facts_int(&r, KA_COL(kernel, n_launch_sites), nl);
 	ka_facts_int(&r, KA_COL(kernel, launch_sites_agree), nl > 0 && agree);
 	ka_facts_opt(&r, KA_COL(kernel, max_launch_dyn_smem), nl > 0, max_dyn);
-	ka_facts_int(&r, KA_COL(kernel, n_barriers), w->n_barriers);
-	ka_facts_int(&r, KA_COL(kernel, n_accesses), w->n_accesses);
-	ka_facts_int(&r, KA_COL(kernel, n_loops), w->n_loops);
-	ka_facts_int(&r, KA_COL(kernel, uses_warp_intrinsics), w->uses_warp);
-	ka_facts_int(&r, KA_COL(kernel, has_bounds_guard), w->has_guard);
+	ka_facts_int(&r, KA_COL(kernel, n_barriers), w->tally.n_barriers);
+	ka_facts_int(&r, KA_COL(kernel, n_accesses), w->tally.n_accesses);
+	ka_facts_int(&r, KA_COL(kernel, n_loops), w->tally.n_loops);
+	ka_facts_int(&r, KA_COL(kernel, uses_warp_intrinsics), w->tally.uses_warp);
+	ka_facts_int(&r, KA_COL(kernel, has_bounds_guard), w->tally.has_guard);
 	if (known && threads_ok && ka_add64(smem, max_dyn, &all_smem) && all_smem >= 0)
 		occupancy_cols(w, &r, threads, all_smem);
 	else if (known)
@@ -267,13 +267,44 @@ void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nl, int agree, 
 void walk_emit_budget(walk *w, ka_decl *f)
 {
 	ka_facts_row r;
-	ka_facts_begin(&r, w->fw, KA_TABLE(diag));
-	ka_facts_text(&r, KA_COL(diag, file), f->loc.file ? f->loc.file : w->tu->main_file);
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(diag));
+	ka_facts_text(&r, KA_COL(diag, file), f->loc.file ? f->loc.file : w->file.tu->main_file);
 	ka_facts_int(&r, KA_COL(diag, line), f->loc.line);
 	ka_facts_int(&r, KA_COL(diag, col), f->loc.col);
 	ka_facts_text(&r, KA_COL(diag, severity), "warning");
-	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->a, "analysis budget exceeded in %s "
+	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->file.a, "analysis budget exceeded in %s "
 	            "(%s per file): it and the functions after it are not fully analysed",
-	            f->name ? f->name : "?", w->budget_text));
+	            f->name ? f->name : "?", w->file.budget_text));
+	ka_facts_insert(&r);
+}
+
+void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at)
+{
+	static const char *const why[] = {
+		[WALK_LIMIT_LOOPS] = "more than " WALK_STR(WALK_MAX_LOOPS) " nested loops: the inner "
+			"ones are analysed without their loop context",
+		[WALK_LIMIT_BRANCHES] = "more than " WALK_STR(WALK_MAX_BRANCHES) " nested conditions: "
+			"the inner code is analysed as if it ran unconditionally",
+		[WALK_LIMIT_INLINE] = "device calls nested more than " WALK_STR(WALK_MAX_INLINE)
+			" deep: the deeper call is not followed and its result is unknown",
+		[WALK_LIMIT_ARRAYS] = "more than " WALK_STR(WALK_MAX_ARRAYS) " shared and local arrays: "
+			"the others get no shared_array or local_array row",
+		[WALK_LIMIT_OPTIN] = "more than " WALK_STR(WALK_MAX_OPTIN) " kernels opt in to large "
+			"dynamic shared memory: the others keep launch.smem_optin = 0",
+		[WALK_LIMIT_ARGS] = "a call with more than " WALK_STR(WALK_MAX_ARGS) " arguments: the "
+			"others are unknown in the inlined callee",
+	};
+	if (w->ctl.limits_hit & (1u << what))
+		return;
+	w->ctl.limits_hit |= 1u << what;
+	const char *name = w->kernel ? w->kernel->name : w->fn ? w->fn->name : NULL;
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(diag));
+	ka_facts_text(&r, KA_COL(diag, file), at && at->file ? at->file : w->file.tu->main_file);
+	ka_facts_int(&r, KA_COL(diag, line), at ? at->line : 0);
+	ka_facts_int(&r, KA_COL(diag, col), at ? at->col : 0);
+	ka_facts_text(&r, KA_COL(diag, severity), "warning");
+	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->file.a, "analysis limit reached "
+	              "in %s at line %d: %s", name ? name : "?", at ? at->line : 0, why[what]));
 	ka_facts_insert(&r);
 }
