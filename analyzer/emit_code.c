@@ -284,15 +284,6 @@ void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep)
 	ka_facts_insert(&r);
 }
 
-static int is_return_only(ka_node *n)
-{
-	if (!n)
-		return 0;
-	if (n->kind == KN_RETURN)
-		return 1;
-	return n->kind == KN_COMPOUND && n->nkids == 1 && n->kids[0]->kind == KN_RETURN;
-}
-
 void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar)
 {
 	if (w->ctl.quiet)
@@ -324,7 +315,7 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 	ka_facts_int(&r, KA_COL(branch, depth), w->ctl.nbrs);
 	ka_facts_int(&r, KA_COL(branch, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(&r, KA_COL(branch, is_guard), b->is_guard);
-	ka_facts_int(&r, KA_COL(branch, is_early_return), is_return_only(th));
+	ka_facts_int(&r, KA_COL(branch, is_early_return), walk_is_return_only(th));
 	ka_facts_insert(&r);
 	if (td && b->uniformity == WALK_UNI_WARP && b->n_shared_writes >= 2 && !then_bar &&
 	    w->kernel) {

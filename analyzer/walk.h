@@ -207,6 +207,7 @@ int64_t walk_next_id(walk *w);
 /* walk_stmt.c */
 void walk_stmt(walk *w, ka_node *n);
 void walk_assign(walk *w, ka_decl *d, val v);
+int walk_is_return_only(const ka_node *n);     /* `return;` or `{ return; }` */
 
 /* walk_scope.c */
 void walk_scope_alloc(walk *w);                 /* by-id tables, once per TU */

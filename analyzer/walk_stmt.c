@@ -324,7 +324,7 @@ static void while_stmt(walk *w, ka_node *n)
 	loop_fact(w, n, &lc, is_do ? "do" : "while", NULL, cx, 0, 0);
 }
 
-static int is_return_only(ka_node *n)
+int walk_is_return_only(const ka_node *n)
 {
 	if (!n)
 		return 0;
@@ -352,7 +352,7 @@ static void if_stmt(walk *w, ka_node *n)
 		walk_stmt(w, n->kids[2]);
 		return;
 	}
-	if (n->kind == KN_IF && is_return_only(n->kids[1]) && w->ctl.inline_depth == 0) {
+	if (n->kind == KN_IF && walk_is_return_only(n->kids[1]) && w->ctl.inline_depth == 0) {
 		walk_emit_early_return(w, n, b.uniformity, td);
 		if (td && !w->ctl.div_return_line)
 			w->ctl.div_return_line = n->loc.line;
