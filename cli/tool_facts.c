@@ -4,6 +4,7 @@
  * other files still analysed; the exit status is 2 when any file failed. */
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
+#include "facts/facts.h"
 #include "cli/tools.h"
 #include "rules/report.h"
 #include "util/fs.h"
