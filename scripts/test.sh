@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 
+echo "== format (clang-format 19, the paths in scripts/format_paths.txt) =="
+bash scripts/check_format.sh
+
 echo "== build (-Werror) =="
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKA_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"

@@ -14,7 +14,7 @@ struct chunk {
 
 struct ka_arena {
 	struct chunk *head;
-	size_t bytes;           /* allocated from the system, for budgets */
+	size_t bytes; /* allocated from the system, for budgets */
 };
 
 static void oom(void)

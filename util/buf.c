@@ -12,7 +12,7 @@ void ka_buf_init(ka_buf *b, size_t limit)
 	b->len = b->cap = 0;
 	b->limit = limit ? limit : KA_BUF_DEFAULT_LIMIT;
 	if (b->limit > KA_BUF_MAX_LIMIT)
-		b->limit = KA_BUF_MAX_LIMIT;   /* len + extra + 1 and the doubling never wrap */
+		b->limit = KA_BUF_MAX_LIMIT; /* len + extra + 1 and the doubling never wrap */
 }
 
 void ka_buf_free(ka_buf *b)
@@ -60,8 +60,14 @@ int ka_buf_add(ka_buf *b, const void *p, size_t n)
 	return KA_OK;
 }
 
-int ka_buf_adds(ka_buf *b, const char *s) { return ka_buf_add(b, s, strlen(s)); }
-int ka_buf_addc(ka_buf *b, char c) { return ka_buf_add(b, &c, 1); }
+int ka_buf_adds(ka_buf *b, const char *s)
+{
+	return ka_buf_add(b, s, strlen(s));
+}
+int ka_buf_addc(ka_buf *b, char c)
+{
+	return ka_buf_add(b, &c, 1);
+}
 
 int ka_buf_vprintf(ka_buf *b, const char *fmt, va_list ap)
 {

@@ -12,8 +12,8 @@
 typedef struct ka_buf {
 	char *data;
 	size_t len;
-	size_t cap;     /* allocated */
-	size_t limit;   /* hard cap on len */
+	size_t cap;   /* allocated */
+	size_t limit; /* hard cap on len */
 } ka_buf;
 
 #define KA_BUF_DEFAULT_LIMIT ((size_t)256 << 20)

@@ -19,7 +19,7 @@ static struct {
 	atomic_int state;
 	char path[PATH_MAX];
 } files[NFILES];
-static atomic_int groups[NGROUPS];     /* 0 = free, else a process group id */
+static atomic_int groups[NGROUPS]; /* 0 = free, else a process group id */
 static atomic_flag installed = ATOMIC_FLAG_INIT;
 
 static void on_signal(int sig)
@@ -44,7 +44,7 @@ void ka_cleanup_install(void)
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction sa, old;
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;       /* nohup, or a background job of a non-interactive shell */
+			continue; /* nohup, or a background job of a non-interactive shell */
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_signal;
 		sigemptyset(&sa.sa_mask);
@@ -70,7 +70,7 @@ int ka_cleanup_add_file(const char *path)
 
 void ka_cleanup_remove_file(int slot)
 {
-	assert(slot >= -1 && slot < NFILES);   /* -1: what a full table handed out */
+	assert(slot >= -1 && slot < NFILES); /* -1: what a full table handed out */
 	if (slot >= 0 && slot < NFILES)
 		atomic_store(&files[slot].state, FREE);
 }

@@ -16,5 +16,11 @@ int ka_error_set(int code, const char *fmt, ...)
 	return code;
 }
 
-const char *ka_error_last(void) { return last_msg; }
-void ka_error_clear(void) { last_msg[0] = '\0'; }
+const char *ka_error_last(void)
+{
+	return last_msg;
+}
+void ka_error_clear(void)
+{
+	last_msg[0] = '\0';
+}

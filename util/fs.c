@@ -23,7 +23,7 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 	if (!limit)
 		limit = (size_t)64 << 20;
 	if (limit > SIZE_MAX / 4)
-		limit = SIZE_MAX / 4;   /* cap * 2 and limit + 2 below never wrap */
+		limit = SIZE_MAX / 4; /* cap * 2 and limit + 2 below never wrap */
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
@@ -52,7 +52,7 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		goto out;
 	}
 	for (;;) {
-		if (n + 1 >= cap) {     /* full: room to see one byte past the limit */
+		if (n + 1 >= cap) { /* full: room to see one byte past the limit */
 			size_t ncap = cap * 2 < limit + 2 ? cap * 2 : limit + 2;
 			char *p = realloc(data, ncap);
 			if (!p) {
@@ -72,7 +72,7 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
-		if (n > limit) {        /* a file that grew after fstat(), or /proc */
+		if (n > limit) { /* a file that grew after fstat(), or /proc */
 			rc = ka_error_set(KA_ETOOBIG, "cannot read %s: larger than %zu bytes", path, limit);
 			goto out;
 		}
@@ -117,7 +117,7 @@ int ka_fs_is_regular(const char *path)
 static size_t slot_of(const ka_fs_seen *s, dev_t dev, ino_t ino)
 {
 	size_t h = ((size_t)dev * 0x9E3779B97F4A7C15ull) ^ ((size_t)ino * 0xC2B2AE3D27D4EB4Full);
-	assert(s->cap && (s->cap & (s->cap - 1)) == 0);     /* a power of two, never full */
+	assert(s->cap && (s->cap & (s->cap - 1)) == 0); /* a power of two, never full */
 	size_t i = h & (s->cap - 1);
 	while (s->used[i] && !(s->dev[i] == dev && s->ino[i] == ino))
 		i = (i + 1) & (s->cap - 1);

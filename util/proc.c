@@ -80,8 +80,9 @@ const char *ka_proc_find_nvcc(void)
 /* Joined or separate: -Idir, -I dir, -DX=1, -D X, -UX, -U X. */
 static const char *const short_flags[] = {"-I", "-D", "-U"};
 /* Separate or with '=': -isystem dir, --include-path=dir, ... */
-static const char *const long_flags[] = {"-isystem", "-include", "--include-path", "--system-include",
-					 "--pre-include", "--define-macro", "--undefine-macro"};
+static const char *const long_flags[] = {"-isystem",         "-include",      "--include-path",
+					 "--system-include", "--pre-include", "--define-macro",
+					 "--undefine-macro"};
 
 int ka_proc_cc_flag(const char *const *args, int n, int i, int *take)
 {
@@ -93,7 +94,7 @@ int ka_proc_cc_flag(const char *const *args, int n, int i, int *take)
 	for (size_t k = 0; k < sizeof short_flags / sizeof short_flags[0]; k++)
 		if (strncmp(a, short_flags[k], 2) == 0) {
 			if (a[2])
-				return a[2] != '=';      /* -I=x is nvcc's spelling of nothing we allow */
+				return a[2] != '='; /* -I=x is nvcc's spelling of nothing we allow */
 			*take = next ? 2 : 1;
 			return next_ok;
 		}

@@ -6,7 +6,7 @@
  * program and everything it started.  The deadline covers the program's
  * whole life: a child that closes its output and keeps running is still
  * killed, and output a grandchild keeps open does not outlive the child. */
-#define _GNU_SOURCE   /* pipe2 */
+#define _GNU_SOURCE /* pipe2 */
 #include "util/proc.h"
 #include "util/cleanup.h"
 #include <assert.h>
@@ -62,7 +62,7 @@ struct chan {
 	int out, res, in;
 	const char *pending, *late;
 	size_t left;
-	int ready;   /* 0 waiting, 1 "ready" seen, 2 late part queued */
+	int ready; /* 0 waiting, 1 "ready" seen, 2 late part queued */
 };
 
 static void feed(struct chan *c)
@@ -74,7 +74,7 @@ static void feed(struct chan *c)
 				continue;
 			if (n < 0 && errno == EAGAIN)
 				return;
-			if (n <= 0) {   /* the child closed its stdin: nothing more to say */
+			if (n <= 0) { /* the child closed its stdin: nothing more to say */
 				c->left = 0;
 				break;
 			}
@@ -143,7 +143,7 @@ static int pump(pid_t pid, struct chan *c, const ka_proc_io *io, ka_buf *out, do
 			p[ri = np++] = (struct pollfd){.fd = c->res, .events = POLLIN};
 		if (c->in >= 0 && c->left > 0)
 			p[ii = np++] = (struct pollfd){.fd = c->in, .events = POLLOUT};
-		if (np == 0) {   /* every pipe closed: the limit still holds for the exit */
+		if (np == 0) { /* every pipe closed: the limit still holds for the exit */
 			if (exited(pid))
 				return 0;
 			poll(NULL, 0, tick);
@@ -237,14 +237,14 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGPIPE);
 	was_pending = sigpending(&pend) == 0 && sigismember(&pend, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &block, &old);   /* no signal between fork and registration */
+	pthread_sigmask(SIG_BLOCK, &block, &old); /* no signal between fork and registration */
 	pid_t pid = fork();
 	if (pid == 0) {
 		int fds[4] = {pi[0], po[1], po[1], pr[1]};
 		child(argv, fds, &old);
 	}
 	if (pid > 0) {
-		setpgid(pid, pid);   /* also here: no race with the child's own call */
+		setpgid(pid, pid); /* also here: no race with the child's own call */
 		slot = ka_cleanup_add_group(pid);
 	}
 	sigset_t running = old;
@@ -252,8 +252,13 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	pthread_sigmask(SIG_SETMASK, &running, NULL);
 	int mine[3] = {po[1], pr[1], pi[0]};
 	close_all(mine, 3);
-	struct chan c = {po[0], pr[0], pi[1], io && io->input ? io->input : "", io ? io->late : NULL,
-			 io && io->input ? strlen(io->input) : 0, 0};
+	struct chan c = {po[0],
+			 pr[0],
+			 pi[1],
+			 io && io->input ? io->input : "",
+			 io ? io->late : NULL,
+			 io && io->input ? strlen(io->input) : 0,
+			 0};
 	if (pid < 0) {
 		int e = errno, rest[3] = {c.out, c.res, c.in};
 		close_all(rest, 3);
@@ -264,7 +269,7 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	res->timed_out = pump(pid, &c, io, out, t0 + (timeout_s > 0 ? timeout_s : 600));
 	int rest[3] = {c.out, c.res, c.in};
 	close_all(rest, 3);
-	kill(-pid, SIGKILL);   /* at the limit: all of it; after an exit: what it left running */
+	kill(-pid, SIGKILL); /* at the limit: all of it; after an exit: what it left running */
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	ka_cleanup_remove_group(slot);

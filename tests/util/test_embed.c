@@ -26,7 +26,7 @@ static void embedded_bytes_match_the_files(void **state)
 	char *want = NULL;
 	size_t n = 0;
 	assert_int_equal(ka_fs_read(KA_UTIL_FIXTURES "/embed.txt", 0, &want, &n), KA_OK);
-	assert_true(n > 2000);                  /* past the generator's line split */
+	assert_true(n > 2000); /* past the generator's line split */
 	assert_int_equal(e->len, n);
 	assert_memory_equal(e->data, want, n);
 	free(want);
@@ -45,8 +45,8 @@ static void embed_lookup_is_exact(void **state)
 	};
 	assert_ptr_equal(ka_embed_find(t, "rules/gmem/ab.md"), &t[1]);
 	assert_ptr_equal(ka_embed_find(t, "rules/gmem/a.md"), &t[0]);
-	assert_null(ka_embed_find(t, "rules/gmem/a"));        /* no prefix match */
-	assert_null(ka_embed_find(t, "gmem/a.md"));           /* no suffix match */
+	assert_null(ka_embed_find(t, "rules/gmem/a")); /* no prefix match */
+	assert_null(ka_embed_find(t, "gmem/a.md"));    /* no suffix match */
 	assert_null(ka_embed_find(t, ""));
 	assert_null(ka_embed_find(NULL, "rules/gmem/a.md"));
 	static const struct ka_embedded none[] = {{0, 0, 0}};
@@ -61,19 +61,19 @@ static void cleanup_slots(void **state)
 		slot[i] = ka_cleanup_add_file("/tmp/ka-util-never-made");
 		assert_true(slot[i] >= 0);
 	}
-	assert_int_equal(ka_cleanup_add_file("/tmp/ka-util-never-made"), -1);    /* all taken */
+	assert_int_equal(ka_cleanup_add_file("/tmp/ka-util-never-made"), -1); /* all taken */
 	ka_cleanup_remove_file(slot[17]);
 	assert_int_equal(ka_cleanup_add_file("/tmp/ka-util-never-made"), slot[17]);
 	for (int i = 0; i < 64; i++)
 		ka_cleanup_remove_file(slot[i]);
-	ka_cleanup_remove_file(-1);             /* what a full table hands out */
+	ka_cleanup_remove_file(-1); /* what a full table hands out */
 	char *toolong = malloc(PATH_MAX + 1);
 	assert_non_null(toolong);
 	memset(toolong, 'p', PATH_MAX);
 	toolong[PATH_MAX] = '\0';
 	assert_int_equal(ka_cleanup_add_file(toolong), -1);
 	free(toolong);
-	assert_int_equal(ka_cleanup_add_group(0), -1);         /* kill(0) would be our own group */
+	assert_int_equal(ka_cleanup_add_group(0), -1); /* kill(0) would be our own group */
 	assert_int_equal(ka_cleanup_add_group(-5), -1);
 	int g = ka_cleanup_add_group(999999);
 	assert_true(g >= 0);
@@ -90,12 +90,12 @@ static int die_with(int sig, const char *keep, const char *drop, int ignore_firs
 		if (ignore_first)
 			signal(sig, SIG_IGN);
 		ka_cleanup_install();
-		ka_cleanup_install();           /* twice is once */
+		ka_cleanup_install(); /* twice is once */
 		int k = ka_cleanup_add_file(keep);
 		ka_cleanup_add_file(drop);
 		ka_cleanup_remove_file(k);
 		raise(sig);
-		_exit(42);                      /* reached when the signal is ignored */
+		_exit(42); /* reached when the signal is ignored */
 	}
 	int st = 0;
 	assert_int_equal(waitpid(pid, &st, 0), pid);

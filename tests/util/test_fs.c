@@ -54,7 +54,7 @@ static void read_refuses_fifo_and_device(void **state)
 	char *dir = tu_tmpdir(), *fifo = tu_path(dir, "in.cu"), *data = NULL;
 	size_t n;
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	alarm(20);        /* a blocking open would hang: make that a failure */
+	alarm(20); /* a blocking open would hang: make that a failure */
 	assert_int_equal(ka_fs_read(fifo, 0, &data, &n), KA_EIO);
 	char want[4200];
 	snprintf(want, sizeof want, "cannot read %s: not a regular file", fifo);
@@ -85,13 +85,13 @@ static void write_follows_links(void **state)
 	char *got = get(target);
 	assert_string_equal(got, "new\n");
 	assert_int_equal(stat(target, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0640);      /* the mode is kept */
+	assert_int_equal(st.st_mode & 07777, 0640); /* the mode is kept */
 	assert_int_equal(symlink("missing/x.cu", dangling), 0);
 	assert_int_equal(ka_fs_write_atomic(dangling, "x", 1), KA_EIO);
 	assert_non_null(strstr(ka_error_last(), "the symbolic link points nowhere"));
 	assert_int_equal(lstat(dangling, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
-	assert_int_equal(entries(dir), 3);                /* no temporary left */
+	assert_int_equal(entries(dir), 3); /* no temporary left */
 	free(got);
 	tu_rmtree(dir);
 	free(dangling);
@@ -152,7 +152,7 @@ static void conditional_write(void **state)
 	got = get(f);
 	assert_string_equal(got, "fixed\n");
 	free(got);
-	unlink(f);          /* deleted meanwhile: changed, and not recreated */
+	unlink(f); /* deleted meanwhile: changed, and not recreated */
 	assert_int_equal(ka_fs_write_atomic_if(f, "fixed\n", 6, "fixed\n", 6), KA_FS_CHANGED);
 	assert_int_equal(access(f, F_OK), -1);
 	assert_int_equal(entries(dir), 0);
@@ -170,7 +170,7 @@ static void seen_set_sees_through_links(void **state)
 	assert_int_equal(ka_fs_seen_add(&s, dir), 1);
 	assert_int_equal(ka_fs_seen_add(&s, link), 0);
 	char name[64];
-	for (int i = 0; i < 300; i++) {     /* past several growths */
+	for (int i = 0; i < 300; i++) { /* past several growths */
 		snprintf(name, sizeof name, "d%d", i);
 		char *p = tu_path(dir, name);
 		assert_int_equal(mkdir(p, 0700), 0);
@@ -202,9 +202,9 @@ static void read_caps_and_errors(void **state)
 	assert_int_equal(ka_fs_read(f, 9, &data, &n), KA_ETOOBIG);
 	snprintf(want, sizeof want, "cannot read %s: larger than 9 bytes", f);
 	assert_string_equal(ka_error_last(), want);
-	assert_null(data);                       /* nothing half-read */
+	assert_null(data); /* nothing half-read */
 	assert_int_equal(n, 0);
-	assert_int_equal(ka_fs_read(f, 10, &data, NULL), KA_OK);   /* len may be NULL */
+	assert_int_equal(ka_fs_read(f, 10, &data, NULL), KA_OK); /* len may be NULL */
 	assert_string_equal(data, "0123456789");
 	free(data);
 	assert_int_equal(ka_fs_read(e, 0, &data, &n), KA_OK);
@@ -252,7 +252,7 @@ static void predicates(void **state)
 	assert_int_equal(ka_fs_is_regular(dir), 0);
 	assert_int_equal(ka_fs_is_regular("/dev/null"), 0);
 	assert_int_equal(ka_fs_is_dir(dir), 1);
-	assert_int_equal(ka_fs_is_dir(dl), 1);    /* after links */
+	assert_int_equal(ka_fs_is_dir(dl), 1); /* after links */
 	assert_int_equal(ka_fs_is_dir(f), 0);
 	assert_int_equal(ka_fs_exists(f), 1);
 	assert_int_equal(ka_fs_exists(missing), 0);
@@ -260,7 +260,7 @@ static void predicates(void **state)
 	char bin[9000];
 	memset(bin, 'a', sizeof bin);
 	assert_int_equal(ka_fs_is_binary(bin, sizeof bin), 0);
-	bin[8192] = '\0';                         /* past the first 8 KiB: not looked at */
+	bin[8192] = '\0'; /* past the first 8 KiB: not looked at */
 	assert_int_equal(ka_fs_is_binary(bin, sizeof bin), 0);
 	bin[8191] = '\0';
 	assert_int_equal(ka_fs_is_binary(bin, sizeof bin), 1);
@@ -282,7 +282,7 @@ static void write_new_and_empty_files(void **state)
 	assert_int_equal(ka_fs_write_atomic(f, "a: 1\n", 5), KA_OK);
 	umask(old);
 	assert_int_equal(stat(f, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0644);       /* a new file: 0644, not the umask */
+	assert_int_equal(st.st_mode & 07777, 0644); /* a new file: 0644, not the umask */
 	char *got = get(f);
 	assert_string_equal(got, "a: 1\n");
 	free(got);

@@ -20,7 +20,7 @@ static void arena_blocks_are_zeroed_aligned_and_apart(void **state)
 	ka_arena *a = ka_arena_new();
 	assert_int_equal(ka_arena_bytes(a), 0);
 	unsigned char *p[500];
-	for (int i = 0; i < 500; i++) {    /* several chunks of 64 KiB */
+	for (int i = 0; i < 500; i++) { /* several chunks of 64 KiB */
 		size_t n = (size_t)(i % 37) * 9 + 1;
 		p[i] = ka_arena_alloc(a, n);
 		assert_int_equal((uintptr_t)p[i] % 16, 0);
@@ -28,14 +28,14 @@ static void arena_blocks_are_zeroed_aligned_and_apart(void **state)
 			assert_int_equal(p[i][k], 0);
 		memset(p[i], i & 0xff, n);
 	}
-	for (int i = 0; i < 500; i++) {    /* nothing overwrote a neighbour */
+	for (int i = 0; i < 500; i++) { /* nothing overwrote a neighbour */
 		size_t n = (size_t)(i % 37) * 9 + 1;
 		for (size_t k = 0; k < n; k++)
 			assert_int_equal(p[i][k], i & 0xff);
 	}
 	size_t before = ka_arena_bytes(a);
 	assert_true(before >= 500);
-	unsigned char *big = ka_arena_alloc(a, (size_t)1 << 20);   /* larger than a chunk */
+	unsigned char *big = ka_arena_alloc(a, (size_t)1 << 20); /* larger than a chunk */
 	assert_int_equal(big[0] | big[(1 << 20) - 1], 0);
 	assert_true(ka_arena_bytes(a) >= before + ((size_t)1 << 20));
 	ka_arena_free(a);
@@ -69,14 +69,14 @@ static void buf_cap_is_exact(void **state)
 	ka_buf b;
 	ka_buf_init(&b, 8);
 	assert_int_equal(ka_buf_adds(&b, "12345"), KA_OK);
-	assert_int_equal(ka_buf_add(&b, "678", 3), KA_OK);      /* exactly the limit */
+	assert_int_equal(ka_buf_add(&b, "678", 3), KA_OK); /* exactly the limit */
 	assert_int_equal(b.len, 8);
 	ka_error_clear();
 	assert_int_equal(ka_buf_addc(&b, '9'), KA_ETOOBIG);
 	assert_string_equal(ka_error_last(), "buffer over its limit of 8 bytes");
 	assert_int_equal(b.len, 8);
 	assert_string_equal(b.data, "12345678");
-	assert_int_equal(ka_buf_add(&b, "", 0), KA_OK);          /* nothing still fits */
+	assert_int_equal(ka_buf_add(&b, "", 0), KA_OK); /* nothing still fits */
 	ka_buf_reset(&b);
 	assert_int_equal(b.len, 0);
 	assert_string_equal(b.data, "");
@@ -132,7 +132,7 @@ static void buf_steal(void **state)
 	(void)state;
 	ka_buf b;
 	ka_buf_init(&b, 0);
-	char *empty = ka_buf_steal(&b);         /* never NULL, even when nothing was added */
+	char *empty = ka_buf_steal(&b); /* never NULL, even when nothing was added */
 	assert_non_null(empty);
 	assert_string_equal(empty, "");
 	free(empty);
@@ -144,7 +144,7 @@ static void buf_steal(void **state)
 	assert_memory_equal(s, "0,1,2,", 6);
 	assert_null(b.data);
 	assert_int_equal(b.len, 0);
-	assert_int_equal(ka_buf_adds(&b, "again"), KA_OK);     /* usable after the steal */
+	assert_int_equal(ka_buf_adds(&b, "again"), KA_OK); /* usable after the steal */
 	assert_string_equal(b.data, "again");
 	free(s);
 	ka_buf_free(&b);
@@ -162,7 +162,7 @@ static void checked_add_sub_mul_neg(void **state)
 	assert_true(r == INT64_MIN);
 	assert_int_equal(ka_sub64(INT64_MIN, 1, &r), 0);
 	assert_int_equal(ka_sub64(0, INT64_MIN, &r), 0);
-	assert_int_equal(ka_mul64(3037000499, 3037000499, &r), 1);   /* floor(sqrt(2^63 - 1)) */
+	assert_int_equal(ka_mul64(3037000499, 3037000499, &r), 1); /* floor(sqrt(2^63 - 1)) */
 	assert_true(r == 9223372030926249001);
 	assert_int_equal(ka_mul64(3037000500, 3037000500, &r), 0);
 	assert_int_equal(ka_mul64(INT64_MIN, -1, &r), 0);
@@ -179,9 +179,9 @@ static void checked_div_rem(void **state)
 	int64_t r = 99;
 	assert_int_equal(ka_div64(1, 0, &r), 0);
 	assert_int_equal(ka_div64(INT64_MIN, -1, &r), 0);
-	assert_int_equal(r, 99);                  /* untouched when refused */
+	assert_int_equal(r, 99); /* untouched when refused */
 	assert_int_equal(ka_div64(-7, 2, &r), 1);
-	assert_int_equal(r, -3);                  /* truncates toward zero, as C does */
+	assert_int_equal(r, -3); /* truncates toward zero, as C does */
 	assert_int_equal(ka_div64(INT64_MIN, 1, &r), 1);
 	assert_true(r == INT64_MIN);
 	assert_int_equal(ka_rem64(1, 0, &r), 0);
@@ -189,7 +189,7 @@ static void checked_div_rem(void **state)
 	assert_int_equal(r, -1);
 	assert_int_equal(ka_rem64(7, -2, &r), 1);
 	assert_int_equal(r, 1);
-	assert_int_equal(ka_rem64(INT64_MIN, -1, &r), 1);    /* would trap in hardware */
+	assert_int_equal(ka_rem64(INT64_MIN, -1, &r), 1); /* would trap in hardware */
 	assert_int_equal(r, 0);
 }
 
@@ -205,7 +205,7 @@ static void checked_shifts_and_products(void **state)
 	assert_true(r == -((int64_t)1 << 62));
 	assert_int_equal(ka_shl64(1, -1, &r), 0);
 	assert_int_equal(ka_shr64(-7, 1, &r), 1);
-	assert_int_equal(r, -4);                  /* rounds toward -inf */
+	assert_int_equal(r, -4); /* rounds toward -inf */
 	assert_int_equal(ka_shr64(7, 1, &r), 1);
 	assert_int_equal(r, 3);
 	assert_int_equal(ka_shr64(INT64_MIN, 63, &r), 1);
@@ -218,7 +218,7 @@ static void checked_shifts_and_products(void **state)
 	assert_int_equal(ka_prod64(dims, 3, &r), 1);
 	assert_true(r == (int64_t)1 << 30);
 	assert_int_equal(ka_prod64(dims, 0, &r), 1);
-	assert_int_equal(r, 1);                   /* the empty product */
+	assert_int_equal(r, 1); /* the empty product */
 	const int64_t huge[] = {1 << 30, 1 << 30, 1 << 30};
 	r = 5;
 	assert_int_equal(ka_prod64(huge, 3, &r), 0);
@@ -248,7 +248,7 @@ static void error_message_per_thread(void **state)
 	char long_arg[2000];
 	memset(long_arg, 'm', sizeof long_arg - 1);
 	long_arg[sizeof long_arg - 1] = '\0';
-	ka_error_set(KA_ERR, "%s", long_arg);    /* truncated, still terminated */
+	ka_error_set(KA_ERR, "%s", long_arg); /* truncated, still terminated */
 	assert_int_equal(strlen(ka_error_last()), 1023);
 	ka_error_clear();
 	assert_string_equal(ka_error_last(), "");

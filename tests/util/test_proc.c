@@ -96,7 +96,8 @@ static void last_words_are_kept(void **state)
 static void sigterm_cleans_up(void **state)
 {
 	(void)state;
-	char *dir = tu_tmpdir(), *pidfile = tu_path(dir, "pid"), *tmp = tu_path(dir, ".k.cu.kcheck-abc123.cu");
+	char *dir = tu_tmpdir(), *pidfile = tu_path(dir, "pid"),
+	     *tmp = tu_path(dir, ".k.cu.kcheck-abc123.cu");
 	char script[4400];
 	snprintf(script, sizeof script, "sleep 30 & echo $! > '%s'; wait", pidfile);
 	FILE *f = fopen(tmp, "w");
@@ -126,7 +127,7 @@ static void sigterm_cleans_up(void **state)
 	assert_int_equal(kill(child, SIGTERM), 0);
 	int st = 0;
 	assert_int_equal(waitpid(child, &st, 0), child);
-	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);   /* it still dies of the signal */
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM); /* it still dies of the signal */
 	usleep(200000);
 	assert_false(alive(bg));
 	assert_int_equal(access(tmp, F_OK), -1);
@@ -143,23 +144,57 @@ static void kept(const char *const *v, int n, char *out, size_t cap)
 	for (int i = 0, take; i < n; i += take)
 		if (ka_proc_cc_flag(v, n, i, &take))
 			for (int k = 0; k < take; k++)
-				snprintf(out + strlen(out), cap - strlen(out), "%s%s", *out ? " " : "", v[i + k]);
+				snprintf(out + strlen(out), cap - strlen(out), "%s%s", *out ? " " : "",
+					 v[i + k]);
 }
 
 static void only_include_and_macro_flags(void **state)
 {
 	(void)state;
-	const char *v[] = {"-Iinc", "-I", "dir", "-DA=1", "-D", "B", "-UC", "-isystem", "sys",
-			   "--include-path=ip", "--define-macro=M", "-include", "pre.h", "-std=c++17",
-			   "-ccbin=./evil", "-ccbin", "./evil", "--compiler-bindir=./e", "--compiler-bindir",
-			   "./e", "-Xcompiler", "-fplugin=x.so", "-Xcompiler=-fplugin=x.so", "-Xlinker",
-			   "-rpath", "--compiler-options=-B.", "--linker-options", "x", "-Xptxas=-v",
-			   "-I", "-ccbin=./evil", "-I=x", "-isystem", "--compiler-bindir=e", "-ccbinx",
-			   "-Wp,-MD,/tmp/x", "-o", "out", "-DX", "-D"};
+	const char *v[] = {"-Iinc",
+			   "-I",
+			   "dir",
+			   "-DA=1",
+			   "-D",
+			   "B",
+			   "-UC",
+			   "-isystem",
+			   "sys",
+			   "--include-path=ip",
+			   "--define-macro=M",
+			   "-include",
+			   "pre.h",
+			   "-std=c++17",
+			   "-ccbin=./evil",
+			   "-ccbin",
+			   "./evil",
+			   "--compiler-bindir=./e",
+			   "--compiler-bindir",
+			   "./e",
+			   "-Xcompiler",
+			   "-fplugin=x.so",
+			   "-Xcompiler=-fplugin=x.so",
+			   "-Xlinker",
+			   "-rpath",
+			   "--compiler-options=-B.",
+			   "--linker-options",
+			   "x",
+			   "-Xptxas=-v",
+			   "-I",
+			   "-ccbin=./evil",
+			   "-I=x",
+			   "-isystem",
+			   "--compiler-bindir=e",
+			   "-ccbinx",
+			   "-Wp,-MD,/tmp/x",
+			   "-o",
+			   "out",
+			   "-DX",
+			   "-D"};
 	char got[1024];
 	kept(v, (int)(sizeof v / sizeof v[0]), got, sizeof got);
 	assert_string_equal(got, "-Iinc -I dir -DA=1 -D B -UC -isystem sys --include-path=ip "
-			    "--define-macro=M -include pre.h -std=c++17 -DX");
+				 "--define-macro=M -include pre.h -std=c++17 -DX");
 }
 
 static void exit_status_and_signals(void **state)
@@ -176,17 +211,17 @@ static void exit_status_and_signals(void **state)
 	assert_int_equal(res.status, 0);
 	assert_int_equal(res.signal, 0);
 	assert_int_equal(res.timed_out, 0);
-	assert_string_equal(out.data, "out\nerr\n");      /* stdout and stderr together */
+	assert_string_equal(out.data, "out\nerr\n"); /* stdout and stderr together */
 	assert_true(res.seconds >= 0 && res.seconds < 10);
 	ka_buf_reset(&out);
 	assert_int_equal(ka_proc_run(killed, 20, &out, &res), KA_OK);
 	assert_int_equal(res.exited, 0);
 	assert_int_equal(res.signal, SIGKILL);
 	assert_int_equal(res.status, 128 + SIGKILL);
-	assert_int_equal(ka_proc_run(reads, 20, &out, &res), KA_OK);   /* stdin is /dev/null */
+	assert_int_equal(ka_proc_run(reads, 20, &out, &res), KA_OK); /* stdin is /dev/null */
 	assert_int_equal(res.status, 0);
 	assert_int_equal(out.len, 0);
-	assert_int_equal(ka_proc_run(ok, 20, NULL, &res), KA_OK);      /* output discarded */
+	assert_int_equal(ka_proc_run(ok, 20, NULL, &res), KA_OK); /* output discarded */
 	assert_int_equal(res.status, 0);
 	ka_buf_free(&out);
 }
@@ -203,7 +238,7 @@ static void timeout_status(void **state)
 	assert_int_equal(res.status, 124);
 	assert_int_equal(res.exited, 0);
 	assert_true(res.seconds >= 0.9 && res.seconds < 10);
-	assert_string_equal(out.data, "started\n");       /* what it said before the limit */
+	assert_string_equal(out.data, "started\n"); /* what it said before the limit */
 	ka_buf_free(&out);
 }
 
@@ -229,7 +264,8 @@ static void missing_program(void **state)
 static void output_cap_keeps_the_start(void **state)
 {
 	(void)state;
-	char *argv[] = {"sh", "-c", "printf 'error: first line\\n'; head -c 1000000 /dev/zero | tr '\\0' x; exit 5",
+	char *argv[] = {"sh", "-c",
+			"printf 'error: first line\\n'; head -c 1000000 /dev/zero | tr '\\0' x; exit 5",
 			NULL};
 	ka_buf out;
 	ka_proc_result res;
@@ -303,13 +339,13 @@ static void finding_tools(void **state)
 	assert_string_equal(f = ka_proc_find_tool("KA_TEST_TOOL", "ka-cc", NULL), cc);
 	free(f);
 	assert_null(ka_proc_find_tool("KA_TEST_TOOL", "ka-none", NULL));
-	assert_string_equal(f = ka_proc_find_tool("KA_TEST_TOOL", "ka-none", cc), cc);   /* fallback */
+	assert_string_equal(f = ka_proc_find_tool("KA_TEST_TOOL", "ka-none", cc), cc); /* fallback */
 	free(f);
-	assert_null(ka_proc_find_tool("KA_TEST_TOOL", "ka-none", plain));     /* not executable */
+	assert_null(ka_proc_find_tool("KA_TEST_TOOL", "ka-none", plain)); /* not executable */
 	setenv("KA_TEST_TOOL", "/bin/sh", 1);
 	assert_string_equal(f = ka_proc_find_tool("KA_TEST_TOOL", "ka-cc", NULL), "/bin/sh");
 	free(f);
-	setenv("KA_TEST_TOOL", plain, 1);       /* named, but no tool: not another one */
+	setenv("KA_TEST_TOOL", plain, 1); /* named, but no tool: not another one */
 	assert_null(ka_proc_find_tool("KA_TEST_TOOL", "ka-cc", cc));
 	unsetenv("KA_TEST_TOOL");
 	/* nvcc: $KCHECK_NVCC, $CUDA_HOME/bin, $CUDA_PATH/bin, PATH */
@@ -324,7 +360,7 @@ static void finding_tools(void **state)
 	assert_string_equal(ka_proc_find_nvcc(), nvcc);
 	unsetenv("CUDA_HOME");
 	unsetenv("CUDA_PATH");
-	assert_string_equal(ka_proc_find_nvcc(), nvcc);       /* on PATH */
+	assert_string_equal(ka_proc_find_nvcc(), nvcc); /* on PATH */
 	setenv("PATH", old_path, 1);
 	tu_rmtree(dir);
 	free(nvcc);
