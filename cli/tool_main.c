@@ -4,6 +4,7 @@
  *   kcheck rules list|show|new|test       the rule base (tool_rules.c)
  *   kcheck facts FILE...                  the analyzer's facts (tool_facts.c)
  *   kcheck bench ...                      the benchmark harness (bench/)
+ *   kcheck optimize TASK ...              the optimize loop (tool_optimize.c)
  *
  * A file or folder literally named `rules`, `facts` or `bench` can still
  * be linted as `./rules`. */
@@ -35,5 +36,9 @@ int main(int argc, char **argv)
 		return KA_EXIT_ERROR;
 #endif
 	}
+#ifdef KA_HAVE_OPTIMIZE
+	if (argc >= 2 && strcmp(argv[1], "optimize") == 0)
+		return ka_tool_optimize(argc - 1, argv + 1);
+#endif
 	return ka_tool_lint(argc, argv);
 }
