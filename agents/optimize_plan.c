@@ -101,7 +101,7 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int 
 			double s = rule_score(db, arch, f[i].rule, f[i].estimate, r);
 			if (s > best) { best = s; why = f[i].rule; }
 		}
-		if (why) add_recipe(out, r, why, 1.0 + best, 0);
+		if (why) add_recipe(out, r, why, 1.0 + best - 1e-4 * (double)k, 0);   /* ties: table order */
 	}
 	retrieve(db, f, nf, out);
 	if (!nf && out->n == base)
