@@ -401,7 +401,9 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 	if (budget > 64) budget = 64;
 	time_t t0 = time(NULL);
 	while (rc == KA_OK) {
-		if (out->nsteps >= budget) { snprintf(out->stop, sizeof out->stop, "step budget (%d) used", budget); break; }
+		int used = 0;                             /* a declined recipe cost no bench run: not counted */
+		for (int i = 0; i < out->nsteps; i++) used += strcmp(out->steps[i].outcome, "declined") != 0;
+		if (used >= budget) { snprintf(out->stop, sizeof out->stop, "step budget (%d) used", budget); break; }
 		if (o->budget_minutes > 0 && difftime(time(NULL), t0) >= o->budget_minutes * 60) {
 			snprintf(out->stop, sizeof out->stop, "time budget (%.1f min) used", o->budget_minutes);
 			break;

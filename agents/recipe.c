@@ -15,9 +15,10 @@ extern const ka_recipe ka_recipe_vectorize;          /* recipe_elementwise.c */
 extern const ka_recipe ka_recipe_grid_stride;        /* recipe_elementwise.c */
 extern const ka_recipe ka_recipe_smem_histogram;     /* recipe_histogram.c */
 extern const ka_recipe ka_recipe_launch_tune;        /* recipe_launch.c */
+extern const ka_recipe ka_recipe_smem_tile_transpose; /* recipe_tile.c */
 
 static const ka_recipe *const table[] = {
-	&ka_recipe_warp_per_row, &ka_recipe_smem_histogram, &ka_recipe_vectorize,
+	&ka_recipe_warp_per_row, &ka_recipe_smem_tile_transpose, &ka_recipe_smem_histogram, &ka_recipe_vectorize,
 	&ka_recipe_grid_stride, &ka_recipe_launch_tune,
 };
 #define N_RECIPES (sizeof table / sizeof table[0])
@@ -72,9 +73,16 @@ static void drop_casts(char *s)
 
 int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap)
 {
-	static const char *const forms[] = {
-		"blockIdx.x*blockDim.x+threadIdx.x;", "blockDim.x*blockIdx.x+threadIdx.x;",
-		"threadIdx.x+blockIdx.x*blockDim.x;", "threadIdx.x+blockDim.x*blockIdx.x;"};
+	return ka_recipe_is_tid_decl_axis(t, s, e, 'x', var, cap);
+}
+
+int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap)
+{
+	char forms[4][64];
+	snprintf(forms[0], sizeof forms[0], "blockIdx.%c*blockDim.%c+threadIdx.%c;", axis, axis, axis);
+	snprintf(forms[1], sizeof forms[1], "blockDim.%c*blockIdx.%c+threadIdx.%c;", axis, axis, axis);
+	snprintf(forms[2], sizeof forms[2], "threadIdx.%c+blockIdx.%c*blockDim.%c;", axis, axis, axis);
+	snprintf(forms[3], sizeof forms[3], "threadIdx.%c+blockDim.%c*blockIdx.%c;", axis, axis, axis);
 	static const char *const types[] = {"long long ", "int ", "size_t ", "int64_t ", "unsigned ",
 					    "const long long ", "const int ", "unsigned int "};
 	char sq[256];
@@ -139,14 +147,19 @@ int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_
 	return rc ? ka_error_set(rc, "recipe: the candidate is too large") : KA_OK;
 }
 
-/* fmt with "@X" replaced by "(long long)(arg)"; 0 when the arg is too long. */
-static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pi, const char *fmt, char tag, ka_buf *g)
+/* fmt with "@N" replaced by "(long long)(arg)" of parameter pn and "@B" by
+ * that of parameter pb; 0 when an argument is missing or too long. */
+static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, const char *fmt, ka_buf *g)
 {
-	char arg[512];
-	if (pi < 0 || !ka_csrc_squeeze(m->text, l->args[pi].s, l->args[pi].e, arg, sizeof arg)) return 0;
+	char an[512], ab[512];
+	an[0] = ab[0] = 0;
+	if (pn >= 0 && !ka_csrc_squeeze(m->text, l->args[pn].s, l->args[pn].e, an, sizeof an)) return 0;
+	if (pb >= 0 && !ka_csrc_squeeze(m->text, l->args[pb].s, l->args[pb].e, ab, sizeof ab)) return 0;
 	for (const char *p = fmt; *p; p++) {
-		if (p[0] == '@' && p[1] == tag) {
-			ka_buf_printf(g, "(long long)(%s)", arg);
+		if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B')) {
+			const char *a = p[1] == 'N' ? an : ab;
+			if (!*a) return 0;
+			ka_buf_printf(g, "(long long)(%s)", a);
 			p++;
 		} else {
 			ka_buf_addc(g, *p);
@@ -162,7 +175,7 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 	int pi = ka_csrc_param_index(c->k, count_param), si = smem_param ? ka_csrc_param_index(c->k, smem_param) : -1;
 	int found = 0, rc = KA_OK;
 	if (pi < 0) return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
-	if (smem_fmt && si < 0) return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
+	if (smem_param && si < 0) return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, c->k->name)) continue;
@@ -173,15 +186,15 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 		ka_buf_init(&g, 4096);
 		ka_buf_init(&b, 4096);
 		ka_buf_printf(&b, " %s", block);
-		if (!expand(m, l, pi, grid_fmt, 'N', &g)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+		if (!expand(m, l, pi, si, grid_fmt, &g)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		if (rc == KA_OK && smem_fmt && l->ncfg < 3) {
 			ka_buf_adds(&b, ", ");
-			if (!expand(m, l, si, smem_fmt, 'B', &b)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+			if (!expand(m, l, -1, si, smem_fmt, &b)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		} else if (rc == KA_OK && smem_fmt) {
 			ka_buf sm;
 			ka_buf_init(&sm, 4096);
 			ka_buf_addc(&sm, ' ');
-			if (!expand(m, l, si, smem_fmt, 'B', &sm)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+			if (!expand(m, l, -1, si, smem_fmt, &sm)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 			if (rc == KA_OK) rc = ka_recipe_edit(ed, l->cfg[2].s, l->cfg[2].e, sm.data);
 			ka_buf_free(&sm);
 		}

@@ -59,6 +59,8 @@ int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...) KA_PRINTF(2, 3);
  * (blockIdx.x * blockDim.x + threadIdx.x in any order, casts allowed);
  * the variable's name goes to var. */
 int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap);
+/* The same along axis 'x', 'y' or 'z'. */
+int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap);
 
 /* The one-thread-per-element shape (agents/recipe_elementwise.c):
  *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
@@ -90,7 +92,8 @@ void ka_recipe_edits_free(ka_recipe_edits *ed);
 int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 		       const char *block);
 /* The same, and the dynamic shared memory := smem_fmt with "@B" replaced
- * by the argument for parameter smem_param (smem_fmt NULL: kept). */
+ * by the argument for parameter smem_param (smem_fmt NULL: kept); "@B" in
+ * grid_fmt is replaced the same way (a 2-D grid from two parameters). */
 int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 			    const char *block, const char *smem_param, const char *smem_fmt);
 

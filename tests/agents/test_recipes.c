@@ -38,6 +38,7 @@ static const golden cases[] = {
 	{"gemv", "warp-per-row", "block=256"},
 	{"histogram", "smem-histogram", "block=512 cap=528"},
 	{"gelu", "launch-tune", "block=512"},
+	{"transpose", "smem-tile-transpose", "tile=32 rows=8"},
 };
 
 static char *slurp(const char *path)
@@ -141,6 +142,13 @@ static const decline declines[] = {
 	 "__global__ void k(const int *x, unsigned *h, long long n)\n{\n"
 	 "\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) atomicAdd(&h[x[i]], 1u);\n}\n",
 	 "does not end in % PARAM"},
+	/* a transpose whose stored value reads a second element */
+	{"smem-tile-transpose",
+	 "__global__ void k(const float *x, float *y, long long rows, long long cols)\n{\n"
+	 "\tlong long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+	 "\tlong long r = blockIdx.y * (long long)blockDim.y + threadIdx.y;\n"
+	 "\tif (r < rows && c < cols) y[c * rows + r] = x[r * cols + c] + x[c];\n}\n",
+	 "more than one"},
 	/* a kernel that depends on its block size */
 	{"launch-tune",
 	 "__global__ void k(float *y, long long n)\n{\n\t__shared__ float t[256];\n"
