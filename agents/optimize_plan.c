@@ -6,7 +6,8 @@
  * posterior of "verified faster", 0.5 with no evidence).  BM25 retrieval
  * over the rule base with the fired rule ids and the kernels' names as
  * features adds the recipes of related rules, ranked below the fired
- * ones.  After an accepted step the same recipe's other parameter sets
+ * ones, and every other recipe comes last (it proves its own shape or
+ * declines, which costs no bench run).  After an accepted step the same recipe's other parameter sets
  * come first (launch tuning over a small grid). */
 #include "agents/optimize_int.h"
 #include "util/error.h"
@@ -104,8 +105,9 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int 
 		if (why) add_recipe(out, r, why, 1.0 + best - 1e-4 * (double)k, 0);   /* ties: table order */
 	}
 	retrieve(db, f, nf, out);
-	if (!nf && out->n == base)
-		for (size_t k = 0; k < ka_recipe_count(); k++) add_recipe(out, ka_recipe_get(k), "", 1.0 - 0.01 * (double)k, 0);
+	/* then every other recipe, below what the knowledge called for: a recipe
+	 * proves its own shape or declines, at no bench cost */
+	for (size_t k = 0; k < ka_recipe_count(); k++) add_recipe(out, ka_recipe_get(k), "", 0.5 - 0.01 * (double)k, 0);
 	qsort(out->c + base, (size_t)(out->n - base), sizeof out->c[0], cmp_cand);
 	return KA_OK;
 }

@@ -233,10 +233,12 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			char sq[16384], acc[200];
 			ka_csrc_squeeze(t, sh.body_s, sh.body_e, sq, sizeof sq);
 			snprintf(acc, sizeof acc, "%s[%s]", nm, sh.var);
-			for (const char *q = strstr(sq, acc); q; q = strstr(q + 1, acc)) {
-				const char *a = q + strlen(acc);
-				if (!(a[0] == '=' && a[1] != '=')) read = 1;
-			}
+			/* straight-line code: a load is needed unless the first use is
+			 * the left side of a plain '=' */
+			const char *q = strstr(sq, acc);
+			while (q && q > sq && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) q = strstr(q + 1, acc);
+			const char *a = q ? q + strlen(acc) : "";
+			if (!(a[0] == '=' && a[1] != '=')) read = 1;
 		}
 		if (read)
 			ka_buf_printf(&b, "\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[ka_v];\n", nm, nm);

@@ -133,7 +133,7 @@ static const char *const tile_grid[] = {"tile=32 rows=8", "tile=32 rows=16", "ti
 const ka_recipe ka_recipe_smem_tile_transpose = {
 	.name = "smem-tile-transpose",
 	.summary = "row-read, column-write copy -> a padded shared-memory tile, coalesced on both sides",
-	.rules = "gmem-uncoalesced-store gmem-uncoalesced-access",
+	.rules = "gmem-uncoalesced-store gmem-uncoalesced-access gmem-row-index-from-threadidx-x",
 	.grid = tile_grid,
 	.apply = tile_apply,
 };
