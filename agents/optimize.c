@@ -29,7 +29,7 @@ typedef struct loop {
 	ka_coder *coder;
 	char run_id[96], arch[16];
 	char *orig, *best, *parent;       /* baseline, current best, the best's input */
-	char best_recipe[64], best_params[96];
+	char best_recipe[64], best_params[96], best_rule[96];
 	char best_file[1100];
 	ka_opt_summary *s;
 	ka_coder_attempt tried[64];
@@ -105,11 +105,7 @@ static int verify(loop *L, const char *cand_path, ka_bench_result *res)
 	ka_bench_job_init(&job, &L->spec);
 	int rc = ka_bench_job_path(job.candidate, sizeof job.candidate, cand_path, NULL);
 	if (!rc) rc = ka_bench_job_path(job.baseline, sizeof job.baseline, L->best_file, NULL);
-	char bd[1100];
-	if (snprintf(bd, sizeof bd, "%s/build", L->o->out_dir) >= (int)sizeof bd)
-		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
-	if (!rc) rc = ka_bench_job_path(job.build_dir, sizeof job.build_dir, bd, NULL);
-	if (rc) return rc;
+	if (rc) return rc;                          /* build_dir: the bench's shared object cache */
 	snprintf(job.arch, sizeof job.arch, "%s", L->arch);
 	job.compile_only = L->o->compile_only;
 	job.configs = KA_BENCH_CONFIGS_VISIBLE;      /* timed; correctness covers every config */
@@ -167,7 +163,7 @@ static void summarize(loop *L, const ka_opt_cand *c, const ka_opt_step *st, cons
 	int verified = !strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 		       !strcmp(res->verdict, "slower") || !strcmp(res->verdict, "rejected");
 	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error"))) {
-		ka_kdb_evidence e = {.rule = c->rule, .fix = c->recipe->name, .task = L->spec.name,
+		ka_kdb_evidence e = {.rule = c->rule, .fix = st->strategy, .task = L->spec.name,
 				     .kernel_hash = st->hash, .gpu = res->device, .arch = L->arch,
 				     .speedup = st->speedup, .ci_low = st->lo, .ci_high = st->hi,
 				     .verdict = verified ? res->verdict : "error"};
@@ -228,14 +224,30 @@ static int one_step(loop *L, int *more)
 	}
 	static ka_opt_plan plan;
 	ka_opt_make_plan(L->db, L->arch, f, nf, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params, &plan);
+	for (int i = 0; i < plan.n; i++)                /* tuning serves the rule the recipe did */
+		if (plan.c[i].on_parent) snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);
 	const ka_opt_cand *c = NULL;
 	char key[400], bh[65], ph[65] = "";
 	hash_of(L->best, bh);
 	if (L->parent) hash_of(L->parent, ph);
+	int llm = !strcmp(ka_coder_name(L->coder), "llm");
 	for (int i = 0; i < plan.n && !c; i++) {
 		snprintf(key, sizeof key, "%s|%s|%s", plan.c[i].recipe->name, plan.c[i].params,
 			 plan.c[i].on_parent ? ph : bh);
-		if ((!plan.c[i].on_parent || L->parent) && !tried_before(L, key)) c = &plan.c[i];
+		if ((plan.c[i].on_parent && !L->parent) || tried_before(L, key)) continue;
+		if (llm) {
+			/* the hint an LLM gets is a recipe whose shape this kernel has */
+			char why[256], *x = NULL;
+			size_t xl;
+			int ar = ka_recipe_apply(plan.c[i].recipe->name, L->best, strlen(L->best), NULL, plan.c[i].params, &x,
+						 &xl, why, sizeof why);
+			free(x);
+			if (ar != KA_OK) {
+				if (L->nkeys < 64) snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
+				continue;
+			}
+		}
+		c = &plan.c[i];
 	}
 	if (!c || L->nkeys == 64 || L->s->nsteps == 64) { free(f); return KA_OK; }
 	*more = 1;
@@ -269,7 +281,6 @@ static int one_step(loop *L, int *more)
 	memset(&res, 0, sizeof res);
 	char cand[1100] = "";
 	int prc = ka_coder_propose(L->coder, &req, &rep);
-	int llm = !strcmp(ka_coder_name(L->coder), "llm");
 	snprintf(st->strategy, sizeof st->strategy, "%s", prc == KA_OK && rep.strategy ? rep.strategy : c->recipe->name);
 	snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "", llm ? c->recipe->name : c->params);
 	if (prc != KA_OK) {
@@ -305,6 +316,7 @@ static int one_step(loop *L, int *more)
 			snprintf(L->best_file, sizeof L->best_file, "%s", cand);
 			snprintf(L->best_recipe, sizeof L->best_recipe, "%s", c->recipe->name);
 			snprintf(L->best_params, sizeof L->best_params, "%s", c->params);
+			snprintf(L->best_rule, sizeof L->best_rule, "%s", c->rule);
 			L->s->speedup *= res.geomean;
 			L->roof = res.roof_mean;
 			if (!L->best) rc = ka_error_set(KA_ENOMEM, "out of memory");

@@ -5,6 +5,7 @@
  *   kcheck facts FILE...                  the analyzer's facts (tool_facts.c)
  *   kcheck bench ...                      the benchmark harness (bench/)
  *   kcheck optimize TASK ...              the optimize loop (tool_optimize.c)
+ *   kcheck bench init FILE --kernel K     a task scaffolded from a kernel (tool_optimize.c)
  *
  * A file or folder literally named `rules`, `facts` or `bench` can still
  * be linted as `./rules`. */
@@ -28,6 +29,10 @@ int main(int argc, char **argv)
 		return KA_EXIT_ERROR;
 #endif
 	}
+#ifdef KA_HAVE_OPTIMIZE
+	if (argc >= 3 && strcmp(argv[1], "bench") == 0 && strcmp(argv[2], "init") == 0)
+		return ka_tool_bench_init(argc - 2, argv + 2);
+#endif
 	if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
 #ifdef KA_HAVE_BENCH
 		return ka_bench_main(argc - 1, argv + 1);

@@ -12,6 +12,7 @@
  * bad task, no CUDA device without --compile-only, or a failed output. */
 #include "cli/tools.h"
 #include "agents/optimize.h"
+#include "agents/scaffold.h"
 #include "bench/runner.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -171,5 +172,32 @@ int ka_tool_optimize(int argc, char **argv)
 	printf("%s: best %.3fx over the baseline in %d steps (%s)%s; report: %s/report.md\n", o.task, s->speedup,
 	       s->nsteps, s->stop, o.compile_only ? ", compile-only: unverified" : "", o.out_dir);
 	free(s);
+	return 0;
+}
+
+/* `kcheck bench init FILE --kernel NAME [--out DIR]` (agents/scaffold.h). */
+int ka_tool_bench_init(int argc, char **argv)
+{
+	const char *file = NULL, *kernel = NULL, *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs("usage: kcheck bench init FILE --kernel NAME [--out DIR]\n", stdout);
+			return 0;
+		}
+		if ((!strcmp(a, "--kernel") || !strcmp(a, "--out")) && i + 1 >= argc) return opt_error("option needs a value: %s", a);
+		if (!strcmp(a, "--kernel")) kernel = argv[++i];
+		else if (!strcmp(a, "--out")) out = argv[++i];
+		else if (a[0] == '-') return opt_error("unknown option: %s", a);
+		else if (file) return opt_error("one file at a time: %s", a);
+		else file = a;
+	}
+	if (!file || !kernel) return opt_error("%s", "usage: kcheck bench init FILE --kernel NAME [--out DIR]");
+	char dflt[200];
+	snprintf(dflt, sizeof dflt, "bench-task-%.100s", kernel);
+	if (!out) out = dflt;
+	if (ka_scaffold_task(file, kernel, out)) return opt_error("%s", ka_error_last());
+	printf("%s: task.yaml, baseline.cu, reference.cu; fill in the TODO lines (sizes, tolerance, the reference), "
+	       "then: kcheck bench %s --candidate %s/baseline.cu\n", out, out, out);
 	return 0;
 }

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/optimize.h"
+#include "agents/scaffold.h"
+#include "bench/spec.h"
 #include "mock.h"
 #include "rules/rule.h"
 #include "util/error.h"
@@ -200,11 +202,58 @@ static void test_offline_compile_only(void **st)
 	assert_string_equal(s.stop, "step budget (2) used");
 }
 
+/* kcheck bench init: a task from a kernel's facts, loadable by the bench */
+static void test_scaffold(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"#include <cstdio>\n"
+		"__global__ void gemv(const float *A, const float *x, float *y, long long m, long long n, float beta)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i >= m) return;\n"
+		"\tfloat s = 0.0f;\n\tfor (long long j = 0; j < n; j++) s += A[i * n + j] * x[j];\n"
+		"\ty[i] = beta * s;\n}\n"
+		"int main() { printf(\"hi\\n\"); return 0; }\n";
+	char file[128], dir[128], p[256];
+	snprintf(file, sizeof file, "%s/user.cu", tmp);
+	snprintf(dir, sizeof dir, "%s/task", tmp);
+	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "nosuch", dir), KA_ENOTFOUND);
+	assert_non_null(strstr(ka_error_last(), "has no kernel named nosuch (kernels: gemv)"));
+	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_OK);
+	static ka_bench_spec spec;
+	if (ka_bench_spec_load(dir, &spec)) fail_msg("the scaffolded task does not load: %s", ka_error_last());
+	assert_string_equal(spec.name, "gemv");
+	assert_int_equal(spec.nparams, 2);
+	assert_string_equal(spec.params[0], "m");
+	assert_int_equal(spec.ntensors, 3);
+	assert_string_equal(spec.t[0].name, "A");
+	assert_int_equal(spec.t[0].out, 0);
+	assert_string_equal(spec.t[1].name, "x");
+	assert_int_equal(spec.t[2].out, 1);                         /* y is stored through */
+	assert_int_equal(spec.nscalars, 1);
+	assert_string_equal(spec.s[0].name, "beta");
+	assert_true(spec.c[0].n[0] == spec.c[0].p[0] * spec.c[0].p[1]);   /* A: [m, n] */
+	assert_true(spec.c[0].n[1] == spec.c[0].p[1]);                    /* x: [n] */
+	assert_true(spec.c[0].n[2] == spec.c[0].p[0]);                    /* y: [m] */
+	char *t;
+	size_t n;
+	snprintf(p, sizeof p, "%s/baseline.cu", dir);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "#define main ka_user_main"));
+	assert_non_null(strstr(t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, s>>>(A, x, y, m, n, beta);"));
+	free(t);
+	snprintf(p, sizeof p, "%s/reference.cu", dir);
+	assert_true(ka_fs_exists(p));
+	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT);   /* never over an existing task */
+	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_garbled_and_bad_task),
 		cmocka_unit_test(test_llm_compile_only),
 		cmocka_unit_test(test_offline_compile_only),
