@@ -17,9 +17,10 @@ extern const ka_recipe ka_recipe_smem_histogram;     /* recipe_histogram.c */
 extern const ka_recipe ka_recipe_launch_tune;        /* recipe_launch.c */
 extern const ka_recipe ka_recipe_smem_tile_transpose; /* recipe_tile.c */
 extern const ka_recipe ka_recipe_fuse_elementwise;   /* recipe_fuse.c */
+extern const ka_recipe ka_recipe_smem_tile_gemm;     /* recipe_gemm.c */
 
 static const ka_recipe *const table[] = {
-	&ka_recipe_warp_per_row, &ka_recipe_smem_tile_transpose, &ka_recipe_smem_histogram,
+	&ka_recipe_warp_per_row, &ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose, &ka_recipe_smem_histogram,
 	&ka_recipe_fuse_elementwise, &ka_recipe_vectorize,
 	&ka_recipe_grid_stride, &ka_recipe_launch_tune,
 };
