@@ -249,6 +249,20 @@ static int one_step(loop *L, int *more)
 		}
 		c = &plan.c[i];
 	}
+	/* an LLM with no recipe hint left may still rewrite freely, once per kernel */
+	static const char *const free_grid[] = {"", NULL};
+	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
+	static ka_opt_cand free_cand;
+	if (!c && llm) {
+		snprintf(key, sizeof key, "free-rewrite||%s", bh);
+		if (!tried_before(L, key)) {
+			memset(&free_cand, 0, sizeof free_cand);
+			free_cand.recipe = &free_rewrite;
+			free_cand.params = "";
+			free_cand.rule[0] = 0;          /* no rule called for it: no evidence is filed */
+			c = &free_cand;
+		}
+	}
 	if (!c || L->nkeys == 64 || L->s->nsteps == 64) { free(f); return KA_OK; }
 	*more = 1;
 	snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
@@ -273,7 +287,8 @@ static int one_step(loop *L, int *more)
 	}
 	ka_coder_request req = {.path = "kernel.cu", .source = base, .source_len = strlen(base), .arch = L->arch,
 				.findings = cf, .n_findings = (size_t)(nf < 64 ? nf : 64), .rules = cr,
-				.strategy = c->recipe->name, .params = c->params, .abi = L->abi, .configs = L->cfgs,
+				.strategy = c == &free_cand ? NULL : c->recipe->name,
+				.params = c == &free_cand ? NULL : c->params, .abi = L->abi, .configs = L->cfgs,
 				.n_configs = (size_t)L->ncfg, .tried = L->tried, .n_tried = (size_t)L->ntried};
 	req.n_rules = (size_t)gather_rules(L, f, nf, &plan, c->rule, cr, 24);
 	ka_coder_reply rep;
