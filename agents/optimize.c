@@ -35,7 +35,7 @@ typedef struct loop {
 	ka_coder_attempt tried[64];
 	char tried_text[64][600];
 	int ntried;
-	char keys[64][400];
+	char keys[256][400];
 	int nkeys;
 	char abi[4096];
 	char cfg_text[KA_BENCH_MAX_CONFIGS][160];
@@ -212,11 +212,124 @@ static int try_candidate(loop *L, ka_opt_step *st, const char *src, const char *
 	return KA_OK;
 }
 
+/* The best-ranked strategy not tried on its kernel; NULL when none is left.
+ * key gets its trajectory key. */
+static const ka_opt_cand *pick(loop *L, ka_opt_plan *plan, int llm, char *key, size_t kcap)
+{
+	static const char *const free_grid[] = {"", NULL};
+	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
+	static ka_opt_cand free_cand;
+	char bh[65], ph[65] = "";
+	hash_of(L->best, bh);
+	if (L->parent) hash_of(L->parent, ph);
+	for (int i = 0; i < plan->n; i++) {
+		const ka_opt_cand *c = &plan->c[i];
+		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params, c->on_parent ? ph : bh);
+		if ((c->on_parent && !L->parent) || tried_before(L, key)) continue;
+		if (llm) {
+			/* the hint an LLM gets is a recipe whose shape this kernel has */
+			const char *base = c->on_parent ? L->parent : L->best;
+			char why[256], *x = NULL;
+			size_t xl;
+			int ar = ka_recipe_apply(c->recipe->name, base, strlen(base), NULL, c->params, &x, &xl, why, sizeof why);
+			free(x);
+			if (ar != KA_OK) {
+				if (L->nkeys < 256) snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
+				continue;
+			}
+		}
+		return c;
+	}
+	/* an LLM with no recipe hint left may still rewrite freely, once per kernel */
+	snprintf(key, kcap, "free-rewrite||%s", bh);
+	if (!llm || tried_before(L, key)) return NULL;
+	memset(&free_cand, 0, sizeof free_cand);
+	free_cand.recipe = &free_rewrite;
+	free_cand.params = "";                    /* no rule called for it: no evidence is filed */
+	return &free_cand;
+}
+
+/* The coder's candidate through the bench, with one repair turn for an
+ * LLM candidate that does not compile.  *prc: the coder's return. */
+static int code_and_verify(loop *L, const ka_coder_request *req, int llm, ka_opt_step *st, ka_coder_reply *rep,
+			   ka_bench_result *res, char *cand, size_t cap, int *prc)
+{
+	int rc = KA_OK;
+	*prc = ka_coder_propose(L->coder, req, rep);
+	if (*prc != KA_OK) {
+		snprintf(st->outcome, sizeof st->outcome, "%s", *prc == KA_ENOTFOUND && !llm ? "declined" : "error");
+		snprintf(st->error, sizeof st->error, "%s", ka_error_last());
+		return KA_OK;
+	}
+	if (rep->strategy) snprintf(st->strategy, sizeof st->strategy, "%s", rep->strategy);
+	rc = try_candidate(L, st, rep->source, "", res, cand, cap);
+	if (rc == KA_OK && llm && !strcmp(st->outcome, "compile_error")) {
+		ka_coder_reply fix;
+		char err[600];
+		snprintf(err, sizeof err, "%s", res->reason);
+		ka_bench_result_free(res);
+		memset(res, 0, sizeof *res);
+		if (ka_coder_repair(L->coder, req, rep->source, rep->source_len, err, &fix) == KA_OK) {
+			st->repaired = 1;
+			ka_coder_reply_clear(rep);
+			*rep = fix;
+			rc = try_candidate(L, st, rep->source, "-repair", res, cand, cap);
+		}
+	}
+	return rc;
+}
+
+/* Accept (or not), summarize, and append the step to the trajectory. */
+static int record(loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench_result *res, const char *src,
+		  const char *cand, int proposed)
+{
+	const ka_opt_opts *o = L->o;
+	int rc = KA_OK;
+	st->accepted = proposed && !o->compile_only && !strcmp(res->verdict, "faster") &&
+		       res->lo > (o->threshold > 0 ? o->threshold : 1.02) && res->correct_unseen == res->total_unseen;
+	if (st->accepted) {
+		char *copy = strdup(src);
+		if (!copy) return ka_error_set(KA_ENOMEM, "out of memory");
+		if (!c->on_parent) {
+			free(L->parent);
+			L->parent = L->best;
+		} else {
+			free(L->best);
+		}
+		L->best = copy;
+		snprintf(L->best_file, sizeof L->best_file, "%s", cand);
+		snprintf(L->best_recipe, sizeof L->best_recipe, "%s", c->recipe->name);
+		snprintf(L->best_params, sizeof L->best_params, "%s", c->params);
+		snprintf(L->best_rule, sizeof L->best_rule, "%s", c->rule);
+		L->s->speedup *= res->geomean;
+		L->roof = res->roof_mean;
+	}
+	st->total = L->s->speedup;
+	if (proposed) summarize(L, c, st, res, src);
+	if (L->ntried < 64) {
+		int k = L->ntried++;
+		snprintf(L->tried_text[k], sizeof L->tried_text[k], "%s|%s|%s|%s", st->strategy, st->params, st->outcome,
+			 st->error);
+		char *p1 = L->tried_text[k], *p2 = strchr(p1, '|');
+		*p2++ = 0;
+		char *p3 = strchr(p2, '|');
+		*p3++ = 0;
+		char *p4 = strchr(p3, '|');
+		*p4++ = 0;
+		L->tried[k] = (ka_coder_attempt){p1, p2, p3, st->speedup, *p4 ? p4 : NULL};
+	}
+	L->s->nsteps++;
+	progress(L, st);
+	return rc;
+}
+
+/* One step: findings -> plan -> coder -> bench -> record.  *more = 0 when
+ * no strategy is left. */
 static int one_step(loop *L, int *more)
 {
 	const ka_opt_opts *o = L->o;
 	ka_opt_finding *f = NULL;
-	int nf = 0, rc = KA_OK;
+	int nf = 0, rc = KA_OK, prc = KA_ERR;
 	*more = 0;
 	if (o->lint && o->lint(o->lint_ud, L->best_file, &f, &nf) != KA_OK) {
 		if (o->progress) fprintf(o->progress, "kcheck: warning: no findings: %s\n", ka_error_last());
@@ -226,52 +339,20 @@ static int one_step(loop *L, int *more)
 	ka_opt_make_plan(L->db, L->arch, f, nf, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params, &plan);
 	for (int i = 0; i < plan.n; i++)                /* tuning serves the rule the recipe did */
 		if (plan.c[i].on_parent) snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);
-	const ka_opt_cand *c = NULL;
-	char key[400], bh[65], ph[65] = "";
-	hash_of(L->best, bh);
-	if (L->parent) hash_of(L->parent, ph);
 	int llm = !strcmp(ka_coder_name(L->coder), "llm");
-	for (int i = 0; i < plan.n && !c; i++) {
-		snprintf(key, sizeof key, "%s|%s|%s", plan.c[i].recipe->name, plan.c[i].params,
-			 plan.c[i].on_parent ? ph : bh);
-		if ((plan.c[i].on_parent && !L->parent) || tried_before(L, key)) continue;
-		if (llm) {
-			/* the hint an LLM gets is a recipe whose shape this kernel has */
-			char why[256], *x = NULL;
-			size_t xl;
-			int ar = ka_recipe_apply(plan.c[i].recipe->name, L->best, strlen(L->best), NULL, plan.c[i].params, &x,
-						 &xl, why, sizeof why);
-			free(x);
-			if (ar != KA_OK) {
-				if (L->nkeys < 64) snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
-				continue;
-			}
-		}
-		c = &plan.c[i];
-	}
-	/* an LLM with no recipe hint left may still rewrite freely, once per kernel */
-	static const char *const free_grid[] = {"", NULL};
-	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
-	static ka_opt_cand free_cand;
-	if (!c && llm) {
-		snprintf(key, sizeof key, "free-rewrite||%s", bh);
-		if (!tried_before(L, key)) {
-			memset(&free_cand, 0, sizeof free_cand);
-			free_cand.recipe = &free_rewrite;
-			free_cand.params = "";
-			free_cand.rule[0] = 0;          /* no rule called for it: no evidence is filed */
-			c = &free_cand;
-		}
-	}
-	if (!c || L->nkeys == 64 || L->s->nsteps == 64) { free(f); return KA_OK; }
+	char key[400];
+	const ka_opt_cand *c = pick(L, &plan, llm, key, sizeof key);
+	if (!c || L->nkeys == 256 || L->s->nsteps == 64) { free(f); return KA_OK; }
 	*more = 1;
 	snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
-	const char *base = c->on_parent ? L->parent : L->best;
+	int free_rw = !strcmp(c->recipe->name, "free-rewrite");
 	ka_opt_step *st = &L->s->steps[L->s->nsteps];
 	memset(st, 0, sizeof *st);
 	st->step = L->s->nsteps + 1;
 	st->total = L->s->speedup;
 	snprintf(st->rule, sizeof st->rule, "%s", c->rule);
+	snprintf(st->strategy, sizeof st->strategy, "%s", c->recipe->name);
+	snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "", llm ? c->recipe->name : c->params);
 	time_t t0 = time(NULL);
 
 	static ka_coder_finding cf[64];
@@ -285,75 +366,30 @@ static int one_step(loop *L, int *more)
 		cf[i] = (ka_coder_finding){f[i].rule, f[i].message, NULL, 0, 0, f[i].kernel[0] ? f[i].kernel : NULL,
 					   ev[i][0] ? ev[i] : NULL};
 	}
+	const char *base = c->on_parent ? L->parent : L->best;
 	ka_coder_request req = {.path = "kernel.cu", .source = base, .source_len = strlen(base), .arch = L->arch,
 				.findings = cf, .n_findings = (size_t)(nf < 64 ? nf : 64), .rules = cr,
-				.strategy = c == &free_cand ? NULL : c->recipe->name,
-				.params = c == &free_cand ? NULL : c->params, .abi = L->abi, .configs = L->cfgs,
-				.n_configs = (size_t)L->ncfg, .tried = L->tried, .n_tried = (size_t)L->ntried};
+				.strategy = free_rw ? NULL : c->recipe->name, .params = free_rw ? NULL : c->params,
+				.abi = L->abi, .configs = L->cfgs, .n_configs = (size_t)L->ncfg, .tried = L->tried,
+				.n_tried = (size_t)L->ntried};
 	req.n_rules = (size_t)gather_rules(L, f, nf, &plan, c->rule, cr, 24);
 	ka_coder_reply rep;
 	static ka_bench_result res;
 	memset(&res, 0, sizeof res);
 	char cand[1100] = "";
-	int prc = ka_coder_propose(L->coder, &req, &rep);
-	snprintf(st->strategy, sizeof st->strategy, "%s", prc == KA_OK && rep.strategy ? rep.strategy : c->recipe->name);
-	snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "", llm ? c->recipe->name : c->params);
-	if (prc != KA_OK) {
-		snprintf(st->outcome, sizeof st->outcome, "%s", prc == KA_ENOTFOUND && !llm ? "declined" : "error");
-		snprintf(st->error, sizeof st->error, "%s", ka_error_last());
-	} else {
-		rc = try_candidate(L, st, rep.source, "", &res, cand, sizeof cand);
-		if (rc == KA_OK && llm && !strcmp(st->outcome, "compile_error")) {
-			/* one repair turn, carrying the compiler's first error */
-			ka_coder_reply fix;
-			char err[600];
-			snprintf(err, sizeof err, "%s", res.reason);
-			ka_bench_result_free(&res);
-			if (ka_coder_repair(L->coder, &req, rep.source, rep.source_len, err, &fix) == KA_OK) {
-				st->repaired = 1;
-				ka_coder_reply_clear(&rep);
-				rep = fix;
-				rc = try_candidate(L, st, rep.source, "-repair", &res, cand, sizeof cand);
-			}
+	rc = code_and_verify(L, &req, llm, st, &rep, &res, cand, sizeof cand, &prc);
+	if (!strcmp(st->outcome, "declined") && !strstr(st->error, "bad parameters")) {
+		/* the kernel lacks the recipe's shape: no parameter set will do */
+		char bh[65];
+		hash_of(base, bh);
+		for (int g = 0; c->recipe->grid && c->recipe->grid[g] && L->nkeys < 256; g++) {
+			char k2[400];
+			snprintf(k2, sizeof k2, "%s|%s|%s", c->recipe->name, c->recipe->grid[g], bh);
+			if (!tried_before(L, k2)) snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", k2);
 		}
 	}
-	if (rc == KA_OK) {
-		st->accepted = !o->compile_only && !strcmp(res.verdict, "faster") &&
-			       res.lo > (o->threshold > 0 ? o->threshold : 1.02) && res.correct_unseen == res.total_unseen;
-		if (st->accepted) {
-			if (!c->on_parent) {
-				free(L->parent);
-				L->parent = L->best;
-			} else {
-				free(L->best);
-			}
-			L->best = strdup(rep.source);
-			snprintf(L->best_file, sizeof L->best_file, "%s", cand);
-			snprintf(L->best_recipe, sizeof L->best_recipe, "%s", c->recipe->name);
-			snprintf(L->best_params, sizeof L->best_params, "%s", c->params);
-			snprintf(L->best_rule, sizeof L->best_rule, "%s", c->rule);
-			L->s->speedup *= res.geomean;
-			L->roof = res.roof_mean;
-			if (!L->best) rc = ka_error_set(KA_ENOMEM, "out of memory");
-		}
-		st->total = L->s->speedup;
-		st->seconds = difftime(time(NULL), t0);
-		if (prc == KA_OK) summarize(L, c, st, &res, rep.source);
-		if (L->ntried < 64) {
-			int k = L->ntried++;
-			snprintf(L->tried_text[k], sizeof L->tried_text[k], "%s|%s|%s|%s", st->strategy, st->params, st->outcome,
-				 st->error);
-			char *p1 = L->tried_text[k], *p2 = strchr(p1, '|');
-			*p2++ = 0;
-			char *p3 = strchr(p2, '|');
-			*p3++ = 0;
-			char *p4 = strchr(p3, '|');
-			*p4++ = 0;
-			L->tried[k] = (ka_coder_attempt){p1, p2, p3, st->speedup, *p4 ? p4 : NULL};
-		}
-		L->s->nsteps++;
-		progress(L, st);
-	}
+	st->seconds = difftime(time(NULL), t0);
+	if (rc == KA_OK) rc = record(L, c, st, &res, prc == KA_OK ? rep.source : NULL, cand, prc == KA_OK);
 	ka_coder_reply_clear(&rep);
 	ka_bench_result_free(&res);
 	free(f);

@@ -76,6 +76,8 @@ typedef struct ka_opt_summary {
 	char best_path[1100];
 } ka_opt_summary;
 
+/* One run at a time per process (the loop keeps its state in static
+ * storage); KA_OK when the run ended, whatever it found. */
 int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out);
 
 /* Outputs (agents/optimize_report.c).  trajectory.json, report.md with the
