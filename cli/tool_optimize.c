@@ -114,6 +114,11 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db");
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 1; }
+		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--db", "--out", "--arch", "--samples",
+						     "--budget"};
+		int known = flag;
+		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(a, valued[k]);
+		if (a[0] == '-' && !known) return opt_error("unknown option: %s", a);
 		if (a[0] == '-' && !flag && !v) return opt_error("option needs a value: %s", a);
 		if (!strcmp(a, "--offline")) o->coder.provider = "offline";
 		else if (!strcmp(a, "--compile-only")) o->compile_only = 1;
@@ -128,8 +133,7 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 			if (o->samples < 30 || o->samples > 4000) return opt_error("--samples must be 30..4000: %s", v);
 		} else if (!strcmp(a, "--budget")) {
 			if (parse_budget(argv[++i], o)) return opt_error("--budget takes steps (1..64), minutes (10m) or both (8,10m): %s", v);
-		} else if (a[0] == '-') return opt_error("unknown option: %s", a);
-		else if (o->task) return opt_error("one task at a time: %s", a);
+		} else if (o->task) return opt_error("one task at a time: %s", a);
 		else o->task = a;
 	}
 	if (!o->task) return opt_error("%s", "no task given (kcheck optimize TASK; tasks are folders like bench/tasks/saxpy)");

@@ -248,11 +248,52 @@ static void test_scaffold(void **st)
 	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
 }
 
+/* the command line: bad input is one line on stderr and exit 2 */
+static void test_cli_errors(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *args[6], *want;
+	} cases[] = {
+		{{"optimize", "/nonexistent/task", "--compile-only"}, "kcheck: error: no task spec at /nonexistent/task/task.yaml\n"},
+		{{"optimize", "gemv", "--budget", "0"}, "kcheck: error: --budget takes steps (1..64), minutes (10m) or both (8,10m): 0\n"},
+		{{"optimize", "gemv", "--llm-base-url", "http://127.0.0.1:9/v1"}, "kcheck: error: --llm-base-url needs --llm-model\n"},
+		{{"optimize", "gemv", "--frobnicate"}, "kcheck: error: unknown option: --frobnicate\n"},
+		{{"bench", "init", "/nonexistent.cu", "--kernel", "k"}, "kcheck: error: cannot read /nonexistent.cu: "},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *argv[8] = {KA_KCHECK};
+		int n = 1;
+		for (int a = 0; a < 6 && cases[i].args[a]; a++) argv[n++] = (char *)cases[i].args[a];
+		argv[n] = NULL;
+		ka_buf out;
+		ka_buf_init(&out, 1 << 16);
+		ka_proc_result r;
+		assert_int_equal(ka_proc_run(argv, 60, &out, &r), KA_OK);
+		assert_int_equal(r.status, 2);
+		if (strncmp(out.data ? out.data : "", cases[i].want, strlen(cases[i].want)))
+			fail_msg("case %zu: got '%s'", i, out.data ? out.data : "");
+		assert_int_equal(strchr(out.data, '\n') - out.data, (long)strlen(out.data) - 1);   /* one line */
+		ka_buf_free(&out);
+	}
+	/* no GPU here: a plain run says so (skipped where a device exists) */
+	if (ka_fs_exists("/dev/nvidiactl") || ka_fs_exists("/dev/nvidia0")) return;
+	char *argv[] = {KA_KCHECK, "optimize", KA_SOURCE_DIR "/bench/tasks/gemv", NULL};
+	ka_buf out;
+	ka_buf_init(&out, 1 << 16);
+	ka_proc_result r;
+	assert_int_equal(ka_proc_run(argv, 60, &out, &r), KA_OK);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(out.data, "kcheck: error: no CUDA device found (--compile-only stops at the static and compile gates)\n");
+	ka_buf_free(&out);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cli_errors),
 		cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_garbled_and_bad_task),
 		cmocka_unit_test(test_llm_compile_only),
