@@ -30,6 +30,8 @@ typedef struct loop {
 	char run_id[96], arch[16];
 	char *orig, *best, *parent;       /* baseline, current best, the best's input */
 	char best_recipe[64], best_params[96], best_rule[96];
+	char *skill;                      /* the DB's best verified kernel for this task, tried first */
+	char skill_summary[160];
 	char best_file[1100];
 	ka_opt_summary *s;
 	ka_coder_attempt tried[64];
@@ -172,7 +174,8 @@ static void summarize(loop *L, const ka_opt_cand *c, const ka_opt_step *st, cons
 	}
 	if (st->accepted) {
 		char sum[200];
-		snprintf(sum, sizeof sum, "%s %s", c->recipe->name, c->params);
+		if (!strcmp(c->recipe->name, "skill")) snprintf(sum, sizeof sum, "%s", st->params);   /* as stored */
+		else snprintf(sum, sizeof sum, "%s %s", c->recipe->name, c->params);
 		ka_kdb_skill sk = {.task = L->spec.name, .arch = L->arch, .source = src, .summary = sum,
 				   .rules = c->rule, .speedup = st->total};
 		if (ka_kdb_add_skill(L->db, &sk, NULL) && L->o->progress)
@@ -341,7 +344,19 @@ static int one_step(loop *L, int *more)
 		if (plan.c[i].on_parent) snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);
 	int llm = !strcmp(ka_coder_name(L->coder), "llm");
 	char key[400];
-	const ka_opt_cand *c = pick(L, &plan, llm, key, sizeof key);
+	static const char *const skill_grid[] = {"", NULL};
+	static const ka_recipe skill_recipe = {.name = "skill", .grid = skill_grid};
+	static ka_opt_cand skill_cand;
+	const ka_opt_cand *c = NULL;
+	if (L->skill) {
+		memset(&skill_cand, 0, sizeof skill_cand);
+		skill_cand.recipe = &skill_recipe;
+		skill_cand.params = "";
+		c = &skill_cand;
+		snprintf(key, sizeof key, "skill||");
+	} else {
+		c = pick(L, &plan, llm, key, sizeof key);
+	}
 	if (!c || L->nkeys == 256 || L->s->nsteps == 64) { free(f); return KA_OK; }
 	*more = 1;
 	snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
@@ -377,7 +392,18 @@ static int one_step(loop *L, int *more)
 	static ka_bench_result res;
 	memset(&res, 0, sizeof res);
 	char cand[1100] = "";
-	rc = code_and_verify(L, &req, llm, st, &rep, &res, cand, sizeof cand, &prc);
+	if (c == &skill_cand) {
+		/* the stored kernel is the candidate; the bench decides again */
+		memset(&rep, 0, sizeof rep);
+		rep.source = L->skill;
+		rep.source_len = strlen(L->skill);
+		L->skill = NULL;
+		snprintf(st->params, sizeof st->params, "%.95s", L->skill_summary);
+		prc = KA_OK;
+		rc = try_candidate(L, st, rep.source, "-skill", &res, cand, sizeof cand);
+	} else {
+		rc = code_and_verify(L, &req, llm, st, &rep, &res, cand, sizeof cand, &prc);
+	}
 	if (!strcmp(st->outcome, "declined") && !strstr(st->error, "bad parameters")) {
 		/* the kernel lacks the recipe's shape: no parameter set will do */
 		char bh[65];
@@ -447,6 +473,15 @@ static int setup(loop *L)
 		if (L->db && !o->compile_only && (rc = ka_kdb_sync_rules(L->db, L->rs))) return rc;
 	}
 	if ((rc = ka_coder_new(&L->coder, &o->coder))) return rc;
+	if (L->db && !o->compile_only) {
+		/* long-term memory first: the best kernel an earlier run verified
+		 * for this task (benched again, never trusted) */
+		char *sum = NULL;
+		double sp;
+		if (ka_kdb_best_skill(L->db, L->spec.name, L->arch, &L->skill, &sum, &sp) == KA_OK)
+			snprintf(L->skill_summary, sizeof L->skill_summary, "%.150s", sum ? sum : "");
+		free(sum);
+	}
 	snprintf(L->run_id, sizeof L->run_id, "%s-%lld-%d", L->spec.name, (long long)time(NULL), (int)getpid());
 	make_abi(L);
 	return KA_OK;
@@ -494,5 +529,6 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 	free(L.orig);
 	free(L.best);
 	free(L.parent);
+	free(L.skill);
 	return rc;
 }

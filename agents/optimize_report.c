@@ -93,7 +93,7 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 			"|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < s->nsteps; i++) {
 		const ka_opt_step *st = &s->steps[i];
-		char sp[64] = "-", err[200];
+		char sp[64] = "-", err[256];
 		if (st->speedup > 0) snprintf(sp, sizeof sp, "%.3f [%.3f, %.3f]", st->speedup, st->lo, st->hi);
 		snprintf(err, sizeof err, "%s", st->error[0] ? st->error : "");
 		for (char *p = err; *p; p++)
