@@ -4,6 +4,8 @@
  *   kcheck rules list|show|new|test       the rule base (tool_rules.c)
  *   kcheck facts FILE...                  the analyzer's facts (tool_facts.c)
  *   kcheck bench ...                      the benchmark harness (bench/)
+ *   kcheck optimize TASK ...              the optimize loop (tool_optimize.c)
+ *   kcheck bench init FILE --kernel K     a task scaffolded from a kernel (tool_optimize.c)
  *
  * A file or folder literally named `rules`, `facts` or `bench` can still
  * be linted as `./rules`. */
@@ -21,7 +23,11 @@ int main(int argc, char **argv)
 		return ka_tool_rules(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "facts") == 0)
 		return ka_tool_facts(argc - 1, argv + 1);
+	if (argc >= 3 && strcmp(argv[1], "bench") == 0 && strcmp(argv[2], "init") == 0)
+		return ka_tool_bench_init(argc - 2, argv + 2);
 	if (argc >= 2 && strcmp(argv[1], "bench") == 0)
 		return ka_bench_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "optimize") == 0)
+		return ka_tool_optimize(argc - 1, argv + 1);
 	return ka_tool_lint(argc, argv);
 }

@@ -136,6 +136,10 @@ int ka_tool_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs,
 		     const char **files, int nfiles, int report_unused);
 
 /* tool_rules.c */
+/* `kcheck optimize TASK ...` (tool_optimize.c). */
+int ka_tool_optimize(int argc, char **argv);
+/* `kcheck bench init FILE --kernel NAME` (tool_optimize.c). */
+int ka_tool_bench_init(int argc, char **argv);
 int ka_tool_rules(int argc, char **argv);
 int ka_tool_explain(const ka_ruleset *rs, const char *id, FILE *out);
 
