@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const ka_coder_provider ka_coder_offline_provider;    /* agents/coder_offline.c */
 extern const ka_coder_provider ka_coder_llm_provider;        /* agents/coder_llm.c */
 
 static const ka_coder_provider *const builtin[] = {
+	&ka_coder_offline_provider,
 	&ka_coder_llm_provider,
 };
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])

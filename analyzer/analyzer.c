@@ -4,6 +4,7 @@
  * into the database in one transaction. */
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
+#include "analyzer/ptxas.h"
 #include "analyzer/walk.h"
 #include "util/checked.h"
 #include "util/error.h"
@@ -21,29 +22,30 @@ const char *ka_lang_of_path(const char *path)
 static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 {
 	walk_scope_enter(w, fn);
-	sx_ctx_init(&w->sx, w->a);
+	sx_ctx_init(&w->sym.sx, w->file.a);
 	w->fn = fn;
 	w->kernel = kernel;
 	w->func = fn->name;
 	w->is_device = (fn->flags & (KDF_GLOBAL | KDF_DEVICE)) != 0;
-	w->nloops = w->nbrs = w->div_return_line = w->guard_return = 0;
-	w->n_barriers = w->n_accesses = w->n_loops = w->uses_warp = w->has_guard = 0;
-	w->narrays = 0;
-	w->inline_depth = 0;
-	w->ret_val = NULL;
+	w->ctl.nloops = w->ctl.nbrs = w->ctl.div_return_line = w->ctl.guard_return = 0;
+	w->tally.n_barriers = w->tally.n_accesses = w->tally.n_loops = w->tally.uses_warp = w->tally.has_guard = 0;
+	w->tally.narrays = 0;
+	w->ctl.inline_depth = 0;
+	w->ctl.limits_hit = 0;
+	w->sym.ret_val = NULL;
 	static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
 		"blockIdx.x", "blockIdx.y", "blockIdx.z", "blockDim.x", "blockDim.y", "blockDim.z",
 		"gridDim.x", "gridDim.y", "gridDim.z", "warpSize"};
 	static const unsigned deps[] = {D_TX, D_TY, D_TZ, D_BLOCK, D_BLOCK, D_BLOCK,
 		D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, 0};
 	for (int i = 0; i <= SYM_WARPSIZE; i++) {
-		int s = sx_new_sym(&w->sx, (sx_sym_kind)i, names[i], deps[i], 0);
-		sx_sym *y = &w->sx.syms[s];
+		int s = sx_new_sym(&w->sym.sx, (sx_sym_kind)i, names[i], deps[i], 0);
+		sx_sym *y = &w->sym.sx.syms[s];
 		if (i >= SYM_BDIM_X && i <= SYM_BDIM_Z) {
 			y->value = w->block[i - SYM_BDIM_X];
 			y->has_value = 1;
 		} else if (i == SYM_WARPSIZE) {
-			y->value = w->arch->warp_size;
+			y->value = w->file.arch->warp_size;
 			y->has_value = 1;
 		} else if (i >= SYM_BID_X && i <= SYM_BID_Z) {
 			y->value = 1;
@@ -53,11 +55,11 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 	for (int i = 0; i < fn->nparams; i++) {
 		ka_decl *p = fn->params[i];
 		if (p->tflags & KT_POINTER) {
-			w->env[p->id] = (val){.base = p, .space = w->is_device ? SP_GLOBAL : SP_UNKNOWN,
-			                      .x = sx_const(&w->sx, 0)};
+			w->sym.env[p->id] = (val){.base = p, .space = w->is_device ? SP_GLOBAL : SP_UNKNOWN,
+			                      .x = sx_const(&w->sym.sx, 0)};
 		} else {
-			int s = sx_new_sym(&w->sx, SYM_PARAM, p->name, D_PARAM, 0);
-			w->env[p->id].x = sx_symref(&w->sx, s);
+			int s = sx_new_sym(&w->sym.sx, SYM_PARAM, p->name, D_PARAM, 0);
+			w->sym.env[p->id].x = sx_symref(&w->sym.sx, s);
 		}
 	}
 }
@@ -67,22 +69,22 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
  * kernel). */
 static void chain_launches(walk *w)
 {
-	w->first_launch = ka_arena_alloc(w->a, sizeof *w->first_launch * (size_t)w->nenv);
-	for (int i = 0; i < w->nenv; i++)
-		w->first_launch[i] = -1;
-	for (int i = w->nlaunches - 1; i >= 0; i--) {
-		launch_info *l = &w->launches[i];
+	w->host.first_launch = ka_arena_alloc(w->file.a, sizeof *w->host.first_launch * (size_t)w->file.nenv);
+	for (int i = 0; i < w->file.nenv; i++)
+		w->host.first_launch[i] = -1;
+	for (int i = w->host.nlaunches - 1; i >= 0; i--) {
+		launch_info *l = &w->host.launches[i];
 		l->next_same = -1;
-		if (l->kernel && l->kernel->id >= 0 && l->kernel->id < w->nenv) {
-			l->next_same = w->first_launch[l->kernel->id];
-			w->first_launch[l->kernel->id] = i;
+		if (l->kernel && l->kernel->id >= 0 && l->kernel->id < w->file.nenv) {
+			l->next_same = w->host.first_launch[l->kernel->id];
+			w->host.first_launch[l->kernel->id] = i;
 		}
 	}
 }
 
 static int first_launch(const walk *w, const ka_decl *k)
 {
-	return w->first_launch && k->id >= 0 && k->id < w->nenv ? w->first_launch[k->id] : -1;
+	return w->host.first_launch && k->id >= 0 && k->id < w->file.nenv ? w->host.first_launch[k->id] : -1;
 }
 
 /* Template parameters: bound to constants when every launch agrees. */
@@ -90,8 +92,8 @@ static void bind_tparams(walk *w, ka_decl *k)
 {
 	int64_t args[4];
 	int n = -1;
-	for (int i = first_launch(w, k); i >= 0; i = w->launches[i].next_same) {
-		launch_info *l = &w->launches[i];
+	for (int i = first_launch(w, k); i >= 0; i = w->host.launches[i].next_same) {
+		launch_info *l = &w->host.launches[i];
 		if (n < 0) {
 			n = l->ntargs;
 			memcpy(args, l->targs, sizeof args);
@@ -105,9 +107,9 @@ static void bind_tparams(walk *w, ka_decl *k)
 		if (!(t->tflags & KT_INT))
 			continue;
 		if (ai < n)
-			w->env[t->id].x = sx_const(&w->sx, args[ai]);
+			w->sym.env[t->id].x = sx_const(&w->sym.sx, args[ai]);
 		else
-			w->env[t->id].x = sx_symref(&w->sx, sx_new_sym(&w->sx, SYM_PARAM, t->name, D_PARAM, 0));
+			w->sym.env[t->id].x = sx_symref(&w->sym.sx, sx_new_sym(&w->sym.sx, SYM_PARAM, t->name, D_PARAM, 0));
 		ai++;
 	}
 }
@@ -135,8 +137,8 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	*nlaunch = 0;
 	*agree = 1;
 	*max_dyn = 0;
-	for (int i = first_launch(w, k); i >= 0; i = w->launches[i].next_same) {
-		launch_info *l = &w->launches[i];
+	for (int i = first_launch(w, k); i >= 0; i = w->host.launches[i].next_same) {
+		launch_info *l = &w->host.launches[i];
 		(*nlaunch)++;
 		if (l->dyn_smem > *max_dyn)
 			*max_dyn = l->dyn_smem;
@@ -165,7 +167,7 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	if (o->assume_block[0] > 0) {
 		for (int i = 0; i < 3; i++)
 			w->block[i] = o->assume_block[i] > 0 ? o->assume_block[i] : 1;
-		w->assumption = ka_arena_printf(w->a, "block (%d,%d,%d) from --assume-block",
+		w->assumption = ka_arena_printf(w->file.a, "block (%d,%d,%d) from --assume-block",
 		                                w->block[0], w->block[1], w->block[2]);
 		return;
 	}
@@ -173,30 +175,14 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	w->block[0] = two_d ? 32 : 256;
 	w->block[1] = two_d ? 8 : 1;
 	w->block[2] = 1;
-	w->assumption = ka_arena_printf(w->a, "block (%d,%d,1) assumed: no constant launch or "
+	w->assumption = ka_arena_printf(w->file.a, "block (%d,%d,1) assumed: no constant launch or "
 	                                "__launch_bounds__", w->block[0], w->block[1]);
 }
 
-#include "analyzer/analyzer_rows.inc"
-
-/* The budget ran out in f: say so in the diag table (the CLI prints it). */
-static void budget_diag(walk *w, ka_decl *f)
-{
-	ka_row r;
-	ka_row_begin(&r, "diag");
-	ka_row_text(&r, "file", f->loc.file ? f->loc.file : w->tu->main_file);
-	ka_row_int(&r, "line", f->loc.line);
-	ka_row_int(&r, "col", f->loc.col);
-	ka_row_text(&r, "severity", "warning");
-	ka_row_text(&r, "message", ka_arena_printf(w->a, "analysis budget exceeded in %s "
-	            "(%s per file): it and the functions after it are not fully analysed",
-	            f->name ? f->name : "?", w->budget_text));
-	ka_row_insert(w->db, &r);
-}
 
 static int walk_host_code(walk *w)
 {
-	for (ka_decl *f = w->tu->funcs; f && !w->over_budget; f = f->next) {
+	for (ka_decl *f = w->file.tu->funcs; f && !w->file.over_budget; f = f->next) {
 		if (f->flags & (KDF_GLOBAL | KDF_DEVICE)) {
 			if (!(f->flags & KDF_HOST))
 				continue;
@@ -204,19 +190,22 @@ static int walk_host_code(walk *w)
 		w->block[0] = w->block[1] = w->block[2] = 1;
 		walk_reset(w, f, NULL);
 		w->is_device = 0;
-		enter_host_template(w, f);
-		st(w, f->body);
-		if (w->over_budget)
-			budget_diag(w, f);
+		walk_enter_host_template(w, f);
+		walk_stmt(w, f->body);
+		if (w->file.over_budget)
+			walk_emit_budget(w, f);
 	}
 	chain_launches(w);
-	for (int i = 0; i < w->noptin; i++) {
+	for (int i = 0; i < w->host.noptin; i++) {
 		sqlite3_stmt *s;
-		if (sqlite3_prepare_v2(w->db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?",
-		                       -1, &s, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(w->file.db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?",
+		                       -1, &s, NULL) != SQLITE_OK) {
+			ka_facts_writer_fail(w->file.fw, KA_ERR, "facts: %s (smem_optin)", sqlite3_errmsg(w->file.db));
 			continue;
-		sqlite3_bind_text(s, 1, w->optin_kernels[i], -1, SQLITE_STATIC);
-		sqlite3_step(s);
+		}
+		sqlite3_bind_text(s, 1, w->host.optin_kernels[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			ka_facts_writer_fail(w->file.fw, KA_ERR, "facts: %s (smem_optin)", sqlite3_errmsg(w->file.db));
 		sqlite3_finalize(s);
 	}
 	return KA_OK;
@@ -229,19 +218,19 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 {
 	int nl, agree;
 	int64_t max_dyn;
-	if (w->over_budget)
+	if (w->file.over_budget)
 		return;
 	block_shape(w, f, o, &nl, &agree, &max_dyn);
 	walk_reset(w, f, f);
-	w->kernel_id = (int)next_id(w);
+	w->kernel_id = (int)walk_next_id(w);
 	bind_tparams(w, f);
-	bind_kernel_types(w, f);
-	w->quiet += quiet;
-	st(w, f->body);
-	w->quiet -= quiet;
-	kernel_row(w, f, kind, nl, agree, max_dyn);
-	if (w->over_budget)
-		budget_diag(w, f);
+	walk_bind_kernel_types(w, f);
+	w->ctl.quiet += quiet;
+	walk_stmt(w, f->body);
+	w->ctl.quiet -= quiet;
+	walk_emit_kernel(w, f, kind, nl, agree, max_dyn);
+	if (w->file.over_budget)
+		walk_emit_budget(w, f);
 }
 
 static void reverse_funcs(ka_tu *tu)
@@ -262,68 +251,64 @@ static void set_budget(walk *w, const ka_analyze_opts *o, double t0)
 {
 	double secs = o->budget_s > 0 ? o->budget_s : KA_BUDGET_DEFAULT_S;
 	size_t mb = o->budget_mb > 0 ? (size_t)o->budget_mb : KA_BUDGET_DEFAULT_MB;
-	w->deadline = o->budget_s < 0 ? 0 : t0 + secs;
-	w->mem_limit = o->budget_mb < 0 ? 0 : mb << 20;
-	w->budget_text = ka_arena_printf(w->a, "%g s, %zu MB", secs, mb);
+	w->file.deadline = o->budget_s < 0 ? 0 : t0 + secs;
+	w->file.mem_limit = o->budget_mb < 0 ? 0 : mb << 20;
+	w->file.budget_text = ka_arena_printf(w->file.a, "%g s, %zu MB", secs, mb);
 }
 
 static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db,
                       double t0)
 {
 	static _Thread_local int64_t ids;
-	walk w = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids};
+	walk w = {.file = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids}};
+	int rc = ka_facts_writer_new(&w.file.fw, db);
+	if (rc != KA_OK)
+		return rc;
 	walk_smem_init(tu, tu->arena, &w);
-	w.nenv = tu->next_decl_id + 1;
-	w.tb = ka_arena_alloc(tu->arena, sizeof *w.tb * (size_t)w.nenv);
-	w.env = ka_arena_alloc(tu->arena, sizeof *w.env * (size_t)w.nenv);
-	w.ds = ka_arena_alloc(tu->arena, sizeof *w.ds * (size_t)w.nenv);
-	w.called = ka_arena_alloc(tu->arena, (size_t)w.nenv);
+	w.file.nenv = tu->next_decl_id + 1;
+	w.sym.tb = ka_arena_alloc(tu->arena, sizeof *w.sym.tb * (size_t)w.file.nenv);
+	w.sym.env = ka_arena_alloc(tu->arena, sizeof *w.sym.env * (size_t)w.file.nenv);
+	w.sym.ds = ka_arena_alloc(tu->arena, sizeof *w.sym.ds * (size_t)w.file.nenv);
+	w.file.called = ka_arena_alloc(tu->arena, (size_t)w.file.nenv);
 	walk_scope_alloc(&w);
 	set_budget(&w, o, t0);
-	w.optin_kernels = ka_arena_alloc(tu->arena, sizeof *w.optin_kernels * 64);
+	w.host.optin_kernels = ka_arena_alloc(tu->arena, sizeof *w.host.optin_kernels * WALK_MAX_OPTIN);
 	reverse_funcs(tu);
 	walk_funcs_index(&w);
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-	tu_rows(&w, o);
-	bind_host_templates(&w);
+	walk_emit_tu(&w);
+	walk_bind_host_templates(&w);
 	walk_host_code(&w);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if (f->flags & KDF_GLOBAL)
 			walk_function(&w, f, o, "global", 0);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		if ((f->flags & KDF_DEVICE) && !(f->flags & KDF_GLOBAL))
-			walk_function(&w, f, o, "device", w.called[f->id]);
-	/* Indexes for the joins below and for the rules' per-kernel lookups
-	 * (`... WHERE p.kernel_id = access.kernel_id`): without them each
-	 * correlated subquery scans a table per row, quadratic in the number
-	 * of kernels of a file. */
-	sqlite3_exec(db,
-		"CREATE INDEX IF NOT EXISTS ka_kernel_name ON kernel(name, kind);"
-		"CREATE INDEX IF NOT EXISTS ka_barrier_kernel ON barrier(kernel_id, kind, line);",
-		NULL, NULL, NULL);
-	static const char *const by_kernel[] = {"access", "atomic", "branch", "call",
-		"divergent_warp_code", "early_return", "launch", "literal", "local_array", "loop",
-		"param", "reduction_loop", "shared_array"};
-	for (size_t i = 0; i < sizeof by_kernel / sizeof by_kernel[0]; i++) {
-		char sql[160];
-		snprintf(sql, sizeof sql, "CREATE INDEX IF NOT EXISTS ka_%s_kernel ON %s(kernel_id)",
-		         by_kernel[i], by_kernel[i]);
-		sqlite3_exec(db, sql, NULL, NULL, NULL);
-	}
-	sqlite3_exec(db,                   /* the other columns rules join on */
-		"CREATE INDEX IF NOT EXISTS ka_loop_parent ON loop(parent_id);"
-		"CREATE INDEX IF NOT EXISTS ka_access_loop ON access(loop_id);"
-		"CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);",
-		NULL, NULL, NULL);
-	sqlite3_exec(db,
+			walk_function(&w, f, o, "device", w.file.called[f->id]);
+	/* Indexes for the joins below and for the rules' lookups. */
+	if (ka_facts_index(db) != KA_OK)
+		ka_facts_writer_fail(w.file.fw, KA_ERR, "%s", ka_error_last());
+	char *err = NULL;
+	if (sqlite3_exec(db,
 		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
 		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
 		"b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
 		"b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
 		"UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
 		"AND k.kind = 'global');",
-		NULL, NULL, NULL);
-	free(w.scope);
+		NULL, NULL, &err) != SQLITE_OK)
+		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (joins)", err ? err : "?");
+	sqlite3_free(err);
+	free(w.sym.scope);
+	/* One check for every row of the file: a failed insert (a bug in the
+	 * writer's caller, or SQLite out of memory) fails the file and leaves
+	 * the database as it was, never a table silently short of rows. */
+	rc = ka_facts_writer_check(w.file.fw);
+	ka_facts_writer_free(w.file.fw);
+	if (rc != KA_OK) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
 	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? KA_OK :
 	       ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 }

@@ -4,13 +4,14 @@
  * index analysis -> facts writer] -> facts database -> rules.
  *
  * Only analyzer/frontend*.c include <clang-c/Index.h>; callers see SQLite
- * facts (schema: analyzer/facts_schema.sql, documented in docs/facts.md).
+ * facts (schema: facts/facts_tables.def, documented in docs/facts.md).
  */
 #ifndef KA_ANALYZER_H
 #define KA_ANALYZER_H
 #include <sqlite3.h>
 #include "analyzer/arch.h"
 #include "util/arena.h"
+#include "facts/facts.h"
 
 typedef struct ka_analyze_opts {
 	const char *arch;            /* --arch; NULL = KA_ARCH_DEFAULT */
@@ -32,9 +33,6 @@ typedef struct ka_analyze_opts {
 #define KA_BUDGET_DEFAULT_MB 4096
 
 #define KA_ANALYZE_OPTS_INIT {0}
-
-/* Create an empty in-memory facts database with the schema.  KA_OK or < 0. */
-int ka_facts_open(sqlite3 **db);
 
 /* Parse one source file and append its facts (kernels, accesses, launches,
  * ... and the `arch` row) to db.  Clang's diagnostics go into the `diag`

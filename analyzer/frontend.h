@@ -1,5 +1,5 @@
 /* analyzer/frontend.h: parse one file into the kernel model (model.h).
- * frontend.c is the only libclang user; frontend_args.c builds the compiler
+ * frontend*.c are the only libclang users; frontend_args.c builds the compiler
  * arguments and owns the shim headers used when no toolkit is installed. */
 #ifndef KA_ANALYZER_FRONTEND_H
 #define KA_ANALYZER_FRONTEND_H

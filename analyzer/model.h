@@ -1,8 +1,8 @@
 /* analyzer/model.h: the kernel model, the front end's output.
  *
- * The front end (frontend.c, the only file that includes libclang) lowers each
+ * The front end (frontend*.c, the only files that include libclang) lowers each
  * translation unit into these plain structs, allocated in one per-file arena.
- * Everything after it (walk.c, expr.c, warp.c, facts.c) works on this model
+ * Everything after it (walk*.c, emit*.c, expr.c, warp.c) works on this model
  * only, so it can be tested and fuzzed without parsing a file.
  */
 #ifndef KA_ANALYZER_MODEL_H

@@ -1,18 +1,23 @@
 /* analyzer/walk.h: internals shared by the kernel walker (walk*.c).
  *
  * The walker runs over one function of the model with an environment of
- * symbolic values (expr.h), substituting local definitions as it goes, and
- * emits facts rows: accesses, branches, barriers, loops, calls, atomics,
- * literals (walk_expr.c, walk_stmt.c), launches and host calls (walk_host.c).
- * Device functions are walked again in the context of each kernel that calls
- * them, with their parameters bound to the caller's arguments.
+ * symbolic values (expr.h), substituting local definitions as it goes:
+ * expressions (walk_expr.c), memory accesses (walk_access.c), statements
+ * (walk_stmt.c), calls (walk_call.c), launch sites (walk_host.c).  What it
+ * finds becomes rows through emit_*.c, on the typed facts writer.  Device
+ * functions are walked again in the context of each kernel that calls them,
+ * with their parameters bound to the caller's arguments.
+ *
+ * The state (struct walk) is split by lifetime: file (the TU), sym (the
+ * symbolic environment), ctl (control stacks), tally (the kernel row's
+ * counters), host (launch sites); shared functions carry the walk_ prefix.
  */
 #ifndef KA_ANALYZER_WALK_H
 #define KA_ANALYZER_WALK_H
 #include <sqlite3.h>
 #include "analyzer/arch.h"
 #include "analyzer/expr.h"
-#include "analyzer/facts.h"
+#include "facts/facts.h"
 #include "analyzer/model.h"
 
 enum { SP_NONE = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONSTANT, SP_UNKNOWN };
@@ -35,8 +40,23 @@ typedef struct loop_ctx {
 	const char *shared_written;   /* a shared array stored to inside */
 } loop_ctx;
 
+/* How far a value agrees across threads: from "differs between lanes of a
+ * warp" to "the same in the whole grid" (branch.uniformity). */
+typedef enum walk_uni {
+	WALK_UNI_THREAD,         /* can differ between lanes of a warp */
+	WALK_UNI_WARP,           /* the same within each warp */
+	WALK_UNI_BLOCK,          /* the same within a block */
+	WALK_UNI_GRID            /* a constant */
+} walk_uni;
+
+/* Varies between threads of a block (thread or warp). */
+static inline int walk_uni_thread_dep(walk_uni u)
+{
+	return u == WALK_UNI_THREAD || u == WALK_UNI_WARP;
+}
+
 typedef struct br_ctx {
-	const char *uniformity; /* thread | warp | block | grid */
+	walk_uni uniformity;
 	int line;
 	int is_guard;
 	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
@@ -71,12 +91,96 @@ typedef struct dstat {
 	unsigned char dim3_set[3]; /* 1 assigned a constant, 2 assigned a run-time value */
 } dstat;
 
-typedef struct walk {
+/* What is fixed for the translation unit: the model, the output, the
+ * by-declaration tables and the per-file budget. */
+typedef struct walk_file {
 	ka_tu *tu;
 	sqlite3 *db;
+	ka_facts_writer *fw;     /* every row goes through it (sticky error) */
 	const ka_arch *arch;
 	ka_arena *a;
+	int64_t *next_id;        /* shared id counter per table kind */
+	int nenv;                /* size of the by-decl-id tables */
+	unsigned char *called;   /* by decl id: device function inlined somewhere */
+	ka_decl **fn_sorted;     /* functions by name (walk_funcs_index) */
+	int nfn_sorted;
+	ka_decl *smem_decl;      /* the dynamic shared memory reached through SharedMemory<T> */
+	/* the per-file analysis budget (walk_budget_spent) */
+	double deadline;         /* CLOCK_MONOTONIC seconds; 0 none */
+	size_t mem_limit;        /* arena bytes; 0 none */
+	unsigned budget_ticks;
+	int over_budget;
+	const char *budget_text; /* "60 s, 2048 MB" for the diagnostic */
+} walk_file;
+
+/* The symbolic environment: values of the declarations in scope. */
+typedef struct walk_sym {
 	sx_ctx sx;
+	val *env;                /* by decl id */
+	dstat *ds;               /* by decl id */
+	tbind *tb;               /* by decl id: template parameter bindings */
+	const sx *ret_val;       /* return value of an inlined function */
+	const char *elem_assumed; /* a dependent element type whose size was assumed */
+	/* walk_scope.c: the declarations the current function's walk can reach
+	 * (its own, its callees', the globals they use).  Saving, restoring and
+	 * merging the environment costs the function's size, not the TU's. */
+	int *scope;              /* decl ids */
+	int nscope, capscope;
+	int *scope_pos;          /* by decl id: index in scope (valid for this gen) */
+	unsigned *scope_gen_of;  /* by decl id */
+	unsigned scope_gen;
+} walk_sym;
+
+/* The control context of the statement being walked.  The stacks have
+ * fixed depths; past one the walk goes on without that context and says so
+ * (walk_limit: "analysis limit reached in K at L"). */
+#define WALK_STR_(x) #x
+#define WALK_STR(x) WALK_STR_(x)
+#define WALK_MAX_LOOPS 16
+#define WALK_MAX_BRANCHES 32
+#define WALK_MAX_INLINE 6        /* device functions inlined into each other */
+#define WALK_MAX_ARRAYS 64
+#define WALK_MAX_OPTIN 64
+#define WALK_MAX_ARGS 16         /* arguments bound when inlining a call */
+typedef struct walk_ctl {
+	loop_ctx loops[WALK_MAX_LOOPS];
+	int nloops, next_loop_slot;
+	br_ctx brs[WALK_MAX_BRANCHES];
+	int nbrs;
+	int div_return_line;     /* a thread-dependent return seen before */
+	int guard_return;        /* a bounds-guard return seen before */
+	int quiet;               /* > 0: evaluate without emitting facts */
+	int inline_depth;
+	ka_decl *inline_stack[WALK_MAX_INLINE];
+	int stmt_level_call;     /* the call being evaluated is a whole statement */
+	int last_was_barrier;
+	int at_last_stmt;        /* walking the kernel body's last statement */
+	ka_node *next_stmt;      /* the statement after the current one */
+	unsigned limits_hit;     /* 1 << walk_limit_kind already reported for this function */
+} walk_ctl;
+
+/* Counters and lists for the kernel row. */
+typedef struct walk_tally {
+	int n_barriers, n_accesses, n_loops, uses_warp, has_guard;
+	ka_decl *arrays[WALK_MAX_ARRAYS];  /* shared and local arrays the kernel uses */
+	int narrays;
+} walk_tally;
+
+/* The host scan: launch sites, gathered before the kernels are walked. */
+typedef struct walk_host {
+	launch_info *launches;
+	int nlaunches, caplaunches;
+	int *first_launch;       /* by decl id: first of its launches (launch_info.next_same) */
+	const char **optin_kernels;
+	int noptin;
+} walk_host;
+
+typedef struct walk {
+	walk_file file;
+	walk_sym sym;
+	walk_ctl ctl;
+	walk_tally tally;
+	walk_host host;
 	/* the function being walked */
 	ka_decl *fn;             /* the function walked at top level */
 	ka_decl *kernel;         /* NULL for host code */
@@ -86,72 +190,24 @@ typedef struct walk {
 	int block[3];
 	const char *block_source;
 	const char *assumption;  /* block assumption text, NULL when known */
-	val *env;                /* by decl id */
-	dstat *ds;               /* by decl id */
-	int nenv;
-	/* control context */
-	loop_ctx loops[16];
-	int nloops, next_loop_slot;
-	br_ctx brs[32];
-	int nbrs;
-	int div_return_line;     /* a thread-dependent return seen before */
-	int guard_return;        /* a bounds-guard return seen before */
-	int quiet;               /* > 0: evaluate without emitting facts */
-	int inline_depth;
-	ka_decl *inline_stack[8];
-	const sx *ret_val;       /* return value of an inlined function */
-	int stmt_level_call;     /* the call being evaluated is a whole statement */
-	int last_was_barrier;
-	int at_last_stmt;        /* walking the kernel body's last statement */
-	/* counters for the kernel row */
-	int n_barriers, n_accesses, n_loops, uses_warp, has_guard;
-	/* host code */
-	launch_info *launches;
-	int nlaunches, caplaunches;
-	const char **optin_kernels;
-	int noptin;
-	int64_t *next_id;        /* shared id counter per table kind */
-	ka_decl *arrays[64];     /* shared and local arrays the kernel uses */
-	int narrays;
-	unsigned char *called;   /* by decl id: device function inlined somewhere */
-	ka_node *next_stmt;      /* the statement after the current one */
-	/* walk_scope.c: the declarations the current function's walk can reach
-	 * (its own, its callees', the globals they use).  Saving, restoring and
-	 * merging the environment costs the function's size, not the TU's. */
-	int *scope;              /* decl ids */
-	int nscope, capscope;
-	int *scope_pos;          /* by decl id: index in scope (valid for this gen) */
-	unsigned *scope_gen_of;  /* by decl id */
-	unsigned scope_gen;
-	/* the per-file analysis budget (walk_budget_spent) */
-	double deadline;         /* CLOCK_MONOTONIC seconds; 0 none */
-	size_t mem_limit;        /* arena bytes; 0 none */
-	unsigned budget_ticks;
-	int over_budget;
-	const char *budget_text; /* "60 s, 2048 MB" for the diagnostic */
-	int *first_launch;       /* by decl id: first of its launches (launch_info.next_same) */
-	ka_decl **fn_sorted;     /* functions by name (walk_funcs_index) */
-	int nfn_sorted;
-	tbind *tb;               /* by decl id: template parameter bindings */
-	const char *elem_assumed; /* a dependent element type whose size was assumed */
-	ka_decl *smem_decl;      /* the dynamic shared memory reached through SharedMemory<T> */
 } walk;
 
 /* walk_expr.c */
-val ev(walk *w, ka_node *n, int rw);            /* rw: 0 read, 1 write, 2 readwrite */
-const sx *ev_int(walk *w, ka_node *n);
-ka_node *strip(ka_node *n);
-int fold_int(walk *w, ka_node *n, int64_t *v);
-const char *uniformity_of(walk *w, const sx *x);
-int is_guard_value(const sx *c);
-int in_divergent(walk *w, const char **why, int *line, int warp_level);
-const char *node_text(walk *w, ka_node *n);
-int64_t next_id(walk *w);
+val walk_ev(walk *w, ka_node *n, int rw);            /* rw: 0 read, 1 write, 2 readwrite */
+const sx *walk_ev_int(walk *w, ka_node *n);
+ka_node *walk_strip(ka_node *n);
+int walk_fold_int(walk *w, ka_node *n, int64_t *v);
+walk_uni walk_uniformity(walk *w, const sx *x);
+const char *walk_uni_name(walk_uni u);       /* thread | warp | block | grid */
+int walk_is_guard(const sx *c);
+int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level);
+const char *walk_text(walk *w, ka_node *n);
+int64_t walk_next_id(walk *w);
 
 /* walk_stmt.c */
-void st(walk *w, ka_node *n);
-void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
+void walk_stmt(walk *w, ka_node *n);
 void walk_assign(walk *w, ka_decl *d, val v);
+int walk_is_return_only(const ka_node *n);     /* `return;` or `{ return; }` */
 
 /* walk_scope.c */
 void walk_scope_alloc(walk *w);                 /* by-id tables, once per TU */
@@ -160,54 +216,59 @@ int walk_scope_index(const walk *w, const ka_decl *d);   /* -1 outside */
 void walk_funcs_index(walk *w);                 /* after the TU's function list is final */
 /* The functions named `name`, in list order: *first and the count. */
 int walk_funcs_named(const walk *w, const char *name, ka_decl *const **first);
-val *env_save(walk *w);                         /* the scope's values (free()) */
-void env_restore(walk *w, const val *saved);
+val *walk_env_save(walk *w);                         /* the scope's values (free()) */
+void walk_env_restore(walk *w, const val *saved);
 /* 1 once the file's time or memory budget is spent (checked every few
  * hundred calls; then the walk unwinds without emitting more facts). */
 int walk_budget_spent(walk *w);
+
+/* walk_access.c */
 val walk_access(walk *w, ka_node *n, int rw);    /* an lvalue read or written */
-void record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw);
+void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw);
+int walk_space_of_decl(const ka_decl *d);        /* SP_* of a base declaration */
+/* An lvalue's address (base, space, byte offset), element size and field. */
+int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field);
+val walk_access_expr(walk *w, ka_node *n, int rw);  /* subscript, deref, field: recorded */
 
 /* walk_call.c */
-val ev_call(walk *w, ka_node *n);
-val inline_call(walk *w, ka_node *n, ka_decl *f);
-void barrier_fact(walk *w, ka_node *n, const char *kind);   /* block | warp | fence | grid */
-void call_fact(walk *w, ka_node *n, const char *cat, int checked);
+val walk_ev_call(walk *w, ka_node *n);
+val walk_inline_call(walk *w, ka_node *n, ka_decl *f);
+void walk_barrier(walk *w, ka_node *n, const char *kind);   /* block | warp | fence | grid */
 
 /* walk_types.c: element sizes (dependent types too), template bindings,
  * vector and reduced-precision operators, load/store intrinsics. */
-int elem_size(walk *w, ka_node *n, ka_node *ptr);
-int pointee_size(walk *w, ka_node *p);
-int size_of_type(walk *w, const char *type, int deref);
-int value_size(walk *w, ka_node *n);
-const char *access_index_text(walk *w, ka_node *n, val addr, int elem);
-int vector_lanes(const ka_node *n, int abytes);
-const char *call_name(walk *w, ka_node *n);
-ka_decl *find_function(walk *w, const char *name, int nargs, int device);
-int call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max);
-void bind_call_tparams(walk *w, ka_node *n, ka_decl *f);
-void bind_kernel_types(walk *w, ka_decl *k);
-void bind_host_templates(walk *w);
-void enter_host_template(walk *w, ka_decl *f);
-int loop_is_static(walk *w, ka_node *cond, ka_decl *iv, const sx *start, const sx *step);
+int walk_elem_size(walk *w, ka_node *n, ka_node *ptr);
+int walk_pointee_size(walk *w, ka_node *p);
+int walk_size_of_type(walk *w, const char *type, int deref);
+int walk_value_size(walk *w, ka_node *n);
+const char *walk_index_text(walk *w, ka_node *n, val addr, int elem);
+int walk_vector_lanes(const ka_node *n, int abytes);
+const char *walk_call_name(walk *w, ka_node *n);
+ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device);
+int walk_call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max);
+void walk_bind_call_tparams(walk *w, ka_node *n, ka_decl *f);
+void walk_bind_kernel_types(walk *w, ka_decl *k);
+void walk_bind_host_templates(walk *w);
+void walk_enter_host_template(walk *w, ka_decl *f);
+int walk_loop_is_static(walk *w, ka_node *cond, ka_decl *iv, const sx *start, const sx *step);
 
 /* walk_vec.c: calls that move data on records (operators, conversions,
  * load/store intrinsics). */
-int ev_typed_call(walk *w, ka_node *n, val *out);
+int walk_ev_typed_call(walk *w, ka_node *n, val *out);
 
 /* walk_cg.c: cooperative groups and the SharedMemory<T> idiom. */
-int ev_cg_call(walk *w, ka_node *n, val *out);
-int is_block_barrier_call(ka_node *n);
+int walk_ev_cg_call(walk *w, ka_node *n, val *out);
+int walk_is_block_barrier(ka_node *n);
 void walk_smem_init(ka_tu *tu, ka_arena *a, walk *w);
 
 /* walk_lane.c: lane and warp ids (tid & 31, tid >> 5) made affine within a warp. */
-const sx *lane_linear(walk *w, const sx *x);
+const sx *walk_lane_linear(walk *w, const sx *x);
 void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f); /* by-reference and &x arguments */
 
 /* walk_host.c */
-void launch_fact(walk *w, ka_node *n);
-void note_array(walk *w, ka_decl *d);
-int host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
+void walk_launch(walk *w, ka_node *n);
+void walk_note_array(walk *w, ka_decl *d);
+int walk_host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
 
 /* warp.c: the modelled warp for one address expression. */
 typedef struct warp_result {
@@ -219,8 +280,38 @@ typedef struct warp_result {
 	int uniform;             /* same address for all lanes */
 	int warp_uniform_vals;   /* for conditions: same value within each warp */
 } warp_result;
-void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
+void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
 /* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
-int warp_uniform_value(walk *w, const sx *x);
+int walk_warp_uniform(walk *w, const sx *x);
+
+/* emit_tu.c, emit_code.c, emit_access.c: the rows, on the typed writer.
+ * The walker computes and keeps the tallies; these only write. */
+void walk_emit_loc(ka_facts_row *r, const ka_loc *l);
+void walk_emit_tu(walk *w);                     /* arch, file, line, diag, constant_var */
+void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nlaunch, int agree,
+                      int64_t max_dyn);         /* kernel, param, shared/local arrays */
+void walk_emit_budget(walk *w, ka_decl *f);     /* the budget ran out in f */
+/* A fixed depth of the walk was reached at `at` (WALK_MAX_*): a warning in
+ * the diag table, once per function and kind ("analysis limit reached in K
+ * at L: ..."); the caller goes on with less context, as the message says. */
+typedef enum walk_limit {
+	WALK_LIMIT_LOOPS, WALK_LIMIT_BRANCHES, WALK_LIMIT_INLINE, WALK_LIMIT_ARRAYS,
+	WALK_LIMIT_OPTIN, WALK_LIMIT_ARGS
+} walk_limit;
+void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at);
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line,
+                       int warp);
+void walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
+void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked);
+void walk_emit_literal(walk *w, ka_node *n, int promotes);
+void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv,
+                    const sx *cond, int64_t trip, int trip_ok);
+void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv, const char *array);
+void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep);
+void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
+void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok,
+                      const int64_t b[3], int bok, int64_t smem, int sok);
+void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
+                      int rw, const char *assumed_type, warp_result *out);
 
 #endif

@@ -32,7 +32,7 @@ void walk_smem_init(ka_tu *tu, ka_arena *a, walk *w)
 	d->inner_dim_begin = d->inner_dim_end = -1;
 	d->loc.file = tu->main_file;
 	d->loc.begin = d->loc.end = -1;
-	w->smem_decl = d;
+	w->file.smem_decl = d;
 }
 
 static int has_ci(const char *s, const char *needle)
@@ -53,15 +53,15 @@ static int smem_call(walk *w, ka_node *n, val *out)
 	/* in a template, `SharedMemory<T>()` is a dependent construction whose
 	 * conversion to T* is implicit: the object stands for the pointer */
 	int dep = !*name && (n->tflags & KT_DEPENDENT) && has_ci(n->type, "sharedmem");
-	if (!w->smem_decl || !w->is_device ||
+	if (!w->file.smem_decl || !w->is_device ||
 	    !(dep || ((conv || strcmp(name, "getPointer") == 0) && has_ci(n->ref_usr, "sharedmem"))))
 		return 0;
-	ka_decl *d = w->smem_decl;
+	ka_decl *d = w->file.smem_decl;
 	if (n->pointee_bytes > 0)
 		d->elem_bytes = n->pointee_bytes;
 	d->loc = n->loc;
-	note_array(w, d);
-	*out = (val){.base = d, .space = SP_SHARED, .x = sx_const(&w->sx, 0)};
+	walk_note_array(w, d);
+	*out = (val){.base = d, .space = SP_SHARED, .x = sx_const(&w->sym.sx, 0)};
 	return 1;
 }
 
@@ -70,10 +70,10 @@ static int smem_call(walk *w, ka_node *n, val *out)
 /* The group object a call works on: `g.f()` or `f(g, ...)`. */
 static ka_node *group_of(ka_node *n)
 {
-	ka_node *c = n->callee ? strip(n->callee) : NULL;
+	ka_node *c = n->callee ? walk_strip(n->callee) : NULL;
 	if (c && c->kind == KN_MEMBER && c->nkids >= 1)    /* (a dependent one has 2) */
-		return strip(c->kids[0]);
-	return n->nkids ? strip(n->kids[0]) : NULL;
+		return walk_strip(c->kids[0]);
+	return n->nkids ? walk_strip(n->kids[0]) : NULL;
 }
 
 /* grid | block | warp from the group's type ("" unknown). */
@@ -104,30 +104,30 @@ static int tile_size(ka_node *g, const char *usr)
 
 static const sx *sym_of(walk *w, sx_sym_kind k)
 {
-	for (int i = 0; i < w->sx.nsyms; i++)
-		if (w->sx.syms[i].kind == k)
-			return sx_symref(&w->sx, i);
-	return sx_opaque(&w->sx, 0, 0);
+	for (int i = 0; i < w->sym.sx.nsyms; i++)
+		if (w->sym.sx.syms[i].kind == k)
+			return sx_symref(&w->sym.sx, i);
+	return sx_opaque(&w->sym.sx, 0, 0);
 }
 
 static const sx *linear_tid(walk *w)
 {
 	const sx *bx = sym_of(w, SYM_BDIM_X), *by = sym_of(w, SYM_BDIM_Y);
-	const sx *t = sx_add(&w->sx, sym_of(w, SYM_TID_X), sx_mul(&w->sx, sym_of(w, SYM_TID_Y), bx));
-	return sx_add(&w->sx, t, sx_mul(&w->sx, sym_of(w, SYM_TID_Z), sx_mul(&w->sx, bx, by)));
+	const sx *t = sx_add(&w->sym.sx, sym_of(w, SYM_TID_X), sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Y), bx));
+	return sx_add(&w->sym.sx, t, sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Z), sx_mul(&w->sym.sx, bx, by)));
 }
 
 static const sx *block_size(walk *w)
 {
-	return sx_mul(&w->sx, sx_mul(&w->sx, sym_of(w, SYM_BDIM_X), sym_of(w, SYM_BDIM_Y)),
+	return sx_mul(&w->sym.sx, sx_mul(&w->sym.sx, sym_of(w, SYM_BDIM_X), sym_of(w, SYM_BDIM_Y)),
 	              sym_of(w, SYM_BDIM_Z));
 }
 
 static const sx *block_rank(walk *w)
 {
 	const sx *gx = sym_of(w, SYM_GDIM_X), *gy = sym_of(w, SYM_GDIM_Y);
-	const sx *b = sx_add(&w->sx, sym_of(w, SYM_BID_X), sx_mul(&w->sx, sym_of(w, SYM_BID_Y), gx));
-	return sx_add(&w->sx, b, sx_mul(&w->sx, sym_of(w, SYM_BID_Z), sx_mul(&w->sx, gx, gy)));
+	const sx *b = sx_add(&w->sym.sx, sym_of(w, SYM_BID_X), sx_mul(&w->sym.sx, sym_of(w, SYM_BID_Y), gx));
+	return sx_add(&w->sym.sx, b, sx_mul(&w->sym.sx, sym_of(w, SYM_BID_Z), sx_mul(&w->sym.sx, gx, gy)));
 }
 
 /* thread_rank(), size(), meta_group_rank(), meta_group_size(). */
@@ -136,19 +136,19 @@ static int group_value(walk *w, const char *name, const char *scope, int tsz, va
 	const sx *x = NULL;
 	int tile = strcmp(scope, "warp") == 0;
 	if (strcmp(name, "thread_rank") == 0)
-		x = !tile ? linear_tid(w) : tsz > 0 ? sx_bin(&w->sx, SX_REM, linear_tid(w),
-		                                              sx_const(&w->sx, tsz)) : NULL;
+		x = !tile ? linear_tid(w) : tsz > 0 ? sx_bin(&w->sym.sx, SX_REM, linear_tid(w),
+		                                              sx_const(&w->sym.sx, tsz)) : NULL;
 	else if (strcmp(name, "size") == 0 || strcmp(name, "num_threads") == 0)
-		x = !tile ? block_size(w) : tsz > 0 ? sx_const(&w->sx, tsz) : NULL;
+		x = !tile ? block_size(w) : tsz > 0 ? sx_const(&w->sym.sx, tsz) : NULL;
 	else if (strcmp(name, "meta_group_rank") == 0 && tile && tsz > 0)
-		x = sx_bin(&w->sx, SX_DIV, linear_tid(w), sx_const(&w->sx, tsz));
+		x = sx_bin(&w->sym.sx, SX_DIV, linear_tid(w), sx_const(&w->sym.sx, tsz));
 	else if (strcmp(name, "meta_group_size") == 0 && tile && tsz > 0)
-		x = sx_bin(&w->sx, SX_DIV, block_size(w), sx_const(&w->sx, tsz));
+		x = sx_bin(&w->sym.sx, SX_DIV, block_size(w), sx_const(&w->sym.sx, tsz));
 	else if (strcmp(name, "thread_rank") == 0 && strcmp(scope, "grid") == 0)
-		x = sx_add(&w->sx, sx_mul(&w->sx, block_rank(w), block_size(w)), linear_tid(w));
+		x = sx_add(&w->sym.sx, sx_mul(&w->sym.sx, block_rank(w), block_size(w)), linear_tid(w));
 	else
 		return 0;
-	*out = (val){.x = x ? x : sx_opaque(&w->sx, D_LANE, 0)};
+	*out = (val){.x = x ? x : sx_opaque(&w->sym.sx, D_LANE, 0)};
 	return 1;
 }
 
@@ -162,14 +162,14 @@ static int is_warp_op(const char *name)
 	return 0;
 }
 
-int ev_cg_call(walk *w, ka_node *n, val *out)
+int walk_ev_cg_call(walk *w, ka_node *n, val *out)
 {
 	if (smem_call(w, n, out))
 		return 1;
 	const char *usr = n->ref_usr ? n->ref_usr : "";
 	const char *name = n->name ? n->name : "";
 	ka_node *g = group_of(n);
-	ka_node *c = n->callee ? strip(n->callee) : NULL;
+	ka_node *c = n->callee ? walk_strip(n->callee) : NULL;
 	if (!*name && c && c->kind == KN_MEMBER && c->name)
 		name = c->name;                  /* tile.shfl_down(...) in a template */
 	const char *scope = group_scope(g, usr);
@@ -179,12 +179,12 @@ int ev_cg_call(walk *w, ka_node *n, val *out)
 	if (!n->name || !*n->name)
 		n->name = name;
 	if (strcmp(name, "sync") == 0 || strcmp(name, "barrier_wait") == 0) {
-		barrier_fact(w, n, *scope ? scope : "block");
+		walk_barrier(w, n, *scope ? scope : "block");
 		int warp = strcmp(scope, "warp") == 0;
 		if (warp)
-			w->uses_warp = 1;
-		call_fact(w, n, warp ? "warp" : "sync", 1);
-		*out = (val){.x = sx_opaque(&w->sx, 0, 0)};
+			w->tally.uses_warp = 1;
+		walk_emit_call(w, n, warp ? "warp" : "sync", 1);
+		*out = (val){.x = sx_opaque(&w->sym.sx, 0, 0)};
 		return 1;
 	}
 	if (group_value(w, name, scope, tile_size(g, usr), out))
@@ -193,22 +193,22 @@ int ev_cg_call(walk *w, ka_node *n, val *out)
 		return 0;
 	/* a warp (tile) operation: the result differs per lane for shuffles
 	 * and scans; reductions and votes give every lane of the tile one value */
-	w->uses_warp = 1;
-	call_fact(w, n, strcmp(name, "any") == 0 || strcmp(name, "all") == 0 ||
+	w->tally.uses_warp = 1;
+	walk_emit_call(w, n, strcmp(name, "any") == 0 || strcmp(name, "all") == 0 ||
 	          strcmp(name, "ballot") == 0 ? "vote" : "warp", 1);
 	unsigned dep = 0;
 	uint64_t loops = 0;
-	int first = n->callee && strip(n->callee)->kind == KN_MEMBER ? 0 : 1;
+	int first = n->callee && walk_strip(n->callee)->kind == KN_MEMBER ? 0 : 1;
 	for (int i = first; i < n->nkids; i++) {
-		const sx *x = ev_int(w, n->kids[i]);
+		const sx *x = walk_ev_int(w, n->kids[i]);
 		dep |= x->dep;
 		loops |= x->loops;
 	}
-	*out = (val){.x = sx_opaque(&w->sx, dep & ~D_OPAQUE, loops)};
+	*out = (val){.x = sx_opaque(&w->sym.sx, dep & ~D_OPAQUE, loops)};
 	return 1;
 }
 
-int is_block_barrier_call(ka_node *n)
+int walk_is_block_barrier(ka_node *n)
 {
 	if (!n || n->kind != KN_CALL || !n->name)
 		return 0;

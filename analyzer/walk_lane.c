@@ -25,7 +25,7 @@ static void lane_tid(const walk *w, int l, sx_lane *ln)
  * warp (x(l) = x(first lane) + s*l); 0 when x is not such a value. */
 static int warp_step(walk *w, const sx *x, int64_t *step)
 {
-	int ws = w->arch->warp_size;
+	int ws = w->file.arch->warp_size;
 	int threads = w->block[0] * (w->block[1] > 0 ? w->block[1] : 1) *
 	              (w->block[2] > 0 ? w->block[2] : 1);
 	int nwarps = threads / ws;
@@ -38,7 +38,7 @@ static int warp_step(walk *w, const sx *x, int64_t *step)
 		for (int l = 0; l < ws; l++) {
 			sx_lane ln;
 			lane_tid(w, wp * ws + l, &ln);
-			if (sx_eval(&w->sx, x, &ln, &v) != 0)
+			if (sx_eval(&w->sym.sx, x, &ln, &v) != 0)
 				return 0;
 			if (l == 0) {
 				first = v;
@@ -65,7 +65,7 @@ static const sx *lin(walk *w, const sx *x, int depth)
 		return x;
 	case SX_ADD: case SX_MUL: {
 		const sx *a = lin(w, x->a, depth + 1), *b = lin(w, x->b, depth + 1);
-		return (a == x->a && b == x->b) ? x : sx_bin(&w->sx, x->k, a, b);
+		return (a == x->a && b == x->b) ? x : sx_bin(&w->sym.sx, x->k, a, b);
 	}
 	default:
 		break;
@@ -73,28 +73,28 @@ static const sx *lin(walk *w, const sx *x, int depth)
 	int64_t s;
 	/* `tid / (BN / TN)` with template or run-time divisors: the step seen on
 	 * the modelled warps comes from an assumed value, so it proves nothing */
-	if (x->b && !(x->b->dep & D_LANE) && sx_has_unknown(&w->sx, x->b))
+	if (x->b && !(x->b->dep & D_LANE) && sx_has_unknown(&w->sym.sx, x->b))
 		return x;
-	if (!(x->dep & (D_TY | D_TZ)) || w->block[0] % w->arch->warp_size == 0) {
+	if (!(x->dep & (D_TY | D_TZ)) || w->block[0] % w->file.arch->warp_size == 0) {
 		if (warp_step(w, x, &s)) {
-			int u = sx_new_sym(&w->sx, SYM_VAR, "warp_base", (x->dep & ~(D_LANE | D_OPAQUE)) |
+			int u = sx_new_sym(&w->sym.sx, SYM_VAR, "warp_base", (x->dep & ~(D_LANE | D_OPAQUE)) |
 			                   D_PARAM, x->loops);
 			const sx *tx = NULL;
-			for (int i = 0; i < w->sx.nsyms && !tx; i++)
-				if (w->sx.syms[i].kind == SYM_TID_X)
-					tx = sx_symref(&w->sx, i);
+			for (int i = 0; i < w->sym.sx.nsyms && !tx; i++)
+				if (w->sym.sx.syms[i].kind == SYM_TID_X)
+					tx = sx_symref(&w->sym.sx, i);
 			if (!tx)
 				return x;
-			return sx_add(&w->sx, sx_mul(&w->sx, sx_const(&w->sx, s), tx), sx_symref(&w->sx, u));
+			return sx_add(&w->sym.sx, sx_mul(&w->sym.sx, sx_const(&w->sym.sx, s), tx), sx_symref(&w->sym.sx, u));
 		}
 	}
 	const sx *a = lin(w, x->a, depth + 1), *b = lin(w, x->b, depth + 1);
-	return (a == x->a && b == x->b) ? x : sx_bin(&w->sx, x->k, a, b);
+	return (a == x->a && b == x->b) ? x : sx_bin(&w->sym.sx, x->k, a, b);
 }
 
-const sx *lane_linear(walk *w, const sx *x)
+const sx *walk_lane_linear(walk *w, const sx *x)
 {
-	int ws = w->arch->warp_size;
+	int ws = w->file.arch->warp_size;
 	if (!x || !(x->dep & D_LANE) || w->block[0] <= 0 || w->block[0] % ws != 0)
 		return x;
 	return lin(w, x, 0);

@@ -24,9 +24,9 @@ static int mutable_ref(const ka_decl *p)
 
 static ka_decl *clobbered(ka_node *a, const ka_decl *param)
 {
-	ka_node *s = strip(a);
+	ka_node *s = walk_strip(a);
 	if (s && s->kind == KN_UNOP && s->op == OP_ADDROF && s->nkids == 1) {
-		ka_node *v = strip(s->kids[0]);
+		ka_node *v = walk_strip(s->kids[0]);
 		if (v && v->kind == KN_DECLREF && v->ref && !(v->ref->tflags & KT_ARRAY))
 			return v->ref;
 		return NULL;
@@ -41,10 +41,10 @@ void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f)
 	for (int i = 0; i < n->nkids; i++) {
 		const ka_decl *p = f && i < f->nparams ? f->params[i] : NULL;
 		ka_decl *d = clobbered(n->kids[i], p);
-		if (!d || d->id >= w->nenv || !w->env[d->id].x)
+		if (!d || d->id >= w->file.nenv || !w->sym.env[d->id].x)
 			continue;
-		val v = w->env[d->id];
-		v.x = sx_opaque(&w->sx, v.x->dep, v.x->loops);
+		val v = w->sym.env[d->id];
+		v.x = sx_opaque(&w->sym.sx, v.x->dep, v.x->loops);
 		walk_assign(w, d, v);
 	}
 }

@@ -1,7 +1,7 @@
 /* analyzer/walk_scope.c: what one function's walk can touch, and the
  * per-file budget.
  *
- * The environment (w->env, w->ds) is indexed by declaration id over the
+ * The environment (w->sym.env, w->sym.ds) is indexed by declaration id over the
  * whole translation unit.  Copying or clearing all of it at every function,
  * branch and loop made the analysis quadratic in the number of kernels of a
  * file.  Before a function is walked we collect its scope instead: every
@@ -20,33 +20,33 @@
 
 void walk_scope_alloc(walk *w)
 {
-	w->scope_pos = ka_arena_alloc(w->a, sizeof *w->scope_pos * (size_t)w->nenv);
-	w->scope_gen_of = ka_arena_alloc(w->a, sizeof *w->scope_gen_of * (size_t)w->nenv);
-	w->nscope = w->capscope = 0;
-	w->scope = NULL;
-	w->scope_gen = 0;
+	w->sym.scope_pos = ka_arena_alloc(w->file.a, sizeof *w->sym.scope_pos * (size_t)w->file.nenv);
+	w->sym.scope_gen_of = ka_arena_alloc(w->file.a, sizeof *w->sym.scope_gen_of * (size_t)w->file.nenv);
+	w->sym.nscope = w->sym.capscope = 0;
+	w->sym.scope = NULL;
+	w->sym.scope_gen = 0;
 }
 
 int walk_scope_index(const walk *w, const ka_decl *d)
 {
-	if (!d || d->id < 0 || d->id >= w->nenv || w->scope_gen_of[d->id] != w->scope_gen)
+	if (!d || d->id < 0 || d->id >= w->file.nenv || w->sym.scope_gen_of[d->id] != w->sym.scope_gen)
 		return -1;
-	return w->scope_pos[d->id];
+	return w->sym.scope_pos[d->id];
 }
 
 static void scope_add(walk *w, int id)
 {
-	if (w->nscope == w->capscope) {
-		int ncap = w->capscope ? w->capscope * 2 : 256;
-		int *n = realloc(w->scope, sizeof *n * (size_t)ncap);
+	if (w->sym.nscope == w->sym.capscope) {
+		int ncap = w->sym.capscope ? w->sym.capscope * 2 : 256;
+		int *n = realloc(w->sym.scope, sizeof *n * (size_t)ncap);
 		if (!n)
 			abort();
-		w->scope = n;
-		w->capscope = ncap;
+		w->sym.scope = n;
+		w->sym.capscope = ncap;
 	}
-	w->scope_gen_of[id] = w->scope_gen;
-	w->scope_pos[id] = w->nscope;
-	w->scope[w->nscope++] = id;
+	w->sym.scope_gen_of[id] = w->sym.scope_gen;
+	w->sym.scope_pos[id] = w->sym.nscope;
+	w->sym.scope[w->sym.nscope++] = id;
 }
 
 /* An explicit stack of nodes still to visit (bodies reach other bodies:
@@ -73,7 +73,7 @@ static void push(nstack *s, ka_node *n)
 
 static void add_decl(walk *w, nstack *s, ka_decl *d)
 {
-	if (!d || d->id < 0 || d->id >= w->nenv || w->scope_gen_of[d->id] == w->scope_gen)
+	if (!d || d->id < 0 || d->id >= w->file.nenv || w->sym.scope_gen_of[d->id] == w->sym.scope_gen)
 		return;
 	scope_add(w, d->id);
 	push(s, d->init);
@@ -86,7 +86,7 @@ static void add_decl(walk *w, nstack *s, ka_decl *d)
 	}
 }
 
-/* Functions by name: find_function() and the scope look callees up by
+/* Functions by name: walk_find_function() and the scope look callees up by
  * name (templates), and a scan of every function per call is quadratic in
  * the kernels of a file.  Sorted by (name, list position), so the
  * functions of one name come in list order. */
@@ -105,55 +105,55 @@ static int fn_cmp(const void *a, const void *b)
 void walk_funcs_index(walk *w)
 {
 	int n = 0;
-	for (ka_decl *f = w->tu->funcs; f; f = f->next)
+	for (ka_decl *f = w->file.tu->funcs; f; f = f->next)
 		n++;
 	fn_ent *e = malloc(sizeof *e * (size_t)(n ? n : 1));
 	if (!e)
 		abort();
 	n = 0;
-	for (ka_decl *f = w->tu->funcs; f; f = f->next, n++)
+	for (ka_decl *f = w->file.tu->funcs; f; f = f->next, n++)
 		e[n] = (fn_ent){f, n};
 	qsort(e, (size_t)n, sizeof *e, fn_cmp);
-	w->fn_sorted = ka_arena_alloc(w->a, sizeof *w->fn_sorted * (size_t)(n ? n : 1));
+	w->file.fn_sorted = ka_arena_alloc(w->file.a, sizeof *w->file.fn_sorted * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++)
-		w->fn_sorted[i] = e[i].f;
-	w->nfn_sorted = n;
+		w->file.fn_sorted[i] = e[i].f;
+	w->file.nfn_sorted = n;
 	free(e);
 }
 
 int walk_funcs_named(const walk *w, const char *name, ka_decl *const **first)
 {
-	int lo = 0, hi = w->nfn_sorted;
+	int lo = 0, hi = w->file.nfn_sorted;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		const char *m = w->fn_sorted[mid]->name ? w->fn_sorted[mid]->name : "";
+		const char *m = w->file.fn_sorted[mid]->name ? w->file.fn_sorted[mid]->name : "";
 		if (strcmp(m, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	int end = lo;
-	while (end < w->nfn_sorted && strcmp(w->fn_sorted[end]->name ? w->fn_sorted[end]->name : "",
+	while (end < w->file.nfn_sorted && strcmp(w->file.fn_sorted[end]->name ? w->file.fn_sorted[end]->name : "",
 	                                     name) == 0)
 		end++;
-	*first = w->fn_sorted + lo;
+	*first = w->file.fn_sorted + lo;
 	return end - lo;
 }
 
 void walk_scope_enter(walk *w, ka_decl *fn)
 {
-	for (int i = 0; i < w->nscope; i++) {
-		memset(&w->env[w->scope[i]], 0, sizeof *w->env);
-		memset(&w->ds[w->scope[i]], 0, sizeof *w->ds);
+	for (int i = 0; i < w->sym.nscope; i++) {
+		memset(&w->sym.env[w->sym.scope[i]], 0, sizeof *w->sym.env);
+		memset(&w->sym.ds[w->sym.scope[i]], 0, sizeof *w->sym.ds);
 	}
-	w->nscope = 0;
-	w->scope_gen++;
+	w->sym.nscope = 0;
+	w->sym.scope_gen++;
 	nstack s = {0};
 	add_decl(w, &s, fn);
 	while (s.n) {
 		ka_node *n = s.v[--s.n];
 		add_decl(w, &s, n->ref);
-		if (n->kind == KN_CALL && n->name && (!n->ref || !n->ref->body) && w->fn_sorted) {
+		if (n->kind == KN_CALL && n->name && (!n->ref || !n->ref->body) && w->file.fn_sorted) {
 			ka_decl *const *same;     /* callees the walk resolves by name */
 			int k = walk_funcs_named(w, n->name, &same);
 			for (int i = 0; i < k; i++)
@@ -166,26 +166,26 @@ void walk_scope_enter(walk *w, ka_decl *fn)
 	free(s.v);
 	/* Entries outside every earlier scope were never written; clear the
 	 * new ones anyway so a missed link cannot leak a stale value. */
-	for (int i = 0; i < w->nscope; i++) {
-		memset(&w->env[w->scope[i]], 0, sizeof *w->env);
-		memset(&w->ds[w->scope[i]], 0, sizeof *w->ds);
+	for (int i = 0; i < w->sym.nscope; i++) {
+		memset(&w->sym.env[w->sym.scope[i]], 0, sizeof *w->sym.env);
+		memset(&w->sym.ds[w->sym.scope[i]], 0, sizeof *w->sym.ds);
 	}
 }
 
-val *env_save(walk *w)
+val *walk_env_save(walk *w)
 {
-	val *c = malloc(sizeof *c * (size_t)(w->nscope ? w->nscope : 1));
+	val *c = malloc(sizeof *c * (size_t)(w->sym.nscope ? w->sym.nscope : 1));
 	if (!c)
 		abort();
-	for (int i = 0; i < w->nscope; i++)
-		c[i] = w->env[w->scope[i]];
+	for (int i = 0; i < w->sym.nscope; i++)
+		c[i] = w->sym.env[w->sym.scope[i]];
 	return c;
 }
 
-void env_restore(walk *w, const val *saved)
+void walk_env_restore(walk *w, const val *saved)
 {
-	for (int i = 0; i < w->nscope; i++)
-		w->env[w->scope[i]] = saved[i];
+	for (int i = 0; i < w->sym.nscope; i++)
+		w->sym.env[w->sym.scope[i]] = saved[i];
 }
 
 static double now_s(void)
@@ -197,12 +197,12 @@ static double now_s(void)
 
 int walk_budget_spent(walk *w)
 {
-	if (w->over_budget)
+	if (w->file.over_budget)
 		return 1;
-	if (++w->budget_ticks % 256)
+	if (++w->file.budget_ticks % 256)
 		return 0;
-	if ((w->deadline > 0 && now_s() > w->deadline) ||
-	    (w->mem_limit && ka_arena_bytes(w->a) > w->mem_limit))
-		w->over_budget = 1;
-	return w->over_budget;
+	if ((w->file.deadline > 0 && now_s() > w->file.deadline) ||
+	    (w->file.mem_limit && ka_arena_bytes(w->file.a) > w->file.mem_limit))
+		w->file.over_budget = 1;
+	return w->file.over_budget;
 }

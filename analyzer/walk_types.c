@@ -57,8 +57,8 @@ static int core_type(const char *t, int deref, char *out, size_t n)
 /* The template parameter of this name visible where the walk is. */
 static ka_decl *find_tparam(walk *w, const char *name)
 {
-	for (int i = w->inline_depth - 1; i >= -1; i--) {
-		ka_decl *f = i >= 0 ? w->inline_stack[i] : w->fn;
+	for (int i = w->ctl.inline_depth - 1; i >= -1; i--) {
+		ka_decl *f = i >= 0 ? w->ctl.inline_stack[i] : w->fn;
 		for (int j = 0; f && j < f->ntparams; j++)
 			if (f->tparams[j]->name && strcmp(f->tparams[j]->name, name) == 0)
 				return f->tparams[j];
@@ -66,7 +66,7 @@ static ka_decl *find_tparam(walk *w, const char *name)
 	return NULL;
 }
 
-int size_of_type(walk *w, const char *type, int deref)
+int walk_size_of_type(walk *w, const char *type, int deref)
 {
 	char core[256];
 	if (!core_type(type, deref, core, sizeof core))
@@ -74,39 +74,39 @@ int size_of_type(walk *w, const char *type, int deref)
 	ka_decl *tp = find_tparam(w, core);
 	if (!tp || (tp->tflags & KT_INT))
 		return -1;
-	if (tp->id < w->nenv && w->tb[tp->id].state == 1)
-		return (int)w->tb[tp->id].v;
-	w->elem_assumed = tp->name;
+	if (tp->id < w->file.nenv && w->sym.tb[tp->id].state == 1)
+		return (int)w->sym.tb[tp->id].v;
+	w->sym.elem_assumed = tp->name;
 	return 4;
 }
 
-int value_size(walk *w, ka_node *n)
+int walk_value_size(walk *w, ka_node *n)
 {
 	if (!n)
 		return -1;
-	return n->type_bytes > 0 ? n->type_bytes : size_of_type(w, n->type, 0);
+	return n->type_bytes > 0 ? n->type_bytes : walk_size_of_type(w, n->type, 0);
 }
 
-int pointee_size(walk *w, ka_node *p)
+int walk_pointee_size(walk *w, ka_node *p)
 {
 	if (!p)
 		return -1;
-	return p->pointee_bytes > 0 ? p->pointee_bytes : size_of_type(w, p->type, 1);
+	return p->pointee_bytes > 0 ? p->pointee_bytes : walk_size_of_type(w, p->type, 1);
 }
 
-int elem_size(walk *w, ka_node *n, ka_node *ptr)
+int walk_elem_size(walk *w, ka_node *n, ka_node *ptr)
 {
 	if (n && n->type_bytes > 0)
 		return n->type_bytes;
 	if (ptr && ptr->pointee_bytes > 0)
 		return ptr->pointee_bytes;
-	int s = n ? size_of_type(w, n->type, 0) : -1;
+	int s = n ? walk_size_of_type(w, n->type, 0) : -1;
 	if (s <= 0 && ptr)
-		s = size_of_type(w, ptr->type, 1);
+		s = walk_size_of_type(w, ptr->type, 1);
 	return s;
 }
 
-int vector_lanes(const ka_node *n, int abytes)
+int walk_vector_lanes(const ka_node *n, int abytes)
 {
 	if (!(n->tflags & KT_VECTOR) || !n->type || abytes <= 0)
 		return 1;
@@ -121,28 +121,28 @@ int vector_lanes(const ka_node *n, int abytes)
 
 static const char *text_of(walk *w, ka_node *n)
 {
-	const char *t = node_text(w, n);
+	const char *t = walk_text(w, n);
 	return t && *t ? t : NULL;
 }
 
 /* The index inside a pointer expression: &p[i] -> i, p + i -> i. */
 static const char *ptr_index_text(walk *w, ka_node *p)
 {
-	p = strip(p);
+	p = walk_strip(p);
 	for (int guard = 0; p && guard < 8; guard++) {
 		if (p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1) {
-			ka_node *q = strip(p->kids[0]);
+			ka_node *q = walk_strip(p->kids[0]);
 			if (q && q->kind == KN_SUBSCRIPT && q->nkids == 2)
 				return text_of(w, q->kids[1]);
 			p = q;
 			continue;
 		}
 		if (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2) {
-			ka_node *l = strip(p->kids[0]), *r = strip(p->kids[1]);
+			ka_node *l = walk_strip(p->kids[0]), *r = walk_strip(p->kids[1]);
 			int lp = l && (l->tflags & (KT_POINTER | KT_ARRAY));
 			const char *t = text_of(w, lp ? r : l);
 			if (t && p->op == OP_SUB)
-				return ka_arena_printf(w->a, "-(%s)", t);
+				return ka_arena_printf(w->file.a, "-(%s)", t);
 			return t;
 		}
 		break;
@@ -150,14 +150,14 @@ static const char *ptr_index_text(walk *w, ka_node *p)
 	return NULL;
 }
 
-const char *access_index_text(walk *w, ka_node *n, val addr, int elem)
+const char *walk_index_text(walk *w, ka_node *n, val addr, int elem)
 {
 	ka_node *m = n;
-	if (m->kind == KN_MEMBER && m->nkids == 1 && strip(m->kids[0])->kind == KN_SUBSCRIPT)
-		m = strip(m->kids[0]);          /* vel[i].x: the index is i */
+	if (m->kind == KN_MEMBER && m->nkids == 1 && walk_strip(m->kids[0])->kind == KN_SUBSCRIPT)
+		m = walk_strip(m->kids[0]);          /* vel[i].x: the index is i */
 	const char *t = NULL;
 	if (m->kind == KN_SUBSCRIPT && m->nkids == 2 && !m->loc.in_macro &&
-	    strip(m->kids[0])->kind != KN_SUBSCRIPT)
+	    walk_strip(m->kids[0])->kind != KN_SUBSCRIPT)
 		t = text_of(w, m->kids[1]);     /* (a 2-D a[i][j] keeps "i][j" below) */
 	else if (m->kind == KN_UNOP && m->op == OP_DEREF && m->nkids == 1)
 		t = ptr_index_text(w, m->kids[0]);
@@ -168,21 +168,21 @@ const char *access_index_text(walk *w, ka_node *n, val addr, int elem)
 		const char *lb = s ? strchr(s, '[') : NULL;
 		size_t len = s ? strlen(s) : 0;
 		if (lb && len && s[len - 1] == ']')
-			t = ka_arena_strndup(w->a, lb + 1, (size_t)(s + len - 1 - (lb + 1)));
+			t = ka_arena_strndup(w->file.a, lb + 1, (size_t)(s + len - 1 - (lb + 1)));
 	}
 	if (!t && addr.x) {
 		/* *p with p a pointer variable: the element offset it holds here */
-		const sx *idx = elem > 0 ? sx_div_exact(&w->sx, addr.x, elem) : NULL;
-		const char *r = idx ? sx_render(&w->sx, w->a, idx) : NULL;
+		const sx *idx = elem > 0 ? sx_div_exact(&w->sym.sx, addr.x, elem) : NULL;
+		const char *r = idx ? sx_render(&w->sym.sx, w->file.a, idx) : NULL;
 		if (r && *r && !strchr(r, '?'))
 			t = r;
 	}
 	if (!t) {
 		/* as written (`*DstPtr`), but never a cast's spelling */
 		const char *s = text_of(w, m);
-		ka_node *p = m->kind == KN_UNOP && m->nkids == 1 ? strip(m->kids[0]) : NULL;
+		ka_node *p = m->kind == KN_UNOP && m->nkids == 1 ? walk_strip(m->kids[0]) : NULL;
 		if (s && strstr(s, "_cast<") && p && text_of(w, p))
-			s = ka_arena_printf(w->a, "*%s", text_of(w, p));
+			s = ka_arena_printf(w->file.a, "*%s", text_of(w, p));
 		t = s && !strstr(s, "_cast<") ? s : NULL;
 	}
 	return t;
@@ -195,18 +195,18 @@ static int is_ident(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-const char *call_name(walk *w, ka_node *n)
+const char *walk_call_name(walk *w, ka_node *n)
 {
 	if (n->name && *n->name)
 		return n->name;
-	ka_node *c = n->callee ? strip(n->callee) : NULL;
+	ka_node *c = n->callee ? walk_strip(n->callee) : NULL;
 	if (c && (c->kind == KN_DECLREF || c->kind == KN_MEMBER) && c->name && *c->name)
 		return c->name;
 	const char *t = NULL;
 	if (n->name_begin >= 0 && n->name_end > n->name_begin)
-		t = ka_tu_text(w->tu, n->loc.file, n->name_begin, n->name_end);
+		t = ka_tu_text(w->file.tu, n->loc.file, n->name_begin, n->name_end);
 	if (!t || !*t)
-		t = node_text(w, n);
+		t = walk_text(w, n);
 	if (!t)
 		return "";
 	/* the last identifier before '<', '(' or the end: ns::k<T> -> k */
@@ -218,10 +218,10 @@ const char *call_name(walk *w, ka_node *n)
 	const char *b = e;
 	while (b > t && is_ident(b[-1]))
 		b--;
-	return e > b ? ka_arena_strndup(w->a, b, (size_t)(e - b)) : "";
+	return e > b ? ka_arena_strndup(w->file.a, b, (size_t)(e - b)) : "";
 }
 
-ka_decl *find_function(walk *w, const char *name, int nargs, int device)
+ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device)
 {
 	ka_decl *loose = NULL;
 	ka_decl *const *same;
@@ -266,11 +266,11 @@ static int64_t tx_ident(texp *t)
 	snprintf(name, sizeof name, "%.*s", (int)(t->p - s), s);
 	ka_decl *d = find_tparam(t->w, name);
 	int64_t v;
-	if (d && d->id < t->w->nenv && t->w->env[d->id].x && sx_is_const(t->w->env[d->id].x, &v))
+	if (d && d->id < t->w->file.nenv && t->w->sym.env[d->id].x && sx_is_const(t->w->sym.env[d->id].x, &v))
 		return v;
-	for (ka_decl *g = t->w->tu->globals; g; g = g->next)
+	for (ka_decl *g = t->w->file.tu->globals; g; g = g->next)
 		if (strcmp(g->name, name) == 0 && (g->flags & KDF_CONSTQ) && g->init &&
-		    fold_int(t->w, g->init, &v))
+		    walk_fold_int(t->w, g->init, &v))
 			return v;
 	t->ok = 0;
 	return 0;
@@ -358,7 +358,7 @@ static int64_t tx_expr(texp *t)
 /* Template arguments written after the callee's name, by position. */
 static int targs_from_text(walk *w, ka_node *n, int64_t *v, int *known, int max)
 {
-	const ka_srcfile *sf = n->name_begin >= 0 ? ka_tu_file(w->tu, n->loc.file) : NULL;
+	const ka_srcfile *sf = n->name_begin >= 0 ? ka_tu_file(w->file.tu, n->loc.file) : NULL;
 	if (!sf || n->name_end >= sf->len || n->name_begin >= n->name_end || n->loc.in_macro)
 		return -1;
 	/* the callee's range may hold the arguments (k<BS>) or end before them */
@@ -391,7 +391,7 @@ static int targs_from_text(walk *w, ka_node *n, int64_t *v, int *known, int max)
 	return cnt;
 }
 
-int call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max)
+int walk_call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max)
 {
 	int cnt = targs_from_text(w, n, v, known, max);
 	if (cnt >= 0)
@@ -439,67 +439,67 @@ static int type_arg_size(walk *w, ka_decl *f, ka_decl *tp, ka_node *call, int (*
 
 static int arg_bytes(walk *w, ka_node *call, int i)
 {
-	ka_node *a = strip(call->kids[i]);
+	ka_node *a = walk_strip(call->kids[i]);
 	if (!a)
 		return -1;
-	return (a->tflags & (KT_POINTER | KT_ARRAY)) ? pointee_size(w, a) : value_size(w, a);
+	return (a->tflags & (KT_POINTER | KT_ARRAY)) ? walk_pointee_size(w, a) : walk_value_size(w, a);
 }
 
 static const sx *static_param(walk *w, ka_decl *tp);
 
-void bind_call_tparams(walk *w, ka_node *n, ka_decl *f)
+void walk_bind_call_tparams(walk *w, ka_node *n, ka_decl *f)
 {
 	int64_t v[8];
 	int known[8];
-	int c = f->ntparams ? call_targs(w, n, f, v, known, 8) : 0;
+	int c = f->ntparams ? walk_call_targs(w, n, f, v, known, 8) : 0;
 	for (int i = 0; i < f->ntparams; i++) {
 		ka_decl *tp = f->tparams[i];
-		if (tp->id >= w->nenv)
+		if (tp->id >= w->file.nenv)
 			continue;
 		if (tp->tflags & KT_INT) {
-			w->env[tp->id].x = i < c && known[i] ? sx_const(&w->sx, v[i]) : static_param(w, tp);
-			w->env[tp->id].base = NULL;
+			w->sym.env[tp->id].x = i < c && known[i] ? sx_const(&w->sym.sx, v[i]) : static_param(w, tp);
+			w->sym.env[tp->id].base = NULL;
 			continue;
 		}
-		w->tb[tp->id] = (tbind){0};
+		w->sym.tb[tp->id] = (tbind){0};
 		int b = type_arg_size(w, f, tp, n, arg_bytes);
 		if (b > 0)
-			tb_merge(&w->tb[tp->id], b);
+			tb_merge(&w->sym.tb[tp->id], b);
 	}
 }
 
 static int launch_argb(walk *w, ka_node *call, int i)
 {
 	(void)w;
-	for (int j = 0; j < w->nlaunches; j++)
-		if (w->launches[j].call == call)
-			return i < 16 ? w->launches[j].argb[i] : -1;
+	for (int j = 0; j < w->host.nlaunches; j++)
+		if (w->host.launches[j].call == call)
+			return i < 16 ? w->host.launches[j].argb[i] : -1;
 	return -1;
 }
 
-void bind_kernel_types(walk *w, ka_decl *k)
+void walk_bind_kernel_types(walk *w, ka_decl *k)
 {
 	for (int i = 0; i < k->ntparams; i++) {
 		ka_decl *tp = k->tparams[i];
-		if (tp->id >= w->nenv)
+		if (tp->id >= w->file.nenv)
 			continue;
 		if (tp->tflags & KT_INT) {
-			const sx *x = w->env[tp->id].x;
+			const sx *x = w->sym.env[tp->id].x;
 			if (x && x->k == SX_SYM)
-				w->sx.syms[x->sym].is_static = 1;
+				w->sym.sx.syms[x->sym].is_static = 1;
 			continue;
 		}
 		tbind b = {0};
-		for (int j = 0; j < w->nlaunches; j++) {
-			if (w->launches[j].kernel != k)
+		for (int j = 0; j < w->host.nlaunches; j++) {
+			if (w->host.launches[j].kernel != k)
 				continue;
-			int s = type_arg_size(w, k, tp, w->launches[j].call, launch_argb);
+			int s = type_arg_size(w, k, tp, w->host.launches[j].call, launch_argb);
 			if (s > 0)
 				tb_merge(&b, s);
 			else
 				b.state = 2;
 		}
-		w->tb[tp->id] = b;
+		w->sym.tb[tp->id] = b;
 	}
 }
 
@@ -511,28 +511,28 @@ static void scan_host_calls(walk *w, ka_node *n)
 	if (!n)
 		return;
 	if (n->kind == KN_CALL && !n->cfg) {
-		ka_decl *f = n->ref && n->ref->body ? n->ref : find_function(w, call_name(w, n),
+		ka_decl *f = n->ref && n->ref->body ? n->ref : walk_find_function(w, walk_call_name(w, n),
 		                                                               n->nkids, 0);
 		if (f && (f->flags & KDF_TEMPLATE) && !(f->flags & KDF_GLOBAL) && f->ntparams) {
 			int64_t v[8];
 			int known[8];
-			int c = call_targs(w, n, f, v, known, 8);
+			int c = walk_call_targs(w, n, f, v, known, 8);
 			for (int i = 0; i < f->ntparams; i++) {
 				ka_decl *tp = f->tparams[i];
-				if (tp->id >= w->nenv)
+				if (tp->id >= w->file.nenv)
 					continue;
 				if (tp->tflags & KT_INT) {
 					if (i < c && known[i])
-						tb_merge(&w->tb[tp->id], v[i]);
+						tb_merge(&w->sym.tb[tp->id], v[i]);
 					else
-						w->tb[tp->id].state = 2;
+						w->sym.tb[tp->id].state = 2;
 					continue;
 				}
 				int b = type_arg_size(w, f, tp, n, arg_bytes);
 				if (b > 0)
-					tb_merge(&w->tb[tp->id], b);
+					tb_merge(&w->sym.tb[tp->id], b);
 				else
-					w->tb[tp->id].state = 2;
+					w->sym.tb[tp->id].state = 2;
 			}
 		}
 	}
@@ -540,14 +540,14 @@ static void scan_host_calls(walk *w, ka_node *n)
 		scan_host_calls(w, n->kids[i]);
 }
 
-void bind_host_templates(walk *w)
+void walk_bind_host_templates(walk *w)
 {
-	sx_ctx_init(&w->sx, w->a);
-	for (ka_decl *f = w->tu->funcs; f; f = f->next) {
+	sx_ctx_init(&w->sym.sx, w->file.a);
+	for (ka_decl *f = w->file.tu->funcs; f; f = f->next) {
 		if ((f->flags & (KDF_GLOBAL | KDF_DEVICE)) && !(f->flags & KDF_HOST))
 			continue;
 		w->fn = f;
-		w->inline_depth = 0;
+		w->ctl.inline_depth = 0;
 		scan_host_calls(w, f->body);
 	}
 }
@@ -556,34 +556,34 @@ void bind_host_templates(walk *w)
  * unknown, yet a compile-time constant. */
 static const sx *static_param(walk *w, ka_decl *tp)
 {
-	int s = sx_new_sym(&w->sx, SYM_PARAM, tp->name, D_PARAM, 0);
-	w->sx.syms[s].is_static = 1;
-	return sx_symref(&w->sx, s);
+	int s = sx_new_sym(&w->sym.sx, SYM_PARAM, tp->name, D_PARAM, 0);
+	w->sym.sx.syms[s].is_static = 1;
+	return sx_symref(&w->sym.sx, s);
 }
 
-int loop_is_static(walk *w, ka_node *cond, ka_decl *iv, const sx *start, const sx *step)
+int walk_loop_is_static(walk *w, ka_node *cond, ka_decl *iv, const sx *start, const sx *step)
 {
-	ka_node *c = strip(cond);
-	if (!start || !sx_is_static(&w->sx, start) || (step && !sx_is_static(&w->sx, step)))
+	ka_node *c = walk_strip(cond);
+	if (!start || !sx_is_static(&w->sym.sx, start) || (step && !sx_is_static(&w->sym.sx, step)))
 		return 0;
 	if (!c || c->kind != KN_BINOP || c->nkids != 2 || c->op < OP_LT || c->op > OP_NE)
 		return 0;
-	ka_node *l = strip(c->kids[0]);
+	ka_node *l = walk_strip(c->kids[0]);
 	if (!l || l->kind != KN_DECLREF || l->ref != iv)
 		return 0;
-	w->quiet++;
-	const sx *b = ev_int(w, c->kids[1]);
-	w->quiet--;
-	return sx_is_static(&w->sx, b);
+	w->ctl.quiet++;
+	const sx *b = walk_ev_int(w, c->kids[1]);
+	w->ctl.quiet--;
+	return sx_is_static(&w->sym.sx, b);
 }
 
-void enter_host_template(walk *w, ka_decl *f)
+void walk_enter_host_template(walk *w, ka_decl *f)
 {
 	for (int i = 0; i < f->ntparams; i++) {
 		ka_decl *tp = f->tparams[i];
-		if (!(tp->tflags & KT_INT) || tp->id >= w->nenv)
+		if (!(tp->tflags & KT_INT) || tp->id >= w->file.nenv)
 			continue;
-		w->env[tp->id].x = w->tb[tp->id].state == 1 ? sx_const(&w->sx, w->tb[tp->id].v) :
+		w->sym.env[tp->id].x = w->sym.tb[tp->id].state == 1 ? sx_const(&w->sym.sx, w->sym.tb[tp->id].v) :
 			static_param(w, tp);
 	}
 }

@@ -22,7 +22,7 @@ static const sx *opq(walk *w, const sx *a, const sx *b)
 {
 	unsigned dep = (a ? a->dep : 0) | (b ? b->dep : 0);
 	uint64_t loops = (a ? a->loops : 0) | (b ? b->loops : 0);
-	return sx_opaque(&w->sx, dep & ~D_OPAQUE, loops);
+	return sx_opaque(&w->sym.sx, dep & ~D_OPAQUE, loops);
 }
 
 /* a = b, a += b, ... on a class type. */
@@ -34,10 +34,10 @@ static int assign_op(walk *w, ka_node *n, const char *name, val *out)
 	int plain = strcmp(name, "operator=") == 0;
 	if ((!plain && !in_list(name, compound)) || n->nkids != 2)
 		return 0;
-	val rv = ev(w, n->kids[1], 0);
-	ka_node *lhs = strip(n->kids[0]);
+	val rv = walk_ev(w, n->kids[1], 0);
+	ka_node *lhs = walk_strip(n->kids[0]);
 	if (lhs && lhs->kind == KN_DECLREF && lhs->ref) {
-		val cur = w->env[lhs->ref->id];
+		val cur = w->sym.env[lhs->ref->id];
 		val nv = rv;
 		if (!plain || !rv.x || (lhs->ref->tflags & KT_RECORD))
 			nv = (val){.x = opq(w, plain ? NULL : cur.x, rv.x)};
@@ -46,7 +46,7 @@ static int assign_op(walk *w, ka_node *n, const char *name, val *out)
 		return 1;
 	}
 	walk_access(w, n->kids[0], plain ? 1 : 2);
-	*out = (val){.x = rv.x ? rv.x : sx_opaque(&w->sx, 0, 0)};
+	*out = (val){.x = rv.x ? rv.x : sx_opaque(&w->sym.sx, 0, 0)};
 	return 1;
 }
 
@@ -56,20 +56,20 @@ static int ldst_call(walk *w, ka_node *n, const char *name, val *out)
 	int load = in_list(name, load_names), store = !load && in_list(name, store_names);
 	if ((!load && !store) || n->nkids < 1)
 		return 0;
-	val p = ev(w, n->kids[0], 0);
-	const sx *v = store && n->nkids > 1 ? ev_int(w, n->kids[1]) : NULL;
-	int bytes = load ? value_size(w, n) : pointee_size(w, n->kids[0]);
+	val p = walk_ev(w, n->kids[0], 0);
+	const sx *v = store && n->nkids > 1 ? walk_ev_int(w, n->kids[1]) : NULL;
+	int bytes = load ? walk_value_size(w, n) : walk_pointee_size(w, n->kids[0]);
 	if (p.base) {
 		if (!p.x)
-			p.x = sx_const(&w->sx, 0);
-		record_access(w, n, p, bytes, bytes, NULL, load ? 0 : 1);
-		w->elem_assumed = NULL;
+			p.x = sx_const(&w->sym.sx, 0);
+		walk_record_access(w, n, p, bytes, bytes, NULL, load ? 0 : 1);
+		w->sym.elem_assumed = NULL;
 	}
 	if (load && p.base) {
 		unsigned dep = (p.x->dep & ~D_OPAQUE) | D_DATA;
-		int sym = sx_new_sym(&w->sx, SYM_LOAD, p.base->name, dep, p.x->loops);
-		w->sx.syms[sym].lane_varying = (p.x->dep & D_LANE) != 0;
-		*out = (val){.x = sx_symref(&w->sx, sym)};
+		int sym = sx_new_sym(&w->sym.sx, SYM_LOAD, p.base->name, dep, p.x->loops);
+		w->sym.sx.syms[sym].lane_varying = (p.x->dep & D_LANE) != 0;
+		*out = (val){.x = sx_symref(&w->sym.sx, sym)};
 	} else {
 		*out = (val){.x = opq(w, p.x, v)};
 	}
@@ -80,22 +80,22 @@ static int ldst_call(walk *w, ka_node *n, const char *name, val *out)
  * of a struct read from memory): the object is read. */
 static int member_call(walk *w, ka_node *n, val *out)
 {
-	ka_node *c = n->callee ? strip(n->callee) : NULL;
+	ka_node *c = n->callee ? walk_strip(n->callee) : NULL;
 	if (!c || c->kind != KN_MEMBER || c->is_arrow || c->nkids < 1)
 		return 0;
-	ka_node *o = strip(c->kids[0]);
+	ka_node *o = walk_strip(c->kids[0]);
 	if (!o || !(o->kind == KN_SUBSCRIPT || (o->kind == KN_UNOP && o->op == OP_DEREF) ||
 	            (o->kind == KN_MEMBER && o->nkids == 1)))
 		return 0;
-	const sx *x = ev_int(w, o);
+	const sx *x = walk_ev_int(w, o);
 	unsigned dep = x->dep;
 	uint64_t loops = x->loops;
 	for (int i = 0; i < n->nkids; i++) {
-		const sx *a = ev_int(w, n->kids[i]);
+		const sx *a = walk_ev_int(w, n->kids[i]);
 		dep |= a->dep;
 		loops |= a->loops;
 	}
-	*out = (val){.x = sx_opaque(&w->sx, dep & ~D_OPAQUE, loops)};
+	*out = (val){.x = sx_opaque(&w->sym.sx, dep & ~D_OPAQUE, loops)};
 	return 1;
 }
 
@@ -121,7 +121,7 @@ static ka_op dependent_op(walk *w, ka_node *n)
 	if (!t && (n->loc.in_macro || b < 0 || e <= b || e - b > 16))
 		return OP_NONE;
 	if (!t)
-		t = ka_tu_text(w->tu, n->loc.file, b, e);
+		t = ka_tu_text(w->file.tu, n->loc.file, b, e);
 	char op[20];
 	int k = 0;
 	for (; *t && k < 19; t++)
@@ -138,7 +138,7 @@ static ka_op dependent_op(walk *w, ka_node *n)
 	return OP_NONE;
 }
 
-int ev_typed_call(walk *w, ka_node *n, val *out)
+int walk_ev_typed_call(walk *w, ka_node *n, val *out)
 {
 	const char *name = n->name ? n->name : "";
 	if ((!*name || strncmp(name, "operator", 8) == 0) && (n->nkids == 1 || n->nkids == 2) &&
@@ -148,7 +148,7 @@ int ev_typed_call(walk *w, ka_node *n, val *out)
 			ka_node t = *n;
 			t.kind = n->nkids == 2 ? KN_BINOP : KN_UNOP;
 			t.op = op;
-			*out = ev(w, &t, 0);
+			*out = walk_ev(w, &t, 0);
 			return 1;
 		}
 	}

@@ -47,10 +47,10 @@ static int count_distinct(int64_t *v, int n)
 	return d;
 }
 
-void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r)
+void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r)
 {
 	memset(r, 0, sizeof *r);
-	int ws = w->arch->warp_size;
+	int ws = w->file.arch->warp_size;
 	int lanes = block_threads(w) < ws ? (int)block_threads(w) : ws;
 	int64_t a[64];
 	r->lanes = lanes;
@@ -61,7 +61,7 @@ void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_resu
 	for (int l = 0; l < lanes; l++) {
 		sx_lane ln;
 		lane_of(w, l, &ln);
-		if (sx_eval(&w->sx, addr, &ln, &a[l]) != 0 || a[l] > WARP_MAX_ADDR || a[l] < -WARP_MAX_ADDR)
+		if (sx_eval(&w->sym.sx, addr, &ln, &a[l]) != 0 || a[l] > WARP_MAX_ADDR || a[l] < -WARP_MAX_ADDR)
 			return;
 	}
 	r->ok = 1;
@@ -86,7 +86,7 @@ void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_resu
 	if (!shared)
 		return;
 	/* Banks: distinct 4-byte words per bank, maximised over banks. */
-	int banks = w->arch->smem_banks, bb = w->arch->bank_bytes;
+	int banks = w->file.arch->smem_banks, bb = w->file.arch->bank_bytes;
 	int64_t *words = malloc(sizeof *words * (size_t)lanes * 16);
 	int nw = 0;
 	for (int l = 0; l < lanes; l++)
@@ -113,9 +113,9 @@ void warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_resu
 		r->ideal_bank_ways = 1;
 }
 
-int warp_uniform_value(walk *w, const sx *x)
+int walk_warp_uniform(walk *w, const sx *x)
 {
-	int ws = w->arch->warp_size;
+	int ws = w->file.arch->warp_size;
 	int64_t threads = block_threads(w);
 	int nwarps = threads / ws >= 8 ? 8 : (int)((threads + ws - 1) / ws);
 	for (int wp = 0; wp < nwarps; wp++) {
@@ -123,7 +123,7 @@ int warp_uniform_value(walk *w, const sx *x)
 		for (int l = 0; l < ws && wp * ws + l < threads; l++) {
 			sx_lane ln;
 			lane_of(w, wp * ws + l, &ln);
-			if (sx_eval(&w->sx, x, &ln, &v) != 0)
+			if (sx_eval(&w->sym.sx, x, &ln, &v) != 0)
 				return -1;
 			if (l == 0)
 				first = v;

@@ -37,10 +37,12 @@ static const char usage[] =
 
 static int known_option(const char *a)
 {
-	static const char *const k[] = {"--candidate", "--baseline", "--suite", "--candidate-name", "--build-dir",
-					"--arch", "--nvcc", "--seed", "--samples", "--configs", "--check-task"};
+	static const char *const k[] = {"--candidate", "--baseline", "--suite",     "--candidate-name",
+					"--build-dir", "--arch",     "--nvcc",      "--seed",
+					"--samples",   "--configs",  "--check-task"};
 	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (!strcmp(a, k[i])) return 1;
+		if (!strcmp(a, k[i]))
+			return 1;
 	return 0;
 }
 
@@ -52,43 +54,77 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int takes = 1;
-		if (!strcmp(a, "--json")) { o->json = 1; takes = 0; }
-		else if (!strcmp(a, "--compile-only")) { o->compile_only = 1; takes = 0; }
-		else if (!strcmp(a, "--unsafe-skip-static-gate")) { o->skip_static = 1; takes = 0; }
-		else if (!strcmp(a, "--sanitize")) { o->sanitize = 1; takes = 0; }
-		else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 1; }
-		else if (a[0] == '-' && !known_option(a)) return usage_error("unknown option", a) + 1;
-		else if (a[0] == '-' && !v) return usage_error("option needs a value", a) + 1;
-		else if (!strcmp(a, "--candidate")) o->candidate = v;
-		else if (!strcmp(a, "--baseline")) o->baseline = v;
-		else if (!strcmp(a, "--suite")) o->suite = v;
-		else if (!strcmp(a, "--candidate-name")) o->cand_name = v;
-		else if (!strcmp(a, "--build-dir")) o->build_dir = v;
-		else if (!strcmp(a, "--arch")) o->arch = v;
-		else if (!strcmp(a, "--nvcc")) o->nvcc = v;
-		else if (!strcmp(a, "--seed")) o->seed = strtoull(v, NULL, 10);
+		if (!strcmp(a, "--json")) {
+			o->json = 1;
+			takes = 0;
+		} else if (!strcmp(a, "--compile-only")) {
+			o->compile_only = 1;
+			takes = 0;
+		} else if (!strcmp(a, "--unsafe-skip-static-gate")) {
+			o->skip_static = 1;
+			takes = 0;
+		} else if (!strcmp(a, "--sanitize")) {
+			o->sanitize = 1;
+			takes = 0;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		} else if (a[0] == '-' && !known_option(a))
+			return usage_error("unknown option", a) + 1;
+		else if (a[0] == '-' && !v)
+			return usage_error("option needs a value", a) + 1;
+		else if (!strcmp(a, "--candidate"))
+			o->candidate = v;
+		else if (!strcmp(a, "--baseline"))
+			o->baseline = v;
+		else if (!strcmp(a, "--suite"))
+			o->suite = v;
+		else if (!strcmp(a, "--candidate-name"))
+			o->cand_name = v;
+		else if (!strcmp(a, "--build-dir"))
+			o->build_dir = v;
+		else if (!strcmp(a, "--arch"))
+			o->arch = v;
+		else if (!strcmp(a, "--nvcc"))
+			o->nvcc = v;
+		else if (!strcmp(a, "--seed"))
+			o->seed = strtoull(v, NULL, 10);
 		else if (!strcmp(a, "--samples")) {
 			o->samples = atoi(v);
-			if (o->samples < 30 || o->samples > 4000) return usage_error("--samples must be 30..4000", v) + 1;
+			if (o->samples < 30 || o->samples > 4000)
+				return usage_error("--samples must be 30..4000", v) + 1;
 		} else if (!strcmp(a, "--check-task")) {
 			char *end;
 			long k = strtol(v, &end, 10);
-			if (*end || end == v || k < 2 || k > 50) return usage_error("--check-task takes a number of seeds, 2..50", v) + 1;
+			if (*end || end == v || k < 2 || k > 50)
+				return usage_error("--check-task takes a number of seeds, 2..50", v) + 1;
 			o->check_task = (int)k;
 		} else if (!strcmp(a, "--configs")) {
-			if (!strcmp(v, "all")) o->configs = KA_BENCH_CONFIGS_ALL;
-			else if (!strcmp(v, "visible")) o->configs = KA_BENCH_CONFIGS_VISIBLE;
-			else if (!strcmp(v, "unseen")) o->configs = KA_BENCH_CONFIGS_UNSEEN;
-			else return usage_error("--configs takes visible, unseen or all", v) + 1;
-		} else if (!o->task) { o->task = a; takes = 0; }
-		else return usage_error("unexpected argument", a) + 1;
+			if (!strcmp(v, "all"))
+				o->configs = KA_BENCH_CONFIGS_ALL;
+			else if (!strcmp(v, "visible"))
+				o->configs = KA_BENCH_CONFIGS_VISIBLE;
+			else if (!strcmp(v, "unseen"))
+				o->configs = KA_BENCH_CONFIGS_UNSEEN;
+			else
+				return usage_error("--configs takes visible, unseen or all", v) + 1;
+		} else if (!o->task) {
+			o->task = a;
+			takes = 0;
+		} else
+			return usage_error("unexpected argument", a) + 1;
 		i += takes;
 	}
-	if (!o->task == !o->suite) return usage_error("give one TASK or --suite DIR (kcheck bench --help)", NULL) + 1;
-	if (o->suite && (o->candidate || o->baseline)) return usage_error("--suite takes --candidate-name, not --candidate", NULL) + 1;
+	if (!o->task == !o->suite)
+		return usage_error("give one TASK or --suite DIR (kcheck bench --help)", NULL) + 1;
+	if (o->suite && (o->candidate || o->baseline))
+		return usage_error("--suite takes --candidate-name, not --candidate", NULL) + 1;
 	if (o->check_task && (o->candidate || o->compile_only))
-		return usage_error("--check-task checks the task's own expert and baseline, at run time", NULL) + 1;
-	if (!o->seed) o->seed = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
+		return usage_error("--check-task checks the task's own expert and baseline, at run time",
+				   NULL) +
+		       1;
+	if (!o->seed)
+		o->seed = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
 	return 0;
 }
 
@@ -97,13 +133,20 @@ static int setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_j
 {
 	int rc = 0;
 	ka_bench_job_init(j, spec);
-	if (!j->baseline[0] || !j->reference[0]) rc = ka_error_set(KA_EINPUT, "task path too long: %.80s...", spec->dir);
-	if (!rc && o->candidate) rc = ka_bench_job_path(j->candidate, sizeof j->candidate, o->candidate, NULL);
-	else if (!rc) rc = ka_bench_job_path(j->candidate, sizeof j->candidate, spec->dir, o->cand_name);
-	if (!rc && o->baseline) rc = ka_bench_job_path(j->baseline, sizeof j->baseline, o->baseline, NULL);
-	if (!rc && o->build_dir) rc = ka_bench_job_path(j->build_dir, sizeof j->build_dir, o->build_dir, NULL);
-	if (!rc && o->arch) rc = ka_bench_job_path(j->arch, sizeof j->arch, o->arch, NULL);
-	if (!rc && o->nvcc) rc = ka_bench_job_path(j->nvcc, sizeof j->nvcc, o->nvcc, NULL);
+	if (!j->baseline[0] || !j->reference[0])
+		rc = ka_error_set(KA_EINPUT, "task path too long: %.80s...", spec->dir);
+	if (!rc && o->candidate)
+		rc = ka_bench_job_path(j->candidate, sizeof j->candidate, o->candidate, NULL);
+	else if (!rc)
+		rc = ka_bench_job_path(j->candidate, sizeof j->candidate, spec->dir, o->cand_name);
+	if (!rc && o->baseline)
+		rc = ka_bench_job_path(j->baseline, sizeof j->baseline, o->baseline, NULL);
+	if (!rc && o->build_dir)
+		rc = ka_bench_job_path(j->build_dir, sizeof j->build_dir, o->build_dir, NULL);
+	if (!rc && o->arch)
+		rc = ka_bench_job_path(j->arch, sizeof j->arch, o->arch, NULL);
+	if (!rc && o->nvcc)
+		rc = ka_bench_job_path(j->nvcc, sizeof j->nvcc, o->nvcc, NULL);
 	j->configs = o->configs;
 	j->compile_only = o->compile_only;
 	j->correct_only = o->check_task > 0;
@@ -115,28 +158,38 @@ static int setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_j
 }
 
 /* Runs one task; fills *res.  Returns 0, or 2 after printing an error. */
-static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec, ka_bench_job *j, ka_bench_result *res)
+static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec, ka_bench_job *j,
+		    ka_bench_result *res)
 {
 	const ka_bench_runner *rn = ka_bench_runner_local();
 	char alt[1200];
 	if (!ka_fs_is_dir(task) && !ka_fs_exists(task)) {
 		snprintf(alt, sizeof alt, "bench/tasks/%s", task);
-		if (ka_fs_is_dir(alt)) task = alt;
+		if (ka_fs_is_dir(alt))
+			task = alt;
 	}
-	if (ka_bench_spec_load(task, spec)) return usage_error(ka_error_last(), NULL);
+	if (ka_bench_spec_load(task, spec))
+		return usage_error(ka_error_last(), NULL);
 	/* unseen sizes drawn now, from this run's seed, never listed anywhere a candidate can read */
-	if (ka_bench_spec_draw(spec, o->seed ^ 0x756e7365656eULL)) return usage_error(ka_error_last(), NULL);
-	if (setup_job(o, spec, j)) return usage_error(ka_error_last(), NULL);
-	if (!ka_fs_exists(j->candidate)) return usage_error("no such candidate file", j->candidate);
-	if (!ka_fs_exists(j->baseline)) return usage_error("no such baseline file", j->baseline);
-	if (!o->compile_only && !rn->has_device(rn)) return usage_error("no CUDA device found", NULL);
-	if (rn->run(rn, j, res)) return usage_error(ka_error_last(), NULL);
+	if (ka_bench_spec_draw(spec, o->seed ^ 0x756e7365656eULL))
+		return usage_error(ka_error_last(), NULL);
+	if (setup_job(o, spec, j))
+		return usage_error(ka_error_last(), NULL);
+	if (!ka_fs_exists(j->candidate))
+		return usage_error("no such candidate file", j->candidate);
+	if (!ka_fs_exists(j->baseline))
+		return usage_error("no such baseline file", j->baseline);
+	if (!o->compile_only && !rn->has_device(rn))
+		return usage_error("no CUDA device found", NULL);
+	if (rn->run(rn, j, res))
+		return usage_error(ka_error_last(), NULL);
 	return 0;
 }
 
 static int exit_for(const ka_bench_result *r)
 {
-	if (!strcmp(r->verdict, "error")) return 2;
+	if (!strcmp(r->verdict, "error"))
+		return 2;
 	return !strcmp(r->verdict, "faster") || !strcmp(r->verdict, "compiled") ? 0 : 1;
 }
 
@@ -153,10 +206,13 @@ static int check_task(const struct opts *o, const char *task)
 	for (int k = 0; k < o->check_task; k++) {
 		one.seed = ka_bench_fresh_seed();
 		memset(&res, 0, sizeof res);
-		if (run_task(&one, task, &spec, &job, &res)) return 2;
+		if (run_task(&one, task, &spec, &job, &res))
+			return 2;
 		if (strcmp(res.verdict, "checked")) {
-			fprintf(stderr, "kcheck: error: task '%s' is refused: on seed %llu (%d of %d) the %s fails: %s\n", spec.name,
-				one.seed, k + 1, o->check_task, !strcmp(res.verdict, "rejected") ? "expert" : "task", res.reason);
+			fprintf(stderr,
+				"kcheck: error: task '%s' is refused: on seed %llu (%d of %d) the %s fails: %s\n",
+				spec.name, one.seed, k + 1, o->check_task,
+				!strcmp(res.verdict, "rejected") ? "expert" : "task", res.reason);
 			ka_bench_result_free(&res);
 			return 2;
 		}
@@ -172,8 +228,10 @@ static int one_task(const struct opts *o)
 	static ka_bench_job job;
 	static ka_bench_result res;
 	int rc = run_task(o, o->task, &spec, &job, &res);
-	if (rc) return rc;
-	if (!strcmp(res.verdict, "error")) fprintf(stderr, "kcheck: error: %s\n", res.reason);
+	if (rc)
+		return rc;
+	if (!strcmp(res.verdict, "error"))
+		fprintf(stderr, "kcheck: error: %s\n", res.reason);
 	if (o->json) {
 		ka_buf b;
 		ka_buf_init(&b, 16 << 20);
@@ -193,7 +251,10 @@ static int one_task(const struct opts *o)
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* Sorted task folders (those holding task.yaml) under dir; caller frees. */
 static int list_tasks(const char *dir, char ***out)
@@ -202,13 +263,16 @@ static int list_tasks(const char *dir, char ***out)
 	struct dirent *e;
 	char **v = NULL;
 	int n = 0;
-	if (!d) return -1;
+	if (!d)
+		return -1;
 	while ((e = readdir(d))) {
 		char path[1200];
 		snprintf(path, sizeof path, "%s/%s/task.yaml", dir, e->d_name);
-		if (e->d_name[0] == '.' || !ka_fs_exists(path)) continue;
+		if (e->d_name[0] == '.' || !ka_fs_exists(path))
+			continue;
 		char **nv = realloc(v, sizeof *v * (size_t)(n + 1));
-		if (!nv) break;
+		if (!nv)
+			break;
 		v = nv;
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		v[n++] = strdup(path);
@@ -222,7 +286,8 @@ static int list_tasks(const char *dir, char ***out)
 static void task_score(const ka_bench_result *r, ka_bench_task_score *t)
 {
 	memset(t, 0, sizeof *t);
-	t->passed = !strcmp(r->verdict, "faster") || !strcmp(r->verdict, "same") || !strcmp(r->verdict, "slower");
+	t->passed = !strcmp(r->verdict, "faster") || !strcmp(r->verdict, "same") ||
+		    !strcmp(r->verdict, "slower");
 	t->visible_ok = r->total_visible && r->correct_visible == r->total_visible;
 	t->unseen_ok = r->total_unseen && r->correct_unseen == r->total_unseen;
 	t->speedup = r->geomean;
@@ -241,12 +306,18 @@ static int broken_task(const struct opts *o, ka_buf *b, int i, const char *name,
 		printf("%s: error: %s\n", name, why);
 		return 0;
 	}
-	if (i) rc = ka_buf_addc(b, ',');
-	if (!rc) rc = ka_buf_adds(b, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
-	if (!rc) rc = ka_bench_json_str(b, name);
-	if (!rc) rc = ka_buf_adds(b, ",\"verdict\":\"error\",\"failed_gate\":null,\"reason\":");
-	if (!rc) rc = ka_bench_json_str(b, why);
-	if (!rc) rc = ka_buf_addc(b, '}');
+	if (i)
+		rc = ka_buf_addc(b, ',');
+	if (!rc)
+		rc = ka_buf_adds(b, "{\"schema\":\"kernelarc.bench/1\",\"task\":");
+	if (!rc)
+		rc = ka_bench_json_str(b, name);
+	if (!rc)
+		rc = ka_buf_adds(b, ",\"verdict\":\"error\",\"failed_gate\":null,\"reason\":");
+	if (!rc)
+		rc = ka_bench_json_str(b, why);
+	if (!rc)
+		rc = ka_buf_addc(b, '}');
 	return rc;
 }
 
@@ -259,23 +330,34 @@ static int suite(const struct opts *o)
 	int n = list_tasks(o->suite, &tasks), worst = 0, tty = isatty(2);
 	ka_bench_task_score *sc = calloc((size_t)(n > 0 ? n : 1), sizeof *sc);
 	ka_buf b;
-	if (n <= 0 || !sc) { free(sc); free(tasks); return usage_error("no tasks (folders with task.yaml) in", o->suite); }
+	if (n <= 0 || !sc) {
+		free(sc);
+		free(tasks);
+		return usage_error("no tasks (folders with task.yaml) in", o->suite);
+	}
 	ka_buf_init(&b, 64 << 20);
 	int jrc = ka_buf_adds(&b, "{\"schema\":\"kernelarc.bench-suite/1\",\"tasks\":[");
 	for (int i = 0; i < n; i++) {
-		if (tty) fprintf(stderr, "[%d/%d] %s ...\n", i + 1, n, tasks[i]);
+		if (tty)
+			fprintf(stderr, "[%d/%d] %s ...\n", i + 1, n, tasks[i]);
 		memset(&res, 0, sizeof res);
-		if (run_task(o, tasks[i], &spec, &job, &res)) {   /* a broken task: report it, go on with the rest */
+		if (run_task(o, tasks[i], &spec, &job,
+			     &res)) { /* a broken task: report it, go on with the rest */
 			const char *slash = strrchr(tasks[i], '/');
-			if (!jrc) jrc = broken_task(o, &b, i, slash ? slash + 1 : tasks[i], ka_error_last());
+			if (!jrc)
+				jrc = broken_task(o, &b, i, slash ? slash + 1 : tasks[i], ka_error_last());
 			worst = 2;
 			task_score(&res, &sc[i]);
 			continue;
 		}
-		if (!o->json) ka_bench_report_text(stdout, &job, &res);
-		else if (!jrc && !(jrc = i ? ka_buf_addc(&b, ',') : 0)) jrc = ka_bench_report_json(&b, &job, &res);
-		if (tty) fprintf(stderr, "[%d/%d] %s: %s\n", i + 1, n, spec.name, res.verdict);
-		if (exit_for(&res) > worst) worst = exit_for(&res);
+		if (!o->json)
+			ka_bench_report_text(stdout, &job, &res);
+		else if (!jrc && !(jrc = i ? ka_buf_addc(&b, ',') : 0))
+			jrc = ka_bench_report_json(&b, &job, &res);
+		if (tty)
+			fprintf(stderr, "[%d/%d] %s: %s\n", i + 1, n, spec.name, res.verdict);
+		if (exit_for(&res) > worst)
+			worst = exit_for(&res);
 		task_score(&res, &sc[i]);
 		ka_bench_result_free(&res);
 		fflush(stdout);
@@ -283,18 +365,25 @@ static int suite(const struct opts *o)
 	ka_bench_suite_score s;
 	ka_bench_score(sc, n, &s);
 	if (o->json) {
-		if (!jrc) jrc = ka_buf_adds(&b, "],");
-		if (!jrc) jrc = ka_bench_report_suite_json(&b, &s);
-		if (!jrc) jrc = ka_buf_addc(&b, '}');
-		if (jrc) worst = usage_error("cannot build the JSON result (too large or out of memory)", NULL);
-		else printf("%s\n", b.data);
+		if (!jrc)
+			jrc = ka_buf_adds(&b, "],");
+		if (!jrc)
+			jrc = ka_bench_report_suite_json(&b, &s);
+		if (!jrc)
+			jrc = ka_buf_addc(&b, '}');
+		if (jrc)
+			worst = usage_error("cannot build the JSON result (too large or out of memory)",
+					    NULL);
+		else
+			printf("%s\n", b.data);
 	} else if (!o->compile_only) {
 		printf("suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
 		       "fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",
-		       s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1], s.fast_p[2],
-		       s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
+		       s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1],
+		       s.fast_p[2], s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
 	}
-	for (int i = 0; i < n; i++) free(tasks[i]);
+	for (int i = 0; i < n; i++)
+		free(tasks[i]);
 	free(tasks);
 	free(sc);
 	ka_buf_free(&b);
@@ -305,18 +394,22 @@ int ka_bench_main(int argc, char **argv)
 {
 	struct opts o;
 	int rc = parse_args(argc, argv, &o);
-	if (rc) return rc - 1;
-	ka_cleanup_install();   /* SIGINT/SIGTERM: kill the running nvcc or harness with its group */
+	if (rc)
+		return rc - 1;
+	ka_cleanup_install(); /* SIGINT/SIGTERM: kill the running nvcc or harness with its group */
 	if (o.check_task && o.suite) {
 		char **tasks = NULL;
-		int n = list_tasks(o.suite, &tasks), worst = n > 0 ? 0 : usage_error("no tasks (folders with task.yaml) in", o.suite);
+		int n = list_tasks(o.suite, &tasks),
+		    worst = n > 0 ? 0 : usage_error("no tasks (folders with task.yaml) in", o.suite);
 		for (int i = 0; i < n; i++) {
-			if (check_task(&o, tasks[i])) worst = 2;
+			if (check_task(&o, tasks[i]))
+				worst = 2;
 			free(tasks[i]);
 		}
 		free(tasks);
 		return worst;
 	}
-	if (o.check_task) return check_task(&o, o.task);
+	if (o.check_task)
+		return check_task(&o, o.task);
 	return o.suite ? suite(&o) : one_task(&o);
 }

@@ -8,7 +8,7 @@
  * and parentheses, unary minus, functions min(a,b) max(a,b) cdiv(a,b).
  * Returns 0, or KA_EINPUT with a message naming the problem (unknown name,
  * division by zero, overflow, syntax). */
-int ka_bench_expr_eval(const char *src, const char *const *names, const long long *values,
-		       int n, long long *out);
+int ka_bench_expr_eval(const char *src, const char *const *names, const long long *values, int n,
+		       long long *out);
 
 #endif

@@ -17,19 +17,22 @@ typedef struct jw {
 
 static void put(jw *w, const char *s)
 {
-	if (!w->rc) w->rc = ka_buf_adds(w->b, s);
+	if (!w->rc)
+		w->rc = ka_buf_adds(w->b, s);
 }
 
 static void putch(jw *w, char c)
 {
-	if (!w->rc) w->rc = ka_buf_addc(w->b, c);
+	if (!w->rc)
+		w->rc = ka_buf_addc(w->b, c);
 }
 
 static void putf(jw *w, const char *fmt, ...) KA_PRINTF(2, 3);
 static void putf(jw *w, const char *fmt, ...)
 {
 	va_list ap;
-	if (w->rc) return;
+	if (w->rc)
+		return;
 	va_start(ap, fmt);
 	w->rc = ka_buf_vprintf(w->b, fmt, ap);
 	va_end(ap);
@@ -40,9 +43,12 @@ static void jstr(jw *w, const char *s)
 	putch(w, '"');
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') putf(w, "\\%c", c);
-		else if (c < 0x20) putf(w, "\\u%04x", c);
-		else putch(w, (char)c);
+		if (c == '"' || c == '\\')
+			putf(w, "\\%c", c);
+		else if (c < 0x20)
+			putf(w, "\\u%04x", c);
+		else
+			putch(w, (char)c);
 	}
 	putch(w, '"');
 }
@@ -56,8 +62,10 @@ int ka_bench_json_str(ka_buf *b, const char *s)
 
 static void jnum(jw *w, double v)
 {
-	if (isfinite(v)) putf(w, "%.6g", v);
-	else put(w, "null");
+	if (isfinite(v))
+		putf(w, "%.6g", v);
+	else
+		put(w, "null");
 }
 
 static void jkey(jw *w, const char *k)
@@ -84,21 +92,26 @@ static void config_json(jw *w, const ka_bench_spec *s, const ka_bench_result *r,
 	put(w, "{\"name\":");
 	jstr(w, s->c[i].name);
 	putf(w, ",\"split\":\"%s\",\"drawn\":%s,\"params\":{", s->c[i].unseen ? "unseen" : "visible",
-		      s->c[i].drawn ? "true" : "false");
-	for (int k = 0; k < s->nparams; k++) putf(w, "%s\"%s\":%lld", k ? "," : "", s->params[k], s->c[i].p[k]);
+	     s->c[i].drawn ? "true" : "false");
+	for (int k = 0; k < s->nparams; k++)
+		putf(w, "%s\"%s\":%lld", k ? "," : "", s->params[k], s->c[i].p[k]);
 	putf(w, "},\"bytes\":%lld,\"flops\":%lld,\"correct\":%s", s->c[i].bytes, s->c[i].flops,
-		      c->correct == 1 ? "true" : c->correct == 0 ? "false" : "null");
+	     c->correct == 1   ? "true"
+	     : c->correct == 0 ? "false"
+			       : "null");
 	put(w, ",\"worst_error_ratio\":");
 	jnum(w, c->correct == 1 ? c->worst : NAN);
 	put(w, ",\"rel_l2\":");
 	jnum(w, c->correct == 1 ? c->rel_l2 : NAN);
 	put(w, ",\"failure\":");
-	if (c->why[0]) jstr(w, c->why);
-	else put(w, "null");
+	if (c->why[0])
+		jstr(w, c->why);
+	else
+		put(w, "null");
 	putf(w, ",\"timed\":%s", c->timed && c->n ? "true" : "false");
 	if (c->timed && c->n) {
 		putf(w, ",\"samples\":%d,\"cuda_graph\":%s,\"validated_samples\":%d,", c->n,
-			      c->graph ? "true" : "false", c->validated);
+		     c->graph ? "true" : "false", c->validated);
 		summary(w, "baseline", &c->sa);
 		putch(w, ',');
 		summary(w, "candidate", &c->sb);
@@ -140,14 +153,20 @@ int ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_result
 	put(w, ",\"verdict\":");
 	jstr(w, r->verdict);
 	put(w, ",\"failed_gate\":");
-	if (r->gate[0]) jstr(w, r->gate);
-	else put(w, "null");
+	if (r->gate[0])
+		jstr(w, r->gate);
+	else
+		put(w, "null");
 	put(w, ",\"reason\":");
-	if (r->reason[0]) jstr(w, r->reason);
-	else put(w, "null");
+	if (r->reason[0])
+		jstr(w, r->reason);
+	else
+		put(w, "null");
 	put(w, ",\"sanitizer\":");
-	if (r->sanitizer[0]) jstr(w, r->sanitizer);
-	else put(w, "null");
+	if (r->sanitizer[0])
+		jstr(w, r->sanitizer);
+	else
+		put(w, "null");
 	put(w, ",\"static_findings\":[");
 	for (int i = 0; i < r->nfindings; i++) {
 		putf(w, "%s{\"line\":%d,\"token\":", i ? "," : "", r->findings[i].line);
@@ -157,14 +176,16 @@ int ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_result
 		putch(w, '}');
 	}
 	put(w, "],\"device\":");
-	if (r->device[0]) jstr(w, r->device);
-	else put(w, "null");
+	if (r->device[0])
+		jstr(w, r->device);
+	else
+		put(w, "null");
 	put(w, ",\"ceilings\":{\"copy_gbs\":");
 	jnum(w, r->copy_gbs > 0 ? r->copy_gbs : NAN);
 	put(w, ",\"fma_gflops\":");
 	jnum(w, r->fma_gflops > 0 ? r->fma_gflops : NAN);
 	putf(w, "},\"correct\":{\"visible\":[%d,%d],\"unseen\":[%d,%d]},\"speedup\":{\"geomean\":",
-		      r->correct_visible, r->total_visible, r->correct_unseen, r->total_unseen);
+	     r->correct_visible, r->total_visible, r->correct_unseen, r->total_unseen);
 	jnum(w, r->geomean > 0 ? r->geomean : NAN);
 	int timed = r->geomean > 0;
 	put(w, ",\"ci95\":[");
@@ -179,7 +200,8 @@ int ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_result
 	jnum(w, r->geomean > 0 ? r->roof_mean : NAN);
 	putf(w, ",\"suspicious\":%s,\"configs\":[", r->suspicious ? "true" : "false");
 	for (int i = 0; i < s->nconfigs && r->ncfg; i++) {
-		if (i) putch(w, ',');
+		if (i)
+			putch(w, ',');
 		config_json(w, s, r, i);
 	}
 	put(w, "]}");
@@ -192,19 +214,25 @@ void ka_bench_report_text(FILE *f, const ka_bench_job *j, const ka_bench_result 
 	fprintf(f, "%s: %s", s->name, r->verdict);
 	if (r->geomean > 0 && !strcmp(r->gate, ""))
 		fprintf(f, " %.3fx [95%% CI %.3f, %.3f]", r->geomean, r->lo, r->hi);
-	if (r->gate[0]) fprintf(f, " at the %s gate: %s", r->gate, r->reason);
+	if (r->gate[0])
+		fprintf(f, " at the %s gate: %s", r->gate, r->reason);
 	fprintf(f, "\n");
-	if (r->device[0]) fprintf(f, "  device %s, copy %.0f GB/s, fp32 %.0f GFLOP/s\n", r->device, r->copy_gbs, r->fma_gflops);
-	if (!r->ncfg) return;
-	fprintf(f, "  %-14s %-7s %-7s %11s %11s %8s %17s %8s %6s\n", "config", "split", "correct", "base_us", "cand_us",
-		"speedup", "95% CI", "GB/s", "roof");
+	if (r->device[0])
+		fprintf(f, "  device %s, copy %.0f GB/s, fp32 %.0f GFLOP/s\n", r->device, r->copy_gbs,
+			r->fma_gflops);
+	if (!r->ncfg)
+		return;
+	fprintf(f, "  %-14s %-7s %-7s %11s %11s %8s %17s %8s %6s\n", "config", "split", "correct", "base_us",
+		"cand_us", "speedup", "95% CI", "GB/s", "roof");
 	for (int i = 0; i < s->nconfigs; i++) {
 		const ka_bench_cfg_result *c = &r->cfg[i];
 		fprintf(f, "  %-14s %-7s %-7s", s->c[i].name, s->c[i].unseen ? "unseen" : "visible",
-			c->correct == 1 ? "yes" : c->correct == 0 ? "NO" : "-");
+			c->correct == 1   ? "yes"
+			: c->correct == 0 ? "NO"
+					  : "-");
 		if (c->timed && c->n)
-			fprintf(f, " %11.2f %11.2f %7.3fx [%6.3f, %6.3f] %8.0f %5.0f%%", c->sa.median, c->sb.median, c->speedup,
-				c->lo, c->hi, c->gbs, 100 * c->roof);
+			fprintf(f, " %11.2f %11.2f %7.3fx [%6.3f, %6.3f] %8.0f %5.0f%%", c->sa.median,
+				c->sb.median, c->speedup, c->lo, c->hi, c->gbs, 100 * c->roof);
 		fprintf(f, "\n");
 	}
 }

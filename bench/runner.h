@@ -15,16 +15,16 @@ enum { KA_BENCH_CONFIGS_ALL, KA_BENCH_CONFIGS_VISIBLE, KA_BENCH_CONFIGS_UNSEEN }
 
 typedef struct ka_bench_job {
 	const ka_bench_spec *spec;
-	char candidate[1024];       /* .cu or .hip implementing the task ABI */
-	char baseline[1024];        /* default: the task's baseline.cu */
-	char reference[1024];       /* the task's reference.cu */
-	int configs;                /* KA_BENCH_CONFIGS_*: which configs are timed */
-	int compile_only;           /* static + compile gates only */
-	int correct_only;           /* stop after the correctness gate (verdict "checked") */
-	int skip_static;            /* tests of the dynamic defences only */
-	int sanitize;               /* compute-sanitizer on the smallest config */
-	int samples;                /* timed pairs per config (>= 30) */
-	unsigned long long seed;    /* run-time seed for every draw */
+	char candidate[1024];    /* .cu or .hip implementing the task ABI */
+	char baseline[1024];     /* default: the task's baseline.cu */
+	char reference[1024];    /* the task's reference.cu */
+	int configs;             /* KA_BENCH_CONFIGS_*: which configs are timed */
+	int compile_only;        /* static + compile gates only */
+	int correct_only;        /* stop after the correctness gate (verdict "checked") */
+	int skip_static;         /* tests of the dynamic defences only */
+	int sanitize;            /* compute-sanitizer on the smallest config */
+	int samples;             /* timed pairs per config (>= 30) */
+	unsigned long long seed; /* run-time seed for every draw */
 	char build_dir[1000];
 	char nvcc[512];
 	char arch[16];
@@ -35,33 +35,33 @@ typedef struct ka_bench_job {
  * passed), "rejected" (a gate failed: gate + reason), "compiled"
  * (--compile-only passed), "error" (the task or the tools are broken). */
 typedef struct ka_bench_cfg_result {
-	int correct;                /* 1 pass, 0 fail, -1 not checked */
+	int correct; /* 1 pass, 0 fail, -1 not checked */
 	int timed, graph, validated, checked;
 	char why[256];
-	double worst, rel_l2;       /* worst error/bound ratio, relative L2 over the draws */
-	int n;                      /* timed pairs */
-	double *a, *b, *wa, *wb;    /* event times and wall times in us, per pair */
-	double *ta, *tb;            /* tails: legacy-stream event minus stop event, us */
+	double worst, rel_l2;    /* worst error/bound ratio, relative L2 over the draws */
+	int n;                   /* timed pairs */
+	double *a, *b, *wa, *wb; /* event times and wall times in us, per pair */
+	double *ta, *tb;         /* tails: legacy-stream event minus stop event, us */
 	ka_bench_summary sa, sb;
-	double speedup, lo, hi;     /* paired median speedup a/b and its 95% CI */
-	double gbs, gflops, roof;   /* candidate's achieved rates, fraction of ceiling */
-	double wall_excess_us;      /* candidate's wall-minus-event over the baseline's */
-	double tail_excess_us;      /* candidate's median tail over the baseline's */
+	double speedup, lo, hi;   /* paired median speedup a/b and its 95% CI */
+	double gbs, gflops, roof; /* candidate's achieved rates, fraction of ceiling */
+	double wall_excess_us;    /* candidate's wall-minus-event over the baseline's */
+	double tail_excess_us;    /* candidate's median tail over the baseline's */
 } ka_bench_cfg_result;
 
 typedef struct ka_bench_result {
 	char verdict[16], gate[16], reason[512];
-	char sanitizer[16];         /* "", "passed", "failed", "unavailable" */
+	char sanitizer[16]; /* "", "passed", "failed", "unavailable" */
 	int nfindings;
 	ka_bench_finding findings[16];
 	char device[160];
 	double copy_gbs, fma_gflops, compile_s;
 	int ncfg;
 	ka_bench_cfg_result cfg[KA_BENCH_MAX_CONFIGS];
-	double geomean, lo, hi;     /* over timed configs */
+	double geomean, lo, hi; /* over timed configs */
 	double geo_visible, geo_unseen, roof_mean;
 	int correct_visible, total_visible, correct_unseen, total_unseen;
-	int suspicious;             /* >= 5x over the baseline somewhere: flagged */
+	int suspicious; /* >= 5x over the baseline somewhere: flagged */
 } ka_bench_result;
 
 typedef struct ka_bench_runner {

@@ -21,8 +21,9 @@
 int ka_bench_job_path(char *dst, size_t cap, const char *dir, const char *name)
 {
 	int n = name ? snprintf(dst, cap, "%s/%s", dir, name) : snprintf(dst, cap, "%s", dir);
-	if (n >= 0 && (size_t)n < cap) return 0;
-	dst[0] = 0;   /* never a cut path that could name another file */
+	if (n >= 0 && (size_t)n < cap)
+		return 0;
+	dst[0] = 0; /* never a cut path that could name another file */
 	return ka_error_set(KA_EINPUT, "path too long (over %zu bytes): %.80s...", cap - 1, dir);
 }
 
@@ -35,8 +36,10 @@ void ka_bench_job_init(ka_bench_job *job, const ka_bench_spec *spec)
 	ka_bench_job_path(job->candidate, sizeof job->candidate, spec->dir, "expert.cu");
 	job->samples = 40;
 	job->seed = 0;
-	if (ka_bench_cache_default(job->build_dir, sizeof job->build_dir)) job->build_dir[0] = 0;
-	const char *nvcc = ka_proc_find_nvcc();   /* $KCHECK_NVCC, $CUDA_HOME, $CUDA_PATH, PATH, /usr/local/cuda */
+	if (ka_bench_cache_default(job->build_dir, sizeof job->build_dir))
+		job->build_dir[0] = 0;
+	const char *nvcc =
+		ka_proc_find_nvcc(); /* $KCHECK_NVCC, $CUDA_HOME, $CUDA_PATH, PATH, /usr/local/cuda */
 	snprintf(job->nvcc, sizeof job->nvcc, "%s", nvcc && strlen(nvcc) < sizeof job->nvcc ? nvcc : "nvcc");
 	snprintf(job->arch, sizeof job->arch, "sm_90");
 	job->compile_timeout_s = 300;
@@ -47,8 +50,10 @@ unsigned long long ka_bench_fresh_seed(void)
 {
 	unsigned long long v = 0;
 	FILE *f = fopen("/dev/urandom", "rb");
-	if (!f || fread(&v, sizeof v, 1, f) != 1) v = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
-	if (f) fclose(f);
+	if (!f || fread(&v, sizeof v, 1, f) != 1)
+		v = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
+	if (f)
+		fclose(f);
 	return v ? v : 1;
 }
 
@@ -57,18 +62,24 @@ static int local_has_device(const ka_bench_runner *r)
 	static const char *const nodes[] = {"/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg"};
 	(void)r;
 	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
-		if (ka_fs_exists(nodes[i])) return 1;
+		if (ka_fs_exists(nodes[i]))
+			return 1;
 	return 0;
 }
 
-static const char *dist_name(int k) { return k == KA_BENCH_NORMAL ? "normal" : k == KA_BENCH_INT ? "int" : "uniform"; }
+static const char *dist_name(int k)
+{
+	return k == KA_BENCH_NORMAL ? "normal" : k == KA_BENCH_INT ? "int" : "uniform";
+}
 
 /* Drawn configurations are checked for correctness, never timed: their
  * sizes change from run to run, and a verdict must not. */
 static int timed_cfg(const ka_bench_job *j, int i)
 {
-	if (j->spec->c[i].drawn) return 0;
-	return j->configs == KA_BENCH_CONFIGS_ALL || (j->configs == KA_BENCH_CONFIGS_UNSEEN) == j->spec->c[i].unseen;
+	if (j->spec->c[i].drawn)
+		return 0;
+	return j->configs == KA_BENCH_CONFIGS_ALL ||
+	       (j->configs == KA_BENCH_CONFIGS_UNSEEN) == j->spec->c[i].unseen;
 }
 
 enum { PLAN_ALL, PLAN_TIMED, PLAN_SMALLEST };
@@ -77,7 +88,8 @@ static int smallest_cfg(const ka_bench_spec *s)
 {
 	int best = 0;
 	for (int i = 1; i < s->nconfigs; i++)
-		if (s->c[i].bytes < s->c[best].bytes) best = i;
+		if (s->c[i].bytes < s->c[best].bytes)
+			best = i;
 	return best;
 }
 
@@ -88,31 +100,39 @@ static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 	ka_buf b;
 	int rc;
 	ka_buf_init(&b, 1 << 20);
-	rc = ka_buf_printf(&b, "seed %llu\nsamples %d\ndeterministic %d\ntol %.17g %.17g %.17g\n", j->seed, j->samples,
-		      s->deterministic, s->atol, s->rtol, s->l2);
+	rc = ka_buf_printf(&b, "seed %llu\nsamples %d\ndeterministic %d\ntol %.17g %.17g %.17g\n", j->seed,
+			   j->samples, s->deterministic, s->atol, s->rtol, s->l2);
 	/* compute-sanitizer (the smallest-config plan) injects itself into the
 	 * process and needs more than the sandbox allows */
 	rc |= ka_buf_printf(&b, "sandbox %d\n", which != PLAN_SMALLEST);
 	for (int i = 0; i < s->ntensors; i++) {
 		const ka_bench_tensor *t = &s->t[i];
-		rc |= ka_buf_printf(&b, "tensor %s %s %s", t->name, t->out ? "out" : "in", ka_bench_dtype_name(t->dtype));
+		rc |= ka_buf_printf(&b, "tensor %s %s %s", t->name, t->out ? "out" : "in",
+				    ka_bench_dtype_name(t->dtype));
 		if (!t->out)
-			rc |= ka_buf_printf(&b, " %s %.17g %.17g %s %.17g %.17g", dist_name(t->dist.kind), t->dist.a, t->dist.b,
-				      dist_name(t->adversarial.kind), t->adversarial.a, t->adversarial.b);
+			rc |= ka_buf_printf(&b, " %s %.17g %.17g %s %.17g %.17g", dist_name(t->dist.kind),
+					    t->dist.a, t->dist.b, dist_name(t->adversarial.kind),
+					    t->adversarial.a, t->adversarial.b);
 		rc |= ka_buf_addc(&b, '\n');
 	}
-	for (int i = 0; i < s->nscalars; i++) rc |= ka_buf_printf(&b, "scalar %s %.17g %.17g\n", s->s[i].name, s->s[i].lo, s->s[i].hi);
+	for (int i = 0; i < s->nscalars; i++)
+		rc |= ka_buf_printf(&b, "scalar %s %.17g %.17g\n", s->s[i].name, s->s[i].lo, s->s[i].hi);
 	for (int i = 0; i < s->nconfigs; i++) {
 		const ka_bench_config *c = &s->c[i];
-		if ((which == PLAN_TIMED && !timed_cfg(j, i)) || (which == PLAN_SMALLEST && i != smallest_cfg(s))) continue;
-		rc |= ka_buf_printf(&b, "config %s %s %lld %d", c->name, c->unseen ? "unseen" : "visible", c->work, s->nparams);
-		for (int k = 0; k < s->nparams; k++) rc |= ka_buf_printf(&b, " %lld", c->p[k]);
+		if ((which == PLAN_TIMED && !timed_cfg(j, i)) ||
+		    (which == PLAN_SMALLEST && i != smallest_cfg(s)))
+			continue;
+		rc |= ka_buf_printf(&b, "config %s %s %lld %d", c->name, c->unseen ? "unseen" : "visible",
+				    c->work, s->nparams);
+		for (int k = 0; k < s->nparams; k++)
+			rc |= ka_buf_printf(&b, " %lld", c->p[k]);
 		rc |= ka_buf_printf(&b, " %d", s->ntensors);
-		for (int k = 0; k < s->ntensors; k++) rc |= ka_buf_printf(&b, " %lld", c->n[k]);
+		for (int k = 0; k < s->ntensors; k++)
+			rc |= ka_buf_printf(&b, " %lld", c->n[k]);
 		rc |= ka_buf_printf(&b, "\nreduce %s %lld\n", c->name, c->reduction);
 	}
 	rc |= ka_buf_adds(&b, "end\n");
-	if (rc || !b.data) {   /* a plan cut short must never reach the harness */
+	if (rc || !b.data) { /* a plan cut short must never reach the harness */
 		ka_buf_free(&b);
 		return ka_error_set(KA_ENOMEM, "cannot build the harness plan (too large or out of memory)");
 	}
@@ -133,7 +153,8 @@ static int static_gate(const ka_bench_job *j, ka_bench_result *r)
 {
 	char *src = NULL;
 	size_t len = 0;
-	if (ka_fs_read(j->candidate, 4 << 20, &src, &len)) return KA_EIO;
+	if (ka_fs_read(j->candidate, 4 << 20, &src, &len))
+		return KA_EIO;
 	int n = ka_bench_scan(src, len, r->findings, 16);
 	free(src);
 	r->nfindings = n < 16 ? n : 16;
@@ -149,7 +170,8 @@ static int static_gate(const ka_bench_job *j, ka_bench_result *r)
 /* Builds the harness binary (*binary, caller frees) or sets the verdict. */
 static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char **binary)
 {
-	ka_bench_build b = {j->build_dir, j->nvcc, j->arch, j->reference, j->baseline, j->candidate,
+	ka_bench_build b = {j->build_dir,         j->nvcc,         j->arch,
+			    j->reference,         j->baseline,     j->candidate,
 			    j->compile_timeout_s, j->compile_only, !j->skip_static};
 	ka_bench_build_out o;
 	char msg[700];
@@ -158,13 +180,14 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char **binary
 	*binary = o.binary;
 	o.binary = NULL;
 	ka_bench_build_out_free(&o);
-	if (rc == 0) return 0;
+	if (rc == 0)
+		return 0;
 	snprintf(msg, sizeof msg, "%s", o.log[0] ? o.log : ka_error_last());
 	if (o.failed == KA_BENCH_BUILD_OBJCHECK) {
 		r->nfindings = o.nfindings < 16 ? o.nfindings : 16;
 		memcpy(r->findings, o.findings, sizeof r->findings);
-		snprintf(msg, sizeof msg, "%.400s: object: '%.64s': %.150s%s", j->candidate, o.findings[0].what,
-			 o.findings[0].reason, o.nfindings > 1 ? " (and more)" : "");
+		snprintf(msg, sizeof msg, "%.400s: object: '%.64s': %.150s%s", j->candidate,
+			 o.findings[0].what, o.findings[0].reason, o.nfindings > 1 ? " (and more)" : "");
 		reject(r, "rejected", "static", msg);
 		return 0;
 	}
@@ -176,8 +199,11 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char **binary
 	}
 	char m3[600];
 	snprintf(m3, sizeof m3, "cannot build the task (%s): %.480s",
-		 o.failed == KA_BENCH_BUILD_BASELINE ? "baseline" : o.failed == KA_BENCH_BUILD_REFERENCE ? "reference" :
-		 o.failed == KA_BENCH_BUILD_LINK ? "link" : "harness", msg);
+		 o.failed == KA_BENCH_BUILD_BASELINE    ? "baseline"
+		 : o.failed == KA_BENCH_BUILD_REFERENCE ? "reference"
+		 : o.failed == KA_BENCH_BUILD_LINK      ? "link"
+							: "harness",
+		 msg);
 	reject(r, "error", "compile", m3);
 	return 0;
 }
@@ -187,16 +213,17 @@ static int compile_gate(const ka_bench_job *j, ka_bench_result *r, char **binary
  * says "ready", the validation seed follows, drawn here after the candidate's
  * code is in memory.  Its result lines come back over fd 3, a pipe this
  * process owns, and land in *text (caller frees). */
-static int run_harness(const ka_bench_job *j, const char *binary, const char *mode, const char *tool, char **text,
-		       ka_bench_result *r, ka_proc_result *pr)
+static int run_harness(const ka_bench_job *j, const char *binary, const char *mode, const char *tool,
+		       char **text, ka_bench_result *r, ka_proc_result *pr)
 {
 	ka_buf log, plan, res;
 	char late[64];
 	*text = NULL;
-	if (write_plan(j, &plan, tool ? PLAN_SMALLEST : mode[0] == 'p' ? PLAN_TIMED : PLAN_ALL)) return KA_ENOMEM;
+	if (write_plan(j, &plan, tool ? PLAN_SMALLEST : mode[0] == 'p' ? PLAN_TIMED : PLAN_ALL))
+		return KA_ENOMEM;
 	char *plain[] = {(char *)binary, (char *)mode, NULL};
-	char *sanitized[] = {"compute-sanitizer", "--tool", (char *)tool, "--error-exitcode", "86", "--print-limit", "5",
-			     (char *)binary, (char *)mode, NULL};
+	char *sanitized[] = {"compute-sanitizer", "--tool", (char *)tool,   "--error-exitcode", "86",
+			     "--print-limit",     "5",      (char *)binary, (char *)mode,       NULL};
 	unsigned long long vseed = ka_bench_fresh_seed();
 	snprintf(late, sizeof late, "vseed %llu\n", vseed);
 	ka_buf_init(&log, 64 << 10);
@@ -205,10 +232,14 @@ static int run_harness(const ka_bench_job *j, const char *binary, const char *mo
 	int rc = ka_proc_run_io(tool ? sanitized : plain, j->run_timeout_s, &log, &io, pr);
 	ka_buf_free(&log);
 	ka_buf_free(&plan);
-	if (rc) { ka_buf_free(&res); return rc; }
+	if (rc) {
+		ka_buf_free(&res);
+		return rc;
+	}
 	*text = strdup(res.data ? res.data : "");
 	ka_buf_free(&res);
-	if (!*text) return KA_ENOMEM;
+	if (!*text)
+		return KA_ENOMEM;
 	if (pr->timed_out && !tool) {
 		char msg[128];
 		snprintf(msg, sizeof msg, "the %s run exceeded its %d s limit", mode, j->run_timeout_s);
@@ -222,7 +253,8 @@ static int run_harness(const ka_bench_job *j, const char *binary, const char *mo
 static void check_exit(const ka_proc_result *pr, const char *text, const char *gate, ka_bench_result *r)
 {
 	char msg[160];
-	if (r->verdict[0] || (pr->status == 0 && strstr(text, "\ndone\n"))) return;
+	if (r->verdict[0] || (pr->status == 0 && strstr(text, "\ndone\n")))
+		return;
 	snprintf(msg, sizeof msg, "the harness exited with status %d%s%s", pr->status,
 		 strstr(text, "\ndone\n") ? "" : " before finishing",
 		 pr->signal == SIGSYS ? " (killed by SIGSYS: a system call the sandbox denies)" : "");
@@ -242,11 +274,12 @@ static int sanitize(const ka_bench_job *j, const char *binary, ka_bench_result *
 		int rc = run_harness(j, binary, "correct", tools[t], &text, r, &pr);
 		int done = text && strstr(text, "\ndone\n");
 		free(text);
-		if (rc) return rc;
+		if (rc)
+			return rc;
 		if (pr.status == 86) {
 			snprintf(r->sanitizer, sizeof r->sanitizer, "failed");
-			snprintf(msg, sizeof msg, "compute-sanitizer %s reports errors on config %s", tools[t],
-				 j->spec->c[smallest_cfg(j->spec)].name);
+			snprintf(msg, sizeof msg, "compute-sanitizer %s reports errors on config %s",
+				 tools[t], j->spec->c[smallest_cfg(j->spec)].name);
 			reject(r, "rejected", "sanitizer", msg);
 			return 0;
 		}
@@ -265,20 +298,32 @@ static int run_gates(const ka_bench_job *j, const char *binary, ka_bench_result 
 	int timed[KA_BENCH_MAX_CONFIGS] = {0}, rc;
 	char *text = NULL;
 	ka_proc_result pr;
-	if ((rc = run_harness(j, binary, "correct", NULL, &text, r, &pr))) return rc;
+	if ((rc = run_harness(j, binary, "correct", NULL, &text, r, &pr)))
+		return rc;
 	rc = ka_bench_result_parse_correct(text, j->spec, r);
-	if (rc != 1) check_exit(&pr, text, "correctness", r);
+	if (rc != 1)
+		check_exit(&pr, text, "correctness", r);
 	free(text);
-	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
-	if (r->verdict[0]) return 0;
-	if (j->correct_only) { reject(r, "checked", "", ""); return 0; }
-	if (j->sanitize && ((rc = sanitize(j, binary, r)) || r->verdict[0])) return rc;
-	for (int i = 0; i < j->spec->nconfigs; i++) timed[i] = timed_cfg(j, i);
-	if ((rc = run_harness(j, binary, "perf", NULL, &text, r, &pr))) return rc;
+	if (rc == 1)
+		return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
+	if (r->verdict[0])
+		return 0;
+	if (j->correct_only) {
+		reject(r, "checked", "", "");
+		return 0;
+	}
+	if (j->sanitize && ((rc = sanitize(j, binary, r)) || r->verdict[0]))
+		return rc;
+	for (int i = 0; i < j->spec->nconfigs; i++)
+		timed[i] = timed_cfg(j, i);
+	if ((rc = run_harness(j, binary, "perf", NULL, &text, r, &pr)))
+		return rc;
 	rc = ka_bench_result_parse_perf(text, j->spec, timed, j->samples < 30 ? 30 : j->samples, r);
-	if (rc != 1) check_exit(&pr, text, "performance", r);
+	if (rc != 1)
+		check_exit(&pr, text, "performance", r);
 	free(text);
-	if (rc == 1) return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
+	if (rc == 1)
+		return ka_error_set(KA_ENOTFOUND, "no CUDA device found");
 	ka_bench_result_finish(j->spec, r, j->seed);
 	return 0;
 }
@@ -289,13 +334,19 @@ static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_
 	int rc;
 	(void)rn;
 	memset(r, 0, sizeof *r);
-	if (!j->build_dir[0]) return ka_error_set(KA_EINPUT, "no cache folder: set XDG_CACHE_HOME or HOME, or give --build-dir");
-	if (!j->skip_static && (rc = static_gate(j, r))) return rc;
-	if (r->verdict[0]) return 0;
+	if (!j->build_dir[0])
+		return ka_error_set(KA_EINPUT,
+				    "no cache folder: set XDG_CACHE_HOME or HOME, or give --build-dir");
+	if (!j->skip_static && (rc = static_gate(j, r)))
+		return rc;
+	if (r->verdict[0])
+		return 0;
 	rc = compile_gate(j, r, &binary);
 	if (!rc && !r->verdict[0]) {
-		if (j->compile_only) reject(r, "compiled", "", "");
-		else rc = run_gates(j, binary, r);
+		if (j->compile_only)
+			reject(r, "compiled", "", "");
+		else
+			rc = run_gates(j, binary, r);
 	}
 	free(binary);
 	return rc;

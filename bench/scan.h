@@ -12,8 +12,8 @@
 
 typedef struct ka_bench_finding {
 	int line;
-	char what[64];          /* the token or header */
-	const char *reason;     /* static text */
+	char what[64];      /* the token or header */
+	const char *reason; /* static text */
 } ka_bench_finding;
 
 /* Scan src[0..len); fills up to max findings and returns how many there were

@@ -1,6 +1,7 @@
 /* bench/score.c: bench/score.h.  The clip keeps one outlier (a huge win or
  * a broken task) from dominating the suite's geometric mean. */
 #include "bench/score.h"
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 #include "bench/stats.h"
@@ -11,19 +12,25 @@ void ka_bench_score(const ka_bench_task_score *t, int n, ka_bench_suite_score *o
 {
 	double logsum = 0, lv = 0, lu = 0, roof = 0;
 	int nv = 0;
+	assert(o && (t || n <= 0));
 	memset(o, 0, sizeof *o);
 	o->tasks = n;
-	if (n <= 0) { o->geomean = o->gap_speedup = NAN; return; }
+	if (n <= 0) {
+		o->geomean = o->gap_speedup = NAN;
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		double s = t[i].passed && t[i].speedup > 0 ? t[i].speedup : 1.0 / 8;
 		s = s < 1.0 / 8 ? 1.0 / 8 : s > 8 ? 8 : s;
 		logsum += log(s);
 		o->correct_visible += t[i].visible_ok;
 		o->correct_unseen += t[i].unseen_ok;
-		if (!t[i].passed) continue;
+		if (!t[i].passed)
+			continue;
 		o->passed++;
 		roof += t[i].roof;
-		for (int k = 0; k < 4; k++) o->fast_p[k] += t[i].lo > ka_bench_fast_p[k];
+		for (int k = 0; k < 4; k++)
+			o->fast_p[k] += t[i].lo > ka_bench_fast_p[k];
 		if (t[i].speedup_visible > 0 && t[i].speedup_unseen > 0) {
 			lv += log(t[i].speedup_visible);
 			lu += log(t[i].speedup_unseen);
@@ -32,7 +39,8 @@ void ka_bench_score(const ka_bench_task_score *t, int n, ka_bench_suite_score *o
 	}
 	o->correct_visible /= n;
 	o->correct_unseen /= n;
-	for (int k = 0; k < 4; k++) o->fast_p[k] /= n;
+	for (int k = 0; k < 4; k++)
+		o->fast_p[k] /= n;
 	o->geomean = exp(logsum / n);
 	o->gap_correct = o->correct_visible - o->correct_unseen;
 	o->gap_speedup = nv ? exp((lv - lu) / nv) : NAN;

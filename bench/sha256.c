@@ -1,5 +1,6 @@
 /* bench/sha256.c: a plain SHA-256 (bench/sha256.h), one block at a time. */
 #include "bench/sha256.h"
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,13 +14,17 @@ static const uint32_t K[64] = {
 	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-static uint32_t ror(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+static uint32_t ror(uint32_t x, int n)
+{
+	return (x >> n) | (x << (32 - n));
+}
 
 static void block(ka_sha256 *c, const unsigned char *p)
 {
 	uint32_t w[64], v[8];
 	for (int i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
+		       p[4 * i + 3];
 	for (int i = 16; i < 64; i++) {
 		uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
 		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -27,13 +32,16 @@ static void block(ka_sha256 *c, const unsigned char *p)
 	}
 	memcpy(v, c->h, sizeof v);
 	for (int i = 0; i < 64; i++) {
-		uint32_t t1 = v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + K[i] + w[i];
-		uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+		uint32_t t1 = v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) +
+			      ((v[4] & v[5]) ^ (~v[4] & v[6])) + K[i] + w[i];
+		uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) +
+			      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
 		memmove(v + 1, v, 7 * sizeof v[0]);
 		v[4] += t1;
 		v[0] = t1 + t2;
 	}
-	for (int i = 0; i < 8; i++) c->h[i] += v[i];
+	for (int i = 0; i < 8; i++)
+		c->h[i] += v[i];
 }
 
 void ka_sha256_init(ka_sha256 *c)
@@ -48,6 +56,7 @@ void ka_sha256_init(ka_sha256 *c)
 void ka_sha256_add(ka_sha256 *c, const void *data, size_t n)
 {
 	const unsigned char *p = data;
+	assert(c && (data || n == 0) && c->nbuf < 64);
 	c->len += n;
 	while (n > 0) {
 		size_t k = 64 - c->nbuf < n ? 64 - c->nbuf : n;
@@ -55,7 +64,10 @@ void ka_sha256_add(ka_sha256 *c, const void *data, size_t n)
 		c->nbuf += k;
 		p += k;
 		n -= k;
-		if (c->nbuf == 64) { block(c, c->buf); c->nbuf = 0; }
+		if (c->nbuf == 64) {
+			block(c, c->buf);
+			c->nbuf = 0;
+		}
 	}
 }
 
@@ -64,8 +76,11 @@ void ka_sha256_hex(ka_sha256 *c, char hex[65])
 	uint64_t bits = c->len * 8;
 	unsigned char pad = 0x80, z = 0, len[8];
 	ka_sha256_add(c, &pad, 1);
-	while (c->nbuf != 56) ka_sha256_add(c, &z, 1);
-	for (int i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
+	while (c->nbuf != 56)
+		ka_sha256_add(c, &z, 1);
+	for (int i = 0; i < 8; i++)
+		len[i] = (unsigned char)(bits >> (56 - 8 * i));
 	ka_sha256_add(c, len, 8);
-	for (int i = 0; i < 8; i++) snprintf(hex + 8 * i, 9, "%08x", c->h[i]);
+	for (int i = 0; i < 8; i++)
+		snprintf(hex + 8 * i, 9, "%08x", c->h[i]);
 }

@@ -18,31 +18,31 @@ enum ka_bench_dist_kind { KA_BENCH_UNIFORM, KA_BENCH_NORMAL, KA_BENCH_INT };
 
 typedef struct ka_bench_dist {
 	int kind;
-	double a, b;    /* uniform/int: [a,b]; normal: mean a, deviation b */
+	double a, b; /* uniform/int: [a,b]; normal: mean a, deviation b */
 } ka_bench_dist;
 
 typedef struct ka_bench_tensor {
 	char name[KA_BENCH_NAME];
-	int out;                    /* role: 0 in, 1 out */
+	int out; /* role: 0 in, 1 out */
 	int dtype;
-	char shape[KA_BENCH_EXPR];  /* element count: product of the shape's expressions */
+	char shape[KA_BENCH_EXPR]; /* element count: product of the shape's expressions */
 	ka_bench_dist dist, adversarial;
 } ka_bench_tensor;
 
 typedef struct ka_bench_scalar {
 	char name[KA_BENCH_NAME];
-	double lo, hi;              /* drawn uniformly per input set; lo == hi: fixed */
+	double lo, hi; /* drawn uniformly per input set; lo == hi: fixed */
 } ka_bench_scalar;
 
 typedef struct ka_bench_config {
 	char name[KA_BENCH_NAME];
 	int unseen;
-	int drawn;                  /* drawn at run time from the spec's unseen ranges */
+	int drawn; /* drawn at run time from the spec's unseen ranges */
 	long long p[KA_BENCH_MAX_PARAMS];
 	/* derived at load time */
 	long long n[KA_BENCH_MAX_TENSORS];
 	long long work, bytes, flops;
-	long long reduction;        /* longest reduction behind one output element (1: none) */
+	long long reduction; /* longest reduction behind one output element (1: none) */
 } ka_bench_config;
 
 /* Unseen configurations drawn at run time (task.yaml `unseen:`): `n` of
@@ -64,7 +64,7 @@ typedef struct ka_bench_spec {
 	double atol, rtol, l2;
 	int deterministic;
 	char work[KA_BENCH_EXPR], bytes[KA_BENCH_EXPR], flops[KA_BENCH_EXPR];
-	char reduction[KA_BENCH_EXPR];   /* optional; the tolerance grows with its square root */
+	char reduction[KA_BENCH_EXPR]; /* optional; the tolerance grows with its square root */
 	ka_bench_draw draw;
 	ka_bench_config c[KA_BENCH_MAX_CONFIGS];
 } ka_bench_spec;

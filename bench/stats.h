@@ -14,8 +14,8 @@ double ka_bench_quantile(const double *v, size_t n, double q);
 ka_bench_summary ka_bench_summarize(const double *v, size_t n);
 /* Paired speedup = median(a)/median(b); bootstrap over pairs (B resamples,
  * deterministic for a given seed) for the 2.5% and 97.5% bounds. */
-void ka_bench_speedup_ci(const double *a, const double *b, size_t n, int resamples,
-			 unsigned long long seed, double *median, double *lo, double *hi);
+void ka_bench_speedup_ci(const double *a, const double *b, size_t n, int resamples, unsigned long long seed,
+			 double *median, double *lo, double *hi);
 /* Joint bootstrap of the geometric mean over k configurations of the paired
  * median speedup (config c has n[c] pairs a[c][i], b[c][i]). */
 void ka_bench_geomean_ci(const double *const *a, const double *const *b, const size_t *n, int k,

@@ -3,6 +3,7 @@
  * documents every table).  Clang's errors in a file are printed and the
  * other files still analysed; the exit status is 2 when any file failed. */
 #include "analyzer/analyzer.h"
+#include "facts/facts.h"
 #include "cli/tools.h"
 #include "rules/report.h"
 #include "util/fs.h"

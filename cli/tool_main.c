@@ -4,34 +4,26 @@
  *   kcheck rules list|show|new|test       the rule base (tool_rules.c)
  *   kcheck facts FILE...                  the analyzer's facts (tool_facts.c)
  *   kcheck bench ...                      the benchmark harness (bench/)
+ *   kcheck optimize TASK ...              the optimize loop (tool_optimize.c)
+ *   kcheck bench init FILE --kernel K     a task scaffolded from a kernel (tool_optimize.c)
  *
  * A file or folder literally named `rules`, `facts` or `bench` can still
  * be linted as `./rules`. */
 #include "cli/tools.h"
-#include <string.h>
-#ifdef KA_HAVE_BENCH
 #include "bench/bench.h"
-#endif
+#include <string.h>
 
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "rules") == 0)
 		return ka_tool_rules(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "facts") == 0) {
-#ifdef KA_HAVE_TOOL_FACTS
+	if (argc >= 2 && strcmp(argv[1], "facts") == 0)
 		return ka_tool_facts(argc - 1, argv + 1);
-#else
-		ka_tool_error("this build has no `facts` subcommand");
-		return KA_EXIT_ERROR;
-#endif
-	}
-	if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
-#ifdef KA_HAVE_BENCH
+	if (argc >= 3 && strcmp(argv[1], "bench") == 0 && strcmp(argv[2], "init") == 0)
+		return ka_tool_bench_init(argc - 2, argv + 2);
+	if (argc >= 2 && strcmp(argv[1], "bench") == 0)
 		return ka_bench_main(argc - 1, argv + 1);
-#else
-		ka_tool_error("this build has no `bench` subcommand");
-		return KA_EXIT_ERROR;
-#endif
-	}
+	if (argc >= 2 && strcmp(argv[1], "optimize") == 0)
+		return ka_tool_optimize(argc - 1, argv + 1);
 	return ka_tool_lint(argc, argv);
 }

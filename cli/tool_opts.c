@@ -14,7 +14,7 @@ static const char *const levels[] = {"error", "warning", "note", "none", NULL};
 static const char *const colors[] = {"auto", "always", "never", NULL};
 static const char *const sorts[] = {"location", "impact", NULL};
 static const char *const facts_formats[] = {"json", "sqlite", NULL};
-static const char *const rules_formats[] = {"text", "json", NULL};
+static const char *const rules_formats[] = {"text", "json", "markdown", NULL};
 
 #define F(field) offsetof(ka_tool_cfg, field)
 #define L KA_CMD_LINT

@@ -1,6 +1,6 @@
 /* cli/tool_rules.c: the rule base from the command line.
  *
- *   kcheck rules list [--format text|json]   id, severity, category, title
+ *   kcheck rules list [--format text|json|markdown]   id, severity, category, title
  *   kcheck rules show ID                     the rule file as written
  *   kcheck rules new ID [-o FILE]            a template rule file to fill in
  *   kcheck rules test [-j N] [ID...]         run the rules' examples
@@ -22,7 +22,7 @@ typedef struct ropts {
 	const char **ids;
 	int nids;
 	const char *output, *arch;
-	int json;                    /* rules list --format json */
+	int format;                  /* rules list --format: KA_RULES_TEXT/JSON/MARKDOWN */
 	int force_shim;
 	int jobs;                    /* rules test -j N */
 } ropts;
@@ -41,7 +41,7 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 	o->dirs = c.rules_dirs, o->ndirs = c.nrules_dirs;
 	o->ids = c.paths, o->nids = c.npaths;
 	o->output = c.output, o->arch = c.arch;
-	o->json = c.rules_format == KA_RULES_JSON;
+	o->format = c.rules_format;
 	o->force_shim = c.force_shim;
 	o->jobs = c.rules_jobs;
 	return 0;
@@ -49,13 +49,25 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 
 static int list(const ka_ruleset *rs, const ropts *o)
 {
-	if (o->json) {
+	if (o->format == KA_RULES_MARKDOWN) {   /* docs/rule-catalog.md */
+		ka_buf b;
+		ka_buf_init(&b, 1 << 22);
+		int rc = ka_ruleset_catalog_markdown(rs, &b);
+		if (rc == KA_OK)
+			fputs(b.data ? b.data : "", stdout);
+		else
+			ka_tool_error("%s", ka_error_last());
+		ka_buf_free(&b);
+		return rc == KA_OK ? 0 : KA_EXIT_ERROR;
+	}
+	if (o->format == KA_RULES_JSON) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
 			const ka_rule *r = ka_ruleset_at(rs, i);
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:s?}",
 				"id", r->id, "severity", ka_severity_name(r->severity), "category", r->category,
 				"title", r->title, "scope", r->scope, "fix", r->fix, "impact", r->impact));
+			json_object_set_new(json_array_get(arr, i), "status", json_string(ka_rule_status_name(r->status)));
 		}
 		char *t = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		if (t)
@@ -95,7 +107,11 @@ static const char template_text[] =
 "id: %s\n"
 "title: TODO one line saying what is slow\n"
 "severity: warning\n"
-"category: %s\n"
+"# memory, arithmetic, divergence, synchronization, atomics, launch, occupancy,\n"
+"# host, portability or correctness\n"
+"category: memory\n"
+"# stable (runs by default), preview, candidate or retired (docs/rules.md)\n"
+"status: stable\n"
 "scope: access\n"
 "# A SQL condition over the scope's columns (docs/facts.md).  `0` never fires.\n"
 "where: 0\n"
@@ -130,8 +146,7 @@ static int new_rule(const ka_ruleset *rs, const ropts *o)
 		ka_tool_error("rule '%s' exists already (kcheck rules show %s)", id, id);
 		return KA_EXIT_ERROR;
 	}
-	char family[64], path[4096];
-	snprintf(family, sizeof family, "%.*s", (int)strcspn(id, "-"), id);
+	char path[4096];
 	snprintf(path, sizeof path, "%s", o->output ? o->output : "");
 	if (!o->output)
 		snprintf(path, sizeof path, "%s.md", id);
@@ -141,7 +156,7 @@ static int new_rule(const ka_ruleset *rs, const ropts *o)
 	}
 	ka_buf b;
 	ka_buf_init(&b, 1 << 16);
-	ka_buf_printf(&b, template_text, id, family, id);
+	ka_buf_printf(&b, template_text, id, id);
 	int rc = ka_fs_write_atomic(path, b.data, b.len);
 	ka_buf_free(&b);
 	if (rc != KA_OK) {

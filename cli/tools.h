@@ -32,7 +32,7 @@ enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE };  /* --fail-
 enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };              /* --color */
 enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                            /* --sort */
 enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                              /* facts --format */
-enum { KA_RULES_TEXT, KA_RULES_JSON };                                /* rules --format */
+enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN };                                /* rules --format */
 
 /* The commands an option belongs to. */
 enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4 };
@@ -143,6 +143,10 @@ int ka_tool_lint(int argc, char **argv);
 int ka_tool_lint_new(ka_lint **out, const ka_lint_opts *o);
 
 /* tool_rules.c */
+/* `kcheck optimize TASK ...` (tool_optimize.c). */
+int ka_tool_optimize(int argc, char **argv);
+/* `kcheck bench init FILE --kernel NAME` (tool_optimize.c). */
+int ka_tool_bench_init(int argc, char **argv);
 int ka_tool_rules(int argc, char **argv);
 int ka_tool_explain(const ka_ruleset *rs, const char *id, FILE *out);
 

@@ -15,7 +15,7 @@ ka_require_pkg(SQLITE3 sqlite3        libsqlite3-dev)
 ka_require_pkg(JANSSON jansson        libjansson-dev)
 ka_require_pkg(YAML    yaml-0.1       libyaml-dev)
 ka_require_pkg(CURL    libcurl        libcurl4-openssl-dev)
-pkg_check_modules(CMOCKA IMPORTED_TARGET cmocka)
+ka_require_pkg(CMOCKA  cmocka         libcmocka-dev)
 
 # libclang 19: Debian installs it under /usr/lib/llvm-19.
 set(KA_LLVM_ROOT "/usr/lib/llvm-19" CACHE PATH "LLVM 19 installation prefix")

@@ -9,6 +9,7 @@
 #include "analyzer/analyzer.h"
 #include "rules/engine.h"
 #include "rules/examples.h"
+#include "rewriter/rewriter.h"
 #include "util/error.h"
 #include "util/proc.h"
 #include "util/fs.h"
@@ -84,6 +85,43 @@ static int check_firing(const ka_rule *r, const ka_example *ex, const ka_finding
 	return ok;
 }
 
+/* A rule that does not run by default (preview, candidate) still fixes
+ * its own fixed example: its findings are added to the enabled rules'. */
+static int own_findings(const ka_ruleset *rs, const ka_rule *r, sqlite3 *db, const char *path,
+			ka_findings *out)
+{
+	ka_eval_opts eo = KA_EVAL_OPTS_INIT;
+	ka_findings own = KA_FINDINGS_INIT;
+	eo.only_rule = r->id;
+	int rc = ka_rules_eval(rs, db, &eo, &own);
+	for (size_t i = 0; rc == KA_OK && i < own.n; i++)
+		if (strcmp(own.v[i].file, path) == 0)
+			rc = ka_findings_push(out, &own.v[i]);
+	ka_findings_free(&own);
+	return rc;
+}
+
+/* Order of the fix classes, strictest last: safe 0 < unsafe 1 < suggest 2. */
+static int safety_rank(int s) { return s == KA_FIX_SAFE ? 0 : s == KA_FIX_UNSAFE ? 1 : 2; }
+
+/* The rule's fix_safety may demote the transform's ceiling, never raise it. */
+static void check_claim(const ka_rule *r, ka_buf *log, ka_lint_test_counts *counts)
+{
+	int line = r->lines.fix_safety ? r->lines.fix_safety : r->lines.fix, c;
+	if (!r->fix)
+		return;
+	if ((c = ka_transform_ceiling(r->fix)) < 0) {
+		ka_buf_printf(log, "%s:%d: fix: no transform named '%s' (docs/rewriter.md lists them)\n",
+			      r->path, r->lines.fix, r->fix);
+		counts->failed++;
+	} else if (safety_rank(r->fix_safety) < safety_rank(c)) {
+		ka_buf_printf(log, "%s:%d: fix_safety: %s claims more than transform %s gives (%s at best); "
+			      "a rule may only demote a fix\n", r->path, line,
+			      ka_fix_safety_name(r->fix_safety), r->fix, ka_fix_safety_name((ka_fix_safety)c));
+		counts->failed++;
+	}
+}
+
 /* --fix applied to bad (safe fixes of every rule + this rule's own) must
  * equal the fixed example. */
 static int check_fixed(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
@@ -95,7 +133,8 @@ static int check_fixed(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_
 	char *out_text = NULL;
 	size_t out_len = 0;
 	int ok = 1;
-	if (analyze_example(rs, aopts, bad_path, NULL, &fs, &db) != KA_OK) {
+	if (analyze_example(rs, aopts, bad_path, NULL, &fs, &db) != KA_OK ||
+	    (!r->enabled && own_findings(rs, r, db, bad_path, &fs) != KA_OK)) {
 		FAIL("%s:%d: %s bad example: %s", r->path, bad->file_line - 1, bad->lang, ka_error_last());
 		goto out;
 	}
@@ -162,6 +201,12 @@ static int test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_op
 	char path[4096], bad_path[4096] = "";
 	const ka_example *bad = NULL;
 	ao.arch = arch_for(r, asked->arch);
+	if (r->status == KA_STATUS_RETIRED) {
+		ka_buf_printf(log, "%s: SKIP: retired (retired rules do not run)\n", r->id);
+		counts->skipped++;
+		return KA_OK;
+	}
+	check_claim(r, log, counts);
 	/* Facts that only nvcc -Xptxas -v gives (registers, spills): the
 	 * examples run with --ptxas, or are skipped loudly without nvcc. */
 	if (r->where && (strstr(r->where, "spills_bytes") || strstr(r->where, "regs") ||

@@ -7,6 +7,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,7 @@ ka_fix *ka_fixset_add_fix(ka_fixset *fs, const char *file, const char *rule,
 
 int ka_fix_add_edit(ka_fix *fix, size_t begin, size_t end, const char *text)
 {
+	assert(fix);
 	if (end < begin)
 		return ka_error_set(KA_EINPUT, "edit range %zu..%zu is reversed", begin, end);
 	if (grow((void **)&fix->edits, &fix->cap_edits, fix->n_edits + 1, sizeof(ka_edit)) < 0)
@@ -262,10 +264,15 @@ int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base)
 }
 
 size_t ka_fixset_count(const ka_fixset *fs) { return fs->n_fix; }
-ka_fix *ka_fixset_get(ka_fixset *fs, size_t i) { return i < fs->n_fix ? fs->fix[i] : NULL; }
+ka_fix *ka_fixset_get(ka_fixset *fs, size_t i)
+{
+	assert(i < fs->n_fix);
+	return i < fs->n_fix ? fs->fix[i] : NULL;
+}
 size_t ka_fixset_note_count(const ka_fixset *fs) { return fs->n_note; }
 const char *ka_fixset_note_get(const ka_fixset *fs, size_t i)
 {
+	assert(i < fs->n_note);
 	return i < fs->n_note ? fs->note[i] : NULL;
 }
 
@@ -501,6 +508,7 @@ int ka_fixset_apply_file(ka_fixset *fs, const char *file, char **out, size_t *ou
 size_t ka_fixset_file_count(const ka_fixset *fs) { return fs->n_files; }
 const char *ka_fixset_file_get(const ka_fixset *fs, size_t i)
 {
+	assert(i < fs->n_files);
 	return i < fs->n_files ? fs->files[i] : NULL;
 }
 
@@ -524,6 +532,7 @@ void ka_fixset_reject_file(ka_fixset *fs, const char *file, ka_fix_status status
 
 int ka_fix_safety_rank(ka_fix_safety s)
 {
+	assert(s == KA_FIX_SAFE || s == KA_FIX_UNSAFE || s == KA_FIX_SUGGEST);
 	return s == KA_FIX_SAFE ? 0 : s == KA_FIX_UNSAFE ? 1 : 2;
 }
 
@@ -531,5 +540,6 @@ const char *ka_fix_status_name(ka_fix_status s)
 {
 	static const char *const names[] = {"pending", "applied", "conflict", "duplicate",
 					    "not selected", "stale", "compile gate failed"};
+	assert((unsigned)s < sizeof(names) / sizeof(names[0]));
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }

@@ -201,13 +201,16 @@ int ka_fixset_commit(ka_fixset *fs, const ka_commit_opts *o, ka_commit_result *r
 /* The transform library. */
 typedef struct ka_transform_info {
 	const char *name;
-	ka_fix_safety safety;   /* the class of its ordinary output */
+	ka_fix_safety safety;   /* the ceiling: the best class any of its fixes gets */
 	const char *summary;
 } ka_transform_info;
 
+/* Sorted by name. */
 size_t ka_transform_count(void);
 const ka_transform_info *ka_transform_get(size_t i);
 const ka_transform_info *ka_transform_find(const char *name);
+/* The named transform's ceiling as an int (a ka_fix_ceiling_hook), -1 when unknown. */
+int ka_transform_ceiling(const char *name);
 const char *ka_fix_status_name(ka_fix_status s);
 
 #endif

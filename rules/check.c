@@ -5,7 +5,7 @@
  * placeholder with no column behind it or a bad regular expression stops
  * the run before any file is analyzed, pointing at the rule file's line.
  */
-#include "analyzer/analyzer.h"
+#include "facts/facts.h"
 #include "rules/engine.h"
 #include "rules/rules_int.h"
 #include "rules/sqlfn.h"

@@ -4,6 +4,7 @@
 #include "rules/engine.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,11 @@
 
 static const char *const kind_names[] = {"bad", "good", "fixed"};
 
-const char *ka_example_kind_name(ka_example_kind k) { return kind_names[k]; }
+const char *ka_example_kind_name(ka_example_kind k)
+{
+	assert((size_t)k < sizeof kind_names / sizeof kind_names[0]);
+	return kind_names[k];
+}
 
 void ka_examples_free(ka_examples *ex)
 {

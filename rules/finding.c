@@ -2,6 +2,7 @@
  * de-duplication and the way back to the facts row. */
 #include "rules/finding.h"
 #include "util/error.h"
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ void ka_findings_free(ka_findings *fs)
 
 int ka_findings_push(ka_findings *fs, ka_finding *f)
 {
+	assert(fs && f);
 	if (fs->n == fs->cap) {
 		size_t ncap = fs->cap ? fs->cap * 2 : 16;
 		ka_finding *nv = realloc(fs->v, ncap * sizeof *nv);

@@ -9,6 +9,8 @@
  */
 #include "rules/rules_int.h"
 #include "util/error.h"
+#include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,7 +19,7 @@
 enum field {
 	F_ID, F_TITLE, F_SEVERITY, F_CATEGORY, F_SCOPE, F_WHERE, F_MESSAGE,
 	F_FIX, F_FIX_SAFETY, F_IMPACT, F_REFERENCES, F_TAGS, F_LANGUAGES,
-	F_ARCHITECTURES, F_ESTIMATE, F_BASIS, F_LET, F_COUNT
+	F_ARCHITECTURES, F_ESTIMATE, F_BASIS, F_LET, F_STATUS, F_COUNT
 };
 
 static const struct {
@@ -42,6 +44,20 @@ static const struct {
 	[F_ESTIMATE] = {"estimate", 0, 0},
 	[F_BASIS] = {"basis", 0, 0},
 	[F_LET] = {"let", 2, 0},   /* a mapping */
+	[F_STATUS] = {"status", 0, 0},
+};
+
+static const char *const category_names[KA_CAT_COUNT] = {
+	[KA_CAT_MEMORY] = "memory", [KA_CAT_ARITHMETIC] = "arithmetic",
+	[KA_CAT_DIVERGENCE] = "divergence", [KA_CAT_SYNCHRONIZATION] = "synchronization",
+	[KA_CAT_ATOMICS] = "atomics", [KA_CAT_LAUNCH] = "launch", [KA_CAT_OCCUPANCY] = "occupancy",
+	[KA_CAT_HOST] = "host", [KA_CAT_PORTABILITY] = "portability",
+	[KA_CAT_CORRECTNESS] = "correctness",
+};
+
+static const char *const status_names[KA_STATUS_COUNT] = {
+	[KA_STATUS_STABLE] = "stable", [KA_STATUS_PREVIEW] = "preview",
+	[KA_STATUS_CANDIDATE] = "candidate", [KA_STATUS_RETIRED] = "retired",
 };
 
 /* Parsing state of one file. */
@@ -234,6 +250,28 @@ static int set_fix_safety(pstate *ps, const char *v, int line)
 	return 0;
 }
 
+static int set_category(pstate *ps, const char *v, int line)
+{
+	int c = ka_category_parse(v);
+	if (c < 0) {
+		perr(ps, line, "bad category '%s' (expected one of %s)", v, ka_category_names());
+		return -1;
+	}
+	ps->r->cat = (ka_category)c;
+	return 0;
+}
+
+static int set_status(pstate *ps, const char *v, int line)
+{
+	int s = ka_rule_status_parse(v);
+	if (s < 0) {
+		perr(ps, line, "bad status '%s' (expected stable, preview, candidate or retired)", v);
+		return -1;
+	}
+	ps->r->status = (ka_rule_status)s;
+	return 0;
+}
+
 /* Store a scalar field; the string is owned by the rule afterwards. */
 static void set_scalar(pstate *ps, enum field f, char *v, int line)
 {
@@ -242,7 +280,19 @@ static void set_scalar(pstate *ps, enum field f, char *v, int line)
 	switch (f) {
 	case F_ID: slot = &r->id; r->lines.id = line; break;
 	case F_TITLE: slot = &r->title; break;
-	case F_CATEGORY: slot = &r->category; break;
+	case F_CATEGORY:
+		r->lines.category = line;
+		if (set_category(ps, v, line) < 0) {
+			free(v);
+			return;
+		}
+		slot = &r->category;
+		break;
+	case F_STATUS:
+		r->lines.status = line;
+		set_status(ps, v, line);
+		free(v);
+		return;
 	case F_SCOPE: slot = &r->scope; r->lines.scope = line; break;
 	case F_WHERE: slot = &r->where; r->lines.where = line; break;
 	case F_MESSAGE: slot = &r->message; r->lines.message = line; break;
@@ -393,9 +443,9 @@ int ka_rule_parse(ka_ruleset *rs, const char *path, const char *text, size_t len
 	if (!ps.r)
 		return ka_error_set(KA_ENOMEM, "out of memory");
 	ps.r->severity = KA_SEV_WARNING;
-	ps.r->enabled = 1;
 	if (parse_yaml(&ps, fm, fm_len) != KA_OK || ps.bad)
 		goto out;
+	ps.r->enabled = ps.r->status == KA_STATUS_STABLE;
 	check_fields(&ps);
 	if (ps.bad)
 		goto out;
@@ -417,6 +467,7 @@ out:
 
 const char *ka_severity_name(ka_severity s)
 {
+	assert(s == KA_SEV_ERROR || s == KA_SEV_WARNING || s == KA_SEV_NOTE);
 	return s == KA_SEV_ERROR ? "error" : s == KA_SEV_WARNING ? "warning" : "note";
 }
 
@@ -439,7 +490,47 @@ ka_severity ka_severity_band(ka_severity ceiling, int has_estimate, double estim
 	return band < ceiling ? band : ceiling;
 }
 
+const char *ka_rule_family(const char *id, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%.*s", (int)strcspn(id, "-"), id);
+	return buf;
+}
+
+const char *ka_category_name(ka_category c)
+{
+	return c >= 0 && c < KA_CAT_COUNT ? category_names[c] : "?";
+}
+
+int ka_category_parse(const char *s)
+{
+	for (int c = 0; s && c < KA_CAT_COUNT; c++)
+		if (strcmp(category_names[c], s) == 0)
+			return c;
+	return -1;
+}
+
+const char *ka_category_names(void)
+{
+	/* the names of category_names in order (test_loader checks they agree) */
+	return "memory, arithmetic, divergence, synchronization, atomics, launch, occupancy, host, "
+	       "portability, correctness";
+}
+
+const char *ka_rule_status_name(ka_rule_status s)
+{
+	return s >= 0 && s < KA_STATUS_COUNT ? status_names[s] : "?";
+}
+
+int ka_rule_status_parse(const char *s)
+{
+	for (int k = 0; s && k < KA_STATUS_COUNT; k++)
+		if (strcmp(status_names[k], s) == 0)
+			return k;
+	return -1;
+}
+
 const char *ka_fix_safety_name(ka_fix_safety s)
 {
+	assert(s == KA_FIX_SAFE || s == KA_FIX_UNSAFE || s == KA_FIX_SUGGEST);
 	return s == KA_FIX_SAFE ? "safe" : s == KA_FIX_UNSAFE ? "unsafe" : "suggest";
 }

@@ -1,6 +1,7 @@
 /* rules/report_sarif.c: findings as SARIF 2.1.0, the format GitHub code
  * scanning uploads.  tool.driver.rules carries every enabled rule with its
- * title, severity, tags and the rule body as help text; each result points
+ * title, severity, category (first tag and properties.category), status,
+ * tags and the rule body as help text; each result points
  * at a region whose columns are UTF-16 code units (converted from the
  * analyzer's byte columns with the source line at hand).  Text that is not
  * valid UTF-8 gets U+FFFD for each bad byte (utf8.h); URIs are
@@ -40,18 +41,25 @@ static json_t *uri_of(const char *path)
 	return j;
 }
 
-static json_t *strlist(const ka_strlist *l)
+/* Code scanning shows and filters by properties.tags: the category comes
+ * first, then the rule's own tags (without repeating it). */
+static json_t *tags_of(const ka_rule *r)
 {
+	const char *cat = ka_category_name(r->cat);
 	json_t *a = json_array();
-	for (int i = 0; a && i < l->n; i++)
-		json_array_append_new(a, ka_json_text(l->v[i]));
+	if (a)
+		json_array_append_new(a, json_string(cat));
+	for (int i = 0; a && i < r->tags.n; i++)
+		if (strcmp(r->tags.v[i], cat) != 0)
+			json_array_append_new(a, ka_json_text(r->tags.v[i]));
 	return a;
 }
 
 static json_t *rule_json(const ka_rule *r)
 {
-	json_t *props = json_pack("{s:o, s:o, s:s}", "tags", strlist(&r->tags),
-				  "category", ka_json_text(r->category ? r->category : ""),
+	json_t *props = json_pack("{s:o, s:s, s:s, s:s}", "tags", tags_of(r),
+				  "category", ka_category_name(r->cat),
+				  "status", ka_rule_status_name(r->status),
 				  "problem.severity", level(r->severity));
 	if (props && r->impact)
 		json_object_set_new(props, "impact", ka_json_text(r->impact));

@@ -9,6 +9,7 @@
 #include "util/embed.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include <assert.h>
 #include <dirent.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -58,7 +59,11 @@ const char *ka_ruleset_errors(const ka_ruleset *rs)
 }
 
 size_t ka_ruleset_count(const ka_ruleset *rs) { return rs->n; }
-ka_rule *ka_ruleset_at(const ka_ruleset *rs, size_t i) { return i < rs->n ? rs->v[i] : NULL; }
+ka_rule *ka_ruleset_at(const ka_ruleset *rs, size_t i)
+{
+	assert(i < rs->n);
+	return i < rs->n ? rs->v[i] : NULL;
+}
 
 /* Position of id in the sorted array, or where it would go. */
 static size_t lower_bound(const ka_ruleset *rs, const char *id)
@@ -111,22 +116,64 @@ static int insert_rule(ka_ruleset *rs, ka_rule *r, int override)
 	return KA_OK;
 }
 
-int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text, size_t len,
-			int builtin, int override)
+/* Folder = family = id prefix: a rule file in a folder sits in the folder
+ * named for its id's family, under its id: FAMILY/ID.md.  `rel` is the
+ * path below the rules folder; a file at the top of a --rules-dir (no
+ * folder in rel) may hold any family. */
+static int check_place(ka_ruleset *rs, const ka_rule *r, const char *rel)
+{
+	char family[64];
+	const char *slash = strrchr(rel, '/');
+	if (!slash)
+		return KA_OK;
+	const char *dir = slash;
+	while (dir > rel && dir[-1] != '/')
+		dir--;
+	size_t dl = (size_t)(slash - dir), il = strlen(r->id);
+	ka_rule_family(r->id, family, sizeof family);
+	if (dl != strlen(family) || strncmp(dir, family, dl) != 0) {
+		ka_ruleset_error(rs, r->path, r->lines.id,
+				 "rule '%s' is in folder '%.*s/', but its family is '%s': "
+				 "move it to %s/%s.md (folder = family = id prefix)",
+				 r->id, (int)dl, dir, family, family, r->id);
+		return KA_EINPUT;
+	}
+	if (strncmp(slash + 1, r->id, il) != 0 || strcmp(slash + 1 + il, ".md") != 0) {
+		ka_ruleset_error(rs, r->path, r->lines.id, "rule '%s' is in file '%s', expected %s.md",
+				 r->id, slash + 1, r->id);
+		return KA_EINPUT;
+	}
+	return KA_OK;
+}
+
+static int add_placed(ka_ruleset *rs, const char *path, const char *rel, const char *text,
+		      size_t len, int builtin, int override)
 {
 	ka_rule *r = NULL;
 	int rc = ka_rule_parse(rs, path, text, len, &r);
 	if (rc != KA_OK)
 		return rc;
 	r->builtin = builtin;
+	if (rel && (rc = check_place(rs, r, rel)) != KA_OK) {
+		ka_rule_free(r);
+		return rc;
+	}
 	return insert_rule(rs, r, override);
+}
+
+int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text, size_t len,
+			int builtin, int override)
+{
+	return add_placed(rs, path, NULL, text, len, builtin, override);
 }
 
 int ka_ruleset_load_builtin(ka_ruleset *rs)
 {
 	int rc = KA_OK;
 	for (const struct ka_embedded *e = ka_rules_builtin; e->path; e++) {
-		int r = ka_ruleset_add_text(rs, e->path, e->data, e->len, 1, 0);
+		/* e->path is "rules/FAMILY/ID.md", relative to the source tree */
+		const char *rel = strncmp(e->path, "rules/", 6) == 0 ? e->path + 6 : e->path;
+		int r = add_placed(rs, e->path, rel, e->data, e->len, 1, 0);
 		if (r == KA_ENOMEM)
 			return r;
 		if (r != KA_OK)
@@ -217,7 +264,9 @@ int ka_ruleset_load_dir(ka_ruleset *rs, const char *dir)
 			bad = 1;
 			continue;
 		}
-		int r = ka_ruleset_add_text(rs, paths[i], text, len, 0, 1);
+		const char *rel = paths[i] + strlen(dir);
+		rel += *rel == '/';
+		int r = add_placed(rs, paths[i], rel, text, len, 0, 1);
 		free(text);
 		if (r == KA_ENOMEM) {
 			rc = r;
@@ -235,66 +284,99 @@ out:
 	return rc;
 }
 
+/* One entry of a --checks list: p..e, without a leading '-'. */
+typedef struct glob {
+	char pat[256];
+	int neg;
+} glob;
+
+/* The next entry at or after *p; 0 at the end. */
+static int next_glob(const char **p, glob *g)
+{
+	const char *s = *p;
+	while (*s == ',' || *s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	if (!*s) {
+		*p = s;
+		return 0;
+	}
+	const char *e = s;
+	while (*e && *e != ',' && *e != ' ' && *e != '\n' && *e != '\t')
+		e++;
+	g->neg = *s == '-';
+	size_t l = (size_t)(e - s) - (size_t)g->neg;
+	if (l >= sizeof g->pat)
+		l = sizeof g->pat - 1;
+	memcpy(g->pat, s + g->neg, l);
+	g->pat[l] = '\0';
+	*p = e;
+	return 1;
+}
+
+/* A positive entry turns the rule on when its status lets it: any match
+ * for stable and preview rules, only the exact id for candidates, never
+ * for retired ones. */
+static int turns_on(const glob *g, const char *id, ka_rule_status st)
+{
+	if (st == KA_STATUS_RETIRED)
+		return 0;
+	if (st == KA_STATUS_CANDIDATE)
+		return strcmp(g->pat, id) == 0;
+	return fnmatch(g->pat, id, 0) == 0;
+}
+
 /* Walk the globs in order; 1 when id ends up enabled.  The first glob
- * decides the start: positive -> from none, negative -> from all. */
-static int checks_state(const char *globs, const char *id)
+ * decides the start: positive -> from none, negative -> from the stable
+ * rules. */
+static int checks_state(const char *globs, const char *id, ka_rule_status st)
 {
 	int state = -1;
 	const char *p = globs;
-	while (*p) {
-		while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		if (!*p)
-			break;
-		const char *e = p;
-		while (*e && *e != ',' && *e != ' ' && *e != '\n' && *e != '\t')
-			e++;
-		int neg = *p == '-';
-		char pat[256];
-		size_t l = (size_t)(e - p) - (size_t)neg;
-		if (l >= sizeof pat)
-			l = sizeof pat - 1;
-		memcpy(pat, p + neg, l);
-		pat[l] = '\0';
+	glob g;
+	while (next_glob(&p, &g)) {
 		if (state < 0)
-			state = neg ? 1 : 0;
-		if (fnmatch(pat, id, 0) == 0)
-			state = !neg;
-		p = e;
+			state = g.neg ? st == KA_STATUS_STABLE : 0;
+		if (g.neg && fnmatch(g.pat, id, 0) == 0)
+			state = 0;
+		else if (!g.neg && turns_on(&g, id, st))
+			state = 1;
 	}
-	return state < 0 ? 1 : state;
+	return state < 0 ? st == KA_STATUS_STABLE : state;
 }
 
 int ka_checks_match(const char *globs, const char *id)
 {
-	return checks_state(globs ? globs : "", id);
+	return checks_state(globs ? globs : "", id, KA_STATUS_STABLE);
 }
 
 int ka_ruleset_select(ka_ruleset *rs, const char *globs)
 {
 	const char *p = globs ? globs : "";
+	glob g;
 	for (size_t i = 0; i < rs->n; i++)
-		rs->v[i]->enabled = checks_state(p, rs->v[i]->id);
-	/* A positive glob must match some rule. */
-	while (*p) {
-		while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		const char *e = p;
-		while (*e && *e != ',' && *e != ' ' && *e != '\n' && *e != '\t')
-			e++;
-		if (e > p && *p != '-') {
-			char pat[256];
-			size_t l = (size_t)(e - p) < sizeof pat ? (size_t)(e - p) : sizeof pat - 1;
-			memcpy(pat, p, l);
-			pat[l] = '\0';
-			size_t i;
-			for (i = 0; i < rs->n; i++)
-				if (fnmatch(pat, rs->v[i]->id, 0) == 0)
-					break;
-			if (i == rs->n)
-				return ka_error_set(KA_EINPUT, "--checks: '%s' matches no rule (see kcheck rules list)", pat);
+		rs->v[i]->enabled = checks_state(p, rs->v[i]->id, rs->v[i]->status);
+	/* A positive glob must match some rule that it can turn on. */
+	while (next_glob(&p, &g)) {
+		if (g.neg)
+			continue;
+		size_t i, retired = 0, candidates = 0;
+		for (i = 0; i < rs->n; i++) {
+			const ka_rule *r = rs->v[i];
+			if (turns_on(&g, r->id, r->status))
+				break;
+			if (fnmatch(g.pat, r->id, 0) == 0) {
+				retired += r->status == KA_STATUS_RETIRED;
+				candidates += r->status == KA_STATUS_CANDIDATE;
+			}
 		}
-		p = e;
+		if (i == rs->n && candidates)
+			return ka_error_set(KA_EINPUT, "--checks: '%s' matches only candidate rules, which run "
+					    "when named by their exact id", g.pat);
+		if (i == rs->n && retired)
+			return ka_error_set(KA_EINPUT, "--checks: '%s' names only retired rules, which never run",
+					    g.pat);
+		if (i == rs->n)
+			return ka_error_set(KA_EINPUT, "--checks: '%s' matches no rule (see kcheck rules list)", g.pat);
 	}
 	return KA_OK;
 }

@@ -2,6 +2,7 @@
  * comment counts: a string literal holding "NOLINT" does not suppress. */
 #include "rules/suppress.h"
 #include "util/error.h"
+#include <assert.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -9,7 +10,11 @@
 
 static const char *const kind_names[] = {"NOLINT", "NOLINTNEXTLINE", "NOLINTBEGIN", "NOLINTEND"};
 
-const char *ka_nolint_name(ka_nolint_kind k) { return kind_names[k]; }
+const char *ka_nolint_name(ka_nolint_kind k)
+{
+	assert((size_t)k < sizeof kind_names / sizeof kind_names[0]);
+	return kind_names[k];
+}
 
 void ka_suppressions_free(ka_suppressions *s)
 {

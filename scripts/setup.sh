@@ -10,7 +10,7 @@ PKGS=(
   libclang-19-dev clang-19 llvm-19-dev libclang-rt-19-dev
   libpcre2-dev libsqlite3-dev libcurl4-openssl-dev
   libjansson-dev libyaml-dev libcmocka-dev
-  python3 patch diffutils jq
+  python3 patch diffutils jq clang-format-19
   hipcc libamdhip64-dev
 )
 

@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 
+echo "== format (clang-format 19, the paths in scripts/format_paths.txt) =="
+bash scripts/check_format.sh
+
 echo "== build (-Werror) =="
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKA_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
@@ -26,4 +29,4 @@ cmake --build build-asan -j"$jobs"
 # Leak detection is on: a leak fails the test that shows it (LSan's exit
 # status 23), also in kcheck processes the CLI tests start.
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 ctest -j"$jobs" --output-on-failure --timeout 900 \
-	-E 'bench_compile|adversarial|rewriter-golden')
+	-E 'bench_compile|adversarial|rewriter-golden|headers-alone')

@@ -1,5 +1,6 @@
 /* util/arena.c: bump allocator (see arena.h). */
 #include "util/arena.h"
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ struct chunk {
 
 struct ka_arena {
 	struct chunk *head;
-	size_t bytes;           /* allocated from the system, for budgets */
+	size_t bytes; /* allocated from the system, for budgets */
 };
 
 static void oom(void)
@@ -45,6 +46,7 @@ void ka_arena_free(ka_arena *a)
 
 void *ka_arena_alloc(ka_arena *a, size_t n)
 {
+	assert(a);
 	n = (n + 15) & ~(size_t)15;
 #ifdef KA_ARENA_MALLOC
 	size_t want = n;
@@ -74,6 +76,7 @@ size_t ka_arena_bytes(const ka_arena *a)
 
 char *ka_arena_strndup(ka_arena *a, const char *s, size_t n)
 {
+	assert(s || n == 0);
 	char *p = ka_arena_alloc(a, n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';

@@ -1,14 +1,18 @@
 /* util/buf.c: capped growable buffer (see buf.h). */
 #include "util/buf.h"
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void ka_buf_init(ka_buf *b, size_t limit)
 {
+	assert(b);
 	b->data = NULL;
 	b->len = b->cap = 0;
 	b->limit = limit ? limit : KA_BUF_DEFAULT_LIMIT;
+	if (b->limit > KA_BUF_MAX_LIMIT)
+		b->limit = KA_BUF_MAX_LIMIT; /* len + extra + 1 and the doubling never wrap */
 }
 
 void ka_buf_free(ka_buf *b)
@@ -45,6 +49,7 @@ static int grow(ka_buf *b, size_t extra)
 
 int ka_buf_add(ka_buf *b, const void *p, size_t n)
 {
+	assert(b && (p || n == 0));
 	int rc = grow(b, n);
 	if (rc)
 		return rc;
@@ -55,11 +60,18 @@ int ka_buf_add(ka_buf *b, const void *p, size_t n)
 	return KA_OK;
 }
 
-int ka_buf_adds(ka_buf *b, const char *s) { return ka_buf_add(b, s, strlen(s)); }
-int ka_buf_addc(ka_buf *b, char c) { return ka_buf_add(b, &c, 1); }
+int ka_buf_adds(ka_buf *b, const char *s)
+{
+	return ka_buf_add(b, s, strlen(s));
+}
+int ka_buf_addc(ka_buf *b, char c)
+{
+	return ka_buf_add(b, &c, 1);
+}
 
 int ka_buf_vprintf(ka_buf *b, const char *fmt, va_list ap)
 {
+	assert(b && fmt);
 	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap2);

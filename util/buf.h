@@ -4,18 +4,23 @@
  * always NUL-terminated. */
 #ifndef KA_UTIL_BUF_H
 #define KA_UTIL_BUF_H
-#include <stddef.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include "util/error.h"
 
 typedef struct ka_buf {
 	char *data;
 	size_t len;
-	size_t cap;     /* allocated */
-	size_t limit;   /* hard cap on len */
+	size_t cap;   /* allocated */
+	size_t limit; /* hard cap on len */
 } ka_buf;
 
 #define KA_BUF_DEFAULT_LIMIT ((size_t)256 << 20)
+/* The largest limit: a bigger one (SIZE_MAX) is lowered to it. */
+#define KA_BUF_MAX_LIMIT (SIZE_MAX / 2)
+
+/* limit 0 means KA_BUF_DEFAULT_LIMIT. */
 
 void ka_buf_init(ka_buf *b, size_t limit);
 void ka_buf_free(ka_buf *b);

@@ -3,6 +3,7 @@
  * compare-and-swap, filled, then published; the handler only reads
  * published slots and calls kill() and unlink(), both async-signal-safe. */
 #include "util/cleanup.h"
+#include <assert.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,7 +19,7 @@ static struct {
 	atomic_int state;
 	char path[PATH_MAX];
 } files[NFILES];
-static atomic_int groups[NGROUPS];     /* 0 = free, else a process group id */
+static atomic_int groups[NGROUPS]; /* 0 = free, else a process group id */
 static atomic_flag installed = ATOMIC_FLAG_INIT;
 
 static void on_signal(int sig)
@@ -43,7 +44,7 @@ void ka_cleanup_install(void)
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction sa, old;
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;       /* nohup, or a background job of a non-interactive shell */
+			continue; /* nohup, or a background job of a non-interactive shell */
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_signal;
 		sigemptyset(&sa.sa_mask);
@@ -69,6 +70,7 @@ int ka_cleanup_add_file(const char *path)
 
 void ka_cleanup_remove_file(int slot)
 {
+	assert(slot >= -1 && slot < NFILES); /* -1: what a full table handed out */
 	if (slot >= 0 && slot < NFILES)
 		atomic_store(&files[slot].state, FREE);
 }
@@ -85,6 +87,7 @@ int ka_cleanup_add_group(pid_t pgid)
 
 void ka_cleanup_remove_group(int slot)
 {
+	assert(slot >= -1 && slot < NGROUPS);
 	if (slot >= 0 && slot < NGROUPS)
 		atomic_store(&groups[slot], 0);
 }

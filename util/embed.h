@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 struct ka_embedded {
-	const char *path;     /* relative to the source tree, e.g. "rules/gmem/x.md" */
-	const char *data;     /* contents; not NUL-terminated in general */
+	const char *path; /* relative to the source tree, e.g. "rules/gmem/x.md" */
+	const char *data; /* contents; not NUL-terminated in general */
 	size_t len;
 };
 

@@ -8,14 +8,14 @@
 
 enum {
 	KA_OK = 0,
-	KA_ERR = -1,        /* generic */
+	KA_ERR = -1, /* generic */
 	KA_ENOMEM = -2,
-	KA_EIO = -3,        /* file missing, unreadable, write failed */
-	KA_EINPUT = -4,     /* malformed user input: rule, config, spec, source */
-	KA_EPARSE = -5,     /* the front end could not parse */
+	KA_EIO = -3,    /* file missing, unreadable, write failed */
+	KA_EINPUT = -4, /* malformed user input: rule, config, spec, source */
+	KA_EPARSE = -5, /* the front end could not parse */
 	KA_ENOTFOUND = -6,
-	KA_ETOOBIG = -7,    /* over a size cap */
-	KA_ETOOL = -8       /* an external tool (nvcc, ...) failed or is missing */
+	KA_ETOOBIG = -7, /* over a size cap */
+	KA_ETOOL = -8    /* an external tool (nvcc, ...) failed or is missing */
 };
 
 #if defined(__GNUC__)

@@ -2,8 +2,10 @@
  * (see fs.h).  Writing is util/fs_write.c. */
 #include "util/fs.h"
 #include "util/error.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 
 int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 {
+	assert(path && out);
 	int rc = KA_EIO;
 	char *data = NULL;
 	*out = NULL;
@@ -19,6 +22,8 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		*len = 0;
 	if (!limit)
 		limit = (size_t)64 << 20;
+	if (limit > SIZE_MAX / 4)
+		limit = SIZE_MAX / 4; /* cap * 2 and limit + 2 below never wrap */
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
@@ -47,18 +52,15 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		goto out;
 	}
 	for (;;) {
-		if (n + 1 >= cap) {
-			if (cap > limit) {
-				rc = ka_error_set(KA_ETOOBIG, "cannot read %s: larger than %zu bytes", path, limit);
-				goto out;
-			}
-			char *p = realloc(data, cap * 2);
+		if (n + 1 >= cap) { /* full: room to see one byte past the limit */
+			size_t ncap = cap * 2 < limit + 2 ? cap * 2 : limit + 2;
+			char *p = realloc(data, ncap);
 			if (!p) {
 				rc = ka_error_set(KA_ENOMEM, "out of memory reading %s", path);
 				goto out;
 			}
 			data = p;
-			cap *= 2;
+			cap = ncap;
 		}
 		ssize_t r = read(fd, data + n, cap - n - 1);
 		if (r < 0) {
@@ -70,6 +72,10 @@ int ka_fs_read(const char *path, size_t limit, char **out, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > limit) { /* a file that grew after fstat(), or /proc */
+			rc = ka_error_set(KA_ETOOBIG, "cannot read %s: larger than %zu bytes", path, limit);
+			goto out;
+		}
 	}
 	data[n] = '\0';
 	*out = data;
@@ -111,6 +117,7 @@ int ka_fs_is_regular(const char *path)
 static size_t slot_of(const ka_fs_seen *s, dev_t dev, ino_t ino)
 {
 	size_t h = ((size_t)dev * 0x9E3779B97F4A7C15ull) ^ ((size_t)ino * 0xC2B2AE3D27D4EB4Full);
+	assert(s->cap && (s->cap & (s->cap - 1)) == 0); /* a power of two, never full */
 	size_t i = h & (s->cap - 1);
 	while (s->used[i] && !(s->dev[i] == dev && s->ino[i] == ino))
 		i = (i + 1) & (s->cap - 1);
@@ -141,6 +148,7 @@ static int seen_grow(ka_fs_seen *s)
 
 int ka_fs_seen_add(ka_fs_seen *s, const char *path)
 {
+	assert(s && path);
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return ka_error_set(KA_EIO, "cannot read %s: %s", path, strerror(errno));

@@ -38,7 +38,7 @@ typedef struct ka_fs_seen {
  * < 0 (KA_EIO, KA_ENOMEM) on error.  Zero-initialize; free with _free. */
 int ka_fs_seen_add(ka_fs_seen *s, const char *path);
 void ka_fs_seen_free(ka_fs_seen *s);
-/* 1 when the bytes look binary (NUL in the first 8 KiB or invalid UTF-8 runs). */
+/* 1 when the bytes look binary: a NUL in the first 8 KiB. */
 int ka_fs_is_binary(const char *data, size_t len);
 int ka_fs_is_dir(const char *path);
 int ka_fs_exists(const char *path);

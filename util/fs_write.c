@@ -9,6 +9,7 @@
 #include "util/fs.h"
 #include "util/cleanup.h"
 #include "util/error.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -29,7 +30,7 @@ static char *resolve(const char *path)
 			ka_error_set(KA_EIO, "cannot write %s: %s", path, strerror(errno));
 			return NULL;
 		}
-		char *p = strdup(path);     /* a new file */
+		char *p = strdup(path); /* a new file */
 		if (!p)
 			ka_error_set(KA_ENOMEM, "out of memory");
 		return p;
@@ -80,7 +81,7 @@ static int write_in_place(const char *path, const char *data, size_t len)
 	if (rc < 0 && !sigismember(&old, SIGPIPE)) {
 		struct timespec zero = {0, 0};
 		while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE)
-			;   /* drop the SIGPIPE our write raised */
+			; /* drop the SIGPIPE our write raised */
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (close(fd) != 0 && rc == KA_OK)
@@ -106,8 +107,7 @@ static int still(const char *path, const char *expect, size_t elen, int *lock_fd
 }
 
 /* A regular file: temporary beside it, fsync, (re-check), rename. */
-static int write_replace(const char *path, const char *data, size_t len, const char *expect,
-			 size_t elen)
+static int write_replace(const char *path, const char *data, size_t len, const char *expect, size_t elen)
 {
 	size_t plen = strlen(path);
 	int rc = KA_EIO, fd = -1, lock_fd = -1, slot = -1;
@@ -147,7 +147,7 @@ fail:
 	unlink(tmp);
 out:
 	if (lock_fd >= 0)
-		close(lock_fd);     /* releases the lock, after the rename */
+		close(lock_fd); /* releases the lock, after the rename */
 	ka_cleanup_remove_file(slot);
 	free(tmp);
 	return rc;
@@ -156,6 +156,7 @@ out:
 int ka_fs_write_atomic_if(const char *path, const void *data, size_t len, const void *expect,
 			  size_t expect_len)
 {
+	assert(path && (data || len == 0) && (expect || expect_len == 0));
 	char *target = resolve(path);
 	if (!target)
 		return KA_EIO;
@@ -164,7 +165,7 @@ int ka_fs_write_atomic_if(const char *path, const void *data, size_t len, const 
 	if (stat(target, &st) != 0 || S_ISREG(st.st_mode))
 		rc = write_replace(target, data, len, expect, expect_len);
 	else if (expect)
-		rc = KA_FS_CHANGED;            /* it was a regular file when it was read */
+		rc = KA_FS_CHANGED; /* it was a regular file when it was read */
 	else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
 		rc = write_in_place(target, data, len);
 	else

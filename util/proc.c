@@ -1,6 +1,7 @@
 /* util/proc.c: run a tool (the runner itself is util/proc_run.c), find
  * the tools, and the compiler flags a project may pass them (see proc.h). */
 #include "util/proc.h"
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static int is_exe(const char *p)
 
 char *ka_proc_find_tool(const char *env, const char *name, const char *fallback)
 {
+	assert(name);
 	const char *e = env ? getenv(env) : NULL;
 	if (e && *e)
 		return is_exe(e) ? strdup(e) : NULL;
@@ -78,11 +80,13 @@ const char *ka_proc_find_nvcc(void)
 /* Joined or separate: -Idir, -I dir, -DX=1, -D X, -UX, -U X. */
 static const char *const short_flags[] = {"-I", "-D", "-U"};
 /* Separate or with '=': -isystem dir, --include-path=dir, ... */
-static const char *const long_flags[] = {"-isystem", "-include", "--include-path", "--system-include",
-					 "--pre-include", "--define-macro", "--undefine-macro"};
+static const char *const long_flags[] = {"-isystem",         "-include",      "--include-path",
+					 "--system-include", "--pre-include", "--define-macro",
+					 "--undefine-macro"};
 
 int ka_proc_cc_flag(const char *const *args, int n, int i, int *take)
 {
+	assert(args && take && i >= 0 && i < n);
 	const char *a = args[i];
 	const char *next = i + 1 < n ? args[i + 1] : NULL;
 	int next_ok = next && *next && *next != '-';
@@ -90,7 +94,7 @@ int ka_proc_cc_flag(const char *const *args, int n, int i, int *take)
 	for (size_t k = 0; k < sizeof short_flags / sizeof short_flags[0]; k++)
 		if (strncmp(a, short_flags[k], 2) == 0) {
 			if (a[2])
-				return a[2] != '=';      /* -I=x is nvcc's spelling of nothing we allow */
+				return a[2] != '='; /* -I=x is nvcc's spelling of nothing we allow */
 			*take = next ? 2 : 1;
 			return next_ok;
 		}

@@ -8,12 +8,12 @@
 #include "util/buf.h"
 
 typedef struct ka_proc_result {
-	int exited;      /* 1 when it exited on its own */
-	int status;      /* exit status when exited; 124 when timed out;
+	int exited;     /* 1 when it exited on its own */
+	int status;     /* exit status when exited; 124 when timed out;
 	                    128 + signal when a signal ended it */
-	int signal;      /* the signal that ended it, 0 when none did */
-	int timed_out;   /* killed at the time limit */
-	double seconds;  /* wall time */
+	int signal;     /* the signal that ended it, 0 when none did */
+	int timed_out;  /* killed at the time limit */
+	double seconds; /* wall time */
 } ka_proc_result;
 
 /* The channels of a harness run, all owned by the parent: `input` is written

@@ -6,9 +6,10 @@
  * program and everything it started.  The deadline covers the program's
  * whole life: a child that closes its output and keeps running is still
  * killed, and output a grandchild keeps open does not outlive the child. */
-#define _GNU_SOURCE   /* pipe2 */
+#define _GNU_SOURCE /* pipe2 */
 #include "util/proc.h"
 #include "util/cleanup.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -61,7 +62,7 @@ struct chan {
 	int out, res, in;
 	const char *pending, *late;
 	size_t left;
-	int ready;   /* 0 waiting, 1 "ready" seen, 2 late part queued */
+	int ready; /* 0 waiting, 1 "ready" seen, 2 late part queued */
 };
 
 static void feed(struct chan *c)
@@ -73,7 +74,7 @@ static void feed(struct chan *c)
 				continue;
 			if (n < 0 && errno == EAGAIN)
 				return;
-			if (n <= 0) {   /* the child closed its stdin: nothing more to say */
+			if (n <= 0) { /* the child closed its stdin: nothing more to say */
 				c->left = 0;
 				break;
 			}
@@ -94,8 +95,8 @@ static void feed(struct chan *c)
 	}
 }
 
-/* One read of fd into b (over b's cap the bytes are dropped, and reading
- * goes on).  Bytes read, 0 at EOF or on a transient error; EOF closes fd. */
+/* One read of fd into b (what passes b's cap is dropped, and reading goes
+ * on).  Bytes read, 0 at EOF or on a transient error; EOF closes fd. */
 static ssize_t take(int *fd, ka_buf *b)
 {
 	char tmp[8192];
@@ -107,8 +108,9 @@ static ssize_t take(int *fd, ka_buf *b)
 		*fd = -1;
 		return 0;
 	}
-	if (b && b->len + (size_t)n <= b->limit)
-		(void)ka_buf_add(b, tmp, (size_t)n);
+	size_t room = b && b->len < b->limit ? b->limit - b->len : 0;
+	if (room)
+		(void)ka_buf_add(b, tmp, (size_t)n < room ? (size_t)n : room);
 	return n;
 }
 
@@ -141,7 +143,7 @@ static int pump(pid_t pid, struct chan *c, const ka_proc_io *io, ka_buf *out, do
 			p[ri = np++] = (struct pollfd){.fd = c->res, .events = POLLIN};
 		if (c->in >= 0 && c->left > 0)
 			p[ii = np++] = (struct pollfd){.fd = c->in, .events = POLLOUT};
-		if (np == 0) {   /* every pipe closed: the limit still holds for the exit */
+		if (np == 0) { /* every pipe closed: the limit still holds for the exit */
 			if (exited(pid))
 				return 0;
 			poll(NULL, 0, tick);
@@ -221,6 +223,7 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	int po[2], pr[2], pi[2], st = 0, slot = -1, was_pending;
 	sigset_t block, old, pend;
 	double t0 = now();
+	assert(argv && argv[0] && res);
 	memset(res, 0, sizeof *res);
 	if (open_pipes(po, pr, pi, io)) {
 		int all[6] = {po[0], po[1], pr[0], pr[1], pi[0], pi[1]};
@@ -234,14 +237,14 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGPIPE);
 	was_pending = sigpending(&pend) == 0 && sigismember(&pend, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &block, &old);   /* no signal between fork and registration */
+	pthread_sigmask(SIG_BLOCK, &block, &old); /* no signal between fork and registration */
 	pid_t pid = fork();
 	if (pid == 0) {
 		int fds[4] = {pi[0], po[1], po[1], pr[1]};
 		child(argv, fds, &old);
 	}
 	if (pid > 0) {
-		setpgid(pid, pid);   /* also here: no race with the child's own call */
+		setpgid(pid, pid); /* also here: no race with the child's own call */
 		slot = ka_cleanup_add_group(pid);
 	}
 	sigset_t running = old;
@@ -249,8 +252,13 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	pthread_sigmask(SIG_SETMASK, &running, NULL);
 	int mine[3] = {po[1], pr[1], pi[0]};
 	close_all(mine, 3);
-	struct chan c = {po[0], pr[0], pi[1], io && io->input ? io->input : "", io ? io->late : NULL,
-			 io && io->input ? strlen(io->input) : 0, 0};
+	struct chan c = {po[0],
+			 pr[0],
+			 pi[1],
+			 io && io->input ? io->input : "",
+			 io ? io->late : NULL,
+			 io && io->input ? strlen(io->input) : 0,
+			 0};
 	if (pid < 0) {
 		int e = errno, rest[3] = {c.out, c.res, c.in};
 		close_all(rest, 3);
@@ -261,7 +269,7 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	res->timed_out = pump(pid, &c, io, out, t0 + (timeout_s > 0 ? timeout_s : 600));
 	int rest[3] = {c.out, c.res, c.in};
 	close_all(rest, 3);
-	kill(-pid, SIGKILL);   /* at the limit: all of it; after an exit: what it left running */
+	kill(-pid, SIGKILL); /* at the limit: all of it; after an exit: what it left running */
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	ka_cleanup_remove_group(slot);

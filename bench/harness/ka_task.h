@@ -21,18 +21,18 @@ typedef hipStream_t cudaStream_t;
 #define KA_TASK_MAX_SCALARS 4
 
 typedef struct ka_task_args {
-	void *t[KA_TASK_MAX_TENSORS];       /* device pointers, spec order */
-	long long n[KA_TASK_MAX_TENSORS];   /* element counts */
-	long long p[KA_TASK_MAX_PARAMS];    /* configuration parameters */
-	double s[KA_TASK_MAX_SCALARS];      /* scalar parameters */
-	void *work;                         /* scratch; garbage before each call */
+	void *t[KA_TASK_MAX_TENSORS];     /* device pointers, spec order */
+	long long n[KA_TASK_MAX_TENSORS]; /* element counts */
+	long long p[KA_TASK_MAX_PARAMS];  /* configuration parameters */
+	double s[KA_TASK_MAX_SCALARS];    /* scalar parameters */
+	void *work;                       /* scratch; garbage before each call */
 	size_t work_bytes;
 } ka_task_args;
 
 /* Host copies for the reference: inputs in their own dtype, outputs in fp64. */
 typedef struct ka_ref_args {
-	const void *in[KA_TASK_MAX_TENSORS];  /* NULL for outputs */
-	double *out[KA_TASK_MAX_TENSORS];     /* NULL for inputs */
+	const void *in[KA_TASK_MAX_TENSORS]; /* NULL for outputs */
+	double *out[KA_TASK_MAX_TENSORS];    /* NULL for inputs */
 	long long n[KA_TASK_MAX_TENSORS];
 	long long p[KA_TASK_MAX_PARAMS];
 	double s[KA_TASK_MAX_SCALARS];

@@ -10,7 +10,7 @@
 #include "util/buf.h"
 #include <string.h>
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int accumulate_in_register_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_loop_access la;
 	const char *src;
@@ -37,4 +37,8 @@ out:
 	return rc;
 }
 
-int xf_accumulate_in_register(xf_ctx *c) { return xf_each(c, "access", one); }
+XF_TRANSFORM(accumulate_in_register, KA_FIX_UNSAFE,
+	     "accumulate C[i] += ... of a loop in a register, store once after it")
+{
+	return xf_each(c, "access", accumulate_in_register_row);
+}

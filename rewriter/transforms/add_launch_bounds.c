@@ -7,20 +7,22 @@
 #include "rewriter/transforms/xform.h"
 #include <string.h>
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int add_launch_bounds_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, name, decl_begin_off, body_begin_off, block_threads, "
-			  "block_source, launch_sites_agree, launch_bounds_max, kind FROM kernel "
-			  "WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *name = xf_text(st, 1), *src;
-	size_t db = (size_t)sqlite3_column_int64(st, 2), bb = (size_t)sqlite3_column_int64(st, 3), len;
-	int threads = sqlite3_column_int(st, 4), rc = 0;
-	if (strcmp(xf_text(st, 8), "global") != 0 || !xf_null(st, 7))
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, name, decl_begin_off, body_begin_off, block_threads, "
+			      "block_source, launch_sites_agree, launch_bounds_max, kind FROM kernel "
+			      "WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *name = xf_str(&r, "name"), *src;
+	size_t db = xf_off(&r, "decl_begin_off"), bb = xf_off(&r, "body_begin_off"), len;
+	int threads = (int)xf_int(&r, "block_threads");
+	rc = 0;
+	if (strcmp(xf_str(&r, "kind"), "global") != 0 || !xf_is_null(&r, "launch_bounds_max"))
 		goto out;                       /* a device function, or bounds already there */
-	if (strcmp(xf_text(st, 5), "launch") != 0 || sqlite3_column_int(st, 6) != 1 || threads <= 0) {
+	if (strcmp(xf_str(&r, "block_source"), "launch") != 0 || xf_int(&r, "launch_sites_agree") != 1 ||
+	    threads <= 0) {
 		xf_skip(c, file, db, "the launch sites of %s do not agree on a constant block size", name);
 		goto out;
 	}
@@ -38,7 +40,7 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 			at = i + 10;
 			break;
 		}
-	if (at == (size_t)-1 || xf_null(st, 2) || xf_null(st, 3)) {
+	if (at == (size_t)-1 || xf_is_null(&r, "decl_begin_off") || xf_is_null(&r, "body_begin_off")) {
 		xf_skip(c, file, db, "no __global__ keyword in the declaration of %s", name);
 		goto out;
 	}
@@ -47,11 +49,11 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	ka_fix *f = xf_fix(c, file, KA_FIX_SAFE, "add __launch_bounds__(%d) to %s", threads, name);
 	rc = f ? ka_fix_add_edit(f, at, at, text) : -1;
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_add_launch_bounds(xf_ctx *c)
+XF_TRANSFORM(add_launch_bounds, KA_FIX_SAFE, "__launch_bounds__(N) from the agreeing launch sites")
 {
 	if (strcmp(c->req->scope, "launch") == 0) {
 		sqlite3_stmt *st;
@@ -60,7 +62,7 @@ int xf_add_launch_bounds(xf_ctx *c)
 			return r;
 		sqlite3_int64 k = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
-		return one(c, k);
+		return add_launch_bounds_row(c, k);
 	}
-	return xf_each(c, "kernel", one);
+	return xf_each(c, "kernel", add_launch_bounds_row);
 }

@@ -6,19 +6,20 @@
 #include "rewriter/transforms/xform.h"
 #include <string.h>
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int const_restrict_params_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, name, begin_off, end_off, is_pointer, is_const_pointee, "
-			  "is_restrict, is_read, is_written FROM param WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *name = xf_text(st, 1), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
-	int rc = 0, add_const = sqlite3_column_int(st, 5) == 0 && sqlite3_column_int(st, 7) == 1 &&
-				sqlite3_column_int(st, 8) == 0 && !xf_null(st, 8);
-	int add_restrict = sqlite3_column_int(st, 6) == 0;
-	if (sqlite3_column_int(st, 4) != 1 || (!add_const && !add_restrict) || !*name)
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, name, begin_off, end_off, is_pointer, is_const_pointee, "
+			      "is_restrict, is_read, is_written FROM param WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *name = xf_str(&r, "name"), *src;
+	size_t b = r.b, e = r.e, len;
+	int add_const = xf_int(&r, "is_const_pointee") == 0 && xf_int(&r, "is_read") == 1 &&
+			xf_int(&r, "is_written") == 0 && !xf_is_null(&r, "is_written");
+	int add_restrict = xf_int(&r, "is_restrict") == 0;
+	rc = 0;
+	if (xf_int(&r, "is_pointer") != 1 || (!add_const && !add_restrict) || !*name)
 		goto out;
 	if ((rc = xf_source(c, file, &src, &len)) < 0 || e > len || b >= e)
 		goto out;
@@ -43,11 +44,12 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	if (rc >= 0 && add_restrict)      /* `float* a` keeps its spacing: `float* __restrict__ a` */
 		rc = ka_fix_add_edit(f, star, nb, star >= 2 && src[star - 2] != ' ' ? " __restrict__ " : "__restrict__ ");
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_const_restrict_params(xf_ctx *c)
+XF_TRANSFORM(const_restrict_params, KA_FIX_UNSAFE,
+	     "const on read-only pointees and __restrict__ on pointer parameters")
 {
 	if (strcmp(c->req->scope, "kernel") == 0) {
 		sqlite3_stmt *st = NULL;
@@ -57,9 +59,9 @@ int xf_const_restrict_params(xf_ctx *c)
 			return -1;
 		sqlite3_bind_int64(st, 1, c->req->rowid);
 		while (rc >= 0 && sqlite3_step(st) == SQLITE_ROW)
-			rc = one(c, sqlite3_column_int64(st, 0));
+			rc = const_restrict_params_row(c, sqlite3_column_int64(st, 0));
 		sqlite3_finalize(st);
 		return rc;
 	}
-	return xf_each(c, "param", one);
+	return xf_each(c, "param", const_restrict_params_row);
 }

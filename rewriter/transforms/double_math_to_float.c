@@ -15,9 +15,12 @@ static const char *const map[][2] = {
 	{"fma", "fmaf"}, {"fmod", "fmodf"}, {"erf", "erff"}, {"erfc", "erfcf"},
 	{"rsqrt", "rsqrtf"}, {"hypot", "hypotf"}, {NULL, NULL}};
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int double_math_to_float_row(xf_ctx *c, sqlite3_int64 id)
 {
 	return xf_call_rename(c, id, map, KA_FIX_UNSAFE, 1);
 }
 
-int xf_double_math_to_float(xf_ctx *c) { return xf_each(c, "call", one); }
+XF_TRANSFORM(double_math_to_float, KA_FIX_UNSAFE, "sqrt(float) -> sqrtf, exp -> expf, ...")
+{
+	return xf_each(c, "call", double_math_to_float_row);
+}

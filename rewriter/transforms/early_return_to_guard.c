@@ -317,7 +317,7 @@ static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_
 	return rc;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int early_return_to_guard_row(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *st;
 	int r = xf_row(c, "SELECT r.file, r.if_begin_off, r.if_end_off, r.cond_begin_off, r.cond_end_off, "
@@ -352,7 +352,8 @@ out:
 	return rc;
 }
 
-int xf_early_return_to_guard(xf_ctx *c)
+XF_TRANSFORM(early_return_to_guard, KA_FIX_SAFE,
+	     "if (i >= n) return; body -> if (i < n) { body } with barriers kept outside")
 {
 	if (strcmp(c->req->scope, "barrier") == 0) {   /* the finding is on the barrier */
 		sqlite3_stmt *st;
@@ -363,7 +364,7 @@ int xf_early_return_to_guard(xf_ctx *c)
 			return r;
 		sqlite3_int64 id = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
-		return one(c, id);
+		return early_return_to_guard_row(c, id);
 	}
-	return xf_each(c, "early_return", one);
+	return xf_each(c, "early_return", early_return_to_guard_row);
 }

@@ -8,9 +8,12 @@ static const char *const map[][2] = {
 	{"log10f", "__log10f"}, {"sinf", "__sinf"}, {"cosf", "__cosf"}, {"tanf", "__tanf"},
 	{"powf", "__powf"}, {NULL, NULL}};
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int fast_math_intrinsic_row(xf_ctx *c, sqlite3_int64 id)
 {
 	return xf_call_rename(c, id, map, KA_FIX_UNSAFE, 0);
 }
 
-int xf_fast_math_intrinsic(xf_ctx *c) { return xf_each(c, "call", one); }
+XF_TRANSFORM(fast_math_intrinsic, KA_FIX_UNSAFE, "expf -> __expf, sinf -> __sinf, ...")
+{
+	return xf_each(c, "call", fast_math_intrinsic_row);
+}

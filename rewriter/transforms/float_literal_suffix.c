@@ -7,19 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int float_literal_suffix_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, begin_off, end_off, text, kind, promotes_to_double, in_macro "
-			  "FROM literal WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *text = xf_text(st, 3), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 1), e = (size_t)sqlite3_column_int64(st, 2), len;
-	int rc = 0;
-	if (strcmp(xf_text(st, 4), "double") != 0 || sqlite3_column_int(st, 5) != 1)
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, begin_off, end_off, text, kind, promotes_to_double, in_macro "
+			      "FROM literal WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *text = xf_str(&r, "text"), *src;
+	size_t b = r.b, e = r.e, len;
+	rc = 0;
+	if (strcmp(xf_str(&r, "kind"), "double") != 0 || xf_int(&r, "promotes_to_double") != 1)
 		goto out;                       /* not a widening double literal: nothing to do */
-	if (sqlite3_column_int(st, 6) == 1) {
+	if (xf_int(&r, "in_macro") == 1) {
 		xf_skip(c, file, b, "literal %s is inside a macro expansion", text);
 		goto out;
 	}
@@ -33,17 +33,11 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	ka_fix *f = xf_fix(c, file, KA_FIX_UNSAFE, "%s -> %sf: keep the arithmetic in float", text, text);
 	rc = f ? ka_fix_add_edit(f, e, e, "f") : -1;
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_float_literal_suffix(xf_ctx *c)
+XF_TRANSFORM(float_literal_suffix, KA_FIX_UNSAFE, "0.5 -> 0.5f where the literal widens float math")
 {
-	sqlite3_int64 *ids;
-	size_t n;
-	int rc = xf_rowids(c, "literal", &ids, &n);
-	for (size_t i = 0; rc >= 0 && i < n; i++)
-		rc = one(c, ids[i]);
-	free(ids);
-	return rc;
+	return xf_each(c, "literal", float_literal_suffix_row);
 }

@@ -19,17 +19,17 @@ static int full32(const char *t)
 	       strcmp(low, "0xfffffffful") == 0;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int hip_64bit_mask_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, callee, arg0_begin_off, arg0_end_off, arg0_text FROM call "
-			  "WHERE id = ?1 AND callee LIKE '%\\_sync' ESCAPE '\\'", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *callee = xf_text(st, 1), *src;
-	size_t ab = (size_t)sqlite3_column_int64(st, 2), ae = (size_t)sqlite3_column_int64(st, 3), len;
-	int rc = 0;
-	if (xf_null(st, 2) || strcmp(callee, "__syncwarp_sync") == 0)
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, callee, arg0_begin_off, arg0_end_off FROM call "
+			      "WHERE id = ?1 AND callee LIKE '%\\_sync' ESCAPE '\\'", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *callee = xf_str(&r, "callee"), *src;
+	size_t ab = xf_off(&r, "arg0_begin_off"), ae = xf_off(&r, "arg0_end_off"), len;
+	rc = 0;
+	if (xf_is_null(&r, "arg0_begin_off") || strcmp(callee, "__syncwarp_sync") == 0)
 		goto out;
 	if ((rc = xf_source(c, file, &src, &len)) < 0 || ae > len || ab > ae)
 		goto out;
@@ -44,8 +44,11 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	ka_fix *f = xf_fix(c, file, KA_FIX_SAFE, "%s: 64-bit lane mask", callee);
 	rc = f ? ka_fix_add_edit(f, ab, ae, "0xffffffffffffffffull") : -1;
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_hip_64bit_mask(xf_ctx *c) { return xf_each(c, "call", one); }
+XF_TRANSFORM(hip_64bit_mask, KA_FIX_SAFE, "0xffffffff lane masks -> 0xffffffffffffffffull")
+{
+	return xf_each(c, "call", hip_64bit_mask_row);
+}

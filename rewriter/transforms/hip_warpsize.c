@@ -35,23 +35,23 @@ static int needs_constant(const char *s, size_t len, size_t b, size_t e)
 	return 0;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int hip_warpsize_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, begin_off, end_off, text, in_macro FROM literal WHERE id = ?1",
-		       id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *text = xf_text(st, 3), *src, *to = NULL;
-	size_t b = (size_t)sqlite3_column_int64(st, 1), e = (size_t)sqlite3_column_int64(st, 2), len;
-	int rc = 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, begin_off, end_off, text, in_macro FROM literal WHERE id = ?1",
+			      id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *text = xf_str(&r, "text"), *src, *to = NULL;
+	size_t b = r.b, e = r.e, len;
+	rc = 0;
 	if (strcmp(text, "32") == 0 || strcmp(text, "32u") == 0)
 		to = "warpSize";
 	else if (strcmp(text, "31") == 0 || strcasecmp(text, "0x1f") == 0)
 		to = "(warpSize - 1)";
 	if (!to)
 		goto out;
-	if (sqlite3_column_int(st, 4) == 1) {
+	if (xf_int(&r, "in_macro") == 1) {
 		xf_skip(c, file, b, "literal %s is inside a macro expansion", text);
 		goto out;
 	}
@@ -64,8 +64,11 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	ka_fix *f = xf_fix(c, file, KA_FIX_SAFE, "%s -> %s", text, to);
 	rc = f ? ka_fix_add_edit(f, b, e, to) : -1;
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_hip_warpsize(xf_ctx *c) { return xf_each(c, "literal", one); }
+XF_TRANSFORM(hip_warpsize, KA_FIX_SAFE, "warp-size literals 32 / 31 -> warpSize / (warpSize - 1)")
+{
+	return xf_each(c, "literal", hip_warpsize_row);
+}

@@ -9,7 +9,7 @@
 #include "util/buf.h"
 #include <string.h>
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int hoist_invariant_load_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_loop_access la;
 	const char *src;
@@ -40,4 +40,8 @@ out:
 	return rc;
 }
 
-int xf_hoist_invariant_load(xf_ctx *c) { return xf_each(c, "access", one); }
+XF_TRANSFORM(hoist_invariant_load, KA_FIX_UNSAFE,
+	     "load a loop-invariant global element once, before the loop")
+{
+	return xf_each(c, "access", hoist_invariant_load_row);
+}

@@ -64,16 +64,16 @@ static int decl_at(const char *s, size_t len, size_t i, size_t *int_b, size_t *i
 	return 1;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int index_to_64bit_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, name, body_begin_off, end_off FROM kernel WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
-	int rc = 0, found = 0;
-	if ((rc = xf_source(c, file, &src, &len)) < 0 || e > len || xf_null(st, 2))
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, name, body_begin_off, end_off FROM kernel WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *src;
+	size_t b = xf_off(&r, "body_begin_off"), e = r.e, len;
+	int found = 0;
+	if ((rc = xf_source(c, file, &src, &len)) < 0 || e > len || xf_is_null(&r, "body_begin_off"))
 		goto out;
 	for (size_t i = b; i < e && rc >= 0; i++) {
 		size_t ib, ie, pb;
@@ -94,15 +94,16 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	}
 	if (!found && rc >= 0)
 		xf_skip(c, file, b, "no `int i = blockIdx.x * blockDim.x + ...` declaration in %s",
-			xf_text(st, 1));
+			xf_str(&r, "name"));
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_index_to_64bit(xf_ctx *c)
+XF_TRANSFORM(index_to_64bit, KA_FIX_SAFE,
+	     "int i = blockIdx.x * blockDim.x + threadIdx.x -> 64-bit arithmetic")
 {
 	sqlite3_int64 k;
 	int r = xf_kernel_of(c, &k);
-	return r <= 0 ? r : one(c, k);
+	return r <= 0 ? r : index_to_64bit_row(c, k);
 }

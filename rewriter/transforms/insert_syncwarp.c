@@ -73,20 +73,21 @@ static int step_text(ka_buf *out, const char *s, size_t b, size_t op, size_t opl
 			     (int)(re - rb), s + rb, (int)(le - b), s + b);
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int insert_syncwarp_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, begin_off, end_off, cond_text, has_syncwarp FROM "
-			  "divergent_warp_code WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 1), e = (size_t)sqlite3_column_int64(st, 2), len;
-	int rc = 0, steps = 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, begin_off, end_off, cond_text, has_syncwarp FROM "
+			      "divergent_warp_code WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *src;
+	size_t b = r.b, e = r.e, len;
+	int steps = 0;
+	rc = 0;
 	ka_fix *f = NULL;
 	ka_buf t;
 	ka_buf_init(&t, 1 << 16);
-	if (sqlite3_column_int(st, 4) == 1)
+	if (xf_int(&r, "has_syncwarp") == 1)
 		goto out;
 	if ((rc = xf_source(c, file, &src, &len)) < 0 || e > len)
 		goto out;
@@ -98,7 +99,7 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 		xf_skip(c, file, b, "no braced block of warp-synchronous steps");
 		goto out;
 	}
-	ka_fix_safety safety = whole_warps(xf_text(st, 3)) ? KA_FIX_SAFE : KA_FIX_UNSAFE;
+	ka_fix_safety safety = whole_warps(xf_str(&r, "cond_text")) ? KA_FIX_SAFE : KA_FIX_UNSAFE;
 	for (size_t i = xf_skip_ws(src, close, open + 1); i < close - 1 && rc >= 0;) {
 		size_t j = i;
 		while (j < close - 1 && src[j] != ';' && src[j] != '{') {
@@ -130,8 +131,12 @@ drop:
 		ka_fix_clear_edits(f);   /* no partial rewrite: the fix is dropped as empty */
 out:
 	ka_buf_free(&t);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_insert_syncwarp(xf_ctx *c) { return xf_each(c, "divergent_warp_code", one); }
+XF_TRANSFORM(insert_syncwarp, KA_FIX_SAFE,
+	     "split warp-synchronous shared-memory steps with __syncwarp() between read and write")
+{
+	return xf_each(c, "divergent_warp_code", insert_syncwarp_row);
+}

@@ -37,24 +37,25 @@ static char *padded(const char *s, size_t b, size_t e)
 	return ka_buf_steal(&out);
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int pad_shared_array_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, name, ndims, inner_dim_begin_off, inner_dim_end_off, "
-			  "is_reinterpreted, is_dynamic, begin_off FROM shared_array WHERE id = ?1",
-		       id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *name = xf_text(st, 1), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 3), e = (size_t)sqlite3_column_int64(st, 4), len;
-	size_t at = (size_t)sqlite3_column_int64(st, 7);
-	int rc = 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, name, ndims, inner_dim_begin_off, inner_dim_end_off, "
+			      "is_reinterpreted, is_dynamic, begin_off FROM shared_array WHERE id = ?1",
+			      id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *name = xf_str(&r, "name"), *src;
+	size_t b = xf_off(&r, "inner_dim_begin_off"), e = xf_off(&r, "inner_dim_end_off"), len;
+	size_t at = r.b;
 	char *rep = NULL;
-	if (sqlite3_column_int(st, 2) < 2 || sqlite3_column_int(st, 6) == 1) {
+	rc = 0;
+	if (xf_int(&r, "ndims") < 2 || xf_int(&r, "is_dynamic") == 1) {
 		xf_skip(c, file, at, "%s is not a multi-dimensional static array", name);
 		goto out;
 	}
-	if (sqlite3_column_int(st, 5) != 0 || xf_null(st, 5) || xf_null(st, 3)) {
+	if (xf_int(&r, "is_reinterpreted") != 0 || xf_is_null(&r, "is_reinterpreted") ||
+	    xf_is_null(&r, "inner_dim_begin_off")) {
 		xf_skip(c, file, at, "%s is reinterpreted (or unknown whether it is)", name);
 		goto out;
 	}
@@ -83,7 +84,7 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	rc = f ? ka_fix_add_edit(f, b, e, rep) : -1;
 out:
 	free(rep);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
@@ -98,12 +99,13 @@ static int from_access(xf_ctx *c)
 		return r;
 	sqlite3_int64 id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return one(c, id);
+	return pad_shared_array_row(c, id);
 }
 
-int xf_pad_shared_array(xf_ctx *c)
+XF_TRANSFORM(pad_shared_array, KA_FIX_SAFE,
+	     "pad a shared array's innermost dimension by one element (not when reinterpreted)")
 {
 	if (strcmp(c->req->scope, "access") == 0)
 		return from_access(c);
-	return xf_each(c, "shared_array", one);
+	return xf_each(c, "shared_array", pad_shared_array_row);
 }

@@ -16,24 +16,25 @@ static int simple_operand(const char *s, size_t b, size_t e)
 	return 1;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int pow_to_multiply_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off, "
-			  "arg0_begin_off, arg0_end_off, arg1_const, nargs, arg_is_float FROM call "
-			  "WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *callee = xf_text(st, 1), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
-	size_t cb = (size_t)sqlite3_column_int64(st, 4), ce = (size_t)sqlite3_column_int64(st, 5);
-	size_t ab = (size_t)sqlite3_column_int64(st, 6), ae = (size_t)sqlite3_column_int64(st, 7);
-	double k = sqlite3_column_double(st, 8);
-	int rc = 0, is_powf = strcmp(callee, "powf") == 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off, "
+			      "arg0_begin_off, arg0_end_off, arg1_const, nargs, arg_is_float FROM call "
+			      "WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *callee = xf_str(&r, "callee"), *src;
+	size_t b = r.b, e = r.e, len;
+	size_t cb = xf_off(&r, "callee_begin_off"), ce = xf_off(&r, "callee_end_off");
+	size_t ab = xf_off(&r, "arg0_begin_off"), ae = xf_off(&r, "arg0_end_off");
+	double k = xf_real(&r, "arg1_const");
+	int is_powf = strcmp(callee, "powf") == 0;
+	rc = 0;
 	ka_buf out;
 	ka_buf_init(&out, 1 << 16);
-	if ((!is_powf && strcmp(callee, "pow") != 0) || xf_null(st, 8) || xf_null(st, 6) ||
-	    sqlite3_column_int(st, 9) != 2)
+	if ((!is_powf && strcmp(callee, "pow") != 0) || xf_is_null(&r, "arg1_const") ||
+	    xf_is_null(&r, "arg0_begin_off") || xf_int(&r, "nargs") != 2)
 		goto out;
 	if (k != 2.0 && k != 3.0) {
 		xf_skip(c, file, b, "exponent %g is not 2 or 3", k);
@@ -46,7 +47,7 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 		goto out;
 	}
 	/* pow(float, 2.0) is double in C++; x * x would be float */
-	ka_fix_safety safety = is_powf || sqlite3_column_int(st, 10) != 1 ? KA_FIX_SAFE : KA_FIX_UNSAFE;
+	ka_fix_safety safety = is_powf || xf_int(&r, "arg_is_float") != 1 ? KA_FIX_SAFE : KA_FIX_UNSAFE;
 	int paren = !simple_operand(src, ab, ae);
 	(void)ka_buf_addc(&out, '(');
 	for (int i = 0; i < (int)k; i++) {
@@ -60,8 +61,11 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	rc = f ? ka_fix_add_edit(f, b, e, out.data) : -1;
 out:
 	ka_buf_free(&out);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_pow_to_multiply(xf_ctx *c) { return xf_each(c, "call", one); }
+XF_TRANSFORM(pow_to_multiply, KA_FIX_SAFE, "pow(x, 2) -> (x * x), pow(x, 3) -> (x * x * x)")
+{
+	return xf_each(c, "call", pow_to_multiply_row);
+}

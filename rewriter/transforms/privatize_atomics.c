@@ -53,25 +53,27 @@ static int has_early_return(xf_ctx *c, sqlite3_int64 kid)
 	return n > 0;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int privatize_atomics_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT a.file, a.op, a.space, a.base, a.elem_type, a.index_text, a.begin_off, "
-			  "a.end_off, a.kernel_id, k.body_begin_off, k.end_off FROM atomic a "
-			  "JOIN kernel k ON k.id = a.kernel_id WHERE a.id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *base = xf_text(st, 3), *type = xf_text(st, 4), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 6), e = (size_t)sqlite3_column_int64(st, 7), len;
-	size_t kb = (size_t)sqlite3_column_int64(st, 9), ke = (size_t)sqlite3_column_int64(st, 10);
-	long bins = bins_of(xf_text(st, 5));
-	int rc = 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT a.file AS file, a.op AS op, a.space AS space, a.base AS base, "
+			      "a.elem_type AS elem_type, a.index_text AS index_text, a.begin_off AS begin_off, "
+			      "a.end_off AS end_off, a.kernel_id AS kernel_id, k.body_begin_off AS body_begin_off, "
+			      "k.end_off AS kernel_end_off FROM atomic a "
+			      "JOIN kernel k ON k.id = a.kernel_id WHERE a.id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *base = xf_str(&r, "base"), *type = xf_str(&r, "elem_type"), *src;
+	size_t b = r.b, e = r.e, len;
+	size_t kb = xf_off(&r, "body_begin_off"), ke = xf_off(&r, "kernel_end_off");
+	long bins = bins_of(xf_str(&r, "index_text"));
+	rc = 0;
 	ka_buf t, nm;
 	ka_buf_init(&t, 1 << 16);
 	ka_buf_init(&nm, 256);
-	if (strcmp(xf_text(st, 1), "atomicAdd") != 0 || strcmp(xf_text(st, 2), "global") != 0)
+	if (strcmp(xf_str(&r, "op"), "atomicAdd") != 0 || strcmp(xf_str(&r, "space"), "global") != 0)
 		goto out;
-	if (bins == 0 || !*type || has_early_return(c, sqlite3_column_int64(st, 8))) {
+	if (bins == 0 || !*type || has_early_return(c, xf_int(&r, "kernel_id"))) {
 		xf_skip(c, file, b, "no constant bin count, no element type, or an early return in the kernel");
 		goto out;
 	}
@@ -109,8 +111,12 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 out:
 	ka_buf_free(&t);
 	ka_buf_free(&nm);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_privatize_atomics(xf_ctx *c) { return xf_each(c, "atomic", one); }
+XF_TRANSFORM(privatize_atomics, KA_FIX_SUGGEST,
+	     "histogram atomics into a shared-memory copy, merged once per block")
+{
+	return xf_each(c, "atomic", privatize_atomics_row);
+}

@@ -26,33 +26,37 @@ static int renumber(ka_fix *f, const char *s, size_t b, size_t e, long from, lon
 	return rc;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int round_block_size_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT l.file, l.kernel, l.block_threads, l.block_y, l.block_z, "
-			  "l.block_begin_off, l.block_end_off, l.grid_begin_off, l.grid_end_off, "
-			  "l.grid_is_ceil_div, k.has_bounds_guard, k.launch_bounds_max FROM launch l "
-			  "LEFT JOIN kernel k ON k.id = l.kernel_id WHERE l.id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *kernel = xf_text(st, 1), *src;
-	long bs = sqlite3_column_int64(st, 2);
-	size_t bb = (size_t)sqlite3_column_int64(st, 5), be = (size_t)sqlite3_column_int64(st, 6);
-	size_t gb = (size_t)sqlite3_column_int64(st, 7), ge = (size_t)sqlite3_column_int64(st, 8), len;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT l.file AS file, l.kernel AS kernel, l.block_threads AS block_threads, "
+			      "l.block_y AS block_y, l.block_z AS block_z, l.block_begin_off AS block_begin_off, "
+			      "l.block_end_off AS block_end_off, l.grid_begin_off AS grid_begin_off, "
+			      "l.grid_end_off AS grid_end_off, l.grid_is_ceil_div AS grid_is_ceil_div, "
+			      "k.has_bounds_guard AS has_bounds_guard, k.launch_bounds_max AS launch_bounds_max "
+			      "FROM launch l LEFT JOIN kernel k ON k.id = l.kernel_id WHERE l.id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *kernel = xf_str(&r, "kernel"), *src;
+	long bs = (long)xf_int(&r, "block_threads");
+	size_t bb = xf_off(&r, "block_begin_off"), be = xf_off(&r, "block_end_off");
+	size_t gb = xf_off(&r, "grid_begin_off"), ge = xf_off(&r, "grid_end_off"), len;
 	long nb = bs < 128 ? 128 : (bs + 31) / 32 * 32;
-	int rc = 0, hits = 0;
+	int hits = 0;
 	char text[32];
-	if (xf_null(st, 2) || bs <= 0 || (bs % 32 == 0 && bs >= 128))
+	rc = 0;
+	if (xf_is_null(&r, "block_threads") || bs <= 0 || (bs % 32 == 0 && bs >= 128))
 		goto out;
-	if (sqlite3_column_int(st, 3) > 1 || sqlite3_column_int(st, 4) > 1 || xf_null(st, 5) || xf_null(st, 7)) {
+	if (xf_int(&r, "block_y") > 1 || xf_int(&r, "block_z") > 1 || xf_is_null(&r, "block_begin_off") ||
+	    xf_is_null(&r, "grid_begin_off")) {
 		xf_skip(c, file, bb, "the block of %s is not a constant 1-D size in the source", kernel);
 		goto out;
 	}
-	if (sqlite3_column_int(st, 10) != 1 || sqlite3_column_int(st, 9) != 1) {
+	if (xf_int(&r, "has_bounds_guard") != 1 || xf_int(&r, "grid_is_ceil_div") != 1) {
 		xf_skip(c, file, bb, "%s needs a bounds guard and a ceil-div grid to take a larger block", kernel);
 		goto out;
 	}
-	if (!xf_null(st, 11) && sqlite3_column_int64(st, 11) < nb) {
+	if (!xf_is_null(&r, "launch_bounds_max") && xf_int(&r, "launch_bounds_max") < nb) {
 		xf_skip(c, file, bb, "__launch_bounds__ of %s is below %ld", kernel, nb);
 		goto out;
 	}
@@ -75,8 +79,12 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	snprintf(text, sizeof text, "%ld", nb);
 	rc = ka_fix_add_edit(f, bb, be, text);
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_round_block_size(xf_ctx *c) { return xf_each(c, "launch", one); }
+XF_TRANSFORM(round_block_size, KA_FIX_UNSAFE,
+	     "block size to a multiple of 32 and at least 128, ceil-div grid recomputed")
+{
+	return xf_each(c, "launch", round_block_size_row);
+}

@@ -28,17 +28,18 @@ static size_t one_over(const char *s, size_t b)
 	return (size_t)-1;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int rsqrt_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off "
-			  "FROM call WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *callee = xf_text(st, 1), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
-	size_t cb = (size_t)sqlite3_column_int64(st, 4), ce = (size_t)sqlite3_column_int64(st, 5);
-	int rc = 0, isf = strcmp(callee, "sqrtf") == 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off "
+			      "FROM call WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *callee = xf_str(&r, "callee"), *src;
+	size_t b = r.b, e = r.e, len;
+	size_t cb = xf_off(&r, "callee_begin_off"), ce = xf_off(&r, "callee_end_off");
+	int isf = strcmp(callee, "sqrtf") == 0;
+	rc = 0;
 	ka_buf out;
 	ka_buf_init(&out, 1 << 16);
 	if (!isf && strcmp(callee, "sqrt") != 0)
@@ -56,8 +57,11 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	rc = f ? ka_fix_add_edit(f, lit, e, out.data) : -1;
 out:
 	ka_buf_free(&out);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_rsqrt(xf_ctx *c) { return xf_each(c, "call", one); }
+XF_TRANSFORM(rsqrt, KA_FIX_UNSAFE, "1.0f / sqrtf(x) -> rsqrtf(x)")
+{
+	return xf_each(c, "call", rsqrt_row);
+}

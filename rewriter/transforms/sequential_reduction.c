@@ -115,20 +115,20 @@ static int condition(const char *s, size_t len, size_t b, size_t e, shape *m)
 	return 0;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int sequential_reduction_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, style, begin_off, end_off FROM reduction_loop WHERE id = ?1",
-		       id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
-	int rc = 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, style, begin_off, end_off FROM reduction_loop WHERE id = ?1",
+			      id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *src;
+	size_t b = r.b, e = r.e, len;
+	rc = 0;
 	shape m;
 	ka_buf t;
 	ka_buf_init(&t, 1 << 16);
-	if (strcmp(xf_text(st, 1), "interleaved") != 0)
+	if (strcmp(xf_str(&r, "style"), "interleaved") != 0)
 		goto out;
 	if ((rc = xf_source(c, file, &src, &len)) < 0 || e > len)
 		goto out;
@@ -157,8 +157,12 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 		goto out;
 out:
 	ka_buf_free(&t);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_sequential_reduction(xf_ctx *c) { return xf_each(c, "reduction_loop", one); }
+XF_TRANSFORM(sequential_reduction, KA_FIX_SAFE,
+	     "interleaved (tid % (2*s)) tree reduction -> sequential addressing")
+{
+	return xf_each(c, "reduction_loop", sequential_reduction_row);
+}

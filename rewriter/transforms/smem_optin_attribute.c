@@ -21,29 +21,31 @@ static int kernel_expr(const char *s, size_t b, size_t e, size_t *ke)
 	return 0;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int smem_optin_attribute_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT l.file, l.kernel, l.begin_off, l.stmt_begin_off, l.smem_text, "
-			  "l.dyn_smem, l.smem_optin, l.api, f.lang FROM launch l LEFT JOIN file f "
-			  "ON f.path = l.file WHERE l.id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *kernel = xf_text(st, 1), *smem = xf_text(st, 4), *src;
-	size_t lb = (size_t)sqlite3_column_int64(st, 2), sb = (size_t)sqlite3_column_int64(st, 3), len, ke;
-	int rc = 0, hip = strcmp(xf_text(st, 8), "hip") == 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT l.file AS file, l.kernel AS kernel, l.begin_off AS begin_off, "
+			      "l.stmt_begin_off AS stmt_begin_off, l.smem_text AS smem_text, l.dyn_smem AS dyn_smem, "
+			      "l.smem_optin AS smem_optin, l.api AS api, f.lang AS lang FROM launch l "
+			      "LEFT JOIN file f ON f.path = l.file WHERE l.id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *kernel = xf_str(&r, "kernel"), *smem = xf_str(&r, "smem_text"), *src;
+	size_t lb = r.b, sb = xf_off(&r, "stmt_begin_off"), len, ke;
+	int hip = strcmp(xf_str(&r, "lang"), "hip") == 0;
+	rc = 0;
 	char *kname = NULL, *indent = NULL;
 	ka_buf out;
 	ka_buf_init(&out, 1 << 16);
-	if (sqlite3_column_int(st, 6) == 1 || (!xf_null(st, 5) && sqlite3_column_int(st, 5) <= 48 * 1024))
+	if (xf_int(&r, "smem_optin") == 1 || (!xf_is_null(&r, "dyn_smem") && xf_int(&r, "dyn_smem") <= 48 * 1024))
 		goto out;                       /* opted in already, or not needed */
-	if (xf_null(st, 3) || !*smem) {
+	if (xf_is_null(&r, "stmt_begin_off") || !*smem) {
 		xf_skip(c, file, lb, "no statement offset or shared-memory size for this launch");
 		goto out;
 	}
 	if ((rc = xf_source(c, file, &src, &len)) < 0 || sb > len || lb > len)
 		goto out;
-	if (strcmp(xf_text(st, 7), "chevron") == 0 && kernel_expr(src, lb, len, &ke))
+	if (strcmp(xf_str(&r, "api"), "chevron") == 0 && kernel_expr(src, lb, len, &ke))
 		kname = xf_dup(src, lb, ke);
 	else
 		kname = strdup(kernel);
@@ -72,8 +74,13 @@ out:
 	free(kname);
 	free(indent);
 	ka_buf_free(&out);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_smem_optin_attribute(xf_ctx *c) { return xf_each(c, "launch", one); }
+XF_TRANSFORM(smem_optin_attribute, KA_FIX_SAFE,
+	     "cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) "
+	     "before the launch")
+{
+	return xf_each(c, "launch", smem_optin_attribute_row);
+}

@@ -90,17 +90,19 @@ static int swap_dims(ka_fix *f, const char *s, size_t len, size_t fb, size_t b, 
 	return rc;
 }
 
-static int one(xf_ctx *c, sqlite3_int64 id)
+static int swap_thread_dims_row(xf_ctx *c, sqlite3_int64 id)
 {
-	sqlite3_stmt *st, *ls = NULL;
-	int r = xf_row(c, "SELECT file, name, body_begin_off, end_off, n_launch_sites, launch_sites_agree "
-			  "FROM kernel WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *name = xf_text(st, 1), *src;
-	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
-	int rc = 0, n = 0;
-	if (sqlite3_column_int(st, 4) < 1 || sqlite3_column_int(st, 5) != 1) {
+	sqlite3_stmt *ls = NULL;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, name, body_begin_off, end_off, n_launch_sites, launch_sites_agree "
+			      "FROM kernel WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *name = xf_str(&r, "name"), *src;
+	size_t b = xf_off(&r, "body_begin_off"), e = r.e, len;
+	int n = 0;
+	rc = 0;
+	if (xf_int(&r, "n_launch_sites") < 1 || xf_int(&r, "launch_sites_agree") != 1) {
 		xf_skip(c, file, b, "the launch sites of %s are unknown or do not agree", name);
 		goto out;
 	}
@@ -133,13 +135,14 @@ static int one(xf_ctx *c, sqlite3_int64 id)
 	}
 out:
 	sqlite3_finalize(ls);
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
-int xf_swap_thread_dims(xf_ctx *c)
+XF_TRANSFORM(swap_thread_dims, KA_FIX_SUGGEST,
+	     "swap threadIdx/blockIdx/blockDim .x and .y and the launch's dims")
 {
 	sqlite3_int64 k;
 	int r = xf_kernel_of(c, &k);
-	return r <= 0 ? r : one(c, k);
+	return r <= 0 ? r : swap_thread_dims_row(c, k);
 }

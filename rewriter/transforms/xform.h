@@ -3,7 +3,20 @@
  * A transform reads the facts row of a finding, checks the source bytes at
  * the row's offsets, and adds one fix (a group of edits) to the fixset, or a
  * note saying why it did not.  Every transform lives in its own file named
- * after it and is listed in registry.c. */
+ * after it and declares itself once, at its entry function:
+ *
+ *     XF_TRANSFORM(pad_shared_array, KA_FIX_SAFE,
+ *                  "pad a shared array's innermost dimension by one element")
+ *     {
+ *             return xf_each(c, "shared_array", pad_shared_array_row);
+ *     }
+ *
+ * The build reads these declarations (registry_gen.cmake) into the registry
+ * table and the prototypes (xf_registry.h): the name is the file's with
+ * dashes (`pad-shared-array`), the safety is the ceiling, the best class any
+ * fix of the transform gets (it decides per fix with xf_fix, which never
+ * goes above the ceiling; a rule's fix_safety may only demote further).
+ * The worker that handles one facts row is named `<name>_row`. */
 #ifndef KA_REWRITER_XFORM_H
 #define KA_REWRITER_XFORM_H
 #include "rewriter/rewriter.h"
@@ -14,9 +27,35 @@ typedef struct xf_ctx {
 	sqlite3 *db;
 	const ka_fix_request *req;
 	const char *name;        /* the transform's name */
+	ka_fix_safety ceiling;   /* its declared ceiling */
 } xf_ctx;
 
 typedef int (*xf_fn)(xf_ctx *c);
+
+/* The entry function of transform `id` (see above); `c` is its context.
+ * The macro drops `ceiling` and `summary`; the build copies them into the
+ * generated table, where a misspelt safety is a compile error. */
+#define XF_TRANSFORM(id, ceiling, summary) int xf_##id(xf_ctx *c)
+
+/* A facts row read by column name.  The columns every located fact has are
+ * bound when it loads: file, begin_off, end_off. */
+typedef struct xf_fact {
+	sqlite3_stmt *st;
+	const char *file;        /* `file`; "" when absent */
+	size_t b, e;             /* `begin_off`, `end_off`; 0 when absent or NULL */
+} xf_fact;
+
+/* Run sql with ?1 = id: 1 with a row in f (release it with xf_fact_done),
+ * 0 when there is none, < 0 on an error. */
+int xf_fact_load(xf_ctx *c, const char *sql, sqlite3_int64 id, xf_fact *f);
+void xf_fact_done(xf_fact *f);
+/* Columns of the row by name (a name not in the SELECT is a programming
+ * error: asserted; "" / 0 / NULL in a release build). */
+const char *xf_str(const xf_fact *f, const char *col);
+long long xf_int(const xf_fact *f, const char *col);
+size_t xf_off(const xf_fact *f, const char *col);
+double xf_real(const xf_fact *f, const char *col);
+int xf_is_null(const xf_fact *f, const char *col);
 
 /* Prepare `sql`, bind ?1 = id, step once: 1 row, 0 none, < 0 error (the
  * statement is finalized unless a row came back). */
@@ -33,7 +72,8 @@ const char *xf_text(sqlite3_stmt *st, int col);
 int xf_null(sqlite3_stmt *st, int col);
 
 int xf_source(xf_ctx *c, const char *file, const char **src, size_t *len);
-/* A new fix; safety is the stricter of `s` and the request's. */
+/* A new fix; its safety is the strictest of `s`, the transform's ceiling
+ * and the request's (the rule's fix_safety). */
 ka_fix *xf_fix(xf_ctx *c, const char *file, ka_fix_safety s, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A note "FILE:LINE: TRANSFORM skipped [RULE]: why"; returns 0. */
@@ -67,27 +107,7 @@ int xf_call_rename(xf_ctx *c, sqlite3_int64 id, const char *const map[][2], ka_f
 /* Run fn on every row of `table` that belongs to the finding (xf_rowids). */
 int xf_each(xf_ctx *c, const char *table, int (*fn)(xf_ctx *, sqlite3_int64));
 
-/* The transforms (one file each). */
-int xf_pad_shared_array(xf_ctx *c);
-int xf_float_literal_suffix(xf_ctx *c);
-int xf_double_math_to_float(xf_ctx *c);
-int xf_pow_to_multiply(xf_ctx *c);
-int xf_legacy_intrinsic_to_sync(xf_ctx *c);
-int xf_insert_syncwarp(xf_ctx *c);
-int xf_rsqrt(xf_ctx *c);
-int xf_fast_math_intrinsic(xf_ctx *c);
-int xf_const_restrict_params(xf_ctx *c);
-int xf_hoist_invariant_load(xf_ctx *c);
-int xf_accumulate_in_register(xf_ctx *c);
-int xf_early_return_to_guard(xf_ctx *c);
-int xf_index_to_64bit(xf_ctx *c);
-int xf_swap_thread_dims(xf_ctx *c);
-int xf_sequential_reduction(xf_ctx *c);
-int xf_privatize_atomics(xf_ctx *c);
-int xf_round_block_size(xf_ctx *c);
-int xf_add_launch_bounds(xf_ctx *c);
-int xf_smem_optin_attribute(xf_ctx *c);
-int xf_hip_warpsize(xf_ctx *c);
-int xf_hip_64bit_mask(xf_ctx *c);
+/* The entry functions: generated from the XF_TRANSFORM declarations. */
+#include "xf_registry.h"
 
 #endif

@@ -5,6 +5,7 @@
 #include "rewriter/transforms/xform.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -104,8 +105,10 @@ ka_fix *xf_fix(xf_ctx *c, const char *file, ka_fix_safety s, const char *fmt, ..
 	va_start(ap, fmt);
 	(void)ka_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	if (ka_fix_safety_rank(c->ceiling) > ka_fix_safety_rank(s))
+		s = c->ceiling;           /* never above what the transform declares */
 	if (ka_fix_safety_rank(c->req->safety) > ka_fix_safety_rank(s))
-		s = c->req->safety;
+		s = c->req->safety;       /* the rule may demote */
 	ka_fix *f = ka_fixset_add_fix(c->fs, file, c->req->rule, c->name, s, c->req->priority,
 				      c->req->finding, b.data ? b.data : "");
 	ka_buf_free(&b);
@@ -276,24 +279,24 @@ int xf_pure_expr(const char *s, size_t b, size_t e)
 int xf_call_rename(xf_ctx *c, sqlite3_int64 id, const char *const map[][2], ka_fix_safety safety,
 		   int need_float_arg)
 {
-	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT file, callee, callee_begin_off, callee_end_off, arg_is_float, "
-			  "is_device_code FROM call WHERE id = ?1", id, &st);
-	if (r <= 0)
-		return r;
-	const char *file = xf_text(st, 0), *callee = xf_text(st, 1), *src, *to = NULL;
-	size_t b = (size_t)sqlite3_column_int64(st, 2), e = (size_t)sqlite3_column_int64(st, 3), len;
-	int rc = 0;
+	xf_fact r;
+	int rc = xf_fact_load(c, "SELECT file, callee, callee_begin_off, callee_end_off, arg_is_float, "
+			      "is_device_code FROM call WHERE id = ?1", id, &r);
+	if (rc <= 0)
+		return rc;
+	const char *file = r.file, *callee = xf_str(&r, "callee"), *src, *to = NULL;
+	size_t b = xf_off(&r, "callee_begin_off"), e = xf_off(&r, "callee_end_off"), len;
+	rc = 0;
 	for (size_t i = 0; map[i][0]; i++)
 		if (strcmp(map[i][0], callee) == 0)
 			to = map[i][1];
-	if (!to || xf_null(st, 2))
+	if (!to || xf_is_null(&r, "callee_begin_off"))
 		goto out;                       /* not a call this transform rewrites */
-	if (sqlite3_column_int(st, 5) == 0) {
+	if (xf_int(&r, "is_device_code") == 0) {
 		xf_skip(c, file, b, "%s is in host code", callee);
 		goto out;
 	}
-	if (need_float_arg && sqlite3_column_int(st, 4) != 1) {
+	if (need_float_arg && xf_int(&r, "arg_is_float") != 1) {
 		xf_skip(c, file, b, "the argument of %s is not known to be float", callee);
 		goto out;
 	}
@@ -302,7 +305,7 @@ int xf_call_rename(xf_ctx *c, sqlite3_int64 id, const char *const map[][2], ka_f
 	ka_fix *f = xf_fix(c, file, safety, "%s -> %s", callee, to);
 	rc = f ? ka_fix_add_edit(f, b, e, to) : -1;
 out:
-	sqlite3_finalize(st);
+	xf_fact_done(&r);
 	return rc;
 }
 
@@ -335,4 +338,66 @@ int xf_kernel_of(xf_ctx *c, sqlite3_int64 *kernel_id)
 	*kernel_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return 1;
+}
+
+int xf_fact_load(xf_ctx *c, const char *sql, sqlite3_int64 id, xf_fact *f)
+{
+	memset(f, 0, sizeof *f);
+	f->file = "";
+	int r = xf_row(c, sql, id, &f->st);
+	if (r <= 0)
+		return r;
+	/* backwards, so that the first column of a name wins, as in column() */
+	for (int i = sqlite3_column_count(f->st) - 1; i >= 0; i--) {
+		const char *name = sqlite3_column_name(f->st, i);
+		if (strcmp(name, "file") == 0)
+			f->file = xf_text(f->st, i);
+		else if (strcmp(name, "begin_off") == 0)
+			f->b = (size_t)sqlite3_column_int64(f->st, i);
+		else if (strcmp(name, "end_off") == 0)
+			f->e = (size_t)sqlite3_column_int64(f->st, i);
+	}
+	return 1;
+}
+
+void xf_fact_done(xf_fact *f)
+{
+	sqlite3_finalize(f->st);
+	f->st = NULL;
+}
+
+static int column(const xf_fact *f, const char *col)
+{
+	int n = f->st ? sqlite3_column_count(f->st) : 0;
+	for (int i = 0; i < n; i++)
+		if (strcmp(sqlite3_column_name(f->st, i), col) == 0)
+			return i;
+	assert(!"xf_fact: no such column in the SELECT");
+	return -1;
+}
+
+const char *xf_str(const xf_fact *f, const char *col)
+{
+	int i = column(f, col);
+	return i < 0 ? "" : xf_text(f->st, i);
+}
+
+long long xf_int(const xf_fact *f, const char *col)
+{
+	int i = column(f, col);
+	return i < 0 ? 0 : sqlite3_column_int64(f->st, i);
+}
+
+size_t xf_off(const xf_fact *f, const char *col) { return (size_t)xf_int(f, col); }
+
+double xf_real(const xf_fact *f, const char *col)
+{
+	int i = column(f, col);
+	return i < 0 ? 0.0 : sqlite3_column_double(f->st, i);
+}
+
+int xf_is_null(const xf_fact *f, const char *col)
+{
+	int i = column(f, col);
+	return i < 0 || xf_null(f->st, i);
 }

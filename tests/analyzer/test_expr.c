@@ -99,10 +99,10 @@ static void warp_case(fx *f, int bx, int by, const sx *addr, int bytes, int shar
 {
 	walk w;
 	memset(&w, 0, sizeof w);
-	w.arch = ka_arch_find("sm_90");
-	w.sx = f->c;
+	w.file.arch = ka_arch_find("sm_90");
+	w.sym.sx = f->c;
 	w.block[0] = bx, w.block[1] = by, w.block[2] = 1;
-	warp_model(&w, addr, bytes, shared, r);
+	walk_warp_model(&w, addr, bytes, shared, r);
 }
 
 static void sectors_for_strides(void **state)

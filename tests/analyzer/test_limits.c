@@ -145,6 +145,49 @@ static void deep_else_if_chain(void **state)
 	(void)state;
 }
 
+/* The walker's fixed depths (loops, conditions, inlining) are not silent:
+ * past one a warning names the function and the line, once per function
+ * and kind, and the facts of the rest are still written. */
+static void walk_limits_are_reported(void **state)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_adds(&b, "__device__ int d0(int x) { return x + 1; }\n");
+	for (int i = 1; i <= 8; i++)
+		ka_buf_printf(&b, "__device__ int d%d(int x) { return d%d(x) + 1; }\n", i, i - 1);
+	ka_buf_adds(&b, "__global__ void deep(float *p, int n) {\n");   /* line 10 */
+	for (int i = 0; i < 18; i++)
+		ka_buf_printf(&b, "  for (int i%d = 0; i%d < n; i%d++)\n", i, i, i);   /* 11..28 */
+	ka_buf_adds(&b, "  p[threadIdx.x] += 1.0f;\n");
+	for (int i = 0; i < 34; i++)
+		ka_buf_printf(&b, "  if (threadIdx.x > %d)\n", i);                     /* 30..63 */
+	ka_buf_adds(&b, "  p[threadIdx.x] = 2.0f;\n  p[0] = d8(n);\n}\n");
+	ka_buf_adds(&b, "__global__ void shallow(float *p) { p[threadIdx.x] = 0; }\n");
+	char *src = ka_buf_steal(&b);
+	const char *path = write_src("walk_limits.cu", src);
+	free(src);
+	sqlite3 *db = analyze(path);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message = 'analysis limit reached in "
+	                       "deep at line 27: more than 16 nested loops: the inner ones are analysed "
+	                       "without their loop context' AND line = 27 AND severity = 'warning'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit reached in "
+	                       "deep at line 62: more than 32 nested conditions:%'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit reached in "
+	                       "deep at line % device calls nested more than 6 deep:%'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit%in deep %'"), 3);
+	/* d8 and d7, walked as device functions of their own, nest 8 and 7 deep */
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit reached in "
+	                       "d8 at line 3: device calls%'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit%'"), 5);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE '%in shallow%'"), 0);
+	/* the walk went on: the innermost accesses and every loop row are there */
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE kernel = 'deep' AND line = 29"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM loop WHERE kernel = 'deep'"), 16);
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE kernel = 'shallow'"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
 /* Constants that trap (INT64_MIN / -1) or wrap, in indices and launches. */
 static void overflowing_constants(void **state)
 {
@@ -377,6 +420,7 @@ int main(void)
 		cmocka_unit_test(doubling_tree_becomes_opaque),
 		cmocka_unit_test(deep_sum_is_cut_with_a_warning),
 		cmocka_unit_test(deep_else_if_chain),
+		cmocka_unit_test(walk_limits_are_reported),
 		cmocka_unit_test(overflowing_constants),
 		cmocka_unit_test(huge_block_shapes),
 		cmocka_unit_test(doubling_locals_finish),

@@ -153,7 +153,7 @@ static void rules_new_writes_a_loadable_template(void **state)
 	/* the template is a valid rule that --rules-dir picks up */
 	r = cli_run(dir, NULL, "rules show mine-slow-thing --rules-dir .");
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "category: mine\n"));
+	assert_non_null(strstr(r.out, "category: memory\n"));
 	cli_free(&r);
 	cli_rmtree(dir);
 	free(dir);

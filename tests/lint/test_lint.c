@@ -353,6 +353,53 @@ static void test_rule_examples(void **state)
 	ka_buf_free(&log);
 }
 
+/* A rule may only demote its transform's fixes (the transform's ceiling
+ * comes from the rewriter's registry); retired rules are skipped. */
+static const char *claim_log(fixture *fx, const char *fields, ka_lint_test_counts *c)
+{
+	static char out[2048];
+	char rdir[256], rfile[300], text[1024];
+	snprintf(rdir, sizeof rdir, "%s/claims", fx->dir);
+	mkdir(rdir, 0755);
+	snprintf(rfile, sizeof rfile, "%s/gmem-claim.md", rdir);
+	snprintf(text, sizeof text, "---\nid: gmem-claim\ntitle: t\nseverity: note\ncategory: memory\n"
+		 "scope: access\nwhere: \"0\"\nmessage: \"m\"\n%s---\nbody\n", fields);
+	write_file(rfile, text, 0);
+	ka_lint_opts o = KA_LINT_OPTS_INIT;
+	const char *dirs[] = {rdir};
+	ka_lint *l = NULL;
+	ka_buf log;
+	o.rules_dirs = dirs, o.nrules_dirs = 1;
+	assert_int_equal(ka_lint_new(&l, &o), KA_OK);
+	ka_buf_init(&log, 1 << 16);
+	*c = (ka_lint_test_counts){0, 0, 0};
+	assert_int_equal(ka_lint_test_rule(l, "gmem-claim", fx->dir, &log, c), KA_OK);
+	snprintf(out, sizeof out, "%s", log.data ? log.data : "");
+	ka_buf_free(&log);
+	ka_lint_free(l);
+	return out;
+}
+
+static void test_rule_fix_claims(void **state)
+{
+	fixture *fx = *state;
+	ka_lint_test_counts c;
+	const char *log = claim_log(fx, "fix: privatize-atomics\nfix_safety: unsafe\n", &c);
+	assert_non_null(strstr(log, "gmem-claim.md:10: fix_safety: unsafe claims more than transform "
+				    "privatize-atomics gives (suggest at best); a rule may only demote a fix\n"));
+	assert_int_equal(c.failed, 2);   /* the claim, and no examples */
+	log = claim_log(fx, "fix: no-such-transform\nfix_safety: suggest\n", &c);
+	assert_non_null(strstr(log, "gmem-claim.md:9: fix: no transform named 'no-such-transform'"));
+	/* demoting is fine: a safe transform behind an unsafe rule */
+	log = claim_log(fx, "fix: pow-to-multiply\nfix_safety: unsafe\n", &c);
+	assert_null(strstr(log, "claims more"));
+	assert_int_equal(c.failed, 1);   /* only the missing examples */
+	log = claim_log(fx, "status: retired\nfix: no-such-transform\n", &c);
+	assert_string_equal(log, "gmem-claim: SKIP: retired (retired rules do not run)\n");
+	assert_int_equal(c.skipped, 1);
+	assert_int_equal(c.failed, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +410,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fix_in_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_examples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

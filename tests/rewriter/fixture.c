@@ -1,5 +1,7 @@
 /* tests/rewriter/fixture.c: see fixture.h. */
 #include "fixture.h"
+#include "facts/facts.h"
+#include "util/error.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,14 +69,10 @@ int fixture_exec(sqlite3 *db, const char *sql)
 sqlite3 *fixture_db(const char *src)
 {
 	sqlite3 *db = NULL;
-	char *schema = fixture_read(KA_SCHEMA_PATH, NULL);
-	if (!schema || sqlite3_open(":memory:", &db) != SQLITE_OK || fixture_exec(db, schema) < 0) {
-		fprintf(stderr, "cannot create the facts schema from %s\n", KA_SCHEMA_PATH);
-		free(schema);
-		sqlite3_close(db);
+	if (ka_facts_open(&db) != KA_OK) {
+		fprintf(stderr, "cannot create the facts schema: %s\n", ka_error_last());
 		return NULL;
 	}
-	free(schema);
 	for (int n = 1; n <= 2; n++) {
 		sqlite3_create_function(db, "off", n, SQLITE_UTF8, (void *)src, off_fn, NULL, NULL);
 		sqlite3_create_function(db, "offend", n, SQLITE_UTF8, (void *)src, offend_fn, NULL, NULL);

@@ -370,6 +370,16 @@ static void test_registry(void **state)
 	assert_int_equal(ka_transform_count(), 21);
 	assert_null(ka_transform_find("no-such-transform"));
 	assert_int_equal(ka_transform_find("swap-thread-dims")->safety, KA_FIX_SUGGEST);
+	/* the generated table: sorted by name, each ceiling as declared in its file */
+	for (size_t i = 1; i < ka_transform_count(); i++)
+		assert_true(strcmp(ka_transform_get(i - 1)->name, ka_transform_get(i)->name) < 0);
+	assert_null(ka_transform_get(ka_transform_count()));
+	assert_int_equal(ka_transform_ceiling("pad-shared-array"), KA_FIX_SAFE);
+	assert_int_equal(ka_transform_ceiling("rsqrt"), KA_FIX_UNSAFE);
+	assert_int_equal(ka_transform_ceiling("privatize-atomics"), KA_FIX_SUGGEST);
+	assert_int_equal(ka_transform_ceiling("no-such-transform"), -1);
+	assert_string_equal(ka_transform_find("legacy-intrinsic-to-sync")->summary,
+			    "__shfl_down(v, o) -> __shfl_down_sync(0xffffffff, v, o); __any/__all/__ballot likewise");
 	/* an unknown name in a rule is a note, not a failure */
 	ka_fixset *fs;
 	sqlite3 *db = fixture_db("");

@@ -95,7 +95,7 @@ static const char *load_error(const char *where)
 	static char line[1024];
 	char text[8192];
 	ka_ruleset *rs;
-	snprintf(text, sizeof text, "---\nid: test-load\ntitle: t\nseverity: note\ncategory: c\n"
+	snprintf(text, sizeof text, "---\nid: test-load\ntitle: t\nseverity: note\ncategory: memory\n"
 		 "scope: kernel\nwhere: \"%s\"\nmessage: m\n---\n", where);
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	assert_int_equal(ka_ruleset_add_text(rs, "t.md", text, strlen(text), 0, 0), KA_OK);

@@ -149,7 +149,7 @@ static void eval_says_assumptions(void **state)
 static void eval_impact_bands(void **state)
 {
 	static const char text[] =
-		"---\nid: gmem-est\ntitle: t\nseverity: warning\ncategory: c\nscope: access\n"
+		"---\nid: gmem-est\ntitle: t\nseverity: warning\ncategory: memory\nscope: access\n"
 		"where: space = 'global'\n"
 		"message: \"{base} {what}\"\n"
 		"let:\n  what: \"CASE WHEN rw = 'read' THEN 'loads' ELSE 'stores' END\"\n"
@@ -210,7 +210,7 @@ static void eval_filters_language_and_arch(void **state)
 {
 	sqlite3 *db = test_facts();
 	test_exec(db, ACCESSES);
-	char text[] = "---\nid: hip-only-rule\ntitle: t\nseverity: note\ncategory: c\nscope: access\n"
+	char text[] = "---\nid: hip-only-rule\ntitle: t\nseverity: note\ncategory: memory\nscope: access\n"
 		      "where: 1\nmessage: m\nlanguages: [hip]\narchitectures: [amd]\n---\n";
 	ka_ruleset *rs;
 	ka_findings fs = KA_FINDINGS_INIT;

@@ -137,6 +137,66 @@ static void bad_id(void **state)
 	assert_false(ka_rule_id_valid("gmem_x"));
 }
 
+/* category is one of a closed set, status one of four; both point at their line. */
+static void category_and_status(void **state)
+{
+	expect_error(variant("category:", "category: style\n"),
+		     "t.md:5: bad category 'style' (expected one of memory, arithmetic, divergence, "
+		     "synchronization, atomics, launch, occupancy, host, portability, correctness)\n");
+	expect_error(variant("impact:", "status: beta\n"),
+		     "t.md:11: bad status 'beta' (expected stable, preview, candidate or retired)\n");
+	/* the list in the message is the parser's own set, in enum order */
+	char want[512] = "";
+	for (int c = 0; c < KA_CAT_COUNT; c++) {
+		assert_int_equal(ka_category_parse(ka_category_name((ka_category)c)), c);
+		snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", c ? ", " : "",
+			 ka_category_name((ka_category)c));
+	}
+	assert_string_equal(ka_category_names(), want);
+	assert_int_equal(ka_category_parse("Memory"), -1);
+	/* absent = stable and enabled; the others load disabled */
+	const char *st[] = {"stable", "preview", "candidate", "retired"};
+	for (int k = 0; k < 4; k++) {
+		char line[64];
+		ka_ruleset *rs;
+		snprintf(line, sizeof line, "status: %s\n", st[k]);
+		assert_string_equal(load_errors(&rs, variant("impact:", line)), "");
+		ka_rule *r = ka_ruleset_at(rs, 0);
+		assert_int_equal(r->status, k);
+		assert_string_equal(ka_rule_status_name(r->status), st[k]);
+		assert_int_equal(r->enabled, k == 0);
+		assert_int_equal(r->lines.status, 11);
+		ka_ruleset_free(rs);
+	}
+	ka_ruleset *rs;
+	assert_string_equal(load_errors(&rs, GOOD), "");
+	assert_int_equal(ka_ruleset_at(rs, 0)->status, KA_STATUS_STABLE);
+	assert_int_equal(ka_ruleset_at(rs, 0)->cat, KA_CAT_MEMORY);
+	ka_ruleset_free(rs);
+}
+
+/* Folder = family = id prefix: a file in a folder of a --rules-dir sits in
+ * FAMILY/ID.md; one at the top of the folder may hold any family. */
+static void misplaced_rule_files(void **state)
+{
+	ka_ruleset *rs;
+	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
+	assert_int_equal(ka_ruleset_load_dir(rs, FIXTURES "/misplaced"), KA_EINPUT);
+	assert_string_equal(ka_error_last(), "malformed rule files");
+	assert_string_equal(ka_ruleset_errors(rs),
+			    FIXTURES "/misplaced/gmem/gmem-wrong-name.md:2: rule 'gmem-right-name' is in file "
+			    "'gmem-wrong-name.md', expected gmem-right-name.md\n"
+			    FIXTURES "/misplaced/sync/div-in-sync.md:2: rule 'div-in-sync' is in folder 'sync/', "
+			    "but its family is 'div': move it to div/div-in-sync.md (folder = family = id prefix)\n");
+	/* the well-placed ones loaded */
+	assert_non_null(ka_ruleset_find(rs, "div-placed-well"));
+	assert_non_null(ka_ruleset_find(rs, "smem-at-the-top"));
+	assert_int_equal(ka_ruleset_count(rs), 2);
+	ka_ruleset_free(rs);
+	char fam[16];
+	assert_string_equal(ka_rule_family("lmem-register-spill", fam, sizeof fam), "lmem");
+}
+
 static void list_field_not_list(void **state)
 {
 	expect_error(variant("tags:", "tags: coalescing\n"), "t.md:13: field 'tags' must be a list\n");
@@ -247,6 +307,11 @@ static void builtin_rules_are_well_formed(void **state)
 		ka_rule *r = ka_ruleset_at(rs, i);
 		assert_true(r->builtin);
 		assert_true(strncmp(r->path, "rules/", 6) == 0);
+		/* the loader's placement check held: rules/FAMILY/ID.md */
+		char fam[16], want[128];
+		snprintf(want, sizeof want, "rules/%s/%s.md", ka_rule_family(r->id, fam, sizeof fam), r->id);
+		assert_string_equal(r->path, want);
+		assert_int_equal(r->status, KA_STATUS_STABLE);
 	}
 	ka_ruleset_free(rs);
 }
@@ -262,6 +327,8 @@ int run_loader_tests(void)
 		cmocka_unit_test(bad_severity),
 		cmocka_unit_test(bad_fix_safety),
 		cmocka_unit_test(bad_id),
+		cmocka_unit_test(category_and_status),
+		cmocka_unit_test(misplaced_rule_files),
 		cmocka_unit_test(list_field_not_list),
 		cmocka_unit_test(bad_scope),
 		cmocka_unit_test(sql_does_not_compile),

@@ -146,6 +146,15 @@ static void sarif_report(void **state)
 	assert_string_equal(help, ka_ruleset_find(rs, "gmem-uncoalesced-access")->body);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(r0, "defaultConfiguration"), "level")),
 			    "warning");
+	/* the category leads the tags (code scanning filters by them), then the rule's own */
+	const ka_rule *gr = ka_ruleset_find(rs, "gmem-uncoalesced-access");
+	json_t *props = json_object_get(r0, "properties");
+	json_t *tags = json_object_get(props, "tags");
+	assert_int_equal(json_array_size(tags), (size_t)gr->tags.n + 1);
+	assert_string_equal(json_string_value(json_array_get(tags, 0)), "memory");
+	assert_string_equal(json_string_value(json_array_get(tags, 1)), gr->tags.v[0]);
+	assert_string_equal(json_string_value(json_object_get(props, "category")), "memory");
+	assert_string_equal(json_string_value(json_object_get(props, "status")), "stable");
 	json_t *res = json_array_get(json_object_get(run, "results"), 0);
 	assert_string_equal(json_string_value(json_object_get(res, "ruleId")), "gmem-uncoalesced-access");
 	assert_int_equal(json_integer_value(json_object_get(res, "ruleIndex")), 0);

@@ -8,6 +8,8 @@
 #include <cmocka.h>
 
 int run_fs_tests(void);
+int run_mem_tests(void);
+int run_embed_tests(void);
 int run_proc_tests(void);
 /* A fresh folder under /tmp (malloc'ed) and its removal. */
 char *tu_tmpdir(void);

@@ -30,7 +30,9 @@ char *tu_path(const char *dir, const char *name)
 
 int main(void)
 {
-	int failed = run_fs_tests();
+	int failed = run_mem_tests();
+	failed += run_embed_tests();
+	failed += run_fs_tests();
 	failed += run_proc_tests();
 	return failed != 0;
 }

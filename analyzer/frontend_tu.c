@@ -1,5 +1,13 @@
-/* analyzer/frontend_tu.inc: functions, file-scope variables and the parse
- * entry point (included by frontend.c only). */
+/* analyzer/frontend_tu.c: functions, file-scope variables and the parse
+ * entry point. */
+#include "analyzer/frontend_int.h"
+#include "analyzer/ranges.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Evaluate a small integer expression written in text: numbers, + - * / %
  * and parentheses (the pretty-printed __launch_bounds__ arguments). */
@@ -125,7 +133,7 @@ static int body_has_error(lower_ctx *cx, CXCursor c, ka_decl *d)
 	clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
 	if (!fb || !clang_File_isEqual(fb, fe))
 		return 0;
-	const char *file = file_name(cx, fb);
+	const char *file = fe_file_name(cx, fb);
 	int hit = 0;
 	for (ka_diag *g = cx->tu->diags; g; g = g->next)
 		if (g->file == file && ka_diag_is_error(g) &&
@@ -142,34 +150,34 @@ static int body_has_error(lower_ctx *cx, CXCursor c, ka_decl *d)
 
 static void lower_function(lower_ctx *cx, CXCursor c)
 {
-	ka_decl *prev = usr_get(cx, usr_of(cx, c));
+	ka_decl *prev = fe_usr_get(cx, fe_usr_of(cx, c));
 	if (prev && prev->body)
 		return;
-	ka_decl *d = new_decl(cx, c, KD_FUNC);
+	ka_decl *d = fe_new_decl(cx, c, KD_FUNC);
 	if (clang_getCursorKind(c) == CXCursor_FunctionTemplate)
 		d->flags |= KDF_TEMPLATE;
 	CXString m = clang_Cursor_getMangling(c);
 	d->mangled = ka_arena_strdup(cx->a, clang_getCString(m));
 	clang_disposeString(m);
-	d->type = type_name(cx, clang_getCursorResultType(c));
+	d->type = fe_type_name(cx, clang_getCursorResultType(c));
 	launch_bounds(cx, c, d);
-	kid_list k = kids_of(c);
+	kid_list k = fe_kids_of(c);
 	int np = 0, nt = 0;
 	d->params = ka_arena_alloc(cx->a, sizeof *d->params * (size_t)(k.n + 1));
 	d->tparams = ka_arena_alloc(cx->a, sizeof *d->tparams * (size_t)(k.n + 1));
 	for (int i = 0; i < k.n; i++) {
 		enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
 		if (kk == CXCursor_ParmDecl) {
-			ka_decl *p = new_decl(cx, k.v[i], KD_PARAM);
-			decl_type(cx, p, clang_getCursorType(k.v[i]));
+			ka_decl *p = fe_new_decl(cx, k.v[i], KD_PARAM);
+			fe_decl_type(cx, p, clang_getCursorType(k.v[i]));
 			d->params[np++] = p;
 		} else if (kk == CXCursor_NonTypeTemplateParameter ||
 		           kk == CXCursor_TemplateTypeParameter) {
-			ka_decl *p = new_decl(cx, k.v[i], KD_TPARAM);
+			ka_decl *p = fe_new_decl(cx, k.v[i], KD_TPARAM);
 			p->tflags = kk == CXCursor_NonTypeTemplateParameter ? KT_INT : KT_DEPENDENT;
 			d->tparams[nt++] = p;
 		} else if (kk == CXCursor_CompoundStmt) {
-			d->body = lower_stmt(cx, k.v[i]);
+			d->body = fe_lower_stmt(cx, k.v[i]);
 			d->body_begin = d->body ? d->body->loc.begin : -1;
 		}
 	}
@@ -201,7 +209,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	    clang_isCursorDefinition(c)) {
 		lower_function(cx, c);
 	} else if (kk == CXCursor_VarDecl) {
-		ka_decl *d = lower_vardecl(cx, c);
+		ka_decl *d = fe_lower_vardecl(cx, c);
 		d->flags |= KDF_FILE_SCOPE;
 		d->next = cx->tu->globals;
 		cx->tu->globals = d;
@@ -219,7 +227,7 @@ static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent, CXClient
 	unsigned b, e;
 	clang_getFileLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
 	clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-	if (!f || file_name(cx, f) != cx->tu->main_file)
+	if (!f || fe_file_name(cx, f) != cx->tu->main_file)
 		return CXChildVisit_Continue;
 	if (cx->nmacros == cx->capmacros) {
 		cx->capmacros = cx->capmacros ? cx->capmacros * 2 : 64;
@@ -240,7 +248,7 @@ static void resolve_calls(lower_ctx *cx, ka_node *n)
 	if (!n)
 		return;
 	if ((n->kind == KN_CALL || n->kind == KN_DECLREF) && !n->ref && n->ref_usr)
-		n->ref = usr_get(cx, n->ref_usr);
+		n->ref = fe_usr_get(cx, n->ref_usr);
 	for (int i = 0; i < n->nkids; i++)
 		resolve_calls(cx, n->kids[i]);
 	if (n->cfg)
@@ -278,7 +286,7 @@ static void error_at_include(lower_ctx *cx, CXFile f, ka_diag *d)
 	if (!mf)
 		return;
 	d->message = ka_arena_printf(cx->a, "in included file %s:%d: %s", d->file, d->line, d->message);
-	d->file = file_name(cx, mf);
+	d->file = fe_file_name(cx, mf);
 	d->line = (int)line;
 	d->col = (int)col;
 	d->off = -1;
@@ -301,7 +309,7 @@ static void collect_diags(lower_ctx *cx)
 		unsigned line, col, off;
 		clang_getExpansionLocation(l, &f, &line, &col, &off);
 		d->off = (int)off;
-		d->file = f ? file_name(cx, f) : cx->tu->main_file;
+		d->file = f ? fe_file_name(cx, f) : cx->tu->main_file;
 		d->line = (int)line;
 		d->col = (int)col;
 		d->severity = sev == CXDiagnostic_Warning ? "warning" :

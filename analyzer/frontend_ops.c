@@ -1,7 +1,15 @@
-/* analyzer/frontend_ops.inc: libclang cursor and operator kinds mapped to
- * the model's (included by frontend.c only). */
+/* analyzer/frontend_ops.c: libclang cursor and operator kinds mapped to
+ * the model's. */
+#include "analyzer/frontend_int.h"
+#include "analyzer/ranges.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static ka_nkind expr_kind(enum CXCursorKind k)
+ka_nkind fe_expr_kind(enum CXCursorKind k)
 {
 	switch (k) {
 	case CXCursor_IntegerLiteral: case CXCursor_CharacterLiteral:
@@ -27,7 +35,7 @@ static ka_nkind expr_kind(enum CXCursorKind k)
 	}
 }
 
-static ka_op map_binop(enum CXBinaryOperatorKind k)
+ka_op fe_map_binop(enum CXBinaryOperatorKind k)
 {
 	switch (k) {
 	case CXBinaryOperator_Mul: return OP_MUL;
@@ -64,7 +72,7 @@ static ka_op map_binop(enum CXBinaryOperatorKind k)
 	}
 }
 
-static ka_op map_unop(enum CXUnaryOperatorKind k)
+ka_op fe_map_unop(enum CXUnaryOperatorKind k)
 {
 	switch (k) {
 	case CXUnaryOperator_PostInc: return OP_POSTINC;

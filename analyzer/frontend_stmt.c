@@ -1,6 +1,14 @@
-/* analyzer/frontend_stmt.inc: statements lowered into the model (included by
- * frontend.c only).  Fixed child slots: IF {cond, then, else}, FOR {init,
- * cond, inc, body}, WHILE {cond, body}, DO {body, cond}; absent parts NULL. */
+/* analyzer/frontend_stmt.c: statements lowered into the model.  Fixed child
+ * slots: IF {cond, then, else}, FOR {init, cond, inc, body}, WHILE {cond,
+ * body}, DO {body, cond}; absent parts NULL. */
+#include "analyzer/frontend_int.h"
+#include "analyzer/ranges.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static ka_node **slots(lower_ctx *cx, ka_node *n, int k)
 {
@@ -32,11 +40,11 @@ static void lower_for(lower_ctx *cx, ka_node *n, kid_list *k)
 	}
 	if (k->n == 4 || semi[1] < 0) {
 		for (int i = 0; i < k->n && i < 4; i++)
-			s[k->n == 4 ? i : (i == k->n - 1 ? 3 : i)] = lower_stmt(cx, k->v[i]);
+			s[k->n == 4 ? i : (i == k->n - 1 ? 3 : i)] = fe_lower_stmt(cx, k->v[i]);
 		return;
 	}
 	for (int i = 0; i < k->n; i++) {
-		ka_node *x = lower_stmt(cx, k->v[i]);
+		ka_node *x = fe_lower_stmt(cx, k->v[i]);
 		if (!x)
 			continue;
 		int b = x->loc.begin;
@@ -78,13 +86,13 @@ static void find_unroll_pragma(lower_ctx *cx, ka_node *n)
 	n->unroll_count = (p < line + len && isdigit((unsigned char)*p)) ? atoi(p) : 0;
 }
 
-static ka_node *lower_stmt_at(lower_ctx *cx, CXCursor c)
+ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c)
 {
 	enum CXCursorKind kk = clang_getCursorKind(c);
-	if (is_expr_kind(kk))
-		return lower_expr(cx, c);
+	if (fe_is_expr_kind(kk))
+		return fe_lower_expr(cx, c);
 	if (kk == CXCursor_DeclStmt)
-		return lower_declstmt(cx, c);
+		return fe_lower_declstmt(cx, c);
 	if (kk == CXCursor_TypeRef || kk == CXCursor_TemplateRef || clang_isAttribute(kk))
 		return NULL;
 	ka_nkind kind;
@@ -102,14 +110,14 @@ static ka_node *lower_stmt_at(lower_ctx *cx, CXCursor c)
 	case CXCursor_NullStmt: kind = KN_NULLSTMT; break;
 	default: kind = KN_OTHER; break;
 	}
-	ka_node *n = new_node(cx, kind, c);
-	kid_list k = kids_of(c);
+	ka_node *n = fe_new_node(cx, kind, c);
+	kid_list k = fe_kids_of(c);
 	switch (kind) {
 	case KN_IF: {
 		ka_node **s = slots(cx, n, 3);
 		int base = k.n > 3 ? k.n - 3 : 0;   /* skip init/condition variable */
 		for (int i = base; i < k.n; i++)
-			s[i - base] = lower_stmt(cx, k.v[i]);
+			s[i - base] = fe_lower_stmt(cx, k.v[i]);
 		break;
 	}
 	case KN_FOR:
@@ -120,12 +128,12 @@ static ka_node *lower_stmt_at(lower_ctx *cx, CXCursor c)
 		ka_node **s = slots(cx, n, 2);
 		int base = k.n > 2 ? k.n - 2 : 0;
 		for (int i = base; i < k.n; i++)
-			s[i - base] = lower_stmt(cx, k.v[i]);
+			s[i - base] = fe_lower_stmt(cx, k.v[i]);
 		find_unroll_pragma(cx, n);
 		break;
 	}
 	default:
-		set_kids(cx, n, &k, 0, 1);
+		fe_set_kids(cx, n, &k, 0, 1);
 		break;
 	}
 	free(k.v);

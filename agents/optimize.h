@@ -1,0 +1,90 @@
+/* agents/optimize.h: the optimize loop (`kcheck optimize TASK`).
+ *
+ *   findings of the best kernel ─► planner ─► coder ─► verifier (the bench) ─► summarizer
+ *        ▲   (impact x standing,    (offline    (static, compile, correctness     (evidence and
+ *        │    + BM25 knowledge)      expert or   on every config, paired timing    skills in the
+ *        └──── accepted candidate ◄─ LLM)        against the current best)        knowledge DB)
+ *
+ * Long-term memory is the knowledge DB (agents/knowledge.h); short-term
+ * memory is this run's trajectory: every step's strategy and parameters,
+ * candidate hash, outcome, speedup with its CI and first error.  A strategy
+ * that failed is never tried again with the same parameters on the same
+ * kernel.  A candidate is accepted only when the bench says faster, the
+ * CI's lower bound clears the threshold, and every unseen configuration
+ * (listed and drawn) is correct.  With compile_only the bench stops at the
+ * static and compile gates: every candidate is unverified, nothing is
+ * accepted and nothing is written to the DB.
+ *
+ * Findings come from a callback (the CLI runs the lint pipeline), so the
+ * loop is tested without parsing.  Errors: negative KA_E* with a one-line
+ * message (ka_error_last()). */
+#ifndef KA_AGENTS_OPTIMIZE_H
+#define KA_AGENTS_OPTIMIZE_H
+#include <stddef.h>
+#include <stdio.h>
+#include "agents/coder.h"
+#include "util/buf.h"
+
+typedef struct ka_opt_finding {
+	char rule[96];
+	char kernel[96];
+	char message[512];
+	double estimate;            /* the finding's impact estimate (slowdown factor), 0 none */
+} ka_opt_finding;
+
+/* Findings of one kernel file: *out malloc'd (caller frees), *n its count. */
+typedef int (*ka_opt_lint_fn)(void *ud, const char *path, ka_opt_finding **out, int *n);
+
+typedef struct ka_opt_opts {
+	const char *task;           /* the bench task folder (or a name under bench/tasks) */
+	const char *out_dir;        /* where best.cu, best.patch, trajectory.json, report.md go */
+	const char *db;             /* knowledge DB; NULL = the default path */
+	int no_db;                  /* no knowledge DB at all */
+	int budget_steps;           /* 0 = 12 */
+	double budget_minutes;      /* 0 = none */
+	int compile_only;
+	double threshold;           /* the CI's lower bound must exceed this (0 = 1.02) */
+	int samples;                /* timed pairs per config (0 = the bench's 40) */
+	const char *arch;           /* "sm_90" (NULL) */
+	ka_coder_opts coder;        /* provider "offline" (NULL) or "llm" */
+	ka_opt_lint_fn lint;        /* NULL: no findings (retrieval and the recipe table only) */
+	void *lint_ud;
+	FILE *progress;             /* one line per step; NULL = none */
+} ka_opt_opts;
+
+/* One step of the trajectory. */
+typedef struct ka_opt_step {
+	int step;
+	char strategy[64];          /* recipe, or "llm:MODEL" */
+	char params[96];
+	char rule[96];              /* the rule that called for it, or "" */
+	char hash[65];              /* candidate's SHA-256, "" when there was none */
+	char outcome[16];           /* faster | same | slower | incorrect | compile_error | declined |
+				     * error | unverified */
+	double speedup, lo, hi;     /* over the best at that step; 0 when not measured */
+	double total;               /* the best's speedup over the baseline after the step */
+	int accepted, repaired;
+	char error[256];            /* first error line, or "" */
+	double seconds;
+} ka_opt_step;
+
+typedef struct ka_opt_summary {
+	int nsteps;
+	ka_opt_step steps[64];
+	double speedup;             /* best over the baseline (product of accepted steps); 1 = none */
+	char stop[128];             /* why the loop stopped */
+	char best_path[1100];
+} ka_opt_summary;
+
+/* One run at a time per process (the loop keeps its state in static
+ * storage); KA_OK when the run ended, whatever it found. */
+int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out);
+
+/* Outputs (agents/optimize_report.c).  trajectory.json, report.md with the
+ * per-step table and speedup.svg (the speedup after each step). */
+int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_summary *s, int compile_only);
+int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary *s, int compile_only);
+/* The SVG chart as text into b. */
+int ka_opt_svg(const ka_opt_summary *s, ka_buf *b);
+
+#endif

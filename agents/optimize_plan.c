@@ -1,0 +1,113 @@
+/* agents/optimize_plan.c: the planner of the optimize loop.  It turns the
+ * findings of the current best kernel into ranked strategies (a recipe and
+ * one of its parameter sets): a finding's impact estimate, corrected by
+ * the rule's verified evidence on this architecture (ka_kdb_correct_estimate),
+ * times a factor from the recipe's own standing for that rule (the Beta
+ * posterior of "verified faster", 0.5 with no evidence).  BM25 retrieval
+ * over the rule base with the fired rule ids and the kernels' names as
+ * features adds the recipes of related rules, ranked below the fired
+ * ones, and every other recipe comes last (it proves its own shape or
+ * declines, which costs no bench run).  After an accepted step the same recipe's other parameter sets
+ * come first (launch tuning over a small grid). */
+#include "agents/optimize_int.h"
+#include "util/error.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const ka_opt_cand *x = a, *y = b;
+	return x->score < y->score ? 1 : x->score > y->score ? -1 : 0;
+}
+
+static int have(const ka_opt_plan *p, const ka_recipe *r, const char *params)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->c[i].recipe == r && !strcmp(p->c[i].params, params)) return 1;
+	return 0;
+}
+
+static void add_recipe(ka_opt_plan *p, const ka_recipe *r, const char *rule, double score, int retrieved)
+{
+	for (int g = 0; r->grid && r->grid[g] && p->n < KA_OPT_MAX_CANDS; g++) {
+		if (have(p, r, r->grid[g])) continue;
+		ka_opt_cand *c = &p->c[p->n++];
+		memset(c, 0, sizeof *c);
+		c->recipe = r;
+		c->params = r->grid[g];
+		snprintf(c->rule, sizeof c->rule, "%s", rule);
+		c->score = score * (1.0 - 0.01 * g);      /* the grid's first set first */
+		c->retrieved = retrieved;
+	}
+}
+
+/* The estimate of the rule's strongest finding, corrected by evidence. */
+static double rule_score(ka_kdb *db, const char *arch, const char *rule, double est, const ka_recipe *r)
+{
+	if (est <= 0) est = 1.2;                         /* no estimate: a modest prior */
+	double s = est, corrected;
+	ka_kdb_standing st;
+	if (db && ka_kdb_correct_estimate(db, rule, arch, est, &corrected) == KA_OK) s = corrected;
+	if (db && ka_kdb_standing_get(db, rule, r->name, arch, &st) == KA_OK) s *= 0.5 + st.posterior;
+	else s *= 1.0;
+	return s;
+}
+
+static void retrieve(ka_kdb *db, const ka_opt_finding *f, int nf, ka_opt_plan *p)
+{
+	const char *feat[40];
+	int nfeat = 0;
+	for (int i = 0; i < nf && nfeat < 38; i++) {
+		int dup = 0;
+		for (int j = 0; j < nfeat; j++) dup |= !strcmp(feat[j], f[i].rule);
+		if (!dup) feat[nfeat++] = f[i].rule;
+		if (f[i].kernel[0]) feat[nfeat++] = f[i].kernel;
+	}
+	ka_kdb_hit hits[KA_OPT_MAX_RETRIEVED];
+	int nh = 0;
+	if (!db || !nfeat || ka_kdb_retrieve(db, "rule", feat, nfeat, hits, KA_OPT_MAX_RETRIEVED, &nh) != KA_OK) return;
+	for (int i = 0; i < nh; i++) {
+		snprintf(p->retrieved[p->nret++], sizeof p->retrieved[0], "%.127s", hits[i].id);
+		for (size_t k = 0; k < ka_recipe_count(); k++)
+			if (ka_recipe_serves(ka_recipe_get(k), hits[i].id))
+				add_recipe(p, ka_recipe_get(k), hits[i].id, 1.0 - 0.01 * i, 1);
+	}
+}
+
+int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int nf, const char *tuned,
+		     const char *tuned_params, ka_opt_plan *out)
+{
+	memset(out, 0, sizeof *out);
+	/* the accepted recipe's other parameter sets, on the kernel it was applied to */
+	const ka_recipe *tr = tuned ? ka_recipe_find(tuned) : NULL;
+	for (int g = 0; tr && tr->grid && tr->grid[g] && out->n < KA_OPT_MAX_CANDS; g++) {
+		if (tuned_params && !strcmp(tr->grid[g], tuned_params)) continue;
+		ka_opt_cand *c = &out->c[out->n++];
+		memset(c, 0, sizeof *c);
+		c->recipe = tr;
+		c->params = tr->grid[g];
+		c->on_parent = 1;
+		snprintf(c->rule, sizeof c->rule, "%s", "launch-tune");
+		c->score = 1000.0 - g;
+	}
+	int base = out->n;
+	/* fired rules: each recipe that serves one, scored by the strongest finding */
+	for (size_t k = 0; k < ka_recipe_count(); k++) {
+		const ka_recipe *r = ka_recipe_get(k);
+		double best = 0;
+		const char *why = NULL;
+		for (int i = 0; i < nf; i++) {
+			if (!ka_recipe_serves(r, f[i].rule)) continue;
+			double s = rule_score(db, arch, f[i].rule, f[i].estimate, r);
+			if (s > best) { best = s; why = f[i].rule; }
+		}
+		if (why) add_recipe(out, r, why, 1.0 + best - 1e-4 * (double)k, 0);   /* ties: table order */
+	}
+	retrieve(db, f, nf, out);
+	/* then every other recipe, below what the knowledge called for: a recipe
+	 * proves its own shape or declines, at no bench cost */
+	for (size_t k = 0; k < ka_recipe_count(); k++) add_recipe(out, ka_recipe_get(k), "", 0.5 - 0.01 * (double)k, 0);
+	qsort(out->c + base, (size_t)(out->n - base), sizeof out->c[0], cmp_cand);
+	return KA_OK;
+}

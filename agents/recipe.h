@@ -1,0 +1,100 @@
+/* agents/recipe.h: the offline expert's structural recipes.  A recipe is a
+ * named rewrite of a kernel's memory-access or work structure (warp per row,
+ * vectorized grid-stride, shared-memory privatization, ...), tied to the
+ * rules whose findings call for it, with parameters (block size, vector
+ * width, ...) and a small grid of parameter sets the planner tries in
+ * order.  A recipe checks the shape it needs on the kernel's source model
+ * (agents/csrc.h) and declines, with the reason, when it cannot prove it:
+ * it never guesses.  What it writes is a candidate; the compile gate and
+ * the bench decide whether it is correct and faster.
+ *
+ *   planner --(recipe, params)--> ka_recipe_apply --> candidate --> bench
+ */
+#ifndef KA_AGENTS_RECIPE_H
+#define KA_AGENTS_RECIPE_H
+#include <stddef.h>
+#include "agents/csrc.h"
+#include "util/buf.h"
+
+/* ka_recipe_apply's positive answer: the recipe does not apply (why says). */
+#define KA_RECIPE_DECLINED 1
+
+typedef struct ka_recipe_ctx {
+	const ka_csrc *m;           /* the whole file */
+	const ka_csrc_kernel *k;    /* the kernel rewritten */
+	const char *params;         /* "block=256 vec=4" */
+	char why[256];              /* a decline's reason */
+} ka_recipe_ctx;
+
+typedef struct ka_recipe {
+	const char *name;           /* kebab-case, e.g. "warp-per-row" */
+	const char *summary;        /* one line */
+	const char *rules;          /* rule ids that call for it, space-separated */
+	const char *const *grid;    /* parameter sets, tried in order; NULL-terminated */
+	/* Append the rewritten file to out; KA_RECIPE_DECLINED with c->why set,
+	 * or a negative error. */
+	int (*apply)(ka_recipe_ctx *c, ka_buf *out);
+} ka_recipe;
+
+size_t ka_recipe_count(void);
+const ka_recipe *ka_recipe_get(size_t i);
+const ka_recipe *ka_recipe_find(const char *name);
+/* 1 when rule id is among the recipe's rules. */
+int ka_recipe_serves(const ka_recipe *r, const char *rule);
+
+/* Apply recipe `name` with `params` (NULL: its grid's first set) to kernel
+ * `kernel` of the file, or, kernel NULL, to every kernel it applies to.
+ * KA_OK with *out (malloc'd, NUL-terminated) the new file; KA_RECIPE_DECLINED
+ * with the reason in why; negative on error (unknown recipe, bad source). */
+int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
+		    char **out, size_t *out_len, char *why, size_t why_cap);
+
+/* ---- helpers the recipes share (agents/recipe.c) ---- */
+
+/* Integer parameter `key` of "k1=v1 k2=v2", or dflt. */
+long ka_recipe_param(const char *params, const char *key, long dflt);
+/* Set c->why and return KA_RECIPE_DECLINED. */
+int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...) KA_PRINTF(2, 3);
+/* 1 when the statement [s, e) is `T v = <global thread index>;` along x
+ * (blockIdx.x * blockDim.x + threadIdx.x in any order, casts allowed);
+ * the variable's name goes to var. */
+int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap);
+/* The same along axis 'x', 'y' or 'z'. */
+int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap);
+
+/* The one-thread-per-element shape (agents/recipe_elementwise.c):
+ *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
+ * with N a parameter and a BODY that does not use thread ids, barriers or
+ * shared memory, return, or assign i.  KA_OK or KA_RECIPE_DECLINED. */
+typedef struct ka_recipe_ew {
+	char var[64], count[KA_CSRC_NAME];
+	size_t decl_s, decl_e;      /* the index declaration */
+	size_t body_s, body_e;      /* BODY: the statements the bound guards */
+} ka_recipe_ew;
+int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
+/* Append [s, e) as one braced statement. */
+void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
+
+/* An edit list over the file's text, applied in one pass. */
+typedef struct ka_recipe_edits {
+	int n;
+	struct { size_t s, e; char *text; } e[64];
+} ka_recipe_edits;
+/* Replace [s, e) with text (copied); KA_ETOOBIG past 64 edits. */
+int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text);
+/* The text with the edits applied into out (they must not overlap: KA_EINPUT). */
+int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_buf *out);
+void ka_recipe_edits_free(ka_recipe_edits *ed);
+/* Rewrite every launch of kernel k: grid := grid_fmt with "%s" replaced by
+ * the launch's argument for parameter `count_param` (the thread count the
+ * recipe derives the grid from), block := block.  KA_RECIPE_DECLINED when
+ * the file has no such launch or the launch cannot be read. */
+int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
+		       const char *block);
+/* The same, and the dynamic shared memory := smem_fmt with "@B" replaced
+ * by the argument for parameter smem_param (smem_fmt NULL: kept); "@B" in
+ * grid_fmt is replaced the same way (a 2-D grid from two parameters). */
+int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
+			    const char *block, const char *smem_param, const char *smem_fmt);
+
+#endif

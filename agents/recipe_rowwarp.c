@@ -1,0 +1,351 @@
+/* agents/recipe_rowwarp.c: the warp-per-row recipe.  A kernel that gives
+ * each thread a whole row,
+ *     long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+ *     if (r >= rows) return;
+ *     float s = 0.0f;
+ *     for (long long j = 0; j < cols; j++) s += x[r * cols + j];
+ *     y[r] = s;
+ * walks 32 rows at once with a stride of one row between lanes: every warp
+ * request touches 32 sectors (rules gmem-uncoalesced-access,
+ * gmem-row-index-from-threadidx-x).  The recipe gives each row a warp: the
+ * row index becomes the warp's, each innermost column loop starts at the
+ * lane and steps by 32 (coalesced), each accumulator is combined across the
+ * warp with shuffles right after the loop nest that fills it, and stores
+ * outside loops are made by lane 0.  The launch gets 32 threads per row.
+ *
+ * What it proves before rewriting (else it declines): the row guard is the
+ * only return and is warp-uniform after the rewrite; no shared memory,
+ * barriers or other thread-id uses; each innermost loop steps by one over a
+ * conjunction of upper bounds; inside it, statements are local declarations,
+ * stores indexed by the column, or accumulator updates `a += E`,
+ * `a = fmaxf(a, E)`, `a = fminf(a, E)` whose E does not read an
+ * accumulator still being filled; a sum starts from zero; a per-chunk
+ * partial (declared in an outer loop) is only folded into an outer
+ * accumulator with the same operation. */
+#include "agents/recipe.h"
+#include "util/error.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NPOS ((size_t)-1)
+#define MAX_ACC 16
+
+enum { OP_SUM = 1, OP_MAX, OP_MIN };
+enum { ST_DECLARED, ST_PARTIAL, ST_REDUCED };
+
+typedef struct acc {
+	char name[64];
+	int op, state, zero, top, is_float;
+} acc;
+
+typedef struct rw {
+	ka_recipe_ctx *c;
+	ka_recipe_edits *ed;
+	acc a[MAX_ACC];
+	int na;
+	int touched[MAX_ACC];       /* filled by the current top-level statement */
+	size_t loop_s, loop_e;      /* the innermost loop being walked */
+} rw;
+
+static int is_ident(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+static acc *find_acc(rw *w, const char *name)
+{
+	for (int i = 0; i < w->na; i++)
+		if (!strcmp(w->a[i].name, name)) return &w->a[i];
+	return NULL;
+}
+
+/* Declarations "T a = init, b = init;" (squeezed) become accumulator
+ * candidates; 1 when sq is a declaration. */
+static int note_decl(rw *w, const char *sq, int top)
+{
+	static const char *const types[] = {"float ", "double ", "int ", "long long ", "unsigned "};
+	const char *p = NULL;
+	int is_float = 0;
+	for (size_t i = 0; i < sizeof types / sizeof types[0] && !p; i++)
+		if (!strncmp(sq, types[i], strlen(types[i]))) { p = sq + strlen(types[i]); is_float = i == 0; }
+	if (!p) return 0;
+	if (strchr(p, '(') || strchr(p, '[')) return 1;   /* a local, not an accumulator */
+	char copy[512];
+	snprintf(copy, sizeof copy, "%s", p);
+	copy[strcspn(copy, ";")] = 0;
+	for (char *d = strtok(copy, ","); d && w->na < MAX_ACC; d = strtok(NULL, ",")) {
+		acc *a = &w->a[w->na++];
+		memset(a, 0, sizeof *a);
+		char *eq = strchr(d, '=');
+		snprintf(a->name, sizeof a->name, "%.*s", eq ? (int)(eq - d) : (int)strlen(d), d);
+		a->zero = eq && (!strcmp(eq + 1, "0") || !strcmp(eq + 1, "0.0f") || !strcmp(eq + 1, "0.f") ||
+				 !strcmp(eq + 1, "0.0") || !strcmp(eq + 1, "0.0F"));
+		a->top = top;
+		a->is_float = is_float;
+	}
+	return 1;
+}
+
+/* `a+=E;` `a=fmaxf(a,E);` `a=fminf(E,a);` -> op and the name; E's text. */
+static int update_of(const char *sq, char *name, size_t cap, const char **expr)
+{
+	size_t n = 0;
+	while (is_ident(sq[n])) n++;
+	if (!n || n >= cap) return 0;
+	memcpy(name, sq, n);
+	name[n] = 0;
+	if (sq[n] == '+' && sq[n + 1] == '=') { *expr = sq + n + 2; return OP_SUM; }
+	if (sq[n] != '=') return 0;
+	const char *f = sq + n + 1;
+	int op = !strncmp(f, "fmaxf(", 6) || !strncmp(f, "max(", 4) ? OP_MAX
+		 : !strncmp(f, "fminf(", 6) || !strncmp(f, "min(", 4) ? OP_MIN : 0;
+	if (!op) return 0;
+	const char *args = strchr(f, '(') + 1;
+	if (!strncmp(args, name, n) && args[n] == ',') { *expr = args + n + 1; return op; }
+	size_t al = strlen(args);
+	char tail[80];
+	snprintf(tail, sizeof tail, ",%s);", name);
+	if (al >= strlen(tail) && !strcmp(args + al - strlen(tail), tail)) { *expr = args; return op; }
+	return 0;
+}
+
+/* 1 when the squeezed text reads an accumulator that is being filled. */
+static int reads_partial(rw *w, const char *t, size_t s, size_t e)
+{
+	for (int i = 0; i < w->na; i++)
+		if (w->a[i].state == ST_PARTIAL && ka_csrc_has_word(t, s, e, w->a[i].name)) return 1;
+	(void)t;
+	return 0;
+}
+
+static int loop_stmt(rw *w, size_t s, size_t e);
+
+/* One statement inside a loop body. */
+static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
+{
+	ka_recipe_ctx *c = w->c;
+	const char *t = c->m->text;
+	char sq[2048], name[64];
+	const char *expr = NULL;
+	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3])) return loop_stmt(w, s, e);
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq)) return ka_recipe_decline(c, "a loop statement is too long");
+	int op = update_of(sq, name, sizeof name, &expr);
+	acc *a = op ? find_acc(w, name) : NULL;
+	if (a) {
+		if (a->state == ST_REDUCED) return ka_recipe_decline(c, "%s is accumulated again after its reduction", name);
+		if ((a->op && a->op != op) || (op == OP_SUM && !a->zero) || (op != OP_SUM && !a->is_float))
+			return ka_recipe_decline(c, "accumulator %s: mixed operations, a non-zero start or a non-float max", name);
+		if (!innermost) {
+			/* outside the innermost loop only a partial of the same op is folded in */
+			char part[64];
+			snprintf(part, sizeof part, "%.*s", (int)strcspn(expr, ");"), expr);
+			acc *p = find_acc(w, part);
+			if (!p || p->op != op || p->top || strlen(expr) != strlen(part) + (op == OP_SUM ? 1 : 2))
+				return ka_recipe_decline(c, "'%s' folds something other than a partial into %s", sq, name);
+			p->state = ST_REDUCED;   /* consumed: its lanes' values live on in `name` */
+		} else {
+			char ex[2048];
+			snprintf(ex, sizeof ex, "%s", expr);
+			for (int i = 0; i < w->na; i++)
+				if ((w->a[i].state == ST_PARTIAL || &w->a[i] == a) && ka_csrc_has_word(ex, 0, strlen(ex), w->a[i].name))
+					return ka_recipe_decline(c, "'%s' reads an accumulator that is still being filled", sq);
+		}
+		a->op = op;
+		a->state = ST_PARTIAL;
+		if (a->top) w->touched[a - w->a] = 1;
+		return KA_OK;
+	}
+	if (reads_partial(w, t, s, e)) return ka_recipe_decline(c, "'%.60s' reads a partial accumulator", sq);
+	if (note_decl(w, sq, 0)) return KA_OK;
+	/* a store indexed by the column: p[..j..] = E; */
+	char *br = strchr(sq, '['), *cl = br ? strchr(br, ']') : NULL;
+	if (innermost && br && cl && cl[1] == '=' && cl[2] != '=' && ka_csrc_has_word(br, 0, (size_t)(cl - br), jvar)) {
+		for (const char *q = sq; q < br; q++)
+			if (!is_ident(*q)) return ka_recipe_decline(c, "cannot read the store '%.60s'", sq);
+		/* the stored array is read nowhere else in the loop: no dependence
+		 * between columns through memory */
+		char base[64];
+		snprintf(base, sizeof base, "%.*s", (int)(br - sq), sq);
+		if (ka_csrc_count_word(t, w->loop_s, w->loop_e, base) != 1)
+			return ka_recipe_decline(c, "%s is stored and read in one loop", base);
+		return KA_OK;
+	}
+	return ka_recipe_decline(c, "cannot prove '%.60s' lane-independent", sq);
+}
+
+/* A for loop: lane-stride it when innermost, walk it otherwise. */
+static int loop_stmt(rw *w, size_t s, size_t e)
+{
+	ka_recipe_ctx *c = w->c;
+	const char *t = c->m->text;
+	size_t po = ka_csrc_skip_blank(t, e, s + 3), pc = ka_csrc_match(t, e, po);
+	if (t[po] != '(' || pc == NPOS) return ka_recipe_decline(c, "cannot read a loop header");
+	size_t semi[2], ns = 0;
+	for (size_t i = po + 1; i < pc && ns < 2; i++) {
+		if (t[i] == '(') { i = ka_csrc_match(t, pc, i); if (i == NPOS) break; continue; }
+		if (t[i] == ';') semi[ns++] = i;
+	}
+	if (ns != 2) return ka_recipe_decline(c, "cannot read a loop header");
+	char init[256], cond[256], step[128], jvar[64];
+	ka_csrc_squeeze(t, po + 1, semi[0], init, sizeof init);
+	ka_csrc_squeeze(t, semi[0] + 1, semi[1], cond, sizeof cond);
+	ka_csrc_squeeze(t, semi[1] + 1, pc, step, sizeof step);
+	size_t bs = ka_csrc_skip_blank(t, e, pc + 1);
+	int innermost = !ka_csrc_has_word(t, bs, e, "for");
+	const char *eq = strchr(init, '=');
+	if (!eq) return ka_recipe_decline(c, "a loop without an initialized index");
+	size_t vb = (size_t)(eq - init);
+	while (vb > 0 && is_ident(init[vb - 1])) vb--;
+	snprintf(jvar, sizeof jvar, "%.*s", (int)(eq - init - vb), init + vb);
+	char s1[80], s2[80], s3[80];
+	snprintf(s1, sizeof s1, "%s++", jvar);
+	snprintf(s2, sizeof s2, "++%s", jvar);
+	snprintf(s3, sizeof s3, "%s+=1", jvar);
+	if (innermost && strcmp(step, s1) && strcmp(step, s2) && strcmp(step, s3))
+		return ka_recipe_decline(c, "loop '%s' does not step by one", step);
+	/* each conjunct `j < E` or `j <= E` with E free of j */
+	char cc[256];
+	snprintf(cc, sizeof cc, "%s", cond);
+	for (char *d = strtok(cc, "&"); d && innermost; d = strtok(NULL, "&")) {
+		size_t jl = strlen(jvar);
+		if (strncmp(d, jvar, jl) || d[jl] != '<' || ka_csrc_has_word(d + jl, 0, strlen(d + jl), jvar))
+			return ka_recipe_decline(c, "loop condition '%s' is not a set of upper bounds on %s", cond, jvar);
+	}
+	if (strstr(cond, "||")) return ka_recipe_decline(c, "loop condition '%s' has ||", cond);
+	/* the body, statement by statement */
+	size_t b0 = bs, b1 = e;
+	if (innermost) { w->loop_s = s; w->loop_e = e; }
+	if (t[bs] == '{') { b0 = bs + 1; b1 = ka_csrc_match(t, e, bs); }
+	for (size_t i = ka_csrc_skip_blank(t, b1, b0); i < b1; i = ka_csrc_skip_blank(t, b1, i)) {
+		size_t se = ka_csrc_stmt_end(t, b1, i);
+		if (se == NPOS) return ka_recipe_decline(c, "cannot split a loop body");
+		int rc = body_stmt(w, i, se, innermost, jvar);
+		if (rc) return rc;
+		i = se;
+	}
+	if (!innermost) return KA_OK;
+	/* j = START  ->  j = (START) + ka_lane;   j++  ->  j += 32 */
+	size_t eq_at = po + 1;
+	while (t[eq_at] != '=') eq_at++;
+	char start[200], txt[256];
+	ka_csrc_squeeze(t, eq_at + 1, semi[0], start, sizeof start);
+	snprintf(txt, sizeof txt, " (%s) + ka_lane", start);
+	int rc = ka_recipe_edit(w->ed, eq_at + 1, semi[0], txt);
+	snprintf(txt, sizeof txt, " %s += 32", jvar);
+	return rc ? rc : ka_recipe_edit(w->ed, semi[1] + 1, pc, txt);
+}
+
+/* One statement of the kernel's body after the row guard. */
+static int top_stmt(rw *w, size_t s, size_t e)
+{
+	ka_recipe_ctx *c = w->c;
+	const char *t = c->m->text;
+	char sq[2048];
+	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3])) {
+		memset(w->touched, 0, sizeof w->touched);
+		int rc = loop_stmt(w, s, e);
+		if (rc) return rc;
+		ka_buf b;
+		ka_buf_init(&b, 4096);
+		for (int i = 0; i < w->na; i++) {
+			acc *a = &w->a[i];
+			if (!w->touched[i]) continue;
+			ka_buf_printf(&b, "\n\t%s = ka_warp_%s(%s);", a->name,
+				      a->op == OP_SUM ? "sum" : a->op == OP_MAX ? "max" : "min", a->name);
+			a->state = ST_REDUCED;
+		}
+		for (int i = 0; i < w->na; i++)
+			if (w->a[i].state == ST_PARTIAL) return ka_recipe_decline(c, "partial %s is never folded", w->a[i].name);
+		rc = b.len ? ka_recipe_edit(w->ed, e, e, b.data) : KA_OK;
+		ka_buf_free(&b);
+		return rc;
+	}
+	if (ka_csrc_has_word(t, s, e, "for") || ka_csrc_has_word(t, s, e, "while"))
+		return ka_recipe_decline(c, "a loop inside a compound statement");
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq)) return ka_recipe_decline(c, "a statement is too long");
+	for (int i = 0; i < w->na; i++)
+		if (w->a[i].state == ST_DECLARED && w->a[i].top && ka_csrc_has_word(t, s, e, w->a[i].name) &&
+		    !strncmp(sq, w->a[i].name, strlen(w->a[i].name)))
+			w->a[i].zero = 0;   /* assigned before its loop: its start is no longer known */
+	if (note_decl(w, sq, 1)) return KA_OK;
+	/* a store outside the loops: made once per row, by lane 0 */
+	char *br = strchr(sq, '[');
+	if (br && strchr(br, '=') && !strstr(br, "==")) {
+		int rc = ka_recipe_edit(w->ed, s, s, "if (ka_lane == 0) { ");
+		return rc ? rc : ka_recipe_edit(w->ed, e, e, " }");
+	}
+	return KA_OK;
+}
+
+static const char helpers[] =
+	"#ifndef KA_WARP_REDUCE_DEFINED\n#define KA_WARP_REDUCE_DEFINED\n"
+	"/* warp-wide reductions (every lane gets the result) */\n"
+	"template <typename T> __device__ __forceinline__ T ka_warp_sum(T v)\n{\n"
+	"\tfor (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);\n\treturn v;\n}\n"
+	"__device__ __forceinline__ float ka_warp_max(float v)\n{\n"
+	"\tfor (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));\n\treturn v;\n}\n"
+	"__device__ __forceinline__ float ka_warp_min(float v)\n{\n"
+	"\tfor (int o = 16; o > 0; o >>= 1) v = fminf(v, __shfl_xor_sync(0xffffffffu, v, o));\n\treturn v;\n}\n"
+	"#endif\n\n";
+
+static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
+{
+	const char *t = c->m->text;
+	size_t len = c->m->len, close = c->k->body_close;
+	long block = ka_recipe_param(c->params, "block", 256);
+	char var[64], cond[160], rows[KA_CSRC_NAME], ret[32];
+	if (block < 32 || block > 1024 || block % 32) return ka_recipe_decline(c, "bad parameters '%s'", c->params);
+	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "gridDim", "extern"};
+	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
+		if (ka_csrc_has_word(t, c->k->body_open, close, banned[i]))
+			return ka_recipe_decline(c, "the kernel uses %s", banned[i]);
+	if (c->k->has_launch_bounds) return ka_recipe_decline(c, "it has __launch_bounds__ already");
+	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
+	if (e0 == NPOS || !ka_recipe_is_tid_decl(t, s0, e0, var, sizeof var))
+		return ka_recipe_decline(c, "the first statement is not a global thread index along x");
+	size_t s1 = ka_csrc_skip_blank(t, len, e0), e1 = ka_csrc_stmt_end(t, len, s1);
+	size_t po = e1 == NPOS ? NPOS : ka_csrc_skip_blank(t, len, s1 + 2);
+	size_t pc = po == NPOS ? NPOS : ka_csrc_match(t, len, po);
+	if (e1 == NPOS || strncmp(t + s1, "if", 2) || t[po] != '(' || pc == NPOS ||
+	    !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) || !ka_csrc_squeeze(t, pc + 1, e1, ret, sizeof ret) ||
+	    strcmp(ret, "return;") || strncmp(cond, var, strlen(var)) || strncmp(cond + strlen(var), ">=", 2))
+		return ka_recipe_decline(c, "no `if (%s >= ROWS) return;` row guard", var);
+	snprintf(rows, sizeof rows, "%s", cond + strlen(var) + 2);
+	if (ka_csrc_param_index(c->k, rows) < 0) return ka_recipe_decline(c, "the row bound %s is not a parameter", rows);
+	if (ka_csrc_count_word(t, e1, close, "return")) return ka_recipe_decline(c, "a second return");
+	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim"};
+	for (size_t i = 0; i < 3; i++)
+		if (ka_csrc_has_word(t, e1, close, ids[i])) return ka_recipe_decline(c, "the rows use %s", ids[i]);
+	ka_recipe_edits ed = {0};
+	rw w = {.c = c, .ed = &ed};
+	char decl[256];
+	snprintf(decl, sizeof decl, "const long long %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
+		 "\tconst int ka_lane = threadIdx.x & 31;", var);
+	int rc = ka_recipe_edit(&ed, s0, e0, decl), loops = 0;
+	for (size_t i = ka_csrc_skip_blank(t, close, e1); rc == KA_OK && i < close; i = ka_csrc_skip_blank(t, close, i)) {
+		size_t se = ka_csrc_stmt_end(t, close, i);
+		if (se == NPOS) { rc = ka_recipe_decline(c, "cannot split the kernel body"); break; }
+		loops += !strncmp(t + i, "for", 3);
+		rc = top_stmt(&w, i, se);
+		i = se;
+	}
+	if (rc == KA_OK && !loops) rc = ka_recipe_decline(c, "no loop over the row");
+	char lb[64], grid[160], bs[32];
+	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
+	snprintf(grid, sizeof grid, "(unsigned)((@N * 32 + %ld) / %ld)", block, block);
+	snprintf(bs, sizeof bs, "%ld", block);
+	if (rc == KA_OK) rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	if (rc == KA_OK) rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helpers);
+	if (rc == KA_OK) rc = ka_recipe_relaunch(c, &ed, rows, grid, bs);
+	if (rc == KA_OK) rc = ka_recipe_edits_apply(&ed, t, len, out);
+	ka_recipe_edits_free(&ed);
+	return rc;
+}
+
+static const char *const rowwarp_grid[] = {"block=256", "block=128", "block=512", NULL};
+
+const ka_recipe ka_recipe_warp_per_row = {
+	.name = "warp-per-row",
+	.summary = "thread per row -> warp per row: lane-strided column loops, shuffle reductions, lane-0 stores",
+	.rules = "gmem-uncoalesced-access gmem-row-index-from-threadidx-x gmem-uncoalesced-assumed-block",
+	.grid = rowwarp_grid,
+	.apply = rowwarp_apply,
+};

@@ -1,0 +1,133 @@
+/* analyzer/emit_access.c: the access row: one per subscript, dereference
+ * or field of a pointer in device code, with its affine form, the thread
+ * coefficients, the modelled warp's sectors and bank conflicts and the
+ * enclosing loop (facts/facts.h).  record_access (walk_expr.c) calls it and
+ * keeps the per-declaration statistics. */
+#include "analyzer/walk.h"
+#include <string.h>
+
+static const char *space_name(int sp)
+{
+	static const char *const n[] = {"unknown", "global", "shared", "local", "constant", "unknown"};
+	return n[sp];
+}
+
+static void coef_cols(walk *w, ka_facts_row *r, const sx *addr, int elem, int k, int *symbolic)
+{
+	static const ka_facts_col kc[] = {KA_COL(access, kind_tx), KA_COL(access, kind_ty),
+		KA_COL(access, kind_tz)};
+	static const ka_facts_col cc[] = {KA_COL(access, coef_tx), KA_COL(access, coef_ty),
+		KA_COL(access, coef_tz)};
+	const sx *c = sx_coef(&w->sym.sx, addr, (sx_sym_kind)(SYM_TID_X + k));
+	int64_t v;
+	sx_lane l0 = {{0, 0, 0}};
+	if (c && !sx_is_const(c, NULL) && !sx_has_unknown(&w->sym.sx, c) && sx_eval(&w->sym.sx, c, &l0, &v) == 0)
+		c = sx_const(&w->sym.sx, v);      /* known dims: blockDim.y/24, warpSize */
+	if (!c) {
+		ka_facts_text(r, kc[k], "nonaffine");
+		ka_facts_opt(r, cc[k], 0, 0);
+	} else if (sx_is_const(c, &v)) {
+		ka_facts_text(r, kc[k], v == 0 ? "zero" : "const");
+		/* in elements, toward zero when the byte step is not a whole number
+		 * of elements (stride_bytes_tx stays exact) */
+		ka_facts_opt(r, cc[k], elem > 0, elem > 0 ? v / elem : 0);
+	} else {
+		const sx *ce = elem > 0 ? sx_div_exact(&w->sym.sx, c, elem) : NULL;
+		ka_facts_text(r, kc[k], sx_has_unknown(&w->sym.sx, c) ? "symbolic" : "const");
+		ka_facts_opt(r, cc[k], 0, 0);
+		if (k == 0)
+			ka_facts_text(r, KA_COL(access, coef_tx_text), sx_render(&w->sym.sx, w->file.a, ce ? ce : c));
+		if (sx_has_unknown(&w->sym.sx, c))
+			*symbolic = 1;
+	}
+}
+
+static void loop_cols(walk *w, ka_facts_row *r, const sx *addr)
+{
+	ka_facts_int(r, KA_COL(access, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(r, KA_COL(access, loop_depth), w->ctl.nloops);
+	if (w->ctl.nloops) {
+		loop_ctx *l = &w->ctl.loops[w->ctl.nloops - 1];
+		ka_facts_int(r, KA_COL(access, loop_id), l->id);
+		ka_facts_int(r, KA_COL(access, loop_invariant), addr && !(addr->loops & (1ull << l->slot)) &&
+		           !(addr->dep & D_OPAQUE));
+	} else {
+		ka_facts_opt(r, KA_COL(access, loop_id), 0, 0);
+		ka_facts_opt(r, KA_COL(access, loop_invariant), 0, 0);
+	}
+}
+
+static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int sp, int symbolic,
+                      int size_assumed, const char **assume, warp_result *out)
+{
+	warp_result wr;
+	walk_warp_model(w, addr, abytes, sp == SP_SHARED, &wr);
+	*out = wr;
+	ka_facts_int(r, KA_COL(access, lanes), wr.lanes);
+	ka_facts_opt(r, KA_COL(access, sectors_per_request), wr.ok && sp != SP_SHARED, wr.sectors);
+	ka_facts_opt(r, KA_COL(access, ideal_sectors), wr.ok && sp != SP_SHARED, wr.ideal_sectors);
+	ka_facts_opt(r, KA_COL(access, bytes_per_request), wr.ok, wr.bytes);
+	ka_facts_opt(r, KA_COL(access, stride_bytes_tx), wr.ok, wr.stride_bytes);
+	ka_facts_opt(r, KA_COL(access, bank_ways), wr.ok && sp == SP_SHARED, wr.bank_ways);
+	ka_facts_opt(r, KA_COL(access, ideal_bank_ways), wr.ok && sp == SP_SHARED, wr.ideal_bank_ways);
+	ka_facts_int(r, KA_COL(access, sectors_assumed), symbolic || size_assumed);
+	ka_facts_opt(r, KA_COL(access, warp_uniform), wr.ok, wr.uniform || !(addr->dep & D_LANE));
+	if (symbolic)
+		*assume = ka_arena_printf(w->file.a, "%s%srun-time values in the lane stride taken as 1024",
+		                          *assume ? *assume : "", *assume ? "; " : "");
+}
+
+void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
+                      int rw, const char *assumed_type, warp_result *out)
+{
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(access));
+	ka_facts_int(&r, KA_COL(access, id), walk_next_id(w));
+	ka_facts_int(&r, KA_COL(access, kernel_id), w->kernel_id);
+	ka_facts_text(&r, KA_COL(access, kernel), w->kernel->name);
+	ka_facts_text(&r, KA_COL(access, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(access, space), space_name(addr.space));
+	ka_facts_text(&r, KA_COL(access, rw), rw == 0 ? "read" : rw == 1 ? "write" : "readwrite");
+	ka_facts_text(&r, KA_COL(access, base), addr.base->name);
+	ka_facts_int(&r, KA_COL(access, base_is_param), addr.base->kind == KD_PARAM);
+	ka_facts_text(&r, KA_COL(access, base_array), (addr.base->tflags & KT_ARRAY) ? addr.base->name : NULL);
+	ka_facts_opt(&r, KA_COL(access, elem_bytes), elem > 0 && !assumed_type, elem);
+	ka_facts_opt(&r, KA_COL(access, access_bytes), abytes > 0 && !assumed_type, abytes);
+	ka_facts_opt(&r, KA_COL(access, struct_bytes), field != NULL, elem);
+	ka_facts_text(&r, KA_COL(access, field), field);
+	ka_facts_text(&r, KA_COL(access, index_text), walk_index_text(w, n, addr, elem));
+	const sx *idx = elem > 0 ? sx_div_exact(&w->sym.sx, addr.x, elem) : NULL;
+	int affine = sx_coef(&w->sym.sx, addr.x, SYM_TID_X) && sx_coef(&w->sym.sx, addr.x, SYM_TID_Y) &&
+	             sx_coef(&w->sym.sx, addr.x, SYM_TID_Z) && !(addr.x->dep & D_OPAQUE);
+	ka_facts_text(&r, KA_COL(access, affine), idx && affine ? sx_render(&w->sym.sx, w->file.a, idx) : NULL);
+	ka_facts_int(&r, KA_COL(access, is_affine), affine);
+	int symbolic = 0;
+	const sx *lin = walk_lane_linear(w, addr.x);
+	for (int k = 0; k < 3; k++)
+		coef_cols(w, &r, lin, elem, k, &symbolic);
+	symbolic |= sx_mixes_unknown_with_lanes(&w->sym.sx, addr.x);
+	int64_t c0 = 0;
+	int has_c0 = idx && sx_const_term(idx, &c0);
+	ka_facts_opt(&r, KA_COL(access, offset_const), has_c0, c0);
+	ka_facts_int(&r, KA_COL(access, thread_dependent), (addr.x->dep & D_LANE) != 0);
+	ka_facts_int(&r, KA_COL(access, block_uniform), (addr.x->dep & D_LANE) == 0);
+	ka_facts_int(&r, KA_COL(access, data_dependent), (addr.x->dep & D_DATA) != 0);
+	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
+	if (assumed_type)
+		assume = ka_arena_printf(w->file.a, "%s%selement type %s taken as 4 bytes (no instantiation "
+		                         "seen)", assume ? assume : "", assume ? "; " : "", assumed_type);
+	warp_result wr;
+	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, assumed_type != NULL, &assume, &wr);
+	loop_cols(w, &r, addr.x);
+	ka_facts_int(&r, KA_COL(access, in_divergent_branch), walk_in_divergent(w, NULL, NULL, 0));
+	int guarded = w->ctl.guard_return;
+	for (int i = 0; i < w->ctl.nbrs; i++)
+		guarded |= w->ctl.brs[i].is_guard;
+	ka_facts_int(&r, KA_COL(access, guarded), guarded);
+	ka_facts_int(&r, KA_COL(access, vector_width), walk_vector_lanes(n, abytes));
+	ka_facts_text(&r, KA_COL(access, block_source), w->block_source);
+	ka_facts_text(&r, KA_COL(access, assumption), assume);
+	ka_facts_insert(&r);
+	*out = wr;
+}

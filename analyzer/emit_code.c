@@ -1,0 +1,443 @@
+/* analyzer/emit_code.c: the rows of code the walker meets: barriers,
+ * atomics, calls, literals, loops and reductions, branches, early returns,
+ * launches.  Written on the typed facts writer (facts/facts.h); the walker
+ * (walk_*.c) computes what they say and keeps the tallies. */
+#include "analyzer/walk.h"
+#include "util/checked.h"
+#include <string.h>
+
+static const char *const legacy_names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+	"__any", "__all", "__ballot", NULL};
+
+static int is_legacy(const char *s)
+{
+	for (int i = 0; legacy_names[i]; i++)
+		if (strcmp(s, legacy_names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line,
+                       int warp)
+{
+	int nonuni = 0;
+	for (int i = 0; i < w->ctl.nloops; i++)
+		nonuni |= w->ctl.loops[i].nonuniform;
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(barrier));
+	ka_facts_int(&r, KA_COL(barrier, id), walk_next_id(w));
+	ka_facts_opt(&r, KA_COL(barrier, kernel_id), w->kernel != NULL, w->kernel_id);
+	ka_facts_text(&r, KA_COL(barrier, kernel), w->kernel ? w->kernel->name : NULL);
+	ka_facts_text(&r, KA_COL(barrier, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(barrier, name), n->name);
+	ka_facts_text(&r, KA_COL(barrier, kind), kind);
+	ka_facts_int(&r, KA_COL(barrier, in_divergent_branch), div);
+	ka_facts_text(&r, KA_COL(barrier, divergence), div ? walk_uni_name(why) : NULL);
+	ka_facts_opt(&r, KA_COL(barrier, divergent_branch_line), div, line);
+	ka_facts_int(&r, KA_COL(barrier, after_divergent_return), w->ctl.div_return_line > 0 && !warp);
+	ka_facts_opt(&r, KA_COL(barrier, divergent_return_line), w->ctl.div_return_line > 0, w->ctl.div_return_line);
+	ka_facts_int(&r, KA_COL(barrier, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(&r, KA_COL(barrier, in_nonuniform_loop), nonuni);
+	ka_facts_int(&r, KA_COL(barrier, follows_barrier), w->ctl.last_was_barrier);
+	ka_facts_int(&r, KA_COL(barrier, is_last_stmt), w->ctl.at_last_stmt && w->ctl.nbrs == 0 && w->ctl.nloops == 0);
+	ka_facts_insert(&r);
+}
+
+void walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx *v, ka_node *vn)
+{
+	val addr = *a;
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(atomic));
+	ka_facts_int(&r, KA_COL(atomic, id), walk_next_id(w));
+	ka_facts_opt(&r, KA_COL(atomic, kernel_id), w->kernel != NULL, w->kernel_id);
+	ka_facts_text(&r, KA_COL(atomic, kernel), w->kernel ? w->kernel->name : NULL);
+	ka_facts_text(&r, KA_COL(atomic, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(atomic, op), n->name);
+	ka_facts_text(&r, KA_COL(atomic, space), addr.space == SP_SHARED ? "shared" : addr.base ? "global" : "unknown");
+	ka_facts_text(&r, KA_COL(atomic, base), addr.base ? addr.base->name : NULL);
+	ka_facts_text(&r, KA_COL(atomic, elem_type), n->type);
+	ka_facts_int(&r, KA_COL(atomic, is_float), (n->tflags & (KT_FLOAT | KT_DOUBLE)) != 0);
+	ka_facts_int(&r, KA_COL(atomic, address_uniform), !(ax->dep & D_LANE));
+	ka_facts_int(&r, KA_COL(atomic, address_thread_dependent), (ax->dep & D_LANE) != 0);
+	ka_facts_int(&r, KA_COL(atomic, address_data_dependent), (ax->dep & D_DATA) != 0);
+	ka_facts_int(&r, KA_COL(atomic, address_small_range), ax->has_rem_small);
+	ka_facts_int(&r, KA_COL(atomic, value_uniform), !(v->dep & D_LANE));
+	ka_facts_int(&r, KA_COL(atomic, value_const), vn && (vn->kind == KN_INT || vn->kind == KN_FLOAT));
+	ka_facts_int(&r, KA_COL(atomic, in_loop), w->ctl.nloops > 0);
+	ka_facts_text(&r, KA_COL(atomic, index_text), walk_text(w, n->kids[0]));
+	ka_facts_insert(&r);
+}
+
+static int fold_real(ka_node *n, double *v)
+{
+	n = walk_strip(n);
+	if (!n)
+		return 0;
+	if (n->kind == KN_FLOAT) {
+		*v = n->fval;
+		return 1;
+	}
+	if (n->kind == KN_INT) {
+		*v = (double)n->ival;
+		return 1;
+	}
+	if (n->kind == KN_UNOP && n->op == OP_MINUS && n->nkids == 1 && fold_real(n->kids[0], v)) {
+		*v = -*v;
+		return 1;
+	}
+	return 0;
+}
+
+static void arg_cols(walk *w, ka_facts_row *r, ka_node *n, int i)
+{
+	static const ka_facts_col t[] = {KA_COL(call, arg0_text), KA_COL(call, arg1_text)},
+		b[] = {KA_COL(call, arg0_begin_off), KA_COL(call, arg1_begin_off)},
+		e[] = {KA_COL(call, arg0_end_off), KA_COL(call, arg1_end_off)},
+		ty[] = {KA_COL(call, arg0_type), KA_COL(call, arg1_type)};
+	ka_node *a = i < n->nkids ? n->kids[i] : NULL;
+	ka_node *s = a ? walk_strip(a) : NULL;
+	ka_facts_text(r, t[i], a ? walk_text(w, a) : NULL);
+	ka_facts_opt(r, b[i], a && !a->loc.in_macro, a ? a->loc.begin : 0);
+	ka_facts_opt(r, e[i], a && !a->loc.in_macro, a ? a->loc.end : 0);
+	ka_facts_text(r, ty[i], s ? s->type : NULL);
+}
+
+static const char *host_ptr_kind(walk *w, ka_node *n)
+{
+	if (n->nkids < 4)
+		return NULL;
+	ka_node *kn = walk_strip(n->kids[3]);
+	const char *kind = kn && kn->kind == KN_DECLREF ? kn->name : walk_text(w, n->kids[3]);
+	int idx = kind && strstr(kind, "HostToDevice") ? 1 : kind && strstr(kind, "DeviceToHost") ? 0 : -1;
+	if (idx < 0)
+		return "unknown";
+	ka_node *p = walk_strip(n->kids[idx]);
+	while (p && ((p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1) ||
+	             (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2)))
+		p = walk_strip(p->kids[0]);       /* &buf[k], host + offset */
+	if (p && p->kind == KN_SUBSCRIPT && p->nkids)
+		p = walk_strip(p->kids[0]);
+	if (!p || p->kind != KN_DECLREF || !p->ref)
+		return "unknown";
+	if (p->ref->tflags & KT_ARRAY)
+		return "stack";
+	int hk = w->sym.ds[p->ref->id].host_kind;
+	return hk == 1 ? "malloc" : hk == 2 ? "pinned" : "unknown";
+}
+
+void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
+{
+	if (w->ctl.quiet)
+		return;
+	int warpish = strcmp(cat, "warp") == 0 || strcmp(cat, "vote") == 0;
+	walk_uni why = WALK_UNI_GRID;
+	int div = walk_in_divergent(w, &why, NULL, warpish);
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(call));
+	ka_facts_int(&r, KA_COL(call, id), walk_next_id(w));
+	ka_facts_opt(&r, KA_COL(call, kernel_id), w->kernel != NULL, w->kernel_id);
+	ka_facts_text(&r, KA_COL(call, kernel), w->kernel ? w->kernel->name : NULL);
+	ka_facts_text(&r, KA_COL(call, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(call, callee), n->name);
+	ka_facts_opt(&r, KA_COL(call, callee_begin_off), n->name_begin >= 0, n->name_begin);
+	ka_facts_opt(&r, KA_COL(call, callee_end_off), n->name_end >= 0, n->name_end);
+	ka_facts_text(&r, KA_COL(call, category), cat);
+	ka_facts_int(&r, KA_COL(call, is_device_code), w->is_device);
+	ka_facts_int(&r, KA_COL(call, is_legacy_intrinsic), is_legacy(n->name));
+	ka_facts_int(&r, KA_COL(call, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(&r, KA_COL(call, loop_depth), w->ctl.nloops);
+	ka_facts_int(&r, KA_COL(call, in_divergent_branch), div);
+	ka_facts_text(&r, KA_COL(call, divergence), div ? walk_uni_name(why) : NULL);
+	ka_facts_int(&r, KA_COL(call, nargs), n->nkids);
+	if (n->nkids && n->kids[0]->loc.begin <= n->kids[n->nkids - 1]->loc.end)
+		ka_facts_text(&r, KA_COL(call, args_text), ka_tu_text(w->file.tu, n->loc.file, n->kids[0]->loc.begin,
+		                                        n->kids[n->nkids - 1]->loc.end));
+	arg_cols(w, &r, n, 0);
+	arg_cols(w, &r, n, 1);
+	double c;
+	int has1 = n->nkids > 1 && fold_real(n->kids[1], &c);
+	if (has1)
+		ka_facts_real(&r, KA_COL(call, arg1_const), c);
+	ka_node *a0 = n->nkids ? walk_strip(n->kids[0]) : NULL;
+	ka_facts_int(&r, KA_COL(call, arg_is_float), a0 && (a0->tflags & KT_FLOAT));
+	ka_facts_int(&r, KA_COL(call, returns_double), (n->tflags & KT_DOUBLE) != 0);
+	ka_facts_text(&r, KA_COL(call, result_type), n->type);
+	if (warpish && strstr(n->name, "_sync") && a0) {
+		int64_t m;
+		int known = walk_fold_int(w, n->kids[0], &m);
+		ka_facts_text(&r, KA_COL(call, mask_text), walk_text(w, n->kids[0]));
+		ka_facts_opt(&r, KA_COL(call, mask_is_full), known, known && (m == 0xffffffffLL || m == -1));
+		ka_facts_int(&r, KA_COL(call, mask_bits), a0->type_bytes > 0 ? a0->type_bytes * 8 : 32);
+	}
+	if (strcmp(cat, "host_api") == 0) {
+		ka_facts_int(&r, KA_COL(call, result_checked), checked);
+		if (strstr(n->name, "Memcpy"))
+			ka_facts_text(&r, KA_COL(call, host_ptr_kind), host_ptr_kind(w, n));
+		int hl = 0;
+		for (int i = 0; i < w->ctl.nloops; i++)
+			hl |= w->ctl.loops[i].has_launch;
+		ka_facts_int(&r, KA_COL(call, in_host_loop_with_launch), hl);
+	}
+	ka_facts_insert(&r);
+}
+
+void walk_emit_literal(walk *w, ka_node *n, int promotes)
+{
+	if (w->ctl.quiet || !w->is_device)
+		return;
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(literal));
+	ka_facts_int(&r, KA_COL(literal, id), walk_next_id(w));
+	ka_facts_opt(&r, KA_COL(literal, kernel_id), w->kernel != NULL, w->kernel_id);
+	ka_facts_text(&r, KA_COL(literal, kernel), w->kernel ? w->kernel->name : NULL);
+	ka_facts_text(&r, KA_COL(literal, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	/* A literal from a macro body: its value, since the text is the macro's name. */
+	int is_int = n->kind == KN_INT;
+	const char *mtext = is_int ? ka_arena_printf(w->file.a, "%lld", (long long)n->ival) :
+	                    ka_arena_printf(w->file.a, "%g", n->fval);
+	ka_facts_text(&r, KA_COL(literal, text), n->loc.in_macro ? mtext : walk_text(w, n));
+	ka_facts_text(&r, KA_COL(literal, kind), is_int ? "int" : n->has_f_suffix ? "float" : "double");
+	ka_facts_int(&r, KA_COL(literal, promotes_to_double), promotes);
+	ka_facts_int(&r, KA_COL(literal, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(&r, KA_COL(literal, in_macro), n->loc.in_macro);
+	ka_facts_insert(&r);
+}
+
+void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv,
+                    const sx *cond, int64_t trip, int trip_ok)
+{
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(loop));
+	ka_facts_int(&r, KA_COL(loop, id), lc->id);
+	ka_facts_opt(&r, KA_COL(loop, kernel_id), w->kernel != NULL, w->kernel_id);
+	ka_facts_text(&r, KA_COL(loop, kernel), w->kernel ? w->kernel->name : NULL);
+	ka_facts_text(&r, KA_COL(loop, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(loop, kind), kind);
+	ka_facts_text(&r, KA_COL(loop, iv), iv ? iv->name : NULL);
+	ka_facts_int(&r, KA_COL(loop, iv_unsigned), iv && (iv->tflags & KT_UNSIGNED));
+	if (n->kind == KN_FOR) {
+		/* the start value and the bound, not the whole statements */
+		ka_node *c = walk_strip(n->kids[1]);
+		ka_node *bound = c && c->kind == KN_BINOP && c->nkids == 2 ? c->kids[1] : c;
+		ka_node *init = iv && iv->init ? iv->init : n->kids[0];
+		if (n->kids[0] && n->kids[0]->kind == KN_BINOP && n->kids[0]->nkids == 2)
+			init = n->kids[0]->kids[1];
+		ka_facts_text(&r, KA_COL(loop, init_text), walk_text(w, init));
+		ka_facts_text(&r, KA_COL(loop, bound_text), walk_text(w, bound));
+		ka_facts_text(&r, KA_COL(loop, step_text), walk_text(w, n->kids[2]));
+	}
+	ka_facts_opt(&r, KA_COL(loop, trip_count), trip_ok, trip);
+	ka_facts_int(&r, KA_COL(loop, trip_uniform), !(cond->dep & D_LANE));
+	ka_facts_int(&r, KA_COL(loop, trip_thread_dependent), (cond->dep & D_LANE) != 0);
+	ka_facts_int(&r, KA_COL(loop, trip_data_dependent), (cond->dep & D_DATA) != 0);
+	ka_facts_int(&r, KA_COL(loop, has_unroll_pragma), n->unroll_pragma);
+	ka_facts_opt(&r, KA_COL(loop, unroll_count), n->unroll_pragma && n->unroll_count > 0, n->unroll_count);
+	ka_facts_int(&r, KA_COL(loop, depth), w->ctl.nloops);
+	ka_facts_opt(&r, KA_COL(loop, parent_id), w->ctl.nloops > 0, w->ctl.nloops ? w->ctl.loops[w->ctl.nloops - 1].id : 0);
+	ka_facts_int(&r, KA_COL(loop, has_barrier), lc->n_barriers > 0);
+	ka_facts_int(&r, KA_COL(loop, n_accesses), lc->n_accesses);
+	const char *st = n->kind == KN_FOR ? walk_text(w, n->kids[2]) : NULL;
+	ka_facts_int(&r, KA_COL(loop, is_grid_stride), st && strstr(st, "gridDim") != NULL);
+	ka_facts_int(&r, KA_COL(loop, trip_static), lc->trip_static);
+	ka_facts_insert(&r);
+}
+
+void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv, const char *array)
+{
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(reduction_loop));
+	ka_facts_int(&r, KA_COL(reduction_loop, id), walk_next_id(w));
+	ka_facts_opt(&r, KA_COL(reduction_loop, kernel_id), w->kernel != NULL, w->kernel_id);
+	ka_facts_text(&r, KA_COL(reduction_loop, kernel), w->kernel ? w->kernel->name : NULL);
+	ka_facts_text(&r, KA_COL(reduction_loop, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(reduction_loop, style), style);
+	ka_facts_text(&r, KA_COL(reduction_loop, iv), iv);
+	ka_facts_text(&r, KA_COL(reduction_loop, array), array);
+	ka_facts_insert(&r);
+}
+
+void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep)
+{
+	if (w->ctl.quiet || !w->kernel || w->ctl.inline_depth)
+		return;
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(early_return));
+	ka_facts_int(&r, KA_COL(early_return, id), walk_next_id(w));
+	ka_facts_int(&r, KA_COL(early_return, kernel_id), w->kernel_id);
+	ka_facts_text(&r, KA_COL(early_return, kernel), w->kernel->name);
+	ka_facts_text(&r, KA_COL(early_return, func), w->func);
+	walk_emit_loc(&r, &n->kids[1]->loc);
+	ka_facts_text(&r, KA_COL(early_return, cond_text), walk_text(w, n->kids[0]));
+	ka_facts_int(&r, KA_COL(early_return, thread_dependent), thread_dep);
+	ka_facts_text(&r, KA_COL(early_return, uniformity), walk_uni_name(u));
+	ka_facts_int(&r, KA_COL(early_return, before_barrier), 0);
+	ka_facts_opt(&r, KA_COL(early_return, if_begin_off), !n->loc.in_macro, n->loc.begin);
+	ka_facts_opt(&r, KA_COL(early_return, if_end_off), !n->loc.in_macro, n->loc.end);
+	ka_facts_opt(&r, KA_COL(early_return, cond_begin_off), !n->kids[0]->loc.in_macro, n->kids[0]->loc.begin);
+	ka_facts_opt(&r, KA_COL(early_return, cond_end_off), !n->kids[0]->loc.in_macro, n->kids[0]->loc.end);
+	ka_facts_insert(&r);
+}
+
+void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar)
+{
+	if (w->ctl.quiet)
+		return;
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(branch));
+	ka_facts_int(&r, KA_COL(branch, id), walk_next_id(w));
+	ka_facts_opt(&r, KA_COL(branch, kernel_id), w->kernel != NULL, w->kernel_id);
+	ka_facts_text(&r, KA_COL(branch, kernel), w->kernel ? w->kernel->name : NULL);
+	ka_facts_text(&r, KA_COL(branch, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(branch, cond_text), walk_text(w, n->kids[0]));
+	ka_facts_text(&r, KA_COL(branch, kind), n->kind == KN_SWITCH ? "switch" : n->kind == KN_COND ? "ternary" : "if");
+	ka_facts_text(&r, KA_COL(branch, uniformity), walk_uni_name(b->uniformity));
+	int td = walk_uni_thread_dep(b->uniformity);
+	ka_facts_int(&r, KA_COL(branch, thread_dependent), td);
+	ka_facts_int(&r, KA_COL(branch, warp_uniform), b->uniformity != WALK_UNI_THREAD);
+	ka_facts_int(&r, KA_COL(branch, block_uniform), !td);
+	ka_facts_int(&r, KA_COL(branch, lane_parity), c->has_rem_small && b->uniformity == WALK_UNI_THREAD);
+	ka_facts_int(&r, KA_COL(branch, data_dependent), (c->dep & D_DATA) != 0);
+	int has_else = n->kind == KN_IF && n->nkids > 2 && n->kids[2];
+	ka_facts_int(&r, KA_COL(branch, has_else), has_else);
+	ka_node *th = n->nkids > 1 ? n->kids[1] : NULL;
+	ka_facts_int(&r, KA_COL(branch, then_stmts), th ? (th->kind == KN_COMPOUND ? th->nkids : 1) : 0);
+	ka_node *el = has_else ? n->kids[2] : NULL;
+	ka_facts_int(&r, KA_COL(branch, else_stmts), el ? (el->kind == KN_COMPOUND ? el->nkids : 1) : 0);
+	ka_facts_int(&r, KA_COL(branch, then_has_barrier), then_bar);
+	ka_facts_int(&r, KA_COL(branch, else_has_barrier), else_bar);
+	ka_facts_int(&r, KA_COL(branch, depth), w->ctl.nbrs);
+	ka_facts_int(&r, KA_COL(branch, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(&r, KA_COL(branch, is_guard), b->is_guard);
+	ka_facts_int(&r, KA_COL(branch, is_early_return), walk_is_return_only(th));
+	ka_facts_insert(&r);
+	if (td && b->uniformity == WALK_UNI_WARP && b->n_shared_writes >= 2 && !then_bar &&
+	    w->kernel) {
+		ka_facts_begin(&r, w->file.fw, KA_TABLE(divergent_warp_code));
+		ka_facts_int(&r, KA_COL(divergent_warp_code, id), walk_next_id(w));
+		ka_facts_int(&r, KA_COL(divergent_warp_code, kernel_id), w->kernel_id);
+		ka_facts_text(&r, KA_COL(divergent_warp_code, kernel), w->kernel->name);
+		ka_facts_text(&r, KA_COL(divergent_warp_code, func), w->func);
+		walk_emit_loc(&r, &n->loc);
+		ka_facts_text(&r, KA_COL(divergent_warp_code, cond_text), walk_text(w, n->kids[0]));
+		ka_facts_int(&r, KA_COL(divergent_warp_code, n_shared_steps), b->n_shared_writes);
+		ka_facts_int(&r, KA_COL(divergent_warp_code, uses_volatile), b->uses_volatile);
+		ka_facts_int(&r, KA_COL(divergent_warp_code, has_syncwarp), b->n_syncwarp > 0);
+		ka_facts_insert(&r);
+	}
+}
+
+static int is_ceil_div(walk *w, ka_node *n)
+{
+	ka_node *d = walk_strip(n);
+	while (d && d->kind == KN_CALL && d->nkids >= 1 && d->name && strcmp(d->name, "dim3") == 0)
+		d = walk_strip(d->kids[0]);
+	int64_t by, add;
+	if (d && d->kind == KN_BINOP && d->op == OP_DIV && walk_fold_int(w, d->kids[1], &by)) {
+		ka_node *s = walk_strip(d->kids[0]);
+		if (s && s->kind == KN_BINOP && s->op == OP_ADD && walk_fold_int(w, s->kids[1], &add) &&
+		    add == by - 1)
+			return 1;
+	}
+	const char *t = walk_text(w, n);
+	if (!t || !strchr(t, '/'))
+		return 0;
+	return strstr(t, "- 1") || strstr(t, "-1") || strstr(t, "ceil") || strstr(t, "div_up") ||
+	       strstr(t, "DIV_UP") || strstr(t, "cdiv");
+}
+
+static int checked_after(walk *w)
+{
+	const char *t = w->ctl.next_stmt ? walk_text(w, w->ctl.next_stmt) : NULL;
+	return t && (strstr(t, "GetLastError") || strstr(t, "PeekAtLastError") ||
+	             strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
+}
+
+static void dims_cols(ka_facts_row *r, const char *p, const int64_t d[3], int ok)
+{
+	static const ka_facts_col gx[] = {KA_COL(launch, grid_x), KA_COL(launch, grid_y),
+		KA_COL(launch, grid_z), KA_COL(launch, grid_blocks)};
+	static const ka_facts_col bx[] = {KA_COL(launch, block_x), KA_COL(launch, block_y),
+		KA_COL(launch, block_z), KA_COL(launch, block_threads)};
+	const ka_facts_col *c = p[0] == 'g' ? gx : bx;
+	int64_t prod = 0;
+	ok = ok && ka_prod64(d, 3, &prod);
+	for (int i = 0; i < 3; i++)
+		ka_facts_opt(r, c[i], ok, d[i]);
+	ka_facts_opt(r, c[3], ok, prod);
+}
+
+/* hipLaunchKernelGGL(kernel, grid, block, smem, stream, args...): the
+ * configuration as written (the expanded nodes only know the macro use). */
+static void macro_args(walk *w, const char *text, const char *out[4])
+{
+	const char *p = strchr(text, '(');
+	if (!p)
+		return;
+	int depth = 0, idx = 0;
+	const char *start = ++p;
+	for (; *p && idx <= 4; p++) {
+		if (*p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if ((*p == ')' || *p == ']' || *p == '}') && depth-- == 0)
+			depth = -1;
+		if ((*p == ',' && depth == 0) || depth < 0) {
+			if (idx >= 1) {
+				while (start < p && (*start == ' ' || *start == '\t'))
+					start++;
+				out[idx - 1] = ka_arena_strndup(w->file.a, start, (size_t)(p - start));
+			}
+			idx++;
+			start = p + 1;
+			if (depth < 0)
+				break;
+		}
+	}
+}
+
+void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok,
+                      const int64_t b[3], int bok, int64_t smem, int sok)
+{
+	ka_node *cfg = n->cfg;
+	const char *text = walk_text(w, n);
+	ka_facts_row r;
+	ka_facts_begin(&r, w->file.fw, KA_TABLE(launch));
+	ka_facts_int(&r, KA_COL(launch, id), walk_next_id(w));
+	ka_facts_text(&r, KA_COL(launch, kernel), k ? k->name : walk_call_name(w, n));
+	ka_facts_text(&r, KA_COL(launch, func), w->func);
+	walk_emit_loc(&r, &n->loc);
+	ka_facts_text(&r, KA_COL(launch, api), text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
+	static const ka_facts_col tc[] = {KA_COL(launch, grid_text), KA_COL(launch, block_text),
+		KA_COL(launch, smem_text), KA_COL(launch, stream_text)};
+	const char *margs[4] = {0};
+	int hip = text && strncmp(text, "hipLaunchKernelGGL", 18) == 0;
+	if (hip)
+		macro_args(w, text, margs);
+	for (int i = 0; i < 4; i++)
+		ka_facts_text(&r, tc[i], hip ? margs[i] : i < cfg->nkids ? walk_text(w, cfg->kids[i]) : NULL);
+	dims_cols(&r, "grid", g, gok);
+	dims_cols(&r, "block", b, bok);
+	if (cfg->nkids > 1 && !cfg->kids[1]->loc.in_macro) {
+		ka_facts_int(&r, KA_COL(launch, block_begin_off), cfg->kids[1]->loc.begin);
+		ka_facts_int(&r, KA_COL(launch, block_end_off), cfg->kids[1]->loc.end);
+	}
+	if (cfg->nkids > 0 && !cfg->kids[0]->loc.in_macro) {
+		ka_facts_int(&r, KA_COL(launch, grid_begin_off), cfg->kids[0]->loc.begin);
+		ka_facts_int(&r, KA_COL(launch, grid_end_off), cfg->kids[0]->loc.end);
+	}
+	ka_facts_int(&r, KA_COL(launch, grid_is_ceil_div), cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0]));
+	ka_facts_opt(&r, KA_COL(launch, dyn_smem), sok, smem);
+	ka_facts_int(&r, KA_COL(launch, smem_optin), 0);
+	ka_facts_int(&r, KA_COL(launch, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(&r, KA_COL(launch, checked_after), checked_after(w));
+	ka_facts_opt(&r, KA_COL(launch, stmt_begin_off), !n->loc.in_macro, n->loc.begin);
+	ka_facts_opt(&r, KA_COL(launch, stmt_end_off), !n->loc.in_macro, n->loc.end);
+	ka_facts_opt(&r, KA_COL(launch, func_begin_off), w->fn && !w->fn->loc.in_macro, w->fn ? w->fn->decl_begin : 0);
+	ka_facts_insert(&r);
+}

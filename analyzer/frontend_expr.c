@@ -1,0 +1,279 @@
+/* analyzer/frontend_expr.c: expressions lowered into the model: members
+ * (threadIdx.x read from the source text), calls and <<<>>> launches,
+ * literals, declaration references, with a depth cut (KA_MAX_AST_DEPTH). */
+#include "analyzer/frontend_int.h"
+#include "analyzer/ranges.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- expressions -------------------------------------------------------- */
+
+/* The member name of a MemberRefExpr: libclang spells the CUDA builtin
+ * members (threadIdx.x) as "", so read the identifier that ends the extent. */
+static const char *member_name(lower_ctx *cx, CXCursor c, ka_node *n)
+{
+	const char *s = fe_spelling(cx, c);
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f;
+	unsigned off;
+	clang_getFileLocation(clang_getRangeEnd(r), &f, NULL, NULL, &off);
+	const char *path = fe_file_name(cx, f);
+	const ka_srcfile *sf = path ? ka_tu_file(cx->tu, path) : NULL;
+	if (sf && off <= (unsigned)sf->len && !n->loc.in_macro) {
+		int e = (int)off, b = e;
+		while (b > 0 && (isalnum((unsigned char)sf->data[b - 1]) || sf->data[b - 1] == '_'))
+			b--;
+		int p = b;
+		while (p > 0 && isspace((unsigned char)sf->data[p - 1]))
+			p--;
+		n->is_arrow = p >= 2 && sf->data[p - 1] == '>' && sf->data[p - 2] == '-';
+		if (!*s && e > b)
+			s = ka_arena_strndup(cx->a, sf->data + b, (size_t)(e - b));
+	}
+	return s;
+}
+
+/* libclang 19 gives no name, no fe_spelling location and no pretty print for
+ * a builtin member written in a macro body (`#define GX (blockIdx.x*...)`).
+ * Read the macro's definition: when it uses one member of this variable
+ * (all .x, say) that is the member. */
+static const char *member_from_macro(lower_ctx *cx, ka_node *n, const char *base)
+{
+	const ka_srcfile *sf = ka_tu_file(cx->tu, n->loc.file);
+	if (!sf || !base)
+		return "";
+	int mb = -1;
+	for (int i = 0; i < cx->nmacros; i++)
+		if (n->loc.begin >= cx->macros[2 * i] && n->loc.end <= cx->macros[2 * i + 1])
+			mb = cx->macros[2 * i];
+	if (mb < 0)
+		return "";
+	int e = mb;
+	while (e < sf->len && (isalnum((unsigned char)sf->data[e]) || sf->data[e] == '_'))
+		e++;
+	char def[160];
+	snprintf(def, sizeof def, "#define %.*s", e - mb, sf->data + mb);
+	const char *d = strstr(sf->data, def);
+	if (!d)
+		return "";
+	char found = 0;
+	size_t bl = strlen(base);
+	for (const char *p = d + strlen(def); *p && !(*p == '\n' && p[-1] != '\\'); p++) {
+		if (strncmp(p, base, bl) == 0 && p[bl] == '.' && p[bl + 1] >= 'x' && p[bl + 1] <= 'z') {
+			if (found && found != p[bl + 1])
+				return "";
+			found = p[bl + 1];
+		}
+	}
+	return found ? ka_arena_strndup(cx->a, &found, 1) : "";
+}
+
+static void lower_member(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
+{
+	n->name = member_name(cx, c, n);
+	CXCursor ref = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(ref) == CXCursor_FieldDecl) {
+		long long bits = clang_Cursor_getOffsetOfField(ref);
+		if (bits >= 0)
+			n->field_offset = (int)(bits / 8);
+	}
+	fe_set_kids(cx, n, k, 0, 0);
+	if (!*n->name && n->loc.in_macro && n->nkids == 1)
+		n->name = member_from_macro(cx, n, n->kids[0]->name);
+}
+
+static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
+{
+	n->name = fe_spelling(cx, c);
+	CXCursor ref = clang_getCursorReferenced(c);
+	if (!clang_Cursor_isNull(ref)) {
+		n->ref_usr = fe_usr_of(cx, ref);
+		n->ref = fe_usr_get(cx, n->ref_usr);
+	}
+	int nargs = clang_Cursor_getNumArguments(c);
+	if (nargs < 0)
+		nargs = 0;
+	n->kids = ka_arena_alloc(cx->a, sizeof *n->kids * (size_t)(nargs + 1));
+	for (int i = 0; i < nargs; i++) {
+		ka_node *a = fe_lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));
+		if (a)
+			n->kids[n->nkids++] = a;
+	}
+	/* Non-argument children: the callee (name range, template arguments)
+	 * and, for a launch, the configuration call. */
+	for (int i = 0; i < k->n; i++) {
+		int is_arg = 0;
+		for (int j = 0; j < nargs && !is_arg; j++)
+			is_arg = clang_equalCursors(k->v[i], clang_Cursor_getArgument(c, (unsigned)j));
+		if (is_arg)
+			continue;
+		ka_node *x = fe_lower_expr(cx, k->v[i]);
+		if (!x)
+			continue;
+		if (x->kind == KN_CALL && x->name && (strstr(x->name, "PushCallConfiguration") ||
+		                                      strstr(x->name, "ConfigureCall"))) {
+			n->cfg = x;
+		} else if (n->name_begin < 0) {
+			ka_node *d = x;
+			n->callee = x;
+			while ((d->kind == KN_CAST || d->kind == KN_PAREN) && d->nkids == 1)
+				d = d->kids[0];
+			n->name_begin = d->loc.in_macro ? -1 : d->loc.begin;
+			n->name_end = d->loc.in_macro ? -1 : d->loc.end;
+			n->ntargs = d->ntargs;
+			memcpy(n->targs, d->targs, sizeof n->targs);
+		}
+	}
+	/* (kernel)<<<...>>>, as ROCm's hipLaunchKernelGGL writes it: the launch
+	 * takes the kernel's name.  Only for launches: an unnamed call in a
+	 * template is a dependent operator whose first kid is an operand. */
+	ka_node *d = n->cfg ? n->callee : NULL;
+	while (d && (d->kind == KN_CAST || d->kind == KN_PAREN) && d->nkids == 1)
+		d = d->kids[0];
+	if (d && (!n->name || !*n->name) && d->kind == KN_DECLREF && d->name && *d->name &&
+	    strncmp(d->name, "operator", 8) != 0) {
+		n->name = d->name;
+		n->ref = d->ref;
+		n->ref_usr = d->ref_usr;
+	}
+}
+
+static void lower_literal(lower_ctx *cx, CXCursor c, ka_node *n)
+{
+	int ok;
+	if (n->kind == KN_INT) {
+		n->ival = fe_eval_int(c, &ok);
+		if (!ok)
+			n->ival = -1;
+	} else {
+		n->fval = fe_eval_float(c, &ok);
+		n->has_f_suffix = (n->tflags & (KT_FLOAT | KT_HALF)) != 0;
+	}
+}
+
+static void lower_declref(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
+{
+	n->name = fe_spelling(cx, c);
+	CXCursor ref = clang_getCursorReferenced(c);
+	if (!clang_Cursor_isNull(ref)) {
+		n->ref_usr = fe_usr_of(cx, ref);
+		n->ref = fe_usr_get(cx, n->ref_usr);
+		/* enumerators and constants declared where the model does not
+		 * reach (Cfg::kRows, enum { kBlock = 256 }) */
+		enum CXCursorKind rk = clang_getCursorKind(ref);
+		int ok = 0;
+		if ((n->tflags & KT_INT) && (rk == CXCursor_EnumConstantDecl || (rk == CXCursor_VarDecl &&
+		    clang_isConstQualifiedType(clang_getCursorType(ref))))) {
+			int64_t v = fe_eval_int(c, &ok);
+			if (ok) {
+				n->ival = v;
+				n->const_known = 1;
+			}
+		}
+	}
+	/* Explicit template arguments written after the name: k<4>. */
+	for (int i = 0; i < k->n && n->ntargs < 4; i++) {
+		enum CXCursorKind kk = clang_getCursorKind(k->v[i]);
+		if (kk == CXCursor_IntegerLiteral || clang_isExpression(kk)) {
+			int ok;
+			int64_t v = fe_eval_int(k->v[i], &ok);
+			if (ok)
+				n->targs[n->ntargs++] = v;
+		}
+	}
+}
+
+/* ROCm's headers (5.x) make threadIdx.x a static member of type
+ * __HIP_Coordinates<...>::__X read through `operator unsigned int`: the
+ * conversion call is dropped so that the member is what CUDA's is. */
+static int hip_coordinate(CXCursor c, CXCursor *member)
+{
+	CXString s = clang_getCursorSpelling(c);
+	const char *t = clang_getCString(s);
+	int conv = t && strncmp(t, "operator ", 9) == 0;
+	clang_disposeString(s);
+	if (!conv || clang_Cursor_getNumArguments(c) != 0)
+		return 0;
+	kid_list k = fe_kids_of(c);
+	kid_list k2 = {0};
+	int ok = 0;
+	if (k.n == 1 && clang_getCursorKind(k.v[0]) == CXCursor_MemberRefExpr) {
+		k2 = fe_kids_of(k.v[0]);
+		if (k2.n == 1 && clang_getCursorKind(k2.v[0]) == CXCursor_MemberRefExpr) {
+			CXString ts = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(k2.v[0])));
+			ok = strstr(clang_getCString(ts), "__HIP_Coordinates") != NULL;
+			clang_disposeString(ts);
+			*member = k2.v[0];
+		}
+	}
+	free(k.v);
+	free(k2.v);
+	return ok;
+}
+
+static ka_node *lower_expr_at(lower_ctx *cx, CXCursor c)
+{
+	enum CXCursorKind kk = clang_getCursorKind(c);
+	CXCursor member;
+	if (kk == CXCursor_TypeRef || kk == CXCursor_TemplateRef || kk == CXCursor_NamespaceRef)
+		return NULL;
+	if (kk == CXCursor_CallExpr && hip_coordinate(c, &member))
+		return fe_lower_expr(cx, member);
+	if (!fe_is_expr_kind(kk))
+		return fe_lower_stmt(cx, c);
+	ka_nkind kind = fe_expr_kind(kk);
+	ka_node *n = fe_new_node(cx, kind, c);
+	fe_set_type(cx, n, c);
+	kid_list k = fe_kids_of(c);
+	switch (kind) {
+	case KN_INT: case KN_FLOAT: lower_literal(cx, c, n); break;
+	case KN_DECLREF: lower_declref(cx, c, n, &k); break;
+	case KN_MEMBER: lower_member(cx, c, n, &k); break;
+	case KN_CALL: lower_call(cx, c, n, &k); break;
+	case KN_BINOP:
+		n->op = fe_map_binop(clang_getCursorBinaryOperatorKind(c));
+		fe_set_kids(cx, n, &k, 0, 0);
+		break;
+	case KN_UNOP:
+		n->op = fe_map_unop(clang_getCursorUnaryOperatorKind(c));
+		fe_set_kids(cx, n, &k, 0, 0);
+		break;
+	case KN_SIZEOF: {
+		int ok;
+		n->ival = fe_eval_int(c, &ok);
+		if (!ok)
+			n->ival = -1;
+		break;
+	}
+	default:
+		fe_set_kids(cx, n, &k, 0, 0);
+		break;
+	}
+	free(k.v);
+	return n;
+}
+
+/* The depth guard around both lowering functions. */
+static ka_node *lower_guarded(lower_ctx *cx, CXCursor c, int as_stmt)
+{
+	if (cx->depth >= KA_MAX_AST_DEPTH) {
+		ka_node *n = fe_new_node(cx, KN_OTHER, c);
+		if (!cx->too_deep++)
+			ka_tu_warn(cx->tu, &n->loc, "expression too deep: nesting over %d levels is "
+			           "not analysed", KA_MAX_AST_DEPTH);
+		return n;
+	}
+	cx->depth++;
+	ka_node *n = as_stmt ? fe_lower_stmt_at(cx, c) : lower_expr_at(cx, c);
+	cx->depth--;
+	return n;
+}
+
+ka_node *fe_lower_expr(lower_ctx *cx, CXCursor c) { return lower_guarded(cx, c, 0); }
+ka_node *fe_lower_stmt(lower_ctx *cx, CXCursor c) { return lower_guarded(cx, c, 1); }
+
+/* ---- declarations ------------------------------------------------------- */

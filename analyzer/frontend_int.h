@@ -1,0 +1,79 @@
+/* analyzer/frontend_int.h: what the front end's files share (frontend*.c,
+ * the only files that see libclang).  The lowering context, children lists,
+ * and the helpers one file defines and another calls (prefix fe_). */
+#ifndef KA_ANALYZER_FRONTEND_INT_H
+#define KA_ANALYZER_FRONTEND_INT_H
+#include "analyzer/frontend.h"
+#include <clang-c/Index.h>
+#include <stdint.h>
+
+typedef struct usr_ent {
+	char *usr;
+	ka_decl *decl;
+	struct usr_ent *next;
+} usr_ent;
+
+#define USR_BUCKETS 1024
+
+typedef struct lower_ctx {
+	ka_tu *tu;
+	ka_arena *a;
+	CXTranslationUnit ctu;
+	usr_ent *usr[USR_BUCKETS];
+	int *macros;              /* main-file macro expansion ranges: begin, end pairs */
+	int nmacros, capmacros;
+	int *macro_maxend;        /* ka_ranges_index over macros (after macro_visit) */
+	CXFile last_file;         /* file_name()'s last answer: nodes come in runs of one file */
+	const char *last_name;
+	const char *macro_file;
+	int depth;                /* nesting of lower_expr/lower_stmt calls */
+	int too_deep;             /* the depth limit was hit (reported once) */
+} lower_ctx;
+
+/* Deeper nesting (a 20,000-term sum is a left-deep tree of that height) is
+ * cut: the subtree becomes an opaque node and the TU gets a warning, so the
+ * recursive lowering and the walk that follows have a bounded stack. */
+#define KA_MAX_AST_DEPTH 256
+
+typedef struct kid_list {
+	CXCursor *v;
+	int n, cap;
+} kid_list;
+
+/* frontend.c */
+const char *fe_usr_of(lower_ctx *cx, CXCursor c);
+void fe_usr_put(lower_ctx *cx, const char *usr, ka_decl *d);
+ka_decl *fe_usr_get(lower_ctx *cx, const char *usr);
+const char *fe_spelling(lower_ctx *cx, CXCursor c);
+const char *fe_file_name(lower_ctx *cx, CXFile f);
+void fe_fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l);
+int64_t fe_eval_int(CXCursor c, int *ok);
+double fe_eval_float(CXCursor c, int *ok);
+unsigned fe_type_flags(CXType t);
+int fe_size_of(CXType t);
+const char *fe_type_name(lower_ctx *cx, CXType t);
+void fe_set_type(lower_ctx *cx, ka_node *n, CXCursor c);
+kid_list fe_kids_of(CXCursor c);
+int fe_is_expr_kind(enum CXCursorKind k);
+void fe_set_kids(lower_ctx *cx, ka_node *n, kid_list *k, int from, int as_stmt);
+ka_node *fe_new_node(lower_ctx *cx, ka_nkind kind, CXCursor c);
+
+/* frontend_ops.c */
+ka_nkind fe_expr_kind(enum CXCursorKind k);
+ka_op fe_map_binop(enum CXBinaryOperatorKind k);
+ka_op fe_map_unop(enum CXUnaryOperatorKind k);
+
+/* frontend_expr.c */
+ka_node *fe_lower_expr(lower_ctx *cx, CXCursor c);
+ka_node *fe_lower_stmt(lower_ctx *cx, CXCursor c);
+
+/* frontend_decl.c */
+void fe_decl_type(lower_ctx *cx, ka_decl *d, CXType t);
+ka_decl *fe_new_decl(lower_ctx *cx, CXCursor c, ka_dkind kind);
+ka_decl *fe_lower_vardecl(lower_ctx *cx, CXCursor c);
+ka_node *fe_lower_declstmt(lower_ctx *cx, CXCursor c);
+
+/* frontend_stmt.c */
+ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c);
+
+#endif

@@ -1,0 +1,153 @@
+/* analyzer/walk_access.c: memory accesses in the walk.  An lvalue (a
+ * subscript, a dereference, p[i].field) is resolved to its base
+ * declaration, its memory space and a byte offset; each read or write is
+ * recorded (the access row, emit_access.c) and counted in the
+ * per-declaration statistics the kernel row and the array rows use. */
+#include "analyzer/walk.h"
+#include <string.h>
+
+int walk_space_of_decl(const ka_decl *d)
+{
+	if (d->flags & KDF_SHARED)
+		return SP_SHARED;
+	if (d->flags & KDF_CONSTANT)
+		return SP_CONSTANT;
+	if (d->kind == KD_PARAM)
+		return SP_GLOBAL;
+	if (d->flags & KDF_FILE_SCOPE)
+		return SP_GLOBAL;
+	return (d->tflags & KT_ARRAY) ? SP_LOCAL : SP_UNKNOWN;
+}
+
+/* A local array index that stays a run-time value after unrolling: it
+ * depends on lanes or data, or on a loop the compiler cannot fully unroll. */
+static int local_index_dynamic(walk *w, const sx *x)
+{
+	if (x->dep & (D_LANE | D_DATA | D_OPAQUE))
+		return 1;
+	uint64_t rest = x->loops;
+	for (int i = 0; i < w->ctl.nloops; i++)
+		if (w->ctl.loops[i].unrollable)
+			rest &= ~(1ull << w->ctl.loops[i].slot);
+	return rest != 0;
+}
+
+void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
+                   int rw)
+{
+	const char *assumed_type = w->sym.elem_assumed;
+	w->sym.elem_assumed = NULL;
+	if (w->ctl.quiet || !w->kernel || !addr.base)
+		return;
+	dstat *ds = &w->sym.ds[addr.base->id];
+	if (rw != 1)
+		ds->read = 1;
+	if (rw != 0)
+		ds->written = 1;
+	if (rw != 1 && w->ctl.nloops)
+		ds->loop_reads++;
+	if (elem <= 0)
+		elem = abytes;
+	warp_result wr;
+	walk_emit_access(w, n, addr, abytes, elem, field, rw, assumed_type, &wr);
+	if (w->ctl.nloops)
+		w->ctl.loops[w->ctl.nloops - 1].n_accesses++;
+	w->tally.n_accesses++;
+	if (addr.space == SP_SHARED) {
+		if (wr.ok && wr.bank_ways > ds->max_bank)
+			ds->max_bank = wr.bank_ways;
+		if (rw != 0) {
+			for (int i = 0; i < w->ctl.nbrs; i++)
+				w->ctl.brs[i].n_shared_writes++;
+			for (int i = 0; i < w->ctl.nloops; i++) {
+				w->ctl.loops[i].n_shared_writes++;
+				w->ctl.loops[i].shared_written = addr.base->name;
+			}
+		}
+		if ((addr.base->tflags & KT_VOLATILE) || (n->tflags & KT_VOLATILE))
+			for (int i = 0; i < w->ctl.nbrs; i++)
+				w->ctl.brs[i].uses_volatile = 1;
+	}
+	if (addr.space == SP_LOCAL && local_index_dynamic(w, addr.x))
+		ds->n_dyn++;
+	if (n->tflags & KT_VECTOR)
+		ds->reinterp = 1;
+}
+
+/* The address of an lvalue expression (no access is recorded). */
+int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
+{
+	n = walk_strip(n);
+	*field = NULL;
+	if (n->kind == KN_SUBSCRIPT && n->nkids == 2) {
+		val b = walk_ev(w, n->kids[0], 0);
+		if (!b.base)
+			return 0;
+		const sx *i = walk_ev_int(w, n->kids[1]);
+		int eb = walk_elem_size(w, n, walk_strip(n->kids[0]));
+		if (eb <= 0)
+			eb = 4;
+		out->base = b.base;
+		out->space = b.space;
+		out->x = sx_add(&w->sym.sx, b.x ? b.x : sx_const(&w->sym.sx, 0), sx_mul(&w->sym.sx, i, sx_const(&w->sym.sx, eb)));
+		*elem = eb;
+		return 1;
+	}
+	if (n->kind == KN_UNOP && n->op == OP_DEREF && n->nkids == 1) {
+		val p = walk_ev(w, n->kids[0], 0);
+		if (!p.base)
+			return 0;
+		*out = p;
+		if (!out->x)
+			out->x = sx_const(&w->sym.sx, 0);
+		*elem = walk_elem_size(w, n, walk_strip(n->kids[0]));
+		return 1;
+	}
+	if (n->kind == KN_MEMBER && n->nkids == 1) {
+		int e2;
+		const char *f2;
+		val b;
+		if (n->is_arrow) {
+			b = walk_ev(w, n->kids[0], 0);
+			if (!b.base)
+				return 0;
+			e2 = walk_pointee_size(w, walk_strip(n->kids[0]));
+		} else if (!walk_lvalue(w, n->kids[0], &b, &e2, &f2)) {
+			return 0;
+		}
+		int off = n->field_offset > 0 ? n->field_offset : 0;
+		out->base = b.base;
+		out->space = b.space;
+		out->x = sx_add(&w->sym.sx, b.x ? b.x : sx_const(&w->sym.sx, 0), sx_const(&w->sym.sx, off));
+		*elem = e2;
+		*field = n->name;
+		return 1;
+	}
+	return 0;
+}
+
+val walk_access_expr(walk *w, ka_node *n, int rw)
+{
+	val addr;
+	int elem = 0;
+	const char *field = NULL;
+	if (!walk_lvalue(w, n, &addr, &elem, &field))
+		return (val){.x = sx_opaque(&w->sym.sx, 0, 0)};
+	int abytes = field ? walk_value_size(w, n) : elem;
+	walk_record_access(w, n, addr, abytes, elem, field, rw);
+	unsigned dep = (addr.x->dep & ~D_OPAQUE) | D_DATA;
+	int sym = sx_new_sym(&w->sym.sx, SYM_LOAD, addr.base->name, dep, addr.x->loops);
+	w->sym.sx.syms[sym].lane_varying = (addr.x->dep & D_LANE) != 0;
+	val v = {.x = sx_symref(&w->sym.sx, sym)};
+	if (n->tflags & KT_POINTER) {     /* a pointer loaded from memory */
+		v.base = addr.base;
+		v.space = SP_GLOBAL;
+		v.x = sx_const(&w->sym.sx, 0);
+	}
+	return v;
+}
+
+val walk_access(walk *w, ka_node *n, int rw)
+{
+	return walk_access_expr(w, n, rw);
+}

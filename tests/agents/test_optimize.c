@@ -1,0 +1,306 @@
+/* tests/agents/test_optimize.c: the optimize loop end to end, with no GPU:
+ * the LLM coder against the mock OpenAI-compatible server and the bench in
+ * compile-only mode (its static and compile gates, nvcc for sm_90).
+ *   - the first request carries the kernel, the finding and the rule's text;
+ *   - an uncompilable candidate gets one repair turn that carries the
+ *     compiler's error; the repaired candidate compiles and is unverified;
+ *   - nothing is accepted and no knowledge DB is written;
+ *   - the outputs exist (best.cu = the baseline, trajectory.json, report.md,
+ *     speedup.svg);
+ *   - a garbled reply (no code block) is a step error with one line, and a
+ *     bad task a one-line error.
+ * The offline provider runs the same way on gemv (warp-per-row, compiled). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "agents/optimize.h"
+#include "agents/scaffold.h"
+#include "bench/spec.h"
+#include "mock.h"
+#include "rules/rule.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/proc.h"
+
+static char tmp[] = "/tmp/ka_opt_test_XXXXXX";
+
+static int fake_lint(void *ud, const char *path, ka_opt_finding **out, int *n)
+{
+	(void)ud;
+	(void)path;
+	*out = calloc(1, sizeof **out);
+	snprintf((*out)->rule, sizeof (*out)->rule, "gmem-scalar-not-vectorized");
+	snprintf((*out)->kernel, sizeof (*out)->kernel, "saxpy_naive");
+	snprintf((*out)->message, sizeof (*out)->message, "saxpy_naive is element-wise (test finding)");
+	(*out)->estimate = 1.56;
+	*n = 1;
+	return KA_OK;
+}
+
+static const char *content(json_t *req, size_t i, size_t msg)
+{
+	json_t *m = json_object_get(json_object_get(json_array_get(req, i), "body"), "messages");
+	return json_string_value(json_object_get(json_array_get(m, msg), "content"));
+}
+
+static void run_opts(ka_opt_opts *o, const char *out, const char *db)
+{
+	memset(o, 0, sizeof *o);
+	ka_coder_opts c = KA_CODER_OPTS_INIT;
+	o->coder = c;
+	o->task = KA_SOURCE_DIR "/bench/tasks/saxpy";
+	o->out_dir = out;
+	o->db = db;
+	o->compile_only = 1;
+	o->budget_steps = 1;
+}
+
+static void test_llm_compile_only(void **st)
+{
+	(void)st;
+	if (!ka_proc_find_nvcc()) skip();
+	char *base;
+	size_t n;
+	assert_int_equal(ka_fs_read(KA_SOURCE_DIR "/bench/tasks/saxpy/baseline.cu", 0, &base, &n), KA_OK);
+	/* reply 1 does not compile; reply 2 (the repair) is the baseline itself */
+	json_t *script = json_pack("{s:[{s:s}, {s:s++}]}", "responses", "content",
+				   "```cuda\n#include \"ka_task.h\"\nthis is not cuda;\n```\n", "content", "```cuda\n", base,
+				   "```\n");
+	char *text = json_dumps(script, 0);
+	ka_mock m;
+	assert_int_equal(ka_mock_start(&m, text), 0);
+	free(text);
+	json_decref(script);
+
+	char out[128], db[128];
+	snprintf(out, sizeof out, "%s/llm", tmp);
+	snprintf(db, sizeof db, "%s/knowledge.db", tmp);
+	ka_opt_opts o;
+	run_opts(&o, out, db);
+	o.coder.provider = "llm";
+	o.coder.llm.base_url = m.url;
+	o.coder.llm.model = "mock";
+	o.coder.llm.api_key = "test";
+	o.lint = fake_lint;
+	static ka_opt_summary s;
+	int rc = ka_opt_run(&o, &s);
+	if (rc) fail_msg("ka_opt_run: %s", ka_error_last());
+	assert_int_equal(s.nsteps, 1);
+	assert_string_equal(s.steps[0].outcome, "unverified");
+	assert_int_equal(s.steps[0].repaired, 1);
+	assert_int_equal(s.steps[0].accepted, 0);
+	assert_string_equal(s.steps[0].strategy, "llm:mock");
+	assert_true(s.speedup == 1.0);
+
+	json_t *req = ka_mock_requests(&m);
+	assert_int_equal(json_array_size(req), 2);
+	const char *user = content(req, 0, 1);
+	assert_non_null(strstr(user, "saxpy_naive(float alpha"));                  /* the kernel */
+	assert_non_null(strstr(user, "gmem-scalar-not-vectorized"));                /* the finding */
+	/* the rule's own text, from the rule base */
+	ka_ruleset *rs;
+	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
+	assert_int_equal(ka_ruleset_load_builtin(rs), KA_OK);
+	const ka_rule *r = ka_ruleset_find(rs, "gmem-scalar-not-vectorized");
+	char line[200] = "";
+	/* its first plain prose line of more than 40 characters */
+	for (const char *b = r->body; *b && !line[0]; b += strcspn(b, "\n") + (b[strcspn(b, "\n")] != 0)) {
+		size_t l = strcspn(b, "\n");
+		if (l > 40 && l < sizeof line && b[0] != '#' && !memchr(b, '`', l)) snprintf(line, sizeof line, "%.*s", (int)l, b);
+	}
+	assert_true(strlen(line) > 40);
+	assert_non_null(strstr(user, line));
+	ka_ruleset_free(rs);
+	/* the repair turn: the failed candidate and the compiler's error */
+	assert_non_null(strstr(content(req, 1, 2), "this is not cuda;"));
+	const char *ask = content(req, 1, 3);
+	assert_non_null(strstr(ask, "That candidate failed"));
+	assert_non_null(strstr(ask, "candidate does not compile: "));   /* the bench's compile gate */
+	assert_non_null(strstr(ask, "error"));                          /* nvcc's own line */
+	json_decref(req);
+	ka_mock_stop(&m);
+
+	/* compile-only never writes knowledge: no DB file appeared */
+	assert_false(ka_fs_exists(db));
+	char p[256], *t;
+	snprintf(p, sizeof p, "%s/best.cu", out);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_string_equal(t, base);                                               /* nothing accepted */
+	free(t);
+	snprintf(p, sizeof p, "%s/trajectory.json", out);
+	json_error_t je;
+	json_t *tj = json_load_file(p, 0, &je);
+	assert_non_null(tj);
+	assert_true(json_is_true(json_object_get(tj, "compile_only")));
+	json_t *s0 = json_array_get(json_object_get(tj, "steps"), 0);
+	assert_string_equal(json_string_value(json_object_get(s0, "outcome")), "unverified");
+	assert_int_equal(strlen(json_string_value(json_object_get(s0, "candidate_hash"))), 64);
+	json_decref(tj);
+	snprintf(p, sizeof p, "%s/report.md", out);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) |"));
+	free(t);
+	snprintf(p, sizeof p, "%s/speedup.svg", out);
+	assert_true(ka_fs_exists(p));
+	free(base);
+}
+
+static void test_garbled_and_bad_task(void **st)
+{
+	(void)st;
+	ka_mock m;
+	assert_int_equal(ka_mock_start(&m, "{\"responses\": [{\"content\": \"I would rather not.\"}]}"), 0);
+	char out[128];
+	snprintf(out, sizeof out, "%s/garbled", tmp);
+	ka_opt_opts o;
+	run_opts(&o, out, NULL);
+	o.no_db = 1;
+	o.coder.provider = "llm";
+	o.coder.llm.base_url = m.url;
+	o.coder.llm.model = "mock";
+	o.coder.llm.api_key = "test";
+	static ka_opt_summary s;
+	assert_int_equal(ka_opt_run(&o, &s), KA_OK);
+	assert_int_equal(s.nsteps, 1);
+	assert_string_equal(s.steps[0].outcome, "error");
+	assert_non_null(strstr(s.steps[0].error, "llm: the reply has no code block"));
+	assert_null(strchr(s.steps[0].error, '\n'));
+	ka_mock_stop(&m);
+
+	o.task = "/nonexistent/task";
+	assert_true(ka_opt_run(&o, &s) < 0);
+	assert_non_null(strstr(ka_error_last(), "/nonexistent/task"));
+	assert_null(strchr(ka_error_last(), '\n'));
+}
+
+static void test_offline_compile_only(void **st)
+{
+	(void)st;
+	if (!ka_proc_find_nvcc()) skip();
+	char out[128];
+	snprintf(out, sizeof out, "%s/offline", tmp);
+	ka_opt_opts o;
+	run_opts(&o, out, NULL);
+	o.no_db = 1;
+	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
+	o.budget_steps = 2;
+	static ka_opt_summary s;
+	if (ka_opt_run(&o, &s)) fail_msg("%s", ka_error_last());
+	assert_int_equal(s.nsteps, 2);
+	/* no findings, no DB: the recipe table in order; the first two that
+	 * apply to gemv are warp-per-row's first two parameter sets */
+	assert_string_equal(s.steps[0].strategy, "warp-per-row");
+	assert_string_equal(s.steps[0].params, "block=256");
+	assert_string_equal(s.steps[0].outcome, "unverified");
+	assert_string_equal(s.steps[1].params, "block=128");
+	assert_string_equal(s.stop, "step budget (2) used");
+}
+
+/* kcheck bench init: a task from a kernel's facts, loadable by the bench */
+static void test_scaffold(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"#include <cstdio>\n"
+		"__global__ void gemv(const float *A, const float *x, float *y, long long m, long long n, float beta)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i >= m) return;\n"
+		"\tfloat s = 0.0f;\n\tfor (long long j = 0; j < n; j++) s += A[i * n + j] * x[j];\n"
+		"\ty[i] = beta * s;\n}\n"
+		"int main() { printf(\"hi\\n\"); return 0; }\n";
+	char file[128], dir[128], p[256];
+	snprintf(file, sizeof file, "%s/user.cu", tmp);
+	snprintf(dir, sizeof dir, "%s/task", tmp);
+	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "nosuch", dir), KA_ENOTFOUND);
+	assert_non_null(strstr(ka_error_last(), "has no kernel named nosuch (kernels: gemv)"));
+	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_OK);
+	static ka_bench_spec spec;
+	if (ka_bench_spec_load(dir, &spec)) fail_msg("the scaffolded task does not load: %s", ka_error_last());
+	assert_string_equal(spec.name, "gemv");
+	assert_int_equal(spec.nparams, 2);
+	assert_string_equal(spec.params[0], "m");
+	assert_int_equal(spec.ntensors, 3);
+	assert_string_equal(spec.t[0].name, "A");
+	assert_int_equal(spec.t[0].out, 0);
+	assert_string_equal(spec.t[1].name, "x");
+	assert_int_equal(spec.t[2].out, 1);                         /* y is stored through */
+	assert_int_equal(spec.nscalars, 1);
+	assert_string_equal(spec.s[0].name, "beta");
+	assert_true(spec.c[0].n[0] == spec.c[0].p[0] * spec.c[0].p[1]);   /* A: [m, n] */
+	assert_true(spec.c[0].n[1] == spec.c[0].p[1]);                    /* x: [n] */
+	assert_true(spec.c[0].n[2] == spec.c[0].p[0]);                    /* y: [m] */
+	char *t;
+	size_t n;
+	snprintf(p, sizeof p, "%s/baseline.cu", dir);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "#define main ka_user_main"));
+	assert_non_null(strstr(t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, s>>>(A, x, y, m, n, beta);"));
+	free(t);
+	snprintf(p, sizeof p, "%s/reference.cu", dir);
+	assert_true(ka_fs_exists(p));
+	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT);   /* never over an existing task */
+	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
+}
+
+/* the command line: bad input is one line on stderr and exit 2 */
+static void test_cli_errors(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *args[6], *want;
+	} cases[] = {
+		{{"optimize", "/nonexistent/task", "--compile-only"}, "kcheck: error: no task spec at /nonexistent/task/task.yaml\n"},
+		{{"optimize", "gemv", "--budget", "0"}, "kcheck: error: --budget takes steps (1..64), minutes (10m) or both (8,10m): 0\n"},
+		{{"optimize", "gemv", "--llm-base-url", "http://127.0.0.1:9/v1"}, "kcheck: error: --llm-base-url needs --llm-model\n"},
+		{{"optimize", "gemv", "--frobnicate"}, "kcheck: error: unknown option: --frobnicate\n"},
+		{{"bench", "init", "/nonexistent.cu", "--kernel", "k"}, "kcheck: error: cannot read /nonexistent.cu: "},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *argv[8] = {KA_KCHECK};
+		int n = 1;
+		for (int a = 0; a < 6 && cases[i].args[a]; a++) argv[n++] = (char *)cases[i].args[a];
+		argv[n] = NULL;
+		ka_buf out;
+		ka_buf_init(&out, 1 << 16);
+		ka_proc_result r;
+		assert_int_equal(ka_proc_run(argv, 60, &out, &r), KA_OK);
+		assert_int_equal(r.status, 2);
+		if (strncmp(out.data ? out.data : "", cases[i].want, strlen(cases[i].want)))
+			fail_msg("case %zu: got '%s'", i, out.data ? out.data : "");
+		assert_int_equal(strchr(out.data, '\n') - out.data, (long)strlen(out.data) - 1);   /* one line */
+		ka_buf_free(&out);
+	}
+	/* no GPU here: a plain run says so (skipped where a device exists) */
+	if (ka_fs_exists("/dev/nvidiactl") || ka_fs_exists("/dev/nvidia0")) return;
+	char *argv[] = {KA_KCHECK, "optimize", KA_SOURCE_DIR "/bench/tasks/gemv", NULL};
+	ka_buf out;
+	ka_buf_init(&out, 1 << 16);
+	ka_proc_result r;
+	assert_int_equal(ka_proc_run(argv, 60, &out, &r), KA_OK);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(out.data, "kcheck: error: no CUDA device found (--compile-only stops at the static and compile gates)\n");
+	ka_buf_free(&out);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmp)) return 1;
+	setenv("XDG_CACHE_HOME", tmp, 1);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_garbled_and_bad_task),
+		cmocka_unit_test(test_llm_compile_only),
+		cmocka_unit_test(test_offline_compile_only),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	char *argv[] = {"rm", "-rf", tmp, NULL};
+	ka_proc_run(argv, 60, NULL, &(ka_proc_result){0});
+	return rc;
+}
