@@ -6,8 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A __shared__ scalar is one location for the whole block: what one thread
+ * stored there (`if (tid == 0) n = m;`) is not that thread's private value,
+ * and after the barrier every thread reads the same word.  So it keeps no
+ * per-thread value; a read is a load at a uniform address (ev_declref). */
 void walk_assign(walk *w, ka_decl *d, val v)
 {
+	if (d && d->kind == KD_VAR && (d->flags & KDF_SHARED) &&
+	    !(d->tflags & (KT_POINTER | KT_ARRAY)))
+		return;
 	if (d && d->id < w->nenv)
 		w->env[d->id] = v;
 }
