@@ -452,6 +452,29 @@ void branch_fact(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int 
 	}
 }
 
+/* 1 when the condition holds for no thread of the block the kernel is
+ * launched with: `if (threadIdx.y >= ROWS) return;` under a launch of
+ * dim3(32, ROWS).  Only for a launch-given shape and a condition of thread
+ * ids, dims and constants (nothing assumed, nothing loaded). */
+static int never_true_in_block(walk *w, const sx *c)
+{
+	if (strcmp(w->block_source, "launch") != 0 || (c->dep & ~(D_LANE | D_PARAM)) ||
+	    sx_has_unknown(&w->sx, c))
+		return 0;
+	int64_t nthreads = (int64_t)w->block[0] * w->block[1] * w->block[2];
+	if (nthreads <= 0 || nthreads > 1024)
+		return 0;
+	sx_lane l;
+	for (l.tid[2] = 0; l.tid[2] < w->block[2]; l.tid[2]++)
+		for (l.tid[1] = 0; l.tid[1] < w->block[1]; l.tid[1]++)
+			for (l.tid[0] = 0; l.tid[0] < w->block[0]; l.tid[0]++) {
+				int64_t v;
+				if (sx_eval(&w->sx, c, &l, &v) || v)
+					return 0;
+			}
+	return 1;
+}
+
 static void if_stmt(walk *w, ka_node *n)
 {
 	if (!n->kids[0]) {
@@ -471,6 +494,10 @@ static void if_stmt(walk *w, ka_node *n)
 		return;
 	}
 	if (n->kind == KN_IF && is_return_only(n->kids[1]) && w->inline_depth == 0) {
+		if (td && never_true_in_block(w, c)) {
+			td = 0;   /* no thread of the launched block ever returns here */
+			b.uniformity = "block";
+		}
 		early_return_fact(w, n, b.uniformity, td);
 		if (td && !w->div_return_line)
 			w->div_return_line = n->loc.line;
