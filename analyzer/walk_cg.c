@@ -82,6 +82,13 @@ static const char *group_scope(ka_node *g, const char *usr)
 	const char *t = g && g->type ? g->type : "";
 	if (strstr(t, "grid_group") || strstr(usr, "grid_group"))
 		return "grid";
+	/* `cg::thread_group g = cg::tiled_partition(cta, 16);`: a dynamic
+	 * thread_group holding a tile (sizes up to the warp) */
+	if (g && g->kind == KN_DECLREF && g->ref && g->ref->init) {
+		ka_node *i = strip(g->ref->init);
+		if (i && i->kind == KN_CALL && i->name && strcmp(i->name, "tiled_partition") == 0)
+			return "warp";
+	}
 	if (strstr(t, "tile") || strstr(t, "coalesced") || strstr(usr, "tile_base") ||
 	    strstr(usr, "thread_block_tile") || strstr(usr, "coalesced_group"))
 		return "warp";
