@@ -286,6 +286,7 @@ val inline_call(walk *w, ka_node *n, ka_decl *f)
 		if (f->params[i]->id < w->nenv)
 			w->env[f->params[i]->id] = args[i];
 	bind_call_tparams(w, n, f);
+	walk_cg_bind_args(w, n, f);
 	const char *saved_func = w->func;
 	const sx *saved_ret = w->ret_val;
 	w->inline_stack[w->inline_depth++] = f;
