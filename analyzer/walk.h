@@ -86,6 +86,7 @@ typedef struct dstat {
 	int max_bank;            /* shared arrays: worst bank-conflict degree */
 	int n_dyn;               /* local arrays: accesses with run-time index */
 	int reinterp;            /* address taken into another type / vector access */
+	int holds_tile;          /* a cg::thread_group holding a tiled_partition() */
 	int host_kind;           /* host pointers: 1 malloc, 2 pinned */
 	int64_t dim3v[3];        /* host dim3 variables: components assigned (t.x = 256) */
 	unsigned char dim3_set[3]; /* 1 assigned a constant, 2 assigned a run-time value */
@@ -259,6 +260,8 @@ int walk_ev_typed_call(walk *w, ka_node *n, val *out);
 /* walk_cg.c: cooperative groups and the SharedMemory<T> idiom. */
 int walk_ev_cg_call(walk *w, ka_node *n, val *out);
 int walk_is_block_barrier(ka_node *n);
+/* Marks the parameters of f that receive a tile held in a cg::thread_group. */
+void walk_cg_bind_args(walk *w, ka_node *call, ka_decl *f);
 void walk_smem_init(ka_tu *tu, ka_arena *a, walk *w);
 
 /* walk_lane.c: lane and warp ids (tid & 31, tid >> 5) made affine within a warp. */

@@ -134,6 +134,7 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f)
 		if (f->params[i]->id < w->file.nenv)
 			w->sym.env[f->params[i]->id] = args[i];
 	walk_bind_call_tparams(w, n, f);
+	walk_cg_bind_args(w, n, f);
 	const char *saved_func = w->func;
 	const sx *saved_ret = w->sym.ret_val;
 	w->ctl.inline_stack[w->ctl.inline_depth++] = f;

@@ -76,12 +76,38 @@ static ka_node *group_of(ka_node *n)
 	return n->nkids ? walk_strip(n->kids[0]) : NULL;
 }
 
-/* grid | block | warp from the group's type ("" unknown). */
-static const char *group_scope(ka_node *g, const char *usr)
+/* A plain cg::thread_group variable or parameter that holds a tile: its
+ * initializer is tiled_partition(...), or an inlined caller passed one. */
+static int holds_tile(walk *w, ka_node *g)
+{
+	if (!g || g->kind != KN_DECLREF || !g->ref)
+		return 0;
+	if (w && g->ref->id < w->file.nenv && w->sym.ds[g->ref->id].holds_tile)
+		return 1;
+	ka_node *i = g->ref->init ? walk_strip(g->ref->init) : NULL;
+	return i && i->kind == KN_CALL && i->name && strcmp(i->name, "tiled_partition") == 0;
+}
+
+void walk_cg_bind_args(walk *w, ka_node *call, ka_decl *f)
+{
+	for (int i = 0; i < f->nparams && i < call->nkids; i++)
+		if (f->params[i]->id < w->file.nenv) {
+			ka_node *a = walk_strip(call->kids[i]);
+			for (int k = 0; k < 3 && a && a->kind != KN_DECLREF && a->nkids == 1; k++)
+				a = walk_strip(a->kids[0]);   /* the copy of a by-value group */
+			w->sym.ds[f->params[i]->id].holds_tile = holds_tile(w, a);
+		}
+}
+
+/* grid | block | warp from the group's type ("" unknown); w may be NULL
+ * (then a tile passed down through parameters is not seen). */
+static const char *group_scope(walk *w, ka_node *g, const char *usr)
 {
 	const char *t = g && g->type ? g->type : "";
 	if (strstr(t, "grid_group") || strstr(usr, "grid_group"))
 		return "grid";
+	if (holds_tile(w, g))   /* the dynamic tiled_partition: sizes up to the warp */
+		return "warp";
 	if (strstr(t, "tile") || strstr(t, "coalesced") || strstr(usr, "tile_base") ||
 	    strstr(usr, "thread_block_tile") || strstr(usr, "coalesced_group"))
 		return "warp";
@@ -172,7 +198,7 @@ int walk_ev_cg_call(walk *w, ka_node *n, val *out)
 	ka_node *c = n->callee ? walk_strip(n->callee) : NULL;
 	if (!*name && c && c->kind == KN_MEMBER && c->name)
 		name = c->name;                  /* tile.shfl_down(...) in a template */
-	const char *scope = group_scope(g, usr);
+	const char *scope = group_scope(w, g, usr);
 	if (!w->is_device || !*name || (!strstr(usr, "cooperative_groups") &&
 	    !(c && c->kind == KN_MEMBER && *scope)))
 		return 0;
@@ -216,5 +242,5 @@ int walk_is_block_barrier(ka_node *n)
 		return 1;
 	if (strcmp(n->name, "sync") != 0 || !n->ref_usr || !strstr(n->ref_usr, "cooperative_groups"))
 		return 0;
-	return strcmp(group_scope(group_of(n), n->ref_usr), "block") == 0;
+	return strcmp(group_scope(NULL, group_of(n), n->ref_usr), "block") == 0;
 }

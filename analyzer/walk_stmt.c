@@ -7,8 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A __shared__ scalar is one location for the whole block: what one thread
+ * stored there (`if (tid == 0) n = m;`) is not that thread's private value,
+ * and after the barrier every thread reads the same word.  So it keeps no
+ * per-thread value; a read is a load at a uniform address (ev_declref). */
 void walk_assign(walk *w, ka_decl *d, val v)
 {
+	if (d && d->kind == KD_VAR && (d->flags & KDF_SHARED) &&
+	    !(d->tflags & (KT_POINTER | KT_ARRAY)))
+		return;
 	if (d && d->id < w->file.nenv)
 		w->sym.env[d->id] = v;
 }
@@ -333,6 +340,29 @@ int walk_is_return_only(const ka_node *n)
 	return n->kind == KN_COMPOUND && n->nkids == 1 && n->kids[0]->kind == KN_RETURN;
 }
 
+/* 1 when the condition holds for no thread of the block the kernel is
+ * launched with: `if (threadIdx.y >= ROWS) return;` under a launch of
+ * dim3(32, ROWS).  Only for a launch-given shape and a condition of thread
+ * ids, dims and constants (nothing assumed, nothing loaded). */
+static int never_true_in_block(walk *w, const sx *c)
+{
+	if (strcmp(w->block_source, "launch") != 0 || (c->dep & ~(D_LANE | D_PARAM)) ||
+	    sx_has_unknown(&w->sym.sx, c))
+		return 0;
+	int64_t nthreads = (int64_t)w->block[0] * w->block[1] * w->block[2];
+	if (nthreads <= 0 || nthreads > 1024)
+		return 0;
+	sx_lane l;
+	for (l.tid[2] = 0; l.tid[2] < w->block[2]; l.tid[2]++)
+		for (l.tid[1] = 0; l.tid[1] < w->block[1]; l.tid[1]++)
+			for (l.tid[0] = 0; l.tid[0] < w->block[0]; l.tid[0]++) {
+				int64_t v;
+				if (sx_eval(&w->sym.sx, c, &l, &v) || v)
+					return 0;
+			}
+	return 1;
+}
+
 static void if_stmt(walk *w, ka_node *n)
 {
 	if (!n->kids[0]) {
@@ -353,6 +383,10 @@ static void if_stmt(walk *w, ka_node *n)
 		return;
 	}
 	if (n->kind == KN_IF && walk_is_return_only(n->kids[1]) && w->ctl.inline_depth == 0) {
+		if (td && never_true_in_block(w, c)) {
+			td = 0;   /* no thread of the launched block ever returns here */
+			b.uniformity = WALK_UNI_BLOCK;
+		}
 		walk_emit_early_return(w, n, b.uniformity, td);
 		if (td && !w->ctl.div_return_line)
 			w->ctl.div_return_line = n->loc.line;
