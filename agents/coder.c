@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const ka_coder_provider ka_coder_offline_provider;    /* agents/coder_offline.c */
-extern const ka_coder_provider ka_coder_llm_provider;        /* agents/coder_llm.c */
+extern const ka_coder_provider ka_coder_offline_provider; /* agents/coder_offline.c */
+extern const ka_coder_provider ka_coder_llm_provider;     /* agents/coder_llm.c */
 
 static const ka_coder_provider *const builtin[] = {
 	&ka_coder_offline_provider,
@@ -27,7 +27,10 @@ struct ka_coder {
 	void *state;
 };
 
-size_t ka_coder_provider_count(void) { return N_BUILTIN + n_registered; }
+size_t ka_coder_provider_count(void)
+{
+	return N_BUILTIN + n_registered;
+}
 
 const ka_coder_provider *ka_coder_provider_get(size_t i)
 {
@@ -49,12 +52,12 @@ int ka_coder_register(const ka_coder_provider *p)
 {
 	if (!p || !p->name || !*p->name || !p->create || !p->propose || !p->destroy)
 		return ka_error_set(KA_EINPUT, "coder provider: a name and the create, propose and "
-				    "destroy callbacks are required");
+					       "destroy callbacks are required");
 	if (ka_coder_provider_find(p->name))
 		return ka_error_set(KA_EINPUT, "coder provider '%s' is already registered", p->name);
 	if (n_registered == MAX_REGISTERED)
-		return ka_error_set(KA_ETOOBIG, "coder provider '%s': at most %d can be registered",
-				    p->name, MAX_REGISTERED);
+		return ka_error_set(KA_ETOOBIG, "coder provider '%s': at most %d can be registered", p->name,
+				    MAX_REGISTERED);
 	registered[n_registered++] = p;
 	return KA_OK;
 }
@@ -100,7 +103,10 @@ void ka_coder_free(ka_coder *c)
 	free(c);
 }
 
-const char *ka_coder_name(const ka_coder *c) { return c ? c->p->name : NULL; }
+const char *ka_coder_name(const ka_coder *c)
+{
+	return c ? c->p->name : NULL;
+}
 
 void ka_coder_reply_clear(ka_coder_reply *r)
 {
@@ -128,12 +134,13 @@ int ka_coder_propose(ka_coder *c, const ka_coder_request *req, ka_coder_reply *o
 	return rc;
 }
 
-int ka_coder_repair(ka_coder *c, const ka_coder_request *req, const char *failed_source,
-		    size_t failed_len, const char *error, ka_coder_reply *out)
+int ka_coder_repair(ka_coder *c, const ka_coder_request *req, const char *failed_source, size_t failed_len,
+		    const char *error, ka_coder_reply *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!req || !failed_source || !error)
-		return ka_error_set(KA_EINPUT, "coder: a repair turn needs the failed candidate and its error");
+		return ka_error_set(KA_EINPUT,
+				    "coder: a repair turn needs the failed candidate and its error");
 	ka_coder_request r = *req;
 	r.failed_source = failed_source;
 	r.failed_len = failed_len;

@@ -32,46 +32,46 @@
 
 /* A finding the rewrite should address. */
 typedef struct ka_coder_finding {
-	const char *rule;           /* rule id */
-	const char *message;        /* the rendered message */
-	const char *file;           /* may be NULL */
-	int line, col;              /* 1-based; 0 unknown */
-	const char *kernel;         /* kernel the finding is in, or NULL */
-	const char *evidence;       /* measured evidence, e.g. "fixed 7 times on sm_90,
+	const char *rule;     /* rule id */
+	const char *message;  /* the rendered message */
+	const char *file;     /* may be NULL */
+	int line, col;        /* 1-based; 0 unknown */
+	const char *kernel;   /* kernel the finding is in, or NULL */
+	const char *evidence; /* measured evidence, e.g. "fixed 7 times on sm_90,
 				     * median 4.3x [3.1, 6.0]"; NULL when none */
 } ka_coder_finding;
 
 /* A selected rule: its text is the expert knowledge the rewrite follows. */
 typedef struct ka_coder_rule {
 	const char *id;
-	const char *title;          /* may be NULL */
-	const char *text;           /* the rule's Markdown body (why, how experts fix it) */
-	const char *fix;            /* its transform or recipe name, or NULL */
+	const char *title; /* may be NULL */
+	const char *text;  /* the rule's Markdown body (why, how experts fix it) */
+	const char *fix;   /* its transform or recipe name, or NULL */
 } ka_coder_rule;
 
 /* One step of the trajectory so far. */
 typedef struct ka_coder_attempt {
-	const char *strategy;       /* rule, transform or recipe name; "llm" for a free rewrite */
-	const char *params;         /* "block=256 items=4", or NULL */
-	const char *outcome;        /* compile_error | incorrect | slower | same | faster | error */
-	double speedup;             /* measured, 0 when none */
-	const char *error;          /* first error line, or NULL */
+	const char *strategy; /* rule, transform or recipe name; "llm" for a free rewrite */
+	const char *params;   /* "block=256 items=4", or NULL */
+	const char *outcome;  /* compile_error | incorrect | slower | same | faster | error */
+	double speedup;       /* measured, 0 when none */
+	const char *error;    /* first error line, or NULL */
 } ka_coder_attempt;
 
 typedef struct ka_coder_request {
-	const char *path;           /* the kernel file's name; .hip means HIP, else CUDA */
-	const char *source;         /* its text (need not be NUL-terminated) */
+	const char *path;   /* the kernel file's name; .hip means HIP, else CUDA */
+	const char *source; /* its text (need not be NUL-terminated) */
 	size_t source_len;
-	const char *kernel;         /* the kernel to rewrite; NULL: every kernel in the file */
-	const char *arch;           /* "sm_90", "gfx90a"; NULL: unknown */
+	const char *kernel; /* the kernel to rewrite; NULL: every kernel in the file */
+	const char *arch;   /* "sm_90", "gfx90a"; NULL: unknown */
 
 	const ka_coder_finding *findings;
 	size_t n_findings;
 	const ka_coder_rule *rules;
 	size_t n_rules;
 
-	const char *strategy;       /* the planner's choice (recipe or rule id), or NULL */
-	const char *params;         /* its parameters, or NULL */
+	const char *strategy; /* the planner's choice (recipe or rule id), or NULL */
+	const char *params;   /* its parameters, or NULL */
 
 	const char *abi;            /* what the candidate must keep: entry point(s) and
 				     * their contract, as text (e.g. the task's ABI header
@@ -81,7 +81,7 @@ typedef struct ka_coder_request {
 				     * ("v_4096x1024: rows=4096 cols=1024") */
 	size_t n_configs;
 
-	const ka_coder_attempt *tried;  /* trajectory so far, oldest first */
+	const ka_coder_attempt *tried; /* trajectory so far, oldest first */
 	size_t n_tried;
 
 	/* Repair turn: the candidate that failed and its first error (the
@@ -93,22 +93,22 @@ typedef struct ka_coder_request {
 } ka_coder_request;
 
 typedef struct ka_coder_reply {
-	char *source;               /* the candidate: a whole file to replace `path` */
+	char *source; /* the candidate: a whole file to replace `path` */
 	size_t source_len;
-	char *strategy;             /* what was applied ("warp-per-row", "llm:MODEL") */
-	char *note;                 /* one line for the report, or NULL */
-	char *raw;                  /* the LLM's whole reply text, for the trajectory; or NULL */
-	int llm_made;               /* 1 when an LLM wrote it (patches and JSON say so) */
+	char *strategy; /* what was applied ("warp-per-row", "llm:MODEL") */
+	char *note;     /* one line for the report, or NULL */
+	char *raw;      /* the LLM's whole reply text, for the trajectory; or NULL */
+	int llm_made;   /* 1 when an LLM wrote it (patches and JSON say so) */
 } ka_coder_reply;
 
 void ka_coder_reply_clear(ka_coder_reply *r);
 
 typedef struct ka_coder_opts {
-	const char *provider;       /* "offline" (NULL) or "llm" */
-	ka_llm_opts llm;            /* the "llm" provider's endpoint, model, limits */
-	const char *db;             /* knowledge DB path, for providers that read it; or NULL */
-	void *extra;                /* provider-specific, documented by the provider; or NULL */
-	FILE *log;                  /* progress lines, or NULL */
+	const char *provider; /* "offline" (NULL) or "llm" */
+	ka_llm_opts llm;      /* the "llm" provider's endpoint, model, limits */
+	const char *db;       /* knowledge DB path, for providers that read it; or NULL */
+	void *extra;          /* provider-specific, documented by the provider; or NULL */
+	FILE *log;            /* progress lines, or NULL */
 } ka_coder_opts;
 
 #define KA_CODER_OPTS_INIT {.llm = KA_LLM_OPTS_INIT}
@@ -118,7 +118,7 @@ typedef struct ka_coder_opts {
  * zeroed on error; destroy frees the state. */
 typedef struct ka_coder_provider {
 	const char *name;
-	const char *summary;        /* one line for --help */
+	const char *summary; /* one line for --help */
 	int (*create)(const ka_coder_opts *o, void **state);
 	int (*propose)(void *state, const ka_coder_request *req, ka_coder_reply *out);
 	void (*destroy)(void *state);
@@ -144,7 +144,7 @@ const char *ka_coder_name(const ka_coder *c);
 /* First turn.  KA_EINPUT when the request has no source. */
 int ka_coder_propose(ka_coder *c, const ka_coder_request *req, ka_coder_reply *out);
 /* Repair turn: req as it was, plus the failed candidate and its error. */
-int ka_coder_repair(ka_coder *c, const ka_coder_request *req, const char *failed_source,
-		    size_t failed_len, const char *error, ka_coder_reply *out);
+int ka_coder_repair(ka_coder *c, const ka_coder_request *req, const char *failed_source, size_t failed_len,
+		    const char *error, ka_coder_reply *out);
 
 #endif

@@ -20,7 +20,10 @@ static int llm_create(const ka_coder_opts *o, void **state)
 	return ka_llm_new((ka_llm **)state, &lo);
 }
 
-static void llm_destroy(void *state) { ka_llm_free(state); }
+static void llm_destroy(void *state)
+{
+	ka_llm_free(state);
+}
 
 static char *summary_line(const char *content, const char *code_end)
 {

@@ -20,7 +20,10 @@ static int offline_create(const ka_coder_opts *o, void **state)
 	return KA_OK;
 }
 
-static void offline_destroy(void *state) { (void)state; }
+static void offline_destroy(void *state)
+{
+	(void)state;
+}
 
 static int reply(ka_coder_reply *out, char *src, size_t len, const char *recipe, const char *params)
 {
@@ -31,7 +34,8 @@ static int reply(ka_coder_reply *out, char *src, size_t len, const char *recipe,
 	out->source_len = len;
 	out->strategy = strdup(recipe);
 	out->note = ka_buf_steal(&b);
-	if (!out->strategy || !out->note) return ka_error_set(KA_ENOMEM, "out of memory");
+	if (!out->strategy || !out->note)
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	return KA_OK;
 }
 
@@ -41,23 +45,27 @@ static int offline_propose(void *state, const ka_coder_request *req, ka_coder_re
 	char why[256], *src = NULL;
 	size_t len = 0;
 	if (req->failed_error)
-		return ka_error_set(KA_ENOTFOUND, "the offline expert has no repair turn (a recipe gives the same "
+		return ka_error_set(KA_ENOTFOUND,
+				    "the offline expert has no repair turn (a recipe gives the same "
 				    "candidate again)");
 	if (req->strategy) {
 		if (!ka_recipe_find(req->strategy))
-			return ka_error_set(KA_ENOTFOUND, "the offline expert has no recipe '%s'", req->strategy);
-		int rc = ka_recipe_apply(req->strategy, req->source, req->source_len, req->kernel, req->params, &src,
-					 &len, why, sizeof why);
+			return ka_error_set(KA_ENOTFOUND, "the offline expert has no recipe '%s'",
+					    req->strategy);
+		int rc = ka_recipe_apply(req->strategy, req->source, req->source_len, req->kernel,
+					 req->params, &src, &len, why, sizeof why);
 		if (rc == KA_RECIPE_DECLINED)
 			return ka_error_set(KA_ENOTFOUND, "recipe %s declined: %s", req->strategy, why);
 		return rc ? rc : reply(out, src, len, req->strategy, req->params);
 	}
 	for (size_t i = 0; i < ka_recipe_count(); i++) {
 		const ka_recipe *r = ka_recipe_get(i);
-		int rc = ka_recipe_apply(r->name, req->source, req->source_len, req->kernel, NULL, &src, &len, why,
-					 sizeof why);
-		if (rc < 0) return rc;
-		if (rc == KA_OK) return reply(out, src, len, r->name, r->grid ? r->grid[0] : NULL);
+		int rc = ka_recipe_apply(r->name, req->source, req->source_len, req->kernel, NULL, &src, &len,
+					 why, sizeof why);
+		if (rc < 0)
+			return rc;
+		if (rc == KA_OK)
+			return reply(out, src, len, r->name, r->grid ? r->grid[0] : NULL);
 	}
 	return ka_error_set(KA_ENOTFOUND, "no recipe of the offline expert applies to this kernel");
 }

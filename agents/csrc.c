@@ -11,33 +11,43 @@
 
 #define NPOS ((size_t)-1)
 
-static int ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static int ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
 
 /* Past the comment, literal or preprocessor line at i, or i itself. */
 static size_t skip_unit(const char *t, size_t len, size_t i)
 {
 	if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
-		while (i < len && t[i] != '\n') i++;
+		while (i < len && t[i] != '\n')
+			i++;
 		return i;
 	}
 	if (i + 1 < len && t[i] == '/' && t[i + 1] == '*') {
 		const char *e = NULL;
 		for (size_t j = i + 2; j + 1 < len; j++)
-			if (t[j] == '*' && t[j + 1] == '/') { e = t + j; break; }
+			if (t[j] == '*' && t[j + 1] == '/') {
+				e = t + j;
+				break;
+			}
 		return e ? (size_t)(e - t) + 2 : len;
 	}
 	if (t[i] == '"' || t[i] == '\'') {
 		char q = t[i];
 		for (i++; i < len && t[i] != q; i++)
-			if (t[i] == '\\') i++;
+			if (t[i] == '\\')
+				i++;
 		return i < len ? i + 1 : len;
 	}
 	if (t[i] == '#') {
 		size_t b = i;
-		while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t')) b--;
+		while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+			b--;
 		if (b == 0 || t[b - 1] == '\n') {
 			while (i < len && t[i] != '\n') {
-				if (t[i] == '\\' && i + 1 < len) i++;
+				if (t[i] == '\\' && i + 1 < len)
+					i++;
 				i++;
 			}
 			return i;
@@ -49,9 +59,11 @@ static size_t skip_unit(const char *t, size_t len, size_t i)
 size_t ka_csrc_skip_blank(const char *t, size_t len, size_t i)
 {
 	for (;;) {
-		while (i < len && isspace((unsigned char)t[i])) i++;
+		while (i < len && isspace((unsigned char)t[i]))
+			i++;
 		size_t j = i < len ? skip_unit(t, len, i) : i;
-		if (j == i || t[i] == '"' || t[i] == '\'') return i;
+		if (j == i || t[i] == '"' || t[i] == '\'')
+			return i;
 		i = j;
 	}
 }
@@ -62,9 +74,14 @@ size_t ka_csrc_match(const char *t, size_t len, size_t i)
 	int depth = 0;
 	while (i < len) {
 		size_t j = skip_unit(t, len, i);
-		if (j != i) { i = j; continue; }
-		if (t[i] == open) depth++;
-		else if (t[i] == close && --depth == 0) return i;
+		if (j != i) {
+			i = j;
+			continue;
+		}
+		if (t[i] == open)
+			depth++;
+		else if (t[i] == close && --depth == 0)
+			return i;
 		i++;
 	}
 	return NPOS;
@@ -80,7 +97,8 @@ static int word_at(const char *t, size_t len, size_t i, const char *w)
 size_t ka_csrc_stmt_end(const char *t, size_t len, size_t i)
 {
 	i = ka_csrc_skip_blank(t, len, i);
-	if (i >= len) return NPOS;
+	if (i >= len)
+		return NPOS;
 	if (t[i] == '{') {
 		size_t c = ka_csrc_match(t, len, i);
 		return c == NPOS ? NPOS : c + 1;
@@ -89,29 +107,40 @@ size_t ka_csrc_stmt_end(const char *t, size_t len, size_t i)
 	int is_while = word_at(t, len, i, "while");
 	if (is_if || is_for || is_while) {
 		size_t p = ka_csrc_skip_blank(t, len, i + (is_if ? 2 : is_for ? 3 : 5));
-		if (p >= len || t[p] != '(') return NPOS;
+		if (p >= len || t[p] != '(')
+			return NPOS;
 		size_t c = ka_csrc_match(t, len, p);
-		if (c == NPOS) return NPOS;
+		if (c == NPOS)
+			return NPOS;
 		size_t e = ka_csrc_stmt_end(t, len, c + 1);
-		if (e == NPOS || !is_if) return e;
+		if (e == NPOS || !is_if)
+			return e;
 		size_t n = ka_csrc_skip_blank(t, len, e);
-		if (word_at(t, len, n, "else")) return ka_csrc_stmt_end(t, len, n + 4);
+		if (word_at(t, len, n, "else"))
+			return ka_csrc_stmt_end(t, len, n + 4);
 		return e;
 	}
 	if (word_at(t, len, i, "do")) {
 		size_t e = ka_csrc_stmt_end(t, len, i + 2);
-		if (e == NPOS) return NPOS;
+		if (e == NPOS)
+			return NPOS;
 		i = e;
 	}
 	int depth = 0;
 	while (i < len) {
 		size_t j = skip_unit(t, len, i);
-		if (j != i) { i = j; continue; }
+		if (j != i) {
+			i = j;
+			continue;
+		}
 		char c = t[i];
-		if (c == '(' || c == '[' || c == '{') depth++;
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
 		else if (c == ')' || c == ']' || c == '}') {
-			if (--depth < 0) return NPOS;
-		} else if (c == ';' && depth == 0) return i + 1;
+			if (--depth < 0)
+				return NPOS;
+		} else if (c == ';' && depth == 0)
+			return i + 1;
 		i++;
 	}
 	return NPOS;
@@ -122,9 +151,13 @@ int ka_csrc_squeeze(const char *t, size_t s, size_t e, char *buf, size_t cap)
 	size_t n = 0;
 	for (size_t i = s; i < e;) {
 		size_t j = skip_unit(t, e, i);
-		if (j != i && t[i] != '"' && t[i] != '\'') { i = j; continue; }
-		if (j != i) {                              /* a literal: copied whole */
-			if (n + (j - i) + 1 > cap) return 0;
+		if (j != i && t[i] != '"' && t[i] != '\'') {
+			i = j;
+			continue;
+		}
+		if (j != i) { /* a literal: copied whole */
+			if (n + (j - i) + 1 > cap)
+				return 0;
 			memcpy(buf + n, t + i, j - i);
 			n += j - i;
 			i = j;
@@ -132,11 +165,14 @@ int ka_csrc_squeeze(const char *t, size_t s, size_t e, char *buf, size_t cap)
 		}
 		if (!isspace((unsigned char)t[i])) {
 			/* keep one blank between two identifier characters ("long long") */
-			if (n && ident(buf[n - 1]) && ident(t[i]) && i > s && isspace((unsigned char)t[i - 1])) {
-				if (n + 2 > cap) return 0;
+			if (n && ident(buf[n - 1]) && ident(t[i]) && i > s &&
+			    isspace((unsigned char)t[i - 1])) {
+				if (n + 2 > cap)
+					return 0;
 				buf[n++] = ' ';
 			}
-			if (n + 2 > cap) return 0;
+			if (n + 2 > cap)
+				return 0;
 			buf[n++] = t[i];
 		}
 		i++;
@@ -150,8 +186,12 @@ int ka_csrc_count_word(const char *t, size_t s, size_t e, const char *word)
 	int n = 0;
 	for (size_t i = s; i < e;) {
 		size_t j = skip_unit(t, e, i);
-		if (j != i) { i = j; continue; }
-		if (word_at(t, e, i, word)) n++;
+		if (j != i) {
+			i = j;
+			continue;
+		}
+		if (word_at(t, e, i, word))
+			n++;
 		i++;
 	}
 	return n;
@@ -166,15 +206,19 @@ int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word)
 static int read_param(const char *t, size_t s, size_t e, ka_csrc_param *p)
 {
 	char sq[256];
-	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq)) return KA_EINPUT;
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return KA_EINPUT;
 	size_t n = strlen(sq), b = n;
-	while (b > 0 && ident(sq[b - 1])) b--;
-	if (b == n || n - b >= sizeof p->name || b >= sizeof p->type) return KA_EINPUT;
+	while (b > 0 && ident(sq[b - 1]))
+		b--;
+	if (b == n || n - b >= sizeof p->name || b >= sizeof p->type)
+		return KA_EINPUT;
 	memcpy(p->name, sq + b, n - b);
 	p->name[n - b] = 0;
 	memcpy(p->type, sq, b);
 	p->type[b] = 0;
-	while (b > 0 && p->type[b - 1] == ' ') p->type[--b] = 0;
+	while (b > 0 && p->type[b - 1] == ' ')
+		p->type[--b] = 0;
 	p->is_pointer = strchr(p->type, '*') != NULL;
 	char *star = strchr(p->type, '*');
 	p->is_const = star && strstr(p->type, "const") && strstr(p->type, "const") < star;
@@ -187,18 +231,24 @@ static int split_list(const char *t, size_t len, size_t open, size_t close, ka_c
 {
 	*n = 0;
 	size_t s = open + 1;
-	if (ka_csrc_skip_blank(t, len, s) >= close) return KA_OK;
+	if (ka_csrc_skip_blank(t, len, s) >= close)
+		return KA_OK;
 	for (size_t i = s; i <= close;) {
 		size_t j = skip_unit(t, len, i);
-		if (j != i) { i = j; continue; }
+		if (j != i) {
+			i = j;
+			continue;
+		}
 		if (i < close && (t[i] == '(' || t[i] == '[' || t[i] == '{')) {
 			i = ka_csrc_match(t, len, i);
-			if (i == NPOS || i > close) return KA_EINPUT;
+			if (i == NPOS || i > close)
+				return KA_EINPUT;
 			i++;
 			continue;
 		}
 		if (i == close || t[i] == ',') {
-			if (*n == max) return KA_ETOOBIG;
+			if (*n == max)
+				return KA_ETOOBIG;
 			out[(*n)++] = (ka_csrc_range){s, i};
 			s = i + 1;
 		}
@@ -215,30 +265,44 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 	memset(k, 0, sizeof *k);
 	while (i < len && t[i] != ';' && t[i] != '{') {
 		size_t j = skip_unit(t, len, i);
-		if (j != i) { i = j; continue; }
-		if (word_at(t, len, i, "__launch_bounds__")) k->has_launch_bounds = 1;
+		if (j != i) {
+			i = j;
+			continue;
+		}
+		if (word_at(t, len, i, "__launch_bounds__"))
+			k->has_launch_bounds = 1;
 		if (t[i] == '(') {
 			size_t c = ka_csrc_match(t, len, i);
-			if (c == NPOS) return KA_EINPUT;
+			if (c == NPOS)
+				return KA_EINPUT;
 			size_t b = i;
-			while (b > at && isspace((unsigned char)t[b - 1])) b--;
+			while (b > at && isspace((unsigned char)t[b - 1]))
+				b--;
 			size_t ns = b;
-			while (ns > at && ident(t[ns - 1])) ns--;
-			if (ns < b && !word_at(t, len, ns, "__launch_bounds__")) { name_end = b; open = i; k->name_at = ns; }
+			while (ns > at && ident(t[ns - 1]))
+				ns--;
+			if (ns < b && !word_at(t, len, ns, "__launch_bounds__")) {
+				name_end = b;
+				open = i;
+				k->name_at = ns;
+			}
 			i = c + 1;
 			continue;
 		}
 		i++;
 	}
 	*next = i;
-	if (i >= len || t[i] != '{' || open == NPOS) return KA_OK;   /* a declaration */
+	if (i >= len || t[i] != '{' || open == NPOS)
+		return KA_OK; /* a declaration */
 	size_t nl = name_end - k->name_at;
-	if (nl >= sizeof k->name) return KA_EINPUT;
+	if (nl >= sizeof k->name)
+		return KA_EINPUT;
 	memcpy(k->name, t + k->name_at, nl);
 	k->start = at;
 	k->body_open = i;
 	k->body_close = ka_csrc_match(t, len, i);
-	if (k->body_close == NPOS) return ka_error_set(KA_EINPUT, "kernel %s: unbalanced braces", k->name);
+	if (k->body_close == NPOS)
+		return ka_error_set(KA_EINPUT, "kernel %s: unbalanced braces", k->name);
 	ka_csrc_range r[KA_CSRC_MAX_PARAMS];
 	int n;
 	if (split_list(t, len, open, ka_csrc_match(t, len, open), r, KA_CSRC_MAX_PARAMS, &n))
@@ -248,7 +312,8 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 			return ka_error_set(KA_EINPUT, "kernel %s: cannot read parameter %d", k->name, p + 1);
 	k->nparams = n;
 	*next = k->body_close + 1;
-	if (m->nkernels < KA_CSRC_MAX_KERNELS) m->nkernels++;
+	if (m->nkernels < KA_CSRC_MAX_KERNELS)
+		m->nkernels++;
 	return KA_OK;
 }
 
@@ -257,14 +322,21 @@ static int read_launch(ka_csrc *m, size_t at, size_t *next)
 	const char *t = m->text;
 	size_t len = m->len, b = at;
 	*next = at + 3;
-	while (b > 0 && isspace((unsigned char)t[b - 1])) b--;
+	while (b > 0 && isspace((unsigned char)t[b - 1]))
+		b--;
 	size_t ns = b;
-	while (ns > 0 && ident(t[ns - 1])) ns--;
-	if (ns == b || b - ns >= KA_CSRC_NAME || m->nlaunches == KA_CSRC_MAX_LAUNCHES) return KA_OK;
+	while (ns > 0 && ident(t[ns - 1]))
+		ns--;
+	if (ns == b || b - ns >= KA_CSRC_NAME || m->nlaunches == KA_CSRC_MAX_LAUNCHES)
+		return KA_OK;
 	const char *close = NULL;
 	for (size_t i = at + 3; i + 2 < len; i++)
-		if (!memcmp(t + i, ">>>", 3)) { close = t + i; break; }
-	if (!close) return ka_error_set(KA_EINPUT, "a launch of %.*s has no '>>>'", (int)(b - ns), t + ns);
+		if (!memcmp(t + i, ">>>", 3)) {
+			close = t + i;
+			break;
+		}
+	if (!close)
+		return ka_error_set(KA_EINPUT, "a launch of %.*s has no '>>>'", (int)(b - ns), t + ns);
 	ka_csrc_launch *l = &m->l[m->nlaunches];
 	memset(l, 0, sizeof *l);
 	memcpy(l->kernel, t + ns, b - ns);
@@ -275,11 +347,18 @@ static int read_launch(ka_csrc *m, size_t at, size_t *next)
 	int depth = 0;
 	for (size_t i = s; i <= c; i++) {
 		size_t j = skip_unit(t, len, i);
-		if (j != i) { i = j - 1; continue; }
-		if (t[i] == '(' || t[i] == '[' || t[i] == '{') depth++;
-		else if (t[i] == ')' || t[i] == ']' || t[i] == '}') depth--;
+		if (j != i) {
+			i = j - 1;
+			continue;
+		}
+		if (t[i] == '(' || t[i] == '[' || t[i] == '{')
+			depth++;
+		else if (t[i] == ')' || t[i] == ']' || t[i] == '}')
+			depth--;
 		else if ((i == c || t[i] == ',') && depth == 0) {
-			if (l->ncfg == 4) return ka_error_set(KA_EINPUT, "launch of %s: too many config values", l->kernel);
+			if (l->ncfg == 4)
+				return ka_error_set(KA_EINPUT, "launch of %s: too many config values",
+						    l->kernel);
 			l->cfg[l->ncfg++] = (ka_csrc_range){s, i};
 			s = i + 1;
 		}
@@ -304,12 +383,19 @@ int ka_csrc_scan(ka_csrc *m, const char *text, size_t len)
 	m->len = len;
 	for (size_t i = 0; i < len;) {
 		size_t j = skip_unit(text, len, i), next;
-		if (j != i) { i = j; continue; }
+		if (j != i) {
+			i = j;
+			continue;
+		}
 		int rc = KA_OK;
-		if (word_at(text, len, i, "__global__")) rc = read_kernel(m, i, &next);
-		else if (i + 3 <= len && !memcmp(text + i, "<<<", 3)) rc = read_launch(m, i, &next);
-		else next = i + 1;
-		if (rc) return ka_error_last()[0] ? rc : ka_error_set(rc, "cannot read the kernel source");
+		if (word_at(text, len, i, "__global__"))
+			rc = read_kernel(m, i, &next);
+		else if (i + 3 <= len && !memcmp(text + i, "<<<", 3))
+			rc = read_launch(m, i, &next);
+		else
+			next = i + 1;
+		if (rc)
+			return ka_error_last()[0] ? rc : ka_error_set(rc, "cannot read the kernel source");
 		i = next;
 	}
 	return KA_OK;
@@ -318,13 +404,15 @@ int ka_csrc_scan(ka_csrc *m, const char *text, size_t len)
 const ka_csrc_kernel *ka_csrc_kernel_find(const ka_csrc *m, const char *name)
 {
 	for (int i = 0; i < m->nkernels; i++)
-		if (!name || !strcmp(m->k[i].name, name)) return &m->k[i];
+		if (!name || !strcmp(m->k[i].name, name))
+			return &m->k[i];
 	return NULL;
 }
 
 int ka_csrc_param_index(const ka_csrc_kernel *k, const char *name)
 {
 	for (int i = 0; i < k->nparams; i++)
-		if (!strcmp(k->params[i].name, name)) return i;
+		if (!strcmp(k->params[i].name, name))
+			return i;
 	return -1;
 }

@@ -19,15 +19,15 @@
 
 typedef struct ka_csrc_param {
 	char name[KA_CSRC_NAME];
-	char type[160];            /* the declaration without the name, blanks squeezed */
-	int is_pointer, is_const;  /* pointee const */
+	char type[160];           /* the declaration without the name, blanks squeezed */
+	int is_pointer, is_const; /* pointee const */
 } ka_csrc_param;
 
 typedef struct ka_csrc_kernel {
 	char name[KA_CSRC_NAME];
-	size_t start;              /* "__global__" */
-	size_t name_at;            /* the name's first byte */
-	size_t body_open, body_close;   /* the '{' and the matching '}' */
+	size_t start;                 /* "__global__" */
+	size_t name_at;               /* the name's first byte */
+	size_t body_open, body_close; /* the '{' and the matching '}' */
 	int nparams;
 	ka_csrc_param params[KA_CSRC_MAX_PARAMS];
 	int has_launch_bounds;
@@ -39,8 +39,8 @@ typedef struct ka_csrc_range {
 
 typedef struct ka_csrc_launch {
 	char kernel[KA_CSRC_NAME];
-	size_t start, end;          /* the kernel name .. after ')' */
-	int ncfg;                   /* 2..4 config expressions */
+	size_t start, end; /* the kernel name .. after ')' */
+	int ncfg;          /* 2..4 config expressions */
 	ka_csrc_range cfg[4];
 	int nargs;
 	ka_csrc_range args[KA_CSRC_MAX_PARAMS];

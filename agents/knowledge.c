@@ -38,15 +38,14 @@ static const char mig1[] =
 
 /* Version 2: the fix or recipe behind a piece of evidence, CIs and the
  * task in trajectories, and what a skill is (arch, summary, rules). */
-static const char mig2[] =
-	"ALTER TABLE evidence ADD COLUMN fix TEXT;"
-	"ALTER TABLE trajectory ADD COLUMN task TEXT;"
-	"ALTER TABLE trajectory ADD COLUMN ci_low REAL;"
-	"ALTER TABLE trajectory ADD COLUMN ci_high REAL;"
-	"ALTER TABLE skills ADD COLUMN arch TEXT;"
-	"ALTER TABLE skills ADD COLUMN summary TEXT;"
-	"ALTER TABLE skills ADD COLUMN rules TEXT;"
-	"CREATE INDEX evidence_fix ON evidence(fix, arch);";
+static const char mig2[] = "ALTER TABLE evidence ADD COLUMN fix TEXT;"
+			   "ALTER TABLE trajectory ADD COLUMN task TEXT;"
+			   "ALTER TABLE trajectory ADD COLUMN ci_low REAL;"
+			   "ALTER TABLE trajectory ADD COLUMN ci_high REAL;"
+			   "ALTER TABLE skills ADD COLUMN arch TEXT;"
+			   "ALTER TABLE skills ADD COLUMN summary TEXT;"
+			   "ALTER TABLE skills ADD COLUMN rules TEXT;"
+			   "CREATE INDEX evidence_fix ON evidence(fix, arch);";
 
 /* Version 3: FTS5 indexes (external content, kept by triggers) for BM25
  * retrieval, filled from the rows already there. */
@@ -166,12 +165,13 @@ int ka_kdb_default_path(char *buf, size_t cap)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 	int n;
-	if (xdg && xdg[0] == '/')   /* the XDG spec: a relative value is ignored */
+	if (xdg && xdg[0] == '/') /* the XDG spec: a relative value is ignored */
 		n = snprintf(buf, cap, "%s/kernelarc/knowledge.db", xdg);
 	else if (home && *home)
 		n = snprintf(buf, cap, "%s/.local/share/kernelarc/knowledge.db", home);
 	else
-		return ka_error_set(KA_ENOTFOUND, "no knowledge DB path: set XDG_DATA_HOME or HOME, or use --db");
+		return ka_error_set(KA_ENOTFOUND,
+				    "no knowledge DB path: set XDG_DATA_HOME or HOME, or use --db");
 	if (n < 0 || (size_t)n >= cap)
 		return ka_error_set(KA_ETOOBIG, "knowledge DB path too long");
 	return KA_OK;
@@ -224,8 +224,10 @@ static int check_identity(ka_kdb *k, int version)
 	if ((version > 0 && app != KDB_APP_ID) || (version == 0 && tables > 0))
 		return ka_error_set(KA_EINPUT, "%s is not a kcheck knowledge DB", k->path);
 	if (version > KA_KDB_SCHEMA_VERSION)
-		return ka_error_set(KA_EINPUT, "knowledge DB %s has schema version %d, newer than this "
-				    "kcheck (%d)", k->path, version, KA_KDB_SCHEMA_VERSION);
+		return ka_error_set(KA_EINPUT,
+				    "knowledge DB %s has schema version %d, newer than this "
+				    "kcheck (%d)",
+				    k->path, version, KA_KDB_SCHEMA_VERSION);
 	return KA_OK;
 }
 
@@ -237,9 +239,10 @@ static int migrate(ka_kdb *k)
 	if (rc != KA_OK || version == KA_KDB_SCHEMA_VERSION)
 		return rc;
 	if (k->readonly)
-		return ka_error_set(KA_EINPUT, "knowledge DB %s has schema version %d; open it once "
-				    "with write access to migrate it to %d", k->path, version,
-				    KA_KDB_SCHEMA_VERSION);
+		return ka_error_set(KA_EINPUT,
+				    "knowledge DB %s has schema version %d; open it once "
+				    "with write access to migrate it to %d",
+				    k->path, version, KA_KDB_SCHEMA_VERSION);
 	if ((rc = kdb_begin(k)) != KA_OK)
 		return rc;
 	/* Read again under the write lock: another process may have migrated. */
@@ -253,8 +256,8 @@ static int migrate(ka_kdb *k)
 	}
 	if (rc == KA_OK && version < KA_KDB_SCHEMA_VERSION) {
 		char sql[96];
-		snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
-			 KDB_APP_ID, KA_KDB_SCHEMA_VERSION);
+		snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d", KDB_APP_ID,
+			 KA_KDB_SCHEMA_VERSION);
 		if (sqlite3_exec(k->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 			rc = kdb_fail(k, "cannot set the schema version");
 	}
@@ -292,7 +295,7 @@ int ka_kdb_open(ka_kdb **out, const char *path, int flags)
 	}
 	k->readonly = (flags & KA_KDB_READONLY) != 0;
 	int oflags = k->readonly ? SQLITE_OPEN_READONLY
-		: SQLITE_OPEN_READWRITE | ((flags & KA_KDB_CREATE) ? SQLITE_OPEN_CREATE : 0);
+				 : SQLITE_OPEN_READWRITE | ((flags & KA_KDB_CREATE) ? SQLITE_OPEN_CREATE : 0);
 	if (sqlite3_open_v2(path, &k->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		rc = kdb_fail(k, "cannot open");
 		goto out;
@@ -301,8 +304,9 @@ int ka_kdb_open(ka_kdb **out, const char *path, int flags)
 	sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	/* WAL: readers never block the writer; synchronous=FULL: a commit that
 	 * returned is on disk, whatever happens to the process next. */
-	if (!k->readonly && (sqlite3_exec(k->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
-			     sqlite3_exec(k->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK)) {
+	if (!k->readonly &&
+	    (sqlite3_exec(k->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
+	     sqlite3_exec(k->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK)) {
 		rc = kdb_fail(k, "cannot set the journal mode");
 		goto out;
 	}
@@ -339,7 +343,7 @@ int kdb_front_field(const char *text, const char *key, char *buf, size_t cap)
 	p = strchr(p, '\n');
 	while (p && *++p) {
 		if (!strncmp(p, "---", 3))
-			return -1;   /* end of the front matter */
+			return -1; /* end of the front matter */
 		if (!strncmp(p, key, kl) && p[kl] == ':') {
 			const char *v = p + kl + 1, *e = v + strcspn(v, "\n");
 			while (v < e && (*v == ' ' || *v == '\t'))
@@ -362,8 +366,10 @@ int kdb_front_field(const char *text, const char *key, char *buf, size_t cap)
 int ka_kdb_counts_get(ka_kdb *k, ka_kdb_counts *c, int *steps)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = kdb_prepare(k, "SELECT (SELECT count(*) FROM rules), (SELECT count(*) FROM evidence),"
-			     " (SELECT count(*) FROM skills), (SELECT count(*) FROM trajectory)", &st);
+	int rc = kdb_prepare(k,
+			     "SELECT (SELECT count(*) FROM rules), (SELECT count(*) FROM evidence),"
+			     " (SELECT count(*) FROM skills), (SELECT count(*) FROM trajectory)",
+			     &st);
 	if (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW) {
 		c->rules = sqlite3_column_int(st, 0);
 		c->evidence = sqlite3_column_int(st, 1);

@@ -33,8 +33,8 @@ typedef struct ka_kdb ka_kdb;
 #define KA_KDB_SCHEMA_VERSION 3
 
 /* ka_kdb_open flags. */
-#define KA_KDB_CREATE 1      /* create the file (and its folder) if missing */
-#define KA_KDB_READONLY 2    /* never write; an outdated schema is an error */
+#define KA_KDB_CREATE 1   /* create the file (and its folder) if missing */
+#define KA_KDB_READONLY 2 /* never write; an outdated schema is an error */
 
 /* The default path into buf: $XDG_DATA_HOME/kernelarc/knowledge.db, else
  * $HOME/.local/share/kernelarc/knowledge.db.  KA_OK, or KA_ENOTFOUND when
@@ -71,16 +71,16 @@ int ka_kdb_set_rule_status(ka_kdb *db, const char *id, const char *status);
  * (incorrect) are verified outcomes and count in the standing; error (did
  * not build) is recorded but not counted. */
 typedef struct ka_kdb_evidence {
-	const char *rule;          /* rule id that called for the change (required) */
-	const char *fix;           /* transform or recipe name; NULL */
-	const char *task;          /* bench task name; NULL */
-	const char *kernel_hash;   /* SHA-256 hex of the candidate source; NULL */
-	const char *gpu;           /* "NVIDIA H200"; NULL */
-	const char *arch;          /* "sm_90", "gfx942" (required) */
-	double speedup;            /* paired speedup baseline/candidate; 0 = not measured */
-	double ci_low, ci_high;    /* its confidence interval */
-	const char *verdict;       /* faster | same | slower | rejected | error */
-	long long when;            /* unix seconds; 0 = now */
+	const char *rule;        /* rule id that called for the change (required) */
+	const char *fix;         /* transform or recipe name; NULL */
+	const char *task;        /* bench task name; NULL */
+	const char *kernel_hash; /* SHA-256 hex of the candidate source; NULL */
+	const char *gpu;         /* "NVIDIA H200"; NULL */
+	const char *arch;        /* "sm_90", "gfx942" (required) */
+	double speedup;          /* paired speedup baseline/candidate; 0 = not measured */
+	double ci_low, ci_high;  /* its confidence interval */
+	const char *verdict;     /* faster | same | slower | rejected | error */
+	long long when;          /* unix seconds; 0 = now */
 } ka_kdb_evidence;
 
 /* Record one row (one transaction; the rule's status follows: a candidate
@@ -96,16 +96,16 @@ int ka_kdb_add_evidence(ka_kdb *db, const ka_kdb_evidence *e, long long *id_out)
 /* A rule's standing, from its evidence.  posterior is the mean of
  * Beta(1 + wins, 1 + failures); the speedups are over the verified wins. */
 typedef struct ka_kdb_standing {
-	int verified;              /* wins + failures */
-	int wins;                  /* verdict faster */
-	int failures;              /* same, slower, rejected */
-	int errors;                /* did not build (not in the posterior) */
-	double posterior;          /* 0.5 with no evidence */
-	double median, lo, hi;     /* of the wins' speedups; 0 when no win */
-	double gain;               /* geometric mean of the verified outcomes' speedups,
+	int verified;          /* wins + failures */
+	int wins;              /* verdict faster */
+	int failures;          /* same, slower, rejected */
+	int errors;            /* did not build (not in the posterior) */
+	double posterior;      /* 0.5 with no evidence */
+	double median, lo, hi; /* of the wins' speedups; 0 when no win */
+	double gain;           /* geometric mean of the verified outcomes' speedups,
 				      a failure counted as max(speedup, 1) (1 when
 				      rejected); 1 with no evidence */
-	int tasks;                 /* distinct tasks with a win */
+	int tasks;             /* distinct tasks with a win */
 } ka_kdb_standing;
 
 /* Standing of rule (fix: only rows with that fix; NULL any) on arch (NULL
@@ -124,19 +124,18 @@ void ka_kdb_standing_text(const ka_kdb_standing *s, const char *arch, char *buf,
 #define KA_KDB_PRIOR_WEIGHT 2.0
 double ka_kdb_corrected_estimate(double estimate, const ka_kdb_standing *s);
 /* The same, reading the evidence itself (rule on arch). */
-int ka_kdb_correct_estimate(ka_kdb *db, const char *rule, const char *arch, double estimate,
-			    double *out);
+int ka_kdb_correct_estimate(ka_kdb *db, const char *rule, const char *arch, double estimate, double *out);
 
 /* ---- skills and trajectories ----------------------------------------- */
 
 typedef struct ka_kdb_skill {
-	const char *task;          /* required */
-	const char *arch;          /* NULL = unknown */
-	const char *source;        /* the verified kernel source (required) */
-	const char *summary;       /* what was done ("warp per row + shuffle"); NULL */
-	const char *rules;         /* rule ids / recipes it applied, space-separated; NULL */
-	double speedup;            /* verified, over the task's baseline */
-	long long when;            /* unix seconds; 0 = now */
+	const char *task;    /* required */
+	const char *arch;    /* NULL = unknown */
+	const char *source;  /* the verified kernel source (required) */
+	const char *summary; /* what was done ("warp per row + shuffle"); NULL */
+	const char *rules;   /* rule ids / recipes it applied, space-separated; NULL */
+	double speedup;      /* verified, over the task's baseline */
+	long long when;      /* unix seconds; 0 = now */
 } ka_kdb_skill;
 
 /* Store a verified kernel (its SHA-256 computed here); a second add of the
@@ -145,23 +144,23 @@ typedef struct ka_kdb_skill {
 int ka_kdb_add_skill(ka_kdb *db, const ka_kdb_skill *s, char hash_out[65]);
 /* The best skill of a task (arch NULL = any): *source and *summary are
  * malloc'd (caller frees; summary may be NULL).  KA_ENOTFOUND when none. */
-int ka_kdb_best_skill(ka_kdb *db, const char *task, const char *arch, char **source,
-		      char **summary, double *speedup);
+int ka_kdb_best_skill(ka_kdb *db, const char *task, const char *arch, char **source, char **summary,
+		      double *speedup);
 
 /* One trajectory row.  outcome: compile_error | incorrect | slower | same |
  * faster | unverified (bench verdicts map onto these). */
 typedef struct ka_kdb_step {
-	const char *run_id;        /* required; the caller names its run */
-	int step;                  /* 1, 2, ... */
-	const char *task;          /* NULL */
-	const char *role;          /* planner | coder | verifier | summarizer; NULL */
-	const char *strategy;      /* rule id, transform or recipe */
-	const char *params;        /* its parameters, canonical text ("bs=256"); NULL */
+	const char *run_id;   /* required; the caller names its run */
+	int step;             /* 1, 2, ... */
+	const char *task;     /* NULL */
+	const char *role;     /* planner | coder | verifier | summarizer; NULL */
+	const char *strategy; /* rule id, transform or recipe */
+	const char *params;   /* its parameters, canonical text ("bs=256"); NULL */
 	const char *candidate_hash;
 	const char *outcome;
 	double speedup, ci_low, ci_high;
-	const char *error;         /* first error line, capped at 1 KiB; NULL */
-	long long when;            /* 0 = now */
+	const char *error; /* first error line, capped at 1 KiB; NULL */
+	long long when;    /* 0 = now */
 } ka_kdb_step;
 
 int ka_kdb_add_step(ka_kdb *db, const ka_kdb_step *s);
@@ -174,9 +173,9 @@ int ka_kdb_failed_before(ka_kdb *db, const char *run_id, const char *strategy, c
 /* ---- retrieval --------------------------------------------------------- */
 
 typedef struct ka_kdb_hit {
-	char id[128];              /* rule id, or the skill's source hash */
-	char title[160];           /* rule title, or the skill's task */
-	double bm25;               /* SQLite's bm25(): lower (more negative) is better */
+	char id[128];    /* rule id, or the skill's source hash */
+	char title[160]; /* rule title, or the skill's task */
+	double bm25;     /* SQLite's bm25(): lower (more negative) is better */
 } ka_kdb_hit;
 
 /* The k best matches for a set of features (words such as fact names,
@@ -186,8 +185,8 @@ typedef struct ka_kdb_hit {
  * two are asked apart: BM25 scores of different tables do not compare.
  * Each word is searched as a literal token (no FTS5 query syntax gets
  * through).  *nout gets the count. */
-int ka_kdb_retrieve(ka_kdb *db, const char *kind, const char *const *features, int nfeatures,
-		    ka_kdb_hit *out, int k, int *nout);
+int ka_kdb_retrieve(ka_kdb *db, const char *kind, const char *const *features, int nfeatures, ka_kdb_hit *out,
+		    int k, int *nout);
 
 /* ---- sharing ------------------------------------------------------------ */
 

@@ -33,8 +33,10 @@ static int check_evidence(const ka_kdb_evidence *e)
 	if (!e->arch || !*e->arch)
 		return ka_error_set(KA_EINPUT, "evidence for %s: no arch", e->rule);
 	if (!verdict_valid(e->verdict))
-		return ka_error_set(KA_EINPUT, "evidence for %s: unknown verdict '%s' (faster, same, slower, "
-				    "rejected, error)", e->rule, e->verdict ? e->verdict : "");
+		return ka_error_set(KA_EINPUT,
+				    "evidence for %s: unknown verdict '%s' (faster, same, slower, "
+				    "rejected, error)",
+				    e->rule, e->verdict ? e->verdict : "");
 	if (!isfinite(e->speedup) || e->speedup < 0 || !isfinite(e->ci_low) || !isfinite(e->ci_high) ||
 	    e->ci_low < 0 || e->ci_high < 0 || (e->ci_low > 0 && e->ci_high > 0 && e->ci_low > e->ci_high))
 		return ka_error_set(KA_EINPUT, "evidence for %s: bad speedup %g [%g, %g]", e->rule,
@@ -48,9 +50,11 @@ static int check_evidence(const ka_kdb_evidence *e)
 static int is_dup(ka_kdb *k, const ka_kdb_evidence *e)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = kdb_prepare(k, "SELECT count(*) FROM evidence WHERE rule = ? AND fix IS ? AND task IS ?"
+	int rc = kdb_prepare(k,
+			     "SELECT count(*) FROM evidence WHERE rule = ? AND fix IS ? AND task IS ?"
 			     " AND kernel_hash IS ? AND arch = ? AND verdict = ? AND speedup IS ?"
-			     " AND at = ?", &st);
+			     " AND at = ?",
+			     &st);
 	if (rc != KA_OK)
 		return rc;
 	kdb_bind_text(st, 1, e->rule);
@@ -62,7 +66,7 @@ static int is_dup(ka_kdb *k, const ka_kdb_evidence *e)
 	kdb_bind_real0(st, 7, e->speedup);
 	sqlite3_bind_int64(st, 8, e->when);
 	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) > 0
-		: kdb_fail(k, "cannot read evidence");
+					    : kdb_fail(k, "cannot read evidence");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -75,8 +79,10 @@ int kdb_insert_evidence(ka_kdb *k, const ka_kdb_evidence *e, int skip_dup, long 
 		return rc > 0 ? KA_KDB_DUP : rc;
 	if (rc != KA_OK)
 		return rc;
-	rc = kdb_prepare(k, "INSERT INTO evidence(rule, fix, task, kernel_hash, gpu, arch, speedup,"
-			 " ci_low, ci_high, verdict, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)", &st);
+	rc = kdb_prepare(k,
+			 "INSERT INTO evidence(rule, fix, task, kernel_hash, gpu, arch, speedup,"
+			 " ci_low, ci_high, verdict, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+			 &st);
 	if (rc == KA_OK) {
 		kdb_bind_text(st, 1, e->rule);
 		kdb_bind_text(st, 2, e->fix);
@@ -115,8 +121,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Fold one row into the standing; wins' speedups go to v. */
-static void fold(ka_kdb_standing *s, const char *verdict, double speedup, double *logsum,
-		 double *v, int *nv)
+static void fold(ka_kdb_standing *s, const char *verdict, double speedup, double *logsum, double *v, int *nv)
 {
 	if (!strcmp(verdict, "error")) {
 		s->errors++;
@@ -142,9 +147,11 @@ int kdb_standing(ka_kdb *k, const char *rule, const char *fix, const char *arch,
 	int nv = 0, cap = 0, rc;
 	char last_task[256] = "";
 	memset(out, 0, sizeof *out);
-	rc = kdb_prepare(k, "SELECT verdict, coalesce(speedup, 0), coalesce(task, '') FROM evidence"
+	rc = kdb_prepare(k,
+			 "SELECT verdict, coalesce(speedup, 0), coalesce(task, '') FROM evidence"
 			 " WHERE rule = ?1 AND (?2 IS NULL OR fix = ?2) AND (?3 IS NULL OR arch = ?3)"
-			 " ORDER BY verdict = 'faster' DESC, task", &st);
+			 " ORDER BY verdict = 'faster' DESC, task",
+			 &st);
 	if (rc != KA_OK)
 		return rc;
 	kdb_bind_text(st, 1, rule);
@@ -165,7 +172,7 @@ int kdb_standing(ka_kdb *k, const char *rule, const char *fix, const char *arch,
 		}
 		int was = out->wins;
 		fold(out, verdict ? verdict : "error", sqlite3_column_double(st, 1), &logsum, v, &nv);
-		if (out->wins > was && *task && strcmp(task, last_task) != 0) {   /* rows come by task */
+		if (out->wins > was && *task && strcmp(task, last_task) != 0) { /* rows come by task */
 			out->tasks++;
 			snprintf(last_task, sizeof last_task, "%s", task);
 		}
@@ -186,12 +193,11 @@ int kdb_standing(ka_kdb *k, const char *rule, const char *fix, const char *arch,
 	return rc;
 }
 
-int ka_kdb_standing_get(ka_kdb *k, const char *rule, const char *fix, const char *arch,
-			ka_kdb_standing *out)
+int ka_kdb_standing_get(ka_kdb *k, const char *rule, const char *fix, const char *arch, ka_kdb_standing *out)
 {
 	/* One read transaction: the rows and the counts are one snapshot. */
 	int rc, began = sqlite3_get_autocommit(k->db) &&
-		sqlite3_exec(k->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+			sqlite3_exec(k->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 	rc = kdb_standing(k, rule, fix, arch, out);
 	if (began)
 		sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL);
@@ -217,7 +223,8 @@ void ka_kdb_standing_text(const ka_kdb_standing *s, const char *arch, char *buf,
 		n = snprintf(buf, cap, "tried %d time%s %s, never built", s->errors,
 			     s->errors == 1 ? "" : "s", where);
 	if (s->wins && s->failures && n >= 0 && (size_t)n < cap)
-		snprintf(buf + n, cap - (size_t)n, ", %d failure%s", s->failures, s->failures == 1 ? "" : "s");
+		snprintf(buf + n, cap - (size_t)n, ", %d failure%s", s->failures,
+			 s->failures == 1 ? "" : "s");
 }
 
 double ka_kdb_corrected_estimate(double estimate, const ka_kdb_standing *s)
@@ -229,8 +236,7 @@ double ka_kdb_corrected_estimate(double estimate, const ka_kdb_standing *s)
 	return exp((w0 * log(estimate) + n * log(g)) / (w0 + n));
 }
 
-int ka_kdb_correct_estimate(ka_kdb *k, const char *rule, const char *arch, double estimate,
-			    double *out)
+int ka_kdb_correct_estimate(ka_kdb *k, const char *rule, const char *arch, double estimate, double *out)
 {
 	ka_kdb_standing s;
 	int rc = ka_kdb_standing_get(k, rule, NULL, arch, &s);

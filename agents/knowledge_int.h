@@ -40,13 +40,12 @@ void kdb_hash(const char *s, char hex[65]);
  * caller's transaction). */
 int kdb_rule_review(ka_kdb *k, const char *rule);
 /* Collect the standing inside an open transaction (no locking of its own). */
-int kdb_standing(ka_kdb *k, const char *rule, const char *fix, const char *arch,
-		 ka_kdb_standing *out);
+int kdb_standing(ka_kdb *k, const char *rule, const char *fix, const char *arch, ka_kdb_standing *out);
 
 /* The parts of the public writers that run inside the caller's
  * transaction (import runs them all in one). */
 int kdb_put_learned(ka_kdb *k, const char *id, const char *text, const char *status);
-#define KA_KDB_DUP 1   /* kdb_insert_evidence with skip_dup: the row exists */
+#define KA_KDB_DUP 1 /* kdb_insert_evidence with skip_dup: the row exists */
 int kdb_insert_evidence(ka_kdb *k, const ka_kdb_evidence *e, int skip_dup, long long *id_out);
 int kdb_put_skill(ka_kdb *k, const ka_kdb_skill *s, char hash[65]);
 

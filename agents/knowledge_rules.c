@@ -26,8 +26,7 @@ static char *join_tags(const ka_rule *r)
 /* Insert or refresh one rule row.  A file rule never replaces a learned
  * one of the same id, and a row is rewritten only when its text or
  * status changed (the FTS index is left alone otherwise). */
-static int upsert(ka_kdb *k, sqlite3_stmt *st, const ka_rule *r, const char *origin,
-		  const char *status)
+static int upsert(ka_kdb *k, sqlite3_stmt *st, const ka_rule *r, const char *origin, const char *status)
 {
 	char hash[65];
 	char *tags = join_tags(r);
@@ -70,7 +69,8 @@ int ka_kdb_sync_rules(ka_kdb *k, const ka_ruleset *rs)
 	for (size_t i = 0; rc == KA_OK && i < ka_ruleset_count(rs); i++) {
 		const ka_rule *r = ka_ruleset_at(rs, i);
 		char status[32];
-		if (kdb_front_field(r->text, "status", status, sizeof status) != 0 || !kdb_status_valid(status))
+		if (kdb_front_field(r->text, "status", status, sizeof status) != 0 ||
+		    !kdb_status_valid(status))
 			snprintf(status, sizeof status, "stable");
 		rc = upsert(k, st, r, r->builtin ? "builtin" : "file", status);
 	}
@@ -128,7 +128,8 @@ int kdb_put_learned(ka_kdb *k, const char *id, const char *text, const char *sta
 	sqlite3_stmt *st = NULL;
 	char origin[16];
 	if (!kdb_status_valid(status))
-		return ka_error_set(KA_EINPUT, "unknown rule status '%s' (stable, preview, candidate, retired)",
+		return ka_error_set(KA_EINPUT,
+				    "unknown rule status '%s' (stable, preview, candidate, retired)",
 				    status ? status : "");
 	int rc = parse_rule(text, &rs);
 	if (rc != KA_OK)
@@ -140,8 +141,8 @@ int kdb_put_learned(ka_kdb *k, const char *id, const char *text, const char *sta
 	}
 	rc = origin_of(k, r->id, origin, sizeof origin);
 	if (rc == KA_OK && strcmp(origin, "learned") != 0)
-		rc = ka_error_set(KA_EINPUT, "rule '%s' comes from a rule file; a learned rule needs its own id",
-				  r->id);
+		rc = ka_error_set(KA_EINPUT,
+				  "rule '%s' comes from a rule file; a learned rule needs its own id", r->id);
 	else if (rc == KA_ENOTFOUND || rc == KA_OK)
 		rc = kdb_prepare(k, upsert_sql, &st);
 	if (rc == KA_OK)
@@ -174,7 +175,7 @@ int ka_kdb_rule_status(ka_kdb *k, const char *id, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", (const char *)sqlite3_column_text(st, 0));
 	else
 		rc = s == SQLITE_DONE ? ka_error_set(KA_ENOTFOUND, "no rule '%s' in the knowledge DB", id)
-			: kdb_fail(k, "cannot read a rule");
+				      : kdb_fail(k, "cannot read a rule");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -183,7 +184,8 @@ int ka_kdb_set_rule_status(ka_kdb *k, const char *id, const char *status)
 {
 	sqlite3_stmt *st = NULL;
 	if (!kdb_status_valid(status))
-		return ka_error_set(KA_EINPUT, "unknown rule status '%s' (stable, preview, candidate, retired)",
+		return ka_error_set(KA_EINPUT,
+				    "unknown rule status '%s' (stable, preview, candidate, retired)",
 				    status ? status : "");
 	int rc = kdb_begin(k);
 	if (rc == KA_OK)

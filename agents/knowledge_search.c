@@ -77,13 +77,12 @@ static const char rules_sql[] =
 	"SELECT r.id, r.title, bm25(rules_fts, 4.0, 3.0, 3.0, 1.0) AS s"
 	" FROM rules_fts JOIN rules r ON r.rowid = rules_fts.rowid"
 	" WHERE rules_fts MATCH ?1 AND r.status != 'retired' ORDER BY s, r.id LIMIT ?2";
-static const char skills_sql[] =
-	"SELECT s.hash, s.task, bm25(skills_fts, 3.0, 2.0, 2.0, 0.3) AS sc"
-	" FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid"
-	" WHERE skills_fts MATCH ?1 ORDER BY sc, s.hash LIMIT ?2";
+static const char skills_sql[] = "SELECT s.hash, s.task, bm25(skills_fts, 3.0, 2.0, 2.0, 0.3) AS sc"
+				 " FROM skills_fts JOIN skills s ON s.rowid = skills_fts.rowid"
+				 " WHERE skills_fts MATCH ?1 ORDER BY sc, s.hash LIMIT ?2";
 
-int ka_kdb_retrieve(ka_kdb *k, const char *kind, const char *const *features, int nfeatures,
-		    ka_kdb_hit *out, int kmax, int *nout)
+int ka_kdb_retrieve(ka_kdb *k, const char *kind, const char *const *features, int nfeatures, ka_kdb_hit *out,
+		    int kmax, int *nout)
 {
 	ka_buf q;
 	int rc;

@@ -93,7 +93,8 @@ static int export_rules(ka_kdb *k, const char *dir, json_t *arr, int *n)
 	snprintf(path, sizeof path, "%s/rules", dir);
 	int rc = make_dir(path), s;
 	if (rc == KA_OK)
-		rc = kdb_prepare(k, "SELECT id, status, text FROM rules WHERE origin = 'learned' ORDER BY id", &st);
+		rc = kdb_prepare(k, "SELECT id, status, text FROM rules WHERE origin = 'learned' ORDER BY id",
+				 &st);
 	while (rc == KA_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *id = (const char *)sqlite3_column_text(st, 0);
 		const char *text = (const char *)sqlite3_column_text(st, 2);
@@ -121,11 +122,15 @@ int ka_kdb_export(ka_kdb *k, const char *dir, ka_kdb_counts *counts)
 	if (rc == KA_OK)
 		rc = export_rules(k, dir, rules, &c.rules);
 	if (rc == KA_OK)
-		rc = rows_json(k, "SELECT rule, fix, task, kernel_hash, gpu, arch, speedup, ci_low, ci_high,"
-			       " verdict, at FROM evidence ORDER BY id", ev, &c.evidence);
+		rc = rows_json(k,
+			       "SELECT rule, fix, task, kernel_hash, gpu, arch, speedup, ci_low, ci_high,"
+			       " verdict, at FROM evidence ORDER BY id",
+			       ev, &c.evidence);
 	if (rc == KA_OK)
-		rc = rows_json(k, "SELECT task, arch, summary, rules, speedup, at, hash, source FROM skills"
-			       " ORDER BY task, hash", sk, &c.skills);
+		rc = rows_json(k,
+			       "SELECT task, arch, summary, rules, speedup, at, hash, source FROM skills"
+			       " ORDER BY task, hash",
+			       sk, &c.skills);
 	if (began)
 		sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL);
 	if (rc == KA_OK) {
@@ -150,8 +155,8 @@ int ka_kdb_export(ka_kdb *k, const char *dir, ka_kdb_counts *counts)
 /* ---- import ---- */
 
 typedef struct src {
-	const char *path;     /* for messages */
-	const char *what;     /* "evidence[3]" */
+	const char *path; /* for messages */
+	const char *what; /* "evidence[3]" */
 } src;
 
 /* Optional string member: NULL when absent or null; -1 when another type. */
@@ -214,7 +219,7 @@ static int import_evidence(ka_kdb *k, const src *s, json_t *o, int *added)
 		return bad(s, "ci_high");
 	if (num_of(o, "at", &at) || at < 0)
 		return bad(s, "at");
-	e.when = at > 0 ? (long long)at : 1;  /* an undated row: dated at the epoch, not now, so it dedups */
+	e.when = at > 0 ? (long long)at : 1; /* an undated row: dated at the epoch, not now, so it dedups */
 	int rc = kdb_insert_evidence(k, &e, 1, NULL);
 	if (rc == KA_OK) {
 		(*added)++;
@@ -251,8 +256,8 @@ static int import_skill(ka_kdb *k, const src *s, json_t *o, int *added)
 	char hash[65];
 	if (!json_is_object(o) || str_of(o, "task", &sk.task) || str_of(o, "arch", &sk.arch) ||
 	    str_of(o, "summary", &sk.summary) || str_of(o, "rules", &sk.rules) ||
-	    str_of(o, "source", &sk.source) || num_of(o, "speedup", &sk.speedup) ||
-	    num_of(o, "at", &at) || at < 0)
+	    str_of(o, "source", &sk.source) || num_of(o, "speedup", &sk.speedup) || num_of(o, "at", &at) ||
+	    at < 0)
 		return ka_error_set(KA_EINPUT, "%s: %s: malformed skill", s->path, s->what);
 	sk.when = at > 0 ? (long long)at : 1;
 	int before = sqlite3_total_changes(k->db);

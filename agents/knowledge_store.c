@@ -20,12 +20,14 @@ int kdb_put_skill(ka_kdb *k, const ka_kdb_skill *s, char hash[65])
 	if (!isfinite(s->speedup) || s->speedup < 0)
 		return ka_error_set(KA_EINPUT, "skill for %s: bad speedup %g", s->task, s->speedup);
 	kdb_hash(s->source, hash);
-	int rc = kdb_prepare(k, "INSERT INTO skills(hash, task, source, speedup, at, arch, summary, rules)"
+	int rc = kdb_prepare(k,
+			     "INSERT INTO skills(hash, task, source, speedup, at, arch, summary, rules)"
 			     " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(task, hash) DO UPDATE SET"
 			     " speedup = excluded.speedup, at = excluded.at, arch = excluded.arch,"
 			     " summary = coalesce(excluded.summary, skills.summary),"
 			     " rules = coalesce(excluded.rules, skills.rules)"
-			     " WHERE coalesce(skills.speedup, 0) < coalesce(excluded.speedup, 0)", &st);
+			     " WHERE coalesce(skills.speedup, 0) < coalesce(excluded.speedup, 0)",
+			     &st);
 	if (rc == KA_OK) {
 		kdb_bind_text(st, 1, hash);
 		kdb_bind_text(st, 2, s->task);
@@ -65,9 +67,11 @@ int ka_kdb_best_skill(ka_kdb *k, const char *task, const char *arch, char **sour
 	*source = NULL;
 	if (summary)
 		*summary = NULL;
-	int rc = kdb_prepare(k, "SELECT source, summary, coalesce(speedup, 0) FROM skills"
+	int rc = kdb_prepare(k,
+			     "SELECT source, summary, coalesce(speedup, 0) FROM skills"
 			     " WHERE task = ?1 AND (?2 IS NULL OR arch = ?2)"
-			     " ORDER BY coalesce(speedup, 0) DESC, at, hash LIMIT 1", &st);
+			     " ORDER BY coalesce(speedup, 0) DESC, at, hash LIMIT 1",
+			     &st);
 	if (rc != KA_OK)
 		return rc;
 	kdb_bind_text(st, 1, task);
@@ -83,7 +87,7 @@ int ka_kdb_best_skill(ka_kdb *k, const char *task, const char *arch, char **sour
 			rc = ka_error_set(KA_ENOMEM, "out of memory");
 	} else {
 		rc = s == SQLITE_DONE ? ka_error_set(KA_ENOTFOUND, "no skill for task '%s'", task)
-			: kdb_fail(k, "cannot read skills");
+				      : kdb_fail(k, "cannot read skills");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -91,8 +95,8 @@ int ka_kdb_best_skill(ka_kdb *k, const char *task, const char *arch, char **sour
 
 static int outcome_valid(const char *o)
 {
-	static const char *const ok[] = {"compile_error", "incorrect", "slower", "same", "faster",
-					 "unverified", NULL};
+	static const char *const ok[] = {"compile_error", "incorrect",  "slower", "same",
+					 "faster",        "unverified", NULL};
 	for (int i = 0; o && ok[i]; i++)
 		if (!strcmp(o, ok[i]))
 			return 1;
@@ -106,15 +110,19 @@ int ka_kdb_add_step(ka_kdb *k, const ka_kdb_step *s)
 	if (!s->run_id || !*s->run_id || s->step < 1)
 		return ka_error_set(KA_EINPUT, "trajectory: a run id and a step number from 1 are required");
 	if (s->outcome && !outcome_valid(s->outcome))
-		return ka_error_set(KA_EINPUT, "trajectory: unknown outcome '%s' (compile_error, incorrect, "
-				    "slower, same, faster, unverified)", s->outcome);
+		return ka_error_set(KA_EINPUT,
+				    "trajectory: unknown outcome '%s' (compile_error, incorrect, "
+				    "slower, same, faster, unverified)",
+				    s->outcome);
 	if (s->error)
-		snprintf(err, sizeof err, "%s", s->error);   /* the first KiB says what broke */
+		snprintf(err, sizeof err, "%s", s->error); /* the first KiB says what broke */
 	int rc = kdb_begin(k);
 	if (rc == KA_OK)
-		rc = kdb_prepare(k, "INSERT INTO trajectory(run_id, step, task, role, strategy, params,"
+		rc = kdb_prepare(k,
+				 "INSERT INTO trajectory(run_id, step, task, role, strategy, params,"
 				 " candidate_hash, outcome, speedup, ci_low, ci_high, error, at)"
-				 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", &st);
+				 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				 &st);
 	if (rc == KA_OK) {
 		kdb_bind_text(st, 1, s->run_id);
 		sqlite3_bind_int(st, 2, s->step);
@@ -143,9 +151,11 @@ int ka_kdb_add_step(ka_kdb *k, const ka_kdb_step *s)
 int ka_kdb_failed_before(ka_kdb *k, const char *run_id, const char *strategy, const char *params)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = kdb_prepare(k, "SELECT count(*) FROM trajectory WHERE run_id = ?1 AND strategy = ?2"
+	int rc = kdb_prepare(k,
+			     "SELECT count(*) FROM trajectory WHERE run_id = ?1 AND strategy = ?2"
 			     " AND coalesce(params, '') = coalesce(?3, '')"
-			     " AND outcome NOT IN ('faster', 'unverified')", &st);
+			     " AND outcome NOT IN ('faster', 'unverified')",
+			     &st);
 	if (rc != KA_OK)
 		return rc;
 	kdb_bind_text(st, 1, run_id);

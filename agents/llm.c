@@ -23,14 +23,17 @@
 
 struct ka_llm {
 	ka_llm_opts o;
-	char *url, *model, *key;   /* owned copies */
+	char *url, *model, *key; /* owned copies */
 	int attempts;
 	unsigned long long rng;
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_rc;
-static void curl_init(void) { curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT); }
+static void curl_init(void)
+{
+	curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
 
 static const char *env(const char *name)
 {
@@ -53,8 +56,10 @@ static int set_defaults(ka_llm_opts *o)
 		char *end = NULL;
 		long v = b ? strtol(b, &end, 10) : 1000;
 		if (b && (*end || v < 1 || v > 600000))
-			return ka_error_set(KA_EINPUT, "KERNELARC_LLM_BACKOFF_MS: '%s' is not a number of "
-					    "milliseconds in 1..600000", b);
+			return ka_error_set(KA_EINPUT,
+					    "KERNELARC_LLM_BACKOFF_MS: '%s' is not a number of "
+					    "milliseconds in 1..600000",
+					    b);
 		o->backoff_base_ms = (int)v;
 	}
 	if (!o->backoff_max_ms)
@@ -67,7 +72,8 @@ static int set_defaults(ka_llm_opts *o)
 static int make_url(ka_llm *c, const char *base)
 {
 	if (strncasecmp(base, "http://", 7) != 0 && strncasecmp(base, "https://", 8) != 0)
-		return ka_error_set(KA_EINPUT, "--llm-base-url: '%s' is not an http:// or https:// URL", base);
+		return ka_error_set(KA_EINPUT, "--llm-base-url: '%s' is not an http:// or https:// URL",
+				    base);
 	size_t n = strlen(base);
 	while (n && base[n - 1] == '/')
 		n--;
@@ -93,9 +99,10 @@ int ka_llm_new(ka_llm **out, const ka_llm_opts *o)
 		key = env("OPENAI_API_KEY");
 	if (!base || !*base)
 		return ka_error_set(KA_EINPUT, "llm: no endpoint: give --llm-base-url URL (or set "
-				    "KERNELARC_LLM_BASE_URL or OPENAI_BASE_URL)");
+					       "KERNELARC_LLM_BASE_URL or OPENAI_BASE_URL)");
 	if (!model || !*model)
-		return ka_error_set(KA_EINPUT, "llm: no model: give --llm-model NAME (or set KERNELARC_LLM_MODEL)");
+		return ka_error_set(KA_EINPUT,
+				    "llm: no model: give --llm-model NAME (or set KERNELARC_LLM_MODEL)");
 	pthread_once(&curl_once, curl_init);
 	if (curl_init_rc != CURLE_OK)
 		return ka_error_set(KA_ETOOL, "llm: libcurl failed to initialize: %s",
@@ -113,7 +120,7 @@ int ka_llm_new(ka_llm **out, const ka_llm_opts *o)
 		ka_llm_free(c);
 		return rc;
 	}
-	c->o.base_url = c->o.model = c->o.api_key = NULL;   /* only the copies are used */
+	c->o.base_url = c->o.model = c->o.api_key = NULL; /* only the copies are used */
 	c->rng = (unsigned long long)time(NULL) * 6364136223846793005ULL ^ (unsigned long long)getpid() ^
 		 (unsigned long long)(size_t)c;
 	*out = c;
@@ -133,15 +140,21 @@ void ka_llm_free(ka_llm *c)
 	free(c);
 }
 
-const char *ka_llm_model(const ka_llm *c) { return c ? c->model : NULL; }
-int ka_llm_attempts(const ka_llm *c) { return c ? c->attempts : 0; }
+const char *ka_llm_model(const ka_llm *c)
+{
+	return c ? c->model : NULL;
+}
+int ka_llm_attempts(const ka_llm *c)
+{
+	return c ? c->attempts : 0;
+}
 
 /* One attempt's outcome. */
 typedef struct attempt {
 	ka_buf body;
 	int over_cap;
 	long status;
-	long retry_after;          /* seconds, -1 none */
+	long retry_after; /* seconds, -1 none */
 	CURLcode cc;
 	char curl_msg[CURL_ERROR_SIZE];
 } attempt;
@@ -151,7 +164,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 	attempt *a = ud;
 	if (ka_buf_add(&a->body, p, size * n) != KA_OK) {
 		a->over_cap = 1;
-		return 0;                           /* aborts the transfer: CURLE_WRITE_ERROR */
+		return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
 	}
 	return size * n;
 }
@@ -161,7 +174,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 	attempt *a = ud;
 	size_t len = size * n;
 	if (len > 5 && !strncmp(p, "HTTP/", 5))
-		a->retry_after = -1;                /* a new response (after a 100 Continue) */
+		a->retry_after = -1; /* a new response (after a 100 Continue) */
 	if (len > 12 && !strncasecmp(p, "Retry-After:", 12)) {
 		char v[128];
 		size_t k = len - 12 < sizeof v - 1 ? len - 12 : sizeof v - 1;
@@ -205,17 +218,27 @@ static void run_attempt(ka_llm *c, const char *req, struct curl_slist *hdr, atte
 static int transient_curl(CURLcode cc)
 {
 	switch (cc) {
-	case CURLE_COULDNT_CONNECT: case CURLE_COULDNT_RESOLVE_HOST: case CURLE_COULDNT_RESOLVE_PROXY:
-	case CURLE_OPERATION_TIMEDOUT: case CURLE_SEND_ERROR: case CURLE_RECV_ERROR:
-	case CURLE_GOT_NOTHING: case CURLE_PARTIAL_FILE: case CURLE_SSL_CONNECT_ERROR:
-	case CURLE_HTTP2: case CURLE_HTTP2_STREAM:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
 		return 1;
 	default:
 		return 0;
 	}
 }
 
-static int transient_status(long s) { return s == 408 || s == 409 || s == 429 || (s >= 500 && s <= 599); }
+static int transient_status(long s)
+{
+	return s == 408 || s == 409 || s == 429 || (s >= 500 && s <= 599);
+}
 
 /* What went wrong with an attempt, one line (no key, no body beyond the
  * server's own error message). */
@@ -263,7 +286,7 @@ static void sleep_ms(long ms)
 static struct curl_slist *headers(const ka_llm *c)
 {
 	struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-	struct curl_slist *t = h ? curl_slist_append(h, "Expect:") : NULL;   /* no 100-continue wait */
+	struct curl_slist *t = h ? curl_slist_append(h, "Expect:") : NULL; /* no 100-continue wait */
 	h = t ? t : h;
 	if (h && c->key) {
 		size_t n = strlen(c->key) + 32;
@@ -287,8 +310,9 @@ static struct curl_slist *headers(const ka_llm *c)
 /* Decide after attempt k: 1 retry (after *wait ms), 0 stop. */
 static int should_retry(ka_llm *c, const attempt *a, int k, long *wait, char *why, size_t cap)
 {
-	int transient = a->over_cap ? 0 : a->cc != CURLE_OK ? transient_curl(a->cc)
-				  : transient_status(a->status);
+	int transient = a->over_cap         ? 0
+			: a->cc != CURLE_OK ? transient_curl(a->cc)
+					    : transient_status(a->status);
 	if (!transient || k > c->o.max_retries)
 		return 0;
 	*wait = backoff_ms(c, k);

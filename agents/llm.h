@@ -27,25 +27,25 @@
 #include <stdio.h>
 
 typedef struct ka_llm_opts {
-	const char *base_url;       /* --llm-base-url; NULL: $KERNELARC_LLM_BASE_URL, then $OPENAI_BASE_URL */
-	const char *model;          /* --llm-model; NULL: $KERNELARC_LLM_MODEL */
-	const char *api_key;        /* NULL: $KERNELARC_LLM_API_KEY, then $OPENAI_API_KEY;
+	const char *base_url;   /* --llm-base-url; NULL: $KERNELARC_LLM_BASE_URL, then $OPENAI_BASE_URL */
+	const char *model;      /* --llm-model; NULL: $KERNELARC_LLM_MODEL */
+	const char *api_key;    /* NULL: $KERNELARC_LLM_API_KEY, then $OPENAI_API_KEY;
 				     * none at all: no Authorization header (local servers) */
-	int connect_timeout_ms;     /* 0: 10 000 */
-	int timeout_ms;             /* whole transfer, per attempt; 0: 300 000 */
-	int max_retries;            /* retries after the first attempt; 0: 4; -1: none */
-	int backoff_base_ms;        /* first backoff; 0: $KERNELARC_LLM_BACKOFF_MS, else 1000 */
-	int backoff_max_ms;         /* cap of one wait, Retry-After included; 0: 60 000 */
-	size_t max_reply_bytes;     /* cap on the HTTP body; 0: 4 MiB */
-	int max_tokens;             /* 0: not sent */
-	double temperature;         /* < 0: not sent; the INIT value is 0.2 */
-	FILE *log;                  /* one line per retry ("llm: HTTP 429, retry 1/4 in 2.0 s"); NULL: quiet */
+	int connect_timeout_ms; /* 0: 10 000 */
+	int timeout_ms;         /* whole transfer, per attempt; 0: 300 000 */
+	int max_retries;        /* retries after the first attempt; 0: 4; -1: none */
+	int backoff_base_ms;    /* first backoff; 0: $KERNELARC_LLM_BACKOFF_MS, else 1000 */
+	int backoff_max_ms;     /* cap of one wait, Retry-After included; 0: 60 000 */
+	size_t max_reply_bytes; /* cap on the HTTP body; 0: 4 MiB */
+	int max_tokens;         /* 0: not sent */
+	double temperature;     /* < 0: not sent; the INIT value is 0.2 */
+	FILE *log;              /* one line per retry ("llm: HTTP 429, retry 1/4 in 2.0 s"); NULL: quiet */
 } ka_llm_opts;
 
 #define KA_LLM_OPTS_INIT {.temperature = 0.2}
 
 typedef struct ka_llm_msg {
-	const char *role;           /* "system", "user", "assistant" */
+	const char *role; /* "system", "user", "assistant" */
 	const char *content;
 } ka_llm_msg;
 

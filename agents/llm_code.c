@@ -6,7 +6,7 @@
  * the kernel (```python, ```bash, ```diff, ...) are never chosen; among the
  * rest the order is: mentions the wanted kernel (or any __global__ when no
  * name is given), then a CUDA/C++ fence over a bare one, then the longest. */
-#define _XOPEN_SOURCE 700     /* strptime */
+#define _XOPEN_SOURCE 700 /* strptime */
 #include "agents/llm.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -16,14 +16,14 @@
 #include <time.h>
 
 typedef struct block {
-	const char *begin, *end;   /* the code, without the fence lines */
-	int lang;                  /* 2 CUDA/C/C++/HIP, 1 bare, 0 another language */
+	const char *begin, *end; /* the code, without the fence lines */
+	int lang;                /* 2 CUDA/C/C++/HIP, 1 bare, 0 another language */
 } block;
 
 static int lang_score(const char *info, size_t n)
 {
-	static const char *const code[] = {"cuda", "cu", "cuh", "cpp", "c++", "cxx", "cc", "c",
-					   "hip", "h", "hpp"};
+	static const char *const code[] = {"cuda", "cu", "cuh", "cpp", "c++", "cxx",
+					   "cc",   "c",  "hip", "h",   "hpp"};
 	size_t k = 0;
 	while (k < n && !isspace((unsigned char)info[k]) && info[k] != '{' && info[k] != ',')
 		k++;
@@ -105,7 +105,7 @@ int ka_llm_extract_code(const char *reply, const char *want, char **code, size_t
 		}
 		line = next;
 	}
-	if (open) {                    /* cut off (max_tokens): runs to the end */
+	if (open) { /* cut off (max_tokens): runs to the end */
 		cur.end = reply + strlen(reply);
 		if (cur.lang && (!have || better(&cur, &best, want)))
 			best = cur, have = 1;
@@ -113,8 +113,9 @@ int ka_llm_extract_code(const char *reply, const char *want, char **code, size_t
 	}
 	if (!have)
 		return ka_error_set(KA_EPARSE, others ? "llm: the reply has no CUDA/C++ code block (only "
-				    "blocks in other languages)" : "llm: the reply has no code block (expected the "
-				    "whole kernel file in a ```cuda fence)");
+							"blocks in other languages)"
+						      : "llm: the reply has no code block (expected the "
+							"whole kernel file in a ```cuda fence)");
 	size_t n = (size_t)(best.end - best.begin);
 	if (!(*code = malloc(n + 1)))
 		return ka_error_set(KA_ENOMEM, "out of memory");

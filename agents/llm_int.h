@@ -8,8 +8,8 @@
 
 /* The request body: {"model", "messages", "temperature"?, "max_tokens"?,
  * "stream": false}; malloc'ed JSON text, NULL with a message on failure. */
-char *ka_llm_json_request(const char *model, const ka_llm_msg *msgs, size_t n,
-			  double temperature, int max_tokens);
+char *ka_llm_json_request(const char *model, const ka_llm_msg *msgs, size_t n, double temperature,
+			  int max_tokens);
 
 /* choices[0].message.content of a 200 reply (malloc'ed).  KA_EPARSE with a
  * one-line message naming what is wrong. */

@@ -16,7 +16,7 @@ char *ka_llm_one_line(const char *s, size_t len, size_t cap)
 	if (!o)
 		return NULL;
 	size_t k = 0;
-	int space = 1;                       /* drops leading and repeated blanks */
+	int space = 1; /* drops leading and repeated blanks */
 	for (size_t i = 0; i < len && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 		int blank = c < 0x20 || c == 0x7f || c == ' ';
@@ -36,8 +36,8 @@ char *ka_llm_one_line(const char *s, size_t len, size_t cap)
 	return o;
 }
 
-char *ka_llm_json_request(const char *model, const ka_llm_msg *msgs, size_t n,
-			  double temperature, int max_tokens)
+char *ka_llm_json_request(const char *model, const ka_llm_msg *msgs, size_t n, double temperature,
+			  int max_tokens)
 {
 	char *text = NULL;
 	json_t *root = json_object(), *arr = json_array();
@@ -61,7 +61,7 @@ char *ka_llm_json_request(const char *model, const ka_llm_msg *msgs, size_t n,
 out:
 	if (!text)
 		ka_error_set(KA_ENOMEM, "llm: cannot build the request (out of memory, or a "
-			     "message that is not UTF-8)");
+					"message that is not UTF-8)");
 	json_decref(arr);
 	json_decref(root);
 	return text;
@@ -125,7 +125,8 @@ int ka_llm_json_content(const char *body, size_t len, char **content)
 	if (!json_is_string(c)) {
 		rc = ka_error_set(KA_EPARSE, "llm: choices[0].message.content is %s",
 				  !json_is_object(msg) ? "missing (no message)"
-				  : c ? "not a string" : "missing");
+				  : c                  ? "not a string"
+						       : "missing");
 		goto out;
 	}
 	size_t n = json_string_length(c);

@@ -111,10 +111,11 @@ static int add_task(ka_buf *b, const ka_coder_request *r)
 		rc = ka_buf_adds(b, "## ABI: what must not change\n\n");
 	if (rc == KA_OK)
 		rc = r->abi ? add_fenced(b, "c", r->abi, strlen(r->abi))
-			    : ka_buf_adds(b, "Keep every function signature and kernel name of the file.\n\n");
+			    : ka_buf_adds(b,
+					  "Keep every function signature and kernel name of the file.\n\n");
 	if (rc == KA_OK && r->n_configs)
 		rc = ka_buf_adds(b, "## Configurations (correctness is checked on all of these and on "
-				 "unseen ones)\n\n");
+				    "unseen ones)\n\n");
 	for (size_t i = 0; rc == KA_OK && i < r->n_configs; i++)
 		rc = ka_buf_printf(b, "- %s\n", r->configs[i] ? r->configs[i] : "");
 	if (rc == KA_OK && r->n_configs)
@@ -163,8 +164,10 @@ static int user_text(const ka_coder_request *r, char **out)
 	if (rc == KA_OK)
 		rc = ka_buf_adds(&b, "Reply with the whole rewritten file in one ```cuda block.\n");
 	if (rc == KA_ETOOBIG)
-		rc = ka_error_set(KA_ETOOBIG, "llm: the prompt is over %zu bytes (shorten the rule texts "
-				  "or the trajectory)", KA_LLM_PROMPT_MAX);
+		rc = ka_error_set(KA_ETOOBIG,
+				  "llm: the prompt is over %zu bytes (shorten the rule texts "
+				  "or the trajectory)",
+				  KA_LLM_PROMPT_MAX);
 	*out = rc == KA_OK ? ka_buf_steal(&b) : NULL;
 	ka_buf_free(&b);
 	return rc;
@@ -177,9 +180,11 @@ static int repair_texts(const ka_coder_request *r, char **answer, char **ask)
 	ka_buf_init(&q, KA_LLM_PROMPT_MAX);
 	int rc = add_fenced(&a, lang_of(r->path), r->failed_source, r->failed_len);
 	if (rc == KA_OK)
-		rc = ka_buf_printf(&q, "That candidate failed:\n\n%s\n\nFix this error without undoing "
+		rc = ka_buf_printf(&q,
+				   "That candidate failed:\n\n%s\n\nFix this error without undoing "
 				   "the optimization, and reply with the whole corrected file in one "
-				   "```cuda block.\n", r->failed_error);
+				   "```cuda block.\n",
+				   r->failed_error);
 	if (rc != KA_OK)
 		rc = ka_error_set(rc, "llm: the repair turn is over %zu bytes", KA_LLM_PROMPT_MAX);
 	*answer = rc == KA_OK ? ka_buf_steal(&a) : NULL;
@@ -195,8 +200,10 @@ int ka_llm_prompt_build(const ka_coder_request *req, ka_llm_prompt *out)
 	if (!req->source)
 		return ka_error_set(KA_EINPUT, "llm: the request has no kernel source");
 	if (req->source_len > KA_LLM_PROMPT_MAX_SOURCE)
-		return ka_error_set(KA_ETOOBIG, "llm: the kernel file is %zu bytes, over the %zu-byte "
-				    "limit of a prompt", req->source_len, KA_LLM_PROMPT_MAX_SOURCE);
+		return ka_error_set(KA_ETOOBIG,
+				    "llm: the kernel file is %zu bytes, over the %zu-byte "
+				    "limit of a prompt",
+				    req->source_len, KA_LLM_PROMPT_MAX_SOURCE);
 	int rc = (out->text[0] = strdup(system_text)) ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
 	if (rc == KA_OK)
 		rc = user_text(req, &out->text[1]);

@@ -11,14 +11,14 @@
 #include "agents/llm.h"
 
 /* Caps that keep a prompt inside a model's context. */
-#define KA_LLM_PROMPT_MAX_SOURCE ((size_t)256 << 10)   /* the kernel file */
-#define KA_LLM_PROMPT_MAX_RULE ((size_t)12 << 10)      /* one rule's text; longer is cut */
-#define KA_LLM_PROMPT_MAX ((size_t)1 << 20)            /* one message */
+#define KA_LLM_PROMPT_MAX_SOURCE ((size_t)256 << 10) /* the kernel file */
+#define KA_LLM_PROMPT_MAX_RULE ((size_t)12 << 10)    /* one rule's text; longer is cut */
+#define KA_LLM_PROMPT_MAX ((size_t)1 << 20)          /* one message */
 
 typedef struct ka_llm_prompt {
 	ka_llm_msg msgs[4];
 	size_t n;
-	char *text[4];             /* owned contents of msgs */
+	char *text[4]; /* owned contents of msgs */
 } ka_llm_prompt;
 
 /* KA_ETOOBIG when the kernel file is over KA_LLM_PROMPT_MAX_SOURCE or the

@@ -28,9 +28,9 @@ typedef struct loop {
 	ka_ruleset *rs;
 	ka_coder *coder;
 	char run_id[96], arch[16];
-	char *orig, *best, *parent;       /* baseline, current best, the best's input */
+	char *orig, *best, *parent; /* baseline, current best, the best's input */
 	char best_recipe[64], best_params[96], best_rule[96];
-	char *skill;                      /* the DB's best verified kernel for this task, tried first */
+	char *skill; /* the DB's best verified kernel for this task, tried first */
 	char skill_summary[160];
 	char best_file[1100];
 	ka_opt_summary *s;
@@ -59,7 +59,8 @@ static int write_text(const char *dir, const char *name, const char *text, char 
 	char p[1100];
 	if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p)
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", dir);
-	if (path) snprintf(path, cap, "%s", p);
+	if (path)
+		snprintf(path, cap, "%s", p);
 	return ka_fs_write_atomic(p, text, strlen(text));
 }
 
@@ -67,14 +68,17 @@ static int write_text(const char *dir, const char *name, const char *text, char 
 static void make_abi(loop *L)
 {
 	const ka_bench_spec *sp = &L->spec;
-	int n = snprintf(L->abi, sizeof L->abi,
-			 "#include \"ka_task.h\" and define extern \"C\" int ka_task_run(const ka_task_args *a, "
-			 "cudaStream_t s), launching on stream s. Task %s: params", sp->name);
+	int n = snprintf(
+		L->abi, sizeof L->abi,
+		"#include \"ka_task.h\" and define extern \"C\" int ka_task_run(const ka_task_args *a, "
+		"cudaStream_t s), launching on stream s. Task %s: params",
+		sp->name);
 	for (int i = 0; i < sp->nparams && n < (int)sizeof L->abi - 200; i++)
 		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, " a->p[%d]=%s", i, sp->params[i]);
 	for (int i = 0; i < sp->ntensors && n < (int)sizeof L->abi - 200; i++)
-		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->t[%d]=%s (%s %s, %s elements)", i, sp->t[i].name,
-			      sp->t[i].out ? "out" : "in", ka_bench_dtype_name(sp->t[i].dtype), sp->t[i].shape);
+		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->t[%d]=%s (%s %s, %s elements)", i,
+			      sp->t[i].name, sp->t[i].out ? "out" : "in", ka_bench_dtype_name(sp->t[i].dtype),
+			      sp->t[i].shape);
 	for (int i = 0; i < sp->nscalars && n < (int)sizeof L->abi - 200; i++)
 		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->s[%d]=%s", i, sp->s[i].name);
 	L->ncfg = 0;
@@ -82,8 +86,8 @@ static void make_abi(loop *L)
 		int m = snprintf(L->cfg_text[L->ncfg], sizeof L->cfg_text[0], "%s%s:", sp->c[i].name,
 				 sp->c[i].unseen ? " (unseen)" : "");
 		for (int p = 0; p < sp->nparams; p++)
-			m += snprintf(L->cfg_text[L->ncfg] + m, sizeof L->cfg_text[0] - (size_t)m, " %s=%lld", sp->params[p],
-				      sp->c[i].p[p]);
+			m += snprintf(L->cfg_text[L->ncfg] + m, sizeof L->cfg_text[0] - (size_t)m, " %s=%lld",
+				      sp->params[p], sp->c[i].p[p]);
 		L->cfgs[L->ncfg] = L->cfg_text[L->ncfg];
 		L->ncfg++;
 	}
@@ -92,9 +96,11 @@ static void make_abi(loop *L)
 /* Bench verdicts onto trajectory outcomes. */
 static const char *outcome_of(const ka_bench_result *r)
 {
-	if (!strcmp(r->verdict, "compiled")) return "unverified";
+	if (!strcmp(r->verdict, "compiled"))
+		return "unverified";
 	if (!strcmp(r->verdict, "rejected"))
-		return !strcmp(r->gate, "compile") || !strcmp(r->gate, "static") ? "compile_error" : "incorrect";
+		return !strcmp(r->gate, "compile") || !strcmp(r->gate, "static") ? "compile_error"
+										 : "incorrect";
 	if (!strcmp(r->verdict, "faster") || !strcmp(r->verdict, "same") || !strcmp(r->verdict, "slower"))
 		return r->verdict;
 	return "error";
@@ -106,12 +112,15 @@ static int verify(loop *L, const char *cand_path, ka_bench_result *res)
 	static ka_bench_job job;
 	ka_bench_job_init(&job, &L->spec);
 	int rc = ka_bench_job_path(job.candidate, sizeof job.candidate, cand_path, NULL);
-	if (!rc) rc = ka_bench_job_path(job.baseline, sizeof job.baseline, L->best_file, NULL);
-	if (rc) return rc;                          /* build_dir: the bench's shared object cache */
+	if (!rc)
+		rc = ka_bench_job_path(job.baseline, sizeof job.baseline, L->best_file, NULL);
+	if (rc)
+		return rc; /* build_dir: the bench's shared object cache */
 	snprintf(job.arch, sizeof job.arch, "%s", L->arch);
 	job.compile_only = L->o->compile_only;
-	job.configs = KA_BENCH_CONFIGS_VISIBLE;      /* timed; correctness covers every config */
-	if (L->o->samples) job.samples = L->o->samples;
+	job.configs = KA_BENCH_CONFIGS_VISIBLE; /* timed; correctness covers every config */
+	if (L->o->samples)
+		job.samples = L->o->samples;
 	job.seed = ka_bench_fresh_seed();
 	memset(res, 0, sizeof *res);
 	return ka_bench_runner_local()->run(ka_bench_runner_local(), &job, res);
@@ -125,14 +134,19 @@ static int gather_rules(loop *L, const ka_opt_finding *f, int nf, const ka_opt_p
 	int n = 0;
 	const char *ids[80];
 	int nid = 0;
-	if (chosen && *chosen) ids[nid++] = chosen;
-	for (int i = 0; i < nf && nid < 70; i++) ids[nid++] = f[i].rule;
-	for (int i = 0; i < p->nret && nid < 80; i++) ids[nid++] = p->retrieved[i];
+	if (chosen && *chosen)
+		ids[nid++] = chosen;
+	for (int i = 0; i < nf && nid < 70; i++)
+		ids[nid++] = f[i].rule;
+	for (int i = 0; i < p->nret && nid < 80; i++)
+		ids[nid++] = p->retrieved[i];
 	for (int i = 0; i < nid && n < max; i++) {
 		const ka_rule *r = ka_ruleset_find(L->rs, ids[i]);
 		int dup = 0;
-		for (int j = 0; j < n; j++) dup |= !strcmp(out[j].id, ids[i]);
-		if (!r || dup) continue;
+		for (int j = 0; j < n; j++)
+			dup |= !strcmp(out[j].id, ids[i]);
+		if (!r || dup)
+			continue;
 		out[n++] = (ka_coder_rule){r->id, r->title, r->body, r->fix};
 	}
 	return n;
@@ -140,12 +154,16 @@ static int gather_rules(loop *L, const ka_opt_finding *f, int nf, const ka_opt_p
 
 static void progress(loop *L, const ka_opt_step *st)
 {
-	if (!L->o->progress) return;
-	fprintf(L->o->progress, "step %d: %s%s%s -> %s", st->step, st->strategy, st->params[0] ? " " : "", st->params,
-		st->outcome);
-	if (st->speedup > 0) fprintf(L->o->progress, " %.3fx [%.3f, %.3f]", st->speedup, st->lo, st->hi);
-	if (st->accepted) fprintf(L->o->progress, " accepted, best %.3fx", st->total);
-	if (st->error[0]) fprintf(L->o->progress, " (%s)", st->error);
+	if (!L->o->progress)
+		return;
+	fprintf(L->o->progress, "step %d: %s%s%s -> %s", st->step, st->strategy, st->params[0] ? " " : "",
+		st->params, st->outcome);
+	if (st->speedup > 0)
+		fprintf(L->o->progress, " %.3fx [%.3f, %.3f]", st->speedup, st->lo, st->hi);
+	if (st->accepted)
+		fprintf(L->o->progress, " accepted, best %.3fx", st->total);
+	if (st->error[0])
+		fprintf(L->o->progress, " (%s)", st->error);
 	fprintf(L->o->progress, " %.1fs\n", st->seconds);
 	fflush(L->o->progress);
 }
@@ -154,36 +172,59 @@ static void progress(loop *L, const ka_opt_step *st)
 static int tried_before(loop *L, const char *key)
 {
 	for (int i = 0; i < L->nkeys; i++)
-		if (!strcmp(L->keys[i], key)) return 1;
+		if (!strcmp(L->keys[i], key))
+			return 1;
 	return 0;
 }
 
 static void summarize(loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
 		      const char *src)
 {
-	if (!L->db || L->o->compile_only) return;
+	if (!L->db || L->o->compile_only)
+		return;
 	int verified = !strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 		       !strcmp(res->verdict, "slower") || !strcmp(res->verdict, "rejected");
 	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error"))) {
-		ka_kdb_evidence e = {.rule = c->rule, .fix = st->strategy, .task = L->spec.name,
-				     .kernel_hash = st->hash, .gpu = res->device, .arch = L->arch,
-				     .speedup = st->speedup, .ci_low = st->lo, .ci_high = st->hi,
+		ka_kdb_evidence e = {.rule = c->rule,
+				     .fix = st->strategy,
+				     .task = L->spec.name,
+				     .kernel_hash = st->hash,
+				     .gpu = res->device,
+				     .arch = L->arch,
+				     .speedup = st->speedup,
+				     .ci_low = st->lo,
+				     .ci_high = st->hi,
 				     .verdict = verified ? res->verdict : "error"};
 		if (ka_kdb_add_evidence(L->db, &e, NULL) && L->o->progress)
-			fprintf(L->o->progress, "kcheck: warning: evidence not recorded: %s\n", ka_error_last());
+			fprintf(L->o->progress, "kcheck: warning: evidence not recorded: %s\n",
+				ka_error_last());
 	}
 	if (st->accepted) {
 		char sum[200];
-		if (!strcmp(c->recipe->name, "skill")) snprintf(sum, sizeof sum, "%s", st->params);   /* as stored */
-		else snprintf(sum, sizeof sum, "%s %s", c->recipe->name, c->params);
-		ka_kdb_skill sk = {.task = L->spec.name, .arch = L->arch, .source = src, .summary = sum,
-				   .rules = c->rule, .speedup = st->total};
+		if (!strcmp(c->recipe->name, "skill"))
+			snprintf(sum, sizeof sum, "%s", st->params); /* as stored */
+		else
+			snprintf(sum, sizeof sum, "%s %s", c->recipe->name, c->params);
+		ka_kdb_skill sk = {.task = L->spec.name,
+				   .arch = L->arch,
+				   .source = src,
+				   .summary = sum,
+				   .rules = c->rule,
+				   .speedup = st->total};
 		if (ka_kdb_add_skill(L->db, &sk, NULL) && L->o->progress)
 			fprintf(L->o->progress, "kcheck: warning: skill not recorded: %s\n", ka_error_last());
 	}
-	ka_kdb_step ks = {.run_id = L->run_id, .step = st->step, .task = L->spec.name, .role = "verifier",
-			  .strategy = st->strategy, .params = st->params, .candidate_hash = st->hash,
-			  .outcome = st->outcome, .speedup = st->speedup, .ci_low = st->lo, .ci_high = st->hi,
+	ka_kdb_step ks = {.run_id = L->run_id,
+			  .step = st->step,
+			  .task = L->spec.name,
+			  .role = "verifier",
+			  .strategy = st->strategy,
+			  .params = st->params,
+			  .candidate_hash = st->hash,
+			  .outcome = st->outcome,
+			  .speedup = st->speedup,
+			  .ci_low = st->lo,
+			  .ci_high = st->hi,
 			  .error = st->error[0] ? st->error : NULL};
 	ka_kdb_add_step(L->db, &ks);
 }
@@ -198,7 +239,8 @@ static int try_candidate(loop *L, ka_opt_step *st, const char *src, const char *
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
 	hash_of(src, st->hash);
 	int rc = write_text(cd, name, src, path, cap);
-	if (rc) return rc;
+	if (rc)
+		return rc;
 	rc = verify(L, path, res);
 	if (rc) {
 		snprintf(st->outcome, sizeof st->outcome, "error");
@@ -207,7 +249,8 @@ static int try_candidate(loop *L, ka_opt_step *st, const char *src, const char *
 	}
 	snprintf(st->outcome, sizeof st->outcome, "%s", outcome_of(res));
 	snprintf(st->error, sizeof st->error, "%.*s", (int)strcspn(res->reason, "\n"), res->reason);
-	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") || !strcmp(res->verdict, "slower")) {
+	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
+	    !strcmp(res->verdict, "slower")) {
 		st->speedup = res->geomean;
 		st->lo = res->lo;
 		st->hi = res->hi;
@@ -224,20 +267,24 @@ static const ka_opt_cand *pick(loop *L, ka_opt_plan *plan, int llm, char *key, s
 	static ka_opt_cand free_cand;
 	char bh[65], ph[65] = "";
 	hash_of(L->best, bh);
-	if (L->parent) hash_of(L->parent, ph);
+	if (L->parent)
+		hash_of(L->parent, ph);
 	for (int i = 0; i < plan->n; i++) {
 		const ka_opt_cand *c = &plan->c[i];
 		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params, c->on_parent ? ph : bh);
-		if ((c->on_parent && !L->parent) || tried_before(L, key)) continue;
+		if ((c->on_parent && !L->parent) || tried_before(L, key))
+			continue;
 		if (llm) {
 			/* the hint an LLM gets is a recipe whose shape this kernel has */
 			const char *base = c->on_parent ? L->parent : L->best;
 			char why[256], *x = NULL;
 			size_t xl;
-			int ar = ka_recipe_apply(c->recipe->name, base, strlen(base), NULL, c->params, &x, &xl, why, sizeof why);
+			int ar = ka_recipe_apply(c->recipe->name, base, strlen(base), NULL, c->params, &x,
+						 &xl, why, sizeof why);
 			free(x);
 			if (ar != KA_OK) {
-				if (L->nkeys < 256) snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
+				if (L->nkeys < 256)
+					snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
 				continue;
 			}
 		}
@@ -245,26 +292,29 @@ static const ka_opt_cand *pick(loop *L, ka_opt_plan *plan, int llm, char *key, s
 	}
 	/* an LLM with no recipe hint left may still rewrite freely, once per kernel */
 	snprintf(key, kcap, "free-rewrite||%s", bh);
-	if (!llm || tried_before(L, key)) return NULL;
+	if (!llm || tried_before(L, key))
+		return NULL;
 	memset(&free_cand, 0, sizeof free_cand);
 	free_cand.recipe = &free_rewrite;
-	free_cand.params = "";                    /* no rule called for it: no evidence is filed */
+	free_cand.params = ""; /* no rule called for it: no evidence is filed */
 	return &free_cand;
 }
 
 /* The coder's candidate through the bench, with one repair turn for an
  * LLM candidate that does not compile.  *prc: the coder's return. */
-static int code_and_verify(loop *L, const ka_coder_request *req, int llm, ka_opt_step *st, ka_coder_reply *rep,
-			   ka_bench_result *res, char *cand, size_t cap, int *prc)
+static int code_and_verify(loop *L, const ka_coder_request *req, int llm, ka_opt_step *st,
+			   ka_coder_reply *rep, ka_bench_result *res, char *cand, size_t cap, int *prc)
 {
 	int rc = KA_OK;
 	*prc = ka_coder_propose(L->coder, req, rep);
 	if (*prc != KA_OK) {
-		snprintf(st->outcome, sizeof st->outcome, "%s", *prc == KA_ENOTFOUND && !llm ? "declined" : "error");
+		snprintf(st->outcome, sizeof st->outcome, "%s",
+			 *prc == KA_ENOTFOUND && !llm ? "declined" : "error");
 		snprintf(st->error, sizeof st->error, "%s", ka_error_last());
 		return KA_OK;
 	}
-	if (rep->strategy) snprintf(st->strategy, sizeof st->strategy, "%s", rep->strategy);
+	if (rep->strategy)
+		snprintf(st->strategy, sizeof st->strategy, "%s", rep->strategy);
 	rc = try_candidate(L, st, rep->source, "", res, cand, cap);
 	if (rc == KA_OK && llm && !strcmp(st->outcome, "compile_error")) {
 		ka_coder_reply fix;
@@ -289,10 +339,12 @@ static int record(loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench
 	const ka_opt_opts *o = L->o;
 	int rc = KA_OK;
 	st->accepted = proposed && !o->compile_only && !strcmp(res->verdict, "faster") &&
-		       res->lo > (o->threshold > 0 ? o->threshold : 1.02) && res->correct_unseen == res->total_unseen;
+		       res->lo > (o->threshold > 0 ? o->threshold : 1.02) &&
+		       res->correct_unseen == res->total_unseen;
 	if (st->accepted) {
 		char *copy = strdup(src);
-		if (!copy) return ka_error_set(KA_ENOMEM, "out of memory");
+		if (!copy)
+			return ka_error_set(KA_ENOMEM, "out of memory");
 		if (!c->on_parent) {
 			free(L->parent);
 			L->parent = L->best;
@@ -308,11 +360,12 @@ static int record(loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench
 		L->roof = res->roof_mean;
 	}
 	st->total = L->s->speedup;
-	if (proposed) summarize(L, c, st, res, src);
+	if (proposed)
+		summarize(L, c, st, res, src);
 	if (L->ntried < 64) {
 		int k = L->ntried++;
-		snprintf(L->tried_text[k], sizeof L->tried_text[k], "%s|%s|%s|%s", st->strategy, st->params, st->outcome,
-			 st->error);
+		snprintf(L->tried_text[k], sizeof L->tried_text[k], "%s|%s|%s|%s", st->strategy, st->params,
+			 st->outcome, st->error);
 		char *p1 = L->tried_text[k], *p2 = strchr(p1, '|');
 		*p2++ = 0;
 		char *p3 = strchr(p2, '|');
@@ -335,13 +388,16 @@ static int one_step(loop *L, int *more)
 	int nf = 0, rc = KA_OK, prc = KA_ERR;
 	*more = 0;
 	if (o->lint && o->lint(o->lint_ud, L->best_file, &f, &nf) != KA_OK) {
-		if (o->progress) fprintf(o->progress, "kcheck: warning: no findings: %s\n", ka_error_last());
+		if (o->progress)
+			fprintf(o->progress, "kcheck: warning: no findings: %s\n", ka_error_last());
 		f = NULL, nf = 0;
 	}
 	static ka_opt_plan plan;
-	ka_opt_make_plan(L->db, L->arch, f, nf, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params, &plan);
-	for (int i = 0; i < plan.n; i++)                /* tuning serves the rule the recipe did */
-		if (plan.c[i].on_parent) snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);
+	ka_opt_make_plan(L->db, L->arch, f, nf, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params,
+			 &plan);
+	for (int i = 0; i < plan.n; i++) /* tuning serves the rule the recipe did */
+		if (plan.c[i].on_parent)
+			snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);
 	int llm = !strcmp(ka_coder_name(L->coder), "llm");
 	char key[400];
 	static const char *const skill_grid[] = {"", NULL};
@@ -357,7 +413,10 @@ static int one_step(loop *L, int *more)
 	} else {
 		c = pick(L, &plan, llm, key, sizeof key);
 	}
-	if (!c || L->nkeys == 256 || L->s->nsteps == 64) { free(f); return KA_OK; }
+	if (!c || L->nkeys == 256 || L->s->nsteps == 64) {
+		free(f);
+		return KA_OK;
+	}
 	*more = 1;
 	snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
 	int free_rw = !strcmp(c->recipe->name, "free-rewrite");
@@ -367,7 +426,8 @@ static int one_step(loop *L, int *more)
 	st->total = L->s->speedup;
 	snprintf(st->rule, sizeof st->rule, "%s", c->rule);
 	snprintf(st->strategy, sizeof st->strategy, "%s", c->recipe->name);
-	snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "", llm ? c->recipe->name : c->params);
+	snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "",
+		 llm ? c->recipe->name : c->params);
 	time_t t0 = time(NULL);
 
 	static ka_coder_finding cf[64];
@@ -378,14 +438,28 @@ static int one_step(loop *L, int *more)
 		ev[i][0] = 0;
 		if (L->db && ka_kdb_standing_get(L->db, f[i].rule, NULL, L->arch, &sd) == KA_OK)
 			ka_kdb_standing_text(&sd, L->arch, ev[i], sizeof ev[i]);
-		cf[i] = (ka_coder_finding){f[i].rule, f[i].message, NULL, 0, 0, f[i].kernel[0] ? f[i].kernel : NULL,
+		cf[i] = (ka_coder_finding){f[i].rule,
+					   f[i].message,
+					   NULL,
+					   0,
+					   0,
+					   f[i].kernel[0] ? f[i].kernel : NULL,
 					   ev[i][0] ? ev[i] : NULL};
 	}
 	const char *base = c->on_parent ? L->parent : L->best;
-	ka_coder_request req = {.path = "kernel.cu", .source = base, .source_len = strlen(base), .arch = L->arch,
-				.findings = cf, .n_findings = (size_t)(nf < 64 ? nf : 64), .rules = cr,
-				.strategy = free_rw ? NULL : c->recipe->name, .params = free_rw ? NULL : c->params,
-				.abi = L->abi, .configs = L->cfgs, .n_configs = (size_t)L->ncfg, .tried = L->tried,
+	ka_coder_request req = {.path = "kernel.cu",
+				.source = base,
+				.source_len = strlen(base),
+				.arch = L->arch,
+				.findings = cf,
+				.n_findings = (size_t)(nf < 64 ? nf : 64),
+				.rules = cr,
+				.strategy = free_rw ? NULL : c->recipe->name,
+				.params = free_rw ? NULL : c->params,
+				.abi = L->abi,
+				.configs = L->cfgs,
+				.n_configs = (size_t)L->ncfg,
+				.tried = L->tried,
 				.n_tried = (size_t)L->ntried};
 	req.n_rules = (size_t)gather_rules(L, f, nf, &plan, c->rule, cr, 24);
 	ka_coder_reply rep;
@@ -411,11 +485,13 @@ static int one_step(loop *L, int *more)
 		for (int g = 0; c->recipe->grid && c->recipe->grid[g] && L->nkeys < 256; g++) {
 			char k2[400];
 			snprintf(k2, sizeof k2, "%s|%s|%s", c->recipe->name, c->recipe->grid[g], bh);
-			if (!tried_before(L, k2)) snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", k2);
+			if (!tried_before(L, k2))
+				snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", k2);
 		}
 	}
 	st->seconds = difftime(time(NULL), t0);
-	if (rc == KA_OK) rc = record(L, c, st, &res, prc == KA_OK ? rep.source : NULL, cand, prc == KA_OK);
+	if (rc == KA_OK)
+		rc = record(L, c, st, &res, prc == KA_OK ? rep.source : NULL, cand, prc == KA_OK);
 	ka_coder_reply_clear(&rep);
 	ka_bench_result_free(&res);
 	free(f);
@@ -427,13 +503,15 @@ static int write_patch(loop *L)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
-	if (!m) return ka_error_set(KA_ENOMEM, "out of memory");
+	if (!m)
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	int rc = ka_diff_unified("baseline.cu", L->orig, strlen(L->orig), L->best, strlen(L->best), m);
 	fclose(m);
 	char p[1100];
 	if (rc == KA_OK && snprintf(p, sizeof p, "%s/best.patch", L->o->out_dir) >= (int)sizeof p)
 		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
-	if (rc == KA_OK) rc = ka_fs_write_atomic(p, text ? text : "", len);
+	if (rc == KA_OK)
+		rc = ka_fs_write_atomic(p, text ? text : "", len);
 	free(text);
 	return rc;
 }
@@ -445,34 +523,45 @@ static int setup(loop *L)
 	const char *task = o->task;
 	if (!ka_fs_is_dir(task)) {
 		snprintf(alt, sizeof alt, "bench/tasks/%s", task);
-		if (ka_fs_is_dir(alt)) task = alt;
+		if (ka_fs_is_dir(alt))
+			task = alt;
 	}
 	int rc = ka_bench_spec_load(task, &L->spec);
-	if (rc) return rc;
+	if (rc)
+		return rc;
 	snprintf(L->arch, sizeof L->arch, "%s", o->arch ? o->arch : "sm_90");
 	char bp[1300];
 	size_t n;
 	if (snprintf(bp, sizeof bp, "%s/baseline.cu", L->spec.dir) >= (int)sizeof bp)
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->spec.dir);
-	if ((rc = ka_fs_read(bp, 0, &L->orig, &n))) return rc;
+	if ((rc = ka_fs_read(bp, 0, &L->orig, &n)))
+		return rc;
 	L->best = strdup(L->orig);
-	if (!L->best) return ka_error_set(KA_ENOMEM, "out of memory");
+	if (!L->best)
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	if (mkdir(o->out_dir, 0777) && !ka_fs_is_dir(o->out_dir))
 		return ka_error_set(KA_EIO, "cannot create %s", o->out_dir);
 	char cd[1100];
 	if (snprintf(cd, sizeof cd, "%s/candidates", o->out_dir) >= (int)sizeof cd)
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
-	if (mkdir(cd, 0777) && !ka_fs_is_dir(cd)) return ka_error_set(KA_EIO, "cannot create %s", cd);
-	if ((rc = write_text(cd, "step-0-baseline.cu", L->orig, L->best_file, sizeof L->best_file))) return rc;
-	if ((rc = ka_ruleset_new(&L->rs)) || (rc = ka_ruleset_load_builtin(L->rs))) return rc;
+	if (mkdir(cd, 0777) && !ka_fs_is_dir(cd))
+		return ka_error_set(KA_EIO, "cannot create %s", cd);
+	if ((rc = write_text(cd, "step-0-baseline.cu", L->orig, L->best_file, sizeof L->best_file)))
+		return rc;
+	if ((rc = ka_ruleset_new(&L->rs)) || (rc = ka_ruleset_load_builtin(L->rs)))
+		return rc;
 	if (!o->no_db) {
 		/* compile-only writes nothing: it reads a DB that exists, else none */
 		rc = ka_kdb_open(&L->db, o->db, o->compile_only ? KA_KDB_READONLY : KA_KDB_CREATE);
-		if (rc == KA_ENOTFOUND && o->compile_only) rc = KA_OK, L->db = NULL;
-		if (rc) return rc;
-		if (L->db && !o->compile_only && (rc = ka_kdb_sync_rules(L->db, L->rs))) return rc;
+		if (rc == KA_ENOTFOUND && o->compile_only)
+			rc = KA_OK, L->db = NULL;
+		if (rc)
+			return rc;
+		if (L->db && !o->compile_only && (rc = ka_kdb_sync_rules(L->db, L->rs)))
+			return rc;
 	}
-	if ((rc = ka_coder_new(&L->coder, &o->coder))) return rc;
+	if ((rc = ka_coder_new(&L->coder, &o->coder)))
+		return rc;
 	if (L->db && !o->compile_only) {
 		/* long-term memory first: the best kernel an earlier run verified
 		 * for this task (benched again, never trusted) */
@@ -482,7 +571,8 @@ static int setup(loop *L)
 			snprintf(L->skill_summary, sizeof L->skill_summary, "%.150s", sum ? sum : "");
 		free(sum);
 	}
-	snprintf(L->run_id, sizeof L->run_id, "%s-%lld-%d", L->spec.name, (long long)time(NULL), (int)getpid());
+	snprintf(L->run_id, sizeof L->run_id, "%s-%lld-%d", L->spec.name, (long long)time(NULL),
+		 (int)getpid());
 	make_abi(L);
 	return KA_OK;
 }
@@ -496,32 +586,46 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 	L.s = out;
 	out->speedup = 1.0;
 	int rc = setup(&L), budget = o->budget_steps > 0 ? o->budget_steps : 12;
-	if (budget > 64) budget = 64;
+	if (budget > 64)
+		budget = 64;
 	time_t t0 = time(NULL);
 	while (rc == KA_OK) {
-		int used = 0;                             /* a declined recipe cost no bench run: not counted */
-		for (int i = 0; i < out->nsteps; i++) used += strcmp(out->steps[i].outcome, "declined") != 0;
-		if (used >= budget) { snprintf(out->stop, sizeof out->stop, "step budget (%d) used", budget); break; }
+		int used = 0; /* a declined recipe cost no bench run: not counted */
+		for (int i = 0; i < out->nsteps; i++)
+			used += strcmp(out->steps[i].outcome, "declined") != 0;
+		if (used >= budget) {
+			snprintf(out->stop, sizeof out->stop, "step budget (%d) used", budget);
+			break;
+		}
 		if (o->budget_minutes > 0 && difftime(time(NULL), t0) >= o->budget_minutes * 60) {
-			snprintf(out->stop, sizeof out->stop, "time budget (%.1f min) used", o->budget_minutes);
+			snprintf(out->stop, sizeof out->stop, "time budget (%.1f min) used",
+				 o->budget_minutes);
 			break;
 		}
 		if (L.roof >= 0.85) {
-			snprintf(out->stop, sizeof out->stop, "near the roofline (%.0f%% of the ceiling)", 100 * L.roof);
+			snprintf(out->stop, sizeof out->stop, "near the roofline (%.0f%% of the ceiling)",
+				 100 * L.roof);
 			break;
 		}
 		int more = 0;
 		rc = one_step(&L, &more);
-		if (rc == KA_OK && !more) { snprintf(out->stop, sizeof out->stop, "no strategy left"); break; }
+		if (rc == KA_OK && !more) {
+			snprintf(out->stop, sizeof out->stop, "no strategy left");
+			break;
+		}
 	}
 	if (rc == KA_OK) {
 		rc = write_text(o->out_dir, "best.cu", L.best, out->best_path, sizeof out->best_path);
-		if (rc == KA_OK) rc = write_patch(&L);
+		if (rc == KA_OK)
+			rc = write_patch(&L);
 		char tp[1100];
-		if (rc == KA_OK && snprintf(tp, sizeof tp, "%s/trajectory.json", o->out_dir) >= (int)sizeof tp)
+		if (rc == KA_OK &&
+		    snprintf(tp, sizeof tp, "%s/trajectory.json", o->out_dir) >= (int)sizeof tp)
 			rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
-		if (rc == KA_OK) rc = ka_opt_write_trajectory(tp, L.spec.name, out, o->compile_only);
-		if (rc == KA_OK) rc = ka_opt_write_report(o->out_dir, L.spec.name, out, o->compile_only);
+		if (rc == KA_OK)
+			rc = ka_opt_write_trajectory(tp, L.spec.name, out, o->compile_only);
+		if (rc == KA_OK)
+			rc = ka_opt_write_report(o->out_dir, L.spec.name, out, o->compile_only);
 	}
 	ka_coder_free(L.coder);
 	ka_kdb_close(L.db);

@@ -29,50 +29,50 @@ typedef struct ka_opt_finding {
 	char rule[96];
 	char kernel[96];
 	char message[512];
-	double estimate;            /* the finding's impact estimate (slowdown factor), 0 none */
+	double estimate; /* the finding's impact estimate (slowdown factor), 0 none */
 } ka_opt_finding;
 
 /* Findings of one kernel file: *out malloc'd (caller frees), *n its count. */
 typedef int (*ka_opt_lint_fn)(void *ud, const char *path, ka_opt_finding **out, int *n);
 
 typedef struct ka_opt_opts {
-	const char *task;           /* the bench task folder (or a name under bench/tasks) */
-	const char *out_dir;        /* where best.cu, best.patch, trajectory.json, report.md go */
-	const char *db;             /* knowledge DB; NULL = the default path */
-	int no_db;                  /* no knowledge DB at all */
-	int budget_steps;           /* 0 = 12 */
-	double budget_minutes;      /* 0 = none */
+	const char *task;      /* the bench task folder (or a name under bench/tasks) */
+	const char *out_dir;   /* where best.cu, best.patch, trajectory.json, report.md go */
+	const char *db;        /* knowledge DB; NULL = the default path */
+	int no_db;             /* no knowledge DB at all */
+	int budget_steps;      /* 0 = 12 */
+	double budget_minutes; /* 0 = none */
 	int compile_only;
-	double threshold;           /* the CI's lower bound must exceed this (0 = 1.02) */
-	int samples;                /* timed pairs per config (0 = the bench's 40) */
-	const char *arch;           /* "sm_90" (NULL) */
-	ka_coder_opts coder;        /* provider "offline" (NULL) or "llm" */
-	ka_opt_lint_fn lint;        /* NULL: no findings (retrieval and the recipe table only) */
+	double threshold;    /* the CI's lower bound must exceed this (0 = 1.02) */
+	int samples;         /* timed pairs per config (0 = the bench's 40) */
+	const char *arch;    /* "sm_90" (NULL) */
+	ka_coder_opts coder; /* provider "offline" (NULL) or "llm" */
+	ka_opt_lint_fn lint; /* NULL: no findings (retrieval and the recipe table only) */
 	void *lint_ud;
-	FILE *progress;             /* one line per step; NULL = none */
+	FILE *progress; /* one line per step; NULL = none */
 } ka_opt_opts;
 
 /* One step of the trajectory. */
 typedef struct ka_opt_step {
 	int step;
-	char strategy[64];          /* recipe, or "llm:MODEL" */
+	char strategy[64]; /* recipe, or "llm:MODEL" */
 	char params[96];
-	char rule[96];              /* the rule that called for it, or "" */
-	char hash[65];              /* candidate's SHA-256, "" when there was none */
-	char outcome[16];           /* faster | same | slower | incorrect | compile_error | declined |
+	char rule[96];          /* the rule that called for it, or "" */
+	char hash[65];          /* candidate's SHA-256, "" when there was none */
+	char outcome[16];       /* faster | same | slower | incorrect | compile_error | declined |
 				     * error | unverified */
-	double speedup, lo, hi;     /* over the best at that step; 0 when not measured */
-	double total;               /* the best's speedup over the baseline after the step */
+	double speedup, lo, hi; /* over the best at that step; 0 when not measured */
+	double total;           /* the best's speedup over the baseline after the step */
 	int accepted, repaired;
-	char error[256];            /* first error line, or "" */
+	char error[256]; /* first error line, or "" */
 	double seconds;
 } ka_opt_step;
 
 typedef struct ka_opt_summary {
 	int nsteps;
 	ka_opt_step steps[64];
-	double speedup;             /* best over the baseline (product of accepted steps); 1 = none */
-	char stop[128];             /* why the loop stopped */
+	double speedup; /* best over the baseline (product of accepted steps); 1 = none */
+	char stop[128]; /* why the loop stopped */
 	char best_path[1100];
 } ka_opt_summary;
 

@@ -11,18 +11,18 @@
 
 typedef struct ka_opt_cand {
 	const ka_recipe *recipe;
-	const char *params;         /* one of the recipe's grid sets */
-	char rule[96];              /* the fired (or retrieved) rule that calls for it */
-	double score;               /* impact estimate x standing */
-	int on_parent;              /* tune: the accepted recipe again, other parameters, on its input */
-	int retrieved;              /* called for by BM25-retrieved knowledge, not a finding */
+	const char *params; /* one of the recipe's grid sets */
+	char rule[96];      /* the fired (or retrieved) rule that calls for it */
+	double score;       /* impact estimate x standing */
+	int on_parent;      /* tune: the accepted recipe again, other parameters, on its input */
+	int retrieved;      /* called for by BM25-retrieved knowledge, not a finding */
 } ka_opt_cand;
 
 typedef struct ka_opt_plan {
 	int n;
 	ka_opt_cand c[KA_OPT_MAX_CANDS];
 	int nret;
-	char retrieved[KA_OPT_MAX_RETRIEVED][128];   /* rule ids BM25 found for the features */
+	char retrieved[KA_OPT_MAX_RETRIEVED][128]; /* rule ids BM25 found for the features */
 } ka_opt_plan;
 
 /* Rank strategies: recipes serving the fired rules (score: the finding's

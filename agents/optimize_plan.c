@@ -24,20 +24,22 @@ static int cmp_cand(const void *a, const void *b)
 static int have(const ka_opt_plan *p, const ka_recipe *r, const char *params)
 {
 	for (int i = 0; i < p->n; i++)
-		if (p->c[i].recipe == r && !strcmp(p->c[i].params, params)) return 1;
+		if (p->c[i].recipe == r && !strcmp(p->c[i].params, params))
+			return 1;
 	return 0;
 }
 
 static void add_recipe(ka_opt_plan *p, const ka_recipe *r, const char *rule, double score, int retrieved)
 {
 	for (int g = 0; r->grid && r->grid[g] && p->n < KA_OPT_MAX_CANDS; g++) {
-		if (have(p, r, r->grid[g])) continue;
+		if (have(p, r, r->grid[g]))
+			continue;
 		ka_opt_cand *c = &p->c[p->n++];
 		memset(c, 0, sizeof *c);
 		c->recipe = r;
 		c->params = r->grid[g];
 		snprintf(c->rule, sizeof c->rule, "%s", rule);
-		c->score = score * (1.0 - 0.01 * g);      /* the grid's first set first */
+		c->score = score * (1.0 - 0.01 * g); /* the grid's first set first */
 		c->retrieved = retrieved;
 	}
 }
@@ -45,12 +47,16 @@ static void add_recipe(ka_opt_plan *p, const ka_recipe *r, const char *rule, dou
 /* The estimate of the rule's strongest finding, corrected by evidence. */
 static double rule_score(ka_kdb *db, const char *arch, const char *rule, double est, const ka_recipe *r)
 {
-	if (est <= 0) est = 1.2;                         /* no estimate: a modest prior */
+	if (est <= 0)
+		est = 1.2; /* no estimate: a modest prior */
 	double s = est, corrected;
 	ka_kdb_standing st;
-	if (db && ka_kdb_correct_estimate(db, rule, arch, est, &corrected) == KA_OK) s = corrected;
-	if (db && ka_kdb_standing_get(db, rule, r->name, arch, &st) == KA_OK) s *= 0.5 + st.posterior;
-	else s *= 1.0;
+	if (db && ka_kdb_correct_estimate(db, rule, arch, est, &corrected) == KA_OK)
+		s = corrected;
+	if (db && ka_kdb_standing_get(db, rule, r->name, arch, &st) == KA_OK)
+		s *= 0.5 + st.posterior;
+	else
+		s *= 1.0;
 	return s;
 }
 
@@ -60,13 +66,18 @@ static void retrieve(ka_kdb *db, const ka_opt_finding *f, int nf, ka_opt_plan *p
 	int nfeat = 0;
 	for (int i = 0; i < nf && nfeat < 38; i++) {
 		int dup = 0;
-		for (int j = 0; j < nfeat; j++) dup |= !strcmp(feat[j], f[i].rule);
-		if (!dup) feat[nfeat++] = f[i].rule;
-		if (f[i].kernel[0]) feat[nfeat++] = f[i].kernel;
+		for (int j = 0; j < nfeat; j++)
+			dup |= !strcmp(feat[j], f[i].rule);
+		if (!dup)
+			feat[nfeat++] = f[i].rule;
+		if (f[i].kernel[0])
+			feat[nfeat++] = f[i].kernel;
 	}
 	ka_kdb_hit hits[KA_OPT_MAX_RETRIEVED];
 	int nh = 0;
-	if (!db || !nfeat || ka_kdb_retrieve(db, "rule", feat, nfeat, hits, KA_OPT_MAX_RETRIEVED, &nh) != KA_OK) return;
+	if (!db || !nfeat ||
+	    ka_kdb_retrieve(db, "rule", feat, nfeat, hits, KA_OPT_MAX_RETRIEVED, &nh) != KA_OK)
+		return;
 	for (int i = 0; i < nh; i++) {
 		snprintf(p->retrieved[p->nret++], sizeof p->retrieved[0], "%.127s", hits[i].id);
 		for (size_t k = 0; k < ka_recipe_count(); k++)
@@ -82,7 +93,8 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int 
 	/* the accepted recipe's other parameter sets, on the kernel it was applied to */
 	const ka_recipe *tr = tuned ? ka_recipe_find(tuned) : NULL;
 	for (int g = 0; tr && tr->grid && tr->grid[g] && out->n < KA_OPT_MAX_CANDS; g++) {
-		if (tuned_params && !strcmp(tr->grid[g], tuned_params)) continue;
+		if (tuned_params && !strcmp(tr->grid[g], tuned_params))
+			continue;
 		ka_opt_cand *c = &out->c[out->n++];
 		memset(c, 0, sizeof *c);
 		c->recipe = tr;
@@ -98,16 +110,22 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int 
 		double best = 0;
 		const char *why = NULL;
 		for (int i = 0; i < nf; i++) {
-			if (!ka_recipe_serves(r, f[i].rule)) continue;
+			if (!ka_recipe_serves(r, f[i].rule))
+				continue;
 			double s = rule_score(db, arch, f[i].rule, f[i].estimate, r);
-			if (s > best) { best = s; why = f[i].rule; }
+			if (s > best) {
+				best = s;
+				why = f[i].rule;
+			}
 		}
-		if (why) add_recipe(out, r, why, 1.0 + best - 1e-4 * (double)k, 0);   /* ties: table order */
+		if (why)
+			add_recipe(out, r, why, 1.0 + best - 1e-4 * (double)k, 0); /* ties: table order */
 	}
 	retrieve(db, f, nf, out);
 	/* then every other recipe, below what the knowledge called for: a recipe
 	 * proves its own shape or declines, at no bench cost */
-	for (size_t k = 0; k < ka_recipe_count(); k++) add_recipe(out, ka_recipe_get(k), "", 0.5 - 0.01 * (double)k, 0);
+	for (size_t k = 0; k < ka_recipe_count(); k++)
+		add_recipe(out, ka_recipe_get(k), "", 0.5 - 0.01 * (double)k, 0);
 	qsort(out->c + base, (size_t)(out->n - base), sizeof out->c[0], cmp_cand);
 	return KA_OK;
 }

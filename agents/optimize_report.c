@@ -14,17 +14,22 @@
 
 int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_summary *s, int compile_only)
 {
-	json_t *root = json_pack("{s:s, s:b, s:f, s:s, s:[]}", "task", task, "compile_only", compile_only, "speedup",
-				 s->speedup, "stop", s->stop, "steps");
-	if (!root) return ka_error_set(KA_ENOMEM, "out of memory");
+	json_t *root = json_pack("{s:s, s:b, s:f, s:s, s:[]}", "task", task, "compile_only", compile_only,
+				 "speedup", s->speedup, "stop", s->stop, "steps");
+	if (!root)
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	json_t *arr = json_object_get(root, "steps");
 	for (int i = 0; i < s->nsteps; i++) {
 		const ka_opt_step *st = &s->steps[i];
-		json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:f, s:f}", "step", st->step, "strategy",
-				      st->strategy, "params", st->params, "rule", st->rule, "candidate_hash", st->hash,
-				      "outcome", st->outcome, "accepted", st->accepted, "repaired", st->repaired, "best_speedup",
-				      st->total, "seconds", st->seconds);
-		if (!o) { json_decref(root); return ka_error_set(KA_ENOMEM, "out of memory"); }
+		json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:f, s:f}", "step", st->step,
+				      "strategy", st->strategy, "params", st->params, "rule", st->rule,
+				      "candidate_hash", st->hash, "outcome", st->outcome, "accepted",
+				      st->accepted, "repaired", st->repaired, "best_speedup", st->total,
+				      "seconds", st->seconds);
+		if (!o) {
+			json_decref(root);
+			return ka_error_set(KA_ENOMEM, "out of memory");
+		}
 		if (st->speedup > 0) {
 			json_object_set_new(o, "speedup", json_real(st->speedup));
 			json_object_set_new(o, "ci", json_pack("[f, f]", st->lo, st->hi));
@@ -36,7 +41,8 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 	}
 	char *text = json_dumps(root, JSON_INDENT(2));
 	json_decref(root);
-	if (!text) return ka_error_set(KA_ENOMEM, "out of memory");
+	if (!text)
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	int rc = ka_fs_write_atomic(path, text, strlen(text));
 	free(text);
 	return rc;
@@ -44,9 +50,12 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 
 static const char *colour(const ka_opt_step *st)
 {
-	if (st->accepted) return "#2e7d32";
-	if (!strcmp(st->outcome, "unverified")) return "#9e9e9e";
-	if (!strcmp(st->outcome, "compile_error") || !strcmp(st->outcome, "incorrect") || !strcmp(st->outcome, "error"))
+	if (st->accepted)
+		return "#2e7d32";
+	if (!strcmp(st->outcome, "unverified"))
+		return "#9e9e9e";
+	if (!strcmp(st->outcome, "compile_error") || !strcmp(st->outcome, "incorrect") ||
+	    !strcmp(st->outcome, "error"))
 		return "#c62828";
 	return "#f9a825";
 }
@@ -55,25 +64,36 @@ int ka_opt_svg(const ka_opt_summary *s, ka_buf *b)
 {
 	int n = s->nsteps > 0 ? s->nsteps : 1, w = 60 + 40 * n, h = 240;
 	double top = 1.0;
-	for (int i = 0; i < s->nsteps; i++) top = s->steps[i].total > top ? s->steps[i].total : top;
+	for (int i = 0; i < s->nsteps; i++)
+		top = s->steps[i].total > top ? s->steps[i].total : top;
 	top *= 1.15;
-	ka_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
-			 "font-size=\"11\">\n<title>speedup over the baseline after each step</title>\n", w, h);
+	ka_buf_printf(
+		b,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
+		"font-size=\"11\">\n<title>speedup over the baseline after each step</title>\n",
+		w, h);
 	ka_buf_printf(b, "<line x1=\"40\" y1=\"200\" x2=\"%d\" y2=\"200\" stroke=\"black\"/>\n", w - 10);
 	double y1 = 200 - 180 * (1.0 / top);
-	ka_buf_printf(b, "<line x1=\"40\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" stroke-dasharray=\"4\"/>"
-			 "<text x=\"4\" y=\"%.1f\">1.0x</text>\n", y1, w - 10, y1, y1 + 4);
+	ka_buf_printf(
+		b,
+		"<line x1=\"40\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" stroke-dasharray=\"4\"/>"
+		"<text x=\"4\" y=\"%.1f\">1.0x</text>\n",
+		y1, w - 10, y1, y1 + 4);
 	for (int i = 0; i < s->nsteps; i++) {
 		const ka_opt_step *st = &s->steps[i];
 		double bh = 180 * st->total / top;
-		ka_buf_printf(b, "<rect x=\"%d\" y=\"%.1f\" width=\"28\" height=\"%.1f\" fill=\"%s\"><title>step %d: %s %s: %s, "
-				 "best %.3fx</title></rect>\n", 46 + 40 * i, 200 - bh, bh, colour(st), st->step, st->strategy,
-			      st->params, st->outcome, st->total);
-		ka_buf_printf(b, "<text x=\"%d\" y=\"215\">%d</text><text x=\"%d\" y=\"%.1f\">%.2f</text>\n", 54 + 40 * i,
-			      st->step, 46 + 40 * i, 196 - bh, st->total);
+		ka_buf_printf(
+			b,
+			"<rect x=\"%d\" y=\"%.1f\" width=\"28\" height=\"%.1f\" fill=\"%s\"><title>step %d: %s %s: %s, "
+			"best %.3fx</title></rect>\n",
+			46 + 40 * i, 200 - bh, bh, colour(st), st->step, st->strategy, st->params,
+			st->outcome, st->total);
+		ka_buf_printf(b, "<text x=\"%d\" y=\"215\">%d</text><text x=\"%d\" y=\"%.1f\">%.2f</text>\n",
+			      54 + 40 * i, st->step, 46 + 40 * i, 196 - bh, st->total);
 	}
-	ka_buf_printf(b, "<text x=\"40\" y=\"232\">step (green: accepted, yellow: not faster, red: failed, grey: "
-			 "unverified)</text>\n</svg>\n");
+	ka_buf_printf(
+		b, "<text x=\"40\" y=\"232\">step (green: accepted, yellow: not faster, red: failed, grey: "
+		   "unverified)</text>\n</svg>\n");
 	return b->data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
 }
 
@@ -84,32 +104,43 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 	ka_buf_init(&svg, 4 << 20);
 	ka_buf_printf(&b, "# kcheck optimize: %s\n\n", task);
 	if (compile_only)
-		ka_buf_adds(&b, "Compile-only run: candidates passed or failed the static and compile gates only; none was "
-				"verified on a GPU, none was accepted, no evidence was written.\n\n");
-	ka_buf_printf(&b, "Best: %.3fx over the baseline after %d steps (stopped: %s). Files: `best.cu`, "
-			  "`best.patch`, `trajectory.json`, `candidates/`.\n\n![speedup per step](speedup.svg)\n\n",
-		      s->speedup, s->nsteps, s->stop[0] ? s->stop : "-");
-	ka_buf_adds(&b, "| step | strategy | parameters | rule | outcome | speedup [95% CI] | best | first error |\n"
-			"|---|---|---|---|---|---|---|---|\n");
+		ka_buf_adds(
+			&b,
+			"Compile-only run: candidates passed or failed the static and compile gates only; none was "
+			"verified on a GPU, none was accepted, no evidence was written.\n\n");
+	ka_buf_printf(
+		&b,
+		"Best: %.3fx over the baseline after %d steps (stopped: %s). Files: `best.cu`, "
+		"`best.patch`, `trajectory.json`, `candidates/`.\n\n![speedup per step](speedup.svg)\n\n",
+		s->speedup, s->nsteps, s->stop[0] ? s->stop : "-");
+	ka_buf_adds(
+		&b,
+		"| step | strategy | parameters | rule | outcome | speedup [95% CI] | best | first error |\n"
+		"|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < s->nsteps; i++) {
 		const ka_opt_step *st = &s->steps[i];
 		char sp[64] = "-", err[256];
-		if (st->speedup > 0) snprintf(sp, sizeof sp, "%.3f [%.3f, %.3f]", st->speedup, st->lo, st->hi);
+		if (st->speedup > 0)
+			snprintf(sp, sizeof sp, "%.3f [%.3f, %.3f]", st->speedup, st->lo, st->hi);
 		snprintf(err, sizeof err, "%s", st->error[0] ? st->error : "");
 		for (char *p = err; *p; p++)
-			if (*p == '|' || *p == '\n') *p = ' ';
-		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s | %s | %.3f | %s |\n", st->step, st->strategy, st->params,
-			      st->rule[0] ? st->rule : "-", st->outcome, st->accepted ? " (accepted)" : "",
-			      st->repaired ? " (after repair)" : "", sp, st->total, err);
+			if (*p == '|' || *p == '\n')
+				*p = ' ';
+		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s | %s | %.3f | %s |\n", st->step, st->strategy,
+			      st->params, st->rule[0] ? st->rule : "-", st->outcome,
+			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", sp,
+			      st->total, err);
 	}
 	int rc = b.data ? ka_opt_svg(s, &svg) : ka_error_set(KA_ENOMEM, "out of memory");
 	char p[1100];
 	if (rc == KA_OK && snprintf(p, sizeof p, "%s/report.md", dir) >= (int)sizeof p)
 		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", dir);
-	if (rc == KA_OK) rc = ka_fs_write_atomic(p, b.data, b.len);
+	if (rc == KA_OK)
+		rc = ka_fs_write_atomic(p, b.data, b.len);
 	if (rc == KA_OK && snprintf(p, sizeof p, "%s/speedup.svg", dir) >= (int)sizeof p)
 		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", dir);
-	if (rc == KA_OK) rc = ka_fs_write_atomic(p, svg.data, svg.len);
+	if (rc == KA_OK)
+		rc = ka_fs_write_atomic(p, svg.data, svg.len);
 	ka_buf_free(&b);
 	ka_buf_free(&svg);
 	return rc;

@@ -10,29 +10,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const ka_recipe ka_recipe_warp_per_row;       /* recipe_rowwarp.c */
-extern const ka_recipe ka_recipe_vectorize;          /* recipe_elementwise.c */
-extern const ka_recipe ka_recipe_grid_stride;        /* recipe_elementwise.c */
-extern const ka_recipe ka_recipe_smem_histogram;     /* recipe_histogram.c */
-extern const ka_recipe ka_recipe_launch_tune;        /* recipe_launch.c */
+extern const ka_recipe ka_recipe_warp_per_row;        /* recipe_rowwarp.c */
+extern const ka_recipe ka_recipe_vectorize;           /* recipe_elementwise.c */
+extern const ka_recipe ka_recipe_grid_stride;         /* recipe_elementwise.c */
+extern const ka_recipe ka_recipe_smem_histogram;      /* recipe_histogram.c */
+extern const ka_recipe ka_recipe_launch_tune;         /* recipe_launch.c */
 extern const ka_recipe ka_recipe_smem_tile_transpose; /* recipe_tile.c */
-extern const ka_recipe ka_recipe_fuse_elementwise;   /* recipe_fuse.c */
-extern const ka_recipe ka_recipe_smem_tile_gemm;     /* recipe_gemm.c */
+extern const ka_recipe ka_recipe_fuse_elementwise;    /* recipe_fuse.c */
+extern const ka_recipe ka_recipe_smem_tile_gemm;      /* recipe_gemm.c */
 
 static const ka_recipe *const table[] = {
-	&ka_recipe_warp_per_row, &ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose, &ka_recipe_smem_histogram,
-	&ka_recipe_fuse_elementwise, &ka_recipe_vectorize,
-	&ka_recipe_grid_stride, &ka_recipe_launch_tune,
+	&ka_recipe_warp_per_row,   &ka_recipe_smem_tile_gemm,   &ka_recipe_smem_tile_transpose,
+	&ka_recipe_smem_histogram, &ka_recipe_fuse_elementwise, &ka_recipe_vectorize,
+	&ka_recipe_grid_stride,    &ka_recipe_launch_tune,
 };
 #define N_RECIPES (sizeof table / sizeof table[0])
 
-size_t ka_recipe_count(void) { return N_RECIPES; }
-const ka_recipe *ka_recipe_get(size_t i) { return i < N_RECIPES ? table[i] : NULL; }
+size_t ka_recipe_count(void)
+{
+	return N_RECIPES;
+}
+const ka_recipe *ka_recipe_get(size_t i)
+{
+	return i < N_RECIPES ? table[i] : NULL;
+}
 
 const ka_recipe *ka_recipe_find(const char *name)
 {
 	for (size_t i = 0; name && i < N_RECIPES; i++)
-		if (!strcmp(table[i]->name, name)) return table[i];
+		if (!strcmp(table[i]->name, name))
+			return table[i];
 	return NULL;
 }
 
@@ -40,7 +47,8 @@ int ka_recipe_serves(const ka_recipe *r, const char *rule)
 {
 	size_t n = strlen(rule);
 	for (const char *p = r->rules; p && (p = strstr(p, rule)); p += n)
-		if ((p == r->rules || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return 1;
+		if ((p == r->rules || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
 	return 0;
 }
 
@@ -48,8 +56,10 @@ long ka_recipe_param(const char *params, const char *key, long dflt)
 {
 	size_t n = strlen(key);
 	for (const char *p = params; p && *p;) {
-		while (*p == ' ') p++;
-		if (!strncmp(p, key, n) && p[n] == '=') return strtol(p + n + 1, NULL, 10);
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, n) && p[n] == '=')
+			return strtol(p + n + 1, NULL, 10);
 		p = strchr(p, ' ');
 	}
 	return dflt;
@@ -67,8 +77,9 @@ int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...)
 /* Drop the integer casts an index expression may carry. */
 static void drop_casts(char *s)
 {
-	static const char *const casts[] = {"(long long)", "(unsigned long long)", "(size_t)", "(int64_t)",
-					    "(long)", "(int)", "(unsigned)", "(unsigned int)"};
+	static const char *const casts[] = {
+		"(long long)", "(unsigned long long)", "(size_t)",      "(int64_t)", "(long)",
+		"(int)",       "(unsigned)",           "(unsigned int)"};
 	for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
 		for (char *p; (p = strstr(s, casts[i]));)
 			memmove(p, p + strlen(casts[i]), strlen(p + strlen(casts[i])) + 1);
@@ -86,17 +97,22 @@ int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, cha
 	snprintf(forms[1], sizeof forms[1], "blockDim.%c*blockIdx.%c+threadIdx.%c;", axis, axis, axis);
 	snprintf(forms[2], sizeof forms[2], "threadIdx.%c+blockIdx.%c*blockDim.%c;", axis, axis, axis);
 	snprintf(forms[3], sizeof forms[3], "threadIdx.%c+blockDim.%c*blockIdx.%c;", axis, axis, axis);
-	static const char *const types[] = {"long long ", "int ", "size_t ", "int64_t ", "unsigned ",
-					    "const long long ", "const int ", "unsigned int "};
+	static const char *const types[] = {"long long ", "int ",         "size_t ",
+					    "int64_t ",   "unsigned ",    "const long long ",
+					    "const int ", "unsigned int "};
 	char sq[256];
-	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq)) return 0;
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return 0;
 	const char *p = NULL;
 	for (size_t i = 0; i < sizeof types / sizeof types[0] && !p; i++)
-		if (!strncmp(sq, types[i], strlen(types[i]))) p = sq + strlen(types[i]);
+		if (!strncmp(sq, types[i], strlen(types[i])))
+			p = sq + strlen(types[i]);
 	const char *eq = p ? strchr(p, '=') : NULL;
-	if (!eq || (size_t)(eq - p) >= cap || eq == p) return 0;
+	if (!eq || (size_t)(eq - p) >= cap || eq == p)
+		return 0;
 	for (const char *q = p; q < eq; q++)
-		if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
+		if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		      (*q >= '0' && *q <= '9')))
 			return 0;
 	char rhs[200];
 	snprintf(rhs, sizeof rhs, "%s", eq + 1);
@@ -112,9 +128,11 @@ int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, cha
 
 int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text)
 {
-	if (ed->n == (int)(sizeof ed->e / sizeof ed->e[0])) return ka_error_set(KA_ETOOBIG, "recipe: too many edits");
+	if (ed->n == (int)(sizeof ed->e / sizeof ed->e[0]))
+		return ka_error_set(KA_ETOOBIG, "recipe: too many edits");
 	char *copy = strdup(text);
-	if (!copy) return ka_error_set(KA_ENOMEM, "out of memory");
+	if (!copy)
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	ed->e[ed->n].s = s;
 	ed->e[ed->n].e = e;
 	ed->e[ed->n].text = copy;
@@ -124,7 +142,8 @@ int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text)
 
 void ka_recipe_edits_free(ka_recipe_edits *ed)
 {
-	for (int i = 0; i < ed->n; i++) free(ed->e[i].text);
+	for (int i = 0; i < ed->n; i++)
+		free(ed->e[i].text);
 	ed->n = 0;
 }
 
@@ -143,10 +162,12 @@ int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_
 		if (ed->e[i].s < at || ed->e[i].e > len || ed->e[i].e < ed->e[i].s)
 			return ka_error_set(KA_EINPUT, "recipe: overlapping edits");
 		rc = ka_buf_add(out, text + at, ed->e[i].s - at);
-		if (rc == KA_OK) rc = ka_buf_adds(out, ed->e[i].text);
+		if (rc == KA_OK)
+			rc = ka_buf_adds(out, ed->e[i].text);
 		at = ed->e[i].e;
 	}
-	if (rc == KA_OK) rc = ka_buf_add(out, text + at, len - at);
+	if (rc == KA_OK)
+		rc = ka_buf_add(out, text + at, len - at);
 	return rc ? ka_error_set(rc, "recipe: the candidate is too large") : KA_OK;
 }
 
@@ -156,12 +177,15 @@ static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, con
 {
 	char an[512], ab[512];
 	an[0] = ab[0] = 0;
-	if (pn >= 0 && !ka_csrc_squeeze(m->text, l->args[pn].s, l->args[pn].e, an, sizeof an)) return 0;
-	if (pb >= 0 && !ka_csrc_squeeze(m->text, l->args[pb].s, l->args[pb].e, ab, sizeof ab)) return 0;
+	if (pn >= 0 && !ka_csrc_squeeze(m->text, l->args[pn].s, l->args[pn].e, an, sizeof an))
+		return 0;
+	if (pb >= 0 && !ka_csrc_squeeze(m->text, l->args[pb].s, l->args[pb].e, ab, sizeof ab))
+		return 0;
 	for (const char *p = fmt; *p; p++) {
 		if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B')) {
 			const char *a = p[1] == 'N' ? an : ab;
-			if (!*a) return 0;
+			if (!*a)
+				return 0;
 			ka_buf_printf(g, "(long long)(%s)", a);
 			p++;
 		} else {
@@ -171,44 +195,57 @@ static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, con
 	return g->data != NULL;
 }
 
-int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
-			    const char *block, const char *smem_param, const char *smem_fmt)
+int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
+			    const char *grid_fmt, const char *block, const char *smem_param,
+			    const char *smem_fmt)
 {
 	const ka_csrc *m = c->m;
-	int pi = ka_csrc_param_index(c->k, count_param), si = smem_param ? ka_csrc_param_index(c->k, smem_param) : -1;
+	int pi = ka_csrc_param_index(c->k, count_param),
+	    si = smem_param ? ka_csrc_param_index(c->k, smem_param) : -1;
 	int found = 0, rc = KA_OK;
-	if (pi < 0) return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
-	if (smem_param && si < 0) return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
+	if (pi < 0)
+		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
+	if (smem_param && si < 0)
+		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
-		if (strcmp(l->kernel, c->k->name)) continue;
+		if (strcmp(l->kernel, c->k->name))
+			continue;
 		if (l->nargs != c->k->nparams)
-			return ka_recipe_decline(c, "a launch of %s passes %d arguments for %d parameters", c->k->name,
-						 l->nargs, c->k->nparams);
+			return ka_recipe_decline(c, "a launch of %s passes %d arguments for %d parameters",
+						 c->k->name, l->nargs, c->k->nparams);
 		ka_buf g, b;
 		ka_buf_init(&g, 4096);
 		ka_buf_init(&b, 4096);
 		ka_buf_printf(&b, " %s", block);
-		if (!expand(m, l, pi, si, grid_fmt, &g)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+		if (!expand(m, l, pi, si, grid_fmt, &g))
+			rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		if (rc == KA_OK && smem_fmt && l->ncfg < 3) {
 			ka_buf_adds(&b, ", ");
-			if (!expand(m, l, -1, si, smem_fmt, &b)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+			if (!expand(m, l, -1, si, smem_fmt, &b))
+				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		} else if (rc == KA_OK && smem_fmt) {
 			ka_buf sm;
 			ka_buf_init(&sm, 4096);
 			ka_buf_addc(&sm, ' ');
-			if (!expand(m, l, -1, si, smem_fmt, &sm)) rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
-			if (rc == KA_OK) rc = ka_recipe_edit(ed, l->cfg[2].s, l->cfg[2].e, sm.data);
+			if (!expand(m, l, -1, si, smem_fmt, &sm))
+				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+			if (rc == KA_OK)
+				rc = ka_recipe_edit(ed, l->cfg[2].s, l->cfg[2].e, sm.data);
 			ka_buf_free(&sm);
 		}
-		if (rc == KA_OK && (!g.data || !b.data)) rc = ka_error_set(KA_ENOMEM, "out of memory");
-		if (rc == KA_OK) rc = ka_recipe_edit(ed, l->cfg[0].s, l->cfg[0].e, g.data);
-		if (rc == KA_OK) rc = ka_recipe_edit(ed, l->cfg[1].s, l->cfg[1].e, b.data);
+		if (rc == KA_OK && (!g.data || !b.data))
+			rc = ka_error_set(KA_ENOMEM, "out of memory");
+		if (rc == KA_OK)
+			rc = ka_recipe_edit(ed, l->cfg[0].s, l->cfg[0].e, g.data);
+		if (rc == KA_OK)
+			rc = ka_recipe_edit(ed, l->cfg[1].s, l->cfg[1].e, b.data);
 		ka_buf_free(&g);
 		ka_buf_free(&b);
 		found = 1;
 	}
-	if (rc) return rc;
+	if (rc)
+		return rc;
 	return found ? KA_OK : ka_recipe_decline(c, "no launch of %s in this file to rewrite", c->k->name);
 }
 
@@ -222,9 +259,10 @@ int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_
 static int apply_one(const ka_recipe *r, const char *text, size_t len, const char *kernel, const char *params,
 		     ka_buf *out, char *why, size_t cap)
 {
-	static ka_csrc m;   /* large; recipes run on one thread */
+	static ka_csrc m; /* large; recipes run on one thread */
 	int rc = ka_csrc_scan(&m, text, len);
-	if (rc) return rc;
+	if (rc)
+		return rc;
 	const ka_csrc_kernel *k = ka_csrc_kernel_find(&m, kernel);
 	if (!k) {
 		snprintf(why, cap, "no kernel named %s", kernel);
@@ -232,7 +270,8 @@ static int apply_one(const ka_recipe *r, const char *text, size_t len, const cha
 	}
 	ka_recipe_ctx c = {.m = &m, .k = k, .params = params};
 	rc = r->apply(&c, out);
-	if (rc == KA_RECIPE_DECLINED) snprintf(why, cap, "%s: %s", k->name, c.why);
+	if (rc == KA_RECIPE_DECLINED)
+		snprintf(why, cap, "%s: %s", k->name, c.why);
 	return rc;
 }
 
@@ -243,8 +282,10 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 	*out_len = 0;
 	why[0] = 0;
 	const ka_recipe *r = ka_recipe_find(name);
-	if (!r) return ka_error_set(KA_ENOTFOUND, "unknown recipe '%s'", name ? name : "(none)");
-	if (!params) params = r->grid && r->grid[0] ? r->grid[0] : "";
+	if (!r)
+		return ka_error_set(KA_ENOTFOUND, "unknown recipe '%s'", name ? name : "(none)");
+	if (!params)
+		params = r->grid && r->grid[0] ? r->grid[0] : "";
 	ka_buf cur;
 	ka_buf_init(&cur, 64 << 20);
 	int rc = ka_buf_add(&cur, text, len), applied = 0;
@@ -262,7 +303,8 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 		char names[KA_CSRC_MAX_KERNELS][KA_CSRC_NAME];
 		int nk = 0;
 		if (rc == KA_OK && (rc = ka_csrc_scan(&m, cur.data, cur.len)) == KA_OK)
-			for (int i = 0; i < m.nkernels; i++) snprintf(names[nk++], KA_CSRC_NAME, "%s", m.k[i].name);
+			for (int i = 0; i < m.nkernels; i++)
+				snprintf(names[nk++], KA_CSRC_NAME, "%s", m.k[i].name);
 		for (int i = 0; i < nk && rc >= 0; i++) {
 			ka_buf nb;
 			ka_buf_init(&nb, 64 << 20);
@@ -274,12 +316,15 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 				applied++;
 			} else {
 				ka_buf_free(&nb);
-				if (r1 < 0) rc = r1;
-				else if (!why[0]) snprintf(why, why_cap, "%s", w);
+				if (r1 < 0)
+					rc = r1;
+				else if (!why[0])
+					snprintf(why, why_cap, "%s", w);
 			}
 		}
 	}
-	if (rc >= 0 && !applied) rc = KA_RECIPE_DECLINED;
+	if (rc >= 0 && !applied)
+		rc = KA_RECIPE_DECLINED;
 	if (rc == KA_OK) {
 		*out_len = cur.len;
 		*out = ka_buf_steal(&cur);

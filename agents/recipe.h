@@ -20,17 +20,17 @@
 #define KA_RECIPE_DECLINED 1
 
 typedef struct ka_recipe_ctx {
-	const ka_csrc *m;           /* the whole file */
-	const ka_csrc_kernel *k;    /* the kernel rewritten */
-	const char *params;         /* "block=256 vec=4" */
-	char why[256];              /* a decline's reason */
+	const ka_csrc *m;        /* the whole file */
+	const ka_csrc_kernel *k; /* the kernel rewritten */
+	const char *params;      /* "block=256 vec=4" */
+	char why[256];           /* a decline's reason */
 } ka_recipe_ctx;
 
 typedef struct ka_recipe {
-	const char *name;           /* kebab-case, e.g. "warp-per-row" */
-	const char *summary;        /* one line */
-	const char *rules;          /* rule ids that call for it, space-separated */
-	const char *const *grid;    /* parameter sets, tried in order; NULL-terminated */
+	const char *name;        /* kebab-case, e.g. "warp-per-row" */
+	const char *summary;     /* one line */
+	const char *rules;       /* rule ids that call for it, space-separated */
+	const char *const *grid; /* parameter sets, tried in order; NULL-terminated */
 	/* Append the rewritten file to out; KA_RECIPE_DECLINED with c->why set,
 	 * or a negative error. */
 	int (*apply)(ka_recipe_ctx *c, ka_buf *out);
@@ -68,8 +68,8 @@ int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, cha
  * shared memory, return, or assign i.  KA_OK or KA_RECIPE_DECLINED. */
 typedef struct ka_recipe_ew {
 	char var[64], count[KA_CSRC_NAME];
-	size_t decl_s, decl_e;      /* the index declaration */
-	size_t body_s, body_e;      /* BODY: the statements the bound guards */
+	size_t decl_s, decl_e; /* the index declaration */
+	size_t body_s, body_e; /* BODY: the statements the bound guards */
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 /* Append [s, e) as one braced statement. */
@@ -78,7 +78,10 @@ void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
 /* An edit list over the file's text, applied in one pass. */
 typedef struct ka_recipe_edits {
 	int n;
-	struct { size_t s, e; char *text; } e[64];
+	struct {
+		size_t s, e;
+		char *text;
+	} e[64];
 } ka_recipe_edits;
 /* Replace [s, e) with text (copied); KA_ETOOBIG past 64 edits. */
 int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text);
@@ -94,7 +97,8 @@ int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_
 /* The same, and the dynamic shared memory := smem_fmt with "@B" replaced
  * by the argument for parameter smem_param (smem_fmt NULL: kept); "@B" in
  * grid_fmt is replaced the same way (a 2-D grid from two parameters). */
-int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
-			    const char *block, const char *smem_param, const char *smem_fmt);
+int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
+			    const char *grid_fmt, const char *block, const char *smem_param,
+			    const char *smem_fmt);
 
 #endif

@@ -24,21 +24,30 @@
 
 typedef ka_recipe_ew ew_shape;
 
-static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static int is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
 
 /* 1 when var is assigned in the squeezed text (=, op=, ++, --). */
 static int assigned(const char *sq, const char *var)
 {
 	size_t n = strlen(var);
 	for (const char *p = strstr(sq, var); p; p = strstr(p + 1, var)) {
-		if ((p > sq && is_ident(p[-1])) || is_ident(p[n])) continue;
+		if ((p > sq && is_ident(p[-1])) || is_ident(p[n]))
+			continue;
 		const char *a = p + n;
-		if ((a[0] == '=' && a[1] != '=') || (a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-'))
+		if ((a[0] == '=' && a[1] != '=') || (a[0] == '+' && a[1] == '+') ||
+		    (a[0] == '-' && a[1] == '-'))
 			return 1;
-		if (strchr("+-*/%&|^", a[0]) && a[1] == '=') return 1;
-		if (a[0] == '<' && a[1] == '<' && a[2] == '=') return 1;
-		if (a[0] == '>' && a[1] == '>' && a[2] == '=') return 1;
-		if (p >= sq + 2 && ((p[-1] == '+' && p[-2] == '+') || (p[-1] == '-' && p[-2] == '-'))) return 1;
+		if (strchr("+-*/%&|^", a[0]) && a[1] == '=')
+			return 1;
+		if (a[0] == '<' && a[1] == '<' && a[2] == '=')
+			return 1;
+		if (a[0] == '>' && a[1] == '>' && a[2] == '=')
+			return 1;
+		if (p >= sq + 2 && ((p[-1] == '+' && p[-2] == '+') || (p[-1] == '-' && p[-2] == '-')))
+			return 1;
 	}
 	return 0;
 }
@@ -66,26 +75,32 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	if ((!lt && !ge) || ka_csrc_param_index(c->k, sh->count) < 0)
 		return ka_recipe_decline(c, "the bound '%s' is not `%s < PARAM`", cond, sh->var);
 	if (lt) {
-		if (ka_csrc_skip_blank(t, len, e1) != close) return ka_recipe_decline(c, "statements follow the bound check");
+		if (ka_csrc_skip_blank(t, len, e1) != close)
+			return ka_recipe_decline(c, "statements follow the bound check");
 		sh->body_s = pc + 1;
 		sh->body_e = e1;
 	} else {
 		char ret[64];
 		ka_csrc_squeeze(t, pc + 1, e1, ret, sizeof ret);
 		snprintf(want, sizeof want, "return;");
-		if (strcmp(ret, want)) return ka_recipe_decline(c, "the bound check does more than return");
+		if (strcmp(ret, want))
+			return ka_recipe_decline(c, "the bound check does more than return");
 		sh->body_s = e1;
 		sh->body_e = close;
 	}
 	static char sq[16384];
-	if (!ka_csrc_squeeze(t, sh->body_s, sh->body_e, sq, sizeof sq)) return ka_recipe_decline(c, "the body is too long");
-	static const char *const banned[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads",
-					     "__shared__", "return", "break", "continue", "goto", "__syncwarp"};
+	if (!ka_csrc_squeeze(t, sh->body_s, sh->body_e, sq, sizeof sq))
+		return ka_recipe_decline(c, "the body is too long");
+	static const char *const banned[] = {"threadIdx",     "blockIdx",   "blockDim",  "gridDim",
+					     "__syncthreads", "__shared__", "return",    "break",
+					     "continue",      "goto",       "__syncwarp"};
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
 			return ka_recipe_decline(c, "the body uses %s", banned[i]);
-	if (assigned(sq, sh->var)) return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
-	if (c->k->has_launch_bounds) return ka_recipe_decline(c, "it has __launch_bounds__ already");
+	if (assigned(sq, sh->var))
+		return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
+	if (c->k->has_launch_bounds)
+		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	return KA_OK;
 }
 
@@ -93,8 +108,13 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e)
 {
 	size_t i = ka_csrc_skip_blank(t, e, s);
-	if (i < e && t[i] == '{') ka_buf_add(b, t + s, e - s);
-	else { ka_buf_adds(b, "{"); ka_buf_add(b, t + s, e - s); ka_buf_adds(b, " }"); }
+	if (i < e && t[i] == '{')
+		ka_buf_add(b, t + s, e - s);
+	else {
+		ka_buf_adds(b, "{");
+		ka_buf_add(b, t + s, e - s);
+		ka_buf_adds(b, " }");
+	}
 }
 
 static int add_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed, long block)
@@ -104,20 +124,25 @@ static int add_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed, long block)
 	return ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb);
 }
 
-static int finish(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, const ew_shape *sh, long vec, ka_buf *out)
+static int finish(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, const ew_shape *sh, long vec,
+		  ka_buf *out)
 {
 	long block = ka_recipe_param(c->params, "block", 256), cap = ka_recipe_param(c->params, "cap", 2112);
 	if (block < 32 || block > 1024 || block % 32 || cap < 1 || cap > 65535)
 		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
 	char grid[256], bs[32];
-	snprintf(grid, sizeof grid, "(unsigned)((@N / %ld + %ld) / %ld < %ld ? (@N / %ld + %ld) / %ld : %ld)", vec, block,
-		 block, cap, vec, block, block, cap);
+	snprintf(grid, sizeof grid, "(unsigned)((@N / %ld + %ld) / %ld < %ld ? (@N / %ld + %ld) / %ld : %ld)",
+		 vec, block, block, cap, vec, block, block, cap);
 	snprintf(bs, sizeof bs, "%ld", block);
 	int rc = body->data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
-	if (rc == KA_OK) rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, body->data);
-	if (rc == KA_OK) rc = add_launch_bounds(c, ed, block);
-	if (rc == KA_OK) rc = ka_recipe_relaunch(c, ed, sh->count, grid, bs);
-	if (rc == KA_OK) rc = ka_recipe_edits_apply(ed, c->m->text, c->m->len, out);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, body->data);
+	if (rc == KA_OK)
+		rc = add_launch_bounds(c, ed, block);
+	if (rc == KA_OK)
+		rc = ka_recipe_relaunch(c, ed, sh->count, grid, bs);
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(ed, c->m->text, c->m->len, out);
 	return rc;
 }
 
@@ -125,14 +150,17 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape(c, &sh);
-	if (rc) return rc;
+	if (rc)
+		return rc;
 	const char *t = c->m->text;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_adds(&b, "{\n\t");
 	ka_buf_add(&b, t + sh.decl_s, sh.decl_e - sh.decl_s);
-	ka_buf_printf(&b, "\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n\tfor (; %s < %s; %s += ka_step) ",
-		      sh.var, sh.count, sh.var);
+	ka_buf_printf(
+		&b,
+		"\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n\tfor (; %s < %s; %s += ka_step) ",
+		sh.var, sh.count, sh.var);
 	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
 	ka_buf_adds(&b, "\n}");
 	ka_recipe_edits ed = {0};
@@ -148,29 +176,36 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 	const char *t = c->m->text;
 	static char sq[16384];
 	ka_csrc_squeeze(t, sh->body_s, sh->body_e, sq, sizeof sq);
-	int straight = !strstr(sq, "if(") && !strchr(sq, '?') && !strstr(sq, "for(") && !strstr(sq, "while(") &&
-		       !strstr(sq, "switch(") && !strstr(sq, "&&") && !strstr(sq, "||");
+	int straight = !strstr(sq, "if(") && !strchr(sq, '?') && !strstr(sq, "for(") &&
+		       !strstr(sq, "while(") && !strstr(sq, "switch(") && !strstr(sq, "&&") &&
+		       !strstr(sq, "||");
 	int n = 0;
 	for (int p = 0; p < c->k->nparams; p++) {
 		const ka_csrc_param *pa = &c->k->params[p];
 		char ty[160], acc[200];
 		snprintf(ty, sizeof ty, "%s", pa->type);
-		for (char *q; (q = strstr(ty, "__restrict__"));) memmove(q, q + 12, strlen(q + 12) + 1);
-		for (char *q; (q = strstr(ty, "const"));) memmove(q, q + 5, strlen(q + 5) + 1);
+		for (char *q; (q = strstr(ty, "__restrict__"));)
+			memmove(q, q + 12, strlen(q + 12) + 1);
+		for (char *q; (q = strstr(ty, "const"));)
+			memmove(q, q + 5, strlen(q + 5) + 1);
 		char tq[160];
 		ka_csrc_squeeze(ty, 0, strlen(ty), tq, sizeof tq);
 		vec[p] = written[p] = 0;
 		int uses = ka_csrc_count_word(t, sh->body_s, sh->body_e, pa->name);
-		if (strcmp(tq, "float*") || !uses) continue;
+		if (strcmp(tq, "float*") || !uses)
+			continue;
 		snprintf(acc, sizeof acc, "%s[%s]", pa->name, sh->var);
 		int hits = 0, w = 0;
 		for (const char *q = strstr(sq, acc); q; q = strstr(q + 1, acc)) {
-			if (q > sq && is_ident(q[-1])) continue;
+			if (q > sq && is_ident(q[-1]))
+				continue;
 			hits++;
 			const char *a = q + strlen(acc);
-			if ((a[0] == '=' && a[1] != '=') || (strchr("+-*/", a[0]) && a[1] == '=')) w = 1;
+			if ((a[0] == '=' && a[1] != '=') || (strchr("+-*/", a[0]) && a[1] == '='))
+				w = 1;
 		}
-		if (hits != uses || (w && (!straight || pa->is_const))) continue;
+		if (hits != uses || (w && (!straight || pa->is_const)))
+			continue;
 		vec[p] = 1;
 		written[p] = w;
 		n++;
@@ -184,14 +219,20 @@ static void add_lane(ka_buf *b, ka_recipe_ctx *c, const ew_shape *sh, const int 
 	const char *t = c->m->text;
 	size_t i = sh->body_s, e = sh->body_e, from = i;
 	while (i < e) {
-		if (!is_ident(t[i]) || (i > sh->body_s && is_ident(t[i - 1]))) { i++; continue; }
+		if (!is_ident(t[i]) || (i > sh->body_s && is_ident(t[i - 1]))) {
+			i++;
+			continue;
+		}
 		size_t w = i;
-		while (w < e && is_ident(t[w])) w++;
+		while (w < e && is_ident(t[w]))
+			w++;
 		int p = -1;
 		for (int q = 0; q < c->k->nparams && p < 0; q++)
-			if (vec[q] && strlen(c->k->params[q].name) == w - i && !memcmp(t + i, c->k->params[q].name, w - i))
+			if (vec[q] && strlen(c->k->params[q].name) == w - i &&
+			    !memcmp(t + i, c->k->params[q].name, w - i))
 				p = q;
-		size_t o = p >= 0 ? ka_csrc_skip_blank(t, e, w) : e, cl = o < e && t[o] == '[' ? ka_csrc_match(t, e, o) : NPOS;
+		size_t o = p >= 0 ? ka_csrc_skip_blank(t, e, w) : e,
+		       cl = o < e && t[o] == '[' ? ka_csrc_match(t, e, o) : NPOS;
 		char idx[64];
 		if (cl != NPOS && ka_csrc_squeeze(t, o + 1, cl, idx, sizeof idx) && !strcmp(idx, sh->var)) {
 			ka_buf_add(b, t + from, i - from);
@@ -208,8 +249,10 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape(c, &sh), vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS];
-	if (rc) return rc;
-	if (ka_recipe_param(c->params, "vec", 4) != 4) return ka_recipe_decline(c, "only vec=4 (float4) is written");
+	if (rc)
+		return rc;
+	if (ka_recipe_param(c->params, "vec", 4) != 4)
+		return ka_recipe_decline(c, "only vec=4 (float4) is written");
 	if (!vector_params(c, &sh, vec, wr))
 		return ka_recipe_decline(c, "no float pointer is accessed only as p[%s]", sh.var);
 	const char *t = c->m->text;
@@ -221,11 +264,14 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			"\t/* the float4 loop only where every vectorized pointer is 16-byte aligned */\n"
 			"\tconst unsigned long long ka_align = 0");
 	for (int p = 0; p < k->nparams; p++)
-		if (vec[p]) ka_buf_printf(&b, " | (unsigned long long)%s", k->params[p].name);
-	ka_buf_printf(&b, ";\n\tconst long long ka_n4 = (ka_align & 15) ? 0 : (long long)%s / 4;\n", sh.count);
+		if (vec[p])
+			ka_buf_printf(&b, " | (unsigned long long)%s", k->params[p].name);
+	ka_buf_printf(&b, ";\n\tconst long long ka_n4 = (ka_align & 15) ? 0 : (long long)%s / 4;\n",
+		      sh.count);
 	ka_buf_adds(&b, "\tfor (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {\n");
 	for (int p = 0; p < k->nparams; p++) {
-		if (!vec[p]) continue;
+		if (!vec[p])
+			continue;
 		const char *nm = k->params[p].name;
 		int read = ka_csrc_count_word(t, sh.body_s, sh.body_e, nm) > 0 && !wr[p];
 		if (wr[p]) {
@@ -236,12 +282,15 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			/* straight-line code: a load is needed unless the first use is
 			 * the left side of a plain '=' */
 			const char *q = strstr(sq, acc);
-			while (q && q > sq && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) q = strstr(q + 1, acc);
+			while (q && q > sq && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+				q = strstr(q + 1, acc);
 			const char *a = q ? q + strlen(acc) : "";
-			if (!(a[0] == '=' && a[1] != '=')) read = 1;
+			if (!(a[0] == '=' && a[1] != '='))
+				read = 1;
 		}
 		if (read)
-			ka_buf_printf(&b, "\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[ka_v];\n", nm, nm);
+			ka_buf_printf(&b, "\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[ka_v];\n",
+				      nm, nm);
 		else
 			ka_buf_printf(&b, "\t\tfloat4 ka_%s;\n", nm);
 	}
@@ -253,10 +302,10 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	}
 	for (int p = 0; p < k->nparams; p++)
 		if (vec[p] && wr[p])
-			ka_buf_printf(&b, "\t\treinterpret_cast<float4 *>(%s)[ka_v] = ka_%s;\n", k->params[p].name,
-				      k->params[p].name);
-	ka_buf_printf(&b, "\t}\n\tfor (long long %s = 4 * ka_n4 + ka_tid; %s < %s; %s += ka_step) ", sh.var, sh.var,
-		      sh.count, sh.var);
+			ka_buf_printf(&b, "\t\treinterpret_cast<float4 *>(%s)[ka_v] = ka_%s;\n",
+				      k->params[p].name, k->params[p].name);
+	ka_buf_printf(&b, "\t}\n\tfor (long long %s = 4 * ka_n4 + ka_tid; %s < %s; %s += ka_step) ", sh.var,
+		      sh.var, sh.count, sh.var);
 	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
 	ka_buf_adds(&b, "\n}");
 	ka_recipe_edits ed = {0};
@@ -268,7 +317,8 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 
 static const char *const vector_grid[] = {"block=256 vec=4 cap=2112", "block=512 vec=4 cap=2112",
 					  "block=128 vec=4 cap=4224", "block=256 vec=4 cap=1056", NULL};
-static const char *const stride_grid[] = {"block=256 cap=2112", "block=512 cap=1056", "block=128 cap=4224", NULL};
+static const char *const stride_grid[] = {"block=256 cap=2112", "block=512 cap=1056", "block=128 cap=4224",
+					  NULL};
 
 const ka_recipe ka_recipe_vectorize = {
 	.name = "vectorize",

@@ -26,8 +26,8 @@
 #define MAX_ARGS 32
 
 typedef struct farg {
-	char text[256];             /* the launch argument, squeezed */
-	char name[KA_CSRC_NAME];    /* its parameter name in the fused kernel */
+	char text[256];          /* the launch argument, squeezed */
+	char name[KA_CSRC_NAME]; /* its parameter name in the fused kernel */
 	char type[160];
 } farg;
 
@@ -35,12 +35,15 @@ typedef struct chain {
 	int nl, launch[MAX_CHAIN];
 	const ka_csrc_kernel *k[MAX_CHAIN];
 	ka_recipe_ew sh[MAX_CHAIN];
-	int map[MAX_CHAIN][KA_CSRC_MAX_PARAMS];   /* kernel param -> fused arg */
+	int map[MAX_CHAIN][KA_CSRC_MAX_PARAMS]; /* kernel param -> fused arg */
 	int na;
 	farg a[MAX_ARGS];
 } chain;
 
-static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static int is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
 
 /* Body text of kernel j with its parameter names and index renamed. */
 static void renamed(ka_buf *b, const char *t, size_t e, const chain *ch, int j)
@@ -54,9 +57,11 @@ static void renamed(ka_buf *b, const char *t, size_t e, const chain *ch, int j)
 			continue;
 		}
 		size_t u = i;
-		while (u < e && is_ident(t[u])) u++;
+		while (u < e && is_ident(t[u]))
+			u++;
 		const char *rep = NULL;
-		if (u - i == strlen(ch->sh[j].var) && !memcmp(t + i, ch->sh[j].var, u - i)) rep = "ka_i";
+		if (u - i == strlen(ch->sh[j].var) && !memcmp(t + i, ch->sh[j].var, u - i))
+			rep = "ka_i";
 		for (int p = 0; p < k->nparams && !rep; p++)
 			if (strlen(k->params[p].name) == u - i && !memcmp(t + i, k->params[p].name, u - i))
 				rep = ch->a[ch->map[j][p]].name;
@@ -76,35 +81,44 @@ static int find_chain(ka_recipe_ctx *c, chain *ch)
 	const ka_csrc *m = c->m;
 	int first = -1;
 	for (int i = 0; i < m->nlaunches && first < 0; i++)
-		if (!strcmp(m->l[i].kernel, c->k->name)) first = i;
-	if (first < 0) return ka_recipe_decline(c, "no launch of %s in this file", c->k->name);
+		if (!strcmp(m->l[i].kernel, c->k->name))
+			first = i;
+	if (first < 0)
+		return ka_recipe_decline(c, "no launch of %s in this file", c->k->name);
 	memset(ch, 0, sizeof *ch);
 	for (int i = first; i < m->nlaunches && ch->nl < MAX_CHAIN; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (i > first) {
 			/* only blanks and the previous launch's ';' in between */
 			size_t p = ka_csrc_skip_blank(m->text, m->len, m->l[i - 1].end);
-			if (p >= m->len || m->text[p] != ';' || ka_csrc_skip_blank(m->text, m->len, p + 1) != l->start) break;
+			if (p >= m->len || m->text[p] != ';' ||
+			    ka_csrc_skip_blank(m->text, m->len, p + 1) != l->start)
+				break;
 			char a[512], b2[512];
 			int same = l->ncfg == m->l[first].ncfg;
 			for (int q = 0; same && q < l->ncfg; q++) {
 				ka_csrc_squeeze(m->text, l->cfg[q].s, l->cfg[q].e, a, sizeof a);
-				ka_csrc_squeeze(m->text, m->l[first].cfg[q].s, m->l[first].cfg[q].e, b2, sizeof b2);
+				ka_csrc_squeeze(m->text, m->l[first].cfg[q].s, m->l[first].cfg[q].e, b2,
+						sizeof b2);
 				same = !strcmp(a, b2);
 			}
-			if (!same) break;
+			if (!same)
+				break;
 		}
 		const ka_csrc_kernel *k = ka_csrc_kernel_find(m, l->kernel);
-		if (!k || l->nargs != k->nparams) break;
+		if (!k || l->nargs != k->nparams)
+			break;
 		ka_recipe_ctx sub = {.m = m, .k = k, .params = c->params};
 		if (ka_recipe_ew_shape(&sub, &ch->sh[ch->nl]) != KA_OK) {
-			if (i == first) return ka_recipe_decline(c, "%s", sub.why);
+			if (i == first)
+				return ka_recipe_decline(c, "%s", sub.why);
 			break;
 		}
 		ch->k[ch->nl] = k;
 		ch->launch[ch->nl++] = i;
 	}
-	if (ch->nl < 2) return ka_recipe_decline(c, "its launch is not followed by another element-wise launch");
+	if (ch->nl < 2)
+		return ka_recipe_decline(c, "its launch is not followed by another element-wise launch");
 	return KA_OK;
 }
 
@@ -120,10 +134,12 @@ static int map_args(ka_recipe_ctx *c, chain *ch, char *count)
 				return ka_recipe_decline(c, "a launch argument is too long");
 			int f = -1;
 			for (int q = 0; q < ch->na && f < 0; q++)
-				if (!strcmp(ch->a[q].text, txt)) f = q;
+				if (!strcmp(ch->a[q].text, txt))
+					f = q;
 			const ka_csrc_param *pa = &ch->k[j]->params[p];
 			if (f < 0) {
-				if (ch->na == MAX_ARGS) return ka_recipe_decline(c, "too many arguments");
+				if (ch->na == MAX_ARGS)
+					return ka_recipe_decline(c, "too many arguments");
 				f = ch->na++;
 				snprintf(ch->a[f].text, sizeof ch->a[f].text, "%s", txt);
 				snprintf(ch->a[f].type, sizeof ch->a[f].type, "%s", pa->type);
@@ -136,13 +152,17 @@ static int map_args(ka_recipe_ctx *c, chain *ch, char *count)
 				char x[160], y[160];
 				snprintf(x, sizeof x, "const %s", pa->type);
 				snprintf(y, sizeof y, "const %s", ch->a[f].type);
-				if (!strcmp(x, ch->a[f].type)) snprintf(ch->a[f].type, sizeof ch->a[f].type, "%s", pa->type);
-				else if (strcmp(y, pa->type)) return ka_recipe_decline(c, "argument %s has two types", txt);
+				if (!strcmp(x, ch->a[f].type))
+					snprintf(ch->a[f].type, sizeof ch->a[f].type, "%s", pa->type);
+				else if (strcmp(y, pa->type))
+					return ka_recipe_decline(c, "argument %s has two types", txt);
 			}
 			ch->map[j][p] = f;
 			if (!strcmp(pa->name, ch->sh[j].count)) {
-				if (j == 0) snprintf(count, KA_CSRC_NAME, "%s", ch->a[f].name);
-				else if (strcmp(count, ch->a[f].name)) return ka_recipe_decline(c, "the kernels count different lengths");
+				if (j == 0)
+					snprintf(count, KA_CSRC_NAME, "%s", ch->a[f].name);
+				else if (strcmp(count, ch->a[f].name))
+					return ka_recipe_decline(c, "the kernels count different lengths");
 			}
 		}
 	}
@@ -154,20 +174,24 @@ static int check_elementwise(ka_recipe_ctx *c, const chain *ch, const char *body
 {
 	size_t bl = strlen(body);
 	static char sq[65536];
-	if (!ka_csrc_squeeze(body, 0, bl, sq, sizeof sq)) return ka_recipe_decline(c, "the fused body is too long");
+	if (!ka_csrc_squeeze(body, 0, bl, sq, sizeof sq))
+		return ka_recipe_decline(c, "the fused body is too long");
 	for (int f = 0; f < ch->na; f++) {
-		if (!strchr(ch->a[f].type, '*')) continue;
+		if (!strchr(ch->a[f].type, '*'))
+			continue;
 		char acc[200];
 		snprintf(acc, sizeof acc, "%s[ka_i]", ch->a[f].name);
 		int uses = ka_csrc_count_word(body, 0, bl, ch->a[f].name), own = 0, writes = 0;
 		for (const char *q = strstr(sq, acc); q; q = strstr(q + 1, acc)) {
-			if (q > sq && is_ident(q[-1])) continue;
+			if (q > sq && is_ident(q[-1]))
+				continue;
 			own++;
 			const char *a = q + strlen(acc);
 			writes += (a[0] == '=' && a[1] != '=') || (strchr("+-*/", a[0]) && a[1] == '=');
 		}
 		if (writes && own != uses)
-			return ka_recipe_decline(c, "%s is written and also read at another element", ch->a[f].text);
+			return ka_recipe_decline(c, "%s is written and also read at another element",
+						 ch->a[f].text);
 	}
 	return KA_OK;
 }
@@ -177,8 +201,10 @@ static int fuse_apply(ka_recipe_ctx *c, ka_buf *out)
 	static chain ch;
 	char count[KA_CSRC_NAME] = "";
 	int rc = find_chain(c, &ch);
-	if (rc == KA_OK) rc = map_args(c, &ch, count);
-	if (rc) return rc;
+	if (rc == KA_OK)
+		rc = map_args(c, &ch, count);
+	if (rc)
+		return rc;
 	const ka_csrc *m = c->m;
 	ka_buf body, k;
 	ka_buf_init(&body, 1 << 20);
@@ -188,36 +214,48 @@ static int fuse_apply(ka_recipe_ctx *c, ka_buf *out)
 		ka_buf tmp;
 		ka_buf_init(&tmp, 1 << 20);
 		ka_recipe_add_body(&tmp, m->text, ch.sh[j].body_s, ch.sh[j].body_e);
-		if (tmp.data) renamed(&body, tmp.data, tmp.len, &ch, j);
+		if (tmp.data)
+			renamed(&body, tmp.data, tmp.len, &ch, j);
 		ka_buf_free(&tmp);
 		ka_buf_adds(&body, "\n");
 	}
 	rc = body.data ? check_elementwise(c, &ch, body.data) : ka_error_set(KA_ENOMEM, "out of memory");
 	char fname[KA_CSRC_NAME + 8];
 	snprintf(fname, sizeof fname, "%s_fused", ch.k[0]->name);
-	if (rc == KA_OK && ka_csrc_kernel_find(m, fname)) rc = ka_recipe_decline(c, "%s exists already", fname);
+	if (rc == KA_OK && ka_csrc_kernel_find(m, fname))
+		rc = ka_recipe_decline(c, "%s exists already", fname);
 	ka_buf_printf(&k, "\n\n/* %s", ch.k[0]->name);
-	for (int j = 1; j < ch.nl; j++) ka_buf_printf(&k, " + %s", ch.k[j]->name);
+	for (int j = 1; j < ch.nl; j++)
+		ka_buf_printf(&k, " + %s", ch.k[j]->name);
 	ka_buf_printf(&k, ", one element per thread, in launch order */\n__global__ void %s(", fname);
-	for (int f = 0; f < ch.na; f++) ka_buf_printf(&k, "%s%s %s", f ? ", " : "", ch.a[f].type, ch.a[f].name);
-	ka_buf_printf(&k, ")\n{\n\tlong long ka_i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-		      "\tif (ka_i < %s) {\n%s\t}\n}\n", count, body.data ? body.data : "");
+	for (int f = 0; f < ch.na; f++)
+		ka_buf_printf(&k, "%s%s %s", f ? ", " : "", ch.a[f].type, ch.a[f].name);
+	ka_buf_printf(&k,
+		      ")\n{\n\tlong long ka_i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		      "\tif (ka_i < %s) {\n%s\t}\n}\n",
+		      count, body.data ? body.data : "");
 	/* the fused kernel after the last kernel of the chain; one launch */
 	size_t after = 0;
-	for (int j = 0; j < ch.nl; j++) after = ch.k[j]->body_close + 1 > after ? ch.k[j]->body_close + 1 : after;
+	for (int j = 0; j < ch.nl; j++)
+		after = ch.k[j]->body_close + 1 > after ? ch.k[j]->body_close + 1 : after;
 	ka_recipe_edits ed = {0};
 	const ka_csrc_launch *l0 = &m->l[ch.launch[0]], *ln = &m->l[ch.launch[ch.nl - 1]];
-	if (rc == KA_OK && after > l0->start) rc = ka_recipe_decline(c, "the kernels are defined after their launches");
-	if (rc == KA_OK) rc = k.data ? ka_recipe_edit(&ed, after, after, k.data) : KA_ENOMEM;
+	if (rc == KA_OK && after > l0->start)
+		rc = ka_recipe_decline(c, "the kernels are defined after their launches");
+	if (rc == KA_OK)
+		rc = k.data ? ka_recipe_edit(&ed, after, after, k.data) : KA_ENOMEM;
 	ka_buf launch;
 	ka_buf_init(&launch, 1 << 16);
 	ka_buf_printf(&launch, "%s<<<", fname);
 	ka_buf_add(&launch, m->text + l0->cfg[0].s, l0->cfg[l0->ncfg - 1].e - l0->cfg[0].s);
 	ka_buf_adds(&launch, ">>>(");
-	for (int f = 0; f < ch.na; f++) ka_buf_printf(&launch, "%s%s", f ? ", " : "", ch.a[f].text);
+	for (int f = 0; f < ch.na; f++)
+		ka_buf_printf(&launch, "%s%s", f ? ", " : "", ch.a[f].text);
 	ka_buf_adds(&launch, ")");
-	if (rc == KA_OK) rc = launch.data ? ka_recipe_edit(&ed, l0->start, ln->end, launch.data) : KA_ENOMEM;
-	if (rc == KA_OK) rc = ka_recipe_edits_apply(&ed, m->text, m->len, out);
+	if (rc == KA_OK)
+		rc = launch.data ? ka_recipe_edit(&ed, l0->start, ln->end, launch.data) : KA_ENOMEM;
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, m->text, m->len, out);
 	ka_recipe_edits_free(&ed);
 	ka_buf_free(&launch);
 	ka_buf_free(&body);

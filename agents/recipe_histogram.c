@@ -27,18 +27,22 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_ew sh;
 	int rc = ka_recipe_ew_shape(c, &sh);
-	if (rc) return rc;
+	if (rc)
+		return rc;
 	const char *t = c->m->text;
 	char sq[4096];
-	if (!ka_csrc_squeeze(t, sh.body_s, sh.body_e, sq, sizeof sq)) return ka_recipe_decline(c, "the body is too long");
+	if (!ka_csrc_squeeze(t, sh.body_s, sh.body_e, sq, sizeof sq))
+		return ka_recipe_decline(c, "the body is too long");
 	char *body = sq[0] == '{' ? sq + 1 : sq;
 	size_t bl = strlen(body);
-	if (body != sq && bl && body[bl - 1] == '}') body[--bl] = 0;
+	if (body != sq && bl && body[bl - 1] == '}')
+		body[--bl] = 0;
 	if (strncmp(body, "atomicAdd(&", 11) || ka_csrc_count_word(t, sh.body_s, sh.body_e, "atomicAdd") != 1)
 		return ka_recipe_decline(c, "the body is not one atomicAdd(&H[...], V) statement");
 	/* atomicAdd(&H[IDX],V); */
 	const char *h = body + 11, *br = strchr(h, '[');
-	if (!br) return ka_recipe_decline(c, "the atomic's address is not H[...]");
+	if (!br)
+		return ka_recipe_decline(c, "the atomic's address is not H[...]");
 	char hist[KA_CSRC_NAME];
 	snprintf(hist, sizeof hist, "%.*s", (int)(br - h), h);
 	int hp = ka_csrc_param_index(c->k, hist);
@@ -49,19 +53,22 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 	snprintf(idx, sizeof idx, "%.*s", (int)(bc - bo - 1), body + bo + 1);
 	snprintf(val, sizeof val, "%s", body + bc + 2);
 	size_t vl = strlen(val);
-	if (vl < 3 || strcmp(val + vl - 2, ");")) return ka_recipe_decline(c, "the atomic is not a whole statement");
+	if (vl < 3 || strcmp(val + vl - 2, ");"))
+		return ka_recipe_decline(c, "the atomic is not a whole statement");
 	val[vl - 2] = 0;
 	const char *pct = strrchr(idx, '%');
 	snprintf(bins, sizeof bins, "%s", pct ? pct + 1 : "");
 	if (!pct || ka_csrc_param_index(c->k, bins) < 0)
 		return ka_recipe_decline(c, "the bin index does not end in %% PARAM (the bin count)");
 	for (const char *q = pct + 1; *q; q++)
-		if (*q == ')' || *q == '(') return ka_recipe_decline(c, "cannot read the bin index '%s'", idx);
+		if (*q == ')' || *q == '(')
+			return ka_recipe_decline(c, "cannot read the bin index '%s'", idx);
 	char ty[160];
 	snprintf(ty, sizeof ty, "%s", c->k->params[hp].type);
 	*strchr(ty, '*') = 0;
 	size_t tl = strlen(ty);
-	while (tl && ty[tl - 1] == ' ') ty[--tl] = 0;
+	while (tl && ty[tl - 1] == ' ')
+		ty[--tl] = 0;
 	if (strcmp(ty, "unsigned") && strcmp(ty, "unsigned int") && strcmp(ty, "int"))
 		return ka_recipe_decline(c, "bins of type '%s' (32-bit integers only)", ty);
 	long block = ka_recipe_param(c->params, "block", 512), cap = ka_recipe_param(c->params, "cap", 528);
@@ -70,35 +77,45 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_printf(&b, "{\n\textern __shared__ %s ka_bins[];\n"
-		      "\tconst long long ka_nb = %s < %d ? %s : %d;\n"
-		      "\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x) ka_bins[ka_b] = 0;\n"
-		      "\t__syncthreads();\n\t", ty, bins, PRIV_MAX, bins, PRIV_MAX);
+	ka_buf_printf(
+		&b,
+		"{\n\textern __shared__ %s ka_bins[];\n"
+		"\tconst long long ka_nb = %s < %d ? %s : %d;\n"
+		"\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x) ka_bins[ka_b] = 0;\n"
+		"\t__syncthreads();\n\t",
+		ty, bins, PRIV_MAX, bins, PRIV_MAX);
 	ka_buf_add(&b, t + sh.decl_s, sh.decl_e - sh.decl_s);
-	ka_buf_printf(&b, "\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n"
-		      "\tfor (; %s < %s; %s += ka_step) ka_priv_add(%s, ka_bins, ka_nb, (long long)(%s), %s);\n"
-		      "\t__syncthreads();\n"
-		      "\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)\n"
-		      "\t\tif (ka_bins[ka_b]) atomicAdd(&%s[ka_b], ka_bins[ka_b]);\n}",
-		      sh.var, sh.count, sh.var, hist, idx, val, hist);
+	ka_buf_printf(
+		&b,
+		"\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n"
+		"\tfor (; %s < %s; %s += ka_step) ka_priv_add(%s, ka_bins, ka_nb, (long long)(%s), %s);\n"
+		"\t__syncthreads();\n"
+		"\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)\n"
+		"\t\tif (ka_bins[ka_b]) atomicAdd(&%s[ka_b], ka_bins[ka_b]);\n}",
+		sh.var, sh.count, sh.var, hist, idx, val, hist);
 	char grid[256], bs[32], smem[128], lb[64];
-	snprintf(grid, sizeof grid, "(unsigned)((@N + %ld) / %ld < %ld ? (@N + %ld) / %ld : %ld)", block, block, cap,
-		 block, block, cap);
+	snprintf(grid, sizeof grid, "(unsigned)((@N + %ld) / %ld < %ld ? (@N + %ld) / %ld : %ld)", block,
+		 block, cap, block, block, cap);
 	snprintf(bs, sizeof bs, "%ld", block);
 	snprintf(smem, sizeof smem, "(size_t)(@B < %d ? @B : %d) * sizeof(%s)", PRIV_MAX, PRIV_MAX, ty);
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
 	ka_recipe_edits ed = {0};
 	rc = b.data ? ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data) : KA_ENOMEM;
-	if (rc == KA_OK) rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
-	if (rc == KA_OK) rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helper);
-	if (rc == KA_OK) rc = ka_recipe_relaunch_smem(c, &ed, sh.count, grid, bs, bins, smem);
-	if (rc == KA_OK) rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helper);
+	if (rc == KA_OK)
+		rc = ka_recipe_relaunch_smem(c, &ed, sh.count, grid, bs, bins, smem);
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
 	ka_recipe_edits_free(&ed);
 	ka_buf_free(&b);
 	return rc;
 }
 
-static const char *const hist_grid[] = {"block=512 cap=528", "block=256 cap=1056", "block=1024 cap=264", NULL};
+static const char *const hist_grid[] = {"block=512 cap=528", "block=256 cap=1056", "block=1024 cap=264",
+					NULL};
 
 const ka_recipe ka_recipe_smem_histogram = {
 	.name = "smem-histogram",

@@ -44,16 +44,20 @@ typedef struct rw {
 	ka_recipe_edits *ed;
 	acc a[MAX_ACC];
 	int na;
-	int touched[MAX_ACC];       /* filled by the current top-level statement */
-	size_t loop_s, loop_e;      /* the innermost loop being walked */
+	int touched[MAX_ACC];  /* filled by the current top-level statement */
+	size_t loop_s, loop_e; /* the innermost loop being walked */
 } rw;
 
-static int is_ident(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+static int is_ident(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
 
 static acc *find_acc(rw *w, const char *name)
 {
 	for (int i = 0; i < w->na; i++)
-		if (!strcmp(w->a[i].name, name)) return &w->a[i];
+		if (!strcmp(w->a[i].name, name))
+			return &w->a[i];
 	return NULL;
 }
 
@@ -65,9 +69,14 @@ static int note_decl(rw *w, const char *sq, int top)
 	const char *p = NULL;
 	int is_float = 0;
 	for (size_t i = 0; i < sizeof types / sizeof types[0] && !p; i++)
-		if (!strncmp(sq, types[i], strlen(types[i]))) { p = sq + strlen(types[i]); is_float = i == 0; }
-	if (!p) return 0;
-	if (strchr(p, '(') || strchr(p, '[')) return 1;   /* a local, not an accumulator */
+		if (!strncmp(sq, types[i], strlen(types[i]))) {
+			p = sq + strlen(types[i]);
+			is_float = i == 0;
+		}
+	if (!p)
+		return 0;
+	if (strchr(p, '(') || strchr(p, '['))
+		return 1; /* a local, not an accumulator */
 	char copy[512];
 	snprintf(copy, sizeof copy, "%s", p);
 	copy[strcspn(copy, ";")] = 0;
@@ -88,22 +97,36 @@ static int note_decl(rw *w, const char *sq, int top)
 static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 {
 	size_t n = 0;
-	while (is_ident(sq[n])) n++;
-	if (!n || n >= cap) return 0;
+	while (is_ident(sq[n]))
+		n++;
+	if (!n || n >= cap)
+		return 0;
 	memcpy(name, sq, n);
 	name[n] = 0;
-	if (sq[n] == '+' && sq[n + 1] == '=') { *expr = sq + n + 2; return OP_SUM; }
-	if (sq[n] != '=') return 0;
+	if (sq[n] == '+' && sq[n + 1] == '=') {
+		*expr = sq + n + 2;
+		return OP_SUM;
+	}
+	if (sq[n] != '=')
+		return 0;
 	const char *f = sq + n + 1;
-	int op = !strncmp(f, "fmaxf(", 6) || !strncmp(f, "max(", 4) ? OP_MAX
-		 : !strncmp(f, "fminf(", 6) || !strncmp(f, "min(", 4) ? OP_MIN : 0;
-	if (!op) return 0;
+	int op = !strncmp(f, "fmaxf(", 6) || !strncmp(f, "max(", 4)   ? OP_MAX
+		 : !strncmp(f, "fminf(", 6) || !strncmp(f, "min(", 4) ? OP_MIN
+								      : 0;
+	if (!op)
+		return 0;
 	const char *args = strchr(f, '(') + 1;
-	if (!strncmp(args, name, n) && args[n] == ',') { *expr = args + n + 1; return op; }
+	if (!strncmp(args, name, n) && args[n] == ',') {
+		*expr = args + n + 1;
+		return op;
+	}
 	size_t al = strlen(args);
 	char tail[80];
 	snprintf(tail, sizeof tail, ",%s);", name);
-	if (al >= strlen(tail) && !strcmp(args + al - strlen(tail), tail)) { *expr = args; return op; }
+	if (al >= strlen(tail) && !strcmp(args + al - strlen(tail), tail)) {
+		*expr = args;
+		return op;
+	}
 	return 0;
 }
 
@@ -111,7 +134,8 @@ static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 static int reads_partial(rw *w, const char *t, size_t s, size_t e)
 {
 	for (int i = 0; i < w->na; i++)
-		if (w->a[i].state == ST_PARTIAL && ka_csrc_has_word(t, s, e, w->a[i].name)) return 1;
+		if (w->a[i].state == ST_PARTIAL && ka_csrc_has_word(t, s, e, w->a[i].name))
+			return 1;
 	(void)t;
 	return 0;
 }
@@ -125,41 +149,56 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 	const char *t = c->m->text;
 	char sq[2048], name[64];
 	const char *expr = NULL;
-	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3])) return loop_stmt(w, s, e);
-	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq)) return ka_recipe_decline(c, "a loop statement is too long");
+	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3]))
+		return loop_stmt(w, s, e);
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return ka_recipe_decline(c, "a loop statement is too long");
 	int op = update_of(sq, name, sizeof name, &expr);
 	acc *a = op ? find_acc(w, name) : NULL;
 	if (a) {
-		if (a->state == ST_REDUCED) return ka_recipe_decline(c, "%s is accumulated again after its reduction", name);
+		if (a->state == ST_REDUCED)
+			return ka_recipe_decline(c, "%s is accumulated again after its reduction", name);
 		if ((a->op && a->op != op) || (op == OP_SUM && !a->zero) || (op != OP_SUM && !a->is_float))
-			return ka_recipe_decline(c, "accumulator %s: mixed operations, a non-zero start or a non-float max", name);
+			return ka_recipe_decline(
+				c, "accumulator %s: mixed operations, a non-zero start or a non-float max",
+				name);
 		if (!innermost) {
 			/* outside the innermost loop only a partial of the same op is folded in */
 			char part[64];
 			snprintf(part, sizeof part, "%.*s", (int)strcspn(expr, ");"), expr);
 			acc *p = find_acc(w, part);
-			if (!p || p->op != op || p->top || strlen(expr) != strlen(part) + (op == OP_SUM ? 1 : 2))
-				return ka_recipe_decline(c, "'%s' folds something other than a partial into %s", sq, name);
-			p->state = ST_REDUCED;   /* consumed: its lanes' values live on in `name` */
+			if (!p || p->op != op || p->top ||
+			    strlen(expr) != strlen(part) + (op == OP_SUM ? 1 : 2))
+				return ka_recipe_decline(
+					c, "'%s' folds something other than a partial into %s", sq, name);
+			p->state = ST_REDUCED; /* consumed: its lanes' values live on in `name` */
 		} else {
 			char ex[2048];
 			snprintf(ex, sizeof ex, "%s", expr);
 			for (int i = 0; i < w->na; i++)
-				if ((w->a[i].state == ST_PARTIAL || &w->a[i] == a) && ka_csrc_has_word(ex, 0, strlen(ex), w->a[i].name))
-					return ka_recipe_decline(c, "'%s' reads an accumulator that is still being filled", sq);
+				if ((w->a[i].state == ST_PARTIAL || &w->a[i] == a) &&
+				    ka_csrc_has_word(ex, 0, strlen(ex), w->a[i].name))
+					return ka_recipe_decline(
+						c, "'%s' reads an accumulator that is still being filled",
+						sq);
 		}
 		a->op = op;
 		a->state = ST_PARTIAL;
-		if (a->top) w->touched[a - w->a] = 1;
+		if (a->top)
+			w->touched[a - w->a] = 1;
 		return KA_OK;
 	}
-	if (reads_partial(w, t, s, e)) return ka_recipe_decline(c, "'%.60s' reads a partial accumulator", sq);
-	if (note_decl(w, sq, 0)) return KA_OK;
+	if (reads_partial(w, t, s, e))
+		return ka_recipe_decline(c, "'%.60s' reads a partial accumulator", sq);
+	if (note_decl(w, sq, 0))
+		return KA_OK;
 	/* a store indexed by the column: p[..j..] = E; */
 	char *br = strchr(sq, '['), *cl = br ? strchr(br, ']') : NULL;
-	if (innermost && br && cl && cl[1] == '=' && cl[2] != '=' && ka_csrc_has_word(br, 0, (size_t)(cl - br), jvar)) {
+	if (innermost && br && cl && cl[1] == '=' && cl[2] != '=' &&
+	    ka_csrc_has_word(br, 0, (size_t)(cl - br), jvar)) {
 		for (const char *q = sq; q < br; q++)
-			if (!is_ident(*q)) return ka_recipe_decline(c, "cannot read the store '%.60s'", sq);
+			if (!is_ident(*q))
+				return ka_recipe_decline(c, "cannot read the store '%.60s'", sq);
 		/* the stored array is read nowhere else in the loop: no dependence
 		 * between columns through memory */
 		char base[64];
@@ -177,13 +216,21 @@ static int loop_stmt(rw *w, size_t s, size_t e)
 	ka_recipe_ctx *c = w->c;
 	const char *t = c->m->text;
 	size_t po = ka_csrc_skip_blank(t, e, s + 3), pc = ka_csrc_match(t, e, po);
-	if (t[po] != '(' || pc == NPOS) return ka_recipe_decline(c, "cannot read a loop header");
+	if (t[po] != '(' || pc == NPOS)
+		return ka_recipe_decline(c, "cannot read a loop header");
 	size_t semi[2], ns = 0;
 	for (size_t i = po + 1; i < pc && ns < 2; i++) {
-		if (t[i] == '(') { i = ka_csrc_match(t, pc, i); if (i == NPOS) break; continue; }
-		if (t[i] == ';') semi[ns++] = i;
+		if (t[i] == '(') {
+			i = ka_csrc_match(t, pc, i);
+			if (i == NPOS)
+				break;
+			continue;
+		}
+		if (t[i] == ';')
+			semi[ns++] = i;
 	}
-	if (ns != 2) return ka_recipe_decline(c, "cannot read a loop header");
+	if (ns != 2)
+		return ka_recipe_decline(c, "cannot read a loop header");
 	char init[256], cond[256], step[128], jvar[64];
 	ka_csrc_squeeze(t, po + 1, semi[0], init, sizeof init);
 	ka_csrc_squeeze(t, semi[0] + 1, semi[1], cond, sizeof cond);
@@ -191,9 +238,11 @@ static int loop_stmt(rw *w, size_t s, size_t e)
 	size_t bs = ka_csrc_skip_blank(t, e, pc + 1);
 	int innermost = !ka_csrc_has_word(t, bs, e, "for");
 	const char *eq = strchr(init, '=');
-	if (!eq) return ka_recipe_decline(c, "a loop without an initialized index");
+	if (!eq)
+		return ka_recipe_decline(c, "a loop without an initialized index");
 	size_t vb = (size_t)(eq - init);
-	while (vb > 0 && is_ident(init[vb - 1])) vb--;
+	while (vb > 0 && is_ident(init[vb - 1]))
+		vb--;
 	snprintf(jvar, sizeof jvar, "%.*s", (int)(eq - init - vb), init + vb);
 	char s1[80], s2[80], s3[80];
 	snprintf(s1, sizeof s1, "%s++", jvar);
@@ -207,24 +256,36 @@ static int loop_stmt(rw *w, size_t s, size_t e)
 	for (char *d = strtok(cc, "&"); d && innermost; d = strtok(NULL, "&")) {
 		size_t jl = strlen(jvar);
 		if (strncmp(d, jvar, jl) || d[jl] != '<' || ka_csrc_has_word(d + jl, 0, strlen(d + jl), jvar))
-			return ka_recipe_decline(c, "loop condition '%s' is not a set of upper bounds on %s", cond, jvar);
+			return ka_recipe_decline(c, "loop condition '%s' is not a set of upper bounds on %s",
+						 cond, jvar);
 	}
-	if (strstr(cond, "||")) return ka_recipe_decline(c, "loop condition '%s' has ||", cond);
+	if (strstr(cond, "||"))
+		return ka_recipe_decline(c, "loop condition '%s' has ||", cond);
 	/* the body, statement by statement */
 	size_t b0 = bs, b1 = e;
-	if (innermost) { w->loop_s = s; w->loop_e = e; }
-	if (t[bs] == '{') { b0 = bs + 1; b1 = ka_csrc_match(t, e, bs); }
+	if (innermost) {
+		w->loop_s = s;
+		w->loop_e = e;
+	}
+	if (t[bs] == '{') {
+		b0 = bs + 1;
+		b1 = ka_csrc_match(t, e, bs);
+	}
 	for (size_t i = ka_csrc_skip_blank(t, b1, b0); i < b1; i = ka_csrc_skip_blank(t, b1, i)) {
 		size_t se = ka_csrc_stmt_end(t, b1, i);
-		if (se == NPOS) return ka_recipe_decline(c, "cannot split a loop body");
+		if (se == NPOS)
+			return ka_recipe_decline(c, "cannot split a loop body");
 		int rc = body_stmt(w, i, se, innermost, jvar);
-		if (rc) return rc;
+		if (rc)
+			return rc;
 		i = se;
 	}
-	if (!innermost) return KA_OK;
+	if (!innermost)
+		return KA_OK;
 	/* j = START  ->  j = (START) + ka_lane;   j++  ->  j += 32 */
 	size_t eq_at = po + 1;
-	while (t[eq_at] != '=') eq_at++;
+	while (t[eq_at] != '=')
+		eq_at++;
 	char start[200], txt[256];
 	ka_csrc_squeeze(t, eq_at + 1, semi[0], start, sizeof start);
 	snprintf(txt, sizeof txt, " (%s) + ka_lane", start);
@@ -242,30 +303,38 @@ static int top_stmt(rw *w, size_t s, size_t e)
 	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3])) {
 		memset(w->touched, 0, sizeof w->touched);
 		int rc = loop_stmt(w, s, e);
-		if (rc) return rc;
+		if (rc)
+			return rc;
 		ka_buf b;
 		ka_buf_init(&b, 4096);
 		for (int i = 0; i < w->na; i++) {
 			acc *a = &w->a[i];
-			if (!w->touched[i]) continue;
+			if (!w->touched[i])
+				continue;
 			ka_buf_printf(&b, "\n\t%s = ka_warp_%s(%s);", a->name,
-				      a->op == OP_SUM ? "sum" : a->op == OP_MAX ? "max" : "min", a->name);
+				      a->op == OP_SUM   ? "sum"
+				      : a->op == OP_MAX ? "max"
+							: "min",
+				      a->name);
 			a->state = ST_REDUCED;
 		}
 		for (int i = 0; i < w->na; i++)
-			if (w->a[i].state == ST_PARTIAL) return ka_recipe_decline(c, "partial %s is never folded", w->a[i].name);
+			if (w->a[i].state == ST_PARTIAL)
+				return ka_recipe_decline(c, "partial %s is never folded", w->a[i].name);
 		rc = b.len ? ka_recipe_edit(w->ed, e, e, b.data) : KA_OK;
 		ka_buf_free(&b);
 		return rc;
 	}
 	if (ka_csrc_has_word(t, s, e, "for") || ka_csrc_has_word(t, s, e, "while"))
 		return ka_recipe_decline(c, "a loop inside a compound statement");
-	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq)) return ka_recipe_decline(c, "a statement is too long");
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return ka_recipe_decline(c, "a statement is too long");
 	for (int i = 0; i < w->na; i++)
 		if (w->a[i].state == ST_DECLARED && w->a[i].top && ka_csrc_has_word(t, s, e, w->a[i].name) &&
 		    !strncmp(sq, w->a[i].name, strlen(w->a[i].name)))
-			w->a[i].zero = 0;   /* assigned before its loop: its start is no longer known */
-	if (note_decl(w, sq, 1)) return KA_OK;
+			w->a[i].zero = 0; /* assigned before its loop: its start is no longer known */
+	if (note_decl(w, sq, 1))
+		return KA_OK;
 	/* a store outside the loops: made once per row, by lane 0 */
 	char *br = strchr(sq, '[');
 	if (br && strchr(br, '=') && !strstr(br, "==")) {
@@ -292,12 +361,15 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	size_t len = c->m->len, close = c->k->body_close;
 	long block = ka_recipe_param(c->params, "block", 256);
 	char var[64], cond[160], rows[KA_CSRC_NAME], ret[32];
-	if (block < 32 || block > 1024 || block % 32) return ka_recipe_decline(c, "bad parameters '%s'", c->params);
-	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "gridDim", "extern"};
+	if (block < 32 || block > 1024 || block % 32)
+		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
+	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "gridDim",
+					     "extern"};
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, c->k->body_open, close, banned[i]))
 			return ka_recipe_decline(c, "the kernel uses %s", banned[i]);
-	if (c->k->has_launch_bounds) return ka_recipe_decline(c, "it has __launch_bounds__ already");
+	if (c->k->has_launch_bounds)
+		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
 	if (e0 == NPOS || !ka_recipe_is_tid_decl(t, s0, e0, var, sizeof var))
 		return ka_recipe_decline(c, "the first statement is not a global thread index along x");
@@ -305,37 +377,52 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	size_t po = e1 == NPOS ? NPOS : ka_csrc_skip_blank(t, len, s1 + 2);
 	size_t pc = po == NPOS ? NPOS : ka_csrc_match(t, len, po);
 	if (e1 == NPOS || strncmp(t + s1, "if", 2) || t[po] != '(' || pc == NPOS ||
-	    !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) || !ka_csrc_squeeze(t, pc + 1, e1, ret, sizeof ret) ||
-	    strcmp(ret, "return;") || strncmp(cond, var, strlen(var)) || strncmp(cond + strlen(var), ">=", 2))
+	    !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) ||
+	    !ka_csrc_squeeze(t, pc + 1, e1, ret, sizeof ret) || strcmp(ret, "return;") ||
+	    strncmp(cond, var, strlen(var)) || strncmp(cond + strlen(var), ">=", 2))
 		return ka_recipe_decline(c, "no `if (%s >= ROWS) return;` row guard", var);
 	snprintf(rows, sizeof rows, "%s", cond + strlen(var) + 2);
-	if (ka_csrc_param_index(c->k, rows) < 0) return ka_recipe_decline(c, "the row bound %s is not a parameter", rows);
-	if (ka_csrc_count_word(t, e1, close, "return")) return ka_recipe_decline(c, "a second return");
+	if (ka_csrc_param_index(c->k, rows) < 0)
+		return ka_recipe_decline(c, "the row bound %s is not a parameter", rows);
+	if (ka_csrc_count_word(t, e1, close, "return"))
+		return ka_recipe_decline(c, "a second return");
 	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim"};
 	for (size_t i = 0; i < 3; i++)
-		if (ka_csrc_has_word(t, e1, close, ids[i])) return ka_recipe_decline(c, "the rows use %s", ids[i]);
+		if (ka_csrc_has_word(t, e1, close, ids[i]))
+			return ka_recipe_decline(c, "the rows use %s", ids[i]);
 	ka_recipe_edits ed = {0};
 	rw w = {.c = c, .ed = &ed};
 	char decl[256];
-	snprintf(decl, sizeof decl, "const long long %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
-		 "\tconst int ka_lane = threadIdx.x & 31;", var);
+	snprintf(decl, sizeof decl,
+		 "const long long %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
+		 "\tconst int ka_lane = threadIdx.x & 31;",
+		 var);
 	int rc = ka_recipe_edit(&ed, s0, e0, decl), loops = 0;
-	for (size_t i = ka_csrc_skip_blank(t, close, e1); rc == KA_OK && i < close; i = ka_csrc_skip_blank(t, close, i)) {
+	for (size_t i = ka_csrc_skip_blank(t, close, e1); rc == KA_OK && i < close;
+	     i = ka_csrc_skip_blank(t, close, i)) {
 		size_t se = ka_csrc_stmt_end(t, close, i);
-		if (se == NPOS) { rc = ka_recipe_decline(c, "cannot split the kernel body"); break; }
+		if (se == NPOS) {
+			rc = ka_recipe_decline(c, "cannot split the kernel body");
+			break;
+		}
 		loops += !strncmp(t + i, "for", 3);
 		rc = top_stmt(&w, i, se);
 		i = se;
 	}
-	if (rc == KA_OK && !loops) rc = ka_recipe_decline(c, "no loop over the row");
+	if (rc == KA_OK && !loops)
+		rc = ka_recipe_decline(c, "no loop over the row");
 	char lb[64], grid[160], bs[32];
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
 	snprintf(grid, sizeof grid, "(unsigned)((@N * 32 + %ld) / %ld)", block, block);
 	snprintf(bs, sizeof bs, "%ld", block);
-	if (rc == KA_OK) rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
-	if (rc == KA_OK) rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helpers);
-	if (rc == KA_OK) rc = ka_recipe_relaunch(c, &ed, rows, grid, bs);
-	if (rc == KA_OK) rc = ka_recipe_edits_apply(&ed, t, len, out);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helpers);
+	if (rc == KA_OK)
+		rc = ka_recipe_relaunch(c, &ed, rows, grid, bs);
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, t, len, out);
 	ka_recipe_edits_free(&ed);
 	return rc;
 }
@@ -344,7 +431,8 @@ static const char *const rowwarp_grid[] = {"block=256", "block=128", "block=512"
 
 const ka_recipe ka_recipe_warp_per_row = {
 	.name = "warp-per-row",
-	.summary = "thread per row -> warp per row: lane-strided column loops, shuffle reductions, lane-0 stores",
+	.summary =
+		"thread per row -> warp per row: lane-strided column loops, shuffle reductions, lane-0 stores",
 	.rules = "gmem-uncoalesced-access gmem-row-index-from-threadidx-x gmem-uncoalesced-assumed-block",
 	.grid = rowwarp_grid,
 	.apply = rowwarp_apply,

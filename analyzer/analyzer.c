@@ -28,16 +28,18 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 	w->func = fn->name;
 	w->is_device = (fn->flags & (KDF_GLOBAL | KDF_DEVICE)) != 0;
 	w->ctl.nloops = w->ctl.nbrs = w->ctl.div_return_line = w->ctl.guard_return = 0;
-	w->tally.n_barriers = w->tally.n_accesses = w->tally.n_loops = w->tally.uses_warp = w->tally.has_guard = 0;
+	w->tally.n_barriers = w->tally.n_accesses = w->tally.n_loops = w->tally.uses_warp =
+		w->tally.has_guard = 0;
 	w->tally.narrays = 0;
 	w->ctl.inline_depth = 0;
 	w->ctl.limits_hit = 0;
 	w->sym.ret_val = NULL;
-	static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
-		"blockIdx.x", "blockIdx.y", "blockIdx.z", "blockDim.x", "blockDim.y", "blockDim.z",
-		"gridDim.x", "gridDim.y", "gridDim.z", "warpSize"};
-	static const unsigned deps[] = {D_TX, D_TY, D_TZ, D_BLOCK, D_BLOCK, D_BLOCK,
-		D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, 0};
+	static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x",
+					    "blockIdx.y",  "blockIdx.z",  "blockDim.x",  "blockDim.y",
+					    "blockDim.z",  "gridDim.x",   "gridDim.y",   "gridDim.z",
+					    "warpSize"};
+	static const unsigned deps[] = {D_TX,    D_TY,    D_TZ,    D_BLOCK, D_BLOCK, D_BLOCK, D_PARAM,
+					D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, 0};
 	for (int i = 0; i <= SYM_WARPSIZE; i++) {
 		int s = sx_new_sym(&w->sym.sx, (sx_sym_kind)i, names[i], deps[i], 0);
 		sx_sym *y = &w->sym.sx.syms[s];
@@ -55,8 +57,9 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 	for (int i = 0; i < fn->nparams; i++) {
 		ka_decl *p = fn->params[i];
 		if (p->tflags & KT_POINTER) {
-			w->sym.env[p->id] = (val){.base = p, .space = w->is_device ? SP_GLOBAL : SP_UNKNOWN,
-			                      .x = sx_const(&w->sym.sx, 0)};
+			w->sym.env[p->id] = (val){.base = p,
+						  .space = w->is_device ? SP_GLOBAL : SP_UNKNOWN,
+						  .x = sx_const(&w->sym.sx, 0)};
 		} else {
 			int s = sx_new_sym(&w->sym.sx, SYM_PARAM, p->name, D_PARAM, 0);
 			w->sym.env[p->id].x = sx_symref(&w->sym.sx, s);
@@ -109,7 +112,8 @@ static void bind_tparams(walk *w, ka_decl *k)
 		if (ai < n)
 			w->sym.env[t->id].x = sx_const(&w->sym.sx, args[ai]);
 		else
-			w->sym.env[t->id].x = sx_symref(&w->sym.sx, sx_new_sym(&w->sym.sx, SYM_PARAM, t->name, D_PARAM, 0));
+			w->sym.env[t->id].x = sx_symref(
+				&w->sym.sx, sx_new_sym(&w->sym.sx, SYM_PARAM, t->name, D_PARAM, 0));
 		ai++;
 	}
 }
@@ -119,8 +123,9 @@ static int uses_tid_yz(const ka_node *n)
 {
 	if (!n)
 		return 0;
-	if (n->kind == KN_MEMBER && n->nkids == 1 && n->name && (!strcmp(n->name, "y") ||
-	    !strcmp(n->name, "z")) && n->kids[0]->name && !strcmp(n->kids[0]->name, "threadIdx"))
+	if (n->kind == KN_MEMBER && n->nkids == 1 && n->name &&
+	    (!strcmp(n->name, "y") || !strcmp(n->name, "z")) && n->kids[0]->name &&
+	    !strcmp(n->kids[0]->name, "threadIdx"))
 		return 1;
 	for (int i = 0; i < n->nkids; i++)
 		if (uses_tid_yz(n->kids[i]))
@@ -131,7 +136,7 @@ static int uses_tid_yz(const ka_node *n)
 /* The block shape for the warp model: launches, then __launch_bounds__,
  * then --assume-block, then a stated default. */
 static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlaunch, int *agree,
-                        int64_t *max_dyn)
+			int64_t *max_dyn)
 {
 	int have = 0;
 	*nlaunch = 0;
@@ -168,17 +173,18 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		for (int i = 0; i < 3; i++)
 			w->block[i] = o->assume_block[i] > 0 ? o->assume_block[i] : 1;
 		w->assumption = ka_arena_printf(w->file.a, "block (%d,%d,%d) from --assume-block",
-		                                w->block[0], w->block[1], w->block[2]);
+						w->block[0], w->block[1], w->block[2]);
 		return;
 	}
 	int two_d = uses_tid_yz(k->body);
 	w->block[0] = two_d ? 32 : 256;
 	w->block[1] = two_d ? 8 : 1;
 	w->block[2] = 1;
-	w->assumption = ka_arena_printf(w->file.a, "block (%d,%d,1) assumed: no constant launch or "
-	                                "__launch_bounds__", w->block[0], w->block[1]);
+	w->assumption = ka_arena_printf(w->file.a,
+					"block (%d,%d,1) assumed: no constant launch or "
+					"__launch_bounds__",
+					w->block[0], w->block[1]);
 }
-
 
 static int walk_host_code(walk *w)
 {
@@ -198,14 +204,16 @@ static int walk_host_code(walk *w)
 	chain_launches(w);
 	for (int i = 0; i < w->host.noptin; i++) {
 		sqlite3_stmt *s;
-		if (sqlite3_prepare_v2(w->file.db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?",
-		                       -1, &s, NULL) != SQLITE_OK) {
-			ka_facts_writer_fail(w->file.fw, KA_ERR, "facts: %s (smem_optin)", sqlite3_errmsg(w->file.db));
+		if (sqlite3_prepare_v2(w->file.db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?", -1,
+				       &s, NULL) != SQLITE_OK) {
+			ka_facts_writer_fail(w->file.fw, KA_ERR, "facts: %s (smem_optin)",
+					     sqlite3_errmsg(w->file.db));
 			continue;
 		}
 		sqlite3_bind_text(s, 1, w->host.optin_kernels[i], -1, SQLITE_STATIC);
 		if (sqlite3_step(s) != SQLITE_DONE)
-			ka_facts_writer_fail(w->file.fw, KA_ERR, "facts: %s (smem_optin)", sqlite3_errmsg(w->file.db));
+			ka_facts_writer_fail(w->file.fw, KA_ERR, "facts: %s (smem_optin)",
+					     sqlite3_errmsg(w->file.db));
 		sqlite3_finalize(s);
 	}
 	return KA_OK;
@@ -213,8 +221,7 @@ static int walk_host_code(walk *w)
 
 /* A device function already seen inlined into its callers gets its own
  * kernel row (kind 'device') but no second copy of its accesses. */
-static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const char *kind,
-                          int quiet)
+static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const char *kind, int quiet)
 {
 	int nl, agree;
 	int64_t max_dyn;
@@ -256,8 +263,7 @@ static void set_budget(walk *w, const ka_analyze_opts *o, double t0)
 	w->file.budget_text = ka_arena_printf(w->file.a, "%g s, %zu MB", secs, mb);
 }
 
-static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db,
-                      double t0)
+static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db, double t0)
 {
 	static _Thread_local int64_t ids;
 	walk w = {.file = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids}};
@@ -289,14 +295,15 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 	if (ka_facts_index(db) != KA_OK)
 		ka_facts_writer_fail(w.file.fw, KA_ERR, "%s", ka_error_last());
 	char *err = NULL;
-	if (sqlite3_exec(db,
-		"UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
-		"FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
-		"b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
-		"b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
-		"UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
-		"AND k.kind = 'global');",
-		NULL, NULL, &err) != SQLITE_OK)
+	if (sqlite3_exec(
+		    db,
+		    "UPDATE early_return SET before_barrier = 1, barrier_line = (SELECT min(b.line) "
+		    "FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
+		    "b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
+		    "b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
+		    "UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
+		    "AND k.kind = 'global');",
+		    NULL, NULL, &err) != SQLITE_OK)
 		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (joins)", err ? err : "?");
 	sqlite3_free(err);
 	free(w.sym.scope);
@@ -309,14 +316,15 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? KA_OK :
-	       ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
+	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
+		       ? KA_OK
+		       : ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 }
 
 int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 {
 	char dashed[4200];
-	if (path && path[0] == '-') {   /* never an option to libclang or nvcc */
+	if (path && path[0] == '-') { /* never an option to libclang or nvcc */
 		snprintf(dashed, sizeof dashed, "./%s", path);
 		path = dashed;
 	}
@@ -327,7 +335,7 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	ka_flags fl;
 	ka_frontend_flags(fa, o->extra_args, o->n_extra_args, o->directory, &fl);
 	if (!arch_name && fl.arch && ka_arch_find(fl.arch))
-		arch_name = ka_arena_strdup(fa, fl.arch);   /* the compile database's target */
+		arch_name = ka_arena_strdup(fa, fl.arch); /* the compile database's target */
 	if (!arch_name)
 		arch_name = KA_ARCH_DEFAULT;
 	const ka_arch *arch = ka_arch_find(arch_name);
@@ -340,17 +348,21 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 		ka_arena_free(fa);
 		return erc;
 	}
-	ka_frontend_opts fo = {.lang = ka_lang_of_path(path), .arch = arch_name,
-	                       .cuda_path = o->cuda_path, .force_shim = o->force_shim,
-	                       .resource_dir = o->resource_dir, .extra = o->extra_args,
-	                       .nextra = o->n_extra_args, .directory = o->directory};
+	ka_frontend_opts fo = {.lang = ka_lang_of_path(path),
+			       .arch = arch_name,
+			       .cuda_path = o->cuda_path,
+			       .force_shim = o->force_shim,
+			       .resource_dir = o->resource_dir,
+			       .extra = o->extra_args,
+			       .nextra = o->n_extra_args,
+			       .directory = o->directory};
 	if (fl.hip)
 		fo.lang = "hip";
 	ka_tu *tu = NULL;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int rc = ka_frontend_parse(&fo, path, &tu);
-	ka_arena_free(fa);     /* arch_name is not used past here */
+	ka_arena_free(fa); /* arch_name is not used past here */
 	if (rc != KA_OK)
 		return rc;
 	rc = analyze_tu(tu, o, arch, db, (double)ts.tv_sec + ts.tv_nsec / 1e9);
@@ -366,17 +378,20 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 			if (ka_diag_is_error(d))
 				first = d;
 		rc = ka_error_set(KA_EPARSE, "%s:%d:%d: error: %s", first ? first->file : path,
-		                  first ? first->line : 0, first ? first->col : 0,
-		                  first ? first->message : "parse error");
+				  first ? first->line : 0, first ? first->col : 0,
+				  first ? first->message : "parse error");
 	}
 	ka_tu_free(tu);
 	return rc;
 }
 
-int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a,
-			  const char ***argv, int *argc)
+int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a, const char ***argv,
+			  int *argc)
 {
-	ka_frontend_opts fo = {.lang = ka_lang_of_path(path), .arch = o->arch, .force_shim = o->force_shim,
-			       .extra = o->extra_args, .nextra = o->n_extra_args};
+	ka_frontend_opts fo = {.lang = ka_lang_of_path(path),
+			       .arch = o->arch,
+			       .force_shim = o->force_shim,
+			       .extra = o->extra_args,
+			       .nextra = o->n_extra_args};
 	return ka_frontend_args(&fo, a, argv, argc);
 }

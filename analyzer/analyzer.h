@@ -14,17 +14,17 @@
 #include "facts/facts.h"
 
 typedef struct ka_analyze_opts {
-	const char *arch;            /* --arch; NULL = KA_ARCH_DEFAULT */
+	const char *arch;              /* --arch; NULL = KA_ARCH_DEFAULT */
 	const char *const *extra_args; /* flags after `--` or from compile_commands.json */
 	int n_extra_args;
-	const char *cuda_path;       /* NULL = /usr/local/cuda when it exists */
-	int force_shim;              /* 1: shim headers even when a toolkit exists */
-	int ptxas;                   /* 1: join nvcc -Xptxas -v results */
-	const char *resource_dir;    /* clang resource dir; NULL = the build's */
-	int assume_block[3];         /* --assume-block: used when nothing else is known */
-	const char *directory;       /* working directory for relative paths (compile db) */
-	double budget_s;             /* per-file time budget; 0 default, < 0 none */
-	long budget_mb;              /* per-file model memory budget; 0 default, < 0 none */
+	const char *cuda_path;    /* NULL = /usr/local/cuda when it exists */
+	int force_shim;           /* 1: shim headers even when a toolkit exists */
+	int ptxas;                /* 1: join nvcc -Xptxas -v results */
+	const char *resource_dir; /* clang resource dir; NULL = the build's */
+	int assume_block[3];      /* --assume-block: used when nothing else is known */
+	const char *directory;    /* working directory for relative paths (compile db) */
+	double budget_s;          /* per-file time budget; 0 default, < 0 none */
+	long budget_mb;           /* per-file model memory budget; 0 default, < 0 none */
 } ka_analyze_opts;
 
 /* Past the budget the walk stops and the file gets a warning ("analysis
@@ -43,8 +43,8 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db);
 
 /* The libclang arguments path would be parsed with (argv without the file
  * name; strings in a): `kcheck facts --print-clang-args`.  KA_OK or < 0. */
-int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a,
-			  const char ***argv, int *argc);
+int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a, const char ***argv,
+			  int *argc);
 
 /* "cuda" or "hip" from the extension (.hip -> hip, else cuda) and flags. */
 const char *ka_lang_of_path(const char *path);

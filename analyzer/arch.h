@@ -5,19 +5,19 @@
 #include <stddef.h>
 
 typedef struct ka_arch {
-	const char *name;            /* sm_90, gfx942, ... */
-	const char *vendor;          /* nvidia | amd */
-	const char *gpu;             /* a representative product */
+	const char *name;   /* sm_90, gfx942, ... */
+	const char *vendor; /* nvidia | amd */
+	const char *gpu;    /* a representative product */
 	int warp_size;
 	int smem_banks, bank_bytes;
-	int smem_per_block;          /* default static+dynamic limit per block (bytes) */
-	int smem_per_block_optin;    /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
+	int smem_per_block;       /* default static+dynamic limit per block (bytes) */
+	int smem_per_block_optin; /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
 	int smem_per_sm;
 	int regs_per_sm, max_regs_per_thread;
 	int max_threads_per_block, max_threads_per_sm, max_blocks_per_sm;
-	int sm_count;                /* 0 when it varies by product */
-	long l2_bytes;               /* 0 when it varies */
-	int sector_bytes;            /* global memory transaction granularity */
+	int sm_count;     /* 0 when it varies by product */
+	long l2_bytes;    /* 0 when it varies */
+	int sector_bytes; /* global memory transaction granularity */
 } ka_arch;
 
 /* The target when none is named (--arch, .kcheck.yaml `arch:`). */

@@ -15,14 +15,15 @@ static const char *space_name(int sp)
 static void coef_cols(walk *w, ka_facts_row *r, const sx *addr, int elem, int k, int *symbolic)
 {
 	static const ka_facts_col kc[] = {KA_COL(access, kind_tx), KA_COL(access, kind_ty),
-		KA_COL(access, kind_tz)};
+					  KA_COL(access, kind_tz)};
 	static const ka_facts_col cc[] = {KA_COL(access, coef_tx), KA_COL(access, coef_ty),
-		KA_COL(access, coef_tz)};
+					  KA_COL(access, coef_tz)};
 	const sx *c = sx_coef(&w->sym.sx, addr, (sx_sym_kind)(SYM_TID_X + k));
 	int64_t v;
 	sx_lane l0 = {{0, 0, 0}};
-	if (c && !sx_is_const(c, NULL) && !sx_has_unknown(&w->sym.sx, c) && sx_eval(&w->sym.sx, c, &l0, &v) == 0)
-		c = sx_const(&w->sym.sx, v);      /* known dims: blockDim.y/24, warpSize */
+	if (c && !sx_is_const(c, NULL) && !sx_has_unknown(&w->sym.sx, c) &&
+	    sx_eval(&w->sym.sx, c, &l0, &v) == 0)
+		c = sx_const(&w->sym.sx, v); /* known dims: blockDim.y/24, warpSize */
 	if (!c) {
 		ka_facts_text(r, kc[k], "nonaffine");
 		ka_facts_opt(r, cc[k], 0, 0);
@@ -36,7 +37,8 @@ static void coef_cols(walk *w, ka_facts_row *r, const sx *addr, int elem, int k,
 		ka_facts_text(r, kc[k], sx_has_unknown(&w->sym.sx, c) ? "symbolic" : "const");
 		ka_facts_opt(r, cc[k], 0, 0);
 		if (k == 0)
-			ka_facts_text(r, KA_COL(access, coef_tx_text), sx_render(&w->sym.sx, w->file.a, ce ? ce : c));
+			ka_facts_text(r, KA_COL(access, coef_tx_text),
+				      sx_render(&w->sym.sx, w->file.a, ce ? ce : c));
 		if (sx_has_unknown(&w->sym.sx, c))
 			*symbolic = 1;
 	}
@@ -49,8 +51,8 @@ static void loop_cols(walk *w, ka_facts_row *r, const sx *addr)
 	if (w->ctl.nloops) {
 		loop_ctx *l = &w->ctl.loops[w->ctl.nloops - 1];
 		ka_facts_int(r, KA_COL(access, loop_id), l->id);
-		ka_facts_int(r, KA_COL(access, loop_invariant), addr && !(addr->loops & (1ull << l->slot)) &&
-		           !(addr->dep & D_OPAQUE));
+		ka_facts_int(r, KA_COL(access, loop_invariant),
+			     addr && !(addr->loops & (1ull << l->slot)) && !(addr->dep & D_OPAQUE));
 	} else {
 		ka_facts_opt(r, KA_COL(access, loop_id), 0, 0);
 		ka_facts_opt(r, KA_COL(access, loop_invariant), 0, 0);
@@ -58,7 +60,7 @@ static void loop_cols(walk *w, ka_facts_row *r, const sx *addr)
 }
 
 static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int sp, int symbolic,
-                      int size_assumed, const char **assume, warp_result *out)
+		      int size_assumed, const char **assume, warp_result *out)
 {
 	warp_result wr;
 	walk_warp_model(w, addr, abytes, sp == SP_SHARED, &wr);
@@ -74,11 +76,11 @@ static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int 
 	ka_facts_opt(r, KA_COL(access, warp_uniform), wr.ok, wr.uniform || !(addr->dep & D_LANE));
 	if (symbolic)
 		*assume = ka_arena_printf(w->file.a, "%s%srun-time values in the lane stride taken as 1024",
-		                          *assume ? *assume : "", *assume ? "; " : "");
+					  *assume ? *assume : "", *assume ? "; " : "");
 }
 
-void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
-                      int rw, const char *assumed_type, warp_result *out)
+void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw,
+		      const char *assumed_type, warp_result *out)
 {
 	ka_facts_row r;
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(access));
@@ -91,7 +93,8 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_text(&r, KA_COL(access, rw), rw == 0 ? "read" : rw == 1 ? "write" : "readwrite");
 	ka_facts_text(&r, KA_COL(access, base), addr.base->name);
 	ka_facts_int(&r, KA_COL(access, base_is_param), addr.base->kind == KD_PARAM);
-	ka_facts_text(&r, KA_COL(access, base_array), (addr.base->tflags & KT_ARRAY) ? addr.base->name : NULL);
+	ka_facts_text(&r, KA_COL(access, base_array),
+		      (addr.base->tflags & KT_ARRAY) ? addr.base->name : NULL);
 	ka_facts_opt(&r, KA_COL(access, elem_bytes), elem > 0 && !assumed_type, elem);
 	ka_facts_opt(&r, KA_COL(access, access_bytes), abytes > 0 && !assumed_type, abytes);
 	ka_facts_opt(&r, KA_COL(access, struct_bytes), field != NULL, elem);
@@ -99,8 +102,9 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_text(&r, KA_COL(access, index_text), walk_index_text(w, n, addr, elem));
 	const sx *idx = elem > 0 ? sx_div_exact(&w->sym.sx, addr.x, elem) : NULL;
 	int affine = sx_coef(&w->sym.sx, addr.x, SYM_TID_X) && sx_coef(&w->sym.sx, addr.x, SYM_TID_Y) &&
-	             sx_coef(&w->sym.sx, addr.x, SYM_TID_Z) && !(addr.x->dep & D_OPAQUE);
-	ka_facts_text(&r, KA_COL(access, affine), idx && affine ? sx_render(&w->sym.sx, w->file.a, idx) : NULL);
+		     sx_coef(&w->sym.sx, addr.x, SYM_TID_Z) && !(addr.x->dep & D_OPAQUE);
+	ka_facts_text(&r, KA_COL(access, affine),
+		      idx && affine ? sx_render(&w->sym.sx, w->file.a, idx) : NULL);
 	ka_facts_int(&r, KA_COL(access, is_affine), affine);
 	int symbolic = 0;
 	const sx *lin = walk_lane_linear(w, addr.x);
@@ -115,8 +119,10 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_int(&r, KA_COL(access, data_dependent), (addr.x->dep & D_DATA) != 0);
 	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
 	if (assumed_type)
-		assume = ka_arena_printf(w->file.a, "%s%selement type %s taken as 4 bytes (no instantiation "
-		                         "seen)", assume ? assume : "", assume ? "; " : "", assumed_type);
+		assume = ka_arena_printf(w->file.a,
+					 "%s%selement type %s taken as 4 bytes (no instantiation "
+					 "seen)",
+					 assume ? assume : "", assume ? "; " : "", assumed_type);
 	warp_result wr;
 	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, assumed_type != NULL, &assume, &wr);
 	loop_cols(w, &r, addr.x);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const legacy_names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
-	"__any", "__all", "__ballot", NULL};
+					   "__any",  "__all",     "__ballot",    NULL};
 
 static int is_legacy(const char *s)
 {
@@ -17,8 +17,7 @@ static int is_legacy(const char *s)
 	return 0;
 }
 
-void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line,
-                       int warp)
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, int warp)
 {
 	int nonuni = 0;
 	for (int i = 0; i < w->ctl.nloops; i++)
@@ -36,11 +35,13 @@ void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni 
 	ka_facts_text(&r, KA_COL(barrier, divergence), div ? walk_uni_name(why) : NULL);
 	ka_facts_opt(&r, KA_COL(barrier, divergent_branch_line), div, line);
 	ka_facts_int(&r, KA_COL(barrier, after_divergent_return), w->ctl.div_return_line > 0 && !warp);
-	ka_facts_opt(&r, KA_COL(barrier, divergent_return_line), w->ctl.div_return_line > 0, w->ctl.div_return_line);
+	ka_facts_opt(&r, KA_COL(barrier, divergent_return_line), w->ctl.div_return_line > 0,
+		     w->ctl.div_return_line);
 	ka_facts_int(&r, KA_COL(barrier, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(&r, KA_COL(barrier, in_nonuniform_loop), nonuni);
 	ka_facts_int(&r, KA_COL(barrier, follows_barrier), w->ctl.last_was_barrier);
-	ka_facts_int(&r, KA_COL(barrier, is_last_stmt), w->ctl.at_last_stmt && w->ctl.nbrs == 0 && w->ctl.nloops == 0);
+	ka_facts_int(&r, KA_COL(barrier, is_last_stmt),
+		     w->ctl.at_last_stmt && w->ctl.nbrs == 0 && w->ctl.nloops == 0);
 	ka_facts_insert(&r);
 }
 
@@ -55,7 +56,10 @@ void walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx 
 	ka_facts_text(&r, KA_COL(atomic, func), w->func);
 	walk_emit_loc(&r, &n->loc);
 	ka_facts_text(&r, KA_COL(atomic, op), n->name);
-	ka_facts_text(&r, KA_COL(atomic, space), addr.space == SP_SHARED ? "shared" : addr.base ? "global" : "unknown");
+	ka_facts_text(&r, KA_COL(atomic, space),
+		      addr.space == SP_SHARED ? "shared"
+		      : addr.base             ? "global"
+					      : "unknown");
 	ka_facts_text(&r, KA_COL(atomic, base), addr.base ? addr.base->name : NULL);
 	ka_facts_text(&r, KA_COL(atomic, elem_type), n->type);
 	ka_facts_int(&r, KA_COL(atomic, is_float), (n->tflags & (KT_FLOAT | KT_DOUBLE)) != 0);
@@ -93,9 +97,9 @@ static int fold_real(ka_node *n, double *v)
 static void arg_cols(walk *w, ka_facts_row *r, ka_node *n, int i)
 {
 	static const ka_facts_col t[] = {KA_COL(call, arg0_text), KA_COL(call, arg1_text)},
-		b[] = {KA_COL(call, arg0_begin_off), KA_COL(call, arg1_begin_off)},
-		e[] = {KA_COL(call, arg0_end_off), KA_COL(call, arg1_end_off)},
-		ty[] = {KA_COL(call, arg0_type), KA_COL(call, arg1_type)};
+				  b[] = {KA_COL(call, arg0_begin_off), KA_COL(call, arg1_begin_off)},
+				  e[] = {KA_COL(call, arg0_end_off), KA_COL(call, arg1_end_off)},
+				  ty[] = {KA_COL(call, arg0_type), KA_COL(call, arg1_type)};
 	ka_node *a = i < n->nkids ? n->kids[i] : NULL;
 	ka_node *s = a ? walk_strip(a) : NULL;
 	ka_facts_text(r, t[i], a ? walk_text(w, a) : NULL);
@@ -115,8 +119,8 @@ static const char *host_ptr_kind(walk *w, ka_node *n)
 		return "unknown";
 	ka_node *p = walk_strip(n->kids[idx]);
 	while (p && ((p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1) ||
-	             (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2)))
-		p = walk_strip(p->kids[0]);       /* &buf[k], host + offset */
+		     (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2)))
+		p = walk_strip(p->kids[0]); /* &buf[k], host + offset */
 	if (p && p->kind == KN_SUBSCRIPT && p->nkids)
 		p = walk_strip(p->kids[0]);
 	if (!p || p->kind != KN_DECLREF || !p->ref)
@@ -153,8 +157,9 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_text(&r, KA_COL(call, divergence), div ? walk_uni_name(why) : NULL);
 	ka_facts_int(&r, KA_COL(call, nargs), n->nkids);
 	if (n->nkids && n->kids[0]->loc.begin <= n->kids[n->nkids - 1]->loc.end)
-		ka_facts_text(&r, KA_COL(call, args_text), ka_tu_text(w->file.tu, n->loc.file, n->kids[0]->loc.begin,
-		                                        n->kids[n->nkids - 1]->loc.end));
+		ka_facts_text(&r, KA_COL(call, args_text),
+			      ka_tu_text(w->file.tu, n->loc.file, n->kids[0]->loc.begin,
+					 n->kids[n->nkids - 1]->loc.end));
 	arg_cols(w, &r, n, 0);
 	arg_cols(w, &r, n, 1);
 	double c;
@@ -197,8 +202,8 @@ void walk_emit_literal(walk *w, ka_node *n, int promotes)
 	walk_emit_loc(&r, &n->loc);
 	/* A literal from a macro body: its value, since the text is the macro's name. */
 	int is_int = n->kind == KN_INT;
-	const char *mtext = is_int ? ka_arena_printf(w->file.a, "%lld", (long long)n->ival) :
-	                    ka_arena_printf(w->file.a, "%g", n->fval);
+	const char *mtext = is_int ? ka_arena_printf(w->file.a, "%lld", (long long)n->ival)
+				   : ka_arena_printf(w->file.a, "%g", n->fval);
 	ka_facts_text(&r, KA_COL(literal, text), n->loc.in_macro ? mtext : walk_text(w, n));
 	ka_facts_text(&r, KA_COL(literal, kind), is_int ? "int" : n->has_f_suffix ? "float" : "double");
 	ka_facts_int(&r, KA_COL(literal, promotes_to_double), promotes);
@@ -207,8 +212,8 @@ void walk_emit_literal(walk *w, ka_node *n, int promotes)
 	ka_facts_insert(&r);
 }
 
-void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv,
-                    const sx *cond, int64_t trip, int trip_ok)
+void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv, const sx *cond,
+		    int64_t trip, int trip_ok)
 {
 	ka_facts_row r;
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(loop));
@@ -236,9 +241,11 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 	ka_facts_int(&r, KA_COL(loop, trip_thread_dependent), (cond->dep & D_LANE) != 0);
 	ka_facts_int(&r, KA_COL(loop, trip_data_dependent), (cond->dep & D_DATA) != 0);
 	ka_facts_int(&r, KA_COL(loop, has_unroll_pragma), n->unroll_pragma);
-	ka_facts_opt(&r, KA_COL(loop, unroll_count), n->unroll_pragma && n->unroll_count > 0, n->unroll_count);
+	ka_facts_opt(&r, KA_COL(loop, unroll_count), n->unroll_pragma && n->unroll_count > 0,
+		     n->unroll_count);
 	ka_facts_int(&r, KA_COL(loop, depth), w->ctl.nloops);
-	ka_facts_opt(&r, KA_COL(loop, parent_id), w->ctl.nloops > 0, w->ctl.nloops ? w->ctl.loops[w->ctl.nloops - 1].id : 0);
+	ka_facts_opt(&r, KA_COL(loop, parent_id), w->ctl.nloops > 0,
+		     w->ctl.nloops ? w->ctl.loops[w->ctl.nloops - 1].id : 0);
 	ka_facts_int(&r, KA_COL(loop, has_barrier), lc->n_barriers > 0);
 	ka_facts_int(&r, KA_COL(loop, n_accesses), lc->n_accesses);
 	const char *st = n->kind == KN_FOR ? walk_text(w, n->kids[2]) : NULL;
@@ -279,7 +286,8 @@ void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep)
 	ka_facts_int(&r, KA_COL(early_return, before_barrier), 0);
 	ka_facts_opt(&r, KA_COL(early_return, if_begin_off), !n->loc.in_macro, n->loc.begin);
 	ka_facts_opt(&r, KA_COL(early_return, if_end_off), !n->loc.in_macro, n->loc.end);
-	ka_facts_opt(&r, KA_COL(early_return, cond_begin_off), !n->kids[0]->loc.in_macro, n->kids[0]->loc.begin);
+	ka_facts_opt(&r, KA_COL(early_return, cond_begin_off), !n->kids[0]->loc.in_macro,
+		     n->kids[0]->loc.begin);
 	ka_facts_opt(&r, KA_COL(early_return, cond_end_off), !n->kids[0]->loc.in_macro, n->kids[0]->loc.end);
 	ka_facts_insert(&r);
 }
@@ -296,7 +304,10 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 	ka_facts_text(&r, KA_COL(branch, func), w->func);
 	walk_emit_loc(&r, &n->loc);
 	ka_facts_text(&r, KA_COL(branch, cond_text), walk_text(w, n->kids[0]));
-	ka_facts_text(&r, KA_COL(branch, kind), n->kind == KN_SWITCH ? "switch" : n->kind == KN_COND ? "ternary" : "if");
+	ka_facts_text(&r, KA_COL(branch, kind),
+		      n->kind == KN_SWITCH ? "switch"
+		      : n->kind == KN_COND ? "ternary"
+					   : "if");
 	ka_facts_text(&r, KA_COL(branch, uniformity), walk_uni_name(b->uniformity));
 	int td = walk_uni_thread_dep(b->uniformity);
 	ka_facts_int(&r, KA_COL(branch, thread_dependent), td);
@@ -317,8 +328,7 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 	ka_facts_int(&r, KA_COL(branch, is_guard), b->is_guard);
 	ka_facts_int(&r, KA_COL(branch, is_early_return), walk_is_return_only(th));
 	ka_facts_insert(&r);
-	if (td && b->uniformity == WALK_UNI_WARP && b->n_shared_writes >= 2 && !then_bar &&
-	    w->kernel) {
+	if (td && b->uniformity == WALK_UNI_WARP && b->n_shared_writes >= 2 && !then_bar && w->kernel) {
 		ka_facts_begin(&r, w->file.fw, KA_TABLE(divergent_warp_code));
 		ka_facts_int(&r, KA_COL(divergent_warp_code, id), walk_next_id(w));
 		ka_facts_int(&r, KA_COL(divergent_warp_code, kernel_id), w->kernel_id);
@@ -356,15 +366,15 @@ static int checked_after(walk *w)
 {
 	const char *t = w->ctl.next_stmt ? walk_text(w, w->ctl.next_stmt) : NULL;
 	return t && (strstr(t, "GetLastError") || strstr(t, "PeekAtLastError") ||
-	             strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
+		     strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
 }
 
 static void dims_cols(ka_facts_row *r, const char *p, const int64_t d[3], int ok)
 {
 	static const ka_facts_col gx[] = {KA_COL(launch, grid_x), KA_COL(launch, grid_y),
-		KA_COL(launch, grid_z), KA_COL(launch, grid_blocks)};
+					  KA_COL(launch, grid_z), KA_COL(launch, grid_blocks)};
 	static const ka_facts_col bx[] = {KA_COL(launch, block_x), KA_COL(launch, block_y),
-		KA_COL(launch, block_z), KA_COL(launch, block_threads)};
+					  KA_COL(launch, block_z), KA_COL(launch, block_threads)};
 	const ka_facts_col *c = p[0] == 'g' ? gx : bx;
 	int64_t prod = 0;
 	ok = ok && ka_prod64(d, 3, &prod);
@@ -401,8 +411,8 @@ static void macro_args(walk *w, const char *text, const char *out[4])
 	}
 }
 
-void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok,
-                      const int64_t b[3], int bok, int64_t smem, int sok)
+void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok, const int64_t b[3],
+		      int bok, int64_t smem, int sok)
 {
 	ka_node *cfg = n->cfg;
 	const char *text = walk_text(w, n);
@@ -412,9 +422,10 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 	ka_facts_text(&r, KA_COL(launch, kernel), k ? k->name : walk_call_name(w, n));
 	ka_facts_text(&r, KA_COL(launch, func), w->func);
 	walk_emit_loc(&r, &n->loc);
-	ka_facts_text(&r, KA_COL(launch, api), text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
+	ka_facts_text(&r, KA_COL(launch, api),
+		      text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
 	static const ka_facts_col tc[] = {KA_COL(launch, grid_text), KA_COL(launch, block_text),
-		KA_COL(launch, smem_text), KA_COL(launch, stream_text)};
+					  KA_COL(launch, smem_text), KA_COL(launch, stream_text)};
 	const char *margs[4] = {0};
 	int hip = text && strncmp(text, "hipLaunchKernelGGL", 18) == 0;
 	if (hip)
@@ -438,6 +449,7 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 	ka_facts_int(&r, KA_COL(launch, checked_after), checked_after(w));
 	ka_facts_opt(&r, KA_COL(launch, stmt_begin_off), !n->loc.in_macro, n->loc.begin);
 	ka_facts_opt(&r, KA_COL(launch, stmt_end_off), !n->loc.in_macro, n->loc.end);
-	ka_facts_opt(&r, KA_COL(launch, func_begin_off), w->fn && !w->fn->loc.in_macro, w->fn ? w->fn->decl_begin : 0);
+	ka_facts_opt(&r, KA_COL(launch, func_begin_off), w->fn && !w->fn->loc.in_macro,
+		     w->fn ? w->fn->decl_begin : 0);
 	ka_facts_insert(&r);
 }

@@ -10,10 +10,13 @@
 
 void walk_emit_loc(ka_facts_row *r, const ka_loc *l)
 {
-	ka_facts_loc fl = {.file = l->file, .line = l->line, .col = l->col,
-	                   .end_line = l->end_line, .end_col = l->end_col,
-	                   .begin = !l->in_macro && l->begin >= 0 ? l->begin : -1,
-	                   .end = !l->in_macro && l->end >= 0 ? l->end : -1};
+	ka_facts_loc fl = {.file = l->file,
+			   .line = l->line,
+			   .col = l->col,
+			   .end_line = l->end_line,
+			   .end_col = l->end_col,
+			   .begin = !l->in_macro && l->begin >= 0 ? l->begin : -1,
+			   .end = !l->in_macro && l->end >= 0 ? l->end : -1};
 	ka_facts_loc_set(r, &fl);
 }
 
@@ -130,7 +133,8 @@ static void param_rows(walk *w, ka_decl *k)
 		ka_facts_int(&r, KA_COL(param, is_read), ds->read);
 		ka_facts_int(&r, KA_COL(param, is_written), ds->written);
 		ka_facts_int(&r, KA_COL(param, is_integer), (p->tflags & KT_INT) != 0);
-		ka_facts_opt(&r, KA_COL(param, int_bits), (p->tflags & KT_INT) && p->type_bytes > 0, p->type_bytes * 8);
+		ka_facts_opt(&r, KA_COL(param, int_bits), (p->tflags & KT_INT) && p->type_bytes > 0,
+			     p->type_bytes * 8);
 		ka_facts_int(&r, KA_COL(param, is_unsigned), (p->tflags & KT_UNSIGNED) != 0);
 		ka_facts_int(&r, KA_COL(param, n_loop_reads), ds->loop_reads);
 		ka_facts_insert(&r);
@@ -160,7 +164,8 @@ static int64_t array_rows(walk *w, ka_decl *k, int *dynamic)
 			ka_facts_opt(&r, KA_COL(shared_array, elem_bytes), d->elem_bytes > 0, d->elem_bytes);
 			ka_facts_int(&r, KA_COL(shared_array, ndims), d->ndims);
 			static const ka_facts_col dc[] = {KA_COL(shared_array, dim0),
-				KA_COL(shared_array, dim1), KA_COL(shared_array, dim2)};
+							  KA_COL(shared_array, dim1),
+							  KA_COL(shared_array, dim2)};
 			char dims[96] = "";
 			for (int j = 0; j < d->ndims && j < 3; j++) {
 				ka_facts_opt(&r, dc[j], d->dims[j] >= 0, d->dims[j]);
@@ -168,12 +173,16 @@ static int64_t array_rows(walk *w, ka_decl *k, int *dynamic)
 				snprintf(dims + n, sizeof dims - n, "[%lld]", (long long)d->dims[j]);
 			}
 			ka_facts_text(&r, KA_COL(shared_array, dims), dims);
-			ka_facts_opt(&r, KA_COL(shared_array, bytes), !dyn && d->type_bytes > 0, d->type_bytes);
+			ka_facts_opt(&r, KA_COL(shared_array, bytes), !dyn && d->type_bytes > 0,
+				     d->type_bytes);
 			ka_facts_int(&r, KA_COL(shared_array, is_dynamic), dyn);
-			ka_facts_int(&r, KA_COL(shared_array, is_file_scope), (d->flags & KDF_FILE_SCOPE) != 0);
+			ka_facts_int(&r, KA_COL(shared_array, is_file_scope),
+				     (d->flags & KDF_FILE_SCOPE) != 0);
 			ka_facts_int(&r, KA_COL(shared_array, is_volatile), (d->tflags & KT_VOLATILE) != 0);
-			ka_facts_opt(&r, KA_COL(shared_array, inner_dim_begin_off), d->inner_dim_begin >= 0, d->inner_dim_begin);
-			ka_facts_opt(&r, KA_COL(shared_array, inner_dim_end_off), d->inner_dim_end >= 0, d->inner_dim_end);
+			ka_facts_opt(&r, KA_COL(shared_array, inner_dim_begin_off), d->inner_dim_begin >= 0,
+				     d->inner_dim_begin);
+			ka_facts_opt(&r, KA_COL(shared_array, inner_dim_end_off), d->inner_dim_end >= 0,
+				     d->inner_dim_end);
 			ka_facts_int(&r, KA_COL(shared_array, is_reinterpreted), ds->reinterp);
 			ka_facts_int(&r, KA_COL(shared_array, max_bank_ways), ds->max_bank);
 			ka_facts_insert(&r);
@@ -187,7 +196,7 @@ static int64_t array_rows(walk *w, ka_decl *k, int *dynamic)
 			walk_emit_loc(&r, &d->loc);
 			ka_facts_opt(&r, KA_COL(local_array, elem_bytes), d->elem_bytes > 0, d->elem_bytes);
 			ka_facts_opt(&r, KA_COL(local_array, elems), d->elem_bytes > 0 && d->type_bytes > 0,
-			           d->elem_bytes > 0 ? d->type_bytes / d->elem_bytes : 0);
+				     d->elem_bytes > 0 ? d->type_bytes / d->elem_bytes : 0);
 			ka_facts_opt(&r, KA_COL(local_array, bytes), d->type_bytes > 0, d->type_bytes);
 			ka_facts_int(&r, KA_COL(local_array, dynamic_index), ds->n_dyn > 0);
 			ka_facts_int(&r, KA_COL(local_array, n_dynamic_accesses), ds->n_dyn);
@@ -213,9 +222,12 @@ static void occupancy_cols(walk *w, ka_facts_row *r, int64_t threads, int64_t sm
 	ka_facts_int(r, KA_COL(kernel, occ_blocks_smem), by_smem);
 	ka_facts_opt(r, KA_COL(kernel, occ_blocks_regs), 0, 0);
 	ka_facts_int(r, KA_COL(kernel, occ_blocks), best);
-	ka_facts_real(r, KA_COL(kernel, occupancy), (double)(best * warps * a->warp_size) / a->max_threads_per_sm);
-	ka_facts_text(r, KA_COL(kernel, occ_limiter), best == by_smem && by_smem < by_threads ? "smem" :
-	            by_threads == a->max_blocks_per_sm ? "blocks" : "threads");
+	ka_facts_real(r, KA_COL(kernel, occupancy),
+		      (double)(best * warps * a->warp_size) / a->max_threads_per_sm);
+	ka_facts_text(r, KA_COL(kernel, occ_limiter),
+		      best == by_smem && by_smem < by_threads ? "smem"
+		      : by_threads == a->max_blocks_per_sm    ? "blocks"
+							      : "threads");
 }
 
 void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nl, int agree, int64_t max_dyn)
@@ -272,27 +284,34 @@ void walk_emit_budget(walk *w, ka_decl *f)
 	ka_facts_int(&r, KA_COL(diag, line), f->loc.line);
 	ka_facts_int(&r, KA_COL(diag, col), f->loc.col);
 	ka_facts_text(&r, KA_COL(diag, severity), "warning");
-	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->file.a, "analysis budget exceeded in %s "
-	            "(%s per file): it and the functions after it are not fully analysed",
-	            f->name ? f->name : "?", w->file.budget_text));
+	ka_facts_text(&r, KA_COL(diag, message),
+		      ka_arena_printf(w->file.a,
+				      "analysis budget exceeded in %s "
+				      "(%s per file): it and the functions after it are not fully analysed",
+				      f->name ? f->name : "?", w->file.budget_text));
 	ka_facts_insert(&r);
 }
 
 void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at)
 {
 	static const char *const why[] = {
-		[WALK_LIMIT_LOOPS] = "more than " WALK_STR(WALK_MAX_LOOPS) " nested loops: the inner "
-			"ones are analysed without their loop context",
-		[WALK_LIMIT_BRANCHES] = "more than " WALK_STR(WALK_MAX_BRANCHES) " nested conditions: "
-			"the inner code is analysed as if it ran unconditionally",
-		[WALK_LIMIT_INLINE] = "device calls nested more than " WALK_STR(WALK_MAX_INLINE)
-			" deep: the deeper call is not followed and its result is unknown",
-		[WALK_LIMIT_ARRAYS] = "more than " WALK_STR(WALK_MAX_ARRAYS) " shared and local arrays: "
-			"the others get no shared_array or local_array row",
-		[WALK_LIMIT_OPTIN] = "more than " WALK_STR(WALK_MAX_OPTIN) " kernels opt in to large "
-			"dynamic shared memory: the others keep launch.smem_optin = 0",
-		[WALK_LIMIT_ARGS] = "a call with more than " WALK_STR(WALK_MAX_ARGS) " arguments: the "
-			"others are unknown in the inlined callee",
+		[WALK_LIMIT_LOOPS] = "more than " WALK_STR(
+			WALK_MAX_LOOPS) " nested loops: the inner "
+					"ones are analysed without their loop context",
+		[WALK_LIMIT_BRANCHES] = "more than " WALK_STR(
+			WALK_MAX_BRANCHES) " nested conditions: "
+					   "the inner code is analysed as if it ran unconditionally",
+		[WALK_LIMIT_INLINE] = "device calls nested more than " WALK_STR(
+			WALK_MAX_INLINE) " deep: the deeper call is not followed and its result is unknown",
+		[WALK_LIMIT_ARRAYS] = "more than " WALK_STR(
+			WALK_MAX_ARRAYS) " shared and local arrays: "
+					 "the others get no shared_array or local_array row",
+		[WALK_LIMIT_OPTIN] = "more than " WALK_STR(
+			WALK_MAX_OPTIN) " kernels opt in to large "
+					"dynamic shared memory: the others keep launch.smem_optin = 0",
+		[WALK_LIMIT_ARGS] = "a call with more than " WALK_STR(
+			WALK_MAX_ARGS) " arguments: the "
+				       "others are unknown in the inlined callee",
 	};
 	if (w->ctl.limits_hit & (1u << what))
 		return;
@@ -304,7 +323,10 @@ void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at)
 	ka_facts_int(&r, KA_COL(diag, line), at ? at->line : 0);
 	ka_facts_int(&r, KA_COL(diag, col), at ? at->col : 0);
 	ka_facts_text(&r, KA_COL(diag, severity), "warning");
-	ka_facts_text(&r, KA_COL(diag, message), ka_arena_printf(w->file.a, "analysis limit reached "
-	              "in %s at line %d: %s", name ? name : "?", at ? at->line : 0, why[what]));
+	ka_facts_text(&r, KA_COL(diag, message),
+		      ka_arena_printf(w->file.a,
+				      "analysis limit reached "
+				      "in %s at line %d: %s",
+				      name ? name : "?", at ? at->line : 0, why[what]));
 	ka_facts_insert(&r);
 }

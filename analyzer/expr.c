@@ -81,18 +81,47 @@ static int64_t fold(sx_kind k, int64_t a, int64_t b, int *ok)
 {
 	int64_t r = 0;
 	switch (k) {
-	case SX_ADD: *ok = ka_add64(a, b, &r); break;
-	case SX_MUL: *ok = ka_mul64(a, b, &r); break;
-	case SX_DIV: *ok = ka_div64(a, b, &r); break;
-	case SX_REM: *ok = ka_rem64(a, b, &r); break;
-	case SX_SHL: *ok = ka_shl64(a, b, &r); break;
-	case SX_SHR: *ok = b < 63 && ka_shr64(a, b, &r); break;
-	case SX_AND: *ok = 1; r = a & b; break;
-	case SX_OR: *ok = 1; r = a | b; break;
-	case SX_XOR: *ok = 1; r = a ^ b; break;
-	case SX_MIN: *ok = 1; r = a < b ? a : b; break;
-	case SX_MAX: *ok = 1; r = a > b ? a : b; break;
-	default: *ok = 0; break;
+	case SX_ADD:
+		*ok = ka_add64(a, b, &r);
+		break;
+	case SX_MUL:
+		*ok = ka_mul64(a, b, &r);
+		break;
+	case SX_DIV:
+		*ok = ka_div64(a, b, &r);
+		break;
+	case SX_REM:
+		*ok = ka_rem64(a, b, &r);
+		break;
+	case SX_SHL:
+		*ok = ka_shl64(a, b, &r);
+		break;
+	case SX_SHR:
+		*ok = b < 63 && ka_shr64(a, b, &r);
+		break;
+	case SX_AND:
+		*ok = 1;
+		r = a & b;
+		break;
+	case SX_OR:
+		*ok = 1;
+		r = a | b;
+		break;
+	case SX_XOR:
+		*ok = 1;
+		r = a ^ b;
+		break;
+	case SX_MIN:
+		*ok = 1;
+		r = a < b ? a : b;
+		break;
+	case SX_MAX:
+		*ok = 1;
+		r = a > b ? a : b;
+		break;
+	default:
+		*ok = 0;
+		break;
 	}
 	return *ok ? r : 0;
 }
@@ -122,7 +151,7 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 	}
 	if ((k == SX_DIV || k == SX_SHR) && cb && (vb == (k == SX_DIV)))
 		return a;
-	if (k == SX_SHL && cb && vb >= 0 && vb < 31)   /* x << c is x * 2^c: stays affine */
+	if (k == SX_SHL && cb && vb >= 0 && vb < 31) /* x << c is x * 2^c: stays affine */
 		return sx_mul(c, a, sx_const(c, (int64_t)1 << vb));
 	int depth = (a->depth > b->depth ? a->depth : b->depth) + 1, size = a->size + b->size + 1;
 	if (depth > SX_MAX_DEPTH || size > SX_MAX_SIZE)
@@ -141,9 +170,18 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 	return x;
 }
 
-const sx *sx_add(sx_ctx *c, const sx *a, const sx *b) { return sx_bin(c, SX_ADD, a, b); }
-const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b) { return sx_bin(c, SX_MUL, a, b); }
-const sx *sx_neg(sx_ctx *c, const sx *a) { return sx_mul(c, sx_const(c, -1), a); }
+const sx *sx_add(sx_ctx *c, const sx *a, const sx *b)
+{
+	return sx_bin(c, SX_ADD, a, b);
+}
+const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b)
+{
+	return sx_bin(c, SX_MUL, a, b);
+}
+const sx *sx_neg(sx_ctx *c, const sx *a)
+{
+	return sx_mul(c, sx_const(c, -1), a);
+}
 
 static int depends_on(const sx_ctx *c, const sx *x, sx_sym_kind kind)
 {
@@ -230,8 +268,12 @@ int sx_const_term(const sx *x, int64_t *out)
 {
 	int64_t a, b;
 	switch (x->k) {
-	case SX_CONST: *out = x->c; return 1;
-	case SX_SYM: *out = 0; return 1;
+	case SX_CONST:
+		*out = x->c;
+		return 1;
+	case SX_SYM:
+		*out = 0;
+		return 1;
 	case SX_ADD:
 		return sx_const_term(x->a, &a) && sx_const_term(x->b, &b) && ka_add64(a, b, out);
 	case SX_MUL:
@@ -305,12 +347,24 @@ int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
 		if (sx_eval(c, x->a, lane, &a) || sx_eval(c, x->b, lane, &b))
 			return -1;
 		switch ((int)x->c) {
-		case 1: *out = a < b; break;
-		case 2: *out = a > b; break;
-		case 3: *out = a <= b; break;
-		case 4: *out = a >= b; break;
-		case 5: *out = a == b; break;
-		default: *out = a != b; break;
+		case 1:
+			*out = a < b;
+			break;
+		case 2:
+			*out = a > b;
+			break;
+		case 3:
+			*out = a <= b;
+			break;
+		case 4:
+			*out = a >= b;
+			break;
+		case 5:
+			*out = a == b;
+			break;
+		default:
+			*out = a != b;
+			break;
 		}
 		return 0;
 	}
@@ -327,23 +381,32 @@ int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
 
 static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)
 {
-	static const char *const ops[] = {[SX_ADD] = " + ", [SX_MUL] = "*", [SX_DIV] = "/",
-		[SX_REM] = "%", [SX_SHL] = "<<", [SX_SHR] = ">>", [SX_AND] = "&",
-		[SX_OR] = "|", [SX_XOR] = "^"};
-	static const int pr[] = {[SX_ADD] = 1, [SX_MUL] = 2, [SX_DIV] = 2, [SX_REM] = 2,
-		[SX_SHL] = 0, [SX_SHR] = 0, [SX_AND] = 0, [SX_OR] = 0, [SX_XOR] = 0};
+	static const char *const ops[] = {
+		[SX_ADD] = " + ", [SX_MUL] = "*", [SX_DIV] = "/", [SX_REM] = "%", [SX_SHL] = "<<",
+		[SX_SHR] = ">>",  [SX_AND] = "&", [SX_OR] = "|",  [SX_XOR] = "^"};
+	static const int pr[] = {[SX_ADD] = 1, [SX_MUL] = 2, [SX_DIV] = 2, [SX_REM] = 2, [SX_SHL] = 0,
+				 [SX_SHR] = 0, [SX_AND] = 0, [SX_OR] = 0,  [SX_XOR] = 0};
 	switch (x->k) {
-	case SX_CONST: ka_buf_printf(b, "%lld", (long long)x->c); return;
-	case SX_SYM: ka_buf_adds(b, c->syms[x->sym].name); return;
-	case SX_OPAQUE: ka_buf_adds(b, "?"); return;
-	case SX_MIN: case SX_MAX: case SX_CMP:
+	case SX_CONST:
+		ka_buf_printf(b, "%lld", (long long)x->c);
+		return;
+	case SX_SYM:
+		ka_buf_adds(b, c->syms[x->sym].name);
+		return;
+	case SX_OPAQUE:
+		ka_buf_adds(b, "?");
+		return;
+	case SX_MIN:
+	case SX_MAX:
+	case SX_CMP:
 		ka_buf_adds(b, x->k == SX_MIN ? "min(" : x->k == SX_MAX ? "max(" : "cmp(");
 		render(c, b, x->a, 0);
 		ka_buf_adds(b, ", ");
 		render(c, b, x->b, 0);
 		ka_buf_adds(b, ")");
 		return;
-	default: break;
+	default:
+		break;
 	}
 	int p = pr[x->k];
 	if (p < prec)

@@ -14,46 +14,76 @@
 #include "util/arena.h"
 
 enum {
-	D_TX = 1u << 0, D_TY = 1u << 1, D_TZ = 1u << 2,   /* lane-varying */
-	D_BLOCK = 1u << 3,      /* blockIdx */
-	D_LOOP = 1u << 4,       /* loop iteration or loop-carried variable */
-	D_DATA = 1u << 5,       /* a value loaded from memory */
-	D_PARAM = 1u << 6,      /* kernel parameter or dims */
-	D_OPAQUE = 1u << 7      /* float math, unknown calls */
+	D_TX = 1u << 0,
+	D_TY = 1u << 1,
+	D_TZ = 1u << 2,    /* lane-varying */
+	D_BLOCK = 1u << 3, /* blockIdx */
+	D_LOOP = 1u << 4,  /* loop iteration or loop-carried variable */
+	D_DATA = 1u << 5,  /* a value loaded from memory */
+	D_PARAM = 1u << 6, /* kernel parameter or dims */
+	D_OPAQUE = 1u << 7 /* float math, unknown calls */
 };
 #define D_LANE (D_TX | D_TY | D_TZ)
 
 typedef enum sx_sym_kind {
-	SYM_TID_X, SYM_TID_Y, SYM_TID_Z, SYM_BID_X, SYM_BID_Y, SYM_BID_Z,
-	SYM_BDIM_X, SYM_BDIM_Y, SYM_BDIM_Z, SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z,
-	SYM_WARPSIZE, SYM_PARAM, SYM_ITER, SYM_VAR, SYM_LOAD, SYM_OTHER
+	SYM_TID_X,
+	SYM_TID_Y,
+	SYM_TID_Z,
+	SYM_BID_X,
+	SYM_BID_Y,
+	SYM_BID_Z,
+	SYM_BDIM_X,
+	SYM_BDIM_Y,
+	SYM_BDIM_Z,
+	SYM_GDIM_X,
+	SYM_GDIM_Y,
+	SYM_GDIM_Z,
+	SYM_WARPSIZE,
+	SYM_PARAM,
+	SYM_ITER,
+	SYM_VAR,
+	SYM_LOAD,
+	SYM_OTHER
 } sx_sym_kind;
 
 typedef struct sx_sym {
 	sx_sym_kind kind;
 	const char *name;
-	unsigned dep;           /* D_* of this symbol */
-	uint64_t loops;         /* loops it varies in (bit = loop slot) */
-	int64_t value;          /* value used when evaluating */
-	int has_value;          /* known (dims, bound template args) vs assumed */
-	int lane_varying;       /* value differs per lane in a way we cannot evaluate */
-	int is_static;          /* a compile-time constant of unknown value (template parameter) */
+	unsigned dep;     /* D_* of this symbol */
+	uint64_t loops;   /* loops it varies in (bit = loop slot) */
+	int64_t value;    /* value used when evaluating */
+	int has_value;    /* known (dims, bound template args) vs assumed */
+	int lane_varying; /* value differs per lane in a way we cannot evaluate */
+	int is_static;    /* a compile-time constant of unknown value (template parameter) */
 } sx_sym;
 
 typedef enum sx_kind {
-	SX_CONST, SX_SYM, SX_ADD, SX_MUL, SX_DIV, SX_REM, SX_SHL, SX_SHR,
-	SX_AND, SX_OR, SX_XOR, SX_MIN, SX_MAX, SX_CMP, SX_OPAQUE
+	SX_CONST,
+	SX_SYM,
+	SX_ADD,
+	SX_MUL,
+	SX_DIV,
+	SX_REM,
+	SX_SHL,
+	SX_SHR,
+	SX_AND,
+	SX_OR,
+	SX_XOR,
+	SX_MIN,
+	SX_MAX,
+	SX_CMP,
+	SX_OPAQUE
 } sx_kind;
 
 typedef struct sx {
 	sx_kind k;
-	int64_t c;              /* CONST value; CMP: the ka_op */
-	int sym;                /* SYM index */
+	int64_t c; /* CONST value; CMP: the ka_op */
+	int sym;   /* SYM index */
 	const struct sx *a, *b;
 	unsigned dep;
 	uint64_t loops;
-	int has_rem_small;      /* contains % or & by a small constant over lane ids */
-	int depth, size;        /* tree height and node count (saturating); see SX_MAX_* */
+	int has_rem_small; /* contains % or & by a small constant over lane ids */
+	int depth, size;   /* tree height and node count (saturating); see SX_MAX_* */
 } sx;
 
 /* Bounds on one tree: a deeper or larger value becomes opaque, so every

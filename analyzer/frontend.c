@@ -144,8 +144,9 @@ double fe_eval_float(CXCursor c, int *ok)
 
 static int is_vector_name(const char *s)
 {
-	static const char *const base[] = {"float", "int", "uint", "double", "char", "uchar",
-		"short", "ushort", "long", "ulong", "longlong", "ulonglong", "half", NULL};
+	static const char *const base[] = {"float",    "int",       "uint",   "double", "char",
+					   "uchar",    "short",     "ushort", "long",   "ulong",
+					   "longlong", "ulonglong", "half",   NULL};
 	if (strncmp(s, "const ", 6) == 0)
 		s += 6;
 	if (strcmp(s, "__half2") == 0 || strcmp(s, "__nv_bfloat162") == 0)
@@ -165,17 +166,40 @@ unsigned fe_type_flags(CXType t)
 	if (clang_isVolatileQualifiedType(ct))
 		f |= KT_VOLATILE;
 	switch (ct.kind) {
-	case CXType_Float: f |= KT_FLOAT; break;
-	case CXType_Double: case CXType_LongDouble: f |= KT_DOUBLE; break;
-	case CXType_Half: case CXType_Float16: f |= KT_HALF; break;
-	case CXType_Bool: case CXType_Char_S: case CXType_SChar: case CXType_Short:
-	case CXType_Int: case CXType_Long: case CXType_LongLong: case CXType_Int128:
+	case CXType_Float:
+		f |= KT_FLOAT;
+		break;
+	case CXType_Double:
+	case CXType_LongDouble:
+		f |= KT_DOUBLE;
+		break;
+	case CXType_Half:
+	case CXType_Float16:
+		f |= KT_HALF;
+		break;
+	case CXType_Bool:
+	case CXType_Char_S:
+	case CXType_SChar:
+	case CXType_Short:
+	case CXType_Int:
+	case CXType_Long:
+	case CXType_LongLong:
+	case CXType_Int128:
 	case CXType_WChar:
-		f |= KT_INT; break;
-	case CXType_Char_U: case CXType_UChar: case CXType_UShort: case CXType_UInt:
-	case CXType_ULong: case CXType_ULongLong: case CXType_UInt128:
-		f |= KT_INT | KT_UNSIGNED; break;
-	case CXType_Enum: f |= KT_INT; break;
+		f |= KT_INT;
+		break;
+	case CXType_Char_U:
+	case CXType_UChar:
+	case CXType_UShort:
+	case CXType_UInt:
+	case CXType_ULong:
+	case CXType_ULongLong:
+	case CXType_UInt128:
+		f |= KT_INT | KT_UNSIGNED;
+		break;
+	case CXType_Enum:
+		f |= KT_INT;
+		break;
 	case CXType_Pointer: {
 		f |= KT_POINTER;
 		CXType p = clang_getPointeeType(ct);
@@ -185,12 +209,21 @@ unsigned fe_type_flags(CXType t)
 			f |= KT_RESTRICT;
 		break;
 	}
-	case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
+	case CXType_ConstantArray:
+	case CXType_IncompleteArray:
+	case CXType_VariableArray:
 	case CXType_DependentSizedArray:
-		f |= KT_ARRAY; break;
-	case CXType_Record: f |= KT_RECORD; break;
-	case CXType_Dependent: case CXType_Unexposed: f |= KT_DEPENDENT; break;
-	default: break;
+		f |= KT_ARRAY;
+		break;
+	case CXType_Record:
+		f |= KT_RECORD;
+		break;
+	case CXType_Dependent:
+	case CXType_Unexposed:
+		f |= KT_DEPENDENT;
+		break;
+	default:
+		break;
 	}
 	if (clang_isRestrictQualifiedType(t))
 		f |= KT_RESTRICT;
@@ -238,7 +271,6 @@ void fe_set_type(lower_ctx *cx, ka_node *n, CXCursor c)
 }
 
 /* ---- children ----------------------------------------------------------- */
-
 
 static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData d)
 {

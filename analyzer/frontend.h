@@ -7,23 +7,23 @@
 #include "util/embed.h"
 
 typedef struct ka_frontend_opts {
-	const char *lang;            /* cuda | hip */
-	const char *arch;            /* sm_90, gfx942, ... */
-	const char *cuda_path;       /* NULL: /usr/local/cuda when present */
+	const char *lang;      /* cuda | hip */
+	const char *arch;      /* sm_90, gfx942, ... */
+	const char *cuda_path; /* NULL: /usr/local/cuda when present */
 	int force_shim;
-	const char *resource_dir;    /* NULL: $KCHECK_CLANG_RESOURCE_DIR or the build's */
+	const char *resource_dir; /* NULL: $KCHECK_CLANG_RESOURCE_DIR or the build's */
 	const char *const *extra;
 	int nextra;
-	const char *directory;       /* relative paths in extra resolve here (NULL: cwd) */
+	const char *directory; /* relative paths in extra resolve here (NULL: cwd) */
 } ka_frontend_opts;
 
 /* User flags (nvcc, hipcc, gcc or clang spelling) translated for the parser
  * and filtered by an allow-list (frontend_flags.c). */
 typedef struct ka_flags {
-	const char **v;              /* clang flags, NULL-terminated */
+	const char **v; /* clang flags, NULL-terminated */
 	int n, cap;
-	const char *arch;            /* target named by -arch/-gencode/--offload-arch, or NULL */
-	int hip;                     /* -x hip */
+	const char *arch; /* target named by -arch/-gencode/--offload-arch, or NULL */
+	int hip;          /* -x hip */
 } ka_flags;
 int ka_frontend_flags(ka_arena *a, const char *const *in, int n, const char *dir, ka_flags *out);
 

@@ -106,7 +106,8 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 	push(&b, res);
 	if (hip) {
 		char gfx[64];
-		snprintf(gfx, sizeof gfx, "--offload-arch=%s", strncmp(arch, "gfx", 3) == 0 ? arch : "gfx90a");
+		snprintf(gfx, sizeof gfx, "--offload-arch=%s",
+			 strncmp(arch, "gfx", 3) == 0 ? arch : "gfx90a");
 		push(&b, "-x");
 		push(&b, "hip");
 		push(&b, gfx);
@@ -116,19 +117,20 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			push(&b, "-nogpuinc");
 			push(&b, "-include");
 			push(&b, SHIM_DIR "/kcheck_hip.h");
-			push(&b, "-isystem");          /* the shim's hip/hip_runtime.h */
+			push(&b, "-isystem"); /* the shim's hip/hip_runtime.h */
 			push(&b, SHIM_DIR);
-		} else {      /* ROCm's own headers; the shim folder stays out of the path */
+		} else { /* ROCm's own headers; the shim folder stays out of the path */
 			char rp[4200];
 			snprintf(rp, sizeof rp, "--rocm-path=%s", rocm_root());
 			push(&b, rp);
-			push(&b, "-include");      /* what newer ROCm declares (shim/) */
+			push(&b, "-include"); /* what newer ROCm declares (shim/) */
 			push(&b, SHIM_DIR "/kcheck_hip_prelude.h");
 		}
 	} else {
 		/* libclang needs an NVIDIA target; AMD profiles still parse CUDA as the default. */
 		char gpu[64];
-		snprintf(gpu, sizeof gpu, "--cuda-gpu-arch=%s", strncmp(arch, "sm_", 3) == 0 ? arch : KA_ARCH_DEFAULT);
+		snprintf(gpu, sizeof gpu, "--cuda-gpu-arch=%s",
+			 strncmp(arch, "sm_", 3) == 0 ? arch : KA_ARCH_DEFAULT);
 		push(&b, "-x");
 		push(&b, "cuda");
 		push(&b, gpu);
@@ -148,10 +150,10 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			snprintf(cp, sizeof cp, "%s/include/cccl", cuda_root(o));
 			push(&b, "-isystem");
 			push(&b, cp);
-			push(&b, "-include");      /* what nvcc declares and clang lacks */
+			push(&b, "-include"); /* what nvcc declares and clang lacks */
 			push(&b, SHIM_DIR "/kcheck_nvcc.h");
 		}
-		push(&b, "-isystem");              /* texture_fetch_functions.h */
+		push(&b, "-isystem"); /* texture_fetch_functions.h */
 		push(&b, SHIM_DIR);
 	}
 	push(&b, "-ferror-limit=50");

@@ -14,12 +14,23 @@ static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientD
 {
 	unsigned *f = d;
 	switch (clang_getCursorKind(c)) {
-	case CXCursor_CUDAGlobalAttr: *f |= KDF_GLOBAL; break;
-	case CXCursor_CUDADeviceAttr: *f |= KDF_DEVICE; break;
-	case CXCursor_CUDAHostAttr: *f |= KDF_HOST; break;
-	case CXCursor_CUDASharedAttr: *f |= KDF_SHARED; break;
-	case CXCursor_CUDAConstantAttr: *f |= KDF_CONSTANT; break;
-	default: break;
+	case CXCursor_CUDAGlobalAttr:
+		*f |= KDF_GLOBAL;
+		break;
+	case CXCursor_CUDADeviceAttr:
+		*f |= KDF_DEVICE;
+		break;
+	case CXCursor_CUDAHostAttr:
+		*f |= KDF_HOST;
+		break;
+	case CXCursor_CUDASharedAttr:
+		*f |= KDF_SHARED;
+		break;
+	case CXCursor_CUDAConstantAttr:
+		*f |= KDF_CONSTANT;
+		break;
+	default:
+		break;
 	}
 	return CXChildVisit_Continue;
 }
@@ -68,7 +79,7 @@ void fe_decl_type(lower_ctx *cx, ka_decl *d, CXType t)
 	}
 	CXType e = ct;
 	while ((e.kind == CXType_ConstantArray || e.kind == CXType_IncompleteArray ||
-	        e.kind == CXType_VariableArray || e.kind == CXType_DependentSizedArray)) {
+		e.kind == CXType_VariableArray || e.kind == CXType_DependentSizedArray)) {
 		if (d->ndims < 3)
 			d->dims[d->ndims] = e.kind == CXType_ConstantArray ? clang_getArraySize(e) : -1;
 		d->ndims++;

@@ -114,8 +114,8 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 		ka_node *x = fe_lower_expr(cx, k->v[i]);
 		if (!x)
 			continue;
-		if (x->kind == KN_CALL && x->name && (strstr(x->name, "PushCallConfiguration") ||
-		                                      strstr(x->name, "ConfigureCall"))) {
+		if (x->kind == KN_CALL && x->name &&
+		    (strstr(x->name, "PushCallConfiguration") || strstr(x->name, "ConfigureCall"))) {
 			n->cfg = x;
 		} else if (n->name_begin < 0) {
 			ka_node *d = x;
@@ -166,8 +166,9 @@ static void lower_declref(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 		 * reach (Cfg::kRows, enum { kBlock = 256 }) */
 		enum CXCursorKind rk = clang_getCursorKind(ref);
 		int ok = 0;
-		if ((n->tflags & KT_INT) && (rk == CXCursor_EnumConstantDecl || (rk == CXCursor_VarDecl &&
-		    clang_isConstQualifiedType(clang_getCursorType(ref))))) {
+		if ((n->tflags & KT_INT) &&
+		    (rk == CXCursor_EnumConstantDecl ||
+		     (rk == CXCursor_VarDecl && clang_isConstQualifiedType(clang_getCursorType(ref))))) {
 			int64_t v = fe_eval_int(c, &ok);
 			if (ok) {
 				n->ival = v;
@@ -204,7 +205,8 @@ static int hip_coordinate(CXCursor c, CXCursor *member)
 	if (k.n == 1 && clang_getCursorKind(k.v[0]) == CXCursor_MemberRefExpr) {
 		k2 = fe_kids_of(k.v[0]);
 		if (k2.n == 1 && clang_getCursorKind(k2.v[0]) == CXCursor_MemberRefExpr) {
-			CXString ts = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(k2.v[0])));
+			CXString ts = clang_getTypeSpelling(
+				clang_getCanonicalType(clang_getCursorType(k2.v[0])));
 			ok = strstr(clang_getCString(ts), "__HIP_Coordinates") != NULL;
 			clang_disposeString(ts);
 			*member = k2.v[0];
@@ -230,10 +232,19 @@ static ka_node *lower_expr_at(lower_ctx *cx, CXCursor c)
 	fe_set_type(cx, n, c);
 	kid_list k = fe_kids_of(c);
 	switch (kind) {
-	case KN_INT: case KN_FLOAT: lower_literal(cx, c, n); break;
-	case KN_DECLREF: lower_declref(cx, c, n, &k); break;
-	case KN_MEMBER: lower_member(cx, c, n, &k); break;
-	case KN_CALL: lower_call(cx, c, n, &k); break;
+	case KN_INT:
+	case KN_FLOAT:
+		lower_literal(cx, c, n);
+		break;
+	case KN_DECLREF:
+		lower_declref(cx, c, n, &k);
+		break;
+	case KN_MEMBER:
+		lower_member(cx, c, n, &k);
+		break;
+	case KN_CALL:
+		lower_call(cx, c, n, &k);
+		break;
 	case KN_BINOP:
 		n->op = fe_map_binop(clang_getCursorBinaryOperatorKind(c));
 		fe_set_kids(cx, n, &k, 0, 0);
@@ -263,8 +274,10 @@ static ka_node *lower_guarded(lower_ctx *cx, CXCursor c, int as_stmt)
 	if (cx->depth >= KA_MAX_AST_DEPTH) {
 		ka_node *n = fe_new_node(cx, KN_OTHER, c);
 		if (!cx->too_deep++)
-			ka_tu_warn(cx->tu, &n->loc, "expression too deep: nesting over %d levels is "
-			           "not analysed", KA_MAX_AST_DEPTH);
+			ka_tu_warn(cx->tu, &n->loc,
+				   "expression too deep: nesting over %d levels is "
+				   "not analysed",
+				   KA_MAX_AST_DEPTH);
 		return n;
 	}
 	cx->depth++;
@@ -273,7 +286,13 @@ static ka_node *lower_guarded(lower_ctx *cx, CXCursor c, int as_stmt)
 	return n;
 }
 
-ka_node *fe_lower_expr(lower_ctx *cx, CXCursor c) { return lower_guarded(cx, c, 0); }
-ka_node *fe_lower_stmt(lower_ctx *cx, CXCursor c) { return lower_guarded(cx, c, 1); }
+ka_node *fe_lower_expr(lower_ctx *cx, CXCursor c)
+{
+	return lower_guarded(cx, c, 0);
+}
+ka_node *fe_lower_stmt(lower_ctx *cx, CXCursor c)
+{
+	return lower_guarded(cx, c, 1);
+}
 
 /* ---- declarations ------------------------------------------------------- */

@@ -62,8 +62,8 @@ static const char *path_arg(fl *f, const char *p)
 /* -W<name>: a warning by name (letters, digits, - _ = +), never -Werror. */
 static int warning_by_name(const char *s)
 {
-	if (strncmp(s, "-W", 2) != 0 || !s[2] || strncmp(s, "-Werror", 7) == 0 ||
-	    !strcmp(s, "-Wl") || !strcmp(s, "-Wa") || !strcmp(s, "-Wp"))
+	if (strncmp(s, "-W", 2) != 0 || !s[2] || strncmp(s, "-Werror", 7) == 0 || !strcmp(s, "-Wl") ||
+	    !strcmp(s, "-Wa") || !strcmp(s, "-Wp"))
 		return 0;
 	for (const char *p = s + 2; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '=' && *p != '+')
@@ -76,11 +76,11 @@ static void take_arch(fl *f, const char *v)
 {
 	const char *p;
 	char buf[32];
-	if ((p = strstr(v, "code=")) != NULL)      /* arch=compute_80,code=sm_80 */
+	if ((p = strstr(v, "code=")) != NULL) /* arch=compute_80,code=sm_80 */
 		v = p + 5;
 	else if ((p = strstr(v, "arch=")) != NULL)
 		v = p + 5;
-	if (v[0] == '[')                              /* code=[sm_80,compute_80] */
+	if (v[0] == '[') /* code=[sm_80,compute_80] */
 		v++;
 	size_t n = strcspn(v, ",]; ");
 	if (n == 0 || n >= sizeof buf)
@@ -134,24 +134,66 @@ static void response_file(fl *f, const char *name)
 
 /* Options whose value is a path or macro and that clang takes as they are;
  * nvcc's long names map to the short ones. */
-static const struct { const char *name, *clang; int is_path; } keep_arg[] = {
-	{"-D", "-D", 0}, {"--define-macro", "-D", 0},
-	{"-U", "-U", 0}, {"--undefine-macro", "-U", 0},
-	{"-I", "-I", 1}, {"--include-path", "-I", 1},
-	{"-isystem", "-isystem", 1}, {"--system-include", "-isystem", 1},
-	{"-iquote", "-iquote", 1}, {"-idirafter", "-idirafter", 1},
-	{"-include", "-include", 1}, {"--pre-include", "-include", 1},
+static const struct {
+	const char *name, *clang;
+	int is_path;
+} keep_arg[] = {
+	{"-D", "-D", 0},
+	{"--define-macro", "-D", 0},
+	{"-U", "-U", 0},
+	{"--undefine-macro", "-U", 0},
+	{"-I", "-I", 1},
+	{"--include-path", "-I", 1},
+	{"-isystem", "-isystem", 1},
+	{"--system-include", "-isystem", 1},
+	{"-iquote", "-iquote", 1},
+	{"-idirafter", "-idirafter", 1},
+	{"-include", "-include", 1},
+	{"--pre-include", "-include", 1},
 	{NULL, NULL, 0},
 };
 
 /* Options (nvcc, gcc, clang) whose separate value must be skipped with them. */
 static const char *const skip_arg[] = {
-	"-o", "--output-file", "-MF", "-MT", "-MQ", "-Xpreprocessor", "-Xassembler", "-Xlinker",
-	"-Xclang", "-Xptxas", "-Xnvlink", "-Xfatbin", "-Xarchive", "-Xcudafe", "-ccbin",
-	"--compiler-bindir", "-odir", "--output-directory", "--keep-dir", "-maxrregcount",
-	"--maxrregcount", "-t", "--threads", "-l", "-L", "--library", "--library-path",
-	"-include-pch", "-imacros", "-load", "-fplugin", "--dependency-output", "-MJ",
-	"-split-compile", "--split-compile", "-time", "--run-args", "-rsp", NULL,
+	"-o",
+	"--output-file",
+	"-MF",
+	"-MT",
+	"-MQ",
+	"-Xpreprocessor",
+	"-Xassembler",
+	"-Xlinker",
+	"-Xclang",
+	"-Xptxas",
+	"-Xnvlink",
+	"-Xfatbin",
+	"-Xarchive",
+	"-Xcudafe",
+	"-ccbin",
+	"--compiler-bindir",
+	"-odir",
+	"--output-directory",
+	"--keep-dir",
+	"-maxrregcount",
+	"--maxrregcount",
+	"-t",
+	"--threads",
+	"-l",
+	"-L",
+	"--library",
+	"--library-path",
+	"-include-pch",
+	"-imacros",
+	"-load",
+	"-fplugin",
+	"--dependency-output",
+	"-MJ",
+	"-split-compile",
+	"--split-compile",
+	"-time",
+	"--run-args",
+	"-rsp",
+	NULL,
 };
 
 /* One option (and maybe its value in[i + 1]); returns how many were used. */
@@ -165,15 +207,15 @@ static int one(fl *f, const char *const *in, int n, int i)
 		if (strncmp(s, name, l) != 0)
 			continue;
 		if (!s[l])
-			v = next, used = 2;             /* -I dir, --include-path dir */
+			v = next, used = 2; /* -I dir, --include-path dir */
 		else if (name[1] == '-' && s[l] == '=')
-			v = s + l + 1;                  /* --include-path=dir */
+			v = s + l + 1; /* --include-path=dir */
 		else if (name[1] != '-')
-			v = s + l;                      /* -Idir, -DX=1 */
+			v = s + l; /* -Idir, -DX=1 */
 		if (!v)
 			continue;
 		const char *c = keep_arg[k].clang;
-		if (c[2]) {                             /* -isystem DIR: two words */
+		if (c[2]) { /* -isystem DIR: two words */
 			emit(f, c);
 			emit(f, path_arg(f, v));
 		} else {
@@ -199,8 +241,9 @@ static int one(fl *f, const char *const *in, int n, int i)
 			take_arch(f, next);
 		return next ? 2 : 1;
 	}
-	static const char *const arch_eq[] = {"-gencode=", "--generate-code=", "-arch=",
-		"--gpu-architecture=", "-code=", "--gpu-code=", "--offload-arch=", "--cuda-gpu-arch=", NULL};
+	static const char *const arch_eq[] = {"-gencode=",           "--generate-code=", "-arch=",
+					      "--gpu-architecture=", "-code=",           "--gpu-code=",
+					      "--offload-arch=",     "--cuda-gpu-arch=", NULL};
 	for (int k = 0; arch_eq[k]; k++)
 		if (!strncmp(s, arch_eq[k], strlen(arch_eq[k]))) {
 			if (!f->out->arch)
@@ -220,8 +263,8 @@ static int one(fl *f, const char *const *in, int n, int i)
 			f->out->hip = 1;
 		return 2;
 	}
-	if (!strcmp(s, "-rdc=true") || !strcmp(s, "--relocatable-device-code=true") ||
-	    !strcmp(s, "-dc") || !strcmp(s, "-fgpu-rdc")) {
+	if (!strcmp(s, "-rdc=true") || !strcmp(s, "--relocatable-device-code=true") || !strcmp(s, "-dc") ||
+	    !strcmp(s, "-fgpu-rdc")) {
 		emit(f, "-fgpu-rdc");
 		return 1;
 	}
@@ -236,7 +279,7 @@ static int one(fl *f, const char *const *in, int n, int i)
 	for (int k = 0; skip_arg[k]; k++)
 		if (!strcmp(s, skip_arg[k]))
 			return next ? 2 : 1;
-	return 1;     /* anything else: dropped (-O3, -g, -MD, -Wp,..., -Wl,..., files) */
+	return 1; /* anything else: dropped (-O3, -g, -MD, -Wp,..., -Wl,..., files) */
 }
 
 /* -Xcompiler takes a comma-separated list. */

@@ -20,14 +20,14 @@ typedef struct lower_ctx {
 	ka_arena *a;
 	CXTranslationUnit ctu;
 	usr_ent *usr[USR_BUCKETS];
-	int *macros;              /* main-file macro expansion ranges: begin, end pairs */
+	int *macros; /* main-file macro expansion ranges: begin, end pairs */
 	int nmacros, capmacros;
-	int *macro_maxend;        /* ka_ranges_index over macros (after macro_visit) */
-	CXFile last_file;         /* file_name()'s last answer: nodes come in runs of one file */
+	int *macro_maxend; /* ka_ranges_index over macros (after macro_visit) */
+	CXFile last_file;  /* file_name()'s last answer: nodes come in runs of one file */
 	const char *last_name;
 	const char *macro_file;
-	int depth;                /* nesting of lower_expr/lower_stmt calls */
-	int too_deep;             /* the depth limit was hit (reported once) */
+	int depth;    /* nesting of lower_expr/lower_stmt calls */
+	int too_deep; /* the depth limit was hit (reported once) */
 } lower_ctx;
 
 /* Deeper nesting (a 20,000-term sum is a left-deep tree of that height) is

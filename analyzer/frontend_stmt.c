@@ -97,25 +97,50 @@ ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c)
 		return NULL;
 	ka_nkind kind;
 	switch (kk) {
-	case CXCursor_CompoundStmt: kind = KN_COMPOUND; break;
-	case CXCursor_IfStmt: kind = KN_IF; break;
-	case CXCursor_ForStmt: kind = KN_FOR; break;
-	case CXCursor_WhileStmt: kind = KN_WHILE; break;
-	case CXCursor_DoStmt: kind = KN_DO; break;
-	case CXCursor_ReturnStmt: kind = KN_RETURN; break;
-	case CXCursor_BreakStmt: kind = KN_BREAK; break;
-	case CXCursor_ContinueStmt: kind = KN_CONTINUE; break;
-	case CXCursor_SwitchStmt: kind = KN_SWITCH; break;
-	case CXCursor_CaseStmt: case CXCursor_DefaultStmt: kind = KN_CASE; break;
-	case CXCursor_NullStmt: kind = KN_NULLSTMT; break;
-	default: kind = KN_OTHER; break;
+	case CXCursor_CompoundStmt:
+		kind = KN_COMPOUND;
+		break;
+	case CXCursor_IfStmt:
+		kind = KN_IF;
+		break;
+	case CXCursor_ForStmt:
+		kind = KN_FOR;
+		break;
+	case CXCursor_WhileStmt:
+		kind = KN_WHILE;
+		break;
+	case CXCursor_DoStmt:
+		kind = KN_DO;
+		break;
+	case CXCursor_ReturnStmt:
+		kind = KN_RETURN;
+		break;
+	case CXCursor_BreakStmt:
+		kind = KN_BREAK;
+		break;
+	case CXCursor_ContinueStmt:
+		kind = KN_CONTINUE;
+		break;
+	case CXCursor_SwitchStmt:
+		kind = KN_SWITCH;
+		break;
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+		kind = KN_CASE;
+		break;
+	case CXCursor_NullStmt:
+		kind = KN_NULLSTMT;
+		break;
+	default:
+		kind = KN_OTHER;
+		break;
 	}
 	ka_node *n = fe_new_node(cx, kind, c);
 	kid_list k = fe_kids_of(c);
 	switch (kind) {
 	case KN_IF: {
 		ka_node **s = slots(cx, n, 3);
-		int base = k.n > 3 ? k.n - 3 : 0;   /* skip init/condition variable */
+		int base = k.n > 3 ? k.n - 3 : 0; /* skip init/condition variable */
 		for (int i = base; i < k.n; i++)
 			s[i - base] = fe_lower_stmt(cx, k.v[i]);
 		break;
@@ -124,7 +149,8 @@ ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c)
 		lower_for(cx, n, &k);
 		find_unroll_pragma(cx, n);
 		break;
-	case KN_WHILE: case KN_DO: {
+	case KN_WHILE:
+	case KN_DO: {
 		ka_node **s = slots(cx, n, 2);
 		int base = k.n > 2 ? k.n - 2 : 0;
 		for (int i = base; i < k.n; i++)

@@ -136,12 +136,11 @@ static int body_has_error(lower_ctx *cx, CXCursor c, ka_decl *d)
 	const char *file = fe_file_name(cx, fb);
 	int hit = 0;
 	for (ka_diag *g = cx->tu->diags; g; g = g->next)
-		if (g->file == file && ka_diag_is_error(g) &&
-		    g->off >= (int)ob && g->off <= (int)oe) {
+		if (g->file == file && ka_diag_is_error(g) && g->off >= (int)ob && g->off <= (int)oe) {
 			if (!g->func) {
 				g->func = d->name;
 				g->message = ka_arena_printf(cx->a, "%s (function '%s' not analyzed)",
-					g->message, d->name ? d->name : "(unnamed)");
+							     g->message, d->name ? d->name : "(unnamed)");
 			}
 			hit = 1;
 		}
@@ -171,8 +170,7 @@ static void lower_function(lower_ctx *cx, CXCursor c)
 			ka_decl *p = fe_new_decl(cx, k.v[i], KD_PARAM);
 			fe_decl_type(cx, p, clang_getCursorType(k.v[i]));
 			d->params[np++] = p;
-		} else if (kk == CXCursor_NonTypeTemplateParameter ||
-		           kk == CXCursor_TemplateTypeParameter) {
+		} else if (kk == CXCursor_NonTypeTemplateParameter || kk == CXCursor_TemplateTypeParameter) {
 			ka_decl *p = fe_new_decl(cx, k.v[i], KD_TPARAM);
 			p->tflags = kk == CXCursor_NonTypeTemplateParameter ? KT_INT : KT_DEPENDENT;
 			d->tparams[nt++] = p;
@@ -187,7 +185,7 @@ static void lower_function(lower_ctx *cx, CXCursor c)
 	if (!d->body)
 		return;
 	if (body_has_error(cx, c, d)) {
-		d->body = NULL;     /* callers see a declaration only */
+		d->body = NULL; /* callers see a declaration only */
 		cx->tu->n_skipped++;
 		return;
 	}
@@ -200,13 +198,11 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	lower_ctx *cx = data;
 	enum CXCursorKind kk = clang_getCursorKind(c);
 	CXSourceLocation loc = clang_getCursorLocation(c);
-	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec ||
-	    kk == CXCursor_UnexposedDecl)
+	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec || kk == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
 	if (clang_Location_isInSystemHeader(loc))
 		return CXChildVisit_Continue;
-	if ((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) &&
-	    clang_isCursorDefinition(c)) {
+	if ((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c)) {
 		lower_function(cx, c);
 	} else if (kk == CXCursor_VarDecl) {
 		ka_decl *d = fe_lower_vardecl(cx, c);
@@ -312,8 +308,9 @@ static void collect_diags(lower_ctx *cx)
 		d->file = f ? fe_file_name(cx, f) : cx->tu->main_file;
 		d->line = (int)line;
 		d->col = (int)col;
-		d->severity = sev == CXDiagnostic_Warning ? "warning" :
-		              sev == CXDiagnostic_Error ? "error" : "fatal";
+		d->severity = sev == CXDiagnostic_Warning ? "warning"
+			      : sev == CXDiagnostic_Error ? "error"
+							  : "fatal";
 		CXString s = clang_getDiagnosticSpelling(dg);
 		d->message = ka_arena_strdup(cx->a, clang_getCString(s));
 		clang_disposeString(s);
@@ -364,7 +361,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 		return ka_error_set(KA_EIO, "%s: not a source file (binary data)", path);
 	}
 	ka_frontend_opts hip_opts;
-	if (is_hip_source(o, data)) {  /* a .cu file written for hipcc */
+	if (is_hip_source(o, data)) { /* a .cu file written for hipcc */
 		hip_opts = *o;
 		hip_opts.lang = "hip";
 		o = &hip_opts;
@@ -379,21 +376,23 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	if ((rc = ka_frontend_args(o, tu->arena, &argv, &argc)) != KA_OK)
 		goto fail;
 	CXIndex idx = clang_createIndex(0, 0);
-	enum CXErrorCode e = clang_parseTranslationUnit2(idx, path, argv, argc, unsaved,
-		(unsigned)nunsaved, CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &cx.ctu);
+	enum CXErrorCode e = clang_parseTranslationUnit2(
+		idx, path, argv, argc, unsaved, (unsigned)nunsaved,
+		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &cx.ctu);
 	if (e != CXError_Success || !cx.ctu) {
 		clang_disposeIndex(idx);
-		rc = ka_error_set(KA_EPARSE, "%s: libclang could not parse the file (error %d)", path, (int)e);
+		rc = ka_error_set(KA_EPARSE, "%s: libclang could not parse the file (error %d)", path,
+				  (int)e);
 		goto fail;
 	}
 	collect_diags(&cx);
 	if (o->lang && strcmp(o->lang, "hip") == 0 && !o->force_shim && ka_frontend_uses_shim(o)) {
-		ka_diag *d = ka_arena_alloc(cx.a, sizeof *d);   /* the fallback says so */
+		ka_diag *d = ka_arena_alloc(cx.a, sizeof *d); /* the fallback says so */
 		d->file = tu->main_file;
 		d->line = d->col = 1;
 		d->severity = "note";
 		d->message = "parsed with kcheck's minimal HIP shim headers: no ROCm headers found "
-		             "(install libamdhip64-dev or set ROCM_PATH); findings may be incomplete";
+			     "(install libamdhip64-dev or set ROCM_PATH); findings may be incomplete";
 		d->next = tu->diags;
 		tu->diags = d;
 	}

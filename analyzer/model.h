@@ -13,34 +13,97 @@
 typedef enum ka_nkind {
 	KN_OTHER = 0,
 	/* expressions */
-	KN_INT, KN_FLOAT, KN_STRING, KN_DECLREF, KN_MEMBER, KN_SUBSCRIPT,
-	KN_BINOP, KN_UNOP, KN_CALL, KN_CAST, KN_PAREN, KN_COND, KN_INITLIST,
+	KN_INT,
+	KN_FLOAT,
+	KN_STRING,
+	KN_DECLREF,
+	KN_MEMBER,
+	KN_SUBSCRIPT,
+	KN_BINOP,
+	KN_UNOP,
+	KN_CALL,
+	KN_CAST,
+	KN_PAREN,
+	KN_COND,
+	KN_INITLIST,
 	KN_SIZEOF,
 	/* statements */
-	KN_COMPOUND, KN_DECLSTMT, KN_VARDECL, KN_IF, KN_FOR, KN_WHILE, KN_DO,
-	KN_RETURN, KN_BREAK, KN_CONTINUE, KN_SWITCH, KN_CASE, KN_NULLSTMT
+	KN_COMPOUND,
+	KN_DECLSTMT,
+	KN_VARDECL,
+	KN_IF,
+	KN_FOR,
+	KN_WHILE,
+	KN_DO,
+	KN_RETURN,
+	KN_BREAK,
+	KN_CONTINUE,
+	KN_SWITCH,
+	KN_CASE,
+	KN_NULLSTMT
 } ka_nkind;
 
 /* Binary and unary operators (our own numbering; the front end maps them). */
 typedef enum ka_op {
 	OP_NONE = 0,
-	OP_MUL, OP_DIV, OP_REM, OP_ADD, OP_SUB, OP_SHL, OP_SHR,
-	OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE,
-	OP_AND, OP_XOR, OP_OR, OP_LAND, OP_LOR,
-	OP_ASSIGN, OP_MULA, OP_DIVA, OP_REMA, OP_ADDA, OP_SUBA, OP_SHLA, OP_SHRA,
-	OP_ANDA, OP_XORA, OP_ORA, OP_COMMA,
+	OP_MUL,
+	OP_DIV,
+	OP_REM,
+	OP_ADD,
+	OP_SUB,
+	OP_SHL,
+	OP_SHR,
+	OP_LT,
+	OP_GT,
+	OP_LE,
+	OP_GE,
+	OP_EQ,
+	OP_NE,
+	OP_AND,
+	OP_XOR,
+	OP_OR,
+	OP_LAND,
+	OP_LOR,
+	OP_ASSIGN,
+	OP_MULA,
+	OP_DIVA,
+	OP_REMA,
+	OP_ADDA,
+	OP_SUBA,
+	OP_SHLA,
+	OP_SHRA,
+	OP_ANDA,
+	OP_XORA,
+	OP_ORA,
+	OP_COMMA,
 	/* unary */
-	OP_POSTINC, OP_POSTDEC, OP_PREINC, OP_PREDEC, OP_ADDROF, OP_DEREF,
-	OP_PLUS, OP_MINUS, OP_NOT, OP_LNOT
+	OP_POSTINC,
+	OP_POSTDEC,
+	OP_PREINC,
+	OP_PREDEC,
+	OP_ADDROF,
+	OP_DEREF,
+	OP_PLUS,
+	OP_MINUS,
+	OP_NOT,
+	OP_LNOT
 } ka_op;
 
 /* Type facts of an expression or declaration. */
 enum {
-	KT_INT = 1u << 0, KT_UNSIGNED = 1u << 1, KT_FLOAT = 1u << 2,
-	KT_DOUBLE = 1u << 3, KT_POINTER = 1u << 4, KT_ARRAY = 1u << 5,
-	KT_CONST_POINTEE = 1u << 6, KT_RESTRICT = 1u << 7, KT_RECORD = 1u << 8,
-	KT_DEPENDENT = 1u << 9, KT_VOLATILE = 1u << 10, KT_HALF = 1u << 11,
-	KT_VECTOR = 1u << 12     /* float4, int2, ... (CUDA vector structs) */
+	KT_INT = 1u << 0,
+	KT_UNSIGNED = 1u << 1,
+	KT_FLOAT = 1u << 2,
+	KT_DOUBLE = 1u << 3,
+	KT_POINTER = 1u << 4,
+	KT_ARRAY = 1u << 5,
+	KT_CONST_POINTEE = 1u << 6,
+	KT_RESTRICT = 1u << 7,
+	KT_RECORD = 1u << 8,
+	KT_DEPENDENT = 1u << 9,
+	KT_VOLATILE = 1u << 10,
+	KT_HALF = 1u << 11,
+	KT_VECTOR = 1u << 12 /* float4, int2, ... (CUDA vector structs) */
 };
 
 /* A source range.  line/col come from the expansion location (what a user
@@ -49,8 +112,8 @@ enum {
 typedef struct ka_loc {
 	const char *file;
 	int line, col, end_line, end_col;
-	int begin, end;         /* byte offsets in `file`, end exclusive; -1 unknown */
-	int in_macro;           /* the node comes from a macro expansion */
+	int begin, end; /* byte offsets in `file`, end exclusive; -1 unknown */
+	int in_macro;   /* the node comes from a macro expansion */
 } ka_loc;
 
 typedef struct ka_decl ka_decl;
@@ -58,19 +121,19 @@ typedef struct ka_decl ka_decl;
 typedef struct ka_node {
 	ka_nkind kind;
 	ka_op op;
-	const char *name;       /* DECLREF/CALL/MEMBER name, VARDECL name */
-	const char *type;       /* canonical type spelling */
-	unsigned tflags;        /* KT_* */
-	int type_bytes;         /* sizeof(type), -1 unknown */
-	int pointee_bytes;      /* for pointers/arrays: sizeof(element), -1 unknown */
-	int field_offset;       /* MEMBER: byte offset of the field, -1 unknown */
-	int is_arrow;           /* MEMBER: p->x */
-	int64_t ival;           /* INT literal value; SIZEOF folded value (-1 unknown) */
-	int const_known;        /* DECLREF: an integer constant (enumerator, constexpr), value in ival */
-	double fval;            /* FLOAT literal value */
-	int has_f_suffix;       /* FLOAT literal written with f/F */
-	ka_decl *ref;           /* DECLREF/CALL: the referenced declaration, if lowered */
-	const char *ref_usr;    /* its USR, to resolve functions defined later */
+	const char *name;    /* DECLREF/CALL/MEMBER name, VARDECL name */
+	const char *type;    /* canonical type spelling */
+	unsigned tflags;     /* KT_* */
+	int type_bytes;      /* sizeof(type), -1 unknown */
+	int pointee_bytes;   /* for pointers/arrays: sizeof(element), -1 unknown */
+	int field_offset;    /* MEMBER: byte offset of the field, -1 unknown */
+	int is_arrow;        /* MEMBER: p->x */
+	int64_t ival;        /* INT literal value; SIZEOF folded value (-1 unknown) */
+	int const_known;     /* DECLREF: an integer constant (enumerator, constexpr), value in ival */
+	double fval;         /* FLOAT literal value */
+	int has_f_suffix;    /* FLOAT literal written with f/F */
+	ka_decl *ref;        /* DECLREF/CALL: the referenced declaration, if lowered */
+	const char *ref_usr; /* its USR, to resolve functions defined later */
 	ka_loc loc;
 	int name_begin, name_end; /* CALL: callee token range (offsets), -1 unknown */
 	struct ka_node **kids;
@@ -80,52 +143,59 @@ typedef struct ka_node {
 	struct ka_node *callee; /* CALL: the callee expression (p.f / p->f: its object) */
 	int64_t targs[4];       /* CALL/DECLREF: integer template arguments written */
 	int ntargs;
-	int unroll_pragma;      /* FOR/WHILE/DO: preceded by #pragma unroll */
-	int unroll_count;       /* its argument, 0 none, -1 'unroll 1'... */
+	int unroll_pragma; /* FOR/WHILE/DO: preceded by #pragma unroll */
+	int unroll_count;  /* its argument, 0 none, -1 'unroll 1'... */
 } ka_node;
 
 typedef enum ka_dkind { KD_VAR, KD_PARAM, KD_FUNC, KD_TPARAM } ka_dkind;
 
 enum {
-	KDF_GLOBAL = 1u << 0, KDF_DEVICE = 1u << 1, KDF_HOST = 1u << 2,
-	KDF_SHARED = 1u << 3, KDF_CONSTANT = 1u << 4, KDF_EXTERN = 1u << 5,
-	KDF_FILE_SCOPE = 1u << 6, KDF_TEMPLATE = 1u << 7, KDF_CONSTQ = 1u << 8,
-	KDF_SYSTEM = 1u << 9, KDF_STATIC = 1u << 10
+	KDF_GLOBAL = 1u << 0,
+	KDF_DEVICE = 1u << 1,
+	KDF_HOST = 1u << 2,
+	KDF_SHARED = 1u << 3,
+	KDF_CONSTANT = 1u << 4,
+	KDF_EXTERN = 1u << 5,
+	KDF_FILE_SCOPE = 1u << 6,
+	KDF_TEMPLATE = 1u << 7,
+	KDF_CONSTQ = 1u << 8,
+	KDF_SYSTEM = 1u << 9,
+	KDF_STATIC = 1u << 10
 };
 
 struct ka_decl {
 	int id;
 	ka_dkind kind;
-	unsigned flags;         /* KDF_* */
+	unsigned flags; /* KDF_* */
 	const char *name;
 	const char *mangled;
 	const char *type;
 	unsigned tflags;
-	int type_bytes, elem_bytes;  /* elem_bytes: pointee or array element */
-	int ndims;                   /* arrays: dimensions (up to 3 kept) */
-	int64_t dims[3];             /* -1 for [] */
+	int type_bytes, elem_bytes;         /* elem_bytes: pointee or array element */
+	int ndims;                          /* arrays: dimensions (up to 3 kept) */
+	int64_t dims[3];                    /* -1 for [] */
 	int inner_dim_begin, inner_dim_end; /* offsets of the innermost dim's text */
 	ka_loc loc;
-	int decl_begin;              /* offset of the whole declaration start */
-	ka_node *init;               /* VAR: initializer, may be NULL */
+	int decl_begin; /* offset of the whole declaration start */
+	ka_node *init;  /* VAR: initializer, may be NULL */
 	/* functions */
 	ka_decl **params;
 	int nparams;
 	ka_decl **tparams;
 	int ntparams;
-	ka_node *body;               /* NULL for a declaration only */
-	int body_begin;              /* offset of the body's '{' */
-	int lb_max, lb_min;          /* __launch_bounds__, -1 when absent */
-	struct ka_decl *next;        /* in the TU's list */
+	ka_node *body;        /* NULL for a declaration only */
+	int body_begin;       /* offset of the body's '{' */
+	int lb_max, lb_min;   /* __launch_bounds__, -1 when absent */
+	struct ka_decl *next; /* in the TU's list */
 };
 
 typedef struct ka_diag {
 	const char *file;
 	int line, col;
-	const char *severity;   /* warning | error | fatal */
+	const char *severity; /* warning | error | fatal */
 	const char *message;
-	int off;                /* byte offset in `file` (expansion location) */
-	const char *func;       /* the function it lies in, which was not analyzed */
+	int off;          /* byte offset in `file` (expansion location) */
+	const char *func; /* the function it lies in, which was not analyzed */
 	struct ka_diag *next;
 } ka_diag;
 
@@ -137,7 +207,7 @@ static inline int ka_diag_is_error(const ka_diag *d)
 
 typedef struct ka_srcfile {
 	const char *path;
-	const char *data;       /* bytes, NUL-terminated */
+	const char *data; /* bytes, NUL-terminated */
 	int len;
 	int is_main;
 	struct ka_srcfile *next;
@@ -147,12 +217,12 @@ typedef struct ka_srcfile {
 typedef struct ka_tu {
 	ka_arena *arena;
 	const char *main_file;
-	const char *lang;        /* cuda | hip */
-	ka_decl *funcs;          /* functions with bodies from project files */
-	ka_decl *globals;        /* file-scope variables (shared, constant, const) */
+	const char *lang; /* cuda | hip */
+	ka_decl *funcs;   /* functions with bodies from project files */
+	ka_decl *globals; /* file-scope variables (shared, constant, const) */
 	ka_diag *diags;
 	int n_errors;
-	int n_skipped;          /* functions not analyzed: errors in their bodies */
+	int n_skipped; /* functions not analyzed: errors in their bodies */
 	ka_srcfile *files;
 	int next_decl_id;
 } ka_tu;
@@ -161,8 +231,7 @@ typedef struct ka_tu {
 const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end);
 /* A warning of kcheck's own on the TU (analysis limits): a diag row, and a
  * line on stderr from the CLI. */
-void ka_tu_warn(ka_tu *tu, const ka_loc *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void ka_tu_warn(ka_tu *tu, const ka_loc *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const ka_srcfile *ka_tu_file(ka_tu *tu, const char *path);
 
 #endif

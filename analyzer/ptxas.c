@@ -11,8 +11,10 @@
 static void update(sqlite3 *db, const char *fn, long regs, long spills, long smem, long stack)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "UPDATE kernel SET regs = ?, spills_bytes = ?, ptxas_smem = ?, "
-	                       "stack_bytes = ?5 WHERE mangled = ?4", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+			       "UPDATE kernel SET regs = ?, spills_bytes = ?, ptxas_smem = ?, "
+			       "stack_bytes = ?5 WHERE mangled = ?4",
+			       -1, &s, NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_int64(s, 5, stack);
 	if (regs >= 0)
@@ -101,7 +103,7 @@ int ka_ptxas_run(const ka_analyze_opts *o, const ka_arch *arch, const char *path
 	int rc = ka_proc_run(argv, 300, out, &res);
 	if (rc == KA_OK && (!res.exited || res.status != 0))
 		rc = ka_error_set(KA_ETOOL, "--ptxas: nvcc failed on %s%s", path,
-		                  res.timed_out ? " (time limit)" : "");
+				  res.timed_out ? " (time limit)" : "");
 	return rc;
 }
 

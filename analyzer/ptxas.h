@@ -16,8 +16,7 @@ int ka_ptxas_run(const ka_analyze_opts *o, const ka_arch *arch, const char *path
  * memory (kernel.stack_bytes).  The output is cached by the file's content
  * hash under $XDG_CACHE_HOME/kernelarc (or ~/.cache/kernelarc); a failure
  * leaves the facts as they are and is not an error. */
-void ka_ptxas_confirm_lmem(const ka_analyze_opts *o, const ka_arch *arch, const char *path,
-			   sqlite3 *db);
+void ka_ptxas_confirm_lmem(const ka_analyze_opts *o, const ka_arch *arch, const char *path, sqlite3 *db);
 /* Parse ptxas -v output text and update kernel rows (exposed for tests). */
 int ka_ptxas_parse(const char *text, sqlite3 *db);
 

@@ -39,8 +39,8 @@ static int needs_confirmation(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
 	int yes = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM local_array WHERE dynamic_index = 1 LIMIT 1",
-			       -1, &st, NULL) == SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM local_array WHERE dynamic_index = 1 LIMIT 1", -1, &st,
+			       NULL) == SQLITE_OK)
 		yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return yes;
@@ -78,8 +78,7 @@ static uint64_t cache_key(const ka_analyze_opts *o, const ka_arch *arch, const c
 	return h;
 }
 
-void ka_ptxas_confirm_lmem(const ka_analyze_opts *o, const ka_arch *arch, const char *path,
-			   sqlite3 *db)
+void ka_ptxas_confirm_lmem(const ka_analyze_opts *o, const ka_arch *arch, const char *path, sqlite3 *db)
 {
 	char *text = NULL, *cached = NULL, dir[4400], file[4500];
 	size_t len = 0, clen = 0;
@@ -102,7 +101,7 @@ void ka_ptxas_confirm_lmem(const ka_analyze_opts *o, const ka_arch *arch, const 
 	int rc = ka_ptxas_run(o, arch, path, &out);
 	if (rc == KA_OK)
 		ka_ptxas_parse(out.data ? out.data : "", db);
-	if (file[0] && rc != KA_ENOMEM)  /* a failure is cached too: nvcc is slow */
+	if (file[0] && rc != KA_ENOMEM) /* a failure is cached too: nvcc is slow */
 		ka_fs_write_atomic(file, rc == KA_OK && out.data ? out.data : FAILED_MARK,
 				   rc == KA_OK && out.data ? out.len : strlen(FAILED_MARK));
 out:

@@ -22,7 +22,7 @@ void ka_ranges_index(int *pairs, int n, int *maxend)
 
 int ka_ranges_cover(const int *pairs, const int *maxend, int n, int b, int e)
 {
-	int lo = 0, hi = n;          /* first index with begin > b */
+	int lo = 0, hi = n; /* first index with begin > b */
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (pairs[2 * mid] <= b)

@@ -54,7 +54,7 @@ const char *ka_frontend_intern_file(ka_tu *tu, const char *path)
 	char *data = NULL;
 	size_t len = 0;
 	if (ka_fs_read(path, 0, &data, &len) != 0)
-		return add_file(tu, path, "", 0)->path;   /* virtual (shim) or unreadable */
+		return add_file(tu, path, "", 0)->path; /* virtual (shim) or unreadable */
 	const char *interned = add_file(tu, path, data, len)->path;
 	free(data);
 	return interned;

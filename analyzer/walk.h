@@ -24,29 +24,29 @@ enum { SP_NONE = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONSTANT, SP_UNKNOWN };
 
 /* A value: an integer expression, or a pointer (base + byte offset). */
 typedef struct val {
-	const sx *x;            /* integer value, or the pointer's byte offset */
-	ka_decl *base;          /* pointer/array base declaration, else NULL */
-	int space;              /* SP_* for pointers */
-	int host_kind;          /* host pointers: 1 malloc, 2 pinned */
+	const sx *x;   /* integer value, or the pointer's byte offset */
+	ka_decl *base; /* pointer/array base declaration, else NULL */
+	int space;     /* SP_* for pointers */
+	int host_kind; /* host pointers: 1 malloc, 2 pinned */
 } val;
 
 typedef struct loop_ctx {
-	int id, slot;           /* facts id, bit in sx loops masks */
-	int nonuniform;         /* trip count differs between lanes */
-	int unrollable;         /* constant trip count the compiler can unroll fully */
-	int trip_static;        /* start, bound and step are compile-time constants */
-	int has_launch;         /* host: a kernel launch inside */
+	int id, slot;    /* facts id, bit in sx loops masks */
+	int nonuniform;  /* trip count differs between lanes */
+	int unrollable;  /* constant trip count the compiler can unroll fully */
+	int trip_static; /* start, bound and step are compile-time constants */
+	int has_launch;  /* host: a kernel launch inside */
 	int n_accesses, n_barriers, n_shared_writes;
-	const char *shared_written;   /* a shared array stored to inside */
+	const char *shared_written; /* a shared array stored to inside */
 } loop_ctx;
 
 /* How far a value agrees across threads: from "differs between lanes of a
  * warp" to "the same in the whole grid" (branch.uniformity). */
 typedef enum walk_uni {
-	WALK_UNI_THREAD,         /* can differ between lanes of a warp */
-	WALK_UNI_WARP,           /* the same within each warp */
-	WALK_UNI_BLOCK,          /* the same within a block */
-	WALK_UNI_GRID            /* a constant */
+	WALK_UNI_THREAD, /* can differ between lanes of a warp */
+	WALK_UNI_WARP,   /* the same within each warp */
+	WALK_UNI_BLOCK,  /* the same within a block */
+	WALK_UNI_GRID    /* a constant */
 } walk_uni;
 
 /* Varies between threads of a block (thread or warp). */
@@ -65,30 +65,30 @@ typedef struct br_ctx {
 typedef struct launch_info {
 	ka_node *call;
 	ka_decl *kernel;
-	int bx, by, bz;          /* 0 unknown */
-	int64_t dyn_smem;        /* -1 unknown */
+	int bx, by, bz;   /* 0 unknown */
+	int64_t dyn_smem; /* -1 unknown */
 	int ntargs;
 	int64_t targs[4];
-	int next_same;           /* next launch of the same kernel, -1 none */
-	int argb[16];            /* bytes of each argument's pointee (pointers) or value; 0 unknown */
+	int next_same; /* next launch of the same kernel, -1 none */
+	int argb[16];  /* bytes of each argument's pointee (pointers) or value; 0 unknown */
 } launch_info;
 
 /* A template parameter's binding (by decl id): the value of an integer
  * parameter, the size of a type parameter. */
 typedef struct tbind {
 	int64_t v;
-	int state;               /* 0 unbound, 1 bound, 2 the uses disagree */
+	int state; /* 0 unbound, 1 bound, 2 the uses disagree */
 } tbind;
 
 /* Per-declaration statistics gathered during a kernel walk. */
 typedef struct dstat {
 	int read, written, loop_reads;
-	int max_bank;            /* shared arrays: worst bank-conflict degree */
-	int n_dyn;               /* local arrays: accesses with run-time index */
-	int reinterp;            /* address taken into another type / vector access */
-	int holds_tile;          /* a cg::thread_group holding a tiled_partition() */
-	int host_kind;           /* host pointers: 1 malloc, 2 pinned */
-	int64_t dim3v[3];        /* host dim3 variables: components assigned (t.x = 256) */
+	int max_bank;              /* shared arrays: worst bank-conflict degree */
+	int n_dyn;                 /* local arrays: accesses with run-time index */
+	int reinterp;              /* address taken into another type / vector access */
+	int holds_tile;            /* a cg::thread_group holding a tiled_partition() */
+	int host_kind;             /* host pointers: 1 malloc, 2 pinned */
+	int64_t dim3v[3];          /* host dim3 variables: components assigned (t.x = 256) */
 	unsigned char dim3_set[3]; /* 1 assigned a constant, 2 assigned a run-time value */
 } dstat;
 
@@ -97,18 +97,18 @@ typedef struct dstat {
 typedef struct walk_file {
 	ka_tu *tu;
 	sqlite3 *db;
-	ka_facts_writer *fw;     /* every row goes through it (sticky error) */
+	ka_facts_writer *fw; /* every row goes through it (sticky error) */
 	const ka_arch *arch;
 	ka_arena *a;
-	int64_t *next_id;        /* shared id counter per table kind */
-	int nenv;                /* size of the by-decl-id tables */
-	unsigned char *called;   /* by decl id: device function inlined somewhere */
-	ka_decl **fn_sorted;     /* functions by name (walk_funcs_index) */
+	int64_t *next_id;      /* shared id counter per table kind */
+	int nenv;              /* size of the by-decl-id tables */
+	unsigned char *called; /* by decl id: device function inlined somewhere */
+	ka_decl **fn_sorted;   /* functions by name (walk_funcs_index) */
 	int nfn_sorted;
-	ka_decl *smem_decl;      /* the dynamic shared memory reached through SharedMemory<T> */
+	ka_decl *smem_decl; /* the dynamic shared memory reached through SharedMemory<T> */
 	/* the per-file analysis budget (walk_budget_spent) */
-	double deadline;         /* CLOCK_MONOTONIC seconds; 0 none */
-	size_t mem_limit;        /* arena bytes; 0 none */
+	double deadline;  /* CLOCK_MONOTONIC seconds; 0 none */
+	size_t mem_limit; /* arena bytes; 0 none */
 	unsigned budget_ticks;
 	int over_budget;
 	const char *budget_text; /* "60 s, 2048 MB" for the diagnostic */
@@ -117,18 +117,18 @@ typedef struct walk_file {
 /* The symbolic environment: values of the declarations in scope. */
 typedef struct walk_sym {
 	sx_ctx sx;
-	val *env;                /* by decl id */
-	dstat *ds;               /* by decl id */
-	tbind *tb;               /* by decl id: template parameter bindings */
-	const sx *ret_val;       /* return value of an inlined function */
+	val *env;                 /* by decl id */
+	dstat *ds;                /* by decl id */
+	tbind *tb;                /* by decl id: template parameter bindings */
+	const sx *ret_val;        /* return value of an inlined function */
 	const char *elem_assumed; /* a dependent element type whose size was assumed */
 	/* walk_scope.c: the declarations the current function's walk can reach
 	 * (its own, its callees', the globals they use).  Saving, restoring and
 	 * merging the environment costs the function's size, not the TU's. */
-	int *scope;              /* decl ids */
+	int *scope; /* decl ids */
 	int nscope, capscope;
-	int *scope_pos;          /* by decl id: index in scope (valid for this gen) */
-	unsigned *scope_gen_of;  /* by decl id */
+	int *scope_pos;         /* by decl id: index in scope (valid for this gen) */
+	unsigned *scope_gen_of; /* by decl id */
 	unsigned scope_gen;
 } walk_sym;
 
@@ -139,31 +139,31 @@ typedef struct walk_sym {
 #define WALK_STR(x) WALK_STR_(x)
 #define WALK_MAX_LOOPS 16
 #define WALK_MAX_BRANCHES 32
-#define WALK_MAX_INLINE 6        /* device functions inlined into each other */
+#define WALK_MAX_INLINE 6 /* device functions inlined into each other */
 #define WALK_MAX_ARRAYS 64
 #define WALK_MAX_OPTIN 64
-#define WALK_MAX_ARGS 16         /* arguments bound when inlining a call */
+#define WALK_MAX_ARGS 16 /* arguments bound when inlining a call */
 typedef struct walk_ctl {
 	loop_ctx loops[WALK_MAX_LOOPS];
 	int nloops, next_loop_slot;
 	br_ctx brs[WALK_MAX_BRANCHES];
 	int nbrs;
-	int div_return_line;     /* a thread-dependent return seen before */
-	int guard_return;        /* a bounds-guard return seen before */
-	int quiet;               /* > 0: evaluate without emitting facts */
+	int div_return_line; /* a thread-dependent return seen before */
+	int guard_return;    /* a bounds-guard return seen before */
+	int quiet;           /* > 0: evaluate without emitting facts */
 	int inline_depth;
 	ka_decl *inline_stack[WALK_MAX_INLINE];
-	int stmt_level_call;     /* the call being evaluated is a whole statement */
+	int stmt_level_call; /* the call being evaluated is a whole statement */
 	int last_was_barrier;
-	int at_last_stmt;        /* walking the kernel body's last statement */
-	ka_node *next_stmt;      /* the statement after the current one */
-	unsigned limits_hit;     /* 1 << walk_limit_kind already reported for this function */
+	int at_last_stmt;    /* walking the kernel body's last statement */
+	ka_node *next_stmt;  /* the statement after the current one */
+	unsigned limits_hit; /* 1 << walk_limit_kind already reported for this function */
 } walk_ctl;
 
 /* Counters and lists for the kernel row. */
 typedef struct walk_tally {
 	int n_barriers, n_accesses, n_loops, uses_warp, has_guard;
-	ka_decl *arrays[WALK_MAX_ARRAYS];  /* shared and local arrays the kernel uses */
+	ka_decl *arrays[WALK_MAX_ARRAYS]; /* shared and local arrays the kernel uses */
 	int narrays;
 } walk_tally;
 
@@ -171,7 +171,7 @@ typedef struct walk_tally {
 typedef struct walk_host {
 	launch_info *launches;
 	int nlaunches, caplaunches;
-	int *first_launch;       /* by decl id: first of its launches (launch_info.next_same) */
+	int *first_launch; /* by decl id: first of its launches (launch_info.next_same) */
 	const char **optin_kernels;
 	int noptin;
 } walk_host;
@@ -183,23 +183,23 @@ typedef struct walk {
 	walk_tally tally;
 	walk_host host;
 	/* the function being walked */
-	ka_decl *fn;             /* the function walked at top level */
-	ka_decl *kernel;         /* NULL for host code */
+	ka_decl *fn;     /* the function walked at top level */
+	ka_decl *kernel; /* NULL for host code */
 	int kernel_id;
-	const char *func;        /* where the current code is written */
+	const char *func; /* where the current code is written */
 	int is_device;
 	int block[3];
 	const char *block_source;
-	const char *assumption;  /* block assumption text, NULL when known */
+	const char *assumption; /* block assumption text, NULL when known */
 } walk;
 
 /* walk_expr.c */
-val walk_ev(walk *w, ka_node *n, int rw);            /* rw: 0 read, 1 write, 2 readwrite */
+val walk_ev(walk *w, ka_node *n, int rw); /* rw: 0 read, 1 write, 2 readwrite */
 const sx *walk_ev_int(walk *w, ka_node *n);
 ka_node *walk_strip(ka_node *n);
 int walk_fold_int(walk *w, ka_node *n, int64_t *v);
 walk_uni walk_uniformity(walk *w, const sx *x);
-const char *walk_uni_name(walk_uni u);       /* thread | warp | block | grid */
+const char *walk_uni_name(walk_uni u); /* thread | warp | block | grid */
 int walk_is_guard(const sx *c);
 int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level);
 const char *walk_text(walk *w, ka_node *n);
@@ -208,33 +208,33 @@ int64_t walk_next_id(walk *w);
 /* walk_stmt.c */
 void walk_stmt(walk *w, ka_node *n);
 void walk_assign(walk *w, ka_decl *d, val v);
-int walk_is_return_only(const ka_node *n);     /* `return;` or `{ return; }` */
+int walk_is_return_only(const ka_node *n); /* `return;` or `{ return; }` */
 
 /* walk_scope.c */
-void walk_scope_alloc(walk *w);                 /* by-id tables, once per TU */
-void walk_scope_enter(walk *w, ka_decl *fn);    /* clear the last scope, collect fn's */
-int walk_scope_index(const walk *w, const ka_decl *d);   /* -1 outside */
-void walk_funcs_index(walk *w);                 /* after the TU's function list is final */
+void walk_scope_alloc(walk *w);                        /* by-id tables, once per TU */
+void walk_scope_enter(walk *w, ka_decl *fn);           /* clear the last scope, collect fn's */
+int walk_scope_index(const walk *w, const ka_decl *d); /* -1 outside */
+void walk_funcs_index(walk *w);                        /* after the TU's function list is final */
 /* The functions named `name`, in list order: *first and the count. */
 int walk_funcs_named(const walk *w, const char *name, ka_decl *const **first);
-val *walk_env_save(walk *w);                         /* the scope's values (free()) */
+val *walk_env_save(walk *w); /* the scope's values (free()) */
 void walk_env_restore(walk *w, const val *saved);
 /* 1 once the file's time or memory budget is spent (checked every few
  * hundred calls; then the walk unwinds without emitting more facts). */
 int walk_budget_spent(walk *w);
 
 /* walk_access.c */
-val walk_access(walk *w, ka_node *n, int rw);    /* an lvalue read or written */
+val walk_access(walk *w, ka_node *n, int rw); /* an lvalue read or written */
 void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw);
-int walk_space_of_decl(const ka_decl *d);        /* SP_* of a base declaration */
+int walk_space_of_decl(const ka_decl *d); /* SP_* of a base declaration */
 /* An lvalue's address (base, space, byte offset), element size and field. */
 int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field);
-val walk_access_expr(walk *w, ka_node *n, int rw);  /* subscript, deref, field: recorded */
+val walk_access_expr(walk *w, ka_node *n, int rw); /* subscript, deref, field: recorded */
 
 /* walk_call.c */
 val walk_ev_call(walk *w, ka_node *n);
 val walk_inline_call(walk *w, ka_node *n, ka_decl *f);
-void walk_barrier(walk *w, ka_node *n, const char *kind);   /* block | warp | fence | grid */
+void walk_barrier(walk *w, ka_node *n, const char *kind); /* block | warp | fence | grid */
 
 /* walk_types.c: element sizes (dependent types too), template bindings,
  * vector and reduced-precision operators, load/store intrinsics. */
@@ -276,12 +276,12 @@ int walk_host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
 /* warp.c: the modelled warp for one address expression. */
 typedef struct warp_result {
 	int lanes;
-	int ok;                  /* evaluated for every lane */
+	int ok; /* evaluated for every lane */
 	int sectors, ideal_sectors, bytes;
 	int bank_ways, ideal_bank_ways;
-	int64_t stride_bytes;    /* between lanes 0 and 1 when ok */
-	int uniform;             /* same address for all lanes */
-	int warp_uniform_vals;   /* for conditions: same value within each warp */
+	int64_t stride_bytes;  /* between lanes 0 and 1 when ok */
+	int uniform;           /* same address for all lanes */
+	int warp_uniform_vals; /* for conditions: same value within each warp */
 } warp_result;
 void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
 /* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
@@ -290,31 +290,34 @@ int walk_warp_uniform(walk *w, const sx *x);
 /* emit_tu.c, emit_code.c, emit_access.c: the rows, on the typed writer.
  * The walker computes and keeps the tallies; these only write. */
 void walk_emit_loc(ka_facts_row *r, const ka_loc *l);
-void walk_emit_tu(walk *w);                     /* arch, file, line, diag, constant_var */
+void walk_emit_tu(walk *w); /* arch, file, line, diag, constant_var */
 void walk_emit_kernel(walk *w, ka_decl *k, const char *kind, int nlaunch, int agree,
-                      int64_t max_dyn);         /* kernel, param, shared/local arrays */
-void walk_emit_budget(walk *w, ka_decl *f);     /* the budget ran out in f */
+		      int64_t max_dyn);     /* kernel, param, shared/local arrays */
+void walk_emit_budget(walk *w, ka_decl *f); /* the budget ran out in f */
 /* A fixed depth of the walk was reached at `at` (WALK_MAX_*): a warning in
  * the diag table, once per function and kind ("analysis limit reached in K
  * at L: ..."); the caller goes on with less context, as the message says. */
 typedef enum walk_limit {
-	WALK_LIMIT_LOOPS, WALK_LIMIT_BRANCHES, WALK_LIMIT_INLINE, WALK_LIMIT_ARRAYS,
-	WALK_LIMIT_OPTIN, WALK_LIMIT_ARGS
+	WALK_LIMIT_LOOPS,
+	WALK_LIMIT_BRANCHES,
+	WALK_LIMIT_INLINE,
+	WALK_LIMIT_ARRAYS,
+	WALK_LIMIT_OPTIN,
+	WALK_LIMIT_ARGS
 } walk_limit;
 void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at);
-void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line,
-                       int warp);
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, int warp);
 void walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
 void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked);
 void walk_emit_literal(walk *w, ka_node *n, int promotes);
-void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv,
-                    const sx *cond, int64_t trip, int trip_ok);
+void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv, const sx *cond,
+		    int64_t trip, int trip_ok);
 void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv, const char *array);
 void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep);
 void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
-void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok,
-                      const int64_t b[3], int bok, int64_t smem, int sok);
-void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
-                      int rw, const char *assumed_type, warp_result *out);
+void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok, const int64_t b[3],
+		      int bok, int64_t smem, int sok);
+void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw,
+		      const char *assumed_type, warp_result *out);
 
 #endif

@@ -32,8 +32,7 @@ static int local_index_dynamic(walk *w, const sx *x)
 	return rest != 0;
 }
 
-void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field,
-                   int rw)
+void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw)
 {
 	const char *assumed_type = w->sym.elem_assumed;
 	w->sym.elem_assumed = NULL;
@@ -89,7 +88,8 @@ int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 			eb = 4;
 		out->base = b.base;
 		out->space = b.space;
-		out->x = sx_add(&w->sym.sx, b.x ? b.x : sx_const(&w->sym.sx, 0), sx_mul(&w->sym.sx, i, sx_const(&w->sym.sx, eb)));
+		out->x = sx_add(&w->sym.sx, b.x ? b.x : sx_const(&w->sym.sx, 0),
+				sx_mul(&w->sym.sx, i, sx_const(&w->sym.sx, eb)));
 		*elem = eb;
 		return 1;
 	}
@@ -139,7 +139,7 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 	int sym = sx_new_sym(&w->sym.sx, SYM_LOAD, addr.base->name, dep, addr.x->loops);
 	w->sym.sx.syms[sym].lane_varying = (addr.x->dep & D_LANE) != 0;
 	val v = {.x = sx_symref(&w->sym.sx, sym)};
-	if (n->tflags & KT_POINTER) {     /* a pointer loaded from memory */
+	if (n->tflags & KT_POINTER) { /* a pointer loaded from memory */
 		v.base = addr.base;
 		v.space = SP_GLOBAL;
 		v.x = sx_const(&w->sym.sx, 0);

@@ -15,14 +15,17 @@ static int in_list(const char *s, const char *const *list)
 	return 0;
 }
 
-static const char *const math_names[] = {"sqrt", "exp", "exp2", "exp10", "expm1", "log", "log2",
-	"log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-	"tanh", "pow", "fmod", "erf", "erfc", "cbrt", "rsqrt", "hypot", "sincos", "sinpi", "cospi",
-	"floor", "ceil", "round", "trunc", "fabs", "fmin", "fmax", "fma", "rcbrt", "lgamma",
-	"tgamma", "ldexp", "frexp", "rint", "nearbyint", "remainder", "copysign", NULL};
-static const char *const fast_names[] = {"__expf", "__exp10f", "__logf", "__log2f", "__log10f",
-	"__sinf", "__cosf", "__tanf", "__sincosf", "__powf", "__fdividef", "__frcp_rn",
-	"__fsqrt_rn", "__frsqrt_rn", "__saturatef", "__fmul_rn", "__fadd_rn", NULL};
+static const char *const math_names[] = {
+	"sqrt",  "exp",   "exp2",   "exp10",     "expm1",     "log",      "log2",   "log10",
+	"log1p", "sin",   "cos",    "tan",       "asin",      "acos",     "atan",   "atan2",
+	"sinh",  "cosh",  "tanh",   "pow",       "fmod",      "erf",      "erfc",   "cbrt",
+	"rsqrt", "hypot", "sincos", "sinpi",     "cospi",     "floor",    "ceil",   "round",
+	"trunc", "fabs",  "fmin",   "fmax",      "fma",       "rcbrt",    "lgamma", "tgamma",
+	"ldexp", "frexp", "rint",   "nearbyint", "remainder", "copysign", NULL};
+static const char *const fast_names[] = {
+	"__expf",     "__exp10f",    "__logf",      "__log2f",   "__log10f",   "__sinf",
+	"__cosf",     "__tanf",      "__sincosf",   "__powf",    "__fdividef", "__frcp_rn",
+	"__fsqrt_rn", "__frsqrt_rn", "__saturatef", "__fmul_rn", "__fadd_rn",  NULL};
 
 static int is_math(const char *s)
 {
@@ -52,9 +55,8 @@ static const char *category(const char *s, ka_decl *ref)
 		return "fence";
 	if (strncmp(s, "__any", 5) == 0 || strncmp(s, "__all", 5) == 0 || strncmp(s, "__ballot", 8) == 0)
 		return "vote";
-	if (strncmp(s, "__shfl", 6) == 0 || strcmp(s, "__syncwarp") == 0 ||
-	    strcmp(s, "__activemask") == 0 || strncmp(s, "__match", 7) == 0 ||
-	    strncmp(s, "__reduce_", 9) == 0)
+	if (strncmp(s, "__shfl", 6) == 0 || strcmp(s, "__syncwarp") == 0 || strcmp(s, "__activemask") == 0 ||
+	    strncmp(s, "__match", 7) == 0 || strncmp(s, "__reduce_", 9) == 0)
 		return "warp";
 	if (strncmp(s, "atomic", 6) == 0)
 		return "atomic";
@@ -176,7 +178,7 @@ val walk_ev_call(walk *w, ka_node *n)
 	}
 	ka_decl *ref = n->ref;
 	if ((!ref || !ref->body) && w->is_device)
-		ref = walk_find_function(w, name, n->nkids, 1);     /* templates: f<N>(...) */
+		ref = walk_find_function(w, name, n->nkids, 1); /* templates: f<N>(...) */
 	const char *cat = category(name, ref);
 	if (strcmp(cat, "device_fn") == 0 && w->is_device) {
 		n->ref = ref;
@@ -197,8 +199,8 @@ val walk_ev_call(walk *w, ka_node *n)
 	if (strcmp(cat, "warp") == 0 || strcmp(cat, "vote") == 0)
 		w->tally.uses_warp = 1;
 	if (!w->is_device && (strcmp(name, "cudaMallocHost") == 0 || strcmp(name, "cudaHostAlloc") == 0 ||
-	    strcmp(name, "hipHostMalloc") == 0 || strcmp(name, "cudaMalloc") == 0 ||
-	    strcmp(name, "hipMalloc") == 0 || strcmp(name, "cudaMallocManaged") == 0))
+			      strcmp(name, "hipHostMalloc") == 0 || strcmp(name, "cudaMalloc") == 0 ||
+			      strcmp(name, "hipMalloc") == 0 || strcmp(name, "cudaMallocManaged") == 0))
 		note_host_alloc(w, n);
 	if (!w->is_device && strstr(name, "FuncSetAttribute") && n->nkids >= 2) {
 		const char *t = walk_text(w, n->kids[1]);

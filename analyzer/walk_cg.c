@@ -71,7 +71,7 @@ static int smem_call(walk *w, ka_node *n, val *out)
 static ka_node *group_of(ka_node *n)
 {
 	ka_node *c = n->callee ? walk_strip(n->callee) : NULL;
-	if (c && c->kind == KN_MEMBER && c->nkids >= 1)    /* (a dependent one has 2) */
+	if (c && c->kind == KN_MEMBER && c->nkids >= 1) /* (a dependent one has 2) */
 		return walk_strip(c->kids[0]);
 	return n->nkids ? walk_strip(n->kids[0]) : NULL;
 }
@@ -94,7 +94,7 @@ void walk_cg_bind_args(walk *w, ka_node *call, ka_decl *f)
 		if (f->params[i]->id < w->file.nenv) {
 			ka_node *a = walk_strip(call->kids[i]);
 			for (int k = 0; k < 3 && a && a->kind != KN_DECLREF && a->nkids == 1; k++)
-				a = walk_strip(a->kids[0]);   /* the copy of a by-value group */
+				a = walk_strip(a->kids[0]); /* the copy of a by-value group */
 			w->sym.ds[f->params[i]->id].holds_tile = holds_tile(w, a);
 		}
 }
@@ -106,7 +106,7 @@ static const char *group_scope(walk *w, ka_node *g, const char *usr)
 	const char *t = g && g->type ? g->type : "";
 	if (strstr(t, "grid_group") || strstr(usr, "grid_group"))
 		return "grid";
-	if (holds_tile(w, g))   /* the dynamic tiled_partition: sizes up to the warp */
+	if (holds_tile(w, g)) /* the dynamic tiled_partition: sizes up to the warp */
 		return "warp";
 	if (strstr(t, "tile") || strstr(t, "coalesced") || strstr(usr, "tile_base") ||
 	    strstr(usr, "thread_block_tile") || strstr(usr, "coalesced_group"))
@@ -146,7 +146,7 @@ static const sx *linear_tid(walk *w)
 static const sx *block_size(walk *w)
 {
 	return sx_mul(&w->sym.sx, sx_mul(&w->sym.sx, sym_of(w, SYM_BDIM_X), sym_of(w, SYM_BDIM_Y)),
-	              sym_of(w, SYM_BDIM_Z));
+		      sym_of(w, SYM_BDIM_Z));
 }
 
 static const sx *block_rank(walk *w)
@@ -162,8 +162,9 @@ static int group_value(walk *w, const char *name, const char *scope, int tsz, va
 	const sx *x = NULL;
 	int tile = strcmp(scope, "warp") == 0;
 	if (strcmp(name, "thread_rank") == 0)
-		x = !tile ? linear_tid(w) : tsz > 0 ? sx_bin(&w->sym.sx, SX_REM, linear_tid(w),
-		                                              sx_const(&w->sym.sx, tsz)) : NULL;
+		x = !tile     ? linear_tid(w)
+		    : tsz > 0 ? sx_bin(&w->sym.sx, SX_REM, linear_tid(w), sx_const(&w->sym.sx, tsz))
+			      : NULL;
 	else if (strcmp(name, "size") == 0 || strcmp(name, "num_threads") == 0)
 		x = !tile ? block_size(w) : tsz > 0 ? sx_const(&w->sym.sx, tsz) : NULL;
 	else if (strcmp(name, "meta_group_rank") == 0 && tile && tsz > 0)
@@ -180,8 +181,10 @@ static int group_value(walk *w, const char *name, const char *scope, int tsz, va
 
 static int is_warp_op(const char *name)
 {
-	static const char *const ops[] = {"shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all",
-		"ballot", "match_any", "match_all", "reduce", "inclusive_scan", "exclusive_scan", NULL};
+	static const char *const ops[] = {"shfl",      "shfl_down", "shfl_up",        "shfl_xor",
+					  "any",       "all",       "ballot",         "match_any",
+					  "match_all", "reduce",    "inclusive_scan", "exclusive_scan",
+					  NULL};
 	for (int i = 0; ops[i]; i++)
 		if (strcmp(name, ops[i]) == 0)
 			return 1;
@@ -197,10 +200,10 @@ int walk_ev_cg_call(walk *w, ka_node *n, val *out)
 	ka_node *g = group_of(n);
 	ka_node *c = n->callee ? walk_strip(n->callee) : NULL;
 	if (!*name && c && c->kind == KN_MEMBER && c->name)
-		name = c->name;                  /* tile.shfl_down(...) in a template */
+		name = c->name; /* tile.shfl_down(...) in a template */
 	const char *scope = group_scope(w, g, usr);
-	if (!w->is_device || !*name || (!strstr(usr, "cooperative_groups") &&
-	    !(c && c->kind == KN_MEMBER && *scope)))
+	if (!w->is_device || !*name ||
+	    (!strstr(usr, "cooperative_groups") && !(c && c->kind == KN_MEMBER && *scope)))
 		return 0;
 	if (!n->name || !*n->name)
 		n->name = name;
@@ -220,8 +223,11 @@ int walk_ev_cg_call(walk *w, ka_node *n, val *out)
 	/* a warp (tile) operation: the result differs per lane for shuffles
 	 * and scans; reductions and votes give every lane of the tile one value */
 	w->tally.uses_warp = 1;
-	walk_emit_call(w, n, strcmp(name, "any") == 0 || strcmp(name, "all") == 0 ||
-	          strcmp(name, "ballot") == 0 ? "vote" : "warp", 1);
+	walk_emit_call(w, n,
+		       strcmp(name, "any") == 0 || strcmp(name, "all") == 0 || strcmp(name, "ballot") == 0
+			       ? "vote"
+			       : "warp",
+		       1);
 	unsigned dep = 0;
 	uint64_t loops = 0;
 	int first = n->callee && walk_strip(n->callee)->kind == KN_MEMBER ? 0 : 1;

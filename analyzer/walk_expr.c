@@ -107,8 +107,8 @@ static val builtin_member(walk *w, ka_node *n)
 {
 	ka_node *b = walk_strip(n->kids[0]);
 	static const char *const vars[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-	if (!b || b->kind != KN_DECLREF || !n->name || strlen(n->name) != 1 ||
-	    n->name[0] < 'x' || n->name[0] > 'z')
+	if (!b || b->kind != KN_DECLREF || !n->name || strlen(n->name) != 1 || n->name[0] < 'x' ||
+	    n->name[0] > 'z')
 		return (val){0};
 	for (int v = 0; v < 4; v++) {
 		if (strcmp(b->name, vars[v]) != 0)
@@ -147,7 +147,7 @@ static val ev_binop_float(walk *w, ka_node *n)
 	ka_node *l = n->nkids > 0 ? n->kids[0] : NULL, *r = n->nkids > 1 ? n->kids[1] : NULL;
 	int lit_l = is_double_literal(l), lit_r = is_double_literal(r);
 	int prom = (lit_l && (is_widened_float(r))) || (lit_r && is_widened_float(l)) ||
-	           (lit_r && n->op >= OP_MULA && n->op <= OP_ORA && l && (l->tflags & KT_FLOAT));
+		   (lit_r && n->op >= OP_MULA && n->op <= OP_ORA && l && (l->tflags & KT_FLOAT));
 	unsigned dep = 0;
 	uint64_t loops = 0;
 	for (int i = 0; i < n->nkids; i++) {
@@ -173,10 +173,11 @@ static val ev_assign(walk *w, ka_node *n)
 		val cur = w->sym.env[lhs->ref->id];
 		val nv = rv;
 		if (n->op != OP_ASSIGN) {
-			static const sx_kind map[] = {[OP_MULA] = SX_MUL, [OP_DIVA] = SX_DIV,
-				[OP_REMA] = SX_REM, [OP_ADDA] = SX_ADD, [OP_SUBA] = SX_ADD,
-				[OP_SHLA] = SX_SHL, [OP_SHRA] = SX_SHR, [OP_ANDA] = SX_AND,
-				[OP_XORA] = SX_XOR, [OP_ORA] = SX_OR};
+			static const sx_kind map[] = {
+				[OP_MULA] = SX_MUL, [OP_DIVA] = SX_DIV, [OP_REMA] = SX_REM,
+				[OP_ADDA] = SX_ADD, [OP_SUBA] = SX_ADD, [OP_SHLA] = SX_SHL,
+				[OP_SHRA] = SX_SHR, [OP_ANDA] = SX_AND, [OP_XORA] = SX_XOR,
+				[OP_ORA] = SX_OR};
 			const sx *c = cur.x ? cur.x : sx_opaque(&w->sym.sx, 0, 0);
 			const sx *r = rv.x ? rv.x : sx_opaque(&w->sym.sx, 0, 0);
 			if (n->op == OP_SUBA)
@@ -187,9 +188,9 @@ static val ev_assign(walk *w, ka_node *n)
 				r = sx_mul(&w->sym.sx, r, sx_const(&w->sym.sx, pb > 0 ? pb : 1));
 			}
 			nv = cur;
-			nv.x = (lhs->tflags & (KT_FLOAT | KT_DOUBLE)) ?
-			       sx_opaque(&w->sym.sx, c->dep | r->dep, c->loops | r->loops) :
-			       sx_bin(&w->sym.sx, map[n->op], c, r);
+			nv.x = (lhs->tflags & (KT_FLOAT | KT_DOUBLE))
+				       ? sx_opaque(&w->sym.sx, c->dep | r->dep, c->loops | r->loops)
+				       : sx_bin(&w->sym.sx, map[n->op], c, r);
 		}
 		walk_assign(w, lhs->ref, nv);
 		return nv;
@@ -218,7 +219,8 @@ static val ev_binop(walk *w, ka_node *n)
 		if (guard && w->ctl.nbrs >= WALK_MAX_BRANCHES)
 			walk_limit_reached(w, WALK_LIMIT_BRANCHES, &n->loc);
 		if (guard && w->ctl.nbrs < WALK_MAX_BRANCHES) {
-			w->ctl.brs[w->ctl.nbrs++] = (br_ctx){.uniformity = WALK_UNI_BLOCK, .line = n->loc.line, .is_guard = 1};
+			w->ctl.brs[w->ctl.nbrs++] = (br_ctx){
+				.uniformity = WALK_UNI_BLOCK, .line = n->loc.line, .is_guard = 1};
 			const sx *y = walk_ev_int(w, n->kids[1]);
 			w->ctl.nbrs--;
 			return ival(sx_bin(&w->sym.sx, SX_AND, x, y));
@@ -229,13 +231,13 @@ static val ev_binop(walk *w, ka_node *n)
 		walk_ev(w, n->kids[0], 0);
 		return walk_ev(w, n->kids[1], 0);
 	}
-	if ((n->tflags & (KT_FLOAT | KT_DOUBLE | KT_HALF)) ||
-	    (n->kids[0]->tflags & (KT_FLOAT | KT_DOUBLE)) || (n->kids[1]->tflags & (KT_FLOAT | KT_DOUBLE)))
+	if ((n->tflags & (KT_FLOAT | KT_DOUBLE | KT_HALF)) || (n->kids[0]->tflags & (KT_FLOAT | KT_DOUBLE)) ||
+	    (n->kids[1]->tflags & (KT_FLOAT | KT_DOUBLE)))
 		return ev_binop_float(w, n);
 	val a = walk_ev(w, n->kids[0], 0), b = walk_ev(w, n->kids[1], 0);
 	const sx *x = a.x ? a.x : sx_opaque(&w->sym.sx, 0, 0), *y = b.x ? b.x : sx_opaque(&w->sym.sx, 0, 0);
-	if (a.base && (n->op == OP_ADD || n->op == OP_SUB)) {   /* pointer arithmetic */
-		int eb = walk_pointee_size(w, n);          /* the result's type: (float4 *)p + i */
+	if (a.base && (n->op == OP_ADD || n->op == OP_SUB)) { /* pointer arithmetic */
+		int eb = walk_pointee_size(w, n);             /* the result's type: (float4 *)p + i */
 		eb = eb > 0 ? eb : walk_pointee_size(w, walk_strip(n->kids[0]));
 		eb = eb > 0 ? eb : 1;
 		const sx *d = sx_mul(&w->sym.sx, y, sx_const(&w->sym.sx, eb));
@@ -250,17 +252,34 @@ static val ev_binop(walk *w, ka_node *n)
 		return b;
 	}
 	switch (n->op) {
-	case OP_ADD: return ival(sx_add(&w->sym.sx, x, y));
-	case OP_SUB: return ival(sx_add(&w->sym.sx, x, sx_neg(&w->sym.sx, y)));
-	case OP_MUL: return ival(sx_mul(&w->sym.sx, x, y));
-	case OP_DIV: return ival(sx_bin(&w->sym.sx, SX_DIV, x, y));
-	case OP_REM: return ival(sx_bin(&w->sym.sx, SX_REM, x, y));
-	case OP_SHL: return ival(sx_bin(&w->sym.sx, SX_SHL, x, y));
-	case OP_SHR: return ival(sx_bin(&w->sym.sx, SX_SHR, x, y));
-	case OP_AND: case OP_LAND: return ival(sx_bin(&w->sym.sx, SX_AND, x, y));
-	case OP_OR: case OP_LOR: return ival(sx_bin(&w->sym.sx, SX_OR, x, y));
-	case OP_XOR: return ival(sx_bin(&w->sym.sx, SX_XOR, x, y));
-	case OP_LT: case OP_GT: case OP_LE: case OP_GE: case OP_EQ: case OP_NE: {
+	case OP_ADD:
+		return ival(sx_add(&w->sym.sx, x, y));
+	case OP_SUB:
+		return ival(sx_add(&w->sym.sx, x, sx_neg(&w->sym.sx, y)));
+	case OP_MUL:
+		return ival(sx_mul(&w->sym.sx, x, y));
+	case OP_DIV:
+		return ival(sx_bin(&w->sym.sx, SX_DIV, x, y));
+	case OP_REM:
+		return ival(sx_bin(&w->sym.sx, SX_REM, x, y));
+	case OP_SHL:
+		return ival(sx_bin(&w->sym.sx, SX_SHL, x, y));
+	case OP_SHR:
+		return ival(sx_bin(&w->sym.sx, SX_SHR, x, y));
+	case OP_AND:
+	case OP_LAND:
+		return ival(sx_bin(&w->sym.sx, SX_AND, x, y));
+	case OP_OR:
+	case OP_LOR:
+		return ival(sx_bin(&w->sym.sx, SX_OR, x, y));
+	case OP_XOR:
+		return ival(sx_bin(&w->sym.sx, SX_XOR, x, y));
+	case OP_LT:
+	case OP_GT:
+	case OP_LE:
+	case OP_GE:
+	case OP_EQ:
+	case OP_NE: {
 		const sx *c = sx_bin(&w->sym.sx, SX_CMP, x, y);
 		if (c->k == SX_CMP)
 			((sx *)c)->c = n->op - OP_LT + 1;
@@ -286,7 +305,9 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 		int e;
 		const char *f;
 		if (k->kind == KN_DECLREF && k->ref) {
-			val v = {.base = k->ref, .space = walk_space_of_decl(k->ref), .x = sx_const(&w->sym.sx, 0)};
+			val v = {.base = k->ref,
+				 .space = walk_space_of_decl(k->ref),
+				 .x = sx_const(&w->sym.sx, 0)};
 			if (w->sym.env[k->ref->id].base || w->sym.env[k->ref->id].x)
 				w->sym.ds[k->ref->id].reinterp = 1;
 			return v;
@@ -295,9 +316,14 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 			return a;
 		return ival(sx_opaque(&w->sym.sx, 0, 0));
 	}
-	case OP_MINUS: return ival(sx_neg(&w->sym.sx, walk_ev_int(w, k)));
-	case OP_PLUS: return walk_ev(w, k, 0);
-	case OP_PREINC: case OP_PREDEC: case OP_POSTINC: case OP_POSTDEC: {
+	case OP_MINUS:
+		return ival(sx_neg(&w->sym.sx, walk_ev_int(w, k)));
+	case OP_PLUS:
+		return walk_ev(w, k, 0);
+	case OP_PREINC:
+	case OP_PREDEC:
+	case OP_POSTINC:
+	case OP_POSTDEC: {
 		if (k->kind == KN_DECLREF && k->ref) {
 			val cur = w->sym.env[k->ref->id];
 			int step = (n->op == OP_PREINC || n->op == OP_POSTINC) ? 1 : -1;
@@ -306,7 +332,8 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 				step *= pb > 0 ? pb : 1;
 			}
 			val nv = cur;
-			nv.x = sx_add(&w->sym.sx, cur.x ? cur.x : sx_opaque(&w->sym.sx, 0, 0), sx_const(&w->sym.sx, step));
+			nv.x = sx_add(&w->sym.sx, cur.x ? cur.x : sx_opaque(&w->sym.sx, 0, 0),
+				      sx_const(&w->sym.sx, step));
 			walk_assign(w, k->ref, nv);
 			return (n->op == OP_PREINC || n->op == OP_PREDEC) ? nv : cur;
 		}
@@ -328,8 +355,8 @@ static val ev_declref(walk *w, ka_node *n, int rw)
 				return ival(sx_symref(&w->sym.sx, s));
 	}
 	if (n->const_known && (!d || d->kind == KD_VAR))
-		return ival(sx_const(&w->sym.sx, n->ival));   /* enumerators, constexpr members */
-	if (!d)       /* functions, system declarations */
+		return ival(sx_const(&w->sym.sx, n->ival)); /* enumerators, constexpr members */
+	if (!d)                                             /* functions, system declarations */
 		return ival(sx_opaque(&w->sym.sx, 0, 0));
 	if (d->id < w->file.nenv && (w->sym.env[d->id].x || w->sym.env[d->id].base))
 		return w->sym.env[d->id];
@@ -368,7 +395,7 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		return ival(sx_opaque(&w->sym.sx, 0, 0));
 	case KN_SIZEOF:
 		return ival(n->ival >= 0 ? sx_const(&w->sym.sx, n->ival) : sx_opaque(&w->sym.sx, 0, 0));
-	case KN_INITLIST:       /* size_t row{expr}: a scalar's brace initializer */
+	case KN_INITLIST: /* size_t row{expr}: a scalar's brace initializer */
 		if (n->nkids == 1 && !(n->tflags & (KT_RECORD | KT_ARRAY)))
 			return walk_ev(w, n->kids[0], rw);
 		break;
@@ -379,7 +406,8 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		if (b.x)
 			return b;
 		ka_node *k = n->nkids ? walk_strip(n->kids[0]) : NULL;
-		if (n->is_arrow || (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))))
+		if (n->is_arrow ||
+		    (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))))
 			return walk_access_expr(w, n, rw);
 		const sx *x = k ? walk_ev_int(w, k) : sx_opaque(&w->sym.sx, 0, 0);
 		return ival(sx_opaque(&w->sym.sx, x->dep, x->loops));
@@ -400,7 +428,8 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		return ev_unop(w, n, rw);
 	case KN_CALL:
 		return walk_ev_call(w, n);
-	case KN_CAST: case KN_PAREN:
+	case KN_CAST:
+	case KN_PAREN:
 		if (n->nkids == 1) {
 			val v = walk_ev(w, n->kids[0], rw);
 			if (v.base && (n->tflags & KT_POINTER) && n->pointee_bytes > 0) {
@@ -418,8 +447,9 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		uint64_t loops = 0;
 		if (n->nkids == 3 && w->is_device) {
 			const sx *c = walk_ev_int(w, n->kids[0]);
-			br_ctx b = {.uniformity = walk_uniformity(w, c), .line = n->loc.line,
-			            .is_guard = walk_is_guard(c)};
+			br_ctx b = {.uniformity = walk_uniformity(w, c),
+				    .line = n->loc.line,
+				    .is_guard = walk_is_guard(c)};
 			if (b.is_guard && w->ctl.inline_depth == 0)
 				w->tally.has_guard = 1;
 			walk_emit_branch(w, n, c, &b, 0, 0);

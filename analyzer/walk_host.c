@@ -38,7 +38,8 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 		int ok = 1;
 		for (int i = 0; i < n->nkids && i < 3; i++) {
 			ka_node *k = walk_strip(n->kids[i]);
-			if (k && (k->kind == KN_OTHER || k->kind == KN_CAST) && k->nkids == 0) /* default arg */
+			if (k && (k->kind == KN_OTHER || k->kind == KN_CAST) &&
+			    k->nkids == 0) /* default arg */
 				out[i] = 1;
 			else
 				ok &= walk_fold_int(w, n->kids[i], &out[i]);
@@ -56,7 +57,7 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 			return 0;
 		int ok = n->ref->init ? fold_dim3(w, n->ref->init, out, depth + 1) : 1;
 		const dstat *ds = n->ref->id < w->file.nenv ? &w->sym.ds[n->ref->id] : NULL;
-		for (int i = 0; ds && i < 3; i++) {     /* dim3 b; b.x = 256; */
+		for (int i = 0; ds && i < 3; i++) { /* dim3 b; b.x = 256; */
 			if (ds->dim3_set[i] == 1)
 				out[i] = ds->dim3v[i];
 			else if (ds->dim3_set[i] == 2)
@@ -72,8 +73,8 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
  * the last value assigned). */
 int walk_host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op)
 {
-	if (!lhs || lhs->kind != KN_MEMBER || lhs->nkids != 1 || !lhs->name ||
-	    strlen(lhs->name) != 1 || lhs->name[0] < 'x' || lhs->name[0] > 'z')
+	if (!lhs || lhs->kind != KN_MEMBER || lhs->nkids != 1 || !lhs->name || strlen(lhs->name) != 1 ||
+	    lhs->name[0] < 'x' || lhs->name[0] > 'z')
 		return 0;
 	ka_node *v = walk_strip(lhs->kids[0]);
 	if (!v || v->kind != KN_DECLREF || !v->ref || !is_dim3(v) || v->ref->id >= w->file.nenv)
@@ -111,8 +112,9 @@ static void launch_template(walk *w, ka_node *n, ka_decl *k, launch_info *li)
 {
 	for (int i = 0; i < n->nkids && i < 16; i++) {
 		ka_node *a = walk_strip(n->kids[i]);
-		int b = !a ? -1 : (a->tflags & (KT_POINTER | KT_ARRAY)) ? walk_pointee_size(w, a) :
-		        walk_value_size(w, a);
+		int b = !a                                      ? -1
+			: (a->tflags & (KT_POINTER | KT_ARRAY)) ? walk_pointee_size(w, a)
+								: walk_value_size(w, a);
 		li->argb[i] = b > 0 && !w->sym.elem_assumed ? b : 0;
 		w->sym.elem_assumed = NULL;
 	}
@@ -167,7 +169,7 @@ void walk_launch(walk *w, ka_node *n)
 		li->by = (int)b[1];
 		li->bz = (int)b[2];
 	}
-	sok = sok && smem >= 0 && smem <= INT32_MAX;   /* else unknown, not a wrapped size */
+	sok = sok && smem >= 0 && smem <= INT32_MAX; /* else unknown, not a wrapped size */
 	li->dyn_smem = sok ? smem : -1;
 	li->ntargs = n->ntargs;
 	memcpy(li->targs, n->targs, sizeof li->targs);
@@ -175,4 +177,3 @@ void walk_launch(walk *w, ka_node *n)
 	if (!w->ctl.quiet)
 		walk_emit_launch(w, n, k, g, gok, b, bok, smem, sok);
 }
-

@@ -26,8 +26,7 @@ static void lane_tid(const walk *w, int l, sx_lane *ln)
 static int warp_step(walk *w, const sx *x, int64_t *step)
 {
 	int ws = w->file.arch->warp_size;
-	int threads = w->block[0] * (w->block[1] > 0 ? w->block[1] : 1) *
-	              (w->block[2] > 0 ? w->block[2] : 1);
+	int threads = w->block[0] * (w->block[1] > 0 ? w->block[1] : 1) * (w->block[2] > 0 ? w->block[2] : 1);
 	int nwarps = threads / ws;
 	if (nwarps > 8)
 		nwarps = 8;
@@ -61,9 +60,15 @@ static const sx *lin(walk *w, const sx *x, int depth)
 	if (!x || !(x->dep & D_LANE) || depth > 64)
 		return x;
 	switch (x->k) {
-	case SX_CONST: case SX_SYM: case SX_OPAQUE: case SX_CMP: case SX_MIN: case SX_MAX:
+	case SX_CONST:
+	case SX_SYM:
+	case SX_OPAQUE:
+	case SX_CMP:
+	case SX_MIN:
+	case SX_MAX:
 		return x;
-	case SX_ADD: case SX_MUL: {
+	case SX_ADD:
+	case SX_MUL: {
 		const sx *a = lin(w, x->a, depth + 1), *b = lin(w, x->b, depth + 1);
 		return (a == x->a && b == x->b) ? x : sx_bin(&w->sym.sx, x->k, a, b);
 	}
@@ -77,15 +82,16 @@ static const sx *lin(walk *w, const sx *x, int depth)
 		return x;
 	if (!(x->dep & (D_TY | D_TZ)) || w->block[0] % w->file.arch->warp_size == 0) {
 		if (warp_step(w, x, &s)) {
-			int u = sx_new_sym(&w->sym.sx, SYM_VAR, "warp_base", (x->dep & ~(D_LANE | D_OPAQUE)) |
-			                   D_PARAM, x->loops);
+			int u = sx_new_sym(&w->sym.sx, SYM_VAR, "warp_base",
+					   (x->dep & ~(D_LANE | D_OPAQUE)) | D_PARAM, x->loops);
 			const sx *tx = NULL;
 			for (int i = 0; i < w->sym.sx.nsyms && !tx; i++)
 				if (w->sym.sx.syms[i].kind == SYM_TID_X)
 					tx = sx_symref(&w->sym.sx, i);
 			if (!tx)
 				return x;
-			return sx_add(&w->sym.sx, sx_mul(&w->sym.sx, sx_const(&w->sym.sx, s), tx), sx_symref(&w->sym.sx, u));
+			return sx_add(&w->sym.sx, sx_mul(&w->sym.sx, sx_const(&w->sym.sx, s), tx),
+				      sx_symref(&w->sym.sx, u));
 		}
 	}
 	const sx *a = lin(w, x->a, depth + 1), *b = lin(w, x->b, depth + 1);

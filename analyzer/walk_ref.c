@@ -18,7 +18,7 @@ static int mutable_ref(const ka_decl *p)
 	while (n > 0 && t[n - 1] == ' ')
 		n--;
 	if (n == 0 || t[n - 1] != '&' || (n > 1 && t[n - 2] == '&'))
-		return 0;                      /* not an lvalue reference */
+		return 0; /* not an lvalue reference */
 	return strstr(t, "const ") == NULL && strstr(t, " const") == NULL;
 }
 

@@ -133,8 +133,8 @@ int walk_funcs_named(const walk *w, const char *name, ka_decl *const **first)
 			hi = mid;
 	}
 	int end = lo;
-	while (end < w->file.nfn_sorted && strcmp(w->file.fn_sorted[end]->name ? w->file.fn_sorted[end]->name : "",
-	                                     name) == 0)
+	while (end < w->file.nfn_sorted &&
+	       strcmp(w->file.fn_sorted[end]->name ? w->file.fn_sorted[end]->name : "", name) == 0)
 		end++;
 	*first = w->file.fn_sorted + lo;
 	return end - lo;
@@ -154,7 +154,7 @@ void walk_scope_enter(walk *w, ka_decl *fn)
 		ka_node *n = s.v[--s.n];
 		add_decl(w, &s, n->ref);
 		if (n->kind == KN_CALL && n->name && (!n->ref || !n->ref->body) && w->file.fn_sorted) {
-			ka_decl *const *same;     /* callees the walk resolves by name */
+			ka_decl *const *same; /* callees the walk resolves by name */
 			int k = walk_funcs_named(w, n->name, &same);
 			for (int i = 0; i < k; i++)
 				add_decl(w, &s, same[i]);

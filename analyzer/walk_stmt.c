@@ -13,8 +13,7 @@
  * per-thread value; a read is a load at a uniform address (ev_declref). */
 void walk_assign(walk *w, ka_decl *d, val v)
 {
-	if (d && d->kind == KD_VAR && (d->flags & KDF_SHARED) &&
-	    !(d->tflags & (KT_POINTER | KT_ARRAY)))
+	if (d && d->kind == KD_VAR && (d->flags & KDF_SHARED) && !(d->tflags & (KT_POINTER | KT_ARRAY)))
 		return;
 	if (d && d->id < w->file.nenv)
 		w->sym.env[d->id] = v;
@@ -60,9 +59,10 @@ static void decl_stmt(walk *w, ka_node *n)
 		}
 		ka_node *init = walk_strip(d->init);
 		val val = walk_ev(w, d->init, 0);
-		if (!w->is_device && init && ((init->kind == KN_CALL && init->name &&
-		    (strcmp(init->name, "malloc") == 0 || strcmp(init->name, "calloc") == 0)) ||
-		    (init->kind == KN_OTHER && (d->tflags & KT_POINTER))))
+		if (!w->is_device && init &&
+		    ((init->kind == KN_CALL && init->name &&
+		      (strcmp(init->name, "malloc") == 0 || strcmp(init->name, "calloc") == 0)) ||
+		     (init->kind == KN_OTHER && (d->tflags & KT_POINTER))))
 			w->sym.ds[d->id].host_kind = 1;
 		if (d->tflags & (KT_FLOAT | KT_DOUBLE))
 			val.x = sx_opaque(&w->sym.sx, val.x ? val.x->dep : 0, val.x ? val.x->loops : 0);
@@ -118,7 +118,7 @@ static int cond_has_rem(walk *w, ka_node *n)
 typedef struct iv_info {
 	ka_decl *iv;
 	ka_node *step_node;
-	int geometric;          /* 1 growing (*=, <<=), -1 shrinking (/=, >>=), 0 affine */
+	int geometric; /* 1 growing (*=, <<=), -1 shrinking (/=, >>=), 0 affine */
 	int64_t step;
 	int step_known;
 } iv_info;
@@ -129,7 +129,7 @@ static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
 	if (init && init->kind == KN_DECLSTMT && init->nkids == 1)
 		iv->iv = init->kids[0]->ref;
 	else if (init && init->kind == KN_BINOP && init->op == OP_ASSIGN &&
-	         walk_strip(init->kids[0])->kind == KN_DECLREF)
+		 walk_strip(init->kids[0])->kind == KN_DECLREF)
 		iv->iv = walk_strip(init->kids[0])->ref;
 	if (!inc || !iv->iv)
 		return;
@@ -150,18 +150,28 @@ static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
 	iv->step_node = inc->kids[1];
 	iv->step_known = walk_fold_int(w, inc->kids[1], &iv->step);
 	switch (inc->op) {
-	case OP_ADDA: break;
-	case OP_SUBA: iv->step = -iv->step; break;
-	case OP_MULA: iv->geometric = 1; break;
-	case OP_DIVA: iv->geometric = -1; break;
-	case OP_SHLA: case OP_SHRA:      /* shifts by k: factors of 2^k */
+	case OP_ADDA:
+		break;
+	case OP_SUBA:
+		iv->step = -iv->step;
+		break;
+	case OP_MULA:
+		iv->geometric = 1;
+		break;
+	case OP_DIVA:
+		iv->geometric = -1;
+		break;
+	case OP_SHLA:
+	case OP_SHRA: /* shifts by k: factors of 2^k */
 		iv->geometric = inc->op == OP_SHLA ? 1 : -1;
 		if (iv->step_known && iv->step >= 0 && iv->step < 31)
 			iv->step = (int64_t)1 << iv->step;
 		else
 			iv->step_known = 0;
 		break;
-	default: iv->iv = NULL; break;
+	default:
+		iv->iv = NULL;
+		break;
 	}
 }
 
@@ -172,8 +182,12 @@ static int64_t trip_count(const iv_info *iv, int64_t c0, ka_op op, int64_t bound
 		/* s *= k / s <<= k / s /= k / s >>= k: count by stepping (bounded). */
 		int64_t v = c0, n = 0;
 		for (; n < 64; n++) {
-			int in = op == OP_LT ? v < bound : op == OP_LE ? v <= bound : op == OP_GT ? v > bound :
-			         op == OP_GE ? v >= bound : op == OP_NE ? v != bound : 0;
+			int in = op == OP_LT   ? v < bound
+				 : op == OP_LE ? v <= bound
+				 : op == OP_GT ? v > bound
+				 : op == OP_GE ? v >= bound
+				 : op == OP_NE ? v != bound
+					       : 0;
 			if (!in)
 				break;
 			v = iv->geometric > 0 ? v * iv->step : v / iv->step;
@@ -194,16 +208,19 @@ static int64_t trip_count(const iv_info *iv, int64_t c0, ka_op op, int64_t bound
 	return span <= 0 ? 0 : (span + s - 1) / s;
 }
 
-static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_info *iv,
-                      const sx *cond, int64_t trip, int trip_ok)
+static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_info *iv, const sx *cond,
+		      int64_t trip, int trip_ok)
 {
 	if (w->ctl.quiet)
 		return;
 	walk_emit_loop(w, n, lc, kind, iv ? iv->iv : NULL, cond, trip, trip_ok);
 	w->tally.n_loops++;
 	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0)
-		walk_emit_reduction(w, n, iv->geometric < 0 ? "sequential" : cond_has_rem(w, n->kids[3]) ?
-		                    "interleaved" : "interleaved_index", iv->iv->name, lc->shared_written);
+		walk_emit_reduction(w, n,
+				    iv->geometric < 0             ? "sequential"
+				    : cond_has_rem(w, n->kids[3]) ? "interleaved"
+								  : "interleaved_index",
+				    iv->iv->name, lc->shared_written);
 }
 
 /* Give loop-carried variables a fresh symbol that varies in this loop.  A
@@ -219,7 +236,7 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 	int sk = walk_scope_index(w, skip);
 	if (sk >= 0)
 		mark[sk] = 0;
-	int pre = w->ctl.nloops < 3;    /* the quiet pass doubles the cost per nesting level */
+	int pre = w->ctl.nloops < 3; /* the quiet pass doubles the cost per nesting level */
 	for (int pass = pre ? 0 : 1; pass < 2; pass++) {
 		for (int k = 0; k < w->sym.nscope; k++) {
 			if (!mark[k])
@@ -227,7 +244,7 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 			const val *v = &w->sym.env[w->sym.scope[k]];
 			unsigned dep = (v->x ? v->x->dep : 0) | D_LOOP | (pass && pre ? extra[k] : 0);
 			int s = sx_new_sym(&w->sym.sx, SYM_VAR, "carried", dep & ~D_OPAQUE,
-			                   (v->x ? v->x->loops : 0) | (1ull << lc->slot));
+					   (v->x ? v->x->loops : 0) | (1ull << lc->slot));
 			w->sym.sx.syms[s].lane_varying = (dep & D_LANE) != 0;
 			w->sym.env[w->sym.scope[k]].x = sx_symref(&w->sym.sx, s);
 		}
@@ -274,16 +291,18 @@ static void for_stmt(walk *w, ka_node *n)
 		c0_ok = start.x && sx_is_const(start.x, &c0);
 		const sx *stepx = iv.step_node ? walk_ev_int(w, iv.step_node) : sx_const(&w->sym.sx, iv.step);
 		if (!iv.geometric && !(stepx->loops & (1ull << lc.slot)) && start.x) {
-			int it = sx_new_sym(&w->sym.sx, SYM_ITER, iv.iv->name, D_LOOP | (stepx->dep & ~D_OPAQUE),
-			                    1ull << lc.slot);
+			int it = sx_new_sym(&w->sym.sx, SYM_ITER, iv.iv->name,
+					    D_LOOP | (stepx->dep & ~D_OPAQUE), 1ull << lc.slot);
 			w->sym.sx.syms[it].value = 0;
 			w->sym.sx.syms[it].has_value = 0;
 			val v = start;
-			v.x = sx_add(&w->sym.sx, start.x, sx_mul(&w->sym.sx, stepx, sx_symref(&w->sym.sx, it)));
+			v.x = sx_add(&w->sym.sx, start.x,
+				     sx_mul(&w->sym.sx, stepx, sx_symref(&w->sym.sx, it)));
 			w->sym.env[iv.iv->id] = v;
 		} else {
 			unsigned dep = (start.x ? start.x->dep : 0) | stepx->dep | D_LOOP;
-			int s = sx_new_sym(&w->sym.sx, SYM_VAR, iv.iv->name, dep & ~D_OPAQUE, 1ull << lc.slot);
+			int s = sx_new_sym(&w->sym.sx, SYM_VAR, iv.iv->name, dep & ~D_OPAQUE,
+					   1ull << lc.slot);
 			w->sym.sx.syms[s].value = c0_ok ? c0 : 1024;
 			w->sym.sx.syms[s].lane_varying = (dep & D_LANE) != 0;
 			w->sym.env[iv.iv->id].x = sx_symref(&w->sym.sx, s);
@@ -294,7 +313,7 @@ static void for_stmt(walk *w, ka_node *n)
 			trip = trip_count(&iv, c0, c->op, bound, &trip_ok);
 	}
 	lc.trip_static = trip_ok || (iv.iv && !iv.geometric && iv.step_known &&
-	                             walk_loop_is_static(w, cond, iv.iv, start_x, NULL));
+				     walk_loop_is_static(w, cond, iv.iv, start_x, NULL));
 	lc.unrollable = (trip_ok && trip <= 64) || (!trip_ok && lc.trip_static);
 	loop_carried(w, body, &lc, iv.iv);
 	const sx *cx = cond ? walk_ev_int(w, cond) : sx_const(&w->sym.sx, 1);
@@ -371,8 +390,7 @@ static void if_stmt(walk *w, ka_node *n)
 		return;
 	}
 	const sx *c = walk_ev_int(w, n->kids[0]);
-	br_ctx b = {.uniformity = walk_uniformity(w, c), .line = n->loc.line,
-	            .is_guard = walk_is_guard(c)};
+	br_ctx b = {.uniformity = walk_uniformity(w, c), .line = n->loc.line, .is_guard = walk_is_guard(c)};
 	int td = walk_uni_thread_dep(b.uniformity);
 	if (b.is_guard && w->ctl.inline_depth == 0)
 		w->tally.has_guard = 1;
@@ -384,7 +402,7 @@ static void if_stmt(walk *w, ka_node *n)
 	}
 	if (n->kind == KN_IF && walk_is_return_only(n->kids[1]) && w->ctl.inline_depth == 0) {
 		if (td && never_true_in_block(w, c)) {
-			td = 0;   /* no thread of the launched block ever returns here */
+			td = 0; /* no thread of the launched block ever returns here */
 			b.uniformity = WALK_UNI_BLOCK;
 		}
 		walk_emit_early_return(w, n, b.uniformity, td);
@@ -418,7 +436,8 @@ static void compound(walk *w, ka_node *n)
 		ka_node *k = n->kids[i];
 		w->ctl.next_stmt = i + 1 < n->nkids ? n->kids[i + 1] : NULL;
 		w->ctl.last_was_barrier = prev_barrier;
-		w->ctl.at_last_stmt = w->ctl.inline_depth == 0 && w->fn && n == w->fn->body && i == n->nkids - 1;
+		w->ctl.at_last_stmt = w->ctl.inline_depth == 0 && w->fn && n == w->fn->body &&
+				      i == n->nkids - 1;
 		ka_node *s = walk_strip(k);
 		prev_barrier = walk_is_block_barrier(s);
 		walk_stmt(w, k);
@@ -430,9 +449,15 @@ void walk_stmt(walk *w, ka_node *n)
 	if (!n || walk_budget_spent(w))
 		return;
 	switch (n->kind) {
-	case KN_COMPOUND: compound(w, n); break;
-	case KN_DECLSTMT: decl_stmt(w, n); break;
-	case KN_IF: if_stmt(w, n); break;
+	case KN_COMPOUND:
+		compound(w, n);
+		break;
+	case KN_DECLSTMT:
+		decl_stmt(w, n);
+		break;
+	case KN_IF:
+		if_stmt(w, n);
+		break;
 	case KN_SWITCH:
 		if (n->nkids) {
 			const sx *c = walk_ev_int(w, n->kids[0]);
@@ -447,19 +472,28 @@ void walk_stmt(walk *w, ka_node *n)
 				w->ctl.nbrs--;
 		}
 		break;
-	case KN_FOR: for_stmt(w, n); break;
-	case KN_WHILE: case KN_DO: while_stmt(w, n); break;
+	case KN_FOR:
+		for_stmt(w, n);
+		break;
+	case KN_WHILE:
+	case KN_DO:
+		while_stmt(w, n);
+		break;
 	case KN_RETURN:
 		if (n->nkids) {
 			const sx *r = walk_ev_int(w, n->kids[0]);
 			if (w->ctl.inline_depth)
-				w->sym.ret_val = w->sym.ret_val ? sx_opaque(&w->sym.sx, w->sym.ret_val->dep | r->dep,
-				                                    w->sym.ret_val->loops | r->loops) : r;
+				w->sym.ret_val = w->sym.ret_val
+							 ? sx_opaque(&w->sym.sx, w->sym.ret_val->dep | r->dep,
+								     w->sym.ret_val->loops | r->loops)
+							 : r;
 		}
 		if (!w->ctl.inline_depth && walk_in_divergent(w, NULL, NULL, 0) && !w->ctl.div_return_line)
 			w->ctl.div_return_line = n->loc.line;
 		break;
-	case KN_BREAK: case KN_CONTINUE: case KN_NULLSTMT:
+	case KN_BREAK:
+	case KN_CONTINUE:
+	case KN_NULLSTMT:
 		break;
 	case KN_CALL:
 		w->ctl.stmt_level_call = 1;

@@ -27,8 +27,8 @@ static int core_type(const char *t, int deref, char *out, size_t n)
 		*b = '\0';
 		deref = 0;
 	}
-	static const char *const drop[] = {"const ", "volatile ", "__restrict__", "__restrict",
-		"restrict", "struct ", "class ", "typename ", NULL};
+	static const char *const drop[] = {"const ",  "volatile ", "__restrict__", "__restrict", "restrict",
+					   "struct ", "class ",    "typename ",    NULL};
 	for (int i = 0; drop[i]; i++) {
 		char *p;
 		size_t l = strlen(drop[i]);
@@ -154,11 +154,11 @@ const char *walk_index_text(walk *w, ka_node *n, val addr, int elem)
 {
 	ka_node *m = n;
 	if (m->kind == KN_MEMBER && m->nkids == 1 && walk_strip(m->kids[0])->kind == KN_SUBSCRIPT)
-		m = walk_strip(m->kids[0]);          /* vel[i].x: the index is i */
+		m = walk_strip(m->kids[0]); /* vel[i].x: the index is i */
 	const char *t = NULL;
 	if (m->kind == KN_SUBSCRIPT && m->nkids == 2 && !m->loc.in_macro &&
 	    walk_strip(m->kids[0])->kind != KN_SUBSCRIPT)
-		t = text_of(w, m->kids[1]);     /* (a 2-D a[i][j] keeps "i][j" below) */
+		t = text_of(w, m->kids[1]); /* (a 2-D a[i][j] keeps "i][j" below) */
 	else if (m->kind == KN_UNOP && m->op == OP_DEREF && m->nkids == 1)
 		t = ptr_index_text(w, m->kids[0]);
 	else if (m->kind == KN_CALL && m->nkids >= 1)
@@ -227,7 +227,7 @@ ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device)
 	ka_decl *const *same;
 	if (!name || !*name)
 		return NULL;
-	int nsame = walk_funcs_named(w, name, &same);     /* same name, list order */
+	int nsame = walk_funcs_named(w, name, &same); /* same name, list order */
 	for (int k = 0; k < nsame; k++) {
 		ka_decl *f = same[k];
 		if (!f->body)
@@ -421,8 +421,7 @@ static void tb_merge(tbind *b, int64_t v)
 }
 
 /* The size a type parameter takes from the arguments of one call. */
-static int type_arg_size(walk *w, ka_decl *f, ka_decl *tp, ka_node *call, int (*argb)(walk *,
-                         ka_node *, int))
+static int type_arg_size(walk *w, ka_decl *f, ka_decl *tp, ka_node *call, int (*argb)(walk *, ka_node *, int))
 {
 	char core[256];
 	for (int i = 0; i < f->nparams && i < call->nkids; i++) {
@@ -457,7 +456,8 @@ void walk_bind_call_tparams(walk *w, ka_node *n, ka_decl *f)
 		if (tp->id >= w->file.nenv)
 			continue;
 		if (tp->tflags & KT_INT) {
-			w->sym.env[tp->id].x = i < c && known[i] ? sx_const(&w->sym.sx, v[i]) : static_param(w, tp);
+			w->sym.env[tp->id].x = i < c && known[i] ? sx_const(&w->sym.sx, v[i])
+								 : static_param(w, tp);
 			w->sym.env[tp->id].base = NULL;
 			continue;
 		}
@@ -511,8 +511,9 @@ static void scan_host_calls(walk *w, ka_node *n)
 	if (!n)
 		return;
 	if (n->kind == KN_CALL && !n->cfg) {
-		ka_decl *f = n->ref && n->ref->body ? n->ref : walk_find_function(w, walk_call_name(w, n),
-		                                                               n->nkids, 0);
+		ka_decl *f = n->ref && n->ref->body
+				     ? n->ref
+				     : walk_find_function(w, walk_call_name(w, n), n->nkids, 0);
 		if (f && (f->flags & KDF_TEMPLATE) && !(f->flags & KDF_GLOBAL) && f->ntparams) {
 			int64_t v[8];
 			int known[8];
@@ -583,7 +584,8 @@ void walk_enter_host_template(walk *w, ka_decl *f)
 		ka_decl *tp = f->tparams[i];
 		if (!(tp->tflags & KT_INT) || tp->id >= w->file.nenv)
 			continue;
-		w->sym.env[tp->id].x = w->sym.tb[tp->id].state == 1 ? sx_const(&w->sym.sx, w->sym.tb[tp->id].v) :
-			static_param(w, tp);
+		w->sym.env[tp->id].x = w->sym.tb[tp->id].state == 1
+					       ? sx_const(&w->sym.sx, w->sym.tb[tp->id].v)
+					       : static_param(w, tp);
 	}
 }

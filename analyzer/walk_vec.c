@@ -6,8 +6,7 @@
 #include "analyzer/walk.h"
 #include <string.h>
 
-static const char *const load_names[] = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu",
-	"__ldcv", NULL};
+static const char *const load_names[] = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv", NULL};
 static const char *const store_names[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
 
 static int in_list(const char *s, const char *const *l)
@@ -28,9 +27,9 @@ static const sx *opq(walk *w, const sx *a, const sx *b)
 /* a = b, a += b, ... on a class type. */
 static int assign_op(walk *w, ka_node *n, const char *name, val *out)
 {
-	static const char *const compound[] = {"operator+=", "operator-=", "operator*=",
-		"operator/=", "operator%=", "operator&=", "operator|=", "operator^=",
-		"operator<<=", "operator>>=", NULL};
+	static const char *const compound[] = {
+		"operator+=", "operator-=", "operator*=",  "operator/=",  "operator%=", "operator&=",
+		"operator|=", "operator^=", "operator<<=", "operator>>=", NULL};
 	int plain = strcmp(name, "operator=") == 0;
 	if ((!plain && !in_list(name, compound)) || n->nkids != 2)
 		return 0;
@@ -85,7 +84,7 @@ static int member_call(walk *w, ka_node *n, val *out)
 		return 0;
 	ka_node *o = walk_strip(c->kids[0]);
 	if (!o || !(o->kind == KN_SUBSCRIPT || (o->kind == KN_UNOP && o->op == OP_DEREF) ||
-	            (o->kind == KN_MEMBER && o->nkids == 1)))
+		    (o->kind == KN_MEMBER && o->nkids == 1)))
 		return 0;
 	const sx *x = walk_ev_int(w, o);
 	unsigned dep = x->dep;
@@ -104,13 +103,15 @@ static int member_call(walk *w, ka_node *n, val *out)
  * text between (or before) the operands. */
 static ka_op dependent_op(walk *w, ka_node *n)
 {
-	static const struct { const char *t; ka_op op; } ops[] = {
-		{"=", OP_ASSIGN}, {"+=", OP_ADDA}, {"-=", OP_SUBA}, {"*=", OP_MULA}, {"/=", OP_DIVA},
-		{"%=", OP_REMA}, {"<<=", OP_SHLA}, {">>=", OP_SHRA}, {"&=", OP_ANDA}, {"|=", OP_ORA},
-		{"^=", OP_XORA}, {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV},
-		{"%", OP_REM}, {"<<", OP_SHL}, {">>", OP_SHR}, {"<", OP_LT}, {">", OP_GT},
-		{"<=", OP_LE}, {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE}, {"&&", OP_LAND},
-		{"||", OP_LOR}, {"&", OP_AND}, {"|", OP_OR}, {"^", OP_XOR}};
+	static const struct {
+		const char *t;
+		ka_op op;
+	} ops[] = {{"=", OP_ASSIGN}, {"+=", OP_ADDA},  {"-=", OP_SUBA},  {"*=", OP_MULA}, {"/=", OP_DIVA},
+		   {"%=", OP_REMA},  {"<<=", OP_SHLA}, {">>=", OP_SHRA}, {"&=", OP_ANDA}, {"|=", OP_ORA},
+		   {"^=", OP_XORA},  {"+", OP_ADD},    {"-", OP_SUB},    {"*", OP_MUL},   {"/", OP_DIV},
+		   {"%", OP_REM},    {"<<", OP_SHL},   {">>", OP_SHR},   {"<", OP_LT},    {">", OP_GT},
+		   {"<=", OP_LE},    {">=", OP_GE},    {"==", OP_EQ},    {"!=", OP_NE},   {"&&", OP_LAND},
+		   {"||", OP_LOR},   {"&", OP_AND},    {"|", OP_OR},     {"^", OP_XOR}};
 	int b, e;
 	if (n->nkids == 2) {
 		b = n->kids[0]->loc.end, e = n->kids[1]->loc.begin;
@@ -129,9 +130,12 @@ static ka_op dependent_op(walk *w, ka_node *n)
 			op[k++] = *t;
 	op[k] = '\0';
 	if (n->nkids == 1)
-		return !strcmp(op, "*") ? OP_DEREF : !strcmp(op, "&") ? OP_ADDROF :
-		       !strcmp(op, "++") ? OP_PREINC : !strcmp(op, "--") ? OP_PREDEC :
-		       !strcmp(op, "-") ? OP_MINUS : OP_NONE;
+		return !strcmp(op, "*")    ? OP_DEREF
+		       : !strcmp(op, "&")  ? OP_ADDROF
+		       : !strcmp(op, "++") ? OP_PREINC
+		       : !strcmp(op, "--") ? OP_PREDEC
+		       : !strcmp(op, "-")  ? OP_MINUS
+					   : OP_NONE;
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
 		if (strcmp(op, ops[i].t) == 0)
 			return ops[i].op;

@@ -12,7 +12,7 @@ static void lane_of(const walk *w, int l, sx_lane *ln)
 	int64_t bx = w->block[0] > 0 ? w->block[0] : 1, by = w->block[1] > 0 ? w->block[1] : 1;
 	ln->tid[0] = l % bx;
 	ln->tid[1] = (l / bx) % by;
-	ln->tid[2] = l / (bx * by);   /* both below 2^31: no overflow in 64 bits */
+	ln->tid[2] = l / (bx * by); /* both below 2^31: no overflow in 64 bits */
 }
 
 /* Threads per block; INT64_MAX when the product overflows (only the first
@@ -61,7 +61,8 @@ void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp
 	for (int l = 0; l < lanes; l++) {
 		sx_lane ln;
 		lane_of(w, l, &ln);
-		if (sx_eval(&w->sym.sx, addr, &ln, &a[l]) != 0 || a[l] > WARP_MAX_ADDR || a[l] < -WARP_MAX_ADDR)
+		if (sx_eval(&w->sym.sx, addr, &ln, &a[l]) != 0 || a[l] > WARP_MAX_ADDR ||
+		    a[l] < -WARP_MAX_ADDR)
 			return;
 	}
 	r->ok = 1;
@@ -74,7 +75,7 @@ void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp
 	/* Sectors: every 32-byte sector any byte of any lane's access touches. */
 	int64_t *sec = malloc(sizeof *sec * (size_t)lanes * 8);
 	int ns = 0;
-	const int sb = 32;   /* L1/L2 sector size on NVIDIA and our model for AMD */
+	const int sb = 32; /* L1/L2 sector size on NVIDIA and our model for AMD */
 	for (int l = 0; l < lanes; l++) {
 		int64_t first = a[l] / sb, last = (a[l] + access_bytes - 1) / sb;
 		for (int64_t s = first; s <= last && s - first < 8; s++)

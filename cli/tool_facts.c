@@ -13,15 +13,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const tables[] = {"arch", "file", "diag", "kernel", "param", "access",
-	"shared_array", "local_array", "constant_var", "loop", "branch", "barrier", "early_return",
-	"atomic", "call", "literal", "launch", "divergent_warp_code", "reduction_loop", NULL};
+static const char *const tables[] = {
+	"arch",           "file",        "diag",         "kernel",  "param",  "access",
+	"shared_array",   "local_array", "constant_var", "loop",    "branch", "barrier",
+	"early_return",   "atomic",      "call",         "literal", "launch", "divergent_warp_code",
+	"reduction_loop", NULL};
 
 static int usage(void)
 {
 	fputs("usage: kcheck facts FILE... [--format json|sqlite] [-o OUT] [--arch ARCH]\n"
 	      "                    [--shim] [--ptxas] [--assume-block X[,Y[,Z]]]\n"
-	      "                    [--print-clang-args] [-- FLAGS]\n", stderr);
+	      "                    [--print-clang-args] [-- FLAGS]\n",
+	      stderr);
 	return KA_EXIT_ERROR;
 }
 
@@ -38,10 +41,18 @@ static json_t *table_json(sqlite3 *db, const char *t)
 		for (int i = 0; i < sqlite3_column_count(s); i++) {
 			json_t *v;
 			switch (sqlite3_column_type(s, i)) {
-			case SQLITE_INTEGER: v = json_integer(sqlite3_column_int64(s, i)); break;
-			case SQLITE_FLOAT: v = json_real(sqlite3_column_double(s, i)); break;
-			case SQLITE_TEXT: v = json_string((const char *)sqlite3_column_text(s, i)); break;
-			default: v = json_null(); break;
+			case SQLITE_INTEGER:
+				v = json_integer(sqlite3_column_int64(s, i));
+				break;
+			case SQLITE_FLOAT:
+				v = json_real(sqlite3_column_double(s, i));
+				break;
+			case SQLITE_TEXT:
+				v = json_string((const char *)sqlite3_column_text(s, i));
+				break;
+			default:
+				v = json_null();
+				break;
 			}
 			json_object_set_new(o, sqlite3_column_name(s, i), v ? v : json_null());
 		}
@@ -121,8 +132,8 @@ static int print_args(const ka_analyze_opts *o, const char *file)
 	int argc = 0;
 	ka_analyze_clang_args(o, file, a, &argv, &argc);
 	for (int i = 0; i < argc; i++) {
-		if (strncmp(argv[i], "/kcheck-shim", 12) == 0 || (i && strcmp(argv[i - 1], "-isystem") == 0 &&
-		    strcmp(argv[i], "/kcheck-shim") == 0))
+		if (strncmp(argv[i], "/kcheck-shim", 12) == 0 ||
+		    (i && strcmp(argv[i - 1], "-isystem") == 0 && strcmp(argv[i], "/kcheck-shim") == 0))
 			printf("%s%s", i ? " " : "", argv[i]);
 		else
 			printf("%s'%s'", i ? " " : "", argv[i]);
@@ -161,8 +172,8 @@ static int facts_args(ka_tool_cfg *c, int argc, char **argv, ka_analyze_opts *o)
 }
 
 /* Analyze files into one facts database and write it out. */
-static int facts_run(const ka_analyze_opts *op, const char **files, int nfiles, const char *out,
-		     int format, int print)
+static int facts_run(const ka_analyze_opts *op, const char **files, int nfiles, const char *out, int format,
+		     int print)
 {
 	ka_analyze_opts o = *op;
 	if (print)
@@ -177,8 +188,10 @@ static int facts_run(const ka_analyze_opts *op, const char **files, int nfiles, 
 		int rc = ka_analyze_file(&o, files[i], db);
 		if (rc == KA_EPARSE) {
 			sqlite3_stmt *s;
-			if (sqlite3_prepare_v2(db, "SELECT file, line, col, severity, message FROM diag "
-			                       "WHERE severity <> 'warning'", -1, &s, NULL) == SQLITE_OK) {
+			if (sqlite3_prepare_v2(db,
+					       "SELECT file, line, col, severity, message FROM diag "
+					       "WHERE severity <> 'warning'",
+					       -1, &s, NULL) == SQLITE_OK) {
 				while (sqlite3_step(s) == SQLITE_ROW)
 					print_diag(s);
 				sqlite3_finalize(s);

@@ -124,7 +124,7 @@ static int one_option(ka_tool_cfg *c, unsigned cmd, int argc, char **argv, int *
 	size_t nl = eq ? (size_t)(eq - a) : strlen(a);
 	const ka_opt *o;
 	if (a[1] != '-' && strlen(a) > 2 && (o = find(cmd, (char[]){'-', a[1], 0})) && takes_value(o))
-		nl = 2, val = a + 2;  /* -j4, -pDIR, -oFILE */
+		nl = 2, val = a + 2; /* -j4, -pDIR, -oFILE */
 	if (nl >= sizeof name) {
 		c->bad_option = a;
 		return KA_TOOL_UNKNOWN;

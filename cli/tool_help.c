@@ -10,9 +10,15 @@
 #define KA_VERSION "0.0.0"
 #endif
 
-const char *ka_tool_version_string(void) { return KA_VERSION; }
+const char *ka_tool_version_string(void)
+{
+	return KA_VERSION;
+}
 
-void ka_tool_version(FILE *out) { fprintf(out, "kcheck %s\n", KA_VERSION); }
+void ka_tool_version(FILE *out)
+{
+	fprintf(out, "kcheck %s\n", KA_VERSION);
+}
 
 void ka_tool_error(const char *fmt, ...)
 {
@@ -38,7 +44,8 @@ void ka_tool_warn(const char *fmt, ...)
 static const char *trailer(const char *section)
 {
 	return !strcmp(section, "Exit status")
-		? "  0 clean, 1 findings at or above --fail-on, 2 error (bad input, parse errors)\n" : "";
+		       ? "  0 clean, 1 findings at or above --fail-on, 2 error (bad input, parse errors)\n"
+		       : "";
 }
 
 /* "  --name VALUE" padded to the option's text column, then the text
@@ -50,9 +57,11 @@ static void help_line(FILE *out, const ka_opt *o)
 	int col = 2 + (o->col ? o->col : 23);
 	int n = snprintf(left, sizeof left, "  %s%s%s%s%s", o->name, o->show_alias ? ", " : "",
 			 o->show_alias ? o->alias : "", o->arg || o->choices ? " " : "",
-			 o->arg ? o->arg : o->choices ? ka_tool_choices_text(o->choices, "|") : "");
+			 o->arg       ? o->arg
+			 : o->choices ? ka_tool_choices_text(o->choices, "|")
+				      : "");
 	fprintf(out, "%s%*s", left, n < col ? col - n : 1, "");
-	if (!text) {   /* --arch: the profiles of analyzer/arch.c */
+	if (!text) { /* --arch: the profiles of analyzer/arch.c */
 		ka_arch_names(archs, sizeof archs);
 		fprintf(out, "target: %s (default %s)\n", archs, KA_ARCH_DEFAULT);
 		return;
@@ -65,17 +74,17 @@ static void help_line(FILE *out, const ka_opt *o)
 void ka_tool_help(FILE *out)
 {
 	const char *section = NULL;
-	fputs(
-"usage: kcheck [OPTIONS] PATH... [-- COMPILER-FLAGS]\n"
-"       kcheck rules list|show ID|new ID|test [-j N] [ID...]\n"
-"       kcheck facts FILE... [--format json|sqlite] [-o OUT]\n"
-"       kcheck bench ...\n"
-"       kcheck --explain RULE\n"
-"\n"
-"Finds what is slow (or wrong) in CUDA and HIP kernels, says where, why, and\n"
-"what experts do about it.  PATHs are files or folders (folders are searched\n"
-"for .cu .cuh .hip; headers are analyzed through the files that include them).\n"
-"\n", out);
+	fputs("usage: kcheck [OPTIONS] PATH... [-- COMPILER-FLAGS]\n"
+	      "       kcheck rules list|show ID|new ID|test [-j N] [ID...]\n"
+	      "       kcheck facts FILE... [--format json|sqlite] [-o OUT]\n"
+	      "       kcheck bench ...\n"
+	      "       kcheck --explain RULE\n"
+	      "\n"
+	      "Finds what is slow (or wrong) in CUDA and HIP kernels, says where, why, and\n"
+	      "what experts do about it.  PATHs are files or folders (folders are searched\n"
+	      "for .cu .cuh .hip; headers are analyzed through the files that include them).\n"
+	      "\n",
+	      out);
 	for (const ka_opt *o = ka_tool_opts(); o->name || o->key; o++) {
 		if (!(o->cmds & KA_CMD_LINT) || !o->section || !o->name)
 			continue;

@@ -20,7 +20,7 @@ int ka_tool_lint_new(ka_lint **out, const ka_lint_opts *o)
 	const char *msg = ka_lint_error(NULL);
 	size_t n = strlen(msg);
 	if (n && msg[n - 1] == '\n')
-		fputs(msg, stderr);      /* the rule files' problems, one line each */
+		fputs(msg, stderr); /* the rule files' problems, one line each */
 	else
 		ka_tool_error("%s", msg);
 	return KA_EXIT_ERROR;
@@ -30,9 +30,13 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l)
 {
 	ka_buf out;
 	int rc;
-	ka_report_opts ro = {.rules = ka_lint_rules(l), .version = ka_tool_version_string(),
-			     .src = ka_lint_sources(l), .excerpt = 1, .summary = 1,
-			     .fixes = ka_lint_sarif_fixes, .fixes_ud = l};
+	ka_report_opts ro = {.rules = ka_lint_rules(l),
+			     .version = ka_tool_version_string(),
+			     .src = ka_lint_sources(l),
+			     .excerpt = 1,
+			     .summary = 1,
+			     .fixes = ka_lint_sarif_fixes,
+			     .fixes_ud = l};
 	const char *nc = getenv("NO_COLOR");
 	ro.color = c->color == KA_COLOR_ALWAYS ||
 		   (c->color == KA_COLOR_AUTO && !c->output && isatty(STDOUT_FILENO) && !(nc && *nc));
@@ -64,8 +68,10 @@ static int exit_status(const ka_tool_cfg *c, const ka_findings *fs, int failed)
 			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
 	if (failed)
 		return KA_EXIT_ERROR;
-	static const int levels[] = {[KA_FAIL_ERROR] = KA_SEV_ERROR, [KA_FAIL_WARNING] = KA_SEV_WARNING,
-				     [KA_FAIL_NOTE] = KA_SEV_NOTE, [KA_FAIL_NONE] = 3};
+	static const int levels[] = {[KA_FAIL_ERROR] = KA_SEV_ERROR,
+				     [KA_FAIL_WARNING] = KA_SEV_WARNING,
+				     [KA_FAIL_NOTE] = KA_SEV_NOTE,
+				     [KA_FAIL_NONE] = 3};
 	int level = levels[c->fail_on];
 	int over = 0;
 	for (int s = level; s < 3; s++)
@@ -136,7 +142,7 @@ int ka_tool_lint(int argc, char **argv)
 	ka_lint_result res = KA_LINT_RESULT_INIT;
 	int status, rc;
 	c.arena = ka_arena_new();
-	ka_cleanup_install();   /* SIGINT/SIGTERM: kill the compile gate, remove temporaries */
+	ka_cleanup_install(); /* SIGINT/SIGTERM: kill the compile gate, remove temporaries */
 	if ((status = setup(&c, argc, argv)))
 		goto out;
 	if (c.explain) {
@@ -150,7 +156,7 @@ int ka_tool_lint(int argc, char **argv)
 		ka_lint_fix_opts fo = KA_LINT_FIX_OPTS_INIT;
 		fo.unsafe = c.fix.unsafe_fixes;
 		fo.write = c.fix.fix || c.fix.unsafe_fixes;
-		fo.diff = c.fix.diff ? stdout : NULL;   /* --diff: stdout is the patch */
+		fo.diff = c.fix.diff ? stdout : NULL; /* --diff: stdout is the patch */
 		fo.export_fixes = c.fix.export_fixes;
 		fo.require_gate = c.fix.require_gate;
 		fo.compile_timeout = c.fix.compile_timeout;
@@ -170,7 +176,7 @@ int ka_tool_lint(int argc, char **argv)
 	status = exit_status(&c, &res.findings, res.failed);
 out:
 	if (status < 0)
-		status = KA_EXIT_CLEAN;  /* --help, --version */
+		status = KA_EXIT_CLEAN; /* --help, --version */
 	ka_lint_result_free(&res);
 	ka_lint_free(l);
 	ka_arena_free(c.arena);

@@ -44,13 +44,15 @@ static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
 	*n = 0;
 	char tmpl[] = "/tmp/kcheck-opt-XXXXXX";
 	int fd = mkstemp(tmpl);
-	if (fd < 0) return ka_error_set(KA_EIO, "cannot create a temporary file");
+	if (fd < 0)
+		return ka_error_set(KA_EIO, "cannot create a temporary file");
 	unlink(tmpl);
 	pid_t pid = fork();
 	if (pid == 0) {
 		int nul = open("/dev/null", O_WRONLY);
 		dup2(fd, 1);
-		if (nul >= 0) dup2(nul, 2);
+		if (nul >= 0)
+			dup2(nul, 2);
 		char *argv[] = {"kcheck", "--format", "json", "-q", (char *)path, "--", (char *)inc, NULL};
 		execv("/proc/self/exe", argv);
 		_exit(127);
@@ -64,7 +66,10 @@ static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
 	FILE *f = fdopen(fd, "r");
 	json_error_t je;
 	json_t *root = f ? json_loadf(f, 0, &je) : NULL;
-	if (f) fclose(f); else close(fd);
+	if (f)
+		fclose(f);
+	else
+		close(fd);
 	json_t *arr = root ? json_object_get(root, "findings") : NULL;
 	if (!json_is_array(arr)) {
 		json_decref(root);
@@ -72,14 +77,18 @@ static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
 	}
 	size_t cnt = json_array_size(arr);
 	ka_opt_finding *v = calloc(cnt ? cnt : 1, sizeof *v);
-	if (!v) { json_decref(root); return ka_error_set(KA_ENOMEM, "out of memory"); }
+	if (!v) {
+		json_decref(root);
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	}
 	int k = 0;
 	for (size_t i = 0; i < cnt; i++) {
 		json_t *e = json_array_get(arr, i);
 		const char *rule = json_string_value(json_object_get(e, "rule"));
 		const char *kern = json_string_value(json_object_get(e, "kernel"));
 		const char *msg = json_string_value(json_object_get(e, "message"));
-		if (!rule || !strncmp(rule, "clang-", 6)) continue;
+		if (!rule || !strncmp(rule, "clang-", 6))
+			continue;
 		snprintf(v[k].rule, sizeof v[k].rule, "%.95s", rule);
 		snprintf(v[k].kernel, sizeof v[k].kernel, "%.95s", kern ? kern : "");
 		snprintf(v[k].message, sizeof v[k].message, "%.511s", msg ? msg : "");
@@ -100,10 +109,14 @@ static int parse_budget(const char *v, ka_opt_opts *o)
 	for (char *p = strtok(copy, ","); p; p = strtok(NULL, ",")) {
 		char *end;
 		double x = strtod(p, &end);
-		if (end == p || x <= 0) return -1;
-		if (*end == 'm' && !end[1]) o->budget_minutes = x;
-		else if (!*end && x == (int)x && x <= 64) o->budget_steps = (int)x;
-		else return -1;
+		if (end == p || x <= 0)
+			return -1;
+		if (*end == 'm' && !end[1])
+			o->budget_minutes = x;
+		else if (!*end && x == (int)x && x <= 64)
+			o->budget_steps = (int)x;
+		else
+			return -1;
 	}
 	return 0;
 }
@@ -113,31 +126,54 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db");
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 1; }
-		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--db", "--out", "--arch", "--samples",
-						     "--budget"};
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		}
+		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--db",    "--out",
+						     "--arch",         "--samples",   "--budget"};
 		int known = flag;
-		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(a, valued[k]);
-		if (a[0] == '-' && !known) return opt_error("unknown option: %s", a);
-		if (a[0] == '-' && !flag && !v) return opt_error("option needs a value: %s", a);
-		if (!strcmp(a, "--offline")) o->coder.provider = "offline";
-		else if (!strcmp(a, "--compile-only")) o->compile_only = 1;
-		else if (!strcmp(a, "--no-db")) o->no_db = 1;
-		else if (!strcmp(a, "--llm-base-url")) o->coder.provider = "llm", o->coder.llm.base_url = argv[++i];
-		else if (!strcmp(a, "--llm-model")) o->coder.provider = "llm", o->coder.llm.model = argv[++i];
-		else if (!strcmp(a, "--db")) o->db = argv[++i];
-		else if (!strcmp(a, "--out")) o->out_dir = argv[++i];
-		else if (!strcmp(a, "--arch")) o->arch = argv[++i];
+		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+			known |= !strcmp(a, valued[k]);
+		if (a[0] == '-' && !known)
+			return opt_error("unknown option: %s", a);
+		if (a[0] == '-' && !flag && !v)
+			return opt_error("option needs a value: %s", a);
+		if (!strcmp(a, "--offline"))
+			o->coder.provider = "offline";
+		else if (!strcmp(a, "--compile-only"))
+			o->compile_only = 1;
+		else if (!strcmp(a, "--no-db"))
+			o->no_db = 1;
+		else if (!strcmp(a, "--llm-base-url"))
+			o->coder.provider = "llm", o->coder.llm.base_url = argv[++i];
+		else if (!strcmp(a, "--llm-model"))
+			o->coder.provider = "llm", o->coder.llm.model = argv[++i];
+		else if (!strcmp(a, "--db"))
+			o->db = argv[++i];
+		else if (!strcmp(a, "--out"))
+			o->out_dir = argv[++i];
+		else if (!strcmp(a, "--arch"))
+			o->arch = argv[++i];
 		else if (!strcmp(a, "--samples")) {
 			o->samples = atoi(argv[++i]);
-			if (o->samples < 30 || o->samples > 4000) return opt_error("--samples must be 30..4000: %s", v);
+			if (o->samples < 30 || o->samples > 4000)
+				return opt_error("--samples must be 30..4000: %s", v);
 		} else if (!strcmp(a, "--budget")) {
-			if (parse_budget(argv[++i], o)) return opt_error("--budget takes steps (1..64), minutes (10m) or both (8,10m): %s", v);
-		} else if (o->task) return opt_error("one task at a time: %s", a);
-		else o->task = a;
+			if (parse_budget(argv[++i], o))
+				return opt_error(
+					"--budget takes steps (1..64), minutes (10m) or both (8,10m): %s", v);
+		} else if (o->task)
+			return opt_error("one task at a time: %s", a);
+		else
+			o->task = a;
 	}
-	if (!o->task) return opt_error("%s", "no task given (kcheck optimize TASK; tasks are folders like bench/tasks/saxpy)");
-	if (o->coder.provider && !strcmp(o->coder.provider, "llm") && (!o->coder.llm.model || !*o->coder.llm.model))
+	if (!o->task)
+		return opt_error(
+			"%s",
+			"no task given (kcheck optimize TASK; tasks are folders like bench/tasks/saxpy)");
+	if (o->coder.provider && !strcmp(o->coder.provider, "llm") &&
+	    (!o->coder.llm.model || !*o->coder.llm.model))
 		return opt_error("%s", "--llm-base-url needs --llm-model");
 	if (!o->out_dir) {
 		const char *base = strrchr(o->task, '/');
@@ -153,28 +189,32 @@ int ka_tool_optimize(int argc, char **argv)
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
 	char out_dir[256], inc[1400];
 	int rc = parse(argc, argv, &o, out_dir, sizeof out_dir);
-	if (rc) return rc == 1 ? 0 : rc;
+	if (rc)
+		return rc == 1 ? 0 : rc;
 	if (!o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
-		return opt_error("%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
+		return opt_error(
+			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
 	/* the task ABI header for the lint's parse: bench/harness beside bench/tasks */
 	char task_dir[1200];
 	snprintf(task_dir, sizeof task_dir, "%s", o.task);
-	if (!ka_fs_is_dir(task_dir)) snprintf(task_dir, sizeof task_dir, "bench/tasks/%.1000s", o.task);
+	if (!ka_fs_is_dir(task_dir))
+		snprintf(task_dir, sizeof task_dir, "bench/tasks/%.1000s", o.task);
 	snprintf(inc, sizeof inc, "-I%.1100s/../../harness", task_dir);
 	o.lint = lint_child;
 	o.lint_ud = inc;
 	o.progress = stderr;
 	o.coder.log = NULL;
 	ka_opt_summary *s = calloc(1, sizeof *s);
-	if (!s) return opt_error("%s", "out of memory");
+	if (!s)
+		return opt_error("%s", "out of memory");
 	rc = ka_opt_run(&o, s);
 	if (rc) {
 		opt_error("%s", ka_error_last());
 		free(s);
 		return 2;
 	}
-	printf("%s: best %.3fx over the baseline in %d steps (%s)%s; report: %s/report.md\n", o.task, s->speedup,
-	       s->nsteps, s->stop, o.compile_only ? ", compile-only: unverified" : "", o.out_dir);
+	printf("%s: best %.3fx over the baseline in %d steps (%s)%s; report: %s/report.md\n", o.task,
+	       s->speedup, s->nsteps, s->stop, o.compile_only ? ", compile-only: unverified" : "", o.out_dir);
 	free(s);
 	return 0;
 }
@@ -189,19 +229,29 @@ int ka_tool_bench_init(int argc, char **argv)
 			fputs("usage: kcheck bench init FILE --kernel NAME [--out DIR]\n", stdout);
 			return 0;
 		}
-		if ((!strcmp(a, "--kernel") || !strcmp(a, "--out")) && i + 1 >= argc) return opt_error("option needs a value: %s", a);
-		if (!strcmp(a, "--kernel")) kernel = argv[++i];
-		else if (!strcmp(a, "--out")) out = argv[++i];
-		else if (a[0] == '-') return opt_error("unknown option: %s", a);
-		else if (file) return opt_error("one file at a time: %s", a);
-		else file = a;
+		if ((!strcmp(a, "--kernel") || !strcmp(a, "--out")) && i + 1 >= argc)
+			return opt_error("option needs a value: %s", a);
+		if (!strcmp(a, "--kernel"))
+			kernel = argv[++i];
+		else if (!strcmp(a, "--out"))
+			out = argv[++i];
+		else if (a[0] == '-')
+			return opt_error("unknown option: %s", a);
+		else if (file)
+			return opt_error("one file at a time: %s", a);
+		else
+			file = a;
 	}
-	if (!file || !kernel) return opt_error("%s", "usage: kcheck bench init FILE --kernel NAME [--out DIR]");
+	if (!file || !kernel)
+		return opt_error("%s", "usage: kcheck bench init FILE --kernel NAME [--out DIR]");
 	char dflt[200];
 	snprintf(dflt, sizeof dflt, "bench-task-%.100s", kernel);
-	if (!out) out = dflt;
-	if (ka_scaffold_task(file, kernel, out)) return opt_error("%s", ka_error_last());
+	if (!out)
+		out = dflt;
+	if (ka_scaffold_task(file, kernel, out))
+		return opt_error("%s", ka_error_last());
 	printf("%s: task.yaml, baseline.cu, reference.cu; fill in the TODO lines (sizes, tolerance, the reference), "
-	       "then: kcheck bench %s --candidate %s/baseline.cu\n", out, out, out);
+	       "then: kcheck bench %s --candidate %s/baseline.cu\n",
+	       out, out, out);
 	return 0;
 }

@@ -46,8 +46,7 @@ static const char *relpath(cfgctx *x, const char *p)
 
 /* A string list from a sequence or a single scalar; every item is kept
  * (the file itself is capped at 1 MB). */
-static int strings(cfgctx *x, const yaml_node_t *n, const char *key, const char ***v, int *cnt,
-		   int paths)
+static int strings(cfgctx *x, const yaml_node_t *n, const char *key, const char ***v, int *cnt, int paths)
 {
 	yaml_node_item_t *it = NULL;
 	int k = 1;
@@ -142,7 +141,8 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 		break;
 	case KA_OPT_BLOCK:
 		if (ka_tool_parse_block(s, b) != 0)
-			return cerr(x, v, "bad assume-block '%s' (expected X[,Y[,Z]], at most 1024 threads)", s);
+			return cerr(x, v, "bad assume-block '%s' (expected X[,Y[,Z]], at most 1024 threads)",
+				    s);
 		if (!set)
 			memcpy(FIELD(c, o, int), b, sizeof b);
 		break;
@@ -157,8 +157,7 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 }
 
 /* A key given a second time is an error: which one would win is a guess. */
-static int duplicate(cfgctx *x, const yaml_node_t *root, const yaml_node_pair_t *p,
-		     const yaml_node_t *k)
+static int duplicate(cfgctx *x, const yaml_node_t *root, const yaml_node_pair_t *p, const yaml_node_t *k)
 {
 	for (const yaml_node_pair_t *q = root->data.mapping.pairs.start; q < p; q++) {
 		const yaml_node_t *e = yaml_document_get_node(x->doc, q->key);
@@ -195,7 +194,7 @@ int ka_tool_parsecfg_file(ka_tool_cfg *c, const char *path)
 	}
 	loaded = 1;
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	if (!root) {  /* an empty file */
+	if (!root) { /* an empty file */
 		rc = 0;
 		goto out;
 	}

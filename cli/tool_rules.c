@@ -6,7 +6,7 @@
  *   kcheck rules test [-j N] [ID...]         run the rules' examples
  *   kcheck --explain ID                      what the rule knows, for people
  * All take --rules-dir DIR (repeatable); test also --arch and --shim. */
-#define _XOPEN_SOURCE 700  /* nftw */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "cli/tools.h"
 #include "util/fs.h"
 #include <ftw.h>
@@ -22,9 +22,9 @@ typedef struct ropts {
 	const char **ids;
 	int nids;
 	const char *output, *arch;
-	int format;                  /* rules list --format: KA_RULES_TEXT/JSON/MARKDOWN */
+	int format; /* rules list --format: KA_RULES_TEXT/JSON/MARKDOWN */
 	int force_shim;
-	int jobs;                    /* rules test -j N */
+	int jobs; /* rules test -j N */
 } ropts;
 
 /* The command line (the option table's rules rows) -> o. */
@@ -49,7 +49,7 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 
 static int list(const ka_ruleset *rs, const ropts *o)
 {
-	if (o->format == KA_RULES_MARKDOWN) {   /* docs/rule-catalog.md */
+	if (o->format == KA_RULES_MARKDOWN) { /* docs/rule-catalog.md */
 		ka_buf b;
 		ka_buf_init(&b, 1 << 22);
 		int rc = ka_ruleset_catalog_markdown(rs, &b);
@@ -64,10 +64,13 @@ static int list(const ka_ruleset *rs, const ropts *o)
 		json_t *arr = json_array();
 		for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
 			const ka_rule *r = ka_ruleset_at(rs, i);
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:s?}",
-				"id", r->id, "severity", ka_severity_name(r->severity), "category", r->category,
-				"title", r->title, "scope", r->scope, "fix", r->fix, "impact", r->impact));
-			json_object_set_new(json_array_get(arr, i), "status", json_string(ka_rule_status_name(r->status)));
+			json_array_append_new(arr,
+					      json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:s?}", "id", r->id,
+							"severity", ka_severity_name(r->severity), "category",
+							r->category, "title", r->title, "scope", r->scope,
+							"fix", r->fix, "impact", r->impact));
+			json_object_set_new(json_array_get(arr, i), "status",
+					    json_string(ka_rule_status_name(r->status)));
 		}
 		char *t = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		if (t)
@@ -103,33 +106,33 @@ int ka_tool_explain(const ka_ruleset *rs, const char *id, FILE *out)
 }
 
 static const char template_text[] =
-"---\n"
-"id: %s\n"
-"title: TODO one line saying what is slow\n"
-"severity: warning\n"
-"# memory, arithmetic, divergence, synchronization, atomics, launch, occupancy,\n"
-"# host, portability or correctness\n"
-"category: memory\n"
-"# stable (runs by default), preview, candidate or retired (docs/rules.md)\n"
-"status: stable\n"
-"scope: access\n"
-"# A SQL condition over the scope's columns (docs/facts.md).  `0` never fires.\n"
-"where: 0\n"
-"message: \"{rw} of {base}[{index_text}]: TODO name the evidence\"\n"
-"fix: none\n"
-"fix_safety: suggest\n"
-"impact: \"TODO measured speed-up, GPU\"\n"
-"references: []\n"
-"tags: []\n"
-"languages: [cuda, hip]\n"
-"architectures: [all]\n"
-"---\n"
-"## Why it is slow\n\nTODO\n\n## How to recognize it\n\nTODO\n\n## How experts fix it\n\nTODO\n\n"
-"```cuda bad\n__global__ void k(float *out, const float *in) {\n"
-"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-"  // ruleid: %s\n  out[i] = in[i];\n}\n```\n\n"
-"```cuda good\n__global__ void k(float *out, const float *in) {\n"
-"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = in[i];\n}\n```\n";
+	"---\n"
+	"id: %s\n"
+	"title: TODO one line saying what is slow\n"
+	"severity: warning\n"
+	"# memory, arithmetic, divergence, synchronization, atomics, launch, occupancy,\n"
+	"# host, portability or correctness\n"
+	"category: memory\n"
+	"# stable (runs by default), preview, candidate or retired (docs/rules.md)\n"
+	"status: stable\n"
+	"scope: access\n"
+	"# A SQL condition over the scope's columns (docs/facts.md).  `0` never fires.\n"
+	"where: 0\n"
+	"message: \"{rw} of {base}[{index_text}]: TODO name the evidence\"\n"
+	"fix: none\n"
+	"fix_safety: suggest\n"
+	"impact: \"TODO measured speed-up, GPU\"\n"
+	"references: []\n"
+	"tags: []\n"
+	"languages: [cuda, hip]\n"
+	"architectures: [all]\n"
+	"---\n"
+	"## Why it is slow\n\nTODO\n\n## How to recognize it\n\nTODO\n\n## How experts fix it\n\nTODO\n\n"
+	"```cuda bad\n__global__ void k(float *out, const float *in) {\n"
+	"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"  // ruleid: %s\n  out[i] = in[i];\n}\n```\n\n"
+	"```cuda good\n__global__ void k(float *out, const float *in) {\n"
+	"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = in[i];\n}\n```\n";
 
 static int new_rule(const ka_ruleset *rs, const ropts *o)
 {
@@ -139,7 +142,9 @@ static int new_rule(const ka_ruleset *rs, const ropts *o)
 	}
 	const char *id = o->ids[0];
 	if (!ka_rule_id_valid(id)) {
-		ka_tool_error("bad rule id '%s' (kebab-case with a family prefix, e.g. gmem-uncoalesced-access)", id);
+		ka_tool_error(
+			"bad rule id '%s' (kebab-case with a family prefix, e.g. gmem-uncoalesced-access)",
+			id);
 		return KA_EXIT_ERROR;
 	}
 	if (ka_ruleset_find(rs, id)) {
@@ -262,7 +267,8 @@ static int test(ka_lint *l, const ropts *o)
 		ka_buf_free(&t->log);
 	}
 	free(p.t);
-	printf("rules test: %d passed, %d failed, %d skipped\n", counts.passed, counts.failed, counts.skipped);
+	printf("rules test: %d passed, %d failed, %d skipped\n", counts.passed, counts.failed,
+	       counts.skipped);
 	if (nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		ka_tool_warn("could not remove %s", tmpl);
 	return rc ? rc : counts.failed ? KA_EXIT_FINDINGS : 0;

@@ -27,12 +27,12 @@
 #define KA_EXIT_ERROR 2
 
 /* Enums of the options, parsed once (tool_opts.c's choices, in order). */
-enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF };             /* --format */
-enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE };  /* --fail-on */
-enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };              /* --color */
-enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                            /* --sort */
-enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                              /* facts --format */
-enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN };                                /* rules --format */
+enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF };            /* --format */
+enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE }; /* --fail-on */
+enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };             /* --color */
+enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                           /* --sort */
+enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                             /* facts --format */
+enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN };            /* rules --format */
 
 /* The commands an option belongs to. */
 enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4 };
@@ -45,70 +45,70 @@ enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4 };
  * ("flags win"). */
 typedef struct ka_tool_cfg {
 	ka_arena *arena;
-	const char **paths;          /* positional: PATHs, facts FILEs, rules IDs */
+	const char **paths; /* positional: PATHs, facts FILEs, rules IDs */
 	int npaths;
-	const char **extra;          /* compiler flags after `--` */
+	const char **extra; /* compiler flags after `--` */
 	int nextra;
 	const char **rules_dirs;
 	int nrules_dirs;
-	const char **exclude;        /* globs of paths to skip when recursing */
+	const char **exclude; /* globs of paths to skip when recursing */
 	int nexclude;
-	const char *compdb_dir;      /* -p */
+	const char *compdb_dir; /* -p */
 	const char *arch;
 	const char *checks;
-	int fail_on;                 /* KA_FAIL_* */
-	int format;                  /* KA_FORMAT_* */
-	const char *output;          /* -o */
+	int fail_on;        /* KA_FAIL_* */
+	int format;         /* KA_FORMAT_* */
+	const char *output; /* -o */
 	const char *baseline;
-	const char *config;          /* --config FILE */
+	const char *config; /* --config FILE */
 	const char *explain;
 	const char *cuda_path;
 	int write_baseline, exit_zero, jobs, report_unused, no_config, quiet;
-	int stats;                   /* --stats: analysis vs rule time on stderr */
-	int color;                   /* KA_COLOR_* */
+	int stats; /* --stats: analysis vs rule time on stderr */
+	int color; /* KA_COLOR_* */
 	int force_shim, ptxas;
-	int sort;                    /* KA_SORT_*: impact = costliest first */
+	int sort; /* KA_SORT_*: impact = costliest first */
 	int assume_block[3];
-	struct {                     /* --fix, --unsafe-fixes, --diff, --require-compile-gate */
+	struct { /* --fix, --unsafe-fixes, --diff, --require-compile-gate */
 		int fix, unsafe_fixes, diff, require_gate;
-		int compile_timeout;     /* --compile-timeout SEC; 0 = 60 */
+		int compile_timeout; /* --compile-timeout SEC; 0 = 60 */
 		const char *export_fixes;
 	} fix;
-	int facts_format;            /* kcheck facts: KA_FACTS_* */
-	int print_clang_args;        /* kcheck facts --print-clang-args */
-	int rules_format;            /* kcheck rules list: KA_RULES_* */
-	int rules_jobs;              /* kcheck rules test -j N; 0 = by CPUs */
-	const char *bad_option;      /* the argument an unknown-option result names */
+	int facts_format;       /* kcheck facts: KA_FACTS_* */
+	int print_clang_args;   /* kcheck facts --print-clang-args */
+	int rules_format;       /* kcheck rules list: KA_RULES_* */
+	int rules_jobs;         /* kcheck rules test -j N; 0 = by CPUs */
+	const char *bad_option; /* the argument an unknown-option result names */
 	unsigned char set[KA_TOOL_MAX_OPTS];
 } ka_tool_cfg;
 
 /* tool_opts.c: the option table. */
 typedef enum ka_opt_kind {
-	KA_OPT_FLAG,                 /* no value: the int becomes flag_value (1 when 0) */
-	KA_OPT_STR,                  /* a string (config: a path relative to the file, or a list joined) */
-	KA_OPT_LIST,                 /* repeatable strings */
-	KA_OPT_INT,                  /* lo..hi */
-	KA_OPT_ENUM,                 /* one of choices: its index */
-	KA_OPT_BLOCK,                /* X[,Y[,Z]], at most 1024 threads */
-	KA_OPT_HELP,                 /* -h, --help */
-	KA_OPT_VERSION               /* --version */
+	KA_OPT_FLAG,   /* no value: the int becomes flag_value (1 when 0) */
+	KA_OPT_STR,    /* a string (config: a path relative to the file, or a list joined) */
+	KA_OPT_LIST,   /* repeatable strings */
+	KA_OPT_INT,    /* lo..hi */
+	KA_OPT_ENUM,   /* one of choices: its index */
+	KA_OPT_BLOCK,  /* X[,Y[,Z]], at most 1024 threads */
+	KA_OPT_HELP,   /* -h, --help */
+	KA_OPT_VERSION /* --version */
 } ka_opt_kind;
 
 typedef struct ka_opt {
-	const char *name;            /* "--arch", "-p"; NULL: a .kcheck.yaml key only */
-	const char *alias;           /* "--output" for -o, or NULL */
-	unsigned cmds;               /* KA_CMD_* */
+	const char *name;  /* "--arch", "-p"; NULL: a .kcheck.yaml key only */
+	const char *alias; /* "--output" for -o, or NULL */
+	unsigned cmds;     /* KA_CMD_* */
 	ka_opt_kind kind;
-	size_t off, count_off;       /* the field in ka_tool_cfg (LIST: and its count) */
-	const char *const *choices;  /* ENUM, NULL-terminated */
-	int lo, hi;                  /* INT */
-	int flag_value;              /* FLAG */
-	const char *key;             /* the .kcheck.yaml key, or NULL */
-	int key_path;                /* config: relative paths are relative to the file */
-	int key_join;                /* config: a list of strings joined with ',' */
+	size_t off, count_off;      /* the field in ka_tool_cfg (LIST: and its count) */
+	const char *const *choices; /* ENUM, NULL-terminated */
+	int lo, hi;                 /* INT */
+	int flag_value;             /* FLAG */
+	const char *key;            /* the .kcheck.yaml key, or NULL */
+	int key_path;               /* config: relative paths are relative to the file */
+	int key_join;               /* config: a list of strings joined with ',' */
 	/* --help: a section, the value's name (ENUM: the choices), the column
 	 * the text starts at (0: 23), the text ('\n' continues a line) */
-	const char *section;         /* NULL: not shown */
+	const char *section; /* NULL: not shown */
 	const char *arg;
 	int col, show_alias;
 	const char *help;

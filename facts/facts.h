@@ -60,13 +60,17 @@ typedef enum ka_facts_col {
 
 typedef struct ka_facts_table_info {
 	const char *name;
-	const char *constraint;   /* table constraint ("PRIMARY KEY(file, line)"), "" none */
-	int flags;                /* KA_FACTS_KEEP_FIRST */
-	int first, ncols;         /* its columns: ka_facts_col first+1 .. first+ncols */
+	const char *constraint; /* table constraint ("PRIMARY KEY(file, line)"), "" none */
+	int flags;              /* KA_FACTS_KEEP_FIRST */
+	int first, ncols;       /* its columns: ka_facts_col first+1 .. first+ncols */
 } ka_facts_table_info;
 
 typedef enum ka_facts_type {
-	KA_FACTS_ID, KA_FACTS_TEXT_KEY, KA_FACTS_TEXT, KA_FACTS_INT, KA_FACTS_REAL
+	KA_FACTS_ID,
+	KA_FACTS_TEXT_KEY,
+	KA_FACTS_TEXT,
+	KA_FACTS_INT,
+	KA_FACTS_REAL
 } ka_facts_type;
 
 /* The table list, in schema order (KA_FACTS_NTABLES entries). */
@@ -91,14 +95,13 @@ int ka_facts_index(sqlite3 *db);
 /* The writer: opaque; one prepared statement per table, made on first use. */
 typedef struct ka_facts_writer ka_facts_writer;
 int ka_facts_writer_new(ka_facts_writer **out, sqlite3 *db);
-void ka_facts_writer_free(ka_facts_writer *fw);      /* NULL is fine */
+void ka_facts_writer_free(ka_facts_writer *fw); /* NULL is fine */
 /* KA_OK, or the first failure since _new (and its message set again in
  * ka_error_last()). */
 int ka_facts_writer_check(const ka_facts_writer *fw);
 /* Record a failure found outside the writer (a post-pass statement): it
  * becomes the sticky error unless one is there already.  Returns code. */
-int ka_facts_writer_fail(ka_facts_writer *fw, int code, const char *fmt, ...)
-	KA_PRINTF(3, 4);
+int ka_facts_writer_fail(ka_facts_writer *fw, int code, const char *fmt, ...) KA_PRINTF(3, 4);
 /* Rows inserted so far (all tables). */
 int64_t ka_facts_writer_rows(const ka_facts_writer *fw);
 
@@ -106,18 +109,18 @@ int64_t ka_facts_writer_rows(const ka_facts_writer *fw);
 typedef struct ka_facts_row {
 	ka_facts_writer *fw;
 	ka_facts_table table;
-	unsigned char type[KA_FACTS_MAX_COLS];   /* 0 NULL, 1 int, 2 real, 3 text */
+	unsigned char type[KA_FACTS_MAX_COLS]; /* 0 NULL, 1 int, 2 real, 3 text */
 	int64_t i[KA_FACTS_MAX_COLS];
 	double d[KA_FACTS_MAX_COLS];
 	const char *s[KA_FACTS_MAX_COLS];
-	int slen[KA_FACTS_MAX_COLS];             /* -1: NUL-terminated */
+	int slen[KA_FACTS_MAX_COLS]; /* -1: NUL-terminated */
 } ka_facts_row;
 
 /* A location (model.h's ka_loc without the libclang details). */
 typedef struct ka_facts_loc {
 	const char *file;
 	int line, col, end_line, end_col;
-	int64_t begin, end;      /* byte offsets, end exclusive; < 0 unknown (NULL) */
+	int64_t begin, end; /* byte offsets, end exclusive; < 0 unknown (NULL) */
 } ka_facts_loc;
 
 void ka_facts_begin(ka_facts_row *r, ka_facts_writer *fw, ka_facts_table t);
@@ -125,7 +128,7 @@ void ka_facts_int(ka_facts_row *r, ka_facts_col c, int64_t v);
 /* Integer or NULL (when !known). */
 void ka_facts_opt(ka_facts_row *r, ka_facts_col c, int known, int64_t v);
 void ka_facts_real(ka_facts_row *r, ka_facts_col c, double v);
-void ka_facts_text(ka_facts_row *r, ka_facts_col c, const char *v);   /* NULL -> NULL */
+void ka_facts_text(ka_facts_row *r, ka_facts_col c, const char *v); /* NULL -> NULL */
 void ka_facts_textn(ka_facts_row *r, ka_facts_col c, const char *v, int n);
 void ka_facts_null(ka_facts_row *r, ka_facts_col c);
 /* file, line, col, end_line, end_col, begin_off, end_off of the row's table

@@ -13,9 +13,9 @@
 /* Every table fits a row (no column is ever dropped for lack of room). */
 #define KA_FACTS_TABLE(t, constraint, flags)
 #define KA_FACTS_COL(t, c, type)
-#define KA_FACTS_END(t)                                                        \
+#define KA_FACTS_END(t) \
 	_Static_assert(KA_FCOL_##t##__END_ - KA_FCOL_##t##__BEGIN_ - 1 <= KA_FACTS_MAX_COLS, \
-	               "table " #t " has more columns than KA_FACTS_MAX_COLS");
+		       "table " #t " has more columns than KA_FACTS_MAX_COLS");
 #include "facts/facts_tables.def"
 #undef KA_FACTS_TABLE
 #undef KA_FACTS_COL
@@ -24,7 +24,7 @@
 static const ka_facts_table_info tables[KA_FACTS_NTABLES] = {
 #define KA_FACTS_TABLE(t, constraint, flags) \
 	[KA_TABLE_##t] = {#t, constraint, flags, KA_FCOL_##t##__BEGIN_, \
-	                  KA_FCOL_##t##__END_ - KA_FCOL_##t##__BEGIN_ - 1},
+			  KA_FCOL_##t##__END_ - KA_FCOL_##t##__BEGIN_ - 1},
 #define KA_FACTS_COL(t, c, type)
 #define KA_FACTS_END(t)
 #include "facts/facts_tables.def"
@@ -34,7 +34,7 @@ static const ka_facts_table_info tables[KA_FACTS_NTABLES] = {
 };
 
 typedef struct col_info {
-	const char *name;      /* NULL for the table markers */
+	const char *name; /* NULL for the table markers */
 	signed char table;
 	signed char type;
 } col_info;
@@ -83,8 +83,11 @@ int ka_facts_table_find(const char *name)
 }
 
 static const char *const sql_types[] = {
-	[KA_FACTS_ID] = "INTEGER PRIMARY KEY", [KA_FACTS_TEXT_KEY] = "TEXT PRIMARY KEY",
-	[KA_FACTS_TEXT] = "TEXT", [KA_FACTS_INT] = "INT", [KA_FACTS_REAL] = "REAL",
+	[KA_FACTS_ID] = "INTEGER PRIMARY KEY",
+	[KA_FACTS_TEXT_KEY] = "TEXT PRIMARY KEY",
+	[KA_FACTS_TEXT] = "TEXT",
+	[KA_FACTS_INT] = "INT",
+	[KA_FACTS_REAL] = "REAL",
 };
 
 char *ka_facts_schema_sql(void)
@@ -117,8 +120,8 @@ int ka_facts_open(sqlite3 **out)
 	char *sql = NULL, *err = NULL;
 	int rc = KA_OK;
 	*out = NULL;
-	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-	                    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
 		rc = ka_error_set(KA_ENOMEM, "cannot open the facts database");
 		goto out;
 	}
@@ -145,22 +148,21 @@ int ka_facts_index(sqlite3 *db)
 	/* Without these each correlated subquery of a rule
 	 * (`... WHERE p.kernel_id = access.kernel_id`) scans a table per row,
 	 * quadratic in the number of kernels of a file. */
-	static const char *const by_kernel[] = {"access", "atomic", "branch", "call",
-		"divergent_warp_code", "early_return", "launch", "literal", "local_array", "loop",
-		"param", "reduction_loop", "shared_array"};
+	static const char *const by_kernel[] = {
+		"access",  "atomic",      "branch", "call",  "divergent_warp_code", "early_return", "launch",
+		"literal", "local_array", "loop",   "param", "reduction_loop",      "shared_array"};
 	ka_buf b;
 	ka_buf_init(&b, 0);
-	int rc = ka_buf_adds(&b,
-		"CREATE INDEX IF NOT EXISTS ka_kernel_name ON kernel(name, kind);"
-		"CREATE INDEX IF NOT EXISTS ka_barrier_kernel ON barrier(kernel_id, kind, line);");
+	int rc = ka_buf_adds(
+		&b, "CREATE INDEX IF NOT EXISTS ka_kernel_name ON kernel(name, kind);"
+		    "CREATE INDEX IF NOT EXISTS ka_barrier_kernel ON barrier(kernel_id, kind, line);");
 	for (size_t i = 0; i < sizeof by_kernel / sizeof by_kernel[0] && rc == KA_OK; i++)
 		rc = ka_buf_printf(&b, "CREATE INDEX IF NOT EXISTS ka_%s_kernel ON %s(kernel_id);",
-		                   by_kernel[i], by_kernel[i]);
-	if (rc == KA_OK)                   /* the other columns rules join on */
-		rc = ka_buf_adds(&b,
-			"CREATE INDEX IF NOT EXISTS ka_loop_parent ON loop(parent_id);"
-			"CREATE INDEX IF NOT EXISTS ka_access_loop ON access(loop_id);"
-			"CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);");
+				   by_kernel[i], by_kernel[i]);
+	if (rc == KA_OK) /* the other columns rules join on */
+		rc = ka_buf_adds(&b, "CREATE INDEX IF NOT EXISTS ka_loop_parent ON loop(parent_id);"
+				     "CREATE INDEX IF NOT EXISTS ka_access_loop ON access(loop_id);"
+				     "CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);");
 	if (rc != KA_OK) {
 		ka_buf_free(&b);
 		return ka_error_set(KA_ENOMEM, "facts indexes: out of memory");

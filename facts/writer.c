@@ -21,16 +21,16 @@ enum { V_NULL = 0, V_INT, V_REAL, V_TEXT };
 
 /* The location columns, by name, resolved per table on its first row. */
 enum { L_FILE, L_LINE, L_COL, L_END_LINE, L_END_COL, L_BEGIN, L_END, L_N };
-static const char *const loc_names[L_N] = {"file", "line", "col", "end_line", "end_col",
-	"begin_off", "end_off"};
+static const char *const loc_names[L_N] = {"file",    "line",      "col",    "end_line",
+					   "end_col", "begin_off", "end_off"};
 
 struct ka_facts_writer {
 	sqlite3 *db;
 	sqlite3_stmt *ins[KA_FACTS_NTABLES];
-	signed char loc[KA_FACTS_NTABLES][L_N];   /* column index; -1 absent */
+	signed char loc[KA_FACTS_NTABLES][L_N]; /* column index; -1 absent */
 	unsigned char loc_done[KA_FACTS_NTABLES];
 	int64_t rows;
-	int err;                                   /* KA_OK or the first failure */
+	int err; /* KA_OK or the first failure */
 	char msg[256];
 };
 
@@ -92,10 +92,10 @@ static sqlite3_stmt *insert_stmt(ka_facts_writer *fw, ka_facts_table t)
 	ka_buf sql;
 	ka_buf_init(&sql, 0);
 	int rc = ka_buf_printf(&sql, "INSERT%s INTO \"%s\"(",
-	                       ti->flags & KA_FACTS_KEEP_FIRST ? " OR IGNORE" : "", ti->name);
+			       ti->flags & KA_FACTS_KEEP_FIRST ? " OR IGNORE" : "", ti->name);
 	for (int i = 1; i <= ti->ncols && rc == KA_OK; i++)
 		rc = ka_buf_printf(&sql, "%s\"%s\"", i > 1 ? "," : "",
-		                   ka_facts_col_name((ka_facts_col)(ti->first + i)));
+				   ka_facts_col_name((ka_facts_col)(ti->first + i)));
 	rc = rc == KA_OK ? ka_buf_adds(&sql, ") VALUES(") : rc;
 	for (int i = 1; i <= ti->ncols && rc == KA_OK; i++)
 		rc = ka_buf_adds(&sql, i > 1 ? ",?" : "?");
@@ -126,8 +126,8 @@ static int slot(ka_facts_row *r, ka_facts_col c)
 	}
 	if (ka_facts_col_table(c) != r->table) {
 		ka_facts_writer_fail(r->fw, KA_ERR, "facts: column %s.%s set on a %s row",
-		                     ka_facts_table_get(ka_facts_col_table(c))->name,
-		                     ka_facts_col_name(c), ka_facts_table_get(r->table)->name);
+				     ka_facts_table_get(ka_facts_col_table(c))->name, ka_facts_col_name(c),
+				     ka_facts_table_get(r->table)->name);
 		return -1;
 	}
 	return ka_facts_col_index(c);
@@ -203,7 +203,7 @@ void ka_facts_loc_set(ka_facts_row *r, const ka_facts_loc *l)
 	for (int k = 0; k < L_N; k++) {
 		if (at[k] < 0) {
 			ka_facts_writer_fail(fw, KA_ERR, "facts: table %s has no location column %s",
-			                     ka_facts_table_get(r->table)->name, loc_names[k]);
+					     ka_facts_table_get(r->table)->name, loc_names[k]);
 			return;
 		}
 	}
@@ -229,17 +229,25 @@ void ka_facts_insert(ka_facts_row *r)
 	int n = ka_facts_table_get(r->table)->ncols;
 	for (int i = 0; i < n; i++) {
 		switch (r->type[i]) {
-		case V_INT: sqlite3_bind_int64(st, i + 1, r->i[i]); break;
-		case V_REAL: sqlite3_bind_double(st, i + 1, r->d[i]); break;
-		case V_TEXT: sqlite3_bind_text(st, i + 1, r->s[i], r->slen[i], SQLITE_TRANSIENT); break;
-		default: sqlite3_bind_null(st, i + 1); break;
+		case V_INT:
+			sqlite3_bind_int64(st, i + 1, r->i[i]);
+			break;
+		case V_REAL:
+			sqlite3_bind_double(st, i + 1, r->d[i]);
+			break;
+		case V_TEXT:
+			sqlite3_bind_text(st, i + 1, r->s[i], r->slen[i], SQLITE_TRANSIENT);
+			break;
+		default:
+			sqlite3_bind_null(st, i + 1);
+			break;
 		}
 	}
 	if (sqlite3_step(st) == SQLITE_DONE)
 		fw->rows++;
 	else
 		ka_facts_writer_fail(fw, KA_ERR, "facts: %s (%s)", sqlite3_errmsg(fw->db),
-		                     ka_facts_table_get(r->table)->name);
+				     ka_facts_table_get(r->table)->name);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 }

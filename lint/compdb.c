@@ -11,8 +11,8 @@
 #include <string.h>
 
 typedef struct centry {
-	const char *real;            /* realpath of the file */
-	const char *file;            /* as written */
+	const char *real; /* realpath of the file */
+	const char *file; /* as written */
 	const char *directory;
 	const char **args;
 	int nargs;
@@ -60,7 +60,7 @@ static void filter_args(ka_arena *a, centry *e, const char **argv, int argc)
 {
 	e->args = ka_arena_alloc(a, (size_t)(argc + 1) * sizeof *e->args);
 	e->nargs = 0;
-	for (int i = 1; i < argc; i++) {  /* argv[0] is the compiler */
+	for (int i = 1; i < argc; i++) { /* argv[0] is the compiler */
 		const char *s = argv[i];
 		if (!strcmp(s, "-c"))
 			continue;
@@ -119,7 +119,8 @@ int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out)
 	if (!ka_fs_exists(dir))
 		return ka_error_set(KA_EIO, "-p %s: No such file or directory", dir);
 	if (!path)
-		return ka_error_set(KA_EIO, "-p %s: no compile_commands.json in that folder or its parents", dir);
+		return ka_error_set(KA_EIO, "-p %s: no compile_commands.json in that folder or its parents",
+				    dir);
 	if ((rc = ka_fs_read(path, 0, &text, &len)) != KA_OK)
 		return rc;
 	root = json_loadb(text, len, 0, &err);
@@ -129,15 +130,18 @@ int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out)
 		goto out;
 	}
 	if (!json_is_array(root)) {
-		rc = ka_error_set(KA_EINPUT, "%s: malformed compile database: expected an array of entries", path);
+		rc = ka_error_set(KA_EINPUT, "%s: malformed compile database: expected an array of entries",
+				  path);
 		goto out;
 	}
 	ka_compdb *db = ka_arena_alloc(a, sizeof *db);
 	db->v = ka_arena_alloc(a, (json_array_size(root) + 1) * sizeof *db->v);
 	for (size_t i = 0; i < json_array_size(root); i++) {
 		if (load_entry(a, json_array_get(root, i), &db->v[db->n]) != 0) {
-			rc = ka_error_set(KA_EINPUT, "%s: malformed compile database: entry %zu needs \"directory\", "
-					  "\"file\" and \"arguments\" or \"command\"", path, i + 1);
+			rc = ka_error_set(KA_EINPUT,
+					  "%s: malformed compile database: entry %zu needs \"directory\", "
+					  "\"file\" and \"arguments\" or \"command\"",
+					  path, i + 1);
 			goto out;
 		}
 		db->n++;

@@ -22,8 +22,8 @@ typedef struct flist {
 	ka_lint *l;
 	ka_lint_file *v;
 	int n, cap;
-	int bad;               /* paths reported */
-	ka_fs_seen seen;       /* folders entered */
+	int bad;         /* paths reported */
+	ka_fs_seen seen; /* folders entered */
 } flist;
 
 int ka_lint_is_source_ext(const char *path, int *is_header)
@@ -37,7 +37,7 @@ int ka_lint_is_source_ext(const char *path, int *is_header)
 		return 1;
 	if (!strcmp(dot, ".cuh") || !strcmp(dot, ".h") || !strcmp(dot, ".hpp")) {
 		*is_header = 1;
-		return strcmp(dot, ".cuh") == 0;  /* folders: CUDA headers only */
+		return strcmp(dot, ".cuh") == 0; /* folders: CUDA headers only */
 	}
 	return 0;
 }
@@ -92,7 +92,7 @@ static int walk(flist *l, const char *dir, int depth)
 {
 	ka_arena *arena = l->l->arena;
 	int fresh = ka_fs_seen_add(&l->seen, dir);
-	if (fresh == 0)      /* entered already: a link loop, or two names for it */
+	if (fresh == 0) /* entered already: a link loop, or two names for it */
 		return 0;
 	if (fresh == KA_ENOMEM)
 		return fresh;
@@ -112,9 +112,10 @@ static int walk(flist *l, const char *dir, int depth)
 	while ((de = readdir(d)) != NULL && rc == 0) {
 		if (de->d_name[0] == '.')
 			continue;
-		const char *p = strcmp(dir, ".") == 0 ? ka_arena_strdup(arena, de->d_name)
-			: ka_arena_printf(arena, "%s%s%s", dir,
-					  dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
+		const char *p = strcmp(dir, ".") == 0
+					? ka_arena_strdup(arena, de->d_name)
+					: ka_arena_printf(arena, "%s%s%s", dir,
+							  dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
 		if (excluded(&l->l->o, p))
 			continue;
 		int hdr;
@@ -136,8 +137,7 @@ static int cmp_file(const void *a, const void *b)
 	return c ? c : strcmp(x->real, y->real);
 }
 
-int ka_lint_files(ka_lint *lint, const char *const *paths, int npaths, ka_lint_file **out, int *n,
-		  int *bad)
+int ka_lint_files(ka_lint *lint, const char *const *paths, int npaths, ka_lint_file **out, int *n, int *bad)
 {
 	flist l = {.l = lint};
 	int rc = KA_OK;
@@ -158,7 +158,7 @@ int ka_lint_files(ka_lint *lint, const char *const *paths, int npaths, ka_lint_f
 	if (l.n > 1)
 		qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_file);
 	int w = 0;
-	for (int i = 0; i < l.n; i++) {  /* drop a real path seen before */
+	for (int i = 0; i < l.n; i++) { /* drop a real path seen before */
 		int dup = 0;
 		for (int j = 0; j < w && !dup; j++)
 			dup = strcmp(l.v[j].real, l.v[i].real) == 0;

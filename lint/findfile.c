@@ -12,7 +12,7 @@ char *ka_lint_findfile(ka_arena *a, const char *start, const char *name)
 	char *found = NULL;
 	if (!dir)
 		return NULL;
-	if (!ka_fs_is_dir(dir)) {  /* a file: start from its folder */
+	if (!ka_fs_is_dir(dir)) { /* a file: start from its folder */
 		char *slash = strrchr(dir, '/');
 		if (slash)
 			*(slash == dir ? slash + 1 : slash) = '\0';

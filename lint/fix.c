@@ -36,9 +36,14 @@ static int request_all(ka_fixset *fs, sqlite3 *db, const ka_findings *f, int key
 		if (!x->fix || !x->scope)
 			continue;
 		char *key = keyed ? ka_lint_finding_key(x->rule, x->file, x->line, x->col) : NULL;
-		ka_fix_request r = {.rule = x->rule, .transform = x->fix, .safety = x->fix_safety,
-				    .priority = priority_of(x->severity), .scope = x->scope,
-				    .rowid = x->row_id, .finding = (int)i, .key = key};
+		ka_fix_request r = {.rule = x->rule,
+				    .transform = x->fix,
+				    .safety = x->fix_safety,
+				    .priority = priority_of(x->severity),
+				    .scope = x->scope,
+				    .rowid = x->row_id,
+				    .finding = (int)i,
+				    .key = key};
 		rc = ka_fixset_request(fs, db, &r);
 		free(key);
 	}
@@ -64,7 +69,7 @@ static int analysed_sources(ka_fixset *set, sqlite3 *db)
 	while (rc == KA_OK) {
 		step = sqlite3_step(st);
 		const char *p = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-		if (path && (!p || strcmp(p, path) != 0)) {    /* the previous file is complete */
+		if (path && (!p || strcmp(p, path) != 0)) { /* the previous file is complete */
 			if (rows < lines)
 				rc = ka_buf_addc(&b, '\n');
 			if (rc == KA_OK)
@@ -210,8 +215,10 @@ static void note_dropped_flags(const ka_lint *l, int round)
 			for (int k = 0; k < take; k++)
 				(void)ka_buf_printf(&b, " %s", l->o.extra[i + k]);
 	if (b.len && !l->o.quiet && round == 0)
-		ka_lint_log(l, "note: compile gate: ignored%s (only -I, -D, -U, -isystem, "
-			    "-include and -std= reach the compiler)", b.data);
+		ka_lint_log(l,
+			    "note: compile gate: ignored%s (only -I, -D, -U, -isystem, "
+			    "-include and -std= reach the compiler)",
+			    b.data);
 	ka_buf_free(&b);
 }
 
@@ -247,8 +254,7 @@ static int keep_texts(ka_fixset *fs, ka_lint_result *out)
 }
 
 /* The patch of the round: to fo->diff and/or kept in out->patch. */
-static void take_patch(const ka_lint_fix_opts *fo, int round, char *patch, size_t len,
-		       ka_lint_result *out)
+static void take_patch(const ka_lint_fix_opts *fo, int round, char *patch, size_t len, ka_lint_result *out)
 {
 	if (fo->diff && len)
 		fwrite(patch, 1, len, fo->diff);
@@ -260,8 +266,8 @@ static void take_patch(const ka_lint_fix_opts *fo, int round, char *patch, size_
 	free(patch);
 }
 
-static void print_summary(const ka_lint *l, const ka_lint_fix_opts *fo, ka_fixset *fs, int write,
-			  int round, const ka_commit_result *res)
+static void print_summary(const ka_lint *l, const ka_lint_fix_opts *fo, ka_fixset *fs, int write, int round,
+			  const ka_commit_result *res)
 {
 	int hidden = 0;
 	for (size_t i = 0; !fo->unsafe && i < ka_fixset_count(fs); i++) {
@@ -287,12 +293,14 @@ int ka_lint_fix_commit(ka_lint *l, ka_fixset *fs, const ka_lint_fix_opts *fo, in
 	int want_patch = fo->diff || (fo->want_patch && round == 0);
 	ka_commit_opts co = {
 		.max_safety = fo->unsafe ? KA_FIX_UNSAFE : KA_FIX_SAFE,
-		.write = fo->write && !fo->diff,   /* a patch changes nothing on disk */
+		.write = fo->write && !fo->diff, /* a patch changes nothing on disk */
 		.diff = want_patch ? open_memstream(&patch, &patchlen) : NULL,
 		.gate = 1,
 		.require_gate = fo->require_gate,
-		.gate_opts = {.arch = l->o.arch, .timeout_s = fo->compile_timeout,
-			      .extra_args = l->o.extra, .n_extra_args = l->o.nextra},
+		.gate_opts = {.arch = l->o.arch,
+			      .timeout_s = fo->compile_timeout,
+			      .extra_args = l->o.extra,
+			      .n_extra_args = l->o.nextra},
 		.log = open_memstream(&log, &loglen),
 	};
 	note_dropped_flags(l, round);
@@ -314,13 +322,13 @@ int ka_lint_fix_commit(ka_lint *l, ka_fixset *fs, const ka_lint_fix_opts *fo, in
 	print_summary(l, fo, fs, co.write, round, &res);
 	if (fo->want_texts && round == 0 && (rc = keep_texts(fs, out)) != KA_OK)
 		return rc;
-	if (fo->export_fixes && round == 0)   /* offsets of the files as they were */
+	if (fo->export_fixes && round == 0) /* offsets of the files as they were */
 		rc = export_yaml(fo->export_fixes, fs, all->n ? all->v[0].file : "");
 	return rc;
 }
 
-int ka_lint_fix_text(sqlite3 *db, const char *path, const char *text, size_t len,
-		     const ka_findings *fs, char **out, size_t *out_len)
+int ka_lint_fix_text(sqlite3 *db, const char *path, const char *text, size_t len, const ka_findings *fs,
+		     char **out, size_t *out_len)
 {
 	ka_fixset *set = NULL;
 	int changed, rc = ka_fixset_new(&set);

@@ -139,9 +139,18 @@ void ka_lint_free(ka_lint *l)
 	free(l);
 }
 
-const ka_ruleset *ka_lint_rules(const ka_lint *l) { return l->rs; }
-ka_sources *ka_lint_sources(ka_lint *l) { return l->src; }
-void ka_lint_last_stats(const ka_lint *l, ka_lint_stats *out) { *out = l->stats; }
+const ka_ruleset *ka_lint_rules(const ka_lint *l)
+{
+	return l->rs;
+}
+ka_sources *ka_lint_sources(ka_lint *l)
+{
+	return l->src;
+}
+void ka_lint_last_stats(const ka_lint *l, ka_lint_stats *out)
+{
+	*out = l->stats;
+}
 
 void ka_lint_result_free(ka_lint_result *r)
 {
@@ -169,8 +178,10 @@ static int output_over_input(ka_lint *l, const ka_lint_fix_opts *fo, const ka_li
 		if (!path[k] || stat(path[k], &out) != 0)
 			continue;
 		for (int i = 0; i < n; i++)
-			if (stat(files[i].real, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-				return ka_error_set(KA_EINPUT, "%s %s is an input file (it would be overwritten)",
+			if (stat(files[i].real, &in) == 0 && in.st_dev == out.st_dev &&
+			    in.st_ino == out.st_ino)
+				return ka_error_set(KA_EINPUT,
+						    "%s %s is an input file (it would be overwritten)",
 						    opt[k], path[k]);
 	}
 	return KA_OK;
@@ -204,8 +215,7 @@ typedef struct input {
 	int nfiles, bad;
 } input;
 
-static int prepare(ka_lint *l, const char *const *paths, int npaths, const ka_lint_fix_opts *fo,
-		   input *in)
+static int prepare(ka_lint *l, const char *const *paths, int npaths, const ka_lint_fix_opts *fo, input *in)
 {
 	int rc;
 	memset(in, 0, sizeof *in);
@@ -215,7 +225,8 @@ static int prepare(ka_lint *l, const char *const *paths, int npaths, const ka_li
 		paths = v;
 	}
 	if (npaths == 0)
-		return ka_error_set(KA_EINPUT, "no input files (usage: kcheck [OPTIONS] PATH... ; see kcheck --help)");
+		return ka_error_set(KA_EINPUT,
+				    "no input files (usage: kcheck [OPTIONS] PATH... ; see kcheck --help)");
 	in->paths = paths, in->npaths = npaths;
 	if ((rc = ka_lint_files(l, paths, npaths, &in->files, &in->nfiles, &in->bad)) != KA_OK ||
 	    (rc = output_over_input(l, fo, in->files, in->nfiles)) != KA_OK)
@@ -234,8 +245,8 @@ static void clear_jobs(ka_lint_job *jobs, int njobs)
 
 /* One round: analysis, merge, NOLINT, baseline, fixes (fo: commit them;
  * *changed: files written). */
-static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, int round,
-		     ka_lint_result *out, int *changed)
+static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, int round, ka_lint_result *out,
+		     int *changed)
 {
 	ka_lint_job *jobs = NULL;
 	const char **shown = NULL;
@@ -253,17 +264,19 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 	out->nfiles = njobs;
 	out->rounds = round + 1;
 	out->failed = ka_lint_merge(l, in->paths, in->npaths, jobs, njobs, in->files, in->nfiles,
-				    &out->findings, &shown, &nshown) || in->bad;
+				    &out->findings, &shown, &nshown) ||
+		      in->bad;
 	ka_lint_print_stats(l, jobs, njobs);
 	if ((rc = ka_sources_new(&l->src)) != KA_OK)
 		goto out;
-	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused)) != KA_OK)
+	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused)) !=
+	    KA_OK)
 		goto out;
 	ka_findings_sort_unique(&out->findings);
 	if (l->o.baseline && (rc = apply_baseline(l, &out->findings, out)) != KA_OK)
 		goto out;
-	if (collect && (rc = ka_lint_fix_merge(jobs, njobs, &out->findings, fo ? fo->only : NULL,
-					       &l->merged)) != KA_OK)
+	if (collect &&
+	    (rc = ka_lint_fix_merge(jobs, njobs, &out->findings, fo ? fo->only : NULL, &l->merged)) != KA_OK)
 		goto out;
 	if (fo)
 		rc = ka_lint_fix_commit(l, l->merged, fo, round, &out->findings, out, changed);
@@ -316,7 +329,7 @@ int ka_lint_has_fix(const ka_lint *l, const ka_finding *f)
 		return 0;
 	char *key = ka_lint_finding_key(f->rule, f->file, f->line, f->col);
 	for (size_t i = 0; key && i < ka_fixset_count(l->merged) && !found; i++) {
-		const ka_fix *x = ka_fixset_get(l->merged, i);   /* merged is l's, not const */
+		const ka_fix *x = ka_fixset_get(l->merged, i); /* merged is l's, not const */
 		found = x->key && x->n_edits && strcmp(x->key, key) == 0;
 	}
 	free(key);

@@ -34,9 +34,9 @@
 #define KA_LINT_H
 #include <stddef.h>
 #include <stdio.h>
-#include "rules/finding.h"   /* ka_finding(s): rule, file, line, severity, estimate, fix */
-#include "rules/rule.h"      /* ka_ruleset, ka_severity, ka_fix_safety */
-#include "rules/source.h"    /* ka_sources: file texts for report excerpts */
+#include "rules/finding.h" /* ka_finding(s): rule, file, line, severity, estimate, fix */
+#include "rules/rule.h"    /* ka_ruleset, ka_severity, ka_fix_safety */
+#include "rules/source.h"  /* ka_sources: file texts for report excerpts */
 #include "util/arena.h"
 #include "util/buf.h"
 
@@ -44,32 +44,32 @@ typedef struct ka_lint ka_lint;
 
 typedef struct ka_lint_opts {
 	/* analysis */
-	const char *arch;               /* target profile (analyzer/arch.h); NULL = ka_arch_default() */
-	const char *const *extra;       /* compiler flags (after `--`); also reach the compile gate */
+	const char *arch;         /* target profile (analyzer/arch.h); NULL = ka_arch_default() */
+	const char *const *extra; /* compiler flags (after `--`); also reach the compile gate */
 	int nextra;
-	const char *compdb_dir;         /* -p: compile_commands.json in DIR or a parent; NULL = none */
-	const char *cuda_path;          /* NULL = /usr/local/cuda when it exists */
-	int force_shim;                 /* --shim */
-	int ptxas;                      /* --ptxas: join nvcc -Xptxas -v facts */
-	int assume_block[3];            /* --assume-block; zeros = none */
-	int jobs;                       /* files analyzed at a time; 0 or 1 = one */
+	const char *compdb_dir; /* -p: compile_commands.json in DIR or a parent; NULL = none */
+	const char *cuda_path;  /* NULL = /usr/local/cuda when it exists */
+	int force_shim;         /* --shim */
+	int ptxas;              /* --ptxas: join nvcc -Xptxas -v facts */
+	int assume_block[3];    /* --assume-block; zeros = none */
+	int jobs;               /* files analyzed at a time; 0 or 1 = one */
 	/* rules */
-	const char *const *rules_dirs;  /* --rules-dir: added to (or replacing) the built-in rules */
+	const char *const *rules_dirs; /* --rules-dir: added to (or replacing) the built-in rules */
 	int nrules_dirs;
-	const char *checks;             /* --checks '-*,gmem-*'; NULL = every enabled rule */
+	const char *checks; /* --checks '-*,gmem-*'; NULL = every enabled rule */
 	/* files: folders are searched for .cu .cuh .hip */
-	const char *const *exclude;     /* globs of paths skipped when searching folders */
+	const char *const *exclude; /* globs of paths skipped when searching folders */
 	int nexclude;
 	/* filters */
-	const char *baseline;           /* findings recorded here are dropped; written when missing */
-	int write_baseline;             /* (re)write the baseline from this run (needs baseline) */
-	int report_unused;              /* unused NOLINT -> `unused-suppression` findings */
-	int sarif_fixes;                /* compute fixes for ka_lint_sarif_fixes even without ka_lint_fix */
-	const char *output;             /* a file the caller will write (a report): refused when it is an input */
+	const char *baseline; /* findings recorded here are dropped; written when missing */
+	int write_baseline;   /* (re)write the baseline from this run (needs baseline) */
+	int report_unused;    /* unused NOLINT -> `unused-suppression` findings */
+	int sarif_fixes;      /* compute fixes for ka_lint_sarif_fixes even without ka_lint_fix */
+	const char *output;   /* a file the caller will write (a report): refused when it is an input */
 	/* messages */
-	FILE *log;                      /* "kcheck: ..." notes, clang's errors, --stats; NULL = none */
-	int quiet;                      /* only errors and clang's diagnostics on log */
-	int stats;                      /* analysis vs. rule time (and the costliest rules) on log */
+	FILE *log; /* "kcheck: ..." notes, clang's errors, --stats; NULL = none */
+	int quiet; /* only errors and clang's diagnostics on log */
+	int stats; /* analysis vs. rule time (and the costliest rules) on log */
 } ka_lint_opts;
 
 #define KA_LINT_OPTS_INIT {.jobs = 1}
@@ -93,18 +93,18 @@ const ka_ruleset *ka_lint_rules(const ka_lint *l);
 
 /* What one run found.  Owned by the caller: ka_lint_result_free. */
 typedef struct ka_lint_result {
-	ka_findings findings;   /* sorted by location; after NOLINT and the baseline */
-	int nfiles;             /* files analyzed */
-	int failed;             /* files that did not analyze, or bad paths: the caller's exit 2 */
-	int baseline_written;   /* the baseline was (re)written; findings is then empty */
-	int rounds;             /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
+	ka_findings findings; /* sorted by location; after NOLINT and the baseline */
+	int nfiles;           /* files analyzed */
+	int failed;           /* files that did not analyze, or bad paths: the caller's exit 2 */
+	int baseline_written; /* the baseline was (re)written; findings is then empty */
+	int rounds;           /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
 	/* ka_lint_fix only; the counters are totals over the rounds */
-	int fixes_applied;      /* accepted and gated (written with write, else would be) */
-	int fixes_rejected;     /* by the compile gate, or the file changed on disk */
-	int files_changed;      /* written, or changed in the patch */
-	char *patch;            /* want_patch: unified diff of the first round (`patch -p1`) */
+	int fixes_applied;  /* accepted and gated (written with write, else would be) */
+	int fixes_rejected; /* by the compile gate, or the file changed on disk */
+	int files_changed;  /* written, or changed in the patch */
+	char *patch;        /* want_patch: unified diff of the first round (`patch -p1`) */
 	size_t patch_len;
-	struct ka_lint_text {   /* want_texts: each changed file after the first round's fixes */
+	struct ka_lint_text { /* want_texts: each changed file after the first round's fixes */
 		char *path;
 		char *before, *after;
 		size_t before_len, after_len;
@@ -125,15 +125,15 @@ int ka_lint_run(ka_lint *l, const char *const *paths, int npaths, ka_lint_result
 
 /* Fixes: what `kcheck --fix/--unsafe-fixes/--diff/--export-fixes` do. */
 typedef struct ka_lint_fix_opts {
-	int unsafe;                 /* also fixes that change numerics or need a precondition */
-	int write;                  /* apply in place (atomically), re-analyze to a fixed point (5 rounds) */
-	FILE *diff;                 /* the unified patch of the fixes goes here (nothing is written then) */
-	int want_patch;             /* keep the patch text in result.patch */
-	int want_texts;             /* keep each changed file's text in result.texts */
-	const char *export_fixes;   /* write clang-tidy's replacement YAML here */
-	int require_gate;           /* no nvcc/hipcc to check the fixed files is an error */
-	int compile_timeout;        /* seconds per compile of the gate; 0 = 60 */
-	const char *only;           /* comma-separated rule-id globs whose fixes are applied; NULL = all */
+	int unsafe;               /* also fixes that change numerics or need a precondition */
+	int write;                /* apply in place (atomically), re-analyze to a fixed point (5 rounds) */
+	FILE *diff;               /* the unified patch of the fixes goes here (nothing is written then) */
+	int want_patch;           /* keep the patch text in result.patch */
+	int want_texts;           /* keep each changed file's text in result.texts */
+	const char *export_fixes; /* write clang-tidy's replacement YAML here */
+	int require_gate;         /* no nvcc/hipcc to check the fixed files is an error */
+	int compile_timeout;      /* seconds per compile of the gate; 0 = 60 */
+	const char *only;         /* comma-separated rule-id globs whose fixes are applied; NULL = all */
 } ka_lint_fix_opts;
 
 #define KA_LINT_FIX_OPTS_INIT {0}

@@ -23,8 +23,8 @@ struct ka_fixset;
 
 /* One file to analyze. */
 typedef struct ka_lint_file {
-	const char *path;            /* as the user will see it */
-	const char *real;            /* realpath */
+	const char *path; /* as the user will see it */
+	const char *real; /* realpath */
 	int is_header;
 } ka_lint_file;
 
@@ -43,8 +43,7 @@ int ka_compdb_files(ka_arena *a, const ka_compdb *db, const char ***paths, int *
 /* files.c: expand paths into files (sorted, de-duplicated); headers (.cuh
  * .h .hpp) are flagged.  Missing and non-regular paths are reported on the
  * log and counted in *bad; KA_OK or < 0. */
-int ka_lint_files(ka_lint *l, const char *const *paths, int npaths, ka_lint_file **out, int *n,
-		  int *bad);
+int ka_lint_files(ka_lint *l, const char *const *paths, int npaths, ka_lint_file **out, int *n, int *bad);
 int ka_lint_is_source_ext(const char *path, int *is_header);
 
 /* One job: one file's analysis.  Each job's results are kept apart and
@@ -52,8 +51,8 @@ int ka_lint_is_source_ext(const char *path, int *is_header);
 typedef struct ka_lint_job {
 	const ka_lint_file *file;
 	ka_findings findings;
-	char *diags;                 /* "file:line:col: error: ..." lines, or NULL */
-	char **included;             /* real paths of the files it included */
+	char *diags;     /* "file:line:col: error: ..." lines, or NULL */
+	char **included; /* real paths of the files it included */
 	int nincluded;
 	int failed;                  /* could not be analyzed */
 	double analyze_ms, rules_ms; /* wall time of ka_analyze_file and ka_rules_eval */
@@ -68,22 +67,21 @@ void ka_lint_job_clear(ka_lint_job *j);
 
 /* merge.c: analyze sources, then the headers no source included
  * (*jobs: caller clears and frees). */
-int ka_lint_analyze(ka_lint *l, const ka_lint_file *files, int nfiles, int collect_fixes,
-		    ka_lint_job **jobs, int *njobs);
+int ka_lint_analyze(ka_lint *l, const ka_lint_file *files, int nfiles, int collect_fixes, ka_lint_job **jobs,
+		    int *njobs);
 /* Merge the jobs' findings (taken) into all in file order, renamed and
  * kept when in the project of paths; clang's messages to the log.
  * *shown: the files whose NOLINT comments count (arena).  Returns 1 when
  * a job failed. */
 int ka_lint_merge(ka_lint *l, const char *const *paths, int npaths, ka_lint_job *jobs, int njobs,
-		  const ka_lint_file *files, int nfiles, ka_findings *all, const char ***shown,
-		  int *nshown);
+		  const ka_lint_file *files, int nfiles, ka_findings *all, const char ***shown, int *nshown);
 /* Record the round's figures in l->stats; with opts.stats, log them. */
 void ka_lint_print_stats(ka_lint *l, const ka_lint_job *jobs, int njobs);
 
 /* suppress.c: drop NOLINT-ed findings; with report_unused, add an
  * `unused-suppression` finding per unused NOLINT naming a known rule. */
-int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files,
-		     int nfiles, int report_unused);
+int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files, int nfiles,
+		     int report_unused);
 
 /* fix.c */
 /* In a worker: the fixes of fs's findings, computed on db.  KA_OK or < 0. */
@@ -100,21 +98,21 @@ int ka_lint_fix_commit(ka_lint *l, struct ka_fixset *merged, const ka_lint_fix_o
 		       const ka_findings *all, ka_lint_result *out, int *changed);
 /* The fixes of fs (all in `path`, whose bytes are text/len) applied to
  * text, every class, no compile gate (rule tests).  *out: caller frees. */
-int ka_lint_fix_text(sqlite3 *db, const char *path, const char *text, size_t len,
-		     const ka_findings *fs, char **out, size_t *out_len);
+int ka_lint_fix_text(sqlite3 *db, const char *path, const char *text, size_t len, const ka_findings *fs,
+		     char **out, size_t *out_len);
 /* "rule \t realpath \t line \t col": a finding's name that survives renaming. */
 char *ka_lint_finding_key(const char *rule, const char *file, int line, int col);
 
 /* lint.c */
 struct ka_lint {
-	ka_lint_opts o;              /* the caller's strings, which outlive l */
-	ka_arena *arena;             /* file lists, the compile database */
+	ka_lint_opts o;  /* the caller's strings, which outlive l */
+	ka_arena *arena; /* file lists, the compile database */
 	ka_ruleset *rs;
 	ka_compdb *cdb;
-	ka_sources *src;             /* the last run's texts */
-	struct ka_fixset *merged;    /* the last run's fixes (SARIF, has_fix) */
+	ka_sources *src;          /* the last run's texts */
+	struct ka_fixset *merged; /* the last run's fixes (SARIF, has_fix) */
 	ka_lint_stats stats;
-	char err[1024];              /* the last error's message */
+	char err[1024]; /* the last error's message */
 };
 
 /* Remember ka_error_last() as l's error; returns rc. */

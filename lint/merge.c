@@ -64,7 +64,7 @@ static int place(const scope *s, const ka_lint_file *files, int nfiles, ka_findi
 	const char *shown = NULL;
 	int keep = 0;
 	if (!real)
-		return 1;  /* keep what the analyzer said */
+		return 1; /* keep what the analyzer said */
 	for (int i = 0; i < nfiles && !shown; i++)
 		if (strcmp(files[i].real, real) == 0)
 			shown = files[i].path, keep = 1;
@@ -123,7 +123,8 @@ static void add_headers(ka_lint *l, const scope *s, const ka_lint_job *j, const 
 		const char *real = j->included[k];
 		if (!in_project(s, real))
 			continue;
-		const char *p = cl && strncmp(real, s->cwd, cl) == 0 && real[cl] == '/' ? real + cl + 1 : real;
+		const char *p = cl && strncmp(real, s->cwd, cl) == 0 && real[cl] == '/' ? real + cl + 1
+											: real;
 		int seen = 0;
 		for (int i = 0; i < *n && !seen; i++)
 			seen = strcmp(shown[i], p) == 0;
@@ -133,8 +134,7 @@ static void add_headers(ka_lint *l, const scope *s, const ka_lint_job *j, const 
 }
 
 int ka_lint_merge(ka_lint *l, const char *const *paths, int npaths, ka_lint_job *jobs, int njobs,
-		  const ka_lint_file *files, int nfiles, ka_findings *all, const char ***shown,
-		  int *nshown)
+		  const ka_lint_file *files, int nfiles, ka_findings *all, const char ***shown, int *nshown)
 {
 	scope s;
 	int failed = 0, cap = njobs + 1;
@@ -178,8 +178,8 @@ void ka_lint_print_stats(ka_lint *l, const ka_lint_job *jobs, int njobs)
 	l->stats = (ka_lint_stats){.nfiles = njobs, .nrules = enabled, .analyze_ms = a, .rules_ms = r};
 	if (!l->o.stats)
 		return;
-	ka_lint_log(l, "%d files, %d rules: analysis %.1f ms, rules %.1f ms (%.2f%% of analysis)",
-		    njobs, enabled, a, r, a > 0 ? 100.0 * r / a : 0.0);
+	ka_lint_log(l, "%d files, %d rules: analysis %.1f ms, rules %.1f ms (%.2f%% of analysis)", njobs,
+		    enabled, a, r, a > 0 ? 100.0 * r / a : 0.0);
 	size_t n = ka_ruleset_count(rs);
 	double *sum = calloc(n + 1, sizeof *sum);
 	for (int i = 0; sum && i < njobs; i++)

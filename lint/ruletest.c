@@ -4,7 +4,7 @@
  * annotations; a `fixed` example must equal the fixes applied to the `bad`
  * one (fix.c, no compile gate).  Problems are reported against the rule
  * file's lines so the author can jump to them. */
-#define _XOPEN_SOURCE 700  /* nftw */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "lint/lint_int.h"
 #include "analyzer/analyzer.h"
 #include "rules/engine.h"
@@ -56,7 +56,12 @@ out:
 	return rc;
 }
 
-#define FAIL(...) do { ka_buf_printf(log, __VA_ARGS__); ka_buf_addc(log, '\n'); ok = 0; } while (0)
+#define FAIL(...) \
+	do { \
+		ka_buf_printf(log, __VA_ARGS__); \
+		ka_buf_addc(log, '\n'); \
+		ok = 0; \
+	} while (0)
 
 static int check_firing(const ka_rule *r, const ka_example *ex, const ka_findings *fs, ka_buf *log)
 {
@@ -102,7 +107,10 @@ static int own_findings(const ka_ruleset *rs, const ka_rule *r, sqlite3 *db, con
 }
 
 /* Order of the fix classes, strictest last: safe 0 < unsafe 1 < suggest 2. */
-static int safety_rank(int s) { return s == KA_FIX_SAFE ? 0 : s == KA_FIX_UNSAFE ? 1 : 2; }
+static int safety_rank(int s)
+{
+	return s == KA_FIX_SAFE ? 0 : s == KA_FIX_UNSAFE ? 1 : 2;
+}
 
 /* The rule's fix_safety may demote the transform's ceiling, never raise it. */
 static void check_claim(const ka_rule *r, ka_buf *log, ka_lint_test_counts *counts)
@@ -115,9 +123,11 @@ static void check_claim(const ka_rule *r, ka_buf *log, ka_lint_test_counts *coun
 			      r->path, r->lines.fix, r->fix);
 		counts->failed++;
 	} else if (safety_rank(r->fix_safety) < safety_rank(c)) {
-		ka_buf_printf(log, "%s:%d: fix_safety: %s claims more than transform %s gives (%s at best); "
-			      "a rule may only demote a fix\n", r->path, line,
-			      ka_fix_safety_name(r->fix_safety), r->fix, ka_fix_safety_name((ka_fix_safety)c));
+		ka_buf_printf(log,
+			      "%s:%d: fix_safety: %s claims more than transform %s gives (%s at best); "
+			      "a rule may only demote a fix\n",
+			      r->path, line, ka_fix_safety_name(r->fix_safety), r->fix,
+			      ka_fix_safety_name((ka_fix_safety)c));
 		counts->failed++;
 	}
 }
@@ -141,14 +151,15 @@ static int check_fixed(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_
 	for (size_t i = 0; i < fs.n; i++)
 		if (fs.v[i].fix && (fs.v[i].fix_safety == KA_FIX_SAFE || strcmp(fs.v[i].rule, r->id) == 0))
 			ka_findings_push(&sel, &fs.v[i]);
-	if (ka_lint_fix_text(db, bad_path, bad->code, strlen(bad->code), &sel, &out_text, &out_len) != KA_OK) {
+	if (ka_lint_fix_text(db, bad_path, bad->code, strlen(bad->code), &sel, &out_text, &out_len) !=
+	    KA_OK) {
 		FAIL("%s:%d: %s fixed example: the fix failed: %s", r->path, fixed->file_line - 1,
 		     fixed->lang, ka_error_last());
 		goto out;
 	}
 	if (out_len != strlen(fixed->code) || memcmp(out_text, fixed->code, out_len) != 0)
-		FAIL("%s:%d: %s fixed example differs from --fix applied to the bad example:\n%.*s",
-		     r->path, fixed->file_line - 1, fixed->lang, (int)out_len, out_text);
+		FAIL("%s:%d: %s fixed example differs from --fix applied to the bad example:\n%.*s", r->path,
+		     fixed->file_line - 1, fixed->lang, (int)out_len, out_text);
 out:
 	counts->passed += ok;
 	counts->failed += !ok;
@@ -159,8 +170,8 @@ out:
 	return KA_OK;
 }
 
-static int run_example(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts,
-		       const char *path, const ka_example *ex, ka_buf *log, ka_lint_test_counts *counts)
+static int run_example(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts, const char *path,
+		       const ka_example *ex, ka_buf *log, ka_lint_test_counts *counts)
 {
 	ka_findings fs = KA_FINDINGS_INIT;
 	int ok = 1;
@@ -192,8 +203,8 @@ static const char *arch_for(const ka_rule *r, const char *asked)
 	return asked;
 }
 
-static int test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *asked,
-		     const char *tmpdir, ka_buf *log, ka_lint_test_counts *counts)
+static int test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *asked, const char *tmpdir,
+		     ka_buf *log, ka_lint_test_counts *counts)
 {
 	ka_analyze_opts ao = *asked;
 	const ka_analyze_opts *aopts = &ao;
@@ -210,9 +221,10 @@ static int test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_op
 	/* Facts that only nvcc -Xptxas -v gives (registers, spills): the
 	 * examples run with --ptxas, or are skipped loudly without nvcc. */
 	if (r->where && (strstr(r->where, "spills_bytes") || strstr(r->where, "regs") ||
-	                 strstr(r->where, "ptxas_smem"))) {
+			 strstr(r->where, "ptxas_smem"))) {
 		if (!ka_proc_find_nvcc()) {
-			ka_buf_printf(log, "%s: SKIP: needs --ptxas facts and nvcc is not installed\n", r->id);
+			ka_buf_printf(log, "%s: SKIP: needs --ptxas facts and nvcc is not installed\n",
+				      r->id);
 			counts->skipped++;
 			return KA_OK;
 		}
@@ -222,17 +234,18 @@ static int test_rule(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_op
 	if (rc != KA_OK)
 		return rc;
 	if (ex.n == 0) {
-		ka_buf_printf(log, "%s:%d: rule %s has no examples (```cuda bad / good blocks)\n",
-			      r->path, r->body_line, r->id);
+		ka_buf_printf(log, "%s:%d: rule %s has no examples (```cuda bad / good blocks)\n", r->path,
+			      r->body_line, r->id);
 		counts->failed++;
 	}
 	for (int i = 0; i < ex.n && rc == KA_OK; i++) {
 		const ka_example *e = &ex.v[i];
-		snprintf(path, sizeof path, "%s/%s-%s%d.%s", tmpdir, r->id, ka_example_kind_name(e->kind),
-			 i, strcmp(e->lang, "hip") == 0 ? "hip" : "cu");
+		snprintf(path, sizeof path, "%s/%s-%s%d.%s", tmpdir, r->id, ka_example_kind_name(e->kind), i,
+			 strcmp(e->lang, "hip") == 0 ? "hip" : "cu");
 		if (e->kind == KA_EX_FIXED) {
 			if (!bad || strcmp(bad->lang, e->lang) != 0) {
-				ka_buf_printf(log, "%s:%d: %s fixed example has no %s bad example before it\n",
+				ka_buf_printf(log,
+					      "%s:%d: %s fixed example has no %s bad example before it\n",
 					      r->path, e->file_line - 1, e->lang, e->lang);
 				counts->failed++;
 				continue;

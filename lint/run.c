@@ -46,12 +46,14 @@ void ka_lint_job_clear(ka_lint_job *j)
 static void collect_diags(sqlite3 *db, ka_lint_job *j, ka_buf *out)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT file, line, col, severity, message FROM diag "
-				   "WHERE severity IN ('error', 'fatal') ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+			       "SELECT file, line, col, severity, message FROM diag "
+			       "WHERE severity IN ('error', 'fatal') ORDER BY rowid",
+			       -1, &st, NULL) != SQLITE_OK)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *file = (const char *)sqlite3_column_text(st, 0);
-		ka_report_escape(out, file ? file : j->file->path);  /* names from the repository */
+		ka_report_escape(out, file ? file : j->file->path); /* names from the repository */
 		ka_buf_printf(out, ":%d:%d: error: ", sqlite3_column_int(st, 1), sqlite3_column_int(st, 2));
 		ka_report_escape(out, (const char *)sqlite3_column_text(st, 4));
 		ka_buf_addc(out, '\n');
@@ -64,10 +66,11 @@ static void collect_diags(sqlite3 *db, ka_lint_job *j, ka_buf *out)
 static void collect_limits(sqlite3 *db, ka_lint_job *j, ka_buf *out)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message FROM diag WHERE severity = 'warning'"
-				   " AND (message LIKE 'expression too deep%' OR"
-				   " message LIKE 'analysis budget exceeded%') ORDER BY rowid",
-				   -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+			       "SELECT file, line, col, message FROM diag WHERE severity = 'warning'"
+			       " AND (message LIKE 'expression too deep%' OR"
+			       " message LIKE 'analysis budget exceeded%') ORDER BY rowid",
+			       -1, &st, NULL) != SQLITE_OK)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *file = (const char *)sqlite3_column_text(st, 0);
@@ -86,21 +89,26 @@ static int push_diag_findings(sqlite3 *db, ka_lint_job *j)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = KA_OK;
-	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message, severity = 'note' FROM diag "
-				   "WHERE severity IN ('error', 'fatal', 'note') ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+			       "SELECT file, line, col, message, severity = 'note' FROM diag "
+			       "WHERE severity IN ('error', 'fatal', 'note') ORDER BY rowid",
+			       -1, &st, NULL) != SQLITE_OK)
 		return ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 	while (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW) {
 		const char *file = (const char *)sqlite3_column_text(st, 0);
 		const char *msg = (const char *)sqlite3_column_text(st, 3);
-		int note = sqlite3_column_int(st, 4);   /* kcheck's own: the HIP shim fallback */
-		ka_finding f = {.line = sqlite3_column_int(st, 1), .col = sqlite3_column_int(st, 2),
-				.begin_off = -1, .end_off = -1,
+		int note = sqlite3_column_int(st, 4); /* kcheck's own: the HIP shim fallback */
+		ka_finding f = {.line = sqlite3_column_int(st, 1),
+				.col = sqlite3_column_int(st, 2),
+				.begin_off = -1,
+				.end_off = -1,
 				.severity = note ? KA_SEV_NOTE : KA_SEV_ERROR};
 		f.file = strdup(file ? file : j->file->path);
 		f.rule = strdup(note ? "frontend-shim-headers" : "clang-diagnostic-error");
 		f.message = strdup(msg ? msg : "clang error");
 		f.scope = strdup("diag");
-		if (!f.file || !f.rule || !f.message || !f.scope || ka_findings_push(&j->findings, &f) != KA_OK) {
+		if (!f.file || !f.rule || !f.message || !f.scope ||
+		    ka_findings_push(&j->findings, &f) != KA_OK) {
 			ka_finding_clear(&f);
 			rc = ka_error_set(KA_ENOMEM, "out of memory");
 		}
@@ -223,7 +231,11 @@ static void *worker(void *arg)
 
 void ka_lint_run_jobs(ka_lint *l, ka_lint_job *jobs, int njobs, int collect_fixes)
 {
-	pool p = {.cfg = &l->o, .rs = l->rs, .cdb = l->cdb, .jobs = jobs, .njobs = njobs,
+	pool p = {.cfg = &l->o,
+		  .rs = l->rs,
+		  .cdb = l->cdb,
+		  .jobs = jobs,
+		  .njobs = njobs,
 		  .collect_fixes = collect_fixes};
 	const ka_lint_opts *cfg = &l->o;
 	int nthreads = cfg->jobs < njobs ? cfg->jobs : njobs;
@@ -237,7 +249,7 @@ void ka_lint_run_jobs(ka_lint *l, ka_lint_job *jobs, int njobs, int collect_fixe
 			if (pthread_create(&tids[i], NULL, worker, &p) == 0)
 				started++;
 		if (!started)
-			worker(&p);  /* no threads to be had: do it here */
+			worker(&p); /* no threads to be had: do it here */
 		for (int i = 0; i < started; i++)
 			pthread_join(tids[i], NULL);
 	}

@@ -12,7 +12,7 @@
 #include <string.h>
 
 typedef struct sfile {
-	char *path;                  /* owned: findings come and go */
+	char *path; /* owned: findings come and go */
 	ka_suppressions s;
 } sfile;
 
@@ -86,8 +86,8 @@ static int add_unused(ka_findings *fs, const char *path, const ka_suppression *x
 	return ka_findings_push(fs, &f);
 }
 
-int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files,
-		     int nfiles, int report_unused)
+int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files, int nfiles,
+		     int report_unused)
 {
 	sctx c = {.src = src};
 	int rc = KA_OK;
@@ -98,7 +98,8 @@ int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, con
 		for (size_t k = 0; k < c.v[i].s.n && rc == KA_OK; k++) {
 			const ka_suppression *x = &c.v[i].s.v[k];
 			if (x->kind == KA_NOLINT_END && x->unmatched && about_kcheck(x, rs))
-				rc = add_unused(fs, c.v[i].path, x, "NOLINTEND without a matching NOLINTBEGIN:");
+				rc = add_unused(fs, c.v[i].path, x,
+						"NOLINTEND without a matching NOLINTBEGIN:");
 			else if (x->kind != KA_NOLINT_END && !x->used && about_kcheck(x, rs))
 				rc = add_unused(fs, c.v[i].path, x, "unused suppression");
 		}

@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_BISECT 12   /* compile fixes one by one to name the culprit, up to this many */
+#define MAX_BISECT 12 /* compile fixes one by one to name the culprit, up to this many */
 
 typedef struct pending {
 	char *file;
 	char *text;
 	size_t len;
-	int n;          /* fixes in it */
+	int n; /* fixes in it */
 } pending;
 
 static void logf_(const ka_commit_opts *o, const char *fmt, const char *a, const char *b, const char *c)
@@ -61,8 +61,9 @@ static void blame(ka_fixset *fs, const ka_commit_opts *o, const char *file, ka_b
 		tried++;
 		if (ka_edits_apply(src, len, f->edits, f->n_edits, &text, &n) == KA_OK &&
 		    ka_gate_compile(&o->gate_opts, file, text, n, &err) == KA_ETOOL)
-			(void)ka_buf_printf(names, "%s%s [%s] at line %d", names->len ? ", " : "", f->transform,
-					    f->rule, ka_fixset_line_of(fs, file, f->n_edits ? f->edits[0].begin : 0));
+			(void)ka_buf_printf(names, "%s%s [%s] at line %d", names->len ? ", " : "",
+					    f->transform, f->rule,
+					    ka_fixset_line_of(fs, file, f->n_edits ? f->edits[0].begin : 0));
 		free(text);
 		free(err);
 	}
@@ -70,14 +71,14 @@ static void blame(ka_fixset *fs, const ka_commit_opts *o, const char *file, ka_b
 
 /* 1 keep the file, 0 dropped, < 0 KA_ETOOL (no compiler and required) or
  * the gate's own I/O error (KA_EIO: the temporary could not be written). */
-static int gate_file(ka_fixset *fs, const ka_commit_opts *o, const char *file, const char *text,
-		     size_t len, ka_commit_result *res)
+static int gate_file(ka_fixset *fs, const ka_commit_opts *o, const char *file, const char *text, size_t len,
+		     ka_commit_result *res)
 {
 	char *err = NULL;
 	int rc = ka_gate_compile(&o->gate_opts, file, text, len, &err);
 	if (rc == KA_OK)
 		return 1;
-	if (rc != KA_ENOTFOUND && rc != KA_ETOOL) {   /* I/O: the run fails (exit 2), no blame */
+	if (rc != KA_ENOTFOUND && rc != KA_ETOOL) { /* I/O: the run fails (exit 2), no blame */
 		free(err);
 		return rc;
 	}
@@ -94,7 +95,7 @@ static int gate_file(ka_fixset *fs, const ka_commit_opts *o, const char *file, c
 	ka_buf names;
 	ka_buf_init(&names, 1 << 16);
 	if (rc == KA_ETOOL && !(err && strncmp(err, "compiler killed", 15) == 0))
-		blame(fs, o, file, &names);     /* a hang would hang again per fix: no blame */
+		blame(fs, o, file, &names); /* a hang would hang again per fix: no blame */
 	logf_(o, "%s: fixes not applied: the edited file does not compile (%s): %s", file,
 	      names.len ? names.data : "the fixes together", err ? err : ka_error_last());
 	ka_fixset_reject_file(fs, file, KA_FIX_GATE_FAILED, err ? err : ka_error_last());
@@ -126,7 +127,7 @@ static int prepare(ka_fixset *fs, const ka_commit_opts *o, pending *p, size_t *n
 	size_t nf = ka_fixset_file_count(fs);
 	char **files = calloc(nf + 1, sizeof(char *));
 	int rc = files ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
-	for (size_t i = 0; rc == KA_OK && i < nf; i++)     /* the list shrinks as files are rejected */
+	for (size_t i = 0; rc == KA_OK && i < nf; i++) /* the list shrinks as files are rejected */
 		if (!(files[i] = strdup(ka_fixset_file_get(fs, i))))
 			rc = ka_error_set(KA_ENOMEM, "out of memory");
 	for (size_t i = 0; rc == KA_OK && i < nf; i++) {
@@ -170,10 +171,11 @@ static int writable(const char *file)
 		*(slash == dir ? slash + 1 : slash) = '\0';
 	/* no write bit at all is read-only even for root, who passes access() */
 	struct stat st;
-	int ok = access(file, W_OK) == 0 && access(slash ? dir : ".", W_OK) == 0 &&
-		 stat(file, &st) == 0 && (st.st_mode & 0222) != 0;
+	int ok = access(file, W_OK) == 0 && access(slash ? dir : ".", W_OK) == 0 && stat(file, &st) == 0 &&
+		 (st.st_mode & 0222) != 0;
 	free(dir);
-	return ok ? KA_OK : ka_error_set(KA_EIO, "cannot write %s: permission denied (no file was changed)", file);
+	return ok ? KA_OK
+		  : ka_error_set(KA_EIO, "cannot write %s: permission denied (no file was changed)", file);
 }
 
 int ka_fixset_commit(ka_fixset *fs, const ka_commit_opts *o, ka_commit_result *res)
@@ -207,7 +209,7 @@ int ka_fixset_commit(ka_fixset *fs, const ka_commit_opts *o, ka_commit_result *r
 		if ((rc = ka_fixset_source(fs, p[i].file, &src, &len)) < 0 ||
 		    (rc = ka_fs_write_atomic_if(p[i].file, p[i].text, p[i].len, src, len)) < 0)
 			goto out;
-		if (rc == KA_FS_CHANGED) {     /* saved while the gate ran: the save wins */
+		if (rc == KA_FS_CHANGED) { /* saved while the gate ran: the save wins */
 			rc = KA_OK;
 			stale(fs, o, p[i].file, res);
 			res->fixes_applied -= p[i].n;

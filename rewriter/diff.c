@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #define CONTEXT 3
-#define MAX_EDIT_COST 4000   /* D beyond which the trace memory is not worth it */
+#define MAX_EDIT_COST 4000 /* D beyond which the trace memory is not worth it */
 
 typedef struct line {
 	const char *p;
-	size_t n;      /* bytes, newline included when present */
+	size_t n; /* bytes, newline included when present */
 } line;
 
 typedef struct lines {
@@ -70,8 +70,8 @@ static int myers(const lines *a, const lines *b, char *keep_a, char *keep_b)
 	}
 	for (d = 0; d <= limit && found < 0; d++) {
 		for (int k = -d; k <= d; k += 2) {
-			int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1]))
-					? v[off + k + 1] : v[off + k - 1] + 1;
+			int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1]
+											 : v[off + k - 1] + 1;
 			int y = x - k;
 			while (x < n && y < m && line_eq(&a->v[x], &b->v[y]))
 				x++, y++;
@@ -100,7 +100,7 @@ static int myers(const lines *a, const lines *b, char *keep_a, char *keep_b)
 		}
 		px = d == 0 ? 0 : trace[d - 1][off + pk];
 		py = px - pk;
-		int sx = d == 0 ? 0 : (pk == k + 1 ? px : px + 1);  /* after the non-diagonal step */
+		int sx = d == 0 ? 0 : (pk == k + 1 ? px : px + 1); /* after the non-diagonal step */
 		(void)vd;
 		while (x > sx && y > sx - k) {
 			keep_a[--x] = 1;
@@ -161,8 +161,8 @@ static void print_hunks(const lines *a, const lines *b, const char *ka, const ch
 			ej += tail;
 			break;
 		}
-		fprintf(out, "@@ -%d,%d +%d,%d @@\n", ei - si ? si + 1 : si, ei - si,
-			ej - sj ? sj + 1 : sj, ej - sj);
+		fprintf(out, "@@ -%d,%d +%d,%d @@\n", ei - si ? si + 1 : si, ei - si, ej - sj ? sj + 1 : sj,
+			ej - sj);
 		int x = si, y = sj;
 		while (x < ei || y < ej) {
 			if (x < ei && y < ej && ka[x] && kb[y]) {
@@ -179,8 +179,8 @@ static void print_hunks(const lines *a, const lines *b, const char *ka, const ch
 	}
 }
 
-int ka_diff_unified(const char *label, const char *old, size_t old_len,
-		    const char *new_text, size_t new_len, FILE *out)
+int ka_diff_unified(const char *label, const char *old, size_t old_len, const char *new_text, size_t new_len,
+		    FILE *out)
 {
 	lines a = {0}, b = {0};
 	char *ka = NULL, *kb = NULL;
@@ -196,7 +196,7 @@ int ka_diff_unified(const char *label, const char *old, size_t old_len,
 		goto out;
 	}
 	rc = myers(&a, &b, ka, kb);
-	if (rc == KA_ETOOBIG) {             /* too different: replace everything */
+	if (rc == KA_ETOOBIG) { /* too different: replace everything */
 		memset(ka, 0, (size_t)a.n);
 		memset(kb, 0, (size_t)b.n);
 		rc = KA_OK;

@@ -76,8 +76,8 @@ static int emit_fix(yaml_emitter_t *em, const ka_fix *f)
 {
 	char *path = abs_path(f->file);
 	int ok = path && map_start(em) && kv(em, "DiagnosticName", f->rule, 0) &&
-		 scalar(em, "DiagnosticMessage", 0) && map_start(em) &&
-		 kv(em, "Message", f->message, 1) && kv(em, "FilePath", path, 1) &&
+		 scalar(em, "DiagnosticMessage", 0) && map_start(em) && kv(em, "Message", f->message, 1) &&
+		 kv(em, "FilePath", path, 1) &&
 		 kv_num(em, "FileOffset", f->n_edits ? f->edits[0].begin : 0) &&
 		 scalar(em, "Replacements", 0) && seq_start(em);
 	for (size_t i = 0; ok && i < f->n_edits; i++)
@@ -106,8 +106,8 @@ int ka_fixset_write_yaml(ka_fixset *fs, const char *main_file, ka_fix_status sta
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
 	ok = yaml_emitter_emit(&em, &ev);
 	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
-	ok = ok && yaml_emitter_emit(&em, &ev) && map_start(&em) &&
-	     kv(&em, "MainSourceFile", main_abs, 1) && scalar(&em, "Diagnostics", 0) && seq_start(&em);
+	ok = ok && yaml_emitter_emit(&em, &ev) && map_start(&em) && kv(&em, "MainSourceFile", main_abs, 1) &&
+	     scalar(&em, "Diagnostics", 0) && seq_start(&em);
 	for (size_t i = 0; ok && i < ka_fixset_count(fs); i++) {
 		const ka_fix *f = ka_fixset_get(fs, i);
 		if (f->status == status)
@@ -133,7 +133,7 @@ static void sarif_pos(const char *s, size_t len, size_t off, int *line, int *col
 			l++;
 			c = 1;
 		} else if ((ch & 0xC0) != 0x80) {
-			c += ch >= 0xF0 ? 2 : 1;  /* 4-byte UTF-8 = a surrogate pair */
+			c += ch >= 0xF0 ? 2 : 1; /* 4-byte UTF-8 = a surrogate pair */
 		}
 	}
 	*line = l;
@@ -182,14 +182,14 @@ static json_t *sarif_fix(ka_fixset *fs, const ka_fix *f, const char *shown)
 		int l1, c1, l2, c2;
 		sarif_pos(src, len, f->edits[i].begin, &l1, &c1);
 		sarif_pos(src, len, f->edits[i].end, &l2, &c2);
-		json_array_append_new(reps, json_pack("{s:{s:i,s:i,s:i,s:i},s:{s:s}}",
-			"deletedRegion", "startLine", l1, "startColumn", c1, "endLine", l2,
-			"endColumn", c2, "insertedContent", "text", f->edits[i].text));
+		json_array_append_new(reps,
+				      json_pack("{s:{s:i,s:i,s:i,s:i},s:{s:s}}", "deletedRegion", "startLine",
+						l1, "startColumn", c1, "endLine", l2, "endColumn", c2,
+						"insertedContent", "text", f->edits[i].text));
 	}
-	json_t *fix = json_pack("{s:{s:s},s:[{s:{s:s},s:o}]}",
-		"description", "text", f->message,
-		"artifactChanges", "artifactLocation", "uri", label ? label : f->file,
-		"replacements", reps);
+	json_t *fix = json_pack("{s:{s:s},s:[{s:{s:s},s:o}]}", "description", "text", f->message,
+				"artifactChanges", "artifactLocation", "uri", label ? label : f->file,
+				"replacements", reps);
 	free(label);
 	return fix;
 }
@@ -214,7 +214,10 @@ static char *sarif_fixes(ka_fixset *fs, int finding, const char *key, const char
 	return out;
 }
 
-char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding) { return sarif_fixes(fs, finding, NULL, NULL); }
+char *ka_fixset_sarif_fixes(ka_fixset *fs, int finding)
+{
+	return sarif_fixes(fs, finding, NULL, NULL);
+}
 
 char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key, const char *shown)
 {

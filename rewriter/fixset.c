@@ -25,9 +25,9 @@ struct ka_fixset {
 	size_t n_fix, cap_fix;
 	char **note;
 	size_t n_note, cap_note;
-	char **files;          /* files with ACCEPTED fixes, first-seen order */
+	char **files; /* files with ACCEPTED fixes, first-seen order */
 	size_t n_files;
-	int strict;            /* never read a text from disk (ka_fixset_set_strict) */
+	int strict; /* never read a text from disk (ka_fixset_set_strict) */
 };
 
 static void set_why(ka_fix *f, const char *fmt, ...);
@@ -143,9 +143,8 @@ int ka_fixset_source(ka_fixset *fs, const char *path, const char **data, size_t 
 	return KA_OK;
 }
 
-ka_fix *ka_fixset_add_fix(ka_fixset *fs, const char *file, const char *rule,
-			  const char *transform, ka_fix_safety safety, int priority,
-			  int finding, const char *message)
+ka_fix *ka_fixset_add_fix(ka_fixset *fs, const char *file, const char *rule, const char *transform,
+			  ka_fix_safety safety, int priority, int finding, const char *message)
 {
 	if (grow((void **)&fs->fix, &fs->cap_fix, fs->n_fix + 1, sizeof(ka_fix *)) < 0)
 		return NULL;
@@ -175,7 +174,7 @@ int ka_fix_add_edit(ka_fix *fix, size_t begin, size_t end, const char *text)
 		return ka_error_set(KA_EINPUT, "edit range %zu..%zu is reversed", begin, end);
 	if (grow((void **)&fix->edits, &fix->cap_edits, fix->n_edits + 1, sizeof(ka_edit)) < 0)
 		return KA_ENOMEM;
-	for (size_t k = 0; k < fix->n_edits; k++)     /* the same edit twice is one edit */
+	for (size_t k = 0; k < fix->n_edits; k++) /* the same edit twice is one edit */
 		if (fix->edits[k].begin == begin && fix->edits[k].end == end &&
 		    strcmp(fix->edits[k].text, text ? text : "") == 0)
 			return KA_OK;
@@ -211,7 +210,7 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
 	va_end(ap);
 	for (size_t i = 0; rc >= 0 && b.data && i < fs->n_note; i++)
 		if (strcmp(fs->note[i], b.data) == 0)
-			rc = KA_ERR;            /* said already (several findings, one cause) */
+			rc = KA_ERR; /* said already (several findings, one cause) */
 	if (rc < 0 || grow((void **)&fs->note, &fs->cap_note, fs->n_note + 1, sizeof(char *)) < 0) {
 		ka_buf_free(&b);
 		return;
@@ -219,7 +218,10 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
 	fs->note[fs->n_note++] = ka_buf_steal(&b);
 }
 
-void ka_fixset_set_strict(ka_fixset *fs) { fs->strict = 1; }
+void ka_fixset_set_strict(ka_fixset *fs)
+{
+	fs->strict = 1;
+}
 
 /* src's fixes on `path` were computed on other bytes than dst holds. */
 static void stale_in(ka_fixset *src, const char *path)
@@ -236,8 +238,9 @@ int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base)
 	for (size_t i = 0; i < src->n_src; i++) {
 		source *s = &src->src[i], *have = find_source(dst, s->path);
 		if (have && (have->len != s->len || memcmp(have->data, s->data, s->len) != 0)) {
-			stale_in(src, s->path);   /* two jobs read the file at different times */
-			ka_fixset_note(dst, "%s: some fixes not applied: the file changed on disk during the run",
+			stale_in(src, s->path); /* two jobs read the file at different times */
+			ka_fixset_note(dst,
+				       "%s: some fixes not applied: the file changed on disk during the run",
 				       s->path);
 		} else if (!have && ka_fixset_set_source(dst, s->path, s->data, s->len) < 0)
 			return KA_ENOMEM;
@@ -263,13 +266,19 @@ int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base)
 	return KA_OK;
 }
 
-size_t ka_fixset_count(const ka_fixset *fs) { return fs->n_fix; }
+size_t ka_fixset_count(const ka_fixset *fs)
+{
+	return fs->n_fix;
+}
 ka_fix *ka_fixset_get(ka_fixset *fs, size_t i)
 {
 	assert(i < fs->n_fix);
 	return i < fs->n_fix ? fs->fix[i] : NULL;
 }
-size_t ka_fixset_note_count(const ka_fixset *fs) { return fs->n_note; }
+size_t ka_fixset_note_count(const ka_fixset *fs)
+{
+	return fs->n_note;
+}
 const char *ka_fixset_note_get(const ka_fixset *fs, size_t i)
 {
 	assert(i < fs->n_note);
@@ -321,7 +330,10 @@ static int fixes_equal(const ka_fix *a, const ka_fix *b)
 	return 1;
 }
 
-static size_t first_off(const ka_fix *f) { return f->n_edits ? f->edits[0].begin : 0; }
+static size_t first_off(const ka_fix *f)
+{
+	return f->n_edits ? f->edits[0].begin : 0;
+}
 
 static int fix_order(const void *pa, const void *pb)
 {
@@ -383,8 +395,8 @@ static void resolve_one(ka_fixset *fs, ka_fix **sorted, size_t k)
 			f->status = KA_FIX_CONFLICT;
 			set_why(f, "conflicts with %s (%s) at line %d", w->transform, w->rule,
 				ka_fixset_line_of(fs, w->file, first_off(w)));
-			ka_fixset_note(fs, "%s:%d: %s fix [%s] not applied: %s", f->file, line,
-				       f->transform, f->rule, f->why);
+			ka_fixset_note(fs, "%s:%d: %s fix [%s] not applied: %s", f->file, line, f->transform,
+				       f->rule, f->why);
 			return;
 		}
 	}
@@ -400,7 +412,7 @@ void ka_fixset_resolve(ka_fixset *fs, ka_fix_safety max_safety)
 	for (size_t i = 0; i < fs->n_files; i++)
 		free(fs->files[i]);
 	fs->n_files = 0;
-	if (fs->n_fix) {       /* fs->fix is NULL while empty: memcpy/qsort must not see it */
+	if (fs->n_fix) { /* fs->fix is NULL while empty: memcpy/qsort must not see it */
 		memcpy(sorted, fs->fix, fs->n_fix * sizeof(ka_fix *));
 		qsort(sorted, fs->n_fix, sizeof(ka_fix *), fix_order);
 	}
@@ -419,8 +431,7 @@ void ka_fixset_resolve(ka_fixset *fs, ka_fix_safety max_safety)
 	free(sorted);
 }
 
-int ka_edits_apply(const char *src, size_t len, const ka_edit *edits, size_t n,
-		   char **out, size_t *out_len)
+int ka_edits_apply(const char *src, size_t len, const ka_edit *edits, size_t n, char **out, size_t *out_len)
 {
 	ka_buf b;
 	ka_buf_init(&b, KA_BUF_DEFAULT_LIMIT);
@@ -491,7 +502,7 @@ int ka_fixset_apply_file(ka_fixset *fs, const char *file, char **out, size_t *ou
 				all[n++] = (ranked){f->edits[j], f->order};
 	}
 	qsort(all, n, sizeof(ranked), edit_order);
-	for (size_t i = 0; i < n; i++) {   /* one insertion of the same text at one point */
+	for (size_t i = 0; i < n; i++) { /* one insertion of the same text at one point */
 		if (m && all[i].e.begin == all[i].e.end && flat[m - 1].begin == all[i].e.begin &&
 		    flat[m - 1].end == all[i].e.end && strcmp(flat[m - 1].text, all[i].e.text) == 0)
 			continue;
@@ -505,7 +516,10 @@ int ka_fixset_apply_file(ka_fixset *fs, const char *file, char **out, size_t *ou
 	return rc;
 }
 
-size_t ka_fixset_file_count(const ka_fixset *fs) { return fs->n_files; }
+size_t ka_fixset_file_count(const ka_fixset *fs)
+{
+	return fs->n_files;
+}
 const char *ka_fixset_file_get(const ka_fixset *fs, size_t i)
 {
 	assert(i < fs->n_files);
@@ -538,8 +552,8 @@ int ka_fix_safety_rank(ka_fix_safety s)
 
 const char *ka_fix_status_name(ka_fix_status s)
 {
-	static const char *const names[] = {"pending", "applied", "conflict", "duplicate",
-					    "not selected", "stale", "compile gate failed"};
+	static const char *const names[] = {"pending",      "applied", "conflict",           "duplicate",
+					    "not selected", "stale",   "compile gate failed"};
 	assert((unsigned)s < sizeof(names) / sizeof(names[0]));
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }

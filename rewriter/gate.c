@@ -41,7 +41,7 @@ char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path)
 	if (opt)
 		return is_exe(opt) ? strdup(opt) : NULL;
 	return ka_proc_find_tool(hip ? "KCHECK_HIPCC" : "KCHECK_NVCC", hip ? "hipcc" : "nvcc",
-	                         hip ? "/opt/rocm/bin/hipcc" : "/usr/local/cuda/bin/nvcc");
+				 hip ? "/opt/rocm/bin/hipcc" : "/usr/local/cuda/bin/nvcc");
 }
 
 /* Temporary `DIR/.NAME.kcheck-XXXXXX.cu` holding text. */
@@ -89,7 +89,7 @@ static int make_temp(const char *path, const char *text, size_t len, char **tmp_
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);   /* created and registered, or neither */
+	pthread_sigmask(SIG_BLOCK, &block, &old); /* created and registered, or neither */
 	int rc = write_temp(path, text, len, tmp_out);
 	*slot = rc == KA_OK ? ka_cleanup_add_file(*tmp_out) : -1;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -103,7 +103,7 @@ static int run_captured(char *const argv[], int timeout_s, ka_buf *output)
 {
 	ka_proc_result res;
 	int rc = ka_proc_run(argv, timeout_s, output, &res);
-	if (rc < 0)             /* not started, or exec failed (127) */
+	if (rc < 0) /* not started, or exec failed (127) */
 		return rc;
 	if (res.timed_out)
 		return -1;
@@ -153,8 +153,7 @@ static char *first_error_line(const char *out, const char *tmp, const char *path
 	return ka_buf_steal(&b);
 }
 
-int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len,
-		    char **first_error)
+int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len, char **first_error)
 {
 	char *cc = ka_gate_find_compiler(o, path), *tmp = NULL, archflag[64];
 	char **argv = NULL;
@@ -173,7 +172,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	}
 	int n = 0;
 	argv[n++] = cc;
-	if (is_hip(path)) {   /* an NVIDIA --arch says nothing about the AMD target, and back */
+	if (is_hip(path)) { /* an NVIDIA --arch says nothing about the AMD target, and back */
 		snprintf(archflag, sizeof archflag, "--offload-arch=%s",
 			 o->arch && strncmp(o->arch, "gfx", 3) == 0 ? o->arch : "gfx90a");
 	} else {
@@ -183,7 +182,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 		argv[n++] = "cu";
 	}
 	argv[n++] = archflag;
-	for (int i = 0, take; i < o->n_extra_args; i += take)   /* include and macro flags only */
+	for (int i = 0, take; i < o->n_extra_args; i += take) /* include and macro flags only */
 		if (ka_proc_cc_flag(o->extra_args, o->n_extra_args, i, &take))
 			for (int k = 0; k < take; k++)
 				argv[n++] = (char *)o->extra_args[i + k];
@@ -202,7 +201,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 		ka_buf_init(&output, OUTPUT_CAP);
 		status = run_captured(argv, limit, &output);
 	}
-	if (status < -1) {       /* could not start it: an error of the run, not of the fix */
+	if (status < -1) { /* could not start it: an error of the run, not of the fix */
 		char why[512];
 		snprintf(why, sizeof why, "%s", ka_error_last());
 		rc = ka_error_set(KA_EIO, "compile gate: %s", why);

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sqlite3.h>
-#include "rules/rule.h"       /* ka_fix_safety: safe (--fix), unsafe (--unsafe-fixes), suggest */
+#include "rules/rule.h" /* ka_fix_safety: safe (--fix), unsafe (--unsafe-fixes), suggest */
 
 /* Order of the classes for selection: safe 0 < unsafe 1 < suggest 2. */
 int ka_fix_safety_rank(ka_fix_safety s);
@@ -35,36 +35,36 @@ typedef enum ka_fix_status {
 } ka_fix_status;
 
 typedef struct ka_edit {
-	size_t begin, end;   /* byte offsets, end exclusive; begin == end inserts */
-	char *text;          /* replacement */
+	size_t begin, end; /* byte offsets, end exclusive; begin == end inserts */
+	char *text;        /* replacement */
 } ka_edit;
 
 typedef struct ka_fix {
 	char *file;
-	char *rule;          /* rule id of the finding */
-	char *transform;     /* transform name */
-	char *message;       /* what the fix does, one line */
-	int priority;        /* lower wins a conflict (0 = errors first) */
-	int finding;         /* caller's finding index, -1 when none */
+	char *rule;      /* rule id of the finding */
+	char *transform; /* transform name */
+	char *message;   /* what the fix does, one line */
+	int priority;    /* lower wins a conflict (0 = errors first) */
+	int finding;     /* caller's finding index, -1 when none */
 	ka_fix_safety safety;
 	ka_fix_status status;
 	ka_edit *edits;
 	size_t n_edits, cap_edits;
-	char *why;           /* status detail: the winner of a conflict, the compiler error */
-	size_t order;        /* rank in the resolution order (ties of insertions at one point) */
-	char *key;           /* the caller's name for the finding (ka_fix_request.key), or NULL */
+	char *why;    /* status detail: the winner of a conflict, the compiler error */
+	size_t order; /* rank in the resolution order (ties of insertions at one point) */
+	char *key;    /* the caller's name for the finding (ka_fix_request.key), or NULL */
 } ka_fix;
 
 /* One request: "finding N of rule R on row ROWID of table SCOPE wants TRANSFORM". */
 typedef struct ka_fix_request {
 	const char *rule;
 	const char *transform;
-	ka_fix_safety safety;    /* the rule's fix_safety; the stricter of it and the transform's wins */
-	int priority;            /* e.g. severity: error 0, warning 1, note 2 */
-	const char *scope;       /* facts table of the finding's row */
+	ka_fix_safety safety; /* the rule's fix_safety; the stricter of it and the transform's wins */
+	int priority;         /* e.g. severity: error 0, warning 1, note 2 */
+	const char *scope;    /* facts table of the finding's row */
 	sqlite3_int64 rowid;
-	int finding;             /* index the caller uses to find the fix again (SARIF) */
-	const char *key;         /* or a string naming the finding (copied into each fix); may be NULL */
+	int finding;     /* index the caller uses to find the fix again (SARIF) */
+	const char *key; /* or a string naming the finding (copied into each fix); may be NULL */
 } ka_fix_request;
 
 typedef struct ka_fixset ka_fixset;
@@ -83,9 +83,8 @@ int ka_fixset_set_source(ka_fixset *fs, const char *path, const char *data, size
 void ka_fixset_set_strict(ka_fixset *fs);
 
 /* Build fixes by hand (transforms use these). */
-ka_fix *ka_fixset_add_fix(ka_fixset *fs, const char *file, const char *rule,
-			  const char *transform, ka_fix_safety safety, int priority,
-			  int finding, const char *message);
+ka_fix *ka_fixset_add_fix(ka_fixset *fs, const char *file, const char *rule, const char *transform,
+			  ka_fix_safety safety, int priority, int finding, const char *message);
 int ka_fix_add_edit(ka_fix *fix, size_t begin, size_t end, const char *text);
 /* Drop a fix's edits (a transform that gives up half-way); an empty fix is
  * never applied. */
@@ -122,8 +121,7 @@ void ka_fixset_resolve(ka_fixset *fs, ka_fix_safety max_safety);
  * *changed = 0 when nothing applies. */
 int ka_fixset_apply_file(ka_fixset *fs, const char *file, char **out, size_t *out_len, int *changed);
 /* Apply a sorted, non-overlapping edit array to a text (used by the above). */
-int ka_edits_apply(const char *src, size_t len, const ka_edit *edits, size_t n,
-		   char **out, size_t *out_len);
+int ka_edits_apply(const char *src, size_t len, const ka_edit *edits, size_t n, char **out, size_t *out_len);
 
 /* Files that have at least one ACCEPTED fix, in first-seen order. */
 size_t ka_fixset_file_count(const ka_fixset *fs);
@@ -136,8 +134,8 @@ int ka_fixset_line_of(ka_fixset *fs, const char *file, size_t off);
 
 /* Unified diff of one file (3 lines of context), headers `--- a/LABEL` and
  * `+++ b/LABEL`; nothing is appended when the texts are equal. */
-int ka_diff_unified(const char *label, const char *old, size_t old_len,
-		    const char *new_text, size_t new_len, FILE *out);
+int ka_diff_unified(const char *label, const char *old, size_t old_len, const char *new_text, size_t new_len,
+		    FILE *out);
 /* The path as `patch -p1` from the current directory wants it after a/ b/. */
 char *ka_diff_label(const char *path);
 
@@ -154,12 +152,13 @@ char *ka_fixset_sarif_fixes_key(ka_fixset *fs, const char *key, const char *show
 
 /* The compile gate. */
 typedef struct ka_gate_opts {
-	const char *arch;              /* KA_ARCH_DEFAULT (analyzer/arch.h) when NULL */
-	int timeout_s;                 /* 60 when 0 */
-	const char *const *extra_args; /* project flags: only what ka_proc_cc_flag keeps (-I -D ...) is used */
+	const char *arch; /* KA_ARCH_DEFAULT (analyzer/arch.h) when NULL */
+	int timeout_s;    /* 60 when 0 */
+	const char *const
+		*extra_args; /* project flags: only what ka_proc_cc_flag keeps (-I -D ...) is used */
 	int n_extra_args;
-	const char *nvcc;              /* NULL: $KCHECK_NVCC, PATH, /usr/local/cuda/bin */
-	const char *hipcc;             /* NULL: $KCHECK_HIPCC, PATH, /opt/rocm/bin */
+	const char *nvcc;  /* NULL: $KCHECK_NVCC, PATH, /usr/local/cuda/bin */
+	const char *hipcc; /* NULL: $KCHECK_HIPCC, PATH, /opt/rocm/bin */
 } ka_gate_opts;
 
 #define KA_GATE_OPTS_INIT {0}
@@ -178,20 +177,20 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
  * check has passed, so an error leaves every file as it was) and/or print the
  * patch. */
 typedef struct ka_commit_opts {
-	ka_fix_safety max_safety;   /* KA_FIX_SAFE for --fix, KA_FIX_UNSAFE with --unsafe-fixes */
-	int write;                  /* --fix: write the files */
-	FILE *diff;                 /* --diff: the patch goes here; NULL for none */
-	int gate;                   /* run the compile gate */
-	int require_gate;           /* no compiler is an error (KA_ETOOL) */
+	ka_fix_safety max_safety; /* KA_FIX_SAFE for --fix, KA_FIX_UNSAFE with --unsafe-fixes */
+	int write;                /* --fix: write the files */
+	FILE *diff;               /* --diff: the patch goes here; NULL for none */
+	int gate;                 /* run the compile gate */
+	int require_gate;         /* no compiler is an error (KA_ETOOL) */
 	ka_gate_opts gate_opts;
-	FILE *log;                  /* notes and gate results, one line each; NULL = none */
+	FILE *log; /* notes and gate results, one line each; NULL = none */
 } ka_commit_opts;
 
 typedef struct ka_commit_result {
-	int files_changed;          /* written, or shown in the diff */
+	int files_changed; /* written, or shown in the diff */
 	int fixes_applied;
-	int fixes_rejected;         /* compile gate or stale file */
-	int gate_skipped;           /* no compiler */
+	int fixes_rejected; /* compile gate or stale file */
+	int gate_skipped;   /* no compiler */
 } ka_commit_result;
 
 /* KA_OK; KA_ETOOL when require_gate and no compiler; KA_EIO when a file
@@ -201,7 +200,7 @@ int ka_fixset_commit(ka_fixset *fs, const ka_commit_opts *o, ka_commit_result *r
 /* The transform library. */
 typedef struct ka_transform_info {
 	const char *name;
-	ka_fix_safety safety;   /* the ceiling: the best class any of its fixes gets */
+	ka_fix_safety safety; /* the ceiling: the best class any of its fixes gets */
 	const char *summary;
 } ka_transform_info;
 

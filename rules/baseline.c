@@ -59,9 +59,9 @@ int ka_baseline_write(const char *path, const ka_findings *fs, ka_sources *src)
 		const ka_finding *f = &fs->v[i];
 		char fp[17];
 		fingerprint(src, f, fp);
-		json_t *e = json_pack("{s:o, s:i, s:o, s:o, s:s}", "file", ka_json_text(f->file),
-				      "line", f->line, "rule", ka_json_text(f->rule),
-				      "message", ka_json_text(f->message), "fingerprint", fp);
+		json_t *e = json_pack("{s:o, s:i, s:o, s:o, s:s}", "file", ka_json_text(f->file), "line",
+				      f->line, "rule", ka_json_text(f->rule), "message",
+				      ka_json_text(f->message), "fingerprint", fp);
 		if (!e || json_array_append_new(arr, e) != 0)
 			goto out;
 	}
@@ -126,7 +126,8 @@ int ka_baseline_load(const char *path, ka_baseline **out)
 		x->message = jstr(e, "message");
 		x->fingerprint = jstr(e, "fingerprint");
 		if (!x->file || !x->rule || !x->message || !x->fingerprint) {
-			ka_error_set(rc, "%s: baseline entry %zu lacks file, rule, message or fingerprint", path, i + 1);
+			ka_error_set(rc, "%s: baseline entry %zu lacks file, rule, message or fingerprint",
+				     path, i + 1);
 			goto out;
 		}
 	}
@@ -140,7 +141,10 @@ out:
 	return rc;
 }
 
-size_t ka_baseline_count(const ka_baseline *b) { return b ? b->n : 0; }
+size_t ka_baseline_count(const ka_baseline *b)
+{
+	return b ? b->n : 0;
+}
 
 void ka_baseline_free(ka_baseline *b)
 {

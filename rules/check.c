@@ -79,10 +79,11 @@ static void check_rule(ka_ruleset *rs, sqlite3 *db, ka_rule *r)
 	if (scope_columns(db, r->scope, &c) != KA_OK)
 		goto out;
 	if (c.n == 0) {
-		ka_ruleset_error(rs, r->path, r->lines.scope, "unknown scope '%s' (not a facts table; see docs/facts.md)", r->scope);
+		ka_ruleset_error(rs, r->path, r->lines.scope,
+				 "unknown scope '%s' (not a facts table; see docs/facts.md)", r->scope);
 		goto out;
 	}
-	for (int i = 0; i < r->let_names.n; i++) {  /* `let:` names are columns too */
+	for (int i = 0; i < r->let_names.n; i++) { /* `let:` names are columns too */
 		char **nv = realloc(c.v, (size_t)(c.n + 1) * sizeof *nv);
 		if (!nv)
 			goto out;
@@ -90,19 +91,24 @@ static void check_rule(ka_ruleset *rs, sqlite3 *db, ka_rule *r)
 		c.v[c.n++] = strdup(r->let_names.v[i]);
 	}
 	if (!cols_has(&c, "file", 4) || !cols_has(&c, "line", 4)) {
-		ka_ruleset_error(rs, r->path, r->lines.scope, "scope '%s' has no location (file, line) columns", r->scope);
+		ka_ruleset_error(rs, r->path, r->lines.scope,
+				 "scope '%s' has no location (file, line) columns", r->scope);
 		goto out;
 	}
 	ph_state ps = {.cols = &c};
 	int prc = ka_template_each(r->message, check_placeholder, &ps);
 	if (prc != KA_OK && ps.missing[0])
-		ka_ruleset_error(rs, r->path, r->lines.message, "message: unknown placeholder {%s} (no such column in '%s')", ps.missing, r->scope);
+		ka_ruleset_error(rs, r->path, r->lines.message,
+				 "message: unknown placeholder {%s} (no such column in '%s')", ps.missing,
+				 r->scope);
 	else if (prc != KA_OK)
 		ka_ruleset_error(rs, r->path, r->lines.message, "message: %s", ka_error_last());
 	ph_state bs = {.cols = &c};
 	if (r->basis && ka_template_each(r->basis, check_placeholder, &bs) != KA_OK) {
 		if (bs.missing[0])
-			ka_ruleset_error(rs, r->path, r->lines.basis, "basis: unknown placeholder {%s} (no such column in '%s')", bs.missing, r->scope);
+			ka_ruleset_error(rs, r->path, r->lines.basis,
+					 "basis: unknown placeholder {%s} (no such column in '%s')",
+					 bs.missing, r->scope);
 		else
 			ka_ruleset_error(rs, r->path, r->lines.basis, "basis: %s", ka_error_last());
 	}
@@ -114,7 +120,7 @@ static void check_rule(ka_ruleset *rs, sqlite3 *db, ka_rule *r)
 		ka_ruleset_error(rs, r->path, r->lines.where, "where: %s", ka_error_last());
 		goto out;
 	}
-	if (r->estimate) {   /* compiled alone first, so an error points at its line */
+	if (r->estimate) { /* compiled alone first, so an error points at its line */
 		ka_buf_printf(&sql, "SELECT (\n%s\n) FROM \"%s\"", r->estimate, r->scope);
 		if (ka_sql_prepare_readonly(db, sql.data, &st) != KA_OK) {
 			ka_ruleset_error(rs, r->path, r->lines.estimate, "estimate: %s", ka_error_last());
@@ -126,8 +132,8 @@ static void check_rule(ka_ruleset *rs, sqlite3 *db, ka_rule *r)
 	}
 	ka_rule_select_sql(r, &sql);
 	if (ka_sql_prepare_readonly(db, sql.data, &st) != KA_OK)
-		ka_ruleset_error(rs, r->path, r->let_names.n ? r->lines.let : r->lines.where,
-				 "%s: %s", r->let_names.n ? "where or let" : "where", ka_error_last());
+		ka_ruleset_error(rs, r->path, r->let_names.n ? r->lines.let : r->lines.where, "%s: %s",
+				 r->let_names.n ? "where or let" : "where", ka_error_last());
 out:
 	sqlite3_finalize(st);
 	ka_buf_free(&sql);

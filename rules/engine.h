@@ -16,11 +16,11 @@
 #include "util/buf.h"
 
 typedef struct ka_eval_opts {
-	const char *lang;        /* "cuda" | "hip"; NULL = the main file's (file table) */
-	const char *arch;        /* NULL = the arch table's row */
-	const char *only_rule;   /* evaluate just this id (rules test); NULL = all enabled */
-	double *rule_ms;         /* optional: per rule (ka_ruleset_at order), ms are added */
-	const ka_sql_budget *budget;  /* what one rule may spend; NULL = KA_SQL_BUDGET_DEFAULT */
+	const char *lang;            /* "cuda" | "hip"; NULL = the main file's (file table) */
+	const char *arch;            /* NULL = the arch table's row */
+	const char *only_rule;       /* evaluate just this id (rules test); NULL = all enabled */
+	double *rule_ms;             /* optional: per rule (ka_ruleset_at order), ms are added */
+	const ka_sql_budget *budget; /* what one rule may spend; NULL = KA_SQL_BUDGET_DEFAULT */
 } ka_eval_opts;
 
 #define KA_EVAL_OPTS_INIT {0}
@@ -29,8 +29,7 @@ typedef struct ka_eval_opts {
  * bounds it (sqlfn.h); each rule runs under its own budget.  KA_OK, or
  * < 0 when a rule's SQL fails at run time or overspends: a one-line
  * message that names the rule file and id. */
-int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts,
-		  ka_findings *out);
+int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, ka_findings *out);
 
 /* The statement a rule runs: `SELECT *, (<estimate>) AS ka_estimate,
  * (<let expr>) AS "<let name>"... FROM <scope> WHERE (<where>)` (NULL when

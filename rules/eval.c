@@ -22,13 +22,25 @@ typedef struct colmap {
 
 static void map_columns(sqlite3_stmt *st, colmap *m)
 {
-	struct { const char *name; int *slot; } want[] = {
-		{"file", &m->file}, {"line", &m->line}, {"col", &m->col},
-		{"end_line", &m->end_line}, {"end_col", &m->end_col},
-		{"begin_off", &m->begin_off}, {"end_off", &m->end_off},
-		{"kernel", &m->kernel}, {"id", &m->id}, {"assumption", &m->assumption},
-		{"block_source", &m->block_source}, {"kernel_id", &m->kernel_id},
-		{"block_x", &m->block_x}, {"block_y", &m->block_y}, {"block_z", &m->block_z},
+	struct {
+		const char *name;
+		int *slot;
+	} want[] = {
+		{"file", &m->file},
+		{"line", &m->line},
+		{"col", &m->col},
+		{"end_line", &m->end_line},
+		{"end_col", &m->end_col},
+		{"begin_off", &m->begin_off},
+		{"end_off", &m->end_off},
+		{"kernel", &m->kernel},
+		{"id", &m->id},
+		{"assumption", &m->assumption},
+		{"block_source", &m->block_source},
+		{"kernel_id", &m->kernel_id},
+		{"block_x", &m->block_x},
+		{"block_y", &m->block_y},
+		{"block_z", &m->block_z},
 		{"ka_estimate", &m->estimate},
 	};
 	size_t nw = sizeof want / sizeof want[0];
@@ -65,8 +77,8 @@ static void assumed_block(sqlite3 *db, sqlite3_stmt *row, const colmap *m, ka_bu
 			  col_int(row, m->block_z, 0)};
 	if (!b[0] && m->kernel_id >= 0 && sqlite3_column_type(row, m->kernel_id) != SQLITE_NULL) {
 		sqlite3_stmt *st = NULL;
-		if (sqlite3_prepare_v2(db, "SELECT block_x, block_y, block_z FROM kernel WHERE id = ?",
-				       -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_prepare_v2(db, "SELECT block_x, block_y, block_z FROM kernel WHERE id = ?", -1,
+				       &st, NULL) == SQLITE_OK) {
 			sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, m->kernel_id));
 			if (sqlite3_step(st) == SQLITE_ROW)
 				for (int k = 0; k < 3; k++)
@@ -75,8 +87,10 @@ static void assumed_block(sqlite3 *db, sqlite3_stmt *row, const colmap *m, ka_bu
 		sqlite3_finalize(st);
 	}
 	if (b[0])
-		ka_buf_printf(msg, " (assumed: block of %lldx%lldx%lld threads; no launch site or __launch_bounds__ fixes it)",
-			      b[0], b[1] ? b[1] : 1, b[2] ? b[2] : 1);
+		ka_buf_printf(
+			msg,
+			" (assumed: block of %lldx%lldx%lld threads; no launch site or __launch_bounds__ fixes it)",
+			b[0], b[1] ? b[1] : 1, b[2] ? b[2] : 1);
 	else
 		ka_buf_adds(msg, " (assumed: block shape not known from launch sites or __launch_bounds__)");
 }
@@ -111,8 +125,7 @@ out:
 	return rc;
 }
 
-static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m,
-			ka_findings *out)
+static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m, ka_findings *out)
 {
 	ka_finding f = {0};
 	ka_buf msg;
@@ -157,8 +170,7 @@ out:
 
 int ka_rule_select_sql(const ka_rule *r, ka_buf *out)
 {
-	int rc = ka_buf_printf(out, "SELECT *, (\n%s\n) AS ka_estimate",
-			       r->estimate ? r->estimate : "NULL");
+	int rc = ka_buf_printf(out, "SELECT *, (\n%s\n) AS ka_estimate", r->estimate ? r->estimate : "NULL");
 	for (int i = 0; i < r->let_names.n && rc == KA_OK; i++)
 		rc = ka_buf_printf(out, ", (\n%s\n) AS \"%s\"", r->let_exprs.v[i], r->let_names.v[i]);
 	if (rc == KA_OK)
@@ -197,7 +209,7 @@ static int run_rule(sqlite3 *db, const ka_rule *r, const ka_sql_budget *b, ka_fi
 	ka_sql_meter_start(db, &meter, b);
 	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
 		if (m.file < 0 || sqlite3_column_type(st, m.file) == SQLITE_NULL)
-			continue;  /* no location, nothing to point at */
+			continue; /* no location, nothing to point at */
 		if ((rc = make_finding(db, r, st, &m, out)) != KA_OK)
 			break;
 	}
@@ -205,10 +217,12 @@ static int run_rule(sqlite3 *db, const ka_rule *r, const ka_sql_budget *b, ka_fi
 	if (rc != KA_OK)
 		goto out;
 	if (src == SQLITE_INTERRUPT && meter.why[0])
-		rc = ka_error_set(KA_EINPUT, "%s: rule %s: stopped: %s (the budget of one rule; see docs/security.md)",
+		rc = ka_error_set(KA_EINPUT,
+				  "%s: rule %s: stopped: %s (the budget of one rule; see docs/security.md)",
 				  r->path, r->id, meter.why);
 	else if (src == SQLITE_NOMEM)
-		rc = ka_error_set(KA_EINPUT, "%s: rule %s: stopped: out of memory (SQLite's heap is limited to %lld MB)",
+		rc = ka_error_set(KA_EINPUT,
+				  "%s: rule %s: stopped: out of memory (SQLite's heap is limited to %lld MB)",
 				  r->path, r->id, (long long)(sqlite3_hard_heap_limit64(-1) >> 20));
 	else if (src != SQLITE_DONE)
 		rc = rule_error(r, sqlite3_errmsg(db));

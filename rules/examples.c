@@ -48,7 +48,7 @@ static int comment_only(const char *l, size_t len)
 		if (!isspace((unsigned char)l[i]))
 			return 0;
 	}
-	return 1;  /* blank lines count as skippable too */
+	return 1; /* blank lines count as skippable too */
 }
 
 /* Does "tag: a, b" after `//` name id? */
@@ -62,8 +62,9 @@ static int names_id(const char *c, size_t len, const char *tag, const char *id)
 	if (len < tl || strncmp(c, tag, tl) != 0)
 		return 0;
 	for (size_t i = tl; i + il <= len; i++)
-		if (strncmp(c + i, id, il) == 0 && (i + il == len || c[i + il] == ',' ||
-		    isspace((unsigned char)c[i + il])) && (c[i - 1] == ' ' || c[i - 1] == ',' || c[i - 1] == ':'))
+		if (strncmp(c + i, id, il) == 0 &&
+		    (i + il == len || c[i + il] == ',' || isspace((unsigned char)c[i + il])) &&
+		    (c[i - 1] == ' ' || c[i - 1] == ',' || c[i - 1] == ':'))
 			return 1;
 	return 0;
 }
@@ -95,7 +96,8 @@ static int annotate(ka_example *ex, const char *id)
 			continue;
 		int target = i;
 		if (comment_only(lines[i], lens[i]))
-			for (target = i + 1; target < n && comment_only(lines[target], lens[target]); target++)
+			for (target = i + 1; target < n && comment_only(lines[target], lens[target]);
+			     target++)
 				;
 		rc = is_bad ? add_line(&ex->expect, &ex->nexpect, target + 1)
 			    : add_line(&ex->ok, &ex->nok, target + 1);
@@ -139,7 +141,7 @@ int ka_examples_parse(const char *body, int body_line, const char *id, ka_exampl
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		int fence = len >= 3 && strncmp(p, "```", 3) == 0;
-		int bare = fence;  /* a closing fence has no info string */
+		int bare = fence; /* a closing fence has no info string */
 		for (size_t k = 3; bare && k < len; k++)
 			bare = isspace((unsigned char)p[k]);
 		if (bare && in) {

@@ -16,13 +16,13 @@
 typedef enum ka_example_kind { KA_EX_BAD, KA_EX_GOOD, KA_EX_FIXED } ka_example_kind;
 
 typedef struct ka_example {
-	char lang[8];            /* cuda | hip */
+	char lang[8]; /* cuda | hip */
 	ka_example_kind kind;
 	char *code;
-	int file_line;           /* rule-file line of the block's first code line */
-	int *expect;             /* example lines where rule_id must fire */
+	int file_line; /* rule-file line of the block's first code line */
+	int *expect;   /* example lines where rule_id must fire */
 	int nexpect;
-	int *ok;                 /* example lines where it must not */
+	int *ok; /* example lines where it must not */
 	int nok;
 } ka_example;
 

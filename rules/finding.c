@@ -81,7 +81,10 @@ int ka_finding_cmp(const ka_finding *a, const ka_finding *b)
 	return strcmp0(a->kernel, b->kernel);
 }
 
-static int cmp_void(const void *a, const void *b) { return ka_finding_cmp(a, b); }
+static int cmp_void(const void *a, const void *b)
+{
+	return ka_finding_cmp(a, b);
+}
 
 void ka_findings_sort_unique(ka_findings *fs)
 {
@@ -131,7 +134,8 @@ static int has_column(sqlite3 *db, const char *table, const char *col)
 {
 	sqlite3_stmt *st = NULL;
 	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL) !=
+	    SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);

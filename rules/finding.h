@@ -14,18 +14,18 @@
 
 typedef struct ka_finding {
 	char *file;
-	int line, col, end_line, end_col;   /* 1-based; columns in bytes */
-	long begin_off, end_off;            /* byte offsets, end exclusive; -1 unknown */
-	char *rule;                         /* rule id */
-	ka_severity severity;               /* from the impact band, capped by the rule */
-	char *message;                      /* rendered template (+ assumption, impact) */
-	double estimate;                    /* estimated slowdown factor; 0 = none */
-	char *basis;                        /* rendered basis of the estimate, or NULL */
-	char *kernel;                       /* NULL in host code */
-	char *fix;                          /* transform name or NULL */
+	int line, col, end_line, end_col; /* 1-based; columns in bytes */
+	long begin_off, end_off;          /* byte offsets, end exclusive; -1 unknown */
+	char *rule;                       /* rule id */
+	ka_severity severity;             /* from the impact band, capped by the rule */
+	char *message;                    /* rendered template (+ assumption, impact) */
+	double estimate;                  /* estimated slowdown factor; 0 = none */
+	char *basis;                      /* rendered basis of the estimate, or NULL */
+	char *kernel;                     /* NULL in host code */
+	char *fix;                        /* transform name or NULL */
 	ka_fix_safety fix_safety;
-	char *scope;                        /* facts table of the row */
-	long long row_id;                   /* its id (or rowid) */
+	char *scope;      /* facts table of the row */
+	long long row_id; /* its id (or rowid) */
 } ka_finding;
 
 typedef struct ka_findings {

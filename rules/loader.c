@@ -17,9 +17,25 @@
 #include <yaml.h>
 
 enum field {
-	F_ID, F_TITLE, F_SEVERITY, F_CATEGORY, F_SCOPE, F_WHERE, F_MESSAGE,
-	F_FIX, F_FIX_SAFETY, F_IMPACT, F_REFERENCES, F_TAGS, F_LANGUAGES,
-	F_ARCHITECTURES, F_ESTIMATE, F_BASIS, F_LET, F_STATUS, F_COUNT
+	F_ID,
+	F_TITLE,
+	F_SEVERITY,
+	F_CATEGORY,
+	F_SCOPE,
+	F_WHERE,
+	F_MESSAGE,
+	F_FIX,
+	F_FIX_SAFETY,
+	F_IMPACT,
+	F_REFERENCES,
+	F_TAGS,
+	F_LANGUAGES,
+	F_ARCHITECTURES,
+	F_ESTIMATE,
+	F_BASIS,
+	F_LET,
+	F_STATUS,
+	F_COUNT
 };
 
 static const struct {
@@ -43,21 +59,23 @@ static const struct {
 	[F_ARCHITECTURES] = {"architectures", 1, 0},
 	[F_ESTIMATE] = {"estimate", 0, 0},
 	[F_BASIS] = {"basis", 0, 0},
-	[F_LET] = {"let", 2, 0},   /* a mapping */
+	[F_LET] = {"let", 2, 0}, /* a mapping */
 	[F_STATUS] = {"status", 0, 0},
 };
 
 static const char *const category_names[KA_CAT_COUNT] = {
-	[KA_CAT_MEMORY] = "memory", [KA_CAT_ARITHMETIC] = "arithmetic",
-	[KA_CAT_DIVERGENCE] = "divergence", [KA_CAT_SYNCHRONIZATION] = "synchronization",
-	[KA_CAT_ATOMICS] = "atomics", [KA_CAT_LAUNCH] = "launch", [KA_CAT_OCCUPANCY] = "occupancy",
-	[KA_CAT_HOST] = "host", [KA_CAT_PORTABILITY] = "portability",
-	[KA_CAT_CORRECTNESS] = "correctness",
+	[KA_CAT_MEMORY] = "memory",           [KA_CAT_ARITHMETIC] = "arithmetic",
+	[KA_CAT_DIVERGENCE] = "divergence",   [KA_CAT_SYNCHRONIZATION] = "synchronization",
+	[KA_CAT_ATOMICS] = "atomics",         [KA_CAT_LAUNCH] = "launch",
+	[KA_CAT_OCCUPANCY] = "occupancy",     [KA_CAT_HOST] = "host",
+	[KA_CAT_PORTABILITY] = "portability", [KA_CAT_CORRECTNESS] = "correctness",
 };
 
 static const char *const status_names[KA_STATUS_COUNT] = {
-	[KA_STATUS_STABLE] = "stable", [KA_STATUS_PREVIEW] = "preview",
-	[KA_STATUS_CANDIDATE] = "candidate", [KA_STATUS_RETIRED] = "retired",
+	[KA_STATUS_STABLE] = "stable",
+	[KA_STATUS_PREVIEW] = "preview",
+	[KA_STATUS_CANDIDATE] = "candidate",
+	[KA_STATUS_RETIRED] = "retired",
 };
 
 /* Parsing state of one file. */
@@ -73,13 +91,12 @@ void ka_rule_free(ka_rule *r)
 {
 	if (!r)
 		return;
-	char **strs[] = {&r->id, &r->title, &r->category, &r->scope, &r->where,
-			 &r->message, &r->fix, &r->impact, &r->estimate, &r->basis,
-			 &r->body, &r->text, &r->path};
+	char **strs[] = {&r->id,     &r->title,    &r->category, &r->scope, &r->where, &r->message, &r->fix,
+			 &r->impact, &r->estimate, &r->basis,    &r->body,  &r->text,  &r->path};
 	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
 		free(*strs[i]);
-	ka_strlist *lists[] = {&r->references, &r->tags, &r->languages, &r->architectures,
-			       &r->let_names, &r->let_exprs};
+	ka_strlist *lists[] = {&r->references,    &r->tags,      &r->languages,
+			       &r->architectures, &r->let_names, &r->let_exprs};
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
 		for (int j = 0; j < lists[i]->n; j++)
 			free(lists[i]->v[j]);
@@ -108,8 +125,8 @@ int ka_rule_id_valid(const char *id)
 
 /* Find the end of the front matter.  Returns 0 when there is none; sets
  * fm/fm_len, body and body_line. */
-static int split_front_matter(const char *text, size_t len, const char **fm,
-			      size_t *fm_len, const char **body, int *body_line)
+static int split_front_matter(const char *text, size_t len, const char **fm, size_t *fm_len,
+			      const char **body, int *body_line)
 {
 	if (len < 3 || strncmp(text, "---", 3) != 0)
 		return 0;
@@ -139,7 +156,10 @@ static int split_front_matter(const char *text, size_t len, const char **fm,
 	return -1;
 }
 
-static int node_line(const yaml_node_t *n) { return (int)n->start_mark.line + 2; }
+static int node_line(const yaml_node_t *n)
+{
+	return (int)n->start_mark.line + 2;
+}
 
 static char *scalar_dup(const yaml_node_t *n)
 {
@@ -153,11 +173,11 @@ static char *scalar_dup(const yaml_node_t *n)
 		(ps)->bad = 1; \
 	} while (0)
 
-static int set_list(pstate *ps, yaml_document_t *doc, yaml_node_t *val,
-		    const char *name, ka_strlist *out, int line)
+static int set_list(pstate *ps, yaml_document_t *doc, yaml_node_t *val, const char *name, ka_strlist *out,
+		    int line)
 {
 	if (val->type == YAML_SCALAR_NODE && val->data.scalar.length == 0)
-		return 0;  /* `tags:` with nothing: an empty list */
+		return 0; /* `tags:` with nothing: an empty list */
 	if (val->type != YAML_SEQUENCE_NODE) {
 		perr(ps, line, "field '%s' must be a list", name);
 		return -1;
@@ -170,8 +190,8 @@ static int set_list(pstate *ps, yaml_document_t *doc, yaml_node_t *val,
 	for (int i = 0; i < n; i++) {
 		yaml_node_t *item = yaml_document_get_node(doc, it[i]);
 		if (!item || item->type != YAML_SCALAR_NODE) {
-			perr(ps, item ? node_line(item) : node_line(val),
-			     "items of '%s' must be strings", name);
+			perr(ps, item ? node_line(item) : node_line(val), "items of '%s' must be strings",
+			     name);
 			return -1;
 		}
 		out->v[out->n++] = scalar_dup(item);
@@ -278,8 +298,13 @@ static void set_scalar(pstate *ps, enum field f, char *v, int line)
 	ka_rule *r = ps->r;
 	char **slot = NULL;
 	switch (f) {
-	case F_ID: slot = &r->id; r->lines.id = line; break;
-	case F_TITLE: slot = &r->title; break;
+	case F_ID:
+		slot = &r->id;
+		r->lines.id = line;
+		break;
+	case F_TITLE:
+		slot = &r->title;
+		break;
 	case F_CATEGORY:
 		r->lines.category = line;
 		if (set_category(ps, v, line) < 0) {
@@ -293,12 +318,29 @@ static void set_scalar(pstate *ps, enum field f, char *v, int line)
 		set_status(ps, v, line);
 		free(v);
 		return;
-	case F_SCOPE: slot = &r->scope; r->lines.scope = line; break;
-	case F_WHERE: slot = &r->where; r->lines.where = line; break;
-	case F_MESSAGE: slot = &r->message; r->lines.message = line; break;
-	case F_IMPACT: slot = &r->impact; break;
-	case F_ESTIMATE: slot = &r->estimate; r->lines.estimate = line; break;
-	case F_BASIS: slot = &r->basis; r->lines.basis = line; break;
+	case F_SCOPE:
+		slot = &r->scope;
+		r->lines.scope = line;
+		break;
+	case F_WHERE:
+		slot = &r->where;
+		r->lines.where = line;
+		break;
+	case F_MESSAGE:
+		slot = &r->message;
+		r->lines.message = line;
+		break;
+	case F_IMPACT:
+		slot = &r->impact;
+		break;
+	case F_ESTIMATE:
+		slot = &r->estimate;
+		r->lines.estimate = line;
+		break;
+	case F_BASIS:
+		slot = &r->basis;
+		r->lines.basis = line;
+		break;
 	case F_FIX:
 		r->lines.fix = line;
 		if (strcmp(v, "none") == 0 || !*v) {
@@ -347,9 +389,10 @@ static void set_field(pstate *ps, yaml_document_t *doc, yaml_node_t *key, yaml_n
 		goto out;
 	}
 	if (fields[f].is_list) {
-		ka_strlist *l = f == F_REFERENCES ? &ps->r->references
-			: f == F_TAGS ? &ps->r->tags
-			: f == F_LANGUAGES ? &ps->r->languages : &ps->r->architectures;
+		ka_strlist *l = f == F_REFERENCES  ? &ps->r->references
+				: f == F_TAGS      ? &ps->r->tags
+				: f == F_LANGUAGES ? &ps->r->languages
+						   : &ps->r->architectures;
 		if (f == F_LANGUAGES)
 			ps->r->lines.languages = line;
 		if (f == F_ARCHITECTURES)
@@ -373,7 +416,9 @@ static void check_fields(pstate *ps)
 		if (fields[f].required && !ps->seen[f])
 			perr(ps, 1, "missing required field '%s'", fields[f].name);
 	if (r->id && !ka_rule_id_valid(r->id))
-		perr(ps, r->lines.id, "bad id '%s' (expected kebab-case with a family prefix, e.g. gmem-uncoalesced-access)", r->id);
+		perr(ps, r->lines.id,
+		     "bad id '%s' (expected kebab-case with a family prefix, e.g. gmem-uncoalesced-access)",
+		     r->id);
 	for (int i = 0; i < r->languages.n; i++)
 		if (strcmp(r->languages.v[i], "cuda") && strcmp(r->languages.v[i], "hip"))
 			perr(ps, r->lines.languages, "bad language '%s' (expected cuda or hip)",
@@ -404,8 +449,7 @@ static int parse_yaml(pstate *ps, const char *fm, size_t fm_len)
 		perr(ps, 2, "the front matter must be a YAML mapping of fields");
 		goto out;
 	}
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-	     p < root->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(&doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&doc, p->value);
 		if (!k || !v || k->type != YAML_SCALAR_NODE) {
@@ -421,8 +465,7 @@ out:
 	return rc;
 }
 
-int ka_rule_parse(ka_ruleset *rs, const char *path, const char *text, size_t len,
-		  ka_rule **out)
+int ka_rule_parse(ka_ruleset *rs, const char *path, const char *text, size_t len, ka_rule **out)
 {
 	int rc = KA_EINPUT;
 	pstate ps = {.rs = rs, .path = path};
@@ -432,7 +475,8 @@ int ka_rule_parse(ka_ruleset *rs, const char *path, const char *text, size_t len
 	*out = NULL;
 	int sp = split_front_matter(text, len, &fm, &fm_len, &body, &body_line);
 	if (sp == 0) {
-		ka_ruleset_error(rs, path, 1, "missing YAML front matter (the file must start with a '---' line)");
+		ka_ruleset_error(rs, path, 1,
+				 "missing YAML front matter (the file must start with a '---' line)");
 		return KA_EINPUT;
 	}
 	if (sp < 0) {

@@ -13,12 +13,12 @@
 #include "util/buf.h"
 
 typedef struct ka_report_opts {
-	int color;                  /* ANSI colours (text) */
-	int excerpt;                /* source line + caret under each finding (text) */
-	int summary;                /* one line per kernel: its costliest finding (text) */
-	const ka_ruleset *rules;    /* metadata for JSON/SARIF; may be NULL */
-	const char *version;        /* tool version for SARIF/JSON */
-	ka_sources *src;            /* source text (excerpts, UTF-16 columns) */
+	int color;               /* ANSI colours (text) */
+	int excerpt;             /* source line + caret under each finding (text) */
+	int summary;             /* one line per kernel: its costliest finding (text) */
+	const ka_ruleset *rules; /* metadata for JSON/SARIF; may be NULL */
+	const char *version;     /* tool version for SARIF/JSON */
+	ka_sources *src;         /* source text (excerpts, UTF-16 columns) */
 	/* SARIF `fixes` of a finding as a JSON array text (malloc'd) or NULL;
 	 * set by whoever links the rewriter.  May be NULL. */
 	char *(*fixes)(const ka_finding *f, void *ud);

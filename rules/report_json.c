@@ -62,10 +62,10 @@ static int kernels_json(json_t *root, const ka_findings *fs)
 	for (size_t i = 0; i < n && rc == KA_OK; i++) {
 		const ka_finding *f = &fs->v[idx[i]];
 		json_t *k = json_pack("{s:o, s:o, s:s, s:s, s:i, s:o, s:o}", "file", ka_json_text(f->file),
-				      "kernel", ka_json_text(f->kernel), "rule", f->rule,
-				      "severity", ka_severity_name(f->severity), "line", f->line,
-				      "estimate", f->estimate > 0 ? json_real(f->estimate) : json_null(),
-				      "basis", ka_json_text(f->basis));
+				      "kernel", ka_json_text(f->kernel), "rule", f->rule, "severity",
+				      ka_severity_name(f->severity), "line", f->line, "estimate",
+				      f->estimate > 0 ? json_real(f->estimate) : json_null(), "basis",
+				      ka_json_text(f->basis));
 		if (!k || json_array_append_new(arr, k) != 0)
 			rc = KA_ENOMEM;
 	}
@@ -97,8 +97,10 @@ int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 	put(root, "findings", json_incref(arr), &bad);
 	if (!bad && kernels_json(root, fs) != KA_OK)
 		goto out;
-	put(root, "summary", json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR],
-				       "warning", count[KA_SEV_WARNING], "note", count[KA_SEV_NOTE]), &bad);
+	put(root, "summary",
+	    json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR], "warning", count[KA_SEV_WARNING],
+		      "note", count[KA_SEV_NOTE]),
+	    &bad);
 	if (bad || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))
 		goto out;
 	rc = ka_buf_adds(out, text);

@@ -57,17 +57,15 @@ static json_t *tags_of(const ka_rule *r)
 
 static json_t *rule_json(const ka_rule *r)
 {
-	json_t *props = json_pack("{s:o, s:s, s:s, s:s}", "tags", tags_of(r),
-				  "category", ka_category_name(r->cat),
-				  "status", ka_rule_status_name(r->status),
+	json_t *props = json_pack("{s:o, s:s, s:s, s:s}", "tags", tags_of(r), "category",
+				  ka_category_name(r->cat), "status", ka_rule_status_name(r->status),
 				  "problem.severity", level(r->severity));
 	if (props && r->impact)
 		json_object_set_new(props, "impact", ka_json_text(r->impact));
-	return json_pack("{s:o, s:{s:o}, s:{s:o}, s:{s:o, s:o}, s:{s:s}, s:o*}",
-			 "id", ka_json_text(r->id), "shortDescription", "text", ka_json_text(r->title),
-			 "fullDescription", "text", ka_json_text(r->title),
-			 "help", "text", ka_json_text(r->body), "markdown", ka_json_text(r->body),
-			 "defaultConfiguration", "level", level(r->severity),
+	return json_pack("{s:o, s:{s:o}, s:{s:o}, s:{s:o, s:o}, s:{s:s}, s:o*}", "id", ka_json_text(r->id),
+			 "shortDescription", "text", ka_json_text(r->title), "fullDescription", "text",
+			 ka_json_text(r->title), "help", "text", ka_json_text(r->body), "markdown",
+			 ka_json_text(r->body), "defaultConfiguration", "level", level(r->severity),
 			 "properties", props);
 }
 
@@ -87,13 +85,12 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 	int ec = utf16(o->src, f->file, el, f->end_col > 0 ? f->end_col : f->col);
 	if (el == f->line && ec <= sc)
 		ec = sc + 1;
-	json_t *region = json_pack("{s:i, s:i, s:i, s:i}", "startLine", f->line, "startColumn", sc,
-				   "endLine", el, "endColumn", ec);
-	json_t *res = json_pack("{s:o, s:s, s:{s:o}, s:[{s:{s:{s:o}, s:o}}]}",
-				"ruleId", ka_json_text(f->rule), "level", level(f->severity),
-				"message", "text", ka_json_text(f->message),
-				"locations", "physicalLocation", "artifactLocation", "uri", uri_of(f->file),
-				"region", region);
+	json_t *region = json_pack("{s:i, s:i, s:i, s:i}", "startLine", f->line, "startColumn", sc, "endLine",
+				   el, "endColumn", ec);
+	json_t *res = json_pack("{s:o, s:s, s:{s:o}, s:[{s:{s:{s:o}, s:o}}]}", "ruleId",
+				ka_json_text(f->rule), "level", level(f->severity), "message", "text",
+				ka_json_text(f->message), "locations", "physicalLocation", "artifactLocation",
+				"uri", uri_of(f->file), "region", region);
 	if (res && index >= 0)
 		json_object_set_new(res, "ruleIndex", json_integer(index));
 	json_t *props = res ? json_object() : NULL;
@@ -107,7 +104,7 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 		json_object_set_new(res, "properties", props);
 	else
 		json_decref(props);
-	char *fixes = res && o->fixes ? o->fixes(f, o->fixes_ud) : NULL;   /* the rewriter's */
+	char *fixes = res && o->fixes ? o->fixes(f, o->fixes_ud) : NULL; /* the rewriter's */
 	json_t *jf = fixes ? json_loads(fixes, 0, NULL) : NULL;
 	if (jf)
 		json_object_set_new(res, "fixes", jf);
@@ -149,10 +146,9 @@ int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 		if (json_array_append_new(results, result_json(&fs->v[i], idx, o)) != 0)
 			goto out;
 	}
-	root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:o, s:O}}, s:O, s:s}]}",
-			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
-			 "version", "2.1.0", "runs", "tool", "driver", "name", "kcheck",
-			 "version", ka_json_text(o->version ? o->version : "0"),
+	root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:o, s:O}}, s:O, s:s}]}", "$schema",
+			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
+			 "driver", "name", "kcheck", "version", ka_json_text(o->version ? o->version : "0"),
 			 "rules", rules, "results", results, "columnKind", "utf16CodeUnits");
 	if (!root || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))
 		goto out;

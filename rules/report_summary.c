@@ -51,7 +51,7 @@ int ka_report_costliest(const ka_findings *fs, size_t **out, size_t *nout)
 
 int ka_report_summary_line(ka_buf *out, const ka_finding *f)
 {
-	int rc = ka_report_escape(out, f->file);  /* names from the repository */
+	int rc = ka_report_escape(out, f->file); /* names from the repository */
 	if (rc == KA_OK)
 		rc = ka_buf_adds(out, ": kernel ");
 	if (rc == KA_OK)

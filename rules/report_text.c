@@ -40,8 +40,7 @@ static unsigned code_point(const unsigned char *s, size_t k)
 /* Append the character at s[0..n) in printable form (out may be NULL);
  * returns the bytes it takes and sets *cols to the columns it prints as.
  * keep_tab: a tab stays a tab (source lines, where carets align). */
-static size_t put_char(ka_buf *out, int *rc, const unsigned char *s, size_t n, int keep_tab,
-		       int *cols)
+static size_t put_char(ka_buf *out, int *rc, const unsigned char *s, size_t n, int keep_tab, int *cols)
 {
 	char esc[16] = "";
 	size_t k = ka_utf8_seq(s, n);
@@ -95,7 +94,7 @@ static int add_excerpt(ka_buf *out, const ka_finding *f, const ka_report_opts *o
 	if (rc == KA_OK)
 		rc = ka_buf_adds(out, "\n      | ");
 	size_t i = 0;
-	while (i < c && i < len && rc == KA_OK) {  /* one column per printed character */
+	while (i < c && i < len && rc == KA_OK) { /* one column per printed character */
 		int tab = p[i] == '\t';
 		i += put_char(NULL, &rc, u + i, len - i, 1, &cols);
 		for (int k = 0; k < cols && rc == KA_OK; k++)
@@ -146,7 +145,8 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 		if (rc == KA_OK)
 			rc = ka_report_escape(out, f->message);
 		if (rc == KA_OK)
-			rc = ka_buf_printf(out, o->color ? " [" C_BOLD "%s" C_RESET "]\n" : " [%s]\n", f->rule);
+			rc = ka_buf_printf(out, o->color ? " [" C_BOLD "%s" C_RESET "]\n" : " [%s]\n",
+					   f->rule);
 		if (rc == KA_OK && o->excerpt)
 			rc = add_excerpt(out, f, o);
 	}

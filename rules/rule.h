@@ -15,40 +15,36 @@
 #define KA_RULES_RULE_H
 #include <stddef.h>
 
-typedef enum ka_severity {
-	KA_SEV_NOTE = 0,
-	KA_SEV_WARNING = 1,
-	KA_SEV_ERROR = 2
-} ka_severity;
+typedef enum ka_severity { KA_SEV_NOTE = 0, KA_SEV_WARNING = 1, KA_SEV_ERROR = 2 } ka_severity;
 
 typedef enum ka_fix_safety {
-	KA_FIX_SUGGEST = 0,   /* shown, never applied */
-	KA_FIX_SAFE = 1,      /* applied by --fix */
-	KA_FIX_UNSAFE = 2     /* applied by --unsafe-fixes */
+	KA_FIX_SUGGEST = 0, /* shown, never applied */
+	KA_FIX_SAFE = 1,    /* applied by --fix */
+	KA_FIX_UNSAFE = 2   /* applied by --unsafe-fixes */
 } ka_fix_safety;
 
 /* The closed set of categories (docs/rules.md); SARIF carries the name as a
  * tag and as properties.category. */
 typedef enum ka_category {
-	KA_CAT_MEMORY = 0,       /* global, shared, local, constant memory traffic */
-	KA_CAT_ARITHMETIC,       /* instruction selection, precision, math functions */
-	KA_CAT_DIVERGENCE,       /* lanes of a warp taking different paths */
-	KA_CAT_SYNCHRONIZATION,  /* barriers and fences that cost without ordering */
-	KA_CAT_ATOMICS,          /* contention on atomic addresses */
-	KA_CAT_LAUNCH,           /* grid and block configuration */
-	KA_CAT_OCCUPANCY,        /* registers, shared memory, bounds per SM */
-	KA_CAT_HOST,             /* host-side API use around the kernels */
-	KA_CAT_PORTABILITY,      /* code that breaks or slows on another vendor */
-	KA_CAT_CORRECTNESS,      /* hazards: undefined behaviour, failing launches */
+	KA_CAT_MEMORY = 0,      /* global, shared, local, constant memory traffic */
+	KA_CAT_ARITHMETIC,      /* instruction selection, precision, math functions */
+	KA_CAT_DIVERGENCE,      /* lanes of a warp taking different paths */
+	KA_CAT_SYNCHRONIZATION, /* barriers and fences that cost without ordering */
+	KA_CAT_ATOMICS,         /* contention on atomic addresses */
+	KA_CAT_LAUNCH,          /* grid and block configuration */
+	KA_CAT_OCCUPANCY,       /* registers, shared memory, bounds per SM */
+	KA_CAT_HOST,            /* host-side API use around the kernels */
+	KA_CAT_PORTABILITY,     /* code that breaks or slows on another vendor */
+	KA_CAT_CORRECTNESS,     /* hazards: undefined behaviour, failing launches */
 	KA_CAT_COUNT
 } ka_category;
 
 /* A rule's lifecycle (docs/rules.md, "Status"): what runs by default. */
 typedef enum ka_rule_status {
-	KA_STATUS_STABLE = 0,    /* runs by default */
-	KA_STATUS_PREVIEW,       /* runs when a positive --checks glob matches it */
-	KA_STATUS_CANDIDATE,     /* runs only when --checks names its exact id */
-	KA_STATUS_RETIRED,       /* never runs; kept for --explain and history */
+	KA_STATUS_STABLE = 0, /* runs by default */
+	KA_STATUS_PREVIEW,    /* runs when a positive --checks glob matches it */
+	KA_STATUS_CANDIDATE,  /* runs only when --checks names its exact id */
+	KA_STATUS_RETIRED,    /* never runs; kept for --explain and history */
 	KA_STATUS_COUNT
 } ka_rule_status;
 
@@ -67,22 +63,22 @@ typedef struct ka_rule_lines {
 
 typedef struct ka_rule {
 	char *id, *title, *category, *scope, *where, *message;
-	char *fix;                 /* transform name; NULL for `none` */
+	char *fix; /* transform name; NULL for `none` */
 	ka_fix_safety fix_safety;
-	ka_severity severity;      /* the ceiling: bands never raise above it */
-	ka_category cat;           /* `category`, whose name is in `category` */
-	ka_rule_status status;     /* `status:`, stable when absent */
-	char *impact;              /* measured effect, text; may be NULL */
-	char *estimate;            /* SQL expression: estimated slowdown factor; may be NULL */
-	char *basis;               /* template: the facts behind the estimate; may be NULL */
+	ka_severity severity;  /* the ceiling: bands never raise above it */
+	ka_category cat;       /* `category`, whose name is in `category` */
+	ka_rule_status status; /* `status:`, stable when absent */
+	char *impact;          /* measured effect, text; may be NULL */
+	char *estimate;        /* SQL expression: estimated slowdown factor; may be NULL */
+	char *basis;           /* template: the facts behind the estimate; may be NULL */
 	ka_strlist references, tags, languages, architectures;
-	ka_strlist let_names, let_exprs;  /* `let:` named SQL expressions for templates */
-	char *body;                /* Markdown after the front matter */
-	int body_line;             /* file line where the body starts */
-	char *text;                /* the whole file */
-	char *path;                /* "rules/gmem/x.md" (built-in) or a file path */
-	int builtin;               /* 1 when embedded in the binary */
-	int enabled;               /* selection by --checks (after loading: 1 when stable) */
+	ka_strlist let_names, let_exprs; /* `let:` named SQL expressions for templates */
+	char *body;                      /* Markdown after the front matter */
+	int body_line;                   /* file line where the body starts */
+	char *text;                      /* the whole file */
+	char *path;                      /* "rules/gmem/x.md" (built-in) or a file path */
+	int builtin;                     /* 1 when embedded in the binary */
+	int enabled;                     /* selection by --checks (after loading: 1 when stable) */
 	ka_rule_lines lines;
 } ka_rule;
 
@@ -99,8 +95,8 @@ int ka_ruleset_load_builtin(ka_ruleset *rs);
 int ka_ruleset_load_dir(ka_ruleset *rs, const char *dir);
 /* Parse one rule file's text.  override: 1 = replace a rule of the same id
  * loaded earlier from another source, 0 = a duplicate id is an error. */
-int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text,
-			size_t len, int builtin, int override);
+int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text, size_t len, int builtin,
+			int override);
 /* Compile every rule's SQL against an empty facts database, check the
  * scope, placeholders and regular expressions.  KA_OK or KA_EINPUT. */
 int ka_ruleset_check(ka_ruleset *rs);

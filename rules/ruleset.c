@@ -58,7 +58,10 @@ const char *ka_ruleset_errors(const ka_ruleset *rs)
 	return rs->errors.data ? rs->errors.data : "";
 }
 
-size_t ka_ruleset_count(const ka_ruleset *rs) { return rs->n; }
+size_t ka_ruleset_count(const ka_ruleset *rs)
+{
+	return rs->n;
+}
 ka_rule *ka_ruleset_at(const ka_ruleset *rs, size_t i)
 {
 	assert(i < rs->n);
@@ -139,15 +142,15 @@ static int check_place(ka_ruleset *rs, const ka_rule *r, const char *rel)
 		return KA_EINPUT;
 	}
 	if (strncmp(slash + 1, r->id, il) != 0 || strcmp(slash + 1 + il, ".md") != 0) {
-		ka_ruleset_error(rs, r->path, r->lines.id, "rule '%s' is in file '%s', expected %s.md",
-				 r->id, slash + 1, r->id);
+		ka_ruleset_error(rs, r->path, r->lines.id, "rule '%s' is in file '%s', expected %s.md", r->id,
+				 slash + 1, r->id);
 		return KA_EINPUT;
 	}
 	return KA_OK;
 }
 
-static int add_placed(ka_ruleset *rs, const char *path, const char *rel, const char *text,
-		      size_t len, int builtin, int override)
+static int add_placed(ka_ruleset *rs, const char *path, const char *rel, const char *text, size_t len,
+		      int builtin, int override)
 {
 	ka_rule *r = NULL;
 	int rc = ka_rule_parse(rs, path, text, len, &r);
@@ -161,8 +164,8 @@ static int add_placed(ka_ruleset *rs, const char *path, const char *rel, const c
 	return insert_rule(rs, r, override);
 }
 
-int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text, size_t len,
-			int builtin, int override)
+int ka_ruleset_add_text(ka_ruleset *rs, const char *path, const char *text, size_t len, int builtin,
+			int override)
 {
 	return add_placed(rs, path, NULL, text, len, builtin, override);
 }
@@ -191,8 +194,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* Collect *.md paths below dir (README.md excluded); each folder once, by
  * device and inode, so symbolic-link loops end. */
-static int collect_md(const char *dir, char ***paths, size_t *n, size_t *cap, int depth,
-		      ka_fs_seen *seen)
+static int collect_md(const char *dir, char ***paths, size_t *n, size_t *cap, int depth, ka_fs_seen *seen)
 {
 	if (depth > 16)
 		return KA_OK;
@@ -370,13 +372,16 @@ int ka_ruleset_select(ka_ruleset *rs, const char *globs)
 			}
 		}
 		if (i == rs->n && candidates)
-			return ka_error_set(KA_EINPUT, "--checks: '%s' matches only candidate rules, which run "
-					    "when named by their exact id", g.pat);
-		if (i == rs->n && retired)
-			return ka_error_set(KA_EINPUT, "--checks: '%s' names only retired rules, which never run",
+			return ka_error_set(KA_EINPUT,
+					    "--checks: '%s' matches only candidate rules, which run "
+					    "when named by their exact id",
 					    g.pat);
+		if (i == rs->n && retired)
+			return ka_error_set(
+				KA_EINPUT, "--checks: '%s' names only retired rules, which never run", g.pat);
 		if (i == rs->n)
-			return ka_error_set(KA_EINPUT, "--checks: '%s' matches no rule (see kcheck rules list)", g.pat);
+			return ka_error_set(KA_EINPUT,
+					    "--checks: '%s' matches no rule (see kcheck rules list)", g.pat);
 	}
 	return KA_OK;
 }

@@ -8,7 +8,7 @@
 
 typedef struct entry {
 	char *path;
-	char *text;     /* NULL when unreadable */
+	char *text; /* NULL when unreadable */
 	size_t len;
 	size_t *starts; /* offsets of line starts */
 	int nlines;
@@ -17,7 +17,7 @@ typedef struct entry {
 struct ka_sources {
 	entry *v;
 	size_t n, cap;
-	size_t last;    /* most recent hit: findings come sorted by file */
+	size_t last; /* most recent hit: findings come sorted by file */
 };
 
 int ka_sources_new(ka_sources **out)
@@ -98,7 +98,7 @@ int ka_sources_line(ka_sources *s, const char *path, int line, const char **p, s
 	if (end > b && e->text[end - 1] == '\r')
 		end--;
 	if (line == e->nlines && b == e->len)
-		return 0;  /* after the final newline */
+		return 0; /* after the final newline */
 	*p = e->text + b;
 	*len = end - b;
 	return 1;

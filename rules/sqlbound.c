@@ -39,7 +39,8 @@ static long long longest_line(sqlite3 *db)
 	sqlite3_stmt *st = NULL;
 	long long n = 0;
 	if (sqlite3_prepare_v2(db, "SELECT max(length(CAST(text AS BLOB))) FROM line", -1, &st, NULL) ==
-	    SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		    SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return n;
@@ -47,7 +48,9 @@ static long long longest_line(sqlite3 *db)
 
 int ka_sql_bound(sqlite3 *db)
 {
-	static const struct { int id, value; } lim[] = {
+	static const struct {
+		int id, value;
+	} lim[] = {
 		{SQLITE_LIMIT_SQL_LENGTH, KA_SQL_MAX_SQL},
 		{SQLITE_LIMIT_EXPR_DEPTH, KA_SQL_MAX_DEPTH},
 		{SQLITE_LIMIT_COMPOUND_SELECT, KA_SQL_MAX_COMPOUND},
@@ -64,7 +67,7 @@ int ka_sql_bound(sqlite3 *db)
 	/* no writable_schema, no writes to shadow tables, no schema functions */
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
-	long long len = 2 * longest_line(db) + 1;  /* room for text spanning lines */
+	long long len = 2 * longest_line(db) + 1; /* room for text spanning lines */
 	if (len < LEN_FLOOR)
 		len = LEN_FLOOR;
 	if (len > sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1))
@@ -95,8 +98,7 @@ static int on_progress(void *ud)
 	}
 	long long grown = (long long)sqlite3_memory_used() - m->heap0;
 	if (grown > m->budget.heap) {
-		snprintf(m->why, sizeof m->why, "used more than %lld MB of memory",
-			 m->budget.heap >> 20);
+		snprintf(m->why, sizeof m->why, "used more than %lld MB of memory", m->budget.heap >> 20);
 		return 1;
 	}
 	if ((m->steps / METER_EVERY) % CLOCK_EVERY == 0 && now_ms() - m->t0 > (double)m->budget.ms) {

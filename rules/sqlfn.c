@@ -28,7 +28,7 @@ typedef struct re_entry {
 typedef struct re_cache {
 	re_entry *head;
 	int n;
-	pcre2_match_context *mctx;  /* the limits of every match */
+	pcre2_match_context *mctx; /* the limits of every match */
 } re_cache;
 
 /* Enough for any sane pattern on a source line; a pattern that
@@ -66,7 +66,7 @@ static pcre2_code *compile(const char *pat, size_t len, char *err, size_t errlen
 		snprintf(err, errlen, "%s at offset %zu", (const char *)msg, (size_t)off);
 		return NULL;
 	}
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);  /* best effort */
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* best effort */
 	return re;
 }
 
@@ -75,7 +75,7 @@ static re_entry *cache_get(re_cache *c, const char *pat, char *err, size_t errle
 	re_entry *prev = NULL;
 	for (re_entry *e = c->head; e; prev = e, e = e->next) {
 		if (strcmp(e->pattern, pat) == 0) {
-			if (prev) {  /* move to front */
+			if (prev) { /* move to front */
 				prev->next = e->next;
 				e->next = c->head;
 				c->head = e;
@@ -102,7 +102,7 @@ static re_entry *cache_get(re_cache *c, const char *pat, char *err, size_t errle
 	}
 	e->next = c->head;
 	c->head = e;
-	if (++c->n > CACHE_MAX) {  /* drop the least recently used */
+	if (++c->n > CACHE_MAX) { /* drop the least recently used */
 		re_entry *p = c->head;
 		while (p->next && p->next->next)
 			p = p->next;
@@ -159,9 +159,9 @@ int ka_sql_register(sqlite3 *db)
 	pcre2_set_depth_limit(c->mctx, DEPTH_LIMIT);
 	pcre2_set_heap_limit(c->mctx, HEAP_LIMIT_KIB);
 	ka_sql_bound(db);
-	int rc = sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-					    c, regexp_fn, NULL, NULL, cache_free);
-	if (rc != SQLITE_OK)  /* SQLite calls the destructor on failure */
+	int rc = sqlite3_create_function_v2(db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, c, regexp_fn,
+					    NULL, NULL, cache_free);
+	if (rc != SQLITE_OK) /* SQLite calls the destructor on failure */
 		return ka_error_set(KA_ERR, "cannot register regexp(): %s", sqlite3_errmsg(db));
 	return KA_OK;
 }
@@ -173,22 +173,32 @@ typedef struct auth_state {
 static const char *action_name(int action)
 {
 	switch (action) {
-	case SQLITE_INSERT: return "INSERT";
-	case SQLITE_UPDATE: return "UPDATE";
-	case SQLITE_DELETE: return "DELETE";
-	case SQLITE_ATTACH: return "ATTACH";
-	case SQLITE_DETACH: return "DETACH";
-	case SQLITE_PRAGMA: return "PRAGMA";
-	case SQLITE_TRANSACTION: return "a transaction";
-	case SQLITE_SAVEPOINT: return "SAVEPOINT";
-	case SQLITE_ANALYZE: return "ANALYZE";
-	case SQLITE_REINDEX: return "REINDEX";
-	default: return "a schema change";
+	case SQLITE_INSERT:
+		return "INSERT";
+	case SQLITE_UPDATE:
+		return "UPDATE";
+	case SQLITE_DELETE:
+		return "DELETE";
+	case SQLITE_ATTACH:
+		return "ATTACH";
+	case SQLITE_DETACH:
+		return "DETACH";
+	case SQLITE_PRAGMA:
+		return "PRAGMA";
+	case SQLITE_TRANSACTION:
+		return "a transaction";
+	case SQLITE_SAVEPOINT:
+		return "SAVEPOINT";
+	case SQLITE_ANALYZE:
+		return "ANALYZE";
+	case SQLITE_REINDEX:
+		return "REINDEX";
+	default:
+		return "a schema change";
 	}
 }
 
-static int authorizer(void *ud, int action, const char *a, const char *b,
-		      const char *db, const char *trigger)
+static int authorizer(void *ud, int action, const char *a, const char *b, const char *db, const char *trigger)
 {
 	auth_state *st = ud;
 	switch (action) {
@@ -214,11 +224,12 @@ static int authorizer(void *ud, int action, const char *a, const char *b,
 		 * columns on first use, which SQLite authorizes as an UPDATE of
 		 * sqlite_schema; a real one is refused by SQLite itself, and
 		 * ka_sql_prepare_readonly refuses any statement that writes. */
-		if (action == SQLITE_UPDATE && a && (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_schema")))
+		if (action == SQLITE_UPDATE && a &&
+		    (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_schema")))
 			return SQLITE_OK;
 		/* CREATE/DROP first write sqlite_schema: name the schema change */
-		if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) &&
-		    a && strncmp(a, "sqlite_", 7) == 0) {
+		if ((action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE) && a &&
+		    strncmp(a, "sqlite_", 7) == 0) {
 			if (!st->denied[0])
 				snprintf(st->denied, sizeof st->denied, "a schema change");
 			return SQLITE_DENY;
@@ -241,7 +252,8 @@ int ka_sql_prepare_readonly(sqlite3 *db, const char *sql, sqlite3_stmt **out)
 	sqlite3_set_authorizer(db, NULL, NULL);
 	if (src != SQLITE_OK) {
 		if (st.denied[0])
-			rc = ka_error_set(KA_EINPUT, "not allowed in a rule: %s (rule SQL is read-only)", st.denied);
+			rc = ka_error_set(KA_EINPUT, "not allowed in a rule: %s (rule SQL is read-only)",
+					  st.denied);
 		else
 			rc = ka_error_set(KA_EINPUT, "%s", sqlite3_errmsg(db));
 		goto out;
@@ -326,7 +338,7 @@ int ka_sql_check_regexes(const char *sql)
 	int rc = KA_OK;
 	ka_buf_init(&pat, KA_SQL_MAX_SQL);
 	for (size_t i = 0; sql[i] && rc == KA_OK; i++) {
-		if (sql[i] == '\'') {  /* skip other literals whole */
+		if (sql[i] == '\'') { /* skip other literals whole */
 			size_t e = read_literal(sql, i, &pat);
 			if (!e)
 				break;
@@ -339,7 +351,7 @@ int ka_sql_check_regexes(const char *sql)
 		int call = sql[j] == '(';
 		size_t e = read_pattern(sql, call ? j + 1 : j, &pat);
 		if (!e || (call && sql[skip_blanks(sql, e)] != ','))
-			continue;  /* not a constant pattern: checked when it runs */
+			continue; /* not a constant pattern: checked when it runs */
 		pcre2_code *re = compile(pat.data ? pat.data : "", pat.len, err, sizeof err);
 		if (!re)
 			rc = ka_error_set(KA_EINPUT, "bad regular expression '%.200s': %s",

@@ -32,9 +32,9 @@ int ka_sql_bound(sqlite3 *db);
 
 /* What one rule's statement may spend while it runs. */
 typedef struct ka_sql_budget {
-	long long steps;   /* SQLite VM steps */
-	long long ms;      /* wall-clock milliseconds */
-	long long heap;    /* bytes of SQLite heap above the level at the start */
+	long long steps; /* SQLite VM steps */
+	long long ms;    /* wall-clock milliseconds */
+	long long heap;  /* bytes of SQLite heap above the level at the start */
 } ka_sql_budget;
 
 #define KA_SQL_BUDGET_DEFAULT {200000000LL, 10000LL, 256LL << 20}

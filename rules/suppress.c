@@ -118,7 +118,7 @@ static int add_marker(ka_suppressions *s, const char *lstart, const char *m, con
 		}
 	}
 	if (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-		return KA_OK;  /* NOLINTFOO: not ours */
+		return KA_OK; /* NOLINTFOO: not ours */
 	x.line = line;
 	x.col = (int)(m - lstart) + 1;
 	x.first = x.last = x.kind == KA_NOLINT_NEXTLINE ? line + 1 : line;
@@ -140,7 +140,7 @@ static void pair_ranges(ka_suppressions *s, int nlines)
 			if (b->kind == KA_NOLINT_BEGIN && b->unmatched == 0 && b->last == b->line &&
 			    b->first == b->line && b->used == 0 && same_list(b, e)) {
 				b->last = e->line;
-				b->used = -1;  /* paired (reset below) */
+				b->used = -1; /* paired (reset below) */
 				e->unmatched = 0;
 				break;
 			}

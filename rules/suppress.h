@@ -13,19 +13,17 @@
 #define KA_RULES_SUPPRESS_H
 #include <stddef.h>
 
-typedef enum ka_nolint_kind {
-	KA_NOLINT, KA_NOLINT_NEXTLINE, KA_NOLINT_BEGIN, KA_NOLINT_END
-} ka_nolint_kind;
+typedef enum ka_nolint_kind { KA_NOLINT, KA_NOLINT_NEXTLINE, KA_NOLINT_BEGIN, KA_NOLINT_END } ka_nolint_kind;
 
 typedef struct ka_suppression {
 	ka_nolint_kind kind;
-	int line, col;        /* where the comment is (1-based, byte column) */
-	int first, last;      /* lines it covers */
-	char **rules;         /* globs; nrules == 0 means all */
+	int line, col;   /* where the comment is (1-based, byte column) */
+	int first, last; /* lines it covers */
+	char **rules;    /* globs; nrules == 0 means all */
 	int nrules;
-	char *reason;         /* text after `--`, or NULL */
-	int used;             /* set by ka_suppress_match */
-	int unmatched;        /* BEGIN without END, or END without BEGIN */
+	char *reason;  /* text after `--`, or NULL */
+	int used;      /* set by ka_suppress_match */
+	int unmatched; /* BEGIN without END, or END without BEGIN */
 } ka_suppression;
 
 typedef struct ka_suppressions {

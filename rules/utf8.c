@@ -34,7 +34,7 @@ size_t ka_utf8_seq(const unsigned char *s, size_t n)
 char *ka_utf8_fix(const char *s)
 {
 	size_t n = strlen(s), o = 0;
-	char *out = malloc(n * 3 + 1);  /* each bad byte becomes 3 bytes */
+	char *out = malloc(n * 3 + 1); /* each bad byte becomes 3 bytes */
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < n;) {

@@ -20,7 +20,8 @@ static int accumulate_in_register_row(xf_ctx *c, sqlite3_int64 id)
 	int rc = xf_loop_access_load(c, id, &la);
 	if (rc <= 0 || strcmp(la.rw, "read") == 0)
 		goto out;
-	if ((rc = xf_source(c, la.file, &src, &len)) < 0 || (rc = xf_loop_access_check(c, &la, src, len)) <= 0)
+	if ((rc = xf_source(c, la.file, &src, &len)) < 0 ||
+	    (rc = xf_loop_access_check(c, &la, src, len)) <= 0)
 		goto out;
 	ka_fix *f = xf_fix(c, la.file, KA_FIX_UNSAFE, "accumulate %s in a register across the loop", la.text);
 	if (!f || (rc = ka_buf_printf(&t, "auto %s = %s;\n%s", la.name, la.text, la.indent)) < 0 ||

@@ -10,9 +10,11 @@
 static int add_launch_bounds_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, name, decl_begin_off, body_begin_off, block_threads, "
+	int rc = xf_fact_load(c,
+			      "SELECT file, name, decl_begin_off, body_begin_off, block_threads, "
 			      "block_source, launch_sites_agree, launch_bounds_max, kind FROM kernel "
-			      "WHERE id = ?1", id, &r);
+			      "WHERE id = ?1",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *name = xf_str(&r, "name"), *src;
@@ -20,7 +22,7 @@ static int add_launch_bounds_row(xf_ctx *c, sqlite3_int64 id)
 	int threads = (int)xf_int(&r, "block_threads");
 	rc = 0;
 	if (strcmp(xf_str(&r, "kind"), "global") != 0 || !xf_is_null(&r, "launch_bounds_max"))
-		goto out;                       /* a device function, or bounds already there */
+		goto out; /* a device function, or bounds already there */
 	if (strcmp(xf_str(&r, "block_source"), "launch") != 0 || xf_int(&r, "launch_sites_agree") != 1 ||
 	    threads <= 0) {
 		xf_skip(c, file, db, "the launch sites of %s do not agree on a constant block size", name);
@@ -28,8 +30,8 @@ static int add_launch_bounds_row(xf_ctx *c, sqlite3_int64 id)
 	}
 	if (threads % 32 != 0 || threads < 128) {
 		/* round-block-size may still change such a block; bounds would pin it */
-		xf_skip(c, file, db, "the block of %s (%d threads) is below 128 or not a multiple of 32", name,
-			threads);
+		xf_skip(c, file, db, "the block of %s (%d threads) is below 128 or not a multiple of 32",
+			name, threads);
 		goto out;
 	}
 	if ((rc = xf_source(c, file, &src, &len)) < 0)

@@ -9,8 +9,10 @@
 static int const_restrict_params_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, name, begin_off, end_off, is_pointer, is_const_pointee, "
-			      "is_restrict, is_read, is_written FROM param WHERE id = ?1", id, &r);
+	int rc = xf_fact_load(c,
+			      "SELECT file, name, begin_off, end_off, is_pointer, is_const_pointee, "
+			      "is_restrict, is_read, is_written FROM param WHERE id = ?1",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *name = xf_str(&r, "name"), *src;
@@ -41,8 +43,9 @@ static int const_restrict_params_row(xf_ctx *c, sqlite3_int64 id)
 		rc = -1;
 	if (rc >= 0 && add_const)
 		rc = ka_fix_add_edit(f, b, b, "const ");
-	if (rc >= 0 && add_restrict)      /* `float* a` keeps its spacing: `float* __restrict__ a` */
-		rc = ka_fix_add_edit(f, star, nb, star >= 2 && src[star - 2] != ' ' ? " __restrict__ " : "__restrict__ ");
+	if (rc >= 0 && add_restrict) /* `float* a` keeps its spacing: `float* __restrict__ a` */
+		rc = ka_fix_add_edit(f, star, nb,
+				     star >= 2 && src[star - 2] != ' ' ? " __restrict__ " : "__restrict__ ");
 out:
 	xf_fact_done(&r);
 	return rc;
@@ -54,8 +57,8 @@ XF_TRANSFORM(const_restrict_params, KA_FIX_UNSAFE,
 	if (strcmp(c->req->scope, "kernel") == 0) {
 		sqlite3_stmt *st = NULL;
 		int rc = 0;
-		if (sqlite3_prepare_v2(c->db, "SELECT id FROM param WHERE kernel_id = ?1 ORDER BY idx",
-				       -1, &st, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(c->db, "SELECT id FROM param WHERE kernel_id = ?1 ORDER BY idx", -1,
+				       &st, NULL) != SQLITE_OK)
 			return -1;
 		sqlite3_bind_int64(st, 1, c->req->rowid);
 		while (rc >= 0 && sqlite3_step(st) == SQLITE_ROW)

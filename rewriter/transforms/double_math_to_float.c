@@ -5,14 +5,14 @@
 #include "rewriter/transforms/xform.h"
 
 static const char *const map[][2] = {
-	{"sqrt", "sqrtf"}, {"cbrt", "cbrtf"}, {"exp", "expf"}, {"exp2", "exp2f"},
-	{"exp10", "exp10f"}, {"expm1", "expm1f"}, {"log", "logf"}, {"log2", "log2f"},
-	{"log10", "log10f"}, {"log1p", "log1pf"}, {"sin", "sinf"}, {"cos", "cosf"},
-	{"tan", "tanf"}, {"asin", "asinf"}, {"acos", "acosf"}, {"atan", "atanf"},
-	{"atan2", "atan2f"}, {"sinh", "sinhf"}, {"cosh", "coshf"}, {"tanh", "tanhf"},
-	{"pow", "powf"}, {"fabs", "fabsf"}, {"floor", "floorf"}, {"ceil", "ceilf"},
-	{"round", "roundf"}, {"trunc", "truncf"}, {"fmin", "fminf"}, {"fmax", "fmaxf"},
-	{"fma", "fmaf"}, {"fmod", "fmodf"}, {"erf", "erff"}, {"erfc", "erfcf"},
+	{"sqrt", "sqrtf"},   {"cbrt", "cbrtf"},   {"exp", "expf"},     {"exp2", "exp2f"},
+	{"exp10", "exp10f"}, {"expm1", "expm1f"}, {"log", "logf"},     {"log2", "log2f"},
+	{"log10", "log10f"}, {"log1p", "log1pf"}, {"sin", "sinf"},     {"cos", "cosf"},
+	{"tan", "tanf"},     {"asin", "asinf"},   {"acos", "acosf"},   {"atan", "atanf"},
+	{"atan2", "atan2f"}, {"sinh", "sinhf"},   {"cosh", "coshf"},   {"tanh", "tanhf"},
+	{"pow", "powf"},     {"fabs", "fabsf"},   {"floor", "floorf"}, {"ceil", "ceilf"},
+	{"round", "roundf"}, {"trunc", "truncf"}, {"fmin", "fminf"},   {"fmax", "fmaxf"},
+	{"fma", "fmaf"},     {"fmod", "fmodf"},   {"erf", "erff"},     {"erfc", "erfcf"},
 	{"rsqrt", "rsqrtf"}, {"hypot", "hypotf"}, {NULL, NULL}};
 
 static int double_math_to_float_row(xf_ctx *c, sqlite3_int64 id)

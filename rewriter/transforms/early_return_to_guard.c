@@ -21,8 +21,8 @@
 
 typedef struct body {
 	const char *s;
-	size_t b, e;              /* the statements after the if, up to the closing } */
-	size_t cut[MAX_SPLITS];   /* starts of top-level `__syncthreads();` */
+	size_t b, e;            /* the statements after the if, up to the closing } */
+	size_t cut[MAX_SPLITS]; /* starts of top-level `__syncthreads();` */
 	size_t cut_end[MAX_SPLITS];
 	int n_cut;
 } body;
@@ -90,8 +90,8 @@ static int split(body *bd)
 /* The guard: `a >= b` -> `a < b` for one top-level comparison, else `!(c)`. */
 static char *negate(const char *s, size_t b, size_t e)
 {
-	static const char *const ops[][2] = {{">=", "<"}, {"<=", ">"}, {"==", "!="}, {"!=", "=="},
-					     {">", "<="}, {"<", ">="}};
+	static const char *const ops[][2] = {{">=", "<"},  {"<=", ">"}, {"==", "!="},
+					     {"!=", "=="}, {">", "<="}, {"<", ">="}};
 	size_t at = 0, n_ops = 0, op = 0;
 	ka_buf out;
 	ka_buf_init(&out, 1 << 16);
@@ -118,8 +118,8 @@ static char *negate(const char *s, size_t b, size_t e)
 
 static int keyword(const char *s, size_t b, size_t e)
 {
-	static const char *const kw[] = {"return", "if", "for", "while", "do", "switch", "else",
-					 "goto", "break", "continue", "case", "default", NULL};
+	static const char *const kw[] = {"return", "if",    "for",      "while", "do",      "switch", "else",
+					 "goto",   "break", "continue", "case",  "default", NULL};
 	for (int k = 0; kw[k]; k++)
 		if (e - b == strlen(kw[k]) && memcmp(s + b, kw[k], e - b) == 0)
 			return 1;
@@ -275,8 +275,8 @@ static int just_return(const char *s, size_t ce, size_t ie)
 	return i == ie;
 }
 
-static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_t ib, size_t ie,
-		   size_t cb, size_t ce, size_t kb, size_t ke)
+static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_t ib, size_t ie, size_t cb,
+		   size_t ce, size_t kb, size_t ke)
 {
 	body bd = {s, ie, 0, {0}, {0}, 0};
 	char name[128], *neg = NULL, *indent = NULL;
@@ -299,7 +299,8 @@ static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_
 		if (b >= e)
 			continue;
 		if (leaks_declaration(s, b, e, bd.e, name, sizeof name))
-			return xf_skip(c, file, b, "'%s' is declared before a barrier and used after it", name);
+			return xf_skip(c, file, b, "'%s' is declared before a barrier and used after it",
+				       name);
 		inline_ok &= !assigns(s, b, e, s, cb, ce);
 		seg_b[n] = b;
 		seg_e[n++] = e;
@@ -307,8 +308,11 @@ static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_
 	neg = negate(s, cb, ce);
 	indent = xf_indent_of(s, ib);
 	const char *guard = inline_ok ? neg : guard_name(s, kb, close);
-	ka_fix *f = neg && indent ? xf_fix(c, file, KA_FIX_SAFE, "early return -> if (%s) { ... } "
-					   "around the statements between barriers", guard) : NULL;
+	ka_fix *f = neg && indent ? xf_fix(c, file, KA_FIX_SAFE,
+					   "early return -> if (%s) { ... } "
+					   "around the statements between barriers",
+					   guard)
+				  : NULL;
 	rc = f ? (inline_ok ? drop_if(f, s, len, ib, ie) : keep_guard(f, ib, ie, guard, neg)) : -1;
 	for (int k = 0; rc >= 0 && k < n; k++)
 		rc = wrap(f, s, seg_b[k], seg_e[k], guard, indent);
@@ -320,9 +324,11 @@ static int rewrite(xf_ctx *c, const char *file, const char *s, size_t len, size_
 static int early_return_to_guard_row(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT r.file, r.if_begin_off, r.if_end_off, r.cond_begin_off, r.cond_end_off, "
-			  "k.body_begin_off, k.end_off, r.thread_dependent FROM early_return r "
-			  "JOIN kernel k ON k.id = r.kernel_id WHERE r.id = ?1", id, &st);
+	int r = xf_row(c,
+		       "SELECT r.file, r.if_begin_off, r.if_end_off, r.cond_begin_off, r.cond_end_off, "
+		       "k.body_begin_off, k.end_off, r.thread_dependent FROM early_return r "
+		       "JOIN kernel k ON k.id = r.kernel_id WHERE r.id = ?1",
+		       id, &st);
 	if (r <= 0)
 		return r;
 	const char *file = xf_text(st, 0), *src;
@@ -342,7 +348,8 @@ static int early_return_to_guard_row(xf_ctx *c, sqlite3_int64 id)
 		ie = xf_skip_ws(src, len, ie) + 1;
 	if (ke > len || !(ib < cb && cb <= ce && ce < ie && kb < ib && ie < ke) ||
 	    !xf_word_at(src, len, ib, "if") || src[kb] != '{' || !just_return(src, ce, ie)) {
-		xf_skip(c, file, ib < len ? ib : 0, "the text at the offsets is not `if (...) return;` "
+		xf_skip(c, file, ib < len ? ib : 0,
+			"the text at the offsets is not `if (...) return;` "
 			"(a macro, or the file changed on disk since it was analysed)");
 		goto out;
 	}
@@ -355,10 +362,11 @@ out:
 XF_TRANSFORM(early_return_to_guard, KA_FIX_SAFE,
 	     "if (i >= n) return; body -> if (i < n) { body } with barriers kept outside")
 {
-	if (strcmp(c->req->scope, "barrier") == 0) {   /* the finding is on the barrier */
+	if (strcmp(c->req->scope, "barrier") == 0) { /* the finding is on the barrier */
 		sqlite3_stmt *st;
-		int r = xf_row(c, "SELECT e.id FROM barrier b JOIN early_return e ON e.kernel_id = "
-				  "b.kernel_id AND e.line = b.divergent_return_line WHERE b.id = ?1",
+		int r = xf_row(c,
+			       "SELECT e.id FROM barrier b JOIN early_return e ON e.kernel_id = "
+			       "b.kernel_id AND e.line = b.divergent_return_line WHERE b.id = ?1",
 			       c->req->rowid, &st);
 		if (r <= 0)
 			return r;

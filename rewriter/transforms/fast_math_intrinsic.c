@@ -3,10 +3,10 @@
  * trade accuracy (a few ulp, reduced range) for speed; device code only. */
 #include "rewriter/transforms/xform.h"
 
-static const char *const map[][2] = {
-	{"expf", "__expf"}, {"exp10f", "__exp10f"}, {"logf", "__logf"}, {"log2f", "__log2f"},
-	{"log10f", "__log10f"}, {"sinf", "__sinf"}, {"cosf", "__cosf"}, {"tanf", "__tanf"},
-	{"powf", "__powf"}, {NULL, NULL}};
+static const char *const map[][2] = {{"expf", "__expf"},   {"exp10f", "__exp10f"}, {"logf", "__logf"},
+				     {"log2f", "__log2f"}, {"log10f", "__log10f"}, {"sinf", "__sinf"},
+				     {"cosf", "__cosf"},   {"tanf", "__tanf"},     {"powf", "__powf"},
+				     {NULL, NULL}};
 
 static int fast_math_intrinsic_row(xf_ctx *c, sqlite3_int64 id)
 {

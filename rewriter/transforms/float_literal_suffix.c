@@ -10,15 +10,17 @@
 static int float_literal_suffix_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, begin_off, end_off, text, kind, promotes_to_double, in_macro "
-			      "FROM literal WHERE id = ?1", id, &r);
+	int rc = xf_fact_load(c,
+			      "SELECT file, begin_off, end_off, text, kind, promotes_to_double, in_macro "
+			      "FROM literal WHERE id = ?1",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *text = xf_str(&r, "text"), *src;
 	size_t b = r.b, e = r.e, len;
 	rc = 0;
 	if (strcmp(xf_str(&r, "kind"), "double") != 0 || xf_int(&r, "promotes_to_double") != 1)
-		goto out;                       /* not a widening double literal: nothing to do */
+		goto out; /* not a widening double literal: nothing to do */
 	if (xf_int(&r, "in_macro") == 1) {
 		xf_skip(c, file, b, "literal %s is inside a macro expansion", text);
 		goto out;

@@ -22,8 +22,10 @@ static int full32(const char *t)
 static int hip_64bit_mask_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, callee, arg0_begin_off, arg0_end_off FROM call "
-			      "WHERE id = ?1 AND callee LIKE '%\\_sync' ESCAPE '\\'", id, &r);
+	int rc = xf_fact_load(c,
+			      "SELECT file, callee, arg0_begin_off, arg0_end_off FROM call "
+			      "WHERE id = ?1 AND callee LIKE '%\\_sync' ESCAPE '\\'",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *callee = xf_str(&r, "callee"), *src;
@@ -36,7 +38,8 @@ static int hip_64bit_mask_row(xf_ctx *c, sqlite3_int64 id)
 	char *arg = xf_dup(src, ab, ae);
 	if (!arg || !full32(arg)) {
 		if (arg)
-			xf_skip(c, file, ab, "mask '%s' of %s is not a 32-bit full-mask literal", arg, callee);
+			xf_skip(c, file, ab, "mask '%s' of %s is not a 32-bit full-mask literal", arg,
+				callee);
 		free(arg);
 		goto out;
 	}

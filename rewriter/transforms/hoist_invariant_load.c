@@ -19,12 +19,14 @@ static int hoist_invariant_load_row(xf_ctx *c, sqlite3_int64 id)
 	int rc = xf_loop_access_load(c, id, &la);
 	if (rc <= 0 || strcmp(la.rw, "read") != 0)
 		goto out;
-	if ((rc = xf_source(c, la.file, &src, &len)) < 0 || (rc = xf_loop_access_check(c, &la, src, len)) <= 0)
+	if ((rc = xf_source(c, la.file, &src, &len)) < 0 ||
+	    (rc = xf_loop_access_check(c, &la, src, len)) <= 0)
 		goto out;
 	if (xf_assigned(src, la.lb, la.le, la.base) == 2) {
 		size_t n = strlen(la.text);
 		for (size_t i = la.lb; i + n <= la.le; i++)
-			if (memcmp(src + i, la.text, n) == 0 && xf_assigned(src, i, i + n + 8, la.base) == 2) {
+			if (memcmp(src + i, la.text, n) == 0 &&
+			    xf_assigned(src, i, i + n + 8, la.base) == 2) {
 				rc = xf_skip(c, la.file, la.b, "the loop stores to %s", la.text);
 				goto out;
 			}

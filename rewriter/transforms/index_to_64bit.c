@@ -33,8 +33,7 @@ static size_t product_at(const char *s, size_t len, size_t i, size_t *first_end)
 }
 
 /* At a declaration `[unsigned] int NAME = <product>`: fill the edit points. */
-static int decl_at(const char *s, size_t len, size_t i, size_t *int_b, size_t *int_e,
-		   size_t *prod_b)
+static int decl_at(const char *s, size_t len, size_t i, size_t *int_b, size_t *int_e, size_t *prod_b)
 {
 	size_t j = i;
 	if (!xf_word_at(s, len, j, "int"))
@@ -53,7 +52,7 @@ static int decl_at(const char *s, size_t len, size_t i, size_t *int_b, size_t *i
 	j = xf_skip_ws(s, len, j + 1);
 	size_t fe, k = j;
 	if (k + 11 < len && memcmp(s + k, "threadIdx.", 10) == 0 && strchr("xyz", s[k + 10])) {
-		k = xf_skip_ws(s, len, k + 11);               /* threadIdx.x + blockIdx.x * ... */
+		k = xf_skip_ws(s, len, k + 11); /* threadIdx.x + blockIdx.x * ... */
 		if (k >= len || s[k] != '+')
 			return 0;
 		k = xf_skip_ws(s, len, k + 1);
@@ -67,7 +66,8 @@ static int decl_at(const char *s, size_t len, size_t i, size_t *int_b, size_t *i
 static int index_to_64bit_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, name, body_begin_off, end_off FROM kernel WHERE id = ?1", id, &r);
+	int rc = xf_fact_load(c, "SELECT file, name, body_begin_off, end_off FROM kernel WHERE id = ?1", id,
+			      &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *src;

@@ -64,11 +64,13 @@ static int whole_warps(const char *cond)
 static int step_text(ka_buf *out, const char *s, size_t b, size_t op, size_t oplen, size_t e)
 {
 	size_t le = xf_skip_ws_back(s, op), rb = xf_skip_ws(s, e, op + oplen);
-	size_t re = xf_skip_ws_back(s, e - 1);   /* before ';' */
+	size_t re = xf_skip_ws_back(s, e - 1); /* before ';' */
 	if (oplen == 2)
-		return ka_buf_printf(out, "{ auto warp_tmp = %.*s %c (%.*s); __syncwarp(); %.*s = warp_tmp; "
-				     "__syncwarp(); }", (int)(le - b), s + b, s[op], (int)(re - rb), s + rb,
-				     (int)(le - b), s + b);
+		return ka_buf_printf(out,
+				     "{ auto warp_tmp = %.*s %c (%.*s); __syncwarp(); %.*s = warp_tmp; "
+				     "__syncwarp(); }",
+				     (int)(le - b), s + b, s[op], (int)(re - rb), s + rb, (int)(le - b),
+				     s + b);
 	return ka_buf_printf(out, "{ auto warp_tmp = %.*s; __syncwarp(); %.*s = warp_tmp; __syncwarp(); }",
 			     (int)(re - rb), s + rb, (int)(le - b), s + b);
 }
@@ -76,8 +78,10 @@ static int step_text(ka_buf *out, const char *s, size_t b, size_t op, size_t opl
 static int insert_syncwarp_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, begin_off, end_off, cond_text, has_syncwarp FROM "
-			      "divergent_warp_code WHERE id = ?1", id, &r);
+	int rc = xf_fact_load(c,
+			      "SELECT file, begin_off, end_off, cond_text, has_syncwarp FROM "
+			      "divergent_warp_code WHERE id = ?1",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *src;
@@ -112,7 +116,8 @@ static int insert_syncwarp_row(xf_ctx *c, sqlite3_int64 id)
 		}
 		size_t op, oplen;
 		if (assignment(src, i, j + 1, &op, &oplen)) {
-			if (!f && !(f = xf_fix(c, file, safety, "__syncwarp() between the warp-synchronous steps"))) {
+			if (!f && !(f = xf_fix(c, file, safety,
+					       "__syncwarp() between the warp-synchronous steps"))) {
 				rc = -1;
 				break;
 			}
@@ -128,7 +133,7 @@ static int insert_syncwarp_row(xf_ctx *c, sqlite3_int64 id)
 	goto out;
 drop:
 	if (f)
-		ka_fix_clear_edits(f);   /* no partial rewrite: the fix is dropped as empty */
+		ka_fix_clear_edits(f); /* no partial rewrite: the fix is dropped as empty */
 out:
 	ka_buf_free(&t);
 	xf_fact_done(&r);

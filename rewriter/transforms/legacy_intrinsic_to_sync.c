@@ -9,15 +9,18 @@
 #include <string.h>
 
 static const char *const names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
-				    "__any", "__all", "__ballot", NULL};
+				    "__any",  "__all",     "__ballot",    NULL};
 
 static int legacy_intrinsic_to_sync_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT c.file AS file, c.callee AS callee, c.callee_begin_off AS callee_begin_off, "
-			      "c.callee_end_off AS callee_end_off, c.arg0_begin_off AS arg0_begin_off, "
-			      "c.in_divergent_branch AS in_divergent_branch, f.lang AS lang FROM call c "
-			      "LEFT JOIN file f ON f.path = c.file WHERE c.id = ?1", id, &r);
+	int rc = xf_fact_load(
+		c,
+		"SELECT c.file AS file, c.callee AS callee, c.callee_begin_off AS callee_begin_off, "
+		"c.callee_end_off AS callee_end_off, c.arg0_begin_off AS arg0_begin_off, "
+		"c.in_divergent_branch AS in_divergent_branch, f.lang AS lang FROM call c "
+		"LEFT JOIN file f ON f.path = c.file WHERE c.id = ?1",
+		id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *callee = xf_str(&r, "callee"), *src;
@@ -43,8 +46,8 @@ static int legacy_intrinsic_to_sync_row(xf_ctx *c, sqlite3_int64 id)
 	const char *mask = divergent ? "__activemask(), " : "0xffffffff, ";
 	char to[32];
 	snprintf(to, sizeof to, "%s_sync", callee);
-	ka_fix *f = xf_fix(c, file, divergent ? KA_FIX_UNSAFE : KA_FIX_SAFE, "%s -> %s(%s...)",
-			   callee, to, divergent ? "__activemask(), " : "0xffffffff, ");
+	ka_fix *f = xf_fix(c, file, divergent ? KA_FIX_UNSAFE : KA_FIX_SAFE, "%s -> %s(%s...)", callee, to,
+			   divergent ? "__activemask(), " : "0xffffffff, ");
 	rc = f ? ka_fix_add_edit(f, cb, ce, to) : -1;
 	if (rc >= 0)
 		rc = ka_fix_add_edit(f, ab, ab, mask);

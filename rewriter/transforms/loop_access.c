@@ -18,7 +18,7 @@ int xf_assigned(const char *s, size_t lb, size_t le, const char *w)
 		if (!xf_word_at(s, le, k, w))
 			continue;
 		size_t a = xf_skip_ws(s, le, k + n), p = xf_skip_ws_back(s, k);
-		if (a < le && s[a] == '[') {          /* x[...] = : an element, not x itself */
+		if (a < le && s[a] == '[') { /* x[...] = : an element, not x itself */
 			size_t m = xf_match(s, le, a);
 			if (m == (size_t)-1)
 				return 1;
@@ -27,9 +27,9 @@ int xf_assigned(const char *s, size_t lb, size_t le, const char *w)
 				continue;
 			return 2;
 		}
-		if (a + 1 < le && ((s[a] == '=' && s[a + 1] != '=') ||
-				   (strchr("+-*/%&|^", s[a]) && s[a + 1] == '=') ||
-				   ((s[a] == '+' || s[a] == '-') && s[a + 1] == s[a])))
+		if (a + 1 < le &&
+		    ((s[a] == '=' && s[a + 1] != '=') || (strchr("+-*/%&|^", s[a]) && s[a + 1] == '=') ||
+		     ((s[a] == '+' || s[a] == '-') && s[a + 1] == s[a])))
 			return 1;
 		if (p >= 2 && (s[p - 1] == '+' || s[p - 1] == '-') && s[p - 2] == s[p - 1])
 			return 1;
@@ -41,10 +41,12 @@ int xf_loop_access_load(xf_ctx *c, sqlite3_int64 id, xf_loop_access *la)
 {
 	sqlite3_stmt *st;
 	memset(la, 0, sizeof *la);
-	int r = xf_row(c, "SELECT a.file, a.begin_off, a.end_off, a.base, a.space, a.rw, a.loop_invariant, "
-			  "l.begin_off, l.end_off, k.begin_off, a.in_loop FROM access a "
-			  "JOIN loop l ON l.id = a.loop_id LEFT JOIN kernel k ON k.id = a.kernel_id "
-			  "WHERE a.id = ?1", id, &st);
+	int r = xf_row(c,
+		       "SELECT a.file, a.begin_off, a.end_off, a.base, a.space, a.rw, a.loop_invariant, "
+		       "l.begin_off, l.end_off, k.begin_off, a.in_loop FROM access a "
+		       "JOIN loop l ON l.id = a.loop_id LEFT JOIN kernel k ON k.id = a.kernel_id "
+		       "WHERE a.id = ?1",
+		       id, &st);
 	if (r <= 0)
 		return r;
 	la->file = strdup(xf_text(st, 0));
@@ -130,8 +132,10 @@ int xf_loop_access_check(xf_ctx *c, xf_loop_access *la, const char *s, size_t le
 		return xf_skip(c, la->file, la->b, "the access is not a loop-invariant global one");
 	if (la->e > len || la->le > len || !(la->lb < la->b && la->e <= la->le) ||
 	    !xf_word_at(s, len, la->b, la->base))
-		return xf_skip(c, la->file, la->b, "the text at the offsets is not an access of %s "
-			       "(a macro, or the file changed on disk since it was analysed)", la->base);
+		return xf_skip(c, la->file, la->b,
+			       "the text at the offsets is not an access of %s "
+			       "(a macro, or the file changed on disk since it was analysed)",
+			       la->base);
 	if (!names_ok(c, la, s))
 		return 0;
 	la->at = insert_point(s, la->lb);

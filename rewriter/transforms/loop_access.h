@@ -6,14 +6,14 @@
 
 typedef struct xf_loop_access {
 	char *file, *base, *rw;
-	size_t b, e;          /* the access expression */
-	size_t lb, le;        /* its loop statement */
-	size_t kb;            /* the kernel's start */
-	size_t at;            /* where a statement before the loop goes */
+	size_t b, e;   /* the access expression */
+	size_t lb, le; /* its loop statement */
+	size_t kb;     /* the kernel's start */
+	size_t at;     /* where a statement before the loop goes */
 	int invariant, global;
-	char *text;           /* the access text, e.g. "C[row * N + col]" */
-	char *name;           /* the register's name, e.g. "C_reg" */
-	char *indent;         /* the loop's indentation */
+	char *text;   /* the access text, e.g. "C[row * N + col]" */
+	char *name;   /* the register's name, e.g. "C_reg" */
+	char *indent; /* the loop's indentation */
 } xf_loop_access;
 
 /* 1 loaded, 0 no such access (or no loop), < 0 error. */

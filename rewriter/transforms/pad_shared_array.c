@@ -14,8 +14,9 @@
 static int vector_accessed(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT count(*) FROM access a, shared_array s WHERE s.id = ?1 AND "
-			  "a.kernel_id IS s.kernel_id AND a.base_array = s.name AND a.vector_width > 1",
+	int r = xf_row(c,
+		       "SELECT count(*) FROM access a, shared_array s WHERE s.id = ?1 AND "
+		       "a.kernel_id IS s.kernel_id AND a.base_array = s.name AND a.vector_width > 1",
 		       id, &st);
 	int n = r > 0 ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
@@ -40,7 +41,8 @@ static char *padded(const char *s, size_t b, size_t e)
 static int pad_shared_array_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, name, ndims, inner_dim_begin_off, inner_dim_end_off, "
+	int rc = xf_fact_load(c,
+			      "SELECT file, name, ndims, inner_dim_begin_off, inner_dim_end_off, "
 			      "is_reinterpreted, is_dynamic, begin_off FROM shared_array WHERE id = ?1",
 			      id, &r);
 	if (rc <= 0)
@@ -70,7 +72,7 @@ static int pad_shared_array_row(xf_ctx *c, sqlite3_int64 id)
 		xf_skip(c, file, at, "no source range for the innermost dimension of %s", name);
 		goto out;
 	}
-	if (src[b] == '[' && src[e - 1] == ']') {       /* the range holds the brackets */
+	if (src[b] == '[' && src[e - 1] == ']') { /* the range holds the brackets */
 		b = xf_skip_ws(src, e, b + 1);
 		e = xf_skip_ws_back(src, e - 1);
 	}
@@ -80,7 +82,8 @@ static int pad_shared_array_row(xf_ctx *c, sqlite3_int64 id)
 		goto out;
 	}
 	rep = padded(src, b, e);
-	ka_fix *f = rep ? xf_fix(c, file, KA_FIX_SAFE, "pad %s's innermost dimension to %s", name, rep) : NULL;
+	ka_fix *f = rep ? xf_fix(c, file, KA_FIX_SAFE, "pad %s's innermost dimension to %s", name, rep)
+			: NULL;
 	rc = f ? ka_fix_add_edit(f, b, e, rep) : -1;
 out:
 	free(rep);
@@ -92,9 +95,11 @@ out:
 static int from_access(xf_ctx *c)
 {
 	sqlite3_stmt *st;
-	int r = xf_row(c, "SELECT s.id FROM access a JOIN shared_array s ON s.name = a.base_array AND "
-			  "(s.kernel_id IS a.kernel_id OR s.is_file_scope = 1) WHERE a.id = ?1 "
-			  "ORDER BY s.is_file_scope LIMIT 1", c->req->rowid, &st);
+	int r = xf_row(c,
+		       "SELECT s.id FROM access a JOIN shared_array s ON s.name = a.base_array AND "
+		       "(s.kernel_id IS a.kernel_id OR s.is_file_scope = 1) WHERE a.id = ?1 "
+		       "ORDER BY s.is_file_scope LIMIT 1",
+		       c->req->rowid, &st);
 	if (r <= 0)
 		return r;
 	sqlite3_int64 id = sqlite3_column_int64(st, 0);

@@ -19,9 +19,11 @@ static int simple_operand(const char *s, size_t b, size_t e)
 static int pow_to_multiply_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off, "
+	int rc = xf_fact_load(c,
+			      "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off, "
 			      "arg0_begin_off, arg0_end_off, arg1_const, nargs, arg_is_float FROM call "
-			      "WHERE id = ?1", id, &r);
+			      "WHERE id = ?1",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *callee = xf_str(&r, "callee"), *src;

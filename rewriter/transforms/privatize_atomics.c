@@ -56,11 +56,14 @@ static int has_early_return(xf_ctx *c, sqlite3_int64 kid)
 static int privatize_atomics_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT a.file AS file, a.op AS op, a.space AS space, a.base AS base, "
-			      "a.elem_type AS elem_type, a.index_text AS index_text, a.begin_off AS begin_off, "
-			      "a.end_off AS end_off, a.kernel_id AS kernel_id, k.body_begin_off AS body_begin_off, "
-			      "k.end_off AS kernel_end_off FROM atomic a "
-			      "JOIN kernel k ON k.id = a.kernel_id WHERE a.id = ?1", id, &r);
+	int rc = xf_fact_load(
+		c,
+		"SELECT a.file AS file, a.op AS op, a.space AS space, a.base AS base, "
+		"a.elem_type AS elem_type, a.index_text AS index_text, a.begin_off AS begin_off, "
+		"a.end_off AS end_off, a.kernel_id AS kernel_id, k.body_begin_off AS body_begin_off, "
+		"k.end_off AS kernel_end_off FROM atomic a "
+		"JOIN kernel k ON k.id = a.kernel_id WHERE a.id = ?1",
+		id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *base = xf_str(&r, "base"), *type = xf_str(&r, "elem_type"), *src;
@@ -74,14 +77,16 @@ static int privatize_atomics_row(xf_ctx *c, sqlite3_int64 id)
 	if (strcmp(xf_str(&r, "op"), "atomicAdd") != 0 || strcmp(xf_str(&r, "space"), "global") != 0)
 		goto out;
 	if (bins == 0 || !*type || has_early_return(c, xf_int(&r, "kernel_id"))) {
-		xf_skip(c, file, b, "no constant bin count, no element type, or an early return in the kernel");
+		xf_skip(c, file, b,
+			"no constant bin count, no element type, or an early return in the kernel");
 		goto out;
 	}
 	if ((rc = xf_source(c, file, &src, &len)) < 0 || ke > len || src[kb] != '{' || src[ke - 1] != '}')
 		goto out;
 	size_t p = xf_skip_ws(src, e, b + strlen("atomicAdd"));
 	if (!xf_word_at(src, len, b, "atomicAdd") || p >= e || src[p] != '(' ||
-	    src[p = xf_skip_ws(src, e, p + 1)] != '&' || !xf_word_at(src, e, p = xf_skip_ws(src, e, p + 1), base)) {
+	    src[p = xf_skip_ws(src, e, p + 1)] != '&' ||
+	    !xf_word_at(src, e, p = xf_skip_ws(src, e, p + 1), base)) {
 		xf_skip(c, file, b, "the atomic is not spelled atomicAdd(&%s[...], ...)", base);
 		goto out;
 	}
@@ -93,15 +98,18 @@ static int privatize_atomics_row(xf_ctx *c, sqlite3_int64 id)
 		rc = -1;
 		goto out;
 	}
-	(void)ka_buf_printf(&t, "\n    __shared__ %s %s[%ld];\n    for (int b = threadIdx.x; b < %ld; "
-			    "b += blockDim.x) %s[b] = 0;\n    __syncthreads();", type, nm.data, bins,
-			    bins, nm.data);
+	(void)ka_buf_printf(&t,
+			    "\n    __shared__ %s %s[%ld];\n    for (int b = threadIdx.x; b < %ld; "
+			    "b += blockDim.x) %s[b] = 0;\n    __syncthreads();",
+			    type, nm.data, bins, bins, nm.data);
 	rc = ka_fix_add_edit(f, kb + 1, kb + 1, t.data);
 	if (rc >= 0)
 		rc = ka_fix_add_edit(f, p, p + strlen(base), nm.data);
 	ka_buf_reset(&t);
-	(void)ka_buf_printf(&t, "    __syncthreads();\n    for (int b = threadIdx.x; b < %ld; b += blockDim.x)\n"
-			    "        atomicAdd(&%s[b], %s[b]);\n", bins, base, nm.data);
+	(void)ka_buf_printf(&t,
+			    "    __syncthreads();\n    for (int b = threadIdx.x; b < %ld; b += blockDim.x)\n"
+			    "        atomicAdd(&%s[b], %s[b]);\n",
+			    bins, base, nm.data);
 	size_t at = ke - 1;
 	while (at > kb && (src[at - 1] == ' ' || src[at - 1] == '\t'))
 		at--;

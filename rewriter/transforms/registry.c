@@ -18,7 +18,10 @@ static const entry table[] = {XF_REGISTRY_ROWS};
 
 #define N_TABLE (sizeof table / sizeof table[0])
 
-size_t ka_transform_count(void) { return N_TABLE; }
+size_t ka_transform_count(void)
+{
+	return N_TABLE;
+}
 
 const ka_transform_info *ka_transform_get(size_t i)
 {
@@ -52,8 +55,7 @@ int ka_fixset_request(ka_fixset *fs, sqlite3 *db, const ka_fix_request *req)
 	if (!req->transform || !*req->transform || strcmp(req->transform, "none") == 0)
 		return KA_OK;
 	if (!e) {
-		ka_fixset_note(fs, "%s: unknown transform '%s'", req->rule ? req->rule : "?",
-			       req->transform);
+		ka_fixset_note(fs, "%s: unknown transform '%s'", req->rule ? req->rule : "?", req->transform);
 		return KA_OK;
 	}
 	if (!req->scope || !*req->scope)

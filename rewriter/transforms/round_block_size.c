@@ -29,12 +29,15 @@ static int renumber(ka_fix *f, const char *s, size_t b, size_t e, long from, lon
 static int round_block_size_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT l.file AS file, l.kernel AS kernel, l.block_threads AS block_threads, "
-			      "l.block_y AS block_y, l.block_z AS block_z, l.block_begin_off AS block_begin_off, "
-			      "l.block_end_off AS block_end_off, l.grid_begin_off AS grid_begin_off, "
-			      "l.grid_end_off AS grid_end_off, l.grid_is_ceil_div AS grid_is_ceil_div, "
-			      "k.has_bounds_guard AS has_bounds_guard, k.launch_bounds_max AS launch_bounds_max "
-			      "FROM launch l LEFT JOIN kernel k ON k.id = l.kernel_id WHERE l.id = ?1", id, &r);
+	int rc = xf_fact_load(
+		c,
+		"SELECT l.file AS file, l.kernel AS kernel, l.block_threads AS block_threads, "
+		"l.block_y AS block_y, l.block_z AS block_z, l.block_begin_off AS block_begin_off, "
+		"l.block_end_off AS block_end_off, l.grid_begin_off AS grid_begin_off, "
+		"l.grid_end_off AS grid_end_off, l.grid_is_ceil_div AS grid_is_ceil_div, "
+		"k.has_bounds_guard AS has_bounds_guard, k.launch_bounds_max AS launch_bounds_max "
+		"FROM launch l LEFT JOIN kernel k ON k.id = l.kernel_id WHERE l.id = ?1",
+		id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *kernel = xf_str(&r, "kernel"), *src;
@@ -53,7 +56,8 @@ static int round_block_size_row(xf_ctx *c, sqlite3_int64 id)
 		goto out;
 	}
 	if (xf_int(&r, "has_bounds_guard") != 1 || xf_int(&r, "grid_is_ceil_div") != 1) {
-		xf_skip(c, file, bb, "%s needs a bounds guard and a ceil-div grid to take a larger block", kernel);
+		xf_skip(c, file, bb, "%s needs a bounds guard and a ceil-div grid to take a larger block",
+			kernel);
 		goto out;
 	}
 	if (!xf_is_null(&r, "launch_bounds_max") && xf_int(&r, "launch_bounds_max") < nb) {

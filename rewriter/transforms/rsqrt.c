@@ -21,7 +21,7 @@ static size_t one_over(const char *s, size_t b)
 		    (i - n == 0 || (!xf_ident_char(s[i - n - 1]) && s[i - n - 1] != '.'))) {
 			size_t p = xf_skip_ws_back(s, i - n);
 			if (p > 0 && (s[p - 1] == '/' || s[p - 1] == '%'))
-				return (size_t)-1;   /* a / 1.0f / sqrtf(x) */
+				return (size_t)-1; /* a / 1.0f / sqrtf(x) */
 			return i - n;
 		}
 	}
@@ -31,8 +31,10 @@ static size_t one_over(const char *s, size_t b)
 static int rsqrt_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off "
-			      "FROM call WHERE id = ?1", id, &r);
+	int rc = xf_fact_load(c,
+			      "SELECT file, callee, begin_off, end_off, callee_begin_off, callee_end_off "
+			      "FROM call WHERE id = ?1",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *callee = xf_str(&r, "callee"), *src;

@@ -38,11 +38,11 @@ static size_t ident(const char *s, size_t len, size_t i, size_t *b)
 }
 
 typedef struct shape {
-	size_t init_b, init_e;     /* the `1` of `s = 1` */
-	size_t cond_b, cond_e;     /* `s < BOUND` */
+	size_t init_b, init_e; /* the `1` of `s = 1` */
+	size_t cond_b, cond_e; /* `s < BOUND` */
 	size_t bound_b, bound_e;
-	size_t step_b, step_e;     /* `s *= 2` */
-	size_t if_b, if_e;         /* `tid % (2 * s) == 0` */
+	size_t step_b, step_e; /* `s *= 2` */
+	size_t if_b, if_e;     /* `tid % (2 * s) == 0` */
 	size_t tid_b, tid_e;
 	char iv[64];
 } shape;
@@ -54,7 +54,7 @@ static int header(const char *s, size_t len, size_t i, shape *m)
 		return 0;
 	size_t j = i;
 	while ((e = ident(s, len, j, &b)) && s[xf_skip_ws(s, len, e)] != '=')
-		j = e;                           /* the type words */
+		j = e; /* the type words */
 	if (!e || e - b >= sizeof m->iv)
 		return 0;
 	memcpy(m->iv, s + b, e - b);
@@ -136,7 +136,8 @@ static int sequential_reduction_row(xf_ctx *c, sqlite3_int64 id)
 	while (at < e && !(xf_word_at(src, e, at, "for") && header(src, e, at, &m)))
 		at++;
 	if (at >= e || !condition(src, e, m.step_e, e, &m)) {
-		xf_skip(c, file, b, "not the recognized `for (s = 1; s < B; s *= 2) if (tid %% (2 * s) == 0)` shape");
+		xf_skip(c, file, b,
+			"not the recognized `for (s = 1; s < B; s *= 2) if (tid %% (2 * s) == 0)` shape");
 		goto out;
 	}
 	ka_fix *f = xf_fix(c, file, KA_FIX_SAFE, "interleaved reduction -> sequential addressing");

@@ -24,10 +24,13 @@ static int kernel_expr(const char *s, size_t b, size_t e, size_t *ke)
 static int smem_optin_attribute_row(xf_ctx *c, sqlite3_int64 id)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT l.file AS file, l.kernel AS kernel, l.begin_off AS begin_off, "
-			      "l.stmt_begin_off AS stmt_begin_off, l.smem_text AS smem_text, l.dyn_smem AS dyn_smem, "
-			      "l.smem_optin AS smem_optin, l.api AS api, f.lang AS lang FROM launch l "
-			      "LEFT JOIN file f ON f.path = l.file WHERE l.id = ?1", id, &r);
+	int rc = xf_fact_load(
+		c,
+		"SELECT l.file AS file, l.kernel AS kernel, l.begin_off AS begin_off, "
+		"l.stmt_begin_off AS stmt_begin_off, l.smem_text AS smem_text, l.dyn_smem AS dyn_smem, "
+		"l.smem_optin AS smem_optin, l.api AS api, f.lang AS lang FROM launch l "
+		"LEFT JOIN file f ON f.path = l.file WHERE l.id = ?1",
+		id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *kernel = xf_str(&r, "kernel"), *smem = xf_str(&r, "smem_text"), *src;
@@ -37,8 +40,9 @@ static int smem_optin_attribute_row(xf_ctx *c, sqlite3_int64 id)
 	char *kname = NULL, *indent = NULL;
 	ka_buf out;
 	ka_buf_init(&out, 1 << 16);
-	if (xf_int(&r, "smem_optin") == 1 || (!xf_is_null(&r, "dyn_smem") && xf_int(&r, "dyn_smem") <= 48 * 1024))
-		goto out;                       /* opted in already, or not needed */
+	if (xf_int(&r, "smem_optin") == 1 ||
+	    (!xf_is_null(&r, "dyn_smem") && xf_int(&r, "dyn_smem") <= 48 * 1024))
+		goto out; /* opted in already, or not needed */
 	if (xf_is_null(&r, "stmt_begin_off") || !*smem) {
 		xf_skip(c, file, lb, "no statement offset or shared-memory size for this launch");
 		goto out;
@@ -60,15 +64,18 @@ static int smem_optin_attribute_row(xf_ctx *c, sqlite3_int64 id)
 		goto out;
 	}
 	if (hip)
-		rc = ka_buf_printf(&out, "hipFuncSetAttribute((const void *)%s, "
+		rc = ka_buf_printf(&out,
+				   "hipFuncSetAttribute((const void *)%s, "
 				   "hipFuncAttributeMaxDynamicSharedMemorySize, (int)(%s));\n%s",
 				   kname, smem, indent);
 	else
-		rc = ka_buf_printf(&out, "cudaFuncSetAttribute(%s, "
+		rc = ka_buf_printf(&out,
+				   "cudaFuncSetAttribute(%s, "
 				   "cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(%s));\n%s",
 				   kname, smem, indent);
-	ka_fix *f = rc < 0 ? NULL : xf_fix(c, file, KA_FIX_SAFE,
-					  "opt %s in to %s bytes of dynamic shared memory", kernel, smem);
+	ka_fix *f = rc < 0 ? NULL
+			   : xf_fix(c, file, KA_FIX_SAFE, "opt %s in to %s bytes of dynamic shared memory",
+				    kernel, smem);
 	rc = f ? ka_fix_add_edit(f, sb, sb, out.data) : -1;
 out:
 	free(kname);

@@ -94,8 +94,11 @@ static int swap_thread_dims_row(xf_ctx *c, sqlite3_int64 id)
 {
 	sqlite3_stmt *ls = NULL;
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, name, body_begin_off, end_off, n_launch_sites, launch_sites_agree "
-			      "FROM kernel WHERE id = ?1", id, &r);
+	int rc = xf_fact_load(
+		c,
+		"SELECT file, name, body_begin_off, end_off, n_launch_sites, launch_sites_agree "
+		"FROM kernel WHERE id = ?1",
+		id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *name = xf_str(&r, "name"), *src;
@@ -111,8 +114,10 @@ static int swap_thread_dims_row(xf_ctx *c, sqlite3_int64 id)
 	ka_fix *f = xf_fix(c, file, KA_FIX_SUGGEST, "swap the x and y roles of %s and its launches", name);
 	if (!f || (rc = swap_body(f, src, b, e, &n)) < 0)
 		goto out;
-	if (sqlite3_prepare_v2(c->db, "SELECT block_begin_off, block_end_off, grid_begin_off, grid_end_off, "
-			       "func_begin_off, file FROM launch WHERE kernel_id = ?1", -1, &ls, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT block_begin_off, block_end_off, grid_begin_off, grid_end_off, "
+			       "func_begin_off, file FROM launch WHERE kernel_id = ?1",
+			       -1, &ls, NULL) != SQLITE_OK) {
 		rc = -1;
 		goto out;
 	}

@@ -26,8 +26,8 @@ typedef struct xf_ctx {
 	ka_fixset *fs;
 	sqlite3 *db;
 	const ka_fix_request *req;
-	const char *name;        /* the transform's name */
-	ka_fix_safety ceiling;   /* its declared ceiling */
+	const char *name;      /* the transform's name */
+	ka_fix_safety ceiling; /* its declared ceiling */
 } xf_ctx;
 
 typedef int (*xf_fn)(xf_ctx *c);
@@ -41,8 +41,8 @@ typedef int (*xf_fn)(xf_ctx *c);
  * bound when it loads: file, begin_off, end_off. */
 typedef struct xf_fact {
 	sqlite3_stmt *st;
-	const char *file;        /* `file`; "" when absent */
-	size_t b, e;             /* `begin_off`, `end_off`; 0 when absent or NULL */
+	const char *file; /* `file`; "" when absent */
+	size_t b, e;      /* `begin_off`, `end_off`; 0 when absent or NULL */
 } xf_fact;
 
 /* Run sql with ?1 = id: 1 with a row in f (release it with xf_fact_done),
@@ -81,8 +81,7 @@ int xf_skip(xf_ctx *c, const char *file, size_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* 1 when src[b..e) equals want; else a note (macro expansion or file changed
  * on disk since the analysis) and 0. */
-int xf_expect(xf_ctx *c, const char *file, const char *src, size_t len, size_t b, size_t e,
-	      const char *want);
+int xf_expect(xf_ctx *c, const char *file, const char *src, size_t len, size_t b, size_t e, const char *want);
 
 /* Lexing helpers over raw bytes (comments, strings and chars skipped). */
 int xf_ident_char(int ch);

@@ -87,7 +87,10 @@ const char *xf_text(sqlite3_stmt *st, int col)
 	return t ? (const char *)t : "";
 }
 
-int xf_null(sqlite3_stmt *st, int col) { return sqlite3_column_type(st, col) == SQLITE_NULL; }
+int xf_null(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL;
+}
 
 int xf_source(xf_ctx *c, const char *file, const char **src, size_t *len)
 {
@@ -106,9 +109,9 @@ ka_fix *xf_fix(xf_ctx *c, const char *file, ka_fix_safety s, const char *fmt, ..
 	(void)ka_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	if (ka_fix_safety_rank(c->ceiling) > ka_fix_safety_rank(s))
-		s = c->ceiling;           /* never above what the transform declares */
+		s = c->ceiling; /* never above what the transform declares */
 	if (ka_fix_safety_rank(c->req->safety) > ka_fix_safety_rank(s))
-		s = c->req->safety;       /* the rule may demote */
+		s = c->req->safety; /* the rule may demote */
 	ka_fix *f = ka_fixset_add_fix(c->fs, file, c->req->rule, c->name, s, c->req->priority,
 				      c->req->finding, b.data ? b.data : "");
 	ka_buf_free(&b);
@@ -122,7 +125,7 @@ int xf_skip(xf_ctx *c, const char *file, size_t off, const char *fmt, ...)
 	ka_buf b;
 	const char *src;
 	size_t len;
-	(void)ka_fixset_source(c->fs, file, &src, &len);   /* for the line number */
+	(void)ka_fixset_source(c->fs, file, &src, &len); /* for the line number */
 	ka_buf_init(&b, 4096);
 	va_list ap;
 	va_start(ap, fmt);
@@ -134,19 +137,22 @@ int xf_skip(xf_ctx *c, const char *file, size_t off, const char *fmt, ...)
 	return 0;
 }
 
-int xf_expect(xf_ctx *c, const char *file, const char *src, size_t len, size_t b, size_t e,
-	      const char *want)
+int xf_expect(xf_ctx *c, const char *file, const char *src, size_t len, size_t b, size_t e, const char *want)
 {
 	size_t n = strlen(want);
 	if (b <= e && e <= len && e - b == n && memcmp(src + b, want, n) == 0)
 		return 1;
 	xf_skip(c, file, b <= len ? b : len,
 		"the text at the fact's offsets is not '%s' (inside a macro expansion, "
-		"or the file changed on disk since it was analysed)", want);
+		"or the file changed on disk since it was analysed)",
+		want);
 	return 0;
 }
 
-int xf_ident_char(int ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+int xf_ident_char(int ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
 
 /* Past a comment or string literal starting at i, else i. */
 static size_t skip_lexeme(const char *s, size_t len, size_t i)
@@ -264,7 +270,7 @@ int xf_pure_expr(const char *s, size_t b, size_t e)
 		if (ch == '(' && i > b) {
 			size_t k = xf_skip_ws_back(s, i);
 			if (k > b && (xf_ident_char(s[k - 1]) || s[k - 1] == ']' || s[k - 1] == ')'))
-				return 0;            /* a call */
+				return 0; /* a call */
 		}
 		if ((ch == '+' && nx == '+') || (ch == '-' && nx == '-') || ch == ',' || ch == '?')
 			return 0;
@@ -280,8 +286,10 @@ int xf_call_rename(xf_ctx *c, sqlite3_int64 id, const char *const map[][2], ka_f
 		   int need_float_arg)
 {
 	xf_fact r;
-	int rc = xf_fact_load(c, "SELECT file, callee, callee_begin_off, callee_end_off, arg_is_float, "
-			      "is_device_code FROM call WHERE id = ?1", id, &r);
+	int rc = xf_fact_load(c,
+			      "SELECT file, callee, callee_begin_off, callee_end_off, arg_is_float, "
+			      "is_device_code FROM call WHERE id = ?1",
+			      id, &r);
 	if (rc <= 0)
 		return rc;
 	const char *file = r.file, *callee = xf_str(&r, "callee"), *src, *to = NULL;
@@ -291,7 +299,7 @@ int xf_call_rename(xf_ctx *c, sqlite3_int64 id, const char *const map[][2], ka_f
 		if (strcmp(map[i][0], callee) == 0)
 			to = map[i][1];
 	if (!to || xf_is_null(&r, "callee_begin_off"))
-		goto out;                       /* not a call this transform rewrites */
+		goto out; /* not a call this transform rewrites */
 	if (xf_int(&r, "is_device_code") == 0) {
 		xf_skip(c, file, b, "%s is in host code", callee);
 		goto out;
@@ -388,7 +396,10 @@ long long xf_int(const xf_fact *f, const char *col)
 	return i < 0 ? 0 : sqlite3_column_int64(f->st, i);
 }
 
-size_t xf_off(const xf_fact *f, const char *col) { return (size_t)xf_int(f, col); }
+size_t xf_off(const xf_fact *f, const char *col)
+{
+	return (size_t)xf_int(f, col);
+}
 
 double xf_real(const xf_fact *f, const char *col)
 {

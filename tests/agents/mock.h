@@ -8,8 +8,8 @@ typedef struct ka_mock {
 	pid_t pid;
 	int port;
 	char dir[128];
-	char url[64];                /* http://127.0.0.1:PORT/v1 */
-	char log[192];               /* one JSON line per request */
+	char url[64];  /* http://127.0.0.1:PORT/v1 */
+	char log[192]; /* one JSON line per request */
 } ka_mock;
 
 /* Write `script` (the mock's JSON script) and start the server; 0 when it

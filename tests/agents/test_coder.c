@@ -19,12 +19,19 @@
 
 /* ---- registry ---- */
 
-static int echo_create(const ka_coder_opts *o, void **st) { *st = (void *)"state"; return KA_OK; }
-static void echo_destroy(void *st) { (void)st; }
+static int echo_create(const ka_coder_opts *o, void **st)
+{
+	*st = (void *)"state";
+	return KA_OK;
+}
+static void echo_destroy(void *st)
+{
+	(void)st;
+}
 static int echo_propose(void *st, const ka_coder_request *r, ka_coder_reply *out)
 {
 	if (r->failed_error && !strcmp(r->failed_error, "empty"))
-		return KA_OK;                    /* an empty candidate: coder.c must refuse it */
+		return KA_OK; /* an empty candidate: coder.c must refuse it */
 	out->source = strndup(r->failed_source ? r->failed_source : r->source,
 			      r->failed_source ? r->failed_len : r->source_len);
 	out->source_len = strlen(out->source);
@@ -68,7 +75,7 @@ static void test_registry(void **st)
 	assert_int_equal(ka_coder_propose(c, &none, &rep), KA_EINPUT);
 	ka_coder_free(c);
 
-	o.provider = "llm";                      /* no endpoint, no model */
+	o.provider = "llm"; /* no endpoint, no model */
 	unsetenv("KERNELARC_LLM_BASE_URL");
 	unsetenv("OPENAI_BASE_URL");
 	assert_int_equal(ka_coder_new(&c, &o), KA_EINPUT);
@@ -76,7 +83,8 @@ static void test_registry(void **st)
 	o.llm.base_url = "ftp://example/";
 	o.llm.model = "m";
 	assert_int_equal(ka_coder_new(&c, &o), KA_EINPUT);
-	assert_string_equal(ka_error_last(), "--llm-base-url: 'ftp://example/' is not an http:// or https:// URL");
+	assert_string_equal(ka_error_last(),
+			    "--llm-base-url: 'ftp://example/' is not an http:// or https:// URL");
 }
 
 /* ---- the code block of a reply ---- */
@@ -96,16 +104,20 @@ static void test_extract_code(void **st)
 	free(c);
 	/* a snippet first, the whole file second: the one with the kernel's name wins */
 	c = code_of("Change:\n```cuda\nx[i] = y;\n```\nWhole file:\n```cuda\n#include <a.h>\n"
-		    "__global__ void softmax(float *x) {}\n```\n", "softmax");
+		    "__global__ void softmax(float *x) {}\n```\n",
+		    "softmax");
 	assert_non_null(strstr(c, "#include <a.h>"));
 	free(c);
 	/* a shell block is never the candidate, even when it is longer */
 	c = code_of("```bash\nnvcc -arch=sm_90 -O3 -c k.cu -o k.o && ./run --all --the --things\n```\n"
-		    "```\n__global__ void k() {}\n```\n", "k");
+		    "```\n__global__ void k() {}\n```\n",
+		    "k");
 	assert_string_equal(c, "__global__ void k() {}\n");
 	free(c);
 	/* a CUDA fence beats a bare one of the same standing */
-	c = code_of("```\n__global__ void k() { int a_longer_body; }\n```\n```cpp\n__global__ void k() {}\n```\n", "k");
+	c = code_of(
+		"```\n__global__ void k() { int a_longer_body; }\n```\n```cpp\n__global__ void k() {}\n```\n",
+		"k");
 	assert_string_equal(c, "__global__ void k() {}\n");
 	free(c);
 	/* tildes, indented fences, an info string with attributes */
@@ -124,16 +136,16 @@ static void test_extract_code(void **st)
 	size_t len;
 	assert_int_equal(ka_llm_extract_code("no code here", NULL, &code, &len), KA_EPARSE);
 	assert_string_equal(ka_error_last(), "llm: the reply has no code block (expected the whole kernel "
-			    "file in a ```cuda fence)");
+					     "file in a ```cuda fence)");
 	assert_int_equal(ka_llm_extract_code("```python\nprint(1)\n```\n", NULL, &code, &len), KA_EPARSE);
 	assert_string_equal(ka_error_last(), "llm: the reply has no CUDA/C++ code block (only blocks in "
-			    "other languages)");
+					     "other languages)");
 	assert_null(code);
 }
 
 static void test_retry_after(void **st)
 {
-	long long at = 1792567680LL;           /* Wed, 21 Oct 2026 07:28:00 GMT */
+	long long at = 1792567680LL; /* Wed, 21 Oct 2026 07:28:00 GMT */
 	assert_int_equal(ka_llm_retry_after(" 7\r\n", at), 7);
 	assert_int_equal(ka_llm_retry_after("0", at), 0);
 	assert_int_equal(ka_llm_retry_after("Wed, 21 Oct 2026 07:28:00 GMT\r\n", at - 5), 5);
@@ -148,27 +160,45 @@ static const char kernel_src[] =
 	"__global__ void softmax_naive(const float *x, float *y, long long rows, long long cols)\n"
 	"{ /* one thread per row */ }\n";
 static const ka_coder_finding findings[] = {
-	{.rule = "gmem-row-per-thread", .message = "x[r * cols + j] is read one row per thread", .line = 1,
-	 .kernel = "softmax_naive", .evidence = "fixed 7 times on sm_90, median 4.3x [3.1, 6.0]"},
+	{.rule = "gmem-row-per-thread",
+	 .message = "x[r * cols + j] is read one row per thread",
+	 .line = 1,
+	 .kernel = "softmax_naive",
+	 .evidence = "fixed 7 times on sm_90, median 4.3x [3.1, 6.0]"},
 };
 static const ka_coder_rule rules[] = {
-	{.id = "gmem-row-per-thread", .title = "A row per thread", .fix = "warp-per-row",
+	{.id = "gmem-row-per-thread",
+	 .title = "A row per thread",
+	 .fix = "warp-per-row",
 	 .text = "Give each row to a warp and reduce with __shfl_xor_sync."},
 };
 static const char *const configs[] = {"v_4096x1024: rows=4096 cols=1024", "u_7x3: rows=7 cols=3"};
 static const ka_coder_attempt tried[] = {
 	{.strategy = "block-size", .params = "block=512", .outcome = "slower", .speedup = 0.91},
-	{.strategy = "llm", .outcome = "compile_error", .error = "k.cu(9): error: identifier \"w\" is undefined"},
+	{.strategy = "llm",
+	 .outcome = "compile_error",
+	 .error = "k.cu(9): error: identifier \"w\" is undefined"},
 };
 
 static ka_coder_request full_request(void)
 {
 	ka_coder_request r = {
-		.path = "bench/tasks/softmax/baseline.cu", .source = kernel_src, .source_len = sizeof kernel_src - 1,
-		.kernel = "softmax_naive", .arch = "sm_90", .findings = findings, .n_findings = 1,
-		.rules = rules, .n_rules = 1, .strategy = "warp-per-row", .params = "block=256",
+		.path = "bench/tasks/softmax/baseline.cu",
+		.source = kernel_src,
+		.source_len = sizeof kernel_src - 1,
+		.kernel = "softmax_naive",
+		.arch = "sm_90",
+		.findings = findings,
+		.n_findings = 1,
+		.rules = rules,
+		.n_rules = 1,
+		.strategy = "warp-per-row",
+		.params = "block=256",
 		.abi = "extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t s);",
-		.configs = configs, .n_configs = 2, .tried = tried, .n_tried = 2,
+		.configs = configs,
+		.n_configs = 2,
+		.tried = tried,
+		.n_tried = 2,
 	};
 	return r;
 }
@@ -187,7 +217,8 @@ static void test_prompt(void **st)
 		"```cuda\n__global__ void softmax_naive(",
 		"- [gmem-row-per-thread] line 1 in kernel `softmax_naive`: x[r * cols + j] is read one row per thread",
 		"Measured evidence: fixed 7 times on sm_90, median 4.3x [3.1, 6.0]",
-		"### gmem-row-per-thread: A row per thread", "Known fix: warp-per-row",
+		"### gmem-row-per-thread: A row per thread",
+		"Known fix: warp-per-row",
 		"Give each row to a warp and reduce with __shfl_xor_sync.",
 		"## Strategy to apply\n\nwarp-per-row with block=256",
 		"extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t s);",
@@ -222,9 +253,13 @@ static void test_prompt(void **st)
 static void test_request_and_repair_turn(void **st)
 {
 	ka_mock m;
-	assert_int_equal(ka_mock_start(&m, "{\"responses\": ["
-		"{\"content\": \"```cuda\\n__global__ void softmax_naive() { w; }\\n```\\nWarp per row.\"},"
-		"{\"content\": \"Fixed:\\n```cuda\\n__global__ void softmax_naive() { }\\n```\\n\"}]}"), 0);
+	assert_int_equal(
+		ka_mock_start(
+			&m,
+			"{\"responses\": ["
+			"{\"content\": \"```cuda\\n__global__ void softmax_naive() { w; }\\n```\\nWarp per row.\"},"
+			"{\"content\": \"Fixed:\\n```cuda\\n__global__ void softmax_naive() { }\\n```\\n\"}]}"),
+		0);
 	ka_coder_opts o = KA_CODER_OPTS_INIT;
 	o.provider = "llm";
 	o.llm.base_url = m.url;
@@ -248,13 +283,14 @@ static void test_request_and_repair_turn(void **st)
 	assert_int_equal(json_array_size(req), 2);
 	json_t *m1 = json_object_get(json_object_get(json_array_get(req, 0), "body"), "messages");
 	const char *user = json_string_value(json_object_get(json_array_get(m1, 1), "content"));
-	assert_non_null(strstr(user, kernel_src));                                  /* the kernel */
-	assert_non_null(strstr(user, "reduce with __shfl_xor_sync"));               /* the rule's text */
-	assert_non_null(strstr(user, "median 4.3x [3.1, 6.0]"));                    /* its evidence */
+	assert_non_null(strstr(user, kernel_src));                    /* the kernel */
+	assert_non_null(strstr(user, "reduce with __shfl_xor_sync")); /* the rule's text */
+	assert_non_null(strstr(user, "median 4.3x [3.1, 6.0]"));      /* its evidence */
 	json_t *m2 = json_object_get(json_object_get(json_array_get(req, 1), "body"), "messages");
 	assert_int_equal(json_array_size(m2), 4);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(m2, 2), "role")), "assistant");
-	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(m2, 2), "content")), "{ w; }"));
+	assert_non_null(
+		strstr(json_string_value(json_object_get(json_array_get(m2, 2), "content")), "{ w; }"));
 	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(m2, 3), "content")), err));
 	json_decref(req);
 	ka_coder_reply_clear(&a);

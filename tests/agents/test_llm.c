@@ -67,7 +67,9 @@ static void test_plain_reply(void **st)
 	ka_llm_opts o = opts(NULL);
 	char *content = NULL;
 	int attempts;
-	assert_int_equal(chat("{\"responses\": [{\"content\": \"" KERNEL_OK "\"}]}", &o, &m, &content, &attempts), KA_OK);
+	assert_int_equal(
+		chat("{\"responses\": [{\"content\": \"" KERNEL_OK "\"}]}", &o, &m, &content, &attempts),
+		KA_OK);
 	assert_int_equal(attempts, 1);
 	assert_non_null(strstr(content, "__global__ void k"));
 	char *code = NULL;
@@ -86,7 +88,8 @@ static void test_plain_reply(void **st)
 	assert_true(json_is_false(json_object_get(b, "stream")));
 	json_t *msgs = json_object_get(b, "messages");
 	assert_int_equal(json_array_size(msgs), 2);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(msgs, 1), "content")), "rewrite this");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(msgs, 1), "content")),
+			    "rewrite this");
 	json_decref(req);
 	free(code);
 	free(content);
@@ -103,13 +106,14 @@ static void test_429_retry_after_then_success(void **st)
 	o.log = open_memstream(&log, &loglen);
 	double t0 = now_s();
 	int rc = chat("{\"responses\": [{\"status\": 429, \"headers\": {\"Retry-After\": \"1\"}, "
-		      "\"json\": {\"error\": {\"message\": \"rate limited\"}}}, {\"content\": \"" KERNEL_OK "\"}]}",
+		      "\"json\": {\"error\": {\"message\": \"rate limited\"}}}, {\"content\": \"" KERNEL_OK
+		      "\"}]}",
 		      &o, &m, &content, &attempts);
 	double dt = now_s() - t0;
 	fclose(o.log);
 	assert_int_equal(rc, KA_OK);
 	assert_int_equal(attempts, 2);
-	assert_true(dt >= 0.95);           /* the 5 ms backoff alone would not wait this long */
+	assert_true(dt >= 0.95); /* the 5 ms backoff alone would not wait this long */
 	assert_true(dt < 4.0);
 	assert_non_null(strstr(log, "HTTP 429: rate limited, retry 1/4 in 1.0 s"));
 	assert_null(strstr(log, KEY));
@@ -125,8 +129,9 @@ static void test_500_until_budget_ends(void **st)
 	char *content = NULL;
 	int attempts;
 	o.max_retries = 2;
-	int rc = chat("{\"responses\": [{\"status\": 500, \"json\": {\"error\": {\"message\": \"overloaded\"}}}]}",
-		      &o, &m, &content, &attempts);
+	int rc = chat(
+		"{\"responses\": [{\"status\": 500, \"json\": {\"error\": {\"message\": \"overloaded\"}}}]}",
+		&o, &m, &content, &attempts);
 	assert_int_equal(rc, KA_ETOOL);
 	assert_null(content);
 	assert_int_equal(attempts, 3);
@@ -147,10 +152,11 @@ static void test_reply_after_timeout(void **st)
 	o.timeout_ms = 300;
 	o.max_retries = 1;
 	double t0 = now_s();
-	int rc = chat("{\"responses\": [{\"delay\": 3, \"content\": \"" KERNEL_OK "\"}]}", &o, &m, &content, &attempts);
+	int rc = chat("{\"responses\": [{\"delay\": 3, \"content\": \"" KERNEL_OK "\"}]}", &o, &m, &content,
+		      &attempts);
 	double dt = now_s() - t0;
 	assert_int_equal(rc, KA_ETOOL);
-	assert_int_equal(attempts, 2);     /* a timeout is transient: retried once */
+	assert_int_equal(attempts, 2); /* a timeout is transient: retried once */
 	assert_true(dt < 2.5);
 	assert_non_null(strstr(ka_error_last(), "no complete reply within 0.3 s (timeout)"));
 	ka_mock_stop(&m);
@@ -162,14 +168,15 @@ static void test_malformed_json(void **st)
 	ka_llm_opts o = opts(NULL);
 	char *content = NULL;
 	int attempts;
-	int rc = chat("{\"responses\": [{\"body\": \"{\\\"choices\\\": [{\\\"message\\\": \"}]}", &o, &m, &content, &attempts);
+	int rc = chat("{\"responses\": [{\"body\": \"{\\\"choices\\\": [{\\\"message\\\": \"}]}", &o, &m,
+		      &content, &attempts);
 	assert_int_equal(rc, KA_EPARSE);
 	assert_int_equal(attempts, 1);
 	assert_non_null(strstr(ka_error_last(), "llm: the reply is not valid JSON (line 1"));
 	ka_mock_stop(&m);
 
-	rc = chat("{\"responses\": [{\"json\": {\"choices\": [{\"message\": {\"content\": null}}]}}]}",
-		  &o, &m, &content, &attempts);
+	rc = chat("{\"responses\": [{\"json\": {\"choices\": [{\"message\": {\"content\": null}}]}}]}", &o,
+		  &m, &content, &attempts);
 	assert_int_equal(rc, KA_EPARSE);
 	assert_string_equal(ka_error_last(), "llm: choices[0].message.content is not a string");
 	ka_mock_stop(&m);
@@ -187,8 +194,8 @@ static void test_truncated_body(void **st)
 	char *content = NULL;
 	int attempts;
 	o.max_retries = 1;
-	int rc = chat("{\"responses\": [{\"content\": \"" KERNEL_OK "\", \"content_length\": 100000}]}",
-		      &o, &m, &content, &attempts);
+	int rc = chat("{\"responses\": [{\"content\": \"" KERNEL_OK "\", \"content_length\": 100000}]}", &o,
+		      &m, &content, &attempts);
 	assert_int_equal(rc, KA_ETOOL);
 	assert_int_equal(attempts, 2);
 	assert_non_null(strstr(ka_error_last(), "the reply was cut short"));
@@ -204,7 +211,7 @@ static void test_oversized_body(void **st)
 	o.max_reply_bytes = 65536;
 	int rc = chat("{\"responses\": [{\"body_size\": 3000000}]}", &o, &m, &content, &attempts);
 	assert_int_equal(rc, KA_ETOOBIG);
-	assert_int_equal(attempts, 1);     /* not retried: it would be as big again */
+	assert_int_equal(attempts, 1); /* not retried: it would be as big again */
 	assert_non_null(strstr(ka_error_last(), "llm: the reply is over the 65536-byte cap (1 attempt"));
 	ka_mock_stop(&m);
 }
@@ -212,7 +219,8 @@ static void test_oversized_body(void **st)
 static void test_no_code_block(void **st)
 {
 	ka_mock m;
-	assert_int_equal(ka_mock_start(&m, "{\"responses\": [{\"content\": \"I would use shared memory.\"}]}"), 0);
+	assert_int_equal(
+		ka_mock_start(&m, "{\"responses\": [{\"content\": \"I would use shared memory.\"}]}"), 0);
 	ka_coder_opts co = KA_CODER_OPTS_INIT;
 	co.provider = "llm";
 	co.llm = opts(&m);
@@ -223,7 +231,7 @@ static void test_no_code_block(void **st)
 	ka_coder_reply rep;
 	assert_int_equal(ka_coder_propose(c, &req, &rep), KA_EPARSE);
 	assert_string_equal(ka_error_last(), "llm: the reply has no code block (expected the whole "
-			    "kernel file in a ```cuda fence)");
+					     "kernel file in a ```cuda fence)");
 	assert_null(rep.source);
 	ka_coder_free(c);
 	ka_mock_stop(&m);
@@ -235,8 +243,10 @@ static void test_401_not_retried(void **st)
 	ka_llm_opts o = opts(NULL);
 	char *content = NULL;
 	int attempts;
-	int rc = chat("{\"responses\": [{\"status\": 401, \"json\": {\"error\": {\"message\": \"Incorrect API key "
-		      "provided\"}}}]}", &o, &m, &content, &attempts);
+	int rc = chat(
+		"{\"responses\": [{\"status\": 401, \"json\": {\"error\": {\"message\": \"Incorrect API key "
+		"provided\"}}}]}",
+		&o, &m, &content, &attempts);
 	assert_int_equal(rc, KA_ETOOL);
 	assert_int_equal(attempts, 1);
 	assert_non_null(strstr(ka_error_last(), "llm: HTTP 401: Incorrect API key provided (1 attempt,"));
@@ -250,8 +260,8 @@ static void test_retry_after_over_limit(void **st)
 	char *content = NULL;
 	int attempts;
 	o.backoff_max_ms = 2000;
-	int rc = chat("{\"responses\": [{\"status\": 503, \"headers\": {\"Retry-After\": \"120\"}}]}",
-		      &o, &m, &content, &attempts);
+	int rc = chat("{\"responses\": [{\"status\": 503, \"headers\": {\"Retry-After\": \"120\"}}]}", &o, &m,
+		      &content, &attempts);
 	assert_int_equal(rc, KA_ETOOL);
 	assert_int_equal(attempts, 1);
 	assert_non_null(strstr(ka_error_last(), "the server asks to retry after 120 s, over the 2 s limit"));
@@ -279,7 +289,8 @@ static void test_connection_refused(void **st)
 	assert_int_equal(ka_llm_chat(c, &msg, 1, &content), KA_ETOOL);
 	assert_int_equal(ka_llm_attempts(c), 3);
 	char want[128];
-	snprintf(want, sizeof want, "llm: cannot connect to http://127.0.0.1:%d/v1/chat/completions (3 attempts",
+	snprintf(want, sizeof want,
+		 "llm: cannot connect to http://127.0.0.1:%d/v1/chat/completions (3 attempts",
 		 ntohs(a.sin_port));
 	assert_non_null(strstr(ka_error_last(), want));
 	ka_llm_free(c);
@@ -311,7 +322,7 @@ static void test_key_from_environment(void **st)
 	json_decref(req);
 	ka_mock_stop(&m);
 
-	unsetenv("OPENAI_API_KEY");            /* a local server needs no key: no header at all */
+	unsetenv("OPENAI_API_KEY"); /* a local server needs no key: no header at all */
 	assert_int_equal(chat("{\"responses\": [{\"content\": \"x\"}]}", &o, &m, &content, &attempts), KA_OK);
 	free(content);
 	req = ka_mock_requests(&m);

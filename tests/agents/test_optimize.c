@@ -35,9 +35,9 @@ static int fake_lint(void *ud, const char *path, ka_opt_finding **out, int *n)
 	(void)ud;
 	(void)path;
 	*out = calloc(1, sizeof **out);
-	snprintf((*out)->rule, sizeof (*out)->rule, "gmem-scalar-not-vectorized");
-	snprintf((*out)->kernel, sizeof (*out)->kernel, "saxpy_naive");
-	snprintf((*out)->message, sizeof (*out)->message, "saxpy_naive is element-wise (test finding)");
+	snprintf((*out)->rule, sizeof(*out)->rule, "gmem-scalar-not-vectorized");
+	snprintf((*out)->kernel, sizeof(*out)->kernel, "saxpy_naive");
+	snprintf((*out)->message, sizeof(*out)->message, "saxpy_naive is element-wise (test finding)");
 	(*out)->estimate = 1.56;
 	*n = 1;
 	return KA_OK;
@@ -64,14 +64,15 @@ static void run_opts(ka_opt_opts *o, const char *out, const char *db)
 static void test_llm_compile_only(void **st)
 {
 	(void)st;
-	if (!ka_proc_find_nvcc()) skip();
+	if (!ka_proc_find_nvcc())
+		skip();
 	char *base;
 	size_t n;
 	assert_int_equal(ka_fs_read(KA_SOURCE_DIR "/bench/tasks/saxpy/baseline.cu", 0, &base, &n), KA_OK);
 	/* reply 1 does not compile; reply 2 (the repair) is the baseline itself */
 	json_t *script = json_pack("{s:[{s:s}, {s:s++}]}", "responses", "content",
-				   "```cuda\n#include \"ka_task.h\"\nthis is not cuda;\n```\n", "content", "```cuda\n", base,
-				   "```\n");
+				   "```cuda\n#include \"ka_task.h\"\nthis is not cuda;\n```\n", "content",
+				   "```cuda\n", base, "```\n");
 	char *text = json_dumps(script, 0);
 	ka_mock m;
 	assert_int_equal(ka_mock_start(&m, text), 0);
@@ -90,7 +91,8 @@ static void test_llm_compile_only(void **st)
 	o.lint = fake_lint;
 	static ka_opt_summary s;
 	int rc = ka_opt_run(&o, &s);
-	if (rc) fail_msg("ka_opt_run: %s", ka_error_last());
+	if (rc)
+		fail_msg("ka_opt_run: %s", ka_error_last());
 	assert_int_equal(s.nsteps, 1);
 	assert_string_equal(s.steps[0].outcome, "unverified");
 	assert_int_equal(s.steps[0].repaired, 1);
@@ -101,8 +103,8 @@ static void test_llm_compile_only(void **st)
 	json_t *req = ka_mock_requests(&m);
 	assert_int_equal(json_array_size(req), 2);
 	const char *user = content(req, 0, 1);
-	assert_non_null(strstr(user, "saxpy_naive(float alpha"));                  /* the kernel */
-	assert_non_null(strstr(user, "gmem-scalar-not-vectorized"));                /* the finding */
+	assert_non_null(strstr(user, "saxpy_naive(float alpha"));    /* the kernel */
+	assert_non_null(strstr(user, "gmem-scalar-not-vectorized")); /* the finding */
 	/* the rule's own text, from the rule base */
 	ka_ruleset *rs;
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
@@ -112,7 +114,8 @@ static void test_llm_compile_only(void **st)
 	/* its first plain prose line of more than 40 characters */
 	for (const char *b = r->body; *b && !line[0]; b += strcspn(b, "\n") + (b[strcspn(b, "\n")] != 0)) {
 		size_t l = strcspn(b, "\n");
-		if (l > 40 && l < sizeof line && b[0] != '#' && !memchr(b, '`', l)) snprintf(line, sizeof line, "%.*s", (int)l, b);
+		if (l > 40 && l < sizeof line && b[0] != '#' && !memchr(b, '`', l))
+			snprintf(line, sizeof line, "%.*s", (int)l, b);
 	}
 	assert_true(strlen(line) > 40);
 	assert_non_null(strstr(user, line));
@@ -121,8 +124,8 @@ static void test_llm_compile_only(void **st)
 	assert_non_null(strstr(content(req, 1, 2), "this is not cuda;"));
 	const char *ask = content(req, 1, 3);
 	assert_non_null(strstr(ask, "That candidate failed"));
-	assert_non_null(strstr(ask, "candidate does not compile: "));   /* the bench's compile gate */
-	assert_non_null(strstr(ask, "error"));                          /* nvcc's own line */
+	assert_non_null(strstr(ask, "candidate does not compile: ")); /* the bench's compile gate */
+	assert_non_null(strstr(ask, "error"));                        /* nvcc's own line */
 	json_decref(req);
 	ka_mock_stop(&m);
 
@@ -131,7 +134,7 @@ static void test_llm_compile_only(void **st)
 	char p[256], *t;
 	snprintf(p, sizeof p, "%s/best.cu", out);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
-	assert_string_equal(t, base);                                               /* nothing accepted */
+	assert_string_equal(t, base); /* nothing accepted */
 	free(t);
 	snprintf(p, sizeof p, "%s/trajectory.json", out);
 	json_error_t je;
@@ -144,7 +147,9 @@ static void test_llm_compile_only(void **st)
 	json_decref(tj);
 	snprintf(p, sizeof p, "%s/report.md", out);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
-	assert_non_null(strstr(t, "| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) |"));
+	assert_non_null(strstr(
+		t,
+		"| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) |"));
 	free(t);
 	snprintf(p, sizeof p, "%s/speedup.svg", out);
 	assert_true(ka_fs_exists(p));
@@ -182,7 +187,8 @@ static void test_garbled_and_bad_task(void **st)
 static void test_offline_compile_only(void **st)
 {
 	(void)st;
-	if (!ka_proc_find_nvcc()) skip();
+	if (!ka_proc_find_nvcc())
+		skip();
 	char out[128];
 	snprintf(out, sizeof out, "%s/offline", tmp);
 	ka_opt_opts o;
@@ -191,7 +197,8 @@ static void test_offline_compile_only(void **st)
 	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
 	o.budget_steps = 2;
 	static ka_opt_summary s;
-	if (ka_opt_run(&o, &s)) fail_msg("%s", ka_error_last());
+	if (ka_opt_run(&o, &s))
+		fail_msg("%s", ka_error_last());
 	assert_int_equal(s.nsteps, 2);
 	/* no findings, no DB: the recipe table in order; the first two that
 	 * apply to gemv are warp-per-row's first two parameter sets */
@@ -221,7 +228,8 @@ static void test_scaffold(void **st)
 	assert_non_null(strstr(ka_error_last(), "has no kernel named nosuch (kernels: gemv)"));
 	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_OK);
 	static ka_bench_spec spec;
-	if (ka_bench_spec_load(dir, &spec)) fail_msg("the scaffolded task does not load: %s", ka_error_last());
+	if (ka_bench_spec_load(dir, &spec))
+		fail_msg("the scaffolded task does not load: %s", ka_error_last());
 	assert_string_equal(spec.name, "gemv");
 	assert_int_equal(spec.nparams, 2);
 	assert_string_equal(spec.params[0], "m");
@@ -229,22 +237,23 @@ static void test_scaffold(void **st)
 	assert_string_equal(spec.t[0].name, "A");
 	assert_int_equal(spec.t[0].out, 0);
 	assert_string_equal(spec.t[1].name, "x");
-	assert_int_equal(spec.t[2].out, 1);                         /* y is stored through */
+	assert_int_equal(spec.t[2].out, 1); /* y is stored through */
 	assert_int_equal(spec.nscalars, 1);
 	assert_string_equal(spec.s[0].name, "beta");
-	assert_true(spec.c[0].n[0] == spec.c[0].p[0] * spec.c[0].p[1]);   /* A: [m, n] */
-	assert_true(spec.c[0].n[1] == spec.c[0].p[1]);                    /* x: [n] */
-	assert_true(spec.c[0].n[2] == spec.c[0].p[0]);                    /* y: [m] */
+	assert_true(spec.c[0].n[0] == spec.c[0].p[0] * spec.c[0].p[1]); /* A: [m, n] */
+	assert_true(spec.c[0].n[1] == spec.c[0].p[1]);                  /* x: [n] */
+	assert_true(spec.c[0].n[2] == spec.c[0].p[0]);                  /* y: [m] */
 	char *t;
 	size_t n;
 	snprintf(p, sizeof p, "%s/baseline.cu", dir);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(t, "#define main ka_user_main"));
-	assert_non_null(strstr(t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, s>>>(A, x, y, m, n, beta);"));
+	assert_non_null(strstr(
+		t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, s>>>(A, x, y, m, n, beta);"));
 	free(t);
 	snprintf(p, sizeof p, "%s/reference.cu", dir);
 	assert_true(ka_fs_exists(p));
-	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT);   /* never over an existing task */
+	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT); /* never over an existing task */
 	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
 }
 
@@ -255,16 +264,21 @@ static void test_cli_errors(void **st)
 	static const struct {
 		const char *args[6], *want;
 	} cases[] = {
-		{{"optimize", "/nonexistent/task", "--compile-only"}, "kcheck: error: no task spec at /nonexistent/task/task.yaml\n"},
-		{{"optimize", "gemv", "--budget", "0"}, "kcheck: error: --budget takes steps (1..64), minutes (10m) or both (8,10m): 0\n"},
-		{{"optimize", "gemv", "--llm-base-url", "http://127.0.0.1:9/v1"}, "kcheck: error: --llm-base-url needs --llm-model\n"},
+		{{"optimize", "/nonexistent/task", "--compile-only"},
+		 "kcheck: error: no task spec at /nonexistent/task/task.yaml\n"},
+		{{"optimize", "gemv", "--budget", "0"},
+		 "kcheck: error: --budget takes steps (1..64), minutes (10m) or both (8,10m): 0\n"},
+		{{"optimize", "gemv", "--llm-base-url", "http://127.0.0.1:9/v1"},
+		 "kcheck: error: --llm-base-url needs --llm-model\n"},
 		{{"optimize", "gemv", "--frobnicate"}, "kcheck: error: unknown option: --frobnicate\n"},
-		{{"bench", "init", "/nonexistent.cu", "--kernel", "k"}, "kcheck: error: cannot read /nonexistent.cu: "},
+		{{"bench", "init", "/nonexistent.cu", "--kernel", "k"},
+		 "kcheck: error: cannot read /nonexistent.cu: "},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *argv[8] = {KA_KCHECK};
 		int n = 1;
-		for (int a = 0; a < 6 && cases[i].args[a]; a++) argv[n++] = (char *)cases[i].args[a];
+		for (int a = 0; a < 6 && cases[i].args[a]; a++)
+			argv[n++] = (char *)cases[i].args[a];
 		argv[n] = NULL;
 		ka_buf out;
 		ka_buf_init(&out, 1 << 16);
@@ -273,30 +287,33 @@ static void test_cli_errors(void **st)
 		assert_int_equal(r.status, 2);
 		if (strncmp(out.data ? out.data : "", cases[i].want, strlen(cases[i].want)))
 			fail_msg("case %zu: got '%s'", i, out.data ? out.data : "");
-		assert_int_equal(strchr(out.data, '\n') - out.data, (long)strlen(out.data) - 1);   /* one line */
+		assert_int_equal(strchr(out.data, '\n') - out.data,
+				 (long)strlen(out.data) - 1); /* one line */
 		ka_buf_free(&out);
 	}
 	/* no GPU here: a plain run says so (skipped where a device exists) */
-	if (ka_fs_exists("/dev/nvidiactl") || ka_fs_exists("/dev/nvidia0")) return;
+	if (ka_fs_exists("/dev/nvidiactl") || ka_fs_exists("/dev/nvidia0"))
+		return;
 	char *argv[] = {KA_KCHECK, "optimize", KA_SOURCE_DIR "/bench/tasks/gemv", NULL};
 	ka_buf out;
 	ka_buf_init(&out, 1 << 16);
 	ka_proc_result r;
 	assert_int_equal(ka_proc_run(argv, 60, &out, &r), KA_OK);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(out.data, "kcheck: error: no CUDA device found (--compile-only stops at the static and compile gates)\n");
+	assert_string_equal(
+		out.data,
+		"kcheck: error: no CUDA device found (--compile-only stops at the static and compile gates)\n");
 	ka_buf_free(&out);
 }
 
 int main(void)
 {
-	if (!mkdtemp(tmp)) return 1;
+	if (!mkdtemp(tmp))
+		return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cli_errors),
-		cmocka_unit_test(test_scaffold),
-		cmocka_unit_test(test_garbled_and_bad_task),
-		cmocka_unit_test(test_llm_compile_only),
+		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
 		cmocka_unit_test(test_offline_compile_only),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,9 +56,11 @@ static char *slurp(const char *path)
 static int nvcc_compiles(const char *text, char *err, size_t cap)
 {
 	const char *nvcc = ka_proc_find_nvcc();
-	if (!nvcc) return -1;
+	if (!nvcc)
+		return -1;
 	char dir[] = "/tmp/ka_recipe_XXXXXX", src[64], obj[64], inc[600];
-	if (!mkdtemp(dir)) return 0;
+	if (!mkdtemp(dir))
+		return 0;
 	snprintf(src, sizeof src, "%s/k.cu", dir);
 	snprintf(obj, sizeof obj, "%s/k.o", dir);
 	snprintf(inc, sizeof inc, "-I%s/bench/harness", KA_SOURCE_DIR);
@@ -86,27 +88,34 @@ static void test_golden(void **st)
 		const golden *g = &cases[i];
 		char in[512], exp[512], why[256], err[4096];
 		snprintf(in, sizeof in, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, g->task);
-		snprintf(exp, sizeof exp, "%s/tests/agents/recipes/%s.%s.cu", KA_SOURCE_DIR, g->task, g->recipe);
+		snprintf(exp, sizeof exp, "%s/tests/agents/recipes/%s.%s.cu", KA_SOURCE_DIR, g->task,
+			 g->recipe);
 		char *src = slurp(in), *out = NULL;
 		size_t n;
 		assert_non_null(src);
 		char first[64];
 		const char *plus = strchr(g->recipe, '+');
 		snprintf(first, sizeof first, "%.*s", plus ? (int)(plus - g->recipe) : 63, g->recipe);
-		int rc = ka_recipe_apply(first, src, strlen(src), NULL, plus ? "" : g->params, &out, &n, why, sizeof why);
+		int rc = ka_recipe_apply(first, src, strlen(src), NULL, plus ? "" : g->params, &out, &n, why,
+					 sizeof why);
 		if (rc == KA_OK && plus) {
 			free(src);
 			src = out;
 			rc = ka_recipe_apply(plus + 1, src, n, NULL, g->params, &out, &n, why, sizeof why);
 		}
-		if (rc != KA_OK) fail_msg("%s on %s: rc %d: %s %s", g->recipe, g->task, rc, why, ka_error_last());
+		if (rc != KA_OK)
+			fail_msg("%s on %s: rc %d: %s %s", g->recipe, g->task, rc, why, ka_error_last());
 		assert_int_equal(strlen(out), n);
-		if (update) assert_int_equal(ka_fs_write_atomic(exp, out, n), KA_OK);
+		if (update)
+			assert_int_equal(ka_fs_write_atomic(exp, out, n), KA_OK);
 		char *want = slurp(exp);
-		if (!want) fail_msg("missing golden file %s (KA_UPDATE_GOLDEN=1 writes it)", exp);
-		if (strcmp(want, out)) fail_msg("%s on %s differs from %s", g->recipe, g->task, exp);
+		if (!want)
+			fail_msg("missing golden file %s (KA_UPDATE_GOLDEN=1 writes it)", exp);
+		if (strcmp(want, out))
+			fail_msg("%s on %s differs from %s", g->recipe, g->task, exp);
 		int c = nvcc_compiles(out, err, sizeof err);
-		if (c == 0) fail_msg("%s on %s does not compile:\n%s", g->recipe, g->task, err);
+		if (c == 0)
+			fail_msg("%s on %s does not compile:\n%s", g->recipe, g->task, err);
 		free(want);
 		free(out);
 		free(src);
@@ -176,10 +185,13 @@ static void test_declines(void **st)
 		const decline *d = &declines[i];
 		char why[256], *out = NULL;
 		size_t n;
-		int rc = ka_recipe_apply(d->recipe, d->src, strlen(d->src), NULL, NULL, &out, &n, why, sizeof why);
-		if (rc != KA_RECIPE_DECLINED) fail_msg("case %zu (%s): expected a decline, got rc %d", i, d->recipe, rc);
+		int rc = ka_recipe_apply(d->recipe, d->src, strlen(d->src), NULL, NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu (%s): expected a decline, got rc %d", i, d->recipe, rc);
 		assert_null(out);
-		if (d->reason && !strstr(why, d->reason)) fail_msg("case %zu: reason '%s' lacks '%s'", i, why, d->reason);
+		if (d->reason && !strstr(why, d->reason))
+			fail_msg("case %zu: reason '%s' lacks '%s'", i, why, d->reason);
 	}
 }
 
@@ -192,7 +204,8 @@ static void test_registry_and_offline_coder(void **st)
 	assert_false(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced"));
 	char why[64], *out;
 	size_t n;
-	assert_int_equal(ka_recipe_apply("nosuch", "x", 1, NULL, NULL, &out, &n, why, sizeof why), KA_ENOTFOUND);
+	assert_int_equal(ka_recipe_apply("nosuch", "x", 1, NULL, NULL, &out, &n, why, sizeof why),
+			 KA_ENOTFOUND);
 	assert_string_equal(ka_error_last(), "unknown recipe 'nosuch'");
 	assert_int_equal(ka_recipe_param("block=256 vec=4", "vec", 1), 4);
 	assert_int_equal(ka_recipe_param("block=256 vec=4", "cap", 7), 7);
@@ -205,7 +218,10 @@ static void test_registry_and_offline_coder(void **st)
 	char path[512];
 	snprintf(path, sizeof path, "%s/bench/tasks/gemv/baseline.cu", KA_SOURCE_DIR);
 	char *src = slurp(path);
-	ka_coder_request req = {.path = path, .source = src, .source_len = strlen(src), .strategy = "warp-per-row",
+	ka_coder_request req = {.path = path,
+				.source = src,
+				.source_len = strlen(src),
+				.strategy = "warp-per-row",
 				.params = "block=128"};
 	ka_coder_reply rep;
 	assert_int_equal(ka_coder_propose(c, &req, &rep), KA_OK);
@@ -217,7 +233,7 @@ static void test_registry_and_offline_coder(void **st)
 	req.strategy = "smem-histogram";
 	assert_int_equal(ka_coder_propose(c, &req, &rep), KA_ENOTFOUND);
 	assert_non_null(strstr(ka_error_last(), "recipe smem-histogram declined: gemv_naive: "));
-	req.strategy = NULL;                     /* the first recipe that applies */
+	req.strategy = NULL; /* the first recipe that applies */
 	assert_int_equal(ka_coder_propose(c, &req, &rep), KA_OK);
 	assert_string_equal(rep.strategy, "warp-per-row");
 	ka_coder_reply_clear(&rep);

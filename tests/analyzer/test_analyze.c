@@ -17,7 +17,6 @@
 #include "util/fs.h"
 #include "tests/analyzer/src_util.h"
 
-
 static sqlite3 *analyze(const char *path, ka_analyze_opts *o, int want_rc)
 {
 	sqlite3 *db;
@@ -54,13 +53,15 @@ static void strided_read_real_and_shim(void **state)
 
 static void device_function_inlined(void **state)
 {
-	const char *p = write_src("inline.cu",
+	const char *p = write_src(
+		"inline.cu",
 		"__device__ float at(const float *p, int r, int w) { return p[r * w + threadIdx.x]; }\n"
 		"__global__ void k(const float *m, float *o, int w) {\n"
 		"  o[threadIdx.x] = at(m, blockIdx.x, w);\n"
 		"}\n");
 	sqlite3 *db = analyze(p, NULL, 0);
-	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE func = 'at' AND kernel = 'k' AND base = 'm'"), 1);
+	assert_int_equal(
+		q(db, "SELECT count(*) FROM access WHERE func = 'at' AND kernel = 'k' AND base = 'm'"), 1);
 	assert_int_equal(q(db, "SELECT coef_tx FROM access WHERE func = 'at'"), 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE kind = 'device' AND name = 'at'"), 1);
 	sqlite3_close(db);
@@ -69,17 +70,16 @@ static void device_function_inlined(void **state)
 
 static void barrier_hazards(void **state)
 {
-	const char *p = write_src("sync.cu",
-		"#define BS 256\n"
-		"__global__ void __launch_bounds__(BS) k(float *a, int n) {\n"
-		"  __shared__ float s[BS];\n"
-		"  int i = blockIdx.x * BS + threadIdx.x;\n"
-		"  if (i >= n) return;\n"
-		"  s[threadIdx.x] = a[i];\n"
-		"  if (threadIdx.x % 2) { __syncthreads(); }\n"
-		"  __syncthreads();\n"
-		"  a[i] = s[BS - 1 - threadIdx.x];\n"
-		"}\n");
+	const char *p = write_src("sync.cu", "#define BS 256\n"
+					     "__global__ void __launch_bounds__(BS) k(float *a, int n) {\n"
+					     "  __shared__ float s[BS];\n"
+					     "  int i = blockIdx.x * BS + threadIdx.x;\n"
+					     "  if (i >= n) return;\n"
+					     "  s[threadIdx.x] = a[i];\n"
+					     "  if (threadIdx.x % 2) { __syncthreads(); }\n"
+					     "  __syncthreads();\n"
+					     "  a[i] = s[BS - 1 - threadIdx.x];\n"
+					     "}\n");
 	sqlite3 *db = analyze(p, NULL, 0);
 	assert_int_equal(q(db, "SELECT launch_bounds_max FROM kernel"), 256);
 	assert_int_equal(q(db, "SELECT in_divergent_branch FROM barrier WHERE line = 7"), 1);
@@ -93,7 +93,8 @@ static void barrier_hazards(void **state)
 
 static void hip_launch(void **state)
 {
-	const char *p = write_src("saxpy.hip",
+	const char *p = write_src(
+		"saxpy.hip",
 		"#include <hip/hip_runtime.h>\n"
 		"__global__ void saxpy(float a, const float *x, float *y, int n) {\n"
 		"  int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;\n"
@@ -122,7 +123,8 @@ static void bad_inputs(void **state)
 	assert_non_null(strstr(ka_error_last(), "No such file"));
 	sqlite3_close(db);
 
-	const char bin[] = "\x7f" "ELF\0\0\0binary";
+	const char bin[] = "\x7f"
+			   "ELF\0\0\0binary";
 	char path[600];
 	snprintf(path, sizeof path, "%s/bin.cu", src_dir);
 	assert_int_equal(ka_fs_write_atomic(path, bin, sizeof bin), 0);
@@ -130,21 +132,22 @@ static void bad_inputs(void **state)
 	assert_non_null(strstr(ka_error_last(), "not a source file"));
 	sqlite3_close(db);
 
-	const char *p = write_src("broken.cu",
-		"__global__ void bad(float *a) { a[threadIdx.x] = 1 +; }\n"
-		"__global__ void good(float *a) { a[threadIdx.x] = 2.0f; }\n");
-	db = analyze(p, NULL, KA_OK);   /* partial: 'good' parsed, so it is analyzed */
+	const char *p = write_src("broken.cu", "__global__ void bad(float *a) { a[threadIdx.x] = 1 +; }\n"
+					       "__global__ void good(float *a) { a[threadIdx.x] = 2.0f; }\n");
+	db = analyze(p, NULL, KA_OK); /* partial: 'good' parsed, so it is analyzed */
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'error' AND line = 1 "
-			   "AND message LIKE 'expected expression (function ''bad'' not analyzed)'"), 1);
+			       "AND message LIKE 'expected expression (function ''bad'' not analyzed)'"),
+			 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE name = 'good'"), 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE name = 'bad'"), 0);
 	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE kernel_id = "
-			   "(SELECT id FROM kernel WHERE name = 'good')"), 1);
+			       "(SELECT id FROM kernel WHERE name = 'good')"),
+			 1);
 	sqlite3_close(db);
 
-	p = write_src("allbad.cu",   /* nothing parsed: the file fails */
-		"__global__ void bad(float *a) { a[threadIdx.x] = 1 +; }\n"
-		"__device__ float worse(float x) { return x * undeclared_thing; }\n");
+	p = write_src("allbad.cu", /* nothing parsed: the file fails */
+		      "__global__ void bad(float *a) { a[threadIdx.x] = 1 +; }\n"
+		      "__device__ float worse(float x) { return x * undeclared_thing; }\n");
 	db = analyze(p, NULL, KA_EPARSE);
 	assert_non_null(strstr(ka_error_last(), "allbad.cu:"));
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'error'"), 2);
@@ -154,7 +157,7 @@ static void bad_inputs(void **state)
 	o.arch = "sm_99";
 	db = analyze(write_src("ok.cu", strided), &o, KA_EINPUT);
 	assert_string_equal(ka_error_last(), "unknown --arch 'sm_99' (known: sm_70, sm_75, sm_80, "
-	                    "sm_86, sm_89, sm_90, sm_100, gfx90a, gfx942, gfx1100)");
+					     "sm_86, sm_89, sm_90, sm_100, gfx90a, gfx942, gfx1100)");
 	sqlite3_close(db);
 	(void)state;
 }
@@ -163,11 +166,10 @@ static void ptxas_output_joins_by_mangled_name(void **state)
 {
 	const char *p = write_src("regs.cu", strided);
 	sqlite3 *db = analyze(p, NULL, 0);
-	const char *out =
-		"ptxas info    : Compiling entry function '_Z1kPKfPfi' for 'sm_90'\n"
-		"ptxas info    : Function properties for _Z1kPKfPfi\n"
-		"    16 bytes stack frame, 12 bytes spill stores, 12 bytes spill loads\n"
-		"ptxas info    : Used 40 registers, 2048 bytes smem, 380 bytes cmem[0]\n";
+	const char *out = "ptxas info    : Compiling entry function '_Z1kPKfPfi' for 'sm_90'\n"
+			  "ptxas info    : Function properties for _Z1kPKfPfi\n"
+			  "    16 bytes stack frame, 12 bytes spill stores, 12 bytes spill loads\n"
+			  "ptxas info    : Used 40 registers, 2048 bytes smem, 380 bytes cmem[0]\n";
 	assert_int_equal(ka_ptxas_parse(out, db), 0);
 	assert_int_equal(q(db, "SELECT regs FROM kernel WHERE name = 'k'"), 40);
 	assert_int_equal(q(db, "SELECT spills_bytes FROM kernel WHERE name = 'k'"), 12);
@@ -185,12 +187,11 @@ static void ptxas_output_joins_by_mangled_name(void **state)
 	sqlite3_close(db);
 	/* without --ptxas: a run-time indexed local array is confirmed by ptxas,
 	 * once, then from the cache (keyed by the file's bytes) */
-	static const char lmem[] =
-		"__global__ void dyn(const int *idx, float *out) {\n"
-		"  float t[32];\n"
-		"  for (int i = 0; i < 32; ++i) t[i] = i * 0.5f;\n"
-		"  out[threadIdx.x] = t[idx[threadIdx.x] & 31];\n"
-		"}\n";
+	static const char lmem[] = "__global__ void dyn(const int *idx, float *out) {\n"
+				   "  float t[32];\n"
+				   "  for (int i = 0; i < 32; ++i) t[i] = i * 0.5f;\n"
+				   "  out[threadIdx.x] = t[idx[threadIdx.x] & 31];\n"
+				   "}\n";
 	const char *old = getenv("XDG_CACHE_HOME");
 	char *saved = old ? strdup(old) : NULL;
 	char dir[] = "/tmp/ka-ptxas-cache-XXXXXX";
@@ -203,7 +204,7 @@ static void ptxas_output_joins_by_mangled_name(void **state)
 	char cmd[256];
 	snprintf(cmd, sizeof cmd, "test $(ls %s/kernelarc/ptxas | wc -l) -eq 1", dir);
 	assert_int_equal(system(cmd), 0);
-	db = analyze(lp, NULL, 0);   /* from the cache */
+	db = analyze(lp, NULL, 0); /* from the cache */
 	assert_true(q(db, "SELECT stack_bytes FROM kernel WHERE name = 'dyn'") > 0);
 	sqlite3_close(db);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

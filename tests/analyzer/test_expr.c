@@ -40,7 +40,7 @@ static void coef_of_affine_index(void **state)
 	fx *f = *state;
 	/* (tx * 2 + 7) * 4 bytes */
 	const sx *i = sx_add(&f->c, sx_mul(&f->c, sx_symref(&f->c, f->tx), sx_const(&f->c, 2)),
-	                     sx_const(&f->c, 7));
+			     sx_const(&f->c, 7));
 	const sx *bytes = sx_mul(&f->c, i, sx_const(&f->c, 4));
 	int64_t v;
 	assert_true(sx_is_const(sx_coef(&f->c, bytes, SYM_TID_X), &v));
@@ -108,7 +108,9 @@ static void warp_case(fx *f, int bx, int by, const sx *addr, int bytes, int shar
 static void sectors_for_strides(void **state)
 {
 	fx *f = *state;
-	static const struct { int stride, sectors; } cases[] = {{1, 4}, {2, 8}, {8, 32}, {32, 32}};
+	static const struct {
+		int stride, sectors;
+	} cases[] = {{1, 4}, {2, 8}, {8, 32}, {32, 32}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const sx *a = sx_mul(&f->c, sx_symref(&f->c, f->tx), sx_const(&f->c, 4 * cases[i].stride));
 		warp_result r;
@@ -119,7 +121,7 @@ static void sectors_for_strides(void **state)
 	}
 	/* misaligned by one float: 5 sectors */
 	const sx *m = sx_mul(&f->c, sx_add(&f->c, sx_symref(&f->c, f->tx), sx_const(&f->c, 1)),
-	                     sx_const(&f->c, 4));
+			     sx_const(&f->c, 4));
 	warp_result r;
 	warp_case(f, 256, 1, m, 4, 0, &r);
 	assert_int_equal(r.sectors, 5);
@@ -130,8 +132,9 @@ static void bank_conflicts_of_tiles(void **state)
 	fx *f = *state;
 	/* tile[tx][ty] of float[32][32] / [32][33], block (32, 8) */
 	for (int pad = 0; pad <= 1; pad++) {
-		const sx *idx = sx_add(&f->c, sx_mul(&f->c, sx_symref(&f->c, f->tx), sx_const(&f->c, 32 + pad)),
-		                       sx_symref(&f->c, f->ty));
+		const sx *idx = sx_add(&f->c,
+				       sx_mul(&f->c, sx_symref(&f->c, f->tx), sx_const(&f->c, 32 + pad)),
+				       sx_symref(&f->c, f->ty));
 		warp_result r;
 		warp_case(f, 32, 8, sx_mul(&f->c, idx, sx_const(&f->c, 4)), 4, 1, &r);
 		assert_true(r.ok);
@@ -153,7 +156,7 @@ static void narrow_block_spans_rows(void **state)
 	fx *f = *state;
 	/* a[ty * 1024 + tx] with blockDim.x = 8: four rows per warp */
 	const sx *idx = sx_add(&f->c, sx_mul(&f->c, sx_symref(&f->c, f->ty), sx_const(&f->c, 1024)),
-	                       sx_symref(&f->c, f->tx));
+			       sx_symref(&f->c, f->tx));
 	warp_result r;
 	warp_case(f, 8, 32, sx_mul(&f->c, idx, sx_const(&f->c, 4)), 4, 0, &r);
 	assert_int_equal(r.sectors, 4 * 1);

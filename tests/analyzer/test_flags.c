@@ -40,12 +40,12 @@ static void allow_list_drops_dangerous_flags(void **state)
 	(void)state;
 	ka_arena *a = ka_arena_new();
 	ka_flags fl;
-	assert_string_equal(run(a, NULL, &fl, 22,
-		"-Wp,-MD,/tmp/x", "-Wa,-adhln=/tmp/y", "-Wl,-rpath,/z", "-Xpreprocessor", "-MD",
-		"-MD", "-MMD", "-MF", "/tmp/dep", "-o", "/tmp/out.o", "-Xclang", "-load",
-		"-Xclang", "/tmp/plugin.so", "-fplugin=/tmp/p.so", "-Werror", "-Werror=vla",
-		"-ccbin", "./evil", "-Wall", "-Wno-unused-variable"),
-		"-Wall -Wno-unused-variable");
+	assert_string_equal(run(a, NULL, &fl, 22, "-Wp,-MD,/tmp/x", "-Wa,-adhln=/tmp/y", "-Wl,-rpath,/z",
+				"-Xpreprocessor", "-MD", "-MD", "-MMD", "-MF", "/tmp/dep", "-o", "/tmp/out.o",
+				"-Xclang", "-load", "-Xclang", "/tmp/plugin.so", "-fplugin=/tmp/p.so",
+				"-Werror", "-Werror=vla", "-ccbin", "./evil", "-Wall",
+				"-Wno-unused-variable"),
+			    "-Wall -Wno-unused-variable");
 	/* values of skipped options are never read as options */
 	assert_string_equal(run(a, NULL, &fl, 4, "-MT", "-DEVIL", "-o", "-Iinc"), "");
 	ka_arena_free(a);
@@ -56,14 +56,15 @@ static void nvcc_spelling_translated(void **state)
 	(void)state;
 	ka_arena *a = ka_arena_new();
 	ka_flags fl;
-	assert_string_equal(run(a, "/proj/build", &fl, 20,
-		"-gencode", "arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=[sm_90,compute_90]",
-		"--expt-relaxed-constexpr", "--extended-lambda", "-Xcompiler", "-fPIC,-DHOST=1,-Wextra",
-		"-rdc=true", "--use_fast_math", "-std", "c++17", "-I", "../include", "-Isrc",
-		"-isystem", "/opt/x/include", "--define-macro=N=4", "-UNDEBUG", "-include", "pre.h"),
+	assert_string_equal(
+		run(a, "/proj/build", &fl, 20, "-gencode", "arch=compute_80,code=sm_80",
+		    "-gencode=arch=compute_90,code=[sm_90,compute_90]", "--expt-relaxed-constexpr",
+		    "--extended-lambda", "-Xcompiler", "-fPIC,-DHOST=1,-Wextra", "-rdc=true",
+		    "--use_fast_math", "-std", "c++17", "-I", "../include", "-Isrc", "-isystem",
+		    "/opt/x/include", "--define-macro=N=4", "-UNDEBUG", "-include", "pre.h"),
 		"-DHOST=1 -Wextra -fgpu-rdc -ffast-math -std=c++17 -I/proj/build/../include "
 		"-I/proj/build/src -isystem /opt/x/include -DN=4 -UNDEBUG -include /proj/build/pre.h");
-	assert_string_equal(fl.arch, "sm_80");     /* the first target named */
+	assert_string_equal(fl.arch, "sm_80"); /* the first target named */
 	assert_int_equal(fl.hip, 0);
 	run(a, NULL, &fl, 1, "--gpu-architecture=compute_75");
 	assert_string_equal(fl.arch, "sm_75");
@@ -89,7 +90,7 @@ static void response_files(void **state)
 	snprintf(p, sizeof p, "%s/inner.rsp", dir);
 	f = fopen(p, "w");
 	assert_non_null(f);
-	fputs("-Iinc @inner.rsp\n", f);      /* includes itself: stops at the depth limit */
+	fputs("-Iinc @inner.rsp\n", f); /* includes itself: stops at the depth limit */
 	fclose(f);
 	ka_arena *a = ka_arena_new();
 	ka_flags fl;

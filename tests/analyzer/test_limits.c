@@ -20,7 +20,6 @@
 #include "util/fs.h"
 #include "tests/analyzer/src_util.h"
 
-
 /* No budget: these tests check that the analysis itself finishes (the
  * sanitizer build runs several times slower than a release build). */
 static sqlite3 *analyze(const char *path)
@@ -72,8 +71,7 @@ static void fold_overflow_stays_symbolic(void **state)
 	assert_null(sx_div_exact(&c, min, -1));
 	/* The constant term of tx + MAX + MAX overflows: unknown, not wrapped. */
 	int tx = sx_new_sym(&c, SYM_TID_X, "threadIdx.x", D_TX, 0);
-	const sx *t = sx_add(&c, sx_add(&c, sx_symref(&c, tx), sx_const(&c, INT64_MAX)),
-	                     sx_symref(&c, tx));
+	const sx *t = sx_add(&c, sx_add(&c, sx_symref(&c, tx), sx_const(&c, INT64_MAX)), sx_symref(&c, tx));
 	t = sx_add(&c, t, sx_const(&c, INT64_MAX));
 	assert_false(sx_const_term(t, &v));
 	ka_arena_free(a);
@@ -121,7 +119,8 @@ static void deep_sum_is_cut_with_a_warning(void **state)
 	sqlite3 *db = analyze(p);
 	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE base = 'p'"), 2);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'warning' AND"
-	                       " message LIKE 'expression too deep%' AND line = 2"), 1);
+			       " message LIKE 'expression too deep%' AND line = 2"),
+			 1);
 	sqlite3_close(db);
 	(void)state;
 }
@@ -155,12 +154,12 @@ static void walk_limits_are_reported(void **state)
 	ka_buf_adds(&b, "__device__ int d0(int x) { return x + 1; }\n");
 	for (int i = 1; i <= 8; i++)
 		ka_buf_printf(&b, "__device__ int d%d(int x) { return d%d(x) + 1; }\n", i, i - 1);
-	ka_buf_adds(&b, "__global__ void deep(float *p, int n) {\n");   /* line 10 */
+	ka_buf_adds(&b, "__global__ void deep(float *p, int n) {\n"); /* line 10 */
 	for (int i = 0; i < 18; i++)
-		ka_buf_printf(&b, "  for (int i%d = 0; i%d < n; i%d++)\n", i, i, i);   /* 11..28 */
+		ka_buf_printf(&b, "  for (int i%d = 0; i%d < n; i%d++)\n", i, i, i); /* 11..28 */
 	ka_buf_adds(&b, "  p[threadIdx.x] += 1.0f;\n");
 	for (int i = 0; i < 34; i++)
-		ka_buf_printf(&b, "  if (threadIdx.x > %d)\n", i);                     /* 30..63 */
+		ka_buf_printf(&b, "  if (threadIdx.x > %d)\n", i); /* 30..63 */
 	ka_buf_adds(&b, "  p[threadIdx.x] = 2.0f;\n  p[0] = d8(n);\n}\n");
 	ka_buf_adds(&b, "__global__ void shallow(float *p) { p[threadIdx.x] = 0; }\n");
 	char *src = ka_buf_steal(&b);
@@ -168,16 +167,20 @@ static void walk_limits_are_reported(void **state)
 	free(src);
 	sqlite3 *db = analyze(path);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message = 'analysis limit reached in "
-	                       "deep at line 27: more than 16 nested loops: the inner ones are analysed "
-	                       "without their loop context' AND line = 27 AND severity = 'warning'"), 1);
+			       "deep at line 27: more than 16 nested loops: the inner ones are analysed "
+			       "without their loop context' AND line = 27 AND severity = 'warning'"),
+			 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit reached in "
-	                       "deep at line 62: more than 32 nested conditions:%'"), 1);
+			       "deep at line 62: more than 32 nested conditions:%'"),
+			 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit reached in "
-	                       "deep at line % device calls nested more than 6 deep:%'"), 1);
+			       "deep at line % device calls nested more than 6 deep:%'"),
+			 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit%in deep %'"), 3);
 	/* d8 and d7, walked as device functions of their own, nest 8 and 7 deep */
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit reached in "
-	                       "d8 at line 3: device calls%'"), 1);
+			       "d8 at line 3: device calls%'"),
+			 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE 'analysis limit%'"), 5);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE message LIKE '%in shallow%'"), 0);
 	/* the walk went on: the innermost accesses and every loop row are there */
@@ -192,19 +195,19 @@ static void walk_limits_are_reported(void **state)
 static void overflowing_constants(void **state)
 {
 	const char *p = write_src("fpe.cu",
-		"__global__ void k(float *p) {\n"
-		"  long long m = -9223372036854775807LL - 1;\n"
-		"  p[threadIdx.x + m / -1] = 0;\n"
-		"  p[threadIdx.x + m % -1] = 1;\n"
-		"  p[threadIdx.x + 9223372036854775807LL + 9223372036854775807LL] = 2;\n"
-		"  p[threadIdx.x * 4611686018427387904LL * 4] = 3;\n"
-		"}\n"
-		"void h(float *p) {\n"
-		"  k<<<1, 65536 * 65536>>>(p);\n"
-		"  k<<<-16, -16>>>(p);\n"
-		"  k<<<dim3(2147483647, 65535, 65535), dim3(1024, 1024, 1024)>>>(p);\n"
-		"  k<<<1, 32, -1>>>(p);\n"
-		"}\n");
+				  "__global__ void k(float *p) {\n"
+				  "  long long m = -9223372036854775807LL - 1;\n"
+				  "  p[threadIdx.x + m / -1] = 0;\n"
+				  "  p[threadIdx.x + m % -1] = 1;\n"
+				  "  p[threadIdx.x + 9223372036854775807LL + 9223372036854775807LL] = 2;\n"
+				  "  p[threadIdx.x * 4611686018427387904LL * 4] = 3;\n"
+				  "}\n"
+				  "void h(float *p) {\n"
+				  "  k<<<1, 65536 * 65536>>>(p);\n"
+				  "  k<<<-16, -16>>>(p);\n"
+				  "  k<<<dim3(2147483647, 65535, 65535), dim3(1024, 1024, 1024)>>>(p);\n"
+				  "  k<<<1, 32, -1>>>(p);\n"
+				  "}\n");
 	sqlite3 *db = analyze(p);
 	/* m % -1 is 0: a plain coalesced access. */
 	assert_int_equal(q(db, "SELECT sectors_per_request FROM access WHERE line = 4"), 4);
@@ -214,15 +217,17 @@ static void overflowing_constants(void **state)
 	assert_int_equal(q(db, "SELECT sectors_per_request FROM access WHERE line = 5"), -1);
 	assert_int_equal(q(db, "SELECT count(*) FROM launch"), 4);
 	assert_int_equal(q(db, "SELECT count(*) FROM launch WHERE block_threads IS NOT NULL"
-	                       " AND block_threads < 1"), 0);
+			       " AND block_threads < 1"),
+			 0);
 	assert_int_equal(q(db, "SELECT count(*) FROM launch WHERE grid_blocks IS NOT NULL"
-	                       " AND grid_blocks < 1"), 0);
+			       " AND grid_blocks < 1"),
+			 0);
 	assert_int_equal(q(db, "SELECT block_threads FROM launch WHERE line = 9"), -1);
 	assert_int_equal(q(db, "SELECT block_threads FROM launch WHERE line = 10"), -1);
 	/* 2^31-1 * 65535^2 blocks fits in 64 bits: kept.  1024^3 threads does
 	 * not fit an int: unknown. */
 	assert_int_equal(q(db, "SELECT grid_blocks FROM launch WHERE line = 11"),
-	                 2147483647LL * 65535 * 65535);
+			 2147483647LL * 65535 * 65535);
 	assert_int_equal(q(db, "SELECT block_threads FROM launch WHERE line = 11"), 1024LL * 1024 * 1024);
 	assert_int_equal(q(db, "SELECT dyn_smem FROM launch WHERE line = 12"), -1);
 	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE block_threads < 1"), 0);
@@ -234,10 +239,10 @@ static void overflowing_constants(void **state)
  * int: the kernel row and the warp model stay in range. */
 static void huge_block_shapes(void **state)
 {
-	const char *p = write_src("lb.cu",
-		"__global__ void __launch_bounds__(2147483647) k(float *p) { p[threadIdx.x] = 0; }\n"
-		"__global__ void j(float *p) { p[threadIdx.x + threadIdx.y] = 0; }\n"
-		"void h(float *p) { j<<<1, dim3(65536, 65536, 2)>>>(p); }\n");
+	const char *p = write_src(
+		"lb.cu", "__global__ void __launch_bounds__(2147483647) k(float *p) { p[threadIdx.x] = 0; }\n"
+			 "__global__ void j(float *p) { p[threadIdx.x + threadIdx.y] = 0; }\n"
+			 "void h(float *p) { j<<<1, dim3(65536, 65536, 2)>>>(p); }\n");
 	sqlite3 *db = analyze(p);
 	assert_int_equal(q(db, "SELECT block_threads FROM kernel WHERE name = 'k'"), 2147483647);
 	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE block_threads < 1"), 0);
@@ -272,12 +277,14 @@ static char *many_kernels(int n)
 	ka_buf b;
 	ka_buf_init(&b, 1 << 24);
 	for (int i = 0; i < n; i++)
-		ka_buf_printf(&b, "__global__ void k%d(const float *in, float *out, int n) {\n"
-		              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		              "  float acc = 0.0f;\n"
-		              "  if (i < n) acc = in[i];\n"
-		              "  for (int j = 0; j < 4; j++) acc += in[i + j];\n"
-		              "  if (i < n) out[i] = acc;\n}\n", i);
+		ka_buf_printf(&b,
+			      "__global__ void k%d(const float *in, float *out, int n) {\n"
+			      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			      "  float acc = 0.0f;\n"
+			      "  if (i < n) acc = in[i];\n"
+			      "  for (int j = 0; j < 4; j++) acc += in[i + j];\n"
+			      "  if (i < n) out[i] = acc;\n}\n",
+			      i);
 	ka_buf_adds(&b, "void all(const float *a, float *b, int n) {\n");
 	for (int i = 0; i < n; i++)
 		ka_buf_printf(&b, "  k%d<<<n / 128, 128>>>(a, b, n);\n", i);
@@ -313,12 +320,12 @@ static void cost_is_linear_in_kernels(void **state)
 	double small = cpu_of(500, NULL);
 	sqlite3 *db = NULL;
 	double big = cpu_of(6000, &db);
-	print_message("500 kernels: %.2f s CPU, 6000 kernels: %.2f s CPU (x%.1f)\n",
-	              small, big, big / (small > 0.01 ? small : 0.01));
+	print_message("500 kernels: %.2f s CPU, 6000 kernels: %.2f s CPU (x%.1f)\n", small, big,
+		      big / (small > 0.01 ? small : 0.01));
 	assert_true(big < 20 * (small > 0.05 ? small : 0.05));
 	/* One kernel's facts are what the same kernel alone gives. */
 	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE kernel = 'k5999'"),
-	                 q(db, "SELECT count(*) FROM access WHERE kernel = 'k0'"));
+			 q(db, "SELECT count(*) FROM access WHERE kernel = 'k0'"));
 	assert_int_equal(q(db, "SELECT count(*) FROM loop WHERE kernel = 'k5999' AND trip_count = 4"), 1);
 	sqlite3_close(db);
 	(void)state;
@@ -345,12 +352,14 @@ static void budget_exceeded_is_a_warning(void **state)
 	free(src);
 	sqlite3 *db = analyze_budget(p, 1e-9, 0);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'warning' AND"
-	                       " message LIKE 'analysis budget exceeded in %'"), 1);
+			       " message LIKE 'analysis budget exceeded in %'"),
+			 1);
 	assert_true(q(db, "SELECT count(*) FROM kernel") < 300);
 	sqlite3_close(db);
 	db = analyze_budget(p, 0, 1);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE"
-	                       " message LIKE 'analysis budget exceeded in % MB per file)%'"), 1);
+			       " message LIKE 'analysis budget exceeded in % MB per file)%'"),
+			 1);
 	sqlite3_close(db);
 	db = analyze_budget(p, -1, -1);
 	assert_int_equal(q(db, "SELECT count(*) FROM diag"), 0);
@@ -384,13 +393,13 @@ static void parse_state_does_not_persist(void **state)
 	skip();
 #else
 	const char *src = "__global__ void k(const float *a, float *b, int n) {\n"
-		"  __shared__ float t[128];\n"
-		"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		"  if (i < n) t[threadIdx.x] = a[i * 2];\n"
-		"  __syncthreads();\n"
-		"  for (int j = 0; j < 4; j++) b[i] += t[(threadIdx.x + j) % 128];\n"
-		"}\n"
-		"void h(const float *a, float *b, int n) { k<<<n / 128, 128>>>(a, b, n); }\n";
+			  "  __shared__ float t[128];\n"
+			  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			  "  if (i < n) t[threadIdx.x] = a[i * 2];\n"
+			  "  __syncthreads();\n"
+			  "  for (int j = 0; j < 4; j++) b[i] += t[(threadIdx.x + j) % 128];\n"
+			  "}\n"
+			  "void h(const float *a, float *b, int n) { k<<<n / 128, 128>>>(a, b, n); }\n";
 	long warm = 0;
 	for (int i = 0; i < 150; i++) {
 		char name[64];

@@ -118,7 +118,8 @@ static void test_spec_bad(void **state)
 	bad_spec("name: t\n", "", "t.yaml: missing or non-scalar field 'name'");
 	bad_spec("dtype: f64", "dtype: f16", "t.yaml: unknown dtype 'f16' (f32, f64, i32, u32)");
 	bad_spec("role: out", "role: inout", "t.yaml: tensor role must be in or out, not 'inout'");
-	bad_spec("kind: uniform", "kind: zipf", "t.yaml: unknown distribution kind 'zipf' (uniform, normal, int)");
+	bad_spec("kind: uniform", "kind: zipf",
+		 "t.yaml: unknown distribution kind 'zipf' (uniform, normal, int)");
 	bad_spec("lo: -2, hi: 3", "lo: 3, hi: -2", "t.yaml: tensor 'x': distribution has hi < lo");
 	bad_spec("shape: rows}", "shape: rows*depth}",
 		 "t.yaml: config 'a', y: expression \"rows*depth\": unknown name 'depth' at offset 10");
@@ -126,7 +127,8 @@ static void test_spec_bad(void **state)
 	bad_spec("cols: 5}", "cols: five}", "t.yaml: parameter 'cols' must be a non-negative integer");
 	bad_spec("cols: 5}", "cols: 0}", "t.yaml: tensor 'x' has no elements in a config");
 	bad_spec("atol: 1e-6", "atol: tiny", "t.yaml: 'atol' is not a number");
-	bad_spec("tolerance: {atol: 1e-6, rtol: 1e-5, l2: 1e-4}\n", "", "t.yaml: missing 'tolerance' (atol, rtol, l2)");
+	bad_spec("tolerance: {atol: 1e-6, rtol: 1e-5, l2: 1e-4}\n", "",
+		 "t.yaml: missing 'tolerance' (atol, rtol, l2)");
 	bad_spec("  unseen:\n    - {name: b, rows: 1000, cols: 1001}\n", "",
 		 "t.yaml: configs need at least one 'unseen' entry");
 	bad_spec("name: b,", "name: a,", "t.yaml: duplicate config name 'a'");
@@ -145,7 +147,7 @@ static void test_spec_load_missing(void **state)
 
 static void test_stats_summary(void **state)
 {
-	const double v[] = {5, 1, 4, 2, 3, 100, 6, 7, 8};   /* sorted: 1..8, 100 */
+	const double v[] = {5, 1, 4, 2, 3, 100, 6, 7, 8}; /* sorted: 1..8, 100 */
 	(void)state;
 	ka_bench_summary m = ka_bench_summarize(v, 9);
 	assert_true(m.median == 5.0);
@@ -170,7 +172,8 @@ static void test_stats_bootstrap(void **state)
 	assert_true(lo <= med && med <= hi);
 	assert_true(lo > 1.9 && hi < 2.1);
 	/* identical distributions: the CI must contain 1 */
-	for (int i = 0; i < 60; i++) b[i] = 100.0 + (i * 3) % 7;
+	for (int i = 0; i < 60; i++)
+		b[i] = 100.0 + (i * 3) % 7;
 	ka_bench_speedup_ci(a, b, 60, 2000, 7, &med, &lo, &hi);
 	assert_true(lo <= 1.0 && hi >= 1.0);
 	/* deterministic for one seed */
@@ -197,9 +200,9 @@ static void test_score(void **state)
 {
 	ka_bench_task_score t[4] = {
 		{1, 1, 1, 2.0, 1.6, 2.0, 2.0, 0.5},     /* fast_1.0, 1.1, 1.5 */
-		{1, 1, 1, 1.05, 0.98, 1.1, 1.0, 0.3},  /* CI contains 1: counts nowhere */
-		{0, 1, 0, 3.0, 2.5, 3.0, 0, 0.9},      /* failed unseen: scores 1/8 */
-		{1, 1, 1, 64.0, 40.0, 64.0, 64.0, 0.2},/* clipped to 8 */
+		{1, 1, 1, 1.05, 0.98, 1.1, 1.0, 0.3},   /* CI contains 1: counts nowhere */
+		{0, 1, 0, 3.0, 2.5, 3.0, 0, 0.9},       /* failed unseen: scores 1/8 */
+		{1, 1, 1, 64.0, 40.0, 64.0, 64.0, 0.2}, /* clipped to 8 */
 	};
 	ka_bench_suite_score s;
 	(void)state;
@@ -218,7 +221,8 @@ static int scan_one(const char *src, char *what, size_t cap)
 {
 	ka_bench_finding f[4];
 	int n = ka_bench_scan(src, strlen(src), f, 4);
-	if (n && what) snprintf(what, cap, "%s", f[0].what);
+	if (n && what)
+		snprintf(what, cap, "%s", f[0].what);
 	return n;
 }
 
@@ -266,7 +270,8 @@ static void test_scan_forbidden(void **state)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int n = scan_one(bad[i][0], what, sizeof what);
 		if (n < 1 || strcmp(what, bad[i][1]))
-			fail_msg("static gate missed '%s' in: %s (got %d, '%s')", bad[i][1], bad[i][0], n, n ? what : "");
+			fail_msg("static gate missed '%s' in: %s (got %d, '%s')", bad[i][1], bad[i][0], n,
+				 n ? what : "");
 	}
 }
 
@@ -315,7 +320,6 @@ static void test_proc_timeout(void **state)
 	ka_buf_free(&out);
 }
 
-
 static const char dev[] = "device NVIDIA_H200 sm_90 sms 132 l2 62914560 mem 1 driver 13000 runtime 13000\n";
 
 static void parse_correct(const char *body, ka_bench_spec *s, ka_bench_result *r)
@@ -332,22 +336,25 @@ static void test_result_correct(void **state)
 	static ka_bench_spec s;
 	static ka_bench_result r;
 	(void)state;
-	parse_correct("check a a 0.1 0.01\ncheck b a 0.2 0.02\ncheck a b 0 0\ncheck b b 0.5 0\ndone\n", &s, &r);
+	parse_correct("check a a 0.1 0.01\ncheck b a 0.2 0.02\ncheck a b 0 0\ncheck b b 0.5 0\ndone\n", &s,
+		      &r);
 	assert_string_equal(r.verdict, "");
 	assert_int_equal(r.correct_visible, 1);
 	assert_int_equal(r.correct_unseen, 1);
 	assert_string_equal(r.device, "NVIDIA_H200 sm_90 sms=132 l2=62914560");
-	parse_correct("check b a 0.2 0.02\nfail b b wrong-output tensor=y draw=3 tolerance bad=7\ndone\n", &s, &r);
+	parse_correct("check b a 0.2 0.02\nfail b b wrong-output tensor=y draw=3 tolerance bad=7\ndone\n", &s,
+		      &r);
 	assert_string_equal(r.verdict, "rejected");
 	assert_string_equal(r.gate, "correctness");
 	assert_string_equal(r.reason, "config b: wrong-output tensor=y draw=3 tolerance bad=7");
 	assert_int_equal(r.correct_visible, 1);
 	assert_int_equal(r.correct_unseen, 0);
-	parse_correct("check b a 0.2 0.02\n", &s, &r);   /* no "done": crashed */
+	parse_correct("check b a 0.2 0.02\n", &s, &r); /* no "done": crashed */
 	assert_string_equal(r.verdict, "rejected");
 	parse_correct("selfcheck b zeros pass\ncheck b a 0 0\ncheck b b 0 0\ndone\n", &s, &r);
 	assert_string_equal(r.verdict, "error");
-	assert_string_equal(r.reason, "task 't' fails its self-check: zeros passes the tolerance on config b");
+	assert_string_equal(r.reason,
+			    "task 't' fails its self-check: zeros passes the tolerance on config b");
 	parse_correct("fail a a launch-error out of memory\ndone\n", &s, &r);
 	assert_string_equal(r.verdict, "error");
 	assert_non_null(strstr(r.reason, "the baseline fails on its own task"));
@@ -364,8 +371,9 @@ static void perf_text(char *text, size_t cap, double a_us, double b_us, double b
 		n += (size_t)snprintf(text + n, cap - n, "perf %s graph 0\n", cfg[c]);
 		for (int j = 0; j < 30; j++) {
 			double wob = 1.0 + 0.01 * ((j % 5) - 2);
-			n += (size_t)snprintf(text + n, cap - n, "sample %s %d %.3f %.3f %.3f %.3f 1.0 1.0\n", cfg[c], j,
-					      a_us * wob, b_us / wob, a_us * wob + 8, b_us / wob + 8 + b_wall_extra);
+			n += (size_t)snprintf(text + n, cap - n, "sample %s %d %.3f %.3f %.3f %.3f 1.0 1.0\n",
+					      cfg[c], j, a_us * wob, b_us / wob, a_us * wob + 8,
+					      b_us / wob + 8 + b_wall_extra);
 		}
 		n += (size_t)snprintf(text + n, cap - n, "checked %s 30\nvalidated %s 3\n", cfg[c], cfg[c]);
 	}
@@ -392,7 +400,7 @@ static void test_result_perf(void **state)
 	assert_true(fabs(r.geomean - 2.0) < 0.05 && r.lo > 1.9 && r.hi < 2.1);
 	assert_int_equal(r.cfg[1].n, 30);
 	assert_true(fabs(r.cfg[1].sb.median - 50.0) < 1.0);
-	assert_true(fabs(r.cfg[1].gbs - 4.0 * 1000 * 1001 / 50e3) < 1.0);   /* bytes / (us * 1e3) */
+	assert_true(fabs(r.cfg[1].gbs - 4.0 * 1000 * 1001 / 50e3) < 1.0); /* bytes / (us * 1e3) */
 	ka_bench_result_free(&r);
 	run_perf(100, 100, 0, &s, &r);
 	assert_string_equal(r.verdict, "same");
@@ -400,12 +408,12 @@ static void test_result_perf(void **state)
 	run_perf(50, 100, 0, &s, &r);
 	assert_string_equal(r.verdict, "slower");
 	ka_bench_result_free(&r);
-	run_perf(100, 5, 400, &s, &r);   /* work hidden from the events, seen by the wall clock */
+	run_perf(100, 5, 400, &s, &r); /* work hidden from the events, seen by the wall clock */
 	assert_string_equal(r.verdict, "rejected");
 	assert_string_equal(r.gate, "performance");
 	assert_non_null(strstr(r.reason, "work escapes the timed stream"));
 	ka_bench_result_free(&r);
-	run_perf(100, 0.05, 0, &s, &r);   /* 80 TB/s on config b: far above the 4 TB/s ceiling */
+	run_perf(100, 0.05, 0, &s, &r); /* 80 TB/s on config b: far above the 4 TB/s ceiling */
 	assert_string_equal(r.verdict, "rejected");
 	assert_string_equal(r.gate, "roofline");
 	ka_bench_result_free(&r);
@@ -413,13 +421,20 @@ static void test_result_perf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_expr_values),     cmocka_unit_test(test_expr_errors),
-		cmocka_unit_test(test_spec_good),       cmocka_unit_test(test_spec_bad),
-		cmocka_unit_test(test_spec_load_missing), cmocka_unit_test(test_stats_summary),
-		cmocka_unit_test(test_stats_bootstrap), cmocka_unit_test(test_stats_geomean),
-		cmocka_unit_test(test_score),           cmocka_unit_test(test_scan_forbidden),
-		cmocka_unit_test(test_scan_allowed),    cmocka_unit_test(test_scan_lines),
-		cmocka_unit_test(test_proc_timeout),    cmocka_unit_test(test_result_correct),
+		cmocka_unit_test(test_expr_values),
+		cmocka_unit_test(test_expr_errors),
+		cmocka_unit_test(test_spec_good),
+		cmocka_unit_test(test_spec_bad),
+		cmocka_unit_test(test_spec_load_missing),
+		cmocka_unit_test(test_stats_summary),
+		cmocka_unit_test(test_stats_bootstrap),
+		cmocka_unit_test(test_stats_geomean),
+		cmocka_unit_test(test_score),
+		cmocka_unit_test(test_scan_forbidden),
+		cmocka_unit_test(test_scan_allowed),
+		cmocka_unit_test(test_scan_lines),
+		cmocka_unit_test(test_proc_timeout),
+		cmocka_unit_test(test_result_correct),
 		cmocka_unit_test(test_result_perf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

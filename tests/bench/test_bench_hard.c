@@ -75,7 +75,8 @@ static void bad(const char *from, const char *to, const char *expect)
 {
 	static ka_bench_spec s;
 	assert_int_equal(parse_with(from, to, &s), KA_EINPUT);
-	if (!strstr(ka_error_last(), expect)) fail_msg("got \"%s\", want \"%s\"", ka_error_last(), expect);
+	if (!strstr(ka_error_last(), expect))
+		fail_msg("got \"%s\", want \"%s\"", ka_error_last(), expect);
 }
 
 static void test_spec_validation(void **state)
@@ -96,7 +97,8 @@ static void test_spec_validation(void **state)
 	bad("role: out", "role: out, dtpe: f32", "unknown key 'dtpe' in a tensor");
 	bad("{name: a, rows: 3", "{name: a, row: 3, rows: 3", "unknown key 'row' in a config");
 	bad("l2: 1e-4", "l2: 1e-4, rtl: 1", "unknown key 'rtl' in tolerance");
-	bad("name: b,", "name: \"b c\",", "t.yaml: config name 'b c' may hold only letters, digits and _ . + -");
+	bad("name: b,", "name: \"b c\",",
+	    "t.yaml: config name 'b c' may hold only letters, digits and _ . + -");
 	bad("name: x,", "name: \"x\\ny\",", "tensor name 'x\ny' may hold only letters");
 	bad("name: t\n", "name: \"t 1\"\n", "task name 't 1' may hold only");
 	bad("deterministic: true", "deterministic: maybe", "t.yaml: 'deterministic' must be true or false");
@@ -155,9 +157,11 @@ static void test_proc_limit_after_close(void **state)
  * fd 3 comes back separately from stdout. */
 static void test_proc_channels(void **state)
 {
-	char *argv[] = {"sh", "-c",
-			"read plan; echo \"got $plan\" >&3; echo ready >&3; read late; echo \"then $late\" >&3; "
-			"echo noise; exit 0", NULL};
+	char *argv[] = {
+		"sh", "-c",
+		"read plan; echo \"got $plan\" >&3; echo ready >&3; read late; echo \"then $late\" >&3; "
+		"echo noise; exit 0",
+		NULL};
 	ka_buf out, res;
 	ka_proc_result r;
 	(void)state;
@@ -203,7 +207,7 @@ static void test_cache(void **state)
 	struct stat st;
 	assert_int_equal(stat(sub, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
-	chmod(sub, 0777);   /* a shared folder anyone may plant files in */
+	chmod(sub, 0777); /* a shared folder anyone may plant files in */
 	assert_int_equal(ka_bench_cache_mkdir(sub), KA_EINPUT);
 	assert_non_null(strstr(ka_error_last(), "writable by group or others"));
 	chmod(sub, 0700);
@@ -211,7 +215,7 @@ static void test_cache(void **state)
 	assert_int_equal(symlink(sub, link), 0);
 	assert_int_equal(ka_bench_cache_mkdir(link), KA_EINPUT);
 	assert_non_null(strstr(ka_error_last(), "symbolic link"));
-	if (geteuid() == 0) {   /* a folder someone else owns (root can make one) */
+	if (geteuid() == 0) { /* a folder someone else owns (root can make one) */
 		char other[200];
 		snprintf(other, sizeof other, "%s/other", dir);
 		assert_int_equal(mkdir(other, 0700), 0);
@@ -226,11 +230,11 @@ static void test_cache(void **state)
 	fclose(f);
 	assert_int_equal(ka_bench_cache_commit(tmp, file), 0);
 	assert_int_equal(ka_bench_cache_valid(file), 1);
-	f = fopen(file, "w");   /* planted: same name, other content */
+	f = fopen(file, "w"); /* planted: same name, other content */
 	fputs("evil bytes!!", f);
 	fclose(f);
 	assert_int_equal(ka_bench_cache_valid(file), 0);
-	assert_int_equal(access(file, F_OK), -1);   /* removed, to be rebuilt */
+	assert_int_equal(access(file, F_OK), -1); /* removed, to be rebuilt */
 	setenv("XDG_CACHE_HOME", "/x/cache", 1);
 	assert_int_equal(ka_bench_cache_default(sub, sizeof sub), 0);
 	assert_string_equal(sub, "/x/cache/kernelarc/bench");
@@ -266,31 +270,47 @@ static void test_objcheck(void **state)
 	ka_bench_finding f[8];
 	(void)state;
 	/* registration-like constructor (nvcc's name) and allowed imports only */
-	assert_int_equal(objcheck_src("#include <stddef.h>\n"
-				      "extern int cudaLaunchKernel(const void *, int, int, void **, size_t, void *);\n"
-				      "static void reg(void) __asm__(\"_ZL24__sti____cudaRegisterAllv\");\n"
-				      "__attribute__((constructor)) static void reg(void) {}\n"
-				      "int ka_impl_b(void *a) { return cudaLaunchKernel(a, 1, 1, 0, 0, 0); }\n", f, 8), 0);
+	assert_int_equal(
+		objcheck_src("#include <stddef.h>\n"
+			     "extern int cudaLaunchKernel(const void *, int, int, void **, size_t, void *);\n"
+			     "static void reg(void) __asm__(\"_ZL24__sti____cudaRegisterAllv\");\n"
+			     "__attribute__((constructor)) static void reg(void) {}\n"
+			     "int ka_impl_b(void *a) { return cudaLaunchKernel(a, 1, 1, 0, 0, 0); }\n",
+			     f, 8),
+		0);
 	/* a libc call nobody listed */
 	assert_int_equal(objcheck_src("extern long write(int, const void *, unsigned long);\n"
-				      "int ka_impl_b(void) { return (int)write(3, \"x\", 1); }\n", f, 8), 1);
+				      "int ka_impl_b(void) { return (int)write(3, \"x\", 1); }\n",
+				      f, 8),
+			 1);
 	assert_string_equal(f[0].what, "write");
 	/* a constructor of its own */
-	assert_int_equal(objcheck_src("static int x;\n__attribute__((constructor)) static void c(void) { x = 1; }\n"
-				      "int ka_impl_b(void) { return x; }\n", f, 8), 1);
+	assert_int_equal(
+		objcheck_src("static int x;\n__attribute__((constructor)) static void c(void) { x = 1; }\n"
+			     "int ka_impl_b(void) { return x; }\n",
+			     f, 8),
+		1);
 	assert_string_equal(f[0].what, ".init_array");
 	assert_non_null(strstr(f[0].reason, "not nvcc's registration"));
 	/* a destructor */
 	assert_true(objcheck_src("static int x;\n__attribute__((destructor)) static void d(void) { x = 1; }\n"
-				 "int ka_impl_b(void) { return x; }\n", f, 8) >= 1);
+				 "int ka_impl_b(void) { return x; }\n",
+				 f, 8) >= 1);
 	assert_string_equal(f[0].what, ".fini_array");
 	/* host inline assembly entering the kernel */
-	assert_int_equal(objcheck_src("int ka_impl_b(void) { long r; __asm__ volatile(\"syscall\" : \"=a\"(r) : \"a\"(39L) "
-				      ": \"rcx\", \"r11\", \"memory\"); return (int)r; }\n", f, 8), 1);
+	assert_int_equal(
+		objcheck_src(
+			"int ka_impl_b(void) { long r; __asm__ volatile(\"syscall\" : \"=a\"(r) : \"a\"(39L) "
+			": \"rcx\", \"r11\", \"memory\"); return (int)r; }\n",
+			f, 8),
+		1);
 	assert_string_equal(f[0].what, "syscall");
 	/* a writable and executable section */
-	assert_int_equal(objcheck_src("__asm__(\".section .wxs,\\\"awx\\\",@progbits\\n.byte 0xc3\\n.previous\");\n"
-				      "int ka_impl_b(void) { return 0; }\n", f, 8), 1);
+	assert_int_equal(
+		objcheck_src("__asm__(\".section .wxs,\\\"awx\\\",@progbits\\n.byte 0xc3\\n.previous\");\n"
+			     "int ka_impl_b(void) { return 0; }\n",
+			     f, 8),
+		1);
 	assert_string_equal(f[0].what, ".wxs");
 	assert_int_equal(ka_bench_objcheck_allowed("cudaLaunchKernel"), 1);
 	assert_int_equal(ka_bench_objcheck_allowed("cudaDeviceSetCacheConfig"), 0);
@@ -317,9 +337,10 @@ static void perf(int count, double tail_b, const char *extra, ka_bench_result *r
 	memset(r, 0, sizeof *r);
 	n += (size_t)snprintf(text + n, sizeof text - n, "ceiling 4000 60000\nperf a graph 0\n");
 	for (int j = 0; j < count; j++)
-		n += (size_t)snprintf(text + n, sizeof text - n, "sample a %d %.3f %.3f %.3f %.3f 1.0 %.3f\n", j,
-				      100.0 + j % 3, 100.0 - j % 3, 110.0, 110.0, tail_b);
-	n += (size_t)snprintf(text + n, sizeof text - n, "%schecked a %d\nvalidated a 3\ndone\n", extra, count);
+		n += (size_t)snprintf(text + n, sizeof text - n, "sample a %d %.3f %.3f %.3f %.3f 1.0 %.3f\n",
+				      j, 100.0 + j % 3, 100.0 - j % 3, 110.0, 110.0, tail_b);
+	n += (size_t)snprintf(text + n, sizeof text - n, "%schecked a %d\nvalidated a 3\ndone\n", extra,
+			      count);
 	assert_int_equal(ka_bench_result_parse_perf(text, &s, timed, 30, r), 0);
 	ka_bench_result_finish(&s, r, 5);
 }
@@ -331,17 +352,17 @@ static void test_exact_samples(void **state)
 	perf(30, 1.0, "", &r);
 	assert_string_equal(r.verdict, "same");
 	ka_bench_result_free(&r);
-	perf(29, 1.0, "", &r);   /* one short: the plan asked for 30 */
+	perf(29, 1.0, "", &r); /* one short: the plan asked for 30 */
 	assert_string_equal(r.verdict, "rejected");
 	assert_non_null(strstr(r.reason, "as planned"));
 	ka_bench_result_free(&r);
-	perf(30, 1.0, "sample a 0 100 1 100 1 1 1\n", &r);   /* a forged extra sample */
+	perf(30, 1.0, "sample a 0 100 1 100 1 1 1\n", &r); /* a forged extra sample */
 	assert_string_equal(r.verdict, "rejected");
 	ka_bench_result_free(&r);
-	perf(30, 1.0, "sample b 0 100 1 100 1 1 1\n", &r);   /* a config that was not timed */
+	perf(30, 1.0, "sample b 0 100 1 100 1 1 1\n", &r); /* a config that was not timed */
 	assert_string_equal(r.verdict, "rejected");
 	ka_bench_result_free(&r);
-	perf(30, 40.0, "", &r);   /* work finishing after the timed window */
+	perf(30, 40.0, "", &r); /* work finishing after the timed window */
 	assert_string_equal(r.verdict, "rejected");
 	assert_string_equal(r.gate, "performance");
 	assert_non_null(strstr(r.reason, "after the timed window"));
@@ -373,7 +394,7 @@ static void test_find_nvcc(void **state)
 	make_exe(b);
 	make_exe(own);
 	unsetenv("KCHECK_NVCC");
-	setenv("CUDA_HOME", home_a, 1);   /* no nvcc there: on to CUDA_PATH */
+	setenv("CUDA_HOME", home_a, 1); /* no nvcc there: on to CUDA_PATH */
 	setenv("CUDA_PATH", home_b, 1);
 	assert_string_equal(ka_proc_find_nvcc(), b);
 	setenv("CUDA_HOME", home_b, 1);
@@ -385,7 +406,7 @@ static void test_find_nvcc(void **state)
 	ka_bench_job job;
 	ka_bench_job_init(&job, &spec);
 	assert_string_equal(job.nvcc, own);
-	setenv("KCHECK_NVCC", "/nonexistent/nvcc", 1);   /* named but missing: none, never a guess */
+	setenv("KCHECK_NVCC", "/nonexistent/nvcc", 1); /* named but missing: none, never a guess */
 	assert_null(ka_proc_find_nvcc());
 	unsetenv("KCHECK_NVCC");
 	unsetenv("CUDA_HOME");

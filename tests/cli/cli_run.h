@@ -19,9 +19,9 @@
 #endif
 
 typedef struct cli_result {
-	int status;     /* exit status, or -1 */
-	char *out;      /* stdout */
-	char *err;      /* stderr */
+	int status; /* exit status, or -1 */
+	char *out;  /* stdout */
+	char *err;  /* stderr */
 } cli_result;
 
 /* Run `kcheck ARGS` through sh in folder cwd (NULL = the current one);

@@ -38,9 +38,11 @@ static void bad_options(void **state)
 	r = cli_run(NULL, NULL, "--checks");
 	expect(&r, 2, "", "kcheck: error: --checks needs a value (see kcheck --help)\n");
 	r = cli_run(NULL, NULL, "--assume-block 64,64 x.cu");
-	expect(&r, 2, "", "kcheck: error: --assume-block: expected X[,Y[,Z]] with at most 1024 threads, got '64,64'\n");
+	expect(&r, 2, "",
+	       "kcheck: error: --assume-block: expected X[,Y[,Z]] with at most 1024 threads, got '64,64'\n");
 	r = cli_run(NULL, NULL, "--no-config");
-	expect(&r, 2, "", "kcheck: error: no input files (usage: kcheck [OPTIONS] PATH... ; see kcheck --help)\n");
+	expect(&r, 2, "",
+	       "kcheck: error: no input files (usage: kcheck [OPTIONS] PATH... ; see kcheck --help)\n");
 }
 
 static void bad_inputs(void **state)
@@ -51,7 +53,7 @@ static void bad_inputs(void **state)
 	assert_int_equal(r.status, 2);
 	assert_true(strncmp(r.err, "kcheck: error: unknown --arch 'sm_12' (known: ", 46) == 0);
 	assert_non_null(strstr(r.err, " sm_90"));
-	assert_int_equal(strchr(r.err, '\n')[1], '\0');  /* one line */
+	assert_int_equal(strchr(r.err, '\n')[1], '\0'); /* one line */
 	cli_free(&r);
 	r = cli_run(NULL, NULL, "--no-config --checks '-*,gmme-*' x.cu");
 	expect(&r, 2, "", "kcheck: error: --checks: 'gmme-*' matches no rule (see kcheck rules list)\n");
@@ -64,13 +66,15 @@ static void malformed_compile_db(void **state)
 	r = cli_run(NULL, NULL, "--no-config -p %s/baddb", FIXTURES);
 	char want[1024];
 	char *real = realpath(FIXTURES "/baddb/compile_commands.json", NULL);
-	snprintf(want, sizeof want, "kcheck: error: %s:3:29: malformed compile database: '}' expected near '\"file\"'\n", real);
+	snprintf(want, sizeof want,
+		 "kcheck: error: %s:3:29: malformed compile database: '}' expected near '\"file\"'\n", real);
 	free(real);
 	expect(&r, 2, "", want);
 	char *dir = cli_tmpdir();
 	r = cli_run(dir, NULL, "--no-config -p . x.cu");
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "kcheck: error: -p .: no compile_commands.json in that folder or its parents\n");
+	assert_string_equal(r.err,
+			    "kcheck: error: -p .: no compile_commands.json in that folder or its parents\n");
 	cli_free(&r);
 	cli_rmtree(dir);
 	free(dir);
@@ -91,10 +95,15 @@ static void malformed_config(void **state)
 
 static void malformed_rule_stops_the_run(void **state)
 {
-	cli_result r = cli_run(NULL, NULL, "--no-config --rules-dir %s/badrules %s/badcfg/k.cu", FIXTURES, FIXTURES);
-	expect(&r, 2, "", FIXTURES "/badrules/sync-bad-rule.md:4: bad severity 'fatal' (expected error, warning or note)\n");
+	cli_result r = cli_run(NULL, NULL, "--no-config --rules-dir %s/badrules %s/badcfg/k.cu", FIXTURES,
+			       FIXTURES);
+	expect(&r, 2, "",
+	       FIXTURES
+	       "/badrules/sync-bad-rule.md:4: bad severity 'fatal' (expected error, warning or note)\n");
 	r = cli_run(NULL, NULL, "rules list --rules-dir %s/badrules", FIXTURES);
-	expect(&r, 2, "", FIXTURES "/badrules/sync-bad-rule.md:4: bad severity 'fatal' (expected error, warning or note)\n");
+	expect(&r, 2, "",
+	       FIXTURES
+	       "/badrules/sync-bad-rule.md:4: bad severity 'fatal' (expected error, warning or note)\n");
 	r = cli_run(NULL, NULL, "--rules-dir %s/no-such-dir x.cu", FIXTURES);
 	expect(&r, 2, "", "kcheck: error: cannot open rules folder " FIXTURES "/no-such-dir: not a folder\n");
 }
@@ -128,7 +137,7 @@ static void rules_list(void **state)
 	assert_true(json_is_array(arr));
 	assert_true(json_array_size(arr) >= 40);
 	const char *prev = "";
-	for (size_t i = 0; i < json_array_size(arr); i++) {  /* sorted by id */
+	for (size_t i = 0; i < json_array_size(arr); i++) { /* sorted by id */
 		const char *id = json_string_value(json_object_get(json_array_get(arr, i), "id"));
 		assert_true(strcmp(prev, id) < 0);
 		prev = id;
@@ -147,9 +156,11 @@ static void rules_new_writes_a_loadable_template(void **state)
 	r = cli_run(dir, NULL, "rules new mine-slow-thing");
 	expect(&r, 2, "", "kcheck: error: mine-slow-thing.md exists already; not overwriting it\n");
 	r = cli_run(dir, NULL, "rules new Bad_Id");
-	expect(&r, 2, "", "kcheck: error: bad rule id 'Bad_Id' (kebab-case with a family prefix, e.g. gmem-uncoalesced-access)\n");
+	expect(&r, 2, "",
+	       "kcheck: error: bad rule id 'Bad_Id' (kebab-case with a family prefix, e.g. gmem-uncoalesced-access)\n");
 	r = cli_run(dir, NULL, "rules new gmem-uncoalesced-access");
-	expect(&r, 2, "", "kcheck: error: rule 'gmem-uncoalesced-access' exists already (kcheck rules show gmem-uncoalesced-access)\n");
+	expect(&r, 2, "",
+	       "kcheck: error: rule 'gmem-uncoalesced-access' exists already (kcheck rules show gmem-uncoalesced-access)\n");
 	/* the template is a valid rule that --rules-dir picks up */
 	r = cli_run(dir, NULL, "rules show mine-slow-thing --rules-dir .");
 	assert_int_equal(r.status, 0);
@@ -161,14 +172,16 @@ static void rules_new_writes_a_loadable_template(void **state)
 
 static void rules_test_runs_examples(void **state)
 {
-	cli_result r = cli_run(FIXTURES "/..", NULL, "rules test test-strided-read test-legacy-shuffle "
+	cli_result r = cli_run(FIXTURES "/..", NULL,
+			       "rules test test-strided-read test-legacy-shuffle "
 			       "test-kernel-note --rules-dir fixtures/rules");
 	expect(&r, 1,
 	       "fixtures/rules/test-kernel-note.md:10: rule test-kernel-note has no examples (```cuda bad / good blocks)\n"
 	       "fixtures/rules/test-legacy-shuffle.md:17: cuda bad example: test-legacy-shuffle did not fire here (example line 4)\n"
 	       "fixtures/rules/test-legacy-shuffle.md:18: cuda bad example: test-legacy-shuffle fired unexpectedly "
 	       "(example line 5): __shfl_down has no mask\n"
-	       "rules test: 2 passed, 2 failed, 0 skipped\n", "");
+	       "rules test: 2 passed, 2 failed, 0 skipped\n",
+	       "");
 	r = cli_run(FIXTURES "/..", NULL, "rules test test-strided-read --rules-dir fixtures/rules");
 	expect(&r, 0, "rules test: 2 passed, 0 failed, 0 skipped\n", "");
 	r = cli_run(FIXTURES "/..", NULL, "rules test test-amd-only --rules-dir fixtures/rules");

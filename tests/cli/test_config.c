@@ -4,11 +4,10 @@
  * lint and by `kcheck facts`. */
 #include "cli_run.h"
 
-static const char KERNEL[] =
-	"__global__ void k(float *out, const float *in) {\n"
-	"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"    out[i] = in[32 * i];\n"
-	"}\n";
+static const char KERNEL[] = "__global__ void k(float *out, const float *in) {\n"
+			     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			     "    out[i] = in[32 * i];\n"
+			     "}\n";
 
 /* Run kcheck in a fresh folder holding s.cu and this .kcheck.yaml; the
  * folder's name is in *dir (caller frees and removes it). */
@@ -60,7 +59,8 @@ static void keys_once_and_known(void **state)
 {
 	refused("jobs: 2\nformat: json\njobs: 3\n", 3, "key 'jobs' given twice (first on line 1)");
 	refused("fail-on: note\n\nfail-on: none\n", 3, "key 'fail-on' given twice (first on line 1)");
-	refused("checks: '-*'\nbogus:\n  nested: 1\n", 2, "unknown key 'bogus' (see docs/rules.md, Configuration)");
+	refused("checks: '-*'\nbogus:\n  nested: 1\n", 2,
+		"unknown key 'bogus' (see docs/rules.md, Configuration)");
 	refused("bogus: [1, 2]\n", 1, "unknown key 'bogus' (see docs/rules.md, Configuration)");
 	refused("checks: ['-*', [x]]\n", 1, "items of 'checks' must be strings");
 	refused("assume-block: \"65536,65536\"\n", 1,
@@ -85,12 +85,15 @@ static void lists_keep_every_item(void **state)
 
 static void assume_block_bounds(void **state)
 {
-	static const char *const bad[] = {"65536,65536", "65536,65536,1", "4294967297", "1025",
-		"32,x", "32,", "32,,2", "8,8,8,8", "0", "-4", " 32", "32 ", "2,2,512", NULL};
+	static const char *const bad[] = {"65536,65536", "65536,65536,1", "4294967297", "1025", "32,x",
+					  "32,",         "32,,2",         "8,8,8,8",    "0",    "-4",
+					  " 32",         "32 ",           "2,2,512",    NULL};
 	char want[512];
 	for (int i = 0; bad[i]; i++) {
-		snprintf(want, sizeof want, "kcheck: error: --assume-block: expected X[,Y[,Z]] with at most "
-			 "1024 threads, got '%s'\n", bad[i]);
+		snprintf(want, sizeof want,
+			 "kcheck: error: --assume-block: expected X[,Y[,Z]] with at most "
+			 "1024 threads, got '%s'\n",
+			 bad[i]);
 		cli_result r = cli_run(NULL, NULL, "--no-config --assume-block '%s' x.cu", bad[i]);
 		assert_int_equal(r.status, 2);
 		assert_string_equal(r.err, want);
@@ -147,9 +150,10 @@ static void one_option_table(void **state)
 	const char *known = strstr(a.err, "(known: ");
 	assert_non_null(known);
 	char list[512];
-	snprintf(list, sizeof list, "target: %.*s (default sm_90)\n", (int)(strcspn(known + 8, ")")), known + 8);
+	snprintf(list, sizeof list, "target: %.*s (default sm_90)\n", (int)(strcspn(known + 8, ")")),
+		 known + 8);
 	assert_non_null(strstr(h.out, list));
-	for (const char *arch = "sm_75 sm_100 gfx1100"; *arch;) {   /* once missing from --help */
+	for (const char *arch = "sm_75 sm_100 gfx1100"; *arch;) { /* once missing from --help */
 		size_t k = strcspn(arch, " ");
 		char one[16];
 		snprintf(one, sizeof one, " %.*s ", (int)k, arch);
@@ -165,7 +169,8 @@ static void one_option_table(void **state)
 			const char *w = k < n ? words[k] : "bogus";
 			snprintf(yaml, sizeof yaml, "%s: %s\n", opts[i] + 2, w);
 			cli_result c = run_cfg(&dir, yaml, "-q --exit-zero");
-			cli_result v = cli_run(dir, NULL, "--no-config -q --exit-zero %s %s s.cu", opts[i], w);
+			cli_result v = cli_run(dir, NULL, "--no-config -q --exit-zero %s %s s.cu", opts[i],
+					       w);
 			assert_int_equal(c.status, k < n ? 0 : 2);
 			assert_int_equal(v.status, k < n ? 0 : 2);
 			cli_free(&c);
@@ -181,12 +186,9 @@ static void one_option_table(void **state)
 int run_config_tests(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(enums_match_whole_words),
-		cmocka_unit_test(jobs_is_a_number),
-		cmocka_unit_test(keys_once_and_known),
-		cmocka_unit_test(lists_keep_every_item),
-		cmocka_unit_test(assume_block_bounds),
-		cmocka_unit_test(one_option_table),
+		cmocka_unit_test(enums_match_whole_words), cmocka_unit_test(jobs_is_a_number),
+		cmocka_unit_test(keys_once_and_known),     cmocka_unit_test(lists_keep_every_item),
+		cmocka_unit_test(assume_block_bounds),     cmocka_unit_test(one_option_table),
 	};
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
 }

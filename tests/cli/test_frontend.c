@@ -29,11 +29,11 @@ static void partial_file_keeps_kernel_findings(void **state)
 	char *dir = cli_tmpdir();
 	cli_write(dir, "partial.cu", PARTIAL);
 	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q partial.cu");
-	assert_int_equal(r.status, 1);   /* findings, not a failed file */
+	assert_int_equal(r.status, 1); /* findings, not a failed file */
 	assert_non_null(strstr(r.out, "partial.cu:4:14: warning: read of in[32 * i]"));
 	assert_non_null(strstr(r.out, "partial.cu:9:3: error: use of undeclared identifier "
-			       "'checkCudaErrorsFromAMissingHeader' (function 'launch' not analyzed) "
-			       "[clang-diagnostic-error]"));
+				      "'checkCudaErrorsFromAMissingHeader' (function 'launch' not analyzed) "
+				      "[clang-diagnostic-error]"));
 	assert_string_equal(r.err, "");
 	cli_free(&r);
 
@@ -81,12 +81,13 @@ static void system_header_error_at_include(void **state)
 	snprintf(sub, sizeof sub, "%s/sys", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	cli_write(dir, "sys/lib.h", "inline int broken_in_header() { return undeclared_here; }\n");
-	cli_write(dir, "k.cu", "#include <lib.h>\n"
+	cli_write(dir, "k.cu",
+		  "#include <lib.h>\n"
 		  "__global__ void k(float *o, const float *a) { o[threadIdx.x] = a[threadIdx.x * 32]; }\n");
 	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q k.cu -- -isystem sys");
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "k.cu:1:10: error: in included file sys/lib.h:1: use of undeclared "
-			       "identifier 'undeclared_here' [clang-diagnostic-error]"));
+				      "identifier 'undeclared_here' [clang-diagnostic-error]"));
 	assert_non_null(strstr(r.out, "[test-strided-read]"));
 	cli_free(&r);
 	cli_rmtree(dir);
@@ -126,7 +127,8 @@ static void repository_flags_write_nothing(void **state)
 	snprintf(db, sizeof db,
 		 "[{\"directory\": \"%s\", \"file\": \"k.cu\", \"arguments\": [\"nvcc\", "
 		 "\"-Wp,-MD,%s/from-db.d\", \"-MD\", \"-MF\", \"%s/from-db-mf.d\", \"-c\", "
-		 "\"k.cu\"]}]\n", dir, dir, dir);
+		 "\"k.cu\"]}]\n",
+		 dir, dir, dir);
 	cli_write(dir, "compile_commands.json", db);
 	cli_result r = cli_run(dir, NULL, OPTS " -q --exit-zero -p . k.cu");
 	assert_int_equal(r.status, 0);
@@ -136,14 +138,17 @@ static void repository_flags_write_nothing(void **state)
 
 	snprintf(cfg, sizeof cfg, "extra-args: [\"-Wp,-MD,%s/from-yaml.d\", \"-MMD\"]\n", dir);
 	cli_write(dir, ".kcheck.yaml", cfg);
-	r = cli_run(dir, NULL, "--rules-dir " FIXTURES "/rules --checks '-*,test-strided-read' "
+	r = cli_run(dir, NULL,
+		    "--rules-dir " FIXTURES "/rules --checks '-*,test-strided-read' "
 		    "-q --exit-zero k.cu");
 	assert_int_equal(r.status, 0);
 	cli_free(&r);
 	assert_false(exists(dir, "from-yaml.d"));
 
-	r = cli_run(dir, NULL, OPTS " -q --exit-zero k.cu -- -Wp,-MD,%s/from-cli.d -Xclang "
-		    "-dependency-file -Xclang %s/from-xclang.d", dir, dir);
+	r = cli_run(dir, NULL,
+		    OPTS " -q --exit-zero k.cu -- -Wp,-MD,%s/from-cli.d -Xclang "
+			 "-dependency-file -Xclang %s/from-xclang.d",
+		    dir, dir);
 	assert_int_equal(r.status, 0);
 	cli_free(&r);
 	assert_false(exists(dir, "from-cli.d"));
@@ -176,7 +181,8 @@ static void nvcc_compile_database(void **state)
 		 "[{\"directory\": \"%s\", \"file\": \"k.cu\", \"command\": \"/usr/local/cuda/bin/nvcc "
 		 "-gencode arch=compute_80,code=sm_80 --expt-relaxed-constexpr --extended-lambda "
 		 "-Xcompiler -fPIC,-DFROM_XCOMPILER -Iinclude @macros.rsp -std=c++17 -rdc=true "
-		 "--use_fast_math -o k.o -c k.cu\"}]\n", dir);
+		 "--use_fast_math -o k.o -c k.cu\"}]\n",
+		 dir);
 	cli_write(dir, "compile_commands.json", db);
 	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q -p . k.cu");
 	assert_int_equal(r.status, 1);
@@ -228,10 +234,11 @@ static void hip_real_headers_and_shim_note(void **state)
 	int real = strstr(r.out, "frontend-shim-headers") == NULL;
 	cli_free(&r);
 	if (!real) {
-		fprintf(stderr, "SKIPPED: hip_real_headers: no ROCm headers (scripts/setup.sh installs them)\n");
+		fprintf(stderr,
+			"SKIPPED: hip_real_headers: no ROCm headers (scripts/setup.sh installs them)\n");
 	} else {
 		r = cli_run(dir, NULL, "facts k.hip --print-clang-args");
-		assert_null(strstr(r.out, "'-isystem' /kcheck-shim"));   /* nothing shadows hip_runtime.h */
+		assert_null(strstr(r.out, "'-isystem' /kcheck-shim")); /* nothing shadows hip_runtime.h */
 		assert_non_null(strstr(r.out, "--rocm-path="));
 		cli_free(&r);
 		r = cli_run(dir, NULL, OPTS " -q --format json k.hip");

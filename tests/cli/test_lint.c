@@ -29,14 +29,14 @@ static int status_of(const char *args)
 static void exit_status(void **state)
 {
 	assert_int_equal(status_of("clean.cu"), 0);
-	assert_int_equal(status_of("--checks test-kernel-note clean.cu"), 0);  /* a note does not fail */
+	assert_int_equal(status_of("--checks test-kernel-note clean.cu"), 0); /* a note does not fail */
 	assert_int_equal(status_of("--checks test-kernel-note --fail-on note clean.cu"), 1);
 	assert_int_equal(status_of("strided.cu"), 1);
 	assert_int_equal(status_of("--exit-zero strided.cu"), 0);
 	assert_int_equal(status_of("--fail-on error strided.cu"), 0);
 	assert_int_equal(status_of("--fail-on error legacy.cu"), 1);
 	assert_int_equal(status_of("--fail-on none legacy.cu"), 0);
-	assert_int_equal(status_of("--exit-zero syntax.cu"), 2);  /* errors still fail */
+	assert_int_equal(status_of("--exit-zero syntax.cu"), 2); /* errors still fail */
 }
 
 static void text_output(void **state)
@@ -58,7 +58,7 @@ static void parse_error_goes_on(void **state)
 	cli_result r = cli_run(SRC, NULL, OPTS " -q syntax.cu strided.cu");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "syntax.cu:2:26: error: expected ';' after expression "
-			    "(function 'broken' not analyzed)\n");
+				   "(function 'broken' not analyzed)\n");
 	assert_string_equal(r.out, STRIDED_TEXT);
 	cli_free(&r);
 }
@@ -73,7 +73,7 @@ static void json_output(void **state)
 	assert_non_null(root);
 	json_t *fs = json_object_get(root, "findings");
 	assert_int_equal(json_array_size(fs), 2);
-	json_t *f = json_array_get(fs, 0);  /* sorted: legacy.cu first */
+	json_t *f = json_array_get(fs, 0); /* sorted: legacy.cu first */
 	assert_string_equal(json_string_value(json_object_get(f, "file")), "legacy.cu");
 	assert_string_equal(json_string_value(json_object_get(f, "rule")), "test-legacy-shuffle");
 	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
@@ -88,7 +88,7 @@ static void json_output(void **state)
 	assert_true(json_real_value(json_object_get(f, "estimate")) == 8.0);
 	assert_string_equal(json_string_value(json_object_get(f, "basis")), "32 sectors over 4");
 	assert_true(json_is_null(json_object_get(json_array_get(fs, 0), "estimate")));
-	json_t *ks = json_object_get(root, "kernels");   /* costliest finding per kernel */
+	json_t *ks = json_object_get(root, "kernels"); /* costliest finding per kernel */
 	assert_int_equal(json_array_size(ks), 2);
 	json_decref(root);
 	cli_free(&r);
@@ -104,16 +104,19 @@ static void sarif_output(void **state)
 	assert_string_equal(json_string_value(json_object_get(root, "version")), "2.1.0");
 	json_t *run = json_array_get(json_object_get(root, "runs"), 0);
 	json_t *rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
-	assert_int_equal(json_array_size(rules), 2);  /* the enabled rules */
+	assert_int_equal(json_array_size(rules), 2); /* the enabled rules */
 	json_t *res = json_array_get(json_object_get(run, "results"), 0);
 	assert_string_equal(json_string_value(json_object_get(res, "ruleId")), "test-strided-read");
 	size_t idx = (size_t)json_integer_value(json_object_get(res, "ruleIndex"));
 	assert_string_equal(json_string_value(json_object_get(json_array_get(rules, idx), "id")),
 			    "test-strided-read");
-	json_t *loc = json_object_get(json_array_get(json_object_get(res, "locations"), 0), "physicalLocation");
-	assert_string_equal(json_string_value(json_object_get(json_object_get(loc, "artifactLocation"), "uri")),
-			    "strided.cu");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(loc, "region"), "startColumn")), 14);
+	json_t *loc = json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+				      "physicalLocation");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(loc, "artifactLocation"), "uri")),
+		"strided.cu");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(loc, "region"), "startColumn")),
+			 14);
 	json_t *props = json_object_get(res, "properties");
 	assert_true(json_real_value(json_object_get(props, "estimate")) == 8.0);
 	assert_string_equal(json_string_value(json_object_get(props, "basis")), "32 sectors over 4");
@@ -137,7 +140,8 @@ static void sort_impact(void **state)
 	r = cli_run(dir, "NO_COLOR=1", OPTS " -q --sort location a.cu z.cu");
 	e = strstr(r.out, "z.cu:5:10: error: "), w = strstr(r.out, "a.cu:5:14: warning: ");
 	assert_true(e && w && w < e);
-	assert_non_null(strstr(r.out, "\na.cu: kernel gather: costliest finding test-strided-read (warning, impact 8.0x)"));
+	assert_non_null(strstr(
+		r.out, "\na.cu: kernel gather: costliest finding test-strided-read (warning, impact 8.0x)"));
 	cli_free(&r);
 	r = cli_run(dir, NULL, OPTS " --sort size a.cu");
 	assert_int_equal(r.status, 2);
@@ -153,7 +157,7 @@ static void jobs_output_identical(void **state)
 {
 	cli_result one = cli_run(SRC, NULL, OPTS " --format json -j 1 .");
 	cli_result four = cli_run(SRC, NULL, OPTS " --format json -j 4 .");
-	assert_int_equal(one.status, 2);  /* syntax.cu */
+	assert_int_equal(one.status, 2); /* syntax.cu */
 	assert_int_equal(four.status, 2);
 	assert_string_equal(one.out, four.out);
 	assert_string_equal(one.err, four.err);
@@ -172,8 +176,9 @@ static void header_reported_once(void **state)
 	cli_free(&r);
 	/* NOLINT comments of included project headers count too */
 	r = cli_run(SRC, NULL, OPTS " -q --report-unused-suppressions proj");
-	assert_non_null(strstr(r.out, "proj/kern.cuh:7:4: warning: unused suppression NOLINTNEXTLINE(test-legacy-shuffle) "
-				      "[unused-suppression]\n"));
+	assert_non_null(strstr(
+		r.out, "proj/kern.cuh:7:4: warning: unused suppression NOLINTNEXTLINE(test-legacy-shuffle) "
+		       "[unused-suppression]\n"));
 	cli_free(&r);
 	/* a folder with nothing to check says so */
 	char *dir = cli_tmpdir();
@@ -194,9 +199,9 @@ static void nolint(void **state)
 	r = cli_run(SRC, NULL, OPTS " -q --report-unused-suppressions nolint.cu");
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.out, "nolint.cu:6:6: warning: unused suppression NOLINTNEXTLINE(test-legacy-*) "
-			    "[unused-suppression]\n"
-			    "    6 |   // NOLINTNEXTLINE(test-legacy-*)\n"
-			    "      |      ^~~~~~~~~~~~~~\n");
+				   "[unused-suppression]\n"
+				   "    6 |   // NOLINTNEXTLINE(test-legacy-*)\n"
+				   "      |      ^~~~~~~~~~~~~~\n");
 	cli_free(&r);
 }
 
@@ -216,9 +221,11 @@ static void baseline(void **state)
 	cli_free(&r);
 	/* a new strided read on top of the old one: only the new one fails */
 	char *more = malloc(strlen(text) + 200);
-	sprintf(more, "%s\n__global__ void g2(float *o, const float *in) {\n"
-		      "  o[threadIdx.x] = in[16 * threadIdx.x];\n}\n"
-		      "void l2(float *o, const float *in) { g2<<<1, 128>>>(o, in); }\n", text);
+	sprintf(more,
+		"%s\n__global__ void g2(float *o, const float *in) {\n"
+		"  o[threadIdx.x] = in[16 * threadIdx.x];\n}\n"
+		"void l2(float *o, const float *in) { g2<<<1, 128>>>(o, in); }\n",
+		text);
 	cli_write(dir, "s.cu", more);
 	r = cli_run(dir, NULL, OPTS " -q --baseline b.json s.cu");
 	assert_int_equal(r.status, 1);
@@ -272,15 +279,18 @@ static void config_keys(void **state)
 	assert_int_equal(system(cmd), 0);
 	cli_write(dir, "src/s.cu", text);
 	cli_write(dir, "skip/s.cu", text);
-	cli_write(dir, ".kcheck.yaml", "rules-dir: myrules\nchecks: \"-*,test-strided-read\"\n"
-				       "fail-on: error\nexclude: [skip]\n");
+	cli_write(dir, ".kcheck.yaml",
+		  "rules-dir: myrules\nchecks: \"-*,test-strided-read\"\n"
+		  "fail-on: error\nexclude: [skip]\n");
 	cli_result r = cli_run(dir, NULL, "-q .");
-	assert_int_equal(r.status, 0);  /* a warning, but fail-on: error */
-	assert_true(strncmp(r.out, "src/s.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, ideal 4 "
-			    "[impact 8.0x: 32 sectors over 4] [test-strided-read]\n", 128) == 0);
+	assert_int_equal(r.status, 0); /* a warning, but fail-on: error */
+	assert_true(strncmp(r.out,
+			    "src/s.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, ideal 4 "
+			    "[impact 8.0x: 32 sectors over 4] [test-strided-read]\n",
+			    128) == 0);
 	assert_null(strstr(r.out, "skip/"));
 	cli_free(&r);
-	r = cli_run(dir, NULL, "-q --fail-on warning src");  /* from a subfolder: found in the parent */
+	r = cli_run(dir, NULL, "-q --fail-on warning src"); /* from a subfolder: found in the parent */
 	assert_int_equal(r.status, 1);
 	cli_free(&r);
 	cli_write(dir, ".kcheck.yaml", "fail-on: sometimes\n");
@@ -288,7 +298,9 @@ static void config_keys(void **state)
 	assert_int_equal(r.status, 2);
 	char *real = realpath(dir, NULL);
 	char want[8192];
-	snprintf(want, sizeof want, "%s/.kcheck.yaml:1: bad fail-on 'sometimes' (expected one of: error warning note none)\n", real);
+	snprintf(want, sizeof want,
+		 "%s/.kcheck.yaml:1: bad fail-on 'sometimes' (expected one of: error warning note none)\n",
+		 real);
 	assert_string_equal(r.err, want);
 	free(real);
 	cli_free(&r);
@@ -313,18 +325,20 @@ static void compile_db_and_flags(void **state)
 		  "__global__ void k(float *__restrict__ o, const float *__restrict__ in) {\n"
 		  "  o[threadIdx.x] = in[STRIDE * threadIdx.x];\n}\n"
 		  "void l(float *o, const float *in) { k<<<1, 128>>>(o, in); }\n");
-	snprintf(db, sizeof db, "[{\"directory\": \"%s\", \"file\": \"m.cu\", "
-		 "\"command\": \"nvcc -DSTRIDE=32 -c m.cu -o m.o\"}]\n", dir);
+	snprintf(db, sizeof db,
+		 "[{\"directory\": \"%s\", \"file\": \"m.cu\", "
+		 "\"command\": \"nvcc -DSTRIDE=32 -c m.cu -o m.o\"}]\n",
+		 dir);
 	cli_write(dir, "compile_commands.json", db);
 	assert_int_equal(mkdir_sub(dir), 0);
 	cli_result r = cli_run(dir, NULL, OPTS " -q m.cu");
 	assert_int_equal(r.status, 0);
 	cli_free(&r);
-	r = cli_run(dir, NULL, OPTS " -q -p sub m.cu");  /* found in a parent folder */
+	r = cli_run(dir, NULL, OPTS " -q -p sub m.cu"); /* found in a parent folder */
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "in[STRIDE * threadIdx.x]: 32 sectors per request"));
 	cli_free(&r);
-	r = cli_run(dir, NULL, OPTS " -q -p .");  /* no PATH: the database's files */
+	r = cli_run(dir, NULL, OPTS " -q -p ."); /* no PATH: the database's files */
 	assert_int_equal(r.status, 1);
 	cli_free(&r);
 	r = cli_run(dir, NULL, OPTS " -q m.cu -- -DSTRIDE=8");

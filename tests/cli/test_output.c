@@ -3,12 +3,11 @@
  * sequence and a newline, with a clang error and a finding in it. */
 #include "cli_run.h"
 
-static const char KERNEL[] =
-	"__global__ void k(float *out, const float *in) {\n"
-	"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"    out[i] = in[32 * i];\n"
-	"}\n"
-	"void broken() { int x = 1 }\n";
+static const char KERNEL[] = "__global__ void k(float *out, const float *in) {\n"
+			     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			     "    out[i] = in[32 * i];\n"
+			     "}\n"
+			     "void broken() { int x = 1 }\n";
 
 static void no_raw_controls(const char *s)
 {
@@ -21,7 +20,8 @@ static void names_are_escaped(void **state)
 {
 	char *dir = cli_tmpdir();
 	cli_write(dir, "a\x1b[31m\nb.cu", KERNEL);
-	cli_result r = cli_run(dir, "NO_COLOR=1", "--no-config --rules-dir " FIXTURES "/rules "
+	cli_result r = cli_run(dir, "NO_COLOR=1",
+			       "--no-config --rules-dir " FIXTURES "/rules "
 			       "--checks '-*,test-strided-read' .");
 	assert_int_not_equal(r.status, 0);
 	no_raw_controls(r.out);

@@ -19,8 +19,8 @@
 #include "util/buf.h"
 #include "util/fs.h"
 
-static const char *const common[] = {"id", "kernel_id", "kernel", "func", "file", "line",
-	"col", "end_line", "end_col", "begin_off", "end_off", NULL};
+static const char *const common[] = {"id",  "kernel_id", "kernel",  "func",      "file",    "line",
+				     "col", "end_line",  "end_col", "begin_off", "end_off", NULL};
 
 static int is_common(const char *name, size_t n)
 {

@@ -32,7 +32,7 @@ static void test_schema_matches_list(void **state)
 	sqlite3 *db;
 	assert_int_equal(ka_facts_open(&db), KA_OK);
 	assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"),
-	                 KA_FACTS_NTABLES);
+			 KA_FACTS_NTABLES);
 	static const char *const decl[] = {"INTEGER", "TEXT", "TEXT", "INT", "REAL"};
 	for (int t = 0; t < KA_FACTS_NTABLES; t++) {
 		const ka_facts_table_info *ti = ka_facts_table_get((ka_facts_table)t);
@@ -48,7 +48,8 @@ static void test_schema_matches_list(void **state)
 			assert_int_equal(ka_facts_col_table(c), t);
 			assert_int_equal(ka_facts_col_index(c), i);
 			assert_string_equal((const char *)sqlite3_column_text(s, 0), ka_facts_col_name(c));
-			assert_string_equal((const char *)sqlite3_column_text(s, 1), decl[ka_facts_col_type(c)]);
+			assert_string_equal((const char *)sqlite3_column_text(s, 1),
+					    decl[ka_facts_col_type(c)]);
 			i++;
 		}
 		sqlite3_finalize(s);
@@ -59,9 +60,9 @@ static void test_schema_matches_list(void **state)
 	assert_string_equal(ka_facts_col_name(KA_COL(access, sectors_per_request)), "sectors_per_request");
 	assert_int_equal(ka_facts_col_table(KA_COL(launch, block_threads)), KA_TABLE(launch));
 	assert_int_equal(ka_facts_index(db), KA_OK);
-	assert_int_equal(ka_facts_index(db), KA_OK);   /* idempotent */
+	assert_int_equal(ka_facts_index(db), KA_OK); /* idempotent */
 	assert_true(count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
-	                      "AND name = 'ka_access_kernel'") == 1);
+			      "AND name = 'ka_access_kernel'") == 1);
 	sqlite3_close(db);
 }
 
@@ -100,11 +101,13 @@ static void test_writer_rows(void **state)
 	assert_int_equal(count(db, "SELECT count(*) FROM loop"), 1000);
 	assert_int_equal(count(db, "SELECT count(*) FROM loop WHERE trip_count IS NULL"), 334);
 	assert_int_equal(count(db, "SELECT count(*) FROM loop WHERE file = 'k.cu' AND line = 3 "
-	                           "AND col = 5 AND end_line = 4 AND end_col = 6 AND begin_off = 10 "
-	                           "AND end_off IS NULL AND iv IS NULL AND kind = 'for'"), 1000);
+				   "AND col = 5 AND end_line = 4 AND end_col = 6 AND begin_off = 10 "
+				   "AND end_off IS NULL AND iv IS NULL AND kind = 'for'"),
+			 1000);
 	assert_int_equal(count(db, "SELECT sum(id) FROM loop"), 1000 * 100 + 999 * 1000 / 2);
 	assert_int_equal(count(db, "SELECT count(*) FROM call WHERE callee = 'powf' AND "
-	                           "arg1_const = 2.5 AND func IS NULL AND id IS NOT NULL"), 1);
+				   "arg1_const = 2.5 AND func IS NULL AND id IS NOT NULL"),
+			 1);
 	ka_facts_writer_free(fw);
 	sqlite3_close(db);
 }
@@ -154,7 +157,7 @@ static void test_writer_sticky_sqlite(void **state)
 	assert_int_equal(count(db, "SELECT count(*) FROM line WHERE text = 'first'"), 1);
 	assert_int_equal(count(db, "SELECT count(*) FROM line"), 1);
 	loop_row(fw, 7, 0);
-	loop_row(fw, 7, 1);      /* the same id */
+	loop_row(fw, 7, 1); /* the same id */
 	loop_row(fw, 8, 0);
 	assert_int_equal(ka_facts_writer_check(fw), KA_ERR);
 	assert_non_null(strstr(ka_error_last(), "UNIQUE constraint failed"));
@@ -194,12 +197,9 @@ void test_docs_no_stale_column(void **state);
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schema_matches_list),
-		cmocka_unit_test(test_writer_rows),
-		cmocka_unit_test(test_writer_sticky_wrong_table),
-		cmocka_unit_test(test_writer_sticky_sqlite),
-		cmocka_unit_test(test_writer_loc_needs_columns),
-		cmocka_unit_test(test_docs_every_column),
+		cmocka_unit_test(test_schema_matches_list),       cmocka_unit_test(test_writer_rows),
+		cmocka_unit_test(test_writer_sticky_wrong_table), cmocka_unit_test(test_writer_sticky_sqlite),
+		cmocka_unit_test(test_writer_loc_needs_columns),  cmocka_unit_test(test_docs_every_column),
 		cmocka_unit_test(test_docs_no_stale_column),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,8 +76,10 @@ static void check_invariants(sqlite3 *db, const char *src)
 			bad = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
 		if (bad) {
-			fprintf(stderr, "fuzz_analyzer: invariant broken (%ld rows): %s\n"
-				"--- source ---\n%s\n", bad, invariants[k], src);
+			fprintf(stderr,
+				"fuzz_analyzer: invariant broken (%ld rows): %s\n"
+				"--- source ---\n%s\n",
+				bad, invariants[k], src);
 			abort();
 		}
 	}
@@ -89,8 +91,7 @@ static int write_temp(const char *src, size_t len, int hip, char *path, size_t c
 	const char *tmp = getenv("TMPDIR");
 	int fd, ok;
 
-	snprintf(path, cap, "%s/ka-fuzz-XXXXXX.%s", tmp && *tmp ? tmp : "/tmp",
-		 hip ? "hip" : "cu");
+	snprintf(path, cap, "%s/ka-fuzz-XXXXXX.%s", tmp && *tmp ? tmp : "/tmp", hip ? "hip" : "cu");
 	fd = mkstemps(path, hip ? 4 : 3);
 	if (fd < 0)
 		return -1;

@@ -42,9 +42,10 @@ const char *__asan_default_options(void)
 
 /* Every table a rule can scope, for the structured mode. */
 static const char *const scopes[] = {
-	"access", "kernel", "launch", "loop", "branch", "barrier", "call", "atomic",
-	"shared_array", "local_array", "param", "literal", "early_return", "file",
-	"diag", "constant_var", "arch", "line", "reduction_loop", "divergent_warp_code",
+	"access",       "kernel",  "launch",       "loop",           "branch",
+	"barrier",      "call",    "atomic",       "shared_array",   "local_array",
+	"param",        "literal", "early_return", "file",           "diag",
+	"constant_var", "arch",    "line",         "reduction_loop", "divergent_warp_code",
 };
 
 /* A kernel that fills most tables: accesses of every kind, a shared tile,
@@ -136,7 +137,7 @@ static void structured_rule(const uint8_t *data, size_t size, ka_buf *b)
 	const char *lang = part(data + 1, size - 1, 2, &nl);
 
 	ka_buf_adds(b, "---\nid: fuzz-rule\ntitle: Fuzzed rule\nseverity: warning\n"
-		    "category: memory\n");
+		       "category: memory\n");
 	ka_buf_printf(b, "scope: %s\n", scopes[data[0] % (sizeof scopes / sizeof scopes[0])]);
 	block_scalar(b, "where", where, nw);
 	block_scalar(b, "message", msg, nm);

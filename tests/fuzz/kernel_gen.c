@@ -26,17 +26,17 @@ typedef struct gen {
 	ka_buf *out;
 	int rc;
 	int hip;
-	int kernel;                  /* index of the kernel being written */
+	int kernel; /* index of the kernel being written */
 	int is_template;
 	int has_helper;
-	const char *ivs[MAX_IVS];    /* loop variables in scope */
+	const char *ivs[MAX_IVS]; /* loop variables in scope */
 	int n_ivs;
 	int iv_serial;
 	int loop_depth;
-	int in_decl;                 /* writing the initializers of i and j */
+	int in_decl; /* writing the initializers of i and j */
 } gen;
 
-static const char *const iv_names[] = { "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7" };
+static const char *const iv_names[] = {"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7"};
 
 /* Next choice in [0, n); 0 once the input is exhausted. */
 static unsigned pick(gen *g, unsigned n)
@@ -69,9 +69,9 @@ static void int_expr(gen *g, int depth);
 static void int_leaf(gen *g)
 {
 	static const char *const leaves[] = {
-		"threadIdx.x", "i", "blockIdx.x", "threadIdx.y", "blockDim.x",
-		"n", "w", "W", "j", "gridDim.x", "threadIdx.z", "blockIdx.y",
-		"blockDim.y", "lane", "warp", "(int)h[0]",
+		"threadIdx.x", "i",    "blockIdx.x", "threadIdx.y", "blockDim.x",  "n",
+		"w",           "W",    "j",          "gridDim.x",   "threadIdx.z", "blockIdx.y",
+		"blockDim.y",  "lane", "warp",       "(int)h[0]",
 	};
 	unsigned c = pick(g, 20);
 
@@ -90,20 +90,23 @@ static void int_leaf(gen *g)
 
 static void int_expr(gen *g, int depth)
 {
-	static const char *const ops[] = { "+", "*", "-", "/", "%", "&", "<<", ">>", "^", "|" };
+	static const char *const ops[] = {"+", "*", "-", "/", "%", "&", "<<", ">>", "^", "|"};
 	unsigned c = depth >= MAX_DEPTH ? 0 : pick(g, 8);
 
 	switch (c) {
-	case 0: case 1:
+	case 0:
+	case 1:
 		int_leaf(g);
 		break;
-	case 2: case 3: case 4: {
+	case 2:
+	case 3:
+	case 4: {
 		unsigned op = pick(g, 10);
 		emit(g, "(");
 		int_expr(g, depth + 1);
 		emit(g, " %s ", ops[op]);
 		if (op == 3 || op == 4 || op >= 6)
-			emit(g, "%u", 1 + pick(g, 33));      /* constant divisor/shift */
+			emit(g, "%u", 1 + pick(g, 33)); /* constant divisor/shift */
 		else
 			int_expr(g, depth + 1);
 		emit(g, ")");
@@ -133,11 +136,12 @@ static void int_expr(gen *g, int depth)
 
 static void cond_expr(gen *g, int depth)
 {
-	static const char *const cmps[] = { "<", "==", ">=", "!=", ">" };
+	static const char *const cmps[] = {"<", "==", ">=", "!=", ">"};
 	unsigned c = depth >= MAX_DEPTH ? 0 : pick(g, 8);
 
 	switch (c) {
-	case 0: case 1:
+	case 0:
+	case 1:
 		int_expr(g, depth + 1);
 		emit(g, " %s ", cmps[pick(g, 5)]);
 		int_expr(g, depth + 1);
@@ -174,8 +178,16 @@ static void float_expr(gen *g, int depth);
 static void float_access(gen *g, int depth)
 {
 	switch (pick(g, 8)) {
-	case 0: emit(g, "b["); int_expr(g, depth + 1); emit(g, "]"); break;
-	case 1: emit(g, "a["); int_expr(g, depth + 1); emit(g, "]"); break;
+	case 0:
+		emit(g, "b[");
+		int_expr(g, depth + 1);
+		emit(g, "]");
+		break;
+	case 1:
+		emit(g, "a[");
+		int_expr(g, depth + 1);
+		emit(g, "]");
+		break;
 	case 2:
 		emit(g, "sh[");
 		int_expr(g, depth + 1);
@@ -183,17 +195,37 @@ static void float_access(gen *g, int depth)
 		int_expr(g, depth + 1);
 		emit(g, " & 31]");
 		break;
-	case 3: emit(g, "ps["); int_expr(g, depth + 1); emit(g, "].%c", "xyzw"[pick(g, 4)]); break;
-	case 4: emit(g, "cst["); int_expr(g, depth + 1); emit(g, " & 15]"); break;
-	case 5: emit(g, "loc["); int_expr(g, depth + 1); emit(g, " & 7]"); break;
-	case 6: emit(g, "dyn["); int_expr(g, depth + 1); emit(g, "]"); break;
-	default: emit(g, "v4[");  int_expr(g, depth + 1); emit(g, "].%c", "xyzw"[pick(g, 4)]); break;
+	case 3:
+		emit(g, "ps[");
+		int_expr(g, depth + 1);
+		emit(g, "].%c", "xyzw"[pick(g, 4)]);
+		break;
+	case 4:
+		emit(g, "cst[");
+		int_expr(g, depth + 1);
+		emit(g, " & 15]");
+		break;
+	case 5:
+		emit(g, "loc[");
+		int_expr(g, depth + 1);
+		emit(g, " & 7]");
+		break;
+	case 6:
+		emit(g, "dyn[");
+		int_expr(g, depth + 1);
+		emit(g, "]");
+		break;
+	default:
+		emit(g, "v4[");
+		int_expr(g, depth + 1);
+		emit(g, "].%c", "xyzw"[pick(g, 4)]);
+		break;
 	}
 }
 
 static void float_call(gen *g, int depth)
 {
-	static const char *const fn1[] = { "expf", "__expf", "sqrtf", "logf", "fabsf", "__sinf" };
+	static const char *const fn1[] = {"expf", "__expf", "sqrtf", "logf", "fabsf", "__sinf"};
 
 	switch (pick(g, 4)) {
 	case 0:
@@ -225,22 +257,35 @@ static void float_call(gen *g, int depth)
 
 static void float_expr(gen *g, int depth)
 {
-	static const char *const lits[] = { "1.0f", "0.5", "2.0f", "3", "1e-3f", "0.25" };
+	static const char *const lits[] = {"1.0f", "0.5", "2.0f", "3", "1e-3f", "0.25"};
 	unsigned c = depth >= MAX_DEPTH ? 0 : pick(g, 7);
 
 	switch (c) {
-	case 0: float_access(g, depth); break;
-	case 1: emit(g, "acc"); break;
-	case 2: emit(g, "%s", lits[pick(g, 6)]); break;
-	case 3: case 4:
+	case 0:
+		float_access(g, depth);
+		break;
+	case 1:
+		emit(g, "acc");
+		break;
+	case 2:
+		emit(g, "%s", lits[pick(g, 6)]);
+		break;
+	case 3:
+	case 4:
 		emit(g, "(");
 		float_expr(g, depth + 1);
 		emit(g, " %c ", "+-*"[pick(g, 3)]);
 		float_expr(g, depth + 1);
 		emit(g, ")");
 		break;
-	case 5: float_call(g, depth); break;
-	default: emit(g, "(float)("); int_expr(g, depth + 1); emit(g, ")"); break;
+	case 5:
+		float_call(g, depth);
+		break;
+	default:
+		emit(g, "(float)(");
+		int_expr(g, depth + 1);
+		emit(g, ")");
+		break;
 	}
 }
 
@@ -257,15 +302,23 @@ static void for_loop(gen *g, int depth)
 		emit(g, "#pragma unroll %u\n", 1 + pick(g, 8));
 	indent(g, depth);
 	switch (pick(g, 5)) {
-	case 0: emit(g, "for (int %s = 0; %s < %u; ++%s)", iv, iv, pick(g, 40), iv); break;
-	case 1: emit(g, "for (int %s = GTID; %s < n; %s += blockDim.x * gridDim.x)", iv, iv, iv); break;
-	case 2: emit(g, "for (int %s = blockDim.x / 2; %s > 0; %s >>= 1)", iv, iv, iv); break;
+	case 0:
+		emit(g, "for (int %s = 0; %s < %u; ++%s)", iv, iv, pick(g, 40), iv);
+		break;
+	case 1:
+		emit(g, "for (int %s = GTID; %s < n; %s += blockDim.x * gridDim.x)", iv, iv, iv);
+		break;
+	case 2:
+		emit(g, "for (int %s = blockDim.x / 2; %s > 0; %s >>= 1)", iv, iv, iv);
+		break;
 	case 3:
 		emit(g, "for (int %s = ", iv);
 		int_expr(g, depth + 1);
 		emit(g, "; %s < w; %s += %u)", iv, iv, 1 + pick(g, 8));
 		break;
-	default: emit(g, "for (unsigned %s = %u; %s > 0; --%s)", iv, pick(g, 20), iv, iv); break;
+	default:
+		emit(g, "for (unsigned %s = %u; %s > 0; --%s)", iv, pick(g, 20), iv, iv);
+		break;
 	}
 	if (g->n_ivs < MAX_IVS)
 		g->ivs[g->n_ivs++] = iv;
@@ -279,15 +332,35 @@ static void for_loop(gen *g, int depth)
 
 static void store_stmt(gen *g, int depth)
 {
-	static const char *const ops[] = { "=", "+=", "*=" };
+	static const char *const ops[] = {"=", "+=", "*="};
 
 	indent(g, depth);
 	switch (pick(g, 5)) {
-	case 0: emit(g, "a["); int_expr(g, depth + 1); emit(g, "]"); break;
-	case 1: emit(g, "sh[threadIdx.y & 31]["); int_expr(g, depth + 1); emit(g, " & 31]"); break;
-	case 2: emit(g, "loc["); int_expr(g, depth + 1); emit(g, " & 7]"); break;
-	case 3: emit(g, "ps["); int_expr(g, depth + 1); emit(g, "].%c", "xyzw"[pick(g, 4)]); break;
-	default: emit(g, "dyn["); int_expr(g, depth + 1); emit(g, "]"); break;
+	case 0:
+		emit(g, "a[");
+		int_expr(g, depth + 1);
+		emit(g, "]");
+		break;
+	case 1:
+		emit(g, "sh[threadIdx.y & 31][");
+		int_expr(g, depth + 1);
+		emit(g, " & 31]");
+		break;
+	case 2:
+		emit(g, "loc[");
+		int_expr(g, depth + 1);
+		emit(g, " & 7]");
+		break;
+	case 3:
+		emit(g, "ps[");
+		int_expr(g, depth + 1);
+		emit(g, "].%c", "xyzw"[pick(g, 4)]);
+		break;
+	default:
+		emit(g, "dyn[");
+		int_expr(g, depth + 1);
+		emit(g, "]");
+		break;
 	}
 	emit(g, " %s ", ops[pick(g, 3)]);
 	float_expr(g, depth + 1);
@@ -298,17 +371,48 @@ static void simple_stmt(gen *g, int depth, unsigned c)
 {
 	indent(g, depth);
 	switch (c) {
-	case 0: emit(g, "acc += "); float_expr(g, depth + 1); emit(g, ";\n"); break;
-	case 1: emit(g, "__syncthreads();\n"); break;
-	case 2: emit(g, "atomicAdd(&h["); int_expr(g, depth + 1); emit(g, " & 255], 1);\n"); break;
-	case 3: emit(g, "atomicAdd(&a["); int_expr(g, depth + 1); emit(g, "], acc);\n"); break;
-	case 4: emit(g, "i = "); int_expr(g, depth + 1); emit(g, ";\n"); break;
-	case 5: emit(g, "{ int k = "); int_expr(g, depth + 1); emit(g, "; acc += b[k]; }\n"); break;
-	case 6: emit(g, "{ float *p = a + "); int_expr(g, depth + 1);
-		emit(g, "; p[threadIdx.x] = acc; }\n"); break;
-	case 7: emit(g, "__syncwarp();\n"); break;
-	case 8: emit(g, "__threadfence();\n"); break;
-	default: emit(g, "while (acc > 100.0f) acc *= 0.5f;\n"); break;
+	case 0:
+		emit(g, "acc += ");
+		float_expr(g, depth + 1);
+		emit(g, ";\n");
+		break;
+	case 1:
+		emit(g, "__syncthreads();\n");
+		break;
+	case 2:
+		emit(g, "atomicAdd(&h[");
+		int_expr(g, depth + 1);
+		emit(g, " & 255], 1);\n");
+		break;
+	case 3:
+		emit(g, "atomicAdd(&a[");
+		int_expr(g, depth + 1);
+		emit(g, "], acc);\n");
+		break;
+	case 4:
+		emit(g, "i = ");
+		int_expr(g, depth + 1);
+		emit(g, ";\n");
+		break;
+	case 5:
+		emit(g, "{ int k = ");
+		int_expr(g, depth + 1);
+		emit(g, "; acc += b[k]; }\n");
+		break;
+	case 6:
+		emit(g, "{ float *p = a + ");
+		int_expr(g, depth + 1);
+		emit(g, "; p[threadIdx.x] = acc; }\n");
+		break;
+	case 7:
+		emit(g, "__syncwarp();\n");
+		break;
+	case 8:
+		emit(g, "__threadfence();\n");
+		break;
+	default:
+		emit(g, "while (acc > 100.0f) acc *= 0.5f;\n");
+		break;
 	}
 }
 
@@ -416,8 +520,9 @@ static void kernel(gen *g)
 
 static void launch(gen *g, int k, int is_template)
 {
-	static const char *const grids[] = { "(n + 255) / 256", "dim3(64, 2)", "g", "1" };
-	static const char *const blocks[] = { "256", "dim3(32, 8)", "threads", "BLOCK", "dim3(16, 16, 1)", "128" };
+	static const char *const grids[] = {"(n + 255) / 256", "dim3(64, 2)", "g", "1"};
+	static const char *const blocks[] = {"256",   "dim3(32, 8)",     "threads",
+					     "BLOCK", "dim3(16, 16, 1)", "128"};
 	const char *grid = grids[pick(g, 4)], *blk = blocks[pick(g, 6)];
 	unsigned smem = pick(g, 3) * 1024;
 	char name[32];
@@ -433,13 +538,12 @@ static void launch(gen *g, int k, int is_template)
 		emit(g, "%s<<<%s, %s, %u>>>(", name, grid, blk, smem);
 	emit(g, "a, b, ps, v4, h, n, w);\n");
 	if (pick(g, 3) == 1)
-		emit(g, "\tfor (int r = 0; r < 3; ++r)\n\t\t%s<<<1, 32>>>(a, b, ps, v4, h, n, w);\n",
-		     name);
+		emit(g, "\tfor (int r = 0; r < 3; ++r)\n\t\t%s<<<1, 32>>>(a, b, ps, v4, h, n, w);\n", name);
 }
 
 int ka_fuzzgen_source(const uint8_t *data, size_t size, int hip, ka_buf *out)
 {
-	gen g = { .p = data, .n = size, .out = out, .hip = hip };
+	gen g = {.p = data, .n = size, .out = out, .hip = hip};
 	int nk = 1 + (int)pick(&g, 3), templ[4] = {0};
 
 	prologue(&g);

@@ -45,8 +45,7 @@ static int has_suffix(const char *s, const char *suf)
 
 static int is_kernel_file(const char *name)
 {
-	return has_suffix(name, ".cu") || has_suffix(name, ".hip") ||
-	       has_suffix(name, ".cuh");
+	return has_suffix(name, ".cu") || has_suffix(name, ".hip") || has_suffix(name, ".cuh");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -84,8 +83,7 @@ static void trim(char *s)
 	size_t n = strlen(s);
 	char *p = s;
 
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' ||
-		     s[n - 1] == '\n'))
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
 		s[--n] = '\0';
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -114,8 +112,8 @@ static unsigned timeout_s(void)
 }
 
 /* Run kcheck on path writing db; its output goes to log. 0 when it exited 0. */
-static int run_kcheck(struct tally *t, const char *path, const char *db,
-		      const char *log, char **extra, int nextra)
+static int run_kcheck(struct tally *t, const char *path, const char *db, const char *log, char **extra,
+		      int nextra)
 {
 	char *argv[MAX_ARGS + 8];
 	int argc = 0, status = 0, i;
@@ -141,7 +139,7 @@ static int run_kcheck(struct tally *t, const char *path, const char *db,
 			dup2(fd, 2);
 			close(fd);
 		}
-		alarm(timeout_s());   /* survives execv: a hung kcheck dies of SIGALRM */
+		alarm(timeout_s()); /* survives execv: a hung kcheck dies of SIGALRM */
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -149,7 +147,7 @@ static int run_kcheck(struct tally *t, const char *path, const char *db,
 		return -1;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);   /* 142: timed out */
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0); /* 142: timed out */
 }
 
 /* First line of the kcheck log, for the failure message. */
@@ -235,8 +233,7 @@ static int check_expect(sqlite3 *db, const char *path, int ln, char *body)
 }
 
 /* Read the file's expectations and golden-args; returns lines read or -1. */
-static int read_annotations(const char *path, char ***exp, int **exp_ln,
-			    int *nexp, char **args, int *nargs)
+static int read_annotations(const char *path, char ***exp, int **exp_ln, int *nexp, char **args, int *nargs)
 {
 	FILE *f = fopen(path, "r");
 	char line[MAX_LINE];
@@ -279,15 +276,13 @@ static void check_file(struct tally *t, const char *path, int idx)
 
 	snprintf(db_path, sizeof(db_path), "%s/facts-%d.db", t->tmpdir, idx);
 	snprintf(log_path, sizeof(log_path), "%s/kcheck-%d.log", t->tmpdir, idx);
-	if (read_annotations(path, &exp, &exp_ln, &nexp, args, &nargs) < 0 ||
-	    nexp == 0) {
+	if (read_annotations(path, &exp, &exp_ln, &nexp, args, &nargs) < 0 || nexp == 0) {
 		printf("FAIL %s:0: no `// expect:` annotations (or unreadable)\n", path);
 		t->failed++;
 		goto out;
 	}
 	rc = run_kcheck(t, path, db_path, log_path, args, nargs);
-	if (rc != 0 ||
-	    sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (rc != 0 || sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		first_log_line(log_path, msg, sizeof(msg));
 		if (rc == 128 + SIGALRM)
 			snprintf(msg, sizeof(msg), "timed out after %u s", timeout_s());
@@ -329,8 +324,7 @@ static int collect(char **argv, int argc, char **files, int cap)
 	for (i = 0; i < argc && n < cap; i++) {
 		struct stat sb;
 		if (stat(argv[i], &sb) != 0) {
-			fprintf(stderr, "golden_check: error: %s: %s\n", argv[i],
-				strerror(errno));
+			fprintf(stderr, "golden_check: error: %s: %s\n", argv[i], strerror(errno));
 			return -1;
 		}
 		if (S_ISDIR(sb.st_mode)) {
@@ -365,8 +359,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "golden_check: error: %s is not executable\n", t.kcheck);
 		return 2;
 	}
-	snprintf(t.tmpdir, sizeof(t.tmpdir), "%s/ka-golden-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	snprintf(t.tmpdir, sizeof(t.tmpdir), "%s/ka-golden-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(t.tmpdir)) {
 		fprintf(stderr, "golden_check: error: mkdtemp: %s\n", strerror(errno));
 		return 2;

@@ -13,12 +13,12 @@
 #include "util/error.h"
 
 /* assert KA_OK, printing the error message when not. */
-#define TK_OK(e)                                                   \
-	do {                                                       \
-		int rc_ = (e);                                     \
-		if (rc_ != KA_OK)                                  \
+#define TK_OK(e) \
+	do { \
+		int rc_ = (e); \
+		if (rc_ != KA_OK) \
 			fprintf(stderr, "%s\n", ka_error_last()); \
-		assert_int_equal(rc_, KA_OK);                      \
+		assert_int_equal(rc_, KA_OK); \
 	} while (0)
 
 /* A fresh folder under /tmp (removed by tk_rmdir); path into buf. */

@@ -36,9 +36,15 @@ ka_kdb *tk_open(const char *dir, char *path, size_t cap)
 void tk_evidence(ka_kdb *k, const char *rule, const char *task, const char *arch, const char *verdict,
 		 double speedup)
 {
-	ka_kdb_evidence e = {.rule = rule, .task = task, .arch = arch, .verdict = verdict,
-			     .speedup = speedup, .gpu = "NVIDIA H200", .fix = "recipe-x",
-			     .ci_low = speedup * 0.95, .ci_high = speedup * 1.05};
+	ka_kdb_evidence e = {.rule = rule,
+			     .task = task,
+			     .arch = arch,
+			     .verdict = verdict,
+			     .speedup = speedup,
+			     .gpu = "NVIDIA H200",
+			     .fix = "recipe-x",
+			     .ci_low = speedup * 0.95,
+			     .ci_high = speedup * 1.05};
 	int rc = ka_kdb_add_evidence(k, &e, NULL);
 	if (rc != KA_OK)
 		fprintf(stderr, "%s\n", ka_error_last());
@@ -77,15 +83,16 @@ void tk_rule_text(char *buf, size_t cap, const char *id, const char *words)
 	snprintf(buf, cap,
 		 "---\nid: %s\ntitle: \"Learned %s\"\nseverity: warning\ncategory: memory\nscope: access\n"
 		 "where: space = 'global' AND coef_tx = 0\nmessage: \"{base}[{index_text}] learned\"\n"
-		 "fix: none\nfix_safety: suggest\ntags: [learned]\n---\n## Why\n\n%s\n", id, words, words);
+		 "fix: none\nfix_safety: suggest\ntags: [learned]\n---\n## Why\n\n%s\n",
+		 id, words, words);
 }
 
 int main(void)
 {
 	int failed = 0;
 	failed += _cmocka_run_group_tests("knowledge_open", tk_open_tests, tk_open_ntests, NULL, NULL);
-	failed += _cmocka_run_group_tests("knowledge_standing", tk_standing_tests, tk_standing_ntests,
-					  NULL, NULL);
+	failed += _cmocka_run_group_tests("knowledge_standing", tk_standing_tests, tk_standing_ntests, NULL,
+					  NULL);
 	failed += _cmocka_run_group_tests("knowledge_share", tk_share_tests, tk_share_ntests, NULL, NULL);
 	return failed ? 1 : 0;
 }

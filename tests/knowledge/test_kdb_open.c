@@ -12,7 +12,7 @@ static void default_path_follows_xdg(void **state)
 	setenv("XDG_DATA_HOME", "/data/x", 1);
 	assert_int_equal(ka_kdb_default_path(buf, sizeof buf), KA_OK);
 	assert_string_equal(buf, "/data/x/kernelarc/knowledge.db");
-	setenv("XDG_DATA_HOME", "relative/ignored", 1);   /* the spec: relative values are ignored */
+	setenv("XDG_DATA_HOME", "relative/ignored", 1); /* the spec: relative values are ignored */
 	setenv("HOME", "/home/u", 1);
 	assert_int_equal(ka_kdb_default_path(buf, sizeof buf), KA_OK);
 	assert_string_equal(buf, "/home/u/.local/share/kernelarc/knowledge.db");
@@ -91,8 +91,11 @@ static void old_version_is_migrated(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(hits[0].id, "atomic-hot-bins");
 	/* and a new row goes through the new schema */
-	ka_kdb_evidence e = {.rule = "atomic-hot-bins", .fix = "smem-privatize", .arch = "sm_90",
-			     .verdict = "faster", .speedup = 5.0};
+	ka_kdb_evidence e = {.rule = "atomic-hot-bins",
+			     .fix = "smem-privatize",
+			     .arch = "sm_90",
+			     .verdict = "faster",
+			     .speedup = 5.0};
 	assert_int_equal(ka_kdb_add_evidence(k, &e, NULL), KA_OK);
 	ka_kdb_close(k);
 	/* opening again changes nothing */
@@ -119,7 +122,7 @@ static void newer_and_foreign_files_are_refused(void **state)
 	assert_int_equal(ka_kdb_open(&k, other, KA_KDB_CREATE), KA_EINPUT);
 	snprintf(msg, sizeof msg, "%s is not a kcheck knowledge DB", other);
 	assert_string_equal(ka_error_last(), msg);
-	assert_int_equal(tk_int(other, "SELECT count(*) FROM sqlite_master"), 1);  /* untouched */
+	assert_int_equal(tk_int(other, "SELECT count(*) FROM sqlite_master"), 1); /* untouched */
 	tk_rmdir(dir);
 }
 
@@ -131,8 +134,11 @@ static void writer(const char *path, const char *task)
 	if (ka_kdb_open(&k, path, KA_KDB_CREATE) != KA_OK)
 		_exit(2);
 	for (int i = 0; i < PER_WRITER; i++) {
-		ka_kdb_evidence e = {.rule = "gmem-uncoalesced-access", .task = task, .arch = "sm_90",
-				     .verdict = i % 3 ? "faster" : "slower", .speedup = i % 3 ? 2.0 : 0.9};
+		ka_kdb_evidence e = {.rule = "gmem-uncoalesced-access",
+				     .task = task,
+				     .arch = "sm_90",
+				     .verdict = i % 3 ? "faster" : "slower",
+				     .speedup = i % 3 ? 2.0 : 0.9};
 		ka_kdb_step s = {.run_id = task, .step = i + 1, .strategy = "x", .outcome = "same"};
 		if (ka_kdb_add_evidence(k, &e, NULL) != KA_OK || ka_kdb_add_step(k, &s) != KA_OK) {
 			fprintf(stderr, "writer %s: %s\n", task, ka_error_last());
@@ -190,14 +196,17 @@ static void crash_keeps_committed_evidence(void **state)
 		if (ka_kdb_open(&k, path, KA_KDB_CREATE) != KA_OK)
 			_exit(2);
 		for (int i = 0; i < 5; i++) {
-			ka_kdb_evidence e = {.rule = "r-one", .arch = "sm_90", .verdict = "same", .speedup = 1.0};
+			ka_kdb_evidence e = {
+				.rule = "r-one", .arch = "sm_90", .verdict = "same", .speedup = 1.0};
 			if (ka_kdb_add_evidence(k, &e, NULL) != KA_OK)
 				_exit(3);
 		}
-		sqlite3 *raw = NULL;   /* a second connection begins a write and never ends it */
+		sqlite3 *raw = NULL; /* a second connection begins a write and never ends it */
 		sqlite3_open(path, &raw);
-		sqlite3_exec(raw, "BEGIN IMMEDIATE; INSERT INTO evidence(rule, arch, verdict, at)"
-			     " VALUES ('r-one', 'sm_90', 'faster', 1)", NULL, NULL, NULL);
+		sqlite3_exec(raw,
+			     "BEGIN IMMEDIATE; INSERT INTO evidence(rule, arch, verdict, at)"
+			     " VALUES ('r-one', 'sm_90', 'faster', 1)",
+			     NULL, NULL, NULL);
 		abort();
 	}
 	int status = 0;
@@ -218,7 +227,8 @@ static void bad_input_is_refused(void **state)
 	ka_kdb *k = tk_open(dir, path, sizeof path);
 	ka_kdb_evidence e = {.rule = "r-one", .arch = "sm_90", .verdict = "won"};
 	assert_int_equal(ka_kdb_add_evidence(k, &e, NULL), KA_EINPUT);
-	assert_string_equal(ka_error_last(), "evidence for r-one: unknown verdict 'won' (faster, same, slower, "
+	assert_string_equal(ka_error_last(),
+			    "evidence for r-one: unknown verdict 'won' (faster, same, slower, "
 			    "rejected, error)");
 	e.verdict = "faster";
 	assert_int_equal(ka_kdb_add_evidence(k, &e, NULL), KA_EINPUT);

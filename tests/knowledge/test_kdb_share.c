@@ -9,18 +9,37 @@ static ka_kdb *filled(const char *dir, char *path, size_t cap)
 	ka_kdb *k = tk_open(dir, path, cap);
 	tk_rule_text(text, sizeof text, "gmem-learned-rows", "rows by warps");
 	TK_OK(ka_kdb_add_rule(k, NULL, text, "candidate"));
-	ka_kdb_evidence e = {.rule = "gmem-learned-rows", .fix = "warp-per-row", .task = "softmax",
-			     .kernel_hash = "abc", .gpu = "NVIDIA H200", .arch = "sm_90", .speedup = 4.25,
-			     .ci_low = 4.1, .ci_high = 4.4, .verdict = "faster", .when = 1764590000};
+	ka_kdb_evidence e = {.rule = "gmem-learned-rows",
+			     .fix = "warp-per-row",
+			     .task = "softmax",
+			     .kernel_hash = "abc",
+			     .gpu = "NVIDIA H200",
+			     .arch = "sm_90",
+			     .speedup = 4.25,
+			     .ci_low = 4.1,
+			     .ci_high = 4.4,
+			     .verdict = "faster",
+			     .when = 1764590000};
 	assert_int_equal(ka_kdb_add_evidence(k, &e, NULL), KA_OK);
-	ka_kdb_evidence e2 = {.rule = "atomic-hot-bins", .task = "histogram", .arch = "sm_90",
-			      .verdict = "rejected", .when = 1764590100};
+	ka_kdb_evidence e2 = {.rule = "atomic-hot-bins",
+			      .task = "histogram",
+			      .arch = "sm_90",
+			      .verdict = "rejected",
+			      .when = 1764590100};
 	assert_int_equal(ka_kdb_add_evidence(k, &e2, NULL), KA_OK);
-	ka_kdb_evidence e3 = {.rule = "gmem-learned-rows", .task = "layernorm", .arch = "sm_90",
-			      .verdict = "faster", .speedup = 1.0 / 3.0 + 1, .when = 1764590200};
+	ka_kdb_evidence e3 = {.rule = "gmem-learned-rows",
+			      .task = "layernorm",
+			      .arch = "sm_90",
+			      .verdict = "faster",
+			      .speedup = 1.0 / 3.0 + 1,
+			      .when = 1764590200};
 	assert_int_equal(ka_kdb_add_evidence(k, &e3, NULL), KA_OK);
-	ka_kdb_skill sk = {.task = "softmax", .arch = "sm_90", .source = "__global__ void k() {}\n",
-			   .summary = "warp per row", .rules = "gmem-learned-rows", .speedup = 4.25,
+	ka_kdb_skill sk = {.task = "softmax",
+			   .arch = "sm_90",
+			   .source = "__global__ void k() {}\n",
+			   .summary = "warp per row",
+			   .rules = "gmem-learned-rows",
+			   .speedup = 4.25,
 			   .when = 1764590300};
 	assert_int_equal(ka_kdb_add_skill(k, &sk, NULL), KA_OK);
 	return k;
@@ -63,7 +82,7 @@ static void export_import_round_trip(void **state)
 	ka_kdb_standing s;
 	assert_int_equal(ka_kdb_standing_get(b, "gmem-learned-rows", NULL, "sm_90", &s), KA_OK);
 	assert_int_equal(s.wins, 2);
-	assert_true(s.hi == 4.25 && s.lo == 1.0 / 3.0 + 1);   /* reals survive exactly */
+	assert_true(s.hi == 4.25 && s.lo == 1.0 / 3.0 + 1); /* reals survive exactly */
 	/* importing again adds nothing */
 	assert_int_equal(ka_kdb_import(b, ex1, &c), KA_OK);
 	assert_int_equal(c.evidence, 0);
@@ -95,7 +114,7 @@ static void bad_import_imports_nothing(void **state)
 	char *text = slurp(ex, "evidence.json");
 	char *p = strstr(text, "\"rejected\"");
 	assert_non_null(p);
-	memcpy(p, "\"rejectd\"", 9);   /* keeps the length: one byte becomes a space */
+	memcpy(p, "\"rejectd\"", 9); /* keeps the length: one byte becomes a space */
 	p[9] = ' ';
 	snprintf(path, sizeof path, "%s/evidence.json", ex);
 	assert_int_equal(ka_fs_write_atomic(path, text, strlen(text)), KA_OK);
@@ -105,8 +124,10 @@ static void bad_import_imports_nothing(void **state)
 	snprintf(pb, sizeof pb, "%s/b.db", dir);
 	assert_int_equal(ka_kdb_open(&b, pb, KA_KDB_CREATE), KA_OK);
 	assert_int_equal(ka_kdb_import(b, ex, &c), KA_EINPUT);
-	snprintf(msg, sizeof msg, "%s: evidence[1]: evidence for atomic-hot-bins: unknown verdict 'rejectd' "
-		 "(faster, same, slower, rejected, error)", path);
+	snprintf(msg, sizeof msg,
+		 "%s: evidence[1]: evidence for atomic-hot-bins: unknown verdict 'rejectd' "
+		 "(faster, same, slower, rejected, error)",
+		 path);
 	assert_string_equal(ka_error_last(), msg);
 	ka_kdb_close(b);
 	assert_int_equal(tk_int(pb, "SELECT count(*) FROM evidence"), 0);
@@ -115,7 +136,8 @@ static void bad_import_imports_nothing(void **state)
 	assert_int_equal(ka_fs_write_atomic(path, "{\"a\": 1}", 8), KA_OK);
 	assert_int_equal(ka_kdb_open(&b, pb, 0), KA_OK);
 	assert_int_equal(ka_kdb_import(b, ex, &c), KA_EINPUT);
-	snprintf(msg, sizeof msg, "%s: not a kcheck knowledge export (format kcheck-knowledge, version 1)", path);
+	snprintf(msg, sizeof msg, "%s: not a kcheck knowledge export (format kcheck-knowledge, version 1)",
+		 path);
 	assert_string_equal(ka_error_last(), msg);
 	/* a rule id that would leave the folder */
 	const char *evil = "{\"format\": \"kcheck-knowledge\", \"version\": 1,"

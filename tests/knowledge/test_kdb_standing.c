@@ -31,15 +31,15 @@ static void standing_counts_and_median(void **state)
 	assert_int_equal(s.errors, 1);
 	assert_int_equal(s.verified, 5);
 	assert_int_equal(s.tasks, 2);
-	assert_true(fabs(s.posterior - 4.0 / 7.0) < 1e-12);   /* Beta(1+3, 1+2) */
+	assert_true(fabs(s.posterior - 4.0 / 7.0) < 1e-12); /* Beta(1+3, 1+2) */
 	assert_true(s.median == 3.0 && s.lo == 2.0 && s.hi == 4.0);
-	assert_true(fabs(s.gain - pow(24.0, 0.2)) < 1e-12);   /* (2*4*3*1*1)^(1/5) */
+	assert_true(fabs(s.gain - pow(24.0, 0.2)) < 1e-12); /* (2*4*3*1*1)^(1/5) */
 	ka_kdb_standing_text(&s, "sm_90", text, sizeof text);
 	assert_string_equal(text, "fixed 3 times on sm_90, median 3.0x [2.0, 4.0], 2 failures");
 	/* the static estimate 8x pulled towards the measured gain:
 	 * exp((2 ln 8 + 5 ln 24^(1/5)) / 7) = (64 * 24)^(1/7) */
 	assert_true(fabs(ka_kdb_corrected_estimate(8.0, &s) - pow(1536.0, 1.0 / 7.0)) < 1e-9);
-	assert_true(ka_kdb_corrected_estimate(0, &s) == 0);   /* no estimate stays none */
+	assert_true(ka_kdb_corrected_estimate(0, &s) == 0); /* no estimate stays none */
 	/* every arch: the sm_80 win joins; an even count takes the middle pair */
 	assert_int_equal(ka_kdb_standing_get(k, "gmem-no-tile-reuse", NULL, NULL, &s), KA_OK);
 	assert_int_equal(s.wins, 4);
@@ -86,7 +86,7 @@ static void learned_rules_retire_and_graduate(void **state)
 	tk_evidence(k, "gmem-learned-good", "softmax", "sm_90", "faster", 2.5);
 	tk_evidence(k, "gmem-learned-good", "softmax", "sm_90", "faster", 2.6);
 	assert_int_equal(ka_kdb_rule_status(k, "gmem-learned-good", status, sizeof status), KA_OK);
-	assert_string_equal(status, "candidate");    /* one task is not a reproduction */
+	assert_string_equal(status, "candidate"); /* one task is not a reproduction */
 	tk_evidence(k, "gmem-learned-good", "layernorm", "sm_90", "faster", 1.8);
 	assert_int_equal(ka_kdb_rule_status(k, "gmem-learned-good", status, sizeof status), KA_OK);
 	assert_string_equal(status, "preview");
@@ -104,7 +104,7 @@ static void learned_rules_retire_and_graduate(void **state)
 	tk_rule_text(text, sizeof text, "gmem-uncoalesced-access", "x");
 	assert_int_equal(ka_kdb_add_rule(k, NULL, text, "candidate"), KA_EINPUT);
 	assert_string_equal(ka_error_last(), "rule 'gmem-uncoalesced-access' comes from a rule file; "
-			    "a learned rule needs its own id");
+					     "a learned rule needs its own id");
 	assert_int_equal(ka_kdb_add_rule(k, NULL, "---\nid: x-y\n---\n", "candidate"), KA_EINPUT);
 	assert_int_equal(ka_kdb_add_rule(k, NULL, text, "active"), KA_EINPUT);
 	/* syncing twice rewrites nothing */
@@ -150,8 +150,11 @@ static void retrieval_ranks_the_expected_rule_first(void **state)
 	assert_int_equal(ka_kdb_retrieve(k, "rule", none, 1, hits, 8, &n), KA_OK);
 	assert_int_equal(n, 0);
 	/* a skill is found by its task and summary; a retired rule is not */
-	ka_kdb_skill sk = {.task = "softmax", .source = "__global__ void softmax() {}", .speedup = 4.0,
-			   .summary = "warp per row with shuffle reductions", .arch = "sm_90"};
+	ka_kdb_skill sk = {.task = "softmax",
+			   .source = "__global__ void softmax() {}",
+			   .speedup = 4.0,
+			   .summary = "warp per row with shuffle reductions",
+			   .arch = "sm_90"};
 	char hash[65];
 	assert_int_equal(ka_kdb_add_skill(k, &sk, hash), KA_OK);
 	const char *rows[] = {"softmax", "warp", "row"};
@@ -186,15 +189,16 @@ static void skills_and_trajectories(void **state)
 	assert_int_equal(ka_kdb_best_skill(k, "gemv", NULL, &src, &sum, &sp), KA_ENOTFOUND);
 	assert_int_equal(ka_kdb_add_skill(k, &a, h1), KA_OK);
 	assert_int_equal(ka_kdb_add_skill(k, &b, h2), KA_OK);
-	assert_string_equal(h1, "559aead08264d5795d3909718cdd05abd49572e84fe55590eef31a88a08fdffd");  /* sha256("A") */
+	assert_string_equal(
+		h1, "559aead08264d5795d3909718cdd05abd49572e84fe55590eef31a88a08fdffd"); /* sha256("A") */
 	assert_int_equal(ka_kdb_best_skill(k, "gemv", NULL, &src, &sum, &sp), KA_OK);
 	assert_string_equal(src, "B");
 	assert_string_equal(sum, "second");
 	assert_true(sp == 3.0);
 	free(src), free(sum);
-	a.speedup = 5.0;   /* the same kernel again, measured faster: kept once, better */
+	a.speedup = 5.0; /* the same kernel again, measured faster: kept once, better */
 	assert_int_equal(ka_kdb_add_skill(k, &a, NULL), KA_OK);
-	a.speedup = 1.0;   /* ... and slower: the better figure stays */
+	a.speedup = 1.0; /* ... and slower: the better figure stays */
 	assert_int_equal(ka_kdb_add_skill(k, &a, NULL), KA_OK);
 	assert_int_equal(ka_kdb_best_skill(k, "gemv", NULL, &src, NULL, &sp), KA_OK);
 	assert_string_equal(src, "A");
@@ -202,10 +206,18 @@ static void skills_and_trajectories(void **state)
 	free(src);
 	assert_int_equal(tk_int(path, "SELECT count(*) FROM skills"), 2);
 
-	ka_kdb_step s1 = {.run_id = "run-1", .step = 1, .strategy = "launch-tune", .params = "bs=256",
-			  .outcome = "slower", .speedup = 0.9};
-	ka_kdb_step s2 = {.run_id = "run-1", .step = 2, .strategy = "launch-tune", .params = "bs=512",
-			  .outcome = "faster", .speedup = 1.3};
+	ka_kdb_step s1 = {.run_id = "run-1",
+			  .step = 1,
+			  .strategy = "launch-tune",
+			  .params = "bs=256",
+			  .outcome = "slower",
+			  .speedup = 0.9};
+	ka_kdb_step s2 = {.run_id = "run-1",
+			  .step = 2,
+			  .strategy = "launch-tune",
+			  .params = "bs=512",
+			  .outcome = "faster",
+			  .speedup = 1.3};
 	assert_int_equal(ka_kdb_add_step(k, &s1), KA_OK);
 	assert_int_equal(ka_kdb_add_step(k, &s2), KA_OK);
 	assert_int_equal(ka_kdb_add_step(k, &s2), KA_EINPUT);

@@ -126,16 +126,16 @@ static void test_run_file(void **state)
 	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 6), 1);
 	for (size_t i = 0; i < r.findings.n; i++) {
 		const ka_finding *f = &r.findings.v[i];
-		assert_string_equal(f->file, fx->file);   /* the name given */
+		assert_string_equal(f->file, fx->file); /* the name given */
 		if (strcmp(f->rule, "math-pow-small-integer") == 0) {
-			assert_true(f->severity != KA_SEV_ERROR);   /* an impact band, not an error */
+			assert_true(f->severity != KA_SEV_ERROR); /* an impact band, not an error */
 			assert_string_equal(f->fix, "pow-to-multiply");
 			assert_int_equal(f->fix_safety, KA_FIX_SAFE);
 			assert_true(f->estimate > 1.0);
 			assert_string_equal(f->kernel, "sq");
-			assert_int_equal(ka_lint_has_fix(l, f), 0);   /* no fixes computed by a plain run */
+			assert_int_equal(ka_lint_has_fix(l, f), 0); /* no fixes computed by a plain run */
 		}
-		if (i)   /* sorted by location */
+		if (i) /* sorted by location */
 			assert_true(ka_finding_cmp(&r.findings.v[i - 1], f) <= 0);
 	}
 	assert_non_null(ka_lint_sources(l));
@@ -149,7 +149,7 @@ static void test_checks_and_nolint(void **state)
 	fixture *fx = *state;
 	ka_lint *l = new_lint("-*,math-pow-*", NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
-	const char *paths[] = {fx->dir};   /* a folder: searched for .cu */
+	const char *paths[] = {fx->dir}; /* a folder: searched for .cu */
 	write_kernel(fx, "  // NOLINT(math-pow-small-integer)");
 	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
 	assert_int_equal(r.findings.n, 1);
@@ -169,7 +169,7 @@ static void test_bad_input(void **state)
 	ka_lint_result r = KA_LINT_RESULT_INIT;
 	snprintf(path, sizeof path, "%s/missing.cu", fx->dir);
 	const char *paths[] = {path, fx->file};
-	assert_int_equal(ka_lint_run(l, paths, 2, &r), KA_OK);   /* the other file still runs */
+	assert_int_equal(ka_lint_run(l, paths, 2, &r), KA_OK); /* the other file still runs */
 	fclose(m);
 	assert_int_equal(r.failed, 1);
 	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 0), 2);
@@ -185,7 +185,7 @@ static void test_bad_input(void **state)
 static void test_new_errors(void **state)
 {
 	ka_lint_opts o = KA_LINT_OPTS_INIT;
-	ka_lint *l = (ka_lint *)(void *)&o;   /* anything non-NULL: ka_lint_new resets it */
+	ka_lint *l = (ka_lint *)(void *)&o; /* anything non-NULL: ka_lint_new resets it */
 	const char *dirs[] = {FIXTURES "/badrules"};
 	o.arch = "sm_1";
 	assert_int_equal(ka_lint_new(&l, &o), KA_EINPUT);
@@ -197,11 +197,12 @@ static void test_new_errors(void **state)
 	assert_true(ka_lint_new(&l, &o) < 0);
 	const char *msg = ka_lint_error(NULL);
 	assert_non_null(strstr(msg, "sync-bad-rule.md:"));
-	assert_int_equal(msg[strlen(msg) - 1], '\n');   /* rule problems: whole lines */
+	assert_int_equal(msg[strlen(msg) - 1], '\n'); /* rule problems: whole lines */
 	o.rules_dirs = NULL, o.nrules_dirs = 0;
 	o.checks = "-*,nosuchrule-*";
 	assert_int_equal(ka_lint_new(&l, &o), KA_EINPUT);
-	assert_string_equal(ka_lint_error(NULL), "--checks: 'nosuchrule-*' matches no rule (see kcheck rules list)");
+	assert_string_equal(ka_lint_error(NULL),
+			    "--checks: 'nosuchrule-*' matches no rule (see kcheck rules list)");
 	o.checks = NULL;
 	o.write_baseline = 1;
 	assert_int_equal(ka_lint_new(&l, &o), KA_EINPUT);
@@ -237,12 +238,12 @@ static void test_fix_in_memory(void **state)
 			pow = pow ? pow : &r.findings.v[i];
 		}
 	assert_non_null(pow);
-	char *sarif = ka_lint_sarif_fixes(pow, l);   /* SARIF `fixes` of the reported finding */
+	char *sarif = ka_lint_sarif_fixes(pow, l); /* SARIF `fixes` of the reported finding */
 	assert_non_null(sarif);
 	assert_non_null(strstr(sarif, "(dx * dx)"));
 	free(sarif);
 	char *after = read_file(fx->file);
-	assert_string_equal(after, before);   /* nothing written */
+	assert_string_equal(after, before); /* nothing written */
 	free(after);
 	/* only: fixes of other rules are applied, not these (r is reused:
 	 * the run frees the last result) */
@@ -266,7 +267,7 @@ static void test_fix_loop(void **state)
 	setenv("KCHECK_NVCC", fx->okcc, 1);
 	fo.write = 1;
 	assert_int_equal(ka_lint_fix(l, paths, 1, &fo, &r), KA_OK);
-	assert_int_equal(r.rounds, 2);          /* the second round finds nothing to fix */
+	assert_int_equal(r.rounds, 2); /* the second round finds nothing to fix */
 	assert_int_equal(r.fixes_applied, 2);
 	assert_int_equal(count_rule(&r.findings, "math-pow-small-integer", 0), 0);
 	char *text = read_file(fx->file);
@@ -362,8 +363,10 @@ static const char *claim_log(fixture *fx, const char *fields, ka_lint_test_count
 	snprintf(rdir, sizeof rdir, "%s/claims", fx->dir);
 	mkdir(rdir, 0755);
 	snprintf(rfile, sizeof rfile, "%s/gmem-claim.md", rdir);
-	snprintf(text, sizeof text, "---\nid: gmem-claim\ntitle: t\nseverity: note\ncategory: memory\n"
-		 "scope: access\nwhere: \"0\"\nmessage: \"m\"\n%s---\nbody\n", fields);
+	snprintf(text, sizeof text,
+		 "---\nid: gmem-claim\ntitle: t\nseverity: note\ncategory: memory\n"
+		 "scope: access\nwhere: \"0\"\nmessage: \"m\"\n%s---\nbody\n",
+		 fields);
 	write_file(rfile, text, 0);
 	ka_lint_opts o = KA_LINT_OPTS_INIT;
 	const char *dirs[] = {rdir};
@@ -385,15 +388,16 @@ static void test_rule_fix_claims(void **state)
 	fixture *fx = *state;
 	ka_lint_test_counts c;
 	const char *log = claim_log(fx, "fix: privatize-atomics\nfix_safety: unsafe\n", &c);
-	assert_non_null(strstr(log, "gmem-claim.md:10: fix_safety: unsafe claims more than transform "
-				    "privatize-atomics gives (suggest at best); a rule may only demote a fix\n"));
-	assert_int_equal(c.failed, 2);   /* the claim, and no examples */
+	assert_non_null(strstr(log,
+			       "gmem-claim.md:10: fix_safety: unsafe claims more than transform "
+			       "privatize-atomics gives (suggest at best); a rule may only demote a fix\n"));
+	assert_int_equal(c.failed, 2); /* the claim, and no examples */
 	log = claim_log(fx, "fix: no-such-transform\nfix_safety: suggest\n", &c);
 	assert_non_null(strstr(log, "gmem-claim.md:9: fix: no transform named 'no-such-transform'"));
 	/* demoting is fine: a safe transform behind an unsafe rule */
 	log = claim_log(fx, "fix: pow-to-multiply\nfix_safety: unsafe\n", &c);
 	assert_null(strstr(log, "claims more"));
-	assert_int_equal(c.failed, 1);   /* only the missing examples */
+	assert_int_equal(c.failed, 1); /* only the missing examples */
 	log = claim_log(fx, "status: retired\nfix: no-such-transform\n", &c);
 	assert_string_equal(log, "gmem-claim: SKIP: retired (retired rules do not run)\n");
 	assert_int_equal(c.skipped, 1);

@@ -41,7 +41,8 @@ static void find_needle(sqlite3_context *ctx, int argc, sqlite3_value **argv, in
 	for (int i = 0; p; i++) {
 		p = strstr(p, needle);
 		if (p && i + 1 == nth) {
-			sqlite3_result_int64(ctx, (sqlite3_int64)(p - src) + (end ? (sqlite3_int64)strlen(needle) : 0));
+			sqlite3_result_int64(ctx, (sqlite3_int64)(p - src) +
+							  (end ? (sqlite3_int64)strlen(needle) : 0));
 			return;
 		}
 		if (p)
@@ -52,8 +53,14 @@ static void find_needle(sqlite3_context *ctx, int argc, sqlite3_value **argv, in
 	sqlite3_result_error(ctx, msg, -1);
 }
 
-static void off_fn(sqlite3_context *c, int n, sqlite3_value **v) { find_needle(c, n, v, 0); }
-static void offend_fn(sqlite3_context *c, int n, sqlite3_value **v) { find_needle(c, n, v, 1); }
+static void off_fn(sqlite3_context *c, int n, sqlite3_value **v)
+{
+	find_needle(c, n, v, 0);
+}
+static void offend_fn(sqlite3_context *c, int n, sqlite3_value **v)
+{
+	find_needle(c, n, v, 1);
+}
 
 int fixture_exec(sqlite3 *db, const char *sql)
 {

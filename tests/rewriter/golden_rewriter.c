@@ -29,8 +29,10 @@ static int requests(sqlite3 *db, ka_fixset *fs)
 {
 	sqlite3_stmt *st;
 	int rc = 0, n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT transform, scope, rowid_, rule, safety FROM fix_request "
-			       "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+			       "SELECT transform, scope, rowid_, rule, safety FROM fix_request "
+			       "ORDER BY rowid",
+			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	while (rc >= 0 && sqlite3_step(st) == SQLITE_ROW) {
 		const char *safety = (const char *)sqlite3_column_text(st, 4);
@@ -40,7 +42,8 @@ static int requests(sqlite3 *db, ka_fixset *fs)
 			.rowid = sqlite3_column_int64(st, 2),
 			.rule = (const char *)sqlite3_column_text(st, 3),
 			.safety = !safety || !strcmp(safety, "safe") ? KA_FIX_SAFE
-				  : !strcmp(safety, "unsafe") ? KA_FIX_UNSAFE : KA_FIX_SUGGEST,
+				  : !strcmp(safety, "unsafe")        ? KA_FIX_UNSAFE
+								     : KA_FIX_SUGGEST,
 			.priority = 1,
 			.finding = n++,
 		};
@@ -93,8 +96,10 @@ static int patch_applies(const char *input, size_t ilen)
 		return 0;
 	snprintf(cmd, sizeof cmd, "%s/input.cu", tmpl);
 	write_file(cmd, input, ilen);
-	snprintf(cmd, sizeof cmd, "cp expected.patch %s/ && cd %s && patch -s -p1 < expected.patch && "
-		 "cmp -s input.cu %s/expected.cu", tmpl, tmpl, getcwd((char[4096]){0}, 4096));
+	snprintf(cmd, sizeof cmd,
+		 "cp expected.patch %s/ && cd %s && patch -s -p1 < expected.patch && "
+		 "cmp -s input.cu %s/expected.cu",
+		 tmpl, tmpl, getcwd((char[4096]){0}, 4096));
 	int ok = system(cmd) == 0;
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpl);
 	(void)!system(cmd);
@@ -150,7 +155,7 @@ int main(int argc, char **argv)
 		if (!same_file("expected.patch", patch, plen))
 			bad |= fail(argv[1], "patch differs from expected.patch");
 		if (access("expected.notes", F_OK) == 0 ? !same_file("expected.notes", notes, strlen(notes))
-							 : *notes != '\0') {
+							: *notes != '\0') {
 			fprintf(stderr, "notes:\n%s", notes);
 			bad |= fail(argv[1], "notes differ from expected.notes");
 		}

@@ -103,8 +103,8 @@ void test_commit_writes_and_is_atomic(void **state)
 	free(t);
 	struct stat st;
 	assert_int_equal(stat(path_of("k.cu"), &st), 0);
-	assert_int_equal(st.st_mode & 0777, 0640);      /* the mode survives the rename */
-	assert_int_equal(count_entries(), 1);           /* no temporary left behind */
+	assert_int_equal(st.st_mode & 0777, 0640); /* the mode survives the rename */
+	assert_int_equal(count_entries(), 1);      /* no temporary left behind */
 	ka_fixset_free(fs);
 	/* --diff: the patch is printed, the file stays */
 	put("k.cu", "int x = 1;\n", 0640);
@@ -140,10 +140,11 @@ void test_commit_read_only(void **state)
 	ka_commit_result res;
 	assert_int_equal(ka_fixset_commit(fs, &o, &res), KA_EIO);
 	char want[300];
-	snprintf(want, sizeof want, "cannot write %s: permission denied (no file was changed)", path_of("b.cu"));
+	snprintf(want, sizeof want, "cannot write %s: permission denied (no file was changed)",
+		 path_of("b.cu"));
 	assert_string_equal(ka_error_last(), want);
 	char *a = get("a.cu"), *b = get("b.cu");
-	assert_string_equal(a, "int x = 1;\n");     /* the writable one is not written either */
+	assert_string_equal(a, "int x = 1;\n"); /* the writable one is not written either */
 	assert_string_equal(b, "int x = 1;\n");
 	free(a);
 	free(b);
@@ -184,20 +185,22 @@ void test_gate_fake_compilers(void **state)
 	char script[512], *err = NULL;
 	snprintf(script, sizeof script, "#!/bin/sh\necho \"$@\" > %s/args\nexit 0\n", dir);
 	put("ok.sh", script, 0755);
-	put("fail.sh", "#!/bin/sh\nfor a; do f=$a; done\necho \"$f(3): warning: unused\"\n"
-		       "echo \"$f(4): error: expected a \\\";\\\"\"\necho \"$f(9): error: second\"\nexit 1\n", 0755);
+	put("fail.sh",
+	    "#!/bin/sh\nfor a; do f=$a; done\necho \"$f(3): warning: unused\"\n"
+	    "echo \"$f(4): error: expected a \\\";\\\"\"\necho \"$f(9): error: second\"\nexit 1\n",
+	    0755);
 	ka_gate_opts o = {.arch = "sm_80", .nvcc = path_of("ok.sh")};
 	assert_int_equal(ka_gate_compile(&o, path_of("k.cu"), "int x;\n", 7, &err), KA_OK);
 	char *args = get("args");
 	assert_non_null(strstr(args, "-arch=sm_80"));
 	assert_non_null(strstr(args, "-c -o /dev/null"));
 	char tmp_prefix[128];
-	snprintf(tmp_prefix, sizeof tmp_prefix, "%s/.k.cu.kcheck-", dir);   /* beside the file */
+	snprintf(tmp_prefix, sizeof tmp_prefix, "%s/.k.cu.kcheck-", dir); /* beside the file */
 	assert_non_null(strstr(args, tmp_prefix));
 	free(args);
 	o.nvcc = path_of("fail.sh");
 	assert_int_equal(ka_gate_compile(&o, path_of("k.cu"), "int x\n", 6, &err), KA_ETOOL);
-	char want[300];                                   /* the user's file named, first error */
+	char want[300]; /* the user's file named, first error */
 	snprintf(want, sizeof want, "%s(4): error: expected a \";\"", path_of("k.cu"));
 	assert_string_equal(err, want);
 	free(err);
@@ -207,7 +210,7 @@ void test_gate_fake_compilers(void **state)
 	assert_int_equal(ka_gate_compile(&o, path_of("k.cu"), "int x\n", 6, &err), KA_ETOOL);
 	free(err);
 	unsetenv("KCHECK_NVCC");
-	assert_int_equal(count_entries(), 3);          /* ok.sh fail.sh args: temporaries removed */
+	assert_int_equal(count_entries(), 3); /* ok.sh fail.sh args: temporaries removed */
 	cleanup_dir();
 }
 
@@ -224,12 +227,11 @@ void test_gate_hipcc(void **state)
 	}
 	free(cc);
 	setup_dir();
-	static const char ok[] =
-		"#include <hip/hip_runtime.h>\n"
-		"__global__ void __launch_bounds__(256) scale(float *a, float s, int n) {\n"
-		"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		"  if (i < n) a[i] *= s;\n"
-		"}\n";
+	static const char ok[] = "#include <hip/hip_runtime.h>\n"
+				 "__global__ void __launch_bounds__(256) scale(float *a, float s, int n) {\n"
+				 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				 "  if (i < n) a[i] *= s;\n"
+				 "}\n";
 	char *err = NULL;
 	assert_int_equal(ka_gate_compile(&o, path_of("k.hip"), ok, sizeof ok - 1, &err), KA_OK);
 	o.arch = "gfx942";
@@ -271,7 +273,8 @@ void test_gate_not_found(void **state)
 	ka_fixset *fs = one_fix("k.cu");
 	char *log = NULL;
 	size_t n = 0;
-	ka_commit_opts o = {.max_safety = KA_FIX_SAFE, .write = 1, .gate = 1, .require_gate = 1, .gate_opts = g};
+	ka_commit_opts o = {
+		.max_safety = KA_FIX_SAFE, .write = 1, .gate = 1, .require_gate = 1, .gate_opts = g};
 	ka_commit_result res;
 	assert_int_equal(ka_fixset_commit(fs, &o, &res), KA_ETOOL);
 	assert_string_equal(ka_error_last(), "compile gate: nvcc not found (--require-compile-gate)");
@@ -300,27 +303,33 @@ void test_commit_gate_failure_names_fix(void **state)
 	(void)state;
 	setup_dir();
 	/* a compiler that rejects any file containing BAD */
-	put("cc.sh", "#!/bin/sh\nfor a; do f=$a; done\nif grep -q BAD \"$f\"; then echo \"$f(2): error: BAD is undefined\"; exit 1; fi\n", 0755);
+	put("cc.sh",
+	    "#!/bin/sh\nfor a; do f=$a; done\nif grep -q BAD \"$f\"; then echo \"$f(2): error: BAD is undefined\"; exit 1; fi\n",
+	    0755);
 	put("k.cu", "int x = 1;\nint y = 1;\n", 0644);
 	ka_fixset *fs = one_fix("k.cu");
 	ka_fix *bad = ka_fixset_add_fix(fs, path_of("k.cu"), "math-rule", "rsqrt", KA_FIX_UNSAFE, 1, -1, "m");
 	ka_fix_add_edit(bad, 19, 20, "BAD");
 	char *log = NULL;
 	size_t n = 0;
-	ka_commit_opts o = {.max_safety = KA_FIX_UNSAFE, .write = 1, .gate = 1,
-			    .gate_opts = {.nvcc = path_of("cc.sh")}, .log = open_memstream(&log, &n)};
+	ka_commit_opts o = {.max_safety = KA_FIX_UNSAFE,
+			    .write = 1,
+			    .gate = 1,
+			    .gate_opts = {.nvcc = path_of("cc.sh")},
+			    .log = open_memstream(&log, &n)};
 	ka_commit_result res;
 	assert_int_equal(ka_fixset_commit(fs, &o, &res), KA_OK);
 	fclose(o.log);
 	char want[512];
-	snprintf(want, sizeof want, "%s: fixes not applied: the edited file does not compile "
-		 "(rsqrt [math-rule] at line 2): %s(2): error: BAD is undefined\n", path_of("k.cu"),
-		 path_of("k.cu"));
+	snprintf(want, sizeof want,
+		 "%s: fixes not applied: the edited file does not compile "
+		 "(rsqrt [math-rule] at line 2): %s(2): error: BAD is undefined\n",
+		 path_of("k.cu"), path_of("k.cu"));
 	assert_string_equal(log, want);
 	assert_int_equal(res.fixes_rejected, 2);
 	assert_int_equal(bad->status, KA_FIX_GATE_FAILED);
 	char *t = get("k.cu");
-	assert_string_equal(t, "int x = 1;\nint y = 1;\n");   /* left as it was */
+	assert_string_equal(t, "int x = 1;\nint y = 1;\n"); /* left as it was */
 	free(t);
 	free(log);
 	ka_fixset_free(fs);
@@ -334,19 +343,26 @@ void test_request_text_mismatch(void **state)
 	const char *now = "float f(float v) { return sqrtf(v); }\n";
 	sqlite3 *db = fixture_db(now);
 	assert_non_null(db);
-	assert_int_equal(fixture_exec(db, "INSERT INTO call(id, file, line, callee, callee_begin_off, "
-				      "callee_end_off, arg_is_float, is_device_code) VALUES (1, 'k.cu', 1, 'sqrt', "
-				      "off('qrtf('), off('qrtf(') + 4, 1, 1)"), 0);
+	assert_int_equal(
+		fixture_exec(db,
+			     "INSERT INTO call(id, file, line, callee, callee_begin_off, "
+			     "callee_end_off, arg_is_float, is_device_code) VALUES (1, 'k.cu', 1, 'sqrt', "
+			     "off('qrtf('), off('qrtf(') + 4, 1, 1)"),
+		0);
 	ka_fixset *fs;
 	assert_int_equal(ka_fixset_new(&fs), KA_OK);
 	ka_fixset_set_source(fs, "k.cu", now, strlen(now));
-	ka_fix_request r = {.rule = "r", .transform = "double-math-to-float", .scope = "call", .rowid = 1,
+	ka_fix_request r = {.rule = "r",
+			    .transform = "double-math-to-float",
+			    .scope = "call",
+			    .rowid = 1,
 			    .safety = KA_FIX_UNSAFE};
 	assert_int_equal(ka_fixset_request(fs, db, &r), KA_OK);
 	assert_int_equal(ka_fixset_count(fs), 0);
-	assert_string_equal(ka_fixset_note_get(fs, 0),
-			    "k.cu:1: double-math-to-float skipped [r]: the text at the fact's offsets is not "
-			    "'sqrt' (inside a macro expansion, or the file changed on disk since it was analysed)");
+	assert_string_equal(
+		ka_fixset_note_get(fs, 0),
+		"k.cu:1: double-math-to-float skipped [r]: the text at the fact's offsets is not "
+		"'sqrt' (inside a macro expansion, or the file changed on disk since it was analysed)");
 	ka_fixset_free(fs);
 	sqlite3_close(db);
 }

@@ -110,8 +110,11 @@ void test_race_save_during_gate(void **state)
 	ka_fixset *fs = fix_on(at("k.cu"), "int x = 1;\n");
 	char *log = NULL;
 	size_t n = 0;
-	ka_commit_opts o = {.max_safety = KA_FIX_SAFE, .write = 1, .gate = 1,
-			    .gate_opts = {.nvcc = at("cc.sh")}, .log = open_memstream(&log, &n)};
+	ka_commit_opts o = {.max_safety = KA_FIX_SAFE,
+			    .write = 1,
+			    .gate = 1,
+			    .gate_opts = {.nvcc = at("cc.sh")},
+			    .log = open_memstream(&log, &n)};
 	ka_commit_result res;
 	assert_int_equal(ka_fixset_commit(fs, &o, &res), KA_OK);
 	fclose(o.log);
@@ -120,7 +123,7 @@ void test_race_save_during_gate(void **state)
 	assert_int_equal(res.fixes_rejected, 1);
 	assert_int_equal(ka_fixset_get(fs, 0)->status, KA_FIX_STALE);
 	char *t = fixture_read(at("k.cu"), NULL);
-	assert_string_equal(t, "int x = 1;\n// saved\n");      /* the save wins */
+	assert_string_equal(t, "int x = 1;\n// saved\n"); /* the save wins */
 	assert_non_null(strstr(log, "k.cu: fixes not applied: the file changed on disk during the run"));
 	free(t);
 	free(log);
@@ -134,12 +137,12 @@ void test_race_gate_io_error(void **state)
 	tmp_dir();
 	char name[300];
 	memset(name, 'l', 240);
-	strcpy(name + 240, ".cu");       /* the gate's `.NAME.kcheck-XXXXXX.cu` is past NAME_MAX */
+	strcpy(name + 240, ".cu"); /* the gate's `.NAME.kcheck-XXXXXX.cu` is past NAME_MAX */
 	put(at("ok.sh"), "#!/bin/sh\nexit 0\n", 0755);
 	put(at(name), "int x = 1;\n", 0644);
 	ka_fixset *fs = fix_on(at(name), "int x = 1;\n");
-	ka_commit_opts o = {.max_safety = KA_FIX_SAFE, .write = 1, .gate = 1,
-			    .gate_opts = {.nvcc = at("ok.sh")}};
+	ka_commit_opts o = {
+		.max_safety = KA_FIX_SAFE, .write = 1, .gate = 1, .gate_opts = {.nvcc = at("ok.sh")}};
 	ka_commit_result res;
 	assert_int_equal(ka_fixset_commit(fs, &o, &res), KA_EIO);
 	assert_non_null(strstr(ka_error_last(), "cannot create a temporary file beside"));

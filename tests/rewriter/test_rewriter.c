@@ -59,9 +59,9 @@ static void test_edits_apply_in_order(void **state)
 	ka_fixset *fs;
 	assert_int_equal(ka_fixset_new(&fs), KA_OK);
 	ka_fixset_set_source(fs, "t.cu", SRC, strlen(SRC));
-	add(fs, "r2", 1, KA_FIX_SAFE, 19, 20, "20");     /* b's 2 */
-	add(fs, "r1", 1, KA_FIX_SAFE, 8, 9, "10");       /* a's 1 */
-	add(fs, "r3", 1, KA_FIX_SAFE, 0, 0, "// x\n");  /* insertion at the start */
+	add(fs, "r2", 1, KA_FIX_SAFE, 19, 20, "20");   /* b's 2 */
+	add(fs, "r1", 1, KA_FIX_SAFE, 8, 9, "10");     /* a's 1 */
+	add(fs, "r3", 1, KA_FIX_SAFE, 0, 0, "// x\n"); /* insertion at the start */
 	ka_fixset_resolve(fs, KA_FIX_SAFE);
 	char *out = apply(fs);
 	assert_string_equal(out, "// x\nint a = 10;\nint b = 20;\nint c = 3;\n");
@@ -75,14 +75,14 @@ static void test_overlap_priority_then_position(void **state)
 	ka_fixset *fs;
 	assert_int_equal(ka_fixset_new(&fs), KA_OK);
 	ka_fixset_set_source(fs, "t.cu", SRC, strlen(SRC));
-	ka_fix *low = add(fs, "warn-rule", 1, KA_FIX_SAFE, 4, 9, "x = 7");    /* earlier, lower priority */
-	ka_fix *high = add(fs, "error-rule", 0, KA_FIX_SAFE, 8, 9, "42");    /* errors first */
-	ka_fix *later = add(fs, "other", 1, KA_FIX_SAFE, 6, 7, "==");        /* overlaps low */
+	ka_fix *low = add(fs, "warn-rule", 1, KA_FIX_SAFE, 4, 9, "x = 7"); /* earlier, lower priority */
+	ka_fix *high = add(fs, "error-rule", 0, KA_FIX_SAFE, 8, 9, "42");  /* errors first */
+	ka_fix *later = add(fs, "other", 1, KA_FIX_SAFE, 6, 7, "==");      /* overlaps low */
 	ka_fixset_resolve(fs, KA_FIX_SAFE);
 	assert_int_equal(high->status, KA_FIX_ACCEPTED);
 	assert_int_equal(low->status, KA_FIX_CONFLICT);
 	assert_non_null(strstr(low->why, "error-rule"));
-	assert_int_equal(later->status, KA_FIX_ACCEPTED);   /* low lost, so later is free */
+	assert_int_equal(later->status, KA_FIX_ACCEPTED); /* low lost, so later is free */
 	char *out = apply(fs);
 	assert_string_equal(out, "int a == 42;\nint b = 2;\nint c = 3;\n");
 	free(out);
@@ -184,10 +184,10 @@ static void test_diff_applies_with_patch(void **state)
 {
 	(void)state;
 	roundtrip_patch("a\nb\nc\n", "a\nB\nc\n");
-	roundtrip_patch("a\nb\nc\n", "x\na\nb\nc\ny\n");                       /* both ends */
+	roundtrip_patch("a\nb\nc\n", "x\na\nb\nc\ny\n"); /* both ends */
 	roundtrip_patch("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n",
 			"1\n2x\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15x\n16\n"); /* two hunks */
-	roundtrip_patch("1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3x\n4\n5\n6\n7x\n8\n");  /* merged hunk */
+	roundtrip_patch("1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3x\n4\n5\n6\n7x\n8\n");    /* merged hunk */
 	roundtrip_patch("no newline", "no newline at all");
 	roundtrip_patch("a\nb", "a\nb\n");
 	roundtrip_patch("a\nb\n", "");
@@ -201,7 +201,7 @@ static void test_diff_format(void **state)
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 	assert_int_equal(ka_diff_unified("d/k.cu", "a\nb\nc\n", 6, "a\nB\nc\n", 6, f), KA_OK);
-	assert_int_equal(ka_diff_unified("d/k.cu", "same\n", 5, "same\n", 5, f), KA_OK);  /* nothing */
+	assert_int_equal(ka_diff_unified("d/k.cu", "same\n", 5, "same\n", 5, f), KA_OK); /* nothing */
 	fclose(f);
 	assert_string_equal(buf, "--- a/d/k.cu\n+++ b/d/k.cu\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
 	free(buf);
@@ -231,7 +231,8 @@ static void flatten(yaml_document_t *d, yaml_node_t *n, const char *prefix, char
 		}
 	} else {
 		int i = 0;
-		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+		     it++) {
 			snprintf(key, sizeof key, "%s/%d", prefix, i++);
 			flatten(d, yaml_document_get_node(d, *it), key, out, cap);
 		}
@@ -250,7 +251,7 @@ static void test_yaml_export(void **state)
 				      "it's \"quoted\"");
 	ka_fix_add_edit(f, 8, 9, "1.0f");
 	ka_fix_add_edit(f, 11, 11, "// line one\n\t'two'\n");
-	add(fs, "other", 1, KA_FIX_UNSAFE, 19, 20, "9");         /* not accepted: not exported */
+	add(fs, "other", 1, KA_FIX_UNSAFE, 19, 20, "9"); /* not accepted: not exported */
 	ka_fixset_resolve(fs, KA_FIX_SAFE);
 	FILE *out = open_memstream(&buf, &n);
 	assert_int_equal(ka_fixset_write_yaml(fs, "t.cu", KA_FIX_ACCEPTED, out), KA_OK);
@@ -269,7 +270,8 @@ static void test_yaml_export(void **state)
 	assert_non_null(strstr(flat, "/Diagnostics/0/DiagnosticMessage/FileOffset=8\n"));
 	assert_non_null(strstr(flat, "/Diagnostics/0/DiagnosticMessage/Replacements/0/Offset=8\n"));
 	assert_non_null(strstr(flat, "/Diagnostics/0/DiagnosticMessage/Replacements/0/Length=1\n"));
-	assert_non_null(strstr(flat, "/Diagnostics/0/DiagnosticMessage/Replacements/0/ReplacementText=1.0f\n"));
+	assert_non_null(
+		strstr(flat, "/Diagnostics/0/DiagnosticMessage/Replacements/0/ReplacementText=1.0f\n"));
 	assert_non_null(strstr(flat, "/Diagnostics/0/DiagnosticMessage/Replacements/1/ReplacementText="
 				     "// line one\n\t'two'\n\n"));
 	assert_null(strstr(flat, "/Diagnostics/1/"));
@@ -282,14 +284,15 @@ static void test_sarif_fixes(void **state)
 {
 	(void)state;
 	ka_fixset *fs;
-	const char *src = "// \xc3\xa9\xf0\x9f\x98\x80\nfloat x = sqrt(y);\n";   /* é and an emoji */
+	const char *src = "// \xc3\xa9\xf0\x9f\x98\x80\nfloat x = sqrt(y);\n"; /* é and an emoji */
 	assert_int_equal(ka_fixset_new(&fs), KA_OK);
 	ka_fixset_set_source(fs, "k.cu", src, strlen(src));
-	ka_fix *f = ka_fixset_add_fix(fs, "k.cu", "r", "double-math-to-float", KA_FIX_UNSAFE, 1, 7, "sqrt -> sqrtf");
+	ka_fix *f = ka_fixset_add_fix(fs, "k.cu", "r", "double-math-to-float", KA_FIX_UNSAFE, 1, 7,
+				      "sqrt -> sqrtf");
 	size_t at = strstr(src, "sqrt") - src;
 	ka_fix_add_edit(f, at, at + 4, "sqrtf");
-	ka_fix_add_edit(f, 3 + 2 + 4, 3 + 2 + 4, "!");   /* after the emoji: UTF-16 column 3 + 1 + 2 */
-	assert_null(ka_fixset_sarif_fixes(fs, 3));       /* another finding: no fixes */
+	ka_fix_add_edit(f, 3 + 2 + 4, 3 + 2 + 4, "!"); /* after the emoji: UTF-16 column 3 + 1 + 2 */
+	assert_null(ka_fixset_sarif_fixes(fs, 3));     /* another finding: no fixes */
 	char *text = ka_fixset_sarif_fixes(fs, 7);
 	assert_non_null(text);
 	json_error_t err;
@@ -299,16 +302,18 @@ static void test_sarif_fixes(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(fix, "description"), "text")),
 			    "sqrt -> sqrtf");
 	json_t *ch = json_array_get(json_object_get(fix, "artifactChanges"), 0);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(ch, "artifactLocation"), "uri")), "k.cu");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(ch, "artifactLocation"), "uri")), "k.cu");
 	json_t *reps = json_object_get(ch, "replacements");
 	json_t *r0 = json_array_get(reps, 0), *r1 = json_array_get(reps, 1);
 	json_t *d0 = json_object_get(r0, "deletedRegion"), *d1 = json_object_get(r1, "deletedRegion");
 	assert_int_equal(json_integer_value(json_object_get(d0, "startLine")), 1);
-	assert_int_equal(json_integer_value(json_object_get(d0, "startColumn")), 7);  /* "// " + é + 😀 */
+	assert_int_equal(json_integer_value(json_object_get(d0, "startColumn")), 7); /* "// " + é + 😀 */
 	assert_int_equal(json_integer_value(json_object_get(d1, "startLine")), 2);
 	assert_int_equal(json_integer_value(json_object_get(d1, "startColumn")), 11);
 	assert_int_equal(json_integer_value(json_object_get(d1, "endColumn")), 15);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(r1, "insertedContent"), "text")), "sqrtf");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(r1, "insertedContent"), "text")), "sqrtf");
 	json_decref(j);
 	free(text);
 	ka_fixset_free(fs);
@@ -330,13 +335,13 @@ static void test_merge_jobs(void **state)
 	ka_fix_add_edit(fb, 8, 9, "7");
 	fb->key = strdup("r\th.cuh\t1\t9");
 	ka_fixset_note(a, "h.cuh:2: xf skipped [r]: why");
-	ka_fixset_note(a, "h.cuh:2: xf skipped [r]: why");      /* once per set */
+	ka_fixset_note(a, "h.cuh:2: xf skipped [r]: why"); /* once per set */
 	ka_fixset_note(b, "h.cuh:2: xf skipped [r]: why");
 	assert_int_equal(ka_fixset_merge(a, b, 5), KA_OK);
 	assert_int_equal(ka_fixset_count(a), 2);
 	assert_int_equal(ka_fixset_count(b), 0);
 	assert_int_equal(ka_fixset_note_count(a), 1);
-	assert_int_equal(fb->finding, 5);                     /* shifted by the base */
+	assert_int_equal(fb->finding, 5); /* shifted by the base */
 	ka_fixset_resolve(a, KA_FIX_SAFE);
 	assert_int_equal(fa->status, KA_FIX_ACCEPTED);
 	assert_int_equal(fb->status, KA_FIX_DUPLICATE);
@@ -349,7 +354,7 @@ static void test_merge_jobs(void **state)
 	size_t n;
 	int changed;
 	assert_int_equal(ka_fixset_apply_file(a, "h.cuh", &out, &n, &changed), KA_OK);
-	assert_string_equal(out, "int a = 7;\nint b = 2;\nint c = 3;\n");   /* once */
+	assert_string_equal(out, "int a = 7;\nint b = 2;\nint c = 3;\n"); /* once */
 	free(out);
 	ka_fixset_free(a);
 	ka_fixset_free(b);
@@ -358,13 +363,28 @@ static void test_merge_jobs(void **state)
 static void test_registry(void **state)
 {
 	(void)state;
-	static const char *const names[] = {
-		"pad-shared-array", "float-literal-suffix", "double-math-to-float", "pow-to-multiply",
-		"legacy-intrinsic-to-sync", "insert-syncwarp", "rsqrt", "fast-math-intrinsic",
-		"const-restrict-params", "hoist-invariant-load", "accumulate-in-register",
-		"early-return-to-guard", "index-to-64bit", "swap-thread-dims", "sequential-reduction",
-		"privatize-atomics", "round-block-size", "add-launch-bounds", "smem-optin-attribute",
-		"hip-warpsize", "hip-64bit-mask", NULL};
+	static const char *const names[] = {"pad-shared-array",
+					    "float-literal-suffix",
+					    "double-math-to-float",
+					    "pow-to-multiply",
+					    "legacy-intrinsic-to-sync",
+					    "insert-syncwarp",
+					    "rsqrt",
+					    "fast-math-intrinsic",
+					    "const-restrict-params",
+					    "hoist-invariant-load",
+					    "accumulate-in-register",
+					    "early-return-to-guard",
+					    "index-to-64bit",
+					    "swap-thread-dims",
+					    "sequential-reduction",
+					    "privatize-atomics",
+					    "round-block-size",
+					    "add-launch-bounds",
+					    "smem-optin-attribute",
+					    "hip-warpsize",
+					    "hip-64bit-mask",
+					    NULL};
 	for (int i = 0; names[i]; i++)
 		assert_non_null(ka_transform_find(names[i]));
 	assert_int_equal(ka_transform_count(), 21);
@@ -378,8 +398,9 @@ static void test_registry(void **state)
 	assert_int_equal(ka_transform_ceiling("rsqrt"), KA_FIX_UNSAFE);
 	assert_int_equal(ka_transform_ceiling("privatize-atomics"), KA_FIX_SUGGEST);
 	assert_int_equal(ka_transform_ceiling("no-such-transform"), -1);
-	assert_string_equal(ka_transform_find("legacy-intrinsic-to-sync")->summary,
-			    "__shfl_down(v, o) -> __shfl_down_sync(0xffffffff, v, o); __any/__all/__ballot likewise");
+	assert_string_equal(
+		ka_transform_find("legacy-intrinsic-to-sync")->summary,
+		"__shfl_down(v, o) -> __shfl_down_sync(0xffffffff, v, o); __any/__all/__ballot likewise");
 	/* an unknown name in a rule is a note, not a failure */
 	ka_fixset *fs;
 	sqlite3 *db = fixture_db("");

@@ -34,13 +34,14 @@ static void round_trip(void **state)
 	ka_sources_free(src);
 
 	/* The code moves down two lines and gains a new finding. */
-	const char *v2 = "// new\n// lines\nvoid f() {\n  x = in[32 * i];\n  y = in[2 * i];\n  z = in[4 * i];\n}\n";
+	const char *v2 =
+		"// new\n// lines\nvoid f() {\n  x = in[32 * i];\n  y = in[2 * i];\n  z = in[4 * i];\n}\n";
 	assert_int_equal(ka_fs_write_atomic(src_path, v2, strlen(v2)), KA_OK);
 	assert_int_equal(ka_sources_new(&src), KA_OK);
 	add(&fs, src_path, 4, "gmem-a", "strided 32");
 	add(&fs, src_path, 5, "gmem-a", "strided 2");
 	add(&fs, src_path, 6, "gmem-a", "strided 4");
-	add(&fs, src_path, 5, "gmem-b", "strided 2");  /* another rule on an old line: new */
+	add(&fs, src_path, 5, "gmem-b", "strided 2"); /* another rule on an old line: new */
 	ka_baseline *b = NULL;
 	assert_int_equal(ka_baseline_load(bl, &b), KA_OK);
 	assert_int_equal(ka_baseline_count(b), 2);
@@ -69,7 +70,8 @@ static void malformed_baseline(void **state)
 	assert_string_equal(ka_error_last(), want);
 	assert_int_equal(ka_fs_write_atomic(bl, "[]", 2), KA_OK);
 	assert_int_equal(ka_baseline_load(bl, &b), KA_EINPUT);
-	snprintf(want, sizeof want, "%s: not a kcheck baseline (expected version 1 and a findings array)", bl);
+	snprintf(want, sizeof want, "%s: not a kcheck baseline (expected version 1 and a findings array)",
+		 bl);
 	assert_string_equal(ka_error_last(), want);
 	unlink(bl);
 	rmdir(dir);

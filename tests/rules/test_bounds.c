@@ -31,14 +31,14 @@ static int eval_one(const char *id, const char *where, const ka_sql_budget *b)
 
 static void endless_cte_stops(void **state)
 {
-	alarm(120);  /* without a budget this never returns */
+	alarm(120); /* without a budget this never returns */
 	assert_int_equal(eval_one("test-endless", ENDLESS, NULL), KA_EINPUT);
 	/* steps or time, whichever runs out first on this machine */
 	assert_true(strncmp(ka_error_last(), "t.md: rule test-endless: stopped: ran ", 38) == 0);
 	ka_sql_budget small = {100000, 10000, 256 << 20};
 	assert_int_equal(eval_one("test-endless", ENDLESS, &small), KA_EINPUT);
 	assert_string_equal(ka_error_last(), "t.md: rule test-endless: stopped: ran more than 100000 "
-			    "SQL steps (the budget of one rule; see docs/security.md)");
+					     "SQL steps (the budget of one rule; see docs/security.md)");
 	alarm(0);
 }
 
@@ -47,10 +47,12 @@ static void slow_steps_stop_on_time(void **state)
 	ka_sql_budget b = {200000000, 200, 256 << 20};
 	alarm(120);
 	assert_int_equal(eval_one("test-slow",
-		"(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) "
-		"SELECT count(*) FROM n WHERE length(randomblob(100000)) > 0) > 0", &b), KA_EINPUT);
+				  "(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) "
+				  "SELECT count(*) FROM n WHERE length(randomblob(100000)) > 0) > 0",
+				  &b),
+			 KA_EINPUT);
 	assert_string_equal(ka_error_last(), "t.md: rule test-slow: stopped: ran longer than 200 ms "
-			    "(the budget of one rule; see docs/security.md)");
+					     "(the budget of one rule; see docs/security.md)");
 	alarm(0);
 }
 
@@ -67,7 +69,8 @@ static void huge_values_refused(void **state)
 /* 2,000 rows of 500 kB through a sort: 1 GB without a bound.  The rows
  * spill to disk, and setting up the merge then reads a row per spilled
  * run in one step: the heap's hard limit stops that step. */
-#define PILE "(SELECT count(*) FROM (SELECT zeroblob(500000) || x AS v FROM " \
+#define PILE \
+	"(SELECT count(*) FROM (SELECT zeroblob(500000) || x AS v FROM " \
 	"(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000) SELECT x FROM n) " \
 	"ORDER BY v)) > 0"
 
@@ -78,14 +81,14 @@ static void piled_rows_stop_on_heap(void **state)
 	alarm(120);
 	assert_int_equal(eval_one("test-pile", PILE, NULL), KA_EINPUT);
 	assert_string_equal(ka_error_last(), "t.md: rule test-pile: stopped: out of memory "
-			    "(SQLite's heap is limited to 64 MB)");
+					     "(SQLite's heap is limited to 64 MB)");
 	assert_true(sqlite3_memory_highwater(1) <= (64 << 20));
 	sqlite3_hard_heap_limit64(before);
 	/* rows that pile up in memory step by step meet the rule's own budget */
 	ka_sql_budget b = {200000000, 60000, 1 << 20};
 	assert_int_equal(eval_one("test-pile", PILE, &b), KA_EINPUT);
 	assert_string_equal(ka_error_last(), "t.md: rule test-pile: stopped: used more than 1 MB of memory "
-			    "(the budget of one rule; see docs/security.md)");
+					     "(the budget of one rule; see docs/security.md)");
 	alarm(0);
 }
 
@@ -95,8 +98,10 @@ static const char *load_error(const char *where)
 	static char line[1024];
 	char text[8192];
 	ka_ruleset *rs;
-	snprintf(text, sizeof text, "---\nid: test-load\ntitle: t\nseverity: note\ncategory: memory\n"
-		 "scope: kernel\nwhere: \"%s\"\nmessage: m\n---\n", where);
+	snprintf(text, sizeof text,
+		 "---\nid: test-load\ntitle: t\nseverity: note\ncategory: memory\n"
+		 "scope: kernel\nwhere: \"%s\"\nmessage: m\n---\n",
+		 where);
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	assert_int_equal(ka_ruleset_add_text(rs, "t.md", text, strlen(text), 0, 0), KA_OK);
 	line[0] = '\0';
@@ -116,7 +121,8 @@ static void limits_apply_at_load(void **state)
 	strcpy(sql, "id = 1");
 	for (int i = 0; i < KA_SQL_MAX_DEPTH + 10; i++)
 		strcat(sql, " + 1");
-	assert_string_equal(load_error(sql), "t.md:7: where: Expression tree is too large (maximum depth 200)\n");
+	assert_string_equal(load_error(sql),
+			    "t.md:7: where: Expression tree is too large (maximum depth 200)\n");
 	assert_string_equal(load_error("id = 1 + 1 + 1"), "");
 }
 
@@ -124,26 +130,39 @@ static void limits_apply_at_load(void **state)
  * and was then denied at evaluation as "a schema change". */
 static void pragma_functions_denied_at_load_and_eval(void **state)
 {
-	assert_string_equal(load_error("EXISTS (SELECT 1 FROM pragma_table_info('kernel'))"),
+	assert_string_equal(
+		load_error("EXISTS (SELECT 1 FROM pragma_table_info('kernel'))"),
 		"t.md:7: where: not allowed in a rule: PRAGMA (pragma_table_info) (rule SQL is read-only)\n");
 	sqlite3 *db = test_facts();
 	sqlite3_stmt *st = NULL;
-	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT * FROM kernel WHERE EXISTS "
-		"(SELECT 1 FROM pragma_table_info('kernel'))", &st), KA_EINPUT);
-	assert_string_equal(ka_error_last(), "not allowed in a rule: PRAGMA (pragma_table_info) (rule SQL is read-only)");
+	assert_int_equal(ka_sql_prepare_readonly(db,
+						 "SELECT * FROM kernel WHERE EXISTS "
+						 "(SELECT 1 FROM pragma_table_info('kernel'))",
+						 &st),
+			 KA_EINPUT);
+	assert_string_equal(ka_error_last(),
+			    "not allowed in a rule: PRAGMA (pragma_table_info) (rule SQL is read-only)");
 	/* one that was never used on the connection says the same */
-	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT * FROM kernel WHERE EXISTS "
-		"(SELECT 1 FROM pragma_index_list('kernel'))", &st), KA_EINPUT);
-	assert_string_equal(ka_error_last(), "not allowed in a rule: PRAGMA (pragma_index_list) (rule SQL is read-only)");
-	assert_string_equal(load_error("EXISTS (SELECT 1 FROM pragma_index_list('kernel'))"),
+	assert_int_equal(ka_sql_prepare_readonly(db,
+						 "SELECT * FROM kernel WHERE EXISTS "
+						 "(SELECT 1 FROM pragma_index_list('kernel'))",
+						 &st),
+			 KA_EINPUT);
+	assert_string_equal(ka_error_last(),
+			    "not allowed in a rule: PRAGMA (pragma_index_list) (rule SQL is read-only)");
+	assert_string_equal(
+		load_error("EXISTS (SELECT 1 FROM pragma_index_list('kernel'))"),
 		"t.md:7: where: not allowed in a rule: PRAGMA (pragma_index_list) (rule SQL is read-only)\n");
 	/* the schema itself stays out of reach */
 	assert_int_equal(ka_sql_prepare_readonly(db, "UPDATE sqlite_master SET sql = 'x'", &st), KA_EINPUT);
 	assert_null(st);
 	/* json_each is a read-only table function: fine at load and at evaluation */
 	assert_string_equal(load_error("id IN (SELECT value FROM json_each('[1, 2]'))"), "");
-	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT * FROM kernel WHERE id IN "
-		"(SELECT value FROM json_each('[1, 2]'))", &st), KA_OK);
+	assert_int_equal(ka_sql_prepare_readonly(db,
+						 "SELECT * FROM kernel WHERE id IN "
+						 "(SELECT value FROM json_each('[1, 2]'))",
+						 &st),
+			 KA_OK);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
@@ -167,9 +186,11 @@ static void eval_error_names_rule_once(void **state)
 static void regex_check_reads_whole_pattern(void **state)
 {
 	assert_int_equal(ka_sql_check_regexes("regexp('ab' || '(', text)"), KA_EINPUT);
-	assert_string_equal(ka_error_last(), "bad regular expression 'ab(': missing closing parenthesis at offset 3");
-	assert_int_equal(ka_sql_check_regexes("text REGEXP 'x' || 'y' || '['"), KA_EINPUT);
 	assert_string_equal(ka_error_last(),
+			    "bad regular expression 'ab(': missing closing parenthesis at offset 3");
+	assert_int_equal(ka_sql_check_regexes("text REGEXP 'x' || 'y' || '['"), KA_EINPUT);
+	assert_string_equal(
+		ka_error_last(),
 		"bad regular expression 'xy[': missing terminating ] for character class at offset 3");
 	/* not constant: left to evaluation */
 	assert_int_equal(ka_sql_check_regexes("regexp('(' || name, text)"), KA_OK);
@@ -186,8 +207,10 @@ static void regexp_reports_pcre2_reason(void **state)
 {
 	alarm(120);
 	assert_int_equal(eval_one("test-backtrack",
-		"regexp('^(a+)+$', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab')", NULL), KA_EINPUT);
-	assert_string_equal(ka_error_last(),
+				  "regexp('^(a+)+$', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab')", NULL),
+			 KA_EINPUT);
+	assert_string_equal(
+		ka_error_last(),
 		"t.md: rule test-backtrack: regexp: matching '^(a+)+$' failed: match limit exceeded");
 	alarm(0);
 	/* an ordinary pattern still matches */

@@ -15,10 +15,14 @@ static void authorizer_blocks_writes(void **state)
 	sqlite3 *db = test_facts();
 	test_exec(db, "INSERT INTO access(id, file, line) VALUES (1, 'k.cu', 3)");
 	expect_denied(db, "DELETE FROM access", "not allowed in a rule: DELETE (rule SQL is read-only)");
-	expect_denied(db, "INSERT INTO access(id) VALUES (2)", "not allowed in a rule: INSERT (rule SQL is read-only)");
-	expect_denied(db, "UPDATE access SET line = 4", "not allowed in a rule: UPDATE (rule SQL is read-only)");
-	expect_denied(db, "CREATE TABLE t(x)", "not allowed in a rule: a schema change (rule SQL is read-only)");
-	expect_denied(db, "DROP TABLE access", "not allowed in a rule: a schema change (rule SQL is read-only)");
+	expect_denied(db, "INSERT INTO access(id) VALUES (2)",
+		      "not allowed in a rule: INSERT (rule SQL is read-only)");
+	expect_denied(db, "UPDATE access SET line = 4",
+		      "not allowed in a rule: UPDATE (rule SQL is read-only)");
+	expect_denied(db, "CREATE TABLE t(x)",
+		      "not allowed in a rule: a schema change (rule SQL is read-only)");
+	expect_denied(db, "DROP TABLE access",
+		      "not allowed in a rule: a schema change (rule SQL is read-only)");
 	/* the row is still there */
 	sqlite3_stmt *st = NULL;
 	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT count(*) FROM access", &st), KA_OK);
@@ -31,8 +35,10 @@ static void authorizer_blocks_writes(void **state)
 static void authorizer_blocks_attach_pragma_extensions(void **state)
 {
 	sqlite3 *db = test_facts();
-	expect_denied(db, "ATTACH DATABASE '/tmp/x.db' AS x", "not allowed in a rule: ATTACH (rule SQL is read-only)");
-	expect_denied(db, "PRAGMA writable_schema = 1", "not allowed in a rule: PRAGMA (rule SQL is read-only)");
+	expect_denied(db, "ATTACH DATABASE '/tmp/x.db' AS x",
+		      "not allowed in a rule: ATTACH (rule SQL is read-only)");
+	expect_denied(db, "PRAGMA writable_schema = 1",
+		      "not allowed in a rule: PRAGMA (rule SQL is read-only)");
 	expect_denied(db, "SELECT load_extension('/tmp/evil.so')",
 		      "not allowed in a rule: load_extension() (rule SQL is read-only)");
 	expect_denied(db, "BEGIN", "not allowed in a rule: a transaction (rule SQL is read-only)");
@@ -40,10 +46,14 @@ static void authorizer_blocks_attach_pragma_extensions(void **state)
 	assert_int_equal(ka_sql_prepare_readonly(db, "SELECT 1; SELECT 2", &st), KA_EINPUT);
 	assert_string_equal(ka_error_last(), "more than one SQL statement (near \"SELECT 2\")");
 	/* reads of other tables in subqueries and recursive CTEs are fine */
-	assert_int_equal(ka_sql_prepare_readonly(db,
-		"WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) "
-		"SELECT * FROM kernel WHERE EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = kernel.id) "
-		"OR (SELECT count(*) FROM n) = 3", &st), KA_OK);
+	assert_int_equal(
+		ka_sql_prepare_readonly(
+			db,
+			"WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) "
+			"SELECT * FROM kernel WHERE EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = kernel.id) "
+			"OR (SELECT count(*) FROM n) = 3",
+			&st),
+		KA_OK);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
@@ -63,13 +73,18 @@ static void regexp_is_pcre2(void **state)
 	sqlite3 *db = test_facts();
 	test_exec(db, "INSERT INTO line VALUES ('k.cu', 1, '  __syncthreads();'), "
 		      "('k.cu', 2, 'if (tid < 32) { warpReduce(s); }'), ('k.cu', 3, 'x = y;')");
-	assert_int_equal(query_int(db, "SELECT count(*) FROM line WHERE text REGEXP '^\\s*__syncthreads\\b'"), 1);
-	assert_int_equal(query_int(db, "SELECT count(*) FROM line WHERE regexp('tid\\s*<\\s*(32|warpSize)', text)"), 1);
+	assert_int_equal(query_int(db, "SELECT count(*) FROM line WHERE text REGEXP '^\\s*__syncthreads\\b'"),
+			 1);
+	assert_int_equal(
+		query_int(db, "SELECT count(*) FROM line WHERE regexp('tid\\s*<\\s*(32|warpSize)', text)"),
+		1);
 	assert_int_equal(query_int(db, "SELECT count(*) FROM line WHERE text REGEXP '(?i)WARPREDUCE'"), 1);
 	assert_int_equal(query_int(db, "SELECT regexp('a', NULL)"), -1);
 	/* the same pattern many times: served from the cache */
-	assert_int_equal(query_int(db, "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 500) "
-				       "SELECT count(*) FROM n WHERE regexp('^[0-9]*5$', x)"), 50);
+	assert_int_equal(
+		query_int(db, "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 500) "
+			      "SELECT count(*) FROM n WHERE regexp('^[0-9]*5$', x)"),
+		50);
 	sqlite3_stmt *st = NULL;
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT 'x' REGEXP '('", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ERROR);
@@ -96,14 +111,15 @@ static void eval_makes_findings(void **state)
 {
 	sqlite3 *db = test_facts();
 	test_exec(db, ACCESSES);
-	ka_ruleset *rs = test_rule("gmem-strided", "warning", "access",
+	ka_ruleset *rs = test_rule(
+		"gmem-strided", "warning", "access",
 		"space = 'global' AND sectors_per_request > 1 * ideal_sectors",
 		"{rw} of {base}[{index_text}] touches {sectors_per_request} sectors per request (ideal {ideal_sectors})");
 	ka_findings fs = KA_FINDINGS_INIT;
 	assert_int_equal(ka_rules_eval(rs, db, NULL, &fs), KA_OK);
 	assert_int_equal(fs.n, 3);
 	ka_findings_sort_unique(&fs);
-	const ka_finding *f = &fs.v[2];  /* line 22 */
+	const ka_finding *f = &fs.v[2]; /* line 22 */
 	assert_string_equal(f->file, "k.cu");
 	assert_int_equal(f->line, 22);
 	assert_int_equal(f->col, 12);
@@ -130,13 +146,15 @@ static void eval_says_assumptions(void **state)
 	sqlite3 *db = test_facts();
 	test_exec(db, ACCESSES);
 	ka_ruleset *rs = test_rule("gmem-strided", "warning", "access",
-		"space = 'global' AND sectors_per_request > ideal_sectors", "{base}");
+				   "space = 'global' AND sectors_per_request > ideal_sectors", "{base}");
 	ka_findings fs = KA_FINDINGS_INIT;
 	assert_int_equal(ka_rules_eval(rs, db, NULL, &fs), KA_OK);
 	ka_findings_sort_unique(&fs);
 	assert_int_equal(fs.n, 3);
 	assert_string_equal(fs.v[0].message, "a (assumed: N = 1024 for the symbolic row width)");
-	assert_string_equal(fs.v[1].message, "b (assumed: block of 256x1x1 threads; no launch site or __launch_bounds__ fixes it)");
+	assert_string_equal(
+		fs.v[1].message,
+		"b (assumed: block of 256x1x1 threads; no launch site or __launch_bounds__ fixes it)");
 	assert_string_equal(fs.v[2].message, "in");
 	ka_findings_free(&fs);
 	ka_ruleset_free(rs);
@@ -165,14 +183,14 @@ static void eval_impact_bands(void **state)
 	ka_findings fs = KA_FINDINGS_INIT;
 	assert_int_equal(ka_rules_eval(rs, db, NULL, &fs), KA_OK);
 	ka_findings_sort_unique(&fs);
-	assert_int_equal(fs.n, 4);   /* lines 5, 6, 22, 23 */
-	assert_int_equal(fs.v[2].severity, KA_SEV_WARNING);       /* 32 / 4 = 8x */
+	assert_int_equal(fs.n, 4);                          /* lines 5, 6, 22, 23 */
+	assert_int_equal(fs.v[2].severity, KA_SEV_WARNING); /* 32 / 4 = 8x */
 	assert_true(fs.v[2].estimate == 8.0);
 	assert_string_equal(fs.v[2].message, "in loads [impact 8.0x: 32 over 4]");
 	assert_string_equal(fs.v[2].basis, "32 over 4");
-	assert_int_equal(fs.v[3].severity, KA_SEV_NOTE);          /* 4 / 4 = 1x */
+	assert_int_equal(fs.v[3].severity, KA_SEV_NOTE); /* 4 / 4 = 1x */
 	assert_string_equal(fs.v[3].message, "out stores [impact 1.0x: 4 over 4]");
-	assert_int_equal(fs.v[1].severity, KA_SEV_NOTE);          /* unknown */
+	assert_int_equal(fs.v[1].severity, KA_SEV_NOTE); /* unknown */
 	assert_true(fs.v[1].estimate == 0);
 	assert_non_null(strstr(fs.v[1].message, "[impact unknown: "));
 	/* --sort impact: the two 8x warnings (by location), then 1x, then unknown */
@@ -197,7 +215,9 @@ static void template_values(void **state)
 	sqlite3_stmt *st = NULL;
 	ka_buf b;
 	ka_buf_init(&b, 0);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT 'x' AS name, 3 AS n, 2.5 AS r, NULL AS z", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_prepare_v2(db, "SELECT 'x' AS name, 3 AS n, 2.5 AS r, NULL AS z", -1, &st, NULL),
+		SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_int_equal(ka_template_render("{name}={n} r={r} z={z} {{literal}} {}", st, &b), KA_OK);
 	assert_string_equal(b.data, "x=3 r=2.5 z=? {literal} {}");
@@ -217,7 +237,7 @@ static void eval_filters_language_and_arch(void **state)
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	assert_int_equal(ka_ruleset_add_text(rs, "t.md", text, strlen(text), 0, 0), KA_OK);
 	assert_int_equal(ka_rules_eval(rs, db, NULL, &fs), KA_OK);
-	assert_int_equal(fs.n, 0);  /* the file is CUDA on sm_90 */
+	assert_int_equal(fs.n, 0); /* the file is CUDA on sm_90 */
 	ka_eval_opts o = {.lang = "hip", .arch = "gfx942"};
 	assert_int_equal(ka_rules_eval(rs, db, &o, &fs), KA_OK);
 	assert_int_equal(fs.n, 5);

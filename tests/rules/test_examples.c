@@ -3,26 +3,25 @@
 #include "test_rules.h"
 #include "rules/examples.h"
 
-static const char BODY[] =
-	"Text.\n"                                   /* 10 */
-	"```cuda bad\n"                             /* 11 */
-	"__global__ void k(float *a) {\n"           /* 12: example line 1 */
-	"  // ruleid: gmem-x\n"                     /* 2 */
-	"  //   more comment\n"                     /* 3 */
-	"\n"                                        /* 4 */
-	"  a[32 * threadIdx.x] = 0;\n"              /* 5: expected */
-	"  a[threadIdx.x] = 1;  // ok: gmem-x\n"    /* 6: ok, same line */
-	"  a[2 * threadIdx.x] = 2; // ruleid: gmem-y, gmem-x\n"  /* 7: expected */
-	"  a[3] = 3; // ruleid: gmem-xyz\n"         /* 8: another rule */
-	"}\n"
-	"```\n"
-	"```text\n```cuda good\n```\n"             /* not an example, fence inside ignored */
-	"```hip good\n"
-	"__global__ void k() {}\n"
-	"```\n"
-	"```cuda fixed\n"
-	"x\n"
-	"```\n";
+static const char BODY[] = "Text.\n"                                               /* 10 */
+			   "```cuda bad\n"                                         /* 11 */
+			   "__global__ void k(float *a) {\n"                       /* 12: example line 1 */
+			   "  // ruleid: gmem-x\n"                                 /* 2 */
+			   "  //   more comment\n"                                 /* 3 */
+			   "\n"                                                    /* 4 */
+			   "  a[32 * threadIdx.x] = 0;\n"                          /* 5: expected */
+			   "  a[threadIdx.x] = 1;  // ok: gmem-x\n"                /* 6: ok, same line */
+			   "  a[2 * threadIdx.x] = 2; // ruleid: gmem-y, gmem-x\n" /* 7: expected */
+			   "  a[3] = 3; // ruleid: gmem-xyz\n"                     /* 8: another rule */
+			   "}\n"
+			   "```\n"
+			   "```text\n```cuda good\n```\n" /* not an example, fence inside ignored */
+			   "```hip good\n"
+			   "__global__ void k() {}\n"
+			   "```\n"
+			   "```cuda fixed\n"
+			   "x\n"
+			   "```\n";
 
 static void parses_examples(void **state)
 {
@@ -59,7 +58,8 @@ static void builtin_rules_have_examples(void **state)
 			if (ex.v[k].kind == KA_EX_BAD)
 				bad++, marked += ex.v[k].nexpect > 0;
 		if (bad == 0 || marked != bad)
-			fprintf(stderr, "%s: %d bad examples, %d with // ruleid: marks\n", r->path, bad, marked);
+			fprintf(stderr, "%s: %d bad examples, %d with // ruleid: marks\n", r->path, bad,
+				marked);
 		assert_true(bad > 0);
 		assert_int_equal(marked, bad);
 		ka_examples_free(&ex);

@@ -60,7 +60,7 @@ static void good_rule_loads(void **state)
 	assert_non_null(r);
 	assert_string_equal(r->title, "A test rule");
 	assert_int_equal(r->severity, KA_SEV_WARNING);
-	assert_null(r->fix);  /* `none` */
+	assert_null(r->fix); /* `none` */
 	assert_int_equal(r->fix_safety, KA_FIX_SUGGEST);
 	assert_int_equal(r->tags.n, 2);
 	assert_string_equal(r->tags.v[1], "global-memory");
@@ -98,7 +98,9 @@ static void bad_estimate_basis_let(void **state)
 	/* a let name is a placeholder the message and basis may use */
 	{
 		ka_ruleset *rs;
-		const char *got = load_errors(&rs, variant("message:", "message: \"{half}\"\nlet:\n  half: \"sectors_per_request / 2\"\n"));
+		const char *got = load_errors(
+			&rs, variant("message:",
+				     "message: \"{half}\"\nlet:\n  half: \"sectors_per_request / 2\"\n"));
 		assert_string_equal(got, "");
 		ka_ruleset_free(rs);
 	}
@@ -128,8 +130,9 @@ static void bad_fix_safety(void **state)
 
 static void bad_id(void **state)
 {
-	expect_error(variant("id:", "id: Uncoalesced\n"),
-		     "t.md:2: bad id 'Uncoalesced' (expected kebab-case with a family prefix, e.g. gmem-uncoalesced-access)\n");
+	expect_error(
+		variant("id:", "id: Uncoalesced\n"),
+		"t.md:2: bad id 'Uncoalesced' (expected kebab-case with a family prefix, e.g. gmem-uncoalesced-access)\n");
 	assert_true(ka_rule_id_valid("sync-barrier-in-divergent-branch"));
 	assert_false(ka_rule_id_valid("gmem"));
 	assert_false(ka_rule_id_valid("gmem--x"));
@@ -183,11 +186,12 @@ static void misplaced_rule_files(void **state)
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	assert_int_equal(ka_ruleset_load_dir(rs, FIXTURES "/misplaced"), KA_EINPUT);
 	assert_string_equal(ka_error_last(), "malformed rule files");
-	assert_string_equal(ka_ruleset_errors(rs),
-			    FIXTURES "/misplaced/gmem/gmem-wrong-name.md:2: rule 'gmem-right-name' is in file "
-			    "'gmem-wrong-name.md', expected gmem-right-name.md\n"
-			    FIXTURES "/misplaced/sync/div-in-sync.md:2: rule 'div-in-sync' is in folder 'sync/', "
-			    "but its family is 'div': move it to div/div-in-sync.md (folder = family = id prefix)\n");
+	assert_string_equal(
+		ka_ruleset_errors(rs), FIXTURES
+		"/misplaced/gmem/gmem-wrong-name.md:2: rule 'gmem-right-name' is in file "
+		"'gmem-wrong-name.md', expected gmem-right-name.md\n" FIXTURES
+		"/misplaced/sync/div-in-sync.md:2: rule 'div-in-sync' is in folder 'sync/', "
+		"but its family is 'div': move it to div/div-in-sync.md (folder = family = id prefix)\n");
 	/* the well-placed ones loaded */
 	assert_non_null(ka_ruleset_find(rs, "div-placed-well"));
 	assert_non_null(ka_ruleset_find(rs, "smem-at-the-top"));
@@ -224,10 +228,12 @@ static void sql_two_statements(void **state)
 
 static void bad_regex(void **state)
 {
-	expect_error(variant("where:", "where: index_text REGEXP 'foo(bar'\n"),
-		     "t.md:7: where: bad regular expression 'foo(bar': missing closing parenthesis at offset 7\n");
-	expect_error(variant("where:", "where: regexp('[a-', index_text)\n"),
-		     "t.md:7: where: bad regular expression '[a-': missing terminating ] for character class at offset 3\n");
+	expect_error(
+		variant("where:", "where: index_text REGEXP 'foo(bar'\n"),
+		"t.md:7: where: bad regular expression 'foo(bar': missing closing parenthesis at offset 7\n");
+	expect_error(
+		variant("where:", "where: regexp('[a-', index_text)\n"),
+		"t.md:7: where: bad regular expression '[a-': missing terminating ] for character class at offset 3\n");
 }
 
 static void unknown_placeholder(void **state)
@@ -240,7 +246,8 @@ static void unknown_placeholder(void **state)
 
 static void no_front_matter(void **state)
 {
-	expect_error("# just markdown\n", "t.md:1: missing YAML front matter (the file must start with a '---' line)\n");
+	expect_error("# just markdown\n",
+		     "t.md:1: missing YAML front matter (the file must start with a '---' line)\n");
 	expect_error("---\nid: x-y\n", "t.md:1: unterminated YAML front matter (no closing '---' line)\n");
 }
 
@@ -290,9 +297,9 @@ static void rules_dir_duplicates_are_errors(void **state)
 	ka_ruleset *rs;
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	assert_int_equal(ka_ruleset_load_dir(rs, FIXTURES "/dup"), KA_EINPUT);
-	assert_string_equal(ka_ruleset_errors(rs),
-			    FIXTURES "/dup/b.md:2: duplicate rule id 'test-dup-rule' (first defined in "
-			    FIXTURES "/dup/a.md:2)\n");
+	assert_string_equal(ka_ruleset_errors(rs), FIXTURES
+			    "/dup/b.md:2: duplicate rule id 'test-dup-rule' (first defined in " FIXTURES
+			    "/dup/a.md:2)\n");
 	ka_ruleset_free(rs);
 }
 

@@ -26,9 +26,10 @@ ka_ruleset *test_rule(const char *id, const char *severity, const char *scope, c
 {
 	char text[4096];
 	ka_ruleset *rs;
-	snprintf(text, sizeof text,
-		 "---\nid: %s\ntitle: t\nseverity: %s\ncategory: memory\nscope: %s\nwhere: \"%s\"\nmessage: \"%s\"\n---\nbody\n",
-		 id, severity, scope, where, message);
+	snprintf(
+		text, sizeof text,
+		"---\nid: %s\ntitle: t\nseverity: %s\ncategory: memory\nscope: %s\nwhere: \"%s\"\nmessage: \"%s\"\n---\nbody\n",
+		id, severity, scope, where, message);
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	assert_int_equal(ka_ruleset_add_text(rs, "t.md", text, strlen(text), 0, 0), KA_OK);
 	if (ka_ruleset_check(rs) != KA_OK) {

@@ -10,10 +10,9 @@ static char dir[] = "/tmp/ka-test-report-XXXXXX";
 static char path[256];
 
 /* Line 2 holds a 2-byte (é) and a 4-byte (emoji) character before the access. */
-static const char SRC[] =
-	"__global__ void k(float *in, float *out) {\n"
-	"  /* \xc3\xa9\xf0\x9f\x98\x80 */ out[threadIdx.x] = in[32 * threadIdx.x];\n"
-	"}\n";
+static const char SRC[] = "__global__ void k(float *in, float *out) {\n"
+			  "  /* \xc3\xa9\xf0\x9f\x98\x80 */ out[threadIdx.x] = in[32 * threadIdx.x];\n"
+			  "}\n";
 
 static int setup(void **state)
 {
@@ -51,12 +50,15 @@ static void one_finding(ka_findings *fs, const char *rule)
 
 static void utf16_columns(void **state)
 {
-	const char *l = "\xc3\xa9\xf0\x9f\x98\x80x";  /* é (2 bytes), 😀 (4 bytes), x */
+	const char *l = "\xc3\xa9\xf0\x9f\x98\x80x"; /* é (2 bytes), 😀 (4 bytes), x */
 	assert_int_equal(ka_utf16_column(l, strlen(l), 1), 1);
-	assert_int_equal(ka_utf16_column(l, strlen(l), 3), 2);   /* after é: 1 unit */
-	assert_int_equal(ka_utf16_column(l, strlen(l), 7), 4);   /* after 😀: 2 more */
-	assert_int_equal(ka_utf16_column(l, strlen(l), 8), 5);   /* past the end: 1 per byte */
-	assert_int_equal(ka_utf16_column("\xff\xfe" "a", 3, 3), 3);  /* invalid UTF-8: 1 per byte */
+	assert_int_equal(ka_utf16_column(l, strlen(l), 3), 2); /* after é: 1 unit */
+	assert_int_equal(ka_utf16_column(l, strlen(l), 7), 4); /* after 😀: 2 more */
+	assert_int_equal(ka_utf16_column(l, strlen(l), 8), 5); /* past the end: 1 per byte */
+	assert_int_equal(ka_utf16_column("\xff\xfe"
+					 "a",
+					 3, 3),
+			 3); /* invalid UTF-8: 1 per byte */
 	assert_int_equal(ka_utf16_column("abc", 3, 2), 2);
 }
 
@@ -71,11 +73,12 @@ static void text_report(void **state)
 	ka_report_opts o = {.excerpt = 1, .src = src};
 	assert_int_equal(ka_report_text(&out, &fs, &o), KA_OK);
 	char want[1024];
-	snprintf(want, sizeof want,
-		 "%s:2:%d: warning: read of in[32 * threadIdx.x] touches 32 sectors per warp request (ideal 4) [gmem-uncoalesced-access]\n"
-		 "    2 |   /* \xc3\xa9\xf0\x9f\x98\x80 */ out[threadIdx.x] = in[32 * threadIdx.x];\n"
-		 "      | %30s^%s\n",  /* 30 characters (not bytes) before `in` */
-		 path, fs.v[0].col, "", "~~~~~~~~~~~~~~~~~~~");  /* 1 + 19 = 20 bytes */
+	snprintf(
+		want, sizeof want,
+		"%s:2:%d: warning: read of in[32 * threadIdx.x] touches 32 sectors per warp request (ideal 4) [gmem-uncoalesced-access]\n"
+		"    2 |   /* \xc3\xa9\xf0\x9f\x98\x80 */ out[threadIdx.x] = in[32 * threadIdx.x];\n"
+		"      | %30s^%s\n",                           /* 30 characters (not bytes) before `in` */
+		path, fs.v[0].col, "", "~~~~~~~~~~~~~~~~~~~"); /* 1 + 19 = 20 bytes */
 	assert_string_equal(out.data, want);
 	/* colour: ANSI sequences only when asked */
 	ka_buf_reset(&out);
@@ -127,7 +130,7 @@ static void sarif_report(void **state)
 	assert_int_equal(ka_ruleset_load_builtin(rs), KA_OK);
 	assert_int_equal(ka_ruleset_select(rs, "-*,gmem-uncoalesced-access,gmem-uncoalesced-store"), KA_OK);
 	one_finding(&fs, "gmem-uncoalesced-access");
-	one_finding(&fs, "unused-suppression");  /* not a rule of the set */
+	one_finding(&fs, "unused-suppression"); /* not a rule of the set */
 	assert_int_equal(ka_sources_new(&src), KA_OK);
 	ka_buf_init(&out, 0);
 	ka_report_opts o = {.rules = rs, .version = "1.2.3", .src = src};
@@ -139,13 +142,14 @@ static void sarif_report(void **state)
 	json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
 	assert_string_equal(json_string_value(json_object_get(driver, "name")), "kcheck");
 	json_t *rules = json_object_get(driver, "rules");
-	assert_int_equal(json_array_size(rules), 3);  /* two enabled + the pseudo-rule */
+	assert_int_equal(json_array_size(rules), 3); /* two enabled + the pseudo-rule */
 	json_t *r0 = json_array_get(rules, 0);
 	assert_string_equal(json_string_value(json_object_get(r0, "id")), "gmem-uncoalesced-access");
 	const char *help = json_string_value(json_object_get(json_object_get(r0, "help"), "text"));
 	assert_string_equal(help, ka_ruleset_find(rs, "gmem-uncoalesced-access")->body);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(r0, "defaultConfiguration"), "level")),
-			    "warning");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(r0, "defaultConfiguration"), "level")),
+		"warning");
 	/* the category leads the tags (code scanning filters by them), then the rule's own */
 	const ka_rule *gr = ka_ruleset_find(rs, "gmem-uncoalesced-access");
 	json_t *props = json_object_get(r0, "properties");
@@ -159,8 +163,11 @@ static void sarif_report(void **state)
 	assert_string_equal(json_string_value(json_object_get(res, "ruleId")), "gmem-uncoalesced-access");
 	assert_int_equal(json_integer_value(json_object_get(res, "ruleIndex")), 0);
 	assert_string_equal(json_string_value(json_object_get(res, "level")), "warning");
-	json_t *loc = json_object_get(json_array_get(json_object_get(res, "locations"), 0), "physicalLocation");
-	assert_string_equal(json_string_value(json_object_get(json_object_get(loc, "artifactLocation"), "uri")) + 7, path);
+	json_t *loc = json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+				      "physicalLocation");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(loc, "artifactLocation"), "uri")) + 7,
+		path);
 	json_t *region = json_object_get(loc, "region");
 	assert_int_equal(json_integer_value(json_object_get(region, "startLine")), 2);
 	/* é is 2 bytes / 1 unit, 😀 is 4 bytes / 2 units: 3 columns fewer */

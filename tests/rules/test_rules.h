@@ -35,7 +35,7 @@ sqlite3 *test_facts(void);
 /* Run SQL (INSERTs) on db; fails the test on error. */
 void test_exec(sqlite3 *db, const char *sql);
 /* A rule set holding one rule made from these fields. */
-ka_ruleset *test_rule(const char *id, const char *severity, const char *scope,
-		      const char *where, const char *message);
+ka_ruleset *test_rule(const char *id, const char *severity, const char *scope, const char *where,
+		      const char *message);
 
 #endif

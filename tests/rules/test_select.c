@@ -17,7 +17,8 @@ static void globs_in_order(void **state)
 	/* later globs win */
 	assert_false(ka_checks_match("gmem-*,-gmem-uncoalesced-*", "gmem-uncoalesced-store"));
 	assert_true(ka_checks_match("gmem-*,-gmem-uncoalesced-*", "gmem-aos-field-access"));
-	assert_true(ka_checks_match("gmem-*,-gmem-uncoalesced-*,gmem-uncoalesced-store", "gmem-uncoalesced-store"));
+	assert_true(ka_checks_match("gmem-*,-gmem-uncoalesced-*,gmem-uncoalesced-store",
+				    "gmem-uncoalesced-store"));
 	assert_true(ka_checks_match(" -* , gmem-aos-* ", "gmem-aos-field-access"));
 }
 
@@ -45,8 +46,10 @@ static ka_ruleset *status_rules(void)
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	for (int k = 0; k < 4; k++) {
 		char text[512];
-		snprintf(text, sizeof text, "---\nid: gmem-%s-x\ntitle: t\nseverity: note\ncategory: memory\n"
-			 "status: %s\nscope: access\nwhere: \"1\"\nmessage: \"m\"\n---\nbody\n", st[k], st[k]);
+		snprintf(text, sizeof text,
+			 "---\nid: gmem-%s-x\ntitle: t\nseverity: note\ncategory: memory\n"
+			 "status: %s\nscope: access\nwhere: \"1\"\nmessage: \"m\"\n---\nbody\n",
+			 st[k], st[k]);
 		assert_int_equal(ka_ruleset_add_text(rs, "t.md", text, strlen(text), 0, 0), KA_OK);
 	}
 	return rs;
@@ -56,7 +59,8 @@ static ka_ruleset *status_rules(void)
 static const char *enabled_after(ka_ruleset *rs, const char *globs, int want_rc)
 {
 	static char out[5];
-	static const char *const ids[] = {"gmem-stable-x", "gmem-preview-x", "gmem-candidate-x", "gmem-retired-x"};
+	static const char *const ids[] = {"gmem-stable-x", "gmem-preview-x", "gmem-candidate-x",
+					  "gmem-retired-x"};
 	assert_int_equal(ka_ruleset_select(rs, globs), want_rc);
 	for (int k = 0; k < 4; k++)
 		out[k] = ka_ruleset_find(rs, ids[k])->enabled ? "SPCR"[k] : '.';
@@ -70,17 +74,18 @@ static void status_limits_selection(void **state)
 {
 	ka_ruleset *rs = status_rules();
 	assert_string_equal(enabled_after(rs, "", KA_OK), "S...");        /* the default */
-	assert_string_equal(enabled_after(rs, "-sync-*", KA_OK), "S...");  /* starts from the default */
+	assert_string_equal(enabled_after(rs, "-sync-*", KA_OK), "S..."); /* starts from the default */
 	assert_string_equal(enabled_after(rs, "*", KA_OK), "SP..");
 	assert_string_equal(enabled_after(rs, "-*,gmem-*", KA_OK), "SP..");
 	assert_string_equal(enabled_after(rs, "gmem-*,-gmem-preview-*", KA_OK), "S...");
 	assert_string_equal(enabled_after(rs, "-*,gmem-candidate-x", KA_OK), "..C.");
 	assert_string_equal(enabled_after(rs, "gmem-candidate-x,-gmem-*", KA_OK), "....");
 	assert_string_equal(enabled_after(rs, "*,gmem-retired-x", KA_EINPUT), "SP..");
-	assert_string_equal(ka_error_last(), "--checks: 'gmem-retired-x' names only retired rules, which never run");
+	assert_string_equal(ka_error_last(),
+			    "--checks: 'gmem-retired-x' names only retired rules, which never run");
 	assert_string_equal(enabled_after(rs, "-*,gmem-cand*", KA_EINPUT), "....");
 	assert_string_equal(ka_error_last(), "--checks: 'gmem-cand*' matches only candidate rules, which run "
-			    "when named by their exact id");
+					     "when named by their exact id");
 	ka_ruleset_free(rs);
 }
 
@@ -97,7 +102,8 @@ static void catalog_markdown(void **state)
 	assert_int_equal(ka_ruleset_catalog_markdown(rs, &b), KA_OK);
 	assert_non_null(strstr(b.data, "\n5 rules. By severity ceiling: 0 errors, 1 warnings, 4 notes. "
 				       "By status: 2 stable, 1 preview, 1 candidate, 1 retired.\n"));
-	assert_non_null(strstr(b.data, "\n| `gmem-preview-x` (preview) | note | memory | `access` | — | — | t |\n"));
+	assert_non_null(
+		strstr(b.data, "\n| `gmem-preview-x` (preview) | note | memory | `access` | — | — | t |\n"));
 	assert_non_null(strstr(b.data, "\n| `gmem-stable-x` | note |"));
 	const char *gmem = strstr(b.data, "\n## Global memory: `gmem-` (4)\n");
 	const char *zz = strstr(b.data, "\n## Other rules: `zz-` (1)\n");

@@ -2,21 +2,20 @@
 #include "test_rules.h"
 #include "rules/suppress.h"
 
-static const char SRC[] =
-	"__global__ void k(float *a) {\n"                                        /* 1 */
-	"  a[0] = 1;  // NOLINT(gmem-uncoalesced-access) -- measured, fine\n"    /* 2 */
-	"  // NOLINTNEXTLINE(gmem-*, smem-bank-conflict)\n"                      /* 3 */
-	"  a[1] = 2;\n"                                                          /* 4 */
-	"  const char *s = \"// NOLINT(sync-x)\";\n"                            /* 5 */
-	"  /* NOLINTBEGIN(sync-*) */\n"                                          /* 6 */
-	"  __syncthreads();\n"                                                   /* 7 */
-	"  // NOLINTEND(sync-*)\n"                                               /* 8 */
-	"  a[2] = 3; // NOLINT\n"                                                /* 9 */
-	"  // NOLINTBEGIN(math-*)\n"                                             /* 10 */
-	"  a[3] = 4;\n"                                                          /* 11 */
-	"  // NOLINTEND(gmem-*)\n"                                               /* 12 */
-	"  a[4] = 5; // NOLINTNEXTLINEX(foo)\n"                                  /* 13 */
-	"}\n";
+static const char SRC[] = "__global__ void k(float *a) {\n"                                     /* 1 */
+			  "  a[0] = 1;  // NOLINT(gmem-uncoalesced-access) -- measured, fine\n" /* 2 */
+			  "  // NOLINTNEXTLINE(gmem-*, smem-bank-conflict)\n"                   /* 3 */
+			  "  a[1] = 2;\n"                                                       /* 4 */
+			  "  const char *s = \"// NOLINT(sync-x)\";\n"                          /* 5 */
+			  "  /* NOLINTBEGIN(sync-*) */\n"                                       /* 6 */
+			  "  __syncthreads();\n"                                                /* 7 */
+			  "  // NOLINTEND(sync-*)\n"                                            /* 8 */
+			  "  a[2] = 3; // NOLINT\n"                                             /* 9 */
+			  "  // NOLINTBEGIN(math-*)\n"                                          /* 10 */
+			  "  a[3] = 4;\n"                                                       /* 11 */
+			  "  // NOLINTEND(gmem-*)\n"                                            /* 12 */
+			  "  a[4] = 5; // NOLINTNEXTLINEX(foo)\n"                               /* 13 */
+			  "}\n";
 
 static void parses_all_forms(void **state)
 {
@@ -34,14 +33,14 @@ static void parses_all_forms(void **state)
 	assert_int_equal(s.v[1].nrules, 2);
 	assert_string_equal(s.v[1].rules[1], "smem-bank-conflict");
 	assert_null(s.v[1].reason);
-	assert_int_equal(s.v[2].kind, KA_NOLINT_BEGIN);  /* line 5's string does not count */
+	assert_int_equal(s.v[2].kind, KA_NOLINT_BEGIN); /* line 5's string does not count */
 	assert_int_equal(s.v[2].first, 6);
 	assert_int_equal(s.v[2].last, 8);
 	assert_false(s.v[2].unmatched);
-	assert_int_equal(s.v[4].nrules, 0);               /* bare NOLINT: all rules */
-	assert_int_equal(s.v[5].kind, KA_NOLINT_BEGIN);   /* math-*: never closed */
+	assert_int_equal(s.v[4].nrules, 0);             /* bare NOLINT: all rules */
+	assert_int_equal(s.v[5].kind, KA_NOLINT_BEGIN); /* math-*: never closed */
 	assert_true(s.v[5].unmatched);
-	assert_int_equal(s.v[6].kind, KA_NOLINT_END);     /* gmem-*: closes nothing */
+	assert_int_equal(s.v[6].kind, KA_NOLINT_END); /* gmem-*: closes nothing */
 	assert_true(s.v[6].unmatched);
 	ka_suppressions_free(&s);
 }
@@ -58,7 +57,7 @@ static void matches_rules_and_lines(void **state)
 	assert_true(ka_suppress_match(&s, 7, "sync-barrier-in-divergent-branch"));
 	assert_false(ka_suppress_match(&s, 7, "gmem-x"));
 	assert_true(ka_suppress_match(&s, 9, "anything-at-all"));
-	assert_true(ka_suppress_match(&s, 13, "math-pow-small-int"));  /* open BEGIN runs to the end */
+	assert_true(ka_suppress_match(&s, 13, "math-pow-small-int")); /* open BEGIN runs to the end */
 	assert_true(s.v[0].used);
 	assert_true(s.v[1].used);
 	assert_true(s.v[2].used);

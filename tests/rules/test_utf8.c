@@ -32,10 +32,10 @@ static void fix_replaces_bad_bytes(void **state)
 	char *s = ka_utf8_fix("caf\xe9 ok \xc3\xa9 \xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 \xf0\x9f\x98\x80");
 	/* a Latin-1 byte, a surrogate, an overlong '/', past U+10FFFF: one
 	 * U+FFFD per byte; é and the emoji stay */
-	assert_string_equal(s, "caf" FFFD " ok \xc3\xa9 " FFFD FFFD FFFD " " FFFD FFFD " "
-			    FFFD FFFD FFFD FFFD " \xf0\x9f\x98\x80");
+	assert_string_equal(s, "caf" FFFD " ok \xc3\xa9 " FFFD FFFD FFFD " " FFFD FFFD " " FFFD FFFD FFFD FFFD
+			       " \xf0\x9f\x98\x80");
 	free(s);
-	s = ka_utf8_fix("\xe2\x82");  /* cut short */
+	s = ka_utf8_fix("\xe2\x82"); /* cut short */
 	assert_string_equal(s, FFFD FFFD);
 	free(s);
 }
@@ -66,14 +66,16 @@ static void sarif_is_written(void **state)
 	ka_report_opts o = {0};
 	ka_buf b;
 	ka_buf_init(&b, 0);
-	assert_int_equal(ka_report_sarif(&b, &fs, &o), KA_OK);  /* was "out of memory" */
+	assert_int_equal(ka_report_sarif(&b, &fs, &o), KA_OK); /* was "out of memory" */
 	json_t *root = json_loads(b.data, 0, NULL);
 	assert_non_null(root);
-	json_t *res = json_array_get(json_object_get(json_array_get(json_object_get(root, "runs"), 0), "results"), 0);
+	json_t *res = json_array_get(
+		json_object_get(json_array_get(json_object_get(root, "runs"), 0), "results"), 0);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(res, "message"), "text")),
 			    "read of " FFFD "[i]");
-	json_t *loc = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
-						      "physicalLocation"), "artifactLocation");
+	json_t *loc = json_object_get(
+		json_object_get(json_array_get(json_object_get(res, "locations"), 0), "physicalLocation"),
+		"artifactLocation");
 	assert_string_equal(json_string_value(json_object_get(loc, "uri")), "caf%E9.cu");
 	json_decref(root);
 	ka_buf_free(&b);
@@ -92,11 +94,11 @@ static void baseline_round_trip(void **state)
 	ka_findings fs = KA_FINDINGS_INIT;
 	assert_int_equal(ka_sources_new(&s), KA_OK);
 	add(&fs, src, 2, 3, "read of \xff[i]");
-	assert_int_equal(ka_baseline_write(bl, &fs, s), KA_OK);  /* was "out of memory" */
+	assert_int_equal(ka_baseline_write(bl, &fs, s), KA_OK); /* was "out of memory" */
 	ka_baseline *b;
 	assert_int_equal(ka_baseline_load(bl, &b), KA_OK);
 	assert_int_equal(ka_baseline_count(b), 1);
-	assert_int_equal(ka_baseline_filter(b, &fs, s), 1);  /* the same finding matches */
+	assert_int_equal(ka_baseline_filter(b, &fs, s), 1); /* the same finding matches */
 	assert_int_equal(fs.n, 0);
 	ka_baseline_free(b);
 	/* a real failure says what it is */
@@ -123,7 +125,7 @@ static void text_escapes_controls(void **state)
 	ka_sources *s;
 	ka_findings fs = KA_FINDINGS_INIT;
 	assert_int_equal(ka_sources_new(&s), KA_OK);
-	add(&fs, src, 2, 11, "bell\a \xc2\x9b \xff tab\t");  /* in[i] is at byte 11 */
+	add(&fs, src, 2, 11, "bell\a \xc2\x9b \xff tab\t"); /* in[i] is at byte 11 */
 	ka_report_opts o = {.excerpt = 1, .src = s};
 	ka_buf b;
 	ka_buf_init(&b, 0);
@@ -131,7 +133,8 @@ static void text_escapes_controls(void **state)
 	snprintf(want, sizeof want,
 		 "%s/a\\x1b[2J\\nb.cu:2:11: warning: bell\\x07 \\u009b \\xff tab\\t [gmem-test]\n"
 		 "    2 | \\x1b[31m\ta = in[i]; \\u202e\n"
-		 "      |         \t    ^~\n", dir);
+		 "      |         \t    ^~\n",
+		 dir);
 	assert_string_equal(b.data, want);
 	ka_buf_free(&b);
 	ka_findings_free(&fs);
@@ -143,10 +146,8 @@ static void text_escapes_controls(void **state)
 int run_utf8_tests(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fix_replaces_bad_bytes),
-		cmocka_unit_test(json_keeps_file_and_message),
-		cmocka_unit_test(sarif_is_written),
-		cmocka_unit_test(baseline_round_trip),
+		cmocka_unit_test(fix_replaces_bad_bytes), cmocka_unit_test(json_keeps_file_and_message),
+		cmocka_unit_test(sarif_is_written),       cmocka_unit_test(baseline_round_trip),
 		cmocka_unit_test(text_escapes_controls),
 	};
 	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
