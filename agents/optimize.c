@@ -21,78 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct loop {
-	const ka_opt_opts *o;
-	ka_bench_spec spec;
-	ka_kdb *db;
-	ka_ruleset *rs;
-	ka_coder *coder;
-	char run_id[96], arch[16];
-	char *orig, *best, *parent; /* baseline, current best, the best's input */
-	char best_recipe[64], best_params[96], best_rule[96];
-	char *skill; /* the DB's best verified kernel for this task, tried first */
-	char skill_summary[160];
-	char best_file[1100];
-	ka_opt_summary *s;
-	ka_coder_attempt tried[64];
-	char tried_text[64][600];
-	int ntried;
-	char keys[256][400];
-	int nkeys;
-	char abi[4096];
-	char cfg_text[KA_BENCH_MAX_CONFIGS][160];
-	const char *cfgs[KA_BENCH_MAX_CONFIGS];
-	int ncfg;
-	double roof;
-} loop;
-
-static void hash_of(const char *text, char hex[65])
-{
-	ka_sha256 c;
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, text, strlen(text));
-	ka_sha256_hex(&c, hex);
-}
-
-static int write_text(const char *dir, const char *name, const char *text, char *path, size_t cap)
-{
-	char p[1100];
-	if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p)
-		return ka_error_set(KA_EINPUT, "path too long: %.80s...", dir);
-	if (path)
-		snprintf(path, cap, "%s", p);
-	return ka_fs_write_atomic(p, text, strlen(text));
-}
-
-/* What a candidate must keep: the task's entry point and tensors. */
-static void make_abi(loop *L)
-{
-	const ka_bench_spec *sp = &L->spec;
-	int n = snprintf(
-		L->abi, sizeof L->abi,
-		"#include \"ka_task.h\" and define extern \"C\" int ka_task_run(const ka_task_args *a, "
-		"cudaStream_t s), launching on stream s. Task %s: params",
-		sp->name);
-	for (int i = 0; i < sp->nparams && n < (int)sizeof L->abi - 200; i++)
-		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, " a->p[%d]=%s", i, sp->params[i]);
-	for (int i = 0; i < sp->ntensors && n < (int)sizeof L->abi - 200; i++)
-		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->t[%d]=%s (%s %s, %s elements)", i,
-			      sp->t[i].name, sp->t[i].out ? "out" : "in", ka_bench_dtype_name(sp->t[i].dtype),
-			      sp->t[i].shape);
-	for (int i = 0; i < sp->nscalars && n < (int)sizeof L->abi - 200; i++)
-		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->s[%d]=%s", i, sp->s[i].name);
-	L->ncfg = 0;
-	for (int i = 0; i < sp->nconfigs && !sp->c[i].drawn; i++) {
-		int m = snprintf(L->cfg_text[L->ncfg], sizeof L->cfg_text[0], "%s%s:", sp->c[i].name,
-				 sp->c[i].unseen ? " (unseen)" : "");
-		for (int p = 0; p < sp->nparams; p++)
-			m += snprintf(L->cfg_text[L->ncfg] + m, sizeof L->cfg_text[0] - (size_t)m, " %s=%lld",
-				      sp->params[p], sp->c[i].p[p]);
-		L->cfgs[L->ncfg] = L->cfg_text[L->ncfg];
-		L->ncfg++;
-	}
-}
-
 /* Bench verdicts onto trajectory outcomes. */
 static const char *outcome_of(const ka_bench_result *r)
 {
@@ -107,7 +35,7 @@ static const char *outcome_of(const ka_bench_result *r)
 }
 
 /* The bench on a candidate file, against the current best. */
-static int verify(loop *L, const char *cand_path, ka_bench_result *res)
+static int verify(ka_opt_loop *L, const char *cand_path, ka_bench_result *res)
 {
 	static ka_bench_job job;
 	ka_bench_job_init(&job, &L->spec);
@@ -128,8 +56,8 @@ static int verify(loop *L, const char *cand_path, ka_bench_result *res)
 
 /* The rules whose texts condition the rewrite: the one the planner chose,
  * the fired ones and the retrieved ones. */
-static int gather_rules(loop *L, const ka_opt_finding *f, int nf, const ka_opt_plan *p, const char *chosen,
-			ka_coder_rule *out, int max)
+static int gather_rules(ka_opt_loop *L, const ka_opt_finding *f, int nf, const ka_opt_plan *p,
+			const char *chosen, ka_coder_rule *out, int max)
 {
 	int n = 0;
 	const char *ids[80];
@@ -152,7 +80,7 @@ static int gather_rules(loop *L, const ka_opt_finding *f, int nf, const ka_opt_p
 	return n;
 }
 
-static void progress(loop *L, const ka_opt_step *st)
+static void progress(ka_opt_loop *L, const ka_opt_step *st)
 {
 	if (!L->o->progress)
 		return;
@@ -169,7 +97,7 @@ static void progress(loop *L, const ka_opt_step *st)
 }
 
 /* Tried before on this very kernel with these parameters? */
-static int tried_before(loop *L, const char *key)
+static int tried_before(ka_opt_loop *L, const char *key)
 {
 	for (int i = 0; i < L->nkeys; i++)
 		if (!strcmp(L->keys[i], key))
@@ -177,7 +105,7 @@ static int tried_before(loop *L, const char *key)
 	return 0;
 }
 
-static void summarize(loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
+static void summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
 		      const char *src)
 {
 	if (!L->db || L->o->compile_only)
@@ -230,15 +158,15 @@ static void summarize(loop *L, const ka_opt_cand *c, const ka_opt_step *st, cons
 }
 
 /* Write the candidate, bench it; fill the step from the verdict. */
-static int try_candidate(loop *L, ka_opt_step *st, const char *src, const char *suffix, ka_bench_result *res,
-			 char *path, size_t cap)
+static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const char *suffix,
+			 ka_bench_result *res, char *path, size_t cap)
 {
 	char name[64], cd[1100];
 	snprintf(name, sizeof name, "step-%d%s.cu", st->step, suffix);
 	if (snprintf(cd, sizeof cd, "%s/candidates", L->o->out_dir) >= (int)sizeof cd)
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
-	hash_of(src, st->hash);
-	int rc = write_text(cd, name, src, path, cap);
+	ka_opt_hash(src, st->hash);
+	int rc = ka_opt_write_text(cd, name, src, path, cap);
 	if (rc)
 		return rc;
 	rc = verify(L, path, res);
@@ -260,15 +188,15 @@ static int try_candidate(loop *L, ka_opt_step *st, const char *src, const char *
 
 /* The best-ranked strategy not tried on its kernel; NULL when none is left.
  * key gets its trajectory key. */
-static const ka_opt_cand *pick(loop *L, ka_opt_plan *plan, int llm, char *key, size_t kcap)
+static const ka_opt_cand *pick(ka_opt_loop *L, ka_opt_plan *plan, int llm, char *key, size_t kcap)
 {
 	static const char *const free_grid[] = {"", NULL};
 	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
 	static ka_opt_cand free_cand;
 	char bh[65], ph[65] = "";
-	hash_of(L->best, bh);
+	ka_opt_hash(L->best, bh);
 	if (L->parent)
-		hash_of(L->parent, ph);
+		ka_opt_hash(L->parent, ph);
 	for (int i = 0; i < plan->n; i++) {
 		const ka_opt_cand *c = &plan->c[i];
 		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params, c->on_parent ? ph : bh);
@@ -302,7 +230,7 @@ static const ka_opt_cand *pick(loop *L, ka_opt_plan *plan, int llm, char *key, s
 
 /* The coder's candidate through the bench, with one repair turn for an
  * LLM candidate that does not compile.  *prc: the coder's return. */
-static int code_and_verify(loop *L, const ka_coder_request *req, int llm, ka_opt_step *st,
+static int code_and_verify(ka_opt_loop *L, const ka_coder_request *req, int llm, ka_opt_step *st,
 			   ka_coder_reply *rep, ka_bench_result *res, char *cand, size_t cap, int *prc)
 {
 	int rc = KA_OK;
@@ -333,8 +261,8 @@ static int code_and_verify(loop *L, const ka_coder_request *req, int llm, ka_opt
 }
 
 /* Accept (or not), summarize, and append the step to the trajectory. */
-static int record(loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench_result *res, const char *src,
-		  const char *cand, int proposed)
+static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench_result *res,
+		  const char *src, const char *cand, int proposed)
 {
 	const ka_opt_opts *o = L->o;
 	int rc = KA_OK;
@@ -381,7 +309,7 @@ static int record(loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench
 
 /* One step: findings -> plan -> coder -> bench -> record.  *more = 0 when
  * no strategy is left. */
-static int one_step(loop *L, int *more)
+static int one_step(ka_opt_loop *L, int *more)
 {
 	const ka_opt_opts *o = L->o;
 	ka_opt_finding *f = NULL;
@@ -481,7 +409,7 @@ static int one_step(loop *L, int *more)
 	if (!strcmp(st->outcome, "declined") && !strstr(st->error, "bad parameters")) {
 		/* the kernel lacks the recipe's shape: no parameter set will do */
 		char bh[65];
-		hash_of(base, bh);
+		ka_opt_hash(base, bh);
 		for (int g = 0; c->recipe->grid && c->recipe->grid[g] && L->nkeys < 256; g++) {
 			char k2[400];
 			snprintf(k2, sizeof k2, "%s|%s|%s", c->recipe->name, c->recipe->grid[g], bh);
@@ -498,94 +426,15 @@ static int one_step(loop *L, int *more)
 	return rc;
 }
 
-static int write_patch(loop *L)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	if (!m)
-		return ka_error_set(KA_ENOMEM, "out of memory");
-	int rc = ka_diff_unified("baseline.cu", L->orig, strlen(L->orig), L->best, strlen(L->best), m);
-	fclose(m);
-	char p[1100];
-	if (rc == KA_OK && snprintf(p, sizeof p, "%s/best.patch", L->o->out_dir) >= (int)sizeof p)
-		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
-	if (rc == KA_OK)
-		rc = ka_fs_write_atomic(p, text ? text : "", len);
-	free(text);
-	return rc;
-}
-
-static int setup(loop *L)
-{
-	const ka_opt_opts *o = L->o;
-	char alt[1200];
-	const char *task = o->task;
-	if (!ka_fs_is_dir(task)) {
-		snprintf(alt, sizeof alt, "bench/tasks/%s", task);
-		if (ka_fs_is_dir(alt))
-			task = alt;
-	}
-	int rc = ka_bench_spec_load(task, &L->spec);
-	if (rc)
-		return rc;
-	snprintf(L->arch, sizeof L->arch, "%s", o->arch ? o->arch : "sm_90");
-	char bp[1300];
-	size_t n;
-	if (snprintf(bp, sizeof bp, "%s/baseline.cu", L->spec.dir) >= (int)sizeof bp)
-		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->spec.dir);
-	if ((rc = ka_fs_read(bp, 0, &L->orig, &n)))
-		return rc;
-	L->best = strdup(L->orig);
-	if (!L->best)
-		return ka_error_set(KA_ENOMEM, "out of memory");
-	if (mkdir(o->out_dir, 0777) && !ka_fs_is_dir(o->out_dir))
-		return ka_error_set(KA_EIO, "cannot create %s", o->out_dir);
-	char cd[1100];
-	if (snprintf(cd, sizeof cd, "%s/candidates", o->out_dir) >= (int)sizeof cd)
-		return ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
-	if (mkdir(cd, 0777) && !ka_fs_is_dir(cd))
-		return ka_error_set(KA_EIO, "cannot create %s", cd);
-	if ((rc = write_text(cd, "step-0-baseline.cu", L->orig, L->best_file, sizeof L->best_file)))
-		return rc;
-	if ((rc = ka_ruleset_new(&L->rs)) || (rc = ka_ruleset_load_builtin(L->rs)))
-		return rc;
-	if (!o->no_db) {
-		/* compile-only writes nothing: it reads a DB that exists, else none */
-		rc = ka_kdb_open(&L->db, o->db, o->compile_only ? KA_KDB_READONLY : KA_KDB_CREATE);
-		if (rc == KA_ENOTFOUND && o->compile_only)
-			rc = KA_OK, L->db = NULL;
-		if (rc)
-			return rc;
-		if (L->db && !o->compile_only && (rc = ka_kdb_sync_rules(L->db, L->rs)))
-			return rc;
-	}
-	if ((rc = ka_coder_new(&L->coder, &o->coder)))
-		return rc;
-	if (L->db && !o->compile_only) {
-		/* long-term memory first: the best kernel an earlier run verified
-		 * for this task (benched again, never trusted) */
-		char *sum = NULL;
-		double sp;
-		if (ka_kdb_best_skill(L->db, L->spec.name, L->arch, &L->skill, &sum, &sp) == KA_OK)
-			snprintf(L->skill_summary, sizeof L->skill_summary, "%.150s", sum ? sum : "");
-		free(sum);
-	}
-	snprintf(L->run_id, sizeof L->run_id, "%s-%lld-%d", L->spec.name, (long long)time(NULL),
-		 (int)getpid());
-	make_abi(L);
-	return KA_OK;
-}
-
 int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 {
-	static loop L;
+	static ka_opt_loop L;
 	memset(&L, 0, sizeof L);
 	memset(out, 0, sizeof *out);
 	L.o = o;
 	L.s = out;
 	out->speedup = 1.0;
-	int rc = setup(&L), budget = o->budget_steps > 0 ? o->budget_steps : 12;
+	int rc = ka_opt_setup(&L), budget = o->budget_steps > 0 ? o->budget_steps : 12;
 	if (budget > 64)
 		budget = 64;
 	time_t t0 = time(NULL);
@@ -615,9 +464,9 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 		}
 	}
 	if (rc == KA_OK) {
-		rc = write_text(o->out_dir, "best.cu", L.best, out->best_path, sizeof out->best_path);
+		rc = ka_opt_write_text(o->out_dir, "best.cu", L.best, out->best_path, sizeof out->best_path);
 		if (rc == KA_OK)
-			rc = write_patch(&L);
+			rc = ka_opt_write_patch(&L);
 		char tp[1100];
 		if (rc == KA_OK &&
 		    snprintf(tp, sizeof tp, "%s/trajectory.json", o->out_dir) >= (int)sizeof tp)

@@ -5,6 +5,9 @@
 #include "agents/knowledge.h"
 #include "agents/optimize.h"
 #include "agents/recipe.h"
+#include "agents/coder.h"
+#include "bench/runner.h"
+#include "rules/rule.h"
 
 #define KA_OPT_MAX_CANDS 64
 #define KA_OPT_MAX_RETRIEVED 6
@@ -32,5 +35,42 @@ typedef struct ka_opt_plan {
  * first.  No findings and no DB: every recipe at score 1. */
 int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int nf, const char *tuned,
 		     const char *tuned_params, ka_opt_plan *out);
+
+/* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
+typedef struct ka_opt_loop {
+	const ka_opt_opts *o;
+	ka_bench_spec spec;
+	ka_kdb *db;
+	ka_ruleset *rs;
+	ka_coder *coder;
+	char run_id[96], arch[16];
+	char *orig, *best, *parent; /* baseline, current best, the best's input */
+	char best_recipe[64], best_params[96], best_rule[96];
+	char *skill; /* the DB's best verified kernel for this task, tried first */
+	char skill_summary[160];
+	char best_file[1100];
+	ka_opt_summary *s;
+	ka_coder_attempt tried[64];
+	char tried_text[64][600];
+	int ntried;
+	char keys[256][400];
+	int nkeys;
+	char abi[4096];
+	char cfg_text[KA_BENCH_MAX_CONFIGS][160];
+	const char *cfgs[KA_BENCH_MAX_CONFIGS];
+	int ncfg;
+	double roof;
+} ka_opt_loop;
+
+/* agents/optimize_setup.c: the task, the baseline, the output folder, the
+ * rule base, the knowledge DB and the coder of a run; the ABI text the
+ * coder is given. */
+int ka_opt_setup(ka_opt_loop *L);
+/* best.patch: the current best against the task's baseline. */
+int ka_opt_write_patch(ka_opt_loop *L);
+/* dir/name, atomically; its path in path (cap bytes) when path != NULL. */
+int ka_opt_write_text(const char *dir, const char *name, const char *text, char *path, size_t cap);
+/* SHA-256 of text, in hex. */
+void ka_opt_hash(const char *text, char hex[65]);
 
 #endif

@@ -1,0 +1,144 @@
+/* agents/optimize_setup.c: what the optimize loop (agents/optimize.c) does
+ * once per run before its first step: load the task and its baseline,
+ * create the output folder, load the rule base, open the knowledge DB
+ * (read-only for --compile-only), make the coder, and write the ABI text
+ * every coder request carries; and the files it writes (best.patch, texts
+ * by atomic rename). */
+#include "agents/optimize_int.h"
+#include "analyzer/arch.h"
+#include "bench/sha256.h"
+#include "rewriter/rewriter.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void ka_opt_hash(const char *text, char hex[65])
+{
+	ka_sha256 c;
+	ka_sha256_init(&c);
+	ka_sha256_add(&c, text, strlen(text));
+	ka_sha256_hex(&c, hex);
+}
+
+int ka_opt_write_text(const char *dir, const char *name, const char *text, char *path, size_t cap)
+{
+	char p[1100];
+	if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p)
+		return ka_error_set(KA_EINPUT, "path too long: %.80s...", dir);
+	if (path)
+		snprintf(path, cap, "%s", p);
+	return ka_fs_write_atomic(p, text, strlen(text));
+}
+
+/* What a candidate must keep: the task's entry point and tensors. */
+static void make_abi(ka_opt_loop *L)
+{
+	const ka_bench_spec *sp = &L->spec;
+	int n = snprintf(
+		L->abi, sizeof L->abi,
+		"#include \"ka_task.h\" and define extern \"C\" int ka_task_run(const ka_task_args *a, "
+		"cudaStream_t s), launching on stream s. Task %s: params",
+		sp->name);
+	for (int i = 0; i < sp->nparams && n < (int)sizeof L->abi - 200; i++)
+		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, " a->p[%d]=%s", i, sp->params[i]);
+	for (int i = 0; i < sp->ntensors && n < (int)sizeof L->abi - 200; i++)
+		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->t[%d]=%s (%s %s, %s elements)", i,
+			      sp->t[i].name, sp->t[i].out ? "out" : "in", ka_bench_dtype_name(sp->t[i].dtype),
+			      sp->t[i].shape);
+	for (int i = 0; i < sp->nscalars && n < (int)sizeof L->abi - 200; i++)
+		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->s[%d]=%s", i, sp->s[i].name);
+	L->ncfg = 0;
+	for (int i = 0; i < sp->nconfigs && !sp->c[i].drawn; i++) {
+		int m = snprintf(L->cfg_text[L->ncfg], sizeof L->cfg_text[0], "%s%s:", sp->c[i].name,
+				 sp->c[i].unseen ? " (unseen)" : "");
+		for (int p = 0; p < sp->nparams; p++)
+			m += snprintf(L->cfg_text[L->ncfg] + m, sizeof L->cfg_text[0] - (size_t)m, " %s=%lld",
+				      sp->params[p], sp->c[i].p[p]);
+		L->cfgs[L->ncfg] = L->cfg_text[L->ncfg];
+		L->ncfg++;
+	}
+}
+
+int ka_opt_write_patch(ka_opt_loop *L)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	int rc = ka_diff_unified("baseline.cu", L->orig, strlen(L->orig), L->best, strlen(L->best), m);
+	fclose(m);
+	char p[1100];
+	if (rc == KA_OK && snprintf(p, sizeof p, "%s/best.patch", L->o->out_dir) >= (int)sizeof p)
+		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
+	if (rc == KA_OK)
+		rc = ka_fs_write_atomic(p, text ? text : "", len);
+	free(text);
+	return rc;
+}
+
+int ka_opt_setup(ka_opt_loop *L)
+{
+	const ka_opt_opts *o = L->o;
+	char alt[1200];
+	const char *task = o->task;
+	if (!ka_fs_is_dir(task)) {
+		snprintf(alt, sizeof alt, "bench/tasks/%s", task);
+		if (ka_fs_is_dir(alt))
+			task = alt;
+	}
+	int rc = ka_bench_spec_load(task, &L->spec);
+	if (rc)
+		return rc;
+	snprintf(L->arch, sizeof L->arch, "%s", o->arch ? o->arch : KA_ARCH_DEFAULT);
+	char bp[1300];
+	size_t n;
+	if (snprintf(bp, sizeof bp, "%s/baseline.cu", L->spec.dir) >= (int)sizeof bp)
+		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->spec.dir);
+	if ((rc = ka_fs_read(bp, 0, &L->orig, &n)))
+		return rc;
+	L->best = strdup(L->orig);
+	if (!L->best)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	if (mkdir(o->out_dir, 0777) && !ka_fs_is_dir(o->out_dir))
+		return ka_error_set(KA_EIO, "cannot create %s", o->out_dir);
+	char cd[1100];
+	if (snprintf(cd, sizeof cd, "%s/candidates", o->out_dir) >= (int)sizeof cd)
+		return ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
+	if (mkdir(cd, 0777) && !ka_fs_is_dir(cd))
+		return ka_error_set(KA_EIO, "cannot create %s", cd);
+	if ((rc = ka_opt_write_text(cd, "step-0-baseline.cu", L->orig, L->best_file, sizeof L->best_file)))
+		return rc;
+	if ((rc = ka_ruleset_new(&L->rs)) || (rc = ka_ruleset_load_builtin(L->rs)))
+		return rc;
+	if (!o->no_db) {
+		/* compile-only writes nothing: it reads a DB that exists, else none */
+		rc = ka_kdb_open(&L->db, o->db, o->compile_only ? KA_KDB_READONLY : KA_KDB_CREATE);
+		if (rc == KA_ENOTFOUND && o->compile_only)
+			rc = KA_OK, L->db = NULL;
+		if (rc)
+			return rc;
+		if (L->db && !o->compile_only && (rc = ka_kdb_sync_rules(L->db, L->rs)))
+			return rc;
+	}
+	if ((rc = ka_coder_new(&L->coder, &o->coder)))
+		return rc;
+	if (L->db && !o->compile_only) {
+		/* long-term memory first: the best kernel an earlier run verified
+		 * for this task (benched again, never trusted) */
+		char *sum = NULL;
+		double sp;
+		if (ka_kdb_best_skill(L->db, L->spec.name, L->arch, &L->skill, &sum, &sp) == KA_OK)
+			snprintf(L->skill_summary, sizeof L->skill_summary, "%.150s", sum ? sum : "");
+		free(sum);
+	}
+	snprintf(L->run_id, sizeof L->run_id, "%s-%lld-%d", L->spec.name, (long long)time(NULL),
+		 (int)getpid());
+	make_abi(L);
+	return KA_OK;
+}
