@@ -168,7 +168,19 @@ static int add_sample(ka_bench_cfg_result *c, const char w[][128])
 	return 0;
 }
 
-int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const int *timed, int samples,
+int ka_bench_config_samples(const ka_bench_config *c, int samples)
+{
+	const long long mib = 1LL << 20;
+	if (samples < 30)
+		samples = 30;
+	if (c->bytes > 0 && c->bytes < 32 * mib)
+		return samples * 4;
+	if (c->bytes > 0 && c->bytes < 128 * mib)
+		return samples * 2;
+	return samples;
+}
+
+int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const int *timed, const int *samples,
 			       ka_bench_result *r)
 {
 	int done = 0;
@@ -205,7 +217,7 @@ int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const i
 	 * samples, each one checked, and the validated ones. */
 	for (int i = 0; i < s->nconfigs; i++)
 		if (timed[i] && done &&
-		    (!r->cfg[i].timed || r->cfg[i].n != samples || r->cfg[i].checked != samples ||
+		    (!r->cfg[i].timed || r->cfg[i].n != samples[i] || r->cfg[i].checked != samples[i] ||
 		     r->cfg[i].validated < 3))
 			set_verdict(r, "rejected", "performance",
 				    "a configuration was not timed, checked and validated as planned");

@@ -82,9 +82,18 @@ int ka_bench_job_path(char *dst, size_t cap, const char *dir, const char *name);
 void ka_bench_result_free(ka_bench_result *res);
 /* Reads the harness's result lines into res (bench/result.c). */
 int ka_bench_result_parse_correct(const char *text, const ka_bench_spec *spec, ka_bench_result *res);
-/* samples: the exact number of timed pairs each timed configuration must have. */
-int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *spec, const int *timed, int samples,
+/* samples[i]: the exact number of timed pairs timed configuration i must
+ * have (the plan's, from ka_bench_config_samples). */
+int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *spec, const int *timed, const int *samples,
 			       ka_bench_result *res);
+/* The timed pairs of a configuration when the job asks for `samples` (at
+ * least 30): a configuration that moves less than 32 MiB gets four times
+ * as many, less than 128 MiB twice as many.  Kernels of a few microseconds
+ * have a launch jitter of a microsecond or two, a tenth of their time, so
+ * their paired median needs more pairs to be as tight as a long kernel's
+ * (self against self stays within 2%); a pair of them costs well under a
+ * millisecond.  bytes 0 (not declared): samples. */
+int ka_bench_config_samples(const ka_bench_config *c, int samples);
 /* 64 bits from /dev/urandom (the clock and pid when it cannot be read). */
 unsigned long long ka_bench_fresh_seed(void);
 /* Statistics, wall-time cross-check, roofline and the verdict. */

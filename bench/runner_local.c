@@ -129,7 +129,8 @@ static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 		rc |= ka_buf_printf(&b, " %d", s->ntensors);
 		for (int k = 0; k < s->ntensors; k++)
 			rc |= ka_buf_printf(&b, " %lld", c->n[k]);
-		rc |= ka_buf_printf(&b, "\nreduce %s %lld\n", c->name, c->reduction);
+		rc |= ka_buf_printf(&b, "\nreduce %s %lld\nsamples_for %s %d\n", c->name, c->reduction, c->name,
+				    ka_bench_config_samples(c, j->samples));
 	}
 	rc |= ka_buf_adds(&b, "end\n");
 	if (rc || !b.data) { /* a plan cut short must never reach the harness */
@@ -295,7 +296,7 @@ static int sanitize(const ka_bench_job *j, const char *binary, ka_bench_result *
  * and the timing run. */
 static int run_gates(const ka_bench_job *j, const char *binary, ka_bench_result *r)
 {
-	int timed[KA_BENCH_MAX_CONFIGS] = {0}, rc;
+	int timed[KA_BENCH_MAX_CONFIGS] = {0}, samples[KA_BENCH_MAX_CONFIGS] = {0}, rc;
 	char *text = NULL;
 	ka_proc_result pr;
 	if ((rc = run_harness(j, binary, "correct", NULL, &text, r, &pr)))
@@ -318,7 +319,9 @@ static int run_gates(const ka_bench_job *j, const char *binary, ka_bench_result 
 		timed[i] = timed_cfg(j, i);
 	if ((rc = run_harness(j, binary, "perf", NULL, &text, r, &pr)))
 		return rc;
-	rc = ka_bench_result_parse_perf(text, j->spec, timed, j->samples < 30 ? 30 : j->samples, r);
+	for (int i = 0; i < j->spec->nconfigs; i++)
+		samples[i] = ka_bench_config_samples(&j->spec->c[i], j->samples);
+	rc = ka_bench_result_parse_perf(text, j->spec, timed, samples, r);
 	if (rc != 1)
 		check_exit(&pr, text, "performance", r);
 	free(text);

@@ -42,7 +42,7 @@ enum { D_UNIFORM, D_NORMAL, D_INT };
 
 struct dist { int kind; double a, b; };
 struct tensor { char name[32]; int out; int dt; dist d, adv; };
-struct config { char name[64]; int visible; size_t work; double grow; int np, nt; long long p[KA_TASK_MAX_PARAMS], n[KA_TASK_MAX_TENSORS]; };
+struct config { char name[64]; int visible, samples; size_t work; double grow; int np, nt; long long p[KA_TASK_MAX_PARAMS], n[KA_TASK_MAX_TENSORS]; };
 struct plan {
 	unsigned long long seed, vseed;
 	double atol, rtol, l2;
@@ -129,6 +129,8 @@ static int load_plan(FILE *f, plan *pl)
 			 * the bound grows with it, with a wide margin (16 units). */
 			double k = atof(tok[2]);
 			pl->c[pl->nc - 1].grow = k > 1 ? 16.0 * ldexp(1.0, -24) * sqrt(k) : 0.0;
+		} else if (!strcmp(tok[0], "samples_for") && n >= 3 && pl->nc > 0 && !strcmp(tok[1], pl->c[pl->nc - 1].name)) {
+			pl->c[pl->nc - 1].samples = atoi(tok[2]);   /* the parent's count for this config */
 		} else if (!strcmp(tok[0], "config") && pl->nc < 64) {
 			if (read_config(tok, n, &pl->c[pl->nc++])) return -1;
 		}

@@ -272,8 +272,9 @@ static int perf_config(const plan *pl, int ci, perf_ctx *x)
 	static cudaGraphExec_t g[2][SETS][4];
 	static unsigned long long *dh;
 	float med[2];
-	int S = pl->samples < 30 ? 30 : pl->samples, graph = 0, vpick[3];
+	int S = c->samples > 0 ? c->samples : pl->samples, graph = 0, vpick[3];
 	memset(g, 0, sizeof g);
+	if (S < 30) S = 30;
 	if (!dh) CK(cudaMalloc((void **)&dh, sizeof *dh * KA_TASK_MAX_TENSORS));
 	void *keep[KA_TASK_MAX_TENSORS] = {0};
 	alloc_bufs(pl, c, &b, SETS, 4);

@@ -383,10 +383,10 @@ static void perf_text(char *text, size_t cap, double a_us, double b_us, double b
 static void run_perf(double a_us, double b_us, double extra, ka_bench_spec *s, ka_bench_result *r)
 {
 	static char text[16384];
-	const int timed[2] = {1, 1};
+	const int timed[2] = {1, 1}, thirty[2] = {30, 30};
 	parse_correct("check b a 0 0\ncheck b b 0 0\ndone\n", s, r);
 	perf_text(text, sizeof text, a_us, b_us, extra);
-	assert_int_equal(ka_bench_result_parse_perf(text, s, timed, 30, r), 0);
+	assert_int_equal(ka_bench_result_parse_perf(text, s, timed, thirty, r), 0);
 	ka_bench_result_finish(s, r, 99);
 }
 

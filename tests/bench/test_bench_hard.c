@@ -331,7 +331,7 @@ static void perf(int count, double tail_b, const char *extra, ka_bench_result *r
 {
 	static ka_bench_spec s;
 	static char text[16384];
-	const int timed[2] = {1, 0};
+	const int timed[2] = {1, 0}, thirty[2] = {30, 30};
 	size_t n = 0;
 	assert_int_equal(ka_bench_spec_parse(spec2, strlen(spec2), "t.yaml", &s), 0);
 	memset(r, 0, sizeof *r);
@@ -341,7 +341,7 @@ static void perf(int count, double tail_b, const char *extra, ka_bench_result *r
 				      j, 100.0 + j % 3, 100.0 - j % 3, 110.0, 110.0, tail_b);
 	n += (size_t)snprintf(text + n, sizeof text - n, "%schecked a %d\nvalidated a 3\ndone\n", extra,
 			      count);
-	assert_int_equal(ka_bench_result_parse_perf(text, &s, timed, 30, r), 0);
+	assert_int_equal(ka_bench_result_parse_perf(text, &s, timed, thirty, r), 0);
 	ka_bench_result_finish(&s, r, 5);
 }
 
@@ -367,6 +367,22 @@ static void test_exact_samples(void **state)
 	assert_string_equal(r.gate, "performance");
 	assert_non_null(strstr(r.reason, "after the timed window"));
 	ka_bench_result_free(&r);
+}
+
+/* Short configurations get more timed pairs, the count the plan sends. */
+static void test_config_samples(void **state)
+{
+	ka_bench_config c = {0};
+	(void)state;
+	c.bytes = 0; /* not declared: the job's count */
+	assert_int_equal(ka_bench_config_samples(&c, 40), 40);
+	c.bytes = 4LL << 20; /* 4 MiB: a few microseconds on an H200 */
+	assert_int_equal(ka_bench_config_samples(&c, 40), 160);
+	c.bytes = 64LL << 20;
+	assert_int_equal(ka_bench_config_samples(&c, 40), 80);
+	c.bytes = 128LL << 20;
+	assert_int_equal(ka_bench_config_samples(&c, 40), 40);
+	assert_int_equal(ka_bench_config_samples(&c, 10), 30); /* never under 30 */
 }
 
 /* One tool finder: --nvcc aside, the bench takes $KCHECK_NVCC, then
@@ -443,7 +459,8 @@ int main(void)
 		cmocka_unit_test(test_spec_draw),      cmocka_unit_test(test_proc_limit_after_close),
 		cmocka_unit_test(test_proc_channels),  cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_cache),          cmocka_unit_test(test_objcheck),
-		cmocka_unit_test(test_exact_samples),  cmocka_unit_test(test_find_nvcc),
+		cmocka_unit_test(test_exact_samples),
+		cmocka_unit_test(test_config_samples),  cmocka_unit_test(test_find_nvcc),
 		cmocka_unit_test(test_long_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
