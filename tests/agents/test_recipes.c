@@ -41,6 +41,9 @@ static const golden cases[] = {
 	{"transpose", "smem-tile-transpose", "tile=32 rows=8"},
 	{"bias_gelu_scale", "fuse-elementwise", ""},
 	{"sgemm", "smem-tile-gemm", "tile=64"},
+	{"reduce_interleaved", "seq-reduction", ""},
+	/* already sequential: only the last five steps become shuffles */
+	{"reduce_sum", "seq-reduction", ""},
 	/* recipes compose: the fused kernel keeps the element-wise shape */
 	{"bias_gelu_scale", "fuse-elementwise+vectorize", "block=256 vec=4 cap=2112"},
 };
@@ -176,6 +179,61 @@ static const decline declines[] = {
 	 "\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) { t[threadIdx.x] = y[i]; y[i] = t[255 - threadIdx.x]; }\n}\n"
 	 "void h(float *y, long long n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
 	 "the kernel uses __shared__"},
+	/* seq-reduction: a tree over blockDim.x and no launch in the file to prove it */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n"
+	 "\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+	 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n",
+	 "blockDim.x is not provable: no launch of k in this file"},
+	/* launched with a block that is not a literal */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[1024];\n\tint tid = threadIdx.x;\n"
+	 "\tsh[tid] = x[blockIdx.x * 1024 + tid];\n\t__syncthreads();\n"
+	 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n"
+	 "void h(const float *x, float *y, int n, int b) { k<<<n, b>>>(x, y); }\n",
+	 "a launch's block is not a literal"},
+	/* the partial sums in sh[1..] are read after the tree: they change */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n"
+	 "\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+	 "\tfor (int s = 1; s < 256; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+	 "\t\t__syncthreads();\n\t}\n\tif (tid < 2) y[blockIdx.x * 2 + tid] = sh[tid * 128];\n}\n",
+	 "uses sh other than as sh[0]"},
+	/* a max tree: only sums are rewritten */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n"
+	 "\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+	 "\tfor (int s = 1; s < 256; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] = fmaxf(sh[tid], sh[tid + s]);\n"
+	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n",
+	 "does not add sh[i + s] into sh[i]"},
+	/* one warp's tree: nothing above 64 values to rewrite */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[32];\n\tint tid = threadIdx.x;\n"
+	 "\tsh[tid] = x[blockIdx.x * 32 + tid];\n\t__syncthreads();\n"
+	 "\tfor (int s = 1; s < 32; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n",
+	 "a tree of 32 values"},
+	/* the tree's thread index is not threadIdx.x */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.y;\n"
+	 "\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+	 "\tfor (int s = 1; s < 256; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n",
+	 "tid is not threadIdx.x"},
+	/* threads may leave before the tree: warp 0 could be partial */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n\tif (x[blockIdx.x * 256] > 0.0f) return;\n"
+	 "\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+	 "\tfor (int s = 1; s < 256; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n",
+	 "a return before the tree"},
+	/* no shared-memory tree at all */
+	{"seq-reduction",
+	 "__global__ void k(const float *x, float *y, long long n)\n{\n"
+	 "\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 2.0f * x[i];\n}\n",
+	 "no top-level loop with a barrier"},
 };
 
 static void test_declines(void **st)
@@ -192,6 +250,55 @@ static void test_declines(void **st)
 		assert_null(out);
 		if (d->reason && !strstr(why, d->reason))
 			fail_msg("case %zu: reason '%s' lacks '%s'", i, why, d->reason);
+	}
+}
+
+/* seq-reduction on shapes the bench baselines do not have: Harris' index
+ * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
+ * thread reading the total: a barrier after the shuffles), and a 64-value
+ * tree (no loop left, only the warp). */
+static void test_seq_reduction_shapes(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		"__global__ void k(const float *g_in, float *g_out, unsigned int n)\n{\n"
+		"    extern __shared__ float sdata[];\n    unsigned int tid = threadIdx.x;\n"
+		"    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"    sdata[tid] = (i < n) ? g_in[i] : 0;\n    __syncthreads();\n"
+		"    for (unsigned int s = 1; s < blockDim.x; s *= 2) {\n        int index = 2 * s * tid;\n"
+		"        if (index < blockDim.x) {\n            sdata[index] += sdata[index + s];\n        }\n"
+		"        __syncthreads();\n    }\n    float total = sdata[0];\n"
+		"    if (tid == 0) g_out[blockIdx.x] = total;\n}\n"
+		"void h(const float *in, float *out, unsigned n)\n{\n"
+		"    k<<<(n + 511) / 512, dim3(512), 512 * sizeof(float)>>>(in, out, n);\n}\n",
+		"__global__ void k(const int *x, int *y)\n{\n\t__shared__ int t[64];\n"
+		"\tt[threadIdx.x] = x[blockIdx.x * 64 + threadIdx.x];\n\t__syncthreads();\n"
+		"\tfor (int s = 1; s < 64; s <<= 1) {\n\t\tif ((threadIdx.x & (2 * s - 1)) == 0) t[threadIdx.x] = "
+		"t[threadIdx.x] + t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
+		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"    for (unsigned int s = 256; s > 32; s >>= 1) {\n        if (tid < s) sdata[tid] += sdata[tid + s];\n",
+		 "        float ka_v = sdata[tid] + sdata[tid + 32];\n",
+		 "    }\n    __syncthreads(); /* every thread reads sdata[0] below */\n    float total = sdata[0];\n"},
+		{"\tif (threadIdx.x < 32) {", "\t\tint ka_v = t[threadIdx.x] + t[threadIdx.x + 32];\n",
+		 "\t\tif (threadIdx.x == 0) t[0] = ka_v;\n\t}\n\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+		char why[256], err[4096], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply("seq-reduction", src[i], strlen(src[i]), NULL, NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_OK)
+			fail_msg("shape %zu: rc %d: %s", i, rc, why);
+		for (int j = 0; j < 3; j++)
+			if (!strstr(out, want[i][j]))
+				fail_msg("shape %zu lacks '%s':\n%s", i, want[i][j], out);
+		if (i == 1 && strstr(out, "for (int s"))
+			fail_msg("a 64-value tree keeps a loop:\n%s", out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("shape %zu does not compile:\n%s", i, err);
+		free(out);
 	}
 }
 
@@ -247,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_and_offline_coder),
 		cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

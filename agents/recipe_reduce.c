@@ -1,0 +1,578 @@
+/* agents/recipe_reduce.c: the seq-reduction recipe (rule
+ * div-interleaved-reduction).  A block's shared-memory tree in
+ * interleaved addressing,
+ *     for (unsigned s = 1; s < blockDim.x; s *= 2) {
+ *         if (tid % (2 * s) == 0) sh[tid] += sh[tid + s];   (or: i = 2 * s * tid;
+ *         __syncthreads();                                        if (i < B) sh[i] += sh[i + s];)
+ *     }
+ * keeps every warp busy with a few useful lanes to the last step (or, in
+ * the index variant, strides the shared accesses by 2s words).  The recipe
+ * rewrites it into sequential addressing, `if (tid < s) sh[tid] +=
+ * sh[tid + s]` for s = B/2 down to 64, and hands the last 64 values to
+ * warp 0, which adds them with __shfl_down_sync; thread 0 stores the total
+ * in sh[0], where the rest of the kernel reads it (a barrier follows unless
+ * only thread 0 reads it).  The order of the additions changes: a float
+ * sum is not bit-identical, which is why the bench decides.
+ *
+ * A loop already in sequential addressing (`for (s = B/2; s > 0; s >>= 1)
+ * if (tid < s) ...`) gets the same rewrite: its last five steps become
+ * shuffles that pair the same elements, so the result is the same bytes.
+ *
+ * What it proves first (else it declines, saying which): the loop is a
+ * top-level statement of the kernel, its body the if and a barrier; the
+ * array is a __shared__ array of the kernel of an arithmetic type; tid is
+ * threadIdx.x or a local copy never assigned again; the tree's width B is
+ * a power of two from 64 to 1024, known from a literal (the loop's bound)
+ * or from the block of every launch in the file, and no larger than the
+ * array; no return before the loop (the shuffles need warp 0 whole);
+ * after the loop the kernel reads the array only as sh[0] and never
+ * writes it.  One tree per kernel: a second one over the same array
+ * would write it after the first. */
+#include "agents/recipe.h"
+#include "util/error.h"
+#include <ctype.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPOS ((size_t)-1)
+
+enum { TREE_MODULO = 1, TREE_INDEX, TREE_SEQUENTIAL };
+
+typedef struct tree {
+	ka_recipe_ctx *c;
+	int form;
+	char s[64], stype[64]; /* the stride variable and its declared type */
+	char bound[64];        /* B as the loop writes it: a literal or blockDim.x */
+	char sh[64], elem[32]; /* the shared array and its element type */
+	char tid[64];          /* threadIdx.x or its local copy */
+	long width, sh_size;   /* B once proven; the array's literal size (0: not literal) */
+	size_t loop_s, loop_e; /* the loop statement */
+	size_t body_s, body_e; /* the kernel body, inside its braces */
+} tree;
+
+static int is_ident(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* A decimal literal with nothing after it (a U suffix allowed). */
+static int literal(const char *s, long *v)
+{
+	char *end;
+	if (!isdigit((unsigned char)s[0]))
+		return 0;
+	*v = strtol(s, &end, 10);
+	if (*end == 'u' || *end == 'U')
+		end++;
+	return *end == 0;
+}
+
+/* The next statement of [*at, end): its range, squeezed into sq. */
+static int next_stmt(const char *t, size_t end, size_t *at, size_t *s, size_t *e, char *sq, size_t cap)
+{
+	*s = ka_csrc_skip_blank(t, end, *at);
+	if (*s >= end)
+		return 0;
+	*e = ka_csrc_stmt_end(t, end, *s);
+	if (*e == NPOS || *e > end || !ka_csrc_squeeze(t, *s, *e, sq, cap))
+		return 0;
+	*at = *e;
+	return 1;
+}
+
+/* 1 when the squeezed text assigns or steps the whole word `name`. */
+static int assigns(const char *sq, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = strstr(sq, name); p; p = strstr(p + 1, name)) {
+		if ((p > sq && (is_ident(p[-1]) || p[-1] == '.')) || is_ident(p[n]))
+			continue;
+		const char *q = p + n;
+		if ((q[0] == '=' && q[1] != '=') || !strncmp(q, "++", 2) || !strncmp(q, "--", 2) ||
+		    (p >= sq + 2 && (!strncmp(p - 2, "++", 2) || !strncmp(p - 2, "--", 2))))
+			return 1;
+		if (q[0] && strchr("+-*/%&|^", q[0]) && q[1] == '=')
+			return 1;
+		if ((!strncmp(q, "<<", 2) || !strncmp(q, ">>", 2)) && q[2] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+/* `[extern] __shared__ T NAME[SIZE];`: 1 when it declares tr->sh (its
+ * element type and literal size noted), -1 when of a type shuffles do not
+ * take, 0 when it declares something else. */
+static int read_shared(tree *tr, const char *sq)
+{
+	static const char *const types[] = {
+		"float", "double", "int", "unsigned int", "unsigned", "long long", "unsigned long long"};
+	const char *p = sq, *br = strchr(sq, '[');
+	size_t a = strlen(tr->sh);
+	if (!strncmp(p, "extern ", 7))
+		p += 7;
+	if (strncmp(p, "__shared__ ", 11) || !br || br - p < (ptrdiff_t)(12 + a) ||
+	    strncmp(br - a, tr->sh, a) || *(br - a - 1) != ' ')
+		return 0;
+	p += 11;
+	size_t tl = (size_t)(br - a - 1 - p);
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (strlen(types[i]) == tl && !strncmp(p, types[i], tl)) {
+			char size[64];
+			snprintf(tr->elem, sizeof tr->elem, "%s", types[i]);
+			snprintf(size, sizeof size, "%s", br + 1);
+			size_t sl = strlen(size);
+			if (sl < 2 || strcmp(size + sl - 2, "];"))
+				return 0; /* more than one declarator */
+			size[sl - 2] = 0;
+			if (!literal(size, &tr->sh_size))
+				tr->sh_size = 0;
+			return 1;
+		}
+	return -1;
+}
+
+/* The loop header `T s = INIT; COND; STEP` (squeezed, split at its
+ * semicolons): the form it allows and the bound. */
+static int read_header(tree *tr, const char *init, const char *cond, const char *step)
+{
+	ka_recipe_ctx *c = tr->c;
+	const char *eq = strchr(init, '=');
+	size_t vb = eq ? (size_t)(eq - init) : 0;
+	while (vb > 0 && is_ident(init[vb - 1]))
+		vb--;
+	if (!eq || vb < 2 || init[vb - 1] != ' ' || (size_t)(eq - init) - vb >= sizeof tr->s)
+		return ka_recipe_decline(c, "the tree loop does not declare its stride ('%s')", init);
+	snprintf(tr->s, sizeof tr->s, "%.*s", (int)((size_t)(eq - init) - vb), init + vb);
+	snprintf(tr->stype, sizeof tr->stype, "%.*s", (int)(vb - 1), init);
+	const char *s = tr->s, *v = eq + 1;
+	size_t n = strlen(s);
+	char w[5][160];
+	if (!strcmp(v, "1")) {
+		snprintf(w[0], sizeof w[0], "%s*=2", s);
+		snprintf(w[1], sizeof w[1], "%s<<=1", s);
+		snprintf(w[2], sizeof w[2], "%s=%s*2", s, s);
+		snprintf(w[3], sizeof w[3], "%s=2*%s", s, s);
+		snprintf(w[4], sizeof w[4], "%s+=%s", s, s);
+		int ok = 0;
+		for (int i = 0; i < 5; i++)
+			ok |= !strcmp(step, w[i]);
+		if (!ok || strncmp(cond, s, n) || cond[n] != '<' || cond[n + 1] == '=')
+			return ka_recipe_decline(
+				c, "the loop 'for (...; %s; %s)' is not a doubling stride below B", cond,
+				step);
+		snprintf(tr->bound, sizeof tr->bound, "%s", cond + n + 1);
+		tr->form = TREE_MODULO; /* or TREE_INDEX, told by the body */
+		return KA_OK;
+	}
+	char h[4][160], z[2][160];
+	snprintf(h[0], sizeof h[0], "%s>>=1", s);
+	snprintf(h[1], sizeof h[1], "%s/=2", s);
+	snprintf(h[2], sizeof h[2], "%s=%s/2", s, s);
+	snprintf(h[3], sizeof h[3], "%s=%s>>1", s, s);
+	snprintf(z[0], sizeof z[0], "%s>0", s);
+	snprintf(z[1], sizeof z[1], "%s>=1", s);
+	int ok = 0;
+	for (int i = 0; i < 4; i++)
+		ok |= !strcmp(step, h[i]);
+	if (!ok || (strcmp(cond, z[0]) && strcmp(cond, z[1])))
+		return ka_recipe_decline(
+			c, "the loop 'for (%s; %s; %s)' is neither a doubling nor a halving stride", init,
+			cond, step);
+	long half;
+	size_t vl = strlen(v);
+	if (literal(v, &half)) {
+		snprintf(tr->bound, sizeof tr->bound, "%ld", half * 2);
+	} else if (vl > 2 && (!strcmp(v + vl - 2, "/2") || (vl > 3 && !strcmp(v + vl - 3, ">>1")))) {
+		snprintf(tr->bound, sizeof tr->bound, "%.*s", (int)(vl - (v[vl - 2] == '/' ? 2 : 3)), v);
+	} else {
+		return ka_recipe_decline(c, "the halving stride starts at '%s', not B / 2", v);
+	}
+	tr->form = TREE_SEQUENTIAL;
+	return KA_OK;
+}
+
+/* `if(COND)SH[A]+=SH[A+s];` (braces allowed): cond, SH and A. */
+static int read_add(tree *tr, const char *sq, char *cond, size_t ccap, char *a, size_t acap)
+{
+	size_t len = strlen(sq), close = strncmp(sq, "if(", 3) ? NPOS : ka_csrc_match(sq, len, 2);
+	if (close == NPOS || close - 3 >= ccap || strstr(sq, "else"))
+		return 0;
+	snprintf(cond, ccap, "%.*s", (int)(close - 3), sq + 3);
+	char add[512];
+	snprintf(add, sizeof add, "%s", sq + close + 1);
+	size_t al = strlen(add);
+	if (add[0] == '{' && al > 2 && add[al - 1] == '}') {
+		memmove(add, add + 1, al - 2);
+		add[al - 2] = 0;
+	}
+	size_t nl = 0;
+	while (is_ident(add[nl]))
+		nl++;
+	if (!nl || nl >= sizeof tr->sh || add[nl] != '[')
+		return 0;
+	size_t rb = ka_csrc_match(add, strlen(add), nl);
+	if (rb == NPOS || rb - nl - 1 >= acap)
+		return 0;
+	snprintf(tr->sh, sizeof tr->sh, "%.*s", (int)nl, add);
+	snprintf(a, acap, "%.*s", (int)(rb - nl - 1), add + nl + 1);
+	char w1[512], w2[512];
+	snprintf(w1, sizeof w1, "%s[%s]+=%s[%s+%s];", tr->sh, a, tr->sh, a, tr->s);
+	snprintf(w2, sizeof w2, "%s[%s]=%s[%s]+%s[%s+%s];", tr->sh, a, tr->sh, a, tr->sh, a, tr->s);
+	return !strcmp(add, w1) || !strcmp(add, w2);
+}
+
+/* `T I=2*s*TID;` in any order of the three factors: TID. */
+static int read_index_decl(tree *tr, const char *sq, const char *index, char *tid, size_t cap)
+{
+	char want[128];
+	snprintf(want, sizeof want, " %s=", index);
+	const char *p = strstr(sq, want);
+	if (!p || p == sq)
+		return 0;
+	char rhs[256], *f[4];
+	snprintf(rhs, sizeof rhs, "%s", p + strlen(want));
+	size_t rl = strlen(rhs);
+	if (!rl || rhs[rl - 1] != ';')
+		return 0;
+	rhs[rl - 1] = 0;
+	int n = 0;
+	for (char *q = strtok(rhs, "*"); q && n < 4; q = strtok(NULL, "*"))
+		f[n++] = q;
+	int two = -1, s = -1;
+	for (int i = 0; i < n; i++) {
+		if (two < 0 && !strcmp(f[i], "2"))
+			two = i;
+		else if (s < 0 && !strcmp(f[i], tr->s))
+			s = i;
+	}
+	if (n != 3 || two < 0 || s < 0)
+		return 0;
+	snprintf(tid, cap, "%s", f[3 - two - s]);
+	return 1;
+}
+
+/* The loop's body: the if (after the index declaration, in that variant)
+ * and a barrier; then the test must be the form's. */
+static int read_body(tree *tr, size_t bs, size_t be)
+{
+	ka_recipe_ctx *c = tr->c;
+	const char *t = c->m->text;
+	char st[3][512], cond[256], a[64], w[8][256];
+	size_t at = bs + 1, s, e;
+	int n = 0;
+	if (t[bs] != '{')
+		return ka_recipe_decline(c, "the tree loop's body is not a block with a barrier");
+	while (n < 3 && next_stmt(t, be, &at, &s, &e, st[n], sizeof st[n]))
+		n++;
+	if (ka_csrc_skip_blank(t, be, at) != be || n < 2 || strcmp(st[n - 1], "__syncthreads();"))
+		return ka_recipe_decline(c,
+					 "the tree loop's body is not `if (...) sh[i] += sh[i + %s]; "
+					 "__syncthreads();`",
+					 tr->s);
+	if (!read_add(tr, st[n - 2], cond, sizeof cond, a, sizeof a))
+		return ka_recipe_decline(c, "'%.80s' does not add sh[i + %s] into sh[i]", st[n - 2], tr->s);
+	const char *s1 = tr->s;
+	if (n == 3) {
+		if (tr->form != TREE_MODULO || !read_index_decl(tr, st[0], a, tr->tid, sizeof tr->tid))
+			return ka_recipe_decline(c, "'%.80s' is not the index 2 * %s * tid", st[0], s1);
+		snprintf(w[0], sizeof w[0], "%s<%s", a, tr->bound);
+		snprintf(w[1], sizeof w[1], "%s+%s<%s", a, s1, tr->bound);
+		if (strcmp(cond, w[0]) && strcmp(cond, w[1]))
+			return ka_recipe_decline(c, "the test '%s' is not %s < %s", cond, a, tr->bound);
+		tr->form = TREE_INDEX;
+		return KA_OK;
+	}
+	snprintf(tr->tid, sizeof tr->tid, "%s", a);
+	if (tr->form == TREE_SEQUENTIAL) {
+		snprintf(w[0], sizeof w[0], "%s<%s", a, s1);
+		snprintf(w[1], sizeof w[1], "%s>%s", s1, a);
+		if (strcmp(cond, w[0]) && strcmp(cond, w[1]))
+			return ka_recipe_decline(c, "the test '%s' of the halving loop is not %s < %s", cond,
+						 a, s1);
+		return KA_OK;
+	}
+	static const char *const forms[] = {"%s%%(2*%s)==0",   "%s%%(%s*2)==0", "(%s%%(2*%s))==0",
+					    "(%s%%(%s*2))==0", "!(%s%%(2*%s))", "(%s&(2*%s-1))==0"};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		snprintf(w[i], sizeof w[i], forms[i], a, s1);
+		if (!strcmp(cond, w[i]))
+			return KA_OK;
+	}
+	return ka_recipe_decline(c, "the test '%s' is not %s %% (2 * %s) == 0", cond, a, s1);
+}
+
+/* tid is threadIdx.x, or a top-level `T tid = threadIdx.x;` before the
+ * loop that nothing assigns afterwards. */
+static int prove_tid(tree *tr)
+{
+	ka_recipe_ctx *c = tr->c;
+	const char *t = c->m->text;
+	if (!strcmp(tr->tid, "threadIdx.x"))
+		return KA_OK;
+	char sq[1024], want[128];
+	size_t at = tr->body_s, s, e;
+	snprintf(want, sizeof want, " %s=threadIdx.x;", tr->tid);
+	while (at < tr->loop_s && next_stmt(t, tr->loop_s, &at, &s, &e, sq, sizeof sq)) {
+		size_t sl = strlen(sq), wl = strlen(want);
+		if (sl <= wl || strcmp(sq + sl - wl, want) || strchr(sq, ',') || strchr(sq, '('))
+			continue;
+		/* the rest of the body must not assign it */
+		static char rest[65536];
+		if (!ka_csrc_squeeze(t, e, tr->body_e, rest, sizeof rest))
+			return ka_recipe_decline(c, "the kernel is too long to read");
+		if (assigns(rest, tr->tid))
+			return ka_recipe_decline(c, "%s is assigned after `%s`", tr->tid, sq);
+		return KA_OK;
+	}
+	return ka_recipe_decline(c, "%s is not threadIdx.x (no `T %s = threadIdx.x;` before the loop)",
+				 tr->tid, tr->tid);
+}
+
+/* The block of a launch, when it is a literal (`256`, `dim3(256, 1, 1)`). */
+static int launch_block(const ka_csrc *m, const ka_csrc_launch *l, long *v)
+{
+	char sq[128];
+	if (!ka_csrc_squeeze(m->text, l->cfg[1].s, l->cfg[1].e, sq, sizeof sq))
+		return 0;
+	if (literal(sq, v))
+		return 1;
+	size_t n = strlen(sq);
+	if (strncmp(sq, "dim3(", 5) || n < 7 || sq[n - 1] != ')')
+		return 0;
+	sq[n - 1] = 0;
+	const char *p = sq + 5;
+	size_t k = strcspn(p, ",");
+	char x[64];
+	snprintf(x, sizeof x, "%.*s", (int)k, p);
+	return literal(x, v) && (!p[k] || !strcmp(p + k, ",1") || !strcmp(p + k, ",1,1"));
+}
+
+/* B: the loop's literal, or the one literal block of every launch. */
+static int prove_width(tree *tr)
+{
+	ka_recipe_ctx *c = tr->c;
+	const ka_csrc *m = c->m;
+	long lit = 0, blk;
+	int from_loop = literal(tr->bound, &lit), launches = 0;
+	if (!from_loop && strcmp(tr->bound, "blockDim.x"))
+		return ka_recipe_decline(c, "the tree's width '%s' is neither a literal nor blockDim.x",
+					 tr->bound);
+	for (int i = 0; i < m->nlaunches; i++) {
+		const ka_csrc_launch *l = &m->l[i];
+		if (strcmp(l->kernel, c->k->name))
+			continue;
+		if (!launch_block(m, l, &blk)) {
+			if (from_loop)
+				continue;
+			return ka_recipe_decline(
+				c, "blockDim.x is not provable: a launch's block is not a literal");
+		}
+		if (launches++ && blk != tr->width)
+			return ka_recipe_decline(c, "the launches use blocks of %ld and %ld threads",
+						 tr->width, blk);
+		tr->width = blk;
+	}
+	if (from_loop) {
+		if (launches && tr->width != lit)
+			return ka_recipe_decline(c, "launched with %ld threads for a tree of %ld values",
+						 tr->width, lit);
+		tr->width = lit;
+	} else if (!launches) {
+		return ka_recipe_decline(c, "blockDim.x is not provable: no launch of %s in this file",
+					 c->k->name);
+	}
+	if (tr->width < 64 || tr->width > 1024 || (tr->width & (tr->width - 1)))
+		return ka_recipe_decline(c, "a tree of %ld values (a power of two from 64 to 1024 only)",
+					 tr->width);
+	if (tr->sh_size && tr->sh_size < tr->width)
+		return ka_recipe_decline(c, "%s holds %ld values, the tree %ld", tr->sh, tr->sh_size,
+					 tr->width);
+	return KA_OK;
+}
+
+/* After the loop the array is only read, as SH[0]; *barrier = 0 when only
+ * thread 0 reads it (`if (tid == 0) ...` statements). */
+static int check_after(tree *tr, int *barrier)
+{
+	ka_recipe_ctx *c = tr->c;
+	const char *t = c->m->text;
+	static char sq[65536];
+	size_t at = tr->loop_e, s, e, n = strlen(tr->sh);
+	char g1[128], g2[128], g3[64], elem0[80];
+	snprintf(elem0, sizeof elem0, "%s[0]", tr->sh);
+	snprintf(g1, sizeof g1, "if(%s==0)", tr->tid);
+	snprintf(g2, sizeof g2, "if(0==%s)", tr->tid);
+	snprintf(g3, sizeof g3, "if(threadIdx.x==0)");
+	*barrier = 0;
+	while (next_stmt(t, tr->body_e, &at, &s, &e, sq, sizeof sq)) {
+		if (!ka_csrc_has_word(t, s, e, tr->sh))
+			continue;
+		for (const char *p = strstr(sq, tr->sh); p; p = strstr(p + 1, tr->sh))
+			if (!(p > sq && (is_ident(p[-1]) || p[-1] == '.')) && !is_ident(p[n]) &&
+			    strncmp(p + n, "[0]", 3))
+				return ka_recipe_decline(
+					c, "after the tree the kernel uses %s other than as %s[0]", tr->sh,
+					tr->sh);
+		if (assigns(sq, elem0))
+			return ka_recipe_decline(c, "after the tree the kernel writes %s", elem0);
+		if ((strncmp(sq, g1, strlen(g1)) && strncmp(sq, g2, strlen(g2)) &&
+		     strncmp(sq, g3, strlen(g3))) ||
+		    ka_csrc_has_word(t, s, e, "else"))
+			*barrier = 1;
+	}
+	if (ka_csrc_skip_blank(t, tr->body_e, at) != tr->body_e)
+		return ka_recipe_decline(c, "cannot read the kernel after the tree");
+	return KA_OK;
+}
+
+/* The rewritten tree, indented like the loop it replaces (ind; in one
+ * level: in). */
+static void emit(const tree *tr, int barrier, const char *ind, const char *in, ka_buf *b)
+{
+	const char *s = tr->s, *x = tr->tid, *sh = tr->sh;
+	ka_buf_adds(
+		b, "/* sequential addressing: contiguous active threads, conflict-free shared accesses */\n");
+	if (tr->width > 64)
+		ka_buf_printf(b,
+			      "%sfor (%s %s = %ld; %s > 32; %s >>= 1) {\n"
+			      "%s%sif (%s < %s) %s[%s] += %s[%s + %s];\n"
+			      "%s%s__syncthreads();\n"
+			      "%s}\n",
+			      ind, tr->stype, s, tr->width / 2, s, s, ind, in, x, s, sh, x, sh, x, s, ind, in,
+			      ind);
+	ka_buf_printf(
+		b,
+		"%sif (%s < 32) { /* the last 64 values: warp 0 with shuffles */\n"
+		"%s%s%s ka_v = %s[%s] + %s[%s + 32];\n"
+		"%s%sfor (int ka_o = 16; ka_o > 0; ka_o >>= 1) ka_v += __shfl_down_sync(0xffffffffu, ka_v, "
+		"ka_o);\n"
+		"%s%sif (%s == 0) %s[0] = ka_v;\n"
+		"%s}",
+		ind, x, ind, in, tr->elem, sh, x, sh, x, ind, in, ind, in, x, sh, ind);
+	if (barrier)
+		ka_buf_printf(b, "\n%s__syncthreads(); /* every thread reads %s[0] below */", ind, sh);
+}
+
+/* Read the top-level loop [s, e) as a tree; KA_OK when it is one. */
+static int read_tree(tree *tr, size_t s, size_t e)
+{
+	ka_recipe_ctx *c = tr->c;
+	const char *t = c->m->text;
+	size_t po = ka_csrc_skip_blank(t, e, s + 3), pc = ka_csrc_match(t, e, po), semi[2], ns = 0;
+	if (t[po] != '(' || pc == NPOS)
+		return ka_recipe_decline(c, "cannot read a loop header");
+	for (size_t i = po + 1; i < pc && ns < 2; i++) {
+		if (t[i] == '(' && (i = ka_csrc_match(t, pc, i)) == NPOS)
+			break;
+		if (t[i] == ';')
+			semi[ns++] = i;
+	}
+	char init[160], cond[160], step[160];
+	if (ns != 2 || !ka_csrc_squeeze(t, po + 1, semi[0], init, sizeof init) ||
+	    !ka_csrc_squeeze(t, semi[0] + 1, semi[1], cond, sizeof cond) ||
+	    !ka_csrc_squeeze(t, semi[1] + 1, pc, step, sizeof step))
+		return ka_recipe_decline(c, "cannot read a loop header");
+	tr->loop_s = s;
+	tr->loop_e = e;
+	int rc = read_header(tr, init, cond, step);
+	size_t bs = ka_csrc_skip_blank(t, e, pc + 1);
+	return rc ? rc : read_body(tr, bs, e - 1);
+}
+
+/* The __shared__ declaration of tr->sh among the kernel's top-level
+ * statements. */
+static int find_shared(tree *tr)
+{
+	ka_recipe_ctx *c = tr->c;
+	const char *t = c->m->text;
+	char sq[512];
+	size_t at = tr->body_s, s, e;
+	while (at < tr->loop_s && next_stmt(t, tr->loop_s, &at, &s, &e, sq, sizeof sq)) {
+		int r = read_shared(tr, sq);
+		if (r < 0)
+			return ka_recipe_decline(c, "%s is not an array of float, double or integers",
+						 tr->sh);
+		if (r > 0)
+			return KA_OK;
+	}
+	return ka_recipe_decline(c, "%s is not a __shared__ array declared in the kernel before the tree",
+				 tr->sh);
+}
+
+static int reduce_apply(ka_recipe_ctx *c, ka_buf *out)
+{
+	const char *t = c->m->text;
+	tree tr = {.c = c, .body_s = c->k->body_open + 1, .body_e = c->k->body_close};
+	char first[sizeof c->why] = "";
+	size_t at = tr.body_s;
+	int rc = KA_RECIPE_DECLINED;
+	if (ka_csrc_has_word(t, tr.body_s, tr.body_e, "ka_v") ||
+	    ka_csrc_has_word(t, tr.body_s, tr.body_e, "ka_o"))
+		return ka_recipe_decline(c, "the kernel already uses the names ka_v or ka_o");
+	/* the first top-level loop with a barrier in its body that reads as a
+	 * tree; else the first such loop's reason */
+	while (rc && at < tr.body_e) {
+		size_t s = ka_csrc_skip_blank(t, tr.body_e, at), e = ka_csrc_stmt_end(t, tr.body_e, s);
+		if (s >= tr.body_e || e == NPOS)
+			break;
+		at = e;
+		if (strncmp(t + s, "for", 3) || is_ident(t[s + 3]) ||
+		    !ka_csrc_has_word(t, s, e, "__syncthreads"))
+			continue;
+		tree one = tr;
+		rc = read_tree(&one, s, e);
+		if (rc == KA_OK)
+			tr = one;
+		else if (rc == KA_RECIPE_DECLINED && !first[0])
+			snprintf(first, sizeof first, "%s", c->why);
+		else if (rc < 0)
+			return rc;
+	}
+	if (rc)
+		return first[0] ? ka_recipe_decline(c, "%s", first)
+				: ka_recipe_decline(c,
+						    "no top-level loop with a barrier (a shared-memory tree) "
+						    "in the kernel");
+	int barrier = 1;
+	if (ka_csrc_has_word(t, tr.body_s, tr.loop_s, "return"))
+		return ka_recipe_decline(c, "a return before the tree (the shuffles need warp 0 whole)");
+	rc = find_shared(&tr);
+	if (rc == KA_OK)
+		rc = prove_tid(&tr);
+	if (rc == KA_OK)
+		rc = prove_width(&tr);
+	if (rc == KA_OK)
+		rc = check_after(&tr, &barrier);
+	if (rc)
+		return rc;
+	size_t ls = tr.loop_s;
+	while (ls > 0 && (t[ls - 1] == ' ' || t[ls - 1] == '\t'))
+		ls--;
+	char ind[64];
+	snprintf(ind, sizeof ind, "%.*s", ls > 0 && t[ls - 1] == '\n' ? (int)(tr.loop_s - ls) : 1,
+		 ls > 0 && t[ls - 1] == '\n' ? t + ls : "\t");
+	ka_buf b;
+	ka_buf_init(&b, 1 << 16);
+	emit(&tr, barrier, ind, ind[0] == ' ' ? "    " : "\t", &b);
+	ka_recipe_edits ed = {0};
+	rc = b.data ? ka_recipe_edit(&ed, tr.loop_s, tr.loop_e, b.data)
+		    : ka_error_set(KA_ENOMEM, "out of memory");
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(&b);
+	return rc;
+}
+
+static const char *const reduce_grid[] = {"", NULL};
+
+const ka_recipe ka_recipe_seq_reduction = {
+	.name = "seq-reduction",
+	.summary =
+		"interleaved shared-memory tree -> sequential addressing, the last 64 values by warp shuffles",
+	.rules = "div-interleaved-reduction",
+	.grid = reduce_grid,
+	.apply = reduce_apply,
+};
