@@ -84,8 +84,8 @@ void ka_bench_result_free(ka_bench_result *res);
 int ka_bench_result_parse_correct(const char *text, const ka_bench_spec *spec, ka_bench_result *res);
 /* samples[i]: the exact number of timed pairs timed configuration i must
  * have (the plan's, from ka_bench_config_samples). */
-int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *spec, const int *timed, const int *samples,
-			       ka_bench_result *res);
+int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *spec, const int *timed,
+			       const int *samples, ka_bench_result *res);
 /* The timed pairs of a configuration when the job asks for `samples` (at
  * least 30): a configuration that moves less than 32 MiB gets four times
  * as many, less than 128 MiB twice as many.  Kernels of a few microseconds

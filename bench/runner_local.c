@@ -129,8 +129,8 @@ static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 		rc |= ka_buf_printf(&b, " %d", s->ntensors);
 		for (int k = 0; k < s->ntensors; k++)
 			rc |= ka_buf_printf(&b, " %lld", c->n[k]);
-		rc |= ka_buf_printf(&b, "\nreduce %s %lld\nsamples_for %s %d\n", c->name, c->reduction, c->name,
-				    ka_bench_config_samples(c, j->samples));
+		rc |= ka_buf_printf(&b, "\nreduce %s %lld\nsamples_for %s %d\n", c->name, c->reduction,
+				    c->name, ka_bench_config_samples(c, j->samples));
 	}
 	rc |= ka_buf_adds(&b, "end\n");
 	if (rc || !b.data) { /* a plan cut short must never reach the harness */

@@ -459,9 +459,8 @@ int main(void)
 		cmocka_unit_test(test_spec_draw),      cmocka_unit_test(test_proc_limit_after_close),
 		cmocka_unit_test(test_proc_channels),  cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_cache),          cmocka_unit_test(test_objcheck),
-		cmocka_unit_test(test_exact_samples),
-		cmocka_unit_test(test_config_samples),  cmocka_unit_test(test_find_nvcc),
-		cmocka_unit_test(test_long_paths),
+		cmocka_unit_test(test_exact_samples),  cmocka_unit_test(test_config_samples),
+		cmocka_unit_test(test_find_nvcc),      cmocka_unit_test(test_long_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
