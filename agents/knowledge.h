@@ -90,6 +90,15 @@ typedef struct ka_kdb_evidence {
  * row id. */
 int ka_kdb_add_evidence(ka_kdb *db, const ka_kdb_evidence *e, long long *id_out);
 
+/* 1 when a candidate with this source hash was already measured for task on
+ * arch and was not faster (same, slower, rejected): its latest verdict,
+ * speedup and CI go to the out-parameters (any may be NULL).  0 when no
+ * such row exists, < 0 on error.  The optimize loop does not bench such a
+ * candidate again: a recipe is deterministic, so the same candidate comes
+ * from the same kernel, and what it measured then it measures now. */
+int ka_kdb_measured_before(ka_kdb *db, const char *task, const char *arch, const char *kernel_hash,
+			   char *verdict, size_t cap, double *speedup, double *ci_low, double *ci_high);
+
 #define KA_KDB_RETIRE_FAILURES 3
 #define KA_KDB_RETIRE_POSTERIOR 0.2
 

@@ -243,3 +243,40 @@ int ka_kdb_correct_estimate(ka_kdb *k, const char *rule, const char *arch, doubl
 	*out = rc == KA_OK ? ka_kdb_corrected_estimate(estimate, &s) : estimate;
 	return rc;
 }
+
+int ka_kdb_measured_before(ka_kdb *k, const char *task, const char *arch, const char *kernel_hash,
+			   char *verdict, size_t cap, double *speedup, double *ci_low, double *ci_high)
+{
+	sqlite3_stmt *st = NULL;
+	if (!task || !arch || !kernel_hash)
+		return 0;
+	int rc = kdb_prepare(
+		k,
+		"SELECT verdict, coalesce(speedup, 0), coalesce(ci_low, 0), coalesce(ci_high, 0)"
+		" FROM evidence WHERE task = ?1 AND arch = ?2 AND kernel_hash = ?3"
+		" AND verdict IN ('same', 'slower', 'rejected') ORDER BY at DESC, id DESC LIMIT 1",
+		&st);
+	if (rc != KA_OK)
+		return rc;
+	kdb_bind_text(st, 1, task);
+	kdb_bind_text(st, 2, arch);
+	kdb_bind_text(st, 3, kernel_hash);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW) {
+		if (verdict && cap)
+			snprintf(verdict, cap, "%s", (const char *)sqlite3_column_text(st, 0));
+		if (speedup)
+			*speedup = sqlite3_column_double(st, 1);
+		if (ci_low)
+			*ci_low = sqlite3_column_double(st, 2);
+		if (ci_high)
+			*ci_high = sqlite3_column_double(st, 3);
+		rc = 1;
+	} else if (s == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = kdb_fail(k, "cannot read the evidence");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

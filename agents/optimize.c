@@ -108,7 +108,7 @@ static int tried_before(ka_opt_loop *L, const char *key)
 static void summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
 		      const char *src)
 {
-	if (!L->db || L->o->compile_only)
+	if (!L->db || L->o->compile_only || !strcmp(st->outcome, "known"))
 		return;
 	int verified = !strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 		       !strcmp(res->verdict, "slower") || !strcmp(res->verdict, "rejected");
@@ -169,6 +169,18 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 	int rc = ka_opt_write_text(cd, name, src, path, cap);
 	if (rc)
 		return rc;
+	char was[16];
+	double sp = 0, lo = 0, hi = 0;
+	if (L->db && !L->o->compile_only &&
+	    ka_kdb_measured_before(L->db, L->spec.name, L->arch, st->hash, was, sizeof was, &sp, &lo, &hi) ==
+		    1) {
+		/* long-term memory: this very candidate was measured on this arch */
+		snprintf(st->outcome, sizeof st->outcome, "known");
+		snprintf(st->error, sizeof st->error,
+			 "measured in an earlier run on %s: %s %.3fx [%.3f, %.3f]; not benched again",
+			 L->arch, was, sp, lo, hi);
+		return KA_OK;
+	}
 	rc = verify(L, path, res);
 	if (rc) {
 		snprintf(st->outcome, sizeof st->outcome, "error");
@@ -439,9 +451,10 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 		budget = 64;
 	time_t t0 = time(NULL);
 	while (rc == KA_OK) {
-		int used = 0; /* a declined recipe cost no bench run: not counted */
+		int used = 0; /* a declined or known candidate cost no bench run: not counted */
 		for (int i = 0; i < out->nsteps; i++)
-			used += strcmp(out->steps[i].outcome, "declined") != 0;
+			used += strcmp(out->steps[i].outcome, "declined") &&
+				strcmp(out->steps[i].outcome, "known");
 		if (used >= budget) {
 			snprintf(out->stop, sizeof out->stop, "step budget (%d) used", budget);
 			break;

@@ -235,7 +235,41 @@ static void skills_and_trajectories(void **state)
 	tk_rmdir(dir);
 }
 
+/* A candidate measured before (not faster) is known by its hash, task and
+ * arch; a faster one, another task or another arch is not. */
+static void measured_before_by_hash(void **state)
+{
+	char dir[256], path[512], v[16] = "";
+	double sp = 0, lo = 0, hi = 0;
+	(void)state;
+	tk_tmpdir(dir, sizeof dir);
+	ka_kdb *k = tk_open(dir, path, sizeof path);
+	ka_kdb_evidence e = {.rule = "gmem-uncoalesced-access",
+			     .fix = "warp-per-row",
+			     .task = "gemv",
+			     .kernel_hash = "aa11",
+			     .arch = "sm_90",
+			     .speedup = 1.01,
+			     .ci_low = 0.98,
+			     .ci_high = 1.03,
+			     .verdict = "same"};
+	TK_OK(ka_kdb_add_evidence(k, &e, NULL));
+	e.kernel_hash = "bb22", e.verdict = "faster", e.speedup = 4.0;
+	TK_OK(ka_kdb_add_evidence(k, &e, NULL));
+	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", "aa11", v, sizeof v, &sp, &lo, &hi), 1);
+	assert_string_equal(v, "same");
+	assert_true(sp == 1.01 && lo == 0.98 && hi == 1.03);
+	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", "bb22", v, sizeof v, NULL, NULL, NULL),
+			 0);
+	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_80", "aa11", NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(ka_kdb_measured_before(k, "softmax", "sm_90", "aa11", NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", NULL, NULL, 0, NULL, NULL, NULL), 0);
+	ka_kdb_close(k);
+	tk_rmdir(dir);
+}
+
 const struct CMUnitTest tk_standing_tests[] = {
+	cmocka_unit_test(measured_before_by_hash),
 	cmocka_unit_test(standing_counts_and_median),
 	cmocka_unit_test(learned_rules_retire_and_graduate),
 	cmocka_unit_test(retrieval_ranks_the_expected_rule_first),
