@@ -83,8 +83,7 @@ static int no_memory(void)
 	return KA_EXIT_ERROR;
 }
 
-/* The coder, the knowledge DB, the task: everything that can fail for
- * the whole run fails here, before anything is analysed or written. */
+/* The combinations of options that make no sense: one line, exit 2. */
 static int check_options(const ka_tool_cfg *c)
 {
 	const int fix = c->fix.fix || c->fix.unsafe_fixes || c->fix.diff;
@@ -131,6 +130,8 @@ static int open_task(ka_tool_fixllm *x, const char *dir)
 	return 0;
 }
 
+/* The coder, the knowledge DB, the task: everything that can fail for the
+ * whole run fails here, before anything is analysed or written. */
 int ka_tool_fixllm_new(ka_tool_fixllm **out, const ka_tool_cfg *c)
 {
 	ka_tool_fixllm *x = NULL;

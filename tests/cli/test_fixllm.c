@@ -310,6 +310,37 @@ static void mechanical_fixes_are_not_asked(void **state)
 	stop(&f);
 }
 
+/* From .kcheck.yaml the endpoint and model act only with --fix/--diff: a
+ * plain lint run with that config is no error and asks nothing. */
+static void config_keys(void **state)
+{
+	(void)state;
+	if (!have_nvcc("config_keys"))
+		return;
+	fixture f;
+	char cfg[512];
+	start(&f, "{\"responses\": [" REPLY(GOOD_JSON) "]}");
+	snprintf(cfg, sizeof cfg,
+		 "rules-dir: [%s/rules]\nchecks: \"-*,test-strided-read\"\nllm-base-url: %s\nllm-model: m\n",
+		 FIXTURES, f.m.url);
+	cli_write(f.dir, ".kcheck.yaml", cfg);
+	cli_result r = cli_run(f.dir, ENV, "-q strided.cu");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "");
+	json_t *reqs = ka_mock_requests(&f.m);
+	assert_int_equal(json_array_size(reqs), 0);
+	json_decref(reqs);
+	cli_free(&r);
+	r = cli_run(f.dir, ENV, "-q --diff strided.cu");
+	assert_int_equal(r.status, 1);
+	assert_memory_equal(r.out, HEADER, strlen(HEADER));
+	reqs = ka_mock_requests(&f.m);
+	assert_int_equal(json_array_size(reqs), 1);
+	json_decref(reqs);
+	cli_free(&r);
+	stop(&f);
+}
+
 /* Hard errors: exit 2, one line, nothing asked or written. */
 static void option_errors(void **state)
 {
@@ -360,6 +391,7 @@ int run_fixllm_tests(void)
 		cmocka_unit_test(bad_replies),
 		cmocka_unit_test(no_compiler_no_fix),
 		cmocka_unit_test(mechanical_fixes_are_not_asked),
+		cmocka_unit_test(config_keys),
 		cmocka_unit_test(option_errors),
 	};
 	return cmocka_run_group_tests_name("cli_fix_llm", tests, NULL, NULL);
