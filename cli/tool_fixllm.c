@@ -21,6 +21,7 @@
  * as it was and the run goes on. */
 #include "cli/tools.h"
 #include "agents/coder.h"
+#include "agents/csrc.h"
 #include "agents/knowledge.h"
 #include "analyzer/arch.h"
 #include "bench/runner.h"
@@ -455,6 +456,27 @@ static int offer(ka_tool_fixllm *x, const group *g, file_text *t, ka_coder_reply
 	return rc;
 }
 
+/* The kernel the prompt names and every other kernel of the file must
+ * still be defined or called in the rewrite (the prompt asks the LLM to
+ * keep them; a model that returns only the kernel it was shown would
+ * otherwise delete the rest of the file).  The first one missing, or NULL. */
+static const char *dropped_kernel(const file_text *t, const char *kernel, const ka_coder_reply *rep)
+{
+	static char name[KA_CSRC_NAME];
+	ka_csrc *m = calloc(1, sizeof *m);
+	const char *missing = NULL;
+	if (kernel && !ka_csrc_has_word(rep->source, 0, rep->source_len, kernel))
+		missing = kernel;
+	if (!missing && m && ka_csrc_scan(m, t->text, t->len) == KA_OK)
+		for (int i = 0; i < m->nkernels && !missing; i++)
+			if (!ka_csrc_has_word(rep->source, 0, rep->source_len, m->k[i].name)) {
+				snprintf(name, sizeof name, "%s", m->k[i].name);
+				missing = name;
+			}
+	free(m);
+	return missing;
+}
+
 /* A file --fix may not replace: no write bit at all (as the fix loop). */
 static int read_only(const char *path)
 {
@@ -495,8 +517,9 @@ static int one_kernel(ka_tool_fixllm *x, const ka_ruleset *rs, group *g, ka_lint
 		say(g, "no LLM-made fix: the LLM returned the file unchanged");
 		goto out;
 	}
-	if (kernel && !strstr(rep.source, kernel)) {
-		say(g, "no LLM-made fix: the rewrite no longer has kernel %s", kernel);
+	const char *gone = dropped_kernel(t, kernel, &rep);
+	if (gone) {
+		say(g, "no LLM-made fix: the rewrite drops kernel %s", gone);
 		goto out;
 	}
 	if ((ok = gated(x, g, &req, &rep)) <= 0 || (x->spec && (ok = benched(x, g, t, &rep)) <= 0)) {

@@ -238,7 +238,7 @@ static void fix_keeps_what_does_not_compile(void **state)
 	stop(&f);
 }
 
-/* Replies that give nothing to compile: the file untouched, one line on
+/* Replies that give nothing to compile (or only another kernel): the file untouched, one line on
  * stderr each, the usual exit status. */
 static void bad_replies(void **state)
 {
@@ -250,6 +250,8 @@ static void bad_replies(void **state)
 		 "kcheck: strided.cu: kernel gather: no LLM-made fix: llm: the reply is not valid JSON"},
 		{"{\"responses\": [{\"content\": \"I would rather not.\"}]}",
 		 "kcheck: strided.cu: kernel gather: no LLM-made fix: llm: the reply has no code block"},
+		{"{\"responses\": [{\"content\": \"```cuda\\n__global__ void other(float *o) { o[0] = 1; }\\n```\"}]}",
+		 "kcheck: strided.cu: kernel gather: no LLM-made fix: the rewrite drops kernel gather"},
 		{"{\"responses\": [{\"status\": 500, \"body\": \"{}\"}]}",
 		 "kcheck: strided.cu: kernel gather: no LLM-made fix: llm: HTTP 500"},
 	};
