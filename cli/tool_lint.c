@@ -3,8 +3,9 @@
  * Order of work: options and .kcheck.yaml (tool_getparam.c,
  * tool_parsecfg.c) -> a lint handle (lint/lint.h: rules, all checked
  * before any analysis: a malformed rule is exit 2) -> the run, or the fix
- * loop with --fix/--diff/--export-fixes -> report -> exit status 0 clean /
- * 1 findings at or above --fail-on / 2 error. */
+ * loop with --fix/--diff/--export-fixes, then the LLM-made fixes with
+ * --llm-base-url/--llm-model (tool_fixllm.c) -> report -> exit status 0
+ * clean / 1 findings at or above --fail-on / 2 error. */
 #include "cli/tools.h"
 #include "rules/report.h"
 #include "util/cleanup.h"
@@ -26,7 +27,7 @@ int ka_tool_lint_new(ka_lint **out, const ka_lint_opts *o)
 	return KA_EXIT_ERROR;
 }
 
-static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l)
+static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l, const ka_tool_fixllm *llm)
 {
 	ka_buf out;
 	int rc;
@@ -37,6 +38,7 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l)
 			     .summary = 1,
 			     .fixes = ka_lint_sarif_fixes,
 			     .fixes_ud = l};
+	ro.rewrites = ka_tool_fixllm_applied(llm, &ro.n_rewrites);
 	const char *nc = getenv("NO_COLOR");
 	ro.color = c->color == KA_COLOR_ALWAYS ||
 		   (c->color == KA_COLOR_AUTO && !c->output && isatty(STDOUT_FILENO) && !(nc && *nc));
@@ -140,6 +142,7 @@ int ka_tool_lint(int argc, char **argv)
 	ka_lint_opts lo;
 	ka_lint *l = NULL;
 	ka_lint_result res = KA_LINT_RESULT_INIT;
+	ka_tool_fixllm *llm = NULL;
 	int status, rc;
 	c.arena = ka_arena_new();
 	ka_cleanup_install(); /* SIGINT/SIGTERM: kill the compile gate, remove temporaries */
@@ -150,7 +153,7 @@ int ka_tool_lint(int argc, char **argv)
 		goto out;
 	}
 	lint_opts(&c, &lo);
-	if ((status = ka_tool_lint_new(&l, &lo)))
+	if ((status = ka_tool_fixllm_new(&llm, &c)) || (status = ka_tool_lint_new(&l, &lo)))
 		goto out;
 	if (fix_wanted(&c)) {
 		ka_lint_fix_opts fo = KA_LINT_FIX_OPTS_INIT;
@@ -160,7 +163,10 @@ int ka_tool_lint(int argc, char **argv)
 		fo.export_fixes = c.fix.export_fixes;
 		fo.require_gate = c.fix.require_gate;
 		fo.compile_timeout = c.fix.compile_timeout;
+		fo.want_texts = llm && c.fix.diff; /* the LLM's patch follows the fix loop's */
 		rc = ka_lint_fix(l, c.paths, c.npaths, &fo, &res);
+		if (rc == KA_OK && llm && (status = ka_tool_fixllm_run(llm, l, &c, &res)))
+			goto out;
 	} else {
 		rc = ka_lint_run(l, c.paths, c.npaths, &res);
 	}
@@ -171,13 +177,14 @@ int ka_tool_lint(int argc, char **argv)
 	}
 	if (c.sort == KA_SORT_IMPACT)
 		ka_findings_sort_impact(&res.findings);
-	if (!c.fix.diff && write_report(&c, &res.findings, l))
+	if (!c.fix.diff && write_report(&c, &res.findings, l, llm))
 		goto out;
 	status = exit_status(&c, &res.findings, res.failed);
 out:
 	if (status < 0)
 		status = KA_EXIT_CLEAN; /* --help, --version */
 	ka_lint_result_free(&res);
+	ka_tool_fixllm_free(llm);
 	ka_lint_free(l);
 	ka_arena_free(c.arena);
 	return status;

@@ -79,6 +79,16 @@ static const ka_opt table[] = {
 	 "fail (exit 2) when no nvcc/hipcc can check the fixed files"},
 	{"--compile-timeout", NULL, L, KA_OPT_INT, F(fix.compile_timeout), 0, NULL, 1, 3600, 0, NULL, 0, 0,
 	 "Fixes (docs/rewriter.md)", "SEC", 0, 0, "time limit of one compile of the gate (default 60)"},
+	{"--llm-base-url", NULL, L, KA_OPT_STR, F(llm.base_url), 0, NULL, 0, 0, 0, "llm-base-url", 0, 0,
+	 "Fixes (docs/rewriter.md)", "URL", 0, 0,
+	 "with --fix/--diff, an LLM (OpenAI-compatible) rewrites\n"
+	 "kernels whose findings have no mechanical fix; key\n"
+	 "from KERNELARC_LLM_API_KEY or OPENAI_API_KEY"},
+	{"--llm-model", NULL, L, KA_OPT_STR, F(llm.model), 0, NULL, 0, 0, 0, "llm-model", 0, 0,
+	 "Fixes (docs/rewriter.md)", "M", 0, 0, "the model of --llm-base-url"},
+	{"--task", NULL, L, KA_OPT_STR, F(llm.task), 0, NULL, 0, 0, 0, NULL, 0, 0, "Fixes (docs/rewriter.md)",
+	 "DIR", 0, 0,
+	 "offer an LLM-made fix only when the bench of task DIR\nmeasures it faster (needs a GPU)"},
 	{"--fail-on", NULL, L, KA_OPT_ENUM, F(fail_on), 0, levels, 0, 0, 0, "fail-on", 0, 0, "Exit status",
 	 NULL, 36, 0, "findings that fail the run (default warning)"},
 	{"--exit-zero", NULL, L, KA_OPT_FLAG, F(exit_zero), 0, NULL, 0, 0, 0, NULL, 0, 0, "Exit status", NULL,

@@ -10,6 +10,8 @@
  *   tool_rules.c     kcheck rules list|show|new|test, --explain
  *   tool_help.c      --help, --version, error lines
  *   tool_facts.c     kcheck facts ... (the analyzer's dump)
+ *   tool_fixllm.c    --fix/--diff with an LLM: rewrites for findings that
+ *                    have no mechanical fix, gated (and benched) first
  * kcheck bench ... is bench/bench.h's ka_bench_main.
  */
 #ifndef KA_CLI_TOOLS_H
@@ -74,6 +76,10 @@ typedef struct ka_tool_cfg {
 		int compile_timeout; /* --compile-timeout SEC; 0 = 60 */
 		const char *export_fixes;
 	} fix;
+	struct { /* --llm-base-url, --llm-model, --task: LLM-made fixes (tool_fixllm.c) */
+		const char *base_url, *model;
+		const char *task; /* a bench task folder: offer only what it measures faster */
+	} llm;
 	int facts_format;       /* kcheck facts: KA_FACTS_* */
 	int print_clang_args;   /* kcheck facts --print-clang-args */
 	int rules_format;       /* kcheck rules list: KA_RULES_* */
@@ -141,6 +147,23 @@ int ka_tool_lint(int argc, char **argv);
 /* ka_lint_new, and on failure print its error (the rule files' problems
  * as they are, or one line) and return KA_EXIT_ERROR. */
 int ka_tool_lint_new(ka_lint **out, const ka_lint_opts *o);
+
+/* tool_fixllm.c: LLM-made fixes, after the fix loop of --fix/--diff. */
+typedef struct ka_tool_fixllm ka_tool_fixllm;
+/* *out NULL (and 0) when no LLM option is given.  Checked before anything
+ * is analysed or written: KA_EXIT_ERROR after a one-line error for
+ * --llm-base-url without --llm-model, an LLM option without --fix/--diff,
+ * a bad URL, --task with a bad task or without a CUDA device. */
+int ka_tool_fixllm_new(ka_tool_fixllm **out, const ka_tool_cfg *c);
+/* Ask for, gate (and with --task bench) a rewrite per kernel whose
+ * findings have no mechanical fix; print it (--diff) or write it (--fix,
+ * then res is analysed again).  A kernel that gets none is one line on
+ * stderr.  0, or KA_EXIT_ERROR after a one-line error (the run could not
+ * go on); res->failed is set when a file could not be written. */
+int ka_tool_fixllm_run(ka_tool_fixllm *x, ka_lint *l, const ka_tool_cfg *c, ka_lint_result *res);
+/* The rewrites written, for the report (owned by x). */
+const struct ka_report_rewrite *ka_tool_fixllm_applied(const ka_tool_fixllm *x, size_t *n);
+void ka_tool_fixllm_free(ka_tool_fixllm *x);
 
 /* tool_rules.c */
 /* `kcheck optimize TASK ...` (tool_optimize.c). */

@@ -12,6 +12,18 @@
 #include "rules/source.h"
 #include "util/buf.h"
 
+/* A whole-file rewrite applied beside the findings' own fixes: today an
+ * LLM-made one (`kcheck --fix --llm-model M`, cli/tool_fixllm.c).  Reports
+ * list them after the findings so that a reader knows what to review:
+ * text one line each, JSON `llm_fixes`, SARIF a notification of the run's
+ * invocation.  Every string is the caller's. */
+typedef struct ka_report_rewrite {
+	const char *file;
+	const char *kernel; /* NULL: the file as a whole */
+	const char *rules;  /* the rule ids it answers, comma-separated */
+	const char *model;  /* the LLM that wrote it */
+} ka_report_rewrite;
+
 typedef struct ka_report_opts {
 	int color;               /* ANSI colours (text) */
 	int excerpt;             /* source line + caret under each finding (text) */
@@ -23,6 +35,8 @@ typedef struct ka_report_opts {
 	 * set by whoever links the rewriter.  May be NULL. */
 	char *(*fixes)(const ka_finding *f, void *ud);
 	void *fixes_ud;
+	const ka_report_rewrite *rewrites; /* applied LLM-made rewrites; may be NULL */
+	size_t n_rewrites;
 } ka_report_opts;
 
 /* Indices into fs of each kernel's costliest finding (report_summary.c);

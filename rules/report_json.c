@@ -3,7 +3,9 @@
  *    end_line, end_column, begin_offset, end_offset, rule, severity,
  *    message, kernel, title, category, impact, estimate, basis, fix,
  *    fix_safety}, ...], "kernels": [costliest finding per kernel],
- *    "summary": {"error": n, "warning": n, "note": n}}
+ *    "summary": {"error": n, "warning": n, "note": n}}, and with applied
+ *    LLM-made rewrites "llm_fixes": [{file, kernel, rules: [ids], model,
+ *    llm_made: true, applied: true}]
  * Absent values are JSON null; columns are bytes, 1-based.  Text that is
  * not valid UTF-8 (a Latin-1 file name) gets U+FFFD for each bad byte. */
 #include "rules/report.h"
@@ -11,6 +13,7 @@
 #include "util/error.h"
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Set key to v (stolen); a NULL v (out of memory) or a failed set marks
  * the object bad. */
@@ -76,6 +79,43 @@ static int kernels_json(json_t *root, const ka_findings *fs)
 	return rc;
 }
 
+/* "llm_fixes": the applied LLM-made rewrites (only when there are any, so
+ * that a report without them reads as it always did). */
+static int rewrites_json(json_t *root, const ka_report_opts *o)
+{
+	json_t *arr = o->n_rewrites ? json_array() : NULL;
+	int bad = o->n_rewrites && !arr;
+	for (size_t i = 0; arr && i < o->n_rewrites; i++) {
+		const ka_report_rewrite *w = &o->rewrites[i];
+		json_t *ids = json_array(), *j = json_object();
+		for (const char *p = w->rules ? w->rules : ""; ids && *p;) {
+			size_t n = strcspn(p, ",");
+			char *id = n ? strndup(p, n) : NULL;
+			if (n && (!id || json_array_append_new(ids, ka_json_text(id)) != 0))
+				bad = 1;
+			free(id);
+			p += n + (p[n] == ',');
+		}
+		if (!j || !ids) {
+			json_decref(ids);
+			json_decref(j);
+			bad = 1;
+			break;
+		}
+		put(j, "file", ka_json_text(w->file), &bad);
+		put(j, "kernel", ka_json_text(w->kernel), &bad);
+		put(j, "rules", ids, &bad);
+		put(j, "model", ka_json_text(w->model), &bad);
+		put(j, "llm_made", json_true(), &bad);
+		put(j, "applied", json_true(), &bad);
+		if (json_array_append_new(arr, j) != 0)
+			bad = 1;
+	}
+	if (arr)
+		put(root, "llm_fixes", arr, &bad);
+	return bad ? KA_ENOMEM : KA_OK;
+}
+
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 {
 	int rc = KA_ENOMEM;
@@ -101,6 +141,8 @@ int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 	    json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR], "warning", count[KA_SEV_WARNING],
 		      "note", count[KA_SEV_NOTE]),
 	    &bad);
+	if (!bad && rewrites_json(root, o) != KA_OK)
+		goto out;
 	if (bad || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))
 		goto out;
 	rc = ka_buf_adds(out, text);

@@ -5,7 +5,8 @@
  * at a region whose columns are UTF-16 code units (converted from the
  * analyzer's byte columns with the source line at hand).  Text that is not
  * valid UTF-8 gets U+FFFD for each bad byte (utf8.h); URIs are
- * percent-encoded bytes. */
+ * percent-encoded bytes.  Applied LLM-made rewrites (ka_report_rewrite)
+ * are notifications of the run's invocation, each with properties.llmMade. */
 #include "rules/report.h"
 #include "rules/utf8.h"
 #include "util/error.h"
@@ -122,6 +123,35 @@ static int find_index(json_t *rules, const char *id)
 	return -1;
 }
 
+/* runs[0].invocations: one, with a note per applied LLM-made rewrite
+ * (SARIF has no place for a fix whose finding is gone: it was applied). */
+static json_t *invocations_json(const ka_report_opts *o)
+{
+	json_t *notes = json_array();
+	for (size_t i = 0; notes && i < o->n_rewrites; i++) {
+		const ka_report_rewrite *w = &o->rewrites[i];
+		ka_buf b;
+		ka_buf_init(&b, 1 << 16);
+		ka_buf_printf(&b, "LLM-made fix (model %s) applied%s%s for [%s]; review it",
+			      w->model ? w->model : "", w->kernel ? " to kernel " : "",
+			      w->kernel ? w->kernel : "", w->rules ? w->rules : "");
+		json_t *n = json_pack("{s:s, s:{s:o}, s:[{s:{s:{s:o}}}], s:{s:s}, s:{s:b, s:o, s:o, s:o}}",
+				      "level", "note", "message", "text", ka_json_text(b.data ? b.data : ""),
+				      "locations", "physicalLocation", "artifactLocation", "uri",
+				      uri_of(w->file), "descriptor", "id", "llm-made-fix", "properties",
+				      "llmMade", 1, "model", ka_json_text(w->model), "kernel",
+				      ka_json_text(w->kernel), "rules", ka_json_text(w->rules));
+		ka_buf_free(&b);
+		if (!n || json_array_append_new(notes, n) != 0) {
+			json_decref(notes);
+			return NULL;
+		}
+	}
+	return notes ? json_pack("[{s:b, s:o}]", "executionSuccessful", 1, "toolExecutionNotifications",
+				 notes)
+		     : NULL;
+}
+
 int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 {
 	int rc = KA_ENOMEM;
@@ -150,6 +180,12 @@ int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
 			 "driver", "name", "kcheck", "version", ka_json_text(o->version ? o->version : "0"),
 			 "rules", rules, "results", results, "columnKind", "utf16CodeUnits");
+	if (root && o->n_rewrites) {
+		json_t *inv = invocations_json(o);
+		json_t *run = json_array_get(json_object_get(root, "runs"), 0);
+		if (!inv || json_object_set_new(run, "invocations", inv) != 0)
+			goto out;
+	}
 	if (!root || !(text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER)))
 		goto out;
 	rc = ka_buf_adds(out, text);

@@ -127,6 +127,32 @@ static int add_summary(ka_buf *out, const ka_findings *fs)
 	return rc;
 }
 
+/* "file: kernel K: LLM-made fix (model M) applied for [rules]; review it",
+ * one line per rewrite: the model's output is never trusted unread. */
+static int add_rewrites(ka_buf *out, const ka_report_opts *o)
+{
+	int rc = KA_OK;
+	for (size_t i = 0; i < o->n_rewrites && rc == KA_OK; i++) {
+		const ka_report_rewrite *w = &o->rewrites[i];
+		rc = ka_report_escape(out, w->file);
+		if (rc == KA_OK && w->kernel)
+			rc = ka_buf_adds(out, ": kernel ");
+		if (rc == KA_OK && w->kernel)
+			rc = ka_report_escape(out, w->kernel);
+		if (rc == KA_OK)
+			rc = ka_buf_adds(out, ": LLM-made fix (model ");
+		if (rc == KA_OK)
+			rc = ka_report_escape(out, w->model);
+		if (rc == KA_OK)
+			rc = ka_buf_adds(out, ") applied for [");
+		if (rc == KA_OK)
+			rc = ka_report_escape(out, w->rules);
+		if (rc == KA_OK)
+			rc = ka_buf_adds(out, "]; review it\n");
+	}
+	return rc;
+}
+
 int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 {
 	int rc = KA_OK;
@@ -152,5 +178,7 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 	}
 	if (rc == KA_OK && o->summary)
 		rc = add_summary(out, fs);
+	if (rc == KA_OK)
+		rc = add_rewrites(out, o);
 	return rc;
 }

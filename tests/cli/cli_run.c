@@ -90,8 +90,10 @@ void cli_free(cli_result *r)
 
 int main(void)
 {
-#ifdef KA_CLI_FRONTEND_ONLY
+#if defined(KA_CLI_FRONTEND_ONLY)
 	int failed = run_frontend_tests();
+#elif defined(KA_CLI_FIXLLM_ONLY)
+	int failed = run_fixllm_tests();
 #else
 	int failed = run_cli_tests();
 	failed += run_lint_tests();

@@ -40,5 +40,6 @@ int run_lint_tests(void);
 int run_frontend_tests(void);
 int run_config_tests(void);
 int run_output_tests(void);
+int run_fixllm_tests(void);
 
 #endif
