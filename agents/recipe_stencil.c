@@ -172,8 +172,6 @@ static int elem_type(ka_recipe_ctx *c, sshape *sh)
 	int ip = ka_csrc_param_index(c->k, sh->in), op = ka_csrc_param_index(c->k, sh->out);
 	if (ip < 0 || op < 0 || !c->k->params[ip].is_pointer || !c->k->params[op].is_pointer)
 		return ka_recipe_decline(c, "%s and %s are not pointer parameters", sh->in, sh->out);
-	if (!strcmp(sh->in, sh->out))
-		return ka_recipe_decline(c, "the stencil reads and writes the same array %s", sh->in);
 	char ty[160];
 	snprintf(ty, sizeof ty, "%s", c->k->params[ip].type);
 	static const char *const drop[] = {"const", "__restrict__", "*", " "};
@@ -197,8 +195,8 @@ static int read_kdecl(ka_recipe_ctx *c, sshape *sh, const char *sq, size_t s, si
 			sp = q;
 	if (!eq || !sp || strcmp(eq, want) || eq - sp - 1 < 1 || (size_t)(eq - sp) >= sizeof sh->idx)
 		return ka_recipe_decline(c,
-					 "the statement after the bound check is neither `T k = %s;` nor the "
-					 "edge/interior if-else",
+					 "not a five-point stencil: after the bound check comes neither "
+					 "`T k = %s;` nor an edge/interior if-else",
 					 sh->idx);
 	for (const char *q = sp + 1; q < eq; q++)
 		if (!is_ident(*q))
@@ -225,6 +223,8 @@ static int read_copy(ka_recipe_ctx *c, sshape *sh, const char *sq)
 	if (!lb2 || strcmp(lb2, want) || !sh->in[0])
 		return ka_recipe_decline(c, "the edge branch is not the copy `OUT[%s] = IN[%s];`", sh->idx,
 					 sh->idx);
+	if (!strcmp(sh->in, sh->out))
+		return ka_recipe_decline(c, "the stencil reads and writes the same array %s", sh->in);
 	return KA_OK;
 }
 
@@ -311,12 +311,17 @@ static int read_sshape(ka_recipe_ctx *c, sshape *sh)
 	return rc;
 }
 
-/* [s, e) one tab deeper, with the north, centre and south loads of IN
- * replaced by their registers. */
+/* [s, e) at two tabs (its later lines keep their indentation relative to
+ * its first), with the north, centre and south loads of IN replaced by
+ * their registers. */
 static void add_moved(ka_buf *b, const sshape *sh, const char *t, size_t s, size_t e)
 {
 	static const char *const reg[NKINDS] = {"ka_c", "ka_n", "ka_s", NULL, NULL};
+	size_t ind = s; /* the first line's indentation: [ind, s) */
+	while (ind > 0 && (t[ind - 1] == ' ' || t[ind - 1] == '\t'))
+		ind--;
 	int q = 0;
+	ka_buf_adds(b, "\t\t");
 	for (size_t i = s; i < e;) {
 		while (q < sh->nloads && sh->load[q].s < i)
 			q++;
@@ -326,8 +331,10 @@ static void add_moved(ka_buf *b, const sshape *sh, const char *t, size_t s, size
 			continue;
 		}
 		ka_buf_addc(b, t[i]);
-		if (t[i++] == '\n')
-			ka_buf_addc(b, '\t');
+		if (t[i++] == '\n' && e - i > s - ind && !memcmp(t + i, t + ind, s - ind)) {
+			ka_buf_adds(b, "\t\t");
+			i += s - ind;
+		}
 	}
 }
 
@@ -371,7 +378,6 @@ static void write_body(const sshape *sh, const char *t, long rows, ka_buf *b)
 		      d->itype, d->itype, rows, d->h, d->j, d->w, sh->elem, zero, zero, rows, d->itype, d->i,
 		      d->i, d->h);
 	if (sh->kdecl_e) {
-		ka_buf_adds(b, "\t\t");
 		add_moved(b, sh, t, sh->kdecl_s, sh->kdecl_e);
 		ka_buf_adds(b, "\n");
 	}
@@ -381,7 +387,7 @@ static void write_body(const sshape *sh, const char *t, long rows, ka_buf *b)
 	add_load(b, sh, t, NORTH);
 	ka_buf_printf(b, ";\n\t\t}\n\t\tconst %s ka_s = %s + 1 < %s ? ", sh->elem, d->i, d->h);
 	add_load(b, sh, t, SOUTH);
-	ka_buf_printf(b, " : %s;\n\t\t", zero);
+	ka_buf_printf(b, " : %s;\n", zero);
 	add_moved(b, sh, t, sh->if_s, sh->if_e);
 	ka_buf_adds(b, "\n\t\tka_n = ka_c;\n\t\tka_c = ka_s;\n\t}\n}");
 }
