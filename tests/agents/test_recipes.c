@@ -424,6 +424,15 @@ static void test_registry_and_offline_coder(void **st)
 	assert_null(ka_recipe_find("nosuch"));
 	assert_true(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced-access"));
 	assert_false(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced"));
+	/* the rule that fires on stencil2d calls for both 2-D recipes, the stencil first */
+	assert_true(ka_recipe_serves(ka_recipe_find("stencil-column"), "gmem-narrow-blockdim-x"));
+	assert_true(ka_recipe_serves(ka_recipe_find("launch-tune-2d"), "gmem-narrow-blockdim-x"));
+	size_t at_col = 0, at_2d = 0;
+	for (size_t i = 0; i < ka_recipe_count(); i++) {
+		at_col = strcmp(ka_recipe_get(i)->name, "stencil-column") ? at_col : i;
+		at_2d = strcmp(ka_recipe_get(i)->name, "launch-tune-2d") ? at_2d : i;
+	}
+	assert_true(at_col < at_2d);
 	char why[64], *out;
 	size_t n;
 	assert_int_equal(ka_recipe_apply("nosuch", "x", 1, NULL, NULL, &out, &n, why, sizeof why),
