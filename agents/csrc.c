@@ -257,6 +257,33 @@ static int split_list(const char *t, size_t len, size_t open, size_t close, ka_c
 	return KA_OK;
 }
 
+int ka_csrc_split(const char *t, size_t len, size_t open, size_t close, ka_csrc_range *out, int max, int *n)
+{
+	return split_list(t, len, open, close, out, max, n);
+}
+
+size_t ka_csrc_block_of(const char *t, size_t len, size_t at)
+{
+	size_t open[128];
+	int depth = 0;
+	for (size_t i = 0; i < at && i < len;) {
+		size_t j = skip_unit(t, len, i);
+		if (j != i) {
+			i = j;
+			continue;
+		}
+		if (t[i] == '{') {
+			if (depth == (int)(sizeof open / sizeof open[0]))
+				return NPOS; /* deeper than any kernel file we read */
+			open[depth++] = i;
+		} else if (t[i] == '}' && depth > 0) {
+			depth--;
+		}
+		i++;
+	}
+	return depth ? open[depth - 1] : NPOS;
+}
+
 static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 {
 	const char *t = m->text;

@@ -74,6 +74,13 @@ size_t ka_csrc_stmt_end(const char *t, size_t len, size_t i);
 /* The text of [s, e) with comments dropped and every blank run removed
  * ("a + b" -> "a+b"); NUL-terminated into buf; 0 when it does not fit. */
 int ka_csrc_squeeze(const char *t, size_t s, size_t e, char *buf, size_t cap);
+/* Split the list between the brackets at open and close at its top-level
+ * commas into at most max ranges (an empty list: *n = 0); KA_ETOOBIG past
+ * max, KA_EINPUT on unbalanced brackets. */
+int ka_csrc_split(const char *t, size_t len, size_t open, size_t close, ka_csrc_range *out, int max, int *n);
+/* The '{' of the innermost brace block that holds offset at, or (size_t)-1
+ * when at is at file level. */
+size_t ka_csrc_block_of(const char *t, size_t len, size_t at);
 /* 1 when the identifier `word` occurs as a whole token in [s, e). */
 int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word);
 /* The number of whole-token occurrences of word in [s, e). */

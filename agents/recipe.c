@@ -19,11 +19,14 @@ extern const ka_recipe ka_recipe_smem_tile_transpose; /* recipe_tile.c */
 extern const ka_recipe ka_recipe_fuse_elementwise;    /* recipe_fuse.c */
 extern const ka_recipe ka_recipe_smem_tile_gemm;      /* recipe_gemm.c */
 extern const ka_recipe ka_recipe_seq_reduction;       /* recipe_reduce.c */
+extern const ka_recipe ka_recipe_stencil_column;      /* recipe_stencil.c */
+extern const ka_recipe ka_recipe_launch_tune_2d;      /* recipe_launch2d.c */
 
 static const ka_recipe *const table[] = {
-	&ka_recipe_warp_per_row,   &ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
-	&ka_recipe_smem_histogram, &ka_recipe_seq_reduction,  &ka_recipe_fuse_elementwise,
-	&ka_recipe_vectorize,      &ka_recipe_grid_stride,    &ka_recipe_launch_tune,
+	&ka_recipe_warp_per_row,     &ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
+	&ka_recipe_stencil_column,   &ka_recipe_smem_histogram, &ka_recipe_seq_reduction,
+	&ka_recipe_fuse_elementwise, &ka_recipe_vectorize,      &ka_recipe_grid_stride,
+	&ka_recipe_launch_tune,      &ka_recipe_launch_tune_2d,
 };
 #define N_RECIPES (sizeof table / sizeof table[0])
 
@@ -75,8 +78,7 @@ int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...)
 	return KA_RECIPE_DECLINED;
 }
 
-/* Drop the integer casts an index expression may carry. */
-static void drop_casts(char *s)
+void ka_recipe_drop_casts(char *s)
 {
 	static const char *const casts[] = {
 		"(long long)", "(unsigned long long)", "(size_t)",      "(int64_t)", "(long)",
@@ -117,7 +119,7 @@ int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, cha
 			return 0;
 	char rhs[200];
 	snprintf(rhs, sizeof rhs, "%s", eq + 1);
-	drop_casts(rhs);
+	ka_recipe_drop_casts(rhs);
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
 		if (!strcmp(rhs, forms[i])) {
 			memcpy(var, p, (size_t)(eq - p));

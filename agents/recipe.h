@@ -55,6 +55,9 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 long ka_recipe_param(const char *params, const char *key, long dflt);
 /* Set c->why and return KA_RECIPE_DECLINED. */
 int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...) KA_PRINTF(2, 3);
+/* Drop the integer casts ("(long long)", "(int)", "(size_t)", ...) a
+ * squeezed index expression may carry, in place. */
+void ka_recipe_drop_casts(char *s);
 /* 1 when the statement [s, e) is `T v = <global thread index>;` along x
  * (blockIdx.x * blockDim.x + threadIdx.x in any order, casts allowed);
  * the variable's name goes to var. */
@@ -75,6 +78,22 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 /* Append [s, e) as one braced statement. */
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
 
+/* The 2-D one-thread-per-point shape (agents/recipe_launch2d.c):
+ *     T j = <thread index along x>, i = <... along y>;   (or two statements)
+ *     if (i >= H || j >= W) return; BODY...              (or: if (i < H && j < W) BODY)
+ * with H and W parameters; nothing in the kernel past the indices reads a
+ * thread or block id, warpSize, shared memory, a barrier, a warp-level
+ * intrinsic or inline asm, it has no __launch_bounds__, and no such name
+ * is in device code or macros outside the file's kernels.  A point's work
+ * is then a function of (i, j) alone, whatever the block shape.
+ * KA_OK or KA_RECIPE_DECLINED. */
+typedef struct ka_recipe_2d {
+	char i[64], j[64];                     /* the y and x indices */
+	char itype[64], jtype[64];             /* their types, without const */
+	char h[KA_CSRC_NAME], w[KA_CSRC_NAME]; /* their bounds */
+	size_t body_s, body_e;                 /* BODY (inside its braces, if any) */
+} ka_recipe_2d;
+int ka_recipe_2d_shape(ka_recipe_ctx *c, ka_recipe_2d *sh);
 /* An edit list over the file's text, applied in one pass. */
 typedef struct ka_recipe_edits {
 	int n;
@@ -100,5 +119,17 @@ int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_
 int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
 			    const char *grid_fmt, const char *block, const char *smem_param,
 			    const char *smem_fmt);
+/* 2-D launches (agents/recipe_launch2d.c): rewrite every launch of the
+ * kernel.  Each must read
+ *     grid((W + BX - 1) / BX, (H + BY - 1) / BY), block(BX, BY)
+ * inline as dim3(...) or through dim3 variables declared before the
+ * launch in its block and used by nothing else, with BX and BY integer
+ * literals the kernel's body does not use and W, H the launch's arguments
+ * for sh->w and sh->h.  block := (bx, by), grid := ((W + bx - 1) / bx,
+ * (H + R - 1) / R) with R = by * rows (rows: points per thread along y).
+ * With tune set, a launch already bx x by, or wider than bx, declines as
+ * bad parameters.  KA_RECIPE_DECLINED when a launch cannot be read. */
+int ka_recipe_relaunch_2d(ka_recipe_ctx *c, const ka_recipe_2d *sh, ka_recipe_edits *ed, long bx, long by,
+			  long rows, int tune);
 
 #endif
