@@ -425,175 +425,170 @@ static void test_seq_reduction_shapes(void **st)
 			fail_msg("a 64-value tree keeps a loop:\n%s", out);
 		if (nvcc_compiles(out, err, sizeof err) == 0)
 			fail_msg("shape %zu does not compile:\n%s", i, err);
-		typedef struct form {
-			const char *recipe, *params, *src;
-			const char *want[3]; /* strings the output holds */
-		} form;
+		free(out);
+	}
+}
 
-		static const form forms[] = {
-			/* an inline launch */
-			{"launch-tune-2d",
-			 "bx=64 by=4",
-			 "__global__ void k(const float *x, float *y, int h, int w)\n{\n"
-			 "\tint j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;\n"
-			 "\tif (i >= h || j >= w) return;\n\ty[i * w + j] = x[i * w + j];\n}\n"
-			 "void run(const float *x, float *y, int h, int w)\n"
-			 "{\n\tk<<<dim3((w + 7) / 8, (h + 31) / 32), dim3(8, 32)>>>(x, y, h, w);\n}\n",
-			 {"k<<<dim3((w + 63) / 64, (h + 3) / 4), dim3(64, 4)>>>", NULL}},
-			/* `dim3 v = dim3(...)`, (N + B - 1) / B, two index statements y first,
+typedef struct form {
+	const char *recipe, *params, *src;
+	const char *want[3]; /* strings the output holds */
+} form;
+
+static const form forms[] = {
+	/* an inline launch */
+	{"launch-tune-2d",
+	 "bx=64 by=4",
+	 "__global__ void k(const float *x, float *y, int h, int w)\n{\n"
+	 "\tint j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+	 "\tif (i >= h || j >= w) return;\n\ty[i * w + j] = x[i * w + j];\n}\n"
+	 "void run(const float *x, float *y, int h, int w)\n"
+	 "{\n\tk<<<dim3((w + 7) / 8, (h + 31) / 32), dim3(8, 32)>>>(x, y, h, w);\n}\n",
+	 {"k<<<dim3((w + 63) / 64, (h + 3) / 4), dim3(64, 4)>>>", NULL}},
+	/* `dim3 v = dim3(...)`, (N + B - 1) / B, two index statements y first,
 	 * a guarded body, two launches sharing the declarations */
-			{"launch-tune-2d",
-			 "bx=32 by=8",
-			 "__global__ void k(const float *x, float *y, long long h, long long w)\n{\n"
-			 "\tlong long i = blockIdx.y * (long long)blockDim.y + threadIdx.y;\n"
-			 "\tlong long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-			 "\tif (j < w && i < h) {\n\t\ty[i * w + j] = 2.0f * x[i * w + j];\n\t}\n}\n"
-			 "void run(const float *x, float *y, float *z, long long h, long long w, cudaStream_t s)\n{\n"
-			 "\tdim3 block = dim3(16, 4);\n"
-			 "\tdim3 grid = dim3((unsigned)((w + 16 - 1) / 16), (unsigned)((h + 4 - 1) / 4));\n"
-			 "\tk<<<grid, block, 0, s>>>(x, y, h, w);\n\tk<<<grid, block, 0, s>>>(y, z, h, w);\n}\n",
-			 {"dim3 block = dim3(32, 8);",
-			  "dim3((unsigned)((w + 32 - 1) / 32), (unsigned)((h + 8 - 1) / 8));", NULL}},
-			/* a stencil with the index written out, a guarded body, doubles */
-			{"stencil-column",
-			 "bx=32 by=4 rows=4",
-			 "__global__ void st(const double *in, double *out, int n, int m)\n{\n"
-			 "\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n"
-			 "\tint r = blockIdx.y * blockDim.y + threadIdx.y;\n"
-			 "\tif (r < n && c < m) {\n"
-			 "\t\tif (r == 0 || r == n - 1 || c == 0 || c == m - 1) out[r * m + c] = in[r * m + c];\n"
-			 "\t\telse out[r * m + c] = 0.25 * (in[r * m + c - m] + in[r * m + c + m] + in[r * m + c - 1] +\n"
-			 "\t\t\t\t\t\tin[r * m + c + 1]) - in[r * m + c];\n\t}\n}\n"
-			 "void run(const double *in, double *out, int n, int m)\n"
-			 "{\n\tst<<<dim3((m + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(in, out, n, m);\n}\n",
-			 {"ka_c = in[r * m + c];", "0.25 * (ka_n + ka_s + in[r * m + c - 1] +",
-			  "st<<<dim3((m + 31) / 32, (n + 15) / 16), dim3(32, 4)>>>"}},
-		};
+	{"launch-tune-2d",
+	 "bx=32 by=8",
+	 "__global__ void k(const float *x, float *y, long long h, long long w)\n{\n"
+	 "\tlong long i = blockIdx.y * (long long)blockDim.y + threadIdx.y;\n"
+	 "\tlong long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+	 "\tif (j < w && i < h) {\n\t\ty[i * w + j] = 2.0f * x[i * w + j];\n\t}\n}\n"
+	 "void run(const float *x, float *y, float *z, long long h, long long w, cudaStream_t s)\n{\n"
+	 "\tdim3 block = dim3(16, 4);\n"
+	 "\tdim3 grid = dim3((unsigned)((w + 16 - 1) / 16), (unsigned)((h + 4 - 1) / 4));\n"
+	 "\tk<<<grid, block, 0, s>>>(x, y, h, w);\n\tk<<<grid, block, 0, s>>>(y, z, h, w);\n}\n",
+	 {"dim3 block = dim3(32, 8);", "dim3((unsigned)((w + 32 - 1) / 32), (unsigned)((h + 8 - 1) / 8));",
+	  NULL}},
+	/* a stencil with the index written out, a guarded body, doubles */
+	{"stencil-column",
+	 "bx=32 by=4 rows=4",
+	 "__global__ void st(const double *in, double *out, int n, int m)\n{\n"
+	 "\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	 "\tint r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+	 "\tif (r < n && c < m) {\n"
+	 "\t\tif (r == 0 || r == n - 1 || c == 0 || c == m - 1) out[r * m + c] = in[r * m + c];\n"
+	 "\t\telse out[r * m + c] = 0.25 * (in[r * m + c - m] + in[r * m + c + m] + in[r * m + c - 1] +\n"
+	 "\t\t\t\t\t\tin[r * m + c + 1]) - in[r * m + c];\n\t}\n}\n"
+	 "void run(const double *in, double *out, int n, int m)\n"
+	 "{\n\tst<<<dim3((m + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(in, out, n, m);\n}\n",
+	 {"ka_c = in[r * m + c];", "0.25 * (ka_n + ka_s + in[r * m + c - 1] +",
+	  "st<<<dim3((m + 31) / 32, (n + 15) / 16), dim3(32, 4)>>>"}},
+};
 
-		/* Launch and index forms beyond the bench baselines; each output compiles. */
-		static void test_2d_forms(void **st)
-		{
-			(void)st;
-			for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-				const form *f = &forms[i];
-				char why[256], err[4096], *out = NULL;
-				size_t n;
-				int rc = ka_recipe_apply(f->recipe, f->src, strlen(f->src), NULL, f->params,
-							 &out, &n, why, sizeof why);
-				if (rc != KA_OK)
-					fail_msg("form %zu (%s): rc %d: %s", i, f->recipe, rc, why);
-				for (int w = 0; w < 3 && f->want[w]; w++)
-					if (!strstr(out, f->want[w]))
-						fail_msg("form %zu: no '%s' in\n%s", i, f->want[w], out);
-				if (nvcc_compiles(out, err, sizeof err) == 0)
-					fail_msg("form %zu does not compile:\n%s\n%s", i, err, out);
-				free(out);
-			}
-		}
+/* Launch and index forms beyond the bench baselines; each output compiles. */
+static void test_2d_forms(void **st)
+{
+	(void)st;
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		const form *f = &forms[i];
+		char why[256], err[4096], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply(f->recipe, f->src, strlen(f->src), NULL, f->params, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_OK)
+			fail_msg("form %zu (%s): rc %d: %s", i, f->recipe, rc, why);
+		for (int w = 0; w < 3 && f->want[w]; w++)
+			if (!strstr(out, f->want[w]))
+				fail_msg("form %zu: no '%s' in\n%s", i, f->want[w], out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("form %zu does not compile:\n%s\n%s", i, err, out);
+		free(out);
+	}
+}
 
-		/* The suite's other 2-D tasks: each 2-D recipe applies or says why not. */
-		static void test_2d_suite(void **st)
-		{
-			(void)st;
-			static const struct {
-				const char *task, *recipe, *reason;
-			} cases[] = {
-				{"sgemm", "stencil-column",
-				 "not a five-point stencil: after the bound check comes neither `T k = i*n+j;`"},
-				{"transpose", "stencil-column",
-				 "not a five-point stencil: after the bound check comes neither `T k = r*cols+c;`"},
-				{"transpose", "launch-tune-2d",
-				 "bad parameters 'bx=32 by=8': the block is 32x8 already"},
-				{"softmax", "launch-tune-2d", "not the x and y thread indices"},
-			};
-			for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-				char path[512], why[256], *out = NULL;
-				size_t n;
-				snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR,
-					 cases[i].task);
-				char *src = slurp(path);
-				assert_non_null(src);
-				int rc = ka_recipe_apply(cases[i].recipe, src, strlen(src), NULL, NULL, &out,
-							 &n, why, sizeof why);
-				if (rc != KA_RECIPE_DECLINED || !strstr(why, cases[i].reason))
-					fail_msg("%s on %s: rc %d, '%s' lacks '%s'", cases[i].recipe,
-						 cases[i].task, rc, why, cases[i].reason);
-				free(src);
-			}
-		}
+/* The suite's other 2-D tasks: each 2-D recipe applies or says why not. */
+static void test_2d_suite(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *task, *recipe, *reason;
+	} cases[] = {
+		{"sgemm", "stencil-column",
+		 "not a five-point stencil: after the bound check comes neither `T k = i*n+j;`"},
+		{"transpose", "stencil-column",
+		 "not a five-point stencil: after the bound check comes neither `T k = r*cols+c;`"},
+		{"transpose", "launch-tune-2d", "bad parameters 'bx=32 by=8': the block is 32x8 already"},
+		{"softmax", "launch-tune-2d", "not the x and y thread indices"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[512], why[256], *out = NULL;
+		size_t n;
+		snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, cases[i].task);
+		char *src = slurp(path);
+		assert_non_null(src);
+		int rc = ka_recipe_apply(cases[i].recipe, src, strlen(src), NULL, NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED || !strstr(why, cases[i].reason))
+			fail_msg("%s on %s: rc %d, '%s' lacks '%s'", cases[i].recipe, cases[i].task, rc, why,
+				 cases[i].reason);
+		free(src);
+	}
+}
 
-		static void test_registry_and_offline_coder(void **st)
-		{
-			(void)st;
-			assert_non_null(ka_recipe_find("warp-per-row"));
-			assert_null(ka_recipe_find("nosuch"));
-			assert_true(
-				ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced-access"));
-			assert_false(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced"));
-			/* the rule that fires on stencil2d calls for both 2-D recipes, the stencil first */
-			assert_true(
-				ka_recipe_serves(ka_recipe_find("stencil-column"), "gmem-narrow-blockdim-x"));
-			assert_true(
-				ka_recipe_serves(ka_recipe_find("launch-tune-2d"), "gmem-narrow-blockdim-x"));
-			size_t at_col = 0, at_2d = 0;
-			for (size_t i = 0; i < ka_recipe_count(); i++) {
-				at_col = strcmp(ka_recipe_get(i)->name, "stencil-column") ? at_col : i;
-				at_2d = strcmp(ka_recipe_get(i)->name, "launch-tune-2d") ? at_2d : i;
-			}
-			assert_true(at_col < at_2d);
-			char why[64], *out;
-			size_t n;
-			assert_int_equal(
-				ka_recipe_apply("nosuch", "x", 1, NULL, NULL, &out, &n, why, sizeof why),
-				KA_ENOTFOUND);
-			assert_string_equal(ka_error_last(), "unknown recipe 'nosuch'");
-			assert_int_equal(ka_recipe_param("block=256 vec=4", "vec", 1), 4);
-			assert_int_equal(ka_recipe_param("block=256 vec=4", "cap", 7), 7);
+static void test_registry_and_offline_coder(void **st)
+{
+	(void)st;
+	assert_non_null(ka_recipe_find("warp-per-row"));
+	assert_null(ka_recipe_find("nosuch"));
+	assert_true(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced-access"));
+	assert_false(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced"));
+	/* the rule that fires on stencil2d calls for both 2-D recipes, the stencil first */
+	assert_true(ka_recipe_serves(ka_recipe_find("stencil-column"), "gmem-narrow-blockdim-x"));
+	assert_true(ka_recipe_serves(ka_recipe_find("launch-tune-2d"), "gmem-narrow-blockdim-x"));
+	size_t at_col = 0, at_2d = 0;
+	for (size_t i = 0; i < ka_recipe_count(); i++) {
+		at_col = strcmp(ka_recipe_get(i)->name, "stencil-column") ? at_col : i;
+		at_2d = strcmp(ka_recipe_get(i)->name, "launch-tune-2d") ? at_2d : i;
+	}
+	assert_true(at_col < at_2d);
+	char why[64], *out;
+	size_t n;
+	assert_int_equal(ka_recipe_apply("nosuch", "x", 1, NULL, NULL, &out, &n, why, sizeof why),
+			 KA_ENOTFOUND);
+	assert_string_equal(ka_error_last(), "unknown recipe 'nosuch'");
+	assert_int_equal(ka_recipe_param("block=256 vec=4", "vec", 1), 4);
+	assert_int_equal(ka_recipe_param("block=256 vec=4", "cap", 7), 7);
 
-			/* the offline coder: a named recipe, a decline as an error, no repair */
-			ka_coder_opts o = KA_CODER_OPTS_INIT;
-			ka_coder *c;
-			assert_int_equal(ka_coder_new(&c, &o), KA_OK);
-			assert_string_equal(ka_coder_name(c), "offline");
-			char path[512];
-			snprintf(path, sizeof path, "%s/bench/tasks/gemv/baseline.cu", KA_SOURCE_DIR);
-			char *src = slurp(path);
-			ka_coder_request req = {.path = path,
-						.source = src,
-						.source_len = strlen(src),
-						.strategy = "warp-per-row",
-						.params = "block=128"};
-			ka_coder_reply rep;
-			assert_int_equal(ka_coder_propose(c, &req, &rep), KA_OK);
-			assert_non_null(strstr(rep.source, "ka_warp_sum(s)"));
-			assert_non_null(
-				strstr(rep.source,
-				       "<<<(unsigned)(((long long)(m) * 32 + 128) / 128), 128, 0, s>>>"));
-			assert_string_equal(rep.note, "warp-per-row block=128");
-			assert_int_equal(rep.llm_made, 0);
-			ka_coder_reply_clear(&rep);
-			req.strategy = "smem-histogram";
-			assert_int_equal(ka_coder_propose(c, &req, &rep), KA_ENOTFOUND);
-			assert_non_null(
-				strstr(ka_error_last(), "recipe smem-histogram declined: gemv_naive: "));
-			req.strategy = NULL; /* the first recipe that applies */
-			assert_int_equal(ka_coder_propose(c, &req, &rep), KA_OK);
-			assert_string_equal(rep.strategy, "warp-per-row");
-			ka_coder_reply_clear(&rep);
-			assert_int_equal(ka_coder_repair(c, &req, "x", 1, "error: y", &rep), KA_ENOTFOUND);
-			ka_coder_free(c);
-			free(src);
-		}
+	/* the offline coder: a named recipe, a decline as an error, no repair */
+	ka_coder_opts o = KA_CODER_OPTS_INIT;
+	ka_coder *c;
+	assert_int_equal(ka_coder_new(&c, &o), KA_OK);
+	assert_string_equal(ka_coder_name(c), "offline");
+	char path[512];
+	snprintf(path, sizeof path, "%s/bench/tasks/gemv/baseline.cu", KA_SOURCE_DIR);
+	char *src = slurp(path);
+	ka_coder_request req = {.path = path,
+				.source = src,
+				.source_len = strlen(src),
+				.strategy = "warp-per-row",
+				.params = "block=128"};
+	ka_coder_reply rep;
+	assert_int_equal(ka_coder_propose(c, &req, &rep), KA_OK);
+	assert_non_null(strstr(rep.source, "ka_warp_sum(s)"));
+	assert_non_null(strstr(rep.source, "<<<(unsigned)(((long long)(m) * 32 + 128) / 128), 128, 0, s>>>"));
+	assert_string_equal(rep.note, "warp-per-row block=128");
+	assert_int_equal(rep.llm_made, 0);
+	ka_coder_reply_clear(&rep);
+	req.strategy = "smem-histogram";
+	assert_int_equal(ka_coder_propose(c, &req, &rep), KA_ENOTFOUND);
+	assert_non_null(strstr(ka_error_last(), "recipe smem-histogram declined: gemv_naive: "));
+	req.strategy = NULL; /* the first recipe that applies */
+	assert_int_equal(ka_coder_propose(c, &req, &rep), KA_OK);
+	assert_string_equal(rep.strategy, "warp-per-row");
+	ka_coder_reply_clear(&rep);
+	assert_int_equal(ka_coder_repair(c, &req, "x", 1, "error: y", &rep), KA_ENOTFOUND);
+	ka_coder_free(c);
+	free(src);
+}
 
-		int main(void)
-		{
-			const struct CMUnitTest tests[] = {
-				cmocka_unit_test(test_registry_and_offline_coder),
-				cmocka_unit_test(test_declines),
-				cmocka_unit_test(test_seq_reduction_shapes),
-				cmocka_unit_test(test_2d_forms),
-				cmocka_unit_test(test_2d_suite),
-				cmocka_unit_test(test_golden),
-			};
-			return cmocka_run_group_tests(tests, NULL, NULL);
-		}
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry_and_offline_coder),
+		cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_seq_reduction_shapes),
+		cmocka_unit_test(test_2d_forms),
+		cmocka_unit_test(test_2d_suite),
+		cmocka_unit_test(test_golden),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
