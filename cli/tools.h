@@ -10,6 +10,7 @@
  *   tool_rules.c     kcheck rules list|show|new|test, --explain
  *   tool_help.c      --help, --version, error lines
  *   tool_facts.c     kcheck facts ... (the analyzer's dump)
+ *   tool_knowledge.c kcheck knowledge show ID (the knowledge DB)
  * kcheck bench ... is bench/bench.h's ka_bench_main.
  */
 #ifndef KA_CLI_TOOLS_H
@@ -161,5 +162,9 @@ void ka_tool_warn(const char *fmt, ...) KA_PRINTF(1, 2);
 
 /* cli/tool_facts.c (the analyzer's dump). */
 int ka_tool_facts(int argc, char **argv);
+
+/* cli/tool_knowledge.c: `kcheck knowledge show ID` (a rule, its status and
+ * evidence in the knowledge DB). */
+int ka_tool_knowledge(int argc, char **argv);
 
 #endif
