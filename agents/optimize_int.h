@@ -72,9 +72,9 @@ typedef struct ka_opt_loop {
  * accepted kernel and the trajectory row. */
 void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
 		      const char *src);
-/* Before an LLM step: the learned rules that fire on kernel, as rules for
- * the prompt (out, at most max); their ids go into st->learned.  Returns
- * how many. */
+/* Before an LLM step: the learned rules that fire on kernel, except on the
+ * task each was distilled from, as rules for the prompt (out, at most
+ * max); their ids go into st->learned.  Returns how many. */
 int ka_opt_learned_hints(ka_opt_loop *L, const char *kernel, ka_opt_step *st, ka_coder_rule *out, int max);
 /* After an accepted LLM step: its win distilled into a candidate rule
  * (st->distilled) or the reason not (st->distill_refused). */

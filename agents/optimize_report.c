@@ -56,7 +56,7 @@ static void report_summarizer(ka_buf *b, const ka_opt_summary *s)
 			char why[256];
 			snprintf(why, sizeof why, "%s", st->distill_refused);
 			for (char *p = why; *p; p++)
-				if (*p == '\n' || *p == '`')
+				if (*p == '\n')
 					*p = ' ';
 			ka_buf_printf(b, "- step %d: the win was not distilled: %s\n", st->step, why);
 		}

@@ -14,6 +14,14 @@
 
 #define MAX_LEARNED_HINTS 8
 
+/* The task of a learned rule's first evidence row: the win it was
+ * distilled from. */
+static int first_task(void *ud, const ka_kdb_evidence *e)
+{
+	snprintf(ud, 128, "%s", e->task ? e->task : "");
+	return 1; /* stop: the rows come oldest first */
+}
+
 int ka_opt_learned_hints(ka_opt_loop *L, const char *kernel, ka_opt_step *st, ka_coder_rule *out, int max)
 {
 	static char ids[MAX_LEARNED_HINTS][96], titles[MAX_LEARNED_HINTS][240];
@@ -31,7 +39,13 @@ int ka_opt_learned_hints(ka_opt_loop *L, const char *kernel, ka_opt_step *st, ka
 	for (int i = 0; i < nf; i++) {
 		const ka_rule *r = ka_ruleset_find(L->learned, ids[i]);
 		size_t used = strlen(st->learned);
+		char origin[128] = "";
 		if (!r || used + strlen(r->id) + 2 > sizeof st->learned)
+			continue;
+		/* on the task it came from it proves nothing: its evidence must come
+		 * from other tasks */
+		if (ka_kdb_evidence_each(L->db, r->id, first_task, origin) < 0 ||
+		    !strcmp(origin, L->spec.name))
 			continue;
 		snprintf(titles[n], sizeof titles[n], "%.160s (learned: distilled from a verified win)",
 			 r->title);

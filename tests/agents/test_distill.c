@@ -14,7 +14,8 @@
  *     before, not after; the rule file is found in a reply however the
  *     model fenced it;
  *   - the loop's summarizer distills only an accepted LLM step, records
- *     the rule or the refusal in trajectory.json and report.md;
+ *     the rule or the refusal in trajectory.json and report.md; the new
+ *     rule is a hint where it fires, on other tasks than its own;
  *   - `kcheck knowledge show ID` prints the status and the evidence. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -427,6 +428,17 @@ static void test_loop_summarizer(void **st)
 	assert_string_equal(s1->distilled, "learned-launch-narrow-blocks");
 	assert_non_null(L.learned);
 	assert_non_null(ka_ruleset_find(L.learned, "learned-launch-narrow-blocks"));
+	/* it is a hint where it fires, on other tasks than its own */
+	static ka_coder_rule cr[8];
+	ka_opt_step s3 = {.step = 3};
+	assert_int_equal(ka_opt_learned_hints(&L, before, &s3, cr, 8), 0);
+	snprintf(L.spec.name, sizeof L.spec.name, "saxpy");
+	assert_int_equal(ka_opt_learned_hints(&L, after, &s3, cr, 8), 0);
+	assert_int_equal(ka_opt_learned_hints(&L, before, &s3, cr, 8), 1);
+	assert_string_equal(s3.learned, "learned-launch-narrow-blocks");
+	assert_string_equal(cr[0].id, "learned-launch-narrow-blocks");
+	assert_non_null(strstr(cr[0].text, "// ruleid: learned-launch-narrow-blocks"));
+	snprintf(L.spec.name, sizeof L.spec.name, "scale");
 	/* not accepted, or not the LLM's: no request, nothing recorded */
 	s2->step = 2;
 	ka_opt_distill(&L, &c, s2, &res, before, &rep);
@@ -477,7 +489,7 @@ static void test_loop_summarizer(void **st)
 	assert_non_null(strstr(
 		t, "- step 2: learned rules in the prompt (they fired on the kernel): "
 		   "learned-launch-narrow-blocks\n- step 2: the win was not distilled: the reply has no "
-		   "rule file (a     markdown block"));
+		   "rule file (a ````markdown block"));
 	free(t);
 	ka_ruleset_free(L.learned);
 }
