@@ -61,6 +61,22 @@ int ka_kdb_sync_rules(ka_kdb *db, const ka_ruleset *rs);
  * ("candidate" for a rule distilled from one win).  The id is read from
  * the text's front matter when id is NULL. */
 int ka_kdb_add_rule(ka_kdb *db, const char *id, const char *text, const char *status);
+/* A rule distilled from one verified win (agents/distill.h) and that win
+ * as its first evidence row, in one transaction.  The rule is stored as a
+ * candidate; its id must be new to the DB (KA_EINPUT "rule id 'X' is
+ * taken": a distilled rule never replaces another).  first->rule is not
+ * read: the row is filed under the text's id. */
+struct ka_kdb_evidence;
+int ka_kdb_add_learned(ka_kdb *db, const char *text, const struct ka_kdb_evidence *first);
+/* Every learned rule that is not retired, by id: fn(ud, id, status, text),
+ * the strings valid during the call.  A non-zero return of fn stops the
+ * walk and is returned. */
+typedef int (*ka_kdb_rule_fn)(void *ud, const char *id, const char *status, const char *text);
+int ka_kdb_learned_each(ka_kdb *db, ka_kdb_rule_fn fn, void *ud);
+/* One rule's row: *text (malloc'd, caller frees; may be NULL to skip),
+ * origin (builtin | file | learned) and status, each 16 bytes.
+ * KA_ENOTFOUND when the DB has no such rule. */
+int ka_kdb_rule_get(ka_kdb *db, const char *id, char **text, char origin[16], char status[16]);
 /* The rule's status into buf ("stable", ...); KA_ENOTFOUND when unknown. */
 int ka_kdb_rule_status(ka_kdb *db, const char *id, char *buf, size_t cap);
 int ka_kdb_set_rule_status(ka_kdb *db, const char *id, const char *status);
@@ -98,6 +114,11 @@ int ka_kdb_add_evidence(ka_kdb *db, const ka_kdb_evidence *e, long long *id_out)
  * from the same kernel, and what it measured then it measures now. */
 int ka_kdb_measured_before(ka_kdb *db, const char *task, const char *arch, const char *kernel_hash,
 			   char *verdict, size_t cap, double *speedup, double *ci_low, double *ci_high);
+
+/* The evidence rows of rule, oldest first: fn(ud, row), the strings valid
+ * during the call; a non-zero return of fn stops the walk and is returned. */
+typedef int (*ka_kdb_evidence_fn)(void *ud, const ka_kdb_evidence *e);
+int ka_kdb_evidence_each(ka_kdb *db, const char *rule, ka_kdb_evidence_fn fn, void *ud);
 
 #define KA_KDB_RETIRE_FAILURES 3
 #define KA_KDB_RETIRE_POSTERIOR 0.2

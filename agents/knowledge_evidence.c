@@ -114,6 +114,38 @@ int ka_kdb_add_evidence(ka_kdb *k, const ka_kdb_evidence *e, long long *id_out)
 	return rc == KA_OK ? kdb_commit(k) : (kdb_rollback(k), rc);
 }
 
+int ka_kdb_evidence_each(ka_kdb *k, const char *rule, ka_kdb_evidence_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = kdb_prepare(k,
+			     "SELECT rule, fix, task, kernel_hash, gpu, arch, coalesce(speedup, 0),"
+			     " coalesce(ci_low, 0), coalesce(ci_high, 0), verdict, at FROM evidence"
+			     " WHERE rule = ? ORDER BY at, id",
+			     &st),
+	    s = SQLITE_DONE;
+	if (rc != KA_OK)
+		return rc;
+	kdb_bind_text(st, 1, rule);
+	while (rc == KA_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		ka_kdb_evidence e = {.rule = (const char *)sqlite3_column_text(st, 0),
+				     .fix = (const char *)sqlite3_column_text(st, 1),
+				     .task = (const char *)sqlite3_column_text(st, 2),
+				     .kernel_hash = (const char *)sqlite3_column_text(st, 3),
+				     .gpu = (const char *)sqlite3_column_text(st, 4),
+				     .arch = (const char *)sqlite3_column_text(st, 5),
+				     .speedup = sqlite3_column_double(st, 6),
+				     .ci_low = sqlite3_column_double(st, 7),
+				     .ci_high = sqlite3_column_double(st, 8),
+				     .verdict = (const char *)sqlite3_column_text(st, 9),
+				     .when = sqlite3_column_int64(st, 10)};
+		rc = fn(ud, &e);
+	}
+	if (rc == KA_OK && s != SQLITE_DONE)
+		rc = kdb_fail(k, "cannot read evidence");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

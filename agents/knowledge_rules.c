@@ -163,6 +163,71 @@ int ka_kdb_add_rule(ka_kdb *k, const char *id, const char *text, const char *sta
 	return rc == KA_OK ? kdb_commit(k) : (kdb_rollback(k), rc);
 }
 
+int ka_kdb_add_learned(ka_kdb *k, const char *text, const struct ka_kdb_evidence *first)
+{
+	ka_ruleset *rs = NULL;
+	char id[256], origin[16];
+	int rc = parse_rule(text, &rs);
+	if (rc != KA_OK)
+		return rc;
+	snprintf(id, sizeof id, "%s", ka_ruleset_at(rs, 0)->id);
+	ka_ruleset_free(rs);
+	ka_kdb_evidence e = *first;
+	e.rule = id;
+	if ((rc = kdb_begin(k)) != KA_OK)
+		return rc;
+	rc = origin_of(k, id, origin, sizeof origin);
+	if (rc == KA_OK)
+		rc = ka_error_set(KA_EINPUT, "rule id '%s' is taken (a %s rule)", id, origin);
+	else if (rc == KA_ENOTFOUND)
+		rc = kdb_put_learned(k, id, text, "candidate");
+	if (rc == KA_OK)
+		rc = kdb_insert_evidence(k, &e, 0, NULL);
+	if (rc == KA_OK)
+		rc = kdb_rule_review(k, id);
+	return rc == KA_OK ? kdb_commit(k) : (kdb_rollback(k), rc);
+}
+
+int ka_kdb_learned_each(ka_kdb *k, ka_kdb_rule_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = kdb_prepare(k,
+			     "SELECT id, status, text FROM rules WHERE origin = 'learned'"
+			     " AND status != 'retired' ORDER BY id",
+			     &st),
+	    s = SQLITE_DONE;
+	while (rc == KA_OK && (s = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ud, (const char *)sqlite3_column_text(st, 0),
+			(const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2));
+	if (rc == KA_OK && s != SQLITE_DONE)
+		rc = kdb_fail(k, "cannot read the rules");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ka_kdb_rule_get(ka_kdb *k, const char *id, char **text, char origin[16], char status[16])
+{
+	sqlite3_stmt *st = NULL;
+	if (text)
+		*text = NULL;
+	int rc = kdb_prepare(k, "SELECT text, origin, status FROM rules WHERE id = ?", &st);
+	if (rc != KA_OK)
+		return rc;
+	kdb_bind_text(st, 1, id);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW) {
+		snprintf(origin, 16, "%s", (const char *)sqlite3_column_text(st, 1));
+		snprintf(status, 16, "%s", (const char *)sqlite3_column_text(st, 2));
+		if (text && !(*text = strdup((const char *)sqlite3_column_text(st, 0))))
+			rc = ka_error_set(KA_ENOMEM, "out of memory");
+	} else {
+		rc = s == SQLITE_DONE ? ka_error_set(KA_ENOTFOUND, "no rule '%s' in the knowledge DB", id)
+				      : kdb_fail(k, "cannot read a rule");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int ka_kdb_rule_status(ka_kdb *k, const char *id, char *buf, size_t cap)
 {
 	sqlite3_stmt *st = NULL;

@@ -2,8 +2,12 @@
  * llm_prompt.h).  The user message is Markdown, one section per part of
  * the request, so a person reading the recorded trajectory sees what the
  * model saw.  Code goes into fences longer than any backtick run inside
- * it, so a kernel or rule text holding ``` cannot close its fence early. */
+ * it, so a kernel or rule text holding ``` cannot close its fence early.
+ * The summarizer's prompt (a verified win -> one rule file) is at the end:
+ * it names the facts tables and columns from the schema itself, so the
+ * model writes its `where` against the columns that exist. */
 #include "agents/llm_prompt.h"
+#include "facts/facts.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include <stdlib.h>
@@ -225,4 +229,172 @@ void ka_llm_prompt_free(ka_llm_prompt *p)
 	for (size_t i = 0; i < 4; i++)
 		free(p->text[i]);
 	memset(p, 0, sizeof *p);
+}
+
+/* ---- the summarizer: a verified win distilled into a rule file ---------- */
+
+static const char distill_system[] =
+	"You are an expert GPU performance engineer who writes rules for kcheck, a static analyzer "
+	"of CUDA and HIP kernels. A rule is a SQL condition over the facts kcheck extracts from a "
+	"kernel, plus the expert knowledge of why the flagged code is slow and how to fix it. You "
+	"are shown a kernel before and after a rewrite that the benchmark verified to be correct and "
+	"faster. Write ONE rule that recognizes the slow pattern the rewrite removed, so that it "
+	"fires on other kernels with the same problem.\n"
+	"Rules:\n"
+	"- Reply with the whole rule file in ONE ````markdown block (four backticks: the file holds "
+	"``` blocks), then at most two lines of explanation.\n"
+	"- The rule must fire on the kernel before the rewrite and must not fire on the kernel after "
+	"it. Describe the pattern, not this task: no names of this task's kernels or buffers in the "
+	"condition.\n"
+	"- Use only the fields, tables and columns listed; a rule that does not load, or whose "
+	"examples do not behave, is thrown away.";
+
+static const char distill_format[] =
+	"## The rule file format\n\n"
+	"YAML front matter between two `---` lines, then a Markdown body. Fields (no others):\n\n"
+	"- `id`: kebab-case with a family prefix (gmem-, smem-, sync-, div-, atomic-, launch-, occ-, "
+	"math-, lmem-, cmem-); it is stored as `learned-<id>`.\n"
+	"- `title`: one line.\n"
+	"- `severity`: `note`, `warning` or `error` (a ceiling: `warning` for a slowdown of 1.5x or "
+	"more).\n"
+	"- `category`: one of memory, arithmetic, divergence, synchronization, atomics, launch, "
+	"occupancy, host, portability, correctness.\n"
+	"- `status: candidate`, `fix: none`, `fix_safety: suggest` (always these three).\n"
+	"- `scope`: the facts table the condition runs on, one finding per matching row; a table "
+	"marked (scope) below.\n"
+	"- `where`: one SQLite boolean expression over the scope's columns. Subqueries over the "
+	"other tables are allowed (`EXISTS (SELECT 1 FROM loop l WHERE l.kernel_id = "
+	"access.kernel_id AND l.depth > 1)`), `x REGEXP 'pcre'` matches text (the `line` table holds "
+	"the source lines). NULL means unknown: a comparison with NULL is not true, so unknown facts "
+	"do not fire. Read-only, no `;`.\n"
+	"- `message`: a quoted template; `{column}` is a column of the scope's row that the "
+	"condition guarantees is not NULL.\n"
+	"- `impact`: quoted text, the measured effect (\"1.8x on TASK, sm_90\").\n"
+	"- optional: `tags: [a, b]`, `references: [\"...\"]`, `languages: [cuda, hip]`.\n\n"
+	"The body: why the pattern is slow (the hardware reason), how to recognize it, and how "
+	"experts fix it (what the faster kernel does). Then the examples, which are the rule's "
+	"tests:\n\n"
+	"- at least one ```cuda bad block and one ```cuda good block, each a complete file on its "
+	"own: no #include of task headers, a kernel and a host function that launches it with a "
+	"constant block size (`k<<<(n + 255) / 256, 256>>>(...)`);\n"
+	"- in the bad block, a line `// ruleid: <id>` right above each line where the rule must fire "
+	"(it must fire on exactly those lines); the good block must not fire at all.\n\n";
+
+static const char distill_skeleton[] =
+	"````markdown\n"
+	"---\n"
+	"id: gmem-short-name\n"
+	"title: One line saying what is slow\n"
+	"severity: warning\n"
+	"category: memory\n"
+	"status: candidate\n"
+	"scope: access\n"
+	"where: space = 'global' AND rw = 'read' AND in_loop = 1 AND loop_invariant = 1\n"
+	"message: \"{base}[{index_text}] is read again in every iteration\"\n"
+	"fix: none\n"
+	"fix_safety: suggest\n"
+	"impact: \"1.8x on TASK (sm_90)\"\n"
+	"tags: [learned]\n"
+	"---\n"
+	"Why it is slow, how to recognize it, how experts fix it.\n\n"
+	"```cuda bad\n"
+	"__global__ void k(float *out, const float *in, int n) {\n"
+	"  ...\n"
+	"  // ruleid: gmem-short-name\n"
+	"  ... the line where it fires ...\n"
+	"}\n"
+	"void run(float *out, const float *in, int n) { k<<<(n + 255) / 256, 256>>>(out, in, n); }\n"
+	"```\n\n"
+	"```cuda good\n"
+	"... the same kernel, written the fast way ...\n"
+	"```\n"
+	"````\n";
+
+/* "- `access` (scope): id, kernel_id, kernel, file, line, space, ..." per
+ * table.  A table with file and line columns can be a scope; the other
+ * location columns (col, end_line, end_col, *_off) are left out. */
+static int add_facts_tables(ka_buf *b)
+{
+	int rc = ka_buf_adds(b, "## Facts tables and their columns (booleans are 0/1, NULL is unknown)\n\n");
+	for (int t = 0; rc == KA_OK && t < KA_FACTS_NTABLES; t++) {
+		const ka_facts_table_info *ti = ka_facts_table_get((ka_facts_table)t);
+		int has_file = 0, has_line = 0, first = 1;
+		for (int c = ti->first + 1; c <= ti->first + ti->ncols; c++) {
+			const char *n = ka_facts_col_name((ka_facts_col)c);
+			has_file |= !strcmp(n, "file");
+			has_line |= !strcmp(n, "line");
+		}
+		rc = ka_buf_printf(b, "- `%s`%s:", ti->name, has_file && has_line ? " (scope)" : "");
+		for (int c = ti->first + 1; rc == KA_OK && c <= ti->first + ti->ncols; c++) {
+			const char *n = ka_facts_col_name((ka_facts_col)c);
+			size_t l = strlen(n);
+			if (!strcmp(n, "col") || !strcmp(n, "end_line") || !strcmp(n, "end_col") ||
+			    (l > 4 && !strcmp(n + l - 4, "_off")))
+				continue;
+			rc = ka_buf_printf(b, "%s %s", first ? "" : ",", n);
+			first = 0;
+		}
+		if (rc == KA_OK)
+			rc = ka_buf_adds(b, "\n");
+	}
+	return rc == KA_OK ? ka_buf_adds(b, "\n") : rc;
+}
+
+static int distill_text(const ka_llm_distill_request *r, char **out)
+{
+	ka_buf b;
+	ka_buf_init(&b, KA_LLM_PROMPT_MAX);
+	int rc = ka_buf_printf(&b, "## The kernel before the rewrite%s%s%s%s\n\n", r->task ? ", task " : "",
+			       r->task ? r->task : "", r->arch ? ", target " : "", r->arch ? r->arch : "");
+	if (rc == KA_OK)
+		rc = add_fenced(&b, "cuda", r->before, strlen(r->before));
+	if (rc == KA_OK)
+		rc = ka_buf_adds(&b, "## The kernel after the rewrite\n\n");
+	if (rc == KA_OK)
+		rc = add_fenced(&b, "cuda", r->after, strlen(r->after));
+	if (rc == KA_OK)
+		rc = ka_buf_printf(&b,
+				   "## What the benchmark measured\n\n"
+				   "Correct on every configuration; %.2fx faster than the kernel before "
+				   "(95%% CI [%.2f, %.2f]), paired, interleaved timing.\n",
+				   r->speedup, r->lo, r->hi);
+	if (rc == KA_OK && r->hint)
+		rc = ka_buf_printf(&b, "The rewrite was asked to follow the strategy `%s`.\n", r->hint);
+	if (rc == KA_OK && r->note)
+		rc = ka_buf_printf(&b, "The rewriter's own note: %s\n", r->note);
+	if (rc == KA_OK)
+		rc = ka_buf_adds(&b, "\n");
+	if (rc == KA_OK)
+		rc = ka_buf_adds(&b, distill_format);
+	if (rc == KA_OK)
+		rc = add_facts_tables(&b);
+	if (rc == KA_OK)
+		rc = ka_buf_printf(&b,
+				   "## Reply\n\nThe rule file in one ````markdown block, shaped like:\n\n%s",
+				   distill_skeleton);
+	if (rc == KA_ETOOBIG)
+		rc = ka_error_set(KA_ETOOBIG, "llm: the summarizer's prompt is over %zu bytes",
+				  KA_LLM_PROMPT_MAX);
+	*out = rc == KA_OK ? ka_buf_steal(&b) : NULL;
+	ka_buf_free(&b);
+	return rc;
+}
+
+int ka_llm_prompt_distill(const ka_llm_distill_request *r, ka_llm_prompt *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!r->before || !r->after)
+		return ka_error_set(KA_EINPUT, "llm: the summarizer needs the kernel before and after");
+	if (strlen(r->before) > KA_LLM_PROMPT_MAX_SOURCE || strlen(r->after) > KA_LLM_PROMPT_MAX_SOURCE)
+		return ka_error_set(KA_ETOOBIG, "llm: a kernel file is over the %zu-byte limit of a prompt",
+				    KA_LLM_PROMPT_MAX_SOURCE);
+	int rc = (out->text[0] = strdup(distill_system)) ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
+	if (rc == KA_OK)
+		rc = distill_text(r, &out->text[1]);
+	out->n = 2;
+	out->msgs[0] = (ka_llm_msg){"system", out->text[0]};
+	out->msgs[1] = (ka_llm_msg){"user", out->text[1]};
+	if (rc != KA_OK)
+		ka_llm_prompt_free(out);
+	return rc;
 }

@@ -5,7 +5,8 @@
  * the candidate is timed against the current best, with the correctness
  * gate on every configuration.  The trajectory is kept here and, unless
  * compile_only, in the knowledge DB, with the evidence of every verified
- * outcome and the accepted kernels as skills. */
+ * outcome and the accepted kernels as skills (agents/optimize_summarize.c,
+ * which also distills an accepted LLM candidate into a candidate rule). */
 #include "agents/optimize_int.h"
 #include "agents/llm_prompt.h"
 #include "bench/runner.h"
@@ -103,58 +104,6 @@ static int tried_before(ka_opt_loop *L, const char *key)
 		if (!strcmp(L->keys[i], key))
 			return 1;
 	return 0;
-}
-
-static void summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
-		      const char *src)
-{
-	if (!L->db || L->o->compile_only || !strcmp(st->outcome, "known"))
-		return;
-	int verified = !strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
-		       !strcmp(res->verdict, "slower") || !strcmp(res->verdict, "rejected");
-	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error"))) {
-		ka_kdb_evidence e = {.rule = c->rule,
-				     .fix = st->strategy,
-				     .task = L->spec.name,
-				     .kernel_hash = st->hash,
-				     .gpu = res->device,
-				     .arch = L->arch,
-				     .speedup = st->speedup,
-				     .ci_low = st->lo,
-				     .ci_high = st->hi,
-				     .verdict = verified ? res->verdict : "error"};
-		if (ka_kdb_add_evidence(L->db, &e, NULL) && L->o->progress)
-			fprintf(L->o->progress, "kcheck: warning: evidence not recorded: %s\n",
-				ka_error_last());
-	}
-	if (st->accepted) {
-		char sum[200];
-		if (!strcmp(c->recipe->name, "skill"))
-			snprintf(sum, sizeof sum, "%s", st->params); /* as stored */
-		else
-			snprintf(sum, sizeof sum, "%s %s", c->recipe->name, c->params);
-		ka_kdb_skill sk = {.task = L->spec.name,
-				   .arch = L->arch,
-				   .source = src,
-				   .summary = sum,
-				   .rules = c->rule,
-				   .speedup = st->total};
-		if (ka_kdb_add_skill(L->db, &sk, NULL) && L->o->progress)
-			fprintf(L->o->progress, "kcheck: warning: skill not recorded: %s\n", ka_error_last());
-	}
-	ka_kdb_step ks = {.run_id = L->run_id,
-			  .step = st->step,
-			  .task = L->spec.name,
-			  .role = "verifier",
-			  .strategy = st->strategy,
-			  .params = st->params,
-			  .candidate_hash = st->hash,
-			  .outcome = st->outcome,
-			  .speedup = st->speedup,
-			  .ci_low = st->lo,
-			  .ci_high = st->hi,
-			  .error = st->error[0] ? st->error : NULL};
-	ka_kdb_add_step(L->db, &ks);
 }
 
 /* Write the candidate, bench it; fill the step from the verdict. */
@@ -301,7 +250,7 @@ static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const k
 	}
 	st->total = L->s->speedup;
 	if (proposed)
-		summarize(L, c, st, res, src);
+		ka_opt_summarize(L, c, st, res, src);
 	if (L->ntried < 64) {
 		int k = L->ntried++;
 		snprintf(L->tried_text[k], sizeof L->tried_text[k], "%s|%s|%s|%s", st->strategy, st->params,
@@ -401,7 +350,11 @@ static int one_step(ka_opt_loop *L, int *more)
 				.n_configs = (size_t)L->ncfg,
 				.tried = L->tried,
 				.n_tried = (size_t)L->ntried};
-	req.n_rules = (size_t)gather_rules(L, f, nf, &plan, c->rule, cr, 24);
+	static ka_coder_rule lr[8];
+	int nl = llm && c != &skill_cand ? ka_opt_learned_hints(L, base, st, lr, 8) : 0;
+	req.n_rules = (size_t)gather_rules(L, f, nf, &plan, c->rule, cr, 24 - nl);
+	for (int i = 0; i < nl; i++) /* learned rules that fire here, after the shipped ones */
+		cr[req.n_rules++] = lr[i];
 	ka_coder_reply rep;
 	static ka_bench_result res;
 	memset(&res, 0, sizeof res);
@@ -432,6 +385,8 @@ static int one_step(ka_opt_loop *L, int *more)
 	st->seconds = difftime(time(NULL), t0);
 	if (rc == KA_OK)
 		rc = record(L, c, st, &res, prc == KA_OK ? rep.source : NULL, cand, prc == KA_OK);
+	if (rc == KA_OK && prc == KA_OK) /* base is still alive: the parent of the new best */
+		ka_opt_distill(L, c, st, &res, base, &rep);
 	ka_coder_reply_clear(&rep);
 	ka_bench_result_free(&res);
 	free(f);
@@ -490,6 +445,8 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 			rc = ka_opt_write_report(o->out_dir, L.spec.name, out, o->compile_only);
 	}
 	ka_coder_free(L.coder);
+	ka_llm_free(L.llm);
+	ka_ruleset_free(L.learned);
 	ka_kdb_close(L.db);
 	ka_ruleset_free(L.rs);
 	free(L.orig);

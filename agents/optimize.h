@@ -66,6 +66,11 @@ typedef struct ka_opt_step {
 	int accepted, repaired;
 	char error[256]; /* first error line, or "" */
 	double seconds;
+	/* the summarizer (agents/distill.h) */
+	char learned[256];         /* learned rules that fired on the kernel, whose texts were in
+				    * the LLM's prompt (space-separated); "" none */
+	char distilled[96];        /* the candidate rule this step's win was distilled into, or "" */
+	char distill_refused[256]; /* why the win was not distilled, or "" */
 } ka_opt_step;
 
 typedef struct ka_opt_summary {

@@ -6,6 +6,7 @@
 #include "agents/optimize.h"
 #include "agents/recipe.h"
 #include "agents/coder.h"
+#include "agents/llm.h"
 #include "bench/runner.h"
 #include "rules/rule.h"
 
@@ -43,6 +44,10 @@ typedef struct ka_opt_loop {
 	ka_kdb *db;
 	ka_ruleset *rs;
 	ka_coder *coder;
+	ka_llm *llm;          /* the summarizer's client (LLM coder, a DB, not compile-only) */
+	ka_ruleset *learned;  /* the DB's learned rules, hints for the LLM coder; or NULL */
+	char inc[1400];       /* -I of the task's ABI header, for analyzing its kernels */
+	const char *extra[1]; /* {inc} */
 	char run_id[96], arch[16];
 	char *orig, *best, *parent; /* baseline, current best, the best's input */
 	char best_recipe[64], best_params[96], best_rule[96];
@@ -61,6 +66,20 @@ typedef struct ka_opt_loop {
 	int ncfg;
 	double roof;
 } ka_opt_loop;
+
+/* agents/optimize_summarize.c: after a step, its evidence (for the rule
+ * that called for it and the learned rules in the prompt), the skill of an
+ * accepted kernel and the trajectory row. */
+void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
+		      const char *src);
+/* Before an LLM step: the learned rules that fire on kernel, except on the
+ * task each was distilled from, as rules for the prompt (out, at most
+ * max); their ids go into st->learned.  Returns how many. */
+int ka_opt_learned_hints(ka_opt_loop *L, const char *kernel, ka_opt_step *st, ka_coder_rule *out, int max);
+/* After an accepted LLM step: its win distilled into a candidate rule
+ * (st->distilled) or the reason not (st->distill_refused). */
+void ka_opt_distill(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench_result *res,
+		    const char *before, const ka_coder_reply *rep);
 
 /* agents/optimize_setup.c: the task, the baseline, the output folder, the
  * rule base, the knowledge DB and the coder of a run; the ABI text the

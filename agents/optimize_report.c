@@ -1,8 +1,9 @@
 /* agents/optimize_report.c: what `kcheck optimize` leaves in its output
  * folder besides the kernels: trajectory.json (every step, machine-
- * readable), report.md (the per-step table) and speedup.svg (the best's
- * speedup over the baseline after each step, one bar per step coloured by
- * outcome).  Every file is written atomically. */
+ * readable), report.md (the per-step table, and what the summarizer
+ * distilled) and speedup.svg (the best's speedup over the baseline after
+ * each step, one bar per step coloured by outcome).  Every file is written
+ * atomically. */
 #include "agents/optimize.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -11,6 +12,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* "learned_rules": the learned rules in the prompt; "distilled": {"rule":
+ * ID} or {"refused": WHY} after an accepted LLM step, else null. */
+static void add_summarizer(json_t *o, const ka_opt_step *st)
+{
+	json_t *ids = json_array();
+	char copy[sizeof st->learned];
+	snprintf(copy, sizeof copy, "%s", st->learned);
+	for (char *save = NULL, *id = strtok_r(copy, " ", &save); ids && id; id = strtok_r(NULL, " ", &save))
+		json_array_append_new(ids, json_string(id));
+	json_object_set_new(o, "learned_rules", ids ? ids : json_null());
+	if (st->distilled[0])
+		json_object_set_new(o, "distilled", json_pack("{s:s}", "rule", st->distilled));
+	else if (st->distill_refused[0])
+		json_object_set_new(o, "distilled", json_pack("{s:s}", "refused", st->distill_refused));
+	else
+		json_object_set_new(o, "distilled", json_null());
+}
+
+/* report.md's lines for what the summarizer did, when it did anything. */
+static void report_summarizer(ka_buf *b, const ka_opt_summary *s)
+{
+	int any = 0;
+	for (int i = 0; i < s->nsteps; i++) {
+		const ka_opt_step *st = &s->steps[i];
+		if (!st->learned[0] && !st->distilled[0] && !st->distill_refused[0])
+			continue;
+		if (!any++)
+			ka_buf_adds(b, "\n## Summarizer\n\n");
+		if (st->learned[0])
+			ka_buf_printf(
+				b, "- step %d: learned rules in the prompt (they fired on the kernel): %s\n",
+				st->step, st->learned);
+		if (st->distilled[0])
+			ka_buf_printf(
+				b,
+				"- step %d: the win was distilled into `%s`, a candidate rule: it takes part "
+				"in later runs and becomes preview once a win is reproduced on another "
+				"task (`kcheck knowledge show %s`)\n",
+				st->step, st->distilled, st->distilled);
+		else if (st->distill_refused[0]) {
+			char why[256];
+			snprintf(why, sizeof why, "%s", st->distill_refused);
+			for (char *p = why; *p; p++)
+				if (*p == '\n')
+					*p = ' ';
+			ka_buf_printf(b, "- step %d: the win was not distilled: %s\n", st->step, why);
+		}
+	}
+}
 
 int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_summary *s, int compile_only)
 {
@@ -37,6 +88,7 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 			json_object_set_new(o, "speedup", json_null());
 		}
 		json_object_set_new(o, "first_error", st->error[0] ? json_string(st->error) : json_null());
+		add_summarizer(o, st);
 		json_array_append_new(arr, o);
 	}
 	char *text = json_dumps(root, JSON_INDENT(2));
@@ -131,6 +183,7 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", sp,
 			      st->total, err);
 	}
+	report_summarizer(&b, s);
 	int rc = b.data ? ka_opt_svg(s, &svg) : ka_error_set(KA_ENOMEM, "out of memory");
 	char p[1100];
 	if (rc == KA_OK && snprintf(p, sizeof p, "%s/report.md", dir) >= (int)sizeof p)

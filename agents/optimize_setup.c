@@ -1,10 +1,12 @@
 /* agents/optimize_setup.c: what the optimize loop (agents/optimize.c) does
  * once per run before its first step: load the task and its baseline,
  * create the output folder, load the rule base, open the knowledge DB
- * (read-only for --compile-only), make the coder, and write the ABI text
+ * (read-only for --compile-only), make the coder (and, with an LLM, the
+ * summarizer's client and the learned rules), and write the ABI text
  * every coder request carries; and the files it writes (best.patch, texts
  * by atomic rename). */
 #include "agents/optimize_int.h"
+#include "agents/distill.h"
 #include "analyzer/arch.h"
 #include "bench/sha256.h"
 #include "rewriter/rewriter.h"
@@ -82,6 +84,31 @@ int ka_opt_write_patch(ka_opt_loop *L)
 	return rc;
 }
 
+/* With an LLM coder: the learned rules of the DB (hints when they fire),
+ * and, when the run may write, a client of the same endpoint for the
+ * summarizer's distillation.  The offline coder has neither. */
+static int setup_summarizer(ka_opt_loop *L)
+{
+	const ka_opt_opts *o = L->o;
+	int n = snprintf(L->inc, sizeof L->inc, "-I%s/../../harness", L->spec.dir);
+	if (n < 0 || (size_t)n >= sizeof L->inc)
+		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->spec.dir);
+	L->extra[0] = L->inc;
+	if (strcmp(ka_coder_name(L->coder), "llm") != 0 || !L->db)
+		return KA_OK;
+	if (ka_learned_load(L->db, &L->learned) != KA_OK) {
+		if (o->progress)
+			fprintf(o->progress, "kcheck: warning: no learned rules: %s\n", ka_error_last());
+		L->learned = NULL;
+	}
+	if (o->compile_only)
+		return KA_OK;
+	ka_llm_opts lo = o->coder.llm;
+	if (!lo.log)
+		lo.log = o->coder.log;
+	return ka_llm_new(&L->llm, &lo);
+}
+
 int ka_opt_setup(ka_opt_loop *L)
 {
 	const ka_opt_opts *o = L->o;
@@ -127,6 +154,8 @@ int ka_opt_setup(ka_opt_loop *L)
 			return rc;
 	}
 	if ((rc = ka_coder_new(&L->coder, &o->coder)))
+		return rc;
+	if ((rc = setup_summarizer(L)))
 		return rc;
 	if (L->db && !o->compile_only) {
 		/* long-term memory first: the best kernel an earlier run verified

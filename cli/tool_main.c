@@ -6,9 +6,10 @@
  *   kcheck bench ...                      the benchmark harness (bench/)
  *   kcheck optimize TASK ...              the optimize loop (tool_optimize.c)
  *   kcheck bench init FILE --kernel K     a task scaffolded from a kernel (tool_optimize.c)
+ *   kcheck knowledge show ID              a rule in the knowledge DB (tool_knowledge.c)
  *
- * A file or folder literally named `rules`, `facts` or `bench` can still
- * be linted as `./rules`. */
+ * A file or folder literally named `rules`, `facts`, `bench`, `optimize` or
+ * `knowledge` can still be linted as `./rules`. */
 #include "cli/tools.h"
 #include "bench/bench.h"
 #include <string.h>
@@ -25,5 +26,7 @@ int main(int argc, char **argv)
 		return ka_bench_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "optimize") == 0)
 		return ka_tool_optimize(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "knowledge") == 0)
+		return ka_tool_knowledge(argc - 1, argv + 1);
 	return ka_tool_lint(argc, argv);
 }

@@ -12,6 +12,7 @@
  *   tool_facts.c     kcheck facts ... (the analyzer's dump)
  *   tool_fixllm.c    --fix/--diff with an LLM: rewrites for findings that
  *                    have no mechanical fix, gated (and benched) first
+ *   tool_knowledge.c kcheck knowledge show ID (the knowledge DB)
  * kcheck bench ... is bench/bench.h's ka_bench_main.
  */
 #ifndef KA_CLI_TOOLS_H
@@ -184,5 +185,9 @@ void ka_tool_warn(const char *fmt, ...) KA_PRINTF(1, 2);
 
 /* cli/tool_facts.c (the analyzer's dump). */
 int ka_tool_facts(int argc, char **argv);
+
+/* cli/tool_knowledge.c: `kcheck knowledge show ID` (a rule, its status and
+ * evidence in the knowledge DB). */
+int ka_tool_knowledge(int argc, char **argv);
 
 #endif

@@ -8,7 +8,9 @@
  *   - the outputs exist (best.cu = the baseline, trajectory.json, report.md,
  *     speedup.svg);
  *   - a garbled reply (no code block) is a step error with one line, and a
- *     bad task a one-line error.
+ *     bad task a one-line error;
+ *   - a learned rule of the DB that fires on the kernel is in the prompt,
+ *     and compile-only neither distills nor files its evidence.
  * The offline provider runs the same way on gemv (warp-per-row, compiled). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "agents/knowledge.h"
 #include "agents/optimize.h"
 #include "agents/scaffold.h"
 #include "bench/spec.h"
@@ -144,6 +147,7 @@ static void test_llm_compile_only(void **st)
 	json_t *s0 = json_array_get(json_object_get(tj, "steps"), 0);
 	assert_string_equal(json_string_value(json_object_get(s0, "outcome")), "unverified");
 	assert_int_equal(strlen(json_string_value(json_object_get(s0, "candidate_hash"))), 64);
+	assert_true(json_is_null(json_object_get(s0, "distilled"))); /* nothing accepted, nothing distilled */
 	json_decref(tj);
 	snprintf(p, sizeof p, "%s/report.md", out);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
@@ -154,6 +158,79 @@ static void test_llm_compile_only(void **st)
 	snprintf(p, sizeof p, "%s/speedup.svg", out);
 	assert_true(ka_fs_exists(p));
 	free(base);
+}
+
+static int count_ev(void *ud, const ka_kdb_evidence *e)
+{
+	(void)e;
+	++*(int *)ud;
+	return 0;
+}
+
+/* A learned rule in the DB that fires on the kernel goes into the LLM's
+ * prompt; compile-only distills nothing and files no evidence. */
+static void test_llm_learned_hint(void **st)
+{
+	(void)st;
+	if (!ka_proc_find_nvcc())
+		skip();
+	static const char rule[] =
+		"---\nid: learned-gmem-store-hint\ntitle: Stores one float per thread\n"
+		"severity: note\ncategory: memory\nstatus: candidate\nscope: access\n"
+		"where: space = 'global' AND rw = 'write'\nmessage: \"{base}[{index_text}]\"\n"
+		"fix: none\nfix_safety: suggest\n---\nWrite float4 per thread: a learned hint.\n";
+	char db[128], out[128], p[256];
+	snprintf(db, sizeof db, "%s/learned.db", tmp);
+	snprintf(out, sizeof out, "%s/learned", tmp);
+	ka_kdb *k = NULL;
+	ka_kdb_evidence e = {.task = "other", .arch = "sm_90", .speedup = 1.5, .verdict = "faster"};
+	assert_int_equal(ka_kdb_open(&k, db, KA_KDB_CREATE), KA_OK);
+	assert_int_equal(ka_kdb_add_learned(k, rule, &e), KA_OK);
+	ka_kdb_close(k);
+	char *base;
+	size_t n;
+	assert_int_equal(ka_fs_read(KA_SOURCE_DIR "/bench/tasks/saxpy/baseline.cu", 0, &base, &n), KA_OK);
+	json_t *script = json_pack("{s:[{s:s++}]}", "responses", "content", "```cuda\n", base, "```\n");
+	char *text = json_dumps(script, 0);
+	ka_mock m;
+	assert_int_equal(ka_mock_start(&m, text), 0);
+	free(text);
+	json_decref(script);
+	free(base);
+	ka_opt_opts o;
+	run_opts(&o, out, db);
+	o.coder.provider = "llm";
+	o.coder.llm.base_url = m.url;
+	o.coder.llm.model = "mock";
+	o.coder.llm.api_key = "test";
+	o.lint = fake_lint;
+	static ka_opt_summary s;
+	if (ka_opt_run(&o, &s))
+		fail_msg("ka_opt_run: %s", ka_error_last());
+	assert_int_equal(s.nsteps, 1);
+	assert_string_equal(s.steps[0].learned, "learned-gmem-store-hint");
+	assert_string_equal(s.steps[0].distilled, "");
+	json_t *req = ka_mock_requests(&m);
+	assert_int_equal(json_array_size(req), 1); /* no summarizer request */
+	const char *user = content(req, 0, 1);
+	assert_non_null(strstr(user, "### learned-gmem-store-hint: Stores one float per thread (learned: "
+				     "distilled from a verified win)"));
+	assert_non_null(strstr(user, "Write float4 per thread: a learned hint."));
+	json_decref(req);
+	ka_mock_stop(&m);
+	snprintf(p, sizeof p, "%s/trajectory.json", out);
+	json_error_t je;
+	json_t *tj = json_load_file(p, 0, &je);
+	json_t *s0 = json_array_get(json_object_get(tj, "steps"), 0);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(s0, "learned_rules"), 0)),
+			    "learned-gmem-store-hint");
+	assert_true(json_is_null(json_object_get(s0, "distilled")));
+	json_decref(tj);
+	int nev = 0;
+	assert_int_equal(ka_kdb_open(&k, db, KA_KDB_READONLY), KA_OK);
+	assert_int_equal(ka_kdb_evidence_each(k, "learned-gmem-store-hint", count_ev, &nev), KA_OK);
+	assert_int_equal(nev, 1); /* compile-only: still the first win only */
+	ka_kdb_close(k);
 }
 
 static void test_garbled_and_bad_task(void **st)
@@ -314,7 +391,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
-		cmocka_unit_test(test_offline_compile_only),
+		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char *argv[] = {"rm", "-rf", tmp, NULL};

@@ -118,6 +118,63 @@ static void learned_rules_retire_and_graduate(void **state)
 	tk_rmdir(dir);
 }
 
+static int collect_id(void *ud, const char *id, const char *status, const char *text)
+{
+	char *buf = ud;
+	(void)text;
+	snprintf(buf + strlen(buf), 256 - strlen(buf), "%s=%s ", id, status);
+	return 0;
+}
+
+static int collect_ev(void *ud, const ka_kdb_evidence *e)
+{
+	char *buf = ud;
+	snprintf(buf + strlen(buf), 256 - strlen(buf), "%s/%s/%s/%g ", e->rule, e->task, e->verdict,
+		 e->speedup);
+	return 0;
+}
+
+/* A distilled rule comes with the win it came from, in one transaction,
+ * and never replaces a rule. */
+static void learned_rule_with_its_first_win(void **state)
+{
+	char dir[256], path[512], text[2048], origin[16], status[16], seen[256] = "", *got = NULL;
+	tk_tmpdir(dir, sizeof dir);
+	ka_kdb *k = tk_open(dir, path, sizeof path);
+	ka_kdb_evidence e = {.task = "softmax", .arch = "sm_90", .speedup = 2.0, .verdict = "faster"};
+	tk_rule_text(text, sizeof text, "learned-gmem-trick", "a trick");
+	TK_OK(ka_kdb_add_learned(k, text, &e));
+	TK_OK(ka_kdb_rule_get(k, "learned-gmem-trick", &got, origin, status));
+	assert_string_equal(got, text);
+	assert_string_equal(origin, "learned");
+	assert_string_equal(status, "candidate");
+	free(got);
+	TK_OK(ka_kdb_evidence_each(k, "learned-gmem-trick", collect_ev, seen));
+	assert_string_equal(seen, "learned-gmem-trick/softmax/faster/2 ");
+	/* the id is taken: nothing changes */
+	assert_int_equal(ka_kdb_add_learned(k, text, &e), KA_EINPUT);
+	assert_string_equal(ka_error_last(), "rule id 'learned-gmem-trick' is taken (a learned rule)");
+	assert_int_equal(tk_int(path, "SELECT count(*) FROM evidence"), 1);
+	/* a bad evidence row stores no rule either */
+	tk_rule_text(text, sizeof text, "learned-gmem-other", "another");
+	e.arch = NULL;
+	assert_int_equal(ka_kdb_add_learned(k, text, &e), KA_EINPUT);
+	assert_int_equal(ka_kdb_rule_get(k, "learned-gmem-other", NULL, origin, status), KA_ENOTFOUND);
+	/* the walk over learned rules leaves out retired ones */
+	e.arch = "sm_90";
+	TK_OK(ka_kdb_add_learned(k, text, &e));
+	TK_OK(ka_kdb_learned_each(k, collect_id, seen + strlen(seen)));
+	assert_string_equal(
+		seen,
+		"learned-gmem-trick/softmax/faster/2 learned-gmem-other=candidate learned-gmem-trick=candidate ");
+	TK_OK(ka_kdb_set_rule_status(k, "learned-gmem-other", "retired"));
+	seen[0] = 0;
+	TK_OK(ka_kdb_learned_each(k, collect_id, seen));
+	assert_string_equal(seen, "learned-gmem-trick=candidate ");
+	ka_kdb_close(k);
+	tk_rmdir(dir);
+}
+
 static void retrieval_ranks_the_expected_rule_first(void **state)
 {
 	char dir[256], path[512], text[2048];
@@ -272,6 +329,7 @@ const struct CMUnitTest tk_standing_tests[] = {
 	cmocka_unit_test(measured_before_by_hash),
 	cmocka_unit_test(standing_counts_and_median),
 	cmocka_unit_test(learned_rules_retire_and_graduate),
+	cmocka_unit_test(learned_rule_with_its_first_win),
 	cmocka_unit_test(retrieval_ranks_the_expected_rule_first),
 	cmocka_unit_test(skills_and_trajectories),
 };
