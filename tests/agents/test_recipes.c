@@ -41,6 +41,7 @@ static const golden cases[] = {
 	{"transpose", "smem-tile-transpose", "tile=32 rows=8"},
 	{"bias_gelu_scale", "fuse-elementwise", ""},
 	{"sgemm", "smem-tile-gemm", "tile=64"},
+	{"scan", "parallel-scan", "block=1024"},
 	/* recipes compose: the fused kernel keeps the element-wise shape */
 	{"bias_gelu_scale", "fuse-elementwise+vectorize", "block=256 vec=4 cap=2112"},
 };
