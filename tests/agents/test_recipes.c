@@ -177,6 +177,48 @@ static const decline declines[] = {
 	 "\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) { t[threadIdx.x] = y[i]; y[i] = t[255 - threadIdx.x]; }\n}\n"
 	 "void h(float *y, long long n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
 	 "the kernel uses __shared__"},
+	/* a product, not a sum */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { unsigned t = a[b]; a[b] = s; s *= t; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "'s*=t' is not"},
+	/* a reduction: nothing is stored per element */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { s += a[b]; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "not a read, a store of s and an addition"},
+	/* each element gets twice the sum before it: not a scan */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { a[b] = s; s += a[b]; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "after storing to it"},
+	/* a float sum would be reassociated */
+	{"parallel-scan",
+	 "__global__ void k(const float *x, float *y, long long m)\n{\n\tfloat s = 0.0f;\n"
+	 "\tfor (long long b = 0; b < m; b++) { s += x[b]; y[b] = s; }\n}\n"
+	 "void h(const float *x, float *y, long long m) { k<<<1, 1>>>(x, y, m); }\n",
+	 "round differently"},
+	/* every one of 32 threads walks the whole loop */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { unsigned t = a[b]; a[b] = s; s += t; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 32>>>(a, m); }\n",
+	 "is <<<1, 32>>>, not <<<1, 1>>>"},
+	/* a start other than zero */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 1;\n"
+	 "\tfor (long long b = 0; b < m; b++) { unsigned t = a[b]; a[b] = s; s += t; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "not at zero"},
+	/* the elements are wider than the sum */
+	{"parallel-scan",
+	 "__global__ void k(unsigned long long *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { s += a[b]; a[b] = s; }\n}\n"
+	 "void h(unsigned long long *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "holds 'unsigned long long', the sum is 'unsigned'"},
 };
 
 static void test_declines(void **st)
@@ -194,6 +236,32 @@ static void test_declines(void **st)
 		if (d->reason && !strstr(why, d->reason))
 			fail_msg("case %zu: reason '%s' lacks '%s'", i, why, d->reason);
 	}
+}
+
+/* parallel-scan's other forms: inclusive into a second array (overlapping
+ * buffers go to the serial loop), and `s = s + x` */
+static void test_scan_forms(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"__global__ void k(const int *x, int *y, int m)\n{\n\tint s = 0;\n"
+		"\tfor (int b = 0; b < m; ++b) {\n\t\ts = s + x[b];\n\t\ty[b] = s;\n\t}\n}\n"
+		"void h(const int *x, int *y, int m, cudaStream_t st) { k<<<1, 1, 0, st>>>(x, y, m); }\n";
+	char why[256], err[4096], *out = NULL;
+	size_t n;
+	int rc = ka_recipe_apply("parallel-scan", src, strlen(src), "k", "block=512", &out, &n, why,
+				 sizeof why);
+	if (rc != KA_OK)
+		fail_msg("rc %d: %s", rc, why);
+	assert_non_null(strstr(out, "parallel-scan (inclusive, out of place)"));
+	assert_non_null(strstr(out, "if (ka_scan_overlap(x, y, ka_n)) {"));
+	assert_non_null(strstr(out, "\t\t\tfor (int b = 0; b < m; ++b) {\n\t\t\t\ts = s + x[b];"));
+	assert_non_null(strstr(out, "int s = ka_block_exclusive_scan(ka_sum);"));
+	assert_non_null(strstr(out, "__launch_bounds__(512) k("));
+	assert_non_null(strstr(out, "k<<<1, 512, 0, st>>>(x, y, m);"));
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("the inclusive scan does not compile:\n%s", err);
+	free(out);
 }
 
 static void test_registry_and_offline_coder(void **st)
@@ -248,6 +316,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_and_offline_coder),
 		cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_scan_forms),
 		cmocka_unit_test(test_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
