@@ -30,7 +30,7 @@ if [ -z "$kc" ]; then
 		cmake --build build-gpu -j --target kcheck >/dev/null || exit 2
 	kc=build-gpu/cli/kcheck
 fi
-tasks=${TASKS:-saxpy gelu bias_gelu_scale softmax layernorm gemv histogram transpose}
+tasks=${TASKS:-saxpy gelu bias_gelu_scale softmax layernorm gemv histogram transpose scan}
 budget=${BUDGET:-6}
 runs=${RUNS:-1}
 db=$out/knowledge.db
