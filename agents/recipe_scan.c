@@ -23,7 +23,7 @@
  * rounds differently.  When A and O are different parameters, a run-time
  * check sends overlapping buffers to the serial loop as written (thread 0),
  * where a different recurrence than a scan may be meant. */
-#include "agents/recipe.h"
+#include "agents/recipe_scan_int.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -44,7 +44,7 @@ typedef struct scan_shape {
 	size_t body_s, body_e; /* its braced body */
 } scan_shape;
 
-static const char helpers[] =
+const char ka_recipe_scan_helpers[] =
 	"#ifndef KA_BLOCK_SCAN_DEFINED\n#define KA_BLOCK_SCAN_DEFINED\n"
 	"/* the sum of v over the block's threads before this one; every thread of\n"
 	" * the block calls it (blockDim.x a multiple of 32, at most 1024) */\n"
@@ -91,8 +91,9 @@ static int is_name(const char *s)
 	return 1;
 }
 
-/* A zero literal: 0, 0u, 0ULL, ... */
-static int is_zero(const char *s)
+/* ---- shared with recipe_blockscan.c (agents/recipe_scan_int.h) ---- */
+
+int ka_recipe_scan_is_zero(const char *s)
 {
 	if (*s++ != '0')
 		return 0;
@@ -101,10 +102,7 @@ static int is_zero(const char *s)
 	return !*s;
 }
 
-/* The type text (squeezed) without `const`, normalized into out: 1 for an
- * integer type the warp shuffles take, 2 for a floating-point type, 0 for
- * anything else. */
-static int norm_type(const char *in, char *out, size_t cap)
+int ka_recipe_scan_type(const char *in, char *out, size_t cap)
 {
 	static const char *const ints[][2] = {
 		{"int", "int"},
@@ -158,9 +156,8 @@ static int norm_type(const char *in, char *out, size_t cap)
 	return 0;
 }
 
-/* `TYPE NAME = RHS` (squeezed, no ';'): the parts, 1; anything else, 0. */
-static int parse_decl(const char *sq, char *type, size_t tcap, char *name, size_t ncap, char *rhs,
-		      size_t rcap)
+int ka_recipe_scan_decl(const char *sq, char *type, size_t tcap, char *name, size_t ncap, char *rhs,
+			size_t rcap)
 {
 	const char *eq = strchr(sq, '=');
 	if (!eq || eq == sq || eq[1] == '=' || strchr("!<>+-*/%&|^", eq[-1]))
@@ -190,8 +187,7 @@ static int is_elem(const char *x, const char *idx, char *arr, size_t cap)
 	return is_name(arr);
 }
 
-/* The statement [s, e) squeezed into buf without its ';'. */
-static int stmt_text(const char *t, size_t s, size_t e, char *buf, size_t cap)
+int ka_recipe_scan_stmt(const char *t, size_t s, size_t e, char *buf, size_t cap)
 {
 	if (!ka_csrc_squeeze(t, s, e, buf, cap))
 		return 0;
@@ -206,17 +202,17 @@ static int stmt_text(const char *t, size_t s, size_t e, char *buf, size_t cap)
 static int prove_acc(ka_recipe_ctx *c, scan_shape *sh, size_t s, size_t e)
 {
 	char sq[256], rhs[64];
-	if (!stmt_text(c->m->text, s, e, sq, sizeof sq) ||
-	    !parse_decl(sq, sh->ty, sizeof sh->ty, sh->acc, sizeof sh->acc, rhs, sizeof rhs))
+	if (!ka_recipe_scan_stmt(c->m->text, s, e, sq, sizeof sq) ||
+	    !ka_recipe_scan_decl(sq, sh->ty, sizeof sh->ty, sh->acc, sizeof sh->acc, rhs, sizeof rhs))
 		return ka_recipe_decline(c, "the body does not open with an accumulator `T s = 0;`");
 	if (strstr(sh->ty, "const") || strstr(sh->ty, "static") || strstr(sh->ty, "volatile"))
 		return ka_recipe_decline(c, "the accumulator is declared '%s'", sh->ty);
-	int kind = norm_type(sh->ty, sh->norm, sizeof sh->norm);
+	int kind = ka_recipe_scan_type(sh->ty, sh->norm, sizeof sh->norm);
 	if (kind == 2)
 		return ka_recipe_decline(c, "a %s sum: the parallel order would round differently", sh->ty);
 	if (kind != 1)
 		return ka_recipe_decline(c, "the accumulator's type '%s' is not an integer type", sh->ty);
-	if (!is_zero(rhs))
+	if (!ka_recipe_scan_is_zero(rhs))
 		return ka_recipe_decline(c, "the sum starts at '%s', not at zero", rhs);
 	sh->acc_s = s;
 	return KA_OK;
@@ -235,8 +231,8 @@ static int prove_header(ka_recipe_ctx *c, scan_shape *sh, size_t s, size_t e)
 	if (!s2 || strchr(s2 + 1, ';'))
 		return ka_recipe_decline(c, "cannot read the loop header '%s'", hd);
 	*s1 = *s2 = 0;
-	if (!parse_decl(hd, ity, sizeof ity, sh->idx, sizeof sh->idx, init, sizeof init) ||
-	    norm_type(ity, inorm, sizeof inorm) != 1 || !is_zero(init))
+	if (!ka_recipe_scan_decl(hd, ity, sizeof ity, sh->idx, sizeof sh->idx, init, sizeof init) ||
+	    ka_recipe_scan_type(ity, inorm, sizeof inorm) != 1 || !ka_recipe_scan_is_zero(init))
 		return ka_recipe_decline(c, "the loop does not declare an integer index from 0");
 	size_t il = strlen(sh->idx);
 	if (strncmp(s1 + 1, sh->idx, il) || s1[1 + il] != '<' || s1[2 + il] == '=')
@@ -275,7 +271,7 @@ static int classify(const scan_shape *sh, const char *sq, char *ty, size_t tcap,
 		    size_t cap)
 {
 	char name[64], rhs[256], want[200];
-	if (parse_decl(sq, ty, tcap, name, sizeof name, rhs, sizeof rhs))
+	if (ka_recipe_scan_decl(sq, ty, tcap, name, sizeof name, rhs, sizeof rhs))
 		return is_elem(rhs, sh->idx, arr, cap) && snprintf(x, cap, "%s", name) > 0 ? ST_TEMP : 0;
 	snprintf(want, sizeof want, "]=%s", sh->acc);
 	size_t wl = strlen(want), n = strlen(sq);
@@ -322,7 +318,7 @@ static int prove_array(ka_recipe_ctx *c, const scan_shape *sh, const char *name,
 		return ka_recipe_decline(c, "%s is not a pointer to elements", name);
 	if (written && p->is_const)
 		return ka_recipe_decline(c, "%s points to const", name);
-	if (norm_type(el, norm, sizeof norm) != 1 || strcmp(norm, sh->norm))
+	if (ka_recipe_scan_type(el, norm, sizeof norm) != 1 || strcmp(norm, sh->norm))
 		return ka_recipe_decline(c, "%s holds '%s', the sum is '%s'", name, el, sh->ty);
 	return KA_OK;
 }
@@ -340,7 +336,7 @@ static int prove_body(ka_recipe_ctx *c, scan_shape *sh)
 		size_t e = ka_csrc_stmt_end(t, len, i);
 		if (n == MAX_STMTS - 1)
 			return ka_recipe_decline(c, "the loop body has more than three statements");
-		if (e == NPOS || e > end || !stmt_text(t, i, e, sq, sizeof sq))
+		if (e == NPOS || e > end || !ka_recipe_scan_stmt(t, i, e, sq, sizeof sq))
 			return ka_recipe_decline(c, "cannot read a statement of the loop body");
 		kind[n] = classify(sh, sq, ty[n], sizeof ty[n], arr[n], x[n], sizeof x[n]);
 		if (!kind[n])
@@ -365,7 +361,7 @@ static int prove_body(ka_recipe_ctx *c, scan_shape *sh)
 			return ka_recipe_decline(c, "the sum adds '%s', not the temporary %s", x[add], x[0]);
 		if (!strcmp(x[0], sh->acc) || !strcmp(x[0], sh->idx))
 			return ka_recipe_decline(c, "the temporary %s shadows the sum or the index", x[0]);
-		if (norm_type(ty[0], norm, sizeof norm) != 1 || strcmp(norm, sh->norm))
+		if (ka_recipe_scan_type(ty[0], norm, sizeof norm) != 1 || strcmp(norm, sh->norm))
 			return ka_recipe_decline(c, "the temporary is '%s', the sum '%s'", ty[0], sh->ty);
 		snprintf(in, sizeof in, "%s", arr[0]);
 	} else if (!is_elem(x[add], sh->idx, in, sizeof in)) {
@@ -504,7 +500,7 @@ static int scan_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
 	if (rc == KA_OK)
-		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helpers);
+		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, ka_recipe_scan_helpers);
 	if (rc == KA_OK)
 		rc = ka_recipe_relaunch(c, &ed, sh.count, "1", bs);
 	if (rc == KA_OK)
