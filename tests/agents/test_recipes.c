@@ -42,6 +42,8 @@ static const golden cases[] = {
 	{"bias_gelu_scale", "fuse-elementwise", ""},
 	{"sgemm", "smem-tile-gemm", "tile=64"},
 	{"scan", "parallel-scan", "block=1024"},
+	{"scan", "shuffle-block-scan", ""},
+	{"scan", "parallel-scan+shuffle-block-scan", ""},
 	/* recipes compose: the fused kernel keeps the element-wise shape */
 	{"bias_gelu_scale", "fuse-elementwise+vectorize", "block=256 vec=4 cap=2112"},
 };
@@ -126,6 +128,11 @@ static void test_golden(void **st)
 typedef struct decline {
 	const char *recipe, *src, *reason;
 } decline;
+
+/* a Hillis-Steele block scan over __shared__ T sh[256], elements of type T */
+#define HS_LOOP(T) \
+	"\tfor (int d = 1; d < 256; d <<= 1) {\n\t\t" T " v = threadIdx.x >= d ? sh[threadIdx.x - d] : 0;\n" \
+	"\t\t__syncthreads();\n\t\tsh[threadIdx.x] += v;\n\t\t__syncthreads();\n\t}\n"
 
 static const decline declines[] = {
 	/* a barrier: a warp-per-row rewrite could not keep it uniform */
@@ -219,6 +226,34 @@ static const decline declines[] = {
 	 "\tfor (long long b = 0; b < m; b++) { s += a[b]; a[b] = s; }\n}\n"
 	 "void h(unsigned long long *a, long long m) { k<<<1, 1>>>(a, m); }\n",
 	 "holds 'unsigned long long', the sum is 'unsigned'"},
+	/* shuffle-block-scan: a float scan would add in another order */
+	{"shuffle-block-scan",
+	 "typedef float T;\n__global__ void k(T *y)\n{\n\t__shared__ float sh[256];\n"
+	 "\tsh[threadIdx.x] = y[threadIdx.x];\n\t__syncthreads();\n" HS_LOOP(
+		 "float") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			  "void h(T *y) { k<<<1, 256>>>(y); }\n",
+	 "sh holds 'float', not integers"},
+	/* 128 threads would leave half of sh to no thread */
+	{"shuffle-block-scan",
+	 "typedef unsigned T;\n__global__ void k(T *y)\n{\n\t__shared__ unsigned sh[256];\n"
+	 "\tsh[threadIdx.x] = y[threadIdx.x];\n\t__syncthreads();\n" HS_LOOP(
+		 "unsigned") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			     "void h(T *y) { k<<<1, 128>>>(y); }\n",
+	 "does not have 256 threads per block"},
+	/* a thread that returned would miss the helper's barriers */
+	{"shuffle-block-scan",
+	 "typedef unsigned T;\n__global__ void k(T *y, int n)\n{\n\t__shared__ unsigned sh[256];\n"
+	 "\tif (n == 0) return;\n\tsh[threadIdx.x] = y[threadIdx.x];\n\t__syncthreads();\n" HS_LOOP(
+		 "unsigned") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			     "void h(T *y, int n) { k<<<1, 256>>>(y, n); }\n",
+	 "a return before the scan loop"},
+	/* the elements may not be written yet */
+	{"shuffle-block-scan",
+	 "typedef unsigned T;\n__global__ void k(T *y)\n{\n\t__shared__ unsigned sh[256];\n"
+	 "\tsh[255 - threadIdx.x] = y[threadIdx.x];\n" HS_LOOP(
+		 "unsigned") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			     "void h(T *y) { k<<<1, 256>>>(y); }\n",
+	 "no __syncthreads() right before"},
 };
 
 static void test_declines(void **st)
