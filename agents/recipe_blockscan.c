@@ -119,6 +119,8 @@ static int scan_body(ka_recipe_ctx *c, const bscan_shared *sd, const char *d, si
 	if (strncmp(rhs, want[0], wl) || !ka_recipe_scan_is_zero(rhs + wl))
 		return ka_recipe_decline(c, "'%s' is not `threadIdx.x >= %s ? %s[threadIdx.x - %s] : 0`", rhs,
 					 d, sd->name, d);
+	if (!strcmp(v, d) || !strcmp(v, sd->name))
+		return ka_recipe_decline(c, "the temporary %s shadows the index or the array", v);
 	if (ka_recipe_scan_type(ty, norm, sizeof norm) != 1 || strcmp(norm, sd->norm))
 		return ka_recipe_decline(c, "the temporary is '%s', %s holds '%s'", ty, sd->name, sd->ty);
 	snprintf(want[0], sizeof want[0], "%s[threadIdx.x]+=%s", sd->name, v);

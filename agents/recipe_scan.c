@@ -13,10 +13,12 @@
  *
  * What it proves first, else it declines: every launch of the kernel is
  * <<<1, 1>>>; the body is exactly `T s = 0;` and
- * `for (I b = 0; b < PARAM; b++) { ... }`; the loop body is one of
+ * `for (I b = 0; b < PARAM; b++) { ... }` with PARAM an integer parameter
+ * (s and b name no parameter); the loop body is one of
  *     T t = A[b]; O[b] = s; s += t;      O[b] = s; s += A[b];   (exclusive)
  *     T t = A[b]; s += t; O[b] = s;      s += A[b]; O[b] = s;   (inclusive)
- * (`s = s + x` and `s = x + s` too) with A and O pointer parameters; the
+ * (`s = s + x` and `s = x + s` too; the second form only with A not O)
+ * with A and O pointer parameters; the
  * accumulator, the temporary and the elements of A and O are one integer
  * type.  Integer sums come out the same in any order (unsigned ones wrap
  * mod 2^k alike); float and double are declined, since the parallel order
@@ -239,8 +241,9 @@ static int prove_header(ka_recipe_ctx *c, scan_shape *sh, size_t s, size_t e)
 		return ka_recipe_decline(c, "the loop bound '%s' is not `%s < PARAM`", s1 + 1, sh->idx);
 	snprintf(sh->count, sizeof sh->count, "%s", s1 + 2 + il);
 	int pi = ka_csrc_param_index(c->k, sh->count);
-	if (pi < 0 || c->k->params[pi].is_pointer)
-		return ka_recipe_decline(c, "the loop bound '%s' is not a count parameter", sh->count);
+	if (pi < 0 || c->k->params[pi].is_pointer ||
+	    ka_recipe_scan_type(c->k->params[pi].type, inorm, sizeof inorm) != 1)
+		return ka_recipe_decline(c, "the loop bound '%s' is not an integer parameter", sh->count);
 	const char *inc = s2 + 1;
 	int step = 0;
 	snprintf(want, sizeof want, "%s++", sh->idx);
@@ -425,6 +428,8 @@ static int prove_kernel(ka_recipe_ctx *c, scan_shape *sh)
 		return ka_recipe_decline(c, "statements follow the loop");
 	if (!strcmp(sh->idx, sh->acc))
 		return ka_recipe_decline(c, "the index shadows the sum %s", sh->acc);
+	if (ka_csrc_param_index(c->k, sh->acc) >= 0 || ka_csrc_param_index(c->k, sh->idx) >= 0)
+		return ka_recipe_decline(c, "the sum or the index shadows a parameter");
 	if ((rc = prove_body(c, sh)))
 		return rc;
 	for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
