@@ -49,6 +49,9 @@ static const golden cases[] = {
 	/* the 2-D launch shape applies to any one-thread-per-point kernel */
 	{"sgemm", "launch-tune-2d", "bx=32 by=8"},
 	{"transpose", "launch-tune-2d", "bx=64 by=4"},
+	{"scan", "parallel-scan", "block=1024"},
+	{"scan", "shuffle-block-scan", ""},
+	{"scan", "parallel-scan+shuffle-block-scan", ""},
 	/* recipes compose: the fused kernel keeps the element-wise shape */
 	{"bias_gelu_scale", "fuse-elementwise+vectorize", "block=256 vec=4 cap=2112"},
 };
@@ -133,6 +136,11 @@ static void test_golden(void **st)
 typedef struct decline {
 	const char *recipe, *src, *reason;
 } decline;
+
+/* a Hillis-Steele block scan over __shared__ T sh[256], elements of type T */
+#define HS_LOOP(T) \
+	"\tfor (int d = 1; d < 256; d <<= 1) {\n\t\t" T " v = threadIdx.x >= d ? sh[threadIdx.x - d] : 0;\n" \
+	"\t\t__syncthreads();\n\t\tsh[threadIdx.x] += v;\n\t\t__syncthreads();\n\t}\n"
 
 static const decline declines[] = {
 	/* a barrier: a warp-per-row rewrite could not keep it uniform */
@@ -361,6 +369,76 @@ static const decline declines[] = {
 	 "\tif (i == 0 || j == 0 || i == h - 1 || j == w - 1) y[k] = x[k];\n"
 	 "\telse y[k] = 0.25f * (x[k - w] + x[k + w] + x[k - 1] + x[k + 1]);\n}\n",
 	 "does not read all five points of x"},
+	/* a product, not a sum */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { unsigned t = a[b]; a[b] = s; s *= t; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "'s*=t' is not"},
+	/* a reduction: nothing is stored per element */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { s += a[b]; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "not a read, a store of s and an addition"},
+	/* each element gets twice the sum before it: not a scan */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { a[b] = s; s += a[b]; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "after storing to it"},
+	/* a float sum would be reassociated */
+	{"parallel-scan",
+	 "__global__ void k(const float *x, float *y, long long m)\n{\n\tfloat s = 0.0f;\n"
+	 "\tfor (long long b = 0; b < m; b++) { s += x[b]; y[b] = s; }\n}\n"
+	 "void h(const float *x, float *y, long long m) { k<<<1, 1>>>(x, y, m); }\n",
+	 "round differently"},
+	/* every one of 32 threads walks the whole loop */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { unsigned t = a[b]; a[b] = s; s += t; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 32>>>(a, m); }\n",
+	 "is <<<1, 32>>>, not <<<1, 1>>>"},
+	/* a start other than zero */
+	{"parallel-scan",
+	 "__global__ void k(unsigned *a, long long m)\n{\n\tunsigned s = 1;\n"
+	 "\tfor (long long b = 0; b < m; b++) { unsigned t = a[b]; a[b] = s; s += t; }\n}\n"
+	 "void h(unsigned *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "not at zero"},
+	/* the elements are wider than the sum */
+	{"parallel-scan",
+	 "__global__ void k(unsigned long long *a, long long m)\n{\n\tunsigned s = 0;\n"
+	 "\tfor (long long b = 0; b < m; b++) { s += a[b]; a[b] = s; }\n}\n"
+	 "void h(unsigned long long *a, long long m) { k<<<1, 1>>>(a, m); }\n",
+	 "holds 'unsigned long long', the sum is 'unsigned'"},
+	/* shuffle-block-scan: a float scan would add in another order */
+	{"shuffle-block-scan",
+	 "typedef float T;\n__global__ void k(T *y)\n{\n\t__shared__ float sh[256];\n"
+	 "\tsh[threadIdx.x] = y[threadIdx.x];\n\t__syncthreads();\n" HS_LOOP(
+		 "float") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			  "void h(T *y) { k<<<1, 256>>>(y); }\n",
+	 "sh holds 'float', not integers"},
+	/* 128 threads would leave half of sh to no thread */
+	{"shuffle-block-scan",
+	 "typedef unsigned T;\n__global__ void k(T *y)\n{\n\t__shared__ unsigned sh[256];\n"
+	 "\tsh[threadIdx.x] = y[threadIdx.x];\n\t__syncthreads();\n" HS_LOOP(
+		 "unsigned") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			     "void h(T *y) { k<<<1, 128>>>(y); }\n",
+	 "does not have 256 threads per block"},
+	/* a thread that returned would miss the helper's barriers */
+	{"shuffle-block-scan",
+	 "typedef unsigned T;\n__global__ void k(T *y, int n)\n{\n\t__shared__ unsigned sh[256];\n"
+	 "\tif (n == 0) return;\n\tsh[threadIdx.x] = y[threadIdx.x];\n\t__syncthreads();\n" HS_LOOP(
+		 "unsigned") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			     "void h(T *y, int n) { k<<<1, 256>>>(y, n); }\n",
+	 "a return before the scan loop"},
+	/* the elements may not be written yet */
+	{"shuffle-block-scan",
+	 "typedef unsigned T;\n__global__ void k(T *y)\n{\n\t__shared__ unsigned sh[256];\n"
+	 "\tsh[255 - threadIdx.x] = y[threadIdx.x];\n" HS_LOOP(
+		 "unsigned") "\ty[threadIdx.x] = sh[threadIdx.x];\n}\n"
+			     "void h(T *y) { k<<<1, 256>>>(y); }\n",
+	 "no __syncthreads() right before"},
 };
 
 static void test_declines(void **st)
@@ -524,6 +602,32 @@ static void test_2d_suite(void **st)
 	}
 }
 
+/* parallel-scan's other forms: inclusive into a second array (overlapping
+ * buffers go to the serial loop), and `s = s + x` */
+static void test_scan_forms(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"__global__ void k(const int *x, int *y, int m)\n{\n\tint s = 0;\n"
+		"\tfor (int b = 0; b < m; ++b) {\n\t\ts = s + x[b];\n\t\ty[b] = s;\n\t}\n}\n"
+		"void h(const int *x, int *y, int m, cudaStream_t st) { k<<<1, 1, 0, st>>>(x, y, m); }\n";
+	char why[256], err[4096], *out = NULL;
+	size_t n;
+	int rc = ka_recipe_apply("parallel-scan", src, strlen(src), "k", "block=512", &out, &n, why,
+				 sizeof why);
+	if (rc != KA_OK)
+		fail_msg("rc %d: %s", rc, why);
+	assert_non_null(strstr(out, "parallel-scan (inclusive, out of place)"));
+	assert_non_null(strstr(out, "if (ka_scan_overlap(x, y, ka_n)) {"));
+	assert_non_null(strstr(out, "\t\t\tfor (int b = 0; b < m; ++b) {\n\t\t\t\ts = s + x[b];"));
+	assert_non_null(strstr(out, "int s = ka_block_exclusive_scan(ka_sum);"));
+	assert_non_null(strstr(out, "__launch_bounds__(512) k("));
+	assert_non_null(strstr(out, "k<<<1, 512, 0, st>>>(x, y, m);"));
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("the inclusive scan does not compile:\n%s", err);
+	free(out);
+}
+
 static void test_registry_and_offline_coder(void **st)
 {
 	(void)st;
@@ -588,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_2d_forms),
 		cmocka_unit_test(test_2d_suite),
+		cmocka_unit_test(test_scan_forms),
 		cmocka_unit_test(test_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
