@@ -79,7 +79,12 @@ static const char mig3[] =
 	"  VALUES (new.rowid, new.task, new.summary, new.rules, new.source); END;"
 	"INSERT INTO skills_fts(skills_fts) VALUES ('rebuild');";
 
-static const char *const migrations[KA_KDB_SCHEMA_VERSION] = {mig1, mig2, mig3};
+/* Version 4: the target a trajectory step was measured on, and a lookup of
+ * steps by candidate (a candidate measured before is not benched again). */
+static const char mig4[] = "ALTER TABLE trajectory ADD COLUMN arch TEXT;"
+			   "CREATE INDEX trajectory_candidate ON trajectory(task, candidate_hash);";
+
+static const char *const migrations[KA_KDB_SCHEMA_VERSION] = {mig1, mig2, mig3, mig4};
 
 int kdb_fail(ka_kdb *k, const char *what)
 {

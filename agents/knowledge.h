@@ -30,7 +30,7 @@
 typedef struct ka_kdb ka_kdb;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define KA_KDB_SCHEMA_VERSION 3
+#define KA_KDB_SCHEMA_VERSION 4
 
 /* ka_kdb_open flags. */
 #define KA_KDB_CREATE 1   /* create the file (and its folder) if missing */
@@ -106,15 +106,6 @@ typedef struct ka_kdb_evidence {
  * row id. */
 int ka_kdb_add_evidence(ka_kdb *db, const ka_kdb_evidence *e, long long *id_out);
 
-/* 1 when a candidate with this source hash was already measured for task on
- * arch and was not faster (same, slower, rejected): its latest verdict,
- * speedup and CI go to the out-parameters (any may be NULL).  0 when no
- * such row exists, < 0 on error.  The optimize loop does not bench such a
- * candidate again: a recipe is deterministic, so the same candidate comes
- * from the same kernel, and what it measured then it measures now. */
-int ka_kdb_measured_before(ka_kdb *db, const char *task, const char *arch, const char *kernel_hash,
-			   char *verdict, size_t cap, double *speedup, double *ci_low, double *ci_high);
-
 /* The evidence rows of rule, oldest first: fn(ud, row), the strings valid
  * during the call; a non-zero return of fn stops the walk and is returned. */
 typedef int (*ka_kdb_evidence_fn)(void *ud, const ka_kdb_evidence *e);
@@ -178,7 +169,9 @@ int ka_kdb_best_skill(ka_kdb *db, const char *task, const char *arch, char **sou
 		      double *speedup);
 
 /* One trajectory row.  outcome: compile_error | incorrect | slower | same |
- * faster | unverified (bench verdicts map onto these). */
+ * faster | unverified (bench verdicts map onto these), or declined (the
+ * recipe did not apply), known (measured in an earlier run, not benched
+ * again), error (the step broke before a verdict). */
 typedef struct ka_kdb_step {
 	const char *run_id;   /* required; the caller names its run */
 	int step;             /* 1, 2, ... */
@@ -191,6 +184,7 @@ typedef struct ka_kdb_step {
 	double speedup, ci_low, ci_high;
 	const char *error; /* first error line, capped at 1 KiB; NULL */
 	long long when;    /* 0 = now */
+	const char *arch;  /* the target it was measured on; NULL */
 } ka_kdb_step;
 
 int ka_kdb_add_step(ka_kdb *db, const ka_kdb_step *s);
@@ -199,6 +193,14 @@ int ka_kdb_add_step(ka_kdb *db, const ka_kdb_step *s);
  * 0 when not, < 0 on error: a strategy that failed is never retried with
  * the same parameters. */
 int ka_kdb_failed_before(ka_kdb *db, const char *run_id, const char *strategy, const char *params);
+/* 1 when a candidate with this source hash has a trajectory step for task
+ * on arch whose outcome was not a win (same, slower, incorrect): that
+ * outcome, its speedup and CI go to the out-parameters (any may be NULL).
+ * 0 when there is none, < 0 on error.  The optimize loop does not bench
+ * such a candidate again: a recipe is deterministic, so the same candidate
+ * comes from the same kernel, and what it measured then it measures now. */
+int ka_kdb_measured_before(ka_kdb *db, const char *task, const char *arch, const char *kernel_hash,
+			   char *verdict, size_t cap, double *speedup, double *ci_low, double *ci_high);
 
 /* ---- retrieval --------------------------------------------------------- */
 

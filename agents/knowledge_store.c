@@ -95,8 +95,8 @@ int ka_kdb_best_skill(ka_kdb *k, const char *task, const char *arch, char **sour
 
 static int outcome_valid(const char *o)
 {
-	static const char *const ok[] = {"compile_error", "incorrect",  "slower", "same",
-					 "faster",        "unverified", NULL};
+	static const char *const ok[] = {"compile_error", "incorrect", "slower", "same",  "faster",
+					 "unverified",    "declined",  "known",  "error", NULL};
 	for (int i = 0; o && ok[i]; i++)
 		if (!strcmp(o, ok[i]))
 			return 1;
@@ -112,7 +112,7 @@ int ka_kdb_add_step(ka_kdb *k, const ka_kdb_step *s)
 	if (s->outcome && !outcome_valid(s->outcome))
 		return ka_error_set(KA_EINPUT,
 				    "trajectory: unknown outcome '%s' (compile_error, incorrect, "
-				    "slower, same, faster, unverified)",
+				    "slower, same, faster, unverified, declined, known, error)",
 				    s->outcome);
 	if (s->error)
 		snprintf(err, sizeof err, "%s", s->error); /* the first KiB says what broke */
@@ -120,8 +120,8 @@ int ka_kdb_add_step(ka_kdb *k, const ka_kdb_step *s)
 	if (rc == KA_OK)
 		rc = kdb_prepare(k,
 				 "INSERT INTO trajectory(run_id, step, task, role, strategy, params,"
-				 " candidate_hash, outcome, speedup, ci_low, ci_high, error, at)"
-				 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				 " candidate_hash, outcome, speedup, ci_low, ci_high, error, at, arch)"
+				 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				 &st);
 	if (rc == KA_OK) {
 		kdb_bind_text(st, 1, s->run_id);
@@ -137,6 +137,7 @@ int ka_kdb_add_step(ka_kdb *k, const ka_kdb_step *s)
 		kdb_bind_real0(st, 11, s->ci_high);
 		kdb_bind_text(st, 12, s->error ? err : NULL);
 		sqlite3_bind_int64(st, 13, s->when ? s->when : kdb_now());
+		kdb_bind_text(st, 14, s->arch);
 		int r = sqlite3_step(st);
 		if (r == SQLITE_CONSTRAINT)
 			rc = ka_error_set(KA_EINPUT, "trajectory %s: step %d is recorded already", s->run_id,
@@ -165,6 +166,42 @@ int ka_kdb_failed_before(ka_kdb *k, const char *run_id, const char *strategy, co
 		rc = sqlite3_column_int(st, 0) > 0;
 	else
 		rc = kdb_fail(k, "cannot read the trajectory");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ka_kdb_measured_before(ka_kdb *k, const char *task, const char *arch, const char *kernel_hash,
+			   char *verdict, size_t cap, double *speedup, double *ci_low, double *ci_high)
+{
+	sqlite3_stmt *st = NULL;
+	if (!task || !arch || !kernel_hash)
+		return 0;
+	int rc = kdb_prepare(k,
+			     "SELECT outcome, coalesce(speedup, 0), coalesce(ci_low, 0), coalesce(ci_high, 0)"
+			     " FROM trajectory WHERE task = ?1 AND arch = ?2 AND candidate_hash = ?3"
+			     " AND outcome IN ('same', 'slower', 'incorrect') ORDER BY at DESC LIMIT 1",
+			     &st);
+	if (rc != KA_OK)
+		return rc;
+	kdb_bind_text(st, 1, task);
+	kdb_bind_text(st, 2, arch);
+	kdb_bind_text(st, 3, kernel_hash);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW) {
+		if (verdict && cap)
+			snprintf(verdict, cap, "%s", (const char *)sqlite3_column_text(st, 0));
+		if (speedup)
+			*speedup = sqlite3_column_double(st, 1);
+		if (ci_low)
+			*ci_low = sqlite3_column_double(st, 2);
+		if (ci_high)
+			*ci_high = sqlite3_column_double(st, 3);
+		rc = 1;
+	} else if (s == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = kdb_fail(k, "cannot read the trajectory");
+	}
 	sqlite3_finalize(st);
 	return rc;
 }

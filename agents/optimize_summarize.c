@@ -81,8 +81,9 @@ static void learned_evidence(ka_opt_loop *L, const ka_opt_step *st, const ka_ben
 void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
 		      const char *src)
 {
-	if (!L->db || L->o->compile_only || !strcmp(st->outcome, "known"))
+	if (!L->db || L->o->compile_only)
 		return;
+	/* a known step was not benched: no verdict, only its trajectory row */
 	int verified = !strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 		       !strcmp(res->verdict, "slower") || !strcmp(res->verdict, "rejected");
 	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error"))) {
@@ -128,8 +129,11 @@ void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *s
 			  .speedup = st->speedup,
 			  .ci_low = st->lo,
 			  .ci_high = st->hi,
-			  .error = st->error[0] ? st->error : NULL};
-	ka_kdb_add_step(L->db, &ks);
+			  .error = st->error[0] ? st->error : NULL,
+			  .arch = L->arch};
+	if (ka_kdb_add_step(L->db, &ks) && L->o->progress)
+		fprintf(L->o->progress, "kcheck: warning: trajectory step not recorded: %s\n",
+			ka_error_last());
 }
 
 void ka_opt_distill(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench_result *res,

@@ -292,8 +292,9 @@ static void skills_and_trajectories(void **state)
 	tk_rmdir(dir);
 }
 
-/* A candidate measured before (not faster) is known by its hash, task and
- * arch; a faster one, another task or another arch is not. */
+/* A candidate measured before (not a win) is known by its hash, task and
+ * arch; a faster one, another task, another arch, or a step recorded
+ * before the arch column existed is not. */
 static void measured_before_by_hash(void **state)
 {
 	char dir[256], path[512], v[16] = "";
@@ -301,23 +302,30 @@ static void measured_before_by_hash(void **state)
 	(void)state;
 	tk_tmpdir(dir, sizeof dir);
 	ka_kdb *k = tk_open(dir, path, sizeof path);
-	ka_kdb_evidence e = {.rule = "gmem-uncoalesced-access",
-			     .fix = "warp-per-row",
-			     .task = "gemv",
-			     .kernel_hash = "aa11",
-			     .arch = "sm_90",
-			     .speedup = 1.01,
-			     .ci_low = 0.98,
-			     .ci_high = 1.03,
-			     .verdict = "same"};
-	TK_OK(ka_kdb_add_evidence(k, &e, NULL));
-	e.kernel_hash = "bb22", e.verdict = "faster", e.speedup = 4.0;
-	TK_OK(ka_kdb_add_evidence(k, &e, NULL));
+	ka_kdb_step s = {.run_id = "r1",
+			 .step = 1,
+			 .task = "gemv",
+			 .strategy = "warp-per-row",
+			 .candidate_hash = "aa11",
+			 .outcome = "same",
+			 .speedup = 1.01,
+			 .ci_low = 0.98,
+			 .ci_high = 1.03,
+			 .arch = "sm_90"};
+	TK_OK(ka_kdb_add_step(k, &s));
+	s.step = 2, s.candidate_hash = "bb22", s.outcome = "faster", s.speedup = 4.0;
+	TK_OK(ka_kdb_add_step(k, &s));
+	s.step = 3, s.candidate_hash = "cc33", s.outcome = "declined", s.speedup = 0;
+	TK_OK(ka_kdb_add_step(k, &s)); /* a declined step is a trajectory row too */
+	s.step = 4, s.candidate_hash = "dd44", s.outcome = "incorrect", s.arch = NULL;
+	TK_OK(ka_kdb_add_step(k, &s));
 	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", "aa11", v, sizeof v, &sp, &lo, &hi), 1);
 	assert_string_equal(v, "same");
 	assert_true(sp == 1.01 && lo == 0.98 && hi == 1.03);
 	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", "bb22", v, sizeof v, NULL, NULL, NULL),
 			 0);
+	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", "cc33", NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", "dd44", NULL, 0, NULL, NULL, NULL), 0);
 	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_80", "aa11", NULL, 0, NULL, NULL, NULL), 0);
 	assert_int_equal(ka_kdb_measured_before(k, "softmax", "sm_90", "aa11", NULL, 0, NULL, NULL, NULL), 0);
 	assert_int_equal(ka_kdb_measured_before(k, "gemv", "sm_90", NULL, NULL, 0, NULL, NULL, NULL), 0);
