@@ -24,9 +24,12 @@
 #              TASKS    task names (default: every task under bench/tasks)
 #              BUDGET   --budget for each task (default 6)
 #              RUNS     1 or 2 (default 1)
+#              RUN_FROM the first run to make (default 1; 2 continues an OUTDIR whose run 1
+#                       and knowledge.db are there)
 #              SAMPLES  --samples for the loop's bench runs (default: the bench's)
 #              SUITE_JSON  a suite run's JSON for the expert's speedups
 #              MEASURE  0 skips every extra bench run (default 1)
+#              TABLE_ONLY  1: only rebuild OPTIMIZE.md from the outputs in OUTDIR
 # Exit status: 0 when every run ended, 2 on an error.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,16 +47,17 @@ budget=${BUDGET:-6}
 runs=${RUNS:-1}
 db=$out/knowledge.db
 status=0
+if [ "${TABLE_ONLY:-0}" = 1 ]; then runs_todo=0; else runs_todo=$runs; fi
 samples=()
 [ -n "${SAMPLES:-}" ] && samples=(--samples "$SAMPLES")
 # the first candidates of every task, compiled in parallel into the bench's cache
-mkdir -p "$out/precompile" || exit 2
+[ "$runs_todo" = 0 ] || mkdir -p "$out/precompile" || exit 2
 t0=$(date +%s)
-for t in $tasks; do echo "$t"; done | xargs -P "$(nproc)" -I{} sh -c \
+[ "$runs_todo" = 0 ] || for t in $tasks; do echo "$t"; done | xargs -P "$(nproc)" -I{} sh -c \
 	'"$1" optimize "bench/tasks/$2" --compile-only --no-db --budget 64 --out "$3/precompile/$2" >/dev/null 2>&1' \
 	_ "$kc" {} "$out"
 echo "precompile: $(($(date +%s) - t0)) s"
-for run in $(seq 1 "$runs"); do
+for run in $(seq "${RUN_FROM:-1}" "$runs_todo"); do
 	mkdir -p "$out/run$run" || exit 2
 	for t in $tasks; do
 		d=$out/run$run/$t
