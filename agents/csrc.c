@@ -261,7 +261,9 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 {
 	const char *t = m->text;
 	size_t len = m->len, i = at + strlen("__global__"), name_end = NPOS, open = NPOS;
-	ka_csrc_kernel *k = &m->k[m->nkernels];
+	/* read into a local first: a declaration takes no slot, and a full
+	 * table must not be written past */
+	ka_csrc_kernel kbuf, *k = &kbuf;
 	memset(k, 0, sizeof *k);
 	while (i < len && t[i] != ';' && t[i] != '{') {
 		size_t j = skip_unit(t, len, i);
@@ -298,6 +300,9 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 	if (nl >= sizeof k->name)
 		return KA_EINPUT;
 	memcpy(k->name, t + k->name_at, nl);
+	if (m->nkernels == KA_CSRC_MAX_KERNELS)
+		return ka_error_set(KA_ETOOBIG, "more than %d kernels in the file (at %s)",
+				    KA_CSRC_MAX_KERNELS, k->name);
 	k->start = at;
 	k->body_open = i;
 	k->body_close = ka_csrc_match(t, len, i);
@@ -312,8 +317,7 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 			return ka_error_set(KA_EINPUT, "kernel %s: cannot read parameter %d", k->name, p + 1);
 	k->nparams = n;
 	*next = k->body_close + 1;
-	if (m->nkernels < KA_CSRC_MAX_KERNELS)
-		m->nkernels++;
+	m->k[m->nkernels++] = *k;
 	return KA_OK;
 }
 
@@ -327,8 +331,11 @@ static int read_launch(ka_csrc *m, size_t at, size_t *next)
 	size_t ns = b;
 	while (ns > 0 && ident(t[ns - 1]))
 		ns--;
-	if (ns == b || b - ns >= KA_CSRC_NAME || m->nlaunches == KA_CSRC_MAX_LAUNCHES)
-		return KA_OK;
+	if (ns == b || b - ns >= KA_CSRC_NAME)
+		return KA_OK; /* no kernel name: a recipe finds the name unlaunched */
+	if (m->nlaunches == KA_CSRC_MAX_LAUNCHES)
+		return ka_error_set(KA_ETOOBIG, "more than %d launches in the file (at %.*s)",
+				    KA_CSRC_MAX_LAUNCHES, (int)(b - ns), t + ns);
 	const char *close = NULL;
 	for (size_t i = at + 3; i + 2 < len; i++)
 		if (!memcmp(t + i, ">>>", 3)) {

@@ -55,7 +55,9 @@ typedef struct ka_csrc {
 } ka_csrc;
 
 /* Build the model.  KA_EINPUT with a message when brackets do not match
- * or a kernel or launch cannot be read. */
+ * or a kernel or launch cannot be read; KA_ETOOBIG when the file has more
+ * kernel definitions or launches than the tables hold (none is dropped, so
+ * a model that scanned holds every kernel and every readable launch). */
 int ka_csrc_scan(ka_csrc *m, const char *text, size_t len);
 const ka_csrc_kernel *ka_csrc_kernel_find(const ka_csrc *m, const char *name);
 /* Parameter index of name in k, or -1. */

@@ -261,16 +261,18 @@ static int apply_one(const ka_recipe *r, const char *text, size_t len, const cha
 		     ka_buf *out, char *why, size_t cap)
 {
 	static ka_csrc m; /* large; recipes run on one thread */
-	int rc = ka_csrc_scan(&m, text, len);
-	if (rc)
-		return rc;
+	if (ka_csrc_scan(&m, text, len)) {
+		/* what the model cannot hold, no recipe can prove */
+		snprintf(why, cap, "cannot model the file: %s", ka_error_last());
+		return KA_RECIPE_DECLINED;
+	}
 	const ka_csrc_kernel *k = ka_csrc_kernel_find(&m, kernel);
 	if (!k) {
 		snprintf(why, cap, "no kernel named %s", kernel);
 		return KA_RECIPE_DECLINED;
 	}
 	ka_recipe_ctx c = {.m = &m, .k = k, .params = params};
-	rc = r->apply(&c, out);
+	int rc = r->apply(&c, out);
 	if (rc == KA_RECIPE_DECLINED)
 		snprintf(why, cap, "%s: %s", k->name, c.why);
 	return rc;
@@ -303,7 +305,9 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 		static ka_csrc m;
 		char names[KA_CSRC_MAX_KERNELS][KA_CSRC_NAME];
 		int nk = 0;
-		if (rc == KA_OK && (rc = ka_csrc_scan(&m, cur.data, cur.len)) == KA_OK)
+		if (rc == KA_OK && ka_csrc_scan(&m, cur.data, cur.len) != KA_OK)
+			snprintf(why, why_cap, "cannot model the file: %s", ka_error_last());
+		else if (rc == KA_OK)
 			for (int i = 0; i < m.nkernels; i++)
 				snprintf(names[nk++], KA_CSRC_NAME, "%s", m.k[i].name);
 		for (int i = 0; i < nk && rc >= 0; i++) {

@@ -45,7 +45,9 @@ int ka_recipe_serves(const ka_recipe *r, const char *rule);
 /* Apply recipe `name` with `params` (NULL: its grid's first set) to kernel
  * `kernel` of the file, or, kernel NULL, to every kernel it applies to.
  * KA_OK with *out (malloc'd, NUL-terminated) the new file; KA_RECIPE_DECLINED
- * with the reason in why; negative on error (unknown recipe, bad source). */
+ * with the reason in why, also when the file cannot be modelled (unbalanced
+ * brackets, more kernels or launches than agents/csrc.h holds); negative on
+ * error (unknown recipe, out of memory). */
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
 		    char **out, size_t *out_len, char *why, size_t why_cap);
 

@@ -253,6 +253,50 @@ static void test_declines(void **st)
 	}
 }
 
+/* A file the source model cannot hold (more kernels or launches than its
+ * tables) makes every recipe decline: none may rewrite a kernel whose
+ * launches it did not all see. */
+static void test_model_limits(void **st)
+{
+	(void)st;
+	static const char ew[] =
+		"__global__ void k0(float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 1.0f;\n}\n";
+	ka_buf b;
+	char why[256], *out = NULL;
+	size_t n;
+	/* 17 kernels: the 17th used to land on the launch table */
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_adds(&b, ew);
+	ka_buf_adds(&b, "void go(float *y, int n) { k0<<<(n + 255) / 256, 256>>>(y, n); }\n");
+	for (int i = 1; i <= KA_CSRC_MAX_KERNELS; i++)
+		ka_buf_printf(&b, "__global__ void k%d(float *y) { y[0] = %d; }\n", i, i);
+	assert_non_null(b.data);
+	assert_int_equal(ka_recipe_apply("grid-stride", b.data, b.len, "k0", NULL, &out, &n, why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_null(out);
+	assert_non_null(strstr(why, "more than 16 kernels"));
+	assert_int_equal(ka_recipe_apply("grid-stride", b.data, b.len, NULL, NULL, &out, &n, why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "more than 16 kernels"));
+	ka_buf_free(&b);
+	/* 33 launches: the last one, of k0, used to keep its old block */
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_adds(&b, ew);
+	ka_buf_adds(&b, "__global__ void o(float *y) { y[0] = 0; }\nvoid go(float *y, int n)\n{\n");
+	ka_buf_adds(&b, "\tk0<<<(n + 255) / 256, 256>>>(y, n);\n");
+	for (int i = 0; i < KA_CSRC_MAX_LAUNCHES - 1; i++)
+		ka_buf_adds(&b, "\to<<<1, 1>>>(y);\n");
+	ka_buf_adds(&b, "\tk0<<<(n + 255) / 256, 256>>>(y, n);\n}\n");
+	assert_non_null(b.data);
+	assert_int_equal(ka_recipe_apply("grid-stride", b.data, b.len, "k0", "block=128 cap=4224", &out, &n,
+					 why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_null(out);
+	assert_non_null(strstr(why, "more than 32 launches"));
+	ka_buf_free(&b);
+}
+
 /* seq-reduction on shapes the bench baselines do not have: Harris' index
  * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
  * thread reading the total: a barrier after the shuffles), and a 64-value
@@ -354,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_and_offline_coder),
 		cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_model_limits),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_golden),
 	};
