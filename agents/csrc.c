@@ -16,8 +16,8 @@ static int ident(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* Past the comment, literal or preprocessor line at i, or i itself. */
-static size_t skip_unit(const char *t, size_t len, size_t i)
+/* Past the comment or literal at i, or i itself. */
+static size_t skip_lexeme(const char *t, size_t len, size_t i)
 {
 	if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
 		while (i < len && t[i] != '\n')
@@ -34,12 +34,23 @@ static size_t skip_unit(const char *t, size_t len, size_t i)
 		return e ? (size_t)(e - t) + 2 : len;
 	}
 	if (t[i] == '"' || t[i] == '\'') {
+		/* a literal ends at its line's end when unterminated (an apostrophe
+		 * in a preprocessor line must not hide the lines below) */
 		char q = t[i];
-		for (i++; i < len && t[i] != q; i++)
-			if (t[i] == '\\')
+		for (i++; i < len && t[i] != q && t[i] != '\n'; i++)
+			if (t[i] == '\\' && i + 1 < len)
 				i++;
-		return i < len ? i + 1 : len;
+		return i < len && t[i] == q ? i + 1 : i;
 	}
+	return i;
+}
+
+/* Past the comment, literal or preprocessor line at i, or i itself. */
+static size_t skip_unit(const char *t, size_t len, size_t i)
+{
+	size_t j = skip_lexeme(t, len, i);
+	if (j != i)
+		return j;
 	if (t[i] == '#') {
 		size_t b = i;
 		while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
@@ -195,6 +206,21 @@ int ka_csrc_count_word(const char *t, size_t s, size_t e, const char *word)
 		i++;
 	}
 	return n;
+}
+
+size_t ka_csrc_find_word_pp(const char *t, size_t s, size_t e, const char *word)
+{
+	for (size_t i = s; i < e;) {
+		size_t j = skip_lexeme(t, e, i);
+		if (j != i) {
+			i = j;
+			continue;
+		}
+		if (word_at(t, e, i, word))
+			return i;
+		i++;
+	}
+	return NPOS;
 }
 
 int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word)

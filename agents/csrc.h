@@ -80,5 +80,8 @@ int ka_csrc_squeeze(const char *t, size_t s, size_t e, char *buf, size_t cap);
 int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word);
 /* The number of whole-token occurrences of word in [s, e). */
 int ka_csrc_count_word(const char *t, size_t s, size_t e, const char *word);
+/* The first whole-token occurrence of word in [s, e), preprocessor lines
+ * included (a macro's body names what it launches), or (size_t)-1. */
+size_t ka_csrc_find_word_pp(const char *t, size_t s, size_t e, const char *word);
 
 #endif

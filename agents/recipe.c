@@ -172,6 +172,47 @@ int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_
 	return rc ? ka_error_set(rc, "recipe: the candidate is too large") : KA_OK;
 }
 
+/* 1 when the name at `at` is declared there: `__global__ ... name(...);`. */
+static int is_kernel_decl(const char *t, size_t len, size_t at, size_t name_len)
+{
+	size_t b = at;
+	while (b > 0 && t[b - 1] != ';' && t[b - 1] != '{' && t[b - 1] != '}')
+		b--;
+	size_t p = ka_csrc_skip_blank(t, len, at + name_len);
+	if (!ka_csrc_has_word(t, b, at, "__global__") || p >= len || t[p] != '(')
+		return 0;
+	size_t c = ka_csrc_match(t, len, p);
+	p = c == (size_t)-1 ? len : ka_csrc_skip_blank(t, len, c + 1);
+	return p < len && t[p] == ';';
+}
+
+int ka_recipe_launches_known(ka_recipe_ctx *c)
+{
+	const ka_csrc *m = c->m;
+	const char *t = m->text, *name = c->k->name;
+	size_t n = strlen(name);
+	for (size_t at = ka_csrc_find_word_pp(t, 0, m->len, name); at != (size_t)-1;
+	     at = ka_csrc_find_word_pp(t, at + n, m->len, name)) {
+		int known = is_kernel_decl(t, m->len, at, n);
+		for (int i = 0; i < m->nkernels && !known; i++)
+			known = m->k[i].name_at == at;
+		for (int i = 0; i < m->nlaunches && !known; i++)
+			known = m->l[i].start == at && !strcmp(m->l[i].kernel, name);
+		if (known)
+			continue;
+		int line = 1;
+		for (size_t i = 0; i < at; i++)
+			line += t[i] == '\n';
+		return ka_recipe_decline(
+			c,
+			"line %d names %s outside a launch this recipe can read (a macro, "
+			"template arguments, cudaLaunchKernel, a function pointer): not every "
+			"launch would be rewritten",
+			line, name);
+	}
+	return KA_OK;
+}
+
 /* fmt with "@N" replaced by "(long long)(arg)" of parameter pn and "@B" by
  * that of parameter pb; 0 when an argument is missing or too long. */
 static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, const char *fmt, ka_buf *g)
@@ -208,6 +249,9 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
 	if (smem_param && si < 0)
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
+	rc = ka_recipe_launches_known(c);
+	if (rc)
+		return rc;
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, c->k->name))

@@ -90,10 +90,18 @@ int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text);
 /* The text with the edits applied into out (they must not overlap: KA_EINPUT). */
 int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_buf *out);
 void ka_recipe_edits_free(ka_recipe_edits *ed);
+/* KA_OK when every occurrence of the kernel's name in the file (macro
+ * bodies included) is its definition, a declaration or a launch in the
+ * source model, so that rewriting the model's launches rewrites them all;
+ * else KA_RECIPE_DECLINED with the line.  Every recipe that changes what a
+ * kernel's launches must be, or proves something from them, calls it
+ * (ka_recipe_relaunch does). */
+int ka_recipe_launches_known(ka_recipe_ctx *c);
 /* Rewrite every launch of kernel k: grid := grid_fmt with "%s" replaced by
  * the launch's argument for parameter `count_param` (the thread count the
  * recipe derives the grid from), block := block.  KA_RECIPE_DECLINED when
- * the file has no such launch or the launch cannot be read. */
+ * the file has no such launch, a launch cannot be read, or the kernel is
+ * named where no launch was read (ka_recipe_launches_known). */
 int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 		       const char *block);
 /* The same, and the dynamic shared memory := smem_fmt with "@B" replaced

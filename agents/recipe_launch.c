@@ -24,8 +24,10 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 			return ka_recipe_decline(c, "the kernel uses %s", banned[i]);
 	if (k->has_launch_bounds)
 		return ka_recipe_decline(c, "it has __launch_bounds__");
+	int rc = ka_recipe_launches_known(c), found = 0;
+	if (rc)
+		return rc;
 	ka_recipe_edits ed = {0};
-	int rc = KA_OK, found = 0;
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, k->name))

@@ -297,6 +297,72 @@ static void test_model_limits(void **st)
 	ka_buf_free(&b);
 }
 
+/* A launch the source model cannot read keeps its config when a recipe
+ * rewrites the others: every recipe that changes (or proves something from)
+ * a kernel's launches declines unless each mention of its name is its
+ * definition, a declaration or a launch it read. */
+#define EW_K \
+	"__global__ void k(float *y, const float *x, int n)\n{\n" \
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 2.0f * x[i];\n}\n"
+#define EW_GO "void go(float *y, const float *x, int n) { k<<<(n + 255) / 256, 256>>>(y, x, n); }\n"
+static void test_unseen_launches(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *recipe, *src;
+	} cases[] = {
+		/* a launch in a macro's body */
+		{"warp-per-row",
+		 "#define LAUNCH_K(x, y, r, c) k<<<((r) + 255) / 256, 256>>>(x, y, r, c)\n"
+		 "__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		 "\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n\tfloat s = 0.0f;\n"
+		 "\tfor (int j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n"
+		 "void go(const float *x, float *y, int rows, int cols) { k<<<(rows + 255) / 256, 256>>>(x, y, "
+		 "rows, cols); }\n"
+		 "void go2(const float *x, float *y, int rows, int cols) { LAUNCH_K(x, y, rows, cols); }\n"},
+		/* cudaLaunchKernel through the kernel's address */
+		{"vectorize", EW_K EW_GO
+		 "void go2(float *y, const float *x, int n)\n{\n\tvoid *a[] = {&y, &x, &n};\n"
+		 "\tcudaLaunchKernel((const void *)k, dim3((n + 255) / 256), dim3(256), a, 0, 0);\n}\n"},
+		/* a function pointer launched elsewhere */
+		{"grid-stride", EW_K EW_GO "void (*kp)(float *, const float *, int) = k;\n"},
+		/* template arguments before <<< */
+		{"grid-stride",
+		 "template <typename T> __global__ void k(T *y, const T *x, int n)\n{\n"
+		 "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i];\n}\n"
+		 "void go(float *y, const float *x, int n) { k<float><<<(n + 255) / 256, 256>>>(y, x, n); }\n"},
+		{"launch-tune", EW_K EW_GO "#define GO2(y, x, n) k<<<((n) + 255) / 256, 256>>>(y, x, n)\n"},
+		/* the block that proves blockDim.x from the launches */
+		{"seq-reduction",
+		 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = "
+		 "threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+		 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+		 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n"
+		 "void h(const float *x, float *y, int n) { k<<<n, 256>>>(x, y); }\n"
+		 "#define H2(x, y, n) k<<<(n), 512>>>(x, y)\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char why[256], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply(cases[i].recipe, cases[i].src, strlen(cases[i].src), "k", NULL, &out,
+					 &n, why, sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu (%s): expected a decline, got rc %d:\n%s", i, cases[i].recipe, rc,
+				 out ? out : "");
+		if (!strstr(why, "outside a launch this recipe can read"))
+			fail_msg("case %zu: reason '%s'", i, why);
+	}
+	/* a forward declaration, a comment and a string naming k are no launches */
+	static const char ok[] = "__global__ void k(float *y, const float *x, int n);\n"
+				 "/* k<<<g, b>>> below */\nconst char *name = \"k\";\n" EW_K EW_GO;
+	char why[256], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("grid-stride", ok, strlen(ok), "k", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k<<<(unsigned)("));
+	free(out);
+}
+
 /* seq-reduction on shapes the bench baselines do not have: Harris' index
  * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
  * thread reading the total: a barrier after the shuffles), and a 64-value
@@ -399,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_registry_and_offline_coder),
 		cmocka_unit_test(test_declines),
 		cmocka_unit_test(test_model_limits),
+		cmocka_unit_test(test_unseen_launches),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_golden),
 	};
