@@ -104,11 +104,12 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	return KA_OK;
 }
 
-/* The guarded statements as one braced statement. */
+/* The guarded statements as one braced statement: kept as they are only
+ * when one block spans them all (`{ a; } b;` is two statements). */
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e)
 {
-	size_t i = ka_csrc_skip_blank(t, e, s);
-	if (i < e && t[i] == '{')
+	size_t i = ka_csrc_skip_blank(t, e, s), c = i < e && t[i] == '{' ? ka_csrc_match(t, e, i) : NPOS;
+	if (c != NPOS && ka_csrc_skip_blank(t, e, c + 1) == e)
 		ka_buf_add(b, t + s, e - s);
 	else {
 		ka_buf_adds(b, "{");

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/coder.h"
+#include "agents/csrc.h"
 #include "agents/recipe.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -363,6 +364,45 @@ static void test_unseen_launches(void **st)
 	free(out);
 }
 
+/* `if (i >= n) return; { a; } b;`: the loop a recipe writes around the
+ * body must hold b too, not only the block (b ran once, past n). */
+static void test_body_after_block(void **st)
+{
+	(void)st;
+	static const char src[] = "__global__ void k(float *y, const float *x, int n)\n{\n"
+				  "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) return;\n"
+				  "\t{ y[i] = x[i]; }\n\ty[i] *= 2.0f;\n}\n" EW_GO;
+	static const char *const recipes[] = {"grid-stride", "vectorize"};
+	for (size_t r = 0; r < 2; r++) {
+		char why[256], *out = NULL;
+		size_t n;
+		if (ka_recipe_apply(recipes[r], src, strlen(src), "k", NULL, &out, &n, why, sizeof why) !=
+		    KA_OK)
+			fail_msg("%s declined: %s", recipes[r], why);
+		/* the scalar loop: its one statement holds both */
+		const char *f = strstr(out, "i += ka_step)");
+		assert_non_null(f);
+		size_t s = (size_t)(f - out) + strlen("i += ka_step)"), e = ka_csrc_stmt_end(out, n, s);
+		assert_true(e != (size_t)-1);
+		if (!ka_csrc_has_word(out, s, e, "y") || !strstr(out + s, "*= 2.0f") ||
+		    (size_t)(strstr(out + s, "*= 2.0f") - out) > e)
+			fail_msg("%s leaves a statement after its loop:\n%s", recipes[r], out);
+		free(out);
+	}
+	/* the histogram takes one atomic statement, not a block and more */
+	static const char hist[] = "__global__ void k(const int *x, unsigned *h, int nb, int n)\n{\n"
+				   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) return;\n"
+				   "\t{ atomicAdd(&h[x[i] % nb], 1u); }\n\th[0] = 0;\n}\n"
+				   "void go(const int *x, unsigned *h, int nb, int n) { k<<<(n + 255) / 256, "
+				   "256>>>(x, h, nb, n); }\n";
+	char why[256], *out = NULL;
+	size_t n;
+	assert_int_equal(
+		ka_recipe_apply("smem-histogram", hist, strlen(hist), "k", NULL, &out, &n, why, sizeof why),
+		KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "more than one statement"));
+}
+
 /* seq-reduction on shapes the bench baselines do not have: Harris' index
  * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
  * thread reading the total: a barrier after the shuffles), and a 64-value
@@ -466,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_declines),
 		cmocka_unit_test(test_model_limits),
 		cmocka_unit_test(test_unseen_launches),
+		cmocka_unit_test(test_body_after_block),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_golden),
 	};
