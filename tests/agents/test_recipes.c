@@ -403,6 +403,55 @@ static void test_body_after_block(void **st)
 	assert_non_null(strstr(why, "more than one statement"));
 }
 
+/* vectorize: an element is written by more than `p[i] = E` (++, op=, an
+ * out-parameter, an atomic); a float4 copy stands only for loads, stores
+ * and read-modify-writes, and every copy that changed is stored. */
+static void test_vectorize_writes(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"__global__ void k(float *out, const float *in, float *s, float *c, float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) { out[i]++; sincosf(in[i], &s[i], &c[i]); y[i] = y[i] * 2.0f; }\n}\n"
+		"void go(float *o, const float *in, float *s, float *c, float *y, int n) { k<<<(n + 255) / 256, "
+		"256>>>(o, in, s, c, y, n); }\n";
+	char why[256], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("vectorize", src, strlen(src), "k", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	static const char *const want[] = {
+		"float4 ka_out = reinterpret_cast<const float4 *>(out)[ka_v];", /* ++ reads it */
+		"float4 ka_y = reinterpret_cast<const float4 *>(y)[ka_v];",     /* y[i] * 2 reads it */
+		"reinterpret_cast<float4 *>(out)[ka_v] = ka_out;",
+		"reinterpret_cast<float4 *>(y)[ka_v] = ka_y;",
+		"sincosf(ka_in.x, &s[i], &c[i]);", /* out-parameters stay scalar */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!strstr(out, want[i]))
+			fail_msg("lacks '%s':\n%s", want[i], out);
+	assert_null(strstr(out, "float4 ka_s "));
+	assert_null(strstr(out, "float4 ka_c "));
+	free(out);
+	/* nothing left to vectorize: an atomic, and a writable element passed
+	 * where a reference parameter could change it */
+	static const char *const no[] = {
+		"__global__ void k(float *y, float *x, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) atomicAdd(&y[i], x[i]);\n}\n",
+		"__device__ void bump(float &v) { v += 1.0f; }\n"
+		"__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) bump(y[i]);\n}\n",
+		"__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) { float &r = y[i]; r *= 2.0f; }\n}\n",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		int rc = ka_recipe_apply("vectorize", no[i], strlen(no[i]), "k", NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu: rc %d:\n%s", i, rc, rc == KA_OK ? out : "");
+		assert_non_null(strstr(why, "no float pointer is accessed only as p[i]"));
+	}
+}
+
 /* seq-reduction on shapes the bench baselines do not have: Harris' index
  * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
  * thread reading the total: a barrier after the shuffles), and a 64-value
@@ -507,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_model_limits),
 		cmocka_unit_test(test_unseen_launches),
 		cmocka_unit_test(test_body_after_block),
+		cmocka_unit_test(test_vectorize_writes),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_golden),
 	};
