@@ -5,6 +5,7 @@
  * `table` below. */
 #include "agents/recipe.h"
 #include "util/error.h"
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,43 @@ int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...)
 	vsnprintf(c->why, sizeof c->why, fmt, ap);
 	va_end(ap);
 	return KA_RECIPE_DECLINED;
+}
+
+int ka_recipe_pure_function(const char *name, size_t n)
+{
+	static const char *const fns[] = {
+		"expf",   "exp",   "__expf", "exp2f",  "expm1f",    "logf",       "log",
+		"__logf", "log2f", "log10f", "log1pf", "sqrtf",     "sqrt",       "rsqrtf",
+		"cbrtf",  "fabsf", "fabs",   "fmaxf",  "fmax",      "fminf",      "fmin",
+		"max",    "min",   "erff",   "erfcf",  "tanhf",     "tanh",       "sinf",
+		"cosf",   "tanf",  "__sinf", "__cosf", "powf",      "__powf",     "fmaf",
+		"floorf", "ceilf", "roundf", "truncf", "copysignf", "__fdividef", "__frcp_rn",
+		"__ldg",  "abs",   "float",  "double", "int",       "unsigned",   "sizeof"};
+	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+		if (strlen(fns[i]) == n && !memcmp(fns[i], name, n))
+			return 1;
+	return 0;
+}
+
+int ka_recipe_pure_expr(const char *sq, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = sq[i], nx = i + 1 < n ? sq[i + 1] : 0, pv = i ? sq[i - 1] : 0;
+		if ((c == '+' || c == '-') && nx == c)
+			return 0; /* ++ -- */
+		if (c == '=' && nx != '=' && !(pv && strchr("=!<>", pv)))
+			return 0; /* = op= */
+		if (c == '=' && (pv == '<' || pv == '>') && i >= 2 && sq[i - 2] == pv)
+			return 0; /* <<= >>= */
+		if (c == '(' && i && (isalnum((unsigned char)pv) || pv == '_')) {
+			size_t b = i;
+			while (b > 0 && (isalnum((unsigned char)sq[b - 1]) || sq[b - 1] == '_'))
+				b--;
+			if (!ka_recipe_pure_function(sq + b, i - b))
+				return 0; /* a call that may write */
+		}
+	}
+	return 1;
 }
 
 /* Drop the integer casts an index expression may carry. */

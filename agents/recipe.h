@@ -57,6 +57,12 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 long ka_recipe_param(const char *params, const char *key, long dflt);
 /* Set c->why and return KA_RECIPE_DECLINED. */
 int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...) KA_PRINTF(2, 3);
+/* 1 when the identifier name[0..n) is a CUDA math function (or a
+ * functional cast) that writes nothing. */
+int ka_recipe_pure_function(const char *name, size_t n);
+/* 1 when the squeezed text sq[0..n) writes nothing: no assignment, ++ or
+ * --, and no call but to ka_recipe_pure_function's. */
+int ka_recipe_pure_expr(const char *sq, size_t n);
 /* 1 when the statement [s, e) is `T v = <global thread index>;` along x
  * (blockIdx.x * blockDim.x + threadIdx.x in any order, casts allowed);
  * the variable's name goes to var. */

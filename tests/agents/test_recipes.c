@@ -130,6 +130,14 @@ typedef struct decline {
 	const char *recipe, *src, *reason;
 } decline;
 
+/* warp-per-row sources: a row sum, then what follows it */
+#define ROW_HEAD \
+	"__global__ void k(const float *x, float *y, float *total, int rows, int cols)\n{\n" \
+	"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n\tfloat s = 0.0f;\n"
+#define ROW_GO \
+	"void h(const float *x, float *y, float *t, int rows, int cols) { k<<<rows, 32>>>(x, y, t, rows, cols); }\n"
+#define ROW_LOOP "\tfor (int j = 0; j < cols; j++) s += x[r * cols + j];\n"
+
 static const decline declines[] = {
 	/* a barrier: a warp-per-row rewrite could not keep it uniform */
 	{"warp-per-row",
@@ -152,6 +160,33 @@ static const decline declines[] = {
 	 "\tfor (long long j = 1; j < cols; j++) y[r * cols + j] = y[r * cols + j - 1] * 2.0f + 1.0f;\n}\n"
 	 "void h(float *y, long long rows, long long cols) { k<<<rows, 32>>>(y, rows, cols); }\n",
 	 NULL},
+	/* warp-per-row: a read-modify-write outside the loops would run on 32
+	 * lanes; neither every lane nor lane 0 alone is provably right */
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(&total[0], s);\n}\n" ROW_GO,
+	 "may run on every lane or on lane 0"},
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\ty[r]++;\n}\n" ROW_GO, "may run on every lane or on lane 0"},
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(y + r, s);\n}\n" ROW_GO,
+	 "may run on every lane or on lane 0"},
+	{"warp-per-row",
+	 ROW_HEAD ROW_LOOP "\tfloat old = atomicAdd(&total[r], s);\n\ty[r] = old;\n}\n" ROW_GO,
+	 "may run on every lane or on lane 0"},
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\ts = y[r]++;\n}\n" ROW_GO, "writes more than a local"},
+	/* lane 0 stores y[r]; the other lanes would read the old value */
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\ty[r] = s;\n\ttotal[r] = y[r] * 2.0f;\n}\n" ROW_GO,
+	 "y is stored by lane 0 and used after"},
+	/* a side effect inside the column loop, on one row's element */
+	{"warp-per-row",
+	 ROW_HEAD "\tfor (int j = 0; j < cols; j++) s += x[r * cols + j] * y[r]++;\n\ty[r] = s;\n}\n" ROW_GO,
+	 "writes more than s"},
+	/* fmaxf(...) * k is no max accumulator, in either argument order */
+	{"warp-per-row",
+	 ROW_HEAD
+	 "\tfor (int j = 0; j < cols; j++) s = fmaxf(s, x[r * cols + j]) * 0.5f;\n\ty[r] = s;\n}\n" ROW_GO,
+	 "lane-independent"},
+	{"warp-per-row",
+	 ROW_HEAD "\tfor (int j = 0; j < cols; j++) s = fmaxf(x[r * cols + j], 0.0f) + fmaxf(1.0f, s);\n"
+		  "\ty[r] = s;\n}\n" ROW_GO,
+	 "lane-independent"},
 	/* the index is reassigned: not one element per thread */
 	{"vectorize",
 	 "__global__ void k(const float *x, float *y, long long n)\n{\n"
