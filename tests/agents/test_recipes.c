@@ -487,6 +487,47 @@ static void test_vectorize_writes(void **st)
 	}
 }
 
+/* fuse-elementwise: a buffer one kernel could write must be touched only at
+ * the thread's own element in every kernel, or a later body reads an
+ * element that another thread has not written yet. */
+static void test_fuse_writes(void **st)
+{
+	(void)st;
+	static const char *const first[] = {
+		"if (i < n) t[n - 1 - i] = x[i];",         /* a scatter */
+		"if (i < n) *(t + i) = x[i];",             /* pointer arithmetic */
+		"if (i < n) { t[i] = x[i]; t[i + 1]++; }", /* ++ on another element */
+		"if (i < n) atomicAdd(&t[i], x[i]);",      /* an atomic */
+		"if (i < n) t[i] %= 3;",                   /* op= is a write, and t read below at i + 1 */
+	};
+	static const char *const second[] = {
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = t[i] + t[i + 1 < n ? i + 1 : i];",
+	};
+	for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
+		char src[2048], why[256], *out = NULL;
+		size_t n;
+		snprintf(
+			src, sizeof src,
+			"__global__ void a(const float *x, float *t, int n)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\t%s\n}\n"
+			"__global__ void b(float *t, float *y, int n)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\t%s\n}\n"
+			"void go(const float *x, float *t, float *y, int n)\n{\n"
+			"\ta<<<(n + 255) / 256, 256>>>(x, t, n);\n\tb<<<(n + 255) / 256, 256>>>(t, y, n);\n}\n",
+			first[i], second[i]);
+		int rc = ka_recipe_apply("fuse-elementwise", src, strlen(src), "a", NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu: rc %d:\n%s", i, rc, rc == KA_OK ? out : "");
+		if (!strstr(why, "t is writable and used other than as its own element"))
+			fail_msg("case %zu: reason '%s'", i, why);
+	}
+}
+
 /* seq-reduction on shapes the bench baselines do not have: Harris' index
  * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
  * thread reading the total: a barrier after the shuffles), and a 64-value
@@ -592,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_unseen_launches),
 		cmocka_unit_test(test_body_after_block),
 		cmocka_unit_test(test_vectorize_writes),
+		cmocka_unit_test(test_fuse_writes),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_golden),
 	};
