@@ -528,6 +528,62 @@ static void test_fuse_writes(void **st)
 	}
 }
 
+/* launch-tune: a new block size is safe only for a body that is a function
+ * of its global index; a name it cannot resolve may be the old block size. */
+static void test_launch_tune_block_free(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *pre, *body, *reason;
+	} cases[] = {
+		{"#define BS 256\n", "int i = blockIdx.x * BS + threadIdx.x;\n\tif (i < n) y[i] = 1.0f;",
+		 "not a global thread index"},
+		{"#define BS 256\n",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = i / BS;", "uses 'BS'"},
+		{"constexpr int B = 256;\n",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = (float)(i % B);",
+		 "uses 'B'"},
+		{"__device__ float f(int i) { return (float)(i / 256); }\n",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = f(i);", "uses 'f'"},
+		{"", "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = i % 0x100;",
+		 "the literal 0x100"},
+		{"", "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 256.0f;",
+		 "the literal 256.0f"},
+		/* one count per block: a new block size changes it */
+		{"",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (threadIdx.x == 0) atomicAdd(&y[0], 1.0f);",
+		 "uses threadIdx past its index"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char src[1024], why[256], *out = NULL;
+		size_t n;
+		snprintf(src, sizeof src,
+			 "%s__global__ void k(float *y, int n)\n{\n\t%s\n}\n"
+			 "void go(float *y, int n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
+			 cases[i].pre, cases[i].body);
+		int rc = ka_recipe_apply("launch-tune", src, strlen(src), "k", "block=128", &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu: rc %d:\n%s", i, rc, rc == KA_OK ? out : "");
+		if (!strstr(why, cases[i].reason))
+			fail_msg("case %zu: reason '%s' lacks '%s'", i, why, cases[i].reason);
+	}
+	/* locals, casts, math functions and members resolve */
+	static const char ok[] =
+		"__global__ void k(float2 *y, const float *x, int n)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) {\n\t\tconst float *p = x + i;\n\t\tfloat v = expf(*p), w = 2.0f;\n"
+		"\t\ty[i].x = v * (float)n;\n\t\ty[i].y = -INFINITY;\n\t}\n}\n"
+		"void go(float2 *y, const float *x, int n) { k<<<(n + 255) / 256, 256>>>(y, x, n); }\n";
+	char why[256], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("launch-tune", ok, strlen(ok), "k", "block=128", &out, &n, why, sizeof why) !=
+	    KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k<<<(n+127)/128, 128>>>"));
+	free(out);
+}
+
 /* seq-reduction on shapes the bench baselines do not have: Harris' index
  * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
  * thread reading the total: a barrier after the shuffles), and a 64-value
@@ -634,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_body_after_block),
 		cmocka_unit_test(test_vectorize_writes),
 		cmocka_unit_test(test_fuse_writes),
+		cmocka_unit_test(test_launch_tune_block_free),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_golden),
 	};
