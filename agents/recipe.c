@@ -47,7 +47,9 @@ const ka_recipe *ka_recipe_find(const char *name)
 
 int ka_recipe_serves(const ka_recipe *r, const char *rule)
 {
-	size_t n = strlen(rule);
+	size_t n = rule ? strlen(rule) : 0;
+	if (!n) /* "" is found everywhere and never moves past */
+		return 0;
 	for (const char *p = r->rules; p && (p = strstr(p, rule)); p += n)
 		if ((p == r->rules || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
 			return 1;

@@ -39,7 +39,7 @@ typedef struct ka_recipe {
 size_t ka_recipe_count(void);
 const ka_recipe *ka_recipe_get(size_t i);
 const ka_recipe *ka_recipe_find(const char *name);
-/* 1 when rule id is among the recipe's rules. */
+/* 1 when rule id is among the recipe's rules (an empty id never is). */
 int ka_recipe_serves(const ka_recipe *r, const char *rule);
 
 /* Apply recipe `name` with `params` (NULL: its grid's first set) to kernel

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/optimize.h"
+#include "agents/optimize_int.h"
 #include "agents/scaffold.h"
 #include "bench/spec.h"
 #include "mock.h"
@@ -209,6 +210,20 @@ static void test_offline_compile_only(void **st)
 	assert_string_equal(s.stop, "step budget (2) used");
 }
 
+/* a finding with an empty rule id calls for nothing (the planner used to
+ * loop forever on it) */
+static void test_plan_empty_rule(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	ka_opt_finding f[2] = {{.rule = "", .kernel = "k", .estimate = 2.0},
+			       {.rule = "gmem-uncoalesced-access", .kernel = "k", .estimate = 1.5}};
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", f, 2, NULL, NULL, &plan), KA_OK);
+	assert_true(plan.n > 0);
+	assert_string_equal(plan.c[0].recipe->name, "warp-per-row");
+	assert_string_equal(plan.c[0].rule, "gmem-uncoalesced-access");
+}
+
 /* kcheck bench init: a task from a kernel's facts, loadable by the bench */
 static void test_scaffold(void **st)
 {
@@ -314,7 +329,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
-		cmocka_unit_test(test_offline_compile_only),
+		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_plan_empty_rule),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char *argv[] = {"rm", "-rf", tmp, NULL};

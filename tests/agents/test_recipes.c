@@ -640,6 +640,7 @@ static void test_registry_and_offline_coder(void **st)
 	assert_null(ka_recipe_find("nosuch"));
 	assert_true(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced-access"));
 	assert_false(ka_recipe_serves(ka_recipe_find("warp-per-row"), "gmem-uncoalesced"));
+	assert_false(ka_recipe_serves(ka_recipe_find("warp-per-row"), "")); /* used to loop forever */
 	char why[64], *out;
 	size_t n;
 	assert_int_equal(ka_recipe_apply("nosuch", "x", 1, NULL, NULL, &out, &n, why, sizeof why),
