@@ -14,6 +14,7 @@
 #include "rules/rule.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/utf8.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,11 +173,11 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 	rc = verify(L, path, res);
 	if (rc) {
 		snprintf(st->outcome, sizeof st->outcome, "error");
-		snprintf(st->error, sizeof st->error, "%s", ka_error_last());
+		ka_utf8_copy(st->error, sizeof st->error, ka_error_last(), (size_t)-1);
 		return KA_OK;
 	}
 	snprintf(st->outcome, sizeof st->outcome, "%s", outcome_of(res));
-	snprintf(st->error, sizeof st->error, "%.*s", (int)strcspn(res->reason, "\n"), res->reason);
+	ka_utf8_copy(st->error, sizeof st->error, res->reason, strcspn(res->reason, "\n"));
 	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 	    !strcmp(res->verdict, "slower")) {
 		st->speedup = res->geomean;
@@ -238,7 +239,7 @@ static int code_and_verify(ka_opt_loop *L, const ka_coder_request *req, int llm,
 	if (*prc != KA_OK) {
 		snprintf(st->outcome, sizeof st->outcome, "%s",
 			 *prc == KA_ENOTFOUND && !llm ? "declined" : "error");
-		snprintf(st->error, sizeof st->error, "%s", ka_error_last());
+		ka_utf8_copy(st->error, sizeof st->error, ka_error_last(), (size_t)-1);
 		return KA_OK;
 	}
 	if (rep->strategy)
@@ -247,7 +248,7 @@ static int code_and_verify(ka_opt_loop *L, const ka_coder_request *req, int llm,
 	if (rc == KA_OK && llm && !strcmp(st->outcome, "compile_error")) {
 		ka_coder_reply fix;
 		char err[600];
-		snprintf(err, sizeof err, "%s", res->reason);
+		ka_utf8_copy(err, sizeof err, res->reason, (size_t)-1);
 		ka_bench_result_free(res);
 		memset(res, 0, sizeof *res);
 		if (ka_coder_repair(L->coder, req, rep->source, rep->source_len, err, &fix) == KA_OK) {
@@ -400,7 +401,7 @@ static int one_step(ka_opt_loop *L, int *more)
 		rep.source = L->skill;
 		rep.source_len = strlen(L->skill);
 		L->skill = NULL;
-		snprintf(st->params, sizeof st->params, "%.95s", L->skill_summary);
+		ka_utf8_copy(st->params, sizeof st->params, L->skill_summary, (size_t)-1);
 		prc = KA_OK;
 		rc = try_candidate(L, st, rep.source, "-skill", &res, cand, sizeof cand);
 	} else {

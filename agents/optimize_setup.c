@@ -10,6 +10,8 @@
 #include "rewriter/rewriter.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/utf8.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +136,7 @@ int ka_opt_setup(ka_opt_loop *L)
 		char *sum = NULL;
 		double sp;
 		if (ka_kdb_best_skill(L->db, L->spec.name, L->arch, &L->skill, &sum, &sp) == KA_OK)
-			snprintf(L->skill_summary, sizeof L->skill_summary, "%.150s", sum ? sum : "");
+			ka_utf8_copy(L->skill_summary, 151, sum ? sum : "", (size_t)-1);
 		free(sum);
 	}
 	snprintf(L->run_id, sizeof L->run_id, "%s-%lld-%d", L->spec.name, (long long)time(NULL),

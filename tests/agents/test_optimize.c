@@ -210,6 +210,40 @@ static void test_offline_compile_only(void **st)
 	assert_string_equal(s.stop, "step budget (2) used");
 }
 
+/* A first error cut by bytes inside a character (g++ quotes names with
+ * U+2018/U+2019) must not fail the trajectory: jansson refuses invalid
+ * UTF-8. */
+static void test_trajectory_utf8(void **st)
+{
+	(void)st;
+	static ka_opt_summary s;
+	memset(&s, 0, sizeof s);
+	s.speedup = 1.0;
+	s.nsteps = 1;
+	ka_opt_step *x = &s.steps[0];
+	snprintf(x->strategy, sizeof x->strategy, "llm:mock");
+	snprintf(x->outcome, sizeof x->outcome, "compile_error");
+	size_t n = 0;
+	while (n + 4 < sizeof x->error) {
+		memcpy(x->error + n, "\xe2\x80\x98", 3); /* ‘ */
+		n += 3;
+	}
+	x->error[n - 1] = 0; /* the last quote cut after two of its bytes */
+	char p[256];
+	snprintf(p, sizeof p, "%s/utf8-trajectory.json", tmp);
+	if (ka_opt_write_trajectory(p, "t\xc3x", &s, 1)) /* and a stray lead byte */
+		fail_msg("%s", ka_error_last());
+	json_error_t je;
+	json_t *tj = json_load_file(p, 0, &je);
+	assert_non_null(tj);
+	const char *fe = json_string_value(
+		json_object_get(json_array_get(json_object_get(tj, "steps"), 0), "first_error"));
+	assert_non_null(fe);
+	assert_int_equal(strlen(fe), n - 3); /* the cut quote dropped */
+	assert_string_equal(json_string_value(json_object_get(tj, "task")), "t?x");
+	json_decref(tj);
+}
+
 /* a finding with an empty rule id calls for nothing (the planner used to
  * loop forever on it) */
 static void test_plan_empty_rule(void **st)
@@ -327,9 +361,13 @@ int main(void)
 		return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
-		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
-		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_plan_empty_rule),
+		cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_garbled_and_bad_task),
+		cmocka_unit_test(test_llm_compile_only),
+		cmocka_unit_test(test_offline_compile_only),
+		cmocka_unit_test(test_plan_empty_rule),
+		cmocka_unit_test(test_trajectory_utf8),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char *argv[] = {"rm", "-rf", tmp, NULL};
