@@ -210,6 +210,14 @@ static void test_offline_compile_only(void **st)
 	assert_string_equal(s.stop, "step budget (2) used");
 }
 
+static void mkdirs(const char *path)
+{
+	char *argv[] = {"mkdir", "-p", (char *)path, NULL};
+	ka_proc_result r;
+	assert_int_equal(ka_proc_run(argv, 60, NULL, &r), KA_OK);
+	assert_int_equal(r.status, 0);
+}
+
 /* A first error cut by bytes inside a character (g++ quotes names with
  * U+2018/U+2019) must not fail the trajectory: jansson refuses invalid
  * UTF-8. */
@@ -242,6 +250,68 @@ static void test_trajectory_utf8(void **st)
 	assert_int_equal(strlen(fe), n - 3); /* the cut quote dropped */
 	assert_string_equal(json_string_value(json_object_get(tj, "task")), "t?x");
 	json_decref(tj);
+}
+
+/* The configuration lines the coder gets: a line longer than its row is
+ * cut, not written into the next rows (8 long parameter names). */
+static void test_config_lines(void **st)
+{
+	(void)st;
+	char dir[128], p[256];
+	snprintf(dir, sizeof dir, "%s/wide", tmp);
+	mkdirs(dir);
+	ka_buf y;
+	ka_buf_init(&y, 1 << 16);
+	ka_buf_adds(&y, "name: wide\ncategory: vector\nparams: [");
+	for (int i = 0; i < 8; i++)
+		ka_buf_printf(&y, "%sp%d_%s", i ? ", " : "", i,
+			      "a_rather_long_parameter_name_for_a_wide_task_x");
+	ka_buf_adds(&y, "]\ntensors:\n  - {name: y, role: out, dtype: f32, shape: p0_"
+			"a_rather_long_parameter_name_for_a_wide_task_x}\n"
+			"tolerance: {atol: 0, rtol: 0, l2: 0}\nbytes: 4\nflops: 1\nconfigs:\n");
+	for (int c = 0; c < 2; c++) {
+		ka_buf_printf(&y, "  %s:\n    - {name: %s_%s", c ? "unseen" : "visible", c ? "u" : "v",
+			      "a_config_name_that_is_long_as_well_as_the_parameters");
+		for (int i = 0; i < 8; i++)
+			ka_buf_printf(&y, ", p%d_%s: %d", i, "a_rather_long_parameter_name_for_a_wide_task_x",
+				      100 + i);
+		ka_buf_adds(&y, "}\n");
+	}
+	assert_non_null(y.data);
+	snprintf(p, sizeof p, "%s/task.yaml", dir);
+	assert_int_equal(ka_fs_write_atomic(p, y.data, y.len), KA_OK);
+	ka_buf_free(&y);
+	snprintf(p, sizeof p, "%s/baseline.cu", dir);
+	assert_int_equal(ka_fs_write_atomic(p, "// empty\n", 9), KA_OK);
+	char out[128];
+	snprintf(out, sizeof out, "%s/wide-out", tmp);
+	ka_opt_opts o;
+	run_opts(&o, out, NULL);
+	o.no_db = 1;
+	o.task = dir;
+	static ka_opt_loop L;
+	memset(&L, 0, sizeof L);
+	L.o = &o;
+	if (ka_opt_setup(&L))
+		fail_msg("setup: %s", ka_error_last());
+	assert_int_equal(L.ncfg, 2);
+	for (int i = 0; i < L.ncfg; i++) {
+		assert_ptr_equal(L.cfgs[i], L.cfg_text[i]);
+		assert_true(strlen(L.cfg_text[i]) < sizeof L.cfg_text[0]);
+	}
+	assert_int_equal(strncmp(L.cfg_text[0], "v_a_config_name", 15), 0);
+	assert_int_equal(strncmp(L.cfg_text[1],
+				 "u_a_config_name_that_is_long_as_well_as_the_parameters (unseen):", 64),
+			 0);
+	for (size_t i = 0; i < sizeof L.cfg_text[0]; i++) /* the row after the last: untouched */
+		if (L.cfg_text[L.ncfg][i])
+			fail_msg("config line %d ran into the next row: '%s'", L.ncfg - 1,
+				 L.cfg_text[L.ncfg] + i);
+	assert_true(strlen(L.abi) < sizeof L.abi);
+	ka_coder_free(L.coder);
+	ka_ruleset_free(L.rs);
+	free(L.orig);
+	free(L.best);
 }
 
 /* a finding with an empty rule id calls for nothing (the planner used to
@@ -368,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_offline_compile_only),
 		cmocka_unit_test(test_plan_empty_rule),
 		cmocka_unit_test(test_trajectory_utf8),
+		cmocka_unit_test(test_config_lines),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char *argv[] = {"rm", "-rf", tmp, NULL};
