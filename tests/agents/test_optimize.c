@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/optimize.h"
+#include "agents/knowledge.h"
 #include "agents/optimize_int.h"
 #include "agents/scaffold.h"
 #include "bench/spec.h"
@@ -216,6 +217,45 @@ static void mkdirs(const char *path)
 	ka_proc_result r;
 	assert_int_equal(ka_proc_run(argv, 60, NULL, &r), KA_OK);
 	assert_int_equal(r.status, 0);
+}
+
+/* A candidate that does not build is filed as `error` evidence, which the
+ * rule's standing does not count (knowledge.h), not as a verified failure:
+ * the bench stops at its compile gate, so no GPU is needed. */
+static void test_compile_error_evidence(void **st)
+{
+	(void)st;
+	if (!ka_proc_find_nvcc())
+		skip();
+	ka_mock m;
+	assert_int_equal(ka_mock_start(&m, "{\"responses\": [{\"content\": \"```cuda\\nnot cuda;\\n```\"}, "
+					   "{\"content\": \"```cuda\\nstill not cuda;\\n```\"}]}"),
+			 0);
+	char out[128], db[128];
+	snprintf(out, sizeof out, "%s/evidence", tmp);
+	snprintf(db, sizeof db, "%s/evidence.db", tmp);
+	ka_opt_opts o;
+	run_opts(&o, out, db);
+	o.compile_only = 0; /* evidence is filed only for a real run */
+	o.coder.provider = "llm";
+	o.coder.llm.base_url = m.url;
+	o.coder.llm.model = "mock";
+	o.coder.llm.api_key = "test";
+	o.lint = fake_lint;
+	static ka_opt_summary s;
+	if (ka_opt_run(&o, &s))
+		fail_msg("ka_opt_run: %s", ka_error_last());
+	ka_mock_stop(&m);
+	assert_int_equal(s.nsteps, 1);
+	assert_string_equal(s.steps[0].outcome, "compile_error");
+	ka_kdb *k;
+	ka_kdb_standing sd;
+	assert_int_equal(ka_kdb_open(&k, db, KA_KDB_READONLY), KA_OK);
+	assert_int_equal(ka_kdb_standing_get(k, "gmem-scalar-not-vectorized", NULL, "sm_90", &sd), KA_OK);
+	assert_int_equal(sd.errors, 1);
+	assert_int_equal(sd.verified, 0); /* was 1: a failure lowering the posterior */
+	assert_int_equal(sd.failures, 0);
+	ka_kdb_close(k);
 }
 
 /* A first error cut by bytes inside a character (g++ quotes names with
@@ -437,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_llm_compile_only),
 		cmocka_unit_test(test_offline_compile_only),
 		cmocka_unit_test(test_plan_empty_rule),
+		cmocka_unit_test(test_compile_error_evidence),
 		cmocka_unit_test(test_trajectory_utf8),
 		cmocka_unit_test(test_config_lines),
 	};
