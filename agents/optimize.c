@@ -429,6 +429,24 @@ static int one_step(ka_opt_loop *L, int *more)
 	return rc;
 }
 
+/* best.cu, best.patch, trajectory.json and report.md for the steps done. */
+static int write_outputs(ka_opt_loop *L)
+{
+	const ka_opt_opts *o = L->o;
+	ka_opt_summary *out = L->s;
+	char tp[1100];
+	int rc = ka_opt_write_text(o->out_dir, "best.cu", L->best, out->best_path, sizeof out->best_path);
+	if (rc == KA_OK)
+		rc = ka_opt_write_patch(L);
+	if (rc == KA_OK && snprintf(tp, sizeof tp, "%s/trajectory.json", o->out_dir) >= (int)sizeof tp)
+		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
+	if (rc == KA_OK)
+		rc = ka_opt_write_trajectory(tp, L->spec.name, out, o->compile_only);
+	if (rc == KA_OK)
+		rc = ka_opt_write_report(o->out_dir, L->spec.name, out, o->compile_only);
+	return rc;
+}
+
 int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 {
 	static ka_opt_loop L;
@@ -465,20 +483,21 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 			snprintf(out->stop, sizeof out->stop, "no strategy left");
 			break;
 		}
+		if (rc != KA_OK) {
+			/* the steps already benched are kept: the outputs are written
+			 * with the error as the stop, and the error returned */
+			char msg[1024];
+			snprintf(msg, sizeof msg, "%s", ka_error_last());
+			memcpy(out->stop, "error: ", 8);
+			ka_utf8_copy(out->stop + 7, sizeof out->stop - 7, msg, (size_t)-1);
+			if (write_outputs(&L) && o->progress)
+				fprintf(o->progress, "kcheck: warning: outputs not written: %s\n",
+					ka_error_last());
+			ka_error_set(rc, "%s", msg);
+		}
 	}
-	if (rc == KA_OK) {
-		rc = ka_opt_write_text(o->out_dir, "best.cu", L.best, out->best_path, sizeof out->best_path);
-		if (rc == KA_OK)
-			rc = ka_opt_write_patch(&L);
-		char tp[1100];
-		if (rc == KA_OK &&
-		    snprintf(tp, sizeof tp, "%s/trajectory.json", o->out_dir) >= (int)sizeof tp)
-			rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
-		if (rc == KA_OK)
-			rc = ka_opt_write_trajectory(tp, L.spec.name, out, o->compile_only);
-		if (rc == KA_OK)
-			rc = ka_opt_write_report(o->out_dir, L.spec.name, out, o->compile_only);
-	}
+	if (rc == KA_OK)
+		rc = write_outputs(&L);
 	ka_coder_free(L.coder);
 	ka_kdb_close(L.db);
 	ka_ruleset_free(L.rs);

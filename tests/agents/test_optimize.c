@@ -258,6 +258,43 @@ static void test_compile_error_evidence(void **st)
 	ka_kdb_close(k);
 }
 
+/* An error in a step keeps what the steps before it did: best.cu,
+ * best.patch, trajectory.json (the error as the stop) and report.md, and
+ * the run returns the error. */
+static void test_error_keeps_outputs(void **st)
+{
+	(void)st;
+	if (!ka_proc_find_nvcc())
+		skip();
+	char out[128], p[256];
+	snprintf(out, sizeof out, "%s/midrun", tmp);
+	snprintf(p, sizeof p, "%s/candidates/step-2.cu", out); /* step 2 cannot write its candidate */
+	mkdirs(p);
+	ka_opt_opts o;
+	run_opts(&o, out, NULL);
+	o.no_db = 1;
+	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
+	o.budget_steps = 3;
+	static ka_opt_summary s;
+	assert_true(ka_opt_run(&o, &s) < 0);
+	assert_non_null(strstr(ka_error_last(), "step-2.cu"));
+	assert_int_equal(s.nsteps, 1);
+	assert_string_equal(s.steps[0].outcome, "unverified");
+	static const char *const files[] = {"best.cu", "best.patch", "trajectory.json", "report.md"};
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s/%s", out, files[i]);
+		if (!ka_fs_exists(p))
+			fail_msg("no %s after an error mid-run", files[i]);
+	}
+	snprintf(p, sizeof p, "%s/trajectory.json", out);
+	json_error_t je;
+	json_t *tj = json_load_file(p, 0, &je);
+	assert_non_null(tj);
+	assert_int_equal(strncmp(json_string_value(json_object_get(tj, "stop")), "error: ", 7), 0);
+	assert_int_equal(json_array_size(json_object_get(tj, "steps")), 1);
+	json_decref(tj);
+}
+
 /* A first error cut by bytes inside a character (g++ quotes names with
  * U+2018/U+2019) must not fail the trajectory: jansson refuses invalid
  * UTF-8. */
@@ -478,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_offline_compile_only),
 		cmocka_unit_test(test_plan_empty_rule),
 		cmocka_unit_test(test_compile_error_evidence),
+		cmocka_unit_test(test_error_keeps_outputs),
 		cmocka_unit_test(test_trajectory_utf8),
 		cmocka_unit_test(test_config_lines),
 	};
