@@ -16,8 +16,8 @@ static int ident(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* Past the comment, literal or preprocessor line at i, or i itself. */
-static size_t skip_unit(const char *t, size_t len, size_t i)
+/* Past the comment or literal at i, or i itself. */
+static size_t skip_lexeme(const char *t, size_t len, size_t i)
 {
 	if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
 		while (i < len && t[i] != '\n')
@@ -34,12 +34,23 @@ static size_t skip_unit(const char *t, size_t len, size_t i)
 		return e ? (size_t)(e - t) + 2 : len;
 	}
 	if (t[i] == '"' || t[i] == '\'') {
+		/* a literal ends at its line's end when unterminated (an apostrophe
+		 * in a preprocessor line must not hide the lines below) */
 		char q = t[i];
-		for (i++; i < len && t[i] != q; i++)
-			if (t[i] == '\\')
+		for (i++; i < len && t[i] != q && t[i] != '\n'; i++)
+			if (t[i] == '\\' && i + 1 < len)
 				i++;
-		return i < len ? i + 1 : len;
+		return i < len && t[i] == q ? i + 1 : i;
 	}
+	return i;
+}
+
+/* Past the comment, literal or preprocessor line at i, or i itself. */
+static size_t skip_unit(const char *t, size_t len, size_t i)
+{
+	size_t j = skip_lexeme(t, len, i);
+	if (j != i)
+		return j;
 	if (t[i] == '#') {
 		size_t b = i;
 		while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
@@ -197,6 +208,21 @@ int ka_csrc_count_word(const char *t, size_t s, size_t e, const char *word)
 	return n;
 }
 
+size_t ka_csrc_find_word_pp(const char *t, size_t s, size_t e, const char *word)
+{
+	for (size_t i = s; i < e;) {
+		size_t j = skip_lexeme(t, e, i);
+		if (j != i) {
+			i = j;
+			continue;
+		}
+		if (word_at(t, e, i, word))
+			return i;
+		i++;
+	}
+	return NPOS;
+}
+
 int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word)
 {
 	return ka_csrc_count_word(t, s, e, word) > 0;
@@ -288,7 +314,9 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 {
 	const char *t = m->text;
 	size_t len = m->len, i = at + strlen("__global__"), name_end = NPOS, open = NPOS;
-	ka_csrc_kernel *k = &m->k[m->nkernels];
+	/* read into a local first: a declaration takes no slot, and a full
+	 * table must not be written past */
+	ka_csrc_kernel kbuf, *k = &kbuf;
 	memset(k, 0, sizeof *k);
 	while (i < len && t[i] != ';' && t[i] != '{') {
 		size_t j = skip_unit(t, len, i);
@@ -325,6 +353,9 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 	if (nl >= sizeof k->name)
 		return KA_EINPUT;
 	memcpy(k->name, t + k->name_at, nl);
+	if (m->nkernels == KA_CSRC_MAX_KERNELS)
+		return ka_error_set(KA_ETOOBIG, "more than %d kernels in the file (at %s)",
+				    KA_CSRC_MAX_KERNELS, k->name);
 	k->start = at;
 	k->body_open = i;
 	k->body_close = ka_csrc_match(t, len, i);
@@ -339,8 +370,7 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 			return ka_error_set(KA_EINPUT, "kernel %s: cannot read parameter %d", k->name, p + 1);
 	k->nparams = n;
 	*next = k->body_close + 1;
-	if (m->nkernels < KA_CSRC_MAX_KERNELS)
-		m->nkernels++;
+	m->k[m->nkernels++] = *k;
 	return KA_OK;
 }
 
@@ -354,8 +384,11 @@ static int read_launch(ka_csrc *m, size_t at, size_t *next)
 	size_t ns = b;
 	while (ns > 0 && ident(t[ns - 1]))
 		ns--;
-	if (ns == b || b - ns >= KA_CSRC_NAME || m->nlaunches == KA_CSRC_MAX_LAUNCHES)
-		return KA_OK;
+	if (ns == b || b - ns >= KA_CSRC_NAME)
+		return KA_OK; /* no kernel name: a recipe finds the name unlaunched */
+	if (m->nlaunches == KA_CSRC_MAX_LAUNCHES)
+		return ka_error_set(KA_ETOOBIG, "more than %d launches in the file (at %.*s)",
+				    KA_CSRC_MAX_LAUNCHES, (int)(b - ns), t + ns);
 	const char *close = NULL;
 	for (size_t i = at + 3; i + 2 < len; i++)
 		if (!memcmp(t + i, ">>>", 3)) {

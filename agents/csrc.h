@@ -55,7 +55,9 @@ typedef struct ka_csrc {
 } ka_csrc;
 
 /* Build the model.  KA_EINPUT with a message when brackets do not match
- * or a kernel or launch cannot be read. */
+ * or a kernel or launch cannot be read; KA_ETOOBIG when the file has more
+ * kernel definitions or launches than the tables hold (none is dropped, so
+ * a model that scanned holds every kernel and every readable launch). */
 int ka_csrc_scan(ka_csrc *m, const char *text, size_t len);
 const ka_csrc_kernel *ka_csrc_kernel_find(const ka_csrc *m, const char *name);
 /* Parameter index of name in k, or -1. */
@@ -85,5 +87,8 @@ size_t ka_csrc_block_of(const char *t, size_t len, size_t at);
 int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word);
 /* The number of whole-token occurrences of word in [s, e). */
 int ka_csrc_count_word(const char *t, size_t s, size_t e, const char *word);
+/* The first whole-token occurrence of word in [s, e), preprocessor lines
+ * included (a macro's body names what it launches), or (size_t)-1. */
+size_t ka_csrc_find_word_pp(const char *t, size_t s, size_t e, const char *word);
 
 #endif

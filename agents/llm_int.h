@@ -20,7 +20,8 @@ int ka_llm_json_content(const char *body, size_t len, char **content);
 char *ka_llm_json_error(const char *body, size_t len, size_t cap);
 
 /* Copy s as one printable line of at most cap bytes (control characters
- * become spaces, "..." marks a cut).  malloc'ed. */
+ * become spaces, "..." marks a cut, never inside a UTF-8 character; bytes
+ * that are not UTF-8 become '?').  malloc'ed. */
 char *ka_llm_one_line(const char *s, size_t len, size_t cap);
 
 #endif

@@ -4,6 +4,7 @@
  * derive from it are one printable line, cut to a length. */
 #include "agents/llm_int.h"
 #include "util/error.h"
+#include "util/utf8.h"
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ char *ka_llm_one_line(const char *s, size_t len, size_t cap)
 		if (blank && space)
 			continue;
 		if (k + 1 > cap - 3 && i + 1 < len) {
+			k = ka_utf8_cut(o, k); /* never inside a character */
 			memcpy(o + k, "...", 3);
 			k += 3;
 			break;
@@ -33,6 +35,7 @@ char *ka_llm_one_line(const char *s, size_t len, size_t cap)
 	while (k && o[k - 1] == ' ')
 		k--;
 	o[k] = 0;
+	ka_utf8_copy(o, k + 1, o, k); /* and valid UTF-8: the line may go into JSON */
 	return o;
 }
 

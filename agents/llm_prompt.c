@@ -10,6 +10,7 @@
 #include "facts/facts.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/utf8.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,12 +94,14 @@ static int add_rules(ka_buf *b, const ka_coder_request *r)
 		const char *t = x->text ? x->text : "";
 		size_t n = strlen(t);
 		int cut = n > KA_LLM_PROMPT_MAX_RULE;
+		if (cut) /* on a character's boundary: the request must stay UTF-8 */
+			n = ka_utf8_cut(t, KA_LLM_PROMPT_MAX_RULE);
 		rc = ka_buf_printf(b, "### %s%s%s\n\n", x->id ? x->id : "?", x->title ? ": " : "",
 				   x->title ? x->title : "");
 		if (rc == KA_OK && x->fix)
 			rc = ka_buf_printf(b, "Known fix: %s\n\n", x->fix);
 		if (rc == KA_OK)
-			rc = ka_buf_add(b, t, cut ? KA_LLM_PROMPT_MAX_RULE : n);
+			rc = ka_buf_add(b, t, n);
 		if (rc == KA_OK)
 			rc = ka_buf_adds(b, cut ? "\n[... cut]\n\n" : "\n\n");
 	}

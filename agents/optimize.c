@@ -15,6 +15,7 @@
 #include "rules/rule.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/utf8.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,11 +134,11 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 	rc = verify(L, path, res);
 	if (rc) {
 		snprintf(st->outcome, sizeof st->outcome, "error");
-		snprintf(st->error, sizeof st->error, "%s", ka_error_last());
+		ka_utf8_copy(st->error, sizeof st->error, ka_error_last(), (size_t)-1);
 		return KA_OK;
 	}
 	snprintf(st->outcome, sizeof st->outcome, "%s", outcome_of(res));
-	snprintf(st->error, sizeof st->error, "%.*s", (int)strcspn(res->reason, "\n"), res->reason);
+	ka_utf8_copy(st->error, sizeof st->error, res->reason, strcspn(res->reason, "\n"));
 	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 	    !strcmp(res->verdict, "slower")) {
 		st->speedup = res->geomean;
@@ -199,7 +200,7 @@ static int code_and_verify(ka_opt_loop *L, const ka_coder_request *req, int llm,
 	if (*prc != KA_OK) {
 		snprintf(st->outcome, sizeof st->outcome, "%s",
 			 *prc == KA_ENOTFOUND && !llm ? "declined" : "error");
-		snprintf(st->error, sizeof st->error, "%s", ka_error_last());
+		ka_utf8_copy(st->error, sizeof st->error, ka_error_last(), (size_t)-1);
 		return KA_OK;
 	}
 	if (rep->strategy)
@@ -208,7 +209,7 @@ static int code_and_verify(ka_opt_loop *L, const ka_coder_request *req, int llm,
 	if (rc == KA_OK && llm && !strcmp(st->outcome, "compile_error")) {
 		ka_coder_reply fix;
 		char err[600];
-		snprintf(err, sizeof err, "%s", res->reason);
+		ka_utf8_copy(err, sizeof err, res->reason, (size_t)-1);
 		ka_bench_result_free(res);
 		memset(res, 0, sizeof *res);
 		if (ka_coder_repair(L->coder, req, rep->source, rep->source_len, err, &fix) == KA_OK) {
@@ -365,7 +366,7 @@ static int one_step(ka_opt_loop *L, int *more)
 		rep.source = L->skill;
 		rep.source_len = strlen(L->skill);
 		L->skill = NULL;
-		snprintf(st->params, sizeof st->params, "%.95s", L->skill_summary);
+		ka_utf8_copy(st->params, sizeof st->params, L->skill_summary, (size_t)-1);
 		prc = KA_OK;
 		rc = try_candidate(L, st, rep.source, "-skill", &res, cand, sizeof cand);
 	} else {
@@ -390,6 +391,24 @@ static int one_step(ka_opt_loop *L, int *more)
 	ka_coder_reply_clear(&rep);
 	ka_bench_result_free(&res);
 	free(f);
+	return rc;
+}
+
+/* best.cu, best.patch, trajectory.json and report.md for the steps done. */
+static int write_outputs(ka_opt_loop *L)
+{
+	const ka_opt_opts *o = L->o;
+	ka_opt_summary *out = L->s;
+	char tp[1100];
+	int rc = ka_opt_write_text(o->out_dir, "best.cu", L->best, out->best_path, sizeof out->best_path);
+	if (rc == KA_OK)
+		rc = ka_opt_write_patch(L);
+	if (rc == KA_OK && snprintf(tp, sizeof tp, "%s/trajectory.json", o->out_dir) >= (int)sizeof tp)
+		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
+	if (rc == KA_OK)
+		rc = ka_opt_write_trajectory(tp, L->spec.name, out, o->compile_only);
+	if (rc == KA_OK)
+		rc = ka_opt_write_report(o->out_dir, L->spec.name, out, o->compile_only);
 	return rc;
 }
 
@@ -430,20 +449,21 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 			snprintf(out->stop, sizeof out->stop, "no strategy left");
 			break;
 		}
+		if (rc != KA_OK) {
+			/* the steps already benched are kept: the outputs are written
+			 * with the error as the stop, and the error returned */
+			char msg[1024];
+			snprintf(msg, sizeof msg, "%s", ka_error_last());
+			memcpy(out->stop, "error: ", 8);
+			ka_utf8_copy(out->stop + 7, sizeof out->stop - 7, msg, (size_t)-1);
+			if (write_outputs(&L) && o->progress)
+				fprintf(o->progress, "kcheck: warning: outputs not written: %s\n",
+					ka_error_last());
+			ka_error_set(rc, "%s", msg);
+		}
 	}
-	if (rc == KA_OK) {
-		rc = ka_opt_write_text(o->out_dir, "best.cu", L.best, out->best_path, sizeof out->best_path);
-		if (rc == KA_OK)
-			rc = ka_opt_write_patch(&L);
-		char tp[1100];
-		if (rc == KA_OK &&
-		    snprintf(tp, sizeof tp, "%s/trajectory.json", o->out_dir) >= (int)sizeof tp)
-			rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", o->out_dir);
-		if (rc == KA_OK)
-			rc = ka_opt_write_trajectory(tp, L.spec.name, out, o->compile_only);
-		if (rc == KA_OK)
-			rc = ka_opt_write_report(o->out_dir, L.spec.name, out, o->compile_only);
-	}
+	if (rc == KA_OK)
+		rc = write_outputs(&L);
 	ka_coder_free(L.coder);
 	ka_llm_free(L.llm);
 	ka_ruleset_free(L.learned);

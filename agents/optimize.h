@@ -82,7 +82,9 @@ typedef struct ka_opt_summary {
 } ka_opt_summary;
 
 /* One run at a time per process (the loop keeps its state in static
- * storage); KA_OK when the run ended, whatever it found. */
+ * storage); KA_OK when the run ended, whatever it found.  An error in a
+ * step ends the run with the outputs of the steps before it written (stop
+ * reads "error: ...") and is returned. */
 int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out);
 
 /* Outputs (agents/optimize_report.c).  trajectory.json, report.md with the

@@ -65,6 +65,8 @@ static void retrieve(ka_kdb *db, const ka_opt_finding *f, int nf, ka_opt_plan *p
 	const char *feat[40];
 	int nfeat = 0;
 	for (int i = 0; i < nf && nfeat < 38; i++) {
+		if (!f[i].rule[0])
+			continue; /* an empty rule id is no feature */
 		int dup = 0;
 		for (int j = 0; j < nfeat; j++)
 			dup |= !strcmp(feat[j], f[i].rule);

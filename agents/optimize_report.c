@@ -8,10 +8,20 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/utf8.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A JSON string of s as valid UTF-8 (a byte cut upstream, an invalid
+ * byte from a compiler or a model, cannot fail the whole file). */
+static json_t *jstr(const char *s)
+{
+	char v[1024];
+	ka_utf8_copy(v, sizeof v, s ? s : "", (size_t)-1);
+	return json_string(v);
+}
 
 /* "learned_rules": the learned rules in the prompt; "distilled": {"rule":
  * ID} or {"refused": WHY} after an accepted LLM step, else null. */
@@ -21,12 +31,12 @@ static void add_summarizer(json_t *o, const ka_opt_step *st)
 	char copy[sizeof st->learned];
 	snprintf(copy, sizeof copy, "%s", st->learned);
 	for (char *save = NULL, *id = strtok_r(copy, " ", &save); ids && id; id = strtok_r(NULL, " ", &save))
-		json_array_append_new(ids, json_string(id));
+		json_array_append_new(ids, jstr(id));
 	json_object_set_new(o, "learned_rules", ids ? ids : json_null());
 	if (st->distilled[0])
-		json_object_set_new(o, "distilled", json_pack("{s:s}", "rule", st->distilled));
+		json_object_set_new(o, "distilled", json_pack("{s:o}", "rule", jstr(st->distilled)));
 	else if (st->distill_refused[0])
-		json_object_set_new(o, "distilled", json_pack("{s:s}", "refused", st->distill_refused));
+		json_object_set_new(o, "distilled", json_pack("{s:o}", "refused", jstr(st->distill_refused)));
 	else
 		json_object_set_new(o, "distilled", json_null());
 }
@@ -63,38 +73,43 @@ static void report_summarizer(ka_buf *b, const ka_opt_summary *s)
 	}
 }
 
+static int json_failed(json_t *root, const json_error_t *e, const char *path)
+{
+	json_decref(root);
+	return ka_error_set(KA_ENOMEM, "cannot write %s: %s", path, e->text[0] ? e->text : "out of memory");
+}
+
 int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_summary *s, int compile_only)
 {
-	json_t *root = json_pack("{s:s, s:b, s:f, s:s, s:[]}", "task", task, "compile_only", compile_only,
-				 "speedup", s->speedup, "stop", s->stop, "steps");
+	json_error_t e = {0};
+	json_t *root = json_pack_ex(&e, 0, "{s:o, s:b, s:f, s:o, s:[]}", "task", jstr(task), "compile_only",
+				    compile_only, "speedup", s->speedup, "stop", jstr(s->stop), "steps");
 	if (!root)
-		return ka_error_set(KA_ENOMEM, "out of memory");
+		return json_failed(NULL, &e, path);
 	json_t *arr = json_object_get(root, "steps");
 	for (int i = 0; i < s->nsteps; i++) {
 		const ka_opt_step *st = &s->steps[i];
-		json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:f, s:f}", "step", st->step,
-				      "strategy", st->strategy, "params", st->params, "rule", st->rule,
-				      "candidate_hash", st->hash, "outcome", st->outcome, "accepted",
-				      st->accepted, "repaired", st->repaired, "best_speedup", st->total,
-				      "seconds", st->seconds);
-		if (!o) {
-			json_decref(root);
-			return ka_error_set(KA_ENOMEM, "out of memory");
-		}
+		json_t *o = json_pack_ex(&e, 0, "{s:i, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:f, s:f}", "step",
+					 st->step, "strategy", jstr(st->strategy), "params", jstr(st->params),
+					 "rule", jstr(st->rule), "candidate_hash", jstr(st->hash), "outcome",
+					 jstr(st->outcome), "accepted", st->accepted, "repaired",
+					 st->repaired, "best_speedup", st->total, "seconds", st->seconds);
+		if (!o)
+			return json_failed(root, &e, path);
 		if (st->speedup > 0) {
 			json_object_set_new(o, "speedup", json_real(st->speedup));
 			json_object_set_new(o, "ci", json_pack("[f, f]", st->lo, st->hi));
 		} else {
 			json_object_set_new(o, "speedup", json_null());
 		}
-		json_object_set_new(o, "first_error", st->error[0] ? json_string(st->error) : json_null());
+		json_object_set_new(o, "first_error", st->error[0] ? jstr(st->error) : json_null());
 		add_summarizer(o, st);
 		json_array_append_new(arr, o);
 	}
 	char *text = json_dumps(root, JSON_INDENT(2));
 	json_decref(root);
 	if (!text)
-		return ka_error_set(KA_ENOMEM, "out of memory");
+		return ka_error_set(KA_ENOMEM, "cannot write %s: out of memory", path);
 	int rc = ka_fs_write_atomic(path, text, strlen(text));
 	free(text);
 	return rc;

@@ -12,6 +12,8 @@
 #include "rewriter/rewriter.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/utf8.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,31 +39,52 @@ int ka_opt_write_text(const char *dir, const char *name, const char *text, char 
 	return ka_fs_write_atomic(p, text, strlen(text));
 }
 
+/* Append to buf (cap bytes, *n of them used) what fits of the text, cut on
+ * a UTF-8 character's boundary; a full buffer takes nothing more. */
+static void add(char *buf, size_t cap, size_t *n, const char *fmt, ...) KA_PRINTF(4, 5);
+static void add(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+{
+	if (*n + 1 >= cap)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *n, cap - *n, fmt, ap);
+	va_end(ap);
+	if (w < 0)
+		buf[*n] = 0;
+	else if ((size_t)w < cap - *n)
+		*n += (size_t)w;
+	else
+		buf[ *n = ka_utf8_cut(buf, cap - 1)] = 0;
+}
+
 /* What a candidate must keep: the task's entry point and tensors. */
 static void make_abi(ka_opt_loop *L)
 {
 	const ka_bench_spec *sp = &L->spec;
-	int n = snprintf(
-		L->abi, sizeof L->abi,
-		"#include \"ka_task.h\" and define extern \"C\" int ka_task_run(const ka_task_args *a, "
-		"cudaStream_t s), launching on stream s. Task %s: params",
-		sp->name);
-	for (int i = 0; i < sp->nparams && n < (int)sizeof L->abi - 200; i++)
-		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, " a->p[%d]=%s", i, sp->params[i]);
-	for (int i = 0; i < sp->ntensors && n < (int)sizeof L->abi - 200; i++)
-		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->t[%d]=%s (%s %s, %s elements)", i,
-			      sp->t[i].name, sp->t[i].out ? "out" : "in", ka_bench_dtype_name(sp->t[i].dtype),
-			      sp->t[i].shape);
-	for (int i = 0; i < sp->nscalars && n < (int)sizeof L->abi - 200; i++)
-		n += snprintf(L->abi + n, sizeof L->abi - (size_t)n, "; a->s[%d]=%s", i, sp->s[i].name);
+	size_t n = 0;
+	L->abi[0] = 0;
+	add(L->abi, sizeof L->abi, &n,
+	    "#include \"ka_task.h\" and define extern \"C\" int ka_task_run(const ka_task_args *a, "
+	    "cudaStream_t s), launching on stream s. Task %s: params",
+	    sp->name);
+	for (int i = 0; i < sp->nparams; i++)
+		add(L->abi, sizeof L->abi, &n, " a->p[%d]=%s", i, sp->params[i]);
+	for (int i = 0; i < sp->ntensors; i++)
+		add(L->abi, sizeof L->abi, &n, "; a->t[%d]=%s (%s %s, %s elements)", i, sp->t[i].name,
+		    sp->t[i].out ? "out" : "in", ka_bench_dtype_name(sp->t[i].dtype), sp->t[i].shape);
+	for (int i = 0; i < sp->nscalars; i++)
+		add(L->abi, sizeof L->abi, &n, "; a->s[%d]=%s", i, sp->s[i].name);
 	L->ncfg = 0;
 	for (int i = 0; i < sp->nconfigs && !sp->c[i].drawn; i++) {
-		int m = snprintf(L->cfg_text[L->ncfg], sizeof L->cfg_text[0], "%s%s:", sp->c[i].name,
-				 sp->c[i].unseen ? " (unseen)" : "");
+		char *row = L->cfg_text[L->ncfg];
+		size_t m = 0;
+		row[0] = 0;
+		add(row, sizeof L->cfg_text[0], &m, "%s%s:", sp->c[i].name,
+		    sp->c[i].unseen ? " (unseen)" : "");
 		for (int p = 0; p < sp->nparams; p++)
-			m += snprintf(L->cfg_text[L->ncfg] + m, sizeof L->cfg_text[0] - (size_t)m, " %s=%lld",
-				      sp->params[p], sp->c[i].p[p]);
-		L->cfgs[L->ncfg] = L->cfg_text[L->ncfg];
+			add(row, sizeof L->cfg_text[0], &m, " %s=%lld", sp->params[p], sp->c[i].p[p]);
+		L->cfgs[L->ncfg] = row;
 		L->ncfg++;
 	}
 }
@@ -169,7 +192,7 @@ int ka_opt_setup(ka_opt_loop *L)
 		char *sum = NULL;
 		double sp;
 		if (ka_kdb_best_skill(L->db, L->spec.name, L->arch, &L->skill, &sum, &sp) == KA_OK)
-			snprintf(L->skill_summary, sizeof L->skill_summary, "%.150s", sum ? sum : "");
+			ka_utf8_copy(L->skill_summary, 151, sum ? sum : "", (size_t)-1);
 		free(sum);
 	}
 	snprintf(L->run_id, sizeof L->run_id, "%s-%lld-%d", L->spec.name, (long long)time(NULL),

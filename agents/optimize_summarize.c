@@ -84,8 +84,10 @@ void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *s
 	if (!L->db || L->o->compile_only)
 		return;
 	/* a known step was not benched: no verdict, only its trajectory row */
-	int verified = !strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
-		       !strcmp(res->verdict, "slower") || !strcmp(res->verdict, "rejected");
+	/* verified: the bench ran it (knowledge.h); a candidate that did not
+	 * build is filed as an error, which the standing does not count */
+	int verified = !strcmp(st->outcome, "faster") || !strcmp(st->outcome, "same") ||
+		       !strcmp(st->outcome, "slower") || !strcmp(st->outcome, "incorrect");
 	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error"))) {
 		ka_kdb_evidence e = {.rule = c->rule,
 				     .fix = st->strategy,

@@ -5,6 +5,7 @@
  * `table` below. */
 #include "agents/recipe.h"
 #include "util/error.h"
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,9 @@ const ka_recipe *ka_recipe_find(const char *name)
 
 int ka_recipe_serves(const ka_recipe *r, const char *rule)
 {
-	size_t n = strlen(rule);
+	size_t n = rule ? strlen(rule) : 0;
+	if (!n) /* "" is found everywhere and never moves past */
+		return 0;
 	for (const char *p = r->rules; p && (p = strstr(p, rule)); p += n)
 		if ((p == r->rules || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
 			return 1;
@@ -81,6 +84,44 @@ int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...)
 	return KA_RECIPE_DECLINED;
 }
 
+int ka_recipe_pure_function(const char *name, size_t n)
+{
+	static const char *const fns[] = {
+		"expf",   "exp",   "__expf", "exp2f",  "expm1f",    "logf",       "log",
+		"__logf", "log2f", "log10f", "log1pf", "sqrtf",     "sqrt",       "rsqrtf",
+		"cbrtf",  "fabsf", "fabs",   "fmaxf",  "fmax",      "fminf",      "fmin",
+		"max",    "min",   "erff",   "erfcf",  "tanhf",     "tanh",       "sinf",
+		"cosf",   "tanf",  "__sinf", "__cosf", "powf",      "__powf",     "fmaf",
+		"floorf", "ceilf", "roundf", "truncf", "copysignf", "__fdividef", "__frcp_rn",
+		"__ldg",  "abs",   "float",  "double", "int",       "unsigned",   "sizeof"};
+	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+		if (strlen(fns[i]) == n && !memcmp(fns[i], name, n))
+			return 1;
+	return 0;
+}
+
+int ka_recipe_pure_expr(const char *sq, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = sq[i], nx = i + 1 < n ? sq[i + 1] : 0, pv = i ? sq[i - 1] : 0;
+		if ((c == '+' || c == '-') && nx == c)
+			return 0; /* ++ -- */
+		if (c == '=' && nx != '=' && !(pv && strchr("=!<>", pv)))
+			return 0; /* = op= */
+		if (c == '=' && (pv == '<' || pv == '>') && i >= 2 && sq[i - 2] == pv)
+			return 0; /* <<= >>= */
+		if (c == '(' && i && (isalnum((unsigned char)pv) || pv == '_')) {
+			size_t b = i;
+			while (b > 0 && (isalnum((unsigned char)sq[b - 1]) || sq[b - 1] == '_'))
+				b--;
+			if (!ka_recipe_pure_function(sq + b, i - b))
+				return 0; /* a call that may write */
+		}
+	}
+	return 1;
+}
+
+/* Drop the integer casts an index expression may carry. */
 void ka_recipe_drop_casts(char *s)
 {
 	static const char *const casts[] = {
@@ -177,6 +218,47 @@ int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_
 	return rc ? ka_error_set(rc, "recipe: the candidate is too large") : KA_OK;
 }
 
+/* 1 when the name at `at` is declared there: `__global__ ... name(...);`. */
+static int is_kernel_decl(const char *t, size_t len, size_t at, size_t name_len)
+{
+	size_t b = at;
+	while (b > 0 && t[b - 1] != ';' && t[b - 1] != '{' && t[b - 1] != '}')
+		b--;
+	size_t p = ka_csrc_skip_blank(t, len, at + name_len);
+	if (!ka_csrc_has_word(t, b, at, "__global__") || p >= len || t[p] != '(')
+		return 0;
+	size_t c = ka_csrc_match(t, len, p);
+	p = c == (size_t)-1 ? len : ka_csrc_skip_blank(t, len, c + 1);
+	return p < len && t[p] == ';';
+}
+
+int ka_recipe_launches_known(ka_recipe_ctx *c)
+{
+	const ka_csrc *m = c->m;
+	const char *t = m->text, *name = c->k->name;
+	size_t n = strlen(name);
+	for (size_t at = ka_csrc_find_word_pp(t, 0, m->len, name); at != (size_t)-1;
+	     at = ka_csrc_find_word_pp(t, at + n, m->len, name)) {
+		int known = is_kernel_decl(t, m->len, at, n);
+		for (int i = 0; i < m->nkernels && !known; i++)
+			known = m->k[i].name_at == at;
+		for (int i = 0; i < m->nlaunches && !known; i++)
+			known = m->l[i].start == at && !strcmp(m->l[i].kernel, name);
+		if (known)
+			continue;
+		int line = 1;
+		for (size_t i = 0; i < at; i++)
+			line += t[i] == '\n';
+		return ka_recipe_decline(
+			c,
+			"line %d names %s outside a launch this recipe can read (a macro, "
+			"template arguments, cudaLaunchKernel, a function pointer): not every "
+			"launch would be rewritten",
+			line, name);
+	}
+	return KA_OK;
+}
+
 /* fmt with "@N" replaced by "(long long)(arg)" of parameter pn and "@B" by
  * that of parameter pb; 0 when an argument is missing or too long. */
 static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, const char *fmt, ka_buf *g)
@@ -213,6 +295,9 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
 	if (smem_param && si < 0)
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
+	rc = ka_recipe_launches_known(c);
+	if (rc)
+		return rc;
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, c->k->name))
@@ -266,16 +351,18 @@ static int apply_one(const ka_recipe *r, const char *text, size_t len, const cha
 		     ka_buf *out, char *why, size_t cap)
 {
 	static ka_csrc m; /* large; recipes run on one thread */
-	int rc = ka_csrc_scan(&m, text, len);
-	if (rc)
-		return rc;
+	if (ka_csrc_scan(&m, text, len)) {
+		/* what the model cannot hold, no recipe can prove */
+		snprintf(why, cap, "cannot model the file: %s", ka_error_last());
+		return KA_RECIPE_DECLINED;
+	}
 	const ka_csrc_kernel *k = ka_csrc_kernel_find(&m, kernel);
 	if (!k) {
 		snprintf(why, cap, "no kernel named %s", kernel);
 		return KA_RECIPE_DECLINED;
 	}
 	ka_recipe_ctx c = {.m = &m, .k = k, .params = params};
-	rc = r->apply(&c, out);
+	int rc = r->apply(&c, out);
 	if (rc == KA_RECIPE_DECLINED)
 		snprintf(why, cap, "%s: %s", k->name, c.why);
 	return rc;
@@ -308,7 +395,9 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 		static ka_csrc m;
 		char names[KA_CSRC_MAX_KERNELS][KA_CSRC_NAME];
 		int nk = 0;
-		if (rc == KA_OK && (rc = ka_csrc_scan(&m, cur.data, cur.len)) == KA_OK)
+		if (rc == KA_OK && ka_csrc_scan(&m, cur.data, cur.len) != KA_OK)
+			snprintf(why, why_cap, "cannot model the file: %s", ka_error_last());
+		else if (rc == KA_OK)
 			for (int i = 0; i < m.nkernels; i++)
 				snprintf(names[nk++], KA_CSRC_NAME, "%s", m.k[i].name);
 		for (int i = 0; i < nk && rc >= 0; i++) {

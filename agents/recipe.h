@@ -39,13 +39,15 @@ typedef struct ka_recipe {
 size_t ka_recipe_count(void);
 const ka_recipe *ka_recipe_get(size_t i);
 const ka_recipe *ka_recipe_find(const char *name);
-/* 1 when rule id is among the recipe's rules. */
+/* 1 when rule id is among the recipe's rules (an empty id never is). */
 int ka_recipe_serves(const ka_recipe *r, const char *rule);
 
 /* Apply recipe `name` with `params` (NULL: its grid's first set) to kernel
  * `kernel` of the file, or, kernel NULL, to every kernel it applies to.
  * KA_OK with *out (malloc'd, NUL-terminated) the new file; KA_RECIPE_DECLINED
- * with the reason in why; negative on error (unknown recipe, bad source). */
+ * with the reason in why, also when the file cannot be modelled (unbalanced
+ * brackets, more kernels or launches than agents/csrc.h holds); negative on
+ * error (unknown recipe, out of memory). */
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
 		    char **out, size_t *out_len, char *why, size_t why_cap);
 
@@ -58,6 +60,12 @@ int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...) KA_PRINTF(2, 3);
 /* Drop the integer casts ("(long long)", "(int)", "(size_t)", ...) a
  * squeezed index expression may carry, in place. */
 void ka_recipe_drop_casts(char *s);
+/* 1 when the identifier name[0..n) is a CUDA math function (or a
+ * functional cast) that writes nothing. */
+int ka_recipe_pure_function(const char *name, size_t n);
+/* 1 when the squeezed text sq[0..n) writes nothing: no assignment, ++ or
+ * --, and no call but to ka_recipe_pure_function's. */
+int ka_recipe_pure_expr(const char *sq, size_t n);
 /* 1 when the statement [s, e) is `T v = <global thread index>;` along x
  * (blockIdx.x * blockDim.x + threadIdx.x in any order, casts allowed);
  * the variable's name goes to var. */
@@ -107,10 +115,18 @@ int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text);
 /* The text with the edits applied into out (they must not overlap: KA_EINPUT). */
 int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_buf *out);
 void ka_recipe_edits_free(ka_recipe_edits *ed);
+/* KA_OK when every occurrence of the kernel's name in the file (macro
+ * bodies included) is its definition, a declaration or a launch in the
+ * source model, so that rewriting the model's launches rewrites them all;
+ * else KA_RECIPE_DECLINED with the line.  Every recipe that changes what a
+ * kernel's launches must be, or proves something from them, calls it
+ * (ka_recipe_relaunch does). */
+int ka_recipe_launches_known(ka_recipe_ctx *c);
 /* Rewrite every launch of kernel k: grid := grid_fmt with "%s" replaced by
  * the launch's argument for parameter `count_param` (the thread count the
  * recipe derives the grid from), block := block.  KA_RECIPE_DECLINED when
- * the file has no such launch or the launch cannot be read. */
+ * the file has no such launch, a launch cannot be read, or the kernel is
+ * named where no launch was read (ka_recipe_launches_known). */
 int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 		       const char *block);
 /* The same, and the dynamic shared memory := smem_fmt with "@B" replaced

@@ -12,6 +12,10 @@
  *                runs when every vectorized pointer is 16-byte aligned (checked
  *                at run time), and stores are vectorized only when the body is
  *                straight-line code, so every lane of a float4 is written.
+ *                A float4 copy stands for loads, `p[i] = E` and read-modify-
+ *                writes (op=, ++, --) only: a pointer whose element's address
+ *                is taken (&p[i]: atomics, out-parameters) or, writable, is
+ *                passed whole to a call (a reference) stays scalar.
  * Both decline when the body uses the thread or block ids itself, assigns
  * the index, returns early, or touches shared memory or barriers. */
 #include "agents/recipe.h"
@@ -104,11 +108,12 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	return KA_OK;
 }
 
-/* The guarded statements as one braced statement. */
+/* The guarded statements as one braced statement: kept as they are only
+ * when one block spans them all (`{ a; } b;` is two statements). */
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e)
 {
-	size_t i = ka_csrc_skip_blank(t, e, s);
-	if (i < e && t[i] == '{')
+	size_t i = ka_csrc_skip_blank(t, e, s), c = i < e && t[i] == '{' ? ka_csrc_match(t, e, i) : NPOS;
+	if (c != NPOS && ka_csrc_skip_blank(t, e, c + 1) == e)
 		ka_buf_add(b, t + s, e - s);
 	else {
 		ka_buf_adds(b, "{");
@@ -170,8 +175,58 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 	return rc;
 }
 
-/* The float pointers whose every use in the body is `p[var]`. */
-static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *written)
+enum { USE_READ, USE_STORE, USE_UPDATE, USE_UNKNOWN };
+
+/* How the body uses the element at q (squeezed text sq, `p[var]` n bytes
+ * long): a load, the left side of a plain '=', a read-modify-write (op=,
+ * ++, --), or something a float4 copy could not stand for: its address
+ * (&p[i], an atomic, an out-parameter), a member, and for a writable
+ * pointer a whole call argument (a reference parameter), a ternary operand
+ * or a reference's initializer. */
+static int use_of(const char *sq, const char *q, size_t n, int is_const)
+{
+	char b1 = q > sq ? q[-1] : ';', b2 = q > sq + 1 ? q[-2] : ';';
+	const char *a = q + n;
+	if ((b1 == '&' && b2 != '&') || b1 == '.' || (b1 == '>' && b2 == '-'))
+		return USE_UNKNOWN;
+	if ((b1 == '+' && b2 == '+') || (b1 == '-' && b2 == '-') || (a[0] == '+' && a[1] == '+') ||
+	    (a[0] == '-' && a[1] == '-'))
+		return USE_UPDATE;
+	if (a[0] == '=' && a[1] != '=')
+		return USE_STORE;
+	if ((strchr("+-*/%&|^", a[0]) && a[1] == '=') ||
+	    ((a[0] == '<' || a[0] == '>') && a[1] == a[0] && a[2] == '='))
+		return USE_UPDATE;
+	if (is_const)
+		return USE_READ;
+	if ((strchr("(,{?:", b1) && strchr("),}:", a[0])) || b1 == '?' || b1 == ':')
+		return USE_UNKNOWN;
+	if (b1 == '=') { /* `float &r = p[i];` */
+		const char *st = q - 1;
+		while (st > sq && !strchr(";{}", st[-1]))
+			st--;
+		for (const char *x = st; x < q - 1; x++)
+			if (*x == '&' && x[1] != '&' && (x == st || x[-1] != '&'))
+				return USE_UNKNOWN;
+	}
+	return USE_READ;
+}
+
+/* 1 when the first statement that uses p[var] stores it with a plain '='
+ * and reads no p: the float4 need not be loaded first. */
+static int stored_first(const char *sq, const char *q, size_t n, const char *name)
+{
+	if (q > sq && !strchr(";{}", q[-1]))
+		return 0;
+	if (q[n] != '=' || q[n + 1] == '=')
+		return 0;
+	size_t e = strcspn(q + n, ";");
+	return !ka_csrc_has_word(q + n, 0, e, name);
+}
+
+/* The float pointers whose every use in the body is `p[var]`, and of them
+ * the ones the body writes and the ones the vector loop must load. */
+static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *written, int *load)
 {
 	const char *t = c->m->text;
 	static char sq[16384];
@@ -190,24 +245,28 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 			memmove(q, q + 5, strlen(q + 5) + 1);
 		char tq[160];
 		ka_csrc_squeeze(ty, 0, strlen(ty), tq, sizeof tq);
-		vec[p] = written[p] = 0;
+		vec[p] = written[p] = load[p] = 0;
 		int uses = ka_csrc_count_word(t, sh->body_s, sh->body_e, pa->name);
 		if (strcmp(tq, "float*") || !uses)
 			continue;
 		snprintf(acc, sizeof acc, "%s[%s]", pa->name, sh->var);
-		int hits = 0, w = 0;
+		size_t al = strlen(acc);
+		int hits = 0, w = 0, unknown = 0;
+		const char *first = NULL;
 		for (const char *q = strstr(sq, acc); q; q = strstr(q + 1, acc)) {
 			if (q > sq && is_ident(q[-1]))
 				continue;
+			first = first ? first : q;
 			hits++;
-			const char *a = q + strlen(acc);
-			if ((a[0] == '=' && a[1] != '=') || (strchr("+-*/", a[0]) && a[1] == '='))
-				w = 1;
+			int u = use_of(sq, q, al, pa->is_const);
+			unknown |= u == USE_UNKNOWN;
+			w |= u == USE_STORE || u == USE_UPDATE;
 		}
-		if (hits != uses || (w && (!straight || pa->is_const)))
+		if (hits != uses || unknown || (w && (!straight || pa->is_const)))
 			continue;
 		vec[p] = 1;
 		written[p] = w;
+		load[p] = !w || !stored_first(sq, first, al, pa->name);
 		n++;
 	}
 	return n;
@@ -248,12 +307,13 @@ static void add_lane(ka_buf *b, ka_recipe_ctx *c, const ew_shape *sh, const int 
 static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape(c, &sh), vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS];
+	int rc = ka_recipe_ew_shape(c, &sh), vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS],
+	    load[KA_CSRC_MAX_PARAMS];
 	if (rc)
 		return rc;
 	if (ka_recipe_param(c->params, "vec", 4) != 4)
 		return ka_recipe_decline(c, "only vec=4 (float4) is written");
-	if (!vector_params(c, &sh, vec, wr))
+	if (!vector_params(c, &sh, vec, wr, load))
 		return ka_recipe_decline(c, "no float pointer is accessed only as p[%s]", sh.var);
 	const char *t = c->m->text;
 	const ka_csrc_kernel *k = c->k;
@@ -273,22 +333,7 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 		if (!vec[p])
 			continue;
 		const char *nm = k->params[p].name;
-		int read = ka_csrc_count_word(t, sh.body_s, sh.body_e, nm) > 0 && !wr[p];
-		if (wr[p]) {
-			/* read too when any use is not the left side of a plain '=' */
-			char sq[16384], acc[200];
-			ka_csrc_squeeze(t, sh.body_s, sh.body_e, sq, sizeof sq);
-			snprintf(acc, sizeof acc, "%s[%s]", nm, sh.var);
-			/* straight-line code: a load is needed unless the first use is
-			 * the left side of a plain '=' */
-			const char *q = strstr(sq, acc);
-			while (q && q > sq && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
-				q = strstr(q + 1, acc);
-			const char *a = q ? q + strlen(acc) : "";
-			if (!(a[0] == '=' && a[1] != '='))
-				read = 1;
-		}
-		if (read)
+		if (load[p])
 			ka_buf_printf(&b, "\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[ka_v];\n",
 				      nm, nm);
 		else

@@ -12,8 +12,10 @@
  * Proved first: every kernel has the element-wise shape (recipe.h) with its
  * bound on the same launch argument; nothing but the launches lies between
  * them; their configs are the same text; every buffer that one of them
- * writes is accessed only at the thread's own element (p[i]) in all of
- * them, so running the bodies per element keeps each element's order.
+ * could write (every pointer to non-const) is accessed only as the
+ * thread's own element (p[i], never &p[i]) in all of them, so running the
+ * bodies per element keeps each element's order; a read-only buffer is
+ * only indexed.
  * Launch arguments are buffers by their text: two different argument
  * texts are taken to be different buffers (the bench checks the result). */
 #include "agents/recipe.h"
@@ -169,7 +171,10 @@ static int map_args(ka_recipe_ctx *c, chain *ch, char *count)
 	return KA_OK;
 }
 
-/* Every written buffer is touched only at ka_i, in every body. */
+/* Each writable buffer is touched only as `p[ka_i]`, in every body, and
+ * never through its address (&p[ka_i], an atomic's): whatever writes it
+ * (=, op=, ++, a scatter, pointer arithmetic) then writes the thread's own
+ * element.  A read-only buffer is only indexed, never offset or cast. */
 static int check_elementwise(ka_recipe_ctx *c, const chain *ch, const char *body)
 {
 	size_t bl = strlen(body);
@@ -177,20 +182,26 @@ static int check_elementwise(ka_recipe_ctx *c, const chain *ch, const char *body
 	if (!ka_csrc_squeeze(body, 0, bl, sq, sizeof sq))
 		return ka_recipe_decline(c, "the fused body is too long");
 	for (int f = 0; f < ch->na; f++) {
-		if (!strchr(ch->a[f].type, '*'))
+		const char *ty = ch->a[f].type, *star = strchr(ty, '*'), *cn = strstr(ty, "const");
+		if (!star)
 			continue;
-		char acc[200];
-		snprintf(acc, sizeof acc, "%s[ka_i]", ch->a[f].name);
-		int uses = ka_csrc_count_word(body, 0, bl, ch->a[f].name), own = 0, writes = 0;
-		for (const char *q = strstr(sq, acc); q; q = strstr(q + 1, acc)) {
-			if (q > sq && is_ident(q[-1]))
-				continue;
-			own++;
-			const char *a = q + strlen(acc);
-			writes += (a[0] == '=' && a[1] != '=') || (strchr("+-*/", a[0]) && a[1] == '=');
+		int writable = !cn || cn > star;
+		const char *nm = ch->a[f].name;
+		size_t nl = strlen(nm);
+		int uses = ka_csrc_count_word(body, 0, bl, nm), ok = 0;
+		for (const char *q = strstr(sq, nm); q; q = strstr(q + 1, nm)) {
+			if ((q > sq && (is_ident(q[-1]) || q[-1] == '.')) || is_ident(q[nl]) ||
+			    (q > sq + 1 && q[-1] == '>' && q[-2] == '-'))
+				continue; /* another name, or a member */
+			if (q > sq && q[-1] == '&' && (q == sq + 1 || q[-2] != '&'))
+				continue; /* its address */
+			ok += writable ? !strncmp(q + nl, "[ka_i]", 6) : q[nl] == '[';
 		}
-		if (writes && own != uses)
-			return ka_recipe_decline(c, "%s is written and also read at another element",
+		if (ok != uses)
+			return ka_recipe_decline(c,
+						 writable ? "%s is writable and used other than as its own "
+							    "element [i]"
+							  : "%s is used other than indexed",
 						 ch->a[f].text);
 	}
 	return KA_OK;

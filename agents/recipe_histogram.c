@@ -37,6 +37,8 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 	size_t bl = strlen(body);
 	if (body != sq && bl && body[bl - 1] == '}')
 		body[--bl] = 0;
+	if (ka_csrc_stmt_end(body, bl, 0) != bl) /* `{ atomicAdd(...); } more;` */
+		return ka_recipe_decline(c, "the body is more than one statement");
 	if (strncmp(body, "atomicAdd(&", 11) || ka_csrc_count_word(t, sh.body_s, sh.body_e, "atomicAdd") != 1)
 		return ka_recipe_decline(c, "the body is not one atomicAdd(&H[...], V) statement");
 	/* atomicAdd(&H[IDX],V); */

@@ -4,12 +4,172 @@
  *     k<<<(...(COUNT + K - 1) / K...), K, ...>>>
  * with K an integer literal; both K's become B (and K - 1 becomes B - 1).
  * It declines when the kernel could depend on its block size: shared
- * memory, barriers, the literal K in its body, or __launch_bounds__. */
+ * memory, barriers, __launch_bounds__, a use of the thread, block or grid
+ * ids other than the global index its first statement declares, a literal
+ * K, or an identifier it cannot resolve (a macro or a constexpr could be
+ * the block size); or when a launch of it is not one it can read. */
 #include "agents/recipe.h"
 #include "util/error.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static int in_list(const char *const *list, const char *w, size_t n)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && !memcmp(*list, w, n))
+			return 1;
+	return 0;
+}
+
+static const char *const type_words[] = {
+	"const",    "volatile", "float",  "double",  "int",          "long",    "short",    "char",
+	"unsigned", "signed",   "bool",   "auto",    "size_t",       "int64_t", "uint64_t", "int32_t",
+	"uint32_t", "float2",   "float4", "double2", "__restrict__", NULL};
+static const char *const known_words[] = {"if",
+					  "else",
+					  "for",
+					  "while",
+					  "do",
+					  "return",
+					  "break",
+					  "continue",
+					  "switch",
+					  "case",
+					  "default",
+					  "sizeof",
+					  "true",
+					  "false",
+					  "nullptr",
+					  "static_cast",
+					  "reinterpret_cast",
+					  "warpSize",
+					  "INFINITY",
+					  "NAN",
+					  "FLT_MAX",
+					  "FLT_MIN",
+					  "FLT_EPSILON",
+					  "DBL_MAX",
+					  "INT_MAX",
+					  "INT_MIN",
+					  "M_PI",
+					  "atomicAdd",
+					  "atomicMax",
+					  "atomicMin",
+					  "atomicExch",
+					  "atomicCAS",
+					  NULL};
+
+/* The next identifier or number of the squeezed text sq at or after i:
+ * its offset, and its length in *n (0 at the end); string and character
+ * literals are skipped. */
+static size_t next_token(const char *sq, size_t i, size_t *n)
+{
+	for (;;) {
+		while (sq[i] && !is_ident(sq[i]) && sq[i] != '"' && sq[i] != '\'')
+			i++;
+		if (sq[i] == '"' || sq[i] == '\'') {
+			char q = sq[i++];
+			while (sq[i] && sq[i] != q)
+				i += sq[i] == '\\' && sq[i + 1] ? 2 : 1;
+			i += sq[i] != 0;
+			continue;
+		}
+		size_t b = i;
+		while (is_ident(sq[i]) || (sq[b] >= '0' && sq[b] <= '9' && sq[i] == '.'))
+			i++;
+		*n = i - b;
+		return b;
+	}
+}
+
+/* 1 when the comma at sq[at] separates declarators: its statement starts
+ * with a type word and the comma is outside every bracket. */
+static int declarator_list(const char *sq, size_t at)
+{
+	int depth = 0;
+	size_t b = at;
+	for (; b > 0 && !strchr(";{}", sq[b - 1]); b--) {
+		depth += sq[b - 1] == ')' || sq[b - 1] == ']';
+		depth -= sq[b - 1] == '(' || sq[b - 1] == '[';
+		if (depth < 0)
+			return 0;
+	}
+	size_t n = 0;
+	while (is_ident(sq[b + n]))
+		n++;
+	return depth == 0 && in_list(type_words, sq + b, n);
+}
+
+/* KA_OK when the body computes a function of its global index alone: the
+ * first statement is that index along x, nothing after it reads the thread,
+ * block or grid ids, no literal equals the old block size kk, and every
+ * identifier is a parameter, a local it declares, a keyword, a built-in
+ * type or a math function.  An identifier it cannot resolve (a macro, a
+ * constexpr, a global, a device function) could hold the block size. */
+static int block_free(ka_recipe_ctx *c, long kk)
+{
+	const char *t = c->m->text;
+	const ka_csrc_kernel *k = c->k;
+	char var[64];
+	size_t s0 = ka_csrc_skip_blank(t, k->body_close, k->body_open + 1),
+	       e0 = ka_csrc_stmt_end(t, k->body_close, s0);
+	if (e0 == (size_t)-1 || !ka_recipe_is_tid_decl(t, s0, e0, var, sizeof var))
+		return ka_recipe_decline(c, "the first statement is not a global thread index along x");
+	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+	for (size_t i = 0; i < 4; i++)
+		if (ka_csrc_has_word(t, e0, k->body_close, ids[i]))
+			return ka_recipe_decline(c, "the body uses %s past its index", ids[i]);
+	static char sq[16384];
+	if (!ka_csrc_squeeze(t, e0, k->body_close, sq, sizeof sq))
+		return ka_recipe_decline(c, "the body is too long");
+	/* the locals: a name right after a type word, or after `T *` */
+	static char locals[64][64];
+	int nl = 0;
+	snprintf(locals[nl++], sizeof locals[0], "%s", var);
+	size_t pb = 0, pn = 0, n;
+	for (size_t i = next_token(sq, 0, &n); n; pb = i, pn = n, i = next_token(sq, i + n, &n)) {
+		size_t gap = i - pb - pn; /* `T v`, `T *v`, `T &v` */
+		int decl = pn && in_list(type_words, sq + pb, pn) && gap &&
+			   strspn(sq + pb + pn, " *&") >= gap;
+		if (!decl && i && sq[i - 1] == ',') /* `T a = E, b` */
+			decl = declarator_list(sq, i - 1);
+		if (decl && !in_list(type_words, sq + i, n) && nl < 64 && n < sizeof locals[0])
+			snprintf(locals[nl++], sizeof locals[0], "%.*s", (int)n, sq + i);
+	}
+	for (size_t i = next_token(sq, 0, &n); n; i = next_token(sq, i + n, &n)) {
+		const char *w = sq + i;
+		if (*w >= '0' && *w <= '9') {
+			char num[64], *end;
+			snprintf(num, sizeof num, "%.*s", (int)(n < 63 ? n : 63), w);
+			double v = (num[0] == '0' && (num[1] == 'x' || num[1] == 'X'))
+					   ? (double)strtoull(num, &end, 16)
+					   : strtod(num, &end);
+			if (v == (double)kk)
+				return ka_recipe_decline(
+					c, "the body uses the literal %.*s (its block size?)", (int)n, w);
+			continue;
+		}
+		if (i > 0 && (w[-1] == '.' || (w[-1] == '>' && i > 1 && w[-2] == '-')))
+			continue; /* a member */
+		int ok = in_list(type_words, w, n) || in_list(known_words, w, n) ||
+			 (w[n] == '(' && ka_recipe_pure_function(w, n));
+		for (int p = 0; p < k->nparams && !ok; p++)
+			ok = strlen(k->params[p].name) == n && !memcmp(k->params[p].name, w, n);
+		for (int l = 0; l < nl && !ok; l++)
+			ok = strlen(locals[l]) == n && !memcmp(locals[l], w, n);
+		if (!ok)
+			return ka_recipe_decline(c, "the body uses '%.*s', which could hold the block size",
+						 (int)n, w);
+	}
+	return KA_OK;
+}
 
 static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 {
@@ -24,8 +184,10 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 			return ka_recipe_decline(c, "the kernel uses %s", banned[i]);
 	if (k->has_launch_bounds)
 		return ka_recipe_decline(c, "it has __launch_bounds__");
+	int rc = ka_recipe_launches_known(c), found = 0;
+	if (rc)
+		return rc;
 	ka_recipe_edits ed = {0};
-	int rc = KA_OK, found = 0;
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, k->name))
@@ -45,12 +207,9 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 			rc = ka_recipe_decline(c, "the block is %ld already", kk);
 			break;
 		}
-		char pat[64], word[32], ng[600];
-		snprintf(word, sizeof word, "%ld", kk);
-		if (ka_csrc_has_word(m->text, k->body_open, k->body_close, word)) {
-			rc = ka_recipe_decline(c, "the body uses the literal %ld (its block size?)", kk);
+		char pat[64], ng[600];
+		if ((rc = block_free(c, kk)) != KA_OK)
 			break;
-		}
 		snprintf(pat, sizeof pat, "+%ld)/%ld", kk - 1, kk);
 		char *at = strstr(grid, pat);
 		if (!at || strstr(at + 1, pat)) {

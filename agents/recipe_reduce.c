@@ -359,6 +359,8 @@ static int prove_width(tree *tr)
 	if (!from_loop && strcmp(tr->bound, "blockDim.x"))
 		return ka_recipe_decline(c, "the tree's width '%s' is neither a literal nor blockDim.x",
 					 tr->bound);
+	if (ka_recipe_launches_known(c)) /* a launch not read could use another block */
+		return KA_RECIPE_DECLINED;
 	for (int i = 0; i < m->nlaunches; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, c->k->name))

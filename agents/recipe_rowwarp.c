@@ -18,10 +18,14 @@
  * barriers or other thread-id uses; each innermost loop steps by one over a
  * conjunction of upper bounds; inside it, statements are local declarations,
  * stores indexed by the column, or accumulator updates `a += E`,
- * `a = fmaxf(a, E)`, `a = fminf(a, E)` whose E does not read an
- * accumulator still being filled; a sum starts from zero; a per-chunk
- * partial (declared in an outer loop) is only folded into an outer
- * accumulator with the same operation. */
+ * `a = fmaxf(a, E)`, `a = fminf(a, E)` (the call the whole right side)
+ * whose E does not read an accumulator still being filled; a sum starts
+ * from zero; a per-chunk partial (declared in an outer loop) is only
+ * folded into an outer accumulator with the same operation.  Outside the
+ * loops, every lane runs declarations and assignments of locals, and lane 0
+ * alone a store `P[I] = E;` (or op=) that no later statement reads; any
+ * other statement (an atomic, `y[r]++`, a call) declines, and nothing may
+ * write but what the statement's form says (ka_recipe_pure_expr). */
 #include "agents/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -39,11 +43,17 @@ typedef struct acc {
 	int op, state, zero, top, is_float;
 } acc;
 
+typedef struct names {
+	int n;
+	char v[32][64];
+} names;
+
 typedef struct rw {
 	ka_recipe_ctx *c;
 	ka_recipe_edits *ed;
 	acc a[MAX_ACC];
 	int na;
+	names locals;          /* declared at the top level */
 	int touched[MAX_ACC];  /* filled by the current top-level statement */
 	size_t loop_s, loop_e; /* the innermost loop being walked */
 } rw;
@@ -93,6 +103,77 @@ static int note_decl(rw *w, const char *sq, int top)
 	return 1;
 }
 
+/* KA_OK when the squeezed statement declares locals, `[const] T [*]v [=
+ * E], ...;` with T a built-in type and each E writing nothing (a
+ * reference or an array is no such local); their names go to out when it
+ * is not NULL. */
+static int local_decl(const char *sq, names *out)
+{
+	static const char *const types[] = {"const",  "float",   "double",   "int",     "long",
+					    "short",  "char",    "unsigned", "signed",  "bool",
+					    "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t",
+					    "float2", "float4",  "double2",  "auto",    "volatile"};
+	size_t i = 0, last = 0, nw = 0, end = strlen(sq);
+	int known = 0;
+	while (is_ident(sq[i])) { /* the words before the first declarator */
+		size_t b = i;
+		while (is_ident(sq[i]))
+			i++;
+		known = 0;
+		for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+			known |= strlen(types[t]) == i - b && !memcmp(types[t], sq + b, i - b);
+		last = b;
+		nw++;
+		if (sq[i] != ' ')
+			break;
+		if (!known)
+			return KA_RECIPE_DECLINED;
+		i++;
+	}
+	if (end < 2 || sq[end - 1] != ';' || !nw || (sq[i] == '*' && !known))
+		return KA_RECIPE_DECLINED;
+	if (sq[i] != '*') { /* `T v`: the last word is the first name */
+		if (nw < 2)
+			return KA_RECIPE_DECLINED;
+		i = last;
+	}
+	for (size_t d = i, k = i, depth = 0; k < end; k++) { /* at top-level commas */
+		if (sq[k] == '(' || sq[k] == '[' || sq[k] == '{')
+			depth++;
+		else if (sq[k] == ')' || sq[k] == ']' || sq[k] == '}')
+			depth--;
+		if ((sq[k] != ',' || depth) && k != end - 1)
+			continue;
+		size_t p = d;
+		while (sq[p] == '*')
+			p++;
+		size_t nb = p;
+		while (is_ident(sq[p]))
+			p++;
+		if (p == nb || p - nb >= sizeof out->v[0] || (p != k && sq[p] != '=') ||
+		    (sq[p] == '=' && !ka_recipe_pure_expr(sq + p + 1, k - p - 1)))
+			return KA_RECIPE_DECLINED;
+		if (out && out->n < (int)(sizeof out->v / sizeof out->v[0]))
+			snprintf(out->v[out->n++], sizeof out->v[0], "%.*s", (int)(p - nb), sq + nb);
+		d = k + 1;
+	}
+	return KA_OK;
+}
+
+/* 1 when sq[0..n) names a local of the kernel: declared at its top level,
+ * or a parameter (a copy of its own). */
+static int is_local(const rw *w, const ka_csrc_kernel *k, const char *sq, size_t n)
+{
+	char name[64];
+	if (n >= sizeof name)
+		return 0;
+	snprintf(name, sizeof name, "%.*s", (int)n, sq);
+	for (int i = 0; i < w->locals.n; i++)
+		if (!strcmp(w->locals.v[i], name))
+			return 1;
+	return ka_csrc_param_index(k, name) >= 0;
+}
+
 /* `a+=E;` `a=fmaxf(a,E);` `a=fminf(E,a);` -> op and the name; E's text. */
 static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 {
@@ -115,16 +196,28 @@ static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 								      : 0;
 	if (!op)
 		return 0;
-	const char *args = strchr(f, '(') + 1;
-	if (!strncmp(args, name, n) && args[n] == ',') {
-		*expr = args + n + 1;
+	/* the call is the whole right side, with two arguments, one of them a */
+	size_t open = (size_t)(strchr(f, '(') - sq), len = strlen(sq), close = ka_csrc_match(sq, len, open);
+	if (close == NPOS || strcmp(sq + close, ");"))
+		return 0;
+	size_t comma = NPOS;
+	for (size_t i = open + 1, depth = 0; i < close; i++) {
+		depth += sq[i] == '(' || sq[i] == '[';
+		depth -= sq[i] == ')' || sq[i] == ']';
+		if (sq[i] == ',' && !depth) {
+			if (comma != NPOS)
+				return 0;
+			comma = i;
+		}
+	}
+	if (comma == NPOS)
+		return 0;
+	if (comma - open - 1 == n && !strncmp(sq + open + 1, name, n)) {
+		*expr = sq + comma + 1;
 		return op;
 	}
-	size_t al = strlen(args);
-	char tail[80];
-	snprintf(tail, sizeof tail, ",%s);", name);
-	if (al >= strlen(tail) && !strcmp(args + al - strlen(tail), tail)) {
-		*expr = args;
+	if (close - comma - 1 == n && !strncmp(sq + comma + 1, name, n)) {
+		*expr = sq + open + 1;
 		return op;
 	}
 	return 0;
@@ -155,6 +248,8 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 		return ka_recipe_decline(c, "a loop statement is too long");
 	int op = update_of(sq, name, sizeof name, &expr);
 	acc *a = op ? find_acc(w, name) : NULL;
+	if (a && !ka_recipe_pure_expr(expr, strlen(expr)))
+		return ka_recipe_decline(c, "'%.60s' writes more than %s", sq, name);
 	if (a) {
 		if (a->state == ST_REDUCED)
 			return ka_recipe_decline(c, "%s is accumulated again after its reduction", name);
@@ -190,11 +285,14 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 	}
 	if (reads_partial(w, t, s, e))
 		return ka_recipe_decline(c, "'%.60s' reads a partial accumulator", sq);
-	if (note_decl(w, sq, 0))
+	if (local_decl(sq, NULL) == KA_OK) {
+		note_decl(w, sq, 0);
 		return KA_OK;
+	}
 	/* a store indexed by the column: p[..j..] = E; */
 	char *br = strchr(sq, '['), *cl = br ? strchr(br, ']') : NULL;
 	if (innermost && br && cl && cl[1] == '=' && cl[2] != '=' &&
+	    ka_recipe_pure_expr(br, (size_t)(cl - br)) && ka_recipe_pure_expr(cl + 2, strlen(cl + 2)) &&
 	    ka_csrc_has_word(br, 0, (size_t)(cl - br), jvar)) {
 		for (const char *q = sq; q < br; q++)
 			if (!is_ident(*q))
@@ -295,36 +393,41 @@ static int loop_stmt(rw *w, size_t s, size_t e)
 }
 
 /* One statement of the kernel's body after the row guard. */
+/* A loop nest at the top level, and the reductions of what it filled. */
+static int top_loop(rw *w, size_t s, size_t e)
+{
+	memset(w->touched, 0, sizeof w->touched);
+	int rc = loop_stmt(w, s, e);
+	if (rc)
+		return rc;
+	ka_buf b;
+	ka_buf_init(&b, 4096);
+	for (int i = 0; i < w->na; i++) {
+		acc *a = &w->a[i];
+		if (!w->touched[i])
+			continue;
+		ka_buf_printf(&b, "\n\t%s = ka_warp_%s(%s);", a->name,
+			      a->op == OP_SUM   ? "sum"
+			      : a->op == OP_MAX ? "max"
+						: "min",
+			      a->name);
+		a->state = ST_REDUCED;
+	}
+	for (int i = 0; i < w->na; i++)
+		if (w->a[i].state == ST_PARTIAL)
+			return ka_recipe_decline(w->c, "partial %s is never folded", w->a[i].name);
+	rc = b.len ? ka_recipe_edit(w->ed, e, e, b.data) : KA_OK;
+	ka_buf_free(&b);
+	return rc;
+}
+
 static int top_stmt(rw *w, size_t s, size_t e)
 {
 	ka_recipe_ctx *c = w->c;
 	const char *t = c->m->text;
 	char sq[2048];
-	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3])) {
-		memset(w->touched, 0, sizeof w->touched);
-		int rc = loop_stmt(w, s, e);
-		if (rc)
-			return rc;
-		ka_buf b;
-		ka_buf_init(&b, 4096);
-		for (int i = 0; i < w->na; i++) {
-			acc *a = &w->a[i];
-			if (!w->touched[i])
-				continue;
-			ka_buf_printf(&b, "\n\t%s = ka_warp_%s(%s);", a->name,
-				      a->op == OP_SUM   ? "sum"
-				      : a->op == OP_MAX ? "max"
-							: "min",
-				      a->name);
-			a->state = ST_REDUCED;
-		}
-		for (int i = 0; i < w->na; i++)
-			if (w->a[i].state == ST_PARTIAL)
-				return ka_recipe_decline(c, "partial %s is never folded", w->a[i].name);
-		rc = b.len ? ka_recipe_edit(w->ed, e, e, b.data) : KA_OK;
-		ka_buf_free(&b);
-		return rc;
-	}
+	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3]))
+		return top_loop(w, s, e);
 	if (ka_csrc_has_word(t, s, e, "for") || ka_csrc_has_word(t, s, e, "while"))
 		return ka_recipe_decline(c, "a loop inside a compound statement");
 	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
@@ -333,15 +436,35 @@ static int top_stmt(rw *w, size_t s, size_t e)
 		if (w->a[i].state == ST_DECLARED && w->a[i].top && ka_csrc_has_word(t, s, e, w->a[i].name) &&
 		    !strncmp(sq, w->a[i].name, strlen(w->a[i].name)))
 			w->a[i].zero = 0; /* assigned before its loop: its start is no longer known */
-	if (note_decl(w, sq, 1))
+	/* every lane runs what only changes its own variables ... */
+	if (local_decl(sq, &w->locals) == KA_OK) {
+		note_decl(w, sq, 1);
 		return KA_OK;
-	/* a store outside the loops: made once per row, by lane 0 */
-	char *br = strchr(sq, '[');
-	if (br && strchr(br, '=') && !strstr(br, "==")) {
-		int rc = ka_recipe_edit(w->ed, s, s, "if (ka_lane == 0) { ");
-		return rc ? rc : ka_recipe_edit(w->ed, e, e, " }");
 	}
-	return KA_OK;
+	size_t n = 0, ops;
+	while (is_ident(sq[n]))
+		n++;
+	ops = n + (sq[n] == '=' ? 1 : strchr("+-*/%&|^", sq[n]) && sq[n] && sq[n + 1] == '=' ? 2 : 0);
+	if (n && ops > n && is_local(w, c->k, sq, n))
+		return ka_recipe_pure_expr(sq + ops, strlen(sq + ops))
+			       ? KA_OK
+			       : ka_recipe_decline(c, "'%.60s' writes more than a local", sq);
+	/* ... and lane 0 alone a store `P[I] = E;` outside the loops, which
+	 * the original thread made once per row; no later statement may read
+	 * it then, since the other lanes would not see it */
+	size_t cl = sq[n] == '[' ? ka_csrc_match(sq, strlen(sq), n) : NPOS;
+	const char *a = cl == NPOS ? "" : sq + cl + 1;
+	ops = a[0] == '=' ? 1 : strchr("+-*/%&|^", a[0]) && a[0] && a[1] == '=' ? 2 : 0;
+	if (!n || !ops || !ka_recipe_pure_expr(sq + n, cl - n) ||
+	    !ka_recipe_pure_expr(a + ops, strlen(a + ops)))
+		return ka_recipe_decline(
+			c, "cannot prove that '%.60s' may run on every lane or on lane 0 alone", sq);
+	char base[KA_CSRC_NAME];
+	snprintf(base, sizeof base, "%.*s", (int)n, sq);
+	if (ka_csrc_has_word(t, e, c->k->body_close, base))
+		return ka_recipe_decline(c, "%s is stored by lane 0 and used after", base);
+	int rc = ka_recipe_edit(w->ed, s, s, "if (ka_lane == 0) { ");
+	return rc ? rc : ka_recipe_edit(w->ed, e, e, " }");
 }
 
 static const char helpers[] =

@@ -3,6 +3,7 @@
  * Fail closed: a result file without its final "done" line, an unknown
  * configuration, a malformed sample: all reject the candidate. */
 #include "bench/runner.h"
+#include "util/utf8.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static void set_verdict(ka_bench_result *r, const char *verdict, const char *gat
 		return;
 	snprintf(r->verdict, sizeof r->verdict, "%s", verdict);
 	snprintf(r->gate, sizeof r->gate, "%s", gate);
-	snprintf(r->reason, sizeof r->reason, "%s", reason);
+	ka_utf8_copy(r->reason, sizeof r->reason, reason, (size_t)-1);
 }
 
 static int find_cfg(const ka_bench_spec *s, const char *name)

@@ -17,6 +17,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/utf8.h"
 
 int ka_bench_job_path(char *dst, size_t cap, const char *dir, const char *name)
 {
@@ -142,12 +143,12 @@ static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 }
 
 /* Verdict, gate and reason; a reason longer than the result holds is cut
- * (it is a message, capped on purpose). */
+ * (it is a message, capped on purpose) on a UTF-8 character's boundary. */
 static void reject(ka_bench_result *r, const char *v, const char *gate, const char *reason)
 {
 	snprintf(r->verdict, sizeof r->verdict, "%s", v);
 	snprintf(r->gate, sizeof r->gate, "%s", gate);
-	snprintf(r->reason, sizeof r->reason, "%.*s", (int)sizeof r->reason - 1, reason);
+	ka_utf8_copy(r->reason, sizeof r->reason, reason, (size_t)-1);
 }
 
 static int static_gate(const ka_bench_job *j, ka_bench_result *r)

@@ -87,7 +87,7 @@ static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
 		const char *rule = json_string_value(json_object_get(e, "rule"));
 		const char *kern = json_string_value(json_object_get(e, "kernel"));
 		const char *msg = json_string_value(json_object_get(e, "message"));
-		if (!rule || !strncmp(rule, "clang-", 6))
+		if (!rule || !*rule || !strncmp(rule, "clang-", 6))
 			continue;
 		snprintf(v[k].rule, sizeof v[k].rule, "%.95s", rule);
 		snprintf(v[k].kernel, sizeof v[k].kernel, "%.95s", kern ? kern : "");

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "agents/coder.h"
 #include "agents/llm.h"
+#include "agents/llm_int.h"
 #include "mock.h"
 #include "util/error.h"
 
@@ -296,6 +297,31 @@ static void test_connection_refused(void **st)
 	ka_llm_free(c);
 }
 
+/* An error message cut to a line's cap never ends inside a UTF-8
+ * character (it goes back into the next request's JSON) */
+static void test_one_line_utf8(void **st)
+{
+	(void)st;
+	char msg[400] = "error: ";
+	while (strlen(msg) + 7 < sizeof msg)
+		strcat(msg, "\xe2\x80\x98x\xe2\x80\x99 "); /* ‘x’ */
+	for (size_t cap = 20; cap < 40; cap++) {
+		char *o = ka_llm_one_line(msg, strlen(msg), cap);
+		assert_non_null(o);
+		assert_true(strlen(o) <= cap);
+		json_t *j = json_string(o);
+		if (!j)
+			fail_msg("cap %zu: not UTF-8: '%s'", cap, o);
+		json_decref(j);
+		free(o);
+	}
+	char *o = ka_llm_one_line("a\xff"
+				  "b",
+				  3, 80); /* not UTF-8 at all */
+	assert_string_equal(o, "a?b");
+	free(o);
+}
+
 static void test_key_from_environment(void **st)
 {
 	ka_mock m;
@@ -346,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_401_not_retried),
 		cmocka_unit_test(test_retry_after_over_limit),
 		cmocka_unit_test(test_connection_refused),
+		cmocka_unit_test(test_one_line_utf8),
 		cmocka_unit_test(test_key_from_environment),
 	};
 	unsetenv("KERNELARC_LLM_BASE_URL");

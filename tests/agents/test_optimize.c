@@ -23,6 +23,8 @@
 #include <unistd.h>
 #include "agents/knowledge.h"
 #include "agents/optimize.h"
+#include "agents/knowledge.h"
+#include "agents/optimize_int.h"
 #include "agents/scaffold.h"
 #include "bench/spec.h"
 #include "mock.h"
@@ -286,6 +288,200 @@ static void test_offline_compile_only(void **st)
 	assert_string_equal(s.stop, "step budget (2) used");
 }
 
+static void mkdirs(const char *path)
+{
+	char *argv[] = {"mkdir", "-p", (char *)path, NULL};
+	ka_proc_result r;
+	assert_int_equal(ka_proc_run(argv, 60, NULL, &r), KA_OK);
+	assert_int_equal(r.status, 0);
+}
+
+/* A candidate that does not build is filed as `error` evidence, which the
+ * rule's standing does not count (knowledge.h), not as a verified failure:
+ * the bench stops at its compile gate, so no GPU is needed. */
+static void test_compile_error_evidence(void **st)
+{
+	(void)st;
+	if (!ka_proc_find_nvcc())
+		skip();
+	ka_mock m;
+	assert_int_equal(ka_mock_start(&m, "{\"responses\": [{\"content\": \"```cuda\\nnot cuda;\\n```\"}, "
+					   "{\"content\": \"```cuda\\nstill not cuda;\\n```\"}]}"),
+			 0);
+	char out[128], db[128];
+	snprintf(out, sizeof out, "%s/evidence", tmp);
+	snprintf(db, sizeof db, "%s/evidence.db", tmp);
+	ka_opt_opts o;
+	run_opts(&o, out, db);
+	o.compile_only = 0; /* evidence is filed only for a real run */
+	o.coder.provider = "llm";
+	o.coder.llm.base_url = m.url;
+	o.coder.llm.model = "mock";
+	o.coder.llm.api_key = "test";
+	o.lint = fake_lint;
+	static ka_opt_summary s;
+	if (ka_opt_run(&o, &s))
+		fail_msg("ka_opt_run: %s", ka_error_last());
+	ka_mock_stop(&m);
+	assert_int_equal(s.nsteps, 1);
+	assert_string_equal(s.steps[0].outcome, "compile_error");
+	ka_kdb *k;
+	ka_kdb_standing sd;
+	assert_int_equal(ka_kdb_open(&k, db, KA_KDB_READONLY), KA_OK);
+	assert_int_equal(ka_kdb_standing_get(k, "gmem-scalar-not-vectorized", NULL, "sm_90", &sd), KA_OK);
+	assert_int_equal(sd.errors, 1);
+	assert_int_equal(sd.verified, 0); /* was 1: a failure lowering the posterior */
+	assert_int_equal(sd.failures, 0);
+	ka_kdb_close(k);
+}
+
+/* An error in a step keeps what the steps before it did: best.cu,
+ * best.patch, trajectory.json (the error as the stop) and report.md, and
+ * the run returns the error. */
+static void test_error_keeps_outputs(void **st)
+{
+	(void)st;
+	if (!ka_proc_find_nvcc())
+		skip();
+	char out[128], p[256];
+	snprintf(out, sizeof out, "%s/midrun", tmp);
+	snprintf(p, sizeof p, "%s/candidates/step-2.cu", out); /* step 2 cannot write its candidate */
+	mkdirs(p);
+	ka_opt_opts o;
+	run_opts(&o, out, NULL);
+	o.no_db = 1;
+	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
+	o.budget_steps = 3;
+	static ka_opt_summary s;
+	assert_true(ka_opt_run(&o, &s) < 0);
+	assert_non_null(strstr(ka_error_last(), "step-2.cu"));
+	assert_int_equal(s.nsteps, 1);
+	assert_string_equal(s.steps[0].outcome, "unverified");
+	static const char *const files[] = {"best.cu", "best.patch", "trajectory.json", "report.md"};
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s/%s", out, files[i]);
+		if (!ka_fs_exists(p))
+			fail_msg("no %s after an error mid-run", files[i]);
+	}
+	snprintf(p, sizeof p, "%s/trajectory.json", out);
+	json_error_t je;
+	json_t *tj = json_load_file(p, 0, &je);
+	assert_non_null(tj);
+	assert_int_equal(strncmp(json_string_value(json_object_get(tj, "stop")), "error: ", 7), 0);
+	assert_int_equal(json_array_size(json_object_get(tj, "steps")), 1);
+	json_decref(tj);
+}
+
+/* A first error cut by bytes inside a character (g++ quotes names with
+ * U+2018/U+2019) must not fail the trajectory: jansson refuses invalid
+ * UTF-8. */
+static void test_trajectory_utf8(void **st)
+{
+	(void)st;
+	static ka_opt_summary s;
+	memset(&s, 0, sizeof s);
+	s.speedup = 1.0;
+	s.nsteps = 1;
+	ka_opt_step *x = &s.steps[0];
+	snprintf(x->strategy, sizeof x->strategy, "llm:mock");
+	snprintf(x->outcome, sizeof x->outcome, "compile_error");
+	size_t n = 0;
+	while (n + 4 < sizeof x->error) {
+		memcpy(x->error + n, "\xe2\x80\x98", 3); /* ‘ */
+		n += 3;
+	}
+	x->error[n - 1] = 0; /* the last quote cut after two of its bytes */
+	char p[256];
+	snprintf(p, sizeof p, "%s/utf8-trajectory.json", tmp);
+	if (ka_opt_write_trajectory(p, "t\xc3x", &s, 1)) /* and a stray lead byte */
+		fail_msg("%s", ka_error_last());
+	json_error_t je;
+	json_t *tj = json_load_file(p, 0, &je);
+	assert_non_null(tj);
+	const char *fe = json_string_value(
+		json_object_get(json_array_get(json_object_get(tj, "steps"), 0), "first_error"));
+	assert_non_null(fe);
+	assert_int_equal(strlen(fe), n - 3); /* the cut quote dropped */
+	assert_string_equal(json_string_value(json_object_get(tj, "task")), "t?x");
+	json_decref(tj);
+}
+
+/* The configuration lines the coder gets: a line longer than its row is
+ * cut, not written into the next rows (8 long parameter names). */
+static void test_config_lines(void **st)
+{
+	(void)st;
+	char dir[128], p[256];
+	snprintf(dir, sizeof dir, "%s/wide", tmp);
+	mkdirs(dir);
+	ka_buf y;
+	ka_buf_init(&y, 1 << 16);
+	ka_buf_adds(&y, "name: wide\ncategory: vector\nparams: [");
+	for (int i = 0; i < 8; i++)
+		ka_buf_printf(&y, "%sp%d_%s", i ? ", " : "", i,
+			      "a_rather_long_parameter_name_for_a_wide_task_x");
+	ka_buf_adds(&y, "]\ntensors:\n  - {name: y, role: out, dtype: f32, shape: p0_"
+			"a_rather_long_parameter_name_for_a_wide_task_x}\n"
+			"tolerance: {atol: 0, rtol: 0, l2: 0}\nbytes: 4\nflops: 1\nconfigs:\n");
+	for (int c = 0; c < 2; c++) {
+		ka_buf_printf(&y, "  %s:\n    - {name: %s_%s", c ? "unseen" : "visible", c ? "u" : "v",
+			      "a_config_name_that_is_long_as_well_as_the_parameters");
+		for (int i = 0; i < 8; i++)
+			ka_buf_printf(&y, ", p%d_%s: %d", i, "a_rather_long_parameter_name_for_a_wide_task_x",
+				      100 + i);
+		ka_buf_adds(&y, "}\n");
+	}
+	assert_non_null(y.data);
+	snprintf(p, sizeof p, "%s/task.yaml", dir);
+	assert_int_equal(ka_fs_write_atomic(p, y.data, y.len), KA_OK);
+	ka_buf_free(&y);
+	snprintf(p, sizeof p, "%s/baseline.cu", dir);
+	assert_int_equal(ka_fs_write_atomic(p, "// empty\n", 9), KA_OK);
+	char out[128];
+	snprintf(out, sizeof out, "%s/wide-out", tmp);
+	ka_opt_opts o;
+	run_opts(&o, out, NULL);
+	o.no_db = 1;
+	o.task = dir;
+	static ka_opt_loop L;
+	memset(&L, 0, sizeof L);
+	L.o = &o;
+	if (ka_opt_setup(&L))
+		fail_msg("setup: %s", ka_error_last());
+	assert_int_equal(L.ncfg, 2);
+	for (int i = 0; i < L.ncfg; i++) {
+		assert_ptr_equal(L.cfgs[i], L.cfg_text[i]);
+		assert_true(strlen(L.cfg_text[i]) < sizeof L.cfg_text[0]);
+	}
+	assert_int_equal(strncmp(L.cfg_text[0], "v_a_config_name", 15), 0);
+	assert_int_equal(strncmp(L.cfg_text[1],
+				 "u_a_config_name_that_is_long_as_well_as_the_parameters (unseen):", 64),
+			 0);
+	for (size_t i = 0; i < sizeof L.cfg_text[0]; i++) /* the row after the last: untouched */
+		if (L.cfg_text[L.ncfg][i])
+			fail_msg("config line %d ran into the next row: '%s'", L.ncfg - 1,
+				 L.cfg_text[L.ncfg] + i);
+	assert_true(strlen(L.abi) < sizeof L.abi);
+	ka_coder_free(L.coder);
+	ka_ruleset_free(L.rs);
+	free(L.orig);
+	free(L.best);
+}
+
+/* a finding with an empty rule id calls for nothing (the planner used to
+ * loop forever on it) */
+static void test_plan_empty_rule(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	ka_opt_finding f[2] = {{.rule = "", .kernel = "k", .estimate = 2.0},
+			       {.rule = "gmem-uncoalesced-access", .kernel = "k", .estimate = 1.5}};
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", f, 2, NULL, NULL, &plan), KA_OK);
+	assert_true(plan.n > 0);
+	assert_string_equal(plan.c[0].recipe->name, "warp-per-row");
+	assert_string_equal(plan.c[0].rule, "gmem-uncoalesced-access");
+}
+
 /* kcheck bench init: a task from a kernel's facts, loadable by the bench */
 static void test_scaffold(void **st)
 {
@@ -392,6 +588,9 @@ int main(void)
 		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
 		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
+		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),
+		cmocka_unit_test(test_error_keeps_outputs),  cmocka_unit_test(test_trajectory_utf8),
+		cmocka_unit_test(test_config_lines),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char *argv[] = {"rm", "-rf", tmp, NULL};

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/coder.h"
+#include "agents/csrc.h"
 #include "agents/recipe.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -141,6 +142,13 @@ typedef struct decline {
 #define HS_LOOP(T) \
 	"\tfor (int d = 1; d < 256; d <<= 1) {\n\t\t" T " v = threadIdx.x >= d ? sh[threadIdx.x - d] : 0;\n" \
 	"\t\t__syncthreads();\n\t\tsh[threadIdx.x] += v;\n\t\t__syncthreads();\n\t}\n"
+/* warp-per-row sources: a row sum, then what follows it */
+#define ROW_HEAD \
+	"__global__ void k(const float *x, float *y, float *total, int rows, int cols)\n{\n" \
+	"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n\tfloat s = 0.0f;\n"
+#define ROW_GO \
+	"void h(const float *x, float *y, float *t, int rows, int cols) { k<<<rows, 32>>>(x, y, t, rows, cols); }\n"
+#define ROW_LOOP "\tfor (int j = 0; j < cols; j++) s += x[r * cols + j];\n"
 
 static const decline declines[] = {
 	/* a barrier: a warp-per-row rewrite could not keep it uniform */
@@ -164,6 +172,33 @@ static const decline declines[] = {
 	 "\tfor (long long j = 1; j < cols; j++) y[r * cols + j] = y[r * cols + j - 1] * 2.0f + 1.0f;\n}\n"
 	 "void h(float *y, long long rows, long long cols) { k<<<rows, 32>>>(y, rows, cols); }\n",
 	 NULL},
+	/* warp-per-row: a read-modify-write outside the loops would run on 32
+	 * lanes; neither every lane nor lane 0 alone is provably right */
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(&total[0], s);\n}\n" ROW_GO,
+	 "may run on every lane or on lane 0"},
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\ty[r]++;\n}\n" ROW_GO, "may run on every lane or on lane 0"},
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(y + r, s);\n}\n" ROW_GO,
+	 "may run on every lane or on lane 0"},
+	{"warp-per-row",
+	 ROW_HEAD ROW_LOOP "\tfloat old = atomicAdd(&total[r], s);\n\ty[r] = old;\n}\n" ROW_GO,
+	 "may run on every lane or on lane 0"},
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\ts = y[r]++;\n}\n" ROW_GO, "writes more than a local"},
+	/* lane 0 stores y[r]; the other lanes would read the old value */
+	{"warp-per-row", ROW_HEAD ROW_LOOP "\ty[r] = s;\n\ttotal[r] = y[r] * 2.0f;\n}\n" ROW_GO,
+	 "y is stored by lane 0 and used after"},
+	/* a side effect inside the column loop, on one row's element */
+	{"warp-per-row",
+	 ROW_HEAD "\tfor (int j = 0; j < cols; j++) s += x[r * cols + j] * y[r]++;\n\ty[r] = s;\n}\n" ROW_GO,
+	 "writes more than s"},
+	/* fmaxf(...) * k is no max accumulator, in either argument order */
+	{"warp-per-row",
+	 ROW_HEAD
+	 "\tfor (int j = 0; j < cols; j++) s = fmaxf(s, x[r * cols + j]) * 0.5f;\n\ty[r] = s;\n}\n" ROW_GO,
+	 "lane-independent"},
+	{"warp-per-row",
+	 ROW_HEAD "\tfor (int j = 0; j < cols; j++) s = fmaxf(x[r * cols + j], 0.0f) + fmaxf(1.0f, s);\n"
+		  "\ty[r] = s;\n}\n" ROW_GO,
+	 "lane-independent"},
 	/* the index is reassigned: not one element per thread */
 	{"vectorize",
 	 "__global__ void k(const float *x, float *y, long long n)\n{\n"
@@ -458,6 +493,301 @@ static void test_declines(void **st)
 	}
 }
 
+/* A file the source model cannot hold (more kernels or launches than its
+ * tables) makes every recipe decline: none may rewrite a kernel whose
+ * launches it did not all see. */
+static void test_model_limits(void **st)
+{
+	(void)st;
+	static const char ew[] =
+		"__global__ void k0(float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 1.0f;\n}\n";
+	ka_buf b;
+	char why[256], *out = NULL;
+	size_t n;
+	/* 17 kernels: the 17th used to land on the launch table */
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_adds(&b, ew);
+	ka_buf_adds(&b, "void go(float *y, int n) { k0<<<(n + 255) / 256, 256>>>(y, n); }\n");
+	for (int i = 1; i <= KA_CSRC_MAX_KERNELS; i++)
+		ka_buf_printf(&b, "__global__ void k%d(float *y) { y[0] = %d; }\n", i, i);
+	assert_non_null(b.data);
+	assert_int_equal(ka_recipe_apply("grid-stride", b.data, b.len, "k0", NULL, &out, &n, why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_null(out);
+	assert_non_null(strstr(why, "more than 16 kernels"));
+	assert_int_equal(ka_recipe_apply("grid-stride", b.data, b.len, NULL, NULL, &out, &n, why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "more than 16 kernels"));
+	ka_buf_free(&b);
+	/* 33 launches: the last one, of k0, used to keep its old block */
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_adds(&b, ew);
+	ka_buf_adds(&b, "__global__ void o(float *y) { y[0] = 0; }\nvoid go(float *y, int n)\n{\n");
+	ka_buf_adds(&b, "\tk0<<<(n + 255) / 256, 256>>>(y, n);\n");
+	for (int i = 0; i < KA_CSRC_MAX_LAUNCHES - 1; i++)
+		ka_buf_adds(&b, "\to<<<1, 1>>>(y);\n");
+	ka_buf_adds(&b, "\tk0<<<(n + 255) / 256, 256>>>(y, n);\n}\n");
+	assert_non_null(b.data);
+	assert_int_equal(ka_recipe_apply("grid-stride", b.data, b.len, "k0", "block=128 cap=4224", &out, &n,
+					 why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_null(out);
+	assert_non_null(strstr(why, "more than 32 launches"));
+	ka_buf_free(&b);
+}
+
+/* A launch the source model cannot read keeps its config when a recipe
+ * rewrites the others: every recipe that changes (or proves something from)
+ * a kernel's launches declines unless each mention of its name is its
+ * definition, a declaration or a launch it read. */
+#define EW_K \
+	"__global__ void k(float *y, const float *x, int n)\n{\n" \
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 2.0f * x[i];\n}\n"
+#define EW_GO "void go(float *y, const float *x, int n) { k<<<(n + 255) / 256, 256>>>(y, x, n); }\n"
+static void test_unseen_launches(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *recipe, *src;
+	} cases[] = {
+		/* a launch in a macro's body */
+		{"warp-per-row",
+		 "#define LAUNCH_K(x, y, r, c) k<<<((r) + 255) / 256, 256>>>(x, y, r, c)\n"
+		 "__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		 "\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n\tfloat s = 0.0f;\n"
+		 "\tfor (int j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n"
+		 "void go(const float *x, float *y, int rows, int cols) { k<<<(rows + 255) / 256, 256>>>(x, y, "
+		 "rows, cols); }\n"
+		 "void go2(const float *x, float *y, int rows, int cols) { LAUNCH_K(x, y, rows, cols); }\n"},
+		/* cudaLaunchKernel through the kernel's address */
+		{"vectorize", EW_K EW_GO
+		 "void go2(float *y, const float *x, int n)\n{\n\tvoid *a[] = {&y, &x, &n};\n"
+		 "\tcudaLaunchKernel((const void *)k, dim3((n + 255) / 256), dim3(256), a, 0, 0);\n}\n"},
+		/* a function pointer launched elsewhere */
+		{"grid-stride", EW_K EW_GO "void (*kp)(float *, const float *, int) = k;\n"},
+		/* template arguments before <<< */
+		{"grid-stride",
+		 "template <typename T> __global__ void k(T *y, const T *x, int n)\n{\n"
+		 "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i];\n}\n"
+		 "void go(float *y, const float *x, int n) { k<float><<<(n + 255) / 256, 256>>>(y, x, n); }\n"},
+		{"launch-tune", EW_K EW_GO "#define GO2(y, x, n) k<<<((n) + 255) / 256, 256>>>(y, x, n)\n"},
+		/* the block that proves blockDim.x from the launches */
+		{"seq-reduction",
+		 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = "
+		 "threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+		 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+		 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n"
+		 "void h(const float *x, float *y, int n) { k<<<n, 256>>>(x, y); }\n"
+		 "#define H2(x, y, n) k<<<(n), 512>>>(x, y)\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char why[256], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply(cases[i].recipe, cases[i].src, strlen(cases[i].src), "k", NULL, &out,
+					 &n, why, sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu (%s): expected a decline, got rc %d:\n%s", i, cases[i].recipe, rc,
+				 out ? out : "");
+		if (!strstr(why, "outside a launch this recipe can read"))
+			fail_msg("case %zu: reason '%s'", i, why);
+	}
+	/* a forward declaration, a comment and a string naming k are no launches */
+	static const char ok[] = "__global__ void k(float *y, const float *x, int n);\n"
+				 "/* k<<<g, b>>> below */\nconst char *name = \"k\";\n" EW_K EW_GO;
+	char why[256], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("grid-stride", ok, strlen(ok), "k", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k<<<(unsigned)("));
+	free(out);
+}
+
+/* `if (i >= n) return; { a; } b;`: the loop a recipe writes around the
+ * body must hold b too, not only the block (b ran once, past n). */
+static void test_body_after_block(void **st)
+{
+	(void)st;
+	static const char src[] = "__global__ void k(float *y, const float *x, int n)\n{\n"
+				  "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) return;\n"
+				  "\t{ y[i] = x[i]; }\n\ty[i] *= 2.0f;\n}\n" EW_GO;
+	static const char *const recipes[] = {"grid-stride", "vectorize"};
+	for (size_t r = 0; r < 2; r++) {
+		char why[256], *out = NULL;
+		size_t n;
+		if (ka_recipe_apply(recipes[r], src, strlen(src), "k", NULL, &out, &n, why, sizeof why) !=
+		    KA_OK)
+			fail_msg("%s declined: %s", recipes[r], why);
+		/* the scalar loop: its one statement holds both */
+		const char *f = strstr(out, "i += ka_step)");
+		assert_non_null(f);
+		size_t s = (size_t)(f - out) + strlen("i += ka_step)"), e = ka_csrc_stmt_end(out, n, s);
+		assert_true(e != (size_t)-1);
+		if (!ka_csrc_has_word(out, s, e, "y") || !strstr(out + s, "*= 2.0f") ||
+		    (size_t)(strstr(out + s, "*= 2.0f") - out) > e)
+			fail_msg("%s leaves a statement after its loop:\n%s", recipes[r], out);
+		free(out);
+	}
+	/* the histogram takes one atomic statement, not a block and more */
+	static const char hist[] = "__global__ void k(const int *x, unsigned *h, int nb, int n)\n{\n"
+				   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) return;\n"
+				   "\t{ atomicAdd(&h[x[i] % nb], 1u); }\n\th[0] = 0;\n}\n"
+				   "void go(const int *x, unsigned *h, int nb, int n) { k<<<(n + 255) / 256, "
+				   "256>>>(x, h, nb, n); }\n";
+	char why[256], *out = NULL;
+	size_t n;
+	assert_int_equal(
+		ka_recipe_apply("smem-histogram", hist, strlen(hist), "k", NULL, &out, &n, why, sizeof why),
+		KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "more than one statement"));
+}
+
+/* vectorize: an element is written by more than `p[i] = E` (++, op=, an
+ * out-parameter, an atomic); a float4 copy stands only for loads, stores
+ * and read-modify-writes, and every copy that changed is stored. */
+static void test_vectorize_writes(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"__global__ void k(float *out, const float *in, float *s, float *c, float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) { out[i]++; sincosf(in[i], &s[i], &c[i]); y[i] = y[i] * 2.0f; }\n}\n"
+		"void go(float *o, const float *in, float *s, float *c, float *y, int n) { k<<<(n + 255) / 256, "
+		"256>>>(o, in, s, c, y, n); }\n";
+	char why[256], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("vectorize", src, strlen(src), "k", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	static const char *const want[] = {
+		"float4 ka_out = reinterpret_cast<const float4 *>(out)[ka_v];", /* ++ reads it */
+		"float4 ka_y = reinterpret_cast<const float4 *>(y)[ka_v];",     /* y[i] * 2 reads it */
+		"reinterpret_cast<float4 *>(out)[ka_v] = ka_out;",
+		"reinterpret_cast<float4 *>(y)[ka_v] = ka_y;",
+		"sincosf(ka_in.x, &s[i], &c[i]);", /* out-parameters stay scalar */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!strstr(out, want[i]))
+			fail_msg("lacks '%s':\n%s", want[i], out);
+	assert_null(strstr(out, "float4 ka_s "));
+	assert_null(strstr(out, "float4 ka_c "));
+	free(out);
+	/* nothing left to vectorize: an atomic, and a writable element passed
+	 * where a reference parameter could change it */
+	static const char *const no[] = {
+		"__global__ void k(float *y, float *x, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) atomicAdd(&y[i], x[i]);\n}\n",
+		"__device__ void bump(float &v) { v += 1.0f; }\n"
+		"__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) bump(y[i]);\n}\n",
+		"__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) { float &r = y[i]; r *= 2.0f; }\n}\n",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		int rc = ka_recipe_apply("vectorize", no[i], strlen(no[i]), "k", NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu: rc %d:\n%s", i, rc, rc == KA_OK ? out : "");
+		assert_non_null(strstr(why, "no float pointer is accessed only as p[i]"));
+	}
+}
+
+/* fuse-elementwise: a buffer one kernel could write must be touched only at
+ * the thread's own element in every kernel, or a later body reads an
+ * element that another thread has not written yet. */
+static void test_fuse_writes(void **st)
+{
+	(void)st;
+	static const char *const first[] = {
+		"if (i < n) t[n - 1 - i] = x[i];",         /* a scatter */
+		"if (i < n) *(t + i) = x[i];",             /* pointer arithmetic */
+		"if (i < n) { t[i] = x[i]; t[i + 1]++; }", /* ++ on another element */
+		"if (i < n) atomicAdd(&t[i], x[i]);",      /* an atomic */
+		"if (i < n) t[i] %= 3;",                   /* op= is a write, and t read below at i + 1 */
+	};
+	static const char *const second[] = {
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = 2.0f * t[i];",
+		"if (i < n) y[i] = t[i] + t[i + 1 < n ? i + 1 : i];",
+	};
+	for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
+		char src[2048], why[256], *out = NULL;
+		size_t n;
+		snprintf(
+			src, sizeof src,
+			"__global__ void a(const float *x, float *t, int n)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\t%s\n}\n"
+			"__global__ void b(float *t, float *y, int n)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\t%s\n}\n"
+			"void go(const float *x, float *t, float *y, int n)\n{\n"
+			"\ta<<<(n + 255) / 256, 256>>>(x, t, n);\n\tb<<<(n + 255) / 256, 256>>>(t, y, n);\n}\n",
+			first[i], second[i]);
+		int rc = ka_recipe_apply("fuse-elementwise", src, strlen(src), "a", NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu: rc %d:\n%s", i, rc, rc == KA_OK ? out : "");
+		if (!strstr(why, "t is writable and used other than as its own element"))
+			fail_msg("case %zu: reason '%s'", i, why);
+	}
+}
+
+/* launch-tune: a new block size is safe only for a body that is a function
+ * of its global index; a name it cannot resolve may be the old block size. */
+static void test_launch_tune_block_free(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *pre, *body, *reason;
+	} cases[] = {
+		{"#define BS 256\n", "int i = blockIdx.x * BS + threadIdx.x;\n\tif (i < n) y[i] = 1.0f;",
+		 "not a global thread index"},
+		{"#define BS 256\n",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = i / BS;", "uses 'BS'"},
+		{"constexpr int B = 256;\n",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = (float)(i % B);",
+		 "uses 'B'"},
+		{"__device__ float f(int i) { return (float)(i / 256); }\n",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = f(i);", "uses 'f'"},
+		{"", "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = i % 0x100;",
+		 "the literal 0x100"},
+		{"", "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 256.0f;",
+		 "the literal 256.0f"},
+		/* one count per block: a new block size changes it */
+		{"",
+		 "int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (threadIdx.x == 0) atomicAdd(&y[0], 1.0f);",
+		 "uses threadIdx past its index"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char src[1024], why[256], *out = NULL;
+		size_t n;
+		snprintf(src, sizeof src,
+			 "%s__global__ void k(float *y, int n)\n{\n\t%s\n}\n"
+			 "void go(float *y, int n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
+			 cases[i].pre, cases[i].body);
+		int rc = ka_recipe_apply("launch-tune", src, strlen(src), "k", "block=128", &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("case %zu: rc %d:\n%s", i, rc, rc == KA_OK ? out : "");
+		if (!strstr(why, cases[i].reason))
+			fail_msg("case %zu: reason '%s' lacks '%s'", i, why, cases[i].reason);
+	}
+	/* locals, casts, math functions and members resolve */
+	static const char ok[] =
+		"__global__ void k(float2 *y, const float *x, int n)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) {\n\t\tconst float *p = x + i;\n\t\tfloat v = expf(*p), w = 2.0f;\n"
+		"\t\ty[i].x = v * (float)n;\n\t\ty[i].y = -INFINITY;\n\t}\n}\n"
+		"void go(float2 *y, const float *x, int n) { k<<<(n + 255) / 256, 256>>>(y, x, n); }\n";
+	char why[256], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("launch-tune", ok, strlen(ok), "k", "block=128", &out, &n, why, sizeof why) !=
+	    KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k<<<(n+127)/128, 128>>>"));
+	free(out);
+}
+
 /* seq-reduction on shapes the bench baselines do not have: Harris' index
  * variant over blockDim.x (dynamic shared memory, a dim3 launch, every
  * thread reading the total: a barrier after the shuffles), and a 64-value
@@ -644,6 +974,7 @@ static void test_registry_and_offline_coder(void **st)
 		at_2d = strcmp(ka_recipe_get(i)->name, "launch-tune-2d") ? at_2d : i;
 	}
 	assert_true(at_col < at_2d);
+	assert_false(ka_recipe_serves(ka_recipe_find("warp-per-row"), "")); /* used to loop forever */
 	char why[64], *out;
 	size_t n;
 	assert_int_equal(ka_recipe_apply("nosuch", "x", 1, NULL, NULL, &out, &n, why, sizeof why),
@@ -689,6 +1020,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_and_offline_coder),
 		cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_model_limits),
+		cmocka_unit_test(test_unseen_launches),
+		cmocka_unit_test(test_body_after_block),
+		cmocka_unit_test(test_vectorize_writes),
+		cmocka_unit_test(test_fuse_writes),
+		cmocka_unit_test(test_launch_tune_block_free),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_2d_forms),
 		cmocka_unit_test(test_2d_suite),

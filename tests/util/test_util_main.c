@@ -34,5 +34,6 @@ int main(void)
 	failed += run_embed_tests();
 	failed += run_fs_tests();
 	failed += run_proc_tests();
+	failed += run_utf8_tests();
 	return failed != 0;
 }

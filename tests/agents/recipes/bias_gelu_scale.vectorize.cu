@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(256) gelu_inplace(float *t, long long n)
 	const unsigned long long ka_align = 0 | (unsigned long long)t;
 	const long long ka_n4 = (ka_align & 15) ? 0 : (long long)n / 4;
 	for (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {
-		float4 ka_t;
+		float4 ka_t = reinterpret_cast<const float4 *>(t)[ka_v];
 		{
 			const long long i = 4 * ka_v + 0;
 			 ka_t.x = 0.5f * ka_t.x * erfcf(-ka_t.x * 0.70710678f);
