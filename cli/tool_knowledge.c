@@ -103,13 +103,15 @@ typedef struct pair {
 	ka_kdb_standing s;
 } pair;
 
+typedef struct arch_count {
+	char name[64];
+	int count[KA_KDB_NVERDICTS], total;
+} arch_count;
+
 typedef struct tally {
 	pair *pairs; /* (rule, arch) with evidence */
 	size_t npairs, cap_pairs;
-	struct {
-		char name[64];
-		int count[KA_KDB_NVERDICTS], total;
-	} *arch;
+	arch_count *arch;
 	size_t narch, cap_arch;
 } tally;
 
@@ -125,7 +127,7 @@ static int room(tally *t)
 	}
 	if (t->narch == t->cap_arch) {
 		size_t ncap = t->cap_arch ? t->cap_arch * 2 : 8;
-		void *nv = realloc(t->arch, ncap * sizeof *t->arch);
+		arch_count *nv = realloc(t->arch, ncap * sizeof *nv);
 		if (!nv)
 			return ka_error_set(KA_ENOMEM, "out of memory");
 		t->arch = nv, t->cap_arch = ncap;
@@ -184,9 +186,16 @@ static void print_counts(ka_buf *b, int total, const int *count)
 		ka_buf_adds(b, ")");
 }
 
+static int cmp_arch(const void *a, const void *b)
+{
+	return strcmp(((const arch_count *)a)->name, ((const arch_count *)b)->name);
+}
+
 static int stats_text(ka_kdb *db, const ka_kdb_stats *st, tally *t, ka_buf *b)
 {
 	int rc = KA_OK;
+	if (t->narch)
+		qsort(t->arch, t->narch, sizeof *t->arch, cmp_arch);
 	ka_buf_printf(b, "knowledge DB: %s\n", ka_kdb_path(db));
 	ka_buf_printf(b, "rules: %d stable, %d preview, %d candidate, %d retired (%d learned)\n",
 		      st->rules[0], st->rules[1], st->rules[2], st->rules[3], st->learned);
