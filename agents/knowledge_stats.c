@@ -98,7 +98,7 @@ int ka_kdb_tally_each(ka_kdb *k, const char *rule, ka_kdb_tally_fn fn, void *ud)
 		"SELECT rule, arch, verdict, count(*) FROM evidence WHERE ?1 IS NULL OR rule = ?1"
 		" GROUP BY rule, arch, verdict ORDER BY rule, arch",
 		&st);
-	char cur_rule[256] = "", cur_arch[64] = "";
+	char cur_rule[256] = "", cur_arch[128] = "";
 	int count[KA_KDB_NVERDICTS] = {0}, have = 0;
 	if (rc == KA_OK)
 		kdb_bind_text(st, 1, rule);

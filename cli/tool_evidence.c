@@ -134,7 +134,7 @@ void ka_tool_evidence_lint(ka_tool_evidence *x, ka_lint_opts *o)
 }
 
 typedef struct arches {
-	char (*v)[64];
+	char (*v)[128];
 	size_t n, cap;
 } arches;
 
@@ -143,7 +143,7 @@ static int add_arch(void *ud, const char *rule, const char *arch, const int coun
 	arches *a = ud;
 	if (a->n == a->cap) {
 		size_t ncap = a->cap ? a->cap * 2 : 8;
-		char(*nv)[64] = realloc(a->v, ncap * sizeof *nv);
+		char(*nv)[128] = realloc(a->v, ncap * sizeof *nv);
 		if (!nv)
 			return ka_error_set(KA_ENOMEM, "out of memory");
 		a->v = nv, a->cap = ncap;

@@ -99,12 +99,12 @@ static const char *const verdict_names[KA_KDB_NVERDICTS] = {"faster", "same", "s
 #define TOP_RULES 10
 
 typedef struct pair {
-	char rule[128], arch[64];
+	char rule[256], arch[128];
 	ka_kdb_standing s;
 } pair;
 
 typedef struct arch_count {
-	char name[64];
+	char name[128];
 	int count[KA_KDB_NVERDICTS], total;
 } arch_count;
 
