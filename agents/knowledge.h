@@ -234,7 +234,35 @@ int ka_kdb_export(ka_kdb *db, const char *dir, ka_kdb_counts *counts);
  * kernel hash, arch, verdict, speedup, date) are skipped, so importing
  * twice adds nothing.  One transaction: a bad file imports nothing. */
 int ka_kdb_import(ka_kdb *db, const char *dir, ka_kdb_counts *counts);
+/* Validate an export without touching any DB: DIR is imported into a
+ * scratch in-memory DB, so every file, entry and rule text is checked as
+ * ka_kdb_import checks it.  KA_OK with the counts it would add to an
+ * empty DB, or the error ka_kdb_import would give. */
+int ka_kdb_import_check(const char *dir, ka_kdb_counts *counts);
 /* Row counts of the tables. */
 int ka_kdb_counts_get(ka_kdb *db, ka_kdb_counts *counts, int *steps);
+
+/* ---- statistics (agents/knowledge_stats.c) ------------------------------- */
+
+/* Verdicts in the order of the tallies below. */
+#define KA_KDB_NVERDICTS 5 /* faster, same, slower, rejected, error */
+
+typedef struct ka_kdb_stats {
+	int rules[4];                   /* by status: stable, preview, candidate, retired */
+	int learned;                    /* of them, learned (not from a rule file) */
+	int evidence;                   /* rows */
+	int verdicts[KA_KDB_NVERDICTS]; /* rows by verdict */
+	int skills;
+	int runs, steps; /* optimize runs (trajectories) and their steps */
+} ka_kdb_stats;
+
+int ka_kdb_stats_get(ka_kdb *db, ka_kdb_stats *out);
+/* The evidence rows of each (rule, arch) pair, by verdict, ordered by rule
+ * then arch: fn(ud, rule, arch, count), the strings valid during the call;
+ * rule NULL = every rule.  A non-zero return of fn stops the walk and is
+ * returned. */
+typedef int (*ka_kdb_tally_fn)(void *ud, const char *rule, const char *arch,
+			       const int count[KA_KDB_NVERDICTS]);
+int ka_kdb_tally_each(ka_kdb *db, const char *rule, ka_kdb_tally_fn fn, void *ud);
 
 #endif

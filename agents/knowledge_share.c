@@ -14,6 +14,9 @@
  * nothing, and rows already present are skipped, so importing twice adds
  * nothing.  Rule files are read from DIR/rules/<id>.md with the id checked
  * first, so an export cannot point outside its folder.
+ * ka_kdb_import_check runs the same import into an in-memory DB: what
+ * `kcheck knowledge import` does first, so that a bad export never creates
+ * or touches the DB file.
  */
 #include "agents/knowledge_int.h"
 #include "util/fs.h"
@@ -347,5 +350,15 @@ int ka_kdb_import(ka_kdb *k, const char *dir, ka_kdb_counts *counts)
 	json_decref(sk);
 	if (rc == KA_OK && counts)
 		*counts = c;
+	return rc;
+}
+
+int ka_kdb_import_check(const char *dir, ka_kdb_counts *counts)
+{
+	ka_kdb *k = NULL;
+	int rc = ka_kdb_open(&k, ":memory:", KA_KDB_CREATE);
+	if (rc == KA_OK)
+		rc = ka_kdb_import(k, dir, counts);
+	ka_kdb_close(k);
 	return rc;
 }

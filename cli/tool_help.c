@@ -78,6 +78,7 @@ void ka_tool_help(FILE *out)
 	      "       kcheck rules list|show ID|new ID|test [-j N] [ID...]\n"
 	      "       kcheck facts FILE... [--format json|sqlite] [-o OUT]\n"
 	      "       kcheck bench ...\n"
+	      "       kcheck knowledge stats|show ID|export DIR|import DIR [--db FILE]\n"
 	      "       kcheck --explain RULE\n"
 	      "\n"
 	      "Finds what is slow (or wrong) in CUDA and HIP kernels, says where, why, and\n"

@@ -1,11 +1,13 @@
 /* cli/tool_lint.c: `kcheck [OPTIONS] PATH...`, the main job.
  *
  * Order of work: options and .kcheck.yaml (tool_getparam.c,
- * tool_parsecfg.c) -> a lint handle (lint/lint.h: rules, all checked
- * before any analysis: a malformed rule is exit 2) -> the run, or the fix
- * loop with --fix/--diff/--export-fixes, then the LLM-made fixes with
- * --llm-base-url/--llm-model (tool_fixllm.c) -> report -> exit status 0
- * clean / 1 findings at or above --fail-on / 2 error. */
+ * tool_parsecfg.c) -> the knowledge DB, read-only, when there is one
+ * (tool_evidence.c: findings carry its evidence) -> a lint handle
+ * (lint/lint.h: rules, all checked before any analysis: a malformed rule
+ * is exit 2) -> the run, or the fix loop with --fix/--diff/--export-fixes,
+ * then the LLM-made fixes with --llm-base-url/--llm-model (tool_fixllm.c)
+ * -> report -> exit status 0 clean / 1 findings at or above --fail-on /
+ * 2 error. */
 #include "cli/tools.h"
 #include "rules/report.h"
 #include "util/cleanup.h"
@@ -103,8 +105,9 @@ static void lint_opts(const ka_tool_cfg *c, ka_lint_opts *o)
 	o->quiet = c->quiet, o->stats = c->stats;
 }
 
-/* --explain RULE: only the rules (and the arch) need to be right. */
-static int explain(const ka_tool_cfg *c)
+/* --explain RULE: only the rules (and the arch) need to be right; the
+ * knowledge DB adds the rule's standing. */
+static int explain(const ka_tool_cfg *c, ka_tool_evidence *kdb)
 {
 	ka_lint_opts o = KA_LINT_OPTS_INIT;
 	ka_lint *l = NULL;
@@ -112,7 +115,8 @@ static int explain(const ka_tool_cfg *c)
 	o.rules_dirs = c->rules_dirs, o.nrules_dirs = c->nrules_dirs;
 	int rc = ka_tool_lint_new(&l, &o);
 	if (rc == 0)
-		rc = ka_tool_explain(ka_lint_rules(l), c->explain, stdout) ? KA_EXIT_ERROR : KA_EXIT_CLEAN;
+		rc = ka_tool_explain(ka_lint_rules(l), c->explain, kdb, stdout) ? KA_EXIT_ERROR
+										: KA_EXIT_CLEAN;
 	ka_lint_free(l);
 	return rc;
 }
@@ -143,16 +147,18 @@ int ka_tool_lint(int argc, char **argv)
 	ka_lint *l = NULL;
 	ka_lint_result res = KA_LINT_RESULT_INIT;
 	ka_tool_fixllm *llm = NULL;
+	ka_tool_evidence *kdb = NULL;
 	int status, rc;
 	c.arena = ka_arena_new();
 	ka_cleanup_install(); /* SIGINT/SIGTERM: kill the compile gate, remove temporaries */
-	if ((status = setup(&c, argc, argv)))
+	if ((status = setup(&c, argc, argv)) || (status = ka_tool_evidence_open(&kdb, c.db, c.no_db)))
 		goto out;
 	if (c.explain) {
-		status = explain(&c);
+		status = explain(&c, kdb);
 		goto out;
 	}
 	lint_opts(&c, &lo);
+	ka_tool_evidence_lint(kdb, &lo);
 	if ((status = ka_tool_fixllm_new(&llm, &c)) || (status = ka_tool_lint_new(&l, &lo)))
 		goto out;
 	if (fix_wanted(&c)) {
@@ -186,6 +192,7 @@ out:
 	ka_lint_result_free(&res);
 	ka_tool_fixllm_free(llm);
 	ka_lint_free(l);
+	ka_tool_evidence_free(kdb);
 	ka_arena_free(c.arena);
 	return status;
 }

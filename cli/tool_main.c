@@ -6,7 +6,7 @@
  *   kcheck bench ...                      the benchmark harness (bench/)
  *   kcheck optimize TASK ...              the optimize loop (tool_optimize.c)
  *   kcheck bench init FILE --kernel K     a task scaffolded from a kernel (tool_optimize.c)
- *   kcheck knowledge show ID              a rule in the knowledge DB (tool_knowledge.c)
+ *   kcheck knowledge stats|show|export|import   the knowledge DB (tool_knowledge.c)
  *
  * A file or folder literally named `rules`, `facts`, `bench`, `optimize` or
  * `knowledge` can still be linted as `./rules`. */

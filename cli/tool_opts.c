@@ -1,9 +1,9 @@
 /* cli/tool_opts.c: the one table of kcheck's options.  Each row says
- * which commands take it (kcheck, kcheck facts, kcheck rules), where the
- * value goes in ka_tool_cfg, how it is parsed (enums once, into their
- * index), its .kcheck.yaml key, and its line in --help.  tool_getparam.c
- * reads argv with it, tool_parsecfg.c the config file, tool_help.c prints
- * it; the target list comes from analyzer/arch.h. */
+ * which commands take it (kcheck, kcheck facts, kcheck rules, kcheck
+ * knowledge), where the value goes in ka_tool_cfg, how it is parsed (enums
+ * once, into their index), its .kcheck.yaml key, and its line in --help.
+ * tool_getparam.c reads argv with it, tool_parsecfg.c the config file,
+ * tool_help.c prints it; the target list comes from analyzer/arch.h. */
 #include "cli/tools.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@ static const char *const rules_formats[] = {"text", "json", "markdown", NULL};
 #define L KA_CMD_LINT
 #define FA KA_CMD_FACTS
 #define R KA_CMD_RULES
+#define K KA_CMD_KNOWLEDGE
 
 /* In --help order, section by section. */
 static const ka_opt table[] = {
@@ -41,6 +42,11 @@ static const ka_opt table[] = {
 	 1, 0, "Rules", "DIR", 0, 0, "add rule files (or replace built-in ones by id)"},
 	{"--explain", NULL, L, KA_OPT_STR, F(explain), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", "RULE", 0, 0,
 	 "print what a rule knows and exit"},
+	{"--db", NULL, L | R | K, KA_OPT_STR, F(db), 0, NULL, 0, 0, 0, "db", 1, 0, "Rules", "FILE", 0, 0,
+	 "knowledge DB whose measured evidence findings carry\n"
+	 "(default $XDG_DATA_HOME/kernelarc/knowledge.db, if there)"},
+	{"--no-db", NULL, L | R, KA_OPT_FLAG, F(no_db), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", NULL, 0, 0,
+	 "read no knowledge DB"},
 	{"--config", NULL, L, KA_OPT_STR, F(config), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", "FILE", 0, 0,
 	 "read this config instead of the nearest .kcheck.yaml"},
 	{"--no-config", NULL, L, KA_OPT_FLAG, F(no_config), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", NULL, 0, 0,

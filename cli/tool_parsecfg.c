@@ -8,6 +8,7 @@
  *   rules-dir: [my-rules]  exclude: ["third_party"]
  *   extra-args: ["-Iinclude"]    report-unused-suppressions: true
  *   llm-base-url: http://127.0.0.1:8080/v1    llm-model: M   (with --fix/--diff)
+ *   db: team-knowledge.db   (the knowledge DB whose evidence findings carry)
  * The keys are the option table's (tool_opts.c), parsed as their options
  * are.  Relative paths are relative to the config file's folder.
  * Command-line flags win over the file.  An unknown key or a bad value is an error

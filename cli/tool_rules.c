@@ -1,11 +1,13 @@
 /* cli/tool_rules.c: the rule base from the command line.
  *
  *   kcheck rules list [--format text|json|markdown]   id, severity, category, title
- *   kcheck rules show ID                     the rule file as written
+ *   kcheck rules show ID                     the rule file as written (+ evidence)
  *   kcheck rules new ID [-o FILE]            a template rule file to fill in
  *   kcheck rules test [-j N] [ID...]         run the rules' examples
  *   kcheck --explain ID                      what the rule knows, for people
- * All take --rules-dir DIR (repeatable); test also --arch and --shim. */
+ * All take --rules-dir DIR (repeatable); test also --arch and --shim.
+ * show and --explain add the rule's standing on each arch the knowledge
+ * DB has evidence for (tool_evidence.c; --db FILE, --no-db). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "cli/tools.h"
 #include "util/fs.h"
@@ -24,7 +26,9 @@ typedef struct ropts {
 	const char *output, *arch;
 	int format; /* rules list --format: KA_RULES_TEXT/JSON/MARKDOWN */
 	int force_shim;
-	int jobs; /* rules test -j N */
+	int jobs;       /* rules test -j N */
+	const char *db; /* rules show: the knowledge DB (--db, --no-db) */
+	int no_db;
 } ropts;
 
 /* The command line (the option table's rules rows) -> o. */
@@ -44,6 +48,7 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 	o->format = c.rules_format;
 	o->force_shim = c.force_shim;
 	o->jobs = c.rules_jobs;
+	o->db = c.db, o->no_db = c.no_db;
 	return 0;
 }
 
@@ -86,7 +91,7 @@ static int list(const ka_ruleset *rs, const ropts *o)
 	return 0;
 }
 
-int ka_tool_explain(const ka_ruleset *rs, const char *id, FILE *out)
+int ka_tool_explain(const ka_ruleset *rs, const char *id, ka_tool_evidence *kdb, FILE *out)
 {
 	const ka_rule *r = ka_ruleset_find(rs, id);
 	if (!r) {
@@ -101,8 +106,36 @@ int ka_tool_explain(const ka_ruleset *rs, const char *id, FILE *out)
 		fprintf(out, "impact: %s\n", r->impact);
 	for (int i = 0; i < r->references.n; i++)
 		fprintf(out, "%s%s", i ? "; " : "references: ", r->references.v[i]);
-	fprintf(out, "%s\n%s", r->references.n ? "\n" : "", r->body);
+	if (r->references.n)
+		fputc('\n', out);
+	if (ka_tool_evidence_print(kdb, r->id, NULL, out)) /* measured, per arch */
+		return KA_EXIT_ERROR;
+	fprintf(out, "\n%s", r->body);
 	return 0;
+}
+
+/* rules show ID: the rule file as written, then (separated by a blank
+ * line) its standing per arch when the knowledge DB has evidence. */
+static int show(const ka_ruleset *rs, const ropts *o)
+{
+	const ka_rule *r = o->nids == 1 ? ka_ruleset_find(rs, o->ids[0]) : NULL;
+	ka_tool_evidence *kdb = NULL;
+	if (o->nids != 1) {
+		ka_tool_error("usage: kcheck rules show ID [--db FILE | --no-db]");
+		return KA_EXIT_ERROR;
+	}
+	if (!r) {
+		ka_tool_error("no rule '%s' (see kcheck rules list)", o->ids[0]);
+		return KA_EXIT_ERROR;
+	}
+	int rc = ka_tool_evidence_open(&kdb, o->db, o->no_db);
+	if (rc == 0) {
+		size_t n = strlen(r->text);
+		fputs(r->text, stdout);
+		rc = ka_tool_evidence_print(kdb, r->id, n && r->text[n - 1] == '\n' ? "\n" : "\n\n", stdout);
+	}
+	ka_tool_evidence_free(kdb);
+	return rc;
 }
 
 static const char template_text[] =
@@ -297,16 +330,9 @@ int ka_tool_rules(int argc, char **argv)
 	rs = ka_lint_rules(l);
 	if (!strcmp(sub, "list"))
 		rc = list(rs, &o);
-	else if (!strcmp(sub, "show")) {
-		const ka_rule *r = o.nids == 1 ? ka_ruleset_find(rs, o.ids[0]) : NULL;
-		if (o.nids != 1)
-			ka_tool_error("usage: kcheck rules show ID");
-		else if (!r)
-			ka_tool_error("no rule '%s' (see kcheck rules list)", o.ids[0]);
-		else
-			fputs(r->text, stdout);
-		rc = r ? 0 : KA_EXIT_ERROR;
-	} else if (!strcmp(sub, "new"))
+	else if (!strcmp(sub, "show"))
+		rc = show(rs, &o);
+	else if (!strcmp(sub, "new"))
 		rc = new_rule(rs, &o);
 	else
 		rc = test(l, &o);

@@ -12,7 +12,9 @@
  *   tool_facts.c     kcheck facts ... (the analyzer's dump)
  *   tool_fixllm.c    --fix/--diff with an LLM: rewrites for findings that
  *                    have no mechanical fix, gated (and benched) first
- *   tool_knowledge.c kcheck knowledge show ID (the knowledge DB)
+ *   tool_knowledge.c kcheck knowledge stats|show|export|import (the knowledge DB)
+ *   tool_evidence.c  the knowledge DB for lint: opened read-only, the
+ *                    findings' evidence, the standing --explain prints
  * kcheck bench ... is bench/bench.h's ka_bench_main.
  */
 #ifndef KA_CLI_TOOLS_H
@@ -24,6 +26,8 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+
+typedef struct ka_tool_evidence ka_tool_evidence; /* tool_evidence.c */
 
 #define KA_EXIT_CLEAN 0
 #define KA_EXIT_FINDINGS 1
@@ -38,7 +42,7 @@ enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                             /* facts --
 enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN };            /* rules --format */
 
 /* The commands an option belongs to. */
-enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4 };
+enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4, KA_CMD_KNOWLEDGE = 8 };
 
 #define KA_TOOL_MAX_OPTS 64
 
@@ -67,8 +71,10 @@ typedef struct ka_tool_cfg {
 	const char *explain;
 	const char *cuda_path;
 	int write_baseline, exit_zero, jobs, report_unused, no_config, quiet;
-	int stats; /* --stats: analysis vs rule time on stderr */
-	int color; /* KA_COLOR_* */
+	int stats;      /* --stats: analysis vs rule time on stderr */
+	int color;      /* KA_COLOR_* */
+	const char *db; /* --db FILE: the knowledge DB (tool_evidence.c) */
+	int no_db;      /* --no-db */
 	int force_shim, ptxas;
 	int sort; /* KA_SORT_*: impact = costliest first */
 	int assume_block[3];
@@ -172,7 +178,8 @@ int ka_tool_optimize(int argc, char **argv);
 /* `kcheck bench init FILE --kernel NAME` (tool_optimize.c). */
 int ka_tool_bench_init(int argc, char **argv);
 int ka_tool_rules(int argc, char **argv);
-int ka_tool_explain(const ka_ruleset *rs, const char *id, FILE *out);
+/* --explain RULE: the rule's knowledge, with its evidence from kdb (may be NULL). */
+int ka_tool_explain(const ka_ruleset *rs, const char *id, ka_tool_evidence *kdb, FILE *out);
 
 /* tool_help.c */
 void ka_tool_help(FILE *out);
@@ -186,8 +193,25 @@ void ka_tool_warn(const char *fmt, ...) KA_PRINTF(1, 2);
 /* cli/tool_facts.c (the analyzer's dump). */
 int ka_tool_facts(int argc, char **argv);
 
-/* cli/tool_knowledge.c: `kcheck knowledge show ID` (a rule, its status and
- * evidence in the knowledge DB). */
+/* cli/tool_knowledge.c: `kcheck knowledge stats|show ID|export DIR|import
+ * DIR [--db FILE]`. */
 int ka_tool_knowledge(int argc, char **argv);
+
+/* cli/tool_evidence.c: the knowledge DB as lint, --explain and `rules
+ * show` read it. */
+/* Open the DB read-only: db (--db FILE or the config's `db:`), else the
+ * default path; never created.  *out NULL (and 0) with --no-db, or when
+ * the default path has no DB (a default one that cannot be read is a
+ * warning).  KA_EXIT_ERROR after a one-line error when the DB named by
+ * --db is missing or cannot be read. */
+int ka_tool_evidence_open(ka_tool_evidence **out, const char *db, int no_db);
+void ka_tool_evidence_free(ka_tool_evidence *x);
+/* Hand the lookup to lint (ka_lint_opts.evidence); x may be NULL. */
+void ka_tool_evidence_lint(ka_tool_evidence *x, ka_lint_opts *o);
+/* "evidence: fixed 7 times on sm_90, median 4.3x [3.1, 6.0]", one line per
+ * arch with evidence for rule; nothing when x is NULL or there is none.
+ * lead is printed before the first line (a blank line, say).  0, or
+ * KA_EXIT_ERROR after a one-line error. */
+int ka_tool_evidence_print(ka_tool_evidence *x, const char *rule, const char *lead, FILE *out);
 
 #endif

@@ -5,9 +5,9 @@
  * malformed rule fails the whole run), the --checks globs, the compile
  * database.  A run: files (files.c) -> analysis of sources, then of the
  * headers nobody included (merge.c, run.c) -> merge in file order ->
- * NOLINT (suppress.c) -> baseline -> fixes (fix.c).  ka_lint_fix repeats
- * the round while --fix changes files, since fixes can uncover fixes (a
- * suffixed literal exposes the next one). */
+ * NOLINT (suppress.c) -> baseline -> evidence (evidence.c) -> fixes
+ * (fix.c).  ka_lint_fix repeats the round while --fix changes files, since
+ * fixes can uncover fixes (a suffixed literal exposes the next one). */
 #include "lint/lint_int.h"
 #include "analyzer/arch.h"
 #include "rewriter/rewriter.h"
@@ -274,6 +274,8 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 		goto out;
 	ka_findings_sort_unique(&out->findings);
 	if (l->o.baseline && (rc = apply_baseline(l, &out->findings, out)) != KA_OK)
+		goto out;
+	if ((rc = ka_lint_apply_evidence(l, &out->findings)) != KA_OK)
 		goto out;
 	if (collect &&
 	    (rc = ka_lint_fix_merge(jobs, njobs, &out->findings, fo ? fo->only : NULL, &l->merged)) != KA_OK)

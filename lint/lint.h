@@ -42,6 +42,17 @@
 
 typedef struct ka_lint ka_lint;
 
+/* Measured evidence for a finding (the knowledge DB, which lint does not
+ * open: the CLI does, and hands lint this lookup).  For a finding of rule
+ * `rule` whose static estimate is `estimate` (0 = none), on the run's
+ * `arch`: fill *ev (arch, counts, text) and *corrected (the estimate
+ * corrected by the evidence; `estimate` itself when there is nothing to
+ * correct) and return 1; 0 when the rule has no evidence on arch; < 0 on
+ * an error, with the message set (util/error.h).  Called on the caller's
+ * thread, once per reported finding, after NOLINT and the baseline. */
+typedef int (*ka_lint_evidence_fn)(void *ud, const char *rule, const char *arch, double estimate,
+				   ka_finding_evidence *ev, double *corrected);
+
 typedef struct ka_lint_opts {
 	/* analysis */
 	const char *arch;         /* target profile (analyzer/arch.h); NULL = ka_arch_default() */
@@ -70,6 +81,10 @@ typedef struct ka_lint_opts {
 	FILE *log; /* "kcheck: ..." notes, clang's errors, --stats; NULL = none */
 	int quiet; /* only errors and clang's diagnostics on log */
 	int stats; /* analysis vs. rule time (and the costliest rules) on log */
+	/* evidence: findings carry it, and their estimate and severity follow
+	 * the corrected estimate (the impact bands, capped by the rule) */
+	ka_lint_evidence_fn evidence; /* NULL = none: findings as the rules estimate them */
+	void *evidence_ud;
 } ka_lint_opts;
 
 #define KA_LINT_OPTS_INIT {.jobs = 1}

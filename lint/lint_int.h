@@ -8,7 +8,8 @@
  *   compdb.c    compile_commands.json
  *   suppress.c  NOLINT and unused suppressions
  *   fix.c       fixes: collected per job, merged, committed through the gate
- *   ruletest.c  a rule's examples as its tests */
+ *   ruletest.c  a rule's examples as its tests
+ *   evidence.c  measured evidence (the caller's lookup) on the findings */
 #ifndef KA_LINT_INT_H
 #define KA_LINT_INT_H
 #include <sqlite3.h>
@@ -102,6 +103,10 @@ int ka_lint_fix_text(sqlite3 *db, const char *path, const char *text, size_t len
 		     char **out, size_t *out_len);
 /* "rule \t realpath \t line \t col": a finding's name that survives renaming. */
 char *ka_lint_finding_key(const char *rule, const char *file, int line, int col);
+
+/* evidence.c: with opts.evidence, attach each finding's evidence on the
+ * run's arch and correct its estimate and severity.  KA_OK or < 0. */
+int ka_lint_apply_evidence(ka_lint *l, ka_findings *fs);
 
 /* lint.c */
 struct ka_lint {

@@ -16,6 +16,7 @@ void ka_finding_clear(ka_finding *f)
 	free(f->fix);
 	free(f->scope);
 	free(f->basis);
+	free(f->evidence);
 	memset(f, 0, sizeof *f);
 }
 

@@ -12,6 +12,19 @@
 #include <stddef.h>
 #include "rules/rule.h"
 
+/* What the knowledge DB measured when this finding's rule was fixed on the
+ * run's arch (attached by lint through ka_lint_opts.evidence; docs/lint.md,
+ * "Evidence").  A plain value: no pointers. */
+typedef struct ka_finding_evidence {
+	char arch[32];          /* where it was measured: the run's target */
+	int wins;               /* verified faster */
+	int failures;           /* verified same, slower or incorrect */
+	int errors;             /* candidates that did not build (not counted above) */
+	double median, lo, hi;  /* the wins' speedups: median, lowest, highest; 0 = no win */
+	double static_estimate; /* the rule's own estimate before the correction; 0 = none */
+	char text[160];         /* "fixed 7 times on sm_90, median 4.3x [3.1, 6.0]" */
+} ka_finding_evidence;
+
 typedef struct ka_finding {
 	char *file;
 	int line, col, end_line, end_col; /* 1-based; columns in bytes */
@@ -24,8 +37,10 @@ typedef struct ka_finding {
 	char *kernel;                     /* NULL in host code */
 	char *fix;                        /* transform name or NULL */
 	ka_fix_safety fix_safety;
-	char *scope;      /* facts table of the row */
-	long long row_id; /* its id (or rowid) */
+	char *scope;                   /* facts table of the row */
+	long long row_id;              /* its id (or rowid) */
+	ka_finding_evidence *evidence; /* measured evidence, or NULL; estimate and
+					  severity are then the corrected ones */
 } ka_finding;
 
 typedef struct ka_findings {

@@ -52,6 +52,11 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
  * the terminal.  For anything else printed from the same sources. */
 int ka_report_escape(ka_buf *out, const char *s);
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+/* A finding's evidence as JSON (JSON `evidence`, SARIF properties):
+ * {arch, wins, failures, errors, median, ci: [lowest, highest win],
+ * static_estimate, text}, median and ci null with no win, static_estimate
+ * null when the rule had none.  A new reference; NULL when out of memory. */
+struct json_t *ka_report_evidence_json(const ka_finding_evidence *e);
 int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
 
 #endif

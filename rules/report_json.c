@@ -2,7 +2,8 @@
  *   {"tool": "kcheck", "version": "...", "findings": [{file, line, column,
  *    end_line, end_column, begin_offset, end_offset, rule, severity,
  *    message, kernel, title, category, impact, estimate, basis, fix,
- *    fix_safety}, ...], "kernels": [costliest finding per kernel],
+ *    fix_safety, evidence (only where the knowledge DB measured the rule's
+ *    fix)}, ...], "kernels": [costliest finding per kernel],
  *    "summary": {"error": n, "warning": n, "note": n}}, and with applied
  *    LLM-made rewrites "llm_fixes": [{file, kernel, rules: [ids], model,
  *    llm_made: true, applied: true}]
@@ -21,6 +22,17 @@ static void put(json_t *j, const char *key, json_t *v, int *bad)
 {
 	if (!v || json_object_set_new(j, key, v) != 0)
 		*bad = 1;
+}
+
+json_t *ka_report_evidence_json(const ka_finding_evidence *e)
+{
+	int won = e->wins > 0 && e->median > 0;
+	return json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:o, s:o}", "arch", ka_json_text(e->arch), "wins",
+			 e->wins, "failures", e->failures, "errors", e->errors, "median",
+			 won ? json_real(e->median) : json_null(), "ci",
+			 won ? json_pack("[f, f]", e->lo, e->hi) : json_null(), "static_estimate",
+			 e->static_estimate > 0 ? json_real(e->static_estimate) : json_null(), "text",
+			 ka_json_text(e->text));
 }
 
 static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
@@ -48,6 +60,8 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 	put(j, "basis", ka_json_text(f->basis), &bad);
 	put(j, "fix", ka_json_text(f->fix), &bad);
 	put(j, "fix_safety", json_string(ka_fix_safety_name(f->fix_safety)), &bad);
+	if (f->evidence) /* absent, not null, without evidence: reports read as they always did */
+		put(j, "evidence", ka_report_evidence_json(f->evidence), &bad);
 	if (bad) {
 		json_decref(j);
 		return NULL;

@@ -3,7 +3,9 @@
  * title, severity, category (first tag and properties.category), status,
  * tags and the rule body as help text; each result points
  * at a region whose columns are UTF-16 code units (converted from the
- * analyzer's byte columns with the source line at hand).  Text that is not
+ * analyzer's byte columns with the source line at hand) and whose
+ * properties carry the kernel, the estimate, its basis and, where the
+ * knowledge DB measured the rule's fix, the evidence.  Text that is not
  * valid UTF-8 gets U+FFFD for each bad byte (utf8.h); URIs are
  * percent-encoded bytes.  Applied LLM-made rewrites (ka_report_rewrite)
  * are notifications of the run's invocation, each with properties.llmMade. */
@@ -101,6 +103,8 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 		json_object_set_new(props, "estimate", json_real(f->estimate));
 	if (props && f->basis)
 		json_object_set_new(props, "basis", ka_json_text(f->basis));
+	if (props && f->evidence)
+		json_object_set_new(props, "evidence", ka_report_evidence_json(f->evidence));
 	if (props && json_object_size(props))
 		json_object_set_new(res, "properties", props);
 	else

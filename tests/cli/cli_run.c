@@ -94,6 +94,8 @@ int main(void)
 	int failed = run_frontend_tests();
 #elif defined(KA_CLI_FIXLLM_ONLY)
 	int failed = run_fixllm_tests();
+#elif defined(KA_CLI_KNOWLEDGE_ONLY)
+	int failed = run_knowledge_cli_tests();
 #else
 	int failed = run_cli_tests();
 	failed += run_lint_tests();

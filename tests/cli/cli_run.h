@@ -1,5 +1,6 @@
 /* tests/cli/cli_run.h: run the built kcheck binary and capture what it
- * prints, for the command-line tests (test_cli.c, test_lint.c). */
+ * prints, for the command-line tests (test_cli.c, test_lint.c, and
+ * tests/knowledge/test_kdb_cli.c). */
 #ifndef KA_TEST_CLI_RUN_H
 #define KA_TEST_CLI_RUN_H
 #include <setjmp.h>
@@ -41,5 +42,6 @@ int run_frontend_tests(void);
 int run_config_tests(void);
 int run_output_tests(void);
 int run_fixllm_tests(void);
+int run_knowledge_cli_tests(void); /* tests/knowledge/test_kdb_cli.c */
 
 #endif

@@ -1,4 +1,5 @@
-/* tests/knowledge/test_kdb_share.c: export and import round trip. */
+/* tests/knowledge/test_kdb_share.c: export and import round trip, stats
+ * and tallies (what `kcheck knowledge stats` reads). */
 #include "test_kdb.h"
 #include "util/fs.h"
 #include <stdlib.h>
@@ -150,8 +151,70 @@ static void bad_import_imports_nothing(void **state)
 	tk_rmdir(dir);
 }
 
+typedef struct tallies {
+	char seen[8][96];
+	int n, faster, rejected;
+} tallies;
+
+static int tally_fn(void *ud, const char *rule, const char *arch, const int count[KA_KDB_NVERDICTS])
+{
+	tallies *t = ud;
+	snprintf(t->seen[t->n++], sizeof t->seen[0], "%s %s", rule, arch);
+	t->faster += count[0];
+	t->rejected += count[3];
+	return t->n == 8;
+}
+
+/* stats, tallies per (rule, arch), and the in-memory import check. */
+static void stats_tallies_and_check(void **state)
+{
+	char dir[256], pa[512], ex[512], path[1024];
+	ka_kdb_counts c;
+	ka_kdb_stats st;
+	tallies t = {0};
+	tk_tmpdir(dir, sizeof dir);
+	ka_kdb *a = filled(dir, pa, sizeof pa);
+	ka_kdb_step step = {.run_id = "r1", .step = 1, .strategy = "warp-per-row", .outcome = "faster"};
+	TK_OK(ka_kdb_add_step(a, &step));
+	step.step = 2;
+	TK_OK(ka_kdb_add_step(a, &step));
+	TK_OK(ka_kdb_stats_get(a, &st));
+	assert_int_equal(st.rules[2], 0);
+	assert_int_equal(st.rules[1], 1); /* the learned rule won on two tasks: preview */
+	assert_int_equal(st.learned, 1);
+	assert_int_equal(st.evidence, 3);
+	assert_int_equal(st.verdicts[0], 2); /* faster */
+	assert_int_equal(st.verdicts[3], 1); /* rejected */
+	assert_int_equal(st.skills, 1);
+	assert_int_equal(st.runs, 1);
+	assert_int_equal(st.steps, 2);
+	TK_OK(ka_kdb_tally_each(a, NULL, tally_fn, &t));
+	assert_int_equal(t.n, 2); /* by rule, then arch */
+	assert_string_equal(t.seen[0], "atomic-hot-bins sm_90");
+	assert_string_equal(t.seen[1], "gmem-learned-rows sm_90");
+	assert_int_equal(t.faster, 2);
+	assert_int_equal(t.rejected, 1);
+	memset(&t, 0, sizeof t);
+	TK_OK(ka_kdb_tally_each(a, "atomic-hot-bins", tally_fn, &t));
+	assert_int_equal(t.n, 1);
+	/* the check imports into memory: the counts, and no file anywhere */
+	snprintf(ex, sizeof ex, "%s/export", dir);
+	TK_OK(ka_kdb_export(a, ex, &c));
+	ka_kdb_close(a);
+	TK_OK(ka_kdb_import_check(ex, &c));
+	assert_int_equal(c.rules, 1);
+	assert_int_equal(c.evidence, 3);
+	assert_int_equal(c.skills, 1);
+	snprintf(path, sizeof path, "%s/evidence.json", ex);
+	assert_int_equal(ka_fs_write_atomic(path, "{\"format\": ", 12), KA_OK);
+	assert_int_equal(ka_kdb_import_check(ex, &c), KA_EINPUT);
+	assert_non_null(strstr(ka_error_last(), "evidence.json:1:"));
+	tk_rmdir(dir);
+}
+
 const struct CMUnitTest tk_share_tests[] = {
 	cmocka_unit_test(export_import_round_trip),
 	cmocka_unit_test(bad_import_imports_nothing),
+	cmocka_unit_test(stats_tallies_and_check),
 };
 const size_t tk_share_ntests = sizeof tk_share_tests / sizeof tk_share_tests[0];

@@ -1,7 +1,8 @@
 /* tests/lint/test_lint.c: the lint library driven without the CLI
- * (lint/lint.h): a run over a file, NOLINT and --checks, bad input, the
- * fix loop through a compile gate (fake compilers: one that accepts, one
- * that rejects), and rule tests by their examples.  Parses with the CUDA
+ * (lint/lint.h): a run over a file, NOLINT and --checks, evidence from a
+ * caller's lookup, bad input, the fix loop through a compile gate (fake
+ * compilers: one that accepts, one that rejects), and rule tests by their
+ * examples.  Parses with the CUDA
  * toolkit's headers, as `kcheck rules test` does in CI. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
@@ -155,6 +156,74 @@ static void test_checks_and_nolint(void **state)
 	assert_int_equal(r.findings.n, 1);
 	assert_string_equal(r.findings.v[0].rule, "math-pow-small-integer");
 	assert_int_equal(r.findings.v[0].line, 6);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* A stand-in for the CLI's knowledge DB: evidence for math-pow-small-integer
+ * (3 wins), corrected to 3.0x; nothing for other rules; an error when asked
+ * to fail. */
+typedef struct lookup_log {
+	int calls, pow_calls, fail;
+	char arch[16];
+} lookup_log;
+
+static int fake_lookup(void *ud, const char *rule, const char *arch, double estimate, ka_finding_evidence *ev,
+		       double *corrected)
+{
+	lookup_log *lg = ud;
+	lg->calls++;
+	snprintf(lg->arch, sizeof lg->arch, "%s", arch);
+	*corrected = estimate;
+	if (lg->fail)
+		return ka_error_set(KA_EIO, "knowledge DB k.db: disk I/O error");
+	if (strcmp(rule, "math-pow-small-integer") != 0)
+		return 0;
+	lg->pow_calls++;
+	snprintf(ev->arch, sizeof ev->arch, "%s", arch);
+	ev->wins = 3, ev->median = 1.3, ev->lo = 1.2, ev->hi = 1.5;
+	snprintf(ev->text, sizeof ev->text, "fixed 3 times on %s, median 1.3x [1.2, 1.5]", arch);
+	*corrected = 3.0;
+	return 1;
+}
+
+/* opts.evidence: asked once per reported finding (after NOLINT), on the
+ * run's arch; the finding keeps the evidence, the corrected estimate and
+ * the severity of its band; an error of the lookup is the run's error. */
+static void test_evidence_lookup(void **state)
+{
+	fixture *fx = *state;
+	lookup_log lg = {0};
+	ka_lint_opts o = KA_LINT_OPTS_INIT;
+	ka_lint *l = NULL;
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {fx->file};
+	o.arch = "sm_80";
+	o.evidence = fake_lookup, o.evidence_ud = &lg;
+	write_kernel(fx, "  // NOLINT(math-pow-small-integer)");
+	assert_int_equal(ka_lint_new(&l, &o), KA_OK);
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(lg.pow_calls, 1); /* line 5 is NOLINT-ed: not asked */
+	assert_int_equal(lg.calls, (int)r.findings.n);
+	assert_string_equal(lg.arch, "sm_80");
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "math-pow-small-integer") != 0) {
+			assert_null(f->evidence);
+			continue;
+		}
+		assert_int_equal(f->line, 6);
+		assert_non_null(f->evidence);
+		assert_true(f->evidence->static_estimate > 1.0 && f->evidence->static_estimate < 2.0);
+		assert_true(f->estimate == 3.0);
+		assert_int_equal(f->severity,
+				 KA_SEV_WARNING); /* the band of 3.0x, under the rule's ceiling */
+		assert_string_equal(f->evidence->text, "fixed 3 times on sm_80, median 1.3x [1.2, 1.5]");
+		assert_null(strstr(f->message, "3.0x")); /* the message keeps the static estimate */
+	}
+	lg.fail = 1;
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_EIO);
+	assert_string_equal(ka_lint_error(l), "knowledge DB k.db: disk I/O error");
 	ka_lint_result_free(&r);
 	ka_lint_free(l);
 }
@@ -409,6 +478,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_run_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checks_and_nolint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_evidence_lookup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test(test_new_errors),
 		cmocka_unit_test_setup_teardown(test_fix_in_memory, setup, teardown),
