@@ -16,7 +16,10 @@
 #     tool (with its stderr kept under OUT/crash/).
 #
 # Usage: scripts/recipe_sweep.sh [OPTIONS] DIR [-- FLAGS]
+#        scripts/recipe_sweep.sh [--top N] --summary ROWS.tsv...
 #   FLAGS reach nvcc (e.g. -I /tmp/corpus/cuda-samples/Common -std=c++17).
+#   --summary prints the tables again from earlier sweeps' rows, summed
+#   (several corpora in one table).
 # Options:
 #   --tool PATH     the recipe_sweep binary (default build/tests/agents/recipe_sweep)
 #   --out DIR       where rewrites, nvcc logs and rows go (default ./recipe-sweep-out)
@@ -38,7 +41,7 @@ no_nvcc=0 top=3
 
 die() { echo "recipe_sweep: error: $*" >&2; exit 2; }
 
-dir="" flags=()
+dir="" flags=() summary=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --tool) [ $# -ge 2 ] || die "--tool needs a path"; tool=$2; shift 2 ;;
@@ -46,12 +49,98 @@ while [ $# -gt 0 ]; do
     --no-nvcc) no_nvcc=1; shift ;;
     --top) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--top needs a positive number"
            top=$2; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --summary) shift; summary=("$@"); break ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; flags=("$@"); break ;;
     -*) die "unknown option '$1' (see --help)" ;;
     *) [ -z "$dir" ] || die "one DIR only"; dir=$1; shift ;;
   esac
 done
+# --- summary --------------------------------------------------------------------------
+# summarize ROWS TITLE: the tables from a rows file.
+summarize() {
+  local rows=$1
+  echo "## Recipes on $2"
+  echo
+  awk -F'\t' '
+    $5 == "scan-error" { scanerr++ }
+    $5 == "crash" || $5 == "timeout" { bad++ }
+    $2 != "-" { files[$1] = 1; kern[$1 "\t" $2] = 1 }
+    END {
+      for (f in files) nf++
+      for (k in kern) nk++
+      printf "%d files with kernels, %d kernels; %d files the source model could not read; %d crashes or timeouts\n",
+        nf, nk, scanerr, bad
+    }' "$rows"
+  echo
+  echo "| recipe | kernels seen | applied | applied, compiles | n/a (original does not compile) | applied, breaks the build |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  awk -F'\t' '
+    $3 != "-" {
+      if (!($3 in seen)) order[++n] = $3
+      seen[$3]++
+      if ($5 == "applied") {
+        app[$3]++
+        if ($7 == "fails") na[$3]++
+        else if ($8 == "ok") ok[$3]++
+        else if ($8 == "fails") brk[$3]++
+      }
+    }
+    END {
+      for (i = 1; i <= n; i++) {
+        r = order[i]
+        printf "| %s | %d | %d | %d | %d | %d |\n", r, seen[r], app[r], ok[r], na[r], brk[r]
+        ts += seen[r]; ta += app[r]; to += ok[r]; tn += na[r]; tb += brk[r]
+      }
+      printf "| **all** | %d | %d | %d | %d | %d |\n", ts, ta, to, tn, tb
+    }' "$rows"
+  awk -F'\t' '$5 == "applied" && $8 == "-" { n++ } END { exit !n }' "$rows" &&
+    echo && echo "(some rewrites were not compiled: --no-nvcc)"
+  echo
+  echo "## Decline reasons (top $top per recipe)"
+  echo
+  echo "| recipe | count | reason |"
+  echo "| --- | ---: | --- |"
+  # one reason, whatever the kernel: its name becomes K, quoted text '*'
+  # (by hand, not gsub: mawk has no word boundaries)
+  awk -F'\t' -v OFS='\t' '
+    function word(c) { return c ~ /[A-Za-z0-9_]/ }
+    $5 == "declined" {
+      w = $6; k = $2; o = ""
+      while ((i = index(w, k)) > 0) {
+        pre = substr(w, 1, i - 1); post = substr(w, i + length(k))
+        # not in "the kernel" (a kernel named kernel)
+        if (!word(substr(pre, length(pre), 1)) && !word(substr(post, 1, 1)) && pre !~ /the $/)
+          o = o pre "K"
+        else o = o pre k
+        w = post
+      }
+      w = o w
+      gsub(/(^| )'\''[^'\'']*'\''/, " '\''*'\''", w)
+      sub(/^ /, "", w)
+      print $3, w
+    }' "$rows" | LC_ALL=C sort | uniq -c |
+    awk -v top="$top" '{
+        n = $1; sub(/^ *[0-9]+ /, ""); split($0, a, "\t")
+        print a[1] "\t" n "\t" substr($0, length(a[1]) + 2)
+      }' | LC_ALL=C sort -t$'\t' -k1,1 -k2,2nr |
+    awk -F'\t' -v top="$top" '++c[$1] <= top { printf "| %s | %d | %s |\n", $1, $2, $3 }'
+  echo
+  if grep -qP '\t(scan-error|crash|timeout)\t' "$rows"; then
+    echo "## Files not swept"
+    echo
+    awk -F'\t' '$5 == "scan-error" || $5 == "crash" || $5 == "timeout" { printf "- %s: %s: %s\n", $1, $5, $6 }' "$rows"
+    echo
+  fi
+}
+
+if [ ${#summary[@]} -gt 0 ]; then
+  all=$(mktemp "${TMPDIR:-/tmp}/ka-recipe-sweep-XXXXXX") || die "cannot create a temp file"
+  trap 'rm -f "$all"' EXIT
+  cat "${summary[@]}" >"$all" || die "cannot read ${summary[*]}"
+  summarize "$all" "${summary[*]}"
+  exit 0
+fi
 [ -n "$dir" ] || die "no DIR given (usage: recipe_sweep.sh [OPTIONS] DIR [-- FLAGS])"
 [ -d "$dir" ] || die "'$dir' is not a folder"
 [ -x "$tool" ] || die "no recipe_sweep tool at '$tool' (cmake --build build --target recipe_sweep)"
@@ -79,10 +168,12 @@ done
 
 # --- the compiles -------------------------------------------------------------------
 # compiles FILE LOG INCDIR: 0 when nvcc -arch=sm_90 -c takes FILE (a .cuh as
-# CUDA) with the FLAGS and -I INCDIR; nvcc's output goes to LOG.
+# CUDA) with -I INCDIR first (a rewrite lives elsewhere: its original's
+# folder must win over FLAGS' folders, as it does for the original), then
+# the FLAGS; nvcc's output goes to LOG.
 compiles() {
   local obj=$out/nvcc/obj.o
-  timeout "$tlimit" "$nvcc" -arch=sm_90 -c -x cu "${flags[@]}" -I "$3" "$1" -o "$obj" >"$2" 2>&1
+  timeout "$tlimit" "$nvcc" -arch=sm_90 -c -x cu -I "$3" "${flags[@]}" "$1" -o "$obj" >"$2" 2>&1
   local rc=$?
   rm -f "$obj"
   [ $rc -eq 0 ]
@@ -105,77 +196,6 @@ while IFS=$'\t' read -r f k r p st det; do
 done <"$raw"
 rm -f "$raw"
 
-# --- summary --------------------------------------------------------------------------
-echo "## Recipes on $dir"
-echo
-awk -F'\t' '
-  $5 == "scan-error" { scanerr++ }
-  $5 == "crash" || $5 == "timeout" { bad++ }
-  $2 != "-" { files[$1] = 1; kern[$1 "\t" $2] = 1 }
-  END {
-    for (f in files) nf++
-    for (k in kern) nk++
-    printf "%d files with kernels, %d kernels; %d files the source model could not read; %d crashes or timeouts\n",
-      nf, nk, scanerr, bad
-  }' "$rows"
-echo
-echo "| recipe | kernels seen | applied | applied, compiles | n/a (original does not compile) | applied, breaks the build |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-awk -F'\t' '
-  $3 != "-" {
-    if (!($3 in seen)) order[++n] = $3
-    seen[$3]++
-    if ($5 == "applied") {
-      app[$3]++
-      if ($7 == "fails") na[$3]++
-      else if ($8 == "ok") ok[$3]++
-      else if ($8 == "fails") brk[$3]++
-    }
-  }
-  END {
-    for (i = 1; i <= n; i++) {
-      r = order[i]
-      printf "| %s | %d | %d | %d | %d | %d |\n", r, seen[r], app[r], ok[r], na[r], brk[r]
-      ts += seen[r]; ta += app[r]; to += ok[r]; tn += na[r]; tb += brk[r]
-    }
-    printf "| **all** | %d | %d | %d | %d | %d |\n", ts, ta, to, tn, tb
-  }' "$rows"
-[ "$no_nvcc" = 1 ] && echo && echo "(compiles skipped: --no-nvcc)"
-echo
-echo "## Decline reasons (top $top per recipe)"
-echo
-echo "| recipe | count | reason |"
-echo "| --- | ---: | --- |"
-# one reason, whatever the kernel: its name becomes K, quoted text '*'
-# (by hand, not gsub: mawk has no word boundaries)
-awk -F'\t' -v OFS='\t' '
-  function word(c) { return c ~ /[A-Za-z0-9_]/ }
-  $5 == "declined" {
-    w = $6; k = $2; o = ""
-    while ((i = index(w, k)) > 0) {
-      pre = substr(w, 1, i - 1); post = substr(w, i + length(k))
-      # not in "the kernel" (a kernel named kernel)
-      if (!word(substr(pre, length(pre), 1)) && !word(substr(post, 1, 1)) && pre !~ /the $/)
-        o = o pre "K"
-      else o = o pre k
-      w = post
-    }
-    w = o w
-    gsub(/(^| )'\''[^'\'']*'\''/, " '\''*'\''", w)
-    sub(/^ /, "", w)
-    print $3, w
-  }' "$rows" | LC_ALL=C sort | uniq -c |
-  awk -v top="$top" '{
-      n = $1; sub(/^ *[0-9]+ /, ""); split($0, a, "\t")
-      print a[1] "\t" n "\t" substr($0, length(a[1]) + 2)
-    }' | LC_ALL=C sort -t$'\t' -k1,1 -k2,2nr |
-  awk -F'\t' -v top="$top" '++c[$1] <= top { printf "| %s | %d | %s |\n", $1, $2, $3 }'
-echo
-if grep -qP '\t(scan-error|crash|timeout)\t' "$rows"; then
-  echo "## Files not swept"
-  echo
-  awk -F'\t' '$5 == "scan-error" || $5 == "crash" || $5 == "timeout" { printf "- %s: %s: %s\n", $1, $5, $6 }' "$rows"
-  echo
-fi
+summarize "$rows" "$dir"
 echo "rows: $rows; rewrites: $out/rewrites; nvcc logs: $out/nvcc"
 exit 0
