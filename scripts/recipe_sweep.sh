@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# scripts/recipe_sweep.sh: the offline expert's recipes on a tree of CUDA
+# code from outside the project.
+#
+# For every .cu/.cuh file under DIR it runs the recipe_sweep tool
+# (tests/agents/recipe_sweep.c: every recipe, its grid's first parameter
+# set, on every kernel), then compiles each rewrite it wrote with
+# `nvcc -arch=sm_90 -c` (the FLAGS, and -I the original's folder so its own
+# includes resolve) and the original the same way: a rewrite whose original
+# does not compile alone is n/a.  It prints:
+#   - per recipe: kernels seen, applied, applied and compiles, n/a (the
+#     original does not compile), applied but breaks the build;
+#   - per recipe, the most frequent decline reasons (quoted text and the
+#     kernel's name folded, so one reason is one line);
+#   - files the source model could not read, and any crash or timeout of the
+#     tool (with its stderr kept under OUT/crash/).
+#
+# Usage: scripts/recipe_sweep.sh [OPTIONS] DIR [-- FLAGS]
+#        scripts/recipe_sweep.sh [--top N] --summary ROWS.tsv...
+#   FLAGS reach nvcc (e.g. -I /tmp/corpus/cuda-samples/Common -std=c++17).
+#   --summary prints the tables again from earlier sweeps' rows, summed
+#   (several corpora in one table).
+# Options:
+#   --tool PATH     the recipe_sweep binary (default build/tests/agents/recipe_sweep)
+#   --out DIR       where rewrites, nvcc logs and rows go (default ./recipe-sweep-out)
+#   --no-nvcc       skip the compiles (the compile columns read '-')
+#   --top N         decline reasons shown per recipe (default 3)
+# Environment: NVCC (default nvcc), RECIPE_SWEEP_TIMEOUT (seconds per
+# command, default 300).
+# The rows stay in OUT/rows.tsv: file, kernel, recipe, params, status,
+# detail, original compiles, rewrite compiles.
+# Exit status: 0 when the sweep ran (whatever it found), 2 on setup errors.
+set -u
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tool=$root/build/tests/agents/recipe_sweep
+out=$PWD/recipe-sweep-out
+nvcc=${NVCC:-nvcc}
+tlimit=${RECIPE_SWEEP_TIMEOUT:-300}
+no_nvcc=0 top=3
+
+die() { echo "recipe_sweep: error: $*" >&2; exit 2; }
+
+dir="" flags=() summary=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tool) [ $# -ge 2 ] || die "--tool needs a path"; tool=$2; shift 2 ;;
+    --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
+    --no-nvcc) no_nvcc=1; shift ;;
+    --top) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--top needs a positive number"
+           top=$2; shift 2 ;;
+    --summary) shift; summary=("$@"); break ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --) shift; flags=("$@"); break ;;
+    -*) die "unknown option '$1' (see --help)" ;;
+    *) [ -z "$dir" ] || die "one DIR only"; dir=$1; shift ;;
+  esac
+done
+# --- summary --------------------------------------------------------------------------
+# summarize ROWS TITLE: the tables from a rows file.
+summarize() {
+  local rows=$1
+  echo "## Recipes on $2"
+  echo
+  awk -F'\t' '
+    $5 == "scan-error" { scanerr++ }
+    $5 == "crash" || $5 == "timeout" { bad++ }
+    $2 != "-" { files[$1] = 1; kern[$1 "\t" $2] = 1 }
+    END {
+      for (f in files) nf++
+      for (k in kern) nk++
+      printf "%d files with kernels, %d kernels; %d files the source model could not read; %d crashes or timeouts\n",
+        nf, nk, scanerr, bad
+    }' "$rows"
+  echo
+  echo "| recipe | kernels seen | applied | applied, compiles | n/a (original does not compile) | applied, breaks the build |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  awk -F'\t' '
+    $3 != "-" {
+      if (!($3 in seen)) order[++n] = $3
+      seen[$3]++
+      if ($5 == "applied") {
+        app[$3]++
+        if ($7 == "fails") na[$3]++
+        else if ($8 == "ok") ok[$3]++
+        else if ($8 == "fails") brk[$3]++
+      }
+    }
+    END {
+      for (i = 1; i <= n; i++) {
+        r = order[i]
+        printf "| %s | %d | %d | %d | %d | %d |\n", r, seen[r], app[r], ok[r], na[r], brk[r]
+        ts += seen[r]; ta += app[r]; to += ok[r]; tn += na[r]; tb += brk[r]
+      }
+      printf "| **all** | %d | %d | %d | %d | %d |\n", ts, ta, to, tn, tb
+    }' "$rows"
+  awk -F'\t' '$5 == "applied" && $8 == "-" { n++ } END { exit !n }' "$rows" &&
+    echo && echo "(some rewrites were not compiled: --no-nvcc)"
+  echo
+  echo "## Decline reasons (top $top per recipe)"
+  echo
+  echo "| recipe | count | reason |"
+  echo "| --- | ---: | --- |"
+  # one reason, whatever the kernel: its name becomes K, quoted text '*'
+  # (by hand, not gsub: mawk has no word boundaries)
+  awk -F'\t' -v OFS='\t' '
+    function word(c) { return c ~ /[A-Za-z0-9_]/ }
+    $5 == "declined" {
+      w = $6; k = $2; o = ""
+      while ((i = index(w, k)) > 0) {
+        pre = substr(w, 1, i - 1); post = substr(w, i + length(k))
+        # not in "the kernel" (a kernel named kernel)
+        if (!word(substr(pre, length(pre), 1)) && !word(substr(post, 1, 1)) && pre !~ /the $/)
+          o = o pre "K"
+        else o = o pre k
+        w = post
+      }
+      w = o w
+      gsub(/(^| )'\''[^'\'']*'\''/, " '\''*'\''", w)
+      sub(/^ /, "", w)
+      print $3, w
+    }' "$rows" | LC_ALL=C sort | uniq -c |
+    awk -v top="$top" '{
+        n = $1; sub(/^ *[0-9]+ /, ""); split($0, a, "\t")
+        print a[1] "\t" n "\t" substr($0, length(a[1]) + 2)
+      }' | LC_ALL=C sort -t$'\t' -k1,1 -k2,2nr |
+    awk -F'\t' -v top="$top" '++c[$1] <= top { printf "| %s | %d | %s |\n", $1, $2, $3 }'
+  echo
+  if grep -qP '\t(scan-error|crash|timeout)\t' "$rows"; then
+    echo "## Files not swept"
+    echo
+    awk -F'\t' '$5 == "scan-error" || $5 == "crash" || $5 == "timeout" { printf "- %s: %s: %s\n", $1, $5, $6 }' "$rows"
+    echo
+  fi
+}
+
+if [ ${#summary[@]} -gt 0 ]; then
+  all=$(mktemp "${TMPDIR:-/tmp}/ka-recipe-sweep-XXXXXX") || die "cannot create a temp file"
+  trap 'rm -f "$all"' EXIT
+  cat "${summary[@]}" >"$all" || die "cannot read ${summary[*]}"
+  summarize "$all" "${summary[*]}"
+  exit 0
+fi
+[ -n "$dir" ] || die "no DIR given (usage: recipe_sweep.sh [OPTIONS] DIR [-- FLAGS])"
+[ -d "$dir" ] || die "'$dir' is not a folder"
+[ -x "$tool" ] || die "no recipe_sweep tool at '$tool' (cmake --build build --target recipe_sweep)"
+[ "$no_nvcc" = 1 ] || command -v "$nvcc" >/dev/null || die "$nvcc not found (or use --no-nvcc)"
+dir=$(cd "$dir" && pwd)
+mkdir -p "$out/rewrites" "$out/nvcc" "$out/crash" || die "cannot create '$out'"
+out=$(cd "$out" && pwd)
+
+# --- the recipes, file by file (relative names: they name the rewrites) --------
+rows=$out/rows.tsv raw=$out/raw.tsv
+: >"$raw"
+mapfile -t files < <(cd "$dir" && find . -type f \( -name '*.cu' -o -name '*.cuh' \) | sed 's|^\./||' |
+  LC_ALL=C sort)
+[ ${#files[@]} -gt 0 ] || die "no .cu or .cuh files under $dir"
+for f in "${files[@]}"; do
+  log=$out/crash/${f//\//+}.log
+  (cd "$dir" && timeout "$tlimit" "$tool" -o "$out/rewrites" "$f") >>"$raw" 2>"$log"
+  rc=$?
+  case $rc in
+    0) rm -f "$log" ;;
+    124) printf '%s\t-\t-\t-\ttimeout\tover %ss\n' "$f" "$tlimit" >>"$raw" ;;
+    *) printf '%s\t-\t-\t-\tcrash\texit %s, see %s\n' "$f" "$rc" "$log" >>"$raw" ;;
+  esac
+done
+
+# --- the compiles -------------------------------------------------------------------
+# compiles FILE LOG INCDIR: 0 when nvcc -arch=sm_90 -c takes FILE (a .cuh as
+# CUDA) with -I INCDIR first (a rewrite lives elsewhere: its original's
+# folder must win over FLAGS' folders, as it does for the original), then
+# the FLAGS; nvcc's output goes to LOG.
+compiles() {
+  local obj=$out/nvcc/obj.o
+  timeout "$tlimit" "$nvcc" -arch=sm_90 -c -x cu -I "$3" "${flags[@]}" "$1" -o "$obj" >"$2" 2>&1
+  local rc=$?
+  rm -f "$obj"
+  [ $rc -eq 0 ]
+}
+declare -A orig_ok=()
+: >"$rows"
+while IFS=$'\t' read -r f k r p st det; do
+  oc=- nc=-
+  if [ "$st" = applied ] && [ "$no_nvcc" = 0 ]; then
+    src=$dir/$f
+    if [ -z "${orig_ok[$f]:-}" ]; then
+      if compiles "$src" "$out/nvcc/${f//\//+}.orig.log" "$(dirname "$src")"; then orig_ok[$f]=ok
+      else orig_ok[$f]=fails; fi
+    fi
+    oc=${orig_ok[$f]}
+    log=$out/nvcc/$(basename "$det" .cu).log
+    if compiles "$det" "$log" "$(dirname "$src")"; then nc=ok; else nc=fails; fi
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$k" "$r" "$p" "$st" "$det" "$oc" "$nc" >>"$rows"
+done <"$raw"
+rm -f "$raw"
+
+summarize "$rows" "$dir"
+echo "rows: $rows; rewrites: $out/rewrites; nvcc logs: $out/nvcc"
+exit 0
