@@ -144,6 +144,7 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 		st->speedup = res->geomean;
 		st->lo = res->lo;
 		st->hi = res->hi;
+		st->roofline = res->roof_mean;
 	}
 	return KA_OK;
 }

@@ -63,6 +63,7 @@ typedef struct ka_opt_step {
 				     * error | unverified */
 	double speedup, lo, hi; /* over the best at that step; 0 when not measured */
 	double total;           /* the best's speedup over the baseline after the step */
+	double roofline;        /* the candidate's mean roofline fraction (bench); 0 when not measured */
 	int accepted, repaired;
 	char error[256]; /* first error line, or "" */
 	double seconds;

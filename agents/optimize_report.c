@@ -99,6 +99,7 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 		if (st->speedup > 0) {
 			json_object_set_new(o, "speedup", json_real(st->speedup));
 			json_object_set_new(o, "ci", json_pack("[f, f]", st->lo, st->hi));
+			json_object_set_new(o, "roofline", json_real(st->roofline));
 		} else {
 			json_object_set_new(o, "speedup", json_null());
 		}

@@ -74,7 +74,7 @@ for run in $(seq "${RUN_FROM:-1}" "$runs_todo"); do
 			if [ "$accepted" -gt 1 ]; then
 				"$kc" bench "bench/tasks/$t" --candidate "$d/best.cu" --configs visible --json > "$d.best.json" 2>> "$d.log"
 			fi
-			if [ -z "${SUITE_JSON:-}" ] && [ ! -s "$out/expert-$t.json" ]; then
+			if ! grep -q "\"task\": *\"$t\"" "${SUITE_JSON:-/dev/null}" 2>/dev/null && [ ! -s "$out/expert-$t.json" ]; then
 				"$kc" bench "bench/tasks/$t" --candidate "bench/tasks/$t/expert.cu" --configs visible --json \
 					> "$out/expert-$t.json" 2>> "$d.log"
 			fi
@@ -91,15 +91,16 @@ def load(p):
             return json.load(f)
     except (OSError, ValueError):
         return None
-expert = {}
+expert, eroof = {}, {}
 s = load(suite) if suite else None
-for r in (s or {}).get("tasks", []):
-    if r.get("speedup") and r["speedup"].get("geomean"):
-        expert[r["task"]] = r["speedup"]["geomean"]
 for t in tasks:
     e = load(os.path.join(out, "expert-%s.json" % t))
-    if t not in expert and e and e.get("speedup") and e["speedup"].get("geomean"):
-        expert[t] = e["speedup"]["geomean"]
+    if e:
+        (s or {}).setdefault("tasks", []).append(e)
+for r in (s or {}).get("tasks", []):
+    if r.get("task") in tasks and r.get("speedup") and r["speedup"].get("geomean"):
+        expert.setdefault(r["task"], r["speedup"]["geomean"])
+        eroof.setdefault(r["task"], r.get("roofline_fraction_mean"))
 f = lambda x, n=3: "-" if x is None else ("%." + str(n) + "f") % x
 rows, logs = [], {}
 for run in range(1, runs + 1):
@@ -107,7 +108,7 @@ for run in range(1, runs + 1):
         d = os.path.join(out, "run%d" % run, t)
         tr = load(os.path.join(d, "trajectory.json"))
         if not tr:
-            rows.append("| %d | %s | failed | | | | | | | |" % (run, t))
+            rows.append("| %d | %s | %s | | | | | | | | |" % (run, t, "not run" if not os.path.isdir(d) else "failed"))
             continue
         acc = [s for s in tr["steps"] if s["accepted"]]
         benched = sum(1 for s in tr["steps"] if s["outcome"] not in ("declined", "known"))
@@ -115,7 +116,7 @@ for run in range(1, runs + 1):
         how = "-"
         if len(acc) == 1 and acc[0].get("speedup"):
             sp, ci, how = acc[0]["speedup"], acc[0]["ci"], "step"
-            ok, roof = True, None   # acceptance required every unseen config correct
+            ok, roof = True, acc[0].get("roofline")   # acceptance required every unseen config correct
         elif best and best.get("speedup"):
             sp, ci, how = best["speedup"]["geomean"], best["speedup"]["ci95"], "bench"
             ok = best["correct"]["unseen"][0] == best["correct"]["unseen"][1]
@@ -123,22 +124,34 @@ for run in range(1, runs + 1):
         else:
             sp, ci, ok, roof = (1.0, None, None, None) if not acc else (None, None, None, None)
         ex = expert.get(t)
+        if roof is None and sp and ex and eroof.get(t):
+            roof, rhow = eroof[t] * sp / ex, "~"   # the expert's, scaled by the time ratio
+        else:
+            rhow = ""
         secs = open(d + ".seconds").read().strip() if os.path.exists(d + ".seconds") else "0"
         names = "; ".join(s["strategy"] + (" " + s["params"] if s["params"] else "") for s in acc) or "-"
         logs.setdefault(run, []).append(sp if sp else 1.0)
-        rows.append("| %d | %s | %s %s (%s) | %s | %s | %s | %d | %d | %.1f | %s |" % (
+        rows.append("| %d | %s | %s %s (%s) | %s | %s | %s | %s%s | %d | %d | %.1f | %s |" % (
             run, t, f(sp), "[%s, %s]" % (f(ci[0]), f(ci[1])) if ci else "", how,
             "-" if ok is None else "yes" if ok else "NO", f(ex, 2),
-            f(sp / ex if sp and ex else None, 2), benched, len(tr["steps"]), int(secs) / 60, names))
+            f(sp / ex if sp and ex else None, 2), rhow, f(roof, 2), benched, len(tr["steps"]),
+            int(secs) / 60, names))
 with open(os.path.join(out, "OPTIMIZE.md"), "w") as fo:
     fo.write("# kcheck optimize --offline (%s)\n\n" % time.strftime("%Y-%m-%d %H:%MZ", time.gmtime()))
-    fo.write("| run | task | best/baseline [95% CI] (how) | unseen correct | expert/baseline | of expert | steps benched | steps | minutes | accepted |\n")
-    fo.write("|---|---|---|---|---|---|---|---|---|---|\n")
+    fo.write("| run | task | best/baseline [95% CI] (how) | unseen correct | expert/baseline | of expert | of roofline | steps benched | steps | minutes | accepted |\n")
+    fo.write("|---|---|---|---|---|---|---|---|---|---|---|\n")
     fo.write("\n".join(rows) + "\n")
+    geo = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
+    clip = lambda x: min(8.0, max(1.0 / 8, x))
+    fo.write("\n(how: `step` the accepted step's own bench run against the baseline, `bench` a fresh run of best.cu; "
+             "of roofline: `~` the expert's roofline fraction scaled by the time ratio, else measured; "
+             "steps benched: those that cost a bench run, not declined or known)\n")
     for run, v in sorted(logs.items()):
-        fo.write("\nRun %d: geomean best/baseline over %d tasks: %.3f\n" % (run, len(v), math.exp(sum(math.log(x) for x in v) / len(v))))
-    if expert:
-        fo.write("Expert/baseline geomean over the same tasks: %.3f\n" % math.exp(sum(math.log(expert[t]) for t in tasks if t in expert) / max(1, sum(1 for t in tasks if t in expert))))
+        fo.write("\nRun %d: geomean best/baseline over %d tasks: %.3f (clipped to [1/8, 8] as the suite score: %.3f)\n" % (
+            run, len(v), geo(v), geo([clip(x) for x in v])))
+    ev = [expert[t] for t in tasks if t in expert]
+    if ev:
+        fo.write("Expert/baseline geomean over %d tasks: %.3f (clipped: %.3f)\n" % (len(ev), geo(ev), geo([clip(x) for x in ev])))
 print(open(os.path.join(out, "OPTIMIZE.md")).read())
 EOF
 exit $status
