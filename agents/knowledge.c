@@ -273,6 +273,23 @@ static int migrate(ka_kdb *k)
 	return kdb_commit(k);
 }
 
+/* PRAGMA journal_mode = WAL, waiting out another process that holds the
+ * file: switching a new file to WAL takes an exclusive lock, and SQLite
+ * answers SQLITE_BUSY at once there instead of calling the busy handler
+ * (two runs that create one DB together: one of them failed with
+ * "database is locked").  Up to the busy timeout, 10 s. */
+static int set_wal(sqlite3 *db)
+{
+	int rc = SQLITE_BUSY;
+	for (int i = 0; i < 400; i++) {
+		rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		sqlite3_sleep(25);
+	}
+	return rc;
+}
+
 int ka_kdb_open(ka_kdb **out, const char *path, int flags)
 {
 	char def[4096];
@@ -309,9 +326,8 @@ int ka_kdb_open(ka_kdb **out, const char *path, int flags)
 	sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	/* WAL: readers never block the writer; synchronous=FULL: a commit that
 	 * returned is on disk, whatever happens to the process next. */
-	if (!k->readonly &&
-	    (sqlite3_exec(k->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
-	     sqlite3_exec(k->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK)) {
+	if (!k->readonly && (set_wal(k->db) != SQLITE_OK || sqlite3_exec(k->db, "PRAGMA synchronous = FULL",
+									 NULL, NULL, NULL) != SQLITE_OK)) {
 		rc = kdb_fail(k, "cannot set the journal mode");
 		goto out;
 	}
