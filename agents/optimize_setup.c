@@ -148,10 +148,11 @@ int ka_opt_setup(ka_opt_loop *L)
 	snprintf(L->arch, sizeof L->arch, "%s", o->arch ? o->arch : KA_ARCH_DEFAULT);
 	/* the bench builds with nvcc, and the recipes' shuffles assume 32 lanes */
 	if (strncmp(L->arch, "sm_", 3))
-		return ka_error_set(KA_EINPUT,
-				    "kcheck optimize targets NVIDIA GPUs (sm_*), not %s: the bench builds with "
-				    "nvcc and the recipes assume 32-lane warps",
-				    L->arch);
+		return ka_error_set(
+			KA_EINPUT,
+			"kcheck optimize targets NVIDIA GPUs (sm_*), not %s: the bench builds with "
+			"nvcc and the recipes assume 32-lane warps",
+			L->arch);
 	char bp[1300];
 	size_t n;
 	if (snprintf(bp, sizeof bp, "%s/baseline.cu", L->spec.dir) >= (int)sizeof bp)
