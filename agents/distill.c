@@ -95,28 +95,6 @@ int ka_distill_extract(const char *reply, char **text)
 	return KA_OK;
 }
 
-/* Load and check one rule text as a rule file; the loader's first problem
- * becomes the one-line message. */
-static int parse_one(const char *text, ka_ruleset **out)
-{
-	ka_ruleset *rs = NULL;
-	int rc = ka_ruleset_new(&rs);
-	if (rc == KA_OK)
-		rc = ka_ruleset_add_text(rs, "rule file", text, strlen(text), 0, 0);
-	if (rc == KA_OK)
-		rc = ka_ruleset_check(rs);
-	if (rc != KA_OK && rs && *ka_ruleset_errors(rs)) {
-		const char *e = ka_ruleset_errors(rs);
-		rc = ka_error_set(KA_EINPUT, "%.*s", (int)strcspn(e, "\n"), e);
-	}
-	if (rc != KA_OK) {
-		ka_ruleset_free(rs);
-		return rc;
-	}
-	*out = rs;
-	return KA_OK;
-}
-
 static int id_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '-' || c == '_';
@@ -286,7 +264,7 @@ int ka_distill_store(ka_kdb *db, const char *reply, const ka_distill_win *w, cha
 		id[0] = '\0';
 	int rc = ka_distill_extract(reply, &text);
 	if (rc == KA_OK)
-		rc = parse_one(text, &rs);
+		rc = ka_kdb_parse_rule("rule file", text, &rs);
 	if (rc == KA_OK)
 		rc = pick_id(db, ka_ruleset_at(rs, 0)->id, new_id, sizeof new_id);
 	if (rc == KA_OK)
@@ -294,7 +272,7 @@ int ka_distill_store(ka_kdb *db, const char *reply, const ka_distill_win *w, cha
 	ka_ruleset_free(rs);
 	rs = NULL;
 	if (rc == KA_OK)
-		rc = parse_one(adapted, &rs);
+		rc = ka_kdb_parse_rule("rule file", adapted, &rs);
 	if (rc == KA_OK) {
 		const ka_rule *r = ka_ruleset_at(rs, 0);
 		if (strcmp(r->id, new_id) != 0 || r->status != KA_STATUS_CANDIDATE || r->fix)

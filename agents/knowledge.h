@@ -57,6 +57,10 @@ const char *ka_kdb_path(const ka_kdb *db);
  * left alone; a rule's status comes from its file's `status:` field
  * (default stable).  Learned rules (added below) are not touched. */
 int ka_kdb_sync_rules(ka_kdb *db, const ka_ruleset *rs);
+/* Parse and check one rule file's text as `kcheck rules test` loads it
+ * (name: what its messages call it): *out the one-rule set (caller frees
+ * it with ka_ruleset_free), or the loader's first problem as the error. */
+int ka_kdb_parse_rule(const char *name, const char *text, ka_ruleset **out);
 /* Add or replace a learned rule: its Markdown rule file text and a status
  * ("candidate" for a rule distilled from one win).  The id is read from
  * the text's front matter when id is NULL. */

@@ -83,17 +83,17 @@ out:
 	return kdb_commit(k);
 }
 
-/* Parse and check a rule text as `kcheck rules test` would load it. */
-static int parse_rule(const char *text, ka_ruleset **out)
+int ka_kdb_parse_rule(const char *name, const char *text, ka_ruleset **out)
 {
 	ka_ruleset *rs = NULL;
+	*out = NULL;
 	int rc = ka_ruleset_new(&rs);
 	if (rc == KA_OK)
-		rc = ka_ruleset_add_text(rs, "learned rule", text, strlen(text), 0, 0);
+		rc = ka_ruleset_add_text(rs, name, text, strlen(text), 0, 0);
 	if (rc == KA_OK)
 		rc = ka_ruleset_check(rs);
 	if (rc == KA_OK && ka_ruleset_count(rs) != 1)
-		rc = ka_error_set(KA_EINPUT, "learned rule: expected one rule");
+		rc = ka_error_set(KA_EINPUT, "%s: expected one rule", name);
 	if (rc != KA_OK && rs && *ka_ruleset_errors(rs)) {
 		const char *e = ka_ruleset_errors(rs);
 		rc = ka_error_set(KA_EINPUT, "%.*s", (int)strcspn(e, "\n"), e);
@@ -131,7 +131,7 @@ int kdb_put_learned(ka_kdb *k, const char *id, const char *text, const char *sta
 		return ka_error_set(KA_EINPUT,
 				    "unknown rule status '%s' (stable, preview, candidate, retired)",
 				    status ? status : "");
-	int rc = parse_rule(text, &rs);
+	int rc = ka_kdb_parse_rule("learned rule", text, &rs);
 	if (rc != KA_OK)
 		return rc;
 	const ka_rule *r = ka_ruleset_at(rs, 0);
@@ -167,7 +167,7 @@ int ka_kdb_add_learned(ka_kdb *k, const char *text, const struct ka_kdb_evidence
 {
 	ka_ruleset *rs = NULL;
 	char id[256], origin[16];
-	int rc = parse_rule(text, &rs);
+	int rc = ka_kdb_parse_rule("learned rule", text, &rs);
 	if (rc != KA_OK)
 		return rc;
 	snprintf(id, sizeof id, "%s", ka_ruleset_at(rs, 0)->id);

@@ -56,26 +56,33 @@ int ka_opt_learned_hints(ka_opt_loop *L, const char *kernel, ka_opt_step *st, ka
 	return n;
 }
 
+/* One evidence row: the step's outcome for rule (verified: the bench's
+ * verdict; otherwise, a candidate that did not build, "error"). */
+static void file_evidence(ka_opt_loop *L, const char *rule, const ka_opt_step *st, const ka_bench_result *res,
+			  int verified)
+{
+	ka_kdb_evidence e = {.rule = rule,
+			     .fix = st->strategy,
+			     .task = L->spec.name,
+			     .kernel_hash = st->hash,
+			     .gpu = res->device,
+			     .arch = L->arch,
+			     .speedup = st->speedup,
+			     .ci_low = st->lo,
+			     .ci_high = st->hi,
+			     .verdict = verified ? res->verdict : "error"};
+	if (ka_kdb_add_evidence(L->db, &e, NULL) && L->o->progress)
+		fprintf(L->o->progress, "kcheck: warning: evidence for %s not recorded: %s\n", rule,
+			ka_error_last());
+}
+
 /* The step's outcome as evidence for each learned rule in its prompt. */
 static void learned_evidence(ka_opt_loop *L, const ka_opt_step *st, const ka_bench_result *res, int verified)
 {
 	char ids[sizeof st->learned];
 	snprintf(ids, sizeof ids, "%s", st->learned);
-	for (char *save = NULL, *id = strtok_r(ids, " ", &save); id; id = strtok_r(NULL, " ", &save)) {
-		ka_kdb_evidence e = {.rule = id,
-				     .fix = st->strategy,
-				     .task = L->spec.name,
-				     .kernel_hash = st->hash,
-				     .gpu = res->device,
-				     .arch = L->arch,
-				     .speedup = st->speedup,
-				     .ci_low = st->lo,
-				     .ci_high = st->hi,
-				     .verdict = verified ? res->verdict : "error"};
-		if (ka_kdb_add_evidence(L->db, &e, NULL) && L->o->progress)
-			fprintf(L->o->progress, "kcheck: warning: evidence for %s not recorded: %s\n", id,
-				ka_error_last());
-	}
+	for (char *save = NULL, *id = strtok_r(ids, " ", &save); id; id = strtok_r(NULL, " ", &save))
+		file_evidence(L, id, st, res, verified);
 }
 
 void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *st, const ka_bench_result *res,
@@ -83,26 +90,13 @@ void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *s
 {
 	if (!L->db || L->o->compile_only)
 		return;
-	/* a known step was not benched: no verdict, only its trajectory row */
 	/* verified: the bench ran it (knowledge.h); a candidate that did not
-	 * build is filed as an error, which the standing does not count */
+	 * build is filed as an error, which the standing does not count; a
+	 * known step was not benched: only its trajectory row */
 	int verified = !strcmp(st->outcome, "faster") || !strcmp(st->outcome, "same") ||
 		       !strcmp(st->outcome, "slower") || !strcmp(st->outcome, "incorrect");
-	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error"))) {
-		ka_kdb_evidence e = {.rule = c->rule,
-				     .fix = st->strategy,
-				     .task = L->spec.name,
-				     .kernel_hash = st->hash,
-				     .gpu = res->device,
-				     .arch = L->arch,
-				     .speedup = st->speedup,
-				     .ci_low = st->lo,
-				     .ci_high = st->hi,
-				     .verdict = verified ? res->verdict : "error"};
-		if (ka_kdb_add_evidence(L->db, &e, NULL) && L->o->progress)
-			fprintf(L->o->progress, "kcheck: warning: evidence not recorded: %s\n",
-				ka_error_last());
-	}
+	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error")))
+		file_evidence(L, c->rule, st, res, verified);
 	if (verified || !strcmp(st->outcome, "compile_error"))
 		learned_evidence(L, st, res, verified);
 	if (st->accepted) {
