@@ -1,6 +1,5 @@
 /* agents/recipe_blockscan.c: the shuffle-block-scan recipe (rule
- * div-interleaved-reduction, which reports this loop as an interleaved
- * tree).  A block scan done Hillis-Steele style in shared memory,
+ * sync-block-scan-barriers).  A block scan done Hillis-Steele style in shared memory,
  *     __shared__ unsigned sh[256];
  *     ...
  *     __syncthreads();
@@ -256,7 +255,7 @@ static const char *const bscan_grid[] = {"", NULL};
 const ka_recipe ka_recipe_shuffle_block_scan = {
 	.name = "shuffle-block-scan",
 	.summary = "a Hillis-Steele scan in shared memory -> a warp-shuffle block scan",
-	.rules = "div-interleaved-reduction",
+	.rules = "sync-block-scan-barriers",
 	.grid = bscan_grid,
 	.apply = bscan_apply,
 };

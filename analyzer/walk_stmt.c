@@ -115,6 +115,42 @@ static int cond_has_rem(walk *w, ka_node *n)
 	return 0;
 }
 
+/* 1 when n's index expression subtracts the declaration iv (`i - d`). */
+static int subtracts(ka_node *n, const ka_decl *iv)
+{
+	if (!n)
+		return 0;
+	if (n->kind == KN_BINOP && n->op == OP_SUB && n->nkids == 2) {
+		ka_node *r = walk_strip(n->kids[1]);
+		if (r && r->kind == KN_DECLREF && r->ref == iv)
+			return 1;
+	}
+	for (int i = 0; i < n->nkids; i++)
+		if (subtracts(n->kids[i], iv))
+			return 1;
+	return 0;
+}
+
+/* 1 when the loop body n reads array `name` behind the stride, a[... - iv]:
+ * a Hillis-Steele (Kogge-Stone) scan adds the element d places back, where
+ * a tree reduction adds the one d places ahead; every thread past d works
+ * at every step, so nothing of the interleaved tree's idle lanes applies. */
+static int reads_behind(ka_node *n, const ka_decl *iv, const char *name)
+{
+	if (!n)
+		return 0;
+	if (n->kind == KN_SUBSCRIPT && n->nkids == 2) {
+		ka_node *b = walk_strip(n->kids[0]);
+		if (b && b->kind == KN_DECLREF && b->name && name && !strcmp(b->name, name) &&
+		    subtracts(n->kids[1], iv))
+			return 1;
+	}
+	for (int i = 0; i < n->nkids; i++)
+		if (reads_behind(n->kids[i], iv, name))
+			return 1;
+	return 0;
+}
+
 typedef struct iv_info {
 	ka_decl *iv;
 	ka_node *step_node;
@@ -217,8 +253,9 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 	w->tally.n_loops++;
 	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0)
 		walk_emit_reduction(w, n,
-				    iv->geometric < 0             ? "sequential"
-				    : cond_has_rem(w, n->kids[3]) ? "interleaved"
+				    iv->geometric < 0                                      ? "sequential"
+				    : reads_behind(n->kids[3], iv->iv, lc->shared_written) ? "scan"
+				    : cond_has_rem(w, n->kids[3])                          ? "interleaved"
 								  : "interleaved_index",
 				    iv->iv->name, lc->shared_written);
 }
