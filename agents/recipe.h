@@ -90,7 +90,7 @@ int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, cha
 /* The one-thread-per-element shape (agents/recipe_elementwise.c):
  *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
  * with N a parameter and a BODY that does not use thread ids, barriers,
- * shared memory, return, or assign i.  A recipe that loops
+ * shared memory or inline asm, return, or assign i.  A recipe that loops
  * over the elements declares its own 64-bit loop variable and gives BODY
  * `T i = <element>;` with T as written (const included), so BODY sees the
  * type it had.  KA_OK or KA_RECIPE_DECLINED. */

@@ -19,8 +19,9 @@
  * Both loop on a 64-bit variable of their own and declare the kernel's
  * index inside the loop as it was declared (`const int i = ka_e;`), so the
  * body sees the type it had and a const index is never stepped.  Both
- * decline when the body uses the thread or block ids itself, assigns the
- * index, returns early, or touches shared memory or barriers. */
+ * decline when the body uses the thread or block ids itself (or inline
+ * asm, which may read them), assigns the index, returns early, or touches
+ * shared memory or barriers. */
 #include "agents/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -102,9 +103,10 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	static char sq[16384];
 	if (!ka_csrc_squeeze(t, sh->body_s, sh->body_e, sq, sizeof sq))
 		return ka_recipe_decline(c, "the body is too long");
-	static const char *const banned[] = {"threadIdx",     "blockIdx",   "blockDim",  "gridDim",
-					     "__syncthreads", "__shared__", "return",    "break",
-					     "continue",      "goto",       "__syncwarp"};
+	/* inline asm could read %tid, %ctaid or %laneid, which a loop changes */
+	static const char *const banned[] = {
+		"threadIdx", "blockIdx", "blockDim", "gridDim",    "__syncthreads", "__shared__", "return",
+		"break",     "continue", "goto",     "__syncwarp", "asm",           "__asm__",    "__asm"};
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
 			return ka_recipe_decline(c, "the body uses %s", banned[i]);

@@ -204,6 +204,17 @@ static const decline declines[] = {
 	 "__global__ void k(const float *x, float *y, long long n)\n{\n"
 	 "\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) { i = n - 1 - i; y[i] = x[i]; }\n}\n",
 	 "assigns the index"},
+	/* inline asm may read %laneid or %ctaid, which a loop over the elements changes */
+	{"grid-stride",
+	 "__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	 "\tif (i < n) {\n\t\tunsigned l;\n\t\tasm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));\n\t\ty[i] = l;\n\t}\n}\n"
+	 "void go(float *y, int n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
+	 "the body uses asm"},
+	{"vectorize",
+	 "__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	 "\tif (i < n) {\n\t\tunsigned c;\n\t\tasm volatile(\"mov.u32 %0, %%ctaid.x;\" : \"=r\"(c));\n\t\ty[i] = c;\n\t}\n}\n"
+	 "void go(float *y, int n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
+	 "the body uses asm"},
 	/* no element-wise float pointer: y[i + 1] */
 	{"vectorize",
 	 "__global__ void k(const float *x, float *y, long long n)\n{\n"
