@@ -264,18 +264,15 @@ int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_
 	return rc ? ka_error_set(rc, "recipe: the candidate is too large") : KA_OK;
 }
 
-/* 1 when the name at `at` is declared there: `__global__ ... name(...);`. */
-static int is_kernel_decl(const char *t, size_t len, size_t at, size_t name_len)
+/* 1 when the name at `at` is followed by '(': a declarator (`__global__
+ * void k(...);`, or a host function of the same name, llm.c's launchers)
+ * or a call.  A kernel cannot be called without <<<>>>, so a call names
+ * another function of that name; the kernel's address is never followed
+ * by '(' (`&k,`, `(void *)k)`, `= k;`, `k<T>`). */
+static int declarator_or_call(const char *t, size_t len, size_t at, size_t name_len)
 {
-	size_t b = at;
-	while (b > 0 && t[b - 1] != ';' && t[b - 1] != '{' && t[b - 1] != '}')
-		b--;
 	size_t p = ka_csrc_skip_blank(t, len, at + name_len);
-	if (!ka_csrc_has_word(t, b, at, "__global__") || p >= len || t[p] != '(')
-		return 0;
-	size_t c = ka_csrc_match(t, len, p);
-	p = c == (size_t)-1 ? len : ka_csrc_skip_blank(t, len, c + 1);
-	return p < len && t[p] == ';';
+	return p < len && t[p] == '(';
 }
 
 int ka_recipe_launches_known(ka_recipe_ctx *c)
@@ -285,7 +282,7 @@ int ka_recipe_launches_known(ka_recipe_ctx *c)
 	size_t n = strlen(name);
 	for (size_t at = ka_csrc_find_word_pp(t, 0, m->len, name); at != (size_t)-1;
 	     at = ka_csrc_find_word_pp(t, at + n, m->len, name)) {
-		int known = is_kernel_decl(t, m->len, at, n);
+		int known = declarator_or_call(t, m->len, at, n);
 		for (int i = 0; i < m->nkernels && !known; i++)
 			known = m->k[i].name_at == at;
 		for (int i = 0; i < m->nlaunches && !known; i++)

@@ -140,8 +140,10 @@ int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text);
 int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_buf *out);
 void ka_recipe_edits_free(ka_recipe_edits *ed);
 /* KA_OK when every occurrence of the kernel's name in the file (macro
- * bodies included) is its definition, a declaration or a launch in the
- * source model, so that rewriting the model's launches rewrites them all;
+ * bodies included) is its definition, a launch in the source model, or
+ * followed by '(' (a declaration, or a host function of the same name
+ * defined or called: a kernel is never called without <<<>>>), so that
+ * rewriting the model's launches rewrites them all;
  * else KA_RECIPE_DECLINED with the line.  Every recipe that changes what a
  * kernel's launches must be, or proves something from them, calls it
  * (ka_recipe_relaunch does). */

@@ -612,6 +612,15 @@ static void test_unseen_launches(void **st)
 		fail_msg("declined: %s", why);
 	assert_non_null(strstr(out, "k<<<(unsigned)("));
 	free(out);
+	/* a host launcher of the same name, defined and called (llm.c's dev/cuda) */
+	static const char host[] = EW_K "void k(float *y, const float *x, int n, int bs)\n"
+					"{\n\tk<<<(n + 255) / 256, 256>>>(y, x, n);\n}\n"
+					"void run(float *y, const float *x) { k(y, x, 1000, 256); }\n";
+	if (ka_recipe_apply("grid-stride", host, strlen(host), "k", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k<<<(unsigned)("));
+	assert_non_null(strstr(out, "k(y, x, 1000, 256);"));
+	free(out);
 }
 
 /* `if (i >= n) return; { a; } b;`: the loop a recipe writes around the
