@@ -188,6 +188,47 @@ static int split_tid_decl(const char *sq, ka_recipe_tid *d, char *rhs, size_t rc
 	return index_type(d->base);
 }
 
+/* Every `from` in s (not right after an identifier character) becomes to,
+ * which is no longer. */
+static void replace_all(char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to);
+	for (char *p = s; (p = strstr(p, from));) {
+		if (p > s && ident_char(p[-1])) {
+			p++;
+			continue;
+		}
+		memcpy(p, to, tl);
+		memmove(p + tl, p + fl, strlen(p + fl) + 1);
+		p += tl;
+	}
+}
+
+/* The index's terms without functional casts (ggml's int64_t(blockDim.x),
+ * static_cast<size_t>(blockIdx.x)) or parentheses around their product:
+ * the same sum, as C-style casts are (ka_recipe_drop_casts). */
+static void plain_terms(char *rhs, char axis)
+{
+	static const char *const terms[] = {"blockIdx", "blockDim", "threadIdx"};
+	static const char *const casts[] = {"int",     "unsigned", "uint",      "long",    "size_t",
+					    "int64_t", "uint64_t", "ptrdiff_t", "int32_t", "uint32_t"};
+	char from[80], to[40];
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(to, sizeof to, "%s.%c", terms[i], axis);
+		for (size_t c = 0; c < sizeof casts / sizeof casts[0]; c++) {
+			snprintf(from, sizeof from, "%s(%s)", casts[c], to);
+			replace_all(rhs, from, to);
+			snprintf(from, sizeof from, "static_cast<%s>(%s)", casts[c], to);
+			replace_all(rhs, from, to);
+		}
+	}
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(to, sizeof to, "%s.%c*%s.%c", terms[i], axis, terms[1 - i], axis);
+		snprintf(from, sizeof from, "(%s)", to);
+		replace_all(rhs, from, to);
+	}
+}
+
 int ka_recipe_tid_decl(const char *t, size_t s, size_t e, char axis, ka_recipe_tid *d)
 {
 	char forms[4][64];
@@ -199,6 +240,7 @@ int ka_recipe_tid_decl(const char *t, size_t s, size_t e, char axis, ka_recipe_t
 	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq) || !split_tid_decl(sq, d, rhs, sizeof rhs))
 		return 0;
 	ka_recipe_drop_casts(rhs);
+	plain_terms(rhs, axis);
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
 		if (!strcmp(rhs, forms[i]))
 			return 1;

@@ -779,6 +779,13 @@ static void test_index_types(void **st)
 		 "long long int"},
 		{"int const i = blockIdx.x * blockDim.x + threadIdx.x;", "i", "int const", "int"},
 		{"std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;", "i", "std::size_t", "std::size_t"},
+		/* functional casts, and the product in parentheses */
+		{"const int64_t i = int64_t(blockDim.x)*blockIdx.x + threadIdx.x;", "i", "const int64_t",
+		 "int64_t"},
+		{"size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;", "i", "size_t",
+		 "size_t"},
+		{"int i = (blockIdx.x * blockDim.x) + threadIdx.x;", "i", "int", "int"},
+		{"int i = threadIdx.x + (blockDim.x * blockIdx.x);", "i", "int", "int"},
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		ka_recipe_tid d;
@@ -801,6 +808,10 @@ static void test_index_types(void **st)
 		"const i = blockIdx.x * blockDim.x + threadIdx.x;",
 		"int i = blockIdx.x * blockDim.x + threadIdx.y;",
 		"i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;",
+		"int i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;",
+		"int i = uint8_t(blockIdx.x) * blockDim.x + threadIdx.x;",
+		"int i = myint(blockIdx.x) * blockDim.x + threadIdx.x;",
 	};
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
 		ka_recipe_tid d;
