@@ -84,6 +84,13 @@ int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...)
 	return KA_RECIPE_DECLINED;
 }
 
+void ka_recipe_unused_name(const ka_recipe_ctx *c, const char *stem, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s", stem);
+	for (int n = 1; ka_csrc_has_word(c->m->text, c->k->start, c->k->body_close, out); n++)
+		snprintf(out, cap, "%s%d", stem, n);
+}
+
 int ka_recipe_pure_function(const char *name, size_t n)
 {
 	static const char *const fns[] = {
@@ -132,6 +139,114 @@ void ka_recipe_drop_casts(char *s)
 			memmove(p, p + strlen(casts[i]), strlen(p + strlen(casts[i])) + 1);
 }
 
+/* 1 when base (a type without const, blanks squeezed) is an integer type
+ * a global thread index may have: no narrower than the 32-bit product
+ * blockIdx * blockDim it is computed from.  The whole text must match one
+ * entry, so "unsigned int" is never read as "unsigned" and a name. */
+static int index_type(const char *base)
+{
+	static const char types[] = "|int|signed int|unsigned|unsigned int|uint|long|long int|unsigned long"
+				    "|unsigned long int|long long|long long int|unsigned long long"
+				    "|unsigned long long int|size_t|std::size_t|ptrdiff_t|int32_t|uint32_t"
+				    "|int64_t|uint64_t|";
+	char key[72];
+	snprintf(key, sizeof key, "|%s|", base);
+	return base[0] && !strchr(base, '|') && strstr(types, key) != NULL;
+}
+
+static int ident_char(char c)
+{
+	return c == '_' || isalnum((unsigned char)c);
+}
+
+/* "T v=E;" (squeezed) into d and rhs: 1 when T is an index type. */
+static int split_tid_decl(const char *sq, ka_recipe_tid *d, char *rhs, size_t rcap)
+{
+	const char *eq = strchr(sq, '='), *v = eq;
+	if (!eq || eq[1] == '=')
+		return 0;
+	while (v > sq && ident_char(v[-1]))
+		v--;
+	size_t tl = (size_t)(v - sq);
+	if (v == eq || tl < 2 || v[-1] != ' ' || isdigit((unsigned char)*v) || tl >= sizeof d->type ||
+	    (size_t)(eq - v) >= sizeof d->var)
+		return 0;
+	snprintf(d->var, sizeof d->var, "%.*s", (int)(eq - v), v);
+	snprintf(d->type, sizeof d->type, "%.*s", (int)(tl - 1), sq);
+	if (index_type(d->var)) /* "unsigned int=": no name */
+		return 0;
+	d->base[0] = 0;
+	/* the words of T but const, in their order */
+	for (const char *w = d->type; *w;) {
+		size_t n = strcspn(w, " ");
+		if (!(n == 5 && !strncmp(w, "const", 5)))
+			snprintf(d->base + strlen(d->base), sizeof d->base - strlen(d->base), "%s%.*s",
+				 d->base[0] ? " " : "", (int)n, w);
+		w += n + (w[n] == ' ');
+	}
+	snprintf(rhs, rcap, "%s", eq + 1);
+	return index_type(d->base);
+}
+
+/* Every `from` in s (not right after an identifier character) becomes to,
+ * which is no longer. */
+static void replace_all(char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to);
+	for (char *p = s; (p = strstr(p, from));) {
+		if (p > s && ident_char(p[-1])) {
+			p++;
+			continue;
+		}
+		memcpy(p, to, tl);
+		memmove(p + tl, p + fl, strlen(p + fl) + 1);
+		p += tl;
+	}
+}
+
+/* The index's terms without functional casts (ggml's int64_t(blockDim.x),
+ * static_cast<size_t>(blockIdx.x)) or parentheses around their product:
+ * the same sum, as C-style casts are (ka_recipe_drop_casts). */
+static void plain_terms(char *rhs, char axis)
+{
+	static const char *const terms[] = {"blockIdx", "blockDim", "threadIdx"};
+	static const char *const casts[] = {"int",     "unsigned", "uint",      "long",    "size_t",
+					    "int64_t", "uint64_t", "ptrdiff_t", "int32_t", "uint32_t"};
+	char from[80], to[40];
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(to, sizeof to, "%s.%c", terms[i], axis);
+		for (size_t c = 0; c < sizeof casts / sizeof casts[0]; c++) {
+			snprintf(from, sizeof from, "%s(%s)", casts[c], to);
+			replace_all(rhs, from, to);
+			snprintf(from, sizeof from, "static_cast<%s>(%s)", casts[c], to);
+			replace_all(rhs, from, to);
+		}
+	}
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(to, sizeof to, "%s.%c*%s.%c", terms[i], axis, terms[1 - i], axis);
+		snprintf(from, sizeof from, "(%s)", to);
+		replace_all(rhs, from, to);
+	}
+}
+
+int ka_recipe_tid_decl(const char *t, size_t s, size_t e, char axis, ka_recipe_tid *d)
+{
+	char forms[4][64];
+	snprintf(forms[0], sizeof forms[0], "blockIdx.%c*blockDim.%c+threadIdx.%c;", axis, axis, axis);
+	snprintf(forms[1], sizeof forms[1], "blockDim.%c*blockIdx.%c+threadIdx.%c;", axis, axis, axis);
+	snprintf(forms[2], sizeof forms[2], "threadIdx.%c+blockIdx.%c*blockDim.%c;", axis, axis, axis);
+	snprintf(forms[3], sizeof forms[3], "threadIdx.%c+blockDim.%c*blockIdx.%c;", axis, axis, axis);
+	char sq[256], rhs[200];
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq) || !split_tid_decl(sq, d, rhs, sizeof rhs))
+		return 0;
+	ka_recipe_drop_casts(rhs);
+	plain_terms(rhs, axis);
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+		if (!strcmp(rhs, forms[i]))
+			return 1;
+	return 0;
+}
+
 int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap)
 {
 	return ka_recipe_is_tid_decl_axis(t, s, e, 'x', var, cap);
@@ -139,38 +254,11 @@ int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t c
 
 int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap)
 {
-	char forms[4][64];
-	snprintf(forms[0], sizeof forms[0], "blockIdx.%c*blockDim.%c+threadIdx.%c;", axis, axis, axis);
-	snprintf(forms[1], sizeof forms[1], "blockDim.%c*blockIdx.%c+threadIdx.%c;", axis, axis, axis);
-	snprintf(forms[2], sizeof forms[2], "threadIdx.%c+blockIdx.%c*blockDim.%c;", axis, axis, axis);
-	snprintf(forms[3], sizeof forms[3], "threadIdx.%c+blockDim.%c*blockIdx.%c;", axis, axis, axis);
-	static const char *const types[] = {"long long ", "int ",         "size_t ",
-					    "int64_t ",   "unsigned ",    "const long long ",
-					    "const int ", "unsigned int "};
-	char sq[256];
-	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+	ka_recipe_tid d;
+	if (!ka_recipe_tid_decl(t, s, e, axis, &d) || strlen(d.var) >= cap)
 		return 0;
-	const char *p = NULL;
-	for (size_t i = 0; i < sizeof types / sizeof types[0] && !p; i++)
-		if (!strncmp(sq, types[i], strlen(types[i])))
-			p = sq + strlen(types[i]);
-	const char *eq = p ? strchr(p, '=') : NULL;
-	if (!eq || (size_t)(eq - p) >= cap || eq == p)
-		return 0;
-	for (const char *q = p; q < eq; q++)
-		if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-		      (*q >= '0' && *q <= '9')))
-			return 0;
-	char rhs[200];
-	snprintf(rhs, sizeof rhs, "%s", eq + 1);
-	ka_recipe_drop_casts(rhs);
-	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-		if (!strcmp(rhs, forms[i])) {
-			memcpy(var, p, (size_t)(eq - p));
-			var[eq - p] = 0;
-			return 1;
-		}
-	return 0;
+	memcpy(var, d.var, strlen(d.var) + 1);
+	return 1;
 }
 
 int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text)
@@ -218,18 +306,15 @@ int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_
 	return rc ? ka_error_set(rc, "recipe: the candidate is too large") : KA_OK;
 }
 
-/* 1 when the name at `at` is declared there: `__global__ ... name(...);`. */
-static int is_kernel_decl(const char *t, size_t len, size_t at, size_t name_len)
+/* 1 when the name at `at` is followed by '(': a declarator (`__global__
+ * void k(...);`, or a host function of the same name, llm.c's launchers)
+ * or a call.  A kernel cannot be called without <<<>>>, so a call names
+ * another function of that name; the kernel's address is never followed
+ * by '(' (`&k,`, `(void *)k)`, `= k;`, `k<T>`). */
+static int declarator_or_call(const char *t, size_t len, size_t at, size_t name_len)
 {
-	size_t b = at;
-	while (b > 0 && t[b - 1] != ';' && t[b - 1] != '{' && t[b - 1] != '}')
-		b--;
 	size_t p = ka_csrc_skip_blank(t, len, at + name_len);
-	if (!ka_csrc_has_word(t, b, at, "__global__") || p >= len || t[p] != '(')
-		return 0;
-	size_t c = ka_csrc_match(t, len, p);
-	p = c == (size_t)-1 ? len : ka_csrc_skip_blank(t, len, c + 1);
-	return p < len && t[p] == ';';
+	return p < len && t[p] == '(';
 }
 
 int ka_recipe_launches_known(ka_recipe_ctx *c)
@@ -239,7 +324,7 @@ int ka_recipe_launches_known(ka_recipe_ctx *c)
 	size_t n = strlen(name);
 	for (size_t at = ka_csrc_find_word_pp(t, 0, m->len, name); at != (size_t)-1;
 	     at = ka_csrc_find_word_pp(t, at + n, m->len, name)) {
-		int known = is_kernel_decl(t, m->len, at, n);
+		int known = declarator_or_call(t, m->len, at, n);
 		for (int i = 0; i < m->nkernels && !known; i++)
 			known = m->k[i].name_at == at;
 		for (int i = 0; i < m->nlaunches && !known; i++)

@@ -57,6 +57,10 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 long ka_recipe_param(const char *params, const char *key, long dflt);
 /* Set c->why and return KA_RECIPE_DECLINED. */
 int ka_recipe_decline(ka_recipe_ctx *c, const char *fmt, ...) KA_PRINTF(2, 3);
+/* stem, or stem1, stem2, ..., the first that is no word of the kernel
+ * (its declaration and body), into out: a name a rewrite may declare
+ * (a fused kernel's index is ka_i, so a loop cannot be). */
+void ka_recipe_unused_name(const ka_recipe_ctx *c, const char *stem, char *out, size_t cap);
 /* Drop the integer casts ("(long long)", "(int)", "(size_t)", ...) a
  * squeezed index expression may carry, in place. */
 void ka_recipe_drop_casts(char *s);
@@ -66,25 +70,45 @@ int ka_recipe_pure_function(const char *name, size_t n);
 /* 1 when the squeezed text sq[0..n) writes nothing: no assignment, ++ or
  * --, and no call but to ka_recipe_pure_function's. */
 int ka_recipe_pure_expr(const char *sq, size_t n);
-/* 1 when the statement [s, e) is `T v = <global thread index>;` along x
- * (blockIdx.x * blockDim.x + threadIdx.x in any order, casts allowed);
- * the variable's name goes to var. */
+/* A global thread index's declaration, `T v = <index>;`. */
+typedef struct ka_recipe_tid {
+	char var[64];  /* v */
+	char type[64]; /* T as written, blanks squeezed: "const unsigned int" */
+	char base[64]; /* T without const: "unsigned int" */
+} ka_recipe_tid;
+/* 1 when the statement [s, e) is `T v = <global thread index>;` along
+ * axis 'x', 'y' or 'z' (blockIdx * blockDim + threadIdx in any order,
+ * casts allowed), with T an integer type of 32 bits or more (int,
+ * unsigned int, uint, long long, size_t, int64_t, ..., const or not);
+ * what it declares goes to d. */
+int ka_recipe_tid_decl(const char *t, size_t s, size_t e, char axis, ka_recipe_tid *d);
+/* The same along x, the variable's name to var. */
 int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap);
-/* The same along axis 'x', 'y' or 'z'. */
+/* The same along axis, the variable's name to var. */
 int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap);
 
 /* The one-thread-per-element shape (agents/recipe_elementwise.c):
  *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
- * with N a parameter and a BODY that does not use thread ids, barriers or
- * shared memory, return, or assign i.  KA_OK or KA_RECIPE_DECLINED. */
+ * with N a parameter and a BODY that does not use thread ids, barriers,
+ * shared memory or inline asm, return, or assign i.  A recipe that loops
+ * over the elements declares its own 64-bit loop variable and gives BODY
+ * `T i = <element>;` with T as written (const included), so BODY sees the
+ * type it had.  KA_OK or KA_RECIPE_DECLINED. */
 typedef struct ka_recipe_ew {
 	char var[64], count[KA_CSRC_NAME];
-	size_t decl_s, decl_e; /* the index declaration */
-	size_t body_s, body_e; /* BODY: the statements the bound guards */
+	char type[64], base[64]; /* T as written, and without const */
+	size_t decl_s, decl_e;   /* the index declaration */
+	size_t body_s, body_e;   /* BODY: the statements the bound guards */
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 /* Append [s, e) as one braced statement. */
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
+/* Append the loop over the elements from `first` on, by ka_step (which
+ * the caller declares):
+ *     for (long long ka_e = FIRST; ka_e < N; ka_e += ka_step) { T i = ka_e; BODY }
+ * (ka_e, or the first unused of ka_e1, ka_e2, ...).  The index keeps its
+ * declared type, and a const one is never stepped. */
+void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *first);
 
 /* The 2-D one-thread-per-point shape (agents/recipe_launch2d.c):
  *     T j = <thread index along x>, i = <... along y>;   (or two statements)
@@ -116,8 +140,10 @@ int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text);
 int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_buf *out);
 void ka_recipe_edits_free(ka_recipe_edits *ed);
 /* KA_OK when every occurrence of the kernel's name in the file (macro
- * bodies included) is its definition, a declaration or a launch in the
- * source model, so that rewriting the model's launches rewrites them all;
+ * bodies included) is its definition, a launch in the source model, or
+ * followed by '(' (a declaration, or a host function of the same name
+ * defined or called: a kernel is never called without <<<>>>), so that
+ * rewriting the model's launches rewrites them all;
  * else KA_RECIPE_DECLINED with the line.  Every recipe that changes what a
  * kernel's launches must be, or proves something from them, calls it
  * (ka_recipe_relaunch does). */

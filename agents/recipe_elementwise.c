@@ -16,8 +16,12 @@
  *                writes (op=, ++, --) only: a pointer whose element's address
  *                is taken (&p[i]: atomics, out-parameters) or, writable, is
  *                passed whole to a call (a reference) stays scalar.
- * Both decline when the body uses the thread or block ids itself, assigns
- * the index, returns early, or touches shared memory or barriers. */
+ * Both loop on a 64-bit variable of their own and declare the kernel's
+ * index inside the loop as it was declared (`const int i = ka_e;`), so the
+ * body sees the type it had and a const index is never stepped.  Both
+ * decline when the body uses the thread or block ids itself (or inline
+ * asm, which may read them), assigns the index, returns early, or touches
+ * shared memory or barriers. */
 #include "agents/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -61,8 +65,12 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	const char *t = c->m->text;
 	size_t len = c->m->len, close = c->k->body_close;
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
-	if (e0 == NPOS || e0 > close || !ka_recipe_is_tid_decl(t, s0, e0, sh->var, sizeof sh->var))
+	ka_recipe_tid d;
+	if (e0 == NPOS || e0 > close || !ka_recipe_tid_decl(t, s0, e0, 'x', &d))
 		return ka_recipe_decline(c, "the first statement is not a global thread index along x");
+	snprintf(sh->var, sizeof sh->var, "%s", d.var);
+	snprintf(sh->type, sizeof sh->type, "%s", d.type);
+	snprintf(sh->base, sizeof sh->base, "%s", d.base);
 	sh->decl_s = s0;
 	sh->decl_e = e0;
 	size_t s1 = ka_csrc_skip_blank(t, len, e0), e1 = ka_csrc_stmt_end(t, len, s1);
@@ -95,9 +103,10 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	static char sq[16384];
 	if (!ka_csrc_squeeze(t, sh->body_s, sh->body_e, sq, sizeof sq))
 		return ka_recipe_decline(c, "the body is too long");
-	static const char *const banned[] = {"threadIdx",     "blockIdx",   "blockDim",  "gridDim",
-					     "__syncthreads", "__shared__", "return",    "break",
-					     "continue",      "goto",       "__syncwarp"};
+	/* inline asm could read %tid, %ctaid or %laneid, which a loop changes */
+	static const char *const banned[] = {
+		"threadIdx", "blockIdx", "blockDim", "gridDim",    "__syncthreads", "__shared__", "return",
+		"break",     "continue", "goto",     "__syncwarp", "asm",           "__asm__",    "__asm"};
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
 			return ka_recipe_decline(c, "the body uses %s", banned[i]);
@@ -151,22 +160,26 @@ static int finish(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, const ew_
 	return rc;
 }
 
+void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *first)
+{
+	char e[16];
+	ka_recipe_unused_name(c, "ka_e", e, sizeof e);
+	ka_buf_printf(b, "for (long long %s = %s; %s < %s; %s += ka_step) {\n\t\t%s %s = %s;\n\t\t", e, first,
+		      e, sh->count, e, sh->type, sh->var, e);
+	ka_recipe_add_body(b, c->m->text, sh->body_s, sh->body_e);
+	ka_buf_adds(b, "\n\t}");
+}
+
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape(c, &sh);
 	if (rc)
 		return rc;
-	const char *t = c->m->text;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_adds(&b, "{\n\t");
-	ka_buf_add(&b, t + sh.decl_s, sh.decl_e - sh.decl_s);
-	ka_buf_printf(
-		&b,
-		"\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n\tfor (; %s < %s; %s += ka_step) ",
-		sh.var, sh.count, sh.var);
-	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
+	ka_buf_adds(&b, "{\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n\t");
+	ka_recipe_ew_loop(&b, c, &sh, "blockIdx.x * (long long)blockDim.x + threadIdx.x");
 	ka_buf_adds(&b, "\n}");
 	ka_recipe_edits ed = {0};
 	rc = finish(c, &ed, &b, &sh, 1, out);
@@ -315,7 +328,6 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 		return ka_recipe_decline(c, "only vec=4 (float4) is written");
 	if (!vector_params(c, &sh, vec, wr, load))
 		return ka_recipe_decline(c, "no float pointer is accessed only as p[%s]", sh.var);
-	const char *t = c->m->text;
 	const ka_csrc_kernel *k = c->k;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
@@ -341,7 +353,7 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	}
 	static const char lanes[] = "xyzw";
 	for (int l = 0; l < 4; l++) {
-		ka_buf_printf(&b, "\t\t{\n\t\t\tconst long long %s = 4 * ka_v + %d;\n\t\t\t", sh.var, l);
+		ka_buf_printf(&b, "\t\t{\n\t\t\t%s %s = 4 * ka_v + %d;\n\t\t\t", sh.type, sh.var, l);
 		add_lane(&b, c, &sh, vec, lanes[l]);
 		ka_buf_adds(&b, "\n\t\t}\n");
 	}
@@ -349,9 +361,8 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 		if (vec[p] && wr[p])
 			ka_buf_printf(&b, "\t\treinterpret_cast<float4 *>(%s)[ka_v] = ka_%s;\n",
 				      k->params[p].name, k->params[p].name);
-	ka_buf_printf(&b, "\t}\n\tfor (long long %s = 4 * ka_n4 + ka_tid; %s < %s; %s += ka_step) ", sh.var,
-		      sh.var, sh.count, sh.var);
-	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
+	ka_buf_adds(&b, "\t}\n\t");
+	ka_recipe_ew_loop(&b, c, &sh, "4 * ka_n4 + ka_tid");
 	ka_buf_adds(&b, "\n}");
 	ka_recipe_edits ed = {0};
 	rc = finish(c, &ed, &b, &sh, 4, out);

@@ -16,6 +16,8 @@
  * thread's own element (p[i], never &p[i]) in all of them, so running the
  * bodies per element keeps each element's order; a read-only buffer is
  * only indexed.
+ * The fused index has the kernels' index type (they must agree, const
+ * aside), so each body computes with the type it had.
  * Launch arguments are buffers by their text: two different argument
  * texts are taken to be different buffers (the bench checks the result). */
 #include "agents/recipe.h"
@@ -114,6 +116,14 @@ static int find_chain(ka_recipe_ctx *c, chain *ch)
 		if (ka_recipe_ew_shape(&sub, &ch->sh[ch->nl]) != KA_OK) {
 			if (i == first)
 				return ka_recipe_decline(c, "%s", sub.why);
+			break;
+		}
+		/* one index for all the bodies, of the type each had */
+		if (ch->nl && strcmp(ch->sh[ch->nl].base, ch->sh[0].base)) {
+			if (ch->nl < 2)
+				return ka_recipe_decline(c, "the index of %s is '%s', that of %s '%s'",
+							 c->k->name, ch->sh[0].base, k->name,
+							 ch->sh[ch->nl].base);
 			break;
 		}
 		ch->k[ch->nl] = k;
@@ -242,9 +252,9 @@ static int fuse_apply(ka_recipe_ctx *c, ka_buf *out)
 	for (int f = 0; f < ch.na; f++)
 		ka_buf_printf(&k, "%s%s %s", f ? ", " : "", ch.a[f].type, ch.a[f].name);
 	ka_buf_printf(&k,
-		      ")\n{\n\tlong long ka_i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		      ")\n{\n\t%s ka_i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 		      "\tif (ka_i < %s) {\n%s\t}\n}\n",
-		      count, body.data ? body.data : "");
+		      ch.sh[0].base, count, body.data ? body.data : "");
 	/* the fused kernel after the last kernel of the chain; one launch */
 	size_t after = 0;
 	for (int j = 0; j < ch.nl; j++)

@@ -86,15 +86,19 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 		"\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x) ka_bins[ka_b] = 0;\n"
 		"\t__syncthreads();\n\t",
 		ty, bins, PRIV_MAX, bins, PRIV_MAX);
-	ka_buf_add(&b, t + sh.decl_s, sh.decl_e - sh.decl_s);
-	ka_buf_printf(
-		&b,
-		"\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n"
-		"\tfor (; %s < %s; %s += ka_step) ka_priv_add(%s, ka_bins, ka_nb, (long long)(%s), %s);\n"
-		"\t__syncthreads();\n"
-		"\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)\n"
-		"\t\tif (ka_bins[ka_b]) atomicAdd(&%s[ka_b], ka_bins[ka_b]);\n}",
-		sh.var, sh.count, sh.var, hist, idx, val, hist);
+	/* a loop variable of its own: the index may be const */
+	char e[16];
+	ka_recipe_unused_name(c, "ka_e", e, sizeof e);
+	ka_buf_printf(&b,
+		      "const long long ka_step = (long long)gridDim.x * blockDim.x;\n"
+		      "\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; "
+		      "%s += ka_step) {\n"
+		      "\t\t%s %s = %s;\n"
+		      "\t\tka_priv_add(%s, ka_bins, ka_nb, (long long)(%s), %s);\n\t}\n"
+		      "\t__syncthreads();\n"
+		      "\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)\n"
+		      "\t\tif (ka_bins[ka_b]) atomicAdd(&%s[ka_b], ka_bins[ka_b]);\n}",
+		      e, e, sh.count, e, sh.type, sh.var, e, hist, idx, val, hist);
 	char grid[256], bs[32], smem[128], lb[64];
 	snprintf(grid, sizeof grid, "(unsigned)((@N + %ld) / %ld < %ld ? (@N + %ld) / %ld : %ld)", block,
 		 block, cap, block, block, cap);

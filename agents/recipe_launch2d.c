@@ -91,19 +91,6 @@ static int find_banned(const char *t, size_t s, size_t e, char *hit, size_t cap)
 	return 0;
 }
 
-/* The type of a squeezed declaration "T v=...;" (before the last blank
- * ahead of '='), without const. */
-static void decl_type(const char *sq, char *type, size_t cap)
-{
-	const char *eq = strchr(sq, '='), *sp = NULL;
-	for (const char *q = sq; eq && q < eq; q++)
-		if (*q == ' ')
-			sp = q;
-	snprintf(type, cap, "%.*s", sp ? (int)(sp - sq) : 0, sq);
-	if (!strncmp(type, "const ", 6))
-		memmove(type, type + 6, strlen(type + 6) + 1);
-}
-
 /* "T a=X,b=Y;" -> "T a=X;" and "T b=Y;"; 1 declarator: 1, 2: 2, else 0. */
 static int split_decl(const char *sq, char d[2][300])
 {
@@ -152,11 +139,14 @@ static int read_indices(ka_recipe_ctx *c, ka_recipe_2d *sh, size_t *after)
 		}
 	}
 	for (int o = 0; n == 2 && o < 2; o++) {
-		if (!ka_recipe_is_tid_decl_axis(d[o], 0, strlen(d[o]), 'x', sh->j, sizeof sh->j) ||
-		    !ka_recipe_is_tid_decl_axis(d[1 - o], 0, strlen(d[1 - o]), 'y', sh->i, sizeof sh->i))
+		ka_recipe_tid x, y;
+		if (!ka_recipe_tid_decl(d[o], 0, strlen(d[o]), 'x', &x) ||
+		    !ka_recipe_tid_decl(d[1 - o], 0, strlen(d[1 - o]), 'y', &y))
 			continue;
-		decl_type(d[o], sh->jtype, sizeof sh->jtype);
-		decl_type(d[1 - o], sh->itype, sizeof sh->itype);
+		snprintf(sh->j, sizeof sh->j, "%s", x.var);
+		snprintf(sh->i, sizeof sh->i, "%s", y.var);
+		snprintf(sh->jtype, sizeof sh->jtype, "%s", x.base);
+		snprintf(sh->itype, sizeof sh->itype, "%s", y.base);
 		*after = e;
 		return KA_OK;
 	}

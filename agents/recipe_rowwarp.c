@@ -494,8 +494,10 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (c->k->has_launch_bounds)
 		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
-	if (e0 == NPOS || !ka_recipe_is_tid_decl(t, s0, e0, var, sizeof var))
+	ka_recipe_tid d;
+	if (e0 == NPOS || !ka_recipe_tid_decl(t, s0, e0, 'x', &d))
 		return ka_recipe_decline(c, "the first statement is not a global thread index along x");
+	snprintf(var, sizeof var, "%s", d.var);
 	size_t s1 = ka_csrc_skip_blank(t, len, e0), e1 = ka_csrc_stmt_end(t, len, s1);
 	size_t po = e1 == NPOS ? NPOS : ka_csrc_skip_blank(t, len, s1 + 2);
 	size_t pc = po == NPOS ? NPOS : ka_csrc_match(t, len, po);
@@ -515,11 +517,11 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			return ka_recipe_decline(c, "the rows use %s", ids[i]);
 	ka_recipe_edits ed = {0};
 	rw w = {.c = c, .ed = &ed};
-	char decl[256];
+	char decl[256]; /* the row keeps its type */
 	snprintf(decl, sizeof decl,
-		 "const long long %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
+		 "const %s %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
 		 "\tconst int ka_lane = threadIdx.x & 31;",
-		 var);
+		 d.base, var);
 	int rc = ka_recipe_edit(&ed, s0, e0, decl), loops = 0;
 	for (size_t i = ka_csrc_skip_blank(t, close, e1); rc == KA_OK && i < close;
 	     i = ka_csrc_skip_blank(t, close, i)) {

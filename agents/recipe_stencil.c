@@ -350,7 +350,8 @@ static void add_load(ka_buf *b, const sshape *sh, const char *t, int k)
 
 static int wide(const char *type)
 {
-	return strstr(type, "long") || strstr(type, "size_t") || strstr(type, "int64");
+	return strstr(type, "long") || strstr(type, "size_t") || strstr(type, "int64") ||
+	       strstr(type, "ptrdiff_t");
 }
 
 static void write_body(const sshape *sh, const char *t, long rows, ka_buf *b)

@@ -204,6 +204,17 @@ static const decline declines[] = {
 	 "__global__ void k(const float *x, float *y, long long n)\n{\n"
 	 "\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) { i = n - 1 - i; y[i] = x[i]; }\n}\n",
 	 "assigns the index"},
+	/* inline asm may read %laneid or %ctaid, which a loop over the elements changes */
+	{"grid-stride",
+	 "__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	 "\tif (i < n) {\n\t\tunsigned l;\n\t\tasm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l));\n\t\ty[i] = l;\n\t}\n}\n"
+	 "void go(float *y, int n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
+	 "the body uses asm"},
+	{"vectorize",
+	 "__global__ void k(float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	 "\tif (i < n) {\n\t\tunsigned c;\n\t\tasm volatile(\"mov.u32 %0, %%ctaid.x;\" : \"=r\"(c));\n\t\ty[i] = c;\n\t}\n}\n"
+	 "void go(float *y, int n) { k<<<(n + 255) / 256, 256>>>(y, n); }\n",
+	 "the body uses asm"},
 	/* no element-wise float pointer: y[i + 1] */
 	{"vectorize",
 	 "__global__ void k(const float *x, float *y, long long n)\n{\n"
@@ -601,6 +612,15 @@ static void test_unseen_launches(void **st)
 		fail_msg("declined: %s", why);
 	assert_non_null(strstr(out, "k<<<(unsigned)("));
 	free(out);
+	/* a host launcher of the same name, defined and called (llm.c's dev/cuda) */
+	static const char host[] = EW_K "void k(float *y, const float *x, int n, int bs)\n"
+					"{\n\tk<<<(n + 255) / 256, 256>>>(y, x, n);\n}\n"
+					"void run(float *y, const float *x) { k(y, x, 1000, 256); }\n";
+	if (ka_recipe_apply("grid-stride", host, strlen(host), "k", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k<<<(unsigned)("));
+	assert_non_null(strstr(out, "k(y, x, 1000, 256);"));
+	free(out);
 }
 
 /* `if (i >= n) return; { a; } b;`: the loop a recipe writes around the
@@ -619,9 +639,9 @@ static void test_body_after_block(void **st)
 		    KA_OK)
 			fail_msg("%s declined: %s", recipes[r], why);
 		/* the scalar loop: its one statement holds both */
-		const char *f = strstr(out, "i += ka_step)");
+		const char *f = strstr(out, "ka_e += ka_step)");
 		assert_non_null(f);
-		size_t s = (size_t)(f - out) + strlen("i += ka_step)"), e = ka_csrc_stmt_end(out, n, s);
+		size_t s = (size_t)(f - out) + strlen("ka_e += ka_step)"), e = ka_csrc_stmt_end(out, n, s);
 		assert_true(e != (size_t)-1);
 		if (!ka_csrc_has_word(out, s, e, "y") || !strstr(out + s, "*= 2.0f") ||
 		    (size_t)(strstr(out + s, "*= 2.0f") - out) > e)
@@ -730,6 +750,186 @@ static void test_fuse_writes(void **st)
 		if (!strstr(why, "t is writable and used other than as its own element"))
 			fail_msg("case %zu: reason '%s'", i, why);
 	}
+}
+
+/* The global thread index's declaration: the whole type is matched (so
+ * `unsigned int i` is not `unsigned` and a name `int i`), const anywhere in
+ * it, integer types of 32 bits or more only. */
+static void test_index_types(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *decl, *var, *type, *base;
+	} ok[] = {
+		{"int i = blockIdx.x * blockDim.x + threadIdx.x;", "i", "int", "int"},
+		{"unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;", "idx", "unsigned int",
+		 "unsigned int"},
+		{"unsigned i = blockIdx.x * blockDim.x + threadIdx.x;", "i", "unsigned", "unsigned"},
+		{"uint tid = threadIdx.x + blockIdx.x * blockDim.x;", "tid", "uint", "uint"},
+		{"const int i = blockDim.x * blockIdx.x + threadIdx.x;", "i", "const int", "int"},
+		{"const unsigned int gid = blockIdx.x * blockDim.x + threadIdx.x;", "gid",
+		 "const unsigned int", "unsigned int"},
+		{"const  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;", "i", "const int64_t",
+		 "int64_t"},
+		{"int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;", "i", "int64_t", "int64_t"},
+		{"size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;", "i", "size_t", "size_t"},
+		{"unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;", "i",
+		 "unsigned long long", "unsigned long long"},
+		{"long long int i = blockIdx.x * (long long)blockDim.x + threadIdx.x;", "i", "long long int",
+		 "long long int"},
+		{"int const i = blockIdx.x * blockDim.x + threadIdx.x;", "i", "int const", "int"},
+		{"std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;", "i", "std::size_t", "std::size_t"},
+		/* functional casts, and the product in parentheses */
+		{"const int64_t i = int64_t(blockDim.x)*blockIdx.x + threadIdx.x;", "i", "const int64_t",
+		 "int64_t"},
+		{"size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;", "i", "size_t",
+		 "size_t"},
+		{"int i = (blockIdx.x * blockDim.x) + threadIdx.x;", "i", "int", "int"},
+		{"int i = threadIdx.x + (blockDim.x * blockIdx.x);", "i", "int", "int"},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		ka_recipe_tid d;
+		char var[64];
+		if (!ka_recipe_tid_decl(ok[i].decl, 0, strlen(ok[i].decl), 'x', &d))
+			fail_msg("'%s' is not taken", ok[i].decl);
+		assert_string_equal(d.var, ok[i].var);
+		assert_string_equal(d.type, ok[i].type);
+		assert_string_equal(d.base, ok[i].base);
+		assert_true(ka_recipe_is_tid_decl(ok[i].decl, 0, strlen(ok[i].decl), var, sizeof var));
+		assert_string_equal(var, ok[i].var);
+	}
+	static const char *const no[] = {
+		"short i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"unsigned char i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"float i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"auto i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"int *i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"unsigned int = blockIdx.x * blockDim.x + threadIdx.x;",
+		"const i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"int i = blockIdx.x * blockDim.x + threadIdx.y;",
+		"i = blockIdx.x * blockDim.x + threadIdx.x;",
+		"int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;",
+		"int i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;",
+		"int i = uint8_t(blockIdx.x) * blockDim.x + threadIdx.x;",
+		"int i = myint(blockIdx.x) * blockDim.x + threadIdx.x;",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		ka_recipe_tid d;
+		if (ka_recipe_tid_decl(no[i], 0, strlen(no[i]), 'x', &d))
+			fail_msg("'%s' is taken", no[i]);
+	}
+	static const char y[] = "const uint row = blockIdx.y * blockDim.y + threadIdx.y;";
+	ka_recipe_tid d;
+	assert_true(ka_recipe_tid_decl(y, 0, strlen(y), 'y', &d));
+	assert_string_equal(d.base, "uint");
+	assert_false(ka_recipe_tid_decl(y, 0, strlen(y), 'x', &d));
+}
+
+/* An index declared const (or unsigned, or 64-bit) is taken by every
+ * recipe that reads it, and none steps it: the loops run on a variable of
+ * their own and declare the index inside as it was written.  Each output
+ * compiles. */
+static void test_const_index(void **st)
+{
+	(void)st;
+#define CI_EW(DECL, GUARD) \
+	"__global__ void k(float *y, const float *x, int n)\n{\n\t" DECL \
+	" = blockIdx.x * blockDim.x + threadIdx.x;\n\t" GUARD " y[i] = 2.0f * x[i] + i;\n}\n" EW_GO
+	static const struct {
+		const char *recipe, *params, *src;
+		const char *want[3];
+	} cases[] = {
+		{"grid-stride", NULL, CI_EW("const int i", "if (i < n)"), {"\t\tconst int i = ka_e;", NULL}},
+		{"grid-stride",
+		 NULL,
+		 CI_EW("const unsigned int i", "if (i >= n) return;"),
+		 {"\t\tconst unsigned int i = ka_e;", NULL}},
+		{"grid-stride",
+		 NULL,
+		 CI_EW("const int64_t i", "if (i < n)"),
+		 {"const int64_t i = ka_e;", NULL}},
+		{"vectorize",
+		 NULL,
+		 CI_EW("const int i", "if (i < n)"),
+		 {"const int i = 4 * ka_v + 3;", "\t\tconst int i = ka_e;", NULL}},
+		{"vectorize",
+		 NULL,
+		 CI_EW("uint i", "if (i >= n) return;"),
+		 {"uint i = 4 * ka_v + 0;", "uint i = ka_e;", NULL}},
+		{"launch-tune",
+		 "block=128",
+		 CI_EW("const unsigned int i", "if (i < n)"),
+		 {"k<<<(n+127)/128, 128>>>", NULL}},
+		{"smem-histogram",
+		 NULL,
+		 "__global__ void k(const int *x, unsigned *h, int nb, int n)\n{\n"
+		 "\tconst unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		 "\tif (i < n) atomicAdd(&h[x[i] % nb], 1u);\n}\n"
+		 "void go(const int *x, unsigned *h, int nb, int n) { k<<<(n + 255) / 256, 256>>>(x, h, nb, n); }\n",
+		 {"\t\tconst unsigned int i = ka_e;", NULL}},
+		/* the fused index has the kernels' type, const or not */
+		{"fuse-elementwise",
+		 NULL,
+		 "__global__ void a(const float *x, float *t, int n)\n{\n"
+		 "\tconst unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) t[i] = x[i] + 1.0f;\n}\n"
+		 "__global__ void b(float *t, int n)\n{\n"
+		 "\tunsigned int j = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (j < n) t[j] *= 2.0f;\n}\n"
+		 "void go(const float *x, float *t, int n)\n{\n"
+		 "\ta<<<(n + 255) / 256, 256>>>(x, t, n);\n\tb<<<(n + 255) / 256, 256>>>(t, n);\n}\n",
+		 {"\tunsigned int ka_i = blockIdx.x * (long long)blockDim.x + threadIdx.x;",
+		  "t[ka_i] *= 2.0f;", NULL}},
+		{"warp-per-row",
+		 NULL,
+		 "__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		 "\tconst unsigned int r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n"
+		 "\tfloat s = 0.0f;\n" ROW_LOOP "\ty[r] = s;\n}\n"
+		 "void h(const float *x, float *y, int rows, int cols) { k<<<rows, 32>>>(x, y, rows, cols); }\n",
+		 {"const unsigned int r = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;", NULL}},
+		{"stencil-column",
+		 "bx=32 by=4 rows=4",
+		 "__global__ void k(const float *x, float *y, int h, int w)\n{\n"
+		 "\tconst unsigned int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + "
+		 "threadIdx.y;\n"
+		 "\tif (i >= h || j >= w) return;\n\tlong long k = (long long)i * w + j;\n"
+		 "\tif (i == 0 || j == 0 || i == h - 1 || j == w - 1) y[k] = x[k];\n"
+		 "\telse y[k] = 0.2f * (x[k] + x[k - w] + x[k + w] + x[k - 1] + x[k + 1]);\n}\n"
+		 "void run(const float *x, float *y, int h, int w)\n"
+		 "{\n\tk<<<dim3((w + 15) / 16, (h + 15) / 16), dim3(16, 16)>>>(x, y, h, w);\n}\n",
+		 {"const unsigned int j = blockIdx.x * blockDim.x + threadIdx.x;",
+		  "const unsigned int i = ka_i0 + ka_r;", NULL}},
+	};
+#undef CI_EW
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char why[256], err[4096], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply(cases[i].recipe, cases[i].src, strlen(cases[i].src), NULL,
+					 cases[i].params, &out, &n, why, sizeof why);
+		if (rc != KA_OK)
+			fail_msg("case %zu (%s): rc %d: %s", i, cases[i].recipe, rc, why);
+		for (int w = 0; w < 3 && cases[i].want[w]; w++)
+			if (!strstr(out, cases[i].want[w]))
+				fail_msg("case %zu (%s): no '%s' in\n%s", i, cases[i].recipe,
+					 cases[i].want[w], out);
+		if (strstr(out, "i += ka_step") || strstr(out, "for (;"))
+			fail_msg("case %zu (%s) steps the kernel's index:\n%s", i, cases[i].recipe, out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("case %zu (%s) does not compile:\n%s\n%s", i, cases[i].recipe, err, out);
+		free(out);
+	}
+	/* kernels whose indices differ in type are not fused */
+	static const char mixed[] =
+		"__global__ void a(const float *x, float *t, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) t[i] = x[i] + 1.0f;\n}\n"
+		"__global__ void b(float *t, int n)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) t[i] *= 2.0f;\n}\n"
+		"void go(const float *x, float *t, int n)\n{\n"
+		"\ta<<<(n + 255) / 256, 256>>>(x, t, n);\n\tb<<<(n + 255) / 256, 256>>>(t, n);\n}\n";
+	char why[256], *out = NULL;
+	size_t n;
+	assert_int_equal(ka_recipe_apply("fuse-elementwise", mixed, strlen(mixed), "a", NULL, &out, &n, why,
+					 sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "the index of a is 'int', that of b 'long long'"));
 }
 
 /* launch-tune: a new block size is safe only for a body that is a function
@@ -1025,6 +1225,8 @@ int main(void)
 		cmocka_unit_test(test_body_after_block),
 		cmocka_unit_test(test_vectorize_writes),
 		cmocka_unit_test(test_fuse_writes),
+		cmocka_unit_test(test_index_types),
+		cmocka_unit_test(test_const_index),
 		cmocka_unit_test(test_launch_tune_block_free),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_2d_forms),

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 		float4 ka_t;
 		float4 ka_y;
 		{
-			const long long ka_i = 4 * ka_v + 0;
+			long long ka_i = 4 * ka_v + 0;
 			 {
 		/* add_bias */
 		{ ka_t.x = ka_x.x + b[ka_i % cols]; }
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 	}
 		}
 		{
-			const long long ka_i = 4 * ka_v + 1;
+			long long ka_i = 4 * ka_v + 1;
 			 {
 		/* add_bias */
 		{ ka_t.y = ka_x.y + b[ka_i % cols]; }
@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 	}
 		}
 		{
-			const long long ka_i = 4 * ka_v + 2;
+			long long ka_i = 4 * ka_v + 2;
 			 {
 		/* add_bias */
 		{ ka_t.z = ka_x.z + b[ka_i % cols]; }
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 	}
 		}
 		{
-			const long long ka_i = 4 * ka_v + 3;
+			long long ka_i = 4 * ka_v + 3;
 			 {
 		/* add_bias */
 		{ ka_t.w = ka_x.w + b[ka_i % cols]; }
@@ -79,13 +79,16 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 		reinterpret_cast<float4 *>(t)[ka_v] = ka_t;
 		reinterpret_cast<float4 *>(y)[ka_v] = ka_y;
 	}
-	for (long long ka_i = 4 * ka_n4 + ka_tid; ka_i < n; ka_i += ka_step)  {
+	for (long long ka_e = 4 * ka_n4 + ka_tid; ka_e < n; ka_e += ka_step) {
+		long long ka_i = ka_e;
+		 {
 		/* add_bias */
 		{ t[ka_i] = x[ka_i] + b[ka_i % cols]; }
 		/* gelu_inplace */
 		{ t[ka_i] = 0.5f * t[ka_i] * erfcf(-t[ka_i] * 0.70710678f); }
 		/* apply_scale */
 		{ y[ka_i] = t[ka_i] * sc[ka_i % cols]; }
+	}
 	}
 }
 

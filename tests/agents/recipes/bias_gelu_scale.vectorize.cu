@@ -13,24 +13,27 @@ __global__ void __launch_bounds__(256) add_bias(const float *x, const float *b, 
 		float4 ka_x = reinterpret_cast<const float4 *>(x)[ka_v];
 		float4 ka_t;
 		{
-			const long long i = 4 * ka_v + 0;
+			long long i = 4 * ka_v + 0;
 			 ka_t.x = ka_x.x + b[i % cols];
 		}
 		{
-			const long long i = 4 * ka_v + 1;
+			long long i = 4 * ka_v + 1;
 			 ka_t.y = ka_x.y + b[i % cols];
 		}
 		{
-			const long long i = 4 * ka_v + 2;
+			long long i = 4 * ka_v + 2;
 			 ka_t.z = ka_x.z + b[i % cols];
 		}
 		{
-			const long long i = 4 * ka_v + 3;
+			long long i = 4 * ka_v + 3;
 			 ka_t.w = ka_x.w + b[i % cols];
 		}
 		reinterpret_cast<float4 *>(t)[ka_v] = ka_t;
 	}
-	for (long long i = 4 * ka_n4 + ka_tid; i < n; i += ka_step) { t[i] = x[i] + b[i % cols]; }
+	for (long long ka_e = 4 * ka_n4 + ka_tid; ka_e < n; ka_e += ka_step) {
+		long long i = ka_e;
+		{ t[i] = x[i] + b[i % cols]; }
+	}
 }
 
 __global__ void __launch_bounds__(256) gelu_inplace(float *t, long long n)
@@ -43,24 +46,27 @@ __global__ void __launch_bounds__(256) gelu_inplace(float *t, long long n)
 	for (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {
 		float4 ka_t = reinterpret_cast<const float4 *>(t)[ka_v];
 		{
-			const long long i = 4 * ka_v + 0;
+			long long i = 4 * ka_v + 0;
 			 ka_t.x = 0.5f * ka_t.x * erfcf(-ka_t.x * 0.70710678f);
 		}
 		{
-			const long long i = 4 * ka_v + 1;
+			long long i = 4 * ka_v + 1;
 			 ka_t.y = 0.5f * ka_t.y * erfcf(-ka_t.y * 0.70710678f);
 		}
 		{
-			const long long i = 4 * ka_v + 2;
+			long long i = 4 * ka_v + 2;
 			 ka_t.z = 0.5f * ka_t.z * erfcf(-ka_t.z * 0.70710678f);
 		}
 		{
-			const long long i = 4 * ka_v + 3;
+			long long i = 4 * ka_v + 3;
 			 ka_t.w = 0.5f * ka_t.w * erfcf(-ka_t.w * 0.70710678f);
 		}
 		reinterpret_cast<float4 *>(t)[ka_v] = ka_t;
 	}
-	for (long long i = 4 * ka_n4 + ka_tid; i < n; i += ka_step) { t[i] = 0.5f * t[i] * erfcf(-t[i] * 0.70710678f); }
+	for (long long ka_e = 4 * ka_n4 + ka_tid; ka_e < n; ka_e += ka_step) {
+		long long i = ka_e;
+		{ t[i] = 0.5f * t[i] * erfcf(-t[i] * 0.70710678f); }
+	}
 }
 
 __global__ void __launch_bounds__(256) apply_scale(const float *t, const float *sc, float *y, long long n, long long cols)
@@ -74,24 +80,27 @@ __global__ void __launch_bounds__(256) apply_scale(const float *t, const float *
 		float4 ka_t = reinterpret_cast<const float4 *>(t)[ka_v];
 		float4 ka_y;
 		{
-			const long long i = 4 * ka_v + 0;
+			long long i = 4 * ka_v + 0;
 			 ka_y.x = ka_t.x * sc[i % cols];
 		}
 		{
-			const long long i = 4 * ka_v + 1;
+			long long i = 4 * ka_v + 1;
 			 ka_y.y = ka_t.y * sc[i % cols];
 		}
 		{
-			const long long i = 4 * ka_v + 2;
+			long long i = 4 * ka_v + 2;
 			 ka_y.z = ka_t.z * sc[i % cols];
 		}
 		{
-			const long long i = 4 * ka_v + 3;
+			long long i = 4 * ka_v + 3;
 			 ka_y.w = ka_t.w * sc[i % cols];
 		}
 		reinterpret_cast<float4 *>(y)[ka_v] = ka_y;
 	}
-	for (long long i = 4 * ka_n4 + ka_tid; i < n; i += ka_step) { y[i] = t[i] * sc[i % cols]; }
+	for (long long ka_e = 4 * ka_n4 + ka_tid; ka_e < n; ka_e += ka_step) {
+		long long i = ka_e;
+		{ y[i] = t[i] * sc[i % cols]; }
+	}
 }
 
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)

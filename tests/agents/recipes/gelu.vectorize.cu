@@ -12,24 +12,27 @@ __global__ void __launch_bounds__(256) gelu_naive(const float *x, float *y, long
 		float4 ka_x = reinterpret_cast<const float4 *>(x)[ka_v];
 		float4 ka_y;
 		{
-			const long long i = 4 * ka_v + 0;
+			long long i = 4 * ka_v + 0;
 			 ka_y.x = 0.5f * ka_x.x * erfcf(-ka_x.x * 0.70710678f);
 		}
 		{
-			const long long i = 4 * ka_v + 1;
+			long long i = 4 * ka_v + 1;
 			 ka_y.y = 0.5f * ka_x.y * erfcf(-ka_x.y * 0.70710678f);
 		}
 		{
-			const long long i = 4 * ka_v + 2;
+			long long i = 4 * ka_v + 2;
 			 ka_y.z = 0.5f * ka_x.z * erfcf(-ka_x.z * 0.70710678f);
 		}
 		{
-			const long long i = 4 * ka_v + 3;
+			long long i = 4 * ka_v + 3;
 			 ka_y.w = 0.5f * ka_x.w * erfcf(-ka_x.w * 0.70710678f);
 		}
 		reinterpret_cast<float4 *>(y)[ka_v] = ka_y;
 	}
-	for (long long i = 4 * ka_n4 + ka_tid; i < n; i += ka_step) { y[i] = 0.5f * x[i] * erfcf(-x[i] * 0.70710678f); }
+	for (long long ka_e = 4 * ka_n4 + ka_tid; ka_e < n; ka_e += ka_step) {
+		long long i = ka_e;
+		{ y[i] = 0.5f * x[i] * erfcf(-x[i] * 0.70710678f); }
+	}
 }
 
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)

@@ -18,9 +18,11 @@ __global__ void __launch_bounds__(512) hist_naive(const int *x, unsigned *counts
 	const long long ka_nb = bins < 12288 ? bins : 12288;
 	for (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x) ka_bins[ka_b] = 0;
 	__syncthreads();
-	long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
 	const long long ka_step = (long long)gridDim.x * blockDim.x;
-	for (; i < n; i += ka_step) ka_priv_add(counts, ka_bins, ka_nb, (long long)(x[i]%bins), 1u);
+	for (long long ka_e = blockIdx.x * (long long)blockDim.x + threadIdx.x; ka_e < n; ka_e += ka_step) {
+		long long i = ka_e;
+		ka_priv_add(counts, ka_bins, ka_nb, (long long)(x[i]%bins), 1u);
+	}
 	__syncthreads();
 	for (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)
 		if (ka_bins[ka_b]) atomicAdd(&counts[ka_b], ka_bins[ka_b]);

@@ -3,9 +3,11 @@
 
 __global__ void __launch_bounds__(256) saxpy_naive(float alpha, const float *x, const float *y, float *out, long long n)
 {
-	long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
 	const long long ka_step = (long long)gridDim.x * blockDim.x;
-	for (; i < n; i += ka_step) { out[i] = alpha * x[i] + y[i]; }
+	for (long long ka_e = blockIdx.x * (long long)blockDim.x + threadIdx.x; ka_e < n; ka_e += ka_step) {
+		long long i = ka_e;
+		{ out[i] = alpha * x[i] + y[i]; }
+	}
 }
 
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)

@@ -13,24 +13,27 @@ __global__ void __launch_bounds__(256) saxpy_naive(float alpha, const float *x, 
 		float4 ka_y = reinterpret_cast<const float4 *>(y)[ka_v];
 		float4 ka_out;
 		{
-			const long long i = 4 * ka_v + 0;
+			long long i = 4 * ka_v + 0;
 			 ka_out.x = alpha * ka_x.x + ka_y.x;
 		}
 		{
-			const long long i = 4 * ka_v + 1;
+			long long i = 4 * ka_v + 1;
 			 ka_out.y = alpha * ka_x.y + ka_y.y;
 		}
 		{
-			const long long i = 4 * ka_v + 2;
+			long long i = 4 * ka_v + 2;
 			 ka_out.z = alpha * ka_x.z + ka_y.z;
 		}
 		{
-			const long long i = 4 * ka_v + 3;
+			long long i = 4 * ka_v + 3;
 			 ka_out.w = alpha * ka_x.w + ka_y.w;
 		}
 		reinterpret_cast<float4 *>(out)[ka_v] = ka_out;
 	}
-	for (long long i = 4 * ka_n4 + ka_tid; i < n; i += ka_step) { out[i] = alpha * x[i] + y[i]; }
+	for (long long ka_e = 4 * ka_n4 + ka_tid; ka_e < n; ka_e += ka_step) {
+		long long i = ka_e;
+		{ out[i] = alpha * x[i] + y[i]; }
+	}
 }
 
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)
