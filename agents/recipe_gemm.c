@@ -29,6 +29,8 @@ typedef struct gshape {
 	char a[KA_CSRC_NAME], b[KA_CSRC_NAME], c[KA_CSRC_NAME], e[512];
 } gshape;
 
+/* Only the widening casts (ka_recipe_drop_casts drops narrowing ones too): a
+ * GEMM index cast to int may wrap, and the rewrite must not assume it does not. */
 static void drop_casts(char *s)
 {
 	static const char *const casts[] = {"(long long)", "(size_t)", "(int64_t)", "(long)"};
