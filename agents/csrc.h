@@ -12,9 +12,9 @@
 #define KA_AGENTS_CSRC_H
 #include <stddef.h>
 
-#define KA_CSRC_MAX_PARAMS 16
-#define KA_CSRC_MAX_KERNELS 16
-#define KA_CSRC_MAX_LAUNCHES 32
+#define KA_CSRC_MAX_PARAMS 32
+#define KA_CSRC_MAX_KERNELS 64
+#define KA_CSRC_MAX_LAUNCHES 128
 #define KA_CSRC_NAME 96
 
 typedef struct ka_csrc_param {
