@@ -111,7 +111,7 @@ static int wanted(const ka_tool_cfg *c)
 	int on_argv = 0;
 	for (const ka_opt *o = ka_tool_opts(); o->name || o->key; o++)
 		if (o->name && (!strcmp(o->name, "--llm-base-url") || !strcmp(o->name, "--llm-model") ||
-				!strcmp(o->name, "--task")))
+				!strcmp(o->name, "--llm-timeout") || !strcmp(o->name, "--task")))
 			on_argv |= c->set[o - ka_tool_opts()];
 	return (c->llm.base_url || c->llm.model || c->llm.task) && (fix || on_argv);
 }
@@ -156,6 +156,7 @@ int ka_tool_fixllm_new(ka_tool_fixllm **out, const ka_tool_cfg *c)
 	co.provider = "llm";
 	co.llm.base_url = c->llm.base_url;
 	co.llm.model = c->llm.model;
+	co.llm.timeout_ms = c->llm.timeout * 1000;
 	co.log = NULL; /* no retry lines: one line per kernel says what came of it */
 	if (ka_coder_new(&x->coder, &co) != KA_OK) {
 		ka_tool_error("%s", ka_error_last());

@@ -25,8 +25,9 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M] [--budget N|Mm|N,Mm]\n"
-	"                            [--db FILE | --no-db] [--out DIR] [--compile-only] [--samples N] [--arch ARCH]\n";
+	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
+	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR] [--compile-only]\n"
+	"                            [--samples N] [--arch ARCH]\n";
 
 static int opt_error(const char *fmt, const char *arg)
 {
@@ -130,8 +131,9 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 			fputs(usage, stdout);
 			return 1;
 		}
-		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--db",    "--out",
-						     "--arch",         "--samples",   "--budget"};
+		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--llm-timeout",
+						     "--db",           "--out",       "--arch",
+						     "--samples",      "--budget"};
 		int known = flag;
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= !strcmp(a, valued[k]);
@@ -149,7 +151,13 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 			o->coder.provider = "llm", o->coder.llm.base_url = argv[++i];
 		else if (!strcmp(a, "--llm-model"))
 			o->coder.provider = "llm", o->coder.llm.model = argv[++i];
-		else if (!strcmp(a, "--db"))
+		else if (!strcmp(a, "--llm-timeout")) {
+			char *end;
+			long sec = strtol(argv[++i], &end, 10);
+			if (*end || sec < 1 || sec > 3600)
+				return opt_error("--llm-timeout takes seconds, 1..3600: %s", v);
+			o->coder.llm.timeout_ms = (int)sec * 1000;
+		} else if (!strcmp(a, "--db"))
 			o->db = argv[++i];
 		else if (!strcmp(a, "--out"))
 			o->out_dir = argv[++i];

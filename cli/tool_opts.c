@@ -92,6 +92,8 @@ static const ka_opt table[] = {
 	 "from KERNELARC_LLM_API_KEY or OPENAI_API_KEY"},
 	{"--llm-model", NULL, L, KA_OPT_STR, F(llm.model), 0, NULL, 0, 0, 0, "llm-model", 0, 0,
 	 "Fixes (docs/rewriter.md)", "M", 0, 0, "the model of --llm-base-url"},
+	{"--llm-timeout", NULL, L, KA_OPT_INT, F(llm.timeout), 0, NULL, 1, 3600, 0, "llm-timeout", 0, 0,
+	 "Fixes (docs/rewriter.md)", "SEC", 0, 0, "time limit of one LLM request, per attempt (default 300)"},
 	{"--task", NULL, L, KA_OPT_STR, F(llm.task), 0, NULL, 0, 0, 0, NULL, 0, 0, "Fixes (docs/rewriter.md)",
 	 "DIR", 0, 0,
 	 "offer an LLM-made fix only when the bench of task DIR\nmeasures it faster (needs a GPU)"},

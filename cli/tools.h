@@ -83,8 +83,9 @@ typedef struct ka_tool_cfg {
 		int compile_timeout; /* --compile-timeout SEC; 0 = 60 */
 		const char *export_fixes;
 	} fix;
-	struct { /* --llm-base-url, --llm-model, --task: LLM-made fixes (tool_fixllm.c) */
+	struct { /* --llm-base-url, --llm-model, --llm-timeout, --task: LLM-made fixes (tool_fixllm.c) */
 		const char *base_url, *model;
+		int timeout;      /* seconds per attempt; 0: the client's default (300) */
 		const char *task; /* a bench task folder: offer only what it measures faster */
 	} llm;
 	int facts_format;       /* kcheck facts: KA_FACTS_* */

@@ -544,6 +544,8 @@ static void test_cli_errors(void **st)
 		{{"optimize", "gemv", "--llm-base-url", "http://127.0.0.1:9/v1"},
 		 "kcheck: error: --llm-base-url needs --llm-model\n"},
 		{{"optimize", "gemv", "--frobnicate"}, "kcheck: error: unknown option: --frobnicate\n"},
+		{{"optimize", "gemv", "--llm-timeout", "5s"},
+		 "kcheck: error: --llm-timeout takes seconds, 1..3600: 5s\n"},
 		{{"bench", "init", "/nonexistent.cu", "--kernel", "k"},
 		 "kcheck: error: cannot read /nonexistent.cu: "},
 	};

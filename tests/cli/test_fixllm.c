@@ -9,6 +9,7 @@
 #include "mock.h"
 #include "util/proc.h"
 #include <jansson.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SRC FIXTURES "/src"
@@ -270,6 +271,36 @@ static void bad_replies(void **state)
 	}
 }
 
+/* --llm-timeout bounds each attempt: a server slower than it ends in one
+ * line for the kernel, the file untouched, in seconds rather than the
+ * default's minutes. */
+static void llm_timeout_bounds_the_wait(void **state)
+{
+	(void)state;
+	fixture f;
+	start(&f, "{\"responses\": [{\"content\": \"late\", \"delay\": 30}]}");
+	time_t t0 = time(NULL);
+	cli_result r = cli_run(f.dir, ENV,
+			       OPTS " -q --fix --llm-timeout 1 --llm-base-url %s --llm-model m strided.cu",
+			       f.m.url);
+	assert_true(time(NULL) - t0 < 25); /* 5 attempts of 1 s and their backoff */
+	assert_int_equal(r.status, 1);
+	assert_true(file_unchanged(&f));
+	assert_int_equal(lines(r.err), 1);
+	assert_non_null(strstr(r.err, "within 1.0 s (timeout)"));
+	cli_free(&r);
+	stop(&f);
+	/* out of range: one line, exit 2 */
+	start(&f, "{\"responses\": [{\"content\": \"x\"}]}");
+	r = cli_run(f.dir, ENV, OPTS " -q --fix --llm-timeout 0 --llm-base-url %s --llm-model m strided.cu",
+		    f.m.url);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(lines(r.err), 1);
+	assert_non_null(strstr(r.err, "--llm-timeout"));
+	cli_free(&r);
+	stop(&f);
+}
+
 /* No compiler to gate the rewrite: it is not offered (an LLM-made fix is
  * never applied unchecked, whatever --require-compile-gate says). */
 static void no_compiler_no_fix(void **state)
@@ -392,6 +423,7 @@ int run_fixllm_tests(void)
 		cmocka_unit_test(fix_keeps_what_does_not_compile),
 		cmocka_unit_test(bad_replies),
 		cmocka_unit_test(no_compiler_no_fix),
+		cmocka_unit_test(llm_timeout_bounds_the_wait),
 		cmocka_unit_test(mechanical_fixes_are_not_asked),
 		cmocka_unit_test(config_keys),
 		cmocka_unit_test(option_errors),
