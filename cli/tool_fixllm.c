@@ -27,13 +27,11 @@
 #include "bench/runner.h"
 #include "rewriter/rewriter.h"
 #include "rules/report.h"
-#include "util/cleanup.h"
 #include "util/fs.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* The text of a file as this step sees it: what the LLM rewrites, and what
  * the disk must still hold when a rewrite replaces it. */
@@ -330,47 +328,6 @@ static int gated(ka_tool_fixllm *x, const group *g, const ka_coder_request *req,
 	return rc == KA_OK ? 1 : rc == KA_ETOOL ? 0 : rc;
 }
 
-/* `.NAME.kcheck-llm-XXXXXX.cu` beside path holding text (relative includes
- * resolve), swept should a signal end the run.  *slot for the sweep. */
-static int temp_beside(const char *path, const char *text, size_t len, char **out, int *slot)
-{
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0;
-	const char *ext = strstr(path, ".hip") ? ".hip" : ".cu";
-	size_t cap = strlen(path) + 40;
-	char *tmp = malloc(cap);
-	if (!tmp)
-		return ka_error_set(KA_ENOMEM, "out of memory");
-	snprintf(tmp, cap, "%.*s.%s.kcheck-llm-XXXXXX%s", dirlen, path, slash ? slash + 1 : path, ext);
-	int fd = mkstemps(tmp, (int)strlen(ext));
-	if (fd < 0) {
-		free(tmp);
-		return ka_error_set(KA_EIO, "cannot create a temporary file beside %s", path);
-	}
-	*slot = ka_cleanup_add_file(tmp);
-	FILE *f = fdopen(fd, "w");
-	int ok = f && fwrite(text, 1, len, f) == len;
-	if (f ? fclose(f) != 0 : close(fd) != 0)
-		ok = 0;
-	if (!ok) {
-		unlink(tmp);
-		ka_cleanup_remove_file(*slot);
-		free(tmp);
-		return ka_error_set(KA_EIO, "cannot write a temporary file beside %s", path);
-	}
-	*out = tmp;
-	return KA_OK;
-}
-
-static void temp_remove(char *tmp, int slot)
-{
-	if (!tmp)
-		return;
-	unlink(tmp);
-	ka_cleanup_remove_file(slot);
-	free(tmp);
-}
-
 /* --task: the bench, the candidate against the file's current text.  1
  * faster; 0 not (said why); < 0 the bench could not run (message set). */
 static int benched(ka_tool_fixllm *x, const group *g, const file_text *t, const ka_coder_reply *rep)
@@ -383,9 +340,9 @@ static int benched(ka_tool_fixllm *x, const group *g, const file_text *t, const 
 	if (!res)
 		return ka_error_set(KA_ENOMEM, "out of memory");
 	ka_bench_job_init(&job, x->spec);
-	rc = temp_beside(path, rep->source, rep->source_len, &cand, &cs);
+	rc = ka_gate_temp(path, rep->source, rep->source_len, &cand, &cs);
 	if (rc == KA_OK)
-		rc = temp_beside(path, t->text, t->len, &base, &bs);
+		rc = ka_gate_temp(path, t->text, t->len, &base, &bs);
 	if (rc == KA_OK)
 		rc = ka_bench_job_path(job.candidate, sizeof job.candidate, cand, NULL);
 	if (rc == KA_OK)
@@ -403,8 +360,8 @@ static int benched(ka_tool_fixllm *x, const group *g, const file_text *t, const 
 	} else if (rc == KA_OK) {
 		rc = 1;
 	}
-	temp_remove(cand, cs);
-	temp_remove(base, bs);
+	ka_gate_temp_remove(cand, cs);
+	ka_gate_temp_remove(base, bs);
 	ka_bench_result_free(res);
 	free(res);
 	return rc;

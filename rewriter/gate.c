@@ -81,8 +81,15 @@ static int write_temp(const char *path, const char *text, size_t len, char **tmp
 	return KA_OK;
 }
 
-/* write_temp, registered for removal should a signal end the run. */
-static int make_temp(const char *path, const char *text, size_t len, char **tmp_out, int *slot)
+void ka_gate_temp_remove(char *tmp, int slot)
+{
+	if (tmp)
+		unlink(tmp);
+	ka_cleanup_remove_file(slot);
+	free(tmp);
+}
+
+int ka_gate_temp(const char *path, const char *text, size_t len, char **tmp_out, int *slot)
 {
 	sigset_t block, old;
 	sigemptyset(&block);
@@ -163,7 +170,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	*first_error = NULL;
 	if (!cc)
 		return ka_error_set(KA_ENOTFOUND, "%s not found", is_hip(path) ? "hipcc" : "nvcc");
-	if ((rc = make_temp(path, text, len, &tmp, &slot)) < 0)
+	if ((rc = ka_gate_temp(path, text, len, &tmp, &slot)) < 0)
 		goto out;
 	argv = calloc((size_t)o->n_extra_args + 10, sizeof(char *));
 	if (!argv) {
@@ -219,10 +226,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 		rc = KA_OK;
 	}
 out:
-	if (tmp)
-		unlink(tmp);
-	ka_cleanup_remove_file(slot);
-	free(tmp);
+	ka_gate_temp_remove(tmp, slot);
 	free(argv);
 	free(cc);
 	ka_buf_free(&output);

@@ -171,6 +171,13 @@ char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path);
  * first error line (caller frees); KA_ENOTFOUND when no compiler exists. */
 int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len,
 		    char **first_error);
+/* `text` in a new temporary `.NAME.kcheck-XXXXXX.cu` (or .hip) beside path,
+ * so that its relative includes resolve, registered for removal should a
+ * signal end the run: *tmp_out (caller passes it to ka_gate_temp_remove)
+ * and its cleanup *slot. */
+int ka_gate_temp(const char *path, const char *text, size_t len, char **tmp_out, int *slot);
+/* Remove and free a ka_gate_temp file (tmp NULL: nothing to do). */
+void ka_gate_temp_remove(char *tmp, int slot);
 
 /* Committing fixes: resolve, check the files did not change on disk, run the
  * compile gate per changed file, then write in place (atomically, after every
