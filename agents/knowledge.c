@@ -206,14 +206,14 @@ static int make_parent(const char *path)
 	return KA_OK;
 }
 
-static int pragma_int(ka_kdb *k, const char *sql, int *out)
+int kdb_int(ka_kdb *k, const char *sql, int *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = kdb_prepare(k, sql, &st);
 	if (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW)
 		*out = sqlite3_column_int(st, 0);
 	else if (rc == KA_OK)
-		rc = kdb_fail(k, "cannot read the schema version");
+		rc = kdb_fail(k, "cannot read a count or setting");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -221,9 +221,9 @@ static int pragma_int(ka_kdb *k, const char *sql, int *out)
 /* An empty file, or one of ours; anything else is refused. */
 static int check_identity(ka_kdb *k, int version)
 {
-	int app = 0, tables = 0, rc = pragma_int(k, "PRAGMA application_id", &app);
+	int app = 0, tables = 0, rc = kdb_int(k, "PRAGMA application_id", &app);
 	if (rc == KA_OK)
-		rc = pragma_int(k, "SELECT count(*) FROM sqlite_master", &tables);
+		rc = kdb_int(k, "SELECT count(*) FROM sqlite_master", &tables);
 	if (rc != KA_OK)
 		return rc;
 	if ((version > 0 && app != KDB_APP_ID) || (version == 0 && tables > 0))
@@ -238,7 +238,7 @@ static int check_identity(ka_kdb *k, int version)
 
 static int migrate(ka_kdb *k)
 {
-	int version = 0, rc = pragma_int(k, "PRAGMA user_version", &version);
+	int version = 0, rc = kdb_int(k, "PRAGMA user_version", &version);
 	if (rc == KA_OK)
 		rc = check_identity(k, version);
 	if (rc != KA_OK || version == KA_KDB_SCHEMA_VERSION)
@@ -251,7 +251,7 @@ static int migrate(ka_kdb *k)
 	if ((rc = kdb_begin(k)) != KA_OK)
 		return rc;
 	/* Read again under the write lock: another process may have migrated. */
-	if ((rc = pragma_int(k, "PRAGMA user_version", &version)) == KA_OK)
+	if ((rc = kdb_int(k, "PRAGMA user_version", &version)) == KA_OK)
 		rc = check_identity(k, version);
 	for (int v = version; rc == KA_OK && v < KA_KDB_SCHEMA_VERSION; v++) {
 		char what[64];

@@ -22,6 +22,8 @@ int kdb_begin(ka_kdb *k);
 int kdb_commit(ka_kdb *k);
 void kdb_rollback(ka_kdb *k);
 int kdb_prepare(ka_kdb *k, const char *sql, sqlite3_stmt **st);
+/* The first column of the first row of sql (a count, a PRAGMA) into *out. */
+int kdb_int(ka_kdb *k, const char *sql, int *out);
 /* Bind text, NULL as SQL NULL. */
 void kdb_bind_text(sqlite3_stmt *st, int i, const char *s);
 /* Bind a double, 0 (meaning "not measured") as SQL NULL. */

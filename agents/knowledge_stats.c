@@ -56,18 +56,6 @@ static int group_counts(ka_kdb *k, const char *sql, const char *const *keys, int
 	return rc;
 }
 
-static int one_int(ka_kdb *k, const char *sql, int *out)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = kdb_prepare(k, sql, &st);
-	if (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW)
-		*out = sqlite3_column_int(st, 0);
-	else if (rc == KA_OK)
-		rc = kdb_fail(k, "cannot count rows");
-	sqlite3_finalize(st);
-	return rc;
-}
-
 int ka_kdb_stats_get(ka_kdb *k, ka_kdb_stats *out)
 {
 	int began = read_begin(k);
@@ -78,13 +66,13 @@ int ka_kdb_stats_get(ka_kdb *k, ka_kdb_stats *out)
 		rc = group_counts(k, "SELECT verdict, NULL, count(*) FROM evidence GROUP BY verdict",
 				  verdicts, 5, out->verdicts, NULL);
 	if (rc == KA_OK)
-		rc = one_int(k, "SELECT count(*) FROM evidence", &out->evidence);
+		rc = kdb_int(k, "SELECT count(*) FROM evidence", &out->evidence);
 	if (rc == KA_OK)
-		rc = one_int(k, "SELECT count(*) FROM skills", &out->skills);
+		rc = kdb_int(k, "SELECT count(*) FROM skills", &out->skills);
 	if (rc == KA_OK)
-		rc = one_int(k, "SELECT count(DISTINCT run_id) FROM trajectory", &out->runs);
+		rc = kdb_int(k, "SELECT count(DISTINCT run_id) FROM trajectory", &out->runs);
 	if (rc == KA_OK)
-		rc = one_int(k, "SELECT count(*) FROM trajectory", &out->steps);
+		rc = kdb_int(k, "SELECT count(*) FROM trajectory", &out->steps);
 	read_end(k, began);
 	return rc;
 }
