@@ -14,6 +14,7 @@
  * \u202e. */
 #include "rules/report.h"
 #include "rules/utf8.h"
+#include "util/utf8.h"
 #include "util/error.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static unsigned code_point(const unsigned char *s, size_t k)
 static size_t put_char(ka_buf *out, int *rc, const unsigned char *s, size_t n, int keep_tab, int *cols)
 {
 	char esc[16] = "";
-	size_t k = ka_utf8_seq(s, n);
+	size_t k = ka_utf8_char_len((const char *)s, n);
 	unsigned cp = k ? code_point(s, k) : 0;
 	if (!k)
 		snprintf(esc, sizeof esc, "\\x%02x", s[0]);

@@ -9,11 +9,6 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* Length of the valid UTF-8 sequence at s[0..n) (1-4), or 0 when it is
- * not one (overlong forms, surrogates and code points past U+10FFFF are
- * not valid, as for jansson). */
-size_t ka_utf8_seq(const unsigned char *s, size_t n);
-
 /* A malloc'd copy of s with each invalid byte replaced by U+FFFD; NULL
  * when out of memory. */
 char *ka_utf8_fix(const char *s);
