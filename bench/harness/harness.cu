@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "ka_task.h"
 #include "harness_sandbox.h"
+#include "harness_tol.h"
 
 extern "C" int ka_impl_a(const ka_task_args *a, cudaStream_t s);
 extern "C" int ka_impl_b(const ka_task_args *a, cudaStream_t s);
@@ -53,6 +54,12 @@ struct plan {
 };
 
 static size_t dt_size(int dt) { return dt == DT_F64 ? 8 : 4; }
+
+/* The floor of harness_tol.h for an output tensor of dtype dt. */
+static double floor_of(int dt)
+{
+	return ka_tol_floor(dt == DT_F32 ? 4 : dt == DT_F64 ? 8 : 0);
+}
 
 static int parse_dt(const char *s)
 {

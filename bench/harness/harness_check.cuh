@@ -4,7 +4,8 @@
  * poisoned before every call, launch errors and a device sync checked after
  * every call, inputs hashed before and after, every call made twice on the
  * same input (same bytes unless the task is non-deterministic), and the
- * tolerance |y-r| <= atol*max|r| + rtol*|r| plus a relative L2 bound. */
+ * tolerance |y-r| <= atol*max|r| + rtol*|r| + floor plus a relative L2
+ * bound (harness_tol.h). */
 
 struct cmp { long long bad; double worst, l2; const char *why; };
 
@@ -18,10 +19,11 @@ static double to_double(const void *p, int dt, long long i)
 	}
 }
 
-/* Compare y (dtype dt, or fp64 when dt < 0) against reference r. */
-static cmp compare(const plan *pl, const config *cf, long long n, const void *y, int dt, const double *r)
+/* Compare y (dtype dt, or fp64 when dt < 0) against reference r, with the
+ * tolerance of an output of dtype out_dt (harness_tol.h). */
+static cmp compare(const plan *pl, const config *cf, long long n, const void *y, int dt, int out_dt, const double *r)
 {
-	double atol = pl->atol + cf->grow, rtol = pl->rtol + cf->grow, l2 = pl->l2 + cf->grow;
+	double atol = pl->atol + cf->grow, rtol = pl->rtol + cf->grow, l2 = pl->l2 + cf->grow, fl = floor_of(out_dt);
 	cmp c = {0, 0.0, 0.0, NULL};
 	double scale = 0, num = 0, den = 0;
 	for (long long i = 0; i < n; i++)
@@ -33,14 +35,11 @@ static cmp compare(const plan *pl, const config *cf, long long n, const void *y,
 			continue;
 		}
 		if (!isfinite(v)) { c.bad++; c.why = "nan-or-inf-in-output"; c.worst = INFINITY; continue; }
-		double err = fabs(v - r[i]), bound = atol * scale + rtol * fabs(r[i]);
-		num += err * err;
-		den += r[i] * r[i];
-		if (err > bound) { c.bad++; if (!c.why) c.why = "tolerance"; }
-		double ratio = bound > 0 ? err / bound : (err > 0 ? INFINITY : 0);
+		double ratio = ka_tol_elem(v, r[i], atol, scale, rtol, fl, &num, &den);
+		if (ratio > 1.0) { c.bad++; if (!c.why) c.why = "tolerance"; }
 		if (ratio > c.worst) c.worst = ratio;
 	}
-	c.l2 = den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0);
+	c.l2 = ka_tol_l2(num, den);
 	if (c.l2 > l2 && !c.why) { c.bad++; c.why = "relative-l2"; }
 	return c;
 }
@@ -119,7 +118,7 @@ static int check_impl(const plan *pl, const config *c, bufs *b, const double *sv
 			size_t bytes = (size_t)c->n[i] * dt_size(pl->t[i].dt);
 			if (rep == 0) {
 				first[i] = fetch_outputs(pl, c, b, 0, i, NULL);
-				cmp r = compare(pl, c, c->n[i], first[i], pl->t[i].dt, h->ref[i]);
+				cmp r = compare(pl, c, c->n[i], first[i], pl->t[i].dt, pl->t[i].dt, h->ref[i]);
 				if (r.bad) {
 					fprintf(R, "fail %c %s wrong-output tensor=%s draw=%d %s bad=%lld worst=%.3g rel_l2=%.3g\n",
 					       who, c->name, pl->t[i].name, draw, r.why, r.bad, r.worst, r.l2);
@@ -129,7 +128,7 @@ static int check_impl(const plan *pl, const config *c, bufs *b, const double *sv
 				if (r.l2 > *l2) *l2 = r.l2;
 			} else {
 				again = fetch_outputs(pl, c, b, 0, i, again);
-				cmp r = compare(pl, c, c->n[i], again, pl->t[i].dt, h->ref[i]);
+				cmp r = compare(pl, c, c->n[i], again, pl->t[i].dt, pl->t[i].dt, h->ref[i]);
 				if (r.bad || (pl->deterministic && memcmp(again, first[i], bytes))) {
 					fprintf(R, "fail %c %s nondeterministic tensor=%s draw=%d (same input, different output: race?)\n",
 					       who, c->name, pl->t[i].name, draw);
@@ -168,7 +167,7 @@ static int fake_passes(const plan *pl, const config *c, host_set *h, int kind, d
 			if (kind == 2) y[j] = j < c->n[src] ? to_double(h->in[src], pl->t[src].dt, j) : 0.0;
 			else y[j] = k;
 		}
-		all = compare(pl, c, c->n[i], y, -1, h->ref[i]).bad == 0;
+		all = compare(pl, c, c->n[i], y, -1, pl->t[i].dt, h->ref[i]).bad == 0;
 		free(y);
 	}
 	return all;

@@ -74,9 +74,11 @@ __global__ void absmax_kernel(const void *y, long long n, int dt, diff_acc *acc)
 }
 
 /* Counts elements where the candidate's y differs from the baseline's r by
- * more than twice the task's bound (both carry rounding error), and sums the
- * squared differences for the relative L2 check. */
-__global__ void diff_kernel(const void *r, const void *y, long long n, int dt, double atol, double rtol, diff_acc *acc)
+ * more than twice the task's bound (both carry rounding error; the floor of
+ * harness_tol.h twice too), and sums the squared differences beyond it for
+ * the relative L2 check. */
+__global__ void diff_kernel(const void *r, const void *y, long long n, int dt, double atol, double rtol, double fl,
+			    diff_acc *acc)
 {
 	double scale = __longlong_as_double((long long)acc->absmax_bits), num = 0, den = 0;
 	unsigned long long bad = 0;
@@ -86,10 +88,7 @@ __global__ void diff_kernel(const void *r, const void *y, long long n, int dt, d
 			if (!(isnan(a) ? isnan(b) : a == b)) bad++;
 			continue;
 		}
-		double e = fabs(b - a);
-		if (e > 2.0 * (atol * scale + rtol * fabs(a))) bad++;
-		num += e * e;
-		den += a * a;
+		if (ka_tol_elem(b, a, 2.0 * atol, scale, 2.0 * rtol, 2.0 * fl, &num, &den) > 1.0) bad++;
 	}
 	if (bad) atomicAdd(&acc->bad, bad);
 	atomicAdd(&acc->num, num);
@@ -103,7 +102,7 @@ static void diff_outputs(const void *r, const void *y, long long n, int dt, doub
 	if (blocks > 1024) blocks = 1024;
 	if (blocks < 1) blocks = 1;
 	absmax_kernel<<<(unsigned)blocks, 256, 0, s>>>(r, n, dt, acc);
-	diff_kernel<<<(unsigned)blocks, 256, 0, s>>>(r, y, n, dt, atol, rtol, acc);
+	diff_kernel<<<(unsigned)blocks, 256, 0, s>>>(r, y, n, dt, atol, rtol, floor_of(dt), acc);
 	CK(cudaGetLastError());
 }
 

@@ -120,7 +120,7 @@ static int validate(const plan *pl, const config *c, bufs *b, int set, int out, 
 	for (int i = 0; i < pl->nt && !bad; i++) {
 		if (!pl->t[i].out) continue;
 		void *y = fetch_outputs(pl, c, b, out, i, NULL);
-		cmp r = compare(pl, c, c->n[i], y, pl->t[i].dt, h.ref[i]);
+		cmp r = compare(pl, c, c->n[i], y, pl->t[i].dt, pl->t[i].dt, h.ref[i]);
 		free(y);
 		if (r.bad) {
 			fprintf(R, "fail b %s timed-output-wrong sample=%d tensor=%s %s worst=%.3g\n", c->name, j,
@@ -214,7 +214,7 @@ static int check_pair(const plan *pl, const config *c, const bufs *b, void *cons
 		diff_outputs(keep[i], b->out[ob][i], c->n[i], pl->t[i].dt, pl->atol + c->grow, pl->rtol + c->grow, dacc, s);
 		CK(cudaMemcpyAsync(&acc, dacc, sizeof acc, cudaMemcpyDeviceToHost, s));
 		CK(cudaStreamSynchronize(s));
-		double l2 = acc.den > 0 ? sqrt(acc.num / acc.den) : (acc.num > 0 ? INFINITY : 0);
+		double l2 = ka_tol_l2(acc.num, acc.den);
 		if (acc.bad || l2 > 2.0 * (pl->l2 + c->grow)) {
 			fprintf(R, "fail b %s timed-output-wrong sample=%d tensor=%s bad=%llu rel_l2_vs_baseline=%.3g\n", c->name, j,
 				pl->t[i].name, acc.bad, l2);
