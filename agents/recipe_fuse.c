@@ -161,7 +161,7 @@ static int map_args(ka_recipe_ctx *c, chain *ch, char *count)
 						snprintf(ch->a[f].name, sizeof ch->a[f].name, "ka_a%d", f);
 			} else if (strcmp(ch->a[f].type, pa->type)) {
 				/* the same buffer as const T * and T *: the fused kernel takes T * */
-				char x[160], y[160];
+				char x[176], y[176]; /* "const " and a type of up to 159 characters */
 				snprintf(x, sizeof x, "const %s", pa->type);
 				snprintf(y, sizeof y, "const %s", ch->a[f].type);
 				if (!strcmp(x, ch->a[f].type))

@@ -99,7 +99,7 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 		      "\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)\n"
 		      "\t\tif (ka_bins[ka_b]) atomicAdd(&%s[ka_b], ka_bins[ka_b]);\n}",
 		      e, e, sh.count, e, sh.type, sh.var, e, hist, idx, val, hist);
-	char grid[256], bs[32], smem[128], lb[64];
+	char grid[256], bs[32], smem[256], lb[64];
 	snprintf(grid, sizeof grid, "(unsigned)((@N + %ld) / %ld < %ld ? (@N + %ld) / %ld : %ld)", block,
 		 block, cap, block, block, cap);
 	snprintf(bs, sizeof bs, "%ld", block);

@@ -372,8 +372,8 @@ static int prove_body(ka_recipe_ctx *c, scan_shape *sh)
 	}
 	if (strlen(in) >= sizeof sh->in || strlen(arr[store]) >= sizeof sh->out)
 		return ka_recipe_decline(c, "an array's name is too long");
-	snprintf(sh->in, sizeof sh->in, "%s", in);
-	snprintf(sh->out, sizeof sh->out, "%s", arr[store]);
+	snprintf(sh->in, sizeof sh->in, "%.*s", (int)sizeof sh->in - 1, in);
+	snprintf(sh->out, sizeof sh->out, "%.*s", (int)sizeof sh->out - 1, arr[store]);
 	if (ex2 && !strcmp(sh->in, sh->out))
 		return ka_recipe_decline(c, "the loop reads %s[%s] after storing to it: not a scan", sh->in,
 					 sh->idx);

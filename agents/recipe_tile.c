@@ -89,8 +89,13 @@ static int read_tshape(ka_recipe_ctx *c, tshape *sh)
 	int ip = ka_csrc_param_index(c->k, sh->in), op = ka_csrc_param_index(c->k, sh->out);
 	if (ip < 0 || op < 0 || !c->k->params[ip].is_pointer || !c->k->params[op].is_pointer)
 		return ka_recipe_decline(c, "IN and OUT are not pointer parameters");
-	snprintf(sh->elem, sizeof sh->elem, "%s", c->k->params[ip].type);
-	*strchr(sh->elem, '*') = 0;
+	if (strlen(c->k->params[ip].type) >= sizeof sh->elem)
+		return ka_recipe_decline(c, "IN's type is too long");
+	snprintf(sh->elem, sizeof sh->elem, "%.*s", (int)sizeof sh->elem - 1, c->k->params[ip].type);
+	char *star = strchr(sh->elem, '*');
+	if (!star)
+		return ka_recipe_decline(c, "IN's type '%s' is not written as a pointer", sh->elem);
+	*star = 0;
 	for (char *q; (q = strstr(sh->elem, "const "));)
 		memmove(q, q + 6, strlen(q + 6) + 1);
 	for (char *q; (q = strstr(sh->elem, "__restrict__"));)

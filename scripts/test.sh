@@ -21,7 +21,7 @@ fi
 (cd build && ctest -j"$jobs" --output-on-failure --timeout 900)
 
 echo "== sanitizer build (ASan+UBSan) =="
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON >/dev/null
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON -DKA_WERROR=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 # The nvcc-bound suites (task compiles, adversarial candidates, rewriter
 # golden compiles) already ran above; under the sanitizers we run the code
