@@ -76,8 +76,10 @@ static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
 		json_decref(root);
 		return ka_error_set(KA_ETOOL, "the lint pipeline gave no findings for %s", path);
 	}
-	size_t cnt = json_array_size(arr);
-	ka_opt_finding *v = calloc(cnt ? cnt : 1, sizeof *v);
+	size_t cnt = json_array_size(arr), total = 0;
+	for (size_t i = 0; i < cnt; i++) /* a finding shared by kernels counts for each */
+		total += 1 + json_array_size(json_object_get(json_array_get(arr, i), "also_kernels"));
+	ka_opt_finding *v = calloc(total ? total : 1, sizeof *v);
 	if (!v) {
 		json_decref(root);
 		return ka_error_set(KA_ENOMEM, "out of memory");
@@ -90,11 +92,17 @@ static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
 		const char *msg = json_string_value(json_object_get(e, "message"));
 		if (!rule || !*rule || !strncmp(rule, "clang-", 6))
 			continue;
-		snprintf(v[k].rule, sizeof v[k].rule, "%.95s", rule);
-		snprintf(v[k].kernel, sizeof v[k].kernel, "%.95s", kern ? kern : "");
-		snprintf(v[k].message, sizeof v[k].message, "%.511s", msg ? msg : "");
-		v[k].estimate = json_number_value(json_object_get(e, "estimate"));
-		k++;
+		json_t *also = json_object_get(e, "also_kernels");
+		for (size_t a = 0; a <= json_array_size(also); a++) {
+			const char *kn = a ? json_string_value(json_array_get(also, a - 1)) : kern;
+			if (a && !kn)
+				continue;
+			snprintf(v[k].rule, sizeof v[k].rule, "%.95s", rule);
+			snprintf(v[k].kernel, sizeof v[k].kernel, "%.95s", kn ? kn : "");
+			snprintf(v[k].message, sizeof v[k].message, "%.511s", msg ? msg : "");
+			v[k].estimate = json_number_value(json_object_get(e, "estimate"));
+			k++;
+		}
 	}
 	json_decref(root);
 	*out = v;

@@ -13,6 +13,9 @@ void ka_finding_clear(ka_finding *f)
 	free(f->rule);
 	free(f->message);
 	free(f->kernel);
+	for (size_t i = 0; i < f->nalso; i++)
+		free(f->also[i]);
+	free(f->also);
 	free(f->fix);
 	free(f->scope);
 	free(f->basis);
@@ -87,6 +90,46 @@ static int cmp_void(const void *a, const void *b)
 	return ka_finding_cmp(a, b);
 }
 
+/* 1 when b is a's report from another kernel: the same place, rule,
+ * message, estimate and severity. */
+static int same_but_kernel(const ka_finding *a, const ka_finding *b)
+{
+	return a->kernel && b->kernel && strcmp(a->kernel, b->kernel) != 0 &&
+	       strcmp0(a->file, b->file) == 0 && a->line == b->line && a->col == b->col &&
+	       a->end_line == b->end_line && a->end_col == b->end_col && strcmp0(a->rule, b->rule) == 0 &&
+	       strcmp0(a->message, b->message) == 0 && a->severity == b->severity &&
+	       a->estimate == b->estimate && !a->evidence == !b->evidence;
+}
+
+/* 1 when a names kernel k, as its own or in `also`. */
+static int names_kernel(const ka_finding *a, const char *k)
+{
+	if (!strcmp(a->kernel, k))
+		return 1;
+	for (size_t i = 0; i < a->nalso; i++)
+		if (!strcmp(a->also[i], k))
+			return 1;
+	return 0;
+}
+
+/* Moves b's kernel (and its own `also`) into a's `also`, each kernel once;
+ * 0, or -1 out of memory (a and b are then left as they were). */
+static int merge_kernel(ka_finding *a, ka_finding *b)
+{
+	char **v = realloc(a->also, (a->nalso + 1 + b->nalso) * sizeof *v);
+	if (!v)
+		return -1;
+	a->also = v;
+	for (size_t i = 0; i <= b->nalso; i++) {
+		char **k = i ? &b->also[i - 1] : &b->kernel;
+		if (!names_kernel(a, *k)) {
+			v[a->nalso++] = *k;
+			*k = NULL;
+		}
+	}
+	return 0;
+}
+
 void ka_findings_sort_unique(ka_findings *fs)
 {
 	if (fs->n < 2)
@@ -94,7 +137,9 @@ void ka_findings_sort_unique(ka_findings *fs)
 	qsort(fs->v, fs->n, sizeof *fs->v, cmp_void);
 	size_t w = 1;
 	for (size_t i = 1; i < fs->n; i++) {
-		if (ka_finding_cmp(&fs->v[w - 1], &fs->v[i]) == 0)
+		ka_finding *last = &fs->v[w - 1];
+		if (ka_finding_cmp(last, &fs->v[i]) == 0 ||
+		    (same_but_kernel(last, &fs->v[i]) && merge_kernel(last, &fs->v[i]) == 0))
 			ka_finding_clear(&fs->v[i]);
 		else
 			fs->v[w++] = fs->v[i];

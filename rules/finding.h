@@ -35,7 +35,11 @@ typedef struct ka_finding {
 	double estimate;                  /* estimated slowdown factor; 0 = none */
 	char *basis;                      /* rendered basis of the estimate, or NULL */
 	char *kernel;                     /* NULL in host code */
-	char *fix;                        /* transform name or NULL */
+	char **also;                      /* other kernels that reach the same code (a
+					     __device__ helper they share) and got the
+					     same finding: one report, not one per kernel */
+	size_t nalso;
+	char *fix; /* transform name or NULL */
 	ka_fix_safety fix_safety;
 	char *scope;                   /* facts table of the row */
 	long long row_id;              /* its id (or rowid) */
@@ -56,7 +60,9 @@ int ka_findings_push(ka_findings *fs, ka_finding *f);
 /* Move all of src to the end of dst (src becomes empty). */
 int ka_findings_move(ka_findings *dst, ka_findings *src);
 /* Sort by file, line, col, rule, message; drop exact duplicates (a header
- * reached from two translation units reports once). */
+ * reached from two translation units reports once) and merge the findings
+ * that differ only in their kernel (a helper two kernels call) into the
+ * first, naming the others in `also`. */
 void ka_findings_sort_unique(ka_findings *fs);
 /* Order by impact: severity, then estimate (largest first), then location. */
 void ka_findings_sort_impact(ka_findings *fs);

@@ -39,13 +39,20 @@ typedef struct ka_report_opts {
 	size_t n_rewrites;
 } ka_report_opts;
 
-/* Indices into fs of each kernel's costliest finding (report_summary.c);
- * *out is malloc'd (NULL when there is none). */
-int ka_report_costliest(const ka_findings *fs, size_t **out, size_t *nout);
+/* Each kernel's costliest finding (report_summary.c): the index into fs and
+ * the kernel's name (the finding's own kernel or one of its `also`). */
+typedef struct ka_report_costly {
+	size_t index;
+	const char *kernel;
+} ka_report_costly;
+/* *out is malloc'd (NULL when there is none). */
+int ka_report_costliest(const ka_findings *fs, ka_report_costly **out, size_t *nout);
 /* "file: kernel K: costliest finding RULE (severity, impact Nx) at line L: basis\n" */
-int ka_report_summary_line(ka_buf *out, const ka_finding *f);
+int ka_report_summary_line(ka_buf *out, const ka_finding *f, const char *kernel);
 
 int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+/* The finding's `also` kernels as a JSON array of strings (NULL out of memory). */
+struct json_t *ka_report_also_json(const ka_finding *f);
 /* Append s as the text report prints names and messages: control
  * characters, bytes that are not UTF-8 and bidirectional overrides
  * escaped (\n, \x1b, \xff, \u202e), so nothing from a repository acts on

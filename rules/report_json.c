@@ -53,6 +53,8 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 	put(j, "severity", json_string(ka_severity_name(f->severity)), &bad);
 	put(j, "message", ka_json_text(f->message), &bad);
 	put(j, "kernel", ka_json_text(f->kernel), &bad);
+	if (f->nalso) /* absent when one kernel: reports read as they always did */
+		put(j, "also_kernels", ka_report_also_json(f), &bad);
 	put(j, "title", ka_json_text(r ? r->title : NULL), &bad);
 	put(j, "category", ka_json_text(r ? r->category : NULL), &bad);
 	put(j, "impact", ka_json_text(r ? r->impact : NULL), &bad);
@@ -73,13 +75,14 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
  * costliest finding of each kernel (report_summary.c). */
 static int kernels_json(json_t *root, const ka_findings *fs)
 {
-	size_t *idx = NULL, n = 0;
+	ka_report_costly *v = NULL;
+	size_t n = 0;
 	json_t *arr = json_array();
-	int rc = arr ? ka_report_costliest(fs, &idx, &n) : KA_ENOMEM;
+	int rc = arr ? ka_report_costliest(fs, &v, &n) : KA_ENOMEM;
 	for (size_t i = 0; i < n && rc == KA_OK; i++) {
-		const ka_finding *f = &fs->v[idx[i]];
+		const ka_finding *f = &fs->v[v[i].index];
 		json_t *k = json_pack("{s:o, s:o, s:s, s:s, s:i, s:o, s:o}", "file", ka_json_text(f->file),
-				      "kernel", ka_json_text(f->kernel), "rule", f->rule, "severity",
+				      "kernel", ka_json_text(v[i].kernel), "rule", f->rule, "severity",
 				      ka_severity_name(f->severity), "line", f->line, "estimate",
 				      f->estimate > 0 ? json_real(f->estimate) : json_null(), "basis",
 				      ka_json_text(f->basis));
@@ -89,7 +92,7 @@ static int kernels_json(json_t *root, const ka_findings *fs)
 	if (rc == KA_OK && json_object_set(root, "kernels", arr) != 0)
 		rc = KA_ENOMEM;
 	json_decref(arr);
-	free(idx);
+	free(v);
 	return rc;
 }
 

@@ -99,6 +99,8 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 	json_t *props = res ? json_object() : NULL;
 	if (props && f->kernel)
 		json_object_set_new(props, "kernel", ka_json_text(f->kernel));
+	if (props && f->nalso)
+		json_object_set_new(props, "alsoKernels", ka_report_also_json(f));
 	if (props && f->estimate > 0)
 		json_object_set_new(props, "estimate", json_real(f->estimate));
 	if (props && f->basis)

@@ -6,14 +6,10 @@
  * findings (no kernel, or a host-* rule on a launch) have no summary.  The order is the order in which the
  * kernels first appear in the findings, so it follows --sort. */
 #include "rules/report.h"
+#include "rules/utf8.h"
 #include "util/error.h"
 #include <stdlib.h>
 #include <string.h>
-
-static int same_kernel(const ka_finding *a, const ka_finding *b)
-{
-	return strcmp(a->file, b->file) == 0 && strcmp(a->kernel, b->kernel) == 0;
-}
 
 /* 1 when a costs more than b. */
 static int costlier(const ka_finding *a, const ka_finding *b)
@@ -23,39 +19,64 @@ static int costlier(const ka_finding *a, const ka_finding *b)
 	return a->estimate > b->estimate;
 }
 
-int ka_report_costliest(const ka_findings *fs, size_t **out, size_t *nout)
+/* Enters finding i of kernel k into v[0..*n): a new kernel, or a costlier
+ * finding for one already there. */
+static void enter(const ka_findings *fs, ka_report_costly *v, size_t *n, size_t i, const char *k)
 {
-	size_t *v = NULL, n = 0;
+	const ka_finding *f = &fs->v[i];
+	size_t j;
+	for (j = 0; j < *n; j++)
+		if (!strcmp(v[j].kernel, k) && !strcmp(fs->v[v[j].index].file, f->file))
+			break;
+	if (j == *n)
+		v[(*n)++] = (ka_report_costly){i, k};
+	else if (costlier(f, &fs->v[v[j].index]))
+		v[j].index = i;
+}
+
+int ka_report_costliest(const ka_findings *fs, ka_report_costly **out, size_t *nout)
+{
+	size_t n = 0, cap = 0;
+	ka_report_costly *v = NULL;
 	*out = NULL;
 	*nout = 0;
-	if (!fs->n)
+	for (size_t i = 0; i < fs->n; i++)
+		cap += fs->v[i].kernel ? 1 + fs->v[i].nalso : 0;
+	if (!cap)
 		return KA_OK;
-	if (!(v = malloc(fs->n * sizeof *v)))
+	if (!(v = malloc(cap * sizeof *v)))
 		return ka_error_set(KA_ENOMEM, "out of memory");
 	for (size_t i = 0; i < fs->n; i++) {
 		const ka_finding *f = &fs->v[i];
-		size_t k;
 		if (!f->kernel || !*f->kernel || !f->file || !strncmp(f->rule, "host-", 5))
 			continue;
-		for (k = 0; k < n && !same_kernel(&fs->v[v[k]], f); k++)
-			;
-		if (k == n)
-			v[n++] = i;
-		else if (costlier(f, &fs->v[v[k]]))
-			v[k] = i;
+		enter(fs, v, &n, i, f->kernel);
+		for (size_t a = 0; a < f->nalso; a++)
+			enter(fs, v, &n, i, f->also[a]);
 	}
 	*out = v;
 	*nout = n;
 	return KA_OK;
 }
 
-int ka_report_summary_line(ka_buf *out, const ka_finding *f)
+json_t *ka_report_also_json(const ka_finding *f)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < f->nalso; i++)
+		if (json_array_append_new(a, ka_json_text(f->also[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+int ka_report_summary_line(ka_buf *out, const ka_finding *f, const char *kernel)
 {
 	int rc = ka_report_escape(out, f->file); /* names from the repository */
 	if (rc == KA_OK)
 		rc = ka_buf_adds(out, ": kernel ");
 	if (rc == KA_OK)
-		rc = ka_report_escape(out, f->kernel);
+		rc = ka_report_escape(out, kernel);
 	if (rc == KA_OK)
 		rc = ka_buf_printf(out, ": costliest finding %s (%s", f->rule, ka_severity_name(f->severity));
 	if (rc == KA_OK && f->estimate > 0)

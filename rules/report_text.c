@@ -140,13 +140,28 @@ static int add_evidence(ka_buf *out, const ka_finding *f)
 	return rc == KA_OK ? ka_buf_addc(out, '\n') : rc;
 }
 
+/* "      = also in kernels k2, k3" under the excerpt: a line of a helper the
+ * kernels share, reported once for all of them. */
+static int add_also(ka_buf *out, const ka_finding *f)
+{
+	int rc = ka_buf_adds(out, f->nalso > 1 ? "      = also in kernels " : "      = also in kernel ");
+	for (size_t i = 0; i < f->nalso && rc == KA_OK; i++) {
+		if (i)
+			rc = ka_buf_adds(out, ", ");
+		if (rc == KA_OK)
+			rc = ka_report_escape(out, f->also[i]);
+	}
+	return rc == KA_OK ? ka_buf_addc(out, '\n') : rc;
+}
+
 static int add_summary(ka_buf *out, const ka_findings *fs)
 {
-	size_t *idx = NULL, n = 0;
-	int rc = ka_report_costliest(fs, &idx, &n);
+	ka_report_costly *v = NULL;
+	size_t n = 0;
+	int rc = ka_report_costliest(fs, &v, &n);
 	for (size_t i = 0; i < n && rc == KA_OK; i++)
-		rc = ka_report_summary_line(out, &fs->v[idx[i]]);
-	free(idx);
+		rc = ka_report_summary_line(out, &fs->v[v[i].index], v[i].kernel);
+	free(v);
 	return rc;
 }
 
@@ -198,6 +213,8 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 					   f->rule);
 		if (rc == KA_OK && o->excerpt)
 			rc = add_excerpt(out, f, o);
+		if (rc == KA_OK && f->nalso)
+			rc = add_also(out, f);
 		if (rc == KA_OK && f->evidence)
 			rc = add_evidence(out, f);
 	}

@@ -119,6 +119,68 @@ static void json_report(void **state)
 	ka_findings_free(&fs);
 }
 
+/* A helper line reached from kernels k, k3 and k2 (k3 twice, as from two
+ * translation units): one finding, the others named in `also`, in every
+ * format, and still a summary line per kernel.  A finding that differs in
+ * more than its kernel (here the severity) stays apart. */
+static void shared_helper_line(void **state)
+{
+	ka_findings fs = KA_FINDINGS_INIT;
+	ka_sources *src;
+	ka_buf out;
+	json_error_t err;
+	const char *kernels[] = {"k3", "k", "k2", "k3"};
+	for (int i = 0; i < 5; i++) {
+		one_finding(&fs, "gmem-uncoalesced-access");
+		free(fs.v[i].kernel);
+		fs.v[i].kernel = strdup(i < 4 ? kernels[i] : "k4");
+		if (i == 4)
+			fs.v[i].severity = KA_SEV_NOTE;
+	}
+	ka_findings_sort_unique(&fs);
+	assert_int_equal(fs.n, 2);
+	const ka_finding *f = fs.v[0].severity == KA_SEV_WARNING ? &fs.v[0] : &fs.v[1];
+	assert_string_equal(f->kernel, "k");
+	assert_int_equal(f->nalso, 2);
+	assert_string_equal(f->also[0], "k2");
+	assert_string_equal(f->also[1], "k3");
+
+	assert_int_equal(ka_sources_new(&src), KA_OK);
+	ka_buf_init(&out, 0);
+	ka_report_opts o = {.excerpt = 1, .src = src, .summary = 1};
+	assert_int_equal(ka_report_text(&out, &fs, &o), KA_OK);
+	assert_non_null(strstr(out.data, "\n      = also in kernels k2, k3\n"));
+	for (int i = 0; i < 4; i++) {
+		char line[64];
+		snprintf(line, sizeof line, ": kernel %s: costliest finding", i < 3 ? kernels[i] : "k4");
+		assert_non_null(strstr(out.data, line));
+	}
+
+	ka_buf_reset(&out);
+	o = (ka_report_opts){.version = "1.2.3"};
+	assert_int_equal(ka_report_json(&out, &fs, &o), KA_OK);
+	json_t *root = json_loads(out.data, 0, &err);
+	assert_non_null(root);
+	json_t *arr = json_object_get(root, "findings"), *also = NULL;
+	assert_int_equal(json_array_size(arr), 2);
+	for (size_t i = 0; i < 2; i++)
+		if (json_object_get(json_array_get(arr, i), "also_kernels"))
+			also = json_object_get(json_array_get(arr, i), "also_kernels");
+	assert_int_equal(json_array_size(also), 2);
+	assert_string_equal(json_string_value(json_array_get(also, 1)), "k3");
+	assert_int_equal(json_array_size(json_object_get(root, "kernels")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "summary"), "warning")), 1);
+	json_decref(root);
+
+	ka_buf_reset(&out);
+	o = (ka_report_opts){.version = "1.2.3", .src = src};
+	assert_int_equal(ka_report_sarif(&out, &fs, &o), KA_OK);
+	assert_non_null(strstr(out.data, "\"alsoKernels\""));
+	ka_buf_free(&out);
+	ka_sources_free(src);
+	ka_findings_free(&fs);
+}
+
 static void sarif_report(void **state)
 {
 	ka_findings fs = KA_FINDINGS_INIT;
@@ -185,10 +247,9 @@ static void sarif_report(void **state)
 int run_report_tests(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(utf16_columns),
-		cmocka_unit_test(text_report),
-		cmocka_unit_test(json_report),
-		cmocka_unit_test(sarif_report),
+		cmocka_unit_test(utf16_columns),      cmocka_unit_test(text_report),
+		cmocka_unit_test(json_report),        cmocka_unit_test(sarif_report),
+		cmocka_unit_test(shared_helper_line),
 	};
 	return cmocka_run_group_tests_name("rules/report", tests, setup, teardown);
 }
