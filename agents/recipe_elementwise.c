@@ -352,11 +352,25 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			ka_buf_printf(&b, "\t\tfloat4 ka_%s;\n", nm);
 	}
 	static const char lanes[] = "xyzw";
+	ka_buf lane;
+	ka_buf_init(&lane, 1 << 20);
 	for (int l = 0; l < 4; l++) {
-		ka_buf_printf(&b, "\t\t{\n\t\t\t%s %s = 4 * ka_v + %d;\n\t\t\t", sh.type, sh.var, l);
-		add_lane(&b, c, &sh, vec, lanes[l]);
+		/* the index is declared only where the lane still uses it (an
+		 * unused one is nvcc's warning #177 in the rewritten file) */
+		ka_buf_reset(&lane);
+		add_lane(&lane, c, &sh, vec, lanes[l]);
+		size_t s0 = 0;
+		while (s0 < lane.len && isspace((unsigned char)lane.data[s0]))
+			s0++;
+		ka_buf_adds(&b, "\t\t{\n");
+		if (lane.data && ka_csrc_has_word(lane.data, s0, lane.len, sh.var))
+			ka_buf_printf(&b, "\t\t\t%s %s = 4 * ka_v + %d;\n", sh.type, sh.var, l);
+		ka_buf_adds(&b, "\t\t\t");
+		if (lane.data)
+			ka_buf_add(&b, lane.data + s0, lane.len - s0);
 		ka_buf_adds(&b, "\n\t\t}\n");
 	}
+	ka_buf_free(&lane);
 	for (int p = 0; p < k->nparams; p++)
 		if (vec[p] && wr[p])
 			ka_buf_printf(&b, "\t\treinterpret_cast<float4 *>(%s)[ka_v] = ka_%s;\n",

@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 		float4 ka_y;
 		{
 			long long ka_i = 4 * ka_v + 0;
-			 {
+			{
 		/* add_bias */
 		{ ka_t.x = ka_x.x + b[ka_i % cols]; }
 		/* gelu_inplace */
@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 		}
 		{
 			long long ka_i = 4 * ka_v + 1;
-			 {
+			{
 		/* add_bias */
 		{ ka_t.y = ka_x.y + b[ka_i % cols]; }
 		/* gelu_inplace */
@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 		}
 		{
 			long long ka_i = 4 * ka_v + 2;
-			 {
+			{
 		/* add_bias */
 		{ ka_t.z = ka_x.z + b[ka_i % cols]; }
 		/* gelu_inplace */
@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 		}
 		{
 			long long ka_i = 4 * ka_v + 3;
-			 {
+			{
 		/* add_bias */
 		{ ka_t.w = ka_x.w + b[ka_i % cols]; }
 		/* gelu_inplace */

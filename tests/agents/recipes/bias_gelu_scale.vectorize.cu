@@ -14,19 +14,19 @@ __global__ void __launch_bounds__(256) add_bias(const float *x, const float *b, 
 		float4 ka_t;
 		{
 			long long i = 4 * ka_v + 0;
-			 ka_t.x = ka_x.x + b[i % cols];
+			ka_t.x = ka_x.x + b[i % cols];
 		}
 		{
 			long long i = 4 * ka_v + 1;
-			 ka_t.y = ka_x.y + b[i % cols];
+			ka_t.y = ka_x.y + b[i % cols];
 		}
 		{
 			long long i = 4 * ka_v + 2;
-			 ka_t.z = ka_x.z + b[i % cols];
+			ka_t.z = ka_x.z + b[i % cols];
 		}
 		{
 			long long i = 4 * ka_v + 3;
-			 ka_t.w = ka_x.w + b[i % cols];
+			ka_t.w = ka_x.w + b[i % cols];
 		}
 		reinterpret_cast<float4 *>(t)[ka_v] = ka_t;
 	}
@@ -46,20 +46,16 @@ __global__ void __launch_bounds__(256) gelu_inplace(float *t, long long n)
 	for (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {
 		float4 ka_t = reinterpret_cast<const float4 *>(t)[ka_v];
 		{
-			long long i = 4 * ka_v + 0;
-			 ka_t.x = 0.5f * ka_t.x * erfcf(-ka_t.x * 0.70710678f);
+			ka_t.x = 0.5f * ka_t.x * erfcf(-ka_t.x * 0.70710678f);
 		}
 		{
-			long long i = 4 * ka_v + 1;
-			 ka_t.y = 0.5f * ka_t.y * erfcf(-ka_t.y * 0.70710678f);
+			ka_t.y = 0.5f * ka_t.y * erfcf(-ka_t.y * 0.70710678f);
 		}
 		{
-			long long i = 4 * ka_v + 2;
-			 ka_t.z = 0.5f * ka_t.z * erfcf(-ka_t.z * 0.70710678f);
+			ka_t.z = 0.5f * ka_t.z * erfcf(-ka_t.z * 0.70710678f);
 		}
 		{
-			long long i = 4 * ka_v + 3;
-			 ka_t.w = 0.5f * ka_t.w * erfcf(-ka_t.w * 0.70710678f);
+			ka_t.w = 0.5f * ka_t.w * erfcf(-ka_t.w * 0.70710678f);
 		}
 		reinterpret_cast<float4 *>(t)[ka_v] = ka_t;
 	}
@@ -81,19 +77,19 @@ __global__ void __launch_bounds__(256) apply_scale(const float *t, const float *
 		float4 ka_y;
 		{
 			long long i = 4 * ka_v + 0;
-			 ka_y.x = ka_t.x * sc[i % cols];
+			ka_y.x = ka_t.x * sc[i % cols];
 		}
 		{
 			long long i = 4 * ka_v + 1;
-			 ka_y.y = ka_t.y * sc[i % cols];
+			ka_y.y = ka_t.y * sc[i % cols];
 		}
 		{
 			long long i = 4 * ka_v + 2;
-			 ka_y.z = ka_t.z * sc[i % cols];
+			ka_y.z = ka_t.z * sc[i % cols];
 		}
 		{
 			long long i = 4 * ka_v + 3;
-			 ka_y.w = ka_t.w * sc[i % cols];
+			ka_y.w = ka_t.w * sc[i % cols];
 		}
 		reinterpret_cast<float4 *>(y)[ka_v] = ka_y;
 	}

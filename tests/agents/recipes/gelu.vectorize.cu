@@ -12,20 +12,16 @@ __global__ void __launch_bounds__(256) gelu_naive(const float *x, float *y, long
 		float4 ka_x = reinterpret_cast<const float4 *>(x)[ka_v];
 		float4 ka_y;
 		{
-			long long i = 4 * ka_v + 0;
-			 ka_y.x = 0.5f * ka_x.x * erfcf(-ka_x.x * 0.70710678f);
+			ka_y.x = 0.5f * ka_x.x * erfcf(-ka_x.x * 0.70710678f);
 		}
 		{
-			long long i = 4 * ka_v + 1;
-			 ka_y.y = 0.5f * ka_x.y * erfcf(-ka_x.y * 0.70710678f);
+			ka_y.y = 0.5f * ka_x.y * erfcf(-ka_x.y * 0.70710678f);
 		}
 		{
-			long long i = 4 * ka_v + 2;
-			 ka_y.z = 0.5f * ka_x.z * erfcf(-ka_x.z * 0.70710678f);
+			ka_y.z = 0.5f * ka_x.z * erfcf(-ka_x.z * 0.70710678f);
 		}
 		{
-			long long i = 4 * ka_v + 3;
-			 ka_y.w = 0.5f * ka_x.w * erfcf(-ka_x.w * 0.70710678f);
+			ka_y.w = 0.5f * ka_x.w * erfcf(-ka_x.w * 0.70710678f);
 		}
 		reinterpret_cast<float4 *>(y)[ka_v] = ka_y;
 	}

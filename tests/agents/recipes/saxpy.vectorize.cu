@@ -13,20 +13,16 @@ __global__ void __launch_bounds__(256) saxpy_naive(float alpha, const float *x, 
 		float4 ka_y = reinterpret_cast<const float4 *>(y)[ka_v];
 		float4 ka_out;
 		{
-			long long i = 4 * ka_v + 0;
-			 ka_out.x = alpha * ka_x.x + ka_y.x;
+			ka_out.x = alpha * ka_x.x + ka_y.x;
 		}
 		{
-			long long i = 4 * ka_v + 1;
-			 ka_out.y = alpha * ka_x.y + ka_y.y;
+			ka_out.y = alpha * ka_x.y + ka_y.y;
 		}
 		{
-			long long i = 4 * ka_v + 2;
-			 ka_out.z = alpha * ka_x.z + ka_y.z;
+			ka_out.z = alpha * ka_x.z + ka_y.z;
 		}
 		{
-			long long i = 4 * ka_v + 3;
-			 ka_out.w = alpha * ka_x.w + ka_y.w;
+			ka_out.w = alpha * ka_x.w + ka_y.w;
 		}
 		reinterpret_cast<float4 *>(out)[ka_v] = ka_out;
 	}
