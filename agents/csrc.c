@@ -374,11 +374,23 @@ static int read_kernel(ka_csrc *m, size_t at, size_t *next)
 	return KA_OK;
 }
 
-static int read_launch(ka_csrc *m, size_t at, size_t *next)
+/* The width of a launch's "<<<" (or ">>>", with c '>') at t[i], also when
+ * an old clang-format wrote it "<< <" / ">> >"; 0 when there is none. */
+static size_t chevrons(const char *t, size_t len, size_t i, char c)
+{
+	if (i + 2 > len || t[i] != c || t[i + 1] != c)
+		return 0;
+	size_t j = i + 2;
+	while (j < len && (t[j] == ' ' || t[j] == '\t'))
+		j++;
+	return j < len && t[j] == c && (j == i + 2 || j + 1 >= len || t[j + 1] != c) ? j + 1 - i : 0;
+}
+
+static int read_launch(ka_csrc *m, size_t at, size_t ow, size_t *next)
 {
 	const char *t = m->text;
 	size_t len = m->len, b = at;
-	*next = at + 3;
+	*next = at + ow;
 	while (b > 0 && isspace((unsigned char)t[b - 1]))
 		b--;
 	size_t ns = b;
@@ -390,8 +402,9 @@ static int read_launch(ka_csrc *m, size_t at, size_t *next)
 		return ka_error_set(KA_ETOOBIG, "more than %d launches in the file (at %.*s)",
 				    KA_CSRC_MAX_LAUNCHES, (int)(b - ns), t + ns);
 	const char *close = NULL;
-	for (size_t i = at + 3; i + 2 < len; i++)
-		if (!memcmp(t + i, ">>>", 3)) {
+	size_t cw = 0;
+	for (size_t i = at + ow; i + 2 < len; i++)
+		if ((cw = chevrons(t, len, i, '>')) != 0) {
 			close = t + i;
 			break;
 		}
@@ -403,7 +416,7 @@ static int read_launch(ka_csrc *m, size_t at, size_t *next)
 	l->start = ns;
 	size_t c = (size_t)(close - t);
 	/* the config list, split on top-level commas: treat "<<<" as '(' */
-	size_t s = at + 3;
+	size_t s = at + ow;
 	int depth = 0;
 	for (size_t i = s; i <= c; i++) {
 		size_t j = skip_unit(t, len, i);
@@ -423,7 +436,7 @@ static int read_launch(ka_csrc *m, size_t at, size_t *next)
 			s = i + 1;
 		}
 	}
-	size_t p = ka_csrc_skip_blank(t, len, c + 3);
+	size_t p = ka_csrc_skip_blank(t, len, c + cw);
 	if (p >= len || t[p] != '(' || l->ncfg < 2)
 		return ka_error_set(KA_EINPUT, "launch of %s: cannot read it", l->kernel);
 	size_t pc = ka_csrc_match(t, len, p);
@@ -442,7 +455,7 @@ int ka_csrc_scan(ka_csrc *m, const char *text, size_t len)
 	m->text = text;
 	m->len = len;
 	for (size_t i = 0; i < len;) {
-		size_t j = skip_unit(text, len, i), next;
+		size_t j = skip_unit(text, len, i), next, ow;
 		if (j != i) {
 			i = j;
 			continue;
@@ -450,8 +463,8 @@ int ka_csrc_scan(ka_csrc *m, const char *text, size_t len)
 		int rc = KA_OK;
 		if (word_at(text, len, i, "__global__"))
 			rc = read_kernel(m, i, &next);
-		else if (i + 3 <= len && !memcmp(text + i, "<<<", 3))
-			rc = read_launch(m, i, &next);
+		else if ((ow = chevrons(text, len, i, '<')) != 0)
+			rc = read_launch(m, i, ow, &next);
 		else
 			next = i + 1;
 		if (rc)

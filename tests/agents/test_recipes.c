@@ -624,6 +624,18 @@ static void test_unseen_launches(void **st)
 	assert_non_null(strstr(out, "k<<<(unsigned)("));
 	assert_non_null(strstr(out, "k(y, x, 1000, 256);"));
 	free(out);
+	/* "<< <" and ">> >", as clang-format before version 6 wrote launches
+	 * (cuda-samples, older CUTLASS): launches all the same */
+	static const char spaced[] = EW_K
+		"void go(float *y, const float *x, int n)\n{\n"
+		"\tk<< <(n + 255) / 256, 256>> >(y, x, n);\n\tk<<< n, 128 >>>(y, x, n);\n}\n";
+	if (ka_recipe_apply("grid-stride", spaced, strlen(spaced), "k", NULL, &out, &n, why, sizeof why) !=
+	    KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k<< <(unsigned)("));
+	assert_null(strstr(out, "(n + 255) / 256"));
+	assert_null(strstr(out, ", 128 >>>"));
+	free(out);
 }
 
 /* `if (i >= n) return; { a; } b;`: the loop a recipe writes around the
