@@ -145,6 +145,57 @@ static void test_run_file(void **state)
 	ka_lint_free(l);
 }
 
+/* The same helper line, reached from two kernels: one finding that names
+ * the second kernel.  A strided store of a kernel launched only as one
+ * block is a note; the same store launched as a grid is a warning. */
+static void test_shared_helper_and_one_block(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/h.cu", fx->dir);
+	write_file(path,
+		   "__device__ inline void put3(unsigned *out, int t, unsigned v) { out[t * 3] = v; }\n"
+		   "__global__ void one(unsigned *out, const int *in)\n"
+		   "{\n\tint t = threadIdx.x;\n\tput3(out, t, __ballot_sync(0xffffffffu, in[t] > 0));\n}\n"
+		   "__global__ void many(unsigned *out, const int *in)\n"
+		   "{\n\tint t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		   "\tput3(out, t, __ballot_sync(0xffffffffu, in[t] > 0));\n}\n"
+		   "__global__ void solo(unsigned *out, const int *in)\n"
+		   "{\n\tint t = threadIdx.x;\n\tout[t * 3 + 1] = in[t];\n}\n"
+		   "__global__ void grid(unsigned *out, const int *in)\n"
+		   "{\n\tint t = blockIdx.x * blockDim.x + threadIdx.x;\n\tout[t * 3 + 1] = in[t];\n}\n"
+		   "void go(unsigned *out, const int *in, int n)\n{\n"
+		   "\tone<<<n / 96, 96>>>(out, in);\n\tmany<<<n / 96, 96>>>(out, in);\n"
+		   "\tsolo<<<1, 96>>>(out, in);\n\tgrid<<<n / 96, 96>>>(out, in);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,gmem-uncoalesced-store", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(count_rule(&r.findings, "gmem-uncoalesced-store", 1), 1);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (f->line == 1) {
+			assert_int_equal(f->nalso, 1);
+			assert_string_equal(f->kernel, "many");
+			assert_string_equal(f->also[0], "one");
+			seen |= 1;
+		} else if (f->kernel && !strcmp(f->kernel, "solo")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->basis, "one block"));
+			seen |= 2;
+		} else if (f->kernel && !strcmp(f->kernel, "grid")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->nalso, 0);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -484,6 +535,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fix_in_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_examples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_helper_and_one_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
 	};
