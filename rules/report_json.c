@@ -24,6 +24,17 @@ static void put(json_t *j, const char *key, json_t *v, int *bad)
 		*bad = 1;
 }
 
+json_t *ka_report_also_json(const ka_finding *f)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < f->nalso; i++)
+		if (json_array_append_new(a, ka_json_text(f->also[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 json_t *ka_report_evidence_json(const ka_finding_evidence *e)
 {
 	int won = e->wins > 0 && e->median > 0;

@@ -6,7 +6,6 @@
  * findings (no kernel, or a host-* rule on a launch) have no summary.  The order is the order in which the
  * kernels first appear in the findings, so it follows --sort. */
 #include "rules/report.h"
-#include "rules/utf8.h"
 #include "util/error.h"
 #include <stdlib.h>
 #include <string.h>
@@ -57,17 +56,6 @@ int ka_report_costliest(const ka_findings *fs, ka_report_costly **out, size_t *n
 	*out = v;
 	*nout = n;
 	return KA_OK;
-}
-
-json_t *ka_report_also_json(const ka_finding *f)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; a && i < f->nalso; i++)
-		if (json_array_append_new(a, ka_json_text(f->also[i])) != 0) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
 }
 
 int ka_report_summary_line(ka_buf *out, const ka_finding *f, const char *kernel)
