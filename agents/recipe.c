@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NPOS ((size_t)-1)
+
 extern const ka_recipe ka_recipe_warp_per_row;        /* recipe_rowwarp.c */
 extern const ka_recipe ka_recipe_vectorize;           /* recipe_elementwise.c */
 extern const ka_recipe ka_recipe_grid_stride;         /* recipe_elementwise.c */
@@ -368,6 +370,146 @@ static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, con
 	return g->data != NULL;
 }
 
+int ka_recipe_config_uses(const ka_recipe_ctx *c, size_t s, size_t e, const char *var)
+{
+	int n = 0;
+	for (int i = 0; i < c->m->nlaunches; i++) {
+		const ka_csrc_launch *l = &c->m->l[i];
+		char sq[KA_CSRC_NAME];
+		for (int q = 0; q < 2 && l->start > s && l->start < e && !strcmp(l->kernel, c->k->name); q++)
+			n += ka_csrc_squeeze(c->m->text, l->cfg[q].s, l->cfg[q].e, sq, sizeof sq) &&
+			     !strcmp(sq, var);
+	}
+	return n;
+}
+
+/* 1 when name is a function-like macro the file defines (`#define NAME(`). */
+static int fn_macro(const char *t, size_t len, const char *name, size_t n)
+{
+	for (const char *p = t; (p = strstr(p, "#define")) != NULL && p < t + len; p += 7) {
+		const char *q = p + 7;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, name, n) && q[n] == '(')
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when [s, e) (an initializer) can be dropped unevaluated: no increment,
+ * assignment or top-level comma, and nothing called but sizeof, min/max,
+ * ceil/floor and the file's function-like macros. */
+static int pure_init(const char *t, size_t len, size_t s, size_t e)
+{
+	static const char *const ok[] = {"sizeof", "min", "max", "ceil", "ceilf", "floor", "floorf", NULL};
+	int depth = 0;
+	for (size_t i = s; i < e; i++) {
+		char ch = t[i], nx = i + 1 < e ? t[i + 1] : 0;
+		if (ch == '"' || ch == '\'' || ch == '{' || ch == '[')
+			return 0;
+		if ((ch == '+' && nx == '+') || (ch == '-' && nx == '-'))
+			return 0;
+		if (ch == '=' && nx != '=' && (i == s || !strchr("=<>!", t[i - 1])))
+			return 0;
+		depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+		if (ch == ',' && depth == 0)
+			return 0;
+		if (!isalpha((unsigned char)ch) && ch != '_')
+			continue;
+		size_t w = i;
+		while (w < e && (isalnum((unsigned char)t[w]) || t[w] == '_'))
+			w++;
+		if (i > s && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))
+			continue; /* inside a number such as 1e3 or 0x1f */
+		size_t p = ka_csrc_skip_blank(t, e, w);
+		if (p < e && t[p] == '(') {
+			int known = fn_macro(t, len, t + i, w - i);
+			for (int k = 0; ok[k] && !known; k++)
+				known = strlen(ok[k]) == w - i && !memcmp(t + i, ok[k], w - i);
+			if (!known)
+				return 0;
+		}
+		i = w - 1;
+	}
+	return depth == 0;
+}
+
+/* [s, e) declares var alone as a plain integer: `[const] TYPE var = INIT;`
+ * with TYPE built from int, long, unsigned, size_t and the like; *init_s
+ * and *init_e then hold INIT. */
+static int scalar_decl(const char *t, size_t len, size_t s, size_t e, const char *var, size_t *init_s,
+		       size_t *init_e)
+{
+	static const char *const words[] = {"const",   "constexpr", "unsigned", "signed",  "int",
+					    "long",    "short",     "size_t",   "int32_t", "uint32_t",
+					    "int64_t", "uint64_t",  "auto",     NULL};
+	size_t p = ka_csrc_skip_blank(t, len, s), vn = strlen(var);
+	int types = 0;
+	for (;;) {
+		size_t w = p;
+		while (w < e && (isalnum((unsigned char)t[w]) || t[w] == '_'))
+			w++;
+		if (w == p)
+			return 0;
+		if (w - p == vn && !memcmp(t + p, var, vn) && types) {
+			p = ka_csrc_skip_blank(t, len, w);
+			break;
+		}
+		int k = 0;
+		while (words[k] && !(strlen(words[k]) == w - p && !memcmp(t + p, words[k], w - p)))
+			k++;
+		if (!words[k])
+			return 0;
+		types += strcmp(words[k], "const") != 0 && strcmp(words[k], "constexpr") != 0;
+		p = ka_csrc_skip_blank(t, len, w);
+	}
+	if (p >= e || t[p] != '=' || e < 1 || t[e - 1] != ';')
+		return 0;
+	*init_s = p + 1;
+	*init_e = e - 1;
+	return pure_init(t, len, *init_s, *init_e);
+}
+
+/* After launch l's config slot q was rewritten: drop the declaration of
+ * the variable it read when nothing else reads it (see recipe.h). */
+static int drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, int q)
+{
+	const char *t = c->m->text;
+	size_t len = c->m->len, blk = ka_csrc_block_of(t, len, l->start), is, ie;
+	char var[KA_CSRC_NAME];
+	if (blk == NPOS || !ka_csrc_squeeze(t, l->cfg[q].s, l->cfg[q].e, var, sizeof var) || !var[0] ||
+	    isdigit((unsigned char)var[0]) ||
+	    strspn(var, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(var))
+		return KA_OK;
+	size_t bc = ka_csrc_match(t, len, blk);
+	for (size_t s = ka_csrc_skip_blank(t, len, blk + 1); bc != NPOS && s < l->start;) {
+		size_t e = ka_csrc_stmt_end(t, len, s);
+		if (e == NPOS || e > l->start)
+			return KA_OK;
+		if (scalar_decl(t, len, s, e, var, &is, &ie)) {
+			int uses = 0; /* preprocessor lines too: a macro body may read it */
+			for (size_t at = ka_csrc_find_word_pp(t, s, bc, var); at != NPOS;
+			     at = ka_csrc_find_word_pp(t, at + 1, bc, var))
+				uses++;
+			if (uses != 1 + ka_recipe_config_uses(c, s, bc, var))
+				return KA_OK;
+			for (int i = 0; i < ed->n; i++)
+				if (ed->e[i].s <= s && s < ed->e[i].e)
+					return KA_OK; /* dropped already (a second launch reads it too) */
+			size_t a = s, b = e;
+			while (a > 0 && (t[a - 1] == ' ' || t[a - 1] == '\t'))
+				a--;
+			while (b < len && (t[b] == ' ' || t[b] == '\t'))
+				b++;
+			if ((a == 0 || t[a - 1] == '\n') && b < len && t[b] == '\n')
+				return ka_recipe_edit(ed, a, b + 1, "");
+			return ka_recipe_edit(ed, s, e, "");
+		}
+		s = ka_csrc_skip_blank(t, len, e);
+	}
+	return KA_OK;
+}
+
 int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
 			    const char *grid_fmt, const char *block, const char *smem_param,
 			    const char *smem_fmt)
@@ -416,6 +558,8 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 			rc = ka_recipe_edit(ed, l->cfg[0].s, l->cfg[0].e, g.data);
 		if (rc == KA_OK)
 			rc = ka_recipe_edit(ed, l->cfg[1].s, l->cfg[1].e, b.data);
+		for (int q = 0; q < 2 && rc == KA_OK; q++)
+			rc = drop_dead_config(c, ed, l, q);
 		ka_buf_free(&g);
 		ka_buf_free(&b);
 		found = 1;

@@ -148,11 +148,18 @@ void ka_recipe_edits_free(ka_recipe_edits *ed);
  * kernel's launches must be, or proves something from them, calls it
  * (ka_recipe_relaunch does). */
 int ka_recipe_launches_known(ka_recipe_ctx *c);
+/* The number of grid and block slots of launches of the recipe's kernel in
+ * [s, e) that read exactly the variable var. */
+int ka_recipe_config_uses(const ka_recipe_ctx *c, size_t s, size_t e, const char *var);
 /* Rewrite every launch of kernel k: grid := grid_fmt with "%s" replaced by
  * the launch's argument for parameter `count_param` (the thread count the
  * recipe derives the grid from), block := block.  KA_RECIPE_DECLINED when
  * the file has no such launch, a launch cannot be read, or the kernel is
- * named where no launch was read (ka_recipe_launches_known). */
+ * named where no launch was read (ka_recipe_launches_known).  A grid or
+ * block held in a scalar variable that nothing else reads loses its
+ * declaration (`const int grid_size = CEIL_DIV(N, bs);` would be dead, and
+ * nvcc warns about it), when that declaration is a plain one in the
+ * launch's block whose initializer has no side effects. */
 int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 		       const char *block);
 /* The same, and the dynamic shared memory := smem_fmt with "@B" replaced

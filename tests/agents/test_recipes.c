@@ -638,6 +638,63 @@ static void test_unseen_launches(void **st)
 	free(out);
 }
 
+/* A grid held in a variable that only the rewritten launches read loses
+ * its declaration (it would be dead: nvcc's warning #177); anything else
+ * keeps it. */
+static void test_dead_grid_variable(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *host;
+		int dropped;
+	} cases[] = {
+		{"#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))\n"
+		 "void go(float *y, const float *x, int n)\n{\n\tconst int grid_size = CEIL_DIV(n, 256);\n"
+		 "\tk<<<grid_size, 256>>>(y, x, n);\n}\n",
+		 1},
+		/* two launches read it: dropped once */
+		{"void go(float *y, const float *x, int n)\n{\n\tunsigned blocks = (unsigned)((n + 255) / 256);\n"
+		 "\tk<<<blocks, 256>>>(y, x, n);\n\tk<<<blocks, 256>>>(x == y ? y : y, x, n);\n}\n",
+		 1},
+		/* read by something else */
+		{"void go(float *y, const float *x, int n)\n{\n\tint blocks = (n + 255) / 256;\n"
+		 "\tk<<<blocks, 256>>>(y, x, n);\n\tprintf(\"%d\\n\", blocks);\n}\n",
+		 0},
+		/* an initializer that calls a function could have an effect */
+		{"int pick(int);\nvoid go(float *y, const float *x, int n)\n{\n\tint blocks = pick(n);\n"
+		 "\tk<<<blocks, 256>>>(y, x, n);\n}\n",
+		 0},
+		/* declared in an outer block */
+		{"void go(float *y, const float *x, int n)\n{\n\tint blocks = (n + 255) / 256;\n"
+		 "\tif (n > 0) {\n\t\tk<<<blocks, 256>>>(y, x, n);\n\t}\n}\n",
+		 0},
+		/* a macro of the block reads it */
+		{"void go(float *y, const float *x, int n)\n{\n\tint blocks = (n + 255) / 256;\n"
+		 "#define SHOW_GRID printf(\"%d\\n\", blocks)\n\tk<<<blocks, 256>>>(y, x, n);\n}\n",
+		 0},
+		/* two declarators */
+		{"void go(float *y, const float *x, int n)\n{\n\tint blocks = (n + 255) / 256, other = 2;\n"
+		 "\tk<<<blocks, 256>>>(y, x, n);\n}\n",
+		 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char src[2048], why[256], *out = NULL;
+		size_t n;
+		snprintf(src, sizeof src, "%s%s", EW_K, cases[i].host);
+		if (ka_recipe_apply("grid-stride", src, strlen(src), "k", NULL, &out, &n, why, sizeof why) !=
+		    KA_OK)
+			fail_msg("case %zu declined: %s", i, why);
+		const char *decl = strstr(cases[i].host, "\tconst int grid_size") ? "grid_size ="
+										  : "blocks =";
+		if ((strstr(out, decl) == NULL) != cases[i].dropped)
+			fail_msg("case %zu: the declaration was %s:\n%s", i,
+				 cases[i].dropped ? "kept" : "dropped", out);
+		assert_null(strstr(out, "<<<blocks"));
+		assert_null(strstr(out, "<<<grid_size"));
+		free(out);
+	}
+}
+
 /* `if (i >= n) return; { a; } b;`: the loop a recipe writes around the
  * body must hold b too, not only the block (b ran once, past n). */
 static void test_body_after_block(void **st)
@@ -1248,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_2d_suite),
 		cmocka_unit_test(test_scan_forms),
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_dead_grid_variable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,7 +102,6 @@ __global__ void __launch_bounds__(256) apply_scale(const float *t, const float *
 extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s)
 {
 	long long cols = a->p[1], n = a->p[0] * cols;
-	unsigned blocks = (unsigned)((n + 255) / 256);
 	float *t = (float *)a->work;
 	add_bias<<<(unsigned)(((long long)(n) / 4 + 256) / 256 < 2112 ? ((long long)(n) / 4 + 256) / 256 : 2112), 256, 0, s>>>((const float *)a->t[0], (const float *)a->t[1], t, n, cols);
 	gelu_inplace<<<(unsigned)(((long long)(n) / 4 + 256) / 256 < 2112 ? ((long long)(n) / 4 + 256) / 256 : 2112), 256, 0, s>>>(t, n);
