@@ -228,7 +228,10 @@ int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word)
 	return ka_csrc_count_word(t, s, e, word) > 0;
 }
 
-/* One parameter declaration [s, e): the last identifier is its name. */
+/* One parameter declaration [s, e): the last identifier is its name.  A
+ * declaration that ends in '>', '*' or '&' has none (`std::bool_constant<A>`
+ * as a tag, llm.c): the body cannot use it, so its name stays empty.  An
+ * array (`float x[4]`) is not read. */
 static int read_param(const char *t, size_t s, size_t e, ka_csrc_param *p)
 {
 	char sq[256];
@@ -237,6 +240,13 @@ static int read_param(const char *t, size_t s, size_t e, ka_csrc_param *p)
 	size_t n = strlen(sq), b = n;
 	while (b > 0 && ident(sq[b - 1]))
 		b--;
+	if (b == n && n > 0 && strchr(">*&", sq[n - 1]) && n < sizeof p->type) {
+		p->name[0] = 0;
+		memcpy(p->type, sq, n + 1);
+		p->is_pointer = sq[n - 1] == '*';
+		p->is_const = 0;
+		return KA_OK;
+	}
 	if (b == n || n - b >= sizeof p->name || b >= sizeof p->type)
 		return KA_EINPUT;
 	memcpy(p->name, sq + b, n - b);
@@ -484,6 +494,8 @@ const ka_csrc_kernel *ka_csrc_kernel_find(const ka_csrc *m, const char *name)
 
 int ka_csrc_param_index(const ka_csrc_kernel *k, const char *name)
 {
+	if (!*name)
+		return -1; /* never an unnamed parameter */
 	for (int i = 0; i < k->nparams; i++)
 		if (!strcmp(k->params[i].name, name))
 			return i;

@@ -370,19 +370,6 @@ static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, con
 	return g->data != NULL;
 }
 
-int ka_recipe_config_uses(const ka_recipe_ctx *c, size_t s, size_t e, const char *var)
-{
-	int n = 0;
-	for (int i = 0; i < c->m->nlaunches; i++) {
-		const ka_csrc_launch *l = &c->m->l[i];
-		char sq[KA_CSRC_NAME];
-		for (int q = 0; q < 2 && l->start > s && l->start < e && !strcmp(l->kernel, c->k->name); q++)
-			n += ka_csrc_squeeze(c->m->text, l->cfg[q].s, l->cfg[q].e, sq, sizeof sq) &&
-			     !strcmp(sq, var);
-	}
-	return n;
-}
-
 /* 1 when name is a function-like macro the file defines (`#define NAME(`). */
 static int fn_macro(const char *t, size_t len, const char *name, size_t n)
 {
@@ -487,15 +474,20 @@ static int drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc
 		if (e == NPOS || e > l->start)
 			return KA_OK;
 		if (scalar_decl(t, len, s, e, var, &is, &ie)) {
-			int uses = 0; /* preprocessor lines too: a macro body may read it */
-			for (size_t at = ka_csrc_find_word_pp(t, s, bc, var); at != NPOS;
-			     at = ka_csrc_find_word_pp(t, at + 1, bc, var))
-				uses++;
-			if (uses != 1 + ka_recipe_config_uses(c, s, bc, var))
-				return KA_OK;
 			for (int i = 0; i < ed->n; i++)
 				if (ed->e[i].s <= s && s < ed->e[i].e)
 					return KA_OK; /* dropped already (a second launch reads it too) */
+			/* every other use must sit in text the edits replace (the
+			 * launches rewritten, a grid declaration dropped before);
+			 * preprocessor lines count too: a macro body may read it */
+			for (size_t at = ka_csrc_find_word_pp(t, e, bc, var); at != NPOS;
+			     at = ka_csrc_find_word_pp(t, at + 1, bc, var)) {
+				int replaced = 0;
+				for (int i = 0; i < ed->n && !replaced; i++)
+					replaced = ed->e[i].s <= at && at < ed->e[i].e;
+				if (!replaced)
+					return KA_OK;
+			}
 			size_t a = s, b = e;
 			while (a > 0 && (t[a - 1] == ' ' || t[a - 1] == '\t'))
 				a--;

@@ -148,9 +148,6 @@ void ka_recipe_edits_free(ka_recipe_edits *ed);
  * kernel's launches must be, or proves something from them, calls it
  * (ka_recipe_relaunch does). */
 int ka_recipe_launches_known(ka_recipe_ctx *c);
-/* The number of grid and block slots of launches of the recipe's kernel in
- * [s, e) that read exactly the variable var. */
-int ka_recipe_config_uses(const ka_recipe_ctx *c, size_t s, size_t e, const char *var);
 /* Rewrite every launch of kernel k: grid := grid_fmt with "%s" replaced by
  * the launch's argument for parameter `count_param` (the thread count the
  * recipe derives the grid from), block := block.  KA_RECIPE_DECLINED when

@@ -122,8 +122,11 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e)
 {
 	size_t i = ka_csrc_skip_blank(t, e, s), c = i < e && t[i] == '{' ? ka_csrc_match(t, e, i) : NPOS;
+	size_t w = s; /* the blanks before a braced body go (not a comment) */
+	while (w < i && isspace((unsigned char)t[w]))
+		w++;
 	if (c != NPOS && ka_csrc_skip_blank(t, e, c + 1) == e)
-		ka_buf_add(b, t + s, e - s);
+		ka_buf_add(b, t + w, e - w);
 	else {
 		ka_buf_adds(b, "{");
 		ka_buf_add(b, t + s, e - s);

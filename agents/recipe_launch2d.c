@@ -294,6 +294,20 @@ static int declares(const char *t, size_t len, size_t s, size_t e, const char *v
 	}
 }
 
+/* The number of config slots of launches of k in [s, e) that read var. */
+static int config_uses(const ka_recipe_ctx *c, size_t s, size_t e, const char *var)
+{
+	int n = 0;
+	for (int i = 0; i < c->m->nlaunches; i++) {
+		const ka_csrc_launch *l = &c->m->l[i];
+		char sq[KA_CSRC_NAME];
+		for (int q = 0; q < 2 && l->start > s && l->start < e && !strcmp(l->kernel, c->k->name); q++)
+			n += ka_csrc_squeeze(c->m->text, l->cfg[q].s, l->cfg[q].e, sq, sizeof sq) &&
+			     !strcmp(sq, var);
+	}
+	return n;
+}
+
 /* The declaration of the dim3 variable var that launch l reads: a statement
  * of the launch's block before it; the variable is used by nothing but
  * that declaration and launches of this kernel. */
@@ -316,7 +330,7 @@ static int find_decl(ka_recipe_ctx *c, const ka_csrc_launch *l, const char *var,
 	if (decl == NPOS)
 		return ka_recipe_decline(c, "'%s' is not a dim3 declared before the launch in its block",
 					 var);
-	if (ka_csrc_count_word(t, decl, bc, var) != 1 + ka_recipe_config_uses(c, decl, bc, var))
+	if (ka_csrc_count_word(t, decl, bc, var) != 1 + config_uses(c, decl, bc, var))
 		return ka_recipe_decline(c, "'%s' is used by more than the launches of %s", var, c->k->name);
 	return KA_OK;
 }

@@ -549,6 +549,29 @@ static void test_model_limits(void **st)
 	assert_null(out);
 	assert_non_null(strstr(why, past_l));
 	ka_buf_free(&b);
+	/* an unnamed parameter (a tag type, llm.c's matmul_backward_bias) no
+	 * longer makes the whole file unreadable; an array one still does */
+	static const char tag[] =
+		"template <bool A>\n__global__ void bias(float *d, std::bool_constant<A>, int n) "
+		"{ if (threadIdx.x < n) d[threadIdx.x] = 0; }\n"
+		"__global__ void un(float *, int n) {}\n";
+	ka_buf_init(&b, 1 << 16);
+	ka_buf_adds(&b, tag);
+	ka_buf_adds(&b, ew);
+	ka_buf_adds(&b, "void go(float *y, int n) { k0<<<(n + 255) / 256, 256>>>(y, n); }\n");
+	assert_non_null(b.data);
+	if (ka_recipe_apply("grid-stride", b.data, b.len, "k0", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	assert_non_null(strstr(out, "k0<<<(unsigned)("));
+	free(out);
+	ka_buf_reset(&b);
+	ka_buf_adds(&b, "__global__ void arr(float x[4]) { x[0] = 1; }\n");
+	ka_buf_adds(&b, ew);
+	ka_buf_adds(&b, "void go(float *y, int n) { k0<<<(n + 255) / 256, 256>>>(y, n); }\n");
+	assert_int_equal(ka_recipe_apply("grid-stride", b.data, b.len, "k0", NULL, &out, &n, why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "cannot read parameter 1"));
+	ka_buf_free(&b);
 }
 
 /* A launch the source model cannot read keeps its config when a recipe
@@ -693,6 +716,26 @@ static void test_dead_grid_variable(void **st)
 		assert_null(strstr(out, "<<<grid_size"));
 		free(out);
 	}
+	/* llm.c's launchers: the block size goes too once the grid no longer
+	 * reads it; a block size something else reads stays */
+	static const char llmc[] = EW_K
+		"#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))\n"
+		"void go(float *y, const float *x, int n)\n{\n\tconst int block_size = 128;\n"
+		"\tconst int grid_size = CEIL_DIV(n, block_size);\n"
+		"\tk<<<grid_size, block_size>>>(y, x, n);\n}\n"
+		"void go2(float *y, const float *x, int n)\n{\n\tconst int block_size = 128;\n"
+		"\tconst int grid_size = CEIL_DIV(n, block_size);\n"
+		"\tk<<<grid_size, block_size>>>(y, x, n);\n\tprintf(\"%d\", block_size);\n}\n";
+	char why[256], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("grid-stride", llmc, strlen(llmc), "k", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("declined: %s", why);
+	const char *go2 = strstr(out, "void go2");
+	assert_non_null(go2);
+	assert_null(strstr(out, "grid_size ="));
+	const char *bs = strstr(out, "block_size = 128");
+	assert_true(bs && bs > go2 && !strstr(bs + 1, "block_size = 128"));
+	free(out);
 }
 
 /* `if (i >= n) return; { a; } b;`: the loop a recipe writes around the

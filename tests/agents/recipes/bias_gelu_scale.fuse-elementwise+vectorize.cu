@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(256) add_bias_fused(const float* x, const floa
 	}
 	for (long long ka_e = 4 * ka_n4 + ka_tid; ka_e < n; ka_e += ka_step) {
 		long long ka_i = ka_e;
-		 {
+		{
 		/* add_bias */
 		{ t[ka_i] = x[ka_i] + b[ka_i % cols]; }
 		/* gelu_inplace */
