@@ -1,7 +1,7 @@
 /* agents/recipe.c: the recipe table of the offline expert and the helpers
  * its recipes share (agents/recipe.h): parameter reading, the global
- * thread-index pattern, an edit list, and rewriting a kernel's launches.
- * Each recipe lives in its own agents/recipe_*.c and is one line of
+ * thread-index pattern, pure expressions, an edit list (a kernel's
+ * launches: recipe_relaunch.c).  Each recipe lives in its own agents/recipe_*.c and is one line of
  * `table` below. */
 #include "agents/recipe.h"
 #include "util/error.h"
@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NPOS ((size_t)-1)
 
 extern const ka_recipe ka_recipe_warp_per_row;        /* recipe_rowwarp.c */
 extern const ka_recipe ka_recipe_vectorize;           /* recipe_elementwise.c */
@@ -109,7 +107,20 @@ int ka_recipe_pure_function(const char *name, size_t n)
 	return 0;
 }
 
-int ka_recipe_pure_expr(const char *sq, size_t n)
+/* 1 when name is a function-like macro the file defines (`#define NAME(`). */
+static int fn_macro(const char *t, size_t len, const char *name, size_t n)
+{
+	for (const char *p = t; (p = strstr(p, "#define")) != NULL && p < t + len; p += 7) {
+		const char *q = p + 7;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, name, n) && q[n] == '(')
+			return 1;
+	}
+	return 0;
+}
+
+int ka_recipe_pure_expr_in(const char *sq, size_t n, const char *file, size_t flen)
 {
 	for (size_t i = 0; i < n; i++) {
 		char c = sq[i], nx = i + 1 < n ? sq[i + 1] : 0, pv = i ? sq[i - 1] : 0;
@@ -123,11 +134,17 @@ int ka_recipe_pure_expr(const char *sq, size_t n)
 			size_t b = i;
 			while (b > 0 && (isalnum((unsigned char)sq[b - 1]) || sq[b - 1] == '_'))
 				b--;
-			if (!ka_recipe_pure_function(sq + b, i - b))
+			if (!ka_recipe_pure_function(sq + b, i - b) &&
+			    !(file && fn_macro(file, flen, sq + b, i - b)))
 				return 0; /* a call that may write */
 		}
 	}
 	return 1;
+}
+
+int ka_recipe_pure_expr(const char *sq, size_t n)
+{
+	return ka_recipe_pure_expr_in(sq, n, NULL, 0);
 }
 
 /* Drop the integer casts an index expression may carry. */
@@ -306,265 +323,6 @@ int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_
 	if (rc == KA_OK)
 		rc = ka_buf_add(out, text + at, len - at);
 	return rc ? ka_error_set(rc, "recipe: the candidate is too large") : KA_OK;
-}
-
-/* 1 when the name at `at` is followed by '(': a declarator (`__global__
- * void k(...);`, or a host function of the same name, llm.c's launchers)
- * or a call.  A kernel cannot be called without <<<>>>, so a call names
- * another function of that name; the kernel's address is never followed
- * by '(' (`&k,`, `(void *)k)`, `= k;`, `k<T>`). */
-static int declarator_or_call(const char *t, size_t len, size_t at, size_t name_len)
-{
-	size_t p = ka_csrc_skip_blank(t, len, at + name_len);
-	return p < len && t[p] == '(';
-}
-
-int ka_recipe_launches_known(ka_recipe_ctx *c)
-{
-	const ka_csrc *m = c->m;
-	const char *t = m->text, *name = c->k->name;
-	size_t n = strlen(name);
-	for (size_t at = ka_csrc_find_word_pp(t, 0, m->len, name); at != (size_t)-1;
-	     at = ka_csrc_find_word_pp(t, at + n, m->len, name)) {
-		int known = declarator_or_call(t, m->len, at, n);
-		for (int i = 0; i < m->nkernels && !known; i++)
-			known = m->k[i].name_at == at;
-		for (int i = 0; i < m->nlaunches && !known; i++)
-			known = m->l[i].start == at && !strcmp(m->l[i].kernel, name);
-		if (known)
-			continue;
-		int line = 1;
-		for (size_t i = 0; i < at; i++)
-			line += t[i] == '\n';
-		return ka_recipe_decline(
-			c,
-			"line %d names %s outside a launch this recipe can read (a macro, "
-			"template arguments, cudaLaunchKernel, a function pointer): not every "
-			"launch would be rewritten",
-			line, name);
-	}
-	return KA_OK;
-}
-
-/* fmt with "@N" replaced by "(long long)(arg)" of parameter pn and "@B" by
- * that of parameter pb; 0 when an argument is missing or too long. */
-static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, const char *fmt, ka_buf *g)
-{
-	char an[512], ab[512];
-	an[0] = ab[0] = 0;
-	if (pn >= 0 && !ka_csrc_squeeze(m->text, l->args[pn].s, l->args[pn].e, an, sizeof an))
-		return 0;
-	if (pb >= 0 && !ka_csrc_squeeze(m->text, l->args[pb].s, l->args[pb].e, ab, sizeof ab))
-		return 0;
-	for (const char *p = fmt; *p; p++) {
-		if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B')) {
-			const char *a = p[1] == 'N' ? an : ab;
-			if (!*a)
-				return 0;
-			ka_buf_printf(g, "(long long)(%s)", a);
-			p++;
-		} else {
-			ka_buf_addc(g, *p);
-		}
-	}
-	return g->data != NULL;
-}
-
-/* 1 when name is a function-like macro the file defines (`#define NAME(`). */
-static int fn_macro(const char *t, size_t len, const char *name, size_t n)
-{
-	for (const char *p = t; (p = strstr(p, "#define")) != NULL && p < t + len; p += 7) {
-		const char *q = p + 7;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (!strncmp(q, name, n) && q[n] == '(')
-			return 1;
-	}
-	return 0;
-}
-
-/* 1 when [s, e) (an initializer) can be dropped unevaluated: no increment,
- * assignment or top-level comma, and nothing called but sizeof, min/max,
- * ceil/floor and the file's function-like macros. */
-static int pure_init(const char *t, size_t len, size_t s, size_t e)
-{
-	static const char *const ok[] = {"sizeof", "min", "max", "ceil", "ceilf", "floor", "floorf", NULL};
-	int depth = 0;
-	for (size_t i = s; i < e; i++) {
-		char ch = t[i], nx = i + 1 < e ? t[i + 1] : 0;
-		if (ch == '"' || ch == '\'' || ch == '{' || ch == '[')
-			return 0;
-		if ((ch == '+' && nx == '+') || (ch == '-' && nx == '-'))
-			return 0;
-		if (ch == '=' && nx != '=' && (i == s || !strchr("=<>!", t[i - 1])))
-			return 0;
-		depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
-		if (ch == ',' && depth == 0)
-			return 0;
-		if (!isalpha((unsigned char)ch) && ch != '_')
-			continue;
-		size_t w = i;
-		while (w < e && (isalnum((unsigned char)t[w]) || t[w] == '_'))
-			w++;
-		if (i > s && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))
-			continue; /* inside a number such as 1e3 or 0x1f */
-		size_t p = ka_csrc_skip_blank(t, e, w);
-		if (p < e && t[p] == '(') {
-			int known = fn_macro(t, len, t + i, w - i);
-			for (int k = 0; ok[k] && !known; k++)
-				known = strlen(ok[k]) == w - i && !memcmp(t + i, ok[k], w - i);
-			if (!known)
-				return 0;
-		}
-		i = w - 1;
-	}
-	return depth == 0;
-}
-
-/* [s, e) declares var alone as a plain integer: `[const] TYPE var = INIT;`
- * with TYPE built from int, long, unsigned, size_t and the like; *init_s
- * and *init_e then hold INIT. */
-static int scalar_decl(const char *t, size_t len, size_t s, size_t e, const char *var, size_t *init_s,
-		       size_t *init_e)
-{
-	static const char *const words[] = {"const",   "constexpr", "unsigned", "signed",  "int",
-					    "long",    "short",     "size_t",   "int32_t", "uint32_t",
-					    "int64_t", "uint64_t",  "auto",     NULL};
-	size_t p = ka_csrc_skip_blank(t, len, s), vn = strlen(var);
-	int types = 0;
-	for (;;) {
-		size_t w = p;
-		while (w < e && (isalnum((unsigned char)t[w]) || t[w] == '_'))
-			w++;
-		if (w == p)
-			return 0;
-		if (w - p == vn && !memcmp(t + p, var, vn) && types) {
-			p = ka_csrc_skip_blank(t, len, w);
-			break;
-		}
-		int k = 0;
-		while (words[k] && !(strlen(words[k]) == w - p && !memcmp(t + p, words[k], w - p)))
-			k++;
-		if (!words[k])
-			return 0;
-		types += strcmp(words[k], "const") != 0 && strcmp(words[k], "constexpr") != 0;
-		p = ka_csrc_skip_blank(t, len, w);
-	}
-	if (p >= e || t[p] != '=' || e < 1 || t[e - 1] != ';')
-		return 0;
-	*init_s = p + 1;
-	*init_e = e - 1;
-	return pure_init(t, len, *init_s, *init_e);
-}
-
-/* After launch l's config slot q was rewritten: drop the declaration of
- * the variable it read when nothing else reads it (see recipe.h). */
-static int drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, int q)
-{
-	const char *t = c->m->text;
-	size_t len = c->m->len, blk = ka_csrc_block_of(t, len, l->start), is, ie;
-	char var[KA_CSRC_NAME];
-	if (blk == NPOS || !ka_csrc_squeeze(t, l->cfg[q].s, l->cfg[q].e, var, sizeof var) || !var[0] ||
-	    isdigit((unsigned char)var[0]) ||
-	    strspn(var, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(var))
-		return KA_OK;
-	size_t bc = ka_csrc_match(t, len, blk);
-	for (size_t s = ka_csrc_skip_blank(t, len, blk + 1); bc != NPOS && s < l->start;) {
-		size_t e = ka_csrc_stmt_end(t, len, s);
-		if (e == NPOS || e > l->start)
-			return KA_OK;
-		if (scalar_decl(t, len, s, e, var, &is, &ie)) {
-			for (int i = 0; i < ed->n; i++)
-				if (ed->e[i].s <= s && s < ed->e[i].e)
-					return KA_OK; /* dropped already (a second launch reads it too) */
-			/* every other use must sit in text the edits replace (the
-			 * launches rewritten, a grid declaration dropped before);
-			 * preprocessor lines count too: a macro body may read it */
-			for (size_t at = ka_csrc_find_word_pp(t, e, bc, var); at != NPOS;
-			     at = ka_csrc_find_word_pp(t, at + 1, bc, var)) {
-				int replaced = 0;
-				for (int i = 0; i < ed->n && !replaced; i++)
-					replaced = ed->e[i].s <= at && at < ed->e[i].e;
-				if (!replaced)
-					return KA_OK;
-			}
-			size_t a = s, b = e;
-			while (a > 0 && (t[a - 1] == ' ' || t[a - 1] == '\t'))
-				a--;
-			while (b < len && (t[b] == ' ' || t[b] == '\t'))
-				b++;
-			if ((a == 0 || t[a - 1] == '\n') && b < len && t[b] == '\n')
-				return ka_recipe_edit(ed, a, b + 1, "");
-			return ka_recipe_edit(ed, s, e, "");
-		}
-		s = ka_csrc_skip_blank(t, len, e);
-	}
-	return KA_OK;
-}
-
-int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
-			    const char *grid_fmt, const char *block, const char *smem_param,
-			    const char *smem_fmt)
-{
-	const ka_csrc *m = c->m;
-	int pi = ka_csrc_param_index(c->k, count_param),
-	    si = smem_param ? ka_csrc_param_index(c->k, smem_param) : -1;
-	int found = 0, rc = KA_OK;
-	if (pi < 0)
-		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
-	if (smem_param && si < 0)
-		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
-	rc = ka_recipe_launches_known(c);
-	if (rc)
-		return rc;
-	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
-		const ka_csrc_launch *l = &m->l[i];
-		if (strcmp(l->kernel, c->k->name))
-			continue;
-		if (l->nargs != c->k->nparams)
-			return ka_recipe_decline(c, "a launch of %s passes %d arguments for %d parameters",
-						 c->k->name, l->nargs, c->k->nparams);
-		ka_buf g, b;
-		ka_buf_init(&g, 4096);
-		ka_buf_init(&b, 4096);
-		ka_buf_printf(&b, " %s", block);
-		if (!expand(m, l, pi, si, grid_fmt, &g))
-			rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
-		if (rc == KA_OK && smem_fmt && l->ncfg < 3) {
-			ka_buf_adds(&b, ", ");
-			if (!expand(m, l, -1, si, smem_fmt, &b))
-				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
-		} else if (rc == KA_OK && smem_fmt) {
-			ka_buf sm;
-			ka_buf_init(&sm, 4096);
-			ka_buf_addc(&sm, ' ');
-			if (!expand(m, l, -1, si, smem_fmt, &sm))
-				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
-			if (rc == KA_OK)
-				rc = ka_recipe_edit(ed, l->cfg[2].s, l->cfg[2].e, sm.data);
-			ka_buf_free(&sm);
-		}
-		if (rc == KA_OK && (!g.data || !b.data))
-			rc = ka_error_set(KA_ENOMEM, "out of memory");
-		if (rc == KA_OK)
-			rc = ka_recipe_edit(ed, l->cfg[0].s, l->cfg[0].e, g.data);
-		if (rc == KA_OK)
-			rc = ka_recipe_edit(ed, l->cfg[1].s, l->cfg[1].e, b.data);
-		for (int q = 0; q < 2 && rc == KA_OK; q++)
-			rc = drop_dead_config(c, ed, l, q);
-		ka_buf_free(&g);
-		ka_buf_free(&b);
-		found = 1;
-	}
-	if (rc)
-		return rc;
-	return found ? KA_OK : ka_recipe_decline(c, "no launch of %s in this file to rewrite", c->k->name);
-}
-
-int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
-		       const char *block)
-{
-	return ka_recipe_relaunch_smem(c, ed, count_param, grid_fmt, block, NULL, NULL);
 }
 
 /* One kernel: scan, find, apply. */

@@ -70,6 +70,9 @@ int ka_recipe_pure_function(const char *name, size_t n);
 /* 1 when the squeezed text sq[0..n) writes nothing: no assignment, ++ or
  * --, and no call but to ka_recipe_pure_function's. */
 int ka_recipe_pure_expr(const char *sq, size_t n);
+/* The same, where a call of a function-like macro the file text[0..len)
+ * defines (`#define NAME(`) counts as pure too (text NULL: none). */
+int ka_recipe_pure_expr_in(const char *sq, size_t n, const char *text, size_t len);
 /* A global thread index's declaration, `T v = <index>;`. */
 typedef struct ka_recipe_tid {
 	char var[64];  /* v */
