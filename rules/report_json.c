@@ -1,9 +1,10 @@
 /* rules/report_json.c: findings as one JSON object (jansson):
  *   {"tool": "kcheck", "version": "...", "findings": [{file, line, column,
  *    end_line, end_column, begin_offset, end_offset, rule, severity,
- *    message, kernel, title, category, impact, estimate, basis, fix,
- *    fix_safety, evidence (only where the knowledge DB measured the rule's
- *    fix)}, ...], "kernels": [costliest finding per kernel],
+ *    message, kernel, also_kernels (only where other kernels reach the same
+ *    line with the same finding), title, category, impact, estimate, basis,
+ *    fix, fix_safety, evidence (only where the knowledge DB measured the
+ *    rule's fix)}, ...], "kernels": [costliest finding per kernel],
  *    "summary": {"error": n, "warning": n, "note": n}}, and with applied
  *    LLM-made rewrites "llm_fixes": [{file, kernel, rules: [ids], model,
  *    llm_made: true, applied: true}]

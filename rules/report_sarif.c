@@ -4,7 +4,8 @@
  * tags and the rule body as help text; each result points
  * at a region whose columns are UTF-16 code units (converted from the
  * analyzer's byte columns with the source line at hand) and whose
- * properties carry the kernel, the estimate, its basis and, where the
+ * properties carry the kernel (and alsoKernels, the others that reach the
+ * same line with the same finding), the estimate, its basis and, where the
  * knowledge DB measured the rule's fix, the evidence.  Text that is not
  * valid UTF-8 gets U+FFFD for each bad byte (utf8.h); URIs are
  * percent-encoded bytes.  Applied LLM-made rewrites (ka_report_rewrite)
