@@ -4,6 +4,7 @@
  * drop a grid or block variable the rewrite left dead (recipe.h). */
 #include "agents/recipe.h"
 #include "util/error.h"
+#include "util/text.h"
 #include <ctype.h>
 #include <string.h>
 
@@ -88,11 +89,10 @@ static int pure_init(const char *t, size_t len, size_t s, size_t e)
 	return ka_recipe_pure_expr_in(sq, strlen(sq), t, len);
 }
 
-/* [s, e) declares var alone as a plain integer: `[const] TYPE var = INIT;`
- * with TYPE built from int, long, unsigned, size_t and the like; *init_s
- * and *init_e then hold INIT. */
-static int scalar_decl(const char *t, size_t len, size_t s, size_t e, const char *var, size_t *init_s,
-		       size_t *init_e)
+/* [s, e) declares var alone as a plain integer, `[const] TYPE var = INIT;`
+ * with TYPE built from int, long, unsigned, size_t and the like, and INIT
+ * can be dropped unevaluated (pure_init). */
+static int scalar_decl(const char *t, size_t len, size_t s, size_t e, const char *var)
 {
 	static const char *const words[] = {"const",   "constexpr", "unsigned", "signed",  "int",
 					    "long",    "short",     "size_t",   "int32_t", "uint32_t",
@@ -119,9 +119,7 @@ static int scalar_decl(const char *t, size_t len, size_t s, size_t e, const char
 	}
 	if (p >= e || t[p] != '=' || e < 1 || t[e - 1] != ';')
 		return 0;
-	*init_s = p + 1;
-	*init_e = e - 1;
-	return pure_init(t, len, *init_s, *init_e);
+	return pure_init(t, len, p + 1, e - 1);
 }
 
 /* After launch l's config slot q was rewritten: drop the declaration of
@@ -129,7 +127,7 @@ static int scalar_decl(const char *t, size_t len, size_t s, size_t e, const char
 static int drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, int q)
 {
 	const char *t = c->m->text;
-	size_t len = c->m->len, blk = ka_csrc_block_of(t, len, l->start), is, ie;
+	size_t len = c->m->len, blk = ka_csrc_block_of(t, len, l->start);
 	char var[KA_CSRC_NAME];
 	if (blk == NPOS || !ka_csrc_squeeze(t, l->cfg[q].s, l->cfg[q].e, var, sizeof var) || !var[0] ||
 	    isdigit((unsigned char)var[0]) ||
@@ -140,7 +138,7 @@ static int drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc
 		size_t e = ka_csrc_stmt_end(t, len, s);
 		if (e == NPOS || e > l->start)
 			return KA_OK;
-		if (scalar_decl(t, len, s, e, var, &is, &ie)) {
+		if (scalar_decl(t, len, s, e, var)) {
 			for (int i = 0; i < ed->n; i++)
 				if (ed->e[i].s <= s && s < ed->e[i].e)
 					return KA_OK; /* dropped already (a second launch reads it too) */
@@ -155,13 +153,7 @@ static int drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc
 				if (!replaced)
 					return KA_OK;
 			}
-			size_t a = s, b = e;
-			while (a > 0 && (t[a - 1] == ' ' || t[a - 1] == '\t'))
-				a--;
-			while (b < len && (t[b] == ' ' || t[b] == '\t'))
-				b++;
-			if ((a == 0 || t[a - 1] == '\n') && b < len && t[b] == '\n')
-				return ka_recipe_edit(ed, a, b + 1, "");
+			ka_text_whole_line(t, len, &s, &e);
 			return ka_recipe_edit(ed, s, e, "");
 		}
 		s = ka_csrc_skip_blank(t, len, e);

@@ -13,6 +13,7 @@
  * could change is evaluated once: `const bool active = !(COND);`. */
 #include "rewriter/transforms/xform.h"
 #include "util/buf.h"
+#include "util/text.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,13 +245,7 @@ static int keep_guard(ka_fix *f, size_t ib, size_t ie, const char *guard, const 
 /* Delete the `if (...) return;` with its line when it stands alone there. */
 static int drop_if(ka_fix *f, const char *s, size_t len, size_t b, size_t e)
 {
-	size_t lb = b, le = e;
-	while (lb > 0 && (s[lb - 1] == ' ' || s[lb - 1] == '\t'))
-		lb--;
-	while (le < len && (s[le] == ' ' || s[le] == '\t'))
-		le++;
-	if ((lb == 0 || s[lb - 1] == '\n') && le < len && s[le] == '\n')
-		return ka_fix_add_edit(f, lb, le + 1, "");
+	ka_text_whole_line(s, len, &b, &e);
 	return ka_fix_add_edit(f, b, e, "");
 }
 
