@@ -194,6 +194,7 @@ static int walk_host_code(walk *w)
 				continue;
 		}
 		w->block[0] = w->block[1] = w->block[2] = 1;
+		w->block_source = NULL; /* no launch: not the last kernel's */
 		walk_reset(w, f, NULL);
 		w->is_device = 0;
 		walk_enter_host_template(w, f);
