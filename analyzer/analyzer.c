@@ -1,13 +1,19 @@
 /* analyzer/analyzer.c: the analyzer's entry point.  Parses a file (front
  * end), walks host code for launch sites, then each kernel with the block
  * shape its launches imply, and writes the facts of the translation unit
- * into the database in one transaction. */
+ * into the database in one transaction.
+ *
+ * All of it runs on a thread of its own with a large stack (KA_ANALYZE_STACK_MB):
+ * clang's parser recurses once per nested operator, so a few thousand
+ * unary minuses or a long ternary chain overflow the 8 MB that libclang's
+ * own parse thread has.  LIBCLANG_NOTHREADS keeps libclang on our thread. */
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
 #include "analyzer/ptxas.h"
 #include "analyzer/walk.h"
 #include "util/checked.h"
 #include "util/error.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,7 +328,7 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		       : ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 }
 
-int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
+static int analyze_file_here(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 {
 	char dashed[4200];
 	if (path && path[0] == '-') { /* never an option to libclang or nvcc */
@@ -384,6 +390,62 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
 	}
 	ka_tu_free(tu);
 	return rc;
+}
+
+/* One analysis on the big-stack thread: its arguments, its result and the
+ * message it set (ka_error_last is per thread). */
+typedef struct stack_job {
+	const ka_analyze_opts *opts;
+	const char *path;
+	sqlite3 *db;
+	int rc;
+	char err[1024];
+} stack_job;
+
+static void *stack_main(void *arg)
+{
+	stack_job *j = arg;
+	j->rc = analyze_file_here(j->opts, j->path, j->db);
+	if (j->rc != KA_OK)
+		snprintf(j->err, sizeof j->err, "%s", ka_error_last());
+	return NULL;
+}
+
+/* libclang parses on a thread of its own (8 MB of stack) unless told not
+ * to; set once, before any parse, and never unset. */
+static void no_clang_threads(void)
+{
+	setenv("LIBCLANG_NOTHREADS", "1", 0);
+}
+
+/* The stack of the analysis thread: KA_ANALYZE_STACK_MB, or the
+ * KCHECK_TEST_STACK_KB of a test that wants a deep input to overflow it. */
+static size_t stack_bytes(void)
+{
+	const char *t = getenv("KCHECK_TEST_STACK_KB");
+	long kb = t && *t ? strtol(t, NULL, 10) : 0;
+	return kb > 0 ? (size_t)kb << 10 : (size_t)KA_ANALYZE_STACK_MB << 20;
+}
+
+int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	stack_job j = {.opts = opts, .path = path, .db = db};
+	pthread_attr_t at;
+	pthread_t tid;
+	int started = 0;
+	pthread_once(&once, no_clang_threads);
+	if (pthread_attr_init(&at) == 0) {
+		started = pthread_attr_setstacksize(&at, stack_bytes()) == 0 &&
+			  pthread_create(&tid, &at, stack_main, &j) == 0;
+		pthread_attr_destroy(&at);
+	}
+	if (!started) /* no memory for the stack: the caller's own will do */
+		return analyze_file_here(opts, path, db);
+	pthread_join(tid, NULL);
+	if (j.rc != KA_OK)
+		ka_error_set(j.rc, "%s", j.err);
+	return j.rc;
 }
 
 int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a, const char ***argv,

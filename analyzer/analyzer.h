@@ -34,8 +34,15 @@ typedef struct ka_analyze_opts {
 
 #define KA_ANALYZE_OPTS_INIT {0}
 
+/* The stack of the thread each analysis runs on: deep expressions (5,000
+ * nested unary operators, long ternary, comma and assignment chains) fit
+ * where 8 MB would not.  Reserved, not committed: only what is used costs
+ * memory. */
+#define KA_ANALYZE_STACK_MB 512
+
 /* Parse one source file and append its facts (kernels, accesses, launches,
- * ... and the `arch` row) to db.  Clang's diagnostics go into the `diag`
+ * ... and the `arch` row) to db, on a thread with a KA_ANALYZE_STACK_MB
+ * stack (the caller's thread waits).  Clang's diagnostics go into the `diag`
  * table.  Returns KA_OK; KA_EIO for a missing/unreadable/binary file;
  * KA_EPARSE when clang reported errors (facts of what parsed are still
  * written); KA_EINPUT for an unknown arch.  The message is in ka_error_last(). */
