@@ -32,6 +32,15 @@ int ka_frontend_flags(ka_arena *a, const char *const *in, int n, const char *dir
  * libclang fails outright. */
 int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out);
 
+/* incguard.c: while a parse runs, libclang may read only regular files
+ * (and folders) of at most KA_INCLUDE_MAX_BYTES: an include of a device,
+ * a FIFO or a socket fails at once instead of reading forever or waiting.
+ * Per thread.  ka_incguard_end: 1 when something was refused, with
+ * "'PATH', which is a FIFO (only regular files are read)" in msg. */
+#define KA_INCLUDE_MAX_BYTES ((long long)64 << 20)
+void ka_incguard_begin(void);
+int ka_incguard_end(char *msg, size_t cap);
+
 /* The compiler arguments for a file (argv without the file name). */
 int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc);
 /* Whether this parse uses the shim headers (no toolkit, HIP, or forced). */

@@ -376,9 +376,18 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	if ((rc = ka_frontend_args(o, tu->arena, &argv, &argc)) != KA_OK)
 		goto fail;
 	CXIndex idx = clang_createIndex(0, 0);
+	char refused[1300];
+	ka_incguard_begin();
 	enum CXErrorCode e = clang_parseTranslationUnit2(
 		idx, path, argv, argc, unsaved, (unsigned)nunsaved,
 		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &cx.ctu);
+	if (ka_incguard_end(refused, sizeof refused)) { /* an include that is no source file */
+		if (cx.ctu)
+			clang_disposeTranslationUnit(cx.ctu);
+		clang_disposeIndex(idx);
+		rc = ka_error_set(KA_EINPUT, "%s: not analyzed: it includes %s", path, refused);
+		goto fail;
+	}
 	if (e != CXError_Success || !cx.ctu) {
 		clang_disposeIndex(idx);
 		rc = ka_error_set(KA_EPARSE, "%s: libclang could not parse the file (error %d)", path,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/files_test.sh: what kcheck reads and writes, end to end, on
 # hostile file systems: FIFOs (as input, in a walked folder, as --baseline),
-# symbolic-link loops, missing paths, file names that start with '-', -o
+# symbolic-link loops, missing paths, includes of devices, FIFOs and
+# oversized files, file names that start with '-', -o
 # and --export-fixes naming an input, -o through a symbolic link and into a
 # FIFO or a character device, and the temporary files kcheck leaves alone.
 # No GPU and no compiler needed.  Every check runs under `timeout`, so a
@@ -134,6 +135,29 @@ wait $reader
 [ $rc = 1 ] && [ -p out.fifo ] && grep -q 'math-pow-small-integer' fifo.got \
   && ok "-o to a FIFO with a reader writes in place" || fail "-o FIFO: rc=$rc $(cat fifo2.err)"
 rm -f out.fifo
+
+# Includes of a device, a FIFO or an oversized file, and -include FIFO from a
+# compile database: that file fails at once with one clear line (never a
+# read without end nor a wait for a writer); the other file is still checked.
+mkdir inc && cp k.cu inc/ok.cu && mkfifo inc/pipe.h
+printf '#include "/dev/zero"\n__global__ void z(float *o) { o[threadIdx.x] = 1; }\n' > inc/dev.cu
+printf '#include "pipe.h"\n__global__ void z(float *o) { o[threadIdx.x] = 1; }\n' > inc/fifo.cu
+head -c 67108865 /dev/zero > inc/huge.h
+printf '#include "huge.h"\n__global__ void z(float *o) { o[threadIdx.x] = 1; }\n' > inc/big.cu
+for f in dev:'a device' fifo:'a FIFO' big:'larger than 64 MiB'; do
+  what=${f#*:} f=${f%%:*}
+  k inc/$f.cu inc/ok.cu > inc.out 2> inc.err; rc=$?
+  [ $rc = 2 ] && grep -q "inc/$f.cu: .*, which is $what" inc.err \
+    && grep -q 'math-pow-small-integer' inc.out \
+    && ok "#include of a $f file: an error for that file, the run goes on" \
+    || fail "#include $f: rc=$rc $(cat inc.err)"
+done
+printf '[{"directory": "%s", "file": "ok.cu", "arguments": ["nvcc", "-include", "pipe.h", "-c", "ok.cu"]}]\n' \
+  "$T/inc" > inc/compile_commands.json
+(cd inc && timeout 60 "$K" --fail-on note -p . ok.cu > ../cdb.out 2> ../cdb.err); rc=$?
+[ $rc = 2 ] && grep -q "ok.cu: .*pipe.h', which is a FIFO" cdb.err \
+  && ok "-include FIFO from a compile database: an error, no hang" || fail "-include FIFO: rc=$rc $(cat cdb.err)"
+rm -rf inc
 
 # Temporary files of an interrupted run are not analysed.
 mkdir tmpl && cp k.cu tmpl/a.cu && cp k.cu tmpl/a.cu.kaAb12Cd && cp k.cu tmpl/.a.cu.kcheck-Xy12Zw.cu
