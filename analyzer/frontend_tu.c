@@ -385,7 +385,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 		if (cx.ctu)
 			clang_disposeTranslationUnit(cx.ctu);
 		clang_disposeIndex(idx);
-		rc = ka_error_set(KA_EINPUT, "%s: not analyzed: it includes %s", path, refused);
+		rc = ka_error_set(KA_EINPUT, "%s: it includes %s", path, refused);
 		goto fail;
 	}
 	if (e != CXError_Success || !cx.ctu) {

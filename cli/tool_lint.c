@@ -7,7 +7,7 @@
  * is exit 2) -> the run, or the fix loop with --fix/--diff/--export-fixes,
  * then the LLM-made fixes with --llm-base-url/--llm-model (tool_fixllm.c)
  * -> report -> exit status 0 clean / 1 findings at or above --fail-on /
- * 2 error. */
+ * 2 error (a file that failed, clang's errors, a bad path, a bad option). */
 #include "cli/tools.h"
 #include "rules/report.h"
 #include "util/cleanup.h"
@@ -29,8 +29,9 @@ int ka_tool_lint_new(ka_lint **out, const ka_lint_opts *o)
 	return KA_EXIT_ERROR;
 }
 
-static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l, const ka_tool_fixllm *llm)
+static int write_report(const ka_tool_cfg *c, const ka_lint_result *res, ka_lint *l, const ka_tool_fixllm *llm)
 {
+	const ka_findings *fs = &res->findings;
 	ka_buf out;
 	int rc;
 	ka_report_opts ro = {.rules = ka_lint_rules(l),
@@ -41,6 +42,7 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l,
 			     .fixes = ka_lint_sarif_fixes,
 			     .fixes_ud = l};
 	ro.rewrites = ka_tool_fixllm_applied(llm, &ro.n_rewrites);
+	ro.files = res->files, ro.nfiles = (size_t)res->nfiles;
 	const char *nc = getenv("NO_COLOR");
 	ro.color = c->color == KA_COLOR_ALWAYS ||
 		   (c->color == KA_COLOR_AUTO && !c->output && isatty(STDOUT_FILENO) && !(nc && *nc));
@@ -62,15 +64,36 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l,
 	return rc == KA_OK ? 0 : KA_EXIT_ERROR;
 }
 
-static int exit_status(const ka_tool_cfg *c, const ka_findings *fs, int failed)
+/* "; 3 files: 1 analyzed, 1 partial, 1 failed; 2 clang errors" when a
+ * file was not analyzed in full. */
+static void print_file_counts(const ka_lint_result *res)
 {
+	ka_report_opts ro = {.files = res->files, .nfiles = (size_t)res->nfiles};
+	int st[3], clang;
+	ka_report_file_counts(&ro, st, &clang);
+	if (!st[KA_FILE_PARTIAL] && !st[KA_FILE_FAILED])
+		return;
+	fprintf(stderr, "; %d file%s: %d analyzed, %d partial, %d failed", res->nfiles, res->nfiles == 1 ? "" : "s",
+		st[KA_FILE_ANALYZED], st[KA_FILE_PARTIAL], st[KA_FILE_FAILED]);
+	if (clang)
+		fprintf(stderr, "; %d clang error%s", clang, clang == 1 ? "" : "s");
+}
+
+/* Exit 2 for a failed file, a bad path or clang's errors (README, "Exit
+ * status"), else 1 for findings at or above --fail-on. */
+static int exit_status(const ka_tool_cfg *c, const ka_lint_result *res)
+{
+	const ka_findings *fs = &res->findings;
 	int n[3] = {0, 0, 0};
 	for (size_t i = 0; i < fs->n; i++)
 		n[fs->v[i].severity]++;
-	if (!c->quiet && c->format == KA_FORMAT_TEXT && fs->n)
-		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s\n", n[2], n[2] == 1 ? "" : "s",
+	if (!c->quiet && c->format == KA_FORMAT_TEXT && (fs->n || res->failed || res->clang_errors)) {
+		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s", n[2], n[2] == 1 ? "" : "s",
 			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
-	if (failed)
+		print_file_counts(res);
+		fputc('\n', stderr);
+	}
+	if (res->failed || res->clang_errors)
 		return KA_EXIT_ERROR;
 	static const int levels[] = {[KA_FAIL_ERROR] = KA_SEV_ERROR,
 				     [KA_FAIL_WARNING] = KA_SEV_WARNING,
@@ -94,6 +117,7 @@ static void lint_opts(const ka_tool_cfg *c, ka_lint_opts *o)
 	o->force_shim = c->force_shim, o->ptxas = c->ptxas;
 	memcpy(o->assume_block, c->assume_block, sizeof o->assume_block);
 	o->jobs = c->jobs;
+	o->file_memory_mb = c->file_memory_mb, o->file_timeout_s = c->file_timeout_s;
 	o->rules_dirs = c->rules_dirs, o->nrules_dirs = c->nrules_dirs;
 	o->checks = c->checks;
 	o->exclude = c->exclude, o->nexclude = c->nexclude;
@@ -183,9 +207,9 @@ int ka_tool_lint(int argc, char **argv)
 	}
 	if (c.sort == KA_SORT_IMPACT)
 		ka_findings_sort_impact(&res.findings);
-	if (!c.fix.diff && write_report(&c, &res.findings, l, llm))
+	if (!c.fix.diff && write_report(&c, &res, l, llm))
 		goto out;
-	status = exit_status(&c, &res.findings, res.failed);
+	status = exit_status(&c, &res);
 out:
 	if (status < 0)
 		status = KA_EXIT_CLEAN; /* --help, --version */

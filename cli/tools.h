@@ -72,6 +72,7 @@ typedef struct ka_tool_cfg {
 	const char *cuda_path;
 	int write_baseline, exit_zero, jobs, report_unused, no_config, quiet;
 	int stats;      /* --stats: analysis vs rule time on stderr */
+	int file_memory_mb, file_timeout_s; /* --file-memory, --file-timeout (command line only) */
 	int color;      /* KA_COLOR_* */
 	const char *db; /* --db FILE: the knowledge DB (tool_evidence.c) */
 	int no_db;      /* --no-db */

@@ -162,6 +162,9 @@ void ka_lint_result_free(ka_lint_result *r)
 		free(r->texts[i].after);
 	}
 	free(r->texts);
+	for (int i = 0; r->files && i < r->nfiles; i++)
+		ka_report_file_clear(&r->files[i]);
+	free(r->files);
 	*r = (ka_lint_result)KA_LINT_RESULT_INIT;
 }
 
@@ -236,6 +239,24 @@ static int prepare(ka_lint *l, const char *const *paths, int npaths, const ka_li
 	return KA_OK;
 }
 
+/* The jobs' statuses (taken) become the result's files, in order. */
+static int take_statuses(ka_lint_job *jobs, int njobs, ka_lint_result *out)
+{
+	for (int i = 0; out->files && i < out->nfiles; i++)
+		ka_report_file_clear(&out->files[i]);
+	free(out->files);
+	out->nfiles = out->clang_errors = 0;
+	if (!(out->files = calloc((size_t)njobs + 1, sizeof *out->files)))
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	for (int i = 0; i < njobs; i++) {
+		out->files[i] = jobs[i].st;
+		jobs[i].st = (ka_report_file){0};
+		out->clang_errors += out->files[i].clang_errors;
+	}
+	out->nfiles = njobs;
+	return KA_OK;
+}
+
 static void clear_jobs(ka_lint_job *jobs, int njobs)
 {
 	for (int i = 0; i < njobs; i++)
@@ -261,11 +282,12 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 	l->merged = NULL;
 	if ((rc = ka_lint_analyze(l, in->files, in->nfiles, collect, &jobs, &njobs)) != KA_OK)
 		return rc;
-	out->nfiles = njobs;
 	out->rounds = round + 1;
 	out->failed = ka_lint_merge(l, in->paths, in->npaths, jobs, njobs, in->files, in->nfiles,
 				    &out->findings, &shown, &nshown) ||
 		      in->bad;
+	if ((rc = take_statuses(jobs, njobs, out)) != KA_OK)
+		goto out;
 	ka_lint_print_stats(l, jobs, njobs);
 	if ((rc = ka_sources_new(&l->src)) != KA_OK)
 		goto out;

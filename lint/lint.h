@@ -22,9 +22,11 @@
  *
  * Errors: functions return 0 (KA_OK) or a negative KA_E* code
  * (util/error.h) with a one-line message in ka_lint_error(l).  Problems in
- * the user's files (a file that does not parse, a missing path) are not
- * errors: they are written to opts.log and counted in result.failed, and
- * the run goes on with the other files.
+ * the user's files (a file that does not parse, a missing path, clang's
+ * errors, an analysis that crashes or goes over its memory or time) are
+ * not errors: they are written to opts.log, kept in result.files (each
+ * file's status) and counted in result.failed and result.clang_errors,
+ * and the run goes on with the other files.
  *
  * Threads: a ka_lint is used by one thread at a time, except
  * ka_lint_test_rule, which may run on several threads at once on one
@@ -35,6 +37,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "rules/finding.h" /* ka_finding(s): rule, file, line, severity, estimate, fix */
+#include "rules/report.h"  /* ka_report_file: a file's analysis status */
 #include "rules/rule.h"    /* ka_ruleset, ka_severity, ka_fix_safety */
 #include "rules/source.h"  /* ka_sources: file texts for report excerpts */
 #include "util/arena.h"
@@ -64,6 +67,8 @@ typedef struct ka_lint_opts {
 	int ptxas;              /* --ptxas: join nvcc -Xptxas -v facts */
 	int assume_block[3];    /* --assume-block; zeros = none */
 	int jobs;               /* files analyzed at a time; 0 or 1 = one */
+	long file_memory_mb;    /* a file's analysis process may use this much; 0 = default */
+	int file_timeout_s;     /* ... and take this long; 0 = default */
 	/* rules */
 	const char *const *rules_dirs; /* --rules-dir: added to (or replacing) the built-in rules */
 	int nrules_dirs;
@@ -89,6 +94,11 @@ typedef struct ka_lint_opts {
 
 #define KA_LINT_OPTS_INIT {.jobs = 1}
 
+/* Each file is analyzed in a process of its own: a crash, or a file over
+ * these limits (resident memory, wall time), fails that file only. */
+#define KA_LINT_FILE_MEMORY_MB 4096
+#define KA_LINT_FILE_TIMEOUT_S 300
+
 /* Load and check the rules (built-in + rules_dirs, all checked before any
  * analysis), select `checks`, check arch, load the compile database.
  * *out is NULL on failure; the message is in ka_lint_error(NULL).  When
@@ -109,7 +119,7 @@ const ka_ruleset *ka_lint_rules(const ka_lint *l);
 /* What one run found.  Owned by the caller: ka_lint_result_free. */
 typedef struct ka_lint_result {
 	ka_findings findings; /* sorted by location; after NOLINT and the baseline */
-	int nfiles;           /* files analyzed */
+	int nfiles;           /* files analyzed (the length of files) */
 	int failed;           /* files that did not analyze, or bad paths: the caller's exit 2 */
 	int baseline_written; /* the baseline was (re)written; findings is then empty */
 	int rounds;           /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
@@ -125,9 +135,11 @@ typedef struct ka_lint_result {
 		size_t before_len, after_len;
 	} *texts;
 	int ntexts;
+	ka_report_file *files; /* each analyzed file's status, in the run's order (last round) */
+	int clang_errors;      /* clang's errors, summed over files: not findings; the caller's exit 2 */
 } ka_lint_result;
 
-#define KA_LINT_RESULT_INIT {KA_FINDINGS_INIT, 0, 0, 0, 0, 0, 0, 0, NULL, 0, NULL, 0}
+#define KA_LINT_RESULT_INIT {KA_FINDINGS_INIT, 0, 0, 0, 0, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0}
 
 void ka_lint_result_free(ka_lint_result *r);
 

@@ -3,7 +3,9 @@
  *
  *   lint.c      ka_lint_new/free, the run: files -> jobs -> merge -> NOLINT
  *               -> baseline -> fixes, and the fix loop
- *   run.c       the per-file jobs (-j N workers)
+ *   run.c       the per-file jobs: analysis, rules, status, fixes
+ *   worker.c    each job in a process of its own, -j N at a time, with
+ *               memory and time limits
  *   files.c     PATH arguments -> files; findfile.c: a file in a parent folder
  *   compdb.c    compile_commands.json
  *   suppress.c  NOLINT and unused suppressions
@@ -15,6 +17,7 @@
 #include <sqlite3.h>
 #include "lint/lint.h"
 #include "rules/finding.h"
+#include "rules/report.h"
 #include "rules/rule.h"
 #include "util/arena.h"
 #include "util/buf.h"
@@ -52,8 +55,8 @@ int ka_lint_is_source_ext(const char *path, int *is_header);
 typedef struct ka_lint_job {
 	const ka_lint_file *file;
 	ka_findings findings;
-	char *diags;     /* "file:line:col: error: ..." lines, or NULL */
-	char **included; /* real paths of the files it included */
+	ka_report_file st; /* analyzed, partial or failed, why; clang's errors (path: merge) */
+	char **included;   /* real paths of the files it included */
 	int nincluded;
 	int failed;                  /* could not be analyzed */
 	double analyze_ms, rules_ms; /* wall time of ka_analyze_file and ka_rules_eval */
@@ -61,17 +64,25 @@ typedef struct ka_lint_job {
 	struct ka_fixset *fixes;     /* the findings' fixes (fix.c), or NULL */
 } ka_lint_job;
 
-/* run.c: analyze files and evaluate the rules, opts.jobs at a time;
- * collect_fixes: compute each job's fixes on its facts. */
+/* run.c: analyze files and evaluate the rules, opts.jobs at a time, each
+ * in a worker process (worker.c); collect_fixes: compute each job's fixes
+ * on its facts. */
 void ka_lint_run_jobs(ka_lint *l, ka_lint_job *jobs, int njobs, int collect_fixes);
 void ka_lint_job_clear(ka_lint_job *j);
+
+/* worker.c: fn(ctx, &jobs[i]) for each job in a child process of its own,
+ * at most opts.jobs at a time, under opts.file_memory_mb and
+ * opts.file_timeout_s; the results come back through a pipe.  A child
+ * that dies or goes over a limit leaves its job failed with the reason. */
+void ka_lint_workers(ka_lint *l, ka_lint_job *jobs, int njobs, void (*fn)(void *, ka_lint_job *), void *ctx);
 
 /* merge.c: analyze sources, then the headers no source included
  * (*jobs: caller clears and frees). */
 int ka_lint_analyze(ka_lint *l, const ka_lint_file *files, int nfiles, int collect_fixes, ka_lint_job **jobs,
 		    int *njobs);
 /* Merge the jobs' findings (taken) into all in file order, renamed and
- * kept when in the project of paths; clang's messages to the log.
+ * kept when in the project of paths; each job's status settled (its path,
+ * its diagnostics renamed), clang's messages to the log.
  * *shown: the files whose NOLINT comments count (arena).  Returns 1 when
  * a job failed. */
 int ka_lint_merge(ka_lint *l, const char *const *paths, int npaths, ka_lint_job *jobs, int njobs,

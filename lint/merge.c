@@ -2,9 +2,11 @@
  * sources are analyzed first, then the headers no source included
  * (run.c); the jobs' findings are merged in file order, renamed to what
  * the user sees and kept when they are in the project (the folders named,
- * the folders of the files named); clang's messages go to the log in the
- * same order, so -j N prints what -j 1 prints.  Also the --stats lines. */
+ * the folders of the files named); each file's status is settled and
+ * clang's messages go to the log in the same order, so -j N prints what
+ * -j 1 prints.  Also the --stats lines. */
 #include "lint/lint_int.h"
+#include "rules/report.h"
 #include "util/fs.h"
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +58,11 @@ static void scope_free(scope *s)
 	free(s->cwd);
 }
 
-/* Rename a finding's file to what the user sees (the name they gave for a
- * main file, else relative to the current folder); 0 = outside the project. */
-static int place(const scope *s, const ka_lint_file *files, int nfiles, ka_finding *f)
+/* Rename *file to what the user sees (the name they gave for a main file,
+ * else relative to the current folder); 0 = outside the project. */
+static int rename_file(const scope *s, const ka_lint_file *files, int nfiles, char **file)
 {
-	char *real = realpath(f->file, NULL);
+	char *real = realpath(*file, NULL);
 	const char *shown = NULL;
 	int keep = 0;
 	if (!real)
@@ -75,11 +77,54 @@ static int place(const scope *s, const ka_lint_file *files, int nfiles, ka_findi
 		shown = real + cl + 1;
 	char *dup = strdup(shown ? shown : real);
 	if (dup) {
-		free(f->file);
-		f->file = dup;
+		free(*file);
+		*file = dup;
 	}
 	free(real);
 	return keep;
+}
+
+static int place(const scope *s, const ka_lint_file *files, int nfiles, ka_finding *f)
+{
+	return rename_file(s, files, nfiles, &f->file);
+}
+
+/* A job's status for the reports (its diagnostics renamed as findings are)
+ * and for the log, in the order a compiler prints: clang's errors and the
+ * analysis limits where they are, then, for a file that failed without
+ * saying where, "kcheck: error: FILE: REASON". */
+static void settle_status(ka_lint *l, const scope *s, const ka_lint_file *files, int nfiles, ka_lint_job *j)
+{
+	ka_report_file *st = &j->st;
+	int located = 0;
+	free(st->path);
+	st->path = strdup(j->file->path);
+	for (size_t k = 0; k < st->ndiags; k++) {
+		ka_report_diag *d = &st->diags[k];
+		rename_file(s, files, nfiles, &d->file);
+		located |= d->is_error;
+		if (!l->o.log)
+			continue;
+		ka_buf b;
+		ka_buf_init(&b, 1 << 20);
+		ka_report_escape(&b, d->file); /* names and messages from the repository */
+		ka_buf_printf(&b, ":%d:%d: %s: ", d->line, d->col, d->is_error ? "error" : "warning");
+		ka_report_escape(&b, d->message);
+		ka_buf_addc(&b, '\n');
+		fputs(b.data ? b.data : "", l->o.log);
+		ka_buf_free(&b);
+	}
+	if (st->state == KA_FILE_FAILED && !located && l->o.log) {
+		ka_buf b;
+		ka_buf_init(&b, 1 << 20);
+		ka_buf_adds(&b, "kcheck: error: ");
+		ka_report_escape(&b, j->file->path);
+		ka_buf_adds(&b, ": ");
+		ka_report_escape(&b, st->reason ? st->reason : "not analyzed");
+		ka_buf_addc(&b, '\n');
+		fputs(b.data ? b.data : "", l->o.log);
+		ka_buf_free(&b);
+	}
 }
 
 static int header_included(const ka_lint_job *jobs, int n, const char *real)
@@ -147,8 +192,7 @@ int ka_lint_merge(ka_lint *l, const char *const *paths, int npaths, ka_lint_job 
 		(*shown)[(*nshown)++] = jobs[i].file->path;
 	for (int i = 0; i < njobs; i++) {
 		ka_lint_job *j = &jobs[i];
-		if (j->diags && *j->diags && l->o.log)
-			fputs(j->diags, l->o.log);
+		settle_status(l, &s, files, nfiles, j);
 		failed |= j->failed;
 		add_headers(l, &s, j, *shown, nshown);
 		for (size_t k = 0; k < j->findings.n; k++) {

@@ -7,6 +7,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/wire.h"
 #include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -556,4 +557,102 @@ const char *ka_fix_status_name(ka_fix_status s)
 					    "not selected", "stale",   "compile gate failed"};
 	assert((unsigned)s < sizeof(names) / sizeof(names[0]));
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+/* ---- a fixset through a pipe (lint's worker processes) ---------------- */
+
+int ka_fixset_pack(const ka_fixset *fs, ka_buf *b)
+{
+	int rc = ka_wire_int(b, fs->strict);
+	rc = rc ? rc : ka_wire_int(b, (long long)fs->n_src);
+	for (size_t i = 0; rc == KA_OK && i < fs->n_src; i++) {
+		rc = ka_wire_str(b, fs->src[i].path);
+		rc = rc ? rc : ka_wire_bytes(b, fs->src[i].data, fs->src[i].len);
+	}
+	rc = rc ? rc : ka_wire_int(b, (long long)fs->n_fix);
+	for (size_t i = 0; rc == KA_OK && i < fs->n_fix; i++) {
+		const ka_fix *f = fs->fix[i];
+		long long nums[] = {f->priority, f->finding, f->safety, f->status, (long long)f->order,
+				    (long long)f->n_edits};
+		const char *strs[] = {f->file, f->rule, f->transform, f->message, f->why, f->key};
+		for (size_t k = 0; rc == KA_OK && k < sizeof nums / sizeof *nums; k++)
+			rc = ka_wire_int(b, nums[k]);
+		for (size_t k = 0; rc == KA_OK && k < sizeof strs / sizeof *strs; k++)
+			rc = ka_wire_str(b, strs[k]);
+		for (size_t k = 0; rc == KA_OK && k < f->n_edits; k++) {
+			rc = ka_wire_int(b, (long long)f->edits[k].begin);
+			rc = rc ? rc : ka_wire_int(b, (long long)f->edits[k].end);
+			rc = rc ? rc : ka_wire_str(b, f->edits[k].text);
+		}
+	}
+	rc = rc ? rc : ka_wire_int(b, (long long)fs->n_note);
+	for (size_t i = 0; rc == KA_OK && i < fs->n_note; i++)
+		rc = ka_wire_str(b, fs->note[i]);
+	return rc;
+}
+
+/* One packed fix into fs; 0 when the message is short or garbled. */
+static int unpack_fix(ka_wire_in *in, ka_fixset *fs)
+{
+	long long nums[6];
+	char *strs[6];
+	for (int k = 0; k < 6; k++)
+		nums[k] = ka_wire_get_int(in);
+	for (int k = 0; k < 6; k++)
+		strs[k] = ka_wire_get_str(in);
+	ka_fix *f = !in->bad && strs[0] ? ka_fixset_add_fix(fs, strs[0], strs[1], strs[2],
+							   (ka_fix_safety)nums[2], (int)nums[0],
+							   (int)nums[1], strs[3])
+				       : NULL;
+	if (f) {
+		f->status = (ka_fix_status)nums[3];
+		f->order = (size_t)nums[4];
+		f->why = strs[4], f->key = strs[5];
+		strs[4] = strs[5] = NULL;
+	}
+	for (int k = 0; k < 6; k++)
+		free(strs[k]);
+	for (long long k = 0; f && !in->bad && k < nums[5]; k++) {
+		long long begin = ka_wire_get_int(in), end = ka_wire_get_int(in);
+		char *text = ka_wire_get_str(in);
+		if (in->bad || begin < 0 || end < begin || ka_fix_add_edit(f, (size_t)begin, (size_t)end, text))
+			in->bad = 1;
+		free(text);
+	}
+	return f && !in->bad;
+}
+
+int ka_fixset_unpack(ka_wire_in *in, ka_fixset **out)
+{
+	ka_fixset *fs = NULL;
+	*out = NULL;
+	if (ka_fixset_new(&fs) != KA_OK)
+		return KA_ENOMEM;
+	fs->strict = (int)ka_wire_get_int(in);
+	long long n = ka_wire_get_int(in);
+	for (long long i = 0; !in->bad && i < n; i++) {
+		size_t len = 0;
+		char *path = ka_wire_get_str(in), *data = ka_wire_get_bytes(in, &len);
+		if (!path || !data || ka_fixset_set_source(fs, path, data, len) != KA_OK)
+			in->bad = 1;
+		free(path);
+		free(data);
+	}
+	n = ka_wire_get_int(in);
+	for (long long i = 0; !in->bad && i < n; i++)
+		if (!unpack_fix(in, fs))
+			in->bad = 1;
+	n = ka_wire_get_int(in);
+	for (long long i = 0; !in->bad && i < n; i++) {
+		char *note = ka_wire_get_str(in);
+		if (note)
+			ka_fixset_note(fs, "%s", note);
+		free(note);
+	}
+	if (in->bad) {
+		ka_fixset_free(fs);
+		return ka_error_set(KA_ERR, "a worker's fixes arrived garbled");
+	}
+	*out = fs;
+	return KA_OK;
 }

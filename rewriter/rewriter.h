@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <sqlite3.h>
 #include "rules/rule.h" /* ka_fix_safety: safe (--fix), unsafe (--unsafe-fixes), suggest */
+#include "util/buf.h"
+#include "util/wire.h"
 
 /* Order of the classes for selection: safe 0 < unsafe 1 < suggest 2. */
 int ka_fix_safety_rank(ka_fix_safety s);
@@ -101,6 +103,12 @@ void ka_fixset_note(ka_fixset *fs, const char *fmt, ...)
  * text dst already holds is kept; when src holds other bytes for it (the
  * file changed between two jobs' reads), src's fixes on it become STALE. */
 int ka_fixset_merge(ka_fixset *dst, ka_fixset *src, int finding_base);
+
+/* A fixset as bytes (util/wire.h) and back: texts, fixes with their
+ * edits, notes, strictness.  What a lint worker process sends its parent.
+ * KA_OK or < 0; unpack fails (KA_ERR) on a short or garbled message. */
+int ka_fixset_pack(const ka_fixset *fs, ka_buf *out);
+int ka_fixset_unpack(ka_wire_in *in, ka_fixset **out);
 
 size_t ka_fixset_count(const ka_fixset *fs);
 ka_fix *ka_fixset_get(ka_fixset *fs, size_t i);

@@ -27,7 +27,7 @@ struct ka_baseline {
 };
 
 /* FNV-1a of the line without leading/trailing blanks, as 16 hex digits. */
-static void fingerprint(ka_sources *src, const ka_finding *f, char out[17])
+void ka_baseline_fingerprint(ka_sources *src, const ka_finding *f, char out[17])
 {
 	const char *p = "";
 	size_t len = 0;
@@ -58,7 +58,7 @@ int ka_baseline_write(const char *path, const ka_findings *fs, ka_sources *src)
 	for (size_t i = 0; i < fs->n; i++) {
 		const ka_finding *f = &fs->v[i];
 		char fp[17];
-		fingerprint(src, f, fp);
+		ka_baseline_fingerprint(src, f, fp);
 		json_t *e = json_pack("{s:o, s:i, s:o, s:o, s:s}", "file", ka_json_text(f->file), "line",
 				      f->line, "rule", ka_json_text(f->rule), "message",
 				      ka_json_text(f->message), "fingerprint", fp);
@@ -172,7 +172,7 @@ static int keep_new(const ka_finding *f, void *ud)
 	char fp[17];
 	int keep = 1;
 	char *file = ka_utf8_fix(f->file), *msg = ka_utf8_fix(f->message);
-	fingerprint(c->src, f, fp);
+	ka_baseline_fingerprint(c->src, f, fp);
 	for (size_t i = 0; file && msg && i < c->b->n; i++) {
 		bentry *x = &c->b->v[i];
 		if (!x->taken && strcmp(x->file, file) == 0 && strcmp(x->rule, f->rule) == 0 &&

@@ -12,6 +12,10 @@
 
 typedef struct ka_baseline ka_baseline;
 
+/* A finding's fingerprint: a hash of its source line with the blanks
+ * around it trimmed, 16 hex digits (also SARIF's partialFingerprints). */
+void ka_baseline_fingerprint(ka_sources *src, const ka_finding *f, char out[17]);
+
 /* Write fs as a baseline (atomically).  KA_OK or < 0. */
 int ka_baseline_write(const char *path, const ka_findings *fs, ka_sources *src);
 /* KA_EIO when unreadable, KA_EINPUT with "PATH:LINE:COL: ..." when malformed. */

@@ -24,6 +24,36 @@ typedef struct ka_report_rewrite {
 	const char *model;  /* the LLM that wrote it */
 } ka_report_rewrite;
 
+/* How far a file was analyzed.  What kept it from a full analysis is not a
+ * finding: reports carry it apart, per file (text: a line per file not
+ * fully analyzed; JSON `files`; SARIF the invocation's notifications). */
+typedef enum ka_file_state {
+	KA_FILE_ANALYZED, /* in full */
+	KA_FILE_PARTIAL,  /* findings of what could be analyzed: clang errors, analysis limits */
+	KA_FILE_FAILED    /* no findings: did not parse, crashed, over its memory or time */
+} ka_file_state;
+
+/* One of clang's errors, or a warning of kcheck's analysis limits. */
+typedef struct ka_report_diag {
+	char *file;
+	int line, col;
+	int is_error; /* 1 clang's error; 0 an analysis limit (a warning) */
+	char *message;
+} ka_report_diag;
+
+typedef struct ka_report_file {
+	char *path; /* as the user named it */
+	ka_file_state state;
+	char *reason;     /* why partial or failed, one line; NULL when analyzed */
+	int clang_errors; /* clang's errors in it and in what it includes */
+	ka_report_diag *diags;
+	size_t ndiags;
+} ka_report_file;
+
+/* report_files.c: "analyzed", "partial", "failed" */
+const char *ka_file_state_name(ka_file_state s);
+void ka_report_file_clear(ka_report_file *f);
+
 typedef struct ka_report_opts {
 	int color;               /* ANSI colours (text) */
 	int excerpt;             /* source line + caret under each finding (text) */
@@ -37,6 +67,8 @@ typedef struct ka_report_opts {
 	void *fixes_ud;
 	const ka_report_rewrite *rewrites; /* applied LLM-made rewrites; may be NULL */
 	size_t n_rewrites;
+	const ka_report_file *files; /* each analyzed file's status; may be NULL */
+	size_t nfiles;
 } ka_report_opts;
 
 /* Each kernel's costliest finding (report_summary.c): the index into fs and
@@ -51,6 +83,10 @@ int ka_report_costliest(const ka_findings *fs, ka_report_costly **out, size_t *n
 int ka_report_summary_line(ka_buf *out, const ka_finding *f, const char *kernel);
 
 int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+/* o's files by state (counts[KA_FILE_*]) and their clang errors summed. */
+void ka_report_file_counts(const ka_report_opts *o, int counts[3], int *clang_errors);
+/* "path: partial: reason\n" for each file of o not analyzed in full. */
+int ka_report_files_text(ka_buf *out, const ka_report_opts *o);
 /* The finding's `also` kernels as a JSON array of strings (NULL out of memory). */
 struct json_t *ka_report_also_json(const ka_finding *f);
 /* Append s as the text report prints names and messages: control

@@ -5,7 +5,11 @@
  *    line with the same finding), title, category, impact, estimate, basis,
  *    fix, fix_safety, evidence (only where the knowledge DB measured the
  *    rule's fix)}, ...], "kernels": [costliest finding per kernel],
- *    "summary": {"error": n, "warning": n, "note": n}}, and with applied
+ *    "files": [{file, status ("analyzed", "partial", "failed"), reason,
+ *    clang_errors, diagnostics: [{file, line, column, severity, message}]}]
+ *    (clang's errors and the analysis limits: not findings),
+ *    "summary": {"error": n, "warning": n, "note": n, "clang_errors": n,
+ *    "files": {"analyzed": n, "partial": n, "failed": n}}}, and with applied
  *    LLM-made rewrites "llm_fixes": [{file, kernel, rules: [ids], model,
  *    llm_made: true, applied: true}]
  * Absent values are JSON null; columns are bytes, 1-based.  Text that is
@@ -145,6 +149,48 @@ static int rewrites_json(json_t *root, const ka_report_opts *o)
 	return bad ? KA_ENOMEM : KA_OK;
 }
 
+/* "files": [{file, status, reason, clang_errors, diagnostics: [{file, line,
+ * column, severity, message}]}], one per analyzed file, in the run's order. */
+static json_t *files_json(const ka_report_opts *o)
+{
+	json_t *arr = json_array();
+	int bad = !arr;
+	for (size_t i = 0; !bad && i < o->nfiles; i++) {
+		const ka_report_file *f = &o->files[i];
+		json_t *j = json_object(), *d = json_array();
+		if (!j || !d) {
+			json_decref(j);
+			json_decref(d);
+			bad = 1;
+			break;
+		}
+		if (json_array_append_new(arr, j) != 0) { /* j is gone with it */
+			json_decref(d);
+			bad = 1;
+			break;
+		}
+		for (size_t k = 0; k < f->ndiags; k++) {
+			const ka_report_diag *x = &f->diags[k];
+			if (json_array_append_new(
+				    d, json_pack("{s:o, s:i, s:i, s:s, s:o}", "file", ka_json_text(x->file), "line",
+						 x->line, "column", x->col, "severity",
+						 x->is_error ? "error" : "warning", "message",
+						 ka_json_text(x->message))) != 0)
+				bad = 1;
+		}
+		put(j, "file", ka_json_text(f->path), &bad);
+		put(j, "status", json_string(ka_file_state_name(f->state)), &bad);
+		put(j, "reason", ka_json_text(f->reason), &bad);
+		put(j, "clang_errors", json_integer(f->clang_errors), &bad);
+		put(j, "diagnostics", d, &bad);
+	}
+	if (bad) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
 int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 {
 	int rc = KA_ENOMEM;
@@ -166,9 +212,14 @@ int ka_report_json(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 	put(root, "findings", json_incref(arr), &bad);
 	if (!bad && kernels_json(root, fs) != KA_OK)
 		goto out;
+	int states[3], clang_errors;
+	ka_report_file_counts(o, states, &clang_errors);
+	put(root, "files", files_json(o), &bad);
 	put(root, "summary",
-	    json_pack("{s:i, s:i, s:i}", "error", count[KA_SEV_ERROR], "warning", count[KA_SEV_WARNING],
-		      "note", count[KA_SEV_NOTE]),
+	    json_pack("{s:i, s:i, s:i, s:i, s:{s:i, s:i, s:i}}", "error", count[KA_SEV_ERROR], "warning",
+		      count[KA_SEV_WARNING], "note", count[KA_SEV_NOTE], "clang_errors", clang_errors,
+		      "files", "analyzed", states[KA_FILE_ANALYZED], "partial", states[KA_FILE_PARTIAL],
+		      "failed", states[KA_FILE_FAILED]),
 	    &bad);
 	if (!bad && rewrites_json(root, o) != KA_OK)
 		goto out;

@@ -6,11 +6,16 @@
  * analyzer's byte columns with the source line at hand) and whose
  * properties carry the kernel (and alsoKernels, the others that reach the
  * same line with the same finding), the estimate, its basis and, where the
- * knowledge DB measured the rule's fix, the evidence.  Text that is not
+ * knowledge DB measured the rule's fix, the evidence; partialFingerprints
+ * hold the baseline's fingerprint of the flagged line (kcheckLineHash/v1).
+ * runs[0].invocations[0] says whether the run succeeded (no file failed,
+ * no clang error) and carries, as notifications, clang's errors, the
+ * analysis limits met and each file not analyzed in full.  Text that is not
  * valid UTF-8 gets U+FFFD for each bad byte (utf8.h); URIs are
  * percent-encoded bytes.  Applied LLM-made rewrites (ka_report_rewrite)
- * are notifications of the run's invocation, each with properties.llmMade. */
+ * are notifications of that invocation too, each with properties.llmMade. */
 #include "rules/report.h"
+#include "rules/baseline.h"
 #include "rules/utf8.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -97,6 +102,10 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 				"uri", uri_of(f->file), "region", region);
 	if (res && index >= 0)
 		json_object_set_new(res, "ruleIndex", json_integer(index));
+	char fp[17];
+	ka_baseline_fingerprint(o->src, f, fp); /* the baseline's: the flagged line, blanks trimmed */
+	if (res)
+		json_object_set_new(res, "partialFingerprints", json_pack("{s:s}", "kcheckLineHash/v1", fp));
 	json_t *props = res ? json_object() : NULL;
 	if (props && f->kernel)
 		json_object_set_new(props, "kernel", ka_json_text(f->kernel));
@@ -130,11 +139,60 @@ static int find_index(json_t *rules, const char *id)
 	return -1;
 }
 
+/* A notification at file:line:col (line 0: the file as a whole). */
+static json_t *note_at(const char *level, const char *id, const char *text, const char *file, int line,
+		       int col, ka_sources *src)
+{
+	json_t *loc = json_pack("{s:{s:o}}", "artifactLocation", "uri", uri_of(file));
+	if (loc && line > 0)
+		json_object_set_new(loc, "region",
+				    json_pack("{s:i, s:i}", "startLine", line, "startColumn",
+					      utf16(src, file, line, col > 0 ? col : 1)));
+	return json_pack("{s:s, s:{s:o}, s:[{s:o}], s:{s:s}}", "level", level, "message", "text",
+			 ka_json_text(text), "locations", "physicalLocation", loc, "descriptor", "id", id);
+}
+
+/* The files' statuses as notifications: clang's errors (clang-error) and
+ * the analysis limits (analysis-limit) where they are, then one per file
+ * not analyzed in full (file-partial, file-failed) with the reason.
+ * *ok: 0 when a file failed or clang reported errors. */
+static int file_notes(json_t *notes, const ka_report_opts *o, int *ok)
+{
+	for (size_t i = 0; i < o->nfiles; i++) {
+		const ka_report_file *f = &o->files[i];
+		for (size_t k = 0; k < f->ndiags; k++) {
+			const ka_report_diag *d = &f->diags[k];
+			if (json_array_append_new(notes, note_at(d->is_error ? "error" : "warning",
+								 d->is_error ? "clang-error" : "analysis-limit",
+								 d->message, d->file, d->line, d->col,
+								 o->src)) != 0)
+				return KA_ENOMEM;
+		}
+		if (f->clang_errors || f->state == KA_FILE_FAILED)
+			*ok = 0;
+		if (f->state == KA_FILE_ANALYZED)
+			continue;
+		ka_buf b;
+		ka_buf_init(&b, 1 << 16);
+		ka_buf_printf(&b, "%s: %s", ka_file_state_name(f->state), f->reason ? f->reason : "");
+		json_t *n = note_at(f->state == KA_FILE_FAILED ? "error" : "warning",
+				    f->state == KA_FILE_FAILED ? "file-failed" : "file-partial",
+				    b.data ? b.data : "", f->path, 0, 0, o->src);
+		ka_buf_free(&b);
+		if (json_array_append_new(notes, n) != 0)
+			return KA_ENOMEM;
+	}
+	return KA_OK;
+}
+
 /* runs[0].invocations: one, with a note per applied LLM-made rewrite
- * (SARIF has no place for a fix whose finding is gone: it was applied). */
+ * (SARIF has no place for a fix whose finding is gone: it was applied),
+ * then the files' statuses; executionSuccessful is false when a file
+ * failed or clang reported errors. */
 static json_t *invocations_json(const ka_report_opts *o)
 {
 	json_t *notes = json_array();
+	int ok = 1;
 	for (size_t i = 0; notes && i < o->n_rewrites; i++) {
 		const ka_report_rewrite *w = &o->rewrites[i];
 		ka_buf b;
@@ -154,7 +212,11 @@ static json_t *invocations_json(const ka_report_opts *o)
 			return NULL;
 		}
 	}
-	return notes ? json_pack("[{s:b, s:o}]", "executionSuccessful", 1, "toolExecutionNotifications",
+	if (notes && file_notes(notes, o, &ok) != KA_OK) {
+		json_decref(notes);
+		return NULL;
+	}
+	return notes ? json_pack("[{s:b, s:o}]", "executionSuccessful", ok, "toolExecutionNotifications",
 				 notes)
 		     : NULL;
 }
@@ -187,7 +249,7 @@ int ka_report_sarif(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
 			 "driver", "name", "kcheck", "version", ka_json_text(o->version ? o->version : "0"),
 			 "rules", rules, "results", results, "columnKind", "utf16CodeUnits");
-	if (root && o->n_rewrites) {
+	if (root) {
 		json_t *inv = invocations_json(o);
 		json_t *run = json_array_get(json_object_get(root, "runs"), 0);
 		if (!inv || json_object_set_new(run, "invocations", inv) != 0)

@@ -6,7 +6,9 @@
  *         = evidence: fixed 7 times on sm_90, median 4.3x [3.1, 6.0]; impact 8.0x -> 4.9x
  *
  * (the `= evidence:` line only where the knowledge DB measured the rule's
- * fix: lint/evidence.c).  Colour is the caller's decision (a terminal and
+ * fix: lint/evidence.c), then each kernel's costliest finding, the applied
+ * LLM-made rewrites and a line per file not analyzed in full
+ * (report_files.c).  Colour is the caller's decision (a terminal and
  * no NO_COLOR).  File names, messages and source lines come from the
  * repository, so nothing in them reaches the terminal as a control:
  * control characters print as \n, \t, \x1b or \u009b, bytes that are not
@@ -222,5 +224,7 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 		rc = add_summary(out, fs);
 	if (rc == KA_OK)
 		rc = add_rewrites(out, o);
+	if (rc == KA_OK)
+		rc = ka_report_files_text(out, o);
 	return rc;
 }
