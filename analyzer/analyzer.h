@@ -48,6 +48,12 @@ typedef struct ka_analyze_opts {
  * written); KA_EINPUT for an unknown arch.  The message is in ka_error_last(). */
 int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db);
 
+/* A crash in libclang ends the process instead of libclang's recovery
+ * (which returns an error and may leave the process in a bad state).  For
+ * a process that exists to analyze one file and may die: lint's worker.
+ * Call it before any other thread runs. */
+void ka_analyze_no_crash_recovery(void);
+
 /* The libclang arguments path would be parsed with (argv without the file
  * name; strings in a): `kcheck facts --print-clang-args`.  KA_OK or < 0. */
 int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a, const char ***argv,

@@ -348,6 +348,12 @@ static int is_hip_source(const ka_frontend_opts *o, const char *data)
 	       strstr(data, "#include <hip/hip_runtime.h>") != NULL;
 }
 
+void ka_analyze_no_crash_recovery(void)
+{
+	setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1); /* clang_createIndex would enable it again */
+	clang_toggleCrashRecovery(0);
+}
+
 int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 {
 	int rc = KA_OK;
@@ -390,8 +396,11 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	}
 	if (e != CXError_Success || !cx.ctu) {
 		clang_disposeIndex(idx);
-		rc = ka_error_set(KA_EPARSE, "%s: libclang could not parse the file (error %d)", path,
-				  (int)e);
+		if (e == CXError_Crashed)
+			rc = ka_error_set(KA_EPARSE, "%s: the analysis crashed (in libclang's parser)", path);
+		else
+			rc = ka_error_set(KA_EPARSE, "%s: libclang could not parse the file (error %d)", path,
+					  (int)e);
 		goto fail;
 	}
 	collect_diags(&cx);

@@ -64,33 +64,28 @@ static int write_report(const ka_tool_cfg *c, const ka_lint_result *res, ka_lint
 	return rc == KA_OK ? 0 : KA_EXIT_ERROR;
 }
 
-/* "; 3 files: 1 analyzed, 1 partial, 1 failed; 2 clang errors" when a
- * file was not analyzed in full. */
-static void print_file_counts(const ka_lint_result *res)
-{
-	ka_report_opts ro = {.files = res->files, .nfiles = (size_t)res->nfiles};
-	int st[3], clang;
-	ka_report_file_counts(&ro, st, &clang);
-	if (!st[KA_FILE_PARTIAL] && !st[KA_FILE_FAILED])
-		return;
-	fprintf(stderr, "; %d file%s: %d analyzed, %d partial, %d failed", res->nfiles, res->nfiles == 1 ? "" : "s",
-		st[KA_FILE_ANALYZED], st[KA_FILE_PARTIAL], st[KA_FILE_FAILED]);
-	if (clang)
-		fprintf(stderr, "; %d clang error%s", clang, clang == 1 ? "" : "s");
-}
-
 /* Exit 2 for a failed file, a bad path or clang's errors (README, "Exit
- * status"), else 1 for findings at or above --fail-on. */
+ * status"), else 1 for findings at or above --fail-on.  The summary line
+ * adds "; 3 files: 1 analyzed, 1 partial, 1 failed; 2 clang errors" when a
+ * file was not analyzed in full. */
 static int exit_status(const ka_tool_cfg *c, const ka_lint_result *res)
 {
 	const ka_findings *fs = &res->findings;
-	int n[3] = {0, 0, 0};
+	int n[3] = {0, 0, 0}, st[3], clang;
+	ka_report_opts ro = {.files = res->files, .nfiles = (size_t)res->nfiles};
+	ka_report_file_counts(&ro, st, &clang);
+	int incomplete = st[KA_FILE_PARTIAL] + st[KA_FILE_FAILED];
 	for (size_t i = 0; i < fs->n; i++)
 		n[fs->v[i].severity]++;
-	if (!c->quiet && c->format == KA_FORMAT_TEXT && (fs->n || res->failed || res->clang_errors)) {
+	if (!c->quiet && c->format == KA_FORMAT_TEXT && (fs->n || incomplete)) {
 		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s", n[2], n[2] == 1 ? "" : "s",
 			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
-		print_file_counts(res);
+		if (incomplete)
+			fprintf(stderr, "; %d file%s: %d analyzed, %d partial, %d failed", res->nfiles,
+				res->nfiles == 1 ? "" : "s", st[KA_FILE_ANALYZED], st[KA_FILE_PARTIAL],
+				st[KA_FILE_FAILED]);
+		if (clang)
+			fprintf(stderr, "; %d clang error%s", clang, clang == 1 ? "" : "s");
 		fputc('\n', stderr);
 	}
 	if (res->failed || res->clang_errors)

@@ -126,6 +126,13 @@ static void set_state(ka_lint_job *j, ka_file_state state, const char *fmt, ...)
 	j->failed = state == KA_FILE_FAILED;
 }
 
+/* A message without the "PATH: " it starts with (the file is named apart). */
+static const char *without_path(const char *msg, const char *path)
+{
+	size_t n = strlen(path);
+	return strncmp(msg, path, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
+}
+
 /* Why the file is not analyzed in full, from its diagnostics: clang's
  * errors first (the first of them named), else the analysis limit met. */
 static void status_from_diags(ka_lint_job *j, int parsed)
@@ -143,7 +150,7 @@ static void status_from_diags(ka_lint_job *j, int parsed)
 		set_state(j, KA_FILE_FAILED, "no function analyzed: %d clang error%s; the first: %s:%d:%d: %s", n,
 			  n == 1 ? "" : "s", first->file, first->line, first->col, first->message);
 	else if (!parsed)
-		set_state(j, KA_FILE_FAILED, "%s", ka_error_last());
+		set_state(j, KA_FILE_FAILED, "%s", without_path(ka_error_last(), j->file->path));
 	else if (first)
 		set_state(j, KA_FILE_PARTIAL, "%d clang error%s; the first: %s:%d:%d: %s", n, n == 1 ? "" : "s",
 			  first->file, first->line, first->col, first->message);
@@ -151,12 +158,6 @@ static void status_from_diags(ka_lint_job *j, int parsed)
 		set_state(j, KA_FILE_PARTIAL, "%s", limit->message);
 }
 
-/* A message without the "PATH: " it starts with (the file is named apart). */
-static const char *without_path(const char *msg, const char *path)
-{
-	size_t n = strlen(path);
-	return strncmp(msg, path, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
-}
 
 static void collect_included(sqlite3 *db, ka_lint_job *j)
 {

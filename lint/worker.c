@@ -20,6 +20,7 @@
  * can be forked the job runs here, unprotected, as it always did. */
 #define _GNU_SOURCE /* pipe2 */
 #include "lint/lint_int.h"
+#include "analyzer/analyzer.h"
 #include "rewriter/rewriter.h"
 #include "util/cleanup.h"
 #include "util/wire.h"
@@ -246,6 +247,7 @@ static void child_main(const pool *p, ka_lint_job *j, int fd, const sigset_t *ma
 		close(null);
 	}
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	ka_analyze_no_crash_recovery(); /* a crash is this process's end, and the parent's news */
 	p->fn(p->ctx, j);
 	ka_buf b;
 	ka_buf_init(&b, KA_BUF_MAX_LIMIT);

@@ -32,7 +32,7 @@ void ka_baseline_fingerprint(ka_sources *src, const ka_finding *f, char out[17])
 	const char *p = "";
 	size_t len = 0;
 	uint64_t h = 1469598103934665603ULL;
-	if (ka_sources_line(src, f->file, f->line, &p, &len)) {
+	if (src && ka_sources_line(src, f->file, f->line, &p, &len)) {
 		while (len && (*p == ' ' || *p == '\t')) {
 			p++;
 			len--;

@@ -103,8 +103,9 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 	if (res && index >= 0)
 		json_object_set_new(res, "ruleIndex", json_integer(index));
 	char fp[17];
-	ka_baseline_fingerprint(o->src, f, fp); /* the baseline's: the flagged line, blanks trimmed */
-	if (res)
+	if (o->src) /* the baseline's: the flagged line, blanks trimmed */
+		ka_baseline_fingerprint(o->src, f, fp);
+	if (res && o->src)
 		json_object_set_new(res, "partialFingerprints", json_pack("{s:s}", "kcheckLineHash/v1", fp));
 	json_t *props = res ? json_object() : NULL;
 	if (props && f->kernel)

@@ -5,11 +5,12 @@
 # it runs `kcheck --format json` on that file alone and
 # `clang-19 -fsyntax-only` with the compiler arguments kcheck uses (from
 # `kcheck facts --print-clang-args`, so both see the same flags), and prints:
-#   - per file: status, clang's verdict, kernels with findings, findings
-#     (clang's own errors not counted), CPU time of both;
+#   - per file: status (the report's files[0].status), clang's verdict,
+#     kernels with findings, findings (clang's errors are no findings), CPU
+#     time of both;
 #   - the parse rate: files analyzed (no clang error), partial (clang errors,
-#     but the kernels whose bodies parsed were analyzed), failed (exit 2,
-#     nothing analyzed), no-include (failed on a header that is not there);
+#     but the kernels whose bodies parsed were analyzed), failed (nothing
+#     analyzed), no-include (failed on a header that is not there);
 #   - findings by rule and severity;
 #   - the time ratio kcheck / clang -fsyntax-only (total and per-file median).
 #
@@ -123,9 +124,13 @@ for f in "${files[@]}"; do
   timed "$kcheck" -q --exit-zero --no-config --format json -o "$tmp/report.json" "$arg" -- "${flags[@]}"
   kcpu=$cpu krc=$rc
   status=analyzed nfind=0 nker=0
+  # the report's own word on the file (files[0].status): analyzed, partial
+  # (clang errors or an analysis limit) or failed; exit 2 comes with both
+  # of the latter, so the status is read, not the exit code
+  [ -s "$tmp/report.json" ] && status=$(jq -r '.files[0].status // "failed"' "$tmp/report.json" 2>/dev/null)
   if [ "$krc" -eq 124 ]; then
     status=timeout
-  elif [ "$krc" -ne 0 ] || [ ! -s "$tmp/report.json" ]; then
+  elif [ "$krc" -gt 2 ] || [ ! -s "$tmp/report.json" ] || [ "$status" = failed ] || [ -z "$status" ]; then
     status=failed
     # a header that is not there (a dependency not installed, or a header
     # meant to be included after others) is not kcheck's failure
@@ -133,12 +138,7 @@ for f in "${files[@]}"; do
   else
     jq -r '.findings[] | [.rule, .severity] | @tsv' "$tmp/report.json" >>"$tmp/findings.tsv" 2>/dev/null
     nker=$(jq '[.findings[].kernel | select(. != null)] | unique | length' "$tmp/report.json" 2>/dev/null || echo 0)
-    nfind=$(jq '[.findings[] | select(.rule | startswith("clang-diagnostic") | not)] | length' \
-      "$tmp/report.json" 2>/dev/null || echo 0)
-    if jq -e '[.findings[] | select(.rule == "clang-diagnostic-error")] | length > 0' \
-         "$tmp/report.json" >/dev/null 2>&1; then
-      status=partial
-    fi
+    nfind=$(jq '.findings | length' "$tmp/report.json" 2>/dev/null || echo 0)
   fi
   crc=- ccpu=0
   if [ "$no_clang" = 0 ]; then

@@ -1,6 +1,6 @@
 /* tests/cli/test_frontend.c: the front end on input as real projects have
- * it: files with clang errors analyzed in part (the errors reported as
- * clang-diagnostic-error findings in every format), compiler flags from
+ * it: files with clang errors analyzed in part (the errors on stderr, the
+ * file's status in every format, exit 2), compiler flags from
  * compile databases and `--` filtered by an allow-list, file names that
  * look like options. */
 #include "cli_run.h"
@@ -29,44 +29,70 @@ static void partial_file_keeps_kernel_findings(void **state)
 	char *dir = cli_tmpdir();
 	cli_write(dir, "partial.cu", PARTIAL);
 	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q partial.cu");
-	assert_int_equal(r.status, 1); /* findings, not a failed file */
+	assert_int_equal(r.status, 2); /* clang's errors fail the run; the findings are kept */
 	assert_non_null(strstr(r.out, "partial.cu:4:14: warning: read of in[32 * i]"));
-	assert_non_null(strstr(r.out, "partial.cu:9:3: error: use of undeclared identifier "
-				      "'checkCudaErrorsFromAMissingHeader' (function 'launch' not analyzed) "
-				      "[clang-diagnostic-error]"));
-	assert_string_equal(r.err, "");
+	/* clang's error is no finding: once on stderr, as a compiler prints it,
+	 * and the file's status in the report */
+	assert_null(strstr(r.out, "clang-diagnostic-error"));
+	assert_string_equal(r.err, "partial.cu:9:3: error: use of undeclared identifier "
+				   "'checkCudaErrorsFromAMissingHeader' (function 'launch' not analyzed)\n");
+	assert_non_null(strstr(r.out, "partial.cu: partial: 1 clang error; the first: partial.cu:9:3: use of "
+				      "undeclared identifier 'checkCudaErrorsFromAMissingHeader'"));
 	cli_free(&r);
 
 	r = cli_run(dir, NULL, OPTS " -q --format json partial.cu");
+	assert_int_equal(r.status, 2);
 	json_error_t err;
 	json_t *root = json_loads(r.out, 0, &err);
 	assert_non_null(root);
 	json_t *fs = json_object_get(root, "findings");
-	int diag = 0, strided = 0;
-	for (size_t i = 0; i < json_array_size(fs); i++) {
-		json_t *f = json_array_get(fs, i);
-		const char *rule = json_string_value(json_object_get(f, "rule"));
-		if (strcmp(rule, "clang-diagnostic-error") == 0) {
-			diag++;
-			assert_int_equal(json_integer_value(json_object_get(f, "line")), 9);
-			assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
-		}
-		strided += strcmp(rule, "test-strided-read") == 0;
-	}
-	assert_int_equal(diag, 1);
-	assert_int_equal(strided, 1);
+	assert_int_equal(json_array_size(fs), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(fs, 0), "rule")), "test-strided-read");
+	json_t *file = json_array_get(json_object_get(root, "files"), 0);
+	assert_string_equal(json_string_value(json_object_get(file, "file")), "partial.cu");
+	assert_string_equal(json_string_value(json_object_get(file, "status")), "partial");
+	assert_int_equal(json_integer_value(json_object_get(file, "clang_errors")), 1);
+	json_t *d = json_array_get(json_object_get(file, "diagnostics"), 0);
+	assert_int_equal(json_integer_value(json_object_get(d, "line")), 9);
+	assert_string_equal(json_string_value(json_object_get(d, "severity")), "error");
+	json_t *sum = json_object_get(root, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sum, "clang_errors")), 1);
+	assert_int_equal(json_integer_value(json_object_get(sum, "error")), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(sum, "files"), "partial")), 1);
 	json_decref(root);
 	cli_free(&r);
 
 	r = cli_run(dir, NULL, OPTS " -q --format sarif partial.cu");
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.out, "\"ruleId\": \"clang-diagnostic-error\""));
-	assert_non_null(strstr(r.out, "\"id\": \"clang-diagnostic-error\""));
+	assert_int_equal(r.status, 2);
+	root = json_loads(r.out, 0, &err);
+	assert_non_null(root);
+	json_t *run = json_array_get(json_object_get(root, "runs"), 0);
+	json_t *inv = json_array_get(json_object_get(run, "invocations"), 0);
+	assert_true(json_is_false(json_object_get(inv, "executionSuccessful")));
+	json_t *notes = json_object_get(inv, "toolExecutionNotifications");
+	json_t *n0 = json_array_get(notes, 0), *n1 = json_array_get(notes, 1);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(n0, "descriptor"), "id")),
+			    "clang-error");
+	assert_string_equal(json_string_value(json_object_get(n0, "level")), "error");
+	json_t *region = json_object_get(
+		json_object_get(json_array_get(json_object_get(n0, "locations"), 0), "physicalLocation"),
+		"region");
+	assert_int_equal(json_integer_value(json_object_get(region, "startLine")), 9);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(n1, "descriptor"), "id")),
+			    "file-partial");
+	json_t *res = json_array_get(json_object_get(run, "results"), 0);
+	assert_string_equal(json_string_value(json_object_get(res, "ruleId")), "test-strided-read");
+	const char *fp =
+		json_string_value(json_object_get(json_object_get(res, "partialFingerprints"), "kcheckLineHash/v1"));
+	assert_non_null(fp);
+	assert_int_equal(strlen(fp), 16);
+	assert_null(strstr(r.out, "clang-diagnostic-error"));
+	json_decref(root);
 	cli_free(&r);
 
-	/* --exit-zero: a partial file is not an error of the run */
+	/* --exit-zero covers findings, not clang's errors */
 	r = cli_run(dir, NULL, OPTS " -q --exit-zero partial.cu");
-	assert_int_equal(r.status, 0);
+	assert_int_equal(r.status, 2);
 	cli_free(&r);
 	cli_rmtree(dir);
 	free(dir);
@@ -85,9 +111,9 @@ static void system_header_error_at_include(void **state)
 		  "#include <lib.h>\n"
 		  "__global__ void k(float *o, const float *a) { o[threadIdx.x] = a[threadIdx.x * 32]; }\n");
 	cli_result r = cli_run(dir, "NO_COLOR=1", OPTS " -q k.cu -- -isystem sys");
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.out, "k.cu:1:10: error: in included file sys/lib.h:1: use of undeclared "
-				      "identifier 'undeclared_here' [clang-diagnostic-error]"));
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "k.cu:1:10: error: in included file sys/lib.h:1: use of undeclared "
+				      "identifier 'undeclared_here'\n"));
 	assert_non_null(strstr(r.out, "[test-strided-read]"));
 	cli_free(&r);
 	cli_rmtree(dir);
