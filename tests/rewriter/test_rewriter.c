@@ -360,6 +360,59 @@ static void test_merge_jobs(void **state)
 	ka_fixset_free(b);
 }
 
+/* A worker's fixset through the pipe: texts, fixes with every field and
+ * edit, notes and strictness arrive as they left; a cut message fails. */
+static void test_pack_unpack(void **state)
+{
+	(void)state;
+	ka_fixset *a, *b = NULL;
+	assert_int_equal(ka_fixset_new(&a), KA_OK);
+	ka_fixset_set_source(a, "h.cuh", SRC, strlen(SRC));
+	ka_fixset_set_strict(a);
+	ka_fix *f = ka_fixset_add_fix(a, "h.cuh", "r", "xf", KA_FIX_UNSAFE, 2, 7, "m");
+	ka_fix_add_edit(f, 19, 20, "9");
+	ka_fix_add_edit(f, 8, 9, "7");
+	f->key = strdup("r\th.cuh\t1\t9");
+	f->why = strdup("because");
+	f->status = KA_FIX_STALE;
+	ka_fixset_note(a, "h.cuh:2: xf skipped [r]: why");
+	ka_buf buf;
+	ka_buf_init(&buf, 0);
+	assert_int_equal(ka_fixset_pack(a, &buf), KA_OK);
+	ka_wire_in in = {.p = buf.data, .left = buf.len};
+	assert_int_equal(ka_fixset_unpack(&in, &b), KA_OK);
+	assert_int_equal(in.left, 0);
+	assert_int_equal(ka_fixset_count(b), 1);
+	ka_fix *g = ka_fixset_get(b, 0);
+	assert_string_equal(g->file, "h.cuh");
+	assert_string_equal(g->rule, "r");
+	assert_string_equal(g->transform, "xf");
+	assert_string_equal(g->message, "m");
+	assert_string_equal(g->key, "r\th.cuh\t1\t9");
+	assert_string_equal(g->why, "because");
+	assert_int_equal(g->safety, KA_FIX_UNSAFE);
+	assert_int_equal(g->priority, 2);
+	assert_int_equal(g->finding, 7);
+	assert_int_equal(g->status, KA_FIX_STALE);
+	assert_int_equal(g->n_edits, 2);
+	assert_int_equal(g->edits[0].begin, 8); /* sorted as they were */
+	assert_string_equal(g->edits[1].text, "9");
+	assert_int_equal(ka_fixset_note_count(b), 1);
+	const char *data;
+	size_t len;
+	assert_int_equal(ka_fixset_source(b, "h.cuh", &data, &len), KA_OK);
+	assert_int_equal(len, strlen(SRC));
+	assert_memory_equal(data, SRC, len);
+	assert_int_not_equal(ka_fixset_source(b, "other.cuh", &data, &len), KA_OK); /* still strict */
+	ka_fixset_free(b);
+	in = (ka_wire_in){.p = buf.data, .left = buf.len - 3};
+	b = NULL;
+	assert_int_not_equal(ka_fixset_unpack(&in, &b), KA_OK);
+	assert_null(b);
+	ka_buf_free(&buf);
+	ka_fixset_free(a);
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
@@ -425,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_export),
 		cmocka_unit_test(test_sarif_fixes),
 		cmocka_unit_test(test_merge_jobs),
+		cmocka_unit_test(test_pack_unpack),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_request_text_mismatch),
 		cmocka_unit_test(test_commit_writes_and_is_atomic),
