@@ -404,8 +404,8 @@ static int never_true_in_block(walk *w, const sx *c)
 {
 	/* host code (a __host__ __device__ function walked as host) has no
 	 * kernel and no block: nothing to decide */
-	if (!w->kernel || !w->block_source || strcmp(w->block_source, "launch") != 0 || (c->dep & ~(D_LANE | D_PARAM)) ||
-	    sx_has_unknown(&w->sym.sx, c))
+	if (!w->kernel || !w->block_source || strcmp(w->block_source, "launch") != 0 ||
+	    (c->dep & ~(D_LANE | D_PARAM)) || sx_has_unknown(&w->sym.sx, c))
 		return 0;
 	int64_t nthreads = (int64_t)w->block[0] * w->block[1] * w->block[2];
 	if (nthreads <= 0 || nthreads > 1024)

@@ -29,7 +29,8 @@ int ka_tool_lint_new(ka_lint **out, const ka_lint_opts *o)
 	return KA_EXIT_ERROR;
 }
 
-static int write_report(const ka_tool_cfg *c, const ka_lint_result *res, ka_lint *l, const ka_tool_fixllm *llm)
+static int write_report(const ka_tool_cfg *c, const ka_lint_result *res, ka_lint *l,
+			const ka_tool_fixllm *llm)
 {
 	const ka_findings *fs = &res->findings;
 	ka_buf out;

@@ -72,11 +72,12 @@ typedef struct ka_tool_cfg {
 	const char *cuda_path;
 	int write_baseline, exit_zero, jobs, report_unused, no_config, quiet;
 	int stats;      /* --stats: analysis vs rule time on stderr */
-	int file_memory_mb, file_timeout_s; /* --file-memory, --file-timeout (command line only) */
 	int color;      /* KA_COLOR_* */
 	const char *db; /* --db FILE: the knowledge DB (tool_evidence.c) */
 	int no_db;      /* --no-db */
 	int force_shim, ptxas;
+	/* --file-memory MB, --file-timeout SEC (the command line only) */
+	int file_memory_mb, file_timeout_s;
 	int sort; /* KA_SORT_*: impact = costliest first */
 	int assume_block[3];
 	struct { /* --fix, --unsafe-fixes, --diff, --require-compile-gate */

@@ -85,8 +85,9 @@ static int push_shim_notes(sqlite3 *db, ka_lint_job *j)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = KA_OK;
-	if (sqlite3_prepare_v2(db, "SELECT file, line, col, message FROM diag WHERE severity = 'note' ORDER BY rowid",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    db, "SELECT file, line, col, message FROM diag WHERE severity = 'note' ORDER BY rowid",
+		    -1, &st, NULL) != SQLITE_OK)
 		return ka_error_set(KA_ERR, "facts: %s", sqlite3_errmsg(db));
 	while (rc == KA_OK && sqlite3_step(st) == SQLITE_ROW) {
 		const char *file = (const char *)sqlite3_column_text(st, 0);
@@ -147,17 +148,17 @@ static void status_from_diags(ka_lint_job *j, int parsed)
 	}
 	int n = j->st.clang_errors;
 	if (!parsed && first)
-		set_state(j, KA_FILE_FAILED, "no function analyzed: %d clang error%s; the first: %s:%d:%d: %s", n,
+		set_state(j, KA_FILE_FAILED,
+			  "no function analyzed: %d clang error%s; the first: %s:%d:%d: %s", n,
 			  n == 1 ? "" : "s", first->file, first->line, first->col, first->message);
 	else if (!parsed)
 		set_state(j, KA_FILE_FAILED, "%s", without_path(ka_error_last(), j->file->path));
 	else if (first)
-		set_state(j, KA_FILE_PARTIAL, "%d clang error%s; the first: %s:%d:%d: %s", n, n == 1 ? "" : "s",
-			  first->file, first->line, first->col, first->message);
+		set_state(j, KA_FILE_PARTIAL, "%d clang error%s; the first: %s:%d:%d: %s", n,
+			  n == 1 ? "" : "s", first->file, first->line, first->col, first->message);
 	else if (limit)
 		set_state(j, KA_FILE_PARTIAL, "%s", limit->message);
 }
-
 
 static void collect_included(sqlite3 *db, ka_lint_job *j)
 {

@@ -44,9 +44,9 @@
 
 static int pack_finding(ka_buf *b, const ka_finding *f)
 {
-	long long nums[] = {f->line,	   f->col,	  f->end_line, f->end_col, f->begin_off,
-			    f->end_off,	   f->severity,	  f->fix_safety, f->row_id,	(long long)f->nalso,
-			    f->evidence != NULL};
+	long long nums[] = {
+		f->line,     f->col,        f->end_line, f->end_col,          f->begin_off,       f->end_off,
+		f->severity, f->fix_safety, f->row_id,   (long long)f->nalso, f->evidence != NULL};
 	const char *strs[] = {f->file, f->rule, f->message, f->basis, f->kernel, f->fix, f->scope};
 	int rc = ka_wire_real(b, f->estimate);
 	for (size_t k = 0; rc == KA_OK && k < sizeof nums / sizeof *nums; k++)
@@ -141,8 +141,9 @@ static size_t count_of(ka_wire_in *in)
 static void unpack_status(ka_wire_in *in, ka_report_file *s)
 {
 	long long state = ka_wire_get_int(in);
-	s->state = state == KA_FILE_PARTIAL ? KA_FILE_PARTIAL : state == KA_FILE_FAILED ? KA_FILE_FAILED
-											: KA_FILE_ANALYZED;
+	s->state = state == KA_FILE_PARTIAL  ? KA_FILE_PARTIAL
+		   : state == KA_FILE_FAILED ? KA_FILE_FAILED
+					     : KA_FILE_ANALYZED;
 	s->reason = ka_wire_get_str(in);
 	s->clang_errors = (int)ka_wire_get_int(in);
 	size_t n = count_of(in);
@@ -198,7 +199,7 @@ enum { KILLED_NOT, KILLED_MEMORY, KILLED_TIME };
 
 typedef struct child {
 	pid_t pid;
-	int fd;	  /* the read end of its results pipe; -1 at EOF */
+	int fd;   /* the read end of its results pipe; -1 at EOF */
 	int job;  /* index into the jobs */
 	int slot; /* its process group's cleanup slot */
 	ka_buf msg;
@@ -376,11 +377,11 @@ static void finish(const pool *p, child *c)
 		j->st.reason = dup_printf("the analysis used more than %ld MB of memory (--file-memory)",
 					  p->memory_mb);
 	else if (c->killed == KILLED_TIME)
-		j->st.reason = dup_printf("the analysis took longer than %d s (--file-timeout)", p->timeout_s);
+		j->st.reason = dup_printf("the analysis took longer than %d s (--file-timeout)",
+					  p->timeout_s);
 	else if (WIFSIGNALED(st))
-		j->st.reason = dup_printf("the analysis crashed (SIG%s)", sigabbrev_np(WTERMSIG(st))
-									     ? sigabbrev_np(WTERMSIG(st))
-									     : "NAL");
+		j->st.reason = dup_printf("the analysis crashed (SIG%s)",
+					  sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "NAL");
 	else
 		j->st.reason = dup_printf("the analysis ended without its results (exit status %d)",
 					  WIFEXITED(st) ? WEXITSTATUS(st) : -1);

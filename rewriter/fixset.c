@@ -572,8 +572,8 @@ int ka_fixset_pack(const ka_fixset *fs, ka_buf *b)
 	rc = rc ? rc : ka_wire_int(b, (long long)fs->n_fix);
 	for (size_t i = 0; rc == KA_OK && i < fs->n_fix; i++) {
 		const ka_fix *f = fs->fix[i];
-		long long nums[] = {f->priority, f->finding, f->safety, f->status, (long long)f->order,
-				    (long long)f->n_edits};
+		long long nums[] = {f->priority, f->finding,          f->safety,
+				    f->status,   (long long)f->order, (long long)f->n_edits};
 		const char *strs[] = {f->file, f->rule, f->transform, f->message, f->why, f->key};
 		for (size_t k = 0; rc == KA_OK && k < sizeof nums / sizeof *nums; k++)
 			rc = ka_wire_int(b, nums[k]);
@@ -600,10 +600,10 @@ static int unpack_fix(ka_wire_in *in, ka_fixset *fs)
 		nums[k] = ka_wire_get_int(in);
 	for (int k = 0; k < 6; k++)
 		strs[k] = ka_wire_get_str(in);
-	ka_fix *f = !in->bad && strs[0] ? ka_fixset_add_fix(fs, strs[0], strs[1], strs[2],
-							   (ka_fix_safety)nums[2], (int)nums[0],
-							   (int)nums[1], strs[3])
-				       : NULL;
+	ka_fix *f = !in->bad && strs[0]
+			    ? ka_fixset_add_fix(fs, strs[0], strs[1], strs[2], (ka_fix_safety)nums[2],
+						(int)nums[0], (int)nums[1], strs[3])
+			    : NULL;
 	if (f) {
 		f->status = (ka_fix_status)nums[3];
 		f->order = (size_t)nums[4];
@@ -615,7 +615,8 @@ static int unpack_fix(ka_wire_in *in, ka_fixset *fs)
 	for (long long k = 0; f && !in->bad && k < nums[5]; k++) {
 		long long begin = ka_wire_get_int(in), end = ka_wire_get_int(in);
 		char *text = ka_wire_get_str(in);
-		if (in->bad || begin < 0 || end < begin || ka_fix_add_edit(f, (size_t)begin, (size_t)end, text))
+		if (in->bad || begin < 0 || end < begin ||
+		    ka_fix_add_edit(f, (size_t)begin, (size_t)end, text))
 			in->bad = 1;
 		free(text);
 	}

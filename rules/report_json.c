@@ -171,11 +171,11 @@ static json_t *files_json(const ka_report_opts *o)
 		}
 		for (size_t k = 0; k < f->ndiags; k++) {
 			const ka_report_diag *x = &f->diags[k];
-			if (json_array_append_new(
-				    d, json_pack("{s:o, s:i, s:i, s:s, s:o}", "file", ka_json_text(x->file), "line",
-						 x->line, "column", x->col, "severity",
-						 x->is_error ? "error" : "warning", "message",
-						 ka_json_text(x->message))) != 0)
+			if (json_array_append_new(d, json_pack("{s:o, s:i, s:i, s:s, s:o}", "file",
+							       ka_json_text(x->file), "line", x->line,
+							       "column", x->col, "severity",
+							       x->is_error ? "error" : "warning", "message",
+							       ka_json_text(x->message))) != 0)
 				bad = 1;
 		}
 		put(j, "file", ka_json_text(f->path), &bad);

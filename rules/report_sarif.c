@@ -163,10 +163,10 @@ static int file_notes(json_t *notes, const ka_report_opts *o, int *ok)
 		const ka_report_file *f = &o->files[i];
 		for (size_t k = 0; k < f->ndiags; k++) {
 			const ka_report_diag *d = &f->diags[k];
-			if (json_array_append_new(notes, note_at(d->is_error ? "error" : "warning",
-								 d->is_error ? "clang-error" : "analysis-limit",
-								 d->message, d->file, d->line, d->col,
-								 o->src)) != 0)
+			if (json_array_append_new(notes,
+						  note_at(d->is_error ? "error" : "warning",
+							  d->is_error ? "clang-error" : "analysis-limit",
+							  d->message, d->file, d->line, d->col, o->src)) != 0)
 				return KA_ENOMEM;
 		}
 		if (f->clang_errors || f->state == KA_FILE_FAILED)

@@ -47,7 +47,8 @@ static void partial_file_keeps_kernel_findings(void **state)
 	assert_non_null(root);
 	json_t *fs = json_object_get(root, "findings");
 	assert_int_equal(json_array_size(fs), 1);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(fs, 0), "rule")), "test-strided-read");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(fs, 0), "rule")),
+			    "test-strided-read");
 	json_t *file = json_array_get(json_object_get(root, "files"), 0);
 	assert_string_equal(json_string_value(json_object_get(file, "file")), "partial.cu");
 	assert_string_equal(json_string_value(json_object_get(file, "status")), "partial");
@@ -82,8 +83,8 @@ static void partial_file_keeps_kernel_findings(void **state)
 			    "file-partial");
 	json_t *res = json_array_get(json_object_get(run, "results"), 0);
 	assert_string_equal(json_string_value(json_object_get(res, "ruleId")), "test-strided-read");
-	const char *fp =
-		json_string_value(json_object_get(json_object_get(res, "partialFingerprints"), "kcheckLineHash/v1"));
+	const char *fp = json_string_value(
+		json_object_get(json_object_get(res, "partialFingerprints"), "kcheckLineHash/v1"));
 	assert_non_null(fp);
 	assert_int_equal(strlen(fp), 16);
 	assert_null(strstr(r.out, "clang-diagnostic-error"));
