@@ -4,9 +4,11 @@
 __global__ void col_sum_kernel(const float *x, float *y, size_t rows, size_t cols)
 {
 	size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (c >= cols) return;
+	if (c >= cols)
+		return;
 	float acc = 0.0f;
-	for (size_t r = 0; r < rows; ++r) acc += x[r * cols + c];
+	for (size_t r = 0; r < rows; ++r)
+		acc += x[r * cols + c];
 	y[c] = acc;
 }
 
