@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include <curl/curl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -87,6 +88,26 @@ static int make_url(ka_llm *c, const char *base)
 	return KA_OK;
 }
 
+int ka_llm_model_ok(const char *model, char *why, size_t cap)
+{
+	size_t n = strlen(model);
+	if (n == 0 || n > 200) {
+		snprintf(why, cap, "a model name has 1 to 200 characters (got %zu)", n);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)model[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._-:/@+", c))
+			continue;
+		if (c >= 0x21 && c < 0x7f)
+			snprintf(why, cap, "the model name holds '%c' (a model name is letters, digits and . _ - : / @ +)", c);
+		else
+			snprintf(why, cap, "the model name holds byte 0x%02x at offset %zu (a model name is letters, digits and . _ - : / @ +)", c, i);
+		return 0;
+	}
+	return 1;
+}
+
 int ka_llm_new(ka_llm **out, const ka_llm_opts *o)
 {
 	*out = NULL;
@@ -103,6 +124,9 @@ int ka_llm_new(ka_llm **out, const ka_llm_opts *o)
 	if (!model || !*model)
 		return ka_error_set(KA_EINPUT,
 				    "llm: no model: give --llm-model NAME (or set KERNELARC_LLM_MODEL)");
+	char why[160];
+	if (!ka_llm_model_ok(model, why, sizeof why))
+		return ka_error_set(KA_EINPUT, "llm: %s", why);
 	pthread_once(&curl_once, curl_init);
 	if (curl_init_rc != CURLE_OK)
 		return ka_error_set(KA_ETOOL, "llm: libcurl failed to initialize: %s",
