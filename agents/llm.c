@@ -133,12 +133,19 @@ int ka_llm_model_ok(const char *model, char *why, size_t cap)
 	}
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)model[i];
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._-:/@+", c))
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("._-:/@+", c))
 			continue;
 		if (c >= 0x21 && c < 0x7f)
-			snprintf(why, cap, "the model name holds '%c' (a model name is letters, digits and . _ - : / @ +)", c);
+			snprintf(
+				why, cap,
+				"the model name holds '%c' (a model name is letters, digits and . _ - : / @ +)",
+				c);
 		else
-			snprintf(why, cap, "the model name holds byte 0x%02x at offset %zu (a model name is letters, digits and . _ - : / @ +)", c, i);
+			snprintf(
+				why, cap,
+				"the model name holds byte 0x%02x at offset %zu (a model name is letters, digits and . _ - : / @ +)",
+				c, i);
 		return 0;
 	}
 	return 1;

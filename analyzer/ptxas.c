@@ -106,8 +106,9 @@ int ka_ptxas_run(const ka_analyze_opts *o, const ka_arch *arch, const char *path
 			continue;
 		for (int k = 0; k < take; k++) {
 			if (!ka_sh_safe(o->extra_args[i + k], why, sizeof why))
-				return ka_error_set(KA_EINPUT, "--ptxas: %s: flag '%s' holds %s; not compiled",
-						    path, ka_sh_show(show, sizeof show, o->extra_args[i + k]), why);
+				return ka_error_set(KA_EINPUT,
+						    "--ptxas: %s: flag '%s' holds %s; not compiled", path,
+						    ka_sh_show(show, sizeof show, o->extra_args[i + k]), why);
 			argv[n++] = (char *)o->extra_args[i + k];
 		}
 	}

@@ -387,8 +387,9 @@ static int offer(ka_tool_fixllm *x, const group *g, file_text *t, ka_coder_reply
 		char *label = ka_diff_label(path);
 		ka_buf h; /* one comment line: nothing in it can start a line of the patch */
 		ka_buf_init(&h, 8192);
-		(void)ka_buf_printf(&h, "LLM-made fix (model %s) of %s%s for [%s]; review before applying", x->model,
-				    kernel ? "kernel " : "the file", kernel ? kernel : "", g->rules);
+		(void)ka_buf_printf(&h, "LLM-made fix (model %s) of %s%s for [%s]; review before applying",
+				    x->model, kernel ? "kernel " : "the file", kernel ? kernel : "",
+				    g->rules);
 		ka_buf line;
 		ka_buf_init(&line, 16384);
 		(void)ka_report_escape(&line, h.data ? h.data : "");

@@ -95,10 +95,13 @@ static int shell_safe(cfgctx *x, const yaml_node_t *v, const char *key, const ch
 	int bad = strcmp(key, "extra-args") ? -1 : ka_sh_cc_unsafe(list, n, why, sizeof why);
 	if (bad < 0)
 		return 0;
-	const yaml_node_t *item =
-		v->type == YAML_SEQUENCE_NODE ? yaml_document_get_node(x->doc, v->data.sequence.items.start[bad]) : v;
-	fprintf(stderr, "%s:%d: extra-args: '%s' holds %s; kcheck passes this flag to nvcc, which runs it through /bin/sh\n",
-		x->path, item ? (int)item->start_mark.line + 1 : 1, ka_sh_show(show, sizeof show, list[bad]), why);
+	const yaml_node_t *item = v->type == YAML_SEQUENCE_NODE
+					  ? yaml_document_get_node(x->doc, v->data.sequence.items.start[bad])
+					  : v;
+	fprintf(stderr,
+		"%s:%d: extra-args: '%s' holds %s; kcheck passes this flag to nvcc, which runs it through /bin/sh\n",
+		x->path, item ? (int)item->start_mark.line + 1 : 1, ka_sh_show(show, sizeof show, list[bad]),
+		why);
 	return KA_EXIT_ERROR;
 }
 
@@ -119,7 +122,8 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 	if (ka_tool_trust_key(key, v->type == YAML_SCALAR_NODE ? scalar(x, v) : NULL) != 0)
 		return cerr(x, strcmp(key, "llm-model") ? k : v, "%s", ka_error_last());
 	if (o->kind == KA_OPT_LIST || o->key_join) {
-		if ((rc = strings(x, v, key, &list, &n, o->key_path)) || (rc = shell_safe(x, v, key, list, n)) || set)
+		if ((rc = strings(x, v, key, &list, &n, o->key_path)) ||
+		    (rc = shell_safe(x, v, key, list, n)) || set)
 			return rc;
 		if (o->kind == KA_OPT_LIST) {
 			*FIELD(c, o, const char **) = list;

@@ -19,11 +19,12 @@ int ka_tool_trust_key(const char *key, const char *value)
 {
 	char why[128];
 	if (!strcmp(key, "llm-base-url") || !strcmp(key, "llm-api-key"))
-		return ka_error_set(KA_EINPUT,
-				    "'%s' is not read from a configuration file: a repository must not pick "
-				    "where your API key goes; give --llm-base-url URL or set "
-				    "KERNELARC_LLM_BASE_URL (the key: KERNELARC_LLM_API_KEY or OPENAI_API_KEY)",
-				    key);
+		return ka_error_set(
+			KA_EINPUT,
+			"'%s' is not read from a configuration file: a repository must not pick "
+			"where your API key goes; give --llm-base-url URL or set "
+			"KERNELARC_LLM_BASE_URL (the key: KERNELARC_LLM_API_KEY or OPENAI_API_KEY)",
+			key);
 	if (!strcmp(key, "llm-model") && value && !ka_llm_model_ok(value, why, sizeof why))
 		return ka_error_set(KA_EINPUT, "llm-model: %s", why);
 	return 0;

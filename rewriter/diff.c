@@ -199,7 +199,8 @@ static int needs_quotes(const char *s)
 		unsigned cp = k == 1 ? u[0] : u[0] & (0x7Fu >> k);
 		for (size_t j = 1; j < k; j++)
 			cp = (cp << 6) | (u[j] & 0x3Fu);
-		if ((cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+		if ((cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+		    (cp >= 0x2066 && cp <= 0x2069))
 			return 1;
 		i += k;
 	}

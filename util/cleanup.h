@@ -2,9 +2,9 @@
  * (atomic writes, the compile gate's copy) and the process groups of the
  * tools it runs (nvcc, hipcc) are registered while they exist; on SIGINT,
  * SIGTERM or SIGHUP the handler kills those groups, removes those files
- * (and the private folders that held them) and
- * lets the signal end the process as it would have.  Registration is
- * lock-free and async-signal-safe, so workers of -j N may use it. */
+ * (and the private folders that held them) and lets the signal end the
+ * process as it would have.  Registration is lock-free and
+ * async-signal-safe, so workers of -j N may use it. */
 #ifndef KA_UTIL_CLEANUP_H
 #define KA_UTIL_CLEANUP_H
 #include <sys/types.h>

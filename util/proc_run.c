@@ -231,8 +231,9 @@ static int unsafe_argv(char *const argv[])
 		if (ka_sh_safe(argv[i], why, sizeof why))
 			continue;
 		const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-		ka_error_set(KA_EINPUT, "refusing to run %s: its argument '%s' holds %s (see docs/security.md)",
-			     base, ka_sh_show(show, sizeof show, argv[i]), why);
+		ka_error_set(KA_EINPUT,
+			     "refusing to run %s: its argument '%s' holds %s (see docs/security.md)", base,
+			     ka_sh_show(show, sizeof show, argv[i]), why);
 		return 1;
 	}
 	return 0;

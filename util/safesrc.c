@@ -36,7 +36,8 @@ static void copy_name(const char *orig, char *dst, size_t cap)
 	size_t stem = dot && dot > base ? (size_t)(dot - base) : strlen(base), el = dot ? strlen(dot + 1) : 0;
 	int ext_ok = dot && dot > base && el >= 1 && el <= 8;
 	for (size_t i = 0; ext_ok && i < el; i++)
-		ext_ok = is_name_char(dot[1 + i]) && dot[1 + i] != '.' && dot[1 + i] != '-' && dot[1 + i] != '_';
+		ext_ok = is_name_char(dot[1 + i]) && dot[1 + i] != '.' && dot[1 + i] != '-' &&
+			 dot[1 + i] != '_';
 	if (!ext_ok)
 		stem = strlen(base);
 	size_t n = 0;

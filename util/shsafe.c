@@ -99,7 +99,7 @@ char *ka_sh_show(char *dst, size_t cap, const char *s)
 		unsigned char c = (unsigned char)*s;
 		char one[8];
 		int w = c >= 0x20 && c < 0x7f ? snprintf(one, sizeof one, "%c", c)
-					       : snprintf(one, sizeof one, "\\x%02x", c);
+					      : snprintf(one, sizeof one, "\\x%02x", c);
 		if (o + (size_t)w + 4 > cap) {
 			snprintf(dst + o, cap - o, "%s", cap - o > 3 ? "..." : "");
 			return dst;

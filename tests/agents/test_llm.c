@@ -329,12 +329,14 @@ static void test_password_hidden(void **st)
 	assert_int_equal(ka_llm_new(&c, &o), KA_EINPUT);
 	assert_non_null(strstr(ka_error_last(), "'ftp://bob:***@host/v1' is not an http"));
 	ka_mock m;
-	assert_int_equal(ka_mock_start(&m, "{\"responses\": [{\"status\": 400, \"json\": {\"error\": \"no\"}}]}"), 0);
+	assert_int_equal(
+		ka_mock_start(&m, "{\"responses\": [{\"status\": 400, \"json\": {\"error\": \"no\"}}]}"), 0);
 	snprintf(url, sizeof url, "http://bob:w0rd@127.0.0.1:%d/v1", m.port);
 	o.base_url = url;
 	assert_int_equal(ka_llm_new(&c, &o), KA_OK);
 	assert_int_equal(ka_llm_chat(c, &msg, 1, &content), KA_ETOOL);
-	snprintf(want, sizeof want, "llm: HTTP 400: no (1 attempt, POST http://bob:***@127.0.0.1:%d/v1/", m.port);
+	snprintf(want, sizeof want, "llm: HTTP 400: no (1 attempt, POST http://bob:***@127.0.0.1:%d/v1/",
+		 m.port);
 	assert_non_null(strstr(ka_error_last(), want));
 	assert_null(strstr(ka_error_last(), "w0rd"));
 	ka_llm_free(c);
@@ -356,7 +358,8 @@ static void test_server_text_escaped(void **st)
 	const char *e = ka_error_last();
 	assert_non_null(strstr(e, "HTTP 400: bad\\u202emodel [31m red\\u009b2J\\u2066x forged ("));
 	for (const char *p = e; *p; p++) /* nothing below 0x20, no U+202E (e2 80 ae), no C1 (c2 9b) */
-		assert_true((unsigned char)*p >= 0x20 && (unsigned char)*p != 0xe2 && (unsigned char)*p != 0xc2);
+		assert_true((unsigned char)*p >= 0x20 && (unsigned char)*p != 0xe2 &&
+			    (unsigned char)*p != 0xc2);
 	ka_mock_stop(&m);
 }
 

@@ -361,15 +361,19 @@ static void config_keys(void **state)
 		 FIXTURES, f.m.url);
 	cli_write(f.dir, ".kcheck.yaml", cfg);
 	for (int diff = 0; diff < 2; diff++) {
-		cli_result r = cli_run(f.dir, ENV " OPENAI_API_KEY=sk-SECRET", diff ? "-q --diff strided.cu" : "-q strided.cu");
+		cli_result r = cli_run(f.dir, ENV " OPENAI_API_KEY=sk-SECRET",
+				       diff ? "-q --diff strided.cu" : "-q strided.cu");
 		assert_int_equal(r.status, 2);
 		assert_int_equal(lines(r.err), 1);
-		assert_non_null(strstr(r.err, ".kcheck.yaml:3: 'llm-base-url' is not read from a configuration file"));
+		assert_non_null(strstr(
+			r.err, ".kcheck.yaml:3: 'llm-base-url' is not read from a configuration file"));
 		assert_string_equal(r.out, "");
 		cli_free(&r);
 	}
-	snprintf(cfg, sizeof cfg, "rules-dir: [%s/rules]\nchecks: \"-*,test-strided-read\"\n\nllm-model: \"m\\n+++ b/.bashrc\"\n",
-		 FIXTURES);
+	snprintf(
+		cfg, sizeof cfg,
+		"rules-dir: [%s/rules]\nchecks: \"-*,test-strided-read\"\n\nllm-model: \"m\\n+++ b/.bashrc\"\n",
+		FIXTURES);
 	cli_write(f.dir, ".kcheck.yaml", cfg);
 	cli_result r = cli_run(f.dir, ENV, "-q --diff --llm-base-url %s strided.cu", f.m.url);
 	assert_int_equal(r.status, 2);

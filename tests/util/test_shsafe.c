@@ -35,9 +35,9 @@ static void safe_characters(void **state)
 	static const struct {
 		const char *arg, *why;
 	} bad[] = {
-		{"-DX=$(touch P)", "'$'"},   {"-UX`id`", "'`'"},         {"-DX=\" ; id ; \"", "'\"'"},
-		{"-DX=a\\b", "'\\'"},        {"-DX='a'", "single quote"}, {"-DX=a;id", "';'"},
-		{"-DX=a\nb", "control"},     {"-DX=\x01", "control"},     {"-DX=\x7f", "control"},
+		{"-DX=$(touch P)", "'$'"},  {"-UX`id`", "'`'"},          {"-DX=\" ; id ; \"", "'\"'"},
+		{"-DX=a\\b", "'\\'"},       {"-DX='a'", "single quote"}, {"-DX=a;id", "';'"},
+		{"-DX=a\nb", "control"},    {"-DX=\x01", "control"},     {"-DX=\x7f", "control"},
 		{"-I/\xff/x", "not UTF-8"}, {"-I/\xc3", "not UTF-8"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -282,9 +282,12 @@ static void sigterm_removes_the_tree(void **state)
 int run_shsafe_tests(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(safe_characters),  cmocka_unit_test(flags_that_reach_the_compiler),
-		cmocka_unit_test(nvcc_family),      cmocka_unit_test(runner_refuses),
-		cmocka_unit_test(private_copy),     cmocka_unit_test(includes_resolve),
+		cmocka_unit_test(safe_characters),
+		cmocka_unit_test(flags_that_reach_the_compiler),
+		cmocka_unit_test(nvcc_family),
+		cmocka_unit_test(runner_refuses),
+		cmocka_unit_test(private_copy),
+		cmocka_unit_test(includes_resolve),
 		cmocka_unit_test(sigterm_removes_the_tree),
 	};
 	return cmocka_run_group_tests_name("util_shsafe", tests, NULL, NULL);
