@@ -133,8 +133,8 @@ run_cases() {
 	cd "$T" || exit 2
 }
 
-# nvcc's own temporaries and kcheck's private copies go here: it must be
-# empty at the end.
+# nvcc's own temporaries and kcheck's private copies go here: none of
+# kcheck's may be left at the end.
 mkdir -p "$T/tmp"
 export TMPDIR="$T/tmp"
 # The stand-in compiles nothing: with it bench stops at objcopy (any exit
@@ -146,8 +146,23 @@ else
 	echo "SKIP: no nvcc (install the CUDA toolkit): the cases ran with the stand-in only"
 fi
 
-# No private copy is left behind.
-left=$(ls -A "$T/tmp" | head -3)
+# hipcc (the compile gate of .hip files) gets the same private copy.
+if command -v hipcc >/dev/null; then
+	mkdir -p "$T/hip/h\$(touch PWNED8)" && cd "$T/hip/h\$(touch PWNED8)" || exit 2
+	printf '#define N1 1\n' > h.h
+	{ printf '#include <hip/hip_runtime.h>\n#include "h.h"\n'; printf '%s\n' "$KERNEL"; } > 'k$(touch PWNED8).hip'
+	k --diff . > hip.out 2> hip.err
+	pwned "hipcc: --diff on k\$(...).hip" && grep -q '__launch_bounds__(256)' hip.out \
+		&& ok "hipcc: --diff compiles a copy of k\$(...).hip, its include resolves" \
+		|| fail "hipcc: --diff on k\$(...).hip: $(head -3 hip.err)"
+	cd "$T" || exit 2
+else
+	echo "SKIP: no hipcc: the .hip case did not run"
+fi
+
+# No private copy is left behind (hipcc's clang leaves empty folders of its
+# own there: only kcheck's are counted).
+left=$(ls -A "$T/tmp" | grep '^kcheck-' | head -3)
 [ -z "$left" ] && ok "no private copy left in \$TMPDIR" || fail "left in \$TMPDIR: $left"
 
 [ $fails = 0 ] && echo "all passed" || echo "$fails failed"
