@@ -7,7 +7,9 @@
  * Objects and harness binaries are cached by a hash of their inputs, in a
  * folder bench/cache.c has checked, and reused only when their content
  * still matches the SHA-256 recorded when they were written.  The
- * candidate's object then goes through bench/objcheck.c. */
+ * candidate's object then goes through bench/objcheck.c.  nvcc compiles
+ * a private copy of each source (util/safesrc.h), so no task folder or
+ * candidate name reaches its /bin/sh. */
 #include "bench/build.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -23,6 +25,7 @@
 #include "util/embed.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/safesrc.h"
 
 extern const struct ka_embedded ka_bench_harness_files[];
 
@@ -149,6 +152,15 @@ static int run_tool(const ka_bench_build *b, char *const argv[], int limit, char
 	return rc;
 }
 
+/* The log with the private copy's name written as the source's own. */
+static void named(const ka_safesrc *copy, const char *src, char *log, size_t logcap)
+{
+	ka_buf b;
+	ka_buf_init(&b, logcap);
+	if (!ka_safesrc_names(&b, copy, src, log, strlen(log)) && b.data) snprintf(log, logcap, "%s", b.data);
+	ka_buf_free(&b);
+}
+
 static int file_hash(const char *path, unsigned long long *h)
 {
 	char *text = NULL;
@@ -198,7 +210,13 @@ static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long 
 	if (!(inc = path_of("-I%s", hdir)) || !(tmp = path_of("%s.tmp%ld.o", *obj, (long)getpid())) ||
 	    compile_argv(b, src, slot, inc, tmp, def, sizeof def, arch, sizeof arch, argv))
 		goto too_long;
-	if (run_tool(b, argv, b->compile_timeout_s, log, logcap, secs)) { rc = KA_ETOOL; goto out; }
+	ka_safesrc copy;
+	if (ka_safesrc_make(src, NULL, 0, &copy)) { snprintf(log, logcap, "%s", ka_error_last()); rc = KA_EIO; goto out; }
+	for (int i = 0; argv[i]; i++) if (argv[i] == src) argv[i] = copy.file;
+	rc = run_tool(b, argv, b->compile_timeout_s, log, logcap, secs);
+	if (rc) named(&copy, src, log, logcap);
+	ka_safesrc_remove(&copy);
+	if (rc) { rc = KA_ETOOL; goto out; }
 	if (slot != 'r') {
 		char *oc[] = {"objcopy", keep, tmp, NULL};
 		if (run_tool(b, oc, 60, log, logcap, secs)) { rc = KA_ETOOL; goto out; }

@@ -173,6 +173,8 @@ int ka_tool_getparam(ka_tool_cfg *c, unsigned cmd, int argc, char **argv, int fi
 		if (!strcmp(a, "--") && cmd != KA_CMD_RULES) {
 			for (i++; i < argc; i++)
 				push(c->arena, &c->extra, &c->nextra, argv[i]);
+			if (ka_tool_trust_extra(c->extra, c->nextra))
+				return KA_EXIT_ERROR;
 			for (const ka_opt *o = ka_tool_opts(); o->name || o->key; o++)
 				if (o->key && !strcmp(o->key, "extra-args"))
 					c->set[o - ka_tool_opts()] = 1;

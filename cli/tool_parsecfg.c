@@ -12,7 +12,11 @@
  * The keys are the option table's (tool_opts.c), parsed as their options
  * are.  Relative paths are relative to the config file's folder.
  * Command-line flags win over the file.  An unknown key or a bad value is an error
- * (`PATH:LINE: message`, exit 2): a typo must not silently do nothing. */
+ * (`PATH:LINE: message`, exit 2): a typo must not silently do nothing.
+ * A repository's file never picks where the LLM key goes: llm-base-url is
+ * an error here (command line or environment only), and llm-model must be
+ * a plain name (cli/tool_trust.c).  An extra-args flag that reaches a
+ * compiler must be safe for nvcc's /bin/sh (util/shsafe.h). */
 #include "cli/tools.h"
 #include <libgen.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@
 #include <yaml.h>
 #include "util/buf.h"
 #include "util/fs.h"
+#include "util/shsafe.h"
 
 typedef struct cfgctx {
 	ka_tool_cfg *c;
@@ -82,6 +87,24 @@ static int boolean(cfgctx *x, const yaml_node_t *n, const char *key, int *out)
 	return 0;
 }
 
+/* extra-args: a flag that reaches nvcc may not hold what its /bin/sh acts
+ * on; the error names the item's own line. */
+static int shell_safe(cfgctx *x, const yaml_node_t *v, const char *key, const char **list, int n)
+{
+	char why[96], show[160];
+	int bad = strcmp(key, "extra-args") ? -1 : ka_sh_cc_unsafe(list, n, why, sizeof why);
+	if (bad < 0)
+		return 0;
+	const yaml_node_t *item = v->type == YAML_SEQUENCE_NODE
+					  ? yaml_document_get_node(x->doc, v->data.sequence.items.start[bad])
+					  : v;
+	fprintf(stderr,
+		"%s:%d: extra-args: '%s' holds %s; kcheck passes this flag to nvcc, which runs it through /bin/sh\n",
+		x->path, item ? (int)item->start_mark.line + 1 : 1, ka_sh_show(show, sizeof show, list[bad]),
+		why);
+	return KA_EXIT_ERROR;
+}
+
 #define FIELD(c, o, type) ((type *)((char *)(c) + (o)->off))
 
 /* Apply one key unless the command line set its option. */
@@ -96,8 +119,11 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 	int set = c->set[o - ka_tool_opts()];
 	const char **list = NULL;
 	int n = 0, rc = 0;
+	if (ka_tool_trust_key(key, v->type == YAML_SCALAR_NODE ? scalar(x, v) : NULL) != 0)
+		return cerr(x, strcmp(key, "llm-model") ? k : v, "%s", ka_error_last());
 	if (o->kind == KA_OPT_LIST || o->key_join) {
-		if ((rc = strings(x, v, key, &list, &n, o->key_path)) || set)
+		if ((rc = strings(x, v, key, &list, &n, o->key_path)) ||
+		    (rc = shell_safe(x, v, key, list, n)) || set)
 			return rc;
 		if (o->kind == KA_OPT_LIST) {
 			*FIELD(c, o, const char **) = list;

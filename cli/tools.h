@@ -150,6 +150,14 @@ int ka_tool_parsecfg(ka_tool_cfg *cfg);
 /* Parse one config file into cfg for the keys cfg does not set yet. */
 int ka_tool_parsecfg_file(ka_tool_cfg *cfg, const char *path);
 
+/* tool_trust.c: what a project's files may not choose.  A .kcheck.yaml
+ * key with its scalar value (NULL when not a scalar): 0 when the file may
+ * set it, else non-zero with the message set (llm-base-url, a bad
+ * llm-model).  The flags after `--`: 0, or KA_EXIT_ERROR after a one-line
+ * error for one nvcc's /bin/sh would act on. */
+int ka_tool_trust_key(const char *key, const char *value);
+int ka_tool_trust_extra(const char *const *args, int n);
+
 /* tool_lint.c */
 int ka_tool_lint(int argc, char **argv);
 /* ka_lint_new, and on failure print its error (the rule files' problems

@@ -1,12 +1,17 @@
 /* rewriter/gate.c: the compile gate.  An edited file is written to a
- * temporary file beside the original (so relative includes resolve), compiled
- * with nvcc (hipcc for .hip) under a time limit, and removed.  The original is
- * never touched here; the caller decides what to write. */
+ * private copy under a name kcheck chose (util/safesrc.h: nvcc hands its
+ * arguments to /bin/sh, so the user's file name never reaches it), with the
+ * original's folder as -iquote so relative includes resolve as before,
+ * compiled with nvcc (hipcc for .hip) under a time limit, and removed.  The
+ * original is never touched here; the caller decides what to write.
+ * ka_gate_temp (the bench of --task) still writes beside the file; the
+ * bench makes its own private copy of what it compiles. */
 #include "rewriter/rewriter.h"
 #include "analyzer/arch.h"
 #include "util/buf.h"
 #include "util/proc.h"
 #include "util/cleanup.h"
+#include "util/safesrc.h"
 #include "util/error.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -126,7 +131,7 @@ static int has_word(const char *p, size_t n, const char *w)
 	return 0;
 }
 
-static char *first_error_line(const char *out, const char *tmp, const char *path)
+static char *first_error_line(const char *out, const ka_safesrc *copy, const char *path)
 {
 	const char *pick = NULL, *p = out;
 	while (p && *p) {
@@ -145,35 +150,27 @@ static char *first_error_line(const char *out, const char *tmp, const char *path
 	size_t n = strcspn(pick, "\n");
 	ka_buf b;
 	ka_buf_init(&b, 4096);
-	/* name the user's file, not the temporary */
-	const char *tbase = strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp;
-	size_t tl = strlen(tbase);
-	for (size_t i = 0; i < n; i++) {
-		if (i + tl <= n && memcmp(pick + i, tbase, tl) == 0) {
-			const char *pb = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-			(void)ka_buf_adds(&b, pb);
-			i += tl - 1;
-			continue;
-		}
-		(void)ka_buf_addc(&b, pick[i]);
-	}
+	(void)ka_safesrc_names(&b, copy, path, pick, n); /* name the user's file, not the copy */
 	return ka_buf_steal(&b);
 }
 
 int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len, char **first_error)
 {
-	char *cc = ka_gate_find_compiler(o, path), *tmp = NULL, archflag[64];
+	char *cc = ka_gate_find_compiler(o, path), archflag[64], *iquote = NULL;
 	char **argv = NULL;
 	ka_buf output;
-	int rc, slot = -1;
+	ka_safesrc copy = {.file_slot = -1, .link_slot = -1, .dir_slot = -1};
+	int rc;
 	ka_buf_init(&output, OUTPUT_CAP);
 	*first_error = NULL;
 	if (!cc)
 		return ka_error_set(KA_ENOTFOUND, "%s not found", is_hip(path) ? "hipcc" : "nvcc");
-	if ((rc = ka_gate_temp(path, text, len, &tmp, &slot)) < 0)
+	if ((rc = ka_safesrc_make(path, text, len, &copy)) < 0)
 		goto out;
-	argv = calloc((size_t)o->n_extra_args + 10, sizeof(char *));
-	if (!argv) {
+	/* nvcc's host compiler preprocesses both sides: -iquote reaches it through -Xcompiler */
+	iquote = malloc(strlen(copy.quote) + 16);
+	argv = calloc((size_t)o->n_extra_args + 12, sizeof(char *));
+	if (!argv || !iquote) {
 		rc = ka_error_set(KA_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -182,12 +179,17 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	if (is_hip(path)) { /* an NVIDIA --arch says nothing about the AMD target, and back */
 		snprintf(archflag, sizeof archflag, "--offload-arch=%s",
 			 o->arch && strncmp(o->arch, "gfx", 3) == 0 ? o->arch : "gfx90a");
+		sprintf(iquote, "%s", copy.quote);
+		argv[n++] = "-iquote";
 	} else {
 		snprintf(archflag, sizeof archflag, "-arch=%s",
 			 o->arch && strncmp(o->arch, "sm_", 3) == 0 ? o->arch : KA_ARCH_DEFAULT);
 		argv[n++] = "-x";
 		argv[n++] = "cu";
+		sprintf(iquote, "-iquote%s", copy.quote);
+		argv[n++] = "-Xcompiler";
 	}
+	argv[n++] = iquote;
 	argv[n++] = archflag;
 	for (int i = 0, take; i < o->n_extra_args; i += take) /* include and macro flags only */
 		if (ka_proc_cc_flag(o->extra_args, o->n_extra_args, i, &take))
@@ -196,7 +198,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	argv[n++] = "-c";
 	argv[n++] = "-o";
 	argv[n++] = "/dev/null";
-	argv[n++] = tmp;
+	argv[n++] = copy.file;
 	int limit = o->timeout_s > 0 ? o->timeout_s : 60;
 	int status = run_captured(argv, limit, &output);
 	if (status > 0 && is_hip(path) && output.data && strstr(output.data, "invalid target ID") &&
@@ -220,13 +222,14 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 			snprintf(*first_error, 64, "compiler killed after %d s time limit", limit);
 		rc = ka_error_set(KA_ETOOL, "%s timed out after %d s", path, limit);
 	} else if (status != 0) {
-		*first_error = first_error_line(output.data ? output.data : "", tmp, path);
+		*first_error = first_error_line(output.data ? output.data : "", &copy, path);
 		rc = ka_error_set(KA_ETOOL, "%s does not compile", path);
 	} else {
 		rc = KA_OK;
 	}
 out:
-	ka_gate_temp_remove(tmp, slot);
+	ka_safesrc_remove(&copy);
+	free(iquote);
 	free(argv);
 	free(cc);
 	ka_buf_free(&output);

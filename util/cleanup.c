@@ -1,7 +1,8 @@
 /* util/cleanup.c: the signal-time cleanup of util/cleanup.h.  Fixed slot
  * tables (no allocation in a handler): a slot is claimed with a
  * compare-and-swap, filled, then published; the handler only reads
- * published slots and calls kill() and unlink(), both async-signal-safe. */
+ * published slots and calls kill(), unlink() and rmdir(), all
+ * async-signal-safe. */
 #include "util/cleanup.h"
 #include <assert.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 
 #define NFILES 64
 #define NGROUPS 64
+#define NDIRS 64
 
 enum { FREE = 0, FILLING = 1, READY = 2 };
 
@@ -19,8 +21,30 @@ static struct {
 	atomic_int state;
 	char path[PATH_MAX];
 } files[NFILES];
+static struct {
+	atomic_int state;
+	int levels;
+	char path[PATH_MAX];
+} dirs[NDIRS];
 static atomic_int groups[NGROUPS]; /* 0 = free, else a process group id */
 static atomic_flag installed = ATOMIC_FLAG_INIT;
+
+/* rmdir() path and then `levels` of its parents, deepest first (a folder
+ * that is not empty stays). */
+static void remove_dirs(const char *path, int levels)
+{
+	char p[PATH_MAX];
+	size_t n = strlen(path);
+	memcpy(p, path, n + 1);
+	for (int k = 0; k <= levels && n > 1; k++) {
+		rmdir(p);
+		while (n > 1 && p[n - 1] != '/')
+			n--;
+		if (n > 1)
+			n--; /* the '/' */
+		p[n] = '\0';
+	}
+}
 
 static void on_signal(int sig)
 {
@@ -32,6 +56,9 @@ static void on_signal(int sig)
 	for (int i = 0; i < NFILES; i++)
 		if (atomic_load(&files[i].state) == READY)
 			unlink(files[i].path);
+	for (int i = 0; i < NDIRS; i++)
+		if (atomic_load(&dirs[i].state) == READY)
+			remove_dirs(dirs[i].path, dirs[i].levels);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -90,4 +117,28 @@ void ka_cleanup_remove_group(int slot)
 	assert(slot >= -1 && slot < NGROUPS);
 	if (slot >= 0 && slot < NGROUPS)
 		atomic_store(&groups[slot], 0);
+}
+
+int ka_cleanup_add_dirs(const char *deepest, int levels)
+{
+	size_t n = strlen(deepest);
+	if (n >= PATH_MAX || levels < 0)
+		return -1;
+	for (int i = 0; i < NDIRS; i++) {
+		int want = FREE;
+		if (atomic_compare_exchange_strong(&dirs[i].state, &want, FILLING)) {
+			memcpy(dirs[i].path, deepest, n + 1);
+			dirs[i].levels = levels;
+			atomic_store(&dirs[i].state, READY);
+			return i;
+		}
+	}
+	return -1;
+}
+
+void ka_cleanup_remove_dirs(int slot)
+{
+	assert(slot >= -1 && slot < NDIRS);
+	if (slot >= 0 && slot < NDIRS)
+		atomic_store(&dirs[slot].state, FREE);
 }

@@ -11,6 +11,7 @@ int run_fs_tests(void);
 int run_mem_tests(void);
 int run_embed_tests(void);
 int run_proc_tests(void);
+int run_shsafe_tests(void);
 int run_utf8_tests(void);
 /* A fresh folder under /tmp (malloc'ed) and its removal. */
 char *tu_tmpdir(void);
