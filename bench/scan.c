@@ -223,9 +223,10 @@ static int raw_bytes(struct st *s, const char *src, size_t len)
 		else if (!src[i]) {
 			add(s, line, "NUL byte", 8, R_HIDE);
 			bad = 1;
-		} else if (src[i] == '?' && i + 2 < len && src[i + 1] == '?' && strchr("=/'()!<>-", src[i + 2]) &&
-			   src[i + 2]) {
-			add(s, line, src + i, 3, "trigraphs are refused: they can hide a directive or a splice");
+		} else if (src[i] == '?' && i + 2 < len && src[i + 1] == '?' &&
+			   strchr("=/'()!<>-", src[i + 2]) && src[i + 2]) {
+			add(s, line, src + i, 3,
+			    "trigraphs are refused: they can hide a directive or a splice");
 			bad = 1;
 		}
 	}
@@ -245,8 +246,8 @@ static int splice(struct st *s, const char *src, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		if (src[i] == '\\') {
 			size_t j = i + 1;
-			while (j < len && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f' || src[j] == '\v' ||
-					   src[j] == '\r'))
+			while (j < len && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f' ||
+					   src[j] == '\v' || src[j] == '\r'))
 				j++;
 			if (j < len && src[j] == '\n') {
 				line++;
@@ -366,7 +367,8 @@ static struct tok next(const struct st *s, size_t *pos)
 	} else if (c == '"' || c == '\'') {
 		t.k = T_LIT;
 		e = quoted(s, i);
-	} else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < s->n && isdigit((unsigned char)b[i + 1]))) {
+	} else if (isdigit((unsigned char)c) ||
+		   (c == '.' && i + 1 < s->n && isdigit((unsigned char)b[i + 1]))) {
 		t.k = T_NUM;
 		for (e = i + 1; e < s->n; e++) {
 			if ((b[e] == '+' || b[e] == '-') && strchr("eEpP", b[e - 1]))
@@ -483,8 +485,9 @@ static void code_token(struct st *s, const struct tok *t, size_t *pos)
 /* A directive from after its '#' to the end of its line. */
 static void directive(struct st *s, const struct tok *hash, size_t *pos)
 {
-	static const char *const plain[] = {"define", "undef", "if",    "ifdef", "ifndef", "elif", "elifdef",
-					    "elifndef", "else", "endif", "error", "warning", NULL};
+	static const char *const plain[] = {"define", "undef",   "if",       "ifdef", "ifndef",
+					    "elif",   "elifdef", "elifndef", "else",  "endif",
+					    "error",  "warning", NULL};
 	struct tok name = next(s, pos);
 	const char *nm = s->b + name.at;
 	if (name.k == T_NL || name.k == T_END)

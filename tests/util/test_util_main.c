@@ -35,5 +35,6 @@ int main(void)
 	failed += run_fs_tests();
 	failed += run_proc_tests();
 	failed += run_utf8_tests();
+	failed += run_ccdiag_tests();
 	return failed != 0;
 }
