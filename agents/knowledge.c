@@ -168,9 +168,11 @@ int kdb_status_valid(const char *s)
 
 int ka_kdb_default_path(char *buf, size_t cap)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME"), *env = getenv("KCHECK_DB");
 	int n;
-	if (xdg && xdg[0] == '/') /* the XDG spec: a relative value is ignored */
+	if (env && *env) /* the user's choice, below --db only */
+		n = snprintf(buf, cap, "%s", env);
+	else if (xdg && xdg[0] == '/') /* the XDG spec: a relative value is ignored */
 		n = snprintf(buf, cap, "%s/kernelarc/knowledge.db", xdg);
 	else if (home && *home)
 		n = snprintf(buf, cap, "%s/.local/share/kernelarc/knowledge.db", home);

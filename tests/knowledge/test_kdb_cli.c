@@ -168,8 +168,8 @@ static void sarif_evidence(void **state)
 	cli_free(&r);
 }
 
-/* The default path ($XDG_DATA_HOME/kernelarc/knowledge.db) and the
- * config's `db:` find the same DB as --db. */
+/* The default path ($XDG_DATA_HOME/kernelarc/knowledge.db) and $KCHECK_DB
+ * find the same DB as --db; the config's `db:` is refused. */
 static void default_path_and_config(void **state)
 {
 	char env[4400];
@@ -181,13 +181,21 @@ static void default_path_and_config(void **state)
 	r = lint(env, "");
 	assert_non_null(strstr(r.out, STORE_EVIDENCE));
 	cli_free(&r);
-	/* `db:` is relative to the config file's folder */
-	cli_write(tmp, "kcheck.yaml", "db: k.db\nchecks: 'test-kdb-*'\n");
+	/* a repository does not choose the DB: `db:` is refused where it stands */
+	cli_write(tmp, "kcheck.yaml", "checks: 'test-kdb-*'\ndb: k.db\n");
 	r = cli_run(tmp, "NO_COLOR=1", "--config kcheck.yaml --rules-dir %s/rules %s", KDB_FIXTURES, GATHER);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, "kcheck.yaml:2: 'db' cannot be set in .kcheck.yaml: a repository does not "
+				      "choose the knowledge DB (use --db FILE or KCHECK_DB)\n"));
+	cli_free(&r);
+	/* the user's KCHECK_DB does, below --db and --no-db */
+	cli_write(tmp, "kcheck.yaml", "checks: 'test-kdb-*'\n");
+	snprintf(env, sizeof env, "NO_COLOR=1 KCHECK_DB='%s/k.db'", tmp);
+	r = cli_run(tmp, env, "--config kcheck.yaml --rules-dir %s/rules %s", KDB_FIXTURES, GATHER);
 	assert_non_null(strstr(r.out, STRIDE_EVIDENCE));
 	cli_free(&r);
-	r = cli_run(tmp, "NO_COLOR=1", "--config kcheck.yaml --rules-dir %s/rules --no-db %s", KDB_FIXTURES,
-		    GATHER);
+	r = cli_run(tmp, env, "--config kcheck.yaml --rules-dir %s/rules --no-db %s", KDB_FIXTURES, GATHER);
 	assert_int_equal(r.status, 1);
 	assert_null(strstr(r.out, "= evidence:"));
 	cli_free(&r);
