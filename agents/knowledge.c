@@ -123,6 +123,17 @@ int kdb_prepare(ka_kdb *k, const char *sql, sqlite3_stmt **st)
 	return KA_OK;
 }
 
+int kdb_cached(ka_kdb *k, int slot, const char *sql, sqlite3_stmt **st)
+{
+	if (!k->cached[slot] && sqlite3_prepare_v3(k->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &k->cached[slot],
+						   NULL) != SQLITE_OK)
+		return kdb_fail(k, "bad statement");
+	*st = k->cached[slot];
+	sqlite3_reset(*st);
+	sqlite3_clear_bindings(*st);
+	return KA_OK;
+}
+
 void kdb_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
 	if (s)
@@ -347,6 +358,8 @@ void ka_kdb_close(ka_kdb *k)
 {
 	if (!k)
 		return;
+	for (int i = 0; i < KDB_ST_COUNT; i++)
+		sqlite3_finalize(k->cached[i]);
 	sqlite3_close(k->db);
 	free(k->path);
 	free(k);
