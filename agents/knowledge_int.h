@@ -5,6 +5,7 @@
 #include "agents/knowledge.h"
 #include "util/error.h"
 #include <sqlite3.h>
+#include "rules/sqlfn.h"
 
 /* Statements an import runs once per row, kept prepared (kdb_cached). */
 enum { KDB_ST_SEEN_GET, KDB_ST_SEEN_PUT, KDB_ST_EVIDENCE_PUT, KDB_ST_TOUCH, KDB_ST_COUNT };
@@ -14,6 +15,8 @@ struct ka_kdb {
 	char *path;
 	int readonly;
 	sqlite3_stmt *cached[KDB_ST_COUNT];
+	ka_sql_meter meter;  /* the running statement's budget (rules/sqlfn.h) */
+	ka_ruleset *builtin; /* the built-in rules, loaded on first need */
 };
 
 /* The application id stamped on every knowledge DB ("KAKB"). */

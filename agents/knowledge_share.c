@@ -292,7 +292,8 @@ static int import_rule(ka_kdb *k, const char *dir, const src *s, json_t *o, int 
 		kdb_bind_text(st, 1, id);
 		int r = sqlite3_step(st);
 		if (r == SQLITE_CONSTRAINT)
-			rc = ka_error_set(KA_EINPUT, "%s: %s: rule '%s' is listed twice", s->path, s->what, id);
+			rc = ka_error_set(KA_EINPUT, "%s: %s: rule '%s' is listed twice", s->path, s->what,
+					  id);
 		else if (r != SQLITE_DONE)
 			rc = kdb_fail(k, "cannot note a rule");
 	}

@@ -186,8 +186,9 @@ static void default_path_and_config(void **state)
 	r = cli_run(tmp, "NO_COLOR=1", "--config kcheck.yaml --rules-dir %s/rules %s", KDB_FIXTURES, GATHER);
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.out, "");
-	assert_non_null(strstr(r.err, "kcheck.yaml:2: 'db' cannot be set in .kcheck.yaml: a repository does not "
-				      "choose the knowledge DB (use --db FILE or KCHECK_DB)\n"));
+	assert_non_null(strstr(r.err,
+			       "kcheck.yaml:2: 'db' cannot be set in .kcheck.yaml: a repository does not "
+			       "choose the knowledge DB (use --db FILE or KCHECK_DB)\n"));
 	cli_free(&r);
 	/* the user's KCHECK_DB does, below --db and --no-db */
 	cli_write(tmp, "kcheck.yaml", "checks: 'test-kdb-*'\n");

@@ -163,7 +163,7 @@ static void put_export(const char *ex, const char *text)
 }
 
 #define EV(at) \
-	"{\"format\": \"kcheck-knowledge\", \"version\": 1, \"evidence\": [{\"rule\": \"r-x\","      \
+	"{\"format\": \"kcheck-knowledge\", \"version\": 1, \"evidence\": [{\"rule\": \"r-x\"," \
 	" \"arch\": \"sm_90\", \"verdict\": \"same\", \"speedup\": 1.0, \"at\": " at "}]}"
 
 /* "at" is whole seconds, bounded: a fraction dedups on re-import, a huge
@@ -297,10 +297,8 @@ static void stats_tallies_and_check(void **state)
 }
 
 const struct CMUnitTest tk_share_tests[] = {
-	cmocka_unit_test(export_import_round_trip),
-	cmocka_unit_test(bad_import_imports_nothing),
-	cmocka_unit_test(stats_tallies_and_check),
-	cmocka_unit_test(import_at_values),
+	cmocka_unit_test(export_import_round_trip), cmocka_unit_test(bad_import_imports_nothing),
+	cmocka_unit_test(stats_tallies_and_check),  cmocka_unit_test(import_at_values),
 	cmocka_unit_test(import_duplicate_rule),
 };
 const size_t tk_share_ntests = sizeof tk_share_tests / sizeof tk_share_tests[0];
