@@ -95,8 +95,10 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 	if (!o->key)
 		return cerr(x, k, "unknown key '%s' (see docs/rules.md, Configuration)", key);
 	if (!strcmp(key, "db"))
-		return cerr(x, k, "'%s' cannot be set in .kcheck.yaml: a repository does not choose the "
-				  "knowledge DB (use --db FILE or KCHECK_DB)", key);
+		return cerr(x, k,
+			    "'%s' cannot be set in .kcheck.yaml: a repository does not choose the "
+			    "knowledge DB (use --db FILE or KCHECK_DB)",
+			    key);
 	int set = c->set[o - ka_tool_opts()];
 	const char **list = NULL;
 	int n = 0, rc = 0;
