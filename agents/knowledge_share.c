@@ -112,7 +112,9 @@ static int export_rules(ka_kdb *k, const char *dir, json_t *arr, int *n)
 			break;
 		}
 		snprintf(path, sizeof path, "%s/rules/%s.md", dir, id);
-		if ((rc = ka_fs_write_atomic(path, text, strlen(text))) != KA_OK)
+		const char *db = k->path;
+		if ((rc = ka_fs_output_is_input("export", path, &db, 1)) != KA_OK ||
+		    (rc = ka_fs_write_atomic(path, text, strlen(text))) != KA_OK)
 			break;
 		json_array_append_new(arr, json_pack("{s:s, s:s}", "id", id, "status",
 						     (const char *)sqlite3_column_text(st, 1)));
@@ -122,11 +124,27 @@ static int export_rules(ka_kdb *k, const char *dir, json_t *arr, int *n)
 	return rc;
 }
 
+/* The export's files must not be the DB it reads (after links). */
+static int export_over_db(ka_kdb *k, const char *dir)
+{
+	static const char *const names[] = {"evidence.json", "skills.json"};
+	const char *db = k->path;
+	int rc = KA_OK;
+	for (int i = 0; i < 2 && rc == KA_OK; i++) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		rc = ka_fs_output_is_input("export", path, &db, 1);
+	}
+	return rc;
+}
+
 int ka_kdb_export(ka_kdb *k, const char *dir, ka_kdb_counts *counts)
 {
 	json_t *rules = json_array(), *ev = json_array(), *sk = json_array(), *root = NULL;
 	ka_kdb_counts c = {0, 0, 0};
-	int rc = rules && ev && sk ? make_dir(dir) : ka_error_set(KA_ENOMEM, "out of memory");
+	int rc = rules && ev && sk ? export_over_db(k, dir) : ka_error_set(KA_ENOMEM, "out of memory");
+	if (rc == KA_OK)
+		rc = make_dir(dir);
 	int began = rc == KA_OK && sqlite3_exec(k->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 	if (rc == KA_OK)
 		rc = export_rules(k, dir, rules, &c.rules);
