@@ -75,6 +75,10 @@ bad-input)
 	expect bad-dtype 2 "kcheck: error: $tmp/t/task.yaml: unknown dtype 'f16' (f32, f64, i32, u32)" -- \
 		"$bench" "$tmp/t" --compile-only
 	[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: error is not one line"; fails=$((fails + 1)); }
+	{ cat "$src/bench/tasks/gelu/task.yaml"; printf 'name: gelu2\n'; } >"$tmp/t/task.yaml"
+	line=$(wc -l <"$tmp/t/task.yaml") # gelu names itself on line 2
+	expect dup-key 2 "kcheck: error: $tmp/t/task.yaml: key 'name' given twice in the task (lines 2 and $line)" -- \
+		"$bench" "$tmp/t" --compile-only
 	printf 'name: [broken\n' >"$tmp/t/task.yaml"
 	expect yaml 2 "kcheck: error: $tmp/t/task.yaml:2: YAML error" -- "$bench" "$tmp/t" --compile-only
 	expect no-task 2 "kcheck: error: no task spec at /nonexistent/task.yaml" -- "$bench" /nonexistent --compile-only
