@@ -4,23 +4,56 @@
  * published slots and calls kill() and unlink(), both async-signal-safe. */
 #include "util/cleanup.h"
 #include <assert.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
 #define NFILES 64
+#define NDIRS 8
 #define NGROUPS 64
 
 enum { FREE = 0, FILLING = 1, READY = 2 };
 
-static struct {
+struct slot {
 	atomic_int state;
 	char path[PATH_MAX];
-} files[NFILES];
+};
+static struct slot files[NFILES], dirs[NDIRS];
 static atomic_int groups[NGROUPS]; /* 0 = free, else a process group id */
 static atomic_flag installed = ATOMIC_FLAG_INIT;
+
+/* Empty a flat folder and remove it, with system calls only (getdents64,
+ * unlinkat, rmdir: no opendir, which allocates). */
+static void sweep_dir(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			const struct {
+				unsigned long long ino;
+				long long off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (const void *)(buf + off);
+			if (strcmp(d->name, ".") && strcmp(d->name, ".."))
+				unlinkat(fd, d->name, 0);
+			off += d->reclen;
+		}
+	}
+	close(fd);
+	rmdir(path);
+}
 
 static void on_signal(int sig)
 {
@@ -32,6 +65,9 @@ static void on_signal(int sig)
 	for (int i = 0; i < NFILES; i++)
 		if (atomic_load(&files[i].state) == READY)
 			unlink(files[i].path);
+	for (int i = 0; i < NDIRS; i++)
+		if (atomic_load(&dirs[i].state) == READY)
+			sweep_dir(dirs[i].path);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -52,20 +88,38 @@ void ka_cleanup_install(void)
 	}
 }
 
-int ka_cleanup_add_file(const char *path)
+/* Claim a free slot of table[0..n) for path. */
+static int add_path(struct slot *table, int n, const char *path)
 {
-	size_t n = strlen(path);
-	if (n >= PATH_MAX)
+	size_t len = strlen(path);
+	if (len >= PATH_MAX)
 		return -1;
-	for (int i = 0; i < NFILES; i++) {
+	for (int i = 0; i < n; i++) {
 		int want = FREE;
-		if (atomic_compare_exchange_strong(&files[i].state, &want, FILLING)) {
-			memcpy(files[i].path, path, n + 1);
-			atomic_store(&files[i].state, READY);
+		if (atomic_compare_exchange_strong(&table[i].state, &want, FILLING)) {
+			memcpy(table[i].path, path, len + 1);
+			atomic_store(&table[i].state, READY);
 			return i;
 		}
 	}
 	return -1;
+}
+
+int ka_cleanup_add_file(const char *path)
+{
+	return add_path(files, NFILES, path);
+}
+
+int ka_cleanup_add_dir(const char *path)
+{
+	return add_path(dirs, NDIRS, path);
+}
+
+void ka_cleanup_remove_dir(int slot)
+{
+	assert(slot >= -1 && slot < NDIRS);
+	if (slot >= 0 && slot < NDIRS)
+		atomic_store(&dirs[slot].state, FREE);
 }
 
 void ka_cleanup_remove_file(int slot)
