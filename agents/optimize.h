@@ -40,6 +40,7 @@ typedef struct ka_opt_opts {
 	const char *out_dir;   /* where best.cu, best.patch, trajectory.json, report.md go */
 	const char *db;        /* knowledge DB; NULL = the default path */
 	int no_db;             /* no knowledge DB at all */
+	int force;             /* --force: out_dir may hold an earlier run's results */
 	int budget_steps;      /* 0 = 12 */
 	double budget_minutes; /* 0 = none */
 	int compile_only;

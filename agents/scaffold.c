@@ -10,7 +10,6 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,14 +369,9 @@ static const char reference_stub[] =
 
 static int empty_dir_or_new(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	int n = ka_fs_dir_entries(dir);
+	if (n < 0)
 		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s", dir) : KA_OK;
-	struct dirent *e;
-	int n = 0;
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
 	return n ? ka_error_set(KA_EINPUT, "%s exists and is not empty", dir) : KA_OK;
 }
 

@@ -49,7 +49,8 @@ static const char *str(yaml_node_t *n)
 }
 
 /* Every key of a mapping must be one the format knows: a typo such as
- * `workspce:` is an error, not a silently ignored field. */
+ * `workspce:` is an error, not a silently ignored field.  A key given twice
+ * is an error too: which value wins would be a guess. */
 static int check_keys(struct rd *r, yaml_node_t *map, const char *const *known, const char *where)
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
@@ -63,6 +64,16 @@ static int check_keys(struct rd *r, yaml_node_t *map, const char *const *known, 
 			char msg[200];
 			snprintf(msg, sizeof msg, "unknown key '%.80s' in %s", k ? k : "?", where);
 			return bad(r, "%s", msg);
+		}
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *a = yaml_document_get_node(r->doc, q->key),
+				    *b = yaml_document_get_node(r->doc, p->key);
+			if (str(a) && !strcmp(str(a), k)) {
+				char msg[200];
+				snprintf(msg, sizeof msg, "key '%.80s' given twice in %s (lines %d and %d)",
+					 k, where, (int)a->start_mark.line + 1, (int)b->start_mark.line + 1);
+				return bad(r, "%s", msg);
+			}
 		}
 	}
 	return 0;

@@ -26,7 +26,7 @@
 
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
-	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR] [--compile-only]\n"
+	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
 	"                            [--samples N] [--arch ARCH]\n";
 
 static int opt_error(const char *fmt, const char *arg)
@@ -134,7 +134,8 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db");
+		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db") ||
+			   !strcmp(a, "--force");
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 1;
@@ -155,6 +156,8 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 			o->compile_only = 1;
 		else if (!strcmp(a, "--no-db"))
 			o->no_db = 1;
+		else if (!strcmp(a, "--force"))
+			o->force = 1;
 		else if (!strcmp(a, "--llm-base-url"))
 			o->coder.provider = "llm", o->coder.llm.base_url = argv[++i];
 		else if (!strcmp(a, "--llm-model"))

@@ -8,7 +8,8 @@
  *   rules-dir: [my-rules]  exclude: ["third_party"]
  *   extra-args: ["-Iinclude"]    report-unused-suppressions: true
  *   llm-base-url: http://127.0.0.1:8080/v1    llm-model: M   (with --fix/--diff)
- *   db: team-knowledge.db   (the knowledge DB whose evidence findings carry)
+ * `db:` is refused: a repository must not choose the knowledge DB (its
+ * schema and contents steer what findings say); --db or $KCHECK_DB do.
  * The keys are the option table's (tool_opts.c), parsed as their options
  * are.  Relative paths are relative to the config file's folder.
  * Command-line flags win over the file.  An unknown key or a bad value is an error
@@ -116,6 +117,11 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 		;
 	if (!o->key)
 		return cerr(x, k, "unknown key '%s' (see docs/rules.md, Configuration)", key);
+	if (!strcmp(key, "db"))
+		return cerr(x, k,
+			    "'%s' cannot be set in .kcheck.yaml: a repository does not choose the "
+			    "knowledge DB (use --db FILE or KCHECK_DB)",
+			    key);
 	int set = c->set[o - ka_tool_opts()];
 	const char **list = NULL;
 	int n = 0, rc = 0;

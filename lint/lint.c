@@ -173,18 +173,14 @@ static int output_over_input(ka_lint *l, const ka_lint_fix_opts *fo, const ka_li
 	const char *opt[] = {"-o", "--export-fixes", "--baseline"};
 	const char *path[] = {l->o.output, fo ? fo->export_fixes : NULL,
 			      l->o.write_baseline ? l->o.baseline : NULL};
-	for (int k = 0; k < 3; k++) {
-		struct stat out, in;
-		if (!path[k] || stat(path[k], &out) != 0)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (stat(files[i].real, &in) == 0 && in.st_dev == out.st_dev &&
-			    in.st_ino == out.st_ino)
-				return ka_error_set(KA_EINPUT,
-						    "%s %s is an input file (it would be overwritten)",
-						    opt[k], path[k]);
-	}
-	return KA_OK;
+	const char **in = calloc((size_t)n + 1, sizeof *in);
+	int rc = in ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
+	for (int i = 0; in && i < n; i++)
+		in[i] = files[i].real;
+	for (int k = 0; k < 3 && rc == KA_OK; k++)
+		rc = ka_fs_output_is_input(opt[k], path[k], in, n);
+	free(in);
+	return rc;
 }
 
 static int apply_baseline(ka_lint *l, ka_findings *fs, ka_lint_result *out)

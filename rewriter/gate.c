@@ -9,6 +9,7 @@
 #include "rewriter/rewriter.h"
 #include "analyzer/arch.h"
 #include "util/buf.h"
+#include "util/ccdiag.h"
 #include "util/proc.h"
 #include "util/cleanup.h"
 #include "util/safesrc.h"
@@ -222,7 +223,15 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 			snprintf(*first_error, 64, "compiler killed after %d s time limit", limit);
 		rc = ka_error_set(KA_ETOOL, "%s timed out after %d s", path, limit);
 	} else if (status != 0) {
-		*first_error = first_error_line(output.data ? output.data : "", &copy, path);
+		/* only diagnostics about the compiled file: a quote of any other
+		 * file (one the edit included) must not reach a prompt or a report */
+		const char *const allowed[] = {copy.file, NULL};
+		ka_buf kept;
+		ka_buf_init(&kept, OUTPUT_CAP);
+		if (ka_ccdiag_filter(output.data ? output.data : "", output.len, allowed, &kept) < 0)
+			ka_buf_reset(&kept);
+		*first_error = first_error_line(kept.data ? kept.data : "", &copy, path);
+		ka_buf_free(&kept);
 		rc = ka_error_set(KA_ETOOL, "%s does not compile", path);
 	} else {
 		rc = KA_OK;

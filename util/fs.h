@@ -42,5 +42,13 @@ void ka_fs_seen_free(ka_fs_seen *s);
 int ka_fs_is_binary(const char *data, size_t len);
 int ka_fs_is_dir(const char *path);
 int ka_fs_exists(const char *path);
+/* An output that names one of the inputs (after links, by device and
+ * inode) would replace it: KA_EINPUT with "OPT OUT is an input file (it
+ * would be overwritten)", as gcc refuses; else KA_OK (also when out does
+ * not exist yet).  inputs may hold NULLs, which are skipped. */
+/* How many entries a folder holds (not . and ..); -1 when it cannot be
+ * opened (absent, not a folder). */
+int ka_fs_dir_entries(const char *dir);
+int ka_fs_output_is_input(const char *opt, const char *out, const char *const *inputs, int n);
 
 #endif

@@ -302,6 +302,85 @@ static void test_scan_lines(void **state)
 	assert_int_equal(f[0].line, 5);
 }
 
+/* Spellings that hide a directive or a name from a scan that reads the
+ * text as written: the scan must read it as the preprocessor does. */
+static void test_scan_bypasses(void **state)
+{
+	static const char *const bad[][2] = {
+		{"%:include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#inc\\\nlude \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#inc\\ \t\nlude \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#/**/include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#include/**/\"/etc/passwd\"\n", "/etc/passwd"},
+		{"# /* a\n comment */ include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"int a; /*\n*/ #include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"%:  include <../../secret.h>\n", "../../secret.h"},
+		{"#include HDR\n", "#include"},
+		{"#include_next <stdio.h>\n", "include_next"},
+		{"#import \"/etc/passwd\"\n", "import"},
+		{"#embed \"/etc/passwd\"\n", "embed"},
+		{"#ident \"x\"\n", "ident"},
+		{"#line 1 \"/etc/passwd\"\n", "#line"},
+		{"# 1 \"/etc/passwd\"\n", "1"},
+		{"#pragma GCC dependency \"/etc/passwd\"\n", "#pragma dependency"},
+		{"_Pragma(\"GCC dependency \\\"/etc/passwd\\\"\") int x;",
+		 "\"GCC dependency \\\"/etc/passwd\\\"\""},
+		{"#define P _Pragma\nP(\"omp parallel\")", "_Pragma"},
+		{"_Pragma(\"omp parallel for\") for (;;);", "\"omp parallel for\""},
+		{"#define F fopen\nF(\"x\", \"r\");", "fopen"},
+		{"#define F fop%:%:en\n", "##"},
+		{"%:define F(a, b) a %:%: b\n", "##"},
+		{"int x = 1; \\u0066open(\"x\", \"r\");", "\\"},
+		{"?\?=include \"/etc/passwd\"\n", "?\?="},
+		{"const char *s = \"?\?/\";\n", "?\?/"},
+		{"const char *s = R\"x(a)\"b)x\"; fopen(0, 0);", "fopen"},
+		{"const char *s = u8R\"(q)\"; getenv(s);", "getenv"},
+		{"const char *s = R\"0123456789abcdefg(x)0123456789abcdefg\";", "R"},
+		{"ge\\\ntenv(\"X\");", "getenv"},
+		{"#define W(x) x\nW(sys\\\ntem)(\"ls\");", "system"},
+	};
+	char what[64];
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int n = scan_one(bad[i][0], what, sizeof what);
+		if (n < 1 || strcmp(what, bad[i][1]))
+			fail_msg("static gate missed '%s' in: %s (got %d, '%s')", bad[i][1], bad[i][0], n,
+				 n ? what : "");
+	}
+	/* a NUL byte ends a C string but not the compiler's reading */
+	static const char nul[] = "int a;\n\0\n#include \"/etc/passwd\"\n";
+	ka_bench_finding f[4];
+	assert_int_equal(ka_bench_scan(nul, sizeof nul - 1, f, 4), 1);
+	assert_string_equal(f[0].what, "NUL byte");
+	assert_int_equal(f[0].line, 2);
+}
+
+/* What the early phases make of ordinary code: none of it is refused. */
+static void test_scan_phases_allowed(void **state)
+{
+	static const char *const ok[] = {
+		"#define STR(x) \\\n  #x\nconst char *s = STR(a);\n",
+		"#define M(a) \\\n  do { \\\n    a; \\\n  } while (0)\n",
+		"%:include <cuda_fp16.h>\n#/**/include \"ka_task.h\"\n",
+		"const char *s = \"a\\\"b fopen\"; char c = '\\''; char d = '\"';\n",
+		"const char *r = R\"(fopen(\"x\") getenv)\"; const char *q = u8\"system\";\n",
+		"const char *r = R\"--(#include \"/etc/passwd\")--\";\n",
+		"long n = 1'000'000; float f = 1e+5f; double d = .5e-3; int h = 0x1p-3;\n",
+		"#pragma unroll 4\n_Pragma(\"unroll\") for (int i = 0; i < 4; i++) {}\n",
+		"#if defined(X) && X > 1\n#elif 0\n#else\n#endif\n#ifdef Y\n#endif\n#undef Y\n#\n",
+		"#error \"unsupported\"\n",
+		"int a[2] = <% 1, 2 %>; int b = a<:0:>;\n",
+		"const char *s = \"what?\"; const char *t = \"??\";\n",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		char what[64] = "";
+		int n = scan_one(ok[i], what, sizeof what);
+		if (n)
+			fail_msg("static gate refused '%s' in: %s", what, ok[i]);
+	}
+}
+
 static void test_proc_timeout(void **state)
 {
 	char *argv[] = {"sleep", "5", NULL};
@@ -433,6 +512,8 @@ int main(void)
 		cmocka_unit_test(test_scan_forbidden),
 		cmocka_unit_test(test_scan_allowed),
 		cmocka_unit_test(test_scan_lines),
+		cmocka_unit_test(test_scan_bypasses),
+		cmocka_unit_test(test_scan_phases_allowed),
 		cmocka_unit_test(test_proc_timeout),
 		cmocka_unit_test(test_result_correct),
 		cmocka_unit_test(test_result_perf),

@@ -216,6 +216,35 @@ void test_gate_fake_compilers(void **state)
 	cleanup_dir();
 }
 
+/* A compiler's quote of a file the edit included (a credentials file) never
+ * becomes the gate's error: only diagnostics about the compiled file do. */
+void test_gate_foreign_quote(void **state)
+{
+	(void)state;
+	setup_dir();
+	put("leak.sh",
+	    "#!/bin/sh\nfor a; do f=$a; done\n"
+	    "echo '/home/u/.aws/credentials(1): error: no storage class'\necho '  key=SECRET123'\necho '  ^'\n"
+	    "echo \"$f(2): error: identifier \\\"zz\\\" is undefined\"\necho '  int y = zz;'\nexit 1\n",
+	    0755);
+	put("leak_only.sh",
+	    "#!/bin/sh\necho '/home/u/.aws/credentials(1): error: no storage class'\necho '  key=SECRET123'\n"
+	    "echo '1 error detected in the compilation of \"/home/u/.aws/credentials\".'\nexit 1\n",
+	    0755);
+	ka_gate_opts o = {.arch = "sm_80", .nvcc = path_of("leak.sh")};
+	char *err = NULL, want[300];
+	assert_int_equal(ka_gate_compile(&o, path_of("k.cu"), "int x\n", 6, &err), KA_ETOOL);
+	snprintf(want, sizeof want, "%s(2): error: identifier \"zz\" is undefined", path_of("k.cu"));
+	assert_string_equal(err, want);
+	free(err);
+	o.nvcc = path_of("leak_only.sh");
+	assert_int_equal(ka_gate_compile(&o, path_of("k.cu"), "int x\n", 6, &err), KA_ETOOL);
+	assert_null(strstr(err, "SECRET123"));
+	assert_null(strstr(err, "credentials"));
+	free(err);
+	cleanup_dir();
+}
+
 /* The real hipcc (Debian's libamdhip64-dev + hipcc, no AMD GPU needed):
  * a HIP fix compiles for gfx90a and for gfx942; a broken one does not. */
 void test_gate_hipcc(void **state)

@@ -24,6 +24,7 @@ void test_commit_writes_and_is_atomic(void **state);
 void test_commit_read_only(void **state);
 void test_commit_stale_file(void **state);
 void test_gate_fake_compilers(void **state);
+void test_gate_foreign_quote(void **state);
 void test_gate_hang_killed(void **state);
 void test_gate_hipcc(void **state);
 void test_gate_not_found(void **state);
@@ -449,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_race_save_during_gate),
 		cmocka_unit_test(test_race_gate_io_error),
 		cmocka_unit_test(test_gate_fake_compilers),
+		cmocka_unit_test(test_gate_foreign_quote),
 		cmocka_unit_test(test_gate_hang_killed),
 		cmocka_unit_test(test_gate_hipcc),
 		cmocka_unit_test(test_gate_not_found),

@@ -137,6 +137,48 @@ static void sigterm_cleans_up(void **state)
 	free(dir);
 }
 
+/* A registered temporary folder (kcheck rules test's) is emptied and
+ * removed on SIGTERM and on SIGHUP, and the process still dies of it. */
+static void signal_removes_folder(void **state)
+{
+	(void)state;
+	static const int sigs[] = {SIGTERM, SIGHUP};
+	for (size_t s = 0; s < 2; s++) {
+		char *dir = tu_tmpdir(), *sub = tu_path(dir, "t"), *ready = tu_path(dir, "ready");
+		assert_int_equal(mkdir(sub, 0700), 0);
+		pid_t child = fork();
+		assert_true(child >= 0);
+		if (child == 0) {
+			ka_cleanup_install();
+			ka_cleanup_add_dir(sub);
+			for (int i = 0; i < 40; i++) { /* what the rule tests write there */
+				char p[4400];
+				snprintf(p, sizeof p, "%s/rule-%d.cu", sub, i);
+				FILE *f = fopen(p, "w");
+				if (f)
+					fclose(f);
+			}
+			FILE *f = fopen(ready, "w");
+			if (f)
+				fclose(f);
+			pause();
+			_exit(0);
+		}
+		for (int i = 0; i < 200 && access(ready, F_OK) != 0; i++)
+			usleep(20000);
+		assert_int_equal(access(ready, F_OK), 0);
+		assert_int_equal(kill(child, sigs[s]), 0);
+		int st = 0;
+		assert_int_equal(waitpid(child, &st, 0), child);
+		assert_true(WIFSIGNALED(st) && WTERMSIG(st) == sigs[s]);
+		assert_int_equal(access(sub, F_OK), -1);
+		tu_rmtree(dir);
+		free(sub);
+		free(ready);
+		free(dir);
+	}
+}
+
 /* The flags of v that the filter keeps, joined by spaces. */
 static void kept(const char *const *v, int n, char *out, size_t cap)
 {
@@ -377,6 +419,7 @@ int run_proc_tests(void)
 		cmocka_unit_test(limit_holds_after_output_closes),
 		cmocka_unit_test(leftovers_are_killed),
 		cmocka_unit_test(last_words_are_kept),
+		cmocka_unit_test(signal_removes_folder),
 		cmocka_unit_test(sigterm_cleans_up),
 		cmocka_unit_test(only_include_and_macro_flags),
 		cmocka_unit_test(exit_status_and_signals),

@@ -36,5 +36,6 @@ int main(void)
 	failed += run_proc_tests();
 	failed += run_shsafe_tests();
 	failed += run_utf8_tests();
+	failed += run_ccdiag_tests();
 	return failed != 0;
 }
