@@ -134,6 +134,8 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_int(&r, KA_COL(access, vector_width), walk_vector_lanes(n, abytes));
 	ka_facts_text(&r, KA_COL(access, block_source), w->block_source);
 	ka_facts_text(&r, KA_COL(access, assumption), assume);
+	ka_facts_opt(&r, KA_COL(access, value_thread_dependent), rw != 0 && w->ctl.store_value_dep >= 0,
+		     w->ctl.store_value_dep);
 	ka_facts_insert(&r);
 	*out = wr;
 }
