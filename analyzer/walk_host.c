@@ -114,8 +114,9 @@ static ka_decl *find_kernel(walk *w, ka_node *n)
  * `c ? a : b`.  Adds to out[0..*n), at most `max`. */
 static void kernels_behind(const ka_node *x, ka_decl **out, int *n, int max, int depth)
 {
-	while (x && (x->kind == KN_CAST || x->kind == KN_PAREN ||
-		     (x->kind == KN_UNOP && (x->op == OP_ADDROF || x->op == OP_DEREF))) &&
+	while (x &&
+	       (x->kind == KN_CAST || x->kind == KN_PAREN ||
+		(x->kind == KN_UNOP && (x->op == OP_ADDROF || x->op == OP_DEREF))) &&
 	       x->nkids == 1)
 		x = x->kids[0];
 	if (!x || depth > 4 || *n >= max)

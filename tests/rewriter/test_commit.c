@@ -226,8 +226,10 @@ void test_gate_hip_by_flags(void **state)
 	put("hipcc.sh", script, 0755);
 	put("nvcc.sh", script, 0755);
 	const char *const xhip[] = {"-x", "hip", "-DN=4"};
-	char *nvcc = strdup(path_of("nvcc.sh")), *hipcc = strdup(path_of("hipcc.sh")); /* path_of reuses its buffer */
-	ka_gate_opts o = {.arch = "gfx942", .nvcc = nvcc, .hipcc = hipcc, .extra_args = xhip, .n_extra_args = 3};
+	char *nvcc = strdup(path_of("nvcc.sh")),
+	     *hipcc = strdup(path_of("hipcc.sh")); /* path_of reuses its buffer */
+	ka_gate_opts o = {
+		.arch = "gfx942", .nvcc = nvcc, .hipcc = hipcc, .extra_args = xhip, .n_extra_args = 3};
 	assert_int_equal(ka_gate_compile(&o, path_of("k.cpp"), "int x;\n", 7, &err), KA_OK);
 	char *args = get("args");
 	assert_non_null(strstr(args, "hipcc.sh -x hip --offload-arch=gfx942 -DN=4"));
