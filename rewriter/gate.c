@@ -2,7 +2,9 @@
  * private copy under a name kcheck chose (util/safesrc.h: nvcc hands its
  * arguments to /bin/sh, so the user's file name never reaches it), with the
  * original's folder as -iquote so relative includes resolve as before,
- * compiled with nvcc (hipcc for .hip) under a time limit, and removed.  The
+ * compiled with nvcc under a time limit, and removed; with hipcc when kcheck
+ * parses the file as HIP (a .hip file, project flags with `-x hip`, or a
+ * CUDA-named file that includes the HIP runtime).  The
  * original is never touched here; the caller decides what to write.
  * ka_gate_temp (the bench of --task) still writes beside the file; the
  * bench makes its own private copy of what it compiles. */
@@ -40,14 +42,60 @@ static int is_hip(const char *path)
 	return n >= 4 && strcmp(path + n - 4, ".hip") == 0;
 }
 
-char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path)
+/* The project flags name the language: `-x hip` (or -xhip, --x=hip); the
+ * last -x wins. */
+static int flags_say_hip(const ka_gate_opts *o, int *said)
 {
-	int hip = is_hip(path);
+	int hip = 0;
+	*said = 0;
+	for (int i = 0; i < o->n_extra_args; i++) {
+		const char *a = o->extra_args[i], *v = NULL;
+		if ((!strcmp(a, "-x") || !strcmp(a, "--x")) && i + 1 < o->n_extra_args)
+			v = o->extra_args[++i];
+		else if (!strncmp(a, "-x", 2) && a[2] && a[2] != '-')
+			v = a + 2 + (a[2] == '=');
+		else if (!strncmp(a, "--x=", 4))
+			v = a + 4;
+		if (v) {
+			*said = 1;
+			hip = !strcmp(v, "hip");
+		}
+	}
+	return hip;
+}
+
+/* As the analyzer decides (analyzer/frontend_tu.c): the extension, then the
+ * project's -x, then a CUDA-named file that includes the HIP runtime. */
+static int gate_is_hip(const ka_gate_opts *o, const char *path, const char *text, size_t len)
+{
+	int said;
+	if (is_hip(path))
+		return 1;
+	int h = flags_say_hip(o, &said);
+	if (said)
+		return h;
+	static const char *const incs[] = {"#include <hip/hip_runtime.h>", "#include \"hip/hip_runtime.h\""};
+	for (size_t k = 0; k < sizeof incs / sizeof *incs; k++) {
+		size_t il = strlen(incs[k]);
+		for (size_t i = 0; text && i + il <= len; i++)
+			if (text[i] == '#' && memcmp(text + i, incs[k], il) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+static char *find_compiler(const ka_gate_opts *o, int hip)
+{
 	const char *opt = hip ? o->hipcc : o->nvcc;
 	if (opt)
 		return is_exe(opt) ? strdup(opt) : NULL;
 	return ka_proc_find_tool(hip ? "KCHECK_HIPCC" : "KCHECK_NVCC", hip ? "hipcc" : "nvcc",
 				 hip ? "/opt/rocm/bin/hipcc" : "/usr/local/cuda/bin/nvcc");
+}
+
+char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path)
+{
+	return find_compiler(o, is_hip(path));
 }
 
 /* Temporary `DIR/.NAME.kcheck-XXXXXX.cu` holding text. */
@@ -157,7 +205,8 @@ static char *first_error_line(const char *out, const ka_safesrc *copy, const cha
 
 int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len, char **first_error)
 {
-	char *cc = ka_gate_find_compiler(o, path), archflag[64], *iquote = NULL;
+	int hip = gate_is_hip(o, path, text, len);
+	char *cc = find_compiler(o, hip), archflag[64], *iquote = NULL;
 	char **argv = NULL;
 	ka_buf output;
 	ka_safesrc copy = {.file_slot = -1, .link_slot = -1, .dir_slot = -1};
@@ -165,21 +214,25 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	ka_buf_init(&output, OUTPUT_CAP);
 	*first_error = NULL;
 	if (!cc)
-		return ka_error_set(KA_ENOTFOUND, "%s not found", is_hip(path) ? "hipcc" : "nvcc");
+		return ka_error_set(KA_ENOTFOUND, "%s not found", hip ? "hipcc" : "nvcc");
 	if ((rc = ka_safesrc_make(path, text, len, &copy)) < 0)
 		goto out;
 	/* nvcc's host compiler preprocesses both sides: -iquote reaches it through -Xcompiler */
 	iquote = malloc(strlen(copy.quote) + 16);
-	argv = calloc((size_t)o->n_extra_args + 12, sizeof(char *));
+	argv = calloc((size_t)o->n_extra_args + 14, sizeof(char *));
 	if (!argv || !iquote) {
 		rc = ka_error_set(KA_ENOMEM, "out of memory");
 		goto out;
 	}
 	int n = 0;
 	argv[n++] = cc;
-	if (is_hip(path)) { /* an NVIDIA --arch says nothing about the AMD target, and back */
+	if (hip) { /* an NVIDIA --arch says nothing about the AMD target, and back */
 		snprintf(archflag, sizeof archflag, "--offload-arch=%s",
 			 o->arch && strncmp(o->arch, "gfx", 3) == 0 ? o->arch : "gfx90a");
+		if (!is_hip(path)) { /* a .cu or .cpp file: say it is HIP */
+			argv[n++] = "-x";
+			argv[n++] = "hip";
+		}
 		sprintf(iquote, "%s", copy.quote);
 		argv[n++] = "-iquote";
 	} else {
@@ -202,7 +255,7 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	argv[n++] = copy.file;
 	int limit = o->timeout_s > 0 ? o->timeout_s : 60;
 	int status = run_captured(argv, limit, &output);
-	if (status > 0 && is_hip(path) && output.data && strstr(output.data, "invalid target ID") &&
+	if (status > 0 && hip && output.data && strstr(output.data, "invalid target ID") &&
 	    strcmp(archflag, "--offload-arch=gfx90a") != 0) {
 		/* Debian's hipcc (ROCm 5.2, clang 15) predates gfx942: compile for
 		 * gfx90a, the same wave64 CDNA instruction set family. */

@@ -245,6 +245,48 @@ void test_gate_foreign_quote(void **state)
 	cleanup_dir();
 }
 
+/* A file kcheck parses as HIP goes to hipcc whatever its name: `-x hip`
+ * among the project flags, or a .cu that includes the HIP runtime; a later
+ * `-x cu` takes it back to nvcc. */
+void test_gate_hip_by_flags(void **state)
+{
+	(void)state;
+	setup_dir();
+	char script[512], *err = NULL;
+	snprintf(script, sizeof script, "#!/bin/sh\necho \"$0 $@\" > %s/args\nexit 0\n", dir);
+	put("hipcc.sh", script, 0755);
+	put("nvcc.sh", script, 0755);
+	const char *const xhip[] = {"-x", "hip", "-DN=4"};
+	char *nvcc = strdup(path_of("nvcc.sh")),
+	     *hipcc = strdup(path_of("hipcc.sh")); /* path_of reuses its buffer */
+	ka_gate_opts o = {
+		.arch = "gfx942", .nvcc = nvcc, .hipcc = hipcc, .extra_args = xhip, .n_extra_args = 3};
+	assert_int_equal(ka_gate_compile(&o, path_of("k.cpp"), "int x;\n", 7, &err), KA_OK);
+	char *args = get("args");
+	assert_non_null(strstr(args, "hipcc.sh -x hip -iquote"));
+	assert_non_null(strstr(args, " --offload-arch=gfx942 -DN=4"));
+	free(args);
+	o.extra_args = NULL;
+	o.n_extra_args = 0;
+	static const char hip_cu[] = "#include <hip/hip_runtime.h>\n__global__ void k() {}\n";
+	assert_int_equal(ka_gate_compile(&o, path_of("k.cu"), hip_cu, sizeof hip_cu - 1, &err), KA_OK);
+	args = get("args");
+	assert_non_null(strstr(args, "hipcc.sh -x hip"));
+	free(args);
+	const char *const back[] = {"-x", "hip", "-x", "cu"};
+	o.extra_args = back;
+	o.n_extra_args = 4;
+	o.arch = "sm_90";
+	assert_int_equal(ka_gate_compile(&o, path_of("k.cu"), hip_cu, sizeof hip_cu - 1, &err), KA_OK);
+	args = get("args");
+	assert_non_null(strstr(args, "nvcc.sh -x cu -Xcompiler -iquote"));
+	assert_non_null(strstr(args, " -arch=sm_90"));
+	free(args);
+	free(nvcc);
+	free(hipcc);
+	cleanup_dir();
+}
+
 /* The real hipcc (Debian's libamdhip64-dev + hipcc, no AMD GPU needed):
  * a HIP fix compiles for gfx90a and for gfx942; a broken one does not. */
 void test_gate_hipcc(void **state)

@@ -27,6 +27,7 @@ void test_gate_fake_compilers(void **state);
 void test_gate_foreign_quote(void **state);
 void test_gate_hang_killed(void **state);
 void test_gate_hipcc(void **state);
+void test_gate_hip_by_flags(void **state);
 void test_gate_not_found(void **state);
 void test_commit_gate_failure_names_fix(void **state);
 void test_race_strict_source_and_merge(void **state);
@@ -453,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_gate_foreign_quote),
 		cmocka_unit_test(test_gate_hang_killed),
 		cmocka_unit_test(test_gate_hipcc),
+		cmocka_unit_test(test_gate_hip_by_flags),
 		cmocka_unit_test(test_gate_not_found),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
