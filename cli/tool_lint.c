@@ -62,14 +62,22 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l,
 	return rc == KA_OK ? 0 : KA_EXIT_ERROR;
 }
 
-static int exit_status(const ka_tool_cfg *c, const ka_findings *fs, int failed)
+static int exit_status(const ka_tool_cfg *c, const ka_lint_result *res)
 {
+	const ka_findings *fs = &res->findings;
+	int failed = res->failed;
 	int n[3] = {0, 0, 0};
 	for (size_t i = 0; i < fs->n; i++)
 		n[fs->v[i].severity]++;
+	char base[64] = "";
+	if (res->baseline_read)
+		snprintf(base, sizeof base, " (%zu in baseline)", res->baselined);
 	if (!c->quiet && c->format == KA_FORMAT_TEXT && fs->n)
-		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s\n", n[2], n[2] == 1 ? "" : "s",
-			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
+		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s%s\n", n[2], n[2] == 1 ? "" : "s",
+			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s", base);
+	else if (!c->quiet && c->format == KA_FORMAT_TEXT && !res->baseline_written && !failed &&
+		 res->nfiles > 0)
+		fprintf(stderr, "kcheck: 0 findings%s\n", base); /* a clean run says so */
 	if (failed)
 		return KA_EXIT_ERROR;
 	static const int levels[] = {[KA_FAIL_ERROR] = KA_SEV_ERROR,
@@ -185,7 +193,7 @@ int ka_tool_lint(int argc, char **argv)
 		ka_findings_sort_impact(&res.findings);
 	if (!c.fix.diff && write_report(&c, &res.findings, l, llm))
 		goto out;
-	status = exit_status(&c, &res.findings, res.failed);
+	status = exit_status(&c, &res);
 out:
 	if (status < 0)
 		status = KA_EXIT_CLEAN; /* --help, --version */

@@ -210,7 +210,18 @@ static void baseline(void **state)
 	char *dir = cli_tmpdir();
 	char *text = cli_read(SRC "/strided.cu");
 	cli_write(dir, "s.cu", text);
+	/* fails closed: a missing baseline is an error, not an empty one */
 	cli_result r = cli_run(dir, NULL, OPTS " --baseline b.json s.cu");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err,
+			    "kcheck: error: --baseline b.json: no such file (create it with --write-baseline)\n");
+	char bpath[4200];
+	struct stat st;
+	snprintf(bpath, sizeof bpath, "%s/b.json", dir);
+	assert_int_equal(stat(bpath, &st), -1); /* nothing was written */
+	cli_free(&r);
+	r = cli_run(dir, NULL, OPTS " --baseline b.json --write-baseline s.cu");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "");
 	assert_string_equal(r.err, "kcheck: wrote baseline b.json (1 findings)\n");
@@ -218,6 +229,7 @@ static void baseline(void **state)
 	r = cli_run(dir, NULL, OPTS " --baseline b.json s.cu");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "kcheck: 0 findings (1 in baseline)\n");
 	cli_free(&r);
 	/* a new strided read on top of the old one: only the new one fails */
 	char *more = malloc(strlen(text) + 200);
