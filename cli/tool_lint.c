@@ -135,12 +135,30 @@ static int setup(ka_tool_cfg *c, int argc, char **argv)
 	c->fail_on = KA_FAIL_WARNING;
 	int rc = ka_tool_getparam(c, KA_CMD_LINT, argc, argv, 1);
 	if (rc == KA_TOOL_UNKNOWN) {
-		ka_tool_error("unknown option '%s' (see kcheck --help)", c->bad_option);
+		ka_tool_error("unknown option '%s'%s (see kcheck --help)", c->bad_option,
+			      ka_tool_suggest_option(c->bad_option, KA_CMD_LINT));
 		return KA_EXIT_ERROR;
 	}
 	if (rc)
 		return rc;
-	return ka_tool_parsecfg(c);
+	if ((rc = ka_tool_parsecfg(c)) != 0)
+		return rc;
+	/* A toolkit that is not there is an error up front, not a silent
+	 * fall-back to the shim headers. */
+	if (c->cuda_path && !c->force_shim) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s/include/cuda_runtime.h", c->cuda_path);
+		if (!ka_fs_is_dir(c->cuda_path)) {
+			ka_tool_error("--cuda-path %s: no such folder", c->cuda_path);
+			return KA_EXIT_ERROR;
+		}
+		if (!ka_fs_exists(p)) {
+			ka_tool_error("--cuda-path %s: not a CUDA toolkit (no include/cuda_runtime.h)",
+				      c->cuda_path);
+			return KA_EXIT_ERROR;
+		}
+	}
+	return 0;
 }
 
 static int fix_wanted(const ka_tool_cfg *c)

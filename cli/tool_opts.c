@@ -102,7 +102,7 @@ static const ka_opt table[] = {
 	{"--exit-zero", NULL, L, KA_OPT_FLAG, F(exit_zero), 0, NULL, 0, 0, 0, NULL, 0, 0, "Exit status", NULL,
 	 0, 0, "exit 0 even with findings (errors still exit 2)"},
 	{"-j", "--jobs", L, KA_OPT_INT, F(jobs), 0, NULL, 1, 256, 0, "jobs", 0, 0, "Other", "N", 0, 0,
-	 "analyze N files at a time (output identical to -j 1)"},
+	 "analyze N files at a time (default: the core count;\noutput identical to -j 1)"},
 	{"--stats", NULL, L, KA_OPT_FLAG, F(stats), 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 0,
 	 "print analysis and rule-evaluation time on stderr"},
 	{"-h", "--help", L, KA_OPT_HELP, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 1, "this text"},

@@ -189,6 +189,10 @@ const char *ka_tool_version_string(void);
 
 /* tool_msgs.c-style helpers: "kcheck: error: ..." on stderr. */
 void ka_tool_error(const char *fmt, ...) KA_PRINTF(1, 2);
+/* " (did you mean 'X'?)" for a near miss, else "" (tool_suggest.c). */
+const char *ka_tool_suggest_option(const char *word, unsigned cmd);
+const char *ka_tool_suggest_value(const char *const *choices, const char *v);
+const char *ka_tool_suggest_key(const char *key);
 void ka_tool_warn(const char *fmt, ...) KA_PRINTF(1, 2);
 
 /* cli/tool_facts.c (the analyzer's dump). */
