@@ -49,6 +49,10 @@ static int write_report(const ka_tool_cfg *c, const ka_findings *fs, ka_lint *l,
 		rc = ka_report_json(&out, fs, &ro);
 	else if (c->format == KA_FORMAT_SARIF)
 		rc = ka_report_sarif(&out, fs, &ro);
+	else if (c->format == KA_FORMAT_GITHUB)
+		rc = ka_report_github(&out, fs, &ro);
+	else if (c->format == KA_FORMAT_CONCISE)
+		rc = ka_report_concise(&out, fs, &ro);
 	else
 		rc = ka_report_text(&out, fs, &ro);
 	if (rc == KA_OK && c->output)
@@ -72,10 +76,10 @@ static int exit_status(const ka_tool_cfg *c, const ka_lint_result *res)
 	char base[64] = "";
 	if (res->baseline_read)
 		snprintf(base, sizeof base, " (%zu in baseline)", res->baselined);
-	if (!c->quiet && c->format == KA_FORMAT_TEXT && fs->n)
+	if (!c->quiet && (c->format == KA_FORMAT_TEXT || c->format == KA_FORMAT_CONCISE) && fs->n)
 		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s%s\n", n[2], n[2] == 1 ? "" : "s",
 			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s", base);
-	else if (!c->quiet && c->format == KA_FORMAT_TEXT && !res->baseline_written && !failed &&
+	else if (!c->quiet && (c->format == KA_FORMAT_TEXT || c->format == KA_FORMAT_CONCISE) && !res->baseline_written && !failed &&
 		 res->nfiles > 0)
 		fprintf(stderr, "kcheck: 0 findings%s\n", base); /* a clean run says so */
 	if (failed)

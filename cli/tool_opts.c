@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const formats[] = {"text", "json", "sarif", NULL};
+static const char *const formats[] = {"text", "json", "sarif", "github", "concise", NULL};
 static const char *const levels[] = {"error", "warning", "note", "none", NULL};
 static const char *const colors[] = {"auto", "always", "never", NULL};
 static const char *const sorts[] = {"location", "impact", NULL};

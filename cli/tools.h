@@ -34,7 +34,7 @@ typedef struct ka_tool_evidence ka_tool_evidence; /* tool_evidence.c */
 #define KA_EXIT_ERROR 2
 
 /* Enums of the options, parsed once (tool_opts.c's choices, in order). */
-enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF };            /* --format */
+enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF, KA_FORMAT_GITHUB, KA_FORMAT_CONCISE };            /* --format */
 enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE }; /* --fail-on */
 enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };             /* --color */
 enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                           /* --sort */

@@ -205,6 +205,23 @@ static void nolint(void **state)
 	cli_free(&r);
 }
 
+/* One line per finding: concise, and GitHub Actions annotations. */
+static void line_formats(void **state)
+{
+	cli_result r = cli_run(SRC, NULL, OPTS " --format concise strided.cu");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "strided.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, "
+				   "ideal 4 [impact 8.0x: 32 sectors over 4] [test-strided-read]\n");
+	assert_string_equal(r.err, "kcheck: 0 errors, 1 warning, 0 notes\n");
+	cli_free(&r);
+	r = cli_run(SRC, NULL, OPTS " --format github strided.cu");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "::warning file=strided.cu,line=5,col=14,endLine=5,endColumn=24,"
+				   "title=test-strided-read::read of in[32 * i]: 32 sectors per request, "
+				   "ideal 4 [impact 8.0x: 32 sectors over 4] [test-strided-read]\n");
+	cli_free(&r);
+}
+
 static void baseline(void **state)
 {
 	char *dir = cli_tmpdir();
@@ -374,6 +391,7 @@ int run_lint_tests(void)
 		cmocka_unit_test(header_reported_once),
 		cmocka_unit_test(nolint),
 		cmocka_unit_test(baseline),
+		cmocka_unit_test(line_formats),
 		cmocka_unit_test(output_file_and_checks),
 		cmocka_unit_test(config_keys),
 		cmocka_unit_test(compile_db_and_flags),
