@@ -26,6 +26,8 @@ static const char *const rules_formats[] = {"text", "json", "markdown", NULL};
 static const ka_opt table[] = {
 	{"-p", NULL, L, KA_OPT_STR, F(compdb_dir), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input", "DIR", 0, 0,
 	 "read compile_commands.json from DIR or a parent folder"},
+	{"--exclude", NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0, "Input",
+	 "GLOB", 0, 0, "skip files matching GLOB when walking folders\n(repeatable; as exclude: in .kcheck.yaml)"},
 	{"--arch", NULL, L | FA | R, KA_OPT_STR, F(arch), 0, NULL, 0, 0, 0, "arch", 0, 0, "Input", "ARCH", 0,
 	 0, NULL /* the arch list: tool_help.c */},
 	{"--assume-block", NULL, L | FA, KA_OPT_BLOCK, F(assume_block), 0, NULL, 0, 0, 0, "assume-block", 0,
@@ -109,8 +111,6 @@ static const ka_opt table[] = {
 	{"--version", NULL, L, KA_OPT_VERSION, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 0,
 	 "print the version"},
 	/* .kcheck.yaml only */
-	{NULL, NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0, NULL, NULL, 0,
-	 0, NULL},
 	{NULL, NULL, L, KA_OPT_LIST, F(extra), F(nextra), NULL, 0, 0, 0, "extra-args", 0, 0, NULL, NULL, 0, 0,
 	 NULL},
 	/* kcheck facts (usage: tool_facts.c) */

@@ -193,6 +193,8 @@ void ka_tool_error(const char *fmt, ...) KA_PRINTF(1, 2);
 const char *ka_tool_suggest_option(const char *word, unsigned cmd);
 const char *ka_tool_suggest_value(const char *const *choices, const char *v);
 const char *ka_tool_suggest_key(const char *key);
+/* kcheck --print-man | --print-completion bash (tool_complete.c). */
+int ka_tool_print_generated(int argc, char **argv);
 void ka_tool_warn(const char *fmt, ...) KA_PRINTF(1, 2);
 
 /* cli/tool_facts.c (the analyzer's dump). */
