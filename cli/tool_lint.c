@@ -133,6 +133,27 @@ static int explain(const ka_tool_cfg *c, ka_tool_evidence *kdb)
 	return rc;
 }
 
+/* --list-rules: the rules this run's --checks (and config) enable. */
+static int list_rules(const ka_tool_cfg *c)
+{
+	ka_lint_opts o = KA_LINT_OPTS_INIT;
+	ka_lint *l = NULL;
+	o.arch = c->arch;
+	o.rules_dirs = c->rules_dirs, o.nrules_dirs = c->nrules_dirs;
+	o.checks = c->checks;
+	int rc = ka_tool_lint_new(&l, &o);
+	if (rc == 0) {
+		const ka_ruleset *rs = ka_lint_rules(l);
+		for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
+			const ka_rule *r = ka_ruleset_at(rs, i);
+			if (r->enabled)
+				printf("%-36s %-7s %s\n", r->id, ka_severity_name(r->severity), r->title);
+		}
+	}
+	ka_lint_free(l);
+	return rc;
+}
+
 /* Defaults -> options -> config. */
 static int setup(ka_tool_cfg *c, int argc, char **argv)
 {
@@ -185,6 +206,10 @@ int ka_tool_lint(int argc, char **argv)
 		goto out;
 	if (c.explain) {
 		status = explain(&c, kdb);
+		goto out;
+	}
+	if (c.list_rules) {
+		status = list_rules(&c);
 		goto out;
 	}
 	lint_opts(&c, &lo);

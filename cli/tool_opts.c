@@ -42,6 +42,8 @@ static const ka_opt table[] = {
 	 "comma-separated rule globs in order, e.g. '-*,gmem-*'"},
 	{"--rules-dir", NULL, L | R, KA_OPT_LIST, F(rules_dirs), F(nrules_dirs), NULL, 0, 0, 0, "rules-dir",
 	 1, 0, "Rules", "DIR", 0, 0, "add rule files (or replace built-in ones by id)"},
+	{"--list-rules", NULL, L, KA_OPT_FLAG, F(list_rules), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", NULL, 0,
+	 0, "print the rules --checks enables (id, severity, title)\nand exit"},
 	{"--explain", NULL, L, KA_OPT_STR, F(explain), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", "RULE", 0, 0,
 	 "print what a rule knows and exit"},
 	{"--db", NULL, L | R | K, KA_OPT_STR, F(db), 0, NULL, 0, 0, 0, "db", 1, 0, "Rules", "FILE", 0, 0,

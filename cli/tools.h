@@ -90,6 +90,7 @@ typedef struct ka_tool_cfg {
 	} llm;
 	int facts_format;       /* kcheck facts: KA_FACTS_* */
 	int print_clang_args;   /* kcheck facts --print-clang-args */
+	int list_rules;         /* kcheck --list-rules */
 	int rules_format;       /* kcheck rules list: KA_RULES_* */
 	int rules_jobs;         /* kcheck rules test -j N; 0 = by CPUs */
 	const char *bad_option; /* the argument an unknown-option result names */

@@ -33,5 +33,14 @@ complete_words kcheck opt | grep -qx optimize && ok "subcommands offered first" 
 	&& cp src/a.cu src/gen/b.cu && "$K" --no-config --no-db --format concise --exit-zero --exclude gen src > ex.out 2> ex.err)
 grep -q '^src/a.cu:' "$T/ex.out" && ! grep -q 'gen/b.cu' "$T/ex.out" && ok "--exclude on the command line" \
 	|| fail "--exclude: $(cat "$T/ex.out" "$T/ex.err" | head -3)"
+# --list-rules: the rules --checks enables, one line each
+"$K" --no-config --list-rules --checks '-*,sync-*' > "$T/lr.out" 2> "$T/lr.err"
+n=$(wc -l < "$T/lr.out")
+[ "$n" -gt 0 ] && [ "$(grep -vc '^sync-' "$T/lr.out")" = 0 ] && ok "--list-rules follows --checks ($n sync rules)" \
+	|| fail "--list-rules: $(head -3 "$T/lr.out" "$T/lr.err")"
+all=$("$K" --no-config --list-rules | wc -l)
+[ "$all" -gt "$n" ] && ok "--list-rules without --checks: $all rules" || fail "--list-rules all: $all"
+"$K" --no-config --list-rules --checks '-*,sync-wrp-*' > /dev/null 2> "$T/lr2.err"; rc=$?
+[ $rc = 2 ] && grep -q "matches no rule" "$T/lr2.err" && ok "--list-rules with a bad glob: exit 2" || fail "bad glob: rc=$rc"
 [ $fails = 0 ] && echo "all generated-file checks passed" || echo "$fails generated-file check(s) failed"
 [ $fails = 0 ]
