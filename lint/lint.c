@@ -277,8 +277,8 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 	ka_lint_print_stats(l, jobs, njobs);
 	if ((rc = ka_sources_new(&l->src)) != KA_OK)
 		goto out;
-	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused)) !=
-	    KA_OK)
+	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused,
+				   round == 0 && !l->o.quiet ? l->o.log : NULL)) != KA_OK)
 		goto out;
 	ka_findings_sort_unique(&out->findings);
 	if (l->o.baseline && (rc = apply_baseline(l, &out->findings, out)) != KA_OK)

@@ -205,6 +205,34 @@ static void nolint(void **state)
 	cli_free(&r);
 }
 
+/* A NOLINT that names no kcheck rule but looks like one warns (with the
+ * near miss); clang-tidy's names and real ids stay quiet. */
+static void nolint_unknown_rule(void **state)
+{
+	char *dir = cli_tmpdir();
+	cli_write(dir, "n.cu",
+		  "__global__ void k(float *p) {\n"
+		  "  p[0] = 1.f; // NOLINT(gmem-scalar-not-vectorised)\n"
+		  "  p[1] = 2.f; // NOLINT(gmem-bogus-thing, readability-magic-numbers)\n"
+		  "  p[2] = 3.f; // NOLINT(gmem-scalar-not-vectorized)\n"
+		  "}\n");
+	cli_result r = cli_run(dir, NULL, "--no-config --no-db --exit-zero --format concise n.cu");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "kcheck: warning: n.cu:2:18: NOLINT names no kcheck rule "
+				      "'gmem-scalar-not-vectorised' (did you mean "
+				      "'gmem-scalar-not-vectorized'?); it suppresses nothing\n"));
+	assert_non_null(strstr(r.err, "n.cu:3:18: NOLINT names no kcheck rule 'gmem-bogus-thing'; it "
+				      "suppresses nothing\n"));
+	assert_null(strstr(r.err, "readability"));
+	assert_null(strstr(r.err, "n.cu:4:"));
+	cli_free(&r);
+	r = cli_run(dir, NULL, "--no-config --no-db --exit-zero -q n.cu");
+	assert_null(strstr(r.err, "NOLINT"));
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
 /* One line per finding: concise, and GitHub Actions annotations. */
 static void line_formats(void **state)
 {
@@ -392,6 +420,7 @@ int run_lint_tests(void)
 		cmocka_unit_test(nolint),
 		cmocka_unit_test(baseline),
 		cmocka_unit_test(line_formats),
+		cmocka_unit_test(nolint_unknown_rule),
 		cmocka_unit_test(output_file_and_checks),
 		cmocka_unit_test(config_keys),
 		cmocka_unit_test(compile_db_and_flags),
