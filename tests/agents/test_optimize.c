@@ -522,12 +522,51 @@ static void test_scaffold(void **st)
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(t, "#define main ka_user_main"));
 	assert_non_null(strstr(
-		t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, s>>>(A, x, y, m, n, beta);"));
+		t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, ka_stream_>>>(A, x, y, m, n, beta);"));
+	assert_null(strstr(t, "#line")); /* reported lines are baseline.cu's own */
 	free(t);
 	snprintf(p, sizeof p, "%s/reference.cu", dir);
 	assert_true(ka_fs_exists(p));
 	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT); /* never over an existing task */
 	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
+}
+
+/* Parameters named like the entry point's own (a, s) still give a baseline
+ * that compiles (issue 19: `a` shadowed the task arguments). */
+static void test_scaffold_param_names(void **st)
+{
+	(void)st;
+	static const char src[] = "__global__ void axpy(float *a, const float *b, float s, int n) {\n"
+				  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				  "  if (i < n) a[i] += s * b[i];\n"
+				  "}\n";
+	char file[128], dir[128], p[256], obj[256];
+	snprintf(file, sizeof file, "%s/names.cu", tmp);
+	snprintf(dir, sizeof dir, "%s/names", tmp);
+	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "axpy", dir), KA_OK);
+	snprintf(p, sizeof p, "%s/baseline.cu", dir);
+	char *t;
+	size_t n;
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "float* a = (float*)ka_args_->t[0];"));
+	assert_non_null(strstr(t, "float s = (float)ka_args_->s[0];"));
+	free(t);
+	const char *nvcc = ka_proc_find_nvcc();
+	if (!nvcc) {
+		fprintf(stderr, "SKIP: no nvcc: the scaffolded baseline is not compiled\n");
+		return;
+	}
+	snprintf(obj, sizeof obj, "%s/names.o", tmp);
+	char *argv[] = {(char *)nvcc, "-c", "-arch=sm_90", "-I", KA_SOURCE_DIR "/bench/harness", p, "-o", obj,
+			NULL};
+	ka_buf out;
+	ka_proc_result r;
+	ka_buf_init(&out, 1 << 16);
+	assert_int_equal(ka_proc_run(argv, 300, &out, &r), KA_OK);
+	if (r.status != 0)
+		fail_msg("the scaffolded baseline does not compile: %s", out.data ? out.data : "");
+	ka_buf_free(&out);
 }
 
 /* the command line: bad input is one line on stderr and exit 2 */
@@ -588,6 +627,7 @@ int main(void)
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_scaffold_param_names),
 		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
 		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
 		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),
