@@ -275,9 +275,18 @@ static void test_offline_compile_only(void **st)
 	o.no_db = 1;
 	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
 	o.budget_steps = 2;
+	char *prog = NULL;
+	size_t proglen = 0;
+	o.progress = open_memstream(&prog, &proglen);
 	static ka_opt_summary s;
 	if (ka_opt_run(&o, &s))
 		fail_msg("%s", ka_error_last());
+	fclose(o.progress);
+	/* progress: the steps counted against the budget, and real step times */
+	assert_non_null(strstr(prog, "step 1 (1/2): warp-per-row block=256 -> unverified"));
+	assert_non_null(strstr(prog, "step 2 (2/2): warp-per-row block=128 -> unverified"));
+	assert_true(s.steps[0].seconds > 0); /* a compile takes time: not 0 on a 1 s clock */
+	free(prog);
 	assert_int_equal(s.nsteps, 2);
 	/* no findings, no DB: the recipe table in order; the first two that
 	 * apply to gemv are warp-per-row's first two parameter sets */
