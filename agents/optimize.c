@@ -160,6 +160,12 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 	}
 	snprintf(st->outcome, sizeof st->outcome, "%s", outcome_of(res));
 	ka_utf8_copy(st->error, sizeof st->error, res->reason, strcspn(res->reason, "\n"));
+	if (!strcmp(st->outcome, "unverified")) { /* compile-only: something to apply by hand */
+		char pname[48];
+		snprintf(pname, sizeof pname, "step-%d%.16s.patch", st->step, suffix);
+		if (ka_opt_write_candidate_patch(L, src, cd, pname) == KA_OK)
+			snprintf(st->patch, sizeof st->patch, "candidates/%s", pname);
+	}
 	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 	    !strcmp(res->verdict, "slower")) {
 		st->speedup = res->geomean;

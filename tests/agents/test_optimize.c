@@ -155,7 +155,8 @@ static void test_llm_compile_only(void **st)
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(
 		t,
-		"| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) |"));
+		"| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) "
+		"([patch](candidates/step-1-repair.patch)) |"));
 	free(t);
 	snprintf(p, sizeof p, "%s/speedup.svg", out);
 	assert_true(ka_fs_exists(p));
@@ -287,6 +288,20 @@ static void test_offline_compile_only(void **st)
 	assert_non_null(strstr(prog, "step 2 (2/2): warp-per-row block=128 -> unverified"));
 	assert_true(s.steps[0].seconds > 0); /* a compile takes time: not 0 on a 1 s clock */
 	free(prog);
+	/* each unverified candidate is a patch against baseline.cu, linked from report.md */
+	assert_string_equal(s.steps[0].patch, "candidates/step-1.patch");
+	char pp[256], *text;
+	size_t tl;
+	snprintf(pp, sizeof pp, "%s/candidates/step-1.patch", out);
+	assert_int_equal(ka_fs_read(pp, 0, &text, &tl), KA_OK);
+	assert_non_null(strstr(text, "baseline.cu"));
+	assert_non_null(strstr(text, "\n+"));
+	free(text);
+	snprintf(pp, sizeof pp, "%s/report.md", out);
+	assert_int_equal(ka_fs_read(pp, 0, &text, &tl), KA_OK);
+	assert_non_null(strstr(text, "unverified ([patch](candidates/step-1.patch))"));
+	assert_non_null(strstr(text, "unverified ([patch](candidates/step-2.patch))"));
+	free(text);
 	assert_int_equal(s.nsteps, 2);
 	/* no findings, no DB: the recipe table in order; the first two that
 	 * apply to gemv are warp-per-row's first two parameter sets */
