@@ -199,10 +199,10 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 		char link[160] = "";
 		if (st->patch[0])
 			snprintf(link, sizeof link, " ([patch](%s))", st->patch);
-		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s%s | %s | %.3f | %s |\n", st->step, st->strategy,
-			      st->params, st->rule[0] ? st->rule : "-", st->outcome,
-			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", link, sp,
-			      st->total, err);
+		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s%s | %s | %.3f | %s |\n", st->step,
+			      st->strategy, st->params, st->rule[0] ? st->rule : "-", st->outcome,
+			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", link,
+			      sp, st->total, err);
 	}
 	report_summarizer(&b, s);
 	int rc = b.data ? ka_opt_svg(s, &svg) : ka_error_set(KA_ENOMEM, "out of memory");

@@ -103,15 +103,15 @@ static void options_files(fl *f, const char *list);
 static void dropped(fl *f, const char *flag, const char *value)
 {
 	if (!f->out->dropped)
-		f->out->dropped =
-			value ? ka_arena_printf(f->a, "%s %s", flag, value) : ka_arena_strdup(f->a, flag);
+		f->out->dropped = value ? ka_arena_printf(f->a, "%s %s", flag, value)
+					: ka_arena_strdup(f->a, flag);
 }
 
 /* -Wp,-I..., -Xclang -DX, ...: a value that names an include path or macro. */
 static int carries_path_or_macro(const char *v)
 {
-	return v && (strstr(v, "-I") || strstr(v, "-D") || strstr(v, "-isystem") ||
-		     strstr(v, "-include") || strstr(v, "-U"));
+	return v && (strstr(v, "-I") || strstr(v, "-D") || strstr(v, "-isystem") || strstr(v, "-include") ||
+		     strstr(v, "-U"));
 }
 
 static void response_file(fl *f, const char *how, const char *name)
@@ -305,8 +305,9 @@ static int one(fl *f, const char *const *in, int n, int i)
 	}
 	for (int k = 0; skip_arg[k]; k++)
 		if (!strcmp(s, skip_arg[k])) {
-			if (!strcmp(s, "-imacros") || ((!strcmp(s, "-Xpreprocessor") || !strcmp(s, "-Xclang")) &&
-						       carries_path_or_macro(next)))
+			if (!strcmp(s, "-imacros") ||
+			    ((!strcmp(s, "-Xpreprocessor") || !strcmp(s, "-Xclang")) &&
+			     carries_path_or_macro(next)))
 				dropped(f, s, next);
 			return next ? 2 : 1;
 		}

@@ -75,8 +75,8 @@ static int has_errors(CXTranslationUnit tu)
 	return bad;
 }
 
-static int build(CXIndex idx, const char *file, const char **argv, int argc,
-		 struct CXUnsavedFile *unsaved, int nunsaved)
+static int build(CXIndex idx, const char *file, const char **argv, int argc, struct CXUnsavedFile *unsaved,
+		 int nunsaved)
 {
 	struct CXUnsavedFile u[16];
 	int n = nunsaved < 15 ? nunsaved : 15;
@@ -95,8 +95,7 @@ static int build(CXIndex idx, const char *file, const char **argv, int argc,
 		char tmp[4700];
 		snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
 			 (unsigned long)pthread_self());
-		ok = clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) ==
-			     CXSaveError_None &&
+		ok = clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) == CXSaveError_None &&
 		     rename(tmp, file) == 0;
 		if (!ok)
 			unlink(tmp);

@@ -79,8 +79,8 @@ static int exit_status(const ka_tool_cfg *c, const ka_lint_result *res)
 	if (!c->quiet && (c->format == KA_FORMAT_TEXT || c->format == KA_FORMAT_CONCISE) && fs->n)
 		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s%s\n", n[2], n[2] == 1 ? "" : "s",
 			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s", base);
-	else if (!c->quiet && (c->format == KA_FORMAT_TEXT || c->format == KA_FORMAT_CONCISE) && !res->baseline_written && !failed &&
-		 res->nfiles > 0)
+	else if (!c->quiet && (c->format == KA_FORMAT_TEXT || c->format == KA_FORMAT_CONCISE) &&
+		 !res->baseline_written && !failed && res->nfiles > 0)
 		fprintf(stderr, "kcheck: 0 findings%s\n", base); /* a clean run says so */
 	if (failed)
 		return KA_EXIT_ERROR;

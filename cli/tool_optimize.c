@@ -239,8 +239,8 @@ int ka_tool_optimize(int argc, char **argv)
 		       npatch == 1 ? "" : "s");
 		for (int i = 0; i < s->nsteps; i++)
 			if (s->steps[i].patch[0])
-				printf("  %s/%s  (step %d: %s %s)\n", o.out_dir, s->steps[i].patch, s->steps[i].step,
-				       s->steps[i].strategy, s->steps[i].params);
+				printf("  %s/%s  (step %d: %s %s)\n", o.out_dir, s->steps[i].patch,
+				       s->steps[i].step, s->steps[i].strategy, s->steps[i].params);
 	}
 	free(s);
 	return 0;

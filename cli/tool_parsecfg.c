@@ -92,8 +92,9 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 	for (; (o->name || o->key) && !(o->key && !strcmp(o->key, key)); o++)
 		;
 	if (!o->key)
-		return cerr(x, k, "%s (see docs/rules.md, Configuration)",
-			    ka_arena_printf(x->c->arena, "unknown key '%s'%s", key, ka_tool_suggest_key(key)));
+		return cerr(
+			x, k, "%s (see docs/rules.md, Configuration)",
+			ka_arena_printf(x->c->arena, "unknown key '%s'%s", key, ka_tool_suggest_key(key)));
 	int set = c->set[o - ka_tool_opts()];
 	const char **list = NULL;
 	int n = 0, rc = 0;

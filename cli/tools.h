@@ -34,12 +34,12 @@ typedef struct ka_tool_evidence ka_tool_evidence; /* tool_evidence.c */
 #define KA_EXIT_ERROR 2
 
 /* Enums of the options, parsed once (tool_opts.c's choices, in order). */
-enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF, KA_FORMAT_GITHUB, KA_FORMAT_CONCISE };            /* --format */
-enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE }; /* --fail-on */
-enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };             /* --color */
-enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                           /* --sort */
-enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                             /* facts --format */
-enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN };            /* rules --format */
+enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF, KA_FORMAT_GITHUB, KA_FORMAT_CONCISE }; /* --format */
+enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE };                           /* --fail-on */
+enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };                                       /* --color */
+enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                                                     /* --sort */
+enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                  /* facts --format */
+enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN }; /* rules --format */
 
 /* The commands an option belongs to. */
 enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4, KA_CMD_KNOWLEDGE = 8 };

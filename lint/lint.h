@@ -114,7 +114,7 @@ typedef struct ka_lint_result {
 	int baseline_written; /* the baseline was (re)written; findings is then empty */
 	int baseline_read;    /* a baseline was read; baselined findings it dropped */
 	size_t baselined;
-	int rounds;           /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
+	int rounds; /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
 	/* ka_lint_fix only; the counters are totals over the rounds */
 	int fixes_applied;  /* accepted and gated (written with write, else would be) */
 	int fixes_rejected; /* by the compile gate, or the file changed on disk */

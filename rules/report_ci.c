@@ -55,7 +55,7 @@ int ka_report_github(ka_buf *out, const ka_findings *fs, const ka_report_opts *o
 	int e = 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		const ka_finding *f = &fs->v[i];
-		const char *level = f->severity == KA_SEV_ERROR	    ? "error"
+		const char *level = f->severity == KA_SEV_ERROR     ? "error"
 				    : f->severity == KA_SEV_WARNING ? "warning"
 								    : "notice";
 		e |= ka_buf_printf(out, "::%s file=", level);

@@ -391,8 +391,8 @@ int ka_ruleset_select(ka_ruleset *rs, const char *globs)
 			}
 			if (near)
 				return ka_error_set(KA_EINPUT,
-						    "--checks: '%s' matches no rule (did you mean '%s'?)", g.pat,
-						    near);
+						    "--checks: '%s' matches no rule (did you mean '%s'?)",
+						    g.pat, near);
 			return ka_error_set(KA_EINPUT,
 					    "--checks: '%s' matches no rule (see kcheck rules list)", g.pat);
 		}

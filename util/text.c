@@ -34,7 +34,8 @@ static int text_distance(const char *a, const char *b)
 				v = prev[j] + 1;
 			if (cur[j - 1] + 1 < v)
 				v = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < v)
 				v = prev2[j - 2] + 1;
 			cur[j] = v;
 		}

@@ -154,9 +154,8 @@ static void test_llm_compile_only(void **st)
 	snprintf(p, sizeof p, "%s/report.md", out);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(
-		t,
-		"| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) "
-		"([patch](candidates/step-1-repair.patch)) |"));
+		t, "| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) "
+		   "([patch](candidates/step-1-repair.patch)) |"));
 	free(t);
 	snprintf(p, sizeof p, "%s/speedup.svg", out);
 	assert_true(ka_fs_exists(p));
@@ -546,7 +545,8 @@ static void test_scaffold(void **st)
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(t, "#define main ka_user_main"));
 	assert_non_null(strstr(
-		t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, ka_stream_>>>(A, x, y, m, n, beta);"));
+		t,
+		"gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, ka_stream_>>>(A, x, y, m, n, beta);"));
 	assert_null(strstr(t, "#line")); /* reported lines are baseline.cu's own */
 	free(t);
 	snprintf(p, sizeof p, "%s/reference.cu", dir);
@@ -582,8 +582,8 @@ static void test_scaffold_param_names(void **st)
 		return;
 	}
 	snprintf(obj, sizeof obj, "%s/names.o", tmp);
-	char *argv[] = {(char *)nvcc, "-c", "-arch=sm_90", "-I", KA_SOURCE_DIR "/bench/harness", p, "-o", obj,
-			NULL};
+	char *argv[] = {(char *)nvcc, "-c", "-arch=sm_90", "-I", KA_SOURCE_DIR "/bench/harness", p,
+			"-o",         obj,  NULL};
 	ka_buf out;
 	ka_proc_result r;
 	ka_buf_init(&out, 1 << 16);
@@ -650,12 +650,17 @@ int main(void)
 		return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_scaffold_param_names),
-		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
-		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
-		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),
-		cmocka_unit_test(test_error_keeps_outputs),  cmocka_unit_test(test_trajectory_utf8),
+		cmocka_unit_test(test_garbled_and_bad_task),
+		cmocka_unit_test(test_llm_compile_only),
+		cmocka_unit_test(test_offline_compile_only),
+		cmocka_unit_test(test_llm_learned_hint),
+		cmocka_unit_test(test_plan_empty_rule),
+		cmocka_unit_test(test_compile_error_evidence),
+		cmocka_unit_test(test_error_keeps_outputs),
+		cmocka_unit_test(test_trajectory_utf8),
 		cmocka_unit_test(test_config_lines),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,7 +45,8 @@ static void bad_options(void **state)
 	       "kcheck: error: no input files (usage: kcheck [OPTIONS] PATH... ; see kcheck --help)\n");
 	/* near misses get a hint; far ones do not (above) */
 	r = cli_run(NULL, NULL, "--fromat json x.cu");
-	expect(&r, 2, "", "kcheck: error: unknown option '--fromat' (did you mean '--format'?) (see kcheck --help)\n");
+	expect(&r, 2, "",
+	       "kcheck: error: unknown option '--fromat' (did you mean '--format'?) (see kcheck --help)\n");
 	r = cli_run(NULL, NULL, "--format=jsno x.cu");
 	expect(&r, 2, "", "kcheck: error: --format: unknown value 'jsno' (did you mean 'json'?)\n");
 	r = cli_run(NULL, NULL, "--no-config --checks '-*,gmem-scalar-not-vectorised' x.cu");
@@ -60,8 +61,8 @@ static void bad_options(void **state)
 	/* kcheck --help names every subcommand */
 	r = cli_run(NULL, NULL, "--help");
 	assert_int_equal(r.status, 0);
-	const char *subs[] = {"kcheck rules", "kcheck facts", "kcheck bench init", "kcheck optimize",
-			      "kcheck knowledge", "\n  optimize ", "\n  knowledge ", "\n  bench "};
+	const char *subs[] = {"kcheck rules",     "kcheck facts",  "kcheck bench init", "kcheck optimize",
+			      "kcheck knowledge", "\n  optimize ", "\n  knowledge ",    "\n  bench "};
 	for (size_t i = 0; i < sizeof subs / sizeof *subs; i++)
 		assert_non_null(strstr(r.out, subs[i]));
 	assert_non_null(strstr(r.out, "default: the core count"));

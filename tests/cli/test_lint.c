@@ -259,8 +259,8 @@ static void baseline(void **state)
 	cli_result r = cli_run(dir, NULL, OPTS " --baseline b.json s.cu");
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.out, "");
-	assert_string_equal(r.err,
-			    "kcheck: error: --baseline b.json: no such file (create it with --write-baseline)\n");
+	assert_string_equal(
+		r.err, "kcheck: error: --baseline b.json: no such file (create it with --write-baseline)\n");
 	char bpath[4200];
 	struct stat st;
 	snprintf(bpath, sizeof bpath, "%s/b.json", dir);
