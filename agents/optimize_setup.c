@@ -107,6 +107,24 @@ int ka_opt_write_patch(ka_opt_loop *L)
 	return rc;
 }
 
+int ka_opt_write_candidate_patch(ka_opt_loop *L, const char *src, const char *dir, const char *name)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	int rc = ka_diff_unified("baseline.cu", L->orig, strlen(L->orig), src, strlen(src), m);
+	fclose(m);
+	char p[1200];
+	if (rc == KA_OK && snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p)
+		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", dir);
+	if (rc == KA_OK)
+		rc = ka_fs_write_atomic(p, text ? text : "", len);
+	free(text);
+	return rc;
+}
+
 /* With an LLM coder: the learned rules of the DB (hints when they fire),
  * and, when the run may write, a client of the same endpoint for the
  * summarizer's distillation.  The offline coder has neither. */

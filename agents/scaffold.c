@@ -331,28 +331,33 @@ static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f)
 {
 	int ti = 0, pi = 0, si = 0;
 	const char *xb = f->xbound[0] ? f->xbound : NULL;
-	ka_buf_adds(b, "\n/* the task's entry point (scaffolded by kcheck bench init) */\n"
-		       "extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t s)\n{\n");
+	ka_buf_adds(
+		b,
+		"\n/* the task's entry point (scaffolded by kcheck bench init) */\n"
+		"extern \"C\" int ka_task_run(const ka_task_args *ka_args_, cudaStream_t ka_stream_)\n{\n");
 	for (int p = 0; p < k->nparams; p++) {
 		const ka_csrc_param *pa = &k->params[p];
 		if (f->kind[p] == 1)
-			ka_buf_printf(b, "\t%s %s = (%s)a->p[%d];\n", pa->type, pa->name, pa->type, pi++);
+			ka_buf_printf(b, "\t%s %s = (%s)ka_args_->p[%d];\n", pa->type, pa->name, pa->type,
+				      pi++);
 		else if (f->kind[p] == 2)
-			ka_buf_printf(b, "\t%s %s = (%s)a->s[%d];\n", pa->type, pa->name, pa->type, si++);
+			ka_buf_printf(b, "\t%s %s = (%s)ka_args_->s[%d];\n", pa->type, pa->name, pa->type,
+				      si++);
 		else
-			ka_buf_printf(b, "\t%s %s = (%s)a->t[%d];\n", pa->type, pa->name, pa->type, ti++);
+			ka_buf_printf(b, "\t%s %s = (%s)ka_args_->t[%d];\n", pa->type, pa->name, pa->type,
+				      ti++);
 	}
 	if (f->yvar[0])
 		ka_buf_printf(
 			b,
 			"\tdim3 block(32, 8), grid((unsigned)((%s + 31) / 32), (unsigned)((%s + 7) / 8));\n"
-			"\t%s<<<grid, block, 0, s>>>(",
+			"\t%s<<<grid, block, 0, ka_stream_>>>(",
 			f->xbound, f->ybound, k->name);
 	else if (xb)
-		ka_buf_printf(b, "\t%s<<<(unsigned)(((long long)%s + 255) / 256), 256, 0, s>>>(", k->name,
-			      xb);
+		ka_buf_printf(b, "\t%s<<<(unsigned)(((long long)%s + 255) / 256), 256, 0, ka_stream_>>>(",
+			      k->name, xb);
 	else
-		ka_buf_printf(b, "\t/* TODO: the grid this kernel needs */\n\t%s<<<1, 256, 0, s>>>(",
+		ka_buf_printf(b, "\t/* TODO: the grid this kernel needs */\n\t%s<<<1, 256, 0, ka_stream_>>>(",
 			      k->name);
 	for (int p = 0; p < k->nparams; p++)
 		ka_buf_printf(b, "%s%s", p ? ", " : "", k->params[p].name);
@@ -422,7 +427,7 @@ int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir)
 			ka_buf_adds(
 				&base,
 				"#define main ka_user_main   /* the bench harness has its own main() */\n");
-		ka_buf_printf(&base, "#line 1 \"%s\"\n", file);
+		/* no #line: findings in baseline.cu name baseline.cu's own lines */
 		ka_buf_add(&base, text, len);
 		wrapper(&base, k, &f);
 		rc = !y.data || !base.data ? ka_error_set(KA_ENOMEM, "out of memory") : KA_OK;

@@ -234,6 +234,17 @@ int ka_tool_optimize(int argc, char **argv)
 	}
 	printf("%s: best %.3fx over the baseline in %d steps (%s)%s; report: %s/report.md\n", o.task,
 	       s->speedup, s->nsteps, s->stop, o.compile_only ? ", compile-only: unverified" : "", o.out_dir);
+	int npatch = 0;
+	for (int i = 0; i < s->nsteps; i++)
+		npatch += s->steps[i].patch[0] != 0;
+	if (npatch) { /* no GPU said which is faster: each built candidate, to try by hand */
+		printf("%d unverified candidate%s as patches against the task's baseline.cu:\n", npatch,
+		       npatch == 1 ? "" : "s");
+		for (int i = 0; i < s->nsteps; i++)
+			if (s->steps[i].patch[0])
+				printf("  %s/%s  (step %d: %s %s)\n", o.out_dir, s->steps[i].patch,
+				       s->steps[i].step, s->steps[i].strategy, s->steps[i].params);
+	}
 	free(s);
 	return 0;
 }

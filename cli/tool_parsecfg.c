@@ -116,7 +116,9 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 	for (; (o->name || o->key) && !(o->key && !strcmp(o->key, key)); o++)
 		;
 	if (!o->key)
-		return cerr(x, k, "unknown key '%s' (see docs/rules.md, Configuration)", key);
+		return cerr(
+			x, k, "%s (see docs/rules.md, Configuration)",
+			ka_arena_printf(x->c->arena, "unknown key '%s'%s", key, ka_tool_suggest_key(key)));
 	if (!strcmp(key, "db"))
 		return cerr(x, k,
 			    "'%s' cannot be set in .kcheck.yaml: a repository does not choose the "

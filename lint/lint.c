@@ -117,6 +117,12 @@ int ka_lint_new(ka_lint **out, const ka_lint_opts *opts)
 		rc = ka_error_set(KA_EINPUT, "--write-baseline needs --baseline FILE");
 		goto fail;
 	}
+	/* Fail closed: a mistyped path must not turn every run green. */
+	if (opts->baseline && !opts->write_baseline && !ka_fs_exists(opts->baseline)) {
+		rc = ka_error_set(KA_EINPUT, "--baseline %s: no such file (create it with --write-baseline)",
+				  opts->baseline);
+		goto fail;
+	}
 	if (opts->compdb_dir && (rc = ka_compdb_load(l->arena, opts->compdb_dir, &l->cdb)) != KA_OK)
 		goto fail;
 	*out = l;
@@ -187,7 +193,7 @@ static int apply_baseline(ka_lint *l, ka_findings *fs, ka_lint_result *out)
 {
 	ka_baseline *b = NULL;
 	int rc;
-	if (l->o.write_baseline || !ka_fs_exists(l->o.baseline)) {
+	if (l->o.write_baseline) {
 		if ((rc = ka_baseline_write(l->o.baseline, fs, l->src)) != KA_OK)
 			return rc;
 		if (!l->o.quiet)
@@ -198,7 +204,8 @@ static int apply_baseline(ka_lint *l, ka_findings *fs, ka_lint_result *out)
 	}
 	if ((rc = ka_baseline_load(l->o.baseline, &b)) != KA_OK)
 		return rc;
-	ka_baseline_filter(b, fs, l->src);
+	out->baselined += ka_baseline_filter(b, fs, l->src);
+	out->baseline_read = 1;
 	ka_baseline_free(b);
 	return KA_OK;
 }
@@ -251,6 +258,7 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 	*changed = 0;
 	ka_findings_free(&out->findings);
 	out->baseline_written = 0;
+	out->baselined = 0;
 	ka_sources_free(l->src);
 	l->src = NULL;
 	ka_fixset_free(l->merged);
@@ -265,8 +273,8 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 	ka_lint_print_stats(l, jobs, njobs);
 	if ((rc = ka_sources_new(&l->src)) != KA_OK)
 		goto out;
-	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused)) !=
-	    KA_OK)
+	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused,
+				   round == 0 && !l->o.quiet ? l->o.log : NULL)) != KA_OK)
 		goto out;
 	ka_findings_sort_unique(&out->findings);
 	if (l->o.baseline && (rc = apply_baseline(l, &out->findings, out)) != KA_OK)

@@ -195,3 +195,34 @@ int ka_fs_dir_entries(const char *dir)
 	closedir(d);
 	return n;
 }
+
+void ka_fs_cache_dir(const char *sub, char *out, size_t n)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char base[4096];
+	out[0] = '\0';
+	if (x && *x == '/')
+		snprintf(base, sizeof base, "%s", x);
+	else if (h && *h == '/')
+		snprintf(base, sizeof base, "%s/.cache", h);
+	else
+		return;
+	char d1[4200], d2[4400];
+	snprintf(d1, sizeof d1, "%s/kernelarc", base);
+	snprintf(d2, sizeof d2, "%s/%s", d1, sub);
+	mkdir(base, 0755);
+	mkdir(d1, 0755);
+	if (mkdir(d2, 0755) != 0 && errno != EEXIST)
+		return;
+	snprintf(out, n, "%s", d2);
+}
+
+unsigned long long ka_fs_fnv1a(unsigned long long h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}

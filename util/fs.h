@@ -50,5 +50,12 @@ int ka_fs_exists(const char *path);
  * opened (absent, not a folder). */
 int ka_fs_dir_entries(const char *dir);
 int ka_fs_output_is_input(const char *opt, const char *out, const char *const *inputs, int n);
+/* $XDG_CACHE_HOME/kernelarc/SUB (or ~/.cache/kernelarc/SUB), created, in
+ * out; "" when there is no home or it cannot be made. */
+void ka_fs_cache_dir(const char *sub, char *out, size_t n);
+/* FNV-1a over n bytes, continuing from h (start with KA_FNV_START): the
+ * caches' keys. */
+#define KA_FNV_START 14695981039346656037ull
+unsigned long long ka_fs_fnv1a(unsigned long long h, const void *p, size_t n);
 
 #endif

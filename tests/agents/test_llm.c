@@ -114,8 +114,10 @@ static void test_429_retry_after_then_success(void **st)
 	fclose(o.log);
 	assert_int_equal(rc, KA_OK);
 	assert_int_equal(attempts, 2);
-	assert_true(dt >= 0.95); /* the 5 ms backoff alone would not wait this long */
-	assert_true(dt < 4.0);
+	/* A lower bound only: the 5 ms backoff alone would not wait this long,
+	 * and no load can make a sleep shorter.  (No upper bound: a loaded
+	 * machine may take any time, and timing belongs in benchmarks.) */
+	assert_true(dt >= 0.95);
 	assert_non_null(strstr(log, "HTTP 429: rate limited, retry 1/4 in 1.0 s"));
 	assert_null(strstr(log, KEY));
 	free(log);
@@ -152,13 +154,12 @@ static void test_reply_after_timeout(void **st)
 	int attempts;
 	o.timeout_ms = 300;
 	o.max_retries = 1;
-	double t0 = now_s();
 	int rc = chat("{\"responses\": [{\"delay\": 3, \"content\": \"" KERNEL_OK "\"}]}", &o, &m, &content,
 		      &attempts);
-	double dt = now_s() - t0;
 	assert_int_equal(rc, KA_ETOOL);
 	assert_int_equal(attempts, 2); /* a timeout is transient: retried once */
-	assert_true(dt < 2.5);
+	/* The error names the 0.3 s limit, so the reply was cut short there
+	 * rather than waited for (no wall-clock bound: see above). */
 	assert_non_null(strstr(ka_error_last(), "no complete reply within 0.3 s (timeout)"));
 	ka_mock_stop(&m);
 }

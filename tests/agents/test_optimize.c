@@ -154,8 +154,8 @@ static void test_llm_compile_only(void **st)
 	snprintf(p, sizeof p, "%s/report.md", out);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(
-		t,
-		"| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) |"));
+		t, "| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) "
+		   "([patch](candidates/step-1-repair.patch)) |"));
 	free(t);
 	snprintf(p, sizeof p, "%s/speedup.svg", out);
 	assert_true(ka_fs_exists(p));
@@ -276,9 +276,32 @@ static void test_offline_compile_only(void **st)
 	o.force = 1; /* the folder holds the trap set above */
 	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
 	o.budget_steps = 2;
+	char *prog = NULL;
+	size_t proglen = 0;
+	o.progress = open_memstream(&prog, &proglen);
 	static ka_opt_summary s;
 	if (ka_opt_run(&o, &s))
 		fail_msg("%s", ka_error_last());
+	fclose(o.progress);
+	/* progress: the steps counted against the budget, and real step times */
+	assert_non_null(strstr(prog, "step 1 (1/2): warp-per-row block=256 -> unverified"));
+	assert_non_null(strstr(prog, "step 2 (2/2): warp-per-row block=128 -> unverified"));
+	assert_true(s.steps[0].seconds > 0); /* a compile takes time: not 0 on a 1 s clock */
+	free(prog);
+	/* each unverified candidate is a patch against baseline.cu, linked from report.md */
+	assert_string_equal(s.steps[0].patch, "candidates/step-1.patch");
+	char pp[256], *text;
+	size_t tl;
+	snprintf(pp, sizeof pp, "%s/candidates/step-1.patch", out);
+	assert_int_equal(ka_fs_read(pp, 0, &text, &tl), KA_OK);
+	assert_non_null(strstr(text, "baseline.cu"));
+	assert_non_null(strstr(text, "\n+"));
+	free(text);
+	snprintf(pp, sizeof pp, "%s/report.md", out);
+	assert_int_equal(ka_fs_read(pp, 0, &text, &tl), KA_OK);
+	assert_non_null(strstr(text, "unverified ([patch](candidates/step-1.patch))"));
+	assert_non_null(strstr(text, "unverified ([patch](candidates/step-2.patch))"));
+	free(text);
 	assert_int_equal(s.nsteps, 2);
 	/* no findings, no DB: the recipe table in order; the first two that
 	 * apply to gemv are warp-per-row's first two parameter sets */
@@ -525,12 +548,52 @@ static void test_scaffold(void **st)
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(t, "#define main ka_user_main"));
 	assert_non_null(strstr(
-		t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, s>>>(A, x, y, m, n, beta);"));
+		t,
+		"gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, ka_stream_>>>(A, x, y, m, n, beta);"));
+	assert_null(strstr(t, "#line")); /* reported lines are baseline.cu's own */
 	free(t);
 	snprintf(p, sizeof p, "%s/reference.cu", dir);
 	assert_true(ka_fs_exists(p));
 	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT); /* never over an existing task */
 	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
+}
+
+/* Parameters named like the entry point's own (a, s) still give a baseline
+ * that compiles (issue 19: `a` shadowed the task arguments). */
+static void test_scaffold_param_names(void **st)
+{
+	(void)st;
+	static const char src[] = "__global__ void axpy(float *a, const float *b, float s, int n) {\n"
+				  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				  "  if (i < n) a[i] += s * b[i];\n"
+				  "}\n";
+	char file[128], dir[128], p[256], obj[256];
+	snprintf(file, sizeof file, "%s/names.cu", tmp);
+	snprintf(dir, sizeof dir, "%s/names", tmp);
+	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "axpy", dir), KA_OK);
+	snprintf(p, sizeof p, "%s/baseline.cu", dir);
+	char *t;
+	size_t n;
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "float* a = (float*)ka_args_->t[0];"));
+	assert_non_null(strstr(t, "float s = (float)ka_args_->s[0];"));
+	free(t);
+	const char *nvcc = ka_proc_find_nvcc();
+	if (!nvcc) {
+		fprintf(stderr, "SKIP: no nvcc: the scaffolded baseline is not compiled\n");
+		return;
+	}
+	snprintf(obj, sizeof obj, "%s/names.o", tmp);
+	char *argv[] = {(char *)nvcc, "-c", "-arch=sm_90", "-I", KA_SOURCE_DIR "/bench/harness", p,
+			"-o",         obj,  NULL};
+	ka_buf out;
+	ka_proc_result r;
+	ka_buf_init(&out, 1 << 16);
+	assert_int_equal(ka_proc_run(argv, 300, &out, &r), KA_OK);
+	if (r.status != 0)
+		fail_msg("the scaffolded baseline does not compile: %s", out.data ? out.data : "");
+	ka_buf_free(&out);
 }
 
 /* the command line: bad input is one line on stderr and exit 2 */
@@ -590,11 +653,17 @@ int main(void)
 		return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
-		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
-		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
-		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),
-		cmocka_unit_test(test_error_keeps_outputs),  cmocka_unit_test(test_trajectory_utf8),
+		cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_scaffold_param_names),
+		cmocka_unit_test(test_garbled_and_bad_task),
+		cmocka_unit_test(test_llm_compile_only),
+		cmocka_unit_test(test_offline_compile_only),
+		cmocka_unit_test(test_llm_learned_hint),
+		cmocka_unit_test(test_plan_empty_rule),
+		cmocka_unit_test(test_compile_error_evidence),
+		cmocka_unit_test(test_error_keeps_outputs),
+		cmocka_unit_test(test_trajectory_utf8),
 		cmocka_unit_test(test_config_lines),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

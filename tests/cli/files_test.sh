@@ -62,20 +62,17 @@ rm -rf cfg
 # Symbolic-link loops: each folder is walked once.
 mkdir -p loop/a/b && cp k.cu loop/a/b/x.cu
 ln -s .. loop/a/b/up1 && ln -s .. loop/a/b/up2 && ln -s ../.. loop/a/b/up3 && ln -s . loop/a/self
-start=$(date +%s)
+# (k's `timeout` ends an endless walk with status 124: no clock is read here)
 k loop > loop.out 2> loop.err; rc=$?
-took=$(( $(date +%s) - start ))
-[ $rc = 1 ] && [ $took -lt 30 ] && [ "$(grep -c 'math-pow-small-integer' loop.out)" = 1 ] \
-  && ok "symlink loops walked once (${took}s)" || fail "symlink loop: rc=$rc ${took}s $(head -3 loop.err)"
+[ $rc = 1 ] && [ "$(grep -c 'math-pow-small-integer' loop.out)" = 1 ] \
+  && ok "symlink loops walked once" || fail "symlink loop: rc=$rc $(head -3 loop.err)"
 rm -rf loop
 
 # The same in a --rules-dir.
 mkdir -p rl/a && ln -s . rl/s1 && ln -s . rl/s2 && ln -s .. rl/a/up
-start=$(date +%s)
 k --rules-dir rl k.cu > /dev/null 2> rl.err; rc=$?
-took=$(( $(date +%s) - start ))
-[ $rc = 1 ] && [ $took -lt 30 ] && ok "symlink loops in --rules-dir walked once (${took}s)" \
-  || fail "rules-dir loop: rc=$rc ${took}s $(head -3 rl.err)"
+[ $rc = 1 ] && ok "symlink loops in --rules-dir walked once" \
+  || fail "rules-dir loop: rc=$rc $(head -3 rl.err)"
 rm -rf rl
 
 # A missing path is reported and the run goes on, exit 2.
