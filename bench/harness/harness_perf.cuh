@@ -211,11 +211,12 @@ static int check_pair(const plan *pl, const config *c, const bufs *b, void *cons
 		diff_acc acc;
 		if (!pl->t[i].out) continue;
 		CK(cudaMemsetAsync(dacc, 0, sizeof *dacc, s));
-		diff_outputs(keep[i], b->out[ob][i], c->n[i], pl->t[i].dt, pl->atol + c->grow, pl->rtol + c->grow, dacc, s);
+		double ty = ka_tol_type(pl->t[i].dt);
+		diff_outputs(keep[i], b->out[ob][i], c->n[i], pl->t[i].dt, pl->atol + c->grow, pl->rtol + c->grow + ty, dacc, s);
 		CK(cudaMemcpyAsync(&acc, dacc, sizeof acc, cudaMemcpyDeviceToHost, s));
 		CK(cudaStreamSynchronize(s));
 		double l2 = ka_tol_l2(acc.num, acc.den);
-		if (acc.bad || l2 > 2.0 * (pl->l2 + c->grow)) {
+		if (acc.bad || l2 > 2.0 * (pl->l2 + c->grow + ty)) {
 			fprintf(R, "fail b %s timed-output-wrong sample=%d tensor=%s bad=%llu rel_l2_vs_baseline=%.3g\n", c->name, j,
 				pl->t[i].name, acc.bad, l2);
 			return -1;
