@@ -26,6 +26,10 @@
 #include "harness_sandbox.h"
 #include "harness_tol.h"
 #include "ka_lowp.h"
+#if !defined(__HIP_PLATFORM_AMD__)
+#include <mma.h>
+#include <cuda_bf16.h>
+#endif
 
 extern "C" int ka_impl_a(const ka_task_args *a, cudaStream_t s);
 extern "C" int ka_impl_b(const ka_task_args *a, cudaStream_t s);
