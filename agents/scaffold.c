@@ -56,13 +56,13 @@ static const char *base_type(const char *type, int *kind)
 			*kind = 2;
 		return t;
 	}
-	return !strcmp(t, "float")                                    ? "f32"
-	       : !strcmp(t, "double")                                 ? "f64"
-	       : !strcmp(t, "int")                                    ? "i32"
-	       : !strcmp(t, "unsigned") || !strcmp(t, "unsigned int") ? "u32"
-	       : !strcmp(t, "__half") || !strcmp(t, "half")           ? "f16"
+	return !strcmp(t, "float")                                        ? "f32"
+	       : !strcmp(t, "double")                                     ? "f64"
+	       : !strcmp(t, "int")                                        ? "i32"
+	       : !strcmp(t, "unsigned") || !strcmp(t, "unsigned int")     ? "u32"
+	       : !strcmp(t, "__half") || !strcmp(t, "half")               ? "f16"
 	       : !strcmp(t, "__nv_bfloat16") || !strcmp(t, "nv_bfloat16") ? "bf16"
-								      : NULL;
+									  : NULL;
 }
 
 /* The bound B of `if (v < B ...` / `if (v >= B) return;` anywhere in the body. */
@@ -306,7 +306,10 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const char 
 		}
 		const char *d = f->dtype[p];
 		ka_buf_printf(b, "%s%d*%s", nb++ ? " + " : "",
-			      !strcmp(d, "f64") ? 8 : !strcmp(d, "f16") || !strcmp(d, "bf16") ? 2 : 4, dims);
+			      !strcmp(d, "f64")                         ? 8
+			      : !strcmp(d, "f16") || !strcmp(d, "bf16") ? 2
+									: 4,
+			      dims);
 	}
 	ka_buf_adds(b, "\nflops: ");
 	for (int p = 0, done = 0; p < k->nparams && !done; p++)

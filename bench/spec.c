@@ -406,8 +406,8 @@ static int read_root(struct rd *r, yaml_node_t *root, ka_bench_spec *s)
 {
 	yaml_node_t *items[KA_BENCH_MAX_CONFIGS];
 	int n = 0;
-	static const char *const keys[] = {"name",      "category",      "params",    "tensors", "scalars",
-					   "tolerance", "deterministic", "workspace", "bytes",   "flops",
+	static const char *const keys[] = {"name",      "category",      "params",    "tensors",    "scalars",
+					   "tolerance", "deterministic", "workspace", "bytes",      "flops",
 					   "configs",   "unseen",        "reduction", "accumulate", NULL};
 	static const char *const tol_keys[] = {"atol", "rtol", "l2", NULL};
 	static const char *const sc_keys[] = {"name", "lo", "hi", NULL};
@@ -460,9 +460,8 @@ static int read_root(struct rd *r, yaml_node_t *root, ka_bench_spec *s)
 		return KA_EINPUT;
 	s->accumulate = KA_BENCH_F32;
 	const char *acc = str(get(r, root, "accumulate"));
-	if (get(r, root, "accumulate") &&
-	    (!acc || (s->accumulate = dtype_of(acc)) < 0 || s->accumulate == KA_BENCH_I32 ||
-	     s->accumulate == KA_BENCH_U32))
+	if (get(r, root, "accumulate") && (!acc || (s->accumulate = dtype_of(acc)) < 0 ||
+					   s->accumulate == KA_BENCH_I32 || s->accumulate == KA_BENCH_U32))
 		return bad(r, "'accumulate' must be a floating dtype (f32, f64, f16, bf16), not '%s'",
 			   acc ? acc : "?");
 	strcpy(s->work, "0");

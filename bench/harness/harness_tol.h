@@ -40,7 +40,10 @@ enum { KA_TOL_F32, KA_TOL_F64, KA_TOL_I32, KA_TOL_U32, KA_TOL_F16, KA_TOL_BF16 }
  * type (f16: 2^-14, bf16: 2^-126 as fp32), 0 for integers. */
 KA_TOL_FN double ka_tol_floor_of(int dt)
 {
-	return dt == KA_TOL_F16 ? 6.103515625e-05 : ka_tol_floor(dt == KA_TOL_F32 || dt == KA_TOL_BF16 ? 4 : dt == KA_TOL_F64 ? 8 : 0);
+	return dt == KA_TOL_F16 ? 6.103515625e-05
+				: ka_tol_floor(dt == KA_TOL_F32 || dt == KA_TOL_BF16 ? 4
+					       : dt == KA_TOL_F64                    ? 8
+										     : 0);
 }
 
 /* The unit roundoff of a floating type (half its machine epsilon): the
@@ -48,11 +51,16 @@ KA_TOL_FN double ka_tol_floor_of(int dt)
 KA_TOL_FN double ka_tol_unit(int dt)
 {
 	switch (dt) {
-	case KA_TOL_F32: return ldexp(1.0, -24);
-	case KA_TOL_F64: return ldexp(1.0, -53);
-	case KA_TOL_F16: return ldexp(1.0, -11);
-	case KA_TOL_BF16: return ldexp(1.0, -8);
-	default: return 0.0;
+	case KA_TOL_F32:
+		return ldexp(1.0, -24);
+	case KA_TOL_F64:
+		return ldexp(1.0, -53);
+	case KA_TOL_F16:
+		return ldexp(1.0, -11);
+	case KA_TOL_BF16:
+		return ldexp(1.0, -8);
+	default:
+		return 0.0;
 	}
 }
 

@@ -62,7 +62,7 @@ KA_LOWP_FN uint16_t ka_f16_from_float(float f)
 		return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
 	if (a >= 0x477ff000u) /* >= 65520 (half-way to 2^16) and inf */
 		return (uint16_t)(sign | 0x7c00u);
-	if (a < 0x38800000u) { /* below 2^-14: subnormal or zero */
+	if (a < 0x38800000u) {       /* below 2^-14: subnormal or zero */
 		if (a < 0x33000000u) /* below 2^-25: rounds to zero (2^-25 itself ties to 0) */
 			return sign;
 		uint32_t m = (a & 0x7fffffu) | 0x800000u;

@@ -535,10 +535,11 @@ static void test_scaffold(void **st)
 static void test_scaffold_lowp(void **st)
 {
 	(void)st;
-	static const char src[] = "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n"
-				  "__global__ void mix(const __nv_bfloat16 *x, const __half *g, __nv_bfloat16 *y, int n)\n{\n"
-				  "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-				  "\tif (i < n) y[i] = __float2bfloat16(__bfloat162float(x[i]) * __half2float(g[i]));\n}\n";
+	static const char src[] =
+		"#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n"
+		"__global__ void mix(const __nv_bfloat16 *x, const __half *g, __nv_bfloat16 *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) y[i] = __float2bfloat16(__bfloat162float(x[i]) * __half2float(g[i]));\n}\n";
 	char file[128], dir[128], p[256];
 	snprintf(file, sizeof file, "%s/lowp.cu", tmp);
 	snprintf(dir, sizeof dir, "%s/task_lowp", tmp);
@@ -618,12 +619,17 @@ int main(void)
 		return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_scaffold_lowp),
-		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
-		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
-		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),
-		cmocka_unit_test(test_error_keeps_outputs),  cmocka_unit_test(test_trajectory_utf8),
+		cmocka_unit_test(test_garbled_and_bad_task),
+		cmocka_unit_test(test_llm_compile_only),
+		cmocka_unit_test(test_offline_compile_only),
+		cmocka_unit_test(test_llm_learned_hint),
+		cmocka_unit_test(test_plan_empty_rule),
+		cmocka_unit_test(test_compile_error_evidence),
+		cmocka_unit_test(test_error_keeps_outputs),
+		cmocka_unit_test(test_trajectory_utf8),
 		cmocka_unit_test(test_config_lines),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -198,8 +198,8 @@ static void test_lowp_nearest_even(void **state)
 /* Checks n outputs of a 2-byte type against fp64 references as the harness
  * does, with the task tolerance (a, rt, l) plus the type's own term and the
  * growth of a k-long reduction accumulated in acc. */
-static int passes_lowp(const uint16_t *y, int bf, const double *r, int n, double a, double rt, double l, double k,
-		       int acc)
+static int passes_lowp(const uint16_t *y, int bf, const double *r, int n, double a, double rt, double l,
+		       double k, int acc)
 {
 	int dt = bf ? KA_TOL_BF16 : KA_TOL_F16;
 	double ty = ka_tol_type(dt), g = ka_tol_grow(k, acc);
@@ -209,7 +209,8 @@ static int passes_lowp(const uint16_t *y, int bf, const double *r, int n, double
 		if (fabs(r[i]) > scale)
 			scale = fabs(r[i]);
 	for (int i = 0; i < n; i++)
-		if (ka_tol_elem(ka_lowp_to_float(y[i], bf), r[i], a + g, scale, rt + ty + g, fl, &num, &den) > 1.0)
+		if (ka_tol_elem(ka_lowp_to_float(y[i], bf), r[i], a + g, scale, rt + ty + g, fl, &num, &den) >
+		    1.0)
 			ok = 0;
 	return ok && ka_tol_l2(num, den) <= l + ty + g;
 }
@@ -225,7 +226,8 @@ static void test_lowp_type_term(void **state)
 	(void)state;
 	assert_true(ka_tol_type(KA_TOL_BF16) == ldexp(1.0, -7) && ka_tol_type(KA_TOL_F16) == ldexp(1.0, -10));
 	assert_true(ka_tol_type(KA_TOL_F32) == 0.0 && ka_tol_type(KA_TOL_I32) == 0.0);
-	assert_true(ka_tol_floor_of(KA_TOL_F16) == ldexp(1.0, -14) && ka_tol_floor_of(KA_TOL_BF16) == FLT_MIN);
+	assert_true(ka_tol_floor_of(KA_TOL_F16) == ldexp(1.0, -14) &&
+		    ka_tol_floor_of(KA_TOL_BF16) == FLT_MIN);
 	for (int bf = 0; bf < 2; bf++) {
 		for (int i = 0; i < N; i++) {
 			r[i] = gelu64(-4.0 + 0.13 * i);
@@ -237,7 +239,8 @@ static void test_lowp_type_term(void **state)
 		assert_false(passes_lowp(off, bf, r, N, 0, 0, 0, 1, KA_TOL_F32));
 	}
 	for (int i = 0; i < N; i++) /* f16 output computed from bf16-rounded inputs */
-		y[i] = ka_f16_from_float((float)gelu64(ka_bf16_to_float(ka_bf16_from_float((float)(-4.0 + 0.13 * i)))));
+		y[i] = ka_f16_from_float(
+			(float)gelu64(ka_bf16_to_float(ka_bf16_from_float((float)(-4.0 + 0.13 * i)))));
 	assert_false(passes_lowp(y, 0, r, N, 0, 0, 0, 1, KA_TOL_F32));
 }
 
