@@ -55,11 +55,13 @@ static const char *base_type(const char *type, int *kind)
 			*kind = 2;
 		return t;
 	}
-	return !strcmp(t, "float")                                    ? "f32"
-	       : !strcmp(t, "double")                                 ? "f64"
-	       : !strcmp(t, "int")                                    ? "i32"
-	       : !strcmp(t, "unsigned") || !strcmp(t, "unsigned int") ? "u32"
-								      : NULL;
+	return !strcmp(t, "float")                                        ? "f32"
+	       : !strcmp(t, "double")                                     ? "f64"
+	       : !strcmp(t, "int")                                        ? "i32"
+	       : !strcmp(t, "unsigned") || !strcmp(t, "unsigned int")     ? "u32"
+	       : !strcmp(t, "__half") || !strcmp(t, "half")               ? "f16"
+	       : !strcmp(t, "__nv_bfloat16") || !strcmp(t, "nv_bfloat16") ? "bf16"
+									  : NULL;
 }
 
 /* The bound B of `if (v < B ...` / `if (v >= B) return;` anywhere in the body. */
@@ -242,7 +244,7 @@ static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 		if (kind < 0 || (kind == 0 && !d))
 			return ka_error_set(
 				KA_EINPUT,
-				"parameter %s of %s: type '%s' has no bench dtype (f32 f64 i32 u32, "
+				"parameter %s of %s: type '%s' has no bench dtype (f32 f64 i32 u32 f16 bf16, "
 				"integer or floating scalars)",
 				k->params[p].name, k->name, k->params[p].type);
 		f->kind[p] = kind;
@@ -277,11 +279,10 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const char 
 			continue;
 		ka_buf_printf(b, "  - {name: %s, role: %s, dtype: %s, shape: [%s]", k->params[p].name,
 			      f->written[p] ? "out" : "in", f->dtype[p], f->shape[p]);
+		int fp = f->dtype[p][0] == 'f' || f->dtype[p][0] == 'b'; /* f32 f64 f16 bf16 */
 		if (!f->written[p])
-			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}",
-				      f->dtype[p][0] == 'f' ? "uniform" : "int",
-				      f->dtype[p][0] == 'f' ? "-1" : "0",
-				      f->dtype[p][0] == 'f' ? "1" : "1000");
+			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}", fp ? "uniform" : "int",
+				      fp ? "-1" : "0", fp ? "1" : "1000");
 		ka_buf_printf(b, "}%s\n", f->written[p] ? "   # written by the kernel" : "");
 	}
 	for (int p = 0; p < k->nparams; p++)
@@ -302,7 +303,12 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const char 
 			q[0] = '*';
 			memmove(q + 1, q + 2, strlen(q + 2) + 1);
 		}
-		ka_buf_printf(b, "%s%d*%s", nb++ ? " + " : "", f->dtype[p][1] == '6' ? 8 : 4, dims);
+		const char *d = f->dtype[p];
+		ka_buf_printf(b, "%s%d*%s", nb++ ? " + " : "",
+			      !strcmp(d, "f64")                         ? 8
+			      : !strcmp(d, "f16") || !strcmp(d, "bf16") ? 2
+									: 4,
+			      dims);
 	}
 	ka_buf_adds(b, "\nflops: ");
 	for (int p = 0, done = 0; p < k->nparams && !done; p++)

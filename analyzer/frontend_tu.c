@@ -372,8 +372,8 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	lower_ctx cx = {.tu = tu, .a = tu->arena};
 	const char **argv = NULL;
 	int argc = 0;
-	struct CXUnsavedFile unsaved[8];
-	int nunsaved = shim_unsaved(cx.a, unsaved, 8);
+	struct CXUnsavedFile unsaved[16];
+	int nunsaved = shim_unsaved(cx.a, unsaved, 16);
 	if ((rc = ka_frontend_args(o, tu->arena, &argv, &argc)) != KA_OK)
 		goto fail;
 	CXIndex idx = clang_createIndex(0, 0);

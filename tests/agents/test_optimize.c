@@ -596,6 +596,38 @@ static void test_scaffold_param_names(void **st)
 	ka_buf_free(&out);
 }
 
+/* a reduced-precision kernel: __nv_bfloat16 and __half pointers become bf16
+ * and f16 tensors, drawn like floats, two bytes each in `bytes:` */
+static void test_scaffold_lowp(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n"
+		"__global__ void mix(const __nv_bfloat16 *x, const __half *g, __nv_bfloat16 *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) y[i] = __float2bfloat16(__bfloat162float(x[i]) * __half2float(g[i]));\n}\n";
+	char file[128], dir[128], p[256];
+	snprintf(file, sizeof file, "%s/lowp.cu", tmp);
+	snprintf(dir, sizeof dir, "%s/task_lowp", tmp);
+	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "mix", dir), KA_OK);
+	static ka_bench_spec spec;
+	if (ka_bench_spec_load(dir, &spec))
+		fail_msg("the scaffolded task does not load: %s", ka_error_last());
+	assert_int_equal(spec.ntensors, 3);
+	assert_int_equal(spec.t[0].dtype, KA_BENCH_BF16);
+	assert_int_equal(spec.t[1].dtype, KA_BENCH_F16);
+	assert_int_equal(spec.t[2].dtype, KA_BENCH_BF16);
+	assert_int_equal(spec.t[0].dist.kind, KA_BENCH_UNIFORM);
+	assert_true(spec.c[0].bytes == 6 * spec.c[0].p[0]);
+	char *t;
+	size_t n;
+	snprintf(p, sizeof p, "%s/task.yaml", dir);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "bytes: 2*n + 2*n + 2*n"));
+	free(t);
+}
+
 /* the command line: bad input is one line on stderr and exit 2 */
 static void test_cli_errors(void **st)
 {
@@ -656,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_cli_errors),
 		cmocka_unit_test(test_scaffold),
 		cmocka_unit_test(test_scaffold_param_names),
+		cmocka_unit_test(test_scaffold_lowp),
 		cmocka_unit_test(test_garbled_and_bad_task),
 		cmocka_unit_test(test_llm_compile_only),
 		cmocka_unit_test(test_offline_compile_only),

@@ -71,8 +71,8 @@ no-device)
 bad-input)
 	mkdir -p "$tmp/t"
 	cp "$src/bench/tasks/gelu/"*.cu "$tmp/t/"
-	sed 's/dtype: f32, shape: n,/dtype: f16, shape: n,/' "$src/bench/tasks/gelu/task.yaml" >"$tmp/t/task.yaml"
-	expect bad-dtype 2 "kcheck: error: $tmp/t/task.yaml: unknown dtype 'f16' (f32, f64, i32, u32)" -- \
+	sed 's/dtype: f32, shape: n,/dtype: f8, shape: n,/' "$src/bench/tasks/gelu/task.yaml" >"$tmp/t/task.yaml"
+	expect bad-dtype 2 "kcheck: error: $tmp/t/task.yaml: unknown dtype 'f8' (f32, f64, i32, u32, f16, bf16)" -- \
 		"$bench" "$tmp/t" --compile-only
 	[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: error is not one line"; fails=$((fails + 1)); }
 	{ cat "$src/bench/tasks/gelu/task.yaml"; printf 'name: gelu2\n'; } >"$tmp/t/task.yaml"

@@ -100,6 +100,39 @@ static void test_spec_good(void **state)
 	assert_int_equal(s.c[1].flops, 2002000);
 }
 
+/* A mixed reduced-precision task: bf16 and f16 inputs, a bf16 output, an
+ * fp32 accumulator by default and another when the spec names it; the
+ * drawn sizes count 2 bytes per element against max_bytes. */
+static void test_spec_lowp(void **state)
+{
+	static ka_bench_spec s;
+	static const char lowp[] =
+		"name: t\ncategory: c\nparams: [n]\n"
+		"tensors:\n"
+		"  - {name: x, role: in, dtype: bf16, shape: n, dist: {kind: normal, mean: 0, std: 1}}\n"
+		"  - {name: g, role: in, dtype: f16, shape: n, dist: {kind: uniform, lo: 0, hi: 2}}\n"
+		"  - {name: y, role: out, dtype: bf16, shape: n}\n"
+		"tolerance: {atol: 0, rtol: 0, l2: 0}\nbytes: 6*n\nflops: n\nreduction: n\n"
+		"configs:\n  visible:\n    - {name: a, n: 7}\n  unseen:\n    - {name: b, n: 9}\n"
+		"unseen: {draw: 4, n: [1, 100000000], max_bytes: 600000}\n";
+	(void)state;
+	assert_int_equal(ka_bench_spec_parse(lowp, strlen(lowp), "t.yaml", &s), 0);
+	assert_int_equal(s.t[0].dtype, KA_BENCH_BF16);
+	assert_int_equal(s.t[1].dtype, KA_BENCH_F16);
+	assert_string_equal(ka_bench_dtype_name(s.t[2].dtype), "bf16");
+	assert_int_equal(ka_bench_dtype_bytes(KA_BENCH_BF16), 2);
+	assert_int_equal(ka_bench_dtype_bytes(KA_BENCH_F16), 2);
+	assert_int_equal(ka_bench_dtype_bytes(KA_BENCH_F64), 8);
+	assert_int_equal(s.accumulate, KA_BENCH_F32);
+	assert_int_equal(ka_bench_spec_draw(&s, 12345), 0);
+	for (int i = 2; i < s.nconfigs; i++) /* 6 bytes per n fit 600000 bytes: n <= 100000 */
+		assert_true(s.c[i].p[0] <= 100000 && s.c[i].drawn);
+	char text[2048];
+	snprintf(text, sizeof text, "%saccumulate: bf16\n", lowp);
+	assert_int_equal(ka_bench_spec_parse(text, strlen(text), "t.yaml", &s), 0);
+	assert_int_equal(s.accumulate, KA_BENCH_BF16);
+}
+
 /* Replaces the first `from` in good by `to` and expects that error. */
 static void bad_spec(const char *from, const char *to, const char *expect)
 {
@@ -116,7 +149,11 @@ static void test_spec_bad(void **state)
 {
 	(void)state;
 	bad_spec("name: t\n", "", "t.yaml: missing or non-scalar field 'name'");
-	bad_spec("dtype: f64", "dtype: f16", "t.yaml: unknown dtype 'f16' (f32, f64, i32, u32)");
+	bad_spec("dtype: f64", "dtype: fp16", "t.yaml: unknown dtype 'fp16' (f32, f64, i32, u32, f16, bf16)");
+	bad_spec("deterministic: false\n", "accumulate: i32\n",
+		 "t.yaml: 'accumulate' must be a floating dtype (f32, f64, f16, bf16), not 'i32'");
+	bad_spec("deterministic: false\n", "accumulate: half\n",
+		 "t.yaml: 'accumulate' must be a floating dtype (f32, f64, f16, bf16), not 'half'");
 	bad_spec("role: out", "role: inout", "t.yaml: tensor role must be in or out, not 'inout'");
 	bad_spec("kind: uniform", "kind: zipf",
 		 "t.yaml: unknown distribution kind 'zipf' (uniform, normal, int)");
@@ -504,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_expr_errors),
 		cmocka_unit_test(test_spec_good),
 		cmocka_unit_test(test_spec_bad),
+		cmocka_unit_test(test_spec_lowp),
 		cmocka_unit_test(test_spec_load_missing),
 		cmocka_unit_test(test_stats_summary),
 		cmocka_unit_test(test_stats_bootstrap),
