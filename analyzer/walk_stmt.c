@@ -402,7 +402,7 @@ int walk_is_return_only(const ka_node *n)
  * ids, dims and constants (nothing assumed, nothing loaded). */
 static int never_true_in_block(walk *w, const sx *c)
 {
-	if (strcmp(w->block_source, "launch") != 0 || (c->dep & ~(D_LANE | D_PARAM)) ||
+	if (!w->block_source || strcmp(w->block_source, "launch") != 0 || (c->dep & ~(D_LANE | D_PARAM)) ||
 	    sx_has_unknown(&w->sym.sx, c))
 		return 0;
 	int64_t nthreads = (int64_t)w->block[0] * w->block[1] * w->block[2];
