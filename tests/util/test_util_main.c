@@ -34,6 +34,8 @@ int main(void)
 	failed += run_embed_tests();
 	failed += run_fs_tests();
 	failed += run_proc_tests();
+	failed += run_shsafe_tests();
 	failed += run_utf8_tests();
+	failed += run_ccdiag_tests();
 	return failed != 0;
 }
