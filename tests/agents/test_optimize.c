@@ -685,18 +685,12 @@ int main(void)
 		return 1;
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cli_errors),
-		cmocka_unit_test(test_scaffold),
-		cmocka_unit_test(test_scaffold_param_names),
-		cmocka_unit_test(test_scaffold_lowp),
-		cmocka_unit_test(test_garbled_and_bad_task),
-		cmocka_unit_test(test_llm_compile_only),
-		cmocka_unit_test(test_offline_compile_only),
-		cmocka_unit_test(test_llm_learned_hint),
-		cmocka_unit_test(test_plan_empty_rule),
-		cmocka_unit_test(test_compile_error_evidence),
-		cmocka_unit_test(test_error_keeps_outputs),
-		cmocka_unit_test(test_trajectory_utf8),
+		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_scaffold_param_names), cmocka_unit_test(test_scaffold_lowp),
+		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
+		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
+		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),
+		cmocka_unit_test(test_error_keeps_outputs),  cmocka_unit_test(test_trajectory_utf8),
 		cmocka_unit_test(test_config_lines),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -537,24 +537,15 @@ static void test_result_perf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_expr_values),
-		cmocka_unit_test(test_expr_errors),
-		cmocka_unit_test(test_spec_good),
-		cmocka_unit_test(test_spec_bad),
-		cmocka_unit_test(test_spec_lowp),
-		cmocka_unit_test(test_spec_load_missing),
-		cmocka_unit_test(test_stats_summary),
-		cmocka_unit_test(test_stats_bootstrap),
-		cmocka_unit_test(test_stats_geomean),
-		cmocka_unit_test(test_score),
-		cmocka_unit_test(test_scan_forbidden),
-		cmocka_unit_test(test_scan_allowed),
-		cmocka_unit_test(test_scan_lines),
-		cmocka_unit_test(test_scan_bypasses),
-		cmocka_unit_test(test_scan_phases_allowed),
-		cmocka_unit_test(test_proc_timeout),
-		cmocka_unit_test(test_result_correct),
-		cmocka_unit_test(test_result_perf),
+		cmocka_unit_test(test_expr_values),         cmocka_unit_test(test_expr_errors),
+		cmocka_unit_test(test_spec_good),           cmocka_unit_test(test_spec_bad),
+		cmocka_unit_test(test_spec_lowp),           cmocka_unit_test(test_spec_load_missing),
+		cmocka_unit_test(test_stats_summary),       cmocka_unit_test(test_stats_bootstrap),
+		cmocka_unit_test(test_stats_geomean),       cmocka_unit_test(test_score),
+		cmocka_unit_test(test_scan_forbidden),      cmocka_unit_test(test_scan_allowed),
+		cmocka_unit_test(test_scan_lines),          cmocka_unit_test(test_scan_bypasses),
+		cmocka_unit_test(test_scan_phases_allowed), cmocka_unit_test(test_proc_timeout),
+		cmocka_unit_test(test_result_correct),      cmocka_unit_test(test_result_perf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
