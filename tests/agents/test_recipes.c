@@ -1126,6 +1126,12 @@ static void test_seq_reduction_shapes(void **st)
 		"\tfor (int s = 1; s < 64; s <<= 1) {\n\t\tif ((threadIdx.x & (2 * s - 1)) == 0) t[threadIdx.x] = "
 		"t[threadIdx.x] + t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
 		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n",
+		/* the halving loop's test casts the index: (int)threadIdx.x < s */
+		"__global__ void k(const float *x, float *y)\n{\n\t__shared__ float t[128];\n"
+		"\tt[threadIdx.x] = x[blockIdx.x * 128 + threadIdx.x];\n\t__syncthreads();\n"
+		"\tfor (int s = 64; s > 0; s >>= 1) {\n\t\tif ((int)threadIdx.x < s) t[threadIdx.x] += "
+		"t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
+		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n",
 	};
 	static const char *const want[][3] = {
 		{"    for (unsigned int s = 256; s > 32; s >>= 1) {\n        if (tid < s) sdata[tid] += sdata[tid + s];\n",
@@ -1133,6 +1139,7 @@ static void test_seq_reduction_shapes(void **st)
 		 "    }\n    __syncthreads(); /* every thread reads sdata[0] below */\n    float total = sdata[0];\n"},
 		{"\tif (threadIdx.x < 32) {", "\t\tint ka_v = t[threadIdx.x] + t[threadIdx.x + 32];\n",
 		 "\t\tif (threadIdx.x == 0) t[0] = ka_v;\n\t}\n\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
+		{"\tif (threadIdx.x < 32) {", "ka_v", "\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
 		char why[256], err[4096], *out = NULL;
