@@ -1159,6 +1159,42 @@ static void test_seq_reduction_shapes(void **st)
 	}
 }
 
+/* warp-per-row on row kernels spelled in ways the recipe once declined */
+static void test_rowwarp_shapes(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		/* a chunk partial declared before its loop and reset inside it */
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n"
+		"\tfloat acc = 0.0f;\n\tfloat part;\n"
+		"\tfor (int c0 = 0; c0 < cols; c0 += 64) {\n\t\tpart = 0.0f;\n"
+		"\t\tfor (int j = c0; j < c0 + 64 && j < cols; j++)\n"
+		"\t\t\tpart += x[(long long)r * cols + j];\n\t\tacc += part;\n\t}\n"
+		"\ty[r] = acc / cols;\n}\n"
+		"void h(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"for (int j = (c0) + ka_lane; j < c0 + 64 && j < cols; j += 32)", "acc = ka_warp_sum(acc);",
+		 "if (ka_lane == 0) { y[r] = acc / cols; }"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+		char why[256], err[4096], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply("warp-per-row", src[i], strlen(src[i]), NULL, "block=256", &out, &n,
+					 why, sizeof why);
+		if (rc != KA_OK)
+			fail_msg("shape %zu: rc %d: %s", i, rc, why);
+		for (int j = 0; j < 3; j++)
+			if (!strstr(out, want[i][j]))
+				fail_msg("shape %zu lacks '%s':\n%s", i, want[i][j], out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("shape %zu does not compile:\n%s", i, err);
+		free(out);
+	}
+}
+
 typedef struct form {
 	const char *recipe, *params, *src;
 	const char *want[3]; /* strings the output holds */
@@ -1351,6 +1387,7 @@ int main(void)
 		cmocka_unit_test(test_const_index),
 		cmocka_unit_test(test_launch_tune_block_free),
 		cmocka_unit_test(test_seq_reduction_shapes),
+		cmocka_unit_test(test_rowwarp_shapes),
 		cmocka_unit_test(test_2d_forms),
 		cmocka_unit_test(test_2d_suite),
 		cmocka_unit_test(test_scan_forms),
