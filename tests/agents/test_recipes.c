@@ -1159,6 +1159,60 @@ static void test_seq_reduction_shapes(void **st)
 	}
 }
 
+/* launch-tune on a block size held in a variable or a macro whose only
+ * definition is a constant; one changed before the launch declines */
+static void test_launch_block_var(void **st)
+{
+	(void)st;
+	static const char kern[] = "__global__ void k(const float *x, float *y, int n)\n{\n"
+				   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				   "\tif (i < n) y[i] = 2.0f * x[i];\n}\n";
+	static const char *const host[] = {
+		"void h(const float *x, float *y, int n)\n{\n\tint block = 256;\n"
+		"\tk<<<(n + block - 1) / block, block>>>(x, y, n);\n}\n",
+		"void h(const float *x, float *y, int n)\n{\n\tconst int threads = 256;\n"
+		"\tk<<<(n + threads - 1) / threads, threads>>>(x, y, n);\n}\n",
+		"void h(const float *x, float *y, int n)\n{\n\tconstexpr int BS = 256;\n"
+		"\tk<<<(n + 255) / 256, BS>>>(x, y, n);\n}\n",
+		"#define BLOCK 256\nvoid h(const float *x, float *y, int n)\n{\n"
+		"\tk<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, y, n);\n}\n",
+	};
+	for (size_t i = 0; i < sizeof host / sizeof host[0]; i++) {
+		char src[1024], why[256], err[4096], *out = NULL;
+		size_t n;
+		snprintf(src, sizeof src, "%s%s", kern, host[i]);
+		int rc = ka_recipe_apply("launch-tune", src, strlen(src), NULL, "block=128", &out, &n, why,
+					 sizeof why);
+		if (rc != KA_OK)
+			fail_msg("form %zu: rc %d: %s", i, rc, why);
+		if (!strstr(out, "+127)/128, 128>>>(x, y, n);"))
+			fail_msg("form %zu is not launched with 128 threads:\n%s", i, out);
+		if (i < 3 && strstr(out, " = 256;"))
+			fail_msg("form %zu keeps a dead block variable:\n%s", i, out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("form %zu does not compile:\n%s", i, err);
+		free(out);
+	}
+	static const char *const changed[] = {
+		"void h(const float *x, float *y, int n)\n{\n\tint block = 256;\n\tif (n < 4096) block = 64;\n"
+		"\tk<<<(n + block - 1) / block, block>>>(x, y, n);\n}\n",
+		"void h(const float *x, float *y, int n)\n{\n\tint block = 256;\n\tblock *= 2;\n"
+		"\tk<<<(n + block - 1) / block, block>>>(x, y, n);\n}\n",
+		"#define BLOCK 256\n#undef BLOCK\n#define BLOCK 512\nvoid h(const float *x, float *y, int n)\n{\n"
+		"\tk<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, y, n);\n}\n",
+	};
+	for (size_t i = 0; i < sizeof changed / sizeof changed[0]; i++) {
+		char src[1024], why[256], *out = NULL;
+		size_t n;
+		snprintf(src, sizeof src, "%s%s", kern, changed[i]);
+		int rc = ka_recipe_apply("launch-tune", src, strlen(src), NULL, "block=128", &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED || !strstr(why, "is not a literal"))
+			fail_msg("changed form %zu: rc %d: %s\n%s", i, rc, why, out ? out : "");
+		free(out);
+	}
+}
+
 /* warp-per-row on row kernels spelled in ways the recipe once declined */
 static void test_rowwarp_shapes(void **st)
 {
@@ -1388,6 +1442,7 @@ int main(void)
 		cmocka_unit_test(test_launch_tune_block_free),
 		cmocka_unit_test(test_seq_reduction_shapes),
 		cmocka_unit_test(test_rowwarp_shapes),
+		cmocka_unit_test(test_launch_block_var),
 		cmocka_unit_test(test_2d_forms),
 		cmocka_unit_test(test_2d_suite),
 		cmocka_unit_test(test_scan_forms),
