@@ -7,9 +7,25 @@
  * migrate it once.  A migration that fails rolls back: the file stays at
  * its old version, with its data.  Released migrations are never edited;
  * a change is a new entry at the end.
+ *
+ * The file may come from someone else (a shared team DB), so before any
+ * use its schema must be exactly the one the migrations build (tables,
+ * indexes, triggers and FTS tables, compared with a copy made in memory;
+ * no views, no extra triggers), and every statement runs with the rule
+ * engine's limits: sizes, expression depth, no ATTACH, defensive mode,
+ * temporary storage in memory, and a budget of steps,
+ * time and memory per statement (rules/sqlfn.h).
+ *
+ * A read-only open never writes beside the file: when no -wal file is
+ * there (the last writer checkpointed), the file is opened immutable, so
+ * no -wal or -shm file appears and a folder without write access works;
+ * when a -wal file is there it is read normally, falling back to immutable
+ * (the -wal's last commits unseen) when that fails.
  */
 #include "agents/knowledge_int.h"
 #include "bench/sha256.h"
+#include "util/buf.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +104,14 @@ static const char *const migrations[KA_KDB_SCHEMA_VERSION] = {mig1, mig2, mig3, 
 
 int kdb_fail(ka_kdb *k, const char *what)
 {
+	if (k->meter.why[0])
+		return ka_error_set(KA_EIO, "knowledge DB %s: %s: a statement %s", k->path, what,
+				    k->meter.why);
 	return ka_error_set(KA_EIO, "knowledge DB %s: %s: %s", k->path, what, sqlite3_errmsg(k->db));
 }
+
+/* What one statement on the DB may spend. */
+static const ka_sql_budget kdb_budget = {1000000000LL, 30000LL, 512LL << 20};
 
 int kdb_begin(ka_kdb *k)
 {
@@ -118,8 +140,21 @@ void kdb_rollback(ka_kdb *k)
 
 int kdb_prepare(ka_kdb *k, const char *sql, sqlite3_stmt **st)
 {
+	ka_sql_meter_start(k->db, &k->meter, &kdb_budget);
 	if (sqlite3_prepare_v2(k->db, sql, -1, st, NULL) != SQLITE_OK)
 		return kdb_fail(k, "bad statement");
+	return KA_OK;
+}
+
+int kdb_cached(ka_kdb *k, int slot, const char *sql, sqlite3_stmt **st)
+{
+	ka_sql_meter_start(k->db, &k->meter, &kdb_budget);
+	if (!k->cached[slot] && sqlite3_prepare_v3(k->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+						   &k->cached[slot], NULL) != SQLITE_OK)
+		return kdb_fail(k, "bad statement");
+	*st = k->cached[slot];
+	sqlite3_reset(*st);
+	sqlite3_clear_bindings(*st);
 	return KA_OK;
 }
 
@@ -168,9 +203,11 @@ int kdb_status_valid(const char *s)
 
 int ka_kdb_default_path(char *buf, size_t cap)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME"), *env = getenv("KCHECK_DB");
 	int n;
-	if (xdg && xdg[0] == '/') /* the XDG spec: a relative value is ignored */
+	if (env && *env) /* the user's choice, below --db only */
+		n = snprintf(buf, cap, "%s", env);
+	else if (xdg && xdg[0] == '/') /* the XDG spec: a relative value is ignored */
 		n = snprintf(buf, cap, "%s/kernelarc/knowledge.db", xdg);
 	else if (home && *home)
 		n = snprintf(buf, cap, "%s/.local/share/kernelarc/knowledge.db", home);
@@ -236,11 +273,70 @@ static int check_identity(ka_kdb *k, int version)
 	return KA_OK;
 }
 
+/* The schema objects of db, one "type name table sql" line each (runs of
+ * blanks in the SQL as one space), sorted. */
+static int schema_text(sqlite3 *db, ka_buf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = KA_OK, s;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT type, name, tbl_name, coalesce(sql, '') FROM main.sqlite_schema"
+			       " WHERE name NOT LIKE 'sqlite_stat%' ORDER BY type, name",
+			       -1, &st, NULL) != SQLITE_OK)
+		return KA_EIO;
+	while (rc == KA_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < 4 && rc == KA_OK; i++) {
+			const char *t = (const char *)sqlite3_column_text(st, i);
+			for (int blank = 0; t && *t && rc == KA_OK; t++) {
+				int b = *t == ' ' || *t == '\t' || *t == '\n' || *t == '\r';
+				if (!b || !blank)
+					rc = ka_buf_addc(out, b ? ' ' : *t);
+				blank = b;
+			}
+			rc = rc ? rc : ka_buf_addc(out, i < 3 ? '\t' : '\n');
+		}
+	}
+	if (rc == KA_OK && s != SQLITE_DONE)
+		rc = KA_EIO;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The file's schema must be the one migrations 1..version build. */
+static int verify_schema(ka_kdb *k, int version)
+{
+	sqlite3 *mem = NULL;
+	ka_buf want, have;
+	int rc = KA_OK;
+	ka_buf_init(&want, 1 << 20);
+	ka_buf_init(&have, 1 << 20);
+	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		rc = ka_error_set(KA_ENOMEM, "out of memory");
+	for (int v = 0; rc == KA_OK && v < version; v++)
+		if (sqlite3_exec(mem, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
+			rc = ka_error_set(KA_EIO, "knowledge DB schema %d: %s", v + 1, sqlite3_errmsg(mem));
+	if (rc == KA_OK && schema_text(mem, &want) != KA_OK)
+		rc = ka_error_set(KA_EIO, "knowledge DB schema: %s", sqlite3_errmsg(mem));
+	if (rc == KA_OK && schema_text(k->db, &have) != KA_OK)
+		rc = kdb_fail(k, "cannot read the schema");
+	if (rc == KA_OK && (want.len != have.len || (want.len && memcmp(want.data, have.data, want.len))))
+		rc = ka_error_set(KA_EINPUT,
+				  "%s is not a kcheck knowledge DB: its schema is not the one kcheck "
+				  "builds (an extra or changed table, view, index or trigger)",
+				  k->path);
+	sqlite3_close(mem);
+	ka_buf_free(&want);
+	ka_buf_free(&have);
+	return rc;
+}
+
 static int migrate(ka_kdb *k)
 {
 	int version = 0, rc = kdb_int(k, "PRAGMA user_version", &version);
 	if (rc == KA_OK)
 		rc = check_identity(k, version);
+	if (rc == KA_OK && version > 0)
+		rc = verify_schema(k, version);
 	if (rc != KA_OK || version == KA_KDB_SCHEMA_VERSION)
 		return rc;
 	if (k->readonly)
@@ -253,6 +349,8 @@ static int migrate(ka_kdb *k)
 	/* Read again under the write lock: another process may have migrated. */
 	if ((rc = kdb_int(k, "PRAGMA user_version", &version)) == KA_OK)
 		rc = check_identity(k, version);
+	if (rc == KA_OK && version > 0)
+		rc = verify_schema(k, version);
 	for (int v = version; rc == KA_OK && v < KA_KDB_SCHEMA_VERSION; v++) {
 		char what[64];
 		snprintf(what, sizeof what, "migration to version %d", v + 1);
@@ -290,6 +388,73 @@ static int set_wal(sqlite3 *db)
 	return rc;
 }
 
+/* "file:PATH?mode=ro[&immutable=1]" with PATH percent-encoded. */
+static char *ro_uri(const char *path, int immutable)
+{
+	ka_buf b;
+	ka_buf_init(&b, 64 << 10);
+	int rc = ka_buf_adds(&b, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && !rc; p++)
+		rc = isalnum(*p) || strchr("/-._~", *p) ? ka_buf_addc(&b, (char)*p)
+							: ka_buf_printf(&b, "%%%02X", *p);
+	if (!rc)
+		rc = ka_buf_adds(&b, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+	if (rc) {
+		ka_buf_free(&b);
+		return NULL;
+	}
+	return ka_buf_steal(&b);
+}
+
+/* The rule engine's limits on one connection (rules/sqlfn.h). */
+static void bound(sqlite3 *db)
+{
+	static const struct {
+		int id, value;
+	} lim[] = {
+		{SQLITE_LIMIT_LENGTH, 256 << 20},
+		{SQLITE_LIMIT_SQL_LENGTH, KA_SQL_MAX_SQL},
+		{SQLITE_LIMIT_EXPR_DEPTH, KA_SQL_MAX_DEPTH},
+		{SQLITE_LIMIT_COMPOUND_SELECT, KA_SQL_MAX_COMPOUND},
+		{SQLITE_LIMIT_ATTACHED, 0},
+		{SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 1000},
+		{SQLITE_LIMIT_TRIGGER_DEPTH, 2},
+		{SQLITE_LIMIT_WORKER_THREADS, 0},
+	};
+	for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
+		sqlite3_limit(db, lim[i].id, lim[i].value);
+	/* the schema stays trusted: it is verified to be ours (verify_schema),
+	 * and our FTS triggers write to virtual tables */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+	sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
+	if (sqlite3_hard_heap_limit64(-1) == 0)
+		sqlite3_hard_heap_limit64(KA_SQL_HEAP_HARD);
+}
+
+/* A read-only connection (see the top of this file). */
+static int open_readonly(ka_kdb *k)
+{
+	char wal[4200];
+	struct stat sb;
+	snprintf(wal, sizeof wal, "%s-wal", k->path);
+	int immutable = stat(wal, &sb) != 0;
+	for (;; immutable = 1) {
+		char *uri = ro_uri(k->path, immutable);
+		int version = 0;
+		if (!uri)
+			return ka_error_set(KA_ENOMEM, "out of memory");
+		int s = sqlite3_open_v2(uri, &k->db,
+					SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+		free(uri);
+		if (s == SQLITE_OK && kdb_int(k, "PRAGMA user_version", &version) == KA_OK)
+			return KA_OK;
+		if (immutable)
+			return kdb_fail(k, "cannot open");
+		sqlite3_close(k->db);
+		k->db = NULL;
+	}
+}
+
 int ka_kdb_open(ka_kdb **out, const char *path, int flags)
 {
 	char def[4096];
@@ -316,12 +481,13 @@ int ka_kdb_open(ka_kdb **out, const char *path, int flags)
 		return ka_error_set(KA_ENOMEM, "out of memory");
 	}
 	k->readonly = (flags & KA_KDB_READONLY) != 0;
-	int oflags = k->readonly ? SQLITE_OPEN_READONLY
-				 : SQLITE_OPEN_READWRITE | ((flags & KA_KDB_CREATE) ? SQLITE_OPEN_CREATE : 0);
-	if (sqlite3_open_v2(path, &k->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		rc = kdb_fail(k, "cannot open");
+	int oflags = SQLITE_OPEN_READWRITE | ((flags & KA_KDB_CREATE) ? SQLITE_OPEN_CREATE : 0);
+	if (k->readonly ? (rc = open_readonly(k)) != KA_OK
+			: sqlite3_open_v2(path, &k->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		rc = k->readonly ? rc : kdb_fail(k, "cannot open");
 		goto out;
 	}
+	bound(k->db);
 	sqlite3_busy_timeout(k->db, 10000);
 	sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	/* WAL: readers never block the writer; synchronous=FULL: a commit that
@@ -345,6 +511,9 @@ void ka_kdb_close(ka_kdb *k)
 {
 	if (!k)
 		return;
+	for (int i = 0; i < KDB_ST_COUNT; i++)
+		sqlite3_finalize(k->cached[i]);
+	ka_ruleset_free(k->builtin);
 	sqlite3_close(k->db);
 	free(k->path);
 	free(k);

@@ -36,7 +36,8 @@ typedef struct ka_kdb ka_kdb;
 #define KA_KDB_CREATE 1   /* create the file (and its folder) if missing */
 #define KA_KDB_READONLY 2 /* never write; an outdated schema is an error */
 
-/* The default path into buf: $XDG_DATA_HOME/kernelarc/knowledge.db, else
+/* The default path into buf: $KCHECK_DB when set, else
+ * $XDG_DATA_HOME/kernelarc/knowledge.db, else
  * $HOME/.local/share/kernelarc/knowledge.db.  KA_OK, or KA_ENOTFOUND when
  * neither variable is set, KA_ETOOBIG when it does not fit. */
 int ka_kdb_default_path(char *buf, size_t cap);

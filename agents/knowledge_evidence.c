@@ -46,28 +46,55 @@ static int check_evidence(const ka_kdb_evidence *e)
 	return KA_OK;
 }
 
-/* 1 when the same row is there already (an import seen twice). */
+/* The columns that make two evidence rows the same row. */
+#define SEEN_COLS "rule, arch, verdict, at, speedup, fix, task, kernel_hash"
+
+int kdb_seen_begin(ka_kdb *k)
+{
+	if (sqlite3_exec(k->db,
+			 "DROP TABLE IF EXISTS temp.kdb_seen;"
+			 "CREATE TEMP TABLE kdb_seen(" SEEN_COLS ");"
+			 "CREATE INDEX temp.kdb_seen_all ON kdb_seen(" SEEN_COLS ");"
+			 "INSERT INTO temp.kdb_seen SELECT " SEEN_COLS " FROM main.evidence",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		return kdb_fail(k, "cannot index the evidence for an import");
+	return KA_OK;
+}
+
+void kdb_seen_end(ka_kdb *k)
+{
+	sqlite3_exec(k->db, "DROP TABLE IF EXISTS temp.kdb_seen", NULL, NULL, NULL);
+}
+
+/* 1 when the same row is there already (an import seen twice), else 0 and
+ * the row is noted: one index lookup in temp.kdb_seen (kdb_seen_begin), so
+ * an import stays linear however many rows one rule has. */
 static int is_dup(ka_kdb *k, const ka_kdb_evidence *e)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = kdb_prepare(k,
-			     "SELECT count(*) FROM evidence WHERE rule = ? AND fix IS ? AND task IS ?"
-			     " AND kernel_hash IS ? AND arch = ? AND verdict = ? AND speedup IS ?"
-			     " AND at = ?",
-			     &st);
-	if (rc != KA_OK)
-		return rc;
-	kdb_bind_text(st, 1, e->rule);
-	kdb_bind_text(st, 2, e->fix);
-	kdb_bind_text(st, 3, e->task);
-	kdb_bind_text(st, 4, e->kernel_hash);
-	kdb_bind_text(st, 5, e->arch);
-	kdb_bind_text(st, 6, e->verdict);
-	kdb_bind_real0(st, 7, e->speedup);
-	sqlite3_bind_int64(st, 8, e->when);
-	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) > 0
-					    : kdb_fail(k, "cannot read evidence");
-	sqlite3_finalize(st);
+	static const char *const sql[2] = {
+		"SELECT 1 FROM temp.kdb_seen WHERE rule = ?1 AND arch = ?2 AND verdict = ?3 AND at = ?4"
+		" AND speedup IS ?5 AND fix IS ?6 AND task IS ?7 AND kernel_hash IS ?8",
+		"INSERT INTO temp.kdb_seen(" SEEN_COLS ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"};
+	int rc = KA_OK;
+	for (int i = 0; i < 2 && rc == KA_OK; i++) {
+		sqlite3_stmt *st = NULL;
+		if ((rc = kdb_cached(k, i ? KDB_ST_SEEN_PUT : KDB_ST_SEEN_GET, sql[i], &st)) != KA_OK)
+			return rc;
+		kdb_bind_text(st, 1, e->rule);
+		kdb_bind_text(st, 2, e->arch);
+		kdb_bind_text(st, 3, e->verdict);
+		sqlite3_bind_int64(st, 4, e->when);
+		kdb_bind_real0(st, 5, e->speedup);
+		kdb_bind_text(st, 6, e->fix);
+		kdb_bind_text(st, 7, e->task);
+		kdb_bind_text(st, 8, e->kernel_hash);
+		int s = sqlite3_step(st);
+		if (i == 0 && s == SQLITE_ROW)
+			rc = 1;
+		else if (s != SQLITE_DONE)
+			rc = kdb_fail(k, "cannot read evidence");
+		sqlite3_reset(st);
+	}
 	return rc;
 }
 
@@ -79,10 +106,10 @@ int kdb_insert_evidence(ka_kdb *k, const ka_kdb_evidence *e, int skip_dup, long 
 		return rc > 0 ? KA_KDB_DUP : rc;
 	if (rc != KA_OK)
 		return rc;
-	rc = kdb_prepare(k,
-			 "INSERT INTO evidence(rule, fix, task, kernel_hash, gpu, arch, speedup,"
-			 " ci_low, ci_high, verdict, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-			 &st);
+	rc = kdb_cached(k, KDB_ST_EVIDENCE_PUT,
+			"INSERT INTO evidence(rule, fix, task, kernel_hash, gpu, arch, speedup,"
+			" ci_low, ci_high, verdict, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+			&st);
 	if (rc == KA_OK) {
 		kdb_bind_text(st, 1, e->rule);
 		kdb_bind_text(st, 2, e->fix);
@@ -96,8 +123,8 @@ int kdb_insert_evidence(ka_kdb *k, const ka_kdb_evidence *e, int skip_dup, long 
 		kdb_bind_text(st, 10, e->verdict);
 		sqlite3_bind_int64(st, 11, e->when ? e->when : kdb_now());
 		rc = kdb_step_done(k, st, "cannot write evidence");
+		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
 	if (rc == KA_OK && id_out)
 		*id_out = sqlite3_last_insert_rowid(k->db);
 	return rc;

@@ -5,11 +5,18 @@
 #include "agents/knowledge.h"
 #include "util/error.h"
 #include <sqlite3.h>
+#include "rules/sqlfn.h"
+
+/* Statements an import runs once per row, kept prepared (kdb_cached). */
+enum { KDB_ST_SEEN_GET, KDB_ST_SEEN_PUT, KDB_ST_EVIDENCE_PUT, KDB_ST_TOUCH, KDB_ST_COUNT };
 
 struct ka_kdb {
 	sqlite3 *db;
 	char *path;
 	int readonly;
+	sqlite3_stmt *cached[KDB_ST_COUNT];
+	ka_sql_meter meter;  /* the running statement's budget (rules/sqlfn.h) */
+	ka_ruleset *builtin; /* the built-in rules, loaded on first need */
 };
 
 /* The application id stamped on every knowledge DB ("KAKB"). */
@@ -22,6 +29,10 @@ int kdb_begin(ka_kdb *k);
 int kdb_commit(ka_kdb *k);
 void kdb_rollback(ka_kdb *k);
 int kdb_prepare(ka_kdb *k, const char *sql, sqlite3_stmt **st);
+/* The statement of slot (prepared from sql the first time), reset and with
+ * no bindings.  The caller resets it after use and never finalizes it
+ * (ka_kdb_close does). */
+int kdb_cached(ka_kdb *k, int slot, const char *sql, sqlite3_stmt **st);
 /* The first column of the first row of sql (a count, a PRAGMA) into *out. */
 int kdb_int(ka_kdb *k, const char *sql, int *out);
 /* Bind text, NULL as SQL NULL. */
@@ -49,6 +60,10 @@ int kdb_standing(ka_kdb *k, const char *rule, const char *fix, const char *arch,
 int kdb_put_learned(ka_kdb *k, const char *id, const char *text, const char *status);
 #define KA_KDB_DUP 1 /* kdb_insert_evidence with skip_dup: the row exists */
 int kdb_insert_evidence(ka_kdb *k, const ka_kdb_evidence *e, int skip_dup, long long *id_out);
+/* skip_dup needs temp.kdb_seen: the DB's evidence, indexed for the
+ * duplicate check (kdb_seen_begin), dropped by kdb_seen_end. */
+int kdb_seen_begin(ka_kdb *k);
+void kdb_seen_end(ka_kdb *k);
 int kdb_put_skill(ka_kdb *k, const ka_kdb_skill *s, char hash[65]);
 
 #endif

@@ -122,6 +122,22 @@ static int origin_of(ka_kdb *k, const char *id, char *buf, size_t cap)
 	return rc;
 }
 
+/* A built-in id is taken even where the DB never mirrored the built-in
+ * rules (the built-in set is loaded once per connection). */
+static int not_builtin(ka_kdb *k, const char *id)
+{
+	int rc = KA_OK;
+	if (!k->builtin && ((rc = ka_ruleset_new(&k->builtin)) != KA_OK ||
+			    (rc = ka_ruleset_load_builtin(k->builtin)) != KA_OK)) {
+		ka_ruleset_free(k->builtin);
+		k->builtin = NULL;
+		return rc;
+	}
+	if (ka_ruleset_find(k->builtin, id))
+		return ka_error_set(KA_EINPUT, "rule '%s' is built in; a learned rule needs its own id", id);
+	return KA_OK;
+}
+
 int kdb_put_learned(ka_kdb *k, const char *id, const char *text, const char *status)
 {
 	ka_ruleset *rs = NULL;
@@ -139,11 +155,14 @@ int kdb_put_learned(ka_kdb *k, const char *id, const char *text, const char *sta
 		rc = ka_error_set(KA_EINPUT, "learned rule: the text's id is '%s', not '%s'", r->id, id);
 		goto out;
 	}
+
 	rc = origin_of(k, r->id, origin, sizeof origin);
 	if (rc == KA_OK && strcmp(origin, "learned") != 0)
 		rc = ka_error_set(KA_EINPUT,
 				  "rule '%s' comes from a rule file; a learned rule needs its own id", r->id);
 	else if (rc == KA_ENOTFOUND || rc == KA_OK)
+		rc = not_builtin(k, r->id);
+	if (rc == KA_OK)
 		rc = kdb_prepare(k, upsert_sql, &st);
 	if (rc == KA_OK)
 		rc = upsert(k, st, r, "learned", status);

@@ -12,7 +12,12 @@
  * Built-in and --rules-dir rules are not exported: they ship as files.
  * Import runs in one transaction: a malformed entry anywhere imports
  * nothing, and rows already present are skipped, so importing twice adds
- * nothing.  Rule files are read from DIR/rules/<id>.md with the id checked
+ * nothing.  It is linear in the rows: duplicates are found through an
+ * index of the evidence (temp.kdb_seen), and each learned rule's status is
+ * reviewed once, after all its evidence is in (not once per row).  "at" is
+ * whole seconds since the epoch: a fraction is dropped, a value beyond the
+ * year 9999 is refused, and an undated row gets 1.  A rule id listed twice
+ * in one export is refused.  Rule files are read from DIR/rules/<id>.md with the id checked
  * first, so an export cannot point outside its folder.
  * ka_kdb_import_check runs the same import into an in-memory DB: what
  * `kcheck knowledge import` does first, so that a bad export never creates
@@ -22,6 +27,7 @@
 #include "util/fs.h"
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +112,9 @@ static int export_rules(ka_kdb *k, const char *dir, json_t *arr, int *n)
 			break;
 		}
 		snprintf(path, sizeof path, "%s/rules/%s.md", dir, id);
-		if ((rc = ka_fs_write_atomic(path, text, strlen(text))) != KA_OK)
+		const char *db = k->path;
+		if ((rc = ka_fs_output_is_input("export", path, &db, 1)) != KA_OK ||
+		    (rc = ka_fs_write_atomic(path, text, strlen(text))) != KA_OK)
 			break;
 		json_array_append_new(arr, json_pack("{s:s, s:s}", "id", id, "status",
 						     (const char *)sqlite3_column_text(st, 1)));
@@ -116,11 +124,27 @@ static int export_rules(ka_kdb *k, const char *dir, json_t *arr, int *n)
 	return rc;
 }
 
+/* The export's files must not be the DB it reads (after links). */
+static int export_over_db(ka_kdb *k, const char *dir)
+{
+	static const char *const names[] = {"evidence.json", "skills.json"};
+	const char *db = k->path;
+	int rc = KA_OK;
+	for (int i = 0; i < 2 && rc == KA_OK; i++) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		rc = ka_fs_output_is_input("export", path, &db, 1);
+	}
+	return rc;
+}
+
 int ka_kdb_export(ka_kdb *k, const char *dir, ka_kdb_counts *counts)
 {
 	json_t *rules = json_array(), *ev = json_array(), *sk = json_array(), *root = NULL;
 	ka_kdb_counts c = {0, 0, 0};
-	int rc = rules && ev && sk ? make_dir(dir) : ka_error_set(KA_ENOMEM, "out of memory");
+	int rc = rules && ev && sk ? export_over_db(k, dir) : ka_error_set(KA_ENOMEM, "out of memory");
+	if (rc == KA_OK)
+		rc = make_dir(dir);
 	int began = rc == KA_OK && sqlite3_exec(k->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 	if (rc == KA_OK)
 		rc = export_rules(k, dir, rules, &c.rules);
@@ -203,10 +227,49 @@ static int bad(const src *s, const char *key)
 	return ka_error_set(KA_EINPUT, "%s: %s: '%s' has the wrong type", s->path, s->what, key);
 }
 
+/* The latest "at" kept: 9999-12-31T23:59:59Z. */
+#define AT_MAX 253402300799.0
+
+/* "at" as whole seconds: 1 when absent, 0 or below 1 (an undated row is
+ * dated at the epoch, not now, so that it dedups); -1 when out of range. */
+static int when_of(json_t *o, long long *when)
+{
+	double at = 0;
+	if (num_of(o, "at", &at) || !(at >= 0) || at > AT_MAX)
+		return -1;
+	*when = at >= 1 ? (long long)floor(at) : 1;
+	return 0;
+}
+
+/* Note rule as one whose status needs a review at the end of the import. */
+static int touch(ka_kdb *k, const char *rule)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = kdb_cached(k, KDB_ST_TOUCH, "INSERT OR IGNORE INTO temp.kdb_touched(rule) VALUES (?)", &st);
+	if (rc == KA_OK) {
+		kdb_bind_text(st, 1, rule);
+		rc = kdb_step_done(k, st, "cannot note a rule");
+		sqlite3_reset(st);
+	}
+	return rc;
+}
+
+/* Each touched rule's status, reviewed once against all its evidence. */
+static int review_touched(ka_kdb *k)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = kdb_prepare(k, "SELECT rule FROM temp.kdb_touched ORDER BY rule", &st), s;
+	while (rc == KA_OK && (s = sqlite3_step(st)) == SQLITE_ROW)
+		rc = kdb_rule_review(k, (const char *)sqlite3_column_text(st, 0));
+	if (rc == KA_OK && s != SQLITE_DONE)
+		rc = kdb_fail(k, "cannot read the imported rules");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int import_evidence(ka_kdb *k, const src *s, json_t *o, int *added)
 {
 	ka_kdb_evidence e = {0};
-	double at = 0;
 	const char *keys[] = {"rule", "fix", "task", "kernel_hash", "gpu", "arch", "verdict"};
 	const char **dst[] = {&e.rule, &e.fix, &e.task, &e.kernel_hash, &e.gpu, &e.arch, &e.verdict};
 	if (!json_is_object(o))
@@ -220,13 +283,13 @@ static int import_evidence(ka_kdb *k, const src *s, json_t *o, int *added)
 		return bad(s, "ci_low");
 	if (num_of(o, "ci_high", &e.ci_high))
 		return bad(s, "ci_high");
-	if (num_of(o, "at", &at) || at < 0)
-		return bad(s, "at");
-	e.when = at > 0 ? (long long)at : 1; /* an undated row: dated at the epoch, not now, so it dedups */
+	if (when_of(o, &e.when))
+		return ka_error_set(KA_EINPUT, "%s: %s: 'at' must be seconds since 1970, up to the year 9999",
+				    s->path, s->what);
 	int rc = kdb_insert_evidence(k, &e, 1, NULL);
 	if (rc == KA_OK) {
 		(*added)++;
-		rc = kdb_rule_review(k, e.rule);
+		rc = touch(k, e.rule);
 	}
 	if (rc < 0)
 		return wrap(rc, s->path, s->what);
@@ -241,8 +304,22 @@ static int import_rule(ka_kdb *k, const char *dir, const src *s, json_t *o, int 
 		return ka_error_set(KA_EINPUT, "%s: %s: expected {\"id\", \"status\"}", s->path, s->what);
 	if (!ka_rule_id_valid(id))
 		return ka_error_set(KA_EINPUT, "%s: %s: bad rule id '%s'", s->path, s->what, id);
+	sqlite3_stmt *st = NULL;
+	int rc = kdb_prepare(k, "INSERT INTO temp.kdb_touched(rule) VALUES (?)", &st);
+	if (rc == KA_OK) {
+		kdb_bind_text(st, 1, id);
+		int r = sqlite3_step(st);
+		if (r == SQLITE_CONSTRAINT)
+			rc = ka_error_set(KA_EINPUT, "%s: %s: rule '%s' is listed twice", s->path, s->what,
+					  id);
+		else if (r != SQLITE_DONE)
+			rc = kdb_fail(k, "cannot note a rule");
+	}
+	sqlite3_finalize(st);
+	if (rc != KA_OK)
+		return rc;
 	snprintf(path, sizeof path, "%s/rules/%s.md", dir, id);
-	int rc = ka_fs_read(path, FILE_CAP, &text, NULL);
+	rc = ka_fs_read(path, FILE_CAP, &text, NULL);
 	if (rc == KA_OK)
 		rc = kdb_put_learned(k, id, text, status ? status : "candidate");
 	free(text);
@@ -255,14 +332,11 @@ static int import_rule(ka_kdb *k, const char *dir, const src *s, json_t *o, int 
 static int import_skill(ka_kdb *k, const src *s, json_t *o, int *added)
 {
 	ka_kdb_skill sk = {0};
-	double at = 0;
 	char hash[65];
 	if (!json_is_object(o) || str_of(o, "task", &sk.task) || str_of(o, "arch", &sk.arch) ||
 	    str_of(o, "summary", &sk.summary) || str_of(o, "rules", &sk.rules) ||
-	    str_of(o, "source", &sk.source) || num_of(o, "speedup", &sk.speedup) || num_of(o, "at", &at) ||
-	    at < 0)
+	    str_of(o, "source", &sk.source) || num_of(o, "speedup", &sk.speedup) || when_of(o, &sk.when))
 		return ka_error_set(KA_EINPUT, "%s: %s: malformed skill", s->path, s->what);
-	sk.when = at > 0 ? (long long)at : 1;
 	int before = sqlite3_total_changes(k->db);
 	int rc = kdb_put_skill(k, &sk, hash);
 	if (rc != KA_OK)
@@ -339,12 +413,23 @@ int ka_kdb_import(ka_kdb *k, const char *dir, ka_kdb_counts *counts)
 	if (rc == KA_OK)
 		rc = load(dir, "skills.json", 1, spath, sizeof spath, &sk);
 	if (rc == KA_OK && (rc = kdb_begin(k)) == KA_OK) {
-		rc = each(k, dir, epath, ev, "rules", import_rule, &c.rules);
+		rc = kdb_seen_begin(k);
+		if (rc == KA_OK && sqlite3_exec(k->db,
+						"DROP TABLE IF EXISTS temp.kdb_touched;"
+						"CREATE TEMP TABLE kdb_touched(rule TEXT PRIMARY KEY)",
+						NULL, NULL, NULL) != SQLITE_OK)
+			rc = kdb_fail(k, "cannot start the import");
+		if (rc == KA_OK)
+			rc = each(k, dir, epath, ev, "rules", import_rule, &c.rules);
 		if (rc == KA_OK)
 			rc = each(k, dir, epath, ev, "evidence", ev_fn, &c.evidence);
 		if (rc == KA_OK)
+			rc = review_touched(k);
+		if (rc == KA_OK)
 			rc = each(k, dir, spath, sk, "skills", sk_fn, &c.skills);
 		rc = rc == KA_OK ? kdb_commit(k) : (kdb_rollback(k), rc);
+		kdb_seen_end(k);
+		sqlite3_exec(k->db, "DROP TABLE IF EXISTS temp.kdb_touched", NULL, NULL, NULL);
 	}
 	json_decref(ev);
 	json_decref(sk);

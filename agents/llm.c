@@ -8,13 +8,16 @@
  * other half (jitter spreads clients that failed together).  Not retried:
  * other 4xx (bad key, unknown model), a reply over the size cap, a 200 whose
  * JSON is malformed.  Redirects are not followed, so the key goes nowhere
- * but the configured host.  The key is never written to a message or log. */
+ * but the configured host.  The key is never written to a message or log,
+ * and neither is a password in the base URL (http://user:PASSWORD@host/v1
+ * is shown as http://user:***@host/v1). */
 #include "agents/llm.h"
 #include "agents/llm_int.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include <curl/curl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,6 +27,7 @@
 struct ka_llm {
 	ka_llm_opts o;
 	char *url, *model, *key; /* owned copies */
+	char *shown;             /* url as messages show it: no password */
 	int attempts;
 	unsigned long long rng;
 };
@@ -69,11 +73,42 @@ static int set_defaults(ka_llm_opts *o)
 	return KA_OK;
 }
 
+/* url with the password of its user information (scheme://user:PASSWORD@host)
+ * written as ***; malloc'ed, NULL out of memory. */
+static char *without_password(const char *url)
+{
+	const char *auth = strstr(url, "://");
+	auth = auth ? auth + 3 : url;
+	size_t alen = strcspn(auth, "/?#");
+	const char *at = NULL, *colon = NULL;
+	for (const char *p = auth; p < auth + alen; p++)
+		if (*p == '@')
+			at = p; /* the last '@' ends the user information */
+	if (at)
+		colon = memchr(auth, ':', (size_t)(at - auth));
+	ka_buf b;
+	ka_buf_init(&b, strlen(url) + 8);
+	int rc = colon ? ka_buf_add(&b, url, (size_t)(colon + 1 - url)) : ka_buf_adds(&b, url);
+	if (colon && rc == KA_OK)
+		rc = ka_buf_adds(&b, "***");
+	if (colon && rc == KA_OK)
+		rc = ka_buf_adds(&b, at);
+	if (rc != KA_OK || !b.data) {
+		ka_buf_free(&b);
+		return NULL;
+	}
+	return ka_buf_steal(&b);
+}
+
 static int make_url(ka_llm *c, const char *base)
 {
-	if (strncasecmp(base, "http://", 7) != 0 && strncasecmp(base, "https://", 8) != 0)
-		return ka_error_set(KA_EINPUT, "--llm-base-url: '%s' is not an http:// or https:// URL",
-				    base);
+	if (strncasecmp(base, "http://", 7) != 0 && strncasecmp(base, "https://", 8) != 0) {
+		char *shown = without_password(base);
+		int rc = ka_error_set(KA_EINPUT, "--llm-base-url: '%s' is not an http:// or https:// URL",
+				      shown ? shown : "(the URL)");
+		free(shown);
+		return rc;
+	}
 	size_t n = strlen(base);
 	while (n && base[n - 1] == '/')
 		n--;
@@ -84,7 +119,36 @@ static int make_url(ka_llm *c, const char *base)
 		return ka_error_set(KA_EINPUT, "--llm-base-url: the URL is too long");
 	}
 	c->url = ka_buf_steal(&b);
+	if (!(c->shown = without_password(c->url)))
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	return KA_OK;
+}
+
+int ka_llm_model_ok(const char *model, char *why, size_t cap)
+{
+	size_t n = strlen(model);
+	if (n == 0 || n > 200) {
+		snprintf(why, cap, "a model name has 1 to 200 characters (got %zu)", n);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)model[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("._-:/@+", c))
+			continue;
+		if (c >= 0x21 && c < 0x7f)
+			snprintf(
+				why, cap,
+				"the model name holds '%c' (a model name is letters, digits and . _ - : / @ +)",
+				c);
+		else
+			snprintf(
+				why, cap,
+				"the model name holds byte 0x%02x at offset %zu (a model name is letters, digits and . _ - : / @ +)",
+				c, i);
+		return 0;
+	}
+	return 1;
 }
 
 int ka_llm_new(ka_llm **out, const ka_llm_opts *o)
@@ -103,6 +167,9 @@ int ka_llm_new(ka_llm **out, const ka_llm_opts *o)
 	if (!model || !*model)
 		return ka_error_set(KA_EINPUT,
 				    "llm: no model: give --llm-model NAME (or set KERNELARC_LLM_MODEL)");
+	char why[160];
+	if (!ka_llm_model_ok(model, why, sizeof why))
+		return ka_error_set(KA_EINPUT, "llm: %s", why);
 	pthread_once(&curl_once, curl_init);
 	if (curl_init_rc != CURLE_OK)
 		return ka_error_set(KA_ETOOL, "llm: libcurl failed to initialize: %s",
@@ -136,6 +203,7 @@ void ka_llm_free(ka_llm *c)
 		free(c->key);
 	}
 	free(c->url);
+	free(c->shown);
 	free(c->model);
 	free(c);
 }
@@ -251,7 +319,7 @@ static void describe(const ka_llm *c, const attempt *a, char *out, size_t cap)
 	else if (a->cc == CURLE_PARTIAL_FILE)
 		snprintf(out, cap, "the reply was cut short (%zu bytes, fewer than announced)", a->body.len);
 	else if (a->cc == CURLE_COULDNT_CONNECT)
-		snprintf(out, cap, "cannot connect to %s", c->url);
+		snprintf(out, cap, "cannot connect to %s", c->shown);
 	else if (a->cc != CURLE_OK) {
 		char *m = ka_llm_one_line(a->curl_msg[0] ? a->curl_msg : curl_easy_strerror(a->cc),
 					  CURL_ERROR_SIZE, 160);
@@ -338,7 +406,7 @@ static int finish(ka_llm *c, attempt *a, const char *why, char **content)
 		describe(c, a, msg, sizeof msg);
 	int code = a->over_cap ? KA_ETOOBIG : KA_ETOOL;
 	return ka_error_set(code, "llm: %s (%d attempt%s, POST %s)", msg, c->attempts,
-			    c->attempts == 1 ? "" : "s", c->url);
+			    c->attempts == 1 ? "" : "s", c->shown);
 }
 
 int ka_llm_chat(ka_llm *c, const ka_llm_msg *msgs, size_t n, char **content)

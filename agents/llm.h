@@ -15,7 +15,8 @@
  * `Authorization: Bearer` and never printed or logged.
  *
  * Errors: a negative KA_E* code with a one-line message (ka_error_last):
- *   KA_EINPUT   bad options (no base URL, no model, a URL that is not http(s))
+ *   KA_EINPUT   bad options (no base URL, no model, a URL that is not http(s),
+ *               a model name ka_llm_model_ok refuses)
  *   KA_ETOOL    the server could not be reached or kept failing
  *   KA_ETOOBIG  the reply was over max_reply_bytes
  *   KA_EPARSE   the reply was not the JSON of a chat completion, or had no
@@ -56,6 +57,12 @@ typedef struct ka_llm ka_llm;
 int ka_llm_new(ka_llm **out, const ka_llm_opts *o);
 void ka_llm_free(ka_llm *c);
 const char *ka_llm_model(const ka_llm *c);
+
+/* 1 when model is a name a client may use: 1 to 200 bytes of A-Z a-z 0-9
+ * and . _ - : / @ + (the names OpenAI, vLLM, llama.cpp and Ollama give,
+ * "org/model:tag" included).  Else 0, and why says what is wrong.  The
+ * name is printed in patch comments and reports, so nothing else passes. */
+int ka_llm_model_ok(const char *model, char *why, size_t cap);
 
 /* One chat completion: *content is choices[0].message.content (caller
  * frees).  *content is NULL on error. */

@@ -21,7 +21,9 @@ char *ka_llm_json_error(const char *body, size_t len, size_t cap);
 
 /* Copy s as one printable line of at most cap bytes (control characters
  * become spaces, "..." marks a cut, never inside a UTF-8 character; bytes
- * that are not UTF-8 become '?').  malloc'ed. */
+ * that are not UTF-8 become '?'; the C1 controls and the bidirectional
+ * overrides U+202A..U+202E and U+2066..U+2069 are written \u202e, so a
+ * server's error text cannot act on a terminal).  malloc'ed. */
 char *ka_llm_one_line(const char *s, size_t len, size_t cap);
 
 #endif

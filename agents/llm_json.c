@@ -9,6 +9,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The code point of the valid UTF-8 character s[0..k). */
+static unsigned code_point(const unsigned char *s, size_t k)
+{
+	unsigned cp = k == 1 ? s[0] : s[0] & (0x7Fu >> k);
+	for (size_t i = 1; i < k; i++)
+		cp = (cp << 6) | (s[i] & 0x3Fu);
+	return cp;
+}
+
+/* What the character at s[0..n) becomes in a one-line message: its bytes,
+ * a space (controls, blanks), '?' (not UTF-8), or \uXXXX for the C1
+ * controls and the bidirectional overrides (U+202A..U+202E,
+ * U+2066..U+2069), which would act on a terminal.  The bytes it takes. */
+static size_t one_char(const char *s, size_t n, char *piece, size_t *pl, int *blank)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t k = c < 0x80 ? 1 : ka_utf8_char_len(s, n);
+	*blank = 0;
+	if (c < 0x80) {
+		*blank = c < 0x20 || c == 0x7f || c == ' ';
+		piece[0] = *blank ? ' ' : (char)c;
+		*pl = 1;
+		return 1;
+	}
+	if (!k) {
+		piece[0] = '?';
+		*pl = 1;
+		return 1;
+	}
+	unsigned cp = code_point((const unsigned char *)s, k);
+	if ((cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+		*pl = (size_t)snprintf(piece, 16, "\\u%04x", cp);
+		return k;
+	}
+	memcpy(piece, s, k);
+	*pl = k;
+	return k;
+}
+
 char *ka_llm_one_line(const char *s, size_t len, size_t cap)
 {
 	if (cap < 4)
@@ -18,24 +57,28 @@ char *ka_llm_one_line(const char *s, size_t len, size_t cap)
 		return NULL;
 	size_t k = 0;
 	int space = 1; /* drops leading and repeated blanks */
-	for (size_t i = 0; i < len && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-		int blank = c < 0x20 || c == 0x7f || c == ' ';
-		if (blank && space)
+	for (size_t i = 0; i < len && s[i];) {
+		char piece[16];
+		size_t pl = 0;
+		int blank;
+		size_t step = one_char(s + i, len - i, piece, &pl, &blank);
+		if (blank && space) {
+			i += step;
 			continue;
-		if (k + 1 > cap - 3 && i + 1 < len) {
-			k = ka_utf8_cut(o, k); /* never inside a character */
-			memcpy(o + k, "...", 3);
+		}
+		if (k + pl > cap - 3 && (i + step < len || k + pl > cap)) {
+			memcpy(o + k, "...", 3); /* k <= cap - 3 here */
 			k += 3;
 			break;
 		}
-		o[k++] = blank ? ' ' : (char)c;
+		memcpy(o + k, piece, pl);
+		k += pl;
 		space = blank;
+		i += step;
 	}
 	while (k && o[k - 1] == ' ')
 		k--;
 	o[k] = 0;
-	ka_utf8_copy(o, k + 1, o, k); /* and valid UTF-8: the line may go into JSON */
 	return o;
 }
 

@@ -82,19 +82,40 @@ static int gather_rules(ka_opt_loop *L, const ka_opt_finding *f, int nf, const k
 	return n;
 }
 
+/* Seconds on a monotonic clock (a step's time: fractions matter). */
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A step the budget counts: one that ran the bench (or tried to build). */
+static int counted(const ka_opt_step *st)
+{
+	return strcmp(st->outcome, "declined") && strcmp(st->outcome, "known");
+}
+
+/* "step 3 (2/12): ..." -- the step, the steps --budget counted so far and
+ * the budget; a declined or known step says it was not counted. */
 static void progress(ka_opt_loop *L, const ka_opt_step *st)
 {
 	if (!L->o->progress)
 		return;
-	fprintf(L->o->progress, "step %d: %s%s%s -> %s", st->step, st->strategy, st->params[0] ? " " : "",
-		st->params, st->outcome);
+	int used = 0, budget = L->o->budget_steps > 0 ? L->o->budget_steps : 12;
+	for (int i = 0; i < L->s->nsteps; i++)
+		used += counted(&L->s->steps[i]);
+	fprintf(L->o->progress, "step %d (%d/%d): %s%s%s -> %s", st->step, used, budget > 64 ? 64 : budget,
+		st->strategy, st->params[0] ? " " : "", st->params, st->outcome);
+	if (!counted(st))
+		fputs(" (not counted against --budget)", L->o->progress);
 	if (st->speedup > 0)
 		fprintf(L->o->progress, " %.3fx [%.3f, %.3f]", st->speedup, st->lo, st->hi);
 	if (st->accepted)
 		fprintf(L->o->progress, " accepted, best %.3fx", st->total);
 	if (st->error[0])
 		fprintf(L->o->progress, " (%s)", st->error);
-	fprintf(L->o->progress, " %.1fs\n", st->seconds);
+	fprintf(L->o->progress, " %.2fs\n", st->seconds);
 	fflush(L->o->progress);
 }
 
@@ -139,6 +160,12 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 	}
 	snprintf(st->outcome, sizeof st->outcome, "%s", outcome_of(res));
 	ka_utf8_copy(st->error, sizeof st->error, res->reason, strcspn(res->reason, "\n"));
+	if (!strcmp(st->outcome, "unverified")) { /* compile-only: something to apply by hand */
+		char pname[48];
+		snprintf(pname, sizeof pname, "step-%d%.16s.patch", st->step, suffix);
+		if (ka_opt_write_candidate_patch(L, src, cd, pname) == KA_OK)
+			snprintf(st->patch, sizeof st->patch, "candidates/%s", pname);
+	}
 	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 	    !strcmp(res->verdict, "slower")) {
 		st->speedup = res->geomean;
@@ -319,7 +346,7 @@ static int one_step(ka_opt_loop *L, int *more)
 	snprintf(st->strategy, sizeof st->strategy, "%s", c->recipe->name);
 	snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "",
 		 llm ? c->recipe->name : c->params);
-	time_t t0 = time(NULL);
+	double t0 = mono_s();
 
 	static ka_coder_finding cf[64];
 	static ka_coder_rule cr[24];
@@ -384,7 +411,7 @@ static int one_step(ka_opt_loop *L, int *more)
 				snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", k2);
 		}
 	}
-	st->seconds = difftime(time(NULL), t0);
+	st->seconds = mono_s() - t0;
 	if (rc == KA_OK)
 		rc = record(L, c, st, &res, prc == KA_OK ? rep.source : NULL, cand, prc == KA_OK);
 	if (rc == KA_OK && prc == KA_OK) /* base is still alive: the parent of the new best */
@@ -428,8 +455,7 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 	while (rc == KA_OK) {
 		int used = 0; /* a declined or known candidate cost no bench run: not counted */
 		for (int i = 0; i < out->nsteps; i++)
-			used += strcmp(out->steps[i].outcome, "declined") &&
-				strcmp(out->steps[i].outcome, "known");
+			used += counted(&out->steps[i]);
 		if (used >= budget) {
 			snprintf(out->stop, sizeof out->stop, "step budget (%d) used", budget);
 			break;

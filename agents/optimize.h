@@ -40,6 +40,7 @@ typedef struct ka_opt_opts {
 	const char *out_dir;   /* where best.cu, best.patch, trajectory.json, report.md go */
 	const char *db;        /* knowledge DB; NULL = the default path */
 	int no_db;             /* no knowledge DB at all */
+	int force;             /* --force: out_dir may hold an earlier run's results */
 	int budget_steps;      /* 0 = 12 */
 	double budget_minutes; /* 0 = none */
 	int compile_only;
@@ -59,6 +60,7 @@ typedef struct ka_opt_step {
 	char params[96];
 	char rule[96];          /* the rule that called for it, or "" */
 	char hash[65];          /* candidate's SHA-256, "" when there was none */
+	char patch[64];         /* compile-only, unverified: "candidates/step-N.patch", else "" */
 	char outcome[16];       /* faster | same | slower | incorrect | compile_error | declined |
 				     * error | unverified */
 	double speedup, lo, hi; /* over the best at that step; 0 when not measured */

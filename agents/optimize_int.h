@@ -87,6 +87,8 @@ void ka_opt_distill(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const
 int ka_opt_setup(ka_opt_loop *L);
 /* best.patch: the current best against the task's baseline. */
 int ka_opt_write_patch(ka_opt_loop *L);
+/* candidates/NAME: the diff of one candidate against the task's baseline.cu. */
+int ka_opt_write_candidate_patch(ka_opt_loop *L, const char *src, const char *dir, const char *name);
 /* dir/name, atomically; its path in path (cap bytes) when path != NULL. */
 int ka_opt_write_text(const char *dir, const char *name, const char *text, char *path, size_t cap);
 /* SHA-256 of text, in hex. */

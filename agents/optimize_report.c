@@ -122,6 +122,8 @@ static const char *colour(const ka_opt_step *st)
 		return "#2e7d32";
 	if (!strcmp(st->outcome, "unverified"))
 		return "#9e9e9e";
+	if (!strcmp(st->outcome, "declined") || !strcmp(st->outcome, "known"))
+		return "#90caf9"; /* not tried on the GPU: not "not faster" */
 	if (!strcmp(st->outcome, "compile_error") || !strcmp(st->outcome, "incorrect") ||
 	    !strcmp(st->outcome, "error"))
 		return "#c62828";
@@ -161,7 +163,7 @@ int ka_opt_svg(const ka_opt_summary *s, ka_buf *b)
 	}
 	ka_buf_printf(
 		b, "<text x=\"40\" y=\"232\">step (green: accepted, yellow: not faster, red: failed, grey: "
-		   "unverified)</text>\n</svg>\n");
+		   "unverified, blue: declined or known, not run)</text>\n</svg>\n");
 	return b->data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
 }
 
@@ -194,10 +196,13 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 		for (char *p = err; *p; p++)
 			if (*p == '|' || *p == '\n')
 				*p = ' ';
-		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s | %s | %.3f | %s |\n", st->step, st->strategy,
-			      st->params, st->rule[0] ? st->rule : "-", st->outcome,
-			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", sp,
-			      st->total, err);
+		char link[160] = "";
+		if (st->patch[0])
+			snprintf(link, sizeof link, " ([patch](%s))", st->patch);
+		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s%s | %s | %.3f | %s |\n", st->step,
+			      st->strategy, st->params, st->rule[0] ? st->rule : "-", st->outcome,
+			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", link,
+			      sp, st->total, err);
 	}
 	report_summarizer(&b, s);
 	int rc = b.data ? ka_opt_svg(s, &svg) : ka_error_set(KA_ENOMEM, "out of memory");

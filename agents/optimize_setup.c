@@ -107,6 +107,24 @@ int ka_opt_write_patch(ka_opt_loop *L)
 	return rc;
 }
 
+int ka_opt_write_candidate_patch(ka_opt_loop *L, const char *src, const char *dir, const char *name)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	int rc = ka_diff_unified("baseline.cu", L->orig, strlen(L->orig), src, strlen(src), m);
+	fclose(m);
+	char p[1200];
+	if (rc == KA_OK && snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p)
+		rc = ka_error_set(KA_EINPUT, "path too long: %.80s...", dir);
+	if (rc == KA_OK)
+		rc = ka_fs_write_atomic(p, text ? text : "", len);
+	free(text);
+	return rc;
+}
+
 /* With an LLM coder: the learned rules of the DB (hints when they fire),
  * and, when the run may write, a client of the same endpoint for the
  * summarizer's distillation.  The offline coder has neither. */
@@ -130,6 +148,32 @@ static int setup_summarizer(ka_opt_loop *L)
 	if (!lo.log)
 		lo.log = o->coder.log;
 	return ka_llm_new(&L->llm, &lo);
+}
+
+/* --out: a folder with an earlier run's results is kept unless --force;
+ * with it, no file the run writes may be one it reads (the task's files,
+ * the knowledge DB), after links. */
+static int out_dir_ok(ka_opt_loop *L)
+{
+	static const char *const outs[] = {"best.cu", "best.patch", "report.md", "trajectory.json"};
+	const ka_opt_opts *o = L->o;
+	int n = ka_fs_dir_entries(o->out_dir);
+	if (n > 0 && !o->force)
+		return ka_error_set(
+			KA_EINPUT, "--out %s is not empty (an earlier run's results?); --force replaces them",
+			o->out_dir);
+	char in[4][1300], out[1300];
+	static const char *const names[] = {"baseline.cu", "reference.cu", "task.yaml"};
+	const char *inputs[4] = {in[0], in[1], in[2], o->db};
+	for (int i = 0; i < 3; i++)
+		snprintf(in[i], sizeof in[i], "%s/%s", L->spec.dir, names[i]);
+	for (size_t i = 0; n > 0 && i < sizeof outs / sizeof outs[0]; i++) {
+		snprintf(out, sizeof out, "%s/%s", o->out_dir, outs[i]);
+		int rc = ka_fs_output_is_input("--out", out, inputs, 4);
+		if (rc != KA_OK)
+			return rc;
+	}
+	return KA_OK;
 }
 
 int ka_opt_setup(ka_opt_loop *L)
@@ -162,6 +206,8 @@ int ka_opt_setup(ka_opt_loop *L)
 	L->best = strdup(L->orig);
 	if (!L->best)
 		return ka_error_set(KA_ENOMEM, "out of memory");
+	if ((rc = out_dir_ok(L)) != KA_OK)
+		return rc;
 	if (mkdir(o->out_dir, 0777) && !ka_fs_is_dir(o->out_dir))
 		return ka_error_set(KA_EIO, "cannot create %s", o->out_dir);
 	char cd[1100];

@@ -151,6 +151,15 @@ void ka_recipe_edits_free(ka_recipe_edits *ed);
  * kernel's launches must be, or proves something from them, calls it
  * (ka_recipe_relaunch does). */
 int ka_recipe_launches_known(ka_recipe_ctx *c);
+/* 1 when var, as read at offset at (a launch), holds one constant: a
+ * `#define VAR N` defined once, or a local `[const|constexpr] INT VAR = N;`
+ * of the block that holds at, changed nowhere before it (no assignment,
+ * ++, -- or address); its value goes to *value. */
+int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value);
+/* After launch l's config slot q (0 grid, 1 block) was rewritten in ed:
+ * drop the declaration of the scalar variable it read when nothing else
+ * reads it. */
+int ka_recipe_drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, int q);
 /* Rewrite every launch of kernel k: grid := grid_fmt with "%s" replaced by
  * the launch's argument for parameter `count_param` (the thread count the
  * recipe derives the grid from), block := block.  KA_RECIPE_DECLINED when

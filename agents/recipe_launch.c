@@ -199,7 +199,8 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 			break;
 		}
 		long kk = strtol(blk, &end, 10);
-		if (*end || kk < 1) {
+		int named = (*end || kk < 1) && ka_recipe_const_var(c, l->start, blk, &kk);
+		if (!named && (*end || kk < 1)) {
 			rc = ka_recipe_decline(c, "the block size '%s' is not a literal", blk);
 			break;
 		}
@@ -207,11 +208,15 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 			rc = ka_recipe_decline(c, "the block is %ld already", kk);
 			break;
 		}
-		char pat[64], ng[600];
+		char pat[160], ng[600];
 		if ((rc = block_free(c, kk)) != KA_OK)
 			break;
 		snprintf(pat, sizeof pat, "+%ld)/%ld", kk - 1, kk);
 		char *at = strstr(grid, pat);
+		if (!at && named) { /* (COUNT + block - 1) / block */
+			snprintf(pat, sizeof pat, "+%s-1)/%s", blk, blk);
+			at = strstr(grid, pat);
+		}
 		if (!at || strstr(at + 1, pat)) {
 			rc = ka_recipe_decline(c, "the grid '%s' is not (COUNT + K - 1) / K", grid);
 			break;
@@ -222,6 +227,8 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		rc = ka_recipe_edit(&ed, l->cfg[0].s, l->cfg[0].e, ng);
 		if (rc == KA_OK)
 			rc = ka_recipe_edit(&ed, l->cfg[1].s, l->cfg[1].e, blk);
+		for (int q = 0; q < 2 && rc == KA_OK && named; q++)
+			rc = ka_recipe_drop_dead_config(c, &ed, l, q);
 		found = 1;
 	}
 	if (rc == KA_OK && !found)

@@ -286,9 +286,24 @@ static int read_body(tree *tr, size_t bs, size_t be)
 	}
 	snprintf(tr->tid, sizeof tr->tid, "%s", a);
 	if (tr->form == TREE_SEQUENTIAL) {
+		/* an integer cast of the index, as in (int)threadIdx.x < s, is
+		 * the same test: the index is below 2^31 and s is positive */
+		static const char *const casts[] = {"(int)",  "(unsigned)",  "(unsigned int)",
+						    "(long)", "(long long)", "(size_t)"};
+		char bare[256];
+		snprintf(bare, sizeof bare, "%s", cond);
+		for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++) {
+			size_t cl = strlen(casts[i]);
+			char *p = strstr(bare, casts[i]);
+			if (p && !strncmp(p + cl, a, strlen(a)) && !is_ident(p[cl + strlen(a)]) &&
+			    p[cl + strlen(a)] != '.') {
+				memmove(p, p + cl, strlen(p + cl) + 1);
+				break;
+			}
+		}
 		snprintf(w[0], sizeof w[0], "%s<%s", a, s1);
 		snprintf(w[1], sizeof w[1], "%s>%s", s1, a);
-		if (strcmp(cond, w[0]) && strcmp(cond, w[1]))
+		if (strcmp(bare, w[0]) && strcmp(bare, w[1]))
 			return ka_recipe_decline(c, "the test '%s' of the halving loop is not %s < %s", cond,
 						 a, s1);
 		return KA_OK;

@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/text.h"
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NPOS ((size_t)-1)
@@ -122,9 +123,108 @@ static int scalar_decl(const char *t, size_t len, size_t s, size_t e, const char
 	return pure_init(t, len, p + 1, e - 1);
 }
 
+/* A positive decimal literal [s, e) (blanks, parentheses and an integer
+ * suffix allowed) -> *v; 0 when it is anything else. */
+static int int_literal(const char *t, size_t s, size_t e, long *v)
+{
+	char sq[64], *end;
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return 0;
+	size_t n = strlen(sq), b = 0;
+	while (n > 2 * b + 1 && sq[b] == '(' && sq[n - 1 - b] == ')')
+		b++;
+	sq[n - b] = 0;
+	if (!isdigit((unsigned char)sq[b]))
+		return 0;
+	*v = strtol(sq + b, &end, 10);
+	end += strspn(end, "uUlL");
+	return !*end && *v > 0;
+}
+
+/* 1 when the occurrence of var at [at, at+n) may change it: an assignment,
+ * ++ or --, or its address taken. */
+static int modifies(const char *t, size_t len, size_t at, size_t n)
+{
+	size_t p = ka_csrc_skip_blank(t, len, at + n), b = at;
+	while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t' || t[b - 1] == '\n'))
+		b--;
+	if (b > 0 &&
+	    (t[b - 1] == '&' || (b > 1 && (t[b - 1] == '+' || t[b - 1] == '-') && t[b - 2] == t[b - 1])))
+		return 1;
+	if (p + 1 >= len)
+		return 0;
+	if (t[p] == '=' && t[p + 1] != '=')
+		return 1;
+	if ((t[p] == '+' || t[p] == '-') && t[p + 1] == t[p])
+		return 1;
+	return strchr("+-*/%&|^<>", t[p]) && t[p + 1] == '=' &&
+	       !(strchr("<>", t[p]) && p > 0 && t[p - 1] != t[p]);
+}
+
+int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value)
+{
+	const char *t = c->m->text;
+	size_t len = c->m->len, vn = strlen(var), blk = ka_csrc_block_of(t, len, at);
+	if (!vn || !(isalpha((unsigned char)var[0]) || var[0] == '_'))
+		return 0;
+	/* a macro: `#define VAR N`, defined once and never undefined */
+	int defs = 0;
+	long mv = 0;
+	for (size_t w = ka_csrc_find_word_pp(t, 0, len, var); w != NPOS;
+	     w = ka_csrc_find_word_pp(t, w + vn, len, var)) {
+		size_t ls = w;
+		while (ls > 0 && t[ls - 1] != '\n')
+			ls--;
+		size_t p = ls;
+		while (p < w && (t[p] == ' ' || t[p] == '\t'))
+			p++;
+		if (t[p] != '#')
+			continue;
+		size_t le = w;
+		while (le < len && t[le] != '\n')
+			le++;
+		p++;
+		while (p < w && (t[p] == ' ' || t[p] == '\t'))
+			p++;
+		size_t q = p + 6;
+		while (q < w && (t[q] == ' ' || t[q] == '\t'))
+			q++;
+		if (strncmp(t + p, "define", 6) || q != w || q == p + 6)
+			return 0; /* #undef, #ifdef, a macro body that reads it */
+		if (defs++ || t[w + vn] == '(' || !int_literal(t, w + vn, le, &mv))
+			return 0;
+	}
+	if (defs) {
+		*value = mv;
+		return 1;
+	}
+	/* a local `[const|constexpr] INT VAR = N;` of the block that holds the launch */
+	if (blk == NPOS)
+		return 0;
+	for (size_t s = ka_csrc_skip_blank(t, len, blk + 1); s < at;) {
+		size_t e = ka_csrc_stmt_end(t, len, s);
+		if (e == NPOS || e > at)
+			return 0;
+		if (scalar_decl(t, len, s, e, var)) {
+			size_t eq = s;
+			while (eq < e && t[eq] != '=')
+				eq++;
+			if (!int_literal(t, eq + 1, e - 1, value))
+				return 0;
+			for (size_t w = ka_csrc_find_word_pp(t, e, at, var); w != NPOS;
+			     w = ka_csrc_find_word_pp(t, w + vn, at, var))
+				if (modifies(t, len, w, vn))
+					return 0;
+			return 1;
+		}
+		s = ka_csrc_skip_blank(t, len, e);
+	}
+	return 0;
+}
+
 /* After launch l's config slot q was rewritten: drop the declaration of
  * the variable it read when nothing else reads it (see recipe.h). */
-static int drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, int q)
+int ka_recipe_drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, int q)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len, blk = ka_csrc_block_of(t, len, l->start);
@@ -210,7 +310,7 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 		if (rc == KA_OK)
 			rc = ka_recipe_edit(ed, l->cfg[1].s, l->cfg[1].e, b.data);
 		for (int q = 0; q < 2 && rc == KA_OK; q++)
-			rc = drop_dead_config(c, ed, l, q);
+			rc = ka_recipe_drop_dead_config(c, ed, l, q);
 		ka_buf_free(&g);
 		ka_buf_free(&b);
 		found = 1;

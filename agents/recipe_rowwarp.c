@@ -41,6 +41,7 @@ enum { ST_DECLARED, ST_PARTIAL, ST_REDUCED };
 typedef struct acc {
 	char name[64];
 	int op, state, zero, top, is_float;
+	int reset; /* set to a constant inside an outer loop: a per-chunk partial */
 } acc;
 
 typedef struct names {
@@ -235,6 +236,60 @@ static int reads_partial(rw *w, const char *t, size_t s, size_t e)
 
 static int loop_stmt(rw *w, size_t s, size_t e);
 
+/* 1 when the squeezed text [s, s+n) is a constant: a number with an
+ * optional sign, or an infinity or limit macro. */
+static int const_literal(const char *s, size_t n)
+{
+	static const char *const named[] = {"INFINITY", "HUGE_VALF", "FLT_MAX", "DBL_MAX", "CUDART_INF_F"};
+	if (n && (*s == '-' || *s == '+')) {
+		s++;
+		n--;
+	}
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (strlen(named[i]) == n && !memcmp(named[i], s, n))
+			return 1;
+	if (!n || !(isdigit((unsigned char)*s) || (*s == '.' && n > 1 && isdigit((unsigned char)s[1]))))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '.' &&
+		    !((s[i] == '-' || s[i] == '+') && i && (s[i - 1] == 'e' || s[i - 1] == 'E')))
+			return 0;
+	return 1;
+}
+
+/* `v = CONST;` in a loop around the innermost one, v a scalar local of the
+ * thread (an accumulator or a top-level local): every lane runs the same
+ * outer iterations, so every lane stores the same value.  An accumulator
+ * set so starts a new per-chunk partial.  1 when sq is such a statement. */
+static int const_reset(rw *w, const char *sq, int innermost)
+{
+	size_t n = 0;
+	while (is_ident(sq[n]))
+		n++;
+	size_t len = strlen(sq);
+	if (innermost || !n || sq[n] != '=' || sq[n + 1] == '=' || len < n + 3 || sq[len - 1] != ';' ||
+	    !const_literal(sq + n + 1, len - n - 2))
+		return 0;
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), sq);
+	acc *a = find_acc(w, name);
+	if (a) {
+		if (a->state == ST_PARTIAL)
+			return 0; /* it is being filled: not a fresh start */
+		char v[64];
+		snprintf(v, sizeof v, "%.*s", (int)(len - n - 2), sq + n + 1);
+		a->zero = !strcmp(v, "0") || !strcmp(v, "0.0f") || !strcmp(v, "0.f") || !strcmp(v, "0.0") ||
+			  !strcmp(v, "0.0F");
+		a->state = ST_DECLARED;
+		a->reset = 1;
+		return 1;
+	}
+	for (int i = 0; i < w->locals.n; i++)
+		if (!strcmp(w->locals.v[i], name))
+			return 1;
+	return 0;
+}
+
 /* One statement inside a loop body. */
 static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 {
@@ -262,7 +317,7 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 			char part[64];
 			snprintf(part, sizeof part, "%.*s", (int)strcspn(expr, ");"), expr);
 			acc *p = find_acc(w, part);
-			if (!p || p->op != op || p->top ||
+			if (!p || p->op != op || (p->top && !p->reset) ||
 			    strlen(expr) != strlen(part) + (op == OP_SUM ? 1 : 2))
 				return ka_recipe_decline(
 					c, "'%s' folds something other than a partial into %s", sq, name);
@@ -285,6 +340,8 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 	}
 	if (reads_partial(w, t, s, e))
 		return ka_recipe_decline(c, "'%.60s' reads a partial accumulator", sq);
+	if (const_reset(w, sq, innermost))
+		return KA_OK;
 	if (local_decl(sq, NULL) == KA_OK) {
 		note_decl(w, sq, 0);
 		return KA_OK;

@@ -10,7 +10,6 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +55,13 @@ static const char *base_type(const char *type, int *kind)
 			*kind = 2;
 		return t;
 	}
-	return !strcmp(t, "float")                                    ? "f32"
-	       : !strcmp(t, "double")                                 ? "f64"
-	       : !strcmp(t, "int")                                    ? "i32"
-	       : !strcmp(t, "unsigned") || !strcmp(t, "unsigned int") ? "u32"
-								      : NULL;
+	return !strcmp(t, "float")                                        ? "f32"
+	       : !strcmp(t, "double")                                     ? "f64"
+	       : !strcmp(t, "int")                                        ? "i32"
+	       : !strcmp(t, "unsigned") || !strcmp(t, "unsigned int")     ? "u32"
+	       : !strcmp(t, "__half") || !strcmp(t, "half")               ? "f16"
+	       : !strcmp(t, "__nv_bfloat16") || !strcmp(t, "nv_bfloat16") ? "bf16"
+									  : NULL;
 }
 
 /* The bound B of `if (v < B ...` / `if (v >= B) return;` anywhere in the body. */
@@ -243,7 +244,7 @@ static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 		if (kind < 0 || (kind == 0 && !d))
 			return ka_error_set(
 				KA_EINPUT,
-				"parameter %s of %s: type '%s' has no bench dtype (f32 f64 i32 u32, "
+				"parameter %s of %s: type '%s' has no bench dtype (f32 f64 i32 u32 f16 bf16, "
 				"integer or floating scalars)",
 				k->params[p].name, k->name, k->params[p].type);
 		f->kind[p] = kind;
@@ -278,11 +279,10 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const char 
 			continue;
 		ka_buf_printf(b, "  - {name: %s, role: %s, dtype: %s, shape: [%s]", k->params[p].name,
 			      f->written[p] ? "out" : "in", f->dtype[p], f->shape[p]);
+		int fp = f->dtype[p][0] == 'f' || f->dtype[p][0] == 'b'; /* f32 f64 f16 bf16 */
 		if (!f->written[p])
-			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}",
-				      f->dtype[p][0] == 'f' ? "uniform" : "int",
-				      f->dtype[p][0] == 'f' ? "-1" : "0",
-				      f->dtype[p][0] == 'f' ? "1" : "1000");
+			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}", fp ? "uniform" : "int",
+				      fp ? "-1" : "0", fp ? "1" : "1000");
 		ka_buf_printf(b, "}%s\n", f->written[p] ? "   # written by the kernel" : "");
 	}
 	for (int p = 0; p < k->nparams; p++)
@@ -303,7 +303,12 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const char 
 			q[0] = '*';
 			memmove(q + 1, q + 2, strlen(q + 2) + 1);
 		}
-		ka_buf_printf(b, "%s%d*%s", nb++ ? " + " : "", f->dtype[p][1] == '6' ? 8 : 4, dims);
+		const char *d = f->dtype[p];
+		ka_buf_printf(b, "%s%d*%s", nb++ ? " + " : "",
+			      !strcmp(d, "f64")                         ? 8
+			      : !strcmp(d, "f16") || !strcmp(d, "bf16") ? 2
+									: 4,
+			      dims);
 	}
 	ka_buf_adds(b, "\nflops: ");
 	for (int p = 0, done = 0; p < k->nparams && !done; p++)
@@ -332,28 +337,33 @@ static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f)
 {
 	int ti = 0, pi = 0, si = 0;
 	const char *xb = f->xbound[0] ? f->xbound : NULL;
-	ka_buf_adds(b, "\n/* the task's entry point (scaffolded by kcheck bench init) */\n"
-		       "extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t s)\n{\n");
+	ka_buf_adds(
+		b,
+		"\n/* the task's entry point (scaffolded by kcheck bench init) */\n"
+		"extern \"C\" int ka_task_run(const ka_task_args *ka_args_, cudaStream_t ka_stream_)\n{\n");
 	for (int p = 0; p < k->nparams; p++) {
 		const ka_csrc_param *pa = &k->params[p];
 		if (f->kind[p] == 1)
-			ka_buf_printf(b, "\t%s %s = (%s)a->p[%d];\n", pa->type, pa->name, pa->type, pi++);
+			ka_buf_printf(b, "\t%s %s = (%s)ka_args_->p[%d];\n", pa->type, pa->name, pa->type,
+				      pi++);
 		else if (f->kind[p] == 2)
-			ka_buf_printf(b, "\t%s %s = (%s)a->s[%d];\n", pa->type, pa->name, pa->type, si++);
+			ka_buf_printf(b, "\t%s %s = (%s)ka_args_->s[%d];\n", pa->type, pa->name, pa->type,
+				      si++);
 		else
-			ka_buf_printf(b, "\t%s %s = (%s)a->t[%d];\n", pa->type, pa->name, pa->type, ti++);
+			ka_buf_printf(b, "\t%s %s = (%s)ka_args_->t[%d];\n", pa->type, pa->name, pa->type,
+				      ti++);
 	}
 	if (f->yvar[0])
 		ka_buf_printf(
 			b,
 			"\tdim3 block(32, 8), grid((unsigned)((%s + 31) / 32), (unsigned)((%s + 7) / 8));\n"
-			"\t%s<<<grid, block, 0, s>>>(",
+			"\t%s<<<grid, block, 0, ka_stream_>>>(",
 			f->xbound, f->ybound, k->name);
 	else if (xb)
-		ka_buf_printf(b, "\t%s<<<(unsigned)(((long long)%s + 255) / 256), 256, 0, s>>>(", k->name,
-			      xb);
+		ka_buf_printf(b, "\t%s<<<(unsigned)(((long long)%s + 255) / 256), 256, 0, ka_stream_>>>(",
+			      k->name, xb);
 	else
-		ka_buf_printf(b, "\t/* TODO: the grid this kernel needs */\n\t%s<<<1, 256, 0, s>>>(",
+		ka_buf_printf(b, "\t/* TODO: the grid this kernel needs */\n\t%s<<<1, 256, 0, ka_stream_>>>(",
 			      k->name);
 	for (int p = 0; p < k->nparams; p++)
 		ka_buf_printf(b, "%s%s", p ? ", " : "", k->params[p].name);
@@ -370,14 +380,9 @@ static const char reference_stub[] =
 
 static int empty_dir_or_new(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	int n = ka_fs_dir_entries(dir);
+	if (n < 0)
 		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s", dir) : KA_OK;
-	struct dirent *e;
-	int n = 0;
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
 	return n ? ka_error_set(KA_EINPUT, "%s exists and is not empty", dir) : KA_OK;
 }
 
@@ -428,7 +433,7 @@ int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir)
 			ka_buf_adds(
 				&base,
 				"#define main ka_user_main   /* the bench harness has its own main() */\n");
-		ka_buf_printf(&base, "#line 1 \"%s\"\n", file);
+		/* no #line: findings in baseline.cu name baseline.cu's own lines */
 		ka_buf_add(&base, text, len);
 		wrapper(&base, k, &f);
 		rc = !y.data || !base.data ? ka_error_set(KA_ENOMEM, "out of memory") : KA_OK;

@@ -39,6 +39,8 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 	w->tally.narrays = 0;
 	w->ctl.inline_depth = 0;
 	w->ctl.limits_hit = 0;
+	w->ctl.store_value_dep = -1;
+	w->ctl.call_site = NULL;
 	w->sym.ret_val = NULL;
 	static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x",
 					    "blockIdx.y",  "blockIdx.z",  "blockDim.x",  "blockDim.y",

@@ -134,6 +134,13 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_int(&r, KA_COL(access, vector_width), walk_vector_lanes(n, abytes));
 	ka_facts_text(&r, KA_COL(access, block_source), w->block_source);
 	ka_facts_text(&r, KA_COL(access, assumption), assume);
+	ka_facts_opt(&r, KA_COL(access, value_thread_dependent), rw != 0 && w->ctl.store_value_dep >= 0,
+		     w->ctl.store_value_dep);
+	const ka_node *site = w->ctl.inline_depth ? w->ctl.call_site : NULL;
+	ka_facts_opt(&r, KA_COL(access, call_line), site != NULL, site ? site->loc.line : 0);
+	ka_facts_opt(&r, KA_COL(access, call_begin_off), site && site->loc.begin >= 0,
+		     site ? site->loc.begin : 0);
+	ka_facts_opt(&r, KA_COL(access, call_end_off), site && site->loc.end >= 0, site ? site->loc.end : 0);
 	ka_facts_insert(&r);
 	*out = wr;
 }

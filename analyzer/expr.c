@@ -164,14 +164,176 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 	x->dep = a->dep | b->dep;
 	x->loops = a->loops | b->loops;
 	x->has_rem_small = a->has_rem_small || b->has_rem_small;
+	x->divrem = a->divrem || b->divrem || k == SX_DIV || k == SX_REM || k == SX_SHR || k == SX_AND;
 	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) &&
 	    ((cb && vb > 0 && vb < 64) || (!cb && k == SX_REM)))
 		x->has_rem_small = 1;
 	return x;
 }
 
+int sx_equal(const sx *a, const sx *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b || a->k != b->k || a->size != b->size || a->k == SX_OPAQUE)
+		return 0;
+	if (a->k == SX_CONST)
+		return a->c == b->c;
+	if (a->k == SX_SYM)
+		return a->sym == b->sym;
+	if (a->k == SX_CMP && a->c != b->c)
+		return 0;
+	return sx_equal(a->a, b->a) && sx_equal(a->b, b->b);
+}
+
+#define RECOMB_MAX 16
+
+/* The factors of a product, constants multiplied into *k; 0 when there are
+ * too many or the constant overflows. */
+static int factors_of(const sx *x, const sx **f, int *n, int64_t *k)
+{
+	if (x->k == SX_MUL)
+		return factors_of(x->a, f, n, k) && factors_of(x->b, f, n, k);
+	if (x->k == SX_CONST)
+		return ka_mul64(*k, x->c, k);
+	if (*n >= RECOMB_MAX)
+		return 0;
+	f[(*n)++] = x;
+	return 1;
+}
+
+static int terms_of(const sx *x, const sx **t, int *n)
+{
+	if (x->k == SX_ADD)
+		return terms_of(x->a, t, n) && terms_of(x->b, t, n);
+	if (*n >= RECOMB_MAX)
+		return 0;
+	t[(*n)++] = x;
+	return 1;
+}
+
+/* X and D of a quotient `X / D` or `X >> s` (D = 2^s), of a remainder
+ * `X % D` or `X & (2^s - 1)` (want_rem). */
+static int split_divrem(sx_ctx *c, const sx *f, int want_rem, const sx **x, const sx **d)
+{
+	int64_t v;
+	if (!want_rem && f->k == SX_DIV) {
+		*x = f->a, *d = f->b;
+		return 1;
+	}
+	if (want_rem && f->k == SX_REM) {
+		*x = f->a, *d = f->b;
+		return 1;
+	}
+	if (!want_rem && f->k == SX_SHR && sx_is_const(f->b, &v) && v >= 0 && v < 31) {
+		*x = f->a, *d = sx_const(c, (int64_t)1 << v);
+		return 1;
+	}
+	if (want_rem && f->k == SX_AND && sx_is_const(f->b, &v) && v > 0 && v < INT32_MAX &&
+	    ((v + 1) & v) == 0) {
+		*x = f->a, *d = sx_const(c, v + 1);
+		return 1;
+	}
+	return 0;
+}
+
+/* Multisets of factors equal (each of `a` matched once in `b`). */
+static int same_factors(const sx **a, int na, const sx **b, int nb)
+{
+	if (na != nb)
+		return 0;
+	unsigned used = 0;
+	for (int i = 0; i < na; i++) {
+		int j = 0;
+		while (j < nb && ((used >> j) & 1u || !sx_equal(a[i], b[j])))
+			j++;
+		if (j == nb)
+			return 0;
+		used |= 1u << j;
+	}
+	return 1;
+}
+
+/* term_q = (X/D) * D * K and term_r = (X%D) * K: X * K, else NULL. */
+static const sx *recombine_pair(sx_ctx *c, const sx *tq, const sx *tr)
+{
+	const sx *fq[RECOMB_MAX], *fr[RECOMB_MAX + RECOMB_MAX];
+	int nq = 0, nr = 0;
+	int64_t kq = 1, kr = 1;
+	if (!factors_of(tq, fq, &nq, &kq) || !factors_of(tr, fr, &nr, &kr))
+		return NULL;
+	for (int i = 0; i < nq; i++) {
+		const sx *x, *d;
+		if (!split_divrem(c, fq[i], 0, &x, &d))
+			continue;
+		for (int j = 0; j < nr; j++) {
+			const sx *x2, *d2;
+			int64_t dv, dv2;
+			if (!split_divrem(c, fr[j], 1, &x2, &d2) || !sx_equal(x, x2))
+				continue;
+			if (!(sx_is_const(d, &dv) && sx_is_const(d2, &dv2) ? dv == dv2 : sx_equal(d, d2)))
+				continue;
+			/* K: the remainder term without its remainder factor */
+			const sx *k[RECOMB_MAX];
+			int nk = 0;
+			for (int m = 0; m < nr; m++)
+				if (m != j)
+					k[nk++] = fr[m];
+			/* quotient term without its quotient factor == D * K */
+			const sx *rest[RECOMB_MAX];
+			int nrest = 0;
+			for (int m = 0; m < nq; m++)
+				if (m != i)
+					rest[nrest++] = fq[m];
+			const sx *want[RECOMB_MAX + RECOMB_MAX];
+			int nwant = 0;
+			int64_t kwant = kr;
+			for (int m = 0; m < nk; m++)
+				want[nwant++] = k[m];
+			if (!factors_of(d, want, &nwant, &kwant) || kwant != kq ||
+			    !same_factors(rest, nrest, want, nwant))
+				continue;
+			const sx *r = sx_mul(c, x, sx_const(c, kr));
+			for (int m = 0; m < nk; m++)
+				r = sx_mul(c, r, k[m]);
+			return r;
+		}
+	}
+	return NULL;
+}
+
+/* Look for a quotient term and its remainder term in the sum a + b. */
+static const sx *recombine(sx_ctx *c, const sx *a, const sx *b)
+{
+	const sx *t[RECOMB_MAX];
+	int n = 0;
+	if (!terms_of(a, t, &n) || !terms_of(b, t, &n))
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		if (!t[i]->divrem)
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (j == i || !t[j]->divrem)
+				continue;
+			const sx *r = recombine_pair(c, t[i], t[j]);
+			if (!r)
+				continue;
+			for (int m = 0; m < n; m++)
+				if (m != i && m != j)
+					r = sx_add(c, r, t[m]);
+			return r;
+		}
+	}
+	return NULL;
+}
+
 const sx *sx_add(sx_ctx *c, const sx *a, const sx *b)
 {
+	if (a->divrem && b->divrem && a->size + b->size < 256) {
+		const sx *r = recombine(c, a, b);
+		if (r)
+			return r;
+	}
 	return sx_bin(c, SX_ADD, a, b);
 }
 const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b)

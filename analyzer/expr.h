@@ -83,6 +83,7 @@ typedef struct sx {
 	unsigned dep;
 	uint64_t loops;
 	int has_rem_small; /* contains % or & by a small constant over lane ids */
+	int divrem;        /* contains a /, %, >> or & node (see sx_add's recombination) */
 	int depth, size;   /* tree height and node count (saturating); see SX_MAX_* */
 } sx;
 
@@ -104,7 +105,12 @@ int sx_new_sym(sx_ctx *c, sx_sym_kind kind, const char *name, unsigned dep, uint
 const sx *sx_const(sx_ctx *c, int64_t v);
 const sx *sx_symref(sx_ctx *c, int sym);
 const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b);
+/* A sum; `(X / D) * D * K + (X % D) * K` (also `>>`/`&` by powers of two)
+ * recombines into `X * K`, so an index split into row and column and put
+ * back together (`b = i / T; t = i % T; b * T * C + t * C`) is affine in i. */
 const sx *sx_add(sx_ctx *c, const sx *a, const sx *b);
+/* Structural equality (same shape, constants and symbols). */
+int sx_equal(const sx *a, const sx *b);
 const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b);
 const sx *sx_neg(sx_ctx *c, const sx *a);
 /* An opaque value that depends on what `a` and `b` depend on. */

@@ -24,6 +24,10 @@ typedef struct ka_flags {
 	int n, cap;
 	const char *arch; /* target named by -arch/-gencode/--offload-arch, or NULL */
 	int hip;          /* -x hip */
+	/* The first flag dropped that could have carried an include path or a
+	 * macro (-Wp,-I..., -Xclang -D..., -imacros, an unreadable response or
+	 * options file), or NULL: the caller says so once. */
+	const char *dropped;
 } ka_flags;
 int ka_frontend_flags(ka_arena *a, const char *const *in, int n, const char *dir, ka_flags *out);
 

@@ -143,6 +143,8 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 			push(&b, "-nocudainc");
 			push(&b, "-include");
 			push(&b, SHIM_DIR "/kcheck_cuda.h");
+			push(&b, "-isystem"); /* the shim's cuda_runtime.h, cuda_fp16.h, cuda_bf16.h, mma.h */
+			push(&b, SHIM_DIR "/cuda");
 		} else {
 			char cp[4200];
 			snprintf(cp, sizeof cp, "--cuda-path=%s", cuda_root(o));

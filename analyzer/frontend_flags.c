@@ -10,7 +10,8 @@
  *    like the rest), -rdc/--relocatable-device-code, --use_fast_math,
  *    --expt-relaxed-constexpr and --extended-lambda (clang's default),
  *    --std/-std, long names of -D/-U/-I/-isystem/-include, response files
- *    (@file, nested up to 8 deep);
+ *    (@file) and nvcc's options files (--options-file F / -optf F, a comma
+ *    list; CMake 3.25+ puts the -I flags there), nested up to 8 deep;
  *  - an allow-list: only macros, include paths, forced includes, the
  *    language standard, the language and warnings by name reach libclang.
  *    Everything else is dropped with its argument: -Wp,/-Wa,/-Wl,,
@@ -19,7 +20,8 @@
  *    cloned repository's compile database must never write PATH.
  *
  * Relative include paths and response files resolve against the compile
- * database entry's directory. */
+ * database entry's directory.  A dropped flag that could have carried an
+ * include path or a macro is named in ka_flags.dropped. */
 #include "analyzer/frontend.h"
 #include "util/fs.h"
 #include <ctype.h>
@@ -96,13 +98,30 @@ static void take_arch(fl *f, const char *v)
 
 static void translate(fl *f, const char *const *in, int n);
 static void translate_list(fl *f, const char *list);
+static void options_files(fl *f, const char *list);
 
-static void response_file(fl *f, const char *name)
+static void dropped(fl *f, const char *flag, const char *value)
+{
+	if (!f->out->dropped)
+		f->out->dropped = value ? ka_arena_printf(f->a, "%s %s", flag, value)
+					: ka_arena_strdup(f->a, flag);
+}
+
+/* -Wp,-I..., -Xclang -DX, ...: a value that names an include path or macro. */
+static int carries_path_or_macro(const char *v)
+{
+	return v && (strstr(v, "-I") || strstr(v, "-D") || strstr(v, "-isystem") || strstr(v, "-include") ||
+		     strstr(v, "-U"));
+}
+
+static void response_file(fl *f, const char *how, const char *name)
 {
 	char *text = NULL;
 	size_t len = 0;
-	if (f->depth >= MAX_RSP_DEPTH || ka_fs_read(path_arg(f, name), MAX_RSP_BYTES, &text, &len) != 0)
+	if (f->depth >= MAX_RSP_DEPTH || ka_fs_read(path_arg(f, name), MAX_RSP_BYTES, &text, &len) != 0) {
+		dropped(f, ka_arena_printf(f->a, "%s%s (unreadable)", how, name), NULL);
 		return;
+	}
 	const char **v = ka_arena_alloc(f->a, (len / 2 + 2) * sizeof *v);
 	int k = 0;
 	char *w = ka_arena_alloc(f->a, len + 1);
@@ -224,7 +243,15 @@ static int one(fl *f, const char *const *in, int n, int i)
 		return used;
 	}
 	if (s[0] == '@' && s[1]) {
-		response_file(f, s + 1);
+		response_file(f, "@", s + 1);
+		return 1;
+	}
+	if ((!strcmp(s, "--options-file") || !strcmp(s, "-optf")) && next) {
+		options_files(f, next);
+		return 2;
+	}
+	if (!strncmp(s, "--options-file=", 15) || !strncmp(s, "-optf=", 6)) {
+		options_files(f, strchr(s, '=') + 1);
 		return 1;
 	}
 	if (!strncmp(s, "-std=", 5) || !strncmp(s, "--std=", 6)) {
@@ -277,9 +304,30 @@ static int one(fl *f, const char *const *in, int n, int i)
 		return 1;
 	}
 	for (int k = 0; skip_arg[k]; k++)
-		if (!strcmp(s, skip_arg[k]))
+		if (!strcmp(s, skip_arg[k])) {
+			if (!strcmp(s, "-imacros") ||
+			    ((!strcmp(s, "-Xpreprocessor") || !strcmp(s, "-Xclang")) &&
+			     carries_path_or_macro(next)))
+				dropped(f, s, next);
 			return next ? 2 : 1;
+		}
+	if (!strncmp(s, "-Wp,", 4) && carries_path_or_macro(s + 4))
+		dropped(f, s, NULL);
 	return 1; /* anything else: dropped (-O3, -g, -MD, -Wp,..., -Wl,..., files) */
+}
+
+/* nvcc's --options-file takes a comma-separated list of files, each read
+ * like a response file. */
+static void options_files(fl *f, const char *list)
+{
+	char *copy = ka_arena_strdup(f->a, list);
+	for (char *tok = copy, *end; tok; tok = end) {
+		end = strchr(tok, ',');
+		if (end)
+			*end++ = '\0';
+		if (*tok)
+			response_file(f, "--options-file ", tok);
+	}
 }
 
 /* -Xcompiler takes a comma-separated list. */

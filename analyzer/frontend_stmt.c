@@ -1,6 +1,9 @@
 /* analyzer/frontend_stmt.c: statements lowered into the model.  Fixed child
  * slots: IF {cond, then, else}, FOR {init, cond, inc, body}, WHILE {cond,
- * body}, DO {body, cond}; absent parts NULL. */
+ * body}, DO {body, cond}; absent parts NULL.  `do { ... } while (0)` (the
+ * statement-macro idiom) runs once and is lowered as its body; a range-based
+ * `for` is a WHILE of unknown trip count whose body declares the loop
+ * variable (a fresh value each iteration) before the written body. */
 #include "analyzer/frontend_int.h"
 #include "analyzer/ranges.h"
 #include "util/error.h"
@@ -86,6 +89,54 @@ static void find_unroll_pragma(lower_ctx *cx, ka_node *n)
 	n->unroll_count = (p < line + len && isdigit((unsigned char)*p)) ? atoi(p) : 0;
 }
 
+/* A do-while condition that is the literal 0 or false (through parentheses
+ * and casts): the body runs once. */
+static int runs_once(const ka_node *cond)
+{
+	while (cond && (cond->kind == KN_PAREN || cond->kind == KN_CAST) && cond->nkids == 1)
+		cond = cond->kids[0];
+	return cond && cond->kind == KN_INT && cond->ival == 0;
+}
+
+/* `for (T v : range) body`: libclang gives the loop variable, the range
+ * expression and the body.  The loop variable's initializer (`*__begin`)
+ * names clang's hidden iterators, so it is dropped: v is unknown. */
+static ka_node *lower_range_for(lower_ctx *cx, CXCursor c)
+{
+	ka_node *n = fe_new_node(cx, KN_WHILE, c);
+	kid_list k = fe_kids_of(c);
+	ka_node **s = slots(cx, n, 2);
+	ka_node *var = NULL, *body = NULL;
+	int var_at = -1;
+	for (int i = 0; i < k.n; i++) {
+		enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
+		if (kk == CXCursor_VarDecl && !var) {
+			var_at = i;
+			var = fe_new_node(cx, KN_DECLSTMT, k.v[i]);
+			ka_node *v = fe_new_node(cx, KN_VARDECL, k.v[i]);
+			v->ref = fe_lower_vardecl(cx, k.v[i]);
+			v->ref->init = NULL;
+			v->name = v->ref->name;
+			fe_set_type(cx, v, k.v[i]);
+			var->kids = ka_arena_alloc(cx->a, sizeof *var->kids);
+			var->kids[0] = v;
+			var->nkids = 1;
+		} else if (i == k.n - 1 && i > var_at + 1) { /* after the range */
+			body = fe_lower_stmt(cx, k.v[i]);
+		}
+	}
+	free(k.v);
+	ka_node *blk = fe_new_node(cx, KN_COMPOUND, c);
+	blk->kids = ka_arena_alloc(cx->a, sizeof *blk->kids * 2);
+	if (var)
+		blk->kids[blk->nkids++] = var;
+	if (body)
+		blk->kids[blk->nkids++] = body;
+	s[1] = blk;
+	find_unroll_pragma(cx, n);
+	return n;
+}
+
 ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c)
 {
 	enum CXCursorKind kk = clang_getCursorKind(c);
@@ -112,6 +163,8 @@ ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c)
 	case CXCursor_DoStmt:
 		kind = KN_DO;
 		break;
+	case CXCursor_CXXForRangeStmt:
+		return lower_range_for(cx, c);
 	case CXCursor_ReturnStmt:
 		kind = KN_RETURN;
 		break;
@@ -156,6 +209,10 @@ ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c)
 		for (int i = base; i < k.n; i++)
 			s[i - base] = fe_lower_stmt(cx, k.v[i]);
 		find_unroll_pragma(cx, n);
+		if (kind == KN_DO && runs_once(s[1])) {
+			n->kind = KN_COMPOUND;
+			n->nkids = s[0] ? 1 : 0;
+		}
 		break;
 	}
 	default:

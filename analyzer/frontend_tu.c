@@ -1,6 +1,7 @@
 /* analyzer/frontend_tu.c: functions, file-scope variables and the parse
  * entry point. */
 #include "analyzer/frontend_int.h"
+#include "analyzer/frontend_pch.h"
 #include "analyzer/ranges.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -377,13 +378,22 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	lower_ctx cx = {.tu = tu, .a = tu->arena};
 	const char **argv = NULL;
 	int argc = 0;
-	struct CXUnsavedFile unsaved[8];
-	int nunsaved = shim_unsaved(cx.a, unsaved, 8);
+	struct CXUnsavedFile unsaved[16];
+	int nunsaved = shim_unsaved(cx.a, unsaved, 16);
 	if ((rc = ka_frontend_args(o, tu->arena, &argv, &argc)) != KA_OK)
 		goto fail;
 	CXIndex idx = clang_createIndex(0, 0);
 	char refused[1300];
-	ka_incguard_begin();
+	ka_incguard_begin(); /* also while the toolkit's header is precompiled: the user's -I reach it */
+	const char *pch = ka_frontend_pch(idx, cx.a, argv, argc, unsaved, nunsaved);
+	if (pch) { /* the toolkit's headers, parsed once (frontend_pch.c) */
+		const char **v = ka_arena_alloc(cx.a, sizeof *v * (size_t)(argc + 3));
+		memcpy(v, argv, sizeof *v * (size_t)argc);
+		v[argc++] = "-include-pch";
+		v[argc++] = pch;
+		v[argc] = NULL;
+		argv = v;
+	}
 	enum CXErrorCode e = clang_parseTranslationUnit2(
 		idx, path, argv, argc, unsaved, (unsigned)nunsaved,
 		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &cx.ctu);

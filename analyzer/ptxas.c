@@ -1,9 +1,14 @@
 /* analyzer/ptxas.c: --ptxas.  Compiles the file with `nvcc -Xptxas -v` and
  * joins registers, spill stores and static shared memory to the kernel rows
- * by mangled name (libclang's mangling of a device-side parse matches). */
+ * by mangled name (libclang's mangling of a device-side parse matches).
+ * nvcc compiles a private copy (util/safesrc.h), never the file by its own
+ * name, and a project flag nvcc's /bin/sh would act on stops the compile
+ * (util/shsafe.h). */
 #include "analyzer/ptxas.h"
 #include "util/error.h"
 #include "util/proc.h"
+#include "util/safesrc.h"
+#include "util/shsafe.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +88,7 @@ int ka_ptxas_run(const ka_analyze_opts *o, const ka_arch *arch, const char *path
 		return ka_error_set(KA_ETOOL, "--ptxas needs nvcc (no CUDA toolkit at /usr/local/cuda)");
 	if (strncmp(arch->name, "sm_", 3) != 0)
 		return ka_error_set(KA_ETOOL, "--ptxas needs an NVIDIA --arch (got %s)", arch->name);
-	char archflag[64];
+	char archflag[64], why[96], show[160], *iquote = NULL;
 	snprintf(archflag, sizeof archflag, "-arch=%s", arch->name);
 	char *argv[64];
 	int n = 0;
@@ -94,16 +99,39 @@ int ka_ptxas_run(const ka_analyze_opts *o, const ka_arch *arch, const char *path
 	argv[n++] = "-c";
 	argv[n++] = "-o";
 	argv[n++] = "/dev/null";
-	for (int i = 0; i < o->n_extra_args && n < 60; i++)
-		if (strncmp(o->extra_args[i], "-I", 2) == 0 || strncmp(o->extra_args[i], "-D", 2) == 0)
-			argv[n++] = (char *)o->extra_args[i];
-	argv[n++] = (char *)path;
+	for (int i = 0, take; i < o->n_extra_args; i += take) { /* -I and -D, with a separate value */
+		const char *a = o->extra_args[i];
+		if (!ka_proc_cc_flag(o->extra_args, o->n_extra_args, i, &take) ||
+		    (strncmp(a, "-I", 2) != 0 && strncmp(a, "-D", 2) != 0) || n + take > 58)
+			continue;
+		for (int k = 0; k < take; k++) {
+			if (!ka_sh_safe(o->extra_args[i + k], why, sizeof why))
+				return ka_error_set(KA_EINPUT,
+						    "--ptxas: %s: flag '%s' holds %s; not compiled", path,
+						    ka_sh_show(show, sizeof show, o->extra_args[i + k]), why);
+			argv[n++] = (char *)o->extra_args[i + k];
+		}
+	}
+	ka_safesrc copy;
+	int rc = ka_safesrc_make(path, NULL, 0, &copy);
+	if (rc != KA_OK)
+		return rc;
+	if (!(iquote = malloc(strlen(copy.quote) + 16))) {
+		ka_safesrc_remove(&copy);
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	}
+	sprintf(iquote, "-iquote%s", copy.quote); /* the original's folder, for "x.h" */
+	argv[n++] = "-Xcompiler";
+	argv[n++] = iquote;
+	argv[n++] = copy.file;
 	argv[n] = NULL;
 	ka_proc_result res;
-	int rc = ka_proc_run(argv, 300, out, &res);
+	rc = ka_proc_run(argv, 300, out, &res);
 	if (rc == KA_OK && (!res.exited || res.status != 0))
 		rc = ka_error_set(KA_ETOOL, "--ptxas: nvcc failed on %s%s", path,
 				  res.timed_out ? " (time limit)" : "");
+	ka_safesrc_remove(&copy);
+	free(iquote);
 	return rc;
 }
 

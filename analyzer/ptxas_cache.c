@@ -25,16 +25,6 @@
 
 #define FAILED_MARK "# kcheck: nvcc failed\n"
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 static int needs_confirmation(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
@@ -46,35 +36,13 @@ static int needs_confirmation(sqlite3 *db)
 	return yes;
 }
 
-/* $XDG_CACHE_HOME/kernelarc/ptxas (created), or "" when there is no home. */
-static void cache_dir(char *out, size_t n)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-	char base[4096];
-	out[0] = '\0';
-	if (x && *x == '/')
-		snprintf(base, sizeof base, "%s", x);
-	else if (h && *h == '/')
-		snprintf(base, sizeof base, "%s/.cache", h);
-	else
-		return;
-	char d1[4200], d2[4300];
-	snprintf(d1, sizeof d1, "%s/kernelarc", base);
-	snprintf(d2, sizeof d2, "%s/ptxas", d1);
-	mkdir(base, 0755);
-	mkdir(d1, 0755);
-	if (mkdir(d2, 0755) != 0 && errno != EEXIST)
-		return;
-	snprintf(out, n, "%s", d2);
-}
-
 static uint64_t cache_key(const ka_analyze_opts *o, const ka_arch *arch, const char *text, size_t len)
 {
-	uint64_t h = fnv1a(14695981039346656037ull, text, len);
-	h = fnv1a(h, arch->name, strlen(arch->name) + 1);
+	uint64_t h = ka_fs_fnv1a(KA_FNV_START, text, len);
+	h = ka_fs_fnv1a(h, arch->name, strlen(arch->name) + 1);
 	for (int i = 0; i < o->n_extra_args; i++)
 		if (!strncmp(o->extra_args[i], "-I", 2) || !strncmp(o->extra_args[i], "-D", 2))
-			h = fnv1a(h, o->extra_args[i], strlen(o->extra_args[i]) + 1);
+			h = ka_fs_fnv1a(h, o->extra_args[i], strlen(o->extra_args[i]) + 1);
 	return h;
 }
 
@@ -88,7 +56,7 @@ void ka_ptxas_confirm_lmem(const ka_analyze_opts *o, const ka_arch *arch, const 
 		goto out;
 	if (ka_fs_read(path, 64u << 20, &text, &len) != KA_OK)
 		goto out;
-	cache_dir(dir, sizeof dir);
+	ka_fs_cache_dir("ptxas", dir, sizeof dir);
 	file[0] = '\0';
 	if (dir[0])
 		snprintf(file, sizeof file, "%s/%016llx.txt", dir,

@@ -158,6 +158,8 @@ typedef struct walk_ctl {
 	int at_last_stmt;    /* walking the kernel body's last statement */
 	ka_node *next_stmt;  /* the statement after the current one */
 	unsigned limits_hit; /* 1 << walk_limit_kind already reported for this function */
+	int store_value_dep; /* the value being stored: -1 none known, else 1 when thread-dependent */
+	ka_node *call_site;  /* inlining: the outermost call in the walked function's own body */
 } walk_ctl;
 
 /* Counters and lists for the kernel row. */

@@ -139,12 +139,16 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f)
 	walk_cg_bind_args(w, n, f);
 	const char *saved_func = w->func;
 	const sx *saved_ret = w->sym.ret_val;
+	ka_node *saved_site = w->ctl.call_site;
+	if (w->ctl.inline_depth == 0)
+		w->ctl.call_site = n;
 	w->ctl.inline_stack[w->ctl.inline_depth++] = f;
 	w->func = f->name;
 	w->sym.ret_val = NULL;
 	walk_stmt(w, f->body);
 	val r = {.x = w->sym.ret_val ? w->sym.ret_val : sx_opaque(&w->sym.sx, 0, 0)};
 	w->ctl.inline_depth--;
+	w->ctl.call_site = saved_site;
 	w->func = saved_func;
 	w->sym.ret_val = saved_ret;
 	return r;

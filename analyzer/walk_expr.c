@@ -197,7 +197,10 @@ static val ev_assign(walk *w, ka_node *n)
 	}
 	if (!w->is_device && walk_host_dim3_assign(w, lhs, n->kids[1], n->op))
 		return rv;
+	int saved = w->ctl.store_value_dep;
+	w->ctl.store_value_dep = rv.x ? (rv.x->dep & D_LANE) != 0 : -1;
 	walk_access_expr(w, lhs, n->op == OP_ASSIGN ? 1 : 2);
+	w->ctl.store_value_dep = saved;
 	return rv;
 }
 

@@ -106,6 +106,51 @@ static ka_decl *find_kernel(walk *w, ka_node *n)
 	return loose ? loose : n->ref;
 }
 
+#define LAUNCH_MAX_TARGETS 8
+
+/* Kernels a launch through a function pointer can reach in this file: a
+ * variable initialized with a kernel (`auto k = transpose<32>;`), a table of
+ * kernels (`kernels[i]<<<...>>>` with `kernels[] = {a, b}`), either side of
+ * `c ? a : b`.  Adds to out[0..*n), at most `max`. */
+static void kernels_behind(const ka_node *x, ka_decl **out, int *n, int max, int depth)
+{
+	while (x &&
+	       (x->kind == KN_CAST || x->kind == KN_PAREN ||
+		(x->kind == KN_UNOP && (x->op == OP_ADDROF || x->op == OP_DEREF))) &&
+	       x->nkids == 1)
+		x = x->kids[0];
+	if (!x || depth > 4 || *n >= max)
+		return;
+	switch (x->kind) {
+	case KN_DECLREF:
+		if (!x->ref)
+			return;
+		if ((x->ref->flags & KDF_GLOBAL) && x->ref->body) {
+			for (int i = 0; i < *n; i++)
+				if (out[i] == x->ref)
+					return;
+			out[(*n)++] = x->ref;
+		} else if (x->ref->kind == KD_VAR && x->ref->init) {
+			kernels_behind(x->ref->init, out, n, max, depth + 1);
+		}
+		return;
+	case KN_SUBSCRIPT:
+		if (x->nkids >= 1)
+			kernels_behind(x->kids[0], out, n, max, depth + 1);
+		return;
+	case KN_INITLIST:
+		for (int i = 0; i < x->nkids; i++)
+			kernels_behind(x->kids[i], out, n, max, depth + 1);
+		return;
+	case KN_COND:
+		for (int i = 1; i < x->nkids; i++)
+			kernels_behind(x->kids[i], out, n, max, depth + 1);
+		return;
+	default:
+		return;
+	}
+}
+
 /* What a launch tells about the kernel's template: integer arguments in
  * the order of its integer parameters, and the size behind each argument. */
 static void launch_template(walk *w, ka_node *n, ka_decl *k, launch_info *li)
@@ -145,10 +190,26 @@ static int dims_valid(const int64_t d[3], int64_t cap)
 	return ka_prod64(d, 3, &p) && p <= cap;
 }
 
+static void launch_one(walk *w, ka_node *n, ka_decl *k);
+
 void walk_launch(walk *w, ka_node *n)
 {
-	ka_node *cfg = n->cfg;
 	ka_decl *k = find_kernel(w, n);
+	ka_decl *via[LAUNCH_MAX_TARGETS];
+	int nvia = 0;
+	if (!k || !(k->flags & KDF_GLOBAL))
+		kernels_behind(n->callee, via, &nvia, LAUNCH_MAX_TARGETS, 0);
+	if (nvia == 0) {
+		launch_one(w, n, k);
+		return;
+	}
+	for (int i = 0; i < nvia; i++) /* one launch row per kernel the pointer can hold */
+		launch_one(w, n, via[i]);
+}
+
+static void launch_one(walk *w, ka_node *n, ka_decl *k)
+{
+	ka_node *cfg = n->cfg;
 	int64_t g[3], b[3], smem = 0;
 	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0) && dims_valid(g, INT64_MAX);
 	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0) && dims_valid(b, INT32_MAX);

@@ -7,7 +7,9 @@
  * Objects and harness binaries are cached by a hash of their inputs, in a
  * folder bench/cache.c has checked, and reused only when their content
  * still matches the SHA-256 recorded when they were written.  The
- * candidate's object then goes through bench/objcheck.c. */
+ * candidate's object then goes through bench/objcheck.c.  nvcc compiles
+ * a private copy of each source (util/safesrc.h), so no task folder or
+ * candidate name reaches its /bin/sh. */
 #include "bench/build.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -20,9 +22,11 @@
 #include "bench/objcheck.h"
 #include "util/proc.h"
 #include "util/buf.h"
+#include "util/ccdiag.h"
 #include "util/embed.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/safesrc.h"
 
 extern const struct ka_embedded ka_bench_harness_files[];
 
@@ -127,9 +131,14 @@ static void first_lines(const char *text, char *dst, size_t cap)
 	dst[n] = 0;
 }
 
-static int run_tool(const ka_bench_build *b, char *const argv[], int limit, char *log, size_t logcap, double *secs)
+/* Runs a tool; on failure log gets the first lines of its output, cut down
+ * (util/ccdiag.h) to diagnostics about the files in allowed when allowed is
+ * given: a quote from any other file must not reach a result, a prompt or a
+ * report. */
+static int run_tool(const ka_bench_build *b, char *const argv[], const char *const *allowed, int limit, char *log,
+		    size_t logcap, double *secs)
 {
-	ka_buf out;
+	ka_buf out, kept;
 	ka_proc_result pr;
 	int rc;
 	ka_buf_init(&out, 1 << 20);
@@ -139,7 +148,13 @@ static int run_tool(const ka_bench_build *b, char *const argv[], int limit, char
 		snprintf(log, logcap, "%s timed out after %d s", argv[0], limit);
 		rc = KA_ETOOL;
 	} else if (rc == 0 && pr.status != 0) {
-		first_lines(out.data ? out.data : "", log, logcap);
+		ka_buf_init(&kept, 1 << 20);
+		if (allowed && ka_ccdiag_filter(out.data ? out.data : "", out.len, allowed, &kept) < 0)
+			ka_buf_reset(&kept);
+		first_lines(allowed ? (kept.data ? kept.data : "") : out.data ? out.data : "", log, logcap);
+		if (!log[0])
+			snprintf(log, logcap, "%s failed (its messages are about files outside the task)", argv[0]);
+		ka_buf_free(&kept);
 		rc = KA_ETOOL;
 	} else if (rc) {
 		snprintf(log, logcap, "%s", ka_error_last());
@@ -147,6 +162,15 @@ static int run_tool(const ka_bench_build *b, char *const argv[], int limit, char
 	ka_buf_free(&out);
 	(void)b;
 	return rc;
+}
+
+/* The log with the private copy's name written as the source's own. */
+static void named(const ka_safesrc *copy, const char *src, char *log, size_t logcap)
+{
+	ka_buf b;
+	ka_buf_init(&b, logcap);
+	if (!ka_safesrc_names(&b, copy, src, log, strlen(log)) && b.data) snprintf(log, logcap, "%s", b.data);
+	ka_buf_free(&b);
 }
 
 static int file_hash(const char *path, unsigned long long *h)
@@ -186,7 +210,7 @@ static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long 
 		       char slot, char **obj, char *log, size_t logcap, double *secs)
 {
 	unsigned long long h = hh;
-	char def[64], keep[64], arch[48], *argv[16], *inc = NULL, *tmp = NULL;
+	char def[64], keep[64], arch[48], *argv[16], *inc = NULL, *tmp = NULL, *hdir_slash = NULL;
 	int rc = 0;
 	if (file_hash(src, &h)) { snprintf(log, logcap, "%s", ka_error_last()); return KA_EIO; }
 	h = fnv(h, &slot, 1);
@@ -195,13 +219,20 @@ static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long 
 	if (!(*obj = path_of("%s/obj/%c-%016llx.o", b->build_dir, slot, h))) goto too_long;
 	if (ka_bench_cache_valid(*obj)) return 0;
 	snprintf(keep, sizeof keep, "--keep-global-symbol=ka_impl_%c", slot);
-	if (!(inc = path_of("-I%s", hdir)) || !(tmp = path_of("%s.tmp%ld.o", *obj, (long)getpid())) ||
+	if (!(inc = path_of("-I%s", hdir)) || !(hdir_slash = path_of("%s/", hdir)) || !(tmp = path_of("%s.tmp%ld.o", *obj, (long)getpid())) ||
 	    compile_argv(b, src, slot, inc, tmp, def, sizeof def, arch, sizeof arch, argv))
 		goto too_long;
-	if (run_tool(b, argv, b->compile_timeout_s, log, logcap, secs)) { rc = KA_ETOOL; goto out; }
+	ka_safesrc copy;
+	if (ka_safesrc_make(src, NULL, 0, &copy)) { snprintf(log, logcap, "%s", ka_error_last()); rc = KA_EIO; goto out; }
+	for (int i = 0; argv[i]; i++) if (argv[i] == src) argv[i] = copy.file;
+	const char *allowed[] = {copy.file, hdir_slash, NULL};
+	rc = run_tool(b, argv, allowed, b->compile_timeout_s, log, logcap, secs);
+	if (rc) named(&copy, src, log, logcap);
+	ka_safesrc_remove(&copy);
+	if (rc) { rc = KA_ETOOL; goto out; }
 	if (slot != 'r') {
 		char *oc[] = {"objcopy", keep, tmp, NULL};
-		if (run_tool(b, oc, 60, log, logcap, secs)) { rc = KA_ETOOL; goto out; }
+		if (run_tool(b, oc, NULL, 60, log, logcap, secs)) { rc = KA_ETOOL; goto out; }
 	}
 	if (ka_bench_cache_commit(tmp, *obj)) { snprintf(log, logcap, "%s", ka_error_last()); rc = KA_EIO; }
 	goto out;
@@ -212,6 +243,7 @@ out:
 	if (tmp && rc) unlink(tmp);
 	free(tmp);
 	free(inc);
+	free(hdir_slash);
 	return rc;
 }
 
@@ -259,7 +291,7 @@ static int link_harness(const ka_bench_build *b, const char *bindir, const char 
 	if (!(tmp = path_of("%s.tmp%ld", o->binary, (long)getpid()))) return KA_EINPUT;
 	snprintf(arch, sizeof arch, "-arch=%s", b->arch);
 	char *argv[] = {(char *)b->nvcc, arch, (char *)ho, o->ref_obj, o->a_obj, o->b_obj, "-lpthread", "-o", tmp, NULL};
-	if (run_tool(b, argv, b->compile_timeout_s, o->log, sizeof o->log, &o->seconds)) {
+	if (run_tool(b, argv, NULL, b->compile_timeout_s, o->log, sizeof o->log, &o->seconds)) {
 		o->failed = KA_BENCH_BUILD_LINK;
 		rc = KA_ETOOL;
 	} else if (ka_bench_cache_commit(tmp, o->binary)) {

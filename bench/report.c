@@ -184,6 +184,8 @@ int ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_result
 	jnum(w, r->copy_gbs > 0 ? r->copy_gbs : NAN);
 	put(w, ",\"fma_gflops\":");
 	jnum(w, r->fma_gflops > 0 ? r->fma_gflops : NAN);
+	put(w, ",\"mma_bf16_gflops\":");
+	jnum(w, r->mma_gflops > 0 ? r->mma_gflops : NAN);
 	putf(w, "},\"correct\":{\"visible\":[%d,%d],\"unseen\":[%d,%d]},\"speedup\":{\"geomean\":",
 	     r->correct_visible, r->total_visible, r->correct_unseen, r->total_unseen);
 	jnum(w, r->geomean > 0 ? r->geomean : NAN);

@@ -199,6 +199,7 @@ int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const i
 		else if (!strcmp(w[0], "ceiling")) {
 			r->copy_gbs = atof(w[1]);
 			r->fma_gflops = atof(w[2]);
+			r->mma_gflops = atof(w[3]);
 		} else if (!strcmp(w[0], "perf")) {
 			if (ci < 0 || !timed[ci] || r->cfg[ci].timed)
 				set_verdict(r, "rejected", "performance", "unexpected timing block");
@@ -234,6 +235,18 @@ int ka_bench_result_parse_perf(const char *text, const ka_bench_spec *s, const i
  * 10 us both are timed as CUDA graphs, whose capture misses such work). */
 #define KA_BENCH_TAIL_US 6.0
 
+/* The FLOP rate a configuration is measured against: the tensor-core rate
+ * for a task with an f16 or bf16 input (where it was measured and is the
+ * higher), else the fp32 FMA rate. */
+static double flops_ceiling(const ka_bench_spec *s, const ka_bench_result *r)
+{
+	for (int i = 0; i < s->ntensors; i++)
+		if (!s->t[i].out && (s->t[i].dtype == KA_BENCH_F16 || s->t[i].dtype == KA_BENCH_BF16) &&
+		    r->mma_gflops > r->fma_gflops)
+			return r->mma_gflops;
+	return r->fma_gflops;
+}
+
 static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsigned long long seed)
 {
 	ka_bench_cfg_result *c = &r->cfg[i];
@@ -257,8 +270,8 @@ static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsign
 	double t = c->sb.median; /* us */
 	c->gbs = (double)s->c[i].bytes / (t * 1e3);
 	c->gflops = (double)s->c[i].flops / (t * 1e3);
-	c->roof = fmax(r->copy_gbs > 0 ? c->gbs / r->copy_gbs : 0,
-		       r->fma_gflops > 0 ? c->gflops / r->fma_gflops : 0);
+	double fl = flops_ceiling(s, r);
+	c->roof = fmax(r->copy_gbs > 0 ? c->gbs / r->copy_gbs : 0, fl > 0 ? c->gflops / fl : 0);
 	if (c->wall_excess_us > 10.0 + 0.2 * t) {
 		snprintf(
 			msg, sizeof msg,
@@ -276,11 +289,14 @@ static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsign
 			s->c[i].name, c->tail_excess_us);
 		set_verdict(r, "rejected", "performance", msg);
 	}
-	if (r->copy_gbs > 0 && (c->gbs > 1.25 * r->copy_gbs || c->gflops > 1.1 * r->fma_gflops)) {
+	/* a task with 2-byte inputs may run on tensor cores: its FLOP ceiling
+	 * is twice the measured mma.sync rate (Hopper's wgmma goes past it) */
+	double flim = fl > r->fma_gflops ? 2.0 * fl : 1.1 * r->fma_gflops;
+	if (r->copy_gbs > 0 && (c->gbs > 1.25 * r->copy_gbs || c->gflops > flim)) {
 		snprintf(
 			msg, sizeof msg,
 			"config %s: %.0f GB/s, %.0f GFLOP/s is above the measured ceiling (%.0f GB/s, %.0f GFLOP/s)",
-			s->c[i].name, c->gbs, c->gflops, r->copy_gbs, r->fma_gflops);
+			s->c[i].name, c->gbs, c->gflops, r->copy_gbs, flim);
 		set_verdict(r, "rejected", "roofline", msg);
 	}
 	if (c->speedup >= 5.0)

@@ -56,6 +56,7 @@ typedef struct ka_bench_result {
 	ka_bench_finding findings[16];
 	char device[160];
 	double copy_gbs, fma_gflops, compile_s;
+	double mma_gflops; /* bf16 tensor-core mma rate (0: none measured) */
 	int ncfg;
 	ka_bench_cfg_result cfg[KA_BENCH_MAX_CONFIGS];
 	double geomean, lo, hi; /* over timed configs */

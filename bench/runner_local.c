@@ -106,6 +106,7 @@ static int write_plan(const ka_bench_job *j, ka_buf *out, int which)
 	/* compute-sanitizer (the smallest-config plan) injects itself into the
 	 * process and needs more than the sandbox allows */
 	rc |= ka_buf_printf(&b, "sandbox %d\n", which != PLAN_SMALLEST);
+	rc |= ka_buf_printf(&b, "accumulate %s\n", ka_bench_dtype_name(s->accumulate));
 	for (int i = 0; i < s->ntensors; i++) {
 		const ka_bench_tensor *t = &s->t[i];
 		rc |= ka_buf_printf(&b, "tensor %s %s %s", t->name, t->out ? "out" : "in",

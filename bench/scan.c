@@ -1,12 +1,29 @@
-/* bench/scan.c: the static gate of bench/scan.h.  One pass: a small lexer
- * strips comments, strings and character literals, handles preprocessor
- * lines (include allowlist, no #pragma omp, no token pasting) and looks every
- * identifier up in the deny table.  Prefix entries (cu[A-Z]..., cudaEvent...,
- * cudaGraph...) cover whole API families. */
+/* bench/scan.c: the static gate of bench/scan.h.  It reads the source the
+ * way the preprocessor's early phases do, so that no spelling hides a
+ * directive or a name from it:
+ *   1. bytes: NUL bytes and trigraphs (??= ??/ ...) are refused outright;
+ *   2. line splices (a backslash, optional blanks, a newline) are removed,
+ *      each remaining byte keeping the number of the line it came from;
+ *   3. a lexer turns the spliced text into tokens: comments become blanks
+ *      (a block comment never ends a line), string, character and raw
+ *      string literals (with their L/u/U/u8 prefixes) are single tokens,
+ *      numbers follow the pp-number grammar, and the digraphs %: and %:%:
+ *      are # and ##;
+ *   4. a # (or %:) that is the first token of a line starts a directive:
+ *      #include must name an allowlisted header directly; #include_next,
+ *      #import, #embed, #line with a file name, line markers and unknown
+ *      directives are refused; #pragma and _Pragma may not mention include,
+ *      import, embed, dependency or omp; token pasting is refused.
+ * Every identifier, in code and in directives alike, is looked up in the
+ * deny table.  Prefix entries (cu[A-Z]..., cudaEvent..., cudaGraph...)
+ * cover whole API families.  A backslash outside a literal that is not a
+ * splice (a universal character name) is refused: it could spell a name. */
 #include "bench/scan.h"
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct deny {
 	const char *name;
@@ -154,18 +171,19 @@ static const char *const allowed_headers[] = {
 	"cub/block/block_load.cuh",
 };
 
-static int has(const char *p, size_t n, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = 0; i + k <= n; i++)
-		if (!memcmp(p + i, needle, k))
-			return 1;
-	return 0;
-}
+static const char R_HIDE[] = "this spelling can hide code from the static gate";
+static const char R_INCL[] = "header is not on the bench's allowlist";
+static const char R_DIRECT[] = "preprocessor directive not allowed in a bench candidate";
+static const char R_PASTE[] = "token pasting can build names the gate cannot see";
+static const char R_PRAGMA[] = "pragma may read files or start threads";
 
 struct st {
 	ka_bench_finding *out;
 	int max, count;
+	/* the spliced text and, per byte, its original line */
+	char *b;
+	int *ln;
+	size_t n;
 };
 
 static void add(struct st *s, int line, const char *what, size_t n, const char *reason)
@@ -195,91 +213,368 @@ static void check_ident(struct st *s, int line, const char *id, size_t n)
 	}
 }
 
-/* A preprocessor line from p (at '#') to its end; returns the end. */
-static const char *directive(struct st *s, int line, const char *p, const char *end)
+/* Phase 1: bytes no candidate needs and that change what the compiler reads. */
+static int raw_bytes(struct st *s, const char *src, size_t len)
 {
-	const char *e = p;
-	while (e < end && *e != '\n')
-		e++;
-	const char *q = p + 1;
-	while (q < e && isspace((unsigned char)*q))
-		q++;
-	if (e - q >= 7 && !memcmp(q, "include", 7)) {
-		q += 7;
-		while (q < e && isspace((unsigned char)*q))
-			q++;
-		char close = *q == '<' ? '>' : *q == '"' ? '"' : 0;
-		const char *h = q + 1, *he = h;
-		while (he < e && *he != close)
-			he++;
-		int ok = 0;
-		for (size_t i = 0; close && i < sizeof allowed_headers / sizeof allowed_headers[0]; i++)
-			ok |= strlen(allowed_headers[i]) == (size_t)(he - h) &&
-			      !memcmp(h, allowed_headers[i], (size_t)(he - h));
-		if (!ok)
-			add(s, line, h, (size_t)(he - h), "header is not on the bench's allowlist");
-	} else if (e - q >= 6 && !memcmp(q, "pragma", 6) && has(q, (size_t)(e - q), "omp")) {
-		add(s, line, "#pragma omp", 11, R_HOST);
-	} else if (has(q, (size_t)(e - q), "##")) {
-		add(s, line, "##", 2, "token pasting can build names the gate cannot see");
+	int line = 1, bad = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (src[i] == '\n')
+			line++;
+		else if (!src[i]) {
+			add(s, line, "NUL byte", 8, R_HIDE);
+			bad = 1;
+		} else if (src[i] == '?' && i + 2 < len && src[i + 1] == '?' &&
+			   strchr("=/'()!<>-", src[i + 2]) && src[i + 2]) {
+			add(s, line, src + i, 3,
+			    "trigraphs are refused: they can hide a directive or a splice");
+			bad = 1;
+		}
 	}
-	return e;
+	return bad;
+}
+
+/* Phase 2: remove line splices (a backslash, blanks, a newline; compilers
+ * accept blanks before the newline), keeping each byte's original line. */
+static int splice(struct st *s, const char *src, size_t len)
+{
+	s->b = malloc(len + 1);
+	s->ln = malloc((len + 1) * sizeof *s->ln);
+	if (!s->b || !s->ln)
+		return -1;
+	int line = 1;
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (src[i] == '\\') {
+			size_t j = i + 1;
+			while (j < len && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f' ||
+					   src[j] == '\v' || src[j] == '\r'))
+				j++;
+			if (j < len && src[j] == '\n') {
+				line++;
+				i = j;
+				continue;
+			}
+		}
+		s->b[n] = src[i];
+		s->ln[n++] = line;
+		if (src[i] == '\n')
+			line++;
+	}
+	s->b[n] = 0;
+	s->ln[n] = line;
+	s->n = n;
+	return 0;
+}
+
+enum tok_kind { T_END, T_NL, T_IDENT, T_NUM, T_LIT, T_HASH, T_PASTE, T_PUNCT, T_BAD };
+
+struct tok {
+	enum tok_kind k;
+	size_t at, len;
+	int line;
+	int after_nl_comment; /* a block comment holding a newline came before it */
+};
+
+static int is_id(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
+}
+
+/* A quoted literal from b[i] (at its opening quote) to just after its close;
+ * an ordinary literal also ends at a newline (the compiler refuses it). */
+static size_t quoted(const struct st *s, size_t i)
+{
+	char q = s->b[i];
+	for (i++; i < s->n && s->b[i] != q && s->b[i] != '\n'; i++)
+		if (s->b[i] == '\\' && i + 1 < s->n)
+			i++;
+	return i < s->n && s->b[i] == q ? i + 1 : i;
+}
+
+/* A raw string R"d( ... )d" from b[i] (at the quote): its end, or 0 when the
+ * delimiter is malformed. */
+static size_t raw_string(const struct st *s, size_t i)
+{
+	size_t d = i + 1, de = d;
+	while (de < s->n && de - d <= 16 && s->b[de] != '(' && !isspace((unsigned char)s->b[de]) &&
+	       s->b[de] != ')' && s->b[de] != '\\' && s->b[de] != '"')
+		de++;
+	if (de >= s->n || s->b[de] != '(' || de - d > 16)
+		return 0;
+	size_t dl = de - d;
+	for (size_t k = de + 1; k + dl + 1 < s->n + 1; k++)
+		if (s->b[k] == ')' && k + dl + 1 < s->n + 1 && !memcmp(s->b + k + 1, s->b + d, dl) &&
+		    k + 1 + dl < s->n && s->b[k + 1 + dl] == '"')
+			return k + dl + 2;
+	return s->n; /* unterminated: the rest of the file is the string */
+}
+
+/* The length of a literal prefix (L u U u8, each optionally followed by R;
+ * or R alone) when b[i..i+idn) is one and a quote follows; sets *raw. */
+static int literal_prefix(const struct st *s, size_t i, size_t idn, int *raw)
+{
+	static const char *const pre[] = {"L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R"};
+	if (i + idn >= s->n || (s->b[i + idn] != '"' && s->b[i + idn] != '\''))
+		return 0;
+	for (size_t k = 0; k < sizeof pre / sizeof pre[0]; k++)
+		if (strlen(pre[k]) == idn && !memcmp(s->b + i, pre[k], idn)) {
+			*raw = pre[k][idn - 1] == 'R';
+			if (*raw && s->b[i + idn] != '"')
+				return 0;
+			return 1;
+		}
+	return 0;
+}
+
+/* The next token at or after *pos (comments skipped). */
+static struct tok next(const struct st *s, size_t *pos)
+{
+	size_t i = *pos;
+	struct tok t = {T_END, 0, 0, 0, 0};
+	const char *b = s->b;
+	for (;;) {
+		while (i < s->n && is_blank(b[i]))
+			i++;
+		if (i + 1 < s->n && b[i] == '/' && b[i + 1] == '/') {
+			while (i < s->n && b[i] != '\n')
+				i++;
+			continue;
+		}
+		if (i + 1 < s->n && b[i] == '/' && b[i + 1] == '*') {
+			for (i += 2; i < s->n && !(b[i] == '*' && i + 1 < s->n && b[i + 1] == '/'); i++)
+				if (b[i] == '\n')
+					t.after_nl_comment = 1;
+			i = i < s->n ? i + 2 : s->n;
+			continue;
+		}
+		break;
+	}
+	t.at = i;
+	t.line = s->ln[i];
+	if (i >= s->n) {
+		*pos = i;
+		return t;
+	}
+	char c = b[i];
+	size_t e = i + 1;
+	if (c == '\n') {
+		t.k = T_NL;
+	} else if (c == '"' || c == '\'') {
+		t.k = T_LIT;
+		e = quoted(s, i);
+	} else if (isdigit((unsigned char)c) ||
+		   (c == '.' && i + 1 < s->n && isdigit((unsigned char)b[i + 1]))) {
+		t.k = T_NUM;
+		for (e = i + 1; e < s->n; e++) {
+			if ((b[e] == '+' || b[e] == '-') && strchr("eEpP", b[e - 1]))
+				continue;
+			if (b[e] == '\'' && e + 1 < s->n && is_id(b[e + 1]))
+				continue;
+			if (!is_id(b[e]) && b[e] != '.')
+				break;
+		}
+	} else if (is_id(c)) {
+		int raw = 0;
+		while (e < s->n && is_id(b[e]))
+			e++;
+		t.k = T_IDENT;
+		if (literal_prefix(s, i, e - i, &raw)) {
+			t.k = T_LIT;
+			e = raw ? raw_string(s, e) : quoted(s, e);
+			if (!e) {
+				t.k = T_BAD;
+				e = i + 1;
+			}
+		}
+	} else if (c == '#' || (c == '%' && i + 1 < s->n && b[i + 1] == ':')) {
+		e = c == '#' ? i + 1 : i + 2;
+		t.k = T_HASH;
+		if (e < s->n && b[e] == '#')
+			e++, t.k = T_PASTE;
+		else if (e + 1 < s->n && b[e] == '%' && b[e + 1] == ':')
+			e += 2, t.k = T_PASTE;
+	} else if (c == '\\') {
+		t.k = T_BAD;
+	} else {
+		t.k = T_PUNCT;
+	}
+	t.len = e - i;
+	*pos = e;
+	return t;
+}
+
+static int tok_is(const struct st *s, const struct tok *t, const char *w)
+{
+	return t->len == strlen(w) && !memcmp(s->b + t->at, w, t->len);
+}
+
+/* The first of words that p[0..n) mentions (any case), or NULL. */
+static const char *mentions(const char *p, size_t n, const char *const *words)
+{
+	for (; *words; words++) {
+		size_t k = strlen(*words);
+		for (size_t i = 0; i + k <= n; i++)
+			if (!strncasecmp(p + i, *words, k))
+				return *words;
+	}
+	return NULL;
+}
+
+static const char *const pragma_words[] = {"include", "import", "embed", "dependency", "omp", NULL};
+
+/* #include's operand: a header name, read raw as the preprocessor does. */
+static void include_operand(struct st *s, int line, size_t *pos)
+{
+	size_t i = *pos;
+	while (i < s->n && is_blank(s->b[i]))
+		i++;
+	/* a comment before the header name is a blank too */
+	if (i + 1 < s->n && s->b[i] == '/' && (s->b[i + 1] == '*' || s->b[i + 1] == '/')) {
+		struct tok t = next(s, &i);
+		i = t.at;
+	}
+	char close = i < s->n && s->b[i] == '<' ? '>' : i < s->n && s->b[i] == '"' ? '"' : 0;
+	size_t h = i + 1, he = h;
+	while (close && he < s->n && s->b[he] != close && s->b[he] != '\n')
+		he++;
+	int ok = 0;
+	for (size_t k = 0; close && he < s->n && s->b[he] == close &&
+			   k < sizeof allowed_headers / sizeof allowed_headers[0];
+	     k++)
+		ok |= strlen(allowed_headers[k]) == he - h && !memcmp(s->b + h, allowed_headers[k], he - h);
+	if (!ok) {
+		if (close)
+			add(s, line, s->b + h, he - h, R_INCL);
+		else
+			add(s, line, "#include", 8, "#include must name an allowlisted header directly");
+	}
+	*pos = close && he < s->n ? he + 1 : he;
+}
+
+/* _Pragma must take a plain string literal that names nothing include-ish. */
+static void pragma_operator(struct st *s, const struct tok *id, size_t *pos)
+{
+	size_t p = *pos;
+	struct tok a = next(s, &p), lit = next(s, &p), z = next(s, &p);
+	if (!tok_is(s, &a, "(") || lit.k != T_LIT || !tok_is(s, &z, ")")) {
+		add(s, id->line, s->b + id->at, id->len, "_Pragma must take a string literal directly");
+		return;
+	}
+	if (mentions(s->b + lit.at, lit.len, pragma_words))
+		add(s, id->line, s->b + lit.at, lit.len, R_PRAGMA);
+	*pos = p;
+}
+
+static void code_token(struct st *s, const struct tok *t, size_t *pos)
+{
+	if (t->k == T_IDENT) {
+		if (tok_is(s, t, "_Pragma") || tok_is(s, t, "__pragma"))
+			pragma_operator(s, t, pos);
+		else
+			check_ident(s, t->line, s->b + t->at, t->len);
+	} else if (t->k == T_BAD) {
+		add(s, t->line, s->b + t->at, 1, R_HIDE);
+	}
+}
+
+/* A directive from after its '#' to the end of its line. */
+static void directive(struct st *s, const struct tok *hash, size_t *pos)
+{
+	static const char *const plain[] = {"define", "undef",   "if",       "ifdef", "ifndef",
+					    "elif",   "elifdef", "elifndef", "else",  "endif",
+					    "error",  "warning", NULL};
+	struct tok name = next(s, pos);
+	const char *nm = s->b + name.at;
+	if (name.k == T_NL || name.k == T_END)
+		return; /* the null directive */
+	int line = hash->line, known = 0;
+	if (name.k == T_IDENT && tok_is(s, &name, "include")) {
+		include_operand(s, line, pos);
+		known = 1;
+	} else if (name.k == T_IDENT && tok_is(s, &name, "pragma")) {
+		size_t e = *pos;
+		while (e < s->n && s->b[e] != '\n')
+			e++;
+		const char *w = mentions(s->b + *pos, e - *pos, pragma_words);
+		if (w) {
+			char what[32];
+			int n = snprintf(what, sizeof what, "#pragma %s", w);
+			add(s, line, what, (size_t)n, R_PRAGMA);
+		}
+		*pos = e;
+		return;
+	} else if (name.k == T_IDENT && tok_is(s, &name, "line")) {
+		known = 1;
+	} else if (name.k == T_IDENT) {
+		for (int k = 0; plain[k] && !known; k++)
+			known = tok_is(s, &name, plain[k]);
+	}
+	if (!known) {
+		add(s, line, nm, name.len, R_DIRECT);
+		known = -1;
+	} else if (name.k == T_IDENT && !tok_is(s, &name, "include") && !tok_is(s, &name, "line")) {
+		check_ident(s, name.line, nm, name.len);
+	}
+	int is_line = tok_is(s, &name, "line");
+	for (;;) {
+		size_t before = *pos;
+		struct tok t = next(s, pos);
+		if (t.k == T_NL || t.k == T_END) {
+			*pos = before;
+			return;
+		}
+		if (t.k == T_PASTE)
+			add(s, t.line, "##", 2, R_PASTE);
+		else if (is_line && t.k == T_LIT)
+			add(s, t.line, "#line", 5, "#line may not name a file");
+		else if (known > 0)
+			code_token(s, &t, pos);
+	}
 }
 
 int ka_bench_scan(const char *src, size_t len, ka_bench_finding *out, int max)
 {
-	struct st s = {out, max, 0};
-	const char *p = src, *end = src + len;
-	int line = 1, bol = 1;
-	while (p < end) {
-		char c = *p;
-		if (c == '\n') {
-			line++;
+	struct st s = {out, max, 0, NULL, NULL, 0};
+	if (raw_bytes(&s, src, len))
+		return s.count;
+	if (splice(&s, src, len)) {
+		free(s.b);
+		free(s.ln);
+		add(&s, 1, "(source)", 8, "out of memory");
+		return s.count;
+	}
+	size_t pos = 0;
+	int bol = 1;
+	for (;;) {
+		struct tok t = next(&s, &pos);
+		if (t.k == T_END)
+			break;
+		if (t.k == T_NL) {
 			bol = 1;
-			p++;
 			continue;
 		}
-		if (c == '\\' && p + 1 < end && p[1] == '\n') {
-			line++;
-			p += 2;
-			continue;
-		}
-		if (isspace((unsigned char)c)) {
-			p++;
-			continue;
-		}
-		if (c == '#' && bol) {
-			p = directive(&s, line, p, end);
+		/* a # first on its line, or after a block comment that ended a
+		 * line (compilers differ there: take it as a directive) */
+		if ((t.k == T_HASH || t.k == T_PASTE) && (bol || t.after_nl_comment)) {
+			if (t.k == T_PASTE)
+				add(&s, t.line, "##", 2, R_PASTE);
+			else
+				directive(&s, &t, &pos);
+			bol = 0;
 			continue;
 		}
 		bol = 0;
-		if (c == '/' && p + 1 < end && p[1] == '/') {
-			while (p < end && *p != '\n')
-				p++;
-			continue;
-		}
-		if (c == '/' && p + 1 < end && p[1] == '*') {
-			for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
-				if (*p == '\n')
-					line++;
-			p += 2;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			for (p++; p < end && *p != c && *p != '\n'; p++)
-				if (*p == '\\' && p + 1 < end)
-					p++;
-			p++;
-			continue;
-		}
-		if (isalpha((unsigned char)c) || c == '_') {
-			const char *id = p;
-			while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-				p++;
-			check_ident(&s, line, id, (size_t)(p - id));
-			continue;
-		}
-		p++;
+		if (t.k == T_PASTE)
+			add(&s, t.line, "##", 2, R_PASTE);
+		else
+			code_token(&s, &t, &pos);
 	}
+	free(s.b);
+	free(s.ln);
 	return s.count;
 }

@@ -49,7 +49,8 @@ static const char *str(yaml_node_t *n)
 }
 
 /* Every key of a mapping must be one the format knows: a typo such as
- * `workspce:` is an error, not a silently ignored field. */
+ * `workspce:` is an error, not a silently ignored field.  A key given twice
+ * is an error too: which value wins would be a guess. */
 static int check_keys(struct rd *r, yaml_node_t *map, const char *const *known, const char *where)
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
@@ -63,6 +64,16 @@ static int check_keys(struct rd *r, yaml_node_t *map, const char *const *known, 
 			char msg[200];
 			snprintf(msg, sizeof msg, "unknown key '%.80s' in %s", k ? k : "?", where);
 			return bad(r, "%s", msg);
+		}
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *a = yaml_document_get_node(r->doc, q->key),
+				    *b = yaml_document_get_node(r->doc, p->key);
+			if (str(a) && !strcmp(str(a), k)) {
+				char msg[200];
+				snprintf(msg, sizeof msg, "key '%.80s' given twice in %s (lines %d and %d)",
+					 k, where, (int)a->start_mark.line + 1, (int)b->start_mark.line + 1);
+				return bad(r, "%s", msg);
+			}
 		}
 	}
 	return 0;
@@ -110,20 +121,27 @@ static int num(struct rd *r, yaml_node_t *map, const char *key, double *out, int
 	return 0;
 }
 
+/* In the order of enum ka_bench_dtype. */
+static const char *const dtype_names[] = {"f32", "f64", "i32", "u32", "f16", "bf16"};
+#define NDTYPES ((int)(sizeof dtype_names / sizeof dtype_names[0]))
+
 static int dtype_of(const char *s)
 {
-	static const char *const n[] = {"f32", "f64", "i32", "u32"};
-	for (int i = 0; s && i < 4; i++)
-		if (!strcmp(s, n[i]))
+	for (int i = 0; s && i < NDTYPES; i++)
+		if (!strcmp(s, dtype_names[i]))
 			return i;
 	return -1;
 }
 
 const char *ka_bench_dtype_name(int dtype)
 {
-	static const char *const n[] = {"f32", "f64", "i32", "u32"};
-	assert(dtype >= 0 && dtype < 4);
-	return dtype >= 0 && dtype < 4 ? n[dtype] : "?";
+	assert(dtype >= 0 && dtype < NDTYPES);
+	return dtype >= 0 && dtype < NDTYPES ? dtype_names[dtype] : "?";
+}
+
+int ka_bench_dtype_bytes(int dtype)
+{
+	return dtype == KA_BENCH_F64 ? 8 : dtype == KA_BENCH_F16 || dtype == KA_BENCH_BF16 ? 2 : 4;
 }
 
 static int read_dist(struct rd *r, yaml_node_t *n, ka_bench_dist *d, const char *tname)
@@ -191,7 +209,7 @@ static int read_tensor(struct rd *r, yaml_node_t *n, ka_bench_tensor *t)
 		return bad(r, "tensor role must be in or out, not '%s'", role);
 	t->out = role[0] == 'o';
 	if ((t->dtype = dtype_of(dt)) < 0)
-		return bad(r, "unknown dtype '%s' (f32, f64, i32, u32)", dt);
+		return bad(r, "unknown dtype '%s' (f32, f64, i32, u32, f16, bf16)", dt);
 	if (read_shape(r, get(r, n, "shape"), t))
 		return KA_EINPUT;
 	if (t->out)
@@ -399,9 +417,9 @@ static int read_root(struct rd *r, yaml_node_t *root, ka_bench_spec *s)
 {
 	yaml_node_t *items[KA_BENCH_MAX_CONFIGS];
 	int n = 0;
-	static const char *const keys[] = {"name",      "category",      "params",    "tensors", "scalars",
-					   "tolerance", "deterministic", "workspace", "bytes",   "flops",
-					   "configs",   "unseen",        "reduction", NULL};
+	static const char *const keys[] = {"name",      "category",      "params",    "tensors",    "scalars",
+					   "tolerance", "deterministic", "workspace", "bytes",      "flops",
+					   "configs",   "unseen",        "reduction", "accumulate", NULL};
 	static const char *const tol_keys[] = {"atol", "rtol", "l2", NULL};
 	static const char *const sc_keys[] = {"name", "lo", "hi", NULL};
 	if (!root || root->type != YAML_MAPPING_NODE)
@@ -451,6 +469,12 @@ static int read_root(struct rd *r, yaml_node_t *root, ka_bench_spec *s)
 		return bad(r, "%s", "tolerances must not be negative");
 	if (read_bool(r, root, "deterministic", &s->deterministic))
 		return KA_EINPUT;
+	s->accumulate = KA_BENCH_F32;
+	const char *acc = str(get(r, root, "accumulate"));
+	if (get(r, root, "accumulate") && (!acc || (s->accumulate = dtype_of(acc)) < 0 ||
+					   s->accumulate == KA_BENCH_I32 || s->accumulate == KA_BENCH_U32))
+		return bad(r, "'accumulate' must be a floating dtype (f32, f64, f16, bf16), not '%s'",
+			   acc ? acc : "?");
 	strcpy(s->work, "0");
 	strcpy(s->reduction, "1");
 	if (copy_str(r, root, "workspace", s->work, sizeof s->work, 0) ||
@@ -539,7 +563,7 @@ static int fits(const ka_bench_spec *s, const ka_bench_config *c)
 {
 	long long total = 0;
 	for (int i = 0; i < s->ntensors; i++)
-		total += c->n[i] * (s->t[i].dtype == KA_BENCH_F64 ? 8 : 4);
+		total += c->n[i] * ka_bench_dtype_bytes(s->t[i].dtype);
 	if (s->draw.max_bytes && total > s->draw.max_bytes)
 		return 0;
 	return !s->draw.max_flops || c->flops <= s->draw.max_flops;

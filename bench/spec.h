@@ -13,7 +13,9 @@
 #define KA_BENCH_NAME 64
 #define KA_BENCH_EXPR 256
 
-enum ka_bench_dtype { KA_BENCH_F32, KA_BENCH_F64, KA_BENCH_I32, KA_BENCH_U32 };
+/* f16 (IEEE binary16) and bf16 (bfloat16) are 2-byte floating types: drawn
+ * in fp32 and rounded to nearest even (bench/harness/ka_lowp.h). */
+enum ka_bench_dtype { KA_BENCH_F32, KA_BENCH_F64, KA_BENCH_I32, KA_BENCH_U32, KA_BENCH_F16, KA_BENCH_BF16 };
 enum ka_bench_dist_kind { KA_BENCH_UNIFORM, KA_BENCH_NORMAL, KA_BENCH_INT };
 
 typedef struct ka_bench_dist {
@@ -63,6 +65,7 @@ typedef struct ka_bench_spec {
 	ka_bench_scalar s[KA_BENCH_MAX_SCALARS];
 	double atol, rtol, l2;
 	int deterministic;
+	int accumulate; /* floating dtype reductions accumulate in (default f32) */
 	char work[KA_BENCH_EXPR], bytes[KA_BENCH_EXPR], flops[KA_BENCH_EXPR];
 	char reduction[KA_BENCH_EXPR]; /* optional; the tolerance grows with its square root */
 	ka_bench_draw draw;
@@ -75,6 +78,8 @@ int ka_bench_spec_load(const char *path, ka_bench_spec *spec);
 /* Parse YAML text; `origin` names it in messages. */
 int ka_bench_spec_parse(const char *text, size_t len, const char *origin, ka_bench_spec *spec);
 const char *ka_bench_dtype_name(int dtype);
+/* Bytes per element: 2, 4 or 8. */
+int ka_bench_dtype_bytes(int dtype);
 /* Appends spec->draw.n configurations drawn from `seed` (named
  * d1_P=V_..., unseen, drawn); KA_EINPUT when none fits the limits. */
 int ka_bench_spec_draw(ka_bench_spec *spec, unsigned long long seed);

@@ -9,9 +9,9 @@
  * run asks once per finding, a rule fires many times.  --explain and
  * `kcheck rules show` print the standing on each arch with evidence.
  *
- * Which DB: --no-db none; --db FILE (or .kcheck.yaml `db:`) that file,
- * which must exist; else the default path (agents/knowledge.h) when a file
- * is there.  A default DB that cannot be read is a warning and the run
+ * Which DB: --no-db none; --db FILE that file, which must exist; else the
+ * default path ($KCHECK_DB or the XDG one, agents/knowledge.h) when a file
+ * is there.  .kcheck.yaml cannot name one (tool_parsecfg.c).  A default DB that cannot be read is a warning and the run
  * goes on without evidence; a named one is an error. */
 #include "cli/tools.h"
 #include "agents/knowledge.h"

@@ -178,6 +178,10 @@ static int facts_run(const ka_analyze_opts *op, const char **files, int nfiles, 
 	ka_analyze_opts o = *op;
 	if (print)
 		return print_args(&o, files[0]);
+	if (ka_fs_output_is_input("-o", out, files, nfiles) != KA_OK) { /* before anything is written */
+		ka_tool_error("%s", ka_error_last());
+		return KA_EXIT_ERROR;
+	}
 	sqlite3 *db;
 	if (ka_facts_open(&db) != KA_OK) {
 		fprintf(stderr, "kcheck: error: %s\n", ka_error_last());

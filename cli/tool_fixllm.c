@@ -73,7 +73,12 @@ static void say(const group *g, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	msg[strcspn(msg, "\n")] = '\0'; /* one line per kernel, whatever the cause says */
-	fprintf(stderr, "kcheck: %s: %s\n", g->where, msg);
+	ka_buf b; /* a file name and a server's message may hold controls or bidi overrides */
+	ka_buf_init(&b, 8192);
+	if (ka_report_escape(&b, g->where) == KA_OK && ka_buf_adds(&b, ": ") == KA_OK &&
+	    ka_report_escape(&b, msg) == KA_OK && b.data)
+		fprintf(stderr, "kcheck: %s\n", b.data);
+	ka_buf_free(&b);
 }
 
 static int no_memory(void)
@@ -380,8 +385,17 @@ static int offer(ka_tool_fixllm *x, const group *g, file_text *t, ka_coder_reply
 	int rc = KA_OK;
 	if (x->diff) {
 		char *label = ka_diff_label(path);
-		printf("# kcheck: LLM-made fix (model %s) of %s%s for [%s]; review before applying\n",
-		       x->model, kernel ? "kernel " : "the file", kernel ? kernel : "", g->rules);
+		ka_buf h; /* one comment line: nothing in it can start a line of the patch */
+		ka_buf_init(&h, 8192);
+		(void)ka_buf_printf(&h, "LLM-made fix (model %s) of %s%s for [%s]; review before applying",
+				    x->model, kernel ? "kernel " : "the file", kernel ? kernel : "",
+				    g->rules);
+		ka_buf line;
+		ka_buf_init(&line, 16384);
+		(void)ka_report_escape(&line, h.data ? h.data : "");
+		printf("# kcheck: %s\n", line.data ? line.data : "LLM-made fix; review before applying");
+		ka_buf_free(&line);
+		ka_buf_free(&h);
 		rc = ka_diff_unified(label ? label : path, t->text, t->len, rep->source, rep->source_len,
 				     stdout);
 		fflush(stdout);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Grow an arena-held array of strings by one. */
 static void push(ka_arena *a, const char ***v, int *n, const char *s)
@@ -97,7 +98,7 @@ static int store(ka_tool_cfg *c, const ka_opt *o, const char *name, const char *
 			*FIELD(c, o, int) = k;
 			return 0;
 		}
-		ka_tool_error("%s: unknown value '%s'", name, v);
+		ka_tool_error("%s: unknown value '%s'%s", name, v, ka_tool_suggest_value(o->choices, v));
 		return KA_EXIT_ERROR;
 	}
 	case KA_OPT_BLOCK:
@@ -166,13 +167,17 @@ static int one_option(ka_tool_cfg *c, unsigned cmd, int argc, char **argv, int *
 
 int ka_tool_getparam(ka_tool_cfg *c, unsigned cmd, int argc, char **argv, int first)
 {
-	if (cmd == KA_CMD_LINT)
-		c->jobs = 1;
+	if (cmd == KA_CMD_LINT) { /* one file per core (output identical to -j 1) */
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		c->jobs = n < 1 ? 1 : n > 256 ? 256 : (int)n;
+	}
 	for (int i = first; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--") && cmd != KA_CMD_RULES) {
 			for (i++; i < argc; i++)
 				push(c->arena, &c->extra, &c->nextra, argv[i]);
+			if (ka_tool_trust_extra(c->extra, c->nextra))
+				return KA_EXIT_ERROR;
 			for (const ka_opt *o = ka_tool_opts(); o->name || o->key; o++)
 				if (o->key && !strcmp(o->key, "extra-args"))
 					c->set[o - ka_tool_opts()] = 1;

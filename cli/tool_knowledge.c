@@ -47,9 +47,27 @@ static const char usage[] = "usage: kcheck knowledge stats [--db FILE]\n"
 
 /* ---- show ---- */
 
+/* What the DB holds may come from someone else's export: every string of
+ * it is printed escaped (rules/report.h: control characters, bytes that are
+ * not UTF-8, bidirectional overrides); a multi-line text keeps its line
+ * breaks, each line escaped. */
+static void put_text(ka_buf *b, const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
+		char *line = strndup(s, n);
+		ka_report_escape(b, line ? line : "?");
+		free(line);
+		if (!s[n])
+			break;
+		ka_buf_addc(b, '\n');
+		s += n + 1;
+	}
+}
+
 static int print_row(void *ud, const ka_kdb_evidence *e)
 {
-	FILE *out = ud;
+	ka_buf *b = ud;
 	char day[16] = "?", sp[64] = "-";
 	time_t t = (time_t)e->when;
 	struct tm tm;
@@ -59,8 +77,14 @@ static int print_row(void *ud, const ka_kdb_evidence *e)
 		snprintf(sp, sizeof sp, "%.2fx [%.2f, %.2f]", e->speedup, e->ci_low, e->ci_high);
 	else if (e->speedup > 0)
 		snprintf(sp, sizeof sp, "%.2fx", e->speedup);
-	fprintf(out, "  %s %s %s %s %s%s%s%s%s\n", day, e->verdict, sp, e->task ? e->task : "-", e->arch,
-		e->gpu ? " " : "", e->gpu ? e->gpu : "", e->fix ? " " : "", e->fix ? e->fix : "");
+	const char *field[] = {e->verdict, sp, e->task ? e->task : "-", e->arch, e->gpu, e->fix};
+	ka_buf_printf(b, "  %s", day);
+	for (int i = 0; i < 6; i++)
+		if (field[i]) {
+			ka_buf_addc(b, ' ');
+			ka_report_escape(b, field[i]);
+		}
+	ka_buf_addc(b, '\n');
 	return 0;
 }
 
@@ -76,18 +100,30 @@ static int show(ka_kdb *db, const char *id, FILE *out)
 		free(text);
 		return rc;
 	}
-	fprintf(out, "%s: %s (%s)\n", id, status, origin);
+	ka_buf b;
+	ka_buf_init(&b, 0);
+	ka_report_escape(&b, id);
+	ka_buf_printf(&b, ": %s (%s)\n", status, origin);
 	ka_kdb_standing_text(&s, NULL, standing, sizeof standing);
-	fprintf(out, "standing: %s\n", standing[0] ? standing : "no evidence yet");
+	ka_buf_adds(&b, "standing: ");
+	ka_report_escape(&b, standing[0] ? standing : "no evidence yet");
+	ka_buf_addc(&b, '\n');
 	if (!strcmp(status, "candidate"))
-		fprintf(out, "a candidate: preview once it wins on 2 distinct tasks (wins on %d so far)\n",
-			s.tasks);
-	fprintf(out, "evidence:\n");
-	rc = ka_kdb_evidence_each(db, id, print_row, out);
+		ka_buf_printf(&b,
+			      "a candidate: preview once it wins on 2 distinct tasks (wins on %d so far)\n",
+			      s.tasks);
+	ka_buf_adds(&b, "evidence:\n");
+	rc = ka_kdb_evidence_each(db, id, print_row, &b);
 	if (rc == KA_OK && s.verified + s.errors == 0)
-		fprintf(out, "  none\n");
-	if (rc == KA_OK)
-		fprintf(out, "\n%s%s", text, text[0] && text[strlen(text) - 1] == '\n' ? "" : "\n");
+		ka_buf_adds(&b, "  none\n");
+	if (rc == KA_OK) {
+		ka_buf_addc(&b, '\n');
+		put_text(&b, text);
+		if (!text[0] || text[strlen(text) - 1] != '\n')
+			ka_buf_addc(&b, '\n');
+		fputs(b.data ? b.data : "", out);
+	}
+	ka_buf_free(&b);
 	free(text);
 	return rc;
 }

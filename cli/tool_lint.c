@@ -52,6 +52,10 @@ static int write_report(const ka_tool_cfg *c, const ka_lint_result *res, ka_lint
 		rc = ka_report_json(&out, fs, &ro);
 	else if (c->format == KA_FORMAT_SARIF)
 		rc = ka_report_sarif(&out, fs, &ro);
+	else if (c->format == KA_FORMAT_GITHUB)
+		rc = ka_report_github(&out, fs, &ro);
+	else if (c->format == KA_FORMAT_CONCISE)
+		rc = ka_report_concise(&out, fs, &ro);
 	else
 		rc = ka_report_text(&out, fs, &ro);
 	if (rc == KA_OK && c->output)
@@ -72,24 +76,31 @@ static int write_report(const ka_tool_cfg *c, const ka_lint_result *res, ka_lint
 static int exit_status(const ka_tool_cfg *c, const ka_lint_result *res)
 {
 	const ka_findings *fs = &res->findings;
+	int failed = res->failed || res->clang_errors;
 	int n[3] = {0, 0, 0}, st[3], clang;
 	ka_report_opts ro = {.files = res->files, .nfiles = (size_t)res->nfiles};
 	ka_report_file_counts(&ro, st, &clang);
 	int incomplete = st[KA_FILE_PARTIAL] + st[KA_FILE_FAILED];
 	for (size_t i = 0; i < fs->n; i++)
 		n[fs->v[i].severity]++;
-	if (!c->quiet && c->format == KA_FORMAT_TEXT && (fs->n || incomplete)) {
-		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s", n[2], n[2] == 1 ? "" : "s",
-			n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
-		if (incomplete)
-			fprintf(stderr, "; %d file%s: %d analyzed, %d partial, %d failed", res->nfiles,
-				res->nfiles == 1 ? "" : "s", st[KA_FILE_ANALYZED], st[KA_FILE_PARTIAL],
-				st[KA_FILE_FAILED]);
-		if (clang)
-			fprintf(stderr, "; %d clang error%s", clang, clang == 1 ? "" : "s");
-		fputc('\n', stderr);
-	}
-	if (res->failed || res->clang_errors)
+	char base[64] = "", files[160] = "";
+	if (res->baseline_read)
+		snprintf(base, sizeof base, " (%zu in baseline)", res->baselined);
+	if (incomplete)
+		snprintf(files, sizeof files, "; %d file%s: %d analyzed, %d partial, %d failed", res->nfiles,
+			 res->nfiles == 1 ? "" : "s", st[KA_FILE_ANALYZED], st[KA_FILE_PARTIAL],
+			 st[KA_FILE_FAILED]);
+	if (clang)
+		snprintf(files + strlen(files), sizeof files - strlen(files), "; %d clang error%s", clang,
+			 clang == 1 ? "" : "s");
+	int text = !c->quiet && (c->format == KA_FORMAT_TEXT || c->format == KA_FORMAT_CONCISE);
+	if (text && (fs->n || incomplete))
+		fprintf(stderr, "kcheck: %d error%s, %d warning%s, %d note%s%s%s\n", n[2],
+			n[2] == 1 ? "" : "s", n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s", base,
+			files);
+	else if (text && !res->baseline_written && !failed && res->nfiles > 0)
+		fprintf(stderr, "kcheck: 0 findings%s\n", base); /* a clean run says so */
+	if (failed)
 		return KA_EXIT_ERROR;
 	static const int levels[] = {[KA_FAIL_ERROR] = KA_SEV_ERROR,
 				     [KA_FAIL_WARNING] = KA_SEV_WARNING,
@@ -141,18 +152,57 @@ static int explain(const ka_tool_cfg *c, ka_tool_evidence *kdb)
 	return rc;
 }
 
+/* --list-rules: the rules this run's --checks (and config) enable. */
+static int list_rules(const ka_tool_cfg *c)
+{
+	ka_lint_opts o = KA_LINT_OPTS_INIT;
+	ka_lint *l = NULL;
+	o.arch = c->arch;
+	o.rules_dirs = c->rules_dirs, o.nrules_dirs = c->nrules_dirs;
+	o.checks = c->checks;
+	int rc = ka_tool_lint_new(&l, &o);
+	if (rc == 0) {
+		const ka_ruleset *rs = ka_lint_rules(l);
+		for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
+			const ka_rule *r = ka_ruleset_at(rs, i);
+			if (r->enabled)
+				printf("%-36s %-7s %s\n", r->id, ka_severity_name(r->severity), r->title);
+		}
+	}
+	ka_lint_free(l);
+	return rc;
+}
+
 /* Defaults -> options -> config. */
 static int setup(ka_tool_cfg *c, int argc, char **argv)
 {
 	c->fail_on = KA_FAIL_WARNING;
 	int rc = ka_tool_getparam(c, KA_CMD_LINT, argc, argv, 1);
 	if (rc == KA_TOOL_UNKNOWN) {
-		ka_tool_error("unknown option '%s' (see kcheck --help)", c->bad_option);
+		ka_tool_error("unknown option '%s'%s (see kcheck --help)", c->bad_option,
+			      ka_tool_suggest_option(c->bad_option, KA_CMD_LINT));
 		return KA_EXIT_ERROR;
 	}
 	if (rc)
 		return rc;
-	return ka_tool_parsecfg(c);
+	if ((rc = ka_tool_parsecfg(c)) != 0)
+		return rc;
+	/* A toolkit that is not there is an error up front, not a silent
+	 * fall-back to the shim headers. */
+	if (c->cuda_path && !c->force_shim) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s/include/cuda_runtime.h", c->cuda_path);
+		if (!ka_fs_is_dir(c->cuda_path)) {
+			ka_tool_error("--cuda-path %s: no such folder", c->cuda_path);
+			return KA_EXIT_ERROR;
+		}
+		if (!ka_fs_exists(p)) {
+			ka_tool_error("--cuda-path %s: not a CUDA toolkit (no include/cuda_runtime.h)",
+				      c->cuda_path);
+			return KA_EXIT_ERROR;
+		}
+	}
+	return 0;
 }
 
 static int fix_wanted(const ka_tool_cfg *c)
@@ -175,6 +225,10 @@ int ka_tool_lint(int argc, char **argv)
 		goto out;
 	if (c.explain) {
 		status = explain(&c, kdb);
+		goto out;
+	}
+	if (c.list_rules) {
+		status = list_rules(&c);
 		goto out;
 	}
 	lint_opts(&c, &lo);

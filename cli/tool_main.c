@@ -7,6 +7,7 @@
  *   kcheck optimize TASK ...              the optimize loop (tool_optimize.c)
  *   kcheck bench init FILE --kernel K     a task scaffolded from a kernel (tool_optimize.c)
  *   kcheck knowledge stats|show|export|import   the knowledge DB (tool_knowledge.c)
+ *   kcheck --print-man | --print-completion bash  from the option table (tool_complete.c)
  *
  * A file or folder literally named `rules`, `facts`, `bench`, `optimize` or
  * `knowledge` can still be linted as `./rules`. */
@@ -28,5 +29,7 @@ int main(int argc, char **argv)
 		return ka_tool_optimize(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "knowledge") == 0)
 		return ka_tool_knowledge(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "--print-man") || !strcmp(argv[1], "--print-completion")))
+		return ka_tool_print_generated(argc, argv);
 	return ka_tool_lint(argc, argv);
 }

@@ -26,7 +26,7 @@
 
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
-	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR] [--compile-only]\n"
+	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
 	"                            [--samples N] [--arch ARCH]\n";
 
 static int opt_error(const char *fmt, const char *arg)
@@ -134,7 +134,8 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db");
+		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db") ||
+			   !strcmp(a, "--force");
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 1;
@@ -155,6 +156,8 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 			o->compile_only = 1;
 		else if (!strcmp(a, "--no-db"))
 			o->no_db = 1;
+		else if (!strcmp(a, "--force"))
+			o->force = 1;
 		else if (!strcmp(a, "--llm-base-url"))
 			o->coder.provider = "llm", o->coder.llm.base_url = argv[++i];
 		else if (!strcmp(a, "--llm-model"))
@@ -231,6 +234,17 @@ int ka_tool_optimize(int argc, char **argv)
 	}
 	printf("%s: best %.3fx over the baseline in %d steps (%s)%s; report: %s/report.md\n", o.task,
 	       s->speedup, s->nsteps, s->stop, o.compile_only ? ", compile-only: unverified" : "", o.out_dir);
+	int npatch = 0;
+	for (int i = 0; i < s->nsteps; i++)
+		npatch += s->steps[i].patch[0] != 0;
+	if (npatch) { /* no GPU said which is faster: each built candidate, to try by hand */
+		printf("%d unverified candidate%s as patches against the task's baseline.cu:\n", npatch,
+		       npatch == 1 ? "" : "s");
+		for (int i = 0; i < s->nsteps; i++)
+			if (s->steps[i].patch[0])
+				printf("  %s/%s  (step %d: %s %s)\n", o.out_dir, s->steps[i].patch,
+				       s->steps[i].step, s->steps[i].strategy, s->steps[i].params);
+	}
 	free(s);
 	return 0;
 }

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const formats[] = {"text", "json", "sarif", NULL};
+static const char *const formats[] = {"text", "json", "sarif", "github", "concise", NULL};
 static const char *const levels[] = {"error", "warning", "note", "none", NULL};
 static const char *const colors[] = {"auto", "always", "never", NULL};
 static const char *const sorts[] = {"location", "impact", NULL};
@@ -26,6 +26,9 @@ static const char *const rules_formats[] = {"text", "json", "markdown", NULL};
 static const ka_opt table[] = {
 	{"-p", NULL, L, KA_OPT_STR, F(compdb_dir), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input", "DIR", 0, 0,
 	 "read compile_commands.json from DIR or a parent folder"},
+	{"--exclude", NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0, "Input",
+	 "GLOB", 0, 0,
+	 "skip files matching GLOB when walking folders\n(repeatable; as exclude: in .kcheck.yaml)"},
 	{"--arch", NULL, L | FA | R, KA_OPT_STR, F(arch), 0, NULL, 0, 0, 0, "arch", 0, 0, "Input", "ARCH", 0,
 	 0, NULL /* the arch list: tool_help.c */},
 	{"--assume-block", NULL, L | FA, KA_OPT_BLOCK, F(assume_block), 0, NULL, 0, 0, 0, "assume-block", 0,
@@ -40,6 +43,8 @@ static const ka_opt table[] = {
 	 "comma-separated rule globs in order, e.g. '-*,gmem-*'"},
 	{"--rules-dir", NULL, L | R, KA_OPT_LIST, F(rules_dirs), F(nrules_dirs), NULL, 0, 0, 0, "rules-dir",
 	 1, 0, "Rules", "DIR", 0, 0, "add rule files (or replace built-in ones by id)"},
+	{"--list-rules", NULL, L, KA_OPT_FLAG, F(list_rules), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", NULL, 0,
+	 0, "print the rules --checks enables (id, severity, title)\nand exit"},
 	{"--explain", NULL, L, KA_OPT_STR, F(explain), 0, NULL, 0, 0, 0, NULL, 0, 0, "Rules", "RULE", 0, 0,
 	 "print what a rule knows and exit"},
 	{"--db", NULL, L | R | K, KA_OPT_STR, F(db), 0, NULL, 0, 0, 0, "db", 1, 0, "Rules", "FILE", 0, 0,
@@ -66,9 +71,10 @@ static const ka_opt table[] = {
 	 "report-unused-suppressions", 0, 0, "Output", NULL, 30, 0,
 	 "report NOLINT comments that suppress nothing"},
 	{"--baseline", NULL, L, KA_OPT_STR, F(baseline), 0, NULL, 0, 0, 0, "baseline", 1, 0, "Output", "FILE",
-	 0, 0, "ignore findings recorded in FILE (written when missing)"},
+	 0, 0,
+	 "ignore findings recorded in FILE (a missing FILE is an\nerror; create it with --write-baseline)"},
 	{"--write-baseline", NULL, L, KA_OPT_FLAG, F(write_baseline), 0, NULL, 0, 0, 0, NULL, 0, 0, "Output",
-	 NULL, 0, 0, "(re)write the --baseline FILE from this run"},
+	 NULL, 0, 0, "(re)write or create the --baseline FILE from this run"},
 	{"-q", "--quiet", L, KA_OPT_FLAG, F(quiet), 0, NULL, 0, 0, 0, NULL, 0, 0, "Output", NULL, 0, 1,
 	 "no summary line on stderr"},
 	{"--fix", NULL, L, KA_OPT_FLAG, F(fix.fix), 0, NULL, 0, 0, 0, NULL, 0, 0, "Fixes (docs/rewriter.md)",
@@ -102,7 +108,7 @@ static const ka_opt table[] = {
 	{"--exit-zero", NULL, L, KA_OPT_FLAG, F(exit_zero), 0, NULL, 0, 0, 0, NULL, 0, 0, "Exit status", NULL,
 	 0, 0, "exit 0 even with findings (errors still exit 2)"},
 	{"-j", "--jobs", L, KA_OPT_INT, F(jobs), 0, NULL, 1, 256, 0, "jobs", 0, 0, "Other", "N", 0, 0,
-	 "analyze N files at a time (output identical to -j 1)"},
+	 "analyze N files at a time (default: the core count;\noutput identical to -j 1)"},
 	{"--file-memory", NULL, L, KA_OPT_INT, F(file_memory_mb), 0, NULL, 64, 1048576, 0, NULL, 0, 0,
 	 "Other", "MB", 0, 0, "memory one file's analysis may use (default 4096)"},
 	{"--file-timeout", NULL, L, KA_OPT_INT, F(file_timeout_s), 0, NULL, 1, 86400, 0, NULL, 0, 0, "Other",
@@ -113,8 +119,6 @@ static const ka_opt table[] = {
 	{"--version", NULL, L, KA_OPT_VERSION, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 0,
 	 "print the version"},
 	/* .kcheck.yaml only */
-	{NULL, NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0, NULL, NULL, 0,
-	 0, NULL},
 	{NULL, NULL, L, KA_OPT_LIST, F(extra), F(nextra), NULL, 0, 0, 0, "extra-args", 0, 0, NULL, NULL, 0, 0,
 	 NULL},
 	/* kcheck facts (usage: tool_facts.c) */

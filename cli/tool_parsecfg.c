@@ -8,11 +8,16 @@
  *   rules-dir: [my-rules]  exclude: ["third_party"]
  *   extra-args: ["-Iinclude"]    report-unused-suppressions: true
  *   llm-base-url: http://127.0.0.1:8080/v1    llm-model: M   (with --fix/--diff)
- *   db: team-knowledge.db   (the knowledge DB whose evidence findings carry)
+ * `db:` is refused: a repository must not choose the knowledge DB (its
+ * schema and contents steer what findings say); --db or $KCHECK_DB do.
  * The keys are the option table's (tool_opts.c), parsed as their options
  * are.  Relative paths are relative to the config file's folder.
  * Command-line flags win over the file.  An unknown key or a bad value is an error
- * (`PATH:LINE: message`, exit 2): a typo must not silently do nothing. */
+ * (`PATH:LINE: message`, exit 2): a typo must not silently do nothing.
+ * A repository's file never picks where the LLM key goes: llm-base-url is
+ * an error here (command line or environment only), and llm-model must be
+ * a plain name (cli/tool_trust.c).  An extra-args flag that reaches a
+ * compiler must be safe for nvcc's /bin/sh (util/shsafe.h). */
 #include "cli/tools.h"
 #include <libgen.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@
 #include <yaml.h>
 #include "util/buf.h"
 #include "util/fs.h"
+#include "util/shsafe.h"
 
 typedef struct cfgctx {
 	ka_tool_cfg *c;
@@ -82,6 +88,24 @@ static int boolean(cfgctx *x, const yaml_node_t *n, const char *key, int *out)
 	return 0;
 }
 
+/* extra-args: a flag that reaches nvcc may not hold what its /bin/sh acts
+ * on; the error names the item's own line. */
+static int shell_safe(cfgctx *x, const yaml_node_t *v, const char *key, const char **list, int n)
+{
+	char why[96], show[160];
+	int bad = strcmp(key, "extra-args") ? -1 : ka_sh_cc_unsafe(list, n, why, sizeof why);
+	if (bad < 0)
+		return 0;
+	const yaml_node_t *item = v->type == YAML_SEQUENCE_NODE
+					  ? yaml_document_get_node(x->doc, v->data.sequence.items.start[bad])
+					  : v;
+	fprintf(stderr,
+		"%s:%d: extra-args: '%s' holds %s; kcheck passes this flag to nvcc, which runs it through /bin/sh\n",
+		x->path, item ? (int)item->start_mark.line + 1 : 1, ka_sh_show(show, sizeof show, list[bad]),
+		why);
+	return KA_EXIT_ERROR;
+}
+
 #define FIELD(c, o, type) ((type *)((char *)(c) + (o)->off))
 
 /* Apply one key unless the command line set its option. */
@@ -92,12 +116,22 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 	for (; (o->name || o->key) && !(o->key && !strcmp(o->key, key)); o++)
 		;
 	if (!o->key)
-		return cerr(x, k, "unknown key '%s' (see docs/rules.md, Configuration)", key);
+		return cerr(
+			x, k, "%s (see docs/rules.md, Configuration)",
+			ka_arena_printf(x->c->arena, "unknown key '%s'%s", key, ka_tool_suggest_key(key)));
+	if (!strcmp(key, "db"))
+		return cerr(x, k,
+			    "'%s' cannot be set in .kcheck.yaml: a repository does not choose the "
+			    "knowledge DB (use --db FILE or KCHECK_DB)",
+			    key);
 	int set = c->set[o - ka_tool_opts()];
 	const char **list = NULL;
 	int n = 0, rc = 0;
+	if (ka_tool_trust_key(key, v->type == YAML_SCALAR_NODE ? scalar(x, v) : NULL) != 0)
+		return cerr(x, strcmp(key, "llm-model") ? k : v, "%s", ka_error_last());
 	if (o->kind == KA_OPT_LIST || o->key_join) {
-		if ((rc = strings(x, v, key, &list, &n, o->key_path)) || set)
+		if ((rc = strings(x, v, key, &list, &n, o->key_path)) ||
+		    (rc = shell_safe(x, v, key, list, n)) || set)
 			return rc;
 		if (o->kind == KA_OPT_LIST) {
 			*FIELD(c, o, const char **) = list;

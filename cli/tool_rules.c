@@ -10,10 +10,12 @@
  * DB has evidence for (tool_evidence.c; --db FILE, --no-db). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "cli/tools.h"
+#include "util/cleanup.h"
 #include "util/fs.h"
 #include <ftw.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -270,7 +272,17 @@ static int test(ka_lint *l, const ropts *o)
 			ka_tool_error("no rule '%s' (see kcheck rules list)", o->ids[i]);
 			return KA_EXIT_ERROR;
 		}
-	if (!mkdtemp(tmpl)) {
+	/* created and registered for SIGINT/SIGTERM/SIGHUP, or neither */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	ka_cleanup_install();
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int slot = mkdtemp(tmpl) ? ka_cleanup_add_dir(tmpl) : -2;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (slot == -2) {
 		ka_tool_error("cannot create a temporary folder under /tmp");
 		return KA_EXIT_ERROR;
 	}
@@ -304,6 +316,7 @@ static int test(ka_lint *l, const ropts *o)
 	       counts.skipped);
 	if (nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		ka_tool_warn("could not remove %s", tmpl);
+	ka_cleanup_remove_dir(slot);
 	return rc ? rc : counts.failed ? KA_EXIT_FINDINGS : 0;
 }
 

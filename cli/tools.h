@@ -34,12 +34,12 @@ typedef struct ka_tool_evidence ka_tool_evidence; /* tool_evidence.c */
 #define KA_EXIT_ERROR 2
 
 /* Enums of the options, parsed once (tool_opts.c's choices, in order). */
-enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF };            /* --format */
-enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE }; /* --fail-on */
-enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };             /* --color */
-enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                           /* --sort */
-enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                             /* facts --format */
-enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN };            /* rules --format */
+enum { KA_FORMAT_TEXT, KA_FORMAT_JSON, KA_FORMAT_SARIF, KA_FORMAT_GITHUB, KA_FORMAT_CONCISE }; /* --format */
+enum { KA_FAIL_ERROR, KA_FAIL_WARNING, KA_FAIL_NOTE, KA_FAIL_NONE };                           /* --fail-on */
+enum { KA_COLOR_AUTO, KA_COLOR_ALWAYS, KA_COLOR_NEVER };                                       /* --color */
+enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                                                     /* --sort */
+enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                  /* facts --format */
+enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN }; /* rules --format */
 
 /* The commands an option belongs to. */
 enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4, KA_CMD_KNOWLEDGE = 8 };
@@ -92,6 +92,7 @@ typedef struct ka_tool_cfg {
 	} llm;
 	int facts_format;       /* kcheck facts: KA_FACTS_* */
 	int print_clang_args;   /* kcheck facts --print-clang-args */
+	int list_rules;         /* kcheck --list-rules */
 	int rules_format;       /* kcheck rules list: KA_RULES_* */
 	int rules_jobs;         /* kcheck rules test -j N; 0 = by CPUs */
 	const char *bad_option; /* the argument an unknown-option result names */
@@ -152,6 +153,14 @@ int ka_tool_parsecfg(ka_tool_cfg *cfg);
 /* Parse one config file into cfg for the keys cfg does not set yet. */
 int ka_tool_parsecfg_file(ka_tool_cfg *cfg, const char *path);
 
+/* tool_trust.c: what a project's files may not choose.  A .kcheck.yaml
+ * key with its scalar value (NULL when not a scalar): 0 when the file may
+ * set it, else non-zero with the message set (llm-base-url, a bad
+ * llm-model).  The flags after `--`: 0, or KA_EXIT_ERROR after a one-line
+ * error for one nvcc's /bin/sh would act on. */
+int ka_tool_trust_key(const char *key, const char *value);
+int ka_tool_trust_extra(const char *const *args, int n);
+
 /* tool_lint.c */
 int ka_tool_lint(int argc, char **argv);
 /* ka_lint_new, and on failure print its error (the rule files' problems
@@ -191,6 +200,12 @@ const char *ka_tool_version_string(void);
 
 /* tool_msgs.c-style helpers: "kcheck: error: ..." on stderr. */
 void ka_tool_error(const char *fmt, ...) KA_PRINTF(1, 2);
+/* " (did you mean 'X'?)" for a near miss, else "" (tool_suggest.c). */
+const char *ka_tool_suggest_option(const char *word, unsigned cmd);
+const char *ka_tool_suggest_value(const char *const *choices, const char *v);
+const char *ka_tool_suggest_key(const char *key);
+/* kcheck --print-man | --print-completion bash (tool_complete.c). */
+int ka_tool_print_generated(int argc, char **argv);
 void ka_tool_warn(const char *fmt, ...) KA_PRINTF(1, 2);
 
 /* cli/tool_facts.c (the analyzer's dump). */

@@ -1,12 +1,21 @@
-/* lint/compdb.c: compile_commands.json (-p DIR), as CMake, Bear and
- * meson write it: an array of {directory, file, arguments | command}.
+/* lint/compdb.c: compile_commands.json (-p DIR), as CMake, Bear, Meson
+ * and Bazel's extractors write it: an array of {directory, file,
+ * arguments | command}.
  *
  * For each file the analyzer gets the entry's flags minus the compiler,
  * `-c`, `-o OUT` and the file itself; relative paths resolve against the
- * entry's directory.  A malformed database is a one-line error. */
+ * entry's directory, and a relative directory (Bazel's extractors may write
+ * ".") against the database's folder.  Response files (@file) and nvcc's
+ * options files (CMake 3.25+ puts the -I flags in
+ * CMakeFiles/T.dir/includes_CUDA.rsp) are read by the flag translation
+ * (analyzer/frontend_flags.c); when a flag that could carry an include path
+ * or a macro has to be dropped, one warning per run names it.  A malformed
+ * database is a one-line error. */
+#include "analyzer/frontend.h"
 #include "lint/lint_int.h"
 #include "util/fs.h"
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +77,7 @@ static void filter_args(ka_arena *a, centry *e, const char **argv, int argc)
 			i++;
 			continue;
 		}
-		if (!strncmp(s, "-o", 2) && s[2])
+		if (!strncmp(s, "-o", 2) && s[2] && strncmp(s, "-optf", 5) != 0) /* -oOUT, not nvcc's -optf */
 			continue;
 		if (!strcmp(s, e->file))
 			continue;
@@ -76,7 +85,7 @@ static void filter_args(ka_arena *a, centry *e, const char **argv, int argc)
 	}
 }
 
-static int load_entry(ka_arena *a, json_t *j, centry *e)
+static int load_entry(ka_arena *a, const char *dbdir, json_t *j, centry *e)
 {
 	const char *dir = json_string_value(json_object_get(j, "directory"));
 	const char *file = json_string_value(json_object_get(j, "file"));
@@ -84,6 +93,11 @@ static int load_entry(ka_arena *a, json_t *j, centry *e)
 	const char *cmd = json_string_value(json_object_get(j, "command"));
 	if (!dir || !file || (!json_is_array(args) && !cmd))
 		return -1;
+	if (dir[0] != '/') { /* relative: against the database's folder */
+		char *rd = realpath(ka_arena_printf(a, "%s/%s", dbdir, dir), NULL);
+		dir = rd ? ka_arena_strdup(a, rd) : ka_arena_printf(a, "%s/%s", dbdir, dir);
+		free(rd);
+	}
 	e->directory = ka_arena_strdup(a, dir);
 	e->file = ka_arena_strdup(a, file);
 	char *joined = file[0] == '/' ? ka_arena_strdup(a, file) : ka_arena_printf(a, "%s/%s", dir, file);
@@ -105,6 +119,28 @@ static int load_entry(ka_arena *a, json_t *j, centry *e)
 	}
 	filter_args(a, e, argv, argc);
 	return 0;
+}
+
+/* One warning for the whole database: the first flag that could carry an
+ * include path or a macro and cannot be used, and how many entries had one. */
+static void warn_dropped(ka_arena *a, const char *path, const ka_compdb *db)
+{
+	const char *first = NULL, *file = NULL;
+	int n = 0;
+	for (int i = 0; i < db->n; i++) {
+		ka_flags fl;
+		ka_frontend_flags(a, db->v[i].args, db->v[i].nargs, db->v[i].directory, &fl);
+		if (fl.dropped && n++ == 0) {
+			first = fl.dropped;
+			file = db->v[i].file;
+		}
+	}
+	if (n)
+		fprintf(stderr,
+			"kcheck: warning: %s: flag '%s' (for %s%s) could carry include paths or macros and "
+			"is not used; findings in such files may be incomplete\n",
+			path, first, file,
+			n > 1 ? ka_arena_printf(a, " and %d more entr%s", n - 1, n > 2 ? "ies" : "y") : "");
 }
 
 int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out)
@@ -134,10 +170,16 @@ int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out)
 				  path);
 		goto out;
 	}
+	char *dbdir = ka_arena_strdup(a, path);
+	char *slash = strrchr(dbdir, '/');
+	if (slash && slash != dbdir)
+		*slash = '\0';
+	else
+		dbdir = slash ? "/" : ".";
 	ka_compdb *db = ka_arena_alloc(a, sizeof *db);
 	db->v = ka_arena_alloc(a, (json_array_size(root) + 1) * sizeof *db->v);
 	for (size_t i = 0; i < json_array_size(root); i++) {
-		if (load_entry(a, json_array_get(root, i), &db->v[db->n]) != 0) {
+		if (load_entry(a, dbdir, json_array_get(root, i), &db->v[db->n]) != 0) {
 			rc = ka_error_set(KA_EINPUT,
 					  "%s: malformed compile database: entry %zu needs \"directory\", "
 					  "\"file\" and \"arguments\" or \"command\"",
@@ -146,6 +188,7 @@ int ka_compdb_load(ka_arena *a, const char *dir, ka_compdb **out)
 		}
 		db->n++;
 	}
+	warn_dropped(a, path, db);
 	*out = db;
 	rc = KA_OK;
 out:

@@ -117,6 +117,12 @@ int ka_lint_new(ka_lint **out, const ka_lint_opts *opts)
 		rc = ka_error_set(KA_EINPUT, "--write-baseline needs --baseline FILE");
 		goto fail;
 	}
+	/* Fail closed: a mistyped path must not turn every run green. */
+	if (opts->baseline && !opts->write_baseline && !ka_fs_exists(opts->baseline)) {
+		rc = ka_error_set(KA_EINPUT, "--baseline %s: no such file (create it with --write-baseline)",
+				  opts->baseline);
+		goto fail;
+	}
 	if (opts->compdb_dir && (rc = ka_compdb_load(l->arena, opts->compdb_dir, &l->cdb)) != KA_OK)
 		goto fail;
 	*out = l;
@@ -176,25 +182,21 @@ static int output_over_input(ka_lint *l, const ka_lint_fix_opts *fo, const ka_li
 	const char *opt[] = {"-o", "--export-fixes", "--baseline"};
 	const char *path[] = {l->o.output, fo ? fo->export_fixes : NULL,
 			      l->o.write_baseline ? l->o.baseline : NULL};
-	for (int k = 0; k < 3; k++) {
-		struct stat out, in;
-		if (!path[k] || stat(path[k], &out) != 0)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (stat(files[i].real, &in) == 0 && in.st_dev == out.st_dev &&
-			    in.st_ino == out.st_ino)
-				return ka_error_set(KA_EINPUT,
-						    "%s %s is an input file (it would be overwritten)",
-						    opt[k], path[k]);
-	}
-	return KA_OK;
+	const char **in = calloc((size_t)n + 1, sizeof *in);
+	int rc = in ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
+	for (int i = 0; in && i < n; i++)
+		in[i] = files[i].real;
+	for (int k = 0; k < 3 && rc == KA_OK; k++)
+		rc = ka_fs_output_is_input(opt[k], path[k], in, n);
+	free(in);
+	return rc;
 }
 
 static int apply_baseline(ka_lint *l, ka_findings *fs, ka_lint_result *out)
 {
 	ka_baseline *b = NULL;
 	int rc;
-	if (l->o.write_baseline || !ka_fs_exists(l->o.baseline)) {
+	if (l->o.write_baseline) {
 		if ((rc = ka_baseline_write(l->o.baseline, fs, l->src)) != KA_OK)
 			return rc;
 		if (!l->o.quiet)
@@ -205,7 +207,8 @@ static int apply_baseline(ka_lint *l, ka_findings *fs, ka_lint_result *out)
 	}
 	if ((rc = ka_baseline_load(l->o.baseline, &b)) != KA_OK)
 		return rc;
-	ka_baseline_filter(b, fs, l->src);
+	out->baselined += ka_baseline_filter(b, fs, l->src);
+	out->baseline_read = 1;
 	ka_baseline_free(b);
 	return KA_OK;
 }
@@ -276,6 +279,7 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 	*changed = 0;
 	ka_findings_free(&out->findings);
 	out->baseline_written = 0;
+	out->baselined = 0;
 	ka_sources_free(l->src);
 	l->src = NULL;
 	ka_fixset_free(l->merged);
@@ -291,8 +295,8 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 	ka_lint_print_stats(l, jobs, njobs);
 	if ((rc = ka_sources_new(&l->src)) != KA_OK)
 		goto out;
-	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused)) !=
-	    KA_OK)
+	if ((rc = ka_lint_suppress(&out->findings, l->src, l->rs, shown, nshown, l->o.report_unused,
+				   round == 0 && !l->o.quiet ? l->o.log : NULL)) != KA_OK)
 		goto out;
 	ka_findings_sort_unique(&out->findings);
 	if (l->o.baseline && (rc = apply_baseline(l, &out->findings, out)) != KA_OK)

@@ -77,8 +77,8 @@ typedef struct ka_lint_opts {
 	const char *const *exclude; /* globs of paths skipped when searching folders */
 	int nexclude;
 	/* filters */
-	const char *baseline; /* findings recorded here are dropped; written when missing */
-	int write_baseline;   /* (re)write the baseline from this run (needs baseline) */
+	const char *baseline; /* findings recorded here are dropped; missing: an error */
+	int write_baseline;   /* (re)write (or create) the baseline from this run */
 	int report_unused;    /* unused NOLINT -> `unused-suppression` findings */
 	int sarif_fixes;      /* compute fixes for ka_lint_sarif_fixes even without ka_lint_fix */
 	const char *output;   /* a file the caller will write (a report): refused when it is an input */
@@ -122,7 +122,9 @@ typedef struct ka_lint_result {
 	int nfiles;           /* files analyzed (the length of files) */
 	int failed;           /* files that did not analyze, or bad paths: the caller's exit 2 */
 	int baseline_written; /* the baseline was (re)written; findings is then empty */
-	int rounds;           /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
+	int baseline_read;    /* a baseline was read; baselined findings it dropped */
+	size_t baselined;
+	int rounds; /* analysis rounds (ka_lint_fix: fixes can uncover fixes) */
 	/* ka_lint_fix only; the counters are totals over the rounds */
 	int fixes_applied;  /* accepted and gated (written with write, else would be) */
 	int fixes_rejected; /* by the compile gate, or the file changed on disk */
@@ -139,7 +141,7 @@ typedef struct ka_lint_result {
 	int clang_errors;      /* clang's errors, summed over files: not findings; the caller's exit 2 */
 } ka_lint_result;
 
-#define KA_LINT_RESULT_INIT {KA_FINDINGS_INIT, 0, 0, 0, 0, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0}
+#define KA_LINT_RESULT_INIT {KA_FINDINGS_INIT, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, NULL, 0, NULL, 0}
 
 void ka_lint_result_free(ka_lint_result *r);
 

@@ -92,8 +92,10 @@ void ka_lint_print_stats(ka_lint *l, const ka_lint_job *jobs, int njobs);
 
 /* suppress.c: drop NOLINT-ed findings; with report_unused, add an
  * `unused-suppression` finding per unused NOLINT naming a known rule. */
+/* log (or NULL): where a NOLINT that names no kcheck rule but looks like
+ * one (a kcheck family's prefix, or a near miss of an id) is warned about. */
 int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files, int nfiles,
-		     int report_unused);
+		     int report_unused, FILE *log);
 
 /* fix.c */
 /* In a worker: the fixes of fs's findings, computed on db.  KA_OK or < 0. */

@@ -4,10 +4,17 @@
  *
  * Only suppressions that are about kcheck count as unused: a NOLINT with a
  * list where some glob matches a kcheck rule.  A bare `// NOLINT` or
- * `NOLINT(readability-*)` may be there for clang-tidy. */
+ * `NOLINT(readability-*)` may be there for clang-tidy.
+ *
+ * A NOLINT name that matches no kcheck rule but has a kcheck family's
+ * prefix (`gmem-`, `sync-`, ...) or is a near miss of a rule id is a typo
+ * that would suppress nothing: it is warned about on the log, once per
+ * comment, whatever --report-unused-suppressions says. */
 #include "lint/lint_int.h"
 #include "rules/suppress.h"
+#include "util/text.h"
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +71,47 @@ static int about_kcheck(const ka_suppression *x, const ka_ruleset *rs)
 	return 0;
 }
 
+/* name: a glob of a NOLINT list that matches no rule; 1 when it looks
+ * like a kcheck rule all the same (the hint, if any, in *near). */
+static int looks_like_kcheck(const char *name, const ka_ruleset *rs, const char **near)
+{
+	size_t n = ka_ruleset_count(rs);
+	char fam[64], rf[64];
+	*near = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(name, ka_ruleset_at(rs, i)->id, 0) == 0)
+			return 0;
+	const char **ids = malloc(sizeof *ids * (n + 1));
+	if (ids) {
+		for (size_t i = 0; i < n; i++)
+			ids[i] = ka_ruleset_at(rs, i)->id;
+		*near = ka_text_nearest(name, ids, n);
+		free(ids);
+	}
+	if (*near)
+		return 1;
+	if (!ka_rule_family(name, fam, sizeof fam))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (ka_rule_family(ka_ruleset_at(rs, i)->id, rf, sizeof rf) && !strcmp(fam, rf))
+			return 1;
+	return 0;
+}
+
+static void warn_unknown(FILE *log, const char *path, const ka_suppression *x, const ka_ruleset *rs)
+{
+	for (int j = 0; log && j < x->nrules; j++) {
+		const char *near;
+		if (!looks_like_kcheck(x->rules[j], rs, &near))
+			continue;
+		fprintf(log, "kcheck: warning: %s:%d:%d: %s names no kcheck rule '%s'", path, x->line, x->col,
+			ka_nolint_name(x->kind), x->rules[j]);
+		if (near)
+			fprintf(log, " (did you mean '%s'?)", near);
+		fputs("; it suppresses nothing\n", log);
+	}
+}
+
 static int add_unused(ka_findings *fs, const char *path, const ka_suppression *x, const char *what)
 {
 	ka_finding f = {0};
@@ -87,13 +135,16 @@ static int add_unused(ka_findings *fs, const char *path, const ka_suppression *x
 }
 
 int ka_lint_suppress(ka_findings *fs, ka_sources *src, const ka_ruleset *rs, const char **files, int nfiles,
-		     int report_unused)
+		     int report_unused, FILE *log)
 {
 	sctx c = {.src = src};
 	int rc = KA_OK;
 	ka_findings_filter(fs, keep, &c);
-	for (int i = 0; report_unused && i < nfiles; i++)
+	for (int i = 0; (report_unused || log) && i < nfiles; i++)
 		get(&c, files[i]);
+	for (int i = 0; log && i < c.n; i++)
+		for (size_t k = 0; k < c.v[i].s.n; k++)
+			warn_unknown(log, c.v[i].path, &c.v[i].s.v[k], rs);
 	for (int i = 0; report_unused && i < c.n && rc == KA_OK; i++) {
 		for (size_t k = 0; k < c.v[i].s.n && rc == KA_OK; k++) {
 			const ka_suppression *x = &c.v[i].s.v[k];

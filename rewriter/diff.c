@@ -2,9 +2,15 @@
  * optimize loop reports).  Myers' O(ND) shortest edit script over lines,
  * printed as hunks with three lines of context in the format `patch -p1`
  * applies from the project root.  Texts over the size cap fall back to one
- * hunk replacing the whole file, which is still a correct patch. */
+ * hunk replacing the whole file, which is still a correct patch.  A file
+ * name is the repository's: one that holds a control character, a quote, a
+ * backslash, bytes that are not UTF-8, a C1 control or a bidirectional
+ * override is written C-quoted with octal escapes, as git writes it
+ * (`--- "a/x\ny.cu"`), which GNU patch and git apply read back; so no name
+ * can end the header line and forge a hunk or another file. */
 #include "rewriter/rewriter.h"
 #include "util/error.h"
+#include "util/utf8.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +185,51 @@ static void print_hunks(const lines *a, const lines *b, const char *ka, const ch
 	}
 }
 
+/* 1 when the name must be quoted in a header line (see the top). */
+static int needs_quotes(const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		if (u[0] < 0x20 || u[0] == 0x7f || u[0] == '"' || u[0] == '\\')
+			return 1;
+		size_t k = u[0] < 0x80 ? 1 : ka_utf8_char_len(s + i, n - i);
+		if (!k)
+			return 1;
+		unsigned cp = k == 1 ? u[0] : u[0] & (0x7Fu >> k);
+		for (size_t j = 1; j < k; j++)
+			cp = (cp << 6) | (u[j] & 0x3Fu);
+		if ((cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+		    (cp >= 0x2066 && cp <= 0x2069))
+			return 1;
+		i += k;
+	}
+	return 0;
+}
+
+/* "--- a/NAME" (prefix "--- a/"), C-quoted when needs_quotes. */
+static void header_line(FILE *out, const char *prefix, const char *label)
+{
+	if (!needs_quotes(label)) {
+		fprintf(out, "%s%s\n", prefix, label);
+		return;
+	}
+	fprintf(out, "%.4s\"%s", prefix, prefix + 4); /* "--- " then "\"a/" */
+	for (const unsigned char *u = (const unsigned char *)label; *u; u++) {
+		if (*u == '"' || *u == '\\')
+			fprintf(out, "\\%c", *u);
+		else if (*u == '\n')
+			fputs("\\n", out);
+		else if (*u == '\t')
+			fputs("\\t", out);
+		else if (*u < 0x20 || *u >= 0x7f)
+			fprintf(out, "\\%03o", *u);
+		else
+			fputc(*u, out);
+	}
+	fputs("\"\n", out);
+}
+
 int ka_diff_unified(const char *label, const char *old, size_t old_len, const char *new_text, size_t new_len,
 		    FILE *out)
 {
@@ -203,7 +254,8 @@ int ka_diff_unified(const char *label, const char *old, size_t old_len, const ch
 	}
 	if (rc < 0)
 		goto out;
-	fprintf(out, "--- a/%s\n+++ b/%s\n", label, label);
+	header_line(out, "--- a/", label);
+	header_line(out, "+++ b/", label);
 	print_hunks(&a, &b, ka, kb, out);
 out:
 	if (rc == KA_ENOMEM)

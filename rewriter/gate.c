@@ -1,12 +1,20 @@
 /* rewriter/gate.c: the compile gate.  An edited file is written to a
- * temporary file beside the original (so relative includes resolve), compiled
- * with nvcc (hipcc for .hip) under a time limit, and removed.  The original is
- * never touched here; the caller decides what to write. */
+ * private copy under a name kcheck chose (util/safesrc.h: nvcc hands its
+ * arguments to /bin/sh, so the user's file name never reaches it), with the
+ * original's folder as -iquote so relative includes resolve as before,
+ * compiled with nvcc under a time limit, and removed; with hipcc when kcheck
+ * parses the file as HIP (a .hip file, project flags with `-x hip`, or a
+ * CUDA-named file that includes the HIP runtime).  The
+ * original is never touched here; the caller decides what to write.
+ * ka_gate_temp (the bench of --task) still writes beside the file; the
+ * bench makes its own private copy of what it compiles. */
 #include "rewriter/rewriter.h"
 #include "analyzer/arch.h"
 #include "util/buf.h"
+#include "util/ccdiag.h"
 #include "util/proc.h"
 #include "util/cleanup.h"
+#include "util/safesrc.h"
 #include "util/error.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -34,14 +42,60 @@ static int is_hip(const char *path)
 	return n >= 4 && strcmp(path + n - 4, ".hip") == 0;
 }
 
-char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path)
+/* The project flags name the language: `-x hip` (or -xhip, --x=hip); the
+ * last -x wins. */
+static int flags_say_hip(const ka_gate_opts *o, int *said)
 {
-	int hip = is_hip(path);
+	int hip = 0;
+	*said = 0;
+	for (int i = 0; i < o->n_extra_args; i++) {
+		const char *a = o->extra_args[i], *v = NULL;
+		if ((!strcmp(a, "-x") || !strcmp(a, "--x")) && i + 1 < o->n_extra_args)
+			v = o->extra_args[++i];
+		else if (!strncmp(a, "-x", 2) && a[2] && a[2] != '-')
+			v = a + 2 + (a[2] == '=');
+		else if (!strncmp(a, "--x=", 4))
+			v = a + 4;
+		if (v) {
+			*said = 1;
+			hip = !strcmp(v, "hip");
+		}
+	}
+	return hip;
+}
+
+/* As the analyzer decides (analyzer/frontend_tu.c): the extension, then the
+ * project's -x, then a CUDA-named file that includes the HIP runtime. */
+static int gate_is_hip(const ka_gate_opts *o, const char *path, const char *text, size_t len)
+{
+	int said;
+	if (is_hip(path))
+		return 1;
+	int h = flags_say_hip(o, &said);
+	if (said)
+		return h;
+	static const char *const incs[] = {"#include <hip/hip_runtime.h>", "#include \"hip/hip_runtime.h\""};
+	for (size_t k = 0; k < sizeof incs / sizeof *incs; k++) {
+		size_t il = strlen(incs[k]);
+		for (size_t i = 0; text && i + il <= len; i++)
+			if (text[i] == '#' && memcmp(text + i, incs[k], il) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+static char *find_compiler(const ka_gate_opts *o, int hip)
+{
 	const char *opt = hip ? o->hipcc : o->nvcc;
 	if (opt)
 		return is_exe(opt) ? strdup(opt) : NULL;
 	return ka_proc_find_tool(hip ? "KCHECK_HIPCC" : "KCHECK_NVCC", hip ? "hipcc" : "nvcc",
 				 hip ? "/opt/rocm/bin/hipcc" : "/usr/local/cuda/bin/nvcc");
+}
+
+char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path)
+{
+	return find_compiler(o, is_hip(path));
 }
 
 /* Temporary `DIR/.NAME.kcheck-XXXXXX.cu` holding text. */
@@ -126,7 +180,7 @@ static int has_word(const char *p, size_t n, const char *w)
 	return 0;
 }
 
-static char *first_error_line(const char *out, const char *tmp, const char *path)
+static char *first_error_line(const char *out, const ka_safesrc *copy, const char *path)
 {
 	const char *pick = NULL, *p = out;
 	while (p && *p) {
@@ -145,49 +199,51 @@ static char *first_error_line(const char *out, const char *tmp, const char *path
 	size_t n = strcspn(pick, "\n");
 	ka_buf b;
 	ka_buf_init(&b, 4096);
-	/* name the user's file, not the temporary */
-	const char *tbase = strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp;
-	size_t tl = strlen(tbase);
-	for (size_t i = 0; i < n; i++) {
-		if (i + tl <= n && memcmp(pick + i, tbase, tl) == 0) {
-			const char *pb = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-			(void)ka_buf_adds(&b, pb);
-			i += tl - 1;
-			continue;
-		}
-		(void)ka_buf_addc(&b, pick[i]);
-	}
+	(void)ka_safesrc_names(&b, copy, path, pick, n); /* name the user's file, not the copy */
 	return ka_buf_steal(&b);
 }
 
 int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len, char **first_error)
 {
-	char *cc = ka_gate_find_compiler(o, path), *tmp = NULL, archflag[64];
+	int hip = gate_is_hip(o, path, text, len);
+	char *cc = find_compiler(o, hip), archflag[64], *iquote = NULL;
 	char **argv = NULL;
 	ka_buf output;
-	int rc, slot = -1;
+	ka_safesrc copy = {.file_slot = -1, .link_slot = -1, .dir_slot = -1};
+	int rc;
 	ka_buf_init(&output, OUTPUT_CAP);
 	*first_error = NULL;
 	if (!cc)
-		return ka_error_set(KA_ENOTFOUND, "%s not found", is_hip(path) ? "hipcc" : "nvcc");
-	if ((rc = ka_gate_temp(path, text, len, &tmp, &slot)) < 0)
+		return ka_error_set(KA_ENOTFOUND, "%s not found", hip ? "hipcc" : "nvcc");
+	if ((rc = ka_safesrc_make(path, text, len, &copy)) < 0)
 		goto out;
-	argv = calloc((size_t)o->n_extra_args + 10, sizeof(char *));
-	if (!argv) {
+	/* nvcc's host compiler preprocesses both sides: -iquote reaches it through -Xcompiler */
+	iquote = malloc(strlen(copy.quote) + 16);
+	argv = calloc((size_t)o->n_extra_args + 14, sizeof(char *));
+	if (!argv || !iquote) {
 		rc = ka_error_set(KA_ENOMEM, "out of memory");
 		goto out;
 	}
 	int n = 0;
 	argv[n++] = cc;
-	if (is_hip(path)) { /* an NVIDIA --arch says nothing about the AMD target, and back */
+	if (hip) { /* an NVIDIA --arch says nothing about the AMD target, and back */
 		snprintf(archflag, sizeof archflag, "--offload-arch=%s",
 			 o->arch && strncmp(o->arch, "gfx", 3) == 0 ? o->arch : "gfx90a");
+		if (!is_hip(path)) { /* a .cu or .cpp file: say it is HIP */
+			argv[n++] = "-x";
+			argv[n++] = "hip";
+		}
+		sprintf(iquote, "%s", copy.quote);
+		argv[n++] = "-iquote";
 	} else {
 		snprintf(archflag, sizeof archflag, "-arch=%s",
 			 o->arch && strncmp(o->arch, "sm_", 3) == 0 ? o->arch : KA_ARCH_DEFAULT);
 		argv[n++] = "-x";
 		argv[n++] = "cu";
+		sprintf(iquote, "-iquote%s", copy.quote);
+		argv[n++] = "-Xcompiler";
 	}
+	argv[n++] = iquote;
 	argv[n++] = archflag;
 	for (int i = 0, take; i < o->n_extra_args; i += take) /* include and macro flags only */
 		if (ka_proc_cc_flag(o->extra_args, o->n_extra_args, i, &take))
@@ -196,10 +252,10 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 	argv[n++] = "-c";
 	argv[n++] = "-o";
 	argv[n++] = "/dev/null";
-	argv[n++] = tmp;
+	argv[n++] = copy.file;
 	int limit = o->timeout_s > 0 ? o->timeout_s : 60;
 	int status = run_captured(argv, limit, &output);
-	if (status > 0 && is_hip(path) && output.data && strstr(output.data, "invalid target ID") &&
+	if (status > 0 && hip && output.data && strstr(output.data, "invalid target ID") &&
 	    strcmp(archflag, "--offload-arch=gfx90a") != 0) {
 		/* Debian's hipcc (ROCm 5.2, clang 15) predates gfx942: compile for
 		 * gfx90a, the same wave64 CDNA instruction set family. */
@@ -220,13 +276,22 @@ int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, s
 			snprintf(*first_error, 64, "compiler killed after %d s time limit", limit);
 		rc = ka_error_set(KA_ETOOL, "%s timed out after %d s", path, limit);
 	} else if (status != 0) {
-		*first_error = first_error_line(output.data ? output.data : "", tmp, path);
+		/* only diagnostics about the compiled file: a quote of any other
+		 * file (one the edit included) must not reach a prompt or a report */
+		const char *const allowed[] = {copy.file, NULL};
+		ka_buf kept;
+		ka_buf_init(&kept, OUTPUT_CAP);
+		if (ka_ccdiag_filter(output.data ? output.data : "", output.len, allowed, &kept) < 0)
+			ka_buf_reset(&kept);
+		*first_error = first_error_line(kept.data ? kept.data : "", &copy, path);
+		ka_buf_free(&kept);
 		rc = ka_error_set(KA_ETOOL, "%s does not compile", path);
 	} else {
 		rc = KA_OK;
 	}
 out:
-	ka_gate_temp_remove(tmp, slot);
+	ka_safesrc_remove(&copy);
+	free(iquote);
 	free(argv);
 	free(cc);
 	ka_buf_free(&output);

@@ -174,7 +174,9 @@ typedef struct ka_gate_opts {
 /* The compiler for a file: nvcc, or hipcc for .hip (caller frees); NULL when none. */
 char *ka_gate_find_compiler(const ka_gate_opts *o, const char *path);
 /* Compile `text` as if it were `path` (from a temporary file next to it, so
- * relative includes work; the temporary is removed).  KA_OK when it compiles;
+ * relative includes work; the temporary is removed), with hipcc when the file
+ * is HIP as the analyzer sees it: a .hip file, `-x hip` in extra_args, or a
+ * file that includes hip/hip_runtime.h (the last -x in extra_args decides).  KA_OK when it compiles;
  * KA_ETOOL when it does not or timed out, with *first_error the compiler's
  * first error line (caller frees); KA_ENOTFOUND when no compiler exists. */
 int ka_gate_compile(const ka_gate_opts *o, const char *path, const char *text, size_t len,

@@ -87,6 +87,10 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
 void ka_report_file_counts(const ka_report_opts *o, int counts[3], int *clang_errors);
 /* "path: partial: reason\n" for each file of o not analyzed in full. */
 int ka_report_files_text(ka_buf *out, const ka_report_opts *o);
+/* One line per finding (report_ci.c): `file:line:col: severity: message
+ * [rule]`, and GitHub Actions workflow commands (annotations). */
+int ka_report_concise(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
+int ka_report_github(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
 /* The finding's `also` kernels as a JSON array of strings (NULL out of memory). */
 struct json_t *ka_report_also_json(const ka_finding *f);
 /* Append s as the text report prints names and messages: control

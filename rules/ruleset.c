@@ -9,6 +9,7 @@
 #include "util/embed.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/text.h"
 #include <assert.h>
 #include <dirent.h>
 #include <fnmatch.h>
@@ -379,9 +380,22 @@ int ka_ruleset_select(ka_ruleset *rs, const char *globs)
 		if (i == rs->n && retired)
 			return ka_error_set(
 				KA_EINPUT, "--checks: '%s' names only retired rules, which never run", g.pat);
-		if (i == rs->n)
+		if (i == rs->n) {
+			const char *near = NULL;
+			if (!strpbrk(g.pat, "*?[")) { /* a mistyped id: the nearest one */
+				const char **ids = malloc(sizeof *ids * (rs->n + 1));
+				for (size_t k = 0; ids && k < rs->n; k++)
+					ids[k] = rs->v[k]->status == KA_STATUS_STABLE ? rs->v[k]->id : NULL;
+				near = ids ? ka_text_nearest(g.pat, ids, rs->n) : NULL;
+				free(ids);
+			}
+			if (near)
+				return ka_error_set(KA_EINPUT,
+						    "--checks: '%s' matches no rule (did you mean '%s'?)",
+						    g.pat, near);
 			return ka_error_set(KA_EINPUT,
 					    "--checks: '%s' matches no rule (see kcheck rules list)", g.pat);
+		}
 	}
 	return KA_OK;
 }

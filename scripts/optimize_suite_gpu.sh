@@ -51,10 +51,11 @@ if [ "${TABLE_ONLY:-0}" = 1 ]; then runs_todo=0; else runs_todo=$runs; fi
 samples=()
 [ -n "${SAMPLES:-}" ] && samples=(--samples "$SAMPLES")
 # the first candidates of every task, compiled in parallel into the bench's cache
+# (--force: a re-run of this script replaces the results it wrote before)
 [ "$runs_todo" = 0 ] || mkdir -p "$out/precompile" || exit 2
 t0=$(date +%s)
 [ "$runs_todo" = 0 ] || for t in $tasks; do echo "$t"; done | xargs -P "$(nproc)" -I{} sh -c \
-	'"$1" optimize "bench/tasks/$2" --compile-only --no-db --budget 64 --out "$3/precompile/$2" >/dev/null 2>&1' \
+	'"$1" optimize "bench/tasks/$2" --compile-only --no-db --budget 64 --force --out "$3/precompile/$2" >/dev/null 2>&1' \
 	_ "$kc" {} "$out"
 echo "precompile: $(($(date +%s) - t0)) s"
 for run in $(seq "${RUN_FROM:-1}" "$runs_todo"); do
@@ -62,7 +63,7 @@ for run in $(seq "${RUN_FROM:-1}" "$runs_todo"); do
 	for t in $tasks; do
 		d=$out/run$run/$t
 		start=$(date +%s)
-		if ! "$kc" optimize "bench/tasks/$t" --offline --budget "$budget" --db "$db" --out "$d" \
+		if ! "$kc" optimize "bench/tasks/$t" --offline --budget "$budget" --db "$db" --force --out "$d" \
 			"${samples[@]}" 2> "$d.log" > "$d.line"; then
 			echo "$t: kcheck optimize failed: $(tail -1 "$d.log")" >&2
 			status=2

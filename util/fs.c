@@ -3,6 +3,7 @@
 #include "util/fs.h"
 #include "util/error.h"
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -168,4 +169,60 @@ void ka_fs_seen_free(ka_fs_seen *s)
 	free(s->ino);
 	free(s->used);
 	memset(s, 0, sizeof *s);
+}
+
+int ka_fs_output_is_input(const char *opt, const char *out, const char *const *inputs, int n)
+{
+	struct stat o, in;
+	if (!out || stat(out, &o) != 0)
+		return KA_OK;
+	for (int i = 0; i < n; i++)
+		if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == o.st_dev && in.st_ino == o.st_ino)
+			return ka_error_set(KA_EINPUT, "%s %s is an input file (it would be overwritten)",
+					    opt, out);
+	return KA_OK;
+}
+
+int ka_fs_dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+void ka_fs_cache_dir(const char *sub, char *out, size_t n)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char base[4096];
+	out[0] = '\0';
+	if (x && *x == '/')
+		snprintf(base, sizeof base, "%s", x);
+	else if (h && *h == '/')
+		snprintf(base, sizeof base, "%s/.cache", h);
+	else
+		return;
+	char d1[4200], d2[4400];
+	snprintf(d1, sizeof d1, "%s/kernelarc", base);
+	snprintf(d2, sizeof d2, "%s/%s", d1, sub);
+	mkdir(base, 0755);
+	mkdir(d1, 0755);
+	if (mkdir(d2, 0755) != 0 && errno != EEXIST)
+		return;
+	snprintf(out, n, "%s", d2);
+}
+
+unsigned long long ka_fs_fnv1a(unsigned long long h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 1099511628211ull;
+	}
+	return h;
 }

@@ -42,5 +42,20 @@ void ka_fs_seen_free(ka_fs_seen *s);
 int ka_fs_is_binary(const char *data, size_t len);
 int ka_fs_is_dir(const char *path);
 int ka_fs_exists(const char *path);
+/* An output that names one of the inputs (after links, by device and
+ * inode) would replace it: KA_EINPUT with "OPT OUT is an input file (it
+ * would be overwritten)", as gcc refuses; else KA_OK (also when out does
+ * not exist yet).  inputs may hold NULLs, which are skipped. */
+/* How many entries a folder holds (not . and ..); -1 when it cannot be
+ * opened (absent, not a folder). */
+int ka_fs_dir_entries(const char *dir);
+int ka_fs_output_is_input(const char *opt, const char *out, const char *const *inputs, int n);
+/* $XDG_CACHE_HOME/kernelarc/SUB (or ~/.cache/kernelarc/SUB), created, in
+ * out; "" when there is no home or it cannot be made. */
+void ka_fs_cache_dir(const char *sub, char *out, size_t n);
+/* FNV-1a over n bytes, continuing from h (start with KA_FNV_START): the
+ * caches' keys. */
+#define KA_FNV_START 14695981039346656037ull
+unsigned long long ka_fs_fnv1a(unsigned long long h, const void *p, size_t n);
 
 #endif

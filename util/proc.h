@@ -35,7 +35,10 @@ typedef struct ka_proc_io {
 int ka_proc_run(char *const argv[], int timeout_s, ka_buf *out, ka_proc_result *res);
 /* The same with the channels of io (stdin from /dev/null and no fd 3 when
  * io is NULL).  An exec failure is status 127 here, not an error, with the
- * reason in *out.  KA_OK when it ran, KA_ETOOL when it could not start. */
+ * reason in *out.  KA_OK when it ran, KA_ETOOL when it could not start.
+ * Both refuse (KA_EINPUT, message set, nothing started) a program of the
+ * nvcc family one of whose arguments its /bin/sh would act on
+ * (util/shsafe.h). */
 int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc_io *io, ka_proc_result *res);
 
 /* The compiler flags a project may give a tool kcheck runs (the compile

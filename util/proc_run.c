@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "util/proc.h"
 #include "util/cleanup.h"
+#include "util/shsafe.h"
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -218,6 +219,26 @@ static void unblock_pipe(const sigset_t *old, int was_pending)
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
+/* The last line of defence of util/shsafe.h: an nvcc-family program is
+ * not started with an argument its /bin/sh would act on, wherever the
+ * argument came from.  1 (the message set) when one is found. */
+static int unsafe_argv(char *const argv[])
+{
+	if (!ka_sh_nvcc_family(argv[0]))
+		return 0;
+	for (int i = 1; argv[i]; i++) {
+		char why[96], show[160];
+		if (ka_sh_safe(argv[i], why, sizeof why))
+			continue;
+		const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+		ka_error_set(KA_EINPUT,
+			     "refusing to run %s: its argument '%s' holds %s (see docs/security.md)", base,
+			     ka_sh_show(show, sizeof show, argv[i]), why);
+		return 1;
+	}
+	return 0;
+}
+
 int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc_io *io, ka_proc_result *res)
 {
 	int po[2], pr[2], pi[2], st = 0, slot = -1, was_pending;
@@ -225,6 +246,8 @@ int ka_proc_run_io(char *const argv[], int timeout_s, ka_buf *out, const ka_proc
 	double t0 = now();
 	assert(argv && argv[0] && res);
 	memset(res, 0, sizeof *res);
+	if (unsafe_argv(argv))
+		return KA_EINPUT;
 	if (open_pipes(po, pr, pi, io)) {
 		int all[6] = {po[0], po[1], pr[0], pr[1], pi[0], pi[1]};
 		int e = errno;

@@ -14,6 +14,7 @@
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __CUDACC__ 1
 
@@ -34,9 +35,40 @@ struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
 struct __attribute__((aligned(8))) int2 { int x, y; };
 struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
 struct __attribute__((aligned(16))) double2 { double x, y; };
-struct __half { unsigned short r; };
-struct __attribute__((aligned(4))) __half2 { __half x, y; };
+struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
+struct __attribute__((aligned(8))) uint2 { unsigned x, y; };
+struct uint3 { unsigned x, y, z; };
+struct int3 { int x, y, z; };
+struct __attribute__((aligned(4))) ushort2 { unsigned short x, y; };
+struct __attribute__((aligned(4))) short2 { short x, y; };
+struct __attribute__((aligned(4))) char4 { signed char x, y, z, w; };
+struct __attribute__((aligned(4))) uchar4 { unsigned char x, y, z, w; };
+struct __attribute__((aligned(16))) longlong2 { long long x, y; };
+struct __attribute__((aligned(16))) ulonglong2 { unsigned long long x, y; };
+/* 2-byte floating types (cuda_fp16.h, cuda_bf16.h declare the rest): two
+ * bytes each, the pairs four bytes aligned, conversions as CUDA's own. */
+#define KCHECK_LOWP(T, T2) \
+	struct __attribute__((aligned(2))) T { \
+		unsigned short __x; \
+		T() = default; \
+		__host__ __device__ T(float); \
+		__host__ __device__ T(double); \
+		__host__ __device__ T(int); \
+		__host__ __device__ T(unsigned); \
+		__host__ __device__ operator float() const; \
+	}; \
+	struct __attribute__((aligned(4))) T2 { \
+		T x, y; \
+		T2() = default; \
+		__host__ __device__ T2(T a, T b) : x(a), y(b) {} \
+	};
+KCHECK_LOWP(__half, __half2)
+KCHECK_LOWP(__nv_bfloat16, __nv_bfloat162)
+#undef KCHECK_LOWP
 __host__ __device__ float4 make_float4(float, float, float, float);
+__host__ __device__ uint4 make_uint4(unsigned, unsigned, unsigned, unsigned);
+__host__ __device__ uint2 make_uint2(unsigned, unsigned);
+__host__ __device__ int4 make_int4(int, int, int, int);
 __host__ __device__ float2 make_float2(float, float);
 __host__ __device__ int2 make_int2(int, int);
 
@@ -45,6 +77,9 @@ typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice,
 	cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8,
+	cudaDevAttrWarpSize = 10, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrL2CacheSize = 38,
+	cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
 	cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
 #define cudaSuccess 0
@@ -79,6 +114,8 @@ cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t e);
 cudaError_t cudaFuncSetAttribute(const void *f, cudaFuncAttribute a, int v);
 cudaError_t cudaGetDeviceCount(int *n);
+cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int dev);
+cudaError_t cudaGetDevice(int *d);
 cudaError_t cudaSetDevice(int d);
 }
 template <class T> cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
@@ -131,6 +168,16 @@ KCHECK_SHFL(int) KCHECK_SHFL(unsigned) KCHECK_SHFL(float) KCHECK_SHFL(double)
 KCHECK_SHFL(long long) KCHECK_SHFL(unsigned long long)
 #undef KCHECK_SHFL
 __device__ float4 __ldg(const float4 *p);
+#define KCHECK_LDV(T) \
+	__device__ T __ldg(const T *p); __device__ T __ldcs(const T *p); __device__ T __ldcg(const T *p); \
+	__device__ T __ldlu(const T *p); __device__ void __stcs(T *p, T v); __device__ void __stcg(T *p, T v); \
+	__device__ void __stwt(T *p, T v);
+KCHECK_LDV(uint4) KCHECK_LDV(uint2) KCHECK_LDV(int4) KCHECK_LDV(int2) KCHECK_LDV(float2)
+#undef KCHECK_LDV
+__device__ float __ldcs(const float *p);
+__device__ void __stcs(float *p, float v);
+__device__ float4 __ldcs(const float4 *p);
+__device__ void __stcs(float4 *p, float4 v);
 
 #define KCHECK_ATOM(T) \
 	__device__ T atomicAdd(T *a, T v); __device__ T atomicSub(T *a, T v); \
@@ -146,8 +193,9 @@ __device__ float atomicExch(float *a, float v);
 __device__ unsigned atomicInc(unsigned *a, unsigned v);
 __device__ unsigned atomicDec(unsigned *a, unsigned v);
 
-#define KCHECK_M1(f) __host__ __device__ double f(double); __host__ __device__ float f##f(float); \
-	__host__ __device__ float f(float);
+/* NAME##f: the parameter must not be called f, or f##f pastes it twice */
+#define KCHECK_M1(NAME) __host__ __device__ double NAME(double); __host__ __device__ float NAME##f(float); \
+	__host__ __device__ float NAME(float);
 KCHECK_M1(sqrt) KCHECK_M1(rsqrt) KCHECK_M1(cbrt) KCHECK_M1(exp) KCHECK_M1(exp2) KCHECK_M1(exp10)
 KCHECK_M1(expm1) KCHECK_M1(log) KCHECK_M1(log2) KCHECK_M1(log10) KCHECK_M1(log1p)
 KCHECK_M1(sin) KCHECK_M1(cos) KCHECK_M1(tan) KCHECK_M1(asin) KCHECK_M1(acos) KCHECK_M1(atan)
@@ -155,8 +203,8 @@ KCHECK_M1(sinh) KCHECK_M1(cosh) KCHECK_M1(tanh) KCHECK_M1(erf) KCHECK_M1(erfc)
 KCHECK_M1(fabs) KCHECK_M1(floor) KCHECK_M1(ceil) KCHECK_M1(round) KCHECK_M1(trunc)
 KCHECK_M1(sinpi) KCHECK_M1(cospi) KCHECK_M1(rint)
 #undef KCHECK_M1
-#define KCHECK_M2(f) __host__ __device__ double f(double, double); \
-	__host__ __device__ float f##f(float, float); __host__ __device__ float f(float, float);
+#define KCHECK_M2(NAME) __host__ __device__ double NAME(double, double); \
+	__host__ __device__ float NAME##f(float, float); __host__ __device__ float NAME(float, float);
 KCHECK_M2(pow) KCHECK_M2(fmod) KCHECK_M2(atan2) KCHECK_M2(fmin) KCHECK_M2(fmax) KCHECK_M2(hypot)
 #undef KCHECK_M2
 __host__ __device__ double fma(double, double, double);

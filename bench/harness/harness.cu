@@ -25,6 +25,11 @@
 #include "ka_task.h"
 #include "harness_sandbox.h"
 #include "harness_tol.h"
+#include "ka_lowp.h"
+#if !defined(__HIP_PLATFORM_AMD__)
+#include <mma.h>
+#include <cuda_bf16.h>
+#endif
 
 extern "C" int ka_impl_a(const ka_task_args *a, cudaStream_t s);
 extern "C" int ka_impl_b(const ka_task_args *a, cudaStream_t s);
@@ -38,7 +43,8 @@ static FILE *R;
 
 /* ---- plan ------------------------------------------------------------ */
 
-enum { DT_F32, DT_F64, DT_I32, DT_U32 };
+/* the order of bench/spec.h and harness_tol.h */
+enum { DT_F32 = KA_TOL_F32, DT_F64 = KA_TOL_F64, DT_I32 = KA_TOL_I32, DT_U32 = KA_TOL_U32, DT_F16 = KA_TOL_F16, DT_BF16 = KA_TOL_BF16 };
 enum { D_UNIFORM, D_NORMAL, D_INT };
 
 struct dist { int kind; double a, b; };
@@ -48,17 +54,18 @@ struct plan {
 	unsigned long long seed, vseed;
 	double atol, rtol, l2;
 	int deterministic, nt, ns, nc, samples, sandbox;
+	int acc;   /* the type reductions accumulate in (tolerance growth) */
 	tensor t[KA_TASK_MAX_TENSORS];
 	double slo[KA_TASK_MAX_SCALARS], shi[KA_TASK_MAX_SCALARS];
 	config c[64];
 };
 
-static size_t dt_size(int dt) { return dt == DT_F64 ? 8 : 4; }
+static size_t dt_size(int dt) { return dt == DT_F64 ? 8 : dt == DT_F16 || dt == DT_BF16 ? 2 : 4; }
 
 /* The floor of harness_tol.h for an output tensor of dtype dt. */
 static double floor_of(int dt)
 {
-	return ka_tol_floor(dt == DT_F32 ? 4 : dt == DT_F64 ? 8 : 0);
+	return ka_tol_floor_of(dt);
 }
 
 static int parse_dt(const char *s)
@@ -67,6 +74,8 @@ static int parse_dt(const char *s)
 	if (!strcmp(s, "f64")) return DT_F64;
 	if (!strcmp(s, "i32")) return DT_I32;
 	if (!strcmp(s, "u32")) return DT_U32;
+	if (!strcmp(s, "f16")) return DT_F16;
+	if (!strcmp(s, "bf16")) return DT_BF16;
 	return -1;
 }
 
@@ -111,7 +120,8 @@ static int load_plan(FILE *f, plan *pl)
 	int end = 0;
 	memset(pl, 0, sizeof *pl);
 	pl->samples = 40;
-	pl->sandbox = 1;   /* only "sandbox 0" (compute-sanitizer runs) turns it off */
+	pl->sandbox = 1;
+	pl->acc = DT_F32;   /* "accumulate f32" unless the plan says otherwise */   /* only "sandbox 0" (compute-sanitizer runs) turns it off */
 	while (!end && fgets(line, sizeof line, f)) {
 		int n = split(line, tok, 64);
 		if (n == 0) continue;
@@ -119,7 +129,9 @@ static int load_plan(FILE *f, plan *pl)
 		if (!strcmp(tok[0], "seed") && n >= 2) pl->seed = strtoull(tok[1], NULL, 10);
 		else if (!strcmp(tok[0], "samples") && n >= 2) pl->samples = atoi(tok[1]);
 		else if (!strcmp(tok[0], "deterministic") && n >= 2) pl->deterministic = atoi(tok[1]);
-		else if (!strcmp(tok[0], "sandbox") && n >= 2) pl->sandbox = strcmp(tok[1], "0") != 0;
+		else if (!strcmp(tok[0], "accumulate") && n >= 2) {
+			if ((pl->acc = parse_dt(tok[1])) < 0 || pl->acc == DT_I32 || pl->acc == DT_U32) return -1;
+		} else if (!strcmp(tok[0], "sandbox") && n >= 2) pl->sandbox = strcmp(tok[1], "0") != 0;
 		else if (!strcmp(tok[0], "tol") && n >= 4) {
 			pl->atol = atof(tok[1]); pl->rtol = atof(tok[2]); pl->l2 = atof(tok[3]);
 		} else if (!strcmp(tok[0], "tensor") && n >= 4 && pl->nt < KA_TASK_MAX_TENSORS) {
@@ -132,10 +144,9 @@ static int load_plan(FILE *f, plan *pl)
 		} else if (!strcmp(tok[0], "scalar") && n >= 4 && pl->ns < KA_TASK_MAX_SCALARS) {
 			pl->slo[pl->ns] = atof(tok[2]); pl->shi[pl->ns] = atof(tok[3]); pl->ns++;
 		} else if (!strcmp(tok[0], "reduce") && n >= 3 && pl->nc > 0 && !strcmp(tok[1], pl->c[pl->nc - 1].name)) {
-			/* fp32 rounding error of a K-long reduction grows like sqrt(K):
-			 * the bound grows with it, with a wide margin (16 units). */
-			double k = atof(tok[2]);
-			pl->c[pl->nc - 1].grow = k > 1 ? 16.0 * ldexp(1.0, -24) * sqrt(k) : 0.0;
+			/* the rounding error of a K-long reduction grows like sqrt(K)
+			 * units of the accumulating type (harness_tol.h) */
+			pl->c[pl->nc - 1].grow = ka_tol_grow(atof(tok[2]), pl->acc);
 		} else if (!strcmp(tok[0], "samples_for") && n >= 3 && pl->nc > 0 && !strcmp(tok[1], pl->c[pl->nc - 1].name)) {
 			pl->c[pl->nc - 1].samples = atoi(tok[2]);   /* the parent's count for this config */
 		} else if (!strcmp(tok[0], "config") && pl->nc < 64) {
@@ -167,6 +178,9 @@ __global__ void gen_kernel(void *p, long long n, int dt, int kind, double a, dou
 		case DT_F32: ((float *)p)[i] = (float)v; break;
 		case DT_F64: ((double *)p)[i] = v; break;
 		case DT_I32: ((int *)p)[i] = (int)v; break;
+		/* 2-byte types: drawn in fp32, rounded to nearest even */
+		case DT_F16: ((uint16_t *)p)[i] = ka_f16_from_float((float)v); break;
+		case DT_BF16: ((uint16_t *)p)[i] = ka_bf16_from_float((float)v); break;
 		default: ((unsigned *)p)[i] = (unsigned)(long long)v; break;
 		}
 	}

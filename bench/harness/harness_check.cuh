@@ -15,6 +15,8 @@ static double to_double(const void *p, int dt, long long i)
 	case DT_F32: return ((const float *)p)[i];
 	case DT_F64: return ((const double *)p)[i];
 	case DT_I32: return ((const int *)p)[i];
+	case DT_F16: return ka_f16_to_float(((const uint16_t *)p)[i]);
+	case DT_BF16: return ka_bf16_to_float(((const uint16_t *)p)[i]);
 	default: return ((const unsigned *)p)[i];
 	}
 }
@@ -23,7 +25,9 @@ static double to_double(const void *p, int dt, long long i)
  * tolerance of an output of dtype out_dt (harness_tol.h). */
 static cmp compare(const plan *pl, const config *cf, long long n, const void *y, int dt, int out_dt, const double *r)
 {
-	double atol = pl->atol + cf->grow, rtol = pl->rtol + cf->grow, l2 = pl->l2 + cf->grow, fl = floor_of(out_dt);
+	double ty = ka_tol_type(out_dt);
+	double atol = pl->atol + cf->grow, rtol = pl->rtol + cf->grow + ty, l2 = pl->l2 + cf->grow + ty;
+	double fl = floor_of(out_dt);
 	cmp c = {0, 0.0, 0.0, NULL};
 	double scale = 0, num = 0, den = 0;
 	for (long long i = 0; i < n; i++)

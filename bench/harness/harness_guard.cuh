@@ -32,22 +32,28 @@ static void guard_check(const void *p, size_t n, unsigned long long *bad, cudaSt
 	CK(cudaGetLastError());
 }
 
-__global__ void sum_hash_kernel(const unsigned *p, long long words, unsigned long long *h)
+/* Word i of the checksum: 4 bytes, or the 1 to 3 bytes left at the end (a
+ * 2-byte tensor of odd length), zero-extended; `words` counts the tail. */
+__global__ void sum_hash_kernel(const unsigned *p, long long words, size_t n, unsigned long long *h)
 {
 	unsigned long long acc = 0;
-	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words; i += (long long)gridDim.x * blockDim.x)
-		acc += mix64(((unsigned long long)p[i] << 32) ^ (unsigned long long)i);
+	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words; i += (long long)gridDim.x * blockDim.x) {
+		unsigned w = 0;
+		if ((size_t)(i + 1) * 4 <= n) w = p[i];
+		else for (size_t k = (size_t)i * 4; k < n; k++) w |= (unsigned)((const unsigned char *)p)[k] << (8 * (k - (size_t)i * 4));
+		acc += mix64(((unsigned long long)w << 32) ^ (unsigned long long)i);
+	}
 	atomicAdd(h, acc);
 }
 
-/* An order-independent 64-bit checksum of n bytes (n a multiple of 4). */
+/* An order-independent 64-bit checksum of n bytes. */
 static void device_hash(const void *p, size_t n, unsigned long long *h, cudaStream_t s)
 {
-	long long words = (long long)(n / 4);
+	long long words = (long long)((n + 3) / 4);
 	long long blocks = (words + 255) / 256;
 	if (blocks > 1024) blocks = 1024;
 	if (blocks < 1) blocks = 1;
-	sum_hash_kernel<<<(unsigned)blocks, 256, 0, s>>>((const unsigned *)p, words, h);
+	sum_hash_kernel<<<(unsigned)blocks, 256, 0, s>>>((const unsigned *)p, words, n, h);
 	CK(cudaGetLastError());
 }
 
@@ -57,6 +63,8 @@ __device__ static double dval(const void *p, int dt, long long i)
 	case DT_F32: return ((const float *)p)[i];
 	case DT_F64: return ((const double *)p)[i];
 	case DT_I32: return ((const int *)p)[i];
+	case DT_F16: return ka_f16_to_float(((const uint16_t *)p)[i]);
+	case DT_BF16: return ka_bf16_to_float(((const uint16_t *)p)[i]);
 	default: return ((const unsigned *)p)[i];
 	}
 }

@@ -31,7 +31,7 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
-/* 64-bit hash of a byte range, word at a time (inputs are multiples of 4). */
+/* 64-bit hash of a byte range, 8 bytes at a time, then byte by byte (2-byte tensors of odd length end mid-word). */
 static unsigned long long hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *b = (const unsigned char *)p;

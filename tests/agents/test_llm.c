@@ -114,8 +114,10 @@ static void test_429_retry_after_then_success(void **st)
 	fclose(o.log);
 	assert_int_equal(rc, KA_OK);
 	assert_int_equal(attempts, 2);
-	assert_true(dt >= 0.95); /* the 5 ms backoff alone would not wait this long */
-	assert_true(dt < 4.0);
+	/* A lower bound only: the 5 ms backoff alone would not wait this long,
+	 * and no load can make a sleep shorter.  (No upper bound: a loaded
+	 * machine may take any time, and timing belongs in benchmarks.) */
+	assert_true(dt >= 0.95);
 	assert_non_null(strstr(log, "HTTP 429: rate limited, retry 1/4 in 1.0 s"));
 	assert_null(strstr(log, KEY));
 	free(log);
@@ -152,13 +154,12 @@ static void test_reply_after_timeout(void **st)
 	int attempts;
 	o.timeout_ms = 300;
 	o.max_retries = 1;
-	double t0 = now_s();
 	int rc = chat("{\"responses\": [{\"delay\": 3, \"content\": \"" KERNEL_OK "\"}]}", &o, &m, &content,
 		      &attempts);
-	double dt = now_s() - t0;
 	assert_int_equal(rc, KA_ETOOL);
 	assert_int_equal(attempts, 2); /* a timeout is transient: retried once */
-	assert_true(dt < 2.5);
+	/* The error names the 0.3 s limit, so the reply was cut short there
+	 * rather than waited for (no wall-clock bound: see above). */
 	assert_non_null(strstr(ka_error_last(), "no complete reply within 0.3 s (timeout)"));
 	ka_mock_stop(&m);
 }
@@ -297,6 +298,101 @@ static void test_connection_refused(void **st)
 	ka_llm_free(c);
 }
 
+/* A password in the base URL never reaches a message: the URL is shown
+ * with *** in its place (a refused connection, an HTTP error, a URL that
+ * is not http). */
+static void test_password_hidden(void **st)
+{
+	(void)st;
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t al = sizeof a;
+	assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(getsockname(s, (struct sockaddr *)&a, &al), 0);
+	close(s);
+	char url[128];
+	snprintf(url, sizeof url, "http://bob:pa%%3Ass%%40w0rd@127.0.0.1:%d/v1", ntohs(a.sin_port));
+	ka_llm_opts o = opts(NULL);
+	o.base_url = url;
+	o.max_retries = -1;
+	ka_llm *c = NULL;
+	char *content = NULL, want[160];
+	assert_int_equal(ka_llm_new(&c, &o), KA_OK);
+	ka_llm_msg msg = {"user", "hi"};
+	assert_int_equal(ka_llm_chat(c, &msg, 1, &content), KA_ETOOL);
+	snprintf(want, sizeof want, "cannot connect to http://bob:***@127.0.0.1:%d/v1/chat/completions",
+		 ntohs(a.sin_port));
+	if (!strstr(ka_error_last(), want))
+		fail_msg("%s", ka_error_last());
+	assert_null(strstr(ka_error_last(), "w0rd"));
+	ka_llm_free(c);
+	o.base_url = "ftp://bob:w0rd@host/v1";
+	assert_int_equal(ka_llm_new(&c, &o), KA_EINPUT);
+	assert_non_null(strstr(ka_error_last(), "'ftp://bob:***@host/v1' is not an http"));
+	ka_mock m;
+	assert_int_equal(
+		ka_mock_start(&m, "{\"responses\": [{\"status\": 400, \"json\": {\"error\": \"no\"}}]}"), 0);
+	snprintf(url, sizeof url, "http://bob:w0rd@127.0.0.1:%d/v1", m.port);
+	o.base_url = url;
+	assert_int_equal(ka_llm_new(&c, &o), KA_OK);
+	assert_int_equal(ka_llm_chat(c, &msg, 1, &content), KA_ETOOL);
+	snprintf(want, sizeof want, "llm: HTTP 400: no (1 attempt, POST http://bob:***@127.0.0.1:%d/v1/",
+		 m.port);
+	assert_non_null(strstr(ka_error_last(), want));
+	assert_null(strstr(ka_error_last(), "w0rd"));
+	ka_llm_free(c);
+	ka_mock_stop(&m);
+}
+
+/* A server's error text reaches the terminal escaped: controls become
+ * spaces, the C1 controls and bidirectional overrides \u-escapes. */
+static void test_server_text_escaped(void **st)
+{
+	ka_mock m;
+	ka_llm_opts o = opts(NULL);
+	char *content = NULL;
+	int attempts;
+	int rc = chat("{\"responses\": [{\"status\": 400, \"json\": {\"error\": {\"message\": "
+		      "\"bad\\u202emodel\\u001b[31m red\\u009b2J\\u2066x\\nforged\"}}}]}",
+		      &o, &m, &content, &attempts);
+	assert_int_equal(rc, KA_ETOOL);
+	const char *e = ka_error_last();
+	assert_non_null(strstr(e, "HTTP 400: bad\\u202emodel [31m red\\u009b2J\\u2066x forged ("));
+	for (const char *p = e; *p; p++) /* nothing below 0x20, no U+202E (e2 80 ae), no C1 (c2 9b) */
+		assert_true((unsigned char)*p >= 0x20 && (unsigned char)*p != 0xe2 &&
+			    (unsigned char)*p != 0xc2);
+	ka_mock_stop(&m);
+}
+
+/* A model name is a plain name: 1 to 200 characters of a safe set; a
+ * newline, a quote or a space is refused before any request. */
+static void test_model_names(void **st)
+{
+	(void)st;
+	char why[200], longname[260];
+	assert_true(ka_llm_model_ok("gpt-4o-mini", why, sizeof why));
+	assert_true(ka_llm_model_ok("meta-llama/Llama-3.1-70B-Instruct", why, sizeof why));
+	assert_true(ka_llm_model_ok("qwen2.5-coder:32b", why, sizeof why));
+	assert_true(ka_llm_model_ok("claude@2024+x_y", why, sizeof why));
+	assert_false(ka_llm_model_ok("", why, sizeof why));
+	memset(longname, 'm', 201);
+	longname[201] = '\0';
+	assert_false(ka_llm_model_ok(longname, why, sizeof why));
+	assert_non_null(strstr(why, "1 to 200"));
+	assert_false(ka_llm_model_ok("m\n+++ b/.bashrc", why, sizeof why));
+	assert_non_null(strstr(why, "byte 0x0a"));
+	assert_false(ka_llm_model_ok("m x", why, sizeof why));
+	assert_false(ka_llm_model_ok("m\"", why, sizeof why));
+	assert_non_null(strstr(why, "'\"'"));
+	ka_llm_opts o = opts(NULL);
+	o.base_url = "http://127.0.0.1:9/v1";
+	o.model = "m\nx";
+	ka_llm *c = NULL;
+	assert_int_equal(ka_llm_new(&c, &o), KA_EINPUT);
+	assert_null(c);
+	assert_non_null(strstr(ka_error_last(), "llm: the model name holds byte 0x0a"));
+}
+
 /* An error message cut to a line's cap never ends inside a UTF-8
  * character (it goes back into the next request's JSON) */
 static void test_one_line_utf8(void **st)
@@ -373,6 +469,9 @@ int main(void)
 		cmocka_unit_test(test_retry_after_over_limit),
 		cmocka_unit_test(test_connection_refused),
 		cmocka_unit_test(test_one_line_utf8),
+		cmocka_unit_test(test_password_hidden),
+		cmocka_unit_test(test_server_text_escaped),
+		cmocka_unit_test(test_model_names),
 		cmocka_unit_test(test_key_from_environment),
 	};
 	unsetenv("KERNELARC_LLM_BASE_URL");

@@ -154,8 +154,8 @@ static void test_llm_compile_only(void **st)
 	snprintf(p, sizeof p, "%s/report.md", out);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(
-		t,
-		"| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) |"));
+		t, "| 1 | llm:mock | hint=vectorize | gmem-scalar-not-vectorized | unverified (after repair) "
+		   "([patch](candidates/step-1-repair.patch)) |"));
 	free(t);
 	snprintf(p, sizeof p, "%s/speedup.svg", out);
 	assert_true(ka_fs_exists(p));
@@ -273,11 +273,35 @@ static void test_offline_compile_only(void **st)
 	ka_opt_opts o;
 	run_opts(&o, out, NULL);
 	o.no_db = 1;
+	o.force = 1; /* the folder holds the trap set above */
 	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
 	o.budget_steps = 2;
+	char *prog = NULL;
+	size_t proglen = 0;
+	o.progress = open_memstream(&prog, &proglen);
 	static ka_opt_summary s;
 	if (ka_opt_run(&o, &s))
 		fail_msg("%s", ka_error_last());
+	fclose(o.progress);
+	/* progress: the steps counted against the budget, and real step times */
+	assert_non_null(strstr(prog, "step 1 (1/2): warp-per-row block=256 -> unverified"));
+	assert_non_null(strstr(prog, "step 2 (2/2): warp-per-row block=128 -> unverified"));
+	assert_true(s.steps[0].seconds > 0); /* a compile takes time: not 0 on a 1 s clock */
+	free(prog);
+	/* each unverified candidate is a patch against baseline.cu, linked from report.md */
+	assert_string_equal(s.steps[0].patch, "candidates/step-1.patch");
+	char pp[256], *text;
+	size_t tl;
+	snprintf(pp, sizeof pp, "%s/candidates/step-1.patch", out);
+	assert_int_equal(ka_fs_read(pp, 0, &text, &tl), KA_OK);
+	assert_non_null(strstr(text, "baseline.cu"));
+	assert_non_null(strstr(text, "\n+"));
+	free(text);
+	snprintf(pp, sizeof pp, "%s/report.md", out);
+	assert_int_equal(ka_fs_read(pp, 0, &text, &tl), KA_OK);
+	assert_non_null(strstr(text, "unverified ([patch](candidates/step-1.patch))"));
+	assert_non_null(strstr(text, "unverified ([patch](candidates/step-2.patch))"));
+	free(text);
 	assert_int_equal(s.nsteps, 2);
 	/* no findings, no DB: the recipe table in order; the first two that
 	 * apply to gemv are warp-per-row's first two parameter sets */
@@ -350,11 +374,13 @@ static void test_error_keeps_outputs(void **st)
 	ka_opt_opts o;
 	run_opts(&o, out, NULL);
 	o.no_db = 1;
+	o.force = 1; /* the folder holds the trap set above */
 	o.task = KA_SOURCE_DIR "/bench/tasks/gemv";
 	o.budget_steps = 3;
 	static ka_opt_summary s;
 	assert_true(ka_opt_run(&o, &s) < 0);
-	assert_non_null(strstr(ka_error_last(), "step-2.cu"));
+	if (!strstr(ka_error_last(), "step-2.cu"))
+		fail_msg("error: %s", ka_error_last());
 	assert_int_equal(s.nsteps, 1);
 	assert_string_equal(s.steps[0].outcome, "unverified");
 	static const char *const files[] = {"best.cu", "best.patch", "trajectory.json", "report.md"};
@@ -522,12 +548,84 @@ static void test_scaffold(void **st)
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(t, "#define main ka_user_main"));
 	assert_non_null(strstr(
-		t, "gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, s>>>(A, x, y, m, n, beta);"));
+		t,
+		"gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, ka_stream_>>>(A, x, y, m, n, beta);"));
+	assert_null(strstr(t, "#line")); /* reported lines are baseline.cu's own */
 	free(t);
 	snprintf(p, sizeof p, "%s/reference.cu", dir);
 	assert_true(ka_fs_exists(p));
 	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT); /* never over an existing task */
 	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
+}
+
+/* Parameters named like the entry point's own (a, s) still give a baseline
+ * that compiles (issue 19: `a` shadowed the task arguments). */
+static void test_scaffold_param_names(void **st)
+{
+	(void)st;
+	static const char src[] = "__global__ void axpy(float *a, const float *b, float s, int n) {\n"
+				  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				  "  if (i < n) a[i] += s * b[i];\n"
+				  "}\n";
+	char file[128], dir[128], p[256], obj[256];
+	snprintf(file, sizeof file, "%s/names.cu", tmp);
+	snprintf(dir, sizeof dir, "%s/names", tmp);
+	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "axpy", dir), KA_OK);
+	snprintf(p, sizeof p, "%s/baseline.cu", dir);
+	char *t;
+	size_t n;
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "float* a = (float*)ka_args_->t[0];"));
+	assert_non_null(strstr(t, "float s = (float)ka_args_->s[0];"));
+	free(t);
+	const char *nvcc = ka_proc_find_nvcc();
+	if (!nvcc) {
+		fprintf(stderr, "SKIP: no nvcc: the scaffolded baseline is not compiled\n");
+		return;
+	}
+	snprintf(obj, sizeof obj, "%s/names.o", tmp);
+	char *argv[] = {(char *)nvcc, "-c", "-arch=sm_90", "-I", KA_SOURCE_DIR "/bench/harness", p,
+			"-o",         obj,  NULL};
+	ka_buf out;
+	ka_proc_result r;
+	ka_buf_init(&out, 1 << 16);
+	assert_int_equal(ka_proc_run(argv, 300, &out, &r), KA_OK);
+	if (r.status != 0)
+		fail_msg("the scaffolded baseline does not compile: %s", out.data ? out.data : "");
+	ka_buf_free(&out);
+}
+
+/* a reduced-precision kernel: __nv_bfloat16 and __half pointers become bf16
+ * and f16 tensors, drawn like floats, two bytes each in `bytes:` */
+static void test_scaffold_lowp(void **st)
+{
+	(void)st;
+	static const char src[] =
+		"#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n"
+		"__global__ void mix(const __nv_bfloat16 *x, const __half *g, __nv_bfloat16 *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) y[i] = __float2bfloat16(__bfloat162float(x[i]) * __half2float(g[i]));\n}\n";
+	char file[128], dir[128], p[256];
+	snprintf(file, sizeof file, "%s/lowp.cu", tmp);
+	snprintf(dir, sizeof dir, "%s/task_lowp", tmp);
+	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "mix", dir), KA_OK);
+	static ka_bench_spec spec;
+	if (ka_bench_spec_load(dir, &spec))
+		fail_msg("the scaffolded task does not load: %s", ka_error_last());
+	assert_int_equal(spec.ntensors, 3);
+	assert_int_equal(spec.t[0].dtype, KA_BENCH_BF16);
+	assert_int_equal(spec.t[1].dtype, KA_BENCH_F16);
+	assert_int_equal(spec.t[2].dtype, KA_BENCH_BF16);
+	assert_int_equal(spec.t[0].dist.kind, KA_BENCH_UNIFORM);
+	assert_true(spec.c[0].bytes == 6 * spec.c[0].p[0]);
+	char *t;
+	size_t n;
+	snprintf(p, sizeof p, "%s/task.yaml", dir);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "bytes: 2*n + 2*n + 2*n"));
+	free(t);
 }
 
 /* the command line: bad input is one line on stderr and exit 2 */
@@ -588,6 +686,7 @@ int main(void)
 	setenv("XDG_CACHE_HOME", tmp, 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_errors),           cmocka_unit_test(test_scaffold),
+		cmocka_unit_test(test_scaffold_param_names), cmocka_unit_test(test_scaffold_lowp),
 		cmocka_unit_test(test_garbled_and_bad_task), cmocka_unit_test(test_llm_compile_only),
 		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
 		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),

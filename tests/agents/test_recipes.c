@@ -1126,6 +1126,12 @@ static void test_seq_reduction_shapes(void **st)
 		"\tfor (int s = 1; s < 64; s <<= 1) {\n\t\tif ((threadIdx.x & (2 * s - 1)) == 0) t[threadIdx.x] = "
 		"t[threadIdx.x] + t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
 		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n",
+		/* the halving loop's test casts the index: (int)threadIdx.x < s */
+		"__global__ void k(const float *x, float *y)\n{\n\t__shared__ float t[128];\n"
+		"\tt[threadIdx.x] = x[blockIdx.x * 128 + threadIdx.x];\n\t__syncthreads();\n"
+		"\tfor (int s = 64; s > 0; s >>= 1) {\n\t\tif ((int)threadIdx.x < s) t[threadIdx.x] += "
+		"t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
+		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n",
 	};
 	static const char *const want[][3] = {
 		{"    for (unsigned int s = 256; s > 32; s >>= 1) {\n        if (tid < s) sdata[tid] += sdata[tid + s];\n",
@@ -1133,6 +1139,7 @@ static void test_seq_reduction_shapes(void **st)
 		 "    }\n    __syncthreads(); /* every thread reads sdata[0] below */\n    float total = sdata[0];\n"},
 		{"\tif (threadIdx.x < 32) {", "\t\tint ka_v = t[threadIdx.x] + t[threadIdx.x + 32];\n",
 		 "\t\tif (threadIdx.x == 0) t[0] = ka_v;\n\t}\n\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
+		{"\tif (threadIdx.x < 32) {", "ka_v", "\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
 		char why[256], err[4096], *out = NULL;
@@ -1146,6 +1153,96 @@ static void test_seq_reduction_shapes(void **st)
 				fail_msg("shape %zu lacks '%s':\n%s", i, want[i][j], out);
 		if (i == 1 && strstr(out, "for (int s"))
 			fail_msg("a 64-value tree keeps a loop:\n%s", out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("shape %zu does not compile:\n%s", i, err);
+		free(out);
+	}
+}
+
+/* launch-tune on a block size held in a variable or a macro whose only
+ * definition is a constant; one changed before the launch declines */
+static void test_launch_block_var(void **st)
+{
+	(void)st;
+	static const char kern[] = "__global__ void k(const float *x, float *y, int n)\n{\n"
+				   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				   "\tif (i < n) y[i] = 2.0f * x[i];\n}\n";
+	static const char *const host[] = {
+		"void h(const float *x, float *y, int n)\n{\n\tint block = 256;\n"
+		"\tk<<<(n + block - 1) / block, block>>>(x, y, n);\n}\n",
+		"void h(const float *x, float *y, int n)\n{\n\tconst int threads = 256;\n"
+		"\tk<<<(n + threads - 1) / threads, threads>>>(x, y, n);\n}\n",
+		"void h(const float *x, float *y, int n)\n{\n\tconstexpr int BS = 256;\n"
+		"\tk<<<(n + 255) / 256, BS>>>(x, y, n);\n}\n",
+		"#define BLOCK 256\nvoid h(const float *x, float *y, int n)\n{\n"
+		"\tk<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, y, n);\n}\n",
+	};
+	for (size_t i = 0; i < sizeof host / sizeof host[0]; i++) {
+		char src[1024], why[256], err[4096], *out = NULL;
+		size_t n;
+		snprintf(src, sizeof src, "%s%s", kern, host[i]);
+		int rc = ka_recipe_apply("launch-tune", src, strlen(src), NULL, "block=128", &out, &n, why,
+					 sizeof why);
+		if (rc != KA_OK)
+			fail_msg("form %zu: rc %d: %s", i, rc, why);
+		if (!strstr(out, "+127)/128, 128>>>(x, y, n);"))
+			fail_msg("form %zu is not launched with 128 threads:\n%s", i, out);
+		if (i < 3 && strstr(out, " = 256;"))
+			fail_msg("form %zu keeps a dead block variable:\n%s", i, out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("form %zu does not compile:\n%s", i, err);
+		free(out);
+	}
+	static const char *const changed[] = {
+		"void h(const float *x, float *y, int n)\n{\n\tint block = 256;\n\tif (n < 4096) block = 64;\n"
+		"\tk<<<(n + block - 1) / block, block>>>(x, y, n);\n}\n",
+		"void h(const float *x, float *y, int n)\n{\n\tint block = 256;\n\tblock *= 2;\n"
+		"\tk<<<(n + block - 1) / block, block>>>(x, y, n);\n}\n",
+		"#define BLOCK 256\n#undef BLOCK\n#define BLOCK 512\nvoid h(const float *x, float *y, int n)\n{\n"
+		"\tk<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, y, n);\n}\n",
+	};
+	for (size_t i = 0; i < sizeof changed / sizeof changed[0]; i++) {
+		char src[1024], why[256], *out = NULL;
+		size_t n;
+		snprintf(src, sizeof src, "%s%s", kern, changed[i]);
+		int rc = ka_recipe_apply("launch-tune", src, strlen(src), NULL, "block=128", &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED || !strstr(why, "is not a literal"))
+			fail_msg("changed form %zu: rc %d: %s\n%s", i, rc, why, out ? out : "");
+		free(out);
+	}
+}
+
+/* warp-per-row on row kernels spelled in ways the recipe once declined */
+static void test_rowwarp_shapes(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		/* a chunk partial declared before its loop and reset inside it */
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n"
+		"\tfloat acc = 0.0f;\n\tfloat part;\n"
+		"\tfor (int c0 = 0; c0 < cols; c0 += 64) {\n\t\tpart = 0.0f;\n"
+		"\t\tfor (int j = c0; j < c0 + 64 && j < cols; j++)\n"
+		"\t\t\tpart += x[(long long)r * cols + j];\n\t\tacc += part;\n\t}\n"
+		"\ty[r] = acc / cols;\n}\n"
+		"void h(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"for (int j = (c0) + ka_lane; j < c0 + 64 && j < cols; j += 32)", "acc = ka_warp_sum(acc);",
+		 "if (ka_lane == 0) { y[r] = acc / cols; }"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+		char why[256], err[4096], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply("warp-per-row", src[i], strlen(src[i]), NULL, "block=256", &out, &n,
+					 why, sizeof why);
+		if (rc != KA_OK)
+			fail_msg("shape %zu: rc %d: %s", i, rc, why);
+		for (int j = 0; j < 3; j++)
+			if (!strstr(out, want[i][j]))
+				fail_msg("shape %zu lacks '%s':\n%s", i, want[i][j], out);
 		if (nvcc_compiles(out, err, sizeof err) == 0)
 			fail_msg("shape %zu does not compile:\n%s", i, err);
 		free(out);
@@ -1344,6 +1441,8 @@ int main(void)
 		cmocka_unit_test(test_const_index),
 		cmocka_unit_test(test_launch_tune_block_free),
 		cmocka_unit_test(test_seq_reduction_shapes),
+		cmocka_unit_test(test_rowwarp_shapes),
+		cmocka_unit_test(test_launch_block_var),
 		cmocka_unit_test(test_2d_forms),
 		cmocka_unit_test(test_2d_suite),
 		cmocka_unit_test(test_scan_forms),

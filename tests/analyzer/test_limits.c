@@ -264,9 +264,9 @@ static void doubling_locals_finish(void **state)
 	char *src = ka_buf_steal(&b);
 	const char *p = write_src("double.cu", src);
 	free(src);
-	time_t t0 = time(NULL);
+	/* an exponential walk would not end: ctest's timeout is the bound
+	 * (no wall-clock assertion here) */
 	sqlite3 *db = analyze(p);
-	assert_true(time(NULL) - t0 < 30);
 	assert_int_equal(q(db, "SELECT count(*) FROM access"), 1);
 	sqlite3_close(db);
 	(void)state;

@@ -11,6 +11,10 @@
 #                 harness); without a GPU, the harness's stdin/fd 3 channels
 #   adversarial-static  each adversarial candidate meets its MANIFEST STATIC
 #                 column; a candidate that does not compile is rejected
+#   include-leak  a candidate that includes a file outside the task through
+#                 a digraph, a line splice or a comment is rejected at the
+#                 static gate; with that gate skipped, nvcc's quotes of the
+#                 included file never reach the result (text or JSON)
 #   gpu-smoke     with a CUDA device: a real timed run (gelu expert faster
 #                 than its baseline) and a cheat rejected (zeros); without
 #                 one it skips loudly (the full GPU half is
@@ -67,10 +71,14 @@ no-device)
 bad-input)
 	mkdir -p "$tmp/t"
 	cp "$src/bench/tasks/gelu/"*.cu "$tmp/t/"
-	sed 's/dtype: f32, shape: n,/dtype: f16, shape: n,/' "$src/bench/tasks/gelu/task.yaml" >"$tmp/t/task.yaml"
-	expect bad-dtype 2 "kcheck: error: $tmp/t/task.yaml: unknown dtype 'f16' (f32, f64, i32, u32)" -- \
+	sed 's/dtype: f32, shape: n,/dtype: f8, shape: n,/' "$src/bench/tasks/gelu/task.yaml" >"$tmp/t/task.yaml"
+	expect bad-dtype 2 "kcheck: error: $tmp/t/task.yaml: unknown dtype 'f8' (f32, f64, i32, u32, f16, bf16)" -- \
 		"$bench" "$tmp/t" --compile-only
 	[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: error is not one line"; fails=$((fails + 1)); }
+	{ cat "$src/bench/tasks/gelu/task.yaml"; printf 'name: gelu2\n'; } >"$tmp/t/task.yaml"
+	line=$(wc -l <"$tmp/t/task.yaml") # gelu names itself on line 2
+	expect dup-key 2 "kcheck: error: $tmp/t/task.yaml: key 'name' given twice in the task (lines 2 and $line)" -- \
+		"$bench" "$tmp/t" --compile-only
 	printf 'name: [broken\n' >"$tmp/t/task.yaml"
 	expect yaml 2 "kcheck: error: $tmp/t/task.yaml:2: YAML error" -- "$bench" "$tmp/t" --compile-only
 	expect no-task 2 "kcheck: error: no task spec at /nonexistent/task.yaml" -- "$bench" /nonexistent --compile-only
@@ -129,6 +137,32 @@ compile-tasks)
 	fi
 	printf "$plan" | "$h" correct >/dev/null 2>&1 3>&-
 	if [ $? != 2 ]; then echo "FAIL harness-no-fd3: want exit 2"; fails=$((fails + 1)); else echo "ok   harness-no-fd3"; fi
+	;;
+include-leak)
+	need_nvcc
+	printf 'aws_secret_access_key = SECRET-%s-KEY\n' "$$" >"$tmp/credentials"
+	n=0
+	for spelling in '%%:include "%s"' '#inc\\\nlude "%s"' '#/**/include "%s"' '#  /* a\n */ include "%s"'; do
+		n=$((n + 1))
+		{ printf '#include "ka_task.h"\n'; printf "$spelling\n" "$tmp/credentials"
+		  printf 'extern "C" int ka_task_run(const ka_task_args *a, cudaStream_t s) { return 0; }\n'; } >"$tmp/c$n.cu"
+		expect "static-$n" 1 "rejected at the static gate" -- "$bench" "$src/bench/tasks/gelu" \
+			--candidate "$tmp/c$n.cu" --compile-only --build-dir "$build"
+		grep -qF "$tmp/credentials" "$tmp/out" || { echo "FAIL static-$n: the include is not named"; fails=$((fails + 1)); }
+		for form in "" --json; do
+			"$bench" "$src/bench/tasks/gelu" --candidate "$tmp/c$n.cu" --compile-only --build-dir "$build" \
+				--unsafe-skip-static-gate $form >"$tmp/out" 2>"$tmp/err"
+			if grep -q "SECRET-" "$tmp/out" "$tmp/err"; then
+				echo "FAIL leak-$n$form: the included file's text reached the result:"; cat "$tmp/out" "$tmp/err"
+				fails=$((fails + 1))
+			elif ! grep -qF "compile" "$tmp/out"; then
+				echo "FAIL leak-$n$form: not rejected at the compile gate:"; cat "$tmp/out" "$tmp/err"
+				fails=$((fails + 1))
+			else
+				echo "ok   leak-$n$form"
+			fi
+		done
+	done
 	;;
 adversarial-static)
 	need_nvcc

@@ -100,6 +100,39 @@ static void test_spec_good(void **state)
 	assert_int_equal(s.c[1].flops, 2002000);
 }
 
+/* A mixed reduced-precision task: bf16 and f16 inputs, a bf16 output, an
+ * fp32 accumulator by default and another when the spec names it; the
+ * drawn sizes count 2 bytes per element against max_bytes. */
+static void test_spec_lowp(void **state)
+{
+	static ka_bench_spec s;
+	static const char lowp[] =
+		"name: t\ncategory: c\nparams: [n]\n"
+		"tensors:\n"
+		"  - {name: x, role: in, dtype: bf16, shape: n, dist: {kind: normal, mean: 0, std: 1}}\n"
+		"  - {name: g, role: in, dtype: f16, shape: n, dist: {kind: uniform, lo: 0, hi: 2}}\n"
+		"  - {name: y, role: out, dtype: bf16, shape: n}\n"
+		"tolerance: {atol: 0, rtol: 0, l2: 0}\nbytes: 6*n\nflops: n\nreduction: n\n"
+		"configs:\n  visible:\n    - {name: a, n: 7}\n  unseen:\n    - {name: b, n: 9}\n"
+		"unseen: {draw: 4, n: [1, 100000000], max_bytes: 600000}\n";
+	(void)state;
+	assert_int_equal(ka_bench_spec_parse(lowp, strlen(lowp), "t.yaml", &s), 0);
+	assert_int_equal(s.t[0].dtype, KA_BENCH_BF16);
+	assert_int_equal(s.t[1].dtype, KA_BENCH_F16);
+	assert_string_equal(ka_bench_dtype_name(s.t[2].dtype), "bf16");
+	assert_int_equal(ka_bench_dtype_bytes(KA_BENCH_BF16), 2);
+	assert_int_equal(ka_bench_dtype_bytes(KA_BENCH_F16), 2);
+	assert_int_equal(ka_bench_dtype_bytes(KA_BENCH_F64), 8);
+	assert_int_equal(s.accumulate, KA_BENCH_F32);
+	assert_int_equal(ka_bench_spec_draw(&s, 12345), 0);
+	for (int i = 2; i < s.nconfigs; i++) /* 6 bytes per n fit 600000 bytes: n <= 100000 */
+		assert_true(s.c[i].p[0] <= 100000 && s.c[i].drawn);
+	char text[2048];
+	snprintf(text, sizeof text, "%saccumulate: bf16\n", lowp);
+	assert_int_equal(ka_bench_spec_parse(text, strlen(text), "t.yaml", &s), 0);
+	assert_int_equal(s.accumulate, KA_BENCH_BF16);
+}
+
 /* Replaces the first `from` in good by `to` and expects that error. */
 static void bad_spec(const char *from, const char *to, const char *expect)
 {
@@ -116,7 +149,11 @@ static void test_spec_bad(void **state)
 {
 	(void)state;
 	bad_spec("name: t\n", "", "t.yaml: missing or non-scalar field 'name'");
-	bad_spec("dtype: f64", "dtype: f16", "t.yaml: unknown dtype 'f16' (f32, f64, i32, u32)");
+	bad_spec("dtype: f64", "dtype: fp16", "t.yaml: unknown dtype 'fp16' (f32, f64, i32, u32, f16, bf16)");
+	bad_spec("deterministic: false\n", "accumulate: i32\n",
+		 "t.yaml: 'accumulate' must be a floating dtype (f32, f64, f16, bf16), not 'i32'");
+	bad_spec("deterministic: false\n", "accumulate: half\n",
+		 "t.yaml: 'accumulate' must be a floating dtype (f32, f64, f16, bf16), not 'half'");
 	bad_spec("role: out", "role: inout", "t.yaml: tensor role must be in or out, not 'inout'");
 	bad_spec("kind: uniform", "kind: zipf",
 		 "t.yaml: unknown distribution kind 'zipf' (uniform, normal, int)");
@@ -302,6 +339,85 @@ static void test_scan_lines(void **state)
 	assert_int_equal(f[0].line, 5);
 }
 
+/* Spellings that hide a directive or a name from a scan that reads the
+ * text as written: the scan must read it as the preprocessor does. */
+static void test_scan_bypasses(void **state)
+{
+	static const char *const bad[][2] = {
+		{"%:include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#inc\\\nlude \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#inc\\ \t\nlude \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#/**/include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"#include/**/\"/etc/passwd\"\n", "/etc/passwd"},
+		{"# /* a\n comment */ include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"int a; /*\n*/ #include \"/etc/passwd\"\n", "/etc/passwd"},
+		{"%:  include <../../secret.h>\n", "../../secret.h"},
+		{"#include HDR\n", "#include"},
+		{"#include_next <stdio.h>\n", "include_next"},
+		{"#import \"/etc/passwd\"\n", "import"},
+		{"#embed \"/etc/passwd\"\n", "embed"},
+		{"#ident \"x\"\n", "ident"},
+		{"#line 1 \"/etc/passwd\"\n", "#line"},
+		{"# 1 \"/etc/passwd\"\n", "1"},
+		{"#pragma GCC dependency \"/etc/passwd\"\n", "#pragma dependency"},
+		{"_Pragma(\"GCC dependency \\\"/etc/passwd\\\"\") int x;",
+		 "\"GCC dependency \\\"/etc/passwd\\\"\""},
+		{"#define P _Pragma\nP(\"omp parallel\")", "_Pragma"},
+		{"_Pragma(\"omp parallel for\") for (;;);", "\"omp parallel for\""},
+		{"#define F fopen\nF(\"x\", \"r\");", "fopen"},
+		{"#define F fop%:%:en\n", "##"},
+		{"%:define F(a, b) a %:%: b\n", "##"},
+		{"int x = 1; \\u0066open(\"x\", \"r\");", "\\"},
+		{"?\?=include \"/etc/passwd\"\n", "?\?="},
+		{"const char *s = \"?\?/\";\n", "?\?/"},
+		{"const char *s = R\"x(a)\"b)x\"; fopen(0, 0);", "fopen"},
+		{"const char *s = u8R\"(q)\"; getenv(s);", "getenv"},
+		{"const char *s = R\"0123456789abcdefg(x)0123456789abcdefg\";", "R"},
+		{"ge\\\ntenv(\"X\");", "getenv"},
+		{"#define W(x) x\nW(sys\\\ntem)(\"ls\");", "system"},
+	};
+	char what[64];
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int n = scan_one(bad[i][0], what, sizeof what);
+		if (n < 1 || strcmp(what, bad[i][1]))
+			fail_msg("static gate missed '%s' in: %s (got %d, '%s')", bad[i][1], bad[i][0], n,
+				 n ? what : "");
+	}
+	/* a NUL byte ends a C string but not the compiler's reading */
+	static const char nul[] = "int a;\n\0\n#include \"/etc/passwd\"\n";
+	ka_bench_finding f[4];
+	assert_int_equal(ka_bench_scan(nul, sizeof nul - 1, f, 4), 1);
+	assert_string_equal(f[0].what, "NUL byte");
+	assert_int_equal(f[0].line, 2);
+}
+
+/* What the early phases make of ordinary code: none of it is refused. */
+static void test_scan_phases_allowed(void **state)
+{
+	static const char *const ok[] = {
+		"#define STR(x) \\\n  #x\nconst char *s = STR(a);\n",
+		"#define M(a) \\\n  do { \\\n    a; \\\n  } while (0)\n",
+		"%:include <cuda_fp16.h>\n#/**/include \"ka_task.h\"\n",
+		"const char *s = \"a\\\"b fopen\"; char c = '\\''; char d = '\"';\n",
+		"const char *r = R\"(fopen(\"x\") getenv)\"; const char *q = u8\"system\";\n",
+		"const char *r = R\"--(#include \"/etc/passwd\")--\";\n",
+		"long n = 1'000'000; float f = 1e+5f; double d = .5e-3; int h = 0x1p-3;\n",
+		"#pragma unroll 4\n_Pragma(\"unroll\") for (int i = 0; i < 4; i++) {}\n",
+		"#if defined(X) && X > 1\n#elif 0\n#else\n#endif\n#ifdef Y\n#endif\n#undef Y\n#\n",
+		"#error \"unsupported\"\n",
+		"int a[2] = <% 1, 2 %>; int b = a<:0:>;\n",
+		"const char *s = \"what?\"; const char *t = \"??\";\n",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		char what[64] = "";
+		int n = scan_one(ok[i], what, sizeof what);
+		if (n)
+			fail_msg("static gate refused '%s' in: %s", what, ok[i]);
+	}
+}
+
 static void test_proc_timeout(void **state)
 {
 	char *argv[] = {"sleep", "5", NULL};
@@ -421,21 +537,15 @@ static void test_result_perf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_expr_values),
-		cmocka_unit_test(test_expr_errors),
-		cmocka_unit_test(test_spec_good),
-		cmocka_unit_test(test_spec_bad),
-		cmocka_unit_test(test_spec_load_missing),
-		cmocka_unit_test(test_stats_summary),
-		cmocka_unit_test(test_stats_bootstrap),
-		cmocka_unit_test(test_stats_geomean),
-		cmocka_unit_test(test_score),
-		cmocka_unit_test(test_scan_forbidden),
-		cmocka_unit_test(test_scan_allowed),
-		cmocka_unit_test(test_scan_lines),
-		cmocka_unit_test(test_proc_timeout),
-		cmocka_unit_test(test_result_correct),
-		cmocka_unit_test(test_result_perf),
+		cmocka_unit_test(test_expr_values),         cmocka_unit_test(test_expr_errors),
+		cmocka_unit_test(test_spec_good),           cmocka_unit_test(test_spec_bad),
+		cmocka_unit_test(test_spec_lowp),           cmocka_unit_test(test_spec_load_missing),
+		cmocka_unit_test(test_stats_summary),       cmocka_unit_test(test_stats_bootstrap),
+		cmocka_unit_test(test_stats_geomean),       cmocka_unit_test(test_score),
+		cmocka_unit_test(test_scan_forbidden),      cmocka_unit_test(test_scan_allowed),
+		cmocka_unit_test(test_scan_lines),          cmocka_unit_test(test_scan_bypasses),
+		cmocka_unit_test(test_scan_phases_allowed), cmocka_unit_test(test_proc_timeout),
+		cmocka_unit_test(test_result_correct),      cmocka_unit_test(test_result_perf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

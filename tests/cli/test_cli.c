@@ -43,6 +43,30 @@ static void bad_options(void **state)
 	r = cli_run(NULL, NULL, "--no-config");
 	expect(&r, 2, "",
 	       "kcheck: error: no input files (usage: kcheck [OPTIONS] PATH... ; see kcheck --help)\n");
+	/* near misses get a hint; far ones do not (above) */
+	r = cli_run(NULL, NULL, "--fromat json x.cu");
+	expect(&r, 2, "",
+	       "kcheck: error: unknown option '--fromat' (did you mean '--format'?) (see kcheck --help)\n");
+	r = cli_run(NULL, NULL, "--format=jsno x.cu");
+	expect(&r, 2, "", "kcheck: error: --format: unknown value 'jsno' (did you mean 'json'?)\n");
+	r = cli_run(NULL, NULL, "--no-config --checks '-*,gmem-scalar-not-vectorised' x.cu");
+	expect(&r, 2, "",
+	       "kcheck: error: --checks: 'gmem-scalar-not-vectorised' matches no rule (did you mean "
+	       "'gmem-scalar-not-vectorized'?)\n");
+	/* a toolkit that is not there: up front, before any parse */
+	r = cli_run(NULL, NULL, "--no-config --cuda-path /no/such/toolkit x.cu");
+	expect(&r, 2, "", "kcheck: error: --cuda-path /no/such/toolkit: no such folder\n");
+	r = cli_run(NULL, NULL, "--no-config --cuda-path / x.cu");
+	expect(&r, 2, "", "kcheck: error: --cuda-path /: not a CUDA toolkit (no include/cuda_runtime.h)\n");
+	/* kcheck --help names every subcommand */
+	r = cli_run(NULL, NULL, "--help");
+	assert_int_equal(r.status, 0);
+	const char *subs[] = {"kcheck rules",     "kcheck facts",  "kcheck bench init", "kcheck optimize",
+			      "kcheck knowledge", "\n  optimize ", "\n  knowledge ",    "\n  bench "};
+	for (size_t i = 0; i < sizeof subs / sizeof *subs; i++)
+		assert_non_null(strstr(r.out, subs[i]));
+	assert_non_null(strstr(r.out, "default: the core count"));
+	cli_free(&r);
 }
 
 static void bad_inputs(void **state)
@@ -84,7 +108,9 @@ static void malformed_config(void **state)
 {
 	char want[1024];
 	char *real = realpath(FIXTURES "/badcfg/.kcheck.yaml", NULL);
-	snprintf(want, sizeof want, "%s:2: unknown key 'chekcs' (see docs/rules.md, Configuration)\n", real);
+	snprintf(want, sizeof want,
+		 "%s:2: unknown key 'chekcs' (did you mean 'checks'?) (see docs/rules.md, Configuration)\n",
+		 real);
 	free(real);
 	cli_result r = cli_run(FIXTURES "/badcfg", NULL, "k.cu");
 	expect(&r, 2, "", want);

@@ -43,7 +43,8 @@ static void enums_match_whole_words(void **state)
 		"bad fail-on 'note none' (expected one of: error warning note none)");
 	refused("fail-on: \"warn\"\n", 1, "bad fail-on 'warn' (expected one of: error warning note none)");
 	refused("fail-on: \"\"\n", 1, "bad fail-on '' (expected one of: error warning note none)");
-	refused("format: \"text json\"\n", 1, "bad format 'text json' (expected one of: text json sarif)");
+	refused("format: \"text json\"\n", 1,
+		"bad format 'text json' (expected one of: text json sarif github concise)");
 }
 
 static void jobs_is_a_number(void **state)

@@ -210,12 +210,68 @@ static void nolint(void **state)
 	cli_free(&r);
 }
 
+/* A NOLINT that names no kcheck rule but looks like one warns (with the
+ * near miss); clang-tidy's names and real ids stay quiet. */
+static void nolint_unknown_rule(void **state)
+{
+	char *dir = cli_tmpdir();
+	cli_write(dir, "n.cu",
+		  "__global__ void k(float *p) {\n"
+		  "  p[0] = 1.f; // NOLINT(gmem-scalar-not-vectorised)\n"
+		  "  p[1] = 2.f; // NOLINT(gmem-bogus-thing, readability-magic-numbers)\n"
+		  "  p[2] = 3.f; // NOLINT(gmem-scalar-not-vectorized)\n"
+		  "}\n");
+	cli_result r = cli_run(dir, NULL, "--no-config --no-db --exit-zero --format concise n.cu");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "kcheck: warning: n.cu:2:18: NOLINT names no kcheck rule "
+				      "'gmem-scalar-not-vectorised' (did you mean "
+				      "'gmem-scalar-not-vectorized'?); it suppresses nothing\n"));
+	assert_non_null(strstr(r.err, "n.cu:3:18: NOLINT names no kcheck rule 'gmem-bogus-thing'; it "
+				      "suppresses nothing\n"));
+	assert_null(strstr(r.err, "readability"));
+	assert_null(strstr(r.err, "n.cu:4:"));
+	cli_free(&r);
+	r = cli_run(dir, NULL, "--no-config --no-db --exit-zero -q n.cu");
+	assert_null(strstr(r.err, "NOLINT"));
+	cli_free(&r);
+	cli_rmtree(dir);
+	free(dir);
+}
+
+/* One line per finding: concise, and GitHub Actions annotations. */
+static void line_formats(void **state)
+{
+	cli_result r = cli_run(SRC, NULL, OPTS " --format concise strided.cu");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "strided.cu:5:14: warning: read of in[32 * i]: 32 sectors per request, "
+				   "ideal 4 [impact 8.0x: 32 sectors over 4] [test-strided-read]\n");
+	assert_string_equal(r.err, "kcheck: 0 errors, 1 warning, 0 notes\n");
+	cli_free(&r);
+	r = cli_run(SRC, NULL, OPTS " --format github strided.cu");
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "::warning file=strided.cu,line=5,col=14,endLine=5,endColumn=24,"
+				   "title=test-strided-read::read of in[32 * i]: 32 sectors per request, "
+				   "ideal 4 [impact 8.0x: 32 sectors over 4] [test-strided-read]\n");
+	cli_free(&r);
+}
+
 static void baseline(void **state)
 {
 	char *dir = cli_tmpdir();
 	char *text = cli_read(SRC "/strided.cu");
 	cli_write(dir, "s.cu", text);
+	/* fails closed: a missing baseline is an error, not an empty one */
 	cli_result r = cli_run(dir, NULL, OPTS " --baseline b.json s.cu");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(
+		r.err, "kcheck: error: --baseline b.json: no such file (create it with --write-baseline)\n");
+	char bpath[4200];
+	struct stat st;
+	snprintf(bpath, sizeof bpath, "%s/b.json", dir);
+	assert_int_equal(stat(bpath, &st), -1); /* nothing was written */
+	cli_free(&r);
+	r = cli_run(dir, NULL, OPTS " --baseline b.json --write-baseline s.cu");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "");
 	assert_string_equal(r.err, "kcheck: wrote baseline b.json (1 findings)\n");
@@ -223,6 +279,7 @@ static void baseline(void **state)
 	r = cli_run(dir, NULL, OPTS " --baseline b.json s.cu");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "kcheck: 0 findings (1 in baseline)\n");
 	cli_free(&r);
 	/* a new strided read on top of the old one: only the new one fails */
 	char *more = malloc(strlen(text) + 200);
@@ -367,6 +424,8 @@ int run_lint_tests(void)
 		cmocka_unit_test(header_reported_once),
 		cmocka_unit_test(nolint),
 		cmocka_unit_test(baseline),
+		cmocka_unit_test(line_formats),
+		cmocka_unit_test(nolint_unknown_rule),
 		cmocka_unit_test(output_file_and_checks),
 		cmocka_unit_test(config_keys),
 		cmocka_unit_test(compile_db_and_flags),

@@ -168,8 +168,8 @@ static void sarif_evidence(void **state)
 	cli_free(&r);
 }
 
-/* The default path ($XDG_DATA_HOME/kernelarc/knowledge.db) and the
- * config's `db:` find the same DB as --db. */
+/* The default path ($XDG_DATA_HOME/kernelarc/knowledge.db) and $KCHECK_DB
+ * find the same DB as --db; the config's `db:` is refused. */
 static void default_path_and_config(void **state)
 {
 	char env[4400];
@@ -181,13 +181,22 @@ static void default_path_and_config(void **state)
 	r = lint(env, "");
 	assert_non_null(strstr(r.out, STORE_EVIDENCE));
 	cli_free(&r);
-	/* `db:` is relative to the config file's folder */
-	cli_write(tmp, "kcheck.yaml", "db: k.db\nchecks: 'test-kdb-*'\n");
+	/* a repository does not choose the DB: `db:` is refused where it stands */
+	cli_write(tmp, "kcheck.yaml", "checks: 'test-kdb-*'\ndb: k.db\n");
 	r = cli_run(tmp, "NO_COLOR=1", "--config kcheck.yaml --rules-dir %s/rules %s", KDB_FIXTURES, GATHER);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err,
+			       "kcheck.yaml:2: 'db' cannot be set in .kcheck.yaml: a repository does not "
+			       "choose the knowledge DB (use --db FILE or KCHECK_DB)\n"));
+	cli_free(&r);
+	/* the user's KCHECK_DB does, below --db and --no-db */
+	cli_write(tmp, "kcheck.yaml", "checks: 'test-kdb-*'\n");
+	snprintf(env, sizeof env, "NO_COLOR=1 KCHECK_DB='%s/k.db'", tmp);
+	r = cli_run(tmp, env, "--config kcheck.yaml --rules-dir %s/rules %s", KDB_FIXTURES, GATHER);
 	assert_non_null(strstr(r.out, STRIDE_EVIDENCE));
 	cli_free(&r);
-	r = cli_run(tmp, "NO_COLOR=1", "--config kcheck.yaml --rules-dir %s/rules --no-db %s", KDB_FIXTURES,
-		    GATHER);
+	r = cli_run(tmp, env, "--config kcheck.yaml --rules-dir %s/rules --no-db %s", KDB_FIXTURES, GATHER);
 	assert_int_equal(r.status, 1);
 	assert_null(strstr(r.out, "= evidence:"));
 	cli_free(&r);
@@ -422,6 +431,43 @@ static void bad_imports(void **state)
 		"No such file or directory\n");
 }
 
+/* `knowledge show` prints what an export brought escaped: no escape
+ * sequence and no bidirectional override reaches the terminal. */
+static void show_escapes(void **state)
+{
+	char dir[4300], rules[4400];
+	snprintf(dir, sizeof dir, "%s/hostile", tmp);
+	snprintf(rules, sizeof rules, "%s/rules", dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(mkdir(rules, 0700), 0);
+	char *rule = cli_read(KDB_FIXTURES "/team/rules/gmem-learned-broadcast-row.md");
+	assert_non_null(rule);
+	size_t n = strlen(rule) + 64;
+	char *evil = malloc(n);
+	assert_non_null(evil);
+	snprintf(evil, n, "%s\x1b]0;owned\x07 \xe2\x80\xae gnp.exe\n", rule);
+	cli_write(rules, "gmem-learned-broadcast-row.md", evil);
+	cli_write(dir, "evidence.json",
+		  "{\"format\": \"kcheck-knowledge\", \"version\": 1, \"rules\": [{\"id\":"
+		  " \"gmem-learned-broadcast-row\", \"status\": \"candidate\"}], \"evidence\": [{\"rule\":"
+		  " \"gmem-learned-broadcast-row\", \"task\": \"t\\u001b[2J\\u202e\", \"arch\": \"sm_90\","
+		  " \"verdict\": \"same\", \"speedup\": 1.0, \"at\": 1764590000}]}");
+	cli_result r = cli_run(tmp, NULL, "knowledge import hostile --db show.db");
+	assert_int_equal(r.status, 0);
+	cli_free(&r);
+	r = cli_run(tmp, NULL, "knowledge show gmem-learned-broadcast-row --db show.db");
+	assert_int_equal(r.status, 0);
+	assert_null(strchr(r.out, '\x1b'));
+	assert_null(strchr(r.out, '\x07'));
+	assert_null(strstr(r.out, "\xe2\x80\xae"));
+	assert_non_null(strstr(r.out, "\\x1b]0;owned\\x07 \\u202e gnp.exe\n"));
+	assert_non_null(strstr(r.out, " same 1.00x t\\x1b[2J\\u202e sm_90\n"));
+	assert_non_null(strstr(r.out, "\n## Why\n")); /* line breaks kept */
+	cli_free(&r);
+	free(evil);
+	free(rule);
+}
+
 static void usage(void **state)
 {
 	cli_result r = cli_run(tmp, NULL, "knowledge --help");
@@ -455,6 +501,7 @@ int run_knowledge_cli_tests(void)
 		cmocka_unit_test(explain_and_show),
 		cmocka_unit_test(stats_and_round_trip),
 		cmocka_unit_test(bad_imports),
+		cmocka_unit_test(show_escapes),
 		cmocka_unit_test(usage),
 	};
 	return cmocka_run_group_tests_name("knowledge_cli", tests, setup, teardown);

@@ -3,6 +3,7 @@
 #include "test_kdb.h"
 #include "util/fs.h"
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -123,6 +124,82 @@ static void newer_and_foreign_files_are_refused(void **state)
 	snprintf(msg, sizeof msg, "%s is not a kcheck knowledge DB", other);
 	assert_string_equal(ka_error_last(), msg);
 	assert_int_equal(tk_int(other, "SELECT count(*) FROM sqlite_master"), 1); /* untouched */
+	tk_rmdir(dir);
+}
+
+/* A file whose schema is not exactly the migrations' is refused before any
+ * query runs on it: a view in place of a table (an endless recursive
+ * query), an extra trigger, an extra view. */
+static void foreign_schema_is_refused(void **state)
+{
+	static const char *const evil[] = {
+		"DROP TABLE evidence; CREATE VIEW evidence AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL "
+		"SELECT x + 1 FROM r) SELECT 'gmem-x' AS rule, NULL AS fix, NULL AS task, NULL AS kernel_hash,"
+		" NULL AS gpu, 'sm_90' AS arch, 2.0 AS speedup, NULL AS ci_low, NULL AS ci_high,"
+		" 'faster' AS verdict, x AS at, x AS id FROM r",
+		"CREATE TRIGGER t AFTER INSERT ON skills BEGIN DELETE FROM rules; END",
+		"CREATE VIEW v AS SELECT * FROM rules",
+	};
+	char dir[256], path[512], msg[1024];
+	tk_tmpdir(dir, sizeof dir);
+	for (size_t i = 0; i < sizeof evil / sizeof evil[0]; i++) {
+		ka_kdb *k = tk_open(dir, path, sizeof path);
+		ka_kdb_close(k);
+		tk_sql(path, evil[i]);
+		for (int ro = 0; ro < 2; ro++) {
+			k = NULL;
+			assert_int_equal(ka_kdb_open(&k, path, ro ? KA_KDB_READONLY : 0), KA_EINPUT);
+			snprintf(
+				msg, sizeof msg,
+				"%s is not a kcheck knowledge DB: its schema is not the one kcheck builds (an "
+				"extra or changed table, view, index or trigger)",
+				path);
+			assert_string_equal(ka_error_last(), msg);
+			assert_null(k);
+		}
+		unlink(path);
+	}
+	tk_rmdir(dir);
+}
+
+static int exists(const char *path, const char *suffix)
+{
+	char p[600];
+	snprintf(p, sizeof p, "%s%s", path, suffix);
+	return ka_fs_exists(p);
+}
+
+/* A read-only open writes nothing beside the file, and reads a WAL file
+ * where no -shm can be made (a folder without write access: here a folder
+ * in the -shm file's place, which stops root too). */
+static void readonly_open_leaves_no_files(void **state)
+{
+	char dir[256], path[512], shm[600], wal[600];
+	ka_kdb_counts c;
+	tk_tmpdir(dir, sizeof dir);
+	ka_kdb *k = tk_open(dir, path, sizeof path);
+	tk_evidence(k, "gmem-x", "t", "sm_90", "faster", 2.0);
+	ka_kdb_close(k);
+	assert_false(exists(path, "-wal"));
+	assert_int_equal(ka_kdb_open(&k, path, KA_KDB_READONLY), KA_OK);
+	assert_int_equal(ka_kdb_counts_get(k, &c, NULL), KA_OK);
+	assert_int_equal(c.evidence, 1);
+	ka_kdb_close(k);
+	assert_false(exists(path, "-wal"));
+	assert_false(exists(path, "-shm"));
+	snprintf(shm, sizeof shm, "%s-shm", path);
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	assert_int_equal(mkdir(shm, 0700), 0);
+	for (int with_wal = 0; with_wal < 2; with_wal++) {
+		if (with_wal) /* an empty -wal left by a writer: read normally, that fails, then immutable */
+			assert_int_equal(ka_fs_write_atomic(wal, "", 0), KA_OK);
+		k = NULL;
+		assert_int_equal(ka_kdb_open(&k, path, KA_KDB_READONLY), KA_OK);
+		assert_int_equal(ka_kdb_counts_get(k, &c, NULL), KA_OK);
+		assert_int_equal(c.evidence, 1);
+		ka_kdb_close(k);
+	}
+	rmdir(shm);
 	tk_rmdir(dir);
 }
 
@@ -251,6 +328,8 @@ const struct CMUnitTest tk_open_tests[] = {
 	cmocka_unit_test(new_db_is_wal_and_versioned),
 	cmocka_unit_test(old_version_is_migrated),
 	cmocka_unit_test(newer_and_foreign_files_are_refused),
+	cmocka_unit_test(foreign_schema_is_refused),
+	cmocka_unit_test(readonly_open_leaves_no_files),
 	cmocka_unit_test(concurrent_writers_lose_nothing),
 	cmocka_unit_test(crash_keeps_committed_evidence),
 	cmocka_unit_test(bad_input_is_refused),

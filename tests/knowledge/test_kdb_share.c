@@ -2,7 +2,9 @@
  * and tallies (what `kcheck knowledge stats` reads). */
 #include "test_kdb.h"
 #include "util/fs.h"
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 static ka_kdb *filled(const char *dir, char *path, size_t cap)
 {
@@ -151,6 +153,88 @@ static void bad_import_imports_nothing(void **state)
 	tk_rmdir(dir);
 }
 
+/* Write DIR/evidence.json with text. */
+static void put_export(const char *ex, const char *text)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/evidence.json", ex);
+	assert_int_equal(mkdir(ex, 0700) == 0 || errno == EEXIST, 1);
+	assert_int_equal(ka_fs_write_atomic(path, text, strlen(text)), KA_OK);
+}
+
+#define EV(at) \
+	"{\"format\": \"kcheck-knowledge\", \"version\": 1, \"evidence\": [{\"rule\": \"r-x\"," \
+	" \"arch\": \"sm_90\", \"verdict\": \"same\", \"speedup\": 1.0, \"at\": " at "}]}"
+
+/* "at" is whole seconds, bounded: a fraction dedups on re-import, a huge
+ * value is refused, the largest kept round-trips. */
+static void import_at_values(void **state)
+{
+	char dir[256], ex[512], ex2[512], pb[512], msg[1200];
+	ka_kdb_counts c;
+	tk_tmpdir(dir, sizeof dir);
+	snprintf(ex, sizeof ex, "%s/export", dir);
+	snprintf(ex2, sizeof ex2, "%s/export2", dir);
+	ka_kdb *b = tk_open(dir, pb, sizeof pb);
+	put_export(ex, EV("0.5"));
+	for (int i = 0; i < 3; i++) { /* re-imports add nothing */
+		assert_int_equal(ka_kdb_import(b, ex, &c), KA_OK);
+		assert_int_equal(c.evidence, i == 0);
+	}
+	put_export(ex, EV("1764590000.75"));
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_OK);
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_OK);
+	assert_int_equal(c.evidence, 0);
+	put_export(ex, EV("1e300"));
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_EINPUT);
+	snprintf(msg, sizeof msg,
+		 "%s/evidence.json: evidence[0]: 'at' must be seconds since 1970, up to the year 9999", ex);
+	assert_string_equal(ka_error_last(), msg);
+	put_export(ex, EV("253402300799"));
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_OK);
+	assert_int_equal(c.evidence, 1);
+	ka_kdb_close(b);
+	assert_int_equal(tk_int(pb, "SELECT count(*) FROM evidence"), 3);
+	assert_int_equal(tk_int(pb, "SELECT min(at) FROM evidence"), 1);
+	assert_int_equal(tk_int(pb, "SELECT count(*) FROM evidence WHERE at = 1764590000"), 1);
+	/* the round trip: export, import into a new DB, export again: the same */
+	assert_int_equal(ka_kdb_open(&b, pb, 0), KA_OK);
+	assert_int_equal(ka_kdb_export(b, ex2, &c), KA_OK);
+	ka_kdb_close(b);
+	char pc[600];
+	snprintf(pc, sizeof pc, "%s/c.db", dir);
+	assert_int_equal(ka_kdb_open(&b, pc, KA_KDB_CREATE), KA_OK);
+	assert_int_equal(ka_kdb_import(b, ex2, &c), KA_OK);
+	assert_int_equal(c.evidence, 3);
+	ka_kdb_close(b);
+	assert_int_equal(tk_int(pc, "SELECT max(at) FROM evidence"), 253402300799LL);
+	tk_rmdir(dir);
+}
+
+/* One export listing a rule twice is refused (it would count twice). */
+static void import_duplicate_rule(void **state)
+{
+	char dir[256], ex[512], pb[512], text[2048], path[1200], msg[1400];
+	ka_kdb_counts c;
+	tk_tmpdir(dir, sizeof dir);
+	snprintf(ex, sizeof ex, "%s/export", dir);
+	put_export(ex, "{\"format\": \"kcheck-knowledge\", \"version\": 1, \"rules\": ["
+		       "{\"id\": \"gmem-learned-rows\", \"status\": \"candidate\"},"
+		       "{\"id\": \"gmem-learned-rows\", \"status\": \"candidate\"}]}");
+	snprintf(path, sizeof path, "%s/rules", ex);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/rules/gmem-learned-rows.md", ex);
+	tk_rule_text(text, sizeof text, "gmem-learned-rows", "rows by warps");
+	assert_int_equal(ka_fs_write_atomic(path, text, strlen(text)), KA_OK);
+	ka_kdb *b = tk_open(dir, pb, sizeof pb);
+	assert_int_equal(ka_kdb_import(b, ex, &c), KA_EINPUT);
+	snprintf(msg, sizeof msg, "%s/evidence.json: rules[1]: rule 'gmem-learned-rows' is listed twice", ex);
+	assert_string_equal(ka_error_last(), msg);
+	ka_kdb_close(b);
+	assert_int_equal(tk_int(pb, "SELECT count(*) FROM rules"), 0);
+	tk_rmdir(dir);
+}
+
 typedef struct tallies {
 	char seen[8][96];
 	int n, faster, rejected;
@@ -213,8 +297,8 @@ static void stats_tallies_and_check(void **state)
 }
 
 const struct CMUnitTest tk_share_tests[] = {
-	cmocka_unit_test(export_import_round_trip),
-	cmocka_unit_test(bad_import_imports_nothing),
-	cmocka_unit_test(stats_tallies_and_check),
+	cmocka_unit_test(export_import_round_trip), cmocka_unit_test(bad_import_imports_nothing),
+	cmocka_unit_test(stats_tallies_and_check),  cmocka_unit_test(import_at_values),
+	cmocka_unit_test(import_duplicate_rule),
 };
 const size_t tk_share_ntests = sizeof tk_share_tests / sizeof tk_share_tests[0];

@@ -91,6 +91,11 @@ static void learned_rules_retire_and_graduate(void **state)
 	assert_int_equal(ka_kdb_rule_status(k, "gmem-learned-good", status, sizeof status), KA_OK);
 	assert_string_equal(status, "preview");
 
+	/* a built-in id is taken before the DB ever mirrored the built-ins */
+	tk_rule_text(text, sizeof text, "gmem-uncoalesced-access", "x");
+	assert_int_equal(ka_kdb_add_rule(k, NULL, text, "candidate"), KA_EINPUT);
+	assert_string_equal(ka_error_last(),
+			    "rule 'gmem-uncoalesced-access' is built in; a learned rule needs its own id");
 	/* a rule from a file: its status is its file's */
 	ka_ruleset *rs = NULL;
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);

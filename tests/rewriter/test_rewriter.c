@@ -24,8 +24,10 @@ void test_commit_writes_and_is_atomic(void **state);
 void test_commit_read_only(void **state);
 void test_commit_stale_file(void **state);
 void test_gate_fake_compilers(void **state);
+void test_gate_foreign_quote(void **state);
 void test_gate_hang_killed(void **state);
 void test_gate_hipcc(void **state);
+void test_gate_hip_by_flags(void **state);
 void test_gate_not_found(void **state);
 void test_commit_gate_failure_names_fix(void **state);
 void test_race_strict_source_and_merge(void **state);
@@ -214,6 +216,20 @@ static void test_diff_format(void **state)
 	label = ka_diff_label(abs);
 	assert_string_equal(label, "x/y.cu");
 	free(label);
+	/* a name that could end the header line (or turn it around on a
+	 * terminal) is C-quoted with octal escapes, as git writes it; a plain
+	 * UTF-8 name, or one with $ and spaces, stays as it is */
+	f = open_memstream(&buf, &n);
+	assert_int_equal(ka_diff_unified("d/x\n+++ b/.bashrc\t\"\\\xe2\x80\xae.cu", "a\n", 2, "b\n", 2, f),
+			 KA_OK);
+	assert_int_equal(ka_diff_unified("d/caf\xc3\xa9 $(x).cu", "a\n", 2, "b\n", 2, f), KA_OK);
+	fclose(f);
+	assert_string_equal(
+		buf, "--- \"a/d/x\\n+++ b/.bashrc\\t\\\"\\\\\\342\\200\\256.cu\"\n"
+		     "+++ \"b/d/x\\n+++ b/.bashrc\\t\\\"\\\\\\342\\200\\256.cu\"\n"
+		     "@@ -1,1 +1,1 @@\n-a\n+b\n"
+		     "--- a/d/caf\xc3\xa9 $(x).cu\n+++ b/d/caf\xc3\xa9 $(x).cu\n@@ -1,1 +1,1 @@\n-a\n+b\n");
+	free(buf);
 }
 
 /* Read the YAML back: a map of scalars/sequences as a flat "path=value" list. */
@@ -489,8 +505,10 @@ int main(void)
 		cmocka_unit_test(test_race_save_during_gate),
 		cmocka_unit_test(test_race_gate_io_error),
 		cmocka_unit_test(test_gate_fake_compilers),
+		cmocka_unit_test(test_gate_foreign_quote),
 		cmocka_unit_test(test_gate_hang_killed),
 		cmocka_unit_test(test_gate_hipcc),
+		cmocka_unit_test(test_gate_hip_by_flags),
 		cmocka_unit_test(test_gate_not_found),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

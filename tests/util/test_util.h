@@ -11,8 +11,10 @@ int run_fs_tests(void);
 int run_mem_tests(void);
 int run_embed_tests(void);
 int run_proc_tests(void);
+int run_shsafe_tests(void);
 int run_utf8_tests(void);
 int run_wire_tests(void);
+int run_ccdiag_tests(void);
 /* A fresh folder under /tmp (malloc'ed) and its removal. */
 char *tu_tmpdir(void);
 void tu_rmtree(const char *dir);

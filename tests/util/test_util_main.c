@@ -34,7 +34,9 @@ int main(void)
 	failed += run_embed_tests();
 	failed += run_fs_tests();
 	failed += run_proc_tests();
+	failed += run_shsafe_tests();
 	failed += run_utf8_tests();
 	failed += run_wire_tests();
+	failed += run_ccdiag_tests();
 	return failed != 0;
 }

@@ -1,0 +1,143 @@
+/* analyzer/frontend_pch.c: a precompiled header of the CUDA toolkit's
+ * headers, so that each file parses only its own text.
+ *
+ * With the toolkit's headers, every .cu file starts with clang's CUDA
+ * runtime wrapper, which pulls in cuda_runtime.h and the rest: about three
+ * quarters of a file's parse time (0.55 s of CPU against 0.16 s with the
+ * header precompiled, clang 19.1.7 and CUDA 13.0).  The first file with a
+ * given set of arguments builds the header from an empty file with exactly
+ * those arguments (the user's -I/-D included, so what the toolkit's headers
+ * see is what they would see in the file itself) and stores it under
+ * $XDG_CACHE_HOME/kernelarc/pch, keyed by the arguments, the in-memory
+ * shim headers, the libclang version and the toolkit headers' size and
+ * time; every later file with the same arguments includes it.  A header
+ * whose build shows an error is not used (the file is parsed as before, so
+ * the error is reported where it was), and a marker keeps later files from
+ * building it again.  A user's -include file goes without (see
+ * cuda_path_arg).  KCHECK_NO_PCH=1 turns it off. */
+#include "analyzer/frontend_pch.h"
+#include "util/fs.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PCH_SOURCE "/kcheck-shim/kcheck_pch.cu"
+
+static unsigned long long hash_str(unsigned long long h, const char *s)
+{
+	return ka_fs_fnv1a(h, s, strlen(s) + 1);
+}
+
+static unsigned long long hash_stat(unsigned long long h, const char *root, const char *rel)
+{
+	char p[4400];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	long long v[2] = {-1, -1};
+	if (stat(p, &st) == 0) {
+		v[0] = (long long)st.st_size;
+		v[1] = (long long)st.st_mtime;
+	}
+	return ka_fs_fnv1a(h, v, sizeof v);
+}
+
+/* The toolkit folder named by --cuda-path=, or NULL (then no header).  A
+ * user's -include/-imacros also means no header: that file's text is the
+ * user's to edit, and a header holding an old copy would be stale. */
+static const char *cuda_path_arg(const char **argv, int argc)
+{
+	const char *root = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "--cuda-path=", 12) == 0)
+			root = argv[i] + 12;
+		else if (strcmp(argv[i], "-include") == 0 && i + 1 < argc &&
+			 strncmp(argv[i + 1], "/kcheck-shim/", 13) == 0)
+			i++;
+		else if ((strncmp(argv[i], "-include", 8) == 0 && strcmp(argv[i], "-include-pch") != 0) ||
+			 strncmp(argv[i], "-imacros", 8) == 0)
+			return NULL;
+	}
+	return root;
+}
+
+static int has_errors(CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu);
+	int bad = 0;
+	for (unsigned i = 0; i < n && !bad; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		bad = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+		clang_disposeDiagnostic(d);
+	}
+	return bad;
+}
+
+static int build(CXIndex idx, const char *file, const char **argv, int argc, struct CXUnsavedFile *unsaved,
+		 int nunsaved)
+{
+	struct CXUnsavedFile u[16];
+	int n = nunsaved < 15 ? nunsaved : 15;
+	memcpy(u, unsaved, sizeof *u * (size_t)n);
+	u[n].Filename = PCH_SOURCE;
+	u[n].Contents = "\n";
+	u[n].Length = 1;
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode e = clang_parseTranslationUnit2(
+		idx, PCH_SOURCE, argv, argc, u, (unsigned)(n + 1),
+		CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &tu);
+	if (e != CXError_Success || !tu)
+		return 0;
+	int ok = !has_errors(tu);
+	if (ok) {
+		char tmp[4700];
+		snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
+			 (unsigned long)pthread_self());
+		ok = clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) == CXSaveError_None &&
+		     rename(tmp, file) == 0;
+		if (!ok)
+			unlink(tmp);
+	}
+	clang_disposeTranslationUnit(tu);
+	return ok;
+}
+
+const char *ka_frontend_pch(CXIndex idx, ka_arena *a, const char **argv, int argc,
+			    struct CXUnsavedFile *unsaved, int nunsaved)
+{
+	const char *off = getenv("KCHECK_NO_PCH");
+	const char *root = cuda_path_arg(argv, argc);
+	if ((off && *off && strcmp(off, "0") != 0) || !root)
+		return NULL;
+	unsigned long long h = KA_FNV_START;
+	CXString v = clang_getClangVersion();
+	h = hash_str(h, clang_getCString(v));
+	clang_disposeString(v);
+	for (int i = 0; i < argc; i++)
+		h = hash_str(h, argv[i]);
+	for (int i = 0; i < nunsaved; i++) {
+		h = hash_str(h, unsaved[i].Filename);
+		h = ka_fs_fnv1a(h, unsaved[i].Contents, unsaved[i].Length);
+	}
+	h = hash_stat(h, root, "include/cuda_runtime.h");
+	h = hash_stat(h, root, "include/cuda_runtime_api.h");
+	h = hash_stat(h, root, "include/crt/host_defines.h");
+	h = hash_stat(h, root, "version.json");
+	char dir[4400], file[4500], failed[4600];
+	ka_fs_cache_dir("pch", dir, sizeof dir);
+	if (!dir[0])
+		return NULL;
+	snprintf(file, sizeof file, "%s/%016llx.pch", dir, h);
+	snprintf(failed, sizeof failed, "%s.failed", file);
+	if (ka_fs_exists(failed))
+		return NULL;
+	if (!ka_fs_exists(file) && !build(idx, file, argv, argc, unsaved, nunsaved)) {
+		FILE *f = fopen(failed, "w"); /* the next file goes without */
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	return ka_arena_strdup(a, file);
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# tests/analyzer/pch_test.sh: the precompiled toolkit header changes no
+# finding.  The examples are linted with a fresh cache (the header is built
+# and stored), again (it is read back) and with KCHECK_NO_PCH=1; the three
+# JSON reports must be byte-identical, and a user's -include goes without.
+# usage: pch_test.sh KCHECK REPO_ROOT
+set -u
+K=${1:?usage: pch_test.sh KCHECK REPO_ROOT}
+ROOT=${2:?usage: pch_test.sh KCHECK REPO_ROOT}
+if [ ! -e "${CUDA_PATH:-/usr/local/cuda}/include/cuda_runtime.h" ]; then
+	echo "SKIP: no CUDA toolkit headers (${CUDA_PATH:-/usr/local/cuda}): only shim parses, which use no precompiled header"
+	exit 0
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok() { echo "ok: $1"; }
+fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
+run() { "$K" --no-config --no-db --format json --exit-zero -j 2 "$ROOT/examples" "$ROOT/tests/golden/analyzer"; }
+XDG_CACHE_HOME=$T/cache run > "$T/first.json" 2> "$T/first.err"
+n=$(ls "$T/cache/kernelarc/pch" 2>/dev/null | grep -c '\.pch$')
+[ "$n" -ge 1 ] && ok "a precompiled header was stored ($n)" || fail "no header in $T/cache/kernelarc/pch"
+XDG_CACHE_HOME=$T/cache run > "$T/second.json" 2> "$T/second.err"
+XDG_CACHE_HOME=$T/cache KCHECK_NO_PCH=1 run > "$T/none.json" 2> "$T/none.err"
+grep -q '"findings"' "$T/none.json" || fail "no report: $(head -3 "$T/none.err")"
+cmp -s "$T/first.json" "$T/none.json" && cmp -s "$T/second.json" "$T/none.json" \
+	&& ok "identical reports with and without the header" || fail "reports differ: $(diff "$T/second.json" "$T/none.json" | head -5)"
+cmp -s "$T/first.err" "$T/none.err" && ok "identical stderr" || fail "stderr differs: $(diff "$T/first.err" "$T/none.err" | head -5)"
+
+# A user's -include: its text may change, so no header is built for it.
+mkdir -p "$T/inc" && printf '#define SCALE 2\n' > "$T/inc/pre.h"
+printf '__global__ void k(float *p) { p[threadIdx.x] = SCALE; }\n' > "$T/inc/k.cu"
+XDG_CACHE_HOME=$T/cache2 "$K" --no-config --no-db -q "$T/inc/k.cu" -- -include "$T/inc/pre.h" > /dev/null 2> "$T/inc.err"
+printf '#define SCALE 3\n' > "$T/inc/pre.h"
+XDG_CACHE_HOME=$T/cache2 "$K" --no-config --no-db -q "$T/inc/k.cu" -- -include "$T/inc/pre.h" > /dev/null 2>> "$T/inc.err"
+n=$(ls "$T/cache2/kernelarc/pch" 2>/dev/null | grep -c '\.pch$')
+[ "$n" = 0 ] && ! grep -q 'error' "$T/inc.err" && ok "a user's -include goes without a header" \
+	|| fail "-include: $n header(s), $(head -3 "$T/inc.err")"
+[ $fails = 0 ] && echo "all precompiled-header checks passed" || echo "$fails precompiled-header check(s) failed"
+[ $fails = 0 ]
