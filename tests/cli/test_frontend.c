@@ -91,6 +91,20 @@ static void partial_file_keeps_kernel_findings(void **state)
 	json_decref(root);
 	cli_free(&r);
 
+	/* CI formats: the error and the status as annotations, the status line */
+	r = cli_run(dir, NULL, OPTS " -q --format github partial.cu");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.out,
+			       "::error file=partial.cu,line=9,col=3,title=clang-error::use of undeclared "
+			       "identifier 'checkCudaErrorsFromAMissingHeader'"));
+	assert_non_null(
+		strstr(r.out, "::warning file=partial.cu,title=kcheck: file partial::1 clang error; "));
+	cli_free(&r);
+	r = cli_run(dir, NULL, OPTS " -q --format concise partial.cu");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.out, "\npartial.cu: partial: 1 clang error; the first: partial.cu:9:3: "));
+	cli_free(&r);
+
 	/* --exit-zero covers findings, not clang's errors */
 	r = cli_run(dir, NULL, OPTS " -q --exit-zero partial.cu");
 	assert_int_equal(r.status, 2);
