@@ -247,6 +247,7 @@ static void child_main(const pool *p, ka_lint_job *j, int fd, const sigset_t *ma
 		dup2(null, STDIN_FILENO);
 		close(null);
 	}
+	ka_cleanup_forget_all(); /* a SIGTERM here must not kill the other workers */
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	ka_analyze_no_crash_recovery(); /* a crash is this process's end, and the parent's news */
 	p->fn(p->ctx, j);

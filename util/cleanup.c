@@ -179,3 +179,13 @@ void ka_cleanup_remove_group(int slot)
 	if (slot >= 0 && slot < NGROUPS)
 		atomic_store(&groups[slot], 0);
 }
+
+void ka_cleanup_forget_all(void)
+{
+	for (int i = 0; i < NGROUPS; i++)
+		atomic_store(&groups[i], 0);
+	for (int i = 0; i < NFILES; i++)
+		atomic_store(&files[i].state, FREE);
+	for (int i = 0; i < NDIRS; i++)
+		atomic_store(&dirs[i].state, FREE);
+}

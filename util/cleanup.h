@@ -29,4 +29,9 @@ void ka_cleanup_remove_dir(int slot);
 int ka_cleanup_add_group(pid_t pgid);
 void ka_cleanup_remove_group(int slot);
 
+/* In a forked child: forget what the parent registered (its temporaries,
+ * its other children's groups are the parent's to clean), keeping the
+ * handlers for what the child itself registers. */
+void ka_cleanup_forget_all(void);
+
 #endif

@@ -134,10 +134,57 @@ static void signal_sweeps_only_registered_files(void **state)
 	free(dir);
 }
 
+/* A forked worker forgets its parent's registrations: its SIGTERM sweeps
+ * only its own file and kills no group the parent registered. */
+static void forked_child_forgets_the_parents(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir(), *mine = tu_path(dir, "parent.tmp"), *its = tu_path(dir, "child.tmp");
+	FILE *f = fopen(mine, "w");
+	assert_non_null(f);
+	fclose(f);
+	pid_t sibling = fork(); /* stands for another worker, in a group of its own */
+	assert_true(sibling >= 0);
+	if (sibling == 0) {
+		setpgid(0, 0);
+		pause();
+		_exit(0);
+	}
+	setpgid(sibling, sibling);
+	int fs = ka_cleanup_add_file(mine), gs = ka_cleanup_add_group(sibling);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		ka_cleanup_forget_all();
+		ka_cleanup_install();
+		FILE *g = fopen(its, "w");
+		if (g)
+			fclose(g);
+		ka_cleanup_add_file(its);
+		raise(SIGTERM);
+		_exit(42);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(access(its, F_OK), -1);             /* its own: swept */
+	assert_int_equal(access(mine, F_OK), 0);             /* the parent's: left */
+	assert_int_equal(waitpid(sibling, &st, WNOHANG), 0); /* the other worker: alive */
+	kill(sibling, SIGKILL);
+	waitpid(sibling, &st, 0);
+	ka_cleanup_remove_file(fs);
+	ka_cleanup_remove_group(gs);
+	tu_rmtree(dir);
+	free(its);
+	free(mine);
+	free(dir);
+}
+
 int run_embed_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(embedded_bytes_match_the_files),
+		cmocka_unit_test(forked_child_forgets_the_parents),
 		cmocka_unit_test(embed_lookup_is_exact),
 		cmocka_unit_test(cleanup_slots),
 		cmocka_unit_test(signal_sweeps_only_registered_files),
