@@ -76,7 +76,7 @@ static int guarded_open(const char *path, int flags, mode_t mode)
 
 static mode_t mode_arg(int flags, va_list ap)
 {
-	return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
 int open(const char *path, int flags, ...)

@@ -362,9 +362,9 @@ static void finish(const pool *p, child *c)
 {
 	int st = 0;
 	ka_lint_job *j = &p->jobs[c->job];
+	kill(-c->pid, SIGKILL); /* anything it left in its group (its zombie keeps the id ours) */
 	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
 		;
-	kill(-c->pid, SIGKILL); /* anything it left in its group */
 	ka_cleanup_remove_group(c->slot);
 	ka_wire_in in = {.p = c->msg.data, .left = c->msg.len};
 	int ok = !c->killed && WIFEXITED(st) && WEXITSTATUS(st) == 0 && unpack_job(&in, j, p->nrules);
