@@ -144,11 +144,6 @@ int ka_cleanup_add_dirs(const char *deepest, int levels)
 	return levels < 0 ? -1 : add_path(dirs, NDIRS, deepest, levels);
 }
 
-void ka_cleanup_remove_dirs(int slot)
-{
-	ka_cleanup_remove_dir(slot);
-}
-
 void ka_cleanup_remove_dir(int slot)
 {
 	assert(slot >= -1 && slot < NDIRS);

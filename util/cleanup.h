@@ -19,11 +19,10 @@ void ka_cleanup_remove_file(int slot);
  * parents (each only once empty, after the files above are gone): a
  * temporary tree of nested folders.  A slot, or -1. */
 int ka_cleanup_add_dirs(const char *deepest, int levels);
-void ka_cleanup_remove_dirs(int slot);
 /* Remember a flat temporary folder (files only, no subfolders) to empty
- * and remove on a signal; a slot, or -1.  Forget it with
- * ka_cleanup_remove_dir once it is gone. */
+ * and remove on a signal; a slot, or -1. */
 int ka_cleanup_add_dir(const char *path);
+/* Forget a folder slot of either kind once the folder is gone. */
 void ka_cleanup_remove_dir(int slot);
 /* Remember a child's process group to kill on a signal; a slot, or -1. */
 int ka_cleanup_add_group(pid_t pgid);

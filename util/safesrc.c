@@ -134,7 +134,7 @@ void ka_safesrc_remove(ka_safesrc *s)
 	}
 	ka_cleanup_remove_file(s->file_slot);
 	ka_cleanup_remove_file(s->link_slot);
-	ka_cleanup_remove_dirs(s->dir_slot);
+	ka_cleanup_remove_dir(s->dir_slot);
 	free(s->top);
 	free(s->file);
 	free(s->quote);
