@@ -14,6 +14,7 @@
 #include "util/checked.h"
 #include "util/error.h"
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,12 +405,23 @@ typedef struct stack_job {
 	char err[1024];
 } stack_job;
 
+/* LLVM's first parse installs a signal stack of its own (malloc'ed, kept
+ * for the process) on the thread that parses; this thread puts back the one
+ * it was started with before it ends, so the thread library (or a
+ * sanitizer's runtime, which unmaps what it finds there) frees its own. */
 static void *stack_main(void *arg)
 {
 	stack_job *j = arg;
+	stack_t mine;
+	int have = sigaltstack(NULL, &mine) == 0;
 	j->rc = analyze_file_here(j->opts, j->path, j->db);
 	if (j->rc != KA_OK)
 		snprintf(j->err, sizeof j->err, "%s", ka_error_last());
+	if (have) {
+		if (mine.ss_flags & SS_DISABLE)
+			mine.ss_size = MINSIGSTKSZ; /* ignored with SS_DISABLE, checked by some kernels */
+		sigaltstack(&mine, NULL);
+	}
 	return NULL;
 }
 
