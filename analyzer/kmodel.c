@@ -295,6 +295,15 @@ static void set_guard(km *k, ka_node *ifs, ka_km_guardform form, int ix, ka_node
 	g->bound_param = bd && bd->kind == KD_PARAM ? bd : NULL;
 	g->begin = ifs->loc.begin;
 	g->end = ifs->loc.end;
+	/* a statement's extent stops before its `;` (`if (c) return;`) */
+	const ka_srcfile *sf = ka_tu_file(k->tu, ifs->loc.file);
+	int e = g->end;
+	while (sf && e >= 0 && e < sf->len && (sf->data[e] == ' ' || sf->data[e] == '\t' || sf->data[e] == '\n'))
+		e++;
+	if (sf && e >= 0 && e < sf->len && sf->data[e] == ';')
+		g->end = e + 1;
+	if (form == KM_GUARD_RETURN)
+		b0 = g->end;
 	g->body_begin = b0;
 	g->body_end = b1;
 }

@@ -252,7 +252,7 @@ static const decline declines[] = {
 	 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
 	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n"
 	 "void h(const float *x, float *y, int n, int b) { k<<<n, b>>>(x, y); }\n",
-	 "a launch's block is not a literal"},
+	 "a launch's block is not a constant"},
 	/* the partial sums in sh[1..] are read after the tree: they change */
 	{"seq-reduction",
 	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n"
@@ -1132,6 +1132,14 @@ static void test_seq_reduction_shapes(void **st)
 		"\tfor (int s = 64; s > 0; s >>= 1) {\n\t\tif ((int)threadIdx.x < s) t[threadIdx.x] += "
 		"t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
 		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n",
+		/* blockDim.x proven from a block size held in a const variable */
+		"__global__ void k(const float *x, float *y)\n{\n\t__shared__ float t[256];\n"
+		"\tt[threadIdx.x] = x[blockIdx.x * blockDim.x + threadIdx.x];\n\t__syncthreads();\n"
+		"\tfor (int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\tif (threadIdx.x < s) t[threadIdx.x] += "
+		"t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
+		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"
+		"void h(const float *x, float *y, int n)\n{\n\tconst int block = 256;\n"
+		"\tk<<<n / block, block>>>(x, y);\n}\n",
 	};
 	static const char *const want[][3] = {
 		{"    for (unsigned int s = 256; s > 32; s >>= 1) {\n        if (tid < s) sdata[tid] += sdata[tid + s];\n",
@@ -1140,6 +1148,7 @@ static void test_seq_reduction_shapes(void **st)
 		{"\tif (threadIdx.x < 32) {", "\t\tint ka_v = t[threadIdx.x] + t[threadIdx.x + 32];\n",
 		 "\t\tif (threadIdx.x == 0) t[0] = ka_v;\n\t}\n\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
 		{"\tif (threadIdx.x < 32) {", "ka_v", "\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
+		{"for (int s = 128; s > 32; s >>= 1)", "ka_v", "\tk<<<n / block, block>>>(x, y);\n"},
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
 		char why[256], err[4096], *out = NULL;

@@ -87,7 +87,7 @@ static void row_sum_spellings(void **state)
 			assert_non_null(
 				strstr(text(m, m->guard.body_begin, m->guard.body_end, src[i]), "y[r] = s;"));
 		else
-			assert_non_null(strstr(text(m, m->guard.begin, m->guard.end, src[i]), "return"));
+			assert_non_null(strstr(text(m, m->guard.begin, m->guard.end, src[i]), "return;"));
 	}
 }
 
