@@ -366,6 +366,75 @@ static int model_update(rw *w, size_t s, size_t e, int innermost, const char *sq
 	return KA_OK;
 }
 
+static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar);
+
+/* `if (C) S1 [else S2]` in an innermost loop: C writes nothing and reads no
+ * accumulator being filled, so each column decides alone; S1 and S2 are
+ * loop statements like any other. */
+static int cond_stmt(rw *w, size_t s, size_t e, const char *jvar, const char *sq)
+{
+	ka_recipe_ctx *c = w->c;
+	const char *t = c->m->text;
+	size_t po = ka_csrc_skip_blank(t, e, s + 2), pc = po < e ? ka_csrc_match(t, e, po) : NPOS;
+	char cond[512];
+	if (pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) || !ka_recipe_pure_expr(cond, strlen(cond)))
+		return ka_recipe_decline(c, "cannot prove the test of '%.60s' writes nothing", sq);
+	if (reads_partial(w, t, po, pc))
+		return ka_recipe_decline(c, "the test of '%.60s' reads a partial accumulator", sq);
+	size_t i = ka_csrc_skip_blank(t, e, pc + 1);
+	for (int branch = 0; branch < 2 && i < e; branch++) {
+		size_t se = ka_csrc_stmt_end(t, e, i);
+		if (se == NPOS)
+			return ka_recipe_decline(c, "cannot split '%.60s'", sq);
+		size_t b0 = i, b1 = se;
+		if (t[i] == '{') {
+			b0 = i + 1;
+			b1 = ka_csrc_match(t, e, i);
+			if (b1 == NPOS)
+				return ka_recipe_decline(c, "cannot split '%.60s'", sq);
+		}
+		for (size_t k = ka_csrc_skip_blank(t, b1, b0); k < b1; k = ka_csrc_skip_blank(t, b1, k)) {
+			size_t ke = ka_csrc_stmt_end(t, b1, k);
+			if (ke == NPOS)
+				return ka_recipe_decline(c, "cannot split '%.60s'", sq);
+			int rc = body_stmt(w, k, ke, 1, jvar);
+			if (rc)
+				return rc;
+			k = ke;
+		}
+		i = ka_csrc_skip_blank(t, e, se);
+		if (i + 4 <= e && !strncmp(t + i, "else", 4) && !is_ident(t[i + 4]))
+			i = ka_csrc_skip_blank(t, e, i + 4);
+		else if (i < e)
+			return ka_recipe_decline(c, "cannot read '%.60s'", sq);
+	}
+	return KA_OK;
+}
+
+/* 1 when every occurrence of the word base in [s, e) is a store
+ * `base[I] = E` (not ==), with one index I: each column writes one element
+ * of its own, in whichever branch. */
+static int only_stores(const char *t, size_t s, size_t e, const char *base)
+{
+	size_t n = strlen(base);
+	char first[256] = "", idx[256];
+	for (size_t p = s; p + n <= e; p++) {
+		if (strncmp(t + p, base, n) || (p > s && is_ident(t[p - 1])) || is_ident(t[p + n]))
+			continue;
+		size_t q = ka_csrc_skip_blank(t, e, p + n), r = q < e && t[q] == '[' ? ka_csrc_match(t, e, q) : NPOS;
+		if (r == NPOS)
+			return 0;
+		if (!ka_csrc_squeeze(t, q + 1, r, idx, sizeof idx) || (first[0] && strcmp(first, idx)))
+			return 0;
+		snprintf(first, sizeof first, "%s", idx);
+		q = ka_csrc_skip_blank(t, e, r + 1);
+		if (q + 1 >= e || t[q] != '=' || t[q + 1] == '=')
+			return 0;
+		p = r;
+	}
+	return 1;
+}
+
 /* One statement inside a loop body. */
 static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 {
@@ -417,6 +486,8 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 	int mrc = model_update(w, s, e, innermost, sq);
 	if (mrc != KA_RECIPE_DECLINED + 1)
 		return mrc;
+	if (innermost && !strncmp(sq, "if(", 3))
+		return cond_stmt(w, s, e, jvar, sq);
 	if (reads_partial(w, t, s, e))
 		return ka_recipe_decline(c, "'%.60s' reads a partial accumulator", sq);
 	if (const_reset(w, sq, innermost))
@@ -437,7 +508,7 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 		 * between columns through memory */
 		char base[64];
 		snprintf(base, sizeof base, "%.*s", (int)(br - sq), sq);
-		if (ka_csrc_count_word(t, w->loop_s, w->loop_e, base) != 1)
+		if (!only_stores(t, w->loop_s, w->loop_e, base))
 			return ka_recipe_decline(c, "%s is stored and read in one loop", base);
 		return KA_OK;
 	}
@@ -750,14 +821,30 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (!ix || ix->kind != KM_IX_GLOBAL || ix->axis != 0)
 		rc = ka_recipe_decline(c, "no row guard (`if (row >= ROWS) return;` or `if (row < ROWS) {...}`) on a global "
 					  "thread index along x");
-	else if (!km->guard.bound_param)
-		rc = ka_recipe_decline(c, "the row bound %s is not a parameter", km->guard.bound);
+	/* the row count: a parameter, or the product of two (`B * T`) */
+	char bsq[160], rows2[KA_CSRC_NAME] = "";
+	if (!rc && km->guard.bound_param) {
+		snprintf(rows, sizeof rows, "%s", km->guard.bound_param->name);
+	} else if (!rc) {
+		char *star = ka_csrc_squeeze(km->guard.bound, 0, strlen(km->guard.bound), bsq, sizeof bsq)
+				     ? strchr(bsq, '*')
+				     : NULL;
+		if (star && !strchr(star + 1, '*')) {
+			*star = 0;
+			snprintf(rows, sizeof rows, "%.*s", (int)sizeof rows - 1, bsq);
+			snprintf(rows2, sizeof rows2, "%.*s", (int)sizeof rows2 - 1, star + 1);
+		}
+		if (!star || ka_csrc_param_index(c->k, rows) < 0 || ka_csrc_param_index(c->k, rows2) < 0)
+			rc = ka_recipe_decline(c, "the row bound %s is not a parameter nor a product of two",
+					       km->guard.bound);
+	}
 	if (rc) {
 		ka_kmodel_free(&doc);
 		return rc;
 	}
 	snprintf(var, sizeof var, "%s", ix->name);
-	snprintf(rows, sizeof rows, "%s", km->guard.bound_param->name);
+	char nrows[2 * KA_CSRC_NAME + 8]; /* the row count as the kernel reads it */
+	snprintf(nrows, sizeof nrows, rows2[0] ? "(%s * %s)" : "%s", rows, rows2);
 	size_t s0 = (size_t)ix->begin, e0 = (size_t)ix->end;
 	size_t r0 = (size_t)km->guard.body_begin, r1 = (size_t)km->guard.body_end;
 	if (km->guard.form == KM_GUARD_RETURN)
@@ -806,7 +893,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			 "const %s %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / %d;\n"
 			 "\tconst int ka_lane = threadIdx.x & %d;\n"
 			 "\tconst unsigned ka_mask = __ballot_sync(0xffffffffu, %s < %s);",
-			 base, var, lanes, lanes - 1, var, rows);
+			 base, var, lanes, lanes - 1, var, nrows);
 	else
 		snprintf(decl, sizeof decl, "const %s %s = blockIdx.x;\n\tconst int ka_lane = threadIdx.x;", base, var);
 	rc = ka_recipe_edit(&ed, s0, e0, decl);
@@ -825,12 +912,13 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		rc = ka_recipe_decline(c, "no loop over the row");
 	char lb[64], grid[160], bs[32];
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
+	const char *nl = rows2[0] ? "@N * @B" : "@N"; /* the row count at the launch */
 	if (lanes == 32)
-		snprintf(grid, sizeof grid, "(unsigned)((@N * 32 + %ld) / %ld)", block, block);
+		snprintf(grid, sizeof grid, "(unsigned)((%s * 32 + %ld) / %ld)", nl, block, block);
 	else if (lanes)
-		snprintf(grid, sizeof grid, "(unsigned)((@N * %d + %ld) / %ld)", lanes, block - 1, block);
+		snprintf(grid, sizeof grid, "(unsigned)((%s * %d + %ld) / %ld)", nl, lanes, block - 1, block);
 	else
-		snprintf(grid, sizeof grid, "(unsigned)(@N)");
+		snprintf(grid, sizeof grid, "(unsigned)(%s)", nl);
 	snprintf(bs, sizeof bs, "%ld", block);
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
@@ -840,7 +928,8 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (rc == KA_OK && lanes == 32 && w.used_arg)
 		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, arg_helpers);
 	if (rc == KA_OK)
-		rc = ka_recipe_relaunch(c, &ed, rows, grid, bs);
+		rc = rows2[0] ? ka_recipe_relaunch_smem(c, &ed, rows, grid, bs, rows2, NULL)
+			      : ka_recipe_relaunch(c, &ed, rows, grid, bs);
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, t, len, out);
 	ka_recipe_edits_free(&ed);

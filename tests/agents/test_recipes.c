@@ -1237,15 +1237,49 @@ static void test_rowwarp_shapes(void **st)
 		"\ty[r] = acc / cols;\n}\n"
 		"void h(const float *x, float *y, int rows, int cols)\n{\n"
 		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
+		/* the kernel model: an `if (row < rows) {...}` guard, the index through
+		 * helper variables, an argmax pair (strict: the first index wins) */
+		"__global__ void k(const float *x, int *y, size_t rows, size_t cols)\n{\n"
+		"\tconst size_t b = blockIdx.x, t = threadIdx.x;\n\tsize_t row = t + b * blockDim.x;\n"
+		"\tif (row < rows) {\n\t\tconst float *p = x + row * cols;\n\t\tfloat best = p[0];\n\t\tint at = 0;\n"
+		"\t\tfor (size_t j = 1; j < cols; ++j) {\n\t\t\tif (p[j] > best) {\n\t\t\t\tbest = p[j];\n"
+		"\t\t\t\tat = (int)j;\n\t\t\t}\n\t\t}\n\t\ty[row] = at;\n\t}\n}\n"
+		"void h(const float *x, int *y, size_t rows, size_t cols)\n{\n"
+		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
+		/* rows counted by a product of two parameters; an if/else store per column;
+		 * a compare-and-keep max; eight lanes per row */
+		"__global__ void k(float *out, const float *inp, int N, int T)\n{\n"
+		"\tint idx = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (idx < N * T) {\n"
+		"\t\tint own = idx % T;\n\t\tconst float *x = inp + (size_t)idx * T;\n"
+		"\t\tfloat *y = out + (size_t)idx * T;\n\t\tfloat m = -INFINITY;\n"
+		"\t\tfor (int c = 0; c <= own; c++)\n\t\t\tif (x[c] > m)\n\t\t\t\tm = x[c];\n"
+		"\t\tfor (int c = 0; c < T; c++) {\n\t\t\tif (c <= own)\n\t\t\t\ty[c] = x[c] - m;\n"
+		"\t\t\telse\n\t\t\t\ty[c] = 0.0f;\n\t\t}\n\t}\n}\n"
+		"void h(float *o, const float *i, int N, int T)\n{\n"
+		"\tk<<<(N * T + 127) / 128, 128>>>(o, i, N, T);\n}\n",
+		/* a block per row */
+		"__global__ void k(const float *x, float *y, long long rows, long long cols)\n{\n"
+		"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n"
+		"\tfloat s = 0.0f, mn = INFINITY;\n\tfor (long long j = 0; j < cols; j++) {\n"
+		"\t\ts += x[r * cols + j];\n\t\tmn = fminf(mn, x[r * cols + j]);\n\t}\n"
+		"\ty[r] = s - mn;\n}\n"
+		"void h(const float *x, float *y, long long rows, long long cols)\n{\n"
+		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
 	};
+	static const char *const params[] = {"block=256", "block=256", "block=256 lanes=8", "block=512 lanes=block"};
 	static const char *const want[][3] = {
 		{"for (int j = (c0) + ka_lane; j < c0 + 64 && j < cols; j += 32)", "acc = ka_warp_sum(acc);",
 		 "if (ka_lane == 0) { y[r] = acc / cols; }"},
+		{"const size_t row = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;",
+		 "ka_warp_argmax_first(best, at);", "if (ka_lane == 0) { y[row] = at; }"},
+		{"const unsigned ka_mask = __ballot_sync(0xffffffffu, idx < (N * T));",
+		 "m = ka_group_max<8>(ka_mask, m);", "k<<<(unsigned)(((long long)(N) * (long long)(T) * 8 + 255) / 256), 256>>>"},
+		{"const long long r = blockIdx.x;", "s = ka_block_sum(s);", "mn = ka_block_min(mn);"},
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
 		char why[256], err[4096], *out = NULL;
 		size_t n;
-		int rc = ka_recipe_apply("warp-per-row", src[i], strlen(src[i]), NULL, "block=256", &out, &n,
+		int rc = ka_recipe_apply("warp-per-row", src[i], strlen(src[i]), NULL, params[i], &out, &n,
 					 why, sizeof why);
 		if (rc != KA_OK)
 			fail_msg("shape %zu: rc %d: %s", i, rc, why);
@@ -1458,5 +1492,8 @@ int main(void)
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_dead_grid_variable),
 	};
+	/* KA_TEST_FILTER=test_rowwarp_shapes runs one test (a glob) */
+	if (getenv("KA_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("KA_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
