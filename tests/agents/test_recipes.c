@@ -177,6 +177,23 @@ static const decline declines[] = {
 	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(&total[0], s);\n}\n" ROW_GO,
 	 "may run on every lane or on lane 0"},
 	{"warp-per-row", ROW_HEAD ROW_LOOP "\ty[r]++;\n}\n" ROW_GO, "may run on every lane or on lane 0"},
+	/* an argmax pair whose index is also read in the loop */
+	{"warp-per-row",
+	 ROW_HEAD "\tint at = 0;\n\tfor (int j = 0; j < cols; j++) {\n\t\tif (x[r * cols + j] > s) {\n"
+		  "\t\t\ts = x[r * cols + j];\n\t\t\tat = j;\n\t\t}\n\t\ty[at] = 1.0f;\n\t}\n}\n" ROW_GO,
+	 "the index at of the argmax pair is used elsewhere in the loop"},
+	/* two stores to one array at different columns race between lanes */
+	{"warp-per-row",
+	 ROW_HEAD "\tfor (int j = 0; j < cols; j++) {\n\t\tif (j > 2)\n\t\t\ty[r * cols + j] = 1.0f;\n"
+		  "\t\telse\n\t\t\ty[r * cols + j + 1] = 2.0f;\n\t}\n}\n" ROW_GO,
+	 "y is stored and read in one loop"},
+	/* a row count that is neither a parameter nor a product of two */
+	{"warp-per-row",
+	 "__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+	 "\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows - 1) return;\n\tfloat s = 0.0f;\n"
+	 ROW_LOOP "\ty[r] = s;\n}\n"
+	 "void h(const float *x, float *y, int rows, int cols) { k<<<rows, 32>>>(x, y, rows, cols); }\n",
+	 "the row bound rows - 1 is not a parameter nor a product of two"},
 	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(y + r, s);\n}\n" ROW_GO,
 	 "may run on every lane or on lane 0"},
 	{"warp-per-row",
