@@ -42,7 +42,7 @@ enum { ST_DECLARED, ST_PARTIAL, ST_REDUCED };
 typedef struct acc {
 	char name[64];
 	int op, state, zero, top, is_float;
-	int reset; /* set to a constant inside an outer loop: a per-chunk partial */
+	int reset;      /* set to a constant inside an outer loop: a per-chunk partial */
 	char index[64]; /* ARGMAX/ARGMIN: the index of the (value, index) pair */
 	int tie_first;  /* ARGMAX/ARGMIN: equal values keep the first index */
 } acc;
@@ -310,8 +310,8 @@ static int model_update(rw *w, size_t s, size_t e, int innermost, const char *sq
 			ma = &w->km->accs[i];
 	if (!ma)
 		return KA_RECIPE_DECLINED + 1;
-	int op = ma->red == KM_RED_MAX	  ? OP_MAX
-		 : ma->red == KM_RED_MIN	  ? OP_MIN
+	int op = ma->red == KM_RED_MAX      ? OP_MAX
+		 : ma->red == KM_RED_MIN    ? OP_MIN
 		 : ma->red == KM_RED_ARGMAX ? OP_ARGMAX
 		 : ma->red == KM_RED_ARGMIN ? OP_ARGMIN
 					    : 0;
@@ -322,8 +322,8 @@ static int model_update(rw *w, size_t s, size_t e, int innermost, const char *sq
 	const char *t = c->m->text;
 	size_t po = ka_csrc_skip_blank(t, e, s + 2), pc = ka_csrc_match(t, e, po);
 	char part[1024];
-	if (pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, part, sizeof part) || !ka_recipe_pure_expr(part, strlen(part)) ||
-	    !ka_csrc_squeeze(t, pc + 1, e, part, sizeof part))
+	if (pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, part, sizeof part) ||
+	    !ka_recipe_pure_expr(part, strlen(part)) || !ka_csrc_squeeze(t, pc + 1, e, part, sizeof part))
 		return ka_recipe_decline(c, "cannot read the compare of '%.60s'", sq);
 	for (char *p = part; *p;) {
 		char *eq = strchr(p, '='), *semi = eq ? strchr(eq, ';') : NULL;
@@ -334,8 +334,8 @@ static int model_update(rw *w, size_t s, size_t e, int innermost, const char *sq
 		p = semi + 1;
 	}
 	if (!(ma->decl->tflags & KT_FLOAT) || (ma->decl->tflags & KT_DOUBLE))
-		return ka_recipe_decline(c, "the %s accumulator %s is not a float", ka_kmodel_red_name(ma->red),
-					 ma->name);
+		return ka_recipe_decline(c, "the %s accumulator %s is not a float",
+					 ka_kmodel_red_name(ma->red), ma->name);
 	acc *a = find_acc(w, ma->name);
 	if (!a) {
 		if (w->na >= MAX_ACC)
@@ -348,14 +348,16 @@ static int model_update(rw *w, size_t s, size_t e, int innermost, const char *sq
 		a->top = ma->decl->loc.begin >= 0 && (size_t)ma->decl->loc.begin < w->top_s;
 	}
 	if (a->state == ST_REDUCED || (a->op && a->op != op))
-		return ka_recipe_decline(c, "accumulator %s: mixed operations or updated after its reduction", a->name);
+		return ka_recipe_decline(c, "accumulator %s: mixed operations or updated after its reduction",
+					 a->name);
 	if (!a->top)
 		return ka_recipe_decline(c, "the %s accumulator %s is not declared at the top level",
 					 ka_kmodel_red_name(ma->red), a->name);
 	if (ma->index) {
 		const ka_km_acc *other = ka_kmodel_acc(w->km, ma->index);
 		if (other || ka_csrc_count_word(c->m->text, w->loop_s, w->loop_e, ma->index) != 1)
-			return ka_recipe_decline(c, "the index %s of the %s pair is used elsewhere in the loop",
+			return ka_recipe_decline(c,
+						 "the index %s of the %s pair is used elsewhere in the loop",
 						 ma->index, ka_kmodel_red_name(ma->red));
 		snprintf(a->index, sizeof a->index, "%s", ma->index);
 		a->tie_first = ma->tie_first;
@@ -377,7 +379,8 @@ static int cond_stmt(rw *w, size_t s, size_t e, const char *jvar, const char *sq
 	const char *t = c->m->text;
 	size_t po = ka_csrc_skip_blank(t, e, s + 2), pc = po < e ? ka_csrc_match(t, e, po) : NPOS;
 	char cond[512];
-	if (pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) || !ka_recipe_pure_expr(cond, strlen(cond)))
+	if (pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) ||
+	    !ka_recipe_pure_expr(cond, strlen(cond)))
 		return ka_recipe_decline(c, "cannot prove the test of '%.60s' writes nothing", sq);
 	if (reads_partial(w, t, po, pc))
 		return ka_recipe_decline(c, "the test of '%.60s' reads a partial accumulator", sq);
@@ -421,7 +424,8 @@ static int only_stores(const char *t, size_t s, size_t e, const char *base)
 	for (size_t p = s; p + n <= e; p++) {
 		if (strncmp(t + p, base, n) || (p > s && is_ident(t[p - 1])) || is_ident(t[p + n]))
 			continue;
-		size_t q = ka_csrc_skip_blank(t, e, p + n), r = q < e && t[q] == '[' ? ka_csrc_match(t, e, q) : NPOS;
+		size_t q = ka_csrc_skip_blank(t, e, p + n),
+		       r = q < e && t[q] == '[' ? ka_csrc_match(t, e, q) : NPOS;
 		if (r == NPOS)
 			return 0;
 		if (!ka_csrc_squeeze(t, q + 1, r, idx, sizeof idx) || (first[0] && strcmp(first, idx)))
@@ -622,7 +626,9 @@ static int top_loop(rw *w, size_t s, size_t e)
 				  : a->op == OP_MIN    ? "min"
 				  : a->op == OP_ARGMAX ? "argmax"
 						       : "argmin";
-		const char *tie = a->op == OP_ARGMAX || a->op == OP_ARGMIN ? (a->tie_first ? "_first" : "_last") : "";
+		const char *tie = a->op == OP_ARGMAX || a->op == OP_ARGMIN
+					  ? (a->tie_first ? "_first" : "_last")
+					  : "";
 		char fn[64], args[160];
 		if (w->lanes == 32)
 			snprintf(fn, sizeof fn, "ka_warp_%s%s", opn, tie);
@@ -801,8 +807,11 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	long block = ka_recipe_param(c->params, "block", 256);
 	char var[64], rows[KA_CSRC_NAME];
 	/* lanes per row: 32 (a warp), fewer for short rows, or the block for long ones */
-	int lanes = c->params && strstr(c->params, "lanes=block") ? 0 : (int)ka_recipe_param(c->params, "lanes", 32);
-	if (block < 32 || block > 1024 || block % 32 || (lanes && (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))))
+	int lanes = c->params && strstr(c->params, "lanes=block")
+			    ? 0
+			    : (int)ka_recipe_param(c->params, "lanes", 32);
+	if (block < 32 || block > 1024 || block % 32 ||
+	    (lanes && (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))))
 		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
 	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "gridDim",
 					     "extern"};
@@ -819,8 +828,9 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	const ka_km_index *ix = ka_kmodel_guarded_index(km);
 	int rc = KA_OK;
 	if (!ix || ix->kind != KM_IX_GLOBAL || ix->axis != 0)
-		rc = ka_recipe_decline(c, "no row guard (`if (row >= ROWS) return;` or `if (row < ROWS) {...}`) on a global "
-					  "thread index along x");
+		rc = ka_recipe_decline(
+			c, "no row guard (`if (row >= ROWS) return;` or `if (row < ROWS) {...}`) on a global "
+			   "thread index along x");
 	/* the row count: a parameter, or the product of two (`B * T`) */
 	char bsq[160], rows2[KA_CSRC_NAME] = "";
 	if (!rc && km->guard.bound_param) {
@@ -862,10 +872,11 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 		int ok = i == s0;
 		for (int x = 0; x < km->nidx && !ok; x++)
-			ok = (size_t)km->idx[x].begin == i && !ka_csrc_has_word(t, (size_t)km->guard.begin, close,
-										  km->idx[x].name);
+			ok = (size_t)km->idx[x].begin == i &&
+			     !ka_csrc_has_word(t, (size_t)km->guard.begin, close, km->idx[x].name);
 		if (!ok)
-			rc = ka_recipe_decline(c, "a statement before the row guard other than the row's index");
+			rc = ka_recipe_decline(c,
+					       "a statement before the row guard other than the row's index");
 		i = se;
 	}
 	if (!rc && ka_csrc_count_word(t, r0, r1, "return"))
@@ -895,10 +906,12 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			 "\tconst unsigned ka_mask = __ballot_sync(0xffffffffu, %s < %s);",
 			 base, var, lanes, lanes - 1, var, nrows);
 	else
-		snprintf(decl, sizeof decl, "const %s %s = blockIdx.x;\n\tconst int ka_lane = threadIdx.x;", base, var);
+		snprintf(decl, sizeof decl, "const %s %s = blockIdx.x;\n\tconst int ka_lane = threadIdx.x;",
+			 base, var);
 	rc = ka_recipe_edit(&ed, s0, e0, decl);
 	int loops = 0;
-	for (size_t i = ka_csrc_skip_blank(t, r1, r0); rc == KA_OK && i < r1; i = ka_csrc_skip_blank(t, r1, i)) {
+	for (size_t i = ka_csrc_skip_blank(t, r1, r0); rc == KA_OK && i < r1;
+	     i = ka_csrc_skip_blank(t, r1, i)) {
 		size_t se = ka_csrc_stmt_end(t, r1, i);
 		if (se == NPOS) {
 			rc = ka_recipe_decline(c, "cannot split the kernel body");
@@ -923,8 +936,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
 	if (rc == KA_OK)
-		rc = ka_recipe_edit(&ed, c->k->start, c->k->start,
-				    lanes == 32 ? helpers : group_helpers);
+		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, lanes == 32 ? helpers : group_helpers);
 	if (rc == KA_OK && lanes == 32 && w.used_arg)
 		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, arg_helpers);
 	if (rc == KA_OK)
@@ -937,9 +949,9 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	return rc;
 }
 
-static const char *const rowwarp_grid[] = {"block=256",         "block=512 lanes=block", "block=256 lanes=8",
-					   "block=128",         "block=512",		   "block=256 lanes=16",
-					   "block=1024 lanes=block", NULL};
+static const char *const rowwarp_grid[] = {
+	"block=256", "block=512 lanes=block", "block=256 lanes=8",      "block=128",
+	"block=512", "block=256 lanes=16",    "block=1024 lanes=block", NULL};
 
 const ka_recipe ka_recipe_warp_per_row = {
 	.name = "warp-per-row",

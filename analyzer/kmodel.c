@@ -298,7 +298,8 @@ static void set_guard(km *k, ka_node *ifs, ka_km_guardform form, int ix, ka_node
 	/* a statement's extent stops before its `;` (`if (c) return;`) */
 	const ka_srcfile *sf = ka_tu_file(k->tu, ifs->loc.file);
 	int e = g->end;
-	while (sf && e >= 0 && e < sf->len && (sf->data[e] == ' ' || sf->data[e] == '\t' || sf->data[e] == '\n'))
+	while (sf && e >= 0 && e < sf->len &&
+	       (sf->data[e] == ' ' || sf->data[e] == '\t' || sf->data[e] == '\n'))
 		e++;
 	if (sf && e >= 0 && e < sf->len && sf->data[e] == ';')
 		g->end = e + 1;

@@ -190,8 +190,8 @@ static const decline declines[] = {
 	/* a row count that is neither a parameter nor a product of two */
 	{"warp-per-row",
 	 "__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
-	 "\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows - 1) return;\n\tfloat s = 0.0f;\n"
-	 ROW_LOOP "\ty[r] = s;\n}\n"
+	 "\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows - 1) return;\n\tfloat s = 0.0f;\n" ROW_LOOP
+	 "\ty[r] = s;\n}\n"
 	 "void h(const float *x, float *y, int rows, int cols) { k<<<rows, 32>>>(x, y, rows, cols); }\n",
 	 "the row bound rows - 1 is not a parameter nor a product of two"},
 	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(y + r, s);\n}\n" ROW_GO,
@@ -1283,14 +1283,16 @@ static void test_rowwarp_shapes(void **st)
 		"void h(const float *x, float *y, long long rows, long long cols)\n{\n"
 		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
 	};
-	static const char *const params[] = {"block=256", "block=256", "block=256 lanes=8", "block=512 lanes=block"};
+	static const char *const params[] = {"block=256", "block=256", "block=256 lanes=8",
+					     "block=512 lanes=block"};
 	static const char *const want[][3] = {
 		{"for (int j = (c0) + ka_lane; j < c0 + 64 && j < cols; j += 32)", "acc = ka_warp_sum(acc);",
 		 "if (ka_lane == 0) { y[r] = acc / cols; }"},
 		{"const size_t row = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;",
 		 "ka_warp_argmax_first(best, at);", "if (ka_lane == 0) { y[row] = at; }"},
 		{"const unsigned ka_mask = __ballot_sync(0xffffffffu, idx < (N * T));",
-		 "m = ka_group_max<8>(ka_mask, m);", "k<<<(unsigned)(((long long)(N) * (long long)(T) * 8 + 255) / 256), 256>>>"},
+		 "m = ka_group_max<8>(ka_mask, m);",
+		 "k<<<(unsigned)(((long long)(N) * (long long)(T) * 8 + 255) / 256), 256>>>"},
 		{"const long long r = blockIdx.x;", "s = ka_block_sum(s);", "mn = ka_block_min(mn);"},
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
