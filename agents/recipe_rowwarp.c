@@ -822,7 +822,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	/* the row, its guard and what it guards, from the kernel model */
 	ka_kmodel_doc doc;
-	if (ka_kmodel_of_text(t, len, "cuda", c->k->name, NULL, NULL, 0, &doc) != KA_OK)
+	if (ka_kmodel_of_text(t, len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) != KA_OK)
 		return ka_recipe_decline(c, "the kernel does not parse on its own");
 	const ka_kmodel *km = doc.km;
 	const ka_km_index *ix = ka_kmodel_guarded_index(km);
@@ -871,6 +871,10 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			break;
 		}
 		int ok = i == s0;
+		char psq[512]; /* a local of the thread's own that no id feeds (`float eps = 1e-5f;`) */
+		ok = ok || (ka_csrc_squeeze(t, i, se, psq, sizeof psq) && local_decl(psq, NULL) == KA_OK &&
+			    !ka_csrc_has_word(t, i, se, "threadIdx") && !ka_csrc_has_word(t, i, se, "blockIdx") &&
+			    !ka_csrc_has_word(t, i, se, "blockDim"));
 		for (int x = 0; x < km->nidx && !ok; x++)
 			ok = (size_t)km->idx[x].begin == i &&
 			     !ka_csrc_has_word(t, (size_t)km->guard.begin, close, km->idx[x].name);
