@@ -347,6 +347,23 @@ static int apply_one(const ka_recipe *r, const char *text, size_t len, const cha
 	return rc;
 }
 
+static _Thread_local char source_dir[4096];
+
+void ka_recipe_set_source_path(const char *path)
+{
+	source_dir[0] = 0;
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	if (path && !slash)
+		snprintf(source_dir, sizeof source_dir, ".");
+	else if (slash && (size_t)(slash - path) < sizeof source_dir)
+		snprintf(source_dir, sizeof source_dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+const char *ka_recipe_source_dir(void)
+{
+	return source_dir[0] ? source_dir : NULL;
+}
+
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
 		    char **out, size_t *out_len, char *why, size_t why_cap)
 {

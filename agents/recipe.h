@@ -51,6 +51,14 @@ int ka_recipe_serves(const ka_recipe *r, const char *rule);
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
 		    char **out, size_t *out_len, char *why, size_t why_cap);
 
+/* The folder of the file being rewritten, where its quoted includes
+ * resolve when a recipe builds the kernel model (analyzer/kmodel.h) from
+ * the text; the folder of `path` is kept (path NULL: none, and the model
+ * blanks includes it cannot find).  Per thread. */
+void ka_recipe_set_source_path(const char *path);
+/* That folder, or NULL. */
+const char *ka_recipe_source_dir(void);
+
 /* ---- helpers the recipes share (agents/recipe.c) ---- */
 
 /* Integer parameter `key` of "k1=v1 k2=v2", or dflt. */
