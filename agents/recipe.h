@@ -90,6 +90,38 @@ int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t c
 /* The same along axis, the variable's name to var. */
 int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap);
 
+/* An index expression as a sum of products (agents/recipe_affine.c):
+ * sum of coef * f[0] * ... * f[nf-1], factors sorted, like terms merged,
+ * so that `(size_t)r * cols + c`, `c + cols * r` and `off + c` with
+ * `off = r * cols` read the same.  Integer casts and parentheses drop
+ * out; division, modulo, calls and subscripts make the reading fail. */
+#define KA_RECIPE_POLY_TERMS 16
+#define KA_RECIPE_POLY_FACTORS 6
+typedef struct ka_recipe_poly_term {
+	long long coef;
+	int nf;
+	char f[KA_RECIPE_POLY_FACTORS][64];
+} ka_recipe_poly_term;
+typedef struct ka_recipe_poly {
+	int n;
+	ka_recipe_poly_term t[KA_RECIPE_POLY_TERMS];
+} ka_recipe_poly;
+/* Helper variables: lookup returns a name's defining expression
+ * (squeezed), or NULL for a name that stands for itself. */
+typedef struct ka_recipe_poly_env {
+	const char *(*lookup)(void *ctx, const char *name);
+	void *ctx;
+} ka_recipe_poly_env;
+/* Read the squeezed expression sq (env may be NULL); 1 read, 0 not a sum
+ * of products (or larger than the form holds). */
+int ka_recipe_poly_read(const char *sq, const ka_recipe_poly_env *env, ka_recipe_poly *out);
+/* How many times factor occurs in t. */
+int ka_recipe_poly_has(const ka_recipe_poly_term *t, const char *factor);
+/* 1 when t is exactly 1 * factor. */
+int ka_recipe_poly_is_unit(const ka_recipe_poly_term *t, const char *factor);
+/* "2*a*b + 1*c" into out, for decline reasons. */
+void ka_recipe_poly_print(const ka_recipe_poly *p, char *out, size_t cap);
+
 /* The one-thread-per-element shape (agents/recipe_elementwise.c):
  *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
  * with N a parameter and a BODY that does not use thread ids, barriers,

@@ -1,0 +1,217 @@
+/* tests/agents/test_recipe_shapes.c: recipes that must read what a kernel
+ * does through the ways it is spelled.  Each test gives one pattern in
+ * several spellings (casts, helper variables, index order, guard forms),
+ * asserts the rewrite's key lines and that it compiles for sm_90 when nvcc
+ * is there, and gives near misses that must decline naming the construct. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agents/recipe.h"
+#include "tests/agents/recipe_nvcc.h"
+#include "util/error.h"
+
+/* Apply recipe to kernel k of src: the text (caller frees), or NULL with
+ * the reason in why. */
+static char *apply(const char *recipe, const char *src, const char *params, char *why, size_t cap)
+{
+	char *out = NULL;
+	size_t n;
+	int rc = ka_recipe_apply(recipe, src, strlen(src), "k", params, &out, &n, why, cap);
+	if (rc != KA_OK) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static void expect_applies(const char *recipe, const char *src, const char *params, const char *const *want,
+			   size_t nwant)
+{
+	char why[256], err[8192];
+	char *out = apply(recipe, src, params, why, sizeof why);
+	if (!out)
+		fail_msg("%s declined:\n%s\nwhy: %s", recipe, src, why);
+	for (size_t i = 0; i < nwant; i++)
+		if (!strstr(out, want[i]))
+			fail_msg("%s: the rewrite lacks '%s':\n%s", recipe, want[i], out);
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("%s: the rewrite does not compile:\n%s\n%s", recipe, out, err);
+	free(out);
+}
+
+static void expect_declines(const char *recipe, const char *src, const char *reason)
+{
+	char why[256];
+	char *out = apply(recipe, src, NULL, why, sizeof why);
+	if (out)
+		fail_msg("%s applied to:\n%s\nas:\n%s", recipe, src, out);
+	if (!strstr(why, reason))
+		fail_msg("%s: the reason '%s' does not say '%s'", recipe, why, reason);
+}
+
+#define HOST2(args) "void h(const float *x, float *y, " args ", cudaStream_t s)\n"
+
+/* col-reduce: one thread per column, several spellings of the same sum */
+static void test_colreduce_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		/* size_t, early return, ++r, r * cols + c */
+		"__global__ void k(const float *x, float *y, size_t rows, size_t cols)\n{\n"
+		"\tsize_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols)\n\t\treturn;\n"
+		"\tfloat acc = 0.0f;\n\tfor (size_t r = 0; r < rows; ++r)\n\t\tacc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"size_t rows, size_t cols") "{\n\tint threads = 128;\n"
+						    "\tint blocks = (int)((cols + threads - 1) / threads);\n"
+						    "\tk<<<blocks, threads, 0, s>>>(x, y, rows, cols);\n}\n",
+		/* int, the guard holding the rest, r++, c + cols * r, acc = acc + ..., a mean */
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint col = threadIdx.x + blockIdx.x * blockDim.x;\n\tif (cols > col) {\n"
+		"\t\tdouble sum = 0;\n\t\tfor (int r = 0; r < rows; r++) {\n"
+		"\t\t\tsum = sum + x[col + cols * (long long)r];\n\t\t}\n\t\ty[col] = (float)(sum / rows);\n\t}\n}\n" HOST2(
+			"int rows, int cols") "{\n\tk<<<(cols + 255) / 256, 256, 0, s>>>(x, y, rows, cols);\n}\n",
+		/* helper variables: the row offset and a column pointer */
+		"__global__ void k(const float *x, float *y, long n_rows, long n_cols)\n{\n"
+		"\tconst long j = blockIdx.x * (long)blockDim.x + threadIdx.x;\n\tif (j >= n_cols) return;\n"
+		"\tconst float *colp = x + j;\n\tfloat s = 0.f;\n"
+		"\tfor (long i = 0; i < n_rows; i += 1) {\n\t\tconst long off = i * n_cols;\n"
+		"\t\tfloat v = colp[off];\n\t\ts += v * v;\n\t}\n\ty[j] = sqrtf(s);\n}\n" HOST2(
+			"long n_rows, long n_cols") "{\n\tk<<<(unsigned)((n_cols + 127) / 128), 128, 0, s>>>(x, y, "
+						    "n_rows, n_cols);\n}\n",
+		/* a max from -INFINITY, fmaxf with the accumulator second */
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tunsigned int c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tfloat m = -INFINITY;\n\tfor (int r = 0; r < rows; ++r)\n\t\tm = fmaxf(x[r * cols + c], m);\n"
+		"\ty[c] = m;\n}\n" HOST2(
+			"int rows, int cols") "{\n\tk<<<(cols + 63) / 64, 64, 0, s>>>(x, y, rows, "
+					      "cols);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"for (size_t r = threadIdx.y; r < rows; r += 8)", "acc += ka_part[ka_k][threadIdx.x];",
+		 "k<<<(unsigned)(((long long)(cols) + 31) / 32), dim3(32, 8), 0, s>>>(x, y, rows, cols);"},
+		{"const bool ka_in = col < cols;", "sum += ka_part[ka_k][threadIdx.x];",
+		 "\t\ty[col] = (float)(sum / rows);"},
+		{"for (long i = threadIdx.y; i < n_rows; i += 8)", "__shared__ float ka_part[8][32];",
+		 "y[j] = sqrtf(s);"},
+		{"m = fmaxf(m, ka_part[ka_k][threadIdx.x]);", "__launch_bounds__(256) k(",
+		 "if (ka_in && threadIdx.y == 0)"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+		expect_applies("col-reduce", src[i], "warps=8", want[i], 3);
+	static const char *const w16[] = {"__launch_bounds__(512) k(", "r += 16", "dim3(32, 16)"};
+	expect_applies("col-reduce", src[0], "warps=16", w16, 3);
+}
+
+static void test_colreduce_declines(void **st)
+{
+	(void)st;
+	/* a row sum: the thread's index is the row, the contiguous dimension is walked */
+	expect_declines("col-reduce",
+			"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+			"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= rows) return;\n"
+			"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < cols; ++r) acc += x[c * cols + r];\n"
+			"\ty[c] = acc;\n}\n" HOST2(
+				"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+			"is not the contiguous dimension");
+	/* a sum that does not start at zero would be counted once per warp */
+	expect_declines("col-reduce",
+			"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+			"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+			"\tfloat acc = 1.0f;\n\tfor (int r = 0; r < rows; ++r) acc += x[r * cols + c];\n"
+			"\ty[c] = acc;\n}\n" HOST2(
+				"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+			"starts at '1.0f', not at 0");
+	/* the loop stores: its iterations are not independent partials */
+	expect_declines("col-reduce",
+			"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+			"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+			"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < rows; ++r) { acc += x[r * cols + c]; "
+			"y[r * cols + c] = acc; }\n}\n" HOST2(
+				"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, "
+						      "cols); }\n",
+			"cannot prove 'y[r*cols+c]=acc' is a local declaration or the one accumulation");
+	/* a second thread dimension */
+	expect_declines(
+		"col-reduce",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tfloat acc = 0.0f;\n\tfor (int r = threadIdx.y; r < rows; ++r) acc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"the kernel uses threadIdx past its column index");
+	/* an index that is not a sum of products */
+	expect_declines(
+		"col-reduce",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < rows; ++r) acc += x[(r * cols + c) % 7];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"cannot read the index '(r*cols+c)%7' of x as a sum of products");
+	/* a guard on two conditions */
+	expect_declines(
+		"col-reduce",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols || rows == 0) return;\n"
+		"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < rows; ++r) acc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"the column guard 'c>=cols||rows==0' is not one comparison");
+}
+
+/* the sum-of-products reading itself */
+static const char *env_lookup(void *ctx, const char *name)
+{
+	(void)ctx;
+	return !strcmp(name, "off") ? "r*cols" : !strcmp(name, "matrix") ? "(size_t)M*N" : NULL;
+}
+
+static void test_poly(void **st)
+{
+	(void)st;
+	ka_recipe_poly_env env = {env_lookup, NULL};
+	static const char *const same[][2] = {
+		{"r*cols+c", "c+cols*r"},
+		{"(size_t)r*cols+c", "off+c"},
+		{"static_cast<long long>(r)*cols+(int)c", "c+r*cols"},
+		{"b*matrix+(size_t)col*M+row", "row+M*col+b*N*M"},
+		{"2*(a+b)-b", "a+a+b"},
+	};
+	char p1[300], p2[300];
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+		ka_recipe_poly a, b;
+		assert_int_equal(ka_recipe_poly_read(same[i][0], &env, &a), 1);
+		assert_int_equal(ka_recipe_poly_read(same[i][1], &env, &b), 1);
+		ka_recipe_poly_print(&a, p1, sizeof p1);
+		ka_recipe_poly_print(&b, p2, sizeof p2);
+		/* same terms, perhaps in another order */
+		assert_int_equal(a.n, b.n);
+		for (int t = 0; t < a.n; t++) {
+			int found = 0;
+			for (int u = 0; u < b.n && !found; u++)
+				found = a.t[t].coef == b.t[u].coef && a.t[t].nf == b.t[u].nf &&
+					!memcmp(a.t[t].f, b.t[u].f, sizeof a.t[t].f[0] * (size_t)a.t[t].nf);
+			if (!found)
+				fail_msg("'%s' (%s) and '%s' (%s) differ", same[i][0], p1, same[i][1], p2);
+		}
+	}
+	static const char *const not_poly[] = {"r/2", "x[r]", "f(r)", "r%cols", "1.5*r"};
+	for (size_t i = 0; i < sizeof not_poly / sizeof not_poly[0]; i++) {
+		ka_recipe_poly a;
+		assert_int_equal(ka_recipe_poly_read(not_poly[i], &env, &a), 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_poly),
+		cmocka_unit_test(test_colreduce_forms),
+		cmocka_unit_test(test_colreduce_declines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
