@@ -163,6 +163,67 @@ static void test_colreduce_declines(void **st)
 		"the column guard 'c>=cols||rows==0' is not one comparison");
 }
 
+#define HOSTN "void h(const float *x, const int *m, float *y, long n, cudaStream_t s)\n"
+
+/* a grid-stride loop is the element-wise shape too: vectorize and
+ * grid-stride read its start and step through casts and helpers */
+static void test_stride_loop_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)blockDim.x * "
+		"gridDim.x) {\n\t\tif (m[i]) {\n\t\t\ty[i] = 0.0f;\n\t\t} else {\n\t\t\ty[i] = x[i];\n\t\t}\n"
+		"\t}\n}\n" HOSTN "{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, m, y, n);\n}\n",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tint idx = threadIdx.x + blockIdx.x * blockDim.x;\n\tint stride = gridDim.x * blockDim.x;\n"
+		"\tfor (int i = idx; i < n; i += stride)\n\t\ty[i] = m[i] ? x[i] : 1.0f;\n}\n" HOSTN
+		"{\n\tk<<<1024, 128, 0, s>>>(x, m, y, n);\n}\n",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (size_t i = static_cast<size_t>(blockDim.x) * blockIdx.x + threadIdx.x; i < (size_t)n;\n"
+		"\t     i += static_cast<size_t>(gridDim.x) * blockDim.x)\n\t\tif (x[i] > 0.0f) y[i] = x[i] * m[i];\n}\n" HOSTN
+		"{\n\tk<<<(n + 511) / 512, 512, 0, s>>>(x, m, y, n);\n}\n",
+	};
+	/* every path stores y: not loaded; a path that does not: loaded first */
+	static const char *const want[][3] = {
+		{"int4 ka_m = reinterpret_cast<const int4 *>(m)[ka_v];", "\t\tfloat4 ka_y;\n",
+		 "ka_y.w = ka_x.w;"},
+		{"reinterpret_cast<float4 *>(y)[ka_v] = ka_y;", "int i = ka_e;",
+		 "ka_y.z = ka_m.z ? ka_x.z : 1.0f;"},
+		{"float4 ka_y = reinterpret_cast<const float4 *>(y)[ka_v];", "size_t i = ka_e;",
+		 "if (ka_x.x > 0.0f) ka_y.x = ka_x.x * ka_m.x;"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+		expect_applies("vectorize", src[i], "block=256 vec=4 cap=2112", want[i], 3);
+		static const char *const gs[] = {
+			"for (long long ka_e = blockIdx.x * (long long)blockDim.x + threadIdx.x; "
+			"ka_e < n; ka_e += ka_step)"};
+		expect_applies("grid-stride", src[i], "block=256 cap=2112", gs, 1);
+	}
+	/* a block-stride loop is not the grid's */
+	expect_declines(
+		"vectorize",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x) y[i] = x[i];\n}\n" HOSTN
+		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
+		"a grid-stride loop: the loop step 'i+=blockDim.x' is not the grid");
+	/* the body reads a helper the rewrite would drop */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tint stride = gridDim.x * blockDim.x;\n\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; "
+		"i < n; i += stride) y[i] = x[i] * stride;\n}\n" HOSTN
+		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
+		"the loop body reads stride, declared before the loop");
+	/* a start that is not the global index */
+	expect_declines(
+		"vectorize",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (long i = threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = x[i];\n}\n" HOSTN
+		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
+		"the loop starts at 'threadIdx.x', not at the global thread index");
+}
+
 /* the sum-of-products reading itself */
 static const char *env_lookup(void *ctx, const char *name)
 {
@@ -212,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_poly),
 		cmocka_unit_test(test_colreduce_forms),
 		cmocka_unit_test(test_colreduce_declines),
+		cmocka_unit_test(test_stride_loop_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
