@@ -121,6 +121,19 @@ int ka_recipe_poly_has(const ka_recipe_poly_term *t, const char *factor);
 int ka_recipe_poly_is_unit(const ka_recipe_poly_term *t, const char *factor);
 /* "2*a*b + 1*c" into out, for decline reasons. */
 void ka_recipe_poly_print(const ka_recipe_poly *p, char *out, size_t cap);
+/* The form as a C expression evaluated in 64 bits ("(long long)b * M * N
+ * + 2LL * c"); 0 when it does not fit. */
+int ka_recipe_poly_c(const ka_recipe_poly *p, char *out, size_t cap);
+/* A table of helper variables (name = squeezed initializer) for an env:
+ *     ka_recipe_poly_env env = {ka_recipe_poly_defs_lookup, &defs}; */
+#define KA_RECIPE_POLY_DEFS 24
+typedef struct ka_recipe_poly_defs {
+	int n;
+	char name[KA_RECIPE_POLY_DEFS][64], rhs[KA_RECIPE_POLY_DEFS][256];
+} ka_recipe_poly_defs;
+/* 0 when the table is full or a text too long. */
+int ka_recipe_poly_defs_add(ka_recipe_poly_defs *d, const char *name, const char *rhs);
+const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name);
 
 /* The one-thread-per-element shape (agents/recipe_elementwise.c):
  *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
@@ -209,6 +222,11 @@ int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_
 int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
 			    const char *grid_fmt, const char *block, const char *smem_param,
 			    const char *smem_fmt);
+/* The same for a 3-D grid: "@B" and "@Z" in grid_fmt are replaced by the
+ * arguments for parameters b_param and z_param; the dynamic shared memory
+ * is kept. */
+int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
+			 const char *block, const char *b_param, const char *z_param);
 /* 2-D launches (agents/recipe_launch2d.c): rewrite every launch of the
  * kernel.  Each must read
  *     grid((W + BX - 1) / BX, (H + BY - 1) / BY), block(BX, BY)

@@ -283,3 +283,52 @@ void ka_recipe_poly_print(const ka_recipe_poly *p, char *out, size_t cap)
 		n += (size_t)w;
 	}
 }
+
+int ka_recipe_poly_c(const ka_recipe_poly *p, char *out, size_t cap)
+{
+	size_t n = 0;
+	out[0] = 0;
+	if (!p->n)
+		return snprintf(out, cap, "0") < (int)cap;
+	for (int i = 0; i < p->n; i++) {
+		const ka_recipe_poly_term *t = &p->t[i];
+		int w;
+		if (!t->nf)
+			w = snprintf(out + n, cap - n, "%s%lldLL", i ? " + " : "", t->coef);
+		else if (t->coef == 1 || t->coef == -1)
+			w = snprintf(out + n, cap - n, "%s(long long)%s",
+				     i ? (t->coef < 0 ? " - " : " + ") : (t->coef < 0 ? "-" : ""), t->f[0]);
+		else
+			w = snprintf(out + n, cap - n, "%s%lldLL * %s", i ? " + " : "", t->coef, t->f[0]);
+		if (w < 0 || (size_t)w >= cap - n)
+			return 0;
+		n += (size_t)w;
+		for (int k = 1; k < t->nf; k++) {
+			w = snprintf(out + n, cap - n, " * %s", t->f[k]);
+			if (w < 0 || (size_t)w >= cap - n)
+				return 0;
+			n += (size_t)w;
+		}
+	}
+	return 1;
+}
+
+int ka_recipe_poly_defs_add(ka_recipe_poly_defs *d, const char *name, const char *rhs)
+{
+	if (d->n == KA_RECIPE_POLY_DEFS || strlen(name) >= sizeof d->name[0] ||
+	    strlen(rhs) >= sizeof d->rhs[0])
+		return 0;
+	snprintf(d->name[d->n], sizeof d->name[0], "%s", name);
+	snprintf(d->rhs[d->n], sizeof d->rhs[0], "%s", rhs);
+	d->n++;
+	return 1;
+}
+
+const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name)
+{
+	const ka_recipe_poly_defs *d = ctx;
+	for (int i = d->n - 1; i >= 0; i--)
+		if (!strcmp(d->name[i], name))
+			return d->rhs[i];
+	return NULL;
+}

@@ -64,27 +64,12 @@ static int assigned(const char *sq, const char *var)
 }
 static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh);
 
-/* Helper variables declared before a grid-stride loop, for reading its
- * start and step as sums of products. */
-typedef struct loop_defs {
-	int n;
-	char name[8][64], rhs[8][200];
-} loop_defs;
-
-static const char *loop_lookup(void *ctx, const char *name)
-{
-	const loop_defs *d = ctx;
-	for (int i = 0; i < d->n; i++)
-		if (!strcmp(d->name[i], name))
-			return d->rhs[i];
-	return NULL;
-}
-
 /* 1 when the squeezed expression reads as exactly the product (or sum)
  * of the named terms. */
-static int poly_is(const char *sq, const loop_defs *d, const char *const *terms, int nterms, int product)
+static int poly_is(const char *sq, const ka_recipe_poly_defs *d, const char *const *terms, int nterms,
+		   int product)
 {
-	ka_recipe_poly_env env = {loop_lookup, (void *)d};
+	ka_recipe_poly_env env = {ka_recipe_poly_defs_lookup, (void *)d};
 	ka_recipe_poly p;
 	if (!ka_recipe_poly_read(sq, &env, &p))
 		return 0;
@@ -120,7 +105,8 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len, close = c->k->body_close;
-	loop_defs d = {0};
+	static ka_recipe_poly_defs d;
+	d.n = 0;
 	size_t s = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e;
 	char sq[600], parts[3][300];
 	for (;; s = ka_csrc_skip_blank(t, len, e)) {
@@ -133,13 +119,14 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 		const char *eq = strchr(sq, '='), *v = eq;
 		while (v && v > sq && is_ident(v[-1]))
 			v--;
-		if (!eq || eq[1] == '=' || v == eq || v == sq || v[-1] != ' ' || d.n == 8 ||
-		    strchr(sq, ',') || (size_t)(eq - v) >= sizeof d.name[0] ||
-		    strlen(eq + 1) >= sizeof d.rhs[0])
+		char nm[64], rhs[256];
+		if (!eq || eq[1] == '=' || v == eq || v == sq || v[-1] != ' ' || strchr(sq, ',') ||
+		    (size_t)(eq - v) >= sizeof nm || strlen(eq + 1) >= sizeof rhs)
 			return NOT_A_LOOP;
-		snprintf(d.name[d.n], sizeof d.name[0], "%.*s", (int)(eq - v), v);
-		snprintf(d.rhs[d.n], sizeof d.rhs[0], "%.*s", (int)strlen(eq + 1) - 1, eq + 1);
-		d.n++;
+		snprintf(nm, sizeof nm, "%.*s", (int)(eq - v), v);
+		snprintf(rhs, sizeof rhs, "%.*s", (int)strlen(eq + 1) - 1, eq + 1);
+		if (!ka_recipe_poly_defs_add(&d, nm, rhs))
+			return NOT_A_LOOP;
 	}
 	if (ka_csrc_skip_blank(t, len, e) != close)
 		return ka_recipe_decline(c, "statements follow the grid-stride loop");

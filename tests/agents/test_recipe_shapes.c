@@ -224,6 +224,59 @@ static void test_stride_loop_forms(void **st)
 		"the loop starts at 'threadIdx.x', not at the global thread index");
 }
 
+#define HOSTT "void h(const float *in, float *out, int B, int M, int N, cudaStream_t s)\n"
+
+/* smem-tile-transpose: indices in either order, a batch along z, helper
+ * variables, either guard form */
+static void test_transpose_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tint b = blockIdx.z;\n\tif (b < B && row < M && col < N) {\n\t\tsize_t matrix = (size_t)M * N;\n"
+		"\t\tout[b * matrix + (size_t)col * M + row] = in[b * matrix + (size_t)row * N + col];\n\t}\n}\n" HOSTT
+		"{\n\tdim3 t(16, 16), g((N + 15) / 16, (M + 15) / 16, B);\n\tk<<<g, t, 0, s>>>(in, out, B, M, N);\n}\n",
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tconst int y = threadIdx.y + blockIdx.y * blockDim.y;\n\tconst int x = blockDim.x * blockIdx.x + threadIdx.x;\n"
+		"\tconst int z = (int)blockIdx.z;\n\tif (x >= N || y >= M || z >= B)\n\t\treturn;\n"
+		"\tconst long long base = (long long)z * M * N;\n\tout[base + y + x * M] = 2.0f * in[base + N * y + x];\n}\n" HOSTT
+		"{\n\tk<<<dim3((N + 31) / 32, (M + 7) / 8, B), dim3(32, 8), 0, s>>>(in, out, B, M, N);\n}\n",
+		/* no batch, an index through a helper */
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tunsigned int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (r < M && c < N) {\n\t\tunsigned int src = r * N + c;\n\t\tout[c * M + r] = in[src];\n\t}\n}\n" HOSTT
+		"{\n\tk<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16), 0, s>>>(in, out, B, M, N);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"\tint b = blockIdx.z;\n\tif (b >= B)\n\t\treturn;\n",
+		 "ka_tile[ka_k][threadIdx.x] = in[(long long)M * N * b + row * N + col];",
+		 "(unsigned)(((long long)(M) + 31) / 32), (unsigned)((long long)(B))), dim3(32, 8), 0, s>>>"},
+		{"if (z >= B)", "out[(long long)M * N * z + x * M + y] = 2.0f*ka_tile[threadIdx.x][ka_k];",
+		 "const long long y = ka_row0 + ka_k, x = ka_col0 + threadIdx.x;"},
+		{"ka_tile[ka_k][threadIdx.x] = in[r * N + c];",
+		 "out[c * M + r] = ka_tile[threadIdx.x][ka_k];", "__launch_bounds__(256) k("},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+		expect_applies("smem-tile-transpose", src[i], "tile=32 rows=8", want[i], 3);
+	/* a copy is not a transpose */
+	expect_declines(
+		"smem-tile-transpose",
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (row < M && col < N) out[row * N + col] = in[row * N + col];\n}\n" HOSTT
+		"{ k<<<dim3(N, M), dim3(1, 1), 0, s>>>(in, out, B, M, N); }\n",
+		"the index 'row*N+col' is not OFFSET + col * M + row");
+	/* a batch index with no bound */
+	expect_declines(
+		"smem-tile-transpose",
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tint b = blockIdx.z;\n\tif (row < M && col < N) out[b * M * N + col * M + row] = in[b * M * N + row * N + col];\n}\n" HOSTT
+		"{ k<<<dim3(N, M, B), dim3(1, 1), 0, s>>>(in, out, B, M, N); }\n",
+		"the batch index b has no bound check");
+}
+
 /* the sum-of-products reading itself */
 static const char *env_lookup(void *ctx, const char *name)
 {
@@ -274,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_colreduce_forms),
 		cmocka_unit_test(test_colreduce_declines),
 		cmocka_unit_test(test_stride_loop_forms),
+		cmocka_unit_test(test_transpose_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
