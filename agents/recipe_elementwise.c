@@ -552,8 +552,8 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (ka_recipe_param(c->params, "vec", 4) != 4)
 		return ka_recipe_decline(c, "only vec=4 (float4) is written");
 	if (!vector_params(c, &sh, vec, wr, load, vt))
-		return ka_recipe_decline(c, "no pointer to float, int or unsigned is accessed only as p[%s]",
-					 sh.var);
+		return ka_recipe_decline(
+			c, "no float pointer is accessed only as p[%s] (nor an int or unsigned one)", sh.var);
 	const ka_csrc_kernel *k = c->k;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
