@@ -1,6 +1,9 @@
-/* agents/recipe_colreduce.c: the col-reduce recipe (rules
- * div-long-serial-section launch-small-grid).  A column reduction written
- * one thread per column,
+/* agents/recipe_colreduce.c: two recipes for a kernel whose thread walks
+ * one line of a row-major matrix serially: col-reduce (a column reduced)
+ * and row-scan (a row's running sum, below col-reduce's apply).
+ *
+ * col-reduce (rules div-long-serial-section launch-small-grid).  A column
+ * reduction written one thread per column,
  *     size_t c = blockIdx.x * blockDim.x + threadIdx.x;
  *     if (c >= cols) return;                 (or: if (c < cols) { ... })
  *     float acc = 0.0f;
@@ -36,7 +39,20 @@
  *     offsets declared before, any order), and at least one walks the rows;
  *   - nothing after the loop reads a thread id (it runs in warp 0).
  * A float sum comes out in another order, as in warp-per-row: the bench's
- * tolerance decides. */
+ * tolerance decides.
+ *
+ * row-scan (rules div-long-serial-section launch-small-grid
+ * gmem-uncoalesced-access).  The same shape along a row, whose loop also
+ * stores the running sum,
+ *     for (int j = 0; j < cols; j++) { acc += x[off + j]; y[off + j] = acc; }
+ * (inclusive; the store before the accumulation: exclusive) runs one warp
+ * per row instead: 32 columns a step, an inclusive shuffle scan of the
+ * values, each lane storing the carry plus its prefix, the carry advanced
+ * by the step's total.  Every subscript must hold the loop index with
+ * stride 1 (the row is contiguous); the accumulator may start anywhere;
+ * what follows the loop runs once per row (lane 0).  The launch becomes
+ * 32 threads per row.  The same proofs as col-reduce hold, its declines
+ * worded for a row. */
 #include "agents/recipe.h"
 #include "agents/recipe_scan_int.h"
 #include "util/error.h"
@@ -73,6 +89,14 @@ typedef struct cshape {
 	char fn[16]; /* fmaxf, fminf, max, ... */
 	int ndefs;
 	def defs[MAX_DEFS];
+	/* row-scan: the loop body also stores the running value once: the
+	 * store's lvalue, and whether it comes before the accumulation */
+	int scan;
+	char idx_type[64];
+	size_t idx_s, idx_e;
+	size_t store_s, store_e;
+	int exclusive;
+	char e[300]; /* the accumulated value */
 } cshape;
 
 static int is_ident(char ch)
@@ -426,7 +450,8 @@ static int read_body(ka_recipe_ctx *c, cshape *sh)
 	}
 	if (n < 1)
 		return ka_recipe_decline(c, "cannot read the loop body");
-	int acc_at = -1;
+	int acc_at = -1, store_at = -1;
+	char stored[300] = "";
 	for (int i = 0; i < n; i++) {
 		char sq[600], ty[64], nm[64], rhs[300], e[300];
 		if (!ka_csrc_squeeze(t, st[i].s, st[i].e, sq, sizeof sq))
@@ -442,6 +467,18 @@ static int read_body(ka_recipe_ctx *c, cshape *sh)
 		size_t ql = strlen(sq);
 		if (ql && sq[ql - 1] == ';')
 			sq[--ql] = 0;
+		const char *eq = strchr(sq, '=');
+		if (sh->scan && store_at < 0 && eq && eq > sq && eq[-1] == ']' && eq[1] != '=' &&
+		    strchr(sq, '[') < eq) {
+			/* OUT[...] = acc; before the accumulation (exclusive) or after it */
+			store_at = i;
+			sh->store_s = st[i].s;
+			sh->store_e = st[i].s;
+			while (sh->store_e < st[i].e && t[sh->store_e] != '=')
+				sh->store_e++;
+			snprintf(stored, sizeof stored, "%s", eq + 1);
+			continue;
+		}
 		if (acc_at >= 0 || !read_accumulation(sq, sh, e, sizeof e))
 			return ka_recipe_decline(c,
 						 "cannot prove '%s' is a local declaration or the one "
@@ -450,9 +487,22 @@ static int read_body(ka_recipe_ctx *c, cshape *sh)
 		if (!ka_recipe_pure_expr_in(e, strlen(e), t, len))
 			return ka_recipe_decline(c, "the accumulated value '%s' writes or calls", e);
 		acc_at = i;
+		snprintf(sh->e, sizeof sh->e, "%s", e);
 	}
 	if (acc_at < 0)
 		return ka_recipe_decline(c, "the loop accumulates nothing");
+	if (sh->scan) {
+		if (store_at < 0)
+			return ka_recipe_decline(c, "the loop stores no running value (`OUT[...] = %s;`)",
+						 sh->acc);
+		if (strcmp(stored, sh->acc))
+			return ka_recipe_decline(c, "the loop stores '%s', not the running value %s", stored,
+						 sh->acc);
+		if (sh->op != '+')
+			return ka_recipe_decline(
+				c, "only a running sum is scanned (the loop's operation is not +=)");
+		sh->exclusive = store_at < acc_at;
+	}
 	return KA_OK;
 }
 
@@ -466,6 +516,8 @@ static int prove_coalesced(ka_recipe_ctx *c, cshape *sh)
 		return ka_recipe_decline(c, "the loop body is too long");
 	ka_recipe_poly_env env = {lookup, sh};
 	int walks = 0, loads = 0;
+	/* the index that must be the contiguous one, and the one that walks */
+	const char *lane = sh->scan ? sh->rvar : sh->col, *walk = sh->scan ? NULL : sh->rvar;
 	for (char *p = sq; (p = strchr(p, '[')) != NULL; p++) {
 		char *b = p;
 		while (b > sq && is_ident(b[-1]))
@@ -512,34 +564,38 @@ static int prove_coalesced(ka_recipe_ctx *c, cshape *sh)
 		loads++;
 		int col = 0, row = 0;
 		for (int i = 0; i < ix.n; i++) {
-			int hc = ka_recipe_poly_has(&ix.t[i], sh->col),
-			    hr = ka_recipe_poly_has(&ix.t[i], sh->rvar);
-			if (hc && (hr || !ka_recipe_poly_is_unit(&ix.t[i], sh->col))) {
+			int hc = ka_recipe_poly_has(&ix.t[i], lane),
+			    hr = walk ? ka_recipe_poly_has(&ix.t[i], walk) : 0;
+			if (hc && (hr || !ka_recipe_poly_is_unit(&ix.t[i], lane))) {
 				char pr[300];
 				ka_recipe_poly_print(&ix, pr, sizeof pr);
 				return ka_recipe_decline(
-					c, "%s[%s]: the column index %s is not the contiguous dimension (%s)",
-					base, idx, sh->col, pr);
+					c, "%s[%s]: the index %s is not along the contiguous dimension (%s)",
+					base, idx, lane, pr);
 			}
 			col += hc;
 			row += hr;
 		}
-		if (col != 1 && col != 0)
-			return ka_recipe_decline(c, "%s[%s] takes the column index twice", base, idx);
+		if (col != 1 && (col != 0 || sh->scan))
+			return ka_recipe_decline(c, "%s[%s] takes the index %s twice, or not at all", base,
+						 idx, lane);
 		walks += row > 0 && col == 1;
 		p = sq + cl;
 	}
+	if (sh->scan)
+		return loads ? KA_OK : ka_recipe_decline(c, "the loop reads no element of the row");
 	if (!loads || !walks)
 		return ka_recipe_decline(c, "no load in the loop walks the rows of column %s", sh->col);
 	return KA_OK;
 }
 
-static int read_shape(ka_recipe_ctx *c, cshape *sh)
+static int read_shape(ka_recipe_ctx *c, cshape *sh, int scan)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len;
 	span st[MAX_STMTS];
 	memset(sh, 0, sizeof *sh);
+	sh->scan = scan;
 	if (c->k->has_launch_bounds)
 		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	int n = list_stmts(t, len, c->k->body_open + 1, c->k->body_close, st, MAX_STMTS);
@@ -554,6 +610,9 @@ static int read_shape(ka_recipe_ctx *c, cshape *sh)
 		ka_recipe_tid d;
 		if (idx_at < 0 && ka_recipe_tid_decl(t, st[i].s, st[i].e, 'x', &d)) {
 			snprintf(sh->col, sizeof sh->col, "%s", d.var);
+			snprintf(sh->idx_type, sizeof sh->idx_type, "%s", d.type);
+			sh->idx_s = st[i].s;
+			sh->idx_e = st[i].e;
 			idx_at = i;
 			continue;
 		}
@@ -668,7 +727,7 @@ static int read_shape(ka_recipe_ctx *c, cshape *sh)
 	}
 	if (!found)
 		return ka_recipe_decline(c, "cannot find the accumulator %s's declaration", sh->acc);
-	if ((sh->op == '+' || sh->op == '*') && !is_literal(a->rhs, sh->op == '+' ? 0 : 1))
+	if (!sh->scan && (sh->op == '+' || sh->op == '*') && !is_literal(a->rhs, sh->op == '+' ? 0 : 1))
 		return ka_recipe_decline(c, "the %s %s starts at '%s', not at %d (each warp starts from it)",
 					 sh->op == '+' ? "sum" : "product", sh->acc, a->rhs,
 					 sh->op == '+' ? 0 : 1);
@@ -678,7 +737,7 @@ static int read_shape(ka_recipe_ctx *c, cshape *sh)
 static int colreduce_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	cshape sh;
-	int rc = read_shape(c, &sh);
+	int rc = read_shape(c, &sh, 0);
 	if (rc)
 		return rc;
 	long w = ka_recipe_param(c->params, "warps", 8);
@@ -744,4 +803,129 @@ const ka_recipe ka_recipe_col_reduce = {
 	.rules = "div-long-serial-section launch-small-grid",
 	.grid = colreduce_grid,
 	.apply = colreduce_apply,
+};
+
+/* A col-reduce decline read for a row: "column" and "row" trade places. */
+static void swap_words(char *why, size_t cap)
+{
+	static const char *const from[] = {"columns", "column", "rows", "row"};
+	static const char *const to[] = {"rows", "row", "columns", "column"};
+	char out[sizeof((ka_recipe_ctx *)0)->why];
+	size_t n = 0;
+	for (const char *p = why; *p && n + 16 < sizeof out;) {
+		int hit = -1;
+		for (int i = 0; i < 4 && hit < 0; i++) {
+			size_t l = strlen(from[i]);
+			if (!strncmp(p, from[i], l) && (p == why || !is_ident(p[-1])) && !is_ident(p[l]))
+				hit = i;
+		}
+		if (hit >= 0) {
+			n += (size_t)snprintf(out + n, sizeof out - n, "%s", to[hit]);
+			p += strlen(from[hit]);
+		} else {
+			out[n++] = *p++;
+		}
+	}
+	out[n] = 0;
+	snprintf(why, cap, "%s", out);
+}
+
+static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
+{
+	cshape sh;
+	int rc = read_shape(c, &sh, 1);
+	if (rc == KA_RECIPE_DECLINED)
+		swap_words(c->why, sizeof c->why);
+	if (rc)
+		return rc;
+	long block = ka_recipe_param(c->params, "block", 256);
+	if (block < 32 || block > 1024 || block % 32)
+		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
+	const char *t = c->m->text;
+	char w[32], l[32], j0[32], v[32], o[32], nb[32], x[32], at[300];
+	ka_recipe_unused_name(c, "ka_w", w, sizeof w);
+	ka_recipe_unused_name(c, "ka_l", l, sizeof l);
+	ka_recipe_unused_name(c, "ka_j0", j0, sizeof j0);
+	ka_recipe_unused_name(c, "ka_v", v, sizeof v);
+	ka_recipe_unused_name(c, "ka_o", o, sizeof o);
+	ka_recipe_unused_name(c, "ka_n", nb, sizeof nb);
+	ka_recipe_unused_name(c, "ka_x", x, sizeof x);
+	char acct[64];
+	snprintf(acct, sizeof acct, "%s", sh.acc_type);
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_printf(
+		&b,
+		"{\n\t/* row-scan: one warp per row, 32 columns a step, the running sum carried by shuffles */\n"
+		"\tconst long long %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
+		"\tconst int %s = threadIdx.x & 31;\n\tif (%s >= (long long)(%s))\n\t\treturn;\n"
+		"\t%s %s = %s;\n\t",
+		w, l, w, sh.bound, sh.idx_type, sh.col, w);
+	/* what came before the guard, but the index */
+	ka_buf_add(&b, t + sh.pre_s, sh.idx_s - sh.pre_s);
+	size_t after_idx = ka_csrc_skip_blank(t, c->m->len, sh.idx_e);
+	if (after_idx < sh.pre_e)
+		ka_buf_add(&b, t + after_idx, sh.pre_e - after_idx);
+	if (sh.mid_s < sh.mid_e)
+		ka_buf_add(&b, t + sh.mid_s, sh.mid_e - sh.mid_s);
+	snprintf(at, sizeof at, "%.*s", (int)(sh.store_e - sh.store_s), t + sh.store_s);
+	size_t al = strlen(at);
+	while (al && (at[al - 1] == ' ' || at[al - 1] == '\t' || at[al - 1] == '\n'))
+		at[--al] = 0;
+	char first[300];
+	if (is_literal(sh.rinit, 0))
+		snprintf(first, sizeof first, "%s + %s", j0, l);
+	else
+		snprintf(first, sizeof first, "(%s) + %s + %s", sh.rinit, j0, l);
+	ka_buf_printf(&b,
+		      "for (long long %s = 0;; %s += 32) {\n"
+		      "\t\tconst %s %s = %s;\n"
+		      "\t\tif (!__any_sync(0xffffffffu, %s))\n\t\t\tbreak;\n"
+		      "\t\t%s %s = 0;\n\t\tif (%s)\n\t\t\t%s = %s;\n"
+		      "\t\tfor (int %s = 1; %s < 32; %s <<= 1) {\n"
+		      "\t\t\tconst %s %s = __shfl_up_sync(0xffffffffu, %s, %s);\n"
+		      "\t\t\tif (%s >= %s)\n\t\t\t\t%s += %s;\n\t\t}\n",
+		      j0, j0, sh.rtype, sh.rvar, first, sh.rcond, acct, v, sh.rcond, v, sh.e, o, o, o, acct,
+		      nb, v, o, l, o, v, nb);
+	if (sh.exclusive)
+		ka_buf_printf(
+			&b,
+			"\t\t%s %s = __shfl_up_sync(0xffffffffu, %s, 1);\n\t\tif (%s == 0)\n\t\t\t%s = 0;\n"
+			"\t\tif (%s)\n\t\t\t%s = %s + %s;\n",
+			acct, x, v, l, x, sh.rcond, at, sh.acc, x);
+	else
+		ka_buf_printf(&b, "\t\tif (%s)\n\t\t\t%s = %s + %s;\n", sh.rcond, at, sh.acc, v);
+	ka_buf_printf(&b, "\t\t%s += __shfl_sync(0xffffffffu, %s, 31);\n\t}\n", sh.acc, v);
+	if (sh.tail_s < sh.tail_e) {
+		/* what followed the loop: once per row */
+		ka_buf_printf(&b, "\tif (%s == 0) {\n\t\t", l);
+		ka_buf_add(&b, t + sh.tail_s, sh.tail_e - sh.tail_s);
+		ka_buf_adds(&b, "\n\t}\n");
+	}
+	ka_buf_adds(&b, "}");
+	char grid[128], blk[32], lb[64];
+	snprintf(grid, sizeof grid, "(unsigned)((@N * 32 + %ld) / %ld)", block - 1, block);
+	snprintf(blk, sizeof blk, "%ld", block);
+	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
+	ka_recipe_edits ed = {0};
+	rc = b.data ? ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data) : KA_ENOMEM;
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	if (rc == KA_OK)
+		rc = ka_recipe_relaunch(c, &ed, sh.bound, grid, blk);
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(&b);
+	return rc;
+}
+
+static const char *const rowscan_grid[] = {"block=256", "block=128", "block=512", NULL};
+
+const ka_recipe ka_recipe_row_scan = {
+	.name = "row-scan",
+	.summary = "one thread scanning a row -> a warp per row, 32 columns a step, shuffles carry the sum",
+	.rules = "div-long-serial-section launch-small-grid gmem-uncoalesced-access",
+	.grid = rowscan_grid,
+	.apply = rowscan_apply,
 };

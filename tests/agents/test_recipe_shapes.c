@@ -116,7 +116,7 @@ static void test_colreduce_declines(void **st)
 			"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < cols; ++r) acc += x[c * cols + r];\n"
 			"\ty[c] = acc;\n}\n" HOST2(
 				"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
-			"is not the contiguous dimension");
+			"is not along the contiguous dimension");
 	/* a sum that does not start at zero would be counted once per warp */
 	expect_declines("col-reduce",
 			"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
@@ -277,6 +277,57 @@ static void test_transpose_forms(void **st)
 		"the batch index b has no bound check");
 }
 
+/* row-scan: one thread running along its row, several spellings */
+static void test_rowscan_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row < rows) {\n"
+		"\t\tlong offset = (long)row * cols;\n\t\tfloat acc = 0.0f;\n\t\tfor (int j = 0; j < cols; j++) {\n"
+		"\t\t\tacc += x[offset + j];\n\t\t\ty[offset + j] = acc;\n\t\t}\n\t}\n}\n" HOST2(
+			"int rows, int cols") "{\n\tconst int tpb = 256;\n\tint bpg = (rows + tpb - 1) / tpb;\n\tk<<<bpg, tpb, 0, s>>>(x, y, rows, cols);\n}\n",
+		/* exclusive, early return, size_t, acc = acc + ..., a scale */
+		"__global__ void k(const float *x, float *y, size_t rows, size_t cols)\n{\n"
+		"\tconst size_t r = threadIdx.x + (size_t)blockDim.x * blockIdx.x;\n\tif (r >= rows) return;\n"
+		"\tdouble run = 0;\n\tfor (size_t c = 0; c < cols; ++c) {\n\t\ty[c + r * cols] = run;\n"
+		"\t\trun = run + 0.5f * x[r * cols + c];\n\t}\n}\n" HOST2(
+			"size_t rows, size_t cols") "{\n\tk<<<(unsigned)((rows + 127) / 128), 128, 0, s>>>(x, y, rows, cols);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"\tint row = ka_w;\n", "y[offset + j] = acc + ka_v;",
+		 "k<<<(unsigned)(((long long)(rows) * 32 + 255) / 256), 256, 0, s>>>(x, y, rows, cols);"},
+		{"const size_t r = ka_w;", "ka_x = __shfl_up_sync(0xffffffffu, ka_v, 1);",
+		 "y[c + r * cols] = run + ka_x;"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+		expect_applies("row-scan", src[i], "block=256", want[i], 3);
+	/* a product is no running sum */
+	expect_declines(
+		"row-scan",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row >= rows) return;\n"
+		"\tfloat p = 1.0f;\n\tfor (int j = 0; j < cols; j++) { p *= x[row * cols + j]; y[row * cols + j] = p; }\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"only a running sum is scanned");
+	/* the loop walks a column: the row's elements are not contiguous */
+	expect_declines(
+		"row-scan",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row >= rows) return;\n"
+		"\tfloat a = 0.0f;\n\tfor (int j = 0; j < cols; j++) { a += x[j * rows + row]; y[j * rows + row] = a; }\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"is not along the contiguous dimension");
+	/* a store of something else than the running value */
+	expect_declines(
+		"row-scan",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row >= rows) return;\n"
+		"\tfloat a = 0.0f;\n\tfor (int j = 0; j < cols; j++) { a += x[row * cols + j]; y[row * cols + j] = 2 * a; }\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"the loop stores '2*a', not the running value a");
+}
+
 /* the sum-of-products reading itself */
 static const char *env_lookup(void *ctx, const char *name)
 {
@@ -328,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_colreduce_declines),
 		cmocka_unit_test(test_stride_loop_forms),
 		cmocka_unit_test(test_transpose_forms),
+		cmocka_unit_test(test_rowscan_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
