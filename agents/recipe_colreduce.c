@@ -41,8 +41,7 @@
  * A float sum comes out in another order, as in warp-per-row: the bench's
  * tolerance decides.
  *
- * row-scan (rules div-long-serial-section launch-small-grid
- * gmem-uncoalesced-access).  The same shape along a row, whose loop also
+ * row-scan (rules div-long-serial-section launch-small-grid).  The same shape along a row, whose loop also
  * stores the running sum,
  *     for (int j = 0; j < cols; j++) { acc += x[off + j]; y[off + j] = acc; }
  * (inclusive; the store before the accumulation: exclusive) runs one warp
@@ -925,7 +924,7 @@ static const char *const rowscan_grid[] = {"block=256", "block=128", "block=512"
 const ka_recipe ka_recipe_row_scan = {
 	.name = "row-scan",
 	.summary = "one thread scanning a row -> a warp per row, 32 columns a step, shuffles carry the sum",
-	.rules = "div-long-serial-section launch-small-grid gmem-uncoalesced-access",
+	.rules = "div-long-serial-section launch-small-grid",
 	.grid = rowscan_grid,
 	.apply = rowscan_apply,
 };
