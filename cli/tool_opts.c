@@ -26,6 +26,9 @@ static const char *const rules_formats[] = {"text", "json", "markdown", NULL};
 static const ka_opt table[] = {
 	{"-p", NULL, L, KA_OPT_STR, F(compdb_dir), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input", "DIR", 0, 0,
 	 "read compile_commands.json from DIR or a parent folder"},
+	{"--stdin-filename", NULL, L, KA_OPT_STR, F(stdin_name), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input", "NAME",
+	 0, 0,
+	 "with PATH '-': the file the text read from stdin is;\nfindings, .kcheck.yaml, -p and --exclude go by NAME"},
 	{"--exclude", NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0, "Input",
 	 "GLOB", 0, 0,
 	 "skip files matching GLOB when walking folders\n(repeatable; as exclude: in .kcheck.yaml)"},

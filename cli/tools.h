@@ -61,6 +61,7 @@ typedef struct ka_tool_cfg {
 	const char **exclude; /* globs of paths to skip when recursing */
 	int nexclude;
 	const char *compdb_dir; /* -p */
+	const char *stdin_name; /* --stdin-filename: the name of the text of PATH '-' */
 	const char *arch;
 	const char *checks;
 	int fail_on;        /* KA_FAIL_* */
