@@ -219,18 +219,26 @@ static int read_stdin(ka_tool_cfg *c)
 	return 0;
 }
 
-/* NAME matches an --exclude (or exclude:) glob, as a path or by its base
- * name, the way lint skips files in folders. */
+/* NAME, or a folder on its way, matches an --exclude (or exclude:) glob as
+ * a path or by its own name: the folder walk would have skipped it. */
 static int stdin_excluded(const ka_tool_cfg *c)
 {
 	if (!c->stdin_name)
 		return 0;
-	const char *p = c->stdin_name, *base = strrchr(p, '/');
-	base = base ? base + 1 : p;
-	p = strncmp(p, "./", 2) == 0 ? p + 2 : p;
-	for (int i = 0; i < c->nexclude; i++)
-		if (fnmatch(c->exclude[i], p, 0) == 0 || fnmatch(c->exclude[i], base, 0) == 0)
-			return 1;
+	char p[4096];
+	snprintf(p, sizeof p, "%s", strncmp(c->stdin_name, "./", 2) == 0 ? c->stdin_name + 2 : c->stdin_name);
+	for (size_t end = 1; end <= strlen(c->stdin_name) && p[end - 1]; end++) {
+		if (p[end] && p[end] != '/')
+			continue;
+		char save = p[end];
+		p[end] = 0;
+		const char *base = strrchr(p, '/');
+		base = base ? base + 1 : p;
+		for (int i = 0; i < c->nexclude; i++)
+			if (fnmatch(c->exclude[i], p, 0) == 0 || fnmatch(c->exclude[i], base, 0) == 0)
+				return 1;
+		p[end] = save;
+	}
 	return 0;
 }
 
