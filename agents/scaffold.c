@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -706,8 +707,17 @@ static const char reference_stub[] =
 static int empty_dir_or_new(const char *dir)
 {
 	int n = ka_fs_dir_entries(dir);
-	if (n < 0)
-		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s", dir) : KA_OK;
+	if (n < 0) { /* with the folders above it: --out tasks/mine */
+		char p[1200];
+		snprintf(p, sizeof p, "%s", dir);
+		for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+			*s = 0;
+			if (!ka_fs_is_dir(p) && mkdir(p, 0777))
+				return ka_error_set(KA_EIO, "cannot create %s: %s", p, strerror(errno));
+			*s = '/';
+		}
+		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s: %s", dir, strerror(errno)) : KA_OK;
+	}
 	return n ? ka_error_set(KA_EINPUT, "%s exists and is not empty", dir) : KA_OK;
 }
 
