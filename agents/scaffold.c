@@ -83,8 +83,8 @@ static void bound_of(const ka_csrc *m, const ka_csrc_kernel *k, const char *v, c
 		if ((p > sq && is_ident(p[-1])) || is_ident(p[vn]))
 			continue;
 		const char *hit = p[vn] == '<' && p[vn + 1] != '=' && p[vn + 1] != '<' ? p + vn + 1
-				  : p[vn] == '>' && p[vn + 1] == '='               ? p + vn + 2
-										   : NULL;
+				  : p[vn] == '>' && p[vn + 1] == '='                   ? p + vn + 2
+										       : NULL;
 		if (!hit)
 			continue;
 		size_t n = 0;
@@ -189,8 +189,8 @@ static const char *factor_dim(const char *w, const ka_csrc_kernel *k, const fact
 	return q >= 0 && f->kind[q] == 1 ? k->params[q].name : NULL;
 }
 
-static int sdims(const char *e, size_t n, const ka_csrc_kernel *k, const facts *f, const lbound *lb, dimlist *out,
-		 int depth);
+static int sdims(const char *e, size_t n, const ka_csrc_kernel *k, const facts *f, const lbound *lb,
+		 dimlist *out, int depth);
 
 /* One product term: the dimensions of its factors in order (`y*n` is
  * [bound(y), n], `(z*ny+y)*nx` is [bound(z), ny, nx]); 0 when a factor is
@@ -240,8 +240,8 @@ static int term_dims(const char *e, size_t n, const ka_csrc_kernel *k, const fac
 
 /* An index: its terms at the top level; the one with the most dimensions
  * gives the shape. */
-static int sdims(const char *e, size_t n, const ka_csrc_kernel *k, const facts *f, const lbound *lb, dimlist *out,
-		 int depth)
+static int sdims(const char *e, size_t n, const ka_csrc_kernel *k, const facts *f, const lbound *lb,
+		 dimlist *out, int depth)
 {
 	out->n = 0;
 	if (depth > 4 || !n)
@@ -330,8 +330,8 @@ static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 					f->shape[p][0] = 0;
 					for (int d = 0; d < dl.n; d++) {
 						size_t sn = strlen(f->shape[p]);
-						snprintf(f->shape[p] + sn, sizeof f->shape[p] - sn, "%s%s", d ? ", " : "",
-							 dl.d[d]);
+						snprintf(f->shape[p] + sn, sizeof f->shape[p] - sn, "%s%s",
+							 d ? ", " : "", dl.d[d]);
 					}
 					f->ndims[p] = dl.n;
 				}
@@ -523,11 +523,13 @@ static void make_plan(const ka_csrc *m, const ka_csrc_kernel *k, const facts *f,
 	} else if (f->xbound[0]) {
 		const char *b0 = pl->block[0][0] ? pl->block[0] : "1";
 		const char *b1 = pl->block[1][0] ? pl->block[1] : "1";
-		snprintf(pl->grid[0], sizeof pl->grid[0], "((long long)%s + (%s) - 1) / (%s)", f->xbound, b0, b0);
+		snprintf(pl->grid[0], sizeof pl->grid[0], "((long long)%s + (%s) - 1) / (%s)", f->xbound, b0,
+			 b0);
 		if (f->yvar[0])
-			snprintf(pl->grid[1], sizeof pl->grid[1], "((long long)%s + (%s) - 1) / (%s)", f->ybound, b1,
-				 b1);
-		pl->how = l.ok_block ? "the file's block over the kernel's bounds" : "a guessed block over the kernel's bounds";
+			snprintf(pl->grid[1], sizeof pl->grid[1], "((long long)%s + (%s) - 1) / (%s)",
+				 f->ybound, b1, b1);
+		pl->how = l.ok_block ? "the file's block over the kernel's bounds"
+				     : "a guessed block over the kernel's bounds";
 	} else {
 		snprintf(pl->grid[0], sizeof pl->grid[0], "1");
 		pl->how = "nothing: one block (TODO check: the grid this kernel needs)";
@@ -541,7 +543,9 @@ static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const pl
 	int ti = 0, pi = 0, si = 0;
 	ka_buf_adds(b, "\n/* the task's entry point, scaffolded by kcheck bench init; its launch: ");
 	ka_buf_printf(b, "%s */\n#include \"ka_task.h\"\n", pl->how);
-	ka_buf_adds(b, "extern \"C\" int ka_task_run(const ka_task_args *ka_args_, cudaStream_t ka_stream_)\n{\n");
+	ka_buf_adds(
+		b,
+		"extern \"C\" int ka_task_run(const ka_task_args *ka_args_, cudaStream_t ka_stream_)\n{\n");
 	for (int p = 0; p < k->nparams; p++) {
 		const ka_csrc_param *pa = &k->params[p];
 		if (f->kind[p] == 1)
@@ -560,10 +564,11 @@ static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const pl
 		if (f->kind[p])
 			continue;
 		if (f->atomic_only[p])
-			ka_buf_printf(b,
-				      "\t/* atomics accumulate into %s: it starts at zero */\n"
-				      "\tcudaMemsetAsync(%s, 0, (size_t)ka_args_->n[%d] * sizeof(*%s), ka_stream_);\n",
-				      k->params[p].name, k->params[p].name, t, k->params[p].name);
+			ka_buf_printf(
+				b,
+				"\t/* atomics accumulate into %s: it starts at zero */\n"
+				"\tcudaMemsetAsync(%s, 0, (size_t)ka_args_->n[%d] * sizeof(*%s), ka_stream_);\n",
+				k->params[p].name, k->params[p].name, t, k->params[p].name);
 		t++;
 	}
 	ka_buf_adds(b, "\tdim3 ka_grid_(");
@@ -595,10 +600,13 @@ static int dims_of_param(const ka_csrc_kernel *k, const facts *f, const char *na
 }
 
 /* The sizes of a config: visible (v) or unseen. */
-static long long size_for(const ka_csrc_kernel *k, const facts *f, const plan *pl, const char *name, int unseen)
+static long long size_for(const ka_csrc_kernel *k, const facts *f, const plan *pl, const char *name,
+			  int unseen)
 {
 	int d = dims_of_param(k, f, name);
-	long long v = d >= 3 ? (unseen ? 99 : 128) : d == 2 ? (unseen ? 999 : 2048) : (unseen ? 1000003 : 1 << 22);
+	long long v = d >= 3   ? (unseen ? 99 : 128)
+		      : d == 2 ? (unseen ? 999 : 2048)
+			       : (unseen ? 1000003 : 1 << 22);
 	if (!unseen && f->synth[0] && !strcmp(name, f->synth) && pl->synth_v > 0)
 		v = pl->synth_v;
 	if (pl->multiple > 0)
@@ -627,8 +635,9 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const plan 
 		if (f->kind[p] == 1)
 			ka_buf_printf(b, "%s%s", np++ ? ", " : "", k->params[p].name);
 	if (f->synth[0])
-		ka_buf_printf(b, "%s]   # TODO check: %s is the element count (the kernel has no size parameter)\n",
-			      f->synth, f->synth);
+		ka_buf_printf(
+			b, "%s]   # TODO check: %s is the element count (the kernel has no size parameter)\n",
+			f->synth, f->synth);
 	else
 		ka_buf_adds(b, "]\n");
 	ka_buf_adds(b, "tensors:\n");
@@ -642,10 +651,10 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const plan 
 			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}", fp ? "uniform" : "int",
 				      fp ? "-1" : "0", fp ? "1" : "1000");
 		ka_buf_printf(b, "}   # TODO check: %s%s\n",
-			      f->atomic_only[p]     ? "one accumulator (atomics on the pointer)"
-			      : f->ndims[p] > 1     ? "shape from the 2-D/3-D indexing"
-			      : f->ndims[p] == 1    ? "shape from the index bound"
-						    : "shape guessed (no bound on its index)",
+			      f->atomic_only[p]  ? "one accumulator (atomics on the pointer)"
+			      : f->ndims[p] > 1  ? "shape from the 2-D/3-D indexing"
+			      : f->ndims[p] == 1 ? "shape from the index bound"
+						 : "shape guessed (no bound on its index)",
 			      f->written[p] ? ", written by the kernel" : ", its value range");
 	}
 	for (int p = 0; p < k->nparams; p++)
@@ -716,7 +725,8 @@ static int empty_dir_or_new(const char *dir)
 				return ka_error_set(KA_EIO, "cannot create %s: %s", p, strerror(errno));
 			*s = '/';
 		}
-		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s: %s", dir, strerror(errno)) : KA_OK;
+		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s: %s", dir, strerror(errno))
+					: KA_OK;
 	}
 	return n ? ka_error_set(KA_EINPUT, "%s exists and is not empty", dir) : KA_OK;
 }
@@ -736,7 +746,8 @@ static void report_text(ka_buf *r, const char *out_dir, const ka_buf *notes, con
 	static ka_bench_finding fd[32];
 	int n = ka_bench_scan(base, strlen(base), fd, 32);
 	*left = n;
-	ka_buf_printf(r, "%s: task.yaml, baseline.cu, expert.cu (a copy of the baseline), reference.cu\n", out_dir);
+	ka_buf_printf(r, "%s: task.yaml, baseline.cu, expert.cu (a copy of the baseline), reference.cu\n",
+		      out_dir);
 	if (notes->len)
 		ka_buf_printf(r, "dropped from baseline.cu (its lines keep their numbers):\n");
 	for (const char *l = notes->data; l && *l;) {
@@ -749,23 +760,30 @@ static void report_text(ka_buf *r, const char *out_dir, const ka_buf *notes, con
 	if (n == 0)
 		ka_buf_adds(r, "static gate: baseline.cu passes\n");
 	else
-		ka_buf_printf(r, "static gate: baseline.cu is rejected (%d finding%s):\n", n, n == 1 ? "" : "s");
+		ka_buf_printf(r, "static gate: baseline.cu is rejected (%d finding%s):\n", n,
+			      n == 1 ? "" : "s");
 	for (int i = 0; i < n && i < 32; i++)
-		ka_buf_printf(r, "  %s/baseline.cu:%d: '%s': %s\n", out_dir, fd[i].line, fd[i].what, fd[i].reason);
+		ka_buf_printf(r, "  %s/baseline.cu:%d: '%s': %s\n", out_dir, fd[i].line, fd[i].what,
+			      fd[i].reason);
 	ka_buf_adds(r, "left to do:\n");
 	int step = 1;
 	if (n)
-		ka_buf_printf(r, "  %d. remove or rewrite what the static gate rejects in baseline.cu (and expert.cu)\n",
-			      step++);
+		ka_buf_printf(
+			r,
+			"  %d. remove or rewrite what the static gate rejects in baseline.cu (and expert.cu)\n",
+			step++);
 	ka_buf_printf(r, "  %d. check the lines marked \"TODO check\" in %s/task.yaml%s\n", step++, out_dir,
 		      pl->sure ? "" : " and the launch in baseline.cu");
-	ka_buf_printf(r, "  %d. write %s/reference.cu (an fp64 CPU reference; the task fails until then)\n", step++,
-		      out_dir);
-	ka_buf_printf(r, "  %d. kcheck bench %s --compile-only   (then, on a GPU: kcheck bench %s --check-task 3)\n",
-		      step, out_dir, out_dir);
+	ka_buf_printf(r, "  %d. write %s/reference.cu (an fp64 CPU reference; the task fails until then)\n",
+		      step++, out_dir);
+	ka_buf_printf(
+		r,
+		"  %d. kcheck bench %s --compile-only   (then, on a GPU: kcheck bench %s --check-task 3)\n",
+		step, out_dir, out_dir);
 }
 
-int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir, ka_buf *report, int *gate_left)
+int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir, ka_buf *report,
+		     int *gate_left)
 {
 	static ka_csrc m;
 	static facts f;

@@ -26,6 +26,7 @@
  * report (may be NULL) gets what was dropped, how the launch was made, the
  * static gate's findings on baseline.cu and the steps left; *gate_left
  * (may be NULL) the number of those findings. */
-int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir, ka_buf *report, int *gate_left);
+int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir, ka_buf *report,
+		     int *gate_left);
 
 #endif

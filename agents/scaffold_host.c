@@ -255,9 +255,8 @@ static const ka_scaf_macros *macro_of(const ka_scaf_macros *mac, const char *w, 
 
 static int is_type_word(const char *w, size_t n)
 {
-	static const char *const types[] = {"int",     "unsigned", "long",     "short",    "signed",
-					    "size_t",  "const",    "int64_t",  "uint64_t", "int32_t",
-					    "uint32_t", "char"};
+	static const char *const types[] = {"int",   "unsigned", "long",     "short",   "signed",   "size_t",
+					    "const", "int64_t",  "uint64_t", "int32_t", "uint32_t", "char"};
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
 		if (strlen(types[i]) == n && !strncmp(types[i], w, n))
 			return 1;
@@ -434,8 +433,9 @@ static int local_def(const rctx *c, const char *name, size_t *s, size_t *e)
 			} else {
 				size_t x = r;
 				while (x < c->l->start && t[x] != ';' && t[x] != ',') {
-					size_t j = (t[x] == '(' || t[x] == '[' || t[x] == '{') ? ka_csrc_match(t, len, x)
-												 : x;
+					size_t j = (t[x] == '(' || t[x] == '[' || t[x] == '{')
+							   ? ka_csrc_match(t, len, x)
+							   : x;
 					x = j == NPOS ? c->l->start : j + 1;
 				}
 				*s = r, *e = x, found = 1;
@@ -510,8 +510,8 @@ static int resolve(const rctx *c, size_t s, size_t e, int depth, char *out, size
 			size_t ds, de;
 			int kind = local_def(c, word, &ds, &de);
 			size_t dot = ka_csrc_skip_blank(t, e, i);
-			if (kind == 3 && dot < e && t[dot] == '.' && dot + 1 < e && strchr("xyz", t[dot + 1]) &&
-			    !is_id(t[dot + 2])) {
+			if (kind == 3 && dot < e && t[dot] == '.' && dot + 1 < e &&
+			    strchr("xyz", t[dot + 1]) && !is_id(t[dot + 2])) {
 				char part[240];
 				if (!dim3_part(c, ds, de, t[dot + 1] - 'x', depth, part, sizeof part))
 					return 0;
@@ -571,7 +571,8 @@ static int resolve_cfg(const rctx *c, ka_csrc_range r, char parts[3][256])
 	return resolve(c, r.s, r.e, 0, parts[0], sizeof parts[0]);
 }
 
-void ka_scaf_launch_of(const ka_csrc *m, const ka_csrc_kernel *k, const ka_scaf_macros *mac, ka_scaf_launch *out)
+void ka_scaf_launch_of(const ka_csrc *m, const ka_csrc_kernel *k, const ka_scaf_macros *mac,
+		       ka_scaf_launch *out)
 {
 	memset(out, 0, sizeof *out);
 	const ka_csrc_launch *l = NULL;

@@ -42,6 +42,7 @@ typedef struct ka_scaf_launch {
 	int found, ok_grid, ok_block;
 	char grid[3][256], block[3][256], shmem[256];
 } ka_scaf_launch;
-void ka_scaf_launch_of(const ka_csrc *m, const ka_csrc_kernel *k, const ka_scaf_macros *mac, ka_scaf_launch *out);
+void ka_scaf_launch_of(const ka_csrc *m, const ka_csrc_kernel *k, const ka_scaf_macros *mac,
+		       ka_scaf_launch *out);
 
 #endif

@@ -47,7 +47,8 @@ static const struct bench_opt {
 	{"--configs", "visible|unseen|all", "which configurations of task.yaml to run (default all)"},
 	{"--json", NULL, "the result as JSON (schema kernelarc.bench/1)"},
 	{"--compile-only", NULL, "stop after the static and compile gates (no GPU needed)"},
-	{"--sanitize", NULL, "also run compute-sanitizer (memcheck, racecheck) on the smallest configuration"},
+	{"--sanitize", NULL,
+	 "also run compute-sanitizer (memcheck, racecheck) on the smallest configuration"},
 	{"--samples", "N", "timed samples per configuration, 30..4000 (default 40)"},
 	{"--seed", "N", "the inputs' and unseen sizes' seed (default: from the clock)"},
 	{"--check-task", "N", "check the task itself: baseline and expert on N seeds, 2..50"},
@@ -80,7 +81,8 @@ static void help(void)
 	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++) {
 		char left[128];
 		const struct bench_opt *b = &bench_opts[i];
-		int n = snprintf(left, sizeof left, "  %s%s%s", b->name, b->arg ? " " : "", b->arg ? b->arg : "");
+		int n = snprintf(left, sizeof left, "  %s%s%s", b->name, b->arg ? " " : "",
+				 b->arg ? b->arg : "");
 		printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", b->help);
 	}
 	fputs("\nExamples:\n"

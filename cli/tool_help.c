@@ -139,7 +139,8 @@ void ka_tool_help_list(FILE *out, const ka_help_opt *opts)
 {
 	for (const ka_help_opt *h = opts; h && h->name; h++) {
 		char left[128];
-		int n = snprintf(left, sizeof left, "  %s%s%s", h->name, h->arg ? " " : "", h->arg ? h->arg : "");
+		int n = snprintf(left, sizeof left, "  %s%s%s", h->name, h->arg ? " " : "",
+				 h->arg ? h->arg : "");
 		fprintf(out, "%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", h->help);
 	}
 }

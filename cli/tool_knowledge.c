@@ -25,7 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 /* ---- show ---- */
 
 /* What the DB holds may come from someone else's export: every string of

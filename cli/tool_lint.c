@@ -189,8 +189,9 @@ static int read_stdin(ka_tool_cfg *c)
 	if (!dash)
 		return 0;
 	if (c->npaths != 1 || !c->stdin_name) {
-		ka_tool_error("%s", c->npaths != 1 ? "'-' (stdin) is the only PATH of its run"
-						   : "'-' (stdin) needs --stdin-filename NAME (the file it is)");
+		ka_tool_error("%s", c->npaths != 1
+					    ? "'-' (stdin) is the only PATH of its run"
+					    : "'-' (stdin) needs --stdin-filename NAME (the file it is)");
 		return KA_EXIT_ERROR;
 	}
 	if (c->fix.fix || c->fix.unsafe_fixes) {

@@ -37,11 +37,13 @@ static const ka_help_opt opt_help[] = {
 	{"--llm-model", "M", "the model of --llm-base-url"},
 	{"--llm-timeout", "SEC", "time limit of one LLM request, 1..3600"},
 	{"--budget", "N|Mm|N,Mm", "stop after N steps (1..64), M minutes, or whichever comes first"},
-	{"--db", "FILE", "the knowledge DB that learns from the run (default $XDG_DATA_HOME/kernelarc/knowledge.db)"},
+	{"--db", "FILE",
+	 "the knowledge DB that learns from the run (default $XDG_DATA_HOME/kernelarc/knowledge.db)"},
 	{"--no-db", NULL, "read and write no knowledge DB"},
 	{"--out", "DIR", "where report.md, best.cu and the candidates go (default optimize-TASK)"},
 	{"--force", NULL, "write into an --out DIR that holds an earlier run"},
-	{"--compile-only", NULL, "no GPU: stop at the static and compile gates; each built candidate is a patch"},
+	{"--compile-only", NULL,
+	 "no GPU: stop at the static and compile gates; each built candidate is a patch"},
 	{"--samples", "N", "timed samples per configuration, 30..4000"},
 	{"--arch", "ARCH", "the GPU architecture to compile and look up evidence for (default sm_90)"},
 	{"-h, --help", NULL, "this text"},
@@ -49,15 +51,16 @@ static const ka_help_opt opt_help[] = {
 
 static void help(void)
 {
-	ka_tool_help_page(stdout, usage,
-			  "Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
-			  "LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
-			  "faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
-			  "makes one from a kernel) or a name under bench/tasks.\n",
-			  opt_help,
-			  "  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
-			  "  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
-			  "  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
+	ka_tool_help_page(
+		stdout, usage,
+		"Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
+		"LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
+		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
+		"makes one from a kernel) or a name under bench/tasks.\n",
+		opt_help,
+		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
+		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
+		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
 }
 
 static int opt_error(const char *fmt, const char *arg)
@@ -289,7 +292,8 @@ int ka_tool_bench_init(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			static const ka_help_opt init_help[] = {
 				{"--kernel", "NAME", "the __global__ function the task times"},
-				{"--out", "DIR", "a new or empty folder for the task (default bench-task-NAME)"},
+				{"--out", "DIR",
+				 "a new or empty folder for the task (default bench-task-NAME)"},
 				{"-h, --help", NULL, "this text"},
 				{NULL, NULL, NULL}};
 			ka_tool_help_page(

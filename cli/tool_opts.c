@@ -26,8 +26,8 @@ static const char *const rules_formats[] = {"text", "json", "markdown", NULL};
 static const ka_opt table[] = {
 	{"-p", NULL, L, KA_OPT_STR, F(compdb_dir), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input", "DIR", 0, 0,
 	 "read compile_commands.json from DIR or a parent folder"},
-	{"--stdin-filename", NULL, L, KA_OPT_STR, F(stdin_name), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input", "NAME",
-	 0, 0,
+	{"--stdin-filename", NULL, L, KA_OPT_STR, F(stdin_name), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input",
+	 "NAME", 0, 0,
 	 "with PATH '-': the file the text read from stdin is;\nfindings, .kcheck.yaml, -p and --exclude go by NAME"},
 	{"--exclude", NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0, "Input",
 	 "GLOB", 0, 0,
@@ -118,7 +118,8 @@ static const ka_opt table[] = {
 	 "SEC", 0, 0, "time one file's analysis may take (default 300)"},
 	{"--stats", NULL, L, KA_OPT_FLAG, F(stats), 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 0,
 	 "print analysis and rule-evaluation time on stderr"},
-	{"-h", "--help", L | FA | R | K, KA_OPT_HELP, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 1, "this text"},
+	{"-h", "--help", L | FA | R | K, KA_OPT_HELP, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 1,
+	 "this text"},
 	{"--version", NULL, L, KA_OPT_VERSION, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 0,
 	 "print the version"},
 	/* .kcheck.yaml only */

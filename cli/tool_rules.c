@@ -340,7 +340,8 @@ int ka_tool_rules(int argc, char **argv)
 	}
 	rc = KA_EXIT_ERROR;
 	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "new") && strcmp(sub, "test")) {
-		ka_tool_error("usage: kcheck rules list|show ID|new ID|test [ID...] (see kcheck rules --help)");
+		ka_tool_error(
+			"usage: kcheck rules list|show ID|new ID|test [ID...] (see kcheck rules --help)");
 		goto out;
 	}
 	lo.rules_dirs = o.dirs, lo.nrules_dirs = o.ndirs;

@@ -28,7 +28,8 @@ int ka_fs_overlay_set(const char *path, const char *data, size_t len)
 	memset(&overlay, 0, sizeof overlay);
 	if (!path[0] || (slash && !slash[1]))
 		return ka_error_set(KA_EINPUT, "%s: not a file name", path);
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
 	if (!(real = realpath(dir, NULL))) { /* a folder not (yet) there: relative to the working folder */
 		char cwd[4096], joined[8200];
 		if (path[0] == '/')

@@ -391,7 +391,8 @@ static void stdin_filename(void **state)
 	snprintf(cmd, sizeof cmd, "mkdir -p '%s/src' && cp -r '%s/rules' '%s/myrules'", dir, FIXTURES, dir);
 	assert_int_equal(system(cmd), 0);
 	cli_write(dir, "in.txt", text);
-	cli_write(dir, ".kcheck.yaml", "rules-dir: myrules\nchecks: \"-*,test-strided-read\"\nexclude: [gen]\n");
+	cli_write(dir, ".kcheck.yaml",
+		  "rules-dir: myrules\nchecks: \"-*,test-strided-read\"\nexclude: [gen]\n");
 	/* from a subfolder, NAME relative to it: the parent's config applies */
 	snprintf(cmd, sizeof cmd, "%s/src", dir);
 	cli_result r = cli_run(cmd, NULL, "-q --fail-on error - --stdin-filename new.cu < ../in.txt");
@@ -411,9 +412,10 @@ static void stdin_filename(void **state)
 	r = cli_run(dir, NULL, "- < in.txt");
 	expect_status_err(&r, 2, "kcheck: error: '-' (stdin) needs --stdin-filename NAME (the file it is)\n");
 	r = cli_run(dir, NULL, "--stdin-filename a.cu src < in.txt");
-	expect_status_err(&r, 2,
-			  "kcheck: error: --stdin-filename needs the PATH '-' (kcheck - --stdin-filename NAME < "
-			  "FILE)\n");
+	expect_status_err(
+		&r, 2,
+		"kcheck: error: --stdin-filename needs the PATH '-' (kcheck - --stdin-filename NAME < "
+		"FILE)\n");
 	r = cli_run(dir, NULL, "- src --stdin-filename a.cu < in.txt");
 	expect_status_err(&r, 2, "kcheck: error: '-' (stdin) is the only PATH of its run\n");
 	r = cli_run(dir, NULL, "--fix - --stdin-filename a.cu < in.txt");
