@@ -26,6 +26,9 @@ static const char *const rules_formats[] = {"text", "json", "markdown", NULL};
 static const ka_opt table[] = {
 	{"-p", NULL, L, KA_OPT_STR, F(compdb_dir), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input", "DIR", 0, 0,
 	 "read compile_commands.json from DIR or a parent folder"},
+	{"--stdin-filename", NULL, L, KA_OPT_STR, F(stdin_name), 0, NULL, 0, 0, 0, NULL, 0, 0, "Input",
+	 "NAME", 0, 0,
+	 "with PATH '-': the file the text read from stdin is;\nfindings, .kcheck.yaml, -p and --exclude go by NAME"},
 	{"--exclude", NULL, L, KA_OPT_LIST, F(exclude), F(nexclude), NULL, 0, 0, 0, "exclude", 0, 0, "Input",
 	 "GLOB", 0, 0,
 	 "skip files matching GLOB when walking folders\n(repeatable; as exclude: in .kcheck.yaml)"},
@@ -61,7 +64,7 @@ static const ka_opt table[] = {
 	{"--sort", NULL, L, KA_OPT_ENUM, F(sort), 0, sorts, 0, 0, 0, NULL, 0, 0, "Output", NULL, 27, 0,
 	 "order of the findings (default location); text\n"
 	 "ends with each kernel's costliest finding"},
-	{"-o", "--output", L, KA_OPT_STR, F(output), 0, NULL, 0, 0, 0, NULL, 0, 0, "Output", "FILE", 0, 0,
+	{"-o", "--output", L, KA_OPT_STR, F(output), 0, NULL, 0, 0, 0, NULL, 0, 0, "Output", "FILE", 0, 1,
 	 "write the report to FILE (atomically)"},
 	{"--color", NULL, L, KA_OPT_ENUM, F(color), 0, colors, 0, 0, 0, NULL, 0, 0, "Output", NULL, 27, 0,
 	 "colour on a terminal unless NO_COLOR is set"},
@@ -107,7 +110,7 @@ static const ka_opt table[] = {
 	 NULL, 36, 0, "findings that fail the run (default warning)"},
 	{"--exit-zero", NULL, L, KA_OPT_FLAG, F(exit_zero), 0, NULL, 0, 0, 0, NULL, 0, 0, "Exit status", NULL,
 	 0, 0, "exit 0 even with findings (errors still exit 2)"},
-	{"-j", "--jobs", L, KA_OPT_INT, F(jobs), 0, NULL, 1, 256, 0, "jobs", 0, 0, "Other", "N", 0, 0,
+	{"-j", "--jobs", L, KA_OPT_INT, F(jobs), 0, NULL, 1, 256, 0, "jobs", 0, 0, "Other", "N", 0, 1,
 	 "analyze N files at a time (default: the core count;\noutput identical to -j 1)"},
 	{"--file-memory", NULL, L | FA | R, KA_OPT_INT, F(file_memory_mb), 0, NULL, 64, 1048576, 0, NULL, 0,
 	 0, "Other", "MB", 0, 0, "memory one file's analysis may use (default 4096)"},
@@ -115,7 +118,8 @@ static const ka_opt table[] = {
 	 "Other", "SEC", 0, 0, "time one file's analysis may take (default 300)"},
 	{"--stats", NULL, L, KA_OPT_FLAG, F(stats), 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 0,
 	 "print analysis and rule-evaluation time on stderr"},
-	{"-h", "--help", L, KA_OPT_HELP, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 1, "this text"},
+	{"-h", "--help", L | FA | R | K, KA_OPT_HELP, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 1,
+	 "this text"},
 	{"--version", NULL, L, KA_OPT_VERSION, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, "Other", NULL, 0, 0,
 	 "print the version"},
 	/* .kcheck.yaml only */
@@ -123,14 +127,16 @@ static const ka_opt table[] = {
 	 NULL},
 	/* kcheck facts (usage: tool_facts.c) */
 	{"--format", NULL, FA, KA_OPT_ENUM, F(facts_format), 0, facts_formats, 0, 0, 0, NULL, 0, 0, NULL,
-	 NULL, 0, 0, NULL},
-	{"-o", NULL, FA | R, KA_OPT_STR, F(output), 0, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+	 NULL, 0, 0, "JSON on stdout (default) or an SQLite file (needs -o)"},
+	{"-o", NULL, FA | R, KA_OPT_STR, F(output), 0, NULL, 0, 0, 0, NULL, 0, 0, NULL, "OUT", 0, 0,
+	 "write to OUT instead of stdout"},
 	{"--print-clang-args", NULL, FA, KA_OPT_FLAG, F(print_clang_args), 0, NULL, 0, 0, 0, NULL, 0, 0, NULL,
-	 NULL, 0, 0, NULL},
+	 NULL, 0, 0, "print the arguments clang parses each FILE with"},
 	/* kcheck rules */
 	{"--format", NULL, R, KA_OPT_ENUM, F(rules_format), 0, rules_formats, 0, 0, 0, NULL, 0, 0, NULL, NULL,
-	 0, 0, NULL},
-	{"-j", NULL, R, KA_OPT_INT, F(rules_jobs), 0, NULL, 1, 64, 0, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+	 0, 0, "rules list: the output's form (default text)"},
+	{"-j", NULL, R, KA_OPT_INT, F(rules_jobs), 0, NULL, 1, 64, 0, NULL, 0, 0, NULL, "N", 0, 0,
+	 "rules test: N rules at a time (default: the CPUs, at most 8)"},
 	{NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };
 
