@@ -78,11 +78,11 @@ ka_slurm_stop() {
 	local d=${KA_SLURM_DIR:-}
 	[ -n "$d" ] || return 0
 	for f in "$d/slurmd.pid" "$d/slurmctld.pid" "$d/munge/munged.pid"; do
-		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+		[ -s "$f" ] && kill "$(cat "$f" 2>/dev/null)" 2>/dev/null
 	done
 	for f in "$d/slurmd.pid" "$d/slurmctld.pid" "$d/munge/munged.pid"; do
 		for _ in $(seq 1 50); do
-			[ -s "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null || break
+			[ -s "$f" ] && kill -0 "$(cat "$f" 2>/dev/null)" 2>/dev/null || break
 			sleep 0.1
 		done
 	done
