@@ -58,14 +58,11 @@ static int known_option(const char *a)
 {
 	static const char *const k[] = {"--candidate", "--baseline", "--suite",     "--candidate-name",
 					"--build-dir", "--arch",     "--nvcc",      "--seed",
-					"--samples",   "--configs",  "--check-task", "--output",
-					"--runner",    "--gpus",     "--slurm-dir",  "--partition",
-					"--account",   "--time-limit", "--gpus-per-job", "--sbatch-option",
-					"--retries",   "--poll-interval", "--kcheck"};
+					"--samples",   "--configs",  "--check-task", "--output"};
 	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
 		if (!strcmp(a, k[i]))
 			return 1;
-	return 0;
+	return ka_scale_is_opt(a);
 }
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -73,8 +70,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof *o);
 	o->cand_name = "expert.cu";
 	o->samples = 40;
-	o->so.gpus_per_job = 1;
-	o->so.retries = 1;
+	ka_scale_opts_init(&o->so);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int takes = 1;
@@ -116,41 +112,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->seed_given = 1;
 		} else if (!strcmp(a, "--output"))
 			o->output = v;
-		else if (!strcmp(a, "--runner")) {
-			if (strcmp(v, "local") && strcmp(v, "slurm"))
-				return usage_error("--runner takes local or slurm", v) + 1;
-			o->so.slurm = !strcmp(v, "slurm");
-			o->scaled |= o->so.slurm;
-		} else if (!strcmp(a, "--gpus")) {
-			if ((o->so.ngpus = ka_scale_parse_gpus(v, o->so.gpus)) < 0)
+		else if (ka_scale_is_opt(a)) {
+			if (ka_scale_parse_opt(&o->so, a, v) < 0)
 				return usage_error(ka_error_last(), NULL) + 1;
-			o->scaled = o->gpus_given = 1;
-		} else if (!strcmp(a, "--slurm-dir"))
-			o->so.dir = v;
-		else if (!strcmp(a, "--partition"))
-			o->so.partition = v;
-		else if (!strcmp(a, "--account"))
-			o->so.account = v;
-		else if (!strcmp(a, "--time-limit"))
-			o->so.time_limit = v;
-		else if (!strcmp(a, "--kcheck"))
-			o->so.program = v;
-		else if (!strcmp(a, "--sbatch-option")) {
-			if (o->so.nextra == KA_SCALE_MAX_EXTRA)
-				return usage_error("too many --sbatch-option (at most 16)", v) + 1;
-			o->so.extra[o->so.nextra++] = v;
-		} else if (!strcmp(a, "--gpus-per-job") || !strcmp(a, "--retries") ||
-			   !strcmp(a, "--poll-interval")) {
-			char *end;
-			long k = strtol(v, &end, 10);
-			if (*end || end == v || k < 0 || k > 100)
-				return usage_error("takes a whole number 0..100", a) + 1;
-			if (a[2] == 'g')
-				o->so.gpus_per_job = (int)k;
-			else if (a[2] == 'r')
-				o->so.retries = (int)k;
-			else
-				o->so.poll_s = k ? (double)k : 0.5;
+			o->scaled |= o->so.slurm || o->so.ngpus > 0;
+			o->gpus_given |= !strcmp(a, "--gpus");
 		}
 		else if (!strcmp(a, "--samples")) {
 			o->samples = atoi(v);
@@ -644,7 +610,7 @@ static int dispatch(struct opts *o)
 	}
 	if (o->check_task)
 		return check_task(o, o->task);
-	if (o->so.slurm && slurm_seed(o))
+	if (o->so.slurm && (ka_scale_config(&o->so) || slurm_seed(o)))
 		return usage_error(ka_error_last(), NULL);
 	return o->suite ? suite(o) : one_task(o);
 }

@@ -412,15 +412,6 @@ static int poll_jobs(srun *R, ka_scale_item *items, int n)
 	return 0;
 }
 
-static int check_opts(const ka_scale_opts *o)
-{
-	for (int i = 0; i < o->nextra; i++)
-		if (o->extra[i][0] != '-')
-			return ka_error_set(KA_EINPUT, "--sbatch-option takes an sbatch option (--name=value): %.80s",
-					    o->extra[i]);
-	return 0;
-}
-
 int ka_scale_slurm(const ka_scale_opts *o, ka_scale_item *items, int n)
 {
 	srun R;
@@ -428,8 +419,6 @@ int ka_scale_slurm(const ka_scale_opts *o, ka_scale_item *items, int n)
 	int rc;
 	memset(&R, 0, sizeof R);
 	R.o = o;
-	if ((rc = check_opts(o)))
-		return rc;
 	if (!getcwd(R.cwd, sizeof R.cwd))
 		return ka_error_set(KA_EIO, "cannot read the current folder");
 	if (mkdir(dir, 0755) && errno != EEXIST)

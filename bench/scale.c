@@ -338,3 +338,101 @@ void ka_scale_runner_init(ka_scale_runner *r, const ka_scale_opts *o, const char
 		      *p == '.' || *p == '_' || *p == '-'))
 			*p = '_';
 }
+
+/* The runner options (bench/scale.h). */
+void ka_scale_opts_init(ka_scale_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->gpus_per_job = 1;
+	o->retries = 1;
+}
+
+static const char *const scale_opts[] = {"--runner",     "--gpus",          "--slurm-dir",
+					 "--partition",  "--account",       "--time-limit",
+					 "--gpus-per-job", "--sbatch-option", "--retries",
+					 "--poll-interval", "--kcheck"};
+
+int ka_scale_is_opt(const char *a)
+{
+	for (size_t i = 0; i < sizeof scale_opts / sizeof scale_opts[0]; i++)
+		if (!strcmp(a, scale_opts[i]))
+			return 1;
+	return 0;
+}
+
+static int small_number(const char *a, const char *v, int hi, int *out)
+{
+	char *end;
+	long k = strtol(v, &end, 10);
+	if (*end || end == v || k < 0 || k > hi)
+		return ka_error_set(KA_EINPUT, "%s takes a whole number 0..%d: %.40s", a, hi, v);
+	*out = (int)k;
+	return 0;
+}
+
+int ka_scale_parse_opt(ka_scale_opts *o, const char *a, const char *v)
+{
+	int k = 0, rc = 0;
+	if (!strcmp(a, "--runner")) {
+		if (strcmp(v, "local") && strcmp(v, "slurm"))
+			return ka_error_set(KA_EINPUT, "--runner takes local or slurm: %.40s", v);
+		o->slurm = !strcmp(v, "slurm");
+	} else if (!strcmp(a, "--gpus")) {
+		int n = ka_scale_parse_gpus(v, o->gpus);
+		if (n < 0)
+			return n;
+		o->ngpus = n;
+	} else if (!strcmp(a, "--slurm-dir"))
+		o->dir = v;
+	else if (!strcmp(a, "--partition")) {
+		o->partition = v;
+		o->set |= KA_SCALE_SET_PARTITION;
+	} else if (!strcmp(a, "--account"))
+		o->account = v;
+	else if (!strcmp(a, "--time-limit")) {
+		if (!ka_scale_safe_time(v))
+			return ka_error_set(KA_EINPUT,
+					    "--time-limit takes a Slurm time (minutes, MM:SS, HH:MM:SS, D-HH:MM): %.40s",
+					    v);
+		o->time_limit = v;
+		o->set |= KA_SCALE_SET_TIME;
+	} else if (!strcmp(a, "--kcheck"))
+		o->program = v;
+	else if (!strcmp(a, "--sbatch-option")) {
+		if (o->nextra == KA_SCALE_MAX_EXTRA)
+			return ka_error_set(KA_EINPUT, "too many --sbatch-option (at most %d)", KA_SCALE_MAX_EXTRA);
+		if (v[0] != '-')
+			return ka_error_set(KA_EINPUT, "--sbatch-option takes an sbatch option (--name=value): %.60s",
+					    v);
+		o->extra[o->nextra++] = v;
+	} else if (!strcmp(a, "--gpus-per-job")) {
+		rc = small_number(a, v, 64, &o->gpus_per_job);
+		o->set |= KA_SCALE_SET_GPUS;
+	} else if (!strcmp(a, "--retries"))
+		rc = small_number(a, v, 10, &o->retries);
+	else if (!strcmp(a, "--poll-interval")) {
+		rc = small_number(a, v, 600, &k);
+		o->poll_s = k ? (double)k : 0.5; /* 0: half a second (tests) */
+	} else
+		return ka_error_set(KA_EINPUT, "not a runner option: %.40s", a);
+	return rc;
+}
+
+int ka_scale_safe_partition(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') ||
+		      s[n] == '.' || s[n] == '_' || s[n] == '-' || s[n] == ','))
+			return 0;
+	return n > 0 && n <= 128 && s[0] != '-';
+}
+
+int ka_scale_safe_time(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || s[n] == ':' || s[n] == '-'))
+			return 0;
+	return n > 0 && n <= 20 && s[0] >= '0' && s[0] <= '9';
+}

@@ -36,7 +36,31 @@ typedef struct ka_scale_opts {
 	int nextra;
 	int retries;   /* extra attempts for a job that ends without a result */
 	double poll_s; /* between polls (0: 5) */
+	unsigned set;  /* KA_SCALE_SET_*: given on the command line */
 } ka_scale_opts;
+
+enum { KA_SCALE_SET_PARTITION = 1, KA_SCALE_SET_TIME = 2, KA_SCALE_SET_GPUS = 4 };
+
+/* Defaults: the local pool with no GPU, 1 GPU per Slurm job, 1 retry. */
+void ka_scale_opts_init(ka_scale_opts *o);
+/* 1 when a is one of the runner options (each takes a value):
+ *   --runner local|slurm  --gpus LIST  --slurm-dir DIR  --partition P
+ *   --account A  --time-limit T  --gpus-per-job N  --sbatch-option OPT
+ *   --retries N  --poll-interval SEC  --kcheck PATH */
+int ka_scale_is_opt(const char *a);
+/* Applies option a with value v (the caller's storage, kept by pointer):
+ * 0, or KA_EINPUT with a one-line message for a bad value. */
+int ka_scale_parse_opt(ka_scale_opts *o, const char *a, const char *v);
+/* The Slurm settings a repository's .kcheck.yaml may give (docs/security.md):
+ * slurm-partition, slurm-time-limit, slurm-gpus-per-job, from the nearest
+ * .kcheck.yaml in the current folder or a parent; the command line wins.
+ * Every other key is the lint's (it checks them).  0, or KA_EINPUT with
+ * "FILE:LINE: message".  Strings live until the process ends. */
+int ka_scale_config(ka_scale_opts *o);
+/* 1 when s may be a Slurm partition name (letters, digits, . _ - and
+ * commas for a list) or a time limit (digits, ':' and '-'), 0 if not. */
+int ka_scale_safe_partition(const char *s);
+int ka_scale_safe_time(const char *s);
 
 /* Runs every item; 0 when each one ended (with a document or an outcome),
  * negative when the runner itself could not go on (message set; what did
