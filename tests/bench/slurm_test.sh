@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/bench/slurm_test.sh: the bench's scale-out runners (bench/scale.h).
-# usage: slurm_test.sh KA_BENCH SOURCE_DIR CACHE_DIR CHECK
+# usage: slurm_test.sh KA_BENCH SOURCE_DIR CACHE_DIR CHECK [KCHECK]
 #   gpus   the local pool without a GPU: --gpus runs one job per GPU at a
 #          time (CUDA_VISIBLE_DEVICES set per job, never two on one GPU),
 #          every task once, the JSON identical to the in-process run; a job
@@ -10,12 +10,14 @@
 #          fake GPUs (mknod + gres.conf): the suite in --compile-only mode,
 #          a job that fails, one past its time limit, one cancelled, the run
 #          interrupted and resumed without redoing finished jobs, a folder
-#          of another run refused, a job sbatch refuses
+#          of another run refused, .kcheck.yaml's Slurm keys (a partition
+#          sbatch refuses, a value of the wrong shape), and kcheck optimize
+#          --runner slurm (when KCHECK is given)
 # The jobs run a stand-in program that logs each start and then runs the
 # real bench (or fails, sleeps, ...), so the test sees what ran where.
 # Exit 77 (ctest: skipped) with a loud SKIP line when a tool is missing.
 set -u
-bench=$(realpath "$1") src=$(realpath "$2") cache=$(realpath -m "$3") check=$4
+bench=$(realpath "$1") src=$(realpath "$2") cache=$(realpath -m "$3") check=$4 kcheck=${5:-}
 tmp=$(mktemp -d)
 fails=0
 here=$(cd "$(dirname "$0")" && pwd)
@@ -175,8 +177,26 @@ before=$(grep -c . runs.log)
 "${run[@]}" --seed 5 >/dev/null 2>err
 [ $? = 2 ] && grep -q "was written by a run with other options or another seed" err && ok "a folder of another run refused" ||
 	{ bad "other options:"; cat err; }
-# a job sbatch refuses: its outcome, no retry
-"$bench" suite/gelu --compile-only --runner slurm --slurm-dir jobs2 --partition nosuch --poll-interval 0 >out 2>err
-[ $? = 2 ] && grep -q "sbatch refused the job (status 1): sbatch: error: .*[Pp]artition" err && ok "sbatch's refusal reported" ||
+# .kcheck.yaml's partition reaches sbatch, which refuses it: the outcome quotes sbatch, no retry
+printf 'slurm-partition: nosuch\nslurm-gpus-per-job: 1\n' >.kcheck.yaml
+"$bench" suite/gelu --compile-only --runner slurm --slurm-dir jobs2 --poll-interval 0 >out 2>err
+[ $? = 2 ] && grep -q "sbatch refused the job (status 1): sbatch: error: .*[Pp]artition" err && ok ".kcheck.yaml slurm-partition reaches sbatch; its refusal reported" ||
 	{ bad "bad partition:"; cat out err; }
+printf 'slurm-time-limit: "10; rm -rf /"\n' >.kcheck.yaml
+"$bench" suite/gelu --compile-only --runner slurm --slurm-dir jobs3 >out 2>err
+[ $? = 2 ] && grep -q "kcheck.yaml:1: bad slurm-time-limit" err && [ ! -e jobs3/gelu.sh ] && ok ".kcheck.yaml: a time limit of the wrong shape refused, nothing submitted" ||
+	{ bad "bad time limit:"; cat out err; }
+rm -f .kcheck.yaml
+# kcheck optimize: each candidate's bench is a Slurm job, its result read back
+if [ -n "$kcheck" ]; then
+	"$kcheck" optimize "$src/bench/tasks/gelu" --offline --no-db --compile-only --budget 1 --out opt \
+		--runner slurm --slurm-dir optjobs --poll-interval 0 --gpus-per-job 0 >out 2>err
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q "submitted as job" err && grep -q "result collected" err && grep -q -- "-> unverified" err &&
+		[ "$(ls optjobs/*.json | wc -l)" = 1 ]; then
+		ok "kcheck optimize --runner slurm: the candidate benched as a job"
+	else
+		bad "optimize through Slurm (exit $rc):"; cat out err
+	fi
+fi
 [ "$fails" = 0 ] && exit 0 || exit 1
