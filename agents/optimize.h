@@ -48,10 +48,12 @@ typedef struct ka_opt_opts {
 	int samples;         /* timed pairs per config (0 = the bench's 40) */
 	const char *arch;    /* "sm_90" (NULL) */
 	ka_coder_opts coder; /* provider "offline" (NULL) or "llm" */
-	const struct ka_bench_runner *runner; /* the verifier's (bench/runner.h); NULL: this host's */
 	ka_opt_lint_fn lint; /* NULL: no findings (retrieval and the recipe table only) */
 	void *lint_ud;
 	FILE *progress; /* one line per step; NULL = none */
+
+	/* the verifier's runner (bench/runner.h: Slurm, docs/slurm.md); NULL: this host's */
+	const struct ka_bench_runner *runner;
 } ka_opt_opts;
 
 /* One step of the trajectory. */

@@ -56,8 +56,8 @@ static const char usage[] =
 
 static int known_option(const char *a)
 {
-	static const char *const k[] = {"--candidate", "--baseline", "--suite",     "--candidate-name",
-					"--build-dir", "--arch",     "--nvcc",      "--seed",
+	static const char *const k[] = {"--candidate", "--baseline", "--suite",      "--candidate-name",
+					"--build-dir", "--arch",     "--nvcc",       "--seed",
 					"--samples",   "--configs",  "--check-task", "--output"};
 	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
 		if (!strcmp(a, k[i]))
@@ -117,8 +117,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return usage_error(ka_error_last(), NULL) + 1;
 			o->scaled |= o->so.slurm || o->so.ngpus > 0;
 			o->gpus_given |= !strcmp(a, "--gpus");
-		}
-		else if (!strcmp(a, "--samples")) {
+		} else if (!strcmp(a, "--samples")) {
 			o->samples = atoi(v);
 			if (o->samples < 30 || o->samples > 4000)
 				return usage_error("--samples must be 30..4000", v) + 1;
@@ -153,15 +152,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				   NULL) +
 		       1;
 	if (o->check_task && o->scaled)
-		return usage_error("--check-task runs on this host, one task at a time (no --runner slurm, --gpus)",
-				   NULL) +
+		return usage_error(
+			       "--check-task runs on this host, one task at a time (no --runner slurm, --gpus)",
+			       NULL) +
 		       1;
 	if (o->so.slurm && o->gpus_given)
 		return usage_error("--gpus picks GPUs of this host; with --runner slurm use --gpus-per-job",
 				   NULL) +
 		       1;
-	if (!o->so.slurm && (o->so.dir || o->so.partition || o->so.account || o->so.time_limit ||
-			     o->so.nextra))
+	if (!o->so.slurm &&
+	    (o->so.dir || o->so.partition || o->so.account || o->so.time_limit || o->so.nextra))
 		return usage_error("--slurm-dir, --partition, --account, --time-limit and --sbatch-option "
 				   "need --runner slurm",
 				   NULL) +
@@ -274,8 +274,8 @@ static ka_scale_item *run_scaled(struct opts *o, char **tasks, int n)
 		char *p = items[i].name;
 		snprintf(items[i].name, sizeof items[i].name, "%s", base);
 		for (; *p; p++)
-			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			      *p == '.' || *p == '_' || *p == '-'))
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
 				*p = '_';
 		for (int k = 0; k < i; k++)
 			if (!strcmp(items[k].name, items[i].name)) {
@@ -354,7 +354,8 @@ static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec,
 		return usage_error("no such baseline file", j->baseline);
 	if (it) { /* the job ran elsewhere: its document is the result */
 		if (!it->json) {
-			ka_error_set(KA_ETOOL, "%s", it->outcome[0] ? it->outcome : "the job ended without a result");
+			ka_error_set(KA_ETOOL, "%s",
+				     it->outcome[0] ? it->outcome : "the job ended without a result");
 			return usage_error(ka_error_last(), NULL);
 		}
 		if (ka_bench_result_from_json(it->json, spec, res))
@@ -581,10 +582,11 @@ static int suite(struct opts *o)
 		else
 			fprintf(o->out, "%s\n", b.data);
 	} else if (!o->compile_only) {
-		fprintf(o->out, "suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
-		       "fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",
-		       s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1],
-		       s.fast_p[2], s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
+		fprintf(o->out,
+			"suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
+			"fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",
+			s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1],
+			s.fast_p[2], s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
 	}
 	for (int i = 0; i < n; i++)
 		free(tasks[i]);

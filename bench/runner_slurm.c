@@ -81,10 +81,11 @@ static int script(const srun *R, const ka_scale_item *it, const sjob *j, ka_buf 
 	char out[700];
 	int rc = file_at(out, sizeof out, j, ".json");
 	if (!rc)
-		rc = ka_buf_printf(b,
-				   "#!/bin/sh\n# kcheck bench job %s: written by kcheck, submitted with sbatch;\n"
-				   "# the verdict document goes to the file after --output.\nexec ",
-				   it->name);
+		rc = ka_buf_printf(
+			b,
+			"#!/bin/sh\n# kcheck bench job %s: written by kcheck, submitted with sbatch;\n"
+			"# the verdict document goes to the file after --output.\nexec ",
+			it->name);
 	if (!rc)
 		rc = quote(b, R->program);
 	if (!rc)
@@ -177,7 +178,8 @@ static int prepare(srun *R, ka_scale_item *it, sjob *j)
 	}
 	j->st = j->id > 0 ? ST_QUEUED : ST_TODO;
 	if (j->id > 0)
-		say(R, it->name, "job %lld (attempt %d) from an earlier run: polling it again", j->id, j->attempt);
+		say(R, it->name, "job %lld (attempt %d) from an earlier run: polling it again", j->id,
+		    j->attempt);
 	return 0;
 }
 
@@ -286,9 +288,9 @@ static int submit(srun *R, ka_scale_item *it, sjob *j)
 /* Slurm's job states: 0 still pending or running, 1 ended. */
 static int ended(const char *st)
 {
-	static const char *const live[] = {"PENDING",   "RUNNING",    "CONFIGURING", "COMPLETING",
-					   "SUSPENDED", "REQUEUED",   "RESIZING",    "REQUEUE_HOLD",
-					   "REQUEUE_FED", "SIGNALING", "STAGE_OUT",   "STOPPED",
+	static const char *const live[] = {"PENDING",       "RUNNING",     "CONFIGURING", "COMPLETING",
+					   "SUSPENDED",     "REQUEUED",    "RESIZING",    "REQUEUE_HOLD",
+					   "REQUEUE_FED",   "SIGNALING",   "STAGE_OUT",   "STOPPED",
 					   "RESV_DEL_HOLD", "SPECIAL_EXIT"};
 	for (size_t i = 0; i < sizeof live / sizeof live[0]; i++)
 		if (!strcmp(st, live[i]))
@@ -358,9 +360,9 @@ static void collect(srun *R, ka_scale_item *it, sjob *j, const char *st)
 		last_line(text, why, sizeof why);
 		free(text);
 	}
-	snprintf(it->outcome, sizeof it->outcome, "slurm job %lld %s (%s) without a result, attempt %d of %d%s%s",
-		 j->id, state_words(st), st[0] ? st : "no state", j->attempt, R->o->retries + 1,
-		 why[0] ? ": " : "", why);
+	snprintf(it->outcome, sizeof it->outcome,
+		 "slurm job %lld %s (%s) without a result, attempt %d of %d%s%s", j->id, state_words(st),
+		 st[0] ? st : "no state", j->attempt, R->o->retries + 1, why[0] ? ": " : "", why);
 	if (j->attempt <= R->o->retries) {
 		say(R, it->name, "%s; submitting it again", it->outcome);
 		it->outcome[0] = 0;

@@ -347,10 +347,9 @@ void ka_scale_opts_init(ka_scale_opts *o)
 	o->retries = 1;
 }
 
-static const char *const scale_opts[] = {"--runner",     "--gpus",          "--slurm-dir",
-					 "--partition",  "--account",       "--time-limit",
-					 "--gpus-per-job", "--sbatch-option", "--retries",
-					 "--poll-interval", "--kcheck"};
+static const char *const scale_opts[] = {"--runner",  "--gpus",          "--slurm-dir",    "--partition",
+					 "--account", "--time-limit",    "--gpus-per-job", "--sbatch-option",
+					 "--retries", "--poll-interval", "--kcheck"};
 
 int ka_scale_is_opt(const char *a)
 {
@@ -391,19 +390,21 @@ int ka_scale_parse_opt(ka_scale_opts *o, const char *a, const char *v)
 		o->account = v;
 	else if (!strcmp(a, "--time-limit")) {
 		if (!ka_scale_safe_time(v))
-			return ka_error_set(KA_EINPUT,
-					    "--time-limit takes a Slurm time (minutes, MM:SS, HH:MM:SS, D-HH:MM): %.40s",
-					    v);
+			return ka_error_set(
+				KA_EINPUT,
+				"--time-limit takes a Slurm time (minutes, MM:SS, HH:MM:SS, D-HH:MM): %.40s",
+				v);
 		o->time_limit = v;
 		o->set |= KA_SCALE_SET_TIME;
 	} else if (!strcmp(a, "--kcheck"))
 		o->program = v;
 	else if (!strcmp(a, "--sbatch-option")) {
 		if (o->nextra == KA_SCALE_MAX_EXTRA)
-			return ka_error_set(KA_EINPUT, "too many --sbatch-option (at most %d)", KA_SCALE_MAX_EXTRA);
+			return ka_error_set(KA_EINPUT, "too many --sbatch-option (at most %d)",
+					    KA_SCALE_MAX_EXTRA);
 		if (v[0] != '-')
-			return ka_error_set(KA_EINPUT, "--sbatch-option takes an sbatch option (--name=value): %.60s",
-					    v);
+			return ka_error_set(
+				KA_EINPUT, "--sbatch-option takes an sbatch option (--name=value): %.60s", v);
 		o->extra[o->nextra++] = v;
 	} else if (!strcmp(a, "--gpus-per-job")) {
 		rc = small_number(a, v, 64, &o->gpus_per_job);
@@ -422,8 +423,9 @@ int ka_scale_safe_partition(const char *s)
 {
 	size_t n = 0;
 	for (; s[n]; n++)
-		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') ||
-		      s[n] == '.' || s[n] == '_' || s[n] == '-' || s[n] == ','))
+		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+		      (s[n] >= '0' && s[n] <= '9') || s[n] == '.' || s[n] == '_' || s[n] == '-' ||
+		      s[n] == ','))
 			return 0;
 	return n > 0 && n <= 128 && s[0] != '-';
 }

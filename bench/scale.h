@@ -14,9 +14,9 @@
 #define KA_SCALE_MAX_EXTRA 16
 
 typedef struct ka_scale_item {
-	char name[96]; /* unique among the items, [A-Za-z0-9._-] only: names its files */
-	char **args;   /* the bench arguments after "bench" (NULL-terminated; the caller's) */
-	char *json;    /* out: the verdict document (malloc'd), NULL when none came */
+	char name[96];     /* unique among the items, [A-Za-z0-9._-] only: names its files */
+	char **args;       /* the bench arguments after "bench" (NULL-terminated; the caller's) */
+	char *json;        /* out: the verdict document (malloc'd), NULL when none came */
 	char outcome[480]; /* out: with no document, why (one line); else "" */
 	int attempts;      /* out: how many times it was started */
 } ka_scale_item;

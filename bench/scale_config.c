@@ -64,14 +64,16 @@ int ka_scale_config(ka_scale_opts *o)
 		return rc;
 	}
 	yaml_node_t *root = yaml_document_get_root_node(&d);
-	for (yaml_node_pair_t *q = root && root->type == YAML_MAPPING_NODE ? root->data.mapping.pairs.start : NULL;
+	for (yaml_node_pair_t *q = root && root->type == YAML_MAPPING_NODE ? root->data.mapping.pairs.start
+									   : NULL;
 	     q && q < root->data.mapping.pairs.top && !rc; q++) {
-		yaml_node_t *k = yaml_document_get_node(&d, q->key), *v = yaml_document_get_node(&d, q->value);
+		yaml_node_t *k = yaml_document_get_node(&d, q->key),
+			    *v = yaml_document_get_node(&d, q->value);
 		if (!k || k->type != YAML_SCALAR_NODE || !v)
 			continue;
 		const char *key = (const char *)k->data.scalar.value;
-		int which = !strcmp(key, "slurm-partition")	 ? 0
-			    : !strcmp(key, "slurm-time-limit")	 ? 1
+		int which = !strcmp(key, "slurm-partition")      ? 0
+			    : !strcmp(key, "slurm-time-limit")   ? 1
 			    : !strcmp(key, "slurm-gpus-per-job") ? 2
 								 : -1;
 		if (which < 0)

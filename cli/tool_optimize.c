@@ -155,7 +155,9 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 			return opt_error("option needs a value: %s", a);
 		if (ka_scale_is_opt(a)) { /* the verifier's runner: docs/slurm.md */
 			if (!strcmp(a, "--gpus"))
-				return opt_error("%s", "--gpus: kcheck optimize benches on one GPU here (CUDA_VISIBLE_DEVICES picks it)");
+				return opt_error(
+					"%s",
+					"--gpus: kcheck optimize benches on one GPU here (CUDA_VISIBLE_DEVICES picks it)");
 			if (ka_scale_parse_opt(so, a, argv[++i]))
 				return opt_error("%s", ka_error_last());
 		} else if (!strcmp(a, "--offline"))
@@ -229,7 +231,9 @@ int ka_tool_optimize(int argc, char **argv)
 		ka_scale_runner_init(&slurm, &so, base && base[1] ? base + 1 : o.task);
 		o.runner = &slurm.base;
 	} else if (so.dir || so.partition || so.account || so.time_limit || so.nextra)
-		return opt_error("%s", "--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
+		return opt_error(
+			"%s",
+			"--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
 	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");

@@ -126,8 +126,8 @@ static const ka_opt table[] = {
 	 0, 0, NULL},
 	{NULL, NULL, L, KA_OPT_STR, F(slurm_time_limit), 0, NULL, 0, 0, 0, "slurm-time-limit", 0, 0, NULL,
 	 NULL, 0, 0, NULL},
-	{NULL, NULL, L, KA_OPT_INT, F(slurm_gpus_per_job), 0, NULL, 0, 64, 0, "slurm-gpus-per-job", 0, 0, NULL,
-	 NULL, 0, 0, NULL},
+	{NULL, NULL, L, KA_OPT_INT, F(slurm_gpus_per_job), 0, NULL, 0, 64, 0, "slurm-gpus-per-job", 0, 0,
+	 NULL, NULL, 0, 0, NULL},
 	/* kcheck facts (usage: tool_facts.c) */
 	{"--format", NULL, FA, KA_OPT_ENUM, F(facts_format), 0, facts_formats, 0, 0, 0, NULL, 0, 0, NULL,
 	 NULL, 0, 0, NULL},

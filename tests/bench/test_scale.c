@@ -133,8 +133,8 @@ static void test_not_a_document(void **state)
 		"",
 		"{\"schema\":\"kernelarc.bench/1\",\"task\":\"t\",\"verdict\":\"fas", /* cut short */
 		"{\"schema\":\"kernelarc.other/1\",\"verdict\":\"faster\"}",
-		"{\"schema\":\"kernelarc.bench/1\"}",                      /* no verdict */
-		"{\"schema\":\"kernelarc.bench/1\",\"verdict\":faster}",  /* not a string */
+		"{\"schema\":\"kernelarc.bench/1\"}",                    /* no verdict */
+		"{\"schema\":\"kernelarc.bench/1\",\"verdict\":faster}", /* not a string */
 		"[1,2,3]",
 		"kcheck: error: no CUDA device found\n",
 	};
@@ -216,8 +216,8 @@ static void test_shapes_and_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_rejected_round_trip),
-		cmocka_unit_test(test_not_a_document), cmocka_unit_test(test_gpus),
+		cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_rejected_round_trip),
+		cmocka_unit_test(test_not_a_document),     cmocka_unit_test(test_gpus),
 		cmocka_unit_test(test_shapes_and_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
