@@ -13,10 +13,13 @@
  * the jobs still queued or running, and submits only what never ran.
  * A job that ends without a document (failed, past its time limit,
  * cancelled, its node lost) gets a one-line outcome and is submitted again
- * up to `retries` times.  Every program runs through util/proc, no shell. */
+ * up to `retries` times.  sbatch refusing a job stops the run (every job
+ * has the same options); what arrived stays, and the run resumes.  Every program runs through util/proc, no shell. */
 #define _GNU_SOURCE /* realpath */
 #include "bench/scale.h"
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,7 +221,7 @@ static void finish_failed(srun *R, ka_scale_item *it, sjob *j)
 	say(R, it->name, "%s", it->outcome);
 }
 
-static int submit(srun *R, ka_scale_item *it, sjob *j)
+static int submit_one(srun *R, ka_scale_item *it, sjob *j)
 {
 	char a[8][1100], sh[700];
 	char *argv[40];
@@ -265,14 +268,14 @@ static int submit(srun *R, ka_scale_item *it, sjob *j)
 		ka_buf_free(&out);
 		return ka_error_set(KA_ETOOL, "cannot run sbatch: %s", ka_error_last());
 	}
-	if (!id) {
+	if (!id) { /* the same options for every job: the run stops (and resumes once fixed) */
 		char last[300];
 		last_line(out.data ? out.data : "", last, sizeof last);
-		snprintf(it->outcome, sizeof it->outcome, "sbatch refused the job (status %d)%s%s", pr.status,
-			 last[0] ? ": " : "", last);
 		ka_buf_free(&out);
-		finish_failed(R, it, j);
-		return 0;
+		if (pr.timed_out)
+			return ka_error_set(KA_ETOOL, "%s: sbatch did not answer within 120 s", it->name);
+		return ka_error_set(KA_ETOOL, "%s: sbatch refused the job (status %d)%s%s", it->name, pr.status,
+				    last[0] ? ": " : "", last);
 	}
 	ka_buf_free(&out);
 	j->id = id;
@@ -283,6 +286,21 @@ static int submit(srun *R, ka_scale_item *it, sjob *j)
 		return rc;
 	say(R, it->name, "submitted as job %lld (attempt %d)", id, j->attempt);
 	return 0;
+}
+
+/* An interruption between sbatch and NAME.job would leave a job that no
+ * later run knows of: SIGINT, SIGTERM and SIGHUP wait until it is written. */
+static int submit(srun *R, ka_scale_item *it, sjob *j)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int rc = submit_one(R, it, j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 /* Slurm's job states: 0 still pending or running, 1 ended. */

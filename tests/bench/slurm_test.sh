@@ -177,10 +177,11 @@ before=$(grep -c . runs.log)
 "${run[@]}" --seed 5 >/dev/null 2>err
 [ $? = 2 ] && grep -q "was written by a run with other options or another seed" err && ok "a folder of another run refused" ||
 	{ bad "other options:"; cat err; }
-# .kcheck.yaml's partition reaches sbatch, which refuses it: the outcome quotes sbatch, no retry
+# .kcheck.yaml's partition reaches sbatch, which refuses it: the run stops quoting sbatch
 printf 'slurm-partition: nosuch\nslurm-gpus-per-job: 1\n' >.kcheck.yaml
 "$bench" suite/gelu --compile-only --runner slurm --slurm-dir jobs2 --poll-interval 0 >out 2>err
-[ $? = 2 ] && grep -q "sbatch refused the job (status 1): sbatch: error: .*[Pp]artition" err && ok ".kcheck.yaml slurm-partition reaches sbatch; its refusal reported" ||
+[ $? = 2 ] && grep -q "gelu: sbatch refused the job (status 1): sbatch: error: .*[Pp]artition" err && [ ! -e jobs2/gelu.failed ] &&
+	ok ".kcheck.yaml slurm-partition reaches sbatch; its refusal stops the run, nothing marked final" ||
 	{ bad "bad partition:"; cat out err; }
 printf 'slurm-time-limit: "10; rm -rf /"\n' >.kcheck.yaml
 "$bench" suite/gelu --compile-only --runner slurm --slurm-dir jobs3 >out 2>err
