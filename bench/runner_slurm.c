@@ -274,8 +274,8 @@ static int submit_one(srun *R, ka_scale_item *it, sjob *j)
 		ka_buf_free(&out);
 		if (pr.timed_out)
 			return ka_error_set(KA_ETOOL, "%s: sbatch did not answer within 120 s", it->name);
-		return ka_error_set(KA_ETOOL, "%s: sbatch refused the job (status %d)%s%s", it->name, pr.status,
-				    last[0] ? ": " : "", last);
+		return ka_error_set(KA_ETOOL, "%s: sbatch refused the job (status %d)%s%s", it->name,
+				    pr.status, last[0] ? ": " : "", last);
 	}
 	ka_buf_free(&out);
 	j->id = id;
