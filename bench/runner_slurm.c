@@ -186,6 +186,15 @@ static int prepare(srun *R, ka_scale_item *it, sjob *j)
 	return 0;
 }
 
+/* A tool that could not start: its reason, copied first (the message
+ * buffer is the one ka_error_set writes). */
+static int tool_error(const char *tool)
+{
+	char why[300];
+	snprintf(why, sizeof why, "%s", ka_error_last());
+	return ka_error_set(KA_ETOOL, "cannot run %s: %s", tool, why);
+}
+
 /* A line of digits (the job id) in sbatch --parsable's output. */
 static long long parse_jobid(const char *out)
 {
@@ -266,7 +275,7 @@ static int submit_one(srun *R, ka_scale_item *it, sjob *j)
 	long long id = rc || pr.status ? 0 : parse_jobid(out.data);
 	if (rc) {
 		ka_buf_free(&out);
-		return ka_error_set(KA_ETOOL, "cannot run sbatch: %s", ka_error_last());
+		return tool_error("sbatch");
 	}
 	if (!id) { /* the same options for every job: the run stops (and resumes once fixed) */
 		char last[300];
@@ -410,7 +419,7 @@ static int poll_jobs(srun *R, ka_scale_item *items, int n)
 	ka_buf_free(&ids);
 	if (rc) {
 		ka_buf_free(&out);
-		return ka_error_set(KA_ETOOL, "cannot run squeue: %s", ka_error_last());
+		return tool_error("squeue");
 	}
 	for (int i = 0; i < n; i++) {
 		sjob *j = &R->j[i];
@@ -436,7 +445,7 @@ int ka_scale_slurm(const ka_scale_opts *o, ka_scale_item *items, int n)
 {
 	srun R;
 	const char *dir = o->dir ? o->dir : "kcheck-slurm";
-	int rc;
+	int rc = 0;
 	memset(&R, 0, sizeof R);
 	R.o = o;
 	if (!getcwd(R.cwd, sizeof R.cwd))
