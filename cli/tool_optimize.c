@@ -54,13 +54,24 @@ static const ka_help_opt opt_help[] = {
 
 static void help(void)
 {
+	/* the table, then the verifier's runner options (bench/scale.h) */
+	enum { NOWN = sizeof opt_help / sizeof opt_help[0] - 1 };
+	ka_help_opt all[NOWN + 32];
+	size_t nscale, n = 0;
+	const ka_scale_help_row *sr = ka_scale_help_rows(&nscale);
+	for (size_t i = 0; i + 1 < NOWN; i++) /* all but -h, --help */
+		all[n++] = opt_help[i];
+	for (size_t i = 0; i < nscale && n < NOWN + 30; i++)
+		all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
+	all[n++] = opt_help[NOWN - 1];
+	all[n] = (ka_help_opt){NULL, NULL, NULL};
 	ka_tool_help_page(
 		stdout, usage,
 		"Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
 		"LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
 		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
 		"makes one from a kernel) or a name under bench/tasks.\n",
-		opt_help,
+		all,
 		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
 		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
 		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
