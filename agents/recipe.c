@@ -24,13 +24,18 @@ extern const ka_recipe ka_recipe_stencil_column;      /* recipe_stencil.c */
 extern const ka_recipe ka_recipe_launch_tune_2d;      /* recipe_launch2d.c */
 extern const ka_recipe ka_recipe_parallel_scan;       /* recipe_scan.c */
 extern const ka_recipe ka_recipe_shuffle_block_scan;  /* recipe_blockscan.c */
+extern const ka_recipe ka_recipe_col_reduce;          /* recipe_colreduce.c */
+extern const ka_recipe ka_recipe_row_scan;            /* recipe_colreduce.c */
 
 static const ka_recipe *const table[] = {
-	&ka_recipe_warp_per_row,       &ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
-	&ka_recipe_stencil_column,     &ka_recipe_smem_histogram, &ka_recipe_parallel_scan,
-	&ka_recipe_shuffle_block_scan, &ka_recipe_seq_reduction,  &ka_recipe_fuse_elementwise,
-	&ka_recipe_vectorize,          &ka_recipe_grid_stride,    &ka_recipe_launch_tune,
-	&ka_recipe_launch_tune_2d,
+	&ka_recipe_col_reduce, /* before warp-per-row: a column walk is its shape too */
+	&ka_recipe_row_scan,       &ka_recipe_warp_per_row,
+	&ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
+	&ka_recipe_stencil_column, &ka_recipe_smem_histogram,
+	&ka_recipe_parallel_scan,  &ka_recipe_shuffle_block_scan,
+	&ka_recipe_seq_reduction,  &ka_recipe_fuse_elementwise,
+	&ka_recipe_vectorize,      &ka_recipe_grid_stride,
+	&ka_recipe_launch_tune,    &ka_recipe_launch_tune_2d,
 };
 #define N_RECIPES (sizeof table / sizeof table[0])
 

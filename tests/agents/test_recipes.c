@@ -17,6 +17,7 @@
 #include "agents/coder.h"
 #include "agents/csrc.h"
 #include "agents/recipe.h"
+#include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/proc.h"
@@ -62,34 +63,6 @@ static char *slurp(const char *path)
 	char *s = NULL;
 	size_t n;
 	return ka_fs_read(path, 0, &s, &n) == KA_OK ? s : NULL;
-}
-
-/* nvcc -arch=sm_90 -c on the candidate; 1 compiled, 0 not, -1 no nvcc. */
-static int nvcc_compiles(const char *text, char *err, size_t cap)
-{
-	const char *nvcc = ka_proc_find_nvcc();
-	if (!nvcc)
-		return -1;
-	char dir[] = "/tmp/ka_recipe_XXXXXX", src[64], obj[64], inc[600];
-	if (!mkdtemp(dir))
-		return 0;
-	snprintf(src, sizeof src, "%s/k.cu", dir);
-	snprintf(obj, sizeof obj, "%s/k.o", dir);
-	snprintf(inc, sizeof inc, "-I%s/bench/harness", KA_SOURCE_DIR);
-	FILE *f = fopen(src, "w");
-	fputs(text, f);
-	fclose(f);
-	char *argv[] = {(char *)nvcc, "-arch=sm_90", "-c", inc, src, "-o", obj, NULL};
-	ka_buf out;
-	ka_buf_init(&out, 1 << 20);
-	ka_proc_result r;
-	int ok = ka_proc_run(argv, 300, &out, &r) == KA_OK && r.exited && r.status == 0;
-	snprintf(err, cap, "%s", out.data ? out.data : "");
-	ka_buf_free(&out);
-	unlink(src);
-	unlink(obj);
-	rmdir(dir);
-	return ok;
 }
 
 static void test_golden(void **st)
