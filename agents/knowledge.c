@@ -23,7 +23,6 @@
  * (the -wal's last commits unseen) when that fails.
  */
 #include "agents/knowledge_int.h"
-#include "bench/sha256.h"
 #include "util/buf.h"
 #include <ctype.h>
 #include <errno.h>
@@ -185,14 +184,6 @@ int kdb_step_done(ka_kdb *k, sqlite3_stmt *st, const char *what)
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return kdb_fail(k, what);
 	return KA_OK;
-}
-
-void kdb_hash(const char *s, char hex[65])
-{
-	ka_sha256 c;
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, s, strlen(s));
-	ka_sha256_hex(&c, hex);
 }
 
 int kdb_status_valid(const char *s)

@@ -47,8 +47,6 @@ int kdb_step_done(ka_kdb *k, sqlite3_stmt *st, const char *what);
 int kdb_front_field(const char *text, const char *key, char *buf, size_t cap);
 /* 1 for stable, preview, candidate, retired. */
 int kdb_status_valid(const char *s);
-/* Lowercase SHA-256 hex of a string. */
-void kdb_hash(const char *s, char hex[65]);
 /* Recompute a learned rule's status after new evidence (inside the
  * caller's transaction). */
 int kdb_rule_review(ka_kdb *k, const char *rule);

@@ -8,6 +8,7 @@
  */
 #include "agents/knowledge_int.h"
 #include "util/buf.h"
+#include "util/sha256.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static int upsert(ka_kdb *k, sqlite3_stmt *st, const ka_rule *r, const char *ori
 	char *tags = join_tags(r);
 	if (!tags)
 		return ka_error_set(KA_ENOMEM, "out of memory");
-	kdb_hash(r->text, hash);
+	ka_sha256_of(r->text, strlen(r->text), hash);
 	sqlite3_reset(st);
 	kdb_bind_text(st, 1, r->id);
 	kdb_bind_text(st, 2, r->title);

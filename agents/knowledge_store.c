@@ -7,6 +7,7 @@
  * failed is not retried with the same parameters.
  */
 #include "agents/knowledge_int.h"
+#include "util/sha256.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ int kdb_put_skill(ka_kdb *k, const ka_kdb_skill *s, char hash[65])
 		return ka_error_set(KA_EINPUT, "skill: a task and a source are required");
 	if (!isfinite(s->speedup) || s->speedup < 0)
 		return ka_error_set(KA_EINPUT, "skill for %s: bad speedup %g", s->task, s->speedup);
-	kdb_hash(s->source, hash);
+	ka_sha256_of(s->source, strlen(s->source), hash);
 	int rc = kdb_prepare(k,
 			     "INSERT INTO skills(hash, task, source, speedup, at, arch, summary, rules)"
 			     " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(task, hash) DO UPDATE SET"

@@ -10,7 +10,7 @@
 #include "agents/optimize_int.h"
 #include "agents/llm_prompt.h"
 #include "bench/runner.h"
-#include "bench/sha256.h"
+#include "util/sha256.h"
 #include "rewriter/rewriter.h"
 #include "rules/rule.h"
 #include "util/error.h"
@@ -136,7 +136,7 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 	snprintf(name, sizeof name, "step-%d%s.cu", st->step, suffix);
 	if (snprintf(cd, sizeof cd, "%s/candidates", L->o->out_dir) >= (int)sizeof cd)
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
-	ka_opt_hash(src, st->hash);
+	ka_sha256_of(src, strlen(src), st->hash);
 	int rc = ka_opt_write_text(cd, name, src, path, cap);
 	if (rc)
 		return rc;
@@ -184,9 +184,9 @@ static const ka_opt_cand *pick(ka_opt_loop *L, ka_opt_plan *plan, int llm, char 
 	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
 	static ka_opt_cand free_cand;
 	char bh[65], ph[65] = "";
-	ka_opt_hash(L->best, bh);
+	ka_sha256_of(L->best, strlen(L->best), bh);
 	if (L->parent)
-		ka_opt_hash(L->parent, ph);
+		ka_sha256_of(L->parent, strlen(L->parent), ph);
 	for (int i = 0; i < plan->n; i++) {
 		const ka_opt_cand *c = &plan->c[i];
 		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params, c->on_parent ? ph : bh);
@@ -403,7 +403,7 @@ static int one_step(ka_opt_loop *L, int *more)
 	if (!strcmp(st->outcome, "declined") && !strstr(st->error, "bad parameters")) {
 		/* the kernel lacks the recipe's shape: no parameter set will do */
 		char bh[65];
-		ka_opt_hash(base, bh);
+		ka_sha256_of(base, strlen(base), bh);
 		for (int g = 0; c->recipe->grid && c->recipe->grid[g] && L->nkeys < 256; g++) {
 			char k2[400];
 			snprintf(k2, sizeof k2, "%s|%s|%s", c->recipe->name, c->recipe->grid[g], bh);

@@ -91,7 +91,5 @@ int ka_opt_write_patch(ka_opt_loop *L);
 int ka_opt_write_candidate_patch(ka_opt_loop *L, const char *src, const char *dir, const char *name);
 /* dir/name, atomically; its path in path (cap bytes) when path != NULL. */
 int ka_opt_write_text(const char *dir, const char *name, const char *text, char *path, size_t cap);
-/* SHA-256 of text, in hex. */
-void ka_opt_hash(const char *text, char hex[65]);
 
 #endif

@@ -8,7 +8,6 @@
 #include "agents/optimize_int.h"
 #include "agents/distill.h"
 #include "analyzer/arch.h"
-#include "bench/sha256.h"
 #include "rewriter/rewriter.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -20,14 +19,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-void ka_opt_hash(const char *text, char hex[65])
-{
-	ka_sha256 c;
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, text, strlen(text));
-	ka_sha256_hex(&c, hex);
-}
 
 int ka_opt_write_text(const char *dir, const char *name, const char *text, char *path, size_t cap)
 {
