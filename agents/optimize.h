@@ -5,7 +5,7 @@
  *        │    + BM25 knowledge)      expert or   on every config, paired timing    skills in the
  *        └──── accepted candidate ◄─ LLM)        against the current best)        knowledge DB)
  *
- * Long-term memory is the knowledge DB (agents/knowledge.h); short-term
+ * Long-term memory is the knowledge DB (knowledge/knowledge.h); short-term
  * memory is this run's trajectory: every step's strategy and parameters,
  * candidate hash, outcome, speedup with its CI and first error.  A strategy
  * that failed is never tried again with the same parameters on the same

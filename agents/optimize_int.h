@@ -2,7 +2,7 @@
  * planner's candidate strategies (agents/optimize_plan.c). */
 #ifndef KA_AGENTS_OPTIMIZE_INT_H
 #define KA_AGENTS_OPTIMIZE_INT_H
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "agents/optimize.h"
 #include "agents/recipe.h"
 #include "agents/coder.h"

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "agents/optimize.h"
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "agents/optimize_int.h"
 #include "agents/scaffold.h"
 #include "bench/spec.h"

@@ -1,4 +1,4 @@
-/* agents/knowledge_store.c: skills (verified kernels) and trajectories
+/* knowledge/knowledge_store.c: skills (verified kernels) and trajectories
  * (every step of every optimize run) in the knowledge DB.
  *
  * A skill is keyed by (task, SHA-256 of its source): the same kernel found
@@ -6,7 +6,7 @@
  * step); the loop asks ka_kdb_failed_before() so that a strategy that
  * failed is not retried with the same parameters.
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include "util/sha256.h"
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* agents/knowledge_rules.c: the rules table of the knowledge DB.
+/* knowledge/knowledge_rules.c: the rules table of the knowledge DB.
  *
  * Rule files (built in, or from --rules-dir) are mirrored into the DB so
  * that retrieval (knowledge_search.c) can rank them; learned rules live
@@ -6,7 +6,7 @@
  * checks as a shipped one.  The FTS5 index follows the table through
  * triggers (knowledge.c, migration 3).
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include "util/buf.h"
 #include "util/sha256.h"
 #include <stdio.h>

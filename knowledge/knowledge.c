@@ -1,4 +1,4 @@
-/* agents/knowledge.c: opening the knowledge DB, its schema and migrations.
+/* knowledge/knowledge.c: opening the knowledge DB, its schema and migrations.
  *
  * The schema is a list of migrations, each taking the file from version
  * i to i + 1 (PRAGMA user_version).  Opening runs the missing ones in
@@ -22,7 +22,7 @@
  * when a -wal file is there it is read normally, falling back to immutable
  * (the -wal's last commits unseen) when that fails.
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include "util/buf.h"
 #include <ctype.h>
 #include <errno.h>

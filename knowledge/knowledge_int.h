@@ -1,8 +1,8 @@
-/* agents/knowledge_int.h: what the knowledge*.c files share: the handle,
+/* knowledge/knowledge_int.h: what the knowledge*.c files share: the handle,
  * transactions and small statement helpers.  Not a public header. */
-#ifndef KA_AGENTS_KNOWLEDGE_INT_H
-#define KA_AGENTS_KNOWLEDGE_INT_H
-#include "agents/knowledge.h"
+#ifndef KA_KNOWLEDGE_INT_H
+#define KA_KNOWLEDGE_INT_H
+#include "knowledge/knowledge.h"
 #include "util/error.h"
 #include <sqlite3.h>
 #include "rules/sqlfn.h"
