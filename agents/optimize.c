@@ -58,16 +58,17 @@ static int verify(ka_opt_loop *L, const char *cand_path, ka_bench_result *res)
 
 /* The rules whose texts condition the rewrite: the one the planner chose,
  * the fired ones and the retrieved ones. */
-static int gather_rules(ka_opt_loop *L, const ka_opt_finding *f, int nf, const ka_opt_plan *p,
-			const char *chosen, ka_coder_rule *out, int max)
+static int gather_rules(ka_opt_loop *L, const ka_findings *f, const ka_opt_plan *p, const char *chosen,
+			ka_coder_rule *out, int max)
 {
 	int n = 0;
 	const char *ids[80];
 	int nid = 0;
 	if (chosen && *chosen)
 		ids[nid++] = chosen;
-	for (int i = 0; i < nf && nid < 70; i++)
-		ids[nid++] = f[i].rule;
+	for (size_t i = 0; i < f->n && nid < 70; i++)
+		if (f->v[i].rule)
+			ids[nid++] = f->v[i].rule;
 	for (int i = 0; i < p->nret && nid < 80; i++)
 		ids[nid++] = p->retrieved[i];
 	for (int i = 0; i < nid && n < max; i++) {
@@ -302,16 +303,16 @@ static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const k
 static int one_step(ka_opt_loop *L, int *more)
 {
 	const ka_opt_opts *o = L->o;
-	ka_opt_finding *f = NULL;
-	int nf = 0, rc = KA_OK, prc = KA_ERR;
+	ka_findings f = KA_FINDINGS_INIT;
+	int rc = KA_OK, prc = KA_ERR;
 	*more = 0;
-	if (o->lint && o->lint(o->lint_ud, L->best_file, &f, &nf) != KA_OK) {
+	if (o->lint && o->lint(o->lint_ud, L->best_file, L->arch, L->extra, 1, &f) != KA_OK) {
 		if (o->progress)
 			fprintf(o->progress, "kcheck: warning: no findings: %s\n", ka_error_last());
-		f = NULL, nf = 0;
+		ka_findings_free(&f);
 	}
 	static ka_opt_plan plan;
-	ka_opt_make_plan(L->db, L->arch, f, nf, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params,
+	ka_opt_make_plan(L->db, L->arch, &f, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params,
 			 &plan);
 	for (int i = 0; i < plan.n; i++) /* tuning serves the rule the recipe did */
 		if (plan.c[i].on_parent)
@@ -332,7 +333,7 @@ static int one_step(ka_opt_loop *L, int *more)
 		c = pick(L, &plan, llm, key, sizeof key);
 	}
 	if (!c || L->nkeys == 256 || L->s->nsteps == 64) {
-		free(f);
+		ka_findings_free(&f);
 		return KA_OK;
 	}
 	*more = 1;
@@ -351,18 +352,28 @@ static int one_step(ka_opt_loop *L, int *more)
 	static ka_coder_finding cf[64];
 	static ka_coder_rule cr[24];
 	static char ev[64][200];
-	for (int i = 0; i < nf && i < 64; i++) {
+	int ncf = 0;
+	for (size_t i = 0; i < f.n && ncf < 64; i++) {
+		const ka_finding *x = &f.v[i];
 		ka_kdb_standing sd;
-		ev[i][0] = 0;
-		if (L->db && ka_kdb_standing_get(L->db, f[i].rule, NULL, L->arch, &sd) == KA_OK)
-			ka_kdb_standing_text(&sd, L->arch, ev[i], sizeof ev[i]);
-		cf[i] = (ka_coder_finding){f[i].rule,
-					   f[i].message,
-					   NULL,
-					   0,
-					   0,
-					   f[i].kernel[0] ? f[i].kernel : NULL,
-					   ev[i][0] ? ev[i] : NULL};
+		if (!x->rule)
+			continue;
+		ev[ncf][0] = 0;
+		if (L->db && ka_kdb_standing_get(L->db, x->rule, NULL, L->arch, &sd) == KA_OK)
+			ka_kdb_standing_text(&sd, L->arch, ev[ncf], sizeof ev[ncf]);
+		/* once for its kernel, once for each other kernel that shares it */
+		for (size_t a = 0; a <= x->nalso && ncf < 64; a++, ncf++) {
+			const char *kn = a ? x->also[a - 1] : x->kernel;
+			if (a)
+				memcpy(ev[ncf], ev[ncf - 1], sizeof ev[ncf]);
+			cf[ncf] = (ka_coder_finding){x->rule,
+						     x->message,
+						     NULL,
+						     0,
+						     0,
+						     kn && *kn ? kn : NULL,
+						     ev[ncf][0] ? ev[ncf] : NULL};
+		}
 	}
 	const char *base = c->on_parent ? L->parent : L->best;
 	ka_coder_request req = {.path = "kernel.cu",
@@ -370,7 +381,7 @@ static int one_step(ka_opt_loop *L, int *more)
 				.source_len = strlen(base),
 				.arch = L->arch,
 				.findings = cf,
-				.n_findings = (size_t)(nf < 64 ? nf : 64),
+				.n_findings = (size_t)ncf,
 				.rules = cr,
 				.strategy = free_rw ? NULL : c->recipe->name,
 				.params = free_rw ? NULL : c->params,
@@ -381,7 +392,7 @@ static int one_step(ka_opt_loop *L, int *more)
 				.n_tried = (size_t)L->ntried};
 	static ka_coder_rule lr[8];
 	int nl = llm && c != &skill_cand ? ka_opt_learned_hints(L, base, st, lr, 8) : 0;
-	req.n_rules = (size_t)gather_rules(L, f, nf, &plan, c->rule, cr, 24 - nl);
+	req.n_rules = (size_t)gather_rules(L, &f, &plan, c->rule, cr, 24 - nl);
 	for (int i = 0; i < nl; i++) /* learned rules that fire here, after the shipped ones */
 		cr[req.n_rules++] = lr[i];
 	ka_coder_reply rep;
@@ -418,7 +429,7 @@ static int one_step(ka_opt_loop *L, int *more)
 		ka_opt_distill(L, c, st, &res, base, &rep);
 	ka_coder_reply_clear(&rep);
 	ka_bench_result_free(&res);
-	free(f);
+	ka_findings_free(&f);
 	return rc;
 }
 

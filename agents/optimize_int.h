@@ -34,7 +34,7 @@ typedef struct ka_opt_plan {
  * posterior on this arch), then recipes serving BM25-retrieved rules, and,
  * when a recipe was just accepted (tuned != NULL), its other parameter sets
  * first.  No findings and no DB: every recipe at score 1. */
-int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int nf, const char *tuned,
+int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const char *tuned,
 		     const char *tuned_params, ka_opt_plan *out);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
