@@ -39,7 +39,7 @@ typedef int (*ka_opt_lint_fn)(void *ud, const char *path, const char *arch, cons
  * process of its own as `kcheck` does it, so a file that crashes libclang
  * or goes over lint's memory or time limits fails, not the run: that is
  * an error here.  The findings are those `kcheck --format json --no-db
- * --arch ARCH FILE -- EXTRA` reports.  ud: unused (NULL). */
+ * --no-config --arch ARCH FILE -- EXTRA` reports.  ud: unused (NULL). */
 int ka_opt_lint(void *ud, const char *path, const char *arch, const char *const *extra, int nextra,
 		ka_findings *out);
 

@@ -5,6 +5,8 @@
  *     sharing it), message, estimate; on sm_70 and sm_90;
  *   - one of them depends on the arch: 40 KB of shared memory per block of
  *     256 threads caps occupancy on sm_70 (96 KB per SM), not on sm_90;
+ *   - a candidate whose analysis crashes is an error naming the crash, and
+ *     the process that asked goes on (lint's forked worker);
  *   - ka_opt_run hands its --arch and the task's -I to the findings
  *     callback, so on the same task the loop sees that finding on sm_70
  *     and not on sm_90; an arch no profile knows is refused first.
@@ -122,16 +124,27 @@ static int has_rule(const ka_findings *f, const char *rule)
 	return 0;
 }
 
-/* `kcheck --no-db --arch ARCH --format json -q -o OUT FILE -- -I harness`:
+/* `kcheck --no-db --no-config --arch ARCH --format json -q -o OUT FILE --
+ * -I harness`:
  * its findings array (the caller decrefs the root in *root). */
 static json_t *kcheck_findings(const char *file, const char *arch, json_t **root)
 {
 	char out[256];
 	snprintf(out, sizeof out, "%s/report.json", tmp);
 	unlink(out);
-	char *argv[] = {KA_KCHECK,  "--no-db",    "--arch", (char *)arch,
-			"--format", "json",       "-q",     "-o",
-			out,        (char *)file, "--",     "-I" KA_SOURCE_DIR "/bench/harness",
+	char *argv[] = {KA_KCHECK,
+			"--no-db",
+			"--no-config",
+			"--arch",
+			(char *)arch,
+			"--format",
+			"json",
+			"-q",
+			"-o",
+			out,
+			(char *)file,
+			"--",
+			"-I" KA_SOURCE_DIR "/bench/harness",
 			NULL};
 	ka_proc_result r;
 	assert_int_equal(ka_proc_run(argv, 300, NULL, &r), KA_OK);
@@ -219,6 +232,35 @@ static void test_lint_errors(void **st)
 	assert_int_equal(f.n, 0);
 }
 
+/* A crash in the analysis (forced, as tests/cli/isolate_test.sh does, with
+ * a 5,000-deep expression on libclang's own 8 MB stack) happens in lint's
+ * worker: an error that names it, here, and this process lives on to lint
+ * the next file. */
+static void test_crash_is_an_error(void **st)
+{
+	(void)st;
+	char deep[192], *text = malloc(20000);
+	assert_non_null(text);
+	int n = snprintf(text, 20000, "__global__ void k(int *p, int a) { p[threadIdx.x] = ");
+	for (int i = 0; i < 5000; i++)
+		n += snprintf(text + n, (size_t)(20000 - n), "- ");
+	snprintf(text + n, (size_t)(20000 - n), "a; }\n");
+	snprintf(deep, sizeof deep, "%s/deep.cu", tmp);
+	write_text(deep, text);
+	free(text);
+	ka_findings f = KA_FINDINGS_INIT;
+	setenv("KCHECK_TEST_STACK_KB", "8192", 1);
+	int rc = ka_opt_lint(NULL, deep, "sm_90", NULL, 0, &f);
+	unsetenv("KCHECK_TEST_STACK_KB");
+	assert_true(rc < 0);
+	assert_int_equal(f.n, 0);
+	assert_non_null(strstr(ka_error_last(), "deep.cu was not analyzed: "));
+	assert_non_null(strstr(ka_error_last(), "crash"));
+	assert_int_equal(ka_opt_lint(NULL, helper_cu, "sm_90", NULL, 0, &f), KA_OK);
+	assert_true(has_rule(&f, "math-pow-small-integer"));
+	ka_findings_free(&f);
+}
+
 /* The loop's findings callback wrapped: what it was given, what it gave.
  * Only the first step's findings are taken: the offline recipes that
  * decline this kernel cost no budget, so the loop goes on through them,
@@ -299,6 +341,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_findings_match_kcheck),
 		cmocka_unit_test(test_lint_errors),
+		cmocka_unit_test(test_crash_is_an_error),
 		cmocka_unit_test(test_arch_reaches_lint),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
