@@ -162,7 +162,7 @@ static int facts_args(ka_tool_cfg *c, int argc, char **argv, ka_analyze_opts *o)
 		return usage();
 	}
 	if (rc)
-		return rc < 0 ? KA_EXIT_CLEAN : rc;
+		return rc; /* -1: --help was printed */
 	if (!c->npaths)
 		return usage();
 	if (c->arch && !ka_arch_find(c->arch)) {
@@ -322,7 +322,7 @@ int ka_tool_facts(int argc, char **argv)
 	int rc = facts_args(&c, argc, argv, &o);
 	if (rc || !c.arena) {
 		ka_arena_free(c.arena);
-		return rc ? rc : KA_EXIT_ERROR;
+		return rc < 0 ? KA_EXIT_CLEAN : rc ? rc : KA_EXIT_ERROR;
 	}
 	rc = facts_run(&o, &c, c.paths, c.npaths, c.output, c.facts_format, c.print_clang_args);
 	ka_arena_free(c.arena);

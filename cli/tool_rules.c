@@ -47,7 +47,7 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 		return KA_EXIT_ERROR;
 	}
 	if (rc)
-		return KA_EXIT_ERROR;
+		return rc < 0 ? -1 : KA_EXIT_ERROR; /* -1: --help was printed */
 	o->dirs = c.rules_dirs, o->ndirs = c.nrules_dirs;
 	o->ids = c.paths, o->nids = c.npaths;
 	o->output = c.output, o->arch = c.arch;
@@ -377,10 +377,19 @@ int ka_tool_rules(int argc, char **argv)
 	ropts o = {0};
 	int rc = KA_EXIT_ERROR;
 	const char *sub = argc >= 2 ? argv[1] : "";
-	if (parse(a, argc, argv, &o))
+	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+		ka_tool_help_cmd(stdout, KA_CMD_RULES);
+		rc = 0;
 		goto out;
+	}
+	if ((rc = parse(a, argc, argv, &o)) != 0) {
+		rc = rc < 0 ? 0 : rc;
+		goto out;
+	}
+	rc = KA_EXIT_ERROR;
 	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "new") && strcmp(sub, "test")) {
-		ka_tool_error("usage: kcheck rules list|show ID|new ID|test [ID...]");
+		ka_tool_error(
+			"usage: kcheck rules list|show ID|new ID|test [ID...] (see kcheck rules --help)");
 		goto out;
 	}
 	lo.rules_dirs = o.dirs, lo.nrules_dirs = o.ndirs;
