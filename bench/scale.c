@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench/sha256.h"
+#include "util/sha256.h"
 #include "util/buf.h"
 #include "util/cleanup.h"
 #include "util/error.h"
