@@ -54,15 +54,70 @@ static const char usage[] =
 	"       --sbatch-option OPT  (repeatable)  --retries N (default 1)  --poll-interval SEC (default 5)\n"
 	"       --kcheck PATH        the kcheck the jobs run (default: this one; a path the nodes share)\n";
 
+/* Every option parse_args takes, for --help (one line each) and for
+ * telling a valued option from an unknown one. */
+static const struct bench_opt {
+	const char *name, *arg, *help;
+} bench_opts[] = {
+	{"--candidate", "FILE", "the kernel file to judge (default: the task's expert.cu)"},
+	{"--baseline", "FILE", "time against FILE instead of the task's baseline.cu"},
+	{"--suite", "DIR", "every task folder under DIR"},
+	{"--candidate-name", "FILE", "with --suite: each task's candidate file name (default expert.cu)"},
+	{"--configs", "visible|unseen|all", "which configurations of task.yaml to run (default all)"},
+	{"--json", NULL, "the result as JSON (schema kernelarc.bench/1)"},
+	{"--compile-only", NULL, "stop after the static and compile gates (no GPU needed)"},
+	{"--sanitize", NULL,
+	 "also run compute-sanitizer (memcheck, racecheck) on the smallest configuration"},
+	{"--samples", "N", "timed samples per configuration, 30..4000 (default 40)"},
+	{"--seed", "N", "the inputs' and unseen sizes' seed (default: from the clock)"},
+	{"--check-task", "N", "check the task itself: baseline and expert on N seeds, 2..50"},
+	{"--build-dir", "DIR", "the compile cache (default $XDG_CACHE_HOME/kernelarc/bench)"},
+	{"--arch", "ARCH", "nvcc's -arch (default sm_90)"},
+	{"--nvcc", "PATH", "the nvcc (or hipcc) to compile with"},
+	{"--unsafe-skip-static-gate", NULL, "skip the static gate (only for code you trust)"},
+	{"-h, --help", NULL, "this text"},
+};
+
 static int known_option(const char *a)
 {
+<<<<<<< HEAD
 	static const char *const k[] = {"--candidate", "--baseline", "--suite",      "--candidate-name",
 					"--build-dir", "--arch",     "--nvcc",       "--seed",
 					"--samples",   "--configs",  "--check-task", "--output"};
 	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
 		if (!strcmp(a, k[i]))
+=======
+	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++)
+		if (bench_opts[i].arg && !strcmp(a, bench_opts[i].name))
+>>>>>>> main
 			return 1;
 	return ka_scale_is_opt(a);
+}
+
+static void help(void)
+{
+	fputs(usage, stdout);
+	fputs("\nCompiles a candidate kernel with the task's harness and judges it against the\n"
+	      "baseline: static gate, compile gate, correctness on every configuration (the\n"
+	      "unseen ones drawn at run time), then timing (docs/bench.md).  Exit 0 when it\n"
+	      "passes every gate and is faster (--compile-only: when it compiles), 1 when it is\n"
+	      "rejected or not faster, 2 on a bad task, a tool error or no CUDA device.\n"
+	      "`kcheck bench init FILE --kernel K` makes a task from your own kernel.\n"
+	      "\nOptions:\n",
+	      stdout);
+	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++) {
+		char left[128];
+		const struct bench_opt *b = &bench_opts[i];
+		int n = snprintf(left, sizeof left, "  %s%s%s", b->name, b->arg ? " " : "",
+				 b->arg ? b->arg : "");
+		printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", b->help);
+	}
+	fputs("\nExamples:\n"
+	      "  kcheck bench bench/tasks/softmax_rows --candidate my_softmax.cu\n"
+	      "  kcheck bench tasks/mine --compile-only\n"
+	      "  kcheck bench --suite bench/tasks --json > suite.json\n"
+	      "  kcheck bench bench/tasks/gelu --check-task 5\n",
+	      stdout);
 }
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -87,7 +142,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->sanitize = 1;
 			takes = 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
+			help();
 			return 1;
 		} else if (a[0] == '-' && !known_option(a))
 			return usage_error("unknown option", a) + 1;
