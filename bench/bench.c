@@ -41,18 +41,9 @@ static int usage_error(const char *msg, const char *arg)
 static const char usage[] =
 	"usage: kcheck bench TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]\n"
 	"                         [--json] [--compile-only] [--sanitize] [--samples N] [--seed N] [--build-dir DIR]\n"
-	"                         [--output FILE]\n"
+	"                         [--output FILE] [--gpus LIST | --runner slurm [Slurm options]]\n"
 	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n"
-	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n"
-	"  several GPUs of this host (docs/bench.md):\n"
-	"       --gpus 0,1,...       one job per GPU at a time (--suite default: every visible GPU)\n"
-	"  Slurm (docs/slurm.md):\n"
-	"       --runner slurm       submit each task as a job (sbatch), poll, collect the verdicts\n"
-	"       --slurm-dir DIR      job scripts, outputs and the run's state (default ./kcheck-slurm);\n"
-	"                            the same command again resumes the run\n"
-	"       --partition P  --account A  --time-limit T  --gpus-per-job N (default 1, 0: none)\n"
-	"       --sbatch-option OPT  (repeatable)  --retries N (default 1)  --poll-interval SEC (default 5)\n"
-	"       --kcheck PATH        the kcheck the jobs run (default: this one; a path the nodes share)\n";
+	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n";
 
 /* Every option parse_args takes, for --help (one line each) and for
  * telling a valued option from an unknown one. */
@@ -75,21 +66,26 @@ static const struct bench_opt {
 	{"--arch", "ARCH", "nvcc's -arch (default sm_90)"},
 	{"--nvcc", "PATH", "the nvcc (or hipcc) to compile with"},
 	{"--unsafe-skip-static-gate", NULL, "skip the static gate (only for code you trust)"},
+	{"--output", "FILE", "write the report to FILE (atomically, once whole) instead of stdout"},
+	/* bench/scale.h's options (docs/slurm.md); ka_scale_parse_opt reads them */
+	{"--gpus", "LIST", "one task per GPU at a time, e.g. 0,1 (--suite: every visible GPU)"},
+	{"--runner", "local|slurm", "slurm: each task a Slurm job (sbatch), polled, its verdict collected"},
+	{"--slurm-dir", "DIR", "job scripts, outputs, state (default ./kcheck-slurm; same command resumes)"},
+	{"--partition", "P", "sbatch --partition"},
+	{"--account", "A", "sbatch --account"},
+	{"--time-limit", "T", "sbatch --time (minutes, MM:SS, HH:MM:SS, D-HH:MM)"},
+	{"--gpus-per-job", "N", "sbatch --gres=gpu:N (default 1; 0 asks for none)"},
+	{"--sbatch-option", "OPT", "one more sbatch option, e.g. --qos=short (repeatable)"},
+	{"--retries", "N", "resubmit a job that ended without a result N times (default 1)"},
+	{"--poll-interval", "SEC", "seconds between squeue polls (default 5)"},
+	{"--kcheck", "PATH", "the kcheck each job runs (default: this one; a path the nodes share)"},
 	{"-h, --help", NULL, "this text"},
 };
 
 static int known_option(const char *a)
 {
-<<<<<<< HEAD
-	static const char *const k[] = {"--candidate", "--baseline", "--suite",      "--candidate-name",
-					"--build-dir", "--arch",     "--nvcc",       "--seed",
-					"--samples",   "--configs",  "--check-task", "--output"};
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (!strcmp(a, k[i]))
-=======
 	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++)
 		if (bench_opts[i].arg && !strcmp(a, bench_opts[i].name))
->>>>>>> main
 			return 1;
 	return ka_scale_is_opt(a);
 }

@@ -49,6 +49,16 @@ static const ka_help_opt opt_help[] = {
 	 "no GPU: stop at the static and compile gates; each built candidate is a patch"},
 	{"--samples", "N", "timed samples per configuration, 30..4000"},
 	{"--arch", "ARCH", "the GPU architecture to compile and look up evidence for (default sm_90)"},
+	{"--runner", "local|slurm", "slurm: bench each candidate as a Slurm job (docs/slurm.md)"},
+	{"--slurm-dir", "DIR", "the jobs' scripts, outputs and state (default ./kcheck-slurm)"},
+	{"--partition", "P", "sbatch --partition"},
+	{"--account", "A", "sbatch --account"},
+	{"--time-limit", "T", "sbatch --time (minutes, MM:SS, HH:MM:SS, D-HH:MM)"},
+	{"--gpus-per-job", "N", "sbatch --gres=gpu:N (default 1)"},
+	{"--sbatch-option", "OPT", "one more sbatch option, e.g. --qos=short (repeatable)"},
+	{"--retries", "N", "resubmit a job that ended without a result N times (default 1)"},
+	{"--poll-interval", "SEC", "seconds between squeue polls (default 5)"},
+	{"--kcheck", "PATH", "the kcheck the jobs run (default: this one; a path the nodes share)"},
 	{"-h, --help", NULL, "this text"},
 	{NULL, NULL, NULL}};
 
@@ -188,10 +198,6 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 		if (a[0] == '-' && !flag && !v)
 			return opt_error("option needs a value: %s", a);
 		if (ka_scale_is_opt(a)) { /* the verifier's runner: docs/slurm.md */
-			if (!strcmp(a, "--gpus"))
-				return opt_error(
-					"%s",
-					"--gpus: kcheck optimize benches on one GPU here (CUDA_VISIBLE_DEVICES picks it)");
 			if (ka_scale_parse_opt(so, a, argv[++i]))
 				return opt_error("%s", ka_error_last());
 		} else if (!strcmp(a, "--offline"))
@@ -231,6 +237,11 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 		else
 			o->task = a;
 	}
+	if (so->ngpus)
+		return opt_error(
+			"%s",
+			"kcheck optimize benches one candidate at a time: no --gpus (CUDA_VISIBLE_DEVICES "
+			"picks the GPU here; --runner slurm for a cluster)");
 	if (!o->task)
 		return opt_error(
 			"%s",
