@@ -63,6 +63,7 @@ static const struct bench_opt {
 	{"--seed", "N", "the inputs' and unseen sizes' seed (default: from the clock)"},
 	{"--check-task", "N", "check the task itself: baseline and expert on N seeds, 2..50"},
 	{"--build-dir", "DIR", "the compile cache (default $XDG_CACHE_HOME/kernelarc/bench)"},
+	{"--output", "FILE", "write the report to FILE (atomically, once whole) instead of stdout"},
 	{"--arch", "ARCH", "nvcc's -arch (default sm_90)"},
 	{"--nvcc", "PATH", "the nvcc (or hipcc) to compile with"},
 	{"--unsafe-skip-static-gate", NULL, "skip the static gate (only for code you trust)"},
