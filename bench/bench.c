@@ -41,10 +41,9 @@ static int usage_error(const char *msg, const char *arg)
 static const char usage[] =
 	"usage: kcheck bench TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]\n"
 	"                         [--json] [--compile-only] [--sanitize] [--samples N] [--seed N] [--build-dir DIR]\n"
-	"                         [--output FILE]\n"
+	"                         [--output FILE] [--gpus LIST | --runner slurm [Slurm options]]\n"
 	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n"
-	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n"
-	"       kcheck bench TASK|--suite DIR --gpus 0,1,... | --runner slurm [runner options]\n";
+	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n";
 
 /* Every option parse_args takes, for --help (one line each) and for
  * telling a valued option from an unknown one. */

@@ -349,13 +349,13 @@ void ka_scale_opts_init(ka_scale_opts *o)
 
 static const ka_scale_help_row scale_opts[] = {
 	{"--runner", "local|slurm", "run the bench jobs here (default) or as Slurm jobs (docs/slurm.md)"},
-	{"--gpus", "0,1,...", "the GPUs of this host to run jobs on, one job per GPU at a time"},
+	{"--gpus", "LIST", "one job per GPU of this host at a time, e.g. 0,1 (--suite: every visible GPU)"},
 	{"--slurm-dir", "DIR", "Slurm: job scripts, outputs and the run's state (default ./kcheck-slurm)"},
 	{"--partition", "P", "Slurm: the partition to submit to"},
 	{"--account", "A", "Slurm: the account to charge"},
-	{"--time-limit", "T", "Slurm: each job's time limit (sbatch --time)"},
+	{"--time-limit", "T", "Slurm: sbatch --time (minutes, MM:SS, HH:MM:SS, D-HH:MM)"},
 	{"--gpus-per-job", "N", "Slurm: --gres=gpu:N per job (default 1; 0 asks for none)"},
-	{"--sbatch-option", "OPT", "Slurm: one more sbatch option (repeatable)"},
+	{"--sbatch-option", "OPT", "Slurm: one more sbatch option, e.g. --qos=short (repeatable)"},
 	{"--retries", "N", "Slurm: new attempts for a job that ends without a result (default 1)"},
 	{"--poll-interval", "SEC", "Slurm: seconds between squeue/sacct polls (default 5)"},
 	{"--kcheck", "PATH", "Slurm: the kcheck the jobs run (default this one; a path the nodes share)"},

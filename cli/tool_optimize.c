@@ -52,7 +52,8 @@ static void help(void)
 	for (size_t i = 0; i + 1 < NOWN; i++) /* all but -h, --help */
 		all[n++] = opt_help[i];
 	for (size_t i = 0; i < nscale && n < NOWN + 30; i++)
-		all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
+		if (strcmp(sr[i].name, "--gpus")) /* optimize benches on one GPU of this host */
+			all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
 	all[n++] = opt_help[NOWN - 1];
 	all[n] = (ka_help_opt){NULL, NULL, NULL};
 	ka_tool_help_page(
@@ -116,10 +117,6 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 		if (a[0] == '-' && !flag && !v)
 			return opt_error("option needs a value: %s", a);
 		if (ka_scale_is_opt(a)) { /* the verifier's runner: docs/slurm.md */
-			if (!strcmp(a, "--gpus"))
-				return opt_error(
-					"%s",
-					"--gpus: kcheck optimize benches on one GPU here (CUDA_VISIBLE_DEVICES picks it)");
 			if (ka_scale_parse_opt(so, a, argv[++i]))
 				return opt_error("%s", ka_error_last());
 		} else if (!strcmp(a, "--offline"))
@@ -159,6 +156,11 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 		else
 			o->task = a;
 	}
+	if (so->ngpus)
+		return opt_error(
+			"%s",
+			"kcheck optimize benches one candidate at a time: no --gpus (CUDA_VISIBLE_DEVICES "
+			"picks the GPU here; --runner slurm for a cluster)");
 	if (!o->task)
 		return opt_error(
 			"%s",
