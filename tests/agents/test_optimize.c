@@ -591,8 +591,9 @@ static void test_scaffold_param_names(void **st)
 	assert_non_null(strstr(t, "float s = (float)ka_args_->s[0];"));
 	free(t);
 	/* a[i] += ...: read and written in place, which a bench tensor cannot be: said */
-	snprintf(p, sizeof p, "%s/task.yaml", dir);
-	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	char yml[256];
+	snprintf(yml, sizeof yml, "%s/task.yaml", dir);
+	assert_int_equal(ka_fs_read(yml, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(t,
 			       "{name: a, role: out, dtype: f32, shape: [n]}   # TODO check: shape from the "
 			       "index bound, read and written in place"));
