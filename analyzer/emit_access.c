@@ -48,6 +48,10 @@ static void loop_cols(walk *w, ka_facts_row *r, const sx *addr)
 {
 	ka_facts_int(r, KA_COL(access, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(r, KA_COL(access, loop_depth), w->ctl.nloops);
+	int traffic = 0;
+	for (int i = 0; i < w->ctl.nloops; i++)
+		traffic += !w->ctl.loops[i].small;
+	ka_facts_int(r, KA_COL(access, traffic_depth), traffic);
 	if (w->ctl.nloops) {
 		loop_ctx *l = &w->ctl.loops[w->ctl.nloops - 1];
 		ka_facts_int(r, KA_COL(access, loop_id), l->id);

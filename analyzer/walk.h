@@ -35,6 +35,8 @@ typedef struct loop_ctx {
 	int nonuniform;  /* trip count differs between lanes */
 	int unrollable;  /* constant trip count the compiler can unroll fully */
 	int trip_static; /* start, bound and step are compile-time constants */
+	int small;       /* at most 8 trips, or a compile-time count not known here
+			  * (a template tile): a register loop, not a traffic loop */
 	int has_launch;  /* host: a kernel launch inside */
 	int n_accesses, n_barriers, n_shared_writes;
 	const char *shared_written; /* a shared array stored to inside */

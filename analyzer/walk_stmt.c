@@ -352,6 +352,7 @@ static void for_stmt(walk *w, ka_node *n)
 	lc.trip_static = trip_ok || (iv.iv && !iv.geometric && iv.step_known &&
 				     walk_loop_is_static(w, cond, iv.iv, start_x, NULL));
 	lc.unrollable = (trip_ok && trip <= 64) || (!trip_ok && lc.trip_static);
+	lc.small = (trip_ok && trip <= 8) || (!trip_ok && lc.trip_static);
 	loop_carried(w, body, &lc, iv.iv);
 	const sx *cx = cond ? walk_ev_int(w, cond) : sx_const(&w->sym.sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;

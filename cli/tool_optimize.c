@@ -14,6 +14,7 @@
 #include "agents/optimize.h"
 #include "agents/scaffold.h"
 #include "bench/runner.h"
+#include "bench/scale.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include <fcntl.h>
@@ -27,7 +28,9 @@
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
 	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
-	"                            [--samples N] [--arch ARCH]\n";
+	"                            [--samples N] [--arch ARCH]\n"
+	"                            [--runner slurm [--slurm-dir DIR] [--partition P] [--account A] [--time-limit T]\n"
+	"                             [--gpus-per-job N] [--sbatch-option OPT] [--retries N] [--kcheck PATH]]\n";
 
 /* --help: every option parse() takes, one line each (tests/cli/help_test.sh
  * checks the two agree). */
@@ -164,7 +167,7 @@ static int parse_budget(const char *v, ka_opt_opts *o)
 	return 0;
 }
 
-static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t cap)
+static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char *out_dir, size_t cap)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -177,14 +180,21 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--llm-timeout",
 						     "--db",           "--out",       "--arch",
 						     "--samples",      "--budget"};
-		int known = flag;
+		int known = flag || ka_scale_is_opt(a);
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= !strcmp(a, valued[k]);
 		if (a[0] == '-' && !known)
 			return opt_error("unknown option: %s", a);
 		if (a[0] == '-' && !flag && !v)
 			return opt_error("option needs a value: %s", a);
-		if (!strcmp(a, "--offline"))
+		if (ka_scale_is_opt(a)) { /* the verifier's runner: docs/slurm.md */
+			if (!strcmp(a, "--gpus"))
+				return opt_error(
+					"%s",
+					"--gpus: kcheck optimize benches on one GPU here (CUDA_VISIBLE_DEVICES picks it)");
+			if (ka_scale_parse_opt(so, a, argv[++i]))
+				return opt_error("%s", ka_error_last());
+		} else if (!strcmp(a, "--offline"))
 			o->coder.provider = "offline";
 		else if (!strcmp(a, "--compile-only"))
 			o->compile_only = 1;
@@ -240,11 +250,25 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 int ka_tool_optimize(int argc, char **argv)
 {
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
+	static ka_scale_opts so;
+	static ka_scale_runner slurm;
 	char out_dir[256], inc[1400];
-	int rc = parse(argc, argv, &o, out_dir, sizeof out_dir);
+	ka_scale_opts_init(&so);
+	int rc = parse(argc, argv, &o, &so, out_dir, sizeof out_dir);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (!o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
+	if (so.slurm) { /* each candidate's bench is a Slurm job */
+		if (ka_scale_config(&so))
+			return opt_error("%s", ka_error_last());
+		so.progress = stderr;
+		const char *base = strrchr(o.task, '/');
+		ka_scale_runner_init(&slurm, &so, base && base[1] ? base + 1 : o.task);
+		o.runner = &slurm.base;
+	} else if (so.dir || so.partition || so.account || so.time_limit || so.nextra)
+		return opt_error(
+			"%s",
+			"--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
+	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
 	/* the task ABI header for the lint's parse: bench/harness beside bench/tasks */

@@ -56,6 +56,10 @@ typedef struct ka_tool_cfg {
 	int npaths;
 	const char **extra; /* compiler flags after `--` */
 	int nextra;
+	/* .kcheck.yaml keys of `kcheck bench --runner slurm` (bench/scale_config.c
+	 * reads and checks them); the lint accepts and ignores them */
+	const char *slurm_partition, *slurm_time_limit;
+	int slurm_gpus_per_job;
 	const char **rules_dirs;
 	int nrules_dirs;
 	const char **exclude; /* globs of paths to skip when recursing */
