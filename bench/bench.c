@@ -105,6 +105,11 @@ static void help(void)
 				 b->arg ? b->arg : "");
 		printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", b->help);
 	}
+	for (const ka_scale_help *h = ka_scale_help_rows; h->name; h++) {
+		char left[128];
+		int n = snprintf(left, sizeof left, "  %s %s", h->name, h->arg);
+		printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", h->help);
+	}
 	fputs("\nExamples:\n"
 	      "  kcheck bench bench/tasks/softmax_rows --candidate my_softmax.cu\n"
 	      "  kcheck bench tasks/mine --compile-only\n"

@@ -351,6 +351,20 @@ static const char *const scale_opts[] = {"--runner",  "--gpus",          "--slur
 					 "--account", "--time-limit",    "--gpus-per-job", "--sbatch-option",
 					 "--retries", "--poll-interval", "--kcheck"};
 
+const ka_scale_help ka_scale_help_rows[] = {
+	{"--runner", "local|slurm", "run the jobs on this host's GPUs (local) or as Slurm jobs"},
+	{"--gpus", "LIST", "the local runner's GPUs, one job per GPU at a time"},
+	{"--slurm-dir", "DIR", "Slurm: job scripts, outputs and the run's state (default ./kcheck-slurm)"},
+	{"--partition", "P", "Slurm: the partition"},
+	{"--account", "A", "Slurm: the account"},
+	{"--time-limit", "T", "Slurm: each job's time limit"},
+	{"--gpus-per-job", "N", "Slurm: --gres=gpu:N per job (default 1; 0 asks for none)"},
+	{"--sbatch-option", "OPT", "Slurm: one more sbatch option (repeatable)"},
+	{"--retries", "N", "extra attempts for a job that ends without a result (default 1)"},
+	{"--poll-interval", "SEC", "seconds between polls of the jobs (default 5)"},
+	{"--kcheck", "PATH", "the kcheck each job runs (default this one)"},
+	{NULL, NULL, NULL}};
+
 int ka_scale_is_opt(const char *a)
 {
 	for (size_t i = 0; i < sizeof scale_opts / sizeof scale_opts[0]; i++)

@@ -48,6 +48,11 @@ void ka_scale_opts_init(ka_scale_opts *o);
  *   --account A  --time-limit T  --gpus-per-job N  --sbatch-option OPT
  *   --retries N  --poll-interval SEC  --kcheck PATH */
 int ka_scale_is_opt(const char *a);
+/* The runner options for --help pages: name, value, one line; NULL-ended. */
+typedef struct ka_scale_help {
+	const char *name, *arg, *help;
+} ka_scale_help;
+extern const ka_scale_help ka_scale_help_rows[];
 /* Applies option a with value v (the caller's storage, kept by pointer):
  * 0, or KA_EINPUT with a one-line message for a bad value. */
 int ka_scale_parse_opt(ka_scale_opts *o, const char *a, const char *v);

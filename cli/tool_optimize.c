@@ -54,13 +54,21 @@ static const ka_help_opt opt_help[] = {
 
 static void help(void)
 {
+	/* parse()'s own options, then the runner's (bench/scale.h) */
+	static ka_help_opt all[sizeof opt_help / sizeof opt_help[0] + 16];
+	size_t n = 0;
+	for (const ka_help_opt *h = opt_help; h->name; h++)
+		all[n++] = *h;
+	for (const ka_scale_help *h = ka_scale_help_rows; h->name && n + 1 < sizeof all / sizeof all[0]; h++)
+		all[n++] = (ka_help_opt){h->name, h->arg, h->help};
+	all[n] = (ka_help_opt){NULL, NULL, NULL};
 	ka_tool_help_page(
 		stdout, usage,
 		"Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
 		"LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
 		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
 		"makes one from a kernel) or a name under bench/tasks.\n",
-		opt_help,
+		all,
 		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
 		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
 		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
