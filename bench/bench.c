@@ -44,15 +44,7 @@ static const char usage[] =
 	"                         [--output FILE]\n"
 	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n"
 	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n"
-	"  several GPUs of this host (docs/bench.md):\n"
-	"       --gpus 0,1,...       one job per GPU at a time (--suite default: every visible GPU)\n"
-	"  Slurm (docs/slurm.md):\n"
-	"       --runner slurm       submit each task as a job (sbatch), poll, collect the verdicts\n"
-	"       --slurm-dir DIR      job scripts, outputs and the run's state (default ./kcheck-slurm);\n"
-	"                            the same command again resumes the run\n"
-	"       --partition P  --account A  --time-limit T  --gpus-per-job N (default 1, 0: none)\n"
-	"       --sbatch-option OPT  (repeatable)  --retries N (default 1)  --poll-interval SEC (default 5)\n"
-	"       --kcheck PATH        the kcheck the jobs run (default: this one; a path the nodes share)\n";
+	"       kcheck bench TASK|--suite DIR --gpus 0,1,... | --runner slurm [runner options]\n";
 
 /* Every option parse_args takes, for --help (one line each) and for
  * telling a valued option from an unknown one. */
@@ -87,6 +79,13 @@ static int known_option(const char *a)
 	return ka_scale_is_opt(a);
 }
 
+static void help_row(const char *name, const char *arg, const char *text)
+{
+	char left[128];
+	int n = snprintf(left, sizeof left, "  %s%s%s", name, arg ? " " : "", arg ? arg : "");
+	printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", text);
+}
+
 static void help(void)
 {
 	fputs(usage, stdout);
@@ -98,18 +97,13 @@ static void help(void)
 	      "`kcheck bench init FILE --kernel K` makes a task from your own kernel.\n"
 	      "\nOptions:\n",
 	      stdout);
-	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++) {
-		char left[128];
-		const struct bench_opt *b = &bench_opts[i];
-		int n = snprintf(left, sizeof left, "  %s%s%s", b->name, b->arg ? " " : "",
-				 b->arg ? b->arg : "");
-		printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", b->help);
-	}
-	for (const ka_scale_help *h = ka_scale_help_rows; h->name; h++) {
-		char left[128];
-		int n = snprintf(left, sizeof left, "  %s %s", h->name, h->arg);
-		printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", h->help);
-	}
+	size_t nown = sizeof bench_opts / sizeof bench_opts[0], nscale;
+	const ka_scale_help_row *sr = ka_scale_help_rows(&nscale);
+	for (size_t i = 0; i + 1 < nown; i++) /* all but -h, --help, which goes last */
+		help_row(bench_opts[i].name, bench_opts[i].arg, bench_opts[i].help);
+	for (size_t i = 0; i < nscale; i++) /* the runner's (bench/scale.h) */
+		help_row(sr[i].name, sr[i].arg, sr[i].help);
+	help_row(bench_opts[nown - 1].name, bench_opts[nown - 1].arg, bench_opts[nown - 1].help);
 	fputs("\nExamples:\n"
 	      "  kcheck bench bench/tasks/softmax_rows --candidate my_softmax.cu\n"
 	      "  kcheck bench tasks/mine --compile-only\n"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench/sha256.h"
+#include "util/sha256.h"
 #include "util/buf.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -347,28 +347,30 @@ void ka_scale_opts_init(ka_scale_opts *o)
 	o->retries = 1;
 }
 
-static const char *const scale_opts[] = {"--runner",  "--gpus",          "--slurm-dir",    "--partition",
-					 "--account", "--time-limit",    "--gpus-per-job", "--sbatch-option",
-					 "--retries", "--poll-interval", "--kcheck"};
-
-const ka_scale_help ka_scale_help_rows[] = {
-	{"--runner", "local|slurm", "run the jobs on this host's GPUs (local) or as Slurm jobs"},
-	{"--gpus", "LIST", "the local runner's GPUs, one job per GPU at a time"},
+static const ka_scale_help_row scale_opts[] = {
+	{"--runner", "local|slurm", "run the bench jobs here (default) or as Slurm jobs (docs/slurm.md)"},
+	{"--gpus", "0,1,...", "the GPUs of this host to run jobs on, one job per GPU at a time"},
 	{"--slurm-dir", "DIR", "Slurm: job scripts, outputs and the run's state (default ./kcheck-slurm)"},
-	{"--partition", "P", "Slurm: the partition"},
-	{"--account", "A", "Slurm: the account"},
-	{"--time-limit", "T", "Slurm: each job's time limit"},
+	{"--partition", "P", "Slurm: the partition to submit to"},
+	{"--account", "A", "Slurm: the account to charge"},
+	{"--time-limit", "T", "Slurm: each job's time limit (sbatch --time)"},
 	{"--gpus-per-job", "N", "Slurm: --gres=gpu:N per job (default 1; 0 asks for none)"},
 	{"--sbatch-option", "OPT", "Slurm: one more sbatch option (repeatable)"},
-	{"--retries", "N", "extra attempts for a job that ends without a result (default 1)"},
-	{"--poll-interval", "SEC", "seconds between polls of the jobs (default 5)"},
-	{"--kcheck", "PATH", "the kcheck each job runs (default this one)"},
-	{NULL, NULL, NULL}};
+	{"--retries", "N", "Slurm: new attempts for a job that ends without a result (default 1)"},
+	{"--poll-interval", "SEC", "Slurm: seconds between squeue/sacct polls (default 5)"},
+	{"--kcheck", "PATH", "Slurm: the kcheck the jobs run (default this one; a path the nodes share)"},
+};
+
+const ka_scale_help_row *ka_scale_help_rows(size_t *n)
+{
+	*n = sizeof scale_opts / sizeof scale_opts[0];
+	return scale_opts;
+}
 
 int ka_scale_is_opt(const char *a)
 {
 	for (size_t i = 0; i < sizeof scale_opts / sizeof scale_opts[0]; i++)
-		if (!strcmp(a, scale_opts[i]))
+		if (!strcmp(a, scale_opts[i].name))
 			return 1;
 	return 0;
 }

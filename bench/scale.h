@@ -48,11 +48,12 @@ void ka_scale_opts_init(ka_scale_opts *o);
  *   --account A  --time-limit T  --gpus-per-job N  --sbatch-option OPT
  *   --retries N  --poll-interval SEC  --kcheck PATH */
 int ka_scale_is_opt(const char *a);
-/* The runner options for --help pages: name, value, one line; NULL-ended. */
-typedef struct ka_scale_help {
+/* The runner options for --help pages, one row each ({name, arg, help}),
+ * *n of them: the same names ka_scale_is_opt takes. */
+typedef struct ka_scale_help_row {
 	const char *name, *arg, *help;
-} ka_scale_help;
-extern const ka_scale_help ka_scale_help_rows[];
+} ka_scale_help_row;
+const ka_scale_help_row *ka_scale_help_rows(size_t *n);
 /* Applies option a with value v (the caller's storage, kept by pointer):
  * 0, or KA_EINPUT with a one-line message for a bad value. */
 int ka_scale_parse_opt(ka_scale_opts *o, const char *a, const char *v);

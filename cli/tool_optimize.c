@@ -1,12 +1,7 @@
-/* cli/tool_optimize.c: `kcheck optimize TASK`: argument parsing, the
- * findings callback of the loop, and the exit status (agents/optimize.h
- * is the loop itself).
- *
- * The findings of each step's best kernel come from this same binary run
- * as `kcheck --format json -q FILE` in a child process, stdout to a
- * private temporary file: the narrowest interface to the lint pipeline
- * while it moves into its own library (lint/lint.h's ka_lint_run is the
- * intended replacement).
+/* cli/tool_optimize.c: `kcheck optimize TASK`: argument parsing and the
+ * exit status (agents/optimize.h is the loop itself).  The findings of
+ * each step's best kernel come from the lint library in process
+ * (ka_opt_lint), on the run's --arch.
  *
  * Exit: 0 when the run ended (whatever it found), 2 on bad arguments, a
  * bad task, no CUDA device without --compile-only, or a failed output. */
@@ -16,14 +11,9 @@
 #include "bench/runner.h"
 #include "bench/scale.h"
 #include "util/error.h"
-#include "util/fs.h"
-#include <fcntl.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
@@ -54,13 +44,16 @@ static const ka_help_opt opt_help[] = {
 
 static void help(void)
 {
-	/* parse()'s own options, then the runner's (bench/scale.h) */
-	static ka_help_opt all[sizeof opt_help / sizeof opt_help[0] + 16];
-	size_t n = 0;
-	for (const ka_help_opt *h = opt_help; h->name; h++)
-		all[n++] = *h;
-	for (const ka_scale_help *h = ka_scale_help_rows; h->name && n + 1 < sizeof all / sizeof all[0]; h++)
-		all[n++] = (ka_help_opt){h->name, h->arg, h->help};
+	/* the table, then the verifier's runner options (bench/scale.h) */
+	enum { NOWN = sizeof opt_help / sizeof opt_help[0] - 1 };
+	ka_help_opt all[NOWN + 32];
+	size_t nscale, n = 0;
+	const ka_scale_help_row *sr = ka_scale_help_rows(&nscale);
+	for (size_t i = 0; i + 1 < NOWN; i++) /* all but -h, --help */
+		all[n++] = opt_help[i];
+	for (size_t i = 0; i < nscale && n < NOWN + 30; i++)
+		all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
+	all[n++] = opt_help[NOWN - 1];
 	all[n] = (ka_help_opt){NULL, NULL, NULL};
 	ka_tool_help_page(
 		stdout, usage,
@@ -80,79 +73,6 @@ static int opt_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg ? arg : "");
 	fputc('\n', stderr);
 	return 2;
-}
-
-/* The lint pipeline on one file, as a child `kcheck --format json`. */
-static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
-{
-	const char *inc = ud;
-	*out = NULL;
-	*n = 0;
-	char tmpl[] = "/tmp/kcheck-opt-XXXXXX";
-	int fd = mkstemp(tmpl);
-	if (fd < 0)
-		return ka_error_set(KA_EIO, "cannot create a temporary file");
-	unlink(tmpl);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int nul = open("/dev/null", O_WRONLY);
-		dup2(fd, 1);
-		if (nul >= 0)
-			dup2(nul, 2);
-		char *argv[] = {"kcheck", "--format", "json", "-q", (char *)path, "--", (char *)inc, NULL};
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	int status = 0;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-		close(fd);
-		return ka_error_set(KA_ETOOL, "cannot run the lint pipeline");
-	}
-	lseek(fd, 0, SEEK_SET);
-	FILE *f = fdopen(fd, "r");
-	json_error_t je;
-	json_t *root = f ? json_loadf(f, 0, &je) : NULL;
-	if (f)
-		fclose(f);
-	else
-		close(fd);
-	json_t *arr = root ? json_object_get(root, "findings") : NULL;
-	if (!json_is_array(arr)) {
-		json_decref(root);
-		return ka_error_set(KA_ETOOL, "the lint pipeline gave no findings for %s", path);
-	}
-	size_t cnt = json_array_size(arr), total = 0;
-	for (size_t i = 0; i < cnt; i++) /* a finding shared by kernels counts for each */
-		total += 1 + json_array_size(json_object_get(json_array_get(arr, i), "also_kernels"));
-	ka_opt_finding *v = calloc(total ? total : 1, sizeof *v);
-	if (!v) {
-		json_decref(root);
-		return ka_error_set(KA_ENOMEM, "out of memory");
-	}
-	int k = 0;
-	for (size_t i = 0; i < cnt; i++) {
-		json_t *e = json_array_get(arr, i);
-		const char *rule = json_string_value(json_object_get(e, "rule"));
-		const char *kern = json_string_value(json_object_get(e, "kernel"));
-		const char *msg = json_string_value(json_object_get(e, "message"));
-		if (!rule || !*rule || !strncmp(rule, "clang-", 6))
-			continue;
-		json_t *also = json_object_get(e, "also_kernels");
-		for (size_t a = 0; a <= json_array_size(also); a++) {
-			const char *kn = a ? json_string_value(json_array_get(also, a - 1)) : kern;
-			if (a && !kn)
-				continue;
-			snprintf(v[k].rule, sizeof v[k].rule, "%.95s", rule);
-			snprintf(v[k].kernel, sizeof v[k].kernel, "%.95s", kn ? kn : "");
-			snprintf(v[k].message, sizeof v[k].message, "%.511s", msg ? msg : "");
-			v[k].estimate = json_number_value(json_object_get(e, "estimate"));
-			k++;
-		}
-	}
-	json_decref(root);
-	*out = v;
-	*n = k;
-	return KA_OK;
 }
 
 /* --budget 8 | 10m | 8,10m */
@@ -260,7 +180,7 @@ int ka_tool_optimize(int argc, char **argv)
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
 	static ka_scale_opts so;
 	static ka_scale_runner slurm;
-	char out_dir[256], inc[1400];
+	char out_dir[256];
 	ka_scale_opts_init(&so);
 	int rc = parse(argc, argv, &o, &so, out_dir, sizeof out_dir);
 	if (rc)
@@ -279,14 +199,7 @@ int ka_tool_optimize(int argc, char **argv)
 	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
-	/* the task ABI header for the lint's parse: bench/harness beside bench/tasks */
-	char task_dir[1200];
-	snprintf(task_dir, sizeof task_dir, "%s", o.task);
-	if (!ka_fs_is_dir(task_dir))
-		snprintf(task_dir, sizeof task_dir, "bench/tasks/%.1000s", o.task);
-	snprintf(inc, sizeof inc, "-I%.1100s/../../harness", task_dir);
-	o.lint = lint_child;
-	o.lint_ud = inc;
+	o.lint = ka_opt_lint; /* on o.arch, with the task's -I (the loop passes both) */
 	o.progress = stderr;
 	o.coder.log = NULL;
 	ka_opt_summary *s = calloc(1, sizeof *s);

@@ -48,13 +48,10 @@ check facts "$K facts" $(table_opts FA)
 check rules "$K rules" $(table_opts R)
 check "rules list" "$K rules list" $(table_opts R)
 check knowledge "$K knowledge" $(table_opts K)
-# the runner options both parsers take through ka_scale_is_opt (bench/scale.c)
-scale=$(sed -n '/scale_opts\[\] = {/,/};/p' "$SRC/bench/scale.c" | grep -oE '"--[a-z-]+"' | tr -d '"')
-[ -n "$scale" ] || fail "no runner options read from bench/scale.c"
-check optimize "$K optimize" $(parser_opts "$SRC/cli/tool_optimize.c" '^static int parse(') $scale
+check optimize "$K optimize" $(parser_opts "$SRC/cli/tool_optimize.c" '^static int parse(')
 check "bench init" "$K bench init" $(parser_opts "$SRC/cli/tool_optimize.c" '^int ka_tool_bench_init(')
 check bench "$K bench" $(parser_opts "$SRC/bench/bench.c" '^static int parse_args(') \
-	$(sed -n '/bench_opts\[\] = {/,/^};/p' "$SRC/bench/bench.c" | grep -oE '^\s*\{"--[a-z-]+"' | tr -d '{" \t') $scale
+	$(sed -n '/bench_opts\[\] = {/,/^};/p' "$SRC/bench/bench.c" | grep -oE '^\s*\{"--[a-z-]+"' | tr -d '{" \t')
 
 # kcheck --help: every lint option of the table, and every subcommand
 "$K" --help > "$T/main"
