@@ -24,6 +24,8 @@ typedef struct facts {
 	char dtype[KA_CSRC_MAX_PARAMS][8];
 	int written[KA_CSRC_MAX_PARAMS];
 	int atomic_only[KA_CSRC_MAX_PARAMS]; /* stored only by atomics on the pointer itself */
+	int read[KA_CSRC_MAX_PARAMS];        /* loaded from (also when written: in place) */
+	int bounded;                         /* some index is compared with an integer parameter */
 	int ndims[KA_CSRC_MAX_PARAMS];       /* dimensions of a shape read from 2-D/3-D indexing */
 	char shape[KA_CSRC_MAX_PARAMS][256];
 	char xvar[64], yvar[64], xbound[KA_CSRC_NAME], ybound[KA_CSRC_NAME];
@@ -311,10 +313,12 @@ static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 			if (c == NPOS)
 				continue;
 			subscripted = 1;
-			if ((sq[c + 1] == '=' && sq[c + 2] != '=') ||
-			    (strchr("+-*/", sq[c + 1]) && sq[c + 2] == '=') ||
+			int store = sq[c + 1] == '=' && sq[c + 2] != '=';
+			if (store || (strchr("+-*/", sq[c + 1]) && sq[c + 2] == '=') ||
 			    (q >= sq + 11 && !strncmp(q - 11, "atomicAdd(&", 11)))
 				f->written[p] = 1;
+			if (!store)
+				f->read[p] = 1;
 			char idx[512];
 			snprintf(idx, sizeof idx, "%.*s", (int)(c - o - 1), sq + o + 1);
 			/* a subscript inside the subscript indexes another array */
@@ -407,6 +411,14 @@ static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 			tid_decl(t, s, e, 'y', f->yvar, sizeof f->yvar);
 		s = ka_csrc_skip_blank(t, m->len, e);
 	}
+	static char body[65536];
+	if (ka_csrc_squeeze(t, k->body_open, k->body_close, body, sizeof body))
+		for (int p = 0; p < k->nparams && !f->bounded; p++) {
+			char lt[KA_CSRC_NAME + 2];
+			snprintf(lt, sizeof lt, "<%s", k->params[p].name);
+			for (const char *q = strstr(body, lt); q && !f->bounded; q = strstr(q + 1, lt))
+				f->bounded = q > body && q[-1] != '<' && !is_ident(q[strlen(lt)]);
+		}
 	if (f->xvar[0])
 		bound_of(m, k, f->xvar, f->xbound, sizeof f->xbound);
 	if (f->yvar[0])
@@ -534,7 +546,7 @@ static void make_plan(const ka_csrc *m, const ka_csrc_kernel *k, const facts *f,
 		snprintf(pl->grid[0], sizeof pl->grid[0], "1");
 		pl->how = "nothing: one block (TODO check: the grid this kernel needs)";
 	}
-	if (f->xvar[0] && (!f->xbound[0] || !strcmp(f->xbound, f->synth)) && bx > 0)
+	if (f->xvar[0] && (!f->xbound[0] || !strcmp(f->xbound, f->synth)) && !f->bounded && bx > 0)
 		pl->multiple = bx; /* no bound check: the grid must cover the data exactly */
 }
 
@@ -650,12 +662,16 @@ static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const plan 
 		if (!f->written[p])
 			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}", fp ? "uniform" : "int",
 				      fp ? "-1" : "0", fp ? "1" : "1000");
-		ka_buf_printf(b, "}   # TODO check: %s%s\n",
-			      f->atomic_only[p]  ? "one accumulator (atomics on the pointer)"
-			      : f->ndims[p] > 1  ? "shape from the 2-D/3-D indexing"
-			      : f->ndims[p] == 1 ? "shape from the index bound"
-						 : "shape guessed (no bound on its index)",
-			      f->written[p] ? ", written by the kernel" : ", its value range");
+		ka_buf_printf(
+			b, "}   # TODO check: %s%s\n",
+			f->atomic_only[p]  ? "one accumulator (atomics on the pointer)"
+			: f->ndims[p] > 1  ? "shape from the 2-D/3-D indexing"
+			: f->ndims[p] == 1 ? "shape from the index bound"
+					   : "shape guessed (no bound on its index)",
+			f->written[p] && f->read[p]
+				? ", read and written in place: a bench tensor is in or out; give the kernel an output of its own"
+			: f->written[p] ? ", written by the kernel"
+					: ", its value range");
 	}
 	for (int p = 0; p < k->nparams; p++)
 		if (f->kind[p] == 2) {

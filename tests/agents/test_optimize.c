@@ -593,6 +593,15 @@ static void test_scaffold_param_names(void **st)
 	assert_non_null(strstr(t, "float* a = (float*)ka_args_->t[0];"));
 	assert_non_null(strstr(t, "float s = (float)ka_args_->s[0];"));
 	free(t);
+	/* a[i] += ...: read and written in place, which a bench tensor cannot be: said */
+	char yml[256];
+	snprintf(yml, sizeof yml, "%s/task.yaml", dir);
+	assert_int_equal(ka_fs_read(yml, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t,
+			       "{name: a, role: out, dtype: f32, shape: [n]}   # TODO check: shape from the "
+			       "index bound, read and written in place"));
+	assert_non_null(strstr(t, "{name: b, role: in, dtype: f32, shape: [n],"));
+	free(t);
 	const char *nvcc = ka_proc_find_nvcc();
 	if (!nvcc) {
 		fprintf(stderr, "SKIP: no nvcc: the scaffolded baseline is not compiled\n");
