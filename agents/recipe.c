@@ -361,7 +361,8 @@ void ka_recipe_set_source_path(const char *path)
 	if (path && !slash)
 		snprintf(source_dir, sizeof source_dir, ".");
 	else if (slash && (size_t)(slash - path) < sizeof source_dir)
-		snprintf(source_dir, sizeof source_dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+		snprintf(source_dir, sizeof source_dir, "%.*s", slash == path ? 1 : (int)(slash - path),
+			 path);
 }
 
 const char *ka_recipe_source_dir(void)
