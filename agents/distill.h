@@ -14,7 +14,7 @@
  * fire go into the LLM coder's prompt, and the step's verified outcome
  * becomes their evidence.  The knowledge DB promotes a candidate with
  * verified wins on two distinct tasks to preview, and retires one that
- * keeps failing (agents/knowledge.h).  Lint never reads the DB: learned
+ * keeps failing (knowledge/knowledge.h).  Lint reads only evidence from the DB: learned
  * rules are reported by nobody until someone ships them as rule files.
  *
  * Errors: a negative KA_E* code and a one-line message (ka_error_last());
@@ -24,7 +24,7 @@
 #ifndef KA_AGENTS_DISTILL_H
 #define KA_AGENTS_DISTILL_H
 #include <stddef.h>
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "agents/llm.h"
 #include "rules/rule.h"
 

@@ -10,7 +10,7 @@
 #include "agents/optimize_int.h"
 #include "agents/llm_prompt.h"
 #include "bench/runner.h"
-#include "bench/sha256.h"
+#include "util/sha256.h"
 #include "rewriter/rewriter.h"
 #include "rules/rule.h"
 #include "util/error.h"
@@ -53,21 +53,23 @@ static int verify(ka_opt_loop *L, const char *cand_path, ka_bench_result *res)
 		job.samples = L->o->samples;
 	job.seed = ka_bench_fresh_seed();
 	memset(res, 0, sizeof *res);
-	return ka_bench_runner_local()->run(ka_bench_runner_local(), &job, res);
+	const ka_bench_runner *rn = L->o->runner ? L->o->runner : ka_bench_runner_local();
+	return rn->run(rn, &job, res);
 }
 
 /* The rules whose texts condition the rewrite: the one the planner chose,
  * the fired ones and the retrieved ones. */
-static int gather_rules(ka_opt_loop *L, const ka_opt_finding *f, int nf, const ka_opt_plan *p,
-			const char *chosen, ka_coder_rule *out, int max)
+static int gather_rules(ka_opt_loop *L, const ka_findings *f, const ka_opt_plan *p, const char *chosen,
+			ka_coder_rule *out, int max)
 {
 	int n = 0;
 	const char *ids[80];
 	int nid = 0;
 	if (chosen && *chosen)
 		ids[nid++] = chosen;
-	for (int i = 0; i < nf && nid < 70; i++)
-		ids[nid++] = f[i].rule;
+	for (size_t i = 0; i < f->n && nid < 70; i++)
+		if (f->v[i].rule)
+			ids[nid++] = f->v[i].rule;
 	for (int i = 0; i < p->nret && nid < 80; i++)
 		ids[nid++] = p->retrieved[i];
 	for (int i = 0; i < nid && n < max; i++) {
@@ -136,7 +138,7 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 	snprintf(name, sizeof name, "step-%d%s.cu", st->step, suffix);
 	if (snprintf(cd, sizeof cd, "%s/candidates", L->o->out_dir) >= (int)sizeof cd)
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
-	ka_opt_hash(src, st->hash);
+	ka_sha256_of(src, strlen(src), st->hash);
 	int rc = ka_opt_write_text(cd, name, src, path, cap);
 	if (rc)
 		return rc;
@@ -184,9 +186,9 @@ static const ka_opt_cand *pick(ka_opt_loop *L, ka_opt_plan *plan, int llm, char 
 	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
 	static ka_opt_cand free_cand;
 	char bh[65], ph[65] = "";
-	ka_opt_hash(L->best, bh);
+	ka_sha256_of(L->best, strlen(L->best), bh);
 	if (L->parent)
-		ka_opt_hash(L->parent, ph);
+		ka_sha256_of(L->parent, strlen(L->parent), ph);
 	for (int i = 0; i < plan->n; i++) {
 		const ka_opt_cand *c = &plan->c[i];
 		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params, c->on_parent ? ph : bh);
@@ -302,16 +304,16 @@ static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const k
 static int one_step(ka_opt_loop *L, int *more)
 {
 	const ka_opt_opts *o = L->o;
-	ka_opt_finding *f = NULL;
-	int nf = 0, rc = KA_OK, prc = KA_ERR;
+	ka_findings f = KA_FINDINGS_INIT;
+	int rc = KA_OK, prc = KA_ERR;
 	*more = 0;
-	if (o->lint && o->lint(o->lint_ud, L->best_file, &f, &nf) != KA_OK) {
+	if (o->lint && o->lint(o->lint_ud, L->best_file, L->arch, L->extra, 1, &f) != KA_OK) {
 		if (o->progress)
 			fprintf(o->progress, "kcheck: warning: no findings: %s\n", ka_error_last());
-		f = NULL, nf = 0;
+		ka_findings_free(&f);
 	}
 	static ka_opt_plan plan;
-	ka_opt_make_plan(L->db, L->arch, f, nf, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params,
+	ka_opt_make_plan(L->db, L->arch, &f, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params,
 			 &plan);
 	for (int i = 0; i < plan.n; i++) /* tuning serves the rule the recipe did */
 		if (plan.c[i].on_parent)
@@ -332,7 +334,7 @@ static int one_step(ka_opt_loop *L, int *more)
 		c = pick(L, &plan, llm, key, sizeof key);
 	}
 	if (!c || L->nkeys == 256 || L->s->nsteps == 64) {
-		free(f);
+		ka_findings_free(&f);
 		return KA_OK;
 	}
 	*more = 1;
@@ -351,18 +353,28 @@ static int one_step(ka_opt_loop *L, int *more)
 	static ka_coder_finding cf[64];
 	static ka_coder_rule cr[24];
 	static char ev[64][200];
-	for (int i = 0; i < nf && i < 64; i++) {
+	int ncf = 0;
+	for (size_t i = 0; i < f.n && ncf < 64; i++) {
+		const ka_finding *x = &f.v[i];
 		ka_kdb_standing sd;
-		ev[i][0] = 0;
-		if (L->db && ka_kdb_standing_get(L->db, f[i].rule, NULL, L->arch, &sd) == KA_OK)
-			ka_kdb_standing_text(&sd, L->arch, ev[i], sizeof ev[i]);
-		cf[i] = (ka_coder_finding){f[i].rule,
-					   f[i].message,
-					   NULL,
-					   0,
-					   0,
-					   f[i].kernel[0] ? f[i].kernel : NULL,
-					   ev[i][0] ? ev[i] : NULL};
+		if (!x->rule)
+			continue;
+		ev[ncf][0] = 0;
+		if (L->db && ka_kdb_standing_get(L->db, x->rule, NULL, L->arch, &sd) == KA_OK)
+			ka_kdb_standing_text(&sd, L->arch, ev[ncf], sizeof ev[ncf]);
+		/* once for its kernel, once for each other kernel that shares it */
+		for (size_t a = 0; a <= x->nalso && ncf < 64; a++, ncf++) {
+			const char *kn = a ? x->also[a - 1] : x->kernel;
+			if (a)
+				memcpy(ev[ncf], ev[ncf - 1], sizeof ev[ncf]);
+			cf[ncf] = (ka_coder_finding){x->rule,
+						     x->message,
+						     NULL,
+						     0,
+						     0,
+						     kn && *kn ? kn : NULL,
+						     ev[ncf][0] ? ev[ncf] : NULL};
+		}
 	}
 	const char *base = c->on_parent ? L->parent : L->best;
 	ka_coder_request req = {.path = "kernel.cu",
@@ -370,7 +382,7 @@ static int one_step(ka_opt_loop *L, int *more)
 				.source_len = strlen(base),
 				.arch = L->arch,
 				.findings = cf,
-				.n_findings = (size_t)(nf < 64 ? nf : 64),
+				.n_findings = (size_t)ncf,
 				.rules = cr,
 				.strategy = free_rw ? NULL : c->recipe->name,
 				.params = free_rw ? NULL : c->params,
@@ -381,7 +393,7 @@ static int one_step(ka_opt_loop *L, int *more)
 				.n_tried = (size_t)L->ntried};
 	static ka_coder_rule lr[8];
 	int nl = llm && c != &skill_cand ? ka_opt_learned_hints(L, base, st, lr, 8) : 0;
-	req.n_rules = (size_t)gather_rules(L, f, nf, &plan, c->rule, cr, 24 - nl);
+	req.n_rules = (size_t)gather_rules(L, &f, &plan, c->rule, cr, 24 - nl);
 	for (int i = 0; i < nl; i++) /* learned rules that fire here, after the shipped ones */
 		cr[req.n_rules++] = lr[i];
 	ka_coder_reply rep;
@@ -403,7 +415,7 @@ static int one_step(ka_opt_loop *L, int *more)
 	if (!strcmp(st->outcome, "declined") && !strstr(st->error, "bad parameters")) {
 		/* the kernel lacks the recipe's shape: no parameter set will do */
 		char bh[65];
-		ka_opt_hash(base, bh);
+		ka_sha256_of(base, strlen(base), bh);
 		for (int g = 0; c->recipe->grid && c->recipe->grid[g] && L->nkeys < 256; g++) {
 			char k2[400];
 			snprintf(k2, sizeof k2, "%s|%s|%s", c->recipe->name, c->recipe->grid[g], bh);
@@ -418,7 +430,7 @@ static int one_step(ka_opt_loop *L, int *more)
 		ka_opt_distill(L, c, st, &res, base, &rep);
 	ka_coder_reply_clear(&rep);
 	ka_bench_result_free(&res);
-	free(f);
+	ka_findings_free(&f);
 	return rc;
 }
 

@@ -5,7 +5,7 @@
  *        │    + BM25 knowledge)      expert or   on every config, paired timing    skills in the
  *        └──── accepted candidate ◄─ LLM)        against the current best)        knowledge DB)
  *
- * Long-term memory is the knowledge DB (agents/knowledge.h); short-term
+ * Long-term memory is the knowledge DB (knowledge/knowledge.h); short-term
  * memory is this run's trajectory: every step's strategy and parameters,
  * candidate hash, outcome, speedup with its CI and first error.  A strategy
  * that failed is never tried again with the same parameters on the same
@@ -15,25 +15,33 @@
  * static and compile gates: every candidate is unverified, nothing is
  * accepted and nothing is written to the DB.
  *
- * Findings come from a callback (the CLI runs the lint pipeline), so the
- * loop is tested without parsing.  Errors: negative KA_E* with a one-line
- * message (ka_error_last()). */
+ * Findings come from a callback given the run's arch and the task's
+ * compiler flags: ka_opt_lint, the lint pipeline in process, for `kcheck
+ * optimize`; a stand-in in tests of the loop.  Errors: negative KA_E*
+ * with a one-line message (ka_error_last()). */
 #ifndef KA_AGENTS_OPTIMIZE_H
 #define KA_AGENTS_OPTIMIZE_H
 #include <stddef.h>
 #include <stdio.h>
 #include "agents/coder.h"
+#include "rules/finding.h"
 #include "util/buf.h"
 
-typedef struct ka_opt_finding {
-	char rule[96];
-	char kernel[96];
-	char message[512];
-	double estimate; /* the finding's impact estimate (slowdown factor), 0 none */
-} ka_opt_finding;
+/* The findings of one kernel file on arch (the run's --arch), parsed with
+ * the compiler flags extra (the task's -I): appended to out (the caller
+ * frees it, also after an error).  KA_OK, or < 0 with the message set. */
+typedef int (*ka_opt_lint_fn)(void *ud, const char *path, const char *arch, const char *const *extra,
+			      int nextra, ka_findings *out);
 
-/* Findings of one kernel file: *out malloc'd (caller frees), *n its count. */
-typedef int (*ka_opt_lint_fn)(void *ud, const char *path, ka_opt_finding **out, int *n);
+/* ka_opt_lint_fn over the lint pipeline in process (lint/lint.h): the
+ * built-in rules, every one enabled, no knowledge DB (the planner
+ * corrects the estimates with the run's own), the file analyzed in a
+ * process of its own as `kcheck` does it, so a file that crashes libclang
+ * or goes over lint's memory or time limits fails, not the run: that is
+ * an error here.  The findings are those `kcheck --format json --no-db
+ * --no-config --arch ARCH FILE -- EXTRA` reports.  ud: unused (NULL). */
+int ka_opt_lint(void *ud, const char *path, const char *arch, const char *const *extra, int nextra,
+		ka_findings *out);
 
 typedef struct ka_opt_opts {
 	const char *task;      /* the bench task folder (or a name under bench/tasks) */
@@ -46,11 +54,14 @@ typedef struct ka_opt_opts {
 	int compile_only;
 	double threshold;    /* the CI's lower bound must exceed this (0 = 1.02) */
 	int samples;         /* timed pairs per config (0 = the bench's 40) */
-	const char *arch;    /* "sm_90" (NULL) */
+	const char *arch;    /* "sm_90" (NULL): the bench, the lint, the planner, the coder */
 	ka_coder_opts coder; /* provider "offline" (NULL) or "llm" */
-	ka_opt_lint_fn lint; /* NULL: no findings (retrieval and the recipe table only) */
+	ka_opt_lint_fn lint; /* ka_opt_lint; NULL: no findings (retrieval and the recipe table only) */
 	void *lint_ud;
 	FILE *progress; /* one line per step; NULL = none */
+
+	/* the verifier's runner (bench/runner.h: Slurm, docs/slurm.md); NULL: this host's */
+	const struct ka_bench_runner *runner;
 } ka_opt_opts;
 
 /* One step of the trajectory. */

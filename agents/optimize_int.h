@@ -2,7 +2,7 @@
  * planner's candidate strategies (agents/optimize_plan.c). */
 #ifndef KA_AGENTS_OPTIMIZE_INT_H
 #define KA_AGENTS_OPTIMIZE_INT_H
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "agents/optimize.h"
 #include "agents/recipe.h"
 #include "agents/coder.h"
@@ -34,7 +34,7 @@ typedef struct ka_opt_plan {
  * posterior on this arch), then recipes serving BM25-retrieved rules, and,
  * when a recipe was just accepted (tuned != NULL), its other parameter sets
  * first.  No findings and no DB: every recipe at score 1. */
-int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int nf, const char *tuned,
+int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const char *tuned,
 		     const char *tuned_params, ka_opt_plan *out);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
@@ -91,7 +91,5 @@ int ka_opt_write_patch(ka_opt_loop *L);
 int ka_opt_write_candidate_patch(ka_opt_loop *L, const char *src, const char *dir, const char *name);
 /* dir/name, atomically; its path in path (cap bytes) when path != NULL. */
 int ka_opt_write_text(const char *dir, const char *name, const char *text, char *path, size_t cap);
-/* SHA-256 of text, in hex. */
-void ka_opt_hash(const char *text, char hex[65]);
 
 #endif

@@ -60,20 +60,29 @@ static double rule_score(ka_kdb *db, const char *arch, const char *rule, double 
 	return s;
 }
 
-static void retrieve(ka_kdb *db, const ka_opt_finding *f, int nf, ka_opt_plan *p)
+/* feat gets s unless it is empty or there already. */
+static void add_feature(const char **feat, int *nfeat, const char *s)
+{
+	if (!s || !*s)
+		return;
+	for (int j = 0; j < *nfeat; j++)
+		if (!strcmp(feat[j], s))
+			return;
+	feat[(*nfeat)++] = s;
+}
+
+static void retrieve(ka_kdb *db, const ka_findings *f, ka_opt_plan *p)
 {
 	const char *feat[40];
 	int nfeat = 0;
-	for (int i = 0; i < nf && nfeat < 38; i++) {
-		if (!f[i].rule[0])
+	for (size_t i = 0; f && i < f->n && nfeat < 38; i++) {
+		if (!f->v[i].rule || !f->v[i].rule[0])
 			continue; /* an empty rule id is no feature */
-		int dup = 0;
-		for (int j = 0; j < nfeat; j++)
-			dup |= !strcmp(feat[j], f[i].rule);
-		if (!dup)
-			feat[nfeat++] = f[i].rule;
-		if (f[i].kernel[0])
-			feat[nfeat++] = f[i].kernel;
+		add_feature(feat, &nfeat, f->v[i].rule);
+		add_feature(feat, &nfeat, f->v[i].kernel);
+		/* the other kernels that share the finding (a helper they call) */
+		for (size_t a = 0; a < f->v[i].nalso && nfeat < 38; a++)
+			add_feature(feat, &nfeat, f->v[i].also[a]);
 	}
 	ka_kdb_hit hits[KA_OPT_MAX_RETRIEVED];
 	int nh = 0;
@@ -88,7 +97,7 @@ static void retrieve(ka_kdb *db, const ka_opt_finding *f, int nf, ka_opt_plan *p
 	}
 }
 
-int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int nf, const char *tuned,
+int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const char *tuned,
 		     const char *tuned_params, ka_opt_plan *out)
 {
 	memset(out, 0, sizeof *out);
@@ -111,19 +120,20 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_opt_finding *f, int 
 		const ka_recipe *r = ka_recipe_get(k);
 		double best = 0;
 		const char *why = NULL;
-		for (int i = 0; i < nf; i++) {
-			if (!ka_recipe_serves(r, f[i].rule))
+		for (size_t i = 0; f && i < f->n; i++) {
+			const ka_finding *x = &f->v[i];
+			if (!x->rule || !ka_recipe_serves(r, x->rule))
 				continue;
-			double s = rule_score(db, arch, f[i].rule, f[i].estimate, r);
+			double s = rule_score(db, arch, x->rule, x->estimate, r);
 			if (s > best) {
 				best = s;
-				why = f[i].rule;
+				why = x->rule;
 			}
 		}
 		if (why)
 			add_recipe(out, r, why, 1.0 + best - 1e-4 * (double)k, 0); /* ties: table order */
 	}
-	retrieve(db, f, nf, out);
+	retrieve(db, f, out);
 	/* then every other recipe, below what the knowledge called for: a recipe
 	 * proves its own shape or declines, at no bench cost */
 	for (size_t k = 0; k < ka_recipe_count(); k++)

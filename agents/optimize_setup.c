@@ -8,7 +8,6 @@
 #include "agents/optimize_int.h"
 #include "agents/distill.h"
 #include "analyzer/arch.h"
-#include "bench/sha256.h"
 #include "rewriter/rewriter.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -20,14 +19,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-void ka_opt_hash(const char *text, char hex[65])
-{
-	ka_sha256 c;
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, text, strlen(text));
-	ka_sha256_hex(&c, hex);
-}
 
 int ka_opt_write_text(const char *dir, const char *name, const char *text, char *path, size_t cap)
 {
@@ -189,14 +180,21 @@ int ka_opt_setup(ka_opt_loop *L)
 	int rc = ka_bench_spec_load(task, &L->spec);
 	if (rc)
 		return rc;
-	snprintf(L->arch, sizeof L->arch, "%s", o->arch ? o->arch : KA_ARCH_DEFAULT);
+	const char *arch = o->arch ? o->arch : KA_ARCH_DEFAULT;
 	/* the bench builds with nvcc, and the recipes' shuffles assume 32 lanes */
-	if (strncmp(L->arch, "sm_", 3))
+	if (strncmp(arch, "sm_", 3))
 		return ka_error_set(
 			KA_EINPUT,
-			"kcheck optimize targets NVIDIA GPUs (sm_*), not %s: the bench builds with "
+			"kcheck optimize targets NVIDIA GPUs (sm_*), not %.64s: the bench builds with "
 			"nvcc and the recipes assume 32-lane warps",
-			L->arch);
+			arch);
+	/* every step reads the arch's profile: lint's rules, the planner's evidence */
+	if (!ka_arch_find(arch) || strlen(arch) >= sizeof L->arch) {
+		char names[512];
+		ka_arch_names(names, sizeof names);
+		return ka_error_set(KA_EINPUT, "unknown --arch '%.64s' (known: %s)", arch, names);
+	}
+	snprintf(L->arch, sizeof L->arch, "%s", arch);
 	char bp[1300];
 	size_t n;
 	if (snprintf(bp, sizeof bp, "%s/baseline.cu", L->spec.dir) >= (int)sizeof bp)

@@ -872,9 +872,10 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 		int ok = i == s0;
 		char psq[512]; /* a local of the thread's own that no id feeds (`float eps = 1e-5f;`) */
-		ok = ok || (ka_csrc_squeeze(t, i, se, psq, sizeof psq) && local_decl(psq, NULL) == KA_OK &&
-			    !ka_csrc_has_word(t, i, se, "threadIdx") && !ka_csrc_has_word(t, i, se, "blockIdx") &&
-			    !ka_csrc_has_word(t, i, se, "blockDim"));
+		ok = ok ||
+		     (ka_csrc_squeeze(t, i, se, psq, sizeof psq) && local_decl(psq, NULL) == KA_OK &&
+		      !ka_csrc_has_word(t, i, se, "threadIdx") && !ka_csrc_has_word(t, i, se, "blockIdx") &&
+		      !ka_csrc_has_word(t, i, se, "blockDim"));
 		for (int x = 0; x < km->nidx && !ok; x++)
 			ok = (size_t)km->idx[x].begin == i &&
 			     !ka_csrc_has_word(t, (size_t)km->guard.begin, close, km->idx[x].name);

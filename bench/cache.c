@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "bench/sha256.h"
+#include "util/sha256.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -68,10 +68,7 @@ static int hash_file(const char *path, char hex[65])
 	size_t len = 0;
 	if (ka_fs_read(path, 256 << 20, &text, &len))
 		return KA_EIO;
-	ka_sha256 c;
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, text, len);
-	ka_sha256_hex(&c, hex);
+	ka_sha256_of(text, len, hex);
 	free(text);
 	return 0;
 }

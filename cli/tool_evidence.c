@@ -1,33 +1,24 @@
 /* cli/tool_evidence.c: the knowledge DB as lint reads it.
  *
- * lint/ sits below agents/ and never opens the DB: the CLI does, read-only
- * (a missing file is never created, an old schema is never migrated), and
- * hands lint a lookup (ka_lint_opts.evidence) that answers, per rule and
- * the run's arch, with the rule's standing (ka_kdb_standing_get), its text
- * (ka_kdb_standing_text) and the finding's estimate corrected by it
- * (ka_kdb_corrected_estimate).  Standings are cached per rule and arch: a
- * run asks once per finding, a rule fires many times.  --explain and
- * `kcheck rules show` print the standing on each arch with evidence.
+ * The CLI opens the DB read-only (a missing file is never created, an old
+ * schema is never migrated) and hands it to lint (ka_lint_opts.kdb), which
+ * puts each rule's standing on the run's arch onto its findings
+ * (lint/evidence.c).  --explain and `kcheck rules show` print the standing
+ * on each arch with evidence.
  *
  * Which DB: --no-db none; --db FILE that file, which must exist; else the
- * default path ($KCHECK_DB or the XDG one, agents/knowledge.h) when a file
- * is there.  .kcheck.yaml cannot name one (tool_parsecfg.c).  A default DB that cannot be read is a warning and the run
- * goes on without evidence; a named one is an error. */
+ * default path ($KCHECK_DB or the XDG one, knowledge/knowledge.h) when a
+ * file is there.  .kcheck.yaml cannot name one (tool_parsecfg.c).  A
+ * default DB that cannot be read is a warning and the run goes on without
+ * evidence; a named one is an error. */
 #include "cli/tools.h"
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "rules/report.h"
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct cached {
-	char *rule, *arch;
-	ka_kdb_standing s;
-} cached;
-
 struct ka_tool_evidence {
 	ka_kdb *db;
-	cached *v;
-	size_t n, cap;
 };
 
 int ka_tool_evidence_open(ka_tool_evidence **out, const char *path, int no_db)
@@ -69,68 +60,13 @@ void ka_tool_evidence_free(ka_tool_evidence *x)
 {
 	if (!x)
 		return;
-	for (size_t i = 0; i < x->n; i++) {
-		free(x->v[i].rule);
-		free(x->v[i].arch);
-	}
-	free(x->v);
 	ka_kdb_close(x->db);
 	free(x);
 }
 
-/* The standing of rule on arch, read once. */
-static int standing(ka_tool_evidence *x, const char *rule, const char *arch, const ka_kdb_standing **out)
-{
-	for (size_t i = 0; i < x->n; i++)
-		if (!strcmp(x->v[i].rule, rule) && !strcmp(x->v[i].arch, arch)) {
-			*out = &x->v[i].s;
-			return KA_OK;
-		}
-	if (x->n == x->cap) {
-		size_t ncap = x->cap ? x->cap * 2 : 16;
-		cached *nv = realloc(x->v, ncap * sizeof *nv);
-		if (!nv)
-			return ka_error_set(KA_ENOMEM, "out of memory");
-		x->v = nv, x->cap = ncap;
-	}
-	cached *c = &x->v[x->n];
-	int rc = ka_kdb_standing_get(x->db, rule, NULL, arch, &c->s);
-	if (rc != KA_OK)
-		return rc;
-	c->rule = strdup(rule);
-	c->arch = strdup(arch);
-	if (!c->rule || !c->arch) {
-		free(c->rule);
-		free(c->arch);
-		return ka_error_set(KA_ENOMEM, "out of memory");
-	}
-	*out = &x->v[x->n++].s;
-	return KA_OK;
-}
-
-/* ka_lint_evidence_fn over the DB. */
-static int lookup(void *ud, const char *rule, const char *arch, double estimate, ka_finding_evidence *ev,
-		  double *corrected)
-{
-	const ka_kdb_standing *s = NULL;
-	int rc = standing(ud, rule, arch, &s);
-	*corrected = estimate;
-	if (rc != KA_OK)
-		return rc;
-	if (s->verified + s->errors == 0)
-		return 0;
-	snprintf(ev->arch, sizeof ev->arch, "%s", arch);
-	ev->wins = s->wins, ev->failures = s->failures, ev->errors = s->errors;
-	ev->median = s->median, ev->lo = s->lo, ev->hi = s->hi;
-	ka_kdb_standing_text(s, arch, ev->text, sizeof ev->text);
-	*corrected = ka_kdb_corrected_estimate(estimate, s);
-	return 1;
-}
-
 void ka_tool_evidence_lint(ka_tool_evidence *x, ka_lint_opts *o)
 {
-	o->evidence = x ? lookup : NULL;
-	o->evidence_ud = x;
+	o->kdb = x ? x->db : NULL;
 }
 
 typedef struct arches {

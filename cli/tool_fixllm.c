@@ -22,7 +22,7 @@
 #include "cli/tools.h"
 #include "agents/coder.h"
 #include "agents/csrc.h"
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "analyzer/arch.h"
 #include "bench/runner.h"
 #include "rewriter/rewriter.h"

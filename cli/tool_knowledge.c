@@ -1,5 +1,5 @@
 /* cli/tool_knowledge.c: `kcheck knowledge`, the knowledge DB from the
- * command line (agents/knowledge.h):
+ * command line (knowledge/knowledge.h):
  *
  *   kcheck knowledge stats [--db FILE]        what it holds; the top rules by standing
  *   kcheck knowledge show ID [--db FILE]      one rule: status, standing, evidence, file
@@ -16,7 +16,7 @@
  * Exit: 0, or 2 with one line on stderr (bad arguments, no DB, no rule, a
  * bad export). */
 #include "cli/tools.h"
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "rules/report.h"
 #include "util/fs.h"
 #include <stdio.h>

@@ -1,12 +1,7 @@
-/* cli/tool_optimize.c: `kcheck optimize TASK`: argument parsing, the
- * findings callback of the loop, and the exit status (agents/optimize.h
- * is the loop itself).
- *
- * The findings of each step's best kernel come from this same binary run
- * as `kcheck --format json -q FILE` in a child process, stdout to a
- * private temporary file: the narrowest interface to the lint pipeline
- * while it moves into its own library (lint/lint.h's ka_lint_run is the
- * intended replacement).
+/* cli/tool_optimize.c: `kcheck optimize TASK`: argument parsing and the
+ * exit status (agents/optimize.h is the loop itself).  The findings of
+ * each step's best kernel come from the lint library in process
+ * (ka_opt_lint), on the run's --arch.
  *
  * Exit: 0 when the run ended (whatever it found), 2 on bad arguments, a
  * bad task, no CUDA device without --compile-only, or a failed output. */
@@ -14,20 +9,18 @@
 #include "agents/optimize.h"
 #include "agents/scaffold.h"
 #include "bench/runner.h"
+#include "bench/scale.h"
 #include "util/error.h"
-#include "util/fs.h"
-#include <fcntl.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
 	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
-	"                            [--samples N] [--arch ARCH]\n";
+	"                            [--samples N] [--arch ARCH]\n"
+	"                            [--runner slurm [--slurm-dir DIR] [--partition P] [--account A] [--time-limit T]\n"
+	"                             [--gpus-per-job N] [--sbatch-option OPT] [--retries N] [--kcheck PATH]]\n";
 
 /* --help: every option parse() takes, one line each (tests/cli/help_test.sh
  * checks the two agree). */
@@ -51,13 +44,24 @@ static const ka_help_opt opt_help[] = {
 
 static void help(void)
 {
+	/* the table, then the verifier's runner options (bench/scale.h) */
+	enum { NOWN = sizeof opt_help / sizeof opt_help[0] - 1 };
+	ka_help_opt all[NOWN + 32];
+	size_t nscale, n = 0;
+	const ka_scale_help_row *sr = ka_scale_help_rows(&nscale);
+	for (size_t i = 0; i + 1 < NOWN; i++) /* all but -h, --help */
+		all[n++] = opt_help[i];
+	for (size_t i = 0; i < nscale && n < NOWN + 30; i++)
+		all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
+	all[n++] = opt_help[NOWN - 1];
+	all[n] = (ka_help_opt){NULL, NULL, NULL};
 	ka_tool_help_page(
 		stdout, usage,
 		"Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
 		"LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
 		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
 		"makes one from a kernel) or a name under bench/tasks.\n",
-		opt_help,
+		all,
 		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
 		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
 		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
@@ -69,79 +73,6 @@ static int opt_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg ? arg : "");
 	fputc('\n', stderr);
 	return 2;
-}
-
-/* The lint pipeline on one file, as a child `kcheck --format json`. */
-static int lint_child(void *ud, const char *path, ka_opt_finding **out, int *n)
-{
-	const char *inc = ud;
-	*out = NULL;
-	*n = 0;
-	char tmpl[] = "/tmp/kcheck-opt-XXXXXX";
-	int fd = mkstemp(tmpl);
-	if (fd < 0)
-		return ka_error_set(KA_EIO, "cannot create a temporary file");
-	unlink(tmpl);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int nul = open("/dev/null", O_WRONLY);
-		dup2(fd, 1);
-		if (nul >= 0)
-			dup2(nul, 2);
-		char *argv[] = {"kcheck", "--format", "json", "-q", (char *)path, "--", (char *)inc, NULL};
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	int status = 0;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-		close(fd);
-		return ka_error_set(KA_ETOOL, "cannot run the lint pipeline");
-	}
-	lseek(fd, 0, SEEK_SET);
-	FILE *f = fdopen(fd, "r");
-	json_error_t je;
-	json_t *root = f ? json_loadf(f, 0, &je) : NULL;
-	if (f)
-		fclose(f);
-	else
-		close(fd);
-	json_t *arr = root ? json_object_get(root, "findings") : NULL;
-	if (!json_is_array(arr)) {
-		json_decref(root);
-		return ka_error_set(KA_ETOOL, "the lint pipeline gave no findings for %s", path);
-	}
-	size_t cnt = json_array_size(arr), total = 0;
-	for (size_t i = 0; i < cnt; i++) /* a finding shared by kernels counts for each */
-		total += 1 + json_array_size(json_object_get(json_array_get(arr, i), "also_kernels"));
-	ka_opt_finding *v = calloc(total ? total : 1, sizeof *v);
-	if (!v) {
-		json_decref(root);
-		return ka_error_set(KA_ENOMEM, "out of memory");
-	}
-	int k = 0;
-	for (size_t i = 0; i < cnt; i++) {
-		json_t *e = json_array_get(arr, i);
-		const char *rule = json_string_value(json_object_get(e, "rule"));
-		const char *kern = json_string_value(json_object_get(e, "kernel"));
-		const char *msg = json_string_value(json_object_get(e, "message"));
-		if (!rule || !*rule || !strncmp(rule, "clang-", 6))
-			continue;
-		json_t *also = json_object_get(e, "also_kernels");
-		for (size_t a = 0; a <= json_array_size(also); a++) {
-			const char *kn = a ? json_string_value(json_array_get(also, a - 1)) : kern;
-			if (a && !kn)
-				continue;
-			snprintf(v[k].rule, sizeof v[k].rule, "%.95s", rule);
-			snprintf(v[k].kernel, sizeof v[k].kernel, "%.95s", kn ? kn : "");
-			snprintf(v[k].message, sizeof v[k].message, "%.511s", msg ? msg : "");
-			v[k].estimate = json_number_value(json_object_get(e, "estimate"));
-			k++;
-		}
-	}
-	json_decref(root);
-	*out = v;
-	*n = k;
-	return KA_OK;
 }
 
 /* --budget 8 | 10m | 8,10m */
@@ -164,7 +95,7 @@ static int parse_budget(const char *v, ka_opt_opts *o)
 	return 0;
 }
 
-static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t cap)
+static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char *out_dir, size_t cap)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -177,14 +108,21 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--llm-timeout",
 						     "--db",           "--out",       "--arch",
 						     "--samples",      "--budget"};
-		int known = flag;
+		int known = flag || ka_scale_is_opt(a);
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= !strcmp(a, valued[k]);
 		if (a[0] == '-' && !known)
 			return opt_error("unknown option: %s", a);
 		if (a[0] == '-' && !flag && !v)
 			return opt_error("option needs a value: %s", a);
-		if (!strcmp(a, "--offline"))
+		if (ka_scale_is_opt(a)) { /* the verifier's runner: docs/slurm.md */
+			if (!strcmp(a, "--gpus"))
+				return opt_error(
+					"%s",
+					"--gpus: kcheck optimize benches on one GPU here (CUDA_VISIBLE_DEVICES picks it)");
+			if (ka_scale_parse_opt(so, a, argv[++i]))
+				return opt_error("%s", ka_error_last());
+		} else if (!strcmp(a, "--offline"))
 			o->coder.provider = "offline";
 		else if (!strcmp(a, "--compile-only"))
 			o->compile_only = 1;
@@ -240,21 +178,28 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 int ka_tool_optimize(int argc, char **argv)
 {
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
-	char out_dir[256], inc[1400];
-	int rc = parse(argc, argv, &o, out_dir, sizeof out_dir);
+	static ka_scale_opts so;
+	static ka_scale_runner slurm;
+	char out_dir[256];
+	ka_scale_opts_init(&so);
+	int rc = parse(argc, argv, &o, &so, out_dir, sizeof out_dir);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (!o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
+	if (so.slurm) { /* each candidate's bench is a Slurm job */
+		if (ka_scale_config(&so))
+			return opt_error("%s", ka_error_last());
+		so.progress = stderr;
+		const char *base = strrchr(o.task, '/');
+		ka_scale_runner_init(&slurm, &so, base && base[1] ? base + 1 : o.task);
+		o.runner = &slurm.base;
+	} else if (so.dir || so.partition || so.account || so.time_limit || so.nextra)
+		return opt_error(
+			"%s",
+			"--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
+	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
-	/* the task ABI header for the lint's parse: bench/harness beside bench/tasks */
-	char task_dir[1200];
-	snprintf(task_dir, sizeof task_dir, "%s", o.task);
-	if (!ka_fs_is_dir(task_dir))
-		snprintf(task_dir, sizeof task_dir, "bench/tasks/%.1000s", o.task);
-	snprintf(inc, sizeof inc, "-I%.1100s/../../harness", task_dir);
-	o.lint = lint_child;
-	o.lint_ud = inc;
+	o.lint = ka_opt_lint; /* on o.arch, with the task's -I (the loop passes both) */
 	o.progress = stderr;
 	o.coder.log = NULL;
 	ka_opt_summary *s = calloc(1, sizeof *s);

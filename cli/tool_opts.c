@@ -125,6 +125,13 @@ static const ka_opt table[] = {
 	/* .kcheck.yaml only */
 	{NULL, NULL, L, KA_OPT_LIST, F(extra), F(nextra), NULL, 0, 0, 0, "extra-args", 0, 0, NULL, NULL, 0, 0,
 	 NULL},
+	/* kcheck bench --runner slurm's (docs/slurm.md); bench/scale_config.c checks their values */
+	{NULL, NULL, L, KA_OPT_STR, F(slurm_partition), 0, NULL, 0, 0, 0, "slurm-partition", 0, 0, NULL, NULL,
+	 0, 0, NULL},
+	{NULL, NULL, L, KA_OPT_STR, F(slurm_time_limit), 0, NULL, 0, 0, 0, "slurm-time-limit", 0, 0, NULL,
+	 NULL, 0, 0, NULL},
+	{NULL, NULL, L, KA_OPT_INT, F(slurm_gpus_per_job), 0, NULL, 0, 64, 0, "slurm-gpus-per-job", 0, 0,
+	 NULL, NULL, 0, 0, NULL},
 	/* kcheck facts (usage: tool_facts.c) */
 	{"--format", NULL, FA, KA_OPT_ENUM, F(facts_format), 0, facts_formats, 0, 0, 0, NULL, 0, 0, NULL,
 	 NULL, 0, 0, "JSON on stdout (default) or an SQLite file (needs -o)"},

@@ -56,6 +56,10 @@ typedef struct ka_tool_cfg {
 	int npaths;
 	const char **extra; /* compiler flags after `--` */
 	int nextra;
+	/* .kcheck.yaml keys of `kcheck bench --runner slurm` (bench/scale_config.c
+	 * reads and checks them); the lint accepts and ignores them */
+	const char *slurm_partition, *slurm_time_limit;
+	int slurm_gpus_per_job;
 	const char **rules_dirs;
 	int nrules_dirs;
 	const char **exclude; /* globs of paths to skip when recursing */
@@ -238,7 +242,7 @@ int ka_tool_knowledge(int argc, char **argv);
  * --db is missing or cannot be read. */
 int ka_tool_evidence_open(ka_tool_evidence **out, const char *db, int no_db);
 void ka_tool_evidence_free(ka_tool_evidence *x);
-/* Hand the lookup to lint (ka_lint_opts.evidence); x may be NULL. */
+/* Hand the DB to lint (ka_lint_opts.kdb); x may be NULL. */
 void ka_tool_evidence_lint(ka_tool_evidence *x, ka_lint_opts *o);
 /* "evidence: fixed 7 times on sm_90, median 4.3x [3.1, 6.0]", one line per
  * arch with evidence for rule; nothing when x is NULL or there is none.

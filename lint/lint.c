@@ -139,6 +139,7 @@ void ka_lint_free(ka_lint *l)
 	if (!l)
 		return;
 	ka_fixset_free(l->merged);
+	ka_lint_standings_free(l->standings);
 	ka_sources_free(l->src);
 	ka_ruleset_free(l->rs);
 	ka_arena_free(l->arena);

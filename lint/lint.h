@@ -7,7 +7,8 @@
  * (rewriter, compile gate), to a fixed point with --fix] -> findings for
  * the caller to report (rules/report.h) or inspect.
  *
- * Links flow util <- analyzer <- rules <- rewriter <- lint <- agents, cli.
+ * Links flow util <- analyzer <- rules <- rewriter, knowledge <- lint <-
+ * agents, cli.
  *
  * Usage:
  *     ka_lint_opts o = KA_LINT_OPTS_INIT;
@@ -36,23 +37,24 @@
 #define KA_LINT_H
 #include <stddef.h>
 #include <stdio.h>
-#include "rules/finding.h" /* ka_finding(s): rule, file, line, severity, estimate, fix */
-#include "rules/report.h"  /* ka_report_file: a file's analysis status */
-#include "rules/rule.h"    /* ka_ruleset, ka_severity, ka_fix_safety */
-#include "rules/source.h"  /* ka_sources: file texts for report excerpts */
+#include "rules/finding.h"       /* ka_finding(s): rule, file, line, severity, estimate, fix */
+#include "rules/report.h"        /* ka_report_file: a file's analysis status */
+#include "rules/rule.h"          /* ka_ruleset, ka_severity, ka_fix_safety */
+#include "rules/source.h"        /* ka_sources: file texts for report excerpts */
+#include "knowledge/knowledge.h" /* ka_kdb: the measured evidence on findings */
 #include "util/arena.h"
 #include "util/buf.h"
 
 typedef struct ka_lint ka_lint;
 
-/* Measured evidence for a finding (the knowledge DB, which lint does not
- * open: the CLI does, and hands lint this lookup).  For a finding of rule
- * `rule` whose static estimate is `estimate` (0 = none), on the run's
- * `arch`: fill *ev (arch, counts, text) and *corrected (the estimate
- * corrected by the evidence; `estimate` itself when there is nothing to
- * correct) and return 1; 0 when the rule has no evidence on arch; < 0 on
- * an error, with the message set (util/error.h).  Called on the caller's
- * thread, once per reported finding, after NOLINT and the baseline. */
+/* Measured evidence for a finding, from a source other than a knowledge DB
+ * (ka_lint_opts.kdb is the usual one).  For a finding of rule `rule`
+ * whose static estimate is `estimate` (0 = none), on the run's `arch`:
+ * fill *ev (arch, counts, text) and *corrected (the estimate corrected by
+ * the evidence; `estimate` itself when there is nothing to correct) and
+ * return 1; 0 when the rule has no evidence on arch; < 0 on an error, with
+ * the message set (util/error.h).  Called on the caller's thread, once per
+ * reported finding, after NOLINT and the baseline. */
 typedef int (*ka_lint_evidence_fn)(void *ud, const char *rule, const char *arch, double estimate,
 				   ka_finding_evidence *ev, double *corrected);
 
@@ -87,8 +89,13 @@ typedef struct ka_lint_opts {
 	int quiet; /* only errors and clang's diagnostics on log */
 	int stats; /* analysis vs. rule time (and the costliest rules) on log */
 	/* evidence: findings carry it, and their estimate and severity follow
-	 * the corrected estimate (the impact bands, capped by the rule) */
-	ka_lint_evidence_fn evidence; /* NULL = none: findings as the rules estimate them */
+	 * the corrected estimate (the impact bands, capped by the rule).  From
+	 * kdb, a knowledge DB the caller opened (read-only is enough; each
+	 * rule's standing on arch is read once per handle), or from the
+	 * evidence lookup when one is set; neither = none: findings as the
+	 * rules estimate them */
+	ka_kdb *kdb;
+	ka_lint_evidence_fn evidence;
 	void *evidence_ud;
 } ka_lint_opts;
 

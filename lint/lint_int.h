@@ -11,7 +11,8 @@
  *   suppress.c  NOLINT and unused suppressions
  *   fix.c       fixes: collected per job, merged, committed through the gate
  *   ruletest.c  a rule's examples as its tests
- *   evidence.c  measured evidence (the caller's lookup) on the findings */
+ *   evidence.c  measured evidence (the knowledge DB, or the caller's
+ *               lookup) on the findings */
 #ifndef KA_LINT_INT_H
 #define KA_LINT_INT_H
 #include <sqlite3.h>
@@ -117,9 +118,12 @@ int ka_lint_fix_text(sqlite3 *db, const char *path, const char *text, size_t len
 /* "rule \t realpath \t line \t col": a finding's name that survives renaming. */
 char *ka_lint_finding_key(const char *rule, const char *file, int line, int col);
 
-/* evidence.c: with opts.evidence, attach each finding's evidence on the
- * run's arch and correct its estimate and severity.  KA_OK or < 0. */
+/* evidence.c: with opts.kdb or opts.evidence, attach each finding's
+ * evidence on the run's arch and correct its estimate and severity.
+ * KA_OK or < 0.  The DB's standings are cached in l->standings. */
+typedef struct ka_lint_standings ka_lint_standings;
 int ka_lint_apply_evidence(ka_lint *l, ka_findings *fs);
+void ka_lint_standings_free(ka_lint_standings *c);
 
 /* lint.c */
 struct ka_lint {
@@ -127,8 +131,9 @@ struct ka_lint {
 	ka_arena *arena; /* file lists, the compile database */
 	ka_ruleset *rs;
 	ka_compdb *cdb;
-	ka_sources *src;          /* the last run's texts */
-	struct ka_fixset *merged; /* the last run's fixes (SARIF, has_fix) */
+	ka_sources *src;              /* the last run's texts */
+	struct ka_fixset *merged;     /* the last run's fixes (SARIF, has_fix) */
+	ka_lint_standings *standings; /* opts.kdb's standings read so far, or NULL */
 	ka_lint_stats stats;
 	char err[1024]; /* the last error's message */
 };

@@ -12,6 +12,7 @@ PKGS=(
   libjansson-dev libyaml-dev libcmocka-dev
   python3 python3-jsonschema curl patch diffutils jq clang-format-19
   hipcc libamdhip64-dev
+  slurm-wlm munge
 )
 
 SUDO=""

@@ -21,9 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "agents/optimize.h"
-#include "agents/knowledge.h"
 #include "agents/optimize_int.h"
 #include "agents/scaffold.h"
 #include "bench/spec.h"
@@ -35,17 +34,19 @@
 
 static char tmp[] = "/tmp/ka_opt_test_XXXXXX";
 
-static int fake_lint(void *ud, const char *path, ka_opt_finding **out, int *n)
+static int fake_lint(void *ud, const char *path, const char *arch, const char *const *extra, int nextra,
+		     ka_findings *out)
 {
 	(void)ud;
 	(void)path;
-	*out = calloc(1, sizeof **out);
-	snprintf((*out)->rule, sizeof(*out)->rule, "gmem-scalar-not-vectorized");
-	snprintf((*out)->kernel, sizeof(*out)->kernel, "saxpy_naive");
-	snprintf((*out)->message, sizeof(*out)->message, "saxpy_naive is element-wise (test finding)");
-	(*out)->estimate = 1.56;
-	*n = 1;
-	return KA_OK;
+	(void)arch;
+	(void)extra;
+	(void)nextra;
+	ka_finding f = {.rule = strdup("gmem-scalar-not-vectorized"),
+			.kernel = strdup("saxpy_naive"),
+			.message = strdup("saxpy_naive is element-wise (test finding)"),
+			.estimate = 1.56};
+	return ka_findings_push(out, &f);
 }
 
 static const char *content(json_t *req, size_t i, size_t msg)
@@ -500,9 +501,11 @@ static void test_plan_empty_rule(void **st)
 {
 	(void)st;
 	static ka_opt_plan plan;
-	ka_opt_finding f[2] = {{.rule = "", .kernel = "k", .estimate = 2.0},
-			       {.rule = "gmem-uncoalesced-access", .kernel = "k", .estimate = 1.5}};
-	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", f, 2, NULL, NULL, &plan), KA_OK);
+	ka_finding v[2] = {
+		{.rule = (char *)"", .kernel = (char *)"k", .estimate = 2.0},
+		{.rule = (char *)"gmem-uncoalesced-access", .kernel = (char *)"k", .estimate = 1.5}};
+	ka_findings f = {v, 2, 2};
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, NULL, NULL, &plan), KA_OK);
 	assert_true(plan.n > 0);
 	assert_string_equal(plan.c[0].recipe->name, "warp-per-row");
 	assert_string_equal(plan.c[0].rule, "gmem-uncoalesced-access");

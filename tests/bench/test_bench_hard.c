@@ -24,7 +24,6 @@
 #include "bench/objcheck.h"
 #include "util/proc.h"
 #include "bench/runner.h"
-#include "bench/sha256.h"
 #include "bench/spec.h"
 #include "util/error.h"
 
@@ -178,21 +177,6 @@ static void test_proc_channels(void **state)
 	char *probe[] = {"sh", "-c", "read x && exit 5; echo hi >&3 2>/dev/null || exit 7; exit 0", NULL};
 	assert_int_equal(ka_proc_run_io(probe, 10, NULL, NULL, &r), 0);
 	assert_int_equal(r.status, 7);
-}
-
-static void test_sha256(void **state)
-{
-	ka_sha256 c;
-	char hex[65];
-	(void)state;
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, "abc", 3);
-	ka_sha256_hex(&c, hex);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
-	ka_sha256_hex(&c, hex);
-	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
 /* The cache folder must be the user's and writable by nobody else; entries
@@ -457,10 +441,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expr_llong_min), cmocka_unit_test(test_spec_validation),
 		cmocka_unit_test(test_spec_draw),      cmocka_unit_test(test_proc_limit_after_close),
-		cmocka_unit_test(test_proc_channels),  cmocka_unit_test(test_sha256),
-		cmocka_unit_test(test_cache),          cmocka_unit_test(test_objcheck),
-		cmocka_unit_test(test_exact_samples),  cmocka_unit_test(test_config_samples),
-		cmocka_unit_test(test_find_nvcc),      cmocka_unit_test(test_long_paths),
+		cmocka_unit_test(test_proc_channels),  cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_objcheck),       cmocka_unit_test(test_exact_samples),
+		cmocka_unit_test(test_config_samples), cmocka_unit_test(test_find_nvcc),
+		cmocka_unit_test(test_long_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include "agents/knowledge.h"
+#include "knowledge/knowledge.h"
 #include "util/error.h"
 
 /* assert KA_OK, printing the error message when not. */

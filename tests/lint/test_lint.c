@@ -1,6 +1,6 @@
 /* tests/lint/test_lint.c: the lint library driven without the CLI
  * (lint/lint.h): a run over a file, NOLINT and --checks, evidence from a
- * caller's lookup, bad input, the fix loop through a compile gate (fake
+ * caller's lookup and from a knowledge DB, bad input, the fix loop through a compile gate (fake
  * compilers: one that accepts, one that rejects), and rule tests by their
  * examples.  Parses with the CUDA
  * toolkit's headers, as `kcheck rules test` does in CI. */
@@ -211,7 +211,7 @@ static void test_checks_and_nolint(void **state)
 	ka_lint_free(l);
 }
 
-/* A stand-in for the CLI's knowledge DB: evidence for math-pow-small-integer
+/* A source of evidence other than a knowledge DB: evidence for math-pow-small-integer
  * (3 wins), corrected to 3.0x; nothing for other rules; an error when asked
  * to fail. */
 typedef struct lookup_log {
@@ -277,6 +277,72 @@ static void test_evidence_lookup(void **state)
 	assert_string_equal(ka_lint_error(l), "knowledge DB k.db: disk I/O error");
 	ka_lint_result_free(&r);
 	ka_lint_free(l);
+}
+
+/* opts.kdb: a knowledge DB, opened read-only by the caller, is lint's own
+ * source of evidence.  The fix of math-pow-small-integer measured 3 times
+ * faster on sm_80: on sm_80 the reported finding carries the DB's standing
+ * (its text, its counts) and the estimate the standing corrects; on sm_90,
+ * where nothing was measured, no finding carries evidence. */
+static void test_evidence_kdb(void **state)
+{
+	fixture *fx = *state;
+	char dbpath[160];
+	ka_kdb *db = NULL;
+	snprintf(dbpath, sizeof dbpath, "%s/knowledge.db", fx->dir);
+	assert_int_equal(ka_kdb_open(&db, dbpath, KA_KDB_CREATE), KA_OK);
+	static const double speedups[] = {1.2, 1.3, 1.5};
+	for (int i = 0; i < 3; i++) {
+		ka_kdb_evidence e = {.rule = "math-pow-small-integer",
+				     .task = "sq",
+				     .arch = "sm_80",
+				     .speedup = speedups[i],
+				     .ci_low = speedups[i] - 0.05,
+				     .ci_high = speedups[i] + 0.05,
+				     .verdict = "faster"};
+		assert_int_equal(ka_kdb_add_evidence(db, &e, NULL), KA_OK);
+	}
+	ka_kdb_close(db);
+	assert_int_equal(ka_kdb_open(&db, dbpath, KA_KDB_READONLY), KA_OK);
+	ka_kdb_standing sd;
+	char text[200];
+	assert_int_equal(ka_kdb_standing_get(db, "math-pow-small-integer", NULL, "sm_80", &sd), KA_OK);
+	ka_kdb_standing_text(&sd, "sm_80", text, sizeof text);
+	assert_int_equal(sd.wins, 3);
+
+	const char *paths[] = {fx->file};
+	static const char *const arches[] = {"sm_80", "sm_90"};
+	for (int a = 0; a < 2; a++) {
+		ka_lint_opts o = KA_LINT_OPTS_INIT;
+		ka_lint *l = NULL;
+		ka_lint_result r = KA_LINT_RESULT_INIT;
+		o.arch = arches[a];
+		o.kdb = db;
+		assert_int_equal(ka_lint_new(&l, &o), KA_OK);
+		assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+		int pow = 0;
+		for (size_t i = 0; i < r.findings.n; i++) {
+			const ka_finding *f = &r.findings.v[i];
+			if (strcmp(f->rule, "math-pow-small-integer") != 0 || a == 1) {
+				assert_null(f->evidence);
+				continue;
+			}
+			pow++;
+			assert_non_null(f->evidence);
+			assert_string_equal(f->evidence->text, text);
+			assert_string_equal(f->evidence->arch, "sm_80");
+			assert_int_equal(f->evidence->wins, 3);
+			assert_true(f->evidence->median == sd.median);
+			assert_true(f->estimate ==
+				    ka_kdb_corrected_estimate(f->evidence->static_estimate, &sd));
+			assert_true(f->estimate != f->evidence->static_estimate); /* the DB moved it */
+		}
+		if (a == 0)
+			assert_int_equal(pow, 2);
+		ka_lint_result_free(&r);
+		ka_lint_free(l);
+	}
+	ka_kdb_close(db);
 }
 
 static void test_bad_input(void **state)
@@ -530,6 +596,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checks_and_nolint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_evidence_lookup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_evidence_kdb, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test(test_new_errors),
 		cmocka_unit_test_setup_teardown(test_fix_in_memory, setup, teardown),

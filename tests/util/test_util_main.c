@@ -38,5 +38,6 @@ int main(void)
 	failed += run_utf8_tests();
 	failed += run_wire_tests();
 	failed += run_ccdiag_tests();
+	failed += run_sha256_tests();
 	return failed != 0;
 }

@@ -1,5 +1,5 @@
-/* bench/sha256.c: a plain SHA-256 (bench/sha256.h), one block at a time. */
-#include "bench/sha256.h"
+/* util/sha256.c: a plain SHA-256 (util/sha256.h), one block at a time. */
+#include "util/sha256.h"
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,4 +83,12 @@ void ka_sha256_hex(ka_sha256 *c, char hex[65])
 	ka_sha256_add(c, len, 8);
 	for (int i = 0; i < 8; i++)
 		snprintf(hex + 8 * i, 9, "%08x", c->h[i]);
+}
+
+void ka_sha256_of(const void *data, size_t n, char hex[65])
+{
+	ka_sha256 c;
+	ka_sha256_init(&c);
+	ka_sha256_add(&c, data, n);
+	ka_sha256_hex(&c, hex);
 }

@@ -1,4 +1,4 @@
-/* agents/knowledge_share.c: export and import, so teams can share what
+/* knowledge/knowledge_share.c: export and import, so teams can share what
  * their runs learned.
  *
  * An export folder holds
@@ -23,7 +23,7 @@
  * `kcheck knowledge import` does first, so that a bad export never creates
  * or touches the DB file.
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include "util/fs.h"
 #include <errno.h>
 #include <jansson.h>

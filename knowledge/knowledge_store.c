@@ -1,4 +1,4 @@
-/* agents/knowledge_store.c: skills (verified kernels) and trajectories
+/* knowledge/knowledge_store.c: skills (verified kernels) and trajectories
  * (every step of every optimize run) in the knowledge DB.
  *
  * A skill is keyed by (task, SHA-256 of its source): the same kernel found
@@ -6,7 +6,8 @@
  * step); the loop asks ka_kdb_failed_before() so that a strategy that
  * failed is not retried with the same parameters.
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
+#include "util/sha256.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ int kdb_put_skill(ka_kdb *k, const ka_kdb_skill *s, char hash[65])
 		return ka_error_set(KA_EINPUT, "skill: a task and a source are required");
 	if (!isfinite(s->speedup) || s->speedup < 0)
 		return ka_error_set(KA_EINPUT, "skill for %s: bad speedup %g", s->task, s->speedup);
-	kdb_hash(s->source, hash);
+	ka_sha256_of(s->source, strlen(s->source), hash);
 	int rc = kdb_prepare(k,
 			     "INSERT INTO skills(hash, task, source, speedup, at, arch, summary, rules)"
 			     " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(task, hash) DO UPDATE SET"

@@ -1,4 +1,4 @@
-/* agents/knowledge_search.c: BM25 retrieval over the knowledge DB.
+/* knowledge/knowledge_search.c: BM25 retrieval over the knowledge DB.
  *
  * The planner hands in features (fact names, rule ids, words such as
  * "atomic" or "row-wise"); each is cut into alphanumeric tokens, and every
@@ -10,7 +10,7 @@
  * merged: bm25() depends on each table's statistics (a table of one skill
  * scores every match near 0), so its values only rank within a table.
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include "util/buf.h"
 #include <ctype.h>
 #include <stdio.h>

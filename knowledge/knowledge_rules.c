@@ -1,4 +1,4 @@
-/* agents/knowledge_rules.c: the rules table of the knowledge DB.
+/* knowledge/knowledge_rules.c: the rules table of the knowledge DB.
  *
  * Rule files (built in, or from --rules-dir) are mirrored into the DB so
  * that retrieval (knowledge_search.c) can rank them; learned rules live
@@ -6,8 +6,9 @@
  * checks as a shipped one.  The FTS5 index follows the table through
  * triggers (knowledge.c, migration 3).
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include "util/buf.h"
+#include "util/sha256.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static int upsert(ka_kdb *k, sqlite3_stmt *st, const ka_rule *r, const char *ori
 	char *tags = join_tags(r);
 	if (!tags)
 		return ka_error_set(KA_ENOMEM, "out of memory");
-	kdb_hash(r->text, hash);
+	ka_sha256_of(r->text, strlen(r->text), hash);
 	sqlite3_reset(st);
 	kdb_bind_text(st, 1, r->id);
 	kdb_bind_text(st, 2, r->title);

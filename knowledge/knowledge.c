@@ -1,4 +1,4 @@
-/* agents/knowledge.c: opening the knowledge DB, its schema and migrations.
+/* knowledge/knowledge.c: opening the knowledge DB, its schema and migrations.
  *
  * The schema is a list of migrations, each taking the file from version
  * i to i + 1 (PRAGMA user_version).  Opening runs the missing ones in
@@ -22,8 +22,7 @@
  * when a -wal file is there it is read normally, falling back to immutable
  * (the -wal's last commits unseen) when that fails.
  */
-#include "agents/knowledge_int.h"
-#include "bench/sha256.h"
+#include "knowledge/knowledge_int.h"
 #include "util/buf.h"
 #include <ctype.h>
 #include <errno.h>
@@ -185,14 +184,6 @@ int kdb_step_done(ka_kdb *k, sqlite3_stmt *st, const char *what)
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return kdb_fail(k, what);
 	return KA_OK;
-}
-
-void kdb_hash(const char *s, char hex[65])
-{
-	ka_sha256 c;
-	ka_sha256_init(&c);
-	ka_sha256_add(&c, s, strlen(s));
-	ka_sha256_hex(&c, hex);
 }
 
 int kdb_status_valid(const char *s)

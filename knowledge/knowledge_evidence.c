@@ -1,4 +1,4 @@
-/* agents/knowledge_evidence.c: evidence rows and a rule's standing.
+/* knowledge/knowledge_evidence.c: evidence rows and a rule's standing.
  *
  * Evidence is what the bench measured when a rule's fix (or a recipe the
  * rule called for) was applied: the paired speedup, its confidence
@@ -11,7 +11,7 @@
  * `slower`, `rejected` (a candidate that did not build says nothing about
  * the rule, only about the coder, and is counted apart).
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

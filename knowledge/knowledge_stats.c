@@ -1,4 +1,4 @@
-/* agents/knowledge_stats.c: what the knowledge DB holds, counted.
+/* knowledge/knowledge_stats.c: what the knowledge DB holds, counted.
  *
  * `kcheck knowledge stats` reads these: rules by status, evidence by
  * verdict, skills, optimize runs and their steps (ka_kdb_stats_get), and
@@ -8,7 +8,7 @@
  * Read-only: every query here works on a DB opened KA_KDB_READONLY, and
  * each function reads one snapshot (a read transaction).
  */
-#include "agents/knowledge_int.h"
+#include "knowledge/knowledge_int.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* agents/knowledge.h: the knowledge DB, KernelArc's long-term memory.
+/* knowledge/knowledge.h: the knowledge DB, KernelArc's long-term memory.
  *
  * A persistent SQLite file (default $XDG_DATA_HOME/kernelarc/knowledge.db,
  * else ~/.local/share/kernelarc/knowledge.db) that outlives every run:
@@ -22,8 +22,8 @@
  * handed out are owned as documented beside each function.  One ka_kdb
  * handle is used by one thread at a time (open one per thread or process).
  */
-#ifndef KA_AGENTS_KNOWLEDGE_H
-#define KA_AGENTS_KNOWLEDGE_H
+#ifndef KA_KNOWLEDGE_H
+#define KA_KNOWLEDGE_H
 #include <stddef.h>
 #include "rules/rule.h"
 
@@ -247,7 +247,7 @@ int ka_kdb_import_check(const char *dir, ka_kdb_counts *counts);
 /* Row counts of the tables. */
 int ka_kdb_counts_get(ka_kdb *db, ka_kdb_counts *counts, int *steps);
 
-/* ---- statistics (agents/knowledge_stats.c) ------------------------------- */
+/* ---- statistics (knowledge/knowledge_stats.c) ---------------------------- */
 
 /* Verdicts in the order of the tallies below. */
 #define KA_KDB_NVERDICTS 5 /* faster, same, slower, rejected, error */

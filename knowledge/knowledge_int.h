@@ -1,8 +1,8 @@
-/* agents/knowledge_int.h: what the knowledge*.c files share: the handle,
+/* knowledge/knowledge_int.h: what the knowledge*.c files share: the handle,
  * transactions and small statement helpers.  Not a public header. */
-#ifndef KA_AGENTS_KNOWLEDGE_INT_H
-#define KA_AGENTS_KNOWLEDGE_INT_H
-#include "agents/knowledge.h"
+#ifndef KA_KNOWLEDGE_INT_H
+#define KA_KNOWLEDGE_INT_H
+#include "knowledge/knowledge.h"
 #include "util/error.h"
 #include <sqlite3.h>
 #include "rules/sqlfn.h"
@@ -47,8 +47,6 @@ int kdb_step_done(ka_kdb *k, sqlite3_stmt *st, const char *what);
 int kdb_front_field(const char *text, const char *key, char *buf, size_t cap);
 /* 1 for stable, preview, candidate, retired. */
 int kdb_status_valid(const char *s);
-/* Lowercase SHA-256 hex of a string. */
-void kdb_hash(const char *s, char hex[65]);
 /* Recompute a learned rule's status after new evidence (inside the
  * caller's transaction). */
 int kdb_rule_review(ka_kdb *k, const char *rule);
