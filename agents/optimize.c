@@ -53,7 +53,8 @@ static int verify(ka_opt_loop *L, const char *cand_path, ka_bench_result *res)
 		job.samples = L->o->samples;
 	job.seed = ka_bench_fresh_seed();
 	memset(res, 0, sizeof *res);
-	return ka_bench_runner_local()->run(ka_bench_runner_local(), &job, res);
+	const ka_bench_runner *rn = L->o->runner ? L->o->runner : ka_bench_runner_local();
+	return rn->run(rn, &job, res);
 }
 
 /* The rules whose texts condition the rewrite: the one the planner chose,

@@ -51,6 +51,9 @@ typedef struct ka_opt_opts {
 	ka_opt_lint_fn lint; /* NULL: no findings (retrieval and the recipe table only) */
 	void *lint_ud;
 	FILE *progress; /* one line per step; NULL = none */
+
+	/* the verifier's runner (bench/runner.h: Slurm, docs/slurm.md); NULL: this host's */
+	const struct ka_bench_runner *runner;
 } ka_opt_opts;
 
 /* One step of the trajectory. */

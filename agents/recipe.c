@@ -24,13 +24,18 @@ extern const ka_recipe ka_recipe_stencil_column;      /* recipe_stencil.c */
 extern const ka_recipe ka_recipe_launch_tune_2d;      /* recipe_launch2d.c */
 extern const ka_recipe ka_recipe_parallel_scan;       /* recipe_scan.c */
 extern const ka_recipe ka_recipe_shuffle_block_scan;  /* recipe_blockscan.c */
+extern const ka_recipe ka_recipe_col_reduce;          /* recipe_colreduce.c */
+extern const ka_recipe ka_recipe_row_scan;            /* recipe_colreduce.c */
 
 static const ka_recipe *const table[] = {
-	&ka_recipe_warp_per_row,       &ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
-	&ka_recipe_stencil_column,     &ka_recipe_smem_histogram, &ka_recipe_parallel_scan,
-	&ka_recipe_shuffle_block_scan, &ka_recipe_seq_reduction,  &ka_recipe_fuse_elementwise,
-	&ka_recipe_vectorize,          &ka_recipe_grid_stride,    &ka_recipe_launch_tune,
-	&ka_recipe_launch_tune_2d,
+	&ka_recipe_col_reduce, /* before warp-per-row: a column walk is its shape too */
+	&ka_recipe_row_scan,       &ka_recipe_warp_per_row,
+	&ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
+	&ka_recipe_stencil_column, &ka_recipe_smem_histogram,
+	&ka_recipe_parallel_scan,  &ka_recipe_shuffle_block_scan,
+	&ka_recipe_seq_reduction,  &ka_recipe_fuse_elementwise,
+	&ka_recipe_vectorize,      &ka_recipe_grid_stride,
+	&ka_recipe_launch_tune,    &ka_recipe_launch_tune_2d,
 };
 #define N_RECIPES (sizeof table / sizeof table[0])
 
@@ -345,6 +350,23 @@ static int apply_one(const ka_recipe *r, const char *text, size_t len, const cha
 	if (rc == KA_RECIPE_DECLINED)
 		snprintf(why, cap, "%s: %s", k->name, c.why);
 	return rc;
+}
+
+static _Thread_local char source_dir[4096];
+
+void ka_recipe_set_source_path(const char *path)
+{
+	source_dir[0] = 0;
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	if (path && !slash)
+		snprintf(source_dir, sizeof source_dir, ".");
+	else if (slash && (size_t)(slash - path) < sizeof source_dir)
+		snprintf(source_dir, sizeof source_dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+const char *ka_recipe_source_dir(void)
+{
+	return source_dir[0] ? source_dir : NULL;
 }
 
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,

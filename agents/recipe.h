@@ -51,6 +51,14 @@ int ka_recipe_serves(const ka_recipe *r, const char *rule);
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
 		    char **out, size_t *out_len, char *why, size_t why_cap);
 
+/* The folder of the file being rewritten, where its quoted includes
+ * resolve when a recipe builds the kernel model (analyzer/kmodel.h) from
+ * the text; the folder of `path` is kept (path NULL: none, and the model
+ * blanks includes it cannot find).  Per thread. */
+void ka_recipe_set_source_path(const char *path);
+/* That folder, or NULL. */
+const char *ka_recipe_source_dir(void);
+
 /* ---- helpers the recipes share (agents/recipe.c) ---- */
 
 /* Integer parameter `key` of "k1=v1 k2=v2", or dflt. */
@@ -89,6 +97,51 @@ int ka_recipe_tid_decl(const char *t, size_t s, size_t e, char axis, ka_recipe_t
 int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap);
 /* The same along axis, the variable's name to var. */
 int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap);
+
+/* An index expression as a sum of products (agents/recipe_affine.c):
+ * sum of coef * f[0] * ... * f[nf-1], factors sorted, like terms merged,
+ * so that `(size_t)r * cols + c`, `c + cols * r` and `off + c` with
+ * `off = r * cols` read the same.  Integer casts and parentheses drop
+ * out; division, modulo, calls and subscripts make the reading fail. */
+#define KA_RECIPE_POLY_TERMS 16
+#define KA_RECIPE_POLY_FACTORS 6
+typedef struct ka_recipe_poly_term {
+	long long coef;
+	int nf;
+	char f[KA_RECIPE_POLY_FACTORS][64];
+} ka_recipe_poly_term;
+typedef struct ka_recipe_poly {
+	int n;
+	ka_recipe_poly_term t[KA_RECIPE_POLY_TERMS];
+} ka_recipe_poly;
+/* Helper variables: lookup returns a name's defining expression
+ * (squeezed), or NULL for a name that stands for itself. */
+typedef struct ka_recipe_poly_env {
+	const char *(*lookup)(void *ctx, const char *name);
+	void *ctx;
+} ka_recipe_poly_env;
+/* Read the squeezed expression sq (env may be NULL); 1 read, 0 not a sum
+ * of products (or larger than the form holds). */
+int ka_recipe_poly_read(const char *sq, const ka_recipe_poly_env *env, ka_recipe_poly *out);
+/* How many times factor occurs in t. */
+int ka_recipe_poly_has(const ka_recipe_poly_term *t, const char *factor);
+/* 1 when t is exactly 1 * factor. */
+int ka_recipe_poly_is_unit(const ka_recipe_poly_term *t, const char *factor);
+/* "2*a*b + 1*c" into out, for decline reasons. */
+void ka_recipe_poly_print(const ka_recipe_poly *p, char *out, size_t cap);
+/* The form as a C expression evaluated in 64 bits ("(long long)b * M * N
+ * + 2LL * c"); 0 when it does not fit. */
+int ka_recipe_poly_c(const ka_recipe_poly *p, char *out, size_t cap);
+/* A table of helper variables (name = squeezed initializer) for an env:
+ *     ka_recipe_poly_env env = {ka_recipe_poly_defs_lookup, &defs}; */
+#define KA_RECIPE_POLY_DEFS 24
+typedef struct ka_recipe_poly_defs {
+	int n;
+	char name[KA_RECIPE_POLY_DEFS][64], rhs[KA_RECIPE_POLY_DEFS][256];
+} ka_recipe_poly_defs;
+/* 0 when the table is full or a text too long. */
+int ka_recipe_poly_defs_add(ka_recipe_poly_defs *d, const char *name, const char *rhs);
+const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name);
 
 /* The one-thread-per-element shape (agents/recipe_elementwise.c):
  *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
@@ -177,6 +230,11 @@ int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_
 int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
 			    const char *grid_fmt, const char *block, const char *smem_param,
 			    const char *smem_fmt);
+/* The same for a 3-D grid: "@B" and "@Z" in grid_fmt are replaced by the
+ * arguments for parameters b_param and z_param; the dynamic shared memory
+ * is kept. */
+int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
+			 const char *block, const char *b_param, const char *z_param);
 /* 2-D launches (agents/recipe_launch2d.c): rewrite every launch of the
  * kernel.  Each must read
  *     grid((W + BX - 1) / BX, (H + BY - 1) / BY), block(BX, BY)

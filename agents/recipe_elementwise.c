@@ -5,13 +5,16 @@
  *   grid-stride  a capped grid whose threads loop over the elements, so the
  *                launch no longer scales with n (rules launch-tail-effect,
  *                launch-small-grid);
- *   vectorize    the same loop over float4 lanes: every `p[i]` of a float
- *                pointer becomes one 16-byte load or store per four elements,
- *                the body is repeated per lane, and a scalar loop takes the
- *                tail (rule gmem-scalar-not-vectorized).  The vector loop only
- *                runs when every vectorized pointer is 16-byte aligned (checked
- *                at run time), and stores are vectorized only when the body is
- *                straight-line code, so every lane of a float4 is written.
+ *   vectorize    the same loop over 16-byte lanes: every `p[i]` of a float,
+ *                int or unsigned pointer becomes one float4/int4/uint4 load or
+ *                store per four elements, the body is repeated per lane, and a
+ *                scalar loop takes the tail (rule gmem-scalar-not-vectorized).
+ *                The vector loop only runs when every vectorized pointer is
+ *                16-byte aligned (checked at run time).  A written vector is
+ *                not loaded first when straight-line code stores it before
+ *                reading it, or when every path of a branching body stores it
+ *                and none reads it; otherwise it is loaded, so that a lane a
+ *                branch leaves alone is written back as it was.
  *                A float4 copy stands for loads, `p[i] = E` and read-modify-
  *                writes (op=, ++, --) only: a pointer whose element's address
  *                is taken (&p[i]: atomics, out-parameters) or, writable, is
@@ -59,6 +62,133 @@ static int assigned(const char *sq, const char *var)
 	}
 	return 0;
 }
+static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh);
+
+/* 1 when the squeezed expression reads as exactly the product (or sum)
+ * of the named terms. */
+static int poly_is(const char *sq, const ka_recipe_poly_defs *d, const char *const *terms, int nterms,
+		   int product)
+{
+	ka_recipe_poly_env env = {ka_recipe_poly_defs_lookup, (void *)d};
+	ka_recipe_poly p;
+	if (!ka_recipe_poly_read(sq, &env, &p))
+		return 0;
+	if (product) {
+		if (p.n != 1 || p.t[0].coef != 1 || p.t[0].nf != nterms)
+			return 0;
+		for (int i = 0; i < nterms; i++)
+			if (ka_recipe_poly_has(&p.t[0], terms[i]) != 1)
+				return 0;
+		return 1;
+	}
+	/* blockIdx.x * blockDim.x + threadIdx.x */
+	if (p.n != 2)
+		return 0;
+	int prod = 0, tid = 0;
+	for (int i = 0; i < 2; i++) {
+		prod += p.t[i].coef == 1 && p.t[i].nf == 2 && ka_recipe_poly_has(&p.t[i], terms[0]) == 1 &&
+			ka_recipe_poly_has(&p.t[i], terms[1]) == 1;
+		tid += ka_recipe_poly_is_unit(&p.t[i], terms[2]);
+	}
+	return prod == 1 && tid == 1;
+}
+
+/* The grid-stride form of the shape: a kernel whose body is (after
+ * declarations its loop header alone reads)
+ *     for (T i = <global thread index>; i < N; i += <blockDim.x * gridDim.x>) BODY
+ * with the start and step read as sums of products (casts, helper
+ * variables, any order).  KA_OK with sh set; KA_RECIPE_DECLINED with the
+ * construct in c->why (the caller words the reason); NOT_A_LOOP when the
+ * body is not such a loop at all. */
+#define NOT_A_LOOP 2
+static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
+{
+	const char *t = c->m->text;
+	size_t len = c->m->len, close = c->k->body_close;
+	static ka_recipe_poly_defs d;
+	d.n = 0;
+	size_t s = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e;
+	char sq[600], parts[3][300];
+	for (;; s = ka_csrc_skip_blank(t, len, e)) {
+		e = ka_csrc_stmt_end(t, len, s);
+		if (e == NPOS || e > close || !ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+			return NOT_A_LOOP;
+		if (!strncmp(sq, "for(", 4))
+			break;
+		/* `T v = E;`: a helper of the header */
+		const char *eq = strchr(sq, '='), *v = eq;
+		while (v && v > sq && is_ident(v[-1]))
+			v--;
+		char nm[64], rhs[256];
+		if (!eq || eq[1] == '=' || v == eq || v == sq || v[-1] != ' ' || strchr(sq, ',') ||
+		    (size_t)(eq - v) >= sizeof nm || strlen(eq + 1) >= sizeof rhs)
+			return NOT_A_LOOP;
+		snprintf(nm, sizeof nm, "%.*s", (int)(eq - v), v);
+		snprintf(rhs, sizeof rhs, "%.*s", (int)strlen(eq + 1) - 1, eq + 1);
+		if (!ka_recipe_poly_defs_add(&d, nm, rhs))
+			return NOT_A_LOOP;
+	}
+	if (ka_csrc_skip_blank(t, len, e) != close)
+		return ka_recipe_decline(c, "statements follow the grid-stride loop");
+	size_t op = ka_csrc_skip_blank(t, len, s + 3), cp = ka_csrc_match(t, len, op);
+	if (t[op] != '(' || cp == NPOS || !ka_csrc_squeeze(t, op + 1, cp, sq, sizeof sq))
+		return ka_recipe_decline(c, "cannot read the loop header");
+	int np = 0, depth = 0;
+	const char *b = sq;
+	for (const char *p = sq;; p++) {
+		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if ((*p == ';' && !depth) || !*p) {
+			if (np == 3 || (size_t)(p - b) >= sizeof parts[0])
+				return ka_recipe_decline(c, "cannot read the loop header");
+			snprintf(parts[np++], sizeof parts[0], "%.*s", (int)(p - b), b);
+			b = p + 1;
+			if (!*p)
+				break;
+		}
+	}
+	ka_recipe_tid td;
+	char init[310], rhs[300];
+	snprintf(init, sizeof init, "%s;", parts[0]);
+	const char *eq = strchr(parts[0], '=');
+	if (np != 3 || !eq)
+		return ka_recipe_decline(c, "the loop does not declare its index");
+	snprintf(rhs, sizeof rhs, "%s", eq + 1);
+	/* the declaration `T i = START`: the type through the index pattern's reader */
+	char fake[400];
+	snprintf(fake, sizeof fake, "%.*s=blockIdx.x*blockDim.x+threadIdx.x;", (int)(eq - parts[0]),
+		 parts[0]);
+	if (!ka_recipe_tid_decl(fake, 0, strlen(fake), 'x', &td))
+		return ka_recipe_decline(c, "the loop index '%s' is not an integer of 32 bits or more",
+					 parts[0]);
+	static const char *const start[] = {"blockIdx.x", "blockDim.x", "threadIdx.x"};
+	static const char *const step[] = {"blockDim.x", "gridDim.x"};
+	if (!poly_is(rhs, &d, start, 3, 0))
+		return ka_recipe_decline(c, "the loop starts at '%s', not at the global thread index", rhs);
+	size_t vl = strlen(td.var);
+	if (strncmp(parts[1], td.var, vl) || parts[1][vl] != '<' || parts[1][vl + 1] == '=')
+		return ka_recipe_decline(c, "the loop test '%s' is not `%s < PARAM`", parts[1], td.var);
+	snprintf(sh->count, sizeof sh->count, "%s", parts[1] + vl + 1);
+	ka_recipe_drop_casts(sh->count);
+	if (ka_csrc_param_index(c->k, sh->count) < 0)
+		return ka_recipe_decline(c, "the loop bound '%s' is not a parameter", sh->count);
+	if (strncmp(parts[2], td.var, vl) || strncmp(parts[2] + vl, "+=", 2) ||
+	    !poly_is(parts[2] + vl + 2, &d, step, 2, 1))
+		return ka_recipe_decline(c, "the loop step '%s' is not the grid (blockDim.x * gridDim.x)",
+					 parts[2]);
+	snprintf(sh->var, sizeof sh->var, "%s", td.var);
+	snprintf(sh->type, sizeof sh->type, "%s", td.type);
+	snprintf(sh->base, sizeof sh->base, "%s", td.base);
+	sh->decl_s = s;
+	sh->decl_e = cp + 1;
+	sh->body_s = cp + 1;
+	sh->body_e = e;
+	/* the helpers go with the rewrite: the body must not read them */
+	for (int i = 0; i < d.n; i++)
+		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, d.name[i]))
+			return ka_recipe_decline(c, "the loop body reads %s, declared before the loop",
+						 d.name[i]);
+	return KA_OK;
+}
 
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 {
@@ -66,16 +196,41 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	size_t len = c->m->len, close = c->k->body_close;
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
 	ka_recipe_tid d;
-	if (e0 == NPOS || e0 > close || !ka_recipe_tid_decl(t, s0, e0, 'x', &d))
-		return ka_recipe_decline(c, "the first statement is not a global thread index along x");
+	if (e0 == NPOS || e0 > close)
+		return ka_recipe_decline(c, "cannot read the kernel's first statement");
+	if (!ka_recipe_tid_decl(t, s0, e0, 'x', &d)) {
+		int rc = stride_loop_shape(c, sh);
+		if (rc == NOT_A_LOOP)
+			return ka_recipe_decline(c,
+						 "the first statement is not a global thread index along x");
+		if (rc == KA_RECIPE_DECLINED) {
+			char why[sizeof c->why];
+			snprintf(why, sizeof why, "%s", c->why);
+			return ka_recipe_decline(c, "a grid-stride loop: %.200s", why);
+		}
+		return rc ? rc : body_checks(c, sh);
+	}
 	snprintf(sh->var, sizeof sh->var, "%s", d.var);
 	snprintf(sh->type, sizeof sh->type, "%s", d.type);
 	snprintf(sh->base, sizeof sh->base, "%s", d.base);
 	sh->decl_s = s0;
 	sh->decl_e = e0;
 	size_t s1 = ka_csrc_skip_blank(t, len, e0), e1 = ka_csrc_stmt_end(t, len, s1);
-	if (e1 == NPOS || e1 > close || strncmp(t + s1, "if", 2))
+	if (e1 == NPOS || e1 > close || strncmp(t + s1, "if", 2)) {
+		/* the index may be the start of a grid-stride loop */
+		int rc = stride_loop_shape(c, sh);
+		if (rc == KA_OK)
+			return body_checks(c, sh);
+		if (rc < 0)
+			return rc;
+		if (rc == KA_RECIPE_DECLINED) {
+			char why[sizeof c->why];
+			snprintf(why, sizeof why, "%s", c->why);
+			return ka_recipe_decline(
+				c, "no bound check after the index (a grid-stride loop: %.180s)", why);
+		}
 		return ka_recipe_decline(c, "no bound check after the index");
+	}
 	size_t po = ka_csrc_skip_blank(t, len, s1 + 2), pc = ka_csrc_match(t, len, po);
 	char cond[160], want[160];
 	if (t[po] != '(' || pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond))
@@ -100,6 +255,12 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 		sh->body_s = e1;
 		sh->body_e = close;
 	}
+	return body_checks(c, sh);
+}
+
+static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
+{
+	const char *t = c->m->text;
 	static char sq[16384];
 	if (!ka_csrc_squeeze(t, sh->body_s, sh->body_e, sq, sizeof sq))
 		return ka_recipe_decline(c, "the body is too long");
@@ -240,9 +401,60 @@ static int stored_first(const char *sq, const char *q, size_t n, const char *nam
 	return !ka_csrc_has_word(q + n, 0, e, name);
 }
 
-/* The float pointers whose every use in the body is `p[var]`, and of them
- * the ones the body writes and the ones the vector loop must load. */
-static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *written, int *load)
+/* 1 when every path through the statements [s, e) stores `acc` (p[i]) with
+ * a plain '=': one top-level statement does, or an if/else both of whose
+ * branches do. */
+static int stores_on_every_path(const char *t, size_t s, size_t e, const char *acc)
+{
+	size_t al = strlen(acc);
+	for (size_t i = ka_csrc_skip_blank(t, e, s); i < e; i = ka_csrc_skip_blank(t, e, i)) {
+		size_t se = ka_csrc_stmt_end(t, e, i);
+		char sq[512];
+		if (se == NPOS)
+			return 0;
+		if (t[i] == '{') {
+			size_t cb = ka_csrc_match(t, e, i);
+			if (cb != NPOS && stores_on_every_path(t, i + 1, cb, acc))
+				return 1;
+		} else if (ka_csrc_squeeze(t, i, se < i + 500 ? se : i + 500, sq, sizeof sq) &&
+			   !strncmp(sq, acc, al) && sq[al] == '=' && sq[al + 1] != '=') {
+			return 1;
+		} else if (!strncmp(t + i, "if", 2) && !is_ident(t[i + 2])) {
+			size_t po = ka_csrc_skip_blank(t, e, i + 2), pc = ka_csrc_match(t, e, po);
+			size_t s1 = pc == NPOS ? NPOS : ka_csrc_skip_blank(t, e, pc + 1);
+			size_t e1 = s1 == NPOS ? NPOS : ka_csrc_stmt_end(t, e, s1);
+			size_t el = e1 == NPOS ? NPOS : ka_csrc_skip_blank(t, e, e1);
+			if (el != NPOS && el + 4 <= se && !strncmp(t + el, "else", 4) &&
+			    !is_ident(t[el + 4]) && stores_on_every_path(t, s1, e1, acc) &&
+			    stores_on_every_path(t, el + 4, se, acc))
+				return 1;
+		}
+		i = se;
+	}
+	return 0;
+}
+
+/* The vector type of four elements of a pointer's element type (its
+ * declared type without const and __restrict__, squeezed), or NULL. */
+static const char *vector_of(const char *tq)
+{
+	static const char *const map[][2] = {{"float*", "float4"},   {"int*", "int4"},
+					     {"unsigned*", "uint4"}, {"unsignedint*", "uint4"},
+					     {"uint32_t*", "uint4"}, {"int32_t*", "int4"}};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (!strcmp(tq, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+/* The pointers to 4-byte elements (float, int, unsigned) whose every use
+ * in the body is `p[var]`, their vector types, and of them the ones the
+ * body writes and the ones the vector loop must load: a pointer written
+ * only by plain stores on every path is not loaded; one the body may
+ * leave alone on some path (a branch) is loaded first, so that the lanes
+ * it leaves are written back as they were. */
+static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *written, int *load,
+			 const char **vtype)
 {
 	const char *t = c->m->text;
 	static char sq[16384];
@@ -261,13 +473,16 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 			memmove(q, q + 5, strlen(q + 5) + 1);
 		char tq[160];
 		ka_csrc_squeeze(ty, 0, strlen(ty), tq, sizeof tq);
+		for (char *q; (q = strchr(tq, ' '));)
+			memmove(q, q + 1, strlen(q + 1) + 1);
 		vec[p] = written[p] = load[p] = 0;
+		vtype[p] = vector_of(tq);
 		int uses = ka_csrc_count_word(t, sh->body_s, sh->body_e, pa->name);
-		if (strcmp(tq, "float*") || !uses)
+		if (!vtype[p] || !uses)
 			continue;
 		snprintf(acc, sizeof acc, "%s[%s]", pa->name, sh->var);
 		size_t al = strlen(acc);
-		int hits = 0, w = 0, unknown = 0;
+		int hits = 0, w = 0, unknown = 0, reads = 0;
 		const char *first = NULL;
 		for (const char *q = strstr(sq, acc); q; q = strstr(q + 1, acc)) {
 			if (q > sq && is_ident(q[-1]))
@@ -277,12 +492,18 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 			int u = use_of(sq, q, al, pa->is_const);
 			unknown |= u == USE_UNKNOWN;
 			w |= u == USE_STORE || u == USE_UPDATE;
+			reads |= u != USE_STORE;
 		}
-		if (hits != uses || unknown || (w && (!straight || pa->is_const)))
+		if (hits != uses || unknown || (w && pa->is_const))
 			continue;
 		vec[p] = 1;
 		written[p] = w;
-		load[p] = !w || !stored_first(sq, first, al, pa->name);
+		if (!w)
+			load[p] = 1;
+		else if (straight)
+			load[p] = !stored_first(sq, first, al, pa->name);
+		else
+			load[p] = reads || !stores_on_every_path(t, sh->body_s, sh->body_e, acc);
 		n++;
 	}
 	return n;
@@ -325,19 +546,27 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape(c, &sh), vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS],
 	    load[KA_CSRC_MAX_PARAMS];
+	const char *vt[KA_CSRC_MAX_PARAMS];
 	if (rc)
 		return rc;
 	if (ka_recipe_param(c->params, "vec", 4) != 4)
 		return ka_recipe_decline(c, "only vec=4 (float4) is written");
-	if (!vector_params(c, &sh, vec, wr, load))
-		return ka_recipe_decline(c, "no float pointer is accessed only as p[%s]", sh.var);
+	if (!vector_params(c, &sh, vec, wr, load, vt))
+		return ka_recipe_decline(
+			c, "no float pointer is accessed only as p[%s] (nor an int or unsigned one)", sh.var);
 	const ka_csrc_kernel *k = c->k;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_adds(&b, "{\n\tconst long long ka_tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n"
-			"\t/* the float4 loop only where every vectorized pointer is 16-byte aligned */\n"
-			"\tconst unsigned long long ka_align = 0");
+			"");
+	int all_float = 1;
+	for (int p = 0; p < k->nparams; p++)
+		all_float &= !vec[p] || !strcmp(vt[p], "float4");
+	ka_buf_printf(&b,
+		      "\t/* the %s loop only where every vectorized pointer is 16-byte aligned */\n"
+		      "\tconst unsigned long long ka_align = 0",
+		      all_float ? "float4" : "16-byte");
 	for (int p = 0; p < k->nparams; p++)
 		if (vec[p])
 			ka_buf_printf(&b, " | (unsigned long long)%s", k->params[p].name);
@@ -349,10 +578,10 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			continue;
 		const char *nm = k->params[p].name;
 		if (load[p])
-			ka_buf_printf(&b, "\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[ka_v];\n",
-				      nm, nm);
+			ka_buf_printf(&b, "\t\t%s ka_%s = reinterpret_cast<const %s *>(%s)[ka_v];\n", vt[p],
+				      nm, vt[p], nm);
 		else
-			ka_buf_printf(&b, "\t\tfloat4 ka_%s;\n", nm);
+			ka_buf_printf(&b, "\t\t%s ka_%s;\n", vt[p], nm);
 	}
 	static const char lanes[] = "xyzw";
 	ka_buf lane;
@@ -376,7 +605,7 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_free(&lane);
 	for (int p = 0; p < k->nparams; p++)
 		if (vec[p] && wr[p])
-			ka_buf_printf(&b, "\t\treinterpret_cast<float4 *>(%s)[ka_v] = ka_%s;\n",
+			ka_buf_printf(&b, "\t\treinterpret_cast<%s *>(%s)[ka_v] = ka_%s;\n", vt[p],
 				      k->params[p].name, k->params[p].name);
 	ka_buf_adds(&b, "\t}\n\t");
 	ka_recipe_ew_loop(&b, c, &sh, "4 * ka_n4 + ka_tid");

@@ -345,13 +345,15 @@ static int prove_tid(tree *tr)
 				 tr->tid, tr->tid);
 }
 
-/* The block of a launch, when it is a literal (`256`, `dim3(256, 1, 1)`). */
-static int launch_block(const ka_csrc *m, const ka_csrc_launch *l, long *v)
+/* The block of a launch, when it is a constant (`256`, `dim3(256, 1, 1)`,
+ * a `#define BS 256` or a `const int bs = 256;` the launch reads). */
+static int launch_block(const ka_recipe_ctx *c, const ka_csrc_launch *l, long *v)
 {
+	const ka_csrc *m = c->m;
 	char sq[128];
 	if (!ka_csrc_squeeze(m->text, l->cfg[1].s, l->cfg[1].e, sq, sizeof sq))
 		return 0;
-	if (literal(sq, v))
+	if (literal(sq, v) || ka_recipe_const_var(c, l->start, sq, v))
 		return 1;
 	size_t n = strlen(sq);
 	if (strncmp(sq, "dim3(", 5) || n < 7 || sq[n - 1] != ')')
@@ -361,7 +363,8 @@ static int launch_block(const ka_csrc *m, const ka_csrc_launch *l, long *v)
 	size_t k = strcspn(p, ",");
 	char x[64];
 	snprintf(x, sizeof x, "%.*s", (int)k, p);
-	return literal(x, v) && (!p[k] || !strcmp(p + k, ",1") || !strcmp(p + k, ",1,1"));
+	return (literal(x, v) || ka_recipe_const_var(c, l->start, x, v)) &&
+	       (!p[k] || !strcmp(p + k, ",1") || !strcmp(p + k, ",1,1"));
 }
 
 /* B: the loop's literal, or the one literal block of every launch. */
@@ -370,7 +373,8 @@ static int prove_width(tree *tr)
 	ka_recipe_ctx *c = tr->c;
 	const ka_csrc *m = c->m;
 	long lit = 0, blk;
-	int from_loop = literal(tr->bound, &lit), launches = 0;
+	int from_loop = literal(tr->bound, &lit) || ka_recipe_const_var(c, c->k->body_open, tr->bound, &lit),
+	    launches = 0;
 	if (!from_loop && strcmp(tr->bound, "blockDim.x"))
 		return ka_recipe_decline(c, "the tree's width '%s' is neither a literal nor blockDim.x",
 					 tr->bound);
@@ -380,11 +384,11 @@ static int prove_width(tree *tr)
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, c->k->name))
 			continue;
-		if (!launch_block(m, l, &blk)) {
+		if (!launch_block(c, l, &blk)) {
 			if (from_loop)
 				continue;
 			return ka_recipe_decline(
-				c, "blockDim.x is not provable: a launch's block is not a literal");
+				c, "blockDim.x is not provable: a launch's block is not a constant");
 		}
 		if (launches++ && blk != tr->width)
 			return ka_recipe_decline(c, "the launches use blocks of %ld and %ld threads",

@@ -51,17 +51,20 @@ int ka_recipe_launches_known(ka_recipe_ctx *c)
 
 /* fmt with "@N" replaced by "(long long)(arg)" of parameter pn and "@B" by
  * that of parameter pb; 0 when an argument is missing or too long. */
-static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, const char *fmt, ka_buf *g)
+static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, int pz, const char *fmt,
+		  ka_buf *g)
 {
-	char an[512], ab[512];
-	an[0] = ab[0] = 0;
+	char an[512], ab[512], az[512];
+	an[0] = ab[0] = az[0] = 0;
 	if (pn >= 0 && !ka_csrc_squeeze(m->text, l->args[pn].s, l->args[pn].e, an, sizeof an))
 		return 0;
 	if (pb >= 0 && !ka_csrc_squeeze(m->text, l->args[pb].s, l->args[pb].e, ab, sizeof ab))
 		return 0;
+	if (pz >= 0 && !ka_csrc_squeeze(m->text, l->args[pz].s, l->args[pz].e, az, sizeof az))
+		return 0;
 	for (const char *p = fmt; *p; p++) {
-		if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B')) {
-			const char *a = p[1] == 'N' ? an : ab;
+		if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B' || p[1] == 'Z')) {
+			const char *a = p[1] == 'N' ? an : p[1] == 'B' ? ab : az;
 			if (!*a)
 				return 0;
 			ka_buf_printf(g, "(long long)(%s)", a);
@@ -261,18 +264,20 @@ int ka_recipe_drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_c
 	return KA_OK;
 }
 
-int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
-			    const char *grid_fmt, const char *block, const char *smem_param,
-			    const char *smem_fmt)
+static int relaunch_any(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
+			const char *block, const char *smem_param, const char *smem_fmt, const char *z_param)
 {
 	const ka_csrc *m = c->m;
 	int pi = ka_csrc_param_index(c->k, count_param),
-	    si = smem_param ? ka_csrc_param_index(c->k, smem_param) : -1;
+	    si = smem_param ? ka_csrc_param_index(c->k, smem_param) : -1,
+	    zi = z_param ? ka_csrc_param_index(c->k, z_param) : -1;
 	int found = 0, rc = KA_OK;
 	if (pi < 0)
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
 	if (smem_param && si < 0)
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
+	if (z_param && zi < 0)
+		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, z_param);
 	rc = ka_recipe_launches_known(c);
 	if (rc)
 		return rc;
@@ -287,17 +292,17 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 		ka_buf_init(&g, 4096);
 		ka_buf_init(&b, 4096);
 		ka_buf_printf(&b, " %s", block);
-		if (!expand(m, l, pi, si, grid_fmt, &g))
+		if (!expand(m, l, pi, si, zi, grid_fmt, &g))
 			rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		if (rc == KA_OK && smem_fmt && l->ncfg < 3) {
 			ka_buf_adds(&b, ", ");
-			if (!expand(m, l, -1, si, smem_fmt, &b))
+			if (!expand(m, l, -1, si, -1, smem_fmt, &b))
 				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		} else if (rc == KA_OK && smem_fmt) {
 			ka_buf sm;
 			ka_buf_init(&sm, 4096);
 			ka_buf_addc(&sm, ' ');
-			if (!expand(m, l, -1, si, smem_fmt, &sm))
+			if (!expand(m, l, -1, si, -1, smem_fmt, &sm))
 				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 			if (rc == KA_OK)
 				rc = ka_recipe_edit(ed, l->cfg[2].s, l->cfg[2].e, sm.data);
@@ -318,6 +323,19 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 	if (rc)
 		return rc;
 	return found ? KA_OK : ka_recipe_decline(c, "no launch of %s in this file to rewrite", c->k->name);
+}
+
+int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param,
+			    const char *grid_fmt, const char *block, const char *smem_param,
+			    const char *smem_fmt)
+{
+	return relaunch_any(c, ed, count_param, grid_fmt, block, smem_param, smem_fmt, NULL);
+}
+
+int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
+			 const char *block, const char *b_param, const char *z_param)
+{
+	return relaunch_any(c, ed, count_param, grid_fmt, block, b_param, NULL, z_param);
 }
 
 int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,

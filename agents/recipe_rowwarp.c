@@ -27,6 +27,7 @@
  * other statement (an atomic, `y[r]++`, a call) declines, and nothing may
  * write but what the statement's form says (ka_recipe_pure_expr). */
 #include "agents/recipe.h"
+#include "analyzer/kmodel.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -35,13 +36,15 @@
 #define NPOS ((size_t)-1)
 #define MAX_ACC 16
 
-enum { OP_SUM = 1, OP_MAX, OP_MIN };
+enum { OP_SUM = 1, OP_MAX, OP_MIN, OP_ARGMAX, OP_ARGMIN };
 enum { ST_DECLARED, ST_PARTIAL, ST_REDUCED };
 
 typedef struct acc {
 	char name[64];
 	int op, state, zero, top, is_float;
-	int reset; /* set to a constant inside an outer loop: a per-chunk partial */
+	int reset;      /* set to a constant inside an outer loop: a per-chunk partial */
+	char index[64]; /* ARGMAX/ARGMIN: the index of the (value, index) pair */
+	int tie_first;  /* ARGMAX/ARGMIN: equal values keep the first index */
 } acc;
 
 typedef struct names {
@@ -57,6 +60,10 @@ typedef struct rw {
 	names locals;          /* declared at the top level */
 	int touched[MAX_ACC];  /* filled by the current top-level statement */
 	size_t loop_s, loop_e; /* the innermost loop being walked */
+	size_t top_s;          /* the top-level loop nest being walked */
+	const ka_kmodel *km;   /* the kernel model (analyzer/kmodel.h) */
+	int lanes;             /* lanes per row: 2..32, or 0 for the whole block */
+	int used_arg;          /* an argmax/argmin pair was reduced */
 } rw;
 
 static int is_ident(char ch)
@@ -290,6 +297,148 @@ static int const_reset(rw *w, const char *sq, int innermost)
 	return 0;
 }
 
+/* A statement the kernel model recognized as a compare-and-keep update
+ * (`if (E > m) m = E;`, `if (E > best) { best = E; at = j; }`): a max or
+ * min, or an argmax or argmin pair, of a float accumulator declared at the
+ * top level.  KA_RECIPE_DECLINED + 1 when the model has no such update at s. */
+static int model_update(rw *w, size_t s, size_t e, int innermost, const char *sq)
+{
+	ka_recipe_ctx *c = w->c;
+	const ka_km_acc *ma = NULL;
+	for (int i = 0; w->km && i < w->km->naccs && !ma; i++)
+		if ((size_t)w->km->accs[i].begin == s && w->c->m->text[s] == 'i')
+			ma = &w->km->accs[i];
+	if (!ma)
+		return KA_RECIPE_DECLINED + 1;
+	int op = ma->red == KM_RED_MAX      ? OP_MAX
+		 : ma->red == KM_RED_MIN    ? OP_MIN
+		 : ma->red == KM_RED_ARGMAX ? OP_ARGMAX
+		 : ma->red == KM_RED_ARGMIN ? OP_ARGMIN
+					    : 0;
+	if (!op || !innermost)
+		return ka_recipe_decline(c, "the %s update '%.60s' is not in an innermost loop",
+					 ka_kmodel_red_name(ma->red), sq);
+	/* the compare and every assigned value write nothing */
+	const char *t = c->m->text;
+	size_t po = ka_csrc_skip_blank(t, e, s + 2), pc = ka_csrc_match(t, e, po);
+	char part[1024];
+	if (pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, part, sizeof part) ||
+	    !ka_recipe_pure_expr(part, strlen(part)) || !ka_csrc_squeeze(t, pc + 1, e, part, sizeof part))
+		return ka_recipe_decline(c, "cannot read the compare of '%.60s'", sq);
+	for (char *p = part; *p;) {
+		char *eq = strchr(p, '='), *semi = eq ? strchr(eq, ';') : NULL;
+		if (!semi)
+			break;
+		if (!ka_recipe_pure_expr(eq + 1, (size_t)(semi - eq - 1)))
+			return ka_recipe_decline(c, "'%.60s' writes more than its accumulators", sq);
+		p = semi + 1;
+	}
+	if (!(ma->decl->tflags & KT_FLOAT) || (ma->decl->tflags & KT_DOUBLE))
+		return ka_recipe_decline(c, "the %s accumulator %s is not a float",
+					 ka_kmodel_red_name(ma->red), ma->name);
+	acc *a = find_acc(w, ma->name);
+	if (!a) {
+		if (w->na >= MAX_ACC)
+			return ka_recipe_decline(c, "too many accumulators");
+		a = &w->a[w->na++];
+		memset(a, 0, sizeof *a);
+		snprintf(a->name, sizeof a->name, "%s", ma->name);
+		a->is_float = 1;
+		/* declared at the top level (outside the loop nest): one value per row */
+		a->top = ma->decl->loc.begin >= 0 && (size_t)ma->decl->loc.begin < w->top_s;
+	}
+	if (a->state == ST_REDUCED || (a->op && a->op != op))
+		return ka_recipe_decline(c, "accumulator %s: mixed operations or updated after its reduction",
+					 a->name);
+	if (!a->top)
+		return ka_recipe_decline(c, "the %s accumulator %s is not declared at the top level",
+					 ka_kmodel_red_name(ma->red), a->name);
+	if (ma->index) {
+		const ka_km_acc *other = ka_kmodel_acc(w->km, ma->index);
+		if (other || ka_csrc_count_word(c->m->text, w->loop_s, w->loop_e, ma->index) != 1)
+			return ka_recipe_decline(c,
+						 "the index %s of the %s pair is used elsewhere in the loop",
+						 ma->index, ka_kmodel_red_name(ma->red));
+		snprintf(a->index, sizeof a->index, "%s", ma->index);
+		a->tie_first = ma->tie_first;
+	}
+	a->op = op;
+	a->state = ST_PARTIAL;
+	w->touched[a - w->a] = 1;
+	return KA_OK;
+}
+
+static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar);
+
+/* `if (C) S1 [else S2]` in an innermost loop: C writes nothing and reads no
+ * accumulator being filled, so each column decides alone; S1 and S2 are
+ * loop statements like any other. */
+static int cond_stmt(rw *w, size_t s, size_t e, const char *jvar, const char *sq)
+{
+	ka_recipe_ctx *c = w->c;
+	const char *t = c->m->text;
+	size_t po = ka_csrc_skip_blank(t, e, s + 2), pc = po < e ? ka_csrc_match(t, e, po) : NPOS;
+	char cond[512];
+	if (pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) ||
+	    !ka_recipe_pure_expr(cond, strlen(cond)))
+		return ka_recipe_decline(c, "cannot prove the test of '%.60s' writes nothing", sq);
+	if (reads_partial(w, t, po, pc))
+		return ka_recipe_decline(c, "the test of '%.60s' reads a partial accumulator", sq);
+	size_t i = ka_csrc_skip_blank(t, e, pc + 1);
+	for (int branch = 0; branch < 2 && i < e; branch++) {
+		size_t se = ka_csrc_stmt_end(t, e, i);
+		if (se == NPOS)
+			return ka_recipe_decline(c, "cannot split '%.60s'", sq);
+		size_t b0 = i, b1 = se;
+		if (t[i] == '{') {
+			b0 = i + 1;
+			b1 = ka_csrc_match(t, e, i);
+			if (b1 == NPOS)
+				return ka_recipe_decline(c, "cannot split '%.60s'", sq);
+		}
+		for (size_t k = ka_csrc_skip_blank(t, b1, b0); k < b1; k = ka_csrc_skip_blank(t, b1, k)) {
+			size_t ke = ka_csrc_stmt_end(t, b1, k);
+			if (ke == NPOS)
+				return ka_recipe_decline(c, "cannot split '%.60s'", sq);
+			int rc = body_stmt(w, k, ke, 1, jvar);
+			if (rc)
+				return rc;
+			k = ke;
+		}
+		i = ka_csrc_skip_blank(t, e, se);
+		if (i + 4 <= e && !strncmp(t + i, "else", 4) && !is_ident(t[i + 4]))
+			i = ka_csrc_skip_blank(t, e, i + 4);
+		else if (i < e)
+			return ka_recipe_decline(c, "cannot read '%.60s'", sq);
+	}
+	return KA_OK;
+}
+
+/* 1 when every occurrence of the word base in [s, e) is a store
+ * `base[I] = E` (not ==), with one index I: each column writes one element
+ * of its own, in whichever branch. */
+static int only_stores(const char *t, size_t s, size_t e, const char *base)
+{
+	size_t n = strlen(base);
+	char first[256] = "", idx[256];
+	for (size_t p = s; p + n <= e; p++) {
+		if (strncmp(t + p, base, n) || (p > s && is_ident(t[p - 1])) || is_ident(t[p + n]))
+			continue;
+		size_t q = ka_csrc_skip_blank(t, e, p + n),
+		       r = q < e && t[q] == '[' ? ka_csrc_match(t, e, q) : NPOS;
+		if (r == NPOS)
+			return 0;
+		if (!ka_csrc_squeeze(t, q + 1, r, idx, sizeof idx) || (first[0] && strcmp(first, idx)))
+			return 0;
+		snprintf(first, sizeof first, "%s", idx);
+		q = ka_csrc_skip_blank(t, e, r + 1);
+		if (q + 1 >= e || t[q] != '=' || t[q + 1] == '=')
+			return 0;
+		p = r;
+	}
+	return 1;
+}
+
 /* One statement inside a loop body. */
 static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 {
@@ -338,6 +487,11 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 			w->touched[a - w->a] = 1;
 		return KA_OK;
 	}
+	int mrc = model_update(w, s, e, innermost, sq);
+	if (mrc != KA_RECIPE_DECLINED + 1)
+		return mrc;
+	if (innermost && !strncmp(sq, "if(", 3))
+		return cond_stmt(w, s, e, jvar, sq);
 	if (reads_partial(w, t, s, e))
 		return ka_recipe_decline(c, "'%.60s' reads a partial accumulator", sq);
 	if (const_reset(w, sq, innermost))
@@ -358,7 +512,7 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 		 * between columns through memory */
 		char base[64];
 		snprintf(base, sizeof base, "%.*s", (int)(br - sq), sq);
-		if (ka_csrc_count_word(t, w->loop_s, w->loop_e, base) != 1)
+		if (!only_stores(t, w->loop_s, w->loop_e, base))
 			return ka_recipe_decline(c, "%s is stored and read in one loop", base);
 		return KA_OK;
 	}
@@ -445,7 +599,10 @@ static int loop_stmt(rw *w, size_t s, size_t e)
 	ka_csrc_squeeze(t, eq_at + 1, semi[0], start, sizeof start);
 	snprintf(txt, sizeof txt, " (%s) + ka_lane", start);
 	int rc = ka_recipe_edit(w->ed, eq_at + 1, semi[0], txt);
-	snprintf(txt, sizeof txt, " %s += 32", jvar);
+	if (w->lanes)
+		snprintf(txt, sizeof txt, " %s += %d", jvar, w->lanes);
+	else
+		snprintf(txt, sizeof txt, " %s += blockDim.x", jvar);
 	return rc ? rc : ka_recipe_edit(w->ed, semi[1] + 1, pc, txt);
 }
 
@@ -454,6 +611,7 @@ static int loop_stmt(rw *w, size_t s, size_t e)
 static int top_loop(rw *w, size_t s, size_t e)
 {
 	memset(w->touched, 0, sizeof w->touched);
+	w->top_s = s;
 	int rc = loop_stmt(w, s, e);
 	if (rc)
 		return rc;
@@ -463,11 +621,29 @@ static int top_loop(rw *w, size_t s, size_t e)
 		acc *a = &w->a[i];
 		if (!w->touched[i])
 			continue;
-		ka_buf_printf(&b, "\n\t%s = ka_warp_%s(%s);", a->name,
-			      a->op == OP_SUM   ? "sum"
-			      : a->op == OP_MAX ? "max"
-						: "min",
-			      a->name);
+		const char *opn = a->op == OP_SUM      ? "sum"
+				  : a->op == OP_MAX    ? "max"
+				  : a->op == OP_MIN    ? "min"
+				  : a->op == OP_ARGMAX ? "argmax"
+						       : "argmin";
+		const char *tie = a->op == OP_ARGMAX || a->op == OP_ARGMIN
+					  ? (a->tie_first ? "_first" : "_last")
+					  : "";
+		char fn[64], args[160];
+		if (w->lanes == 32)
+			snprintf(fn, sizeof fn, "ka_warp_%s%s", opn, tie);
+		else if (w->lanes)
+			snprintf(fn, sizeof fn, "ka_group_%s%s<%d>", opn, tie, w->lanes);
+		else
+			snprintf(fn, sizeof fn, "ka_block_%s%s", opn, tie);
+		const char *mask = w->lanes && w->lanes < 32 ? "ka_mask, " : "";
+		if (a->op == OP_ARGMAX || a->op == OP_ARGMIN) {
+			snprintf(args, sizeof args, "%s%s, %s", mask, a->name, a->index);
+			ka_buf_printf(&b, "\n\t%s(%s);", fn, args);
+			w->used_arg = 1;
+		} else {
+			ka_buf_printf(&b, "\n\t%s = %s(%s%s);", a->name, fn, mask, a->name);
+		}
 		a->state = ST_REDUCED;
 	}
 	for (int i = 0; i < w->na; i++)
@@ -535,13 +711,107 @@ static const char helpers[] =
 	"\tfor (int o = 16; o > 0; o >>= 1) v = fminf(v, __shfl_xor_sync(0xffffffffu, v, o));\n\treturn v;\n}\n"
 	"#endif\n\n";
 
+static const char arg_helpers[] =
+	"#ifndef KA_WARP_ARG_DEFINED\n#define KA_WARP_ARG_DEFINED\n"
+	"/* (value, index) pairs: the larger (smaller) value, and on a tie the\n"
+	" * first (last) index, as a sequential scan with > (>=) keeps */\n"
+	"#define KA_WARP_ARG(NAME, BETTER, TIE)\\\n"
+	"\ttemplate <typename T, typename I> __device__ __forceinline__ void NAME(T &v, I &i)\\\n"
+	"\t{\\\n"
+	"\t\tfor (int o = 16; o > 0; o >>= 1) {\\\n"
+	"\t\t\tT ov = __shfl_xor_sync(0xffffffffu, v, o);\\\n"
+	"\t\t\tI oi = __shfl_xor_sync(0xffffffffu, i, o);\\\n"
+	"\t\t\tif (ov BETTER v || (ov == v && oi TIE i)) {\\\n"
+	"\t\t\t\tv = ov;\\\n"
+	"\t\t\t\ti = oi;\\\n"
+	"\t\t\t}\\\n"
+	"\t\t}\\\n"
+	"\t}\n"
+	"KA_WARP_ARG(ka_warp_argmax_first, >, <)\n"
+	"KA_WARP_ARG(ka_warp_argmax_last, >, >)\n"
+	"KA_WARP_ARG(ka_warp_argmin_first, <, <)\n"
+	"KA_WARP_ARG(ka_warp_argmin_last, <, >)\n"
+	"#endif\n\n";
+
+/* Groups of W lanes of a warp per row (m: the lanes whose row exists), and
+ * a whole block per row. */
+static const char group_helpers[] =
+	"#ifndef KA_ROW_GROUP_DEFINED\n#define KA_ROW_GROUP_DEFINED\n"
+	"/* reductions over groups of W lanes (every lane of a group gets its result) */\n"
+	"template <int W, typename T> __device__ __forceinline__ T ka_group_sum(unsigned m, T v)\n{\n"
+	"\tfor (int o = W / 2; o > 0; o >>= 1) v += __shfl_xor_sync(m, v, o);\n\treturn v;\n}\n"
+	"template <int W> __device__ __forceinline__ float ka_group_max(unsigned m, float v)\n{\n"
+	"\tfor (int o = W / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(m, v, o));\n\treturn v;\n}\n"
+	"template <int W> __device__ __forceinline__ float ka_group_min(unsigned m, float v)\n{\n"
+	"\tfor (int o = W / 2; o > 0; o >>= 1) v = fminf(v, __shfl_xor_sync(m, v, o));\n\treturn v;\n}\n"
+	"#define KA_GROUP_ARG(NAME, BETTER, TIE)\\\n"
+	"\ttemplate <int W, typename T, typename I> __device__ __forceinline__ void NAME(unsigned m, T &v, I &i)\\\n"
+	"\t{\\\n"
+	"\t\tfor (int o = W / 2; o > 0; o >>= 1) {\\\n"
+	"\t\t\tT ov = __shfl_xor_sync(m, v, o);\\\n"
+	"\t\t\tI oi = __shfl_xor_sync(m, i, o);\\\n"
+	"\t\t\tif (ov BETTER v || (ov == v && oi TIE i)) {\\\n"
+	"\t\t\t\tv = ov;\\\n"
+	"\t\t\t\ti = oi;\\\n"
+	"\t\t\t}\\\n"
+	"\t\t}\\\n"
+	"\t}\n"
+	"KA_GROUP_ARG(ka_group_argmax_first, >, <)\n"
+	"KA_GROUP_ARG(ka_group_argmax_last, >, >)\n"
+	"KA_GROUP_ARG(ka_group_argmin_first, <, <)\n"
+	"KA_GROUP_ARG(ka_group_argmin_last, <, >)\n"
+	"/* block-wide: each warp, then the warps' results (every thread gets it) */\n"
+	"#define KA_BLOCK_RED(NAME, GROUP, T, EMPTY)\\\n"
+	"\t__device__ __forceinline__ T NAME(T v)\\\n"
+	"\t{\\\n"
+	"\t\t__shared__ T ka_s[32];\\\n"
+	"\t\tconst int l = threadIdx.x & 31, nw = (blockDim.x + 31) >> 5;\\\n"
+	"\t\tv = GROUP<32>(0xffffffffu, v);\\\n"
+	"\t\t__syncthreads();\\\n"
+	"\t\tif (l == 0)\\\n"
+	"\t\t\tka_s[threadIdx.x >> 5] = v;\\\n"
+	"\t\t__syncthreads();\\\n"
+	"\t\tv = l < nw ? ka_s[l] : EMPTY;\\\n"
+	"\t\treturn GROUP<32>(0xffffffffu, v);\\\n"
+	"\t}\n"
+	"template <typename T> KA_BLOCK_RED(ka_block_sum, ka_group_sum, T, (T)0)\n"
+	"KA_BLOCK_RED(ka_block_max, ka_group_max, float, ka_s[0])\n"
+	"KA_BLOCK_RED(ka_block_min, ka_group_min, float, ka_s[0])\n"
+	"#define KA_BLOCK_ARG(NAME, GROUP)\\\n"
+	"\ttemplate <typename T, typename I> __device__ __forceinline__ void NAME(T &v, I &i)\\\n"
+	"\t{\\\n"
+	"\t\t__shared__ T ka_v[32];\\\n"
+	"\t\t__shared__ I ka_i[32];\\\n"
+	"\t\tconst int l = threadIdx.x & 31, nw = (blockDim.x + 31) >> 5;\\\n"
+	"\t\tGROUP<32>(0xffffffffu, v, i);\\\n"
+	"\t\t__syncthreads();\\\n"
+	"\t\tif (l == 0) {\\\n"
+	"\t\t\tka_v[threadIdx.x >> 5] = v;\\\n"
+	"\t\t\tka_i[threadIdx.x >> 5] = i;\\\n"
+	"\t\t}\\\n"
+	"\t\t__syncthreads();\\\n"
+	"\t\tv = ka_v[l < nw ? l : 0];\\\n"
+	"\t\ti = ka_i[l < nw ? l : 0];\\\n"
+	"\t\tGROUP<32>(0xffffffffu, v, i);\\\n"
+	"\t}\n"
+	"KA_BLOCK_ARG(ka_block_argmax_first, ka_group_argmax_first)\n"
+	"KA_BLOCK_ARG(ka_block_argmax_last, ka_group_argmax_last)\n"
+	"KA_BLOCK_ARG(ka_block_argmin_first, ka_group_argmin_first)\n"
+	"KA_BLOCK_ARG(ka_block_argmin_last, ka_group_argmin_last)\n"
+	"#endif\n\n";
+
 static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len, close = c->k->body_close;
 	long block = ka_recipe_param(c->params, "block", 256);
-	char var[64], cond[160], rows[KA_CSRC_NAME], ret[32];
-	if (block < 32 || block > 1024 || block % 32)
+	char var[64], rows[KA_CSRC_NAME];
+	/* lanes per row: 32 (a warp), fewer for short rows, or the block for long ones */
+	int lanes = c->params && strstr(c->params, "lanes=block")
+			    ? 0
+			    : (int)ka_recipe_param(c->params, "lanes", 32);
+	if (block < 32 || block > 1024 || block % 32 ||
+	    (lanes && (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))))
 		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
 	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "gridDim",
 					     "extern"};
@@ -550,39 +820,103 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			return ka_recipe_decline(c, "the kernel uses %s", banned[i]);
 	if (c->k->has_launch_bounds)
 		return ka_recipe_decline(c, "it has __launch_bounds__ already");
-	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
-	ka_recipe_tid d;
-	if (e0 == NPOS || !ka_recipe_tid_decl(t, s0, e0, 'x', &d))
-		return ka_recipe_decline(c, "the first statement is not a global thread index along x");
-	snprintf(var, sizeof var, "%s", d.var);
-	size_t s1 = ka_csrc_skip_blank(t, len, e0), e1 = ka_csrc_stmt_end(t, len, s1);
-	size_t po = e1 == NPOS ? NPOS : ka_csrc_skip_blank(t, len, s1 + 2);
-	size_t pc = po == NPOS ? NPOS : ka_csrc_match(t, len, po);
-	if (e1 == NPOS || strncmp(t + s1, "if", 2) || t[po] != '(' || pc == NPOS ||
-	    !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond) ||
-	    !ka_csrc_squeeze(t, pc + 1, e1, ret, sizeof ret) || strcmp(ret, "return;") ||
-	    strncmp(cond, var, strlen(var)) || strncmp(cond + strlen(var), ">=", 2))
-		return ka_recipe_decline(c, "no `if (%s >= ROWS) return;` row guard", var);
-	snprintf(rows, sizeof rows, "%s", cond + strlen(var) + 2);
-	if (ka_csrc_param_index(c->k, rows) < 0)
-		return ka_recipe_decline(c, "the row bound %s is not a parameter", rows);
-	if (ka_csrc_count_word(t, e1, close, "return"))
-		return ka_recipe_decline(c, "a second return");
-	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim"};
-	for (size_t i = 0; i < 3; i++)
-		if (ka_csrc_has_word(t, e1, close, ids[i]))
-			return ka_recipe_decline(c, "the rows use %s", ids[i]);
-	ka_recipe_edits ed = {0};
-	rw w = {.c = c, .ed = &ed};
-	char decl[256]; /* the row keeps its type */
-	snprintf(decl, sizeof decl,
-		 "const %s %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
-		 "\tconst int ka_lane = threadIdx.x & 31;",
-		 d.base, var);
-	int rc = ka_recipe_edit(&ed, s0, e0, decl), loops = 0;
-	for (size_t i = ka_csrc_skip_blank(t, close, e1); rc == KA_OK && i < close;
+	/* the row, its guard and what it guards, from the kernel model */
+	ka_kmodel_doc doc;
+	if (ka_kmodel_of_text(t, len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) != KA_OK)
+		return ka_recipe_decline(c, "the kernel does not parse on its own");
+	const ka_kmodel *km = doc.km;
+	const ka_km_index *ix = ka_kmodel_guarded_index(km);
+	int rc = KA_OK;
+	if (!ix || ix->kind != KM_IX_GLOBAL || ix->axis != 0)
+		rc = ka_recipe_decline(
+			c, "no row guard (`if (row >= ROWS) return;` or `if (row < ROWS) {...}`) on a global "
+			   "thread index along x");
+	/* the row count: a parameter, or the product of two (`B * T`) */
+	char bsq[160], rows2[KA_CSRC_NAME] = "";
+	if (!rc && km->guard.bound_param) {
+		snprintf(rows, sizeof rows, "%s", km->guard.bound_param->name);
+	} else if (!rc) {
+		char *star = ka_csrc_squeeze(km->guard.bound, 0, strlen(km->guard.bound), bsq, sizeof bsq)
+				     ? strchr(bsq, '*')
+				     : NULL;
+		if (star && !strchr(star + 1, '*')) {
+			*star = 0;
+			snprintf(rows, sizeof rows, "%.*s", (int)sizeof rows - 1, bsq);
+			snprintf(rows2, sizeof rows2, "%.*s", (int)sizeof rows2 - 1, star + 1);
+		}
+		if (!star || ka_csrc_param_index(c->k, rows) < 0 || ka_csrc_param_index(c->k, rows2) < 0)
+			rc = ka_recipe_decline(c, "the row bound %s is not a parameter nor a product of two",
+					       km->guard.bound);
+	}
+	if (rc) {
+		ka_kmodel_free(&doc);
+		return rc;
+	}
+	snprintf(var, sizeof var, "%s", ix->name);
+	char nrows[2 * KA_CSRC_NAME + 8]; /* the row count as the kernel reads it */
+	snprintf(nrows, sizeof nrows, rows2[0] ? "(%s * %s)" : "%s", rows, rows2);
+	size_t s0 = (size_t)ix->begin, e0 = (size_t)ix->end;
+	size_t r0 = (size_t)km->guard.body_begin, r1 = (size_t)km->guard.body_end;
+	if (km->guard.form == KM_GUARD_RETURN)
+		r1 = close;
+	char dsq[256];
+	if (!ka_csrc_squeeze(t, s0, e0, dsq, sizeof dsq) || strchr(dsq, ','))
+		rc = ka_recipe_decline(c, "the row index's declaration declares more than the row");
+	/* before the guard: the row's declaration, and integer indices only it reads */
+	for (size_t i = ka_csrc_skip_blank(t, close, c->k->body_open + 1); !rc && i < (size_t)km->guard.begin;
 	     i = ka_csrc_skip_blank(t, close, i)) {
 		size_t se = ka_csrc_stmt_end(t, close, i);
+		if (se == NPOS || se > (size_t)km->guard.begin) {
+			rc = ka_recipe_decline(c, "cannot split the statements before the row guard");
+			break;
+		}
+		int ok = i == s0;
+		char psq[512]; /* a local of the thread's own that no id feeds (`float eps = 1e-5f;`) */
+		ok = ok || (ka_csrc_squeeze(t, i, se, psq, sizeof psq) && local_decl(psq, NULL) == KA_OK &&
+			    !ka_csrc_has_word(t, i, se, "threadIdx") && !ka_csrc_has_word(t, i, se, "blockIdx") &&
+			    !ka_csrc_has_word(t, i, se, "blockDim"));
+		for (int x = 0; x < km->nidx && !ok; x++)
+			ok = (size_t)km->idx[x].begin == i &&
+			     !ka_csrc_has_word(t, (size_t)km->guard.begin, close, km->idx[x].name);
+		if (!ok)
+			rc = ka_recipe_decline(c,
+					       "a statement before the row guard other than the row's index");
+		i = se;
+	}
+	if (!rc && ka_csrc_count_word(t, r0, r1, "return"))
+		rc = ka_recipe_decline(c, "a second return");
+	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim"};
+	for (size_t i = 0; i < 3 && !rc; i++)
+		if (ka_csrc_has_word(t, r0, r1, ids[i]))
+			rc = ka_recipe_decline(c, "the rows use %s", ids[i]);
+	if (rc) {
+		ka_kmodel_free(&doc);
+		return rc;
+	}
+	char base[64];
+	snprintf(base, sizeof base, "%s", ix->type);
+	ka_recipe_edits ed = {0};
+	rw w = {.c = c, .ed = &ed, .km = km, .lanes = lanes};
+	char decl[640]; /* the row keeps its type */
+	if (lanes == 32)
+		snprintf(decl, sizeof decl,
+			 "const %s %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
+			 "\tconst int ka_lane = threadIdx.x & 31;",
+			 base, var);
+	else if (lanes) /* the lanes of rows past the end leave the shuffles' mask */
+		snprintf(decl, sizeof decl,
+			 "const %s %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / %d;\n"
+			 "\tconst int ka_lane = threadIdx.x & %d;\n"
+			 "\tconst unsigned ka_mask = __ballot_sync(0xffffffffu, %s < %s);",
+			 base, var, lanes, lanes - 1, var, nrows);
+	else
+		snprintf(decl, sizeof decl, "const %s %s = blockIdx.x;\n\tconst int ka_lane = threadIdx.x;",
+			 base, var);
+	rc = ka_recipe_edit(&ed, s0, e0, decl);
+	int loops = 0;
+	for (size_t i = ka_csrc_skip_blank(t, r1, r0); rc == KA_OK && i < r1;
+	     i = ka_csrc_skip_blank(t, r1, i)) {
+		size_t se = ka_csrc_stmt_end(t, r1, i);
 		if (se == NPOS) {
 			rc = ka_recipe_decline(c, "cannot split the kernel body");
 			break;
@@ -595,21 +929,33 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		rc = ka_recipe_decline(c, "no loop over the row");
 	char lb[64], grid[160], bs[32];
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
-	snprintf(grid, sizeof grid, "(unsigned)((@N * 32 + %ld) / %ld)", block, block);
+	const char *nl = rows2[0] ? "@N * @B" : "@N"; /* the row count at the launch */
+	if (lanes == 32)
+		snprintf(grid, sizeof grid, "(unsigned)((%s * 32 + %ld) / %ld)", nl, block, block);
+	else if (lanes)
+		snprintf(grid, sizeof grid, "(unsigned)((%s * %d + %ld) / %ld)", nl, lanes, block - 1, block);
+	else
+		snprintf(grid, sizeof grid, "(unsigned)(%s)", nl);
 	snprintf(bs, sizeof bs, "%ld", block);
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
 	if (rc == KA_OK)
-		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helpers);
+		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, lanes == 32 ? helpers : group_helpers);
+	if (rc == KA_OK && lanes == 32 && w.used_arg)
+		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, arg_helpers);
 	if (rc == KA_OK)
-		rc = ka_recipe_relaunch(c, &ed, rows, grid, bs);
+		rc = rows2[0] ? ka_recipe_relaunch_smem(c, &ed, rows, grid, bs, rows2, NULL)
+			      : ka_recipe_relaunch(c, &ed, rows, grid, bs);
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, t, len, out);
 	ka_recipe_edits_free(&ed);
+	ka_kmodel_free(&doc);
 	return rc;
 }
 
-static const char *const rowwarp_grid[] = {"block=256", "block=128", "block=512", NULL};
+static const char *const rowwarp_grid[] = {
+	"block=256", "block=512 lanes=block", "block=256 lanes=8",      "block=128",
+	"block=512", "block=256 lanes=16",    "block=1024 lanes=block", NULL};
 
 const ka_recipe ka_recipe_warp_per_row = {
 	.name = "warp-per-row",

@@ -5,11 +5,13 @@
  * `T *q = p + ...` alias). */
 #include "agents/scaffold.h"
 #include "agents/csrc.h"
-#include "agents/recipe.h"
+#include "agents/scaffold_int.h"
+#include "bench/scan.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +23,12 @@ typedef struct facts {
 	int kind[KA_CSRC_MAX_PARAMS]; /* 0 pointer, 1 integer, 2 floating */
 	char dtype[KA_CSRC_MAX_PARAMS][8];
 	int written[KA_CSRC_MAX_PARAMS];
+	int atomic_only[KA_CSRC_MAX_PARAMS]; /* stored only by atomics on the pointer itself */
+	int ndims[KA_CSRC_MAX_PARAMS];       /* dimensions of a shape read from 2-D/3-D indexing */
 	char shape[KA_CSRC_MAX_PARAMS][256];
 	char xvar[64], yvar[64], xbound[KA_CSRC_NAME], ybound[KA_CSRC_NAME];
+	char synth[KA_CSRC_NAME]; /* a size parameter the kernel lacks (the element count), or "" */
+	int nint;                 /* the kernel's integer parameters */
 } facts;
 
 static int is_ident(char c)
@@ -64,33 +70,32 @@ static const char *base_type(const char *type, int *kind)
 									  : NULL;
 }
 
-/* The bound B of `if (v < B ...` / `if (v >= B) return;` anywhere in the body. */
+/* The bound B of a `v < B` or `v >= B` anywhere in the body (an if, a
+ * ternary, a loop condition), B an integer parameter. */
 static void bound_of(const ka_csrc *m, const ka_csrc_kernel *k, const char *v, char *out, size_t cap)
 {
-	char sq[8192], a[160], b[160];
+	static char sq[65536];
 	out[0] = 0;
 	if (!ka_csrc_squeeze(m->text, k->body_open, k->body_close, sq, sizeof sq))
 		return;
-	snprintf(a, sizeof a, "%s<", v);
-	snprintf(b, sizeof b, "%s>=", v);
-	for (const char *p = sq; (p = strstr(p, "if(")); p++) {
-		const char *q = p + 3;
-		for (; *q && *q != ')'; q++) {
-			const char *hit = !strncmp(q, a, strlen(a)) && q[strlen(a)] != '=' ? q + strlen(a)
-					  : !strncmp(q, b, strlen(b))                      ? q + strlen(b)
-											   : NULL;
-			if (hit && (q == p + 3 || !is_ident(q[-1]))) {
-				size_t n = 0;
-				while (is_ident(hit[n]) && n + 1 < cap)
-					n++;
-				if (n) {
-					snprintf(out, cap, "%.*s", (int)n, hit);
-					if (ka_csrc_param_index(k, out) >= 0)
-						return;
-					out[0] = 0;
-				}
-			}
-		}
+	size_t vn = strlen(v);
+	for (const char *p = strstr(sq, v); p; p = strstr(p + 1, v)) {
+		if ((p > sq && is_ident(p[-1])) || is_ident(p[vn]))
+			continue;
+		const char *hit = p[vn] == '<' && p[vn + 1] != '=' && p[vn + 1] != '<' ? p + vn + 1
+				  : p[vn] == '>' && p[vn + 1] == '='                   ? p + vn + 2
+										       : NULL;
+		if (!hit)
+			continue;
+		size_t n = 0;
+		while (is_ident(hit[n]) && n + 1 < cap)
+			n++;
+		if (!n || hit[n] == '.' || hit[n] == '(')
+			continue;
+		snprintf(out, cap, "%.*s", (int)n, hit);
+		if (ka_csrc_param_index(k, out) >= 0)
+			return;
+		out[0] = 0;
 	}
 }
 
@@ -162,6 +167,106 @@ static void dims_of(const char *idx, const ka_csrc_kernel *k, const facts *f, co
 			add_dim(shape, cap, k->params[q].name);
 }
 
+/* --- shapes from 2-D/3-D indexing --------------------------------------- */
+
+typedef struct dimlist {
+	int n;
+	char d[4][KA_CSRC_NAME];
+} dimlist;
+
+/* The dimension a factor names: a thread or loop variable's bound, or an
+ * integer parameter itself; NULL when it names neither. */
+static const char *factor_dim(const char *w, const ka_csrc_kernel *k, const facts *f, const lbound *lb)
+{
+	if (f->xvar[0] && !strcmp(w, f->xvar))
+		return f->xbound[0] ? f->xbound : NULL;
+	if (f->yvar[0] && !strcmp(w, f->yvar))
+		return f->ybound[0] ? f->ybound : NULL;
+	for (int i = 0; i < lb->n; i++)
+		if (!strcmp(w, lb->v[i]))
+			return lb->b[i];
+	int q = ka_csrc_param_index(k, w);
+	return q >= 0 && f->kind[q] == 1 ? k->params[q].name : NULL;
+}
+
+static int sdims(const char *e, size_t n, const ka_csrc_kernel *k, const facts *f, const lbound *lb,
+		 dimlist *out, int depth);
+
+/* One product term: the dimensions of its factors in order (`y*n` is
+ * [bound(y), n], `(z*ny+y)*nx` is [bound(z), ny, nx]); 0 when a factor is
+ * neither a literal nor a known dimension. */
+static int term_dims(const char *e, size_t n, const ka_csrc_kernel *k, const facts *f, const lbound *lb,
+		     dimlist *out, int depth)
+{
+	out->n = 0;
+	for (size_t i = 0; i < n;) {
+		if (e[i] == '(') {
+			size_t c = ka_csrc_match(e, n, i);
+			if (c == NPOS)
+				return 0;
+			/* a cast: (long long)i */
+			int cast = 1;
+			for (size_t j = i + 1; j < c && cast; j++)
+				cast = is_ident(e[j]) || e[j] == ' ';
+			if (!cast) {
+				dimlist in;
+				if (!sdims(e + i + 1, c - i - 1, k, f, lb, &in, depth + 1))
+					return 0;
+				for (int a = 0; a < in.n && out->n < 4; a++)
+					snprintf(out->d[out->n++], sizeof out->d[0], "%s", in.d[a]);
+			}
+			i = c + 1;
+		} else if (isdigit((unsigned char)e[i])) {
+			while (i < n && (is_ident(e[i]) || e[i] == '.'))
+				i++;
+		} else if (is_ident(e[i])) {
+			size_t w = i;
+			while (i < n && is_ident(e[i]))
+				i++;
+			char word[KA_CSRC_NAME];
+			snprintf(word, sizeof word, "%.*s", (int)(i - w < 90 ? i - w : 90), e + w);
+			const char *d = factor_dim(word, k, f, lb);
+			if (!d || out->n == 4)
+				return 0;
+			snprintf(out->d[out->n++], sizeof out->d[0], "%s", d);
+		} else
+			return 0;
+		if (i < n && e[i] != '*')
+			return 0;
+		i += i < n;
+	}
+	return 1;
+}
+
+/* An index: its terms at the top level; the one with the most dimensions
+ * gives the shape. */
+static int sdims(const char *e, size_t n, const ka_csrc_kernel *k, const facts *f, const lbound *lb,
+		 dimlist *out, int depth)
+{
+	out->n = 0;
+	if (depth > 4 || !n)
+		return 0;
+	size_t s = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && e[i] == '(') {
+			size_t c = ka_csrc_match(e, n, i);
+			if (c == NPOS)
+				return 0;
+			i = c;
+			continue;
+		}
+		if (i < n && !(e[i] == '+' || (e[i] == '-' && i > s)))
+			continue;
+		dimlist t;
+		if (!term_dims(e + s, i - s, k, f, lb, &t, depth))
+			return 0;
+		if (t.n > out->n)
+			*out = t;
+		s = i + 1;
+	}
+	return out->n > 0;
+}
+
 /* Accesses of pointer p (and of locals `T *q = p + E;`): written?, shape. */
 static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 {
@@ -171,7 +276,7 @@ static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 	lbound lb;
 	loop_bounds(sq, k, &lb);
 	char names[4][KA_CSRC_NAME];
-	int nn = 1;
+	int nn = 1, subscripted = 0;
 	snprintf(names[0], sizeof names[0], "%s", k->params[p].name);
 	char pat[KA_CSRC_NAME + 4];
 	snprintf(pat, sizeof pat, "=%s+", names[0]);
@@ -187,6 +292,15 @@ static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 		snprintf(rhs, sizeof rhs, "%.*s", (int)strcspn(end, ";,"), end);
 		dims_of(rhs, k, f, &lb, f->shape[p], sizeof f->shape[p]);
 	}
+	/* atomicAdd(p, v): a store through the pointer itself (a single accumulator) */
+	for (const char *q = strstr(sq, "atomic"); q; q = strstr(q + 1, "atomic")) {
+		const char *o = q + 6;
+		while (is_ident(*o))
+			o++;
+		size_t pn = strlen(names[0]);
+		if (*o == '(' && !strncmp(o + 1, names[0], pn) && o[1 + pn] == ',')
+			f->written[p] = f->atomic_only[p] = 1;
+	}
 	for (int a = 0; a < nn; a++) {
 		char st[KA_CSRC_NAME + 4];
 		snprintf(st, sizeof st, "%.95s[", names[a]);
@@ -196,6 +310,7 @@ static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 			size_t o = (size_t)(q - sq) + strlen(names[a]), c = ka_csrc_match(sq, strlen(sq), o);
 			if (c == NPOS)
 				continue;
+			subscripted = 1;
 			if ((sq[c + 1] == '=' && sq[c + 2] != '=') ||
 			    (strchr("+-*/", sq[c + 1]) && sq[c + 2] == '=') ||
 			    (q >= sq + 11 && !strncmp(q - 11, "atomicAdd(&", 11)))
@@ -209,7 +324,20 @@ static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 					break;
 				memmove(b, idx + cb + 1, strlen(idx + cb + 1) + 1);
 			}
-			if (a == 0 || !f->shape[p][0])
+			dimlist dl;
+			if (a == 0 && sdims(idx, strlen(idx), k, f, &lb, &dl, 0)) {
+				if (dl.n > f->ndims[p]) { /* the access with the most dimensions */
+					f->shape[p][0] = 0;
+					for (int d = 0; d < dl.n; d++) {
+						size_t sn = strlen(f->shape[p]);
+						snprintf(f->shape[p] + sn, sizeof f->shape[p] - sn, "%s%s",
+							 d ? ", " : "", dl.d[d]);
+					}
+					f->ndims[p] = dl.n;
+				}
+			} else if (f->ndims[p])
+				; /* a structured shape stands */
+			else if (a == 0 || !f->shape[p][0])
 				dims_of(idx, k, f, &lb, f->shape[p], sizeof f->shape[p]);
 			else if (a > 0) {
 				/* through an alias: only the loop bounds add a dimension */
@@ -221,23 +349,70 @@ static void accesses(const ka_csrc *m, const ka_csrc_kernel *k, facts *f, int p)
 			}
 		}
 	}
+	if (f->atomic_only[p] && !subscripted && nn == 1)
+		snprintf(f->shape[p], sizeof f->shape[p], "1");
+	else
+		f->atomic_only[p] = 0;
+}
+
+/* `T v = <an expression of blockIdx.A and threadIdx.A>;`: v, on axis A. */
+static int tid_decl(const char *t, size_t s, size_t e, char axis, char *var, size_t cap)
+{
+	char sq[512], bi[16], ti[16];
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return 0;
+	char *eq = strchr(sq, '=');
+	if (!eq || eq == sq || eq[1] == '=' || !is_ident(eq[-1]))
+		return 0;
+	snprintf(bi, sizeof bi, "blockIdx.%c", axis);
+	snprintf(ti, sizeof ti, "threadIdx.%c", axis);
+	if (!strstr(eq, bi) || !strstr(eq, ti))
+		return 0;
+	for (const char *o = "xyz"; *o; o++)
+		if (*o != axis) {
+			char b2[16];
+			snprintf(b2, sizeof b2, "Idx.%c", *o);
+			if (strstr(eq, b2))
+				return 0;
+		}
+	/* the name: the identifier just before '=' in the unsqueezed text */
+	size_t at = s;
+	while (at < e && t[at] != '=')
+		at++;
+	size_t ve = at;
+	while (ve > s && (t[ve - 1] == ' ' || t[ve - 1] == '\t'))
+		ve--;
+	size_t vs = ve;
+	while (vs > s && is_ident(t[vs - 1]))
+		vs--;
+	if (vs == ve || vs == s || ve - vs >= cap)
+		return 0;
+	snprintf(var, cap, "%.*s", (int)(ve - vs), t + vs);
+	return 1;
 }
 
 static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 {
 	memset(f, 0, sizeof *f);
 	const char *t = m->text;
-	size_t s0 = ka_csrc_skip_blank(t, m->len, k->body_open + 1), e0 = ka_csrc_stmt_end(t, m->len, s0);
-	if (e0 != NPOS && ka_recipe_is_tid_decl_axis(t, s0, e0, 'x', f->xvar, sizeof f->xvar)) {
-		size_t s1 = ka_csrc_skip_blank(t, m->len, e0), e1 = ka_csrc_stmt_end(t, m->len, s1);
-		if (e1 != NPOS && !ka_recipe_is_tid_decl_axis(t, s1, e1, 'y', f->yvar, sizeof f->yvar))
-			f->yvar[0] = 0;
-		bound_of(m, k, f->xvar, f->xbound, sizeof f->xbound);
-		if (f->yvar[0])
-			bound_of(m, k, f->yvar, f->ybound, sizeof f->ybound);
-		if (f->yvar[0] && !f->ybound[0])
-			f->yvar[0] = 0;
+	/* the thread-index declarations among the body's first statements */
+	size_t s = ka_csrc_skip_blank(t, m->len, k->body_open + 1);
+	for (int st = 0; st < 12 && s < k->body_close; st++) {
+		size_t e = ka_csrc_stmt_end(t, m->len, s);
+		if (e == NPOS || e > k->body_close)
+			break;
+		if (!f->xvar[0])
+			tid_decl(t, s, e, 'x', f->xvar, sizeof f->xvar);
+		else if (!f->yvar[0])
+			tid_decl(t, s, e, 'y', f->yvar, sizeof f->yvar);
+		s = ka_csrc_skip_blank(t, m->len, e);
 	}
+	if (f->xvar[0])
+		bound_of(m, k, f->xvar, f->xbound, sizeof f->xbound);
+	if (f->yvar[0])
+		bound_of(m, k, f->yvar, f->ybound, sizeof f->ybound);
+	if (f->yvar[0] && !f->ybound[0])
+		f->yvar[0] = 0;
 	for (int p = 0; p < k->nparams; p++) {
 		int kind;
 		const char *d = base_type(k->params[p].type, &kind);
@@ -248,98 +423,128 @@ static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 				"integer or floating scalars)",
 				k->params[p].name, k->name, k->params[p].type);
 		f->kind[p] = kind;
+		f->nint += kind == 1;
 		if (kind == 0)
 			snprintf(f->dtype[p], sizeof f->dtype[p], "%s", d);
+	}
+	if (!f->nint) { /* no size parameter: the element count becomes one */
+		static const char *const cands[] = {"n", "n_elems", "ka_n"};
+		for (size_t c = 0; c < sizeof cands / sizeof cands[0] && !f->synth[0]; c++)
+			if (ka_csrc_param_index(k, cands[c]) < 0 && !ka_csrc_has_word(t, 0, m->len, cands[c]))
+				snprintf(f->synth, sizeof f->synth, "%s", cands[c]);
+		if (f->xvar[0] && !f->yvar[0])
+			snprintf(f->xbound, sizeof f->xbound, "%s", f->synth);
 	}
 	for (int p = 0; p < k->nparams; p++)
 		if (f->kind[p] == 0)
 			accesses(m, k, f, p);
 	for (int p = 0; p < k->nparams; p++)
-		if (f->kind[p] == 0 && !f->shape[p][0])
+		if (f->kind[p] == 0 && !f->shape[p][0]) {
 			for (int q = 0; q < k->nparams && !f->shape[p][0]; q++)
 				if (f->kind[q] == 1)
 					snprintf(f->shape[p], sizeof f->shape[p], "%s", k->params[q].name);
+			if (!f->shape[p][0])
+				snprintf(f->shape[p], sizeof f->shape[p], "%s", f->synth);
+		}
 	return KA_OK;
 }
 
-static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const char *file)
+/* --- the launch the wrapper makes --------------------------------------- */
+
+typedef struct plan {
+	char grid[3][700], block[3][256], shmem[256];
+	const char *how;    /* where the launch came from, for the report */
+	int sure;           /* from the file's own launch, resolved */
+	long long synth_v;  /* the synthetic size's value in the file, or 0 */
+	long long multiple; /* sizes must be multiples of this (no bound check), or 0 */
+} plan;
+
+/* w replaced by r as a whole word in s (in place, cap bytes). */
+static int replace_word(char *s, size_t cap, const char *w, const char *r)
 {
-	ka_buf_printf(b,
-		      "# Scaffolded by `kcheck bench init %s --kernel %s` from the kernel's facts.\n"
-		      "# TODO: the sizes of each config, the tolerance, the FLOPs, and reference.cu.\n"
-		      "name: %s\ncategory: custom\nparams: [",
-		      file, k->name, k->name);
-	int np = 0, ns = 0;
-	for (int p = 0; p < k->nparams; p++)
-		if (f->kind[p] == 1)
-			ka_buf_printf(b, "%s%s", np++ ? ", " : "", k->params[p].name);
-	ka_buf_adds(b, "]\ntensors:\n");
-	for (int p = 0; p < k->nparams; p++) {
-		if (f->kind[p])
+	size_t wn = strlen(w), rn = strlen(r);
+	int done = 0;
+	for (size_t at = 0; s[at];) {
+		char *p = strstr(s + at, w);
+		if (!p)
+			break;
+		at = (size_t)(p - s);
+		if ((p > s && is_ident(p[-1])) || is_ident(p[wn]) || strlen(s) - wn + rn + 1 > cap) {
+			at++;
 			continue;
-		ka_buf_printf(b, "  - {name: %s, role: %s, dtype: %s, shape: [%s]", k->params[p].name,
-			      f->written[p] ? "out" : "in", f->dtype[p], f->shape[p]);
-		int fp = f->dtype[p][0] == 'f' || f->dtype[p][0] == 'b'; /* f32 f64 f16 bf16 */
-		if (!f->written[p])
-			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}", fp ? "uniform" : "int",
-				      fp ? "-1" : "0", fp ? "1" : "1000");
-		ka_buf_printf(b, "}%s\n", f->written[p] ? "   # written by the kernel" : "");
+		}
+		memmove(p + rn, p + wn, strlen(p + wn) + 1);
+		memcpy(p, r, rn);
+		at += rn;
+		done = 1;
 	}
-	for (int p = 0; p < k->nparams; p++)
-		if (f->kind[p] == 2) {
-			if (!ns++)
-				ka_buf_adds(b, "scalars:\n");
-			ka_buf_printf(b, "  - {name: %s, lo: 0.5, hi: 2}   # TODO: its range\n",
-				      k->params[p].name);
-		}
-	ka_buf_adds(b, "tolerance: {atol: 1.0e-5, rtol: 1.0e-4, l2: 1.0e-5}   # TODO\nbytes: ");
-	int nb = 0;
-	for (int p = 0; p < k->nparams; p++) {
-		if (f->kind[p])
-			continue;
-		char dims[256];
-		snprintf(dims, sizeof dims, "%s", f->shape[p]);
-		for (char *q; (q = strstr(dims, ", "));) {
-			q[0] = '*';
-			memmove(q + 1, q + 2, strlen(q + 2) + 1);
-		}
-		const char *d = f->dtype[p];
-		ka_buf_printf(b, "%s%d*%s", nb++ ? " + " : "",
-			      !strcmp(d, "f64")                         ? 8
-			      : !strcmp(d, "f16") || !strcmp(d, "bf16") ? 2
-									: 4,
-			      dims);
-	}
-	ka_buf_adds(b, "\nflops: ");
-	for (int p = 0, done = 0; p < k->nparams && !done; p++)
-		if (!f->kind[p] && f->written[p]) {
-			char dims[256];
-			snprintf(dims, sizeof dims, "%s", f->shape[p]);
-			for (char *q; (q = strstr(dims, ", "));) {
-				q[0] = '*';
-				memmove(q + 1, q + 2, strlen(q + 2) + 1);
-			}
-			ka_buf_printf(b, "%s   # TODO: per output element", dims);
-			done = 1;
-		}
-	ka_buf_adds(b, "\nconfigs:\n  visible:\n    - {name: v_1");
-	for (int p = 0; p < k->nparams; p++)
-		if (f->kind[p] == 1)
-			ka_buf_printf(b, ", %s: 1024", k->params[p].name);
-	ka_buf_adds(b, "}   # TODO: sizes\n  unseen:\n    - {name: u_1");
-	for (int p = 0; p < k->nparams; p++)
-		if (f->kind[p] == 1)
-			ka_buf_printf(b, ", %s: 999", k->params[p].name);
-	ka_buf_adds(b, "}   # TODO: sizes no candidate sees\n");
+	return done;
 }
 
-static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f)
+static void make_plan(const ka_csrc *m, const ka_csrc_kernel *k, const facts *f, const ka_scaf_macros *mac,
+		      plan *pl)
+{
+	ka_scaf_launch l;
+	memset(pl, 0, sizeof *pl);
+	ka_scaf_launch_of(m, k, mac, &l);
+	for (int a = 0; a < 3; a++)
+		snprintf(pl->block[a], sizeof pl->block[a], "%s", l.ok_block ? l.block[a] : "");
+	if (!l.ok_block) {
+		snprintf(pl->block[0], sizeof pl->block[0], "%s", f->yvar[0] ? "32" : "256");
+		if (f->yvar[0])
+			snprintf(pl->block[1], sizeof pl->block[1], "8");
+	}
+	long long bx = 0;
+	if (!ka_scaf_eval(pl->block[0], mac, &bx))
+		bx = 0;
+	int grid_ok = l.ok_grid && l.ok_block;
+	if (grid_ok) {
+		for (int a = 0; a < 3; a++)
+			snprintf(pl->grid[a], sizeof pl->grid[a], "%s", l.grid[a]);
+		snprintf(pl->shmem, sizeof pl->shmem, "%s", l.shmem);
+	}
+	if (grid_ok && f->synth[0]) {
+		/* the element count: a macro of the grid that the block does not name */
+		grid_ok = 0;
+		for (int i = 0; i < mac->n && !grid_ok; i++) {
+			long long v;
+			if (ka_csrc_has_word(pl->grid[0], 0, strlen(pl->grid[0]), mac->name[i]) &&
+			    !ka_csrc_has_word(pl->block[0], 0, strlen(pl->block[0]), mac->name[i]) &&
+			    ka_scaf_eval(mac->body[i], mac, &v) && v > 0 &&
+			    replace_word(pl->grid[0], sizeof pl->grid[0], mac->name[i], f->synth)) {
+				grid_ok = 1;
+				pl->synth_v = v;
+			}
+		}
+	}
+	if (grid_ok) {
+		pl->sure = 1;
+		pl->how = "the grid and block of the file's own launch";
+	} else if (f->xbound[0]) {
+		const char *b0 = pl->block[0][0] ? pl->block[0] : "1";
+		const char *b1 = pl->block[1][0] ? pl->block[1] : "1";
+		snprintf(pl->grid[0], sizeof pl->grid[0], "((long long)%s + (%s) - 1) / (%s)", f->xbound, b0,
+			 b0);
+		if (f->yvar[0])
+			snprintf(pl->grid[1], sizeof pl->grid[1], "((long long)%s + (%s) - 1) / (%s)",
+				 f->ybound, b1, b1);
+		pl->how = l.ok_block ? "the file's block over the kernel's bounds"
+				     : "a guessed block over the kernel's bounds";
+	} else {
+		snprintf(pl->grid[0], sizeof pl->grid[0], "1");
+		pl->how = "nothing: one block (TODO check: the grid this kernel needs)";
+	}
+	if (f->xvar[0] && (!f->xbound[0] || !strcmp(f->xbound, f->synth)) && bx > 0)
+		pl->multiple = bx; /* no bound check: the grid must cover the data exactly */
+}
+
+static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const plan *pl)
 {
 	int ti = 0, pi = 0, si = 0;
-	const char *xb = f->xbound[0] ? f->xbound : NULL;
+	ka_buf_adds(b, "\n/* the task's entry point, scaffolded by kcheck bench init; its launch: ");
+	ka_buf_printf(b, "%s */\n#include \"ka_task.h\"\n", pl->how);
 	ka_buf_adds(
 		b,
-		"\n/* the task's entry point (scaffolded by kcheck bench init) */\n"
 		"extern \"C\" int ka_task_run(const ka_task_args *ka_args_, cudaStream_t ka_stream_)\n{\n");
 	for (int p = 0; p < k->nparams; p++) {
 		const ka_csrc_param *pa = &k->params[p];
@@ -353,21 +558,151 @@ static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f)
 			ka_buf_printf(b, "\t%s %s = (%s)ka_args_->t[%d];\n", pa->type, pa->name, pa->type,
 				      ti++);
 	}
-	if (f->yvar[0])
-		ka_buf_printf(
-			b,
-			"\tdim3 block(32, 8), grid((unsigned)((%s + 31) / 32), (unsigned)((%s + 7) / 8));\n"
-			"\t%s<<<grid, block, 0, ka_stream_>>>(",
-			f->xbound, f->ybound, k->name);
-	else if (xb)
-		ka_buf_printf(b, "\t%s<<<(unsigned)(((long long)%s + 255) / 256), 256, 0, ka_stream_>>>(",
-			      k->name, xb);
-	else
-		ka_buf_printf(b, "\t/* TODO: the grid this kernel needs */\n\t%s<<<1, 256, 0, ka_stream_>>>(",
-			      k->name);
+	if (f->synth[0])
+		ka_buf_printf(b, "\tlong long %s = ka_args_->p[0]; /* the element count */\n", f->synth);
+	for (int p = 0, t = 0; p < k->nparams; p++) {
+		if (f->kind[p])
+			continue;
+		if (f->atomic_only[p])
+			ka_buf_printf(
+				b,
+				"\t/* atomics accumulate into %s: it starts at zero */\n"
+				"\tcudaMemsetAsync(%s, 0, (size_t)ka_args_->n[%d] * sizeof(*%s), ka_stream_);\n",
+				k->params[p].name, k->params[p].name, t, k->params[p].name);
+		t++;
+	}
+	ka_buf_adds(b, "\tdim3 ka_grid_(");
+	for (int a = 0; a < 3; a++)
+		ka_buf_printf(b, "%s(unsigned)(%s)", a ? ", " : "", pl->grid[a][0] ? pl->grid[a] : "1");
+	ka_buf_adds(b, ");\n\tdim3 ka_block_(");
+	for (int a = 0; a < 3; a++)
+		ka_buf_printf(b, "%s(unsigned)(%s)", a ? ", " : "", pl->block[a][0] ? pl->block[a] : "1");
+	ka_buf_printf(b, ");\n\t%s<<<ka_grid_, ka_block_, %s, ka_stream_>>>(", k->name,
+		      pl->shmem[0] ? pl->shmem : "0");
 	for (int p = 0; p < k->nparams; p++)
 		ka_buf_printf(b, "%s%s", p ? ", " : "", k->params[p].name);
 	ka_buf_adds(b, ");\n\treturn 0;\n}\n");
+}
+
+/* --- task.yaml ---------------------------------------------------------- */
+
+static int dims_of_param(const ka_csrc_kernel *k, const facts *f, const char *name)
+{
+	int most = 0;
+	for (int p = 0; p < k->nparams; p++)
+		if (f->kind[p] == 0 && ka_csrc_has_word(f->shape[p], 0, strlen(f->shape[p]), name)) {
+			int d = 1;
+			for (const char *c = f->shape[p]; (c = strchr(c, ',')); c++)
+				d++;
+			most = d > most ? d : most;
+		}
+	return most;
+}
+
+/* The sizes of a config: visible (v) or unseen. */
+static long long size_for(const ka_csrc_kernel *k, const facts *f, const plan *pl, const char *name,
+			  int unseen)
+{
+	int d = dims_of_param(k, f, name);
+	long long v = d >= 3   ? (unseen ? 99 : 128)
+		      : d == 2 ? (unseen ? 999 : 2048)
+			       : (unseen ? 1000003 : 1 << 22);
+	if (!unseen && f->synth[0] && !strcmp(name, f->synth) && pl->synth_v > 0)
+		v = pl->synth_v;
+	if (pl->multiple > 0)
+		v = (v + pl->multiple - 1) / pl->multiple * pl->multiple;
+	return v;
+}
+
+static void dims_product(const char *shape, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s", shape);
+	for (char *q; (q = strstr(out, ", "));) {
+		q[0] = '*';
+		memmove(q + 1, q + 2, strlen(q + 2) + 1);
+	}
+}
+
+static void yaml(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const plan *pl, const char *file)
+{
+	ka_buf_printf(b,
+		      "# Scaffolded by `kcheck bench init %s --kernel %s` from the kernel's facts.\n"
+		      "# Each guess says \"TODO check\"; reference.cu is still to be written.\n"
+		      "name: %s\ncategory: custom\nparams: [",
+		      file, k->name, k->name);
+	int np = 0, ns = 0;
+	for (int p = 0; p < k->nparams; p++)
+		if (f->kind[p] == 1)
+			ka_buf_printf(b, "%s%s", np++ ? ", " : "", k->params[p].name);
+	if (f->synth[0])
+		ka_buf_printf(
+			b, "%s]   # TODO check: %s is the element count (the kernel has no size parameter)\n",
+			f->synth, f->synth);
+	else
+		ka_buf_adds(b, "]\n");
+	ka_buf_adds(b, "tensors:\n");
+	for (int p = 0; p < k->nparams; p++) {
+		if (f->kind[p])
+			continue;
+		ka_buf_printf(b, "  - {name: %s, role: %s, dtype: %s, shape: [%s]", k->params[p].name,
+			      f->written[p] ? "out" : "in", f->dtype[p], f->shape[p]);
+		int fp = f->dtype[p][0] == 'f' || f->dtype[p][0] == 'b'; /* f32 f64 f16 bf16 */
+		if (!f->written[p])
+			ka_buf_printf(b, ", dist: {kind: %s, lo: %s, hi: %s}", fp ? "uniform" : "int",
+				      fp ? "-1" : "0", fp ? "1" : "1000");
+		ka_buf_printf(b, "}   # TODO check: %s%s\n",
+			      f->atomic_only[p]  ? "one accumulator (atomics on the pointer)"
+			      : f->ndims[p] > 1  ? "shape from the 2-D/3-D indexing"
+			      : f->ndims[p] == 1 ? "shape from the index bound"
+						 : "shape guessed (no bound on its index)",
+			      f->written[p] ? ", written by the kernel" : ", its value range");
+	}
+	for (int p = 0; p < k->nparams; p++)
+		if (f->kind[p] == 2) {
+			if (!ns++)
+				ka_buf_adds(b, "scalars:\n");
+			ka_buf_printf(b, "  - {name: %s, lo: 0.5, hi: 2}   # TODO check: its range\n",
+				      k->params[p].name);
+		}
+	ka_buf_adds(b, "tolerance: {atol: 1.0e-5, rtol: 1.0e-4, l2: 1.0e-5}   # TODO check\nbytes: ");
+	int nb = 0;
+	for (int p = 0; p < k->nparams; p++) {
+		if (f->kind[p])
+			continue;
+		char dims[256];
+		dims_product(f->shape[p], dims, sizeof dims);
+		const char *d = f->dtype[p];
+		ka_buf_printf(b, "%s%d*%s", nb++ ? " + " : "",
+			      !strcmp(d, "f64")                         ? 8
+			      : !strcmp(d, "f16") || !strcmp(d, "bf16") ? 2
+									: 4,
+			      dims);
+	}
+	ka_buf_adds(b, "   # TODO check: each tensor read or written once\nflops: ");
+	int done = 0;
+	for (int p = 0; p < k->nparams && !done; p++)
+		if (!f->kind[p] && !f->written[p]) { /* one operation per input element read */
+			char dims[256];
+			dims_product(f->shape[p], dims, sizeof dims);
+			ka_buf_printf(b, "%s   # TODO check: one per element of %s", dims, k->params[p].name);
+			done = 1;
+		}
+	if (!done)
+		ka_buf_adds(b, "0   # TODO check");
+	ka_buf_adds(b, "\nconfigs:   # TODO check: sizes");
+	if (pl->multiple)
+		ka_buf_printf(b, " (multiples of %lld: the kernel has no bound check)", pl->multiple);
+	for (int u = 0; u < 2; u++) {
+		ka_buf_printf(b, "\n  %s:\n    - {name: %s", u ? "unseen" : "visible", u ? "u_1" : "v_1");
+		for (int p = 0; p < k->nparams; p++)
+			if (f->kind[p] == 1)
+				ka_buf_printf(b, ", %s: %lld", k->params[p].name,
+					      size_for(k, f, pl, k->params[p].name, u));
+		if (f->synth[0])
+			ka_buf_printf(b, ", %s: %lld", f->synth, size_for(k, f, pl, f->synth, u));
+		ka_buf_adds(b, "}");
+	}
+	ka_buf_adds(b, "\n");
 }
 
 static const char reference_stub[] =
@@ -381,8 +716,18 @@ static const char reference_stub[] =
 static int empty_dir_or_new(const char *dir)
 {
 	int n = ka_fs_dir_entries(dir);
-	if (n < 0)
-		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s", dir) : KA_OK;
+	if (n < 0) { /* with the folders above it: --out tasks/mine */
+		char p[1200];
+		snprintf(p, sizeof p, "%s", dir);
+		for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+			*s = 0;
+			if (!ka_fs_is_dir(p) && mkdir(p, 0777))
+				return ka_error_set(KA_EIO, "cannot create %s: %s", p, strerror(errno));
+			*s = '/';
+		}
+		return mkdir(dir, 0777) ? ka_error_set(KA_EIO, "cannot create %s: %s", dir, strerror(errno))
+					: KA_OK;
+	}
 	return n ? ka_error_set(KA_EINPUT, "%s exists and is not empty", dir) : KA_OK;
 }
 
@@ -394,15 +739,63 @@ static int put(const char *dir, const char *name, const char *text)
 	return ka_fs_write_atomic(p, text, strlen(text));
 }
 
-int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir)
+/* What is left: the static gate's findings on the baseline, the guesses. */
+static void report_text(ka_buf *r, const char *out_dir, const ka_buf *notes, const plan *pl, const char *base,
+			int *left)
+{
+	static ka_bench_finding fd[32];
+	int n = ka_bench_scan(base, strlen(base), fd, 32);
+	*left = n;
+	ka_buf_printf(r, "%s: task.yaml, baseline.cu, expert.cu (a copy of the baseline), reference.cu\n",
+		      out_dir);
+	if (notes->len)
+		ka_buf_printf(r, "dropped from baseline.cu (its lines keep their numbers):\n");
+	for (const char *l = notes->data; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t ln = nl ? (size_t)(nl - l) : strlen(l);
+		ka_buf_printf(r, "  %.*s\n", (int)ln, l);
+		l += ln + (nl != NULL);
+	}
+	ka_buf_printf(r, "launch: %s\n", pl->how);
+	if (n == 0)
+		ka_buf_adds(r, "static gate: baseline.cu passes\n");
+	else
+		ka_buf_printf(r, "static gate: baseline.cu is rejected (%d finding%s):\n", n,
+			      n == 1 ? "" : "s");
+	for (int i = 0; i < n && i < 32; i++)
+		ka_buf_printf(r, "  %s/baseline.cu:%d: '%s': %s\n", out_dir, fd[i].line, fd[i].what,
+			      fd[i].reason);
+	ka_buf_adds(r, "left to do:\n");
+	int step = 1;
+	if (n)
+		ka_buf_printf(
+			r,
+			"  %d. remove or rewrite what the static gate rejects in baseline.cu (and expert.cu)\n",
+			step++);
+	ka_buf_printf(r, "  %d. check the lines marked \"TODO check\" in %s/task.yaml%s\n", step++, out_dir,
+		      pl->sure ? "" : " and the launch in baseline.cu");
+	ka_buf_printf(r, "  %d. write %s/reference.cu (an fp64 CPU reference; the task fails until then)\n",
+		      step++, out_dir);
+	ka_buf_printf(
+		r,
+		"  %d. kcheck bench %s --compile-only   (then, on a GPU: kcheck bench %s --check-task 3)\n",
+		step, out_dir, out_dir);
+}
+
+int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir, ka_buf *report,
+		     int *gate_left)
 {
 	static ka_csrc m;
 	static facts f;
+	static ka_scaf_macros mac;
+	static plan pl;
 	char *text = NULL;
 	size_t len;
-	ka_buf y, base;
+	ka_buf y, base, notes;
+	int left = 0;
 	ka_buf_init(&y, 1 << 20);
 	ka_buf_init(&base, 64 << 20);
+	ka_buf_init(&notes, 1 << 20);
 	int rc = ka_fs_read(file, 0, &text, &len);
 	if (rc == KA_OK)
 		rc = ka_csrc_scan(&m, text, len);
@@ -421,21 +814,18 @@ int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir)
 	if (rc == KA_OK && strstr(text, "ka_task_run"))
 		rc = ka_error_set(KA_EINPUT, "%s defines ka_task_run already: it is a task's kernel file",
 				  file);
+	if (rc == KA_OK && ka_scaf_strip(text, len, &base, &notes, &mac))
+		rc = ka_error_set(KA_ENOMEM, "out of memory");
 	if (rc == KA_OK)
 		rc = empty_dir_or_new(out_dir);
 	if (rc == KA_OK) {
-		yaml(&y, k, &f, file);
-		ka_buf_printf(&base,
-			      "/* baseline.cu: %s as the task's baseline (kcheck bench init). */\n"
-			      "#include \"ka_task.h\"\n",
-			      file);
-		if (strstr(text, "main("))
-			ka_buf_adds(
-				&base,
-				"#define main ka_user_main   /* the bench harness has its own main() */\n");
-		/* no #line: findings in baseline.cu name baseline.cu's own lines */
-		ka_buf_add(&base, text, len);
-		wrapper(&base, k, &f);
+		make_plan(&m, k, &f, &mac, &pl);
+		yaml(&y, k, &f, &pl, file);
+		/* no #line and nothing before the file's first line: findings in
+		 * baseline.cu name the lines of the file it came from */
+		if (base.len && base.data[base.len - 1] != '\n')
+			ka_buf_addc(&base, '\n');
+		wrapper(&base, k, &f, &pl);
 		rc = !y.data || !base.data ? ka_error_set(KA_ENOMEM, "out of memory") : KA_OK;
 	}
 	if (rc == KA_OK)
@@ -443,9 +833,16 @@ int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir)
 	if (rc == KA_OK)
 		rc = put(out_dir, "baseline.cu", base.data);
 	if (rc == KA_OK)
+		rc = put(out_dir, "expert.cu", base.data);
+	if (rc == KA_OK)
 		rc = put(out_dir, "reference.cu", reference_stub);
+	if (rc == KA_OK && report)
+		report_text(report, out_dir, &notes, &pl, base.data, &left);
+	if (gate_left)
+		*gate_left = left;
 	ka_buf_free(&y);
 	ka_buf_free(&base);
+	ka_buf_free(&notes);
 	free(text);
 	return rc;
 }

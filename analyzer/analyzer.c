@@ -275,7 +275,7 @@ static void set_budget(walk *w, const ka_analyze_opts *o, double t0)
 
 static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db, double t0)
 {
-	static _Thread_local int64_t ids;
+	int64_t ids = ka_facts_max_id(db); /* unique in a database that holds other files */
 	walk w = {.file = {.tu = tu, .db = db, .arch = arch, .a = tu->arena, .next_id = &ids}};
 	int rc = ka_facts_writer_new(&w.file.fw, db);
 	if (rc != KA_OK)

@@ -379,7 +379,11 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	const char **argv = NULL;
 	int argc = 0;
 	struct CXUnsavedFile unsaved[16];
-	int nunsaved = shim_unsaved(cx.a, unsaved, 16);
+	int nunsaved = shim_unsaved(cx.a, unsaved, 15), nparse = nunsaved;
+	size_t olen;
+	const char *otext = ka_fs_overlay_get(path, &olen);
+	if (otext) /* the text came on stdin (kcheck - --stdin-filename): clang reads it, not the disk */
+		unsaved[nparse++] = (struct CXUnsavedFile){path, otext, (unsigned long)olen};
 	if ((rc = ka_frontend_args(o, tu->arena, &argv, &argc)) != KA_OK)
 		goto fail;
 	CXIndex idx = clang_createIndex(0, 0);
@@ -395,7 +399,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 		argv = v;
 	}
 	enum CXErrorCode e = clang_parseTranslationUnit2(
-		idx, path, argv, argc, unsaved, (unsigned)nunsaved,
+		idx, path, argv, argc, unsaved, (unsigned)nparse,
 		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &cx.ctu);
 	if (ka_incguard_end(refused, sizeof refused)) { /* an include that is no source file */
 		if (cx.ctu)

@@ -3,8 +3,11 @@
  * 0: the candidate passed every gate and is faster (or, with --compile-only,
  * compiled); 1: rejected, or not faster; 2: usage, task or tool error, or
  * no CUDA device.  Never a result without a device. */
+#define _GNU_SOURCE /* open_memstream */
 #include "bench/bench.h"
 #include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 #include "bench/report.h"
 #include "bench/runner.h"
+#include "bench/scale.h"
 #include "bench/score.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -19,8 +23,13 @@
 
 struct opts {
 	const char *task, *suite, *candidate, *baseline, *cand_name, *build_dir, *arch, *nvcc;
-	int configs, json, compile_only, skip_static, sanitize, samples, check_task;
+	const char *output; /* --output FILE: the report, written atomically once whole */
+	int configs, json, compile_only, skip_static, sanitize, samples, check_task, seed_given;
 	unsigned long long seed;
+	int scaled;       /* the jobs run through bench/scale.h (--runner slurm, --gpus) */
+	int gpus_given;   /* --gpus on the command line */
+	ka_scale_opts so; /* their settings */
+	FILE *out;        /* stdout, or the --output buffer */
 };
 
 static int usage_error(const char *msg, const char *arg)
@@ -32,18 +41,76 @@ static int usage_error(const char *msg, const char *arg)
 static const char usage[] =
 	"usage: kcheck bench TASK [--candidate FILE] [--baseline FILE] [--configs visible|unseen|all]\n"
 	"                         [--json] [--compile-only] [--sanitize] [--samples N] [--seed N] [--build-dir DIR]\n"
+	"                         [--output FILE]\n"
 	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n"
-	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n";
+	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n"
+	"  several GPUs of this host (docs/bench.md):\n"
+	"       --gpus 0,1,...       one job per GPU at a time (--suite default: every visible GPU)\n"
+	"  Slurm (docs/slurm.md):\n"
+	"       --runner slurm       submit each task as a job (sbatch), poll, collect the verdicts\n"
+	"       --slurm-dir DIR      job scripts, outputs and the run's state (default ./kcheck-slurm);\n"
+	"                            the same command again resumes the run\n"
+	"       --partition P  --account A  --time-limit T  --gpus-per-job N (default 1, 0: none)\n"
+	"       --sbatch-option OPT  (repeatable)  --retries N (default 1)  --poll-interval SEC (default 5)\n"
+	"       --kcheck PATH        the kcheck the jobs run (default: this one; a path the nodes share)\n";
+
+/* Every option parse_args takes, for --help (one line each) and for
+ * telling a valued option from an unknown one. */
+static const struct bench_opt {
+	const char *name, *arg, *help;
+} bench_opts[] = {
+	{"--candidate", "FILE", "the kernel file to judge (default: the task's expert.cu)"},
+	{"--baseline", "FILE", "time against FILE instead of the task's baseline.cu"},
+	{"--suite", "DIR", "every task folder under DIR"},
+	{"--candidate-name", "FILE", "with --suite: each task's candidate file name (default expert.cu)"},
+	{"--configs", "visible|unseen|all", "which configurations of task.yaml to run (default all)"},
+	{"--json", NULL, "the result as JSON (schema kernelarc.bench/1)"},
+	{"--compile-only", NULL, "stop after the static and compile gates (no GPU needed)"},
+	{"--sanitize", NULL,
+	 "also run compute-sanitizer (memcheck, racecheck) on the smallest configuration"},
+	{"--samples", "N", "timed samples per configuration, 30..4000 (default 40)"},
+	{"--seed", "N", "the inputs' and unseen sizes' seed (default: from the clock)"},
+	{"--check-task", "N", "check the task itself: baseline and expert on N seeds, 2..50"},
+	{"--build-dir", "DIR", "the compile cache (default $XDG_CACHE_HOME/kernelarc/bench)"},
+	{"--output", "FILE", "write the report to FILE (atomically, once whole) instead of stdout"},
+	{"--arch", "ARCH", "nvcc's -arch (default sm_90)"},
+	{"--nvcc", "PATH", "the nvcc (or hipcc) to compile with"},
+	{"--unsafe-skip-static-gate", NULL, "skip the static gate (only for code you trust)"},
+	{"-h, --help", NULL, "this text"},
+};
 
 static int known_option(const char *a)
 {
-	static const char *const k[] = {"--candidate", "--baseline", "--suite",     "--candidate-name",
-					"--build-dir", "--arch",     "--nvcc",      "--seed",
-					"--samples",   "--configs",  "--check-task"};
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (!strcmp(a, k[i]))
+	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++)
+		if (bench_opts[i].arg && !strcmp(a, bench_opts[i].name))
 			return 1;
-	return 0;
+	return ka_scale_is_opt(a);
+}
+
+static void help(void)
+{
+	fputs(usage, stdout);
+	fputs("\nCompiles a candidate kernel with the task's harness and judges it against the\n"
+	      "baseline: static gate, compile gate, correctness on every configuration (the\n"
+	      "unseen ones drawn at run time), then timing (docs/bench.md).  Exit 0 when it\n"
+	      "passes every gate and is faster (--compile-only: when it compiles), 1 when it is\n"
+	      "rejected or not faster, 2 on a bad task, a tool error or no CUDA device.\n"
+	      "`kcheck bench init FILE --kernel K` makes a task from your own kernel.\n"
+	      "\nOptions:\n",
+	      stdout);
+	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++) {
+		char left[128];
+		const struct bench_opt *b = &bench_opts[i];
+		int n = snprintf(left, sizeof left, "  %s%s%s", b->name, b->arg ? " " : "",
+				 b->arg ? b->arg : "");
+		printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", b->help);
+	}
+	fputs("\nExamples:\n"
+	      "  kcheck bench bench/tasks/softmax_rows --candidate my_softmax.cu\n"
+	      "  kcheck bench tasks/mine --compile-only\n"
+	      "  kcheck bench --suite bench/tasks --json > suite.json\n"
+	      "  kcheck bench bench/tasks/gelu --check-task 5\n",
+	      stdout);
 }
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -51,6 +118,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof *o);
 	o->cand_name = "expert.cu";
 	o->samples = 40;
+	ka_scale_opts_init(&o->so);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int takes = 1;
@@ -67,7 +135,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->sanitize = 1;
 			takes = 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
+			help();
 			return 1;
 		} else if (a[0] == '-' && !known_option(a))
 			return usage_error("unknown option", a) + 1;
@@ -87,9 +155,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->arch = v;
 		else if (!strcmp(a, "--nvcc"))
 			o->nvcc = v;
-		else if (!strcmp(a, "--seed"))
+		else if (!strcmp(a, "--seed")) {
 			o->seed = strtoull(v, NULL, 10);
-		else if (!strcmp(a, "--samples")) {
+			o->seed_given = 1;
+		} else if (!strcmp(a, "--output"))
+			o->output = v;
+		else if (ka_scale_is_opt(a)) {
+			if (ka_scale_parse_opt(&o->so, a, v) < 0)
+				return usage_error(ka_error_last(), NULL) + 1;
+			o->scaled |= o->so.slurm || o->so.ngpus > 0;
+			o->gpus_given |= !strcmp(a, "--gpus");
+		} else if (!strcmp(a, "--samples")) {
 			o->samples = atoi(v);
 			if (o->samples < 30 || o->samples > 4000)
 				return usage_error("--samples must be 30..4000", v) + 1;
@@ -123,9 +199,154 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return usage_error("--check-task checks the task's own expert and baseline, at run time",
 				   NULL) +
 		       1;
+	if (o->check_task && o->scaled)
+		return usage_error(
+			       "--check-task runs on this host, one task at a time (no --runner slurm, --gpus)",
+			       NULL) +
+		       1;
+	if (o->so.slurm && o->gpus_given)
+		return usage_error("--gpus picks GPUs of this host; with --runner slurm use --gpus-per-job",
+				   NULL) +
+		       1;
+	if (!o->so.slurm &&
+	    (o->so.dir || o->so.partition || o->so.account || o->so.time_limit || o->so.nextra))
+		return usage_error("--slurm-dir, --partition, --account, --time-limit and --sbatch-option "
+				   "need --runner slurm",
+				   NULL) +
+		       1;
 	if (!o->seed)
 		o->seed = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)getpid();
 	return 0;
+}
+
+/* Slurm: a run without --seed takes the seed its folder remembers, so the
+ * same command again resumes it (the job scripts hold the seed). */
+static int slurm_seed(struct opts *o)
+{
+	char path[1100], *text = NULL, num[32];
+	size_t len;
+	const char *dir = o->so.dir ? o->so.dir : "kcheck-slurm";
+	if (o->seed_given)
+		return 0;
+	snprintf(path, sizeof path, "%s/seed", dir);
+	if (ka_fs_is_regular(path) && !ka_fs_read(path, 64, &text, &len)) {
+		o->seed = strtoull(text, NULL, 10);
+		free(text);
+		return o->seed ? 0 : ka_error_set(KA_EINPUT, "%s holds no seed", path);
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return ka_error_set(KA_EIO, "cannot make the jobs folder %s: %s", dir, strerror(errno));
+	int n = snprintf(num, sizeof num, "%llu\n", o->seed);
+	return ka_fs_write_atomic(path, num, (size_t)n);
+}
+
+/* The bench arguments (after "bench") of one task's job: the task and every
+ * option that shapes its verdict.  NULL-terminated, malloc'd; NULL when out
+ * of memory. */
+static char **job_args(const struct opts *o, const char *task)
+{
+	char **a = calloc(40, sizeof *a), num[32];
+	int k = 0, bad = 0;
+	if (!a)
+		return NULL;
+#define ARG(s) (bad |= !(a[k++] = strdup(s)))
+	ARG(task); /* paths as given: a job starts in this folder (Slurm: --chdir) */
+	ARG("--json");
+	snprintf(num, sizeof num, "%llu", o->seed);
+	ARG("--seed");
+	ARG(num);
+	ARG("--configs");
+	ARG(o->configs == KA_BENCH_CONFIGS_VISIBLE  ? "visible"
+	    : o->configs == KA_BENCH_CONFIGS_UNSEEN ? "unseen"
+						    : "all");
+	snprintf(num, sizeof num, "%d", o->samples);
+	ARG("--samples");
+	ARG(num);
+	if (o->candidate) {
+		ARG("--candidate");
+		ARG(o->candidate);
+	} else {
+		ARG("--candidate-name");
+		ARG(o->cand_name);
+	}
+	if (o->baseline) {
+		ARG("--baseline");
+		ARG(o->baseline);
+	}
+	const char *pairs[][2] = {{"--build-dir", o->build_dir}, {"--arch", o->arch}, {"--nvcc", o->nvcc}};
+	for (int i = 0; i < 3; i++)
+		if (pairs[i][1]) {
+			ARG(pairs[i][0]);
+			ARG(pairs[i][1]);
+		}
+	if (o->compile_only)
+		ARG("--compile-only");
+	if (o->sanitize)
+		ARG("--sanitize");
+	if (o->skip_static)
+		ARG("--unsafe-skip-static-gate");
+#undef ARG
+	if (bad) {
+		for (int i = 0; i < k; i++)
+			free(a[i]);
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void free_items(ka_scale_item *items, int n)
+{
+	for (int i = 0; items && i < n; i++) {
+		for (int k = 0; items[i].args && items[i].args[k]; k++)
+			free(items[i].args[k]);
+		free(items[i].args);
+		ka_scale_item_free(&items[i]);
+	}
+	free(items);
+}
+
+/* Runs the tasks' jobs through the scale runner; NULL (message set) when
+ * the jobs could not be set up.  A runner that stopped part way leaves
+ * its message as the outcome of every job without a result. */
+static ka_scale_item *run_scaled(struct opts *o, char **tasks, int n)
+{
+	ka_scale_item *items = calloc((size_t)n, sizeof *items);
+	if (!items) {
+		ka_error_set(KA_ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *slash = strrchr(tasks[i], '/');
+		const char *base = slash && slash[1] ? slash + 1 : tasks[i];
+		char *p = items[i].name;
+		snprintf(items[i].name, sizeof items[i].name, "%s", base);
+		for (; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
+				*p = '_';
+		for (int k = 0; k < i; k++)
+			if (!strcmp(items[k].name, items[i].name)) {
+				char dup[sizeof items[i].name];
+				snprintf(dup, sizeof dup, "%.80s-%d", items[i].name, i);
+				memcpy(items[i].name, dup, sizeof dup);
+			}
+		if (!(items[i].args = job_args(o, tasks[i]))) {
+			ka_error_set(KA_ENOMEM, "out of memory");
+			free_items(items, n);
+			return NULL;
+		}
+	}
+	o->so.progress = stderr;
+	if (ka_scale_run(&o->so, items, n)) {
+		char msg[300];
+		snprintf(msg, sizeof msg, "the runner stopped: %s", ka_error_last());
+		fprintf(stderr, "kcheck: error: %s\n", msg);
+		for (int i = 0; i < n; i++)
+			if (!items[i].json && !items[i].outcome[0])
+				snprintf(items[i].outcome, sizeof items[i].outcome, "%s", msg);
+	}
+	return items;
 }
 
 /* 0, or KA_EINPUT when a path or name does not fit the job. */
@@ -159,7 +380,7 @@ static int setup_job(const struct opts *o, const ka_bench_spec *spec, ka_bench_j
 
 /* Runs one task; fills *res.  Returns 0, or 2 after printing an error. */
 static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec, ka_bench_job *j,
-		    ka_bench_result *res)
+		    ka_bench_result *res, const ka_scale_item *it)
 {
 	const ka_bench_runner *rn = ka_bench_runner_local();
 	char alt[1200];
@@ -179,6 +400,16 @@ static int run_task(const struct opts *o, const char *task, ka_bench_spec *spec,
 		return usage_error("no such candidate file", j->candidate);
 	if (!ka_fs_exists(j->baseline))
 		return usage_error("no such baseline file", j->baseline);
+	if (it) { /* the job ran elsewhere: its document is the result */
+		if (!it->json) {
+			ka_error_set(KA_ETOOL, "%s",
+				     it->outcome[0] ? it->outcome : "the job ended without a result");
+			return usage_error(ka_error_last(), NULL);
+		}
+		if (ka_bench_result_from_json(it->json, spec, res))
+			return usage_error(ka_error_last(), NULL);
+		return 0;
+	}
 	if (!o->compile_only && !rn->has_device(rn))
 		return usage_error("no CUDA device found", NULL);
 	if (rn->run(rn, j, res))
@@ -206,7 +437,7 @@ static int check_task(const struct opts *o, const char *task)
 	for (int k = 0; k < o->check_task; k++) {
 		one.seed = ka_bench_fresh_seed();
 		memset(&res, 0, sizeof res);
-		if (run_task(&one, task, &spec, &job, &res))
+		if (run_task(&one, task, &spec, &job, &res, NULL))
 			return 2;
 		if (strcmp(res.verdict, "checked")) {
 			fprintf(stderr,
@@ -218,21 +449,29 @@ static int check_task(const struct opts *o, const char *task)
 		}
 		ka_bench_result_free(&res);
 	}
-	printf("%s: baseline and expert correct on %d seeds\n", spec.name, o->check_task);
+	fprintf(o->out, "%s: baseline and expert correct on %d seeds\n", spec.name, o->check_task);
 	return 0;
 }
 
-static int one_task(const struct opts *o)
+static int one_task(struct opts *o)
 {
 	static ka_bench_spec spec;
 	static ka_bench_job job;
 	static ka_bench_result res;
-	int rc = run_task(o, o->task, &spec, &job, &res);
-	if (rc)
+	ka_scale_item *items = NULL;
+	char *tasks[1] = {(char *)o->task};
+	if (o->scaled && !(items = run_scaled(o, tasks, 1)))
+		return usage_error(ka_error_last(), NULL);
+	int rc = run_task(o, o->task, &spec, &job, &res, items);
+	if (rc) {
+		free_items(items, 1);
 		return rc;
+	}
 	if (!strcmp(res.verdict, "error"))
 		fprintf(stderr, "kcheck: error: %s\n", res.reason);
-	if (o->json) {
+	if (o->json && items) {
+		fprintf(o->out, "%.*s\n", (int)strcspn(items[0].json, "\n"), items[0].json);
+	} else if (o->json) {
 		ka_buf b;
 		ka_buf_init(&b, 16 << 20);
 		int jrc = ka_bench_report_json(&b, &job, &res);
@@ -241,13 +480,14 @@ static int one_task(const struct opts *o)
 			ka_bench_result_free(&res);
 			return usage_error("cannot build the JSON result (too large or out of memory)", NULL);
 		}
-		printf("%s\n", b.data);
+		fprintf(o->out, "%s\n", b.data);
 		ka_buf_free(&b);
 	} else {
-		ka_bench_report_text(stdout, &job, &res);
+		ka_bench_report_text(o->out, &job, &res);
 	}
 	rc = exit_for(&res);
 	ka_bench_result_free(&res);
+	free_items(items, 1);
 	return rc;
 }
 
@@ -303,7 +543,7 @@ static int broken_task(const struct opts *o, ka_buf *b, int i, const char *name,
 {
 	int rc = 0;
 	if (!o->json) {
-		printf("%s: error: %s\n", name, why);
+		fprintf(o->out, "%s: error: %s\n", name, why);
 		return 0;
 	}
 	if (i)
@@ -321,7 +561,7 @@ static int broken_task(const struct opts *o, ka_buf *b, int i, const char *name,
 	return rc;
 }
 
-static int suite(const struct opts *o)
+static int suite(struct opts *o)
 {
 	static ka_bench_spec spec;
 	static ka_bench_job job;
@@ -335,14 +575,25 @@ static int suite(const struct opts *o)
 		free(tasks);
 		return usage_error("no tasks (folders with task.yaml) in", o->suite);
 	}
+	/* more than one GPU: one task per GPU at a time (a GPU is needed anyway) */
+	if (!o->scaled && !o->compile_only && (o->so.ngpus = ka_scale_visible_gpus(o->so.gpus)) > 1)
+		o->scaled = 1;
+	ka_scale_item *items = NULL;
+	if (o->scaled && !(items = run_scaled(o, tasks, n))) {
+		for (int i = 0; i < n; i++)
+			free(tasks[i]);
+		free(tasks);
+		free(sc);
+		return usage_error(ka_error_last(), NULL);
+	}
 	ka_buf_init(&b, 64 << 20);
 	int jrc = ka_buf_adds(&b, "{\"schema\":\"kernelarc.bench-suite/1\",\"tasks\":[");
 	for (int i = 0; i < n; i++) {
-		if (tty)
+		if (tty && !items)
 			fprintf(stderr, "[%d/%d] %s ...\n", i + 1, n, tasks[i]);
 		memset(&res, 0, sizeof res);
-		if (run_task(o, tasks[i], &spec, &job,
-			     &res)) { /* a broken task: report it, go on with the rest */
+		if (run_task(o, tasks[i], &spec, &job, &res,
+			     items ? &items[i] : NULL)) { /* a broken task: report it, go on with the rest */
 			const char *slash = strrchr(tasks[i], '/');
 			if (!jrc)
 				jrc = broken_task(o, &b, i, slash ? slash + 1 : tasks[i], ka_error_last());
@@ -351,17 +602,19 @@ static int suite(const struct opts *o)
 			continue;
 		}
 		if (!o->json)
-			ka_bench_report_text(stdout, &job, &res);
+			ka_bench_report_text(o->out, &job, &res);
 		else if (!jrc && !(jrc = i ? ka_buf_addc(&b, ',') : 0))
-			jrc = ka_bench_report_json(&b, &job, &res);
+			jrc = items ? ka_buf_add(&b, items[i].json, strcspn(items[i].json, "\n"))
+				    : ka_bench_report_json(&b, &job, &res);
 		if (tty)
 			fprintf(stderr, "[%d/%d] %s: %s\n", i + 1, n, spec.name, res.verdict);
 		if (exit_for(&res) > worst)
 			worst = exit_for(&res);
 		task_score(&res, &sc[i]);
 		ka_bench_result_free(&res);
-		fflush(stdout);
+		fflush(o->out);
 	}
+	free_items(items, n);
 	ka_bench_suite_score s;
 	ka_bench_score(sc, n, &s);
 	if (o->json) {
@@ -375,12 +628,13 @@ static int suite(const struct opts *o)
 			worst = usage_error("cannot build the JSON result (too large or out of memory)",
 					    NULL);
 		else
-			printf("%s\n", b.data);
+			fprintf(o->out, "%s\n", b.data);
 	} else if (!o->compile_only) {
-		printf("suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
-		       "fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",
-		       s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1],
-		       s.fast_p[2], s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
+		fprintf(o->out,
+			"suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
+			"fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",
+			s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1],
+			s.fast_p[2], s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
 	}
 	for (int i = 0; i < n; i++)
 		free(tasks[i]);
@@ -390,26 +644,46 @@ static int suite(const struct opts *o)
 	return worst;
 }
 
-int ka_bench_main(int argc, char **argv)
+static int dispatch(struct opts *o)
 {
-	struct opts o;
-	int rc = parse_args(argc, argv, &o);
-	if (rc)
-		return rc - 1;
-	ka_cleanup_install(); /* SIGINT/SIGTERM: kill the running nvcc or harness with its group */
-	if (o.check_task && o.suite) {
+	if (o->check_task && o->suite) {
 		char **tasks = NULL;
-		int n = list_tasks(o.suite, &tasks),
-		    worst = n > 0 ? 0 : usage_error("no tasks (folders with task.yaml) in", o.suite);
+		int n = list_tasks(o->suite, &tasks),
+		    worst = n > 0 ? 0 : usage_error("no tasks (folders with task.yaml) in", o->suite);
 		for (int i = 0; i < n; i++) {
-			if (check_task(&o, tasks[i]))
+			if (check_task(o, tasks[i]))
 				worst = 2;
 			free(tasks[i]);
 		}
 		free(tasks);
 		return worst;
 	}
-	if (o.check_task)
-		return check_task(&o, o.task);
-	return o.suite ? suite(&o) : one_task(&o);
+	if (o->check_task)
+		return check_task(o, o->task);
+	if (o->so.slurm && (ka_scale_config(&o->so) || slurm_seed(o)))
+		return usage_error(ka_error_last(), NULL);
+	return o->suite ? suite(o) : one_task(o);
+}
+
+int ka_bench_main(int argc, char **argv)
+{
+	struct opts o;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc - 1;
+	ka_cleanup_install(); /* SIGINT/SIGTERM: kill the running nvcc or harness with its group */
+	o.out = o.output ? open_memstream(&text, &len) : stdout;
+	if (!o.out)
+		return usage_error("out of memory", NULL);
+	rc = dispatch(&o);
+	if (!o.output)
+		return rc;
+	fclose(o.out);
+	/* the report, whole or not at all: a job's result file is never half of one */
+	if (len && ka_fs_write_atomic(o.output, text, len))
+		rc = usage_error(ka_error_last(), NULL);
+	free(text);
+	return rc;
 }

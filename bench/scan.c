@@ -171,6 +171,14 @@ static const char *const allowed_headers[] = {
 	"cub/block/block_load.cuh",
 };
 
+int ka_bench_header_allowed(const char *name, size_t n)
+{
+	for (size_t k = 0; k < sizeof allowed_headers / sizeof allowed_headers[0]; k++)
+		if (strlen(allowed_headers[k]) == n && !memcmp(name, allowed_headers[k], n))
+			return 1;
+	return 0;
+}
+
 static const char R_HIDE[] = "this spelling can hide code from the static gate";
 static const char R_INCL[] = "header is not on the bench's allowlist";
 static const char R_DIRECT[] = "preprocessor directive not allowed in a bench candidate";
@@ -442,11 +450,7 @@ static void include_operand(struct st *s, int line, size_t *pos)
 	size_t h = i + 1, he = h;
 	while (close && he < s->n && s->b[he] != close && s->b[he] != '\n')
 		he++;
-	int ok = 0;
-	for (size_t k = 0; close && he < s->n && s->b[he] == close &&
-			   k < sizeof allowed_headers / sizeof allowed_headers[0];
-	     k++)
-		ok |= strlen(allowed_headers[k]) == he - h && !memcmp(s->b + h, allowed_headers[k], he - h);
+	int ok = close && he < s->n && s->b[he] == close && ka_bench_header_allowed(s->b + h, he - h);
 	if (!ok) {
 		if (close)
 			add(s, line, s->b + h, he - h, R_INCL);

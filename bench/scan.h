@@ -20,4 +20,8 @@ typedef struct ka_bench_finding {
  * in total (0 = the gate passes). */
 int ka_bench_scan(const char *src, size_t len, ka_bench_finding *out, int max);
 
+/* 1 when the header name[0..n) (no quotes or brackets) is on the gate's
+ * #include allowlist. */
+int ka_bench_header_allowed(const char *name, size_t n);
+
 #endif

@@ -1,12 +1,20 @@
 /* cli/tool_facts.c: `kcheck facts FILE... [--format json|sqlite] [-o OUT]`.
  * Dumps the analyzer's facts database for rule authors (docs/facts.md
  * documents every table).  Clang's errors in a file are printed and the
- * other files still analysed; the exit status is 2 when any file failed. */
+ * other files still analysed; the exit status is 2 when any file failed.
+ *
+ * Each file is analysed in a child process (util/workpool.h) that starts
+ * from the database as the files before it left it and sends the whole
+ * database back (sqlite3_serialize); a file whose analysis crashes or goes
+ * over --file-memory/--file-timeout fails alone and adds nothing. */
 #include "analyzer/analyzer.h"
 #include "facts/facts.h"
 #include "cli/tools.h"
 #include "rules/report.h"
 #include "util/fs.h"
+#include "util/wire.h"
+#include "util/workpool.h"
+#include "lint/lint.h" /* the per-file limits' defaults */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +31,7 @@ static int usage(void)
 {
 	fputs("usage: kcheck facts FILE... [--format json|sqlite] [-o OUT] [--arch ARCH]\n"
 	      "                    [--shim] [--ptxas] [--assume-block X[,Y[,Z]]]\n"
+	      "                    [--file-memory MB] [--file-timeout SEC]\n"
 	      "                    [--print-clang-args] [-- FLAGS]\n",
 	      stderr);
 	return KA_EXIT_ERROR;
@@ -153,7 +162,7 @@ static int facts_args(ka_tool_cfg *c, int argc, char **argv, ka_analyze_opts *o)
 		return usage();
 	}
 	if (rc)
-		return rc < 0 ? KA_EXIT_CLEAN : rc;
+		return rc; /* -1: --help was printed */
 	if (!c->npaths)
 		return usage();
 	if (c->arch && !ka_arch_find(c->arch)) {
@@ -171,9 +180,104 @@ static int facts_args(ka_tool_cfg *c, int argc, char **argv, ka_analyze_opts *o)
 	return 0;
 }
 
+/* The files' analyses, one child each (util/workpool.h). */
+typedef struct fjobs {
+	const ka_analyze_opts *o;
+	const char **files;
+	sqlite3 *db;
+	int *status;
+	int stop; /* an input error: the files after it are not analysed */
+} fjobs;
+
+/* What ka_analyze_file said of a file, printed by the parent. */
+static void fjob_report(fjobs *f, int rc, const char *err)
+{
+	if (rc == KA_EPARSE) {
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(f->db,
+				       "SELECT file, line, col, severity, message FROM diag "
+				       "WHERE severity <> 'warning'",
+				       -1, &s, NULL) == SQLITE_OK) {
+			while (sqlite3_step(s) == SQLITE_ROW)
+				print_diag(s);
+			sqlite3_finalize(s);
+		}
+		*f->status = KA_EXIT_ERROR;
+	} else if (rc != KA_OK) {
+		fprintf(stderr, "kcheck: error: %s\n", err);
+		*f->status = KA_EXIT_ERROR;
+		if (rc == KA_EINPUT)
+			f->stop = 1;
+	}
+}
+
+/* In the child: analyse file i into the inherited database and send back
+ * the status, the message and the whole database. */
+static int fjob_run(void *ctx, int i, ka_buf *out)
+{
+	fjobs *f = ctx;
+	if (f->stop)
+		return ka_wire_int(out, -1);
+	ka_analyze_no_crash_recovery(); /* a crash is this process's end, and the parent's news */
+	int rc = ka_analyze_file(f->o, f->files[i], f->db);
+	sqlite3_int64 n = 0;
+	unsigned char *bytes = sqlite3_serialize(f->db, "main", &n, 0);
+	if (!bytes)
+		return KA_ENOMEM;
+	int w = ka_wire_int(out, rc);
+	w = w ? w : ka_wire_str(out, rc == KA_OK ? "" : ka_error_last());
+	w = w ? w : ka_wire_bytes(out, bytes, (size_t)n);
+	sqlite3_free(bytes);
+	return w;
+}
+
+static int fjob_take(void *ctx, int i, const char *p, size_t n)
+{
+	fjobs *f = ctx;
+	(void)i;
+	ka_wire_in in = {.p = p, .left = n};
+	long long rc = ka_wire_get_int(&in);
+	if (rc == -1 && !in.bad && in.left == 0)
+		return 1; /* skipped after an input error */
+	char *err = ka_wire_get_str(&in);
+	size_t len = 0;
+	char *db = ka_wire_get_bytes(&in, &len);
+	int ok = !in.bad && in.left == 0 && err && db && len > 0;
+	unsigned char *copy = ok ? sqlite3_malloc64(len) : NULL;
+	if (copy) {
+		memcpy(copy, db, len);
+		ok = sqlite3_deserialize(f->db, "main", copy, (sqlite3_int64)len, (sqlite3_int64)len,
+					 SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) ==
+		     SQLITE_OK;
+	} else {
+		ok = 0;
+	}
+	if (ok)
+		fjob_report(f, (int)rc, err);
+	free(err);
+	free(db);
+	return ok;
+}
+
+static void fjob_fail(void *ctx, int i, const char *why)
+{
+	fjobs *f = ctx;
+	fprintf(stderr, "kcheck: error: %s: %s\n", f->files[i], why);
+	*f->status = KA_EXIT_ERROR;
+}
+
+static void fjob_here(void *ctx, int i)
+{
+	fjobs *f = ctx;
+	if (f->stop)
+		return;
+	int rc = ka_analyze_file(f->o, f->files[i], f->db);
+	fjob_report(f, rc, rc == KA_OK ? "" : ka_error_last());
+}
+
 /* Analyze files into one facts database and write it out. */
-static int facts_run(const ka_analyze_opts *op, const char **files, int nfiles, const char *out, int format,
-		     int print)
+static int facts_run(const ka_analyze_opts *op, const ka_tool_cfg *lim, const char **files, int nfiles,
+		     const char *out, int format, int print)
 {
 	ka_analyze_opts o = *op;
 	if (print)
@@ -188,26 +292,20 @@ static int facts_run(const ka_analyze_opts *op, const char **files, int nfiles, 
 		return KA_EXIT_ERROR;
 	}
 	int status = KA_EXIT_CLEAN;
-	for (int i = 0; i < nfiles; i++) {
-		int rc = ka_analyze_file(&o, files[i], db);
-		if (rc == KA_EPARSE) {
-			sqlite3_stmt *s;
-			if (sqlite3_prepare_v2(db,
-					       "SELECT file, line, col, severity, message FROM diag "
-					       "WHERE severity <> 'warning'",
-					       -1, &s, NULL) == SQLITE_OK) {
-				while (sqlite3_step(s) == SQLITE_ROW)
-					print_diag(s);
-				sqlite3_finalize(s);
-			}
-			status = KA_EXIT_ERROR;
-		} else if (rc != KA_OK) {
-			fprintf(stderr, "kcheck: error: %s\n", ka_error_last());
-			status = KA_EXIT_ERROR;
-			if (rc == KA_EINPUT)
-				break;
-		}
-	}
+	fjobs fj = {.o = &o, .files = files, .db = db, .status = &status};
+	ka_workpool wp = {.njobs = nfiles,
+			  .parallel = 1, /* each file starts from the database the ones before it left */
+			  .memory_mb = lim->file_memory_mb > 0 ? lim->file_memory_mb : KA_LINT_FILE_MEMORY_MB,
+			  .timeout_s = lim->file_timeout_s > 0 ? lim->file_timeout_s : KA_LINT_FILE_TIMEOUT_S,
+			  .what = "the analysis",
+			  .memory_opt = "--file-memory",
+			  .timeout_opt = "--file-timeout",
+			  .ctx = &fj,
+			  .run = fjob_run,
+			  .take = fjob_take,
+			  .fail = fjob_fail,
+			  .here = fjob_here};
+	ka_workpool_run(&wp);
 	int rc = format == KA_FACTS_JSON ? write_json(db, out) : write_sqlite(db, out);
 	if (rc != KA_OK) {
 		fprintf(stderr, "kcheck: error: %s\n", ka_error_last());
@@ -224,9 +322,9 @@ int ka_tool_facts(int argc, char **argv)
 	int rc = facts_args(&c, argc, argv, &o);
 	if (rc || !c.arena) {
 		ka_arena_free(c.arena);
-		return rc ? rc : KA_EXIT_ERROR;
+		return rc < 0 ? KA_EXIT_CLEAN : rc ? rc : KA_EXIT_ERROR;
 	}
-	rc = facts_run(&o, c.paths, c.npaths, c.output, c.facts_format, c.print_clang_args);
+	rc = facts_run(&o, &c, c.paths, c.npaths, c.output, c.facts_format, c.print_clang_args);
 	ka_arena_free(c.arena);
 	return rc;
 }

@@ -145,7 +145,7 @@ static int one_option(ka_tool_cfg *c, unsigned cmd, int argc, char **argv, int *
 		}
 		if (o->kind == KA_OPT_HELP || o->kind == KA_OPT_VERSION) {
 			if (o->kind == KA_OPT_HELP)
-				ka_tool_help(stdout);
+				ka_tool_help_cmd(stdout, cmd);
 			else
 				ka_tool_version(stdout);
 			return -1;

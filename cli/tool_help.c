@@ -1,6 +1,8 @@
-/* cli/tool_help.c: --help (the option table's rows, tool_opts.c, with the
- * target list of analyzer/arch.h), --version and the one-line
- * error/warning printers every kcheck subcommand uses ("kcheck: error: ..."). */
+/* cli/tool_help.c: --help of kcheck and of each subcommand (the option
+ * table's rows, tool_opts.c, with the target list of analyzer/arch.h; a
+ * list of its own for a subcommand that parses its options itself),
+ * --version and the one-line error/warning printers every kcheck
+ * subcommand uses ("kcheck: error: ..."). */
 #include "cli/tools.h"
 #include "analyzer/arch.h"
 #include <stdarg.h>
@@ -111,4 +113,94 @@ void ka_tool_help(FILE *out)
 	}
 	if (section)
 		fputs(trailer(section), out);
+}
+
+/* A subcommand's page: usage, what it does, its options (one line each,
+ * from the table for cmd, then extra), examples. */
+static void page(FILE *out, const char *usage, const char *about, unsigned cmd, const ka_help_opt *extra,
+		 const char *examples)
+{
+	fprintf(out, "%s\n%s\nOptions:\n", usage, about);
+	for (const ka_opt *o = ka_tool_opts(); cmd && (o->name || o->key); o++) {
+		if (!(o->cmds & cmd) || !o->name || (!o->help && strcmp(o->name, "--arch")))
+			continue;
+		if (o->cmds != cmd && o->col >= 27) { /* a lint enum's wide column: keep the page's */
+			ka_opt narrow = *o;
+			narrow.col = 0;
+			help_line(out, &narrow);
+		} else
+			help_line(out, o);
+	}
+	ka_tool_help_list(out, extra);
+	fprintf(out, "\nExamples:\n%s", examples);
+}
+
+void ka_tool_help_list(FILE *out, const ka_help_opt *opts)
+{
+	for (const ka_help_opt *h = opts; h && h->name; h++) {
+		char left[128];
+		int n = snprintf(left, sizeof left, "  %s%s%s", h->name, h->arg ? " " : "",
+				 h->arg ? h->arg : "");
+		fprintf(out, "%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", h->help);
+	}
+}
+
+void ka_tool_help_cmd(FILE *out, unsigned cmd)
+{
+	if (cmd == KA_CMD_FACTS)
+		page(out,
+		     "usage: kcheck facts FILE... [--format json|sqlite] [-o OUT] [OPTIONS] [-- FLAGS]\n",
+		     "The analyzer's facts about each FILE (kernels, parameters, accesses, loops,\n"
+		     "barriers, launches, ...), as JSON on stdout or an SQLite file: what rules\n"
+		     "query (docs/facts.md lists every table).  Clang's errors in a file are\n"
+		     "printed and the other files still analyzed; exit 2 when one failed.\n",
+		     KA_CMD_FACTS, NULL,
+		     "  kcheck facts kernel.cu | jq '.tables.access[0]'\n"
+		     "  kcheck facts kernel.cu --format sqlite -o facts.db --arch sm_80\n"
+		     "  kcheck facts kernel.cu --print-clang-args -- -Iinclude\n");
+	else if (cmd == KA_CMD_RULES)
+		page(out,
+		     "usage: kcheck rules list [--format text|json|markdown] [--rules-dir DIR]\n"
+		     "       kcheck rules show ID [--db FILE | --no-db]\n"
+		     "       kcheck rules new ID [-o FILE]\n"
+		     "       kcheck rules test [-j N] [ID...]\n",
+		     "The rule base (docs/rules.md):\n"
+		     "  list        every rule: id, severity, title (markdown: docs/rule-catalog.md)\n"
+		     "  show ID     one rule's text, its query and its measured evidence\n"
+		     "  new ID      a rule file to start from (stdout, or -o FILE)\n"
+		     "  test [ID]   each rule's examples: the bad one must fire, the good one not\n",
+		     KA_CMD_RULES, NULL,
+		     "  kcheck rules list --format json\n"
+		     "  kcheck rules show gmem-uncoalesced-access\n"
+		     "  kcheck rules new gmem-my-pattern -o rules/gmem-my-pattern.md\n"
+		     "  kcheck rules test --rules-dir rules gmem-my-pattern\n");
+	else if (cmd == KA_CMD_KNOWLEDGE)
+		page(out,
+		     "usage: kcheck knowledge stats [--db FILE]\n"
+		     "       kcheck knowledge show ID [--db FILE]\n"
+		     "       kcheck knowledge export DIR [--db FILE]\n"
+		     "       kcheck knowledge import DIR [--db FILE]\n",
+		     "The knowledge DB is what kcheck optimize learned: rules with a status,\n"
+		     "evidence (what a rule's fix measured on a GPU), verified kernels (skills)\n"
+		     "and the runs' steps.  kcheck reads it to put evidence on findings.\n"
+		     "  stats       rules by status, evidence by verdict and arch, skills, runs,\n"
+		     "              the top rules by standing\n"
+		     "  show ID     one rule: status, standing, every evidence row, its file\n"
+		     "  export DIR  DIR/rules/<id>.md (learned rules), DIR/evidence.json and\n"
+		     "              DIR/skills.json, for sharing\n"
+		     "  import DIR  an export into the DB (created when missing); all or\n"
+		     "              nothing, rows already there are skipped\n"
+		     "Details: docs/knowledge.md\n",
+		     KA_CMD_KNOWLEDGE, NULL,
+		     "  kcheck knowledge stats\n"
+		     "  kcheck knowledge show gmem-uncoalesced-access --db team.db\n"
+		     "  kcheck knowledge export shared/ && kcheck knowledge import shared/ --db team.db\n");
+	else
+		ka_tool_help(out);
+}
+
+void ka_tool_help_page(FILE *out, const char *usage, const char *about, const ka_help_opt *opts,
+		       const char *examples)
+{
+	page(out, usage, about, 0, opts, examples);
 }

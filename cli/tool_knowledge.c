@@ -25,26 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char usage[] = "usage: kcheck knowledge stats [--db FILE]\n"
-			    "       kcheck knowledge show ID [--db FILE]\n"
-			    "       kcheck knowledge export DIR [--db FILE]\n"
-			    "       kcheck knowledge import DIR [--db FILE]\n"
-			    "\n"
-			    "The knowledge DB is what kcheck optimize learned: rules with a status,\n"
-			    "evidence (what a rule's fix measured on a GPU), verified kernels (skills)\n"
-			    "and the runs' steps.  kcheck reads it to put evidence on findings.\n"
-			    "\n"
-			    "  stats       rules by status, evidence by verdict and arch, skills, runs,\n"
-			    "              the top rules by standing\n"
-			    "  show ID     one rule: status, standing, every evidence row, its file\n"
-			    "  export DIR  DIR/rules/<id>.md (learned rules), DIR/evidence.json and\n"
-			    "              DIR/skills.json, for sharing\n"
-			    "  import DIR  an export into the DB (created when missing); all or\n"
-			    "              nothing, rows already there are skipped\n"
-			    "  --db FILE   the DB (default $XDG_DATA_HOME/kernelarc/knowledge.db)\n"
-			    "\n"
-			    "Details: docs/knowledge.md\n";
-
 /* ---- show ---- */
 
 /* What the DB holds may come from someone else's export: every string of
@@ -360,7 +340,7 @@ static int parse(ka_arena *arena, int argc, char **argv, kargs *a)
 	ka_tool_cfg c = {.arena = arena};
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage, stdout);
+			ka_tool_help_cmd(stdout, KA_CMD_KNOWLEDGE);
 			return -1;
 		}
 	int rc = ka_tool_getparam(&c, KA_CMD_KNOWLEDGE, argc, argv, 1);

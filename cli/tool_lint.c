@@ -12,6 +12,7 @@
 #include "rules/report.h"
 #include "util/cleanup.h"
 #include "util/fs.h"
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -173,6 +174,75 @@ static int list_rules(const ka_tool_cfg *c)
 	return rc;
 }
 
+/* PATH '-': the text on stdin becomes the file --stdin-filename names
+ * (util/fs.h's overlay), so that the config, the compile database and the
+ * report all see NAME. */
+static int read_stdin(ka_tool_cfg *c)
+{
+	int dash = 0;
+	for (int i = 0; i < c->npaths; i++)
+		dash += !strcmp(c->paths[i], "-");
+	if (!dash && c->stdin_name) {
+		ka_tool_error("--stdin-filename needs the PATH '-' (kcheck - --stdin-filename NAME < FILE)");
+		return KA_EXIT_ERROR;
+	}
+	if (!dash)
+		return 0;
+	if (c->npaths != 1 || !c->stdin_name) {
+		ka_tool_error("%s", c->npaths != 1
+					    ? "'-' (stdin) is the only PATH of its run"
+					    : "'-' (stdin) needs --stdin-filename NAME (the file it is)");
+		return KA_EXIT_ERROR;
+	}
+	if (c->fix.fix || c->fix.unsafe_fixes) {
+		ka_tool_error("--fix writes files: with '-' (stdin) use --diff");
+		return KA_EXIT_ERROR;
+	}
+	ka_buf in;
+	char chunk[65536];
+	size_t n;
+	ka_buf_init(&in, (size_t)64 << 20);
+	int rc = ka_buf_add(&in, "", 0);
+	while (rc == KA_OK && (n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+		rc = ka_buf_add(&in, chunk, n);
+	if (rc == KA_OK && ferror(stdin))
+		rc = ka_error_set(KA_EIO, "cannot read stdin");
+	else if (rc != KA_OK)
+		rc = ka_error_set(rc, "stdin: more than 64 MiB");
+	if (rc == KA_OK)
+		rc = ka_fs_overlay_set(c->stdin_name, in.data ? in.data : "", in.len);
+	ka_buf_free(&in);
+	if (rc != KA_OK) {
+		ka_tool_error("%s", ka_error_last());
+		return KA_EXIT_ERROR;
+	}
+	c->paths[0] = c->stdin_name;
+	return 0;
+}
+
+/* NAME, or a folder on its way, matches an --exclude (or exclude:) glob as
+ * a path or by its own name: the folder walk would have skipped it. */
+static int stdin_excluded(const ka_tool_cfg *c)
+{
+	if (!c->stdin_name)
+		return 0;
+	char p[4096];
+	snprintf(p, sizeof p, "%s", strncmp(c->stdin_name, "./", 2) == 0 ? c->stdin_name + 2 : c->stdin_name);
+	for (size_t end = 1; end <= strlen(c->stdin_name) && p[end - 1]; end++) {
+		if (p[end] && p[end] != '/')
+			continue;
+		char save = p[end];
+		p[end] = 0;
+		const char *base = strrchr(p, '/');
+		base = base ? base + 1 : p;
+		for (int i = 0; i < c->nexclude; i++)
+			if (fnmatch(c->exclude[i], p, 0) == 0 || fnmatch(c->exclude[i], base, 0) == 0)
+				return 1;
+		p[end] = save;
+	}
+	return 0;
+}
+
 /* Defaults -> options -> config. */
 static int setup(ka_tool_cfg *c, int argc, char **argv)
 {
@@ -185,7 +255,7 @@ static int setup(ka_tool_cfg *c, int argc, char **argv)
 	}
 	if (rc)
 		return rc;
-	if ((rc = ka_tool_parsecfg(c)) != 0)
+	if ((rc = read_stdin(c)) != 0 || (rc = ka_tool_parsecfg(c)) != 0)
 		return rc;
 	/* A toolkit that is not there is an error up front, not a silent
 	 * fall-back to the shim headers. */
@@ -229,6 +299,13 @@ int ka_tool_lint(int argc, char **argv)
 	}
 	if (c.list_rules) {
 		status = list_rules(&c);
+		goto out;
+	}
+	if (stdin_excluded(&c)) { /* as a folder's file would be: skipped, quietly */
+		if (!c.quiet)
+			fprintf(stderr, "kcheck: %s is excluded (--exclude or exclude:): nothing analyzed\n",
+				c.stdin_name);
+		status = KA_EXIT_CLEAN;
 		goto out;
 	}
 	lint_opts(&c, &lo);

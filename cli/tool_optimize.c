@@ -14,6 +14,7 @@
 #include "agents/optimize.h"
 #include "agents/scaffold.h"
 #include "bench/runner.h"
+#include "bench/scale.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include <fcntl.h>
@@ -27,7 +28,43 @@
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
 	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
-	"                            [--samples N] [--arch ARCH]\n";
+	"                            [--samples N] [--arch ARCH]\n"
+	"                            [--runner slurm [--slurm-dir DIR] [--partition P] [--account A] [--time-limit T]\n"
+	"                             [--gpus-per-job N] [--sbatch-option OPT] [--retries N] [--kcheck PATH]]\n";
+
+/* --help: every option parse() takes, one line each (tests/cli/help_test.sh
+ * checks the two agree). */
+static const ka_help_opt opt_help[] = {
+	{"--offline", NULL, "the offline expert proposes each step (the default without --llm-*)"},
+	{"--llm-base-url", "URL", "an OpenAI-compatible LLM proposes the steps (key: KERNELARC_LLM_API_KEY)"},
+	{"--llm-model", "M", "the model of --llm-base-url"},
+	{"--llm-timeout", "SEC", "time limit of one LLM request, 1..3600"},
+	{"--budget", "N|Mm|N,Mm", "stop after N steps (1..64), M minutes, or whichever comes first"},
+	{"--db", "FILE",
+	 "the knowledge DB that learns from the run (default $XDG_DATA_HOME/kernelarc/knowledge.db)"},
+	{"--no-db", NULL, "read and write no knowledge DB"},
+	{"--out", "DIR", "where report.md, best.cu and the candidates go (default optimize-TASK)"},
+	{"--force", NULL, "write into an --out DIR that holds an earlier run"},
+	{"--compile-only", NULL,
+	 "no GPU: stop at the static and compile gates; each built candidate is a patch"},
+	{"--samples", "N", "timed samples per configuration, 30..4000"},
+	{"--arch", "ARCH", "the GPU architecture to compile and look up evidence for (default sm_90)"},
+	{"-h, --help", NULL, "this text"},
+	{NULL, NULL, NULL}};
+
+static void help(void)
+{
+	ka_tool_help_page(
+		stdout, usage,
+		"Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
+		"LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
+		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
+		"makes one from a kernel) or a name under bench/tasks.\n",
+		opt_help,
+		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
+		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
+		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
+}
 
 static int opt_error(const char *fmt, const char *arg)
 {
@@ -130,27 +167,34 @@ static int parse_budget(const char *v, ka_opt_opts *o)
 	return 0;
 }
 
-static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t cap)
+static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char *out_dir, size_t cap)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db") ||
 			   !strcmp(a, "--force");
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
+			help();
 			return 1;
 		}
 		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--llm-timeout",
 						     "--db",           "--out",       "--arch",
 						     "--samples",      "--budget"};
-		int known = flag;
+		int known = flag || ka_scale_is_opt(a);
 		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 			known |= !strcmp(a, valued[k]);
 		if (a[0] == '-' && !known)
 			return opt_error("unknown option: %s", a);
 		if (a[0] == '-' && !flag && !v)
 			return opt_error("option needs a value: %s", a);
-		if (!strcmp(a, "--offline"))
+		if (ka_scale_is_opt(a)) { /* the verifier's runner: docs/slurm.md */
+			if (!strcmp(a, "--gpus"))
+				return opt_error(
+					"%s",
+					"--gpus: kcheck optimize benches on one GPU here (CUDA_VISIBLE_DEVICES picks it)");
+			if (ka_scale_parse_opt(so, a, argv[++i]))
+				return opt_error("%s", ka_error_last());
+		} else if (!strcmp(a, "--offline"))
 			o->coder.provider = "offline";
 		else if (!strcmp(a, "--compile-only"))
 			o->compile_only = 1;
@@ -206,11 +250,25 @@ static int parse(int argc, char **argv, ka_opt_opts *o, char *out_dir, size_t ca
 int ka_tool_optimize(int argc, char **argv)
 {
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
+	static ka_scale_opts so;
+	static ka_scale_runner slurm;
 	char out_dir[256], inc[1400];
-	int rc = parse(argc, argv, &o, out_dir, sizeof out_dir);
+	ka_scale_opts_init(&so);
+	int rc = parse(argc, argv, &o, &so, out_dir, sizeof out_dir);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (!o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
+	if (so.slurm) { /* each candidate's bench is a Slurm job */
+		if (ka_scale_config(&so))
+			return opt_error("%s", ka_error_last());
+		so.progress = stderr;
+		const char *base = strrchr(o.task, '/');
+		ka_scale_runner_init(&slurm, &so, base && base[1] ? base + 1 : o.task);
+		o.runner = &slurm.base;
+	} else if (so.dir || so.partition || so.account || so.time_limit || so.nextra)
+		return opt_error(
+			"%s",
+			"--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
+	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
 	/* the task ABI header for the lint's parse: bench/harness beside bench/tasks */
@@ -256,7 +314,23 @@ int ka_tool_bench_init(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs("usage: kcheck bench init FILE --kernel NAME [--out DIR]\n", stdout);
+			static const ka_help_opt init_help[] = {
+				{"--kernel", "NAME", "the __global__ function the task times"},
+				{"--out", "DIR",
+				 "a new or empty folder for the task (default bench-task-NAME)"},
+				{"-h, --help", NULL, "this text"},
+				{NULL, NULL, NULL}};
+			ka_tool_help_page(
+				stdout, "usage: kcheck bench init FILE --kernel NAME [--out DIR]\n",
+				"A bench task from a kernel in FILE (docs/bench.md, \"From your own kernel\"):\n"
+				"task.yaml (every guess says \"TODO check\"), baseline.cu (FILE without its host\n"
+				"code, each kernel line where it was, and a ka_task_run that launches the kernel\n"
+				"as FILE does), expert.cu (a copy) and a reference.cu to write.  It runs the\n"
+				"static gate on baseline.cu and prints what is left; exit 1 while the gate\n"
+				"still rejects it.\n",
+				init_help,
+				"  kcheck bench init reduce.cu --kernel reduceSum --out tasks/reduce\n"
+				"  kcheck bench tasks/reduce --compile-only\n");
 			return 0;
 		}
 		if ((!strcmp(a, "--kernel") || !strcmp(a, "--out")) && i + 1 >= argc)
@@ -278,10 +352,14 @@ int ka_tool_bench_init(int argc, char **argv)
 	snprintf(dflt, sizeof dflt, "bench-task-%.100s", kernel);
 	if (!out)
 		out = dflt;
-	if (ka_scaffold_task(file, kernel, out))
+	ka_buf report;
+	int left = 0;
+	ka_buf_init(&report, 1 << 20);
+	if (ka_scaffold_task(file, kernel, out, &report, &left)) {
+		ka_buf_free(&report);
 		return opt_error("%s", ka_error_last());
-	printf("%s: task.yaml, baseline.cu, reference.cu; fill in the TODO lines (sizes, tolerance, the reference), "
-	       "then: kcheck bench %s --candidate %s/baseline.cu\n",
-	       out, out, out);
-	return 0;
+	}
+	fputs(report.data ? report.data : "", stdout);
+	ka_buf_free(&report);
+	return left ? 1 : 0; /* 1: the static gate still rejects the baseline */
 }

@@ -9,9 +9,12 @@
  * show and --explain add the rule's standing on each arch the knowledge
  * DB has evidence for (tool_evidence.c; --db FILE, --no-db). */
 #define _XOPEN_SOURCE 700 /* nftw */
+#include "analyzer/analyzer.h"
 #include "cli/tools.h"
 #include "util/cleanup.h"
 #include "util/fs.h"
+#include "util/wire.h"
+#include "util/workpool.h"
 #include <ftw.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -28,8 +31,9 @@ typedef struct ropts {
 	const char *output, *arch;
 	int format; /* rules list --format: KA_RULES_TEXT/JSON/MARKDOWN */
 	int force_shim;
-	int jobs;       /* rules test -j N */
-	const char *db; /* rules show: the knowledge DB (--db, --no-db) */
+	int jobs;                           /* rules test -j N */
+	int file_memory_mb, file_timeout_s; /* rules test: one rule's limits */
+	const char *db;                     /* rules show: the knowledge DB (--db, --no-db) */
 	int no_db;
 } ropts;
 
@@ -43,13 +47,14 @@ static int parse(ka_arena *a, int argc, char **argv, ropts *o)
 		return KA_EXIT_ERROR;
 	}
 	if (rc)
-		return KA_EXIT_ERROR;
+		return rc < 0 ? -1 : KA_EXIT_ERROR; /* -1: --help was printed */
 	o->dirs = c.rules_dirs, o->ndirs = c.nrules_dirs;
 	o->ids = c.paths, o->nids = c.npaths;
 	o->output = c.output, o->arch = c.arch;
 	o->format = c.rules_format;
 	o->force_shim = c.force_shim;
 	o->jobs = c.rules_jobs;
+	o->file_memory_mb = c.file_memory_mb, o->file_timeout_s = c.file_timeout_s;
 	o->db = c.db, o->no_db = c.no_db;
 	return 0;
 }
@@ -212,7 +217,10 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
-/* One rule's test, run by a worker; logs are printed in rule order. */
+/* One rule's test, run in a child process of its own (util/workpool.h):
+ * an example that crashes the analysis, or goes over --file-memory or
+ * --file-timeout, fails that rule's test alone.  Logs are printed in rule
+ * order. */
 typedef struct rtest {
 	const ka_rule *rule;
 	ka_buf log;
@@ -225,39 +233,79 @@ typedef struct rpool {
 	ka_lint *l;
 	const char *dir;
 	rtest *t;
-	int n, next;
-	pthread_mutex_t mu;
+	int n;
 } rpool;
 
-static void *test_worker(void *arg)
+static void test_here(void *ctx, int i)
 {
-	rpool *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		int i = p->next < p->n ? p->next++ : -1;
-		pthread_mutex_unlock(&p->mu);
-		if (i < 0)
-			return NULL;
-		rtest *t = &p->t[i];
-		t->rc = ka_lint_test_rule(p->l, t->rule->id, p->dir, &t->log, &t->counts);
-		if (t->rc != KA_OK)
-			snprintf(t->err, sizeof t->err, "%s", ka_error_last());
+	rpool *p = ctx;
+	rtest *t = &p->t[i];
+	t->rc = ka_lint_test_rule(p->l, t->rule->id, p->dir, &t->log, &t->counts);
+	if (t->rc != KA_OK)
+		snprintf(t->err, sizeof t->err, "%s", ka_error_last());
+}
+
+static int test_run(void *ctx, int i, ka_buf *out)
+{
+	rpool *p = ctx;
+	rtest *t = &p->t[i];
+	ka_analyze_no_crash_recovery(); /* a crash is this process's end, and the parent's news */
+	test_here(ctx, i);
+	int rc = ka_wire_int(out, t->rc);
+	rc = rc ? rc : ka_wire_str(out, t->err);
+	rc = rc ? rc : ka_wire_int(out, t->counts.passed);
+	rc = rc ? rc : ka_wire_int(out, t->counts.failed);
+	rc = rc ? rc : ka_wire_int(out, t->counts.skipped);
+	return rc ? rc : ka_wire_str(out, t->log.data ? t->log.data : "");
+}
+
+static int test_take(void *ctx, int i, const char *bytes, size_t n)
+{
+	rpool *p = ctx;
+	rtest *t = &p->t[i];
+	ka_wire_in in = {.p = bytes, .left = n};
+	t->rc = (int)ka_wire_get_int(&in);
+	char *err = ka_wire_get_str(&in);
+	t->counts.passed = (int)ka_wire_get_int(&in);
+	t->counts.failed = (int)ka_wire_get_int(&in);
+	t->counts.skipped = (int)ka_wire_get_int(&in);
+	char *log = ka_wire_get_str(&in);
+	int ok = !in.bad && in.left == 0 && err && log;
+	if (ok) {
+		snprintf(t->err, sizeof t->err, "%s", err);
+		ok = ka_buf_adds(&t->log, log) == KA_OK;
 	}
+	free(err);
+	free(log);
+	return ok;
+}
+
+static void test_fail(void *ctx, int i, const char *why)
+{
+	rpool *p = ctx;
+	rtest *t = &p->t[i];
+	t->log.len = 0;
+	t->counts = (ka_lint_test_counts){.failed = 1};
+	t->rc = KA_OK;
+	ka_buf_printf(&t->log, "%s: %s: %s\n", t->rule->path, t->rule->id, why);
 }
 
 /* Run the tests of the selected rules, -j at a time. */
-static void run_tests(rpool *p, int jobs)
+static void run_tests(rpool *p, int jobs, const ropts *o)
 {
-	pthread_t tids[64];
-	int started = 0;
-	pthread_mutex_init(&p->mu, NULL);
-	for (int i = 0; jobs > 1 && i < jobs && i < 64 && i < p->n; i++)
-		started += pthread_create(&tids[started], NULL, test_worker, p) == 0;
-	if (!started)
-		test_worker(p);
-	for (int i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	pthread_mutex_destroy(&p->mu);
+	ka_workpool wp = {.njobs = p->n,
+			  .parallel = jobs,
+			  .memory_mb = o->file_memory_mb > 0 ? o->file_memory_mb : KA_LINT_FILE_MEMORY_MB,
+			  .timeout_s = o->file_timeout_s > 0 ? o->file_timeout_s : KA_LINT_FILE_TIMEOUT_S,
+			  .what = "the rule's test",
+			  .memory_opt = "--file-memory",
+			  .timeout_opt = "--file-timeout",
+			  .ctx = p,
+			  .run = test_run,
+			  .take = test_take,
+			  .fail = test_fail,
+			  .here = test_here};
+	ka_workpool_run(&wp);
 }
 
 static int test(ka_lint *l, const ropts *o)
@@ -298,7 +346,7 @@ static int test(ka_lint *l, const ropts *o)
 		}
 	}
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	run_tests(&p, o->jobs ? o->jobs : cpus > 8 ? 8 : cpus > 0 ? (int)cpus : 1);
+	run_tests(&p, o->jobs ? o->jobs : cpus > 8 ? 8 : cpus > 0 ? (int)cpus : 1, o);
 	for (int i = 0; i < p.n; i++) {
 		rtest *t = &p.t[i];
 		fputs(t->log.data ? t->log.data : "", stdout);
@@ -329,10 +377,19 @@ int ka_tool_rules(int argc, char **argv)
 	ropts o = {0};
 	int rc = KA_EXIT_ERROR;
 	const char *sub = argc >= 2 ? argv[1] : "";
-	if (parse(a, argc, argv, &o))
+	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+		ka_tool_help_cmd(stdout, KA_CMD_RULES);
+		rc = 0;
 		goto out;
+	}
+	if ((rc = parse(a, argc, argv, &o)) != 0) {
+		rc = rc < 0 ? 0 : rc;
+		goto out;
+	}
+	rc = KA_EXIT_ERROR;
 	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "new") && strcmp(sub, "test")) {
-		ka_tool_error("usage: kcheck rules list|show ID|new ID|test [ID...]");
+		ka_tool_error(
+			"usage: kcheck rules list|show ID|new ID|test [ID...] (see kcheck rules --help)");
 		goto out;
 	}
 	lo.rules_dirs = o.dirs, lo.nrules_dirs = o.ndirs;

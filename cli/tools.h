@@ -56,11 +56,16 @@ typedef struct ka_tool_cfg {
 	int npaths;
 	const char **extra; /* compiler flags after `--` */
 	int nextra;
+	/* .kcheck.yaml keys of `kcheck bench --runner slurm` (bench/scale_config.c
+	 * reads and checks them); the lint accepts and ignores them */
+	const char *slurm_partition, *slurm_time_limit;
+	int slurm_gpus_per_job;
 	const char **rules_dirs;
 	int nrules_dirs;
 	const char **exclude; /* globs of paths to skip when recursing */
 	int nexclude;
 	const char *compdb_dir; /* -p */
+	const char *stdin_name; /* --stdin-filename: the name of the text of PATH '-' */
 	const char *arch;
 	const char *checks;
 	int fail_on;        /* KA_FAIL_* */
@@ -195,6 +200,19 @@ int ka_tool_explain(const ka_ruleset *rs, const char *id, ka_tool_evidence *kdb,
 
 /* tool_help.c */
 void ka_tool_help(FILE *out);
+/* The --help page of a subcommand whose options are the table's
+ * (KA_CMD_FACTS, KA_CMD_RULES, KA_CMD_KNOWLEDGE; KA_CMD_LINT: kcheck's). */
+void ka_tool_help_cmd(FILE *out, unsigned cmd);
+/* An option of a subcommand that parses its own (optimize, bench init):
+ * its name, its value's name (NULL: a flag) and one line of help. */
+typedef struct ka_help_opt {
+	const char *name, *arg, *help;
+} ka_help_opt;
+/* "  --name ARG    help" for each of opts (terminated by a NULL name). */
+void ka_tool_help_list(FILE *out, const ka_help_opt *opts);
+/* A page: usage lines, what the command does, "Options:" (opts), "Examples:". */
+void ka_tool_help_page(FILE *out, const char *usage, const char *about, const ka_help_opt *opts,
+		       const char *examples);
 void ka_tool_version(FILE *out);
 const char *ka_tool_version_string(void);
 

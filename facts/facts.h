@@ -73,6 +73,9 @@ typedef enum ka_facts_type {
 	KA_FACTS_REAL
 } ka_facts_type;
 
+/* The largest id any table of db holds (0 when none): a file analysed
+ * into a database that already holds others numbers its rows after it. */
+int64_t ka_facts_max_id(sqlite3 *db);
 /* The table list, in schema order (KA_FACTS_NTABLES entries). */
 const ka_facts_table_info *ka_facts_table_get(ka_facts_table t);
 /* A column's table, its position in the table (0-based), name and type. */

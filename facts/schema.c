@@ -8,6 +8,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Every table fits a row (no column is ever dropped for lack of room). */
@@ -141,6 +142,26 @@ out:
 	free(sql);
 	sqlite3_close(db);
 	return rc;
+}
+
+int64_t ka_facts_max_id(sqlite3 *db)
+{
+	int64_t most = 0;
+	for (int t = 0; t < KA_FACTS_NTABLES; t++) {
+		const ka_facts_table_info *ti = &tables[t];
+		ka_facts_col first = (ka_facts_col)(ti->first + 1);
+		if (ti->ncols < 1 || ka_facts_col_type(first) != KA_FACTS_ID)
+			continue;
+		char sql[160];
+		sqlite3_stmt *s;
+		snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s", ka_facts_col_name(first), ti->name);
+		if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+			continue;
+		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) > most)
+			most = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	return most;
 }
 
 int ka_facts_index(sqlite3 *db)

@@ -56,7 +56,8 @@ static int excluded(const ka_lint_opts *c, const char *path)
 static void add(flist *l, const char *path, int is_header)
 {
 	ka_arena *arena = l->l->arena;
-	char *real = realpath(path, NULL);
+	/* the text given on stdin is named by its --stdin-filename */
+	char *real = ka_fs_overlay_get(path, NULL) ? strdup(ka_fs_overlay_abs()) : realpath(path, NULL);
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
 		ka_lint_file *nv = ka_arena_alloc(arena, (size_t)l->cap * sizeof *nv);
@@ -78,6 +79,8 @@ static void add(flist *l, const char *path, int is_header)
 static int regular(flist *l, const char *path)
 {
 	struct stat st;
+	if (ka_fs_overlay_get(path, NULL))
+		return 1;
 	if (stat(path, &st) != 0)
 		ka_lint_log(l->l, "error: cannot read %s: %s", path, strerror(errno));
 	else if (!S_ISREG(st.st_mode))

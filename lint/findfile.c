@@ -8,7 +8,9 @@
 
 char *ka_lint_findfile(ka_arena *a, const char *start, const char *name)
 {
-	char *dir = realpath(start && *start ? start : ".", NULL);
+	/* the text of `kcheck -` is where --stdin-filename says, there or not */
+	const char *held = start && ka_fs_overlay_get(start, NULL) ? ka_fs_overlay_abs() : NULL;
+	char *dir = held ? strdup(held) : realpath(start && *start ? start : ".", NULL);
 	char *found = NULL;
 	if (!dir)
 		return NULL;

@@ -10,8 +10,9 @@ PKGS=(
   libclang-19-dev clang-19 llvm-19-dev libclang-rt-19-dev
   libpcre2-dev libsqlite3-dev libcurl4-openssl-dev
   libjansson-dev libyaml-dev libcmocka-dev
-  python3 patch diffutils jq clang-format-19
+  python3 python3-jsonschema curl patch diffutils jq clang-format-19
   hipcc libamdhip64-dev
+  slurm-wlm munge
 )
 
 SUDO=""
@@ -34,4 +35,12 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   echo "setup: NOTE: no CUDA toolkit at /usr/local/cuda: kcheck uses its shim headers," \
        "and the compile gate, --ptxas and GPU bench tests are skipped"
+fi
+
+# The SARIF 2.1.0 schema the SARIF test validates against (from the npm
+# registry, checked by its SHA-256); without it that test skips loudly.
+if schema=$(bash "$(dirname "$0")/fetch_sarif_schema.sh"); then
+  echo "setup: SARIF schema at $schema"
+else
+  echo "setup: NOTE: no SARIF schema: tests/cli/sarif_schema_test.sh will skip"
 fi

@@ -35,13 +35,16 @@ san_rc=0
 { cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON -DKA_WERROR=ON >/dev/null &&
 	cmake --build build-asan -j"$jobs"; } || san_rc=$?
 # The nvcc-bound suites (task compiles, adversarial candidates, rewriter
-# golden compiles) already ran above; under the sanitizers we run the code
-# that is ours: unit tests, analyzer golden tests, the CLI end to end.
+# golden and example compiles, the shell-safety runs of nvcc) and the ones
+# whose time is libclang's (every rule message over every example, the
+# precompiled-header equivalence) already ran above; under the sanitizers
+# we run the code that is ours: unit tests, analyzer golden tests, the CLI
+# end to end, the rule examples, the LLM client, per-file isolation.
 # Leak detection is on: a leak fails the test that shows it (LSan's exit
 # status 23), also in kcheck processes the CLI tests start.
 if [ "$san_rc" = 0 ]; then
 	(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 ctest -j"$jobs" --output-on-failure --timeout 900 \
-		-E 'bench_compile|adversarial|rewriter-golden|headers-alone') || san_rc=$?
+		-E 'bench_compile|bench_include-leak|adversarial|rewriter-golden|rewriter-examples|rewriter-fix-cli|rewriter-gate|headers-alone|cli-shell|rules_message_scan|analyzer_pch|corpus_sweep') || san_rc=$?
 fi
 
 echo "== summary =="

@@ -11,6 +11,16 @@
  * a regular file").  Errors: KA_EIO with "cannot read PATH: reason",
  * KA_ETOOBIG past limit (0 = 64 MiB). */
 int ka_fs_read(const char *path, size_t limit, char **out, size_t *len);
+/* One file whose text is held in memory (kcheck - --stdin-filename NAME):
+ * from now on ka_fs_read, ka_fs_exists and ka_fs_is_regular of PATH (as
+ * given, or as the absolute path of it) answer with data, whether or not
+ * PATH exists; its folder must.  The text is copied.  KA_OK, or KA_EINPUT
+ * / KA_ENOMEM with a message. */
+int ka_fs_overlay_set(const char *path, const char *data, size_t len);
+/* The held text of path (and its length), or NULL when path is not it. */
+const char *ka_fs_overlay_get(const char *path, size_t *len);
+/* The held file's absolute path, or NULL. */
+const char *ka_fs_overlay_abs(void);
 /* Write a file.  Symbolic links are followed (the link stays, its target
  * gets the bytes).  A regular file is replaced atomically (temporary
  * `PATH.kaXXXXXX` beside it, fsync, rename) keeping its mode; a character

@@ -98,6 +98,7 @@ static int sweep_file(const char *file, const char *outdir)
 	int rc = ka_fs_read(file, MAX_FILE, &text, &len), nk = 0;
 	if (rc)
 		goto out;
+	ka_recipe_set_source_path(file); /* its includes, for the kernel model */
 	if (ka_csrc_scan(&m, text, len) != KA_OK) {
 		row(file, "-", "-", "-", "scan-error", ka_error_last());
 		goto out;

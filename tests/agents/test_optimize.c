@@ -523,9 +523,9 @@ static void test_scaffold(void **st)
 	snprintf(file, sizeof file, "%s/user.cu", tmp);
 	snprintf(dir, sizeof dir, "%s/task", tmp);
 	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
-	assert_int_equal(ka_scaffold_task(file, "nosuch", dir), KA_ENOTFOUND);
+	assert_int_equal(ka_scaffold_task(file, "nosuch", dir, NULL, NULL), KA_ENOTFOUND);
 	assert_non_null(strstr(ka_error_last(), "has no kernel named nosuch (kernels: gemv)"));
-	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "gemv", dir, NULL, NULL), KA_OK);
 	static ka_bench_spec spec;
 	if (ka_bench_spec_load(dir, &spec))
 		fail_msg("the scaffolded task does not load: %s", ka_error_last());
@@ -546,15 +546,26 @@ static void test_scaffold(void **st)
 	size_t n;
 	snprintf(p, sizeof p, "%s/baseline.cu", dir);
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
-	assert_non_null(strstr(t, "#define main ka_user_main"));
-	assert_non_null(strstr(
-		t,
-		"gemv<<<(unsigned)(((long long)m + 255) / 256), 256, 0, ka_stream_>>>(A, x, y, m, n, beta);"));
-	assert_null(strstr(t, "#line")); /* reported lines are baseline.cu's own */
+	/* main() is host code: dropped, its line kept; <cstdio> is off the allowlist */
+	assert_null(strstr(t, "int main("));
+	assert_non_null(strstr(t, "/* dropped by kcheck bench init: main() (host code) */"));
+	/* no launch in the file: the grid covers the bound m */
+	assert_non_null(strstr(t,
+			       "dim3 ka_grid_((unsigned)(((long long)m + (256) - 1) / (256)), (unsigned)(1), "
+			       "(unsigned)(1));"));
+	assert_non_null(strstr(t, "gemv<<<ka_grid_, ka_block_, 0, ka_stream_>>>(A, x, y, m, n, beta);"));
+	assert_null(strstr(t, "#line")); /* reported lines are the file's own */
+	assert_true(strncmp(t, "/* dropped by kcheck bench init: #include <cstdio>", 50) == 0); /* line 1 */
+	char *gl = strstr(t, "\tlong long i =");
+	int line = 1;
+	for (const char *c = t; c < gl; c++)
+		line += *c == '\n';
+	assert_int_equal(line, 4); /* as in user.cu */
 	free(t);
 	snprintf(p, sizeof p, "%s/reference.cu", dir);
 	assert_true(ka_fs_exists(p));
-	assert_int_equal(ka_scaffold_task(file, "gemv", dir), KA_EINPUT); /* never over an existing task */
+	assert_int_equal(ka_scaffold_task(file, "gemv", dir, NULL, NULL),
+			 KA_EINPUT); /* never over an existing task */
 	assert_non_null(strstr(ka_error_last(), "exists and is not empty"));
 }
 
@@ -571,7 +582,7 @@ static void test_scaffold_param_names(void **st)
 	snprintf(file, sizeof file, "%s/names.cu", tmp);
 	snprintf(dir, sizeof dir, "%s/names", tmp);
 	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
-	assert_int_equal(ka_scaffold_task(file, "axpy", dir), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "axpy", dir, NULL, NULL), KA_OK);
 	snprintf(p, sizeof p, "%s/baseline.cu", dir);
 	char *t;
 	size_t n;
@@ -610,7 +621,7 @@ static void test_scaffold_lowp(void **st)
 	snprintf(file, sizeof file, "%s/lowp.cu", tmp);
 	snprintf(dir, sizeof dir, "%s/task_lowp", tmp);
 	assert_int_equal(ka_fs_write_atomic(file, src, strlen(src)), KA_OK);
-	assert_int_equal(ka_scaffold_task(file, "mix", dir), KA_OK);
+	assert_int_equal(ka_scaffold_task(file, "mix", dir, NULL, NULL), KA_OK);
 	static ka_bench_spec spec;
 	if (ka_bench_spec_load(dir, &spec))
 		fail_msg("the scaffolded task does not load: %s", ka_error_last());

@@ -17,6 +17,7 @@
 #include "agents/coder.h"
 #include "agents/csrc.h"
 #include "agents/recipe.h"
+#include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/proc.h"
@@ -62,34 +63,6 @@ static char *slurp(const char *path)
 	char *s = NULL;
 	size_t n;
 	return ka_fs_read(path, 0, &s, &n) == KA_OK ? s : NULL;
-}
-
-/* nvcc -arch=sm_90 -c on the candidate; 1 compiled, 0 not, -1 no nvcc. */
-static int nvcc_compiles(const char *text, char *err, size_t cap)
-{
-	const char *nvcc = ka_proc_find_nvcc();
-	if (!nvcc)
-		return -1;
-	char dir[] = "/tmp/ka_recipe_XXXXXX", src[64], obj[64], inc[600];
-	if (!mkdtemp(dir))
-		return 0;
-	snprintf(src, sizeof src, "%s/k.cu", dir);
-	snprintf(obj, sizeof obj, "%s/k.o", dir);
-	snprintf(inc, sizeof inc, "-I%s/bench/harness", KA_SOURCE_DIR);
-	FILE *f = fopen(src, "w");
-	fputs(text, f);
-	fclose(f);
-	char *argv[] = {(char *)nvcc, "-arch=sm_90", "-c", inc, src, "-o", obj, NULL};
-	ka_buf out;
-	ka_buf_init(&out, 1 << 20);
-	ka_proc_result r;
-	int ok = ka_proc_run(argv, 300, &out, &r) == KA_OK && r.exited && r.status == 0;
-	snprintf(err, cap, "%s", out.data ? out.data : "");
-	ka_buf_free(&out);
-	unlink(src);
-	unlink(obj);
-	rmdir(dir);
-	return ok;
 }
 
 static void test_golden(void **st)
@@ -177,6 +150,23 @@ static const decline declines[] = {
 	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(&total[0], s);\n}\n" ROW_GO,
 	 "may run on every lane or on lane 0"},
 	{"warp-per-row", ROW_HEAD ROW_LOOP "\ty[r]++;\n}\n" ROW_GO, "may run on every lane or on lane 0"},
+	/* an argmax pair whose index is also read in the loop */
+	{"warp-per-row",
+	 ROW_HEAD "\tint at = 0;\n\tfor (int j = 0; j < cols; j++) {\n\t\tif (x[r * cols + j] > s) {\n"
+		  "\t\t\ts = x[r * cols + j];\n\t\t\tat = j;\n\t\t}\n\t\ty[at] = 1.0f;\n\t}\n}\n" ROW_GO,
+	 "the index at of the argmax pair is used elsewhere in the loop"},
+	/* two stores to one array at different columns race between lanes */
+	{"warp-per-row",
+	 ROW_HEAD "\tfor (int j = 0; j < cols; j++) {\n\t\tif (j > 2)\n\t\t\ty[r * cols + j] = 1.0f;\n"
+		  "\t\telse\n\t\t\ty[r * cols + j + 1] = 2.0f;\n\t}\n}\n" ROW_GO,
+	 "y is stored and read in one loop"},
+	/* a row count that is neither a parameter nor a product of two */
+	{"warp-per-row",
+	 "__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+	 "\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (r >= rows - 1) return;\n\tfloat s = 0.0f;\n" ROW_LOOP
+	 "\ty[r] = s;\n}\n"
+	 "void h(const float *x, float *y, int rows, int cols) { k<<<rows, 32>>>(x, y, rows, cols); }\n",
+	 "the row bound rows - 1 is not a parameter nor a product of two"},
 	{"warp-per-row", ROW_HEAD ROW_LOOP "\tatomicAdd(y + r, s);\n}\n" ROW_GO,
 	 "may run on every lane or on lane 0"},
 	{"warp-per-row",
@@ -252,7 +242,7 @@ static const decline declines[] = {
 	 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
 	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n"
 	 "void h(const float *x, float *y, int n, int b) { k<<<n, b>>>(x, y); }\n",
-	 "a launch's block is not a literal"},
+	 "a launch's block is not a constant"},
 	/* the partial sums in sh[1..] are read after the tree: they change */
 	{"seq-reduction",
 	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n"
@@ -1132,6 +1122,14 @@ static void test_seq_reduction_shapes(void **st)
 		"\tfor (int s = 64; s > 0; s >>= 1) {\n\t\tif ((int)threadIdx.x < s) t[threadIdx.x] += "
 		"t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
 		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n",
+		/* blockDim.x proven from a block size held in a const variable */
+		"__global__ void k(const float *x, float *y)\n{\n\t__shared__ float t[256];\n"
+		"\tt[threadIdx.x] = x[blockIdx.x * blockDim.x + threadIdx.x];\n\t__syncthreads();\n"
+		"\tfor (int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\tif (threadIdx.x < s) t[threadIdx.x] += "
+		"t[threadIdx.x + s];\n\t\t__syncthreads();\n\t}\n"
+		"\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"
+		"void h(const float *x, float *y, int n)\n{\n\tconst int block = 256;\n"
+		"\tk<<<n / block, block>>>(x, y);\n}\n",
 	};
 	static const char *const want[][3] = {
 		{"    for (unsigned int s = 256; s > 32; s >>= 1) {\n        if (tid < s) sdata[tid] += sdata[tid + s];\n",
@@ -1140,6 +1138,7 @@ static void test_seq_reduction_shapes(void **st)
 		{"\tif (threadIdx.x < 32) {", "\t\tint ka_v = t[threadIdx.x] + t[threadIdx.x + 32];\n",
 		 "\t\tif (threadIdx.x == 0) t[0] = ka_v;\n\t}\n\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
 		{"\tif (threadIdx.x < 32) {", "ka_v", "\tif (threadIdx.x == 0) y[blockIdx.x] = t[0];\n}\n"},
+		{"for (int s = 128; s > 32; s >>= 1)", "ka_v", "\tk<<<n / block, block>>>(x, y);\n"},
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
 		char why[256], err[4096], *out = NULL;
@@ -1228,15 +1227,51 @@ static void test_rowwarp_shapes(void **st)
 		"\ty[r] = acc / cols;\n}\n"
 		"void h(const float *x, float *y, int rows, int cols)\n{\n"
 		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
+		/* the kernel model: an `if (row < rows) {...}` guard, the index through
+		 * helper variables, an argmax pair (strict: the first index wins) */
+		"__global__ void k(const float *x, int *y, size_t rows, size_t cols)\n{\n"
+		"\tconst size_t b = blockIdx.x, t = threadIdx.x;\n\tsize_t row = t + b * blockDim.x;\n"
+		"\tif (row < rows) {\n\t\tconst float *p = x + row * cols;\n\t\tfloat best = p[0];\n\t\tint at = 0;\n"
+		"\t\tfor (size_t j = 1; j < cols; ++j) {\n\t\t\tif (p[j] > best) {\n\t\t\t\tbest = p[j];\n"
+		"\t\t\t\tat = (int)j;\n\t\t\t}\n\t\t}\n\t\ty[row] = at;\n\t}\n}\n"
+		"void h(const float *x, int *y, size_t rows, size_t cols)\n{\n"
+		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
+		/* rows counted by a product of two parameters; an if/else store per column;
+		 * a compare-and-keep max; eight lanes per row */
+		"__global__ void k(float *out, const float *inp, int N, int T)\n{\n"
+		"\tint idx = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (idx < N * T) {\n"
+		"\t\tint own = idx % T;\n\t\tconst float *x = inp + (size_t)idx * T;\n"
+		"\t\tfloat *y = out + (size_t)idx * T;\n\t\tfloat m = -INFINITY;\n"
+		"\t\tfor (int c = 0; c <= own; c++)\n\t\t\tif (x[c] > m)\n\t\t\t\tm = x[c];\n"
+		"\t\tfor (int c = 0; c < T; c++) {\n\t\t\tif (c <= own)\n\t\t\t\ty[c] = x[c] - m;\n"
+		"\t\t\telse\n\t\t\t\ty[c] = 0.0f;\n\t\t}\n\t}\n}\n"
+		"void h(float *o, const float *i, int N, int T)\n{\n"
+		"\tk<<<(N * T + 127) / 128, 128>>>(o, i, N, T);\n}\n",
+		/* a block per row */
+		"__global__ void k(const float *x, float *y, long long rows, long long cols)\n{\n"
+		"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n"
+		"\tfloat s = 0.0f, mn = INFINITY;\n\tfor (long long j = 0; j < cols; j++) {\n"
+		"\t\ts += x[r * cols + j];\n\t\tmn = fminf(mn, x[r * cols + j]);\n\t}\n"
+		"\ty[r] = s - mn;\n}\n"
+		"void h(const float *x, float *y, long long rows, long long cols)\n{\n"
+		"\tk<<<(rows + 255) / 256, 256>>>(x, y, rows, cols);\n}\n",
 	};
+	static const char *const params[] = {"block=256", "block=256", "block=256 lanes=8",
+					     "block=512 lanes=block"};
 	static const char *const want[][3] = {
 		{"for (int j = (c0) + ka_lane; j < c0 + 64 && j < cols; j += 32)", "acc = ka_warp_sum(acc);",
 		 "if (ka_lane == 0) { y[r] = acc / cols; }"},
+		{"const size_t row = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;",
+		 "ka_warp_argmax_first(best, at);", "if (ka_lane == 0) { y[row] = at; }"},
+		{"const unsigned ka_mask = __ballot_sync(0xffffffffu, idx < (N * T));",
+		 "m = ka_group_max<8>(ka_mask, m);",
+		 "k<<<(unsigned)(((long long)(N) * (long long)(T) * 8 + 255) / 256), 256>>>"},
+		{"const long long r = blockIdx.x;", "s = ka_block_sum(s);", "mn = ka_block_min(mn);"},
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
 		char why[256], err[4096], *out = NULL;
 		size_t n;
-		int rc = ka_recipe_apply("warp-per-row", src[i], strlen(src[i]), NULL, "block=256", &out, &n,
+		int rc = ka_recipe_apply("warp-per-row", src[i], strlen(src[i]), NULL, params[i], &out, &n,
 					 why, sizeof why);
 		if (rc != KA_OK)
 			fail_msg("shape %zu: rc %d: %s", i, rc, why);
@@ -1449,5 +1484,8 @@ int main(void)
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_dead_grid_variable),
 	};
+	/* KA_TEST_FILTER=test_rowwarp_shapes runs one test (a glob) */
+	if (getenv("KA_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("KA_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

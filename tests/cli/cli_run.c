@@ -70,8 +70,9 @@ cli_result cli_run(const char *cwd, const char *extra_env, const char *fmt, ...)
 	assert_true(fo >= 0 && fe >= 0);
 	close(fo);
 	close(fe);
-	snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' %s >'%s' 2>'%s' </dev/null", cwd ? cwd : ".",
-		 extra_env ? extra_env : "", KCHECK, args, out, err);
+	/* stdin is empty unless the arguments redirect it (kcheck - < FILE) */
+	snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' %s >'%s' 2>'%s' %s", cwd ? cwd : ".",
+		 extra_env ? extra_env : "", KCHECK, args, out, err, strstr(args, " < ") ? "" : "</dev/null");
 	int st = system(cmd);
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	r.out = cli_read(out);

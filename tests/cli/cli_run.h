@@ -25,7 +25,8 @@ typedef struct cli_result {
 	char *err;  /* stderr */
 } cli_result;
 
-/* Run `kcheck ARGS` through sh in folder cwd (NULL = the current one);
+/* Run `kcheck ARGS` through sh in folder cwd (NULL = the current one),
+ * stdin /dev/null unless ARGS redirect it (" < FILE");
  * extra_env like "NO_COLOR=1" or NULL. */
 cli_result cli_run(const char *cwd, const char *extra_env, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

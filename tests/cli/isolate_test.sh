@@ -98,6 +98,33 @@ timeout 300 "$K" --no-config --fail-on note --file-timeout 10 a.cu macro.cu > ti
   && grep -q '^macro.cu: failed: the analysis took longer than 10 s (--file-timeout)$' time.out \
   && ok "a file over --file-timeout fails alone" || fail "timeout: rc=$rc $(cat time.out time.err | tail -5)"
 
+# kcheck facts: the crashing file fails alone; the others' facts are all
+# there, numbered apart (two files of one text used to clash on the ids).
+cp a.cu b.cu
+KCHECK_TEST_STACK_KB=8192 timeout 120 "$K" facts a.cu deep.cu b.cu -o facts.json > facts.out 2> facts.err; rc=$?
+python3 - facts.json <<'PY' && [ $rc = 2 ] && grep -q '^kcheck: error: deep.cu: the analysis crashed (SIGSEGV)$' facts.err \
+  && ok "facts: a crashing file fails alone" || fail "facts: rc=$rc $(cat facts.err | head -5)"
+import json, sys
+t = json.load(open(sys.argv[1]))["tables"]
+assert [f["path"] for f in t["file"]] == ["a.cu", "b.cu"], t["file"]
+assert sorted(k["name"] for k in t["kernel"]) == ["sq", "sq"]
+ids = [r["id"] for rows in t.values() for r in rows if "id" in r]
+assert len(ids) == len(set(ids)), "ids clash"
+PY
+# kcheck rules test: a rule whose example crashes the analysis fails alone.
+mkdir -p rd
+for id in gmem-crashy-example gmem-fine-example; do
+  { printf -- '---\nid: %s\ntitle: t\nseverity: warning\ncategory: memory\nstatus: stable\n' "$id"
+    printf 'scope: access\nwhere: 0\nmessage: "m"\nfix: none\nfix_safety: suggest\nimpact: "none"\n'
+    printf 'references: []\ntags: []\nlanguages: [cuda]\narchitectures: [all]\n---\n## Why\n\nx\n\n```cuda good\n'
+    [ $id = gmem-crashy-example ] && cat deep.cu || cat a.cu
+    printf '```\n'; } > rd/$id.md
+done
+KCHECK_TEST_STACK_KB=8192 timeout 120 "$K" rules test --rules-dir rd gmem-crashy-example gmem-fine-example -j 2 > rt.out 2> rt.err; rc=$?
+[ $rc = 1 ] && grep -q "^rd/gmem-crashy-example.md: gmem-crashy-example: the rule's test crashed (SIGSEGV)$" rt.out \
+  && grep -q '^rules test: 1 passed, 1 failed, 0 skipped$' rt.out \
+  && ok "rules test: a crashing example fails its rule alone" || fail "rules test: rc=$rc $(cat rt.out rt.err | head -8)"
+
 # The limits are the user's: a repository's config cannot raise them.
 printf 'file-timeout: 100000\n' > .kcheck.yaml
 timeout 60 "$K" a.cu > cfg.out 2> cfg.err; rc=$?

@@ -171,7 +171,8 @@ static void rules_list(void **state)
 	json_decref(arr);
 	cli_free(&r);
 	r = cli_run(NULL, NULL, "rules frobnicate");
-	expect(&r, 2, "", "kcheck: error: usage: kcheck rules list|show ID|new ID|test [ID...]\n");
+	expect(&r, 2, "",
+	       "kcheck: error: usage: kcheck rules list|show ID|new ID|test [ID...] (see kcheck rules --help)\n");
 }
 
 static void rules_new_writes_a_loadable_template(void **state)

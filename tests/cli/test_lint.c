@@ -26,6 +26,15 @@ static int status_of(const char *args)
 	return s;
 }
 
+static void expect_status_err(cli_result *r, int status, const char *err)
+{
+	if (r->status != status || strcmp(r->err, err))
+		fprintf(stderr, "status %d\nstdout: %s\nstderr: %s\n", r->status, r->out, r->err);
+	assert_int_equal(r->status, status);
+	assert_string_equal(r->err, err);
+	cli_free(r);
+}
+
 static void exit_status(void **state)
 {
 	assert_int_equal(status_of("clean.cu"), 0);
@@ -371,6 +380,51 @@ static void config_keys(void **state)
 	free(dir);
 }
 
+/* kcheck - --stdin-filename NAME: the text on stdin is linted as NAME
+ * (which need not exist): findings and the JSON file name say NAME, the
+ * config is the one nearest NAME, an exclude: glob matching NAME skips it;
+ * the misuses are one-line errors. */
+static void stdin_filename(void **state)
+{
+	char *dir = cli_tmpdir(), cmd[8192];
+	char *text = cli_read(SRC "/strided.cu");
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/src' && cp -r '%s/rules' '%s/myrules'", dir, FIXTURES, dir);
+	assert_int_equal(system(cmd), 0);
+	cli_write(dir, "in.txt", text);
+	cli_write(dir, ".kcheck.yaml",
+		  "rules-dir: myrules\nchecks: \"-*,test-strided-read\"\nexclude: [gen]\n");
+	/* from a subfolder, NAME relative to it: the parent's config applies */
+	snprintf(cmd, sizeof cmd, "%s/src", dir);
+	cli_result r = cli_run(cmd, NULL, "-q --fail-on error - --stdin-filename new.cu < ../in.txt");
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "new.cu:5:14: warning: read of in[32 * i]: ", 42) == 0);
+	assert_null(strstr(r.out, "[gmem-")); /* checks: from the config */
+	cli_free(&r);
+	r = cli_run(dir, NULL, "-q --format json - --stdin-filename src/a.cu < in.txt");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "\"file\": \"src/a.cu\""));
+	assert_null(strstr(r.out, "in.txt"));
+	cli_free(&r);
+	r = cli_run(dir, NULL, "- --stdin-filename gen/a.cu < in.txt");
+	expect_status_err(&r, 0, "kcheck: gen/a.cu is excluded (--exclude or exclude:): nothing analyzed\n");
+	r = cli_run(dir, NULL, "-q --exclude 'x*.cu' - --stdin-filename src/x1.cu < in.txt");
+	expect_status_err(&r, 0, "");
+	r = cli_run(dir, NULL, "- < in.txt");
+	expect_status_err(&r, 2, "kcheck: error: '-' (stdin) needs --stdin-filename NAME (the file it is)\n");
+	r = cli_run(dir, NULL, "--stdin-filename a.cu src < in.txt");
+	expect_status_err(
+		&r, 2,
+		"kcheck: error: --stdin-filename needs the PATH '-' (kcheck - --stdin-filename NAME < "
+		"FILE)\n");
+	r = cli_run(dir, NULL, "- src --stdin-filename a.cu < in.txt");
+	expect_status_err(&r, 2, "kcheck: error: '-' (stdin) is the only PATH of its run\n");
+	r = cli_run(dir, NULL, "--fix - --stdin-filename a.cu < in.txt");
+	expect_status_err(&r, 2, "kcheck: error: --fix writes files: with '-' (stdin) use --diff\n");
+	free(text);
+	cli_rmtree(dir);
+	free(dir);
+}
+
 static int mkdir_sub(const char *dir)
 {
 	char p[4096];
@@ -428,6 +482,7 @@ int run_lint_tests(void)
 		cmocka_unit_test(nolint_unknown_rule),
 		cmocka_unit_test(output_file_and_checks),
 		cmocka_unit_test(config_keys),
+		cmocka_unit_test(stdin_filename),
 		cmocka_unit_test(compile_db_and_flags),
 	};
 	return cmocka_run_group_tests_name("cli/lint", tests, NULL, NULL);

@@ -1,0 +1,385 @@
+/* tests/agents/test_recipe_shapes.c: recipes that must read what a kernel
+ * does through the ways it is spelled.  Each test gives one pattern in
+ * several spellings (casts, helper variables, index order, guard forms),
+ * asserts the rewrite's key lines and that it compiles for sm_90 when nvcc
+ * is there, and gives near misses that must decline naming the construct. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agents/recipe.h"
+#include "tests/agents/recipe_nvcc.h"
+#include "util/error.h"
+
+/* Apply recipe to kernel k of src: the text (caller frees), or NULL with
+ * the reason in why. */
+static char *apply(const char *recipe, const char *src, const char *params, char *why, size_t cap)
+{
+	char *out = NULL;
+	size_t n;
+	int rc = ka_recipe_apply(recipe, src, strlen(src), "k", params, &out, &n, why, cap);
+	if (rc != KA_OK) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static void expect_applies(const char *recipe, const char *src, const char *params, const char *const *want,
+			   size_t nwant)
+{
+	char why[256], err[8192];
+	char *out = apply(recipe, src, params, why, sizeof why);
+	if (!out)
+		fail_msg("%s declined:\n%s\nwhy: %s", recipe, src, why);
+	for (size_t i = 0; i < nwant; i++)
+		if (!strstr(out, want[i]))
+			fail_msg("%s: the rewrite lacks '%s':\n%s", recipe, want[i], out);
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("%s: the rewrite does not compile:\n%s\n%s", recipe, out, err);
+	free(out);
+}
+
+static void expect_declines(const char *recipe, const char *src, const char *reason)
+{
+	char why[256];
+	char *out = apply(recipe, src, NULL, why, sizeof why);
+	if (out)
+		fail_msg("%s applied to:\n%s\nas:\n%s", recipe, src, out);
+	if (!strstr(why, reason))
+		fail_msg("%s: the reason '%s' does not say '%s'", recipe, why, reason);
+}
+
+#define HOST2(args) "void h(const float *x, float *y, " args ", cudaStream_t s)\n"
+
+/* col-reduce: one thread per column, several spellings of the same sum */
+static void test_colreduce_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		/* size_t, early return, ++r, r * cols + c */
+		"__global__ void k(const float *x, float *y, size_t rows, size_t cols)\n{\n"
+		"\tsize_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols)\n\t\treturn;\n"
+		"\tfloat acc = 0.0f;\n\tfor (size_t r = 0; r < rows; ++r)\n\t\tacc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"size_t rows, size_t cols") "{\n\tint threads = 128;\n"
+						    "\tint blocks = (int)((cols + threads - 1) / threads);\n"
+						    "\tk<<<blocks, threads, 0, s>>>(x, y, rows, cols);\n}\n",
+		/* int, the guard holding the rest, r++, c + cols * r, acc = acc + ..., a mean */
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint col = threadIdx.x + blockIdx.x * blockDim.x;\n\tif (cols > col) {\n"
+		"\t\tdouble sum = 0;\n\t\tfor (int r = 0; r < rows; r++) {\n"
+		"\t\t\tsum = sum + x[col + cols * (long long)r];\n\t\t}\n\t\ty[col] = (float)(sum / rows);\n\t}\n}\n" HOST2(
+			"int rows, int cols") "{\n\tk<<<(cols + 255) / 256, 256, 0, s>>>(x, y, rows, cols);\n}\n",
+		/* helper variables: the row offset and a column pointer */
+		"__global__ void k(const float *x, float *y, long n_rows, long n_cols)\n{\n"
+		"\tconst long j = blockIdx.x * (long)blockDim.x + threadIdx.x;\n\tif (j >= n_cols) return;\n"
+		"\tconst float *colp = x + j;\n\tfloat s = 0.f;\n"
+		"\tfor (long i = 0; i < n_rows; i += 1) {\n\t\tconst long off = i * n_cols;\n"
+		"\t\tfloat v = colp[off];\n\t\ts += v * v;\n\t}\n\ty[j] = sqrtf(s);\n}\n" HOST2(
+			"long n_rows, long n_cols") "{\n\tk<<<(unsigned)((n_cols + 127) / 128), 128, 0, s>>>(x, y, "
+						    "n_rows, n_cols);\n}\n",
+		/* a max from -INFINITY, fmaxf with the accumulator second */
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tunsigned int c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tfloat m = -INFINITY;\n\tfor (int r = 0; r < rows; ++r)\n\t\tm = fmaxf(x[r * cols + c], m);\n"
+		"\ty[c] = m;\n}\n" HOST2(
+			"int rows, int cols") "{\n\tk<<<(cols + 63) / 64, 64, 0, s>>>(x, y, rows, "
+					      "cols);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"for (size_t r = threadIdx.y; r < rows; r += 8)", "acc += ka_part[ka_k][threadIdx.x];",
+		 "k<<<(unsigned)(((long long)(cols) + 31) / 32), dim3(32, 8), 0, s>>>(x, y, rows, cols);"},
+		{"const bool ka_in = col < cols;", "sum += ka_part[ka_k][threadIdx.x];",
+		 "\t\ty[col] = (float)(sum / rows);"},
+		{"for (long i = threadIdx.y; i < n_rows; i += 8)", "__shared__ float ka_part[8][32];",
+		 "y[j] = sqrtf(s);"},
+		{"m = fmaxf(m, ka_part[ka_k][threadIdx.x]);", "__launch_bounds__(256) k(",
+		 "if (ka_in && threadIdx.y == 0)"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+		expect_applies("col-reduce", src[i], "warps=8", want[i], 3);
+	static const char *const w16[] = {"__launch_bounds__(512) k(", "r += 16", "dim3(32, 16)"};
+	expect_applies("col-reduce", src[0], "warps=16", w16, 3);
+}
+
+static void test_colreduce_declines(void **st)
+{
+	(void)st;
+	/* a row sum: the thread's index is the row, the contiguous dimension is walked */
+	expect_declines("col-reduce",
+			"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+			"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= rows) return;\n"
+			"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < cols; ++r) acc += x[c * cols + r];\n"
+			"\ty[c] = acc;\n}\n" HOST2(
+				"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+			"is not along the contiguous dimension");
+	/* a sum that does not start at zero would be counted once per warp */
+	expect_declines("col-reduce",
+			"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+			"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+			"\tfloat acc = 1.0f;\n\tfor (int r = 0; r < rows; ++r) acc += x[r * cols + c];\n"
+			"\ty[c] = acc;\n}\n" HOST2(
+				"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+			"starts at '1.0f', not at 0");
+	/* the loop stores: its iterations are not independent partials */
+	expect_declines("col-reduce",
+			"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+			"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+			"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < rows; ++r) { acc += x[r * cols + c]; "
+			"y[r * cols + c] = acc; }\n}\n" HOST2(
+				"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, "
+						      "cols); }\n",
+			"cannot prove 'y[r*cols+c]=acc' is a local declaration or the one accumulation");
+	/* a second thread dimension */
+	expect_declines(
+		"col-reduce",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tfloat acc = 0.0f;\n\tfor (int r = threadIdx.y; r < rows; ++r) acc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"the kernel uses threadIdx past its column index");
+	/* an index that is not a sum of products */
+	expect_declines(
+		"col-reduce",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < rows; ++r) acc += x[(r * cols + c) % 7];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"cannot read the index '(r*cols+c)%7' of x as a sum of products");
+	/* a guard on two conditions */
+	expect_declines(
+		"col-reduce",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols || rows == 0) return;\n"
+		"\tfloat acc = 0.0f;\n\tfor (int r = 0; r < rows; ++r) acc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"the column guard 'c>=cols||rows==0' is not one comparison");
+}
+
+#define HOSTN "void h(const float *x, const int *m, float *y, long n, cudaStream_t s)\n"
+
+/* a grid-stride loop is the element-wise shape too: vectorize and
+ * grid-stride read its start and step through casts and helpers */
+static void test_stride_loop_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)blockDim.x * "
+		"gridDim.x) {\n\t\tif (m[i]) {\n\t\t\ty[i] = 0.0f;\n\t\t} else {\n\t\t\ty[i] = x[i];\n\t\t}\n"
+		"\t}\n}\n" HOSTN "{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, m, y, n);\n}\n",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tint idx = threadIdx.x + blockIdx.x * blockDim.x;\n\tint stride = gridDim.x * blockDim.x;\n"
+		"\tfor (int i = idx; i < n; i += stride)\n\t\ty[i] = m[i] ? x[i] : 1.0f;\n}\n" HOSTN
+		"{\n\tk<<<1024, 128, 0, s>>>(x, m, y, n);\n}\n",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (size_t i = static_cast<size_t>(blockDim.x) * blockIdx.x + threadIdx.x; i < (size_t)n;\n"
+		"\t     i += static_cast<size_t>(gridDim.x) * blockDim.x)\n\t\tif (x[i] > 0.0f) y[i] = x[i] * m[i];\n}\n" HOSTN
+		"{\n\tk<<<(n + 511) / 512, 512, 0, s>>>(x, m, y, n);\n}\n",
+	};
+	/* every path stores y: not loaded; a path that does not: loaded first */
+	static const char *const want[][3] = {
+		{"int4 ka_m = reinterpret_cast<const int4 *>(m)[ka_v];", "\t\tfloat4 ka_y;\n",
+		 "ka_y.w = ka_x.w;"},
+		{"reinterpret_cast<float4 *>(y)[ka_v] = ka_y;", "int i = ka_e;",
+		 "ka_y.z = ka_m.z ? ka_x.z : 1.0f;"},
+		{"float4 ka_y = reinterpret_cast<const float4 *>(y)[ka_v];", "size_t i = ka_e;",
+		 "if (ka_x.x > 0.0f) ka_y.x = ka_x.x * ka_m.x;"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+		expect_applies("vectorize", src[i], "block=256 vec=4 cap=2112", want[i], 3);
+		static const char *const gs[] = {
+			"for (long long ka_e = blockIdx.x * (long long)blockDim.x + threadIdx.x; "
+			"ka_e < n; ka_e += ka_step)"};
+		expect_applies("grid-stride", src[i], "block=256 cap=2112", gs, 1);
+	}
+	/* a block-stride loop is not the grid's */
+	expect_declines(
+		"vectorize",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x) y[i] = x[i];\n}\n" HOSTN
+		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
+		"a grid-stride loop: the loop step 'i+=blockDim.x' is not the grid");
+	/* the body reads a helper the rewrite would drop */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tint stride = gridDim.x * blockDim.x;\n\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; "
+		"i < n; i += stride) y[i] = x[i] * stride;\n}\n" HOSTN
+		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
+		"the loop body reads stride, declared before the loop");
+	/* a start that is not the global index */
+	expect_declines(
+		"vectorize",
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tfor (long i = threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = x[i];\n}\n" HOSTN
+		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
+		"the loop starts at 'threadIdx.x', not at the global thread index");
+}
+
+#define HOSTT "void h(const float *in, float *out, int B, int M, int N, cudaStream_t s)\n"
+
+/* smem-tile-transpose: indices in either order, a batch along z, helper
+ * variables, either guard form */
+static void test_transpose_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tint b = blockIdx.z;\n\tif (b < B && row < M && col < N) {\n\t\tsize_t matrix = (size_t)M * N;\n"
+		"\t\tout[b * matrix + (size_t)col * M + row] = in[b * matrix + (size_t)row * N + col];\n\t}\n}\n" HOSTT
+		"{\n\tdim3 t(16, 16), g((N + 15) / 16, (M + 15) / 16, B);\n\tk<<<g, t, 0, s>>>(in, out, B, M, N);\n}\n",
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tconst int y = threadIdx.y + blockIdx.y * blockDim.y;\n\tconst int x = blockDim.x * blockIdx.x + threadIdx.x;\n"
+		"\tconst int z = (int)blockIdx.z;\n\tif (x >= N || y >= M || z >= B)\n\t\treturn;\n"
+		"\tconst long long base = (long long)z * M * N;\n\tout[base + y + x * M] = 2.0f * in[base + N * y + x];\n}\n" HOSTT
+		"{\n\tk<<<dim3((N + 31) / 32, (M + 7) / 8, B), dim3(32, 8), 0, s>>>(in, out, B, M, N);\n}\n",
+		/* no batch, an index through a helper */
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tunsigned int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (r < M && c < N) {\n\t\tunsigned int src = r * N + c;\n\t\tout[c * M + r] = in[src];\n\t}\n}\n" HOSTT
+		"{\n\tk<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16), 0, s>>>(in, out, B, M, N);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"\tint b = blockIdx.z;\n\tif (b >= B)\n\t\treturn;\n",
+		 "ka_tile[ka_k][threadIdx.x] = in[(long long)M * N * b + row * N + col];",
+		 "(unsigned)(((long long)(M) + 31) / 32), (unsigned)((long long)(B))), dim3(32, 8), 0, s>>>"},
+		{"if (z >= B)", "out[(long long)M * N * z + x * M + y] = 2.0f*ka_tile[threadIdx.x][ka_k];",
+		 "const long long y = ka_row0 + ka_k, x = ka_col0 + threadIdx.x;"},
+		{"ka_tile[ka_k][threadIdx.x] = in[r * N + c];",
+		 "out[c * M + r] = ka_tile[threadIdx.x][ka_k];", "__launch_bounds__(256) k("},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+		expect_applies("smem-tile-transpose", src[i], "tile=32 rows=8", want[i], 3);
+	/* a copy is not a transpose */
+	expect_declines(
+		"smem-tile-transpose",
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (row < M && col < N) out[row * N + col] = in[row * N + col];\n}\n" HOSTT
+		"{ k<<<dim3(N, M), dim3(1, 1), 0, s>>>(in, out, B, M, N); }\n",
+		"the index 'row*N+col' is not OFFSET + col * M + row");
+	/* a batch index with no bound */
+	expect_declines(
+		"smem-tile-transpose",
+		"__global__ void k(const float *in, float *out, int B, int M, int N)\n{\n"
+		"\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tint b = blockIdx.z;\n\tif (row < M && col < N) out[b * M * N + col * M + row] = in[b * M * N + row * N + col];\n}\n" HOSTT
+		"{ k<<<dim3(N, M, B), dim3(1, 1), 0, s>>>(in, out, B, M, N); }\n",
+		"the batch index b has no bound check");
+}
+
+/* row-scan: one thread running along its row, several spellings */
+static void test_rowscan_forms(void **st)
+{
+	(void)st;
+	static const char *const src[] = {
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row < rows) {\n"
+		"\t\tlong offset = (long)row * cols;\n\t\tfloat acc = 0.0f;\n\t\tfor (int j = 0; j < cols; j++) {\n"
+		"\t\t\tacc += x[offset + j];\n\t\t\ty[offset + j] = acc;\n\t\t}\n\t}\n}\n" HOST2(
+			"int rows, int cols") "{\n\tconst int tpb = 256;\n\tint bpg = (rows + tpb - 1) / tpb;\n\tk<<<bpg, tpb, 0, s>>>(x, y, rows, cols);\n}\n",
+		/* exclusive, early return, size_t, acc = acc + ..., a scale */
+		"__global__ void k(const float *x, float *y, size_t rows, size_t cols)\n{\n"
+		"\tconst size_t r = threadIdx.x + (size_t)blockDim.x * blockIdx.x;\n\tif (r >= rows) return;\n"
+		"\tdouble run = 0;\n\tfor (size_t c = 0; c < cols; ++c) {\n\t\ty[c + r * cols] = run;\n"
+		"\t\trun = run + 0.5f * x[r * cols + c];\n\t}\n}\n" HOST2(
+			"size_t rows, size_t cols") "{\n\tk<<<(unsigned)((rows + 127) / 128), 128, 0, s>>>(x, y, rows, cols);\n}\n",
+	};
+	static const char *const want[][3] = {
+		{"\tint row = ka_w;\n", "y[offset + j] = acc + ka_v;",
+		 "k<<<(unsigned)(((long long)(rows) * 32 + 255) / 256), 256, 0, s>>>(x, y, rows, cols);"},
+		{"const size_t r = ka_w;", "ka_x = __shfl_up_sync(0xffffffffu, ka_v, 1);",
+		 "y[c + r * cols] = run + ka_x;"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+		expect_applies("row-scan", src[i], "block=256", want[i], 3);
+	/* a product is no running sum */
+	expect_declines(
+		"row-scan",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row >= rows) return;\n"
+		"\tfloat p = 1.0f;\n\tfor (int j = 0; j < cols; j++) { p *= x[row * cols + j]; y[row * cols + j] = p; }\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"only a running sum is scanned");
+	/* the loop walks a column: the row's elements are not contiguous */
+	expect_declines(
+		"row-scan",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row >= rows) return;\n"
+		"\tfloat a = 0.0f;\n\tfor (int j = 0; j < cols; j++) { a += x[j * rows + row]; y[j * rows + row] = a; }\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"is not along the contiguous dimension");
+	/* a store of something else than the running value */
+	expect_declines(
+		"row-scan",
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint row = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (row >= rows) return;\n"
+		"\tfloat a = 0.0f;\n\tfor (int j = 0; j < cols; j++) { a += x[row * cols + j]; y[row * cols + j] = 2 * a; }\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<rows, 1, 0, s>>>(x, y, rows, cols); }\n",
+		"the loop stores '2*a', not the running value a");
+}
+
+/* the sum-of-products reading itself */
+static const char *env_lookup(void *ctx, const char *name)
+{
+	(void)ctx;
+	return !strcmp(name, "off") ? "r*cols" : !strcmp(name, "matrix") ? "(size_t)M*N" : NULL;
+}
+
+static void test_poly(void **st)
+{
+	(void)st;
+	ka_recipe_poly_env env = {env_lookup, NULL};
+	static const char *const same[][2] = {
+		{"r*cols+c", "c+cols*r"},
+		{"(size_t)r*cols+c", "off+c"},
+		{"static_cast<long long>(r)*cols+(int)c", "c+r*cols"},
+		{"b*matrix+(size_t)col*M+row", "row+M*col+b*N*M"},
+		{"2*(a+b)-b", "a+a+b"},
+	};
+	char p1[300], p2[300];
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+		ka_recipe_poly a, b;
+		assert_int_equal(ka_recipe_poly_read(same[i][0], &env, &a), 1);
+		assert_int_equal(ka_recipe_poly_read(same[i][1], &env, &b), 1);
+		ka_recipe_poly_print(&a, p1, sizeof p1);
+		ka_recipe_poly_print(&b, p2, sizeof p2);
+		/* same terms, perhaps in another order */
+		assert_int_equal(a.n, b.n);
+		for (int t = 0; t < a.n; t++) {
+			int found = 0;
+			for (int u = 0; u < b.n && !found; u++)
+				found = a.t[t].coef == b.t[u].coef && a.t[t].nf == b.t[u].nf &&
+					!memcmp(a.t[t].f, b.t[u].f, sizeof a.t[t].f[0] * (size_t)a.t[t].nf);
+			if (!found)
+				fail_msg("'%s' (%s) and '%s' (%s) differ", same[i][0], p1, same[i][1], p2);
+		}
+	}
+	static const char *const not_poly[] = {"r/2", "x[r]", "f(r)", "r%cols", "1.5*r"};
+	for (size_t i = 0; i < sizeof not_poly / sizeof not_poly[0]; i++) {
+		ka_recipe_poly a;
+		assert_int_equal(ka_recipe_poly_read(not_poly[i], &env, &a), 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_poly),
+		cmocka_unit_test(test_colreduce_forms),
+		cmocka_unit_test(test_colreduce_declines),
+		cmocka_unit_test(test_stride_loop_forms),
+		cmocka_unit_test(test_transpose_forms),
+		cmocka_unit_test(test_rowscan_forms),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
