@@ -430,3 +430,27 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 	ka_buf_free(&cur);
 	return rc;
 }
+
+int ka_recipe_for_parts(ka_recipe_ctx *c, size_t s, char parts[3][KA_RECIPE_FOR_PART], int *np)
+{
+	const char *t = c->m->text;
+	size_t len = c->m->len, op = ka_csrc_skip_blank(t, len, s + 3);
+	size_t cl = op < len && t[op] == '(' ? ka_csrc_match(t, len, op) : (size_t)-1;
+	char sq[2 * KA_RECIPE_FOR_PART];
+	*np = 0;
+	if (cl == (size_t)-1 || !ka_csrc_squeeze(t, op + 1, cl, sq, sizeof sq))
+		return ka_recipe_decline(c, "cannot read the loop header");
+	int depth = 0;
+	const char *b = sq;
+	for (const char *p = sq;; p++) {
+		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if ((*p == ';' && !depth) || !*p) {
+			if (*np == 3 || (size_t)(p - b) >= KA_RECIPE_FOR_PART)
+				return ka_recipe_decline(c, "cannot read the loop header");
+			snprintf(parts[(*np)++], KA_RECIPE_FOR_PART, "%.*s", (int)(p - b), b);
+			b = p + 1;
+			if (!*p)
+				return KA_OK;
+		}
+	}
+}

@@ -157,6 +157,12 @@ typedef struct ka_recipe_ew {
 	size_t body_s, body_e;   /* BODY: the statements the bound guards */
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
+/* The header of the `for` whose keyword starts at s: its three parts,
+ * blanks squeezed, into parts (np: how many; 3 for a well-formed header).
+ * KA_OK, or KA_RECIPE_DECLINED ("cannot read the loop header") when the
+ * parentheses do not balance or a part does not fit. */
+#define KA_RECIPE_FOR_PART 300
+int ka_recipe_for_parts(ka_recipe_ctx *c, size_t s, char parts[3][KA_RECIPE_FOR_PART], int *np);
 /* Append [s, e) as one braced statement. */
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
 /* Append the loop over the elements from `first` on, by ka_step (which

@@ -282,25 +282,10 @@ static int read_guard(ka_recipe_ctx *c, cshape *sh, const char *cond, int in)
 /* The loop header `for(T r=E;r<B;++r)` at [s, e). */
 static int read_header(ka_recipe_ctx *c, cshape *sh, size_t s)
 {
-	const char *t = c->m->text;
-	size_t len = c->m->len, op = ka_csrc_skip_blank(t, len, s + 3);
-	size_t cl = op < len && t[op] == '(' ? ka_csrc_match(t, len, op) : NPOS;
-	char sq[600], parts[3][300];
-	if (cl == NPOS || !ka_csrc_squeeze(t, op + 1, cl, sq, sizeof sq))
-		return ka_recipe_decline(c, "cannot read the loop header");
-	int np = 0, depth = 0;
-	const char *b = sq;
-	for (const char *p = sq;; p++) {
-		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-		if ((*p == ';' && !depth) || !*p) {
-			if (np == 3 || (size_t)(p - b) >= sizeof parts[0])
-				return ka_recipe_decline(c, "cannot read the loop header");
-			snprintf(parts[np++], sizeof parts[0], "%.*s", (int)(p - b), b);
-			b = p + 1;
-			if (!*p)
-				break;
-		}
-	}
+	char parts[3][KA_RECIPE_FOR_PART];
+	int np;
+	if (ka_recipe_for_parts(c, s, parts, &np) != KA_OK)
+		return KA_RECIPE_DECLINED;
 	char name[64], rhs[200];
 	if (np != 3 ||
 	    !split_decl(parts[0], sh->rtype, sizeof sh->rtype, name, sizeof name, rhs, sizeof rhs) ||

@@ -108,7 +108,7 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	static ka_recipe_poly_defs d;
 	d.n = 0;
 	size_t s = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e;
-	char sq[600], parts[3][300];
+	char sq[600], parts[3][KA_RECIPE_FOR_PART];
 	for (;; s = ka_csrc_skip_blank(t, len, e)) {
 		e = ka_csrc_stmt_end(t, len, s);
 		if (e == NPOS || e > close || !ka_csrc_squeeze(t, s, e, sq, sizeof sq))
@@ -130,22 +130,9 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	}
 	if (ka_csrc_skip_blank(t, len, e) != close)
 		return ka_recipe_decline(c, "statements follow the grid-stride loop");
-	size_t op = ka_csrc_skip_blank(t, len, s + 3), cp = ka_csrc_match(t, len, op);
-	if (t[op] != '(' || cp == NPOS || !ka_csrc_squeeze(t, op + 1, cp, sq, sizeof sq))
-		return ka_recipe_decline(c, "cannot read the loop header");
-	int np = 0, depth = 0;
-	const char *b = sq;
-	for (const char *p = sq;; p++) {
-		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-		if ((*p == ';' && !depth) || !*p) {
-			if (np == 3 || (size_t)(p - b) >= sizeof parts[0])
-				return ka_recipe_decline(c, "cannot read the loop header");
-			snprintf(parts[np++], sizeof parts[0], "%.*s", (int)(p - b), b);
-			b = p + 1;
-			if (!*p)
-				break;
-		}
-	}
+	int np;
+	if (ka_recipe_for_parts(c, s, parts, &np) != KA_OK)
+		return KA_RECIPE_DECLINED;
 	ka_recipe_tid td;
 	char init[310], rhs[300];
 	snprintf(init, sizeof init, "%s;", parts[0]);
@@ -178,6 +165,7 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	snprintf(sh->var, sizeof sh->var, "%s", td.var);
 	snprintf(sh->type, sizeof sh->type, "%s", td.type);
 	snprintf(sh->base, sizeof sh->base, "%s", td.base);
+	size_t cp = ka_csrc_match(t, len, ka_csrc_skip_blank(t, len, s + 3)); /* read above */
 	sh->decl_s = s;
 	sh->decl_e = cp + 1;
 	sh->body_s = cp + 1;
