@@ -454,3 +454,13 @@ int ka_recipe_for_parts(ka_recipe_ctx *c, size_t s, char parts[3][KA_RECIPE_FOR_
 		}
 	}
 }
+
+int ka_recipe_new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *body, long threads)
+{
+	char lb[64];
+	if (!body->data)
+		return KA_ENOMEM;
+	int rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, body->data);
+	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", threads);
+	return rc == KA_OK ? ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb) : rc;
+}

@@ -201,6 +201,10 @@ int ka_recipe_edit(ka_recipe_edits *ed, size_t s, size_t e, const char *text);
 /* The text with the edits applied into out (they must not overlap: KA_EINPUT). */
 int ka_recipe_edits_apply(ka_recipe_edits *ed, const char *text, size_t len, ka_buf *out);
 void ka_recipe_edits_free(ka_recipe_edits *ed);
+/* The kernel's body := body (braces included) and `__launch_bounds__(threads)`
+ * before its name, as two edits in ed.  KA_OK, KA_ENOMEM for a body that
+ * ran out of memory (body->data NULL), or ka_recipe_edit's error. */
+int ka_recipe_new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *body, long threads);
 /* KA_OK when every occurrence of the kernel's name in the file (macro
  * bodies included) is its definition, a launch in the source model, or
  * followed by '(' (a declaration, or a host function of the same name

@@ -763,13 +763,10 @@ static int colreduce_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (sh.tail_s < sh.tail_e)
 		ka_buf_add(&b, t + sh.tail_s, sh.tail_e - sh.tail_s);
 	ka_buf_adds(&b, "\n\t}\n}");
-	char blk[64], lb[64];
+	char blk[64];
 	snprintf(blk, sizeof blk, "dim3(32, %ld)", w);
-	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", 32 * w);
 	ka_recipe_edits ed = {0};
-	rc = b.data ? ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data) : KA_ENOMEM;
-	if (rc == KA_OK)
-		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	rc = ka_recipe_new_body(c, &ed, &b, 32 * w);
 	if (rc == KA_OK)
 		rc = ka_recipe_relaunch(c, &ed, sh.bound, "(unsigned)((@N + 31) / 32)", blk);
 	if (rc == KA_OK)
@@ -887,14 +884,11 @@ static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
 		ka_buf_adds(&b, "\n\t}\n");
 	}
 	ka_buf_adds(&b, "}");
-	char grid[128], blk[32], lb[64];
+	char grid[128], blk[32];
 	snprintf(grid, sizeof grid, "(unsigned)((@N * 32 + %ld) / %ld)", block - 1, block);
 	snprintf(blk, sizeof blk, "%ld", block);
-	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
 	ka_recipe_edits ed = {0};
-	rc = b.data ? ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data) : KA_ENOMEM;
-	if (rc == KA_OK)
-		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	rc = ka_recipe_new_body(c, &ed, &b, block);
 	if (rc == KA_OK)
 		rc = ka_recipe_relaunch(c, &ed, sh.bound, grid, blk);
 	if (rc == KA_OK)

@@ -99,16 +99,13 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 		      "\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)\n"
 		      "\t\tif (ka_bins[ka_b]) atomicAdd(&%s[ka_b], ka_bins[ka_b]);\n}",
 		      e, e, sh.count, e, sh.type, sh.var, e, hist, idx, val, hist);
-	char grid[256], bs[32], smem[256], lb[64];
+	char grid[256], bs[32], smem[256];
 	snprintf(grid, sizeof grid, "(unsigned)((@N + %ld) / %ld < %ld ? (@N + %ld) / %ld : %ld)", block,
 		 block, cap, block, block, cap);
 	snprintf(bs, sizeof bs, "%ld", block);
 	snprintf(smem, sizeof smem, "(size_t)(@B < %d ? @B : %d) * sizeof(%s)", PRIV_MAX, PRIV_MAX, ty);
-	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);
 	ka_recipe_edits ed = {0};
-	rc = b.data ? ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data) : KA_ENOMEM;
-	if (rc == KA_OK)
-		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	rc = ka_recipe_new_body(c, &ed, &b, block);
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, helper);
 	if (rc == KA_OK)

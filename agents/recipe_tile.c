@@ -357,15 +357,12 @@ static int tile_apply(ka_recipe_ctx *c, ka_buf *out)
 		tile, tile, tile, pass, sh.r, sh.c, sh.r, sh.rows, sh.c, sh.cols, sh.in, inx, sh.r, sh.cols,
 		sh.c, tile, pass, sh.c, sh.r, sh.r, sh.rows, sh.c, sh.cols, sh.out, outx, sh.c, sh.rows, sh.r,
 		val);
-	char grid[256], blk[64], lb[64];
+	char grid[256], blk[64];
 	snprintf(grid, sizeof grid, "dim3((unsigned)((@N + %ld) / %ld), (unsigned)((@B + %ld) / %ld)%s)",
 		 tile - 1, tile, tile - 1, tile, sh.b[0] ? ", (unsigned)(@Z)" : "");
 	snprintf(blk, sizeof blk, "dim3(%ld, %ld)", tile, pass);
-	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", tile * pass);
 	ka_recipe_edits ed = {0};
-	rc = b.data ? ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data) : KA_ENOMEM;
-	if (rc == KA_OK)
-		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	rc = ka_recipe_new_body(c, &ed, &b, tile * pass);
 	if (rc == KA_OK)
 		rc = sh.b[0] ? ka_recipe_relaunch_z(c, &ed, sh.cols, grid, blk, sh.rows, sh.bbound)
 			     : ka_recipe_relaunch_smem(c, &ed, sh.cols, grid, blk, sh.rows, NULL);
