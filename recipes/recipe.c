@@ -1,9 +1,9 @@
-/* agents/recipe.c: the recipe table of the offline expert and the helpers
- * its recipes share (agents/recipe.h): parameter reading, the global
+/* recipes/recipe.c: the recipe table of the offline expert and the helpers
+ * its recipes share (recipes/recipe.h): parameter reading, the global
  * thread-index pattern, pure expressions, an edit list (a kernel's
- * launches: recipe_relaunch.c).  Each recipe lives in its own agents/recipe_*.c
- * and is one line of agents/recipes.list, which orders `table` below. */
-#include "agents/recipe.h"
+ * launches: recipe_relaunch.c).  Each recipe lives in its own recipes/recipe_*.c
+ * and is one line of recipes/recipes.list, which orders `table` below. */
+#include "recipes/recipe.h"
 #include "recipe_registry.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One row per line of agents/recipes.list, in its order (recipe_registry.h,
+/* One row per line of recipes/recipes.list, in its order (recipe_registry.h,
  * generated from the list and the recipes' declarations). */
 static const ka_recipe *const table[] = {KA_RECIPE_TABLE_ROWS};
 #define N_RECIPES (sizeof table / sizeof table[0])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/agents/recipe_registry_test.sh: the recipe table's generator
-# (agents/recipe_registry_gen.cmake).  On the real recipes it writes the
+# (recipes/recipe_registry_gen.cmake).  On the real recipes it writes the
 # table in recipes.list's order; on made-up recipe folders it stops the
 # build with one message naming the fault: a rule id not in rules/, a
 # recipe declared and not listed, listed and not declared, or declared
@@ -9,7 +9,7 @@
 set -u
 CMAKE=${1:?usage: recipe_registry_test.sh CMAKE SOURCE_DIR}
 SRC=${2:?usage: recipe_registry_test.sh CMAKE SOURCE_DIR}
-GEN=$SRC/agents/recipe_registry_gen.cmake
+GEN=$SRC/recipes/recipe_registry_gen.cmake
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0
@@ -21,8 +21,8 @@ gen() { # gen DIR LIST: run the generator, output in $T/log, header in $T/out.h
 }
 
 # the real recipes: the table is recipes.list's names, in its order
-if gen "$SRC/agents" "$SRC/agents/recipes.list"; then
-	want=$(sed 's/#.*//' "$SRC/agents/recipes.list" | awk 'NF { gsub(/-/, "_", $1); print $1 }')
+if gen "$SRC/recipes" "$SRC/recipes/recipes.list"; then
+	want=$(sed 's/#.*//' "$SRC/recipes/recipes.list" | awk 'NF { gsub(/-/, "_", $1); print $1 }')
 	got=$(grep -oE '^	&ka_recipe_[a-z0-9_]+' "$T/out.h" | sed 's/.*&ka_recipe_//')
 	[ -n "$want" ] && [ "$want" = "$got" ] && ok "the table follows recipes.list ($(echo "$got" | wc -l) recipes)" \
 		|| fail "table order: want [$want] got [$got]"
@@ -33,7 +33,7 @@ fi
 # a made-up folder: recipe_a.c declares what $1 says, the list is $2
 case_dir() {
 	rm -rf "$T/d" && mkdir "$T/d"
-	printf '#include "agents/recipe.h"\n%b' "$1" > "$T/d/recipe_a.c"
+	printf '#include "recipes/recipe.h"\n%b' "$1" > "$T/d/recipe_a.c"
 	printf '%b' "$2" > "$T/d/recipes.list"
 }
 decl() { # decl ID NAME RULES
