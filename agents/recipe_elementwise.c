@@ -26,6 +26,7 @@
  * asm, which may read them), assigns the index, returns early, or touches
  * shared memory or barriers. */
 #include "agents/recipe.h"
+#include "analyzer/kmodel.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -178,12 +179,109 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	return KA_OK;
 }
 
+/* [s, e) declares one integer local from parameters and constants only,
+ * `[const] INT name = <sum of products>;` (earlier such locals in d
+ * count): its name and initializer go to d.  0 otherwise. */
+static int param_local(const char *t, size_t s, size_t e, const ka_csrc_kernel *k, ka_recipe_poly_defs *d)
+{
+	static const char *const words[] = {"const",   "constexpr", "unsigned", "signed",  "int",
+					    "long",    "short",     "size_t",   "int32_t", "uint32_t",
+					    "int64_t", "uint64_t",  "auto"};
+	char sq[400];
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq) || strchr(sq, ',') || sq[strlen(sq) - 1] != ';')
+		return 0;
+	sq[strlen(sq) - 1] = 0;
+	char *eq = strchr(sq, '='), *v = eq;
+	while (v && v > sq && is_ident(v[-1]))
+		v--;
+	if (!eq || eq[1] == '=' || v == eq || v == sq || v[-1] != ' ' || eq - v >= 64)
+		return 0;
+	/* the type: integer words only */
+	for (const char *w = sq; w < v - 1;) {
+		const char *x = w;
+		while (is_ident(*x))
+			x++;
+		int ok = 0;
+		for (size_t i = 0; i < sizeof words / sizeof words[0] && !ok; i++)
+			ok = strlen(words[i]) == (size_t)(x - w) && !memcmp(words[i], w, (size_t)(x - w));
+		if (!ok || (*x != ' ' && x != v - 1))
+			return 0;
+		w = x + (*x == ' ');
+	}
+	ka_recipe_poly_env env = {ka_recipe_poly_defs_lookup, d};
+	ka_recipe_poly p;
+	if (!ka_recipe_poly_read(eq + 1, &env, &p))
+		return 0;
+	for (int i = 0; i < p.n; i++)
+		for (int f = 0; f < p.t[i].nf; f++)
+			if (ka_csrc_param_index(k, p.t[i].f[f]) < 0)
+				return 0;
+	char nm[64];
+	snprintf(nm, sizeof nm, "%.*s", (int)(eq - v), v);
+	return ka_recipe_poly_defs_add(d, nm, eq + 1);
+}
+
+/* The bound of `if (var < X)` / `if (var >= X)` when X is no parameter:
+ * from the kernel model, its value as a sum of products of parameters, as
+ * a parenthesized 64-bit expression into sh->count. */
+static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char *cond)
+{
+	ka_kmodel_doc doc;
+	if (ka_kmodel_of_text(c->m->text, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0,
+			      &doc) != KA_OK)
+		return ka_recipe_decline(c, "the bound '%s' is not a parameter, and the kernel model could "
+					    "not be built",
+					 cond);
+	const ka_km_index *ix = ka_kmodel_guarded_index(doc.km);
+	const char *bv = doc.km->guard.bound_value;
+	char val[256];
+	snprintf(val, sizeof val, "%s", bv ? bv : "");
+	int form = doc.km->guard.form, same = ix && !strcmp(ix->name, sh->var);
+	ka_kmodel_free(&doc);
+	if (!same || form != (lt ? KM_GUARD_BLOCK : KM_GUARD_RETURN))
+		return ka_recipe_decline(c, "the model finds no guard on %s in '%s'", sh->var, cond);
+	ka_recipe_poly p;
+	char expr[240];
+	if (!val[0] || !ka_recipe_poly_read(val, NULL, &p) || !ka_recipe_poly_c(&p, expr, sizeof expr))
+		return ka_recipe_decline(c, "the bound '%s' is not a product or sum of parameters", cond);
+	for (int i = 0; i < p.n; i++)
+		for (int f = 0; f < p.t[i].nf; f++)
+			if (ka_csrc_param_index(c->k, p.t[i].f[f]) < 0)
+				return ka_recipe_decline(c, "the bound '%s' reads %s, no parameter", cond,
+							 p.t[i].f[f]);
+	snprintf(sh->count, sizeof sh->count, "(%s)", expr);
+	return KA_OK;
+}
+
+void ka_recipe_ew_pre(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh)
+{
+	const char *t = c->m->text;
+	static ka_recipe_poly_defs d;
+	d.n = 0;
+	for (size_t s = ka_csrc_skip_blank(t, sh->pre_e, sh->pre_s), e; s < sh->pre_e;
+	     s = ka_csrc_skip_blank(t, sh->pre_e, e)) {
+		e = ka_csrc_stmt_end(t, sh->pre_e, s);
+		if (e == NPOS || !param_local(t, s, e, c->k, &d))
+			return;
+		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, d.name[d.n - 1])) {
+			ka_buf_add(b, t + s, e - s);
+			ka_buf_adds(b, "\n\t");
+		}
+	}
+}
+
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
+{
+	return ka_recipe_ew_shape_ex(c, sh, 0);
+}
+
+int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len, close = c->k->body_close;
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
 	ka_recipe_tid d;
+	sh->pre_s = sh->pre_e = 0;
 	if (e0 == NPOS || e0 > close)
 		return ka_recipe_decline(c, "cannot read the kernel's first statement");
 	if (!ka_recipe_tid_decl(t, s0, e0, 'x', &d)) {
@@ -203,9 +301,20 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	snprintf(sh->base, sizeof sh->base, "%s", d.base);
 	sh->decl_s = s0;
 	sh->decl_e = e0;
+	sh->pre_s = sh->pre_e = e0;
 	size_t s1 = ka_csrc_skip_blank(t, len, e0), e1 = ka_csrc_stmt_end(t, len, s1);
+	static ka_recipe_poly_defs pre;
+	pre.n = 0;
+	/* locals of parameters before the guard (`int N = B * T * C;`) */
+	while ((flags & KA_RECIPE_EW_PRODUCT) && e1 != NPOS && e1 <= close && strncmp(t + s1, "if", 2) &&
+	       param_local(t, s1, e1, c->k, &pre)) {
+		sh->pre_e = e1;
+		s1 = ka_csrc_skip_blank(t, len, e1);
+		e1 = ka_csrc_stmt_end(t, len, s1);
+	}
 	if (e1 == NPOS || e1 > close || strncmp(t + s1, "if", 2)) {
 		/* the index may be the start of a grid-stride loop */
+		sh->pre_s = sh->pre_e = 0;
 		int rc = stride_loop_shape(c, sh);
 		if (rc == KA_OK)
 			return body_checks(c, sh);
@@ -227,8 +336,13 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	int lt = !strncmp(cond, sh->var, vl) && cond[vl] == '<' && cond[vl + 1] != '=';
 	int ge = !strncmp(cond, sh->var, vl) && cond[vl] == '>' && cond[vl + 1] == '=';
 	snprintf(sh->count, sizeof sh->count, "%s", cond + vl + (lt ? 1 : 2));
-	if ((!lt && !ge) || ka_csrc_param_index(c->k, sh->count) < 0)
+	if ((lt || ge) && ka_csrc_param_index(c->k, sh->count) < 0 && (flags & KA_RECIPE_EW_PRODUCT)) {
+		int rc = product_bound(c, sh, lt, cond);
+		if (rc)
+			return rc;
+	} else if ((!lt && !ge) || ka_csrc_param_index(c->k, sh->count) < 0) {
 		return ka_recipe_decline(c, "the bound '%s' is not `%s < PARAM`", cond, sh->var);
+	}
 	if (lt) {
 		if (ka_csrc_skip_blank(t, len, e1) != close)
 			return ka_recipe_decline(c, "statements follow the bound check");
@@ -261,6 +375,17 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
 			return ka_recipe_decline(c, "the body uses %s", banned[i]);
 	if (assigned(sq, sh->var))
 		return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
+	static ka_recipe_poly_defs d;
+	d.n = 0;
+	for (size_t s = ka_csrc_skip_blank(t, sh->pre_e, sh->pre_s), e; s < sh->pre_e;
+	     s = ka_csrc_skip_blank(t, sh->pre_e, e)) {
+		e = ka_csrc_stmt_end(t, sh->pre_e, s);
+		if (e == NPOS || !param_local(t, s, e, c->k, &d))
+			break;
+		if (assigned(sq, d.name[d.n - 1]))
+			return ka_recipe_decline(c, "the body assigns %s, declared before the guard",
+						 d.name[d.n - 1]);
+	}
 	if (c->k->has_launch_bounds)
 		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	return KA_OK;
@@ -325,12 +450,13 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape(c, &sh);
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT);
 	if (rc)
 		return rc;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_adds(&b, "{\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n\t");
+	ka_recipe_ew_pre(&b, c, &sh);
 	ka_recipe_ew_loop(&b, c, &sh, "blockIdx.x * (long long)blockDim.x + threadIdx.x");
 	ka_buf_adds(&b, "\n}");
 	ka_recipe_edits ed = {0};
