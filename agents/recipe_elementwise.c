@@ -229,8 +229,9 @@ static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char 
 	ka_kmodel_doc doc;
 	if (ka_kmodel_of_text(c->m->text, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0,
 			      &doc) != KA_OK)
-		return ka_recipe_decline(c, "the bound '%s' is not a parameter, and the kernel model could "
-					    "not be built",
+		return ka_recipe_decline(c,
+					 "the bound '%s' is not a parameter, and the kernel model could "
+					 "not be built",
 					 cond);
 	const ka_km_index *ix = ka_kmodel_guarded_index(doc.km);
 	const char *bv = doc.km->guard.bound_value;
@@ -705,9 +706,9 @@ static int in_list(char (*l)[64], int n, const char *w, size_t wn)
  * words, and the index only as `i / C` (C the row length). */
 static int row_uniform(const ka_recipe_ctx *c, const ka_recipe_ew *sh, const rowvec *rv, const char *sq)
 {
-	static const char *const words[] = {"int",  "long",     "unsigned", "signed", "short",  "size_t",
-					    "char", "int64_t",  "uint64_t", "int32_t", "uint32_t", "const",
-					    "float"};
+	static const char *const words[] = {"int",      "long",  "unsigned", "signed",   "short",
+					    "size_t",   "char",  "int64_t",  "uint64_t", "int32_t",
+					    "uint32_t", "const", "float"};
 	size_t vl = strlen(sh->var), el = strlen(rv->ext);
 	for (const char *p = sq; *p;) {
 		if (!is_ident(*p) || isdigit((unsigned char)*p)) {
@@ -732,7 +733,8 @@ static int row_uniform(const ka_recipe_ctx *c, const ka_recipe_ew *sh, const row
 			p += 1 + el;
 			continue;
 		}
-		int ok = ka_csrc_param_index(c->k, name) >= 0 || in_list((char (*)[64])rv->uni, rv->nuni, w, wn) ||
+		int ok = ka_csrc_param_index(c->k, name) >= 0 ||
+			 in_list((char(*)[64])rv->uni, rv->nuni, w, wn) ||
 			 (*p == '(' && ka_recipe_pure_function(w, wn));
 		for (size_t i = 0; i < sizeof words / sizeof words[0] && !ok; i++)
 			ok = strlen(words[i]) == wn && !memcmp(words[i], w, wn);
@@ -847,8 +849,8 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				return ka_recipe_decline(c, "cannot read a statement of the body");
 			int d = split_decl(sq, ty, &nm, &in);
 			if (d < 0)
-				return ka_recipe_decline(c, "'%.80s' declares more than one name, or none with a value",
-							 sq);
+				return ka_recipe_decline(
+					c, "'%.80s' declares more than one name, or none with a value", sq);
 			if (!d) {
 				rv->elem_s = rv->elem_s == NPOS ? a : rv->elem_s;
 				continue;
@@ -875,14 +877,16 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				continue;
 			}
 			if (!rv->col[0])
-				return ka_recipe_decline(c, "no column `c = %s %% C` with C a parameter", sh->var);
+				return ka_recipe_decline(c, "no column `c = %s %% C` with C a parameter",
+							 sh->var);
 			if (is_col)
 				continue;
 			if (!strchr(ty, '*')) {
 				if (!row_uniform(c, sh, rv, in))
 					return ka_recipe_decline(
-						c, "%s = %.80s is not the same along a row of %s (only %s / %s is)", nm,
-						in, rv->ext, sh->var, rv->ext);
+						c,
+						"%s = %.80s is not the same along a row of %s (only %s / %s is)",
+						nm, in, rv->ext, sh->var, rv->ext);
 				snprintf(rv->uni[rv->nuni++], sizeof rv->uni[0], "%s", nm);
 				continue;
 			}
@@ -899,19 +903,21 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 			size_t rl = strlen(r);
 			if (pi < 0 || !strchr(c->k->params[pi].type, '*') ||
 			    (amp ? r[pl] != '[' || r[rl - 1] != ']' : r[pl] != '+'))
-				return ka_recipe_decline(c, "%s = %.80s is not a parameter plus an offset", nm, in);
+				return ka_recipe_decline(c, "%s = %.80s is not a parameter plus an offset",
+							 nm, in);
 			snprintf(off, sizeof off, "%.*s", (int)(rl - pl - 1 - (size_t)amp), r + pl + 1);
 			ka_recipe_poly p;
 			if (!ka_recipe_poly_read(off, NULL, &p))
-				return ka_recipe_decline(c, "the offset of %s, '%s', is not a sum of products", nm,
-							 off);
+				return ka_recipe_decline(
+					c, "the offset of %s, '%s', is not a sum of products", nm, off);
 			int along = 0;
 			for (int k = 0; k < p.n; k++) {
 				const ka_recipe_poly_term *tm = &p.t[k];
 				if (ka_recipe_poly_has(tm, rv->col) || ka_recipe_poly_has(tm, sh->var)) {
 					if (tm->coef != 1 || tm->nf != 1 || along++)
 						return ka_recipe_decline(
-							c, "the offset of %s, '%s', does not step by one along the row",
+							c,
+							"the offset of %s, '%s', does not step by one along the row",
 							nm, off);
 					continue;
 				}
@@ -919,8 +925,9 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 					if (ka_csrc_param_index(c->k, tm->f[f]) < 0 &&
 					    !in_list(rv->uni, rv->nuni, tm->f[f], strlen(tm->f[f])))
 						return ka_recipe_decline(
-							c, "the offset of %s reads %s, not the same along a row", nm,
-							tm->f[f]);
+							c,
+							"the offset of %s reads %s, not the same along a row",
+							nm, tm->f[f]);
 			}
 			if (!along) { /* the same pointer for the whole row */
 				snprintf(rv->uni[rv->nuni++], sizeof rv->uni[0], "%s", nm);
@@ -937,7 +944,8 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				memmove(x, x + 1, strlen(x + 1) + 1);
 			const char *vt = vector_of(tq);
 			if (!vt || rv->nq == ROW_MAX)
-				return ka_recipe_decline(c, "%s is not a pointer to 4-byte floats or integers", nm);
+				return ka_recipe_decline(
+					c, "%s is not a pointer to 4-byte floats or integers", nm);
 			snprintf(rv->q[rv->nq].name, sizeof rv->q[0].name, "%s", nm);
 			rv->q[rv->nq].vt = vt;
 			rv->q[rv->nq++].is_const = is_const;
@@ -972,8 +980,8 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 			int update = (strchr("+-*/%&|^", t[nx]) && t[nx + 1] == '=') ||
 				     ((t[nx] == '+' || t[nx] == '-') && t[nx + 1] == t[nx]);
 			if (store && us != a)
-				return ka_recipe_decline(c, "'%.60s' stores through %s inside an expression", sq,
-							 rv->q[qi].name);
+				return ka_recipe_decline(c, "'%.60s' stores through %s inside an expression",
+							 sq, rv->q[qi].name);
 			if (store || update) {
 				rv->q[qi].written = 1;
 				rv->q[qi].load |= update;
@@ -983,14 +991,15 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 			from = ue;
 		}
 		if (r < 0 || seen != uses)
-			return ka_recipe_decline(c, "'%.60s' uses a pointer of the row other than as *q or q[0]",
-						 sq);
+			return ka_recipe_decline(
+				c, "'%.60s' uses a pointer of the row other than as *q or q[0]", sq);
 	}
 	/* what is written: the thread's own element (the model).  No q is
 	 * assigned: the statements use each only as *q or q[0], and the
 	 * initializers are pure. */
 	ka_kmodel_doc doc;
-	if (ka_kmodel_of_text(t, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) != KA_OK)
+	if (ka_kmodel_of_text(t, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) !=
+	    KA_OK)
 		return ka_recipe_decline(c, "the kernel model could not be built");
 	int rc = KA_OK;
 	for (int k = 0; k < rv->nq && rc == KA_OK; k++) {
@@ -998,10 +1007,9 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 		if (!mp)
 			rc = ka_recipe_decline(c, "the kernel model has no offset for %s", rv->q[k].name);
 		else if (rv->q[k].written && !mp->is_index)
-			rc = ka_recipe_decline(c,
-					       "%s is written, but its offset (%s) is not provably the thread's "
-					       "own element",
-					       rv->q[k].name, mp->offset);
+			rc = ka_recipe_decline(
+				c, "%s is written at %.50s, not provably the thread's own element",
+				rv->q[k].name, mp->offset);
 	}
 	ka_kmodel_free(&doc);
 	return rc;
@@ -1102,10 +1110,9 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			return rc;
 		char why[sizeof c->why];
 		snprintf(why, sizeof why, "%s", c->why);
-		return ka_recipe_decline(c,
-					 "no float pointer is accessed only as p[%s] (nor an int or unsigned "
-					 "one), and along a row: %.150s",
-					 sh.var, why);
+		return ka_recipe_decline(
+			c, "no float pointer is accessed only as p[%s] (nor int), nor along a row: %.170s",
+			sh.var, why);
 	}
 	const ka_csrc_kernel *k = c->k;
 	ka_buf b;
