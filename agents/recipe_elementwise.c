@@ -851,12 +851,11 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 			if (d < 0)
 				return ka_recipe_decline(
 					c, "'%.80s' declares more than one name, or none with a value", sq);
-			if (!d) {
+			/* after the first statement, declarations are the lanes' own */
+			if (!d || rv->elem_s != NPOS) {
 				rv->elem_s = rv->elem_s == NPOS ? a : rv->elem_s;
 				continue;
 			}
-			if (rv->elem_s != NPOS)
-				return ka_recipe_decline(c, "'%s' is declared after a statement", nm);
 			if (!ka_recipe_pure_expr_in(in, strlen(in), c->m->text, c->m->len))
 				return ka_recipe_decline(c, "the initializer of %s may write", nm);
 			if (strlen(nm) >= sizeof rv->q[0].name || rv->nuni >= ROW_MAX * 2)
@@ -882,6 +881,13 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 			if (is_col)
 				continue;
 			if (!strchr(ty, '*')) {
+				int lane_own = 0; /* `float v = *q;`: the first statement of the lanes */
+				for (int k = 0; k < rv->nq && !lane_own; k++)
+					lane_own = ka_csrc_has_word(t, a, e, rv->q[k].name);
+				if (lane_own) {
+					rv->elem_s = a;
+					continue;
+				}
 				if (!row_uniform(c, sh, rv, in))
 					return ka_recipe_decline(
 						c,
@@ -968,6 +974,11 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				return ka_recipe_decline(c, "a comment among the statements");
 		if (ka_csrc_has_word(t, a, e, sh->var) || ka_csrc_has_word(t, a, e, rv->col))
 			return ka_recipe_decline(c, "'%.60s' reads %s or %s itself", sq, sh->var, rv->col);
+		/* the row's locals are shared by the four lanes: none may change */
+		for (int k = 0; k < rv->nuni; k++)
+			if (assigned(sq, rv->uni[k]))
+				return ka_recipe_decline(c, "'%.60s' assigns %s, shared by the row's lanes",
+							 sq, rv->uni[k]);
 		int uses = 0;
 		for (int k = 0; k < rv->nq; k++)
 			uses += ka_csrc_count_word(t, a, e, rv->q[k].name);

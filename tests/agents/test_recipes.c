@@ -1507,19 +1507,28 @@ static void test_product_bounds_and_rows(void **st)
 		 {"(long long)((long long)B * T) / 4", "reinterpret_cast<float4 *>(y)[ka_v]", NULL}},
 		/* encoder_forward: along the row of C, &P[OFF] and q[0] spellings */
 		{"vectorize",
-		 ENC_HEAD("int") "\tint N = B * T * C;\n\tif (idx < N) {\n" ENC_SPLIT
-				 "\t\tint ix = inp[b * T + t];\n\t\tfloat *o = out + b * T * C + t * C + c;\n"
-				 "\t\tconst float *e = &wte[ix * C + c];\n\t\tconst float *p = wpe + c + C * t;\n"
-				 "\t\to[0] = *e + p[0];\n\t}\n}\n" ENC_GO,
-		 {"const long long ka_n4 = C % 4 == 0 ?", "ka_o.w = ka_e.w + ka_p.w;", "o[3] = e[3] + p[3];"}},
+		 ENC_HEAD(
+			 "int") "\tint N = B * T * C;\n\tif (idx < N) {\n" ENC_SPLIT
+				"\t\tint ix = inp[b * T + t];\n\t\tfloat *o = out + b * T * C + t * C + c;\n"
+				"\t\tconst float *e = &wte[ix * C + c];\n\t\tconst float *p = wpe + c + C * t;\n"
+				"\t\to[0] = *e + p[0];\n\t}\n}\n" ENC_GO,
+		 {"const long long ka_n4 = C % 4 == 0 ?", "ka_o.w = ka_e.w + ka_p.w;",
+		  "o[3] = e[3] + p[3];"}},
 		/* a read one element off the row's alignment: the run-time check
 		 * sends it to the scalar lanes */
 		{"vectorize",
-		 ENC_HEAD("long long") "\tif (idx >= (long long)B * T * C) return;\n" ENC_SPLIT
-				       "\tfloat *o = out + (b * T + t) * C + c;\n\tconst float *e = wpe + t * C + c + 1;\n"
-				       "\t*o = *e;\n}\n" ENC_GO,
+		 ENC_HEAD(
+			 "long long") "\tif (idx >= (long long)B * T * C) return;\n" ENC_SPLIT
+				      "\tfloat *o = out + (b * T + t) * C + c;\n\tconst float *e = wpe + t * C + c + 1;\n"
+				      "\t*o = *e;\n}\n" ENC_GO,
 		 {"(unsigned long long)o | (unsigned long long)e) & 15) == 0", "ka_o.x = ka_e.x;",
 		  "o[2] = e[2];"}},
+		/* a lane's own local, declared from *q */
+		{"vectorize",
+		 ENC_HEAD("int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tint ix = inp[bt];\n"
+				 "\t\tconst float *e = wte + ix * C + c;\n\t\tfloat *o = out + bt * C + c;\n"
+				 "\t\tfloat v = 2.0f * *e;\n\t\t*o = v + 1.0f;\n\t}\n}\n" ENC_GO,
+		 {"float v = 2.0f * ka_e.z;", "ka_o.z = v + 1.0f;", "float v = 2.0f * e[1];"}},
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		char why[256], err[4096], *out = NULL;
@@ -1530,7 +1539,8 @@ static void test_product_bounds_and_rows(void **st)
 			fail_msg("case %zu (%s): rc %d: %s", i, ok[i].recipe, rc, why);
 		for (int w = 0; w < 3 && ok[i].want[w]; w++)
 			if (!strstr(out, ok[i].want[w]))
-				fail_msg("case %zu (%s): no '%s' in\n%s", i, ok[i].recipe, ok[i].want[w], out);
+				fail_msg("case %zu (%s): no '%s' in\n%s", i, ok[i].recipe, ok[i].want[w],
+					 out);
 		if (nvcc_compiles(out, err, sizeof err) == 0)
 			fail_msg("case %zu (%s) does not compile:\n%s\n%s", i, ok[i].recipe, err, out);
 		free(out);
@@ -1556,13 +1566,20 @@ static void test_product_bounds_and_rows(void **st)
 		 ENC_HEAD("int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tint r = idx / T;\n"
 				 "\t\tfloat *o = out + bt * C + c;\n\t\t*o = wpe[r];\n\t}\n}\n" ENC_GO,
 		 "is not the same along a row"},
+		/* a row local changed by a lane would be seen by the next lane */
+		{"vectorize",
+		 ENC_HEAD(
+			 "int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tint ix = inp[bt];\n"
+				"\t\tfloat *o = out + bt * C + c;\n\t\tix++;\n\t\t*o = wte[ix];\n\t}\n}\n" ENC_GO,
+		 "assigns ix, shared by the row's lanes"},
 		/* a bound read from memory is no product of parameters */
 		{"grid-stride",
 		 ENC_HEAD("int") "\tint n = inp[0] * B;\n\tif (idx < n) out[idx] = 0.0f;\n}\n" ENC_GO,
 		 "no bound check after the index"},
 		/* the body changes the bound's local: it cannot go before the loop */
 		{"grid-stride",
-		 ENC_HEAD("int") "\tint N = B * T;\n\tif (idx < N) {\n\t\tN = 0;\n\t\tout[idx] = (float)N;\n\t}\n}\n" ENC_GO,
+		 ENC_HEAD(
+			 "int") "\tint N = B * T;\n\tif (idx < N) {\n\t\tN = 0;\n\t\tout[idx] = (float)N;\n\t}\n}\n" ENC_GO,
 		 "the body assigns N"},
 	};
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
@@ -1574,7 +1591,8 @@ static void test_product_bounds_and_rows(void **st)
 			fail_msg("decline %zu (%s): rc %d, wanted a decline:\n%s", i, no[i].recipe, rc,
 				 out ? out : "");
 		if (!strstr(why, no[i].reason))
-			fail_msg("decline %zu (%s): '%s' does not say '%s'", i, no[i].recipe, why, no[i].reason);
+			fail_msg("decline %zu (%s): '%s' does not say '%s'", i, no[i].recipe, why,
+				 no[i].reason);
 	}
 }
 #undef ENC_HEAD
