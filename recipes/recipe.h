@@ -151,12 +151,25 @@ const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name);
  * `T i = <element>;` with T as written (const included), so BODY sees the
  * type it had.  KA_OK or KA_RECIPE_DECLINED. */
 typedef struct ka_recipe_ew {
-	char var[64], count[KA_CSRC_NAME];
+	char var[64], count[256];
 	char type[64], base[64]; /* T as written, and without const */
 	size_t decl_s, decl_e;   /* the index declaration */
 	size_t body_s, body_e;   /* BODY: the statements the bound guards */
+	size_t pre_s, pre_e;     /* KA_RECIPE_EW_PRODUCT: the locals declared between the index
+				  * and the guard (empty when none) */
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
+/* The same, where flag KA_RECIPE_EW_PRODUCT also accepts a bound N that is
+ * a sum of products of parameters and integer constants, written so
+ * (`i < B * T`) or held in integer locals declared between the index and
+ * the guard (`int N = B * T * C; if (idx < N)`): its value comes from the
+ * kernel model (analyzer/kmodel.h, guard.bound_value) and goes to count as
+ * a parenthesized 64-bit expression over the parameters,
+ * "((long long)B * T * C)", which ka_recipe_relaunch accepts for a count. */
+#define KA_RECIPE_EW_PRODUCT 1u
+int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
+/* Append the locals of [pre_s, pre_e) that BODY reads, as declared. */
+void ka_recipe_ew_pre(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh);
 /* The header of the `for` whose keyword starts at s: its three parts,
  * blanks squeezed, into parts (np: how many; 3 for a well-formed header).
  * KA_OK, or KA_RECIPE_DECLINED ("cannot read the loop header") when the
@@ -223,9 +236,11 @@ int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long
  * drop the declaration of the scalar variable it read when nothing else
  * reads it. */
 int ka_recipe_drop_dead_config(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, int q);
-/* Rewrite every launch of kernel k: grid := grid_fmt with "%s" replaced by
+/* Rewrite every launch of kernel k: grid := grid_fmt with "@N" replaced by
  * the launch's argument for parameter `count_param` (the thread count the
- * recipe derives the grid from), block := block.  KA_RECIPE_DECLINED when
+ * recipe derives the grid from; or, count_param a parenthesized expression
+ * over the parameters, that expression with each parameter replaced by
+ * its argument), block := block.  KA_RECIPE_DECLINED when
  * the file has no such launch, a launch cannot be read, or the kernel is
  * named where no launch was read (ka_recipe_launches_known).  A grid or
  * block held in a scalar variable that nothing else reads loses its
