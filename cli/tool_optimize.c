@@ -18,7 +18,7 @@
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
 	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
-	"                            [--samples N] [--arch ARCH]\n"
+	"                            [--samples N] [--arch ARCH] [--gpus LIST]\n"
 	"                            [--runner slurm [--slurm-dir DIR] [--partition P] [--account A] [--time-limit T]\n"
 	"                             [--gpus-per-job N] [--sbatch-option OPT] [--retries N] [--kcheck PATH]]\n";
 
@@ -52,8 +52,7 @@ static void help(void)
 	for (size_t i = 0; i + 1 < NOWN; i++) /* all but -h, --help */
 		all[n++] = opt_help[i];
 	for (size_t i = 0; i < nscale && n < NOWN + 30; i++)
-		if (strcmp(sr[i].name, "--gpus")) /* optimize benches on one GPU of this host */
-			all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
+		all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
 	all[n++] = opt_help[NOWN - 1];
 	all[n] = (ka_help_opt){NULL, NULL, NULL};
 	ka_tool_help_page(
@@ -64,6 +63,7 @@ static void help(void)
 		"makes one from a kernel) or a name under bench/tasks.\n",
 		all,
 		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
+		"  kcheck optimize bench/tasks/softmax_rows --gpus 0,1,2,3   # 4 candidates a round\n"
 		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
 		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
 }
@@ -156,11 +156,8 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 		else
 			o->task = a;
 	}
-	if (so->ngpus)
-		return opt_error(
-			"%s",
-			"kcheck optimize benches one candidate at a time: no --gpus (CUDA_VISIBLE_DEVICES "
-			"picks the GPU here; --runner slurm for a cluster)");
+	if (so->ngpus && so->slurm)
+		return opt_error("%s", "--gpus picks GPUs of this host; with --runner slurm use --gpus-per-job");
 	if (!o->task)
 		return opt_error(
 			"%s",
@@ -181,23 +178,30 @@ int ka_tool_optimize(int argc, char **argv)
 {
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
 	static ka_scale_opts so;
-	static ka_scale_runner slurm;
+	static ka_scale_runner scaled;
 	char out_dir[256];
 	ka_scale_opts_init(&so);
 	int rc = parse(argc, argv, &o, &so, out_dir, sizeof out_dir);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (so.slurm) { /* each candidate's bench is a Slurm job */
-		if (ka_scale_config(&so))
-			return opt_error("%s", ka_error_last());
-		so.progress = stderr;
-		const char *base = strrchr(o.task, '/');
-		ka_scale_runner_init(&slurm, &so, base && base[1] ? base + 1 : o.task);
-		o.runner = &slurm.base;
-	} else if (so.dir || so.partition || so.account || so.time_limit || so.nextra)
+	if (!so.slurm && (so.dir || so.partition || so.account || so.time_limit || so.nextra))
 		return opt_error(
 			"%s",
 			"--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
+	/* without --gpus, every visible GPU when there are several (one GPU:
+	 * the bench in process, as always) */
+	if (!so.slurm && !so.ngpus && !o.compile_only && (so.ngpus = ka_scale_visible_gpus(so.gpus)) < 2)
+		so.ngpus = 0;
+	/* each candidate's bench a Slurm job, or a job on a GPU of this host
+	 * (--gpus N,M: one candidate per GPU, a round's side by side) */
+	if (so.slurm || so.ngpus) {
+		if (so.slurm && ka_scale_config(&so))
+			return opt_error("%s", ka_error_last());
+		so.progress = so.slurm ? stderr : NULL;
+		const char *base = strrchr(o.task, '/');
+		ka_scale_runner_init(&scaled, &so, base && base[1] ? base + 1 : o.task);
+		o.runner = &scaled.base;
+	}
 	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
