@@ -401,7 +401,7 @@ static const ka_scale_help_row scale_opts[] = {
 	{"--sbatch-option", "OPT", "Slurm: one more sbatch option, e.g. --qos=short (repeatable)"},
 	{"--retries", "N", "Slurm: new attempts for a job that ends without a result (default 1)"},
 	{"--poll-interval", "SEC", "Slurm: seconds between squeue/sacct polls (default 5)"},
-	{"--kcheck", "PATH", "Slurm: the kcheck the jobs run (default this one; a path the nodes share)"},
+	{"--kcheck", "PATH", "the kcheck the jobs run (default this one; Slurm: a path the nodes share)"},
 };
 
 const ka_scale_help_row *ka_scale_help_rows(size_t *n)
