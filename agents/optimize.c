@@ -551,7 +551,8 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		ka_utf8_copy(err, sizeof err, x->res.reason, (size_t)-1);
 		ka_bench_result_free(&x->res);
 		memset(&x->res, 0, sizeof x->res);
-		if (ka_coder_repair(L->coder, &x->req, x->rep.source, x->rep.source_len, err, &fix) == KA_OK) {
+		if (ka_coder_repair(L->coder, &x->req, x->rep.source, x->rep.source_len, err, &fix) ==
+		    KA_OK) {
 			x->st.repaired = 1;
 			ka_coder_reply_clear(&x->rep);
 			x->rep = fix;

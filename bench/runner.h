@@ -78,8 +78,8 @@ typedef struct ka_bench_runner {
 	 * others' results are kept); gpu[i] gets the GPU job i ran on, -1 when
 	 * the runner cannot say.  0, or negative when the runner could not go
 	 * on (message via ka_error_last). */
-	int (*run_many)(const struct ka_bench_runner *r, const ka_bench_job *jobs, int n, ka_bench_result *res,
-			int *gpu);
+	int (*run_many)(const struct ka_bench_runner *r, const ka_bench_job *jobs, int n,
+			ka_bench_result *res, int *gpu);
 	int width; /* how many jobs run_many runs at once (its GPUs); 0 or 1: one */
 } ka_bench_runner;
 

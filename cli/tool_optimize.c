@@ -157,7 +157,8 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 			o->task = a;
 	}
 	if (so->ngpus && so->slurm)
-		return opt_error("%s", "--gpus picks GPUs of this host; with --runner slurm use --gpus-per-job");
+		return opt_error("%s",
+				 "--gpus picks GPUs of this host; with --runner slurm use --gpus-per-job");
 	if (!o->task)
 		return opt_error(
 			"%s",
