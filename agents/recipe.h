@@ -205,6 +205,12 @@ void ka_recipe_edits_free(ka_recipe_edits *ed);
  * before its name, as two edits in ed.  KA_OK, KA_ENOMEM for a body that
  * ran out of memory (body->data NULL), or ka_recipe_edit's error. */
 int ka_recipe_new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *body, long threads);
+/* A kernel declared with `__launch_bounds__(N)` or `(N, M)`, integer
+ * literals (as a recipe writes it): an edit in ed that drops it, so that a
+ * recipe that rewrites every launch to its own block (and writes its own
+ * bounds) applies to another recipe's result.  KA_OK (also when there is
+ * none), KA_RECIPE_DECLINED for bounds of another form. */
+int ka_recipe_drop_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed);
 /* KA_OK when every occurrence of the kernel's name in the file (macro
  * bodies included) is its definition, a launch in the source model, or
  * followed by '(' (a declaration, or a host function of the same name
