@@ -172,6 +172,13 @@ void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
  * declared type, and a const one is never stepped. */
 void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *first);
 
+/* vectorize on lane-strided loops (agents/recipe_lanevec.c): each
+ * `for (T j = (S) + lane; j < B; j += W)` whose group of W lanes shares S
+ * and B (warp-per-row's column loops) walks float4 chunks, with a scalar
+ * tail and a run-time alignment check.  KA_OK, or KA_RECIPE_DECLINED with
+ * the first loop's reason ("no lane-strided loop" when there is none). */
+int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out);
+
 /* The 2-D one-thread-per-point shape (agents/recipe_launch2d.c):
  *     T j = <thread index along x>, i = <... along y>;   (or two statements)
  *     if (i >= H || j >= W) return; BODY...              (or: if (i < H && j < W) BODY)
