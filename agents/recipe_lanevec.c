@@ -92,8 +92,9 @@ static int uniform_name(lv *v, const char *name, int width, int depth)
 		goto no;
 	char init[512] = "";
 	for (size_t p = v->b0; p + n <= v->b1; p++) {
-		if (strncmp(t + p, name, n) || (p > v->b0 && ident(t[p - 1])) || ident(t[p + n]))
-			continue;
+		if (strncmp(t + p, name, n) || (p > v->b0 && (ident(t[p - 1]) || t[p - 1] == '.')) ||
+		    ident(t[p + n]))
+			continue; /* not the word, or a member (threadIdx.x is no x) */
 		if (decl == NPOS && !param) {
 			/* its declaration comes first: after a type word or '*', then '=' */
 			size_t q = p;
@@ -200,8 +201,9 @@ static int lane_width(lv *v, const char *name)
 	size_t n = strlen(name);
 	long width = -1;
 	for (size_t p = v->b0; p + n <= v->b1; p++) {
-		if (strncmp(t + p, name, n) || (p > v->b0 && ident(t[p - 1])) || ident(t[p + n]))
-			continue;
+		if (strncmp(t + p, name, n) || (p > v->b0 && (ident(t[p - 1]) || t[p - 1] == '.')) ||
+		    ident(t[p + n]))
+			continue; /* not the word, or a member (threadIdx.x is no x) */
 		size_t a = ka_csrc_skip_blank(t, v->b1, p + n), e = a;
 		if (width < 0) {
 			char sq[128];
@@ -424,10 +426,12 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		return ka_recipe_decline(c, "the lane loop over %s steps by '%s', not its group's width", j,
 					 parts[2]);
 	size_t jl = strlen(j);
-	if (strncmp(parts[1], j, jl) || parts[1][jl] != '<' || parts[1][jl + 1] == '=' ||
-	    strstr(parts[1], "&&") || strstr(parts[1], "||"))
+	if (strncmp(parts[1], j, jl) || parts[1][jl] != '<' || strstr(parts[1], "&&") || strstr(parts[1], "||"))
 		return ka_recipe_decline(c, "the lane loop's test '%s' is not one bound `%s < B`", parts[1], j);
-	const char *bound = parts[1] + jl + 1;
+	int le = parts[1][jl + 1] == '='; /* j <= B: the range ends at B + 1 */
+	const char *bound = parts[1] + jl + 1 + le;
+	char end[KA_RECIPE_FOR_PART + 16];
+	snprintf(end, sizeof end, le ? "(%s) + 1" : "%s", bound);
 	v->bad[0] = 0;
 	if (!uniform_expr(v, start, width, 0) || !uniform_expr(v, bound, width, 0))
 		return ka_recipe_decline(
@@ -457,7 +461,7 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		ka_buf_printf(&b, " | (unsigned long long)(%s%s%s + %s)", vp[i].name, vp[i].off[0] ? " + " : "",
 			      vp[i].off, sn);
 	ka_buf_printf(&b, ";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / 4;\n", nn, an,
-		      bound, sn, bound, sn);
+		      end, sn, end, sn);
 	ka_buf_printf(&b, "\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn, vn, wstep);
 	for (int i = 0; i < nv; i++) {
 		char base[400];

@@ -80,6 +80,12 @@ static const seq seqs[] = {
 	 {"block=128", "block=256 vec=4 cap=2112", NULL},
 	 {"| (unsigned long long)(g + ka_s)", "ka_yr.w = (ka_xr.w - mean) * inv * ka_g.w + ka_b.w;",
 	  "mean = ka_warp_sum(mean);"}},
+	/* a bound `t2 <= own_pos` (the causal row): the chunks end past own_pos */
+	{"attn_softmax_causal",
+	 {"warp-per-row", "vectorize", NULL},
+	 {"block=256", "block=256 vec=4 cap=2112", NULL},
+	 {"(long long)((own_pos) + 1) <= ka_s ? 0 : ((long long)((own_pos) + 1) - ka_s) / 4;",
+	  "if (ka_x.w > maxval) {", "for (int t2 = ka_s + 4 * ka_n4 + ka_lane; t2 <= own_pos; t2 += 32)"}},
 	/* all three: grid-stride, warp per row, float4 columns */
 	{"argmax_rows",
 	 {"grid-stride", "warp-per-row", "vectorize", NULL},
