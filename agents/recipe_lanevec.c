@@ -233,7 +233,7 @@ static int lane_width(lv *v, const char *name)
 }
 
 typedef struct vecptr {
-	char name[64], off[160];
+	char name[64], off[200];
 	int written, load;
 } vecptr;
 
@@ -465,7 +465,7 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	ka_buf_printf(&b, "\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn, vn, wstep);
 	for (int i = 0; i < nv; i++) {
 		char base[400];
-		snprintf(base, sizeof base, "%.63s%s%.159s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn);
+		snprintf(base, sizeof base, "%.63s%s%.199s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn);
 		if (vp[i].load)
 			ka_buf_printf(&b, "\t\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[%s];\n",
 				      vp[i].name, base, vn);
