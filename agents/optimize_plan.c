@@ -22,7 +22,8 @@ static int cmp_cand(const void *a, const void *b)
 }
 
 /* 1 when recipe r (with params) rewrites text. */
-static int applies(const ka_recipe *r, const char *params, const char *text, size_t len, char **out, size_t *olen)
+static int applies(const ka_recipe *r, const char *params, const char *text, size_t len, char **out,
+		   size_t *olen)
 {
 	char why[256];
 	*out = NULL;

@@ -474,7 +474,8 @@ int ka_recipe_drop_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed)
 	for (size_t i = s; i + 17 <= e; i++) {
 		if (strncmp(t + i, "__launch_bounds__", 17) || (i > s && ident_char(t[i - 1])))
 			continue;
-		size_t op = ka_csrc_skip_blank(t, e, i + 17), cl = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : (size_t)-1;
+		size_t op = ka_csrc_skip_blank(t, e, i + 17),
+		       cl = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : (size_t)-1;
 		char sq[64];
 		if (cl == (size_t)-1 || !ka_csrc_squeeze(t, op + 1, cl, sq, sizeof sq) || !sq[0] ||
 		    strspn(sq, "0123456789,") != strlen(sq))

@@ -49,10 +49,10 @@ static int is_word_in(const char *const *list, const char *w, size_t n)
 	return 0;
 }
 
-static const char *const type_words[] = {"const",    "volatile", "float",   "double",   "int",     "long",
-					 "short",    "char",     "unsigned", "signed",  "bool",    "auto",
-					 "size_t",   "int64_t",  "uint64_t", "int32_t", "uint32_t", "ptrdiff_t",
-					 "__restrict__", NULL};
+static const char *const type_words[] = {"const",   "volatile", "float",     "double",       "int",
+					 "long",    "short",    "char",      "unsigned",     "signed",
+					 "bool",    "auto",     "size_t",    "int64_t",      "uint64_t",
+					 "int32_t", "uint32_t", "ptrdiff_t", "__restrict__", NULL};
 
 /* 1 when the word at t[p..p+n) is written there: =, op=, ++, --, or its
  * address taken. */
@@ -141,7 +141,8 @@ static int uniform_name(lv *v, const char *name, int width, int depth)
 		while (e < hdr_e && t[e] != ')')
 			e++;
 		if (!(hdr_e && hdr_e != NPOS && p > hdr_s && p < hdr_e && t[a] == '+' && t[a + 1] == '=' &&
-		      ka_csrc_squeeze(t, a + 2, hdr_e, rhs, sizeof rhs) && uniform_expr(v, rhs, width, depth + 1)))
+		      ka_csrc_squeeze(t, a + 2, hdr_e, rhs, sizeof rhs) &&
+		      uniform_expr(v, rhs, width, depth + 1)))
 			goto no;
 	}
 	if (param)
@@ -215,7 +216,8 @@ static int lane_width(lv *v, const char *name)
 			if (!strcmp(sq, "threadIdx.x"))
 				width = 0;
 			else if (!strncmp(sq, "threadIdx.x&", 12))
-				width = (sq[12] == '(' ? strtol(sq + 13, &end, 10) + (strncmp(end, "-1)", 3) ? 1 : 0)
+				width = (sq[12] == '(' ? strtol(sq + 13, &end, 10) +
+								 (strncmp(end, "-1)", 3) ? 1 : 0)
 						       : strtol(sq + 12, &end, 10) + 1);
 			else if (!strncmp(sq, "threadIdx.x%", 12))
 				width = strtol(sq + 12, &end, 10);
@@ -400,7 +402,8 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	char *vb = eq;
 	while (vb > parts[0] && ident(vb[-1]))
 		vb--;
-	if (vb == parts[0] || vb == eq || (size_t)(eq - vb) >= sizeof j || (size_t)(vb - parts[0]) >= sizeof type)
+	if (vb == parts[0] || vb == eq || (size_t)(eq - vb) >= sizeof j ||
+	    (size_t)(vb - parts[0]) >= sizeof type)
 		return KA_RECIPE_DECLINED;
 	snprintf(j, sizeof j, "%.*s", (int)(eq - vb), vb);
 	snprintf(type, sizeof type, "%.*s", (int)(vb - parts[0]), parts[0]);
@@ -426,8 +429,10 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		return ka_recipe_decline(c, "the lane loop over %s steps by '%s', not its group's width", j,
 					 parts[2]);
 	size_t jl = strlen(j);
-	if (strncmp(parts[1], j, jl) || parts[1][jl] != '<' || strstr(parts[1], "&&") || strstr(parts[1], "||"))
-		return ka_recipe_decline(c, "the lane loop's test '%s' is not one bound `%s < B`", parts[1], j);
+	if (strncmp(parts[1], j, jl) || parts[1][jl] != '<' || strstr(parts[1], "&&") ||
+	    strstr(parts[1], "||"))
+		return ka_recipe_decline(c, "the lane loop's test '%s' is not one bound `%s < B`", parts[1],
+					 j);
 	int le = parts[1][jl + 1] == '='; /* j <= B: the range ends at B + 1 */
 	const char *bound = parts[1] + jl + 1 + le;
 	char end[KA_RECIPE_FOR_PART + 16];
@@ -435,8 +440,8 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	v->bad[0] = 0;
 	if (!uniform_expr(v, start, width, 0) || !uniform_expr(v, bound, width, 0))
 		return ka_recipe_decline(
-			c, "cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)", start,
-			bound, v->bad[0] ? v->bad : "a load or a call");
+			c, "cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)",
+			start, bound, v->bad[0] ? v->bad : "a load or a call");
 	vecptr vp[MAX_VEC];
 	int nv = 0;
 	size_t b0 = bs, b1 = e;
@@ -445,8 +450,8 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		b1 = ka_csrc_match(t, e, bs);
 	}
 	if (!find_pointers(v, b0, b1, j, width, vp, &nv))
-		return ka_recipe_decline(c, "no float pointer is used only as p[%s] or p[E + %s] in the lane loop",
-					 j, j);
+		return ka_recipe_decline(
+			c, "no float pointer is used only as p[%s] or p[E + %s] in the lane loop", j, j);
 	char vn[16], nn[16], sn[16], an[16];
 	ka_recipe_unused_name(c, "ka_v", vn, sizeof vn);
 	ka_recipe_unused_name(c, "ka_n4", nn, sizeof nn);
@@ -456,16 +461,22 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	snprintf(wstep, sizeof wstep, width ? "%d" : "blockDim.x", width);
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_printf(&b, "{\n\t\tconst long long %s = %s;\n\t\t/* float4 chunks where every vectorized row is 16-byte aligned */\n\t\tconst unsigned long long %s = 0", sn, start, an);
+	ka_buf_printf(
+		&b,
+		"{\n\t\tconst long long %s = %s;\n\t\t/* float4 chunks where every vectorized row is 16-byte aligned */\n\t\tconst unsigned long long %s = 0",
+		sn, start, an);
 	for (int i = 0; i < nv; i++)
-		ka_buf_printf(&b, " | (unsigned long long)(%s%s%s + %s)", vp[i].name, vp[i].off[0] ? " + " : "",
-			      vp[i].off, sn);
-	ka_buf_printf(&b, ";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / 4;\n", nn, an,
-		      end, sn, end, sn);
+		ka_buf_printf(&b, " | (unsigned long long)(%s%s%s + %s)", vp[i].name,
+			      vp[i].off[0] ? " + " : "", vp[i].off, sn);
+	ka_buf_printf(
+		&b,
+		";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / 4;\n",
+		nn, an, end, sn, end, sn);
 	ka_buf_printf(&b, "\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn, vn, wstep);
 	for (int i = 0; i < nv; i++) {
 		char base[400];
-		snprintf(base, sizeof base, "%.63s%s%.199s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn);
+		snprintf(base, sizeof base, "%.63s%s%.199s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "",
+			 vp[i].off, sn);
 		if (vp[i].load)
 			ka_buf_printf(&b, "\t\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[%s];\n",
 				      vp[i].name, base, vn);
@@ -489,8 +500,8 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	ka_buf_free(&lb);
 	for (int i = 0; i < nv; i++)
 		if (vp[i].written)
-			ka_buf_printf(&b, "\t\t\treinterpret_cast<float4 *>(%s%s%s + %s)[%s] = ka_%s;\n", vp[i].name,
-				      vp[i].off[0] ? " + " : "", vp[i].off, sn, vn, vp[i].name);
+			ka_buf_printf(&b, "\t\t\treinterpret_cast<float4 *>(%s%s%s + %s)[%s] = ka_%s;\n",
+				      vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn, vn, vp[i].name);
 	size_t semi = po + 1; /* the tail: the loop as written, from the last chunk on */
 	for (int d = 0; semi < pc && (d || t[semi] != ';'); semi++)
 		d += t[semi] == '(' ? 1 : t[semi] == ')' ? -1 : 0;

@@ -670,7 +670,8 @@ static int top_stmt(rw *w, size_t s, size_t e)
 			return ka_recipe_decline(c, "cannot split a block");
 		for (size_t i = ka_csrc_skip_blank(t, cb, s + 1); i < cb; i = ka_csrc_skip_blank(t, cb, i)) {
 			size_t se = ka_csrc_stmt_end(t, cb, i);
-			int rc = se == NPOS ? ka_recipe_decline(c, "cannot split a block") : top_stmt(w, i, se);
+			int rc = se == NPOS ? ka_recipe_decline(c, "cannot split a block")
+					    : top_stmt(w, i, se);
 			if (rc)
 				return rc;
 			i = se;
@@ -849,11 +850,13 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		rc = ka_recipe_decline(
 			c, "no row guard (`if (row >= ROWS) return;` or `if (row < ROWS) {...}`) on a global "
 			   "thread index along x");
-	else if (ka_csrc_has_word(t, stride ? (size_t)km->guard.body_begin : c->k->body_open, close, "gridDim"))
-		rc = ka_recipe_decline(c, "the kernel uses gridDim%s", stride ? " in its row loop's body" : "");
+	else if (ka_csrc_has_word(t, stride ? (size_t)km->guard.body_begin : c->k->body_open, close,
+				  "gridDim"))
+		rc = ka_recipe_decline(c, "the kernel uses gridDim%s",
+				       stride ? " in its row loop's body" : "");
 	else if (stride && lanes && lanes != 32)
-		rc = ka_recipe_decline(c, "a grid-stride row loop takes lanes=32 or lanes=block, not lanes=%d",
-				       lanes);
+		rc = ka_recipe_decline(
+			c, "a grid-stride row loop takes lanes=32 or lanes=block, not lanes=%d", lanes);
 	/* the row count: a parameter, or the product of two (`B * T`) */
 	char bsq[160], rows2[KA_CSRC_NAME] = "";
 	if (!rc && km->guard.bound_param) {
@@ -900,9 +903,10 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		char psq[512]; /* a local of the thread's own that no id feeds (`float eps = 1e-5f;`) */
 		names dn = {0};
 		int decl = ka_csrc_squeeze(t, i, se, psq, sizeof psq) && local_decl(psq, &dn) == KA_OK;
-		ok = ok || (decl && !ka_csrc_has_word(t, i, se, "threadIdx") &&
-			    !ka_csrc_has_word(t, i, se, "blockIdx") && !ka_csrc_has_word(t, i, se, "blockDim") &&
-			    !ka_csrc_has_word(t, i, se, "gridDim"));
+		ok = ok ||
+		     (decl && !ka_csrc_has_word(t, i, se, "threadIdx") &&
+		      !ka_csrc_has_word(t, i, se, "blockIdx") && !ka_csrc_has_word(t, i, se, "blockDim") &&
+		      !ka_csrc_has_word(t, i, se, "gridDim"));
 		for (int x = 0; x < km->nidx && !ok && !stride; x++)
 			ok = (size_t)km->idx[x].begin == i &&
 			     !ka_csrc_has_word(t, (size_t)km->guard.begin, close, km->idx[x].name);
@@ -913,7 +917,8 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			int dead = 1;
 			for (int x = 0; x < dn.n; x++)
 				dead &= !ka_csrc_has_word(t, se, (size_t)km->guard.begin, dn.v[x]) &&
-					!ka_csrc_has_word(t, (size_t)rl->cond_begin, (size_t)rl->cond_end, dn.v[x]) &&
+					!ka_csrc_has_word(t, (size_t)rl->cond_begin, (size_t)rl->cond_end,
+							  dn.v[x]) &&
 					!ka_csrc_has_word(t, (size_t)rl->step_end, close, dn.v[x]);
 			ok = dead && ka_recipe_edit(&ed, i, ka_csrc_skip_blank(t, close, se), "") == KA_OK;
 		}
@@ -942,7 +947,8 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		size_t eq = s0;
 		while (eq < e0 && t[eq] != '=')
 			eq++;
-		size_t ie = e0 > eq && t[e0 - 1] == ';' ? e0 - 1 : e0; /* a declaration's extent has its ';' */
+		size_t ie = e0 > eq && t[e0 - 1] == ';' ? e0 - 1
+							: e0; /* a declaration's extent has its ';' */
 		if (eq == e0)
 			rc = ka_recipe_decline(c, "cannot read the row loop's start");
 		else

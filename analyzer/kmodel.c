@@ -825,7 +825,7 @@ static void stride_guard(km *k, ka_node *f, int li)
 	if (!l->decl || l->bound_le || !l->bound || !loop_var_of(f->kids[0], &d, &start) ||
 	    k->m->nidx >= KA_KM_MAX || !c || c->kind != KN_BINOP || c->nkids != 2)
 		return;
-	bound = c->op == OP_LT && is_decl(c->kids[0], d) ? c->kids[1]
+	bound = c->op == OP_LT && is_decl(c->kids[0], d)   ? c->kids[1]
 		: c->op == OP_GT && is_decl(c->kids[1], d) ? c->kids[0]
 							   : NULL;
 	const sx *s0 = aff(k, start, 0), *st = loop_step(k, f->nkids > 2 ? f->kids[2] : NULL, d);
@@ -837,8 +837,8 @@ static void stride_guard(km *k, ka_node *f, int li)
 	const sx *cg = sx_coef(&k->sx, st, SYM_GDIM_X), *cb = sx_coef(&k->sx, st, SYM_BDIM_X);
 	int64_t c0 = 0;
 	if (!cg || !cb || !sx_equal(cg, sx_symref(&k->sx, k->ids[6])) ||
-	    !sx_equal(cb, sx_symref(&k->sx, k->ids[9])) || !only_syms(st, k->ids[6], k->ids[9], k->ids[9], 0) ||
-	    !sx_const_term(st, &c0) || c0)
+	    !sx_equal(cb, sx_symref(&k->sx, k->ids[9])) ||
+	    !only_syms(st, k->ids[6], k->ids[9], k->ids[9], 0) || !sx_const_term(st, &c0) || c0)
 		return;
 	ka_km_index *ix = &k->m->idx[k->m->nidx];
 	ix->name = d->name;

@@ -33,8 +33,9 @@ static void test_sequence_ranking(void **st)
 {
 	(void)st;
 	static ka_opt_plan plan, again;
-	ka_finding v[2] = {{.rule = (char *)"gmem-uncoalesced-access", .kernel = (char *)"k", .estimate = 1.8},
-			   {.rule = (char *)"gmem-scalar-not-vectorized", .kernel = (char *)"k", .estimate = 2.0}};
+	ka_finding v[2] = {
+		{.rule = (char *)"gmem-uncoalesced-access", .kernel = (char *)"k", .estimate = 1.8},
+		{.rule = (char *)"gmem-scalar-not-vectorized", .kernel = (char *)"k", .estimate = 2.0}};
 	ka_findings f = {v, 2, 2};
 	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, NULL, NULL, &plan), KA_OK);
 	int wpr = first_of(&plan, "warp-per-row"), gs = first_of(&plan, "grid-stride"),
@@ -85,8 +86,9 @@ static void test_sequence_needs_a_finding(void **st)
 		"\tfloat s = 0.0f;\n\tfor (long long j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n"
 		"void h(const float *x, float *y, long long rows, long long cols)\n{\n"
 		"\tk<<<(unsigned)((rows + 255) / 256), 256>>>(x, y, rows, cols);\n}\n";
-	ka_finding v[2] = {{.rule = (char *)"gmem-uncoalesced-access", .kernel = (char *)"k", .estimate = 1.8},
-			   {.rule = (char *)"gmem-scalar-not-vectorized", .kernel = (char *)"k", .estimate = 2.0}};
+	ka_finding v[2] = {
+		{.rule = (char *)"gmem-uncoalesced-access", .kernel = (char *)"k", .estimate = 1.8},
+		{.rule = (char *)"gmem-scalar-not-vectorized", .kernel = (char *)"k", .estimate = 2.0}};
 	ka_findings f = {v, 2, 2};
 	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, NULL, NULL, &plan), KA_OK);
 	ka_opt_plan_sequences(&plan, flat, strlen(flat));

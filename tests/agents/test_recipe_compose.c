@@ -23,8 +23,8 @@
 
 /* recipes[0], then recipes[1] on its result, ...; NULL-terminated.
  * KA_OK with *out, or the first decline's rc with why. */
-static int chain(const char *src, const char *const *recipes, const char *const *params, char **out, char *why,
-		 size_t cap)
+static int chain(const char *src, const char *const *recipes, const char *const *params, char **out,
+		 char *why, size_t cap)
 {
 	char *cur = strdup(src);
 	size_t n = strlen(cur);
@@ -65,8 +65,8 @@ static const seq seqs[] = {
 	{"argmax_rows",
 	 {"grid-stride", "warp-per-row", NULL},
 	 {"block=256 cap=2112", "block=512 lanes=block", NULL},
-	 {"for (long long ka_e = blockIdx.x; ka_e < rows; ka_e += gridDim.x)", "ka_block_argmax_first(best, best_idx);",
-	  "__launch_bounds__(512) argmax_kernel"}},
+	 {"for (long long ka_e = blockIdx.x; ka_e < rows; ka_e += gridDim.x)",
+	  "ka_block_argmax_first(best, best_idx);", "__launch_bounds__(512) argmax_kernel"}},
 	/* a warp-per-row kernel can still be vectorized: its column loops walk
 	 * float4 chunks, a store-only row is not loaded first */
 	{"softmax",
@@ -152,8 +152,8 @@ static void test_rowwarp_stride_forms(void **st)
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		char why[256], err[4096], *out = NULL;
 		size_t n;
-		int rc = ka_recipe_apply("warp-per-row", ok[i], strlen(ok[i]), NULL, "block=256", &out, &n, why,
-					 sizeof why);
+		int rc = ka_recipe_apply("warp-per-row", ok[i], strlen(ok[i]), NULL, "block=256", &out, &n,
+					 why, sizeof why);
 		if (rc != KA_OK)
 			fail_msg("form %zu: rc %d: %s", i, rc, why);
 		for (int j = 0; j < 2; j++)
@@ -188,8 +188,8 @@ static void test_rowwarp_stride_forms(void **st)
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
 		char why[256], *out = NULL;
 		size_t n;
-		int rc = ka_recipe_apply("warp-per-row", no[i].src, strlen(no[i].src), NULL, no[i].params, &out, &n,
-					 why, sizeof why);
+		int rc = ka_recipe_apply("warp-per-row", no[i].src, strlen(no[i].src), NULL, no[i].params,
+					 &out, &n, why, sizeof why);
 		assert_int_equal(rc, KA_RECIPE_DECLINED);
 		if (!strstr(why, no[i].reason))
 			fail_msg("decline %zu: '%s' lacks '%s'", i, why, no[i].reason);
@@ -201,8 +201,7 @@ static void test_rowwarp_stride_forms(void **st)
 	"__global__ void k(const float *x, float *y, long rows, long cols)\n{\n" \
 	"\tconst long r = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n" \
 	"\tconst int lane = threadIdx.x & 31;\n\tif (r >= rows) return;\n\tfloat s = 0.0f;\n"
-#define LANE_TAIL \
-	"\ts = ka_sum(s);\n\tif (lane == 0) y[r] = s;\n}\n"
+#define LANE_TAIL "\ts = ka_sum(s);\n\tif (lane == 0) y[r] = s;\n}\n"
 #define LANE_SUM "__device__ float ka_sum(float v) { return v; }\n"
 
 /* vectorize on lane-strided loops: what it proves, and the declines. */
@@ -219,9 +218,10 @@ static void test_lane_vectorize(void **st)
 	int rc = ka_recipe_apply("vectorize", ok, strlen(ok), NULL, NULL, &out, &n, why, sizeof why);
 	if (rc != KA_OK)
 		fail_msg("rc %d: %s", rc, why);
-	static const char *const want[] = {"float4 ka_x = reinterpret_cast<const float4 *>(x + r*cols + ka_s)[ka_v];",
-					   "long j = ka_s + 4 * ka_v + 2;", "s += ka_x.z;",
-					   "for (long j = ka_s + 4 * ka_n4 + lane; j < cols; j += 32)"};
+	static const char *const want[] = {
+		"float4 ka_x = reinterpret_cast<const float4 *>(x + r*cols + ka_s)[ka_v];",
+		"long j = ka_s + 4 * ka_v + 2;", "s += ka_x.z;",
+		"for (long j = ka_s + 4 * ka_n4 + lane; j < cols; j += 32)"};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		if (!strstr(out, want[i]))
 			fail_msg("lacks '%s':\n%s", want[i], out);
@@ -232,21 +232,25 @@ static void test_lane_vectorize(void **st)
 		const char *src, *reason;
 	} no[] = {
 		/* each lane its own start: the group's lanes do not share the range */
-		{LANE_SUM LANE_HEAD "\tconst long s0 = threadIdx.x / 2;\n"
-				    "\tfor (long j = s0 + lane; j < cols; j += 32) s += x[r * cols + j];\n" LANE_TAIL,
+		{LANE_SUM LANE_HEAD
+		 "\tconst long s0 = threadIdx.x / 2;\n"
+		 "\tfor (long j = s0 + lane; j < cols; j += 32) s += x[r * cols + j];\n" LANE_TAIL,
 		 "cannot prove the lane loop's range [s0, cols) the same on every lane of a row (threadIdx)"},
 		/* a bound an earlier statement moves */
 		{LANE_SUM LANE_HEAD "\tlong c = cols;\n\tif (lane == 3) c = 1;\n"
 				    "\tfor (long j = lane; j < c; j += 32) s += x[r * cols + j];\n" LANE_TAIL,
 		 "(c)"},
 		/* a stride that is not the group's */
-		{LANE_SUM LANE_HEAD "\tfor (long j = lane; j < cols; j += 64) s += x[r * cols + j];\n" LANE_TAIL,
+		{LANE_SUM LANE_HEAD
+		 "\tfor (long j = lane; j < cols; j += 64) s += x[r * cols + j];\n" LANE_TAIL,
 		 "steps by 'j+=64', not its group's width"},
 		/* an element's address taken */
-		{LANE_SUM LANE_HEAD "\tfor (long j = lane; j < cols; j += 32) atomicAdd(&y[j], 1.0f);\n" LANE_TAIL,
+		{LANE_SUM LANE_HEAD
+		 "\tfor (long j = lane; j < cols; j += 32) atomicAdd(&y[j], 1.0f);\n" LANE_TAIL,
 		 "no float pointer is used only as p[j] or p[E + j]"},
 		/* two bounds (a chunk) */
-		{LANE_SUM LANE_HEAD "\tfor (long j = lane; j < cols && j < 64; j += 32) s += x[j];\n" LANE_TAIL,
+		{LANE_SUM LANE_HEAD
+		 "\tfor (long j = lane; j < cols && j < 64; j += 32) s += x[j];\n" LANE_TAIL,
 		 "is not one bound"},
 	};
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {

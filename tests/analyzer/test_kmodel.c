@@ -316,20 +316,23 @@ static void grid_stride_guard(void **state)
 		assert_string_equal(m->guard.bound, "rows");
 		assert_non_null(m->guard.bound_param);
 		assert_int_equal(m->guard.loop, 0);
-		assert_string_equal(text(m, m->guard.body_begin, m->guard.body_end, src) +
-					    strspn(text(m, m->guard.body_begin, m->guard.body_end, src), " \n"),
-				    "float s = 0.0f;\n    for (long j = 0; j < cols; j++) s += x[r * cols + j];\n"
-				    "    y[r] = s;\n  ");
+		assert_string_equal(
+			text(m, m->guard.body_begin, m->guard.body_end, src) +
+				strspn(text(m, m->guard.body_begin, m->guard.body_end, src), " \n"),
+			"float s = 0.0f;\n    for (long j = 0; j < cols; j++) s += x[r * cols + j];\n"
+			"    y[r] = s;\n  ");
 		assert_int_equal(m->naccs, 1);
 	}
 	/* half a grid per step, or the loop not the body's last statement: no guard */
-	const ka_kmodel *m = model("__global__ void k(float *y, int n) {\n"
-				   "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x)\n"
-				   "    y[i] = 0.0f;\n}\n");
+	const ka_kmodel *m = model(
+		"__global__ void k(float *y, int n) {\n"
+		"  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x)\n"
+		"    y[i] = 0.0f;\n}\n");
 	assert_int_equal(m->guard.form, KM_GUARD_NONE);
-	m = model("__global__ void k(float *y, int n) {\n"
-		  "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
-		  "    y[i] = 0.0f;\n  y[0] = 1.0f;\n}\n");
+	m = model(
+		"__global__ void k(float *y, int n) {\n"
+		"  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+		"    y[i] = 0.0f;\n  y[0] = 1.0f;\n}\n");
 	assert_int_equal(m->guard.form, KM_GUARD_NONE);
 }
 
