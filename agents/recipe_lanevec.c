@@ -381,6 +381,114 @@ static void lane_body(ka_buf *b, lv *v, size_t s, size_t e, const vecptr *vp, in
 	ka_buf_add(b, t + from, e - from);
 }
 
+/* 1 when `name` is an argument of a group reduction warp-per-row writes
+ * (ka_warp_*, ka_group_*, ka_block_*) in [s, e). */
+static int reduced_after(const char *t, size_t s, size_t e, const char *name)
+{
+	static const char *const fns[] = {"ka_warp_", "ka_group_", "ka_block_"};
+	for (size_t p = s; p + 8 < e; p++) {
+		int hit = 0;
+		for (size_t f = 0; f < 3 && !hit; f++)
+			hit = !strncmp(t + p, fns[f], strlen(fns[f])) && (p == s || !ident(t[p - 1]));
+		if (!hit)
+			continue;
+		size_t o = p;
+		while (o < e && t[o] != '(' && t[o] != ';')
+			o++;
+		size_t cl = o < e && t[o] == '(' ? ka_csrc_match(t, e, o) : NPOS;
+		char args[256], want[80];
+		/* an argument as a whole: `a = ka_warp_sum(a)`, `ka_warp_argmax_first(v, i)` */
+		snprintf(want, sizeof want, ",%s,", name);
+		if (cl != NPOS && cl - o < 200 && ka_csrc_squeeze(t, o + 1, cl, args + 1, sizeof args - 2)) {
+			args[0] = ',';
+			strcat(args, ",");
+			if (strstr(args, want))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* KA_OK when the loop body [s, e) does for an element what it did, on
+ * whichever lane runs it: no barrier, shuffle, thread id or lane, no jump
+ * out; a store goes to an element its subscript picks by j; a variable from
+ * outside the loop it writes is combined over the group after the loop
+ * (warp-per-row's reductions), since each lane now sees other elements. */
+static int lane_free(lv *v, size_t s, size_t e, const char *j, const char *lane, size_t loop_e)
+{
+	ka_recipe_ctx *c = v->c;
+	const char *t = v->t;
+	static const char *const banned[] = {"__syncthreads",
+					     "__syncwarp",
+					     "__shfl_sync",
+					     "__shfl_xor_sync",
+					     "__shfl_up_sync",
+					     "__shfl_down_sync",
+					     "__ballot_sync",
+					     "__any_sync",
+					     "__all_sync",
+					     "__activemask",
+					     "asm",
+					     "__asm__",
+					     "return",
+					     "break",
+					     "continue",
+					     "goto",
+					     "threadIdx",
+					     "__shared__",
+					     NULL};
+	for (int i = 0; banned[i]; i++)
+		if (ka_csrc_has_word(t, s, e, banned[i]))
+			return ka_recipe_decline(c, "the lane loop's body uses %s", banned[i]);
+	if (ka_csrc_has_word(t, s, e, lane))
+		return ka_recipe_decline(c, "the lane loop's body reads the lane %s", lane);
+	for (size_t p = s; p < e; p++) {
+		if (!ident(t[p]) || (p > s && (ident(t[p - 1]) || t[p - 1] == '.')))
+			continue;
+		size_t q = p;
+		while (q < e && ident(t[q]))
+			q++;
+		size_t o = ka_csrc_skip_blank(t, e, q),
+		       cb = o < e && t[o] == '[' ? ka_csrc_match(t, e, o) : NPOS;
+		if (cb != NPOS) { /* a subscript: stored only where j picks */
+			if (written_at(t, s, e, p, cb + 1 - p) && !ka_csrc_has_word(t, o, cb, j))
+				return ka_recipe_decline(
+					c, "the lane loop stores '%.*s[...]' at a subscript without %s",
+					(int)(q - p), t + p, j);
+			p = q - 1;
+			continue;
+		}
+		char name[64];
+		if (q - p >= sizeof name || !written_at(t, s, e, p, q - p)) {
+			p = q - 1;
+			continue;
+		}
+		snprintf(name, sizeof name, "%.*s", (int)(q - p), t + p);
+		/* declared in the body: the element's own */
+		int local = 0;
+		for (size_t d = s; d + (q - p) <= e && !local; d++) {
+			if (strncmp(t + d, name, q - p) || (d > s && ident(t[d - 1])) ||
+			    ident(t[d + (q - p)]))
+				continue;
+			size_t b = d;
+			while (b > s && isspace((unsigned char)t[b - 1]))
+				b--;
+			size_t w = b;
+			while (w > s && ident(t[w - 1]))
+				w--;
+			local = (b > s && t[b - 1] == '*') || is_word_in(type_words, t + w, b - w);
+		}
+		if (!local && !reduced_after(t, loop_e, v->b1, name))
+			return ka_recipe_decline(
+				c,
+				"%s carries a lane's own elements past the lane loop and is not "
+				"reduced over the group after it",
+				name);
+		p = q - 1;
+	}
+	return KA_OK;
+}
+
 /* One for loop at [s, e): KA_OK with its replacement in ed, or declined. */
 static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 {
@@ -449,6 +557,9 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		b0 = bs + 1;
 		b1 = ka_csrc_match(t, e, bs);
 	}
+	int lf = lane_free(v, b0, b1, j, lane, e);
+	if (lf)
+		return lf;
 	if (!find_pointers(v, b0, b1, j, width, vp, &nv))
 		return ka_recipe_decline(
 			c, "no float pointer is used only as p[%s] or p[E + %s] in the lane loop", j, j);

@@ -201,8 +201,10 @@ static void test_rowwarp_stride_forms(void **st)
 	"__global__ void k(const float *x, float *y, long rows, long cols)\n{\n" \
 	"\tconst long r = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n" \
 	"\tconst int lane = threadIdx.x & 31;\n\tif (r >= rows) return;\n\tfloat s = 0.0f;\n"
-#define LANE_TAIL "\ts = ka_sum(s);\n\tif (lane == 0) y[r] = s;\n}\n"
-#define LANE_SUM "__device__ float ka_sum(float v) { return v; }\n"
+#define LANE_TAIL "\ts = ka_warp_sum(s);\n\tif (lane == 0) y[r] = s;\n}\n"
+#define LANE_SUM \
+	"template <typename T> __device__ T ka_warp_sum(T v)\n{\n" \
+	"\tfor (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);\n\treturn v;\n}\n"
 
 /* vectorize on lane-strided loops: what it proves, and the declines. */
 static void test_lane_vectorize(void **st)
@@ -212,7 +214,7 @@ static void test_lane_vectorize(void **st)
 	static const char ok[] = LANE_SUM LANE_HEAD
 		"\tint at = 0;\n"
 		"\tfor (long j = lane; j < cols; j += 32) {\n\t\ts += x[r * cols + j];\n\t\tat += (int)j;\n\t}\n"
-		"\ts += at;\n" LANE_TAIL ROWS_GO;
+		"\tat = ka_warp_sum(at);\n\ts += at;\n" LANE_TAIL ROWS_GO;
 	char why[256], err[4096], *out = NULL;
 	size_t n;
 	int rc = ka_recipe_apply("vectorize", ok, strlen(ok), NULL, NULL, &out, &n, why, sizeof why);
@@ -248,6 +250,18 @@ static void test_lane_vectorize(void **st)
 		{LANE_SUM LANE_HEAD
 		 "\tfor (long j = lane; j < cols; j += 32) atomicAdd(&y[j], 1.0f);\n" LANE_TAIL,
 		 "no float pointer is used only as p[j] or p[E + j]"},
+		/* a lane's partial kept as it is: each lane now sees other elements */
+		{LANE_SUM LANE_HEAD "\tfor (long j = lane; j < cols; j += 32) s += x[r * cols + j];\n"
+				    "\ty[r * 32 + lane] = s;\n}\n",
+		 "s carries a lane's own elements past the lane loop and is not reduced"},
+		/* the body reads the lane */
+		{LANE_SUM LANE_HEAD
+		 "\tfor (long j = lane; j < cols; j += 32) s += x[r * cols + j] * lane;\n" LANE_TAIL,
+		 "the lane loop's body reads the lane lane"},
+		/* a store at a subscript j does not pick */
+		{LANE_SUM LANE_HEAD
+		 "\tfor (long j = lane; j < cols; j += 32) y[r] = x[r * cols + j];\n" LANE_TAIL,
+		 "stores 'y[...]' at a subscript without j"},
 		/* two bounds (a chunk) */
 		{LANE_SUM LANE_HEAD
 		 "\tfor (long j = lane; j < cols && j < 64; j += 32) s += x[j];\n" LANE_TAIL,
