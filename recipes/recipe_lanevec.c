@@ -1,4 +1,4 @@
-/* agents/recipe_lanevec.c: the vectorize recipe on lane-strided loops, the
+/* recipes/recipe_lanevec.c: the vectorize recipe on lane-strided loops, the
  * column loops warp-per-row writes (and kernels written that way):
  *     const int lane = threadIdx.x & 31;              (or & (W-1), % W, or threadIdx.x)
  *     for (T j = (S) + lane; j < B; j += 32) BODY     (W, or blockDim.x)
@@ -19,7 +19,7 @@
  * the group; a float pointer whose every use in the body is p[j] or
  * p[E + j] (one E, as uniform as S) is vectorized, loaded first unless
  * straight-line code stores it before reading it. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
