@@ -442,3 +442,26 @@ int ka_recipe_new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *body
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", threads);
 	return rc == KA_OK ? ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb) : rc;
 }
+
+int ka_recipe_drop_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed)
+{
+	const char *t = c->m->text;
+	size_t s = c->k->start, e = c->k->name_at;
+	if (!c->k->has_launch_bounds)
+		return KA_OK;
+	for (size_t i = s; i + 17 <= e; i++) {
+		if (strncmp(t + i, "__launch_bounds__", 17) || (i > s && ident_char(t[i - 1])))
+			continue;
+		size_t op = ka_csrc_skip_blank(t, e, i + 17),
+		       cl = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : (size_t)-1;
+		char sq[64];
+		if (cl == (size_t)-1 || !ka_csrc_squeeze(t, op + 1, cl, sq, sizeof sq) || !sq[0] ||
+		    strspn(sq, "0123456789,") != strlen(sq))
+			break;
+		size_t end = cl + 1;
+		while (end < e && (t[end] == ' ' || t[end] == '\t'))
+			end++;
+		return ka_recipe_edit(ed, i, end, "");
+	}
+	return ka_recipe_decline(c, "its __launch_bounds__ are not integer literals");
+}
