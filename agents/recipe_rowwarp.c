@@ -117,10 +117,13 @@ static int note_decl(rw *w, const char *sq, int top)
  * is not NULL. */
 static int local_decl(const char *sq, names *out)
 {
-	static const char *const types[] = {"const",  "float",   "double",   "int",     "long",
-					    "short",  "char",    "unsigned", "signed",  "bool",
-					    "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t",
-					    "float2", "float4",  "double2",  "auto",    "volatile"};
+	static const char *const types[] = {"const", "float", "double", "int", "long", "short", "char",
+					    "unsigned", "signed", "bool", "size_t", "int64_t", "uint64_t",
+					    "int32_t", "uint32_t", "float2", "float4", "double2", "auto",
+					    "volatile",
+					    /* the 2-byte types of cuda_fp16.h and cuda_bf16.h */
+					    "__half", "half", "__nv_bfloat16", "nv_bfloat16", "__half2",
+					    "half2", "__nv_bfloat162", "nv_bfloat162"};
 	size_t i = 0, last = 0, nw = 0, end = strlen(sq);
 	int known = 0;
 	while (is_ident(sq[i])) { /* the words before the first declarator */
