@@ -160,6 +160,23 @@ static void test_rowwarp_bf16(void **st)
 	free(applies("warp-per-row", gemv, want_gemv, NULL));
 }
 
+/* A 16-bit accumulator is not reduced across lanes: the rewrite would sum
+ * 32 partials in bf16. */
+static void test_rowwarp_bf16_accumulator_declines(void **st)
+{
+	(void)st;
+	declines(
+		"warp-per-row",
+		BF16
+		"__global__ void k(const __nv_bfloat16 *A, __nv_bfloat16 *y, long long m, long long n)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i >= m) return;\n"
+		"\t__nv_bfloat16 s = __float2bfloat16(0.0f);\n"
+		"\tfor (long long j = 0; j < n; j++) s += A[i * n + j];\n\ty[i] = s;\n}\n"
+		"void h(const __nv_bfloat16 *A, __nv_bfloat16 *y, long long m, long long n, cudaStream_t st)\n{\n"
+		"\tk<<<(unsigned)((m + 255) / 256), 256, 0, st>>>(A, y, m, n);\n}\n",
+		"accumulator s is a 16-bit type");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_vec2_atomic_stays_scalar),
 		cmocka_unit_test(test_vec2_declines),
 		cmocka_unit_test(test_rowwarp_bf16),
+		cmocka_unit_test(test_rowwarp_bf16_accumulator_declines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
