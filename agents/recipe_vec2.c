@@ -11,7 +11,7 @@
  * unrolled loop of 8), and a scalar loop takes the tail.  A 2-byte
  * element loaded alone is half a 4-byte request: a warp's 32 scalar loads
  * fetch 64 bytes, its 32 16-byte loads 512 with the same number of
- * instructions (rule gmem-2byte-scalar-access).  The vector loop only runs
+ * instructions (rule gmem-unpacked-2byte).  The vector loop only runs
  * when every vectorized pointer is 16-byte aligned, checked at run time.
  * A written pointer is loaded first unless the body is straight-line code
  * whose first use of it is a plain store: the lanes a branch leaves alone
@@ -257,7 +257,7 @@ const ka_recipe ka_recipe_vectorize_2byte = {
 	.summary =
 		"one thread per 2-byte element -> 8 elements per 16-byte load/store in a capped grid-stride "
 		"loop, scalar tail",
-	.rules = "gmem-2byte-scalar-access gmem-scalar-not-vectorized launch-tail-effect launch-small-grid",
+	.rules = "gmem-unpacked-2byte gmem-scalar-not-vectorized launch-tail-effect launch-small-grid",
 	.grid = grid,
 	.apply = vec2_apply,
 };
