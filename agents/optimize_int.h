@@ -4,7 +4,7 @@
 #define KA_AGENTS_OPTIMIZE_INT_H
 #include "knowledge/knowledge.h"
 #include "agents/optimize.h"
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "agents/coder.h"
 #include "agents/llm.h"
 #include "bench/runner.h"

@@ -6,7 +6,9 @@
  *     affine form over threadIdx, blockIdx, blockDim (through casts, helper
  *     variables, int/long long/size_t/const types, any order of the terms),
  *     and the guard that bounds it (`if (i >= n) return;` or
- *     `if (i < n) { ... }`, casts and swapped sides included);
+ *     `if (i < n) { ... }`, casts and swapped sides included), with the
+ *     bound's value when it is a product or sum of parameters, and the
+ *     pointer locals at a parameter plus an offset (`out + b * T * C + c`);
  *   - the loops, with their variable, start, bound, step and constant trip
  *     count (a bound or step held in a const/constexpr variable or a
  *     #define counts), grid-stride loops marked as such;
@@ -58,6 +60,10 @@ typedef struct ka_km_guard {
 	int index;                  /* into idx[] */
 	const char *bound;          /* n, as written (casts dropped) */
 	const ka_decl *bound_param; /* n when it is a parameter of the kernel */
+	/* n's value when it is a sum of products of parameters and integer
+	 * constants, directly or through locals (`B * T`, `N` after
+	 * `int N = B * T * C;`), as text ("B*T*C"); NULL otherwise */
+	const char *bound_value;
 	int begin, end;             /* the if statement */
 	int body_begin, body_end;   /* what it guards: inside the braces, or the rest of the body */
 } ka_km_guard;
@@ -76,6 +82,20 @@ typedef struct ka_km_loop {
 	int64_t trips;             /* constant trip count, -1 unknown */
 	int grid_stride;           /* steps by blockDim * gridDim */
 } ka_km_loop;
+
+/* A pointer local `T *q = P + off;` (also `&P[off]`, `off + P`, or a
+ * pointer local of that kind plus an offset) with P a pointer parameter:
+ * where q points, in elements of P, whatever the spelling, as declared (a
+ * recipe checks that q is not assigned afterwards). */
+typedef struct ka_km_ptr {
+	const char *name;
+	const ka_decl *decl;
+	const char *base;   /* P */
+	const char *offset; /* off over ids, parameters and locals, as text */
+	int is_index;       /* off is the value of the guarded index (`b * T * C + t * C + c`
+			     * with b, t, c split from it): one element per thread */
+	int begin, end;     /* the declaration statement */
+} ka_km_ptr;
 
 typedef enum ka_km_red {
 	KM_RED_NONE = 0,
@@ -116,6 +136,8 @@ typedef struct ka_kmodel {
 	int nloops;
 	ka_km_acc accs[KA_KM_MAX];
 	int naccs;
+	ka_km_ptr ptrs[KA_KM_MAX];
+	int nptrs;
 	int uses_shared, uses_barrier, uses_griddim, returns; /* returns: count of return statements */
 	char why[256];                                        /* "" when everything was modelled */
 } ka_kmodel;
@@ -140,6 +162,8 @@ void ka_kmodel_free(ka_kmodel_doc *d);
 const char *ka_kmodel_red_name(ka_km_red r);
 /* The accumulator named `name`, or NULL. */
 const ka_km_acc *ka_kmodel_acc(const ka_kmodel *m, const char *name);
+/* The pointer local named `name`, or NULL. */
+const ka_km_ptr *ka_kmodel_ptr(const ka_kmodel *m, const char *name);
 /* The index the guard bounds, or NULL. */
 const ka_km_index *ka_kmodel_guarded_index(const ka_kmodel *m);
 

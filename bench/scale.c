@@ -14,6 +14,7 @@
 #include "util/sha256.h"
 #include "util/buf.h"
 #include "util/cleanup.h"
+#include "util/cmdopt.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/proc.h"
@@ -347,32 +348,51 @@ void ka_scale_opts_init(ka_scale_opts *o)
 	o->retries = 1;
 }
 
-static const ka_scale_help_row scale_opts[] = {
-	{"--runner", "local|slurm", "run the bench jobs here (default) or as Slurm jobs (docs/slurm.md)"},
-	{"--gpus", "LIST", "one job per GPU of this host at a time, e.g. 0,1 (--suite: every visible GPU)"},
-	{"--slurm-dir", "DIR", "Slurm: job scripts, outputs and the run's state (default ./kcheck-slurm)"},
-	{"--partition", "P", "Slurm: the partition to submit to"},
-	{"--account", "A", "Slurm: the account to charge"},
-	{"--time-limit", "T", "Slurm: sbatch --time (minutes, MM:SS, HH:MM:SS, D-HH:MM)"},
-	{"--gpus-per-job", "N", "Slurm: --gres=gpu:N per job (default 1; 0 asks for none)"},
-	{"--sbatch-option", "OPT", "Slurm: one more sbatch option, e.g. --qos=short (repeatable)"},
-	{"--retries", "N", "Slurm: new attempts for a job that ends without a result (default 1)"},
-	{"--poll-interval", "SEC", "Slurm: seconds between squeue/sacct polls (default 5)"},
-	{"--kcheck", "PATH", "Slurm: the kcheck the jobs run (default this one; a path the nodes share)"},
-};
-
-const ka_scale_help_row *ka_scale_help_rows(size_t *n)
+static int parse_row(void *field, const char *name, const char *v)
 {
-	*n = sizeof scale_opts / sizeof scale_opts[0];
-	return scale_opts;
+	return ka_scale_parse_opt(field, name, v);
+}
+
+static const char *const runners[] = {"local", "slurm", NULL};
+
+/* The runner options (util/cmdopt.h): each row applies its value through
+ * ka_scale_parse_opt to the ka_scale_opts the group points at. */
+#define ROW(nm, a, h) {.name = nm, .kind = KA_OPT_CALL, .call = parse_row, .arg = a, .help = h}
+static const ka_opt scale_table[] = {
+	{.name = "--runner",
+	 .kind = KA_OPT_CALL,
+	 .call = parse_row,
+	 .choices = runners,
+	 .arg = "local|slurm",
+	 .help = "run the bench jobs here (default) or as Slurm jobs (docs/slurm.md)"},
+	{.name = "--gpus",
+	 .cmds = KA_SCALE_CMD_BENCH,
+	 .kind = KA_OPT_CALL,
+	 .call = parse_row,
+	 .arg = "LIST",
+	 .help = "one job per GPU of this host at a time, e.g. 0,1 (--suite: every visible GPU)"},
+	ROW("--slurm-dir", "DIR", "Slurm: job scripts, outputs and the run's state (default ./kcheck-slurm)"),
+	ROW("--partition", "P", "Slurm: the partition to submit to"),
+	ROW("--account", "A", "Slurm: the account to charge"),
+	ROW("--time-limit", "T", "Slurm: sbatch --time (minutes, MM:SS, HH:MM:SS, D-HH:MM)"),
+	ROW("--gpus-per-job", "N", "Slurm: --gres=gpu:N per job (default 1; 0 asks for none)"),
+	ROW("--sbatch-option", "OPT", "Slurm: one more sbatch option, e.g. --qos=short (repeatable)"),
+	ROW("--retries", "N", "Slurm: new attempts for a job that ends without a result (default 1)"),
+	ROW("--poll-interval", "SEC", "Slurm: seconds between squeue/sacct polls (default 5)"),
+	ROW("--kcheck", "PATH", "Slurm: the kcheck the jobs run (default this one; a path the nodes share)"),
+	{.name = NULL},
+};
+#undef ROW
+
+const ka_opt *ka_scale_opt_table(void)
+{
+	return scale_table;
 }
 
 int ka_scale_is_opt(const char *a)
 {
-	for (size_t i = 0; i < sizeof scale_opts / sizeof scale_opts[0]; i++)
-		if (!strcmp(a, scale_opts[i].name))
-			return 1;
-	return 0;
+	const ka_opt_group g = {scale_table, NULL};
+	return ka_cmdopt_find(&g, 1, KA_SCALE_CMD_BENCH | KA_SCALE_CMD_OPTIMIZE, a, NULL) != NULL;
 }
 
 static int small_number(const char *a, const char *v, int hi, int *out)

@@ -1,4 +1,4 @@
-/* agents/recipe_vec2.c: vectorize-2byte, the vector loop of one-thread-per-
+/* recipes/recipe_vec2.c: vectorize-2byte, the vector loop of one-thread-per-
  * element kernels over 2-byte elements (__half, __nv_bfloat16, and their
  * short/unsigned short spellings), the shape of recipe_elementwise.c:
  *     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -23,7 +23,7 @@
  * vectorize's).  The arithmetic is the body's own: it converts to fp32
  * where the original did (__half2float, __bfloat162float), so the results
  * are bit for bit those of the original. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
