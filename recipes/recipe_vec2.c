@@ -3,6 +3,8 @@
  * short/unsigned short spellings), the shape of recipe_elementwise.c:
  *     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
  *     if (i < n) BODY                  (or: if (i >= n) return; BODY...)
+ * n a parameter or a sum of products of them (`i >= tokens * dim`, also held
+ * in locals before the guard: ka_recipe_ew_shape_ex's KA_RECIPE_EW_PRODUCT).
  * A thread takes 8 consecutive elements per step of a capped grid-stride
  * loop: every pointer accessed only as `p[i]` moves as 16-byte words (one
  * uint4 for 8 two-byte elements, two for 8 four-byte ones, so that a
@@ -169,7 +171,7 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_ew sh;
 	vp v[KA_CSRC_MAX_PARAMS];
-	int rc = ka_recipe_ew_shape(c, &sh), two = 0;
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT), two = 0;
 	if (rc)
 		return rc;
 	long block = ka_recipe_param(c->params, "block", 256), cap = ka_recipe_param(c->params, "cap", 2112);
@@ -186,8 +188,9 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_init(&lane, 1 << 20);
 	ka_buf_adds(&b, "{\n\tconst long long ka_tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n"
-			"\t/* 8 elements a step, as 16-byte words, only where every vectorized pointer is\n"
+			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n");
+	ka_recipe_ew_pre(&b, c, &sh); /* the locals a product bound was held in, where the body reads them */
+	ka_buf_adds(&b, "\t/* 8 elements a step, as 16-byte words, only where every vectorized pointer is\n"
 			"\t * 16-byte aligned */\n"
 			"\tconst unsigned long long ka_align = 0");
 	for (int p = 0; p < k->nparams; p++)

@@ -101,6 +101,23 @@ static void test_vec2_bf16_mixed(void **st)
 	free(applies("vectorize-2byte", src, want, NULL));
 }
 
+/* A bound that is a product of parameters: the count is the product in
+ * 64 bits, for the vector loop, the tail and the launch. */
+static void test_vec2_product_bound(void **st)
+{
+	(void)st;
+	const char *src = BF16
+		"__global__ void k(const __nv_bfloat16 *x, __nv_bfloat16 *y, int rows, int cols)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		"\tif (i >= rows * cols) return;\n"
+		"\ty[i] = __float2bfloat16(__bfloat162float(x[i]) * 0.5f);\n}\n"
+		"void h(const __nv_bfloat16 *x, __nv_bfloat16 *y, int rows, int cols, cudaStream_t s)\n{\n"
+		"\tk<<<(unsigned)(((long long)rows * cols + 255) / 256), 256, 0, s>>>(x, y, rows, cols);\n}\n";
+	static const char *const want[] = {"(long long)((long long)", "uint4 ka_x[1];", "uint4 ka_y[1];",
+					   NULL};
+	free(applies("vectorize-2byte", src, want, NULL));
+}
+
 /* An atomic on an element's address keeps that pointer scalar (the copy in
  * registers has no global address); the other pointer still moves as
  * vectors and the element index is declared for the scalar access. */
@@ -182,6 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vec2_f16_gelu),
 		cmocka_unit_test(test_vec2_bf16_mixed),
+		cmocka_unit_test(test_vec2_product_bound),
 		cmocka_unit_test(test_vec2_atomic_stays_scalar),
 		cmocka_unit_test(test_vec2_declines),
 		cmocka_unit_test(test_rowwarp_bf16),
