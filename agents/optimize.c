@@ -330,6 +330,9 @@ static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const k
 		snprintf(L->best_recipe, sizeof L->best_recipe, "%s", c->recipe->name);
 		snprintf(L->best_params, sizeof L->best_params, "%s", c->params);
 		snprintf(L->best_rule, sizeof L->best_rule, "%s", c->rule);
+		if (!c->on_parent) /* a tuning step keeps what its recipe opened */
+			ka_opt_plan_opened(c->recipe->name, L->parent, L->best, L->best_opened,
+					   sizeof L->best_opened);
 		L->s->speedup *= res->geomean;
 		L->roof = res->roof_mean;
 	}
@@ -440,6 +443,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 			 &plan);
 	ka_recipe_set_source_path("kernel.cu"); /* as the coder sees it */
 	ka_opt_plan_sequences(&plan, L->best, strlen(L->best));
+	ka_opt_plan_follow(&plan, L->best_opened);
 	for (int i = 0; i < plan.n; i++) /* tuning serves the rule the recipe did */
 		if (plan.c[i].on_parent)
 			snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);

@@ -50,6 +50,15 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const c
  * its first `base` entries.  Recipes prove or decline without a compiler
  * or the bench, so this is cheap and deterministic. */
 void ka_opt_plan_sequences(ka_opt_plan *p, const char *text, size_t len);
+/* The recipes other than `recipe` that apply to after and did not apply to
+ * before (the kernel `recipe` rewrote): what the step opened, by the
+ * recipes' own proofs, space-separated into out ("" when none). */
+void ka_opt_plan_opened(const char *recipe, const char *before, const char *after, char *out, size_t cap);
+/* The recipes named in opened (space-separated) rank right after the
+ * first tuning set of the accepted recipe, ahead of the rest of its grid
+ * and of the findings' recipes: a step's composition is tried before the
+ * budget goes to launch tuning.  NULL or "": no change. */
+void ka_opt_plan_follow(ka_opt_plan *p, const char *opened);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
 typedef struct ka_opt_loop {
@@ -65,7 +74,8 @@ typedef struct ka_opt_loop {
 	char run_id[96], arch[16];
 	char *orig, *best, *parent; /* baseline, current best, the best's input */
 	char best_recipe[64], best_params[96], best_rule[96];
-	char *skill; /* the DB's best verified kernel for this task, tried first */
+	char best_opened[256]; /* the recipes the accepted step opened, space-separated, or "" */
+	char *skill;           /* the DB's best verified kernel for this task, tried first */
 	char skill_summary[160];
 	char best_file[1100];
 	ka_opt_summary *s;

@@ -94,6 +94,64 @@ void ka_opt_plan_sequences(ka_opt_plan *p, const char *text, size_t len)
 	qsort(p->c + first, (size_t)(p->n - first), sizeof p->c[0], cmp_cand);
 }
 
+void ka_opt_plan_opened(const char *recipe, const char *before, const char *after, char *out, size_t cap)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t k = 0; before && after && k < ka_recipe_count(); k++) {
+		const ka_recipe *r = ka_recipe_get(k);
+		char *x = NULL, *y = NULL;
+		size_t xl, yl;
+		if (!strcmp(r->name, recipe) || !applies(r, NULL, after, strlen(after), &x, &xl)) {
+			free(x);
+			continue;
+		}
+		free(x);
+		int was = applies(r, NULL, before, strlen(before), &y, &yl);
+		free(y);
+		if (!was && n + strlen(r->name) + 2 < cap)
+			n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " " : "", r->name);
+	}
+}
+
+/* 1 when name is a word of the space-separated list */
+static int listed(const char *list, const char *name)
+{
+	size_t l = strlen(name);
+	for (const char *p = list; p && (p = strstr(p, name)); p += l)
+		if ((p == list || p[-1] == ' ') && (p[l] == ' ' || !p[l]))
+			return 1;
+	return 0;
+}
+
+void ka_opt_plan_follow(ka_opt_plan *p, const char *opened)
+{
+	int any = 0, tuned = 0;
+	double top = 0, most = 0; /* the first tuning set's score; the plan's highest */
+	for (int i = 0; i < p->n; i++) {
+		if (p->c[i].on_parent && (!tuned++ || p->c[i].score > top))
+			top = p->c[i].score;
+		if (!i || p->c[i].score > most)
+			most = p->c[i].score;
+	}
+	/* tuning sets are a whole point apart: half a point below the first */
+	double base = tuned ? top - 0.5 : most + 1.0;
+	for (int i = 0; opened && *opened && i < p->n; i++) {
+		ka_opt_cand *c = &p->c[i];
+		if (c->on_parent || !listed(opened, c->recipe->name))
+			continue;
+		int g = 0; /* the set's place in its recipe's grid */
+		while (c->recipe->grid[g] && strcmp(c->recipe->grid[g], c->params))
+			g++;
+		/* after the first tuning set, before the next; the opened recipes
+		 * in the table's order */
+		c->score = base - 0.01 * g - 0.0001 * (double)(strstr(opened, c->recipe->name) - opened);
+		any = 1;
+	}
+	if (any)
+		qsort(p->c, (size_t)p->n, sizeof p->c[0], cmp_cand);
+}
+
 static int have(const ka_opt_plan *p, const ka_recipe *r, const char *params)
 {
 	for (int i = 0; i < p->n; i++)

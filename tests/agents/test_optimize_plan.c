@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "agents/optimize_int.h"
 #include "util/error.h"
@@ -103,11 +104,53 @@ static void test_sequence_needs_a_finding(void **st)
 		assert_null(plan.c[i].then);
 }
 
+/* after an accepted step, what its result opened (a recipe that applies
+ * now and did not before) ranks right after the first tuning set */
+static void test_opened_follows(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	char *mid = NULL, why[256], opened[256];
+	size_t ml;
+	ka_recipe_set_source_path(NULL);
+	assert_int_equal(
+		ka_recipe_apply("warp-per-row", src, strlen(src), NULL, NULL, &mid, &ml, why, sizeof why),
+		KA_OK);
+	ka_opt_plan_opened("warp-per-row", src, mid, opened, sizeof opened);
+	assert_non_null(strstr(opened, "vectorize"));
+	assert_null(strstr(opened, "warp-per-row"));
+	/* nothing opens between a kernel and itself */
+	char same[256];
+	ka_opt_plan_opened("warp-per-row", mid, mid, same, sizeof same);
+	assert_string_equal(same, "");
+	ka_findings none = {NULL, 0, 0};
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &none, "warp-per-row", "block=256", &plan), KA_OK);
+	ka_opt_plan_follow(&plan, opened);
+	/* the first tuning set, then vectorize's first set, then the next tuning set */
+	assert_true(plan.c[0].on_parent);
+	assert_string_equal(plan.c[0].recipe->name, "warp-per-row");
+	assert_false(plan.c[1].on_parent);
+	assert_non_null(strstr(opened, plan.c[1].recipe->name));
+	int v = first_of(&plan, "vectorize"), t2 = -1;
+	for (int i = 1; i < plan.n && t2 < 0; i++)
+		if (plan.c[i].on_parent)
+			t2 = i;
+	assert_true(v > 0 && t2 > v);
+	assert_string_equal(plan.c[v].params, ka_recipe_find("vectorize")->grid[0]);
+	/* an empty list changes nothing */
+	static ka_opt_plan again;
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &none, "warp-per-row", "block=256", &again), KA_OK);
+	ka_opt_plan_follow(&again, "");
+	assert_true(again.c[1].on_parent);
+	free(mid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequence_ranking),
 		cmocka_unit_test(test_sequence_needs_a_finding),
+		cmocka_unit_test(test_opened_follows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
