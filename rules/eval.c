@@ -18,6 +18,7 @@
 typedef struct colmap {
 	int file, line, col, end_line, end_col, begin_off, end_off, kernel, id;
 	int assumption, block_source, kernel_id, block_x, block_y, block_z, estimate;
+	int at_access; /* a `let: at_access`: the access row whose place the finding takes */
 } colmap;
 
 static void map_columns(sqlite3_stmt *st, colmap *m)
@@ -42,6 +43,7 @@ static void map_columns(sqlite3_stmt *st, colmap *m)
 		{"block_y", &m->block_y},
 		{"block_z", &m->block_z},
 		{"ka_estimate", &m->estimate},
+		{"at_access", &m->at_access},
 	};
 	size_t nw = sizeof want / sizeof want[0];
 	for (size_t k = 0; k < nw; k++)
@@ -183,6 +185,40 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 	return rc;
 }
 
+/* A rule whose row is a declaration may point at a use instead: a `let`
+ * named `at_access` holding an `access.id` moves the finding there (docs/
+ * rules.md, "The front matter"); NULL keeps the row's own place. */
+static int at_access(sqlite3 *db, sqlite3_stmt *row, const colmap *m, ka_finding *f)
+{
+	if (m->at_access < 0 || sqlite3_column_type(row, m->at_access) == SQLITE_NULL)
+		return KA_OK;
+	sqlite3_stmt *st = NULL;
+	int rc = KA_OK;
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT file, line, col, end_line, end_col, begin_off, end_off FROM access WHERE id = ?",
+		    -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, m->at_access));
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			char *file = col_dup(st, 0);
+			if (!file)
+				rc = KA_ENOMEM;
+			else {
+				free(f->file);
+				f->file = file;
+				f->line = (int)col_int(st, 1, 0);
+				f->col = (int)col_int(st, 2, 1);
+				f->end_line = (int)col_int(st, 3, f->line);
+				f->end_col = (int)col_int(st, 4, f->col);
+				f->begin_off = (long)col_int(st, 5, -1);
+				f->end_off = (long)col_int(st, 6, -1);
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m, ka_findings *out)
 {
 	ka_finding f = {0};
@@ -208,6 +244,11 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 	f.end_col = (int)col_int(st, m->end_col, f.col);
 	f.begin_off = (long)col_int(st, m->begin_off, -1);
 	f.end_off = (long)col_int(st, m->end_off, -1);
+	if (at_access(db, st, m, &f) != KA_OK) {
+		ka_finding_clear(&f);
+		rc = ka_error_set(KA_ENOMEM, "out of memory");
+		goto out;
+	}
 	f.kernel = col_dup(st, m->kernel);
 	f.rule = strdup(r->id);
 	f.message = ka_buf_steal(&msg);
