@@ -94,6 +94,67 @@ static int fold_real(ka_node *n, double *v)
 	return 0;
 }
 
+/* A value the compiler folds: literals, integer constants, and arithmetic
+ * of them. */
+static int literal_expr(ka_node *n)
+{
+	n = walk_strip(n);
+	if (!n)
+		return 0;
+	if (n->kind == KN_INT || n->kind == KN_FLOAT || (n->kind == KN_DECLREF && n->const_known))
+		return 1;
+	if (n->kind == KN_UNOP && (n->op == OP_MINUS || n->op == OP_PLUS) && n->nkids == 1)
+		return literal_expr(n->kids[0]);
+	if (n->kind == KN_BINOP && n->nkids == 2 &&
+	    (n->op == OP_MUL || n->op == OP_DIV || n->op == OP_ADD || n->op == OP_SUB))
+		return literal_expr(n->kids[0]) && literal_expr(n->kids[1]);
+	return 0;
+}
+
+/* Whether the body writes d anything but a literal: 1 when every store to d
+ * in n is `d = <literal expression>` (*stores counts them), 0 when one is
+ * not (a compound assignment, ++, its address taken). */
+static int literal_stores(ka_node *n, const ka_decl *d, int *stores)
+{
+	if (!n)
+		return 1;
+	if ((n->kind == KN_BINOP && n->op >= OP_ASSIGN && n->op <= OP_ORA) ||
+	    (n->kind == KN_UNOP && n->op >= OP_POSTINC && n->op <= OP_ADDROF)) {
+		ka_node *l = n->nkids ? walk_strip(n->kids[0]) : NULL;
+		if (l && l->kind == KN_DECLREF && l->ref == d) {
+			if (n->kind == KN_UNOP || n->op != OP_ASSIGN || n->nkids != 2 ||
+			    !literal_expr(n->kids[1]))
+				return 0;
+			++*stores;
+		}
+	}
+	for (int i = 0; i < n->nkids; i++)
+		if (!literal_stores(n->kids[i], d, stores))
+			return 0;
+	return 1;
+}
+
+/* The first argument is a compile-time value the compiler folds the call
+ * with: a literal expression, or a local variable only ever given literal
+ * values (`r = 10.25f; ... powf(r, 2)`) in the functions being walked. */
+static int arg_static(walk *w, ka_node *a)
+{
+	if (literal_expr(a))
+		return 1;
+	a = walk_strip(a);
+	ka_decl *d = a && a->kind == KN_DECLREF ? a->ref : NULL;
+	if (!d || d->kind != KD_VAR || (d->flags & (KDF_GLOBAL | KDF_SHARED | KDF_FILE_SCOPE | KDF_STATIC)) ||
+	    (d->tflags & (KT_POINTER | KT_ARRAY | KT_RECORD)) || (d->init && !literal_expr(d->init)))
+		return 0;
+	int stores = d->init ? 1 : 0;
+	if (!literal_stores(w->fn->body, d, &stores))
+		return 0;
+	for (int i = 0; i < w->ctl.inline_depth; i++)
+		if (!literal_stores(w->ctl.inline_stack[i]->body, d, &stores))
+			return 0;
+	return stores > 0;
+}
+
 static void arg_cols(walk *w, ka_facts_row *r, ka_node *n, int i)
 {
 	static const ka_facts_col t[] = {KA_COL(call, arg0_text), KA_COL(call, arg1_text)},
@@ -168,6 +229,8 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 		ka_facts_real(&r, KA_COL(call, arg1_const), c);
 	ka_node *a0 = n->nkids ? walk_strip(n->kids[0]) : NULL;
 	ka_facts_int(&r, KA_COL(call, arg_is_float), a0 && (a0->tflags & KT_FLOAT));
+	if (a0 && w->is_device && strcmp(cat, "math") == 0)
+		ka_facts_int(&r, KA_COL(call, arg0_static), arg_static(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(call, returns_double), (n->tflags & KT_DOUBLE) != 0);
 	ka_facts_text(&r, KA_COL(call, result_type), n->type);
 	if (warpish && strstr(n->name, "_sync") && a0) {
