@@ -186,18 +186,22 @@ typedef struct fjobs {
 	const char **files;
 	sqlite3 *db;
 	int *status;
-	int stop; /* an input error: the files after it are not analysed */
+	int stop;                 /* an input error: the files after it are not analysed */
+	sqlite3_int64 diag_shown; /* the last diag row printed: a file's errors are its own rows */
 } fjobs;
 
-/* What ka_analyze_file said of a file, printed by the parent. */
+/* What ka_analyze_file said of a file, printed by the parent: a parse
+ * failure prints the clang errors of this file's rows only (the rows after
+ * the last one any earlier file left). */
 static void fjob_report(fjobs *f, int rc, const char *err)
 {
+	sqlite3_stmt *s;
 	if (rc == KA_EPARSE) {
-		sqlite3_stmt *s;
 		if (sqlite3_prepare_v2(f->db,
 				       "SELECT file, line, col, severity, message FROM diag "
-				       "WHERE severity <> 'warning'",
+				       "WHERE severity <> 'warning' AND rowid > ?1 ORDER BY rowid",
 				       -1, &s, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(s, 1, f->diag_shown);
 			while (sqlite3_step(s) == SQLITE_ROW)
 				print_diag(s);
 			sqlite3_finalize(s);
@@ -208,6 +212,12 @@ static void fjob_report(fjobs *f, int rc, const char *err)
 		*f->status = KA_EXIT_ERROR;
 		if (rc == KA_EINPUT)
 			f->stop = 1;
+	}
+	if (sqlite3_prepare_v2(f->db, "SELECT coalesce(max(rowid), 0) FROM diag", -1, &s, NULL) ==
+	    SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			f->diag_shown = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
 	}
 }
 

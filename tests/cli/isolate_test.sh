@@ -111,6 +111,14 @@ assert sorted(k["name"] for k in t["kernel"]) == ["sq", "sq"]
 ids = [r["id"] for rows in t.values() for r in rows if "id" in r]
 assert len(ids) == len(set(ids)), "ids clash"
 PY
+# kcheck facts over two files that do not compile: each file's clang error
+# is printed once, under that file (not again with the next file's).
+printf '__global__ void e1(float *p) { p[0] = undefined_one; }\n' > bad1.cu
+printf '__global__ void e2(float *p) { p[0] = undefined_two; }\n' > bad2.cu
+timeout 120 "$K" facts bad1.cu a.cu bad2.cu -o bad.json > bad.out 2> bad.err; rc=$?
+[ $rc = 2 ] && [ "$(grep -c undefined_one bad.err)" = 1 ] && [ "$(grep -c undefined_two bad.err)" = 1 ] \
+  && grep -n undefined bad.err | head -1 | grep -q undefined_one \
+  && ok "facts: each file's clang errors are printed once" || fail "facts errors: rc=$rc $(head -6 bad.err)"
 # kcheck rules test: a rule whose example crashes the analysis fails alone.
 mkdir -p rd
 for id in gmem-crashy-example gmem-fine-example; do
