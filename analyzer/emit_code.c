@@ -94,27 +94,12 @@ static int fold_real(ka_node *n, double *v)
 	return 0;
 }
 
-/* A value the compiler folds: literals, integer constants, and arithmetic
- * of them. */
-static int literal_expr(ka_node *n)
-{
-	n = walk_strip(n);
-	if (!n)
-		return 0;
-	if (n->kind == KN_INT || n->kind == KN_FLOAT || (n->kind == KN_DECLREF && n->const_known))
-		return 1;
-	if (n->kind == KN_UNOP && (n->op == OP_MINUS || n->op == OP_PLUS) && n->nkids == 1)
-		return literal_expr(n->kids[0]);
-	if (n->kind == KN_BINOP && n->nkids == 2 &&
-	    (n->op == OP_MUL || n->op == OP_DIV || n->op == OP_ADD || n->op == OP_SUB))
-		return literal_expr(n->kids[0]) && literal_expr(n->kids[1]);
-	return 0;
-}
+static int static_depth(walk *w, ka_node *n, int depth);
 
-/* Whether the body writes d anything but a literal: 1 when every store to d
- * in n is `d = <literal expression>` (*stores counts them), 0 when one is
- * not (a compound assignment, ++, its address taken). */
-static int literal_stores(ka_node *n, const ka_decl *d, int *stores)
+/* Whether every store to d in n gives it a value the compiler folds (1;
+ * *stores counts them), or one does not (0: a run-time value, a compound
+ * assignment, ++, its address taken). */
+static int static_stores(walk *w, ka_node *n, const ka_decl *d, int *stores, int depth)
 {
 	if (!n)
 		return 1;
@@ -123,36 +108,57 @@ static int literal_stores(ka_node *n, const ka_decl *d, int *stores)
 		ka_node *l = n->nkids ? walk_strip(n->kids[0]) : NULL;
 		if (l && l->kind == KN_DECLREF && l->ref == d) {
 			if (n->kind == KN_UNOP || n->op != OP_ASSIGN || n->nkids != 2 ||
-			    !literal_expr(n->kids[1]))
+			    !static_depth(w, n->kids[1], depth + 1))
 				return 0;
 			++*stores;
 		}
 	}
 	for (int i = 0; i < n->nkids; i++)
-		if (!literal_stores(n->kids[i], d, stores))
+		if (!static_stores(w, n->kids[i], d, stores, depth))
 			return 0;
 	return 1;
 }
 
-/* The first argument is a compile-time value the compiler folds the call
- * with: a literal expression, or a local variable only ever given literal
- * values (`r = 10.25f; ... powf(r, 2)`) in the functions being walked. */
-static int arg_static(walk *w, ka_node *a)
+/* A value the compiler folds: literals, integer constants, arithmetic and
+ * math functions of them, and locals only ever given such values in the
+ * functions being walked (`r = 10.25f; v = 3.1416f * powf(r, 2)`).  Depth
+ * bounds the chase through variables. */
+static int static_depth(walk *w, ka_node *n, int depth)
 {
-	if (literal_expr(a))
+	n = walk_strip(n);
+	if (!n || depth > 4)
+		return 0;
+	if (n->kind == KN_INT || n->kind == KN_FLOAT || (n->kind == KN_DECLREF && n->const_known))
 		return 1;
-	a = walk_strip(a);
-	ka_decl *d = a && a->kind == KN_DECLREF ? a->ref : NULL;
+	if (n->kind == KN_UNOP && (n->op == OP_MINUS || n->op == OP_PLUS) && n->nkids == 1)
+		return static_depth(w, n->kids[0], depth);
+	if (n->kind == KN_BINOP && n->nkids == 2 &&
+	    (n->op == OP_MUL || n->op == OP_DIV || n->op == OP_ADD || n->op == OP_SUB))
+		return static_depth(w, n->kids[0], depth) && static_depth(w, n->kids[1], depth);
+	if (n->kind == KN_CALL && n->name && !n->cfg && n->nkids > 0 &&
+	    strcmp(walk_call_category(n->name, n->ref), "math") == 0) {
+		for (int i = 0; i < n->nkids; i++)
+			if (!static_depth(w, n->kids[i], depth))
+				return 0;
+		return 1;
+	}
+	ka_decl *d = n->kind == KN_DECLREF ? n->ref : NULL;
 	if (!d || d->kind != KD_VAR || (d->flags & (KDF_GLOBAL | KDF_SHARED | KDF_FILE_SCOPE | KDF_STATIC)) ||
-	    (d->tflags & (KT_POINTER | KT_ARRAY | KT_RECORD)) || (d->init && !literal_expr(d->init)))
+	    (d->tflags & (KT_POINTER | KT_ARRAY | KT_RECORD)) ||
+	    (d->init && !static_depth(w, d->init, depth + 1)))
 		return 0;
 	int stores = d->init ? 1 : 0;
-	if (!literal_stores(w->fn->body, d, &stores))
+	if (!static_stores(w, w->fn->body, d, &stores, depth))
 		return 0;
 	for (int i = 0; i < w->ctl.inline_depth; i++)
-		if (!literal_stores(w->ctl.inline_stack[i]->body, d, &stores))
+		if (!static_stores(w, w->ctl.inline_stack[i]->body, d, &stores, depth))
 			return 0;
 	return stores > 0;
+}
+
+int walk_static_value(walk *w, ka_node *n)
+{
+	return static_depth(w, n, 0);
 }
 
 static void arg_cols(walk *w, ka_facts_row *r, ka_node *n, int i)
@@ -230,7 +236,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_node *a0 = n->nkids ? walk_strip(n->kids[0]) : NULL;
 	ka_facts_int(&r, KA_COL(call, arg_is_float), a0 && (a0->tflags & KT_FLOAT));
 	if (a0 && w->is_device && strcmp(cat, "math") == 0)
-		ka_facts_int(&r, KA_COL(call, arg0_static), arg_static(w, n->kids[0]));
+		ka_facts_int(&r, KA_COL(call, arg0_static), walk_static_value(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(call, returns_double), (n->tflags & KT_DOUBLE) != 0);
 	ka_facts_text(&r, KA_COL(call, result_type), n->type);
 	if (warpish && strstr(n->name, "_sync") && a0) {
@@ -252,7 +258,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_insert(&r);
 }
 
-void walk_emit_literal(walk *w, ka_node *n, int promotes)
+void walk_emit_literal(walk *w, ka_node *n, int promotes, int folds)
 {
 	if (w->ctl.quiet || !w->is_device)
 		return;
@@ -270,6 +276,7 @@ void walk_emit_literal(walk *w, ka_node *n, int promotes)
 	ka_facts_text(&r, KA_COL(literal, text), n->loc.in_macro ? mtext : walk_text(w, n));
 	ka_facts_text(&r, KA_COL(literal, kind), is_int ? "int" : n->has_f_suffix ? "float" : "double");
 	ka_facts_int(&r, KA_COL(literal, promotes_to_double), promotes);
+	ka_facts_int(&r, KA_COL(literal, folds), folds);
 	ka_facts_int(&r, KA_COL(literal, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(&r, KA_COL(literal, in_macro), n->loc.in_macro);
 	ka_facts_insert(&r);

@@ -43,7 +43,7 @@ static int is_math(const char *s)
 	return 0;
 }
 
-static const char *category(const char *s, ka_decl *ref)
+const char *walk_call_category(const char *s, ka_decl *ref)
 {
 	if (is_math(s))
 		return "math";
@@ -222,7 +222,7 @@ val walk_ev_call(walk *w, ka_node *n)
 	ka_decl *ref = n->ref;
 	if ((!ref || !ref->body) && w->is_device)
 		ref = walk_find_function(w, name, n->nkids, 1); /* templates: f<N>(...) */
-	const char *cat = category(name, ref);
+	const char *cat = walk_call_category(name, ref);
 	if (strcmp(cat, "device_fn") == 0 && w->is_device) {
 		n->ref = ref;
 		walk_emit_call(w, n, cat, checked);

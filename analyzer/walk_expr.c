@@ -170,7 +170,8 @@ static val ev_binop_float(walk *w, ka_node *n)
 	for (int i = 0; i < n->nkids; i++) {
 		ka_node *k = n->kids[i];
 		if ((i == 0 && lit_l) || (i == 1 && lit_r)) {
-			walk_emit_literal(w, walk_strip(k), prom);
+			walk_emit_literal(w, walk_strip(k), prom,
+					  prom && walk_static_value(w, n->kids[1 - i]));
 			continue;
 		}
 		val v = walk_ev(w, k, 0);
@@ -228,7 +229,7 @@ static val ev_binop(walk *w, ka_node *n)
 	if (n->op >= OP_ASSIGN && n->op <= OP_ORA) {
 		ka_node *l = walk_strip(n->kids[0]);
 		if (n->op != OP_ASSIGN && is_double_literal(n->kids[1]) && l && (l->tflags & KT_FLOAT))
-			walk_emit_literal(w, walk_strip(n->kids[1]), 1);
+			walk_emit_literal(w, walk_strip(n->kids[1]), 1, 0);
 		return ev_assign(w, n);
 	}
 	if (n->op == OP_LAND) {
@@ -408,10 +409,10 @@ val walk_ev(walk *w, ka_node *n, int rw)
 	switch (n->kind) {
 	case KN_INT:
 		if (w->kernel && !(n->type && strcmp(n->type, "bool") == 0))
-			walk_emit_literal(w, n, 0);
+			walk_emit_literal(w, n, 0, 0);
 		return ival(sx_const(&w->sym.sx, n->ival));
 	case KN_FLOAT:
-		walk_emit_literal(w, n, 0);
+		walk_emit_literal(w, n, 0, 0);
 		return ival(sx_opaque(&w->sym.sx, 0, 0));
 	case KN_SIZEOF:
 		return ival(n->ival >= 0 ? sx_const(&w->sym.sx, n->ival) : sx_opaque(&w->sym.sx, 0, 0));
