@@ -28,7 +28,9 @@ typedef struct km {
 		int loop;
 	} resets[KA_KM_MAX];
 	int nresets;
-	ka_node *terms[KA_KM_MAX]; /* the term each sum adds (sum-of-squares pairing) */
+	ka_node *terms[KA_KM_MAX];    /* the term each sum adds (sum-of-squares pairing) */
+	const sx *ptr_off[KA_KM_MAX]; /* each pointer local's offset (ka_km_ptr) */
+	const ka_decl *ptr_base[KA_KM_MAX];
 } km;
 
 static ka_node *strip(ka_node *n)
@@ -229,10 +231,100 @@ static int is_index_type(const ka_node *v)
 	return (v->tflags & KT_INT) && !(v->tflags & (KT_POINTER | KT_ARRAY | KT_FLOAT | KT_DOUBLE));
 }
 
+/* 1 when x is a sum of products of parameters and integer constants. */
+static int params_only(const sx_ctx *c, const sx *x, int depth)
+{
+	if (!x || depth > SX_MAX_DEPTH)
+		return 0;
+	switch (x->k) {
+	case SX_CONST:
+		return 1;
+	case SX_SYM:
+		return x->sym >= 0 && x->sym < c->nsyms && c->syms[x->sym].kind == SYM_PARAM;
+	case SX_ADD:
+	case SX_MUL:
+		return params_only(c, x->a, depth + 1) && params_only(c, x->b, depth + 1);
+	default:
+		return 0;
+	}
+}
+
+/* Parentheses, and casts that keep the element size of a pointer. */
+static ka_node *strip_ptr(ka_node *n)
+{
+	while (n && n->nkids == 1 &&
+	       (n->kind == KN_PAREN ||
+		(n->kind == KN_CAST && (n->kids[0]->tflags & KT_POINTER) && n->pointee_bytes > 0 &&
+		 n->pointee_bytes == n->kids[0]->pointee_bytes)))
+		n = n->kids[0];
+	return n;
+}
+
+/* Where pointer expression n points: a pointer parameter (*base) plus an
+ * offset in its elements; NULL when it is not such a sum. */
+static const sx *ptr_value(km *k, ka_node *n, const ka_decl **base, int depth)
+{
+	n = strip_ptr(n);
+	if (!n || depth > 16 || !(n->tflags & KT_POINTER))
+		return NULL;
+	if (n->kind == KN_DECLREF && n->ref) {
+		if (n->ref->kind == KD_PARAM && (n->ref->tflags & KT_POINTER)) {
+			*base = n->ref;
+			return sx_const(&k->sx, 0);
+		}
+		for (int i = 0; i < k->m->nptrs; i++)
+			if (k->m->ptrs[i].decl == n->ref) {
+				*base = k->ptr_base[i];
+				return k->ptr_off[i];
+			}
+		return NULL;
+	}
+	if (n->kind == KN_UNOP && n->op == OP_ADDROF && n->nkids == 1) {
+		ka_node *sub = strip(n->kids[0]);
+		if (!sub || sub->kind != KN_SUBSCRIPT || sub->nkids != 2)
+			return NULL;
+		const sx *b = ptr_value(k, sub->kids[0], base, depth + 1);
+		return b ? sx_add(&k->sx, b, aff(k, sub->kids[1], 0)) : NULL;
+	}
+	if (n->kind == KN_BINOP && (n->op == OP_ADD || n->op == OP_SUB) && n->nkids == 2) {
+		int side = (n->kids[0]->tflags & KT_POINTER) ? 0 : 1;
+		if (n->op == OP_SUB && side)
+			return NULL;
+		const sx *b = ptr_value(k, n->kids[side], base, depth + 1);
+		if (!b)
+			return NULL;
+		const sx *o = aff(k, n->kids[1 - side], 0);
+		return sx_add(&k->sx, b, n->op == OP_SUB ? sx_neg(&k->sx, o) : o);
+	}
+	return NULL;
+}
+
+/* A pointer local initialized to a parameter plus an offset (ka_km_ptr). */
+static void note_ptr(km *k, ka_node *ds, ka_node *v)
+{
+	const ka_decl *base = NULL;
+	const sx *off = ptr_value(k, v->kids[0], &base, 0);
+	if (!off || !base || k->m->nptrs >= KA_KM_MAX || v->pointee_bytes <= 0 ||
+	    v->pointee_bytes != base->elem_bytes)
+		return;
+	ka_km_ptr *p = &k->m->ptrs[k->m->nptrs];
+	k->ptr_off[k->m->nptrs] = off;
+	k->ptr_base[k->m->nptrs++] = base;
+	p->name = v->name;
+	p->decl = v->ref;
+	p->base = base->name;
+	p->offset = sx_render(&k->sx, k->tu->arena, off);
+	p->begin = ds->loc.begin;
+	p->end = ds->loc.end;
+}
+
 static void note_decl(km *k, ka_node *ds)
 {
 	for (int i = 0; i < ds->nkids; i++) {
 		ka_node *v = ds->kids[i];
+		if (v && v->kind == KN_VARDECL && v->ref && v->nkids == 1 && (v->tflags & KT_POINTER) &&
+		    !(v->tflags & KT_ARRAY))
+			note_ptr(k, ds, v);
 		if (!v || v->kind != KN_VARDECL || !v->ref || !v->nkids || !is_index_type(v))
 			continue;
 		const sx *x = aff(k, v->kids[0], 0);
@@ -293,6 +385,8 @@ static void set_guard(km *k, ka_node *ifs, ka_km_guardform form, int ix, ka_node
 	g->bound = text_of(k, bound);
 	const ka_decl *bd = decl_of(bound);
 	g->bound_param = bd && bd->kind == KD_PARAM ? bd : NULL;
+	const sx *bv = aff(k, bound, 0);
+	g->bound_value = params_only(&k->sx, bv, 0) ? sx_render(&k->sx, k->tu->arena, bv) : NULL;
 	g->begin = ifs->loc.begin;
 	g->end = ifs->loc.end;
 	/* a statement's extent stops before its `;` (`if (c) return;`) */
@@ -813,6 +907,50 @@ static void uses(km *k, const ka_node *x, int depth)
 		uses(k, x->kids[i], depth + 1);
 }
 
+/* A grid-stride loop over the whole body, `for (T i = <global thread index
+ * along x>; i < n; i += <blockDim.x * gridDim.x>)` (spelled any way the
+ * affine forms read: casts, helper variables, terms in any order), loop li
+ * of statement f: the guard, of form STRIDE, with i as its index. */
+static void stride_guard(km *k, ka_node *f, int li)
+{
+	ka_km_loop *l = &k->m->loops[li];
+	const ka_decl *d = NULL;
+	ka_node *start = NULL, *c = strip(f->nkids > 1 ? f->kids[1] : NULL), *bound = NULL;
+	if (!l->decl || l->bound_le || !l->bound || !loop_var_of(f->kids[0], &d, &start) ||
+	    k->m->nidx >= KA_KM_MAX || !c || c->kind != KN_BINOP || c->nkids != 2)
+		return;
+	bound = c->op == OP_LT && is_decl(c->kids[0], d)   ? c->kids[1]
+		: c->op == OP_GT && is_decl(c->kids[1], d) ? c->kids[0]
+							   : NULL;
+	const sx *s0 = aff(k, start, 0), *st = loop_step(k, f->nkids > 2 ? f->kids[2] : NULL, d);
+	int axis = -1;
+	if (!bound || !st || classify(k, s0, &axis) != KM_IX_GLOBAL || axis != 0)
+		return;
+	/* exactly blockDim.x * gridDim.x: a polynomial in the two whose
+	 * coefficient along each is the other, with no constant term */
+	const sx *cg = sx_coef(&k->sx, st, SYM_GDIM_X), *cb = sx_coef(&k->sx, st, SYM_BDIM_X);
+	int64_t c0 = 0;
+	if (!cg || !cb || !sx_equal(cg, sx_symref(&k->sx, k->ids[6])) ||
+	    !sx_equal(cb, sx_symref(&k->sx, k->ids[9])) ||
+	    !only_syms(st, k->ids[6], k->ids[9], k->ids[9], 0) || !sx_const_term(st, &c0) || c0)
+		return;
+	ka_km_index *ix = &k->m->idx[k->m->nidx];
+	ix->name = d->name;
+	ix->decl = d;
+	ix->kind = KM_IX_GLOBAL;
+	ix->axis = 0;
+	ix->affine = sx_render(&k->sx, k->tu->arena, s0);
+	ix->type = d->type;
+	ix->is_const = 0;
+	ix->begin = l->init_begin;
+	ix->end = l->init_end;
+	ka_node *body = f->nkids > 3 ? f->kids[3] : NULL;
+	int compound = body && body->kind == KN_COMPOUND;
+	set_guard(k, f, KM_GUARD_STRIDE, k->m->nidx++, strip(bound),
+		  body ? body->loc.begin + compound : l->end, body ? body->loc.end - compound : l->end);
+	k->m->guard.loop = li;
+}
+
 /* The top level (and a guard's block): indices, the guard, then the walk. */
 static void top(km *k, ka_node *body, int b_end)
 {
@@ -840,6 +978,13 @@ static void top(km *k, ka_node *body, int b_end)
 					walk(k, t, -1, 0, 1);
 				continue;
 			}
+		}
+		if (s->kind == KN_FOR && k->m->guard.form == KM_GUARD_NONE && i == body->nkids - 1) {
+			int li = k->m->nloops;
+			walk(k, s, -1, 0, 1);
+			if (li < k->m->nloops)
+				stride_guard(k, s, li);
+			continue;
 		}
 		walk(k, s, -1, 0, 1);
 	}
@@ -873,6 +1018,11 @@ static void finish(km *k)
 				m->accs[j].partner = m->accs[i].name;
 			}
 	}
+	/* pointers at the guarded index: one element per thread */
+	const ka_km_index *gi = ka_kmodel_guarded_index(m);
+	const sx *gv = gi ? env_get(k, gi->decl) : NULL;
+	for (int i = 0; gv && i < m->nptrs; i++)
+		m->ptrs[i].is_index = sx_equal(k->ptr_off[i], gv);
 	/* Welford's mean needs its count, and its M2 */
 	for (int i = 0; i < m->naccs; i++)
 		if (m->accs[i].red == KM_RED_WELFORD && !m->accs[i].partner)
@@ -905,6 +1055,7 @@ int ka_kmodel_of_tu(ka_tu *tu, const char *name, ka_kmodel **out)
 	m->body_begin = fn->body->loc.begin + 1;
 	m->body_end = fn->body->loc.end - 1;
 	m->guard.index = -1;
+	m->guard.loop = -1;
 	top(&k, fn->body, m->body_end);
 	uses(&k, fn->body, 0);
 	finish(&k);
@@ -924,6 +1075,14 @@ const ka_km_acc *ka_kmodel_acc(const ka_kmodel *m, const char *name)
 	for (int i = 0; i < m->naccs; i++)
 		if (!strcmp(m->accs[i].name, name))
 			return &m->accs[i];
+	return NULL;
+}
+
+const ka_km_ptr *ka_kmodel_ptr(const ka_kmodel *m, const char *name)
+{
+	for (int i = 0; i < m->nptrs; i++)
+		if (!strcmp(m->ptrs[i].name, name))
+			return &m->ptrs[i];
 	return NULL;
 }
 

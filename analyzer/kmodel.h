@@ -6,7 +6,9 @@
  *     affine form over threadIdx, blockIdx, blockDim (through casts, helper
  *     variables, int/long long/size_t/const types, any order of the terms),
  *     and the guard that bounds it (`if (i >= n) return;` or
- *     `if (i < n) { ... }`, casts and swapped sides included);
+ *     `if (i < n) { ... }`, casts and swapped sides included), with the
+ *     bound's value when it is a product or sum of parameters, and the
+ *     pointer locals at a parameter plus an offset (`out + b * T * C + c`);
  *   - the loops, with their variable, start, bound, step and constant trip
  *     count (a bound or step held in a const/constexpr variable or a
  *     #define counts), grid-stride loops marked as such;
@@ -50,7 +52,10 @@ typedef struct ka_km_index {
 typedef enum ka_km_guardform {
 	KM_GUARD_NONE = 0,
 	KM_GUARD_RETURN, /* if (i >= n) return;   the rest of the body is guarded */
-	KM_GUARD_BLOCK   /* if (i < n) { ... }     nothing after it */
+	KM_GUARD_BLOCK,  /* if (i < n) { ... }     nothing after it */
+	/* for (i = <global index along x>; i < n; i += blockDim.x * gridDim.x) { ... },
+	 * the body's last statement: a grid-stride loop owns the same indices */
+	KM_GUARD_STRIDE
 } ka_km_guardform;
 
 typedef struct ka_km_guard {
@@ -58,8 +63,13 @@ typedef struct ka_km_guard {
 	int index;                  /* into idx[] */
 	const char *bound;          /* n, as written (casts dropped) */
 	const ka_decl *bound_param; /* n when it is a parameter of the kernel */
-	int begin, end;             /* the if statement */
-	int body_begin, body_end;   /* what it guards: inside the braces, or the rest of the body */
+	/* n's value when it is a sum of products of parameters and integer
+	 * constants, directly or through locals (`B * T`, `N` after
+	 * `int N = B * T * C;`), as text ("B*T*C"); NULL otherwise */
+	const char *bound_value;
+	int begin, end;           /* the if statement */
+	int body_begin, body_end; /* what it guards: inside the braces, or the rest of the body */
+	int loop;                 /* STRIDE: the loop, into loops[]; -1 otherwise */
 } ka_km_guard;
 
 typedef struct ka_km_loop {
@@ -76,6 +86,20 @@ typedef struct ka_km_loop {
 	int64_t trips;             /* constant trip count, -1 unknown */
 	int grid_stride;           /* steps by blockDim * gridDim */
 } ka_km_loop;
+
+/* A pointer local `T *q = P + off;` (also `&P[off]`, `off + P`, or a
+ * pointer local of that kind plus an offset) with P a pointer parameter:
+ * where q points, in elements of P, whatever the spelling, as declared (a
+ * recipe checks that q is not assigned afterwards). */
+typedef struct ka_km_ptr {
+	const char *name;
+	const ka_decl *decl;
+	const char *base;   /* P */
+	const char *offset; /* off over ids, parameters and locals, as text */
+	int is_index;       /* off is the value of the guarded index (`b * T * C + t * C + c`
+			     * with b, t, c split from it): one element per thread */
+	int begin, end;     /* the declaration statement */
+} ka_km_ptr;
 
 typedef enum ka_km_red {
 	KM_RED_NONE = 0,
@@ -116,6 +140,8 @@ typedef struct ka_kmodel {
 	int nloops;
 	ka_km_acc accs[KA_KM_MAX];
 	int naccs;
+	ka_km_ptr ptrs[KA_KM_MAX];
+	int nptrs;
 	int uses_shared, uses_barrier, uses_griddim, returns; /* returns: count of return statements */
 	char why[256];                                        /* "" when everything was modelled */
 } ka_kmodel;
@@ -140,7 +166,10 @@ void ka_kmodel_free(ka_kmodel_doc *d);
 const char *ka_kmodel_red_name(ka_km_red r);
 /* The accumulator named `name`, or NULL. */
 const ka_km_acc *ka_kmodel_acc(const ka_kmodel *m, const char *name);
-/* The index the guard bounds, or NULL. */
+/* The pointer local named `name`, or NULL. */
+const ka_km_ptr *ka_kmodel_ptr(const ka_kmodel *m, const char *name);
+/* The index the guard bounds, or NULL (STRIDE: the loop's variable, whose
+ * begin/end are the loop header's init part). */
 const ka_km_index *ka_kmodel_guarded_index(const ka_kmodel *m);
 
 #endif

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/coder.h"
-#include "agents/csrc.h"
-#include "agents/recipe.h"
+#include "recipes/csrc.h"
+#include "recipes/recipe.h"
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -56,6 +56,10 @@ static const golden cases[] = {
 	{"scan", "parallel-scan+shuffle-block-scan", ""},
 	/* recipes compose: the fused kernel keeps the element-wise shape */
 	{"bias_gelu_scale", "fuse-elementwise+vectorize", "block=256 vec=4 cap=2112"},
+	/* a bound that is a product of parameters; float4 along a row of a split index */
+	{"crossentropy_forward", "grid-stride", "block=256 cap=2112"},
+	{"encoder_forward", "grid-stride", "block=256 cap=2112"},
+	{"encoder_forward", "vectorize", "block=256 vec=4 cap=2112"},
 };
 
 static char *slurp(const char *path)
@@ -1462,6 +1466,139 @@ static void test_registry_and_offline_coder(void **st)
 	free(src);
 }
 
+/* Guards bounded by a product or sum of parameters, directly or through a
+ * local (the kernel model's guard.bound_value), and the vectorize recipe
+ * along a row of a split index (c = i % C, pointer locals P + OFF): the
+ * spellings of llm.c's crossentropy_forward and encoder_forward.  Each
+ * rewrite must compile; what is not provably one element per thread, or
+ * not one step along the row, declines. */
+#define ENC_HEAD(IDX) \
+	"__global__ void k(float *out, const int *inp, const float *wte, const float *wpe, int B, int T, int C)\n{\n" \
+	"\t" IDX " idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+#define ENC_GO \
+	"void go(float *o, const int *i, const float *e, const float *p, int B, int T, int C)\n{\n" \
+	"\tconst int n = B * T * C;\n\tk<<<(n + 255) / 256, 256>>>(o, i, e, p, B, T, C);\n}\n"
+#define ENC_SPLIT "\t\tint bt = idx / C;\n\t\tint b = bt / T;\n\t\tint t = bt % T;\n\t\tint c = idx % C;\n"
+static void test_product_bounds_and_rows(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *recipe, *src, *want[3];
+	} ok[] = {
+		/* crossentropy_forward: i < B * T */
+		{"grid-stride",
+		 "__global__ void k(float *l, const float *p, const int *g, int B, int T, int V)\n{\n"
+		 "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		 "\tif (i < B * T) {\n\t\tint b = i / T;\n\t\tint t = i % T;\n"
+		 "\t\tconst float *pb = p + b * T * V + t * V;\n\t\tl[b * T + t] = -logf(pb[g[b * T + t]]);\n\t}\n}\n"
+		 "void go(float *l, const float *p, const int *g, int B, int T, int V)\n{\n"
+		 "\tk<<<(B * T + 127) / 128, 128>>>(l, p, g, B, T, V);\n}\n",
+		 {"ka_e < ((long long)B * T)", "(long long)(B) * (long long)(T)", NULL}},
+		/* the bound in a local the body reads too, and the early return */
+		{"grid-stride",
+		 ENC_HEAD("int") "\tconst int N = B * T * C;\n\tif (idx >= N) return;\n"
+				 "\tout[idx] = wte[idx % C] + (float)N;\n}\n" ENC_GO,
+		 {"\tconst int N = B * T * C;\n\tfor (long long ka_e", NULL}},
+		/* a flat product bound: float4 on p[i] */
+		{"vectorize",
+		 "__global__ void k(float *y, const float *x, int B, int T)\n{\n"
+		 "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < T * B) y[i] = 2.0f * x[i];\n}\n"
+		 "void go(float *y, const float *x, int B, int T)\n{\n\tk<<<(B * T + 255) / 256, 256>>>(y, x, B, T);\n}\n",
+		 {"(long long)((long long)B * T) / 4", "reinterpret_cast<float4 *>(y)[ka_v]", NULL}},
+		/* encoder_forward: along the row of C, &P[OFF] and q[0] spellings */
+		{"vectorize",
+		 ENC_HEAD(
+			 "int") "\tint N = B * T * C;\n\tif (idx < N) {\n" ENC_SPLIT
+				"\t\tint ix = inp[b * T + t];\n\t\tfloat *o = out + b * T * C + t * C + c;\n"
+				"\t\tconst float *e = &wte[ix * C + c];\n\t\tconst float *p = wpe + c + C * t;\n"
+				"\t\to[0] = *e + p[0];\n\t}\n}\n" ENC_GO,
+		 {"const long long ka_n4 = C % 4 == 0 ?", "ka_o.w = ka_e.w + ka_p.w;",
+		  "o[3] = e[3] + p[3];"}},
+		/* a read one element off the row's alignment: the run-time check
+		 * sends it to the scalar lanes */
+		{"vectorize",
+		 ENC_HEAD(
+			 "long long") "\tif (idx >= (long long)B * T * C) return;\n" ENC_SPLIT
+				      "\tfloat *o = out + (b * T + t) * C + c;\n\tconst float *e = wpe + t * C + c + 1;\n"
+				      "\t*o = *e;\n}\n" ENC_GO,
+		 {"(unsigned long long)o | (unsigned long long)e) & 15) == 0", "ka_o.x = ka_e.x;",
+		  "o[2] = e[2];"}},
+		/* a lane's own local, declared from *q */
+		{"vectorize",
+		 ENC_HEAD("int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tint ix = inp[bt];\n"
+				 "\t\tconst float *e = wte + ix * C + c;\n\t\tfloat *o = out + bt * C + c;\n"
+				 "\t\tfloat v = 2.0f * *e;\n\t\t*o = v + 1.0f;\n\t}\n}\n" ENC_GO,
+		 {"float v = 2.0f * ka_e.z;", "ka_o.z = v + 1.0f;", "float v = 2.0f * e[1];"}},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		char why[256], err[4096], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply(ok[i].recipe, ok[i].src, strlen(ok[i].src), "k", NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_OK)
+			fail_msg("case %zu (%s): rc %d: %s", i, ok[i].recipe, rc, why);
+		for (int w = 0; w < 3 && ok[i].want[w]; w++)
+			if (!strstr(out, ok[i].want[w]))
+				fail_msg("case %zu (%s): no '%s' in\n%s", i, ok[i].recipe, ok[i].want[w],
+					 out);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("case %zu (%s) does not compile:\n%s\n%s", i, ok[i].recipe, err, out);
+		free(out);
+	}
+	static const decline no[] = {
+		/* the written pointer misses b: threads of two batches write one element */
+		{"vectorize",
+		 ENC_HEAD("int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tfloat *o = out + t * C + c;\n"
+				 "\t\t*o = wpe[t * C];\n\t}\n}\n" ENC_GO,
+		 "not provably the thread's own element"},
+		/* two elements per column step: not contiguous */
+		{"vectorize",
+		 ENC_HEAD("int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tfloat *o = out + bt * C + c;\n"
+				 "\t\tconst float *e = wte + 2 * c;\n\t\t*o = *e;\n\t}\n}\n" ENC_GO,
+		 "does not step by one along the row"},
+		/* the statement reads the column itself */
+		{"vectorize",
+		 ENC_HEAD("int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tfloat *o = out + bt * C + c;\n"
+				 "\t\t*o = (float)c;\n\t}\n}\n" ENC_GO,
+		 "reads idx or c itself"},
+		/* a row local that is not a function of idx / C */
+		{"vectorize",
+		 ENC_HEAD("int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tint r = idx / T;\n"
+				 "\t\tfloat *o = out + bt * C + c;\n\t\t*o = wpe[r];\n\t}\n}\n" ENC_GO,
+		 "is not the same along a row"},
+		/* a row local changed by a lane would be seen by the next lane */
+		{"vectorize",
+		 ENC_HEAD(
+			 "int") "\tif (idx < B * T * C) {\n" ENC_SPLIT "\t\tint ix = inp[bt];\n"
+				"\t\tfloat *o = out + bt * C + c;\n\t\tix++;\n\t\t*o = wte[ix];\n\t}\n}\n" ENC_GO,
+		 "assigns ix, shared by the row's lanes"},
+		/* a bound read from memory is no product of parameters */
+		{"grid-stride",
+		 ENC_HEAD("int") "\tint n = inp[0] * B;\n\tif (idx < n) out[idx] = 0.0f;\n}\n" ENC_GO,
+		 "no bound check after the index"},
+		/* the body changes the bound's local: it cannot go before the loop */
+		{"grid-stride",
+		 ENC_HEAD(
+			 "int") "\tint N = B * T;\n\tif (idx < N) {\n\t\tN = 0;\n\t\tout[idx] = (float)N;\n\t}\n}\n" ENC_GO,
+		 "the body assigns N"},
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		char why[256], *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply(no[i].recipe, no[i].src, strlen(no[i].src), "k", NULL, &out, &n, why,
+					 sizeof why);
+		if (rc != KA_RECIPE_DECLINED)
+			fail_msg("decline %zu (%s): rc %d, wanted a decline:\n%s", i, no[i].recipe, rc,
+				 out ? out : "");
+		if (!strstr(why, no[i].reason))
+			fail_msg("decline %zu (%s): '%s' does not say '%s'", i, no[i].recipe, why,
+				 no[i].reason);
+	}
+}
+#undef ENC_HEAD
+#undef ENC_GO
+#undef ENC_SPLIT
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1483,6 +1620,7 @@ int main(void)
 		cmocka_unit_test(test_scan_forms),
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_dead_grid_variable),
+		cmocka_unit_test(test_product_bounds_and_rows),
 	};
 	/* KA_TEST_FILTER=test_rowwarp_shapes runs one test (a glob) */
 	if (getenv("KA_TEST_FILTER"))

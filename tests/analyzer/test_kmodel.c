@@ -288,6 +288,103 @@ static void index_kinds(void **state)
 	assert_string_equal(ka_kmodel_guarded_index(m)->name, "row");
 }
 
+/* A grid-stride loop over the rows is the guard of what it walks, in each
+ * spelling of its start and step; one that strides by anything else is not. */
+static void grid_stride_guard(void **state)
+{
+	(void)state;
+	static const char *const loops[] = {
+		"for (long r = blockIdx.x * (long)blockDim.x + threadIdx.x; r < rows; r += (long)blockDim.x * gridDim.x)",
+		"const long long step = (long long)gridDim.x * blockDim.x;\n"
+		"  for (long long r = threadIdx.x + blockDim.x * blockIdx.x; r < rows; r += step)",
+		"const size_t b = blockIdx.x, t = threadIdx.x;\n"
+		"  for (size_t r = t + b * blockDim.x; (size_t)rows > r; r = r + gridDim.x * blockDim.x)",
+	};
+	char src[1024];
+	for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+		snprintf(src, sizeof src,
+			 "__global__ void k(const float *x, float *y, long rows, long cols) {\n  %s {\n"
+			 "    float s = 0.0f;\n    for (long j = 0; j < cols; j++) s += x[r * cols + j];\n"
+			 "    y[r] = s;\n  }\n}\n",
+			 loops[i]);
+		const ka_kmodel *m = model(src);
+		assert_int_equal(m->guard.form, KM_GUARD_STRIDE);
+		const ka_km_index *ix = ka_kmodel_guarded_index(m);
+		assert_non_null(ix);
+		assert_string_equal(ix->name, "r");
+		assert_int_equal(ix->kind, KM_IX_GLOBAL);
+		assert_string_equal(m->guard.bound, "rows");
+		assert_non_null(m->guard.bound_param);
+		assert_int_equal(m->guard.loop, 0);
+		assert_string_equal(
+			text(m, m->guard.body_begin, m->guard.body_end, src) +
+				strspn(text(m, m->guard.body_begin, m->guard.body_end, src), " \n"),
+			"float s = 0.0f;\n    for (long j = 0; j < cols; j++) s += x[r * cols + j];\n"
+			"    y[r] = s;\n  ");
+		assert_int_equal(m->naccs, 1);
+	}
+	/* half a grid per step, or the loop not the body's last statement: no guard */
+	const ka_kmodel *m = model(
+		"__global__ void k(float *y, int n) {\n"
+		"  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x)\n"
+		"    y[i] = 0.0f;\n}\n");
+	assert_int_equal(m->guard.form, KM_GUARD_NONE);
+	m = model(
+		"__global__ void k(float *y, int n) {\n"
+		"  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+		"    y[i] = 0.0f;\n  y[0] = 1.0f;\n}\n");
+	assert_int_equal(m->guard.form, KM_GUARD_NONE);
+}
+
+/* Guards bounded by a product of parameters, directly or through a local,
+ * and pointer locals at a parameter plus an offset: the flat index split
+ * into (b, t, c) and put back together is the index itself. */
+static void product_bounds_and_pointers(void **state)
+{
+	(void)state;
+	const ka_kmodel *m = model("__global__ void k(float *out, const int *inp, const float *wte,\n"
+				   "                  const float *wpe, int B, int T, int C) {\n"
+				   "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				   "  int N = B * T * C;\n"
+				   "  if (idx < N) {\n"
+				   "    int bt = idx / C; int b = bt / T; int t = bt % T; int c = idx % C;\n"
+				   "    int ix = inp[b * T + t];\n"
+				   "    float *out_btc = out + b * T * C + t * C + c;\n"
+				   "    const float *wte_ix = wte + ix * C + c;\n"
+				   "    const float *wpe_tc = &wpe[t * C + c];\n"
+				   "    const float *wrong = out_btc - c;\n"
+				   "    *out_btc = *wte_ix + *wpe_tc + *wrong;\n  }\n}\n");
+	assert_int_equal(m->guard.form, KM_GUARD_BLOCK);
+	assert_string_equal(m->guard.bound, "N");
+	assert_null(m->guard.bound_param);
+	assert_non_null(m->guard.bound_value);
+	assert_non_null(strstr(m->guard.bound_value, "B"));
+	assert_non_null(strstr(m->guard.bound_value, "C"));
+	assert_int_equal(m->nptrs, 4);
+	const ka_km_ptr *o = ka_kmodel_ptr(m, "out_btc"), *e = ka_kmodel_ptr(m, "wte_ix"),
+			*p = ka_kmodel_ptr(m, "wpe_tc"), *w = ka_kmodel_ptr(m, "wrong");
+	assert_non_null(o);
+	assert_string_equal(o->base, "out");
+	assert_int_equal(o->is_index, 1);
+	assert_string_equal(e->base, "wte");
+	assert_int_equal(e->is_index, 0);
+	assert_string_equal(p->base, "wpe");
+	assert_int_equal(p->is_index, 0);
+	assert_string_equal(w->base, "out");
+	assert_int_equal(w->is_index, 0);
+	/* B * T written in the test; a bound that reads a load is no product of parameters */
+	m = model("__global__ void k(float *l, const float *p, const int *g, int B, int T, int V) {\n"
+		  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		  "  if (i < B * T) { l[i] = p[i * V + g[i]]; }\n}\n");
+	assert_non_null(m->guard.bound_value);
+	m = model("__global__ void k(float *l, const int *g, int B) {\n"
+		  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		  "  int n = g[0] * B;\n"
+		  "  if (i >= n) return;\n  l[i] = 0.0f;\n}\n");
+	assert_int_equal(m->guard.form, KM_GUARD_RETURN);
+	assert_null(m->guard.bound_value);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -307,6 +404,8 @@ int main(void)
 		cmocka_unit_test_teardown(loops_and_trip_counts, teardown),
 		cmocka_unit_test_teardown(declines_name_the_construct, teardown),
 		cmocka_unit_test_teardown(index_kinds, teardown),
+		cmocka_unit_test_teardown(grid_stride_guard, teardown),
+		cmocka_unit_test_teardown(product_bounds_and_pointers, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* agents/recipe_elementwise.c: two recipes for one-thread-per-element
+/* recipes/recipe_elementwise.c: two recipes for one-thread-per-element
  * kernels,
  *     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
  *     if (i < n) BODY                  (or: if (i >= n) return; BODY...)
@@ -25,7 +25,8 @@
  * decline when the body uses the thread or block ids itself (or inline
  * asm, which may read them), assigns the index, returns early, or touches
  * shared memory or barriers. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
+#include "analyzer/kmodel.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -178,12 +179,111 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	return KA_OK;
 }
 
+/* [s, e) declares one integer local from parameters and constants only,
+ * `[const] INT name = <sum of products>;` (earlier such locals in d
+ * count): its name and initializer go to d.  0 otherwise. */
+static int param_local(const char *t, size_t s, size_t e, const ka_csrc_kernel *k, ka_recipe_poly_defs *d)
+{
+	static const char *const words[] = {"const",   "constexpr", "unsigned", "signed",  "int",
+					    "long",    "short",     "size_t",   "int32_t", "uint32_t",
+					    "int64_t", "uint64_t",  "auto"};
+	char sq[400];
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq) || strchr(sq, ',') || sq[strlen(sq) - 1] != ';')
+		return 0;
+	sq[strlen(sq) - 1] = 0;
+	char *eq = strchr(sq, '='), *v = eq;
+	while (v && v > sq && is_ident(v[-1]))
+		v--;
+	if (!eq || eq[1] == '=' || v == eq || v == sq || v[-1] != ' ' || eq - v >= 64)
+		return 0;
+	/* the type: integer words only */
+	for (const char *w = sq; w < v - 1;) {
+		const char *x = w;
+		while (is_ident(*x))
+			x++;
+		int ok = 0;
+		for (size_t i = 0; i < sizeof words / sizeof words[0] && !ok; i++)
+			ok = strlen(words[i]) == (size_t)(x - w) && !memcmp(words[i], w, (size_t)(x - w));
+		if (!ok || (*x != ' ' && x != v - 1))
+			return 0;
+		w = x + (*x == ' ');
+	}
+	ka_recipe_poly_env env = {ka_recipe_poly_defs_lookup, d};
+	ka_recipe_poly p;
+	if (!ka_recipe_poly_read(eq + 1, &env, &p))
+		return 0;
+	for (int i = 0; i < p.n; i++)
+		for (int f = 0; f < p.t[i].nf; f++)
+			if (ka_csrc_param_index(k, p.t[i].f[f]) < 0)
+				return 0;
+	char nm[64];
+	snprintf(nm, sizeof nm, "%.*s", (int)(eq - v), v);
+	return ka_recipe_poly_defs_add(d, nm, eq + 1);
+}
+
+/* The bound of `if (var < X)` / `if (var >= X)` when X is no parameter:
+ * from the kernel model, its value as a sum of products of parameters, as
+ * a parenthesized 64-bit expression into sh->count. */
+static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char *cond)
+{
+	ka_kmodel_doc doc;
+	if (ka_kmodel_of_text(c->m->text, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0,
+			      &doc) != KA_OK)
+		return ka_recipe_decline(c,
+					 "the bound '%s' is not a parameter, and the kernel model could "
+					 "not be built",
+					 cond);
+	const ka_km_index *ix = ka_kmodel_guarded_index(doc.km);
+	const char *bv = doc.km->guard.bound_value;
+	char val[256];
+	snprintf(val, sizeof val, "%s", bv ? bv : "");
+	int form = doc.km->guard.form, same = ix && !strcmp(ix->name, sh->var);
+	ka_kmodel_free(&doc);
+	if (!same || form != (lt ? KM_GUARD_BLOCK : KM_GUARD_RETURN))
+		return ka_recipe_decline(c, "the model finds no guard on %s in '%s'", sh->var, cond);
+	ka_recipe_poly p;
+	char expr[240];
+	if (!val[0] || !ka_recipe_poly_read(val, NULL, &p) || !ka_recipe_poly_c(&p, expr, sizeof expr))
+		return ka_recipe_decline(c, "the bound '%s' is not a product or sum of parameters", cond);
+	for (int i = 0; i < p.n; i++)
+		for (int f = 0; f < p.t[i].nf; f++)
+			if (ka_csrc_param_index(c->k, p.t[i].f[f]) < 0)
+				return ka_recipe_decline(c, "the bound '%s' reads %s, no parameter", cond,
+							 p.t[i].f[f]);
+	snprintf(sh->count, sizeof sh->count, "(%s)", expr);
+	return KA_OK;
+}
+
+void ka_recipe_ew_pre(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh)
+{
+	const char *t = c->m->text;
+	static ka_recipe_poly_defs d;
+	d.n = 0;
+	for (size_t s = ka_csrc_skip_blank(t, sh->pre_e, sh->pre_s), e; s < sh->pre_e;
+	     s = ka_csrc_skip_blank(t, sh->pre_e, e)) {
+		e = ka_csrc_stmt_end(t, sh->pre_e, s);
+		if (e == NPOS || !param_local(t, s, e, c->k, &d))
+			return;
+		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, d.name[d.n - 1])) {
+			ka_buf_addc(b, '\t');
+			ka_buf_add(b, t + s, e - s);
+			ka_buf_addc(b, '\n');
+		}
+	}
+}
+
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
+{
+	return ka_recipe_ew_shape_ex(c, sh, 0);
+}
+
+int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len, close = c->k->body_close;
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
 	ka_recipe_tid d;
+	sh->pre_s = sh->pre_e = 0;
 	if (e0 == NPOS || e0 > close)
 		return ka_recipe_decline(c, "cannot read the kernel's first statement");
 	if (!ka_recipe_tid_decl(t, s0, e0, 'x', &d)) {
@@ -203,9 +303,20 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	snprintf(sh->base, sizeof sh->base, "%s", d.base);
 	sh->decl_s = s0;
 	sh->decl_e = e0;
+	sh->pre_s = sh->pre_e = e0;
 	size_t s1 = ka_csrc_skip_blank(t, len, e0), e1 = ka_csrc_stmt_end(t, len, s1);
+	static ka_recipe_poly_defs pre;
+	pre.n = 0;
+	/* locals of parameters before the guard (`int N = B * T * C;`) */
+	while ((flags & KA_RECIPE_EW_PRODUCT) && e1 != NPOS && e1 <= close && strncmp(t + s1, "if", 2) &&
+	       param_local(t, s1, e1, c->k, &pre)) {
+		sh->pre_e = e1;
+		s1 = ka_csrc_skip_blank(t, len, e1);
+		e1 = ka_csrc_stmt_end(t, len, s1);
+	}
 	if (e1 == NPOS || e1 > close || strncmp(t + s1, "if", 2)) {
 		/* the index may be the start of a grid-stride loop */
+		sh->pre_s = sh->pre_e = 0;
 		int rc = stride_loop_shape(c, sh);
 		if (rc == KA_OK)
 			return body_checks(c, sh);
@@ -227,8 +338,13 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	int lt = !strncmp(cond, sh->var, vl) && cond[vl] == '<' && cond[vl + 1] != '=';
 	int ge = !strncmp(cond, sh->var, vl) && cond[vl] == '>' && cond[vl + 1] == '=';
 	snprintf(sh->count, sizeof sh->count, "%s", cond + vl + (lt ? 1 : 2));
-	if ((!lt && !ge) || ka_csrc_param_index(c->k, sh->count) < 0)
+	if ((lt || ge) && ka_csrc_param_index(c->k, sh->count) < 0 && (flags & KA_RECIPE_EW_PRODUCT)) {
+		int rc = product_bound(c, sh, lt, cond);
+		if (rc)
+			return rc;
+	} else if ((!lt && !ge) || ka_csrc_param_index(c->k, sh->count) < 0) {
 		return ka_recipe_decline(c, "the bound '%s' is not `%s < PARAM`", cond, sh->var);
+	}
 	if (lt) {
 		if (ka_csrc_skip_blank(t, len, e1) != close)
 			return ka_recipe_decline(c, "statements follow the bound check");
@@ -261,6 +377,17 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
 			return ka_recipe_decline(c, "the body uses %s", banned[i]);
 	if (assigned(sq, sh->var))
 		return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
+	static ka_recipe_poly_defs d;
+	d.n = 0;
+	for (size_t s = ka_csrc_skip_blank(t, sh->pre_e, sh->pre_s), e; s < sh->pre_e;
+	     s = ka_csrc_skip_blank(t, sh->pre_e, e)) {
+		e = ka_csrc_stmt_end(t, sh->pre_e, s);
+		if (e == NPOS || !param_local(t, s, e, c->k, &d))
+			break;
+		if (assigned(sq, d.name[d.n - 1]))
+			return ka_recipe_decline(c, "the body assigns %s, declared before the guard",
+						 d.name[d.n - 1]);
+	}
 	if (c->k->has_launch_bounds)
 		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	return KA_OK;
@@ -325,12 +452,14 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape(c, &sh);
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT);
 	if (rc)
 		return rc;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_adds(&b, "{\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n\t");
+	ka_buf_adds(&b, "{\n\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n");
+	ka_recipe_ew_pre(&b, c, &sh);
+	ka_buf_addc(&b, '\t');
 	ka_recipe_ew_loop(&b, c, &sh, "blockIdx.x * (long long)blockDim.x + threadIdx.x");
 	ka_buf_adds(&b, "\n}");
 	ka_recipe_edits ed = {0};
@@ -529,25 +658,487 @@ static void add_lane(ka_buf *b, ka_recipe_ctx *c, const ew_shape *sh, const int 
 	ka_buf_add(b, t + from, e - from);
 }
 
+/* ---- vectorize along a row: the flat index split into (row, column) ----
+ *
+ * A kernel that splits its index into a row and a column, `c = i % C`,
+ * and reaches memory through pointer locals `q = P + OFF` whose offset is
+ * the column plus terms that are the same along a row (parameters, and
+ * locals computed from `i / C`, loads included), as in
+ *     int bt = idx / C, c = idx % C;  int ix = inp[bt];
+ *     float *o = out + bt * C + c;  const float *e = wte + ix * C + c;
+ *     *o = *e + ...;
+ * When C is a multiple of 4, the elements 4v .. 4v+3 lie in one row: the
+ * row's locals are the same for the four, and each q advances by one
+ * element.  The vector loop runs the declarations once for i = 4v, then
+ * the statements after them four times, with every `*q` (or `q[0]`) one
+ * lane of a float4 (int4, uint4) loaded or stored through q when every q
+ * is 16-byte aligned (checked per thread at run time), or q[0..3] when
+ * one is not.  A q the statements write must be, in the kernel model,
+ * at the thread's own element (analyzer/kmodel.h, ka_km_ptr.is_index),
+ * and be written by a statement that begins `*q =`, so that the float4
+ * stores exactly what the four threads stored. */
+#define ROW_MAX 16
+
+typedef struct rowvec {
+	size_t in_s, in_e; /* the body, inside its braces */
+	size_t elem_s;     /* the first statement after the declarations */
+	char col[64], ext[KA_CSRC_NAME];
+	int nuni;
+	char uni[ROW_MAX * 2][64]; /* locals that are the same along a row */
+	int nq;
+	struct {
+		char name[64];
+		const char *vt;
+		int is_const, written, load;
+	} q[ROW_MAX];
+} rowvec;
+
+static int in_list(char (*l)[64], int n, const char *w, size_t wn)
+{
+	for (int i = 0; i < n; i++)
+		if (strlen(l[i]) == wn && !memcmp(l[i], w, wn))
+			return 1;
+	return 0;
+}
+
+/* 1 when the squeezed expression is the same for the four elements of a
+ * row: it names parameters, row locals, pure functions and integer type
+ * words, and the index only as `i / C` (C the row length). */
+static int row_uniform(const ka_recipe_ctx *c, const ka_recipe_ew *sh, const rowvec *rv, const char *sq)
+{
+	static const char *const words[] = {"int",      "long",  "unsigned", "signed",   "short",
+					    "size_t",   "char",  "int64_t",  "uint64_t", "int32_t",
+					    "uint32_t", "const", "float"};
+	size_t vl = strlen(sh->var), el = strlen(rv->ext);
+	for (const char *p = sq; *p;) {
+		if (!is_ident(*p) || isdigit((unsigned char)*p)) {
+			if (*p == '.')
+				return 0; /* a member: not read here */
+			p++;
+			while (isdigit((unsigned char)p[-1]) && is_ident(*p))
+				p++; /* a literal's suffix */
+			continue;
+		}
+		const char *w = p;
+		while (is_ident(*p))
+			p++;
+		size_t wn = (size_t)(p - w);
+		char name[KA_CSRC_NAME];
+		snprintf(name, sizeof name, "%.*s", (int)(wn < sizeof name ? wn : sizeof name - 1), w);
+		if (wn == vl && !memcmp(w, sh->var, vl)) {
+			char pv = w > sq ? w[-1] : '(';
+			if (!strchr("(+-[,?:=)", pv) || p[0] != '/' || strncmp(p + 1, rv->ext, el) ||
+			    is_ident(p[1 + el]))
+				return 0;
+			p += 1 + el;
+			continue;
+		}
+		int ok = ka_csrc_param_index(c->k, name) >= 0 ||
+			 in_list((char(*)[64])rv->uni, rv->nuni, w, wn) ||
+			 (*p == '(' && ka_recipe_pure_function(w, wn));
+		for (size_t i = 0; i < sizeof words / sizeof words[0] && !ok; i++)
+			ok = strlen(words[i]) == wn && !memcmp(words[i], w, wn);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* `TYPE NAME = INIT;` squeezed: 1 with the parts; 0 for a statement that
+ * is no declaration.  -1 for one this shape cannot take (several
+ * declarators, no initializer). */
+static int split_decl(char *sq, char type[160], char **name, char **init)
+{
+	size_t n = strlen(sq);
+	char *eq = NULL;
+	for (char *p = sq; *p && !eq; p++)
+		if (*p == '=' && p[1] != '=' && p > sq && !strchr("=!<>+-*/%&|^", p[-1]))
+			eq = p;
+	char *end = eq ? eq : sq + n - 1, *v = end;
+	while (v > sq && is_ident(v[-1]))
+		v--;
+	int tident = 0;
+	for (char *p = sq; p < v; p++) {
+		if (!is_ident(*p) && *p != ' ' && *p != '*')
+			return 0;
+		tident |= is_ident(*p);
+	}
+	if (!tident || v == end)
+		return 0;
+	if (!eq || strchr(eq, ',') || n < 2 || sq[n - 1] != ';')
+		return -1;
+	sq[n - 1] = 0;
+	*eq = 0;
+	*init = eq + 1;
+	*name = v;
+	snprintf(type, 160, "%.*s", (int)(v - sq), sq);
+	return 1;
+}
+
+/* The next use of a vector pointer in [s, e): `*q` or `q[0]`, from *us to
+ * *ue, pointer index *qi, what follows at *after.  0 when none is left;
+ * -1 for a use of another form. */
+static int next_use(const char *t, size_t s, size_t e, const rowvec *rv, size_t *us, size_t *ue, int *qi)
+{
+	for (size_t i = s; i < e; i++) {
+		if (!is_ident(t[i]) || (i > s && is_ident(t[i - 1])))
+			continue;
+		size_t w = i;
+		while (w < e && is_ident(t[w]))
+			w++;
+		int q = -1;
+		for (int k = 0; k < rv->nq && q < 0; k++)
+			if (strlen(rv->q[k].name) == w - i && !memcmp(t + i, rv->q[k].name, w - i))
+				q = k;
+		if (q < 0) {
+			i = w - 1;
+			continue;
+		}
+		*qi = q;
+		size_t b = i;
+		while (b > s && isspace((unsigned char)t[b - 1]))
+			b--;
+		size_t a = ka_csrc_skip_blank(t, e, w);
+		if (b > s && t[b - 1] == '*') {
+			size_t bb = b - 1;
+			while (bb > s && isspace((unsigned char)t[bb - 1]))
+				bb--;
+			/* a product is no dereference; ++*q and --*q are not read here */
+			if (bb > s && (is_ident(t[bb - 1]) || t[bb - 1] == ')' || t[bb - 1] == ']' ||
+				       (bb > s + 1 && (t[bb - 1] == '+' || t[bb - 1] == '-') &&
+					t[bb - 2] == t[bb - 1])))
+				return -1;
+			*us = b - 1;
+			*ue = w;
+			return 1;
+		}
+		size_t cl = a < e && t[a] == '[' ? ka_csrc_match(t, e, a) : NPOS;
+		char ix[16];
+		if (cl != NPOS && ka_csrc_squeeze(t, a + 1, cl, ix, sizeof ix) && !strcmp(ix, "0")) {
+			*us = i;
+			*ue = cl + 1;
+			return 1;
+		}
+		return -1;
+	}
+	return 0;
+}
+
+static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
+{
+	const char *t = c->m->text;
+	memset(rv, 0, sizeof *rv);
+	size_t s = ka_csrc_skip_blank(t, sh->body_e, sh->body_s);
+	rv->in_s = sh->body_s;
+	rv->in_e = sh->body_e;
+	if (s < sh->body_e && t[s] == '{') {
+		size_t cb = ka_csrc_match(t, sh->body_e, s);
+		if (cb == NPOS || ka_csrc_skip_blank(t, sh->body_e, cb + 1) != sh->body_e)
+			return ka_recipe_decline(c, "cannot read the guarded block");
+		rv->in_s = s + 1;
+		rv->in_e = cb;
+	}
+	/* the declarations, then the statements; first the column `c = i % C` */
+	static char sq[1024];
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t a = ka_csrc_skip_blank(t, rv->in_e, rv->in_s), e = (rv->elem_s = NPOS, a);
+		     a < rv->in_e; a = ka_csrc_skip_blank(t, rv->in_e, e)) {
+			e = ka_csrc_stmt_end(t, rv->in_e, a);
+			char ty[160], *nm, *in;
+			if (e == NPOS || !ka_csrc_squeeze(t, a, e, sq, sizeof sq))
+				return ka_recipe_decline(c, "cannot read a statement of the body");
+			int d = split_decl(sq, ty, &nm, &in);
+			if (d < 0)
+				return ka_recipe_decline(
+					c, "'%.80s' declares more than one name, or none with a value", sq);
+			/* after the first statement, declarations are the lanes' own */
+			if (!d || rv->elem_s != NPOS) {
+				rv->elem_s = rv->elem_s == NPOS ? a : rv->elem_s;
+				continue;
+			}
+			if (!ka_recipe_pure_expr_in(in, strlen(in), c->m->text, c->m->len))
+				return ka_recipe_decline(c, "the initializer of %s may write", nm);
+			if (strlen(nm) >= sizeof rv->q[0].name || rv->nuni >= ROW_MAX * 2)
+				return ka_recipe_decline(c, "too many locals");
+			char rhs[256];
+			snprintf(rhs, sizeof rhs, "%s", in);
+			ka_recipe_drop_casts(rhs);
+			size_t vl = strlen(sh->var);
+			int is_col = !strchr(ty, '*') && !strncmp(rhs, sh->var, vl) && rhs[vl] == '%' &&
+				     ka_csrc_param_index(c->k, rhs + vl + 1) >= 0;
+			if (pass == 0) {
+				if (is_col && rv->col[0])
+					return ka_recipe_decline(c, "two columns, %s and %s", rv->col, nm);
+				if (is_col) {
+					snprintf(rv->col, sizeof rv->col, "%s", nm);
+					snprintf(rv->ext, sizeof rv->ext, "%s", rhs + vl + 1);
+				}
+				continue;
+			}
+			if (!rv->col[0])
+				return ka_recipe_decline(c, "no column `c = %s %% C` with C a parameter",
+							 sh->var);
+			if (is_col)
+				continue;
+			if (!strchr(ty, '*')) {
+				int lane_own = 0; /* `float v = *q;`: the first statement of the lanes */
+				for (int k = 0; k < rv->nq && !lane_own; k++)
+					lane_own = ka_csrc_has_word(t, a, e, rv->q[k].name);
+				if (lane_own) {
+					rv->elem_s = a;
+					continue;
+				}
+				if (!row_uniform(c, sh, rv, in))
+					return ka_recipe_decline(
+						c,
+						"%s = %.80s is not the same along a row of %s (only %s / %s is)",
+						nm, in, rv->ext, sh->var, rv->ext);
+				snprintf(rv->uni[rv->nuni++], sizeof rv->uni[0], "%s", nm);
+				continue;
+			}
+			/* a pointer local: P + OFF or &P[OFF], OFF = the column + row terms */
+			char pn[KA_CSRC_NAME], off[256];
+			const char *r = in;
+			int amp = *r == '&';
+			r += amp;
+			size_t pl = 0;
+			while (is_ident(r[pl]))
+				pl++;
+			snprintf(pn, sizeof pn, "%.*s", (int)(pl < sizeof pn ? pl : sizeof pn - 1), r);
+			int pi = ka_csrc_param_index(c->k, pn);
+			size_t rl = strlen(r);
+			if (pi < 0 || !strchr(c->k->params[pi].type, '*') ||
+			    (amp ? r[pl] != '[' || r[rl - 1] != ']' : r[pl] != '+'))
+				return ka_recipe_decline(c, "%s = %.80s is not a parameter plus an offset",
+							 nm, in);
+			snprintf(off, sizeof off, "%.*s", (int)(rl - pl - 1 - (size_t)amp), r + pl + 1);
+			ka_recipe_poly p;
+			if (!ka_recipe_poly_read(off, NULL, &p))
+				return ka_recipe_decline(
+					c, "the offset of %s, '%s', is not a sum of products", nm, off);
+			int along = 0;
+			for (int k = 0; k < p.n; k++) {
+				const ka_recipe_poly_term *tm = &p.t[k];
+				if (ka_recipe_poly_has(tm, rv->col) || ka_recipe_poly_has(tm, sh->var)) {
+					if (tm->coef != 1 || tm->nf != 1 || along++)
+						return ka_recipe_decline(
+							c,
+							"the offset of %s, '%s', does not step by one along the row",
+							nm, off);
+					continue;
+				}
+				for (int f = 0; f < tm->nf; f++)
+					if (ka_csrc_param_index(c->k, tm->f[f]) < 0 &&
+					    !in_list(rv->uni, rv->nuni, tm->f[f], strlen(tm->f[f])))
+						return ka_recipe_decline(
+							c,
+							"the offset of %s reads %s, not the same along a row",
+							nm, tm->f[f]);
+			}
+			if (!along) { /* the same pointer for the whole row */
+				snprintf(rv->uni[rv->nuni++], sizeof rv->uni[0], "%s", nm);
+				continue;
+			}
+			char tq[160];
+			snprintf(tq, sizeof tq, "%s", ty);
+			int is_const = strstr(tq, "const") != NULL;
+			for (char *x; (x = strstr(tq, "const"));)
+				memmove(x, x + 5, strlen(x + 5) + 1);
+			for (char *x; (x = strstr(tq, "__restrict__"));)
+				memmove(x, x + 12, strlen(x + 12) + 1);
+			for (char *x; (x = strchr(tq, ' '));)
+				memmove(x, x + 1, strlen(x + 1) + 1);
+			const char *vt = vector_of(tq);
+			if (!vt || rv->nq == ROW_MAX)
+				return ka_recipe_decline(
+					c, "%s is not a pointer to 4-byte floats or integers", nm);
+			snprintf(rv->q[rv->nq].name, sizeof rv->q[0].name, "%s", nm);
+			rv->q[rv->nq].vt = vt;
+			rv->q[rv->nq++].is_const = is_const;
+		}
+	if (!rv->nq)
+		return ka_recipe_decline(c, "no pointer local steps along the row of %s", rv->ext);
+	if (rv->elem_s == NPOS)
+		return ka_recipe_decline(c, "no statement after the declarations");
+	/* the statements: no index, no column, each q as *q or q[0] */
+	for (size_t a = rv->elem_s, e; a < rv->in_e; a = ka_csrc_skip_blank(t, rv->in_e, e)) {
+		e = ka_csrc_stmt_end(t, rv->in_e, a);
+		if (e == NPOS || !ka_csrc_squeeze(t, a, e, sq, sizeof sq))
+			return ka_recipe_decline(c, "cannot read a statement of the body");
+		static const char *const ctl[] = {"if", "for", "while", "do", "switch", "{"};
+		for (size_t k = 0; k < sizeof ctl / sizeof ctl[0]; k++)
+			if (!strncmp(sq, ctl[k], strlen(ctl[k])) && !is_ident(sq[strlen(ctl[k])]))
+				return ka_recipe_decline(c, "'%.60s' is not a plain statement", sq);
+		for (size_t x = a; x + 1 < e; x++)
+			if (t[x] == '/' && (t[x + 1] == '/' || t[x + 1] == '*'))
+				return ka_recipe_decline(c, "a comment among the statements");
+		if (ka_csrc_has_word(t, a, e, sh->var) || ka_csrc_has_word(t, a, e, rv->col))
+			return ka_recipe_decline(c, "'%.60s' reads %s or %s itself", sq, sh->var, rv->col);
+		/* the row's locals are shared by the four lanes: none may change */
+		for (int k = 0; k < rv->nuni; k++)
+			if (assigned(sq, rv->uni[k]))
+				return ka_recipe_decline(c, "'%.60s' assigns %s, shared by the row's lanes",
+							 sq, rv->uni[k]);
+		int uses = 0;
+		for (int k = 0; k < rv->nq; k++)
+			uses += ka_csrc_count_word(t, a, e, rv->q[k].name);
+		size_t us, ue, from = a;
+		int qi, r, seen = 0;
+		while ((r = next_use(t, from, e, rv, &us, &ue, &qi)) == 1) {
+			seen++;
+			size_t nx = ka_csrc_skip_blank(t, e, ue);
+			int store = t[nx] == '=' && t[nx + 1] != '=';
+			int update = (strchr("+-*/%&|^", t[nx]) && t[nx + 1] == '=') ||
+				     ((t[nx] == '+' || t[nx] == '-') && t[nx + 1] == t[nx]);
+			if (store && us != a)
+				return ka_recipe_decline(c, "'%.60s' stores through %s inside an expression",
+							 sq, rv->q[qi].name);
+			if (store || update) {
+				rv->q[qi].written = 1;
+				rv->q[qi].load |= update;
+			} else {
+				rv->q[qi].load = 1;
+			}
+			from = ue;
+		}
+		if (r < 0 || seen != uses)
+			return ka_recipe_decline(
+				c, "'%.60s' uses a pointer of the row other than as *q or q[0]", sq);
+	}
+	/* what is written: the thread's own element (the model).  No q is
+	 * assigned: the statements use each only as *q or q[0], and the
+	 * initializers are pure. */
+	ka_kmodel_doc doc;
+	if (ka_kmodel_of_text(t, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) !=
+	    KA_OK)
+		return ka_recipe_decline(c, "the kernel model could not be built");
+	int rc = KA_OK;
+	for (int k = 0; k < rv->nq && rc == KA_OK; k++) {
+		const ka_km_ptr *mp = ka_kmodel_ptr(doc.km, rv->q[k].name);
+		if (!mp)
+			rc = ka_recipe_decline(c, "the kernel model has no offset for %s", rv->q[k].name);
+		else if (rv->q[k].written && !mp->is_index)
+			rc = ka_recipe_decline(
+				c, "%s is written at %.50s, not provably the thread's own element",
+				rv->q[k].name, mp->offset);
+	}
+	ka_kmodel_free(&doc);
+	return rc;
+}
+
+/* The statements after the declarations, each `*q` / `q[0]` replaced by
+ * `ka_q.LANE` (lane a letter) or `q[LANE]` (lane a digit). */
+static void row_lane(ka_buf *b, const char *t, const rowvec *rv, char lane)
+{
+	size_t from = rv->elem_s, us, ue;
+	int qi;
+	while (next_use(t, from, rv->in_e, rv, &us, &ue, &qi) == 1) {
+		ka_buf_add(b, t + from, us - from);
+		if (isdigit((unsigned char)lane))
+			ka_buf_printf(b, "%s[%c]", rv->q[qi].name, lane);
+		else
+			ka_buf_printf(b, "ka_%s.%c", rv->q[qi].name, lane);
+		from = ue;
+	}
+	size_t e = rv->in_e;
+	while (e > from && isspace((unsigned char)t[e - 1]))
+		e--;
+	ka_buf_add(b, t + from, e - from);
+}
+
+static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
+{
+	rowvec rv;
+	int rc = row_shape(c, sh, &rv);
+	if (rc)
+		return rc;
+	const char *t = c->m->text;
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_adds(&b, "{\n\tconst long long ka_tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n");
+	ka_recipe_ew_pre(&b, c, sh);
+	ka_buf_printf(&b,
+		      "\t/* four elements of one row per step when the row length %s is a multiple of 4 */\n"
+		      "\tconst long long ka_n4 = %s %% 4 == 0 ? (long long)%s / 4 : 0;\n"
+		      "\tfor (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {\n"
+		      "\t\t%s %s = 4 * ka_v;\n\t\t",
+		      rv.ext, rv.ext, sh->count, sh->type, sh->var);
+	size_t ps = ka_csrc_skip_blank(t, rv.elem_s, rv.in_s), pe = rv.elem_s;
+	while (pe > ps && isspace((unsigned char)t[pe - 1]))
+		pe--;
+	ka_buf_add(&b, t + ps, pe - ps);
+	ka_buf_adds(&b, "\n\t\tif (((0");
+	for (int k = 0; k < rv.nq; k++)
+		ka_buf_printf(&b, " | (unsigned long long)%s", rv.q[k].name);
+	ka_buf_adds(&b, ") & 15) == 0) {\n");
+	for (int k = 0; k < rv.nq; k++) {
+		if (rv.q[k].load)
+			ka_buf_printf(&b, "\t\t\t%s ka_%s = *reinterpret_cast<const %s *>(%s);\n", rv.q[k].vt,
+				      rv.q[k].name, rv.q[k].vt, rv.q[k].name);
+		else
+			ka_buf_printf(&b, "\t\t\t%s ka_%s;\n", rv.q[k].vt, rv.q[k].name);
+	}
+	for (int l = 0; l < 4; l++) {
+		ka_buf_adds(&b, "\t\t\t{\n\t\t\t\t");
+		row_lane(&b, t, &rv, "xyzw"[l]);
+		ka_buf_adds(&b, "\n\t\t\t}\n");
+	}
+	for (int k = 0; k < rv.nq; k++)
+		if (rv.q[k].written)
+			ka_buf_printf(&b, "\t\t\t*reinterpret_cast<%s *>(%s) = ka_%s;\n", rv.q[k].vt,
+				      rv.q[k].name, rv.q[k].name);
+	ka_buf_adds(&b, "\t\t} else {\n");
+	for (int l = 0; l < 4; l++) {
+		ka_buf_adds(&b, "\t\t\t{\n\t\t\t\t");
+		row_lane(&b, t, &rv, (char)('0' + l));
+		ka_buf_adds(&b, "\n\t\t\t}\n");
+	}
+	ka_buf_adds(&b, "\t\t}\n\t}\n\t");
+	ka_recipe_ew_loop(&b, c, sh, "4 * ka_n4 + ka_tid");
+	ka_buf_adds(&b, "\n}");
+	ka_recipe_edits ed = {0};
+	rc = finish(c, &ed, &b, sh, 4, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(&b);
+	return rc;
+}
+
 static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape(c, &sh), vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS],
-	    load[KA_CSRC_MAX_PARAMS];
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT), vec[KA_CSRC_MAX_PARAMS],
+	    wr[KA_CSRC_MAX_PARAMS], load[KA_CSRC_MAX_PARAMS];
 	const char *vt[KA_CSRC_MAX_PARAMS];
+	if (rc == KA_RECIPE_DECLINED) { /* warp-per-row's column loops, say */
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = ka_recipe_lane_vectorize(c, out);
+		if (rc == KA_RECIPE_DECLINED && !strcmp(c->why, "no lane-strided loop"))
+			snprintf(c->why, sizeof c->why, "%s", why);
+		return rc;
+	}
 	if (rc)
 		return rc;
 	if (ka_recipe_param(c->params, "vec", 4) != 4)
 		return ka_recipe_decline(c, "only vec=4 (float4) is written");
-	if (!vector_params(c, &sh, vec, wr, load, vt))
+	if (!vector_params(c, &sh, vec, wr, load, vt)) {
+		/* no p[i]: maybe pointers that step along a row of the split index */
+		rc = row_vectorize(c, &sh, out);
+		if (rc != KA_RECIPE_DECLINED)
+			return rc;
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
 		return ka_recipe_decline(
-			c, "no float pointer is accessed only as p[%s] (nor an int or unsigned one)", sh.var);
+			c, "no float pointer is accessed only as p[%s] (nor int), nor along a row: %.170s",
+			sh.var, why);
+	}
 	const ka_csrc_kernel *k = c->k;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_adds(&b, "{\n\tconst long long ka_tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n"
-			"");
+			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n");
+	ka_recipe_ew_pre(&b, c, &sh);
 	int all_float = 1;
 	for (int p = 0; p < k->nparams; p++)
 		all_float &= !vec[p] || !strcmp(vt[p], "float4");

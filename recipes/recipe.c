@@ -1,9 +1,10 @@
-/* agents/recipe.c: the recipe table of the offline expert and the helpers
- * its recipes share (agents/recipe.h): parameter reading, the global
+/* recipes/recipe.c: the recipe table of the offline expert and the helpers
+ * its recipes share (recipes/recipe.h): parameter reading, the global
  * thread-index pattern, pure expressions, an edit list (a kernel's
- * launches: recipe_relaunch.c).  Each recipe lives in its own agents/recipe_*.c and is one line of
- * `table` below. */
-#include "agents/recipe.h"
+ * launches: recipe_relaunch.c).  Each recipe lives in its own recipes/recipe_*.c
+ * and is one line of recipes/recipes.list, which orders `table` below. */
+#include "recipes/recipe.h"
+#include "recipe_registry.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -11,32 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const ka_recipe ka_recipe_warp_per_row;        /* recipe_rowwarp.c */
-extern const ka_recipe ka_recipe_vectorize;           /* recipe_elementwise.c */
-extern const ka_recipe ka_recipe_grid_stride;         /* recipe_elementwise.c */
-extern const ka_recipe ka_recipe_smem_histogram;      /* recipe_histogram.c */
-extern const ka_recipe ka_recipe_launch_tune;         /* recipe_launch.c */
-extern const ka_recipe ka_recipe_smem_tile_transpose; /* recipe_tile.c */
-extern const ka_recipe ka_recipe_fuse_elementwise;    /* recipe_fuse.c */
-extern const ka_recipe ka_recipe_smem_tile_gemm;      /* recipe_gemm.c */
-extern const ka_recipe ka_recipe_seq_reduction;       /* recipe_reduce.c */
-extern const ka_recipe ka_recipe_stencil_column;      /* recipe_stencil.c */
-extern const ka_recipe ka_recipe_launch_tune_2d;      /* recipe_launch2d.c */
-extern const ka_recipe ka_recipe_parallel_scan;       /* recipe_scan.c */
-extern const ka_recipe ka_recipe_shuffle_block_scan;  /* recipe_blockscan.c */
-extern const ka_recipe ka_recipe_col_reduce;          /* recipe_colreduce.c */
-extern const ka_recipe ka_recipe_row_scan;            /* recipe_colreduce.c */
-
-static const ka_recipe *const table[] = {
-	&ka_recipe_col_reduce, /* before warp-per-row: a column walk is its shape too */
-	&ka_recipe_row_scan,       &ka_recipe_warp_per_row,
-	&ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
-	&ka_recipe_stencil_column, &ka_recipe_smem_histogram,
-	&ka_recipe_parallel_scan,  &ka_recipe_shuffle_block_scan,
-	&ka_recipe_seq_reduction,  &ka_recipe_fuse_elementwise,
-	&ka_recipe_vectorize,      &ka_recipe_grid_stride,
-	&ka_recipe_launch_tune,    &ka_recipe_launch_tune_2d,
-};
+/* One row per line of recipes/recipes.list, in its order (recipe_registry.h,
+ * generated from the list and the recipes' declarations). */
+static const ka_recipe *const table[] = {KA_RECIPE_TABLE_ROWS};
 #define N_RECIPES (sizeof table / sizeof table[0])
 
 size_t ka_recipe_count(void)
@@ -99,13 +77,16 @@ void ka_recipe_unused_name(const ka_recipe_ctx *c, const char *stem, char *out, 
 int ka_recipe_pure_function(const char *name, size_t n)
 {
 	static const char *const fns[] = {
-		"expf",   "exp",   "__expf", "exp2f",  "expm1f",    "logf",       "log",
-		"__logf", "log2f", "log10f", "log1pf", "sqrtf",     "sqrt",       "rsqrtf",
-		"cbrtf",  "fabsf", "fabs",   "fmaxf",  "fmax",      "fminf",      "fmin",
-		"max",    "min",   "erff",   "erfcf",  "tanhf",     "tanh",       "sinf",
-		"cosf",   "tanf",  "__sinf", "__cosf", "powf",      "__powf",     "fmaf",
-		"floorf", "ceilf", "roundf", "truncf", "copysignf", "__fdividef", "__frcp_rn",
-		"__ldg",  "abs",   "float",  "double", "int",       "unsigned",   "sizeof"};
+		"expf", "exp", "__expf", "exp2f", "expm1f", "logf", "log", "__logf", "log2f", "log10f",
+		"log1pf", "sqrtf", "sqrt", "rsqrtf", "cbrtf", "fabsf", "fabs", "fmaxf", "fmax", "fminf",
+		"fmin", "max", "min", "erff", "erfcf", "tanhf", "tanh", "sinf", "cosf", "tanf", "__sinf",
+		"__cosf", "powf", "__powf", "fmaf", "floorf", "ceilf", "roundf", "truncf", "copysignf",
+		"__fdividef", "__frcp_rn", "__ldg", "abs", "float", "double", "int", "unsigned", "sizeof",
+		/* conversions of cuda_fp16.h and cuda_bf16.h: values in, a value out */
+		"__half2float", "__float2half", "__float2half_rn", "__bfloat162float", "__float2bfloat16",
+		"__float2bfloat16_rn", "__half22float2", "__float22half2_rn", "__bfloat1622float2",
+		"__float22bfloat162_rn", "__floats2half2_rn", "__floats2bfloat162_rn", "__low2float",
+		"__high2float", "__half2half2", "__bfloat162bfloat162"};
 	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
 		if (strlen(fns[i]) == n && !memcmp(fns[i], name, n))
 			return 1;
@@ -463,4 +444,27 @@ int ka_recipe_new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *body
 	int rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, body->data);
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", threads);
 	return rc == KA_OK ? ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb) : rc;
+}
+
+int ka_recipe_drop_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed)
+{
+	const char *t = c->m->text;
+	size_t s = c->k->start, e = c->k->name_at;
+	if (!c->k->has_launch_bounds)
+		return KA_OK;
+	for (size_t i = s; i + 17 <= e; i++) {
+		if (strncmp(t + i, "__launch_bounds__", 17) || (i > s && ident_char(t[i - 1])))
+			continue;
+		size_t op = ka_csrc_skip_blank(t, e, i + 17),
+		       cl = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : (size_t)-1;
+		char sq[64];
+		if (cl == (size_t)-1 || !ka_csrc_squeeze(t, op + 1, cl, sq, sizeof sq) || !sq[0] ||
+		    strspn(sq, "0123456789,") != strlen(sq))
+			break;
+		size_t end = cl + 1;
+		while (end < e && (t[end] == ' ' || t[end] == '\t'))
+			end++;
+		return ka_recipe_edit(ed, i, end, "");
+	}
+	return ka_recipe_decline(c, "its __launch_bounds__ are not integer literals");
 }

@@ -1,11 +1,12 @@
-/* agents/recipe_relaunch.c: what recipes do to a kernel's launches: check
+/* recipes/recipe_relaunch.c: what recipes do to a kernel's launches: check
  * that the source model read every one (ka_recipe_launches_known), rewrite
  * their grid, block and dynamic shared memory (ka_recipe_relaunch*), and
  * drop a grid or block variable the rewrite left dead (recipe.h). */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include "util/text.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,10 +50,42 @@ int ka_recipe_launches_known(ka_recipe_ctx *c)
 	return KA_OK;
 }
 
-/* fmt with "@N" replaced by "(long long)(arg)" of parameter pn and "@B" by
- * that of parameter pb; 0 when an argument is missing or too long. */
-static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, int pz, const char *fmt,
-		  ka_buf *g)
+/* A count expression over the kernel's parameters (`(long long)B * T`)
+ * with every parameter replaced by "(long long)(arg)" of launch l, into g;
+ * 0 when an argument cannot be read. */
+static int expand_count(const ka_csrc *m, const ka_csrc_kernel *k, const ka_csrc_launch *l, const char *expr,
+			ka_buf *g)
+{
+	ka_buf_addc(g, '(');
+	for (const char *p = expr; *p;) {
+		if (!isalpha((unsigned char)*p) && *p != '_') {
+			ka_buf_addc(g, *p++);
+			continue;
+		}
+		const char *w = p;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		char name[KA_CSRC_NAME], arg[512];
+		snprintf(name, sizeof name, "%.*s", (int)(p - w), w);
+		int pi = (size_t)(p - w) < sizeof name ? ka_csrc_param_index(k, name) : -1;
+		if (pi < 0) {
+			ka_buf_add(g, w, (size_t)(p - w));
+			continue;
+		}
+		if (!ka_csrc_squeeze(m->text, l->args[pi].s, l->args[pi].e, arg, sizeof arg) || !arg[0])
+			return 0;
+		ka_buf_printf(g, "(long long)(%s)", arg);
+	}
+	ka_buf_addc(g, ')');
+	return g->data != NULL;
+}
+
+/* fmt with "@N" replaced by "(long long)(arg)" of parameter pn (pn < 0
+ * and count_expr set: that expression over the parameters, expand_count)
+ * and "@B" by that of parameter pb; 0 when an argument is missing or too
+ * long. */
+static int expand(const ka_csrc *m, const ka_csrc_kernel *k, const ka_csrc_launch *l, int pn, int pb, int pz,
+		  const char *count_expr, const char *fmt, ka_buf *g)
 {
 	char an[512], ab[512], az[512];
 	an[0] = ab[0] = az[0] = 0;
@@ -63,7 +96,11 @@ static int expand(const ka_csrc *m, const ka_csrc_launch *l, int pn, int pb, int
 	if (pz >= 0 && !ka_csrc_squeeze(m->text, l->args[pz].s, l->args[pz].e, az, sizeof az))
 		return 0;
 	for (const char *p = fmt; *p; p++) {
-		if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B' || p[1] == 'Z')) {
+		if (p[0] == '@' && p[1] == 'N' && pn < 0 && count_expr) {
+			if (!expand_count(m, k, l, count_expr, g))
+				return 0;
+			p++;
+		} else if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B' || p[1] == 'Z')) {
 			const char *a = p[1] == 'N' ? an : p[1] == 'B' ? ab : az;
 			if (!*a)
 				return 0;
@@ -272,7 +309,9 @@ static int relaunch_any(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count
 	    si = smem_param ? ka_csrc_param_index(c->k, smem_param) : -1,
 	    zi = z_param ? ka_csrc_param_index(c->k, z_param) : -1;
 	int found = 0, rc = KA_OK;
-	if (pi < 0)
+	/* a count that is no parameter: an expression over them (ka_recipe_relaunch_expr) */
+	const char *count_expr = pi < 0 && count_param[0] == '(' ? count_param : NULL;
+	if (pi < 0 && !count_expr)
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, count_param);
 	if (smem_param && si < 0)
 		return ka_recipe_decline(c, "%s has no parameter '%s'", c->k->name, smem_param);
@@ -292,17 +331,17 @@ static int relaunch_any(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count
 		ka_buf_init(&g, 4096);
 		ka_buf_init(&b, 4096);
 		ka_buf_printf(&b, " %s", block);
-		if (!expand(m, l, pi, si, zi, grid_fmt, &g))
+		if (!expand(m, c->k, l, pi, si, zi, count_expr, grid_fmt, &g))
 			rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		if (rc == KA_OK && smem_fmt && l->ncfg < 3) {
 			ka_buf_adds(&b, ", ");
-			if (!expand(m, l, -1, si, -1, smem_fmt, &b))
+			if (!expand(m, c->k, l, -1, si, -1, NULL, smem_fmt, &b))
 				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 		} else if (rc == KA_OK && smem_fmt) {
 			ka_buf sm;
 			ka_buf_init(&sm, 4096);
 			ka_buf_addc(&sm, ' ');
-			if (!expand(m, l, -1, si, -1, smem_fmt, &sm))
+			if (!expand(m, c->k, l, -1, si, -1, NULL, smem_fmt, &sm))
 				rc = ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 			if (rc == KA_OK)
 				rc = ka_recipe_edit(ed, l->cfg[2].s, l->cfg[2].e, sm.data);
