@@ -94,6 +94,73 @@ static int fold_real(ka_node *n, double *v)
 	return 0;
 }
 
+static int static_depth(walk *w, ka_node *n, int depth);
+
+/* Whether every store to d in n gives it a value the compiler folds (1;
+ * *stores counts them), or one does not (0: a run-time value, a compound
+ * assignment, ++, its address taken). */
+static int static_stores(walk *w, ka_node *n, const ka_decl *d, int *stores, int depth)
+{
+	if (!n)
+		return 1;
+	if ((n->kind == KN_BINOP && n->op >= OP_ASSIGN && n->op <= OP_ORA) ||
+	    (n->kind == KN_UNOP && n->op >= OP_POSTINC && n->op <= OP_ADDROF)) {
+		ka_node *l = n->nkids ? walk_strip(n->kids[0]) : NULL;
+		if (l && l->kind == KN_DECLREF && l->ref == d) {
+			if (n->kind == KN_UNOP || n->op != OP_ASSIGN || n->nkids != 2 ||
+			    !static_depth(w, n->kids[1], depth + 1))
+				return 0;
+			++*stores;
+		}
+	}
+	for (int i = 0; i < n->nkids; i++)
+		if (!static_stores(w, n->kids[i], d, stores, depth))
+			return 0;
+	return 1;
+}
+
+/* A value the compiler folds: literals, integer constants, arithmetic and
+ * math functions of them, and locals only ever given such values in the
+ * functions being walked (`r = 10.25f; v = 3.1416f * powf(r, 2)`).  Depth
+ * bounds the chase through variables. */
+static int static_depth(walk *w, ka_node *n, int depth)
+{
+	n = walk_strip(n);
+	if (!n || depth > 4)
+		return 0;
+	if (n->kind == KN_INT || n->kind == KN_FLOAT || (n->kind == KN_DECLREF && n->const_known))
+		return 1;
+	if (n->kind == KN_UNOP && (n->op == OP_MINUS || n->op == OP_PLUS) && n->nkids == 1)
+		return static_depth(w, n->kids[0], depth);
+	if (n->kind == KN_BINOP && n->nkids == 2 &&
+	    (n->op == OP_MUL || n->op == OP_DIV || n->op == OP_ADD || n->op == OP_SUB))
+		return static_depth(w, n->kids[0], depth) && static_depth(w, n->kids[1], depth);
+	if (n->kind == KN_CALL && n->name && !n->cfg && n->nkids > 0 &&
+	    strcmp(walk_call_category(n->name, n->ref), "math") == 0) {
+		for (int i = 0; i < n->nkids; i++)
+			if (!static_depth(w, n->kids[i], depth))
+				return 0;
+		return 1;
+	}
+	ka_decl *d = n->kind == KN_DECLREF ? n->ref : NULL;
+	if (!d || d->kind != KD_VAR || (d->flags & (KDF_GLOBAL | KDF_SHARED | KDF_FILE_SCOPE | KDF_STATIC)) ||
+	    (d->tflags & (KT_POINTER | KT_ARRAY | KT_RECORD)) ||
+	    (d->init && !static_depth(w, d->init, depth + 1)))
+		return 0;
+	int stores = d->init ? 1 : 0;
+	if (!static_stores(w, w->fn->body, d, &stores, depth))
+		return 0;
+	for (int i = 0; i < w->ctl.inline_depth; i++)
+		if (!static_stores(w, w->ctl.inline_stack[i]->body, d, &stores, depth))
+			return 0;
+	return stores > 0;
+}
+
+int walk_static_value(walk *w, ka_node *n)
+{
+	return static_depth(w, n, 0);
+}
+
 static void arg_cols(walk *w, ka_facts_row *r, ka_node *n, int i)
 {
 	static const ka_facts_col t[] = {KA_COL(call, arg0_text), KA_COL(call, arg1_text)},
@@ -168,6 +235,8 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 		ka_facts_real(&r, KA_COL(call, arg1_const), c);
 	ka_node *a0 = n->nkids ? walk_strip(n->kids[0]) : NULL;
 	ka_facts_int(&r, KA_COL(call, arg_is_float), a0 && (a0->tflags & KT_FLOAT));
+	if (a0 && w->is_device && strcmp(cat, "math") == 0)
+		ka_facts_int(&r, KA_COL(call, arg0_static), walk_static_value(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(call, returns_double), (n->tflags & KT_DOUBLE) != 0);
 	ka_facts_text(&r, KA_COL(call, result_type), n->type);
 	if (warpish && strstr(n->name, "_sync") && a0) {
@@ -189,7 +258,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_insert(&r);
 }
 
-void walk_emit_literal(walk *w, ka_node *n, int promotes)
+void walk_emit_literal(walk *w, ka_node *n, int promotes, int folds)
 {
 	if (w->ctl.quiet || !w->is_device)
 		return;
@@ -207,6 +276,7 @@ void walk_emit_literal(walk *w, ka_node *n, int promotes)
 	ka_facts_text(&r, KA_COL(literal, text), n->loc.in_macro ? mtext : walk_text(w, n));
 	ka_facts_text(&r, KA_COL(literal, kind), is_int ? "int" : n->has_f_suffix ? "float" : "double");
 	ka_facts_int(&r, KA_COL(literal, promotes_to_double), promotes);
+	ka_facts_int(&r, KA_COL(literal, folds), folds);
 	ka_facts_int(&r, KA_COL(literal, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(&r, KA_COL(literal, in_macro), n->loc.in_macro);
 	ka_facts_insert(&r);

@@ -55,6 +55,8 @@ typedef struct sx_sym {
 	int has_value;    /* known (dims, bound template args) vs assumed */
 	int lane_varying; /* value differs per lane in a way we cannot evaluate */
 	int is_static;    /* a compile-time constant of unknown value (template parameter) */
+	int warp_uniform; /* one value in all lanes of a warp, maybe another in the next warp
+			   * (a vote, a broadcast shuffle): lane-dependent at block level */
 } sx_sym;
 
 typedef enum sx_kind {

@@ -249,6 +249,7 @@ int walk_value_size(walk *w, ka_node *n);
 const char *walk_index_text(walk *w, ka_node *n, val addr, int elem);
 int walk_vector_lanes(const ka_node *n, int abytes);
 const char *walk_call_name(walk *w, ka_node *n);
+const char *walk_call_category(const char *name, ka_decl *ref); /* walk_call.c */
 ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device);
 int walk_call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max);
 void walk_bind_call_tparams(walk *w, ka_node *n, ka_decl *f);
@@ -313,7 +314,10 @@ void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at);
 void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, int warp);
 void walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
 void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked);
-void walk_emit_literal(walk *w, ka_node *n, int promotes);
+void walk_emit_literal(walk *w, ka_node *n, int promotes, int folds);
+/* 1 when n is a value the compiler folds (literals, math of them, locals
+ * only ever assigned such values): no run-time arithmetic is left. */
+int walk_static_value(walk *w, ka_node *n);
 void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv, const sx *cond,
 		    int64_t trip, int trip_ok);
 void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv, const char *array);

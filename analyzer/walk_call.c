@@ -43,7 +43,7 @@ static int is_math(const char *s)
 	return 0;
 }
 
-static const char *category(const char *s, ka_decl *ref)
+const char *walk_call_category(const char *s, ka_decl *ref)
 {
 	if (is_math(s))
 		return "math";
@@ -154,6 +154,45 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f)
 	return r;
 }
 
+/* Calls whose result is one value in all lanes of a warp, though it may
+ * differ between warps: votes (`__ballot_sync`, `__any_sync`, ...), warp
+ * reductions (`__reduce_add_sync`), a full-width shuffle from a source lane
+ * the lanes agree on (`__shfl_sync(mask, v, 0)`: a broadcast), and pure
+ * integer or math functions of such values (`__ffs(ballot) - 1`).  A
+ * shuffle narrower than the warp (`width` 16) broadcasts per segment only. */
+static int warp_uniform_result(walk *w, ka_node *n, const sx *const *argx, const char *name, const char *cat)
+{
+	static const char *const pure[] = {"__ffs",  "__ffsll",  "__popc", "__popcll", "__clz", "__clzll",
+					   "__brev", "__brevll", "min",    "max",      "abs",   NULL};
+	if (strcmp(cat, "vote") == 0 || strncmp(name, "__reduce_", 9) == 0)
+		return 1;
+	int legacy = strcmp(name, "__shfl") == 0;
+	if (legacy || strcmp(name, "__shfl_sync") == 0) {
+		int src = legacy ? 1 : 2;
+		if (n->nkids <= src || n->nkids > src + 2)
+			return 0;
+		if (n->nkids == src + 2) {
+			/* the header's default `width = warpSize` has no text here */
+			int64_t width;
+			const sx *wx = src + 1 < WALK_MAX_ARGS ? argx[src + 1] : NULL;
+			const char *t = walk_text(w, n->kids[src + 1]);
+			int full = (t && !*t) ||
+				   (wx &&
+				    ((sx_is_const(wx, &width) && width >= w->file.arch->warp_size) ||
+				     (wx->k == SX_SYM && w->sym.sx.syms[wx->sym].kind == SYM_WARPSIZE)));
+			if (!full)
+				return 0;
+		}
+		return src < WALK_MAX_ARGS && walk_uniformity(w, argx[src]) != WALK_UNI_THREAD;
+	}
+	if (strcmp(cat, "math") != 0 && strcmp(cat, "fast_math") != 0 && !in_list(name, pure))
+		return 0;
+	for (int i = 0; i < n->nkids; i++)
+		if (i >= WALK_MAX_ARGS || walk_uniformity(w, argx[i]) == WALK_UNI_THREAD)
+			return 0;
+	return 1;
+}
+
 val walk_ev_call(walk *w, ka_node *n)
 {
 	int checked = !w->ctl.stmt_level_call;
@@ -183,7 +222,7 @@ val walk_ev_call(walk *w, ka_node *n)
 	ka_decl *ref = n->ref;
 	if ((!ref || !ref->body) && w->is_device)
 		ref = walk_find_function(w, name, n->nkids, 1); /* templates: f<N>(...) */
-	const char *cat = category(name, ref);
+	const char *cat = walk_call_category(name, ref);
 	if (strcmp(cat, "device_fn") == 0 && w->is_device) {
 		n->ref = ref;
 		walk_emit_call(w, n, cat, checked);
@@ -221,13 +260,19 @@ val walk_ev_call(walk *w, ka_node *n)
 	walk_emit_call(w, n, cat, checked);
 	unsigned dep = 0;
 	uint64_t loops = 0;
+	const sx *argx[WALK_MAX_ARGS];
 	for (int i = 0; i < n->nkids; i++) {
 		const sx *x = walk_ev_int(w, n->kids[i]);
+		if (i < WALK_MAX_ARGS)
+			argx[i] = x;
 		dep |= x->dep;
 		loops |= x->loops;
 	}
 	walk_clobber_args(w, n, ref);
-	if (strcmp(cat, "warp") == 0 && strstr(name, "shfl"))
-		dep |= D_LANE & dep;
+	if ((dep & D_LANE) && warp_uniform_result(w, n, argx, name, cat)) {
+		int s = sx_new_sym(&w->sym.sx, SYM_VAR, "warp-uniform", dep | D_OPAQUE, loops);
+		w->sym.sx.syms[s].warp_uniform = 1;
+		return (val){.x = sx_symref(&w->sym.sx, s)};
+	}
 	return (val){.x = sx_opaque(&w->sym.sx, dep | (strcmp(cat, "atomic") == 0 ? D_DATA : 0), loops)};
 }

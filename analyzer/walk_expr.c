@@ -53,7 +53,9 @@ static int lanes_agree(walk *w, const sx *x)
 		return 1;
 	if (!sx_has_unknown(&w->sym.sx, x))
 		return walk_warp_uniform(w, x) == 1;
-	if (!x->a || x->k == SX_SYM || x->k == SX_OPAQUE)
+	if (x->k == SX_SYM)
+		return w->sym.sx.syms[x->sym].warp_uniform;
+	if (!x->a || x->k == SX_OPAQUE)
 		return 0;
 	return lanes_agree(w, x->a) && (!x->b || lanes_agree(w, x->b));
 }
@@ -142,6 +144,21 @@ static int is_double_literal(ka_node *n)
 	return n && n->kind == KN_FLOAT && !n->has_f_suffix;
 }
 
+/* Whether the threads of a block store different values: a value that is
+ * one per warp (a broadcast shuffle) differs only when the block has more
+ * than one warp. */
+static int store_value_varies(walk *w, const sx *x)
+{
+	if (!(x->dep & D_LANE))
+		return 0;
+	if (walk_uniformity(w, x) != WALK_UNI_WARP || w->assumption)
+		return 1;
+	int64_t threads = 1;
+	for (int i = 0; i < 3; i++)
+		threads *= w->block[i] > 0 ? w->block[i] : 1;
+	return threads > w->file.arch->warp_size;
+}
+
 static val ev_binop_float(walk *w, ka_node *n)
 {
 	ka_node *l = n->nkids > 0 ? n->kids[0] : NULL, *r = n->nkids > 1 ? n->kids[1] : NULL;
@@ -153,7 +170,8 @@ static val ev_binop_float(walk *w, ka_node *n)
 	for (int i = 0; i < n->nkids; i++) {
 		ka_node *k = n->kids[i];
 		if ((i == 0 && lit_l) || (i == 1 && lit_r)) {
-			walk_emit_literal(w, walk_strip(k), prom);
+			walk_emit_literal(w, walk_strip(k), prom,
+					  prom && walk_static_value(w, n->kids[1 - i]));
 			continue;
 		}
 		val v = walk_ev(w, k, 0);
@@ -198,7 +216,7 @@ static val ev_assign(walk *w, ka_node *n)
 	if (!w->is_device && walk_host_dim3_assign(w, lhs, n->kids[1], n->op))
 		return rv;
 	int saved = w->ctl.store_value_dep;
-	w->ctl.store_value_dep = rv.x ? (rv.x->dep & D_LANE) != 0 : -1;
+	w->ctl.store_value_dep = rv.x ? store_value_varies(w, rv.x) : -1;
 	walk_access_expr(w, lhs, n->op == OP_ASSIGN ? 1 : 2);
 	w->ctl.store_value_dep = saved;
 	return rv;
@@ -211,7 +229,7 @@ static val ev_binop(walk *w, ka_node *n)
 	if (n->op >= OP_ASSIGN && n->op <= OP_ORA) {
 		ka_node *l = walk_strip(n->kids[0]);
 		if (n->op != OP_ASSIGN && is_double_literal(n->kids[1]) && l && (l->tflags & KT_FLOAT))
-			walk_emit_literal(w, walk_strip(n->kids[1]), 1);
+			walk_emit_literal(w, walk_strip(n->kids[1]), 1, 0);
 		return ev_assign(w, n);
 	}
 	if (n->op == OP_LAND) {
@@ -391,10 +409,10 @@ val walk_ev(walk *w, ka_node *n, int rw)
 	switch (n->kind) {
 	case KN_INT:
 		if (w->kernel && !(n->type && strcmp(n->type, "bool") == 0))
-			walk_emit_literal(w, n, 0);
+			walk_emit_literal(w, n, 0, 0);
 		return ival(sx_const(&w->sym.sx, n->ival));
 	case KN_FLOAT:
-		walk_emit_literal(w, n, 0);
+		walk_emit_literal(w, n, 0, 0);
 		return ival(sx_opaque(&w->sym.sx, 0, 0));
 	case KN_SIZEOF:
 		return ival(n->ival >= 0 ? sx_const(&w->sym.sx, n->ival) : sx_opaque(&w->sym.sx, 0, 0));

@@ -123,6 +123,8 @@ int ka_lint_apply_evidence(ka_lint *l, ka_findings *fs)
 		if (r->estimate && f->estimate > 0 && corrected > 0) {
 			f->estimate = corrected;
 			f->severity = ka_severity_band(r->severity, 1, corrected);
+			if (f->cold && f->severity > KA_SEV_NOTE)
+				f->severity = KA_SEV_NOTE; /* a cold kernel's cost stays small */
 		}
 	}
 	return KA_OK;

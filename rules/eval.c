@@ -18,6 +18,7 @@
 typedef struct colmap {
 	int file, line, col, end_line, end_col, begin_off, end_off, kernel, id;
 	int assumption, block_source, kernel_id, block_x, block_y, block_z, estimate;
+	int at_access; /* a `let: at_access`: the access row whose place the finding takes */
 } colmap;
 
 static void map_columns(sqlite3_stmt *st, colmap *m)
@@ -42,6 +43,7 @@ static void map_columns(sqlite3_stmt *st, colmap *m)
 		{"block_y", &m->block_y},
 		{"block_z", &m->block_z},
 		{"ka_estimate", &m->estimate},
+		{"at_access", &m->at_access},
 	};
 	size_t nw = sizeof want / sizeof want[0];
 	for (size_t k = 0; k < nw; k++)
@@ -125,6 +127,98 @@ out:
 	return rc;
 }
 
+/* A kernel's share of the program, from what the host code shows (docs/
+ * rules.md, "Cold kernels"): a kernel whose every launch is outside host
+ * loops, in a host function that launches another kernel inside a loop
+ * (start-up work before the iterations), or that launches another kernel
+ * while this one only writes global memory (an initializer), runs a small
+ * part of the time.  Its performance findings are notes; the message says
+ * why.  Correctness findings keep their severity. */
+static const char cold_sql[] =
+	"SELECT k.name,"
+	" (SELECT h.kernel FROM launch h WHERE h.in_loop = 1 AND h.kernel_id IS NOT NULL"
+	"   AND h.kernel_id != k.id AND h.func IN (SELECT c.func FROM launch c WHERE c.kernel_id = k.id)"
+	"   ORDER BY h.id LIMIT 1),"
+	" (SELECT o.kernel FROM launch o WHERE o.kernel_id IS NOT NULL AND o.kernel_id != k.id"
+	"   AND o.func IN (SELECT c.func FROM launch c WHERE c.kernel_id = k.id) ORDER BY o.id LIMIT 1),"
+	" NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
+	"   AND a.rw IN ('read', 'readwrite'))"
+	" FROM kernel k WHERE k.id = ? AND k.kind = 'global'"
+	" AND EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id)"
+	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)";
+
+static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m, ka_finding *f,
+		       ka_buf *msg)
+{
+	if (r->cat == KA_CAT_CORRECTNESS || m->kernel_id < 0 ||
+	    sqlite3_column_type(row, m->kernel_id) == SQLITE_NULL)
+		return KA_OK;
+	sqlite3_stmt *st = NULL;
+	int rc = KA_OK;
+	if (sqlite3_prepare_v2(db, cold_sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return KA_OK; /* facts without a launch table: nothing to weigh */
+	}
+	sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, m->kernel_id));
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		const char *hot = (const char *)sqlite3_column_text(st, 1);
+		const char *other = (const char *)sqlite3_column_text(st, 2);
+		int writes_only = sqlite3_column_int(st, 3);
+		if (hot)
+			rc = ka_buf_printf(msg,
+					   " [cold: %s is launched outside the host loop that launches %s]",
+					   k ? k : "the kernel", hot);
+		else if (other && writes_only)
+			rc = ka_buf_printf(
+				msg,
+				" [cold: %s only writes global memory (an initializer) and is launched "
+				"outside host loops, next to %s]",
+				k ? k : "the kernel", other);
+		if (hot || (other && writes_only)) {
+			f->cold = 1;
+			if (f->severity > KA_SEV_NOTE)
+				f->severity = KA_SEV_NOTE;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* A rule whose row is a declaration may point at a use instead: a `let`
+ * named `at_access` holding an `access.id` moves the finding there (docs/
+ * rules.md, "The front matter"); NULL keeps the row's own place. */
+static int at_access(sqlite3 *db, sqlite3_stmt *row, const colmap *m, ka_finding *f)
+{
+	if (m->at_access < 0 || sqlite3_column_type(row, m->at_access) == SQLITE_NULL)
+		return KA_OK;
+	sqlite3_stmt *st = NULL;
+	int rc = KA_OK;
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT file, line, col, end_line, end_col, begin_off, end_off FROM access WHERE id = ?",
+		    -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, m->at_access));
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			char *file = col_dup(st, 0);
+			if (!file)
+				rc = KA_ENOMEM;
+			else {
+				free(f->file);
+				f->file = file;
+				f->line = (int)col_int(st, 1, 0);
+				f->col = (int)col_int(st, 2, 1);
+				f->end_line = (int)col_int(st, 3, f->line);
+				f->end_col = (int)col_int(st, 4, f->col);
+				f->begin_off = (long)col_int(st, 5, -1);
+				f->end_off = (long)col_int(st, 6, -1);
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m, ka_findings *out)
 {
 	ka_finding f = {0};
@@ -139,7 +233,7 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 		ka_buf_printf(&msg, " (assumed: %s)", (const char *)as);
 	else if (bs && strcmp((const char *)bs, "assumed") == 0)
 		assumed_block(db, st, m, &msg);
-	if (impact(r, st, m, &f, &msg) != KA_OK) {
+	if (impact(r, st, m, &f, &msg) != KA_OK || cold_kernel(db, r, st, m, &f, &msg) != KA_OK) {
 		ka_finding_clear(&f);
 		goto out;
 	}
@@ -150,6 +244,11 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 	f.end_col = (int)col_int(st, m->end_col, f.col);
 	f.begin_off = (long)col_int(st, m->begin_off, -1);
 	f.end_off = (long)col_int(st, m->end_off, -1);
+	if (at_access(db, st, m, &f) != KA_OK) {
+		ka_finding_clear(&f);
+		rc = ka_error_set(KA_ENOMEM, "out of memory");
+		goto out;
+	}
 	f.kernel = col_dup(st, m->kernel);
 	f.rule = strdup(r->id);
 	f.message = ka_buf_steal(&msg);

@@ -45,6 +45,8 @@ typedef struct ka_finding {
 	long long row_id;              /* its id (or rowid) */
 	ka_finding_evidence *evidence; /* measured evidence, or NULL; estimate and
 					  severity are then the corrected ones */
+	int cold;                      /* in a kernel the host launches outside its loops, next to one it
+		     launches in a loop (docs/rules.md, "Cold kernels"): at most a note */
 } ka_finding;
 
 typedef struct ka_findings {

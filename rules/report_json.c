@@ -78,6 +78,8 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 	put(j, "basis", ka_json_text(f->basis), &bad);
 	put(j, "fix", ka_json_text(f->fix), &bad);
 	put(j, "fix_safety", json_string(ka_fix_safety_name(f->fix_safety)), &bad);
+	if (f->cold) /* absent when not cold, like also_kernels */
+		put(j, "cold", json_true(), &bad);
 	if (f->evidence) /* absent, not null, without evidence: reports read as they always did */
 		put(j, "evidence", ka_report_evidence_json(f->evidence), &bad);
 	if (bad) {

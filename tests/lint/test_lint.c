@@ -196,6 +196,80 @@ static void test_shared_helper_and_one_block(void **state)
 	ka_lint_free(l);
 }
 
+/* A kernel's share of the program: the start-up kernel launched before the
+ * loop that launches the solver, and an initializer that only writes next
+ * to another launch, get notes marked cold; the solver in the loop and a
+ * kernel launched alone elsewhere keep their warnings; a race in a cold
+ * kernel stays an error. */
+static void test_cold_kernels(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/c.cu", fx->dir);
+	write_file(
+		path,
+		"__global__ void edges(float *a, int nx, int ny)\n{\n"
+		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (r < ny) {\n\t\ta[r * nx] = 1.0f;\n\t\ta[r * nx + nx - 1] = 1.0f;\n\t}\n"
+		"\ta[blockIdx.x] = (float)r;\n}\n"
+		"__global__ void relax(const float *a, float *b, int nx, int ny)\n{\n"
+		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (r < ny)\n\t\tfor (int c = 1; c < nx - 1; c++)\n"
+		"\t\t\tb[r * nx + c] = a[r * nx + c - 1] + a[r * nx + c + 1];\n}\n"
+		"__global__ void fill(float *a, int nx, int ny)\n{\n"
+		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (r < ny) {\n\t\ta[r * nx + 1] = 0.0f;\n\t\ta[r * nx + nx - 2] = 0.0f;\n\t}\n}\n"
+		"__global__ void once(const float *a, float *b, int nx, int ny)\n{\n"
+		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (r < ny)\n\t\tfor (int c = 0; c < nx; c++)\n\t\t\tb[r * nx + c] = 2.0f * a[r * nx + c];\n}\n"
+		"void solve(float *a, float *b, int nx, int ny, int iters)\n{\n"
+		"\tedges<<<(ny + 255) / 256, 256>>>(a, nx, ny);\n"
+		"\tfor (int it = 0; it < iters; it++)\n\t\trelax<<<(ny + 255) / 256, 256>>>(a, b, nx, ny);\n}\n"
+		"void scale(float *a, float *b, int nx, int ny)\n{\n"
+		"\tfill<<<(ny + 255) / 256, 256>>>(a, nx, ny);\n"
+		"\tonce<<<(ny + 255) / 256, 256>>>(a, b, nx, ny);\n}\n",
+		0);
+	ka_lint *l = new_lint("-*,gmem-row-index-from-threadidx-x,gmem-same-address-store-race", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (!f->kernel)
+			continue;
+		int race = !strcmp(f->rule, "gmem-same-address-store-race");
+		if (!strcmp(f->kernel, "edges") && race) {
+			assert_int_equal(f->severity, KA_SEV_ERROR);
+			assert_int_equal(f->cold, 0);
+			seen |= 1;
+		} else if (!strcmp(f->kernel, "edges")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_int_equal(f->cold, 1);
+			assert_non_null(strstr(
+				f->message,
+				"[cold: edges is launched outside the host loop that launches relax]"));
+			seen |= 2;
+		} else if (!strcmp(f->kernel, "relax")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 4;
+		} else if (!strcmp(f->kernel, "fill")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_int_equal(f->cold, 1);
+			assert_non_null(strstr(f->message, "an initializer"));
+			seen |= 8;
+		} else if (!strcmp(f->kernel, "once")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 16;
+		}
+	}
+	assert_int_equal(seen, 31);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -504,10 +578,11 @@ static void test_rule_examples(void **state)
 	ka_lint_test_counts c = {0, 0, 0};
 	ka_buf log;
 	ka_buf_init(&log, 1 << 20);
-	/* bad, good and fixed (the fix applied to bad must equal fixed) */
+	/* bad, two good (a run-time base, a folded one) and fixed (the fix
+	 * applied to bad must equal fixed) */
 	assert_int_equal(ka_lint_test_rule(l, "math-pow-small-integer", NULL, &log, &c), KA_OK);
 	assert_int_equal(c.failed, 0);
-	assert_int_equal(c.passed, 3);
+	assert_int_equal(c.passed, 4);
 	assert_int_equal(log.len, 0);
 	assert_int_equal(ka_lint_test_rule(l, "no-such-rule", fx->dir, &log, &c), KA_ENOTFOUND);
 	ka_lint_free(l);
@@ -533,7 +608,7 @@ static void test_rule_examples(void **state)
 	ka_buf_reset(&log);
 	assert_int_equal(ka_lint_test_rule(l, "math-pow-small-integer", NULL, &log, &c), KA_OK);
 	assert_int_equal(c.failed, 1);
-	assert_int_equal(c.passed, 2);
+	assert_int_equal(c.passed, 3);
 	assert_non_null(strstr(log.data, "math-pow-small-integer.md:"));
 	assert_non_null(strstr(log.data, "fixed example differs from --fix applied to the bad example"));
 	ka_lint_free(l);
@@ -603,6 +678,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fix_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_examples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_helper_and_one_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cold_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
 	};
