@@ -1,13 +1,13 @@
 /* agents/coder_offline.c: the "offline" coder provider, the default of
  * `kcheck optimize`: the offline expert's structural recipes
- * (agents/recipe.h), no network.  The planner names a recipe and its
+ * (recipes/recipe.h), no network.  The planner names a recipe and its
  * parameters in the request; with none named, the first recipe that
  * applies (in the recipe table's order) is used.  A recipe that declines is
  * an error here (KA_ENOTFOUND, "recipe R declined: why"): the loop records
  * it and moves on.  There is no repair turn: a recipe is deterministic, so
  * the same request would give the same candidate. */
 #include "agents/coder.h"
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include <stdlib.h>

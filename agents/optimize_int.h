@@ -4,7 +4,7 @@
 #define KA_AGENTS_OPTIMIZE_INT_H
 #include "knowledge/knowledge.h"
 #include "agents/optimize.h"
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "agents/coder.h"
 #include "agents/llm.h"
 #include "bench/runner.h"
@@ -65,6 +65,7 @@ typedef struct ka_opt_loop {
 	const char *cfgs[KA_BENCH_MAX_CONFIGS];
 	int ncfg;
 	double roof;
+	int rounds; /* rounds begun: a round benches its candidates side by side */
 } ka_opt_loop;
 
 /* agents/optimize_summarize.c: after a step, its evidence (for the rule

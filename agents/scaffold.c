@@ -1,10 +1,10 @@
 /* agents/scaffold.c: a bench task scaffolded from one kernel (agents/scaffold.h).
  * It reads the kernel through the offline expert's source model
- * (agents/csrc.h): parameters, the thread-index declarations and their
+ * (recipes/csrc.h): parameters, the thread-index declarations and their
  * bound checks, and each pointer's accesses (directly or through a local
  * `T *q = p + ...` alias). */
 #include "agents/scaffold.h"
-#include "agents/csrc.h"
+#include "recipes/csrc.h"
 #include "agents/scaffold_int.h"
 #include "bench/scan.h"
 #include "util/buf.h"

@@ -5,7 +5,7 @@
  * file's macros and literals). */
 #ifndef KA_AGENTS_SCAFFOLD_INT_H
 #define KA_AGENTS_SCAFFOLD_INT_H
-#include "agents/csrc.h"
+#include "recipes/csrc.h"
 #include "util/buf.h"
 #include <stddef.h>
 

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* open_memstream */
 #include "bench/bench.h"
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "bench/scale.h"
 #include "bench/score.h"
 #include "util/cleanup.h"
+#include "util/cmdopt.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -45,48 +47,138 @@ static const char usage[] =
 	"       kcheck bench --suite DIR [--candidate-name FILE] [same options]\n"
 	"       kcheck bench TASK|--suite DIR --check-task N   (baseline and expert on N seeds)\n";
 
-/* Every option parse_args takes, for --help (one line each) and for
- * telling a valued option from an unknown one. */
-static const struct bench_opt {
-	const char *name, *arg, *help;
-} bench_opts[] = {
-	{"--candidate", "FILE", "the kernel file to judge (default: the task's expert.cu)"},
-	{"--baseline", "FILE", "time against FILE instead of the task's baseline.cu"},
-	{"--suite", "DIR", "every task folder under DIR"},
-	{"--candidate-name", "FILE", "with --suite: each task's candidate file name (default expert.cu)"},
-	{"--configs", "visible|unseen|all", "which configurations of task.yaml to run (default all)"},
-	{"--json", NULL, "the result as JSON (schema kernelarc.bench/1)"},
-	{"--compile-only", NULL, "stop after the static and compile gates (no GPU needed)"},
-	{"--sanitize", NULL,
-	 "also run compute-sanitizer (memcheck, racecheck) on the smallest configuration"},
-	{"--samples", "N", "timed samples per configuration, 30..4000 (default 40)"},
-	{"--seed", "N", "the inputs' and unseen sizes' seed (default: from the clock)"},
-	{"--check-task", "N", "check the task itself: baseline and expert on N seeds, 2..50"},
-	{"--build-dir", "DIR", "the compile cache (default $XDG_CACHE_HOME/kernelarc/bench)"},
-	{"--output", "FILE", "write the report to FILE (atomically, once whole) instead of stdout"},
-	{"--arch", "ARCH", "nvcc's -arch (default sm_90)"},
-	{"--nvcc", "PATH", "the nvcc (or hipcc) to compile with"},
-	{"--unsafe-skip-static-gate", NULL, "skip the static gate (only for code you trust)"},
-	{"-h, --help", NULL, "this text"},
-};
-
-static int known_option(const char *a)
+static int set_configs(void *field, const char *name, const char *v)
 {
-	for (size_t i = 0; i < sizeof bench_opts / sizeof bench_opts[0]; i++)
-		if (bench_opts[i].arg && !strcmp(a, bench_opts[i].name))
-			return 1;
-	return ka_scale_is_opt(a);
+	int *configs = field;
+	if (!strcmp(v, "all"))
+		*configs = KA_BENCH_CONFIGS_ALL;
+	else if (!strcmp(v, "visible"))
+		*configs = KA_BENCH_CONFIGS_VISIBLE;
+	else if (!strcmp(v, "unseen"))
+		*configs = KA_BENCH_CONFIGS_UNSEEN;
+	else
+		return ka_error_set(KA_EINPUT, "--configs takes visible, unseen or all: %s", v);
+	return 0;
 }
 
-static void help_row(const char *name, const char *arg, const char *text)
+static int set_check_task(void *field, const char *name, const char *v)
 {
-	char left[128];
-	int n = snprintf(left, sizeof left, "  %s%s%s", name, arg ? " " : "", arg ? arg : "");
-	printf("%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", text);
+	char *end;
+	long k = strtol(v, &end, 10);
+	if (*end || end == v || k < 2 || k > 50)
+		return ka_error_set(KA_EINPUT, "--check-task takes a number of seeds, 2..50: %s", v);
+	*(int *)field = (int)k;
+	return 0;
+}
+
+static int set_seed(void *field, const char *name, const char *v)
+{
+	struct opts *o = field;
+	o->seed = strtoull(v, NULL, 10);
+	o->seed_given = 1;
+	return 0;
+}
+
+static const char *const configs_choices[] = {"visible", "unseen", "all", NULL};
+
+#define F(field) offsetof(struct opts, field)
+/* kcheck bench's own options (util/cmdopt.h); the runner's are bench/scale.c's. */
+static const ka_opt bench_table[] = {
+	{.name = "--candidate",
+	 .kind = KA_OPT_STR,
+	 .off = F(candidate),
+	 .arg = "FILE",
+	 .help = "the kernel file to judge (default: the task's expert.cu)"},
+	{.name = "--baseline",
+	 .kind = KA_OPT_STR,
+	 .off = F(baseline),
+	 .arg = "FILE",
+	 .help = "time against FILE instead of the task's baseline.cu"},
+	{.name = "--suite",
+	 .kind = KA_OPT_STR,
+	 .off = F(suite),
+	 .arg = "DIR",
+	 .help = "every task folder under DIR"},
+	{.name = "--candidate-name",
+	 .kind = KA_OPT_STR,
+	 .off = F(cand_name),
+	 .arg = "FILE",
+	 .help = "with --suite: each task's candidate file name (default expert.cu)"},
+	{.name = "--configs",
+	 .kind = KA_OPT_CALL,
+	 .off = F(configs),
+	 .call = set_configs,
+	 .choices = configs_choices,
+	 .arg = "visible|unseen|all",
+	 .help = "which configurations of task.yaml to run (default all)"},
+	{.name = "--json",
+	 .kind = KA_OPT_FLAG,
+	 .off = F(json),
+	 .help = "the result as JSON (schema kernelarc.bench/1)"},
+	{.name = "--compile-only",
+	 .kind = KA_OPT_FLAG,
+	 .off = F(compile_only),
+	 .help = "stop after the static and compile gates (no GPU needed)"},
+	{.name = "--sanitize",
+	 .kind = KA_OPT_FLAG,
+	 .off = F(sanitize),
+	 .help = "also run compute-sanitizer (memcheck, racecheck) on the smallest configuration"},
+	{.name = "--samples",
+	 .kind = KA_OPT_INT,
+	 .off = F(samples),
+	 .lo = 30,
+	 .hi = 4000,
+	 .arg = "N",
+	 .help = "timed samples per configuration, 30..4000 (default 40)"},
+	{.name = "--seed",
+	 .kind = KA_OPT_CALL,
+	 .off = 0,
+	 .call = set_seed,
+	 .arg = "N",
+	 .help = "the inputs' and unseen sizes' seed (default: from the clock)"},
+	{.name = "--check-task",
+	 .kind = KA_OPT_CALL,
+	 .off = F(check_task),
+	 .call = set_check_task,
+	 .arg = "N",
+	 .help = "check the task itself: baseline and expert on N seeds, 2..50"},
+	{.name = "--build-dir",
+	 .kind = KA_OPT_STR,
+	 .off = F(build_dir),
+	 .arg = "DIR",
+	 .help = "the compile cache (default $XDG_CACHE_HOME/kernelarc/bench)"},
+	{.name = "--output",
+	 .kind = KA_OPT_STR,
+	 .off = F(output),
+	 .arg = "FILE",
+	 .help = "write the report to FILE (atomically, once whole) instead of stdout"},
+	{.name = "--arch",
+	 .kind = KA_OPT_STR,
+	 .off = F(arch),
+	 .arg = "ARCH",
+	 .help = "nvcc's -arch (default sm_90)"},
+	{.name = "--nvcc",
+	 .kind = KA_OPT_STR,
+	 .off = F(nvcc),
+	 .arg = "PATH",
+	 .help = "the nvcc (or hipcc) to compile with"},
+	{.name = "--unsafe-skip-static-gate",
+	 .kind = KA_OPT_FLAG,
+	 .off = F(skip_static),
+	 .help = "skip the static gate (only for code you trust)"},
+	{.name = "-h", .alias = "--help", .kind = KA_OPT_HELP, .show_alias = 1, .help = "this text"},
+	{.name = NULL},
+};
+#undef F
+
+const ka_opt *ka_bench_opt_table(void)
+{
+	return bench_table;
 }
 
 static void help(void)
 {
+	ka_opt_group g[2] = {{bench_table, NULL}, {ka_scale_opt_table(), NULL}};
 	fputs(usage, stdout);
 	fputs("\nCompiles a candidate kernel with the task's harness and judges it against the\n"
 	      "baseline: static gate, compile gate, correctness on every configuration (the\n"
@@ -96,15 +188,9 @@ static void help(void)
 	      "`kcheck bench init FILE --kernel K` makes a task from your own kernel.\n"
 	      "\nOptions:\n",
 	      stdout);
-	size_t nown = sizeof bench_opts / sizeof bench_opts[0], nscale;
-	const ka_scale_help_row *sr = ka_scale_help_rows(&nscale);
-	for (size_t i = 0; i + 1 < nown; i++) /* all but -h, --help, which goes last */
-		help_row(bench_opts[i].name, bench_opts[i].arg, bench_opts[i].help);
-	for (size_t i = 0; i < nscale; i++) /* the runner's (bench/scale.h) */
-		help_row(sr[i].name, sr[i].arg, sr[i].help);
-	help_row(bench_opts[nown - 1].name, bench_opts[nown - 1].arg, bench_opts[nown - 1].help);
+	ka_cmdopt_help_rows(stdout, g, 2, KA_SCALE_CMD_BENCH);
 	fputs("\nExamples:\n"
-	      "  kcheck bench bench/tasks/softmax_rows --candidate my_softmax.cu\n"
+	      "  kcheck bench bench/tasks/softmax --candidate my_softmax.cu\n"
 	      "  kcheck bench tasks/mine --compile-only\n"
 	      "  kcheck bench --suite bench/tasks --json > suite.json\n"
 	      "  kcheck bench bench/tasks/gelu --check-task 5\n",
@@ -117,78 +203,34 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->cand_name = "expert.cu";
 	o->samples = 40;
 	ka_scale_opts_init(&o->so);
+	ka_opt_group g[2] = {{bench_table, o}, {ka_scale_opt_table(), &o->so}};
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1;
-		if (!strcmp(a, "--json")) {
-			o->json = 1;
-			takes = 0;
-		} else if (!strcmp(a, "--compile-only")) {
-			o->compile_only = 1;
-			takes = 0;
-		} else if (!strcmp(a, "--unsafe-skip-static-gate")) {
-			o->skip_static = 1;
-			takes = 0;
-		} else if (!strcmp(a, "--sanitize")) {
-			o->sanitize = 1;
-			takes = 0;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		const char *a = argv[i];
+		if (a[0] != '-' || !a[1]) {
+			if (o->task)
+				return usage_error("unexpected argument", a) + 1;
+			o->task = a;
+			continue;
+		}
+		switch (ka_cmdopt_take(g, 2, KA_SCALE_CMD_BENCH, NULL, argc, argv, &i, NULL, NULL)) {
+		case KA_CMDOPT_OK:
+			continue;
+		case KA_CMDOPT_HELP:
 			help();
 			return 1;
-		} else if (a[0] == '-' && !known_option(a))
-			return usage_error("unknown option", a) + 1;
-		else if (a[0] == '-' && !v)
+		case KA_CMDOPT_NOVALUE:
 			return usage_error("option needs a value", a) + 1;
-		else if (!strcmp(a, "--candidate"))
-			o->candidate = v;
-		else if (!strcmp(a, "--baseline"))
-			o->baseline = v;
-		else if (!strcmp(a, "--suite"))
-			o->suite = v;
-		else if (!strcmp(a, "--candidate-name"))
-			o->cand_name = v;
-		else if (!strcmp(a, "--build-dir"))
-			o->build_dir = v;
-		else if (!strcmp(a, "--arch"))
-			o->arch = v;
-		else if (!strcmp(a, "--nvcc"))
-			o->nvcc = v;
-		else if (!strcmp(a, "--seed")) {
-			o->seed = strtoull(v, NULL, 10);
-			o->seed_given = 1;
-		} else if (!strcmp(a, "--output"))
-			o->output = v;
-		else if (ka_scale_is_opt(a)) {
-			if (ka_scale_parse_opt(&o->so, a, v) < 0)
-				return usage_error(ka_error_last(), NULL) + 1;
-			o->scaled |= o->so.slurm || o->so.ngpus > 0;
-			o->gpus_given |= !strcmp(a, "--gpus");
-		} else if (!strcmp(a, "--samples")) {
-			o->samples = atoi(v);
-			if (o->samples < 30 || o->samples > 4000)
-				return usage_error("--samples must be 30..4000", v) + 1;
-		} else if (!strcmp(a, "--check-task")) {
-			char *end;
-			long k = strtol(v, &end, 10);
-			if (*end || end == v || k < 2 || k > 50)
-				return usage_error("--check-task takes a number of seeds, 2..50", v) + 1;
-			o->check_task = (int)k;
-		} else if (!strcmp(a, "--configs")) {
-			if (!strcmp(v, "all"))
-				o->configs = KA_BENCH_CONFIGS_ALL;
-			else if (!strcmp(v, "visible"))
-				o->configs = KA_BENCH_CONFIGS_VISIBLE;
-			else if (!strcmp(v, "unseen"))
-				o->configs = KA_BENCH_CONFIGS_UNSEEN;
-			else
-				return usage_error("--configs takes visible, unseen or all", v) + 1;
-		} else if (!o->task) {
-			o->task = a;
-			takes = 0;
-		} else
-			return usage_error("unexpected argument", a) + 1;
-		i += takes;
+		case KA_CMDOPT_BAD:
+			return usage_error(ka_error_last(), NULL) + 1;
+		default: {
+			const char *near = ka_cmdopt_nearest(g, 2, KA_SCALE_CMD_BENCH, a);
+			fprintf(stderr, "kcheck: error: unknown option: %s%s\n", a, ka_cmdopt_hint(near));
+			return 3;
+		}
+		}
 	}
+	o->scaled = o->so.slurm || o->so.ngpus > 0;
+	o->gpus_given = o->so.ngpus > 0;
 	if (!o->task == !o->suite)
 		return usage_error("give one TASK or --suite DIR (kcheck bench --help)", NULL) + 1;
 	if (o->suite && (o->candidate || o->baseline))

@@ -9,6 +9,7 @@
 #define KA_BENCH_SCALE_H
 #include <stdio.h>
 #include "bench/runner.h"
+#include "util/cmdopt.h"
 
 #define KA_SCALE_MAX_GPUS 64
 #define KA_SCALE_MAX_EXTRA 16
@@ -19,6 +20,7 @@ typedef struct ka_scale_item {
 	char *json;        /* out: the verdict document (malloc'd), NULL when none came */
 	char outcome[480]; /* out: with no document, why (one line); else "" */
 	int attempts;      /* out: how many times it was started */
+	int gpu;           /* out: the local pool's GPU it ran on; -1 through Slurm */
 } ka_scale_item;
 
 typedef struct ka_scale_opts {
@@ -43,17 +45,16 @@ enum { KA_SCALE_SET_PARTITION = 1, KA_SCALE_SET_TIME = 2, KA_SCALE_SET_GPUS = 4 
 
 /* Defaults: the local pool with no GPU, 1 GPU per Slurm job, 1 retry. */
 void ka_scale_opts_init(ka_scale_opts *o);
-/* 1 when a is one of the runner options (each takes a value):
+/* The runner options, one option table (util/cmdopt.h) whose rows apply
+ * their value through ka_scale_parse_opt to the group's ka_scale_opts:
  *   --runner local|slurm  --gpus LIST  --slurm-dir DIR  --partition P
  *   --account A  --time-limit T  --gpus-per-job N  --sbatch-option OPT
- *   --retries N  --poll-interval SEC  --kcheck PATH */
+ *   --retries N  --poll-interval SEC  --kcheck PATH
+ * The commands that read it: --gpus is kcheck bench's only. */
+enum { KA_SCALE_CMD_BENCH = 1, KA_SCALE_CMD_OPTIMIZE = 2 };
+const ka_opt *ka_scale_opt_table(void);
+/* 1 when a is one of them (each takes a value). */
 int ka_scale_is_opt(const char *a);
-/* The runner options for --help pages, one row each ({name, arg, help}),
- * *n of them: the same names ka_scale_is_opt takes. */
-typedef struct ka_scale_help_row {
-	const char *name, *arg, *help;
-} ka_scale_help_row;
-const ka_scale_help_row *ka_scale_help_rows(size_t *n);
 /* Applies option a with value v (the caller's storage, kept by pointer):
  * 0, or KA_EINPUT with a one-line message for a bad value. */
 int ka_scale_parse_opt(ka_scale_opts *o, const char *a, const char *v);
@@ -93,7 +94,10 @@ int ka_scale_slurm(const ka_scale_opts *o, ka_scale_item *items, int n);
 int ka_scale_read_result(const char *path, char **json);
 
 /* A ka_bench_runner that runs each job through the scale runner o (kept by
- * pointer: o must outlive the runner); jobs named PREFIX-N. */
+ * pointer: o must outlive the runner); jobs named PREFIX-N.  Its run_many
+ * runs a batch of jobs as one ka_scale_run (the local pool: one GPU each,
+ * a job's pairs interleaved on its GPU); width: the pool's GPUs, 1 for
+ * Slurm. */
 typedef struct ka_scale_runner {
 	ka_bench_runner base; /* first: the runner's functions get this struct */
 	const ka_scale_opts *o;

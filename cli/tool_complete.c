@@ -25,6 +25,69 @@ static void roff(FILE *out, const char *s)
 	}
 }
 
+/* The subcommands whose options are tables of their own (tool_optimize.c's
+ * ka_tool_opt_groups): the man page's sections, the completion's words. */
+static const struct {
+	unsigned cmd;
+	const char *title, *words; /* the section's name; COMP_WORDS that select it */
+} sub_tables[] = {
+	{KA_CMD_BENCH, "BENCH", "bench"},
+	{KA_CMD_BENCH_INIT, "BENCH INIT", "bench init"},
+	{KA_CMD_OPTIMIZE, "OPTIMIZE", "optimize"},
+};
+#define NSUB ((int)(sizeof sub_tables / sizeof sub_tables[0]))
+
+/* A row of a subcommand's table that its --help shows. */
+static int shown(const ka_opt *o, unsigned cmd)
+{
+	unsigned tc = ka_tool_table_cmd(cmd);
+	return o->name && o->help && (!o->cmds || (o->cmds & tc));
+}
+
+/* 1 when no earlier subcommand table row (in sub_tables order) has name:
+ * a shared table (the runner's) is said once. */
+static int first_row(const char *name, int c, const ka_opt *row)
+{
+	for (int c2 = 0; c2 <= c; c2++) {
+		ka_opt_group g[2];
+		int ng = ka_tool_opt_groups(sub_tables[c2].cmd, g);
+		for (int k2 = 0; k2 < ng; k2++)
+			for (const ka_opt *o = g[k2].table; o->name || o->key; o++) {
+				if (c2 == c && o == row)
+					return 1;
+				if (shown(o, sub_tables[c2].cmd) && !strcmp(o->name, name))
+					return 0;
+			}
+	}
+	return 1;
+}
+
+/* One option: ".TP", its name(s) and value, its text (NULL: the arch list). */
+static void man_row(FILE *out, const ka_opt *o)
+{
+	fputs(".TP\n.B ", out);
+	roff(out, o->name);
+	if (o->alias && o->show_alias) {
+		fputs(", ", out);
+		roff(out, o->alias);
+	}
+	if (o->arg || o->choices) {
+		fputs(" \\fI", out);
+		roff(out, o->arg ? o->arg : ka_cmdopt_choices_text(o->choices, "|"));
+		fputs("\\fR", out);
+	}
+	fputc('\n', out);
+	if (o->help) {
+		roff(out, o->help);
+	} else {
+		char archs[512];
+		ka_arch_names(archs, sizeof archs);
+		fputs("target: ", out);
+		roff(out, archs);
+	}
+	fputc('\n', out);
+}
+
 static void man(FILE *out)
 {
 	fprintf(out, ".TH KCHECK 1 \"\" \"kcheck %s\" \"User Commands\"\n", ka_tool_version_string());
@@ -48,27 +111,16 @@ static void man(FILE *out)
 			roff(out, section);
 			fputc('\n', out);
 		}
-		fputs(".TP\n.B ", out);
-		roff(out, o->name);
-		if (o->alias && o->show_alias) {
-			fputs(", ", out);
-			roff(out, o->alias);
-		}
-		if (o->arg || o->choices) {
-			fputs(" \\fI", out);
-			roff(out, o->arg ? o->arg : ka_tool_choices_text(o->choices, "|"));
-			fputs("\\fR", out);
-		}
-		fputc('\n', out);
-		if (o->help) {
-			roff(out, o->help);
-		} else {
-			char archs[512];
-			ka_arch_names(archs, sizeof archs);
-			fputs("target: ", out);
-			roff(out, archs);
-		}
-		fputc('\n', out);
+		man_row(out, o);
+	}
+	for (int c = 0; c < NSUB; c++) { /* the subcommands with tables of their own */
+		ka_opt_group g[2];
+		int ng = ka_tool_opt_groups(sub_tables[c].cmd, g);
+		fprintf(out, ".SH KCHECK %s OPTIONS\n", sub_tables[c].title);
+		for (int k = 0; k < ng; k++)
+			for (const ka_opt *o = g[k].table; o->name || o->key; o++)
+				if (shown(o, sub_tables[c].cmd))
+					man_row(out, o);
 	}
 	fputs(".SH EXIT STATUS\n0 clean, 1 findings at or above \\-\\-fail\\-on, 2 an error (bad "
 	      "input, parse errors).\n.SH SEE ALSO\nREADME.md and docs/ in the KernelArc sources.\n",
@@ -86,7 +138,20 @@ static void bash(FILE *out)
 		if (!(o->cmds & KA_CMD_LINT) || !o->name || !o->choices)
 			continue;
 		fprintf(out, "    %s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return;;\n", o->name,
-			ka_tool_choices_text(o->choices, " "));
+			ka_cmdopt_choices_text(o->choices, " "));
+	}
+	const ka_opt_group lint = {ka_tool_opts(), NULL};
+	for (int c = 0; c < NSUB; c++) { /* the subcommands' values the lint's do not name */
+		ka_opt_group g[2];
+		int ng = ka_tool_opt_groups(sub_tables[c].cmd, g);
+		for (int k = 0; k < ng; k++)
+			for (const ka_opt *o = g[k].table; o->name || o->key; o++)
+				if (shown(o, sub_tables[c].cmd) && o->choices &&
+				    !ka_cmdopt_find(&lint, 1, KA_CMD_LINT, o->name, NULL) &&
+				    first_row(o->name, c, o))
+					fprintf(out,
+						"    %s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return;;\n",
+						o->name, ka_cmdopt_choices_text(o->choices, " "));
 	}
 	char archs[512];
 	ka_arch_names(archs, sizeof archs);
@@ -99,7 +164,7 @@ static void bash(FILE *out)
 	for (int i = 0; subcommands[i]; i++)
 		fprintf(out, "%s%s", i ? " " : "", subcommands[i]);
 	fputs("' -- \"$cur\") $(compgen -f -- \"$cur\")); return\n  fi\n"
-	      "  if [[ $cur == -* ]]; then\n    COMPREPLY=($(compgen -W '",
+	      "  if [[ $cur == -* ]]; then\n    local opts='",
 	      out);
 	int first = 1;
 	for (const ka_opt *o = ka_tool_opts(); o->name || o->key; o++) {
@@ -110,7 +175,27 @@ static void bash(FILE *out)
 			fprintf(out, " %s", o->alias);
 		first = 0;
 	}
-	fputs("' -- \"$cur\")); return\n  fi\n"
+	fputs("'\n    case \"${COMP_WORDS[1]} ${COMP_WORDS[2]}\" in\n", out);
+	for (int i = 0; i < 2 * NSUB; i++) { /* "bench init" before "bench *" */
+		int c = i % NSUB;
+		if ((i < NSUB) != (strchr(sub_tables[c].words, ' ') != NULL))
+			continue;
+		ka_opt_group g[2];
+		int ng = ka_tool_opt_groups(sub_tables[c].cmd, g);
+		fprintf(out, "      \"%s\"%s) opts='", sub_tables[c].words,
+			strchr(sub_tables[c].words, ' ') ? "" : "\\ *");
+		first = 1;
+		for (int k = 0; k < ng; k++)
+			for (const ka_opt *o = g[k].table; o->name || o->key; o++)
+				if (shown(o, sub_tables[c].cmd)) {
+					fprintf(out, "%s%s", first ? "" : " ", o->name);
+					if (o->alias)
+						fprintf(out, " %s", o->alias);
+					first = 0;
+				}
+		fputs("';;\n", out);
+	}
+	fputs("    esac\n    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\")); return\n  fi\n"
 	      "  COMPREPLY=($(compgen -f -- \"$cur\"))\n"
 	      "}\n"
 	      "complete -o filenames -F _kcheck kcheck\n",

@@ -21,7 +21,7 @@
  * as it was and the run goes on. */
 #include "cli/tools.h"
 #include "agents/coder.h"
-#include "agents/csrc.h"
+#include "recipes/csrc.h"
 #include "knowledge/knowledge.h"
 #include "analyzer/arch.h"
 #include "bench/runner.h"

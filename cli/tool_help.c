@@ -1,6 +1,6 @@
 /* cli/tool_help.c: --help of kcheck and of each subcommand (the option
- * table's rows, tool_opts.c, with the target list of analyzer/arch.h; a
- * list of its own for a subcommand that parses its options itself),
+ * table's rows, tool_opts.c, with the target list of analyzer/arch.h; the
+ * rows of its own tables for bench init and optimize, util/cmdopt.h),
  * --version and the one-line error/warning printers every kcheck
  * subcommand uses ("kcheck: error: ..."). */
 #include "cli/tools.h"
@@ -50,27 +50,18 @@ static const char *trailer(const char *section)
 		       : "";
 }
 
-/* "  --name VALUE" padded to the option's text column, then the text
- * (continuation lines start at that column too). */
+/* The row's line (util/cmdopt.h); --arch's text is the profiles of
+ * analyzer/arch.c. */
 static void help_line(FILE *out, const ka_opt *o)
 {
-	char left[128], archs[512];
-	const char *text = o->help;
-	int col = 2 + (o->col ? o->col : 23);
-	int n = snprintf(left, sizeof left, "  %s%s%s%s%s", o->name, o->show_alias ? ", " : "",
-			 o->show_alias ? o->alias : "", o->arg || o->choices ? " " : "",
-			 o->arg       ? o->arg
-			 : o->choices ? ka_tool_choices_text(o->choices, "|")
-				      : "");
-	fprintf(out, "%s%*s", left, n < col ? col - n : 1, "");
-	if (!text) { /* --arch: the profiles of analyzer/arch.c */
-		ka_arch_names(archs, sizeof archs);
-		fprintf(out, "target: %s (default %s)\n", archs, KA_ARCH_DEFAULT);
+	char archs[512], text[600];
+	if (o->help) {
+		ka_cmdopt_help_line(out, o, o->col, NULL);
 		return;
 	}
-	for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1)
-		fprintf(out, "%.*s\n%*s", (int)(nl - text), text, col, "");
-	fprintf(out, "%s\n", text);
+	ka_arch_names(archs, sizeof archs);
+	snprintf(text, sizeof text, "target: %s (default %s)", archs, KA_ARCH_DEFAULT);
+	ka_cmdopt_help_line(out, o, o->col, text);
 }
 
 void ka_tool_help(FILE *out)
@@ -115,13 +106,13 @@ void ka_tool_help(FILE *out)
 		fputs(trailer(section), out);
 }
 
-/* A subcommand's page: usage, what it does, its options (one line each,
- * from the table for cmd, then extra), examples. */
-static void page(FILE *out, const char *usage, const char *about, unsigned cmd, const ka_help_opt *extra,
+/* A subcommand's page: usage, what it does, its options (one line each:
+ * the lint table's rows for cmd, or the rows of groups), examples. */
+static void page(FILE *out, const char *usage, const char *about, unsigned cmd, const ka_opt_group *g, int ng,
 		 const char *examples)
 {
 	fprintf(out, "%s\n%s\nOptions:\n", usage, about);
-	for (const ka_opt *o = ka_tool_opts(); cmd && (o->name || o->key); o++) {
+	for (const ka_opt *o = ka_tool_opts(); !g && (o->name || o->key); o++) {
 		if (!(o->cmds & cmd) || !o->name || (!o->help && strcmp(o->name, "--arch")))
 			continue;
 		if (o->cmds != cmd && o->col >= 27) { /* a lint enum's wide column: keep the page's */
@@ -131,18 +122,9 @@ static void page(FILE *out, const char *usage, const char *about, unsigned cmd, 
 		} else
 			help_line(out, o);
 	}
-	ka_tool_help_list(out, extra);
+	if (g)
+		ka_cmdopt_help_rows(out, g, ng, cmd);
 	fprintf(out, "\nExamples:\n%s", examples);
-}
-
-void ka_tool_help_list(FILE *out, const ka_help_opt *opts)
-{
-	for (const ka_help_opt *h = opts; h && h->name; h++) {
-		char left[128];
-		int n = snprintf(left, sizeof left, "  %s%s%s", h->name, h->arg ? " " : "",
-				 h->arg ? h->arg : "");
-		fprintf(out, "%s%*s%s\n", left, n < 25 ? 25 - n : 1, "", h->help);
-	}
 }
 
 void ka_tool_help_cmd(FILE *out, unsigned cmd)
@@ -154,7 +136,7 @@ void ka_tool_help_cmd(FILE *out, unsigned cmd)
 		     "barriers, launches, ...), as JSON on stdout or an SQLite file: what rules\n"
 		     "query (docs/facts.md lists every table).  Clang's errors in a file are\n"
 		     "printed and the other files still analyzed; exit 2 when one failed.\n",
-		     KA_CMD_FACTS, NULL,
+		     KA_CMD_FACTS, NULL, 0,
 		     "  kcheck facts kernel.cu | jq '.tables.access[0]'\n"
 		     "  kcheck facts kernel.cu --format sqlite -o facts.db --arch sm_80\n"
 		     "  kcheck facts kernel.cu --print-clang-args -- -Iinclude\n");
@@ -169,7 +151,7 @@ void ka_tool_help_cmd(FILE *out, unsigned cmd)
 		     "  show ID     one rule's text, its query and its measured evidence\n"
 		     "  new ID      a rule file to start from (stdout, or -o FILE)\n"
 		     "  test [ID]   each rule's examples: the bad one must fire, the good one not\n",
-		     KA_CMD_RULES, NULL,
+		     KA_CMD_RULES, NULL, 0,
 		     "  kcheck rules list --format json\n"
 		     "  kcheck rules show gmem-uncoalesced-access\n"
 		     "  kcheck rules new gmem-my-pattern -o rules/gmem-my-pattern.md\n"
@@ -191,7 +173,7 @@ void ka_tool_help_cmd(FILE *out, unsigned cmd)
 		     "  import DIR  an export into the DB (created when missing); all or\n"
 		     "              nothing, rows already there are skipped\n"
 		     "Details: docs/knowledge.md\n",
-		     KA_CMD_KNOWLEDGE, NULL,
+		     KA_CMD_KNOWLEDGE, NULL, 0,
 		     "  kcheck knowledge stats\n"
 		     "  kcheck knowledge show gmem-uncoalesced-access --db team.db\n"
 		     "  kcheck knowledge export shared/ && kcheck knowledge import shared/ --db team.db\n");
@@ -199,8 +181,8 @@ void ka_tool_help_cmd(FILE *out, unsigned cmd)
 		ka_tool_help(out);
 }
 
-void ka_tool_help_page(FILE *out, const char *usage, const char *about, const ka_help_opt *opts,
-		       const char *examples)
+void ka_tool_help_page(FILE *out, const char *usage, const char *about, unsigned cmd, const ka_opt_group *g,
+		       int ng, const char *examples)
 {
-	page(out, usage, about, 0, opts, examples);
+	page(out, usage, about, cmd, g, ng, examples);
 }

@@ -1,5 +1,6 @@
-/* cli/tool_optimize.c: `kcheck optimize TASK`: argument parsing and the
- * exit status (agents/optimize.h is the loop itself).  The findings of
+/* cli/tool_optimize.c: `kcheck optimize TASK`: its option table (read by
+ * util/cmdopt.h, with the runner's of bench/scale.c) and the exit status
+ * (agents/optimize.h is the loop itself); `kcheck bench init`'s too.  The findings of
  * each step's best kernel come from the lint library in process
  * (ka_opt_lint), on the run's --arch.
  *
@@ -8,9 +9,11 @@
 #include "cli/tools.h"
 #include "agents/optimize.h"
 #include "agents/scaffold.h"
+#include "bench/bench.h"
 #include "bench/runner.h"
 #include "bench/scale.h"
 #include "util/error.h"
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,55 +21,9 @@
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
 	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
-	"                            [--samples N] [--arch ARCH]\n"
+	"                            [--samples N] [--arch ARCH] [--gpus LIST]\n"
 	"                            [--runner slurm [--slurm-dir DIR] [--partition P] [--account A] [--time-limit T]\n"
 	"                             [--gpus-per-job N] [--sbatch-option OPT] [--retries N] [--kcheck PATH]]\n";
-
-/* --help: every option parse() takes, one line each (tests/cli/help_test.sh
- * checks the two agree). */
-static const ka_help_opt opt_help[] = {
-	{"--offline", NULL, "the offline expert proposes each step (the default without --llm-*)"},
-	{"--llm-base-url", "URL", "an OpenAI-compatible LLM proposes the steps (key: KERNELARC_LLM_API_KEY)"},
-	{"--llm-model", "M", "the model of --llm-base-url"},
-	{"--llm-timeout", "SEC", "time limit of one LLM request, 1..3600"},
-	{"--budget", "N|Mm|N,Mm", "stop after N steps (1..64), M minutes, or whichever comes first"},
-	{"--db", "FILE",
-	 "the knowledge DB that learns from the run (default $XDG_DATA_HOME/kernelarc/knowledge.db)"},
-	{"--no-db", NULL, "read and write no knowledge DB"},
-	{"--out", "DIR", "where report.md, best.cu and the candidates go (default optimize-TASK)"},
-	{"--force", NULL, "write into an --out DIR that holds an earlier run"},
-	{"--compile-only", NULL,
-	 "no GPU: stop at the static and compile gates; each built candidate is a patch"},
-	{"--samples", "N", "timed samples per configuration, 30..4000"},
-	{"--arch", "ARCH", "the GPU architecture to compile and look up evidence for (default sm_90)"},
-	{"-h, --help", NULL, "this text"},
-	{NULL, NULL, NULL}};
-
-static void help(void)
-{
-	/* the table, then the verifier's runner options (bench/scale.h) */
-	enum { NOWN = sizeof opt_help / sizeof opt_help[0] - 1 };
-	ka_help_opt all[NOWN + 32];
-	size_t nscale, n = 0;
-	const ka_scale_help_row *sr = ka_scale_help_rows(&nscale);
-	for (size_t i = 0; i + 1 < NOWN; i++) /* all but -h, --help */
-		all[n++] = opt_help[i];
-	for (size_t i = 0; i < nscale && n < NOWN + 30; i++)
-		if (strcmp(sr[i].name, "--gpus")) /* optimize benches on one GPU of this host */
-			all[n++] = (ka_help_opt){sr[i].name, sr[i].arg, sr[i].help};
-	all[n++] = opt_help[NOWN - 1];
-	all[n] = (ka_help_opt){NULL, NULL, NULL};
-	ka_tool_help_page(
-		stdout, usage,
-		"Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
-		"LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
-		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
-		"makes one from a kernel) or a name under bench/tasks.\n",
-		all,
-		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
-		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
-		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
-}
 
 static int opt_error(const char *fmt, const char *arg)
 {
@@ -76,91 +33,228 @@ static int opt_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-/* --budget 8 | 10m | 8,10m */
-static int parse_budget(const char *v, ka_opt_opts *o)
+/* --budget 8 | 10m | 8,10m, into the ka_opt_opts */
+static int set_budget(void *field, const char *name, const char *v)
 {
+	ka_opt_opts *o = field;
 	char copy[64];
 	snprintf(copy, sizeof copy, "%s", v);
 	for (char *p = strtok(copy, ","); p; p = strtok(NULL, ",")) {
 		char *end;
 		double x = strtod(p, &end);
 		if (end == p || x <= 0)
-			return -1;
+			return ka_error_set(KA_EINPUT,
+					    "--budget takes steps (1..64), minutes (10m) or both (8,10m): %s",
+					    v);
 		if (*end == 'm' && !end[1])
 			o->budget_minutes = x;
 		else if (!*end && x == (int)x && x <= 64)
 			o->budget_steps = (int)x;
 		else
-			return -1;
+			return ka_error_set(KA_EINPUT,
+					    "--budget takes steps (1..64), minutes (10m) or both (8,10m): %s",
+					    v);
 	}
 	return 0;
 }
 
+/* The coder: the offline expert, or an LLM (the ka_coder_opts) */
+static int set_offline(void *field, const char *name, const char *v)
+{
+	((ka_coder_opts *)field)->provider = "offline";
+	return 0;
+}
+
+static int set_llm(void *field, const char *name, const char *v)
+{
+	ka_coder_opts *c = field;
+	c->provider = "llm";
+	if (!strcmp(name, "--llm-model"))
+		c->llm.model = v;
+	else
+		c->llm.base_url = v;
+	return 0;
+}
+
+static int set_llm_timeout(void *field, const char *name, const char *v)
+{
+	char *end;
+	long sec = strtol(v, &end, 10);
+	if (*end || end == v || sec < 1 || sec > 3600)
+		return ka_error_set(KA_EINPUT, "--llm-timeout takes seconds, 1..3600: %s", v);
+	((ka_coder_opts *)field)->llm.timeout_ms = (int)sec * 1000;
+	return 0;
+}
+
+#define F(field) offsetof(ka_opt_opts, field)
+/* kcheck optimize's own options (util/cmdopt.h), over a ka_opt_opts; the
+ * verifier's runner options are bench/scale.c's (docs/slurm.md). */
+static const ka_opt optimize_table[] = {
+	{.name = "--offline",
+	 .kind = KA_OPT_CALL_FLAG,
+	 .off = F(coder),
+	 .call = set_offline,
+	 .help = "the offline expert proposes each step (the default without --llm-*)"},
+	{.name = "--llm-base-url",
+	 .kind = KA_OPT_CALL,
+	 .off = F(coder),
+	 .call = set_llm,
+	 .arg = "URL",
+	 .help = "an OpenAI-compatible LLM proposes the steps (key: KERNELARC_LLM_API_KEY)"},
+	{.name = "--llm-model",
+	 .kind = KA_OPT_CALL,
+	 .off = F(coder),
+	 .call = set_llm,
+	 .arg = "M",
+	 .help = "the model of --llm-base-url"},
+	{.name = "--llm-timeout",
+	 .kind = KA_OPT_CALL,
+	 .off = F(coder),
+	 .call = set_llm_timeout,
+	 .arg = "SEC",
+	 .help = "time limit of one LLM request, 1..3600"},
+	{.name = "--budget",
+	 .kind = KA_OPT_CALL,
+	 .off = 0,
+	 .call = set_budget,
+	 .arg = "N|Mm|N,Mm",
+	 .help = "stop after N steps (1..64), M minutes, or whichever comes first"},
+	{.name = "--db",
+	 .kind = KA_OPT_STR,
+	 .off = F(db),
+	 .arg = "FILE",
+	 .help = "the knowledge DB that learns from the run (default $XDG_DATA_HOME/kernelarc/knowledge.db)"},
+	{.name = "--no-db", .kind = KA_OPT_FLAG, .off = F(no_db), .help = "read and write no knowledge DB"},
+	{.name = "--out",
+	 .kind = KA_OPT_STR,
+	 .off = F(out_dir),
+	 .arg = "DIR",
+	 .help = "where report.md, best.cu and the candidates go (default optimize-TASK)"},
+	{.name = "--force",
+	 .kind = KA_OPT_FLAG,
+	 .off = F(force),
+	 .help = "write into an --out DIR that holds an earlier run"},
+	{.name = "--compile-only",
+	 .kind = KA_OPT_FLAG,
+	 .off = F(compile_only),
+	 .help = "no GPU: stop at the static and compile gates; each built candidate is a patch"},
+	{.name = "--samples",
+	 .kind = KA_OPT_INT,
+	 .off = F(samples),
+	 .lo = 30,
+	 .hi = 4000,
+	 .arg = "N",
+	 .help = "timed samples per configuration, 30..4000"},
+	{.name = "--arch",
+	 .kind = KA_OPT_STR,
+	 .off = F(arch),
+	 .arg = "ARCH",
+	 .help = "the GPU architecture to compile and look up evidence for (default sm_90)"},
+	{.name = "-h", .alias = "--help", .kind = KA_OPT_HELP, .show_alias = 1, .help = "this text"},
+	{.name = NULL},
+};
+#undef F
+
+/* kcheck bench init's, over a struct init_args */
+struct init_args {
+	const char *kernel, *out;
+};
+static const ka_opt init_table[] = {
+	{.name = "--kernel",
+	 .kind = KA_OPT_STR,
+	 .off = offsetof(struct init_args, kernel),
+	 .arg = "NAME",
+	 .help = "the __global__ function the task times"},
+	{.name = "--out",
+	 .kind = KA_OPT_STR,
+	 .off = offsetof(struct init_args, out),
+	 .arg = "DIR",
+	 .help = "a new or empty folder for the task (default bench-task-NAME)"},
+	{.name = "-h", .alias = "--help", .kind = KA_OPT_HELP, .show_alias = 1, .help = "this text"},
+	{.name = NULL},
+};
+
+int ka_tool_opt_groups(unsigned cmd, ka_opt_group *g)
+{
+	if (cmd == KA_CMD_OPTIMIZE) {
+		g[0] = (ka_opt_group){optimize_table, NULL};
+		g[1] = (ka_opt_group){ka_scale_opt_table(), NULL};
+		return 2;
+	}
+	if (cmd == KA_CMD_BENCH_INIT) {
+		g[0] = (ka_opt_group){init_table, NULL};
+		return 1;
+	}
+	if (cmd == KA_CMD_BENCH) {
+		g[0] = (ka_opt_group){ka_bench_opt_table(), NULL};
+		g[1] = (ka_opt_group){ka_scale_opt_table(), NULL};
+		return 2;
+	}
+	return 0;
+}
+
+unsigned ka_tool_table_cmd(unsigned cmd)
+{
+	return cmd == KA_CMD_OPTIMIZE ? KA_SCALE_CMD_OPTIMIZE : KA_SCALE_CMD_BENCH;
+}
+
+/* Read the option at argv[*i] of cmd into its groups' structs: 0, 1 for
+ * --help (printed by the caller), or 2 after a one-line error. */
+static int take(ka_opt_group *g, int ng, unsigned cmd, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	switch (ka_cmdopt_take(g, ng, ka_tool_table_cmd(cmd), NULL, argc, argv, i, NULL, NULL)) {
+	case KA_CMDOPT_OK:
+		return 0;
+	case KA_CMDOPT_HELP:
+		return 1;
+	case KA_CMDOPT_NOVALUE:
+		return opt_error("option needs a value: %s", a);
+	case KA_CMDOPT_BAD:
+		return opt_error("%s", ka_error_last());
+	default:
+		fprintf(stderr, "kcheck: error: unknown option: %s%s\n", a,
+			ka_cmdopt_hint(ka_cmdopt_nearest(g, ng, ka_tool_table_cmd(cmd), a)));
+		return 2;
+	}
+}
+
+static void help(void)
+{
+	ka_opt_group g[2];
+	int ng = ka_tool_opt_groups(KA_CMD_OPTIMIZE, g);
+	ka_tool_help_page(
+		stdout, usage,
+		"Rewrites a bench task's kernel step by step (a rule's finding -> a recipe or an\n"
+		"LLM's rewrite), and keeps a step only when the bench's gates pass and it measures\n"
+		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
+		"makes one from a kernel) or a name under bench/tasks.\n",
+		KA_SCALE_CMD_OPTIMIZE, g, ng,
+		"  kcheck optimize bench/tasks/softmax --budget 8\n"
+		"  kcheck optimize bench/tasks/softmax --gpus 0,1,2,3   # 4 candidates a round\n"
+		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
+		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
+}
+
 static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char *out_dir, size_t cap)
 {
+	ka_opt_group g[2] = {{optimize_table, o}, {ka_scale_opt_table(), so}};
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int flag = !strcmp(a, "--offline") || !strcmp(a, "--compile-only") || !strcmp(a, "--no-db") ||
-			   !strcmp(a, "--force");
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			help();
-			return 1;
-		}
-		static const char *const valued[] = {"--llm-base-url", "--llm-model", "--llm-timeout",
-						     "--db",           "--out",       "--arch",
-						     "--samples",      "--budget"};
-		int known = flag || ka_scale_is_opt(a);
-		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-			known |= !strcmp(a, valued[k]);
-		if (a[0] == '-' && !known)
-			return opt_error("unknown option: %s", a);
-		if (a[0] == '-' && !flag && !v)
-			return opt_error("option needs a value: %s", a);
-		if (ka_scale_is_opt(a)) { /* the verifier's runner: docs/slurm.md */
-			if (ka_scale_parse_opt(so, a, argv[++i]))
-				return opt_error("%s", ka_error_last());
-		} else if (!strcmp(a, "--offline"))
-			o->coder.provider = "offline";
-		else if (!strcmp(a, "--compile-only"))
-			o->compile_only = 1;
-		else if (!strcmp(a, "--no-db"))
-			o->no_db = 1;
-		else if (!strcmp(a, "--force"))
-			o->force = 1;
-		else if (!strcmp(a, "--llm-base-url"))
-			o->coder.provider = "llm", o->coder.llm.base_url = argv[++i];
-		else if (!strcmp(a, "--llm-model"))
-			o->coder.provider = "llm", o->coder.llm.model = argv[++i];
-		else if (!strcmp(a, "--llm-timeout")) {
-			char *end;
-			long sec = strtol(argv[++i], &end, 10);
-			if (*end || sec < 1 || sec > 3600)
-				return opt_error("--llm-timeout takes seconds, 1..3600: %s", v);
-			o->coder.llm.timeout_ms = (int)sec * 1000;
-		} else if (!strcmp(a, "--db"))
-			o->db = argv[++i];
-		else if (!strcmp(a, "--out"))
-			o->out_dir = argv[++i];
-		else if (!strcmp(a, "--arch"))
-			o->arch = argv[++i];
-		else if (!strcmp(a, "--samples")) {
-			o->samples = atoi(argv[++i]);
-			if (o->samples < 30 || o->samples > 4000)
-				return opt_error("--samples must be 30..4000: %s", v);
-		} else if (!strcmp(a, "--budget")) {
-			if (parse_budget(argv[++i], o))
-				return opt_error(
-					"--budget takes steps (1..64), minutes (10m) or both (8,10m): %s", v);
+		const char *a = argv[i];
+		if (a[0] == '-' && a[1]) {
+			int rc = take(g, 2, KA_CMD_OPTIMIZE, argc, argv, &i);
+			if (rc == 1)
+				help();
+			if (rc)
+				return rc;
 		} else if (o->task)
 			return opt_error("one task at a time: %s", a);
 		else
 			o->task = a;
 	}
-	if (so->ngpus)
-		return opt_error(
-			"%s",
-			"kcheck optimize benches one candidate at a time: no --gpus (CUDA_VISIBLE_DEVICES "
-			"picks the GPU here; --runner slurm for a cluster)");
+	if (so->ngpus && so->slurm)
+		return opt_error("%s",
+				 "--gpus picks GPUs of this host; with --runner slurm use --gpus-per-job");
 	if (!o->task)
 		return opt_error(
 			"%s",
@@ -181,23 +275,30 @@ int ka_tool_optimize(int argc, char **argv)
 {
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
 	static ka_scale_opts so;
-	static ka_scale_runner slurm;
+	static ka_scale_runner scaled;
 	char out_dir[256];
 	ka_scale_opts_init(&so);
 	int rc = parse(argc, argv, &o, &so, out_dir, sizeof out_dir);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (so.slurm) { /* each candidate's bench is a Slurm job */
-		if (ka_scale_config(&so))
-			return opt_error("%s", ka_error_last());
-		so.progress = stderr;
-		const char *base = strrchr(o.task, '/');
-		ka_scale_runner_init(&slurm, &so, base && base[1] ? base + 1 : o.task);
-		o.runner = &slurm.base;
-	} else if (so.dir || so.partition || so.account || so.time_limit || so.nextra)
+	if (!so.slurm && (so.dir || so.partition || so.account || so.time_limit || so.nextra))
 		return opt_error(
 			"%s",
 			"--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
+	/* without --gpus, every visible GPU when there are several (one GPU:
+	 * the bench in process, as always) */
+	if (!so.slurm && !so.ngpus && !o.compile_only && (so.ngpus = ka_scale_visible_gpus(so.gpus)) < 2)
+		so.ngpus = 0;
+	/* each candidate's bench a Slurm job, or a job on a GPU of this host
+	 * (--gpus N,M: one candidate per GPU, a round's side by side) */
+	if (so.slurm || so.ngpus) {
+		if (so.slurm && ka_scale_config(&so))
+			return opt_error("%s", ka_error_last());
+		so.progress = so.slurm ? stderr : NULL;
+		const char *base = strrchr(o.task, '/');
+		ka_scale_runner_init(&scaled, &so, base && base[1] ? base + 1 : o.task);
+		o.runner = &scaled.base;
+	}
 	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");
@@ -233,42 +334,35 @@ int ka_tool_optimize(int argc, char **argv)
 /* `kcheck bench init FILE --kernel NAME [--out DIR]` (agents/scaffold.h). */
 int ka_tool_bench_init(int argc, char **argv)
 {
-	const char *file = NULL, *kernel = NULL, *out = NULL;
+	struct init_args args = {NULL, NULL};
+	ka_opt_group g = {init_table, &args};
+	const char *file = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			static const ka_help_opt init_help[] = {
-				{"--kernel", "NAME", "the __global__ function the task times"},
-				{"--out", "DIR",
-				 "a new or empty folder for the task (default bench-task-NAME)"},
-				{"-h, --help", NULL, "this text"},
-				{NULL, NULL, NULL}};
-			ka_tool_help_page(
-				stdout, "usage: kcheck bench init FILE --kernel NAME [--out DIR]\n",
-				"A bench task from a kernel in FILE (docs/bench.md, \"From your own kernel\"):\n"
-				"task.yaml (every guess says \"TODO check\"), baseline.cu (FILE without its host\n"
-				"code, each kernel line where it was, and a ka_task_run that launches the kernel\n"
-				"as FILE does), expert.cu (a copy) and a reference.cu to write.  It runs the\n"
-				"static gate on baseline.cu and prints what is left; exit 1 while the gate\n"
-				"still rejects it.\n",
-				init_help,
-				"  kcheck bench init reduce.cu --kernel reduceSum --out tasks/reduce\n"
-				"  kcheck bench tasks/reduce --compile-only\n");
-			return 0;
-		}
-		if ((!strcmp(a, "--kernel") || !strcmp(a, "--out")) && i + 1 >= argc)
-			return opt_error("option needs a value: %s", a);
-		if (!strcmp(a, "--kernel"))
-			kernel = argv[++i];
-		else if (!strcmp(a, "--out"))
-			out = argv[++i];
-		else if (a[0] == '-')
-			return opt_error("unknown option: %s", a);
-		else if (file)
+		if (a[0] == '-' && a[1]) {
+			int rc = take(&g, 1, KA_CMD_BENCH_INIT, argc, argv, &i);
+			if (rc == 1) {
+				ka_tool_help_page(
+					stdout, "usage: kcheck bench init FILE --kernel NAME [--out DIR]\n",
+					"A bench task from a kernel in FILE (docs/bench.md, \"From your own kernel\"):\n"
+					"task.yaml (every guess says \"TODO check\"), baseline.cu (FILE without its host\n"
+					"code, each kernel line where it was, and a ka_task_run that launches the kernel\n"
+					"as FILE does), expert.cu (a copy) and a reference.cu to write.  It runs the\n"
+					"static gate on baseline.cu and prints what is left; exit 1 while the gate\n"
+					"still rejects it.\n",
+					KA_SCALE_CMD_BENCH, &g, 1,
+					"  kcheck bench init reduce.cu --kernel reduceSum --out tasks/reduce\n"
+					"  kcheck bench tasks/reduce --compile-only\n");
+				return 0;
+			}
+			if (rc)
+				return rc;
+		} else if (file)
 			return opt_error("one file at a time: %s", a);
 		else
 			file = a;
 	}
+	const char *kernel = args.kernel, *out = args.out;
 	if (!file || !kernel)
 		return opt_error("%s", "usage: kcheck bench init FILE --kernel NAME [--out DIR]");
 	char dflt[200];

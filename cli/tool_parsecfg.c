@@ -156,9 +156,9 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 			*FIELD(c, o, const char *) = o->key_path ? relpath(x, s) : s;
 		break;
 	case KA_OPT_ENUM:
-		if ((num = ka_tool_choice(o->choices, s)) < 0) {
+		if ((num = ka_cmdopt_choice(o->choices, s)) < 0) {
 			fprintf(stderr, "%s:%d: bad %s '%s' (expected one of: %s)\n", x->path,
-				(int)v->start_mark.line + 1, key, s, ka_tool_choices_text(o->choices, " "));
+				(int)v->start_mark.line + 1, key, s, ka_cmdopt_choices_text(o->choices, " "));
 			return KA_EXIT_ERROR;
 		}
 		if (!set)
@@ -176,7 +176,7 @@ static int apply(cfgctx *x, const char *key, const yaml_node_t *k, const yaml_no
 			*FIELD(c, o, int) = num;
 		break;
 	case KA_OPT_BLOCK:
-		if (ka_tool_parse_block(s, b) != 0)
+		if (ka_cmdopt_parse_block(s, b) != 0)
 			return cerr(x, v, "bad assume-block '%s' (expected X[,Y[,Z]], at most 1024 threads)",
 				    s);
 		if (!set)

@@ -8,28 +8,13 @@
 
 static const char *hint(const char *pick)
 {
-	static _Thread_local char buf[160];
-	if (!pick)
-		return "";
-	snprintf(buf, sizeof buf, " (did you mean '%s'?)", pick);
-	return buf;
+	return ka_cmdopt_hint(pick);
 }
 
 const char *ka_tool_suggest_option(const char *word, unsigned cmd)
 {
-	const char *cands[2 * KA_TOOL_MAX_OPTS];
-	size_t n = 0;
-	char w[128];
-	snprintf(w, sizeof w, "%.*s", (int)strcspn(word, "="), word); /* --fromat=json */
-	for (const ka_opt *o = ka_tool_opts(); (o->name || o->key) && n + 2 <= 2 * KA_TOOL_MAX_OPTS; o++) {
-		if (!(o->cmds & cmd))
-			continue;
-		if (o->name)
-			cands[n++] = o->name;
-		if (o->alias)
-			cands[n++] = o->alias;
-	}
-	return hint(ka_text_nearest(w, cands, n));
+	const ka_opt_group g = {ka_tool_opts(), NULL};
+	return hint(ka_cmdopt_nearest(&g, 1, cmd, word));
 }
 
 const char *ka_tool_suggest_value(const char *const *choices, const char *v)

@@ -3,7 +3,10 @@
  * The CLI is argv, config and help -> the lint library (lint/lint.h) ->
  * report -> exit status.  One file per job, like curl's src/tool_*.c:
  *   tool_main.c      main(): subcommand dispatch
- *   tool_opts.c      the option table: argv, .kcheck.yaml keys and --help
+ *   tool_opts.c      the lint's option table: argv, .kcheck.yaml keys and --help
+ *                    (util/cmdopt.h reads every command's table; optimize's
+ *                    and bench init's are in tool_optimize.c, bench's in
+ *                    bench/bench.c and bench/scale.c)
  *   tool_getparam.c  argv -> ka_tool_cfg
  *   tool_parsecfg.c  .kcheck.yaml (nearest parent folder) -> ka_tool_cfg
  *   tool_lint.c      the lint run: options -> ka_lint -> report, exit status
@@ -25,6 +28,7 @@
 #include "rules/rule.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/cmdopt.h"
 #include "util/error.h"
 
 typedef struct ka_tool_evidence ka_tool_evidence; /* tool_evidence.c */
@@ -41,8 +45,17 @@ enum { KA_SORT_LOCATION, KA_SORT_IMPACT };                                      
 enum { KA_FACTS_JSON, KA_FACTS_SQLITE };                  /* facts --format */
 enum { KA_RULES_TEXT, KA_RULES_JSON, KA_RULES_MARKDOWN }; /* rules --format */
 
-/* The commands an option belongs to. */
-enum { KA_CMD_LINT = 1, KA_CMD_FACTS = 2, KA_CMD_RULES = 4, KA_CMD_KNOWLEDGE = 8 };
+/* The commands an option belongs to (the lint table's rows name the first
+ * four; bench, bench init and optimize have tables of their own). */
+enum {
+	KA_CMD_LINT = 1,
+	KA_CMD_FACTS = 2,
+	KA_CMD_RULES = 4,
+	KA_CMD_KNOWLEDGE = 8,
+	KA_CMD_BENCH = 16,
+	KA_CMD_BENCH_INIT = 32,
+	KA_CMD_OPTIMIZE = 64
+};
 
 #define KA_TOOL_MAX_OPTS 64
 
@@ -104,44 +117,8 @@ typedef struct ka_tool_cfg {
 	unsigned char set[KA_TOOL_MAX_OPTS];
 } ka_tool_cfg;
 
-/* tool_opts.c: the option table. */
-typedef enum ka_opt_kind {
-	KA_OPT_FLAG,   /* no value: the int becomes flag_value (1 when 0) */
-	KA_OPT_STR,    /* a string (config: a path relative to the file, or a list joined) */
-	KA_OPT_LIST,   /* repeatable strings */
-	KA_OPT_INT,    /* lo..hi */
-	KA_OPT_ENUM,   /* one of choices: its index */
-	KA_OPT_BLOCK,  /* X[,Y[,Z]], at most 1024 threads */
-	KA_OPT_HELP,   /* -h, --help */
-	KA_OPT_VERSION /* --version */
-} ka_opt_kind;
-
-typedef struct ka_opt {
-	const char *name;  /* "--arch", "-p"; NULL: a .kcheck.yaml key only */
-	const char *alias; /* "--output" for -o, or NULL */
-	unsigned cmds;     /* KA_CMD_* */
-	ka_opt_kind kind;
-	size_t off, count_off;      /* the field in ka_tool_cfg (LIST: and its count) */
-	const char *const *choices; /* ENUM, NULL-terminated */
-	int lo, hi;                 /* INT */
-	int flag_value;             /* FLAG */
-	const char *key;            /* the .kcheck.yaml key, or NULL */
-	int key_path;               /* config: relative paths are relative to the file */
-	int key_join;               /* config: a list of strings joined with ',' */
-	/* --help: a section, the value's name (ENUM: the choices), the column
-	 * the text starts at (0: 23), the text ('\n' continues a line) */
-	const char *section; /* NULL: not shown */
-	const char *arg;
-	int col, show_alias;
-	const char *help;
-} ka_opt;
-
 /* The table, terminated by an entry with neither name nor key. */
 const ka_opt *ka_tool_opts(void);
-/* Index of v in choices, or -1. */
-int ka_tool_choice(const char *const *choices, const char *v);
-/* The words of choices joined with sep (static storage, for messages). */
-const char *ka_tool_choices_text(const char *const *choices, const char *sep);
 
 /* tool_getparam.c: parse a command line of cmd from argv[first] on.
  * Returns 0; KA_EXIT_ERROR after printing the error; -1 when the option
@@ -149,9 +126,6 @@ const char *ka_tool_choices_text(const char *const *choices, const char *sep);
  * unknown option (cfg->bad_option; the caller says it its way). */
 #define KA_TOOL_UNKNOWN 3
 int ka_tool_getparam(ka_tool_cfg *cfg, unsigned cmd, int argc, char **argv, int first);
-
-/* "256", "32,8" or "32,8,1" -> b[3] (at most 1024 threads); 0 or -1. */
-int ka_tool_parse_block(const char *v, int b[3]);
 
 /* tool_parsecfg.c: find and apply .kcheck.yaml.  0 or KA_EXIT_ERROR. */
 int ka_tool_parsecfg(ka_tool_cfg *cfg);
@@ -192,6 +166,13 @@ void ka_tool_fixllm_free(ka_tool_fixllm *x);
 /* tool_rules.c */
 /* `kcheck optimize TASK ...` (tool_optimize.c). */
 int ka_tool_optimize(int argc, char **argv);
+/* The option tables of KA_CMD_BENCH (bench/bench.c's, the runner's),
+ * KA_CMD_BENCH_INIT and KA_CMD_OPTIMIZE (tool_optimize.c's, the
+ * runner's) into g[0..1], base NULL: how many (0 for another command).
+ * Their rows' cmds are bench/scale.h's KA_SCALE_CMD_BENCH or _OPTIMIZE. */
+int ka_tool_opt_groups(unsigned cmd, ka_opt_group *g);
+/* KA_SCALE_CMD_OPTIMIZE for KA_CMD_OPTIMIZE, else KA_SCALE_CMD_BENCH. */
+unsigned ka_tool_table_cmd(unsigned cmd);
 /* `kcheck bench init FILE --kernel NAME` (tool_optimize.c). */
 int ka_tool_bench_init(int argc, char **argv);
 int ka_tool_rules(int argc, char **argv);
@@ -203,16 +184,11 @@ void ka_tool_help(FILE *out);
 /* The --help page of a subcommand whose options are the table's
  * (KA_CMD_FACTS, KA_CMD_RULES, KA_CMD_KNOWLEDGE; KA_CMD_LINT: kcheck's). */
 void ka_tool_help_cmd(FILE *out, unsigned cmd);
-/* An option of a subcommand that parses its own (optimize, bench init):
- * its name, its value's name (NULL: a flag) and one line of help. */
-typedef struct ka_help_opt {
-	const char *name, *arg, *help;
-} ka_help_opt;
-/* "  --name ARG    help" for each of opts (terminated by a NULL name). */
-void ka_tool_help_list(FILE *out, const ka_help_opt *opts);
-/* A page: usage lines, what the command does, "Options:" (opts), "Examples:". */
-void ka_tool_help_page(FILE *out, const char *usage, const char *about, const ka_help_opt *opts,
-		       const char *examples);
+/* The page of a subcommand whose options are the rows of groups that cmd
+ * takes (optimize, bench init): usage lines, what the command does,
+ * "Options:", "Examples:". */
+void ka_tool_help_page(FILE *out, const char *usage, const char *about, unsigned cmd, const ka_opt_group *g,
+		       int ng, const char *examples);
 void ka_tool_version(FILE *out);
 const char *ka_tool_version_string(void);
 

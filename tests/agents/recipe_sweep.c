@@ -1,7 +1,7 @@
 /* tests/agents/recipe_sweep.c: the offline expert's recipes on code from
  * outside the project.  For each CUDA file it tries every recipe, with the
  * first parameter set of its grid, on every kernel the source model
- * (agents/csrc.h) finds, and prints one tab-separated line per (file,
+ * (recipes/csrc.h) finds, and prints one tab-separated line per (file,
  * kernel, recipe):
  *
  *     FILE  KERNEL  RECIPE  PARAMS  applied   OUTPUT-PATH
@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "agents/csrc.h"
-#include "agents/recipe.h"
+#include "recipes/csrc.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include "util/fs.h"
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 

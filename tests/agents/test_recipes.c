@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/coder.h"
-#include "agents/csrc.h"
-#include "agents/recipe.h"
+#include "recipes/csrc.h"
+#include "recipes/recipe.h"
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 #include "util/fs.h"

@@ -85,6 +85,11 @@ bad-input)
 	expect no-candidate 2 "kcheck: error: no such candidate file: /nonexistent.cu" -- \
 		"$bench" "$src/bench/tasks/gelu" --candidate /nonexistent.cu --compile-only
 	expect bad-option 2 "kcheck: error: unknown option: --fast" -- "$bench" "$src/bench/tasks/gelu" --fast
+	expect near-option 2 "kcheck: error: unknown option: --canddate (did you mean '--candidate'?)" -- \
+		"$bench" "$src/bench/tasks/gelu" --canddate x.cu
+	expect near-runner-option 2 "kcheck: error: unknown option: --partiton (did you mean '--partition'?)" -- \
+		"$bench" "$src/bench/tasks/gelu" --partiton gpu
+	expect flag-value 2 "kcheck: error: --json takes no value" -- "$bench" "$src/bench/tasks/gelu" --json=yes
 	expect bad-configs 2 "kcheck: error: --configs takes visible, unseen or all: some" -- \
 		"$bench" "$src/bench/tasks/gelu" --configs some
 	expect no-args 2 "kcheck: error: give one TASK or --suite DIR" -- "$bench"

@@ -21,6 +21,22 @@ for o in $opts; do
 done
 [ -z "$missing" ] && ok "every --help option is in the man page and the completion ($(echo $opts | wc -w))" \
 	|| fail "missing:$missing"
+# the subcommands with tables of their own: each option their --help lists,
+# in the man page's section for them and in the completion after them
+for sub in optimize bench "bench init"; do
+	sopts=$("$K" $sub --help | grep -oE '^  (-[a-z]|--[a-z-]+)' | sed 's/^ *//' | sort -u)
+	title=$(echo "$sub" | tr a-z A-Z)
+	sed -n "/^\.SH KCHECK $title OPTIONS/,/^\.SH/p" "$T/kcheck.1" > "$T/sec"
+	[ "$(echo $sopts | wc -w)" -ge 3 ] || fail "kcheck $sub --help lists no options"
+	missing=""
+	for o in $sopts; do
+		grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$T/sec" || missing="$missing man:$o"
+		bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _kcheck; printf "%s\n" "${COMPREPLY[@]}"' \
+			_ "$T/kcheck.bash" kcheck $sub "$o" | grep -qx -- "$o" || missing="$missing bash:$o"
+	done
+	[ -z "$missing" ] && ok "kcheck $sub: every --help option is in its man section and completes ($(echo $sopts | wc -w))" \
+		|| fail "kcheck $sub missing:$missing"
+done
 bash -n "$T/kcheck.bash" && ok "the completion is valid bash" || fail "completion syntax"
 complete_words() { # complete_words WORD...: what completing the last word offers
 	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _kcheck; printf "%s\n" "${COMPREPLY[@]}"' \
@@ -29,6 +45,13 @@ complete_words() { # complete_words WORD...: what completing the last word offer
 [ "$(complete_words kcheck --form)" = "--format" ] && ok "--form completes to --format" || fail "--form: $(complete_words kcheck --form)"
 complete_words kcheck --format '' | grep -qx github && ok "--format offers github" || fail "--format values"
 complete_words kcheck opt | grep -qx optimize && ok "subcommands offered first" || fail "subcommands"
+[ "$(complete_words kcheck optimize --bud)" = "--budget" ] && ok "optimize --bud completes to --budget" \
+	|| fail "optimize --bud: $(complete_words kcheck optimize --bud)"
+complete_words kcheck optimize --form | grep -q . && fail "optimize offers the lint's --format" || ok "optimize offers only its own options"
+[ "$(complete_words kcheck bench init f.cu --ker)" = "--kernel" ] && ok "bench init --ker completes to --kernel" \
+	|| fail "bench init --ker: $(complete_words kcheck bench init f.cu --ker)"
+complete_words kcheck bench t --configs '' | grep -qx unseen && ok "bench --configs offers unseen" || fail "--configs values"
+complete_words kcheck bench t --runner '' | grep -qx slurm && ok "--runner offers slurm" || fail "--runner values"
 (cd "$T" && mkdir -p src/gen && printf '__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\n' > src/a.cu \
 	&& cp src/a.cu src/gen/b.cu && "$K" --no-config --no-db --format concise --exit-zero --exclude gen src > ex.out 2> ex.err)
 grep -q '^src/a.cu:' "$T/ex.out" && ! grep -q 'gen/b.cu' "$T/ex.out" && ok "--exclude on the command line" \

@@ -3,9 +3,9 @@
 # Options, Examples, exit 0 on stdout), it lists every option its parser
 # accepts, and every option it lists is one the parser accepts.  The
 # parsers' options are read from the source: the rows of the option table
-# (cli/tool_opts.c) for kcheck, facts, rules and knowledge; the names
-# compared in the parsers of optimize and bench init (cli/tool_optimize.c)
-# and of bench (bench/bench.c).
+# (cli/tool_opts.c) for kcheck, facts, rules and knowledge; the rows of
+# the tables of optimize and bench init (cli/tool_optimize.c), of bench
+# (bench/bench.c) and of the runner both take (bench/scale.c).
 # Usage: help_test.sh KCHECK
 set -u
 K=${1:?usage: help_test.sh KCHECK}
@@ -20,8 +20,9 @@ table_opts() {
 	grep -oE '^\s*\{"-[^"]*", ("[^"]*"|NULL), [A-Z |]+,' "$SRC/cli/tool_opts.c" |
 		awk -v want="$1" -F', ' '{ split($3, c, /[ |,]+/); for (i in c) if (c[i] == want) { gsub(/[{" \t]/, "", $1); print $1; if ($2 != "NULL") { gsub(/"/, "", $2); print $2 } } }'
 }
-# names a hand-written parser compares argv with
-parser_opts() { sed -n "/$2/,/^}/p" "$1" | grep -oE '"--?[a-z][a-z-]*"' | tr -d '"' | sort -u; }
+# the names of the rows of table $2 in file $1 ({.name = "--x", ...} or ROW("--x", ...))
+table_rows() { sed -n "/^static const ka_opt $2\[\] = {/,/^};/p" "$1" | grep -oE '(\.name = |ROW\()"--?[a-z][a-z-]*"' | grep -oE '"[^"]*"' | tr -d '"' | sort -u; }
+runner_opts() { table_rows "$SRC/bench/scale.c" scale_table | grep -vx -- "$1"; }
 
 check() { # NAME "kcheck ARGS" OPTIONS...
 	local name=$1 cmd=$2
@@ -48,10 +49,15 @@ check facts "$K facts" $(table_opts FA)
 check rules "$K rules" $(table_opts R)
 check "rules list" "$K rules list" $(table_opts R)
 check knowledge "$K knowledge" $(table_opts K)
-check optimize "$K optimize" $(parser_opts "$SRC/cli/tool_optimize.c" '^static int parse(')
-check "bench init" "$K bench init" $(parser_opts "$SRC/cli/tool_optimize.c" '^int ka_tool_bench_init(')
-check bench "$K bench" $(parser_opts "$SRC/bench/bench.c" '^static int parse_args(') \
-	$(sed -n '/bench_opts\[\] = {/,/^};/p' "$SRC/bench/bench.c" | grep -oE '^\s*\{"--[a-z-]+"' | tr -d '{" \t')
+# optimize: its --gpus row says why it takes none (not on the page), the runner's is bench's
+check optimize "$K optimize" $(table_rows "$SRC/cli/tool_optimize.c" optimize_table | grep -vx -- --gpus) \
+	$(runner_opts --gpus)
+check "bench init" "$K bench init" $(table_rows "$SRC/cli/tool_optimize.c" init_table)
+check bench "$K bench" $(table_rows "$SRC/bench/bench.c" bench_table) $(runner_opts '')
+# the tables are where the names are: none of them came out empty
+[ "$(table_rows "$SRC/cli/tool_optimize.c" optimize_table | wc -l)" -ge 10 ] || fail "optimize_table not read"
+[ "$(table_rows "$SRC/bench/bench.c" bench_table | wc -l)" -ge 10 ] || fail "bench_table not read"
+[ "$(runner_opts '' | wc -l)" -ge 10 ] || fail "scale_table not read"
 
 # kcheck --help: every lint option of the table, and every subcommand
 "$K" --help > "$T/main"

@@ -16,6 +16,7 @@ int run_utf8_tests(void);
 int run_wire_tests(void);
 int run_ccdiag_tests(void);
 int run_sha256_tests(void);
+int run_cmdopt_tests(void);
 /* A fresh folder under /tmp (malloc'ed) and its removal. */
 char *tu_tmpdir(void);
 void tu_rmtree(const char *dir);

@@ -39,5 +39,6 @@ int main(void)
 	failed += run_wire_tests();
 	failed += run_ccdiag_tests();
 	failed += run_sha256_tests();
+	failed += run_cmdopt_tests();
 	return failed != 0;
 }

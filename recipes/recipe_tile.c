@@ -1,4 +1,4 @@
-/* agents/recipe_tile.c: the smem-tile-transpose recipe (rules
+/* recipes/recipe_tile.c: the smem-tile-transpose recipe (rules
  * gmem-uncoalesced-store, gmem-uncoalesced-access).  A 2-D kernel
  *     long long c = blockIdx.x * blockDim.x + threadIdx.x;
  *     long long r = blockIdx.y * blockDim.y + threadIdx.y;
@@ -10,7 +10,7 @@
  * block is TILE x ROWS_PER_PASS threads and loops over the tile's rows.
  * E may scale or convert the element but read nothing else indexed and no
  * thread index; the bounds are checked on both sides. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <stdio.h>
 #include <string.h>

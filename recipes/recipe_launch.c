@@ -1,4 +1,4 @@
-/* agents/recipe_launch.c: the launch-tune recipe (rules launch-tiny-blocks,
+/* recipes/recipe_launch.c: the launch-tune recipe (rules launch-tiny-blocks,
  * launch-tail-effect, launch-block-not-multiple-of-warp): another block
  * size for a kernel whose launches read
  *     k<<<(...(COUNT + K - 1) / K...), K, ...>>>
@@ -8,7 +8,7 @@
  * ids other than the global index its first statement declares, a literal
  * K, or an identifier it cannot resolve (a macro or a constexpr could be
  * the block size); or when a launch of it is not one it can read. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* agents/recipe_colreduce.c: two recipes for a kernel whose thread walks
+/* recipes/recipe_colreduce.c: two recipes for a kernel whose thread walks
  * one line of a row-major matrix serially: col-reduce (a column reduced)
  * and row-scan (a row's running sum, below col-reduce's apply).
  *
@@ -35,7 +35,7 @@
  *     min and max from anything;
  *   - every subscript in the loop holds the column index with stride 1 and
  *     no other term in the column (lanes stay coalesced), read as a sum of
- *     products (agents/recipe_affine.c: casts, helper variables and pointer
+ *     products (recipes/recipe_affine.c: casts, helper variables and pointer
  *     offsets declared before, any order), and at least one walks the rows;
  *   - nothing after the loop reads a thread id (it runs in warp 0).
  * A float sum comes out in another order, as in warp-per-row: the bench's
@@ -52,8 +52,8 @@
  * what follows the loop runs once per row (lane 0).  The launch becomes
  * 32 threads per row.  The same proofs as col-reduce hold, its declines
  * worded for a row. */
-#include "agents/recipe.h"
-#include "agents/recipe_scan_int.h"
+#include "recipes/recipe.h"
+#include "recipes/recipe_scan_int.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

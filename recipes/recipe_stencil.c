@@ -1,7 +1,7 @@
-/* agents/recipe_stencil.c: the stencil-column recipe (rules
+/* recipes/recipe_stencil.c: the stencil-column recipe (rules
  * gmem-narrow-blockdim-x, gmem-no-tile-reuse).  A five-point stencil over
  * one input array, one thread per point (the 2-D shape of
- * agents/recipe_launch2d.c):
+ * recipes/recipe_launch2d.c):
  *     long long k = (long long)i * w + j;      (optional; or i * w + j inline)
  *     if (i == 0 || j == 0 || i == h - 1 || j == w - 1) y[k] = x[k];
  *     else y[k] = E(x[k], x[k - w], x[k + w], x[k - 1], x[k + 1]);
@@ -16,7 +16,7 @@
  * four neighbours in range), the edge branch a copy, E a function of the
  * five loads and scalars (no other array, no assignment); the block gets
  * a wider x and the grid's y count is divided by ROWS. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

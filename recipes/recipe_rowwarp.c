@@ -1,4 +1,4 @@
-/* agents/recipe_rowwarp.c: the warp-per-row recipe.  A kernel that gives
+/* recipes/recipe_rowwarp.c: the warp-per-row recipe.  A kernel that gives
  * each thread a whole row,
  *     long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;
  *     if (r >= rows) return;
@@ -26,7 +26,7 @@
  * alone a store `P[I] = E;` (or op=) that no later statement reads; any
  * other statement (an atomic, `y[r]++`, a call) declines, and nothing may
  * write but what the statement's form says (ka_recipe_pure_expr). */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
 #include <ctype.h>

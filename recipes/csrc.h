@@ -1,4 +1,4 @@
-/* agents/csrc.h: the offline expert's view of a CUDA source file: kernel
+/* recipes/csrc.h: the offline expert's view of a CUDA source file: kernel
  * definitions (name, parameters, body) and `<<<...>>>` launch sites (the
  * config expressions and the arguments), as byte ranges of the text.  It is
  * a bracket-matching scan that skips comments, strings and preprocessor
@@ -8,8 +8,8 @@
  *
  * Ranges are [start, end) offsets into the text the model was built from;
  * the model borrows that text and must not outlive it. */
-#ifndef KA_AGENTS_CSRC_H
-#define KA_AGENTS_CSRC_H
+#ifndef KA_RECIPES_CSRC_H
+#define KA_RECIPES_CSRC_H
 #include <stddef.h>
 
 #define KA_CSRC_MAX_PARAMS 32

@@ -1,4 +1,4 @@
-/* agents/recipe_histogram.c: the smem-histogram recipe (rule
+/* recipes/recipe_histogram.c: the smem-histogram recipe (rule
  * atomic-hot-bins).  A one-thread-per-element kernel whose body is one
  * global `atomicAdd(&H[E % BINS], V);` with BINS a parameter serializes on
  * the few addresses of H.  The recipe gives each block its own copy of the
@@ -8,7 +8,7 @@
  * the BINS argument at the launch, capped at 12288 bins (48 KiB of 32-bit
  * counters, the default limit): bins past the cap keep their global
  * atomics, so any BINS is counted right. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,10 @@
-/* agents/recipe.c: the recipe table of the offline expert and the helpers
- * its recipes share (agents/recipe.h): parameter reading, the global
+/* recipes/recipe.c: the recipe table of the offline expert and the helpers
+ * its recipes share (recipes/recipe.h): parameter reading, the global
  * thread-index pattern, pure expressions, an edit list (a kernel's
- * launches: recipe_relaunch.c).  Each recipe lives in its own agents/recipe_*.c and is one line of
- * `table` below. */
-#include "agents/recipe.h"
+ * launches: recipe_relaunch.c).  Each recipe lives in its own recipes/recipe_*.c
+ * and is one line of recipes/recipes.list, which orders `table` below. */
+#include "recipes/recipe.h"
+#include "recipe_registry.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -11,32 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const ka_recipe ka_recipe_warp_per_row;        /* recipe_rowwarp.c */
-extern const ka_recipe ka_recipe_vectorize;           /* recipe_elementwise.c */
-extern const ka_recipe ka_recipe_grid_stride;         /* recipe_elementwise.c */
-extern const ka_recipe ka_recipe_smem_histogram;      /* recipe_histogram.c */
-extern const ka_recipe ka_recipe_launch_tune;         /* recipe_launch.c */
-extern const ka_recipe ka_recipe_smem_tile_transpose; /* recipe_tile.c */
-extern const ka_recipe ka_recipe_fuse_elementwise;    /* recipe_fuse.c */
-extern const ka_recipe ka_recipe_smem_tile_gemm;      /* recipe_gemm.c */
-extern const ka_recipe ka_recipe_seq_reduction;       /* recipe_reduce.c */
-extern const ka_recipe ka_recipe_stencil_column;      /* recipe_stencil.c */
-extern const ka_recipe ka_recipe_launch_tune_2d;      /* recipe_launch2d.c */
-extern const ka_recipe ka_recipe_parallel_scan;       /* recipe_scan.c */
-extern const ka_recipe ka_recipe_shuffle_block_scan;  /* recipe_blockscan.c */
-extern const ka_recipe ka_recipe_col_reduce;          /* recipe_colreduce.c */
-extern const ka_recipe ka_recipe_row_scan;            /* recipe_colreduce.c */
-
-static const ka_recipe *const table[] = {
-	&ka_recipe_col_reduce, /* before warp-per-row: a column walk is its shape too */
-	&ka_recipe_row_scan,       &ka_recipe_warp_per_row,
-	&ka_recipe_smem_tile_gemm, &ka_recipe_smem_tile_transpose,
-	&ka_recipe_stencil_column, &ka_recipe_smem_histogram,
-	&ka_recipe_parallel_scan,  &ka_recipe_shuffle_block_scan,
-	&ka_recipe_seq_reduction,  &ka_recipe_fuse_elementwise,
-	&ka_recipe_vectorize,      &ka_recipe_grid_stride,
-	&ka_recipe_launch_tune,    &ka_recipe_launch_tune_2d,
-};
+/* One row per line of recipes/recipes.list, in its order (recipe_registry.h,
+ * generated from the list and the recipes' declarations). */
+static const ka_recipe *const table[] = {KA_RECIPE_TABLE_ROWS};
 #define N_RECIPES (sizeof table / sizeof table[0])
 
 size_t ka_recipe_count(void)

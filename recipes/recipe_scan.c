@@ -1,4 +1,4 @@
-/* agents/recipe_scan.c: the parallel-scan recipe (rule launch-small-grid).
+/* recipes/recipe_scan.c: the parallel-scan recipe (rule launch-small-grid).
  * A kernel launched <<<1, 1>>> whose one thread walks a prefix sum,
  *     unsigned s = 0;
  *     for (long long b = 0; b < m; b++) { unsigned t = a[b]; a[b] = s; s += t; }
@@ -25,7 +25,7 @@
  * rounds differently.  When A and O are different parameters, a run-time
  * check sends overlapping buffers to the serial loop as written (thread 0),
  * where a different recurrence than a scan may be meant. */
-#include "agents/recipe_scan_int.h"
+#include "recipes/recipe_scan_int.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -93,7 +93,7 @@ static int is_name(const char *s)
 	return 1;
 }
 
-/* ---- shared with recipe_blockscan.c (agents/recipe_scan_int.h) ---- */
+/* ---- shared with recipe_blockscan.c (recipes/recipe_scan_int.h) ---- */
 
 int ka_recipe_scan_is_zero(const char *s)
 {

@@ -1,4 +1,4 @@
-/* agents/recipe_elementwise.c: two recipes for one-thread-per-element
+/* recipes/recipe_elementwise.c: two recipes for one-thread-per-element
  * kernels,
  *     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
  *     if (i < n) BODY                  (or: if (i >= n) return; BODY...)
@@ -25,7 +25,7 @@
  * decline when the body uses the thread or block ids itself (or inline
  * asm, which may read them), assigns the index, returns early, or touches
  * shared memory or barriers. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
 #include <ctype.h>

@@ -1,10 +1,10 @@
-/* agents/recipe_scan_int.h: what the two scan recipes share (defined in
- * agents/recipe_scan.c): the device helpers they insert and the lexical
- * checks on squeezed statements (agents/csrc.h's ka_csrc_squeeze).  Not a
+/* recipes/recipe_scan_int.h: what the two scan recipes share (defined in
+ * recipes/recipe_scan.c): the device helpers they insert and the lexical
+ * checks on squeezed statements (recipes/csrc.h's ka_csrc_squeeze).  Not a
  * public header. */
-#ifndef KA_AGENTS_RECIPE_SCAN_INT_H
-#define KA_AGENTS_RECIPE_SCAN_INT_H
-#include "agents/recipe.h"
+#ifndef KA_RECIPES_RECIPE_SCAN_INT_H
+#define KA_RECIPES_RECIPE_SCAN_INT_H
+#include "recipes/recipe.h"
 
 /* ka_block_exclusive_scan(v) (every thread of a block of a multiple of 32
  * threads, at most 1024, calls it) and ka_scan_overlap(a, b, n), under an

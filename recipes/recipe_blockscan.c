@@ -1,4 +1,4 @@
-/* agents/recipe_blockscan.c: the shuffle-block-scan recipe (rule
+/* recipes/recipe_blockscan.c: the shuffle-block-scan recipe (rule
  * sync-block-scan-barriers).  A block scan done Hillis-Steele style in shared memory,
  *     __shared__ unsigned sh[256];
  *     ...
@@ -13,7 +13,7 @@
  * The recipe replaces the loop with
  *     sh[threadIdx.x] += ka_block_exclusive_scan(sh[threadIdx.x]);
  *     __syncthreads();
- * a warp-shuffle scan of the threads' own elements (agents/recipe_scan.c's
+ * a warp-shuffle scan of the threads' own elements (recipes/recipe_scan.c's
  * helper): the same inclusive scan, left in sh for what follows.
  *
  * What it proves first, else it declines: the loop is a top-level
@@ -24,7 +24,7 @@
  * literal, a multiple of 32 up to 1024; T, the temporary's type too, is an
  * integer type (a float scan would add in another order); every launch of
  * the kernel has N threads per block, so each element has its thread. */
-#include "agents/recipe_scan_int.h"
+#include "recipes/recipe_scan_int.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

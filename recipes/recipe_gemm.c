@@ -1,4 +1,4 @@
-/* agents/recipe_gemm.c: the smem-tile-gemm recipe (rules gmem-no-tile-reuse,
+/* recipes/recipe_gemm.c: the smem-tile-gemm recipe (rules gmem-no-tile-reuse,
  * gmem-uncoalesced-access).  The naive one-thread-per-output product
  *     j = x thread index, i = y thread index;  if (i >= M || j >= N) return;
  *     float acc = 0.0f;
@@ -11,7 +11,7 @@
  * thread whose rows are ty + 16r and columns tx + 16c, so that shared
  * reads are broadcasts or consecutive and C's stores coalesce.  The sum
  * runs over l in the same order per output element as before. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

@@ -1,19 +1,19 @@
-/* agents/recipe.h: the offline expert's structural recipes.  A recipe is a
+/* recipes/recipe.h: the offline expert's structural recipes.  A recipe is a
  * named rewrite of a kernel's memory-access or work structure (warp per row,
  * vectorized grid-stride, shared-memory privatization, ...), tied to the
  * rules whose findings call for it, with parameters (block size, vector
  * width, ...) and a small grid of parameter sets the planner tries in
  * order.  A recipe checks the shape it needs on the kernel's source model
- * (agents/csrc.h) and declines, with the reason, when it cannot prove it:
+ * (recipes/csrc.h) and declines, with the reason, when it cannot prove it:
  * it never guesses.  What it writes is a candidate; the compile gate and
  * the bench decide whether it is correct and faster.
  *
  *   planner --(recipe, params)--> ka_recipe_apply --> candidate --> bench
  */
-#ifndef KA_AGENTS_RECIPE_H
-#define KA_AGENTS_RECIPE_H
+#ifndef KA_RECIPES_RECIPE_H
+#define KA_RECIPES_RECIPE_H
 #include <stddef.h>
-#include "agents/csrc.h"
+#include "recipes/csrc.h"
 #include "util/buf.h"
 
 /* ka_recipe_apply's positive answer: the recipe does not apply (why says). */
@@ -46,7 +46,7 @@ int ka_recipe_serves(const ka_recipe *r, const char *rule);
  * `kernel` of the file, or, kernel NULL, to every kernel it applies to.
  * KA_OK with *out (malloc'd, NUL-terminated) the new file; KA_RECIPE_DECLINED
  * with the reason in why, also when the file cannot be modelled (unbalanced
- * brackets, more kernels or launches than agents/csrc.h holds); negative on
+ * brackets, more kernels or launches than recipes/csrc.h holds); negative on
  * error (unknown recipe, out of memory). */
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
 		    char **out, size_t *out_len, char *why, size_t why_cap);
@@ -59,7 +59,7 @@ void ka_recipe_set_source_path(const char *path);
 /* That folder, or NULL. */
 const char *ka_recipe_source_dir(void);
 
-/* ---- helpers the recipes share (agents/recipe.c) ---- */
+/* ---- helpers the recipes share (recipes/recipe.c) ---- */
 
 /* Integer parameter `key` of "k1=v1 k2=v2", or dflt. */
 long ka_recipe_param(const char *params, const char *key, long dflt);
@@ -98,7 +98,7 @@ int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t c
 /* The same along axis, the variable's name to var. */
 int ka_recipe_is_tid_decl_axis(const char *t, size_t s, size_t e, char axis, char *var, size_t cap);
 
-/* An index expression as a sum of products (agents/recipe_affine.c):
+/* An index expression as a sum of products (recipes/recipe_affine.c):
  * sum of coef * f[0] * ... * f[nf-1], factors sorted, like terms merged,
  * so that `(size_t)r * cols + c`, `c + cols * r` and `off + c` with
  * `off = r * cols` read the same.  Integer casts and parentheses drop
@@ -143,7 +143,7 @@ typedef struct ka_recipe_poly_defs {
 int ka_recipe_poly_defs_add(ka_recipe_poly_defs *d, const char *name, const char *rhs);
 const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name);
 
-/* The one-thread-per-element shape (agents/recipe_elementwise.c):
+/* The one-thread-per-element shape (recipes/recipe_elementwise.c):
  *     T i = <global thread index>;  if (i < N) BODY    (or: if (i >= N) return; BODY...)
  * with N a parameter and a BODY that does not use thread ids, barriers,
  * shared memory or inline asm, return, or assign i.  A recipe that loops
@@ -185,7 +185,7 @@ void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
  * declared type, and a const one is never stepped. */
 void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *first);
 
-/* The 2-D one-thread-per-point shape (agents/recipe_launch2d.c):
+/* The 2-D one-thread-per-point shape (recipes/recipe_launch2d.c):
  *     T j = <thread index along x>, i = <... along y>;   (or two statements)
  *     if (i >= H || j >= W) return; BODY...              (or: if (i < H && j < W) BODY)
  * with H and W parameters; nothing in the kernel past the indices reads a
@@ -260,7 +260,7 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
  * is kept. */
 int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 			 const char *block, const char *b_param, const char *z_param);
-/* 2-D launches (agents/recipe_launch2d.c): rewrite every launch of the
+/* 2-D launches (recipes/recipe_launch2d.c): rewrite every launch of the
  * kernel.  Each must read
  *     grid((W + BX - 1) / BX, (H + BY - 1) / BY), block(BX, BY)
  * inline as dim3(...) or through dim3 variables declared before the

@@ -1,7 +1,7 @@
-/* agents/recipe_launch2d.c: the launch-tune-2d recipe (rules
+/* recipes/recipe_launch2d.c: the launch-tune-2d recipe (rules
  * gmem-narrow-blockdim-x, launch-tiny-blocks,
  * launch-block-not-multiple-of-warp) and the 2-D one-thread-per-point shape
- * it shares with agents/recipe_stencil.c.  A kernel
+ * it shares with recipes/recipe_stencil.c.  A kernel
  *     int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
  *     if (i >= h || j >= w) return;
  *     ... the work of point (i, j), no other thread or block id ...
@@ -17,7 +17,7 @@
  * the indices, shared memory, barriers, warp-level intrinsics, inline asm,
  * __launch_bounds__, the block's literals in the body, or a device helper
  * or macro elsewhere in the file that reads a thread id. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* agents/recipe_fuse.c: the fuse-elementwise recipe (rule
+/* recipes/recipe_fuse.c: the fuse-elementwise recipe (rule
  * host-kernel-chain-unfused).  Back-to-back launches of one-element-per-
  * thread kernels over the same count, on the same stream,
  *     add_bias<<<g, b, 0, s>>>(x, bias, t, n, cols);
@@ -20,7 +20,7 @@
  * aside), so each body computes with the type it had.
  * Launch arguments are buffers by their text: two different argument
  * texts are taken to be different buffers (the bench checks the result). */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* agents/csrc.c: the offline expert's bracket-level model of a CUDA file
- * (agents/csrc.h): kernels, their parameters and bodies, and the launch
+/* recipes/csrc.c: the offline expert's bracket-level model of a CUDA file
+ * (recipes/csrc.h): kernels, their parameters and bodies, and the launch
  * sites with their config and arguments.  Comments, string and character
  * literals and preprocessor lines are skipped as units, so a '{' in a
  * comment never unbalances a body. */
-#include "agents/csrc.h"
+#include "recipes/csrc.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>

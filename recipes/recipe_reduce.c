@@ -1,4 +1,4 @@
-/* agents/recipe_reduce.c: the seq-reduction recipe (rule
+/* recipes/recipe_reduce.c: the seq-reduction recipe (rule
  * div-interleaved-reduction).  A block's shared-memory tree in
  * interleaved addressing,
  *     for (unsigned s = 1; s < blockDim.x; s *= 2) {
@@ -28,7 +28,7 @@
  * after the loop the kernel reads the array only as sh[0] and never
  * writes it.  One tree per kernel: a second one over the same array
  * would write it after the first. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stddef.h>

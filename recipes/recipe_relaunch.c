@@ -1,8 +1,8 @@
-/* agents/recipe_relaunch.c: what recipes do to a kernel's launches: check
+/* recipes/recipe_relaunch.c: what recipes do to a kernel's launches: check
  * that the source model read every one (ka_recipe_launches_known), rewrite
  * their grid, block and dynamic shared memory (ka_recipe_relaunch*), and
  * drop a grid or block variable the rewrite left dead (recipe.h). */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include "util/error.h"
 #include "util/text.h"
 #include <ctype.h>

@@ -1,5 +1,5 @@
-/* agents/recipe_affine.c: index expressions as sums of products
- * (agents/recipe.h, ka_recipe_poly).  An index such as
+/* recipes/recipe_affine.c: index expressions as sums of products
+ * (recipes/recipe.h, ka_recipe_poly).  An index such as
  *     (size_t)row * cols + col,   col + cols * row,   off + col  (off = row * cols)
  * is read into one canonical form, a sum of terms coef * f1 * f2 * ...
  * with the factors sorted, so that a recipe compares what an index means
@@ -8,7 +8,7 @@
  * and a helper variable is replaced by its definition.  Anything else
  * (division, modulo, a call, a subscript) is not a sum of products and
  * makes the reading fail, so that the recipe declines. */
-#include "agents/recipe.h"
+#include "recipes/recipe.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
