@@ -36,27 +36,6 @@ static const char *outcome_of(const ka_bench_result *r)
 	return "error";
 }
 
-/* The bench on a candidate file, against the current best. */
-static int verify(ka_opt_loop *L, const char *cand_path, ka_bench_result *res)
-{
-	static ka_bench_job job;
-	ka_bench_job_init(&job, &L->spec);
-	int rc = ka_bench_job_path(job.candidate, sizeof job.candidate, cand_path, NULL);
-	if (!rc)
-		rc = ka_bench_job_path(job.baseline, sizeof job.baseline, L->best_file, NULL);
-	if (rc)
-		return rc; /* build_dir: the bench's shared object cache */
-	snprintf(job.arch, sizeof job.arch, "%s", L->arch);
-	job.compile_only = L->o->compile_only;
-	job.configs = KA_BENCH_CONFIGS_VISIBLE; /* timed; correctness covers every config */
-	if (L->o->samples)
-		job.samples = L->o->samples;
-	job.seed = ka_bench_fresh_seed();
-	memset(res, 0, sizeof *res);
-	const ka_bench_runner *rn = L->o->runner ? L->o->runner : ka_bench_runner_local();
-	return rn->run(rn, &job, res);
-}
-
 /* The rules whose texts condition the rewrite: the one the planner chose,
  * the fired ones and the retrieved ones. */
 static int gather_rules(ka_opt_loop *L, const ka_findings *f, const ka_opt_plan *p, const char *chosen,
@@ -117,6 +96,8 @@ static void progress(ka_opt_loop *L, const ka_opt_step *st)
 		fprintf(L->o->progress, " accepted, best %.3fx", st->total);
 	if (st->error[0])
 		fprintf(L->o->progress, " (%s)", st->error);
+	if (st->gpu >= 0)
+		fprintf(L->o->progress, " on GPU %d", st->gpu);
 	fprintf(L->o->progress, " %.2fs\n", st->seconds);
 	fflush(L->o->progress);
 }
@@ -130,16 +111,36 @@ static int tried_before(ka_opt_loop *L, const char *key)
 	return 0;
 }
 
-/* Write the candidate, bench it; fill the step from the verdict. */
-static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const char *suffix,
-			 ka_bench_result *res, char *path, size_t cap)
+/* One candidate of a round: its strategy, the kernel it rewrites, the
+ * coder's reply, the bench's verdict and its trajectory step. */
+typedef struct slot {
+	ka_opt_cand c;    /* a copy: pick's storage serves the next pick */
+	const char *base; /* the round's copy of the best (or of its parent) */
+	ka_coder_request req;
+	ka_coder_rule cr[24];
+	char titles[8][240]; /* the learned hints' titles (their storage is reused) */
+	ka_coder_reply rep;
+	int prc;   /* the coder's return */
+	int bench; /* written and not known: to bench in this pass */
+	char suffix[16];
+	ka_bench_result res;
+	char path[1100]; /* candidates/step-N*.cu */
+	ka_opt_step st;
+} slot;
+
+/* Write the slot's candidate; unless the knowledge DB already measured
+ * it on this arch (then the step is "known"), it is to be benched. */
+static int prepare(ka_opt_loop *L, slot *x, const char *suffix)
 {
+	ka_opt_step *st = &x->st;
+	const char *src = x->rep.source;
 	char name[64], cd[1100];
+	snprintf(x->suffix, sizeof x->suffix, "%s", suffix);
 	snprintf(name, sizeof name, "step-%d%s.cu", st->step, suffix);
 	if (snprintf(cd, sizeof cd, "%s/candidates", L->o->out_dir) >= (int)sizeof cd)
 		return ka_error_set(KA_EINPUT, "path too long: %.80s...", L->o->out_dir);
 	ka_sha256_of(src, strlen(src), st->hash);
-	int rc = ka_opt_write_text(cd, name, src, path, cap);
+	int rc = ka_opt_write_text(cd, name, src, x->path, sizeof x->path);
 	if (rc)
 		return rc;
 	char was[16];
@@ -154,18 +155,22 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 			 L->arch, was, sp, lo, hi);
 		return KA_OK;
 	}
-	rc = verify(L, path, res);
-	if (rc) {
-		snprintf(st->outcome, sizeof st->outcome, "error");
-		ka_utf8_copy(st->error, sizeof st->error, ka_error_last(), (size_t)-1);
-		return KA_OK;
-	}
+	x->bench = 1;
+	return KA_OK;
+}
+
+/* The step from the bench's verdict on the slot's candidate. */
+static void fill(ka_opt_loop *L, slot *x)
+{
+	ka_opt_step *st = &x->st;
+	const ka_bench_result *res = &x->res;
 	snprintf(st->outcome, sizeof st->outcome, "%s", outcome_of(res));
 	ka_utf8_copy(st->error, sizeof st->error, res->reason, strcspn(res->reason, "\n"));
 	if (!strcmp(st->outcome, "unverified")) { /* compile-only: something to apply by hand */
-		char pname[48];
-		snprintf(pname, sizeof pname, "step-%d%.16s.patch", st->step, suffix);
-		if (ka_opt_write_candidate_patch(L, src, cd, pname) == KA_OK)
+		char pname[48], cd[1100];
+		snprintf(pname, sizeof pname, "step-%d%.16s.patch", st->step, x->suffix);
+		snprintf(cd, sizeof cd, "%s/candidates", L->o->out_dir);
+		if (ka_opt_write_candidate_patch(L, x->rep.source, cd, pname) == KA_OK)
 			snprintf(st->patch, sizeof st->patch, "candidates/%s", pname);
 	}
 	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
@@ -175,7 +180,90 @@ static int try_candidate(ka_opt_loop *L, ka_opt_step *st, const char *src, const
 		st->hi = res->hi;
 		st->roofline = res->roof_mean;
 	}
-	return KA_OK;
+}
+
+/* A slot whose bench could not run: an "error" step saying why. */
+static void failed(slot *x, const char *why)
+{
+	snprintf(x->st.outcome, sizeof x->st.outcome, "error");
+	ka_utf8_copy(x->st.error, sizeof x->st.error, why, (size_t)-1);
+}
+
+/* The bench on the slots marked bench, each against the current best,
+ * with the correctness gate on every configuration.  A runner with
+ * run_many (the GPUs of this host, bench/scale.h) takes them as one batch:
+ * side by side, one per GPU, each one's pairs interleaved with the best on
+ * its own GPU; otherwise one after the other.  A job that could not run
+ * is that step's error; the others' verdicts stand.  The steps' seconds
+ * grow by the pass's wall time. */
+static void verify_all(ka_opt_loop *L, slot *S, int ns)
+{
+	const ka_bench_runner *rn = L->o->runner ? L->o->runner : ka_bench_runner_local();
+	ka_bench_job *jobs = calloc((size_t)ns, sizeof *jobs);
+	ka_bench_result *res = calloc((size_t)ns, sizeof *res);
+	int *gpu = calloc((size_t)ns, sizeof *gpu), *map = calloc((size_t)ns, sizeof *map), m = 0;
+	double t0 = mono_s();
+	for (int i = 0; i < ns; i++) {
+		slot *x = &S[i];
+		if (!x->bench)
+			continue;
+		memset(&x->res, 0, sizeof x->res);
+		if (!jobs || !res || !gpu || !map) {
+			failed(x, "out of memory");
+			continue;
+		}
+		ka_bench_job *j = &jobs[m];
+		ka_bench_job_init(j, &L->spec); /* build_dir: the bench's shared object cache */
+		if (ka_bench_job_path(j->candidate, sizeof j->candidate, x->path, NULL) ||
+		    ka_bench_job_path(j->baseline, sizeof j->baseline, L->best_file, NULL)) {
+			failed(x, ka_error_last());
+			continue;
+		}
+		snprintf(j->arch, sizeof j->arch, "%s", L->arch);
+		j->compile_only = L->o->compile_only;
+		j->configs = KA_BENCH_CONFIGS_VISIBLE; /* timed; correctness covers every config */
+		if (L->o->samples)
+			j->samples = L->o->samples;
+		j->seed = ka_bench_fresh_seed();
+		map[m++] = i;
+	}
+	if (m && rn->run_many) {
+		if (rn->run_many(rn, jobs, m, res, gpu) != KA_OK) {
+			char why[512];
+			snprintf(why, sizeof why, "%s", ka_error_last());
+			for (int k = 0; k < m; k++) {
+				ka_bench_result_free(&res[k]);
+				failed(&S[map[k]], why);
+			}
+			m = 0;
+		}
+	} else {
+		for (int k = 0; k < m; k++) {
+			gpu[k] = -1;
+			if (rn->run(rn, &jobs[k], &res[k]) != KA_OK) {
+				failed(&S[map[k]], ka_error_last());
+				ka_bench_result_free(&res[k]);
+				map[k] = -1;
+			}
+		}
+	}
+	for (int k = 0; k < m; k++) {
+		if (map[k] < 0)
+			continue;
+		slot *x = &S[map[k]];
+		x->res = res[k]; /* the slot owns its arrays now */
+		x->st.gpu = gpu[k];
+		fill(L, x);
+	}
+	double dt = mono_s() - t0;
+	for (int i = 0; i < ns; i++) {
+		S[i].st.seconds += S[i].bench ? dt : 0;
+		S[i].bench = 0;
+	}
+	free(jobs);
+	free(res);
+	free(gpu);
+	free(map);
 }
 
 /* The best-ranked strategy not tried on its kernel; NULL when none is left.
@@ -220,47 +308,13 @@ static const ka_opt_cand *pick(ka_opt_loop *L, ka_opt_plan *plan, int llm, char 
 	return &free_cand;
 }
 
-/* The coder's candidate through the bench, with one repair turn for an
- * LLM candidate that does not compile.  *prc: the coder's return. */
-static int code_and_verify(ka_opt_loop *L, const ka_coder_request *req, int llm, ka_opt_step *st,
-			   ka_coder_reply *rep, ka_bench_result *res, char *cand, size_t cap, int *prc)
-{
-	int rc = KA_OK;
-	*prc = ka_coder_propose(L->coder, req, rep);
-	if (*prc != KA_OK) {
-		snprintf(st->outcome, sizeof st->outcome, "%s",
-			 *prc == KA_ENOTFOUND && !llm ? "declined" : "error");
-		ka_utf8_copy(st->error, sizeof st->error, ka_error_last(), (size_t)-1);
-		return KA_OK;
-	}
-	if (rep->strategy)
-		snprintf(st->strategy, sizeof st->strategy, "%s", rep->strategy);
-	rc = try_candidate(L, st, rep->source, "", res, cand, cap);
-	if (rc == KA_OK && llm && !strcmp(st->outcome, "compile_error")) {
-		ka_coder_reply fix;
-		char err[600];
-		ka_utf8_copy(err, sizeof err, res->reason, (size_t)-1);
-		ka_bench_result_free(res);
-		memset(res, 0, sizeof *res);
-		if (ka_coder_repair(L->coder, req, rep->source, rep->source_len, err, &fix) == KA_OK) {
-			st->repaired = 1;
-			ka_coder_reply_clear(rep);
-			*rep = fix;
-			rc = try_candidate(L, st, rep->source, "-repair", res, cand, cap);
-		}
-	}
-	return rc;
-}
-
-/* Accept (or not), summarize, and append the step to the trajectory. */
+/* Accept (the round's chosen candidate, which acceptable() passed) or
+ * not, summarize, and append the step to the trajectory. */
 static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench_result *res,
-		  const char *src, const char *cand, int proposed)
+		  const char *src, const char *cand, int proposed, int accept)
 {
-	const ka_opt_opts *o = L->o;
 	int rc = KA_OK;
-	st->accepted = proposed && !o->compile_only && !strcmp(res->verdict, "faster") &&
-		       res->lo > (o->threshold > 0 ? o->threshold : 1.02) &&
-		       res->correct_unseen == res->total_unseen;
+	st->accepted = proposed && accept;
 	if (st->accepted) {
 		char *copy = strdup(src);
 		if (!copy)
@@ -299,14 +353,83 @@ static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const k
 	return rc;
 }
 
-/* One step: findings -> plan -> coder -> bench -> record.  *more = 0 when
- * no strategy is left. */
-static int one_step(ka_opt_loop *L, int *more)
+/* The coder's rewrite for the slot's strategy; a declined recipe (the
+ * kernel lacks its shape) has all its parameter sets marked tried. */
+static void propose(ka_opt_loop *L, slot *x, int llm, const ka_findings *f, const ka_opt_plan *plan,
+		    ka_coder_finding *cf, int ncf)
+{
+	const ka_opt_cand *c = &x->c;
+	int free_rw = !strcmp(c->recipe->name, "free-rewrite");
+	x->req = (ka_coder_request){.path = "kernel.cu",
+				    .source = x->base,
+				    .source_len = strlen(x->base),
+				    .arch = L->arch,
+				    .findings = cf,
+				    .n_findings = (size_t)ncf,
+				    .rules = x->cr,
+				    .strategy = free_rw ? NULL : c->recipe->name,
+				    .params = free_rw ? NULL : c->params,
+				    .abi = L->abi,
+				    .configs = L->cfgs,
+				    .n_configs = (size_t)L->ncfg,
+				    .tried = L->tried,
+				    .n_tried = (size_t)L->ntried};
+	ka_coder_rule lr[8];
+	int nl = llm ? ka_opt_learned_hints(L, x->base, &x->st, lr, 8) : 0;
+	x->req.n_rules = (size_t)gather_rules(L, f, plan, c->rule, x->cr, 24 - nl);
+	for (int i = 0; i < nl; i++) { /* learned rules that fire here, after the shipped ones */
+		snprintf(x->titles[i], sizeof x->titles[i], "%s", lr[i].title);
+		lr[i].title = x->titles[i];
+		x->cr[x->req.n_rules++] = lr[i];
+	}
+	x->prc = ka_coder_propose(L->coder, &x->req, &x->rep);
+	if (x->prc != KA_OK) {
+		snprintf(x->st.outcome, sizeof x->st.outcome, "%s",
+			 x->prc == KA_ENOTFOUND && !llm ? "declined" : "error");
+		ka_utf8_copy(x->st.error, sizeof x->st.error, ka_error_last(), (size_t)-1);
+	} else if (x->rep.strategy) {
+		snprintf(x->st.strategy, sizeof x->st.strategy, "%s", x->rep.strategy);
+	}
+	if (!strcmp(x->st.outcome, "declined") && !strstr(x->st.error, "bad parameters")) {
+		/* the kernel lacks the recipe's shape: no parameter set will do */
+		char bh[65];
+		ka_sha256_of(x->base, strlen(x->base), bh);
+		for (int g = 0; c->recipe->grid && c->recipe->grid[g] && L->nkeys < 256; g++) {
+			char k2[400];
+			snprintf(k2, sizeof k2, "%s|%s|%s", c->recipe->name, c->recipe->grid[g], bh);
+			if (!tried_before(L, k2))
+				snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", k2);
+		}
+	}
+}
+
+/* The verdict that may be accepted: faster, the CI's lower bound over the
+ * threshold, every unseen configuration correct. */
+static int acceptable(const ka_opt_loop *L, const slot *x)
+{
+	const ka_bench_result *res = &x->res;
+	return x->prc == KA_OK && !L->o->compile_only && !strcmp(res->verdict, "faster") &&
+	       res->lo > (L->o->threshold > 0 ? L->o->threshold : 1.02) &&
+	       res->correct_unseen == res->total_unseen;
+}
+
+/* One round: findings -> plan -> up to `width` candidates (the runner's
+ * GPUs, at most `room`, the steps left in --budget) from the top of the
+ * ranking, each proposed by the coder (a declined recipe makes room for
+ * the next one and is not counted) -> the bench on all of them side by
+ * side, each against the current best -> the best verified one accepted
+ * -> every candidate recorded as a step, in order.  One GPU: one
+ * candidate per round, the loop as it always was.  *more = 0 when no
+ * strategy is left. */
+static int one_round(ka_opt_loop *L, int room, int *more)
 {
 	const ka_opt_opts *o = L->o;
+	const ka_bench_runner *rn = o->runner ? o->runner : ka_bench_runner_local();
 	ka_findings f = KA_FINDINGS_INIT;
-	int rc = KA_OK, prc = KA_ERR;
+	int rc = KA_OK, width = rn->run_many && rn->width > 1 ? rn->width : 1;
 	*more = 0;
+	if (width > room)
+		width = room;
 	if (o->lint && o->lint(o->lint_ud, L->best_file, L->arch, L->extra, 1, &f) != KA_OK) {
 		if (o->progress)
 			fprintf(o->progress, "kcheck: warning: no findings: %s\n", ka_error_last());
@@ -321,39 +444,7 @@ static int one_step(ka_opt_loop *L, int *more)
 		if (plan.c[i].on_parent)
 			snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);
 	int llm = !strcmp(ka_coder_name(L->coder), "llm");
-	char key[400];
-	static const char *const skill_grid[] = {"", NULL};
-	static const ka_recipe skill_recipe = {.name = "skill", .grid = skill_grid};
-	static ka_opt_cand skill_cand;
-	const ka_opt_cand *c = NULL;
-	if (L->skill) {
-		memset(&skill_cand, 0, sizeof skill_cand);
-		skill_cand.recipe = &skill_recipe;
-		skill_cand.params = "";
-		c = &skill_cand;
-		snprintf(key, sizeof key, "skill||");
-	} else {
-		c = pick(L, &plan, llm, key, sizeof key);
-	}
-	if (!c || L->nkeys == 256 || L->s->nsteps == 64) {
-		ka_findings_free(&f);
-		return KA_OK;
-	}
-	*more = 1;
-	snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
-	int free_rw = !strcmp(c->recipe->name, "free-rewrite");
-	ka_opt_step *st = &L->s->steps[L->s->nsteps];
-	memset(st, 0, sizeof *st);
-	st->step = L->s->nsteps + 1;
-	st->total = L->s->speedup;
-	snprintf(st->rule, sizeof st->rule, "%s", c->rule);
-	snprintf(st->strategy, sizeof st->strategy, "%s", c->recipe->name);
-	snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "",
-		 llm ? c->recipe->name : c->params);
-	double t0 = mono_s();
-
 	static ka_coder_finding cf[64];
-	static ka_coder_rule cr[24];
 	static char ev[64][200];
 	int ncf = 0;
 	for (size_t i = 0; i < f.n && ncf < 64; i++) {
@@ -378,62 +469,133 @@ static int one_step(ka_opt_loop *L, int *more)
 						     ev[ncf][0] ? ev[ncf] : NULL};
 		}
 	}
-	const char *base = c->on_parent ? L->parent : L->best;
-	ka_coder_request req = {.path = "kernel.cu",
-				.source = base,
-				.source_len = strlen(base),
-				.arch = L->arch,
-				.findings = cf,
-				.n_findings = (size_t)ncf,
-				.rules = cr,
-				.strategy = free_rw ? NULL : c->recipe->name,
-				.params = free_rw ? NULL : c->params,
-				.abi = L->abi,
-				.configs = L->cfgs,
-				.n_configs = (size_t)L->ncfg,
-				.tried = L->tried,
-				.n_tried = (size_t)L->ntried};
-	static ka_coder_rule lr[8];
-	int nl = llm && c != &skill_cand ? ka_opt_learned_hints(L, base, st, lr, 8) : 0;
-	req.n_rules = (size_t)gather_rules(L, &f, &plan, c->rule, cr, 24 - nl);
-	for (int i = 0; i < nl; i++) /* learned rules that fire here, after the shipped ones */
-		cr[req.n_rules++] = lr[i];
-	ka_coder_reply rep;
-	static ka_bench_result res;
-	memset(&res, 0, sizeof res);
-	char cand[1100] = "";
-	if (c == &skill_cand) {
-		/* the stored kernel is the candidate; the bench decides again */
-		memset(&rep, 0, sizeof rep);
-		rep.source = L->skill;
-		rep.source_len = strlen(L->skill);
-		L->skill = NULL;
-		ka_utf8_copy(st->params, sizeof st->params, L->skill_summary, (size_t)-1);
-		prc = KA_OK;
-		rc = try_candidate(L, st, rep.source, "-skill", &res, cand, sizeof cand);
-	} else {
-		rc = code_and_verify(L, &req, llm, st, &rep, &res, cand, sizeof cand, &prc);
+	/* the round's kernels: an accepted step replaces L->best and L->parent */
+	char *best0 = strdup(L->best), *parent0 = L->parent ? strdup(L->parent) : NULL;
+	slot *S = calloc(64, sizeof *S);
+	if (!best0 || !S || (L->parent && !parent0)) {
+		free(best0);
+		free(parent0);
+		free(S);
+		ka_findings_free(&f);
+		return ka_error_set(KA_ENOMEM, "out of memory");
 	}
-	if (!strcmp(st->outcome, "declined") && !strstr(st->error, "bad parameters")) {
-		/* the kernel lacks the recipe's shape: no parameter set will do */
-		char bh[65];
-		ka_sha256_of(base, strlen(base), bh);
-		for (int g = 0; c->recipe->grid && c->recipe->grid[g] && L->nkeys < 256; g++) {
-			char k2[400];
-			snprintf(k2, sizeof k2, "%s|%s|%s", c->recipe->name, c->recipe->grid[g], bh);
-			if (!tried_before(L, k2))
-				snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", k2);
+	static const char *const skill_grid[] = {"", NULL};
+	static const ka_recipe skill_recipe = {.name = "skill", .grid = skill_grid};
+	int ns = 0, ncounted = 0;
+	L->rounds++;
+	while (ncounted < width && L->nkeys < 256 && L->s->nsteps + ns < 64) {
+		char key[400];
+		slot *x = &S[ns];
+		if (L->skill) { /* the stored kernel is the candidate; the bench decides again */
+			x->c = (ka_opt_cand){.recipe = &skill_recipe, .params = ""};
+			snprintf(key, sizeof key, "skill||");
+		} else {
+			const ka_opt_cand *c = pick(L, &plan, llm, key, sizeof key);
+			if (!c)
+				break;
+			x->c = *c;
 		}
+		ns++;
+		snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
+		x->base = x->c.on_parent ? parent0 : best0;
+		ka_opt_step *st = &x->st;
+		st->step = L->s->nsteps + ns;
+		st->round = L->rounds;
+		st->gpu = -1;
+		snprintf(st->rule, sizeof st->rule, "%s", x->c.rule);
+		snprintf(st->strategy, sizeof st->strategy, "%s", x->c.recipe->name);
+		snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "",
+			 llm ? x->c.recipe->name : x->c.params);
+		double t0 = mono_s();
+		if (L->skill) {
+			x->rep.source = L->skill;
+			x->rep.source_len = strlen(L->skill);
+			L->skill = NULL;
+			ka_utf8_copy(st->params, sizeof st->params, L->skill_summary, (size_t)-1);
+			x->prc = KA_OK;
+		} else {
+			propose(L, x, llm, &f, &plan, cf, ncf);
+		}
+		st->seconds = mono_s() - t0;
+		ncounted += strcmp(st->outcome, "declined") != 0;
 	}
-	st->seconds = mono_s() - t0;
-	if (rc == KA_OK)
-		rc = record(L, c, st, &res, prc == KA_OK ? rep.source : NULL, cand, prc == KA_OK);
-	if (rc == KA_OK && prc == KA_OK) /* base is still alive: the parent of the new best */
-		ka_opt_distill(L, c, st, &res, base, &rep);
-	ka_coder_reply_clear(&rep);
-	ka_bench_result_free(&res);
+	if (!ns) {
+		free(best0);
+		free(parent0);
+		free(S);
+		ka_findings_free(&f);
+		return KA_OK;
+	}
+	*more = 1;
+	/* write the candidates; an error stops the round after the steps before it */
+	int nkeep = ns;
+	char emsg[1024] = "";
+	for (int i = 0; i < ns && rc == KA_OK; i++)
+		if (S[i].prc == KA_OK) {
+			double t0 = mono_s();
+			rc = prepare(L, &S[i], !strcmp(S[i].c.recipe->name, "skill") ? "-skill" : "");
+			S[i].st.seconds += mono_s() - t0;
+			if (rc != KA_OK) {
+				nkeep = i;
+				snprintf(emsg, sizeof emsg, "%s", ka_error_last());
+			}
+		}
+	verify_all(L, S, nkeep);
+	/* an LLM candidate that does not compile gets one repair turn */
+	int nrep = 0;
+	for (int i = 0; llm && rc == KA_OK && i < nkeep; i++) {
+		slot *x = &S[i];
+		if (x->prc != KA_OK || strcmp(x->st.outcome, "compile_error"))
+			continue;
+		ka_coder_reply fix;
+		char err[600];
+		double t0 = mono_s();
+		ka_utf8_copy(err, sizeof err, x->res.reason, (size_t)-1);
+		ka_bench_result_free(&x->res);
+		memset(&x->res, 0, sizeof x->res);
+		if (ka_coder_repair(L->coder, &x->req, x->rep.source, x->rep.source_len, err, &fix) ==
+		    KA_OK) {
+			x->st.repaired = 1;
+			ka_coder_reply_clear(&x->rep);
+			x->rep = fix;
+			rc = prepare(L, x, "-repair");
+			nrep += rc == KA_OK;
+			if (rc != KA_OK) {
+				nkeep = i;
+				snprintf(emsg, sizeof emsg, "%s", ka_error_last());
+			}
+		}
+		x->st.seconds += mono_s() - t0;
+	}
+	if (nrep)
+		verify_all(L, S, nkeep);
+	/* the best verified candidate of the round is the one accepted */
+	int chosen = -1;
+	for (int i = 0; i < nkeep; i++)
+		if (acceptable(L, &S[i]) && (chosen < 0 || S[i].res.geomean > S[chosen].res.geomean))
+			chosen = i;
+	int rrc = KA_OK;
+	for (int i = 0; i < nkeep && rrc == KA_OK; i++) {
+		slot *x = &S[i];
+		ka_opt_step *st = &L->s->steps[L->s->nsteps];
+		*st = x->st;
+		st->total = L->s->speedup;
+		rrc = record(L, &x->c, st, &x->res, x->prc == KA_OK ? x->rep.source : NULL, x->path,
+			     x->prc == KA_OK, i == chosen);
+		if (rrc == KA_OK && x->prc == KA_OK) /* the round's base: the parent of the new best */
+			ka_opt_distill(L, &x->c, st, &x->res, x->base, &x->rep);
+	}
+	for (int i = 0; i < ns; i++) {
+		ka_coder_reply_clear(&S[i].rep);
+		ka_bench_result_free(&S[i].res);
+	}
+	free(S);
+	free(best0);
+	free(parent0);
 	ka_findings_free(&f);
-	return rc;
+	if (rc != KA_OK) /* the error that stopped the round, not a later message */
+		return ka_error_set(rc, "%s", emsg);
+	return rrc;
 }
 
 /* best.cu, best.patch, trajectory.json and report.md for the steps done. */
@@ -485,7 +647,7 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 			break;
 		}
 		int more = 0;
-		rc = one_step(&L, &more);
+		rc = one_round(&L, budget - used, &more);
 		if (rc == KA_OK && !more) {
 			snprintf(out->stop, sizeof out->stop, "no strategy left");
 			break;

@@ -79,7 +79,10 @@ typedef struct ka_opt_step {
 	double roofline;        /* the candidate's mean roofline fraction (bench); 0 when not measured */
 	int accepted, repaired;
 	char error[256]; /* first error line, or "" */
-	double seconds;
+	double seconds;  /* proposing it, and the bench of its round (shared with the round's others) */
+	int round;       /* the round it was benched in, beside the round's other candidates */
+	int gpu;         /* the GPU of this host its bench ran on (--gpus); -1: the default device or
+			 * a Slurm node, or not benched */
 	/* the summarizer (agents/distill.h) */
 	char learned[256];         /* learned rules that fired on the kernel, whose texts were in
 				    * the LLM's prompt (space-separated); "" none */

@@ -79,6 +79,7 @@ typedef struct ka_opt_loop {
 	const char *cfgs[KA_BENCH_MAX_CONFIGS];
 	int ncfg;
 	double roof;
+	int rounds; /* rounds begun: a round benches its candidates side by side */
 } ka_opt_loop;
 
 /* agents/optimize_summarize.c: after a step, its evidence (for the rule

@@ -104,6 +104,9 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 			json_object_set_new(o, "speedup", json_null());
 		}
 		json_object_set_new(o, "first_error", st->error[0] ? jstr(st->error) : json_null());
+		/* the round (benched side by side with the round's others) and its GPU */
+		json_object_set_new(o, "round", json_integer(st->round));
+		json_object_set_new(o, "gpu", st->gpu >= 0 ? json_integer(st->gpu) : json_null());
 		add_summarizer(o, st);
 		json_array_append_new(arr, o);
 	}
@@ -199,6 +202,8 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 		char link[160] = "";
 		if (st->patch[0])
 			snprintf(link, sizeof link, " ([patch](%s))", st->patch);
+		else if (st->gpu >= 0) /* --gpus: where its bench ran */
+			snprintf(link, sizeof link, " (GPU %d)", st->gpu);
 		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s%s | %s | %.3f | %s |\n", st->step,
 			      st->strategy, st->params, st->rule[0] ? st->rule : "-", st->outcome,
 			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", link,

@@ -190,7 +190,7 @@ static void help(void)
 	      stdout);
 	ka_cmdopt_help_rows(stdout, g, 2, KA_SCALE_CMD_BENCH);
 	fputs("\nExamples:\n"
-	      "  kcheck bench bench/tasks/softmax_rows --candidate my_softmax.cu\n"
+	      "  kcheck bench bench/tasks/softmax --candidate my_softmax.cu\n"
 	      "  kcheck bench tasks/mine --compile-only\n"
 	      "  kcheck bench --suite bench/tasks --json > suite.json\n"
 	      "  kcheck bench bench/tasks/gelu --check-task 5\n",

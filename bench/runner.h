@@ -72,6 +72,15 @@ typedef struct ka_bench_runner {
 	/* Carries out the job; 0 when a result was produced (whatever the
 	 * verdict), negative on a broken job (message via ka_error_last). */
 	int (*run)(const struct ka_bench_runner *r, const ka_bench_job *job, ka_bench_result *res);
+	/* Optional (NULL: the runner takes one job at a time): carries out n
+	 * independent jobs side by side, each on a GPU of its own, into res[i]
+	 * (an "error" verdict for a job that ended without a result: the
+	 * others' results are kept); gpu[i] gets the GPU job i ran on, -1 when
+	 * the runner cannot say.  0, or negative when the runner could not go
+	 * on (message via ka_error_last). */
+	int (*run_many)(const struct ka_bench_runner *r, const ka_bench_job *jobs, int n,
+			ka_bench_result *res, int *gpu);
+	int width; /* how many jobs run_many runs at once (its GPUs); 0 or 1: one */
 } ka_bench_runner;
 
 const ka_bench_runner *ka_bench_runner_local(void);

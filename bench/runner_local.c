@@ -359,6 +359,6 @@ static int local_run(const ka_bench_runner *rn, const ka_bench_job *j, ka_bench_
 
 const ka_bench_runner *ka_bench_runner_local(void)
 {
-	static const ka_bench_runner local = {"local", local_has_device, local_run};
+	static const ka_bench_runner local = {"local", local_has_device, local_run, NULL, 1};
 	return &local;
 }

@@ -116,6 +116,7 @@ typedef struct pool {
 	const ka_scale_opts *o;
 	ka_scale_item *items;
 	int n, next;
+	int fixed; /* no more items than GPUs: worker k runs item k alone */
 	char dir[512], program[1024];
 	pthread_mutex_t mu;
 } pool;
@@ -153,6 +154,7 @@ static void pool_one(pool *P, ka_scale_item *it, int gpu)
 	argv[k] = NULL;
 	ka_buf_init(&log, 64 << 10);
 	it->attempts = 1;
+	it->gpu = gpu;
 	int rc = ka_proc_run_io(argv, P->o->timeout_s > 0 ? P->o->timeout_s : 3600, &log, NULL, &pr);
 	if (rc)
 		snprintf(it->outcome, sizeof it->outcome, "cannot start the job: %.400s", ka_error_last());
@@ -176,7 +178,8 @@ static void pool_one(pool *P, ka_scale_item *it, int gpu)
 
 typedef struct worker {
 	pool *P;
-	int gpu;
+	int gpu, k;
+	int done; /* fixed: its one item was taken */
 } worker;
 
 static void *pool_worker(void *arg)
@@ -185,7 +188,7 @@ static void *pool_worker(void *arg)
 	pool *P = w->P;
 	for (;;) {
 		pthread_mutex_lock(&P->mu);
-		int i = P->next < P->n ? P->next++ : -1;
+		int i = P->fixed ? (w->done++ ? -1 : w->k) : P->next < P->n ? P->next++ : -1;
 		pthread_mutex_unlock(&P->mu);
 		if (i < 0)
 			return NULL;
@@ -226,9 +229,11 @@ static int pool_run(const ka_scale_opts *o, ka_scale_item *items, int n)
 		return ka_error_set(KA_EIO, "cannot make a temporary folder under %s", tmp ? tmp : "/tmp");
 	int slot = ka_cleanup_add_dir(P.dir);
 	pthread_mutex_init(&P.mu, NULL);
+	/* a batch that fits the GPUs runs side by side, one item per GPU, with
+	 * no worker taking a second item while another GPU waits */
+	P.fixed = n <= o->ngpus;
 	for (int g = 0; g < o->ngpus && g < n; g++) {
-		w[g].P = &P;
-		w[g].gpu = o->gpus[g];
+		w[g] = (worker){&P, o->gpus[g], g, 0};
 		if (pthread_create(&th[nt], NULL, pool_worker, &w[g])) {
 			rc = ka_error_set(KA_ERR, "cannot start a worker thread");
 			break;
@@ -252,6 +257,7 @@ int ka_scale_run(const ka_scale_opts *o, ka_scale_item *items, int n)
 		items[i].json = NULL;
 		items[i].outcome[0] = 0;
 		items[i].attempts = 0;
+		items[i].gpu = -1;
 	}
 	return o->slurm ? ka_scale_slurm(o, items, n) : pool_run(o, items, n);
 }
@@ -269,61 +275,95 @@ static const char *configs_name(int c)
 	return c == KA_BENCH_CONFIGS_VISIBLE ? "visible" : c == KA_BENCH_CONFIGS_UNSEEN ? "unseen" : "all";
 }
 
-static int scale_job_run(const ka_bench_runner *base, const ka_bench_job *j, ka_bench_result *res)
-{
-	ka_scale_runner *r = (ka_scale_runner *)base;
+/* One job's bench arguments (the caller's storage). */
+typedef struct job_args {
 	char task[1024], cand[1024], basel[1024], seed[32], samples[16];
 	char *args[24];
-	int k = 0, rc;
-	memset(res, 0, sizeof *res);
-	if (!realpath(j->spec->dir, task) || !realpath(j->candidate, cand) || !realpath(j->baseline, basel))
+} job_args;
+
+static int job_item(ka_scale_runner *r, const ka_bench_job *j, job_args *a, ka_scale_item *it)
+{
+	int k = 0;
+	if (!realpath(j->spec->dir, a->task) || !realpath(j->candidate, a->cand) ||
+	    !realpath(j->baseline, a->basel))
 		return ka_error_set(KA_EIO, "cannot resolve the task, candidate or baseline path");
-	snprintf(seed, sizeof seed, "%llu", j->seed);
-	snprintf(samples, sizeof samples, "%d", j->samples);
-	args[k++] = task;
-	args[k++] = "--json";
-	args[k++] = "--candidate";
-	args[k++] = cand;
-	args[k++] = "--baseline";
-	args[k++] = basel;
-	args[k++] = "--configs";
-	args[k++] = (char *)configs_name(j->configs);
-	args[k++] = "--seed";
-	args[k++] = seed;
-	args[k++] = "--samples";
-	args[k++] = samples;
-	args[k++] = "--arch";
-	args[k++] = (char *)j->arch;
+	snprintf(a->seed, sizeof a->seed, "%llu", j->seed);
+	snprintf(a->samples, sizeof a->samples, "%d", j->samples);
+	a->args[k++] = a->task;
+	a->args[k++] = "--json";
+	a->args[k++] = "--candidate";
+	a->args[k++] = a->cand;
+	a->args[k++] = "--baseline";
+	a->args[k++] = a->basel;
+	a->args[k++] = "--configs";
+	a->args[k++] = (char *)configs_name(j->configs);
+	a->args[k++] = "--seed";
+	a->args[k++] = a->seed;
+	a->args[k++] = "--samples";
+	a->args[k++] = a->samples;
+	a->args[k++] = "--arch";
+	a->args[k++] = (char *)j->arch;
 	if (j->compile_only)
-		args[k++] = "--compile-only";
+		a->args[k++] = "--compile-only";
 	if (j->sanitize)
-		args[k++] = "--sanitize";
+		a->args[k++] = "--sanitize";
 	if (j->skip_static)
-		args[k++] = "--unsafe-skip-static-gate";
-	args[k] = NULL;
+		a->args[k++] = "--unsafe-skip-static-gate";
+	a->args[k] = NULL;
 	/* the name: the task and a hash of the arguments (the seed is fresh per job) */
 	ka_sha256 h;
 	char hex[65];
 	ka_sha256_init(&h);
 	for (int i = 0; i < k; i++)
-		ka_sha256_add(&h, args[i], strlen(args[i]) + 1);
+		ka_sha256_add(&h, a->args[i], strlen(a->args[i]) + 1);
 	ka_sha256_hex(&h, hex);
-	ka_scale_item it;
-	memset(&it, 0, sizeof it);
-	snprintf(it.name, sizeof it.name, "%.40s-%d-%.12s", r->prefix, ++r->seq, hex);
-	it.args = args;
-	rc = ka_scale_run(r->o, &it, 1);
-	if (rc)
-		return rc;
-	if (it.json) {
-		rc = ka_bench_result_from_json(it.json, j->spec, res);
-		ka_scale_item_free(&it);
-		return rc;
-	}
-	snprintf(res->verdict, sizeof res->verdict, "error");
-	snprintf(res->gate, sizeof res->gate, "runner");
-	ka_utf8_copy(res->reason, sizeof res->reason, it.outcome, (size_t)-1);
+	memset(it, 0, sizeof *it);
+	snprintf(it->name, sizeof it->name, "%.40s-%d-%.12s", r->prefix, ++r->seq, hex);
+	it->args = a->args;
 	return 0;
+}
+
+/* The jobs as one batch of the scale runner: each result read back, or an
+ * "error" verdict (gate "runner") saying why the job left none. */
+static int scale_run_many(const ka_bench_runner *base, const ka_bench_job *jobs, int n, ka_bench_result *res,
+			  int *gpu)
+{
+	ka_scale_runner *r = (ka_scale_runner *)base;
+	job_args *a = calloc((size_t)n, sizeof *a);
+	ka_scale_item *it = calloc((size_t)n, sizeof *it);
+	int rc = a && it ? 0 : ka_error_set(KA_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		memset(&res[i], 0, sizeof res[i]);
+		if (gpu)
+			gpu[i] = -1;
+	}
+	for (int i = 0; i < n && !rc; i++)
+		rc = job_item(r, &jobs[i], &a[i], &it[i]);
+	if (!rc)
+		rc = ka_scale_run(r->o, it, n);
+	for (int i = 0; i < n && !rc; i++) {
+		if (gpu)
+			gpu[i] = it[i].gpu;
+		if (it[i].json && ka_bench_result_from_json(it[i].json, jobs[i].spec, &res[i]) == 0)
+			continue;
+		if (it[i].json) /* read back whole once, but not against this task's spec */
+			snprintf(it[i].outcome, sizeof it[i].outcome, "%.400s", ka_error_last());
+		ka_bench_result_free(&res[i]);
+		memset(&res[i], 0, sizeof res[i]);
+		snprintf(res[i].verdict, sizeof res[i].verdict, "error");
+		snprintf(res[i].gate, sizeof res[i].gate, "runner");
+		ka_utf8_copy(res[i].reason, sizeof res[i].reason, it[i].outcome, (size_t)-1);
+	}
+	for (int i = 0; it && i < n; i++)
+		ka_scale_item_free(&it[i]);
+	free(it);
+	free(a);
+	return rc;
+}
+
+static int scale_job_run(const ka_bench_runner *base, const ka_bench_job *j, ka_bench_result *res)
+{
+	return scale_run_many(base, j, 1, res, NULL);
 }
 
 void ka_scale_runner_init(ka_scale_runner *r, const ka_scale_opts *o, const char *prefix)
@@ -332,6 +372,8 @@ void ka_scale_runner_init(ka_scale_runner *r, const ka_scale_opts *o, const char
 	r->base.name = o->slurm ? "slurm" : "local-gpus";
 	r->base.has_device = scale_has_device;
 	r->base.run = scale_job_run;
+	r->base.run_many = scale_run_many;
+	r->base.width = o->slurm ? 1 : o->ngpus;
 	r->o = o;
 	snprintf(r->prefix, sizeof r->prefix, "%s", prefix);
 	for (char *p = r->prefix; *p; p++)
@@ -366,11 +408,10 @@ static const ka_opt scale_table[] = {
 	 .arg = "local|slurm",
 	 .help = "run the bench jobs here (default) or as Slurm jobs (docs/slurm.md)"},
 	{.name = "--gpus",
-	 .cmds = KA_SCALE_CMD_BENCH,
 	 .kind = KA_OPT_CALL,
 	 .call = parse_row,
 	 .arg = "LIST",
-	 .help = "one job per GPU of this host at a time, e.g. 0,1 (--suite: every visible GPU)"},
+	 .help = "one job per GPU of this host at a time, e.g. 0,1 (--suite, optimize: every visible GPU)"},
 	ROW("--slurm-dir", "DIR", "Slurm: job scripts, outputs and the run's state (default ./kcheck-slurm)"),
 	ROW("--partition", "P", "Slurm: the partition to submit to"),
 	ROW("--account", "A", "Slurm: the account to charge"),
@@ -379,7 +420,7 @@ static const ka_opt scale_table[] = {
 	ROW("--sbatch-option", "OPT", "Slurm: one more sbatch option, e.g. --qos=short (repeatable)"),
 	ROW("--retries", "N", "Slurm: new attempts for a job that ends without a result (default 1)"),
 	ROW("--poll-interval", "SEC", "Slurm: seconds between squeue/sacct polls (default 5)"),
-	ROW("--kcheck", "PATH", "Slurm: the kcheck the jobs run (default this one; a path the nodes share)"),
+	ROW("--kcheck", "PATH", "the kcheck the jobs run (default this one; Slurm: a path the nodes share)"),
 	{.name = NULL},
 };
 #undef ROW

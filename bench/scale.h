@@ -20,6 +20,7 @@ typedef struct ka_scale_item {
 	char *json;        /* out: the verdict document (malloc'd), NULL when none came */
 	char outcome[480]; /* out: with no document, why (one line); else "" */
 	int attempts;      /* out: how many times it was started */
+	int gpu;           /* out: the local pool's GPU it ran on; -1 through Slurm */
 } ka_scale_item;
 
 typedef struct ka_scale_opts {
@@ -93,7 +94,10 @@ int ka_scale_slurm(const ka_scale_opts *o, ka_scale_item *items, int n);
 int ka_scale_read_result(const char *path, char **json);
 
 /* A ka_bench_runner that runs each job through the scale runner o (kept by
- * pointer: o must outlive the runner); jobs named PREFIX-N. */
+ * pointer: o must outlive the runner); jobs named PREFIX-N.  Its run_many
+ * runs a batch of jobs as one ka_scale_run (the local pool: one GPU each,
+ * a job's pairs interleaved on its GPU); width: the pool's GPUs, 1 for
+ * Slurm. */
 typedef struct ka_scale_runner {
 	ka_bench_runner base; /* first: the runner's functions get this struct */
 	const ka_scale_opts *o;

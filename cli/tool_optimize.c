@@ -21,7 +21,7 @@
 static const char usage[] =
 	"usage: kcheck optimize TASK [--offline | --llm-base-url URL --llm-model M [--llm-timeout SEC]]\n"
 	"                            [--budget N|Mm|N,Mm] [--db FILE | --no-db] [--out DIR [--force]] [--compile-only]\n"
-	"                            [--samples N] [--arch ARCH]\n"
+	"                            [--samples N] [--arch ARCH] [--gpus LIST]\n"
 	"                            [--runner slurm [--slurm-dir DIR] [--partition P] [--account A] [--time-limit T]\n"
 	"                             [--gpus-per-job N] [--sbatch-option OPT] [--retries N] [--kcheck PATH]]\n";
 
@@ -84,13 +84,6 @@ static int set_llm_timeout(void *field, const char *name, const char *v)
 		return ka_error_set(KA_EINPUT, "--llm-timeout takes seconds, 1..3600: %s", v);
 	((ka_coder_opts *)field)->llm.timeout_ms = (int)sec * 1000;
 	return 0;
-}
-
-static int no_gpus(void *field, const char *name, const char *v)
-{
-	return ka_error_set(KA_EINPUT,
-			    "kcheck optimize benches one candidate at a time: no --gpus "
-			    "(CUDA_VISIBLE_DEVICES picks the GPU here; --runner slurm for a cluster)");
 }
 
 #define F(field) offsetof(ka_opt_opts, field)
@@ -157,8 +150,6 @@ static const ka_opt optimize_table[] = {
 	 .off = F(arch),
 	 .arg = "ARCH",
 	 .help = "the GPU architecture to compile and look up evidence for (default sm_90)"},
-	/* not on the page: the runner's --gpus is kcheck bench's, this says why */
-	{.name = "--gpus", .kind = KA_OPT_CALL, .call = no_gpus, .arg = "LIST"},
 	{.name = "-h", .alias = "--help", .kind = KA_OPT_HELP, .show_alias = 1, .help = "this text"},
 	{.name = NULL},
 };
@@ -239,7 +230,8 @@ static void help(void)
 		"faster (docs/optimize.md).  TASK is a folder with task.yaml (kcheck bench init\n"
 		"makes one from a kernel) or a name under bench/tasks.\n",
 		KA_SCALE_CMD_OPTIMIZE, g, ng,
-		"  kcheck optimize bench/tasks/softmax_rows --budget 8\n"
+		"  kcheck optimize bench/tasks/softmax --budget 8\n"
+		"  kcheck optimize bench/tasks/softmax --gpus 0,1,2,3   # 4 candidates a round\n"
 		"  kcheck optimize tasks/mine --compile-only --out opt-mine   # no GPU: patches to try\n"
 		"  kcheck optimize tasks/mine --llm-base-url http://localhost:8000/v1 --llm-model qwen\n");
 }
@@ -260,6 +252,9 @@ static int parse(int argc, char **argv, ka_opt_opts *o, ka_scale_opts *so, char 
 		else
 			o->task = a;
 	}
+	if (so->ngpus && so->slurm)
+		return opt_error("%s",
+				 "--gpus picks GPUs of this host; with --runner slurm use --gpus-per-job");
 	if (!o->task)
 		return opt_error(
 			"%s",
@@ -280,23 +275,30 @@ int ka_tool_optimize(int argc, char **argv)
 {
 	ka_opt_opts o = {.coder = KA_CODER_OPTS_INIT};
 	static ka_scale_opts so;
-	static ka_scale_runner slurm;
+	static ka_scale_runner scaled;
 	char out_dir[256];
 	ka_scale_opts_init(&so);
 	int rc = parse(argc, argv, &o, &so, out_dir, sizeof out_dir);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (so.slurm) { /* each candidate's bench is a Slurm job */
-		if (ka_scale_config(&so))
-			return opt_error("%s", ka_error_last());
-		so.progress = stderr;
-		const char *base = strrchr(o.task, '/');
-		ka_scale_runner_init(&slurm, &so, base && base[1] ? base + 1 : o.task);
-		o.runner = &slurm.base;
-	} else if (so.dir || so.partition || so.account || so.time_limit || so.nextra)
+	if (!so.slurm && (so.dir || so.partition || so.account || so.time_limit || so.nextra))
 		return opt_error(
 			"%s",
 			"--slurm-dir, --partition, --account, --time-limit and --sbatch-option need --runner slurm");
+	/* without --gpus, every visible GPU when there are several (one GPU:
+	 * the bench in process, as always) */
+	if (!so.slurm && !so.ngpus && !o.compile_only && (so.ngpus = ka_scale_visible_gpus(so.gpus)) < 2)
+		so.ngpus = 0;
+	/* each candidate's bench a Slurm job, or a job on a GPU of this host
+	 * (--gpus N,M: one candidate per GPU, a round's side by side) */
+	if (so.slurm || so.ngpus) {
+		if (so.slurm && ka_scale_config(&so))
+			return opt_error("%s", ka_error_last());
+		so.progress = so.slurm ? stderr : NULL;
+		const char *base = strrchr(o.task, '/');
+		ka_scale_runner_init(&scaled, &so, base && base[1] ? base + 1 : o.task);
+		o.runner = &scaled.base;
+	}
 	if (!o.runner && !o.compile_only && !ka_bench_runner_local()->has_device(ka_bench_runner_local()))
 		return opt_error(
 			"%s", "no CUDA device found (--compile-only stops at the static and compile gates)");

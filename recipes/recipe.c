@@ -77,13 +77,16 @@ void ka_recipe_unused_name(const ka_recipe_ctx *c, const char *stem, char *out, 
 int ka_recipe_pure_function(const char *name, size_t n)
 {
 	static const char *const fns[] = {
-		"expf",   "exp",   "__expf", "exp2f",  "expm1f",    "logf",       "log",
-		"__logf", "log2f", "log10f", "log1pf", "sqrtf",     "sqrt",       "rsqrtf",
-		"cbrtf",  "fabsf", "fabs",   "fmaxf",  "fmax",      "fminf",      "fmin",
-		"max",    "min",   "erff",   "erfcf",  "tanhf",     "tanh",       "sinf",
-		"cosf",   "tanf",  "__sinf", "__cosf", "powf",      "__powf",     "fmaf",
-		"floorf", "ceilf", "roundf", "truncf", "copysignf", "__fdividef", "__frcp_rn",
-		"__ldg",  "abs",   "float",  "double", "int",       "unsigned",   "sizeof"};
+		"expf", "exp", "__expf", "exp2f", "expm1f", "logf", "log", "__logf", "log2f", "log10f",
+		"log1pf", "sqrtf", "sqrt", "rsqrtf", "cbrtf", "fabsf", "fabs", "fmaxf", "fmax", "fminf",
+		"fmin", "max", "min", "erff", "erfcf", "tanhf", "tanh", "sinf", "cosf", "tanf", "__sinf",
+		"__cosf", "powf", "__powf", "fmaf", "floorf", "ceilf", "roundf", "truncf", "copysignf",
+		"__fdividef", "__frcp_rn", "__ldg", "abs", "float", "double", "int", "unsigned", "sizeof",
+		/* conversions of cuda_fp16.h and cuda_bf16.h: values in, a value out */
+		"__half2float", "__float2half", "__float2half_rn", "__bfloat162float", "__float2bfloat16",
+		"__float2bfloat16_rn", "__half22float2", "__float22half2_rn", "__bfloat1622float2",
+		"__float22bfloat162_rn", "__floats2half2_rn", "__floats2bfloat162_rn", "__low2float",
+		"__high2float", "__half2half2", "__bfloat162bfloat162"};
 	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
 		if (strlen(fns[i]) == n && !memcmp(fns[i], name, n))
 			return 1;

@@ -58,6 +58,7 @@ typedef struct rw {
 	acc a[MAX_ACC];
 	int na;
 	names locals;          /* declared at the top level */
+	names lowp;            /* declared with a 2-byte type (__half, __nv_bfloat16) */
 	int touched[MAX_ACC];  /* filled by the current top-level statement */
 	size_t loop_s, loop_e; /* the innermost loop being walked */
 	size_t top_s;          /* the top-level loop nest being walked */
@@ -86,8 +87,20 @@ static acc *find_acc(rw *w, const char *name)
 static int note_decl(rw *w, const char *sq, int top)
 {
 	static const char *const types[] = {"float ", "double ", "int ", "long long ", "unsigned "};
+	static const char *const lowp[] = {"__half ", "half ", "__nv_bfloat16 ", "nv_bfloat16 "};
 	const char *p = NULL;
 	int is_float = 0;
+	for (size_t i = 0; i < sizeof lowp / sizeof lowp[0]; i++)
+		if (!strncmp(sq, lowp[i], strlen(lowp[i]))) {
+			/* never an accumulator: a sum across lanes in 16 bits */
+			char copy[512];
+			snprintf(copy, sizeof copy, "%s", sq + strlen(lowp[i]));
+			copy[strcspn(copy, ";")] = 0;
+			for (char *d = strtok(copy, ","); d && w->lowp.n < 32; d = strtok(NULL, ","))
+				snprintf(w->lowp.v[w->lowp.n++], sizeof w->lowp.v[0], "%.*s",
+					 (int)strcspn(d, "="), d);
+			return 1;
+		}
 	for (size_t i = 0; i < sizeof types / sizeof types[0] && !p; i++)
 		if (!strncmp(sq, types[i], strlen(types[i]))) {
 			p = sq + strlen(types[i]);
@@ -119,10 +132,13 @@ static int note_decl(rw *w, const char *sq, int top)
  * is not NULL. */
 static int local_decl(const char *sq, names *out)
 {
-	static const char *const types[] = {"const",  "float",   "double",   "int",     "long",
-					    "short",  "char",    "unsigned", "signed",  "bool",
-					    "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t",
-					    "float2", "float4",  "double2",  "auto",    "volatile"};
+	static const char *const types[] = {"const", "float", "double", "int", "long", "short", "char",
+					    "unsigned", "signed", "bool", "size_t", "int64_t", "uint64_t",
+					    "int32_t", "uint32_t", "float2", "float4", "double2", "auto",
+					    "volatile",
+					    /* the 2-byte types of cuda_fp16.h and cuda_bf16.h */
+					    "__half", "half", "__nv_bfloat16", "nv_bfloat16", "__half2",
+					    "half2", "__nv_bfloat162", "nv_bfloat162"};
 	size_t i = 0, last = 0, nw = 0, end = strlen(sq);
 	int known = 0;
 	while (is_ident(sq[i])) { /* the words before the first declarator */
@@ -454,6 +470,13 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 		return ka_recipe_decline(c, "a loop statement is too long");
 	int op = update_of(sq, name, sizeof name, &expr);
 	acc *a = op ? find_acc(w, name) : NULL;
+	for (int i = 0; op && !a && i < w->lowp.n; i++)
+		if (!strcmp(w->lowp.v[i], name))
+			return ka_recipe_decline(
+				c,
+				"accumulator %s is a 16-bit type: its partial sums would be rounded to "
+				"16 bits across lanes (declare it float)",
+				name);
 	if (a && !ka_recipe_pure_expr(expr, strlen(expr)))
 		return ka_recipe_decline(c, "'%.60s' writes more than %s", sq, name);
 	if (a) {

@@ -11,7 +11,10 @@
  *     bad task a one-line error;
  *   - a learned rule of the DB that fires on the kernel is in the prompt,
  *     and compile-only neither distills nor files its evidence.
- * The offline provider runs the same way on gemv (warp-per-row, compiled). */
+ * The offline provider runs the same way on gemv (warp-per-row, compiled).
+ * With two GPUs of the bench's pool and a stand-in bench job, the LLM's two
+ * candidates of a round are benched side by side, the repair of one alone
+ * after them, and the faster verified one is accepted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,11 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "knowledge/knowledge.h"
 #include "agents/optimize.h"
 #include "agents/optimize_int.h"
 #include "agents/scaffold.h"
+#include "bench/scale.h"
 #include "bench/spec.h"
 #include "mock.h"
 #include "rules/rule.h"
@@ -330,6 +335,109 @@ static void test_offline_compile_only(void **st)
 	assert_string_equal(s.steps[built[0]].params, "block=256");
 	assert_string_not_equal(s.steps[built[1]].params, "block=256");
 	assert_string_equal(s.stop, "step budget (2) used");
+}
+
+/* Two GPUs through the bench's pool (bench/scale.h) with a stand-in for
+ * the bench job, and the LLM coder: a round proposes two candidates (two
+ * requests) and benches them side by side, one per GPU; the one that does
+ * not compile gets its repair turn and is benched again alone; of the two
+ * verified candidates the faster (the stand-in's GPU 1) is accepted. */
+static void test_llm_two_gpus(void **st)
+{
+	(void)st;
+	char *base;
+	size_t n;
+	assert_int_equal(ka_fs_read(KA_SOURCE_DIR "/bench/tasks/saxpy/baseline.cu", 0, &base, &n), KA_OK);
+	json_t *script = json_pack("{s:[{s:s}, {s:s++}, {s:s++}]}", "responses", "content",
+				   "```cuda\n#include \"ka_task.h\"\nthis is not cuda;\n```\n", "content",
+				   "```cuda\n", base, "// the second\n```\n", "content", "```cuda\n", base,
+				   "// the repair\n```\n");
+	char *text = json_dumps(script, 0);
+	ka_mock m;
+	assert_int_equal(ka_mock_start(&m, text), 0);
+	free(text);
+	json_decref(script);
+	char prog[160], log[160], out[128];
+	snprintf(prog, sizeof prog, "%s/stand-in.sh", tmp);
+	snprintf(log, sizeof log, "%s/gpus.log", tmp);
+	snprintf(out, sizeof out, "%s/two-gpus", tmp);
+	FILE *f = fopen(prog, "w");
+	assert_non_null(f);
+	/* `kcheck bench TASK --json --candidate C ... --output OUT`: a compile
+	 * error for the candidate that is not CUDA, else faster, more on GPU 1 */
+	fprintf(f,
+		"#!/bin/sh\n"
+		"while [ $# -gt 0 ]; do\n"
+		"  case \"$1\" in --candidate) c=$2; shift ;; --output) o=$2; shift ;; esac; shift\n"
+		"done\n"
+		"echo \"$(basename \"$c\") $CUDA_VISIBLE_DEVICES\" >>%s\n"
+		"if grep -q 'this is not cuda' \"$c\"; then\n"
+		"  echo '{\"schema\":\"kernelarc.bench/1\",\"verdict\":\"rejected\",\"failed_gate\":\"compile\","
+		"\"reason\":\"candidate does not compile: kernel.cu(3): error: this is not cuda\"}' >\"$o\"\n"
+		"  exit 0\n"
+		"fi\n"
+		"sp=1.20; [ \"$CUDA_VISIBLE_DEVICES\" = 1 ] && sp=1.50\n"
+		"echo \"{\\\"schema\\\":\\\"kernelarc.bench/1\\\",\\\"verdict\\\":\\\"faster\\\",\\\"correct\\\":"
+		"{\\\"visible\\\":[2,2],\\\"unseen\\\":[3,3]},\\\"speedup\\\":{\\\"geomean\\\":$sp,"
+		"\\\"ci95\\\":[1.1,1.6]}}\" >\"$o\"\n",
+		log);
+	fclose(f);
+	chmod(prog, 0755);
+	static ka_scale_opts so;
+	static ka_scale_runner rn;
+	ka_scale_opts_init(&so);
+	so.gpus[0] = 0;
+	so.gpus[1] = 1;
+	so.ngpus = 2;
+	so.program = prog;
+	ka_scale_runner_init(&rn, &so, "saxpy");
+	ka_opt_opts o;
+	run_opts(&o, out, NULL);
+	o.no_db = 1;
+	o.compile_only = 0;
+	o.budget_steps = 2;
+	o.runner = &rn.base;
+	o.coder.provider = "llm";
+	o.coder.llm.base_url = m.url;
+	o.coder.llm.model = "mock";
+	o.coder.llm.api_key = "test";
+	o.lint = fake_lint;
+	static ka_opt_summary s;
+	if (ka_opt_run(&o, &s))
+		fail_msg("ka_opt_run: %s", ka_error_last());
+	assert_int_equal(s.nsteps, 2);
+	const ka_opt_step *a = &s.steps[0], *b = &s.steps[1];
+	assert_int_equal(a->round, 1);
+	assert_int_equal(b->round, 1);
+	assert_int_equal(a->repaired, 1); /* benched again alone, on the first GPU */
+	assert_string_equal(a->outcome, "faster");
+	assert_int_equal(a->gpu, 0);
+	assert_false(a->accepted);
+	assert_string_equal(b->outcome, "faster");
+	assert_int_equal(b->gpu, 1);
+	assert_true(b->accepted);
+	assert_true(s.speedup > 1.49 && s.speedup < 1.51);
+	assert_string_equal(s.stop, "step budget (2) used");
+	char *lt;
+	assert_int_equal(ka_fs_read(log, 0, &lt, &n), KA_OK);
+	/* the round's two, one per GPU, in either order, then the repair alone */
+	if (strcmp(lt, "step-1.cu 0\nstep-2.cu 1\nstep-1-repair.cu 0\n") &&
+	    strcmp(lt, "step-2.cu 1\nstep-1.cu 0\nstep-1-repair.cu 0\n"))
+		fail_msg("jobs and GPUs:\n%s", lt);
+	free(lt);
+	/* two proposals, then the repair of the first with the bench's error */
+	json_t *req = ka_mock_requests(&m);
+	assert_int_equal(json_array_size(req), 3);
+	assert_non_null(strstr(content(req, 2, 2), "this is not cuda;"));
+	assert_non_null(strstr(content(req, 2, 3), "candidate does not compile: "));
+	json_decref(req);
+	ka_mock_stop(&m);
+	char p[256], *t;
+	snprintf(p, sizeof p, "%s/best.cu", out);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "// the second"));
+	free(t);
+	free(base);
 }
 
 static void mkdirs(const char *path)
@@ -759,7 +867,7 @@ int main(void)
 		cmocka_unit_test(test_offline_compile_only), cmocka_unit_test(test_llm_learned_hint),
 		cmocka_unit_test(test_plan_empty_rule),      cmocka_unit_test(test_compile_error_evidence),
 		cmocka_unit_test(test_error_keeps_outputs),  cmocka_unit_test(test_trajectory_utf8),
-		cmocka_unit_test(test_config_lines),
+		cmocka_unit_test(test_config_lines),         cmocka_unit_test(test_llm_two_gpus),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char *argv[] = {"rm", "-rf", tmp, NULL};
