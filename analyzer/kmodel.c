@@ -28,7 +28,7 @@ typedef struct km {
 		int loop;
 	} resets[KA_KM_MAX];
 	int nresets;
-	ka_node *terms[KA_KM_MAX]; /* the term each sum adds (sum-of-squares pairing) */
+	ka_node *terms[KA_KM_MAX];    /* the term each sum adds (sum-of-squares pairing) */
 	const sx *ptr_off[KA_KM_MAX]; /* each pointer local's offset (ka_km_ptr) */
 	const ka_decl *ptr_base[KA_KM_MAX];
 } km;

@@ -64,8 +64,8 @@ typedef struct ka_km_guard {
 	 * constants, directly or through locals (`B * T`, `N` after
 	 * `int N = B * T * C;`), as text ("B*T*C"); NULL otherwise */
 	const char *bound_value;
-	int begin, end;             /* the if statement */
-	int body_begin, body_end;   /* what it guards: inside the braces, or the rest of the body */
+	int begin, end;           /* the if statement */
+	int body_begin, body_end; /* what it guards: inside the braces, or the rest of the body */
 } ka_km_guard;
 
 typedef struct ka_km_loop {
