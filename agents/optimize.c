@@ -438,6 +438,8 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 	static ka_opt_plan plan;
 	ka_opt_make_plan(L->db, L->arch, &f, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params,
 			 &plan);
+	ka_recipe_set_source_path("kernel.cu"); /* as the coder sees it */
+	ka_opt_plan_sequences(&plan, L->best, strlen(L->best));
 	for (int i = 0; i < plan.n; i++) /* tuning serves the rule the recipe did */
 		if (plan.c[i].on_parent)
 			snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);

@@ -20,6 +20,10 @@ typedef struct ka_opt_cand {
 	double score;       /* impact estimate x standing */
 	int on_parent;      /* tune: the accepted recipe again, other parameters, on its input */
 	int retrieved;      /* called for by BM25-retrieved knowledge, not a finding */
+	/* the second step of the best two-step sequence this one opens: a
+	 * recipe a finding calls for that applies to this one's result but not
+	 * to the kernel as it is (ka_opt_plan_sequences), or NULL */
+	const ka_recipe *then;
 } ka_opt_cand;
 
 typedef struct ka_opt_plan {
@@ -36,6 +40,16 @@ typedef struct ka_opt_plan {
  * first.  No findings and no DB: every recipe at score 1. */
 int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const char *tuned,
 		     const char *tuned_params, ka_opt_plan *out);
+
+/* Sequences: each strategy of the plan (but tuning) whose recipe applies
+ * to the kernel text[0..len) is tried with its parameters, and on its
+ * result every recipe a fired rule calls for (score above 1) that does
+ * not apply to text itself; the best of those (by its score, then the
+ * plan's order) becomes the strategy's `then`, and the strategy gains
+ * half of that recipe's impact above 1.  The plan is sorted again past
+ * its first `base` entries.  Recipes prove or decline without a compiler
+ * or the bench, so this is cheap and deterministic. */
+void ka_opt_plan_sequences(ka_opt_plan *p, const char *text, size_t len);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
 typedef struct ka_opt_loop {

@@ -21,6 +21,79 @@ static int cmp_cand(const void *a, const void *b)
 	return x->score < y->score ? 1 : x->score > y->score ? -1 : 0;
 }
 
+/* 1 when recipe r (with params) rewrites text. */
+static int applies(const ka_recipe *r, const char *params, const char *text, size_t len, char **out,
+		   size_t *olen)
+{
+	char why[256];
+	*out = NULL;
+	*olen = 0;
+	int rc = ka_recipe_apply(r->name, text, len, NULL, params, out, olen, why, sizeof why);
+	if (rc != KA_OK) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc == KA_OK;
+}
+
+void ka_opt_plan_sequences(ka_opt_plan *p, const char *text, size_t len)
+{
+	const ka_recipe *seen[KA_OPT_MAX_CANDS];
+	const char *params[KA_OPT_MAX_CANDS];
+	double bscore[KA_OPT_MAX_CANDS], bonus[KA_OPT_MAX_CANDS];
+	int direct[KA_OPT_MAX_CANDS], then[KA_OPT_MAX_CANDS], nseen = 0, first = 0, any = 0;
+	/* each recipe once: its first parameter set, and its best score from a fired rule */
+	for (int i = 0; i < p->n; i++) {
+		ka_opt_cand *c = &p->c[i];
+		if (c->on_parent) {
+			first = i + 1;
+			continue;
+		}
+		int k = 0;
+		while (k < nseen && seen[k] != c->recipe)
+			k++;
+		if (k == nseen) {
+			seen[nseen] = c->recipe;
+			params[nseen] = c->params;
+			bscore[nseen] = bonus[nseen] = 0;
+			then[nseen] = -1;
+			direct[nseen++] = -1; /* not tried yet */
+		}
+		if (!c->retrieved && c->rule[0] && c->score > bscore[k])
+			bscore[k] = c->score;
+		any |= bscore[k] > 1.0;
+	}
+	for (int a = 0; any && a < nseen; a++) {
+		char *mid = NULL;
+		size_t mlen;
+		if (!applies(seen[a], params[a], text, len, &mid, &mlen))
+			continue;
+		direct[a] = 1;
+		for (int k = 0; k < nseen; k++) {
+			if (bscore[k] <= 1.0 || k == a || (then[a] >= 0 && bscore[k] <= bscore[then[a]]))
+				continue;
+			char *x = NULL, *y = NULL;
+			size_t xl, yl;
+			if (direct[k] < 0) /* a recipe that applies now needs no first step */
+				direct[k] = applies(seen[k], params[k], text, len, &x, &xl);
+			free(x);
+			if (!direct[k] && applies(seen[k], NULL, mid, mlen, &y, &yl))
+				then[a] = k;
+			free(y);
+		}
+		free(mid);
+		if (then[a] >= 0)
+			bonus[a] = 0.5 * (bscore[then[a]] - 1.0);
+	}
+	for (int i = first; i < p->n; i++)
+		for (int k = 0; k < nseen; k++)
+			if (seen[k] == p->c[i].recipe && then[k] >= 0) {
+				p->c[i].then = seen[then[k]];
+				p->c[i].score += bonus[k];
+			}
+	qsort(p->c + first, (size_t)(p->n - first), sizeof p->c[0], cmp_cand);
+}
+
 static int have(const ka_opt_plan *p, const ka_recipe *r, const char *params)
 {
 	for (int i = 0; i < p->n; i++)

@@ -907,6 +907,50 @@ static void uses(km *k, const ka_node *x, int depth)
 		uses(k, x->kids[i], depth + 1);
 }
 
+/* A grid-stride loop over the whole body, `for (T i = <global thread index
+ * along x>; i < n; i += <blockDim.x * gridDim.x>)` (spelled any way the
+ * affine forms read: casts, helper variables, terms in any order), loop li
+ * of statement f: the guard, of form STRIDE, with i as its index. */
+static void stride_guard(km *k, ka_node *f, int li)
+{
+	ka_km_loop *l = &k->m->loops[li];
+	const ka_decl *d = NULL;
+	ka_node *start = NULL, *c = strip(f->nkids > 1 ? f->kids[1] : NULL), *bound = NULL;
+	if (!l->decl || l->bound_le || !l->bound || !loop_var_of(f->kids[0], &d, &start) ||
+	    k->m->nidx >= KA_KM_MAX || !c || c->kind != KN_BINOP || c->nkids != 2)
+		return;
+	bound = c->op == OP_LT && is_decl(c->kids[0], d)   ? c->kids[1]
+		: c->op == OP_GT && is_decl(c->kids[1], d) ? c->kids[0]
+							   : NULL;
+	const sx *s0 = aff(k, start, 0), *st = loop_step(k, f->nkids > 2 ? f->kids[2] : NULL, d);
+	int axis = -1;
+	if (!bound || !st || classify(k, s0, &axis) != KM_IX_GLOBAL || axis != 0)
+		return;
+	/* exactly blockDim.x * gridDim.x: a polynomial in the two whose
+	 * coefficient along each is the other, with no constant term */
+	const sx *cg = sx_coef(&k->sx, st, SYM_GDIM_X), *cb = sx_coef(&k->sx, st, SYM_BDIM_X);
+	int64_t c0 = 0;
+	if (!cg || !cb || !sx_equal(cg, sx_symref(&k->sx, k->ids[6])) ||
+	    !sx_equal(cb, sx_symref(&k->sx, k->ids[9])) ||
+	    !only_syms(st, k->ids[6], k->ids[9], k->ids[9], 0) || !sx_const_term(st, &c0) || c0)
+		return;
+	ka_km_index *ix = &k->m->idx[k->m->nidx];
+	ix->name = d->name;
+	ix->decl = d;
+	ix->kind = KM_IX_GLOBAL;
+	ix->axis = 0;
+	ix->affine = sx_render(&k->sx, k->tu->arena, s0);
+	ix->type = d->type;
+	ix->is_const = 0;
+	ix->begin = l->init_begin;
+	ix->end = l->init_end;
+	ka_node *body = f->nkids > 3 ? f->kids[3] : NULL;
+	int compound = body && body->kind == KN_COMPOUND;
+	set_guard(k, f, KM_GUARD_STRIDE, k->m->nidx++, strip(bound),
+		  body ? body->loc.begin + compound : l->end, body ? body->loc.end - compound : l->end);
+	k->m->guard.loop = li;
+}
+
 /* The top level (and a guard's block): indices, the guard, then the walk. */
 static void top(km *k, ka_node *body, int b_end)
 {
@@ -934,6 +978,13 @@ static void top(km *k, ka_node *body, int b_end)
 					walk(k, t, -1, 0, 1);
 				continue;
 			}
+		}
+		if (s->kind == KN_FOR && k->m->guard.form == KM_GUARD_NONE && i == body->nkids - 1) {
+			int li = k->m->nloops;
+			walk(k, s, -1, 0, 1);
+			if (li < k->m->nloops)
+				stride_guard(k, s, li);
+			continue;
 		}
 		walk(k, s, -1, 0, 1);
 	}
@@ -1004,6 +1055,7 @@ int ka_kmodel_of_tu(ka_tu *tu, const char *name, ka_kmodel **out)
 	m->body_begin = fn->body->loc.begin + 1;
 	m->body_end = fn->body->loc.end - 1;
 	m->guard.index = -1;
+	m->guard.loop = -1;
 	top(&k, fn->body, m->body_end);
 	uses(&k, fn->body, 0);
 	finish(&k);

@@ -52,7 +52,10 @@ typedef struct ka_km_index {
 typedef enum ka_km_guardform {
 	KM_GUARD_NONE = 0,
 	KM_GUARD_RETURN, /* if (i >= n) return;   the rest of the body is guarded */
-	KM_GUARD_BLOCK   /* if (i < n) { ... }     nothing after it */
+	KM_GUARD_BLOCK,  /* if (i < n) { ... }     nothing after it */
+	/* for (i = <global index along x>; i < n; i += blockDim.x * gridDim.x) { ... },
+	 * the body's last statement: a grid-stride loop owns the same indices */
+	KM_GUARD_STRIDE
 } ka_km_guardform;
 
 typedef struct ka_km_guard {
@@ -66,6 +69,7 @@ typedef struct ka_km_guard {
 	const char *bound_value;
 	int begin, end;           /* the if statement */
 	int body_begin, body_end; /* what it guards: inside the braces, or the rest of the body */
+	int loop;                 /* STRIDE: the loop, into loops[]; -1 otherwise */
 } ka_km_guard;
 
 typedef struct ka_km_loop {
@@ -164,7 +168,8 @@ const char *ka_kmodel_red_name(ka_km_red r);
 const ka_km_acc *ka_kmodel_acc(const ka_kmodel *m, const char *name);
 /* The pointer local named `name`, or NULL. */
 const ka_km_ptr *ka_kmodel_ptr(const ka_kmodel *m, const char *name);
-/* The index the guard bounds, or NULL. */
+/* The index the guard bounds, or NULL (STRIDE: the loop's variable, whose
+ * begin/end are the loop header's init part). */
 const ka_km_index *ka_kmodel_guarded_index(const ka_kmodel *m);
 
 #endif

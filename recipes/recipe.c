@@ -77,13 +77,16 @@ void ka_recipe_unused_name(const ka_recipe_ctx *c, const char *stem, char *out, 
 int ka_recipe_pure_function(const char *name, size_t n)
 {
 	static const char *const fns[] = {
-		"expf",   "exp",   "__expf", "exp2f",  "expm1f",    "logf",       "log",
-		"__logf", "log2f", "log10f", "log1pf", "sqrtf",     "sqrt",       "rsqrtf",
-		"cbrtf",  "fabsf", "fabs",   "fmaxf",  "fmax",      "fminf",      "fmin",
-		"max",    "min",   "erff",   "erfcf",  "tanhf",     "tanh",       "sinf",
-		"cosf",   "tanf",  "__sinf", "__cosf", "powf",      "__powf",     "fmaf",
-		"floorf", "ceilf", "roundf", "truncf", "copysignf", "__fdividef", "__frcp_rn",
-		"__ldg",  "abs",   "float",  "double", "int",       "unsigned",   "sizeof"};
+		"expf", "exp", "__expf", "exp2f", "expm1f", "logf", "log", "__logf", "log2f", "log10f",
+		"log1pf", "sqrtf", "sqrt", "rsqrtf", "cbrtf", "fabsf", "fabs", "fmaxf", "fmax", "fminf",
+		"fmin", "max", "min", "erff", "erfcf", "tanhf", "tanh", "sinf", "cosf", "tanf", "__sinf",
+		"__cosf", "powf", "__powf", "fmaf", "floorf", "ceilf", "roundf", "truncf", "copysignf",
+		"__fdividef", "__frcp_rn", "__ldg", "abs", "float", "double", "int", "unsigned", "sizeof",
+		/* conversions of cuda_fp16.h and cuda_bf16.h: values in, a value out */
+		"__half2float", "__float2half", "__float2half_rn", "__bfloat162float", "__float2bfloat16",
+		"__float2bfloat16_rn", "__half22float2", "__float22half2_rn", "__bfloat1622float2",
+		"__float22bfloat162_rn", "__floats2half2_rn", "__floats2bfloat162_rn", "__low2float",
+		"__high2float", "__half2half2", "__bfloat162bfloat162"};
 	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
 		if (strlen(fns[i]) == n && !memcmp(fns[i], name, n))
 			return 1;
@@ -441,4 +444,27 @@ int ka_recipe_new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *body
 	int rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, body->data);
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", threads);
 	return rc == KA_OK ? ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb) : rc;
+}
+
+int ka_recipe_drop_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed)
+{
+	const char *t = c->m->text;
+	size_t s = c->k->start, e = c->k->name_at;
+	if (!c->k->has_launch_bounds)
+		return KA_OK;
+	for (size_t i = s; i + 17 <= e; i++) {
+		if (strncmp(t + i, "__launch_bounds__", 17) || (i > s && ident_char(t[i - 1])))
+			continue;
+		size_t op = ka_csrc_skip_blank(t, e, i + 17),
+		       cl = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : (size_t)-1;
+		char sq[64];
+		if (cl == (size_t)-1 || !ka_csrc_squeeze(t, op + 1, cl, sq, sizeof sq) || !sq[0] ||
+		    strspn(sq, "0123456789,") != strlen(sq))
+			break;
+		size_t end = cl + 1;
+		while (end < e && (t[end] == ' ' || t[end] == '\t'))
+			end++;
+		return ka_recipe_edit(ed, i, end, "");
+	}
+	return ka_recipe_decline(c, "its __launch_bounds__ are not integer literals");
 }

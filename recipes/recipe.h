@@ -185,6 +185,13 @@ void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
  * declared type, and a const one is never stepped. */
 void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *first);
 
+/* vectorize on lane-strided loops (recipes/recipe_lanevec.c): each
+ * `for (T j = (S) + lane; j < B; j += W)` whose group of W lanes shares S
+ * and B (warp-per-row's column loops) walks float4 chunks, with a scalar
+ * tail and a run-time alignment check.  KA_OK, or KA_RECIPE_DECLINED with
+ * the first loop's reason ("no lane-strided loop" when there is none). */
+int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out);
+
 /* The 2-D one-thread-per-point shape (recipes/recipe_launch2d.c):
  *     T j = <thread index along x>, i = <... along y>;   (or two statements)
  *     if (i >= H || j >= W) return; BODY...              (or: if (i < H && j < W) BODY)
@@ -218,6 +225,12 @@ void ka_recipe_edits_free(ka_recipe_edits *ed);
  * before its name, as two edits in ed.  KA_OK, KA_ENOMEM for a body that
  * ran out of memory (body->data NULL), or ka_recipe_edit's error. */
 int ka_recipe_new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *body, long threads);
+/* A kernel declared with `__launch_bounds__(N)` or `(N, M)`, integer
+ * literals (as a recipe writes it): an edit in ed that drops it, so that a
+ * recipe that rewrites every launch to its own block (and writes its own
+ * bounds) applies to another recipe's result.  KA_OK (also when there is
+ * none), KA_RECIPE_DECLINED for bounds of another form. */
+int ka_recipe_drop_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed);
 /* KA_OK when every occurrence of the kernel's name in the file (macro
  * bodies included) is its definition, a launch in the source model, or
  * followed by '(' (a declaration, or a host function of the same name

@@ -1110,6 +1110,14 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT), vec[KA_CSRC_MAX_PARAMS],
 	    wr[KA_CSRC_MAX_PARAMS], load[KA_CSRC_MAX_PARAMS];
 	const char *vt[KA_CSRC_MAX_PARAMS];
+	if (rc == KA_RECIPE_DECLINED) { /* warp-per-row's column loops, say */
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = ka_recipe_lane_vectorize(c, out);
+		if (rc == KA_RECIPE_DECLINED && !strcmp(c->why, "no lane-strided loop"))
+			snprintf(c->why, sizeof c->why, "%s", why);
+		return rc;
+	}
 	if (rc)
 		return rc;
 	if (ka_recipe_param(c->params, "vec", 4) != 4)

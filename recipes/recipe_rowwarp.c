@@ -58,12 +58,15 @@ typedef struct rw {
 	acc a[MAX_ACC];
 	int na;
 	names locals;          /* declared at the top level */
+	names lowp;            /* declared with a 2-byte type (__half, __nv_bfloat16) */
 	int touched[MAX_ACC];  /* filled by the current top-level statement */
 	size_t loop_s, loop_e; /* the innermost loop being walked */
 	size_t top_s;          /* the top-level loop nest being walked */
 	const ka_kmodel *km;   /* the kernel model (analyzer/kmodel.h) */
 	int lanes;             /* lanes per row: 2..32, or 0 for the whole block */
 	int used_arg;          /* an argmax/argmin pair was reduced */
+	size_t row_s;          /* a grid-stride row loop: its body's start (0: a guard) */
+	int loops;             /* loop nests at the row's level */
 } rw;
 
 static int is_ident(char ch)
@@ -84,8 +87,20 @@ static acc *find_acc(rw *w, const char *name)
 static int note_decl(rw *w, const char *sq, int top)
 {
 	static const char *const types[] = {"float ", "double ", "int ", "long long ", "unsigned "};
+	static const char *const lowp[] = {"__half ", "half ", "__nv_bfloat16 ", "nv_bfloat16 "};
 	const char *p = NULL;
 	int is_float = 0;
+	for (size_t i = 0; i < sizeof lowp / sizeof lowp[0]; i++)
+		if (!strncmp(sq, lowp[i], strlen(lowp[i]))) {
+			/* never an accumulator: a sum across lanes in 16 bits */
+			char copy[512];
+			snprintf(copy, sizeof copy, "%s", sq + strlen(lowp[i]));
+			copy[strcspn(copy, ";")] = 0;
+			for (char *d = strtok(copy, ","); d && w->lowp.n < 32; d = strtok(NULL, ","))
+				snprintf(w->lowp.v[w->lowp.n++], sizeof w->lowp.v[0], "%.*s",
+					 (int)strcspn(d, "="), d);
+			return 1;
+		}
 	for (size_t i = 0; i < sizeof types / sizeof types[0] && !p; i++)
 		if (!strncmp(sq, types[i], strlen(types[i]))) {
 			p = sq + strlen(types[i]);
@@ -117,10 +132,13 @@ static int note_decl(rw *w, const char *sq, int top)
  * is not NULL. */
 static int local_decl(const char *sq, names *out)
 {
-	static const char *const types[] = {"const",  "float",   "double",   "int",     "long",
-					    "short",  "char",    "unsigned", "signed",  "bool",
-					    "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t",
-					    "float2", "float4",  "double2",  "auto",    "volatile"};
+	static const char *const types[] = {"const", "float", "double", "int", "long", "short", "char",
+					    "unsigned", "signed", "bool", "size_t", "int64_t", "uint64_t",
+					    "int32_t", "uint32_t", "float2", "float4", "double2", "auto",
+					    "volatile",
+					    /* the 2-byte types of cuda_fp16.h and cuda_bf16.h */
+					    "__half", "half", "__nv_bfloat16", "nv_bfloat16", "__half2",
+					    "half2", "__nv_bfloat162", "nv_bfloat162"};
 	size_t i = 0, last = 0, nw = 0, end = strlen(sq);
 	int known = 0;
 	while (is_ident(sq[i])) { /* the words before the first declarator */
@@ -452,6 +470,13 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 		return ka_recipe_decline(c, "a loop statement is too long");
 	int op = update_of(sq, name, sizeof name, &expr);
 	acc *a = op ? find_acc(w, name) : NULL;
+	for (int i = 0; op && !a && i < w->lowp.n; i++)
+		if (!strcmp(w->lowp.v[i], name))
+			return ka_recipe_decline(
+				c,
+				"accumulator %s is a 16-bit type: its partial sums would be rounded to "
+				"16 bits across lanes (declare it float)",
+				name);
 	if (a && !ka_recipe_pure_expr(expr, strlen(expr)))
 		return ka_recipe_decline(c, "'%.60s' writes more than %s", sq, name);
 	if (a) {
@@ -612,6 +637,7 @@ static int top_loop(rw *w, size_t s, size_t e)
 {
 	memset(w->touched, 0, sizeof w->touched);
 	w->top_s = s;
+	w->loops++;
 	int rc = loop_stmt(w, s, e);
 	if (rc)
 		return rc;
@@ -661,6 +687,20 @@ static int top_stmt(rw *w, size_t s, size_t e)
 	char sq[2048];
 	if (!strncmp(t + s, "for", 3) && !is_ident(t[s + 3]))
 		return top_loop(w, s, e);
+	if (t[s] == '{') { /* a block of the row's statements (grid-stride writes one) */
+		size_t cb = ka_csrc_match(t, e, s);
+		if (cb == NPOS)
+			return ka_recipe_decline(c, "cannot split a block");
+		for (size_t i = ka_csrc_skip_blank(t, cb, s + 1); i < cb; i = ka_csrc_skip_blank(t, cb, i)) {
+			size_t se = ka_csrc_stmt_end(t, cb, i);
+			int rc = se == NPOS ? ka_recipe_decline(c, "cannot split a block")
+					    : top_stmt(w, i, se);
+			if (rc)
+				return rc;
+			i = se;
+		}
+		return KA_OK;
+	}
 	if (ka_csrc_has_word(t, s, e, "for") || ka_csrc_has_word(t, s, e, "while"))
 		return ka_recipe_decline(c, "a loop inside a compound statement");
 	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
@@ -694,7 +734,8 @@ static int top_stmt(rw *w, size_t s, size_t e)
 			c, "cannot prove that '%.60s' may run on every lane or on lane 0 alone", sq);
 	char base[KA_CSRC_NAME];
 	snprintf(base, sizeof base, "%.*s", (int)n, sq);
-	if (ka_csrc_has_word(t, e, c->k->body_close, base))
+	if (ka_csrc_has_word(t, e, c->k->body_close, base) ||
+	    (w->row_s && ka_csrc_has_word(t, w->row_s, s, base))) /* read for a later row */
 		return ka_recipe_decline(c, "%s is stored by lane 0 and used after", base);
 	int rc = ka_recipe_edit(w->ed, s, s, "if (ka_lane == 0) { ");
 	return rc ? rc : ka_recipe_edit(w->ed, e, e, " }");
@@ -813,24 +854,32 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (block < 32 || block > 1024 || block % 32 ||
 	    (lanes && (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))))
 		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
-	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "gridDim",
-					     "extern"};
+	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "extern"};
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, c->k->body_open, close, banned[i]))
 			return ka_recipe_decline(c, "the kernel uses %s", banned[i]);
-	if (c->k->has_launch_bounds)
-		return ka_recipe_decline(c, "it has __launch_bounds__ already");
 	/* the row, its guard and what it guards, from the kernel model */
 	ka_kmodel_doc doc;
 	if (ka_kmodel_of_text(t, len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) != KA_OK)
 		return ka_recipe_decline(c, "the kernel does not parse on its own");
 	const ka_kmodel *km = doc.km;
 	const ka_km_index *ix = ka_kmodel_guarded_index(km);
+	/* rows walked by a grid-stride loop (the grid-stride recipe's result):
+	 * gridDim only in its header, which becomes a warp-strided one */
+	int stride = km->guard.form == KM_GUARD_STRIDE;
+	const ka_km_loop *rl = stride ? &km->loops[km->guard.loop] : NULL;
 	int rc = KA_OK;
 	if (!ix || ix->kind != KM_IX_GLOBAL || ix->axis != 0)
 		rc = ka_recipe_decline(
 			c, "no row guard (`if (row >= ROWS) return;` or `if (row < ROWS) {...}`) on a global "
 			   "thread index along x");
+	else if (ka_csrc_has_word(t, stride ? (size_t)km->guard.body_begin : c->k->body_open, close,
+				  "gridDim"))
+		rc = ka_recipe_decline(c, "the kernel uses gridDim%s",
+				       stride ? " in its row loop's body" : "");
+	else if (stride && lanes && lanes != 32)
+		rc = ka_recipe_decline(
+			c, "a grid-stride row loop takes lanes=32 or lanes=block, not lanes=%d", lanes);
 	/* the row count: a parameter, or the product of two (`B * T`) */
 	char bsq[160], rows2[KA_CSRC_NAME] = "";
 	if (!rc && km->guard.bound_param) {
@@ -862,6 +911,9 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	char dsq[256];
 	if (!ka_csrc_squeeze(t, s0, e0, dsq, sizeof dsq) || strchr(dsq, ','))
 		rc = ka_recipe_decline(c, "the row index's declaration declares more than the row");
+	ka_recipe_edits ed = {0};
+	if (!rc)
+		rc = ka_recipe_drop_launch_bounds(c, &ed);
 	/* before the guard: the row's declaration, and integer indices only it reads */
 	for (size_t i = ka_csrc_skip_blank(t, close, c->k->body_open + 1); !rc && i < (size_t)km->guard.begin;
 	     i = ka_csrc_skip_blank(t, close, i)) {
@@ -872,13 +924,27 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 		int ok = i == s0;
 		char psq[512]; /* a local of the thread's own that no id feeds (`float eps = 1e-5f;`) */
+		names dn = {0};
+		int decl = ka_csrc_squeeze(t, i, se, psq, sizeof psq) && local_decl(psq, &dn) == KA_OK;
 		ok = ok ||
-		     (ka_csrc_squeeze(t, i, se, psq, sizeof psq) && local_decl(psq, NULL) == KA_OK &&
-		      !ka_csrc_has_word(t, i, se, "threadIdx") && !ka_csrc_has_word(t, i, se, "blockIdx") &&
-		      !ka_csrc_has_word(t, i, se, "blockDim"));
-		for (int x = 0; x < km->nidx && !ok; x++)
+		     (decl && !ka_csrc_has_word(t, i, se, "threadIdx") &&
+		      !ka_csrc_has_word(t, i, se, "blockIdx") && !ka_csrc_has_word(t, i, se, "blockDim") &&
+		      !ka_csrc_has_word(t, i, se, "gridDim"));
+		for (int x = 0; x < km->nidx && !ok && !stride; x++)
 			ok = (size_t)km->idx[x].begin == i &&
 			     !ka_csrc_has_word(t, (size_t)km->guard.begin, close, km->idx[x].name);
+		if (!ok && stride && decl && dn.n) {
+			/* a helper only the row loop's start or step reads (`const long long
+			 * step = (long long)gridDim.x * blockDim.x;`): both are rewritten, so
+			 * it goes */
+			int dead = 1;
+			for (int x = 0; x < dn.n; x++)
+				dead &= !ka_csrc_has_word(t, se, (size_t)km->guard.begin, dn.v[x]) &&
+					!ka_csrc_has_word(t, (size_t)rl->cond_begin, (size_t)rl->cond_end,
+							  dn.v[x]) &&
+					!ka_csrc_has_word(t, (size_t)rl->step_end, close, dn.v[x]);
+			ok = dead && ka_recipe_edit(&ed, i, ka_csrc_skip_blank(t, close, se), "") == KA_OK;
+		}
 		if (!ok)
 			rc = ka_recipe_decline(c,
 					       "a statement before the row guard other than the row's index");
@@ -891,15 +957,36 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 		if (ka_csrc_has_word(t, r0, r1, ids[i]))
 			rc = ka_recipe_decline(c, "the rows use %s", ids[i]);
 	if (rc) {
+		ka_recipe_edits_free(&ed);
 		ka_kmodel_free(&doc);
 		return rc;
 	}
 	char base[64];
 	snprintf(base, sizeof base, "%s", ix->type);
-	ka_recipe_edits ed = {0};
-	rw w = {.c = c, .ed = &ed, .km = km, .lanes = lanes};
+	rw w = {.c = c, .ed = &ed, .km = km, .lanes = lanes, .row_s = stride ? r0 : 0};
 	char decl[640]; /* the row keeps its type */
-	if (lanes == 32)
+	if (stride) {
+		/* for (T r = <thread index> / 32; r < R; r += <the grid's warps>) */
+		size_t eq = s0;
+		while (eq < e0 && t[eq] != '=')
+			eq++;
+		size_t ie = e0 > eq && t[e0 - 1] == ';' ? e0 - 1
+							: e0; /* a declaration's extent has its ';' */
+		if (eq == e0)
+			rc = ka_recipe_decline(c, "cannot read the row loop's start");
+		else
+			rc = ka_recipe_edit(&ed, eq + 1, ie,
+					    lanes ? " (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32"
+						  : " blockIdx.x");
+		snprintf(decl, sizeof decl, "%s += %s", var,
+			 lanes ? "(long long)gridDim.x * (blockDim.x / 32)" : "gridDim.x");
+		if (!rc)
+			rc = ka_recipe_edit(&ed, (size_t)rl->step_begin, (size_t)rl->step_end, decl);
+		if (!rc)
+			rc = ka_recipe_edit(&ed, (size_t)km->guard.begin, (size_t)km->guard.begin,
+					    lanes ? "const int ka_lane = threadIdx.x & 31;\n\t"
+						  : "const int ka_lane = threadIdx.x;\n\t");
+	} else if (lanes == 32)
 		snprintf(decl, sizeof decl,
 			 "const %s %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
 			 "\tconst int ka_lane = threadIdx.x & 31;",
@@ -913,8 +1000,8 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	else
 		snprintf(decl, sizeof decl, "const %s %s = blockIdx.x;\n\tconst int ka_lane = threadIdx.x;",
 			 base, var);
-	rc = ka_recipe_edit(&ed, s0, e0, decl);
-	int loops = 0;
+	if (!stride)
+		rc = ka_recipe_edit(&ed, s0, e0, decl);
 	for (size_t i = ka_csrc_skip_blank(t, r1, r0); rc == KA_OK && i < r1;
 	     i = ka_csrc_skip_blank(t, r1, i)) {
 		size_t se = ka_csrc_stmt_end(t, r1, i);
@@ -922,11 +1009,10 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			rc = ka_recipe_decline(c, "cannot split the kernel body");
 			break;
 		}
-		loops += !strncmp(t + i, "for", 3);
 		rc = top_stmt(&w, i, se);
 		i = se;
 	}
-	if (rc == KA_OK && !loops)
+	if (rc == KA_OK && !w.loops)
 		rc = ka_recipe_decline(c, "no loop over the row");
 	char lb[64], grid[160], bs[32];
 	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", block);

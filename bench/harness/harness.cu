@@ -25,6 +25,7 @@
 #include "ka_task.h"
 #include "harness_sandbox.h"
 #include "harness_tol.h"
+#include "harness_cmp.h"
 #include "ka_lowp.h"
 #if !defined(__HIP_PLATFORM_AMD__)
 #include <mma.h>
@@ -257,12 +258,27 @@ static void make_args(const plan *pl, const config *c, const bufs *b, int set, i
 	a->work_bytes = c->work;
 }
 
-/* Host copies of one input set, for the reference and the hashes. */
+/* Host copies of one input set, for the reference and the hashes, and the
+ * buffers the checks copy outputs (first and repeated call) and inputs
+ * (after the call) into: allocated once per configuration. */
 struct host_set {
 	void *in[KA_TASK_MAX_TENSORS];
 	double *ref[KA_TASK_MAX_TENSORS];
 	unsigned long long hash[KA_TASK_MAX_TENSORS];
+	void *first[KA_TASK_MAX_TENSORS], *again, *now;
 };
+
+/* The bytes of the largest output (out = 1) or input (out = 0) tensor of a
+ * configuration, at least 1. */
+static size_t host_bytes(const plan *pl, const config *c, int out)
+{
+	size_t m = 1;
+	for (int i = 0; i < pl->nt; i++) {
+		size_t b = (size_t)c->n[i] * dt_size(pl->t[i].dt);
+		if (!pl->t[i].out == !out && b > m) m = b;
+	}
+	return m;
+}
 
 static void fetch_inputs(const plan *pl, const config *c, const bufs *b, int set, host_set *h)
 {
@@ -296,6 +312,9 @@ static int run_reference(const plan *pl, const config *c, const double *s, host_
 static void free_host(const plan *pl, host_set *h)
 {
 	for (int i = 0; i < pl->nt; i++) { free(h->in[i]); free(h->ref[i]); }
+	for (int i = 0; i < KA_TASK_MAX_TENSORS; i++) free(h->first[i]);
+	free(h->again);
+	free(h->now);
 	memset(h, 0, sizeof *h);
 }
 

@@ -5,47 +5,28 @@
  * every call, inputs hashed before and after, every call made twice on the
  * same input (same bytes unless the task is non-deterministic), and the
  * tolerance |y-r| <= atol*max|r| + rtol*|r| + floor plus a relative L2
- * bound (harness_tol.h). */
+ * bound (harness_tol.h), checked on the reference threads (harness_cmp.h). */
 
-struct cmp { long long bad; double worst, l2; const char *why; };
+typedef ka_cmp_result cmp;
 
-static double to_double(const void *p, int dt, long long i)
+/* Compare the values of y against reference r (n elements), with the
+ * tolerance of an output of dtype out_dt (harness_tol.h), on the reference
+ * threads (harness_cmp.h: the verdict does not depend on their number). */
+static cmp compare(const plan *pl, const config *cf, long long n, ka_cmp_src y, int out_dt, const double *r)
 {
-	switch (dt) {
-	case DT_F32: return ((const float *)p)[i];
-	case DT_F64: return ((const double *)p)[i];
-	case DT_I32: return ((const int *)p)[i];
-	case DT_F16: return ka_f16_to_float(((const uint16_t *)p)[i]);
-	case DT_BF16: return ka_bf16_to_float(((const uint16_t *)p)[i]);
-	default: return ((const unsigned *)p)[i];
-	}
-}
-
-/* Compare y (dtype dt, or fp64 when dt < 0) against reference r, with the
- * tolerance of an output of dtype out_dt (harness_tol.h). */
-static cmp compare(const plan *pl, const config *cf, long long n, const void *y, int dt, int out_dt, const double *r)
-{
+	static ka_cmp_part part[KA_CMP_PARTS];
 	double ty = ka_tol_type(out_dt);
-	double atol = pl->atol + cf->grow, rtol = pl->rtol + cf->grow + ty, l2 = pl->l2 + cf->grow + ty;
-	double fl = floor_of(out_dt);
-	cmp c = {0, 0.0, 0.0, NULL};
-	double scale = 0, num = 0, den = 0;
-	for (long long i = 0; i < n; i++)
-		if (isfinite(r[i]) && fabs(r[i]) > scale) scale = fabs(r[i]);
-	for (long long i = 0; i < n; i++) {
-		double v = dt < 0 ? ((const double *)y)[i] : to_double(y, dt, i);
-		if (!isfinite(r[i])) {
-			if (!(isnan(r[i]) ? isnan(v) : v == r[i])) { c.bad++; c.why = "non-finite-mismatch"; }
-			continue;
-		}
-		if (!isfinite(v)) { c.bad++; c.why = "nan-or-inf-in-output"; c.worst = INFINITY; continue; }
-		double ratio = ka_tol_elem(v, r[i], atol, scale, rtol, fl, &num, &den);
-		if (ratio > 1.0) { c.bad++; if (!c.why) c.why = "tolerance"; }
-		if (ratio > c.worst) c.worst = ratio;
-	}
-	c.l2 = ka_tol_l2(num, den);
-	if (c.l2 > l2 && !c.why) { c.bad++; c.why = "relative-l2"; }
-	return c;
+	ka_cmp_job j;
+	memset(&j, 0, sizeof j);
+	j.y = y;
+	j.r = r;
+	j.n = n;
+	j.atol = pl->atol + cf->grow;
+	j.rtol = pl->rtol + cf->grow + ty;
+	j.l2 = pl->l2 + cf->grow + ty;
+	j.floor = floor_of(out_dt);
+	j.part = part;
+	return ka_cmp_run(&j, ka_ref_parallel_for);
 }
 
 static void poison(const plan *pl, const config *c, const bufs *b, int out, cudaStream_t s)
@@ -73,12 +54,14 @@ static int checked_call(impl_fn fn, char who, const config *c, const ka_task_arg
 	return 0;
 }
 
-static void *fetch_outputs(const plan *pl, const config *c, const bufs *b, int out, int ti, void *dst)
+/* Copies output ti into *dst, allocated once (the largest output of the
+ * configuration fits) and reused by every later call on it. */
+static void *fetch_outputs(const plan *pl, const config *c, const bufs *b, int out, int ti, void **dst)
 {
 	size_t bytes = (size_t)c->n[ti] * dt_size(pl->t[ti].dt);
-	if (!dst) dst = xmalloc(bytes);
-	CK(cudaMemcpy(dst, b->out[out][ti], bytes, cudaMemcpyDeviceToHost));
-	return dst;
+	if (!*dst) *dst = xmalloc(host_bytes(pl, c, 1));
+	CK(cudaMemcpy(*dst, b->out[out][ti], bytes, cudaMemcpyDeviceToHost));
+	return *dst;
 }
 
 /* A device counter for the guard checks, allocated once. */
@@ -106,73 +89,66 @@ static int after_call(const plan *pl, const config *c, const bufs *b, int set, i
 	return 0;
 }
 
-/* Checks one implementation on the current draw; returns 0 when it passes. */
+/* Checks one implementation on the current draw; returns 0 when it passes.
+ * Host copies go into h's buffers, reused from call to call. */
 static int check_impl(const plan *pl, const config *c, bufs *b, const double *sv, host_set *h,
 		      impl_fn fn, char who, int draw, cudaStream_t s, double *worst, double *l2)
 {
 	ka_task_args a;
-	void *first[KA_TASK_MAX_TENSORS] = {0}, *again = NULL;
-	int rc = -1;
 	make_args(pl, c, b, 0, 0, sv, &a);
 	for (int rep = 0; rep < 2; rep++) {
 		poison(pl, c, b, 0, s);
-		if (checked_call(fn, who, c, &a, s) || after_call(pl, c, b, 0, 0, who, s)) goto out;
+		if (checked_call(fn, who, c, &a, s) || after_call(pl, c, b, 0, 0, who, s)) return -1;
 		for (int i = 0; i < pl->nt; i++) {
 			if (!pl->t[i].out) continue;
 			size_t bytes = (size_t)c->n[i] * dt_size(pl->t[i].dt);
+			void *y = fetch_outputs(pl, c, b, 0, i, rep == 0 ? &h->first[i] : &h->again);
+			ka_cmp_src src = {y, pl->t[i].dt, c->n[i], 0.0};
+			cmp r = compare(pl, c, c->n[i], src, pl->t[i].dt, h->ref[i]);
 			if (rep == 0) {
-				first[i] = fetch_outputs(pl, c, b, 0, i, NULL);
-				cmp r = compare(pl, c, c->n[i], first[i], pl->t[i].dt, pl->t[i].dt, h->ref[i]);
 				if (r.bad) {
 					fprintf(R, "fail %c %s wrong-output tensor=%s draw=%d %s bad=%lld worst=%.3g rel_l2=%.3g\n",
 					       who, c->name, pl->t[i].name, draw, r.why, r.bad, r.worst, r.l2);
-					goto out;
+					return -1;
 				}
 				if (r.worst > *worst) *worst = r.worst;
 				if (r.l2 > *l2) *l2 = r.l2;
-			} else {
-				again = fetch_outputs(pl, c, b, 0, i, again);
-				cmp r = compare(pl, c, c->n[i], again, pl->t[i].dt, pl->t[i].dt, h->ref[i]);
-				if (r.bad || (pl->deterministic && memcmp(again, first[i], bytes))) {
-					fprintf(R, "fail %c %s nondeterministic tensor=%s draw=%d (same input, different output: race?)\n",
-					       who, c->name, pl->t[i].name, draw);
-					goto out;
-				}
+			} else if (r.bad || (pl->deterministic && memcmp(y, h->first[i], bytes))) {
+				fprintf(R, "fail %c %s nondeterministic tensor=%s draw=%d (same input, different output: race?)\n",
+				       who, c->name, pl->t[i].name, draw);
+				return -1;
 			}
 		}
 	}
 	for (int i = 0; i < pl->nt; i++) {
 		if (pl->t[i].out) continue;
 		size_t bytes = (size_t)c->n[i] * dt_size(pl->t[i].dt);
-		void *now = xmalloc(bytes);
-		CK(cudaMemcpy(now, b->in[0][i], bytes, cudaMemcpyDeviceToHost));
-		unsigned long long hh = hash_bytes(now, bytes);
-		free(now);
-		if (hh != h->hash[i]) {
+		if (!h->now) h->now = xmalloc(host_bytes(pl, c, 0));
+		CK(cudaMemcpy(h->now, b->in[0][i], bytes, cudaMemcpyDeviceToHost));
+		if (hash_bytes(h->now, bytes) != h->hash[i]) {
 			fprintf(R, "fail %c %s modified-input tensor=%s\n", who, c->name, pl->t[i].name);
-			goto out;
+			return -1;
 		}
 	}
-	rc = 0;
-out:
-	for (int i = 0; i < KA_TASK_MAX_TENSORS; i++) free(first[i]);
-	free(again);
-	return rc;
+	return 0;
 }
 
-/* Does a fake output (zeros, ones, a constant, a copy of an input) pass? */
+/* Does a fake output (zeros, ones, a constant, a copy of an input) pass?
+ * The fake is read in place: a constant, or input src with zeros past its
+ * end (harness_cmp.h), never written out n elements long. */
 static int fake_passes(const plan *pl, const config *c, host_set *h, int kind, double k, int src)
 {
 	int all = 1;
 	for (int i = 0; i < pl->nt && all; i++) {
 		if (!pl->t[i].out) continue;
-		double *y = (double *)xmalloc((size_t)(c->n[i] ? c->n[i] : 1) * 8);
-		for (long long j = 0; j < c->n[i]; j++) {
-			if (kind == 2) y[j] = j < c->n[src] ? to_double(h->in[src], pl->t[src].dt, j) : 0.0;
-			else y[j] = k;
+		ka_cmp_src y = {NULL, -1, 0, k};
+		if (kind == 2) {
+			y.p = h->in[src];
+			y.dt = pl->t[src].dt;
+			y.n = c->n[src];
+			y.k = 0.0;
 		}
-		all = compare(pl, c, c->n[i], y, -1, pl->t[i].dt, h->ref[i]).bad == 0;
-		free(y);
+		all = compare(pl, c, c->n[i], y, pl->t[i].dt, h->ref[i]).bad == 0;
 	}
 	return all;
 }

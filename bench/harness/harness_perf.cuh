@@ -155,9 +155,8 @@ static int validate(const plan *pl, const config *c, bufs *b, int set, int out, 
 	int bad = run_reference(pl, c, sv, &h) != 0;
 	for (int i = 0; i < pl->nt && !bad; i++) {
 		if (!pl->t[i].out) continue;
-		void *y = fetch_outputs(pl, c, b, out, i, NULL);
-		cmp r = compare(pl, c, c->n[i], y, pl->t[i].dt, pl->t[i].dt, h.ref[i]);
-		free(y);
+		ka_cmp_src y = {fetch_outputs(pl, c, b, out, i, &h.first[i]), pl->t[i].dt, c->n[i], 0.0};
+		cmp r = compare(pl, c, c->n[i], y, pl->t[i].dt, h.ref[i]);
 		if (r.bad) {
 			fprintf(R, "fail b %s timed-output-wrong sample=%d tensor=%s %s worst=%.3g\n", c->name, j,
 			       pl->t[i].name, r.why, r.worst);

@@ -288,6 +288,54 @@ static void index_kinds(void **state)
 	assert_string_equal(ka_kmodel_guarded_index(m)->name, "row");
 }
 
+/* A grid-stride loop over the rows is the guard of what it walks, in each
+ * spelling of its start and step; one that strides by anything else is not. */
+static void grid_stride_guard(void **state)
+{
+	(void)state;
+	static const char *const loops[] = {
+		"for (long r = blockIdx.x * (long)blockDim.x + threadIdx.x; r < rows; r += (long)blockDim.x * gridDim.x)",
+		"const long long step = (long long)gridDim.x * blockDim.x;\n"
+		"  for (long long r = threadIdx.x + blockDim.x * blockIdx.x; r < rows; r += step)",
+		"const size_t b = blockIdx.x, t = threadIdx.x;\n"
+		"  for (size_t r = t + b * blockDim.x; (size_t)rows > r; r = r + gridDim.x * blockDim.x)",
+	};
+	char src[1024];
+	for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+		snprintf(src, sizeof src,
+			 "__global__ void k(const float *x, float *y, long rows, long cols) {\n  %s {\n"
+			 "    float s = 0.0f;\n    for (long j = 0; j < cols; j++) s += x[r * cols + j];\n"
+			 "    y[r] = s;\n  }\n}\n",
+			 loops[i]);
+		const ka_kmodel *m = model(src);
+		assert_int_equal(m->guard.form, KM_GUARD_STRIDE);
+		const ka_km_index *ix = ka_kmodel_guarded_index(m);
+		assert_non_null(ix);
+		assert_string_equal(ix->name, "r");
+		assert_int_equal(ix->kind, KM_IX_GLOBAL);
+		assert_string_equal(m->guard.bound, "rows");
+		assert_non_null(m->guard.bound_param);
+		assert_int_equal(m->guard.loop, 0);
+		assert_string_equal(
+			text(m, m->guard.body_begin, m->guard.body_end, src) +
+				strspn(text(m, m->guard.body_begin, m->guard.body_end, src), " \n"),
+			"float s = 0.0f;\n    for (long j = 0; j < cols; j++) s += x[r * cols + j];\n"
+			"    y[r] = s;\n  ");
+		assert_int_equal(m->naccs, 1);
+	}
+	/* half a grid per step, or the loop not the body's last statement: no guard */
+	const ka_kmodel *m = model(
+		"__global__ void k(float *y, int n) {\n"
+		"  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x)\n"
+		"    y[i] = 0.0f;\n}\n");
+	assert_int_equal(m->guard.form, KM_GUARD_NONE);
+	m = model(
+		"__global__ void k(float *y, int n) {\n"
+		"  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+		"    y[i] = 0.0f;\n  y[0] = 1.0f;\n}\n");
+	assert_int_equal(m->guard.form, KM_GUARD_NONE);
+}
+
 /* Guards bounded by a product of parameters, directly or through a local,
  * and pointer locals at a parameter plus an offset: the flat index split
  * into (b, t, c) and put back together is the index itself. */
@@ -356,6 +404,7 @@ int main(void)
 		cmocka_unit_test_teardown(loops_and_trip_counts, teardown),
 		cmocka_unit_test_teardown(declines_name_the_construct, teardown),
 		cmocka_unit_test_teardown(index_kinds, teardown),
+		cmocka_unit_test_teardown(grid_stride_guard, teardown),
 		cmocka_unit_test_teardown(product_bounds_and_pointers, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
