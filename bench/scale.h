@@ -50,7 +50,8 @@ void ka_scale_opts_init(ka_scale_opts *o);
  *   --runner local|slurm  --gpus LIST  --slurm-dir DIR  --partition P
  *   --account A  --time-limit T  --gpus-per-job N  --sbatch-option OPT
  *   --retries N  --poll-interval SEC  --kcheck PATH
- * The commands that read it: --gpus is kcheck bench's only. */
+ * The commands that read it, for a row one of them only (cmds; today every
+ * row is both's): kcheck bench and kcheck optimize. */
 enum { KA_SCALE_CMD_BENCH = 1, KA_SCALE_CMD_OPTIMIZE = 2 };
 const ka_opt *ka_scale_opt_table(void);
 /* 1 when a is one of them (each takes a value). */

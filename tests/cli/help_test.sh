@@ -49,9 +49,7 @@ check facts "$K facts" $(table_opts FA)
 check rules "$K rules" $(table_opts R)
 check "rules list" "$K rules list" $(table_opts R)
 check knowledge "$K knowledge" $(table_opts K)
-# optimize: its --gpus row says why it takes none (not on the page), the runner's is bench's
-check optimize "$K optimize" $(table_rows "$SRC/cli/tool_optimize.c" optimize_table | grep -vx -- --gpus) \
-	$(runner_opts --gpus)
+check optimize "$K optimize" $(table_rows "$SRC/cli/tool_optimize.c" optimize_table) $(runner_opts '')
 check "bench init" "$K bench init" $(table_rows "$SRC/cli/tool_optimize.c" init_table)
 check bench "$K bench" $(table_rows "$SRC/bench/bench.c" bench_table) $(runner_opts '')
 # the tables are where the names are: none of them came out empty
