@@ -170,6 +170,11 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the locals of [pre_s, pre_e) that BODY reads, as declared. */
 void ka_recipe_ew_pre(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh);
+/* BODY into b with every `p[var]` (var the index, p a parameter that
+ * which[p] marks) written `ka_<p><suffix>`: a vectorized element's
+ * register ("ka_x.y" with suffix ".y"). */
+void ka_recipe_ew_subst(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const int *which,
+			const char *suffix);
 /* The header of the `for` whose keyword starts at s: its three parts,
  * blanks squeezed, into parts (np: how many; 3 for a well-formed header).
  * KA_OK, or KA_RECIPE_DECLINED ("cannot read the loop header") when the

@@ -626,8 +626,8 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 	return n;
 }
 
-/* BODY with every vectorized `p[var]` replaced by `ka_p.LANE`. */
-static void add_lane(ka_buf *b, ka_recipe_ctx *c, const ew_shape *sh, const int *vec, char lane)
+void ka_recipe_ew_subst(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const int *which,
+			const char *suffix)
 {
 	const char *t = c->m->text;
 	size_t i = sh->body_s, e = sh->body_e, from = i;
@@ -641,7 +641,7 @@ static void add_lane(ka_buf *b, ka_recipe_ctx *c, const ew_shape *sh, const int 
 			w++;
 		int p = -1;
 		for (int q = 0; q < c->k->nparams && p < 0; q++)
-			if (vec[q] && strlen(c->k->params[q].name) == w - i &&
+			if (which[q] && strlen(c->k->params[q].name) == w - i &&
 			    !memcmp(t + i, c->k->params[q].name, w - i))
 				p = q;
 		size_t o = p >= 0 ? ka_csrc_skip_blank(t, e, w) : e,
@@ -649,7 +649,7 @@ static void add_lane(ka_buf *b, ka_recipe_ctx *c, const ew_shape *sh, const int 
 		char idx[64];
 		if (cl != NPOS && ka_csrc_squeeze(t, o + 1, cl, idx, sizeof idx) && !strcmp(idx, sh->var)) {
 			ka_buf_add(b, t + from, i - from);
-			ka_buf_printf(b, "ka_%s.%c", c->k->params[p].name, lane);
+			ka_buf_printf(b, "ka_%s%s", c->k->params[p].name, suffix);
 			from = i = cl + 1;
 		} else {
 			i = w;
@@ -1169,7 +1169,8 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 		/* the index is declared only where the lane still uses it (an
 		 * unused one is nvcc's warning #177 in the rewritten file) */
 		ka_buf_reset(&lane);
-		add_lane(&lane, c, &sh, vec, lanes[l]);
+		const char suffix[] = {'.', lanes[l], '\0'}; /* p[i] -> ka_p.x */
+		ka_recipe_ew_subst(&lane, c, &sh, vec, suffix);
 		size_t s0 = 0;
 		while (s0 < lane.len && isspace((unsigned char)lane.data[s0]))
 			s0++;

@@ -135,38 +135,6 @@ static int pick(ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *sq, vp *v,
 	return n;
 }
 
-/* The body with every vectorized `p[var]` as `ka_p_e[ka_l]`. */
-static void lane_body(ka_buf *b, ka_recipe_ctx *c, const ka_recipe_ew *sh, const vp *v)
-{
-	const char *t = c->m->text;
-	size_t i = sh->body_s, e = sh->body_e, from = i;
-	while (i < e) {
-		if (!is_ident(t[i]) || (i > sh->body_s && is_ident(t[i - 1]))) {
-			i++;
-			continue;
-		}
-		size_t w = i;
-		while (w < e && is_ident(t[w]))
-			w++;
-		int p = -1;
-		for (int q = 0; q < c->k->nparams && p < 0; q++)
-			if (v[q].size && strlen(c->k->params[q].name) == w - i &&
-			    !memcmp(t + i, c->k->params[q].name, w - i))
-				p = q;
-		size_t o = p >= 0 ? ka_csrc_skip_blank(t, e, w) : e,
-		       cl = o < e && t[o] == '[' ? ka_csrc_match(t, e, o) : NPOS;
-		char idx[64];
-		if (cl != NPOS && ka_csrc_squeeze(t, o + 1, cl, idx, sizeof idx) && !strcmp(idx, sh->var)) {
-			ka_buf_add(b, t + from, i - from);
-			ka_buf_printf(b, "ka_%s_e[ka_l]", c->k->params[p].name);
-			from = i = cl + 1;
-		} else {
-			i = w;
-		}
-	}
-	ka_buf_add(b, t + from, e - from);
-}
-
 static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_ew sh;
@@ -214,7 +182,10 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 		ka_buf_printf(&b, "\t\t%s *ka_%s_e = reinterpret_cast<%s *>(ka_%s);\n", v[p].elem, nm,
 			      v[p].elem, nm);
 	}
-	lane_body(&lane, c, &sh, v);
+	int moved[KA_CSRC_MAX_PARAMS];
+	for (int p = 0; p < k->nparams; p++)
+		moved[p] = v[p].size != 0;
+	ka_recipe_ew_subst(&lane, c, &sh, moved, "_e[ka_l]"); /* p[i] -> ka_p_e[ka_l] */
 	size_t s0 = 0;
 	while (lane.data && s0 < lane.len && isspace((unsigned char)lane.data[s0]))
 		s0++;
