@@ -150,9 +150,10 @@ static int prepare(ka_opt_loop *L, slot *x, const char *suffix)
 		    1) {
 		/* long-term memory: this very candidate was measured on this arch */
 		snprintf(st->outcome, sizeof st->outcome, "known");
-		snprintf(st->error, sizeof st->error,
-			 "measured in an earlier run on %s: %s %.3fx [%.3f, %.3f]; not benched again",
-			 L->arch, was, sp, lo, hi);
+		snprintf(
+			st->error, sizeof st->error,
+			"this very candidate was measured before on %s: %s %.3fx [%.3f, %.3f]; not benched again",
+			L->arch, was, sp, lo, hi);
 		return KA_OK;
 	}
 	x->bench = 1;
