@@ -114,13 +114,18 @@ void ka_opt_plan_opened(const char *recipe, const char *before, const char *afte
 	}
 }
 
-/* 1 when name is a word of the space-separated list */
+/* name's place among the words of the space-separated list, from 1; 0
+ * when it is not one of them */
 static int listed(const char *list, const char *name)
 {
 	size_t l = strlen(name);
 	for (const char *p = list; p && (p = strstr(p, name)); p += l)
-		if ((p == list || p[-1] == ' ') && (p[l] == ' ' || !p[l]))
-			return 1;
+		if ((p == list || p[-1] == ' ') && (p[l] == ' ' || !p[l])) {
+			int k = 1;
+			for (const char *q = list; q < p; q++)
+				k += *q == ' ';
+			return k;
+		}
 	return 0;
 }
 
@@ -138,14 +143,16 @@ void ka_opt_plan_follow(ka_opt_plan *p, const char *opened)
 	double base = tuned ? top - 0.5 : most + 1.0;
 	for (int i = 0; opened && *opened && i < p->n; i++) {
 		ka_opt_cand *c = &p->c[i];
-		if (c->on_parent || !listed(opened, c->recipe->name))
+		int at = c->on_parent ? 0 : listed(opened, c->recipe->name);
+		if (!at)
 			continue;
 		int g = 0; /* the set's place in its recipe's grid */
 		while (c->recipe->grid[g] && strcmp(c->recipe->grid[g], c->params))
 			g++;
-		/* after the first tuning set, before the next; the opened recipes
-		 * in the table's order */
-		c->score = base - 0.01 * g - 0.0001 * (double)(strstr(opened, c->recipe->name) - opened);
+		/* after the first tuning set, before the next (at most 16 recipes
+		 * of under 20 sets stay within the half point): the opened recipes
+		 * in the list's order, each one's sets in its grid's */
+		c->score = base - 0.02 * at - 0.001 * g;
 		any = 1;
 	}
 	if (any)
