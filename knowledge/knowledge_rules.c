@@ -107,10 +107,12 @@ int ka_kdb_parse_rule(const char *name, const char *text, ka_ruleset **out)
 	return KA_OK;
 }
 
-static int origin_of(ka_kdb *k, const char *id, char *buf, size_t cap)
+/* One text column of rule id (sql selects it by id) into buf: KA_OK,
+ * KA_ENOTFOUND (no message set) when there is no such rule. */
+static int rule_text(ka_kdb *k, const char *sql, const char *id, char *buf, size_t cap)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = kdb_prepare(k, "SELECT origin FROM rules WHERE id = ?", &st);
+	int rc = kdb_prepare(k, sql, &st);
 	if (rc != KA_OK)
 		return rc;
 	kdb_bind_text(st, 1, id);
@@ -121,6 +123,11 @@ static int origin_of(ka_kdb *k, const char *id, char *buf, size_t cap)
 		rc = s == SQLITE_DONE ? KA_ENOTFOUND : kdb_fail(k, "cannot read a rule");
 	sqlite3_finalize(st);
 	return rc;
+}
+
+static int origin_of(ka_kdb *k, const char *id, char *buf, size_t cap)
+{
+	return rule_text(k, "SELECT origin FROM rules WHERE id = ?", id, buf, cap);
 }
 
 /* A built-in id is taken even where the DB never mirrored the built-in
@@ -250,19 +257,8 @@ int ka_kdb_rule_get(ka_kdb *k, const char *id, char **text, char origin[16], cha
 
 int ka_kdb_rule_status(ka_kdb *k, const char *id, char *buf, size_t cap)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = kdb_prepare(k, "SELECT status FROM rules WHERE id = ?", &st);
-	if (rc != KA_OK)
-		return rc;
-	kdb_bind_text(st, 1, id);
-	int s = sqlite3_step(st);
-	if (s == SQLITE_ROW)
-		snprintf(buf, cap, "%s", (const char *)sqlite3_column_text(st, 0));
-	else
-		rc = s == SQLITE_DONE ? ka_error_set(KA_ENOTFOUND, "no rule '%s' in the knowledge DB", id)
-				      : kdb_fail(k, "cannot read a rule");
-	sqlite3_finalize(st);
-	return rc;
+	int rc = rule_text(k, "SELECT status FROM rules WHERE id = ?", id, buf, cap);
+	return rc == KA_ENOTFOUND ? ka_error_set(KA_ENOTFOUND, "no rule '%s' in the knowledge DB", id) : rc;
 }
 
 int ka_kdb_set_rule_status(ka_kdb *k, const char *id, const char *status)
