@@ -417,8 +417,8 @@ static int add_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed, long block)
 	return ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb);
 }
 
-static int finish(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, const ew_shape *sh, long vec,
-		  ka_buf *out)
+static int finish_edits(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, const ew_shape *sh, long vec,
+			ka_buf *out)
 {
 	long block = ka_recipe_param(c->params, "block", 256), cap = ka_recipe_param(c->params, "cap", 2112);
 	if (block < 32 || block > 1024 || block % 32 || cap < 1 || cap > 65535)
@@ -436,6 +436,17 @@ static int finish(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, const ew_
 		rc = ka_recipe_relaunch(c, ed, sh->count, grid, bs);
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(ed, c->m->text, c->m->len, out);
+	return rc;
+}
+
+/* The new body (freed here), the launch bounds and the launches' new grid
+ * applied to the file into out. */
+static int finish(ka_recipe_ctx *c, ka_buf *body, const ew_shape *sh, long vec, ka_buf *out)
+{
+	ka_recipe_edits ed = {0};
+	int rc = finish_edits(c, &ed, body, sh, vec, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(body);
 	return rc;
 }
 
@@ -462,11 +473,7 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_addc(&b, '\t');
 	ka_recipe_ew_loop(&b, c, &sh, "blockIdx.x * (long long)blockDim.x + threadIdx.x");
 	ka_buf_adds(&b, "\n}");
-	ka_recipe_edits ed = {0};
-	rc = finish(c, &ed, &b, &sh, 1, out);
-	ka_recipe_edits_free(&ed);
-	ka_buf_free(&b);
-	return rc;
+	return finish(c, &b, &sh, 1, out);
 }
 
 enum { USE_READ, USE_STORE, USE_UPDATE, USE_UNKNOWN };
@@ -1097,11 +1104,7 @@ static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 	ka_buf_adds(&b, "\t\t}\n\t}\n\t");
 	ka_recipe_ew_loop(&b, c, sh, "4 * ka_n4 + ka_tid");
 	ka_buf_adds(&b, "\n}");
-	ka_recipe_edits ed = {0};
-	rc = finish(c, &ed, &b, sh, 4, out);
-	ka_recipe_edits_free(&ed);
-	ka_buf_free(&b);
-	return rc;
+	return finish(c, &b, sh, 4, out);
 }
 
 static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
@@ -1190,11 +1193,7 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_adds(&b, "\t}\n\t");
 	ka_recipe_ew_loop(&b, c, &sh, "4 * ka_n4 + ka_tid");
 	ka_buf_adds(&b, "\n}");
-	ka_recipe_edits ed = {0};
-	rc = finish(c, &ed, &b, &sh, 4, out);
-	ka_recipe_edits_free(&ed);
-	ka_buf_free(&b);
-	return rc;
+	return finish(c, &b, &sh, 4, out);
 }
 
 static const char *const vector_grid[] = {"block=256 vec=4 cap=2112", "block=512 vec=4 cap=2112",
