@@ -160,7 +160,8 @@ static void eval_says_assumptions(void **state)
 	ka_ruleset_free(rs);
 	/* a message that names {assumption} says it once, not again at its end */
 	rs = test_rule("gmem-strided", "warning", "access",
-		       "space = 'global' AND sectors_per_request > ideal_sectors", "{base} under ({assumption})");
+		       "space = 'global' AND sectors_per_request > ideal_sectors",
+		       "{base} under ({assumption})");
 	assert_int_equal(ka_rules_eval(rs, db, NULL, &fs), KA_OK);
 	ka_findings_sort_unique(&fs);
 	assert_int_equal(fs.n, 3);
