@@ -124,9 +124,9 @@ typedef struct slot {
 	int bench; /* written and not known: to bench in this pass */
 	char suffix[16];
 	ka_bench_result res;
-	char path[1100]; /* candidates/step-N*.cu */
-	int written;     /* path written (prepare) while the round was being filled */
-	int on;          /* the slot whose candidate base is (a sequence); -1: the round's kernels */
+	char path[1100];  /* candidates/step-N*.cu */
+	int written;      /* path written (prepare) while the round was being filled */
+	int on;           /* the slot whose candidate base is (a sequence); -1: the round's kernels */
 	char opened[256]; /* what the loop's best_opened becomes when this one is accepted */
 	ka_opt_step st;
 } slot;
@@ -553,8 +553,15 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		free(V);
 		return ka_error_set(KA_ENOMEM, "out of memory");
 	}
-	head h = {best0, parent0, L->best_file, L->best_recipe, L->best_params, L->best_rule, L->best_opened,
-		  -1, -1};
+	head h = {.best = best0,
+		  .parent = parent0,
+		  .file = L->best_file,
+		  .recipe = L->best_recipe,
+		  .params = L->best_params,
+		  .rule = L->best_rule,
+		  .opened = L->best_opened,
+		  .best_from = -1,
+		  .parent_from = -1};
 	int nv = 1;
 	view *v = &V[0];
 	plan_view(L, &h, v);
@@ -615,8 +622,15 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		if (!x->bench) /* known: not benched, so never accepted */
 			continue;
 		slot_opened(x);
-		h = (head){x->rep.source, x->base,    x->path, x->c.recipe->name, x->c.params,
-			   x->c.rule,     x->opened, ns - 1,  x->on};
+		h = (head){.best = x->rep.source,
+			   .parent = x->base,
+			   .file = x->path,
+			   .recipe = x->c.recipe->name,
+			   .params = x->c.params,
+			   .rule = x->c.rule,
+			   .opened = x->opened,
+			   .best_from = ns - 1,
+			   .parent_from = x->on};
 		v = &V[nv++];
 		plan_view(L, &h, v);
 	}

@@ -109,7 +109,8 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 		json_object_set_new(o, "gpu", st->gpu >= 0 ? json_integer(st->gpu) : json_null());
 		/* a sequence: the step whose candidate it rewrote (its speedup is the
 		 * whole sequence's over the best before that step) */
-		json_object_set_new(o, "builds_on", st->builds_on ? json_integer(st->builds_on) : json_null());
+		json_object_set_new(o, "builds_on",
+				    st->builds_on ? json_integer(st->builds_on) : json_null());
 		add_summarizer(o, st);
 		json_array_append_new(arr, o);
 	}
@@ -217,10 +218,12 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 	}
 	for (int i = 0; i < s->nsteps; i++)
 		if (s->steps[i].builds_on) {
-			ka_buf_adds(&b, "\nA sequence (strategies joined by `+`) is a recipe applied to the result of "
-					"the step it names, benched as one candidate against the best before "
-					"that step: its speedup is the whole sequence's. Its last recipe's own "
-					"share was not measured, so it is no rule's evidence.\n");
+			ka_buf_adds(
+				&b,
+				"\nA sequence (strategies joined by `+`) is a recipe applied to the result of "
+				"the step it names, benched as one candidate against the best before "
+				"that step: its speedup is the whole sequence's. Its last recipe's own "
+				"share was not measured, so it is no rule's evidence.\n");
 			break;
 		}
 	report_summarizer(&b, s);

@@ -109,8 +109,8 @@ void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *s
 		if (!strcmp(c->recipe->name, "skill"))
 			snprintf(sum, sizeof sum, "%s", st->params); /* as stored */
 		else
-			snprintf(sum, sizeof sum, "%.120s %.70s", st->builds_on ? st->strategy : c->recipe->name,
-				 c->params);
+			snprintf(sum, sizeof sum, "%.120s %.70s",
+				 st->builds_on ? st->strategy : c->recipe->name, c->params);
 		ka_kdb_skill sk = {.task = L->spec.name,
 				   .arch = L->arch,
 				   .source = src,
