@@ -229,9 +229,11 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 		goto out;
 	const unsigned char *as = m->assumption >= 0 ? sqlite3_column_text(st, m->assumption) : NULL;
 	const unsigned char *bs = m->block_source >= 0 ? sqlite3_column_text(st, m->block_source) : NULL;
-	if (as && *as)
+	/* A message that names {assumption} itself already says it. */
+	int said = r->message && strstr(r->message, "{assumption}") != NULL;
+	if (as && *as && !said)
 		ka_buf_printf(&msg, " (assumed: %s)", (const char *)as);
-	else if (bs && strcmp((const char *)bs, "assumed") == 0)
+	else if (!said && bs && strcmp((const char *)bs, "assumed") == 0)
 		assumed_block(db, st, m, &msg);
 	if (impact(r, st, m, &f, &msg) != KA_OK || cold_kernel(db, r, st, m, &f, &msg) != KA_OK) {
 		ka_finding_clear(&f);
