@@ -606,9 +606,10 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 			propose(L, x, llm, &v->f, &v->plan, v->cf, v->ncf);
 		}
 		if (x->on >= 0) { /* a sequence: the slot's strategy after the one it builds on */
-			char own[sizeof st->strategy];
+			char pre[sizeof st->strategy], own[sizeof st->strategy];
+			snprintf(pre, sizeof pre, "%s", S[x->on].st.strategy);
 			snprintf(own, sizeof own, "%s", st->strategy);
-			snprintf(st->strategy, sizeof st->strategy, "%.60s+%.60s", S[x->on].st.strategy, own);
+			snprintf(st->strategy, sizeof st->strategy, "%.60s+%.60s", pre, own);
 			st->builds_on = S[x->on].st.step;
 		}
 		st->seconds = mono_s() - t0;
