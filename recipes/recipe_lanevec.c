@@ -683,10 +683,13 @@ static int lane_free(lv *v, size_t s, size_t e, const char *j, const char *lane,
 			size_t b = d;
 			while (b > s && isspace((unsigned char)t[b - 1]))
 				b--;
+			while (b > s && t[b - 1] == '*') /* `T *name`, never `a * name` */
+				for (b--; b > s && isspace((unsigned char)t[b - 1]);)
+					b--;
 			size_t w = b;
 			while (w > s && ident(t[w - 1]))
 				w--;
-			local = (b > s && t[b - 1] == '*') || is_word_in(type_words, t + w, b - w);
+			local = is_word_in(type_words, t + w, b - w);
 		}
 		if (!local && !reduced_after(t, loop_e, v->b1, name) &&
 		    !(width == 0 && block_tree_after(v, s, e, loop_e, name)))
@@ -782,7 +785,9 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 					    "p[E + %s] in the lane loop", j, j);
 	const int per = two ? 8 : 4;
 	char vn[16], nn[16], sn[16], an[16];
-	ka_recipe_unused_name(c, "ka_v", vn, sizeof vn);
+	/* the chunk: ka_c in the 8-element form (seq-reduction writes ka_v and
+	 * declines where the kernel has it: the two then apply in either order) */
+	ka_recipe_unused_name(c, two ? "ka_c" : "ka_v", vn, sizeof vn);
 	ka_recipe_unused_name(c, two ? "ka_n8" : "ka_n4", nn, sizeof nn);
 	ka_recipe_unused_name(c, "ka_s", sn, sizeof sn);
 	ka_recipe_unused_name(c, "ka_al", an, sizeof an);
