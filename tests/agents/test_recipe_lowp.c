@@ -2,8 +2,11 @@
  * (__half, __nv_bfloat16).  vectorize-2byte on element-wise kernels (f16
  * in and out, bf16 in and float out, a read-modify-write, an atomic that
  * must stay scalar) and warp-per-row on bf16 rows with fp32 accumulators:
- * each rewrite's key lines, and that it compiles for sm_90 when nvcc is
- * there; near misses decline naming the reason. */
+ * vectorize-2byte on bf16 rows walked by a warp's or a block's lanes (a
+ * block-per-row RMSNorm whose partial sums feed a shared-memory tree), and
+ * fp32-accumulate on sums kept in 16 bits: each rewrite's key lines, and
+ * that it compiles for sm_90 when nvcc is there; near misses decline
+ * naming the reason. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -345,6 +348,69 @@ static void test_rowwarp_then_vec2_bf16(void **st)
 	free(a);
 }
 
+/* A dot product summed in __half (__hadd of a product), then scaled and
+ * stored: the sum becomes a float from zero, each update adds the product
+ * converted, and the reads after the loop see the sum rounded once. */
+static void test_fp32_accumulate_half(void **st)
+{
+	(void)st;
+	const char *src = FP16 "__global__ void k(const __half *A, const __half *x, __half *y, int m, int n, "
+			       "__half scale)\n{\n"
+			       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= m) return;\n"
+			       "\t__half sum = __float2half(0.0f);\n"
+			       "\tfor (int j = 0; j < n; j++) {\n"
+			       "\t\tsum = __hadd(sum, __hmul(A[i * n + j], x[j]));\n\t}\n"
+			       "\tsum = __hmul(sum, scale);\n\ty[i] = sum;\n}\n";
+	static const char *const want[] = {"float sum = 0.0f;", "sum += __half2float(__hmul(A[i*n+j],x[j]));",
+					   "sum = __half2float(__hmul(__float2half(sum),scale));",
+					   "y[i] = __float2half(sum);", NULL};
+	static const char *const unwanted[] = {"__half sum", "__hadd", NULL};
+	free(applies("fp32-accumulate", src, want, unwanted));
+}
+
+/* bf16 with __hfma into the sum, the sum read by a shuffle: fmaf on the
+ * converted pair, the shuffle sees the bf16 value. */
+static void test_fp32_accumulate_bf16_fma(void **st)
+{
+	(void)st;
+	const char *src = BF16 "__global__ void k(const __nv_bfloat16 *a, const __nv_bfloat16 *b, "
+			       "__nv_bfloat16 *out, int n)\n{\n"
+			       "\t__nv_bfloat16 s = __float2bfloat16(0.0f);\n"
+			       "\tfor (int i = threadIdx.x; i < n; i += blockDim.x)\n"
+			       "\t\ts = __hfma(a[i], b[i], s);\n"
+			       "\ts = __hadd(s, __shfl_down_sync(0xffffffffu, s, 16));\n"
+			       "\tout[threadIdx.x] = s;\n}\n";
+	static const char *const want[] = {
+		"float s = 0.0f;", "s = fmaf(__bfloat162float(a[i]), __bfloat162float(b[i]), s);",
+		"s += __bfloat162float(__shfl_down_sync(0xffffffffu,__float2bfloat16(s),16));",
+		"out[threadIdx.x] = __float2bfloat16(s);", NULL};
+	free(applies("fp32-accumulate", src, want, NULL));
+}
+
+/* Near misses: the sum's address taken (an atomic), an increment, no
+ * update inside a loop. */
+static void test_fp32_accumulate_declines(void **st)
+{
+	(void)st;
+	declines("fp32-accumulate",
+		 FP16 "__global__ void k(const __half *x, __half *y, int n)\n{\n"
+		      "\t__half s = __float2half(0.0f);\n"
+		      "\tfor (int i = threadIdx.x; i < n; i += blockDim.x) s = __hadd(s, x[i]);\n"
+		      "\tatomicAdd(&s, x[0]);\n\ty[threadIdx.x] = s;\n}\n",
+		 "s is written otherwise");
+	declines("fp32-accumulate",
+		 FP16 "__global__ void k(const __half *x, __half *y, int n)\n{\n"
+		      "\t__half s = 0;\n"
+		      "\tfor (int i = threadIdx.x; i < n; i += blockDim.x) { s = __hadd(s, x[i]); s++; }\n"
+		      "\ty[threadIdx.x] = s;\n}\n",
+		 "s is written otherwise");
+	declines("fp32-accumulate",
+		 BF16 "__global__ void k(const __nv_bfloat16 *x, __nv_bfloat16 *y)\n{\n"
+		      "\t__nv_bfloat16 s = __float2bfloat16(0.0f);\n\ts = __hadd(s, x[threadIdx.x]);\n"
+		      "\ty[threadIdx.x] = s;\n}\n",
+		 "s is not summed into inside a loop");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +425,9 @@ int main(void)
 		cmocka_unit_test(test_lanevec_bf16_composes_with_seq_reduction),
 		cmocka_unit_test(test_lanevec_bf16_block_declines),
 		cmocka_unit_test(test_rowwarp_then_vec2_bf16),
+		cmocka_unit_test(test_fp32_accumulate_half),
+		cmocka_unit_test(test_fp32_accumulate_bf16_fma),
+		cmocka_unit_test(test_fp32_accumulate_declines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
