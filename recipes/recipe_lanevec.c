@@ -237,10 +237,13 @@ static int lane_width(lv *v, const char *name)
 	return (int)width;
 }
 
-/* lane_width, where threadIdx.x itself is the block's lane (0). */
+/* lane_width, where threadIdx.x itself is the block's lane (0) for
+ * vectorize-2byte (the float4 form keeps to lane variables). */
 static int lane_of(lv *v, const char *name)
 {
-	return !strcmp(name, "threadIdx.x") ? 0 : lane_width(v, name);
+	if (!strcmp(name, "threadIdx.x"))
+		return v->two ? 0 : -1;
+	return lane_width(v, name);
 }
 
 typedef struct vecptr {
