@@ -18,7 +18,17 @@
  * threadIdx.x) / W`, or blockIdx.x), so they are the same on every lane of
  * the group; a float pointer whose every use in the body is p[j] or
  * p[E + j] (one E, as uniform as S) is vectorized, loaded first unless
- * straight-line code stores it before reading it. */
+ * straight-line code stores it before reading it.
+ *
+ * vectorize-2byte's form (ka_recipe_lane_vectorize_2byte): __half and
+ * __nv_bfloat16 pointers too, in chunks of 8 elements moved as 16-byte
+ * words (two for a float pointer beside them), the body once per element
+ * on the registers' copy; and the block's own lanes, `j = (S) +
+ * threadIdx.x` stepping by blockDim.x (a block per row).  A variable such
+ * a loop carries out must be a sum (`a += E` its only use in the loop)
+ * stored straight into a __shared__ tree over the whole block
+ * (block_tree_after): the total does not depend on which lane held which
+ * element. */
 #include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
