@@ -60,12 +60,12 @@ static int is_word_in(const char *const *list, const char *w, size_t n)
 	return 0;
 }
 
-static const char *const type_words[] = {"const",   "volatile", "float",     "double",       "int",
-					 "long",    "short",    "char",      "unsigned",     "signed",
-					 "bool",    "auto",     "size_t",    "int64_t",      "uint64_t",
-					 "int32_t", "uint32_t", "ptrdiff_t", "__restrict__", "__half",
-					 "half",    "__nv_bfloat16", "nv_bfloat16", "__half2", "__nv_bfloat162",
-					 NULL};
+static const char *const type_words[] = {
+	"const",          "volatile", "float",    "double",        "int",         "long",
+	"short",          "char",     "unsigned", "signed",        "bool",        "auto",
+	"size_t",         "int64_t",  "uint64_t", "int32_t",       "uint32_t",    "ptrdiff_t",
+	"__restrict__",   "__half",   "half",     "__nv_bfloat16", "nv_bfloat16", "__half2",
+	"__nv_bfloat162", NULL};
 
 /* 1 when the word at t[p..p+n) is written there: =, op=, ++, --, or its
  * address taken. */
@@ -335,7 +335,8 @@ static int find_pointers(lv *v, size_t s, size_t e, const char *j, int width, ve
 				for (size_t k = 0; k < sizeof decl_types / sizeof decl_types[0] && !fl; k++) {
 					char pat[120];
 					snprintf(pat, sizeof pat, "%s*%s=", decl_types[k], name);
-					for (const char *d = strstr(sqk, pat); d && !fl; d = strstr(d + 1, pat))
+					for (const char *d = strstr(sqk, pat); d && !fl;
+					     d = strstr(d + 1, pat))
 						if (d == sqk || !ident(d[-1])) {
 							snprintf(elem, sizeof elem, "%s", decl_types[k]);
 							fl = k ? 2 : 4;
@@ -594,11 +595,11 @@ static int block_tree_after(lv *v, size_t s, size_t e, size_t loop_e, const char
 	p += ll + 1;
 	char rest1[512], rest2[512];
 	snprintf(rest1, sizeof rest1,
-		 "%s>>=1){if(threadIdx.x<%s)%s[threadIdx.x]+=%s[threadIdx.x+%s];__syncthreads();}", kv, kv, sh, sh,
-		 kv);
+		 "%s>>=1){if(threadIdx.x<%s)%s[threadIdx.x]+=%s[threadIdx.x+%s];__syncthreads();}", kv, kv,
+		 sh, sh, kv);
 	snprintf(rest2, sizeof rest2,
-		 "%s/=2){if(threadIdx.x<%s)%s[threadIdx.x]+=%s[threadIdx.x+%s];__syncthreads();}", kv, kv, sh, sh,
-		 kv);
+		 "%s/=2){if(threadIdx.x<%s)%s[threadIdx.x]+=%s[threadIdx.x+%s];__syncthreads();}", kv, kv, sh,
+		 sh, kv);
 	if (strcmp(p, rest1) && strcmp(p, rest2))
 		return 0;
 	char *end;
@@ -625,10 +626,11 @@ static int block_tree_after(lv *v, size_t s, size_t e, size_t loop_e, const char
 	if (!o || !ol || ol >= sizeof ow)
 		return 0;
 	snprintf(ow, sizeof ow, "%.*s", (int)ol, o + 8);
-	snprintf(want, sizeof want,
-		 "if(threadIdx.x<32){float %s=%s[threadIdx.x]+%s[threadIdx.x+32];for(int %s=16;%s>0;%s>>=1)%s+="
-		 "__shfl_down_sync(0xffffffffu,%s,%s);if(threadIdx.x==0)%s[0]=%s;}",
-		 vv, sh, sh, ow, ow, ow, vv, vv, ow, sh, vv);
+	snprintf(
+		want, sizeof want,
+		"if(threadIdx.x<32){float %s=%s[threadIdx.x]+%s[threadIdx.x+32];for(int %s=16;%s>0;%s>>=1)%s+="
+		"__shfl_down_sync(0xffffffffu,%s,%s);if(threadIdx.x==0)%s[0]=%s;}",
+		vv, sh, sh, ow, ow, ow, vv, vv, ow, sh, vv);
 	return !strcmp(sq, want);
 }
 
@@ -794,8 +796,10 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	for (int i = 0; i < nv; i++)
 		two |= vp[i].size == 2;
 	if (v->two && !two)
-		return ka_recipe_decline(c, "no __half or __nv_bfloat16 pointer is used only as p[%s] or "
-					    "p[E + %s] in the lane loop", j, j);
+		return ka_recipe_decline(c,
+					 "no __half or __nv_bfloat16 pointer is used only as p[%s] or "
+					 "p[E + %s] in the lane loop",
+					 j, j);
 	const int per = two ? 8 : 4;
 	char vn[16], nn[16], sn[16], an[16];
 	/* the chunk: ka_c in the 8-element form (seq-reduction writes ka_v and
@@ -808,10 +812,11 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	snprintf(wstep, sizeof wstep, width ? "%d" : "blockDim.x", width);
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_printf(&b,
-		      "{\n\t\tconst long long %s = %s;\n\t\t/* %s chunks where every vectorized row is 16-byte "
-		      "aligned */\n\t\tconst unsigned long long %s = 0",
-		      sn, start, two ? "8-element" : "float4", an);
+	ka_buf_printf(
+		&b,
+		"{\n\t\tconst long long %s = %s;\n\t\t/* %s chunks where every vectorized row is 16-byte "
+		"aligned */\n\t\tconst unsigned long long %s = 0",
+		sn, start, two ? "8-element" : "float4", an);
 	for (int i = 0; i < nv; i++)
 		ka_buf_printf(&b, " | (unsigned long long)(%s%s%s + %s)", vp[i].name,
 			      vp[i].off[0] ? " + " : "", vp[i].off, sn);
@@ -826,9 +831,10 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 			 vp[i].off, sn);
 		if (!two) {
 			if (vp[i].load)
-				ka_buf_printf(&b,
-					      "\t\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[%s];\n",
-					      vp[i].name, base, vn);
+				ka_buf_printf(
+					&b,
+					"\t\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[%s];\n",
+					vp[i].name, base, vn);
 			else
 				ka_buf_printf(&b, "\t\t\tfloat4 ka_%s;\n", vp[i].name);
 			continue;
@@ -836,8 +842,9 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		int words = vp[i].size / 2; /* 16-byte words for 8 elements */
 		ka_buf_printf(&b, "\t\t\tuint4 ka_%s[%d];\n", vp[i].name, words);
 		for (int w = 0; vp[i].load && w < words; w++)
-			ka_buf_printf(&b, "\t\t\tka_%s[%d] = reinterpret_cast<const uint4 *>(%s)[%d * %s + %d];\n",
-				      vp[i].name, w, base, words, vn, w);
+			ka_buf_printf(
+				&b, "\t\t\tka_%s[%d] = reinterpret_cast<const uint4 *>(%s)[%d * %s + %d];\n",
+				vp[i].name, w, base, words, vn, w);
 		ka_buf_printf(&b, "\t\t\t%s *ka_%s_e = reinterpret_cast<%s *>(ka_%s);\n", vp[i].elem,
 			      vp[i].name, vp[i].elem, vp[i].name);
 	}
@@ -848,7 +855,8 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		ka_buf_reset(&lb);
 		char suffix[8] = {'.', comps[l], 0};
 		lane_body(&lb, v, b0, b1, vp, nv, two ? "_e[ka_l]" : suffix);
-		ka_buf_adds(&b, two ? "#pragma unroll\n\t\t\tfor (int ka_l = 0; ka_l < 8; ka_l++) {\n" : "\t\t\t{\n");
+		ka_buf_adds(&b, two ? "#pragma unroll\n\t\t\tfor (int ka_l = 0; ka_l < 8; ka_l++) {\n"
+				    : "\t\t\t{\n");
 		if (lb.data && ka_csrc_has_word(lb.data, 0, lb.len, j)) {
 			if (two)
 				ka_buf_printf(&b, "\t\t\t\t%s%s = %s + 8 * %s + ka_l;\n", type, j, sn, vn);
@@ -875,9 +883,11 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 			continue;
 		}
 		for (int w = 0; w < vp[i].size / 2; w++)
-			ka_buf_printf(&b, "\t\t\treinterpret_cast<uint4 *>(%s%s%s + %s)[%d * %s + %d] = ka_%s[%d];\n",
-				      vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn, vp[i].size / 2, vn, w,
-				      vp[i].name, w);
+			ka_buf_printf(
+				&b,
+				"\t\t\treinterpret_cast<uint4 *>(%s%s%s + %s)[%d * %s + %d] = ka_%s[%d];\n",
+				vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn, vp[i].size / 2, vn, w,
+				vp[i].name, w);
 	}
 	size_t semi = po + 1; /* the tail: the loop as written, from the last chunk on */
 	for (int d = 0; semi < pc && (d || t[semi] != ';'); semi++)

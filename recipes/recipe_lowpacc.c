@@ -151,7 +151,8 @@ static int one_acc(ka_recipe_ctx *c, ka_recipe_edits *ed, size_t ds, size_t dt, 
 		   int bf16)
 {
 	const char *t = c->m->text;
-	const char *tof = bf16 ? "__bfloat162float" : "__half2float", *fromf = bf16 ? "__float2bfloat16" : "__float2half";
+	const char *tof = bf16 ? "__bfloat162float" : "__half2float",
+		   *fromf = bf16 ? "__float2bfloat16" : "__float2half";
 	size_t open = ka_csrc_block_of(t, c->m->len, ds);
 	size_t close = open == NPOS ? NPOS : ka_csrc_match(t, c->m->len, open);
 	if (close == NPOS)
@@ -179,7 +180,8 @@ static int one_acc(ka_recipe_ctx *c, ka_recipe_edits *ed, size_t ds, size_t dt, 
 			size_t w = o;
 			while (w > de && isspace((unsigned char)t[w - 1]))
 				w--;
-			starts = (w >= 2 && !strncmp(t + w - 2, "if", 2)) || (w >= 3 && !strncmp(t + w - 3, "for", 3)) ||
+			starts = (w >= 2 && !strncmp(t + w - 2, "if", 2)) ||
+				 (w >= 3 && !strncmp(t + w - 3, "for", 3)) ||
 				 (w >= 5 && !strncmp(t + w - 5, "while", 5));
 			starts = starts && !ident(t[w]) && o < q - 1; /* a header, not a cast */
 		}
@@ -188,9 +190,11 @@ static int one_acc(ka_recipe_ctx *c, ka_recipe_edits *ed, size_t ds, size_t dt, 
 			depth += t[i] == '(' ? 1 : t[i] == ')' ? -1 : 0;
 		starts = starts && depth == 0;
 		int written = (t[a] == '=' && t[a + 1] != '=') ||
-			      (strchr("+-*/%&|^<>", t[a]) && (t[a + 1] == '=' || (t[a + 1] == t[a] && t[a + 2] == '='))) ||
+			      (strchr("+-*/%&|^<>", t[a]) &&
+			       (t[a + 1] == '=' || (t[a + 1] == t[a] && t[a + 2] == '='))) ||
 			      ((t[a] == '+' || t[a] == '-') && t[a + 1] == t[a]) ||
-			      (q > de && (t[q - 1] == '&' || ((t[q - 1] == '+' || t[q - 1] == '-') && t[q - 2] == t[q - 1])));
+			      (q > de && (t[q - 1] == '&' ||
+					  ((t[q - 1] == '+' || t[q - 1] == '-') && t[q - 2] == t[q - 1])));
 		if (t[a] == '<' || t[a] == '>')
 			written = written && t[a + 1] == t[a] && t[a + 2] == '=';
 		if (!written) { /* a read: the 16-bit value, rounded once */
@@ -208,9 +212,11 @@ static int one_acc(ka_recipe_ctx *c, ka_recipe_edits *ed, size_t ds, size_t dt, 
 			int line = 1;
 			for (size_t i = 0; i < p; i++)
 				line += t[i] == '\n';
-			rc = ka_recipe_decline(c, "%s is written otherwise than `%s = E;`, `%s += E;` or `%s -= E;` "
-						  "(line %d)",
-					       name, name, name, name, line);
+			rc = ka_recipe_decline(
+				c,
+				"%s is written otherwise than `%s = E;`, `%s += E;` or `%s -= E;` "
+				"(line %d)",
+				name, name, name, name, line);
 			break;
 		}
 		updates += update && in_loop(t, c->k->body_open + 1, c->k->body_close, p);
@@ -257,9 +263,17 @@ static int lowpacc_apply(ka_recipe_ctx *c, ka_buf *out)
 		if (!nl || nl >= sizeof name || sq[nl] != '=')
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)nl, sq);
-		static const char *const zeros[] = {"0;", "0.0f;", "0.f;", "0.0;", "__float2half(0.0f);",
-						    "__float2half(0.f);", "__float2half(0);", "__float2bfloat16(0.0f);",
-						    "__float2bfloat16(0.f);", "__float2bfloat16(0);", "__int2half_rn(0);"};
+		static const char *const zeros[] = {"0;",
+						    "0.0f;",
+						    "0.f;",
+						    "0.0;",
+						    "__float2half(0.0f);",
+						    "__float2half(0.f);",
+						    "__float2half(0);",
+						    "__float2bfloat16(0.0f);",
+						    "__float2bfloat16(0.f);",
+						    "__float2bfloat16(0);",
+						    "__int2half_rn(0);"};
 		int zero = 0;
 		for (size_t z = 0; z < sizeof zeros / sizeof zeros[0]; z++)
 			zero |= !strcmp(sq + nl + 1, zeros[z]);
@@ -286,8 +300,9 @@ static int lowpacc_apply(ka_recipe_ctx *c, ka_buf *out)
 		p = e - 1;
 	}
 	if (rc == KA_OK && !done)
-		rc = first[0] ? ka_recipe_decline(c, "%s", first)
-			      : ka_recipe_decline(c, "no __half or __nv_bfloat16 variable declared from zero");
+		rc = first[0]
+			     ? ka_recipe_decline(c, "%s", first)
+			     : ka_recipe_decline(c, "no __half or __nv_bfloat16 variable declared from zero");
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
 	ka_recipe_edits_free(&ed);
@@ -298,7 +313,8 @@ static const char *const lowpacc_grid[] = {"", NULL};
 
 const ka_recipe ka_recipe_fp32_accumulate = {
 	.name = "fp32-accumulate",
-	.summary = "a sum kept in __half / __nv_bfloat16 -> a float accumulator, rounded once where it is read",
+	.summary =
+		"a sum kept in __half / __nv_bfloat16 -> a float accumulator, rounded once where it is read",
 	.rules = "math-lowp-accumulate",
 	.grid = lowpacc_grid,
 	.apply = lowpacc_apply,

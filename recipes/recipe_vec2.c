@@ -145,8 +145,10 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT), two = 0;
 	if (rc == KA_RECIPE_DECLINED) { /* rows walked by a warp's or a block's lanes */
 		if (c->params && c->params[0] && strcmp(c->params, grid[0]))
-			return ka_recipe_decline(c, "the lane loops keep the kernel's launch: block and cap do "
-						    "not apply, only the first set (%s) is written", grid[0]);
+			return ka_recipe_decline(c,
+						 "the lane loops keep the kernel's launch: block and cap do "
+						 "not apply, only the first set (%s) is written",
+						 grid[0]);
 		char why[sizeof c->why];
 		snprintf(why, sizeof why, "%s", c->why);
 		rc = ka_recipe_lane_vectorize_2byte(c, out);
@@ -236,7 +238,6 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_free(&b);
 	return rc;
 }
-
 
 const ka_recipe ka_recipe_vectorize_2byte = {
 	.name = "vectorize-2byte",

@@ -216,23 +216,23 @@ static void test_rowwarp_bf16_accumulator_declines(void **st)
  * shared-memory tree.  Both row loops walk 8-element chunks as 16-byte
  * words; the partial sum each thread carries into the tree covers other
  * elements now, and the tree sums them all. */
-#define RMSNORM_KERNEL                                                                                     \
+#define RMSNORM_KERNEL \
 	BF16 "__global__ void k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, __nv_bfloat16 *y, long long " \
-	     "cols, float eps)\n{\n"                                                                       \
-	     "\t__shared__ float part[256];\n"                                                             \
-	     "\tconst __nv_bfloat16 *xr = x + blockIdx.x * cols;\n"                                        \
-	     "\t__nv_bfloat16 *yr = y + blockIdx.x * cols;\n"                                              \
-	     "\tfloat ss = 0.0f;\n"                                                                        \
-	     "\tfor (long long j = threadIdx.x; j < cols; j += blockDim.x) {\n"                            \
-	     "\t\tfloat v = __bfloat162float(xr[j]);\n\t\tss += v * v;\n\t}\n"                             \
-	     "\tpart[threadIdx.x] = ss;\n\t__syncthreads();\n"                                             \
-	     "\tfor (int o = blockDim.x / 2; o > 0; o >>= 1) {\n"                                          \
-	     "\t\tif (threadIdx.x < o) part[threadIdx.x] += part[threadIdx.x + o];\n"                      \
-	     "\t\t__syncthreads();\n\t}\n"                                                                 \
-	     "\tfloat rstd = rsqrtf(part[0] / (float)cols + eps);\n"                                       \
-	     "\tfor (long long j = threadIdx.x; j < cols; j += blockDim.x)\n"                              \
+	     "cols, float eps)\n{\n" \
+	     "\t__shared__ float part[256];\n" \
+	     "\tconst __nv_bfloat16 *xr = x + blockIdx.x * cols;\n" \
+	     "\t__nv_bfloat16 *yr = y + blockIdx.x * cols;\n" \
+	     "\tfloat ss = 0.0f;\n" \
+	     "\tfor (long long j = threadIdx.x; j < cols; j += blockDim.x) {\n" \
+	     "\t\tfloat v = __bfloat162float(xr[j]);\n\t\tss += v * v;\n\t}\n" \
+	     "\tpart[threadIdx.x] = ss;\n\t__syncthreads();\n" \
+	     "\tfor (int o = blockDim.x / 2; o > 0; o >>= 1) {\n" \
+	     "\t\tif (threadIdx.x < o) part[threadIdx.x] += part[threadIdx.x + o];\n" \
+	     "\t\t__syncthreads();\n\t}\n" \
+	     "\tfloat rstd = rsqrtf(part[0] / (float)cols + eps);\n" \
+	     "\tfor (long long j = threadIdx.x; j < cols; j += blockDim.x)\n" \
 	     "\t\tyr[j] = __float2bfloat16(__bfloat162float(xr[j]) * rstd * __bfloat162float(w[j]));\n}\n"
-#define RMSNORM_HOST                                                                                       \
+#define RMSNORM_HOST \
 	"void h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, __nv_bfloat16 *y, long long rows, long long " \
 	"cols, cudaStream_t s)\n{\n\tk<<<(unsigned)rows, 256, 0, s>>>(x, w, y, cols, 1e-6f);\n}\n"
 
@@ -285,11 +285,11 @@ static void test_lanevec_bf16_composes_with_seq_reduction(void **st)
 static void test_lanevec_bf16_block_declines(void **st)
 {
 	(void)st;
-	static const char *const head =
-		BF16 "__global__ void k(const __nv_bfloat16 *x, float *out, long long cols)\n{\n"
-		     "\t__shared__ float part[256];\n"
-		     "\tconst __nv_bfloat16 *xr = x + blockIdx.x * cols;\n\tfloat ss = 0.0f;\n"
-		     "\tfor (long long j = threadIdx.x; j < cols; j += blockDim.x) ";
+	static const char *const head = BF16
+		"__global__ void k(const __nv_bfloat16 *x, float *out, long long cols)\n{\n"
+		"\t__shared__ float part[256];\n"
+		"\tconst __nv_bfloat16 *xr = x + blockIdx.x * cols;\n\tfloat ss = 0.0f;\n"
+		"\tfor (long long j = threadIdx.x; j < cols; j += blockDim.x) ";
 	static const char *const tail =
 		"void h(const __nv_bfloat16 *x, float *out, long long rows, long long cols, cudaStream_t s)\n{\n"
 		"\tk<<<(unsigned)rows, 256, 0, s>>>(x, out, cols);\n}\n";
