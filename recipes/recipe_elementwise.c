@@ -331,7 +331,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		return ka_recipe_decline(c, "no bound check after the index");
 	}
 	size_t po = ka_csrc_skip_blank(t, len, s1 + 2), pc = ka_csrc_match(t, len, po);
-	char cond[160], want[160];
+	char cond[160];
 	if (t[po] != '(' || pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond))
 		return ka_recipe_decline(c, "cannot read the bound check");
 	size_t vl = strlen(sh->var);
@@ -351,10 +351,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		sh->body_s = pc + 1;
 		sh->body_e = e1;
 	} else {
-		char ret[64];
-		ka_csrc_squeeze(t, pc + 1, e1, ret, sizeof ret);
-		snprintf(want, sizeof want, "return;");
-		if (strcmp(ret, want))
+		if (!ka_recipe_bare_return(t, pc + 1, e1))
 			return ka_recipe_decline(c, "the bound check does more than return");
 		sh->body_s = e1;
 		sh->body_e = close;

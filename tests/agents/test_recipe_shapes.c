@@ -224,6 +224,54 @@ static void test_stride_loop_forms(void **st)
 		"the loop starts at 'threadIdx.x', not at the global thread index");
 }
 
+#define HOSTB "void h(const float *x, float *y, float lo, int n, cudaStream_t s)\n"
+#define HOST2D "void h(const float *x, float *y, int h, int w, cudaStream_t s)\n"
+
+/* a guard whose return is braced, `if (i >= n) { return; }`, is the early
+ * return: the element-wise recipes and launch-tune-2d take it, and decline
+ * a braced guard that does anything else */
+static void test_braced_return_guard(void **st)
+{
+	(void)st;
+	static const char *const src =
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n\tif (i >= n) {\n\t\treturn;\n\t}\n"
+		"\ty[i] = x[i] < lo ? lo : x[i];\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n";
+	static const char *const gs[] = {
+		"for (long long ka_e = blockIdx.x * (long long)blockDim.x + threadIdx.x; ka_e < n; ka_e += ka_step)",
+		"const int i = ka_e;", "y[i] = x[i] < lo ? lo : x[i];"};
+	expect_applies("grid-stride", src, "block=256 cap=2112", gs, 3);
+	static const char *const vec[] = {"float4 ka_x = reinterpret_cast<const float4 *>(x)[ka_v];",
+					  "ka_y.w = ka_x.w < lo ? lo : ka_x.w;",
+					  "reinterpret_cast<float4 *>(y)[ka_v] = ka_y;"};
+	expect_applies("vectorize", src, "block=256 vec=4 cap=2112", vec, 3);
+	static const char *const src2d =
+		"__global__ void k(const float *x, float *y, int h, int w)\n{\n"
+		"\tint j = blockIdx.x * blockDim.x + threadIdx.x;\n\tint i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (i >= h || j >= w) { return; }\n\ty[i * w + j] = 2.0f * x[i * w + j];\n}\n" HOST2D
+		"{\n\tdim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);\n"
+		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n";
+	static const char *const l2d[] = {"if (i >= h || j >= w) { return; }", "dim3 block(32, 8)"};
+	expect_applies("launch-tune-2d", src2d, NULL, l2d, 2);
+	/* near misses: a braced guard that stores, or returns a value */
+	expect_declines("grid-stride",
+			"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+			"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
+			"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\treturn;\n\t}\n\ty[i] = x[i];\n}\n" HOSTB
+			"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+			"the bound check does more than return");
+	expect_declines(
+		"launch-tune-2d",
+		"__global__ void k(const float *x, float *y, int h, int w)\n{\n"
+		"\tint j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tint i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (i >= h || j >= w) { y[0] = 0.0f; return; }\n\ty[i * w + j] = x[i * w + j];\n}\n" HOST2D
+		"{\n\tdim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);\n"
+		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n",
+		"the bound check does more than return");
+}
+
 #define HOSTT "void h(const float *in, float *out, int B, int M, int N, cudaStream_t s)\n"
 
 /* smem-tile-transpose: indices in either order, a batch along z, helper
@@ -378,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_colreduce_forms),
 		cmocka_unit_test(test_colreduce_declines),
 		cmocka_unit_test(test_stride_loop_forms),
+		cmocka_unit_test(test_braced_return_guard),
 		cmocka_unit_test(test_transpose_forms),
 		cmocka_unit_test(test_rowscan_forms),
 	};
