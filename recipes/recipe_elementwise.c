@@ -556,7 +556,8 @@ static int stores_on_every_path(const char *t, size_t s, size_t e, const char *a
 }
 
 /* The vector type of four elements of a pointer's element type (its
- * declared type without const and __restrict__, squeezed), or NULL. */
+ * declared type without const, __restrict__ and __restrict, squeezed), or
+ * NULL. */
 static const char *vector_of(const char *tq)
 {
 	static const char *const map[][2] = {{"float*", "float4"},   {"int*", "int4"},
@@ -590,6 +591,8 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 		snprintf(ty, sizeof ty, "%s", pa->type);
 		for (char *q; (q = strstr(ty, "__restrict__"));)
 			memmove(q, q + 12, strlen(q + 12) + 1);
+		for (char *q; (q = strstr(ty, "__restrict"));) /* the short spelling */
+			memmove(q, q + 10, strlen(q + 10) + 1);
 		for (char *q; (q = strstr(ty, "const"));)
 			memmove(q, q + 5, strlen(q + 5) + 1);
 		char tq[160];
@@ -950,6 +953,8 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				memmove(x, x + 5, strlen(x + 5) + 1);
 			for (char *x; (x = strstr(tq, "__restrict__"));)
 				memmove(x, x + 12, strlen(x + 12) + 1);
+			for (char *x; (x = strstr(tq, "__restrict"));)
+				memmove(x, x + 10, strlen(x + 10) + 1);
 			for (char *x; (x = strchr(tq, ' '));)
 				memmove(x, x + 1, strlen(x + 1) + 1);
 			const char *vt = vector_of(tq);

@@ -246,6 +246,17 @@ static void test_braced_return_guard(void **st)
 					  "ka_y.w = ka_x.w < lo ? lo : ka_x.w;",
 					  "reinterpret_cast<float4 *>(y)[ka_v] = ka_y;"};
 	expect_applies("vectorize", src, "block=256 vec=4 cap=2112", vec, 3);
+	/* `__restrict`, the short spelling of `__restrict__`, qualifies the pointer alone */
+	static const char *const restr[] = {"int4 ka_a = reinterpret_cast<const int4 *>(a)[ka_v];",
+					    "ka_c.y = ka_a.y + ka_b.y;",
+					    "reinterpret_cast<int4 *>(c)[ka_v] = ka_c;"};
+	expect_applies(
+		"vectorize",
+		"__global__ void k(const int *__restrict a, const int *__restrict b, int *__restrict c, int n)\n"
+		"{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) { return; }\n"
+		"\tc[i] = a[i] + b[i];\n}\n"
+		"void h(const int *a, const int *b, int *c, int n)\n{\n\tk<<<(n + 127) / 128, 128>>>(a, b, c, n);\n}\n",
+		"block=256 vec=4 cap=2112", restr, 3);
 	static const char *const src2d =
 		"__global__ void k(const float *x, float *y, int h, int w)\n{\n"
 		"\tint j = blockIdx.x * blockDim.x + threadIdx.x;\n\tint i = blockIdx.y * blockDim.y + threadIdx.y;\n"
