@@ -283,6 +283,35 @@ static void test_braced_return_guard(void **st)
 		"the bound check does more than return");
 }
 
+/* launch-tune changes how many threads run past the count: sound only when
+ * the kernel guards its index by the count the grid rounds up (found in
+ * the public-code sweep: an unguarded float2half kernel retuned from 512 to
+ * 128 threads no longer wrote the elements its launch padded to) */
+static void test_launch_tune_guard(void **st)
+{
+	(void)st;
+	expect_declines(
+		"launch-tune",
+		"__global__ void k(float *y, const float *x)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\ty[i] = 2.0f * x[i];\n}\n"
+		"void h(float *y, const float *x, int n)\n{\n\tk<<<(n + 511) / 512, 512>>>(y, x);\n}\n",
+		"no guard of the index by the launch's count");
+	expect_declines("launch-tune",
+			"__global__ void k(float *y, const float *x, int n, int m)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < m) y[i] = x[i];\n}\n"
+			"void h(float *y, const float *x, int n, int m)\n{\n"
+			"\tk<<<(n + 255) / 256, 256>>>(y, x, n, m);\n}\n",
+			"the grid covers 'n', not the guard's bound m");
+	static const char *const want[] = {"k<<<(rows*cols+127)/128, 128>>>(y, x, rows * cols);"};
+	expect_applies("launch-tune",
+		       "__global__ void k(float *y, const float *x, long n)\n{\n"
+		       "\tlong i = blockIdx.x * (long)blockDim.x + threadIdx.x;\n\tif (i >= n) { return; }\n"
+		       "\ty[i] = 2.0f * x[i];\n}\n"
+		       "void h(float *y, const float *x, int rows, int cols)\n{\n"
+		       "\tk<<<(rows * cols + 255) / 256, 256>>>(y, x, rows * cols);\n}\n",
+		       "block=128", want, 1);
+}
+
 #define HOSTT "void h(const float *in, float *out, int B, int M, int N, cudaStream_t s)\n"
 
 /* smem-tile-transpose: indices in either order, a batch along z, helper
@@ -438,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_colreduce_declines),
 		cmocka_unit_test(test_stride_loop_forms),
 		cmocka_unit_test(test_braced_return_guard),
+		cmocka_unit_test(test_launch_tune_guard),
 		cmocka_unit_test(test_transpose_forms),
 		cmocka_unit_test(test_rowscan_forms),
 	};
