@@ -161,6 +161,7 @@ typedef struct ka_recipe_ew {
 	size_t body_s, body_e;   /* BODY: the statements the bound guards */
 	size_t pre_s, pre_e;     /* KA_RECIPE_EW_PRODUCT: the locals declared between the index
 				  * and the guard (empty when none) */
+	int stride_loop;         /* 1: the kernel loops over the grid (any grid covers the count) */
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 /* The same, where flag KA_RECIPE_EW_PRODUCT also accepts a bound N that is

@@ -171,6 +171,7 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	sh->decl_e = cp + 1;
 	sh->body_s = cp + 1;
 	sh->body_e = e;
+	sh->stride_loop = 1;
 	/* the helpers go with the rewrite: the body must not read them */
 	for (int i = 0; i < d.n; i++)
 		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, d.name[i]))
@@ -284,6 +285,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
 	ka_recipe_tid d;
 	sh->pre_s = sh->pre_e = 0;
+	sh->stride_loop = 0;
 	if (e0 == NPOS || e0 > close)
 		return ka_recipe_decline(c, "cannot read the kernel's first statement");
 	if (!ka_recipe_tid_decl(t, s0, e0, 'x', &d)) {

@@ -312,6 +312,36 @@ static void test_launch_tune_guard(void **st)
 		       "block=128", want, 1);
 }
 
+/* fuse-elementwise writes one element a thread: a grid-stride loop's
+ * launch need not cover the count (here 32 blocks for any n), so fusing it
+ * would leave elements undone; two one-element kernels still fuse */
+static void test_fuse_stride_loop(void **st)
+{
+	(void)st;
+	static const char *const kern =
+		"__global__ void k(int n, float *x, float *y)\n{\n"
+		"\tint index = threadIdx.x + blockIdx.x * blockDim.x;\n\tint stride = blockDim.x * gridDim.x;\n"
+		"\tfor (int i = index; i < n; i += stride) {\n\t\tx[i] = 1.0f;\n\t\ty[i] = 2.0f;\n\t}\n}\n"
+		"__global__ void k2(int n, float *x, float *y)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i] + y[i];\n}\n";
+	char src[2048];
+	snprintf(src, sizeof src,
+		 "%svoid h(int n, float *x, float *y)\n{\n\tk<<<32, 256>>>(n, x, y);\n"
+		 "\tk2<<<32, 256>>>(n, x, y);\n}\n",
+		 kern);
+	expect_declines("fuse-elementwise", src, "k loops over the grid");
+	static const char *const want[] = {"k_fused<<<(n + 255) / 256, 256>>>(n, x, y);"};
+	expect_applies(
+		"fuse-elementwise",
+		"__global__ void k(int n, float *x, float *y)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) { x[i] = 1.0f; y[i] = 2.0f; }\n}\n"
+		"__global__ void k2(int n, float *x, float *y)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i] + y[i];\n}\n"
+		"void h(int n, float *x, float *y)\n{\n\tk<<<(n + 255) / 256, 256>>>(n, x, y);\n"
+		"\tk2<<<(n + 255) / 256, 256>>>(n, x, y);\n}\n",
+		NULL, want, 1);
+}
+
 #define HOSTT "void h(const float *in, float *out, int B, int M, int N, cudaStream_t s)\n"
 
 /* smem-tile-transpose: indices in either order, a batch along z, helper
@@ -468,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_stride_loop_forms),
 		cmocka_unit_test(test_braced_return_guard),
 		cmocka_unit_test(test_launch_tune_guard),
+		cmocka_unit_test(test_fuse_stride_loop),
 		cmocka_unit_test(test_transpose_forms),
 		cmocka_unit_test(test_rowscan_forms),
 	};
