@@ -201,6 +201,14 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
  * tail and a run-time alignment check.  KA_OK, or KA_RECIPE_DECLINED with
  * the first loop's reason ("no lane-strided loop" when there is none). */
 int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out);
+/* The same for vectorize-2byte: loops over __half / __nv_bfloat16 rows
+ * (float ones beside them) walk chunks of 8 elements, each pointer as
+ * 16-byte words (one for 8 two-byte elements, two for 8 floats), the body
+ * once per element on the registers' copy; at least one 2-byte pointer
+ * must move, else it declines.  With the block's lanes (`j = threadIdx.x`,
+ * `j += blockDim.x`) a partial sum carried out of the loop must go straight
+ * into a shared-memory tree over the whole block. */
+int ka_recipe_lane_vectorize_2byte(ka_recipe_ctx *c, ka_buf *out);
 
 /* The 2-D one-thread-per-point shape (recipes/recipe_launch2d.c):
  *     T j = <thread index along x>, i = <... along y>;   (or two statements)
