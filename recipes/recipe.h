@@ -93,6 +93,10 @@ typedef struct ka_recipe_tid {
  * unsigned int, uint, long long, size_t, int64_t, ..., const or not);
  * what it declares goes to d. */
 int ka_recipe_tid_decl(const char *t, size_t s, size_t e, char axis, ka_recipe_tid *d);
+/* 1 when [s, e) is a bare return, `return;` or `{ return; }` (blanks and
+ * comments aside): what a guard `if (i >= n) ...` may do and nothing
+ * more. */
+int ka_recipe_bare_return(const char *t, size_t s, size_t e);
 /* The same along x, the variable's name to var. */
 int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap);
 /* The same along axis, the variable's name to var. */
@@ -157,6 +161,7 @@ typedef struct ka_recipe_ew {
 	size_t body_s, body_e;   /* BODY: the statements the bound guards */
 	size_t pre_s, pre_e;     /* KA_RECIPE_EW_PRODUCT: the locals declared between the index
 				  * and the guard (empty when none) */
+	int stride_loop;         /* 1: the kernel loops over the grid (any grid covers the count) */
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 /* The same, where flag KA_RECIPE_EW_PRODUCT also accepts a bound N that is
