@@ -128,30 +128,41 @@ out:
 }
 
 /* A kernel's share of the program, from what the host code shows (docs/
- * rules.md, "Cold kernels"): a kernel whose every launch is outside host
- * loops, in a host function that launches another kernel inside a loop
- * (start-up work before the iterations), or that launches another kernel
- * while this one only writes global memory (an initializer), runs a small
- * part of the time.  Its performance findings are notes; the message says
- * why.  Correctness findings keep their severity. */
+ * rules.md, "Cold kernels"): a kernel whose every launch runs once, that is
+ * outside host loops and in a host function no host loop calls (directly or
+ * through other host functions), while its launching function also
+ * launches another kernel repeatedly (inside a loop, or through a call made
+ * in a loop: start-up work before the iterations), or launches another
+ * kernel at all while this one only writes global memory (an initializer),
+ * runs a small part of the time.  The host call graph is the `call` table's
+ * host rows (caller `func`, `callee`, `in_loop`).  Its performance findings
+ * are notes; the message says why.  Correctness findings keep their
+ * severity. */
 static const char cold_sql[] =
-	"SELECT k.name,"
-	" (SELECT h.kernel FROM launch h WHERE h.in_loop = 1 AND h.kernel_id IS NOT NULL"
-	"   AND h.kernel_id != k.id AND h.func IN (SELECT c.func FROM launch c WHERE c.kernel_id = k.id)"
-	"   ORDER BY h.id LIMIT 1),"
-	" (SELECT o.kernel FROM launch o WHERE o.kernel_id IS NOT NULL AND o.kernel_id != k.id"
-	"   AND o.func IN (SELECT c.func FROM launch c WHERE c.kernel_id = k.id) ORDER BY o.id LIMIT 1),"
+	"WITH RECURSIVE"
+	" hot(fn) AS (SELECT callee FROM call WHERE is_device_code = 0 AND in_loop = 1"
+	"   UNION SELECT c.callee FROM call c JOIN hot ON c.func = hot.fn WHERE c.is_device_code = 0),"
+	" reach(fn, looped) AS (SELECT func, 0 FROM launch WHERE kernel_id = ?1"
+	"   UNION SELECT c.callee, MAX(r.looped, COALESCE(c.in_loop, 0)) FROM call c"
+	"   JOIN reach r ON c.func = r.fn WHERE c.is_device_code = 0)"
+	" SELECT k.name,"
+	" (SELECT h.kernel FROM launch h JOIN reach r ON h.func = r.fn WHERE h.kernel_id IS NOT NULL"
+	"   AND h.kernel_id != k.id AND (h.in_loop = 1 OR r.looped = 1) ORDER BY h.id LIMIT 1),"
+	" (SELECT o.kernel FROM launch o JOIN reach r ON o.func = r.fn WHERE o.kernel_id IS NOT NULL"
+	"   AND o.kernel_id != k.id ORDER BY o.id LIMIT 1),"
 	" NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
 	"   AND a.rw IN ('read', 'readwrite'))"
-	" FROM kernel k WHERE k.id = ? AND k.kind = 'global'"
+	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
 	" AND EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id)"
-	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)";
+	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id"
+	"   AND (COALESCE(l.in_loop, 1) != 0 OR l.func IN (SELECT fn FROM hot)))";
 
 static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m, ka_finding *f,
 		       ka_buf *msg)
 {
-	if (r->cat == KA_CAT_CORRECTNESS || m->kernel_id < 0 ||
-	    sqlite3_column_type(row, m->kernel_id) == SQLITE_NULL)
+	/* the kernel: the row's kernel_id, or the row itself for a kernel-scope rule */
+	int kc = m->kernel_id >= 0 ? m->kernel_id : (r->scope && !strcmp(r->scope, "kernel") ? m->id : -1);
+	if (r->cat == KA_CAT_CORRECTNESS || kc < 0 || sqlite3_column_type(row, kc) == SQLITE_NULL)
 		return KA_OK;
 	sqlite3_stmt *st = NULL;
 	int rc = KA_OK;
@@ -159,7 +170,7 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		sqlite3_finalize(st);
 		return KA_OK; /* facts without a launch table: nothing to weigh */
 	}
-	sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, m->kernel_id));
+	sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, kc));
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *k = (const char *)sqlite3_column_text(st, 0);
 		const char *hot = (const char *)sqlite3_column_text(st, 1);
@@ -229,9 +240,11 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 		goto out;
 	const unsigned char *as = m->assumption >= 0 ? sqlite3_column_text(st, m->assumption) : NULL;
 	const unsigned char *bs = m->block_source >= 0 ? sqlite3_column_text(st, m->block_source) : NULL;
-	if (as && *as)
+	/* A message that names {assumption} itself already says it. */
+	int said = r->message && strstr(r->message, "{assumption}") != NULL;
+	if (as && *as && !said)
 		ka_buf_printf(&msg, " (assumed: %s)", (const char *)as);
-	else if (bs && strcmp((const char *)bs, "assumed") == 0)
+	else if (!said && bs && strcmp((const char *)bs, "assumed") == 0)
 		assumed_block(db, st, m, &msg);
 	if (impact(r, st, m, &f, &msg) != KA_OK || cold_kernel(db, r, st, m, &f, &msg) != KA_OK) {
 		ka_finding_clear(&f);

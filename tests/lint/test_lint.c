@@ -196,6 +196,62 @@ static void test_shared_helper_and_one_block(void **state)
 	ka_lint_free(l);
 }
 
+/* Cold kernels through host calls: the initializer launched once in main,
+ * whose loop reaches the other kernels only through forward() and step(),
+ * is cold (a kernel-scope finding too); a kernel launched once in forward(),
+ * which main calls in its loop, runs every iteration and keeps its warning,
+ * as does the kernel launched through step() in forward()'s loop. */
+static void test_cold_through_calls(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/calls.cu", fx->dir);
+	write_file(
+		path,
+		"__global__ void prep(float *a, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] = 0.0f;\n}\n"
+		"__global__ void work(const float *a, float *b, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i] = a[i * 32];\n}\n"
+		"__global__ void gather(const float *a, float *b, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i] = a[i * 16];\n}\n"
+		"void step(const float *a, float *b, int n)\n{\n\twork<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		"void forward(float *a, float *b, int n)\n{\n"
+		"\tgather<<<(n + 255) / 256, 256>>>(a, b, n);\n"
+		"\tfor (int l = 0; l < 12; l++)\n\t\tstep(a, b, n);\n}\n"
+		"void train(float *a, float *b, int n)\n{\n"
+		"\tprep<<<(n + 255) / 256, 256>>>(a, n);\n"
+		"\tfor (int s = 0; s < 100; s++)\n\t\tforward(a, b, n);\n}\n",
+		0);
+	ka_lint *l = new_lint("-*,gmem-uncoalesced-access,gmem-scalar-not-vectorized", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (!f->kernel)
+			continue;
+		if (!strcmp(f->kernel, "prep")) {
+			assert_string_equal(f->rule, "gmem-scalar-not-vectorized");
+			assert_int_equal(f->cold, 1);
+			assert_non_null(strstr(
+				f->message, "[cold: prep is launched outside the host loop that launches"));
+			seen |= 1;
+		} else if (!strcmp(f->kernel, "gather")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 2;
+		} else if (!strcmp(f->kernel, "work")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 /* A kernel's share of the program: the start-up kernel launched before the
  * loop that launches the solver, and an initializer that only writes next
  * to another launch, get notes marked cold; the solver in the loop and a
@@ -679,6 +735,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rule_examples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_helper_and_one_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_kernels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cold_through_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
 	};

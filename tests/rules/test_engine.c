@@ -158,6 +158,16 @@ static void eval_says_assumptions(void **state)
 	assert_string_equal(fs.v[2].message, "in");
 	ka_findings_free(&fs);
 	ka_ruleset_free(rs);
+	/* a message that names {assumption} says it once, not again at its end */
+	rs = test_rule("gmem-strided", "warning", "access",
+		       "space = 'global' AND sectors_per_request > ideal_sectors",
+		       "{base} under ({assumption})");
+	assert_int_equal(ka_rules_eval(rs, db, NULL, &fs), KA_OK);
+	ka_findings_sort_unique(&fs);
+	assert_int_equal(fs.n, 3);
+	assert_string_equal(fs.v[0].message, "a under (N = 1024 for the symbolic row width)");
+	ka_findings_free(&fs);
+	ka_ruleset_free(rs);
 	sqlite3_close(db);
 }
 
