@@ -124,9 +124,34 @@ typedef struct slot {
 	int bench; /* written and not known: to bench in this pass */
 	char suffix[16];
 	ka_bench_result res;
-	char path[1100]; /* candidates/step-N*.cu */
+	char path[1100];  /* candidates/step-N*.cu */
+	int written;      /* path written (prepare) while the round was being filled */
+	int on;           /* the slot whose candidate base is (a sequence); -1: the round's kernels */
+	char opened[256]; /* what the loop's best_opened becomes when this one is accepted */
 	ka_opt_step st;
 } slot;
+
+/* What the planner sees of one kernel: its findings, the ranked plan and
+ * the findings as the coder is given them. */
+typedef struct view {
+	ka_findings f;
+	ka_opt_plan plan;
+	ka_coder_finding cf[64];
+	char ev[64][200];
+	int ncf;
+} view;
+
+/* The loop's state as the planner reads it: the best kernel (its text and
+ * file), the kernel it was made from, the step that made it and what that
+ * step opened.  A round starts from the loop's own; a speculative slot
+ * (--gpus) from the state the one-GPU loop would be in had the slot
+ * before it been accepted.  best_from, parent_from: the round's slot whose
+ * candidate that kernel is; -1: the round's own kernels. */
+typedef struct head {
+	const char *best, *parent, *file;
+	const char *recipe, *params, *rule, *opened;
+	int best_from, parent_from;
+} head;
 
 /* Write the slot's candidate; unless the knowledge DB already measured
  * it on this arch (then the step is "known"), it is to be benched. */
@@ -269,23 +294,24 @@ static void verify_all(ka_opt_loop *L, slot *S, int ns)
 
 /* The best-ranked strategy not tried on its kernel; NULL when none is left.
  * key gets its trajectory key. */
-static const ka_opt_cand *pick(ka_opt_loop *L, ka_opt_plan *plan, int llm, char *key, size_t kcap)
+static const ka_opt_cand *pick(ka_opt_loop *L, const head *h, ka_opt_plan *plan, int llm, char *key,
+			       size_t kcap)
 {
 	static const char *const free_grid[] = {"", NULL};
 	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
 	static ka_opt_cand free_cand;
 	char bh[65], ph[65] = "";
-	ka_sha256_of(L->best, strlen(L->best), bh);
-	if (L->parent)
-		ka_sha256_of(L->parent, strlen(L->parent), ph);
+	ka_sha256_of(h->best, strlen(h->best), bh);
+	if (h->parent)
+		ka_sha256_of(h->parent, strlen(h->parent), ph);
 	for (int i = 0; i < plan->n; i++) {
 		const ka_opt_cand *c = &plan->c[i];
 		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params, c->on_parent ? ph : bh);
-		if ((c->on_parent && !L->parent) || tried_before(L, key))
+		if ((c->on_parent && !h->parent) || tried_before(L, key))
 			continue;
 		if (llm) {
 			/* the hint an LLM gets is a recipe whose shape this kernel has */
-			const char *base = c->on_parent ? L->parent : L->best;
+			const char *base = c->on_parent ? h->parent : h->best;
 			char why[256], *x = NULL;
 			size_t xl;
 			int ar = ka_recipe_apply(c->recipe->name, base, strlen(base), NULL, c->params, &x,
@@ -309,31 +335,42 @@ static const ka_opt_cand *pick(ka_opt_loop *L, ka_opt_plan *plan, int llm, char 
 	return &free_cand;
 }
 
-/* Accept (the round's chosen candidate, which acceptable() passed) or
- * not, summarize, and append the step to the trajectory. */
-static int record(ka_opt_loop *L, const ka_opt_cand *c, ka_opt_step *st, const ka_bench_result *res,
-		  const char *src, const char *cand, int proposed, int accept)
+/* What the slot's step opened (ka_opt_plan_opened) into x->opened; a
+ * tuning step keeps what its recipe opened (copied when it was picked). */
+static void slot_opened(slot *x)
 {
-	int rc = KA_OK;
+	if (!x->c.on_parent)
+		ka_opt_plan_opened(x->c.recipe->name, x->base, x->rep.source, x->opened, sizeof x->opened);
+}
+
+/* Accept (the round's chosen candidate, which acceptable() passed) or
+ * not, summarize, and append the step to the trajectory.  Accepted: the
+ * candidate is the best, the kernel it rewrote its parent (for a
+ * sequence, the candidate of the slot it builds on). */
+static int record(ka_opt_loop *L, slot *x, ka_opt_step *st, int accept)
+{
+	int rc = KA_OK, proposed = x->prc == KA_OK;
+	const ka_opt_cand *c = &x->c;
+	const ka_bench_result *res = &x->res;
+	const char *src = proposed ? x->rep.source : NULL;
 	st->accepted = proposed && accept;
 	if (st->accepted) {
-		char *copy = strdup(src);
-		if (!copy)
+		char *copy = strdup(src), *parent = strdup(x->base);
+		if (!copy || !parent) {
+			free(copy);
+			free(parent);
 			return ka_error_set(KA_ENOMEM, "out of memory");
-		if (!c->on_parent) {
-			free(L->parent);
-			L->parent = L->best;
-		} else {
-			free(L->best);
 		}
+		slot_opened(x);
+		free(L->best);
+		free(L->parent);
 		L->best = copy;
-		snprintf(L->best_file, sizeof L->best_file, "%s", cand);
+		L->parent = parent;
+		snprintf(L->best_file, sizeof L->best_file, "%s", x->path);
 		snprintf(L->best_recipe, sizeof L->best_recipe, "%s", c->recipe->name);
 		snprintf(L->best_params, sizeof L->best_params, "%s", c->params);
 		snprintf(L->best_rule, sizeof L->best_rule, "%s", c->rule);
-		if (!c->on_parent) /* a tuning step keeps what its recipe opened */
-			ka_opt_plan_opened(c->recipe->name, L->parent, L->best, L->best_opened,
-					   sizeof L->best_opened);
+		snprintf(L->best_opened, sizeof L->best_opened, "%s", x->opened);
 		L->s->speedup *= res->geomean;
 		L->roof = res->roof_mean;
 	}
@@ -417,76 +454,121 @@ static int acceptable(const ka_opt_loop *L, const slot *x)
 	       res->correct_unseen == res->total_unseen;
 }
 
-/* One round: findings -> plan -> up to `width` candidates (the runner's
- * GPUs, at most `room`, the steps left in --budget) from the top of the
- * ranking, each proposed by the coder (a declined recipe makes room for
- * the next one and is not counted) -> the bench on all of them side by
- * side, each against the current best -> the best verified one accepted
- * -> every candidate recorded as a step, in order.  One GPU: one
- * candidate per round, the loop as it always was.  *more = 0 when no
- * strategy is left. */
-static int one_round(ka_opt_loop *L, int room, int *more)
+/* The planner's view of the kernel h->best: the findings of its file, the
+ * plan (the tuning sets of the step that made it, what that step opened,
+ * the findings' recipes, sequences) and the findings as the coder is
+ * given them, with their rules' standing. */
+static void plan_view(ka_opt_loop *L, const head *h, view *v)
 {
 	const ka_opt_opts *o = L->o;
-	const ka_bench_runner *rn = o->runner ? o->runner : ka_bench_runner_local();
-	ka_findings f = KA_FINDINGS_INIT;
-	int rc = KA_OK, width = rn->run_many && rn->width > 1 ? rn->width : 1;
-	*more = 0;
-	if (width > room)
-		width = room;
-	if (o->lint && o->lint(o->lint_ud, L->best_file, L->arch, L->extra, 1, &f) != KA_OK) {
+	ka_findings *f = &v->f;
+	if (o->lint && o->lint(o->lint_ud, h->file, L->arch, L->extra, 1, f) != KA_OK) {
 		if (o->progress)
 			fprintf(o->progress, "kcheck: warning: no findings: %s\n", ka_error_last());
-		ka_findings_free(&f);
+		ka_findings_free(f);
 	}
-	static ka_opt_plan plan;
-	ka_opt_make_plan(L->db, L->arch, &f, L->best_recipe[0] ? L->best_recipe : NULL, L->best_params,
-			 &plan);
+	ka_opt_plan *plan = &v->plan;
+	ka_opt_make_plan(L->db, L->arch, f, h->recipe[0] ? h->recipe : NULL, h->params, plan);
 	ka_recipe_set_source_path("kernel.cu"); /* as the coder sees it */
-	ka_opt_plan_sequences(&plan, L->best, strlen(L->best));
-	ka_opt_plan_follow(&plan, L->best_opened);
-	for (int i = 0; i < plan.n; i++) /* tuning serves the rule the recipe did */
-		if (plan.c[i].on_parent)
-			snprintf(plan.c[i].rule, sizeof plan.c[i].rule, "%s", L->best_rule);
-	int llm = !strcmp(ka_coder_name(L->coder), "llm");
-	static ka_coder_finding cf[64];
-	static char ev[64][200];
+	ka_opt_plan_sequences(plan, h->best, strlen(h->best));
+	ka_opt_plan_follow(plan, h->opened);
+	for (int i = 0; i < plan->n; i++) /* tuning serves the rule the recipe did */
+		if (plan->c[i].on_parent)
+			snprintf(plan->c[i].rule, sizeof plan->c[i].rule, "%s", h->rule);
 	int ncf = 0;
-	for (size_t i = 0; i < f.n && ncf < 64; i++) {
-		const ka_finding *x = &f.v[i];
+	for (size_t i = 0; i < f->n && ncf < 64; i++) {
+		const ka_finding *x = &f->v[i];
 		ka_kdb_standing sd;
 		if (!x->rule)
 			continue;
-		ev[ncf][0] = 0;
+		v->ev[ncf][0] = 0;
 		if (L->db && ka_kdb_standing_get(L->db, x->rule, NULL, L->arch, &sd) == KA_OK)
-			ka_kdb_standing_text(&sd, L->arch, ev[ncf], sizeof ev[ncf]);
+			ka_kdb_standing_text(&sd, L->arch, v->ev[ncf], sizeof v->ev[ncf]);
 		/* once for its kernel, once for each other kernel that shares it */
 		for (size_t a = 0; a <= x->nalso && ncf < 64; a++, ncf++) {
 			const char *kn = a ? x->also[a - 1] : x->kernel;
 			if (a)
-				memcpy(ev[ncf], ev[ncf - 1], sizeof ev[ncf]);
-			cf[ncf] = (ka_coder_finding){x->rule,
-						     x->message,
-						     NULL,
-						     0,
-						     0,
-						     kn && *kn ? kn : NULL,
-						     ev[ncf][0] ? ev[ncf] : NULL};
+				memcpy(v->ev[ncf], v->ev[ncf - 1], sizeof v->ev[ncf]);
+			v->cf[ncf] = (ka_coder_finding){x->rule,
+							x->message,
+							NULL,
+							0,
+							0,
+							kn && *kn ? kn : NULL,
+							v->ev[ncf][0] ? v->ev[ncf] : NULL};
 		}
 	}
+	v->ncf = ncf;
+}
+
+/* Write slot i's candidate while the round is being filled; an error
+ * stops the round after the slots before it (*nkeep, emsg). */
+static int write_slot(ka_opt_loop *L, slot *S, int i, int *nkeep, char *emsg, size_t cap)
+{
+	slot *x = &S[i];
+	double t0 = mono_s();
+	int rc = prepare(L, x, !strcmp(x->c.recipe->name, "skill") ? "-skill" : "");
+	x->st.seconds += mono_s() - t0;
+	x->written = 1;
+	if (rc != KA_OK) {
+		*nkeep = i;
+		snprintf(emsg, cap, "%s", ka_error_last());
+	}
+	return rc;
+}
+
+/* One round: findings -> plan -> up to `width` candidates (the runner's
+ * GPUs, at most `room`, the steps left in --budget), each proposed by the
+ * coder (a declined recipe makes room for the next one and is not
+ * counted) -> the bench on all of them side by side, each against the
+ * current best -> the best verified one accepted -> every candidate
+ * recorded as a step, in order.  One GPU: one candidate per round, the
+ * loop as it always was.  Several, with the offline coder: the slots
+ * speculate on the one-GPU loop: slot 1 is the planner's top candidate,
+ * and each next slot what the one-GPU loop would pick next had the slot
+ * before it been accepted (its findings and plan on that candidate: a
+ * tuning set of its recipe on the kernel it rewrote, or a recipe on its
+ * result, a sequence).  A slot that cannot be accepted (declined, an
+ * error, known from the DB) leaves the state as it was, as in the one-GPU
+ * loop.  *more = 0 when no strategy is left. */
+static int one_round(ka_opt_loop *L, int room, int *more)
+{
+	const ka_bench_runner *rn = L->o->runner ? L->o->runner : ka_bench_runner_local();
+	int rc = KA_OK, width = rn->run_many && rn->width > 1 ? rn->width : 1;
+	*more = 0;
+	if (width > room)
+		width = room;
+	int llm = !strcmp(ka_coder_name(L->coder), "llm");
+	/* an LLM's candidate may need its repair turn before it is one to build
+	 * on: with the LLM coder the slots are the ranking's top, all on the best */
+	int spec = !llm && width > 1 && !L->o->compile_only; /* compile-only accepts nothing */
 	/* the round's kernels: an accepted step replaces L->best and L->parent */
 	char *best0 = strdup(L->best), *parent0 = L->parent ? strdup(L->parent) : NULL;
 	slot *S = calloc(64, sizeof *S);
-	if (!best0 || !S || (L->parent && !parent0)) {
+	view *V = calloc((size_t)width, sizeof *V);
+	if (!best0 || !S || !V || (L->parent && !parent0)) {
 		free(best0);
 		free(parent0);
 		free(S);
-		ka_findings_free(&f);
+		free(V);
 		return ka_error_set(KA_ENOMEM, "out of memory");
 	}
+	head h = {.best = best0,
+		  .parent = parent0,
+		  .file = L->best_file,
+		  .recipe = L->best_recipe,
+		  .params = L->best_params,
+		  .rule = L->best_rule,
+		  .opened = L->best_opened,
+		  .best_from = -1,
+		  .parent_from = -1};
+	int nv = 1;
+	view *v = &V[0];
+	plan_view(L, &h, v);
 	static const char *const skill_grid[] = {"", NULL};
 	static const ka_recipe skill_recipe = {.name = "skill", .grid = skill_grid};
-	int ns = 0, ncounted = 0;
+	int ns = 0, ncounted = 0, nkeep = -1;
+	char emsg[1024] = "";
 	L->rounds++;
 	while (ncounted < width && L->nkeys < 256 && L->s->nsteps + ns < 64) {
 		char key[400];
@@ -495,14 +577,16 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 			x->c = (ka_opt_cand){.recipe = &skill_recipe, .params = ""};
 			snprintf(key, sizeof key, "skill||");
 		} else {
-			const ka_opt_cand *c = pick(L, &plan, llm, key, sizeof key);
+			const ka_opt_cand *c = pick(L, &h, &v->plan, llm, key, sizeof key);
 			if (!c)
 				break;
 			x->c = *c;
 		}
 		ns++;
 		snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
-		x->base = x->c.on_parent ? parent0 : best0;
+		x->base = x->c.on_parent ? h.parent : h.best;
+		x->on = x->c.on_parent ? h.parent_from : h.best_from;
+		snprintf(x->opened, sizeof x->opened, "%s", h.opened);
 		ka_opt_step *st = &x->st;
 		st->step = L->s->nsteps + ns;
 		st->round = L->rounds;
@@ -519,32 +603,54 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 			ka_utf8_copy(st->params, sizeof st->params, L->skill_summary, (size_t)-1);
 			x->prc = KA_OK;
 		} else {
-			propose(L, x, llm, &f, &plan, cf, ncf);
+			propose(L, x, llm, &v->f, &v->plan, v->cf, v->ncf);
+		}
+		if (x->on >= 0) { /* a sequence: the slot's strategy after the one it builds on */
+			char pre[sizeof st->strategy], own[sizeof st->strategy];
+			snprintf(pre, sizeof pre, "%s", S[x->on].st.strategy);
+			snprintf(own, sizeof own, "%s", st->strategy);
+			snprintf(st->strategy, sizeof st->strategy, "%.60s+%.60s", pre, own);
+			st->builds_on = S[x->on].st.step;
 		}
 		st->seconds = mono_s() - t0;
-		ncounted += strcmp(st->outcome, "declined") != 0;
+		int declined = !strcmp(st->outcome, "declined");
+		ncounted += !declined;
+		if (!spec || declined || ncounted >= width || x->prc != KA_OK || nv >= width)
+			continue;
+		/* the next slot: as if this one were accepted (its file is the best's) */
+		if ((rc = write_slot(L, S, ns - 1, &nkeep, emsg, sizeof emsg)) != KA_OK)
+			break;
+		if (!x->bench) /* known: not benched, so never accepted */
+			continue;
+		slot_opened(x);
+		h = (head){.best = x->rep.source,
+			   .parent = x->base,
+			   .file = x->path,
+			   .recipe = x->c.recipe->name,
+			   .params = x->c.params,
+			   .rule = x->c.rule,
+			   .opened = x->opened,
+			   .best_from = ns - 1,
+			   .parent_from = x->on};
+		v = &V[nv++];
+		plan_view(L, &h, v);
 	}
 	if (!ns) {
 		free(best0);
 		free(parent0);
 		free(S);
-		ka_findings_free(&f);
+		for (int i = 0; i < nv; i++)
+			ka_findings_free(&V[i].f);
+		free(V);
 		return KA_OK;
 	}
 	*more = 1;
 	/* write the candidates; an error stops the round after the steps before it */
-	int nkeep = ns;
-	char emsg[1024] = "";
-	for (int i = 0; i < ns && rc == KA_OK; i++)
-		if (S[i].prc == KA_OK) {
-			double t0 = mono_s();
-			rc = prepare(L, &S[i], !strcmp(S[i].c.recipe->name, "skill") ? "-skill" : "");
-			S[i].st.seconds += mono_s() - t0;
-			if (rc != KA_OK) {
-				nkeep = i;
-				snprintf(emsg, sizeof emsg, "%s", ka_error_last());
-			}
-		}
+	if (nkeep < 0)
+		nkeep = ns;
+	for (int i = 0; i < nkeep && rc == KA_OK; i++)
+		if (S[i].prc == KA_OK && !S[i].written)
+			rc = write_slot(L, S, i, &nkeep, emsg, sizeof emsg);
 	verify_all(L, S, nkeep);
 	/* an LLM candidate that does not compile gets one repair turn */
 	int nrep = 0;
@@ -585,8 +691,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		ka_opt_step *st = &L->s->steps[L->s->nsteps];
 		*st = x->st;
 		st->total = L->s->speedup;
-		rrc = record(L, &x->c, st, &x->res, x->prc == KA_OK ? x->rep.source : NULL, x->path,
-			     x->prc == KA_OK, i == chosen);
+		rrc = record(L, x, st, i == chosen);
 		if (rrc == KA_OK && x->prc == KA_OK) /* the round's base: the parent of the new best */
 			ka_opt_distill(L, &x->c, st, &x->res, x->base, &x->rep);
 	}
@@ -597,7 +702,9 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 	free(S);
 	free(best0);
 	free(parent0);
-	ka_findings_free(&f);
+	for (int i = 0; i < nv; i++)
+		ka_findings_free(&V[i].f);
+	free(V);
 	if (rc != KA_OK) /* the error that stopped the round, not a later message */
 		return ka_error_set(rc, "%s", emsg);
 	return rrc;

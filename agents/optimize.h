@@ -67,7 +67,7 @@ typedef struct ka_opt_opts {
 /* One step of the trajectory. */
 typedef struct ka_opt_step {
 	int step;
-	char strategy[64]; /* recipe, or "llm:MODEL" */
+	char strategy[128]; /* recipe, or "llm:MODEL"; a sequence: its recipes joined by '+' */
 	char params[96];
 	char rule[96];          /* the rule that called for it, or "" */
 	char hash[65];          /* candidate's SHA-256, "" when there was none */
@@ -83,6 +83,9 @@ typedef struct ka_opt_step {
 	int round;       /* the round it was benched in, beside the round's other candidates */
 	int gpu;         /* the GPU of this host its bench ran on (--gpus); -1: the default device or
 			 * a Slurm node, or not benched */
+	int builds_on;   /* a sequence (--gpus, a speculative slot): the step whose candidate this
+			  * one rewrote, in the same round; its speedup is the whole sequence's over
+			  * the best before the round, and files no rule evidence; 0: none */
 	/* the summarizer (agents/distill.h) */
 	char learned[256];         /* learned rules that fired on the kernel, whose texts were in
 				    * the LLM's prompt (space-separated); "" none */

@@ -107,6 +107,10 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 		/* the round (benched side by side with the round's others) and its GPU */
 		json_object_set_new(o, "round", json_integer(st->round));
 		json_object_set_new(o, "gpu", st->gpu >= 0 ? json_integer(st->gpu) : json_null());
+		/* a sequence: the step whose candidate it rewrote (its speedup is the
+		 * whole sequence's over the best before that step) */
+		json_object_set_new(o, "builds_on",
+				    st->builds_on ? json_integer(st->builds_on) : json_null());
 		add_summarizer(o, st);
 		json_array_append_new(arr, o);
 	}
@@ -204,11 +208,24 @@ int ka_opt_write_report(const char *dir, const char *task, const ka_opt_summary 
 			snprintf(link, sizeof link, " ([patch](%s))", st->patch);
 		else if (st->gpu >= 0) /* --gpus: where its bench ran */
 			snprintf(link, sizeof link, " (GPU %d)", st->gpu);
-		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s%s | %s | %.3f | %s |\n", st->step,
+		char seq[80] = "";
+		if (st->builds_on)
+			snprintf(seq, sizeof seq, " (a sequence: on step %d's candidate)", st->builds_on);
+		ka_buf_printf(&b, "| %d | %s | %s | %s | %s%s%s%s%s | %s | %.3f | %s |\n", st->step,
 			      st->strategy, st->params, st->rule[0] ? st->rule : "-", st->outcome,
 			      st->accepted ? " (accepted)" : "", st->repaired ? " (after repair)" : "", link,
-			      sp, st->total, err);
+			      seq, sp, st->total, err);
 	}
+	for (int i = 0; i < s->nsteps; i++)
+		if (s->steps[i].builds_on) {
+			ka_buf_adds(
+				&b,
+				"\nA sequence (strategies joined by `+`) is a recipe applied to the result of "
+				"the step it names, benched as one candidate against the best before "
+				"that step: its speedup is the whole sequence's. Its last recipe's own "
+				"share was not measured, so it is no rule's evidence.\n");
+			break;
+		}
 	report_summarizer(&b, s);
 	int rc = b.data ? ka_opt_svg(s, &svg) : ka_error_set(KA_ENOMEM, "out of memory");
 	char p[1100];

@@ -95,16 +95,22 @@ void ka_opt_summarize(ka_opt_loop *L, const ka_opt_cand *c, const ka_opt_step *s
 	 * known step was not benched: only its trajectory row */
 	int verified = !strcmp(st->outcome, "faster") || !strcmp(st->outcome, "same") ||
 		       !strcmp(st->outcome, "slower") || !strcmp(st->outcome, "incorrect");
-	if (c->rule[0] && (verified || !strcmp(st->outcome, "compile_error")))
+	/* a sequence (st->builds_on) was measured as a whole against the best
+	 * before its first step: its last recipe's own share was not, so no
+	 * rule's standing moves on it (docs/optimize.md); its trajectory row,
+	 * and its skill when accepted, keep what it measured */
+	int filed = (verified || !strcmp(st->outcome, "compile_error")) && !st->builds_on;
+	if (c->rule[0] && filed)
 		file_evidence(L, c->rule, st, res, verified);
-	if (verified || !strcmp(st->outcome, "compile_error"))
+	if (filed)
 		learned_evidence(L, st, res, verified);
 	if (st->accepted) {
 		char sum[200];
 		if (!strcmp(c->recipe->name, "skill"))
 			snprintf(sum, sizeof sum, "%s", st->params); /* as stored */
 		else
-			snprintf(sum, sizeof sum, "%s %s", c->recipe->name, c->params);
+			snprintf(sum, sizeof sum, "%.120s %.70s",
+				 st->builds_on ? st->strategy : c->recipe->name, c->params);
 		ka_kdb_skill sk = {.task = L->spec.name,
 				   .arch = L->arch,
 				   .source = src,

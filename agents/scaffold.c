@@ -395,6 +395,177 @@ static int tid_decl(const char *t, size_t s, size_t e, char axis, char *var, siz
 	return 1;
 }
 
+/* --- a template kernel: its instantiation from the file's launch ------- */
+
+static int replace_word(char *s, size_t cap, const char *w, const char *r);
+
+typedef struct tmpl {
+	int n;                        /* template parameters; 0: not a template */
+	char name[8][KA_CSRC_NAME];   /* each parameter's name */
+	char def[8][KA_CSRC_NAME];    /* its default, or "" */
+	char arg[8][KA_CSRC_NAME];    /* its argument at the launch used, or "" */
+	char targs[8 * KA_CSRC_NAME]; /* "<float, 256>" for the wrapper's launch, or "" */
+	char list[8 * KA_CSRC_NAME];  /* the parameter list as written, for messages */
+} tmpl;
+
+/* The '>' that closes the '<' at i (nested <>, () and [] skipped), or NPOS. */
+static size_t angle_close(const char *t, size_t len, size_t i)
+{
+	int depth = 0, paren = 0;
+	for (size_t j = i; j < len; j++) {
+		char c = t[j];
+		if (c == '(' || c == '[')
+			paren++;
+		else if (c == ')' || c == ']')
+			paren--;
+		else if (paren == 0 && c == '<')
+			depth++;
+		else if (paren == 0 && c == '>' && --depth == 0)
+			return j;
+		else if (c == ';' || c == '{' || c == '}')
+			return NPOS;
+	}
+	return NPOS;
+}
+
+/* Split t[s, e) at its top-level commas into at most 8 trimmed pieces. */
+static int split_args(const char *t, size_t s, size_t e, char out[8][KA_CSRC_NAME])
+{
+	int n = 0, depth = 0;
+	size_t a = s;
+	for (size_t j = s; j <= e && n < 8; j++) {
+		char c = j < e ? t[j] : ',';
+		if (c == '<' || c == '(' || c == '[')
+			depth++;
+		else if (c == '>' || c == ')' || c == ']')
+			depth--;
+		else if (c == ',' && depth == 0) {
+			size_t x = a, y = j;
+			while (x < y && isspace((unsigned char)t[x]))
+				x++;
+			while (y > x && isspace((unsigned char)t[y - 1]))
+				y--;
+			if (y - x >= KA_CSRC_NAME)
+				return -1;
+			snprintf(out[n++], KA_CSRC_NAME, "%.*s", (int)(y - x), t + x);
+			a = j + 1;
+		}
+	}
+	return n;
+}
+
+/* The `template <...>` before the kernel, and the template arguments of the
+ * file's first launch that names them (`k<float, 256><<<...>>>`), else the
+ * defaults.  KA_EINPUT when a parameter has neither. */
+static int template_of(const ka_csrc *m, const ka_csrc_kernel *k, tmpl *tp)
+{
+	const char *t = m->text;
+	memset(tp, 0, sizeof *tp);
+	size_t b = k->start; /* back over blanks and the words that may come first */
+	for (;;) {
+		while (b > 0 && isspace((unsigned char)t[b - 1]))
+			b--;
+		size_t w = b;
+		while (w > 0 && is_ident(t[w - 1]))
+			w--;
+		if (w < b &&
+		    (!strncmp(t + w, "static", b - w) || !strncmp(t + w, "inline", b - w) ||
+		     !strncmp(t + w, "__forceinline__", b - w) || !strncmp(t + w, "extern", b - w))) {
+			b = w;
+			continue;
+		}
+		break;
+	}
+	if (b == 0 || t[b - 1] != '>')
+		return KA_OK;
+	/* the '<' that this '>' closes: scan forward from each "template" before it */
+	size_t open = NPOS;
+	for (size_t w = b; w-- > 0 && b - w < 4096;)
+		if (!strncmp(t + w, "template", 8) && (w == 0 || !is_ident(t[w - 1])) &&
+		    !is_ident(t[w + 8])) {
+			size_t o = ka_csrc_skip_blank(t, m->len, w + 8);
+			if (o < b && t[o] == '<' && angle_close(t, m->len, o) == b - 1)
+				open = o;
+			break;
+		}
+	if (open == NPOS)
+		return KA_OK;
+	char parts[8][KA_CSRC_NAME];
+	int n = split_args(t, open + 1, b - 1, parts);
+	if (n <= 0)
+		return ka_error_set(KA_EINPUT, "kernel %s: cannot read its template parameter list", k->name);
+	snprintf(tp->list, sizeof tp->list, "template %.*s", (int)(b - open), t + open);
+	tp->n = n;
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(parts[i], '=');
+		if (eq) {
+			const char *d = eq + 1;
+			while (*d == ' ')
+				d++;
+			snprintf(tp->def[i], sizeof tp->def[i], "%s", d);
+			*eq = 0;
+		}
+		size_t e = strlen(parts[i]);
+		while (e && !is_ident(parts[i][e - 1]))
+			e--;
+		size_t s0 = e;
+		while (s0 && is_ident(parts[i][s0 - 1]))
+			s0--;
+		snprintf(tp->name[i], sizeof tp->name[i], "%.*s", (int)(e - s0), parts[i] + s0);
+	}
+	/* the first launch that gives the arguments: NAME<...><<< (the source
+	 * model reads launches by the name right before "<<<", so it has none) */
+	size_t nl = strlen(k->name);
+	for (size_t at = 0; at + nl < m->len; at++) {
+		if (strncmp(t + at, k->name, nl) || (at && is_ident(t[at - 1])) || at == k->name_at)
+			continue;
+		size_t o = ka_csrc_skip_blank(t, m->len, at + nl);
+		if (o >= m->len || t[o] != '<' || !strncmp(t + o, "<<<", 3))
+			continue;
+		size_t c = angle_close(t, m->len, o);
+		if (c == NPOS)
+			continue;
+		size_t ch = ka_csrc_skip_blank(t, m->len, c + 1);
+		if (ch + 3 > m->len || strncmp(t + ch, "<<<", 3))
+			continue;
+		char args[8][KA_CSRC_NAME];
+		int na = split_args(t, o + 1, c, args);
+		if (na <= 0 || na > n)
+			continue;
+		for (int i = 0; i < na; i++)
+			memcpy(tp->arg[i], args[i], sizeof tp->arg[i]);
+		break;
+	}
+	size_t at = 0;
+	for (int i = 0; i < n; i++) {
+		const char *v = tp->arg[i][0] ? tp->arg[i] : tp->def[i];
+		if (!v[0])
+			return ka_error_set(KA_EINPUT,
+					    "kernel %s is a template (%s) and no launch in the file gives "
+					    "its argument %s: launch it once with explicit arguments, e.g. "
+					    "%s<float><<<grid, block>>>(...)",
+					    k->name, tp->list, tp->name[i], k->name);
+		if (v != tp->arg[i])
+			memcpy(tp->arg[i], tp->def[i], sizeof tp->arg[i]);
+		at += (size_t)snprintf(tp->targs + at, sizeof tp->targs - at, "%s%s", i ? ", " : "<", v);
+		if (at >= sizeof tp->targs)
+			return ka_error_set(KA_EINPUT, "kernel %s: template arguments too long", k->name);
+	}
+	snprintf(tp->targs + at, sizeof tp->targs - at, ">");
+	return KA_OK;
+}
+
+/* The kernel with each template parameter replaced by its argument in the
+ * parameter types (the wrapper declares them with these types). */
+static void instantiate(const ka_csrc_kernel *k, const tmpl *tp, ka_csrc_kernel *out)
+{
+	*out = *k;
+	for (int p = 0; p < out->nparams; p++)
+		for (int i = 0; i < tp->n; i++)
+			replace_word(out->params[p].type, sizeof out->params[p].type, tp->name[i],
+				     tp->arg[i]);
+}
+
 static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 {
 	memset(f, 0, sizeof *f);
@@ -465,10 +636,11 @@ static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 
 typedef struct plan {
 	char grid[3][700], block[3][256], shmem[256];
-	const char *how;    /* where the launch came from, for the report */
-	int sure;           /* from the file's own launch, resolved */
-	long long synth_v;  /* the synthetic size's value in the file, or 0 */
-	long long multiple; /* sizes must be multiples of this (no bound check), or 0 */
+	char targs[8 * KA_CSRC_NAME]; /* a template kernel's arguments, "<float>", or "" */
+	const char *how;              /* where the launch came from, for the report */
+	int sure;                     /* from the file's own launch, resolved */
+	long long synth_v;            /* the synthetic size's value in the file, or 0 */
+	long long multiple;           /* sizes must be multiples of this (no bound check), or 0 */
 } plan;
 
 /* w replaced by r as a whole word in s (in place, cap bytes). */
@@ -589,7 +761,7 @@ static void wrapper(ka_buf *b, const ka_csrc_kernel *k, const facts *f, const pl
 	ka_buf_adds(b, ");\n\tdim3 ka_block_(");
 	for (int a = 0; a < 3; a++)
 		ka_buf_printf(b, "%s(unsigned)(%s)", a ? ", " : "", pl->block[a][0] ? pl->block[a] : "1");
-	ka_buf_printf(b, ");\n\t%s<<<ka_grid_, ka_block_, %s, ka_stream_>>>(", k->name,
+	ka_buf_printf(b, ");\n\t%s%s<<<ka_grid_, ka_block_, %s, ka_stream_>>>(", k->name, pl->targs,
 		      pl->shmem[0] ? pl->shmem : "0");
 	for (int p = 0; p < k->nparams; p++)
 		ka_buf_printf(b, "%s%s", p ? ", " : "", k->params[p].name);
@@ -825,6 +997,12 @@ int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir, 
 				  names.data ? names.data : "none");
 		ka_buf_free(&names);
 	}
+	static tmpl tp;
+	static ka_csrc_kernel inst;
+	if (rc == KA_OK && (rc = template_of(&m, k, &tp)) == KA_OK && tp.n) {
+		instantiate(k, &tp, &inst);
+		k = &inst;
+	}
 	if (rc == KA_OK)
 		rc = read_facts(&m, k, &f);
 	if (rc == KA_OK && strstr(text, "ka_task_run"))
@@ -836,6 +1014,7 @@ int ka_scaffold_task(const char *file, const char *kernel, const char *out_dir, 
 		rc = empty_dir_or_new(out_dir);
 	if (rc == KA_OK) {
 		make_plan(&m, k, &f, &mac, &pl);
+		snprintf(pl.targs, sizeof pl.targs, "%s", tp.n ? tp.targs : "");
 		yaml(&y, k, &f, &pl, file);
 		/* no #line and nothing before the file's first line: findings in
 		 * baseline.cu name the lines of the file it came from */

@@ -126,6 +126,19 @@ static int head_kind(const char *t, size_t len, size_t s, size_t open, char *nam
 		return 0;
 	if (!strncmp(sq, "namespace", 9) || !strcmp(sq, "extern\"C\"") || !strncmp(sq, "extern\"C++\"", 11))
 		return 2;
+	/* a template's parameter list (`template<typename T, int B = 256>`) is
+	 * not part of the head: its '=' is a default, not an initializer */
+	if (!strncmp(sq, "template<", 9)) {
+		size_t j = 8;
+		for (int depth = 0; sq[j]; j++)
+			if (sq[j] == '<')
+				depth++;
+			else if (sq[j] == '>' && --depth == 0)
+				break;
+		if (!sq[j])
+			return 0;
+		memmove(sq, sq + j + 1, strlen(sq + j + 1) + 1);
+	}
 	static const char *const not_fn[] = {"struct", "class", "union", "enum", "typedef"};
 	for (size_t i = 0; i < sizeof not_fn / sizeof not_fn[0]; i++)
 		if (ka_csrc_has_word(sq, 0, strlen(sq), not_fn[i]))

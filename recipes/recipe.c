@@ -74,6 +74,13 @@ void ka_recipe_unused_name(const ka_recipe_ctx *c, const char *stem, char *out, 
 		snprintf(out, cap, "%s%d", stem, n);
 }
 
+int ka_recipe_bare_return(const char *t, size_t s, size_t e)
+{
+	char sq[16];
+	return ka_csrc_squeeze(t, s, e, sq, sizeof sq) &&
+	       (!strcmp(sq, "return;") || !strcmp(sq, "{return;}"));
+}
+
 int ka_recipe_pure_function(const char *name, size_t n)
 {
 	static const char *const fns[] = {

@@ -93,6 +93,10 @@ typedef struct ka_recipe_tid {
  * unsigned int, uint, long long, size_t, int64_t, ..., const or not);
  * what it declares goes to d. */
 int ka_recipe_tid_decl(const char *t, size_t s, size_t e, char axis, ka_recipe_tid *d);
+/* 1 when [s, e) is a bare return, `return;` or `{ return; }` (blanks and
+ * comments aside): what a guard `if (i >= n) ...` may do and nothing
+ * more. */
+int ka_recipe_bare_return(const char *t, size_t s, size_t e);
 /* The same along x, the variable's name to var. */
 int ka_recipe_is_tid_decl(const char *t, size_t s, size_t e, char *var, size_t cap);
 /* The same along axis, the variable's name to var. */
@@ -157,6 +161,7 @@ typedef struct ka_recipe_ew {
 	size_t body_s, body_e;   /* BODY: the statements the bound guards */
 	size_t pre_s, pre_e;     /* KA_RECIPE_EW_PRODUCT: the locals declared between the index
 				  * and the guard (empty when none) */
+	int stride_loop;         /* 1: the kernel loops over the grid (any grid covers the count) */
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 /* The same, where flag KA_RECIPE_EW_PRODUCT also accepts a bound N that is
@@ -196,6 +201,14 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
  * tail and a run-time alignment check.  KA_OK, or KA_RECIPE_DECLINED with
  * the first loop's reason ("no lane-strided loop" when there is none). */
 int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out);
+/* The same for vectorize-2byte: loops over __half / __nv_bfloat16 rows
+ * (float ones beside them) walk chunks of 8 elements, each pointer as
+ * 16-byte words (one for 8 two-byte elements, two for 8 floats), the body
+ * once per element on the registers' copy; at least one 2-byte pointer
+ * must move, else it declines.  With the block's lanes (`j = threadIdx.x`,
+ * `j += blockDim.x`) a partial sum carried out of the loop must go straight
+ * into a shared-memory tree over the whole block. */
+int ka_recipe_lane_vectorize_2byte(ka_recipe_ctx *c, ka_buf *out);
 
 /* The 2-D one-thread-per-point shape (recipes/recipe_launch2d.c):
  *     T j = <thread index along x>, i = <... along y>;   (or two statements)

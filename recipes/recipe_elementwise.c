@@ -171,6 +171,7 @@ static int stride_loop_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	sh->decl_e = cp + 1;
 	sh->body_s = cp + 1;
 	sh->body_e = e;
+	sh->stride_loop = 1;
 	/* the helpers go with the rewrite: the body must not read them */
 	for (int i = 0; i < d.n; i++)
 		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, d.name[i]))
@@ -284,6 +285,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	size_t s0 = ka_csrc_skip_blank(t, len, c->k->body_open + 1), e0 = ka_csrc_stmt_end(t, len, s0);
 	ka_recipe_tid d;
 	sh->pre_s = sh->pre_e = 0;
+	sh->stride_loop = 0;
 	if (e0 == NPOS || e0 > close)
 		return ka_recipe_decline(c, "cannot read the kernel's first statement");
 	if (!ka_recipe_tid_decl(t, s0, e0, 'x', &d)) {
@@ -331,7 +333,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		return ka_recipe_decline(c, "no bound check after the index");
 	}
 	size_t po = ka_csrc_skip_blank(t, len, s1 + 2), pc = ka_csrc_match(t, len, po);
-	char cond[160], want[160];
+	char cond[160];
 	if (t[po] != '(' || pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond))
 		return ka_recipe_decline(c, "cannot read the bound check");
 	size_t vl = strlen(sh->var);
@@ -351,10 +353,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		sh->body_s = pc + 1;
 		sh->body_e = e1;
 	} else {
-		char ret[64];
-		ka_csrc_squeeze(t, pc + 1, e1, ret, sizeof ret);
-		snprintf(want, sizeof want, "return;");
-		if (strcmp(ret, want))
+		if (!ka_recipe_bare_return(t, pc + 1, e1))
 			return ka_recipe_decline(c, "the bound check does more than return");
 		sh->body_s = e1;
 		sh->body_e = close;
@@ -559,7 +558,8 @@ static int stores_on_every_path(const char *t, size_t s, size_t e, const char *a
 }
 
 /* The vector type of four elements of a pointer's element type (its
- * declared type without const and __restrict__, squeezed), or NULL. */
+ * declared type without const, __restrict__ and __restrict, squeezed), or
+ * NULL. */
 static const char *vector_of(const char *tq)
 {
 	static const char *const map[][2] = {{"float*", "float4"},   {"int*", "int4"},
@@ -593,6 +593,8 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 		snprintf(ty, sizeof ty, "%s", pa->type);
 		for (char *q; (q = strstr(ty, "__restrict__"));)
 			memmove(q, q + 12, strlen(q + 12) + 1);
+		for (char *q; (q = strstr(ty, "__restrict"));) /* the short spelling */
+			memmove(q, q + 10, strlen(q + 10) + 1);
 		for (char *q; (q = strstr(ty, "const"));)
 			memmove(q, q + 5, strlen(q + 5) + 1);
 		char tq[160];
@@ -953,6 +955,8 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				memmove(x, x + 5, strlen(x + 5) + 1);
 			for (char *x; (x = strstr(tq, "__restrict__"));)
 				memmove(x, x + 12, strlen(x + 12) + 1);
+			for (char *x; (x = strstr(tq, "__restrict"));)
+				memmove(x, x + 10, strlen(x + 10) + 1);
 			for (char *x; (x = strchr(tq, ' '));)
 				memmove(x, x + 1, strlen(x + 1) + 1);
 			const char *vt = vector_of(tq);

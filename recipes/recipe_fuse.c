@@ -10,7 +10,8 @@
  * grid-stride still apply to it afterwards.
  *
  * Proved first: every kernel has the element-wise shape (recipe.h) with its
- * bound on the same launch argument; nothing but the launches lies between
+ * bound on the same launch argument, and none is a grid-stride loop (whose
+ * launch need not cover its count); nothing but the launches lies between
  * them; their configs are the same text; every buffer that one of them
  * could write (every pointer to non-const) is accessed only as the
  * thread's own element (p[i], never &p[i]) in all of them, so running the
@@ -116,6 +117,16 @@ static int find_chain(ka_recipe_ctx *c, chain *ch)
 		if (ka_recipe_ew_shape(&sub, &ch->sh[ch->nl]) != KA_OK) {
 			if (i == first)
 				return ka_recipe_decline(c, "%s", sub.why);
+			break;
+		}
+		/* a grid-stride loop covers its count with any grid, the fused
+		 * kernel (one element a thread) only with a grid that does */
+		if (ch->sh[ch->nl].stride_loop) {
+			if (ch->nl < 2)
+				return ka_recipe_decline(c,
+							 "%s loops over the grid: one element a thread would "
+							 "leave the elements past its launch's threads",
+							 k->name);
 			break;
 		}
 		/* one index for all the bodies, of the type each had */

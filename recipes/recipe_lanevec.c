@@ -18,7 +18,17 @@
  * threadIdx.x) / W`, or blockIdx.x), so they are the same on every lane of
  * the group; a float pointer whose every use in the body is p[j] or
  * p[E + j] (one E, as uniform as S) is vectorized, loaded first unless
- * straight-line code stores it before reading it. */
+ * straight-line code stores it before reading it.
+ *
+ * vectorize-2byte's form (ka_recipe_lane_vectorize_2byte): __half and
+ * __nv_bfloat16 pointers too, in chunks of 8 elements moved as 16-byte
+ * words (two for a float pointer beside them), the body once per element
+ * on the registers' copy; and the block's own lanes, `j = (S) +
+ * threadIdx.x` stepping by blockDim.x (a block per row).  A variable such
+ * a loop carries out must be a sum (`a += E` its only use in the loop)
+ * stored straight into a __shared__ tree over the whole block
+ * (block_tree_after): the total does not depend on which lane held which
+ * element. */
 #include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -34,6 +44,7 @@ typedef struct lv {
 	const char *t;
 	size_t b0, b1; /* the kernel's body */
 	char bad[64];  /* the name a uniformity proof stopped at */
+	int two;       /* 1: vectorize-2byte's (a 2-byte pointer needed); 0: float pointers only */
 } lv;
 
 static int ident(char ch)
@@ -49,10 +60,12 @@ static int is_word_in(const char *const *list, const char *w, size_t n)
 	return 0;
 }
 
-static const char *const type_words[] = {"const",   "volatile", "float",     "double",       "int",
-					 "long",    "short",    "char",      "unsigned",     "signed",
-					 "bool",    "auto",     "size_t",    "int64_t",      "uint64_t",
-					 "int32_t", "uint32_t", "ptrdiff_t", "__restrict__", NULL};
+static const char *const type_words[] = {
+	"const",          "volatile", "float",    "double",        "int",         "long",
+	"short",          "char",     "unsigned", "signed",        "bool",        "auto",
+	"size_t",         "int64_t",  "uint64_t", "int32_t",       "uint32_t",    "ptrdiff_t",
+	"__restrict__",   "__half",   "half",     "__nv_bfloat16", "nv_bfloat16", "__half2",
+	"__nv_bfloat162", NULL};
 
 /* 1 when the word at t[p..p+n) is written there: =, op=, ++, --, or its
  * address taken. */
@@ -234,10 +247,36 @@ static int lane_width(lv *v, const char *name)
 	return (int)width;
 }
 
+/* lane_width, where threadIdx.x itself is the block's lane (0) for
+ * vectorize-2byte (the float4 form keeps to lane variables). */
+static int lane_of(lv *v, const char *name)
+{
+	if (!strcmp(name, "threadIdx.x"))
+		return v->two ? 0 : -1;
+	return lane_width(v, name);
+}
+
 typedef struct vecptr {
 	char name[64], off[200];
 	int written, load;
+	int size;      /* the element's bytes: 4 (float) or 2 (__half, __nv_bfloat16) */
+	char elem[32]; /* the element type as spelled */
 } vecptr;
+
+/* The element of a pointer type squeezed with const and __restrict__
+ * dropped ("__nv_bfloat16*"): its size (4 or 2) and spelling, or 0. */
+static int ptr_elem(const char *bare, char *elem, size_t cap)
+{
+	static const char *const names[] = {"float", "__half", "half", "__nv_bfloat16", "nv_bfloat16"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		size_t n = strlen(names[i]);
+		if (!strncmp(bare, names[i], n) && !strcmp(bare + n, "*")) {
+			snprintf(elem, cap, "%s", names[i]);
+			return i ? 2 : 4;
+		}
+	}
+	return 0;
+}
 
 /* The float pointers of the loop body [s, e) used only as p[j] / p[E+j]. */
 static int find_pointers(lv *v, size_t s, size_t e, const char *j, int width, vecptr *out, int *nout)
@@ -268,30 +307,53 @@ static int find_pointers(lv *v, size_t s, size_t e, const char *j, int width, ve
 			p = q - 1;
 			continue;
 		}
-		/* a float pointer: a parameter, or a local `[const] float *name = ...` */
+		/* a float or 2-byte pointer: a parameter, or a local `[const] T *name = ...` */
 		int fl = 0, pi = ka_csrc_param_index(v->c->k, name);
+		char elem[32] = "";
 		if (pi >= 0) {
-			char ty[160];
+			char ty[160], bare[160];
+			size_t nb = 0;
 			ka_csrc_squeeze(v->c->k->params[pi].type, 0, strlen(v->c->k->params[pi].type), ty,
 					sizeof ty);
-			fl = (!strncmp(ty, "float*", 6) || !strncmp(ty, "float *", 7) ||
-			      !strncmp(ty, "const float*", 12) || !strncmp(ty, "const float *", 13)) &&
-			     !strstr(ty, "**");
-		} else {
-			char pat[80];
-			snprintf(pat, sizeof pat, "float*%s=", name);
-			char sqk[16384];
-			if (ka_csrc_squeeze(t, v->b0, s, sqk, sizeof sqk)) {
-				const char *d = strstr(sqk, pat);
-				fl = d && (d == sqk || !ident(d[-1]));
+			for (char *w; (w = strstr(ty, "__restrict__"));)
+				memmove(w, w + 12, strlen(w + 12) + 1);
+			for (const char *w = ty; *w && nb + 1 < sizeof bare; w++) {
+				if (!strncmp(w, "const", 5) && !ident(w[5]) && (w == ty || !ident(w[-1]))) {
+					w += 4;
+					continue;
+				}
+				if (*w != ' ')
+					bare[nb++] = *w;
 			}
+			bare[nb] = 0;
+			fl = ptr_elem(bare, elem, sizeof elem);
+		} else {
+			static const char *const decl_types[] = {"float", "__half", "half", "__nv_bfloat16",
+								 "nv_bfloat16"};
+			char sqk[16384];
+			if (ka_csrc_squeeze(t, v->b0, s, sqk, sizeof sqk))
+				for (size_t k = 0; k < sizeof decl_types / sizeof decl_types[0] && !fl; k++) {
+					char pat[120];
+					snprintf(pat, sizeof pat, "%s*%s=", decl_types[k], name);
+					for (const char *d = strstr(sqk, pat); d && !fl;
+					     d = strstr(d + 1, pat))
+						if (d == sqk || !ident(d[-1])) {
+							snprintf(elem, sizeof elem, "%s", decl_types[k]);
+							fl = k ? 2 : 4;
+						}
+				}
 		}
+		if (fl == 2 && !v->two)
+			fl = 0; /* 2-byte rows are vectorize-2byte's */
+		int esize = fl;
 		/* the same row on every lane: never moved, computed from uniform values */
 		fl = fl && uniform_name(v, name, width, 0);
 		/* every use in the body: name[j] or name[E+j] with one E */
 		vecptr vp;
 		memset(&vp, 0, sizeof vp);
 		snprintf(vp.name, sizeof vp.name, "%s", name);
+		vp.size = esize;
+		snprintf(vp.elem, sizeof vp.elem, "%s", elem);
 		int uses = ka_csrc_count_word(t, s, e, name), hits = 0, ok = fl, reads = 0, first_store = 0;
 		for (size_t r = s; ok && r < e; r++) {
 			if (strncmp(t + r, name, q - p) || (r > s && ident(t[r - 1])) || ident(t[r + q - p]))
@@ -352,8 +414,9 @@ static int find_pointers(lv *v, size_t s, size_t e, const char *j, int width, ve
 	return n;
 }
 
-/* The body [s, e) with each vectorized p[...] made ka_p.LANE. */
-static void lane_body(ka_buf *b, lv *v, size_t s, size_t e, const vecptr *vp, int nv, char lane)
+/* The body [s, e) with each vectorized p[...] made ka_p<suffix>: ka_p.x
+ * (a float4's lane), or ka_p_e[ka_l] (an element of a 16-byte word's copy). */
+static void lane_body(ka_buf *b, lv *v, size_t s, size_t e, const vecptr *vp, int nv, const char *suffix)
 {
 	const char *t = v->t;
 	size_t from = s;
@@ -374,7 +437,7 @@ static void lane_body(ka_buf *b, lv *v, size_t s, size_t e, const vecptr *vp, in
 			continue;
 		}
 		ka_buf_add(b, t + from, p - from);
-		ka_buf_printf(b, "ka_%s.%c", vp[hit].name, lane);
+		ka_buf_printf(b, "ka_%s%s", vp[hit].name, suffix);
 		from = cb + 1;
 		p = cb;
 	}
@@ -409,12 +472,174 @@ static int reduced_after(const char *t, size_t s, size_t e, const char *name)
 	return 0;
 }
 
+/* The statement that starts at or after p (blanks skipped), squeezed into
+ * sq, ending at *end (past its ';' or its closing brace); 0 when none fits. */
+static int next_stmt(const char *t, size_t b1, size_t p, char *sq, size_t cap, size_t *end)
+{
+	p = ka_csrc_skip_blank(t, b1, p);
+	size_t e = p < b1 ? ka_csrc_stmt_end(t, b1, p) : NPOS;
+	if (e == NPOS || e > b1 || !ka_csrc_squeeze(t, p, e, sq, cap))
+		return 0;
+	*end = e;
+	return 1;
+}
+
+/* 1 when every launch of the kernel in the file has the literal block n
+ * (`n` or `dim3(n)`), and there is one. */
+static int launched_with(ka_recipe_ctx *c, long n)
+{
+	int seen = 0;
+	if (ka_recipe_launches_known(c))
+		return 0;
+	for (int i = 0; i < c->m->nlaunches; i++) {
+		const ka_csrc_launch *l = &c->m->l[i];
+		char sq[64], *end;
+		if (strcmp(l->kernel, c->k->name))
+			continue;
+		if (!ka_csrc_squeeze(c->m->text, l->cfg[1].s, l->cfg[1].e, sq, sizeof sq))
+			return 0;
+		const char *d = !strncmp(sq, "dim3(", 5) ? sq + 5 : sq;
+		long b = strtol(d, &end, 10);
+		if (end == d || b != n || strcmp(end, d == sq ? "" : ")"))
+			return 0;
+		seen = 1;
+	}
+	return seen;
+}
+
+/* 1 when the block's lanes' partial sums in `name` (filled by the loop at
+ * [s, e) only as `name += E`) are summed over the whole block right after
+ * it, by a shared-memory tree in sequential addressing:
+ *     S[threadIdx.x] = name;  __syncthreads();
+ *     for (int k = blockDim.x / 2; k > 0; k >>= 1) {     (or k /= 2)
+ *         if (threadIdx.x < k) S[threadIdx.x] += S[threadIdx.x + k];
+ *         __syncthreads();
+ *     }
+ * (S __shared__), or seq-reduction's form of it (the steps down to 64
+ * values, then warp 0 with shuffles); a literal first k only where every
+ * launch's block is twice it.  `name` is read nowhere after the store.  A
+ * sum over all lanes does not depend on which lane held which element, so
+ * the chunk loop's new assignment of elements to lanes keeps the total. */
+static int block_tree_after(lv *v, size_t s, size_t e, size_t loop_e, const char *name)
+{
+	const char *t = v->t;
+	char sq[1024], want[1024], sh[64];
+	size_t n = strlen(name), at;
+	int adds = 0;
+	for (size_t p = s; p + n <= e; p++) {
+		if (strncmp(t + p, name, n) || (p > s && (ident(t[p - 1]) || t[p - 1] == '.')) ||
+		    ident(t[p + n]))
+			continue;
+		size_t a = ka_csrc_skip_blank(t, e, p + n), q = p;
+		while (q > s && isspace((unsigned char)t[q - 1]))
+			q--;
+		if (!(a + 1 < e && t[a] == '+' && t[a + 1] == '=') || (q > s && !strchr(";{}", t[q - 1])))
+			return 0; /* read, or written otherwise than `name += E;` */
+		adds++;
+	}
+	if (!adds || !next_stmt(t, v->b1, loop_e, sq, sizeof sq, &at))
+		return 0;
+	size_t k = strcspn(sq, "[");
+	snprintf(want, sizeof want, "[threadIdx.x]=%s;", name);
+	if (!sq[k] || k >= sizeof sh || strcmp(sq + k, want))
+		return 0;
+	snprintf(sh, sizeof sh, "%.*s", (int)k, sq);
+	char sqk[16384], decl[96];
+	snprintf(decl, sizeof decl, "%s[", sh);
+	if (!ka_csrc_squeeze(t, v->b0, loop_e, sqk, sizeof sqk) || !strstr(sqk, "__shared__"))
+		return 0;
+	int shared = 0;
+	for (const char *d = strstr(sqk, "__shared__"); d && !shared; d = strstr(d + 1, "__shared__")) {
+		const char *semi = strchr(d, ';'), *x = strstr(d, decl);
+		shared = x && semi && x < semi && !ident(x[-1]);
+	}
+	if (!shared || ka_csrc_has_word(t, at, v->b1, name))
+		return 0;
+	if (!next_stmt(t, v->b1, at, sq, sizeof sq, &at) || strcmp(sq, "__syncthreads();"))
+		return 0;
+	if (!next_stmt(t, v->b1, at, sq, sizeof sq, &at))
+		return 0;
+	/* for(int K=INIT;K>LOW;K>>=1){if(threadIdx.x<K)S[threadIdx.x]+=S[threadIdx.x+K];__syncthreads();} */
+	char kv[64], init[64], low[16];
+	const char *p = sq;
+	if (strncmp(p, "for(", 4))
+		return 0;
+	p += 4;
+	if (!strncmp(p, "unsigned", 8))
+		p += 8;
+	else if (!strncmp(p, "int", 3))
+		p += 3;
+	else
+		return 0;
+	size_t kl = 0;
+	while (p[kl] == ' ')
+		p++;
+	while (ident(p[kl]))
+		kl++;
+	if (!kl || kl >= sizeof kv || p[kl] != '=')
+		return 0;
+	snprintf(kv, sizeof kv, "%.*s", (int)kl, p);
+	p += kl + 1;
+	size_t il = strcspn(p, ";");
+	if (il >= sizeof init || !p[il])
+		return 0;
+	snprintf(init, sizeof init, "%.*s", (int)il, p);
+	p += il + 1;
+	if (strncmp(p, kv, kl) || p[kl] != '>')
+		return 0;
+	p += kl + 1;
+	size_t ll = strcspn(p, ";");
+	if (ll >= sizeof low || !p[ll])
+		return 0;
+	snprintf(low, sizeof low, "%.*s", (int)ll, p);
+	p += ll + 1;
+	char rest1[512], rest2[512];
+	snprintf(rest1, sizeof rest1,
+		 "%s>>=1){if(threadIdx.x<%s)%s[threadIdx.x]+=%s[threadIdx.x+%s];__syncthreads();}", kv, kv,
+		 sh, sh, kv);
+	snprintf(rest2, sizeof rest2,
+		 "%s/=2){if(threadIdx.x<%s)%s[threadIdx.x]+=%s[threadIdx.x+%s];__syncthreads();}", kv, kv, sh,
+		 sh, kv);
+	if (strcmp(p, rest1) && strcmp(p, rest2))
+		return 0;
+	char *end;
+	long k0 = strtol(init, &end, 10);
+	int lit = end != init && !*end && k0 > 0;
+	if (!strcmp(low, "0"))
+		return !strcmp(init, "blockDim.x/2") || (lit && launched_with(v->c, 2 * k0));
+	/* seq-reduction's form: down to 64 values, then warp 0 */
+	if (strcmp(low, "32") || !lit || !launched_with(v->c, 2 * k0) ||
+	    !next_stmt(t, v->b1, at, sq, sizeof sq, &at) || strncmp(sq, "if(threadIdx.x<32){float ", 25))
+		return 0;
+	char vv[64];
+	size_t vl = 0;
+	while (ident(sq[25 + vl]))
+		vl++;
+	if (!vl || vl >= sizeof vv)
+		return 0;
+	snprintf(vv, sizeof vv, "%.*s", (int)vl, sq + 25);
+	char ow[64];
+	const char *o = strstr(sq, "for(int ");
+	size_t ol = 0;
+	while (o && ident(o[8 + ol]))
+		ol++;
+	if (!o || !ol || ol >= sizeof ow)
+		return 0;
+	snprintf(ow, sizeof ow, "%.*s", (int)ol, o + 8);
+	snprintf(
+		want, sizeof want,
+		"if(threadIdx.x<32){float %s=%s[threadIdx.x]+%s[threadIdx.x+32];for(int %s=16;%s>0;%s>>=1)%s+="
+		"__shfl_down_sync(0xffffffffu,%s,%s);if(threadIdx.x==0)%s[0]=%s;}",
+		vv, sh, sh, ow, ow, ow, vv, vv, ow, sh, vv);
+	return !strcmp(sq, want);
+}
+
 /* KA_OK when the loop body [s, e) does for an element what it did, on
  * whichever lane runs it: no barrier, shuffle, thread id or lane, no jump
  * out; a store goes to an element its subscript picks by j; a variable from
  * outside the loop it writes is combined over the group after the loop
  * (warp-per-row's reductions), since each lane now sees other elements. */
-static int lane_free(lv *v, size_t s, size_t e, const char *j, const char *lane, size_t loop_e)
+static int lane_free(lv *v, size_t s, size_t e, const char *j, const char *lane, size_t loop_e, int width)
 {
 	ka_recipe_ctx *c = v->c;
 	const char *t = v->t;
@@ -473,12 +698,16 @@ static int lane_free(lv *v, size_t s, size_t e, const char *j, const char *lane,
 			size_t b = d;
 			while (b > s && isspace((unsigned char)t[b - 1]))
 				b--;
+			while (b > s && t[b - 1] == '*') /* `T *name`, never `a * name` */
+				for (b--; b > s && isspace((unsigned char)t[b - 1]);)
+					b--;
 			size_t w = b;
 			while (w > s && ident(t[w - 1]))
 				w--;
-			local = (b > s && t[b - 1] == '*') || is_word_in(type_words, t + w, b - w);
+			local = is_word_in(type_words, t + w, b - w);
 		}
-		if (!local && !reduced_after(t, loop_e, v->b1, name))
+		if (!local && !reduced_after(t, loop_e, v->b1, name) &&
+		    !(width == 0 && block_tree_after(v, s, e, loop_e, name)))
 			return ka_recipe_decline(
 				c,
 				"%s carries a lane's own elements past the lane loop and is not "
@@ -518,14 +747,14 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	const char *init = eq + 1, *plus = strrchr(init, '+');
 	int width = -1;
 	start[0] = 0;
-	if (plus && (width = lane_width(v, plus + 1)) >= 0) { /* (S)+L */
+	if (plus && (width = lane_of(v, plus + 1)) >= 0) { /* (S)+L */
 		snprintf(lane, sizeof lane, "%s", plus + 1);
 		snprintf(start, sizeof start, "%.*s", (int)(plus - init), init);
 	} else if (plus && (plus = strchr(init, '+')) && (size_t)(plus - init) < sizeof lane) { /* L+S */
 		snprintf(lane, sizeof lane, "%.*s", (int)(plus - init), init);
-		if ((width = lane_width(v, lane)) >= 0)
+		if ((width = lane_of(v, lane)) >= 0)
 			snprintf(start, sizeof start, "%s", plus + 1);
-	} else if (!plus && (width = lane_width(v, init)) >= 0) {
+	} else if (!plus && (width = lane_of(v, init)) >= 0) {
 		snprintf(lane, sizeof lane, "%s", init);
 		snprintf(start, sizeof start, "0");
 	}
@@ -557,15 +786,26 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		b0 = bs + 1;
 		b1 = ka_csrc_match(t, e, bs);
 	}
-	int lf = lane_free(v, b0, b1, j, lane, e);
+	int lf = lane_free(v, b0, b1, j, lane, e, width);
 	if (lf)
 		return lf;
 	if (!find_pointers(v, b0, b1, j, width, vp, &nv))
 		return ka_recipe_decline(
 			c, "no float pointer is used only as p[%s] or p[E + %s] in the lane loop", j, j);
+	int two = 0; /* a 2-byte pointer: chunks of 8 elements as 16-byte words */
+	for (int i = 0; i < nv; i++)
+		two |= vp[i].size == 2;
+	if (v->two && !two)
+		return ka_recipe_decline(c,
+					 "no __half or __nv_bfloat16 pointer is used only as p[%s] or "
+					 "p[E + %s] in the lane loop",
+					 j, j);
+	const int per = two ? 8 : 4;
 	char vn[16], nn[16], sn[16], an[16];
-	ka_recipe_unused_name(c, "ka_v", vn, sizeof vn);
-	ka_recipe_unused_name(c, "ka_n4", nn, sizeof nn);
+	/* the chunk: ka_c in the 8-element form (seq-reduction writes ka_v and
+	 * declines where the kernel has it: the two then apply in either order) */
+	ka_recipe_unused_name(c, two ? "ka_c" : "ka_v", vn, sizeof vn);
+	ka_recipe_unused_name(c, two ? "ka_n8" : "ka_n4", nn, sizeof nn);
 	ka_recipe_unused_name(c, "ka_s", sn, sizeof sn);
 	ka_recipe_unused_name(c, "ka_al", an, sizeof an);
 	char wstep[32];
@@ -574,49 +814,85 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_printf(
 		&b,
-		"{\n\t\tconst long long %s = %s;\n\t\t/* float4 chunks where every vectorized row is 16-byte aligned */\n\t\tconst unsigned long long %s = 0",
-		sn, start, an);
+		"{\n\t\tconst long long %s = %s;\n\t\t/* %s chunks where every vectorized row is 16-byte "
+		"aligned */\n\t\tconst unsigned long long %s = 0",
+		sn, start, two ? "8-element" : "float4", an);
 	for (int i = 0; i < nv; i++)
 		ka_buf_printf(&b, " | (unsigned long long)(%s%s%s + %s)", vp[i].name,
 			      vp[i].off[0] ? " + " : "", vp[i].off, sn);
 	ka_buf_printf(
 		&b,
-		";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / 4;\n",
-		nn, an, end, sn, end, sn);
+		";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / %d;\n",
+		nn, an, end, sn, end, sn, per);
 	ka_buf_printf(&b, "\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn, vn, wstep);
 	for (int i = 0; i < nv; i++) {
 		char base[400];
 		snprintf(base, sizeof base, "%.63s%s%.199s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "",
 			 vp[i].off, sn);
-		if (vp[i].load)
-			ka_buf_printf(&b, "\t\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[%s];\n",
-				      vp[i].name, base, vn);
-		else
-			ka_buf_printf(&b, "\t\t\tfloat4 ka_%s;\n", vp[i].name);
+		if (!two) {
+			if (vp[i].load)
+				ka_buf_printf(
+					&b,
+					"\t\t\tfloat4 ka_%s = reinterpret_cast<const float4 *>(%s)[%s];\n",
+					vp[i].name, base, vn);
+			else
+				ka_buf_printf(&b, "\t\t\tfloat4 ka_%s;\n", vp[i].name);
+			continue;
+		}
+		int words = vp[i].size / 2; /* 16-byte words for 8 elements */
+		ka_buf_printf(&b, "\t\t\tuint4 ka_%s[%d];\n", vp[i].name, words);
+		for (int w = 0; vp[i].load && w < words; w++)
+			ka_buf_printf(
+				&b, "\t\t\tka_%s[%d] = reinterpret_cast<const uint4 *>(%s)[%d * %s + %d];\n",
+				vp[i].name, w, base, words, vn, w);
+		ka_buf_printf(&b, "\t\t\t%s *ka_%s_e = reinterpret_cast<%s *>(ka_%s);\n", vp[i].elem,
+			      vp[i].name, vp[i].elem, vp[i].name);
 	}
 	static const char comps[] = "xyzw";
 	ka_buf lb;
 	ka_buf_init(&lb, 1 << 20);
-	for (int l = 0; l < 4; l++) {
+	for (int l = 0; l < (two ? 1 : 4); l++) {
 		ka_buf_reset(&lb);
-		lane_body(&lb, v, b0, b1, vp, nv, comps[l]);
-		ka_buf_adds(&b, "\t\t\t{\n");
-		if (lb.data && ka_csrc_has_word(lb.data, 0, lb.len, j))
-			ka_buf_printf(&b, "\t\t\t\t%s%s = %s + 4 * %s + %d;\n", type, j, sn, vn, l);
+		char suffix[8] = {'.', comps[l], 0};
+		lane_body(&lb, v, b0, b1, vp, nv, two ? "_e[ka_l]" : suffix);
+		ka_buf_adds(&b, two ? "#pragma unroll\n\t\t\tfor (int ka_l = 0; ka_l < 8; ka_l++) {\n"
+				    : "\t\t\t{\n");
+		if (lb.data && ka_csrc_has_word(lb.data, 0, lb.len, j)) {
+			if (two)
+				ka_buf_printf(&b, "\t\t\t\t%s%s = %s + 8 * %s + ka_l;\n", type, j, sn, vn);
+			else
+				ka_buf_printf(&b, "\t\t\t\t%s%s = %s + 4 * %s + %d;\n", type, j, sn, vn, l);
+		}
 		ka_buf_adds(&b, "\t\t\t\t");
+		size_t l0 = 0, l1 = lb.len; /* the body without the blank lines around it */
+		while (lb.data && l0 < l1 && isspace((unsigned char)lb.data[l0]))
+			l0++;
+		while (lb.data && l1 > l0 && isspace((unsigned char)lb.data[l1 - 1]))
+			l1--;
 		if (lb.data)
-			ka_buf_add(&b, lb.data, lb.len);
+			ka_buf_add(&b, lb.data + l0, l1 - l0);
 		ka_buf_adds(&b, "\n\t\t\t}\n");
 	}
 	ka_buf_free(&lb);
-	for (int i = 0; i < nv; i++)
-		if (vp[i].written)
+	for (int i = 0; i < nv; i++) {
+		if (!vp[i].written)
+			continue;
+		if (!two) {
 			ka_buf_printf(&b, "\t\t\treinterpret_cast<float4 *>(%s%s%s + %s)[%s] = ka_%s;\n",
 				      vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn, vn, vp[i].name);
+			continue;
+		}
+		for (int w = 0; w < vp[i].size / 2; w++)
+			ka_buf_printf(
+				&b,
+				"\t\t\treinterpret_cast<uint4 *>(%s%s%s + %s)[%d * %s + %d] = ka_%s[%d];\n",
+				vp[i].name, vp[i].off[0] ? " + " : "", vp[i].off, sn, vp[i].size / 2, vn, w,
+				vp[i].name, w);
+	}
 	size_t semi = po + 1; /* the tail: the loop as written, from the last chunk on */
 	for (int d = 0; semi < pc && (d || t[semi] != ';'); semi++)
 		d += t[semi] == '(' ? 1 : t[semi] == ')' ? -1 : 0;
-	ka_buf_printf(&b, "\t\t}\n\t\tfor (%s%s = %s + 4 * %s + %s", type, j, sn, nn, lane);
+	ka_buf_printf(&b, "\t\t}\n\t\tfor (%s%s = %s + %d * %s + %s", type, j, sn, per, nn, lane);
 	ka_buf_add(&b, t + semi, e - semi);
 	ka_buf_adds(&b, "\n\t}");
 	int rc = b.data ? ka_recipe_edit(ed, s, e, b.data) : ka_error_set(KA_ENOMEM, "out of memory");
@@ -624,10 +900,10 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	return rc;
 }
 
-int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out)
+static int lane_vectorize(ka_recipe_ctx *c, ka_buf *out, int two)
 {
 	const char *t = c->m->text;
-	lv v = {.c = c, .t = t, .b0 = c->k->body_open + 1, .b1 = c->k->body_close};
+	lv v = {.c = c, .t = t, .b0 = c->k->body_open + 1, .b1 = c->k->body_close, .two = two};
 	if (ka_recipe_param(c->params, "vec", 4) != 4)
 		return ka_recipe_decline(c, "only vec=4 (float4) is written");
 	ka_recipe_edits ed = {0};
@@ -658,4 +934,14 @@ int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out)
 		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
 	ka_recipe_edits_free(&ed);
 	return rc;
+}
+
+int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out)
+{
+	return lane_vectorize(c, out, 0);
+}
+
+int ka_recipe_lane_vectorize_2byte(ka_recipe_ctx *c, ka_buf *out)
+{
+	return lane_vectorize(c, out, 1);
 }

@@ -7,10 +7,13 @@
  * memory, barriers, __launch_bounds__, a use of the thread, block or grid
  * ids other than the global index its first statement declares, a literal
  * K, or an identifier it cannot resolve (a macro or a constexpr could be
- * the block size); or when a launch of it is not one it can read. */
+ * the block size); when a launch of it is not one it can read; or when the
+ * kernel does not guard its index by the COUNT of each launch (the threads
+ * past COUNT, whose number the block changes, would not all be idle). */
 #include "recipes/recipe.h"
 #include "util/error.h"
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +174,55 @@ static int block_free(ka_recipe_ctx *c, long kk)
 	return KA_OK;
 }
 
+/* s without the parentheses that enclose all of it, in place. */
+static char *unparen(char *s)
+{
+	for (size_t n = strlen(s); n >= 2 && s[0] == '(' && ka_csrc_match(s, n, 0) == n - 1; n -= 2) {
+		s[n - 1] = 0;
+		s++;
+	}
+	return s;
+}
+
+/* KA_OK when every thread the new block adds or drops past the count is
+ * idle: the kernel guards its index, `if (i < n)` or `if (i >= n)
+ * return;` (or loops over the grid to n), with n the parameter whose
+ * argument in launch l is the COUNT the grid rounds up, grid[..at) being
+ * `(COUNT`.  Without that guard the threads past COUNT run the body, and
+ * another block size changes how many of them there are (a kernel that
+ * writes y[i] unguarded writes other elements). */
+static int count_guarded(ka_recipe_ctx *c, const ka_csrc_launch *l, const char *grid, const char *at)
+{
+	ka_recipe_ew sh;
+	char why[sizeof c->why];
+	if (ka_recipe_ew_shape(c, &sh) != KA_OK) {
+		snprintf(why, sizeof why, "%s", c->why);
+		return ka_recipe_decline(c,
+					 "no guard of the index by the launch's count, so the threads past "
+					 "it would change with the block (%.150s)",
+					 why);
+	}
+	size_t open = (size_t)(at - grid);
+	for (int depth = 0; open > 0;) {
+		char ch = grid[--open];
+		if (ch == ')')
+			depth++;
+		else if (ch == '(' && depth-- == 0)
+			break;
+	}
+	int pi = ka_csrc_param_index(c->k, sh.count);
+	char count[512], arg[512];
+	if (grid[open] != '(' || pi < 0 || pi >= l->nargs ||
+	    !ka_csrc_squeeze(c->m->text, l->args[pi].s, l->args[pi].e, arg, sizeof arg))
+		return ka_recipe_decline(c, "cannot tie the grid '%s' to the guard's bound %s", grid,
+					 sh.count);
+	snprintf(count, sizeof count, "%.*s", (int)(at - grid - (ptrdiff_t)open - 1), grid + open + 1);
+	if (strcmp(unparen(count), unparen(arg)))
+		return ka_recipe_decline(c, "the grid covers '%s', not the guard's bound %s (here '%s')",
+					 count, sh.count, arg);
+	return KA_OK;
+}
+
 static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	const ka_csrc *m = c->m;
@@ -221,6 +273,8 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 			rc = ka_recipe_decline(c, "the grid '%s' is not (COUNT + K - 1) / K", grid);
 			break;
 		}
+		if ((rc = count_guarded(c, l, grid, at)) != KA_OK)
+			break;
 		snprintf(ng, sizeof ng, "%.*s+%ld)/%ld%s", (int)(at - grid), grid, bnew - 1, bnew,
 			 at + strlen(pat));
 		snprintf(blk, sizeof blk, " %ld", bnew);

@@ -174,7 +174,7 @@ static int read_guard(ka_recipe_ctx *c, ka_recipe_2d *sh, size_t at)
 	size_t s = ka_csrc_skip_blank(t, len, at), e = ka_csrc_stmt_end(t, len, s);
 	size_t p = ka_csrc_skip_blank(t, len, s + 2),
 	       pc = p < len && t[p] == '(' ? ka_csrc_match(t, len, p) : NPOS;
-	char cond[300], rest[64];
+	char cond[300];
 	if (e == NPOS || e > close || !word_is(t, len, s, "if") || pc == NPOS || pc > e ||
 	    !ka_csrc_squeeze(t, p + 1, pc, cond, sizeof cond))
 		return ka_recipe_decline(c, "no bound check after the indices");
@@ -199,7 +199,7 @@ static int read_guard(ka_recipe_ctx *c, ka_recipe_2d *sh, size_t at)
 					 sh->i, sh->j, sh->i, sh->j);
 	}
 	if (ret) {
-		if (!ka_csrc_squeeze(t, pc + 1, e, rest, sizeof rest) || strcmp(rest, "return;"))
+		if (!ka_recipe_bare_return(t, pc + 1, e))
 			return ka_recipe_decline(c, "the bound check does more than return");
 		sh->body_s = e;
 		sh->body_e = close;

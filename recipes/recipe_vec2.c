@@ -135,11 +135,27 @@ static int pick(ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *sq, vp *v,
 	return n;
 }
 
+static const char *const grid[] = {"block=256 cap=2112", "block=512 cap=2112", "block=128 cap=4224",
+				   "block=256 cap=1056", NULL};
+
 static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_ew sh;
 	vp v[KA_CSRC_MAX_PARAMS];
 	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT), two = 0;
+	if (rc == KA_RECIPE_DECLINED) { /* rows walked by a warp's or a block's lanes */
+		if (c->params && c->params[0] && strcmp(c->params, grid[0]))
+			return ka_recipe_decline(c,
+						 "the lane loops keep the kernel's launch: block and cap do "
+						 "not apply, only the first set (%s) is written",
+						 grid[0]);
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = ka_recipe_lane_vectorize_2byte(c, out);
+		if (rc == KA_RECIPE_DECLINED && !strcmp(c->why, "no lane-strided loop"))
+			snprintf(c->why, sizeof c->why, "%s", why);
+		return rc;
+	}
 	if (rc)
 		return rc;
 	long block = ka_recipe_param(c->params, "block", 256), cap = ka_recipe_param(c->params, "cap", 2112);
@@ -222,9 +238,6 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_free(&b);
 	return rc;
 }
-
-static const char *const grid[] = {"block=256 cap=2112", "block=512 cap=2112", "block=128 cap=4224",
-				   "block=256 cap=1056", NULL};
 
 const ka_recipe ka_recipe_vectorize_2byte = {
 	.name = "vectorize-2byte",

@@ -130,10 +130,11 @@ out:
 /* A kernel's share of the program, from what the host code shows (docs/
  * rules.md, "Cold kernels"): a kernel whose every launch runs once, that is
  * outside host loops and in a host function no host loop calls (directly or
- * through other host functions), while its launching function also
- * launches another kernel repeatedly (inside a loop, or through a call made
- * in a loop: start-up work before the iterations), or launches another
- * kernel at all while this one only writes global memory (an initializer),
+ * through other host functions), while its launching function, or a host
+ * function that calls it, also launches another kernel repeatedly (inside a
+ * loop, or through a call made in a loop: start-up work before the
+ * iterations), or its launching function launches another kernel at all
+ * while this one only writes global memory (an initializer),
  * runs a small part of the time.  The host call graph is the `call` table's
  * host rows (caller `func`, `callee`, `in_loop`).  Its performance findings
  * are notes; the message says why.  Correctness findings keep their
@@ -142,13 +143,20 @@ static const char cold_sql[] =
 	"WITH RECURSIVE"
 	" hot(fn) AS (SELECT callee FROM call WHERE is_device_code = 0 AND in_loop = 1"
 	"   UNION SELECT c.callee FROM call c JOIN hot ON c.func = hot.fn WHERE c.is_device_code = 0),"
-	" reach(fn, looped) AS (SELECT func, 0 FROM launch WHERE kernel_id = ?1"
+	/* the launching functions and every host function that calls them */
+	" anc(fn) AS (SELECT func FROM launch WHERE kernel_id = ?1"
+	"   UNION SELECT c.func FROM call c JOIN anc ON c.callee = anc.fn WHERE c.is_device_code = 0),"
+	/* what they reach, and whether through a call made in a loop */
+	" reach(fn, looped) AS (SELECT fn, 0 FROM anc"
 	"   UNION SELECT c.callee, MAX(r.looped, COALESCE(c.in_loop, 0)) FROM call c"
-	"   JOIN reach r ON c.func = r.fn WHERE c.is_device_code = 0)"
+	"   JOIN reach r ON c.func = r.fn WHERE c.is_device_code = 0),"
+	/* what the launching functions themselves reach */
+	" own(fn) AS (SELECT func FROM launch WHERE kernel_id = ?1"
+	"   UNION SELECT c.callee FROM call c JOIN own ON c.func = own.fn WHERE c.is_device_code = 0)"
 	" SELECT k.name,"
 	" (SELECT h.kernel FROM launch h JOIN reach r ON h.func = r.fn WHERE h.kernel_id IS NOT NULL"
 	"   AND h.kernel_id != k.id AND (h.in_loop = 1 OR r.looped = 1) ORDER BY h.id LIMIT 1),"
-	" (SELECT o.kernel FROM launch o JOIN reach r ON o.func = r.fn WHERE o.kernel_id IS NOT NULL"
+	" (SELECT o.kernel FROM launch o JOIN own ON o.func = own.fn WHERE o.kernel_id IS NOT NULL"
 	"   AND o.kernel_id != k.id ORDER BY o.id LIMIT 1),"
 	" NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
 	"   AND a.rw IN ('read', 'readwrite'))"

@@ -23,7 +23,7 @@ ok() { echo "ok: $*"; }
 has() { grep -qF -- "$2" "$1" || fail "$1 lacks: $2"; }
 
 cd "$T" || exit 1
-for case in reduce_sum:reduceSum transpose:transposeNaive vector_add:vectorAdd; do
+for case in reduce_sum:reduceSum transpose:transposeNaive vector_add:vectorAdd saxpy_template:saxpyT; do
 	f=${case%%:*} kern=${case##*:}
 	out=$(timeout 120 "$K" bench init "$TUT/$f.cu" --kernel "$kern" --out "$f" 2>&1)
 	rc=$?
@@ -58,6 +58,17 @@ has vector_add/task.yaml "params: [n]   # TODO check: n is the element count"
 has vector_add/task.yaml "{name: c, role: out, dtype: f32, shape: [n]}"
 has vector_add/task.yaml "    - {name: v_1, n: 1048576}"
 has vector_add/baseline.cu "dim3 ka_grid_((unsigned)(n / BLOCK_SIZE)"
+# a template kernel: its types and launch from main's saxpyT<float> and BLOCK's default
+has saxpy_template/task.yaml "{name: x, role: in, dtype: f32, shape: [n],"
+has saxpy_template/task.yaml "{name: y, role: out, dtype: f32, shape: [n]}"
+has saxpy_template/baseline.cu "saxpyT<float, 256><<<ka_grid_, ka_block_, 0, ka_stream_>>>(n, a, x, y);"
+has saxpy_template/baseline.cu "/* dropped by kcheck bench init: main() (host code) */"
+# a template no launch instantiates: one line, exit 2, nothing written
+out=$(timeout 120 "$K" bench init "$TUT/saxpy_template.cu" --kernel fillT --out fill 2>&1)
+rc=$?
+[ $rc = 2 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q "fillT is a template" ||
+	fail "fillT: want one line and exit 2, got $rc: $out"
+[ ! -e fill ] || fail "fillT: the refused task left files"
 # no bound check: every size is a multiple of the block
 for v in $(grep -oE 'n: [0-9]+' vector_add/task.yaml | cut -d' ' -f2); do
 	[ $((v % 256)) = 0 ] || fail "vector_add: size $v is no multiple of 256"
@@ -71,12 +82,12 @@ b=$(lines transpose/baseline.cu -- -I"$SRC/bench/harness")
 [ -n "$a" ] && [ "$a" = "$b" ] || fail "transpose: findings in the kernel moved: file [$a] baseline [$b]"
 
 if [ -x "${NVCC:-/usr/local/cuda/bin/nvcc}" ] || command -v nvcc >/dev/null; then
-	for f in reduce_sum transpose vector_add; do
+	for f in reduce_sum transpose vector_add saxpy_template; do
 		out=$(timeout 600 "$K" bench "$f" --compile-only --build-dir "$T/build" 2>&1)
 		rc=$?
 		[ $rc = 0 ] && echo "$out" | grep -q ": compiled" || fail "$f: bench --compile-only exit $rc: $out"
 	done
-	ok "bench --compile-only on the three tasks"
+	ok "bench --compile-only on the four tasks"
 else
 	echo "SKIP: no nvcc: the scaffolded tasks are not compiled"
 fi

@@ -224,6 +224,124 @@ static void test_stride_loop_forms(void **st)
 		"the loop starts at 'threadIdx.x', not at the global thread index");
 }
 
+#define HOSTB "void h(const float *x, float *y, float lo, int n, cudaStream_t s)\n"
+#define HOST2D "void h(const float *x, float *y, int h, int w, cudaStream_t s)\n"
+
+/* a guard whose return is braced, `if (i >= n) { return; }`, is the early
+ * return: the element-wise recipes and launch-tune-2d take it, and decline
+ * a braced guard that does anything else */
+static void test_braced_return_guard(void **st)
+{
+	(void)st;
+	static const char *const src =
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n\tif (i >= n) {\n\t\treturn;\n\t}\n"
+		"\ty[i] = x[i] < lo ? lo : x[i];\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n";
+	static const char *const gs[] = {
+		"for (long long ka_e = blockIdx.x * (long long)blockDim.x + threadIdx.x; ka_e < n; ka_e += ka_step)",
+		"const int i = ka_e;", "y[i] = x[i] < lo ? lo : x[i];"};
+	expect_applies("grid-stride", src, "block=256 cap=2112", gs, 3);
+	static const char *const vec[] = {"float4 ka_x = reinterpret_cast<const float4 *>(x)[ka_v];",
+					  "ka_y.w = ka_x.w < lo ? lo : ka_x.w;",
+					  "reinterpret_cast<float4 *>(y)[ka_v] = ka_y;"};
+	expect_applies("vectorize", src, "block=256 vec=4 cap=2112", vec, 3);
+	/* `__restrict`, the short spelling of `__restrict__`, qualifies the pointer alone */
+	static const char *const restr[] = {"int4 ka_a = reinterpret_cast<const int4 *>(a)[ka_v];",
+					    "ka_c.y = ka_a.y + ka_b.y;",
+					    "reinterpret_cast<int4 *>(c)[ka_v] = ka_c;"};
+	expect_applies(
+		"vectorize",
+		"__global__ void k(const int *__restrict a, const int *__restrict b, int *__restrict c, int n)\n"
+		"{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) { return; }\n"
+		"\tc[i] = a[i] + b[i];\n}\n"
+		"void h(const int *a, const int *b, int *c, int n)\n{\n\tk<<<(n + 127) / 128, 128>>>(a, b, c, n);\n}\n",
+		"block=256 vec=4 cap=2112", restr, 3);
+	static const char *const src2d =
+		"__global__ void k(const float *x, float *y, int h, int w)\n{\n"
+		"\tint j = blockIdx.x * blockDim.x + threadIdx.x;\n\tint i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (i >= h || j >= w) { return; }\n\ty[i * w + j] = 2.0f * x[i * w + j];\n}\n" HOST2D
+		"{\n\tdim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);\n"
+		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n";
+	static const char *const l2d[] = {"if (i >= h || j >= w) { return; }", "dim3 block(32, 8)"};
+	expect_applies("launch-tune-2d", src2d, NULL, l2d, 2);
+	/* near misses: a braced guard that stores, or returns a value */
+	expect_declines("grid-stride",
+			"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+			"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
+			"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\treturn;\n\t}\n\ty[i] = x[i];\n}\n" HOSTB
+			"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+			"the bound check does more than return");
+	expect_declines(
+		"launch-tune-2d",
+		"__global__ void k(const float *x, float *y, int h, int w)\n{\n"
+		"\tint j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tint i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (i >= h || j >= w) { y[0] = 0.0f; return; }\n\ty[i * w + j] = x[i * w + j];\n}\n" HOST2D
+		"{\n\tdim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);\n"
+		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n",
+		"the bound check does more than return");
+}
+
+/* launch-tune changes how many threads run past the count: sound only when
+ * the kernel guards its index by the count the grid rounds up (found in
+ * the public-code sweep: an unguarded float2half kernel retuned from 512 to
+ * 128 threads no longer wrote the elements its launch padded to) */
+static void test_launch_tune_guard(void **st)
+{
+	(void)st;
+	expect_declines(
+		"launch-tune",
+		"__global__ void k(float *y, const float *x)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\ty[i] = 2.0f * x[i];\n}\n"
+		"void h(float *y, const float *x, int n)\n{\n\tk<<<(n + 511) / 512, 512>>>(y, x);\n}\n",
+		"no guard of the index by the launch's count");
+	expect_declines("launch-tune",
+			"__global__ void k(float *y, const float *x, int n, int m)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < m) y[i] = x[i];\n}\n"
+			"void h(float *y, const float *x, int n, int m)\n{\n"
+			"\tk<<<(n + 255) / 256, 256>>>(y, x, n, m);\n}\n",
+			"the grid covers 'n', not the guard's bound m");
+	static const char *const want[] = {"k<<<(rows*cols+127)/128, 128>>>(y, x, rows * cols);"};
+	expect_applies("launch-tune",
+		       "__global__ void k(float *y, const float *x, long n)\n{\n"
+		       "\tlong i = blockIdx.x * (long)blockDim.x + threadIdx.x;\n\tif (i >= n) { return; }\n"
+		       "\ty[i] = 2.0f * x[i];\n}\n"
+		       "void h(float *y, const float *x, int rows, int cols)\n{\n"
+		       "\tk<<<(rows * cols + 255) / 256, 256>>>(y, x, rows * cols);\n}\n",
+		       "block=128", want, 1);
+}
+
+/* fuse-elementwise writes one element a thread: a grid-stride loop's
+ * launch need not cover the count (here 32 blocks for any n), so fusing it
+ * would leave elements undone; two one-element kernels still fuse */
+static void test_fuse_stride_loop(void **st)
+{
+	(void)st;
+	static const char *const kern =
+		"__global__ void k(int n, float *x, float *y)\n{\n"
+		"\tint index = threadIdx.x + blockIdx.x * blockDim.x;\n\tint stride = blockDim.x * gridDim.x;\n"
+		"\tfor (int i = index; i < n; i += stride) {\n\t\tx[i] = 1.0f;\n\t\ty[i] = 2.0f;\n\t}\n}\n"
+		"__global__ void k2(int n, float *x, float *y)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i] + y[i];\n}\n";
+	char src[2048];
+	snprintf(src, sizeof src,
+		 "%svoid h(int n, float *x, float *y)\n{\n\tk<<<32, 256>>>(n, x, y);\n"
+		 "\tk2<<<32, 256>>>(n, x, y);\n}\n",
+		 kern);
+	expect_declines("fuse-elementwise", src, "k loops over the grid");
+	static const char *const want[] = {"k_fused<<<(n + 255) / 256, 256>>>(n, x, y);"};
+	expect_applies(
+		"fuse-elementwise",
+		"__global__ void k(int n, float *x, float *y)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) { x[i] = 1.0f; y[i] = 2.0f; }\n}\n"
+		"__global__ void k2(int n, float *x, float *y)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i] + y[i];\n}\n"
+		"void h(int n, float *x, float *y)\n{\n\tk<<<(n + 255) / 256, 256>>>(n, x, y);\n"
+		"\tk2<<<(n + 255) / 256, 256>>>(n, x, y);\n}\n",
+		NULL, want, 1);
+}
+
 #define HOSTT "void h(const float *in, float *out, int B, int M, int N, cudaStream_t s)\n"
 
 /* smem-tile-transpose: indices in either order, a batch along z, helper
@@ -378,6 +496,9 @@ int main(void)
 		cmocka_unit_test(test_colreduce_forms),
 		cmocka_unit_test(test_colreduce_declines),
 		cmocka_unit_test(test_stride_loop_forms),
+		cmocka_unit_test(test_braced_return_guard),
+		cmocka_unit_test(test_launch_tune_guard),
+		cmocka_unit_test(test_fuse_stride_loop),
 		cmocka_unit_test(test_transpose_forms),
 		cmocka_unit_test(test_rowscan_forms),
 	};

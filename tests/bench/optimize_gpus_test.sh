@@ -118,15 +118,18 @@ t1=out1/trajectory.json
 	[ "$(grep -c '^START' runs.log)" = 2 ] && ok "--gpus 0: one candidate a round, on GPU 0" ||
 	{ bad "--gpus 0 (exit $rc):"; cat err; jq -c '.steps[]' "$t1"; }
 # the same form: trajectory.json's keys, and the DB's rows
-keys='[(keys), (.steps[] | select(.outcome == "faster") | to_entries | map([.key, (.value | type)]))] | unique'
+# (builds_on: a step number for a sequence, null for any other step)
+keys='[(keys), (.steps[] | select(.outcome == "faster") | to_entries |
+	map([.key, (if .key == "builds_on" then "number or null" else (.value | type) end)]))] | unique'
 [ "$(jq -c "$keys" "$t1")" = "$(jq -c "$keys" "$t")" ] && ok "trajectory.json: the same keys with one GPU and two" ||
 	{ bad "trajectory keys:"; diff <(jq -c "$keys" "$t1") <(jq -c "$keys" "$t"); }
 "$kcheck" knowledge export exp1 --db db1 >/dev/null && "$kcheck" knowledge export exp2 --db db2 >/dev/null
 rows='[(.evidence // .skills)[] | del(.at) | to_entries | map([.key, (.value | type)])] | unique'
 for n in 1 2; do
 	tj=out$n/trajectory.json
-	# a verified step with a rule is an evidence row, an accepted one a skill
-	[ "$(jq '.evidence | length' exp$n/evidence.json)" = "$(jq '[.steps[] | select(.outcome == "faster" and .rule != "")] | length' "$tj")" ] &&
+	# a verified step with a rule is an evidence row (but a sequence:
+	# optimize_speculate_test.sh), an accepted one a skill
+	[ "$(jq '.evidence | length' exp$n/evidence.json)" = "$(jq '[.steps[] | select(.outcome == "faster" and .rule != "" and .builds_on == null)] | length' "$tj")" ] &&
 		[ "$(jq '.skills | length' exp$n/skills.json)" = "$(jq '[.steps[] | select(.accepted)] | length' "$tj")" ] &&
 		"$kcheck" knowledge stats --db db$n | grep -q "^runs: 1 ($(jq '[.steps[] | select(.outcome != "declined")] | length' "$tj") steps)" ||
 		bad "run with ${n} GPU(s): the DB's rows do not match its trajectory"

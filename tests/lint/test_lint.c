@@ -198,7 +198,8 @@ static void test_shared_helper_and_one_block(void **state)
 
 /* Cold kernels through host calls: the initializer launched once in main,
  * whose loop reaches the other kernels only through forward() and step(),
- * is cold (a kernel-scope finding too); a kernel launched once in forward(),
+ * is cold (a kernel-scope finding too), and so is the kernel that setup(),
+ * called once before that loop, launches; a kernel launched once in forward(),
  * which main calls in its loop, runs every iteration and keeps its warning,
  * as does the kernel launched through step() in forward()'s loop. */
 static void test_cold_through_calls(void **state)
@@ -212,17 +213,21 @@ static void test_cold_through_calls(void **state)
 		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] = 0.0f;\n}\n"
 		"__global__ void work(const float *a, float *b, int n)\n{\n"
 		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i] = a[i * 32];\n}\n"
+		"__global__ void invert(const float *a, float *b, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i * 32] = a[i];\n}\n"
 		"__global__ void gather(const float *a, float *b, int n)\n{\n"
 		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i] = a[i * 16];\n}\n"
 		"void step(const float *a, float *b, int n)\n{\n\twork<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
 		"void forward(float *a, float *b, int n)\n{\n"
 		"\tgather<<<(n + 255) / 256, 256>>>(a, b, n);\n"
 		"\tfor (int l = 0; l < 12; l++)\n\t\tstep(a, b, n);\n}\n"
+		"void setup(float *a, float *b, int n)\n{\n\tinvert<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
 		"void train(float *a, float *b, int n)\n{\n"
-		"\tprep<<<(n + 255) / 256, 256>>>(a, n);\n"
+		"\tprep<<<(n + 255) / 256, 256>>>(a, n);\n\tsetup(a, b, n);\n"
 		"\tfor (int s = 0; s < 100; s++)\n\t\tforward(a, b, n);\n}\n",
 		0);
-	ka_lint *l = new_lint("-*,gmem-uncoalesced-access,gmem-scalar-not-vectorized", NULL);
+	ka_lint *l = new_lint("-*,gmem-uncoalesced-access,gmem-uncoalesced-store,gmem-scalar-not-vectorized",
+			      NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
 	const char *paths[] = {path};
 	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
@@ -241,13 +246,18 @@ static void test_cold_through_calls(void **state)
 			assert_int_equal(f->severity, KA_SEV_WARNING);
 			assert_int_equal(f->cold, 0);
 			seen |= 2;
+		} else if (!strcmp(f->kernel, "invert")) {
+			assert_string_equal(f->rule, "gmem-uncoalesced-store");
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_int_equal(f->cold, 1);
+			seen |= 8;
 		} else if (!strcmp(f->kernel, "work")) {
 			assert_int_equal(f->severity, KA_SEV_WARNING);
 			assert_int_equal(f->cold, 0);
 			seen |= 4;
 		}
 	}
-	assert_int_equal(seen, 7);
+	assert_int_equal(seen, 15);
 	ka_lint_result_free(&r);
 	ka_lint_free(l);
 }
