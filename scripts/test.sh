@@ -23,6 +23,11 @@ if [ ! -e /dev/nvidia0 ] && [ ! -e /dev/nvidiactl ]; then
 fi
 # Both halves run even when the first fails; the summary at the end names
 # each result and the script exits non-zero when either failed.
+# What nvcc accepted in the recipe tests (tests/agents/recipe_nvcc.c), kept
+# for this run only: a rewrite two tests compile, or both halves, is
+# compiled once.  Only passes are kept; the folder starts empty every run.
+export KA_TEST_NVCC_CACHE=$PWD/build/test-nvcc-passed
+rm -rf "$KA_TEST_NVCC_CACHE" && mkdir -p "$KA_TEST_NVCC_CACHE"
 main_rc=0
 (cd build && ctest -j"$jobs" --output-on-failure --timeout 900) || main_rc=$?
 
@@ -39,15 +44,15 @@ san_rc=0
 # whose time is libclang's (every rule message over every example, the
 # precompiled-header equivalence) already ran above; under the sanitizers
 # we run the code that is ours: unit tests, analyzer golden tests, the CLI
-# end to end, the rule examples, the LLM client, per-file isolation.  The
-# Slurm cluster test (mostly waiting on the scheduler) and the older recipe
-# tests and the recipe chains (nvcc compiles of every rewrite; the recipe
-# shapes stay) run once.
+# end to end, the rule examples, the LLM client, per-file isolation, the
+# recipes (their rewrites' nvcc passes are remembered from the first half,
+# $KA_TEST_NVCC_CACHE).  The Slurm cluster test (mostly waiting on the
+# scheduler) runs once.
 # Leak detection is on: a leak fails the test that shows it (LSan's exit
 # status 23), also in kcheck processes the CLI tests start.
 if [ "$san_rc" = 0 ]; then
 	(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 ctest -j"$jobs" --output-on-failure --timeout 900 \
-		-E 'bench_compile|bench_include-leak|adversarial|rewriter-golden|rewriter-examples|rewriter-fix-cli|rewriter-gate|headers-alone|cli-shell|rules_message_scan|analyzer_pch|corpus_sweep|bench_scale_slurm|agents-recipes|agents-recipe-compose') || san_rc=$?
+		-E 'bench_compile|bench_include-leak|adversarial|rewriter-golden|rewriter-examples|rewriter-fix-cli|rewriter-gate|headers-alone|cli-shell|rules_message_scan|analyzer_pch|corpus_sweep|bench_scale_slurm') || san_rc=$?
 fi
 
 echo "== summary =="

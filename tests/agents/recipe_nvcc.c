@@ -1,28 +1,59 @@
 /* tests/agents/recipe_nvcc.c: the compile check the recipe tests share
- * (tests/agents/recipe_nvcc.h). */
+ * (tests/agents/recipe_nvcc.h).  With $KA_TEST_NVCC_CACHE naming a folder
+ * (scripts/test.sh makes a fresh one per run), a text nvcc has accepted
+ * with the same nvcc and flags is not compiled again: the recipe tests
+ * compile many of the same rewrites, and the sanitizer half of the run
+ * compiles the texts the first half did. */
 #include "tests/agents/recipe_nvcc.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/proc.h"
+#include "util/sha256.h"
 
 #ifndef KA_SOURCE_DIR
 #error "KA_SOURCE_DIR must be defined"
 #endif
+
+/* The marker of "nvcc accepted this text" in $KA_TEST_NVCC_CACHE, keyed by
+ * the nvcc, its flags and the text; 0 when no cache folder is set. */
+static int passed_marker(char *const argv[], const char *text, char *path, size_t cap)
+{
+	const char *dir = getenv("KA_TEST_NVCC_CACHE");
+	if (!dir || !*dir)
+		return 0;
+	ka_sha256 h;
+	char hex[65];
+	ka_sha256_init(&h);
+	for (int i = 0; argv[i]; i++) /* the temporary file names vary: not part of the key */
+		if (i < 4)
+			ka_sha256_add(&h, argv[i], strlen(argv[i]) + 1);
+	ka_sha256_add(&h, text, strlen(text));
+	ka_sha256_hex(&h, hex);
+	return snprintf(path, cap, "%s/%s.ok", dir, hex) < (int)cap;
+}
 
 int nvcc_compiles(const char *text, char *err, size_t cap)
 {
 	const char *nvcc = ka_proc_find_nvcc();
 	if (!nvcc)
 		return -1;
-	char dir[] = "/tmp/ka_recipe_XXXXXX", src[64], obj[64], inc[600];
+	char dir[] = "/tmp/ka_recipe_XXXXXX", src[64], obj[64], inc[600], marker[4200];
+	snprintf(inc, sizeof inc, "-I%s/bench/harness", KA_SOURCE_DIR);
+	char *argv[] = {(char *)nvcc, "-arch=sm_90", "-c", inc, src, "-o", obj, NULL};
+	int cached = passed_marker(argv, text, marker, sizeof marker);
+	if (cached && ka_fs_exists(marker)) {
+		snprintf(err, cap, "%s", "");
+		return 1;
+	}
 	if (!mkdtemp(dir))
 		return 0;
 	snprintf(src, sizeof src, "%s/k.cu", dir);
 	snprintf(obj, sizeof obj, "%s/k.o", dir);
-	snprintf(inc, sizeof inc, "-I%s/bench/harness", KA_SOURCE_DIR);
 	FILE *f = fopen(src, "w");
 	if (!f) {
 		rmdir(dir);
@@ -30,7 +61,6 @@ int nvcc_compiles(const char *text, char *err, size_t cap)
 	}
 	fputs(text, f);
 	fclose(f);
-	char *argv[] = {(char *)nvcc, "-arch=sm_90", "-c", inc, src, "-o", obj, NULL};
 	ka_buf out;
 	ka_buf_init(&out, 1 << 20);
 	ka_proc_result r;
@@ -40,5 +70,7 @@ int nvcc_compiles(const char *text, char *err, size_t cap)
 	unlink(src);
 	unlink(obj);
 	rmdir(dir);
+	if (ok && cached) /* only a pass is remembered: a failure is compiled again, with its messages */
+		ka_fs_write_atomic(marker, "", 0);
 	return ok;
 }

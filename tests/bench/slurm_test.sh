@@ -133,6 +133,18 @@ wait "$pid"
 [ -s jobs/gelu.json ] && [ -s jobs/col_sum.json ] && [ -s jobs/slow.job ] &&
 	ok "first run interrupted with two results in and the slow job submitted" ||
 	{ bad "first run: state before the interruption:"; ls jobs; cat run1.err; }
+# "slow" runs with the run's one-minute limit.  Slurm counts limits in whole
+# minutes and checks them every half minute, so instead of waiting that
+# minute out the test lowers the running job's limit to zero, as an
+# administrator can: slurmctld ends it at its next check, in the same
+# TIMEOUT state the runner must handle (about 30 s sooner on average).
+slow_id=$(cut -d' ' -f1 jobs/slow.job 2>/dev/null)
+if [ -n "$slow_id" ] && scontrol show job "$slow_id" | grep -q 'TimeLimit=00:01:00 '; then
+	ok "--time-limit 1 reached sbatch (job $slow_id: one minute)"
+	scontrol update JobId="$slow_id" TimeLimit=0 || bad "scontrol update TimeLimit=0 of job $slow_id"
+else
+	bad "the slow job's time limit:"; scontrol show job "$slow_id"
+fi
 
 # second run: the same command resumes
 "${run[@]}" >run2.json 2>run2.err

@@ -34,6 +34,7 @@ def one(kcheck, src):
         folder = os.path.join(tmp, "ex")
         shutil.copytree(os.path.dirname(src), folder)
         name = os.path.basename(src)
+        original = open(os.path.join(folder, name)).read()
         hip = name.endswith(".hip")
         cc = compiler(hip)
         if cc and compile_one(cc, hip, name, folder).returncode != 0:
@@ -60,7 +61,8 @@ def one(kcheck, src):
                 return "%s: %d finding(s) before, %d fixed, %d left" % (rule, before[rule], n, after[rule])
         if not compiler(hip):
             print("SKIP: %s not found: %s not compiled" % ("hipcc" if hip else "nvcc", name))
-        elif cc:
+        elif cc and fixed != original:
+            # (a file --fix left as it was is the original, compiled above)
             c = compile_one(cc, hip, name, folder)
             if c.returncode != 0:
                 return "the fixed file does not compile: " + c.stderr.strip().splitlines()[0]
