@@ -183,7 +183,10 @@ int ka_facts_index(sqlite3 *db)
 	if (rc == KA_OK) /* the other columns rules join on */
 		rc = ka_buf_adds(&b, "CREATE INDEX IF NOT EXISTS ka_loop_parent ON loop(parent_id);"
 				     "CREATE INDEX IF NOT EXISTS ka_access_loop ON access(loop_id);"
-				     "CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);");
+				     "CREATE INDEX IF NOT EXISTS ka_call_func ON call(func);"
+				     /* the host call graph the cold-kernel query walks (rules/eval.c) */
+				     "CREATE INDEX IF NOT EXISTS ka_call_callee ON call(callee);"
+				     "CREATE INDEX IF NOT EXISTS ka_launch_func ON launch(func, in_loop);");
 	if (rc != KA_OK) {
 		ka_buf_free(&b);
 		return ka_error_set(KA_ENOMEM, "facts indexes: out of memory");

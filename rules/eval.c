@@ -141,8 +141,6 @@ out:
  * severity. */
 static const char cold_sql[] =
 	"WITH RECURSIVE"
-	" hot(fn) AS (SELECT callee FROM call WHERE is_device_code = 0 AND in_loop = 1"
-	"   UNION SELECT c.callee FROM call c JOIN hot ON c.func = hot.fn WHERE c.is_device_code = 0),"
 	/* the launching functions and every host function that calls them */
 	" anc(fn) AS (SELECT func FROM launch WHERE kernel_id = ?1"
 	"   UNION SELECT c.func FROM call c JOIN anc ON c.callee = anc.fn WHERE c.is_device_code = 0),"
@@ -154,16 +152,20 @@ static const char cold_sql[] =
 	" own(fn) AS (SELECT func FROM launch WHERE kernel_id = ?1"
 	"   UNION SELECT c.callee FROM call c JOIN own ON c.func = own.fn WHERE c.is_device_code = 0)"
 	" SELECT k.name,"
-	" (SELECT h.kernel FROM launch h JOIN reach r ON h.func = r.fn WHERE h.kernel_id IS NOT NULL"
-	"   AND h.kernel_id != k.id AND (h.in_loop = 1 OR r.looped = 1) ORDER BY h.id LIMIT 1),"
-	" (SELECT o.kernel FROM launch o JOIN own ON o.func = own.fn WHERE o.kernel_id IS NOT NULL"
-	"   AND o.kernel_id != k.id ORDER BY o.id LIMIT 1),"
+	" COALESCE((SELECT h.kernel FROM reach r JOIN launch h ON h.func = r.fn AND h.in_loop = 1"
+	"   WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id LIMIT 1),"
+	"  (SELECT h.kernel FROM reach r JOIN launch h ON h.func = r.fn WHERE r.looped = 1"
+	"   AND h.kernel_id IS NOT NULL AND h.kernel_id != k.id LIMIT 1)),"
+	" (SELECT o.kernel FROM own JOIN launch o ON o.func = own.fn WHERE o.kernel_id IS NOT NULL"
+	"   AND o.kernel_id != k.id LIMIT 1),"
 	" NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
 	"   AND a.rw IN ('read', 'readwrite'))"
 	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
 	" AND EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id)"
-	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id"
-	"   AND (COALESCE(l.in_loop, 1) != 0 OR l.func IN (SELECT fn FROM hot)))";
+	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)"
+	/* a launching function that a loop calls, directly or through its callers */
+	" AND NOT EXISTS (SELECT 1 FROM anc JOIN call c ON c.callee = anc.fn"
+	"   WHERE c.is_device_code = 0 AND c.in_loop = 1)";
 
 static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m, ka_finding *f,
 		       ka_buf *msg)
