@@ -428,18 +428,21 @@ static size_t angle_close(const char *t, size_t len, size_t i)
 	return NPOS;
 }
 
-/* Split t[s, e) at its top-level commas into at most 8 trimmed pieces. */
+/* Split t[s, e) at its top-level commas into trimmed pieces: their count,
+ * -1 when there are more than 8 or one is too long. */
 static int split_args(const char *t, size_t s, size_t e, char out[8][KA_CSRC_NAME])
 {
 	int n = 0, depth = 0;
 	size_t a = s;
-	for (size_t j = s; j <= e && n < 8; j++) {
+	for (size_t j = s; j <= e; j++) {
 		char c = j < e ? t[j] : ',';
 		if (c == '<' || c == '(' || c == '[')
 			depth++;
 		else if (c == '>' || c == ')' || c == ']')
 			depth--;
 		else if (c == ',' && depth == 0) {
+			if (n == 8)
+				return -1; /* more than the table holds */
 			size_t x = a, y = j;
 			while (x < y && isspace((unsigned char)t[x]))
 				x++;
@@ -468,9 +471,11 @@ static int template_of(const ka_csrc *m, const ka_csrc_kernel *k, tmpl *tp)
 		size_t w = b;
 		while (w > 0 && is_ident(t[w - 1]))
 			w--;
-		if (w < b &&
-		    (!strncmp(t + w, "static", b - w) || !strncmp(t + w, "inline", b - w) ||
-		     !strncmp(t + w, "__forceinline__", b - w) || !strncmp(t + w, "extern", b - w))) {
+		static const char *const lead[] = {"static", "inline", "__forceinline__", "extern"};
+		int skip = 0;
+		for (size_t q = 0; q < sizeof lead / sizeof lead[0] && !skip; q++)
+			skip = b - w == strlen(lead[q]) && !strncmp(t + w, lead[q], b - w);
+		if (skip) {
 			b = w;
 			continue;
 		}
@@ -493,7 +498,11 @@ static int template_of(const ka_csrc *m, const ka_csrc_kernel *k, tmpl *tp)
 	char parts[8][KA_CSRC_NAME];
 	int n = split_args(t, open + 1, b - 1, parts);
 	if (n <= 0)
-		return ka_error_set(KA_EINPUT, "kernel %s: cannot read its template parameter list", k->name);
+		return ka_error_set(
+			KA_EINPUT,
+			"kernel %s: cannot read its template parameter list (more than 8 parameters, or one "
+			"longer than %d characters)",
+			k->name, KA_CSRC_NAME - 1);
 	snprintf(tp->list, sizeof tp->list, "template %.*s", (int)(b - open), t + open);
 	tp->n = n;
 	for (int i = 0; i < n; i++) {
