@@ -507,6 +507,18 @@ static int launched_with(ka_recipe_ctx *c, long n)
 	return seen;
 }
 
+/* The text up to the next ';' of *p into out, and *p past the ';': 0 when
+ * there is none or it does not fit. */
+static int take_to_semi(const char **p, char *out, size_t cap)
+{
+	size_t n = strcspn(*p, ";");
+	if (n >= cap || !(*p)[n])
+		return 0;
+	snprintf(out, cap, "%.*s", (int)n, *p);
+	*p += n + 1;
+	return 1;
+}
+
 /* 1 when the block's lanes' partial sums in `name` (filled by the loop at
  * [s, e) only as `name += E`) are summed over the whole block right after
  * it, by a shared-memory tree in sequential addressing:
@@ -580,19 +592,13 @@ static int block_tree_after(lv *v, size_t s, size_t e, size_t loop_e, const char
 		return 0;
 	snprintf(kv, sizeof kv, "%.*s", (int)kl, p);
 	p += kl + 1;
-	size_t il = strcspn(p, ";");
-	if (il >= sizeof init || !p[il])
+	if (!take_to_semi(&p, init, sizeof init))
 		return 0;
-	snprintf(init, sizeof init, "%.*s", (int)il, p);
-	p += il + 1;
 	if (strncmp(p, kv, kl) || p[kl] != '>')
 		return 0;
 	p += kl + 1;
-	size_t ll = strcspn(p, ";");
-	if (ll >= sizeof low || !p[ll])
+	if (!take_to_semi(&p, low, sizeof low))
 		return 0;
-	snprintf(low, sizeof low, "%.*s", (int)ll, p);
-	p += ll + 1;
 	char rest1[512], rest2[512];
 	snprintf(rest1, sizeof rest1,
 		 "%s>>=1){if(threadIdx.x<%s)%s[threadIdx.x]+=%s[threadIdx.x+%s];__syncthreads();}", kv, kv,
