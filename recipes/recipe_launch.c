@@ -11,6 +11,7 @@
  * kernel does not guard its index by the COUNT of each launch (the threads
  * past COUNT, whose number the block changes, would not all be idle). */
 #include "recipes/recipe.h"
+#include "analyzer/kmodel.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stddef.h>
@@ -223,6 +224,238 @@ static int count_guarded(ka_recipe_ctx *c, const ka_csrc_launch *l, const char *
 	return KA_OK;
 }
 
+/* ---- a block size held in a variable, read from the analyzer's model ---- */
+
+/* n without parentheses, casts and the implicit conversion to dim3. */
+static const ka_node *peel(const ka_node *n)
+{
+	for (;;) {
+		if (n && n->nkids == 1 && (n->kind == KN_PAREN || n->kind == KN_CAST || n->kind == KN_OTHER)) {
+			n = n->kids[0];
+			continue;
+		}
+		/* dim3(x), its y and z the default arguments or 1 */
+		int one_d = n && n->kind == KN_CALL && n->name && !strcmp(n->name, "dim3") && n->nkids >= 1 &&
+			    n->nkids <= 3;
+		for (int i = 1; one_d && i < n->nkids; i++) {
+			const ka_node *k = n->kids[i];
+			while (k && (k->kind == KN_CAST || k->kind == KN_PAREN) && k->nkids == 1)
+				k = k->kids[0];
+			one_d = k && ((k->kind == KN_OTHER && k->nkids == 0) ||
+				      (k->kind == KN_CAST && k->nkids == 0) || (k->kind == KN_INT && k->ival == 1));
+		}
+		if (!one_d)
+			return n;
+		n = n->kids[0];
+	}
+}
+
+/* n's integer value when it is constant: literals, sizeof, enumerators
+ * and constexpr, and variables whose initializer is constant (a variable
+ * other than the one the launch names must be const). */
+static int fold(const ka_node *n, int depth, int64_t *v)
+{
+	int64_t a, b;
+	n = peel(n);
+	if (!n || depth > 8)
+		return 0;
+	switch (n->kind) {
+	case KN_INT:
+		*v = n->ival;
+		return 1;
+	case KN_SIZEOF:
+		*v = n->ival;
+		return n->ival >= 0;
+	case KN_DECLREF:
+		if (n->const_known) {
+			*v = n->ival;
+			return 1;
+		}
+		return n->ref && n->ref->kind == KD_VAR && n->ref->init && (n->ref->tflags & KT_INT) &&
+		       (depth == 0 || (n->ref->flags & KDF_CONSTQ)) && fold(n->ref->init, depth + 1, v);
+	case KN_UNOP:
+		if (n->nkids != 1 || !fold(n->kids[0], depth + 1, &a))
+			return 0;
+		*v = n->op == OP_MINUS ? -a : a;
+		return n->op == OP_MINUS || n->op == OP_PLUS;
+	case KN_BINOP:
+		if (n->nkids != 2 || !fold(n->kids[0], depth + 1, &a) || !fold(n->kids[1], depth + 1, &b) ||
+		    a < -(1 << 30) || a > (1 << 30) || b < -(1 << 30) || b > (1 << 30))
+			return 0;
+		switch (n->op) {
+		case OP_ADD:
+			*v = a + b;
+			return 1;
+		case OP_SUB:
+			*v = a - b;
+			return 1;
+		case OP_MUL:
+			*v = a * b;
+			return 1;
+		case OP_DIV:
+			*v = b ? a / b : 0;
+			return b != 0;
+		case OP_REM:
+			*v = b ? a % b : 0;
+			return b != 0;
+		case OP_SHL:
+			*v = b >= 0 && b < 31 ? a << b : 0;
+			return b >= 0 && b < 31 && a >= 0;
+		case OP_SHR:
+			*v = b >= 0 && b < 31 ? a >> b : 0;
+			return b >= 0 && b < 31;
+		default:
+			return 0;
+		}
+	default:
+		return 0;
+	}
+}
+
+/* The launch call of the TU whose block argument starts in [s, e). */
+static const ka_node *find_cfg(const ka_node *n, size_t s, size_t e, int depth)
+{
+	if (!n || depth > 200)
+		return NULL;
+	if (n->kind == KN_CALL && n->cfg && n->cfg->nkids >= 2 && n->cfg->kids[1] &&
+	    !n->cfg->kids[1]->loc.in_macro && n->cfg->kids[1]->loc.begin >= (int)s &&
+	    n->cfg->kids[1]->loc.begin < (int)e)
+		return n->cfg;
+	for (int i = 0; i < n->nkids; i++) {
+		const ka_node *r = find_cfg(n->kids[i], s, e, depth + 1);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* The variable config slot q of launch l names (NULL when it names none),
+ * from the model of the file; *why says why not when it is a name the
+ * model does not tie to a variable of this file. */
+static const ka_decl *slot_var(const ka_kmodel_doc *doc, const ka_csrc_launch *l, int q, const char **why)
+{
+	const ka_node *cfg = NULL;
+	*why = "in a launch the kernel model did not lower";
+	for (const ka_decl *f = doc->tu->funcs; f && !cfg; f = f->next)
+		cfg = find_cfg(f->body, l->cfg[1].s, l->cfg[1].e, 0);
+	if (!cfg)
+		return NULL;
+	const ka_node *n = peel(cfg->kids[q]);
+	if (!n || n->kind != KN_DECLREF || !n->ref) {
+		*why = "not a variable";
+		return NULL;
+	}
+	const ka_decl *d = n->ref;
+	if (d->kind == KD_PARAM) {
+		*why = "a parameter of the function that launches (its callers set it)";
+		return NULL;
+	}
+	if (d->kind == KD_TPARAM) {
+		*why = "a template parameter";
+		return NULL;
+	}
+	if (d->kind != KD_VAR || !d->init || d->init->loc.in_macro || d->loc.in_macro || !d->loc.file ||
+	    !doc->tu->main_file || strcmp(d->loc.file, doc->tu->main_file)) {
+		*why = "a variable declared in another file, by a macro or without an initializer";
+		return NULL;
+	}
+	return d;
+}
+
+/* The text a variable declared at d is visible in: its block, or the file. */
+static void var_scope(const ka_recipe_ctx *c, const ka_decl *d, size_t *s, size_t *e)
+{
+	size_t b = (d->flags & KDF_FILE_SCOPE)
+			   ? (size_t)-1
+			   : ka_csrc_block_of(c->m->text, c->m->len, (size_t)d->loc.begin);
+	size_t m = b == (size_t)-1 ? (size_t)-1 : ka_csrc_match(c->m->text, c->m->len, b);
+	*s = m == (size_t)-1 ? 0 : b;
+	*e = m == (size_t)-1 ? c->m->len : m;
+}
+
+/* KA_OK when every use of the variable d, past its declaration, lies in a
+ * config slot of a launch of this kernel or in the initializer of a grid
+ * variable such a launch reads (g, ng of them): changing its value then
+ * changes these launches and nothing else. */
+static int var_only_sizes(ka_recipe_ctx *c, const ka_decl *d, const ka_decl *const *g, int ng)
+{
+	const char *t = c->m->text;
+	size_t s, e, vn = strlen(d->name), de = (size_t)d->init->loc.end;
+	var_scope(c, d, &s, &e);
+	for (size_t w = ka_csrc_find_word_pp(t, s, e, d->name); w != (size_t)-1;
+	     w = ka_csrc_find_word_pp(t, w + vn, e, d->name)) {
+		int ok = w >= (size_t)d->decl_begin && w < de;
+		for (int i = 0; i < c->m->nlaunches && !ok; i++) {
+			const ka_csrc_launch *l = &c->m->l[i];
+			ok = !strcmp(l->kernel, c->k->name) &&
+			     ((w >= l->cfg[0].s && w < l->cfg[0].e) || (w >= l->cfg[1].s && w < l->cfg[1].e));
+		}
+		for (int i = 0; i < ng && !ok; i++)
+			ok = w >= (size_t)g[i]->init->loc.begin && w < (size_t)g[i]->init->loc.end;
+		if (!ok) {
+			int line = 1;
+			for (size_t p = 0; p < w; p++)
+				line += t[p] == '\n';
+			return ka_recipe_decline(c, "'%s' is used past the launches of %s (line %d)", d->name,
+						 c->k->name, line);
+		}
+	}
+	return KA_OK;
+}
+
+/* The block of launch l is a name the text does not resolve (blk, squeezed,
+ * is in grid's neighbour): read it from the model of the file (*doc, built
+ * on first use).  KA_OK with *bv the variable, *kk its value and grid the
+ * squeezed grid, or the initializer of the grid variable the launch reads;
+ * a decline naming the construct otherwise. */
+static int model_block(ka_recipe_ctx *c, const ka_csrc_launch *l, ka_kmodel_doc *doc, char *grid, size_t cap,
+		       const ka_decl **bv, long *kk)
+{
+	const char *t = c->m->text, *why;
+	char blk[64];
+	if (!ka_csrc_squeeze(t, l->cfg[1].s, l->cfg[1].e, blk, sizeof blk))
+		return ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+	if (!doc->tu && ka_kmodel_of_text(t, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0,
+					  doc) != KA_OK) {
+		doc->tu = NULL;
+		return ka_recipe_decline(
+			c, "the block size '%s' is not a literal, and the file does not parse on its own",
+			blk);
+	}
+	*bv = slot_var(doc, l, 1, &why);
+	if (!*bv)
+		return ka_recipe_decline(c, "the block size '%s' is %s", blk, why);
+	int64_t v;
+	if (!fold((*bv)->init, 0, &v) || v < 1 || v > 1024)
+		return ka_recipe_decline(c, "the block size '%s' is not a constant in [1, 1024]", blk);
+	*kk = (long)v;
+	/* the grid variables the launches of the kernel read */
+	const ka_decl *g[16];
+	int ng = 0;
+	for (int i = 0; i < c->m->nlaunches; i++) {
+		const ka_csrc_launch *o = &c->m->l[i];
+		char gs[KA_CSRC_NAME];
+		if (strcmp(o->kernel, c->k->name) ||
+		    !ka_csrc_squeeze(t, o->cfg[0].s, o->cfg[0].e, gs, sizeof gs) || !gs[0] ||
+		    isdigit((unsigned char)gs[0]) ||
+		    strspn(gs, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+			    strlen(gs))
+			continue;
+		const ka_decl *d = slot_var(doc, o, 0, &why);
+		if (!d)
+			return ka_recipe_decline(c, "the grid '%s' is %s", gs, why);
+		if (o == l &&
+		    !ka_csrc_squeeze(t, (size_t)d->init->loc.begin, (size_t)d->init->loc.end, grid, cap))
+			return ka_recipe_decline(c, "cannot read the grid '%s'", gs);
+		int rc = var_only_sizes(c, d, NULL, 0);
+		if (rc)
+			return rc;
+		if (ng < 16)
+			g[ng++] = d;
+	}
+	return var_only_sizes(c, *bv, g, ng);
+}
+
 static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	const ka_csrc *m = c->m;
@@ -240,6 +473,9 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (rc)
 		return rc;
 	ka_recipe_edits ed = {0};
+	ka_kmodel_doc doc = {0};
+	const ka_decl *set[16];
+	int nset = 0;
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
 		if (strcmp(l->kernel, k->name))
@@ -252,9 +488,11 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 		long kk = strtol(blk, &end, 10);
 		int named = (*end || kk < 1) && ka_recipe_const_var(c, l->start, blk, &kk);
+		const ka_decl *bv = NULL; /* a block variable whose definition is set instead */
 		if (!named && (*end || kk < 1)) {
-			rc = ka_recipe_decline(c, "the block size '%s' is not a literal", blk);
-			break;
+			if ((rc = model_block(c, l, &doc, grid, sizeof grid, &bv, &kk)) != KA_OK)
+				break;
+			named = 1;
 		}
 		if (kk == bnew) {
 			rc = ka_recipe_decline(c, "the block is %ld already", kk);
@@ -264,10 +502,12 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		if ((rc = block_free(c, kk)) != KA_OK)
 			break;
 		snprintf(pat, sizeof pat, "+%ld)/%ld", kk - 1, kk);
-		char *at = strstr(grid, pat);
-		if (!at && named) { /* (COUNT + block - 1) / block */
+		char *at = bv ? NULL : strstr(grid, pat); /* bv: the grid must read the variable */
+		if (!at && named) {                       /* (COUNT + block - 1) / block */
 			snprintf(pat, sizeof pat, "+%s-1)/%s", blk, blk);
 			at = strstr(grid, pat);
+			if (at && bv && is_ident(at[strlen(pat)]))
+				at = NULL;
 		}
 		if (!at || strstr(at + 1, pat)) {
 			rc = ka_recipe_decline(c, "the grid '%s' is not (COUNT + K - 1) / K", grid);
@@ -275,6 +515,19 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 		if ((rc = count_guarded(c, l, grid, at)) != KA_OK)
 			break;
+		found = 1;
+		if (bv) { /* the definition: every launch that reads it follows */
+			int done = 0;
+			for (int q = 0; q < nset && !done; q++)
+				done = set[q] == bv;
+			if (!done && nset < 16) {
+				set[nset++] = bv;
+				snprintf(ng, sizeof ng, "%ld", bnew);
+				rc = ka_recipe_edit(&ed, (size_t)bv->init->loc.begin,
+						    (size_t)bv->init->loc.end, ng);
+			}
+			continue;
+		}
 		snprintf(ng, sizeof ng, "%.*s+%ld)/%ld%s", (int)(at - grid), grid, bnew - 1, bnew,
 			 at + strlen(pat));
 		snprintf(blk, sizeof blk, " %ld", bnew);
@@ -290,6 +543,8 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, m->text, m->len, out);
 	ka_recipe_edits_free(&ed);
+	if (doc.tu)
+		ka_kmodel_free(&doc);
 	return rc;
 }
 
