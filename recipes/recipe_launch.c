@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NPOS ((size_t)-1)
+
 static int is_ident(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';
@@ -230,7 +232,8 @@ static int count_guarded(ka_recipe_ctx *c, const ka_csrc_launch *l, const char *
 static const ka_node *peel(const ka_node *n)
 {
 	for (;;) {
-		if (n && n->nkids == 1 && (n->kind == KN_PAREN || n->kind == KN_CAST || n->kind == KN_OTHER)) {
+		if (n && n->nkids == 1 &&
+		    (n->kind == KN_PAREN || n->kind == KN_CAST || n->kind == KN_OTHER)) {
 			n = n->kids[0];
 			continue;
 		}
@@ -242,7 +245,8 @@ static const ka_node *peel(const ka_node *n)
 			while (k && (k->kind == KN_CAST || k->kind == KN_PAREN) && k->nkids == 1)
 				k = k->kids[0];
 			one_d = k && ((k->kind == KN_OTHER && k->nkids == 0) ||
-				      (k->kind == KN_CAST && k->nkids == 0) || (k->kind == KN_INT && k->ival == 1));
+				      (k->kind == KN_CAST && k->nkids == 0) ||
+				      (k->kind == KN_INT && k->ival == 1));
 		}
 		if (!one_d)
 			return n;
@@ -312,14 +316,16 @@ static int fold(const ka_node *n, int depth, int64_t *v)
 	}
 }
 
-/* The launch call of the TU whose block argument starts in [s, e). */
+/* The launch call of the TU that starts at s (the kernel's name) or whose
+ * block argument starts in [s, e). */
 static const ka_node *find_cfg(const ka_node *n, size_t s, size_t e, int depth)
 {
 	if (!n || depth > 200)
 		return NULL;
 	if (n->kind == KN_CALL && n->cfg && n->cfg->nkids >= 2 && n->cfg->kids[1] &&
-	    !n->cfg->kids[1]->loc.in_macro && n->cfg->kids[1]->loc.begin >= (int)s &&
-	    n->cfg->kids[1]->loc.begin < (int)e)
+	    ((!n->loc.in_macro && n->loc.begin == (int)s) ||
+	     (!n->cfg->kids[1]->loc.in_macro && n->cfg->kids[1]->loc.begin >= (int)s &&
+	      n->cfg->kids[1]->loc.begin < (int)e)))
 		return n->cfg;
 	for (int i = 0; i < n->nkids; i++) {
 		const ka_node *r = find_cfg(n->kids[i], s, e, depth + 1);
@@ -336,6 +342,8 @@ static const ka_decl *slot_var(const ka_kmodel_doc *doc, const ka_csrc_launch *l
 {
 	const ka_node *cfg = NULL;
 	*why = "in a launch the kernel model did not lower";
+	for (const ka_decl *f = doc->tu->funcs; f && !cfg; f = f->next)
+		cfg = find_cfg(f->body, l->start, l->start, 0);
 	for (const ka_decl *f = doc->tu->funcs; f && !cfg; f = f->next)
 		cfg = find_cfg(f->body, l->cfg[1].s, l->cfg[1].e, 0);
 	if (!cfg)
@@ -362,36 +370,89 @@ static const ka_decl *slot_var(const ka_kmodel_doc *doc, const ka_csrc_launch *l
 	return d;
 }
 
-/* The text a variable declared at d is visible in: its block, or the file. */
-static void var_scope(const ka_recipe_ctx *c, const ka_decl *d, size_t *s, size_t *e)
+/* Where a launch's block size is defined: a variable's initializer or a
+ * macro's body, the text the rewrite sets. */
+typedef struct defsite {
+	char name[KA_CSRC_NAME];
+	size_t s, e;             /* the value's text */
+	size_t ds, de;           /* the definition, whose own words are no use */
+	size_t scope_s, scope_e; /* where the name is visible */
+} defsite;
+
+/* The site of the variable d: its block, or the file. */
+static void var_site(const ka_recipe_ctx *c, const ka_decl *d, const ka_node *v, defsite *site)
 {
 	size_t b = (d->flags & KDF_FILE_SCOPE)
-			   ? (size_t)-1
+			   ? NPOS
 			   : ka_csrc_block_of(c->m->text, c->m->len, (size_t)d->loc.begin);
-	size_t m = b == (size_t)-1 ? (size_t)-1 : ka_csrc_match(c->m->text, c->m->len, b);
-	*s = m == (size_t)-1 ? 0 : b;
-	*e = m == (size_t)-1 ? c->m->len : m;
+	size_t m = b == NPOS ? NPOS : ka_csrc_match(c->m->text, c->m->len, b);
+	snprintf(site->name, sizeof site->name, "%s", d->name);
+	site->scope_s = m == NPOS ? 0 : b;
+	site->scope_e = m == NPOS ? c->m->len : m;
+	site->ds = (size_t)d->decl_begin;
+	site->de = (size_t)d->init->loc.end;
+	site->s = (size_t)v->loc.begin;
+	site->e = (size_t)v->loc.end;
 }
 
-/* KA_OK when every use of the variable d, past its declaration, lies in a
- * config slot of a launch of this kernel or in the initializer of a grid
- * variable such a launch reads (g, ng of them): changing its value then
- * changes these launches and nothing else. */
-static int var_only_sizes(ka_recipe_ctx *c, const ka_decl *d, const ka_decl *const *g, int ng)
+/* `#define name N`, N an integer literal, the only definition of name in
+ * the file: its site. */
+static int macro_site(const ka_recipe_ctx *c, const char *name, defsite *site)
 {
 	const char *t = c->m->text;
-	size_t s, e, vn = strlen(d->name), de = (size_t)d->init->loc.end;
-	var_scope(c, d, &s, &e);
-	for (size_t w = ka_csrc_find_word_pp(t, s, e, d->name); w != (size_t)-1;
-	     w = ka_csrc_find_word_pp(t, w + vn, e, d->name)) {
-		int ok = w >= (size_t)d->decl_begin && w < de;
+	size_t len = c->m->len, n = strlen(name), found = 0;
+	for (size_t w = ka_csrc_find_word_pp(t, 0, len, name); w != NPOS;
+	     w = ka_csrc_find_word_pp(t, w + n, len, name)) {
+		size_t ls = w;
+		while (ls > 0 && t[ls - 1] != '\n')
+			ls--;
+		size_t p = ls;
+		while (p < w && (t[p] == ' ' || t[p] == '\t' || t[p] == '#'))
+			p++;
+		if (p == ls || t[ls + strspn(t + ls, " \t")] != '#')
+			continue;
+		if (strncmp(t + p, "define", 6) || found++)
+			return 0; /* #undef, #ifdef, a second #define */
+		size_t vs = w + n;
+		while (vs < len && (t[vs] == ' ' || t[vs] == '\t'))
+			vs++;
+		size_t ve = vs;
+		while (ve < len && isdigit((unsigned char)t[ve]))
+			ve++;
+		size_t le = ve;
+		while (le < len && (t[le] == ' ' || t[le] == '\t' || t[le] == '\r'))
+			le++;
+		if (ve == vs || (le < len && t[le] != '\n'))
+			return 0; /* no literal, a suffix or more text */
+		snprintf(site->name, sizeof site->name, "%s", name);
+		site->scope_s = 0;
+		site->scope_e = len;
+		site->ds = ls;
+		site->de = le;
+		site->s = vs;
+		site->e = ve;
+	}
+	return found == 1;
+}
+
+/* KA_OK when every use of the site's name, past its definition, lies in a
+ * config slot of a launch of this kernel or in one of the grid variables'
+ * initializers g[0..ng) (pairs of offsets): changing its value then
+ * changes these launches and nothing else. */
+static int only_sizes(ka_recipe_ctx *c, const defsite *d, const size_t *g, int ng)
+{
+	const char *t = c->m->text;
+	size_t vn = strlen(d->name);
+	for (size_t w = ka_csrc_find_word_pp(t, d->scope_s, d->scope_e, d->name); w != NPOS;
+	     w = ka_csrc_find_word_pp(t, w + vn, d->scope_e, d->name)) {
+		int ok = w >= d->ds && w < d->de;
 		for (int i = 0; i < c->m->nlaunches && !ok; i++) {
 			const ka_csrc_launch *l = &c->m->l[i];
 			ok = !strcmp(l->kernel, c->k->name) &&
 			     ((w >= l->cfg[0].s && w < l->cfg[0].e) || (w >= l->cfg[1].s && w < l->cfg[1].e));
 		}
 		for (int i = 0; i < ng && !ok; i++)
-			ok = w >= (size_t)g[i]->init->loc.begin && w < (size_t)g[i]->init->loc.end;
+			ok = w >= g[2 * i] && w < g[2 * i + 1];
 		if (!ok) {
 			int line = 1;
 			for (size_t p = 0; p < w; p++)
@@ -403,13 +464,19 @@ static int var_only_sizes(ka_recipe_ctx *c, const ka_decl *d, const ka_decl *con
 	return KA_OK;
 }
 
-/* The block of launch l is a name the text does not resolve (blk, squeezed,
- * is in grid's neighbour): read it from the model of the file (*doc, built
- * on first use).  KA_OK with *bv the variable, *kk its value and grid the
- * squeezed grid, or the initializer of the grid variable the launch reads;
- * a decline naming the construct otherwise. */
+static int is_name(const char *s)
+{
+	return s[0] && !isdigit((unsigned char)s[0]) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s);
+}
+
+/* The block of launch l is a name (a variable of any scope, a macro) or
+ * its grid a variable: read them from the model of the file (*doc, built
+ * on first use).  KA_OK with *site where the block size is set, *kk its
+ * value and grid the squeezed grid, or the initializer of the grid
+ * variable the launch reads; a decline naming the construct otherwise. */
 static int model_block(ka_recipe_ctx *c, const ka_csrc_launch *l, ka_kmodel_doc *doc, char *grid, size_t cap,
-		       const ka_decl **bv, long *kk)
+		       defsite *site, long *kk)
 {
 	const char *t = c->m->text, *why;
 	char blk[64];
@@ -422,24 +489,33 @@ static int model_block(ka_recipe_ctx *c, const ka_csrc_launch *l, ka_kmodel_doc 
 			c, "the block size '%s' is not a literal, and the file does not parse on its own",
 			blk);
 	}
-	*bv = slot_var(doc, l, 1, &why);
-	if (!*bv)
-		return ka_recipe_decline(c, "the block size '%s' is %s", blk, why);
 	int64_t v;
-	if (!fold((*bv)->init, 0, &v) || v < 1 || v > 1024)
-		return ka_recipe_decline(c, "the block size '%s' is not a constant in [1, 1024]", blk);
+	const ka_decl *bv = slot_var(doc, l, 1, &why);
+	if (bv) {
+		const ka_node *vn = peel(bv->init); /* `256` of `dim3 b(256)` */
+		if (!fold(bv->init, 0, &v) || v < 1 || v > 1024)
+			return ka_recipe_decline(c, "the block size '%s' is not a constant in [1, 1024]",
+						 blk);
+		if (vn->loc.in_macro || vn->kind == KN_CALL || vn->loc.begin < bv->decl_begin ||
+		    vn->loc.end > bv->init->loc.end)
+			return ka_recipe_decline(c, "cannot tell where '%s' is set", bv->name);
+		var_site(c, bv, vn, site);
+	} else if (is_name(blk) && macro_site(c, blk, site)) {
+		v = strtol(t + site->s, NULL, 10);
+		if (v < 1 || v > 1024)
+			return ka_recipe_decline(c, "the block size '%s' is not in [1, 1024]", blk);
+	} else {
+		return ka_recipe_decline(c, "the block size '%s' is %s", blk, why);
+	}
 	*kk = (long)v;
 	/* the grid variables the launches of the kernel read */
-	const ka_decl *g[16];
+	size_t g[32];
 	int ng = 0;
 	for (int i = 0; i < c->m->nlaunches; i++) {
 		const ka_csrc_launch *o = &c->m->l[i];
 		char gs[KA_CSRC_NAME];
 		if (strcmp(o->kernel, c->k->name) ||
-		    !ka_csrc_squeeze(t, o->cfg[0].s, o->cfg[0].e, gs, sizeof gs) || !gs[0] ||
-		    isdigit((unsigned char)gs[0]) ||
-		    strspn(gs, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-			    strlen(gs))
+		    !ka_csrc_squeeze(t, o->cfg[0].s, o->cfg[0].e, gs, sizeof gs) || !is_name(gs))
 			continue;
 		const ka_decl *d = slot_var(doc, o, 0, &why);
 		if (!d)
@@ -447,13 +523,18 @@ static int model_block(ka_recipe_ctx *c, const ka_csrc_launch *l, ka_kmodel_doc 
 		if (o == l &&
 		    !ka_csrc_squeeze(t, (size_t)d->init->loc.begin, (size_t)d->init->loc.end, grid, cap))
 			return ka_recipe_decline(c, "cannot read the grid '%s'", gs);
-		int rc = var_only_sizes(c, d, NULL, 0);
+		defsite gd;
+		var_site(c, d, d->init, &gd);
+		int rc = only_sizes(c, &gd, NULL, 0);
 		if (rc)
 			return rc;
-		if (ng < 16)
-			g[ng++] = d;
+		if (ng < 16) {
+			g[2 * ng] = gd.s;
+			g[2 * ng + 1] = gd.e;
+			ng++;
+		}
 	}
-	return var_only_sizes(c, *bv, g, ng);
+	return only_sizes(c, site, g, ng);
 }
 
 static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
@@ -474,7 +555,7 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		return rc;
 	ka_recipe_edits ed = {0};
 	ka_kmodel_doc doc = {0};
-	const ka_decl *set[16];
+	size_t set[16];
 	int nset = 0;
 	for (int i = 0; i < m->nlaunches && rc == KA_OK; i++) {
 		const ka_csrc_launch *l = &m->l[i];
@@ -488,11 +569,13 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 		long kk = strtol(blk, &end, 10);
 		int named = (*end || kk < 1) && ka_recipe_const_var(c, l->start, blk, &kk);
-		const ka_decl *bv = NULL; /* a block variable whose definition is set instead */
-		if (!named && (*end || kk < 1)) {
-			if ((rc = model_block(c, l, &doc, grid, sizeof grid, &bv, &kk)) != KA_OK)
+		defsite site;
+		int bv = 0; /* the block size is set where it is defined */
+		/* a grid variable is read through the model too */
+		if ((!named || is_name(grid)) && (*end || kk < 1)) {
+			if ((rc = model_block(c, l, &doc, grid, sizeof grid, &site, &kk)) != KA_OK)
 				break;
-			named = 1;
+			named = bv = 1;
 		}
 		if (kk == bnew) {
 			rc = ka_recipe_decline(c, "the block is %ld already", kk);
@@ -519,12 +602,11 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		if (bv) { /* the definition: every launch that reads it follows */
 			int done = 0;
 			for (int q = 0; q < nset && !done; q++)
-				done = set[q] == bv;
+				done = set[q] == site.s;
 			if (!done && nset < 16) {
-				set[nset++] = bv;
+				set[nset++] = site.s;
 				snprintf(ng, sizeof ng, "%ld", bnew);
-				rc = ka_recipe_edit(&ed, (size_t)bv->init->loc.begin,
-						    (size_t)bv->init->loc.end, ng);
+				rc = ka_recipe_edit(&ed, site.s, site.e, ng);
 			}
 			continue;
 		}

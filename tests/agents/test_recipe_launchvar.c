@@ -96,6 +96,20 @@ static void test_outer_const(void **st)
 		       want, 1, NULL, 0);
 }
 
+/* a #define read only by the kernel's launch and its grid variable */
+static void test_define(void **st)
+{
+	(void)st;
+	static const char *const want[] = {"#define BS 128\n", "k<<<g, BS>>>(y, x, n);"};
+	expect_applies("#define BS 1024\n" KERNEL "void h(float *y, const float *x, int n)\n{\n"
+		       "\tint g = (n + BS - 1) / BS;\n\tk<<<g, BS>>>(y, x, n);\n}\n",
+		       want, 2, NULL, 0);
+	/* read elsewhere: declines */
+	expect_declines("#define BS 1024\n" KERNEL "void h(float *y, const float *x, int n)\n{\n"
+			"\tint g = (n + BS - 1) / BS;\n\tk<<<g, BS>>>(y, x, n);\n\tprintf(\"%d\", BS);\n}\n",
+			"'BS' is used past the launches of k");
+}
+
 static void test_near_misses(void **st)
 {
 	(void)st;
@@ -137,9 +151,8 @@ static void test_near_misses(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_folded_local),
-		cmocka_unit_test(test_file_constexpr),
-		cmocka_unit_test(test_outer_const),
+		cmocka_unit_test(test_folded_local), cmocka_unit_test(test_file_constexpr),
+		cmocka_unit_test(test_outer_const),  cmocka_unit_test(test_define),
 		cmocka_unit_test(test_near_misses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
