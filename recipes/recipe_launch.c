@@ -9,7 +9,16 @@
  * K, or an identifier it cannot resolve (a macro or a constexpr could be
  * the block size); when a launch of it is not one it can read; or when the
  * kernel does not guard its index by the COUNT of each launch (the threads
- * past COUNT, whose number the block changes, would not all be idle). */
+ * past COUNT, whose number the block changes, would not all be idle).
+ * A block size held in a variable (any scope, const, constexpr or not, its
+ * initializer folded: `1 << 10`), or read through a grid variable
+ * `int g = (COUNT + B - 1) / B;`, or a `#define B N`, is read from the
+ * analyzer's model of the file (the launch's call, the declaration its
+ * block names) and set where it is defined, so every launch that reads it
+ * follows; that is done only when nothing but the launches of this kernel
+ * and their grid variables reads the name, and declines otherwise, naming
+ * the line (a parameter of the launching function, a template parameter,
+ * a value that does not fold decline as such). */
 #include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
@@ -585,12 +594,18 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		if ((rc = block_free(c, kk)) != KA_OK)
 			break;
 		snprintf(pat, sizeof pat, "+%ld)/%ld", kk - 1, kk);
+		if (bv) { /* the grid must be the rounding and nothing more: min(..., cap) would not cover */
+			ka_recipe_drop_casts(grid);
+			memmove(grid, unparen(grid), strlen(unparen(grid)) + 1);
+		}
 		char *at = bv ? NULL : strstr(grid, pat); /* bv: the grid must read the variable */
 		if (!at && named) {                       /* (COUNT + block - 1) / block */
 			snprintf(pat, sizeof pat, "+%s-1)/%s", blk, blk);
 			at = strstr(grid, pat);
-			if (at && bv && is_ident(at[strlen(pat)]))
-				at = NULL;
+			if (at && bv &&
+			    (at[strlen(pat)] || grid[0] != '(' ||
+			     ka_csrc_match(grid, strlen(grid), 0) != (size_t)(at - grid) + strlen(blk) + 3))
+				at = NULL; /* (COUNT + B - 1) / B whole */
 		}
 		if (!at || strstr(at + 1, pat)) {
 			rc = ka_recipe_decline(c, "the grid '%s' is not (COUNT + K - 1) / K", grid);

@@ -127,6 +127,10 @@ static void test_near_misses(void **st)
 	expect_declines(KERNEL "void h(float *y, const float *x, int n)\n{\n\tint t = 1 << 7;\n\tt *= 2;\n"
 			       "\tk<<<(n + t - 1) / t, t>>>(y, x, n);\n}\n",
 			"'t' is used past the launches of k");
+	/* a grid variable that caps the rounding: another block covers other elements */
+	expect_declines(KERNEL "void h(float *y, const float *x, int n)\n{\n\tint t = 1 << 8;\n"
+			       "\tint g = min((n + t - 1) / t, 64);\n\tk<<<g, t>>>(y, x, n);\n}\n",
+			"is not (COUNT + K - 1) / K");
 	/* a parameter of the launching function: its callers set it */
 	expect_declines(KERNEL "void h(float *y, const float *x, int n, int t)\n{\n"
 			       "\tk<<<(n + t - 1) / t, t>>>(y, x, n);\n}\n",
