@@ -388,8 +388,9 @@ static int gemm_apply(ka_recipe_ctx *c, ka_buf *out)
 	const char *ptrs[3] = {g.a, g.b, g.c};
 	for (int q = 0; q < 3; q++) {
 		int pi = ka_csrc_param_index(c->k, ptrs[q]);
-		if (pi < 0 || !strstr(c->k->params[pi].type, "float") ||
-		    strstr(c->k->params[pi].type, "double"))
+		const char *ty = pi < 0 ? "" : c->k->params[pi].type;
+		/* the word: __nv_bfloat16 holds "float" too */
+		if (pi < 0 || !ka_csrc_has_word(ty, 0, strlen(ty), "float") || strstr(ty, "double"))
 			return ka_recipe_decline(c, "%s is not a float pointer parameter", ptrs[q]);
 	}
 	if (ka_recipe_param(c->params, "tile", 64) != 64)
