@@ -288,25 +288,45 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 			return ka_recipe_decline(c,
 						 "the first statements are not the x and y thread indices");
 	}
-	if (!stmt(t, &at, end, sq, sizeof sq, &s, &e))
+	/* if(i>=M||j>=N)return;  (or {return;}), or if(i<M&&j<N){...} ending the kernel */
+	s = ka_csrc_skip_blank(t, end, at);
+	e = ka_csrc_stmt_end(t, end, s);
+	if (e == NPOS || e > end || e - s < 4 || strncmp(t + s, "if", 2) || is_ident(t[s + 2]))
 		return ka_recipe_decline(c, "no bound check");
-	/* if(i>=M||j>=N)return;   (or {return;}) */
-	size_t cl = !strncmp(sq, "if(", 3) ? close_of(sq, 2) : NPOS;
-	const char *bar = strstr(sq, "||"), *bar2 = bar ? strstr(bar + 2, "||") : NULL;
-	if (cl == NPOS || !bar || (size_t)(bar - sq) > cl || (bar2 && bar2 < sq + cl) ||
-	    (strcmp(sq + cl + 1, "return;") && strcmp(sq + cl + 1, "{return;}")))
-		return ka_recipe_decline(c, "no `if (i >= M || j >= N) return;`");
-	size_t il = strlen(g->i), jl = strlen(g->j);
+	size_t op = ka_csrc_skip_blank(t, e, s + 2), cp = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : NPOS;
+	char cond[512];
+	if (cp == NPOS || !ka_csrc_squeeze(t, op + 1, cp, cond, sizeof cond))
+		return ka_recipe_decline(c, "cannot read the bound check");
+	drop_casts(cond);
+	size_t then = ka_csrc_skip_blank(t, e, cp + 1);
+	int block = 0;
+	if (!ka_recipe_bare_return(t, then, e)) {
+		if (t[then] != '{' || ka_csrc_match(t, e, then) != e - 1 || ka_csrc_skip_blank(t, end, e) != end)
+			return ka_recipe_decline(c, "no `if (i >= M || j >= N) return;` or `if (i < M && j < N) "
+						    "{ ... }` ending the kernel");
+		block = 1;
+	}
+	const char *join = block ? "&&" : "||", *cmp = block ? "<" : ">=";
+	char *bar = strstr(cond, join);
+	if (!bar || strstr(bar + 2, join) || strstr(cond, block ? "||" : "&&"))
+		return ka_recipe_decline(c, "the bound check is not `%s %s M %s %s %s N`", g->i, cmp, join, g->j, cmp);
+	size_t il = strlen(g->i), jl = strlen(g->j), cl = strlen(cmp);
 	for (int side = 0; side < 2; side++) {
-		const char *w = side ? bar + 2 : sq + 3, *we = side ? sq + cl : bar;
-		if (!strncmp(w, g->i, il) && !strncmp(w + il, ">=", 2))
-			snprintf(g->m, sizeof g->m, "%.*s", (int)(we - w - il - 2), w + il + 2);
-		else if (!strncmp(w, g->j, jl) && !strncmp(w + jl, ">=", 2))
-			snprintf(g->n, sizeof g->n, "%.*s", (int)(we - w - jl - 2), w + jl + 2);
+		const char *w = side ? bar + 2 : cond, *we = side ? cond + strlen(cond) : bar;
+		if (!strncmp(w, g->i, il) && !strncmp(w + il, cmp, cl) && w[il + cl] != '=')
+			snprintf(g->m, sizeof g->m, "%.*s", (int)(we - w - il - cl), w + il + cl);
+		else if (!strncmp(w, g->j, jl) && !strncmp(w + jl, cmp, cl) && w[jl + cl] != '=')
+			snprintf(g->n, sizeof g->n, "%.*s", (int)(we - w - jl - cl), w + jl + cl);
+	}
+	if (block) {
+		at = then + 1;
+		end = e - 1;
+	} else {
+		at = e;
 	}
 	if (ka_csrc_param_index(c->k, g->m) < 0 || ka_csrc_param_index(c->k, g->n) < 0)
-		return ka_recipe_decline(c, "the bounds are not `%s >= M || %s >= N` with parameters", g->i,
-					 g->j);
+		return ka_recipe_decline(c, "the bounds are not `%s %s M %s %s %s N` with parameters", g->i, cmp,
+					 join, g->j, cmp);
 	if (!stmt(t, &at, end, sq, sizeof sq, &s, &e) || strncmp(sq, "float ", 6))
 		return ka_recipe_decline(c, "no float accumulator");
 	char *eq = strchr(sq, '=');

@@ -4,7 +4,8 @@
  * public header.
  *
  *     T j = <x thread index>, i = <y thread index>;   (either order; or two statements)
- *     if (i >= M || j >= N) return;                    (either side first)
+ *     if (i >= M || j >= N) return;                    (either side first; or
+ *                                                       if (i < M && j < N) { the rest } last) 
  *     float acc = 0.0f;
  *     for (I l = 0; l < K; l++) acc += CV(A[i * K + l]) * CV(B[l * N + j]);
  *     C[i * N + j] = E;

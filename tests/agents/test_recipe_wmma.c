@@ -150,6 +150,54 @@ static void test_gemm_bf16_acc_plus(void **st)
 	free(applies(src, "k", NULL, want));
 }
 
+/* The guard as a block, `if (i < M && j < N) { ... }` ending the kernel
+ * (the textbook's spelling), in bf16 for wmma-gemm and in float for
+ * smem-tile-gemm, which reads the same shape. */
+static void test_gemm_block_guard(void **st)
+{
+	(void)st;
+	const char *body = "\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+			   "\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			   "\tif (row < m && col < n) {\n\t\tfloat acc = 0.0f;\n"
+			   "\t\tfor (int p = 0; p < k; ++p)\n\t\t\tacc += %s;\n\t\tc[row * n + col] = %s;\n\t}\n}\n"
+			   "void run(%s *c, const %s *a, const %s *b, int m, int n, int k)\n{\n"
+			   "\tmm<<<dim3((n + 31) / 32, (m + 7) / 8), dim3(32, 8)>>>(c, a, b, m, n, k);\n}\n";
+	char src[2048], fmt[2048];
+	snprintf(fmt, sizeof fmt, BF16 "__global__ void mm(__nv_bfloat16 *c, const __nv_bfloat16 *a, const "
+				       "__nv_bfloat16 *b, int m, int n, int k)\n{\n%s",
+		 body);
+	snprintf(src, sizeof src, fmt, "__bfloat162float(a[row * k + p]) * __bfloat162float(b[p * n + col])",
+		 "__float2bfloat16(acc)", "__nv_bfloat16", "__nv_bfloat16", "__nv_bfloat16");
+	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "const int row = (int)ka_gi;",
+					   "c[row * n + col] = __float2bfloat16(acc);", NULL};
+	free(applies(src, "mm", NULL, want));
+	snprintf(fmt, sizeof fmt, "__global__ void mm(float *c, const float *a, const float *b, int m, int n, int k)\n{\n%s",
+		 body);
+	snprintf(src, sizeof src, fmt, "a[row * k + p] * b[p * n + col]", "acc", "float", "float", "float");
+	char why[256], err[8192], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("smem-tile-gemm", src, strlen(src), "mm", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("smem-tile-gemm declined the block guard: %s", why);
+	assert_non_null(strstr(out, "__shared__ float ka_as[64][17], ka_bs[16][64];"));
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("smem-tile-gemm: the rewrite does not compile:\n%s\n%s", out, err);
+	free(out);
+	/* a statement after the guarded block runs for the threads outside C too */
+	snprintf(src, sizeof src,
+		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K, int *done)\n{\n"
+		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		      "\tif (i < M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
+		      "\n\t}\n\tdone[0] = 1;\n}\n");
+	declines("wmma-gemm", src, "ending the kernel");
+	/* <= is not the bound */
+	snprintf(src, sizeof src,
+		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K)\n{\n"
+		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		      "\tif (i <= M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
+		      "\n\t}\n}\n");
+	declines("wmma-gemm", src, "the bounds are not `i < M && j < N` with parameters");
+}
+
 /* Near misses of the shape: layouts it cannot read, types, a loop that
  * does more, an epilogue that reads what the rewrite changes. */
 static void test_declines_shape(void **st)
@@ -255,7 +303,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gemm_bf16_baseline), cmocka_unit_test(test_gemm_f16_spelling),
-		cmocka_unit_test(test_gemm_bf16_acc_plus), cmocka_unit_test(test_declines_shape),
+		cmocka_unit_test(test_gemm_bf16_acc_plus), cmocka_unit_test(test_gemm_block_guard),
+		cmocka_unit_test(test_declines_shape),
 		cmocka_unit_test(test_declines_target),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
