@@ -351,9 +351,12 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 	if (qa < 0)
 		return ka_recipe_decline(c, "A is not read as A[%s * %s + %s] (row-major, lda = K)", g->i, g->k,
 					 g->l);
-	if (!index_is(ix[1 - qa], g->l, g->n, g->j))
-		return ka_recipe_decline(c, "B is not read as B[%s * %s + %s] (row-major, ldb = N): '%.60s'", g->l,
-					 g->n, g->j, ix[1 - qa]);
+	g->b_transposed = !index_is(ix[1 - qa], g->l, g->n, g->j) && index_is(ix[1 - qa], g->j, g->k, g->l);
+	if (!g->b_transposed && !index_is(ix[1 - qa], g->l, g->n, g->j))
+		return ka_recipe_decline(c,
+					 "B is read as B[%.60s], neither B[%s * %s + %s] (row-major, ldb = N) nor "
+					 "B[%s * %s + %s] (transposed, ldb = K)",
+					 ix[1 - qa], g->l, g->n, g->j, g->j, g->k, g->l);
 	snprintf(g->a, sizeof g->a, "%s", nm[qa]);
 	snprintf(g->b, sizeof g->b, "%s", nm[1 - qa]);
 	g->converted = conv[0] && conv[1];
@@ -405,6 +408,9 @@ static int gemm_apply(ka_recipe_ctx *c, ka_buf *out)
 		return rc;
 	if (!g.e_plain)
 		return ka_recipe_decline(c, "the stored value is not a function of the accumulator alone");
+	if (g.b_transposed)
+		return ka_recipe_decline(c, "B is read transposed (B[%s * %s + %s]): only row-major B is written",
+					 g.j, g.k, g.l);
 	const char *ptrs[3] = {g.a, g.b, g.c};
 	for (int q = 0; q < 3; q++) {
 		int pi = ka_csrc_param_index(c->k, ptrs[q]);

@@ -6,6 +6,9 @@
  *   - a block of W warps computes a BM x BN tile of C, each warp FM x FN
  *     fragments (bm=128 bn=128: 8 warps of 64 x 32; bm=64 bn=64: 4 warps of
  *     32 x 32);
+ *   - B may be row-major (B[l * N + j]) or stored transposed, N x K
+ *     (B[j * K + l], a linear layer's x W^T): its tile is then staged as
+ *     BN rows of 32 and read as a col_major fragment;
  *   - A's BM x 32 and B's 32 x BN tiles are staged in shared memory (rows
  *     padded by 8 elements), zero-filled past M, N and K, so every size is
  *     exact; 8 elements move as one 16-byte word when the row length is a
@@ -97,11 +100,19 @@ static void emit_fetch_tiles(ka_buf *b, const ka_recipe_gemm *g, const char *k0,
 		      nt, k0);
 	emit_fetch(b, "\t\t\t", "ka_ra[ka_q]", g->a, "ka_gr", "ka_M", "ka_gk", "ka_K", "ka_va", as_ushort);
 	ka_buf_printf(b, "\t\t}\n\t\t#pragma unroll\n\t\tfor (int ka_q = 0; ka_q < %d; ka_q++) {\n", pb);
-	ka_buf_printf(b,
-		      "\t\t\tconst int ka_x = ka_t + %d * ka_q;\n"
-		      "\t\t\tconst long long ka_gk = %s + ka_x / %d, ka_gc = ka_c0 + ka_x %% %d * 8;\n",
-		      nt, k0, bn / 8, bn / 8);
-	emit_fetch(b, "\t\t\t", "ka_rb[ka_q]", g->b, "ka_gk", "ka_K", "ka_gc", "ka_N", "ka_vb", as_ushort);
+	if (g->b_transposed) { /* B's rows are C's columns, k along them: A's tiling */
+		ka_buf_printf(b,
+			      "\t\t\tconst int ka_x = ka_t + %d * ka_q;\n"
+			      "\t\t\tconst long long ka_gc = ka_c0 + ka_x / 4, ka_gk = %s + ka_x %% 4 * 8;\n",
+			      nt, k0);
+		emit_fetch(b, "\t\t\t", "ka_rb[ka_q]", g->b, "ka_gc", "ka_N", "ka_gk", "ka_K", "ka_vb", as_ushort);
+	} else {
+		ka_buf_printf(b,
+			      "\t\t\tconst int ka_x = ka_t + %d * ka_q;\n"
+			      "\t\t\tconst long long ka_gk = %s + ka_x / %d, ka_gc = ka_c0 + ka_x %% %d * 8;\n",
+			      nt, k0, bn / 8, bn / 8);
+		emit_fetch(b, "\t\t\t", "ka_rb[ka_q]", g->b, "ka_gk", "ka_K", "ka_gc", "ka_N", "ka_vb", as_ushort);
+	}
 	ka_buf_adds(b, "\t\t}\n");
 }
 
@@ -143,6 +154,17 @@ static int wmma_apply(ka_recipe_ctx *c, ka_buf *out)
 		return ka_recipe_decline(c, "only bm=128 bn=128 and bm=64 bn=64 are written");
 	const int nw = wm * wn, nt = 32 * nw, fm = (int)bm / wm / 16, fn = (int)bn / wn / 16, ldb = (int)bn + 8;
 	const int pa = (int)bm * 4 / nt, pb = 32 * (int)bn / 8 / nt;
+	/* B's tile: 32 rows of bn (+ 8), or transposed bn rows of 32 (+ 8) */
+	char bs_size[32], b_store[96], b_frag[128];
+	if (g.b_transposed) {
+		snprintf(bs_size, sizeof bs_size, "%ld * 40", bn);
+		snprintf(b_store, sizeof b_store, "ka_x / 4 * 40 + ka_x %% 4 * 8");
+		snprintf(b_frag, sizeof b_frag, "ka_bs + (ka_wn * %d + ka_y * 16) * 40 + ka_kk, 40", fn * 16);
+	} else {
+		snprintf(bs_size, sizeof bs_size, "32 * %d", ldb);
+		snprintf(b_store, sizeof b_store, "ka_x / %d * %d + ka_x %% %d * 8", (int)bn / 8, ldb, (int)bn / 8);
+		snprintf(b_frag, sizeof b_frag, "ka_bs + ka_kk * %d + ka_wn * %d + ka_y * 16, %d", ldb, fn * 16, ldb);
+	}
 	const char *T = ka == 1 ? "__nv_bfloat16" : "__half";
 	const char *as_ushort = ka == 1 ? "__bfloat16_as_ushort" : "__half_as_ushort";
 	const char *W = "nvcuda::wmma::";
@@ -152,20 +174,20 @@ static int wmma_apply(ka_recipe_ctx *c, ka_buf *out)
 		      "{\n\t/* %ld x %ld tiles of C per block, %d warps of %d x %d 16x16x16 fragments, fp32 "
 		      "accumulators */\n"
 		      "\t__shared__ __align__(32) %s ka_as[%ld * 40];\n"
-		      "\t__shared__ __align__(32) %s ka_bs[32 * %d];\n"
+		      "\t__shared__ __align__(32) %s ka_bs[%s];\n"
 		      "\t__shared__ __align__(32) float ka_sc[%d][256];\n"
 		      "\tconst int ka_t = threadIdx.x, ka_w = ka_t >> 5, ka_lane = ka_t & 31;\n"
 		      "\tconst int ka_wm = ka_w / %d, ka_wn = ka_w %% %d;\n"
 		      "\tconst long long ka_M = %s, ka_N = %s, ka_K = %s;\n"
 		      "\tconst long long ka_r0 = (long long)blockIdx.y * %ld, ka_c0 = (long long)blockIdx.x * %ld;\n"
 		      "\tconst bool ka_va = ka_K %% 8 == 0 && (reinterpret_cast<unsigned long long>(%s) & 15) == 0;\n"
-		      "\tconst bool ka_vb = ka_N %% 8 == 0 && (reinterpret_cast<unsigned long long>(%s) & 15) == 0;\n"
+		      "\tconst bool ka_vb = ka_%c %% 8 == 0 && (reinterpret_cast<unsigned long long>(%s) & 15) == 0;\n"
 		      "\t%sfragment<%saccumulator, 16, 16, 16, float> ka_acc[%d][%d];\n"
 		      "\t#pragma unroll\n\tfor (int ka_x = 0; ka_x < %d; ka_x++)\n"
 		      "\t\t#pragma unroll\n\t\tfor (int ka_y = 0; ka_y < %d; ka_y++) %sfill_fragment(ka_acc[ka_x][ka_y], 0.0f);\n"
 		      "\tuint4 ka_ra[%d], ka_rb[%d];\n"
 		      "\t{\n",
-		      bm, bn, nw, fm, fn, T, bm, T, ldb, nw, wn, wn, g.m, g.n, g.k, bm, bn, g.a, g.b, W, W, fm,
+		      bm, bn, nw, fm, fn, T, bm, T, bs_size, nw, wn, wn, g.m, g.n, g.k, bm, bn, g.a, g.b_transposed ? 'K' : 'N', g.b, W, W, fm,
 		      fn, fm, fn, W, pa, pb);
 	emit_fetch_tiles(&b, &g, "0", nt, pa, pb, (int)bn, as_ushort);
 	ka_buf_printf(&b,
@@ -177,21 +199,21 @@ static int wmma_apply(ka_recipe_ctx *c, ka_buf *out)
 		      "\t\t}\n"
 		      "\t\t#pragma unroll\n\t\tfor (int ka_q = 0; ka_q < %d; ka_q++) {\n"
 		      "\t\t\tconst int ka_x = ka_t + %d * ka_q;\n"
-		      "\t\t\t*reinterpret_cast<uint4 *>(&ka_bs[ka_x / %d * %d + ka_x %% %d * 8]) = ka_rb[ka_q];\n"
+		      "\t\t\t*reinterpret_cast<uint4 *>(&ka_bs[%s]) = ka_rb[ka_q];\n"
 		      "\t\t}\n"
 		      "\t\t__syncthreads();\n"
 		      "\t\tif (ka_k0 + 32 < ka_K) {\n",
-		      pa, nt, pb, nt, (int)bn / 8, ldb, (int)bn / 8);
+		      pa, nt, pb, nt, b_store);
 	emit_fetch_tiles(&b, &g, "(ka_k0 + 32)", nt, pa, pb, (int)bn, as_ushort);
 	ka_buf_printf(&b,
 		      "\t\t}\n"
 		      "\t\t#pragma unroll\n\t\tfor (int ka_kk = 0; ka_kk < 32; ka_kk += 16) {\n"
 		      "\t\t\t%sfragment<%smatrix_a, 16, 16, 16, %s, %srow_major> ka_fa[%d];\n"
-		      "\t\t\t%sfragment<%smatrix_b, 16, 16, 16, %s, %srow_major> ka_fb[%d];\n"
+		      "\t\t\t%sfragment<%smatrix_b, 16, 16, 16, %s, %s%s> ka_fb[%d];\n"
 		      "\t\t\t#pragma unroll\n\t\t\tfor (int ka_x = 0; ka_x < %d; ka_x++)\n"
 		      "\t\t\t\t%sload_matrix_sync(ka_fa[ka_x], ka_as + (ka_wm * %d + ka_x * 16) * 40 + ka_kk, 40);\n"
 		      "\t\t\t#pragma unroll\n\t\t\tfor (int ka_y = 0; ka_y < %d; ka_y++)\n"
-		      "\t\t\t\t%sload_matrix_sync(ka_fb[ka_y], ka_bs + ka_kk * %d + ka_wn * %d + ka_y * 16, %d);\n"
+		      "\t\t\t\t%sload_matrix_sync(ka_fb[ka_y], %s);\n"
 		      "\t\t\t#pragma unroll\n\t\t\tfor (int ka_x = 0; ka_x < %d; ka_x++)\n"
 		      "\t\t\t\t#pragma unroll\n\t\t\t\tfor (int ka_y = 0; ka_y < %d; ka_y++)\n"
 		      "\t\t\t\t\t%smma_sync(ka_acc[ka_x][ka_y], ka_fa[ka_x], ka_fb[ka_y], ka_acc[ka_x][ka_y]);\n"
@@ -212,7 +234,8 @@ static int wmma_apply(ka_recipe_ctx *c, ka_buf *out)
 		      "\t\t\t\t\tconst %s %s = (%s)ka_gj;\n"
 		      "\t\t\t\t\tconst float %s = ka_s[ka_q];\n"
 		      "\t\t\t\t\t",
-		      W, W, T, W, fm, W, W, T, W, fn, fm, W, fm * 16, fn, W, ldb, fn * 16, ldb, fm, fn, W, fm, fn,
+		      W, W, T, W, fm, W, W, T, W, g.b_transposed ? "col_major" : "row_major", fn, fm, W, fm * 16, fn, W,
+		      b_frag, fm, fn, W, fm, fn,
 		      W, W, fm * 16, fn * 16, g.itype, g.i, g.itype, g.jtype, g.j, g.jtype, g.acc);
 	ka_buf_add(&b, t + g.store_s, g.store_e - g.store_s);
 	ka_buf_adds(&b, "\n\t\t\t\t}\n\t\t\t}\n\t\t\t__syncwarp();\n\t\t}\n}");

@@ -150,6 +150,38 @@ static void test_gemm_bf16_acc_plus(void **st)
 	free(applies(src, "k", NULL, want));
 }
 
+/* B stored transposed, N x K (a linear layer, y = x W^T + bias): B's tile
+ * is staged as A's is (rows of 32 along k) and read as a col_major
+ * matrix_b fragment; its 16-byte path needs K % 8 == 0. */
+static void test_gemm_bf16_transposed_b(void **st)
+{
+	(void)st;
+	const char *src =
+		BF16 "__global__ void k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, "
+		     "__nv_bfloat16 *y, int rows, int out, int in)\n{\n"
+		     "\tint o = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		     "\tif (r >= rows || o >= out) return;\n\tfloat acc = 0.0f;\n"
+		     "\tfor (int l = 0; l < in; l++) acc += __bfloat162float(x[(long long)r * in + l]) * "
+		     "__bfloat162float(w[(long long)o * in + l]);\n"
+		     "\ty[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));\n}\n"
+		     "void h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, __nv_bfloat16 "
+		     "*y, int rows, int out, int in)\n{\n"
+		     "\tk<<<dim3((out + 15) / 16, (rows + 15) / 16), dim3(16, 16)>>>(x, w, bias, y, rows, out, in);\n}\n";
+	static const char *const want[] = {
+		"__shared__ __align__(32) __nv_bfloat16 ka_bs[128 * 40];",
+		"const bool ka_vb = ka_K % 8 == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;",
+		"const long long ka_gc = ka_c0 + ka_x / 4, ka_gk = 0 + ka_x % 4 * 8;",
+		"ka_rb[ka_q] = *reinterpret_cast<const uint4 *>(w + ka_gc * ka_K + ka_gk);",
+		"*reinterpret_cast<uint4 *>(&ka_bs[ka_x / 4 * 40 + ka_x % 4 * 8]) = ka_rb[ka_q];",
+		"nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::col_major> ka_fb[2];",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_bs + (ka_wn * 32 + ka_y * 16) * 40 + ka_kk, 40);",
+		"y[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));",
+		NULL};
+	free(applies(src, "k", NULL, want));
+	static const char *const want64[] = {"__shared__ __align__(32) __nv_bfloat16 ka_bs[64 * 40];", NULL};
+	free(applies(src, "k", "bm=64 bn=64", want64));
+}
+
 /* The guard as a block, `if (i < M && j < N) { ... }` ending the kernel
  * (the textbook's spelling), in bf16 for wmma-gemm and in float for
  * smem-tile-gemm, which reads the same shape. */
@@ -204,11 +236,15 @@ static void test_declines_shape(void **st)
 {
 	(void)st;
 	char src[2048];
-	/* B transposed (an NT GEMM): its column is not B[l * N + j] */
+	/* B with a leading dimension that is neither N (row-major) nor K (transposed) */
 	gemm_src(src, sizeof src, BF_PARAMS,
-		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[j * K + l]);",
+		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * M + j]);",
 		 BF_STORE);
-	declines("wmma-gemm", src, "B is not read as B[l * N + j]");
+	declines("wmma-gemm", src, "B is read as B[l*M+j], neither B[l * N + j] (row-major, ldb = N) nor");
+	/* smem-tile-gemm writes row-major B only */
+	gemm_src(src, sizeof src, "const float *A, const float *B, float *C",
+		 "for (int l = 0; l < K; l++) acc += A[i * K + l] * B[j * K + l];", "C[i * N + j] = acc;");
+	declines("smem-tile-gemm", src, "B is read transposed (B[j * K + l])");
 	/* A with a leading dimension other than K */
 	gemm_src(src, sizeof src, BF_PARAMS,
 		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * N + l]) * __bfloat162float(B[l * N + j]);",
@@ -304,6 +340,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gemm_bf16_baseline), cmocka_unit_test(test_gemm_f16_spelling),
 		cmocka_unit_test(test_gemm_bf16_acc_plus), cmocka_unit_test(test_gemm_block_guard),
+		cmocka_unit_test(test_gemm_bf16_transposed_b),
 		cmocka_unit_test(test_declines_shape),
 		cmocka_unit_test(test_declines_target),
 	};
