@@ -205,27 +205,28 @@ static void test_lowp_severities(void **state)
 	fixture *fx = *state;
 	char path[200];
 	snprintf(path, sizeof path, "%s/lp.cu", fx->dir);
-	write_file(path,
-		   "#include <cuda_bf16.h>\n"
-		   "__global__ void chain(const float *x, float *y, int n)\n{\n"
-		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) return;\n"
-		   "\tfloat v = x[i], acc = 0.0f;\n"
-		   "\tfor (int j = 0; j < 64; j++)\n"
-		   "\t\tacc = __bfloat162float(__float2bfloat16(acc * 0.5f + v));\n"
-		   "\ty[i] = acc;\n}\n"
-		   "__global__ void rows(const __nv_bfloat16 *x, float *y, float s, int n)\n{\n"
-		   "\tfor (int j = threadIdx.x; j < n; j += blockDim.x)\n"
-		   "\t\ty[j] = __bfloat162float(__float2bfloat16(__bfloat162float(x[j]) * s));\n}\n"
-		   "__global__ void scale(const __nv_bfloat16 *x, __nv_bfloat16 *y, int n)\n{\n"
-		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		   "\tif (i < n) y[i] = __float2bfloat16(2.0f * __bfloat162float(x[i]));\n}\n"
-		   "__global__ void gelu(const __nv_bfloat16 *x, __nv_bfloat16 *y, int n)\n{\n"
-		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		   "\tif (i < n) { float v = __bfloat162float(x[i]); y[i] = __float2bfloat16(v * erfcf(-v)); }\n}\n"
-		   "void go(const float *x, float *y, const __nv_bfloat16 *b, __nv_bfloat16 *c, int n)\n{\n"
-		   "\tchain<<<(n + 255) / 256, 256>>>(x, y, n);\n\trows<<<1, 256>>>(b, y, 2.0f, n);\n"
-		   "\tscale<<<(n + 255) / 256, 256>>>(b, c, n);\n\tgelu<<<(n + 255) / 256, 256>>>(b, c, n);\n}\n",
-		   0);
+	write_file(
+		path,
+		"#include <cuda_bf16.h>\n"
+		"__global__ void chain(const float *x, float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) return;\n"
+		"\tfloat v = x[i], acc = 0.0f;\n"
+		"\tfor (int j = 0; j < 64; j++)\n"
+		"\t\tacc = __bfloat162float(__float2bfloat16(acc * 0.5f + v));\n"
+		"\ty[i] = acc;\n}\n"
+		"__global__ void rows(const __nv_bfloat16 *x, float *y, float s, int n)\n{\n"
+		"\tfor (int j = threadIdx.x; j < n; j += blockDim.x)\n"
+		"\t\ty[j] = __bfloat162float(__float2bfloat16(__bfloat162float(x[j]) * s));\n}\n"
+		"__global__ void scale(const __nv_bfloat16 *x, __nv_bfloat16 *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) y[i] = __float2bfloat16(2.0f * __bfloat162float(x[i]));\n}\n"
+		"__global__ void gelu(const __nv_bfloat16 *x, __nv_bfloat16 *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) { float v = __bfloat162float(x[i]); y[i] = __float2bfloat16(v * erfcf(-v)); }\n}\n"
+		"void go(const float *x, float *y, const __nv_bfloat16 *b, __nv_bfloat16 *c, int n)\n{\n"
+		"\tchain<<<(n + 255) / 256, 256>>>(x, y, n);\n\trows<<<1, 256>>>(b, y, 2.0f, n);\n"
+		"\tscale<<<(n + 255) / 256, 256>>>(b, c, n);\n\tgelu<<<(n + 255) / 256, 256>>>(b, c, n);\n}\n",
+		0);
 	ka_lint *l = new_lint("-*,math-lowp-round-trip,gmem-unpacked-2byte", NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
 	const char *paths[] = {path};
