@@ -23,15 +23,15 @@
 #include "recipes/recipe.h"
 
 typedef struct ka_recipe_gemm {
-	char i[64], j[64], l[64], acc[64];       /* row, column, k-loop variable, accumulator */
-	char itype[64], jtype[64];               /* i's and j's declared types, without const */
+	char i[64], j[64], l[64], acc[64]; /* row, column, k-loop variable, accumulator */
+	char itype[64], jtype[64];         /* i's and j's declared types, without const */
 	char m[KA_CSRC_NAME], n[KA_CSRC_NAME], k[KA_CSRC_NAME];
 	char a[KA_CSRC_NAME], b[KA_CSRC_NAME], c[KA_CSRC_NAME];
-	char e[512];                             /* E, squeezed, widening casts dropped */
-	int converted;                           /* both factors go through a conversion to float */
-	int e_plain;                             /* E reads nothing indexed and neither i nor j */
-	int b_transposed;                        /* B read as B[j * K + l] (N x K row-major, "NT") */
-	size_t store_s, store_e;                 /* the store statement as written */
+	char e[512];             /* E, squeezed, widening casts dropped */
+	int converted;           /* both factors go through a conversion to float */
+	int e_plain;             /* E reads nothing indexed and neither i nor j */
+	int b_transposed;        /* B read as B[j * K + l] (N x K row-major, "NT") */
+	size_t store_s, store_e; /* the store statement as written */
 } ka_recipe_gemm;
 
 /* KA_OK with g filled, or KA_RECIPE_DECLINED naming what differs. */
