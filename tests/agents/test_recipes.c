@@ -1211,7 +1211,10 @@ static void test_launch_block_var(void **st)
 		snprintf(src, sizeof src, "%s%s", kern, changed[i]);
 		int rc = ka_recipe_apply("launch-tune", src, strlen(src), NULL, "block=128", &out, &n, why,
 					 sizeof why);
-		if (rc != KA_RECIPE_DECLINED || !strstr(why, "is not a literal"))
+		/* the text reader and the model (a name read past the launches, a macro defined twice) */
+		if (rc != KA_RECIPE_DECLINED || !(strstr(why, "is not a literal") ||
+						  strstr(why, "'block' is used past the launches of k") ||
+						  strstr(why, "the block size 'BLOCK' is not a variable")))
 			fail_msg("changed form %zu: rc %d: %s\n%s", i, rc, why, out ? out : "");
 		free(out);
 	}
