@@ -5,9 +5,11 @@
  * compile many of the same rewrites, and the sanitizer half of the run
  * compiles the texts the first half did. */
 #include "tests/agents/recipe_nvcc.h"
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "util/buf.h"
 #include "util/error.h"
@@ -19,8 +21,31 @@
 #error "KA_SOURCE_DIR must be defined"
 #endif
 
+/* Adds to the key what the text can include: every file in the harness
+ * folder (-I), by name and content, in the order of their names. */
+static void add_harness(ka_sha256 *h, const char *dir)
+{
+	struct dirent **ents = NULL;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char path[1200], *data = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
+		if (ka_fs_is_regular(path) && ka_fs_read(path, 16u << 20, &data, &len) == KA_OK) {
+			ka_sha256_add(h, ents[i]->d_name, strlen(ents[i]->d_name) + 1);
+			ka_sha256_add(h, data, len);
+			ka_sha256_add(h, "", 1);
+		}
+		free(data);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
 /* The marker of "nvcc accepted this text" in $KA_TEST_NVCC_CACHE, keyed by
- * the nvcc, its flags and the text; 0 when no cache folder is set. */
+ * the nvcc (its path, size and time of change), its flags, the headers
+ * the text can include and the text itself, so that a marker never
+ * stands for another compile; 0 when no cache folder is set. */
 static int passed_marker(char *const argv[], const char *text, char *path, size_t cap)
 {
 	const char *dir = getenv("KA_TEST_NVCC_CACHE");
@@ -32,6 +57,13 @@ static int passed_marker(char *const argv[], const char *text, char *path, size_
 	for (int i = 0; argv[i]; i++) /* the temporary file names vary: not part of the key */
 		if (i < 4)
 			ka_sha256_add(&h, argv[i], strlen(argv[i]) + 1);
+	struct stat st;
+	if (stat(argv[0], &st) == 0) {
+		long long id[3] = {(long long)st.st_size, (long long)st.st_mtim.tv_sec,
+				   (long long)st.st_mtim.tv_nsec};
+		ka_sha256_add(&h, id, sizeof id);
+	}
+	add_harness(&h, KA_SOURCE_DIR "/bench/harness");
 	ka_sha256_add(&h, text, strlen(text));
 	ka_sha256_hex(&h, hex);
 	return snprintf(path, cap, "%s/%s.ok", dir, hex) < (int)cap;
