@@ -28,11 +28,18 @@ if [ ! -e /dev/nvidia0 ] && [ ! -e /dev/nvidiactl ]; then
 fi
 # Both halves run even when the first fails; the summary at the end names
 # each result and the script exits non-zero when either failed.
-# What nvcc accepted in the recipe tests (tests/agents/recipe_nvcc.c), kept
-# for this run only: a rewrite two tests compile, or both halves, is
-# compiled once.  Only passes are kept; the folder starts empty every run.
-export KA_TEST_NVCC_CACHE=$PWD/build/test-nvcc-passed
-rm -rf "$KA_TEST_NVCC_CACHE" && mkdir -p "$KA_TEST_NVCC_CACHE"
+# What nvcc accepted in the recipe tests (tests/agents/recipe_nvcc.c): a
+# rewrite two tests compile, or both halves, is compiled once.  Only passes
+# are kept, each keyed by nvcc (path, size, time of change), its flags, the
+# harness headers and the text.  By default the folder starts empty every
+# run; a CI that keeps a folder between runs may name it in
+# KA_TEST_NVCC_CACHE, and a later run then skips the compiles of the same
+# texts with the same nvcc and headers.
+if [ -z "${KA_TEST_NVCC_CACHE:-}" ]; then
+	export KA_TEST_NVCC_CACHE=$PWD/build/test-nvcc-passed
+	rm -rf "$KA_TEST_NVCC_CACHE"
+fi
+mkdir -p "$KA_TEST_NVCC_CACHE"
 main_rc=0
 (cd build && ctest -j"$tjobs" --output-on-failure --timeout 900) || main_rc=$?
 
