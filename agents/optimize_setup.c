@@ -195,6 +195,7 @@ int ka_opt_setup(ka_opt_loop *L)
 		return ka_error_set(KA_EINPUT, "unknown --arch '%.64s' (known: %s)", arch, names);
 	}
 	snprintf(L->arch, sizeof L->arch, "%s", arch);
+	ka_recipe_set_arch(L->arch); /* the planner's trial rewrites, as the coder's */
 	char bp[1300];
 	size_t n;
 	if (snprintf(bp, sizeof bp, "%s/baseline.cu", L->spec.dir) >= (int)sizeof bp)

@@ -358,6 +358,18 @@ const char *ka_recipe_source_dir(void)
 	return source_dir[0] ? source_dir : NULL;
 }
 
+static _Thread_local char target_arch[32];
+
+void ka_recipe_set_arch(const char *arch)
+{
+	snprintf(target_arch, sizeof target_arch, "%s", arch ? arch : "");
+}
+
+const char *ka_recipe_arch(void)
+{
+	return target_arch[0] ? target_arch : NULL;
+}
+
 int ka_recipe_apply(const char *name, const char *text, size_t len, const char *kernel, const char *params,
 		    char **out, size_t *out_len, char *why, size_t why_cap)
 {

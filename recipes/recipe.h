@@ -58,6 +58,12 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 void ka_recipe_set_source_path(const char *path);
 /* That folder, or NULL. */
 const char *ka_recipe_source_dir(void);
+/* The target the candidate is built for ("sm_90", "gfx942"), as the run's
+ * --arch names it; NULL: unknown (a recipe then assumes the default
+ * target, sm_90).  A recipe that needs hardware some targets lack (tensor
+ * cores of a given type) declines on the others.  Per thread. */
+void ka_recipe_set_arch(const char *arch);
+const char *ka_recipe_arch(void);
 
 /* ---- helpers the recipes share (recipes/recipe.c) ---- */
 

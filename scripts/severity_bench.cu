@@ -1,15 +1,20 @@
-// scripts/severity_bench.cu: what the math and host-loop patterns that
-// kcheck's rules flag cost in typical kernels on the GPU at hand, so that the
+// scripts/severity_bench.cu: what the math, host-loop and reduced-precision
+// patterns that kcheck's rules flag cost in typical kernels on the GPU at hand, so that the
 // rules' estimates (and through the impact bands, their severities) rest on
 // measurement (docs/rules.md, "Impact").  scripts/severity_bench.sh builds
 // and runs it; it prints one table row per case:
 //   case | shape | flagged us | rewritten us | flagged/rewritten
 // Each time is the median of REPS timed launches (CUDA events) after a
-// warm-up; host-loop cases time the whole loop on the host clock.
+// warm-up; host-loop cases time the whole loop on the host clock.  The bf16
+// accumulation case also prints its largest relative error against a double
+// sum on the host, next to the float accumulator's.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -84,6 +89,80 @@ LOOP_KERNEL(fp64lit_loop, acc = acc * 0.5 + v)
 LOOP_KERNEL(fp32lit_loop, acc = acc * 0.5f + v)
 LOOP_KERNEL(exp_loop, acc += exp((double)(v + j * 1e-3f)))
 LOOP_KERNEL(expf_loop, acc += expf(v + j * 1e-3f))
+
+// Reduced precision.  2-byte elements one per lane (gmem-unpacked-2byte)
+// against pairs (__nv_bfloat162) and eight per lane (one 16-byte uint4).
+__global__ void bf16_one(const __nv_bfloat16 *x, __nv_bfloat16 *y, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = __float2bfloat16(a * __bfloat162float(x[i]));
+}
+__global__ void bf16_pair(const __nv_bfloat162 *x, __nv_bfloat162 *y, float a, int n2)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n2) {
+		float2 f = __bfloat1622float2(x[i]);
+		y[i] = __floats2bfloat162_rn(a * f.x, a * f.y);
+	}
+}
+__global__ void bf16_eight(const uint4 *x, uint4 *y, float a, int n8)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	uint4 v = x[i];
+	__nv_bfloat162 *p = reinterpret_cast<__nv_bfloat162 *>(&v);
+	for (int k = 0; k < 4; k++) {
+		float2 f = __bfloat1622float2(p[k]);
+		p[k] = __floats2bfloat162_rn(a * f.x, a * f.y);
+	}
+	y[i] = v;
+}
+__global__ void half_one(const __half *x, __half *y, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = __float2half(a * __half2float(x[i]));
+}
+__global__ void half_eight(const uint4 *x, uint4 *y, float a, int n8)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	uint4 v = x[i];
+	__half2 *p = reinterpret_cast<__half2 *>(&v);
+	for (int k = 0; k < 4; k++) {
+		float2 f = __half22float2(p[k]);
+		p[k] = __floats2half2_rn(a * f.x, a * f.y);
+	}
+	y[i] = v;
+}
+// A float rounded to bf16 and widened again in every step of a dependent
+// loop (math-lowp-round-trip) against staying in float.
+LOOP_KERNEL(roundtrip_loop, acc = __bfloat162float(__float2bfloat16(acc * 0.5f + v)))
+// One thread per row of C bf16 values summed in bf16 (math-lowp-accumulate)
+// or in float: the time and the error against a double sum on the host.
+__global__ void rowsum_bf16acc(const __nv_bfloat16 *x, float *y, int rows, int c)
+{
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
+	if (r >= rows)
+		return;
+	__nv_bfloat16 s = __float2bfloat16(0.0f);
+	for (int j = 0; j < c; j++)
+		s = __hadd(s, x[(long long)j * rows + r]);
+	y[r] = __bfloat162float(s);
+}
+__global__ void rowsum_f32acc(const __nv_bfloat16 *x, float *y, int rows, int c)
+{
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
+	if (r >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < c; j++)
+		s += __bfloat162float(x[(long long)j * rows + r]);
+	y[r] = s;
+}
 
 __global__ void scale_kernel(float *y, int n)
 {
@@ -197,6 +276,62 @@ int main(void)
 		});
 		row("cudaDeviceSynchronize per iteration vs none", shape, sync, plain);
 		row("cudaMalloc+cudaFree per iteration vs once", shape, alloc, plain);
+	}
+	// Reduced precision: 2-byte elements, n of them (the bytes of 2^(k-1) floats).
+	{
+		__nv_bfloat16 *xb = reinterpret_cast<__nv_bfloat16 *>(x), *yb = reinterpret_cast<__nv_bfloat16 *>(y);
+		__half *xh = reinterpret_cast<__half *>(x), *yh = reinterpret_cast<__half *>(y);
+		for (int n : {1 << 21, big}) {
+			char shape[64];
+			snprintf(shape, sizeof shape, "per element, n=2^%d", n == big ? 26 : 21);
+			double one = median_event_us([&] { bf16_one<<<(n + bs - 1) / bs, bs>>>(xb, yb, 1.5f, n); });
+			double pair = median_event_us([&] {
+				bf16_pair<<<(n / 2 + bs - 1) / bs, bs>>>(reinterpret_cast<const __nv_bfloat162 *>(xb),
+									 reinterpret_cast<__nv_bfloat162 *>(yb), 1.5f, n / 2);
+			});
+			double eight = median_event_us([&] {
+				bf16_eight<<<(n / 8 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(xb),
+									  reinterpret_cast<uint4 *>(yb), 1.5f, n / 8);
+			});
+			row("bf16 one per lane vs __nv_bfloat162 pairs", shape, one, pair);
+			row("bf16 one per lane vs 8 per lane (uint4)", shape, one, eight);
+			double hone = median_event_us([&] { half_one<<<(n + bs - 1) / bs, bs>>>(xh, yh, 1.5f, n); });
+			double height = median_event_us([&] {
+				half_eight<<<(n / 8 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(xh),
+									  reinterpret_cast<uint4 *>(yh), 1.5f, n / 8);
+			});
+			row("__half one per lane vs 8 per lane (uint4)", shape, hone, height);
+		}
+		{
+			const int n = 1 << 22, k = 64, g = (n + bs - 1) / bs;
+			row("bf16 round trip per step vs float", "loop of 64 per element, n=2^22",
+			    median_event_us([&] { roundtrip_loop<<<g, bs>>>(x, y, n, k); }),
+			    median_event_us([&] { fp32lit_loop<<<g, bs>>>(x, y, n, k); }));
+		}
+		// rows x c values, column-major so that a warp's lanes read adjacent rows
+		const int rows = 1 << 16, c = 512;
+		std::vector<__nv_bfloat16> hb((size_t)rows * c);
+		std::vector<double> ref(rows, 0.0);
+		for (size_t i = 0; i < hb.size(); i++) {
+			hb[i] = __float2bfloat16(0.25f + (float)((i * 2654435761u) % 1000) * 1e-3f);
+			ref[i % rows] += (double)__bfloat162float(hb[i]);
+		}
+		CK(cudaMemcpy(xb, hb.data(), hb.size() * sizeof hb[0], cudaMemcpyHostToDevice));
+		const int g = (rows + bs - 1) / bs;
+		double tb = median_event_us([&] { rowsum_bf16acc<<<g, bs>>>(xb, y, rows, c); });
+		std::vector<float> out(rows);
+		CK(cudaMemcpy(out.data(), y, rows * sizeof(float), cudaMemcpyDeviceToHost));
+		double eb = 0;
+		for (int r = 0; r < rows; r++)
+			eb = std::max(eb, std::abs(out[r] - ref[r]) / ref[r]);
+		double tf = median_event_us([&] { rowsum_f32acc<<<g, bs>>>(xb, y, rows, c); });
+		CK(cudaMemcpy(out.data(), y, rows * sizeof(float), cudaMemcpyDeviceToHost));
+		double ef = 0;
+		for (int r = 0; r < rows; r++)
+			ef = std::max(ef, std::abs(out[r] - ref[r]) / ref[r]);
+		row("sum of 512 bf16 in bf16 (__hadd) vs in float", "2^16 rows, time", tb, tf);
+		printf("| sum of 512 bf16 in bf16 (__hadd) vs in float | 2^16 rows, max relative error | %.2e | %.2e | %.0f |\n",
+		       eb, ef, ef > 0 ? eb / ef : 0.0);
 	}
 	CK(cudaFree(x));
 	CK(cudaFree(y));

@@ -43,6 +43,7 @@ static const golden cases[] = {
 	{"transpose", "smem-tile-transpose", "tile=32 rows=8"},
 	{"bias_gelu_scale", "fuse-elementwise", ""},
 	{"sgemm", "smem-tile-gemm", "tile=64"},
+	{"gemm_bf16", "wmma-gemm", "bm=128 bn=128"},
 	{"reduce_interleaved", "seq-reduction", ""},
 	/* already sequential: only the last five steps become shuffles */
 	{"reduce_sum", "seq-reduction", ""},

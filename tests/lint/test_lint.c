@@ -196,6 +196,66 @@ static void test_shared_helper_and_one_block(void **state)
 	ka_lint_free(l);
 }
 
+/* The reduced-precision rules' severities follow their H200 measurements:
+ * a bf16 round trip in a compute chain is a warning, the same round trip in
+ * a loop that loads every iteration a note; 2-byte elements one per lane
+ * are a warning in a kernel without math calls and a note with an erfcf. */
+static void test_lowp_severities(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/lp.cu", fx->dir);
+	write_file(
+		path,
+		"#include <cuda_bf16.h>\n"
+		"__global__ void chain(const float *x, float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n) return;\n"
+		"\tfloat v = x[i], acc = 0.0f;\n"
+		"\tfor (int j = 0; j < 64; j++)\n"
+		"\t\tacc = __bfloat162float(__float2bfloat16(acc * 0.5f + v));\n"
+		"\ty[i] = acc;\n}\n"
+		"__global__ void rows(const __nv_bfloat16 *x, float *y, float s, int n)\n{\n"
+		"\tfor (int j = threadIdx.x; j < n; j += blockDim.x)\n"
+		"\t\ty[j] = __bfloat162float(__float2bfloat16(__bfloat162float(x[j]) * s));\n}\n"
+		"__global__ void scale(const __nv_bfloat16 *x, __nv_bfloat16 *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) y[i] = __float2bfloat16(2.0f * __bfloat162float(x[i]));\n}\n"
+		"__global__ void gelu(const __nv_bfloat16 *x, __nv_bfloat16 *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) { float v = __bfloat162float(x[i]); y[i] = __float2bfloat16(v * erfcf(-v)); }\n}\n"
+		"void go(const float *x, float *y, const __nv_bfloat16 *b, __nv_bfloat16 *c, int n)\n{\n"
+		"\tchain<<<(n + 255) / 256, 256>>>(x, y, n);\n\trows<<<1, 256>>>(b, y, 2.0f, n);\n"
+		"\tscale<<<(n + 255) / 256, 256>>>(b, c, n);\n\tgelu<<<(n + 255) / 256, 256>>>(b, c, n);\n}\n",
+		0);
+	ka_lint *l = new_lint("-*,math-lowp-round-trip,gmem-unpacked-2byte", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (!f->kernel)
+			continue;
+		int rt = !strcmp(f->rule, "math-lowp-round-trip");
+		if (rt && !strcmp(f->kernel, "chain")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 1;
+		} else if (rt && !strcmp(f->kernel, "rows")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			seen |= 2;
+		} else if (!rt && !strcmp(f->kernel, "scale")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 4;
+		} else if (!rt && !strcmp(f->kernel, "gelu")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			seen |= 8;
+		}
+	}
+	assert_int_equal(seen, 15);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 /* Cold kernels through host calls: the initializer launched once in main,
  * whose loop reaches the other kernels only through forward() and step(),
  * is cold (a kernel-scope finding too), and so is the kernel that setup(),
@@ -746,6 +806,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shared_helper_and_one_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_through_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
 	};

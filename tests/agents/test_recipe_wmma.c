@@ -1,0 +1,311 @@
+/* tests/agents/test_recipe_wmma.c: wmma-gemm, the naive bf16/f16 GEMM
+ * rewritten for the tensor cores.  On the gemm_bf16 task's baseline and on
+ * other spellings of the same product (f16 operands, two index statements
+ * in the other order, swapped factors, fmaf, a float output with an
+ * alpha/beta/bias epilogue), each rewrite's key lines and that it compiles
+ * for sm_90 when nvcc is there; near misses (other layouts, types, loops,
+ * epilogues, targets) decline naming the construct. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "recipes/recipe.h"
+#include "tests/agents/recipe_nvcc.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+#define BF16 "#include <cuda_bf16.h>\n"
+#define FP16 "#include <cuda_fp16.h>\n"
+
+/* Applies wmma-gemm with params to kernel k of src (every kernel when k is
+ * NULL): the rewrite (caller frees), after checking that it holds every
+ * line of want and that it compiles. */
+static char *applies(const char *src, const char *kernel, const char *params, const char *const *want)
+{
+	char why[256], err[8192];
+	char *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("wmma-gemm", src, strlen(src), kernel, params, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("wmma-gemm declined:\n%s\nwhy: %s", src, why);
+	for (; want && *want; want++)
+		if (!strstr(out, *want))
+			fail_msg("wmma-gemm: the rewrite lacks '%s':\n%s", *want, out);
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("wmma-gemm: the rewrite does not compile:\n%s\n%s", out, err);
+	return out;
+}
+
+static void declines(const char *recipe, const char *src, const char *reason)
+{
+	char why[256];
+	char *out = NULL;
+	size_t n;
+	int rc = ka_recipe_apply(recipe, src, strlen(src), "k", NULL, &out, &n, why, sizeof why);
+	free(out);
+	if (rc != KA_RECIPE_DECLINED)
+		fail_msg("%s applied to:\n%s", recipe, src);
+	if (!strstr(why, reason))
+		fail_msg("%s: the reason '%s' does not say '%s'", recipe, why, reason);
+}
+
+/* The naive GEMM over parameters A, B, C of the given types, with its k
+ * loop and C store to fill in, and a launch. */
+static void gemm_src(char *buf, size_t cap, const char *types, const char *loop, const char *store)
+{
+	snprintf(buf, cap,
+		 BF16 FP16 "__global__ void k(%s, int M, int N, int K)\n{\n"
+		 "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		 "\tif (i >= M || j >= N) return;\n\tfloat acc = 0.0f;\n\t%s\n\t%s\n}\n"
+		 "void h(%s, int M, int N, int K)\n{\n"
+		 "\tk<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, C, M, N, K);\n}\n",
+		 types, loop, store, types);
+}
+
+#define BF_PARAMS "const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C"
+#define BF_LOOP "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * N + j]);"
+#define BF_STORE "C[i * N + j] = __float2bfloat16(acc);"
+
+/* The task's baseline: 128 x 128 tiles of 8 warps, the 2-D dim3 launch
+ * rewritten to a 1-D block, <mma.h> included, the kernel's own store in the
+ * guarded epilogue. */
+static void test_gemm_bf16_baseline(void **st)
+{
+	(void)st;
+	char path[512], *src = NULL;
+	size_t n;
+	snprintf(path, sizeof path, "%s/bench/tasks/gemm_bf16/baseline.cu", KA_SOURCE_DIR);
+	assert_int_equal(ka_fs_read(path, 0, &src, &n), KA_OK);
+	static const char *const want[] = {
+		"#include <cuda_bf16.h>\n#include <mma.h>\n",
+		"__global__ void __launch_bounds__(256) gemm_bf16_naive(",
+		"__shared__ __align__(32) __nv_bfloat16 ka_as[128 * 40];",
+		"nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> ka_acc[4][2];",
+		"nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> ka_fa[4];",
+		"nvcuda::wmma::mma_sync(ka_acc[ka_x][ka_y], ka_fa[ka_x], ka_fb[ka_y], ka_acc[ka_x][ka_y]);",
+		/* zero past the edges, 16-byte words only when aligned */
+		"const bool ka_va = ka_K % 8 == 0 && (reinterpret_cast<unsigned long long>(A) & 15) == 0;",
+		"ka_h[ka_p] = ka_gr < ka_M && ka_gk + ka_p < ka_K ? (unsigned)__bfloat16_as_ushort(A[ka_gr * ka_K + ka_gk + ka_p]) : 0u;",
+		"if (ka_gi < ka_M && ka_gj < ka_N) {",
+		"const int row = (int)ka_gi;",
+		"const float s = ka_s[ka_q];",
+		"C[(long long)row * n + col] = __float2bfloat16(s);",
+		"gemm_bf16_naive<<<dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128)), 256, 0, s>>>",
+		NULL};
+	free(applies(src, NULL, NULL, want));
+	/* the second parameter set: 64 x 64 tiles of 4 warps */
+	static const char *const want64[] = {"__launch_bounds__(128)", "ka_acc[2][2];", "ka_bs[32 * 72];",
+					     "+ 63) / 64)), 128, 0, s>>>", NULL};
+	free(applies(src, NULL, "bm=64 bn=64", want64));
+	free(src);
+}
+
+/* f16 operands spelled otherwise: the x index declared after the y one in
+ * two statements, the guard's sides swapped, a 64-bit loop variable with
+ * ++p, fmaf with B's factor first and (float) casts, a float output whose
+ * store is an alpha/beta epilogue with a bias. */
+static void test_gemm_f16_spelling(void **st)
+{
+	(void)st;
+	const char *src =
+		FP16 "__global__ void k(const __half *__restrict__ a, const __half *__restrict__ b, float *c, "
+		     "const float *bias, float alpha, float beta, int M, int N, int K)\n{\n"
+		     "\tint y = threadIdx.y + blockIdx.y * blockDim.y;\n"
+		     "\tint x = blockDim.x * blockIdx.x + threadIdx.x;\n"
+		     "\tif (x >= N || y >= M) { return; }\n"
+		     "\tfloat acc = 0.f;\n"
+		     "\tfor (long long p = 0; p < K; ++p) {\n"
+		     "\t\tacc = fmaf((float)b[p * N + x], __half2float(a[(size_t)y * K + p]), acc);\n\t}\n"
+		     "\tc[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];\n}\n"
+		     "void h(const __half *a, const __half *b, float *c, const float *bias, int M, int N, int K, "
+		     "cudaStream_t s)\n{\n"
+		     "\tk<<<dim3((N + 31) / 32, (M + 7) / 8), dim3(32, 8), 0, s>>>(a, b, c, bias, 1.0f, 0.5f, M, N, "
+		     "K);\n}\n";
+	static const char *const want[] = {
+		"__shared__ __align__(32) __half ka_bs[32 * 136];",
+		"nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::row_major> ka_fb[2];",
+		"(unsigned)__half_as_ushort(b[ka_gk * ka_N + ka_gc + ka_p])",
+		"const long long ka_M = M, ka_N = N, ka_K = K;",
+		"const int y = (int)ka_gi;",
+		"const int x = (int)ka_gj;",
+		"c[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];",
+		"k<<<dim3((unsigned)(((long long)(N) + 127) / 128), (unsigned)(((long long)(M) + 127) / 128)), 256, 0, s>>>",
+		NULL};
+	free(applies(src, "k", NULL, want));
+}
+
+/* acc = acc + X * Y, the conversions through float(...), indices cast to
+ * 64 bits. */
+static void test_gemm_bf16_acc_plus(void **st)
+{
+	(void)st;
+	char src[2048];
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 0; l < K; l += 1) acc = acc + float(A[(long long)i * K + l]) * "
+		 "static_cast<float>(B[(long long)l * N + j]);",
+		 BF_STORE);
+	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "C[i * N + j] = __float2bfloat16(acc);", NULL};
+	free(applies(src, "k", NULL, want));
+}
+
+/* The guard as a block, `if (i < M && j < N) { ... }` ending the kernel
+ * (the textbook's spelling), in bf16 for wmma-gemm and in float for
+ * smem-tile-gemm, which reads the same shape. */
+static void test_gemm_block_guard(void **st)
+{
+	(void)st;
+	const char *body = "\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+			   "\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			   "\tif (row < m && col < n) {\n\t\tfloat acc = 0.0f;\n"
+			   "\t\tfor (int p = 0; p < k; ++p)\n\t\t\tacc += %s;\n\t\tc[row * n + col] = %s;\n\t}\n}\n"
+			   "void run(%s *c, const %s *a, const %s *b, int m, int n, int k)\n{\n"
+			   "\tmm<<<dim3((n + 31) / 32, (m + 7) / 8), dim3(32, 8)>>>(c, a, b, m, n, k);\n}\n";
+	char src[2048], fmt[2048];
+	snprintf(fmt, sizeof fmt, BF16 "__global__ void mm(__nv_bfloat16 *c, const __nv_bfloat16 *a, const "
+				       "__nv_bfloat16 *b, int m, int n, int k)\n{\n%s",
+		 body);
+	snprintf(src, sizeof src, fmt, "__bfloat162float(a[row * k + p]) * __bfloat162float(b[p * n + col])",
+		 "__float2bfloat16(acc)", "__nv_bfloat16", "__nv_bfloat16", "__nv_bfloat16");
+	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "const int row = (int)ka_gi;",
+					   "c[row * n + col] = __float2bfloat16(acc);", NULL};
+	free(applies(src, "mm", NULL, want));
+	snprintf(fmt, sizeof fmt, "__global__ void mm(float *c, const float *a, const float *b, int m, int n, int k)\n{\n%s",
+		 body);
+	snprintf(src, sizeof src, fmt, "a[row * k + p] * b[p * n + col]", "acc", "float", "float", "float");
+	char why[256], err[8192], *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("smem-tile-gemm", src, strlen(src), "mm", NULL, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("smem-tile-gemm declined the block guard: %s", why);
+	assert_non_null(strstr(out, "__shared__ float ka_as[64][17], ka_bs[16][64];"));
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("smem-tile-gemm: the rewrite does not compile:\n%s\n%s", out, err);
+	free(out);
+	/* a statement after the guarded block runs for the threads outside C too */
+	snprintf(src, sizeof src,
+		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K, int *done)\n{\n"
+		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		      "\tif (i < M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
+		      "\n\t}\n\tdone[0] = 1;\n}\n");
+	declines("wmma-gemm", src, "ending the kernel");
+	/* <= is not the bound */
+	snprintf(src, sizeof src,
+		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K)\n{\n"
+		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		      "\tif (i <= M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
+		      "\n\t}\n}\n");
+	declines("wmma-gemm", src, "the bounds are not `i < M && j < N` with parameters");
+}
+
+/* Near misses of the shape: layouts it cannot read, types, a loop that
+ * does more, an epilogue that reads what the rewrite changes. */
+static void test_declines_shape(void **st)
+{
+	(void)st;
+	char src[2048];
+	/* B transposed (an NT GEMM): its column is not B[l * N + j] */
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[j * K + l]);",
+		 BF_STORE);
+	declines("wmma-gemm", src, "B is not read as B[l * N + j]");
+	/* A with a leading dimension other than K */
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * N + l]) * __bfloat162float(B[l * N + j]);",
+		 BF_STORE);
+	declines("wmma-gemm", src, "A is not read as A[i * K + l]");
+	/* an index narrowed to int may wrap where the rewrite's does not */
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[(int)(i * K) + l]) * "
+		 "__bfloat162float(B[l * N + j]);",
+		 BF_STORE);
+	declines("wmma-gemm", src, "A is not read as");
+	/* float operands are smem-tile-gemm's */
+	gemm_src(src, sizeof src, "const float *A, const float *B, float *C",
+		 "for (int l = 0; l < K; l++) acc += A[i * K + l] * B[l * N + j];", "C[i * N + j] = acc;");
+	declines("wmma-gemm", src, "A and B are not both __nv_bfloat16 or both __half pointers");
+	/* mixed operand types */
+	gemm_src(src, sizeof src, "const __nv_bfloat16 *A, const __half *B, float *C",
+		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __half2float(B[l * N + j]);",
+		 "C[i * N + j] = acc;");
+	declines("wmma-gemm", src, "not both __nv_bfloat16 or both __half");
+	/* the product rounded to 16 bits before the sum */
+	gemm_src(src, sizeof src, BF_PARAMS, "for (int l = 0; l < K; l++) acc += A[i * K + l] * B[l * N + j];",
+		 BF_STORE);
+	declines("wmma-gemm", src, "is taken in 16 bits");
+	/* the k loop does more than accumulate */
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 0; l < K; l++) { acc += __bfloat162float(A[i * K + l]) * "
+		 "__bfloat162float(B[l * N + j]); acc *= 0.5f; }",
+		 BF_STORE);
+	declines("wmma-gemm", src, "the k loop does more than one accumulation");
+	/* a sum of three factors */
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 0; l < K; l++) acc += 2.0f * __bfloat162float(A[i * K + l]) * "
+		 "__bfloat162float(B[l * N + j]);",
+		 BF_STORE);
+	declines("wmma-gemm", src, "more than two factors");
+	/* a k loop from 1 */
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 1; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * N + j]);",
+		 BF_STORE);
+	declines("wmma-gemm", src, "does not declare its variable from 0");
+	/* the epilogue reads a thread id (the rewrite's threads are others) */
+	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, "C[i * N + j] = __float2bfloat16(acc + threadIdx.x);");
+	declines("wmma-gemm", src, "the stored value reads threadIdx");
+	/* the epilogue reads C at another element */
+	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP,
+		 "C[i * N + j] = __float2bfloat16(acc + __bfloat162float(C[j]));");
+	declines("wmma-gemm", src, "reads C elsewhere than the stored element");
+	/* a store with a side effect */
+	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, "C[i * N + j] = __float2bfloat16(acc++);");
+	declines("wmma-gemm", src, "not a pure function of the accumulator");
+	/* an accumulator that does not start at zero */
+	snprintf(src, sizeof src,
+		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K)\n{\n"
+		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		      "\tif (i >= M || j >= N) return;\n\tfloat acc = 1.0f;\n\t" BF_LOOP "\n\t" BF_STORE "\n}\n");
+	declines("wmma-gemm", src, "the accumulator does not start at zero");
+	/* smem-tile-gemm reads the same shape and keeps to float operands */
+	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, BF_STORE);
+	declines("smem-tile-gemm", src, "A is not a float pointer parameter");
+}
+
+/* The target: bf16 tensor cores from sm_80, f16 ones from sm_70, none on
+ * AMD or in a HIP file. */
+static void test_declines_target(void **st)
+{
+	(void)st;
+	char src[2048], f16[2048], *out = NULL, why[256];
+	size_t n;
+	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, BF_STORE);
+	gemm_src(f16, sizeof f16, "const __half *A, const __half *B, __half *C",
+		 "for (int l = 0; l < K; l++) acc += __half2float(A[i * K + l]) * __half2float(B[l * N + j]);",
+		 "C[i * N + j] = __float2half(acc);");
+	ka_recipe_set_arch("sm_75");
+	declines("wmma-gemm", src, "__nv_bfloat16 tensor cores need sm_80, the target is sm_75");
+	assert_int_equal(ka_recipe_apply("wmma-gemm", f16, strlen(f16), "k", NULL, &out, &n, why, sizeof why), KA_OK);
+	free(out);
+	ka_recipe_set_arch("sm_60");
+	declines("wmma-gemm", f16, "__half tensor cores need sm_70, the target is sm_60");
+	ka_recipe_set_arch("gfx942");
+	declines("wmma-gemm", src, "the target gfx942 is no NVIDIA GPU");
+	ka_recipe_set_arch("sm_80");
+	assert_int_equal(ka_recipe_apply("wmma-gemm", src, strlen(src), "k", NULL, &out, &n, why, sizeof why), KA_OK);
+	free(out);
+	ka_recipe_set_arch(NULL);
+	char hip[2300];
+	snprintf(hip, sizeof hip, "#include <hip/hip_runtime.h>\n%s", src);
+	declines("wmma-gemm", hip, "a HIP file");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gemm_bf16_baseline), cmocka_unit_test(test_gemm_f16_spelling),
+		cmocka_unit_test(test_gemm_bf16_acc_plus), cmocka_unit_test(test_gemm_block_guard),
+		cmocka_unit_test(test_declines_shape),
+		cmocka_unit_test(test_declines_target),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
