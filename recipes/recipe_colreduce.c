@@ -811,6 +811,70 @@ static void swap_words(char *why, size_t cap)
 	snprintf(why, cap, "%s", out);
 }
 
+/* row-scan's loop with `chunk` C > 1: each lane takes C consecutive
+ * columns a step (32 * C a step for the warp): it reads its C values, scans
+ * them in registers, the warp scans the lanes' totals with shuffles, and
+ * each element is stored as the carry plus the lanes before it plus its
+ * own prefix (less its own value when the store came before the
+ * accumulation: exclusive).  A fourth as many shuffles per element for
+ * C = 4, and C independent loads in flight per lane.  The row's loop
+ * variable is declared once per element, in its own block, so the body's
+ * own expression and store read it as they did. */
+static int rowscan_chunked(ka_recipe_ctx *c, const cshape *sh, ka_buf *b, long chunk, const char *l,
+			   const char *at)
+{
+	char j0[32], v[32], p[32], o[32], nb[32], q[32], base[32], ex[32], up[32];
+	ka_recipe_unused_name(c, "ka_up", up, sizeof up);
+	ka_recipe_unused_name(c, "ka_j0", j0, sizeof j0);
+	ka_recipe_unused_name(c, "ka_v", v, sizeof v);
+	ka_recipe_unused_name(c, "ka_p", p, sizeof p);
+	ka_recipe_unused_name(c, "ka_o", o, sizeof o);
+	ka_recipe_unused_name(c, "ka_n", nb, sizeof nb);
+	ka_recipe_unused_name(c, "ka_q", q, sizeof q);
+	ka_recipe_unused_name(c, "ka_base", base, sizeof base);
+	ka_recipe_unused_name(c, "ka_ex", ex, sizeof ex);
+	const char *acct = sh->acc_type;
+	char first[300];
+	if (is_literal(sh->rinit, 0))
+		snprintf(first, sizeof first, "%s + %ld * %s", j0, chunk, l);
+	else
+		snprintf(first, sizeof first, "(%s) + %s + %ld * %s", sh->rinit, j0, chunk, l);
+	/* the step's start for this lane, and whether any lane has a column left */
+	ka_buf_printf(b,
+		      "/* %ld consecutive columns per lane a step, scanned in registers */\n"
+		      "\tfor (long long %s = 0;; %s += %ld) {\n"
+		      "\t\tconst %s %s = %s;\n"
+		      "\t\tbool %s;\n\t\t{\n\t\t\tconst %s %s = %s;\n\t\t\t%s = %s;\n\t\t}\n"
+		      "\t\tif (!__any_sync(0xffffffffu, %s))\n\t\t\tbreak;\n",
+		      chunk, j0, j0, 32 * chunk, sh->rtype, base, first, ex, sh->rtype, sh->rvar, base, ex,
+		      sh->rcond, ex);
+	/* the lane's values and their inclusive prefix */
+	ka_buf_printf(b,
+		      "\t\t%s %s[%ld], %s[%ld];\n"
+		      "#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n"
+		      "\t\t\tconst %s %s = %s + %s;\n\t\t\t%s[%s] = 0;\n\t\t\tif (%s)\n\t\t\t\t%s[%s] = %s;\n"
+		      "\t\t\t%s[%s] = (%s ? %s[%s - 1] : (%s)0) + %s[%s];\n\t\t}\n",
+		      acct, v, chunk, p, chunk, q, q, chunk, q, sh->rtype, sh->rvar, base, q, v, q, sh->rcond, v,
+		      q, sh->e, p, q, q, p, q, acct, v, q);
+	/* the lanes' totals: an inclusive shuffle scan */
+	ka_buf_printf(b,
+		      "\t\t%s %s = %s[%ld];\n"
+		      "\t\tfor (int %s = 1; %s < 32; %s <<= 1) {\n"
+		      "\t\t\tconst %s %s = __shfl_up_sync(0xffffffffu, %s, %s);\n"
+		      "\t\t\tif (%s >= %s)\n\t\t\t\t%s += %s;\n\t\t}\n",
+		      acct, o, p, chunk - 1, nb, nb, nb, acct, up, o, nb, l, nb, o, up);
+	char own[80] = ""; /* exclusive: the element's own value comes off */
+	if (sh->exclusive)
+		snprintf(own, sizeof own, " - %s[%s]", v, q);
+	ka_buf_printf(b,
+		      "#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n"
+		      "\t\t\tconst %s %s = %s + %s;\n\t\t\tif (%s)\n\t\t\t\t%s = %s + (%s - %s[%ld]) + %s[%s]%s;\n\t\t}\n",
+		      q, q, chunk, q, sh->rtype, sh->rvar, base, q, sh->rcond, at, sh->acc, o, p, chunk - 1, p, q,
+		      own);
+	ka_buf_printf(b, "\t\t%s += __shfl_sync(0xffffffffu, %s, 31);\n\t}\n", sh->acc, o);
+	return KA_OK;
+}
+
 static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	cshape sh;
@@ -819,8 +883,8 @@ static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
 		swap_words(c->why, sizeof c->why);
 	if (rc)
 		return rc;
-	long block = ka_recipe_param(c->params, "block", 256);
-	if (block < 32 || block > 1024 || block % 32)
+	long block = ka_recipe_param(c->params, "block", 256), chunk = ka_recipe_param(c->params, "chunk", 1);
+	if (block < 32 || block > 1024 || block % 32 || chunk < 1 || chunk > 8 || (chunk & (chunk - 1)))
 		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
 	const char *t = c->m->text;
 	char w[32], l[32], j0[32], v[32], o[32], nb[32], x[32], at[300];
@@ -837,11 +901,11 @@ static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_init(&b, 1 << 20);
 	ka_buf_printf(
 		&b,
-		"{\n\t/* row-scan: one warp per row, 32 columns a step, the running sum carried by shuffles */\n"
+		"{\n\t/* row-scan: one warp per row, %ld columns a step, the running sum carried by shuffles */\n"
 		"\tconst long long %s = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"
 		"\tconst int %s = threadIdx.x & 31;\n\tif (%s >= (long long)(%s))\n\t\treturn;\n"
 		"\t%s %s = %s;\n\t",
-		w, l, w, sh.bound, sh.idx_type, sh.col, w);
+		32 * chunk, w, l, w, sh.bound, sh.idx_type, sh.col, w);
 	/* what came before the guard, but the index */
 	ka_buf_add(&b, t + sh.pre_s, sh.idx_s - sh.pre_s);
 	size_t after_idx = ka_csrc_skip_blank(t, c->m->len, sh.idx_e);
@@ -854,6 +918,14 @@ static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
 	while (al && (at[al - 1] == ' ' || at[al - 1] == '\t' || at[al - 1] == '\n'))
 		at[--al] = 0;
 	char first[300];
+	if (chunk > 1) {
+		rc = rowscan_chunked(c, &sh, &b, chunk, l, at);
+		if (rc) {
+			ka_buf_free(&b);
+			return rc;
+		}
+		goto tail;
+	}
 	if (is_literal(sh.rinit, 0))
 		snprintf(first, sizeof first, "%s + %s", j0, l);
 	else
@@ -877,6 +949,7 @@ static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
 	else
 		ka_buf_printf(&b, "\t\tif (%s)\n\t\t\t%s = %s + %s;\n", sh.rcond, at, sh.acc, v);
 	ka_buf_printf(&b, "\t\t%s += __shfl_sync(0xffffffffu, %s, 31);\n\t}\n", sh.acc, v);
+tail:
 	if (sh.tail_s < sh.tail_e) {
 		/* what followed the loop: once per row */
 		ka_buf_printf(&b, "\tif (%s == 0) {\n\t\t", l);
@@ -898,7 +971,7 @@ static int rowscan_apply(ka_recipe_ctx *c, ka_buf *out)
 	return rc;
 }
 
-static const char *const rowscan_grid[] = {"block=256", "block=128", "block=512", NULL};
+static const char *const rowscan_grid[] = {"block=256", "block=256 chunk=4", "block=128", "block=512", NULL};
 
 const ka_recipe ka_recipe_row_scan = {
 	.name = "row-scan",

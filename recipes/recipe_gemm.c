@@ -79,8 +79,10 @@ static size_t close_of(const char *s, size_t open)
 static int tid_pair(const char *d1, const char *d2, ka_recipe_gemm *g)
 {
 	ka_recipe_tid x, y;
-	if (!((ka_recipe_tid_decl(d1, 0, strlen(d1), 'x', &x) && ka_recipe_tid_decl(d2, 0, strlen(d2), 'y', &y)) ||
-	      (ka_recipe_tid_decl(d1, 0, strlen(d1), 'y', &y) && ka_recipe_tid_decl(d2, 0, strlen(d2), 'x', &x))))
+	if (!((ka_recipe_tid_decl(d1, 0, strlen(d1), 'x', &x) &&
+	       ka_recipe_tid_decl(d2, 0, strlen(d2), 'y', &y)) ||
+	      (ka_recipe_tid_decl(d1, 0, strlen(d1), 'y', &y) &&
+	       ka_recipe_tid_decl(d2, 0, strlen(d2), 'x', &x))))
 		return 0;
 	snprintf(g->j, sizeof g->j, "%s", x.var);
 	snprintf(g->jtype, sizeof g->jtype, "%s", x.base);
@@ -111,7 +113,8 @@ static int index_is(const char *idx, const char *p, const char *q, const char *r
 				continue;
 			int same = 1;
 			for (int f = 0; f < a.t[x].nf && same; f++)
-				same = ka_recipe_poly_has(&a.t[x], a.t[x].f[f]) == ka_recipe_poly_has(&b.t[y], a.t[x].f[f]);
+				same = ka_recipe_poly_has(&a.t[x], a.t[x].f[f]) ==
+				       ka_recipe_poly_has(&b.t[y], a.t[x].f[f]);
 			if (same)
 				used[y] = found = 1;
 		}
@@ -179,7 +182,8 @@ static int read_kloop(ka_recipe_ctx *c, size_t s, size_t e, ka_recipe_gemm *g, c
 		return ka_recipe_decline(c, "the k loop does not declare its variable from 0");
 	snprintf(g->l, sizeof g->l, "%.*s", (int)(eq - sp - 1), sp + 1);
 	for (const char *w = parts[0]; w < sp;) {
-		static const char *const ok[] = {"int", "long", "unsigned", "signed", "size_t", "int64_t", "uint64_t"};
+		static const char *const ok[] = {"int",    "long",    "unsigned", "signed",
+						 "size_t", "int64_t", "uint64_t"};
 		size_t n = strcspn(w, " "), q = 0;
 		while (q < sizeof ok / sizeof ok[0] && (strlen(ok[q]) != n || strncmp(w, ok[q], n)))
 			q++;
@@ -194,7 +198,8 @@ static int read_kloop(ka_recipe_ctx *c, size_t s, size_t e, ka_recipe_gemm *g, c
 	snprintf(s3, sizeof s3, "%s+=1", g->l);
 	if (strncmp(parts[1], g->l, ll) || parts[1][ll] != '<' || parts[1][ll + 1] == '=' ||
 	    (strcmp(parts[2], s1) && strcmp(parts[2], s2) && strcmp(parts[2], s3)))
-		return ka_recipe_decline(c, "the k loop is not `for (int %s = 0; %s < K; %s++)`", g->l, g->l, g->l);
+		return ka_recipe_decline(c, "the k loop is not `for (int %s = 0; %s < K; %s++)`", g->l, g->l,
+					 g->l);
 	snprintf(g->k, sizeof g->k, "%s", parts[1] + ll + 1);
 	if (ka_csrc_param_index(c->k, g->k) < 0)
 		return ka_recipe_decline(c, "the k loop's bound %s is not a parameter", g->k);
@@ -229,8 +234,8 @@ static int read_kloop(ka_recipe_ctx *c, size_t s, size_t e, ka_recipe_gemm *g, c
 				size_t fl = strlen(fmas[q]);
 				char tail[80];
 				snprintf(tail, sizeof tail, ",%s)", g->acc);
-				if (strncmp(rhs, fmas[q], fl) || close_of(rhs, fl - 1) != rl - 1 || rl < fl + strlen(tail) ||
-				    strcmp(rhs + rl - strlen(tail), tail))
+				if (strncmp(rhs, fmas[q], fl) || close_of(rhs, fl - 1) != rl - 1 ||
+				    rl < fl + strlen(tail) || strcmp(rhs + rl - strlen(tail), tail))
 					continue;
 				/* X,Y at the top level of the arguments */
 				int d = 0;
@@ -282,9 +287,8 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 			return ka_recipe_decline(c, "the first statement is not the x and y thread indices");
 	} else {
 		size_t s2, e2;
-		if (!stmt(t, &at, end, sq, sizeof sq, &s2, &e2) ||
-		    !ka_csrc_squeeze(t, s, e, d1, sizeof d1) || !ka_csrc_squeeze(t, s2, e2, d2, sizeof d2) ||
-		    !tid_pair(d1, d2, g))
+		if (!stmt(t, &at, end, sq, sizeof sq, &s2, &e2) || !ka_csrc_squeeze(t, s, e, d1, sizeof d1) ||
+		    !ka_csrc_squeeze(t, s2, e2, d2, sizeof d2) || !tid_pair(d1, d2, g))
 			return ka_recipe_decline(c,
 						 "the first statements are not the x and y thread indices");
 	}
@@ -293,7 +297,8 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 	e = ka_csrc_stmt_end(t, end, s);
 	if (e == NPOS || e > end || e - s < 4 || strncmp(t + s, "if", 2) || is_ident(t[s + 2]))
 		return ka_recipe_decline(c, "no bound check");
-	size_t op = ka_csrc_skip_blank(t, e, s + 2), cp = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : NPOS;
+	size_t op = ka_csrc_skip_blank(t, e, s + 2),
+	       cp = op < e && t[op] == '(' ? ka_csrc_match(t, e, op) : NPOS;
 	char cond[512];
 	if (cp == NPOS || !ka_csrc_squeeze(t, op + 1, cp, cond, sizeof cond))
 		return ka_recipe_decline(c, "cannot read the bound check");
@@ -301,15 +306,18 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 	size_t then = ka_csrc_skip_blank(t, e, cp + 1);
 	int block = 0;
 	if (!ka_recipe_bare_return(t, then, e)) {
-		if (t[then] != '{' || ka_csrc_match(t, e, then) != e - 1 || ka_csrc_skip_blank(t, end, e) != end)
-			return ka_recipe_decline(c, "no `if (i >= M || j >= N) return;` or `if (i < M && j < N) "
-						    "{ ... }` ending the kernel");
+		if (t[then] != '{' || ka_csrc_match(t, e, then) != e - 1 ||
+		    ka_csrc_skip_blank(t, end, e) != end)
+			return ka_recipe_decline(c,
+						 "no `if (i >= M || j >= N) return;` or `if (i < M && j < N) "
+						 "{ ... }` ending the kernel");
 		block = 1;
 	}
 	const char *join = block ? "&&" : "||", *cmp = block ? "<" : ">=";
 	char *bar = strstr(cond, join);
 	if (!bar || strstr(bar + 2, join) || strstr(cond, block ? "||" : "&&"))
-		return ka_recipe_decline(c, "the bound check is not `%s %s M %s %s %s N`", g->i, cmp, join, g->j, cmp);
+		return ka_recipe_decline(c, "the bound check is not `%s %s M %s %s %s N`", g->i, cmp, join,
+					 g->j, cmp);
 	size_t il = strlen(g->i), jl = strlen(g->j), cl = strlen(cmp);
 	for (int side = 0; side < 2; side++) {
 		const char *w = side ? bar + 2 : cond, *we = side ? cond + strlen(cond) : bar;
@@ -325,8 +333,8 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 		at = e;
 	}
 	if (ka_csrc_param_index(c->k, g->m) < 0 || ka_csrc_param_index(c->k, g->n) < 0)
-		return ka_recipe_decline(c, "the bounds are not `%s %s M %s %s %s N` with parameters", g->i, cmp,
-					 join, g->j, cmp);
+		return ka_recipe_decline(c, "the bounds are not `%s %s M %s %s %s N` with parameters", g->i,
+					 cmp, join, g->j, cmp);
 	if (!stmt(t, &at, end, sq, sizeof sq, &s, &e) || strncmp(sq, "float ", 6))
 		return ka_recipe_decline(c, "no float accumulator");
 	char *eq = strchr(sq, '=');
@@ -344,16 +352,22 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 	at = e;
 	for (int q = 0; q < 2; q++)
 		if (!factor(xy[q], nm[q], sizeof nm[q], ix[q], sizeof ix[q], &conv[q]))
-			return ka_recipe_decline(c, "the factor '%.80s' is not an array element (P[..], or "
-						    "converted to float)", xy[q]);
+			return ka_recipe_decline(c,
+						 "the factor '%.80s' is not an array element (P[..], or "
+						 "converted to float)",
+						 xy[q]);
 	int x_is_a = index_is(ix[0], g->i, g->k, g->l), y_is_a = index_is(ix[1], g->i, g->k, g->l);
 	int qa = x_is_a ? 0 : y_is_a ? 1 : -1;
 	if (qa < 0)
-		return ka_recipe_decline(c, "A is not read as A[%s * %s + %s] (row-major, lda = K)", g->i, g->k,
-					 g->l);
-	if (!index_is(ix[1 - qa], g->l, g->n, g->j))
-		return ka_recipe_decline(c, "B is not read as B[%s * %s + %s] (row-major, ldb = N): '%.60s'", g->l,
-					 g->n, g->j, ix[1 - qa]);
+		return ka_recipe_decline(c, "A is not read as A[%s * %s + %s] (row-major, lda = K)", g->i,
+					 g->k, g->l);
+	g->b_transposed = !index_is(ix[1 - qa], g->l, g->n, g->j) && index_is(ix[1 - qa], g->j, g->k, g->l);
+	if (!g->b_transposed && !index_is(ix[1 - qa], g->l, g->n, g->j))
+		return ka_recipe_decline(
+			c,
+			"B is read as B[%.60s], neither B[%s * %s + %s] (row-major, ldb = N) nor "
+			"B[%s * %s + %s] (transposed, ldb = K)",
+			ix[1 - qa], g->l, g->n, g->j, g->j, g->k, g->l);
 	snprintf(g->a, sizeof g->a, "%s", nm[qa]);
 	snprintf(g->b, sizeof g->b, "%s", nm[1 - qa]);
 	g->converted = conv[0] && conv[1];
@@ -364,7 +378,8 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 	g->store_e = e;
 	const char *cb = strchr(sq, '[');
 	size_t cc = cb ? close_of(sq, (size_t)(cb - sq)) : NPOS;
-	if (!cb || cb == sq || cc == NPOS || sq[cc + 1] != '=' || sq[cc + 2] == '=' || (size_t)(cb - sq) >= sizeof g->c)
+	if (!cb || cb == sq || cc == NPOS || sq[cc + 1] != '=' || sq[cc + 2] == '=' ||
+	    (size_t)(cb - sq) >= sizeof g->c)
 		return ka_recipe_decline(c, "no store of C");
 	snprintf(g->c, sizeof g->c, "%.*s", (int)(cb - sq), sq);
 	char cidx[400];
@@ -385,8 +400,8 @@ int ka_recipe_gemm_shape(ka_recipe_ctx *c, ka_recipe_gemm *g)
 	for (size_t p = 0; (p = ka_csrc_find_word_pp(g->e, p, el, g->c)) != NPOS; p++) {
 		size_t ob = p + strlen(g->c), ce = g->e[ob] == '[' ? close_of(g->e, ob) : NPOS;
 		if (ce == NPOS || ce - ob - 1 != strlen(cidx) || strncmp(g->e + ob + 1, cidx, strlen(cidx)))
-			return ka_recipe_decline(c, "the stored value reads %s elsewhere than the stored element",
-						 g->c);
+			return ka_recipe_decline(
+				c, "the stored value reads %s elsewhere than the stored element", g->c);
 	}
 	g->e_plain = !strchr(g->e, '[') && !ka_csrc_has_word(g->e, 0, el, g->i) &&
 		     !ka_csrc_has_word(g->e, 0, el, g->j);
@@ -405,6 +420,10 @@ static int gemm_apply(ka_recipe_ctx *c, ka_buf *out)
 		return rc;
 	if (!g.e_plain)
 		return ka_recipe_decline(c, "the stored value is not a function of the accumulator alone");
+	if (g.b_transposed)
+		return ka_recipe_decline(
+			c, "B is read transposed (B[%s * %s + %s]): only row-major B is written", g.j, g.k,
+			g.l);
 	const char *ptrs[3] = {g.a, g.b, g.c};
 	for (int q = 0; q < 3; q++) {
 		int pi = ka_csrc_param_index(c->k, ptrs[q]);

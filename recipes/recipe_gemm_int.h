@@ -10,7 +10,7 @@
  *     for (I l = 0; l < K; l++) acc += CV(A[i * K + l]) * CV(B[l * N + j]);
  *     C[i * N + j] = E;
  *
- * with M, N, K parameters; the loop header also `++l` / `l += 1`, I an
+ * (or B[j * K + l], B stored transposed: b_transposed) with M, N, K parameters; the loop header also `++l` / `l += 1`, I an
  * integer type; the update also `acc = acc + X * Y` or `acc = fmaf(X, Y,
  * acc)` (`__fmaf_rn`), the two factors in either order, each read bare or
  * through a conversion to float CV (`__bfloat162float`, `__half2float`,
@@ -23,14 +23,15 @@
 #include "recipes/recipe.h"
 
 typedef struct ka_recipe_gemm {
-	char i[64], j[64], l[64], acc[64];       /* row, column, k-loop variable, accumulator */
-	char itype[64], jtype[64];               /* i's and j's declared types, without const */
+	char i[64], j[64], l[64], acc[64]; /* row, column, k-loop variable, accumulator */
+	char itype[64], jtype[64];         /* i's and j's declared types, without const */
 	char m[KA_CSRC_NAME], n[KA_CSRC_NAME], k[KA_CSRC_NAME];
 	char a[KA_CSRC_NAME], b[KA_CSRC_NAME], c[KA_CSRC_NAME];
-	char e[512];                             /* E, squeezed, widening casts dropped */
-	int converted;                           /* both factors go through a conversion to float */
-	int e_plain;                             /* E reads nothing indexed and neither i nor j */
-	size_t store_s, store_e;                 /* the store statement as written */
+	char e[512];             /* E, squeezed, widening casts dropped */
+	int converted;           /* both factors go through a conversion to float */
+	int e_plain;             /* E reads nothing indexed and neither i nor j */
+	int b_transposed;        /* B read as B[j * K + l] (N x K row-major, "NT") */
+	size_t store_s, store_e; /* the store statement as written */
 } ka_recipe_gemm;
 
 /* KA_OK with g filled, or KA_RECIPE_DECLINED naming what differs. */

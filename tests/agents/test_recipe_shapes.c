@@ -420,6 +420,16 @@ static void test_rowscan_forms(void **st)
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
 		expect_applies("row-scan", src[i], "block=256", want[i], 3);
+	/* four columns per lane a step: a register scan, the lanes' totals
+	 * scanned by shuffles, the element's own value off when exclusive */
+	static const char *const chunked[][3] = {
+		{"for (long long ka_j0 = 0;; ka_j0 += 128)", "const int ka_base = ka_j0 + 4 * ka_l;",
+		 "y[offset + j] = acc + (ka_o - ka_p[3]) + ka_p[ka_q];"},
+		{"const size_t ka_base = ka_j0 + 4 * ka_l;", "ka_v[ka_q] = 0.5f*x[r*cols+c];",
+		 "y[c + r * cols] = run + (ka_o - ka_p[3]) + ka_p[ka_q] - ka_v[ka_q];"},
+	};
+	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+		expect_applies("row-scan", src[i], "block=256 chunk=4", chunked[i], 3);
 	/* a product is no running sum */
 	expect_declines(
 		"row-scan",

@@ -28,7 +28,8 @@ static char *applies(const char *src, const char *kernel, const char *params, co
 	char why[256], err[8192];
 	char *out = NULL;
 	size_t n;
-	if (ka_recipe_apply("wmma-gemm", src, strlen(src), kernel, params, &out, &n, why, sizeof why) != KA_OK)
+	if (ka_recipe_apply("wmma-gemm", src, strlen(src), kernel, params, &out, &n, why, sizeof why) !=
+	    KA_OK)
 		fail_msg("wmma-gemm declined:\n%s\nwhy: %s", src, why);
 	for (; want && *want; want++)
 		if (!strstr(out, *want))
@@ -55,17 +56,20 @@ static void declines(const char *recipe, const char *src, const char *reason)
  * loop and C store to fill in, and a launch. */
 static void gemm_src(char *buf, size_t cap, const char *types, const char *loop, const char *store)
 {
-	snprintf(buf, cap,
-		 BF16 FP16 "__global__ void k(%s, int M, int N, int K)\n{\n"
-		 "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		 "\tif (i >= M || j >= N) return;\n\tfloat acc = 0.0f;\n\t%s\n\t%s\n}\n"
-		 "void h(%s, int M, int N, int K)\n{\n"
-		 "\tk<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, C, M, N, K);\n}\n",
-		 types, loop, store, types);
+	snprintf(
+		buf, cap,
+		BF16 FP16
+		"__global__ void k(%s, int M, int N, int K)\n{\n"
+		"\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i >= M || j >= N) return;\n\tfloat acc = 0.0f;\n\t%s\n\t%s\n}\n"
+		"void h(%s, int M, int N, int K)\n{\n"
+		"\tk<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, C, M, N, K);\n}\n",
+		types, loop, store, types);
 }
 
 #define BF_PARAMS "const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C"
-#define BF_LOOP "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * N + j]);"
+#define BF_LOOP \
+	"for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * N + j]);"
 #define BF_STORE "C[i * N + j] = __float2bfloat16(acc);"
 
 /* The task's baseline: 128 x 128 tiles of 8 warps, the 2-D dim3 launch
@@ -88,10 +92,8 @@ static void test_gemm_bf16_baseline(void **st)
 		/* zero past the edges, 16-byte words only when aligned */
 		"const bool ka_va = ka_K % 8 == 0 && (reinterpret_cast<unsigned long long>(A) & 15) == 0;",
 		"ka_h[ka_p] = ka_gr < ka_M && ka_gk + ka_p < ka_K ? (unsigned)__bfloat16_as_ushort(A[ka_gr * ka_K + ka_gk + ka_p]) : 0u;",
-		"if (ka_gi < ka_M && ka_gj < ka_N) {",
-		"const int row = (int)ka_gi;",
-		"const float s = ka_s[ka_q];",
-		"C[(long long)row * n + col] = __float2bfloat16(s);",
+		"if (ka_gi < ka_M && ka_gj < ka_N) {", "const int row = (int)ka_gi;",
+		"const float s = ka_s[ka_q];", "C[(long long)row * n + col] = __float2bfloat16(s);",
 		"gemm_bf16_naive<<<dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128)), 256, 0, s>>>",
 		NULL};
 	free(applies(src, NULL, NULL, want));
@@ -109,20 +111,20 @@ static void test_gemm_bf16_baseline(void **st)
 static void test_gemm_f16_spelling(void **st)
 {
 	(void)st;
-	const char *src =
-		FP16 "__global__ void k(const __half *__restrict__ a, const __half *__restrict__ b, float *c, "
-		     "const float *bias, float alpha, float beta, int M, int N, int K)\n{\n"
-		     "\tint y = threadIdx.y + blockIdx.y * blockDim.y;\n"
-		     "\tint x = blockDim.x * blockIdx.x + threadIdx.x;\n"
-		     "\tif (x >= N || y >= M) { return; }\n"
-		     "\tfloat acc = 0.f;\n"
-		     "\tfor (long long p = 0; p < K; ++p) {\n"
-		     "\t\tacc = fmaf((float)b[p * N + x], __half2float(a[(size_t)y * K + p]), acc);\n\t}\n"
-		     "\tc[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];\n}\n"
-		     "void h(const __half *a, const __half *b, float *c, const float *bias, int M, int N, int K, "
-		     "cudaStream_t s)\n{\n"
-		     "\tk<<<dim3((N + 31) / 32, (M + 7) / 8), dim3(32, 8), 0, s>>>(a, b, c, bias, 1.0f, 0.5f, M, N, "
-		     "K);\n}\n";
+	const char *src = FP16
+		"__global__ void k(const __half *__restrict__ a, const __half *__restrict__ b, float *c, "
+		"const float *bias, float alpha, float beta, int M, int N, int K)\n{\n"
+		"\tint y = threadIdx.y + blockIdx.y * blockDim.y;\n"
+		"\tint x = blockDim.x * blockIdx.x + threadIdx.x;\n"
+		"\tif (x >= N || y >= M) { return; }\n"
+		"\tfloat acc = 0.f;\n"
+		"\tfor (long long p = 0; p < K; ++p) {\n"
+		"\t\tacc = fmaf((float)b[p * N + x], __half2float(a[(size_t)y * K + p]), acc);\n\t}\n"
+		"\tc[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];\n}\n"
+		"void h(const __half *a, const __half *b, float *c, const float *bias, int M, int N, int K, "
+		"cudaStream_t s)\n{\n"
+		"\tk<<<dim3((N + 31) / 32, (M + 7) / 8), dim3(32, 8), 0, s>>>(a, b, c, bias, 1.0f, 0.5f, M, N, "
+		"K);\n}\n";
 	static const char *const want[] = {
 		"__shared__ __align__(32) __half ka_bs[32 * 136];",
 		"nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::row_major> ka_fb[2];",
@@ -146,8 +148,41 @@ static void test_gemm_bf16_acc_plus(void **st)
 		 "for (int l = 0; l < K; l += 1) acc = acc + float(A[(long long)i * K + l]) * "
 		 "static_cast<float>(B[(long long)l * N + j]);",
 		 BF_STORE);
-	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "C[i * N + j] = __float2bfloat16(acc);", NULL};
+	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "C[i * N + j] = __float2bfloat16(acc);",
+					   NULL};
 	free(applies(src, "k", NULL, want));
+}
+
+/* B stored transposed, N x K (a linear layer, y = x W^T + bias): B's tile
+ * is staged as A's is (rows of 32 along k) and read as a col_major
+ * matrix_b fragment; its 16-byte path needs K % 8 == 0. */
+static void test_gemm_bf16_transposed_b(void **st)
+{
+	(void)st;
+	const char *src = BF16
+		"__global__ void k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, "
+		"__nv_bfloat16 *y, int rows, int out, int in)\n{\n"
+		"\tint o = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (r >= rows || o >= out) return;\n\tfloat acc = 0.0f;\n"
+		"\tfor (int l = 0; l < in; l++) acc += __bfloat162float(x[(long long)r * in + l]) * "
+		"__bfloat162float(w[(long long)o * in + l]);\n"
+		"\ty[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));\n}\n"
+		"void h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, __nv_bfloat16 "
+		"*y, int rows, int out, int in)\n{\n"
+		"\tk<<<dim3((out + 15) / 16, (rows + 15) / 16), dim3(16, 16)>>>(x, w, bias, y, rows, out, in);\n}\n";
+	static const char *const want[] = {
+		"__shared__ __align__(32) __nv_bfloat16 ka_bs[128 * 40];",
+		"const bool ka_vb = ka_K % 8 == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;",
+		"const long long ka_gc = ka_c0 + ka_x / 4, ka_gk = 0 + ka_x % 4 * 8;",
+		"ka_rb[ka_q] = *reinterpret_cast<const uint4 *>(w + ka_gc * ka_K + ka_gk);",
+		"*reinterpret_cast<uint4 *>(&ka_bs[ka_x / 4 * 40 + ka_x % 4 * 8]) = ka_rb[ka_q];",
+		"nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::col_major> ka_fb[2];",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_bs + (ka_wn * 32 + ka_y * 16) * 40 + ka_kk, 40);",
+		"y[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));",
+		NULL};
+	free(applies(src, "k", NULL, want));
+	static const char *const want64[] = {"__shared__ __align__(32) __nv_bfloat16 ka_bs[64 * 40];", NULL};
+	free(applies(src, "k", "bm=64 bn=64", want64));
 }
 
 /* The guard as a block, `if (i < M && j < N) { ... }` ending the kernel
@@ -156,45 +191,53 @@ static void test_gemm_bf16_acc_plus(void **st)
 static void test_gemm_block_guard(void **st)
 {
 	(void)st;
-	const char *body = "\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
-			   "\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n"
-			   "\tif (row < m && col < n) {\n\t\tfloat acc = 0.0f;\n"
-			   "\t\tfor (int p = 0; p < k; ++p)\n\t\t\tacc += %s;\n\t\tc[row * n + col] = %s;\n\t}\n}\n"
-			   "void run(%s *c, const %s *a, const %s *b, int m, int n, int k)\n{\n"
-			   "\tmm<<<dim3((n + 31) / 32, (m + 7) / 8), dim3(32, 8)>>>(c, a, b, m, n, k);\n}\n";
+	const char *body =
+		"\tint row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tint col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (row < m && col < n) {\n\t\tfloat acc = 0.0f;\n"
+		"\t\tfor (int p = 0; p < k; ++p)\n\t\t\tacc += %s;\n\t\tc[row * n + col] = %s;\n\t}\n}\n"
+		"void run(%s *c, const %s *a, const %s *b, int m, int n, int k)\n{\n"
+		"\tmm<<<dim3((n + 31) / 32, (m + 7) / 8), dim3(32, 8)>>>(c, a, b, m, n, k);\n}\n";
 	char src[2048], fmt[2048];
-	snprintf(fmt, sizeof fmt, BF16 "__global__ void mm(__nv_bfloat16 *c, const __nv_bfloat16 *a, const "
-				       "__nv_bfloat16 *b, int m, int n, int k)\n{\n%s",
+	snprintf(fmt, sizeof fmt,
+		 BF16 "__global__ void mm(__nv_bfloat16 *c, const __nv_bfloat16 *a, const "
+		      "__nv_bfloat16 *b, int m, int n, int k)\n{\n%s",
 		 body);
 	snprintf(src, sizeof src, fmt, "__bfloat162float(a[row * k + p]) * __bfloat162float(b[p * n + col])",
 		 "__float2bfloat16(acc)", "__nv_bfloat16", "__nv_bfloat16", "__nv_bfloat16");
 	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "const int row = (int)ka_gi;",
 					   "c[row * n + col] = __float2bfloat16(acc);", NULL};
 	free(applies(src, "mm", NULL, want));
-	snprintf(fmt, sizeof fmt, "__global__ void mm(float *c, const float *a, const float *b, int m, int n, int k)\n{\n%s",
+	snprintf(fmt, sizeof fmt,
+		 "__global__ void mm(float *c, const float *a, const float *b, int m, int n, int k)\n{\n%s",
 		 body);
 	snprintf(src, sizeof src, fmt, "a[row * k + p] * b[p * n + col]", "acc", "float", "float", "float");
 	char why[256], err[8192], *out = NULL;
 	size_t n;
-	if (ka_recipe_apply("smem-tile-gemm", src, strlen(src), "mm", NULL, &out, &n, why, sizeof why) != KA_OK)
+	if (ka_recipe_apply("smem-tile-gemm", src, strlen(src), "mm", NULL, &out, &n, why, sizeof why) !=
+	    KA_OK)
 		fail_msg("smem-tile-gemm declined the block guard: %s", why);
 	assert_non_null(strstr(out, "__shared__ float ka_as[64][17], ka_bs[16][64];"));
 	if (nvcc_compiles(out, err, sizeof err) == 0)
 		fail_msg("smem-tile-gemm: the rewrite does not compile:\n%s\n%s", out, err);
 	free(out);
 	/* a statement after the guarded block runs for the threads outside C too */
-	snprintf(src, sizeof src,
-		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K, int *done)\n{\n"
-		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		      "\tif (i < M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
-		      "\n\t}\n\tdone[0] = 1;\n}\n");
+	snprintf(
+		src, sizeof src,
+		BF16
+		"__global__ void k(" BF_PARAMS ", int M, int N, int K, int *done)\n{\n"
+		"\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
+		"\n\t}\n\tdone[0] = 1;\n}\n");
 	declines("wmma-gemm", src, "ending the kernel");
 	/* <= is not the bound */
-	snprintf(src, sizeof src,
-		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K)\n{\n"
-		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		      "\tif (i <= M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
-		      "\n\t}\n}\n");
+	snprintf(
+		src, sizeof src,
+		BF16
+		"__global__ void k(" BF_PARAMS ", int M, int N, int K)\n{\n"
+		"\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i <= M && j < N) {\n\t\tfloat acc = 0.0f;\n\t\t" BF_LOOP "\n\t\t" BF_STORE
+		"\n\t}\n}\n");
 	declines("wmma-gemm", src, "the bounds are not `i < M && j < N` with parameters");
 }
 
@@ -204,15 +247,21 @@ static void test_declines_shape(void **st)
 {
 	(void)st;
 	char src[2048];
-	/* B transposed (an NT GEMM): its column is not B[l * N + j] */
-	gemm_src(src, sizeof src, BF_PARAMS,
-		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[j * K + l]);",
-		 BF_STORE);
-	declines("wmma-gemm", src, "B is not read as B[l * N + j]");
+	/* B with a leading dimension that is neither N (row-major) nor K (transposed) */
+	gemm_src(
+		src, sizeof src, BF_PARAMS,
+		"for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * M + j]);",
+		BF_STORE);
+	declines("wmma-gemm", src, "B is read as B[l*M+j], neither B[l * N + j] (row-major, ldb = N) nor");
+	/* smem-tile-gemm writes row-major B only */
+	gemm_src(src, sizeof src, "const float *A, const float *B, float *C",
+		 "for (int l = 0; l < K; l++) acc += A[i * K + l] * B[j * K + l];", "C[i * N + j] = acc;");
+	declines("smem-tile-gemm", src, "B is read transposed (B[j * K + l])");
 	/* A with a leading dimension other than K */
-	gemm_src(src, sizeof src, BF_PARAMS,
-		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * N + l]) * __bfloat162float(B[l * N + j]);",
-		 BF_STORE);
+	gemm_src(
+		src, sizeof src, BF_PARAMS,
+		"for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * N + l]) * __bfloat162float(B[l * N + j]);",
+		BF_STORE);
 	declines("wmma-gemm", src, "A is not read as A[i * K + l]");
 	/* an index narrowed to int may wrap where the rewrite's does not */
 	gemm_src(src, sizeof src, BF_PARAMS,
@@ -225,13 +274,14 @@ static void test_declines_shape(void **st)
 		 "for (int l = 0; l < K; l++) acc += A[i * K + l] * B[l * N + j];", "C[i * N + j] = acc;");
 	declines("wmma-gemm", src, "A and B are not both __nv_bfloat16 or both __half pointers");
 	/* mixed operand types */
-	gemm_src(src, sizeof src, "const __nv_bfloat16 *A, const __half *B, float *C",
-		 "for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __half2float(B[l * N + j]);",
-		 "C[i * N + j] = acc;");
+	gemm_src(
+		src, sizeof src, "const __nv_bfloat16 *A, const __half *B, float *C",
+		"for (int l = 0; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __half2float(B[l * N + j]);",
+		"C[i * N + j] = acc;");
 	declines("wmma-gemm", src, "not both __nv_bfloat16 or both __half");
 	/* the product rounded to 16 bits before the sum */
-	gemm_src(src, sizeof src, BF_PARAMS, "for (int l = 0; l < K; l++) acc += A[i * K + l] * B[l * N + j];",
-		 BF_STORE);
+	gemm_src(src, sizeof src, BF_PARAMS,
+		 "for (int l = 0; l < K; l++) acc += A[i * K + l] * B[l * N + j];", BF_STORE);
 	declines("wmma-gemm", src, "is taken in 16 bits");
 	/* the k loop does more than accumulate */
 	gemm_src(src, sizeof src, BF_PARAMS,
@@ -246,9 +296,10 @@ static void test_declines_shape(void **st)
 		 BF_STORE);
 	declines("wmma-gemm", src, "more than two factors");
 	/* a k loop from 1 */
-	gemm_src(src, sizeof src, BF_PARAMS,
-		 "for (int l = 1; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * N + j]);",
-		 BF_STORE);
+	gemm_src(
+		src, sizeof src, BF_PARAMS,
+		"for (int l = 1; l < K; l++) acc += __bfloat162float(A[i * K + l]) * __bfloat162float(B[l * N + j]);",
+		BF_STORE);
 	declines("wmma-gemm", src, "does not declare its variable from 0");
 	/* the epilogue reads a thread id (the rewrite's threads are others) */
 	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, "C[i * N + j] = __float2bfloat16(acc + threadIdx.x);");
@@ -261,10 +312,12 @@ static void test_declines_shape(void **st)
 	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, "C[i * N + j] = __float2bfloat16(acc++);");
 	declines("wmma-gemm", src, "not a pure function of the accumulator");
 	/* an accumulator that does not start at zero */
-	snprintf(src, sizeof src,
-		 BF16 "__global__ void k(" BF_PARAMS ", int M, int N, int K)\n{\n"
-		      "\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		      "\tif (i >= M || j >= N) return;\n\tfloat acc = 1.0f;\n\t" BF_LOOP "\n\t" BF_STORE "\n}\n");
+	snprintf(
+		src, sizeof src,
+		BF16
+		"__global__ void k(" BF_PARAMS ", int M, int N, int K)\n{\n"
+		"\tint i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i >= M || j >= N) return;\n\tfloat acc = 1.0f;\n\t" BF_LOOP "\n\t" BF_STORE "\n}\n");
 	declines("wmma-gemm", src, "the accumulator does not start at zero");
 	/* smem-tile-gemm reads the same shape and keeps to float operands */
 	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, BF_STORE);
@@ -279,19 +332,22 @@ static void test_declines_target(void **st)
 	char src[2048], f16[2048], *out = NULL, why[256];
 	size_t n;
 	gemm_src(src, sizeof src, BF_PARAMS, BF_LOOP, BF_STORE);
-	gemm_src(f16, sizeof f16, "const __half *A, const __half *B, __half *C",
-		 "for (int l = 0; l < K; l++) acc += __half2float(A[i * K + l]) * __half2float(B[l * N + j]);",
-		 "C[i * N + j] = __float2half(acc);");
+	gemm_src(
+		f16, sizeof f16, "const __half *A, const __half *B, __half *C",
+		"for (int l = 0; l < K; l++) acc += __half2float(A[i * K + l]) * __half2float(B[l * N + j]);",
+		"C[i * N + j] = __float2half(acc);");
 	ka_recipe_set_arch("sm_75");
 	declines("wmma-gemm", src, "__nv_bfloat16 tensor cores need sm_80, the target is sm_75");
-	assert_int_equal(ka_recipe_apply("wmma-gemm", f16, strlen(f16), "k", NULL, &out, &n, why, sizeof why), KA_OK);
+	assert_int_equal(ka_recipe_apply("wmma-gemm", f16, strlen(f16), "k", NULL, &out, &n, why, sizeof why),
+			 KA_OK);
 	free(out);
 	ka_recipe_set_arch("sm_60");
 	declines("wmma-gemm", f16, "__half tensor cores need sm_70, the target is sm_60");
 	ka_recipe_set_arch("gfx942");
 	declines("wmma-gemm", src, "the target gfx942 is no NVIDIA GPU");
 	ka_recipe_set_arch("sm_80");
-	assert_int_equal(ka_recipe_apply("wmma-gemm", src, strlen(src), "k", NULL, &out, &n, why, sizeof why), KA_OK);
+	assert_int_equal(ka_recipe_apply("wmma-gemm", src, strlen(src), "k", NULL, &out, &n, why, sizeof why),
+			 KA_OK);
 	free(out);
 	ka_recipe_set_arch(NULL);
 	char hip[2300];
@@ -302,9 +358,9 @@ static void test_declines_target(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gemm_bf16_baseline), cmocka_unit_test(test_gemm_f16_spelling),
-		cmocka_unit_test(test_gemm_bf16_acc_plus), cmocka_unit_test(test_gemm_block_guard),
-		cmocka_unit_test(test_declines_shape),
+		cmocka_unit_test(test_gemm_bf16_baseline),     cmocka_unit_test(test_gemm_f16_spelling),
+		cmocka_unit_test(test_gemm_bf16_acc_plus),     cmocka_unit_test(test_gemm_block_guard),
+		cmocka_unit_test(test_gemm_bf16_transposed_b), cmocka_unit_test(test_declines_shape),
 		cmocka_unit_test(test_declines_target),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
