@@ -160,6 +160,7 @@ const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name);
  * over the elements declares its own 64-bit loop variable and gives BODY
  * `T i = <element>;` with T as written (const included), so BODY sees the
  * type it had.  KA_OK or KA_RECIPE_DECLINED. */
+#define KA_RECIPE_EW_REP 16
 typedef struct ka_recipe_ew {
 	char var[64], count[256];
 	char type[64], base[64]; /* T as written, and without const */
@@ -168,6 +169,12 @@ typedef struct ka_recipe_ew {
 	size_t pre_s, pre_e;     /* KA_RECIPE_EW_PRODUCT: the locals declared between the index
 				  * and the guard (empty when none) */
 	int stride_loop;         /* 1: the kernel loops over the grid (any grid covers the count) */
+	/* KA_RECIPE_EW_MODEL: declarations before the guard that BODY reads
+	 * (directly or through one another), written again per element right
+	 * after `T i = ...;` in their order: their values depend on the index
+	 * or on nothing a thread owns, and they write nothing */
+	int nrep;
+	size_t rep_s[KA_RECIPE_EW_REP], rep_e[KA_RECIPE_EW_REP];
 } ka_recipe_ew;
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
 /* The same, where flag KA_RECIPE_EW_PRODUCT also accepts a bound N that is
@@ -178,7 +185,24 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * a parenthesized 64-bit expression over the parameters,
  * "((long long)B * T * C)", which ka_recipe_relaunch accepts for a count. */
 #define KA_RECIPE_EW_PRODUCT 1u
+/* Flag KA_RECIPE_EW_MODEL: when the statements are not in that order or
+ * spelling, the shape comes from the kernel model (analyzer/kmodel.h): a
+ * guarded index whose value is blockIdx.x * blockDim.x + threadIdx.x
+ * however it is computed (helper variables, any order, casts), declared
+ * anywhere before the guard; the guard `if (i < n) {...}` last, `if (i >=
+ * n) return;` or a grid-stride loop over the rest; every other statement
+ * before it a declaration that writes nothing.  Those computed from the
+ * thread ids apart from the index are dropped (BODY must not read them),
+ * the others that BODY reads are replayed per element (nrep).  What does
+ * not fit declines naming the construct. */
+#define KA_RECIPE_EW_MODEL 2u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
+/* Append the replayed declarations (nrep), each on its own line after
+ * indent. */
+void ka_recipe_ew_replay(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *indent);
+/* 1 when a replayed declaration names `name` (a pointer the rewrite must
+ * then leave scalar: the declaration may alias it). */
+int ka_recipe_ew_replay_reads(const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *name);
 /* Append the locals of [pre_s, pre_e) that BODY reads, as declared. */
 void ka_recipe_ew_pre(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh);
 /* BODY into b with every `p[var]` (var the index, p a parameter that

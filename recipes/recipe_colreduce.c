@@ -854,8 +854,8 @@ static int rowscan_chunked(ka_recipe_ctx *c, const cshape *sh, ka_buf *b, long c
 		      "#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n"
 		      "\t\t\tconst %s %s = %s + %s;\n\t\t\t%s[%s] = 0;\n\t\t\tif (%s)\n\t\t\t\t%s[%s] = %s;\n"
 		      "\t\t\t%s[%s] = (%s ? %s[%s - 1] : (%s)0) + %s[%s];\n\t\t}\n",
-		      acct, v, chunk, p, chunk, q, q, chunk, q, sh->rtype, sh->rvar, base, q, v, q, sh->rcond, v,
-		      q, sh->e, p, q, q, p, q, acct, v, q);
+		      acct, v, chunk, p, chunk, q, q, chunk, q, sh->rtype, sh->rvar, base, q, v, q, sh->rcond,
+		      v, q, sh->e, p, q, q, p, q, acct, v, q);
 	/* the lanes' totals: an inclusive shuffle scan */
 	ka_buf_printf(b,
 		      "\t\t%s %s = %s[%ld];\n"
@@ -866,11 +866,12 @@ static int rowscan_chunked(ka_recipe_ctx *c, const cshape *sh, ka_buf *b, long c
 	char own[80] = ""; /* exclusive: the element's own value comes off */
 	if (sh->exclusive)
 		snprintf(own, sizeof own, " - %s[%s]", v, q);
-	ka_buf_printf(b,
-		      "#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n"
-		      "\t\t\tconst %s %s = %s + %s;\n\t\t\tif (%s)\n\t\t\t\t%s = %s + (%s - %s[%ld]) + %s[%s]%s;\n\t\t}\n",
-		      q, q, chunk, q, sh->rtype, sh->rvar, base, q, sh->rcond, at, sh->acc, o, p, chunk - 1, p, q,
-		      own);
+	ka_buf_printf(
+		b,
+		"#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n"
+		"\t\t\tconst %s %s = %s + %s;\n\t\t\tif (%s)\n\t\t\t\t%s = %s + (%s - %s[%ld]) + %s[%s]%s;\n\t\t}\n",
+		q, q, chunk, q, sh->rtype, sh->rvar, base, q, sh->rcond, at, sh->acc, o, p, chunk - 1, p, q,
+		own);
 	ka_buf_printf(b, "\t\t%s += __shfl_sync(0xffffffffu, %s, 31);\n\t}\n", sh->acc, o);
 	return KA_OK;
 }

@@ -278,7 +278,378 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	return ka_recipe_ew_shape_ex(c, sh, 0);
 }
 
-int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
+/* ---- the shape from the kernel model (KA_RECIPE_EW_MODEL) ----
+ *
+ * What the model of one kernel says about its element index, kept for
+ * the next recipe on the same text (a sweep or a plan tries several). */
+typedef struct ew_model {
+	unsigned long long hash;
+	size_t len;
+	char kernel[KA_CSRC_NAME], dir[512];
+	int built;
+	char reason[200]; /* built, and no guarded global index along x: why */
+	int form;         /* ka_km_guardform */
+	char var[64];     /* the guarded index */
+	int ix_begin;     /* its declaration (STRIDE: the loop header's init) */
+	int bound_param;  /* the bound is a parameter, named bound */
+	char bound[128];  /* as written, casts dropped */
+	char value[256];  /* its value over parameters, or "" */
+	int g_begin;      /* the if, or the for */
+	int body_begin, body_end;
+} ew_model;
+
+static unsigned long long text_hash(const char *t, size_t n)
+{
+	unsigned long long h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)t[i]) * 1099511628211ull;
+	return h;
+}
+
+static const char *ix_kind_name(ka_km_ixkind k)
+{
+	return k == KM_IX_THREAD ? "a thread index" : k == KM_IX_BLOCK ? "a block index" : "no global index";
+}
+
+/* Why the model has no guarded global index along x, naming what it has. */
+static void model_reason(const ka_kmodel *km, ew_model *md)
+{
+	const ka_km_index *gi = ka_kmodel_guarded_index(km);
+	const ka_km_index *gx = NULL, *gy = NULL, *other = NULL;
+	for (int i = 0; i < km->nidx; i++) {
+		const ka_km_index *ix = &km->idx[i];
+		if (ix->kind == KM_IX_GLOBAL && ix->axis == 0 && !gx)
+			gx = ix;
+		else if (ix->kind == KM_IX_GLOBAL && ix->axis > 0 && !gy)
+			gy = ix;
+		else if (!other)
+			other = ix;
+	}
+	if (gi && gi->kind == KM_IX_GLOBAL && gi->axis == 0)
+		md->reason[0] = 0;
+	else if (gi)
+		snprintf(md->reason, sizeof md->reason,
+			 "the guarded index '%s' is '%.80s' (%s), not the global thread index along x",
+			 gi->name, gi->affine ? gi->affine : "?",
+			 gi->kind == KM_IX_GLOBAL ? "along y or z" : ix_kind_name(gi->kind));
+	else if (gx && gy)
+		snprintf(md->reason, sizeof md->reason,
+			 "a 2-D index ('%s' along x, '%s' along %c): not one element per thread along x",
+			 gx->name, gy->name, 'x' + gy->axis);
+	else if (gx)
+		snprintf(
+			md->reason, sizeof md->reason,
+			"no guard of the index '%s' by a count (`if (i < n)` last, `if (i >= n) return;`, or a "
+			"grid-stride loop)",
+			gx->name);
+	else if (gy)
+		snprintf(md->reason, sizeof md->reason, "the global index '%s' is along %c, not x", gy->name,
+			 'x' + gy->axis);
+	else if (other)
+		snprintf(md->reason, sizeof md->reason,
+			 "no global thread index along x: '%s' is '%.80s' (%s)", other->name,
+			 other->affine ? other->affine : "?", ix_kind_name(other->kind));
+	else
+		snprintf(md->reason, sizeof md->reason,
+			 "no integer local holds blockIdx.x * blockDim.x + threadIdx.x");
+}
+
+/* The model of c's kernel, from the cache when the text is the last one's. */
+static const ew_model *model_of(ka_recipe_ctx *c)
+{
+	static ew_model md;
+	const char *dir = ka_recipe_source_dir();
+	unsigned long long h = text_hash(c->m->text, c->m->len);
+	if (md.hash == h && md.len == c->m->len && !strcmp(md.kernel, c->k->name) &&
+	    !strcmp(md.dir, dir ? dir : ""))
+		return &md;
+	memset(&md, 0, sizeof md);
+	md.hash = h;
+	md.len = c->m->len;
+	snprintf(md.kernel, sizeof md.kernel, "%s", c->k->name);
+	snprintf(md.dir, sizeof md.dir, "%s", dir ? dir : "");
+	ka_kmodel_doc doc;
+	if (ka_kmodel_of_text(c->m->text, c->m->len, "cuda", c->k->name, dir, NULL, 0, &doc) != KA_OK) {
+		snprintf(md.reason, sizeof md.reason, "%s", ka_error_last());
+		return &md;
+	}
+	const ka_kmodel *km = doc.km;
+	md.built = 1;
+	model_reason(km, &md);
+	const ka_km_index *gi = ka_kmodel_guarded_index(km);
+	if (!md.reason[0] && gi) {
+		const ka_km_guard *g = &km->guard;
+		md.form = g->form;
+		snprintf(md.var, sizeof md.var, "%s", gi->name);
+		md.ix_begin = gi->begin;
+		md.bound_param = g->bound_param != NULL;
+		snprintf(md.bound, sizeof md.bound, "%s", g->bound ? g->bound : "");
+		snprintf(md.value, sizeof md.value, "%s", g->bound_value ? g->bound_value : "");
+		md.g_begin = g->begin;
+		md.body_begin = g->body_begin;
+		md.body_end = g->body_end;
+	}
+	ka_kmodel_free(&doc);
+	return &md;
+}
+
+/* Words an initializer may not read for its value to be the same for
+ * every element a thread now takes. */
+static int thread_word(const char *t, size_t s, size_t e)
+{
+	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",     "warpSize",
+					  "clock",     "clock64",  "__laneid", "__activemask"};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (ka_csrc_has_word(t, s, e, ids[i]))
+			return 1;
+	return 0;
+}
+
+/* 1 when the macro the file defines as `#define NAME ...` (object- or
+ * function-like) reads no thread id; 0 when it does or the file does not
+ * define it (a header's macro could). */
+static int file_macro_plain(const char *t, size_t len, const char *name, size_t n)
+{
+	for (const char *p = t; (p = strstr(p, "#define")) != NULL && p < t + len; p += 7) {
+		const char *q = p + 7;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, name, n) || is_ident(q[n]))
+			continue;
+		size_t e = (size_t)(q - t);
+		while (e < len && t[e] != '\n')
+			e += t[e] == '\\' && e + 1 < len ? 2 : 1;
+		return !thread_word(t, (size_t)(q - t), e);
+	}
+	return 0;
+}
+
+typedef struct pre_stmt {
+	size_t s, e;
+	char name[64];
+	int dep; /* 0 nothing a thread owns, 1 the index, 2 a thread id apart from it */
+} pre_stmt;
+
+/* How the squeezed initializer in of a declaration before the guard
+ * depends on the thread: 2 when it reads a thread id, a local that does,
+ * or a name that could (an identifier the file does not show to be a
+ * parameter, a local, a type word, a pure function or a plain macro); 1
+ * when it reads the index or a local of it; 0 otherwise. */
+static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, int n, const char *var)
+{
+	static const char *const words[] = {"int",    "long",    "unsigned", "signed",  "short",
+					    "char",   "float",   "double",   "bool",    "const",
+					    "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t",
+					    "true",   "false",   "sizeof",   "nullptr", "ptrdiff_t"};
+	int dep = 0;
+	for (const char *p = in; *p;) {
+		if (!is_ident(*p) || isdigit((unsigned char)*p)) {
+			p++;
+			while (isdigit((unsigned char)p[-1]) && is_ident(*p))
+				p++; /* a literal's suffix */
+			continue;
+		}
+		const char *w = p;
+		while (is_ident(*p))
+			p++;
+		size_t wn = (size_t)(p - w);
+		char name[KA_CSRC_NAME];
+		snprintf(name, sizeof name, "%.*s", (int)(wn < sizeof name ? wn : sizeof name - 1), w);
+		if ((w > in && (w[-1] == '.' || (w[-1] == '>' && w > in + 1 && w[-2] == '-'))) ||
+		    (w > in + 1 && w[-1] == ':' && w[-2] == ':') || (p[0] == ':' && p[1] == ':'))
+			continue; /* a member, or a scoped name (no macro) */
+		if (!strcmp(name, var)) {
+			dep = dep > 1 ? dep : 1;
+			continue;
+		}
+		int known = ka_csrc_param_index(c->k, name) >= 0 || ka_recipe_pure_function(w, wn);
+		for (size_t i = 0; i < sizeof words / sizeof words[0] && !known; i++)
+			known = !strcmp(words[i], name);
+		for (int i = 0; i < n && !known; i++)
+			if (!strcmp(st[i].name, name)) {
+				known = 1;
+				dep = st[i].dep > dep ? st[i].dep : dep;
+			}
+		if (!known && !file_macro_plain(c->m->text, c->m->len, w, wn))
+			return 2;
+	}
+	return dep;
+}
+
+static int split_decl(char *sq, char type[160], char **name, char **init);
+
+static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
+{
+	const char *t = c->m->text;
+	const ka_csrc_kernel *k = c->k;
+	size_t len = c->m->len;
+	static const char *const never[] = {"__shared__", "__syncthreads", "__syncwarp",
+					    "asm",        "__asm__",       "__asm"};
+	for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+		if (ka_csrc_has_word(t, k->body_open, k->body_close, never[i]))
+			return ka_recipe_decline(
+				c, "the kernel uses %s: not one independent thread per element", never[i]);
+	if (!ka_csrc_has_word(t, k->body_open, k->body_close, "threadIdx") ||
+	    !ka_csrc_has_word(t, k->body_open, k->body_close, "blockIdx"))
+		return ka_recipe_decline(c, "the kernel does not name both threadIdx and blockIdx: no global "
+					    "thread index along x");
+	const ew_model *md = model_of(c);
+	if (!md->built)
+		return ka_recipe_decline(
+			c, "the index is not first, and the kernel model could not be built: '%.120s'",
+			md->reason);
+	if (md->reason[0])
+		return ka_recipe_decline(c, "%s", md->reason);
+	memset(sh, 0, sizeof *sh);
+	snprintf(sh->var, sizeof sh->var, "%.63s", md->var);
+	size_t g0 = (size_t)md->g_begin;
+	char sq[1024], ty[160], *nm, *in;
+	/* the index's type, as declared */
+	char decl[400];
+	if (md->form == KM_GUARD_STRIDE) {
+		char parts[3][KA_RECIPE_FOR_PART];
+		int np;
+		if (strncmp(t + g0, "for", 3) || ka_recipe_for_parts(c, g0, parts, &np) != KA_OK || np != 3 ||
+		    !strchr(parts[0], '='))
+			return ka_recipe_decline(c, "the grid-stride loop does not declare its index %s",
+						 md->var);
+		snprintf(decl, sizeof decl, "%.*s", (int)(strchr(parts[0], '=') - parts[0]), parts[0]);
+		size_t cp = ka_csrc_match(t, len, ka_csrc_skip_blank(t, len, g0 + 3));
+		sh->decl_s = g0;
+		sh->decl_e = sh->body_s = cp + 1;
+		sh->body_e = ka_csrc_stmt_end(t, len, g0);
+		sh->stride_loop = 1;
+		if (sh->body_e == NPOS || ka_csrc_skip_blank(t, len, sh->body_e) != k->body_close)
+			return ka_recipe_decline(c, "statements follow the grid-stride loop");
+	} else {
+		decl[0] = 0;
+		sh->body_s = (size_t)md->body_begin;
+		sh->body_e = (size_t)md->body_end;
+		if (md->form == KM_GUARD_BLOCK) {
+			/* the guarded statement, as the text has it (with its `;`) */
+			size_t ge = ka_csrc_stmt_end(t, len, g0), po = ka_csrc_skip_blank(t, len, g0 + 2),
+			       pc = po < len && t[po] == '(' ? ka_csrc_match(t, len, po) : NPOS;
+			if (strncmp(t + g0, "if", 2) || pc == NPOS || ge == NPOS || ge <= pc)
+				return ka_recipe_decline(c, "cannot read the bound check");
+			if (ka_csrc_skip_blank(t, len, ge) != k->body_close)
+				return ka_recipe_decline(c, "statements follow the bound check");
+			sh->body_s = pc + 1;
+			sh->body_e = ge;
+		} else {
+			sh->body_e = k->body_close;
+		}
+	}
+	/* the statements before the guard: the index, and declarations */
+	pre_stmt st[KA_RECIPE_EW_REP + 8];
+	int n = 0, seen = md->form == KM_GUARD_STRIDE;
+	for (size_t s = ka_csrc_skip_blank(t, len, k->body_open + 1), e; s < g0;
+	     s = ka_csrc_skip_blank(t, len, e)) {
+		e = ka_csrc_stmt_end(t, len, s);
+		if (e == NPOS || e > g0 || !ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+			return ka_recipe_decline(c, "cannot read the statements before the guard");
+		int d = split_decl(sq, ty, &nm, &in);
+		if (d <= 0)
+			return ka_recipe_decline(c, "'%.60s' before the guard is %s", sq,
+						 d < 0 ? "not one name declared with a value"
+						       : "no declaration");
+		if ((size_t)md->ix_begin >= s && (size_t)md->ix_begin < e && !seen) {
+			if (strcmp(nm, md->var))
+				return ka_recipe_decline(c, "cannot read the declaration of the index %s",
+							 md->var);
+			snprintf(decl, sizeof decl, "%s%s", ty, nm);
+			sh->decl_s = s;
+			sh->decl_e = e;
+			seen = 1;
+			continue;
+		}
+		if (n == (int)(sizeof st / sizeof st[0]))
+			return ka_recipe_decline(c, "more than %d declarations before the guard", n);
+		if (!ka_recipe_pure_expr_in(in, strlen(in), t, len))
+			return ka_recipe_decline(c, "the initializer of %s, before the guard, may write", nm);
+		st[n].s = s;
+		st[n].e = e;
+		snprintf(st[n].name, sizeof st[n].name, "%s", nm);
+		st[n].dep = thread_word(t, s, e) ? 2 : pre_dep(c, in, st, n, seen ? md->var : "");
+		n++;
+	}
+	if (!seen)
+		return ka_recipe_decline(c, "the index %s is not declared at the top of the kernel", md->var);
+	/* T i: an integer of 32 bits or more, through the index reader */
+	ka_recipe_tid td;
+	char fake[480];
+	snprintf(fake, sizeof fake, "%s=blockIdx.x*blockDim.x+threadIdx.x;", decl);
+	if (!ka_recipe_tid_decl(fake, 0, strlen(fake), 'x', &td) || strcmp(td.var, md->var))
+		return ka_recipe_decline(c, "the index '%s' is not an integer of 32 bits or more", decl);
+	snprintf(sh->type, sizeof sh->type, "%s", td.type);
+	snprintf(sh->base, sizeof sh->base, "%s", td.base);
+	/* the bound: a parameter, or a product of them (from the model) */
+	if (md->bound_param && ka_csrc_param_index(k, md->bound) >= 0) {
+		snprintf(sh->count, sizeof sh->count, "%.127s", md->bound);
+	} else {
+		ka_recipe_poly p;
+		char expr[240];
+		if (!md->value[0] || !ka_recipe_poly_read(md->value, NULL, &p) ||
+		    !ka_recipe_poly_c(&p, expr, sizeof expr))
+			return ka_recipe_decline(
+				c, "the bound '%.80s' of %s is not a parameter nor a product of them",
+				md->bound, md->var);
+		snprintf(sh->count, sizeof sh->count, "(%s)", expr);
+	}
+	/* the count must stay what the guard read */
+	static char body[16384];
+	if (!ka_csrc_squeeze(t, k->body_open, k->body_close + 1, body, sizeof body))
+		return ka_recipe_decline(c, "the body is too long");
+	for (int p = 0; p < k->nparams; p++)
+		if (ka_csrc_has_word(sh->count, 0, strlen(sh->count), k->params[p].name) &&
+		    assigned(body, k->params[p].name))
+			return ka_recipe_decline(c, "the kernel assigns %s, which the bound reads",
+						 k->params[p].name);
+	/* which declarations the body reads, through one another: replayed;
+	 * one of a thread id apart from the index may not be read */
+	int rep[KA_RECIPE_EW_REP + 8] = {0};
+	for (int i = n - 1; i >= 0; i--) {
+		int read = ka_csrc_has_word(t, sh->body_s, sh->body_e, st[i].name);
+		for (int j = i + 1; j < n && !read; j++)
+			read = rep[j] && ka_csrc_has_word(t, st[j].s, st[j].e, st[i].name);
+		if (!read)
+			continue;
+		if (st[i].dep == 2)
+			return ka_recipe_decline(
+				c,
+				"the body reads %s, which depends on the thread apart from the index %s (or on a name "
+				"the file does not define)",
+				st[i].name, sh->var);
+		rep[i] = 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (rep[i]) {
+			if (sh->nrep == KA_RECIPE_EW_REP)
+				return ka_recipe_decline(c, "more than %d declarations to replay",
+							 KA_RECIPE_EW_REP);
+			sh->rep_s[sh->nrep] = st[i].s;
+			sh->rep_e[sh->nrep++] = st[i].e;
+		}
+	return KA_OK;
+}
+
+void ka_recipe_ew_replay(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *indent)
+{
+	for (int i = 0; i < sh->nrep; i++) {
+		ka_buf_add(b, c->m->text + sh->rep_s[i], sh->rep_e[i] - sh->rep_s[i]);
+		ka_buf_adds(b, "\n");
+		ka_buf_adds(b, indent);
+	}
+}
+
+int ka_recipe_ew_replay_reads(const ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *name)
+{
+	for (int i = 0; i < sh->nrep; i++)
+		if (ka_csrc_has_word(c->m->text, sh->rep_s[i], sh->rep_e[i], name))
+			return 1;
+	return 0;
+}
+
+static int text_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len, close = c->k->body_close;
@@ -298,7 +669,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			snprintf(why, sizeof why, "%s", c->why);
 			return ka_recipe_decline(c, "a grid-stride loop: %.200s", why);
 		}
-		return rc ? rc : body_checks(c, sh);
+		return rc;
 	}
 	snprintf(sh->var, sizeof sh->var, "%s", d.var);
 	snprintf(sh->type, sizeof sh->type, "%s", d.type);
@@ -321,7 +692,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		sh->pre_s = sh->pre_e = 0;
 		int rc = stride_loop_shape(c, sh);
 		if (rc == KA_OK)
-			return body_checks(c, sh);
+			return KA_OK;
 		if (rc < 0)
 			return rc;
 		if (rc == KA_RECIPE_DECLINED) {
@@ -358,7 +729,26 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		sh->body_s = e1;
 		sh->body_e = close;
 	}
-	return body_checks(c, sh);
+	return KA_OK;
+}
+
+int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
+{
+	sh->nrep = 0;
+	int rc = text_shape(c, sh, flags);
+	if (rc == KA_RECIPE_DECLINED && (flags & KA_RECIPE_EW_MODEL)) {
+		/* another order or spelling: the kernel model's reading */
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = model_shape(c, sh);
+		/* the text's reason where it names the construct, the model's
+		 * where the text only saw another order */
+		if (rc == KA_RECIPE_DECLINED &&
+		    strncmp(why, "the first statement is not a global thread index along x", 56) &&
+		    strncmp(why, "no bound check after the index", 30))
+			snprintf(c->why, sizeof c->why, "%s", why);
+	}
+	return rc ? rc : body_checks(c, sh);
 }
 
 static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
@@ -455,6 +845,7 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 	ka_recipe_unused_name(c, "ka_e", e, sizeof e);
 	ka_buf_printf(b, "for (long long %s = %s; %s < %s; %s += ka_step) {\n\t\t%s %s = %s;\n\t\t", e, first,
 		      e, sh->count, e, sh->type, sh->var, e);
+	ka_recipe_ew_replay(b, c, sh, "\t\t");
 	ka_recipe_add_body(b, c->m->text, sh->body_s, sh->body_e);
 	ka_buf_adds(b, "\n\t}");
 }
@@ -462,7 +853,7 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT);
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL);
 	if (rc)
 		return rc;
 	ka_buf b;
@@ -604,7 +995,7 @@ static int vector_params(ka_recipe_ctx *c, const ew_shape *sh, int *vec, int *wr
 		vec[p] = written[p] = load[p] = 0;
 		vtype[p] = vector_of(tq);
 		int uses = ka_csrc_count_word(t, sh->body_s, sh->body_e, pa->name);
-		if (!vtype[p] || !uses)
+		if (!vtype[p] || !uses || ka_recipe_ew_replay_reads(c, sh, pa->name))
 			continue;
 		snprintf(acc, sizeof acc, "%s[%s]", pa->name, sh->var);
 		size_t al = strlen(acc);
@@ -1060,6 +1451,8 @@ static void row_lane(ka_buf *b, const char *t, const rowvec *rv, char lane)
 static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 {
 	rowvec rv;
+	if (sh->nrep)
+		return ka_recipe_decline(c, "declarations before the guard are read by the row's statements");
 	int rc = row_shape(c, sh, &rv);
 	if (rc)
 		return rc;
@@ -1114,8 +1507,8 @@ static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT), vec[KA_CSRC_MAX_PARAMS],
-	    wr[KA_CSRC_MAX_PARAMS], load[KA_CSRC_MAX_PARAMS];
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL),
+	    vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS], load[KA_CSRC_MAX_PARAMS];
 	const char *vt[KA_CSRC_MAX_PARAMS];
 	if (rc == KA_RECIPE_DECLINED) { /* warp-per-row's column loops, say */
 		char why[sizeof c->why];
@@ -1182,9 +1575,11 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 		while (s0 < lane.len && isspace((unsigned char)lane.data[s0]))
 			s0++;
 		ka_buf_adds(&b, "\t\t{\n");
-		if (lane.data && ka_csrc_has_word(lane.data, s0, lane.len, sh.var))
+		if (ka_recipe_ew_replay_reads(c, &sh, sh.var) ||
+		    (lane.data && ka_csrc_has_word(lane.data, s0, lane.len, sh.var)))
 			ka_buf_printf(&b, "\t\t\t%s %s = 4 * ka_v + %d;\n", sh.type, sh.var, l);
 		ka_buf_adds(&b, "\t\t\t");
+		ka_recipe_ew_replay(&b, c, &sh, "\t\t\t");
 		if (lane.data)
 			ka_buf_add(&b, lane.data + s0, lane.len - s0);
 		ka_buf_adds(&b, "\n\t\t}\n");

@@ -26,7 +26,7 @@ static const char helper[] =
 static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_ew sh;
-	int rc = ka_recipe_ew_shape(c, &sh);
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_MODEL);
 	if (rc)
 		return rc;
 	const char *t = c->m->text;
@@ -93,12 +93,15 @@ static int hist_apply(ka_recipe_ctx *c, ka_buf *out)
 		      "const long long ka_step = (long long)gridDim.x * blockDim.x;\n"
 		      "\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; "
 		      "%s += ka_step) {\n"
-		      "\t\t%s %s = %s;\n"
-		      "\t\tka_priv_add(%s, ka_bins, ka_nb, (long long)(%s), %s);\n\t}\n"
+		      "\t\t%s %s = %s;\n\t\t",
+		      e, e, sh.count, e, sh.type, sh.var, e);
+	ka_recipe_ew_replay(&b, c, &sh, "\t\t"); /* the locals the bin reads */
+	ka_buf_printf(&b,
+		      "ka_priv_add(%s, ka_bins, ka_nb, (long long)(%s), %s);\n\t}\n"
 		      "\t__syncthreads();\n"
 		      "\tfor (long long ka_b = threadIdx.x; ka_b < ka_nb; ka_b += blockDim.x)\n"
 		      "\t\tif (ka_bins[ka_b]) atomicAdd(&%s[ka_b], ka_bins[ka_b]);\n}",
-		      e, e, sh.count, e, sh.type, sh.var, e, hist, idx, val, hist);
+		      hist, idx, val, hist);
 	char grid[256], bs[32], smem[256];
 	snprintf(grid, sizeof grid, "(unsigned)((@N + %ld) / %ld < %ld ? (@N + %ld) / %ld : %ld)", block,
 		 block, cap, block, block, cap);

@@ -102,7 +102,7 @@ static int pick(ka_recipe_ctx *c, const ka_recipe_ew *sh, const char *sq, vp *v,
 		bare_type(pa->type, tq, sizeof tq);
 		int size = elem_size(tq, v[p].elem, sizeof v[p].elem);
 		int uses = ka_csrc_count_word(t, sh->body_s, sh->body_e, pa->name);
-		if (!size || !uses)
+		if (!size || !uses || ka_recipe_ew_replay_reads(c, sh, pa->name))
 			continue;
 		snprintf(acc, sizeof acc, "%s[%s]", pa->name, sh->var);
 		size_t al = strlen(acc);
@@ -142,7 +142,7 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_ew sh;
 	vp v[KA_CSRC_MAX_PARAMS];
-	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT), two = 0;
+	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL), two = 0;
 	if (rc == KA_RECIPE_DECLINED) { /* rows walked by a warp's or a block's lanes */
 		if (c->params && c->params[0] && strcmp(c->params, grid[0]))
 			return ka_recipe_decline(c,
@@ -207,9 +207,11 @@ static int vec2_apply(ka_recipe_ctx *c, ka_buf *out)
 		s0++;
 	ka_buf_adds(&b, "#pragma unroll\n\t\tfor (int ka_l = 0; ka_l < 8; ka_l++) {\n");
 	/* the index only where the body still uses it (nvcc's #177 otherwise) */
-	if (lane.data && ka_csrc_has_word(lane.data, s0, lane.len, sh.var))
+	if (ka_recipe_ew_replay_reads(c, &sh, sh.var) ||
+	    (lane.data && ka_csrc_has_word(lane.data, s0, lane.len, sh.var)))
 		ka_buf_printf(&b, "\t\t\t%s %s = 8 * ka_v + ka_l;\n", sh.type, sh.var);
 	ka_buf_adds(&b, "\t\t\t");
+	ka_recipe_ew_replay(&b, c, &sh, "\t\t\t");
 	if (lane.data)
 		ka_buf_add(&b, lane.data + s0, lane.len - s0);
 	ka_buf_adds(&b, "\n\t\t}\n");

@@ -1,13 +1,16 @@
 /* tests/agents/recipe_nvcc.c: the compile check the recipe tests share
  * (tests/agents/recipe_nvcc.h).  With $KA_TEST_NVCC_CACHE naming a folder
- * (scripts/test.sh makes a fresh one per run), a text nvcc has accepted
- * with the same nvcc and flags is not compiled again: the recipe tests
- * compile many of the same rewrites, and the sanitizer half of the run
- * compiles the texts the first half did. */
+ * (scripts/test.sh makes a fresh one per run unless one is given), a text
+ * nvcc has accepted with the same nvcc, host compiler, flags and harness
+ * headers is not compiled again: the recipe tests compile many of the
+ * same rewrites, and the sanitizer half of the run compiles the texts the
+ * first half did. */
 #include "tests/agents/recipe_nvcc.h"
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "util/buf.h"
 #include "util/error.h"
@@ -19,8 +22,44 @@
 #error "KA_SOURCE_DIR must be defined"
 #endif
 
+/* Adds to the key which program PATH is: its path, size and time of
+ * change (those of the file a link points to). */
+static void add_tool(ka_sha256 *h, const char *path)
+{
+	struct stat st;
+	if (!path || stat(path, &st) != 0)
+		return;
+	long long id[3] = {(long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			   (long long)st.st_mtim.tv_nsec};
+	ka_sha256_add(h, path, strlen(path) + 1);
+	ka_sha256_add(h, id, sizeof id);
+}
+
+/* Adds to the key what the text can include: every file in the harness
+ * folder (-I), by name and content, in the order of their names. */
+static void add_harness(ka_sha256 *h, const char *dir)
+{
+	struct dirent **ents = NULL;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char path[1200], *data = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
+		if (ka_fs_is_regular(path) && ka_fs_read(path, 16u << 20, &data, &len) == KA_OK) {
+			ka_sha256_add(h, ents[i]->d_name, strlen(ents[i]->d_name) + 1);
+			ka_sha256_add(h, data, len);
+			ka_sha256_add(h, "", 1);
+		}
+		free(data);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
 /* The marker of "nvcc accepted this text" in $KA_TEST_NVCC_CACHE, keyed by
- * the nvcc, its flags and the text; 0 when no cache folder is set. */
+ * the nvcc and host gcc (path, size, time of change), its flags, the headers
+ * the text can include and the text itself, so that a marker never
+ * stands for another compile; 0 when no cache folder is set. */
 static int passed_marker(char *const argv[], const char *text, char *path, size_t cap)
 {
 	const char *dir = getenv("KA_TEST_NVCC_CACHE");
@@ -32,6 +71,11 @@ static int passed_marker(char *const argv[], const char *text, char *path, size_
 	for (int i = 0; argv[i]; i++) /* the temporary file names vary: not part of the key */
 		if (i < 4)
 			ka_sha256_add(&h, argv[i], strlen(argv[i]) + 1);
+	add_tool(&h, argv[0]);
+	char *gcc = ka_proc_find_tool(NULL, "gcc", "/usr/bin/gcc"); /* nvcc's host compiler */
+	add_tool(&h, gcc);
+	free(gcc);
+	add_harness(&h, KA_SOURCE_DIR "/bench/harness");
 	ka_sha256_add(&h, text, strlen(text));
 	ka_sha256_hex(&h, hex);
 	return snprintf(path, cap, "%s/%s.ok", dir, hex) < (int)cap;

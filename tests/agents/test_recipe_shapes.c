@@ -499,6 +499,99 @@ static void test_poly(void **st)
 	}
 }
 
+#define HOSTM "void h(const float *x, float *y, int n, cudaStream_t s)\n"
+#define GOM "{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, n);\n}\n"
+
+/* the element index as the kernel model reads it: helper variables,
+ * declarations before it or between it and the guard (replayed per
+ * element when the body reads them), a product bound; near misses that
+ * read the thread apart from the index decline naming it */
+static void test_model_index_forms(void **st)
+{
+	(void)st;
+	/* helpers for the ids, a constant declared first, the guard holding the rest */
+	static const char *const helpers =
+		"__global__ void k(const float *x, float *y, int n)\n{\n"
+		"\tint tx = threadIdx.x;\n\tint bx = blockIdx.x;\n\tconst float scale = 2.0f;\n"
+		"\tint i = bx * blockDim.x + tx;\n\tif (i < n) {\n\t\ty[i] = scale * x[i];\n\t}\n}\n" HOSTM
+			GOM;
+	static const char *const gs1[] = {"\t\tint i = ka_e;\n\t\tconst float scale = 2.0f;\n",
+					  "y[i] = scale * x[i];"};
+	expect_applies("grid-stride", helpers, "block=256 cap=2112", gs1, 2);
+	static const char *const v1[] = {"const float scale = 2.0f;", "ka_y.w = scale * ka_x.w;",
+					 "reinterpret_cast<float4 *>(y)[ka_v] = ka_y;"};
+	expect_applies("vectorize", helpers, "block=256 vec=4 cap=2112", v1, 3);
+	/* the split of the index before a product guard, `n > i` order */
+	static const char *const split =
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tsize_t idx = threadIdx.x + (size_t)blockDim.x * blockIdx.x;\n\tconst int r = idx / cols;\n"
+		"\tconst int c = idx % cols;\n\tif ((size_t)rows * cols <= idx) { return; }\n"
+		"\ty[idx] = x[r * cols + c] + 1.0f;\n}\n"
+		"void h(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tk<<<(rows * cols + 127) / 128, 128>>>(x, y, rows, cols);\n}\n";
+	static const char *const gs2[] = {"ka_e < ((long long)cols * rows)", "size_t idx = ka_e;",
+					  "const int r = idx / cols;", "const int c = idx % cols;"};
+	expect_applies("grid-stride", split, "block=256 cap=2112", gs2, 4);
+	static const char *const v2[] = {"size_t idx = 4 * ka_v + 3;", "ka_y.w = x[r * cols + c] + 1.0f;"};
+	expect_applies("vectorize", split, "block=256 vec=4 cap=2112", v2, 2);
+	/* a grid-stride loop whose body reads a constant declared before it */
+	static const char *const loop =
+		"__global__ void k(float *x, float *y, int n)\n{\n"
+		"\tint tid = blockIdx.x * blockDim.x + threadIdx.x;\n\tint nt = blockDim.x * gridDim.x;\n"
+		"\tfloat rcp = 1.0f / (float)n;\n"
+		"\tfor (int p = tid; p < n; p += nt)\n\t\tx[p] *= y[p] * rcp;\n}\n"
+		"void h(float *x, float *y, int n)\n{\n\tk<<<128, 256>>>(x, y, n);\n}\n";
+	static const char *const gs3[] = {"\t\tint p = ka_e;\n\t\tfloat rcp = 1.0f / (float)n;\n",
+					  "x[p] *= y[p] * rcp;"};
+	expect_applies("grid-stride", loop, "block=256 cap=2112", gs3, 2);
+	/* a histogram whose index is computed after a constant */
+	static const char *const hist =
+		"__global__ void k(const int *v, unsigned *hist, int nbins, int n)\n{\n"
+		"\tconst int off = 1;\n\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) atomicAdd(&hist[(v[i] + off) % nbins], 1u);\n}\n"
+		"void h(const int *v, unsigned *hist, int nbins, int n)\n{\n"
+		"\tk<<<(n + 255) / 256, 256, nbins>>>(v, hist, nbins, n);\n}\n";
+	static const char *const h1[] = {
+		"long long i = ka_e;\n\t\tconst int off = 1;",
+		"ka_priv_add(hist, ka_bins, ka_nb, (long long)((v[i]+off)%nbins), 1u);"};
+	expect_applies("smem-histogram", hist, "block=512 cap=528", h1, 2);
+	/* near misses: the body reads a thread id apart from the index */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, int n)\n{\n\tint t = threadIdx.x;\n"
+		"\tint i = blockIdx.x * blockDim.x + t;\n\tif (i < n) y[i] = x[i] + t;\n}\n" HOSTM GOM,
+		"the body reads t, which depends on the thread apart from the index i");
+	/* a 2-D index */
+	expect_declines("vectorize",
+			"__global__ void k(const float *x, float *y, int n)\n{\n"
+			"\tint j = blockIdx.y * blockDim.y + threadIdx.y;\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			"\tif (i < n && j < n) y[j * n + i] = x[i];\n}\n" HOSTM GOM,
+			"a 2-D index ('i' along x, 'j' along y)");
+	/* a statement with an effect before the guard */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, int n)\n{\n\tif (n == 0) y[0] = 1.0f;\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i];\n}\n" HOSTM GOM,
+		"before the guard is no declaration");
+	/* a name that is no parameter, local or macro of the file (one from a
+	 * header could read the thread): not replayed */
+	expect_declines(
+		"grid-stride",
+		"__constant__ int c_w;\n"
+		"__global__ void k(const float *x, float *y, int n)\n{\n\tint w = c_w;\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = x[i] * w;\n}\n" HOSTM
+			GOM,
+		"the body reads w, which depends on the thread apart from the index i (or on a name");
+	/* an index with an offset is not the thread's element */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, int n)\n{\n\tint z = 0;\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x + 1;\n\tif (i < n) y[i] = x[i];\n}\n" HOSTM
+			GOM,
+		"the guarded index 'i' is");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_fuse_stride_loop),
 		cmocka_unit_test(test_transpose_forms),
 		cmocka_unit_test(test_rowscan_forms),
+		cmocka_unit_test(test_model_index_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

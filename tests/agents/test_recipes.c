@@ -1579,7 +1579,7 @@ static void test_product_bounds_and_rows(void **st)
 		/* a bound read from memory is no product of parameters */
 		{"grid-stride",
 		 ENC_HEAD("int") "\tint n = inp[0] * B;\n\tif (idx < n) out[idx] = 0.0f;\n}\n" ENC_GO,
-		 "no bound check after the index"},
+		 "the bound 'n' of idx is not a parameter nor a product of them"},
 		/* the body changes the bound's local: it cannot go before the loop */
 		{"grid-stride",
 		 ENC_HEAD(
