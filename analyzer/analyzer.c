@@ -6,13 +6,18 @@
  * All of it runs on a thread of its own with a large stack (KA_ANALYZE_STACK_MB):
  * clang's parser recurses once per nested operator, so a few thousand
  * unary minuses or a long ternary chain overflow the 8 MB that libclang's
- * own parse thread has.  LIBCLANG_NOTHREADS keeps libclang on our thread. */
+ * own parse thread has.  LIBCLANG_NOTHREADS keeps libclang on our thread,
+ * and M_ARENA_MAX 1 keeps its allocations in the C library's main heap: a
+ * thread's own heap grows with one mprotect() per allocation that does not
+ * fit (about 2,500 system calls in a parse of the toolkit's headers, where
+ * the main heap takes about 200 brk() calls). */
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
 #include "analyzer/ptxas.h"
 #include "analyzer/walk.h"
 #include "util/checked.h"
 #include "util/error.h"
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -426,10 +431,12 @@ static void *stack_main(void *arg)
 }
 
 /* libclang parses on a thread of its own (8 MB of stack) unless told not
- * to; set once, before any parse, and never unset. */
+ * to, and the analysis thread would get a heap of its own; set once,
+ * before any parse, and never unset. */
 static void no_clang_threads(void)
 {
 	setenv("LIBCLANG_NOTHREADS", "1", 0);
+	mallopt(M_ARENA_MAX, 1);
 }
 
 /* The stack of the analysis thread: KA_ANALYZE_STACK_MB, or the
@@ -470,5 +477,5 @@ int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *
 			       .force_shim = o->force_shim,
 			       .extra = o->extra_args,
 			       .nextra = o->n_extra_args};
-	return ka_frontend_args(&fo, a, argv, argc);
+	return ka_frontend_parse_args(&fo, a, argv, argc);
 }

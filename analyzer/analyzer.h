@@ -55,7 +55,10 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db);
 void ka_analyze_no_crash_recovery(void);
 
 /* The libclang arguments path would be parsed with (argv without the file
- * name; strings in a): `kcheck facts --print-clang-args`.  KA_OK or < 0. */
+ * name; strings in a), the `-include-pch PATH` of the toolkit's
+ * precompiled header included when the parse would use one (built here if
+ * it is not there yet; KCHECK_NO_PCH=1 leaves it out as it does in the
+ * parse): `kcheck facts --print-clang-args`.  KA_OK or < 0. */
 int ka_analyze_clang_args(const ka_analyze_opts *o, const char *path, ka_arena *a, const char ***argv,
 			  int *argc);
 

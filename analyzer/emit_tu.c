@@ -73,9 +73,10 @@ void walk_emit_tu(walk *w)
 {
 	ka_facts_row r;
 	arch_row(w);
-	for (const ka_srcfile *f = w->file.tu->files; f; f = f->next) {
-		if (!f->is_main && !file_has_code(w->file.tu, f->path))
+	for (const ka_srcfile *g = w->file.tu->files; g; g = g->next) {
+		if (!g->is_main && !file_has_code(w->file.tu, g->path))
 			continue;
+		const ka_srcfile *f = ka_tu_file(w->file.tu, g->path); /* its bytes, read now */
 		int errs = 0, lines = 1;
 		for (const ka_diag *d = w->file.tu->diags; d; d = d->next)
 			errs += d->file && strcmp(d->file, f->path) == 0 && ka_diag_is_error(d);

@@ -47,6 +47,10 @@ int ka_incguard_end(char *msg, size_t cap);
 
 /* The compiler arguments for a file (argv without the file name). */
 int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc);
+/* The arguments a parse hands libclang: ka_frontend_args, then
+ * `-include-pch PATH` when the parse uses the toolkit's precompiled header
+ * (which this builds when it is not there yet). */
+int ka_frontend_parse_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc);
 /* Whether this parse uses the shim headers (no toolkit, HIP, or forced). */
 int ka_frontend_uses_shim(const ka_frontend_opts *o);
 /* The in-memory headers to hand to the parser: virtual path + contents. */
@@ -55,7 +59,8 @@ const struct ka_embedded *ka_frontend_shim_table(void);
 /* A TU whose main file's bytes the caller already read (copied). */
 ka_tu *ka_tu_new(const char *main_file, const char *lang, const char *data, size_t len);
 void ka_tu_free(ka_tu *tu);
-/* Register a file by path (reading its bytes once); returns the interned path. */
+/* Register a file by path (its bytes are read once, on the first ka_tu_file);
+ * returns the interned path. */
 const char *ka_frontend_intern_file(ka_tu *tu, const char *path);
 
 #endif

@@ -349,6 +349,38 @@ static int is_hip_source(const ka_frontend_opts *o, const char *data)
 	       strstr(data, "#include <hip/hip_runtime.h>") != NULL;
 }
 
+/* The toolkit's precompiled header (frontend_pch.c, built on first use)
+ * appended to the arguments when there is one to use. */
+static void add_pch(CXIndex idx, ka_arena *a, const char ***argv, int *argc, struct CXUnsavedFile *unsaved,
+		    int nunsaved)
+{
+	const char *pch = ka_frontend_pch(idx, a, *argv, *argc, unsaved, nunsaved);
+	if (!pch)
+		return;
+	const char **v = ka_arena_alloc(a, sizeof *v * (size_t)(*argc + 3));
+	memcpy(v, *argv, sizeof *v * (size_t)*argc);
+	v[(*argc)++] = "-include-pch";
+	v[(*argc)++] = pch;
+	v[*argc] = NULL;
+	*argv = v;
+}
+
+int ka_frontend_parse_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv, int *argc)
+{
+	struct CXUnsavedFile unsaved[16];
+	int nunsaved = shim_unsaved(a, unsaved, 15);
+	int rc = ka_frontend_args(o, a, argv, argc);
+	if (rc != KA_OK)
+		return rc;
+	CXIndex idx = clang_createIndex(0, 0);
+	char refused[1300];
+	ka_incguard_begin(); /* as in a parse: the user's -I reach the header's build */
+	add_pch(idx, a, argv, argc, unsaved, nunsaved);
+	ka_incguard_end(refused, sizeof refused); /* a refusal failed the build: no header */
+	clang_disposeIndex(idx);
+	return KA_OK;
+}
+
 void ka_analyze_no_crash_recovery(void)
 {
 	setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1); /* clang_createIndex would enable it again */
@@ -389,15 +421,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	CXIndex idx = clang_createIndex(0, 0);
 	char refused[1300];
 	ka_incguard_begin(); /* also while the toolkit's header is precompiled: the user's -I reach it */
-	const char *pch = ka_frontend_pch(idx, cx.a, argv, argc, unsaved, nunsaved);
-	if (pch) { /* the toolkit's headers, parsed once (frontend_pch.c) */
-		const char **v = ka_arena_alloc(cx.a, sizeof *v * (size_t)(argc + 3));
-		memcpy(v, argv, sizeof *v * (size_t)argc);
-		v[argc++] = "-include-pch";
-		v[argc++] = pch;
-		v[argc] = NULL;
-		argv = v;
-	}
+	add_pch(idx, cx.a, &argv, &argc, unsaved, nunsaved); /* the toolkit's headers, parsed once */
 	enum CXErrorCode e = clang_parseTranslationUnit2(
 		idx, path, argv, argc, unsaved, (unsigned)nparse,
 		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &cx.ctu);

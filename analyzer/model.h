@@ -232,6 +232,7 @@ const char *ka_tu_text(ka_tu *tu, const char *file, int begin, int end);
 /* A warning of kcheck's own on the TU (analysis limits): a diag row, and a
  * line on stderr from the CLI. */
 void ka_tu_warn(ka_tu *tu, const ka_loc *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The file table's entry for path (its bytes read on first use), or NULL. */
 const ka_srcfile *ka_tu_file(ka_tu *tu, const char *path);
 
 #endif
