@@ -106,35 +106,27 @@ __global__ void bf16_pair(const __nv_bfloat162 *x, __nv_bfloat162 *y, float a, i
 		y[i] = __floats2bfloat162_rn(a * f.x, a * f.y);
 	}
 }
-__global__ void bf16_eight(const uint4 *x, uint4 *y, float a, int n8)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= n8)
-		return;
-	uint4 v = x[i];
-	__nv_bfloat162 *p = reinterpret_cast<__nv_bfloat162 *>(&v);
-	for (int k = 0; k < 4; k++) {
-		float2 f = __bfloat1622float2(p[k]);
-		p[k] = __floats2bfloat162_rn(a * f.x, a * f.y);
-	}
-	y[i] = v;
-}
 __global__ void half_one(const __half *x, __half *y, float a, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
 		y[i] = __float2half(a * __half2float(x[i]));
 }
-__global__ void half_eight(const uint4 *x, uint4 *y, float a, int n8)
+// Eight 2-byte elements per lane as one uint4: P2 is the packed pair type.
+__device__ inline float2 widen2(__nv_bfloat162 v) { return __bfloat1622float2(v); }
+__device__ inline float2 widen2(__half2 v) { return __half22float2(v); }
+__device__ inline void narrow2(float a, float b, __nv_bfloat162 *o) { *o = __floats2bfloat162_rn(a, b); }
+__device__ inline void narrow2(float a, float b, __half2 *o) { *o = __floats2half2_rn(a, b); }
+template <class P2> __global__ void eight_per_lane(const uint4 *x, uint4 *y, float a, int n8)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= n8)
 		return;
 	uint4 v = x[i];
-	__half2 *p = reinterpret_cast<__half2 *>(&v);
+	P2 *p = reinterpret_cast<P2 *>(&v);
 	for (int k = 0; k < 4; k++) {
-		float2 f = __half22float2(p[k]);
-		p[k] = __floats2half2_rn(a * f.x, a * f.y);
+		float2 f = widen2(p[k]);
+		narrow2(a * f.x, a * f.y, &p[k]);
 	}
 	y[i] = v;
 }
@@ -290,14 +282,14 @@ int main(void)
 									 reinterpret_cast<__nv_bfloat162 *>(yb), 1.5f, n / 2);
 			});
 			double eight = median_event_us([&] {
-				bf16_eight<<<(n / 8 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(xb),
+				eight_per_lane<__nv_bfloat162><<<(n / 8 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(xb),
 									  reinterpret_cast<uint4 *>(yb), 1.5f, n / 8);
 			});
 			row("bf16 one per lane vs __nv_bfloat162 pairs", shape, one, pair);
 			row("bf16 one per lane vs 8 per lane (uint4)", shape, one, eight);
 			double hone = median_event_us([&] { half_one<<<(n + bs - 1) / bs, bs>>>(xh, yh, 1.5f, n); });
 			double height = median_event_us([&] {
-				half_eight<<<(n / 8 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(xh),
+				eight_per_lane<__half2><<<(n / 8 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(xh),
 									  reinterpret_cast<uint4 *>(yh), 1.5f, n / 8);
 			});
 			row("__half one per lane vs 8 per lane (uint4)", shape, hone, height);
