@@ -292,6 +292,12 @@ int ka_recipe_launches_known(ka_recipe_ctx *c);
  * `#define VAR N` defined once, or a local `[const|constexpr] INT VAR = N;`
  * of the block that holds at, changed nowhere before it (no assignment,
  * ++, -- or address); its value goes to *value. */
+/* The one `#define NAME VALUE` of the file, an object-like macro that no
+ * other directive names (#undef, #ifdef, another macro's body): 1 with the
+ * offsets of its line [*line_s, *line_e) and of its value's first character;
+ * 0 when NAME is no macro; -1 when it is one this cannot stand for. */
+int ka_recipe_define_of(const ka_recipe_ctx *c, const char *name, size_t *line_s, size_t *line_e,
+			size_t *value_s);
 int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value);
 /* After launch l's config slot q (0 grid, 1 block) was rewritten in ed:
  * drop the declaration of the scalar variable it read when nothing else

@@ -409,39 +409,25 @@ static void var_site(const ka_recipe_ctx *c, const ka_decl *d, const ka_node *v,
 static int macro_site(const ka_recipe_ctx *c, const char *name, defsite *site)
 {
 	const char *t = c->m->text;
-	size_t len = c->m->len, n = strlen(name), found = 0;
-	for (size_t w = ka_csrc_find_word_pp(t, 0, len, name); w != NPOS;
-	     w = ka_csrc_find_word_pp(t, w + n, len, name)) {
-		size_t ls = w;
-		while (ls > 0 && t[ls - 1] != '\n')
-			ls--;
-		size_t p = ls;
-		while (p < w && (t[p] == ' ' || t[p] == '\t' || t[p] == '#'))
-			p++;
-		if (p == ls || t[ls + strspn(t + ls, " \t")] != '#')
-			continue;
-		if (strncmp(t + p, "define", 6) || found++)
-			return 0; /* #undef, #ifdef, a second #define */
-		size_t vs = w + n;
-		while (vs < len && (t[vs] == ' ' || t[vs] == '\t'))
-			vs++;
-		size_t ve = vs;
-		while (ve < len && isdigit((unsigned char)t[ve]))
-			ve++;
-		size_t le = ve;
-		while (le < len && (t[le] == ' ' || t[le] == '\t' || t[le] == '\r'))
-			le++;
-		if (ve == vs || (le < len && t[le] != '\n'))
-			return 0; /* no literal, a suffix or more text */
-		snprintf(site->name, sizeof site->name, "%s", name);
-		site->scope_s = 0;
-		site->scope_e = len;
-		site->ds = ls;
-		site->de = le;
-		site->s = vs;
-		site->e = ve;
-	}
-	return found == 1;
+	size_t ls, le, vs;
+	if (ka_recipe_define_of(c, name, &ls, &le, &vs) != 1)
+		return 0;
+	size_t ve = vs;
+	while (ve < le && isdigit((unsigned char)t[ve]))
+		ve++;
+	size_t tail = ve;
+	while (tail < le && (t[tail] == ' ' || t[tail] == '\t' || t[tail] == '\r'))
+		tail++;
+	if (ve == vs || tail != le)
+		return 0; /* no literal, a suffix or more text */
+	snprintf(site->name, sizeof site->name, "%s", name);
+	site->scope_s = 0;
+	site->scope_e = c->m->len;
+	site->ds = ls;
+	site->de = le;
+	site->s = vs;
+	site->e = ve;
+	return 1;
 }
 
 /* KA_OK when every use of the site's name, past its definition, lies in a

@@ -201,17 +201,14 @@ static int modifies(const char *t, size_t len, size_t at, size_t n)
 	       !(strchr("<>", t[p]) && p > 0 && t[p - 1] != t[p]);
 }
 
-int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value)
+int ka_recipe_define_of(const ka_recipe_ctx *c, const char *name, size_t *line_s, size_t *line_e,
+			size_t *value_s)
 {
 	const char *t = c->m->text;
-	size_t len = c->m->len, vn = strlen(var), blk = ka_csrc_block_of(t, len, at);
-	if (!vn || !(isalpha((unsigned char)var[0]) || var[0] == '_'))
-		return 0;
-	/* a macro: `#define VAR N`, defined once and never undefined */
+	size_t len = c->m->len, vn = strlen(name);
 	int defs = 0;
-	long mv = 0;
-	for (size_t w = ka_csrc_find_word_pp(t, 0, len, var); w != NPOS;
-	     w = ka_csrc_find_word_pp(t, w + vn, len, var)) {
+	for (size_t w = ka_csrc_find_word_pp(t, 0, len, name); w != NPOS;
+	     w = ka_csrc_find_word_pp(t, w + vn, len, name)) {
 		size_t ls = w;
 		while (ls > 0 && t[ls - 1] != '\n')
 			ls--;
@@ -230,11 +227,31 @@ int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long
 		while (q < w && (t[q] == ' ' || t[q] == '\t'))
 			q++;
 		if (strncmp(t + p, "define", 6) || q != w || q == p + 6)
-			return 0; /* #undef, #ifdef, a macro body that reads it */
-		if (defs++ || t[w + vn] == '(' || !int_literal(t, w + vn, le, &mv))
-			return 0;
+			return -1; /* #undef, #ifdef, a macro body that reads it */
+		if (defs++ || t[w + vn] == '(')
+			return -1; /* a second definition, a function-like macro */
+		*line_s = ls;
+		*line_e = le;
+		*value_s = w + vn;
+		while (*value_s < le && (t[*value_s] == ' ' || t[*value_s] == '\t'))
+			(*value_s)++;
 	}
+	return defs;
+}
+
+int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value)
+{
+	const char *t = c->m->text;
+	size_t len = c->m->len, vn = strlen(var), blk = ka_csrc_block_of(t, len, at);
+	if (!vn || !(isalpha((unsigned char)var[0]) || var[0] == '_'))
+		return 0;
+	/* a macro: `#define VAR N`, defined once and never undefined */
+	size_t ls, le, vs;
+	int defs = ka_recipe_define_of(c, var, &ls, &le, &vs);
+	long mv;
 	if (defs) {
+		if (defs < 0 || !int_literal(t, vs, le, &mv))
+			return 0;
 		*value = mv;
 		return 1;
 	}
