@@ -424,6 +424,30 @@ static int file_macro_plain(const char *t, size_t len, const char *name, size_t 
 	return 0;
 }
 
+/* The next identifier of the squeezed text at *pp that is no part of a
+ * number (digits and a literal's suffix are skipped): its start, its
+ * length in *wn, and *pp past it.  NULL at the end, or at the first
+ * skipped character that is in stop (then *pp points at it). */
+static const char *next_ident(const char **pp, size_t *wn, const char *stop)
+{
+	const char *p = *pp;
+	while (*p && (!is_ident(*p) || isdigit((unsigned char)*p))) {
+		if (stop && strchr(stop, *p)) {
+			*pp = p;
+			return NULL;
+		}
+		p++;
+		while (isdigit((unsigned char)p[-1]) && is_ident(*p))
+			p++; /* a literal's suffix */
+	}
+	const char *w = p;
+	while (is_ident(*p))
+		p++;
+	*wn = (size_t)(p - w);
+	*pp = p;
+	return *wn ? w : NULL;
+}
+
 typedef struct pre_stmt {
 	size_t s, e;
 	char name[64];
@@ -442,17 +466,8 @@ static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, i
 					    "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t",
 					    "true",   "false",   "sizeof",   "nullptr", "ptrdiff_t"};
 	int dep = 0;
-	for (const char *p = in; *p;) {
-		if (!is_ident(*p) || isdigit((unsigned char)*p)) {
-			p++;
-			while (isdigit((unsigned char)p[-1]) && is_ident(*p))
-				p++; /* a literal's suffix */
-			continue;
-		}
-		const char *w = p;
-		while (is_ident(*p))
-			p++;
-		size_t wn = (size_t)(p - w);
+	size_t wn;
+	for (const char *p = in, *w; (w = next_ident(&p, &wn, NULL));) {
 		char name[KA_CSRC_NAME];
 		snprintf(name, sizeof name, "%.*s", (int)(wn < sizeof name ? wn : sizeof name - 1), w);
 		if ((w > in && (w[-1] == '.' || (w[-1] == '>' && w > in + 1 && w[-2] == '-'))) ||
@@ -1109,20 +1124,9 @@ static int row_uniform(const ka_recipe_ctx *c, const ka_recipe_ew *sh, const row
 	static const char *const words[] = {"int",      "long",  "unsigned", "signed",   "short",
 					    "size_t",   "char",  "int64_t",  "uint64_t", "int32_t",
 					    "uint32_t", "const", "float"};
-	size_t vl = strlen(sh->var), el = strlen(rv->ext);
-	for (const char *p = sq; *p;) {
-		if (!is_ident(*p) || isdigit((unsigned char)*p)) {
-			if (*p == '.')
-				return 0; /* a member: not read here */
-			p++;
-			while (isdigit((unsigned char)p[-1]) && is_ident(*p))
-				p++; /* a literal's suffix */
-			continue;
-		}
-		const char *w = p;
-		while (is_ident(*p))
-			p++;
-		size_t wn = (size_t)(p - w);
+	size_t vl = strlen(sh->var), el = strlen(rv->ext), wn;
+	const char *p = sq, *w;
+	while ((w = next_ident(&p, &wn, "."))) {
 		char name[KA_CSRC_NAME];
 		snprintf(name, sizeof name, "%.*s", (int)(wn < sizeof name ? wn : sizeof name - 1), w);
 		if (wn == vl && !memcmp(w, sh->var, vl)) {
@@ -1141,7 +1145,7 @@ static int row_uniform(const ka_recipe_ctx *c, const ka_recipe_ew *sh, const row
 		if (!ok)
 			return 0;
 	}
-	return 1;
+	return *p != '.'; /* a member: not read here */
 }
 
 /* `TYPE NAME = INIT;` squeezed: 1 with the parts; 0 for a statement that
