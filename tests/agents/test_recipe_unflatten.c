@@ -1,0 +1,175 @@
+/* tests/agents/test_recipe_unflatten.c: unflatten-rows on flattened 2-D
+ * kernels: the bf16 embedding add and the fp32 encoder of the bench (the
+ * flat index split as i / C and i % C, row-uniform gathers, a local pointer
+ * per tensor), a hand-written one with the divisor passed as the count,
+ * each rewrite's key lines, and that it compiles for sm_90 when nvcc is
+ * there; near misses decline naming the construct. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "recipes/recipe.h"
+#include "tests/agents/recipe_nvcc.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+#ifndef KA_SOURCE_DIR
+#error "KA_SOURCE_DIR must be defined"
+#endif
+
+static char *slurp_task(const char *task)
+{
+	char path[512];
+	char *s = NULL;
+	size_t n;
+	snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, task);
+	if (ka_fs_read(path, 0, &s, &n) != KA_OK)
+		fail_msg("cannot read %s", path);
+	return s;
+}
+
+/* Applies unflatten-rows to kernel k (NULL: every one) of src: the rewrite
+ * (caller frees) after checking that it holds every line of want and none
+ * of unwanted, and that it compiles. */
+static char *applies(const char *src, const char *kernel, const char *const *want,
+		     const char *const *unwanted)
+{
+	char why[256], err[8192];
+	char *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("unflatten-rows", src, strlen(src), kernel, NULL, &out, &n, why, sizeof why) !=
+	    KA_OK)
+		fail_msg("unflatten-rows declined:\n%s\nwhy: %s", src, why);
+	if (getenv("KA_TEST_DUMP"))
+		fprintf(stderr, "%s\n", out);
+	for (; want && *want; want++)
+		if (!strstr(out, *want))
+			fail_msg("the rewrite lacks '%s':\n%s", *want, out);
+	for (; unwanted && *unwanted; unwanted++)
+		if (strstr(out, *unwanted))
+			fail_msg("the rewrite has '%s':\n%s", *unwanted, out);
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("the rewrite does not compile:\n%s\n%s", out, err);
+	return out;
+}
+
+static void declines(const char *src, const char *reason)
+{
+	char why[256];
+	char *out = NULL;
+	size_t n;
+	int rc = ka_recipe_apply("unflatten-rows", src, strlen(src), "k", NULL, &out, &n, why, sizeof why);
+	free(out);
+	if (rc != KA_RECIPE_DECLINED)
+		fail_msg("unflatten-rows applied to:\n%s", src);
+	if (!strstr(why, reason))
+		fail_msg("the reason '%s' does not say '%s'", why, reason);
+}
+
+/* The bench's bf16 embedding add: ids[t] and t % seq once per row, both
+ * tables and the output as uint4 words of 8 bf16, no division per element. */
+static void test_embedding_bf16(void **st)
+{
+	(void)st;
+	char *src = slurp_task("embedding_add_bf16");
+	const char *want[] = {"for (long long ka_r = ka_r0; ka_r < ka_rows; ka_r += ka_rstep)",
+			      "long long t = ka_r;",
+			      "const __nv_bfloat16 *const ka_p0 = wte + ((ids[t]*dim));",
+			      "const __nv_bfloat16 *const ka_p1 = wpe + (((t%seq)*dim));",
+			      "__nv_bfloat16 *const ka_p2 = out + ((ka_r * dim));",
+			      "uint4 ka_w0 = reinterpret_cast<const uint4 *>(ka_p0)[ka_v];",
+			      "float v = __bfloat162float(ka_a0[ka_k])+__bfloat162float(ka_a1[ka_k]);",
+			      "ka_a2[ka_k]=__float2bfloat16(v);",
+			      "reinterpret_cast<uint4 *>(ka_p2)[ka_v] = ka_w2;",
+			      "ka_p2[ka_c]=__float2bfloat16(v);",
+			      "embed_naive<<<(unsigned)(((((long long)(long long)(tokens))) + 7) / 8 < 1 ? 1",
+			      NULL};
+	const char *unwanted[] = {"i / dim", "i % dim", "uint4 ka_w2 = ", NULL};
+	free(applies(src, NULL, want, unwanted));
+	free(src);
+}
+
+/* The bench's fp32 encoder: (b, t) from the row, the token id once per row,
+ * the three local pointers become row pointers and float4-wide words. */
+static void test_encoder_f32(void **st)
+{
+	(void)st;
+	char *src = slurp_task("encoder_forward");
+	const char *want[] = {"int bt = ka_r;",
+			      "int ix = inp[b*T+t];",
+			      "const float *const ka_p1 = wte + ((ix*C));",
+			      "float *const ka_p0 = out + ((b*T*C)+(t*C));",
+			      "ka_a0[ka_k]=ka_a1[ka_k]+ka_a2[ka_k];",
+			      "ka_cols % 4 == 0",
+			      NULL};
+	const char *unwanted[] = {"idx % C", "idx / C", "int c =", NULL};
+	free(applies(src, NULL, want, unwanted));
+	free(src);
+}
+
+/* A bound passed as one count (rows need not be whole): the last row is
+ * short and walks the scalar loop; f16 in, float out (4 elements a lane). */
+static void test_passed_count(void **st)
+{
+	(void)st;
+	const char *src =
+		"#include <cuda_fp16.h>\n"
+		"__global__ void k(const __half *x, const float *bias, float *y, int n, int cols)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) {\n\t\tint r = i / cols;\n\t\tint c = i % cols;\n"
+		"\t\ty[r * cols + c] = __half2float(x[i]) * 2.0f + bias[r];\n\t}\n}\n"
+		"void run(const __half *x, const float *b, float *y, int n, int cols)\n{\n"
+		"\tk<<<(n + 255) / 256, 256>>>(x, b, y, n, cols);\n}\n";
+	const char *want[] = {"const long long ka_n = (long long)n, ka_cols = (long long)cols;",
+			      "uint2 ka_w1 = reinterpret_cast<const uint2 *>(ka_p1)[ka_v];",
+			      "for (int ka_k = 0; ka_k < 4; ka_k++)",
+			      "ka_len == ka_cols",
+			      "ka_a0[ka_k]=__half2float(ka_a1[ka_k])*2.0f+bias[r];",
+			      "int r = ka_r;",
+			      NULL};
+	free(applies(src, "k", want, NULL));
+}
+
+#define HEAD \
+	"__global__ void k(const int *ids, const float *w, float *out, long long rows, long long dim)\n{\n" \
+	"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n" \
+	"\tif (i >= rows * dim) return;\n\tlong long t = i / dim, j = i % dim;\n"
+#define TAIL \
+	"}\nvoid run(const int *ids, const float *w, float *out, long long r, long long d)\n{\n" \
+	"\tk<<<(unsigned)((r * d + 255) / 256), 256>>>(ids, w, out, r, d);\n}\n"
+
+static void test_declines(void **st)
+{
+	(void)st;
+	/* the column as a value, not an index */
+	declines(HEAD "\tout[i] = w[ids[t] * dim + j] * (float)j;\n" TAIL,
+		 "the column j is used other than as the contiguous index");
+	/* a transposed read: the row is the fast index */
+	declines(HEAD "\tout[i] = w[j * dim + t];\n" TAIL,
+		 "w[j*dim+t]: the index is neither <row> * dim + <column>");
+	/* a guarded gather: a vector load would read what the branch guards */
+	declines(HEAD "\tout[i] = ids[t] >= 0 ? w[ids[t] * dim + j] : 0.0f;\n" TAIL,
+		 "a branch in the element body");
+	/* no split of the index into rows */
+	declines("__global__ void k(const float *x, float *y, int n)\n{\n"
+		 "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) y[i] = 2.0f * x[i];\n}\n"
+		 "void run(const float *x, float *y, int n) { k<<<(n + 255) / 256, 256>>>(x, y, n); }\n",
+		 "no i / C and i % C");
+	/* the output written at another row than the one read */
+	declines(HEAD "\tout[i] = out[(t + 1) * dim + j] + w[j];\n" TAIL,
+		 "out is written and accessed at two row bases");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_embedding_bf16),
+		cmocka_unit_test(test_encoder_f32),
+		cmocka_unit_test(test_passed_count),
+		cmocka_unit_test(test_declines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
