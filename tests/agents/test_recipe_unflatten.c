@@ -163,13 +163,63 @@ static void test_declines(void **st)
 		 "out is written and accessed at two row bases");
 }
 
+/* Over every bench baseline: it applies to the flattened 2-D ones (the
+ * embedding add, the encoder) and declines on the rest with a reason. */
+static void test_bench(void **st)
+{
+	(void)st;
+	static const char *const tasks[] = {"argmax_rows",
+					    "attn_softmax_causal",
+					    "batched_transpose",
+					    "bias_gelu_scale",
+					    "col_sum",
+					    "crossentropy_forward",
+					    "cumsum_rows",
+					    "embedding_add_bf16",
+					    "encoder_forward",
+					    "gelu",
+					    "gelu_f16",
+					    "gemm_bf16",
+					    "gemv",
+					    "gemv_bf16",
+					    "histogram",
+					    "layernorm",
+					    "masked_fill",
+					    "reduce_interleaved",
+					    "reduce_sum",
+					    "residual_forward",
+					    "rmsnorm_bf16",
+					    "row_mean",
+					    "saxpy",
+					    "scan",
+					    "sgemm",
+					    "softmax",
+					    "softmax_bf16",
+					    "stencil2d",
+					    "transpose"};
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		char *src = slurp_task(tasks[i]), why[256] = "";
+		char *out = NULL;
+		size_t n;
+		int rc = ka_recipe_apply("unflatten-rows", src, strlen(src), NULL, NULL, &out, &n, why,
+					 sizeof why);
+		if (getenv("KA_TEST_DUMP"))
+			fprintf(stderr, "%s: %d %s\n", tasks[i], rc, why);
+		int flat = !strcmp(tasks[i], "embedding_add_bf16") || !strcmp(tasks[i], "encoder_forward") ||
+			   !strcmp(tasks[i], "bias_gelu_scale");
+		if (flat ? rc != KA_OK : rc != KA_RECIPE_DECLINED || !why[0])
+			fail_msg("%s: rc %d (%s)", tasks[i], rc, why);
+		free(out);
+		free(src);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_embedding_bf16),
-		cmocka_unit_test(test_encoder_f32),
-		cmocka_unit_test(test_passed_count),
-		cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_embedding_bf16), cmocka_unit_test(test_encoder_f32),
+		cmocka_unit_test(test_passed_count),   cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_bench),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
