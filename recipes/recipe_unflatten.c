@@ -423,8 +423,10 @@ static int divmod(ur *u, char *s, size_t cap)
 			char w[KA_CSRC_NAME];
 			size_t q = word_at(s, p + vl + 1, w, sizeof w);
 			int pi = ka_csrc_param_index(u->c->k, w);
+			const char *ty = pi >= 0 ? u->c->k->params[pi].type : "";
 			if (!strchr("([.", s[q]) && !(s[q] == '-' && s[q + 1] == '>') && pi >= 0 &&
-			    !u->c->k->params[pi].is_pointer && (!u->X[0] || !strcmp(u->X, w))) {
+			    !u->c->k->params[pi].is_pointer && !strstr(ty, "float") && !strstr(ty, "double") &&
+			    !strstr(ty, "half") && !strstr(ty, "bfloat") && (!u->X[0] || !strcmp(u->X, w))) {
 				snprintf(u->X, sizeof u->X, "%s", w);
 				const char *r = s[p + vl] == '/' ? "ka_r" : "ka_c";
 				if (n + 4 >= sizeof out)
