@@ -844,7 +844,8 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 	}
 	int V = 16 / vmax;
 	const ka_csrc_kernel *k = c->k;
-	const char *X = u->X;
+	char X[KA_CSRC_NAME];
+	snprintf(X, sizeof X, "%s", u->X);
 	ka_buf b;
 	ka_buf_init(&b, 1 << 16);
 	ka_buf_adds(&b, "{\n");
