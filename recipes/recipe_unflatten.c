@@ -328,6 +328,15 @@ static int elem_of(const char *type, char *elem, size_t cap)
 			snprintf(elem, cap, "%s", tab[i].name);
 			return tab[i].size;
 		}
+	/* a name of a type (a typedef, a template parameter): its size is nvcc's */
+	size_t sl = strlen(sq);
+	elem[0] = 0;
+	if (sl > 1 && sq[sl - 1] == '*' && !isdigit((unsigned char)sq[0])) {
+		for (size_t i = 0; i + 1 < sl; i++)
+			if (!is_ident(sq[i]))
+				return 0;
+		snprintf(elem, cap, "%.*s", (int)(sl - 1), sq);
+	}
 	return 0;
 }
 
@@ -425,8 +434,9 @@ static int divmod(ur *u, char *s, size_t cap)
 			int pi = ka_csrc_param_index(u->c->k, w);
 			const char *ty = pi >= 0 ? u->c->k->params[pi].type : "";
 			if (!strchr("([.", s[q]) && !(s[q] == '-' && s[q + 1] == '>') && pi >= 0 &&
-			    !u->c->k->params[pi].is_pointer && !strstr(ty, "float") && !strstr(ty, "double") &&
-			    !strstr(ty, "half") && !strstr(ty, "bfloat") && (!u->X[0] || !strcmp(u->X, w))) {
+			    !u->c->k->params[pi].is_pointer && !strstr(ty, "float") &&
+			    !strstr(ty, "double") && !strstr(ty, "half") && !strstr(ty, "bfloat") &&
+			    (!u->X[0] || !strcmp(u->X, w))) {
 				snprintf(u->X, sizeof u->X, "%s", w);
 				const char *r = s[p + vl] == '/' ? "ka_r" : "ka_c";
 				if (n + 4 >= sizeof out)
@@ -499,6 +509,30 @@ static void find_written(ur *u)
 	}
 }
 
+/* 1 when the '*' at tx[star] is a dereference, not a product: nothing
+ * before it that ends an operand, or a cast `(T)` (a parenthesized run of
+ * words and '*' that no name or bracket precedes). */
+static int deref_at(const char *tx, size_t star)
+{
+	if (star == 0)
+		return 1;
+	char b = tx[star - 1];
+	if (is_ident(b) || b == ']')
+		return 0;
+	if (b != ')')
+		return 1;
+	size_t q = star - 1;
+	while (q > 0 && tx[q - 1] != '(') {
+		char ch = tx[q - 1];
+		if (!is_ident(ch) && ch != ' ' && ch != '*')
+			return 0;
+		q--;
+	}
+	if (q == 0 || q == star - 1)
+		return 0;
+	return q < 2 || !(is_ident(tx[q - 2]) || tx[q - 2] == ')' || tx[q - 2] == ']');
+}
+
 /* Mark an element text: each site access as "\1K\2"; KA_OK or a decline. */
 static int mark(ur *u, int upto, const char *tx, char *out, size_t cap)
 {
@@ -558,8 +592,7 @@ static int mark(ur *u, int upto, const char *tx, char *out, size_t cap)
 				continue;
 			}
 		} else if (l && l->kind == IT_PTRALIAS) {
-			if (p > 0 && tx[p - 1] == '*' &&
-			    (p < 2 || !(is_ident(tx[p - 2]) || strchr(")]", tx[p - 2])))) {
+			if (p > 0 && tx[p - 1] == '*' && deref_at(tx, p - 1)) {
 				from = p - 1;
 				n--; /* the '*' already copied */
 			} else if (tx[q] == '[' && tx[q + 1] == '0' && tx[q + 2] == ']') {
@@ -800,13 +833,17 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 			rc = mark(u, i, tx, it->mark, sizeof it->mark);
 		nmark++;
 	}
-	int vmax = 0;
+	int vmax = 0, sym = 0;
 	for (int i = 0; rc == KA_OK && i < u->nsites; i++) {
 		const ur_site *s = &u->s[i];
 		const char *pn = c->k->params[s->p].name;
-		if (!s->size)
-			rc = ka_recipe_decline(c, "%s: no vector word for its element type '%s'", pn,
-					       c->k->params[s->p].type);
+		if (!s->size && (!s->elem[0] || strcmp(s->elem, u->s[0].elem)))
+			rc = ka_recipe_decline(
+				c,
+				"%s: no vector word for its element type '%s' (a type of unknown "
+				"size must be every access's)",
+				pn, c->k->params[s->p].type);
+		sym |= !s->size;
 		for (int j = 0; rc == KA_OK && j < i; j++)
 			if (u->s[j].p == s->p && (s->written || u->s[j].written))
 				rc = ka_recipe_decline(c,
@@ -842,7 +879,15 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 		for (int j = 0; j < u->nsites && !it->keep; j++)
 			it->keep = ka_csrc_has_word(u->s[j].base, 0, strlen(u->s[j].base), it->name);
 	}
-	int V = 16 / vmax;
+	/* the width: 16 bytes of the widest element, or of the one type whose size
+	 * only nvcc knows (sizeof, at compile time) */
+	int V = sym ? 0 : 16 / vmax;
+	char Vs[32], elem0[32];
+	snprintf(elem0, sizeof elem0, "%s", u->s[0].elem);
+	if (sym)
+		snprintf(Vs, sizeof Vs, "ka_V");
+	else
+		snprintf(Vs, sizeof Vs, "%d", V);
 	const ka_csrc_kernel *k = c->k;
 	char X[KA_CSRC_NAME];
 	snprintf(X, sizeof X, "%s", u->X);
@@ -876,27 +921,40 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_adds(&b,
 		    "\t\tconst long long ka_len = ka_n - ka_r * ka_cols < ka_cols ? ka_n - ka_r * ka_cols : "
 		    "ka_cols;\n");
-	ka_buf_printf(&b,
-		      "\t\t/* %d elements a lane per step, as words of 16 bytes (of %d bytes per element),\n"
-		      "\t\t * where the row is whole, a multiple of %d, and every row pointer aligned */\n"
-		      "\t\tif (ka_len == ka_cols && ka_cols %% %d == 0 && ((0",
-		      V, vmax, V, V);
+	if (sym)
+		ka_buf_printf(
+			&b,
+			"\t\t/* 16 / sizeof(%s) elements a lane per step, as 16-byte words, where the\n"
+			"\t\t * size divides 16, the row is whole, a multiple of the width, and every row\n"
+			"\t\t * pointer aligned */\n"
+			"\t\tconstexpr int ka_V = sizeof(%s) <= 16 && 16 %% sizeof(%s) == 0 ? (int)(16 / "
+			"sizeof(%s)) : 1;\n"
+			"\t\tif (sizeof(%s) <= 16 && 16 %% sizeof(%s) == 0 && ",
+			elem0, elem0, elem0, elem0, elem0, elem0);
+	else
+		ka_buf_printf(
+			&b,
+			"\t\t/* %d elements a lane per step, as words of 16 bytes (of %d bytes per element),\n"
+			"\t\t * where the row is whole, a multiple of %d, and every row pointer aligned */\n"
+			"\t\tif (",
+			V, vmax, V);
+	ka_buf_printf(&b, "ka_len == ka_cols && ka_cols %% %s == 0 && ((0", Vs);
 	for (int i = 0; i < u->nsites; i++)
-		ka_buf_printf(&b, " | ((unsigned long long)ka_p%d & %d)", i, V * u->s[i].size - 1);
+		ka_buf_printf(&b, " | ((unsigned long long)ka_p%d & %d)", i, sym ? 15 : V * u->s[i].size - 1);
 	ka_buf_printf(
 		&b,
-		") == 0)) {\n\t\t\tfor (long long ka_v = ka_lane; ka_v < ka_cols / %d; ka_v += ka_gsz) {\n",
-		V);
+		") == 0)) {\n\t\t\tfor (long long ka_v = ka_lane; ka_v < ka_cols / %s; ka_v += ka_gsz) {\n",
+		Vs);
 	for (int i = 0; i < u->nsites; i++) {
 		const ur_site *s = &u->s[i];
-		const char *wt = word_type(V * s->size);
+		const char *wt = sym ? "uint4" : word_type(V * s->size);
 		ka_buf_printf(&b, "\t\t\t\t%s ka_w%d", wt, i);
 		if (s->read)
 			ka_buf_printf(&b, " = reinterpret_cast<const %s *>(ka_p%d)[ka_v]", wt, i);
 		ka_buf_printf(&b, ";\n\t\t\t\t%s%s *ka_a%d = reinterpret_cast<%s%s *>(&ka_w%d);\n",
 			      s->written ? "" : "const ", s->elem, i, s->written ? "" : "const ", s->elem, i);
 	}
-	ka_buf_printf(&b, "#pragma unroll\n\t\t\t\tfor (int ka_k = 0; ka_k < %d; ka_k++) {\n", V);
+	ka_buf_printf(&b, "#pragma unroll\n\t\t\t\tfor (int ka_k = 0; ka_k < %s; ka_k++) {\n", Vs);
 	for (int i = 0; i < u->n; i++) {
 		const ur_item *it = &u->it[i];
 		if (it->kind != IT_ELEMDECL && it->kind != IT_STMT)
@@ -911,7 +969,7 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 	for (int i = 0; i < u->nsites; i++)
 		if (u->s[i].written)
 			ka_buf_printf(&b, "\t\t\t\treinterpret_cast<%s *>(ka_p%d)[ka_v] = ka_w%d;\n",
-				      word_type(V * u->s[i].size), i, i);
+				      sym ? "uint4" : word_type(V * u->s[i].size), i, i);
 	ka_buf_adds(&b, "\t\t\t}\n\t\t} else {\n"
 			"\t\t\tfor (long long ka_c = ka_lane; ka_c < ka_len; ka_c += ka_gsz) {\n");
 	for (int i = 0; i < u->n; i++) {

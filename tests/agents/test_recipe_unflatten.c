@@ -133,6 +133,31 @@ static void test_passed_count(void **st)
 	free(applies(src, "k", want, NULL));
 }
 
+/* An element type the recipe cannot size (a typedef): the width is
+ * 16 / sizeof(T) at compile time, every access a uint4; a cast before a
+ * dereference (`(float)*q`) reads as one. */
+static void test_typedef_cast(void **st)
+{
+	(void)st;
+	const char *src =
+		"#include <cuda_bf16.h>\ntypedef __nv_bfloat16 floatX;\n"
+		"__global__ void k(floatX *out, const int *inp, const floatX *wte, const floatX *wpe, int B,"
+		" int T, int C)\n{\n"
+		"\tint idx = blockIdx.x * blockDim.x + threadIdx.x;\n\tint N = B * T * C;\n"
+		"\tif (idx < N) {\n\t\tint bt = idx / C;\n\t\tint b = bt / T;\n\t\tint t = bt % T;\n"
+		"\t\tint c = idx % C;\n\t\tint ix = inp[b * T + t];\n"
+		"\t\tfloatX *out_btc = out + b * T * C + t * C + c;\n"
+		"\t\tconst floatX *wte_ix = wte + ix * C + c;\n\t\tconst floatX *wpe_tc = wpe + t * C + c;\n"
+		"\t\t*out_btc = (floatX)((float)*wte_ix + (float)*wpe_tc);\n\t}\n}\n"
+		"void run(floatX *o, const int *i, const floatX *a, const floatX *p, int B, int T, int C)\n{\n"
+		"\tk<<<(B * T * C + 255) / 256, 256>>>(o, i, a, p, B, T, C);\n}\n";
+	const char *want[] = {"constexpr int ka_V = sizeof(floatX) <= 16",
+			      "for (int ka_k = 0; ka_k < ka_V; ka_k++)",
+			      "ka_a0[ka_k]=(floatX)((float)ka_a1[ka_k]+(float)ka_a2[ka_k]);",
+			      "ka_p0[ka_c]=(floatX)((float)ka_p1[ka_c]+(float)ka_p2[ka_c]);", NULL};
+	free(applies(src, "k", want, NULL));
+}
+
 #define HEAD \
 	"__global__ void k(const int *ids, const float *w, float *out, long long rows, long long dim)\n{\n" \
 	"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n" \
@@ -218,8 +243,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_embedding_bf16), cmocka_unit_test(test_encoder_f32),
-		cmocka_unit_test(test_passed_count),   cmocka_unit_test(test_declines),
-		cmocka_unit_test(test_bench),
+		cmocka_unit_test(test_passed_count),   cmocka_unit_test(test_typedef_cast),
+		cmocka_unit_test(test_declines),       cmocka_unit_test(test_bench),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
