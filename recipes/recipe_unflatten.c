@@ -895,21 +895,34 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_init(&b, 1 << 16);
 	ka_buf_adds(&b, "{\n");
 	ka_recipe_ew_pre(&b, c, &sh);
+	if (sym)
+		ka_buf_printf(
+			&b,
+			"\t/* 16 / sizeof(%s) elements a lane per step, as 16-byte words, where the size\n"
+			"\t * divides 16 */\n"
+			"\tconstexpr int ka_V = sizeof(%s) <= 16 && 16 %% sizeof(%s) == 0 ? (int)(16 / "
+			"sizeof(%s)) : 1;\n",
+			elem0, elem0, elem0, elem0);
 	ka_buf_printf(
 		&b,
-		"\t/* rows of %s elements (the quotient and remainder of %s by %s): a warp per row, a\n"
-		"\t * block per row of %d elements or more, grid-stride over the rows */\n"
+		"\t/* rows of %s elements (the quotient and remainder of %s by %s), grid-stride over\n"
+		"\t * (row, segment) items: a warp takes a whole row; a row of %d elements or more is\n"
+		"\t * cut into segments of a block's lanes times %s elements, a block's each */\n"
 		"\tconst long long ka_n = (long long)%s, ka_cols = (long long)%s;\n"
 		"\tconst long long ka_rows = ka_cols > 0 ? (ka_n + ka_cols - 1) / ka_cols : 0;\n"
 		"\tconst bool ka_blk = ka_cols >= %d;\n"
 		"\tconst int ka_gsz = ka_blk ? (int)blockDim.x : 32;\n"
 		"\tconst int ka_lane = ka_blk ? (int)threadIdx.x : (int)(threadIdx.x & 31);\n"
-		"\tconst long long ka_r0 = ka_blk ? (long long)blockIdx.x\n"
+		"\tconst long long ka_seg = ka_blk ? (long long)blockDim.x * %s : (ka_cols > 0 ? ka_cols : 1);\n"
+		"\tconst long long ka_nseg = (ka_cols + ka_seg - 1) / ka_seg;\n"
+		"\tconst long long ka_i0 = ka_blk ? (long long)blockIdx.x\n"
 		"\t\t\t\t\t : (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;\n"
-		"\tconst long long ka_rstep = ka_blk ? (long long)gridDim.x : (long long)gridDim.x * (blockDim.x / "
+		"\tconst long long ka_istep = ka_blk ? (long long)gridDim.x : (long long)gridDim.x * (blockDim.x / "
 		"32);\n"
-		"\tfor (long long ka_r = ka_r0; ka_r < ka_rows; ka_r += ka_rstep) {\n",
-		X, sh.var, X, UR_BLOCK_ROW, sh.count, X, UR_BLOCK_ROW);
+		"\tfor (long long ka_it = ka_i0; ka_it < ka_rows * ka_nseg; ka_it += ka_istep) {\n"
+		"\t\tconst long long ka_r = ka_nseg == 1 ? ka_it : ka_it / ka_nseg;\n"
+		"\t\tconst long long ka_s0 = ka_nseg == 1 ? 0 : (ka_it - ka_r * ka_nseg) * ka_seg;\n",
+		X, sh.var, X, UR_BLOCK_ROW, Vs, sh.count, X, UR_BLOCK_ROW, Vs);
 	for (int i = 0; i < u->n; i++)
 		if (u->it[i].kind == IT_UNIFORM && u->it[i].keep)
 			ka_buf_printf(&b, "\t\t%s %s = %s;\n", u->it[i].type, u->it[i].name, u->it[i].text);
@@ -920,17 +933,15 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 	}
 	ka_buf_adds(&b,
 		    "\t\tconst long long ka_len = ka_n - ka_r * ka_cols < ka_cols ? ka_n - ka_r * ka_cols : "
-		    "ka_cols;\n");
+		    "ka_cols;\n"
+		    "\t\tconst long long ka_end = ka_s0 + ka_seg < ka_len ? ka_s0 + ka_seg : ka_len;\n");
 	if (sym)
 		ka_buf_printf(
 			&b,
-			"\t\t/* 16 / sizeof(%s) elements a lane per step, as 16-byte words, where the\n"
-			"\t\t * size divides 16, the row is whole, a multiple of the width, and every row\n"
-			"\t\t * pointer aligned */\n"
-			"\t\tconstexpr int ka_V = sizeof(%s) <= 16 && 16 %% sizeof(%s) == 0 ? (int)(16 / "
-			"sizeof(%s)) : 1;\n"
+			"\t\t/* the vector loop where the row is whole, a multiple of the width, and every\n"
+			"\t\t * row pointer aligned */\n"
 			"\t\tif (sizeof(%s) <= 16 && 16 %% sizeof(%s) == 0 && ",
-			elem0, elem0, elem0, elem0, elem0, elem0);
+			elem0, elem0);
 	else
 		ka_buf_printf(
 			&b,
@@ -943,8 +954,9 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 		ka_buf_printf(&b, " | ((unsigned long long)ka_p%d & %d)", i, sym ? 15 : V * u->s[i].size - 1);
 	ka_buf_printf(
 		&b,
-		") == 0)) {\n\t\t\tfor (long long ka_v = ka_lane; ka_v < ka_cols / %s; ka_v += ka_gsz) {\n",
-		Vs);
+		") == 0)) {\n\t\t\tfor (long long ka_v = ka_s0 / %s + ka_lane; ka_v < ka_end / %s; ka_v += "
+		"ka_gsz) {\n",
+		Vs, Vs);
 	for (int i = 0; i < u->nsites; i++) {
 		const ur_site *s = &u->s[i];
 		const char *wt = sym ? "uint4" : word_type(V * s->size);
@@ -971,7 +983,7 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 			ka_buf_printf(&b, "\t\t\t\treinterpret_cast<%s *>(ka_p%d)[ka_v] = ka_w%d;\n",
 				      sym ? "uint4" : word_type(V * u->s[i].size), i, i);
 	ka_buf_adds(&b, "\t\t\t}\n\t\t} else {\n"
-			"\t\t\tfor (long long ka_c = ka_lane; ka_c < ka_len; ka_c += ka_gsz) {\n");
+			"\t\t\tfor (long long ka_c = ka_s0 + ka_lane; ka_c < ka_end; ka_c += ka_gsz) {\n");
 	for (int i = 0; i < u->n; i++) {
 		const ur_item *it = &u->it[i];
 		if (it->kind != IT_ELEMDECL && it->kind != IT_STMT)
@@ -984,13 +996,15 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 	}
 	ka_buf_adds(&b, "\t\t\t}\n\t\t}\n\t}\n}");
 	free(u);
-	/* the host: rows / (warps a block) blocks, capped; the kernel walks the rest */
-	char host[1024], gridf[512], bs[32];
-	rows_host(&sh, X, host, sizeof host);
-	long rpb = block / 32;
-	snprintf(gridf, sizeof gridf,
-		 "(unsigned)((@N + %ld) / %ld < 1 ? 1 : (@N + %ld) / %ld < %ld ? (@N + %ld) / %ld : %ld)",
-		 rpb - 1, rpb, rpb - 1, rpb, cap, rpb - 1, rpb, cap);
+	/* the host: the items / (items a block) blocks, capped; the kernel walks the rest */
+	char host[2600], gridf[512], bs[32];
+	char rows[1024];
+	rows_host(&sh, X, rows, sizeof rows);
+	long rpb = block / 32, seg = block * (V ? V : 1);
+	snprintf(host, sizeof host,
+		 "((long long)%s >= %d ? %s * (((long long)%s + %ld) / %ld) : (%s + %ld) / %ld)", X,
+		 UR_BLOCK_ROW, rows, X, seg - 1, seg, rows, rpb - 1, rpb);
+	snprintf(gridf, sizeof gridf, "(unsigned)(@N < 1 ? 1 : @N < %ld ? @N : %ld)", cap, cap);
 	snprintf(bs, sizeof bs, "%ld", block);
 	ka_recipe_edits ed = {0};
 	rc = ka_recipe_drop_launch_bounds(c, &ed);

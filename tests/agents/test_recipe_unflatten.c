@@ -75,18 +75,19 @@ static void test_embedding_bf16(void **st)
 {
 	(void)st;
 	char *src = slurp_task("embedding_add_bf16");
-	const char *want[] = {"for (long long ka_r = ka_r0; ka_r < ka_rows; ka_r += ka_rstep)",
-			      "long long t = ka_r;",
-			      "const __nv_bfloat16 *const ka_p0 = wte + ((ids[t]*dim));",
-			      "const __nv_bfloat16 *const ka_p1 = wpe + (((t%seq)*dim));",
-			      "__nv_bfloat16 *const ka_p2 = out + ((ka_r * dim));",
-			      "uint4 ka_w0 = reinterpret_cast<const uint4 *>(ka_p0)[ka_v];",
-			      "float v = __bfloat162float(ka_a0[ka_k])+__bfloat162float(ka_a1[ka_k]);",
-			      "ka_a2[ka_k]=__float2bfloat16(v);",
-			      "reinterpret_cast<uint4 *>(ka_p2)[ka_v] = ka_w2;",
-			      "ka_p2[ka_c]=__float2bfloat16(v);",
-			      "embed_naive<<<(unsigned)(((((long long)(long long)(tokens))) + 7) / 8 < 1 ? 1",
-			      NULL};
+	const char *want[] = {
+		"for (long long ka_it = ka_i0; ka_it < ka_rows * ka_nseg; ka_it += ka_istep)",
+		"long long t = ka_r;", "const __nv_bfloat16 *const ka_p0 = wte + ((ids[t]*dim));",
+		"const __nv_bfloat16 *const ka_p1 = wpe + (((t%seq)*dim));",
+		"__nv_bfloat16 *const ka_p2 = out + ((ka_r * dim));",
+		"uint4 ka_w0 = reinterpret_cast<const uint4 *>(ka_p0)[ka_v];",
+		"float v = __bfloat162float(ka_a0[ka_k])+__bfloat162float(ka_a1[ka_k]);",
+		"ka_a2[ka_k]=__float2bfloat16(v);", "reinterpret_cast<uint4 *>(ka_p2)[ka_v] = ka_w2;",
+		"ka_p2[ka_c]=__float2bfloat16(v);",
+		/* the launch: rows / 8 blocks, or a block per 2048-element segment of
+			       * long rows, capped at 2112 */
+		"(long long)(a->p[2]) >= 8192 ? ((long long)(long long)(tokens)) * (((long long)(long long)(a->p[2]) + 2047) / 2048) : (((long long)(long long)(tokens)) + 7) / 8)) < 2112",
+		NULL};
 	const char *unwanted[] = {"i / dim", "i % dim", "uint4 ka_w2 = ", NULL};
 	free(applies(src, NULL, want, unwanted));
 	free(src);
