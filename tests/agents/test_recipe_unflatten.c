@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agents/optimize_int.h"
 #include "recipes/recipe.h"
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
@@ -307,12 +308,44 @@ static void test_bench(void **st)
 	}
 }
 
+/* The planner on the embedding add's findings (the 2-byte unit-stride
+ * warning and the gather note, as kcheck reports them) tries unflatten-rows
+ * before vectorize-2byte, its three parameter sets within the first six
+ * strategies: the step budget of 6 reaches it. */
+static void test_plan(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	ka_finding v[2] = {
+		{.rule = (char *)"gmem-unpacked-2byte", .kernel = (char *)"embed_naive", .estimate = 2.6},
+		{.rule = (char *)"gmem-indirect-gather", .kernel = (char *)"embed_naive", .estimate = 0}};
+	ka_findings f = {v, 2, 2};
+	char *src = slurp_task("embedding_add_bf16");
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, NULL, NULL, &plan), KA_OK);
+	ka_opt_plan_sequences(&plan, src, strlen(src));
+	int first_unflatten = -1, first_vec2 = -1, sets = 0;
+	for (int i = 0; i < plan.n; i++) {
+		const char *nm = plan.c[i].recipe->name;
+		if (!strcmp(nm, "unflatten-rows")) {
+			first_unflatten = first_unflatten < 0 ? i : first_unflatten;
+			sets += i < 6;
+		}
+		if (!strcmp(nm, "vectorize-2byte") && first_vec2 < 0)
+			first_vec2 = i;
+	}
+	assert_int_equal(first_unflatten, 0);
+	assert_true(first_vec2 > first_unflatten);
+	assert_int_equal(sets, 3);
+	free(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_embedding_bf16), cmocka_unit_test(test_encoder_f32),
 		cmocka_unit_test(test_passed_count),   cmocka_unit_test(test_typedef_cast),
 		cmocka_unit_test(test_declines),       cmocka_unit_test(test_bench),
+		cmocka_unit_test(test_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
