@@ -6,9 +6,16 @@
  * walk [S, B) one element each per step.  The loop becomes one over float4
  * chunks of [S, B), the group's lanes taking every W-th chunk, with the
  * body repeated per element of the chunk, and the original loop takes the
- * tail from S + 4 * (chunks) on.  The chunk loop only runs when every
- * vectorized pointer's element S is 16-byte aligned (checked at run time;
- * the same on every lane of the group, so they all take the same split).
+ * tail from S + 4 * (chunks) on.  The chunks start at the first
+ * vectorized pointer's next 16-byte boundary from S: the elements before
+ * it (at most 3, or 7 in the 8-element form; a range from S = 1, a row of
+ * a cols % 4 != 0 matrix) run first, one per lane, through the loop as
+ * written, so each lane meets its elements in rising order (head, chunks,
+ * tail) and an arg-reduction's strict `>` keeps its first index.  The
+ * chunk loop only runs when every vectorized pointer's element there is
+ * 16-byte aligned (checked at run time; the same on every lane of the
+ * group, so they all take the same split), and is unrolled by 4 so that
+ * each lane has several chunks' loads in flight.
  *
  * What it proves first (else the loop stays as it is, and with no loop
  * left the recipe declines with the first loop's reason): the loop is
@@ -807,22 +814,42 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 					 "p[E + %s] in the lane loop",
 					 j, j);
 	const int per = two ? 8 : 4;
-	char vn[16], nn[16], sn[16], an[16];
+	char vn[16], nn[16], sn[16], an[16], s0[16], hn[16];
 	/* the chunk: ka_c in the 8-element form (seq-reduction writes ka_v and
 	 * declines where the kernel has it: the two then apply in either order) */
 	ka_recipe_unused_name(c, two ? "ka_c" : "ka_v", vn, sizeof vn);
 	ka_recipe_unused_name(c, two ? "ka_n8" : "ka_n4", nn, sizeof nn);
 	ka_recipe_unused_name(c, "ka_s", sn, sizeof sn);
 	ka_recipe_unused_name(c, "ka_al", an, sizeof an);
+	ka_recipe_unused_name(c, "ka_s0", s0, sizeof s0);
+	ka_recipe_unused_name(c, "ka_h", hn, sizeof hn);
 	char wstep[32];
 	snprintf(wstep, sizeof wstep, width ? "%d" : "blockDim.x", width);
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_printf(
-		&b,
-		"{\n\t\tconst long long %s = %s;\n\t\t/* %s chunks where every vectorized row is 16-byte "
-		"aligned */\n\t\tconst unsigned long long %s = 0",
-		sn, start, two ? "8-element" : "float4", an);
+	/* the head: the elements before the first pointer's next 16-byte
+	 * boundary (a row of a cols % 4 != 0 matrix, or a range from 1), one
+	 * per lane and before the chunks, so that each lane still meets its
+	 * elements in rising order (a strict `>` keeps the first index) */
+	ka_buf_printf(&b,
+		      "{\n\t\tconst long long %s = %s;\n\t\t/* the elements before the next 16-byte "
+		      "boundary, one per lane, first */\n\t\tlong long %s = (long long)((16 - "
+		      "((unsigned long long)(%s%s%s + %s) & 15)) & 15) / %d;\n",
+		      s0, start, hn, vp[0].name, vp[0].off[0] ? " + " : "", vp[0].off, s0, vp[0].size);
+	ka_buf_printf(&b, "\t\tif (%s > (long long)(%s) - %s)\n\t\t\t%s = (long long)(%s) > %s ? (long long)(%s) - %s : 0;\n",
+		      hn, end, s0, hn, end, s0, end, s0);
+	char ty[128]; /* the loop's type, for the head's bound */
+	size_t tl = strlen(type);
+	while (tl && type[tl - 1] == ' ')
+		tl--;
+	snprintf(ty, sizeof ty, "%.*s", (int)tl, type);
+	ka_buf_printf(&b, "\t\tfor (%s%s = %s + %s; %s < (%s)(%s + %s); %s += %s)", type, j, s0, lane, j, ty, s0,
+		      hn, j, wstep);
+	ka_buf_add(&b, t + pc + 1, e - (pc + 1));
+	ka_buf_printf(&b,
+		      "\n\t\tconst long long %s = %s + %s;\n\t\t/* %s chunks where every vectorized row is "
+		      "16-byte aligned */\n\t\tconst unsigned long long %s = 0",
+		      sn, s0, hn, two ? "8-element" : "float4", an);
 	for (int i = 0; i < nv; i++)
 		ka_buf_printf(&b, " | (unsigned long long)(%s%s%s + %s)", vp[i].name,
 			      vp[i].off[0] ? " + " : "", vp[i].off, sn);
@@ -830,7 +857,9 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		&b,
 		";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / %d;\n",
 		nn, an, end, sn, end, sn, per);
-	ka_buf_printf(&b, "\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn, vn, wstep);
+	/* unrolled: several chunks' loads in flight on each lane */
+	ka_buf_printf(&b, "#pragma unroll 4\n\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn,
+		      vn, wstep);
 	for (int i = 0; i < nv; i++) {
 		char base[400];
 		snprintf(base, sizeof base, "%.63s%s%.199s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "",
