@@ -19,7 +19,8 @@
  *
  * What it proves first (else the loop stays as it is, and with no loop
  * left the recipe declines with the first loop's reason): the loop is
- * innermost, steps by its group's width, has one bound; S and B read only
+ * innermost, steps by its group's width, has one bound (or two joined by
+ * &&, a chunk of a row: the chunks end at the lesser); S and B read only
  * parameters and locals (never assigned again) computed from parameters,
  * block ids and the row (`(blockIdx.x * (long long)blockDim.x +
  * threadIdx.x) / W`, or blockIdx.x), so they are the same on every lane of
@@ -453,13 +454,14 @@ static void lane_body(ka_buf *b, lv *v, size_t s, size_t e, const vecptr *vp, in
 
 /* 1 when `name` is an argument of a group reduction warp-per-row writes
  * (ka_warp_*, ka_group_*, ka_block_*) in [s, e). */
-static int reduced_after(const char *t, size_t s, size_t e, const char *name)
+static int reduced_after_as(const char *t, size_t s, size_t e, const char *name, const char *op)
 {
 	static const char *const fns[] = {"ka_warp_", "ka_group_", "ka_block_"};
 	for (size_t p = s; p + 8 < e; p++) {
 		int hit = 0;
 		for (size_t f = 0; f < 3 && !hit; f++)
-			hit = !strncmp(t + p, fns[f], strlen(fns[f])) && (p == s || !ident(t[p - 1]));
+			hit = !strncmp(t + p, fns[f], strlen(fns[f])) && (p == s || !ident(t[p - 1])) &&
+			      (!op || !strncmp(t + p + strlen(fns[f]), op, strlen(op)));
 		if (!hit)
 			continue;
 		size_t o = p;
@@ -477,6 +479,42 @@ static int reduced_after(const char *t, size_t s, size_t e, const char *name)
 		}
 	}
 	return 0;
+}
+
+static int reduced_after(const char *t, size_t s, size_t e, const char *name)
+{
+	return reduced_after_as(t, s, e, name, NULL);
+}
+
+static int next_stmt(const char *t, size_t b1, size_t p, char *sq, size_t cap, size_t *end);
+
+/* 1 when `name` is a chunk's partial sum: in the loop body [s, e) it is
+ * only added to (`name += E`), the statement right after the loop (which
+ * ends at loop_e) is `S += name;`, name is not read after that, and S is
+ * an argument of a sum over the group (ka_warp_sum, ...) after it.  The
+ * total over the lanes is then the same whichever lane held which element
+ * (softmax's `for (j0 ...) { part = 0; for (j ...) part += ...; s += part; }`). */
+static int chunk_partial(const char *t, size_t s, size_t e, size_t loop_e, size_t b1, const char *name)
+{
+	size_t n = strlen(name), at;
+	for (size_t p = s; p + n <= e; p++) {
+		if (strncmp(t + p, name, n) || (p > s && (ident(t[p - 1]) || t[p - 1] == '.')) || ident(t[p + n]))
+			continue;
+		size_t a = ka_csrc_skip_blank(t, e, p + n);
+		if (a + 1 >= e || t[a] != '+' || t[a + 1] != '=')
+			return 0;
+	}
+	char sq[160], acc[64];
+	size_t nl = 0;
+	if (!next_stmt(t, b1, loop_e, sq, sizeof sq, &at))
+		return 0;
+	while (ident(sq[nl]))
+		nl++;
+	if (!nl || nl >= sizeof acc || strncmp(sq + nl, "+=", 2) || strncmp(sq + nl + 2, name, n) ||
+	    strcmp(sq + nl + 2 + n, ";"))
+		return 0;
+	snprintf(acc, sizeof acc, "%.*s", (int)nl, sq);
+	return !ka_csrc_has_word(t, at, b1, name) && reduced_after_as(t, at, b1, acc, "sum");
 }
 
 /* The statement that starts at or after p (blanks skipped), squeezed into
@@ -720,6 +758,7 @@ static int lane_free(lv *v, size_t s, size_t e, const char *j, const char *lane,
 			local = is_word_in(type_words, t + w, b - w);
 		}
 		if (!local && !reduced_after(t, loop_e, v->b1, name) &&
+		    !chunk_partial(t, s, e, loop_e, v->b1, name) &&
 		    !(width == 0 && block_tree_after(v, s, e, loop_e, name)))
 			return ka_recipe_decline(
 				c,
@@ -778,20 +817,38 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	if (strcmp(parts[2], step))
 		return ka_recipe_decline(c, "the lane loop over %s steps by '%s', not its group's width", j,
 					 parts[2]);
+	/* `j < B`, `j <= B`, or two of them joined by && (a chunk of a row:
+	 * `j < cols && j < j0 + 1024`), whose range ends at the lesser */
 	size_t jl = strlen(j);
-	if (strncmp(parts[1], j, jl) || parts[1][jl] != '<' || strstr(parts[1], "&&") ||
-	    strstr(parts[1], "||"))
-		return ka_recipe_decline(c, "the lane loop's test '%s' is not one bound `%s < B`", parts[1],
-					 j);
-	int le = parts[1][jl + 1] == '='; /* j <= B: the range ends at B + 1 */
-	const char *bound = parts[1] + jl + 1 + le;
-	char end[KA_RECIPE_FOR_PART + 16];
-	snprintf(end, sizeof end, le ? "(%s) + 1" : "%s", bound);
-	v->bad[0] = 0;
-	if (!uniform_expr(v, start, width, 0) || !uniform_expr(v, bound, width, 0))
-		return ka_recipe_decline(
-			c, "cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)",
-			start, bound, v->bad[0] ? v->bad : "a load or a call");
+	char conj[2][KA_RECIPE_FOR_PART], end[4 * KA_RECIPE_FOR_PART + 128];
+	const char *and = strstr(parts[1], "&&");
+	int nb = and ? 2 : 1;
+	snprintf(conj[0], sizeof conj[0], "%.*s", and ? (int)(and - parts[1]) : (int)strlen(parts[1]), parts[1]);
+	snprintf(conj[1], sizeof conj[1], "%s", and ? and + 2 : "");
+	char ends[2][KA_RECIPE_FOR_PART + 16];
+	for (int k = 0; k < nb; k++) {
+		const char *cj = conj[k];
+		if (strncmp(cj, j, jl) || cj[jl] != '<' || strstr(cj, "&&") || strstr(cj, "||"))
+			return ka_recipe_decline(c, "the lane loop's test '%s' is not one bound `%s < B` or two", parts[1],
+						 j);
+		int le = cj[jl + 1] == '='; /* j <= B: the range ends at B + 1 */
+		const char *bound = cj + jl + 1 + le;
+		v->bad[0] = 0;
+		if (!uniform_expr(v, start, width, 0) || !uniform_expr(v, bound, width, 0))
+			return ka_recipe_decline(
+				c, "cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)",
+				start, bound, v->bad[0] ? v->bad : "a load or a call");
+		snprintf(ends[k], sizeof ends[k], le ? "(%s) + 1" : "%s", bound);
+	}
+	char bn[16] = "", bval[sizeof end] = ""; /* two bounds: the lesser, once */
+	if (nb == 1) {
+		snprintf(end, sizeof end, "%s", ends[0]);
+	} else {
+		ka_recipe_unused_name(c, "ka_b", bn, sizeof bn);
+		snprintf(bval, sizeof bval, "(long long)(%s) < (long long)(%s) ? (long long)(%s) : (long long)(%s)",
+			 ends[0], ends[1], ends[0], ends[1]);
+		snprintf(end, sizeof end, "%s", bn);
+	}
 	vecptr vp[MAX_VEC];
 	int nv = 0;
 	size_t b0 = bs, b1 = e;
@@ -836,6 +893,8 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		      "boundary, one per lane, first */\n\t\tlong long %s = (long long)((16 - "
 		      "((unsigned long long)(%s%s%s + %s) & 15)) & 15) / %d;\n",
 		      s0, start, hn, vp[0].name, vp[0].off[0] ? " + " : "", vp[0].off, s0, vp[0].size);
+	if (bn[0])
+		ka_buf_printf(&b, "\t\tconst long long %s = %s;\n", bn, bval);
 	ka_buf_printf(&b, "\t\tif (%s > (long long)(%s) - %s)\n\t\t\t%s = (long long)(%s) > %s ? (long long)(%s) - %s : 0;\n",
 		      hn, end, s0, hn, end, s0, end, s0);
 	char ty[128]; /* the loop's type, for the head's bound */

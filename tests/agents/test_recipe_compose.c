@@ -86,6 +86,14 @@ static const seq seqs[] = {
 	 {"block=256", "block=256 vec=4 cap=2112", NULL},
 	 {"(long long)((own_pos) + 1) <= ka_s ? 0 : ((long long)((own_pos) + 1) - ka_s) / 4;",
 	  "if (ka_x.w > maxval) {", "for (int t2 = ka_s + 4 * ka_n4 + ka_lane; t2 <= own_pos; t2 += 32)"}},
+	/* softmax's chunked sum (`j < cols && j < j0 + 1024`, a partial added
+	 * into the row's sum): float4 chunks up to the lesser bound */
+	{"softmax",
+	 {"warp-per-row", "vectorize", NULL},
+	 {"block=256", "block=256 vec=4 cap=2112", NULL},
+	 {"const long long ka_b = (long long)(cols) < (long long)(j0+1024) ? (long long)(cols) : (long long)(j0+1024);",
+	  "part += expf(ka_xr.w - m);",
+	  "for (long long j = ka_s + 4 * ka_n4 + ka_lane; j < cols && j < j0 + 1024; j += 32) part += expf(xr[j] - m);"}},
 	/* all three: grid-stride, warp per row, float4 columns */
 	{"argmax_rows",
 	 {"grid-stride", "warp-per-row", "vectorize", NULL},
@@ -324,10 +332,29 @@ static void test_lane_vectorize(void **st)
 		{LANE_SUM LANE_HEAD
 		 "\tfor (long j = lane; j < cols; j += 32) y[r] = x[r * cols + j];\n" LANE_TAIL,
 		 "stores 'y[...]' at a subscript without j"},
-		/* two bounds (a chunk) */
+		/* a test that is not one bound or two joined by && */
 		{LANE_SUM LANE_HEAD
-		 "\tfor (long j = lane; j < cols && j < 64; j += 32) s += x[j];\n" LANE_TAIL,
+		 "\tfor (long j = lane; j < cols || j < 64; j += 32) s += x[j];\n" LANE_TAIL,
 		 "is not one bound"},
+		/* a chunk's partial (one chunk, so that its loop is the first)
+		 * read again after it is added up */
+		{LANE_SUM LANE_HEAD
+		 "\t{\n\t\tconst long j0 = cols / 2;\n\t\tfloat part = 0.0f;\n"
+		 "\t\tfor (long j = j0 + lane; j < cols && j < j0 + 256; j += 32) part += x[r * cols + j];\n"
+		 "\t\ts += part;\n\t\ty[r] = part;\n\t}\n" LANE_TAIL,
+		 "part carries a lane's own elements past the lane loop"},
+		/* a chunk's partial that is no sum */
+		{LANE_SUM LANE_HEAD
+		 "\t{\n\t\tconst long j0 = cols / 2;\n\t\tfloat part = 0.0f;\n"
+		 "\t\tfor (long j = j0 + lane; j < cols && j < j0 + 256; j += 32) part = fmaxf(part, x[r * cols + j]);\n"
+		 "\t\ts += part;\n\t}\n" LANE_TAIL,
+		 "part carries a lane's own elements past the lane loop"},
+		/* a chunk's partial added into a row value that is reduced by no sum */
+		{LANE_SUM LANE_HEAD
+		 "\t{\n\t\tconst long j0 = cols / 2;\n\t\tfloat part = 0.0f;\n"
+		 "\t\tfor (long j = j0 + lane; j < cols && j < j0 + 256; j += 32) part += x[r * cols + j];\n"
+		 "\t\ts += part;\n\t}\n\tif (lane == 0) y[r] = s;\n}\n",
+		 "part carries a lane's own elements past the lane loop"},
 	};
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
 		char *o2 = NULL;
