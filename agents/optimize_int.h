@@ -10,7 +10,7 @@
 #include "bench/runner.h"
 #include "rules/rule.h"
 
-#define KA_OPT_MAX_CANDS 64
+#define KA_OPT_MAX_CANDS 96
 #define KA_OPT_MAX_RETRIEVED 6
 
 typedef struct ka_opt_cand {
@@ -19,6 +19,7 @@ typedef struct ka_opt_cand {
 	char rule[96];      /* the fired (or retrieved) rule that calls for it */
 	double score;       /* impact estimate x standing */
 	int on_parent;      /* tune: the accepted recipe again, other parameters, on its input */
+	int on_orig;        /* the recipe's first set on the baseline (ka_opt_plan_rebase) */
 	int retrieved;      /* called for by BM25-retrieved knowledge, not a finding */
 	/* the second step of the best two-step sequence this one opens: a
 	 * recipe a finding calls for that applies to this one's result but not
@@ -62,6 +63,14 @@ void ka_opt_plan_opened(const char *recipe, const char *before, const char *afte
  * the findings' recipes: a step's composition is tried before the budget
  * goes to launch tuning.  NULL or "": no change. */
 void ka_opt_plan_follow(ka_opt_plan *p, const char *opened);
+
+/* When the best is no longer the baseline: each recipe's first set once
+ * more, on the baseline, below every other strategy.  An accepted step
+ * can rewrite away the shape a stronger recipe needs (a vectorized
+ * grid-stride loop is no flat 2-D index any more); once the recipes for
+ * the best are spent, those that applied only to the baseline get their
+ * turn, and like every step their result must beat the best to be kept. */
+void ka_opt_plan_rebase(ka_opt_plan *p);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
 typedef struct ka_opt_loop {

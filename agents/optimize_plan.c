@@ -340,3 +340,22 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const c
 	qsort(out->c + base, (size_t)(out->n - base), sizeof out->c[0], cmp_cand);
 	return KA_OK;
 }
+
+void ka_opt_plan_rebase(ka_opt_plan *p)
+{
+	double low = 0;
+	for (int i = 0; i < p->n; i++)
+		if (!i || p->c[i].score < low)
+			low = p->c[i].score;
+	for (size_t k = 0; k < ka_recipe_count() && p->n < KA_OPT_MAX_CANDS; k++) {
+		const ka_recipe *r = ka_recipe_get(k);
+		if (!r->grid || !r->grid[0])
+			continue;
+		ka_opt_cand *c = &p->c[p->n++];
+		memset(c, 0, sizeof *c);
+		c->recipe = r;
+		c->params = r->grid[0];
+		c->on_orig = 1;
+		c->score = low - 1.0 - 0.001 * (double)k; /* the list's order */
+	}
+}

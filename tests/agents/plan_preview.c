@@ -26,7 +26,7 @@
 #include "util/fs.h"
 
 typedef struct state {
-	char *best, *parent;
+	char *best, *parent, *orig;
 	char recipe[64], params[96], opened[256];
 } state;
 
@@ -42,6 +42,8 @@ static void make(const state *st, const char *file, const char *inc, ka_opt_plan
 	ka_recipe_set_source_path("kernel.cu");
 	ka_opt_plan_sequences(plan, st->best, strlen(st->best));
 	ka_opt_plan_follow(plan, st->opened);
+	if (strcmp(st->orig, st->best) != 0)
+		ka_opt_plan_rebase(plan);
 	ka_findings_free(&f);
 }
 
@@ -50,12 +52,12 @@ static void show(const state *st, const char *file, const char *inc, int n)
 	static ka_opt_plan plan;
 	make(st, file, inc, &plan);
 	const ka_recipe *declined[KA_OPT_MAX_CANDS];
-	int nd = 0, k = 0;
+	int nd = 0, k = 0, on_orig[KA_OPT_MAX_CANDS];
 	for (int i = 0; i < plan.n && k < n; i++) {
 		const ka_opt_cand *c = &plan.c[i];
-		const char *base = c->on_parent ? st->parent : st->best;
+		const char *base = c->on_orig ? st->orig : c->on_parent ? st->parent : st->best;
 		int d = 0;
-		while (d < nd && declined[d] != c->recipe)
+		while (d < nd && (declined[d] != c->recipe || on_orig[d] != c->on_orig))
 			d++;
 		if (!base || d < nd)
 			continue;
@@ -65,11 +67,14 @@ static void show(const state *st, const char *file, const char *inc, int n)
 					 sizeof why);
 		free(out);
 		if (rc != KA_OK) { /* the loop marks every set of a declined recipe tried */
+			on_orig[nd] = c->on_orig;
 			declined[nd++] = c->recipe;
 			continue;
 		}
 		printf("  %d. %s%s%s%s\n", ++k, c->recipe->name, c->params[0] ? " " : "", c->params,
-		       c->on_parent ? " (tune)" : "");
+		       c->on_parent ? " (tune)"
+		       : c->on_orig ? " (on the baseline)"
+				    : "");
 	}
 }
 
@@ -133,7 +138,7 @@ int main(int argc, char **argv)
 		snprintf(inc, sizeof inc, "-I%s/../../harness", task);
 	state st = {0};
 	size_t len;
-	if (ka_fs_read(path, 16u << 20, &st.best, &len) != KA_OK) {
+	if (ka_fs_read(path, 16u << 20, &st.best, &len) != KA_OK || !(st.orig = strdup(st.best))) {
 		fprintf(stderr, "plan_preview: %s\n", ka_error_last());
 		return 2;
 	}
@@ -151,5 +156,6 @@ int main(int argc, char **argv)
 	unlink(file);
 	free(st.best);
 	free(st.parent);
+	free(st.orig);
 	return rc;
 }

@@ -189,8 +189,9 @@ static void test_opened_rewrites_new_lines(void **st)
 	char *mid = NULL, *v0 = NULL, *v1 = NULL, why[256], opened[256];
 	size_t ml, l0, l1;
 	ka_recipe_set_source_path(NULL);
-	assert_int_equal(ka_recipe_apply("vectorize", flat, strlen(flat), NULL, NULL, &v0, &l0, why, sizeof why),
-			 KA_OK);
+	assert_int_equal(
+		ka_recipe_apply("vectorize", flat, strlen(flat), NULL, NULL, &v0, &l0, why, sizeof why),
+		KA_OK);
 	assert_int_equal(
 		ka_recipe_apply("warp-per-row", flat, strlen(flat), NULL, NULL, &mid, &ml, why, sizeof why),
 		KA_OK);
@@ -215,9 +216,11 @@ static void test_opened_rewrites_new_lines(void **st)
 		"\tb<<<(unsigned)((n + 255) / 256), 256>>>(p, q, n);\n}\n";
 	char *tw = NULL, *tv = NULL;
 	size_t twl, tvl;
-	assert_int_equal(ka_recipe_apply("warp-per-row", two, strlen(two), NULL, NULL, &tw, &twl, why, sizeof why),
+	assert_int_equal(
+		ka_recipe_apply("warp-per-row", two, strlen(two), NULL, NULL, &tw, &twl, why, sizeof why),
+		KA_OK);
+	assert_int_equal(ka_recipe_apply("vectorize", tw, twl, NULL, NULL, &tv, &tvl, why, sizeof why),
 			 KA_OK);
-	assert_int_equal(ka_recipe_apply("vectorize", tw, twl, NULL, NULL, &tv, &tvl, why, sizeof why), KA_OK);
 	assert_non_null(strstr(tv, "float4"));
 	ka_opt_plan_opened("warp-per-row", two, tw, opened, sizeof opened);
 	assert_false(listed(opened, "vectorize"));
@@ -228,13 +231,47 @@ static void test_opened_rewrites_new_lines(void **st)
 	free(v1);
 }
 
+/* once the best is not the baseline: every recipe's first set again, on
+ * the baseline, in the list's order and below every other strategy */
+static void test_rebase_twins_last(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	ka_finding v[1] = {{.rule = (char *)"gmem-unpacked-2byte", .kernel = (char *)"k", .estimate = 2.6}};
+	ka_findings f = {v, 1, 1};
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "vectorize-2byte", "block=256 cap=2112", &plan),
+			 KA_OK);
+	int before = plan.n;
+	double low = plan.c[0].score;
+	for (int i = 0; i < before; i++) {
+		assert_false(plan.c[i].on_orig);
+		if (plan.c[i].score < low)
+			low = plan.c[i].score;
+	}
+	ka_opt_plan_rebase(&plan);
+	assert_true(plan.n > before);
+	size_t k = 0;
+	for (int i = before; i < plan.n; i++, k++) {
+		const ka_opt_cand *c = &plan.c[i];
+		while (k < ka_recipe_count() && !ka_recipe_get(k)->grid[0])
+			k++;
+		assert_true(c->on_orig);
+		assert_false(c->on_parent);
+		assert_ptr_equal(c->recipe, ka_recipe_get(k));
+		assert_string_equal(c->params, c->recipe->grid[0]);
+		assert_true(c->score < low);
+		if (i > before)
+			assert_true(c->score < plan.c[i - 1].score);
+	}
+	assert_true(plan.n <= KA_OPT_MAX_CANDS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sequence_ranking),
-		cmocka_unit_test(test_sequence_needs_a_finding),
-		cmocka_unit_test(test_opened_follows),
-		cmocka_unit_test(test_opened_rewrites_new_lines),
+		cmocka_unit_test(test_sequence_ranking),  cmocka_unit_test(test_sequence_needs_a_finding),
+		cmocka_unit_test(test_opened_follows),    cmocka_unit_test(test_opened_rewrites_new_lines),
+		cmocka_unit_test(test_rebase_twins_last),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
