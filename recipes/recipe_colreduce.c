@@ -41,6 +41,37 @@
  * A float sum comes out in another order, as in warp-per-row: the bench's
  * tolerance decides.
  *
+ * The split over blocks (split=1, the default).  ceil(cols / 32) strips
+ * alone are few blocks for a tall matrix (8192 x 1024: 32 blocks on a
+ * 132-SM GPU), so the strip's rows are also split over gridDim.y blocks:
+ * block (x, y) takes rows y * W + threadIdx.y, stepping W * gridDim.y.
+ * The split is picked at run time by a host function the recipe adds after
+ * the kernel and calls in the launch's grid: the SM count read once
+ * (cudaDevAttrMultiProcessorCount), about 2-4 resident blocks per SM wanted
+ * (2048 / (32 W) clamped to [2, 4]), no more than rows / (8 W) (each warp
+ * keeps at least 8 rows), at most 65535, and 1 when the strips alone reach
+ * the target.  Past 1 it zeroes the output on the launch's stream
+ * (cudaMemsetAsync, enqueued while the grid is evaluated, so before the
+ * kernel) and warp 0 of each block adds its combined partial with
+ * atomicAdd; at 1 the kernel stores as written.  Only a sum whose tail is
+ * the one store `OUT[col] = acc;` into a pointer parameter of the
+ * accumulator's own type (float, double, int, unsigned, unsigned long
+ * long: what atomicAdd takes) splits; anything else keeps one block per
+ * strip, as before: an epilogue (a mean's division, a sqrtf, a cast to a
+ * narrower output) would apply to each partial instead of the total, and a
+ * max or product has no atomicAdd.  A mean could be split by a second
+ * pass that scales the total, but it would cost a launch for an output of
+ * cols elements; not written.  Correctness needs no property of the split
+ * count: every row lands in exactly one block for any gridDim.y >= 1.
+ * Rounding: fp32 atomics add the partials in an order that varies from run
+ * to run, but the error bound of a sum grows with the length of its longest
+ * chain of additions, here rows / (W * split) + W + split, far shorter than
+ * the rows-long serial chain of the one-thread-per-column kernel the
+ * tolerance was set against (8192 x 1024, split 13: 79 + 8 + 13 against
+ * 8192).  16-byte loads (a float4 per lane, 128 columns a block) are not
+ * written: the loop body's index would have to be evaluated at four
+ * columns per lane; the split supplies the parallelism the strips lack.
+ *
  * row-scan (rules div-long-serial-section launch-small-grid).  The same shape along a row, whose loop also
  * stores the running sum,
  *     for (int j = 0; j < cols; j++) { acc += x[off + j]; y[off + j] = acc; }
