@@ -323,8 +323,10 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 			    const char *grid_fmt, const char *block, const char *smem_param,
 			    const char *smem_fmt);
 /* The same for a 3-D grid: "@B" and "@Z" in grid_fmt are replaced by the
- * arguments for parameters b_param and z_param; the dynamic shared memory
- * is kept. */
+ * arguments for parameters b_param and z_param (as `(long long)(ARG)`),
+ * "@A" by z_param's argument as written, parenthesized (a pointer stays a
+ * pointer), and "@S" by the launch's stream (0 when it names none); the
+ * dynamic shared memory is kept. */
 int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 			 const char *block, const char *b_param, const char *z_param);
 /* 2-D launches (recipes/recipe_launch2d.c): rewrite every launch of the
