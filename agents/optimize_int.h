@@ -50,14 +50,17 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const c
  * its first `base` entries.  Recipes prove or decline without a compiler
  * or the bench, so this is cheap and deterministic. */
 void ka_opt_plan_sequences(ka_opt_plan *p, const char *text, size_t len);
-/* The recipes other than `recipe` that apply to after and did not apply to
- * before (the kernel `recipe` rewrote): what the step opened, by the
- * recipes' own proofs, space-separated into out ("" when none). */
+/* The recipes other than `recipe` that apply to after and either did not
+ * apply to before (the kernel `recipe` rewrote) or, applied to after,
+ * rewrite a line the step wrote (a line of after that before lacks): what
+ * the step opened, a composition, by the recipes' own proofs,
+ * space-separated into out ("" when none). */
 void ka_opt_plan_opened(const char *recipe, const char *before, const char *after, char *out, size_t cap);
-/* The recipes named in opened (space-separated) rank right after the
- * first tuning set of the accepted recipe, ahead of the rest of its grid
- * and of the findings' recipes: a step's composition is tried before the
- * budget goes to launch tuning.  NULL or "": no change. */
+/* The recipes named in opened (space-separated), each with its grid's
+ * first set and in the list's order, rank ahead of every tuning set of the
+ * accepted recipe; their other sets after the last tuning set, ahead of
+ * the findings' recipes: a step's composition is tried before the budget
+ * goes to launch tuning.  NULL or "": no change. */
 void ka_opt_plan_follow(ka_opt_plan *p, const char *opened);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
