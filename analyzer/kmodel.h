@@ -151,8 +151,10 @@ typedef struct ka_kmodel {
 int ka_kmodel_of_tu(ka_tu *tu, const char *name, ka_kmodel **out);
 
 /* Parse text (a CUDA or HIP main file whose quoted includes resolve in
- * include_dir, or are blanked when they do not) and model kernel `name`.
- * extra: clang flags as a compile command has them.  *tu_out holds the
+ * include_dir or in a folder extra names, or are blanked when they do not)
+ * and model kernel `name`.  extra: the file's compiler flags as a compile
+ * command has them (nvcc's or clang's spelling: -I, -D, -std, ...;
+ * analyzer/frontend_flags.c translates and filters them).  *tu_out holds the
  * model; free it with ka_kmodel_free.  KA_OK, KA_EINPUT (no such kernel,
  * or it did not parse), KA_EIO. */
 typedef struct ka_kmodel_doc {

@@ -4,6 +4,7 @@
  * launches: recipe_relaunch.c).  Each recipe lives in its own recipes/recipe_*.c
  * and is one line of recipes/recipes.list, which orders `table` below. */
 #include "recipes/recipe.h"
+#include "analyzer/kmodel.h"
 #include "recipe_registry.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -356,6 +357,35 @@ void ka_recipe_set_source_path(const char *path)
 const char *ka_recipe_source_dir(void)
 {
 	return source_dir[0] ? source_dir : NULL;
+}
+
+static _Thread_local char flag_text[8192];
+static _Thread_local const char *flag_v[KA_RECIPE_MAX_FLAGS];
+static _Thread_local int flag_n;
+
+void ka_recipe_set_flags(const char *const *flags, int n)
+{
+	size_t used = 0;
+	flag_n = 0;
+	for (int i = 0; i < n && flag_n < KA_RECIPE_MAX_FLAGS; i++) {
+		size_t l = strlen(flags[i]) + 1;
+		if (l > sizeof flag_text - used)
+			break;
+		memcpy(flag_text + used, flags[i], l);
+		flag_v[flag_n++] = flag_text + used;
+		used += l;
+	}
+}
+
+int ka_recipe_flags(const char *const **flags)
+{
+	*flags = flag_v;
+	return flag_n;
+}
+
+int ka_recipe_kmodel(const char *text, size_t len, const char *name, ka_kmodel_doc *doc)
+{
+	return ka_kmodel_of_text(text, len, "cuda", name, ka_recipe_source_dir(), flag_v, flag_n, doc);
 }
 
 static _Thread_local char target_arch[32];

@@ -477,8 +477,7 @@ static int model_block(ka_recipe_ctx *c, const ka_csrc_launch *l, ka_kmodel_doc 
 	char blk[64];
 	if (!ka_csrc_squeeze(t, l->cfg[1].s, l->cfg[1].e, blk, sizeof blk))
 		return ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
-	if (!doc->tu && ka_kmodel_of_text(t, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0,
-					  doc) != KA_OK) {
+	if (!doc->tu && ka_recipe_kmodel(t, c->m->len, c->k->name, doc) != KA_OK) {
 		doc->tu = NULL;
 		return ka_recipe_decline(
 			c, "the block size '%s' is not a literal, and the file does not parse on its own",
