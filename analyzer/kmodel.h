@@ -164,6 +164,10 @@ typedef struct ka_kmodel_doc {
 int ka_kmodel_of_text(const char *text, size_t len, const char *lang, const char *name,
 		      const char *include_dir, const char *const *extra, int nextra, ka_kmodel_doc *out);
 void ka_kmodel_free(ka_kmodel_doc *d);
+/* The TU ka_kmodel_of_text models, parsed the same way, for a caller that
+ * models several kernels of one text (ka_kmodel_of_tu on it; ka_tu_free). */
+int ka_kmodel_parse_text(const char *text, size_t len, const char *lang, const char *include_dir,
+			 const char *const *extra, int nextra, ka_tu **out);
 
 const char *ka_kmodel_red_name(ka_km_red r);
 /* The accumulator named `name`, or NULL. */

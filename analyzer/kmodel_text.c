@@ -74,10 +74,10 @@ static int nerrors(const ka_tu *tu)
 	return n;
 }
 
-int ka_kmodel_of_text(const char *text, size_t len, const char *lang, const char *name,
-		      const char *include_dir, const char *const *extra, int nextra, ka_kmodel_doc *out)
+int ka_kmodel_parse_text(const char *text, size_t len, const char *lang, const char *include_dir,
+			 const char *const *extra, int nextra, ka_tu **out)
 {
-	memset(out, 0, sizeof *out);
+	*out = NULL;
 	const char *tmp = getenv("TMPDIR");
 	char path[4096];
 	snprintf(path, sizeof path, "%s/ka-kmodel-XXXXXX.%s", tmp && *tmp ? tmp : "/tmp",
@@ -149,6 +149,18 @@ int ka_kmodel_of_text(const char *text, size_t len, const char *lang, const char
 		ka_tu_free(tu);
 		return rc;
 	}
+	*out = tu;
+	return KA_OK;
+}
+
+int ka_kmodel_of_text(const char *text, size_t len, const char *lang, const char *name,
+		      const char *include_dir, const char *const *extra, int nextra, ka_kmodel_doc *out)
+{
+	memset(out, 0, sizeof *out);
+	ka_tu *tu;
+	int rc = ka_kmodel_parse_text(text, len, lang, include_dir, extra, nextra, &tu);
+	if (rc != KA_OK)
+		return rc;
 	rc = ka_kmodel_of_tu(tu, name, &out->km);
 	if (rc != KA_OK) {
 		ka_tu_free(tu);

@@ -70,9 +70,14 @@ void ka_recipe_set_flags(const char *const *flags, int n);
 int ka_recipe_flags(const char *const **flags);
 /* The kernel model (analyzer/kmodel.h) of kernel `name` of text, parsed
  * with the source folder and the flags above: ka_kmodel_of_text's return
- * value; free doc with ka_kmodel_free. */
+ * value.  The parse of a text is kept for the next calls on the same text,
+ * folder and flags (per thread): release doc with ka_recipe_kmodel_free,
+ * never ka_kmodel_free.  ka_recipe_kmodel_forget frees the kept parses
+ * that no doc holds. */
 struct ka_kmodel_doc;
 int ka_recipe_kmodel(const char *text, size_t len, const char *name, struct ka_kmodel_doc *doc);
+void ka_recipe_kmodel_free(struct ka_kmodel_doc *doc);
+void ka_recipe_kmodel_forget(void);
 /* The target the candidate is built for ("sm_90", "gfx942"), as the run's
  * --arch names it; NULL: unknown (a recipe then assumes the default
  * target, sm_90).  A recipe that needs hardware some targets lack (tensor

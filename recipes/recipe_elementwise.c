@@ -238,7 +238,7 @@ static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char 
 	char val[256];
 	snprintf(val, sizeof val, "%s", bv ? bv : "");
 	int form = doc.km->guard.form, same = ix && !strcmp(ix->name, sh->var);
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	if (!same || form != (lt ? KM_GUARD_BLOCK : KM_GUARD_RETURN))
 		return ka_recipe_decline(c, "the model finds no guard on %s in '%s'", sh->var, cond);
 	ka_recipe_poly p;
@@ -392,7 +392,7 @@ static const ew_model *model_of(ka_recipe_ctx *c)
 		md.body_begin = g->body_begin;
 		md.body_end = g->body_end;
 	}
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	return &md;
 }
 
@@ -1430,7 +1430,7 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				c, "%s is written at %.50s, not provably the thread's own element",
 				rv->q[k].name, mp->offset);
 	}
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	return rc;
 }
 

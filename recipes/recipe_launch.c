@@ -626,7 +626,7 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		rc = ka_recipe_edits_apply(&ed, m->text, m->len, out);
 	ka_recipe_edits_free(&ed);
 	if (doc.tu)
-		ka_kmodel_free(&doc);
+		ka_recipe_kmodel_free(&doc);
 	return rc;
 }
 

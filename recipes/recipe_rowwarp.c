@@ -898,7 +898,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 					       km->guard.bound);
 	}
 	if (rc) {
-		ka_kmodel_free(&doc);
+		ka_recipe_kmodel_free(&doc);
 		return rc;
 	}
 	snprintf(var, sizeof var, "%s", ix->name);
@@ -958,7 +958,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			rc = ka_recipe_decline(c, "the rows use %s", ids[i]);
 	if (rc) {
 		ka_recipe_edits_free(&ed);
-		ka_kmodel_free(&doc);
+		ka_recipe_kmodel_free(&doc);
 		return rc;
 	}
 	char base[64];
@@ -1036,7 +1036,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, t, len, out);
 	ka_recipe_edits_free(&ed);
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	return rc;
 }
 

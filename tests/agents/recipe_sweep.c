@@ -124,6 +124,7 @@ static int sweep_file(const char *root, const char *file, const char *outdir)
 		for (size_t j = 0; j < ka_recipe_count() && rc == KA_OK; j++)
 			rc = try_one(ka_recipe_get(j), file, text, len, names[i], outdir);
 out:
+	ka_recipe_kmodel_forget(); /* the next file's text is another */
 	free(text);
 	return rc;
 }

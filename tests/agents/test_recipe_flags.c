@@ -57,6 +57,7 @@ static int teardown(void **st)
 	rmdir(inc);
 	rmdir(dir);
 	ka_recipe_set_flags(NULL, 0);
+	ka_recipe_kmodel_forget();
 	return 0;
 }
 
