@@ -411,6 +411,8 @@ static void propose(ka_opt_loop *L, slot *x, int llm, const ka_findings *f, cons
 				    .source = x->base,
 				    .source_len = strlen(x->base),
 				    .arch = L->arch,
+				    .flags = L->extra,
+				    .nflags = 1,
 				    .findings = cf,
 				    .n_findings = (size_t)ncf,
 				    .rules = x->cr,

@@ -58,6 +58,26 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 void ka_recipe_set_source_path(const char *path);
 /* That folder, or NULL. */
 const char *ka_recipe_source_dir(void);
+/* The compiler flags of the file being rewritten (a compile command's -I,
+ * -D, -std, ...; nvcc's or clang's spelling), which reach the kernel model
+ * with the source folder, so that a file whose includes or macros come
+ * from its build is modelled as it is compiled.  Copied (at most
+ * KA_RECIPE_MAX_FLAGS flags of 8 KiB in all; the rest are dropped); n 0:
+ * none.  Per thread. */
+#define KA_RECIPE_MAX_FLAGS 64
+void ka_recipe_set_flags(const char *const *flags, int n);
+/* Those flags: their count, the array to *flags. */
+int ka_recipe_flags(const char *const **flags);
+/* The kernel model (analyzer/kmodel.h) of kernel `name` of text, parsed
+ * with the source folder and the flags above: ka_kmodel_of_text's return
+ * value.  The parse of a text is kept for the next calls on the same text,
+ * folder and flags (per thread): release doc with ka_recipe_kmodel_free,
+ * never ka_kmodel_free.  ka_recipe_kmodel_forget frees the kept parses
+ * that no doc holds. */
+struct ka_kmodel_doc;
+int ka_recipe_kmodel(const char *text, size_t len, const char *name, struct ka_kmodel_doc *doc);
+void ka_recipe_kmodel_free(struct ka_kmodel_doc *doc);
+void ka_recipe_kmodel_forget(void);
 /* The target the candidate is built for ("sm_90", "gfx942"), as the run's
  * --arch names it; NULL: unknown (a recipe then assumes the default
  * target, sm_90).  A recipe that needs hardware some targets lack (tensor
