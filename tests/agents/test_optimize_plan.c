@@ -189,8 +189,9 @@ static void test_opened_rewrites_new_lines(void **st)
 	char *mid = NULL, *v0 = NULL, *v1 = NULL, why[256], opened[256];
 	size_t ml, l0, l1;
 	ka_recipe_set_source_path(NULL);
-	assert_int_equal(ka_recipe_apply("vectorize", flat, strlen(flat), NULL, NULL, &v0, &l0, why, sizeof why),
-			 KA_OK);
+	assert_int_equal(
+		ka_recipe_apply("vectorize", flat, strlen(flat), NULL, NULL, &v0, &l0, why, sizeof why),
+		KA_OK);
 	assert_int_equal(
 		ka_recipe_apply("warp-per-row", flat, strlen(flat), NULL, NULL, &mid, &ml, why, sizeof why),
 		KA_OK);
@@ -215,9 +216,11 @@ static void test_opened_rewrites_new_lines(void **st)
 		"\tb<<<(unsigned)((n + 255) / 256), 256>>>(p, q, n);\n}\n";
 	char *tw = NULL, *tv = NULL;
 	size_t twl, tvl;
-	assert_int_equal(ka_recipe_apply("warp-per-row", two, strlen(two), NULL, NULL, &tw, &twl, why, sizeof why),
+	assert_int_equal(
+		ka_recipe_apply("warp-per-row", two, strlen(two), NULL, NULL, &tw, &twl, why, sizeof why),
+		KA_OK);
+	assert_int_equal(ka_recipe_apply("vectorize", tw, twl, NULL, NULL, &tv, &tvl, why, sizeof why),
 			 KA_OK);
-	assert_int_equal(ka_recipe_apply("vectorize", tw, twl, NULL, NULL, &tv, &tvl, why, sizeof why), KA_OK);
 	assert_non_null(strstr(tv, "float4"));
 	ka_opt_plan_opened("warp-per-row", two, tw, opened, sizeof opened);
 	assert_false(listed(opened, "vectorize"));
