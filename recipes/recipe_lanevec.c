@@ -498,7 +498,8 @@ static int chunk_partial(const char *t, size_t s, size_t e, size_t loop_e, size_
 {
 	size_t n = strlen(name), at;
 	for (size_t p = s; p + n <= e; p++) {
-		if (strncmp(t + p, name, n) || (p > s && (ident(t[p - 1]) || t[p - 1] == '.')) || ident(t[p + n]))
+		if (strncmp(t + p, name, n) || (p > s && (ident(t[p - 1]) || t[p - 1] == '.')) ||
+		    ident(t[p + n]))
 			continue;
 		size_t a = ka_csrc_skip_blank(t, e, p + n);
 		if (a + 1 >= e || t[a] != '+' || t[a + 1] != '=')
@@ -823,20 +824,21 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	char conj[2][KA_RECIPE_FOR_PART], end[4 * KA_RECIPE_FOR_PART + 128];
 	const char *and = strstr(parts[1], "&&");
 	int nb = and ? 2 : 1;
-	snprintf(conj[0], sizeof conj[0], "%.*s", and ? (int)(and - parts[1]) : (int)strlen(parts[1]), parts[1]);
-	snprintf(conj[1], sizeof conj[1], "%s", and ? and + 2 : "");
+	snprintf(conj[0], sizeof conj[0], "%.*s", and? (int)(and-parts[1]) : (int)strlen(parts[1]), parts[1]);
+	snprintf(conj[1], sizeof conj[1], "%s", and? and+2 : "");
 	char ends[2][KA_RECIPE_FOR_PART + 16];
 	for (int k = 0; k < nb; k++) {
 		const char *cj = conj[k];
 		if (strncmp(cj, j, jl) || cj[jl] != '<' || strstr(cj, "&&") || strstr(cj, "||"))
-			return ka_recipe_decline(c, "the lane loop's test '%s' is not one bound `%s < B` or two", parts[1],
-						 j);
+			return ka_recipe_decline(
+				c, "the lane loop's test '%s' is not one bound `%s < B` or two", parts[1], j);
 		int le = cj[jl + 1] == '='; /* j <= B: the range ends at B + 1 */
 		const char *bound = cj + jl + 1 + le;
 		v->bad[0] = 0;
 		if (!uniform_expr(v, start, width, 0) || !uniform_expr(v, bound, width, 0))
 			return ka_recipe_decline(
-				c, "cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)",
+				c,
+				"cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)",
 				start, bound, v->bad[0] ? v->bad : "a load or a call");
 		snprintf(ends[k], sizeof ends[k], le ? "(%s) + 1" : "%s", bound);
 	}
@@ -845,8 +847,9 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		snprintf(end, sizeof end, "%s", ends[0]);
 	} else {
 		ka_recipe_unused_name(c, "ka_b", bn, sizeof bn);
-		snprintf(bval, sizeof bval, "(long long)(%s) < (long long)(%s) ? (long long)(%s) : (long long)(%s)",
-			 ends[0], ends[1], ends[0], ends[1]);
+		snprintf(bval, sizeof bval,
+			 "(long long)(%s) < (long long)(%s) ? (long long)(%s) : (long long)(%s)", ends[0],
+			 ends[1], ends[0], ends[1]);
 		snprintf(end, sizeof end, "%s", bn);
 	}
 	vecptr vp[MAX_VEC];
@@ -895,15 +898,17 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		      s0, start, hn, vp[0].name, vp[0].off[0] ? " + " : "", vp[0].off, s0, vp[0].size);
 	if (bn[0])
 		ka_buf_printf(&b, "\t\tconst long long %s = %s;\n", bn, bval);
-	ka_buf_printf(&b, "\t\tif (%s > (long long)(%s) - %s)\n\t\t\t%s = (long long)(%s) > %s ? (long long)(%s) - %s : 0;\n",
-		      hn, end, s0, hn, end, s0, end, s0);
+	ka_buf_printf(
+		&b,
+		"\t\tif (%s > (long long)(%s) - %s)\n\t\t\t%s = (long long)(%s) > %s ? (long long)(%s) - %s : 0;\n",
+		hn, end, s0, hn, end, s0, end, s0);
 	char ty[128]; /* the loop's type, for the head's bound */
 	size_t tl = strlen(type);
 	while (tl && type[tl - 1] == ' ')
 		tl--;
 	snprintf(ty, sizeof ty, "%.*s", (int)tl, type);
-	ka_buf_printf(&b, "\t\tfor (%s%s = %s + %s; %s < (%s)(%s + %s); %s += %s)", type, j, s0, lane, j, ty, s0,
-		      hn, j, wstep);
+	ka_buf_printf(&b, "\t\tfor (%s%s = %s + %s; %s < (%s)(%s + %s); %s += %s)", type, j, s0, lane, j, ty,
+		      s0, hn, j, wstep);
 	ka_buf_add(&b, t + pc + 1, e - (pc + 1));
 	ka_buf_printf(&b,
 		      "\n\t\tconst long long %s = %s + %s;\n\t\t/* %s chunks where every vectorized row is "
@@ -917,8 +922,8 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / %d;\n",
 		nn, an, end, sn, end, sn, per);
 	/* unrolled: several chunks' loads in flight on each lane */
-	ka_buf_printf(&b, "#pragma unroll 4\n\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn,
-		      vn, wstep);
+	ka_buf_printf(&b, "#pragma unroll 4\n\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane,
+		      vn, nn, vn, wstep);
 	for (int i = 0; i < nv; i++) {
 		char base[400];
 		snprintf(base, sizeof base, "%.63s%s%.199s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "",

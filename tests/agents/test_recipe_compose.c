@@ -177,7 +177,8 @@ static void test_lane_head(void **st)
 			fail_msg("%s: %s", cases[i].task, why);
 		/* the head, clipped to the row, then its loop, the chunks from the
 		 * boundary, the unrolled chunk loop, the tail after the chunks */
-		const char *x = after(out, cases[i].head, "ka_h = (long long)(cols) > ka_s0 ? (long long)(cols) - ka_s0 : 0;");
+		const char *x = after(out, cases[i].head,
+				      "ka_h = (long long)(cols) > ka_s0 ? (long long)(cols) - ka_s0 : 0;");
 		x = after(x, "", cases[i].hloop);
 		x = after(x, "", "const long long ka_s = ka_s0 + ka_h;");
 		x = after(x, "", "const unsigned long long ka_al = 0 |");
