@@ -64,6 +64,11 @@ typedef struct ka_coder_request {
 	size_t source_len;
 	const char *kernel; /* the kernel to rewrite; NULL: every kernel in the file */
 	const char *arch;   /* "sm_90", "gfx90a"; NULL: unknown */
+	/* the file's compiler flags (-I, -D, -std, ...), as its compile
+	 * command has them; the offline expert's kernel model is parsed with
+	 * them.  NULL: none. */
+	const char *const *flags;
+	int nflags;
 
 	const ka_coder_finding *findings;
 	size_t n_findings;

@@ -48,8 +48,9 @@ static int offline_propose(void *state, const ka_coder_request *req, ka_coder_re
 		return ka_error_set(KA_ENOTFOUND,
 				    "the offline expert has no repair turn (a recipe gives the same "
 				    "candidate again)");
-	ka_recipe_set_source_path(req->path); /* its includes, for the kernel model */
-	ka_recipe_set_arch(req->arch);        /* what the target's hardware has (tensor cores) */
+	ka_recipe_set_source_path(req->path);         /* its includes, for the kernel model */
+	ka_recipe_set_flags(req->flags, req->nflags); /* and its build's -I and -D */
+	ka_recipe_set_arch(req->arch);                /* what the target's hardware has (tensor cores) */
 	if (req->strategy) {
 		if (!ka_recipe_find(req->strategy))
 			return ka_error_set(KA_ENOTFOUND, "the offline expert has no recipe '%s'",

@@ -148,7 +148,7 @@ typedef struct view {
  * before it been accepted.  best_from, parent_from: the round's slot whose
  * candidate that kernel is; -1: the round's own kernels. */
 typedef struct head {
-	const char *best, *parent, *file;
+	const char *best, *parent, *file, *orig;
 	const char *recipe, *params, *rule, *opened;
 	int best_from, parent_from;
 } head;
@@ -300,18 +300,24 @@ static const ka_opt_cand *pick(ka_opt_loop *L, const head *h, ka_opt_plan *plan,
 	static const char *const free_grid[] = {"", NULL};
 	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
 	static ka_opt_cand free_cand;
-	char bh[65], ph[65] = "";
+	char bh[65], ph[65] = "", oh[65] = "";
 	ka_sha256_of(h->best, strlen(h->best), bh);
 	if (h->parent)
 		ka_sha256_of(h->parent, strlen(h->parent), ph);
+	int rebased = h->orig && strcmp(h->orig, h->best) != 0;
+	if (rebased)
+		ka_sha256_of(h->orig, strlen(h->orig), oh);
 	for (int i = 0; i < plan->n; i++) {
 		const ka_opt_cand *c = &plan->c[i];
-		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params, c->on_parent ? ph : bh);
-		if ((c->on_parent && !h->parent) || tried_before(L, key))
+		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params,
+			 c->on_orig     ? oh
+			 : c->on_parent ? ph
+					: bh);
+		if ((c->on_parent && !h->parent) || (c->on_orig && !rebased) || tried_before(L, key))
 			continue;
 		if (llm) {
 			/* the hint an LLM gets is a recipe whose shape this kernel has */
-			const char *base = c->on_parent ? h->parent : h->best;
+			const char *base = c->on_orig ? h->orig : c->on_parent ? h->parent : h->best;
 			char why[256], *x = NULL;
 			size_t xl;
 			int ar = ka_recipe_apply(c->recipe->name, base, strlen(base), NULL, c->params, &x,
@@ -405,6 +411,8 @@ static void propose(ka_opt_loop *L, slot *x, int llm, const ka_findings *f, cons
 				    .source = x->base,
 				    .source_len = strlen(x->base),
 				    .arch = L->arch,
+				    .flags = L->extra,
+				    .nflags = 1,
 				    .findings = cf,
 				    .n_findings = (size_t)ncf,
 				    .rules = x->cr,
@@ -472,6 +480,8 @@ static void plan_view(ka_opt_loop *L, const head *h, view *v)
 	ka_recipe_set_source_path("kernel.cu"); /* as the coder sees it */
 	ka_opt_plan_sequences(plan, h->best, strlen(h->best));
 	ka_opt_plan_follow(plan, h->opened);
+	if (strcmp(h->orig, h->best) != 0)
+		ka_opt_plan_rebase(plan);
 	for (int i = 0; i < plan->n; i++) /* tuning serves the rule the recipe did */
 		if (plan->c[i].on_parent)
 			snprintf(plan->c[i].rule, sizeof plan->c[i].rule, "%s", h->rule);
@@ -556,6 +566,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 	head h = {.best = best0,
 		  .parent = parent0,
 		  .file = L->best_file,
+		  .orig = L->orig,
 		  .recipe = L->best_recipe,
 		  .params = L->best_params,
 		  .rule = L->best_rule,
@@ -584,8 +595,8 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		}
 		ns++;
 		snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
-		x->base = x->c.on_parent ? h.parent : h.best;
-		x->on = x->c.on_parent ? h.parent_from : h.best_from;
+		x->base = x->c.on_orig ? L->orig : x->c.on_parent ? h.parent : h.best;
+		x->on = x->c.on_orig ? -1 : x->c.on_parent ? h.parent_from : h.best_from;
 		snprintf(x->opened, sizeof x->opened, "%s", h.opened);
 		ka_opt_step *st = &x->st;
 		st->step = L->s->nsteps + ns;
@@ -593,8 +604,8 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		st->gpu = -1;
 		snprintf(st->rule, sizeof st->rule, "%s", x->c.rule);
 		snprintf(st->strategy, sizeof st->strategy, "%s", x->c.recipe->name);
-		snprintf(st->params, sizeof st->params, "%s%s", llm ? "hint=" : "",
-			 llm ? x->c.recipe->name : x->c.params);
+		snprintf(st->params, sizeof st->params, "%s%s%s", llm ? "hint=" : "",
+			 llm ? x->c.recipe->name : x->c.params, x->c.on_orig ? " (on the baseline)" : "");
 		double t0 = mono_s();
 		if (L->skill) {
 			x->rep.source = L->skill;
@@ -626,6 +637,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		h = (head){.best = x->rep.source,
 			   .parent = x->base,
 			   .file = x->path,
+			   .orig = L->orig,
 			   .recipe = x->c.recipe->name,
 			   .params = x->c.params,
 			   .rule = x->c.rule,

@@ -10,7 +10,7 @@
 #include "bench/runner.h"
 #include "rules/rule.h"
 
-#define KA_OPT_MAX_CANDS 64
+#define KA_OPT_MAX_CANDS 96
 #define KA_OPT_MAX_RETRIEVED 6
 
 typedef struct ka_opt_cand {
@@ -19,6 +19,7 @@ typedef struct ka_opt_cand {
 	char rule[96];      /* the fired (or retrieved) rule that calls for it */
 	double score;       /* impact estimate x standing */
 	int on_parent;      /* tune: the accepted recipe again, other parameters, on its input */
+	int on_orig;        /* the recipe's first set on the baseline (ka_opt_plan_rebase) */
 	int retrieved;      /* called for by BM25-retrieved knowledge, not a finding */
 	/* the second step of the best two-step sequence this one opens: a
 	 * recipe a finding calls for that applies to this one's result but not
@@ -50,15 +51,26 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const c
  * its first `base` entries.  Recipes prove or decline without a compiler
  * or the bench, so this is cheap and deterministic. */
 void ka_opt_plan_sequences(ka_opt_plan *p, const char *text, size_t len);
-/* The recipes other than `recipe` that apply to after and did not apply to
- * before (the kernel `recipe` rewrote): what the step opened, by the
- * recipes' own proofs, space-separated into out ("" when none). */
+/* The recipes other than `recipe` that apply to after and either did not
+ * apply to before (the kernel `recipe` rewrote) or, applied to after,
+ * rewrite a line the step wrote (a line of after that before lacks): what
+ * the step opened, a composition, by the recipes' own proofs,
+ * space-separated into out ("" when none). */
 void ka_opt_plan_opened(const char *recipe, const char *before, const char *after, char *out, size_t cap);
-/* The recipes named in opened (space-separated) rank right after the
- * first tuning set of the accepted recipe, ahead of the rest of its grid
- * and of the findings' recipes: a step's composition is tried before the
- * budget goes to launch tuning.  NULL or "": no change. */
+/* The recipes named in opened (space-separated), each with its grid's
+ * first set and in the list's order, rank ahead of every tuning set of the
+ * accepted recipe; their other sets after the last tuning set, ahead of
+ * the findings' recipes: a step's composition is tried before the budget
+ * goes to launch tuning.  NULL or "": no change. */
 void ka_opt_plan_follow(ka_opt_plan *p, const char *opened);
+
+/* When the best is no longer the baseline: each recipe's first set once
+ * more, on the baseline, below every other strategy.  An accepted step
+ * can rewrite away the shape a stronger recipe needs (a vectorized
+ * grid-stride loop is no flat 2-D index any more); once the recipes for
+ * the best are spent, those that applied only to the baseline get their
+ * turn, and like every step their result must beat the best to be kept. */
+void ka_opt_plan_rebase(ka_opt_plan *p);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
 typedef struct ka_opt_loop {

@@ -7,8 +7,12 @@
  * over the rule base with the fired rule ids and the kernels' names as
  * features adds the recipes of related rules, ranked below the fired
  * ones, and every other recipe comes last (it proves its own shape or
- * declines, which costs no bench run).  After an accepted step the same recipe's other parameter sets
- * come first (launch tuning over a small grid). */
+ * declines, which costs no bench run).  After an accepted step, a recipe
+ * the step opened (one that applies to its result and either did not apply
+ * to its input or rewrites lines the step wrote: a composition) is tried
+ * first, with its grid's first set, then the accepted recipe's other
+ * parameter sets (launch tuning over a small grid) on the kernel it was
+ * applied to, then the opened recipes' other sets. */
 #include "agents/optimize_int.h"
 #include "util/error.h"
 #include <stdio.h>
@@ -94,6 +98,52 @@ void ka_opt_plan_sequences(ka_opt_plan *p, const char *text, size_t len)
 	qsort(p->c + first, (size_t)(p->n - first), sizeof p->c[0], cmp_cand);
 }
 
+/* [*a, *b) without its leading and trailing blanks */
+static void trim(const char **a, const char **b)
+{
+	while (*a < *b && (**a == ' ' || **a == '\t'))
+		(*a)++;
+	while (*b > *a && ((*b)[-1] == ' ' || (*b)[-1] == '\t' || (*b)[-1] == '\r'))
+		(*b)--;
+}
+
+/* 1 when line [p, e) of a file, blanks trimmed, has text and is no line
+ * of text (blanks trimmed alike). */
+static int line_is_new(const char *p, const char *e, const char *text)
+{
+	trim(&p, &e);
+	size_t n = (size_t)(e - p);
+	if (!n)
+		return 0;
+	for (const char *q = text; *q;) {
+		const char *qe = strchr(q, '\n');
+		if (!qe)
+			qe = q + strlen(q);
+		const char *a = q, *b = qe;
+		trim(&a, &b);
+		if ((size_t)(b - a) == n && !memcmp(a, p, n))
+			return 0;
+		q = *qe ? qe + 1 : qe;
+	}
+	return 1;
+}
+
+/* 1 when some line of after that the step wrote (no line of before) is
+ * one that rewrite no longer has: the recipe works on what the step
+ * wrote, a composition with it. */
+static int rewrites_new_lines(const char *before, const char *after, const char *rewrite)
+{
+	for (const char *p = after; *p;) {
+		const char *e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		if (line_is_new(p, e, before) && line_is_new(p, e, rewrite))
+			return 1;
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
 void ka_opt_plan_opened(const char *recipe, const char *before, const char *after, char *out, size_t cap)
 {
 	size_t n = 0;
@@ -106,10 +156,14 @@ void ka_opt_plan_opened(const char *recipe, const char *before, const char *afte
 			free(x);
 			continue;
 		}
+		/* it did not apply before, or it rewrites what the step wrote */
+		int opened = rewrites_new_lines(before, after, x);
 		free(x);
-		int was = applies(r, NULL, before, strlen(before), &y, &yl);
-		free(y);
-		if (!was && n + strlen(r->name) + 2 < cap)
+		if (!opened) {
+			opened = !applies(r, NULL, before, strlen(before), &y, &yl);
+			free(y);
+		}
+		if (opened && n + strlen(r->name) + 2 < cap)
 			n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " " : "", r->name);
 	}
 }
@@ -132,15 +186,20 @@ static int listed(const char *list, const char *name)
 void ka_opt_plan_follow(ka_opt_plan *p, const char *opened)
 {
 	int any = 0, tuned = 0;
-	double top = 0, most = 0; /* the first tuning set's score; the plan's highest */
+	/* the tuning sets' highest and lowest scores; the plan's highest */
+	double top = 0, low = 0, most = 0;
 	for (int i = 0; i < p->n; i++) {
-		if (p->c[i].on_parent && (!tuned++ || p->c[i].score > top))
-			top = p->c[i].score;
+		if (p->c[i].on_parent) {
+			if (!tuned++ || p->c[i].score > top)
+				top = p->c[i].score;
+			if (tuned == 1 || p->c[i].score < low)
+				low = p->c[i].score;
+		}
 		if (!i || p->c[i].score > most)
 			most = p->c[i].score;
 	}
-	/* tuning sets are a whole point apart: half a point below the first */
-	double base = tuned ? top - 0.5 : most + 1.0;
+	if (!tuned)
+		top = low = most;
 	for (int i = 0; opened && *opened && i < p->n; i++) {
 		ka_opt_cand *c = &p->c[i];
 		int at = c->on_parent ? 0 : listed(opened, c->recipe->name);
@@ -149,10 +208,12 @@ void ka_opt_plan_follow(ka_opt_plan *p, const char *opened)
 		int g = 0; /* the set's place in its recipe's grid */
 		while (c->recipe->grid[g] && strcmp(c->recipe->grid[g], c->params))
 			g++;
-		/* after the first tuning set, before the next (at most 16 recipes
-		 * of under 20 sets stay within the half point): the opened recipes
-		 * in the list's order, each one's sets in its grid's */
-		c->score = base - 0.02 * at - 0.001 * g;
+		/* composition before tuning: each opened recipe's first set, in the
+		 * list's order, ahead of every tuning set of the accepted recipe;
+		 * their other sets (at most 16 recipes of under 20 sets stay within
+		 * half a point) after the last tuning set, ahead of the findings'
+		 * recipes */
+		c->score = g ? low - 0.5 - 0.02 * at - 0.001 * g : top + 1.0 - 0.02 * at;
 		any = 1;
 	}
 	if (any)
@@ -278,4 +339,23 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const c
 		add_recipe(out, ka_recipe_get(k), "", 0.5 - 0.01 * (double)k, 0);
 	qsort(out->c + base, (size_t)(out->n - base), sizeof out->c[0], cmp_cand);
 	return KA_OK;
+}
+
+void ka_opt_plan_rebase(ka_opt_plan *p)
+{
+	double low = 0;
+	for (int i = 0; i < p->n; i++)
+		if (!i || p->c[i].score < low)
+			low = p->c[i].score;
+	for (size_t k = 0; k < ka_recipe_count() && p->n < KA_OPT_MAX_CANDS; k++) {
+		const ka_recipe *r = ka_recipe_get(k);
+		if (!r->grid || !r->grid[0])
+			continue;
+		ka_opt_cand *c = &p->c[p->n++];
+		memset(c, 0, sizeof *c);
+		c->recipe = r;
+		c->params = r->grid[0];
+		c->on_orig = 1;
+		c->score = low - 1.0 - 0.001 * (double)k; /* the list's order */
+	}
 }

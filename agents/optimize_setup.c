@@ -232,6 +232,7 @@ int ka_opt_setup(ka_opt_loop *L)
 		return rc;
 	if ((rc = setup_summarizer(L)))
 		return rc;
+	ka_recipe_set_flags(L->extra, 1); /* the trial rewrites' kernel model reads the task's header */
 	if (L->db && !o->compile_only) {
 		/* long-term memory first: the best kernel an earlier run verified
 		 * for this task (benched again, never trusted) */

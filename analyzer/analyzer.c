@@ -317,7 +317,24 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    "b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
 		    "b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
 		    "UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
-		    "AND k.kind = 'global');",
+		    "AND k.kind = 'global');"
+		    /* A run: accesses of one base, direction, size and loop whose indexes
+		     * differ only by constants (a hand-unrolled a[4*i+0], a[4*i+1], ...).
+		     * When their offsets tile the lane stride exactly, every byte of the
+		     * sectors they touch is used by the run: run_bytes is the stride. */
+		    "CREATE TEMP VIEW IF NOT EXISTS ka_run AS SELECT a.id AS id, "
+		    "count(DISTINCT b.offset_const) AS n, min(b.offset_const) AS lo, max(b.offset_const) AS hi "
+		    "FROM access a JOIN access b ON b.kernel_id = a.kernel_id AND b.func IS a.func "
+		    "AND b.call_line IS a.call_line AND b.loop_id IS a.loop_id AND b.space = a.space "
+		    "AND b.base = a.base AND b.rw = a.rw AND b.affine_var = a.affine_var "
+		    "AND b.access_bytes = a.access_bytes AND b.elem_bytes = a.elem_bytes "
+		    "AND b.offset_const IS NOT NULL "
+		    "WHERE a.affine_var IS NOT NULL AND a.offset_const IS NOT NULL AND a.access_bytes > 0 "
+		    "AND a.stride_bytes_tx > a.access_bytes GROUP BY a.id;"
+		    "UPDATE access SET run_bytes = stride_bytes_tx WHERE id IN (SELECT r.id FROM ka_run r "
+		    "JOIN access a ON a.id = r.id WHERE r.n * a.access_bytes = a.stride_bytes_tx "
+		    "AND (r.hi - r.lo) * a.elem_bytes + a.access_bytes = a.stride_bytes_tx);"
+		    "DROP VIEW ka_run;",
 		    NULL, NULL, &err) != SQLITE_OK)
 		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (joins)", err ? err : "?");
 	sqlite3_free(err);

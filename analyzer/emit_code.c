@@ -295,6 +295,7 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 	ka_facts_text(&r, KA_COL(loop, kind), kind);
 	ka_facts_text(&r, KA_COL(loop, iv), iv ? iv->name : NULL);
 	ka_facts_int(&r, KA_COL(loop, iv_unsigned), iv && (iv->tflags & KT_UNSIGNED));
+	ka_facts_opt(&r, KA_COL(loop, iv_bytes), iv && iv->type_bytes > 0, iv ? iv->type_bytes : 0);
 	if (n->kind == KN_FOR) {
 		/* the start value and the bound, not the whole statements */
 		ka_node *c = walk_strip(n->kids[1]);

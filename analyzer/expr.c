@@ -4,6 +4,7 @@
 #include "analyzer/expr.h"
 #include "util/buf.h"
 #include "util/checked.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -594,4 +595,110 @@ const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x)
 	const char *r = ka_arena_strdup(a, b.data ? b.data : "");
 	ka_buf_free(&b);
 	return r;
+}
+
+/* Canonical text (sx_render_var below): a sum's terms and a product's
+ * factors flattened, constants folded, each list sorted by its text. */
+typedef struct canon_list {
+	const char **v;
+	int n, cap;
+} canon_list;
+
+static void canon_push(ka_arena *a, canon_list *l, const char *t)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 8;
+		const char **v = ka_arena_alloc(a, sizeof *v * (size_t)cap);
+		if (l->n)
+			memcpy(v, l->v, sizeof *v * (size_t)l->n);
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = t;
+}
+
+static int canon_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static const char *canon_join(ka_arena *a, canon_list *l, const char *sep)
+{
+	qsort(l->v, (size_t)l->n, sizeof *l->v, canon_cmp);
+	size_t len = 1;
+	for (int i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + strlen(sep);
+	char *r = ka_arena_alloc(a, len), *p = r;
+	*p = '\0';
+	for (int i = 0; i < l->n; i++)
+		p += sprintf(p, "%s%s", i ? sep : "", l->v[i]);
+	return r;
+}
+
+static const char *canon_sum(const sx_ctx *c, ka_arena *a, const sx *x, int keep_const);
+
+static void canon_factors(const sx_ctx *c, ka_arena *a, const sx *x, int64_t *k, int *ok, canon_list *f)
+{
+	if (x->k == SX_MUL) {
+		canon_factors(c, a, x->a, k, ok, f);
+		canon_factors(c, a, x->b, k, ok, f);
+	} else if (x->k == SX_CONST) {
+		*ok &= ka_mul64(*k, x->c, k);
+	} else if (x->k == SX_ADD) {
+		canon_push(a, f, ka_arena_printf(a, "(%s)", canon_sum(c, a, x, 1)));
+	} else {
+		canon_push(a, f, sx_render(c, a, x));
+	}
+}
+
+static void canon_terms(const sx_ctx *c, ka_arena *a, const sx *x, int64_t m, int64_t *k0, int *ok,
+			canon_list *t)
+{
+	int64_t v;
+	if (x->k == SX_ADD) {
+		canon_terms(c, a, x->a, m, k0, ok, t);
+		canon_terms(c, a, x->b, m, k0, ok, t);
+		return;
+	}
+	if (x->k == SX_CONST) {
+		*ok &= ka_mul64(m, x->c, &v) && ka_add64(*k0, v, k0);
+		return;
+	}
+	if (x->k == SX_MUL && (x->a->k == SX_CONST || x->b->k == SX_CONST)) { /* k * (a + b): distributed */
+		const sx *k = x->a->k == SX_CONST ? x->a : x->b, *o = k == x->a ? x->b : x->a;
+		if (ka_mul64(m, k->c, &v))
+			canon_terms(c, a, o, v, k0, ok, t);
+		else
+			*ok = 0;
+		return;
+	}
+	int64_t k = m;
+	canon_list f = {0};
+	canon_factors(c, a, x, &k, ok, &f);
+	if (!f.n) {
+		*ok &= ka_add64(*k0, k, k0);
+		return;
+	}
+	if (k == 1)
+		canon_push(a, t, canon_join(a, &f, "*"));
+	else if (k != 0)
+		canon_push(a, t, ka_arena_printf(a, "%lld*%s", (long long)k, canon_join(a, &f, "*")));
+}
+
+static const char *canon_sum(const sx_ctx *c, ka_arena *a, const sx *x, int keep_const)
+{
+	int64_t k0 = 0;
+	int ok = 1;
+	canon_list t = {0};
+	canon_terms(c, a, x, 1, &k0, &ok, &t);
+	if (!ok)
+		return NULL;
+	if (keep_const && k0 != 0)
+		canon_push(a, &t, ka_arena_printf(a, "%lld", (long long)k0));
+	return t.n ? canon_join(a, &t, " + ") : "0";
+}
+
+const char *sx_render_var(const sx_ctx *c, ka_arena *a, const sx *x)
+{
+	return x ? canon_sum(c, a, x, 0) : NULL;
 }

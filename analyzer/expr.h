@@ -143,5 +143,10 @@ typedef struct sx_lane {
 int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out);
 /* Text form, e.g. "blockIdx.x*blockDim.x + threadIdx.x" (arena string). */
 const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x);
+/* x without its additive constant, as a canonical text: sums and products
+ * flattened, constants folded, terms and factors sorted, so that two
+ * indexes that differ only by a constant (4*i + 1, i*4 + 3) give one text.
+ * NULL when a folded constant overflows. */
+const char *sx_render_var(const sx_ctx *c, ka_arena *a, const sx *x);
 
 #endif

@@ -104,6 +104,24 @@ static int build(CXIndex idx, const char *file, const char **argv, int argc, str
 	return ok;
 }
 
+/* Each header is about 7 MB, and each set of arguments (a project's -I and
+ * -D flags, a kcheck with other shim headers) has its own: the folder keeps
+ * the KCHECK_PCH_KEEP (default 24) used most recently, pruned whenever a
+ * new one is built.  One used in the last ten minutes stays (a kcheck that
+ * has just found it is about to read it), so a burst of new argument sets
+ * can leave more for a while. */
+static void prune(const char *dir)
+{
+	const char *k = getenv("KCHECK_PCH_KEEP");
+	char *end = NULL;
+	long keep = k && *k ? strtol(k, &end, 10) : 24;
+	if ((end && *end) || keep < 1 || keep > 100000)
+		keep = 24;
+	ka_fs_cache_prune(dir, ".pch", (int)keep, 600);
+	ka_fs_cache_prune(dir, ".pch.failed", (int)keep, 600);
+	ka_fs_cache_prune(dir, ".tmp", 0, 3600); /* a build that died half-way */
+}
+
 const char *ka_frontend_pch(CXIndex idx, ka_arena *a, const char **argv, int argc,
 			    struct CXUnsavedFile *unsaved, int nunsaved)
 {
@@ -133,7 +151,11 @@ const char *ka_frontend_pch(CXIndex idx, ka_arena *a, const char **argv, int arg
 	snprintf(failed, sizeof failed, "%s.failed", file);
 	if (ka_fs_exists(failed))
 		return NULL;
-	if (!ka_fs_exists(file) && !build(idx, file, argv, argc, unsaved, nunsaved)) {
+	if (ka_fs_exists(file))
+		ka_fs_cache_touch(file); /* used: the last to go */
+	else if (build(idx, file, argv, argc, unsaved, nunsaved))
+		prune(dir);
+	else {
 		FILE *f = fopen(failed, "w"); /* the next file goes without */
 		if (f)
 			fclose(f);

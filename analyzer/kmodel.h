@@ -151,8 +151,10 @@ typedef struct ka_kmodel {
 int ka_kmodel_of_tu(ka_tu *tu, const char *name, ka_kmodel **out);
 
 /* Parse text (a CUDA or HIP main file whose quoted includes resolve in
- * include_dir, or are blanked when they do not) and model kernel `name`.
- * extra: clang flags as a compile command has them.  *tu_out holds the
+ * include_dir or in a folder extra names, or are blanked when they do not)
+ * and model kernel `name`.  extra: the file's compiler flags as a compile
+ * command has them (nvcc's or clang's spelling: -I, -D, -std, ...;
+ * analyzer/frontend_flags.c translates and filters them).  *tu_out holds the
  * model; free it with ka_kmodel_free.  KA_OK, KA_EINPUT (no such kernel,
  * or it did not parse), KA_EIO. */
 typedef struct ka_kmodel_doc {
@@ -162,6 +164,10 @@ typedef struct ka_kmodel_doc {
 int ka_kmodel_of_text(const char *text, size_t len, const char *lang, const char *name,
 		      const char *include_dir, const char *const *extra, int nextra, ka_kmodel_doc *out);
 void ka_kmodel_free(ka_kmodel_doc *d);
+/* The TU ka_kmodel_of_text models, parsed the same way, for a caller that
+ * models several kernels of one text (ka_kmodel_of_tu on it; ka_tu_free). */
+int ka_kmodel_parse_text(const char *text, size_t len, const char *lang, const char *include_dir,
+			 const char *const *extra, int nextra, ka_tu **out);
 
 const char *ka_kmodel_red_name(ka_km_red r);
 /* The accumulator named `name`, or NULL. */

@@ -4,6 +4,8 @@
  * launches: recipe_relaunch.c).  Each recipe lives in its own recipes/recipe_*.c
  * and is one line of recipes/recipes.list, which orders `table` below. */
 #include "recipes/recipe.h"
+#include "analyzer/frontend.h"
+#include "analyzer/kmodel.h"
 #include "recipe_registry.h"
 #include "util/error.h"
 #include <ctype.h>
@@ -356,6 +358,112 @@ void ka_recipe_set_source_path(const char *path)
 const char *ka_recipe_source_dir(void)
 {
 	return source_dir[0] ? source_dir : NULL;
+}
+
+static _Thread_local char flag_text[8192];
+static _Thread_local const char *flag_v[KA_RECIPE_MAX_FLAGS];
+static _Thread_local int flag_n;
+
+void ka_recipe_set_flags(const char *const *flags, int n)
+{
+	size_t used = 0;
+	flag_n = 0;
+	for (int i = 0; i < n && flag_n < KA_RECIPE_MAX_FLAGS; i++) {
+		size_t l = strlen(flags[i]) + 1;
+		if (l > sizeof flag_text - used)
+			break;
+		memcpy(flag_text + used, flags[i], l);
+		flag_v[flag_n++] = flag_text + used;
+		used += l;
+	}
+}
+
+int ka_recipe_flags(const char *const **flags)
+{
+	*flags = flag_v;
+	return flag_n;
+}
+
+/* The parses of the texts modelled last (per thread): every recipe models
+ * the kernels of the same file, and a parse through the toolkit's headers
+ * takes a second.  A slot is the text, the folder and the flags it was
+ * parsed with, and its TU (or the parse's error); docs handed out hold a
+ * reference, and a slot still referenced is never reused. */
+#define TU_SLOTS 4
+typedef struct tu_slot {
+	unsigned long long text, key, used;
+	size_t len;
+	ka_tu *tu;
+	int rc, refs;
+	char err[256];
+} tu_slot;
+static _Thread_local tu_slot tu_slots[TU_SLOTS];
+static _Thread_local unsigned long long tu_clock;
+
+static unsigned long long fnv(unsigned long long h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+int ka_recipe_kmodel(const char *text, size_t len, const char *name, ka_kmodel_doc *doc)
+{
+	memset(doc, 0, sizeof *doc);
+	const char *dir = ka_recipe_source_dir();
+	unsigned long long h = fnv(1469598103934665603ull, text, len), key = 1469598103934665603ull;
+	key = fnv(key, dir ? dir : "", dir ? strlen(dir) + 1 : 0);
+	for (int i = 0; i < flag_n; i++)
+		key = fnv(key, flag_v[i], strlen(flag_v[i]) + 1);
+	tu_slot *s = NULL, *free_slot = NULL;
+	for (int i = 0; i < TU_SLOTS && !s; i++) {
+		tu_slot *x = &tu_slots[i];
+		if (x->used && x->text == h && x->key == key && x->len == len)
+			s = x;
+		else if (!x->refs && (!free_slot || x->used < free_slot->used))
+			free_slot = x;
+	}
+	if (!s && !free_slot) /* every slot in use: a parse of its own */
+		return ka_kmodel_of_text(text, len, "cuda", name, dir, flag_v, flag_n, doc);
+	if (!s) {
+		s = free_slot;
+		ka_tu_free(s->tu);
+		memset(s, 0, sizeof *s);
+		s->text = h;
+		s->key = key;
+		s->len = len;
+		s->rc = ka_kmodel_parse_text(text, len, "cuda", dir, flag_v, flag_n, &s->tu);
+		if (s->rc != KA_OK)
+			snprintf(s->err, sizeof s->err, "%s", ka_error_last());
+	}
+	s->used = ++tu_clock;
+	if (s->rc != KA_OK)
+		return ka_error_set(s->rc, "%s", s->err);
+	int rc = ka_kmodel_of_tu(s->tu, name, &doc->km);
+	if (rc != KA_OK)
+		return rc;
+	doc->tu = s->tu;
+	s->refs++;
+	return KA_OK;
+}
+
+void ka_recipe_kmodel_free(ka_kmodel_doc *doc)
+{
+	for (int i = 0; i < TU_SLOTS && doc->tu; i++)
+		if (tu_slots[i].tu == doc->tu && tu_slots[i].refs > 0) {
+			tu_slots[i].refs--;
+			memset(doc, 0, sizeof *doc);
+		}
+	ka_kmodel_free(doc); /* one of its own */
+}
+
+void ka_recipe_kmodel_forget(void)
+{
+	for (int i = 0; i < TU_SLOTS; i++)
+		if (!tu_slots[i].refs) {
+			ka_tu_free(tu_slots[i].tu);
+			memset(&tu_slots[i], 0, sizeof tu_slots[i]);
+		}
 }
 
 static _Thread_local char target_arch[32];

@@ -58,6 +58,26 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 void ka_recipe_set_source_path(const char *path);
 /* That folder, or NULL. */
 const char *ka_recipe_source_dir(void);
+/* The compiler flags of the file being rewritten (a compile command's -I,
+ * -D, -std, ...; nvcc's or clang's spelling), which reach the kernel model
+ * with the source folder, so that a file whose includes or macros come
+ * from its build is modelled as it is compiled.  Copied (at most
+ * KA_RECIPE_MAX_FLAGS flags of 8 KiB in all; the rest are dropped); n 0:
+ * none.  Per thread. */
+#define KA_RECIPE_MAX_FLAGS 64
+void ka_recipe_set_flags(const char *const *flags, int n);
+/* Those flags: their count, the array to *flags. */
+int ka_recipe_flags(const char *const **flags);
+/* The kernel model (analyzer/kmodel.h) of kernel `name` of text, parsed
+ * with the source folder and the flags above: ka_kmodel_of_text's return
+ * value.  The parse of a text is kept for the next calls on the same text,
+ * folder and flags (per thread): release doc with ka_recipe_kmodel_free,
+ * never ka_kmodel_free.  ka_recipe_kmodel_forget frees the kept parses
+ * that no doc holds. */
+struct ka_kmodel_doc;
+int ka_recipe_kmodel(const char *text, size_t len, const char *name, struct ka_kmodel_doc *doc);
+void ka_recipe_kmodel_free(struct ka_kmodel_doc *doc);
+void ka_recipe_kmodel_forget(void);
 /* The target the candidate is built for ("sm_90", "gfx942"), as the run's
  * --arch names it; NULL: unknown (a recipe then assumes the default
  * target, sm_90).  A recipe that needs hardware some targets lack (tensor
@@ -323,8 +343,10 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
 			    const char *grid_fmt, const char *block, const char *smem_param,
 			    const char *smem_fmt);
 /* The same for a 3-D grid: "@B" and "@Z" in grid_fmt are replaced by the
- * arguments for parameters b_param and z_param; the dynamic shared memory
- * is kept. */
+ * arguments for parameters b_param and z_param (as `(long long)(ARG)`),
+ * "@A" by z_param's argument as written, parenthesized (a pointer stays a
+ * pointer), and "@S" by the launch's stream (0 when it names none); the
+ * dynamic shared memory is kept. */
 int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 			 const char *block, const char *b_param, const char *z_param);
 /* 2-D launches (recipes/recipe_launch2d.c): rewrite every launch of the

@@ -41,6 +41,37 @@
  * A float sum comes out in another order, as in warp-per-row: the bench's
  * tolerance decides.
  *
+ * The split over blocks (split=1, the default).  ceil(cols / 32) strips
+ * alone are few blocks for a tall matrix (8192 x 1024: 32 blocks on a
+ * 132-SM GPU), so the strip's rows are also split over gridDim.y blocks:
+ * block (x, y) takes rows y * W + threadIdx.y, stepping W * gridDim.y.
+ * The split is picked at run time by a host function the recipe adds after
+ * the kernel and calls in the launch's grid: the SM count read once
+ * (cudaDevAttrMultiProcessorCount), about 2-4 resident blocks per SM wanted
+ * (2048 / (32 W) clamped to [2, 4]), no more than rows / (8 W) (each warp
+ * keeps at least 8 rows), at most 65535, and 1 when the strips alone reach
+ * the target.  Past 1 it zeroes the output on the launch's stream
+ * (cudaMemsetAsync, enqueued while the grid is evaluated, so before the
+ * kernel) and warp 0 of each block adds its combined partial with
+ * atomicAdd; at 1 the kernel stores as written.  Only a sum whose tail is
+ * the one store `OUT[col] = acc;` into a pointer parameter of the
+ * accumulator's own type (float, double, int, unsigned, unsigned long
+ * long: what atomicAdd takes) splits; anything else keeps one block per
+ * strip, as before: an epilogue (a mean's division, a sqrtf, a cast to a
+ * narrower output) would apply to each partial instead of the total, and a
+ * max or product has no atomicAdd.  A mean could be split by a second
+ * pass that scales the total, but it would cost a launch for an output of
+ * cols elements; not written.  Correctness needs no property of the split
+ * count: every row lands in exactly one block for any gridDim.y >= 1.
+ * Rounding: fp32 atomics add the partials in an order that varies from run
+ * to run, but the error bound of a sum grows with the length of its longest
+ * chain of additions, here rows / (W * split) + W + split, far shorter than
+ * the rows-long serial chain of the one-thread-per-column kernel the
+ * tolerance was set against (8192 x 1024 on 132 SMs, split 17: 61 + 8 + 17 against
+ * 8192).  16-byte loads (a float4 per lane, 128 columns a block) are not
+ * written: the loop body's index would have to be evaluated at four
+ * columns per lane; the split supplies the parallelism the strips lack.
+ *
  * row-scan (rules div-long-serial-section launch-small-grid).  The same shape along a row, whose loop also
  * stores the running sum,
  *     for (int j = 0; j < cols; j++) { acc += x[off + j]; y[off + j] = acc; }
@@ -718,20 +749,137 @@ static int read_shape(ka_recipe_ctx *c, cshape *sh, int scan)
 	return prove_coalesced(c, sh);
 }
 
+/* The type text normalized for a comparison: blanks, `const`,
+ * `__restrict__`/`__restrict` and '*' dropped. */
+static void bare_type(const char *in, char *out, size_t cap)
+{
+	static const char *const drop[] = {"const", "__restrict__", "__restrict", "restrict"};
+	size_t n = 0;
+	for (const char *p = in; *p && n + 1 < cap;) {
+		size_t w = 0;
+		for (size_t i = 0; i < sizeof drop / sizeof drop[0] && !w; i++) {
+			size_t l = strlen(drop[i]);
+			if (!strncmp(p, drop[i], l) && (p == in || !is_ident(p[-1])) && !is_ident(p[l]))
+				w = l;
+		}
+		if (w)
+			p += w;
+		else if (*p == ' ' || *p == '*')
+			p++;
+		else
+			out[n++] = *p++;
+	}
+	out[n] = 0;
+}
+
+/* Whether the rows may be split across gridDim.y (see the header): the
+ * rows' bound a scalar parameter, into rows; what follows the loop the one
+ * store `OUT[col] = acc;` of a sum into a pointer parameter whose element
+ * is the accumulator's type and one atomicAdd takes, into outp.  0 with
+ * the reason in why otherwise. */
+static int can_split(ka_recipe_ctx *c, const cshape *sh, char *rows, char *outp, size_t cap, char *why,
+		     size_t wcap)
+{
+	static const char *const atomic_types[] = {"float",
+						   "double",
+						   "int",
+						   "unsigned",
+						   "unsignedint",
+						   "unsignedlonglong",
+						   "unsignedlonglongint"};
+	const char *t = c->m->text;
+	char b[300], sq[400], want[300], at[64];
+	snprintf(b, sizeof b, "%s", sh->rcond + strlen(sh->rvar) + 3); /* "r < B" */
+	ka_recipe_drop_casts(b);
+	int pi = ka_csrc_param_index(c->k, b);
+	if (pi < 0 || c->k->params[pi].is_pointer) {
+		snprintf(why, wcap, "the rows' bound '%.80s' is not a scalar parameter", b);
+		return 0;
+	}
+	snprintf(rows, cap, "%.*s", (int)cap - 1, b);
+	if (sh->op != '+') {
+		snprintf(why, wcap, "the reduction is not a sum");
+		return 0;
+	}
+	if (sh->tail_s >= sh->tail_e || !ka_csrc_squeeze(t, sh->tail_s, sh->tail_e, sq, sizeof sq)) {
+		snprintf(why, wcap, "nothing after the loop to store the column");
+		return 0;
+	}
+	const char *br = strchr(sq, '[');
+	size_t nl = br ? (size_t)(br - sq) : 0;
+	if (!br || nl >= KA_CSRC_NAME) {
+		snprintf(why, wcap, "'%.80s' after the loop is not `OUT[%s] = %s;`", sq, sh->col, sh->acc);
+		return 0;
+	}
+	snprintf(outp, cap, "%.*s", (int)nl, sq);
+	snprintf(want, sizeof want, "%s[%s]=%s;", outp, sh->col, sh->acc);
+	int oi = ka_csrc_param_index(c->k, outp);
+	if (strcmp(sq, want) || oi < 0 || !c->k->params[oi].is_pointer || c->k->params[oi].is_const) {
+		snprintf(why, wcap, "'%.80s' after the loop is not `OUT[%s] = %s;` with OUT a parameter", sq,
+			 sh->col, sh->acc);
+		return 0;
+	}
+	char ot[160], accb[64];
+	bare_type(c->k->params[oi].type, ot, sizeof ot);
+	bare_type(sh->acc_type, accb, sizeof accb);
+	snprintf(at, sizeof at, "%s", accb);
+	int ok = !strcmp(ot, accb);
+	int atomic = 0;
+	for (size_t i = 0; i < sizeof atomic_types / sizeof atomic_types[0]; i++)
+		atomic |= !strcmp(at, atomic_types[i]);
+	if (!ok || !atomic) {
+		snprintf(why, wcap,
+			 "the output's element '%s' and the sum's type '%s' are not one type atomicAdd takes",
+			 c->k->params[oi].type, sh->acc_type);
+		return 0;
+	}
+	return 1;
+}
+
+/* The host function that picks the split: bps blocks per SM wanted, each
+ * warp keeping at least 8 rows; the output zeroed on the launch's stream
+ * when the blocks will add into it. */
+static void split_helper(ka_buf *b, const char *name, long w, long bps)
+{
+	ka_buf_printf(
+		b,
+		"\n\n/* col-reduce: how many blocks share one 32-column strip's rows (gridDim.y), read at run\n"
+		" * time from the sizes and the SM count: about %ld blocks per SM when the strips alone\n"
+		" * leave the GPU short, each of the %ld warps keeping at least 8 rows; 1 when the strips\n"
+		" * fill it.  Past 1, the output is zeroed on the launch's stream here, before the\n"
+		" * kernel, and each block adds its partial with atomicAdd. */\n"
+		"static unsigned %s(long long rows, long long cols, void *out, size_t elem, cudaStream_t stream)\n"
+		"{\n\tstatic int sms;\n\tif (!sms) {\n\t\tint dev = 0;\n"
+		"\t\tif (cudaGetDevice(&dev) != cudaSuccess ||\n"
+		"\t\t    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1)\n"
+		"\t\t\tsms = 1;\n\t}\n"
+		"\tconst long long strips = (cols + 31) / 32, want = (long long)sms * %ld;\n"
+		"\tif (strips < 1 || strips >= want)\n\t\treturn 1;\n"
+		"\tlong long split = (want + strips - 1) / strips;\n"
+		"\tif (split > rows / %ld)\n\t\tsplit = rows / %ld;\n"
+		"\tif (split > 65535)\n\t\tsplit = 65535;\n"
+		"\tif (split <= 1)\n\t\treturn 1;\n"
+		"\tcudaMemsetAsync(out, 0, (size_t)cols * elem, stream);\n"
+		"\treturn (unsigned)split;\n}",
+		bps, w, name, bps, 8 * w, 8 * w);
+}
+
 static int colreduce_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	cshape sh;
 	int rc = read_shape(c, &sh, 0);
 	if (rc)
 		return rc;
-	long w = ka_recipe_param(c->params, "warps", 8);
-	if (w < 2 || w > 32 || (w & (w - 1)))
+	long w = ka_recipe_param(c->params, "warps", 8), want_split = ka_recipe_param(c->params, "split", 1);
+	if (w < 2 || w > 32 || (w & (w - 1)) || want_split < 0 || want_split > 1)
 		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
 	const char *t = c->m->text;
-	char in[32], part[32], k[32], comb[300];
+	char in[32], part[32], k[32], fn[32], comb[300], rows[KA_CSRC_NAME], outp[KA_CSRC_NAME], nosplit[300];
+	int split = want_split && can_split(c, &sh, rows, outp, sizeof rows, nosplit, sizeof nosplit);
 	ka_recipe_unused_name(c, "ka_in", in, sizeof in);
 	ka_recipe_unused_name(c, "ka_part", part, sizeof part);
 	ka_recipe_unused_name(c, "ka_k", k, sizeof k);
+	ka_recipe_unused_name(c, "ka_col_split", fn, sizeof fn);
 	if (sh.op == 'f')
 		snprintf(comb, sizeof comb, "%s = %s(%s, %s[%s][threadIdx.x]);", sh.acc, sh.fn, sh.acc, part,
 			 k);
@@ -741,34 +889,59 @@ static int colreduce_apply(ka_recipe_ctx *c, ka_buf *out)
 	snprintf(base_type, sizeof base_type, "%s", sh.acc_type);
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_adds(
+	ka_buf_printf(
 		&b,
-		"{\n\t/* col-reduce: lanes along the columns, the rows split over the block's warps */\n\t");
+		"{\n\t/* col-reduce: lanes along the columns, the rows split over the block's warps%s */\n\t",
+		split ? " and over gridDim.y blocks" : "");
 	ka_buf_add(&b, t + sh.pre_s, sh.pre_e - sh.pre_s);
 	if (sh.mid_s < sh.mid_e)
 		ka_buf_add(&b, t + sh.mid_s, sh.mid_e - sh.mid_s);
-	char first[260];
+	char first[300], step[64];
+	const char *y0 = split ? "blockIdx.y * " : "";
+	char yw[32] = "";
+	if (split)
+		snprintf(yw, sizeof yw, "%ld + ", w);
 	if (is_literal(sh.rinit, 0))
-		snprintf(first, sizeof first, "threadIdx.y");
+		snprintf(first, sizeof first, "%s%sthreadIdx.y", y0, yw);
 	else
-		snprintf(first, sizeof first, "(%s) + threadIdx.y", sh.rinit);
-	ka_buf_printf(&b, "const bool %s = %s;\n\tif (%s)\n\t\tfor (%s %s = %s; %s; %s += %ld)", in,
-		      sh.guard_ok, in, sh.rtype, sh.rvar, first, sh.rcond, sh.rvar, w);
+		snprintf(first, sizeof first, "(%s) + %s%sthreadIdx.y", sh.rinit, y0, yw);
+	if (split)
+		snprintf(step, sizeof step, "%ld * gridDim.y", w);
+	else
+		snprintf(step, sizeof step, "%ld", w);
+	ka_buf_printf(&b, "const bool %s = %s;\n\tif (%s)\n\t\tfor (%s %s = %s; %s; %s += %s)", in,
+		      sh.guard_ok, in, sh.rtype, sh.rvar, first, sh.rcond, sh.rvar, step);
 	ka_buf_add(&b, t + sh.body_s, sh.body_e - sh.body_s);
 	ka_buf_printf(
 		&b,
 		"\n\t__shared__ %s %s[%ld][32];\n\t%s[threadIdx.y][threadIdx.x] = %s;\n\t__syncthreads();\n"
 		"\tif (%s && threadIdx.y == 0) {\n\t\tfor (int %s = 1; %s < %ld; ++%s)\n\t\t\t%s\n\t\t",
 		base_type, part, w, part, sh.acc, in, k, k, w, k, comb);
+	if (split)
+		ka_buf_printf(&b, "if (gridDim.y > 1)\n\t\t\tatomicAdd(&%s[%s], %s);\n\t\telse\n\t\t\t", outp,
+			      sh.col, sh.acc);
 	if (sh.tail_s < sh.tail_e)
 		ka_buf_add(&b, t + sh.tail_s, sh.tail_e - sh.tail_s);
 	ka_buf_adds(&b, "\n\t}\n}");
-	char blk[64];
+	char blk[64], grid[300];
 	snprintf(blk, sizeof blk, "dim3(32, %ld)", w);
 	ka_recipe_edits ed = {0};
 	rc = ka_recipe_new_body(c, &ed, &b, 32 * w);
-	if (rc == KA_OK)
+	if (rc == KA_OK && split) {
+		ka_buf h;
+		ka_buf_init(&h, 4096);
+		long bps = 2048 / (32 * w);
+		split_helper(&h, fn, w, bps < 2 ? 2 : bps > 4 ? 4 : bps);
+		rc = h.data ? ka_recipe_edit(&ed, c->k->body_close + 1, c->k->body_close + 1, h.data)
+			    : KA_ENOMEM;
+		ka_buf_free(&h);
+		snprintf(grid, sizeof grid,
+			 "dim3((unsigned)((@N + 31) / 32), %s(@B, @N, (void *)@A, sizeof(*@A), @S))", fn);
+		if (rc == KA_OK)
+			rc = ka_recipe_relaunch_z(c, &ed, sh.bound, grid, blk, rows, outp);
+	} else if (rc == KA_OK) {
 		rc = ka_recipe_relaunch(c, &ed, sh.bound, "(unsigned)((@N + 31) / 32)", blk);
+	}
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
 	ka_recipe_edits_free(&ed);
@@ -776,7 +949,8 @@ static int colreduce_apply(ka_recipe_ctx *c, ka_buf *out)
 	return rc;
 }
 
-static const char *const colreduce_grid[] = {"warps=8", "warps=16", "warps=32", "warps=4", NULL};
+static const char *const colreduce_grid[] = {"warps=8", "warps=16",        "warps=32",
+					     "warps=4", "warps=8 split=0", NULL};
 
 const ka_recipe ka_recipe_col_reduce = {
 	.name = "col-reduce",

@@ -228,8 +228,7 @@ static int param_local(const char *t, size_t s, size_t e, const ka_csrc_kernel *
 static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char *cond)
 {
 	ka_kmodel_doc doc;
-	if (ka_kmodel_of_text(c->m->text, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0,
-			      &doc) != KA_OK)
+	if (ka_recipe_kmodel(c->m->text, c->m->len, c->k->name, &doc) != KA_OK)
 		return ka_recipe_decline(c,
 					 "the bound '%s' is not a parameter, and the kernel model could "
 					 "not be built",
@@ -239,7 +238,7 @@ static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char 
 	char val[256];
 	snprintf(val, sizeof val, "%s", bv ? bv : "");
 	int form = doc.km->guard.form, same = ix && !strcmp(ix->name, sh->var);
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	if (!same || form != (lt ? KM_GUARD_BLOCK : KM_GUARD_RETURN))
 		return ka_recipe_decline(c, "the model finds no guard on %s in '%s'", sh->var, cond);
 	ka_recipe_poly p;
@@ -283,7 +282,7 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
  * What the model of one kernel says about its element index, kept for
  * the next recipe on the same text (a sweep or a plan tries several). */
 typedef struct ew_model {
-	unsigned long long hash;
+	unsigned long long hash, flags; /* the text's, and the compiler flags' */
 	size_t len;
 	char kernel[KA_CSRC_NAME], dir[512];
 	int built;
@@ -359,17 +358,21 @@ static const ew_model *model_of(ka_recipe_ctx *c)
 {
 	static ew_model md;
 	const char *dir = ka_recipe_source_dir();
-	unsigned long long h = text_hash(c->m->text, c->m->len);
-	if (md.hash == h && md.len == c->m->len && !strcmp(md.kernel, c->k->name) &&
+	unsigned long long h = text_hash(c->m->text, c->m->len), fh = text_hash("", 0);
+	const char *const *fv;
+	for (int i = 0, n = ka_recipe_flags(&fv); i < n; i++)
+		fh = fh * 31 + text_hash(fv[i], strlen(fv[i]) + 1);
+	if (md.hash == h && md.flags == fh && md.len == c->m->len && !strcmp(md.kernel, c->k->name) &&
 	    !strcmp(md.dir, dir ? dir : ""))
 		return &md;
 	memset(&md, 0, sizeof md);
 	md.hash = h;
+	md.flags = fh;
 	md.len = c->m->len;
 	snprintf(md.kernel, sizeof md.kernel, "%s", c->k->name);
 	snprintf(md.dir, sizeof md.dir, "%s", dir ? dir : "");
 	ka_kmodel_doc doc;
-	if (ka_kmodel_of_text(c->m->text, c->m->len, "cuda", c->k->name, dir, NULL, 0, &doc) != KA_OK) {
+	if (ka_recipe_kmodel(c->m->text, c->m->len, c->k->name, &doc) != KA_OK) {
 		snprintf(md.reason, sizeof md.reason, "%s", ka_error_last());
 		return &md;
 	}
@@ -389,7 +392,7 @@ static const ew_model *model_of(ka_recipe_ctx *c)
 		md.body_begin = g->body_begin;
 		md.body_end = g->body_end;
 	}
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	return &md;
 }
 
@@ -1415,8 +1418,7 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 	 * assigned: the statements use each only as *q or q[0], and the
 	 * initializers are pure. */
 	ka_kmodel_doc doc;
-	if (ka_kmodel_of_text(t, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) !=
-	    KA_OK)
+	if (ka_recipe_kmodel(t, c->m->len, c->k->name, &doc) != KA_OK)
 		return ka_recipe_decline(c, "the kernel model could not be built");
 	int rc = KA_OK;
 	for (int k = 0; k < rv->nq && rc == KA_OK; k++) {
@@ -1428,7 +1430,7 @@ static int row_shape(ka_recipe_ctx *c, const ka_recipe_ew *sh, rowvec *rv)
 				c, "%s is written at %.50s, not provably the thread's own element",
 				rv->q[k].name, mp->offset);
 	}
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	return rc;
 }
 

@@ -6,13 +6,21 @@
  * walk [S, B) one element each per step.  The loop becomes one over float4
  * chunks of [S, B), the group's lanes taking every W-th chunk, with the
  * body repeated per element of the chunk, and the original loop takes the
- * tail from S + 4 * (chunks) on.  The chunk loop only runs when every
- * vectorized pointer's element S is 16-byte aligned (checked at run time;
- * the same on every lane of the group, so they all take the same split).
+ * tail from S + 4 * (chunks) on.  The chunks start at the first
+ * vectorized pointer's next 16-byte boundary from S: the elements before
+ * it (at most 3, or 7 in the 8-element form; a range from S = 1, a row of
+ * a cols % 4 != 0 matrix) run first, one per lane, through the loop as
+ * written, so each lane meets its elements in rising order (head, chunks,
+ * tail) and an arg-reduction's strict `>` keeps its first index.  The
+ * chunk loop only runs when every vectorized pointer's element there is
+ * 16-byte aligned (checked at run time; the same on every lane of the
+ * group, so they all take the same split), and is unrolled by 4 so that
+ * each lane has several chunks' loads in flight.
  *
  * What it proves first (else the loop stays as it is, and with no loop
  * left the recipe declines with the first loop's reason): the loop is
- * innermost, steps by its group's width, has one bound; S and B read only
+ * innermost, steps by its group's width, has one bound (or two joined by
+ * &&, a chunk of a row: the chunks end at the lesser); S and B read only
  * parameters and locals (never assigned again) computed from parameters,
  * block ids and the row (`(blockIdx.x * (long long)blockDim.x +
  * threadIdx.x) / W`, or blockIdx.x), so they are the same on every lane of
@@ -446,13 +454,14 @@ static void lane_body(ka_buf *b, lv *v, size_t s, size_t e, const vecptr *vp, in
 
 /* 1 when `name` is an argument of a group reduction warp-per-row writes
  * (ka_warp_*, ka_group_*, ka_block_*) in [s, e). */
-static int reduced_after(const char *t, size_t s, size_t e, const char *name)
+static int reduced_after_as(const char *t, size_t s, size_t e, const char *name, const char *op)
 {
 	static const char *const fns[] = {"ka_warp_", "ka_group_", "ka_block_"};
 	for (size_t p = s; p + 8 < e; p++) {
 		int hit = 0;
 		for (size_t f = 0; f < 3 && !hit; f++)
-			hit = !strncmp(t + p, fns[f], strlen(fns[f])) && (p == s || !ident(t[p - 1]));
+			hit = !strncmp(t + p, fns[f], strlen(fns[f])) && (p == s || !ident(t[p - 1])) &&
+			      (!op || !strncmp(t + p + strlen(fns[f]), op, strlen(op)));
 		if (!hit)
 			continue;
 		size_t o = p;
@@ -470,6 +479,43 @@ static int reduced_after(const char *t, size_t s, size_t e, const char *name)
 		}
 	}
 	return 0;
+}
+
+static int reduced_after(const char *t, size_t s, size_t e, const char *name)
+{
+	return reduced_after_as(t, s, e, name, NULL);
+}
+
+static int next_stmt(const char *t, size_t b1, size_t p, char *sq, size_t cap, size_t *end);
+
+/* 1 when `name` is a chunk's partial sum: in the loop body [s, e) it is
+ * only added to (`name += E`), the statement right after the loop (which
+ * ends at loop_e) is `S += name;`, name is not read after that, and S is
+ * an argument of a sum over the group (ka_warp_sum, ...) after it.  The
+ * total over the lanes is then the same whichever lane held which element
+ * (softmax's `for (j0 ...) { part = 0; for (j ...) part += ...; s += part; }`). */
+static int chunk_partial(const char *t, size_t s, size_t e, size_t loop_e, size_t b1, const char *name)
+{
+	size_t n = strlen(name), at;
+	for (size_t p = s; p + n <= e; p++) {
+		if (strncmp(t + p, name, n) || (p > s && (ident(t[p - 1]) || t[p - 1] == '.')) ||
+		    ident(t[p + n]))
+			continue;
+		size_t a = ka_csrc_skip_blank(t, e, p + n);
+		if (a + 1 >= e || t[a] != '+' || t[a + 1] != '=')
+			return 0;
+	}
+	char sq[160], acc[64];
+	size_t nl = 0;
+	if (!next_stmt(t, b1, loop_e, sq, sizeof sq, &at))
+		return 0;
+	while (ident(sq[nl]))
+		nl++;
+	if (!nl || nl >= sizeof acc || strncmp(sq + nl, "+=", 2) || strncmp(sq + nl + 2, name, n) ||
+	    strcmp(sq + nl + 2 + n, ";"))
+		return 0;
+	snprintf(acc, sizeof acc, "%.*s", (int)nl, sq);
+	return !ka_csrc_has_word(t, at, b1, name) && reduced_after_as(t, at, b1, acc, "sum");
 }
 
 /* The statement that starts at or after p (blanks skipped), squeezed into
@@ -713,6 +759,7 @@ static int lane_free(lv *v, size_t s, size_t e, const char *j, const char *lane,
 			local = is_word_in(type_words, t + w, b - w);
 		}
 		if (!local && !reduced_after(t, loop_e, v->b1, name) &&
+		    !chunk_partial(t, s, e, loop_e, v->b1, name) &&
 		    !(width == 0 && block_tree_after(v, s, e, loop_e, name)))
 			return ka_recipe_decline(
 				c,
@@ -771,20 +818,40 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 	if (strcmp(parts[2], step))
 		return ka_recipe_decline(c, "the lane loop over %s steps by '%s', not its group's width", j,
 					 parts[2]);
+	/* `j < B`, `j <= B`, or two of them joined by && (a chunk of a row:
+	 * `j < cols && j < j0 + 1024`), whose range ends at the lesser */
 	size_t jl = strlen(j);
-	if (strncmp(parts[1], j, jl) || parts[1][jl] != '<' || strstr(parts[1], "&&") ||
-	    strstr(parts[1], "||"))
-		return ka_recipe_decline(c, "the lane loop's test '%s' is not one bound `%s < B`", parts[1],
-					 j);
-	int le = parts[1][jl + 1] == '='; /* j <= B: the range ends at B + 1 */
-	const char *bound = parts[1] + jl + 1 + le;
-	char end[KA_RECIPE_FOR_PART + 16];
-	snprintf(end, sizeof end, le ? "(%s) + 1" : "%s", bound);
-	v->bad[0] = 0;
-	if (!uniform_expr(v, start, width, 0) || !uniform_expr(v, bound, width, 0))
-		return ka_recipe_decline(
-			c, "cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)",
-			start, bound, v->bad[0] ? v->bad : "a load or a call");
+	char conj[2][KA_RECIPE_FOR_PART], end[4 * KA_RECIPE_FOR_PART + 128];
+	const char *and = strstr(parts[1], "&&");
+	int nb = and ? 2 : 1;
+	snprintf(conj[0], sizeof conj[0], "%.*s", and? (int)(and-parts[1]) : (int)strlen(parts[1]), parts[1]);
+	snprintf(conj[1], sizeof conj[1], "%s", and? and+2 : "");
+	char ends[2][KA_RECIPE_FOR_PART + 16];
+	for (int k = 0; k < nb; k++) {
+		const char *cj = conj[k];
+		if (strncmp(cj, j, jl) || cj[jl] != '<' || strstr(cj, "&&") || strstr(cj, "||"))
+			return ka_recipe_decline(
+				c, "the lane loop's test '%s' is not one bound `%s < B` or two", parts[1], j);
+		int le = cj[jl + 1] == '='; /* j <= B: the range ends at B + 1 */
+		const char *bound = cj + jl + 1 + le;
+		v->bad[0] = 0;
+		if (!uniform_expr(v, start, width, 0) || !uniform_expr(v, bound, width, 0))
+			return ka_recipe_decline(
+				c,
+				"cannot prove the lane loop's range [%s, %s) the same on every lane of a row (%s)",
+				start, bound, v->bad[0] ? v->bad : "a load or a call");
+		snprintf(ends[k], sizeof ends[k], le ? "(%s) + 1" : "%s", bound);
+	}
+	char bn[16] = "", bval[sizeof end] = ""; /* two bounds: the lesser, once */
+	if (nb == 1) {
+		snprintf(end, sizeof end, "%s", ends[0]);
+	} else {
+		ka_recipe_unused_name(c, "ka_b", bn, sizeof bn);
+		snprintf(bval, sizeof bval,
+			 "(long long)(%s) < (long long)(%s) ? (long long)(%s) : (long long)(%s)", ends[0],
+			 ends[1], ends[0], ends[1]);
+		snprintf(end, sizeof end, "%s", bn);
+	}
 	vecptr vp[MAX_VEC];
 	int nv = 0;
 	size_t b0 = bs, b1 = e;
@@ -807,22 +874,46 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 					 "p[E + %s] in the lane loop",
 					 j, j);
 	const int per = two ? 8 : 4;
-	char vn[16], nn[16], sn[16], an[16];
+	char vn[16], nn[16], sn[16], an[16], s0[16], hn[16];
 	/* the chunk: ka_c in the 8-element form (seq-reduction writes ka_v and
 	 * declines where the kernel has it: the two then apply in either order) */
 	ka_recipe_unused_name(c, two ? "ka_c" : "ka_v", vn, sizeof vn);
 	ka_recipe_unused_name(c, two ? "ka_n8" : "ka_n4", nn, sizeof nn);
 	ka_recipe_unused_name(c, "ka_s", sn, sizeof sn);
 	ka_recipe_unused_name(c, "ka_al", an, sizeof an);
+	ka_recipe_unused_name(c, "ka_s0", s0, sizeof s0);
+	ka_recipe_unused_name(c, "ka_h", hn, sizeof hn);
 	char wstep[32];
 	snprintf(wstep, sizeof wstep, width ? "%d" : "blockDim.x", width);
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
+	/* the head: the elements before the first pointer's next 16-byte
+	 * boundary (a row of a cols % 4 != 0 matrix, or a range from 1), one
+	 * per lane and before the chunks, so that each lane still meets its
+	 * elements in rising order (a strict `>` keeps the first index) */
+	ka_buf_printf(&b,
+		      "{\n\t\tconst long long %s = %s;\n\t\t/* the elements before the next 16-byte "
+		      "boundary, one per lane, first */\n\t\tlong long %s = (long long)((16 - "
+		      "((unsigned long long)(%s%s%s + %s) & 15)) & 15) / %d;\n",
+		      s0, start, hn, vp[0].name, vp[0].off[0] ? " + " : "", vp[0].off, s0, vp[0].size);
+	if (bn[0])
+		ka_buf_printf(&b, "\t\tconst long long %s = %s;\n", bn, bval);
 	ka_buf_printf(
 		&b,
-		"{\n\t\tconst long long %s = %s;\n\t\t/* %s chunks where every vectorized row is 16-byte "
-		"aligned */\n\t\tconst unsigned long long %s = 0",
-		sn, start, two ? "8-element" : "float4", an);
+		"\t\tif (%s > (long long)(%s) - %s)\n\t\t\t%s = (long long)(%s) > %s ? (long long)(%s) - %s : 0;\n",
+		hn, end, s0, hn, end, s0, end, s0);
+	char ty[128]; /* the loop's type, for the head's bound */
+	size_t tl = strlen(type);
+	while (tl && type[tl - 1] == ' ')
+		tl--;
+	snprintf(ty, sizeof ty, "%.*s", (int)tl, type);
+	ka_buf_printf(&b, "\t\tfor (%s%s = %s + %s; %s < (%s)(%s + %s); %s += %s)", type, j, s0, lane, j, ty,
+		      s0, hn, j, wstep);
+	ka_buf_add(&b, t + pc + 1, e - (pc + 1));
+	ka_buf_printf(&b,
+		      "\n\t\tconst long long %s = %s + %s;\n\t\t/* %s chunks where every vectorized row is "
+		      "16-byte aligned */\n\t\tconst unsigned long long %s = 0",
+		      sn, s0, hn, two ? "8-element" : "float4", an);
 	for (int i = 0; i < nv; i++)
 		ka_buf_printf(&b, " | (unsigned long long)(%s%s%s + %s)", vp[i].name,
 			      vp[i].off[0] ? " + " : "", vp[i].off, sn);
@@ -830,7 +921,9 @@ static int one_loop(lv *v, ka_recipe_edits *ed, size_t s, size_t e)
 		&b,
 		";\n\t\tconst long long %s = (%s & 15) || (long long)(%s) <= %s ? 0 : ((long long)(%s) - %s) / %d;\n",
 		nn, an, end, sn, end, sn, per);
-	ka_buf_printf(&b, "\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane, vn, nn, vn, wstep);
+	/* unrolled: several chunks' loads in flight on each lane */
+	ka_buf_printf(&b, "#pragma unroll 4\n\t\tfor (long long %s = %s; %s < %s; %s += %s) {\n", vn, lane,
+		      vn, nn, vn, wstep);
 	for (int i = 0; i < nv; i++) {
 		char base[400];
 		snprintf(base, sizeof base, "%.63s%s%.199s + %.15s", vp[i].name, vp[i].off[0] ? " + " : "",

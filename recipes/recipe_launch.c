@@ -347,7 +347,8 @@ static const ka_node *find_cfg(const ka_node *n, size_t s, size_t e, int depth)
 /* The variable config slot q of launch l names (NULL when it names none),
  * from the model of the file; *why says why not when it is a name the
  * model does not tie to a variable of this file. */
-static const ka_decl *slot_var(const ka_kmodel_doc *doc, const ka_csrc_launch *l, int q, const char **why)
+static const ka_decl *slot_var(const ka_kmodel_doc *doc, const ka_csrc_launch *l, int q, const char **why,
+			       int macro_init)
 {
 	const ka_node *cfg = NULL;
 	*why = "in a launch the kernel model did not lower";
@@ -371,8 +372,8 @@ static const ka_decl *slot_var(const ka_kmodel_doc *doc, const ka_csrc_launch *l
 		*why = "a template parameter";
 		return NULL;
 	}
-	if (d->kind != KD_VAR || !d->init || d->init->loc.in_macro || d->loc.in_macro || !d->loc.file ||
-	    !doc->tu->main_file || strcmp(d->loc.file, doc->tu->main_file)) {
+	if (d->kind != KD_VAR || !d->init || (d->init->loc.in_macro && !macro_init) || d->loc.in_macro ||
+	    !d->loc.file || !doc->tu->main_file || strcmp(d->loc.file, doc->tu->main_file)) {
 		*why = "a variable declared in another file, by a macro or without an initializer";
 		return NULL;
 	}
@@ -459,6 +460,77 @@ static int only_sizes(ka_recipe_ctx *c, const defsite *d, const size_t *g, int n
 	return KA_OK;
 }
 
+/* The COUNT of (COUNT + B - 1) / B, or (COUNT + (B - 1)) / B, in the
+ * expanded AST n, B a reference to the variable b; NULL when n is not
+ * that. */
+static const ka_node *ceil_div_count(const ka_node *n, const ka_decl *b)
+{
+#define IS_B(x) ((x) && (x)->kind == KN_DECLREF && (x)->ref == b)
+#define IS_1(x) ((x) && (x)->kind == KN_INT && (x)->ival == 1)
+#define BIN(x, o) ((x) && (x)->kind == KN_BINOP && (x)->op == (o) && (x)->nkids == 2)
+	n = peel(n);
+	if (!b || !BIN(n, OP_DIV) || !IS_B(peel(n->kids[1])))
+		return NULL;
+	const ka_node *s = peel(n->kids[0]), *p, *q;
+	if (BIN(s, OP_SUB) && IS_1(peel(s->kids[1])) && BIN(peel(s->kids[0]), OP_ADD)) {
+		const ka_node *a = peel(s->kids[0]); /* (COUNT + B) - 1 */
+		p = peel(a->kids[0]), q = peel(a->kids[1]);
+		return IS_B(q) ? p : IS_B(p) ? q : NULL;
+	}
+	if (!BIN(s, OP_ADD))
+		return NULL;
+	p = peel(s->kids[0]), q = peel(s->kids[1]); /* COUNT + (B - 1) */
+	if (BIN(q, OP_SUB) && IS_B(peel(q->kids[0])) && IS_1(peel(q->kids[1])))
+		return p;
+	return NULL;
+#undef IS_B
+#undef IS_1
+#undef BIN
+}
+
+/* The grid variable d whose initializer is a function-like macro's call,
+ * `int g = CEIL_DIV(COUNT, b);`: KA_OK when the expanded initializer is
+ * (COUNT + b - 1) / b over the launch's block variable b and COUNT is one
+ * of the call's arguments as written; *is, *ie the initializer's text and
+ * into grid, "(COUNT+B-1)/B" with B the block's text blk. */
+static int macro_grid(ka_recipe_ctx *c, const ka_decl *d, const ka_decl *b, const char *blk, char *grid,
+		      size_t cap, size_t *is, size_t *ie)
+{
+	const char *t = c->m->text;
+	size_t e = ka_csrc_stmt_end(t, c->m->len, (size_t)d->decl_begin), s = (size_t)d->decl_begin;
+	while (e != NPOS && s < e && t[s] != '=')
+		s++;
+	if (e == NPOS || s >= e || t[e - 1] != ';')
+		return ka_recipe_decline(c, "cannot read the grid variable '%s'", d->name);
+	s = ka_csrc_skip_blank(t, e, s + 1);
+	size_t p = s;
+	while (p < e && is_ident(t[p]))
+		p++;
+	size_t close = p < e && t[p] == '(' ? ka_csrc_match(t, e, p) : NPOS;
+	if (p == s || close == NPOS || ka_csrc_skip_blank(t, e, close + 1) != e - 1)
+		return ka_recipe_decline(c, "the grid '%s' is no call of a function-like macro", d->name);
+	const ka_node *x = ceil_div_count(d->init, b);
+	if (!x || x->loc.begin <= (int)p || x->loc.end > (int)close)
+		return ka_recipe_decline(c, "the grid '%s' = %.*s is not (COUNT + %s - 1) / %s once expanded",
+					 d->name, (int)(close + 1 - s), t + s, blk, blk);
+	ka_csrc_range args[8];
+	int na = 0, same = 0;
+	char xs[400], as[400];
+	if (ka_csrc_split(t, e, p, close, args, 8, &na) != KA_OK ||
+	    !ka_csrc_squeeze(t, (size_t)x->loc.begin, (size_t)x->loc.end, xs, sizeof xs))
+		return ka_recipe_decline(c, "cannot read the grid '%s'", d->name);
+	for (int i = 0; i < na && !same; i++)
+		same = ka_csrc_squeeze(t, args[i].s, args[i].e, as, sizeof as) && !strcmp(as, xs);
+	if (!same)
+		return ka_recipe_decline(c, "the count of the grid '%s' is not an argument of its macro",
+					 d->name);
+	if (snprintf(grid, cap, "(%s+%s-1)/%s", xs, blk, blk) >= (int)cap)
+		return ka_recipe_decline(c, "cannot read the grid '%s'", d->name);
+	*is = s;
+	*ie = close + 1;
+	return KA_OK;
+}
+
 static int is_name(const char *s)
 {
 	return s[0] && !isdigit((unsigned char)s[0]) &&
@@ -477,15 +549,14 @@ static int model_block(ka_recipe_ctx *c, const ka_csrc_launch *l, ka_kmodel_doc 
 	char blk[64];
 	if (!ka_csrc_squeeze(t, l->cfg[1].s, l->cfg[1].e, blk, sizeof blk))
 		return ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
-	if (!doc->tu && ka_kmodel_of_text(t, c->m->len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0,
-					  doc) != KA_OK) {
+	if (!doc->tu && ka_recipe_kmodel(t, c->m->len, c->k->name, doc) != KA_OK) {
 		doc->tu = NULL;
 		return ka_recipe_decline(
 			c, "the block size '%s' is not a literal, and the file does not parse on its own",
 			blk);
 	}
 	int64_t v;
-	const ka_decl *bv = slot_var(doc, l, 1, &why);
+	const ka_decl *bv = slot_var(doc, l, 1, &why, 0);
 	if (bv) {
 		const ka_node *vn = peel(bv->init); /* `256` of `dim3 b(256)` */
 		if (!fold(bv->init, 0, &v) || v < 1 || v > 1024)
@@ -512,14 +583,27 @@ static int model_block(ka_recipe_ctx *c, const ka_csrc_launch *l, ka_kmodel_doc 
 		if (strcmp(o->kernel, c->k->name) ||
 		    !ka_csrc_squeeze(t, o->cfg[0].s, o->cfg[0].e, gs, sizeof gs) || !is_name(gs))
 			continue;
-		const ka_decl *d = slot_var(doc, o, 0, &why);
+		const ka_decl *d = slot_var(doc, o, 0, &why, 1);
 		if (!d)
 			return ka_recipe_decline(c, "the grid '%s' is %s", gs, why);
-		if (o == l &&
-		    !ka_csrc_squeeze(t, (size_t)d->init->loc.begin, (size_t)d->init->loc.end, grid, cap))
-			return ka_recipe_decline(c, "cannot read the grid '%s'", gs);
 		defsite gd;
 		var_site(c, d, d->init, &gd);
+		if (d->init->loc.in_macro) { /* int g = CEIL_DIV(COUNT, b); */
+			char mg[512];
+			char ob[64];
+			const ka_decl *ov = slot_var(doc, o, 1, &why, 0);
+			int rc = ka_csrc_squeeze(t, o->cfg[1].s, o->cfg[1].e, ob, sizeof ob)
+					 ? macro_grid(c, d, ov, ob, mg, sizeof mg, &gd.s, &gd.e)
+					 : ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+			if (rc)
+				return rc;
+			gd.de = gd.e;
+			if (o == l)
+				snprintf(grid, cap, "%s", mg);
+		} else if (o == l && !ka_csrc_squeeze(t, (size_t)d->init->loc.begin, (size_t)d->init->loc.end,
+						      grid, cap)) {
+			return ka_recipe_decline(c, "cannot read the grid '%s'", gs);
+		}
 		int rc = only_sizes(c, &gd, NULL, 0);
 		if (rc)
 			return rc;
@@ -627,7 +711,7 @@ static int launch_apply(ka_recipe_ctx *c, ka_buf *out)
 		rc = ka_recipe_edits_apply(&ed, m->text, m->len, out);
 	ka_recipe_edits_free(&ed);
 	if (doc.tu)
-		ka_kmodel_free(&doc);
+		ka_recipe_kmodel_free(&doc);
 	return rc;
 }
 

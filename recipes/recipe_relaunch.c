@@ -100,6 +100,22 @@ static int expand(const ka_csrc *m, const ka_csrc_kernel *k, const ka_csrc_launc
 			if (!expand_count(m, k, l, count_expr, g))
 				return 0;
 			p++;
+		} else if (p[0] == '@' && p[1] == 'A') {
+			/* the z parameter's argument as written (a pointer stays one) */
+			if (!*az)
+				return 0;
+			ka_buf_printf(g, "(%s)", az);
+			p++;
+		} else if (p[0] == '@' && p[1] == 'S') {
+			/* the launch's stream: 0 (the default stream) when it names none */
+			char st[512];
+			if (l->ncfg < 4)
+				ka_buf_adds(g, "0");
+			else if (!ka_csrc_squeeze(m->text, l->cfg[3].s, l->cfg[3].e, st, sizeof st))
+				return 0;
+			else
+				ka_buf_adds(g, st);
+			p++;
 		} else if (p[0] == '@' && (p[1] == 'N' || p[1] == 'B' || p[1] == 'Z')) {
 			const char *a = p[1] == 'N' ? an : p[1] == 'B' ? ab : az;
 			if (!*a)

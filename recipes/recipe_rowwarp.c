@@ -860,7 +860,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			return ka_recipe_decline(c, "the kernel uses %s", banned[i]);
 	/* the row, its guard and what it guards, from the kernel model */
 	ka_kmodel_doc doc;
-	if (ka_kmodel_of_text(t, len, "cuda", c->k->name, ka_recipe_source_dir(), NULL, 0, &doc) != KA_OK)
+	if (ka_recipe_kmodel(t, len, c->k->name, &doc) != KA_OK)
 		return ka_recipe_decline(c, "the kernel does not parse on its own");
 	const ka_kmodel *km = doc.km;
 	const ka_km_index *ix = ka_kmodel_guarded_index(km);
@@ -898,7 +898,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 					       km->guard.bound);
 	}
 	if (rc) {
-		ka_kmodel_free(&doc);
+		ka_recipe_kmodel_free(&doc);
 		return rc;
 	}
 	snprintf(var, sizeof var, "%s", ix->name);
@@ -958,7 +958,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 			rc = ka_recipe_decline(c, "the rows use %s", ids[i]);
 	if (rc) {
 		ka_recipe_edits_free(&ed);
-		ka_kmodel_free(&doc);
+		ka_recipe_kmodel_free(&doc);
 		return rc;
 	}
 	char base[64];
@@ -1036,7 +1036,7 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, t, len, out);
 	ka_recipe_edits_free(&ed);
-	ka_kmodel_free(&doc);
+	ka_recipe_kmodel_free(&doc);
 	return rc;
 }
 

@@ -103,7 +103,7 @@ for r in (s or {}).get("tasks", []):
         expert.setdefault(r["task"], r["speedup"]["geomean"])
         eroof.setdefault(r["task"], r.get("roofline_fraction_mean"))
 f = lambda x, n=3: "-" if x is None else ("%." + str(n) + "f") % x
-rows, logs = [], {}
+rows, logs, roofs = [], {}, {}
 for run in range(1, runs + 1):
     for t in tasks:
         d = os.path.join(out, "run%d" % run, t)
@@ -122,6 +122,12 @@ for run in range(1, runs + 1):
             sp, ci, how = best["speedup"]["geomean"], best["speedup"]["ci95"], "bench"
             ok = best["correct"]["unseen"][0] == best["correct"]["unseen"][1]
             roof = best.get("roofline_fraction_mean")
+        elif acc and all(s.get("speedup") for s in acc):
+            # no fresh bench of best.cu (MEASURE=0): each accepted step was benched
+            # against the best before it, on every config, so the product of their
+            # speedups is best/baseline (no one interval for it: none shown)
+            sp, ci, how = math.prod(s["speedup"] for s in acc), None, "steps"
+            ok, roof = True, acc[-1].get("roofline")
         else:
             sp, ci, ok, roof = (1.0, None, None, None) if not acc else (None, None, None, None)
         ex = expert.get(t)
@@ -132,6 +138,8 @@ for run in range(1, runs + 1):
         secs = open(d + ".seconds").read().strip() if os.path.exists(d + ".seconds") else "0"
         names = "; ".join(s["strategy"] + (" " + s["params"] if s["params"] else "") for s in acc) or "-"
         logs.setdefault(run, []).append(sp if sp else 1.0)
+        if roof is not None and rhow != "~":
+            roofs.setdefault(run, []).append(roof)
         rows.append("| %d | %s | %s %s (%s) | %s | %s | %s | %s%s | %d | %d | %.1f | %s |" % (
             run, t, f(sp), "[%s, %s]" % (f(ci[0]), f(ci[1])) if ci else "", how,
             "-" if ok is None else "yes" if ok else "NO", f(ex, 2),
@@ -144,12 +152,17 @@ with open(os.path.join(out, "OPTIMIZE.md"), "w") as fo:
     fo.write("\n".join(rows) + "\n")
     geo = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
     clip = lambda x: min(8.0, max(1.0 / 8, x))
-    fo.write("\n(how: `step` the accepted step's own bench run against the baseline, `bench` a fresh run of best.cu; "
+    fo.write("\n(how: `step` the accepted step's own bench run against the baseline, `bench` a fresh run of best.cu, "
+             "`steps` the product of the accepted steps' speedups, each over the best before it, the roofline the last step's; "
              "of roofline: `~` the expert's roofline fraction scaled by the time ratio, else measured; "
              "steps benched: those that cost a bench run, not declined or known)\n")
     for run, v in sorted(logs.items()):
         fo.write("\nRun %d: geomean best/baseline over %d tasks: %.3f (clipped to [1/8, 8] as the suite score: %.3f)\n" % (
             run, len(v), geo(v), geo([clip(x) for x in v])))
+        r = roofs.get(run, [])
+        if r:
+            fo.write("Run %d: mean roofline fraction of the best kernels over the %d tasks with a measured one: %.2f\n" % (
+                run, len(r), sum(r) / len(r)))
     ev = [expert[t] for t in tasks if t in expert]
     if ev:
         fo.write("Expert/baseline geomean over %d tasks: %.3f (clipped: %.3f)\n" % (len(ev), geo(ev), geo([clip(x) for x in ev])))

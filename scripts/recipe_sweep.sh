@@ -17,7 +17,9 @@
 #
 # Usage: scripts/recipe_sweep.sh [OPTIONS] DIR [-- FLAGS]
 #        scripts/recipe_sweep.sh [--top N] --summary ROWS.tsv...
-#   FLAGS reach nvcc (e.g. -I /tmp/corpus/cuda-samples/Common -std=c++17).
+#   FLAGS reach nvcc and the kernel model the recipes build (e.g. -I
+#   /tmp/corpus/cuda-samples/Common -std=c++17), relative paths against the
+#   folder the script runs in.
 #   --summary prints the tables again from earlier sweeps' rows, summed
 #   (several corpora in one table).
 # Options:
@@ -50,7 +52,7 @@ while [ $# -gt 0 ]; do
     --top) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--top needs a positive number"
            top=$2; shift 2 ;;
     --summary) shift; summary=("$@"); break ;;
-    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; flags=("$@"); break ;;
     -*) die "unknown option '$1' (see --help)" ;;
     *) [ -z "$dir" ] || die "one DIR only"; dir=$1; shift ;;
@@ -157,7 +159,7 @@ mapfile -t files < <(cd "$dir" && find . -type f \( -name '*.cu' -o -name '*.cuh
 [ ${#files[@]} -gt 0 ] || die "no .cu or .cuh files under $dir"
 for f in "${files[@]}"; do
   log=$out/crash/${f//\//+}.log
-  (cd "$dir" && timeout "$tlimit" "$tool" -o "$out/rewrites" "$f") >>"$raw" 2>"$log"
+  timeout "$tlimit" "$tool" -o "$out/rewrites" -r "$dir" "$f" -- "${flags[@]}" >>"$raw" 2>"$log"
   rc=$?
   case $rc in
     0) rm -f "$log" ;;

@@ -130,6 +130,41 @@ template <class P2> __global__ void eight_per_lane(const uint4 *x, uint4 *y, flo
 	}
 	y[i] = v;
 }
+// A lane's 16 bytes as four narrower accesses at constant offsets (a hand
+// unrolled run: gmem-uncoalesced-access reports each at the 16-byte lane
+// stride) against the same bytes as one 16-byte access per lane.
+__global__ void four_half2(const __half *x, __half *y, float a, int n8)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	const __half2 *p = reinterpret_cast<const __half2 *>(x);
+	__half2 *q = reinterpret_cast<__half2 *>(y);
+	float2 f0 = __half22float2(p[4 * i + 0]), f1 = __half22float2(p[4 * i + 1]);
+	float2 f2 = __half22float2(p[4 * i + 2]), f3 = __half22float2(p[4 * i + 3]);
+	q[4 * i + 0] = __floats2half2_rn(a * f0.x, a * f0.y);
+	q[4 * i + 1] = __floats2half2_rn(a * f1.x, a * f1.y);
+	q[4 * i + 2] = __floats2half2_rn(a * f2.x, a * f2.y);
+	q[4 * i + 3] = __floats2half2_rn(a * f3.x, a * f3.y);
+}
+__global__ void four_floats(const float *x, float *y, float a, int n4)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n4)
+		return;
+	y[4 * i + 0] = a * x[4 * i + 0];
+	y[4 * i + 1] = a * x[4 * i + 1];
+	y[4 * i + 2] = a * x[4 * i + 2];
+	y[4 * i + 3] = a * x[4 * i + 3];
+}
+__global__ void one_float4(const float4 *x, float4 *y, float a, int n4)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n4)
+		return;
+	float4 v = x[i];
+	y[i] = make_float4(a * v.x, a * v.y, a * v.z, a * v.w);
+}
 // A float rounded to bf16 and widened again in every step of a dependent
 // loop (math-lowp-round-trip) against staying in float.
 LOOP_KERNEL(roundtrip_loop, acc = __bfloat162float(__float2bfloat16(acc * 0.5f + v)))
@@ -293,6 +328,15 @@ int main(void)
 									  reinterpret_cast<uint4 *>(yh), 1.5f, n / 8);
 			});
 			row("__half one per lane vs 8 per lane (uint4)", shape, hone, height);
+			double h4 = median_event_us([&] { four_half2<<<(n / 8 + bs - 1) / bs, bs>>>(xh, yh, 1.5f, n / 8); });
+			row("four __half2 per lane (16-byte lane stride) vs one uint4", shape, h4, height);
+			const int nf = n / 2; /* the same bytes as floats */
+			double f4 = median_event_us([&] { four_floats<<<(nf / 4 + bs - 1) / bs, bs>>>(x, y, 1.5f, nf / 4); });
+			double v4 = median_event_us([&] {
+				one_float4<<<(nf / 4 + bs - 1) / bs, bs>>>(reinterpret_cast<const float4 *>(x),
+									   reinterpret_cast<float4 *>(y), 1.5f, nf / 4);
+			});
+			row("four floats per lane (16-byte lane stride) vs one float4", shape, f4, v4);
 		}
 		{
 			const int n = 1 << 22, k = 64, g = (n + bs - 1) / bs;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The one file whose text comes from elsewhere (kcheck - --stdin-filename
@@ -287,6 +288,68 @@ void ka_fs_cache_dir(const char *sub, char *out, size_t n)
 	if (mkdir(d2, 0755) != 0 && errno != EEXIST)
 		return;
 	snprintf(out, n, "%s", d2);
+}
+
+void ka_fs_cache_touch(const char *path)
+{
+	utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+struct cache_ent {
+	char *name;
+	struct timespec t;
+};
+
+static int older_first(const void *a, const void *b)
+{
+	const struct cache_ent *x = a, *y = b;
+	if (x->t.tv_sec != y->t.tv_sec)
+		return x->t.tv_sec < y->t.tv_sec ? -1 : 1;
+	if (x->t.tv_nsec != y->t.tv_nsec)
+		return x->t.tv_nsec < y->t.tv_nsec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int ka_fs_cache_prune(const char *dir, const char *suffix, int keep, long min_age)
+{
+	const time_t now = time(NULL);
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	size_t sl = strlen(suffix), n = 0, cap = 0;
+	struct cache_ent *v = NULL;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		struct stat st;
+		if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0 ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			struct cache_ent *w = realloc(v, (cap ? 2 * cap : 64) * sizeof *v);
+			if (!w)
+				break; /* out of memory: prune what was listed */
+			v = w;
+			cap = cap ? 2 * cap : 64;
+		}
+		if (!(v[n].name = strdup(e->d_name)))
+			break;
+		v[n++].t = st.st_mtim;
+	}
+	int removed = 0;
+	if (keep < 0)
+		keep = 0;
+	if (n > (size_t)keep) {
+		qsort(v, n, sizeof *v, older_first);
+		for (size_t i = 0; i + (size_t)keep < n; i++)
+			if (now - v[i].t.tv_sec >= min_age) /* oldest first: the rest are newer */
+				removed += unlinkat(dirfd(d), v[i].name, 0) == 0;
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return removed;
 }
 
 unsigned long long ka_fs_fnv1a(unsigned long long h, const void *p, size_t n)

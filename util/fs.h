@@ -63,6 +63,16 @@ int ka_fs_output_is_input(const char *opt, const char *out, const char *const *i
 /* $XDG_CACHE_HOME/kernelarc/SUB (or ~/.cache/kernelarc/SUB), created, in
  * out; "" when there is no home or it cannot be made. */
 void ka_fs_cache_dir(const char *sub, char *out, size_t n);
+/* A cache folder's entries are used least-recently-first evicted: mark one
+ * used (its time of change set to now; a reader's hit calls this), and
+ * keep at most `keep` of the files in dir whose names end in `suffix`,
+ * removing the ones used longest ago (ties by name).  Files whose names
+ * do not end in suffix are left alone, and so are folders, and so is any
+ * file used within the last min_age seconds (another process may be about
+ * to open it).  Returns how many were removed, or -1 when dir cannot be
+ * read. */
+void ka_fs_cache_touch(const char *path);
+int ka_fs_cache_prune(const char *dir, const char *suffix, int keep, long min_age);
 /* FNV-1a over n bytes, continuing from h (start with KA_FNV_START): the
  * caches' keys. */
 #define KA_FNV_START 14695981039346656037ull

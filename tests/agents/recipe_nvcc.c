@@ -83,13 +83,25 @@ static int passed_marker(char *const argv[], const char *text, char *path, size_
 
 int nvcc_compiles(const char *text, char *err, size_t cap)
 {
+	return nvcc_compiles_with(text, NULL, 0, err, cap);
+}
+
+int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, char *err, size_t cap)
+{
 	const char *nvcc = ka_proc_find_nvcc();
 	if (!nvcc)
 		return -1;
 	char dir[] = "/tmp/ka_recipe_XXXXXX", src[64], obj[64], inc[600], marker[4200];
 	snprintf(inc, sizeof inc, "-I%s/bench/harness", KA_SOURCE_DIR);
-	char *argv[] = {(char *)nvcc, "-arch=sm_90", "-c", inc, src, "-o", obj, NULL};
-	int cached = passed_marker(argv, text, marker, sizeof marker);
+	char *argv[24] = {(char *)nvcc, "-arch=sm_90", "-c", inc};
+	int na = 4;
+	for (int i = 0; i < nflags && i < 16; i++)
+		argv[na++] = (char *)flags[i];
+	argv[na++] = src;
+	argv[na++] = "-o";
+	argv[na++] = obj;
+	argv[na] = NULL;
+	int cached = !nflags && passed_marker(argv, text, marker, sizeof marker);
 	if (cached && ka_fs_exists(marker)) {
 		snprintf(err, cap, "%s", "");
 		return 1;

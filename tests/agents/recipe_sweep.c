@@ -14,7 +14,12 @@
  * nvcc and sums the lines up.  A tool, not a ctest: its input is whatever
  * tree it is pointed at.
  *
- *     recipe_sweep [-o OUTDIR] FILE...
+ *     recipe_sweep [-o OUTDIR] [-r ROOT] FILE... [-- FLAGS]
+ *
+ * ROOT: the FILEs are relative to it (their rows and rewrites are named
+ * so), read as ROOT/FILE.  FLAGS: the files' compiler flags (-I, -D,
+ * -std, ...), which reach the kernel model the recipes build, as a
+ * project's build gives them (relative paths against the working folder).
  *
  * Exit 0 when every file was read (declines and scan errors are data), 2 on
  * a usage or I/O error. */
@@ -89,16 +94,19 @@ static int try_one(const ka_recipe *r, const char *file, const char *text, size_
 }
 
 /* Every recipe on every kernel of one file. */
-static int sweep_file(const char *file, const char *outdir)
+static int sweep_file(const char *root, const char *file, const char *outdir)
 {
 	static ka_csrc m; /* large */
 	static char names[KA_CSRC_MAX_KERNELS][KA_CSRC_NAME];
-	char *text = NULL;
+	char *text = NULL, path[4096];
 	size_t len = 0;
-	int rc = ka_fs_read(file, MAX_FILE, &text, &len), nk = 0;
-	if (rc)
+	int nk = 0, rc = KA_OK;
+	if (snprintf(path, sizeof path, "%s%s%s", root ? root : "", root ? "/" : "", file) >=
+	    (int)sizeof path)
+		rc = ka_error_set(KA_ETOOBIG, "path too long");
+	if (rc || (rc = ka_fs_read(path, MAX_FILE, &text, &len)))
 		goto out;
-	ka_recipe_set_source_path(file); /* its includes, for the kernel model */
+	ka_recipe_set_source_path(path); /* its includes, for the kernel model */
 	if (ka_csrc_scan(&m, text, len) != KA_OK) {
 		row(file, "-", "-", "-", "scan-error", ka_error_last());
 		goto out;
@@ -116,28 +124,33 @@ static int sweep_file(const char *file, const char *outdir)
 		for (size_t j = 0; j < ka_recipe_count() && rc == KA_OK; j++)
 			rc = try_one(ka_recipe_get(j), file, text, len, names[i], outdir);
 out:
+	ka_recipe_kmodel_forget(); /* the next file's text is another */
 	free(text);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	const char *outdir = "recipe-sweep-out";
-	int i = 1, status = 0;
-	if (i + 1 < argc && !strcmp(argv[i], "-o")) {
-		outdir = argv[i + 1];
-		i += 2;
-	}
-	if (i >= argc) {
-		fprintf(stderr, "usage: recipe_sweep [-o OUTDIR] FILE...\n");
+	const char *outdir = "recipe-sweep-out", *root = NULL;
+	int i = 1, status = 0, end = argc;
+	for (; i + 1 < argc && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "-r")); i += 2)
+		*(argv[i][1] == 'o' ? &outdir : &root) = argv[i + 1];
+	for (int j = i; j < argc; j++)
+		if (!strcmp(argv[j], "--")) {
+			end = j;
+			ka_recipe_set_flags((const char *const *)argv + j + 1, argc - j - 1);
+			break;
+		}
+	if (i >= end) {
+		fprintf(stderr, "usage: recipe_sweep [-o OUTDIR] [-r ROOT] FILE... [-- FLAGS]\n");
 		return 2;
 	}
 	if (mkdir(outdir, 0777) && !ka_fs_is_dir(outdir)) {
 		fprintf(stderr, "recipe_sweep: cannot create %s\n", outdir);
 		return 2;
 	}
-	for (; i < argc; i++)
-		if (sweep_file(argv[i], outdir) != KA_OK) {
+	for (; i < end; i++)
+		if (sweep_file(root, argv[i], outdir) != KA_OK) {
 			fprintf(stderr, "recipe_sweep: %s: %s\n", argv[i], ka_error_last());
 			status = 2;
 		}

@@ -22,6 +22,16 @@ static const char src[] =
 	"void h(const float *x, double *y, long long rows, long long cols)\n{\n"
 	"\tk<<<(unsigned)((rows + 255) / 256), 256>>>(x, y, rows, cols);\n}\n";
 
+/* 1 when name is a word of the space-separated list */
+static int listed(const char *list, const char *name)
+{
+	size_t l = strlen(name);
+	for (const char *p = list; (p = strstr(p, name)); p += l)
+		if ((p == list || p[-1] == ' ') && (p[l] == ' ' || !p[l]))
+			return 1;
+	return 0;
+}
+
 static int first_of(const ka_opt_plan *p, const char *recipe)
 {
 	for (int i = 0; i < p->n; i++)
@@ -105,7 +115,9 @@ static void test_sequence_needs_a_finding(void **st)
 }
 
 /* after an accepted step, what its result opened (a recipe that applies
- * now and did not before) ranks right after the first tuning set */
+ * now and did not before) ranks first, with its grid's first set: the
+ * composition before the accepted recipe's tuning sets, its other sets
+ * after them */
 static void test_opened_follows(void **st)
 {
 	(void)st;
@@ -126,31 +138,140 @@ static void test_opened_follows(void **st)
 	ka_findings none = {NULL, 0, 0};
 	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &none, "warp-per-row", "block=256", &plan), KA_OK);
 	ka_opt_plan_follow(&plan, opened);
-	/* the first tuning set, then vectorize's first set, then the next tuning set */
-	assert_true(plan.c[0].on_parent);
-	assert_string_equal(plan.c[0].recipe->name, "warp-per-row");
-	assert_false(plan.c[1].on_parent);
-	assert_non_null(strstr(opened, plan.c[1].recipe->name));
-	int v = first_of(&plan, "vectorize"), t2 = -1;
-	for (int i = 1; i < plan.n && t2 < 0; i++)
-		if (plan.c[i].on_parent)
-			t2 = i;
-	assert_true(v > 0 && t2 > v);
-	assert_string_equal(plan.c[v].params, ka_recipe_find("vectorize")->grid[0]);
-	/* an empty list changes nothing */
+	/* vectorize's first set, then every tuning set in its grid's order,
+	 * then vectorize's other sets */
+	const ka_recipe *vr = ka_recipe_find("vectorize"), *wr = ka_recipe_find("warp-per-row");
+	assert_false(plan.c[0].on_parent);
+	assert_ptr_equal(plan.c[0].recipe, vr);
+	assert_string_equal(plan.c[0].params, vr->grid[0]);
+	int i = 1;
+	for (int g = 0; wr->grid[g]; g++) {
+		if (!strcmp(wr->grid[g], "block=256")) /* the accepted set is not tuned again */
+			continue;
+		assert_true(plan.c[i].on_parent);
+		assert_ptr_equal(plan.c[i].recipe, wr);
+		assert_string_equal(plan.c[i++].params, wr->grid[g]);
+	}
+	assert_true(i > 2);
+	assert_false(plan.c[i].on_parent);
+	for (int k = 1; vr->grid[k]; k++, i++) {
+		assert_ptr_equal(plan.c[i].recipe, vr);
+		assert_string_equal(plan.c[i].params, vr->grid[k]);
+	}
+	/* an empty list changes nothing: the tuning sets first */
 	static ka_opt_plan again;
 	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &none, "warp-per-row", "block=256", &again), KA_OK);
 	ka_opt_plan_follow(&again, "");
-	assert_true(again.c[1].on_parent);
+	assert_true(again.c[0].on_parent && again.c[1].on_parent);
+	/* deterministic: the same order again */
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &none, "warp-per-row", "block=256", &again), KA_OK);
+	ka_opt_plan_follow(&again, opened);
+	for (int k = 0; k < plan.n; k++) {
+		assert_ptr_equal(again.c[k].recipe, plan.c[k].recipe);
+		assert_string_equal(again.c[k].params, plan.c[k].params);
+	}
 	free(mid);
+}
+
+/* a recipe that applied before the step as well is opened when it
+ * rewrites what the step wrote: with a float result, vectorize widens the
+ * row loop's store as it is, and after warp-per-row it widens the column
+ * loop warp-per-row wrote (row_mean's case) */
+static void test_opened_rewrites_new_lines(void **st)
+{
+	(void)st;
+	static const char flat[] =
+		"__global__ void k(const float *x, float *y, long long rows, long long cols)\n{\n"
+		"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n"
+		"\tfloat s = 0.0f;\n\tfor (long long j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n"
+		"void h(const float *x, float *y, long long rows, long long cols)\n{\n"
+		"\tk<<<(unsigned)((rows + 255) / 256), 256>>>(x, y, rows, cols);\n}\n";
+	char *mid = NULL, *v0 = NULL, *v1 = NULL, why[256], opened[256];
+	size_t ml, l0, l1;
+	ka_recipe_set_source_path(NULL);
+	assert_int_equal(
+		ka_recipe_apply("vectorize", flat, strlen(flat), NULL, NULL, &v0, &l0, why, sizeof why),
+		KA_OK);
+	assert_int_equal(
+		ka_recipe_apply("warp-per-row", flat, strlen(flat), NULL, NULL, &mid, &ml, why, sizeof why),
+		KA_OK);
+	assert_int_equal(ka_recipe_apply("vectorize", mid, ml, NULL, NULL, &v1, &l1, why, sizeof why), KA_OK);
+	/* the column loop warp-per-row wrote is the one vectorized */
+	assert_non_null(strstr(mid, "+= 32)"));
+	assert_non_null(strstr(v1, "float4"));
+	ka_opt_plan_opened("warp-per-row", flat, mid, opened, sizeof opened);
+	assert_true(listed(opened, "vectorize"));
+	/* where vectorize rewrites only lines the step did not write (the
+	 * row kernel reads doubles; the element-wise kernel beside it is
+	 * vectorized before and after alike), the step did not open it */
+	static const char two[] =
+		"__global__ void a(const double *x, double *y, long long rows, long long cols)\n{\n"
+		"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (r >= rows) return;\n"
+		"\tdouble s = 0.0;\n\tfor (long long j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n"
+		"__global__ void b(const float *p, float *q, long long n)\n{\n"
+		"\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) q[i] = 2.0f * p[i];\n}\n"
+		"void h(const double *x, double *y, const float *p, float *q, long long rows, long long cols, "
+		"long long n)\n{\n"
+		"\ta<<<(unsigned)((rows + 255) / 256), 256>>>(x, y, rows, cols);\n"
+		"\tb<<<(unsigned)((n + 255) / 256), 256>>>(p, q, n);\n}\n";
+	char *tw = NULL, *tv = NULL;
+	size_t twl, tvl;
+	assert_int_equal(
+		ka_recipe_apply("warp-per-row", two, strlen(two), NULL, NULL, &tw, &twl, why, sizeof why),
+		KA_OK);
+	assert_int_equal(ka_recipe_apply("vectorize", tw, twl, NULL, NULL, &tv, &tvl, why, sizeof why),
+			 KA_OK);
+	assert_non_null(strstr(tv, "float4"));
+	ka_opt_plan_opened("warp-per-row", two, tw, opened, sizeof opened);
+	assert_false(listed(opened, "vectorize"));
+	free(tw);
+	free(tv);
+	free(mid);
+	free(v0);
+	free(v1);
+}
+
+/* once the best is not the baseline: every recipe's first set again, on
+ * the baseline, in the list's order and below every other strategy */
+static void test_rebase_twins_last(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	ka_finding v[1] = {{.rule = (char *)"gmem-unpacked-2byte", .kernel = (char *)"k", .estimate = 2.6}};
+	ka_findings f = {v, 1, 1};
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "vectorize-2byte", "block=256 cap=2112", &plan),
+			 KA_OK);
+	int before = plan.n;
+	double low = plan.c[0].score;
+	for (int i = 0; i < before; i++) {
+		assert_false(plan.c[i].on_orig);
+		if (plan.c[i].score < low)
+			low = plan.c[i].score;
+	}
+	ka_opt_plan_rebase(&plan);
+	assert_true(plan.n > before);
+	size_t k = 0;
+	for (int i = before; i < plan.n; i++, k++) {
+		const ka_opt_cand *c = &plan.c[i];
+		while (k < ka_recipe_count() && !ka_recipe_get(k)->grid[0])
+			k++;
+		assert_true(c->on_orig);
+		assert_false(c->on_parent);
+		assert_ptr_equal(c->recipe, ka_recipe_get(k));
+		assert_string_equal(c->params, c->recipe->grid[0]);
+		assert_true(c->score < low);
+		if (i > before)
+			assert_true(c->score < plan.c[i - 1].score);
+	}
+	assert_true(plan.n <= KA_OPT_MAX_CANDS);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sequence_ranking),
-		cmocka_unit_test(test_sequence_needs_a_finding),
-		cmocka_unit_test(test_opened_follows),
+		cmocka_unit_test(test_sequence_ranking),  cmocka_unit_test(test_sequence_needs_a_finding),
+		cmocka_unit_test(test_opened_follows),    cmocka_unit_test(test_opened_rewrites_new_lines),
+		cmocka_unit_test(test_rebase_twins_last),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,6 +86,14 @@ static const seq seqs[] = {
 	 {"block=256", "block=256 vec=4 cap=2112", NULL},
 	 {"(long long)((own_pos) + 1) <= ka_s ? 0 : ((long long)((own_pos) + 1) - ka_s) / 4;",
 	  "if (ka_x.w > maxval) {", "for (int t2 = ka_s + 4 * ka_n4 + ka_lane; t2 <= own_pos; t2 += 32)"}},
+	/* softmax's chunked sum (`j < cols && j < j0 + 1024`, a partial added
+	 * into the row's sum): float4 chunks up to the lesser bound */
+	{"softmax",
+	 {"warp-per-row", "vectorize", NULL},
+	 {"block=256", "block=256 vec=4 cap=2112", NULL},
+	 {"const long long ka_b = (long long)(cols) < (long long)(j0+1024) ? (long long)(cols) : (long long)(j0+1024);",
+	  "part += expf(ka_xr.w - m);",
+	  "for (long long j = ka_s + 4 * ka_n4 + ka_lane; j < cols && j < j0 + 1024; j += 32) part += expf(xr[j] - m);"}},
 	/* all three: grid-stride, warp per row, float4 columns */
 	{"argmax_rows",
 	 {"grid-stride", "warp-per-row", "vectorize", NULL},
@@ -116,6 +124,69 @@ static void test_sequences(void **st)
 		assert_null(strstr(lb + 1, "__launch_bounds__"));
 		if (nvcc_compiles(out, err, sizeof err) == 0)
 			fail_msg("sequence %zu on %s does not compile:\n%s", i, q->task, err);
+		free(out);
+		free(src);
+	}
+	ka_recipe_set_source_path(NULL);
+}
+
+/* text[at..] holds a, then b after it; the place of b, or fails */
+static const char *after(const char *text, const char *a, const char *b)
+{
+	const char *x = strstr(text, a);
+	if (!x)
+		fail_msg("lacks '%s':\n%s", a, text);
+	const char *y = strstr(x + strlen(a), b);
+	if (!y)
+		fail_msg("lacks '%s' after '%s':\n%s", b, a, text);
+	return y;
+}
+
+/* vectorize on a row that starts at 1 (argmax's `best = r[0]`, then
+ * 1 + lane) or on a row of a cols % 4 != 0 matrix: the elements before the
+ * next 16-byte boundary go first, one per lane, so the float4 chunks are
+ * aligned and each lane still meets its elements in rising order (the
+ * strict `>` keeps a lane's first index, the block's reduction the least
+ * of the lanes'); the chunk loop is unrolled for several loads in flight */
+static void test_lane_head(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *task, *rp;
+		const char *head, *hloop, *body, *tail;
+	} cases[] = {
+		{"argmax_rows", "block=512 lanes=block",
+		 "long long ka_h = (long long)((16 - ((unsigned long long)(r + ka_s0) & 15)) & 15) / 4;",
+		 "for (size_t j = ka_s0 + ka_lane; j < (size_t)(ka_s0 + ka_h); j += blockDim.x) {\n\t\tif (r[j] > best) {",
+		 "size_t j = ka_s + 4 * ka_v + 3;\n\t\t\t\tif (ka_r.w > best) {",
+		 "for (size_t j = ka_s + 4 * ka_n4 + ka_lane; j < cols; j += blockDim.x) {"},
+		{"row_mean", "block=256",
+		 "long long ka_h = (long long)((16 - ((unsigned long long)(p + ka_s0) & 15)) & 15) / 4;",
+		 "for (long j = ka_s0 + ka_lane; j < (long)(ka_s0 + ka_h); j += 32) {\n\t\t\tsum += p[j];",
+		 "sum += ka_p.w;", "for (long j = ka_s + 4 * ka_n4 + ka_lane; j < cols; j += 32) {"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[512], why[256], err[4096], *src = NULL, *out = NULL;
+		size_t n;
+		snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, cases[i].task);
+		assert_int_equal(ka_fs_read(path, 0, &src, &n), KA_OK);
+		ka_recipe_set_source_path(path);
+		const char *const rs[] = {"warp-per-row", "vectorize", NULL};
+		const char *const ps[] = {cases[i].rp, "block=256 vec=4 cap=2112", NULL};
+		if (chain(src, rs, ps, &out, why, sizeof why) != KA_OK)
+			fail_msg("%s: %s", cases[i].task, why);
+		/* the head, clipped to the row, then its loop, the chunks from the
+		 * boundary, the unrolled chunk loop, the tail after the chunks */
+		const char *x = after(out, cases[i].head,
+				      "ka_h = (long long)(cols) > ka_s0 ? (long long)(cols) - ka_s0 : 0;");
+		x = after(x, "", cases[i].hloop);
+		x = after(x, "", "const long long ka_s = ka_s0 + ka_h;");
+		x = after(x, "", "const unsigned long long ka_al = 0 |");
+		x = after(x, "", "#pragma unroll 4\n\t\tfor (long long ka_v = ka_lane; ka_v < ka_n4;");
+		x = after(x, "", cases[i].body);
+		after(x, "", cases[i].tail);
+		if (nvcc_compiles(out, err, sizeof err) == 0)
+			fail_msg("%s does not compile:\n%s", cases[i].task, err);
 		free(out);
 		free(src);
 	}
@@ -262,10 +333,29 @@ static void test_lane_vectorize(void **st)
 		{LANE_SUM LANE_HEAD
 		 "\tfor (long j = lane; j < cols; j += 32) y[r] = x[r * cols + j];\n" LANE_TAIL,
 		 "stores 'y[...]' at a subscript without j"},
-		/* two bounds (a chunk) */
+		/* a test that is not one bound or two joined by && */
 		{LANE_SUM LANE_HEAD
-		 "\tfor (long j = lane; j < cols && j < 64; j += 32) s += x[j];\n" LANE_TAIL,
+		 "\tfor (long j = lane; j < cols || j < 64; j += 32) s += x[j];\n" LANE_TAIL,
 		 "is not one bound"},
+		/* a chunk's partial (one chunk, so that its loop is the first)
+		 * read again after it is added up */
+		{LANE_SUM LANE_HEAD
+		 "\t{\n\t\tconst long j0 = cols / 2;\n\t\tfloat part = 0.0f;\n"
+		 "\t\tfor (long j = j0 + lane; j < cols && j < j0 + 256; j += 32) part += x[r * cols + j];\n"
+		 "\t\ts += part;\n\t\ty[r] = part;\n\t}\n" LANE_TAIL,
+		 "part carries a lane's own elements past the lane loop"},
+		/* a chunk's partial that is no sum */
+		{LANE_SUM LANE_HEAD
+		 "\t{\n\t\tconst long j0 = cols / 2;\n\t\tfloat part = 0.0f;\n"
+		 "\t\tfor (long j = j0 + lane; j < cols && j < j0 + 256; j += 32) part = fmaxf(part, x[r * cols + j]);\n"
+		 "\t\ts += part;\n\t}\n" LANE_TAIL,
+		 "part carries a lane's own elements past the lane loop"},
+		/* a chunk's partial added into a row value that is reduced by no sum */
+		{LANE_SUM LANE_HEAD
+		 "\t{\n\t\tconst long j0 = cols / 2;\n\t\tfloat part = 0.0f;\n"
+		 "\t\tfor (long j = j0 + lane; j < cols && j < j0 + 256; j += 32) part += x[r * cols + j];\n"
+		 "\t\ts += part;\n\t}\n\tif (lane == 0) y[r] = s;\n}\n",
+		 "part carries a lane's own elements past the lane loop"},
 	};
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
 		char *o2 = NULL;
@@ -283,6 +373,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequences),
+		cmocka_unit_test(test_lane_head),
 		cmocka_unit_test(test_rowwarp_stride_forms),
 		cmocka_unit_test(test_lane_vectorize),
 	};

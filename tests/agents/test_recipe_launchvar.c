@@ -110,6 +110,33 @@ static void test_define(void **st)
 			"'BS' is used past the launches of k");
 }
 
+/* a grid variable through a function-like macro, `CEIL_DIV(n, block_size)`:
+ * read from the expanded initializer, the block set where it is defined */
+#define CEIL "#define CEIL_DIV(M, N) (((M) + (N)-1) / (N))\n"
+#define HOST(GRID) \
+	"void h(float *y, const float *x, int n)\n{\n\tconst int block_size = 256;\n" \
+	"\tconst int grid_size = " GRID ";\n\tk<<<grid_size, block_size>>>(y, x, n);\n}\n"
+static void test_macro_grid(void **st)
+{
+	(void)st;
+	static const char *const want[] = {"const int block_size = 128;",
+					   "const int grid_size = CEIL_DIV(n, block_size);",
+					   "k<<<grid_size, block_size>>>(y, x, n);"};
+	expect_applies(CEIL KERNEL HOST("CEIL_DIV(n, block_size)"), want, 3, NULL, 0);
+	/* the other spelling, COUNT + (B - 1) */
+	static const char *const want2[] = {"const int block_size = 128;", "ROUND_UP(n, block_size)"};
+	expect_applies("#define ROUND_UP(a, b) ((a + (b - 1)) / b)\n" KERNEL HOST("ROUND_UP(n, block_size)"),
+		       want2, 2, NULL, 0);
+	/* near misses: not a ceiling division, the count in the macro's body,
+	 * a count other than the guard's bound, the block not the divisor */
+	expect_declines("#define DIV(M, N) ((M) / (N))\n" KERNEL HOST("DIV(n, block_size)"),
+			"is not (COUNT + block_size - 1) / block_size once expanded");
+	expect_declines("#define GRID(N) (((n) + (N)-1) / (N))\n" KERNEL HOST("GRID(block_size)"),
+			"is not (COUNT + block_size - 1) / block_size once expanded");
+	expect_declines(CEIL KERNEL HOST("CEIL_DIV(2 * n, block_size)"), "the grid covers '2*n'");
+	expect_declines(CEIL KERNEL HOST("CEIL_DIV(n, 64)"), "once expanded");
+}
+
 static void test_near_misses(void **st)
 {
 	(void)st;
@@ -157,7 +184,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_folded_local), cmocka_unit_test(test_file_constexpr),
 		cmocka_unit_test(test_outer_const),  cmocka_unit_test(test_define),
-		cmocka_unit_test(test_near_misses),
+		cmocka_unit_test(test_near_misses),  cmocka_unit_test(test_macro_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

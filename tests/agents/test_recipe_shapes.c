@@ -91,8 +91,10 @@ static void test_colreduce_forms(void **st)
 					      "cols);\n}\n",
 	};
 	static const char *const want[][3] = {
-		{"for (size_t r = threadIdx.y; r < rows; r += 8)", "acc += ka_part[ka_k][threadIdx.x];",
-		 "k<<<(unsigned)(((long long)(cols) + 31) / 32), dim3(32, 8), 0, s>>>(x, y, rows, cols);"},
+		{"for (size_t r = blockIdx.y * 8 + threadIdx.y; r < rows; r += 8 * gridDim.y)",
+		 "if (gridDim.y > 1)\n\t\t\tatomicAdd(&y[c], acc);\n\t\telse\n\t\t\ty[c] = acc;",
+		 "k<<<dim3((unsigned)(((long long)(cols) + 31) / 32), ka_col_split((long long)(rows), "
+		 "(long long)(cols), (void *)(y), sizeof(*(y)), s)), dim3(32, 8), 0, s>>>(x, y, rows, cols);"},
 		{"const bool ka_in = col < cols;", "sum += ka_part[ka_k][threadIdx.x];",
 		 "\t\ty[col] = (float)(sum / rows);"},
 		{"for (long i = threadIdx.y; i < n_rows; i += 8)", "__shared__ float ka_part[8][32];",
@@ -102,8 +104,90 @@ static void test_colreduce_forms(void **st)
 	};
 	for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
 		expect_applies("col-reduce", src[i], "warps=8", want[i], 3);
-	static const char *const w16[] = {"__launch_bounds__(512) k(", "r += 16", "dim3(32, 16)"};
+	static const char *const w16[] = {"__launch_bounds__(512) k(", "r += 16 * gridDim.y", "dim3(32, 16)"};
 	expect_applies("col-reduce", src[0], "warps=16", w16, 3);
+	/* split=0: one block per strip, the store as written */
+	static const char *const w0[] = {
+		"for (size_t r = threadIdx.y; r < rows; r += 8)",
+		"k<<<(unsigned)(((long long)(cols) + 31) / 32), dim3(32, 8), 0, s>>>",
+		"\t\ty[c] = acc;\n\t}\n}"};
+	expect_applies("col-reduce", src[0], "warps=8 split=0", w0, 3);
+	/* the epilogues (a mean, sqrtf of a sum, a max) keep one block per strip: no atomicAdd, no split */
+	for (size_t i = 1; i < sizeof src / sizeof src[0]; i++) {
+		char why[256];
+		char *out = apply("col-reduce", src[i], "warps=8", why, sizeof why);
+		assert_non_null(out);
+		assert_null(strstr(out, "atomicAdd"));
+		assert_null(strstr(out, "gridDim.y"));
+		assert_null(strstr(out, "cudaMemsetAsync"));
+		free(out);
+	}
+}
+
+/* col-reduce's split of the rows over gridDim.y: the bench's column sum
+ * (size_t sizes, the stream passed), an int sum without a stream, and an
+ * output of another element type (declined to one block per strip) */
+static void test_colreduce_split(void **st)
+{
+	(void)st;
+	static const char *const sum =
+		"__global__ void k(const float *x, float *y, size_t rows, size_t cols)\n{\n"
+		"\tsize_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols)\n\t\treturn;\n"
+		"\tfloat acc = 0.0f;\n\tfor (size_t r = 0; r < rows; ++r)\n\t\tacc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"size_t rows, size_t cols") "{\n\tint threads = 128;\n"
+						    "\tint blocks = (int)((cols + threads - 1) / threads);\n"
+						    "\tk<<<blocks, threads, 0, s>>>(x, y, rows, cols);\n}\n";
+	static const char *const want[] = {
+		/* the SM count read once, the split only when the strips leave the GPU short */
+		"static unsigned ka_col_split(long long rows, long long cols, void *out, size_t elem, cudaStream_t "
+		"stream)",
+		"cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)",
+		"want = (long long)sms * 4;\n\tif (strips < 1 || strips >= want)\n\t\treturn 1;",
+		"if (split > rows / 64)\n\t\tsplit = rows / 64;",
+		/* zeroed on the launch's stream, only past one block */
+		"if (split <= 1)\n\t\treturn 1;\n\tcudaMemsetAsync(out, 0, (size_t)cols * elem, stream);",
+		"__shared__ float ka_part[8][32];",
+	};
+	expect_applies("col-reduce", sum, "warps=8", want, sizeof want / sizeof want[0]);
+	static const char *const w32[] = {"want = (long long)sms * 2;", "split = rows / 256;",
+					  "r += 32 * gridDim.y"};
+	expect_applies("col-reduce", sum, "warps=32", w32, 3);
+	/* an int sum launched on the default stream, the guard holding the rest */
+	static const char *const isum =
+		"__global__ void k(const int *x, int *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c < cols) {\n"
+		"\t\tint acc = 0;\n\t\tfor (int r = 0; r < rows; r++)\n\t\t\tacc = acc + x[c + r * cols];\n"
+		"\t\ty[c] = acc;\n\t}\n}\n"
+		"void h(const int *x, int *y, int rows, int cols)\n"
+		"{\n\tk<<<(cols + 255) / 256, 256>>>(x, y, rows, cols);\n}\n";
+	static const char *const iw[] = {
+		"atomicAdd(&y[c], acc);", "(void *)(y), sizeof(*(y)), 0))",
+		"for (int r = blockIdx.y * 8 + threadIdx.y; r < rows; r += 8 * gridDim.y)"};
+	expect_applies("col-reduce", isum, "warps=8", iw, 3);
+	/* a double sum stored into a float output: per-block roundings would differ, no split */
+	static const char *const dsum =
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tdouble acc = 0;\n\tfor (int r = 0; r < rows; ++r) acc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n";
+	char why[256];
+	char *out = apply("col-reduce", dsum, "warps=8", why, sizeof why);
+	assert_non_null(out);
+	assert_null(strstr(out, "atomicAdd"));
+	free(out);
+	/* a rows bound that is no parameter: no split */
+	static const char *const hsum =
+		"__global__ void k(const float *x, float *y, int rows, int cols)\n{\n"
+		"\tint c = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (c >= cols) return;\n"
+		"\tfloat acc = 0;\n\tfor (int r = 0; r < rows / 2; ++r) acc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n}\n" HOST2(
+			"int rows, int cols") "{ k<<<cols, 1, 0, s>>>(x, y, rows, cols); }\n";
+	out = apply("col-reduce", hsum, "warps=8", why, sizeof why);
+	assert_non_null(out);
+	assert_null(strstr(out, "atomicAdd"));
+	free(out);
 }
 
 static void test_colreduce_declines(void **st)
@@ -598,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_poly),
 		cmocka_unit_test(test_colreduce_forms),
 		cmocka_unit_test(test_colreduce_declines),
+		cmocka_unit_test(test_colreduce_split),
 		cmocka_unit_test(test_stride_loop_forms),
 		cmocka_unit_test(test_braced_return_guard),
 		cmocka_unit_test(test_launch_tune_guard),

@@ -3,7 +3,8 @@
  * links and never replace a device, a FIFO or a folder, a conditional
  * write refuses a changed file, and the visited-folder set sees through
  * links; reads are capped (also for files that grow while read), and a
- * write that fails keeps the old file and leaves no temporary. */
+ * write that fails keeps the old file and leaves no temporary; a cache
+ * folder keeps the entries used most recently. */
 #include "test_util.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void put(const char *path, const char *text)
@@ -355,6 +357,53 @@ static void write_refuses_sockets(void **state)
 	free(dir);
 }
 
+static void set_age(const char *path, long age)
+{
+	struct timespec t[2];
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= age;
+	t[1] = t[0];
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+/* Six entries used 6000..1000 s ago (e0 the oldest), one other suffix, one
+ * folder: keeping 3 removes e0..e2; a touch makes the oldest the newest;
+ * an entry used within min_age stays even over the count. */
+static void cache_prune_keeps_recent(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir(), p[4400];
+	for (int i = 0; i < 6; i++) {
+		snprintf(p, sizeof p, "%s/e%d.pch", dir, i);
+		put(p, "x");
+		set_age(p, 6000 - 1000 * i);
+	}
+	snprintf(p, sizeof p, "%s/e9.other", dir);
+	put(p, "x");
+	set_age(p, 90000);
+	snprintf(p, sizeof p, "%s/old.pch", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/e3.pch", dir);
+	ka_fs_cache_touch(p); /* e3 used now */
+	assert_int_equal(ka_fs_cache_prune(dir, ".pch", 3, 600), 3);
+	const char *left[] = {"e3.pch", "e4.pch", "e5.pch", "e9.other", "old.pch"};
+	assert_int_equal(entries(dir), 5);
+	for (int i = 0; i < 5; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, left[i]);
+		assert_true(ka_fs_exists(p));
+	}
+	/* keep 0 with a min_age of 1500 s: e4 (2000 s) goes, e3 and e5 stay */
+	assert_int_equal(ka_fs_cache_prune(dir, ".pch", 0, 1500), 1);
+	snprintf(p, sizeof p, "%s/e4.pch", dir);
+	assert_false(ka_fs_exists(p));
+	assert_int_equal(entries(dir), 4);
+	assert_int_equal(ka_fs_cache_prune(dir, ".pch", 5, 0), 0);
+	snprintf(p, sizeof p, "%s/none", dir);
+	assert_int_equal(ka_fs_cache_prune(p, ".pch", 1, 0), -1);
+	tu_rmtree(dir);
+	free(dir);
+}
+
 int run_fs_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +418,7 @@ int run_fs_tests(void)
 		cmocka_unit_test(write_new_and_empty_files),
 		cmocka_unit_test(failed_write_keeps_the_old_file),
 		cmocka_unit_test(write_refuses_sockets),
+		cmocka_unit_test(cache_prune_keeps_recent),
 	};
 	return cmocka_run_group_tests_name("util_fs", tests, NULL, NULL);
 }

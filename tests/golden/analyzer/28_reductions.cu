@@ -57,6 +57,7 @@ void launch_reductions(const float *in, float *out, int blocks)
 // expect: SELECT style FROM reduction_loop WHERE kernel = 'reduce_sequential' => sequential
 // expect: SELECT lane_parity FROM branch WHERE line = 29 => 0
 // expect: SELECT iv_unsigned FROM loop WHERE line = 28 => 1
+// expect: SELECT iv_bytes FROM loop WHERE line = 28 => 4
 // expect: SELECT count(*) FROM divergent_warp_code WHERE kernel = 'reduce_sequential' => 1
 // expect: SELECT uses_volatile FROM divergent_warp_code WHERE kernel = 'reduce_sequential' => 1
 // expect: SELECT has_syncwarp FROM divergent_warp_code WHERE kernel = 'reduce_sequential' => 0
