@@ -234,7 +234,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec || kk == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
-	if (!(((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c)) ||
+	if (!(((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) &&
+	       clang_isCursorDefinition(c)) ||
 	      kk == CXCursor_VarDecl))
 		return CXChildVisit_Continue;
 	if (cx->ntops == cx->captops) {
