@@ -51,7 +51,8 @@ int ka_analyze_file(const ka_analyze_opts *opts, const char *path, sqlite3 *db);
 /* A crash in libclang ends the process instead of libclang's recovery
  * (which returns an error and may leave the process in a bad state).  For
  * a process that exists to analyze one file and may die: lint's worker.
- * Call it before any other thread runs. */
+ * Such a process also keeps its last parse instead of freeing it (its exit
+ * frees it faster).  Call it before any other thread runs. */
 void ka_analyze_no_crash_recovery(void);
 
 /* The libclang arguments path would be parsed with (argv without the file

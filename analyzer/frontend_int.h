@@ -26,6 +26,8 @@ typedef struct lower_ctx {
 	CXFile last_file;  /* file_name()'s last answer: nodes come in runs of one file */
 	const char *last_name;
 	const char *macro_file;
+	CXCursor *tops; /* the top-level definitions to lower, in source order (top_visit) */
+	int ntops, captops;
 	int depth;    /* nesting of lower_expr/lower_stmt calls */
 	int too_deep; /* the depth limit was hit (reported once) */
 } lower_ctx;

@@ -194,38 +194,16 @@ static void lower_function(lower_ctx *cx, CXCursor c)
 	cx->tu->funcs = d;
 }
 
-static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
+/* A main-file macro expansion: its range joins cx->macros. */
+static void add_macro(lower_ctx *cx, CXCursor c)
 {
-	lower_ctx *cx = data;
-	enum CXCursorKind kk = clang_getCursorKind(c);
-	CXSourceLocation loc = clang_getCursorLocation(c);
-	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec || kk == CXCursor_UnexposedDecl)
-		return CXChildVisit_Recurse;
-	if (clang_Location_isInSystemHeader(loc))
-		return CXChildVisit_Continue;
-	if ((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c)) {
-		lower_function(cx, c);
-	} else if (kk == CXCursor_VarDecl) {
-		ka_decl *d = fe_lower_vardecl(cx, c);
-		d->flags |= KDF_FILE_SCOPE;
-		d->next = cx->tu->globals;
-		cx->tu->globals = d;
-	}
-	return CXChildVisit_Continue;
-}
-
-static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	lower_ctx *cx = data;
-	if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
-		return CXChildVisit_Continue;
 	CXSourceRange r = clang_getCursorExtent(c);
 	CXFile f;
 	unsigned b, e;
 	clang_getFileLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
 	clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
 	if (!f || fe_file_name(cx, f) != cx->tu->main_file)
-		return CXChildVisit_Continue;
+		return;
 	if (cx->nmacros == cx->capmacros) {
 		cx->capmacros = cx->capmacros ? cx->capmacros * 2 : 64;
 		int *n = ka_arena_alloc(cx->a, sizeof *n * 2 * (size_t)cx->capmacros);
@@ -236,7 +214,51 @@ static enum CXChildVisitResult macro_visit(CXCursor c, CXCursor parent, CXClient
 	cx->macros[2 * cx->nmacros] = (int)b;
 	cx->macros[2 * cx->nmacros + 1] = (int)e;
 	cx->nmacros++;
+}
+
+/* The one walk over the translation unit: main-file macro expansions, and
+ * the definitions outside system headers, kept to be lowered once the
+ * expansions are indexed.  A namespace or extern "C" block of a system
+ * header is not entered: all it holds is in that header. */
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	lower_ctx *cx = data;
+	enum CXCursorKind kk = clang_getCursorKind(c);
+	if (kk == CXCursor_MacroExpansion) {
+		add_macro(cx, c);
+		return CXChildVisit_Continue;
+	}
+	if (clang_isPreprocessing(kk))
+		return CXChildVisit_Continue;
+	if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec || kk == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (!(((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) &&
+	       clang_isCursorDefinition(c)) ||
+	      kk == CXCursor_VarDecl))
+		return CXChildVisit_Continue;
+	if (cx->ntops == cx->captops) {
+		cx->captops = cx->captops ? cx->captops * 2 : 64;
+		CXCursor *n = ka_arena_alloc(cx->a, sizeof *n * (size_t)cx->captops);
+		if (cx->ntops)
+			memcpy(n, cx->tops, sizeof *n * (size_t)cx->ntops);
+		cx->tops = n;
+	}
+	cx->tops[cx->ntops++] = c;
 	return CXChildVisit_Continue;
+}
+
+static void lower_top(lower_ctx *cx, CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_VarDecl) {
+		lower_function(cx, c);
+		return;
+	}
+	ka_decl *d = fe_lower_vardecl(cx, c);
+	d->flags |= KDF_FILE_SCOPE;
+	d->next = cx->tu->globals;
+	cx->tu->globals = d;
 }
 
 /* Calls to functions defined after their caller resolve now. */
@@ -381,8 +403,33 @@ int ka_frontend_parse_args(const ka_frontend_opts *o, ka_arena *a, const char **
 	return KA_OK;
 }
 
+/* In a process that ends after its file (ka_analyze_no_crash_recovery),
+ * the parse is not freed: the exit returns its memory at once, where
+ * freeing it touches every page again.  It stays reachable from here. */
+static int keep_parse;
+static CXIndex kept_idx;
+static CXTranslationUnit kept_tu;
+
+static void release_parse(CXIndex idx, CXTranslationUnit tu)
+{
+	if (kept_tu) { /* a second file in this process: the first one goes */
+		clang_disposeTranslationUnit(kept_tu);
+		clang_disposeIndex(kept_idx);
+		kept_tu = NULL;
+		kept_idx = NULL;
+	}
+	if (keep_parse) {
+		kept_idx = idx;
+		kept_tu = tu;
+		return;
+	}
+	clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(idx);
+}
+
 void ka_analyze_no_crash_recovery(void)
 {
+	keep_parse = 1;
 	setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1); /* clang_createIndex would enable it again */
 	clang_toggleCrashRecovery(0);
 }
@@ -453,16 +500,16 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 		tu->diags = d;
 	}
 	cx.macro_file = tu->main_file;
-	clang_visitChildren(clang_getTranslationUnitCursor(cx.ctu), macro_visit, &cx);
+	clang_visitChildren(clang_getTranslationUnitCursor(cx.ctu), top_visit, &cx);
 	cx.macro_maxend = ka_arena_alloc(cx.a, sizeof *cx.macro_maxend * (size_t)(cx.nmacros + 1));
 	ka_ranges_index(cx.macros, cx.nmacros, cx.macro_maxend);
-	clang_visitChildren(clang_getTranslationUnitCursor(cx.ctu), top_visit, &cx);
+	for (int i = 0; i < cx.ntops; i++)
+		lower_top(&cx, cx.tops[i]);
 	for (ka_decl *f = tu->funcs; f; f = f->next)
 		resolve_calls(&cx, f->body);
 	for (ka_decl *g = tu->globals; g; g = g->next)
 		resolve_calls(&cx, g->init);
-	clang_disposeTranslationUnit(cx.ctu);
-	clang_disposeIndex(idx);
+	release_parse(idx, cx.ctu);
 	*out = tu;
 	return KA_OK;
 fail:
