@@ -55,20 +55,20 @@
  * kernel) and warp 0 of each block adds its combined partial with
  * atomicAdd; at 1 the kernel stores as written.  Only a sum whose tail is
  * the one store `OUT[col] = acc;` into a pointer parameter of the
- * accumulator's own type (float, double, int, unsigned, unsigned long
- * long: what atomicAdd takes) splits; anything else keeps one block per
- * strip, as before: an epilogue (a mean's division, a sqrtf, a cast to a
+ * accumulator's own type, an integer one atomicAdd takes (int, unsigned,
+ * unsigned long long), splits; anything else keeps one block per strip, as
+ * before.  A float or double sum does not split: the atomics add the
+ * blocks' partials in an order that varies from run to run, so the same
+ * input gives a different rounding each run, which the bench rejects as a
+ * race (measured on an H200: every split float col_sum candidate failed
+ * its repeat-run check); a deterministic split would need a second pass
+ * over a workspace.  Also: an epilogue (a mean's division, a sqrtf, a cast to a
  * narrower output) would apply to each partial instead of the total, and a
  * max or product has no atomicAdd.  A mean could be split by a second
  * pass that scales the total, but it would cost a launch for an output of
  * cols elements; not written.  Correctness needs no property of the split
  * count: every row lands in exactly one block for any gridDim.y >= 1.
- * Rounding: fp32 atomics add the partials in an order that varies from run
- * to run, but the error bound of a sum grows with the length of its longest
- * chain of additions, here rows / (W * split) + W + split, far shorter than
- * the rows-long serial chain of the one-thread-per-column kernel the
- * tolerance was set against (8192 x 1024 on 132 SMs, split 17: 61 + 8 + 17 against
- * 8192).  16-byte loads (a float4 per lane, 128 columns a block) are not
+ * Integer sums are exact in any order.  16-byte loads (a float4 per lane, 128 columns a block) are not
  * written: the loop body's index would have to be evaluated at four
  * columns per lane; the split supplies the parallelism the strips lack.
  *
@@ -780,12 +780,7 @@ static void bare_type(const char *in, char *out, size_t cap)
 static int can_split(ka_recipe_ctx *c, const cshape *sh, char *rows, char *outp, size_t cap, char *why,
 		     size_t wcap)
 {
-	static const char *const atomic_types[] = {"float",
-						   "double",
-						   "int",
-						   "unsigned",
-						   "unsignedint",
-						   "unsignedlonglong",
+	static const char *const atomic_types[] = {"int", "unsigned", "unsignedint", "unsignedlonglong",
 						   "unsignedlonglongint"};
 	const char *t = c->m->text;
 	char b[300], sq[400], want[300], at[64];
@@ -828,9 +823,12 @@ static int can_split(ka_recipe_ctx *c, const cshape *sh, char *rows, char *outp,
 	for (size_t i = 0; i < sizeof atomic_types / sizeof atomic_types[0]; i++)
 		atomic |= !strcmp(at, atomic_types[i]);
 	if (!ok || !atomic) {
-		snprintf(why, wcap,
-			 "the output's element '%s' and the sum's type '%s' are not one type atomicAdd takes",
-			 c->k->params[oi].type, sh->acc_type);
+		snprintf(
+			why, wcap,
+			"the output's element '%s' and the sum's type '%s' are not one integer type atomicAdd "
+			"takes (floating-point partials added by atomics in a varying order give a different "
+			"result each run)",
+			c->k->params[oi].type, sh->acc_type);
 		return 0;
 	}
 	return 1;
