@@ -157,6 +157,20 @@ __global__ void four_floats(const float *x, float *y, float a, int n4)
 	y[4 * i + 2] = a * x[4 * i + 2];
 	y[4 * i + 3] = a * x[4 * i + 3];
 }
+// The same four floats per lane, all loaded before the first store: what
+// the interleaved version above costs beyond the access width is the
+// compiler keeping each load after the store before it (y may alias x).
+__global__ void four_floats_loads_first(const float *x, float *y, float a, int n4)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n4)
+		return;
+	float v0 = x[4 * i + 0], v1 = x[4 * i + 1], v2 = x[4 * i + 2], v3 = x[4 * i + 3];
+	y[4 * i + 0] = a * v0;
+	y[4 * i + 1] = a * v1;
+	y[4 * i + 2] = a * v2;
+	y[4 * i + 3] = a * v3;
+}
 __global__ void one_float4(const float4 *x, float4 *y, float a, int n4)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -337,6 +351,10 @@ int main(void)
 									   reinterpret_cast<float4 *>(y), 1.5f, nf / 4);
 			});
 			row("four floats per lane (16-byte lane stride) vs one float4", shape, f4, v4);
+			double f4l = median_event_us(
+				[&] { four_floats_loads_first<<<(nf / 4 + bs - 1) / bs, bs>>>(x, y, 1.5f, nf / 4); });
+			row("four floats per lane, loads first vs one float4", shape, f4l, v4);
+			row("four floats per lane, each load after a store vs loads first", shape, f4, f4l);
 		}
 		{
 			const int n = 1 << 22, k = 64, g = (n + bs - 1) / bs;
