@@ -9,9 +9,10 @@
 # GPUs must bench the very same candidates and end with the same best.cu
 # (budget 2: one and two GPUs; budget 4: one, two and three).
 #   - bias_gelu_scale (an element-wise chain): one GPU benches
-#     fuse-elementwise, then vectorize on the fused kernel; two GPUs bench
-#     both in round 1, the second as a sequence built on the first
-#     (strategy fuse-elementwise+vectorize, builds_on its step);
+#     fuse-elementwise, then unflatten-rows on the fused kernel (its rows
+#     of cols elements); two GPUs bench both in round 1, the second as a
+#     sequence built on the first (strategy fuse-elementwise+unflatten-rows,
+#     builds_on its step);
 #   - stencil2d (stencil-column, several parameter sets): slot 2 is the
 #     recipe's next set on the same kernel, not a sequence;
 #   - the one-GPU trajectory is the loop's as it was (golden list);
@@ -56,12 +57,12 @@ for t in bias_gelu_scale stencil2d; do
 done
 
 # bias_gelu_scale, budget 2: round 1 on two GPUs is fuse-elementwise and
-# vectorize on its result, what one GPU benches in its first two rounds
+# unflatten-rows on its result, what one GPU benches in its first two rounds
 t=o-bias_gelu_scale-0,1-2/trajectory.json
 fuse=$(jq -r '.steps[] | select(.strategy == "fuse-elementwise") | .step' "$t")
-if [ "$(jq -c "$steps" "$t")" = "[\"1 fuse-elementwise  null\",\"1 fuse-elementwise+vectorize block=256 vec=4 cap=2112 $fuse\"]" ] &&
-	[ "$(jq -c "$steps" o-bias_gelu_scale-0-2/trajectory.json)" = '["1 fuse-elementwise  null","2 vectorize block=256 vec=4 cap=2112 null"]' ]; then
-	ok "bias_gelu_scale: a two-slot round is fuse-elementwise and fuse-elementwise then vectorize (one GPU: the same two, a round each)"
+if [ "$(jq -c "$steps" "$t")" = "[\"1 fuse-elementwise  null\",\"1 fuse-elementwise+unflatten-rows block=256 cap=2112 $fuse\"]" ] &&
+	[ "$(jq -c "$steps" o-bias_gelu_scale-0-2/trajectory.json)" = '["1 fuse-elementwise  null","2 unflatten-rows block=256 cap=2112 null"]' ]; then
+	ok "bias_gelu_scale: a two-slot round is fuse-elementwise and fuse-elementwise then unflatten-rows (one GPU: the same two, a round each)"
 else
 	bad "bias_gelu_scale rounds:"; jq -c "$steps" "$t" o-bias_gelu_scale-0-2/trajectory.json
 fi
@@ -91,10 +92,10 @@ done
 	[ "$(jq '[.steps[].round] | max' o-bias_gelu_scale-0-4/trajectory.json)" = 4 ] &&
 	ok "bias_gelu_scale --budget 4: two rounds on two GPUs, four on one" || bad "rounds"
 # one GPU: the loop's trajectory as it was before the slots speculated
-golden='["1 fuse-elementwise  null","2 vectorize block=256 vec=4 cap=2112 null","3 vectorize block=512 vec=4 cap=2112 null","4 vectorize block=128 vec=4 cap=4224 null"]'
+golden='["1 fuse-elementwise  null","2 unflatten-rows block=256 cap=2112 null","3 unflatten-rows block=512 cap=1056 null","4 unflatten-rows block=128 cap=4224 null"]'
 [ "$(jq -c "$steps" o-bias_gelu_scale-0-4/trajectory.json)" = "$golden" ] &&
-	[ "$(jq -c '[.steps[] | .accepted]' o-bias_gelu_scale-0-4/trajectory.json)" = '[true,false,true,true,true]' ] &&
-	ok "one GPU: the trajectory is the one-GPU loop's (fuse, then vectorize's sets on the fused kernel)" ||
+	[ "$(jq -c '[.steps[] | .accepted]' o-bias_gelu_scale-0-4/trajectory.json)" = '[true,true,true,true]' ] &&
+	ok "one GPU: the trajectory is the one-GPU loop's (fuse, then unflatten-rows' sets on the fused kernel)" ||
 	{ bad "one GPU trajectory:"; jq -c "$steps" o-bias_gelu_scale-0-4/trajectory.json; }
 # the knowledge DB: no evidence from a sequence; an accepted sequence's skill
 d=bias_gelu_scale-0,1-2
@@ -102,8 +103,8 @@ d=bias_gelu_scale-0,1-2
 t=o-$d/trajectory.json
 if [ "$(jq '.evidence | length' "exp-$d/evidence.json")" = "$(jq '[.steps[] | select(.outcome == "faster" and .rule != "" and .builds_on == null)] | length' "$t")" ] &&
 	[ "$(jq '[.steps[] | select(.builds_on != null and .outcome == "faster")] | length' "$t")" = 1 ] &&
-	jq -e '.evidence | all(.fix != "fuse-elementwise+vectorize" and .fix != "vectorize")' "exp-$d/evidence.json" >/dev/null &&
-	jq -e '.skills | length == 1 and (.[0].summary | startswith("fuse-elementwise+vectorize "))' "exp-$d/skills.json" >/dev/null &&
+	jq -e '.evidence | all(.fix != "fuse-elementwise+unflatten-rows" and .fix != "unflatten-rows")' "exp-$d/evidence.json" >/dev/null &&
+	jq -e '.skills | length == 1 and (.[0].summary | startswith("fuse-elementwise+unflatten-rows "))' "exp-$d/skills.json" >/dev/null &&
 	grep -q "a sequence: on step $fuse's candidate" "o-$d/report.md"; then
 	ok "a sequence files no rule evidence, its skill and report.md name it a sequence"
 else
