@@ -644,6 +644,23 @@ static void expand(ka_buf *b, const char *m, const char *pre, const char *post)
 	}
 }
 
+/* The element body (its declarations and statements), each access site
+ * written as pre<N>post (ka_a0[ka_k] on the register copy, ka_p0[ka_c] on
+ * the row pointer), one a line after indent. */
+static void element_body(ka_buf *b, const ur *u, const char *indent, const char *pre, const char *post)
+{
+	for (int i = 0; i < u->n; i++) {
+		const ur_item *it = &u->it[i];
+		if (it->kind != IT_ELEMDECL && it->kind != IT_STMT)
+			continue;
+		ka_buf_adds(b, indent);
+		if (it->kind == IT_ELEMDECL)
+			ka_buf_printf(b, "%s %s = ", it->type, it->name);
+		expand(b, it->mark, pre, post);
+		ka_buf_adds(b, it->kind == IT_ELEMDECL ? ";\n" : "\n");
+	}
+}
+
 static const char *word_type(int bytes)
 {
 	return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : bytes == 4 ? "unsigned int" : "unsigned short";
@@ -967,16 +984,7 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 			      s->written ? "" : "const ", s->elem, i, s->written ? "" : "const ", s->elem, i);
 	}
 	ka_buf_printf(&b, "#pragma unroll\n\t\t\t\tfor (int ka_k = 0; ka_k < %s; ka_k++) {\n", Vs);
-	for (int i = 0; i < u->n; i++) {
-		const ur_item *it = &u->it[i];
-		if (it->kind != IT_ELEMDECL && it->kind != IT_STMT)
-			continue;
-		ka_buf_adds(&b, "\t\t\t\t\t");
-		if (it->kind == IT_ELEMDECL)
-			ka_buf_printf(&b, "%s %s = ", it->type, it->name);
-		expand(&b, it->mark, "ka_a", "[ka_k]");
-		ka_buf_adds(&b, it->kind == IT_ELEMDECL ? ";\n" : "\n");
-	}
+	element_body(&b, u, "\t\t\t\t\t", "ka_a", "[ka_k]");
 	ka_buf_adds(&b, "\t\t\t\t}\n");
 	for (int i = 0; i < u->nsites; i++)
 		if (u->s[i].written)
@@ -984,16 +992,7 @@ static int unflatten_apply(ka_recipe_ctx *c, ka_buf *out)
 				      sym ? "uint4" : word_type(V * u->s[i].size), i, i);
 	ka_buf_adds(&b, "\t\t\t}\n\t\t} else {\n"
 			"\t\t\tfor (long long ka_c = ka_s0 + ka_lane; ka_c < ka_end; ka_c += ka_gsz) {\n");
-	for (int i = 0; i < u->n; i++) {
-		const ur_item *it = &u->it[i];
-		if (it->kind != IT_ELEMDECL && it->kind != IT_STMT)
-			continue;
-		ka_buf_adds(&b, "\t\t\t\t");
-		if (it->kind == IT_ELEMDECL)
-			ka_buf_printf(&b, "%s %s = ", it->type, it->name);
-		expand(&b, it->mark, "ka_p", "[ka_c]");
-		ka_buf_adds(&b, it->kind == IT_ELEMDECL ? ";\n" : "\n");
-	}
+	element_body(&b, u, "\t\t\t\t", "ka_p", "[ka_c]");
 	ka_buf_adds(&b, "\t\t\t}\n\t\t}\n\t}\n}");
 	free(u);
 	/* the host: the items / (items a block) blocks, capped; the kernel walks the rest */
