@@ -482,15 +482,13 @@ static void find_written(ur *u)
 	for (int i = 0; i < u->n; i++) {
 		if (u->it[i].kind == IT_STMT || !strchr(u->it[i].type, '*'))
 			continue;
+		const char *nm = u->it[i].name;
 		for (int j = 0; j < u->n; j++) {
 			const char *tx = u->it[j].text;
-			for (size_t p = 0; tx[p]; p++) {
-				char w[64];
-				if (!word_start(tx, p))
-					continue;
-				size_t q = word_at(tx, p, w, sizeof w);
-				if (strcmp(w, u->it[i].name))
-					continue;
+			size_t len = strlen(tx), l = strlen(nm);
+			for (size_t p = ka_csrc_find_word_pp(tx, 0, len, nm); p != NPOS;
+			     p = ka_csrc_find_word_pp(tx, p + l, len, nm)) {
+				size_t q = p + l;
 				int wr = (p > 0 && tx[p - 1] == '*' &&
 					  (assigns_after(tx, q) || assigns_before(tx, p - 1)));
 				if (tx[q] == '[') {
@@ -792,18 +790,13 @@ static int classify(ur *u)
 			continue;
 		for (int j = 0; j < u->n; j++) {
 			const char *tx = u->it[j].text;
-			for (size_t p = 0; tx[p]; p++) {
-				char w[64];
-				if (!word_start(tx, p))
-					continue;
-				size_t q = word_at(tx, p, w, sizeof w);
-				if (!strcmp(w, it->name) &&
-				    (assigns_before(tx, p) ||
-				     (assigns_after(tx, q) && !(p > 0 && tx[p - 1] == '*'))))
-					return ka_recipe_decline(c, "the local %s is assigned in `%s`", w,
-								 tx);
-				p = q - 1;
-			}
+			size_t len = strlen(tx), l = strlen(it->name);
+			for (size_t p = ka_csrc_find_word_pp(tx, 0, len, it->name); p != NPOS;
+			     p = ka_csrc_find_word_pp(tx, p + l, len, it->name))
+				if (assigns_before(tx, p) ||
+				    (assigns_after(tx, p + l) && !(p > 0 && tx[p - 1] == '*')))
+					return ka_recipe_decline(c, "the local %s is assigned in `%s`",
+								 it->name, tx);
 		}
 	}
 	return KA_OK;
