@@ -216,10 +216,26 @@ static void add_macro(lower_ctx *cx, CXCursor c)
 	cx->nmacros++;
 }
 
+/* A function or variable made from a template (an implicit or explicit
+ * instantiation, a class template's static member): it sits where its
+ * pattern does.  The walk sees the declarations that this parse handed to
+ * the AST consumer (the index is made with excludeDeclarationsFromPCH),
+ * and those include the instantiations done at the end of the file; the
+ * pattern itself is what is lowered, as in the file's text. */
+static int is_instantiation(CXCursor c)
+{
+	CXCursor t = clang_getSpecializedCursorTemplate(c);
+	return !clang_Cursor_isNull(t) &&
+	       clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
+}
+
 /* The one walk over the translation unit: main-file macro expansions, and
  * the definitions outside system headers, kept to be lowered once the
  * expansions are indexed.  A namespace or extern "C" block of a system
- * header is not entered: all it holds is in that header. */
+ * header is not entered: all it holds is in that header.  The index leaves
+ * out what the toolkit's precompiled header holds (excludeDeclarationsFromPCH):
+ * all of it is in system headers, and visiting it would read every one of
+ * its declarations and macro expansions back from the header file. */
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	lower_ctx *cx = data;
@@ -237,6 +253,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	if (!(((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) &&
 	       clang_isCursorDefinition(c)) ||
 	      kk == CXCursor_VarDecl))
+		return CXChildVisit_Continue;
+	if (is_instantiation(c))
 		return CXChildVisit_Continue;
 	if (cx->ntops == cx->captops) {
 		cx->captops = cx->captops ? cx->captops * 2 : 64;
@@ -465,7 +483,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 		unsaved[nparse++] = (struct CXUnsavedFile){path, otext, (unsigned long)olen};
 	if ((rc = ka_frontend_args(o, tu->arena, &argv, &argc)) != KA_OK)
 		goto fail;
-	CXIndex idx = clang_createIndex(0, 0);
+	CXIndex idx = clang_createIndex(1, 0); /* 1: the walk skips the PCH's declarations */
 	char refused[1300];
 	ka_incguard_begin(); /* also while the toolkit's header is precompiled: the user's -I reach it */
 	add_pch(idx, cx.a, &argv, &argc, unsaved, nunsaved); /* the toolkit's headers, parsed once */
