@@ -201,8 +201,9 @@ static int is_local(const rw *w, const ka_csrc_kernel *k, const char *sq, size_t
 	return ka_csrc_param_index(k, name) >= 0;
 }
 
-/* `a+=E;` `a=fmaxf(a,E);` `a=fminf(E,a);` -> op and the name; E's text. */
-static int update_of(const char *sq, char *name, size_t cap, const char **expr)
+/* `a+=E;` `a=fmaxf(a,E);` `a=fminf(E,a);` -> op and the name; E's text
+ * (from *expr on, *elen characters). */
+static int update_of(const char *sq, char *name, size_t cap, const char **expr, size_t *elen)
 {
 	size_t n = 0;
 	while (is_ident(sq[n]))
@@ -213,6 +214,7 @@ static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 	name[n] = 0;
 	if (sq[n] == '+' && sq[n + 1] == '=') {
 		*expr = sq + n + 2;
+		*elen = strlen(*expr);
 		return OP_SUM;
 	}
 	if (sq[n] != '=')
@@ -241,10 +243,12 @@ static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 		return 0;
 	if (comma - open - 1 == n && !strncmp(sq + open + 1, name, n)) {
 		*expr = sq + comma + 1;
+		*elen = strlen(*expr);
 		return op;
 	}
 	if (close - comma - 1 == n && !strncmp(sq + comma + 1, name, n)) {
 		*expr = sq + open + 1;
+		*elen = comma - open - 1;
 		return op;
 	}
 	return 0;
@@ -469,7 +473,8 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 		return loop_stmt(w, s, e);
 	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
 		return ka_recipe_decline(c, "a loop statement is too long");
-	int op = update_of(sq, name, sizeof name, &expr);
+	size_t elen = 0;
+	int op = update_of(sq, name, sizeof name, &expr, &elen);
 	acc *a = op ? find_acc(w, name) : NULL;
 	for (int i = 0; op && !a && i < w->lowp.n; i++)
 		if (!strcmp(w->lowp.v[i], name))
@@ -498,8 +503,8 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 					c, "'%s' folds something other than a partial into %s", sq, name);
 			p->state = ST_REDUCED; /* consumed: its lanes' values live on in `name` */
 		} else {
-			char ex[2048];
-			snprintf(ex, sizeof ex, "%s", expr);
+			char ex[2048]; /* E alone: `a = fminf(E, a)` names a after it */
+			snprintf(ex, sizeof ex, "%.*s", (int)elen, expr);
 			for (int i = 0; i < w->na; i++)
 				if ((w->a[i].state == ST_PARTIAL || &w->a[i] == a) &&
 				    ka_csrc_has_word(ex, 0, strlen(ex), w->a[i].name))

@@ -91,10 +91,96 @@ static void test_bench_tasks(void **st)
 	}
 }
 
+/* Every reduction kind in one row loop: a sum (the mean), a max, a min, an
+ * argmax and an argmin (a strict compare: the first index on a tie), and a
+ * count. */
+static const char all_kinds[] =
+	"#include \"ka_task.h\"\n"
+	"__global__ void rows_all(const float *x, float *mean, float *mx, float *mn, int *amax, int *amin,\n"
+	"\t\t\t int *cnt, long long rows, long long cols)\n{\n"
+	"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+	"\tif (r >= rows)\n\t\treturn;\n"
+	"\tconst float *xr = x + r * cols;\n"
+	"\tfloat s = 0.0f, hi = -INFINITY, lo = INFINITY, best = -INFINITY, worst = INFINITY;\n"
+	"\tint at = 0, wat = 0, c = 0;\n"
+	"\tfor (long long j = 0; j < cols; j++) {\n"
+	"\t\tfloat v = xr[j];\n"
+	"\t\ts += v;\n"
+	"\t\thi = fmaxf(hi, v);\n"
+	"\t\tlo = fminf(v, lo);\n"
+	"\t\tif (v > best) {\n\t\t\tbest = v;\n\t\t\tat = (int)j;\n\t\t}\n"
+	"\t\tif (v < worst) {\n\t\t\tworst = v;\n\t\t\twat = (int)j;\n\t\t}\n"
+	"\t\tif (v > 0.5f)\n\t\t\tc += 1;\n"
+	"\t}\n"
+	"\tmean[r] = s / (float)cols;\n"
+	"\tmx[r] = hi;\n\tmn[r] = lo;\n\tamax[r] = at;\n\tamin[r] = wat;\n\tcnt[r] = c;\n}\n\n"
+	"extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t st)\n{\n"
+	"\tlong long rows = a->p[0], cols = a->p[1];\n"
+	"\trows_all<<<(unsigned)((rows + 255) / 256), 256, 0, st>>>((const float *)a->t[0], (float *)a->t[1],\n"
+	"\t\t(float *)a->t[2], (float *)a->t[3], (int *)a->t[4], (int *)a->t[5], (int *)a->t[6], rows, cols);\n"
+	"\treturn 0;\n}\n";
+
+static void runs_on_host(const char *text, const char *what)
+{
+	char log[8192];
+	int rc = host_run(text, "rows_main.cpp", log, sizeof log);
+	if (rc < 0)
+		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n", what);
+	else if (rc == 0)
+		fail_msg("%s fails on the host:\n%s", what, log);
+}
+
+/* Both branches compute every reduction kind as a sequential loop does,
+ * with the block per row in blocks of 256 and of 512, and after
+ * vectorize. */
+static void test_all_kinds(void **st)
+{
+	(void)st;
+	char *out = applies("warp-per-row", "block=256 dispatch=size", all_kinds, "all kinds");
+	static const char *const want[] = {"ka_block_argmax_first(best, at);", "ka_block_argmin_first(worst, wat);",
+					   "ka_warp_argmax_first(best, at);", "c = ka_block_sum(c);",
+					   "hi = ka_warp_max(hi);", "lo = ka_block_min(lo);", NULL};
+	for (const char *const *w = want; *w; w++)
+		if (!strstr(out, *w))
+			fail_msg("the rewrite lacks '%s':\n%s", *w, out);
+	runs_on_host(out, "the dispatched rewrite");
+	char *vec = applies("vectorize", NULL, out, "all kinds");
+	if (count(vec, "float4 ka_xr = ") != 2)
+		fail_msg("vectorize did not take both kernels:\n%s", vec);
+	runs_on_host(vec, "the dispatched rewrite, vectorized");
+	free(vec);
+	free(out);
+	out = applies("warp-per-row", "block=256 dispatch=size rowblock=512", all_kinds, "all kinds");
+	if (!strstr(out, "rows_all_ka_block<<<(unsigned)((long long)(rows)), 512, 0, st>>>"))
+		fail_msg("the block per row is not launched in blocks of 512:\n%s", out);
+	runs_on_host(out, "the dispatched rewrite with rowblock=512");
+	free(out);
+}
+
+/* Parameter sets that do not go together decline. */
+static void test_bad_params(void **st)
+{
+	(void)st;
+	static const char *const bad[] = {"block=256 dispatch=rows", "block=256 dispatch=size lanes=8",
+					  "block=256 dispatch=size lanes=block",
+					  "block=256 dispatch=size rowblock=48", NULL};
+	for (const char *const *p = bad; *p; p++) {
+		char why[256], *out = NULL;
+		size_t n;
+		if (ka_recipe_apply("warp-per-row", all_kinds, strlen(all_kinds), NULL, *p, &out, &n, why,
+				    sizeof why) != KA_RECIPE_DECLINED ||
+		    !strstr(why, "bad parameters"))
+			fail_msg("'%s' did not decline as bad parameters: %s", *p, why);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_tasks),
+		cmocka_unit_test(test_all_kinds),
+		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
