@@ -25,7 +25,15 @@
  * loops, every lane runs declarations and assignments of locals, and lane 0
  * alone a store `P[I] = E;` (or op=) that no later statement reads; any
  * other statement (an atomic, `y[r]++`, a call) declines, and nothing may
- * write but what the statement's form says (ka_recipe_pure_expr). */
+ * write but what the statement's form says (ka_recipe_pure_expr).
+ *
+ * dispatch=size (rowwarp_dispatch) writes both schedules: the warp-per-row
+ * kernel and a block-per-row copy of it (K_ka_block, `rowblock` threads,
+ * default the block), and every launch picks one at run time with
+ * ka_rows_by_block(rows): a block per row when a warp per row would fill
+ * less than half of the device's thread slots (rows * 32 * 2 < SMs *
+ * threads per SM, the counts read once), where too few loads are in
+ * flight to keep the memory busy; a warp per row otherwise. */
 #include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
