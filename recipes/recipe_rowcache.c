@@ -81,6 +81,20 @@ static int reads_in(const char *t, const pass *ps, const char *name)
 	return hits;
 }
 
+/* 1 when name[...] is written in the pass body. */
+static int stored_in(const char *t, const pass *ps, const char *name)
+{
+	size_t n = strlen(name), b0 = ps->lp.body_s, b1 = ps->lp.body_e;
+	for (size_t p = b0; p + n <= b1; p++) {
+		if (!word_at(t, b0, p, name, n))
+			continue;
+		size_t o = ka_csrc_skip_blank(t, b1, p + n), cb = o < b1 && t[o] == '[' ? ka_csrc_match(t, b1, o) : NPOS;
+		if (cb != NPOS && ka_recipe_written_at(t, b0, b1, p, cb + 1 - p))
+			return 1;
+	}
+	return 0;
+}
+
 /* The element type of a pointer type ("const __nv_bfloat16 *"): float,
  * __half, __nv_bfloat16 (and half, nv_bfloat16), or 0. */
 static int elem_of(const char *type, char *elem, size_t cap)
@@ -405,15 +419,41 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 			snprintf(cand, sizeof cand, "%.*s", (int)(q - p), t + p);
 			int cnt = 0;
 			for (int j = 0; j < n; j++)
-				cnt += reads_in(t, &ps[j], cand) > 0;
+				cnt += reads_in(t, &ps[j], cand) > 0 && !stored_in(t, &ps[j], cand);
 			if (cnt > best) {
 				best = cnt;
 				snprintf(row, sizeof row, "%s", cand);
 			}
 			p = q - 1;
 		}
-	if (best < 2)
+	if (best < 2) { /* a row read in two passes and written: the kernel's input written back */
+		for (int i = 0; i < n; i++)
+			for (size_t p = ps[i].lp.body_s; p < ps[i].lp.body_e; p++) {
+				if (!ident(t[p]) || (p > ps[i].lp.body_s && ident(t[p - 1])))
+					continue;
+				size_t q = p;
+				while (ident(t[q]))
+					q++;
+				snprintf(cand, sizeof cand, "%.*s", (int)(q - p < 63 ? q - p : 63), t + p);
+				int cnt = 0, st = 0;
+				for (int j = 0; j < n; j++) {
+					cnt += reads_in(t, &ps[j], cand) > 0;
+					st |= stored_in(t, &ps[j], cand);
+				}
+				if (cnt >= 2 && st) {
+					ptrtab pt;
+					pointers(c, &pt);
+					const char *base = cand;
+					for (int k2 = 0; k2 < pt.n; k2++)
+						if (!strcmp(pt.name[k2], cand))
+							base = pt.base[k2];
+					return ka_recipe_decline(c, "the kernel writes its input %s (%s[...] is stored)",
+								 base, cand);
+				}
+				p = q - 1;
+			}
 		return ka_recipe_decline(c, "no row is read as p[j] in two lane-strided passes");
+	}
 	/* the passes over the row, the first one's group */
 	pass rp[MAX_PASS];
 	int nr = 0;

@@ -12,4 +12,13 @@ int nvcc_compiles(const char *text, char *err, size_t cap);
  * headers the cache's key does not read. */
 int nvcc_compiles_with(const char *text, const char *const *flags, int n, char *err, size_t cap);
 
+/* Runs text on the host (tests/agents/emu: the task ABI and the CUDA names
+ * in C++) through the driver tests/agents/emu/DRIVER, which includes it as
+ * kernel.cu; the launches `k<<<G, B, ...>>>(args)` are written
+ * `ka_emu_launch(k, G, B, ...)(args)`.  defs: -D flags for the driver (at
+ * most 8).  The program's output into out (a ka_buf *, NUL-terminated).
+ * 1 it built and exited 0, 0 it did not (the compiler's or the program's
+ * output in out), -1 no C++ compiler (c++ or $CXX). */
+int emu_run(const char *text, const char *driver, const char *const *defs, int ndefs, void *out);
+
 #endif
