@@ -60,33 +60,38 @@ static void compiles(const char *text)
 		fail_msg("the rewrite does not compile:\n%s\n%s", text, err);
 }
 
+/* text run on the host by emu/rowcache_main.cpp as task `task`: 1 passed
+ * (its output lines into log), 0 failed, -1 no C++ compiler. */
+static int run_task(const char *text, int task, char *log, size_t cap)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_printf(&b, "#define KA_EMU_TASK %d\n", task);
+	ka_buf_adds(&b, text);
+	int rc = b.data ? host_run(b.data, "rowcache_main.cpp", log, cap) : 0;
+	ka_buf_free(&b);
+	return rc;
+}
+
 /* The host runs of before and after each within the reference's
  * tolerance, and, exact set, printing the same lines (the same output bits
  * on every shape). */
 static void host_runs(const char *before, const char *after, int task, int exact)
 {
-	char def[32];
-	snprintf(def, sizeof def, "-DKA_EMU_TASK=%d", task);
-	const char *defs[] = {def};
-	ka_buf a, b;
-	ka_buf_init(&a, 1 << 16);
-	ka_buf_init(&b, 1 << 16);
-	int ra = exact ? emu_run(before, "rows_main.cpp", defs, 1, &a) : 1;
+	static char a[16384], b[16384];
+	int ra = exact ? run_task(before, task, a, sizeof a) : 1;
 	if (ra < 0) {
-		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
-	} else {
-		int rb = emu_run(after, "rows_main.cpp", defs, 1, &b);
-		if (exact && ra != 1)
-			fail_msg("the kernel before the rewrite fails on the host:\n%s", a.data ? a.data : "");
-		if (rb != 1)
-			fail_msg("the rewrite fails on the host:\n%s\n%s", b.data ? b.data : "", after);
-		if (getenv("KA_TEST_DUMP"))
-			fprintf(stderr, "before:\n%safter:\n%s", exact ? a.data : "", b.data);
-		if (exact && strcmp(a.data, b.data))
-			fail_msg("the rewrite computes other bits:\nbefore:\n%safter:\n%s", a.data, b.data);
+		fprintf(stderr,
+			"SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
+		return;
 	}
-	ka_buf_free(&a);
-	ka_buf_free(&b);
+	int rb = run_task(after, task, b, sizeof b);
+	if (ra != 1)
+		fail_msg("the kernel before the rewrite fails on the host:\n%s", a);
+	if (rb != 1)
+		fail_msg("the rewrite fails on the host:\n%s\n%s", b, after);
+	if (exact && strcmp(a, b))
+		fail_msg("the rewrite computes other bits:\nbefore:\n%safter:\n%s", a, b);
 }
 
 /* softmax after warp-per-row: three passes, the middle one in 1024-element
@@ -163,10 +168,11 @@ static void test_rmsnorm_bf16_block(void **st)
 {
 	(void)st;
 	char *src = slurp_task("rmsnorm_bf16"), *rc = apply("row-cache", src, "cache=regs k=8");
-	const char *want[] = {"const bool ka_rc = (long long)(cols) - (long long)(0) <= (long long)blockDim.x * 8;",
-			      "const long long ka_j = (long long)(0) + threadIdx.x + (long long)blockDim.x * ka_i;",
-			      "ka_c[ka_i] = __bfloat162float(xr[ka_j]);",
-			      "__nv_bfloat16 n = __float2bfloat16(ka_c[ka_i] * rstd);", NULL};
+	const char *want[] = {
+		"const bool ka_rc = (long long)(cols) - (long long)(0) <= (long long)blockDim.x * 8;",
+		"const long long ka_j = (long long)(0) + threadIdx.x + (long long)blockDim.x * ka_i;",
+		"ka_c[ka_i] = __bfloat162float(xr[ka_j]);",
+		"__nv_bfloat16 n = __float2bfloat16(ka_c[ka_i] * rstd);", NULL};
 	has(rc, want);
 	compiles(rc);
 	host_runs(src, rc, 4, 1);
@@ -181,8 +187,9 @@ static void test_attn_causal(void **st)
 	(void)st;
 	char *src = slurp_task("attn_softmax_causal"), *wpr = apply("warp-per-row", src, "block=256"),
 	     *rc = apply("row-cache", wpr, "cache=regs k=8");
-	const char *want[] = {"y[t2] = expf((t2 < ((own_pos) + 1) ? ka_c[ka_i] : x[t2]) - maxval) * expsum_inv;",
-			      "for (int t2 = (int)((0) + ka_lane + 32 * 8);  t2 < T; t2 += 32) {", NULL};
+	const char *want[] = {
+		"y[t2] = expf((t2 < ((own_pos) + 1) ? ka_c[ka_i] : x[t2]) - maxval) * expsum_inv;",
+		"for (int t2 = (int)((0) + ka_lane + 32 * 8);  t2 < T; t2 += 32) {", NULL};
 	has(rc, want);
 	compiles(rc);
 	host_runs(wpr, rc, 5, 1);
@@ -191,12 +198,23 @@ static void test_attn_causal(void **st)
 	free(src);
 }
 
-/* warp-per-row's block-per-row set on softmax (run on the host: rmsnorm's) */
+/* warp-per-row's block-per-row set on softmax (run on the host: rmsnorm's),
+ * and its size dispatch */
 static void test_softmax_lanes_block(void **st)
 {
 	(void)st;
 	char *src = slurp_task("softmax"), *wpr = apply("warp-per-row", src, "block=512 lanes=block"),
 	     *rc = apply("row-cache", wpr, "cache=regs k=4");
+	compiles(rc);
+	free(rc);
+	free(wpr);
+	/* the size dispatch's two kernels (a warp and a block per row): each cached */
+	wpr = apply("warp-per-row", src, "block=256 dispatch=size");
+	rc = apply("row-cache", wpr, "cache=regs k=8");
+	const char *want[] = {
+		"const bool ka_rc = (long long)(cols) - (long long)(0) <= (long long)blockDim.x * 8;",
+		"const bool ka_rc = (long long)(cols) - (long long)(0) <= 32 * 8;", NULL};
+	has(rc, want);
 	compiles(rc);
 	free(rc);
 	free(wpr);
@@ -216,9 +234,9 @@ static void declines(const char *src, const char *params, const char *reason)
 		fail_msg("the reason '%s' does not say '%s'", why, reason);
 }
 
-#define HEAD                                                                                                   \
-	"__global__ void k(%sfloat *x, float *y, long long rows, long long cols)\n{\n"                          \
-	"\tconst long long r = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"                     \
+#define HEAD \
+	"__global__ void k(%sfloat *x, float *y, long long rows, long long cols)\n{\n" \
+	"\tconst long long r = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n" \
 	"\tconst int lane = threadIdx.x & 31;\n\tif (r >= rows) return;\n"
 
 static void test_declines(void **st)
@@ -273,9 +291,9 @@ static void test_declines(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_softmax),          cmocka_unit_test(test_layernorm),
-		cmocka_unit_test(test_softmax_bf16),     cmocka_unit_test(test_rmsnorm_bf16_block),
-		cmocka_unit_test(test_attn_causal),      cmocka_unit_test(test_softmax_lanes_block),
+		cmocka_unit_test(test_softmax),      cmocka_unit_test(test_layernorm),
+		cmocka_unit_test(test_softmax_bf16), cmocka_unit_test(test_rmsnorm_bf16_block),
+		cmocka_unit_test(test_attn_causal),  cmocka_unit_test(test_softmax_lanes_block),
 		cmocka_unit_test(test_declines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

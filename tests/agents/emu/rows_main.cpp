@@ -1,128 +1,82 @@
-/* tests/agents/emu/rows_main.cpp: runs a row kernel of the bench (kernel.cu:
- * a task's baseline or a rewrite of it, launches written as ka_emu_launch
- * calls) on the host, a block's threads at once (KA_EMU_THREADS), over
- * several shapes.  KA_EMU_TASK picks the task: 1 softmax, 2 layernorm,
- * 3 softmax_bf16, 4 rmsnorm_bf16, 5 attn_softmax_causal.  Prints each
- * shape's output bits as one FNV-1a hash, so that two texts that must
- * compute the same bits (a rewrite that keeps each thread's order of
- * operations) print the same lines, and checks the output against an fp64
- * reference within the task's kind of tolerance.  Exit status 0 when every
- * shape is within it. */
-#define KA_EMU_THREADS
-#include <cmath>
+/* tests/agents/emu/rows_main.cpp: runs a rewrite of test_recipe_rowdisp.c's
+ * row kernel (kernel.cu: per row the mean, max, min, argmax and argmin with
+ * the lowest index on a tie, and the count of elements above 0.5) on the
+ * host, the threads of a block together (KA_EMU_COOP), over shapes on
+ * both sides of the size dispatch (4 SMs of 2048 threads: a block per row
+ * below 128 rows), and compares with a sequential loop: exactly, the mean
+ * within 1e-5 relative.  Prints which schedule each shape ran (the
+ * launch's grid: the row count for a block per row).  Exit status 0 when
+ * all match. */
+#define KA_EMU_COOP
 #include <cstdio>
 #include <cstdlib>
 #include "ka_task.h"
 #include "kernel.cu"
 
-#if KA_EMU_TASK == 3 || KA_EMU_TASK == 4
-typedef __nv_bfloat16 elem;
-static float val(elem e)
+static int check(long long rows, long long cols, int want_block)
 {
-	return __bfloat162float(e);
-}
-static elem mk(float f)
-{
-	return __float2bfloat16(f);
-}
-static const double tol = 2e-2;
-#else
-typedef float elem;
-static float val(elem e)
-{
-	return e;
-}
-static elem mk(float f)
-{
-	return f;
-}
-static const double tol = 1e-4;
-#endif
-
-static int check(long long rows, long long cols)
-{
-	const long long n = KA_EMU_TASK == 5 ? rows * cols * cols : rows * cols;
-	elem *x = (elem *)aligned_alloc(16, (size_t)(n * sizeof(elem) + 16));
-	elem *y = (elem *)aligned_alloc(16, (size_t)(n * sizeof(elem) + 16));
-	elem *g = (elem *)aligned_alloc(16, (size_t)(cols * sizeof(elem) + 16));
-	elem *b = (elem *)aligned_alloc(16, (size_t)(cols * sizeof(elem) + 16));
-	for (long long i = 0; i < n; i++) {
-		x[i] = mk((float)((i * 7919) % 23) * 0.37f - 3.0f);
-		memset(&y[i], 0xff, sizeof y[i]);
-	}
-	for (long long j = 0; j < cols; j++) {
-		g[j] = mk(0.5f + (float)(j % 5) * 0.25f);
-		b[j] = mk((float)(j % 3) - 1.0f);
-	}
+	float *x = (float *)aligned_alloc(16, (size_t)(rows * cols + 4) * 4);
+	float *mean = (float *)malloc((size_t)rows * 4), *mx = (float *)malloc((size_t)rows * 4),
+	      *mn = (float *)malloc((size_t)rows * 4);
+	int *amax = (int *)malloc((size_t)rows * 4), *amin = (int *)malloc((size_t)rows * 4),
+	    *cnt = (int *)malloc((size_t)rows * 4);
+	/* few distinct values: ties everywhere, the first index must win */
+	for (long long i = 0; i < rows * cols; i++)
+		x[i] = (float)((i * 7 + i / 5) % 13) * 0.125f - 0.75f;
 	ka_task_args a = {};
+	a.t[0] = x;
+	a.t[1] = mean;
+	a.t[2] = mx;
+	a.t[3] = mn;
+	a.t[4] = amax;
+	a.t[5] = amin;
+	a.t[6] = cnt;
 	a.p[0] = rows;
 	a.p[1] = cols;
-	a.s[0] = 1e-5;
-	a.t[0] = x;
-#if KA_EMU_TASK == 2
-	a.t[1] = g;
-	a.t[2] = b;
-	a.t[3] = y;
-#elif KA_EMU_TASK == 4
-	a.t[1] = g;
-	a.t[2] = y;
-#else
-	a.t[1] = y;
-#endif
 	ka_task_run(&a, 0);
-	double worst = 0;
-	const long long nr = KA_EMU_TASK == 5 ? rows * cols : rows, nc = cols;
-	for (long long r = 0; r < nr; r++) {
-		const elem *xr = x + r * nc;
-		const elem *yr = y + r * nc;
-		long long len = KA_EMU_TASK == 5 ? r % cols + 1 : nc;
-		double m = -INFINITY, s = 0, s2 = 0;
-		for (long long j = 0; j < len; j++) {
-			m = fmax(m, (double)val(xr[j]));
-			s += val(xr[j]);
-			s2 += (double)val(xr[j]) * val(xr[j]);
+	int block = ka_emu_last_grid == (unsigned)rows && rows > 1;
+	long long bad = 0;
+	for (long long r = 0; r < rows; r++) {
+		const float *xr = x + r * cols;
+		double s = 0;
+		float hi = xr[0], lo = xr[0];
+		int at = 0, wat = 0, c = 0;
+		for (long long j = 0; j < cols; j++) {
+			s += xr[j];
+			if (xr[j] > hi) {
+				hi = xr[j];
+				at = (int)j;
+			}
+			if (xr[j] < lo) {
+				lo = xr[j];
+				wat = (int)j;
+			}
+			c += xr[j] > 0.5f;
 		}
-		double e = 0;
-		for (long long j = 0; j < len; j++)
-			e += exp((double)val(xr[j]) - m);
-		double mean = s / (double)nc, var = s2 / (double)nc - mean * mean;
-		for (long long j = 0; j < nc; j++) {
-			double want, got = val(yr[j]);
-#if KA_EMU_TASK == 2
-			want = ((double)val(xr[j]) - mean) / sqrt(var + 1e-5) * val(g[j]) + val(b[j]);
-#elif KA_EMU_TASK == 4
-			want = (double)val(xr[j]) / sqrt(s2 / (double)nc + 1e-5) * val(g[j]);
-#else
-			want = j < len ? exp((double)val(xr[j]) - m) / e : 0.0;
-#endif
-			double err = fabs(got - want) / (fabs(want) + 1.0);
-			if (!(err <= worst))
-				worst = err;
-		}
+		double m = s / (double)cols;
+		bad += fabs(mean[r] - m) > 1e-5 * (fabs(m) + 1) || mx[r] != hi || mn[r] != lo || amax[r] != at ||
+		       amin[r] != wat || cnt[r] != c;
 	}
-	unsigned long long h = 1469598103934665603ull;
-	const unsigned char *p = (const unsigned char *)y;
-	for (size_t i = 0; i < (size_t)n * sizeof(elem); i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	printf("rows=%lld cols=%lld: %016llx (worst %.2g)\n", rows, cols, h, worst);
+	printf("rows=%lld cols=%lld: %s, %lld wrong rows\n", rows, cols,
+	       rows == 1 ? "one block" : block ? "a block per row" : "a warp per row", bad);
 	free(x);
-	free(y);
-	free(g);
-	free(b);
-	return !(worst <= tol);
+	free(mean);
+	free(mx);
+	free(mn);
+	free(amax);
+	free(amin);
+	free(cnt);
+	return bad != 0 || (rows > 1 && block != want_block);
 }
 
 int main()
 {
 	int f = 0;
-#if KA_EMU_TASK == 4
-	static const long long shapes[][2] = {{3, 5}, {2, 1000}, {2, 2048}, {2, 2100}};
-#elif KA_EMU_TASK == 5
-	static const long long shapes[][2] = {{2, 3}, {1, 40}, {1, 290}};
-#else
-	static const long long shapes[][2] = {{5, 3}, {9, 100}, {3, 256}, {4, 300}, {2, 1030}};
-#endif
-	for (const auto &s : shapes)
-		f |= check(s[0], s[1]);
+	f |= check(1, 5, 1);     /* one short row */
+	f |= check(7, 3, 1);     /* rows shorter than the block */
+	f |= check(40, 700, 1);  /* long rows, a block each */
+	f |= check(127, 33, 1);  /* the last row count with a block per row */
+	f |= check(128, 64, 0);  /* the first with a warp per row */
+	f |= check(300, 257, 0); /* rows past the last full block of warps */
 	return f;
 }
