@@ -1,7 +1,7 @@
 /* tests/agents/emu/rowcache_main.cpp: runs a row kernel of the bench (kernel.cu:
  * a task's baseline or a rewrite of it, launches written as ka_emu_launch
  * calls) on the host, a block's threads together (KA_EMU_COOP), over
- * several shapes.  KA_EMU_TASK (defined by kernel.cu's first line) picks the task: 1 softmax, 2 layernorm,
+ * several shapes.  KA_EMU_TASK picks the task: 1 softmax, 2 layernorm,
  * 3 softmax_bf16, 4 rmsnorm_bf16, 5 attn_softmax_causal.  Prints each
  * shape's output bits as one FNV-1a hash, so that two texts that must
  * compute the same bits (a rewrite that keeps each thread's order of
