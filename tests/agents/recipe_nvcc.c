@@ -137,7 +137,8 @@ int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
 	return host_run_defs(text, main_cpp, NULL, 0, log, cap);
 }
 
-int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log, size_t cap)
+int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log,
+		  size_t cap)
 {
 	log[0] = 0;
 	char *cxx = ka_proc_find_tool("CXX", "c++", NULL);
