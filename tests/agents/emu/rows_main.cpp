@@ -2,8 +2,8 @@
  * row kernel (kernel.cu: per row the mean, max, min, argmax and argmin with
  * the lowest index on a tie, and the count of elements above 0.5) on the
  * host, the threads of a block together (KA_EMU_COOP), over shapes on
- * both sides of the size dispatch (4 SMs of 2048 threads: a block per row
- * below 128 rows), and compares with a sequential loop: exactly, the mean
+ * both sides of the size dispatch (one SM of 2048 threads: a block per row
+ * below 32 rows), and compares with a sequential loop: exactly, the mean
  * within 1e-5 relative.  Prints which schedule each shape ran (the
  * launch's grid: the row count for a block per row).  Exit status 0 when
  * all match. */
@@ -71,12 +71,13 @@ static int check(long long rows, long long cols, int want_block)
 
 int main()
 {
+	ka_emu_sms = 1; /* 2048 thread slots: a block per row below 32 rows */
 	int f = 0;
-	f |= check(1, 5, 1);     /* one short row */
-	f |= check(7, 3, 1);     /* rows shorter than the block */
-	f |= check(40, 700, 1);  /* long rows, a block each */
-	f |= check(127, 33, 1);  /* the last row count with a block per row */
-	f |= check(128, 64, 0);  /* the first with a warp per row */
-	f |= check(300, 257, 0); /* rows past the last full block of warps */
+	f |= check(1, 5, 1);    /* one short row */
+	f |= check(7, 3, 1);    /* rows shorter than the block */
+	f |= check(12, 700, 1); /* long rows, a block each */
+	f |= check(31, 33, 1);  /* the last row count with a block per row */
+	f |= check(32, 64, 0);  /* the first with a warp per row */
+	f |= check(90, 257, 0); /* rows past the last full block of warps */
 	return f;
 }
