@@ -1,4 +1,4 @@
-/* tests/agents/recipe_nvcc.c: the compile check the recipe tests share
+/* tests/agents/recipe_nvcc.c: the compile check and the host run the recipe tests share
  * (tests/agents/recipe_nvcc.h).  With $KA_TEST_NVCC_CACHE naming a folder
  * (scripts/test.sh makes a fresh one per run unless one is given), a text
  * nvcc has accepted with the same nvcc, host compiler, flags and harness
@@ -6,6 +6,7 @@
  * same rewrites, and the sanitizer half of the run compiles the texts the
  * first half did. */
 #include "tests/agents/recipe_nvcc.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,5 +129,79 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 	rmdir(dir);
 	if (ok && cached) /* only a pass is remembered: a failure is compiled again, with its messages */
 		ka_fs_write_atomic(marker, "", 0);
+	return ok;
+}
+
+int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
+{
+	return host_run_defs(text, main_cpp, NULL, 0, log, cap);
+}
+
+int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log, size_t cap)
+{
+	log[0] = 0;
+	char *cxx = ka_proc_find_tool("CXX", "c++", NULL);
+	if (!cxx)
+		return -1;
+	ka_buf k;
+	ka_buf_init(&k, 1 << 20);
+	for (const char *q = text;;) { /* k<<<G, B, ...>>>(args) -> ka_emu_launch(k, G, B, ...)(args) */
+		const char *l = strstr(q, "<<<"), *r = l ? strstr(l, ">>>") : NULL;
+		if (!l || !r) {
+			ka_buf_adds(&k, q);
+			break;
+		}
+		const char *n = l;
+		while (n > q && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
+			n--;
+		ka_buf_add(&k, q, (size_t)(n - q));
+		ka_buf_adds(&k, "ka_emu_launch(");
+		ka_buf_add(&k, n, (size_t)(l - n));
+		ka_buf_adds(&k, ", ");
+		ka_buf_add(&k, l + 3, (size_t)(r - l - 3));
+		ka_buf_adds(&k, ")");
+		q = r + 3;
+	}
+	char dir[] = "/tmp/ka_host_run_XXXXXX", src[64], exe[64], inc[600], drv[600], inc2[80];
+	int ok = 0;
+	if (!k.data || !mkdtemp(dir)) {
+		snprintf(log, cap, "cannot make a folder for the host run");
+		ka_buf_free(&k);
+		free(cxx);
+		return 0;
+	}
+	snprintf(src, sizeof src, "%s/kernel.cu", dir);
+	snprintf(exe, sizeof exe, "%s/emu", dir);
+	snprintf(inc, sizeof inc, "-I%s/tests/agents/emu", KA_SOURCE_DIR);
+	snprintf(inc2, sizeof inc2, "-I%s", dir);
+	snprintf(drv, sizeof drv, "%s/tests/agents/emu/%s", KA_SOURCE_DIR, main_cpp);
+	char *cc[24] = {cxx, "-std=c++17", "-O1", "-w"};
+	int a = 4;
+	for (int i = 0; i < ndefs && i < 8; i++)
+		cc[a++] = (char *)defs[i];
+	char *tail[] = {inc, inc2, "-o", exe, drv, NULL};
+	memcpy(cc + a, tail, sizeof tail);
+	char *run[] = {exe, NULL};
+	ka_buf out;
+	ka_buf_init(&out, 1 << 20);
+	ka_proc_result r;
+	if (ka_fs_write_atomic(src, k.data, k.len) != KA_OK)
+		snprintf(log, cap, "cannot write %s", src);
+	else if (!(ka_proc_run(cc, 300, &out, &r) == KA_OK && r.exited && r.status == 0)) {
+		fprintf(stderr, "%s\n", k.data);
+		snprintf(log, cap, "the rewrite (above) does not build on the host:\n%s", out.data ? out.data : "");
+	} else {
+		out.len = 0;
+		ok = ka_proc_run(run, 300, &out, &r) == KA_OK && r.exited && r.status == 0;
+		if (getenv("KA_TEST_DUMP"))
+			fprintf(stderr, "%s", out.data ? out.data : "");
+		snprintf(log, cap, "%s", out.data ? out.data : "");
+	}
+	unlink(src);
+	unlink(exe);
+	rmdir(dir);
+	ka_buf_free(&out);
+	ka_buf_free(&k);
+	free(cxx);
 	return ok;
 }

@@ -1,4 +1,4 @@
-/* tests/agents/recipe_nvcc.h: the compile check the recipe tests share. */
+/* tests/agents/recipe_nvcc.h: the compile check and the host run the recipe tests share. */
 #ifndef KA_TESTS_AGENTS_RECIPE_NVCC_H
 #define KA_TESTS_AGENTS_RECIPE_NVCC_H
 #include <stddef.h>
@@ -11,5 +11,17 @@ int nvcc_compiles(const char *text, char *err, size_t cap);
  * (at most 16; a project's -I and -D).  Not cached: the flags can name
  * headers the cache's key does not read. */
 int nvcc_compiles_with(const char *text, const char *const *flags, int n, char *err, size_t cap);
+/* Runs a rewrite on the host (tests/agents/emu: the task ABI and the CUDA
+ * names in C++): text as kernel.cu, its launches `k<<<G, B, ...>>>(args)`
+ * written `ka_emu_launch(k, G, B, ...)(args)`, built with c++ ($CXX) and
+ * driver tests/agents/emu/main_cpp, which checks every output element and
+ * exits 0 when all match.  1 it passed, 0 it did not build or failed (the
+ * compiler's or the driver's output into log; $KA_TEST_DUMP: the driver's
+ * output to stderr also when it passed), -1 no C++ compiler. */
+int host_run(const char *text, const char *main_cpp, char *log, size_t cap);
+/* The same with compiler definitions defs[0..ndefs) (at most 8, e.g.
+ * "-DKA_EMU_TASK=2", for a driver that serves several kernels). */
+int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log, size_t cap);
+
 
 #endif
