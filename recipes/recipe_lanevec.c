@@ -1090,14 +1090,15 @@ int ka_recipe_lane_loop_read(ka_recipe_ctx *c, size_t s, size_t e, ka_recipe_lan
 	char step[80];
 	snprintf(step, sizeof step, width ? "%s+=%d" : "%s+=blockDim.x", lp->var, width);
 	if (strcmp(parts[2], step))
-		return ka_recipe_decline(c, "the lane loop over %s steps by '%s', not its group's width", lp->var,
-					 parts[2]);
+		return ka_recipe_decline(c, "the lane loop over %s steps by '%s', not its group's width",
+					 lp->var, parts[2]);
 	snprintf(lp->cond, sizeof lp->cond, "%s", parts[1]);
 	snprintf(lp->step, sizeof lp->step, "%s", parts[2]);
 	v.bad[0] = 0;
 	if (!uniform_expr(&v, lp->start, width, 0))
-		return ka_recipe_decline(c, "cannot prove the lane loop's start '%s' the same on every lane (%s)",
-					 lp->start, v.bad[0] ? v.bad : "a load or a call");
+		return ka_recipe_decline(
+			c, "cannot prove the lane loop's start '%s' the same on every lane (%s)", lp->start,
+			v.bad[0] ? v.bad : "a load or a call");
 	lp->hdr_close = pc;
 	lp->body_s = bs;
 	lp->body_e = e;

@@ -59,7 +59,8 @@ typedef struct pass {
 /* 1 when the word at t[p..p+n) is name, as a whole token (not a member). */
 static int word_at(const char *t, size_t b0, size_t p, const char *name, size_t n)
 {
-	return !strncmp(t + p, name, n) && !ident(t[p + n]) && !(p > b0 && (ident(t[p - 1]) || t[p - 1] == '.'));
+	return !strncmp(t + p, name, n) && !ident(t[p + n]) &&
+	       !(p > b0 && (ident(t[p - 1]) || t[p - 1] == '.'));
 }
 
 /* The reads name[j] in the pass body: how many, and whether every use of
@@ -71,7 +72,8 @@ static int reads_in(const char *t, const pass *ps, const char *name)
 	for (size_t p = b0; p + n <= b1; p++) {
 		if (!word_at(t, b0, p, name, n))
 			continue;
-		size_t o = ka_csrc_skip_blank(t, b1, p + n), cb = o < b1 && t[o] == '[' ? ka_csrc_match(t, b1, o) : NPOS;
+		size_t o = ka_csrc_skip_blank(t, b1, p + n),
+		       cb = o < b1 && t[o] == '[' ? ka_csrc_match(t, b1, o) : NPOS;
 		char idx[80];
 		if (cb == NPOS || !ka_csrc_squeeze(t, o + 1, cb, idx, sizeof idx) || strcmp(idx, ps->lp.var))
 			return -1;
@@ -88,7 +90,8 @@ static int stored_in(const char *t, const pass *ps, const char *name)
 	for (size_t p = b0; p + n <= b1; p++) {
 		if (!word_at(t, b0, p, name, n))
 			continue;
-		size_t o = ka_csrc_skip_blank(t, b1, p + n), cb = o < b1 && t[o] == '[' ? ka_csrc_match(t, b1, o) : NPOS;
+		size_t o = ka_csrc_skip_blank(t, b1, p + n),
+		       cb = o < b1 && t[o] == '[' ? ka_csrc_match(t, b1, o) : NPOS;
 		if (cb != NPOS && ka_recipe_written_at(t, b0, b1, p, cb + 1 - p))
 			return 1;
 	}
@@ -225,9 +228,12 @@ static int no_global_store(ka_recipe_ctx *c, size_t s, size_t e, const char *row
 		while (q < e && ident(t[q]))
 			q++;
 		if (q - p > 6 && !strncmp(t + p, "atomic", 6))
-			return ka_recipe_decline(c, "%.*s between the passes over %s", (int)(q - p), t + p, row);
-		size_t o = ka_csrc_skip_blank(t, e, q), cb = o < e && t[o] == '[' ? ka_csrc_match(t, e, o) : NPOS;
-		if (cb == NPOS || (p > s && t[p - 1] == '.') || !ka_recipe_written_at(t, s, e, p, cb + 1 - p)) {
+			return ka_recipe_decline(c, "%.*s between the passes over %s", (int)(q - p), t + p,
+						 row);
+		size_t o = ka_csrc_skip_blank(t, e, q),
+		       cb = o < e && t[o] == '[' ? ka_csrc_match(t, e, o) : NPOS;
+		if (cb == NPOS || (p > s && t[p - 1] == '.') ||
+		    !ka_recipe_written_at(t, s, e, p, cb + 1 - p)) {
 			p = q - 1;
 			continue;
 		}
@@ -247,8 +253,9 @@ static int no_global_store(ka_recipe_ctx *c, size_t s, size_t e, const char *row
 				local = 1;
 		}
 		if (!local)
-			return ka_recipe_decline(c, "%s[...] is stored between the passes over %s (it may alias the row)",
-						 name, row);
+			return ka_recipe_decline(
+				c, "%s[...] is stored between the passes over %s (it may alias the row)",
+				name, row);
 		p = cb;
 	}
 	return KA_OK;
@@ -256,7 +263,8 @@ static int no_global_store(ka_recipe_ctx *c, size_t s, size_t e, const char *row
 
 /* A pass's body with every read of the row (conv(P[j]) when conv is set,
  * else P[j]) replaced by repl. */
-static void subst(ka_buf *b, const char *t, const pass *ps, const char *row, const char *conv, const char *repl)
+static void subst(ka_buf *b, const char *t, const pass *ps, const char *row, const char *conv,
+		  const char *repl)
 {
 	size_t n = strlen(row), cl = conv ? strlen(conv) : 0, from = ps->lp.body_s, b0 = ps->lp.body_s,
 	       b1 = ps->lp.body_e;
@@ -305,7 +313,8 @@ static const char *conversion(const char *t, const pass *ps, int np, const char 
 			int hit = -1;
 			for (int k = 0; k < 2; k++) {
 				size_t l = strlen(convs[k]);
-				if (q >= b0 + l && !strncmp(t + q - l, convs[k], l) && !(q > b0 + l && ident(t[q - l - 1])))
+				if (q >= b0 + l && !strncmp(t + q - l, convs[k], l) &&
+				    !(q > b0 + l && ident(t[q - l - 1])))
 					hit = k;
 			}
 			size_t o = ka_csrc_skip_blank(t, b1, p + n), cb = ka_csrc_match(t, b1, o),
@@ -364,9 +373,21 @@ static void pointers(ka_recipe_ctx *c, ptrtab *pt)
 	}
 }
 
-static const char *const banned[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_xor_sync",
-				     "__shfl_up_sync", "__shfl_down_sync", "__ballot_sync", "__any_sync",
-				     "__all_sync", "asm", "__asm__", "return", "break", "goto", NULL};
+static const char *const banned[] = {"__syncthreads",
+				     "__syncwarp",
+				     "__shfl_sync",
+				     "__shfl_xor_sync",
+				     "__shfl_up_sync",
+				     "__shfl_down_sync",
+				     "__ballot_sync",
+				     "__any_sync",
+				     "__all_sync",
+				     "asm",
+				     "__asm__",
+				     "return",
+				     "break",
+				     "goto",
+				     NULL};
 
 static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 {
@@ -400,7 +421,8 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 	}
 	if (n < 2)
-		return ka_recipe_decline(c, "%s", first_why[0] ? first_why : "fewer than two lane-strided passes");
+		return ka_recipe_decline(c, "%s",
+					 first_why[0] ? first_why : "fewer than two lane-strided passes");
 	/* the row: the pointer read as P[j] in the most passes */
 	char row[64] = "", cand[64];
 	int best = 0;
@@ -447,8 +469,9 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 					for (int k2 = 0; k2 < pt.n; k2++)
 						if (!strcmp(pt.name[k2], cand))
 							base = pt.base[k2];
-					return ka_recipe_decline(c, "the kernel writes its input %s (%s[...] is stored)",
-								 base, cand);
+					return ka_recipe_decline(
+						c, "the kernel writes its input %s (%s[...] is stored)", base,
+						cand);
 				}
 				p = q - 1;
 			}
@@ -460,8 +483,9 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 	for (int i = 0; i < n; i++) {
 		int r = reads_in(t, &ps[i], row);
 		if (r < 0)
-			return ka_recipe_decline(c, "%s is read at another subscript than the pass's index %s", row,
-						 ps[i].lp.var);
+			return ka_recipe_decline(c,
+						 "%s is read at another subscript than the pass's index %s",
+						 row, ps[i].lp.var);
 		if (r > 0)
 			rp[nr++] = ps[i];
 	}
@@ -471,7 +495,8 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 			return ka_recipe_decline(c, "the passes over %s are walked by different lanes", row);
 	/* the row: the same on every lane, never written, its element type */
 	if (!ka_recipe_lane_uniform_name(c, row, f->lp.width))
-		return ka_recipe_decline(c, "cannot prove the row %s the same on every lane of the group", row);
+		return ka_recipe_decline(c, "cannot prove the row %s the same on every lane of the group",
+					 row);
 	ptrtab pt;
 	pointers(c, &pt);
 	char base[64], elem[32];
@@ -481,7 +506,8 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 			snprintf(base, sizeof base, "%s", pt.base[i]);
 	int pi = ka_csrc_param_index(k, base), rc = KA_OK;
 	if (pi < 0 || !elem_of(k->params[pi].type, elem, sizeof elem))
-		return ka_recipe_decline(c, "the row %s is no float, __half or __nv_bfloat16 pointer parameter's", row);
+		return ka_recipe_decline(
+			c, "the row %s is no float, __half or __nv_bfloat16 pointer parameter's", row);
 	/* nothing written through the parameter or a pointer from it; no other
 	 * row of it read by a lane loop */
 	for (int i = -1; rc == KA_OK && i < pt.n; i++) {
@@ -495,11 +521,13 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 			size_t o = ka_csrc_skip_blank(t, b1, p + l),
 			       cb = o < b1 && t[o] == '[' ? ka_csrc_match(t, b1, o) : NPOS;
 			if (cb != NPOS && ka_recipe_written_at(t, b0, b1, p, cb + 1 - p))
-				rc = ka_recipe_decline(c, "the kernel writes its input %s (%s[...] is stored)", base, nm);
+				rc = ka_recipe_decline(
+					c, "the kernel writes its input %s (%s[...] is stored)", base, nm);
 			for (int j = 0; rc == KA_OK && j < n && cb != NPOS && strcmp(nm, row); j++)
 				if (p > ps[j].lp.body_s && p < ps[j].lp.body_e)
-					rc = ka_recipe_decline(c, "the passes read different rows of %s: %s and %s", base,
-							       row, nm);
+					rc = ka_recipe_decline(
+						c, "the passes read different rows of %s: %s and %s", base,
+						row, nm);
 			p += l - 1;
 		}
 	}
@@ -518,7 +546,8 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 	char fc[4][KA_RECIPE_FOR_PART], end[KA_RECIPE_FOR_PART + 16], bad[64];
 	size_t vl = strlen(f->lp.var);
 	if (conjuncts(f->lp.cond, fc) != 1 || strncmp(fc[0], f->lp.var, vl) || fc[0][vl] != '<')
-		return ka_recipe_decline(c, "the first pass's test '%s' is not one bound %s < B", f->lp.cond, f->lp.var);
+		return ka_recipe_decline(c, "the first pass's test '%s' is not one bound %s < B", f->lp.cond,
+					 f->lp.var);
 	int le = fc[0][vl + 1] == '=';
 	snprintf(end, sizeof end, le ? "(%s) + 1" : "%s", fc[0] + vl + 1 + le);
 	if (!ka_recipe_lane_uniform(c, fc[0] + vl + 1 + le, f->lp.width, bad, sizeof bad))
@@ -534,7 +563,8 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 		for (size_t q = p->lp.body_s; q < p->lp.body_e; q++)
 			if (word_at(t, p->lp.body_s, q, p->lp.var, vl) &&
 			    ka_recipe_written_at(t, p->lp.body_s, p->lp.body_e, q, vl))
-				return ka_recipe_decline(c, "a pass over %s assigns its index %s", row, p->lp.var);
+				return ka_recipe_decline(c, "a pass over %s assigns its index %s", row,
+							 p->lp.var);
 		size_t blk = ka_csrc_block_of(t, c->m->len, p->s);
 		while (blk != NPOS && blk != fblk && blk > b0)
 			blk = ka_csrc_block_of(t, c->m->len, blk);
@@ -542,16 +572,18 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 			return ka_recipe_decline(c, "a pass over %s is outside the first pass's block", row);
 		aligned[i] = !strcmp(p->lp.start, f->lp.start);
 		if (!aligned[i] && !grows_from(c, p->s, p->lp.start, f->lp.start))
-			return ka_recipe_decline(c, "the pass from '%s' may start before the row's first element '%s'",
-						 p->lp.start, f->lp.start);
+			return ka_recipe_decline(
+				c, "the pass from '%s' may start before the row's first element '%s'",
+				p->lp.start, f->lp.start);
 		char pc[4][KA_RECIPE_FOR_PART];
 		int m = conjuncts(p->lp.cond, pc);
 		contained[i] = 0;
 		for (int j = 0; j < m; j++)
 			contained[i] |= !strcmp(pc[j], fc[0]);
 		if (!contained[i] && !aligned[i])
-			return ka_recipe_decline(c, "the pass '%s' from '%s' reads past the row of the first pass",
-						 p->lp.cond, p->lp.start);
+			return ka_recipe_decline(
+				c, "the pass '%s' from '%s' reads past the row of the first pass", p->lp.cond,
+				p->lp.start);
 	}
 	if (nr > 1 && (rc = no_global_store(c, f->s, rp[nr - 1].s, row)) != KA_OK)
 		return rc;
@@ -575,34 +607,37 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 		const pass *p = &rp[i];
 		ka_buf_reset(&b);
 		if (i == 0)
-			ka_buf_printf(&b,
-				      "/* the row %s read once into registers, %ld elements a lane, when it has at "
-				      "most %s * %ld */\n\tconst bool %s = (long long)(%s) - (long long)(%s) <= %s * %ld;\n"
-				      "\t%s %s[%ld];\n\tif (%s) {\n#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n"
-				      "\t\t\tconst long long %s = (long long)(%s) + %s + %s * %s;\n"
-				      "\t\t\tif (%s < (long long)(%s))\n\t\t\t\t%s[%s] = %s%s%s[%s]%s;\n\t\t}\n\t}\n\t",
-				      row, kk, f->lp.width ? w : "blockDim.x", kk, rcn, end, f->lp.start, w, kk, ctype,
-				      cn, kk, rcn, in, in, kk, in, jn, f->lp.start, f->lp.lane, w, in, jn, end, cn,
-				      in, conv ? conv : "", conv ? "(" : "", row, jn, conv ? ")" : "");
+			ka_buf_printf(
+				&b,
+				"/* the row %s read once into registers, %ld elements a lane, when it has at "
+				"most %s * %ld */\n\tconst bool %s = (long long)(%s) - (long long)(%s) <= %s * %ld;\n"
+				"\t%s %s[%ld];\n\tif (%s) {\n#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n"
+				"\t\t\tconst long long %s = (long long)(%s) + %s + %s * %s;\n"
+				"\t\t\tif (%s < (long long)(%s))\n\t\t\t\t%s[%s] = %s%s%s[%s]%s;\n\t\t}\n\t}\n\t",
+				row, kk, f->lp.width ? w : "blockDim.x", kk, rcn, end, f->lp.start, w, kk,
+				ctype, cn, kk, rcn, in, in, kk, in, jn, f->lp.start, f->lp.lane, w, in, jn,
+				end, cn, in, conv ? conv : "", conv ? "(" : "", row, jn, conv ? ")" : "");
 		char slot[2 * KA_RECIPE_FOR_PART + 256];
 		if (contained[i])
 			snprintf(slot, sizeof slot, "%s[%s]", cn, in);
 		else
-			snprintf(slot, sizeof slot, "(%s < (%s) ? %s[%s] : %s%s%s[%s]%s)", p->lp.var, end, cn, in,
-				 conv ? conv : "", conv ? "(" : "", row, p->lp.var, conv ? ")" : "");
-		ka_buf_printf(&b, "if (%s) {\n#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n", rcn, in, in,
-			      kk, in);
-		ka_buf_printf(&b, "\t\t\t%s%s = (%s)((%s) + %s + %s * %s);\n\t\t\tif (", p->lp.type, p->lp.var, ty,
-			      f->lp.start, p->lp.lane, w, in);
+			snprintf(slot, sizeof slot, "(%s < (%s) ? %s[%s] : %s%s%s[%s]%s)", p->lp.var, end, cn,
+				 in, conv ? conv : "", conv ? "(" : "", row, p->lp.var, conv ? ")" : "");
+		ka_buf_printf(&b, "if (%s) {\n#pragma unroll\n\t\tfor (int %s = 0; %s < %ld; %s++) {\n", rcn,
+			      in, in, kk, in);
+		ka_buf_printf(&b, "\t\t\t%s%s = (%s)((%s) + %s + %s * %s);\n\t\t\tif (", p->lp.type,
+			      p->lp.var, ty, f->lp.start, p->lp.lane, w, in);
 		if (!aligned[i])
-			ka_buf_printf(&b, "%s >= (%s) + %s && ((long long)%s - (long long)(%s) - %s) %% %s == 0 && ",
-				      p->lp.var, p->lp.start, p->lp.lane, p->lp.var, p->lp.start, p->lp.lane, w);
+			ka_buf_printf(
+				&b,
+				"%s >= (%s) + %s && ((long long)%s - (long long)(%s) - %s) %% %s == 0 && ",
+				p->lp.var, p->lp.start, p->lp.lane, p->lp.var, p->lp.start, p->lp.lane, w);
 		ka_buf_printf(&b, "%s) {", p->lp.cond);
 		subst(&b, t, p, row, conv, slot);
 		ka_buf_adds(&b, "}\n\t\t}\n");
 		if (!contained[i]) { /* the rest of a longer pass, from the row past the cache */
-			ka_buf_printf(&b, "\t\tfor (%s%s = (%s)((%s) + %s + %s * %ld); ", p->lp.type, p->lp.var, ty,
-				      f->lp.start, p->lp.lane, w, kk);
+			ka_buf_printf(&b, "\t\tfor (%s%s = (%s)((%s) + %s + %s * %ld); ", p->lp.type,
+				      p->lp.var, ty, f->lp.start, p->lp.lane, w, kk);
 			/* the header's test, step and body as written */
 			size_t po = ka_csrc_skip_blank(t, p->e, p->s + 3);
 			size_t q = po + 1;
@@ -613,7 +648,8 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 		}
 		ka_buf_adds(&b, "\t} else ");
 		ka_buf_add(&b, t + p->s, p->e - p->s);
-		rc = b.data ? ka_recipe_edit(&ed, p->s, p->e, b.data) : ka_error_set(KA_ENOMEM, "out of memory");
+		rc = b.data ? ka_recipe_edit(&ed, p->s, p->e, b.data)
+			    : ka_error_set(KA_ENOMEM, "out of memory");
 	}
 	ka_buf_free(&b);
 	if (rc == KA_OK)
@@ -622,8 +658,8 @@ static int rowcache_apply(ka_recipe_ctx *c, ka_buf *out)
 	return rc;
 }
 
-static const char *const grid[] = {"cache=regs k=32", "cache=regs k=128", "cache=regs k=64", "cache=regs k=16",
-				   "cache=regs k=8", NULL};
+static const char *const grid[] = {"cache=regs k=32", "cache=regs k=128", "cache=regs k=64",
+				   "cache=regs k=16", "cache=regs k=8",   NULL};
 
 const ka_recipe ka_recipe_row_cache = {
 	.name = "row-cache",

@@ -129,7 +129,8 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (a >= argc || n < 1) {
-		fprintf(stderr, "usage: plan_preview [-n N] [-I DIR] [-o FILE] TASKDIR [RECIPE[:PARAMS]]...\n");
+		fprintf(stderr,
+			"usage: plan_preview [-n N] [-I DIR] [-o FILE] TASKDIR [RECIPE[:PARAMS]]...\n");
 		return 2;
 	}
 	const char *task = argv[a++];

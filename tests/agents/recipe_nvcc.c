@@ -137,7 +137,8 @@ int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
 	return host_run_defs(text, main_cpp, NULL, 0, log, cap);
 }
 
-int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log, size_t cap)
+int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log,
+		  size_t cap)
 {
 	log[0] = 0;
 	char *cxx = ka_proc_find_tool("CXX", "c++", NULL);
@@ -189,7 +190,8 @@ int host_run_defs(const char *text, const char *main_cpp, const char *const *def
 		snprintf(log, cap, "cannot write %s", src);
 	else if (!(ka_proc_run(cc, 300, &out, &r) == KA_OK && r.exited && r.status == 0)) {
 		fprintf(stderr, "%s\n", k.data);
-		snprintf(log, cap, "the rewrite (above) does not build on the host:\n%s", out.data ? out.data : "");
+		snprintf(log, cap, "the rewrite (above) does not build on the host:\n%s",
+			 out.data ? out.data : "");
 	} else {
 		out.len = 0;
 		ok = ka_proc_run(run, 300, &out, &r) == KA_OK && r.exited && r.status == 0;

@@ -71,7 +71,8 @@ static void host_runs(const char *before, const char *after, int task, int exact
 	static char a[1 << 16], b[1 << 16];
 	int ra = exact ? host_run_defs(before, "rowcache_main.cpp", defs, 1, a, sizeof a) : 1;
 	if (ra < 0) {
-		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
+		fprintf(stderr,
+			"SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
 		return;
 	}
 	int rb = host_run_defs(after, "rowcache_main.cpp", defs, 1, b, sizeof b);
@@ -159,10 +160,11 @@ static void test_rmsnorm_bf16_block(void **st)
 {
 	(void)st;
 	char *src = slurp_task("rmsnorm_bf16"), *rc = apply("row-cache", src, "cache=regs k=8");
-	const char *want[] = {"const bool ka_rc = (long long)(cols) - (long long)(0) <= (long long)blockDim.x * 8;",
-			      "const long long ka_j = (long long)(0) + threadIdx.x + (long long)blockDim.x * ka_i;",
-			      "ka_c[ka_i] = __bfloat162float(xr[ka_j]);",
-			      "__nv_bfloat16 n = __float2bfloat16(ka_c[ka_i] * rstd);", NULL};
+	const char *want[] = {
+		"const bool ka_rc = (long long)(cols) - (long long)(0) <= (long long)blockDim.x * 8;",
+		"const long long ka_j = (long long)(0) + threadIdx.x + (long long)blockDim.x * ka_i;",
+		"ka_c[ka_i] = __bfloat162float(xr[ka_j]);",
+		"__nv_bfloat16 n = __float2bfloat16(ka_c[ka_i] * rstd);", NULL};
 	has(rc, want);
 	compiles(rc);
 	host_runs(src, rc, 4, 1);
@@ -177,8 +179,9 @@ static void test_attn_causal(void **st)
 	(void)st;
 	char *src = slurp_task("attn_softmax_causal"), *wpr = apply("warp-per-row", src, "block=256"),
 	     *rc = apply("row-cache", wpr, "cache=regs k=8");
-	const char *want[] = {"y[t2] = expf((t2 < ((own_pos) + 1) ? ka_c[ka_i] : x[t2]) - maxval) * expsum_inv;",
-			      "for (int t2 = (int)((0) + ka_lane + 32 * 8);  t2 < T; t2 += 32) {", NULL};
+	const char *want[] = {
+		"y[t2] = expf((t2 < ((own_pos) + 1) ? ka_c[ka_i] : x[t2]) - maxval) * expsum_inv;",
+		"for (int t2 = (int)((0) + ka_lane + 32 * 8);  t2 < T; t2 += 32) {", NULL};
 	has(rc, want);
 	compiles(rc);
 	host_runs(wpr, rc, 5, 1);
@@ -212,9 +215,9 @@ static void declines(const char *src, const char *params, const char *reason)
 		fail_msg("the reason '%s' does not say '%s'", why, reason);
 }
 
-#define HEAD                                                                                                   \
-	"__global__ void k(%sfloat *x, float *y, long long rows, long long cols)\n{\n"                          \
-	"\tconst long long r = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n"                     \
+#define HEAD \
+	"__global__ void k(%sfloat *x, float *y, long long rows, long long cols)\n{\n" \
+	"\tconst long long r = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n" \
 	"\tconst int lane = threadIdx.x & 31;\n\tif (r >= rows) return;\n"
 
 static void test_declines(void **st)
@@ -269,9 +272,9 @@ static void test_declines(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_softmax),          cmocka_unit_test(test_layernorm),
-		cmocka_unit_test(test_softmax_bf16),     cmocka_unit_test(test_rmsnorm_bf16_block),
-		cmocka_unit_test(test_attn_causal),      cmocka_unit_test(test_softmax_lanes_block),
+		cmocka_unit_test(test_softmax),      cmocka_unit_test(test_layernorm),
+		cmocka_unit_test(test_softmax_bf16), cmocka_unit_test(test_rmsnorm_bf16_block),
+		cmocka_unit_test(test_attn_causal),  cmocka_unit_test(test_softmax_lanes_block),
 		cmocka_unit_test(test_declines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
