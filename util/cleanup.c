@@ -19,12 +19,14 @@
 
 enum { FREE = 0, FILLING = 1, READY = 2 };
 
+/* The states sit apart from the paths: clearing or scanning them (a forked
+ * child forgets them all) touches one page, not one page per slot. */
 struct slot {
-	atomic_int state;
 	int levels; /* dirs: -1 a flat folder to empty, else parents to rmdir */
 	char path[PATH_MAX];
 };
 static struct slot files[NFILES], dirs[NDIRS];
+static atomic_int file_state[NFILES], dir_state[NDIRS];
 static atomic_int groups[NGROUPS]; /* 0 = free, else a process group id */
 static atomic_flag installed = ATOMIC_FLAG_INIT;
 
@@ -82,10 +84,10 @@ static void on_signal(int sig)
 			kill(-(pid_t)g, SIGKILL);
 	}
 	for (int i = 0; i < NFILES; i++)
-		if (atomic_load(&files[i].state) == READY)
+		if (atomic_load(&file_state[i]) == READY)
 			unlink(files[i].path);
 	for (int i = 0; i < NDIRS; i++)
-		if (atomic_load(&dirs[i].state) == READY) {
+		if (atomic_load(&dir_state[i]) == READY) {
 			if (dirs[i].levels < 0)
 				sweep_dir(dirs[i].path);
 			else
@@ -111,18 +113,18 @@ void ka_cleanup_install(void)
 	}
 }
 
-/* Claim a free slot of table[0..n) for path. */
-static int add_path(struct slot *table, int n, const char *path, int levels)
+/* Claim a free slot of table[0..n) (its states in state[0..n)) for path. */
+static int add_path(struct slot *table, atomic_int *state, int n, const char *path, int levels)
 {
 	size_t len = strlen(path);
 	if (len >= PATH_MAX)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		int want = FREE;
-		if (atomic_compare_exchange_strong(&table[i].state, &want, FILLING)) {
+		if (atomic_compare_exchange_strong(&state[i], &want, FILLING)) {
 			memcpy(table[i].path, path, len + 1);
 			table[i].levels = levels;
-			atomic_store(&table[i].state, READY);
+			atomic_store(&state[i], READY);
 			return i;
 		}
 	}
@@ -131,31 +133,31 @@ static int add_path(struct slot *table, int n, const char *path, int levels)
 
 int ka_cleanup_add_file(const char *path)
 {
-	return add_path(files, NFILES, path, 0);
+	return add_path(files, file_state, NFILES, path, 0);
 }
 
 int ka_cleanup_add_dir(const char *path)
 {
-	return add_path(dirs, NDIRS, path, -1);
+	return add_path(dirs, dir_state, NDIRS, path, -1);
 }
 
 int ka_cleanup_add_dirs(const char *deepest, int levels)
 {
-	return levels < 0 ? -1 : add_path(dirs, NDIRS, deepest, levels);
+	return levels < 0 ? -1 : add_path(dirs, dir_state, NDIRS, deepest, levels);
 }
 
 void ka_cleanup_remove_dir(int slot)
 {
 	assert(slot >= -1 && slot < NDIRS);
 	if (slot >= 0 && slot < NDIRS)
-		atomic_store(&dirs[slot].state, FREE);
+		atomic_store(&dir_state[slot], FREE);
 }
 
 void ka_cleanup_remove_file(int slot)
 {
 	assert(slot >= -1 && slot < NFILES); /* -1: what a full table handed out */
 	if (slot >= 0 && slot < NFILES)
-		atomic_store(&files[slot].state, FREE);
+		atomic_store(&file_state[slot], FREE);
 }
 
 int ka_cleanup_add_group(pid_t pgid)
@@ -180,7 +182,7 @@ void ka_cleanup_forget_all(void)
 	for (int i = 0; i < NGROUPS; i++)
 		atomic_store(&groups[i], 0);
 	for (int i = 0; i < NFILES; i++)
-		atomic_store(&files[i].state, FREE);
+		atomic_store(&file_state[i], FREE);
 	for (int i = 0; i < NDIRS; i++)
-		atomic_store(&dirs[i].state, FREE);
+		atomic_store(&dir_state[i], FREE);
 }

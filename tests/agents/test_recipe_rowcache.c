@@ -199,6 +199,16 @@ static void test_softmax_lanes_block(void **st)
 	compiles(rc);
 	free(rc);
 	free(wpr);
+	/* the size dispatch's two kernels (a warp and a block per row): each cached */
+	wpr = apply("warp-per-row", src, "block=256 dispatch=size");
+	rc = apply("row-cache", wpr, "cache=regs k=8");
+	const char *want[] = {
+		"const bool ka_rc = (long long)(cols) - (long long)(0) <= (long long)blockDim.x * 8;",
+		"const bool ka_rc = (long long)(cols) - (long long)(0) <= 32 * 8;", NULL};
+	has(rc, want);
+	compiles(rc);
+	free(rc);
+	free(wpr);
 	free(src);
 }
 
