@@ -40,7 +40,7 @@ if [ -z "${KA_TEST_NVCC_CACHE:-}" ]; then
 	rm -rf "$KA_TEST_NVCC_CACHE"
 fi
 mkdir -p "$KA_TEST_NVCC_CACHE"
-# The bench's object cache of bench_compile-tasks (every task's harness,
+# The bench's object cache of the bench_compile-tasks-K shares (every task's harness,
 # reference, baseline and expert, content-keyed and checked): agents-optimize
 # links these objects into its own fresh cache instead of compiling the
 # same harness, references and baselines again, in both halves.

@@ -82,7 +82,7 @@ b=$(lines transpose/baseline.cu -- -I"$SRC/bench/harness")
 [ -n "$a" ] && [ "$a" = "$b" ] || fail "transpose: findings in the kernel moved: file [$a] baseline [$b]"
 
 if [ -x "${NVCC:-/usr/local/cuda/bin/nvcc}" ] || command -v nvcc >/dev/null; then
-	# The harness object is the one bench_compile-tasks made
+	# The harness object is the one the bench_compile-tasks-K shares made
 	# ($KA_TEST_BENCH_SEED, scripts/test.sh; content-keyed and checked):
 	# linked in, not compiled again.  The four tasks' own files are compiled.
 	if [ -n "${KA_TEST_BENCH_SEED:-}" ] && [ -d "$KA_TEST_BENCH_SEED/obj" ]; then

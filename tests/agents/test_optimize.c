@@ -856,8 +856,8 @@ static void test_cli_errors(void **st)
 }
 
 /* The bench's object cache of this run's task compiles ($KA_TEST_BENCH_SEED:
- * scripts/test.sh names bench_compile-tasks' folder, and ctest starts this
- * test after that one): the harness, references and baselines the runs
+ * scripts/test.sh names the folder of the bench_compile-tasks-K shares, and
+ * ctest starts this test after them): the harness, references and baselines the runs
  * below compile are the same objects (keyed by their inputs, and each
  * checked against its SHA-256 before use, bench/cache.c), so they are
  * linked into this test's fresh cache instead of compiled again.  The

@@ -3,6 +3,9 @@
 # finding.  The examples are linted with a fresh cache (the header is built
 # and stored), again (it is read back) and with KCHECK_NO_PCH=1; the three
 # JSON reports must be byte-identical, and a user's -include goes without.
+# The first report's messages are also scanned for placeholders and empty
+# names (tests/rules/message_scan.py --report): that scan's check of these
+# files, done here instead of linting them once more.
 # usage: pch_test.sh KCHECK REPO_ROOT
 set -u
 K=${1:?usage: pch_test.sh KCHECK REPO_ROOT}
@@ -23,6 +26,11 @@ n=$(ls "$T/cache/kernelarc/pch" 2>/dev/null | grep -c '\.pch$')
 XDG_CACHE_HOME=$T/cache run > "$T/second.json" 2> "$T/second.err"
 XDG_CACHE_HOME=$T/cache KCHECK_NO_PCH=1 run > "$T/none.json" 2> "$T/none.err"
 grep -q '"findings"' "$T/none.json" || fail "no report: $(head -3 "$T/none.err")"
+if scan=$(python3 "$ROOT/tests/rules/message_scan.py" --report "$T/first.json" 2>&1); then
+	ok "messages: $(echo "$scan" | tail -n 1)"
+else
+	fail "messages: $scan"
+fi
 cmp -s "$T/first.json" "$T/none.json" && cmp -s "$T/second.json" "$T/none.json" \
 	&& ok "identical reports with and without the header" || fail "reports differ: $(diff "$T/second.json" "$T/none.json" | head -5)"
 cmp -s "$T/first.err" "$T/none.err" && ok "identical stderr" || fail "stderr differs: $(diff "$T/first.err" "$T/none.err" | head -5)"

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # tests/bench/cli_test.sh: end-to-end checks of ka-bench that need no GPU.
-# usage: cli_test.sh KA_BENCH SOURCE_DIR BUILD_DIR CHECK
+# usage: cli_test.sh KA_BENCH SOURCE_DIR BUILD_DIR CHECK [K/N]
+#   K/N (compile-tasks, adversarial-static): only the K-th of N shares of the
+#   tasks or candidates (0-based, by their order), so that ctest -j runs the
+#   shares side by side; the shares together check all of them
 #   no-device     without a GPU every run but --compile-only exits 2 with
 #                 "kcheck: error: no CUDA device found"
 #   bad-input     bad spec / bad options: one-line error, exit 2; a suite
@@ -8,7 +11,10 @@
 #                 others can write to, or a symlink, is refused
 #   compile-tasks --compile-only passes on every task (nvcc compiles each
 #                 task's baseline, expert and reference, and links the
-#                 harness); without a GPU, the harness's stdin/fd 3 channels
+#                 harness); share 0 also compiles a HIP candidate
+#   compile-suite --suite --compile-only over every task (after the
+#                 compile-tasks shares: every object is in the cache);
+#                 without a GPU, the harness's stdin/fd 3 channels
 #   adversarial-static  each adversarial candidate meets its MANIFEST STATIC
 #                 column; a candidate that does not compile is rejected
 #   include-leak  a candidate that includes a file outside the task through
@@ -21,7 +27,11 @@
 #                 scripts/bench_suite_gpu.sh)
 # Exit 77 (ctest: skipped) with a loud SKIP line when a tool is missing.
 set -u
-bench=$1 src=$2 build=$3 check=$4
+bench=$1 src=$2 build=$3 check=$4 share=${5:-0/1}
+k=${share%/*} n=${share#*/}
+mine() {  # mine INDEX: whether item INDEX belongs to this share
+	[ $(($1 % n)) = "$k" ]
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -118,13 +128,22 @@ bad-input)
 	;;
 compile-tasks)
 	need_nvcc
+	i=-1
 	for t in "$src"/bench/tasks/*/; do
+		i=$((i + 1))
+		mine "$i" || continue
 		name=$(basename "$t")
 		expect "$name" 0 "$name: compiled" -- "$bench" "$t" --compile-only --build-dir "$build"
 	done
-	expect hip-candidate 0 "gelu: compiled" -- "$bench" "$src/bench/tasks/gelu" \
+	[ "$k" = 0 ] && expect hip-candidate 0 "gelu: compiled" -- "$bench" "$src/bench/tasks/gelu" \
 		--candidate "$src/tests/bench/hip/gelu.hip" --compile-only --build-dir "$build"
+	;;
+compile-suite)
+	need_nvcc
 	expect suite 0 "transpose: compiled" -- "$bench" --suite "$src/bench/tasks" --compile-only --build-dir "$build"
+	ntasks=$(ls -d "$src"/bench/tasks/*/ | wc -l)
+	[ "$(grep -c ': compiled' "$tmp/out")" = "$ntasks" ] ||
+		{ echo "FAIL suite: not all $ntasks tasks compiled"; fails=$((fails + 1)); }
 	# the harness's channels: plan on stdin, "ready" on fd 3, then the seed;
 	# without fd 3 it refuses to run (nothing goes to a file or stdout).
 	# Only without a GPU: with one, the made-up plan would reach the device.
@@ -171,8 +190,11 @@ include-leak)
 	;;
 adversarial-static)
 	need_nvcc
+	i=-1
 	while read -r file task static _gpu; do
 		case $file in ''|'#'*) continue ;; esac
+		i=$((i + 1))
+		mine "$i" || continue
 		if [ "$static" = rejected ]; then
 			expect "$file" 1 "rejected at the static gate" -- "$bench" "$src/bench/tasks/$task" \
 				--candidate "$src/tests/bench/adversarial/$file" --compile-only --build-dir "$build"
@@ -181,6 +203,7 @@ adversarial-static)
 				--candidate "$src/tests/bench/adversarial/$file" --compile-only --build-dir "$build"
 		fi
 	done <"$src/tests/bench/adversarial/MANIFEST"
+	[ "$k" = 0 ] || { [ "$fails" = 0 ]; exit; }
 	# symbol localization: a candidate's own cudaEventElapsedTime stays local
 	expect timer-patch-compiles 0 "gelu: compiled" -- "$bench" "$src/bench/tasks/gelu" --unsafe-skip-static-gate \
 		--candidate "$src/tests/bench/adversarial/timer_patch.cu" --compile-only --build-dir "$tmp/cache"
