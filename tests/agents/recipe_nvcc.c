@@ -6,6 +6,7 @@
  * same rewrites, and the sanitizer half of the run compiles the texts the
  * first half did. */
 #include "tests/agents/recipe_nvcc.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,5 +129,71 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 	rmdir(dir);
 	if (ok && cached) /* only a pass is remembered: a failure is compiled again, with its messages */
 		ka_fs_write_atomic(marker, "", 0);
+	return ok;
+}
+
+int host_run(const char *text, const char *main_cpp, char *err, size_t cap)
+{
+	char *cxx = ka_proc_find_tool("CXX", "c++", NULL);
+	if (!cxx)
+		return -1;
+	/* `k<<<G, B, ...>>>(args)` -> `ka_emu_launch(k, G, B, ...)(args)` */
+	ka_buf k;
+	ka_buf_init(&k, 1 << 20);
+	for (const char *q = text;;) {
+		const char *l = strstr(q, "<<<"), *r = l ? strstr(l, ">>>") : NULL;
+		if (!l || !r) {
+			ka_buf_adds(&k, q);
+			break;
+		}
+		const char *n = l;
+		while (n > q && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
+			n--;
+		ka_buf_add(&k, q, (size_t)(n - q));
+		ka_buf_adds(&k, "ka_emu_launch(");
+		ka_buf_add(&k, n, (size_t)(l - n));
+		ka_buf_adds(&k, ", ");
+		ka_buf_add(&k, l + 3, (size_t)(r - l - 3));
+		ka_buf_adds(&k, ")");
+		q = r + 3;
+	}
+	char dir[] = "/tmp/ka_host_run_XXXXXX", src[64], exe[64], inc[600], drv[600], inc2[80];
+	if (!k.data || !mkdtemp(dir)) {
+		snprintf(err, cap, "cannot make a folder for the host run");
+		ka_buf_free(&k);
+		free(cxx);
+		return 0;
+	}
+	snprintf(src, sizeof src, "%s/kernel.cu", dir);
+	snprintf(exe, sizeof exe, "%s/emu", dir);
+	snprintf(inc, sizeof inc, "-I%s/tests/agents/emu", KA_SOURCE_DIR);
+	snprintf(inc2, sizeof inc2, "-I%s", dir);
+	snprintf(drv, sizeof drv, "%s/tests/agents/emu/%s", KA_SOURCE_DIR, main_cpp);
+	int ok = ka_fs_write_atomic(src, k.data, k.len) == KA_OK;
+	char *cc[] = {cxx, "-std=c++17", "-O1", "-w", inc, inc2, "-o", exe, drv, NULL};
+	char *run[] = {exe, NULL};
+	ka_buf out;
+	ka_buf_init(&out, 1 << 20);
+	ka_proc_result r;
+	if (!ok) {
+		snprintf(err, cap, "cannot write %s", src);
+	} else if (!(ka_proc_run(cc, 300, &out, &r) == KA_OK && r.exited && r.status == 0)) {
+		snprintf(err, cap, "the rewrite does not build on the host:\n%s\n%s", k.data,
+			 out.data ? out.data : "");
+		ok = 0;
+	} else {
+		out.len = 0;
+		ok = ka_proc_run(run, 300, &out, &r) == KA_OK && r.exited && r.status == 0;
+		if (getenv("KA_TEST_DUMP") || !ok)
+			fprintf(stderr, "%s", out.data ? out.data : "");
+		if (!ok)
+			snprintf(err, cap, "the rewrite computes wrong elements (above)");
+	}
+	unlink(src);
+	unlink(exe);
+	rmdir(dir);
+	ka_buf_free(&out);
+	ka_buf_free(&k);
+	free(cxx);
 	return ok;
 }

@@ -73,66 +73,17 @@ static void declines(const char *src, const char *reason)
 		fail_msg("the reason '%s' does not say '%s'", why, reason);
 }
 
-/* Runs the rewrite on the host (tests/agents/emu: the task ABI and the CUDA
- * names in C++, threads one after another) with driver main_cpp, which
- * checks every output element; the launches `k<<<G, B, ...>>>(args)` are
- * written `ka_emu_launch(k, G, B, ...)(args)`.  Skips, saying so, without
- * a C++ compiler. */
+/* Runs the rewrite on the host with driver main_cpp, which checks every
+ * output element (recipe_nvcc.h's host_run); skips, saying so, without a
+ * C++ compiler. */
 static void emulate(const char *text, const char *main_cpp)
 {
-	char *cxx = ka_proc_find_tool("CXX", "c++", NULL);
-	if (!cxx) {
-		fprintf(stderr,
-			"SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
-		return;
-	}
-	ka_buf k;
-	ka_buf_init(&k, 1 << 20);
-	for (const char *q = text;;) {
-		const char *l = strstr(q, "<<<"), *r = l ? strstr(l, ">>>") : NULL;
-		if (!l || !r) {
-			ka_buf_adds(&k, q);
-			break;
-		}
-		const char *n = l;
-		while (n > q && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
-			n--;
-		ka_buf_add(&k, q, (size_t)(n - q));
-		ka_buf_adds(&k, "ka_emu_launch(");
-		ka_buf_add(&k, n, (size_t)(l - n));
-		ka_buf_adds(&k, ", ");
-		ka_buf_add(&k, l + 3, (size_t)(r - l - 3));
-		ka_buf_adds(&k, ")");
-		q = r + 3;
-	}
-	char dir[] = "/tmp/ka_unflatten_XXXXXX", src[64], exe[64], inc[600], drv[600], inc2[80];
-	assert_non_null(mkdtemp(dir));
-	snprintf(src, sizeof src, "%s/kernel.cu", dir);
-	snprintf(exe, sizeof exe, "%s/emu", dir);
-	snprintf(inc, sizeof inc, "-I%s/tests/agents/emu", KA_SOURCE_DIR);
-	snprintf(inc2, sizeof inc2, "-I%s", dir);
-	snprintf(drv, sizeof drv, "%s/tests/agents/emu/%s", KA_SOURCE_DIR, main_cpp);
-	assert_int_equal(ka_fs_write_atomic(src, k.data, k.len), KA_OK);
-	char *cc[] = {cxx, "-std=c++17", "-O1", "-w", inc, inc2, "-o", exe, drv, NULL};
-	char *run[] = {exe, NULL};
-	ka_buf out;
-	ka_buf_init(&out, 1 << 20);
-	ka_proc_result r;
-	int built = ka_proc_run(cc, 300, &out, &r) == KA_OK && r.exited && r.status == 0;
-	if (!built)
-		fail_msg("the rewrite does not build on the host:\n%s\n%s", k.data, out.data ? out.data : "");
-	out.len = 0;
-	int ok = ka_proc_run(run, 300, &out, &r) == KA_OK && r.exited && r.status == 0;
-	if (getenv("KA_TEST_DUMP") || !ok)
-		fprintf(stderr, "%s", out.data ? out.data : "");
-	unlink(src);
-	unlink(exe);
-	rmdir(dir);
-	ka_buf_free(&out);
-	ka_buf_free(&k);
-	free(cxx);
-	if (!ok)
-		fail_msg("the rewrite computes wrong elements (above)");
+	static char err[1 << 16];
+	int rc = host_run(text, main_cpp, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
+	else if (rc == 0)
+		fail_msg("%s", err);
 }
 
 /* The bench's bf16 embedding add: ids[t] and t % seq once per row, both
