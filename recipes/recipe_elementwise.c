@@ -24,7 +24,9 @@
  * body sees the type it had and a const index is never stepped.  Both
  * decline when the body uses the thread or block ids itself (or inline
  * asm, which may read them), assigns the index, returns early, or touches
- * shared memory or barriers. */
+ * shared memory or barriers.  Both also take a kernel with no guard at all
+ * (KA_RECIPE_EW_UNGUARDED): its count is the launch's threads along x,
+ * which the launches pass in as a new parameter (ka_recipe_relaunch_threads). */
 #include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
