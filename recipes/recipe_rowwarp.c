@@ -25,12 +25,21 @@
  * loops, every lane runs declarations and assignments of locals, and lane 0
  * alone a store `P[I] = E;` (or op=) that no later statement reads; any
  * other statement (an atomic, `y[r]++`, a call) declines, and nothing may
- * write but what the statement's form says (ka_recipe_pure_expr). */
+ * write but what the statement's form says (ka_recipe_pure_expr).
+ *
+ * dispatch=size (rowwarp_dispatch) writes both schedules: the warp-per-row
+ * kernel and a block-per-row copy of it (K_ka_block, `rowblock` threads,
+ * default the block), and every launch picks one at run time with
+ * ka_rows_by_block(rows): a block per row when a warp per row would fill
+ * less than half of the device's thread slots (rows * 32 * 2 < SMs *
+ * threads per SM, the counts read once), where too few loads are in
+ * flight to keep the memory busy; a warp per row otherwise. */
 #include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NPOS ((size_t)-1)
@@ -200,8 +209,9 @@ static int is_local(const rw *w, const ka_csrc_kernel *k, const char *sq, size_t
 	return ka_csrc_param_index(k, name) >= 0;
 }
 
-/* `a+=E;` `a=fmaxf(a,E);` `a=fminf(E,a);` -> op and the name; E's text. */
-static int update_of(const char *sq, char *name, size_t cap, const char **expr)
+/* `a+=E;` `a=fmaxf(a,E);` `a=fminf(E,a);` -> op and the name; E's text
+ * (from *expr on, *elen characters). */
+static int update_of(const char *sq, char *name, size_t cap, const char **expr, size_t *elen)
 {
 	size_t n = 0;
 	while (is_ident(sq[n]))
@@ -212,6 +222,7 @@ static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 	name[n] = 0;
 	if (sq[n] == '+' && sq[n + 1] == '=') {
 		*expr = sq + n + 2;
+		*elen = strlen(*expr);
 		return OP_SUM;
 	}
 	if (sq[n] != '=')
@@ -240,10 +251,12 @@ static int update_of(const char *sq, char *name, size_t cap, const char **expr)
 		return 0;
 	if (comma - open - 1 == n && !strncmp(sq + open + 1, name, n)) {
 		*expr = sq + comma + 1;
+		*elen = strlen(*expr);
 		return op;
 	}
 	if (close - comma - 1 == n && !strncmp(sq + comma + 1, name, n)) {
 		*expr = sq + open + 1;
+		*elen = comma - open - 1;
 		return op;
 	}
 	return 0;
@@ -468,7 +481,8 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 		return loop_stmt(w, s, e);
 	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
 		return ka_recipe_decline(c, "a loop statement is too long");
-	int op = update_of(sq, name, sizeof name, &expr);
+	size_t elen = 0;
+	int op = update_of(sq, name, sizeof name, &expr, &elen);
 	acc *a = op ? find_acc(w, name) : NULL;
 	for (int i = 0; op && !a && i < w->lowp.n; i++)
 		if (!strcmp(w->lowp.v[i], name))
@@ -497,8 +511,8 @@ static int body_stmt(rw *w, size_t s, size_t e, int innermost, const char *jvar)
 					c, "'%s' folds something other than a partial into %s", sq, name);
 			p->state = ST_REDUCED; /* consumed: its lanes' values live on in `name` */
 		} else {
-			char ex[2048];
-			snprintf(ex, sizeof ex, "%s", expr);
+			char ex[2048]; /* E alone: `a = fminf(E, a)` names a after it */
+			snprintf(ex, sizeof ex, "%.*s", (int)elen, expr);
 			for (int i = 0; i < w->na; i++)
 				if ((w->a[i].state == ST_PARTIAL || &w->a[i] == a) &&
 				    ka_csrc_has_word(ex, 0, strlen(ex), w->a[i].name))
@@ -841,19 +855,13 @@ static const char group_helpers[] =
 	"KA_BLOCK_ARG(ka_block_argmin_last, ka_group_argmin_last)\n"
 	"#endif\n\n";
 
-static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
+/* The rewrite with `lanes` lanes per row (0: the block) in blocks of
+ * `block` threads. */
+static int rowwarp_rewrite(ka_recipe_ctx *c, ka_buf *out, long block, int lanes)
 {
 	const char *t = c->m->text;
 	size_t len = c->m->len, close = c->k->body_close;
-	long block = ka_recipe_param(c->params, "block", 256);
 	char var[64], rows[KA_CSRC_NAME];
-	/* lanes per row: 32 (a warp), fewer for short rows, or the block for long ones */
-	int lanes = c->params && strstr(c->params, "lanes=block")
-			    ? 0
-			    : (int)ka_recipe_param(c->params, "lanes", 32);
-	if (block < 32 || block > 1024 || block % 32 ||
-	    (lanes && (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))))
-		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
 	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "extern"};
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, c->k->body_open, close, banned[i]))
@@ -1040,9 +1048,138 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	return rc;
 }
 
+/* The host side of dispatch=size, written once per file. */
+static const char pick_helper[] =
+	"#ifndef KA_ROWS_BY_BLOCK_DEFINED\n#define KA_ROWS_BY_BLOCK_DEFINED\n"
+	"/* Size dispatch of a row reduction: 1 (a block per row) when a warp per\n"
+	" * row would fill less than half of the GPU's thread slots, rows * 32 <\n"
+	" * (SMs * threads per SM) / 2 (rows < 4224 on 132 SMs of 2048 threads): too\n"
+	" * few loads in flight for the memory; 0 (a warp per row) otherwise.  The\n"
+	" * current device's counts are read once; if they cannot be read, 0. */\n"
+	"static int ka_rows_by_block(long long rows)\n{\n"
+	"\tstatic long long ka_slots = 0;\n"
+	"\tif (ka_slots <= 0) {\n"
+	"\t\tint dev = 0, sms = 0, per_sm = 0;\n"
+	"\t\tif (cudaGetDevice(&dev) != cudaSuccess ||\n"
+	"\t\t    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||\n"
+	"\t\t    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess ||\n"
+	"\t\t    sms <= 0 || per_sm <= 0)\n"
+	"\t\t\treturn 0;\n"
+	"\t\tka_slots = (long long)sms * per_sm;\n"
+	"\t}\n"
+	"\treturn rows * 32 * 2 < ka_slots;\n}\n"
+	"#endif\n\n";
+
+/* dispatch=size: the warp-per-row kernel (block threads a block) and a
+ * block-per-row copy of it named K_ka_block (rowblock threads), written
+ * before it with the host's ka_rows_by_block; every launch becomes
+ *     { if (ka_rows_by_block(ROWS)) K_ka_block<<<ROWS, rowblock>>>(...); else K<<<...>>>(...); }
+ * Both are the plain rewrites (lanes=32, lanes=block), so every reduction
+ * either knows combines as it does there, and a later vectorize takes
+ * each kernel as it takes those. */
+static int rowwarp_dispatch(ka_recipe_ctx *c, ka_buf *out, long block, long rowblock)
+{
+	const char *name = c->k->name;
+	size_t nlen = strlen(name), start = c->k->start;
+	char bname[KA_CSRC_NAME + 16];
+	snprintf(bname, sizeof bname, "%s_ka_block", name);
+	if (ka_csrc_has_word(c->m->text, 0, c->m->len, bname))
+		return ka_recipe_decline(c, "the file already names %s", bname);
+	ka_buf a, b;
+	ka_buf_init(&a, 64 << 20);
+	ka_buf_init(&b, 64 << 20);
+	int rc = rowwarp_rewrite(c, &a, block, 32);
+	if (rc == KA_OK)
+		rc = rowwarp_rewrite(c, &b, rowblock, 0);
+	ka_csrc *ma = rc == KA_OK ? calloc(2, sizeof *ma) : NULL, *mb = ma ? ma + 1 : NULL;
+	if (rc == KA_OK && !ma)
+		rc = KA_ENOMEM;
+	if (rc == KA_OK && (ka_csrc_scan(ma, a.data, a.len) != KA_OK || ka_csrc_scan(mb, b.data, b.len) != KA_OK))
+		rc = ka_recipe_decline(c, "cannot model the rewritten file");
+	const ka_csrc_kernel *kb = rc == KA_OK ? ka_csrc_kernel_find(mb, name) : NULL;
+	/* the text before the kernel is the same in both rewrites and the original */
+	if (rc == KA_OK && (!kb || !ka_csrc_kernel_find(ma, name) || a.len < start || b.len < start ||
+			    memcmp(a.data, c->m->text, start) || memcmp(b.data, c->m->text, start)))
+		rc = ka_recipe_decline(c, "the rewrites differ before the kernel");
+	ka_recipe_edits ed = {0};
+	ka_buf ins;
+	ka_buf_init(&ins, 1 << 20);
+	if (rc == KA_OK) { /* the helper and the block-per-row copy, before the kernel */
+		ka_buf_adds(&ins, pick_helper);
+		ka_buf_add(&ins, b.data + start, kb->name_at - start);
+		ka_buf_adds(&ins, bname);
+		ka_buf_add(&ins, b.data + kb->name_at + nlen, kb->body_close + 1 - kb->name_at - nlen);
+		ka_buf_adds(&ins, "\n\n");
+		rc = ins.data ? ka_recipe_edit(&ed, start, start, ins.data) : KA_ENOMEM;
+	}
+	/* the launches, paired in file order */
+	int ia = 0, ib = 0, nl = 0;
+	while (rc == KA_OK) {
+		while (ia < ma->nlaunches && strcmp(ma->l[ia].kernel, name))
+			ia++;
+		while (ib < mb->nlaunches && strcmp(mb->l[ib].kernel, name))
+			ib++;
+		if (ia == ma->nlaunches || ib == mb->nlaunches) {
+			if (ia != ma->nlaunches || ib != mb->nlaunches || !nl)
+				rc = ka_recipe_decline(c, "cannot pair the launches of the two rewrites");
+			break;
+		}
+		const ka_csrc_launch *la = &ma->l[ia++], *lb = &mb->l[ib++];
+		size_t semi = ka_csrc_skip_blank(a.data, a.len, la->end);
+		if (la->start < start || semi >= a.len || a.data[semi] != ';') {
+			rc = ka_recipe_decline(c, "a launch of %s is not a statement after the kernel", name);
+			break;
+		}
+		ka_buf st;
+		ka_buf_init(&st, 1 << 16);
+		ka_buf_printf(&st, "{\n\t\tif (ka_rows_by_block((long long)(%.*s)))\n\t\t\t%s",
+			      (int)(lb->cfg[0].e - lb->cfg[0].s), b.data + lb->cfg[0].s, bname);
+		ka_buf_add(&st, b.data + lb->start + nlen, lb->end - lb->start - nlen);
+		ka_buf_adds(&st, ";\n\t\telse\n\t\t\t");
+		ka_buf_add(&st, a.data + la->start, la->end - la->start);
+		ka_buf_adds(&st, ";\n\t}");
+		rc = st.data ? ka_recipe_edit(&ed, la->start, semi + 1, st.data) : KA_ENOMEM;
+		ka_buf_free(&st);
+		nl++;
+	}
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, a.data, a.len, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(&ins);
+	free(ma);
+	ka_buf_free(&a);
+	ka_buf_free(&b);
+	return rc;
+}
+
+static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
+{
+	long block = ka_recipe_param(c->params, "block", 256);
+	/* lanes per row: 32 (a warp), fewer for short rows, or the block for long ones */
+	int lanes = c->params && strstr(c->params, "lanes=block")
+			    ? 0
+			    : (int)ka_recipe_param(c->params, "lanes", 32);
+	const char *d = c->params ? strstr(c->params, "dispatch=") : NULL;
+	int dispatch = d && !strncmp(d + 9, "size", 4) && (!d[13] || d[13] == ' ');
+	long rowblock = ka_recipe_param(c->params, "rowblock", block);
+	if (block < 32 || block > 1024 || block % 32 ||
+	    (lanes && (lanes < 2 || lanes > 32 || (lanes & (lanes - 1)))) || (d && !dispatch) ||
+	    (dispatch && (lanes != 32 || rowblock < 32 || rowblock > 1024 || rowblock % 32)))
+		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
+	return dispatch ? rowwarp_dispatch(c, out, block, rowblock) : rowwarp_rewrite(c, out, block, lanes);
+}
+
 static const char *const rowwarp_grid[] = {
-	"block=256", "block=512 lanes=block", "block=256 lanes=8",      "block=128",
-	"block=512", "block=256 lanes=16",    "block=1024 lanes=block", NULL};
+	"block=256",
+	"block=256 dispatch=size",
+	"block=512 lanes=block",
+	"block=256 lanes=8",
+	"block=128",
+	"block=512",
+	"block=256 lanes=16",
+	"block=1024 lanes=block",
+	"block=256 dispatch=size rowblock=512",
+	NULL};
 
 const ka_recipe ka_recipe_warp_per_row = {
 	.name = "warp-per-row",

@@ -1,4 +1,4 @@
-/* tests/agents/recipe_nvcc.c: the compile check the recipe tests share
+/* tests/agents/recipe_nvcc.c: the compile check and the host run the recipe tests share
  * (tests/agents/recipe_nvcc.h).  With $KA_TEST_NVCC_CACHE naming a folder
  * (scripts/test.sh makes a fresh one per run unless one is given), a text
  * nvcc has accepted with the same nvcc, host compiler, flags and harness
@@ -132,15 +132,15 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 	return ok;
 }
 
-int host_run(const char *text, const char *main_cpp, char *err, size_t cap)
+int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
 {
+	log[0] = 0;
 	char *cxx = ka_proc_find_tool("CXX", "c++", NULL);
 	if (!cxx)
 		return -1;
-	/* `k<<<G, B, ...>>>(args)` -> `ka_emu_launch(k, G, B, ...)(args)` */
 	ka_buf k;
 	ka_buf_init(&k, 1 << 20);
-	for (const char *q = text;;) {
+	for (const char *q = text;;) { /* k<<<G, B, ...>>>(args) -> ka_emu_launch(k, G, B, ...)(args) */
 		const char *l = strstr(q, "<<<"), *r = l ? strstr(l, ">>>") : NULL;
 		if (!l || !r) {
 			ka_buf_adds(&k, q);
@@ -158,8 +158,9 @@ int host_run(const char *text, const char *main_cpp, char *err, size_t cap)
 		q = r + 3;
 	}
 	char dir[] = "/tmp/ka_host_run_XXXXXX", src[64], exe[64], inc[600], drv[600], inc2[80];
+	int ok = 0;
 	if (!k.data || !mkdtemp(dir)) {
-		snprintf(err, cap, "cannot make a folder for the host run");
+		snprintf(log, cap, "cannot make a folder for the host run");
 		ka_buf_free(&k);
 		free(cxx);
 		return 0;
@@ -169,25 +170,22 @@ int host_run(const char *text, const char *main_cpp, char *err, size_t cap)
 	snprintf(inc, sizeof inc, "-I%s/tests/agents/emu", KA_SOURCE_DIR);
 	snprintf(inc2, sizeof inc2, "-I%s", dir);
 	snprintf(drv, sizeof drv, "%s/tests/agents/emu/%s", KA_SOURCE_DIR, main_cpp);
-	int ok = ka_fs_write_atomic(src, k.data, k.len) == KA_OK;
 	char *cc[] = {cxx, "-std=c++17", "-O1", "-w", inc, inc2, "-o", exe, drv, NULL};
 	char *run[] = {exe, NULL};
 	ka_buf out;
 	ka_buf_init(&out, 1 << 20);
 	ka_proc_result r;
-	if (!ok) {
-		snprintf(err, cap, "cannot write %s", src);
-	} else if (!(ka_proc_run(cc, 300, &out, &r) == KA_OK && r.exited && r.status == 0)) {
-		snprintf(err, cap, "the rewrite does not build on the host:\n%s\n%s", k.data,
-			 out.data ? out.data : "");
-		ok = 0;
+	if (ka_fs_write_atomic(src, k.data, k.len) != KA_OK)
+		snprintf(log, cap, "cannot write %s", src);
+	else if (!(ka_proc_run(cc, 300, &out, &r) == KA_OK && r.exited && r.status == 0)) {
+		fprintf(stderr, "%s\n", k.data);
+		snprintf(log, cap, "the rewrite (above) does not build on the host:\n%s", out.data ? out.data : "");
 	} else {
 		out.len = 0;
 		ok = ka_proc_run(run, 300, &out, &r) == KA_OK && r.exited && r.status == 0;
-		if (getenv("KA_TEST_DUMP") || !ok)
+		if (getenv("KA_TEST_DUMP"))
 			fprintf(stderr, "%s", out.data ? out.data : "");
-		if (!ok)
-			snprintf(err, cap, "the rewrite computes wrong elements (above)");
+		snprintf(log, cap, "%s", out.data ? out.data : "");
 	}
 	unlink(src);
 	unlink(exe);

@@ -1,4 +1,4 @@
-/* tests/agents/recipe_nvcc.h: the compile check the recipe tests share. */
+/* tests/agents/recipe_nvcc.h: the compile check and the host run the recipe tests share. */
 #ifndef KA_TESTS_AGENTS_RECIPE_NVCC_H
 #define KA_TESTS_AGENTS_RECIPE_NVCC_H
 #include <stddef.h>
@@ -11,13 +11,13 @@ int nvcc_compiles(const char *text, char *err, size_t cap);
  * (at most 16; a project's -I and -D).  Not cached: the flags can name
  * headers the cache's key does not read. */
 int nvcc_compiles_with(const char *text, const char *const *flags, int n, char *err, size_t cap);
-/* Runs text on the host: the launches `k<<<G, B, ...>>>(args)` written
- * `ka_emu_launch(k, G, B, ...)(args)`, compiled with C++ ($CXX or c++)
- * against tests/agents/emu (the task ABI and the CUDA names in C++,
- * threads one after another) and driver tests/agents/emu/MAIN_CPP, which
- * includes "kernel.cu" and checks every output element.  1 the driver
- * passed, 0 not (why into err; the driver's output on stderr), -1 no C++
- * compiler. */
-int host_run(const char *text, const char *main_cpp, char *err, size_t cap);
+/* Runs a rewrite on the host (tests/agents/emu: the task ABI and the CUDA
+ * names in C++): text as kernel.cu, its launches `k<<<G, B, ...>>>(args)`
+ * written `ka_emu_launch(k, G, B, ...)(args)`, built with c++ ($CXX) and
+ * driver tests/agents/emu/main_cpp, which checks every output element and
+ * exits 0 when all match.  1 it passed, 0 it did not build or failed (the
+ * compiler's or the driver's output into log; $KA_TEST_DUMP: the driver's
+ * output to stderr also when it passed), -1 no C++ compiler. */
+int host_run(const char *text, const char *main_cpp, char *log, size_t cap);
 
 #endif

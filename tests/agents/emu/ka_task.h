@@ -3,7 +3,9 @@
  * output can be compiled with a C++ compiler and run thread by thread
  * (test_recipe_unflatten.c).  Threads run one after another: this checks
  * what each thread computes and that the launch covers the work, for
- * kernels whose threads do not communicate. */
+ * kernels whose threads do not communicate.  With KA_EMU_COOP defined
+ * first, the threads of a block run together instead, for kernels that
+ * shuffle and synchronize (test_recipe_rowdisp.c). */
 #ifndef KA_TESTS_EMU_KA_TASK_H
 #define KA_TESTS_EMU_KA_TASK_H
 #include <cstdint>
@@ -58,6 +60,138 @@ typedef struct ka_task_args {
 	size_t work_bytes;
 } ka_task_args;
 /* `k<<<G, B, ...>>>(args)` is written `ka_emu_launch(k, G, B, ...)(args)`. */
+#ifdef KA_EMU_COOP
+/* KA_EMU_COOP (defined before this header): the threads of a block run
+ * together, each on a stack of its own (ucontext), switching at every
+ * warp-level intrinsic and barrier, so that kernels whose threads
+ * communicate (shuffles, __ballot_sync, __syncthreads, __shared__) run as
+ * on a GPU.  Every live thread of the block reaches a switch before any
+ * goes on: a round of the scheduler is one barrier.  The device has
+ * ka_emu_sms SMs of 2048 threads (cudaDeviceGetAttribute), and the last
+ * launch's grid and block are kept in ka_emu_last_grid and
+ * ka_emu_last_block. */
+#include <cmath>
+#include <cstdlib>
+#include <ucontext.h>
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __restrict__
+#define __shared__ static
+typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+enum ka_emu_attr { cudaDevAttrMultiProcessorCount, cudaDevAttrMaxThreadsPerMultiProcessor };
+static int ka_emu_sms = 4;
+static inline cudaError_t cudaGetDevice(int *d)
+{
+	*d = 0;
+	return cudaSuccess;
+}
+static inline cudaError_t cudaDeviceGetAttribute(int *v, ka_emu_attr a, int)
+{
+	*v = a == cudaDevAttrMultiProcessorCount ? ka_emu_sms : 2048;
+	return cudaSuccess;
+}
+static unsigned ka_emu_last_grid, ka_emu_last_block;
+struct ka_emu_coop {
+	ucontext_t sched, ctx[1024];
+	char *stack[1024];
+	int done[1024];
+	unsigned char slot[1024][16];
+	void (*body)(void *);
+	void *arg;
+	unsigned cur;
+};
+static ka_emu_coop ka_emu_c;
+static void ka_emu_entry()
+{
+	ka_emu_c.body(ka_emu_c.arg);
+	ka_emu_c.done[ka_emu_c.cur] = 1;
+}
+/* this thread waits for the others of its block */
+static inline void ka_emu_switch()
+{
+	swapcontext(&ka_emu_c.ctx[ka_emu_c.cur], &ka_emu_c.sched);
+}
+static inline void __syncthreads()
+{
+	ka_emu_switch();
+}
+static inline void __syncwarp(unsigned = 0xffffffffu)
+{
+	ka_emu_switch();
+}
+template <class T> static inline T __shfl_xor_sync(unsigned, T v, int o)
+{
+	unsigned me = threadIdx.x;
+	memcpy(ka_emu_c.slot[me], &v, sizeof v);
+	ka_emu_switch();
+	T r;
+	memcpy(&r, ka_emu_c.slot[me ^ (unsigned)o], sizeof r);
+	ka_emu_switch();
+	return r;
+}
+template <class T> static inline T __shfl_down_sync(unsigned, T v, unsigned o)
+{
+	unsigned me = threadIdx.x;
+	memcpy(ka_emu_c.slot[me], &v, sizeof v);
+	ka_emu_switch();
+	T r;
+	memcpy(&r, ka_emu_c.slot[(me & 31) + o < 32 ? me + o : me], sizeof r);
+	ka_emu_switch();
+	return r;
+}
+static inline unsigned __ballot_sync(unsigned m, int p)
+{
+	unsigned me = threadIdx.x, r = 0;
+	ka_emu_c.slot[me][0] = p != 0;
+	ka_emu_switch();
+	for (unsigned l = 0; l < 32; l++)
+		if ((m >> l) & 1u)
+			r |= (unsigned)ka_emu_c.slot[(me & ~31u) + l][0] << l;
+	ka_emu_switch();
+	return r;
+}
+template <class F> struct ka_emu_launcher {
+	F f;
+	unsigned g, b;
+	template <class... A> void operator()(A... a) const
+	{
+		auto args = [&]() { f(a...); };
+		ka_emu_c.body = [](void *p) { (*(decltype(args) *)p)(); };
+		ka_emu_c.arg = &args;
+		ka_emu_last_grid = g;
+		ka_emu_last_block = b;
+		gridDim = {g, 1, 1};
+		blockDim = {b, 1, 1};
+		for (unsigned j = 0; j < b; j++)
+			if (!ka_emu_c.stack[j])
+				ka_emu_c.stack[j] = (char *)malloc(1 << 16);
+		for (unsigned i = 0; i < g; i++) {
+			for (unsigned j = 0; j < b; j++) {
+				ka_emu_c.done[j] = 0;
+				getcontext(&ka_emu_c.ctx[j]);
+				ka_emu_c.ctx[j].uc_stack.ss_sp = ka_emu_c.stack[j];
+				ka_emu_c.ctx[j].uc_stack.ss_size = 1 << 16;
+				ka_emu_c.ctx[j].uc_link = &ka_emu_c.sched;
+				makecontext(&ka_emu_c.ctx[j], ka_emu_entry, 0);
+			}
+			for (unsigned live = b; live;) { /* one round: one barrier */
+				live = 0;
+				for (unsigned j = 0; j < b; j++) {
+					if (ka_emu_c.done[j])
+						continue;
+					blockIdx = {i, 0, 0};
+					threadIdx = {j, 0, 0};
+					ka_emu_c.cur = j;
+					swapcontext(&ka_emu_c.sched, &ka_emu_c.ctx[j]);
+					live += !ka_emu_c.done[j];
+				}
+			}
+		}
+	}
+};
+#else
 template <class F> struct ka_emu_launcher {
 	F f;
 	unsigned g, b;
@@ -73,10 +207,12 @@ template <class F> struct ka_emu_launcher {
 			}
 	}
 };
+#endif
 template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, long long g, long long b, R...)
 {
 	return ka_emu_launcher<F>{f, (unsigned)g, (unsigned)b};
 }
+#ifndef KA_EMU_COOP
 /* A launch whose grid or block is a dim3: every block and thread of all
  * three axes, one after another. */
 template <class F> struct ka_emu_launcher3 {
@@ -102,4 +238,5 @@ template <class F, class... R> ka_emu_launcher3<F> ka_emu_launch(F f, dim3 g, di
 {
 	return ka_emu_launcher3<F>{f, g, b};
 }
+#endif
 #endif

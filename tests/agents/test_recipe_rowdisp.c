@@ -1,0 +1,186 @@
+/* tests/agents/test_recipe_rowdisp.c: warp-per-row's size dispatch
+ * (dispatch=size): a warp-per-row kernel and a block-per-row copy of it,
+ * the launch choosing from the row count at run time.  On the bench's row
+ * kernels the rewrite holds both kernels and the choice, compiles for
+ * sm_90 when nvcc is there, and takes vectorize afterwards on both
+ * kernels; on the host (tests/agents/emu, the threads of a block run
+ * together) both branches compute every reduction kind the recipe knows
+ * (sum, max, min, argmax and argmin with the lowest index on a tie, count,
+ * mean) as a sequential loop does. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "recipes/recipe.h"
+#include "tests/agents/recipe_nvcc.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/proc.h"
+#include <unistd.h>
+
+#ifndef KA_SOURCE_DIR
+#error "KA_SOURCE_DIR must be defined"
+#endif
+
+static char *slurp_task(const char *task)
+{
+	char path[512];
+	char *s = NULL;
+	size_t n;
+	snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, task);
+	if (ka_fs_read(path, 0, &s, &n) != KA_OK)
+		fail_msg("cannot read %s", path);
+	return s;
+}
+
+/* recipe with params on every kernel of src: the rewrite (caller frees),
+ * checked to compile. */
+static char *applies(const char *recipe, const char *params, const char *src, const char *what)
+{
+	char why[256], err[8192];
+	char *out = NULL;
+	size_t n;
+	if (ka_recipe_apply(recipe, src, strlen(src), NULL, params, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("%s: %s %s declined: %s", what, recipe, params, why);
+	if (getenv("KA_TEST_DUMP"))
+		fprintf(stderr, "==== %s: %s %s\n%s\n", what, recipe, params, out);
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("%s: the %s rewrite does not compile:\n%s\n%s", what, recipe, out, err);
+	return out;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+static const char *const row_tasks[] = {"row_mean", "argmax_rows", "softmax",
+					"layernorm", "gemv", "attn_softmax_causal"};
+
+/* The bench's row kernels: both kernels, the choice at every launch, and
+ * vectorize after it rewrites both kernels' column loops. */
+static void test_bench_tasks(void **st)
+{
+	(void)st;
+	for (size_t i = 0; i < sizeof row_tasks / sizeof row_tasks[0]; i++) {
+		char *src = slurp_task(row_tasks[i]);
+		char *out = applies("warp-per-row", "block=256 dispatch=size", src, row_tasks[i]);
+		if (count(out, "_ka_block(") != 1 || count(out, "_ka_block<<<") != 1 ||
+		    !strstr(out, "if (ka_rows_by_block((long long)(") ||
+		    !strstr(out, "cudaDevAttrMultiProcessorCount") || !strstr(out, "= blockIdx.x;") ||
+		    !strstr(out, "ka_lane = threadIdx.x & 31;") || !strstr(out, "ka_block_") ||
+		    !strstr(out, "ka_warp_"))
+			fail_msg("%s: the dispatched rewrite lacks a kernel or the choice:\n%s", row_tasks[i], out);
+		/* vectorize afterwards: both kernels' column loops in 16-byte chunks */
+		char *vec = applies("vectorize", NULL, out, row_tasks[i]);
+		const char *blk = strstr(vec, "_ka_block("), *warp = blk ? strstr(blk + 1, "__global__") : NULL;
+		if (!warp || !strstr(blk, "float4") || !strstr(warp, "float4") ||
+		    strstr(blk, "float4") > warp)
+			fail_msg("%s: vectorize did not take both kernels:\n%s", row_tasks[i], vec);
+		free(vec);
+		free(out);
+		free(src);
+	}
+}
+
+/* Every reduction kind in one row loop: a sum (the mean), a max, a min, an
+ * argmax and an argmin (a strict compare: the first index on a tie), and a
+ * count. */
+static const char all_kinds[] =
+	"#include \"ka_task.h\"\n"
+	"__global__ void rows_all(const float *x, float *mean, float *mx, float *mn, int *amax, int *amin,\n"
+	"\t\t\t int *cnt, long long rows, long long cols)\n{\n"
+	"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+	"\tif (r >= rows)\n\t\treturn;\n"
+	"\tconst float *xr = x + r * cols;\n"
+	"\tfloat s = 0.0f, hi = -INFINITY, lo = INFINITY, best = -INFINITY, worst = INFINITY;\n"
+	"\tint at = 0, wat = 0, c = 0;\n"
+	"\tfor (long long j = 0; j < cols; j++) {\n"
+	"\t\tfloat v = xr[j];\n"
+	"\t\ts += v;\n"
+	"\t\thi = fmaxf(hi, v);\n"
+	"\t\tlo = fminf(v, lo);\n"
+	"\t\tif (v > best) {\n\t\t\tbest = v;\n\t\t\tat = (int)j;\n\t\t}\n"
+	"\t\tif (v < worst) {\n\t\t\tworst = v;\n\t\t\twat = (int)j;\n\t\t}\n"
+	"\t\tif (v > 0.5f)\n\t\t\tc += 1;\n"
+	"\t}\n"
+	"\tmean[r] = s / (float)cols;\n"
+	"\tmx[r] = hi;\n\tmn[r] = lo;\n\tamax[r] = at;\n\tamin[r] = wat;\n\tcnt[r] = c;\n}\n\n"
+	"extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t st)\n{\n"
+	"\tlong long rows = a->p[0], cols = a->p[1];\n"
+	"\trows_all<<<(unsigned)((rows + 255) / 256), 256, 0, st>>>((const float *)a->t[0], (float *)a->t[1],\n"
+	"\t\t(float *)a->t[2], (float *)a->t[3], (int *)a->t[4], (int *)a->t[5], (int *)a->t[6], rows, cols);\n"
+	"\treturn 0;\n}\n";
+
+static void runs_on_host(const char *text, const char *what)
+{
+	char log[8192];
+	int rc = host_run(text, "rows_main.cpp", log, sizeof log);
+	if (rc < 0)
+		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n", what);
+	else if (rc == 0)
+		fail_msg("%s fails on the host:\n%s", what, log);
+}
+
+/* Both branches compute every reduction kind as a sequential loop does,
+ * with the block per row in blocks of 256 and of 512, and after
+ * vectorize. */
+static void test_all_kinds(void **st)
+{
+	(void)st;
+	char *out = applies("warp-per-row", "block=256 dispatch=size", all_kinds, "all kinds");
+	static const char *const want[] = {"ka_block_argmax_first(best, at);", "ka_block_argmin_first(worst, wat);",
+					   "ka_warp_argmax_first(best, at);", "c = ka_block_sum(c);",
+					   "hi = ka_warp_max(hi);", "lo = ka_block_min(lo);", NULL};
+	for (const char *const *w = want; *w; w++)
+		if (!strstr(out, *w))
+			fail_msg("the rewrite lacks '%s':\n%s", *w, out);
+	runs_on_host(out, "the dispatched rewrite");
+	char *vec = applies("vectorize", NULL, out, "all kinds");
+	if (count(vec, "float4 ka_xr = ") != 2)
+		fail_msg("vectorize did not take both kernels:\n%s", vec);
+	runs_on_host(vec, "the dispatched rewrite, vectorized");
+	free(vec);
+	free(out);
+	out = applies("warp-per-row", "block=256 dispatch=size rowblock=512", all_kinds, "all kinds");
+	if (!strstr(out, "rows_all_ka_block<<<(unsigned)((long long)(rows)), 512, 0, st>>>"))
+		fail_msg("the block per row is not launched in blocks of 512:\n%s", out);
+	runs_on_host(out, "the dispatched rewrite with rowblock=512");
+	free(out);
+}
+
+/* Parameter sets that do not go together decline. */
+static void test_bad_params(void **st)
+{
+	(void)st;
+	static const char *const bad[] = {"block=256 dispatch=rows", "block=256 dispatch=size lanes=8",
+					  "block=256 dispatch=size lanes=block",
+					  "block=256 dispatch=size rowblock=48", NULL};
+	for (const char *const *p = bad; *p; p++) {
+		char why[256], *out = NULL;
+		size_t n;
+		if (ka_recipe_apply("warp-per-row", all_kinds, strlen(all_kinds), NULL, *p, &out, &n, why,
+				    sizeof why) != KA_RECIPE_DECLINED ||
+		    !strstr(why, "bad parameters"))
+			fail_msg("'%s' did not decline as bad parameters: %s", *p, why);
+		free(out);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bench_tasks),
+		cmocka_unit_test(test_all_kinds),
+		cmocka_unit_test(test_bad_params),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
