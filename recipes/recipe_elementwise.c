@@ -563,9 +563,11 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			}
 		}
 		if (g0 == NPOS)
-			return ka_recipe_decline(c, "the index %s is not declared by a statement of the kernel's "
-						    "body itself",
-						 md->var);
+			return ka_recipe_decline(
+				c,
+				"the index %s is not declared by a statement of the kernel's "
+				"body itself",
+				md->var);
 		sh->body_s = g0;
 		sh->body_e = k->body_close;
 		sh->unguarded = 1;
@@ -801,6 +803,7 @@ static int text_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	sh->nrep = 0;
+	sh->unguarded = 0;
 	int rc = text_shape(c, sh, flags);
 	if (rc == KA_RECIPE_DECLINED && (flags & KA_RECIPE_EW_MODEL)) {
 		/* another order or spelling: the kernel model's reading */
@@ -924,7 +927,8 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED);
+	int rc = ka_recipe_ew_shape_ex(c, &sh,
+				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED);
 	if (rc)
 		return rc;
 	ka_buf b;
@@ -1566,7 +1570,8 @@ static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED),
+	int rc = ka_recipe_ew_shape_ex(c, &sh,
+				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED),
 	    vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS], load[KA_CSRC_MAX_PARAMS];
 	const char *vt[KA_CSRC_MAX_PARAMS];
 	if (rc == KA_RECIPE_DECLINED) { /* warp-per-row's column loops, say */

@@ -443,24 +443,28 @@ static int relaunch_thread_count(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka
 	    !ka_csrc_squeeze(t, l->cfg[1].s, l->cfg[1].e, b, sizeof b) || !g[0] || !b[0])
 		return ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
 	if (g[0] == '{' || b[0] == '{')
-		return ka_recipe_decline(c, "a launch of %s gives its grid or block as a braced list", c->k->name);
-	if (!ka_recipe_pure_expr_in(g, strlen(g), t, c->m->len) || !ka_recipe_pure_expr_in(b, strlen(b), t, c->m->len))
-		return ka_recipe_decline(c, "the grid '%.60s' or block '%.60s' of a launch of %s may have side effects",
-					 g, b, c->k->name);
+		return ka_recipe_decline(c, "a launch of %s gives its grid or block as a braced list",
+					 c->k->name);
+	if (!ka_recipe_pure_expr_in(g, strlen(g), t, c->m->len) ||
+	    !ka_recipe_pure_expr_in(b, strlen(b), t, c->m->len))
+		return ka_recipe_decline(
+			c, "the grid '%.60s' or block '%.60s' of a launch of %s may have side effects", g, b,
+			c->k->name);
 	if (l->nargs != c->k->nparams || l->nargs < 1)
-		return ka_recipe_decline(c, "a launch of %s passes %d arguments for %d parameters", c->k->name,
-					 l->nargs, c->k->nparams);
+		return ka_recipe_decline(c, "a launch of %s passes %d arguments for %d parameters",
+					 c->k->name, l->nargs, c->k->nparams);
 	ka_buf grid, arg;
 	ka_buf_init(&grid, 1024);
 	ka_buf_init(&arg, 1024);
 	if (vec > 1)
-		ka_buf_printf(&grid,
-			      " dim3((unsigned)((dim3(%s).x + %ld) / %ld < %ld ? (dim3(%s).x + %ld) / %ld : %ld), "
-			      "dim3(%s).y, dim3(%s).z)",
-			      g, vec - 1, vec, cap, g, vec - 1, vec, cap, g, g);
+		ka_buf_printf(
+			&grid,
+			" dim3((unsigned)((dim3(%s).x + %ld) / %ld < %ld ? (dim3(%s).x + %ld) / %ld : %ld), "
+			"dim3(%s).y, dim3(%s).z)",
+			g, vec - 1, vec, cap, g, vec - 1, vec, cap, g, g);
 	else
-		ka_buf_printf(&grid, " dim3(dim3(%s).x < %ldu ? dim3(%s).x : %ldu, dim3(%s).y, dim3(%s).z)", g, cap, g,
-			      cap, g, g);
+		ka_buf_printf(&grid, " dim3(dim3(%s).x < %ldu ? dim3(%s).x : %ldu, dim3(%s).y, dim3(%s).z)",
+			      g, cap, g, cap, g, g);
 	ka_buf_printf(&arg, ", (long long)dim3(%s).x * dim3(%s).x", g, b);
 	int rc = grid.data && arg.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
 	if (rc == KA_OK)
@@ -499,8 +503,8 @@ int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char
 		}
 		size_t pc = params_close(t, len, at, n);
 		if (pc != NPOS && memchr(t + at, '=', pc - at))
-			return ka_recipe_decline(c, "line %d declares %s with a default argument", line_of(t, at),
-						 name);
+			return ka_recipe_decline(c, "line %d declares %s with a default argument",
+						 line_of(t, at), name);
 		if (at == c->k->name_at) {
 			/* the definition: its parameter list, then the body */
 			if (pc == NPOS || ka_csrc_skip_blank(t, len, pc + 1) != c->k->body_open)
@@ -512,15 +516,18 @@ int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char
 		size_t st = at;
 		while (st > 0 && t[st - 1] != ';' && t[st - 1] != '}' && t[st - 1] != '{')
 			st--;
-		if (pc != NPOS && ka_csrc_block_of(t, len, at) == NPOS && ka_csrc_skip_blank(t, len, pc + 1) < len &&
-		    t[ka_csrc_skip_blank(t, len, pc + 1)] == ';' && ka_csrc_has_word(t, st, at, "__global__")) {
+		if (pc != NPOS && ka_csrc_block_of(t, len, at) == NPOS &&
+		    ka_csrc_skip_blank(t, len, pc + 1) < len &&
+		    t[ka_csrc_skip_blank(t, len, pc + 1)] == ';' &&
+		    ka_csrc_has_word(t, st, at, "__global__")) {
 			rc = ka_recipe_edit(ed, pc, pc, param);
 			continue;
 		}
-		return ka_recipe_decline(c,
-					 "line %d names %s outside its definition, a declaration and a launch this "
-					 "recipe can read: the parameter it adds would not reach it",
-					 line_of(t, at), name);
+		return ka_recipe_decline(
+			c,
+			"line %d names %s outside its definition, a declaration and a launch this "
+			"recipe can read: the parameter it adds would not reach it",
+			line_of(t, at), name);
 	}
 	if (rc)
 		return rc;

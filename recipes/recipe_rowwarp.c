@@ -1094,7 +1094,8 @@ static int rowwarp_dispatch(ka_recipe_ctx *c, ka_buf *out, long block, long rowb
 	ka_csrc *ma = rc == KA_OK ? calloc(2, sizeof *ma) : NULL, *mb = ma ? ma + 1 : NULL;
 	if (rc == KA_OK && !ma)
 		rc = KA_ENOMEM;
-	if (rc == KA_OK && (ka_csrc_scan(ma, a.data, a.len) != KA_OK || ka_csrc_scan(mb, b.data, b.len) != KA_OK))
+	if (rc == KA_OK &&
+	    (ka_csrc_scan(ma, a.data, a.len) != KA_OK || ka_csrc_scan(mb, b.data, b.len) != KA_OK))
 		rc = ka_recipe_decline(c, "cannot model the rewritten file");
 	const ka_csrc_kernel *kb = rc == KA_OK ? ka_csrc_kernel_find(mb, name) : NULL;
 	/* the text before the kernel is the same in both rewrites and the original */
@@ -1169,17 +1170,16 @@ static int rowwarp_apply(ka_recipe_ctx *c, ka_buf *out)
 	return dispatch ? rowwarp_dispatch(c, out, block, rowblock) : rowwarp_rewrite(c, out, block, lanes);
 }
 
-static const char *const rowwarp_grid[] = {
-	"block=256",
-	"block=256 dispatch=size",
-	"block=512 lanes=block",
-	"block=256 lanes=8",
-	"block=128",
-	"block=512",
-	"block=256 lanes=16",
-	"block=1024 lanes=block",
-	"block=256 dispatch=size rowblock=512",
-	NULL};
+static const char *const rowwarp_grid[] = {"block=256",
+					   "block=256 dispatch=size",
+					   "block=512 lanes=block",
+					   "block=256 lanes=8",
+					   "block=128",
+					   "block=512",
+					   "block=256 lanes=16",
+					   "block=1024 lanes=block",
+					   "block=256 dispatch=size rowblock=512",
+					   NULL};
 
 const ka_recipe ka_recipe_warp_per_row = {
 	.name = "warp-per-row",

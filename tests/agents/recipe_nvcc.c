@@ -179,7 +179,8 @@ int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
 		snprintf(log, cap, "cannot write %s", src);
 	else if (!(ka_proc_run(cc, 300, &out, &r) == KA_OK && r.exited && r.status == 0)) {
 		fprintf(stderr, "%s\n", k.data);
-		snprintf(log, cap, "the rewrite (above) does not build on the host:\n%s", out.data ? out.data : "");
+		snprintf(log, cap, "the rewrite (above) does not build on the host:\n%s",
+			 out.data ? out.data : "");
 	} else {
 		out.len = 0;
 		ok = ka_proc_run(run, 300, &out, &r) == KA_OK && r.exited && r.status == 0;

@@ -62,8 +62,8 @@ static int count(const char *s, const char *what)
 	return n;
 }
 
-static const char *const row_tasks[] = {"row_mean", "argmax_rows", "softmax",
-					"layernorm", "gemv", "attn_softmax_causal"};
+static const char *const row_tasks[] = {"row_mean",  "argmax_rows", "softmax",
+					"layernorm", "gemv",        "attn_softmax_causal"};
 
 /* The bench's row kernels: both kernels, the choice at every launch, and
  * vectorize after it rewrites both kernels' column loops. */
@@ -78,10 +78,12 @@ static void test_bench_tasks(void **st)
 		    !strstr(out, "cudaDevAttrMultiProcessorCount") || !strstr(out, "= blockIdx.x;") ||
 		    !strstr(out, "ka_lane = threadIdx.x & 31;") || !strstr(out, "ka_block_") ||
 		    !strstr(out, "ka_warp_"))
-			fail_msg("%s: the dispatched rewrite lacks a kernel or the choice:\n%s", row_tasks[i], out);
+			fail_msg("%s: the dispatched rewrite lacks a kernel or the choice:\n%s", row_tasks[i],
+				 out);
 		/* vectorize afterwards: both kernels' column loops in 16-byte chunks */
 		char *vec = applies("vectorize", NULL, out, row_tasks[i]);
-		const char *blk = strstr(vec, "_ka_block("), *warp = blk ? strstr(blk + 1, "__global__") : NULL;
+		const char *blk = strstr(vec, "_ka_block("),
+			   *warp = blk ? strstr(blk + 1, "__global__") : NULL;
 		if (!warp || !strstr(blk, "float4") || !strstr(warp, "float4") ||
 		    strstr(blk, "float4") > warp)
 			fail_msg("%s: vectorize did not take both kernels:\n%s", row_tasks[i], vec);
@@ -137,9 +139,13 @@ static void test_all_kinds(void **st)
 {
 	(void)st;
 	char *out = applies("warp-per-row", "block=256 dispatch=size", all_kinds, "all kinds");
-	static const char *const want[] = {"ka_block_argmax_first(best, at);", "ka_block_argmin_first(worst, wat);",
-					   "ka_warp_argmax_first(best, at);", "c = ka_block_sum(c);",
-					   "hi = ka_warp_max(hi);", "lo = ka_block_min(lo);", NULL};
+	static const char *const want[] = {"ka_block_argmax_first(best, at);",
+					   "ka_block_argmin_first(worst, wat);",
+					   "ka_warp_argmax_first(best, at);",
+					   "c = ka_block_sum(c);",
+					   "hi = ka_warp_max(hi);",
+					   "lo = ka_block_min(lo);",
+					   NULL};
 	for (const char *const *w = want; *w; w++)
 		if (!strstr(out, *w))
 			fail_msg("the rewrite lacks '%s':\n%s", *w, out);

@@ -61,7 +61,8 @@ static void host_check(const char *text)
 	static char err[1 << 16];
 	int rc = host_run(text, "unguarded_main.cpp", err, sizeof err);
 	if (rc < 0)
-		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
+		fprintf(stderr,
+			"SKIP: no C++ compiler (c++ or $CXX): the host run of the rewrite is not checked\n");
 	else if (rc == 0)
 		fail_msg("%s", err);
 }
@@ -79,8 +80,7 @@ static void test_grid_stride(void **st)
 	(void)st;
 	static const char *const want[] = {
 		"__global__ void add_const(int *a, int v, long long ka_n);",
-		"__global__ void add_const(int *a, int v, long long ka_n)\n{",
-		"ka_e < ka_n; ka_e += ka_step",
+		"__global__ void add_const(int *a, int v, long long ka_n)\n{", "ka_e < ka_n; ka_e += ka_step",
 		"\t\tint i = ka_e;",
 		"add_const<<< dim3(dim3(blocks).x < 2112u ? dim3(blocks).x : 2112u, dim3(blocks).y, dim3(blocks).z), "
 		"threads>>>(a, v, (long long)dim3(blocks).x * dim3(threads).x);"};
@@ -94,9 +94,9 @@ static void test_grid_stride(void **st)
 static void test_vectorize(void **st)
 {
 	(void)st;
-	static const char *const want[] = {"int4 ka_a = reinterpret_cast<const int4 *>(a)[ka_v];",
-					   "(long long)ka_n / 4",
-					   "dim3((unsigned)((dim3(blocks).x + 3) / 4 < 2112 ? (dim3(blocks).x + 3) / 4 : 2112)"};
+	static const char *const want[] = {
+		"int4 ka_a = reinterpret_cast<const int4 *>(a)[ka_v];", "(long long)ka_n / 4",
+		"dim3((unsigned)((dim3(blocks).x + 3) / 4 < 2112 ? (dim3(blocks).x + 3) / 4 : 2112)"};
 	char *out = applies("vectorize", ADD_CONST, "add_const", want, sizeof want / sizeof want[0]);
 	host_check(out);
 	free(out);
@@ -137,12 +137,13 @@ static void test_near_misses(void **st)
 	/* no launch in the file: the count is unknown */
 	declines("grid-stride", SCALE_K, "scale", "no launch of scale in this file");
 	/* an index along y too: a 2-D kernel, not one element per thread along x */
-	declines("grid-stride",
-		 "__global__ void t(float *o, const float *in, int w)\n{\n"
-		 "\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
-		 "\to[x * w + y] = in[y * w + x];\n}\n"
-		 "void h(float *o, const float *in, int w)\n{\n\tt<<<dim3(w / 16, w / 16), dim3(16, 16)>>>(o, in, w);\n}\n",
-		 "t", "a 2-D index");
+	declines(
+		"grid-stride",
+		"__global__ void t(float *o, const float *in, int w)\n{\n"
+		"\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\to[x * w + y] = in[y * w + x];\n}\n"
+		"void h(float *o, const float *in, int w)\n{\n\tt<<<dim3(w / 16, w / 16), dim3(16, 16)>>>(o, in, w);\n}\n",
+		"t", "a 2-D index");
 	/* the body reads the thread ids again */
 	declines("grid-stride",
 		 "__global__ void s(float *y)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -150,8 +151,8 @@ static void test_near_misses(void **st)
 		 "s", "the body uses threadIdx");
 	/* recipes that keep the launch's threads as they are do not take it */
 	declines("unflatten-rows",
-		 SCALE_K "void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n", "scale",
-		 "no guard of the index 'i' by a count");
+		 SCALE_K "void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n",
+		 "scale", "no guard of the index 'i' by a count");
 }
 
 int main(void)
