@@ -270,6 +270,34 @@ int ka_recipe_lane_vectorize(ka_recipe_ctx *c, ka_buf *out);
  * into a shared-memory tree over the whole block. */
 int ka_recipe_lane_vectorize_2byte(ka_recipe_ctx *c, ka_buf *out);
 
+/* A lane-strided loop (recipes/recipe_lanevec.c's reading of it, for
+ * recipes that rewrite warp-per-row's loops):
+ *     for (T j = (S) + L; COND; j += W) BODY
+ * with L a lane variable (`threadIdx.x & (W-1)`, `% W`) or threadIdx.x
+ * itself (W is then the block, blockDim.x), S the same on every lane of
+ * the group.  KA_OK filled in; KA_RECIPE_DECLINED with c->why empty when
+ * the loop is no lane loop, or with the reason when it is one that cannot
+ * be read. */
+typedef struct ka_recipe_lane_loop {
+	char var[64], type[128]; /* j, and T as written ("long long ") */
+	char lane[64];           /* L */
+	int width;               /* W: 32, 16, 8, ...; 0 the block (blockDim.x) */
+	char start[KA_RECIPE_FOR_PART], cond[KA_RECIPE_FOR_PART], step[KA_RECIPE_FOR_PART]; /* squeezed */
+	size_t hdr_close;      /* the header's ')' */
+	size_t body_s, body_e; /* BODY, inside its braces when it has them */
+} ka_recipe_lane_loop;
+int ka_recipe_lane_loop_read(ka_recipe_ctx *c, size_t s, size_t e, ka_recipe_lane_loop *lp);
+/* 1 when the squeezed expression holds one value on every lane of a group
+ * of width lanes (0: the block): parameters, block ids, and locals never
+ * assigned again computed from them or from the group's row; else 0 with
+ * the name the proof stopped at in bad. */
+int ka_recipe_lane_uniform(ka_recipe_ctx *c, const char *sq, int width, char *bad, size_t cap);
+/* The same for one name (a row pointer). */
+int ka_recipe_lane_uniform_name(ka_recipe_ctx *c, const char *name, int width);
+/* 1 when the word or subscript at t[p..p+n) is written there (=, op=, ++,
+ * --, or its address taken), [b0, b1) the text around it. */
+int ka_recipe_written_at(const char *t, size_t b0, size_t b1, size_t p, size_t n);
+
 /* The 2-D one-thread-per-point shape (recipes/recipe_launch2d.c):
  *     T j = <thread index along x>, i = <... along y>;   (or two statements)
  *     if (i >= H || j >= W) return; BODY...              (or: if (i < H && j < W) BODY)

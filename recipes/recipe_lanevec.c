@@ -1044,3 +1044,87 @@ int ka_recipe_lane_vectorize_2byte(ka_recipe_ctx *c, ka_buf *out)
 {
 	return lane_vectorize(c, out, 1);
 }
+
+/* A lane loop's header for another recipe (row-cache): the same reading
+ * one_loop makes of it, the block's own lanes included. */
+int ka_recipe_lane_loop_read(ka_recipe_ctx *c, size_t s, size_t e, ka_recipe_lane_loop *lp)
+{
+	const char *t = c->m->text;
+	lv v = {.c = c, .t = t, .b0 = c->k->body_open + 1, .b1 = c->k->body_close, .two = 1};
+	char parts[3][KA_RECIPE_FOR_PART];
+	int np;
+	memset(lp, 0, sizeof *lp);
+	c->why[0] = 0;
+	if (ka_recipe_for_parts(c, s, parts, &np) != KA_OK || np != 3) {
+		c->why[0] = 0;
+		return KA_RECIPE_DECLINED;
+	}
+	size_t po = ka_csrc_skip_blank(t, e, s + 3), pc = ka_csrc_match(t, e, po);
+	size_t bs = ka_csrc_skip_blank(t, e, pc + 1);
+	char *eq = strchr(parts[0], '='), *vb = eq;
+	if (!eq)
+		return KA_RECIPE_DECLINED;
+	while (vb > parts[0] && ident(vb[-1]))
+		vb--;
+	if (vb == parts[0] || vb == eq || (size_t)(eq - vb) >= sizeof lp->var ||
+	    (size_t)(vb - parts[0]) >= sizeof lp->type)
+		return KA_RECIPE_DECLINED;
+	snprintf(lp->var, sizeof lp->var, "%.*s", (int)(eq - vb), vb);
+	snprintf(lp->type, sizeof lp->type, "%.*s", (int)(vb - parts[0]), parts[0]);
+	const char *init = eq + 1, *plus = strrchr(init, '+');
+	int width = -1;
+	if (plus && (width = lane_of(&v, plus + 1)) >= 0) { /* (S)+L */
+		snprintf(lp->lane, sizeof lp->lane, "%s", plus + 1);
+		snprintf(lp->start, sizeof lp->start, "%.*s", (int)(plus - init), init);
+	} else if (plus && (plus = strchr(init, '+')) && (size_t)(plus - init) < sizeof lp->lane) { /* L+S */
+		snprintf(lp->lane, sizeof lp->lane, "%.*s", (int)(plus - init), init);
+		if ((width = lane_of(&v, lp->lane)) >= 0)
+			snprintf(lp->start, sizeof lp->start, "%s", plus + 1);
+	} else if (!plus && (width = lane_of(&v, init)) >= 0) {
+		snprintf(lp->lane, sizeof lp->lane, "%s", init);
+		snprintf(lp->start, sizeof lp->start, "0");
+	}
+	if (width < 0)
+		return KA_RECIPE_DECLINED; /* no lane loop */
+	lp->width = width;
+	char step[80];
+	snprintf(step, sizeof step, width ? "%s+=%d" : "%s+=blockDim.x", lp->var, width);
+	if (strcmp(parts[2], step))
+		return ka_recipe_decline(c, "the lane loop over %s steps by '%s', not its group's width",
+					 lp->var, parts[2]);
+	snprintf(lp->cond, sizeof lp->cond, "%s", parts[1]);
+	snprintf(lp->step, sizeof lp->step, "%s", parts[2]);
+	v.bad[0] = 0;
+	if (!uniform_expr(&v, lp->start, width, 0))
+		return ka_recipe_decline(
+			c, "cannot prove the lane loop's start '%s' the same on every lane (%s)", lp->start,
+			v.bad[0] ? v.bad : "a load or a call");
+	lp->hdr_close = pc;
+	lp->body_s = bs;
+	lp->body_e = e;
+	if (t[bs] == '{') {
+		lp->body_s = bs + 1;
+		lp->body_e = ka_csrc_match(t, e, bs);
+	}
+	return KA_OK;
+}
+
+int ka_recipe_lane_uniform(ka_recipe_ctx *c, const char *sq, int width, char *bad, size_t cap)
+{
+	lv v = {.c = c, .t = c->m->text, .b0 = c->k->body_open + 1, .b1 = c->k->body_close, .two = 1};
+	int ok = uniform_expr(&v, sq, width, 0);
+	if (bad && cap)
+		snprintf(bad, cap, "%s", v.bad[0] ? v.bad : "a load or a call");
+	return ok;
+}
+
+int ka_recipe_lane_uniform_name(ka_recipe_ctx *c, const char *name, int width)
+{
+	lv v = {.c = c, .t = c->m->text, .b0 = c->k->body_open + 1, .b1 = c->k->body_close, .two = 1};
+	return uniform_name(&v, name, width, 0);
+}
+
+int ka_recipe_written_at(const char *t, size_t b0, size_t b1, size_t p, size_t n)
+{
+	return written_at(t, b0, b1, p, n);
+}

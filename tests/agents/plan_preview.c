@@ -8,11 +8,12 @@
  * the strategies whose recipe declines on their kernel left out, as the
  * loop leaves them out.
  *
- *     plan_preview [-n N] [-I DIR] TASKDIR [RECIPE[:PARAMS]]...
+ *     plan_preview [-n N] [-I DIR] [-o FILE] TASKDIR [RECIPE[:PARAMS]]...
  *
  * PARAMS is one set of the recipe's grid ("block=512 lanes=block"); none:
  * the grid's first.  -I: the folder of ka_task.h (default
- * TASKDIR/../../harness).  Prints "after STEPS:" and one line per
+ * TASKDIR/../../harness); -o: write the kernel after the last step (the
+ * best, the text the next recipe rewrites) to FILE.  Prints "after STEPS:" and one line per
  * strategy (rank, recipe, parameters, "tune" for a tuning set).  Exit 0,
  * 1 when a given step declines (its reason on stderr), 2 on a usage or
  * I/O error.  A tool, not a ctest (docs/optimize.md, "Checking the plan
@@ -116,17 +117,20 @@ static int accept(state *st, const char *step)
 int main(int argc, char **argv)
 {
 	int n = 6, a = 1;
-	const char *incdir = NULL;
+	const char *incdir = NULL, *outfile = NULL;
 	for (; a < argc && argv[a][0] == '-'; a++) {
 		if (!strcmp(argv[a], "-n") && a + 1 < argc)
 			n = atoi(argv[++a]);
 		else if (!strcmp(argv[a], "-I") && a + 1 < argc)
 			incdir = argv[++a];
+		else if (!strcmp(argv[a], "-o") && a + 1 < argc)
+			outfile = argv[++a];
 		else
 			break;
 	}
 	if (a >= argc || n < 1) {
-		fprintf(stderr, "usage: plan_preview [-n N] [-I DIR] TASKDIR [RECIPE[:PARAMS]]...\n");
+		fprintf(stderr,
+			"usage: plan_preview [-n N] [-I DIR] [-o FILE] TASKDIR [RECIPE[:PARAMS]]...\n");
 		return 2;
 	}
 	const char *task = argv[a++];
@@ -154,6 +158,10 @@ int main(int argc, char **argv)
 		}
 	}
 	unlink(file);
+	if (!rc && outfile && ka_fs_write_atomic(outfile, st.best, strlen(st.best)) != KA_OK) {
+		fprintf(stderr, "plan_preview: %s\n", ka_error_last());
+		rc = 2;
+	}
 	free(st.best);
 	free(st.parent);
 	free(st.orig);

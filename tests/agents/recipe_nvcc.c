@@ -134,6 +134,12 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 
 int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
 {
+	return host_run_defs(text, main_cpp, NULL, 0, log, cap);
+}
+
+int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log,
+		  size_t cap)
+{
 	log[0] = 0;
 	char *cxx = ka_proc_find_tool("CXX", "c++", NULL);
 	if (!cxx)
@@ -170,7 +176,12 @@ int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
 	snprintf(inc, sizeof inc, "-I%s/tests/agents/emu", KA_SOURCE_DIR);
 	snprintf(inc2, sizeof inc2, "-I%s", dir);
 	snprintf(drv, sizeof drv, "%s/tests/agents/emu/%s", KA_SOURCE_DIR, main_cpp);
-	char *cc[] = {cxx, "-std=c++17", "-O1", "-w", inc, inc2, "-o", exe, drv, NULL};
+	char *cc[24] = {cxx, "-std=c++17", "-O1", "-w"};
+	int a = 4;
+	for (int i = 0; i < ndefs && i < 8; i++)
+		cc[a++] = (char *)defs[i];
+	char *tail[] = {inc, inc2, "-o", exe, drv, NULL};
+	memcpy(cc + a, tail, sizeof tail);
 	char *run[] = {exe, NULL};
 	ka_buf out;
 	ka_buf_init(&out, 1 << 20);

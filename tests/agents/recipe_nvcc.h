@@ -19,5 +19,9 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int n, char *
  * compiler's or the driver's output into log; $KA_TEST_DUMP: the driver's
  * output to stderr also when it passed), -1 no C++ compiler. */
 int host_run(const char *text, const char *main_cpp, char *log, size_t cap);
+/* The same with compiler definitions defs[0..ndefs) (at most 8, e.g.
+ * "-DKA_EMU_TASK=2", for a driver that serves several kernels). */
+int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log,
+		  size_t cap);
 
 #endif

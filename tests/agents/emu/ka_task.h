@@ -5,7 +5,7 @@
  * what each thread computes and that the launch covers the work, for
  * kernels whose threads do not communicate.  With KA_EMU_COOP defined
  * first, the threads of a block run together instead, for kernels that
- * shuffle and synchronize (test_recipe_rowdisp.c). */
+ * shuffle and synchronize (test_recipe_rowdisp.c, test_recipe_rowcache.c). */
 #ifndef KA_TESTS_EMU_KA_TASK_H
 #define KA_TESTS_EMU_KA_TASK_H
 #include <cstdint>
@@ -93,6 +93,10 @@ static inline cudaError_t cudaDeviceGetAttribute(int *v, ka_emu_attr a, int)
 	return cudaSuccess;
 }
 static unsigned ka_emu_last_grid, ka_emu_last_block;
+static inline float rsqrtf(float x)
+{
+	return 1.0f / sqrtf(x);
+}
 struct ka_emu_coop {
 	ucontext_t sched, ctx[1024];
 	char *stack[1024];
@@ -121,7 +125,7 @@ static inline void __syncwarp(unsigned = 0xffffffffu)
 {
 	ka_emu_switch();
 }
-template <class T> static inline T __shfl_xor_sync(unsigned, T v, int o)
+template <class T> static inline T __shfl_xor_sync(unsigned, T v, int o, int = 32)
 {
 	unsigned me = threadIdx.x;
 	memcpy(ka_emu_c.slot[me], &v, sizeof v);
@@ -131,7 +135,17 @@ template <class T> static inline T __shfl_xor_sync(unsigned, T v, int o)
 	ka_emu_switch();
 	return r;
 }
-template <class T> static inline T __shfl_down_sync(unsigned, T v, unsigned o)
+template <class T> static inline T __shfl_sync(unsigned, T v, int src, int = 32)
+{
+	unsigned me = threadIdx.x;
+	memcpy(ka_emu_c.slot[me], &v, sizeof v);
+	ka_emu_switch();
+	T r;
+	memcpy(&r, ka_emu_c.slot[(me & ~31u) + ((unsigned)src & 31u)], sizeof r);
+	ka_emu_switch();
+	return r;
+}
+template <class T> static inline T __shfl_down_sync(unsigned, T v, unsigned o, int = 32)
 {
 	unsigned me = threadIdx.x;
 	memcpy(ka_emu_c.slot[me], &v, sizeof v);
