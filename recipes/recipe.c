@@ -91,6 +91,7 @@ int ka_recipe_pure_function(const char *name, size_t n)
 		"fmin", "max", "min", "erff", "erfcf", "tanhf", "tanh", "sinf", "cosf", "tanf", "__sinf",
 		"__cosf", "powf", "__powf", "fmaf", "floorf", "ceilf", "roundf", "truncf", "copysignf",
 		"__fdividef", "__frcp_rn", "__ldg", "abs", "float", "double", "int", "unsigned", "sizeof",
+		"dim3",
 		/* conversions of cuda_fp16.h and cuda_bf16.h: values in, a value out */
 		"__half2float", "__float2half", "__float2half_rn", "__bfloat162float", "__float2bfloat16",
 		"__float2bfloat16_rn", "__half22float2", "__float22half2_rn", "__bfloat1622float2",

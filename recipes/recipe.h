@@ -189,6 +189,8 @@ typedef struct ka_recipe_ew {
 	size_t pre_s, pre_e;     /* KA_RECIPE_EW_PRODUCT: the locals declared between the index
 				  * and the guard (empty when none) */
 	int stride_loop;         /* 1: the kernel loops over the grid (any grid covers the count) */
+	int unguarded;           /* KA_RECIPE_EW_UNGUARDED: no guard; count names the parameter the
+				  * rewrite adds for the launch's thread count */
 	/* KA_RECIPE_EW_MODEL: declarations before the guard that BODY reads
 	 * (directly or through one another), written again per element right
 	 * after `T i = ...;` in their order: their values depend on the index
@@ -216,6 +218,14 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * the others that BODY reads are replayed per element (nrep).  What does
  * not fit declines naming the construct. */
 #define KA_RECIPE_EW_MODEL 2u
+/* Flag KA_RECIPE_EW_UNGUARDED (with KA_RECIPE_EW_MODEL): a kernel whose
+ * model has one global index along x and no guard at all (every launched
+ * thread does one element, the launch's threads being the count) is read
+ * too: BODY is everything after the index's declaration, unguarded is set
+ * and count names a new parameter (ka_n, or the first unused of ka_n1,
+ * ...) that the rewrite adds to the kernel and that every launch passes as
+ * its thread count along x (ka_recipe_relaunch_threads). */
+#define KA_RECIPE_EW_UNGUARDED 4u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the replayed declarations (nrep), each on its own line after
  * indent. */
@@ -377,6 +387,21 @@ int ka_recipe_relaunch_smem(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *c
  * dynamic shared memory is kept. */
 int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_param, const char *grid_fmt,
 			 const char *block, const char *b_param, const char *z_param);
+/* For a kernel without a guard (ka_recipe_ew's unguarded): add the
+ * parameter `long long count_name` last to the kernel's definition and to
+ * every file-level declaration of it, and rewrite every launch `k<<<G, B,
+ * ...>>>(args)` to
+ *     k<<<dim3(min((dim3(G).x + vec - 1) / vec, cap), dim3(G).y, dim3(G).z), B, ...>>>(
+ *         args, (long long)dim3(G).x * dim3(B).x)
+ * so that the kernel learns the thread count along x the launch had (its
+ * element count), its block and the grid's y and z stay, and the grid
+ * along x is capped.  Declines when the kernel's name is found anywhere
+ * else (a call, a host function of that name, a function pointer, a
+ * macro), when G or B may have side effects (they are evaluated twice) or
+ * is a braced list, or the kernel has no parameters.  KA_OK or
+ * KA_RECIPE_DECLINED. */
+int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_name, long vec,
+			       long cap);
 /* 2-D launches (recipes/recipe_launch2d.c): rewrite every launch of the
  * kernel.  Each must read
  *     grid((W + BX - 1) / BX, (H + BY - 1) / BY), block(BX, BY)

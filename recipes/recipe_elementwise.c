@@ -24,7 +24,9 @@
  * body sees the type it had and a const index is never stepped.  Both
  * decline when the body uses the thread or block ids itself (or inline
  * asm, which may read them), assigns the index, returns early, or touches
- * shared memory or barriers. */
+ * shared memory or barriers.  Both also take a kernel with no guard at all
+ * (KA_RECIPE_EW_UNGUARDED): its count is the launch's threads along x,
+ * which the launches pass in as a new parameter (ka_recipe_relaunch_threads). */
 #include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
@@ -295,6 +297,10 @@ typedef struct ew_model {
 	char value[256];  /* its value over parameters, or "" */
 	int g_begin;      /* the if, or the for */
 	int body_begin, body_end;
+	/* no guard, one global index along x and none along y or z (reason
+	 * says so): var and ix_begin name that index, for a recipe that takes
+	 * the launch's thread count as the bound (KA_RECIPE_EW_UNGUARDED) */
+	int unguarded;
 } ew_model;
 
 static unsigned long long text_hash(const char *t, size_t n)
@@ -380,6 +386,22 @@ static const ew_model *model_of(ka_recipe_ctx *c)
 	md.built = 1;
 	model_reason(km, &md);
 	const ka_km_index *gi = ka_kmodel_guarded_index(km);
+	if (md.reason[0] && !gi && km->guard.form == KM_GUARD_NONE) {
+		const ka_km_index *gx = NULL;
+		int other = 0;
+		for (int i = 0; i < km->nidx; i++) {
+			const ka_km_index *ix = &km->idx[i];
+			if (ix->kind == KM_IX_GLOBAL && ix->axis == 0 && !gx)
+				gx = ix;
+			else if (ix->kind == KM_IX_GLOBAL)
+				other = 1;
+		}
+		if (gx && !other) {
+			md.unguarded = 1;
+			snprintf(md.var, sizeof md.var, "%s", gx->name);
+			md.ix_begin = gx->begin;
+		}
+	}
 	if (!md.reason[0] && gi) {
 		const ka_km_guard *g = &km->guard;
 		md.form = g->form;
@@ -496,7 +518,7 @@ static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, i
 
 static int split_decl(char *sq, char type[160], char **name, char **init);
 
-static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
+static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
 	const ka_csrc_kernel *k = c->k;
@@ -516,7 +538,8 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 		return ka_recipe_decline(
 			c, "the index is not first, and the kernel model could not be built: '%.120s'",
 			md->reason);
-	if (md->reason[0])
+	int ung = md->reason[0] && md->unguarded && (flags & KA_RECIPE_EW_UNGUARDED);
+	if (md->reason[0] && !ung)
 		return ka_recipe_decline(c, "%s", md->reason);
 	memset(sh, 0, sizeof *sh);
 	snprintf(sh->var, sizeof sh->var, "%.63s", md->var);
@@ -524,7 +547,31 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	char sq[1024], ty[160], *nm, *in;
 	/* the index's type, as declared */
 	char decl[400];
-	if (md->form == KM_GUARD_STRIDE) {
+	if (ung) {
+		/* no guard: the body is every statement after the index's
+		 * declaration, a statement of the kernel's body itself */
+		decl[0] = 0;
+		g0 = NPOS;
+		for (size_t s = ka_csrc_skip_blank(t, len, k->body_open + 1), e; s < k->body_close;
+		     s = ka_csrc_skip_blank(t, len, e)) {
+			e = ka_csrc_stmt_end(t, len, s);
+			if (e == NPOS || e > k->body_close)
+				break;
+			if ((size_t)md->ix_begin >= s && (size_t)md->ix_begin < e) {
+				g0 = e;
+				break;
+			}
+		}
+		if (g0 == NPOS)
+			return ka_recipe_decline(
+				c,
+				"the index %s is not declared by a statement of the kernel's "
+				"body itself",
+				md->var);
+		sh->body_s = g0;
+		sh->body_e = k->body_close;
+		sh->unguarded = 1;
+	} else if (md->form == KM_GUARD_STRIDE) {
 		char parts[3][KA_RECIPE_FOR_PART];
 		int np;
 		if (strncmp(t + g0, "for", 3) || ka_recipe_for_parts(c, g0, parts, &np) != KA_OK || np != 3 ||
@@ -600,8 +647,11 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 		return ka_recipe_decline(c, "the index '%s' is not an integer of 32 bits or more", decl);
 	snprintf(sh->type, sizeof sh->type, "%s", td.type);
 	snprintf(sh->base, sizeof sh->base, "%s", td.base);
-	/* the bound: a parameter, or a product of them (from the model) */
-	if (md->bound_param && ka_csrc_param_index(k, md->bound) >= 0) {
+	/* the bound: a parameter, or a product of them (from the model); none
+	 * guards an unguarded index, whose count the launches pass in */
+	if (ung) {
+		ka_recipe_unused_name(c, "ka_n", sh->count, sizeof sh->count);
+	} else if (md->bound_param && ka_csrc_param_index(k, md->bound) >= 0) {
 		snprintf(sh->count, sizeof sh->count, "%.127s", md->bound);
 	} else {
 		ka_recipe_poly p;
@@ -753,12 +803,13 @@ static int text_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	sh->nrep = 0;
+	sh->unguarded = 0;
 	int rc = text_shape(c, sh, flags);
 	if (rc == KA_RECIPE_DECLINED && (flags & KA_RECIPE_EW_MODEL)) {
 		/* another order or spelling: the kernel model's reading */
 		char why[sizeof c->why];
 		snprintf(why, sizeof why, "%s", c->why);
-		rc = model_shape(c, sh);
+		rc = model_shape(c, sh, flags);
 		/* the text's reason where it names the construct, the model's
 		 * where the text only saw another order */
 		if (rc == KA_RECIPE_DECLINED &&
@@ -837,10 +888,15 @@ static int finish_edits(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, con
 	int rc = body->data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, body->data);
-	if (rc == KA_OK)
-		rc = add_launch_bounds(c, ed, block);
-	if (rc == KA_OK)
-		rc = ka_recipe_relaunch(c, ed, sh->count, grid, bs);
+	if (rc == KA_OK && sh->unguarded) {
+		/* the launches keep their blocks (the count is their threads) */
+		rc = ka_recipe_relaunch_threads(c, ed, sh->count, vec, cap);
+	} else {
+		if (rc == KA_OK)
+			rc = add_launch_bounds(c, ed, block);
+		if (rc == KA_OK)
+			rc = ka_recipe_relaunch(c, ed, sh->count, grid, bs);
+	}
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(ed, c->m->text, c->m->len, out);
 	return rc;
@@ -871,7 +927,8 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL);
+	int rc = ka_recipe_ew_shape_ex(c, &sh,
+				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED);
 	if (rc)
 		return rc;
 	ka_buf b;
@@ -1513,7 +1570,8 @@ static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
-	int rc = ka_recipe_ew_shape_ex(c, &sh, KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL),
+	int rc = ka_recipe_ew_shape_ex(c, &sh,
+				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED),
 	    vec[KA_CSRC_MAX_PARAMS], wr[KA_CSRC_MAX_PARAMS], load[KA_CSRC_MAX_PARAMS];
 	const char *vt[KA_CSRC_MAX_PARAMS];
 	if (rc == KA_RECIPE_DECLINED) { /* warp-per-row's column loops, say */

@@ -415,3 +415,121 @@ int ka_recipe_relaunch(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_
 {
 	return ka_recipe_relaunch_smem(c, ed, count_param, grid_fmt, block, NULL, NULL);
 }
+
+/* The ')' that closes the parameter list opened right after the name at
+ * `at` (the name, blanks, '('), or NPOS. */
+static size_t params_close(const char *t, size_t len, size_t at, size_t n)
+{
+	size_t p = ka_csrc_skip_blank(t, len, at + n);
+	return p < len && t[p] == '(' ? ka_csrc_match(t, len, p) : NPOS;
+}
+
+static int line_of(const char *t, size_t at)
+{
+	int line = 1;
+	for (size_t i = 0; i < at; i++)
+		line += t[i] == '\n';
+	return line;
+}
+
+/* Launch l of an unguarded kernel: the capped grid, the thread count as
+ * the new last argument (ka_recipe_relaunch_threads). */
+static int relaunch_thread_count(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, long vec,
+				 long cap)
+{
+	const char *t = c->m->text;
+	char g[512], b[512];
+	if (l->ncfg < 2 || !ka_csrc_squeeze(t, l->cfg[0].s, l->cfg[0].e, g, sizeof g) ||
+	    !ka_csrc_squeeze(t, l->cfg[1].s, l->cfg[1].e, b, sizeof b) || !g[0] || !b[0])
+		return ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
+	if (g[0] == '{' || b[0] == '{')
+		return ka_recipe_decline(c, "a launch of %s gives its grid or block as a braced list",
+					 c->k->name);
+	if (!ka_recipe_pure_expr_in(g, strlen(g), t, c->m->len) ||
+	    !ka_recipe_pure_expr_in(b, strlen(b), t, c->m->len))
+		return ka_recipe_decline(
+			c, "the grid '%.60s' or block '%.60s' of a launch of %s may have side effects", g, b,
+			c->k->name);
+	if (l->nargs != c->k->nparams || l->nargs < 1)
+		return ka_recipe_decline(c, "a launch of %s passes %d arguments for %d parameters",
+					 c->k->name, l->nargs, c->k->nparams);
+	ka_buf grid, arg;
+	ka_buf_init(&grid, 1024);
+	ka_buf_init(&arg, 1024);
+	if (vec > 1)
+		ka_buf_printf(
+			&grid,
+			" dim3((unsigned)((dim3(%s).x + %ld) / %ld < %ld ? (dim3(%s).x + %ld) / %ld : %ld), "
+			"dim3(%s).y, dim3(%s).z)",
+			g, vec - 1, vec, cap, g, vec - 1, vec, cap, g, g);
+	else
+		ka_buf_printf(&grid, " dim3(dim3(%s).x < %ldu ? dim3(%s).x : %ldu, dim3(%s).y, dim3(%s).z)",
+			      g, cap, g, cap, g, g);
+	ka_buf_printf(&arg, ", (long long)dim3(%s).x * dim3(%s).x", g, b);
+	int rc = grid.data && arg.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(ed, l->cfg[0].s, l->cfg[0].e, grid.data);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(ed, l->args[l->nargs - 1].e, l->args[l->nargs - 1].e, arg.data);
+	ka_buf_free(&grid);
+	ka_buf_free(&arg);
+	return rc;
+}
+
+int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_name, long vec,
+			       long cap)
+{
+	const ka_csrc *m = c->m;
+	const char *t = m->text, *name = c->k->name;
+	size_t n = strlen(name), len = m->len;
+	char param[160];
+	snprintf(param, sizeof param, ", long long %s", count_name);
+	if (c->k->nparams < 1)
+		return ka_recipe_decline(c, "%s has no parameters to add the thread count after", name);
+	for (int i = 0; i < m->nkernels; i++)
+		if (&m->k[i] != c->k && !strcmp(m->k[i].name, name))
+			return ka_recipe_decline(c, "the file defines more than one kernel named %s", name);
+	int found = 0, rc = KA_OK;
+	for (size_t at = ka_csrc_find_word_pp(t, 0, len, name); at != NPOS && rc == KA_OK;
+	     at = ka_csrc_find_word_pp(t, at + n, len, name)) {
+		const ka_csrc_launch *l = NULL;
+		for (int i = 0; i < m->nlaunches && !l; i++)
+			if (m->l[i].start == at && !strcmp(m->l[i].kernel, name))
+				l = &m->l[i];
+		if (l) {
+			rc = relaunch_thread_count(c, ed, l, vec, cap);
+			found = 1;
+			continue;
+		}
+		size_t pc = params_close(t, len, at, n);
+		if (pc != NPOS && memchr(t + at, '=', pc - at))
+			return ka_recipe_decline(c, "line %d declares %s with a default argument",
+						 line_of(t, at), name);
+		if (at == c->k->name_at) {
+			/* the definition: its parameter list, then the body */
+			if (pc == NPOS || ka_csrc_skip_blank(t, len, pc + 1) != c->k->body_open)
+				return ka_recipe_decline(c, "cannot read the parameter list of %s", name);
+			rc = ka_recipe_edit(ed, pc, pc, param);
+			continue;
+		}
+		/* a kernel's declaration at file level, `__global__ ... k(...);` */
+		size_t st = at;
+		while (st > 0 && t[st - 1] != ';' && t[st - 1] != '}' && t[st - 1] != '{')
+			st--;
+		if (pc != NPOS && ka_csrc_block_of(t, len, at) == NPOS &&
+		    ka_csrc_skip_blank(t, len, pc + 1) < len &&
+		    t[ka_csrc_skip_blank(t, len, pc + 1)] == ';' &&
+		    ka_csrc_has_word(t, st, at, "__global__")) {
+			rc = ka_recipe_edit(ed, pc, pc, param);
+			continue;
+		}
+		return ka_recipe_decline(
+			c,
+			"line %d names %s outside its definition, a declaration and a launch this "
+			"recipe can read: the parameter it adds would not reach it",
+			line_of(t, at), name);
+	}
+	if (rc)
+		return rc;
+	return found ? KA_OK : ka_recipe_decline(c, "no launch of %s in this file to rewrite", name);
+}

@@ -17,6 +17,16 @@ struct ka_emu_dim3 {
 	unsigned x, y, z;
 };
 static ka_emu_dim3 blockIdx, blockDim, threadIdx, gridDim;
+struct dim3 {
+	unsigned x, y, z;
+	dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+struct alignas(16) float4 {
+	float x, y, z, w;
+};
+struct alignas(16) int4 {
+	int x, y, z, w;
+};
 struct alignas(16) uint4 {
 	unsigned x, y, z, w;
 };
@@ -68,13 +78,6 @@ typedef struct ka_task_args {
 #define __forceinline__ inline
 #define __restrict__
 #define __shared__ static
-struct dim3 {
-	unsigned x, y, z;
-	dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
-};
-struct alignas(16) float4 {
-	float x, y, z, w;
-};
 typedef int cudaError_t;
 enum { cudaSuccess = 0 };
 enum ka_emu_attr { cudaDevAttrMultiProcessorCount, cudaDevAttrMaxThreadsPerMultiProcessor };
@@ -223,4 +226,31 @@ template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, long long g
 {
 	return ka_emu_launcher<F>{f, (unsigned)g, (unsigned)b};
 }
+#ifndef KA_EMU_COOP
+/* A launch whose grid or block is a dim3: every block and thread of all
+ * three axes, one after another. */
+template <class F> struct ka_emu_launcher3 {
+	F f;
+	dim3 g, b;
+	template <class... A> void operator()(A... a) const
+	{
+		gridDim = {g.x, g.y, g.z};
+		blockDim = {b.x, b.y, b.z};
+		for (unsigned bz = 0; bz < g.z; bz++)
+			for (unsigned by = 0; by < g.y; by++)
+				for (unsigned bx = 0; bx < g.x; bx++)
+					for (unsigned tz = 0; tz < b.z; tz++)
+						for (unsigned ty = 0; ty < b.y; ty++)
+							for (unsigned tx = 0; tx < b.x; tx++) {
+								blockIdx = {bx, by, bz};
+								threadIdx = {tx, ty, tz};
+								f(a...);
+							}
+	}
+};
+template <class F, class... R> ka_emu_launcher3<F> ka_emu_launch(F f, dim3 g, dim3 b, R...)
+{
+	return ka_emu_launcher3<F>{f, g, b};
+}
+#endif
 #endif
