@@ -805,19 +805,28 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	sh->nrep = 0;
 	sh->unguarded = 0;
 	int rc = text_shape(c, sh, flags);
+	char why[sizeof c->why];
+	int named = 0;
 	if (rc == KA_RECIPE_DECLINED && (flags & KA_RECIPE_EW_MODEL)) {
 		/* another order or spelling: the kernel model's reading */
-		char why[sizeof c->why];
 		snprintf(why, sizeof why, "%s", c->why);
+		named = strncmp(why, "the first statement is not a global thread index along x", 56) &&
+			strncmp(why, "no bound check after the index", 30);
 		rc = model_shape(c, sh, flags);
 		/* the text's reason where it names the construct, the model's
 		 * where the text only saw another order */
-		if (rc == KA_RECIPE_DECLINED &&
-		    strncmp(why, "the first statement is not a global thread index along x", 56) &&
-		    strncmp(why, "no bound check after the index", 30))
+		if (rc == KA_RECIPE_DECLINED && named)
 			snprintf(c->why, sizeof c->why, "%s", why);
 	}
-	return rc ? rc : body_checks(c, sh);
+	if (rc)
+		return rc;
+	rc = body_checks(c, sh);
+	/* a guard the text read but the model did not (`if (i >= n) { y[0] =
+	 * lo; return; }`) leaves the model an unguarded kernel whose body then
+	 * declines on its `return`: the text's reason names the construct */
+	if (rc == KA_RECIPE_DECLINED && sh->unguarded && named)
+		snprintf(c->why, sizeof c->why, "%s", why);
+	return rc;
 }
 
 static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)

@@ -132,6 +132,21 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 	return ok;
 }
 
+char *read_task_baseline(const char *task, char *path, size_t cap)
+{
+	char p[512];
+	char *s = NULL;
+	size_t n;
+	snprintf(p, sizeof p, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, task);
+	if (ka_fs_read(p, 0, &s, &n) != KA_OK) {
+		fprintf(stderr, "cannot read %s\n", p);
+		exit(1);
+	}
+	if (path)
+		snprintf(path, cap, "%s", p);
+	return s;
+}
+
 int host_run(const char *text, const char *main_cpp, char *log, size_t cap)
 {
 	return host_run_defs(text, main_cpp, NULL, 0, log, cap);

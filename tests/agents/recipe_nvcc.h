@@ -3,6 +3,11 @@
 #define KA_TESTS_AGENTS_RECIPE_NVCC_H
 #include <stddef.h>
 
+/* The text of bench/tasks/TASK/baseline.cu (malloc'd); its path into
+ * path[0..cap) when path is not NULL.  A file that cannot be read ends the
+ * test program with a message and status 1. */
+char *read_task_baseline(const char *task, char *path, size_t cap);
+
 /* nvcc -arch=sm_90 -c on the candidate text, with the bench harness's
  * include folder (bench/harness, KA_SOURCE_DIR) on the path; 1 compiled,
  * 0 not (nvcc's output into err), -1 no nvcc. */

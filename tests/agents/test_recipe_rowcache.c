@@ -26,11 +26,7 @@
 static char *slurp_task(const char *task)
 {
 	char path[512];
-	char *s = NULL;
-	size_t n;
-	snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, task);
-	if (ka_fs_read(path, 0, &s, &n) != KA_OK)
-		fail_msg("cannot read %s", path);
+	char *s = read_task_baseline(task, path, sizeof path);
 	ka_recipe_set_source_path(path);
 	return s;
 }

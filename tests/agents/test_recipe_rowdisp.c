@@ -27,17 +27,6 @@
 #error "KA_SOURCE_DIR must be defined"
 #endif
 
-static char *slurp_task(const char *task)
-{
-	char path[512];
-	char *s = NULL;
-	size_t n;
-	snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, task);
-	if (ka_fs_read(path, 0, &s, &n) != KA_OK)
-		fail_msg("cannot read %s", path);
-	return s;
-}
-
 /* recipe with params on every kernel of src: the rewrite (caller frees),
  * checked to compile when compile is set (nvcc is slow: the texts a later
  * step rewrites again are compiled in that form). */
@@ -73,7 +62,7 @@ static void test_bench_tasks(void **st)
 {
 	(void)st;
 	for (size_t i = 0; i < sizeof row_tasks / sizeof row_tasks[0]; i++) {
-		char *src = slurp_task(row_tasks[i]);
+		char *src = read_task_baseline(row_tasks[i], NULL, 0);
 		char *out = applies("warp-per-row", "block=256 dispatch=size", src, row_tasks[i], i < 2);
 		if (count(out, "_ka_block(") != 1 || count(out, "_ka_block<<<") != 1 ||
 		    !strstr(out, "if (ka_rows_by_block((long long)(") ||

@@ -24,17 +24,6 @@
 #error "KA_SOURCE_DIR must be defined"
 #endif
 
-static char *slurp_task(const char *task)
-{
-	char path[512];
-	char *s = NULL;
-	size_t n;
-	snprintf(path, sizeof path, "%s/bench/tasks/%s/baseline.cu", KA_SOURCE_DIR, task);
-	if (ka_fs_read(path, 0, &s, &n) != KA_OK)
-		fail_msg("cannot read %s", path);
-	return s;
-}
-
 /* Applies unflatten-rows to kernel k (NULL: every one) of src: the rewrite
  * (caller frees) after checking that it holds every line of want and none
  * of unwanted, and that it compiles. */
@@ -91,7 +80,7 @@ static void emulate(const char *text, const char *main_cpp)
 static void test_embedding_bf16(void **st)
 {
 	(void)st;
-	char *src = slurp_task("embedding_add_bf16");
+	char *src = read_task_baseline("embedding_add_bf16", NULL, 0);
 	const char *want[] = {
 		"for (long long ka_it = ka_i0; ka_it < ka_rows * ka_nseg; ka_it += ka_istep)",
 		"long long t = ka_r;", "const __nv_bfloat16 *const ka_p0 = wte + ((ids[t]*dim));",
@@ -117,7 +106,7 @@ static void test_embedding_bf16(void **st)
 static void test_encoder_f32(void **st)
 {
 	(void)st;
-	char *src = slurp_task("encoder_forward");
+	char *src = read_task_baseline("encoder_forward", NULL, 0);
 	const char *want[] = {"int bt = ka_r;",
 			      "int ix = inp[b*T+t];",
 			      "const float *const ka_p1 = wte + ((ix*C));",
@@ -243,7 +232,7 @@ static void test_bench(void **st)
 					    "stencil2d",
 					    "transpose"};
 	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
-		char *src = slurp_task(tasks[i]), why[256] = "";
+		char *src = read_task_baseline(tasks[i], NULL, 0), why[256] = "";
 		char *out = NULL;
 		size_t n;
 		int rc = ka_recipe_apply("unflatten-rows", src, strlen(src), NULL, NULL, &out, &n, why,
@@ -271,7 +260,7 @@ static void test_plan(void **st)
 		{.rule = (char *)"gmem-unpacked-2byte", .kernel = (char *)"embed_naive", .estimate = 2.6},
 		{.rule = (char *)"gmem-indirect-gather", .kernel = (char *)"embed_naive", .estimate = 0}};
 	ka_findings f = {v, 2, 2};
-	char *src = slurp_task("embedding_add_bf16");
+	char *src = read_task_baseline("embedding_add_bf16", NULL, 0);
 	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, NULL, NULL, &plan), KA_OK);
 	ka_opt_plan_sequences(&plan, src, strlen(src));
 	int first_unflatten = -1, first_vec2 = -1, sets = 0;
