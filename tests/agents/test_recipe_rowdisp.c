@@ -116,7 +116,7 @@ static const char all_kinds[] =
 static void runs_on_host(const char *text, const char *what)
 {
 	char log[8192];
-	int rc = host_run(text, "rows_main.cpp", log, sizeof log);
+	int rc = host_run(text, "rowdisp_main.cpp", log, sizeof log);
 	if (rc < 0)
 		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n", what);
 	else if (rc == 0)

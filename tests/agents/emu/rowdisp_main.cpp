@@ -1,4 +1,4 @@
-/* tests/agents/emu/rows_main.cpp: runs a rewrite of test_recipe_rowdisp.c's
+/* tests/agents/emu/rowdisp_main.cpp: runs a rewrite of test_recipe_rowdisp.c's
  * row kernel (kernel.cu: per row the mean, max, min, argmax and argmin with
  * the lowest index on a tie, and the count of elements above 0.5) on the
  * host, the threads of a block together (KA_EMU_COOP), over shapes on
