@@ -125,35 +125,30 @@ static inline void __syncwarp(unsigned = 0xffffffffu)
 {
 	ka_emu_switch();
 }
-template <class T> static inline T __shfl_xor_sync(unsigned, T v, int o, int = 32)
+/* every lane of the warp offers v, then takes the value of lane `from`
+ * (a lane of the same warp) */
+template <class T> static inline T ka_emu_shfl(T v, unsigned from)
 {
 	unsigned me = threadIdx.x;
 	memcpy(ka_emu_c.slot[me], &v, sizeof v);
 	ka_emu_switch();
 	T r;
-	memcpy(&r, ka_emu_c.slot[me ^ (unsigned)o], sizeof r);
+	memcpy(&r, ka_emu_c.slot[(me & ~31u) + (from & 31u)], sizeof r);
 	ka_emu_switch();
 	return r;
+}
+template <class T> static inline T __shfl_xor_sync(unsigned, T v, int o, int = 32)
+{
+	return ka_emu_shfl(v, (threadIdx.x & 31u) ^ (unsigned)o);
 }
 template <class T> static inline T __shfl_sync(unsigned, T v, int src, int = 32)
 {
-	unsigned me = threadIdx.x;
-	memcpy(ka_emu_c.slot[me], &v, sizeof v);
-	ka_emu_switch();
-	T r;
-	memcpy(&r, ka_emu_c.slot[(me & ~31u) + ((unsigned)src & 31u)], sizeof r);
-	ka_emu_switch();
-	return r;
+	return ka_emu_shfl(v, (unsigned)src);
 }
 template <class T> static inline T __shfl_down_sync(unsigned, T v, unsigned o, int = 32)
 {
-	unsigned me = threadIdx.x;
-	memcpy(ka_emu_c.slot[me], &v, sizeof v);
-	ka_emu_switch();
-	T r;
-	memcpy(&r, ka_emu_c.slot[(me & 31) + o < 32 ? me + o : me], sizeof r);
-	ka_emu_switch();
-	return r;
+	unsigned l = threadIdx.x & 31u;
+	return ka_emu_shfl(v, l + o < 32 ? l + o : l);
 }
 static inline unsigned __ballot_sync(unsigned m, int p)
 {
