@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const tables[] = {
 	"arch",           "file",        "diag",         "kernel",  "param",  "access",
@@ -96,28 +95,24 @@ static int write_json(sqlite3 *db, const char *out)
 	return rc;
 }
 
+/* The database's file image, written as one file: the parent's database
+ * is an in-memory image already (each child's is deserialized into it), so
+ * it is written as it is, with no copy and no VACUUM INTO rebuilding every
+ * table and index into a second database. */
 static int write_sqlite(sqlite3 *db, const char *out)
 {
 	if (!out || strcmp(out, "-") == 0)
 		return ka_error_set(KA_EINPUT, "--format sqlite needs -o FILE");
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
-	unlink(tmp);
-	char *sql = sqlite3_mprintf("VACUUM INTO %Q", tmp);
-	char *err = NULL;
-	int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK) {
-		rc = ka_error_set(KA_EIO, "cannot write %s: %s", out, err ? err : "?");
-		sqlite3_free(err);
-		unlink(tmp);
-		return rc;
-	}
-	if (rename(tmp, out) != 0) {
-		unlink(tmp);
-		return ka_error_set(KA_EIO, "cannot write %s", out);
-	}
-	return KA_OK;
+	sqlite3_int64 n = 0;
+	unsigned char *copy = NULL;
+	const unsigned char *bytes = sqlite3_serialize(db, "main", &n, SQLITE_SERIALIZE_NOCOPY);
+	if (!bytes) /* no file was deserialized into it (every file analysed here) */
+		bytes = copy = sqlite3_serialize(db, "main", &n, 0);
+	if (!bytes)
+		return ka_error_set(KA_ENOMEM, "cannot write %s: out of memory", out);
+	int rc = ka_fs_write_atomic(out, bytes, (size_t)n);
+	sqlite3_free(copy);
+	return rc;
 }
 
 /* One clang diagnostic row (file, line, col, severity, message), its
@@ -251,7 +246,7 @@ static int fjob_take(void *ctx, int i, const char *p, size_t n)
 		return 1; /* skipped after an input error */
 	char *err = ka_wire_get_str(&in);
 	size_t len = 0;
-	char *db = ka_wire_get_bytes(&in, &len);
+	const char *db = ka_wire_get_view(&in, &len); /* copied once, into SQLite's own memory */
 	int ok = !in.bad && in.left == 0 && err && db && len > 0;
 	unsigned char *copy = ok ? sqlite3_malloc64(len) : NULL;
 	if (copy) {
@@ -265,7 +260,6 @@ static int fjob_take(void *ctx, int i, const char *p, size_t n)
 	if (ok)
 		fjob_report(f, (int)rc, err);
 	free(err);
-	free(db);
 	return ok;
 }
 

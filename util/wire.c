@@ -87,3 +87,18 @@ char *ka_wire_get_bytes(ka_wire_in *in, size_t *n)
 	*n = s ? (size_t)len : 0;
 	return s;
 }
+
+const char *ka_wire_get_view(ka_wire_in *in, size_t *n)
+{
+	long long len = ka_wire_get_int(in);
+	*n = 0;
+	if (in->bad || len < 0 || (unsigned long long)len > in->left) {
+		in->bad = 1;
+		return NULL;
+	}
+	const char *s = in->p;
+	in->p += len;
+	in->left -= (size_t)len;
+	*n = (size_t)len;
+	return s;
+}

@@ -28,5 +28,8 @@ double ka_wire_get_real(ka_wire_in *in);
 char *ka_wire_get_str(ka_wire_in *in);
 /* malloc'd and NUL-terminated, *n bytes; NULL with bad set on failure. */
 char *ka_wire_get_bytes(ka_wire_in *in, size_t *n);
+/* The same bytes left where they are (no copy, no NUL): a pointer into the
+ * message, valid while it is; NULL with bad set on failure. */
+const char *ka_wire_get_view(ka_wire_in *in, size_t *n);
 
 #endif
