@@ -94,7 +94,12 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 		return -1;
 	char dir[] = "/tmp/ka_recipe_XXXXXX", src[64], obj[64], inc[600], marker[4200];
 	snprintf(inc, sizeof inc, "-I%s/bench/harness", KA_SOURCE_DIR);
-	char *argv[24] = {(char *)nvcc, "-arch=sm_90", "-c", inc};
+	/* -cubin: nvcc's front end checks the whole text, host code and launches
+	 * included (a type error in a host function fails here as with -c), and
+	 * ptxas builds the device code; what -c adds is the host compiler's pass
+	 * over the host side the front end wrote out, which costs nearly twice
+	 * the rest (1.7 s against 0.6 s a compile, nvcc 13 on the 2-core box). */
+	char *argv[24] = {(char *)nvcc, "-arch=sm_90", "-cubin", inc};
 	int na = 4;
 	for (int i = 0; i < nflags && i < 16; i++)
 		argv[na++] = (char *)flags[i];
@@ -110,7 +115,7 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 	if (!mkdtemp(dir))
 		return 0;
 	snprintf(src, sizeof src, "%s/k.cu", dir);
-	snprintf(obj, sizeof obj, "%s/k.o", dir);
+	snprintf(obj, sizeof obj, "%s/k.cubin", dir);
 	FILE *f = fopen(src, "w");
 	if (!f) {
 		rmdir(dir);
