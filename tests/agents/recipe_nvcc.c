@@ -63,8 +63,8 @@ static void add_harness(ka_sha256 *h, const char *dir)
  * part of the key), every file of the folder the text can include and the
  * text itself, so that a marker never stands for another compile or run;
  * 0 when no cache folder is set. */
-static int passed_marker(char *const argv[], int nkey, const char *tool2, const char *folder, const char *text,
-			 char *path, size_t cap)
+static int passed_marker(char *const argv[], int nkey, const char *tool2, const char *folder,
+			 const char *text, char *path, size_t cap)
 {
 	const char *dir = getenv("KA_TEST_NVCC_CACHE");
 	if (!dir || !*dir)
@@ -222,8 +222,8 @@ int host_run_defs(const char *text, const char *main_cpp, const char *const *def
 	ka_buf key;
 	ka_buf_init(&key, k.len + 256);
 	ka_buf_printf(&key, "%s\n%s", main_cpp, k.data);
-	int cached = key.data &&
-		     passed_marker(cc, a, NULL, KA_SOURCE_DIR "/tests/agents/emu", key.data, marker, sizeof marker);
+	int cached = key.data && passed_marker(cc, a, NULL, KA_SOURCE_DIR "/tests/agents/emu", key.data,
+					       marker, sizeof marker);
 	ka_buf_free(&key);
 	char *kept = NULL;
 	size_t nkept = 0;
