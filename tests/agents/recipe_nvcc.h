@@ -8,7 +8,7 @@
  * test program with a message and status 1. */
 char *read_task_baseline(const char *task, char *path, size_t cap);
 
-/* nvcc -arch=sm_90 -c on the candidate text, with the bench harness's
+/* nvcc -arch=sm_90 -cubin on the candidate text, with the bench harness's
  * include folder (bench/harness, KA_SOURCE_DIR) on the path; 1 compiled,
  * 0 not (nvcc's output into err), -1 no nvcc. */
 int nvcc_compiles(const char *text, char *err, size_t cap);
