@@ -71,11 +71,41 @@ static void short_and_garbled(void **state)
 	ka_buf_free(&b);
 }
 
+/* A view is the message's own bytes, in place; a bad length reads nothing
+ * and poisons every later read. */
+static void views(void **state)
+{
+	(void)state;
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_wire_bytes(&b, "xyz", 3);
+	ka_wire_int(&b, 42);
+	ka_wire_in in = {.p = b.data, .left = b.len};
+	size_t n = 0;
+	const char *v = ka_wire_get_view(&in, &n);
+	assert_int_equal(n, 3);
+	assert_memory_equal(v, "xyz", 3);
+	assert_true(v > b.data && v + 3 <= b.data + b.len);
+	assert_int_equal(ka_wire_get_int(&in), 42);
+	assert_int_equal(in.left, 0);
+	assert_false(in.bad);
+	ka_buf_reset(&b);
+	ka_wire_int(&b, 5); /* claims 5 bytes, has none */
+	in = (ka_wire_in){.p = b.data, .left = b.len};
+	n = 9;
+	assert_null(ka_wire_get_view(&in, &n));
+	assert_int_equal(n, 0);
+	assert_true(in.bad);
+	assert_int_equal(ka_wire_get_int(&in), 0);
+	ka_buf_free(&b);
+}
+
 int run_wire_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(short_and_garbled),
+		cmocka_unit_test(views),
 	};
 	return cmocka_run_group_tests_name("wire", tests, NULL, NULL);
 }
