@@ -64,12 +64,16 @@ san_rc=0
 # end to end, the rule examples, the LLM client, per-file isolation, the
 # recipes (their rewrites' nvcc passes are remembered from the first half,
 # $KA_TEST_NVCC_CACHE).  The Slurm cluster test (mostly waiting on the
-# scheduler) runs once.
+# scheduler) runs once, and so do two checks of content rather than of
+# code paths: cli-help (each --help page against the option tables in
+# the source) and recall_pairs (the analyzer's recall on the naive and
+# optimized pairs, a quality figure; the analyzer's code runs under the
+# sanitizers in the golden, fuzz, limits and generated-kernel tests).
 # Leak detection is on: a leak fails the test that shows it (LSan's exit
 # status 23), also in kcheck processes the CLI tests start.
 if [ "$san_rc" = 0 ]; then
 	(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 ctest -j"$tjobs" --output-on-failure --timeout 900 \
-		-E 'bench_compile|bench_include-leak|adversarial|rewriter-golden|rewriter-examples|rewriter-fix-cli|rewriter-gate|headers-alone|cli-shell|rules_message_scan|analyzer_pch|corpus_sweep|bench_scale_slurm') || san_rc=$?
+		-E 'bench_compile|bench_include-leak|adversarial|rewriter-golden|rewriter-examples|rewriter-fix-cli|rewriter-gate|headers-alone|cli-shell|rules_message_scan|analyzer_pch|corpus_sweep|bench_scale_slurm|cli-help|recall_pairs') || san_rc=$?
 fi
 
 echo "== summary =="
