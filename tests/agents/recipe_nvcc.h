@@ -22,7 +22,9 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int n, char *
  * driver tests/agents/emu/main_cpp, which checks every output element and
  * exits 0 when all match.  1 it passed, 0 it did not build or failed (the
  * compiler's or the driver's output into log; $KA_TEST_DUMP: the driver's
- * output to stderr also when it passed), -1 no C++ compiler. */
+ * output to stderr also when it passed), -1 no C++ compiler.  A pass is
+ * remembered in $KA_TEST_NVCC_CACHE with the driver's output, which a later
+ * call with the same compiler, flags, emulator folder and text gets back. */
 int host_run(const char *text, const char *main_cpp, char *log, size_t cap);
 /* The same with compiler definitions defs[0..ndefs) (at most 8, e.g.
  * "-DKA_EMU_TASK=2", for a driver that serves several kernels). */
