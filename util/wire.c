@@ -28,49 +28,54 @@ int ka_wire_bytes(ka_buf *b, const void *p, size_t n)
 	return rc == KA_OK && n ? ka_buf_add(b, p, n) : rc;
 }
 
-static int take(ka_wire_in *in, void *out, size_t n)
+/* n bytes of in, left where they are; NULL with bad set past its end. */
+static const char *wire_take(ka_wire_in *in, long long n)
 {
-	if (in->bad || in->left < n) {
+	if (in->bad || n < 0 || (unsigned long long)n > in->left) {
 		in->bad = 1;
-		memset(out, 0, n);
-		return 0;
+		return NULL;
 	}
-	memcpy(out, in->p, n);
+	const char *p = in->p;
 	in->p += n;
-	in->left -= n;
-	return 1;
+	in->left -= (size_t)n;
+	return p;
+}
+
+/* A fixed-size value into out (zeros past the end, bad set). */
+static void read_fixed(ka_wire_in *in, void *out, size_t n)
+{
+	const char *p = wire_take(in, (long long)n);
+	if (p)
+		memcpy(out, p, n);
+	else
+		memset(out, 0, n);
 }
 
 long long ka_wire_get_int(ka_wire_in *in)
 {
 	long long v;
-	take(in, &v, sizeof v);
+	read_fixed(in, &v, sizeof v);
 	return v;
 }
 
 double ka_wire_get_real(ka_wire_in *in)
 {
 	double v;
-	take(in, &v, sizeof v);
+	read_fixed(in, &v, sizeof v);
 	return v;
 }
 
 /* n bytes from in, copied and NUL-terminated. */
 static char *copy_out(ka_wire_in *in, long long n)
 {
-	if (in->bad || n < 0 || (unsigned long long)n > in->left) {
-		in->bad = 1;
-		return NULL;
-	}
-	char *s = malloc((size_t)n + 1);
+	const char *p = wire_take(in, n);
+	char *s = p ? malloc((size_t)n + 1) : NULL;
 	if (!s) {
 		in->bad = 1;
 		return NULL;
 	}
-	memcpy(s, in->p, (size_t)n);
+	memcpy(s, p, (size_t)n);
 	s[n] = '\0';
-	in->p += n;
-	in->left -= (size_t)n;
 	return s;
 }
 
@@ -91,14 +96,7 @@ char *ka_wire_get_bytes(ka_wire_in *in, size_t *n)
 const char *ka_wire_get_view(ka_wire_in *in, size_t *n)
 {
 	long long len = ka_wire_get_int(in);
-	*n = 0;
-	if (in->bad || len < 0 || (unsigned long long)len > in->left) {
-		in->bad = 1;
-		return NULL;
-	}
-	const char *s = in->p;
-	in->p += len;
-	in->left -= (size_t)len;
-	*n = (size_t)len;
+	const char *s = wire_take(in, len);
+	*n = s ? (size_t)len : 0;
 	return s;
 }
