@@ -6,7 +6,9 @@
  * kernels; on the host (tests/agents/emu, the threads of a block run
  * together) both branches compute every reduction kind the recipe knows
  * (sum, max, min, argmax and argmin with the lowest index on a tie, count,
- * mean) as a sequential loop does. */
+ * mean) as a sequential loop does; and vectorize-2byte after it (the
+ * planner's order on a row-starved bf16 task) on softmax_bf16 and on a
+ * bf16 mean, max and argmax, run on the host in both branches. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,6 +155,64 @@ static void test_all_kinds(void **st)
 	free(out);
 }
 
+/* The bf16 rows of vectorize-2byte: the bench's softmax_bf16 and a kernel
+ * with a sum (the mean), a max and an argmax of bf16 values. */
+static const char bf16_kinds[] =
+	"#include \"ka_task.h\"\n#include <cuda_bf16.h>\n"
+	"__global__ void rows_bf16(const __nv_bfloat16 *x, float *mean, float *mx, int *amax, long long rows,\n"
+	"\t\t\t  long long cols)\n{\n"
+	"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+	"\tif (r >= rows)\n\t\treturn;\n"
+	"\tconst __nv_bfloat16 *xr = x + r * cols;\n"
+	"\tfloat s = 0.0f, hi = -INFINITY, best = -INFINITY;\n"
+	"\tint at = 0;\n"
+	"\tfor (long long j = 0; j < cols; j++) {\n"
+	"\t\tfloat v = __bfloat162float(xr[j]);\n"
+	"\t\ts += v;\n"
+	"\t\thi = fmaxf(hi, v);\n"
+	"\t\tif (v > best) {\n\t\t\tbest = v;\n\t\t\tat = (int)j;\n\t\t}\n"
+	"\t}\n"
+	"\tmean[r] = s / (float)cols;\n\tmx[r] = hi;\n\tamax[r] = at;\n}\n\n"
+	"extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t st)\n{\n"
+	"\tlong long rows = a->p[0], cols = a->p[1];\n"
+	"\trows_bf16<<<(unsigned)((rows + 255) / 256), 256, 0, st>>>((const __nv_bfloat16 *)a->t[0],\n"
+	"\t\t(float *)a->t[1], (float *)a->t[2], (int *)a->t[3], rows, cols);\n"
+	"\treturn 0;\n}\n";
+
+/* The path the planner takes on a row-starved bf16 task (softmax_bf16:
+ * dispatch=size before vectorize-2byte): vectorize-2byte after
+ * dispatch=size moves both kernels' column loops as 16-byte words (8
+ * bf16), the text compiles, and on the host both branches give what a
+ * sequential loop gives. */
+static void test_bf16_vectorized(void **st)
+{
+	(void)st;
+	char *sm = read_task_baseline("softmax_bf16", NULL, 0);
+	const char *const texts[2] = {sm, bf16_kinds}, *const names[2] = {"softmax_bf16", "bf16 kinds"};
+	static const char *const defs[2] = {"-DKA_EMU_TASK=1", "-DKA_EMU_TASK=2"};
+	for (int i = 0; i < 2; i++) {
+		char *out = applies("warp-per-row", "block=256 dispatch=size", texts[i], names[i], 0);
+		char *vec = applies("vectorize-2byte", NULL, out, names[i], 1);
+		const char *blk = strstr(vec, "_ka_block("),
+			   *warp = blk ? strstr(blk + 1, "__global__") : NULL;
+		if (!warp || !strstr(blk, "uint4") || !strstr(warp, "uint4") || strstr(blk, "uint4") > warp ||
+		    !strstr(blk, "+= blockDim.x)") || !strstr(warp, "+= 32)"))
+			fail_msg("%s: vectorize-2byte did not take both kernels:\n%s", names[i], vec);
+		char log[8192];
+		int rc = host_run_defs(vec, "rowdisp_bf16_main.cpp", &defs[i], 1, log, sizeof log);
+		if (rc < 0)
+			fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n",
+				names[i]);
+		else if (rc == 0)
+			fail_msg("%s, dispatched and vectorized, fails on the host:\n%s\n%s", names[i], log, vec);
+		else if (getenv("KA_TEST_DUMP"))
+			fprintf(stderr, "==== %s on the host:\n%s\n", names[i], log);
+		free(vec);
+		free(out);
+	}
+	free(sm);
+}
+
 /* Parameter sets that do not go together decline. */
 static void test_bad_params(void **st)
 {
@@ -176,6 +236,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_tasks),
 		cmocka_unit_test(test_all_kinds),
+		cmocka_unit_test(test_bf16_vectorized),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
