@@ -84,17 +84,18 @@ long long ka_opt_task_rows(const ka_bench_spec *spec, const char *text, size_t l
  * warp-per-row's dispatch=size makes at run time, ka_rows_by_block, with
  * 2048 threads an SM); sms <= 0 (not known yet): 132.  rows <= 0: 0. */
 int ka_opt_row_starved(long long rows, int sms);
-/* On a row-starved task (starved != 0) the size-dispatched schedule is
- * the warp-per-row candidate expected to help most: warp-per-row's first
- * `dispatch=size` set (not a rebased one) moves just ahead of the
- * recipe's other sets and, when the step just accepted (`accepted`) was
- * warp-per-row without dispatch, ahead of what that step opened
- * (`opened`, space-separated: vectorize, row-cache), so it is benched
- * before a composition that would rewrite away warp-per-row's input
- * shape.  Nothing else moves; not starved, or the step accepted was
- * already a dispatch=size set: no change.  After ka_opt_plan_follow. */
-void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const char *accepted_params,
-		      const char *opened);
+/* After warp-per-row was accepted, its sets on the kernel it wrote leave
+ * the plan: they are its tuning sets (on its input) again, and
+ * dispatch=size derives the same kernels from either.  On a row-starved
+ * task (starved != 0) the size-dispatched schedule is the strategy
+ * expected to help most: warp-per-row's first `dispatch=size` set (a
+ * tuning set after warp-per-row, else on the best: a warp-per-row kernel,
+ * vectorized or not, or the baseline; not a rebased one) ranks first,
+ * ahead of what the step opened (vectorize would otherwise come first and
+ * the tuning sets after it).  A set that does not apply declines at no
+ * bench cost.  Not starved, or the step accepted was a dispatch=size set:
+ * nothing else changes.  After ka_opt_plan_follow. */
+void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const char *accepted_params);
 
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
 typedef struct ka_opt_loop {

@@ -515,32 +515,30 @@ int ka_opt_row_starved(long long rows, int sms)
 	return rows > 0 && rows * 64 < slots;
 }
 
-void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const char *accepted_params,
-		      const char *opened)
+void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const char *accepted_params)
 {
 	static const char rowwarp[] = "warp-per-row";
-	int after_rw = accepted && !strcmp(accepted, rowwarp);
+	int after_rw = accepted && !strcmp(accepted, rowwarp), n = 0;
+	/* after warp-per-row, its sets on the kernel it wrote are its tuning
+	 * sets again (dispatch=size derives the same kernels from either) */
+	for (int i = 0; i < p->n; i++)
+		if (!after_rw || strcmp(p->c[i].recipe->name, rowwarp) || p->c[i].on_parent || p->c[i].on_orig)
+			p->c[n++] = p->c[i];
+	p->n = n;
 	if (!starved || (after_rw && accepted_params && strstr(accepted_params, "dispatch=size")))
 		return;
 	ka_opt_cand *d = NULL;
 	double top = 0;
-	int any = 0;
 	for (int i = 0; i < p->n; i++) {
 		ka_opt_cand *c = &p->c[i];
-		if (c->on_orig)
-			continue;
-		int rw = !strcmp(c->recipe->name, rowwarp);
-		if (rw && strstr(c->params, "dispatch=size")) {
-			if (!d || c->score > d->score) /* the grid's first: the highest ranked */
-				d = c;
-			continue;
-		}
-		if ((rw || (after_rw && !c->on_parent && listed(opened, c->recipe->name))) &&
-		    (!any++ || c->score > top))
+		if (!i || c->score > top)
 			top = c->score;
+		if (!c->on_orig && !strcmp(c->recipe->name, rowwarp) && strstr(c->params, "dispatch=size") &&
+		    (!d || c->score > d->score)) /* the grid's first: the highest ranked */
+			d = c;
 	}
-	if (!d || !any || d->score > top)
+	if (!d || d->score >= top)
 		return;
-	d->score = top + 0.001;
+	d->score = top + 1.0;
 	qsort(p->c, (size_t)p->n, sizeof p->c[0], cmp_cand);
 }

@@ -47,7 +47,7 @@ static void make(const state *st, const char *file, const char *inc, ka_opt_plan
 	ka_recipe_set_source_path("kernel.cu");
 	ka_opt_plan_sequences(plan, st->best, strlen(st->best));
 	ka_opt_plan_follow(plan, st->opened);
-	ka_opt_plan_size(plan, st->starved, st->recipe[0] ? st->recipe : NULL, st->params, st->opened);
+	ka_opt_plan_size(plan, st->starved, st->recipe[0] ? st->recipe : NULL, st->params);
 	if (strcmp(st->orig, st->best) != 0)
 		ka_opt_plan_rebase(plan);
 	ka_findings_free(&f);
