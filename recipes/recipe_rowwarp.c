@@ -1274,7 +1274,8 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 			lane_s = i;
 			lane_e = se;
 			rc = ka_recipe_edit(&ed, eq + 1, semi - 1, " threadIdx.x");
-		} else if (row[0] && !rows[0] && !strncmp(sq, "if(", 3) && !strncmp(sq + 3, row, strlen(row))) {
+		} else if (row[0] && !rows[0] && !strncmp(sq, "if(", 3) && !strncmp(sq + 3, row, strlen(row)) &&
+			   !is_ident(sq[3 + strlen(row)])) {
 			/* if (R >= N) return;  or  if (R < N) {...} */
 			const char *op = sq + 3 + strlen(row);
 			int ret = !strncmp(op, ">=", 2), blk = op[0] == '<' && op[1] != '=';
