@@ -199,6 +199,9 @@ static void fill(ka_opt_loop *L, slot *x)
 		if (ka_opt_write_candidate_patch(L, x->rep.source, cd, pname) == KA_OK)
 			snprintf(st->patch, sizeof st->patch, "candidates/%s", pname);
 	}
+	const char *sm = strstr(res->device, "sms=");
+	if (sm && atoi(sm + 4) > 0) /* the planner's row-starved test reads it */
+		L->sms = atoi(sm + 4);
 	if (!strcmp(res->verdict, "faster") || !strcmp(res->verdict, "same") ||
 	    !strcmp(res->verdict, "slower")) {
 		st->speedup = res->geomean;
@@ -480,6 +483,9 @@ static void plan_view(ka_opt_loop *L, const head *h, view *v)
 	ka_recipe_set_source_path("kernel.cu"); /* as the coder sees it */
 	ka_opt_plan_sequences(plan, h->best, strlen(h->best));
 	ka_opt_plan_follow(plan, h->opened);
+	/* a row-starved task: the size-dispatched schedule first (SMs: the
+	 * bench's device once it reported) */
+	ka_opt_plan_size(plan, ka_opt_row_starved(L->rows, L->sms), h->recipe[0] ? h->recipe : NULL, h->params);
 	if (strcmp(h->orig, h->best) != 0)
 		ka_opt_plan_rebase(plan);
 	for (int i = 0; i < plan->n; i++) /* tuning serves the rule the recipe did */

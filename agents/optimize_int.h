@@ -72,6 +72,31 @@ void ka_opt_plan_follow(ka_opt_plan *p, const char *opened);
  * turn, and like every step their result must beat the best to be kept. */
 void ka_opt_plan_rebase(ka_opt_plan *p);
 
+/* The row count of the task's row kernel: the fewest rows of any visible
+ * configuration of spec, where a row is what the guard of a kernel of
+ * text bounds along x (`if (r >= rows) return;`, a row-per-thread
+ * kernel, or its rewrites: a warp or a block per row) and the bound is a
+ * parameter of the task by name, or a product of them (`B * T`).  The
+ * first kernel of the file whose bound resolves so; 0 when none does. */
+long long ka_opt_task_rows(const ka_bench_spec *spec, const char *text, size_t len);
+/* 1 when a warp per row leaves the GPU row-starved: rows * 32 lanes fill
+ * less than half of its thread slots, rows * 64 < sms * 2048 (the test
+ * warp-per-row's dispatch=size makes at run time, ka_rows_by_block, with
+ * 2048 threads an SM); sms <= 0 (not known yet): 132.  rows <= 0: 0. */
+int ka_opt_row_starved(long long rows, int sms);
+/* After warp-per-row was accepted, its sets on the kernel it wrote leave
+ * the plan: they are its tuning sets (on its input) again, and
+ * dispatch=size derives the same kernels from either.  On a row-starved
+ * task (starved != 0) the size-dispatched schedule is the strategy
+ * expected to help most: warp-per-row's first `dispatch=size` set (a
+ * tuning set after warp-per-row, else on the best: a warp-per-row kernel,
+ * vectorized or not, or the baseline; not a rebased one) ranks first,
+ * ahead of what the step opened (vectorize would otherwise come first and
+ * the tuning sets after it).  A set that does not apply declines at no
+ * bench cost.  Not starved, or the step accepted was a dispatch=size set:
+ * nothing else changes.  After ka_opt_plan_follow. */
+void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const char *accepted_params);
+
 /* The state of one run (agents/optimize.c), set up by ka_opt_setup. */
 typedef struct ka_opt_loop {
 	const ka_opt_opts *o;
@@ -101,6 +126,8 @@ typedef struct ka_opt_loop {
 	const char *cfgs[KA_BENCH_MAX_CONFIGS];
 	int ncfg;
 	double roof;
+	long long rows; /* ka_opt_task_rows of the baseline (0: not a row kernel) */
+	int sms;        /* the SM count of the bench's device, from its result; 0 until known */
 	int rounds; /* rounds begun: a round benches its candidates side by side */
 } ka_opt_loop;
 

@@ -14,7 +14,10 @@
  * parameter sets (launch tuning over a small grid) on the kernel it was
  * applied to, then the opened recipes' other sets. */
 #include "agents/optimize_int.h"
+#include "analyzer/kmodel.h"
+#include "recipes/csrc.h"
 #include "util/error.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,4 +361,184 @@ void ka_opt_plan_rebase(ka_opt_plan *p)
 		c->on_orig = 1;
 		c->score = low - 1.0 - 0.001 * (double)k; /* the list's order */
 	}
+}
+
+/* The index of the task parameter named [p, p + n), or -1. */
+static int task_param(const ka_bench_spec *spec, const char *p, size_t n)
+{
+	for (int i = 0; i < spec->nparams; i++)
+		if (strlen(spec->params[i]) == n && !memcmp(spec->params[i], p, n))
+			return i;
+	return -1;
+}
+
+/* K when the squeezed expression s is `[(cast)]... ARGS->p[K]` (what
+ * ka_task_run reads a task parameter as), else -1. */
+static int p_index(const char *s)
+{
+	while (*s == '(') { /* casts: a parenthesized type before the read */
+		const char *c = strchr(s, ')');
+		if (!c || memchr(s, '>', (size_t)(c - s)))
+			return -1;
+		s = c + 1;
+	}
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	if (strncmp(s, "->p[", 4) || !isdigit((unsigned char)s[4]))
+		return -1;
+	char *e;
+	long k = strtol(s + 4, &e, 10);
+	return e[0] == ']' && !e[1] && k < KA_BENCH_MAX_PARAMS ? (int)k : -1;
+}
+
+/* The task parameter the kernel k's parameter [p, p + n) holds: through
+ * its first launch, whose argument is `a->p[K]` or a local set from it
+ * (`long long rows = a->p[0];`, casts allowed); else the task parameter
+ * of the same name; -1 when neither. */
+static int param_of(const ka_bench_spec *spec, const ka_csrc *m, const ka_csrc_kernel *k, const char *p,
+		    size_t n)
+{
+	char name[KA_CSRC_NAME], sq[256];
+	snprintf(name, sizeof name, "%.*s", (int)n, p);
+	int pi = ka_csrc_param_index(k, name), l = 0;
+	while (l < m->nlaunches && strcmp(m->l[l].kernel, k->name))
+		l++;
+	if (pi >= 0 && l < m->nlaunches && pi < m->l[l].nargs &&
+	    ka_csrc_squeeze(m->text, m->l[l].args[pi].s, m->l[l].args[pi].e, sq, sizeof sq)) {
+		int at = p_index(sq);
+		if (at >= 0)
+			return at < spec->nparams ? at : -1;
+		static const char idch[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+		size_t w = strlen(sq);
+		if (strspn(sq, idch) != w) /* a local's name, or no trace */
+			w = 0;
+		for (size_t i = k->body_close; w && i + w < m->len; i++) {
+			/* `NAME = EXPR` ending at ',' or ';' outside brackets */
+			if (memcmp(m->text + i, sq, w) || isalnum((unsigned char)m->text[i - 1]) ||
+			    m->text[i - 1] == '_' || isalnum((unsigned char)m->text[i + w]) || m->text[i + w] == '_')
+				continue;
+			size_t e = ka_csrc_skip_blank(m->text, m->len, i + w), depth = 0;
+			if (e >= m->len || m->text[e] != '=' || m->text[e + 1] == '=')
+				continue;
+			size_t f = ++e;
+			for (; f < m->len && (depth || (m->text[f] != ',' && m->text[f] != ';')); f++) {
+				if (m->text[f] == '(' || m->text[f] == '[')
+					depth++;
+				else if (depth && (m->text[f] == ')' || m->text[f] == ']'))
+					depth--;
+			}
+			char rhs[256];
+			if (f < m->len && ka_csrc_squeeze(m->text, e, f, rhs, sizeof rhs) && (at = p_index(rhs)) >= 0)
+				return at < spec->nparams ? at : -1;
+		}
+	}
+	return task_param(spec, p, n);
+}
+
+/* The fewest rows of spec's visible configurations when the row bound
+ * (one parameter, or factors joined by '*': the kernel's parameters, each
+ * a task parameter by param_of, or integer constants) is known; 0
+ * otherwise. */
+static long long rows_of(const ka_bench_spec *spec, const ka_csrc *m, const ka_csrc_kernel *kn,
+			 const char *bound)
+{
+	int idx[8], ni = 0;
+	long long k = 1;
+	for (const char *p = bound; *p;) {
+		while (*p == ' ' || *p == '(' || *p == ')')
+			p++;
+		const char *q = p;
+		while (*q && *q != '*')
+			q++;
+		const char *e = q;
+		while (e > p && (e[-1] == ' ' || e[-1] == '(' || e[-1] == ')'))
+			e--;
+		if (e == p)
+			return 0;
+		if (isdigit((unsigned char)*p)) {
+			char *end;
+			long long v = strtoll(p, &end, 10);
+			if (end != e || v <= 0)
+				return 0;
+			k *= v;
+		} else {
+			int at = param_of(spec, m, kn, p, (size_t)(e - p));
+			if (at < 0 || ni == 8)
+				return 0;
+			idx[ni++] = at;
+		}
+		p = *q ? q + 1 : q;
+	}
+	long long best = 0;
+	for (int c = 0; ni && c < spec->nconfigs; c++) {
+		if (spec->c[c].unseen || spec->c[c].drawn)
+			continue;
+		long long r = k;
+		for (int i = 0; i < ni; i++)
+			r *= spec->c[c].p[idx[i]];
+		if (r > 0 && (!best || r < best))
+			best = r;
+	}
+	return best;
+}
+
+long long ka_opt_task_rows(const ka_bench_spec *spec, const char *text, size_t len)
+{
+	ka_csrc *m = calloc(1, sizeof *m);
+	long long rows = 0;
+	if (!m || ka_csrc_scan(m, text, len) != KA_OK) {
+		free(m);
+		return 0;
+	}
+	for (int k = 0; k < m->nkernels && !rows; k++) {
+		ka_kmodel_doc doc;
+		if (ka_recipe_kmodel(text, len, m->k[k].name, &doc) != KA_OK)
+			continue;
+		const ka_kmodel *km = doc.km;
+		const ka_km_index *ix = ka_kmodel_guarded_index(km);
+		if (ix && ix->axis == 0 && (ix->kind == KM_IX_GLOBAL || ix->kind == KM_IX_BLOCK)) {
+			const char *b = km->guard.bound_param ? km->guard.bound_param->name
+				      : km->guard.bound_value ? km->guard.bound_value
+							      : km->guard.bound;
+			if (b)
+				rows = rows_of(spec, m, &m->k[k], b);
+		}
+		ka_recipe_kmodel_free(&doc);
+	}
+	free(m);
+	return rows;
+}
+
+int ka_opt_row_starved(long long rows, int sms)
+{
+	long long slots = (long long)(sms > 0 ? sms : 132) * 2048;
+	return rows > 0 && rows * 64 < slots;
+}
+
+void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const char *accepted_params)
+{
+	static const char rowwarp[] = "warp-per-row";
+	int after_rw = accepted && !strcmp(accepted, rowwarp), n = 0;
+	/* after warp-per-row, its sets on the kernel it wrote are its tuning
+	 * sets again (dispatch=size derives the same kernels from either) */
+	for (int i = 0; i < p->n; i++)
+		if (!after_rw || strcmp(p->c[i].recipe->name, rowwarp) || p->c[i].on_parent || p->c[i].on_orig)
+			p->c[n++] = p->c[i];
+	p->n = n;
+	if (!starved || (after_rw && accepted_params && strstr(accepted_params, "dispatch=size")))
+		return;
+	ka_opt_cand *d = NULL;
+	double top = 0;
+	for (int i = 0; i < p->n; i++) {
+		ka_opt_cand *c = &p->c[i];
+		if (!i || c->score > top)
+			top = c->score;
+		if (!c->on_orig && !strcmp(c->recipe->name, rowwarp) && strstr(c->params, "dispatch=size") &&
+		    (!d || c->score > d->score)) /* the grid's first: the highest ranked */
+			d = c;
+	}
+	if (!d || d->score >= top)
+		return;
+	d->score = top + 1.0;
+	qsort(p->c, (size_t)p->n, sizeof p->c[0], cmp_cand);
 }

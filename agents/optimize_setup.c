@@ -205,6 +205,8 @@ int ka_opt_setup(ka_opt_loop *L)
 	L->best = strdup(L->orig);
 	if (!L->best)
 		return ka_error_set(KA_ENOMEM, "out of memory");
+	ka_recipe_set_source_path("kernel.cu"); /* as the planner and the coder see it */
+	L->rows = ka_opt_task_rows(&L->spec, L->orig, strlen(L->orig));
 	if ((rc = out_dir_ok(L)) != KA_OK)
 		return rc;
 	if (mkdir(o->out_dir, 0777) && !ka_fs_is_dir(o->out_dir))

@@ -33,7 +33,12 @@
  * ka_rows_by_block(rows): a block per row when a warp per row would fill
  * less than half of the device's thread slots (rows * 32 * 2 < SMs *
  * threads per SM, the counts read once), where too few loads are in
- * flight to keep the memory busy; a warp per row otherwise. */
+ * flight to keep the memory busy; a warp per row otherwise.  On a kernel
+ * warp-per-row already wrote (lanes=32), vectorized or not, the set keeps
+ * that kernel as the warp schedule and derives the block-per-row twin from
+ * it (rowwarp_to_block): a recipe applies to the current best kernel,
+ * whatever produced it, so vectorize accepted first does not shut the
+ * dispatch out.  Both orders give the same kernels. */
 #include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
 #include "util/error.h"
@@ -1077,20 +1082,49 @@ static const char pick_helper[] =
  * Both are the plain rewrites (lanes=32, lanes=block), so every reduction
  * either knows combines as it does there, and a later vectorize takes
  * each kernel as it takes those. */
+static int dispatch_merge(ka_recipe_ctx *c, const ka_buf *ap, const ka_buf *bp, ka_buf *out);
+static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock);
+
 static int rowwarp_dispatch(ka_recipe_ctx *c, ka_buf *out, long block, long rowblock)
 {
-	const char *name = c->k->name;
-	size_t nlen = strlen(name), start = c->k->start;
 	char bname[KA_CSRC_NAME + 16];
-	snprintf(bname, sizeof bname, "%s_ka_block", name);
+	snprintf(bname, sizeof bname, "%s_ka_block", c->k->name);
 	if (ka_csrc_has_word(c->m->text, 0, c->m->len, bname))
 		return ka_recipe_decline(c, "the file already names %s", bname);
 	ka_buf a, b;
 	ka_buf_init(&a, 64 << 20);
 	ka_buf_init(&b, 64 << 20);
-	int rc = rowwarp_rewrite(c, &a, block, 32);
+	int rc;
+	if (ka_csrc_has_word(c->m->text, c->k->body_open, c->k->body_close, "ka_lane")) {
+		/* already warp-per-row's (vectorized or not): it stays the warp
+		 * schedule, its block-per-row twin is derived from it */
+		rc = ka_buf_add(&a, c->m->text, c->m->len) == KA_OK && a.data ? KA_OK : KA_ENOMEM;
+		if (rc == KA_OK)
+			rc = rowwarp_to_block(c, &b, rowblock);
+	} else {
+		rc = rowwarp_rewrite(c, &a, block, 32);
+		if (rc == KA_OK)
+			rc = rowwarp_rewrite(c, &b, rowblock, 0);
+	}
 	if (rc == KA_OK)
-		rc = rowwarp_rewrite(c, &b, rowblock, 0);
+		rc = dispatch_merge(c, &a, &b, out);
+	ka_buf_free(&a);
+	ka_buf_free(&b);
+	return rc;
+}
+
+/* The dispatch from a (the file with the warp-per-row kernel) and b (the
+ * same file with it rewritten to a block per row, launches included):
+ * b's kernel goes before the kernel as K_ka_block with the host's
+ * ka_rows_by_block, and each launch of a's kernel chooses. */
+static int dispatch_merge(ka_recipe_ctx *c, const ka_buf *ap, const ka_buf *bp, ka_buf *out)
+{
+	const char *name = c->k->name;
+	size_t nlen = strlen(name), start = c->k->start;
+	char bname[KA_CSRC_NAME + 16];
+	snprintf(bname, sizeof bname, "%s_ka_block", name);
+	const ka_buf a = *ap, b = *bp;
+	int rc = KA_OK;
 	ka_csrc *ma = rc == KA_OK ? calloc(2, sizeof *ma) : NULL, *mb = ma ? ma + 1 : NULL;
 	if (rc == KA_OK && !ma)
 		rc = KA_ENOMEM;
@@ -1148,8 +1182,247 @@ static int rowwarp_dispatch(ka_recipe_ctx *c, ka_buf *out, long block, long rowb
 	ka_recipe_edits_free(&ed);
 	ka_buf_free(&ins);
 	free(ma);
-	ka_buf_free(&a);
-	ka_buf_free(&b);
+	return rc;
+}
+
+/* [p, p + n) of t is the identifier word, whole */
+static int word_at(const char *t, size_t len, size_t p, const char *word)
+{
+	size_t n = strlen(word);
+	return p + n <= len && !memcmp(t + p, word, n) && (p == 0 || !is_ident(t[p - 1])) &&
+	       (p + n == len || !is_ident(t[p + n]));
+}
+
+/* The offset of the last non-blank byte before i (i itself when none). */
+static size_t back_blank(const char *t, size_t lo, size_t i)
+{
+	while (i > lo && isspace((unsigned char)t[i - 1]))
+		i--;
+	return i;
+}
+
+#define MAX_LANE_STMTS 64
+
+/* dispatch=size on a kernel warp-per-row already wrote (lanes=32, not a
+ * grid-stride row loop), vectorized or not: its block-per-row twin, the
+ * rewrite lanes=block makes, derived from it.  What it proves (else it
+ * declines): the row is `const T R = (blockIdx.x * (long long)blockDim.x +
+ * threadIdx.x) / 32;` and the lane `const int ka_lane = threadIdx.x & 31;`,
+ * the only thread and block ids of the body; the row guard bounds R by a
+ * parameter or a product of two; every other use of ka_lane is either the
+ * start of a loop `for (T v = ..ka_lane..; C; v += 32)` (C free of it), a
+ * lane-strided walk of the row, or the test of `if (ka_lane == 0) S`; the
+ * warp reductions (ka_warp_sum, _max, _min, the arg pairs) are outside
+ * those loops and tests, so every thread of a block reaches each of them
+ * (the row, and so every other branch, is the block's); no shared memory,
+ * barrier, shuffle or ballot of its own.  The twin: R = blockIdx.x, ka_lane
+ * = threadIdx.x, each lane loop steps by blockDim.x, each warp reduction
+ * is the block's (group_helpers), `__launch_bounds__(rowblock)`, and every
+ * launch a block of rowblock threads per row. */
+static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
+{
+	const char *t = c->m->text;
+	size_t len = c->m->len, open = c->k->body_open, close = c->k->body_close;
+	static const char *const banned[] = {"__shared__", "__syncthreads", "__syncwarp", "extern",
+					     "gridDim",    "ka_mask",       NULL};
+	for (const char *const *b = banned; *b; b++)
+		if (ka_csrc_has_word(t, open, close, *b))
+			return ka_recipe_decline(c, "the warp-per-row kernel uses %s", *b);
+	static const char *const calls[] = {"__shfl", "__ballot", "__any_sync", "__all_sync", "__match", NULL};
+	for (const char *const *b = calls; *b; b++) {
+		const char *at = strstr(t + open, *b);
+		if (at && (size_t)(at - t) < close)
+			return ka_recipe_decline(c, "the warp-per-row kernel calls %s itself", *b);
+	}
+	static const char row_init[] = "=(blockIdx.x*(long long)blockDim.x+threadIdx.x)/32;";
+	char sq[1024], row[64] = "", rows[KA_CSRC_NAME] = "", rows2[KA_CSRC_NAME] = "";
+	ka_recipe_edits ed = {0};
+	int rc = KA_OK, have_lane = 0;
+	/* the lane loops (statement, header's init), the lane-0 tests, the lane's declaration */
+	size_t loops[MAX_LANE_STMTS][4], tests[MAX_LANE_STMTS][2], lane_s = 0, lane_e = 0;
+	int nloops = 0, ntests = 0;
+	/* the top-level statements: the row, the lane, the guard */
+	for (size_t i = ka_csrc_skip_blank(t, close, open + 1); rc == KA_OK && i < close;
+	     i = ka_csrc_skip_blank(t, close, i)) {
+		size_t se = ka_csrc_stmt_end(t, close, i);
+		if (se == NPOS) {
+			rc = ka_recipe_decline(c, "cannot split the kernel body");
+			break;
+		}
+		size_t n = ka_csrc_squeeze(t, i, se, sq, sizeof sq) ? strlen(sq) : 0;
+		size_t rl = sizeof row_init - 1;
+		if (!row[0] && n > rl + 5 && !strncmp(sq, "const", 5) && !strcmp(sq + n - rl, row_init)) {
+			size_t eq = i;
+			while (eq < se && t[eq] != '=')
+				eq++;
+			size_t ne = back_blank(t, i, eq), nb = ne;
+			while (nb > i && is_ident(t[nb - 1]))
+				nb--;
+			snprintf(row, sizeof row, "%.*s", (int)(ne - nb), t + nb);
+			size_t semi = se;
+			while (semi > eq && t[semi - 1] != ';')
+				semi--;
+			rc = ka_recipe_edit(&ed, eq + 1, semi - 1, " blockIdx.x");
+		} else if (!have_lane && !strcmp(sq, "const int ka_lane=threadIdx.x&31;")) {
+			size_t eq = i;
+			while (eq < se && t[eq] != '=')
+				eq++;
+			size_t semi = se;
+			while (semi > eq && t[semi - 1] != ';')
+				semi--;
+			have_lane = 1;
+			lane_s = i;
+			lane_e = se;
+			rc = ka_recipe_edit(&ed, eq + 1, semi - 1, " threadIdx.x");
+		} else if (row[0] && !rows[0] && !strncmp(sq, "if(", 3) && !strncmp(sq + 3, row, strlen(row)) &&
+			   !is_ident(sq[3 + strlen(row)])) {
+			/* if (R >= N) return;  or  if (R < N) {...} */
+			const char *op = sq + 3 + strlen(row);
+			int ret = !strncmp(op, ">=", 2), blk = op[0] == '<' && op[1] != '=';
+			size_t po = i + 2;
+			while (po < se && t[po] != '(')
+				po++;
+			size_t pc = ka_csrc_match(t, close, po);
+			char cond[256], rest[16], *bound;
+			if ((!ret && !blk) || pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond)) {
+				rc = ka_recipe_decline(c, "cannot read the row guard '%.60s'", sq);
+				break;
+			}
+			bound = cond + strlen(row) + (ret ? 2 : 1);
+			size_t bl = strlen(bound);
+			if (bl > 2 && bound[0] == '(' && bound[bl - 1] == ')') {
+				bound[bl - 1] = 0;
+				bound++;
+			}
+			char *star = strchr(bound, '*');
+			if (star) {
+				*star = 0;
+				snprintf(rows2, sizeof rows2, "%s", star + 1);
+			}
+			snprintf(rows, sizeof rows, "%s", bound);
+			int sqok = ka_csrc_squeeze(t, pc + 1, pc + 1 + (se - pc - 1 < 15 ? se - pc - 1 : 15), rest,
+						   sizeof rest);
+			if (ka_csrc_param_index(c->k, rows) < 0 || (star && ka_csrc_param_index(c->k, rows2) < 0))
+				rc = ka_recipe_decline(c, "the row bound of '%.60s' is not a parameter nor a product of two",
+						       sq);
+			else if (!sqok || (ret ? strncmp(rest, "return;", 7) : rest[0] != '{'))
+				rc = ka_recipe_decline(c, "cannot read the row guard '%.60s'", sq);
+		}
+		i = se;
+	}
+	if (rc == KA_OK && (!row[0] || !have_lane))
+		rc = ka_recipe_decline(c, "not warp-per-row's kernel (its row and lane declarations)");
+	if (rc == KA_OK && !rows[0])
+		rc = ka_recipe_decline(c, "no row guard on %s", row);
+	if (rc == KA_OK && (ka_csrc_count_word(t, open, close, "threadIdx") != 2 ||
+			    ka_csrc_count_word(t, open, close, "blockIdx") != 1 ||
+			    ka_csrc_count_word(t, open, close, "blockDim") != 1))
+		rc = ka_recipe_decline(c, "the warp-per-row kernel reads thread or block ids elsewhere");
+	/* the lane loops: for (T v = ..ka_lane..; C; v += 32) */
+	size_t at = open;
+	while (rc == KA_OK && (at = ka_csrc_find_word_pp(t, at, close, "for")) != NPOS) {
+		size_t po = ka_csrc_skip_blank(t, close, at + 3), pc = po < close && t[po] == '(' ? ka_csrc_match(t, close, po) : NPOS;
+		size_t s1 = NPOS, s2 = NPOS;
+		int depth = 0;
+		for (size_t q = po + 1; pc != NPOS && q < pc; q++) {
+			depth += t[q] == '(' || t[q] == '[' ? 1 : t[q] == ')' || t[q] == ']' ? -1 : 0;
+			if (!depth && t[q] == ';')
+				s1 == NPOS ? (void)(s1 = q) : (void)(s2 = q);
+		}
+		if (pc == NPOS || s2 == NPOS) {
+			rc = ka_recipe_decline(c, "cannot read a loop header");
+			break;
+		}
+		if (ka_csrc_has_word(t, po + 1, s1, "ka_lane")) {
+			size_t eq = po + 1;
+			while (eq < s1 && t[eq] != '=')
+				eq++;
+			size_t ne = back_blank(t, po + 1, eq), nb = ne;
+			while (nb > po + 1 && is_ident(t[nb - 1]))
+				nb--;
+			char var[64], step[160], want[80];
+			snprintf(var, sizeof var, "%.*s", (int)(ne - nb), t + nb);
+			snprintf(want, sizeof want, "%s+=32", var);
+			size_t se = ka_csrc_stmt_end(t, close, at);
+			if (eq == s1 || ka_csrc_count_word(t, po + 1, s1, "ka_lane") != 1 ||
+			    ka_csrc_has_word(t, s1, pc, "ka_lane") || !ka_csrc_squeeze(t, s2 + 1, pc, step, sizeof step) ||
+			    strcmp(step, want) || se == NPOS || nloops == MAX_LANE_STMTS) {
+				rc = ka_recipe_decline(c, "a loop over the lanes that is not `for (v = ..ka_lane..; C; v += 32)`");
+				break;
+			}
+			char nstep[96];
+			snprintf(nstep, sizeof nstep, " %s += blockDim.x", var);
+			rc = ka_recipe_edit(&ed, s2 + 1, pc, nstep);
+			loops[nloops][0] = at;
+			loops[nloops][1] = se;
+			loops[nloops][2] = po + 1;
+			loops[nloops++][3] = s1;
+		}
+		at = pc;
+	}
+	/* every other ka_lane: if (ka_lane == 0) */
+	at = open;
+	while (rc == KA_OK && (at = ka_csrc_find_word_pp(t, at, close, "ka_lane")) != NPOS) {
+		size_t here = at;
+		at += 7;
+		int seen = here >= lane_s && here < lane_e;
+		for (int k = 0; k < nloops; k++)
+			seen |= here >= loops[k][2] && here < loops[k][3];
+		if (seen) /* the declaration's, or a lane loop's start */
+			continue;
+		size_t b = back_blank(t, open, here), q = ka_csrc_skip_blank(t, close, here + 7);
+		size_t ib = b > open ? back_blank(t, open, b - 1) : b;
+		int test = b > open && t[b - 1] == '(' && ib >= open + 2 && word_at(t, len, ib - 2, "if") &&
+			   q + 1 < close && t[q] == '=' && t[q + 1] == '=';
+		if (test) {
+			q = ka_csrc_skip_blank(t, close, q + 2);
+			test = q < close && t[q] == '0' && !is_ident(t[q + 1]);
+			q = ka_csrc_skip_blank(t, close, q + 1);
+			test = test && q < close && t[q] == ')';
+		}
+		size_t se = test ? ka_csrc_stmt_end(t, close, ib - 2) : NPOS;
+		if (!test || se == NPOS || ntests == MAX_LANE_STMTS) {
+			rc = ka_recipe_decline(c, "ka_lane is used other than to walk the row or to test for lane 0");
+			break;
+		}
+		tests[ntests][0] = ib - 2;
+		tests[ntests++][1] = se;
+	}
+	/* the warp reductions, each the block's */
+	static const char *const reds[] = {"sum",        "max",         "min",          "argmax_first",
+					   "argmax_last", "argmin_first", "argmin_last", NULL};
+	for (const char *p = strstr(t + open, "ka_warp_"); rc == KA_OK && p && (size_t)(p - t) < close;
+	     p = strstr(p + 8, "ka_warp_")) {
+		size_t o = (size_t)(p - t);
+		int known = 0;
+		for (const char *const *r = reds; *r && !known; r++)
+			known = !strncmp(p + 8, *r, strlen(*r)) && !is_ident(p[8 + strlen(*r)]);
+		int inside = 0;
+		for (int k = 0; k < nloops; k++)
+			inside |= o > loops[k][0] && o < loops[k][1];
+		for (int k = 0; k < ntests; k++)
+			inside |= o > tests[k][0] && o < tests[k][1];
+		if (!known || inside || (o > 0 && is_ident(t[o - 1])))
+			rc = ka_recipe_decline(c, "a warp reduction '%.40s' the block cannot take", p);
+		else
+			rc = ka_recipe_edit(&ed, o, o + 8, "ka_block_");
+	}
+	char lb[64], grid[64], bs[32];
+	snprintf(lb, sizeof lb, "__launch_bounds__(%ld) ", rowblock);
+	snprintf(grid, sizeof grid, "(unsigned)(%s)", rows2[0] ? "@N * @B" : "@N");
+	snprintf(bs, sizeof bs, "%ld", rowblock);
+	if (rc == KA_OK)
+		rc = ka_recipe_drop_launch_bounds(c, &ed);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->name_at, c->k->name_at, lb);
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, group_helpers);
+	if (rc == KA_OK)
+		rc = rows2[0] ? ka_recipe_relaunch_smem(c, &ed, rows, grid, bs, rows2, NULL)
+			      : ka_recipe_relaunch(c, &ed, rows, grid, bs);
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, t, len, out);
+	ka_recipe_edits_free(&ed);
 	return rc;
 }
 

@@ -8,12 +8,15 @@
  * the strategies whose recipe declines on their kernel left out, as the
  * loop leaves them out.
  *
- *     plan_preview [-n N] [-I DIR] [-o FILE] TASKDIR [RECIPE[:PARAMS]]...
+ *     plan_preview [-n N] [-I DIR] [-o FILE] [-s SMS] TASKDIR [RECIPE[:PARAMS]]...
  *
  * PARAMS is one set of the recipe's grid ("block=512 lanes=block"); none:
  * the grid's first.  -I: the folder of ka_task.h (default
  * TASKDIR/../../harness); -o: write the kernel after the last step (the
- * best, the text the next recipe rewrites) to FILE.  Prints "after STEPS:" and one line per
+ * best, the text the next recipe rewrites) to FILE; -s: the GPU's SM count
+ * for the row-starved test (ka_opt_row_starved; default 132, as the loop
+ * assumes before the bench reports its device).  Prints the task's rows
+ * and whether a warp per row starves the GPU, then "after STEPS:" and one line per
  * strategy (rank, recipe, parameters, "tune" for a tuning set).  Exit 0,
  * 1 when a given step declines (its reason on stderr), 2 on a usage or
  * I/O error.  A tool, not a ctest (docs/optimize.md, "Checking the plan
@@ -29,6 +32,7 @@
 typedef struct state {
 	char *best, *parent, *orig;
 	char recipe[64], params[96], opened[256];
+	int starved; /* ka_opt_row_starved of the task's rows */
 } state;
 
 /* The plan for st->best as plan_view (agents/optimize.c) makes it. */
@@ -43,6 +47,7 @@ static void make(const state *st, const char *file, const char *inc, ka_opt_plan
 	ka_recipe_set_source_path("kernel.cu");
 	ka_opt_plan_sequences(plan, st->best, strlen(st->best));
 	ka_opt_plan_follow(plan, st->opened);
+	ka_opt_plan_size(plan, st->starved, st->recipe[0] ? st->recipe : NULL, st->params);
 	if (strcmp(st->orig, st->best) != 0)
 		ka_opt_plan_rebase(plan);
 	ka_findings_free(&f);
@@ -116,7 +121,7 @@ static int accept(state *st, const char *step)
 
 int main(int argc, char **argv)
 {
-	int n = 6, a = 1;
+	int n = 6, a = 1, sms = 0;
 	const char *incdir = NULL, *outfile = NULL;
 	for (; a < argc && argv[a][0] == '-'; a++) {
 		if (!strcmp(argv[a], "-n") && a + 1 < argc)
@@ -125,12 +130,14 @@ int main(int argc, char **argv)
 			incdir = argv[++a];
 		else if (!strcmp(argv[a], "-o") && a + 1 < argc)
 			outfile = argv[++a];
+		else if (!strcmp(argv[a], "-s") && a + 1 < argc)
+			sms = atoi(argv[++a]);
 		else
 			break;
 	}
 	if (a >= argc || n < 1) {
 		fprintf(stderr,
-			"usage: plan_preview [-n N] [-I DIR] [-o FILE] TASKDIR [RECIPE[:PARAMS]]...\n");
+			"usage: plan_preview [-n N] [-I DIR] [-o FILE] [-s SMS] TASKDIR [RECIPE[:PARAMS]]...\n");
 		return 2;
 	}
 	const char *task = argv[a++];
@@ -148,6 +155,16 @@ int main(int argc, char **argv)
 	}
 	snprintf(file, sizeof file, "/tmp/plan_preview.%ld.cu", (long)getpid());
 	int rc = 0;
+	static ka_bench_spec spec;
+	long long rows = 0;
+	ka_recipe_set_source_path("kernel.cu");
+	if (ka_bench_spec_load(task, &spec) == KA_OK)
+		rows = ka_opt_task_rows(&spec, st.orig, strlen(st.orig));
+	else
+		fprintf(stderr, "plan_preview: warning: no task spec: %s\n", ka_error_last());
+	st.starved = ka_opt_row_starved(rows, sms);
+	printf("rows %lld: %s on %d SMs\n", rows, st.starved ? "row-starved" : "not row-starved",
+	       sms > 0 ? sms : 132);
 	printf("after the baseline:\n");
 	show(&st, file, inc, n);
 	for (; a < argc && !rc; a++) {

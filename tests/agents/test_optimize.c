@@ -292,8 +292,9 @@ static void test_offline_compile_only(void **st)
 	/* progress: the steps counted against the budget, and real step times */
 	/* (declined steps are numbered but not counted; which recipes decline
 	 * first depends on the recipe table's order) */
-	if (!strstr(prog, " (1/2): warp-per-row block=256 -> unverified") ||
-	    !strstr(prog, " (2/2): warp-per-row ") ||
+	/* gemv is row-starved (4096 rows on 132 SMs): dispatch=size first */
+	if (!strstr(prog, " (1/2): warp-per-row block=256 dispatch=size -> unverified") ||
+	    !strstr(prog, " (2/2): warp-per-row block=256 -> unverified") ||
 	    (strstr(prog, " (0/2): ") && !strstr(prog, "-> declined (not counted against --budget)")))
 		fail_msg("progress:\n%s", prog);
 	int first = 0; /* the first step that built a candidate */
@@ -312,7 +313,8 @@ static void test_offline_compile_only(void **st)
 	assert_non_null(strstr(text, "baseline.cu"));
 	assert_non_null(strstr(text, "\n+"));
 	free(text);
-	/* no findings, no DB: the recipe table in order; the first two that
+	/* no findings, no DB: the recipe table in order, but on a row-starved
+	 * task warp-per-row's dispatch=size set first; the first two that
 	 * apply to gemv are warp-per-row's first two parameter sets, each a
 	 * patch linked from report.md */
 	int built[2], nb = 0;
@@ -332,8 +334,8 @@ static void test_offline_compile_only(void **st)
 		assert_string_equal(b->strategy, "warp-per-row");
 	}
 	free(text);
-	assert_string_equal(s.steps[built[0]].params, "block=256");
-	assert_string_not_equal(s.steps[built[1]].params, "block=256");
+	assert_string_equal(s.steps[built[0]].params, "block=256 dispatch=size");
+	assert_string_equal(s.steps[built[1]].params, "block=256");
 	assert_string_equal(s.stop, "step budget (2) used");
 }
 
@@ -526,7 +528,10 @@ static void test_error_keeps_outputs(void **st)
 	if (!strstr(ka_error_last(), want))
 		fail_msg("error: %s", ka_error_last());
 	assert_int_equal(s.nsteps, second - 1);
-	assert_string_equal(s.steps[second - 2].outcome, "unverified");
+	int built = 0; /* the first candidate, and the declined steps after it */
+	for (int i = 0; i < second - 1; i++)
+		built += !strcmp(s.steps[i].outcome, "unverified");
+	assert_int_equal(built, 1);
 	static const char *const files[] = {"best.cu", "best.patch", "trajectory.json", "report.md"};
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(p, sizeof p, "%s/%s", out, files[i]);

@@ -1,7 +1,11 @@
 /* tests/agents/test_optimize_plan.c: the planner over two-step sequences
  * (ka_opt_plan_sequences).  A strategy whose result opens a recipe a
  * finding calls for, and that the kernel as it is does not take, ranks by
- * both; what applies now gains nothing; the order is the same every time. */
+ * both; what applies now gains nothing; the order is the same every time.
+ * On a row-starved task (ka_opt_task_rows, ka_opt_row_starved)
+ * warp-per-row's dispatch=size set ranks first: on the baseline, as a
+ * tuning set after plain warp-per-row (ahead of what it opened), on the
+ * vectorized warp-per-row kernel (ka_opt_plan_size). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -266,12 +270,207 @@ static void test_rebase_twins_last(void **st)
 	assert_true(plan.n <= KA_OPT_MAX_CANDS);
 }
 
+/* a task's spec: rows x cols with the visible configurations given (the
+ * unseen ones never count for the row-starved test) */
+static void spec_of(ka_bench_spec *spec, const char *params, const char *visible, const char *unseen)
+{
+	char y[2048];
+	snprintf(y, sizeof y,
+		 "name: t\ncategory: reduction-rowwise\nparams: [%s]\ntensors:\n"
+		 "  - {name: x, role: in, dtype: f32, shape: [rows, cols], dist: {kind: uniform, lo: -1, hi: 1}}\n"
+		 "  - {name: y, role: out, dtype: f32, shape: rows}\n"
+		 "tolerance: {atol: 1.0e-5, rtol: 2.0e-4, l2: 1.0e-4}\nbytes: 4*rows*cols\nflops: rows*cols\n"
+		 "configs:\n  visible:\n%s  unseen:\n    - {name: u_1, %s}\n",
+		 params, visible, unseen);
+	memset(spec, 0, sizeof *spec);
+	if (ka_bench_spec_parse(y, strlen(y), "test.yaml", spec) != KA_OK)
+		fail_msg("the spec does not parse: %s\n%s", ka_error_last(), y);
+}
+
+/* the row count is the row guard's bound read in the task's visible
+ * configurations; a warp per row starves the GPU below SMs * 2048 / 64
+ * rows (4224 on 132 SMs) */
+static void test_task_rows(void **st)
+{
+	(void)st;
+	static ka_bench_spec spec;
+	ka_recipe_set_source_path(NULL);
+	spec_of(&spec, "rows, cols",
+		"    - {name: v_a, rows: 8192, cols: 1024}\n    - {name: v_b, rows: 1024, cols: 8192}\n",
+		"rows: 1, cols: 3");
+	assert_int_equal(ka_opt_task_rows(&spec, src, strlen(src)), 1024);
+	/* the bound a product of two task parameters */
+	static const char bt[] =
+		"__global__ void k(const float *x, float *y, int B, int T, long long cols)\n{\n"
+		"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (r >= B * T) return;\n"
+		"\tfloat s = 0.0f;\n\tfor (long long j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n";
+	static ka_bench_spec sbt;
+	spec_of(&sbt, "B, T, rows, cols",
+		"    - {name: v_a, B: 8, T: 1024, rows: 1, cols: 64}\n"
+		"    - {name: v_b, B: 4, T: 4096, rows: 1, cols: 64}\n",
+		"B: 1, T: 1, rows: 1, cols: 3");
+	assert_int_equal(ka_opt_task_rows(&sbt, bt, strlen(bt)), 8192);
+	/* a bound that is no task parameter: unknown */
+	assert_int_equal(ka_opt_task_rows(&spec, bt, strlen(bt)), 0);
+	/* another name, traced through the launch: a local set from a->p[0], or a->p[0] itself */
+	static const char traced[] =
+		"__global__ void k(const float *x, float *y, int N, long long cols)\n{\n"
+		"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (r >= N) return;\n"
+		"\tfloat s = 0.0f;\n\tfor (long long j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n"
+		"extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t s)\n{\n"
+		"\tint N = (int)a->p[0], C = (int)a->p[1];\n"
+		"\tk<<<(N + 255) / 256, 256, 0, s>>>((const float *)a->t[0], (float *)a->t[1], N, C);\n"
+		"\treturn 0;\n}\n";
+	assert_int_equal(ka_opt_task_rows(&spec, traced, strlen(traced)), 1024);
+	static const char direct[] =
+		"__global__ void k(const float *x, float *y, int N, long long cols)\n{\n"
+		"\tlong long r = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (r >= N) return;\n"
+		"\tfloat s = 0.0f;\n\tfor (long long j = 0; j < cols; j++) s += x[r * cols + j];\n\ty[r] = s;\n}\n"
+		"extern \"C\" int ka_task_run(const ka_task_args *a, cudaStream_t s)\n{\n"
+		"\tk<<<(unsigned)((a->p[1] + 255) / 256), 256, 0, s>>>((const float *)a->t[0], (float *)a->t[1],\n"
+		"\t\t(int)a->p[1], a->p[0]);\n\treturn 0;\n}\n";
+	static ka_bench_spec wide;
+	spec_of(&wide, "rows, cols",
+		"    - {name: v_a, rows: 8192, cols: 2048}\n    - {name: v_b, rows: 1024, cols: 4096}\n",
+		"rows: 1, cols: 3");
+	assert_int_equal(ka_opt_task_rows(&wide, traced, strlen(traced)), 1024);
+	assert_int_equal(ka_opt_task_rows(&wide, direct, strlen(direct)), 2048); /* N is a->p[1] */
+	assert_false(ka_opt_row_starved(0, 132));
+	assert_true(ka_opt_row_starved(1024, 0));
+	assert_true(ka_opt_row_starved(4223, 132));
+	assert_false(ka_opt_row_starved(4224, 132));
+	assert_false(ka_opt_row_starved(4096, 64));
+	assert_true(ka_opt_row_starved(8192, 264));
+}
+
+static int first_set(const ka_opt_plan *p, const char *recipe, const char *needle)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->c[i].recipe->name, recipe) && !p->c[i].on_orig &&
+		    (needle ? strstr(p->c[i].params, needle) != NULL : !strstr(p->c[i].params, "dispatch=")))
+			return i;
+	return -1;
+}
+
+/* a row-starved task: warp-per-row's dispatch=size first among its sets on
+ * the baseline, and ahead of what plain warp-per-row opened (vectorize)
+ * once that was accepted; a task with rows enough keeps the old order,
+ * and so does a plan after a dispatch=size step */
+static void test_size_first_when_row_starved(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	ka_finding v[2] = {
+		{.rule = (char *)"gmem-uncoalesced-access", .kernel = (char *)"k", .estimate = 1.8},
+		{.rule = (char *)"gmem-scalar-not-vectorized", .kernel = (char *)"k", .estimate = 2.0}};
+	ka_findings f = {v, 2, 2};
+	ka_recipe_set_source_path(NULL);
+	for (int starved = 0; starved < 2; starved++) {
+		assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, NULL, NULL, &plan), KA_OK);
+		ka_opt_plan_sequences(&plan, src, strlen(src));
+		ka_opt_plan_follow(&plan, "");
+		int plain = first_set(&plan, "warp-per-row", NULL),
+		    disp = first_set(&plan, "warp-per-row", "dispatch=size");
+		double pscore = plan.c[plain].score;
+		ka_opt_plan_size(&plan, starved, NULL, NULL);
+		int p2 = first_set(&plan, "warp-per-row", NULL), d2 = first_set(&plan, "warp-per-row", "dispatch=size");
+		assert_true(plain >= 0 && disp > plain && p2 >= 0 && d2 >= 0);
+		if (starved) {
+			assert_int_equal(d2, 0); /* first of all */
+			assert_int_equal(p2, plain + 1);
+			assert_string_equal(plan.c[d2].params, "block=256 dispatch=size");
+			assert_true(plan.c[d2].score > pscore);
+		} else {
+			assert_int_equal(p2, plain);
+			assert_int_equal(d2, disp);
+		}
+	}
+	/* after plain warp-per-row: what it opened first, or dispatch=size first */
+	char *mid = NULL, *dmid = NULL, *wv2 = NULL, why[256], opened[256], dopened[256];
+	size_t ml;
+	assert_int_equal(
+		ka_recipe_apply("warp-per-row", src, strlen(src), NULL, NULL, &mid, &ml, why, sizeof why),
+		KA_OK);
+	ka_opt_plan_opened("warp-per-row", src, mid, opened, sizeof opened);
+	assert_true(listed(opened, "vectorize"));
+	const ka_recipe *vr = ka_recipe_find("vectorize"), *wr = ka_recipe_find("warp-per-row");
+	for (int starved = 0; starved < 2; starved++) {
+		assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "warp-per-row", "block=256", &plan), KA_OK);
+		ka_opt_plan_sequences(&plan, mid, ml);
+		ka_opt_plan_follow(&plan, opened);
+		ka_opt_plan_size(&plan, starved, "warp-per-row", "block=256");
+		/* warp-per-row on its own result: only as tuning sets */
+		for (int i = 0; i < plan.n; i++)
+			assert_true(plan.c[i].recipe != wr || plan.c[i].on_parent);
+		int k = 0;
+		if (starved) {
+			assert_true(plan.c[0].on_parent);
+			assert_ptr_equal(plan.c[0].recipe, wr);
+			assert_string_equal(plan.c[0].params, "block=256 dispatch=size");
+			k = 1;
+		}
+		assert_false(plan.c[k].on_parent);
+		assert_ptr_equal(plan.c[k].recipe, vr);
+		assert_string_equal(plan.c[k].params, vr->grid[0]);
+		/* then the tuning sets in their grid's order, dispatch=size's where it was unless moved */
+		int g = 0;
+		for (int i = k + 1; plan.c[i].on_parent; i++) {
+			while (!strcmp(wr->grid[g], "block=256") ||
+			       (starved && !strcmp(wr->grid[g], "block=256 dispatch=size")))
+				g++;
+			assert_string_equal(plan.c[i].params, wr->grid[g++]);
+		}
+		assert_null(wr->grid[g]);
+	}
+	/* after dispatch=size itself: vectorize (on both kernels) first, as before */
+	assert_int_equal(ka_recipe_apply("warp-per-row", src, strlen(src), NULL, "block=256 dispatch=size", &dmid,
+					 &ml, why, sizeof why),
+			 KA_OK);
+	ka_opt_plan_opened("warp-per-row", src, dmid, dopened, sizeof dopened);
+	assert_true(listed(dopened, "vectorize"));
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "warp-per-row", "block=256 dispatch=size", &plan),
+			 KA_OK);
+	ka_opt_plan_follow(&plan, dopened);
+	ka_opt_plan_size(&plan, 1, "warp-per-row", "block=256 dispatch=size");
+	assert_ptr_equal(plan.c[0].recipe, vr);
+	assert_true(plan.c[1].on_parent);
+	assert_string_equal(plan.c[1].params, wr->grid[0]);
+	/* after vectorize on plain warp-per-row: dispatch=size on that kernel
+	 * (its block twin derived from it) first when row-starved; vectorize's
+	 * tuning sets first otherwise */
+	char *wv = NULL;
+	size_t wvl;
+	assert_int_equal(ka_recipe_apply("vectorize", mid, strlen(mid), NULL, NULL, &wv, &wvl, why, sizeof why), KA_OK);
+	assert_int_equal(ka_recipe_apply("warp-per-row", wv, wvl, NULL, "block=256 dispatch=size", &wv2,
+					 &ml, why, sizeof why),
+			 KA_OK);
+	for (int starved = 0; starved < 2; starved++) {
+		assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "vectorize", vr->grid[0], &plan), KA_OK);
+		ka_opt_plan_sequences(&plan, wv, wvl);
+		ka_opt_plan_follow(&plan, "");
+		ka_opt_plan_size(&plan, starved, "vectorize", vr->grid[0]);
+		if (starved) {
+			assert_ptr_equal(plan.c[0].recipe, wr);
+			assert_false(plan.c[0].on_parent);
+			assert_string_equal(plan.c[0].params, "block=256 dispatch=size");
+		} else {
+			assert_true(plan.c[0].on_parent);
+			assert_ptr_equal(plan.c[0].recipe, vr);
+		}
+	}
+	free(wv);
+	free(wv2);
+	free(mid);
+	free(dmid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequence_ranking),  cmocka_unit_test(test_sequence_needs_a_finding),
 		cmocka_unit_test(test_opened_follows),    cmocka_unit_test(test_opened_rewrites_new_lines),
-		cmocka_unit_test(test_rebase_twins_last),
+		cmocka_unit_test(test_rebase_twins_last), cmocka_unit_test(test_task_rows),
+		cmocka_unit_test(test_size_first_when_row_starved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
