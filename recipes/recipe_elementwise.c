@@ -933,11 +933,94 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 	ka_buf_adds(b, "\n\t}");
 }
 
+/* ---- grid-stride over x and y ----
+ *
+ * A kernel whose first statements are the x and y global thread indices
+ * (ka_recipe_2d_shape: `if (x < W && y < H) BODY` last, `if (x >= W || y >=
+ * H) return;`, or no guard it reads, one point per launched thread) gets
+ * two nested loops, y outside and x inside, each from the thread's global
+ * index by the grid's threads along its axis, up to the bound (W and H, or
+ * the launch's threads along x and y passed in as ka_nx and ka_ny).  Each
+ * (x, y) below the bounds is then done once per z layer, whatever the
+ * grid, so the launches keep their blocks and cap their grids
+ * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id,
+ * return, break, continue or goto, nor assign an index or a bound. */
+static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
+{
+	ka_recipe_2d sh;
+	int rc = ka_recipe_2d_shape_ex(c, &sh, KA_RECIPE_2D_UNGUARDED);
+	if (rc)
+		return rc;
+	const char *t = c->m->text;
+	static const char *const banned[] = {"return", "break", "continue", "goto"};
+	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
+		if (ka_csrc_has_word(t, sh.body_s, sh.body_e, banned[i])) {
+			if (sh.unguarded)
+				return ka_recipe_decline(c, "a 2-D index: the body uses %s (and %.150s)", banned[i],
+							 sh.why);
+			return ka_recipe_decline(c, "a 2-D index: the body uses %s", banned[i]);
+		}
+	static char sq[16384];
+	if (!ka_csrc_squeeze(t, sh.body_s, sh.body_e, sq, sizeof sq))
+		return ka_recipe_decline(c, "a 2-D index: the body is too long");
+	const char *fixed[] = {sh.j, sh.i, sh.w, sh.h};
+	for (int i = 0; i < 4; i++)
+		if (fixed[i][0] && assigned(sq, fixed[i]))
+			return ka_recipe_decline(c, "a 2-D index: the body assigns %s, %s", fixed[i],
+						 i < 2 ? "an index" : "which a bound reads");
+	long cap = ka_recipe_param(c->params, "cap", 2112);
+	if (cap < 1 || cap > 65535)
+		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
+	char ex[16], ey[16], sx[16], sy[16], nx[16], ny[16];
+	ka_recipe_unused_name(c, "ka_ex", ex, sizeof ex);
+	ka_recipe_unused_name(c, "ka_ey", ey, sizeof ey);
+	ka_recipe_unused_name(c, "ka_sx", sx, sizeof sx);
+	ka_recipe_unused_name(c, "ka_sy", sy, sizeof sy);
+	ka_recipe_unused_name(c, "ka_nx", nx, sizeof nx);
+	ka_recipe_unused_name(c, "ka_ny", ny, sizeof ny);
+	const char *bw = sh.unguarded ? nx : sh.w, *bh = sh.unguarded ? ny : sh.h;
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_printf(&b,
+		      "{\n\tconst long long %s = (long long)gridDim.x * blockDim.x, %s = (long long)gridDim.y * "
+		      "blockDim.y;\n",
+		      sx, sy);
+	ka_buf_printf(&b,
+		      "\tfor (long long %s = blockIdx.y * (long long)blockDim.y + threadIdx.y; %s < %s; %s += %s)\n",
+		      ey, ey, bh, ey, sy);
+	ka_buf_printf(&b,
+		      "\t\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; %s += "
+		      "%s) {\n\t\t\t%s %s = %s;\n\t\t\t%s %s = %s;\n\t\t\t",
+		      ex, ex, bw, ex, sx, sh.jtype, sh.j, ex, sh.itype, sh.i, ey);
+	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
+	ka_buf_adds(&b, "\n\t\t}\n}");
+	ka_recipe_edits ed = {0};
+	rc = b.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data);
+	if (rc == KA_OK)
+		rc = ka_recipe_relaunch_threads_2d(c, &ed, sh.unguarded ? nx : NULL, sh.unguarded ? ny : NULL, cap);
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(&b);
+	return rc;
+}
+
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape_ex(c, &sh,
 				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED);
+	if (rc == KA_RECIPE_DECLINED) {
+		/* not one element per thread along x: x and y indices, then? */
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = grid_stride_2d(c, out);
+		if (rc == KA_RECIPE_DECLINED && !strcmp(c->why, "the first statements are not the x and y thread indices"))
+			snprintf(c->why, sizeof c->why, "%s", why);
+		return rc;
+	}
 	if (rc)
 		return rc;
 	ka_buf b;
