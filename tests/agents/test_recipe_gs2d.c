@@ -27,6 +27,8 @@
 	"void run(int *c, int w, int h, int gx, int gy)\n{\n\tdim3 block(16, 8);\n\tdim3 grid(gx, gy);\n" \
 	"\tcount2d<<<grid, block>>>(c, w, h);\n}\n"
 #define COUNT2D COUNT2D_HEAD "\tif (x < w && y < h) {\n\t\tint k = y * w + x;\n\t\tc[k] += 1;\n\t}\n}\n\n" COUNT2D_RUN
+#define COUNT2D_TAIL \
+	COUNT2D_HEAD "\tif (x < w && y < h)\n\t\tc[y * w + x] += 1;\n\treturn;\n}\n\n" COUNT2D_RUN
 #define COUNT2D_RET \
 	COUNT2D_HEAD "\tif (y >= h || x >= w)\n\t\treturn;\n\tc[y * w + x] += 1;\n}\n\n" COUNT2D_RUN
 
@@ -108,6 +110,10 @@ static void test_guarded(void **st)
 	static const char *const want_ret[] = {"ka_ey < h;", "ka_ex < w;", "c[y * w + x] += 1;"};
 	out = applies(COUNT2D_RET, "count2d", want_ret, sizeof want_ret / sizeof want_ret[0]);
 	assert_null(strstr(out, "return"));
+	host_check(out, 0);
+	free(out);
+	/* a bare return after the guarded statement does nothing */
+	out = applies(COUNT2D_TAIL, "count2d", want_ret, sizeof want_ret / sizeof want_ret[0]);
 	host_check(out, 0);
 	free(out);
 }
