@@ -1603,6 +1603,23 @@ static void row_lane(ka_buf *b, const char *t, const rowvec *rv, char lane)
 	ka_buf_add(b, t + from, e - from);
 }
 
+/* The vector loop's variable: ka_v, or ka_vi, ka_vii, ... where a
+ * pointer parameter's vector would have its name (v's vector is ka_v). */
+static void vec_loop_name(const ka_recipe_ctx *c, char *out, size_t cap)
+{
+	snprintf(out, cap, "ka_v");
+	for (int clash = 1; clash && strlen(out) + 2 < cap;) {
+		clash = 0;
+		for (int p = 0; p < c->k->nparams && !clash; p++)
+			clash = c->k->params[p].is_pointer && !strcmp(out + 3, c->k->params[p].name);
+		if (clash) {
+			size_t n = strlen(out);
+			out[n] = 'i';
+			out[n + 1] = 0;
+		}
+	}
+}
+
 static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 {
 	rowvec rv;
@@ -1617,12 +1634,14 @@ static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 	ka_buf_adds(&b, "{\n\tconst long long ka_tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n");
 	ka_recipe_ew_pre(&b, c, sh);
+	char lv[40];
+	vec_loop_name(c, lv, sizeof lv);
 	ka_buf_printf(&b,
 		      "\t/* four elements of one row per step when the row length %s is a multiple of 4 */\n"
 		      "\tconst long long ka_n4 = %s %% 4 == 0 ? (long long)%s / 4 : 0;\n"
-		      "\tfor (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {\n"
-		      "\t\t%s %s = 4 * ka_v;\n\t\t",
-		      rv.ext, rv.ext, sh->count, sh->type, sh->var);
+		      "\tfor (long long %s = ka_tid; %s < ka_n4; %s += ka_step) {\n"
+		      "\t\t%s %s = 4 * %s;\n\t\t",
+		      rv.ext, rv.ext, sh->count, lv, lv, lv, sh->type, sh->var, lv);
 	size_t ps = ka_csrc_skip_blank(t, rv.elem_s, rv.in_s), pe = rv.elem_s;
 	while (pe > ps && isspace((unsigned char)t[pe - 1]))
 		pe--;
@@ -1707,14 +1726,16 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			ka_buf_printf(&b, " | (unsigned long long)%s", k->params[p].name);
 	ka_buf_printf(&b, ";\n\tconst long long ka_n4 = (ka_align & 15) ? 0 : (long long)%s / 4;\n",
 		      sh.count);
-	ka_buf_adds(&b, "\tfor (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {\n");
+	char lv[40];
+	vec_loop_name(c, lv, sizeof lv);
+	ka_buf_printf(&b, "\tfor (long long %s = ka_tid; %s < ka_n4; %s += ka_step) {\n", lv, lv, lv);
 	for (int p = 0; p < k->nparams; p++) {
 		if (!vec[p])
 			continue;
 		const char *nm = k->params[p].name;
 		if (load[p])
-			ka_buf_printf(&b, "\t\t%s ka_%s = reinterpret_cast<const %s *>(%s)[ka_v];\n", vt[p],
-				      nm, vt[p], nm);
+			ka_buf_printf(&b, "\t\t%s ka_%s = reinterpret_cast<const %s *>(%s)[%s];\n", vt[p],
+				      nm, vt[p], nm, lv);
 		else
 			ka_buf_printf(&b, "\t\t%s ka_%s;\n", vt[p], nm);
 	}
@@ -1733,7 +1754,7 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 		ka_buf_adds(&b, "\t\t{\n");
 		if (ka_recipe_ew_replay_reads(c, &sh, sh.var) ||
 		    (lane.data && ka_csrc_has_word(lane.data, s0, lane.len, sh.var)))
-			ka_buf_printf(&b, "\t\t\t%s %s = 4 * ka_v + %d;\n", sh.type, sh.var, l);
+			ka_buf_printf(&b, "\t\t\t%s %s = 4 * %s + %d;\n", sh.type, sh.var, lv, l);
 		ka_buf_adds(&b, "\t\t\t");
 		ka_recipe_ew_replay(&b, c, &sh, "\t\t\t");
 		if (lane.data)
@@ -1743,8 +1764,8 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_free(&lane);
 	for (int p = 0; p < k->nparams; p++)
 		if (vec[p] && wr[p])
-			ka_buf_printf(&b, "\t\treinterpret_cast<%s *>(%s)[ka_v] = ka_%s;\n", vt[p],
-				      k->params[p].name, k->params[p].name);
+			ka_buf_printf(&b, "\t\treinterpret_cast<%s *>(%s)[%s] = ka_%s;\n", vt[p],
+				      k->params[p].name, lv, k->params[p].name);
 	ka_buf_adds(&b, "\t}\n\t");
 	ka_recipe_ew_loop(&b, c, &sh, "4 * ka_n4 + ka_tid");
 	ka_buf_adds(&b, "\n}");
