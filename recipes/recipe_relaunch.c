@@ -508,7 +508,7 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 	for (int i = 0; i < m->nkernels; i++)
 		if (&m->k[i] != c->k && !strcmp(m->k[i].name, name))
 			return ka_recipe_decline(c, "the file defines more than one kernel named %s", name);
-	int found = 0, rc = KA_OK;
+	int found = 0, declared = 0, rc = KA_OK;
 	for (size_t at = ka_csrc_find_word_pp(t, 0, len, name); at != NPOS && rc == KA_OK;
 	     at = ka_csrc_find_word_pp(t, at + n, len, name)) {
 		const ka_csrc_launch *l = NULL;
@@ -516,6 +516,14 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 			if (m->l[i].start == at && !strcmp(m->l[i].kernel, name))
 				l = &m->l[i];
 		if (l) {
+			/* a launch before any declaration this file shows: the kernel
+			 * is declared in a header, which would keep the old parameters */
+			if (tr->add_counts && !declared)
+				return ka_recipe_decline(c,
+							 "line %d launches %s before this file declares it (a header "
+							 "declares it): the parameter it adds would not reach that "
+							 "declaration",
+							 line_of(t, at), name);
 			rc = relaunch_thread_count(c, ed, l, tr);
 			found = 1;
 			continue;
@@ -530,6 +538,7 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 				return ka_recipe_decline(c, "cannot read the parameter list of %s", name);
 			if (tr->add_counts)
 				rc = ka_recipe_edit(ed, pc, pc, tr->param);
+			declared = 1;
 			continue;
 		}
 		/* a kernel's declaration at file level, `__global__ ... k(...);` */
@@ -542,6 +551,7 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 		    ka_csrc_has_word(t, st, at, "__global__")) {
 			if (tr->add_counts)
 				rc = ka_recipe_edit(ed, pc, pc, tr->param);
+			declared = 1;
 			continue;
 		}
 		return ka_recipe_decline(

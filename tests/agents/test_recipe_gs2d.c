@@ -164,6 +164,11 @@ static void test_near_misses(void **st)
 			"dim3 grid_of(int w, int n);\nvoid h(float *o, int w, int n)\n{\n"
 			"\tt<<<grid_of(w, n), dim3(16, 16)>>>(o, w, n);\n}\n",
 		 "t", "may have side effects");
+	/* unguarded, launched before the file declares it: the header's
+	 * declaration would keep the old parameters */
+	declines("void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n}\n"
+		 T_HEAD "\to[y * w + x] = 1;\n}\n",
+		 "t", "line 3 launches t before this file declares it");
 	/* no launch in the file */
 	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n", "t", "no launch of t in this file");
 	/* x and y, but not first: the 1-D reason stays */

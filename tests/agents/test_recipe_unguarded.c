@@ -152,6 +152,12 @@ static void test_near_misses(void **st)
 		 SCALE_K "int grid_of(int n);\nvoid h(float *y, const float *x, int n)\n{\n"
 			 "\tscale<<<grid_of(n), 256>>>(y, x);\n}\n",
 		 "scale", "may have side effects");
+	/* launched before the file declares it: a header declares it, with
+	 * the parameters it had (Learn-CUDA's gaussian solver) */
+	declines("grid-stride",
+		 "#include \"solver.h\"\nvoid h(float *y, const float *x, int n)\n{\n"
+		 "\tscale<<<n / 256, 256>>>(y, x);\n}\n" SCALE_K,
+		 "scale", "line 4 launches scale before this file declares it");
 	/* no launch in the file: the count is unknown */
 	declines("grid-stride", SCALE_K, "scale", "no launch of scale in this file");
 	/* an index along y too: a 2-D kernel, not one element per thread along x
