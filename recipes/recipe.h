@@ -312,8 +312,16 @@ typedef struct ka_recipe_2d {
 	char itype[64], jtype[64];             /* their types, without const */
 	char h[KA_CSRC_NAME], w[KA_CSRC_NAME]; /* their bounds */
 	size_t body_s, body_e;                 /* BODY (inside its braces, if any) */
+	int unguarded;                         /* KA_RECIPE_2D_UNGUARDED took it */
+	char why[200];                         /* then: why the guard was not read */
 } ka_recipe_2d;
 int ka_recipe_2d_shape(ka_recipe_ctx *c, ka_recipe_2d *sh);
+/* The same; with flag KA_RECIPE_2D_UNGUARDED a kernel whose indices are
+ * not followed by a guard this reads is taken too, as one point per
+ * launched thread: BODY is every statement after the indices, h and w are
+ * empty and unguarded is set (the other checks stay). */
+#define KA_RECIPE_2D_UNGUARDED 1u
+int ka_recipe_2d_shape_ex(ka_recipe_ctx *c, ka_recipe_2d *sh, unsigned flags);
 /* An edit list over the file's text, applied in one pass. */
 typedef struct ka_recipe_edits {
 	int n;
@@ -402,6 +410,17 @@ int ka_recipe_relaunch_z(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *coun
  * KA_RECIPE_DECLINED. */
 int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_name, long vec,
 			       long cap);
+/* The same for a kernel whose threads loop over x and y (grid-stride's
+ * 2-D form): every launch keeps its block and gets the grid
+ *     dim3(X, min(dim3(G).y, cap / max(X, 1)), dim3(G).z),  X = min(dim3(G).x, cap)
+ * (at most cap blocks per z layer).  With nx and ny (both not NULL) the
+ * kernel also gets the parameters `long long nx, long long ny` last and
+ * each launch passes its threads along x and y, `(long long)dim3(G).x *
+ * dim3(B).x` and the same along y; with both NULL the parameters stay (a
+ * guarded kernel knows its bounds).  Declines as ka_recipe_relaunch_threads
+ * does. */
+int ka_recipe_relaunch_threads_2d(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *nx, const char *ny,
+				  long cap);
 /* 2-D launches (recipes/recipe_launch2d.c): rewrite every launch of the
  * kernel.  Each must read
  *     grid((W + BX - 1) / BX, (H + BY - 1) / BY), block(BX, BY)

@@ -933,11 +933,94 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 	ka_buf_adds(b, "\n\t}");
 }
 
+/* ---- grid-stride over x and y ----
+ *
+ * A kernel whose first statements are the x and y global thread indices
+ * (ka_recipe_2d_shape: `if (x < W && y < H) BODY` last, `if (x >= W || y >=
+ * H) return;`, or no guard it reads, one point per launched thread) gets
+ * two nested loops, y outside and x inside, each from the thread's global
+ * index by the grid's threads along its axis, up to the bound (W and H, or
+ * the launch's threads along x and y passed in as ka_nx and ka_ny).  Each
+ * (x, y) below the bounds is then done once per z layer, whatever the
+ * grid, so the launches keep their blocks and cap their grids
+ * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id,
+ * return, break, continue or goto, nor assign an index or a bound. */
+static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
+{
+	ka_recipe_2d sh;
+	int rc = ka_recipe_2d_shape_ex(c, &sh, KA_RECIPE_2D_UNGUARDED);
+	if (rc)
+		return rc;
+	const char *t = c->m->text;
+	static const char *const banned[] = {"return", "break", "continue", "goto"};
+	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
+		if (ka_csrc_has_word(t, sh.body_s, sh.body_e, banned[i])) {
+			if (sh.unguarded)
+				return ka_recipe_decline(c, "a 2-D index: the body uses %s (and %.150s)", banned[i],
+							 sh.why);
+			return ka_recipe_decline(c, "a 2-D index: the body uses %s", banned[i]);
+		}
+	static char sq[16384];
+	if (!ka_csrc_squeeze(t, sh.body_s, sh.body_e, sq, sizeof sq))
+		return ka_recipe_decline(c, "a 2-D index: the body is too long");
+	const char *fixed[] = {sh.j, sh.i, sh.w, sh.h};
+	for (int i = 0; i < 4; i++)
+		if (fixed[i][0] && assigned(sq, fixed[i]))
+			return ka_recipe_decline(c, "a 2-D index: the body assigns %s, %s", fixed[i],
+						 i < 2 ? "an index" : "which a bound reads");
+	long cap = ka_recipe_param(c->params, "cap", 2112);
+	if (cap < 1 || cap > 65535)
+		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
+	char ex[16], ey[16], sx[16], sy[16], nx[16], ny[16];
+	ka_recipe_unused_name(c, "ka_ex", ex, sizeof ex);
+	ka_recipe_unused_name(c, "ka_ey", ey, sizeof ey);
+	ka_recipe_unused_name(c, "ka_sx", sx, sizeof sx);
+	ka_recipe_unused_name(c, "ka_sy", sy, sizeof sy);
+	ka_recipe_unused_name(c, "ka_nx", nx, sizeof nx);
+	ka_recipe_unused_name(c, "ka_ny", ny, sizeof ny);
+	const char *bw = sh.unguarded ? nx : sh.w, *bh = sh.unguarded ? ny : sh.h;
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	ka_buf_printf(&b,
+		      "{\n\tconst long long %s = (long long)gridDim.x * blockDim.x, %s = (long long)gridDim.y * "
+		      "blockDim.y;\n",
+		      sx, sy);
+	ka_buf_printf(&b,
+		      "\tfor (long long %s = blockIdx.y * (long long)blockDim.y + threadIdx.y; %s < %s; %s += %s)\n",
+		      ey, ey, bh, ey, sy);
+	ka_buf_printf(&b,
+		      "\t\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; %s += "
+		      "%s) {\n\t\t\t%s %s = %s;\n\t\t\t%s %s = %s;\n\t\t\t",
+		      ex, ex, bw, ex, sx, sh.jtype, sh.j, ex, sh.itype, sh.i, ey);
+	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
+	ka_buf_adds(&b, "\n\t\t}\n}");
+	ka_recipe_edits ed = {0};
+	rc = b.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
+	if (rc == KA_OK)
+		rc = ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data);
+	if (rc == KA_OK)
+		rc = ka_recipe_relaunch_threads_2d(c, &ed, sh.unguarded ? nx : NULL, sh.unguarded ? ny : NULL, cap);
+	if (rc == KA_OK)
+		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(&b);
+	return rc;
+}
+
 static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape_ex(c, &sh,
 				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED);
+	if (rc == KA_RECIPE_DECLINED) {
+		/* not one element per thread along x: x and y indices, then? */
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = grid_stride_2d(c, out);
+		if (rc == KA_RECIPE_DECLINED && !strcmp(c->why, "the first statements are not the x and y thread indices"))
+			snprintf(c->why, sizeof c->why, "%s", why);
+		return rc;
+	}
 	if (rc)
 		return rc;
 	ka_buf b;
@@ -1520,6 +1603,23 @@ static void row_lane(ka_buf *b, const char *t, const rowvec *rv, char lane)
 	ka_buf_add(b, t + from, e - from);
 }
 
+/* The vector loop's variable: ka_v, or ka_vi, ka_vii, ... where a
+ * pointer parameter's vector would have its name (v's vector is ka_v). */
+static void vec_loop_name(const ka_recipe_ctx *c, char *out, size_t cap)
+{
+	snprintf(out, cap, "ka_v");
+	for (int clash = 1; clash && strlen(out) + 2 < cap;) {
+		clash = 0;
+		for (int p = 0; p < c->k->nparams && !clash; p++)
+			clash = c->k->params[p].is_pointer && !strcmp(out + 3, c->k->params[p].name);
+		if (clash) {
+			size_t n = strlen(out);
+			out[n] = 'i';
+			out[n + 1] = 0;
+		}
+	}
+}
+
 static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 {
 	rowvec rv;
@@ -1534,12 +1634,14 @@ static int row_vectorize(ka_recipe_ctx *c, const ka_recipe_ew *sh, ka_buf *out)
 	ka_buf_adds(&b, "{\n\tconst long long ka_tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
 			"\tconst long long ka_step = (long long)gridDim.x * blockDim.x;\n");
 	ka_recipe_ew_pre(&b, c, sh);
+	char lv[40];
+	vec_loop_name(c, lv, sizeof lv);
 	ka_buf_printf(&b,
 		      "\t/* four elements of one row per step when the row length %s is a multiple of 4 */\n"
 		      "\tconst long long ka_n4 = %s %% 4 == 0 ? (long long)%s / 4 : 0;\n"
-		      "\tfor (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {\n"
-		      "\t\t%s %s = 4 * ka_v;\n\t\t",
-		      rv.ext, rv.ext, sh->count, sh->type, sh->var);
+		      "\tfor (long long %s = ka_tid; %s < ka_n4; %s += ka_step) {\n"
+		      "\t\t%s %s = 4 * %s;\n\t\t",
+		      rv.ext, rv.ext, sh->count, lv, lv, lv, sh->type, sh->var, lv);
 	size_t ps = ka_csrc_skip_blank(t, rv.elem_s, rv.in_s), pe = rv.elem_s;
 	while (pe > ps && isspace((unsigned char)t[pe - 1]))
 		pe--;
@@ -1624,14 +1726,16 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			ka_buf_printf(&b, " | (unsigned long long)%s", k->params[p].name);
 	ka_buf_printf(&b, ";\n\tconst long long ka_n4 = (ka_align & 15) ? 0 : (long long)%s / 4;\n",
 		      sh.count);
-	ka_buf_adds(&b, "\tfor (long long ka_v = ka_tid; ka_v < ka_n4; ka_v += ka_step) {\n");
+	char lv[40];
+	vec_loop_name(c, lv, sizeof lv);
+	ka_buf_printf(&b, "\tfor (long long %s = ka_tid; %s < ka_n4; %s += ka_step) {\n", lv, lv, lv);
 	for (int p = 0; p < k->nparams; p++) {
 		if (!vec[p])
 			continue;
 		const char *nm = k->params[p].name;
 		if (load[p])
-			ka_buf_printf(&b, "\t\t%s ka_%s = reinterpret_cast<const %s *>(%s)[ka_v];\n", vt[p],
-				      nm, vt[p], nm);
+			ka_buf_printf(&b, "\t\t%s ka_%s = reinterpret_cast<const %s *>(%s)[%s];\n", vt[p],
+				      nm, vt[p], nm, lv);
 		else
 			ka_buf_printf(&b, "\t\t%s ka_%s;\n", vt[p], nm);
 	}
@@ -1650,7 +1754,7 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 		ka_buf_adds(&b, "\t\t{\n");
 		if (ka_recipe_ew_replay_reads(c, &sh, sh.var) ||
 		    (lane.data && ka_csrc_has_word(lane.data, s0, lane.len, sh.var)))
-			ka_buf_printf(&b, "\t\t\t%s %s = 4 * ka_v + %d;\n", sh.type, sh.var, l);
+			ka_buf_printf(&b, "\t\t\t%s %s = 4 * %s + %d;\n", sh.type, sh.var, lv, l);
 		ka_buf_adds(&b, "\t\t\t");
 		ka_recipe_ew_replay(&b, c, &sh, "\t\t\t");
 		if (lane.data)
@@ -1660,8 +1764,8 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 	ka_buf_free(&lane);
 	for (int p = 0; p < k->nparams; p++)
 		if (vec[p] && wr[p])
-			ka_buf_printf(&b, "\t\treinterpret_cast<%s *>(%s)[ka_v] = ka_%s;\n", vt[p],
-				      k->params[p].name, k->params[p].name);
+			ka_buf_printf(&b, "\t\treinterpret_cast<%s *>(%s)[%s] = ka_%s;\n", vt[p],
+				      k->params[p].name, lv, k->params[p].name);
 	ka_buf_adds(&b, "\t}\n\t");
 	ka_recipe_ew_loop(&b, c, &sh, "4 * ka_n4 + ka_tid");
 	ka_buf_adds(&b, "\n}");

@@ -205,7 +205,10 @@ static int read_guard(ka_recipe_ctx *c, ka_recipe_2d *sh, size_t at)
 		sh->body_e = close;
 		return KA_OK;
 	}
-	if (ka_csrc_skip_blank(t, len, e) != close)
+	size_t after = ka_csrc_skip_blank(t, len, e), ae = after < close ? ka_csrc_stmt_end(t, len, after) : NPOS;
+	/* a bare `return;` last does nothing */
+	if (after != close && !(ae != NPOS && ka_csrc_skip_blank(t, len, ae) == close &&
+				ka_recipe_bare_return(t, after, ae)))
 		return ka_recipe_decline(c, "statements follow the bound check");
 	sh->body_s = pc + 1;
 	sh->body_e = e;
@@ -219,12 +222,27 @@ static int read_guard(ka_recipe_ctx *c, ka_recipe_2d *sh, size_t at)
 
 int ka_recipe_2d_shape(ka_recipe_ctx *c, ka_recipe_2d *sh)
 {
+	return ka_recipe_2d_shape_ex(c, sh, 0);
+}
+
+int ka_recipe_2d_shape_ex(ka_recipe_ctx *c, ka_recipe_2d *sh, unsigned flags)
+{
 	memset(sh, 0, sizeof *sh);
 	const ka_csrc *m = c->m;
 	size_t after = 0;
 	int rc = read_indices(c, sh, &after);
 	if (rc == KA_OK)
 		rc = read_guard(c, sh, after);
+	if (rc == KA_RECIPE_DECLINED && (flags & KA_RECIPE_2D_UNGUARDED) && sh->i[0]) {
+		/* no guard this reads: every launched thread does its point, so
+		 * the body is everything after the indices */
+		snprintf(sh->why, sizeof sh->why, "%.199s", c->why);
+		sh->h[0] = sh->w[0] = 0;
+		sh->body_s = after;
+		sh->body_e = c->k->body_close;
+		sh->unguarded = 1;
+		rc = KA_OK;
+	}
 	if (rc)
 		return rc;
 	char hit[64];

@@ -432,13 +432,23 @@ static int line_of(const char *t, size_t at)
 	return line;
 }
 
-/* Launch l of an unguarded kernel: the capped grid, the thread count as
- * the new last argument (ka_recipe_relaunch_threads). */
-static int relaunch_thread_count(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l, long vec,
-				 long cap)
+/* How the launches of a kernel change when its threads loop over the
+ * elements (ka_recipe_relaunch_threads, ka_recipe_relaunch_threads_2d). */
+typedef struct thread_relaunch {
+	int dims;        /* 1: along x (vec), 2: along x and y */
+	long vec, cap;   /* elements a thread takes at once; the grid's cap */
+	int add_counts;  /* the launch passes its threads along each axis */
+	char param[200]; /* what the kernel's parameter list gets ("" none) */
+} thread_relaunch;
+
+/* Launch l of a kernel whose threads loop: the capped grid and, with
+ * add_counts, its thread counts as new last arguments. */
+static int relaunch_thread_count(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_csrc_launch *l,
+				 const thread_relaunch *tr)
 {
 	const char *t = c->m->text;
 	char g[512], b[512];
+	long vec = tr->vec, cap = tr->cap;
 	if (l->ncfg < 2 || !ka_csrc_squeeze(t, l->cfg[0].s, l->cfg[0].e, g, sizeof g) ||
 	    !ka_csrc_squeeze(t, l->cfg[1].s, l->cfg[1].e, b, sizeof b) || !g[0] || !b[0])
 		return ka_recipe_decline(c, "cannot read a launch of %s", c->k->name);
@@ -456,40 +466,49 @@ static int relaunch_thread_count(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka
 	ka_buf grid, arg;
 	ka_buf_init(&grid, 1024);
 	ka_buf_init(&arg, 1024);
-	if (vec > 1)
-		ka_buf_printf(
-			&grid,
-			" dim3((unsigned)((dim3(%s).x + %ld) / %ld < %ld ? (dim3(%s).x + %ld) / %ld : %ld), "
-			"dim3(%s).y, dim3(%s).z)",
-			g, vec - 1, vec, cap, g, vec - 1, vec, cap, g, g);
-	else
-		ka_buf_printf(&grid, " dim3(dim3(%s).x < %ldu ? dim3(%s).x : %ldu, dim3(%s).y, dim3(%s).z)",
-			      g, cap, g, cap, g, g);
-	ka_buf_printf(&arg, ", (long long)dim3(%s).x * dim3(%s).x", g, b);
+	if (tr->dims == 2) {
+		/* x capped at cap, y at cap / x: at most cap blocks in a layer */
+		char gx[1200];
+		snprintf(gx, sizeof gx, "(dim3(%s).x < %ldu ? dim3(%s).x : %ldu)", g, cap, g, cap);
+		ka_buf_printf(&grid,
+			      " dim3(%s, dim3(%s).y < %ldu / (%s > 1u ? %s : 1u) ? dim3(%s).y : %ldu / (%s > 1u ? "
+			      "%s : 1u), dim3(%s).z)",
+			      gx, g, cap, gx, gx, g, cap, gx, gx, g);
+		ka_buf_printf(&arg, ", (long long)dim3(%s).x * dim3(%s).x, (long long)dim3(%s).y * dim3(%s).y", g,
+			      b, g, b);
+	} else {
+		if (vec > 1)
+			ka_buf_printf(&grid,
+				      " dim3((unsigned)((dim3(%s).x + %ld) / %ld < %ld ? (dim3(%s).x + %ld) / %ld : "
+				      "%ld), dim3(%s).y, dim3(%s).z)",
+				      g, vec - 1, vec, cap, g, vec - 1, vec, cap, g, g);
+		else
+			ka_buf_printf(&grid,
+				      " dim3(dim3(%s).x < %ldu ? dim3(%s).x : %ldu, dim3(%s).y, dim3(%s).z)", g,
+				      cap, g, cap, g, g);
+		ka_buf_printf(&arg, ", (long long)dim3(%s).x * dim3(%s).x", g, b);
+	}
 	int rc = grid.data && arg.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(ed, l->cfg[0].s, l->cfg[0].e, grid.data);
-	if (rc == KA_OK)
+	if (rc == KA_OK && tr->add_counts)
 		rc = ka_recipe_edit(ed, l->args[l->nargs - 1].e, l->args[l->nargs - 1].e, arg.data);
 	ka_buf_free(&grid);
 	ka_buf_free(&arg);
 	return rc;
 }
 
-int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_name, long vec,
-			       long cap)
+static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_relaunch *tr)
 {
 	const ka_csrc *m = c->m;
 	const char *t = m->text, *name = c->k->name;
 	size_t n = strlen(name), len = m->len;
-	char param[160];
-	snprintf(param, sizeof param, ", long long %s", count_name);
-	if (c->k->nparams < 1)
+	if (tr->add_counts && c->k->nparams < 1)
 		return ka_recipe_decline(c, "%s has no parameters to add the thread count after", name);
 	for (int i = 0; i < m->nkernels; i++)
 		if (&m->k[i] != c->k && !strcmp(m->k[i].name, name))
 			return ka_recipe_decline(c, "the file defines more than one kernel named %s", name);
-	int found = 0, rc = KA_OK;
+	int found = 0, declared = 0, rc = KA_OK;
 	for (size_t at = ka_csrc_find_word_pp(t, 0, len, name); at != NPOS && rc == KA_OK;
 	     at = ka_csrc_find_word_pp(t, at + n, len, name)) {
 		const ka_csrc_launch *l = NULL;
@@ -497,19 +516,29 @@ int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char
 			if (m->l[i].start == at && !strcmp(m->l[i].kernel, name))
 				l = &m->l[i];
 		if (l) {
-			rc = relaunch_thread_count(c, ed, l, vec, cap);
+			/* a launch before any declaration this file shows: the kernel
+			 * is declared in a header, which would keep the old parameters */
+			if (tr->add_counts && !declared)
+				return ka_recipe_decline(c,
+							 "line %d launches %s before this file declares it (a header "
+							 "declares it): the parameter it adds would not reach that "
+							 "declaration",
+							 line_of(t, at), name);
+			rc = relaunch_thread_count(c, ed, l, tr);
 			found = 1;
 			continue;
 		}
 		size_t pc = params_close(t, len, at, n);
-		if (pc != NPOS && memchr(t + at, '=', pc - at))
+		if (tr->add_counts && pc != NPOS && memchr(t + at, '=', pc - at))
 			return ka_recipe_decline(c, "line %d declares %s with a default argument",
 						 line_of(t, at), name);
 		if (at == c->k->name_at) {
 			/* the definition: its parameter list, then the body */
 			if (pc == NPOS || ka_csrc_skip_blank(t, len, pc + 1) != c->k->body_open)
 				return ka_recipe_decline(c, "cannot read the parameter list of %s", name);
-			rc = ka_recipe_edit(ed, pc, pc, param);
+			if (tr->add_counts)
+				rc = ka_recipe_edit(ed, pc, pc, tr->param);
+			declared = 1;
 			continue;
 		}
 		/* a kernel's declaration at file level, `__global__ ... k(...);` */
@@ -520,16 +549,37 @@ int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char
 		    ka_csrc_skip_blank(t, len, pc + 1) < len &&
 		    t[ka_csrc_skip_blank(t, len, pc + 1)] == ';' &&
 		    ka_csrc_has_word(t, st, at, "__global__")) {
-			rc = ka_recipe_edit(ed, pc, pc, param);
+			if (tr->add_counts)
+				rc = ka_recipe_edit(ed, pc, pc, tr->param);
+			declared = 1;
 			continue;
 		}
 		return ka_recipe_decline(
 			c,
 			"line %d names %s outside its definition, a declaration and a launch this "
-			"recipe can read: the parameter it adds would not reach it",
-			line_of(t, at), name);
+			"recipe can read: %s",
+			line_of(t, at), name,
+			tr->add_counts ? "the parameter it adds would not reach it"
+				       : "a launch there would keep its grid");
 	}
 	if (rc)
 		return rc;
 	return found ? KA_OK : ka_recipe_decline(c, "no launch of %s in this file to rewrite", name);
+}
+
+int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *count_name, long vec,
+			       long cap)
+{
+	thread_relaunch tr = {.dims = 1, .vec = vec, .cap = cap, .add_counts = 1};
+	snprintf(tr.param, sizeof tr.param, ", long long %s", count_name);
+	return relaunch_threads(c, ed, &tr);
+}
+
+int ka_recipe_relaunch_threads_2d(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *nx, const char *ny,
+				  long cap)
+{
+	thread_relaunch tr = {.dims = 2, .vec = 1, .cap = cap, .add_counts = nx && ny};
+	if (tr.add_counts)
+		snprintf(tr.param, sizeof tr.param, ", long long %.80s, long long %.80s", nx, ny);
+	return relaunch_threads(c, ed, &tr);
 }

@@ -113,6 +113,24 @@ static void test_vectorize(void **st)
 	free(out);
 }
 
+/* a pointer named v: its vector ka_v would be the loop's variable too,
+ * which nvcc refuses ("declared in for-loop initialization, may not be
+ * redeclared"); the loop steps ka_vi instead (llm.c's permute_kernel) */
+static void test_vector_named_v(void **st)
+{
+	(void)st;
+	static const char *const want[] = {"for (long long ka_vi = ka_tid; ka_vi < ka_n4; ka_vi += ka_step) {",
+					   "float4 ka_v;", "reinterpret_cast<float4 *>(v)[ka_vi] = ka_v;"};
+	char *out = applies("vectorize",
+			    "__global__ void split3(float *q, float *v, const float *in, int n)\n{\n"
+			    "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			    "\tif (i < n) {\n\t\tq[i] = in[2 * i];\n\t\tv[i] = in[2 * i + 1];\n\t}\n}\n"
+			    "void h(float *q, float *v, const float *in, int n)\n{\n"
+			    "\tsplit3<<<(n + 255) / 256, 256>>>(q, v, in, n);\n}\n",
+			    "split3", want, sizeof want / sizeof want[0]);
+	free(out);
+}
+
 #define SCALE_K \
 	"__global__ void scale(float *y, const float *x)\n{\n" \
 	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\ty[i] = 2.0f * x[i];\n}\n"
@@ -134,11 +152,18 @@ static void test_near_misses(void **st)
 		 SCALE_K "int grid_of(int n);\nvoid h(float *y, const float *x, int n)\n{\n"
 			 "\tscale<<<grid_of(n), 256>>>(y, x);\n}\n",
 		 "scale", "may have side effects");
+	/* launched before the file declares it: a header declares it, with
+	 * the parameters it had (Learn-CUDA's gaussian solver) */
+	declines("grid-stride",
+		 "#include \"solver.h\"\nvoid h(float *y, const float *x, int n)\n{\n"
+		 "\tscale<<<n / 256, 256>>>(y, x);\n}\n" SCALE_K,
+		 "scale", "line 4 launches scale before this file declares it");
 	/* no launch in the file: the count is unknown */
 	declines("grid-stride", SCALE_K, "scale", "no launch of scale in this file");
-	/* an index along y too: a 2-D kernel, not one element per thread along x */
+	/* an index along y too: a 2-D kernel, not one element per thread along x
+	 * (grid-stride's 2-D form takes it: test_recipe_gs2d.c) */
 	declines(
-		"grid-stride",
+		"vectorize",
 		"__global__ void t(float *o, const float *in, int w)\n{\n"
 		"\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
 		"\to[x * w + y] = in[y * w + x];\n}\n"
@@ -161,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_original_runs),
 		cmocka_unit_test(test_grid_stride),
 		cmocka_unit_test(test_vectorize),
+		cmocka_unit_test(test_vector_named_v),
 		cmocka_unit_test(test_near_misses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
