@@ -396,6 +396,129 @@ static void test_cold_kernels(void **state)
 	ka_lint_free(l);
 }
 
+/* A set-up kernel of fixed work per thread (no loop that carries traffic),
+ * launched once from a host function that nothing in a loop calls, while
+ * the file launches another kernel in a host loop elsewhere, is cold even
+ * though no host function links the two (setup() and run() are called from
+ * a file not analysed here); the kernel in the loop keeps its warning. In a
+ * file that repeats no launch, the same kernel is the program's work and
+ * keeps its warning too. */
+static void test_cold_fixed_work(void **state)
+{
+	fixture *fx = *state;
+	char path[200], alone[200];
+	static const char kernels[] =
+		"__global__ void init(const float *a, float *b, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i * 32] = a[i];\n}\n"
+		"__global__ void step(const float *a, float *b, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i] = a[i * 32];\n}\n";
+	char text[2048];
+	snprintf(path, sizeof path, "%s/fixed.cu", fx->dir);
+	snprintf(text, sizeof text,
+		 "%s"
+		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		 "void run(const float *a, float *b, int n, int iters)\n{\n"
+		 "\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
+		 kernels);
+	write_file(path, text, 0);
+	snprintf(alone, sizeof alone, "%s/alone.cu", fx->dir);
+	snprintf(text, sizeof text,
+		 "%s"
+		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
+		 kernels);
+	write_file(alone, text, 0);
+	ka_lint *l = new_lint("-*,gmem-uncoalesced-access,gmem-uncoalesced-store", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path, alone};
+	assert_int_equal(ka_lint_run(l, paths, 2, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (!f->kernel)
+			continue;
+		int in_alone = strstr(f->file, "alone.cu") != NULL;
+		if (!strcmp(f->kernel, "init") && !in_alone) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_int_equal(f->cold, 1);
+			assert_non_null(strstr(f->message, "[cold: init does a fixed amount of work per thread "
+							   "and is launched once, outside host loops, while step "
+							   "is launched repeatedly]"));
+			seen |= 1;
+		} else if (!strcmp(f->kernel, "step")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 2;
+		} else if (!strcmp(f->kernel, "init")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* host-sync-in-loop in a timed loop: a sync between two timer reads of the
+ * same iteration ends a measured trial (the harness), a note; the same sync
+ * in an untimed loop, and in a loop whose timer is outside it, stays a
+ * warning. */
+static void test_sync_in_timed_loop(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/timed.cu", fx->dir);
+	write_file(path,
+		   "__global__ void k(float *a, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] += 1.0f;\n}\n"
+		   "double wtime(void);\n"
+		   "float trials(float *a, int n, int reps, cudaEvent_t start, cudaEvent_t stop)\n{\n"
+		   "\tfloat total = 0.0f, ms;\n"
+		   "\tfor (int t = 0; t < reps; t++) {\n"
+		   "\t\tcudaEventRecord(start);\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaDeviceSynchronize();\n"
+		   "\t\tcudaEventRecord(stop);\n"
+		   "\t\tcudaEventElapsedTime(&ms, start, stop);\n"
+		   "\t\ttotal += ms;\n\t}\n\treturn total;\n}\n"
+		   "double host_timed(float *a, int n, int reps)\n{\n"
+		   "\tdouble total = 0.0;\n"
+		   "\tfor (int t = 0; t < reps; t++) {\n"
+		   "\t\tdouble t0 = wtime();\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaDeviceSynchronize();\n"
+		   "\t\ttotal += wtime() - t0;\n\t}\n\treturn total;\n}\n"
+		   "double outer_timer(float *a, int n, int reps)\n{\n"
+		   "\tdouble t0 = wtime();\n"
+		   "\tfor (int t = 0; t < reps; t++) {\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaDeviceSynchronize();\n\t}\n"
+		   "\treturn wtime() - t0;\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,host-sync-in-loop", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "host-sync-in-loop"))
+			continue;
+		if (f->line == 14 || f->line == 27) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "ends a measured trial"));
+			seen |= f->line == 14 ? 1 : 2;
+		} else {
+			assert_int_equal(f->line, 37);
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -806,6 +929,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shared_helper_and_one_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_through_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cold_fixed_work, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_in_timed_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
