@@ -519,6 +519,46 @@ static void test_sync_in_timed_loop(void **state)
 	ka_lint_free(l);
 }
 
+/* launch-block-not-multiple-of-warp: a serial step launched as one block
+ * of 16 threads leaves the rest of the GPU idle whatever its block size, so
+ * its partial warp is a note; the same block over a grid of many blocks
+ * stays a warning. */
+static void test_odd_block_one_wave(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/odd.cu", fx->dir);
+	write_file(path,
+		   "__global__ void diag(float *a, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] *= 2.0f;\n}\n"
+		   "void run(float *a, int n)\n{\n"
+		   "\tdiag<<<1, 16>>>(a, n);\n"
+		   "\tdiag<<<4096, 16>>>(a, n);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,launch-block-not-multiple-of-warp", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "launch-block-not-multiple-of-warp"))
+			continue;
+		if (f->line == 9) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "no more than the SMs"));
+			seen |= 1;
+		} else {
+			assert_int_equal(f->line, 10);
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -931,6 +971,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cold_through_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_fixed_work, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_in_timed_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_odd_block_one_wave, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
