@@ -559,6 +559,55 @@ static void test_odd_block_one_wave(void **state)
 	ka_lint_free(l);
 }
 
+/* host-alloc-in-loop: an allocation in a loop whose launches are all in a
+ * loop nested inside it (one buffer per configuration, many timed launches)
+ * is a note; one in the loop that launches directly stays a warning. */
+static void test_alloc_per_configuration(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/alloc.cu", fx->dir);
+	write_file(path,
+		   "__global__ void k(float *a, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] += 1.0f;\n}\n"
+		   "void sweep(const int *sizes, int nsizes, int reps)\n{\n"
+		   "\tfor (int s = 0; s < nsizes; s++) {\n"
+		   "\t\tfloat *a;\n"
+		   "\t\tcudaMalloc(&a, sizes[s] * sizeof(float));\n"
+		   "\t\tfor (int r = 0; r < reps; r++)\n"
+		   "\t\t\tk<<<(sizes[s] + 255) / 256, 256>>>(a, sizes[s]);\n"
+		   "\t\tcudaFree(a);\n\t}\n}\n"
+		   "void repeat(int n, int reps)\n{\n"
+		   "\tfor (int r = 0; r < reps; r++) {\n"
+		   "\t\tfloat *a;\n"
+		   "\t\tcudaMalloc(&a, n * sizeof(float));\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaFree(a);\n\t}\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,host-alloc-in-loop", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "host-alloc-in-loop"))
+			continue;
+		if (f->line == 11 || f->line == 14) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "nested inside this one"));
+			seen |= f->line == 11 ? 1 : 2;
+		} else {
+			assert_true(f->line == 21 || f->line == 23);
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= f->line == 21 ? 4 : 8;
+		}
+	}
+	assert_int_equal(seen, 15);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -972,6 +1021,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cold_fixed_work, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_in_timed_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_odd_block_one_wave, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_per_configuration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
