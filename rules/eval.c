@@ -134,8 +134,11 @@ out:
  * function that calls it, also launches another kernel repeatedly (inside a
  * loop, or through a call made in a loop: start-up work before the
  * iterations), or its launching function launches another kernel at all
- * while this one only writes global memory (an initializer),
- * runs a small part of the time.  The host call graph is the `call` table's
+ * while this one only writes global memory (an initializer), or that does
+ * a fixed amount of work per thread (no global access at a traffic_depth
+ * above 0) while the file launches another kernel repeatedly (in a host
+ * loop, or from a function a loop calls: the two may be linked only by a
+ * file not analysed here), runs a small part of the time.  The host call graph is the `call` table's
  * host rows (caller `func`, `callee`, `in_loop`).  Its performance findings
  * are notes; the message says why.  Correctness findings keep their
  * severity. */
