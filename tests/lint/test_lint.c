@@ -608,6 +608,54 @@ static void test_alloc_per_configuration(void **state)
 	ka_lint_free(l);
 }
 
+/* gmem-aos-field-access carries the execution-count weighting of the other
+ * coalescing rules: a field of a 32-byte record read once per thread, next
+ * to a loop that carries the kernel's traffic, is a note; the same field
+ * read inside that loop stays a warning. */
+static void test_aos_field_once(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/aos.cu", fx->dir);
+	write_file(path,
+		   "struct pt { float w, cost; int assign; float pad[5]; };\n"
+		   "__global__ void cost(const pt *p, const float *c, float *out, int n, int dim)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n)\n\t\treturn;\n"
+		   "\tfloat s = 0.0f;\n"
+		   "\tfor (int d = 0; d < dim; d++)\n\t\ts += c[d * n + i];\n"
+		   "\tout[i] = s * p[i].w;\n}\n"
+		   "__global__ void walk(const pt *p, float *out, int n, int reps)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n)\n\t\treturn;\n"
+		   "\tfloat s = 0.0f;\n"
+		   "\tfor (int r = 0; r < reps; r++)\n\t\ts += p[r * n + i].w;\n"
+		   "\tout[i] = s;\n}\n"
+		   "void run(const pt *p, const float *c, float *out, int n, int dim)\n{\n"
+		   "\tcost<<<(n + 255) / 256, 256>>>(p, c, out, n, dim);\n"
+		   "\twalk<<<(n + 255) / 256, 256>>>(p, out, n, dim);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,gmem-aos-field-access", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "gmem-aos-field-access") || !f->kernel)
+			continue;
+		if (!strcmp(f->kernel, "cost")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "once per thread, outside the loops"));
+			seen |= 1;
+		} else if (!strcmp(f->kernel, "walk")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -1022,6 +1070,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sync_in_timed_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_odd_block_one_wave, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_per_configuration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_aos_field_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
