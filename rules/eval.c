@@ -171,6 +171,12 @@ static const char cold_sql[] =
 	" CASE WHEN EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global')"
 	"   AND NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
 	"     AND COALESCE(a.traffic_depth, a.in_loop, 1) > 0)"
+	/* ... in a program, not a library of launch wrappers: at most two host
+	 * functions that launch kernels and that no analysed host code calls
+	 * (a set-up and a run entry point; a wrapper library has one per
+	 * kernel, each called an unknown number of times) */
+	"   AND (SELECT COUNT(DISTINCT e.func) FROM launch e WHERE e.func IS NOT NULL"
+	"     AND NOT EXISTS (SELECT 1 FROM call c WHERE c.callee = e.func AND c.is_device_code = 0)) <= 2"
 	"  THEN (SELECT h.kernel FROM launch h WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id"
 	"   AND (h.in_loop = 1 OR h.func IN (SELECT fn FROM rep)) LIMIT 1) END"
 	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"

@@ -402,7 +402,8 @@ static void test_cold_kernels(void **state)
  * though no host function links the two (setup() and run() are called from
  * a file not analysed here); the kernel in the loop keeps its warning. In a
  * file that repeats no launch, the same kernel is the program's work and
- * keeps its warning too. */
+ * keeps its warning too, and so does it in a library of launch wrappers
+ * (more than two uncalled host functions that launch). */
 static void test_cold_fixed_work(void **state)
 {
 	fixture *fx = *state;
@@ -424,7 +425,10 @@ static void test_cold_fixed_work(void **state)
 	snprintf(alone, sizeof alone, "%s/alone.cu", fx->dir);
 	snprintf(text, sizeof text,
 		 "%s"
-		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
+		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		 "void run(const float *a, float *b, int n, int iters)\n{\n"
+		 "\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		 "void once(const float *a, float *b, int n)\n{\n\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
 		 kernels);
 	write_file(alone, text, 0);
 	ka_lint *l = new_lint("-*,gmem-uncoalesced-access,gmem-uncoalesced-store", NULL);
