@@ -165,6 +165,14 @@ static val ev_binop_float(walk *w, ka_node *n)
 	int lit_l = is_double_literal(l), lit_r = is_double_literal(r);
 	int prom = (lit_l && (is_widened_float(r))) || (lit_r && is_widened_float(l)) ||
 		   (lit_r && n->op >= OP_MULA && n->op <= OP_ORA && l && (l->tflags & KT_FLOAT));
+	/* `f > 0.0`: comparing a widened float with a constant that a float
+	 * holds exactly gives the same answer in float, and compilers compare
+	 * in float (no FP64 left at run time) */
+	if (prom && n->op >= OP_LT && n->op <= OP_NE) {
+		ka_node *lit = walk_strip(lit_l ? l : r);
+		if (lit && (double)(float)lit->fval == lit->fval)
+			prom = 0;
+	}
 	unsigned dep = 0;
 	uint64_t loops = 0;
 	for (int i = 0; i < n->nkids; i++) {

@@ -55,12 +55,16 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 	if (n->kind == KN_DECLREF && is_dim3(n)) {
 		if (!n->ref)
 			return 0;
+		/* a parameter's value comes from the caller: unknown, unless every
+		 * axis is assigned a constant here (`void f(dim3 b) { ... }` is not
+		 * a block of 1x1x1) */
+		int param = n->ref->kind == KD_PARAM;
 		int ok = n->ref->init ? fold_dim3(w, n->ref->init, out, depth + 1) : 1;
 		const dstat *ds = n->ref->id < w->file.nenv ? &w->sym.ds[n->ref->id] : NULL;
-		for (int i = 0; ds && i < 3; i++) { /* dim3 b; b.x = 256; */
-			if (ds->dim3_set[i] == 1)
+		for (int i = 0; i < 3; i++) { /* dim3 b; b.x = 256; */
+			if (ds && ds->dim3_set[i] == 1)
 				out[i] = ds->dim3v[i];
-			else if (ds->dim3_set[i] == 2)
+			else if ((ds && ds->dim3_set[i] == 2) || param)
 				ok = 0;
 		}
 		return ok;

@@ -134,8 +134,11 @@ out:
  * function that calls it, also launches another kernel repeatedly (inside a
  * loop, or through a call made in a loop: start-up work before the
  * iterations), or its launching function launches another kernel at all
- * while this one only writes global memory (an initializer),
- * runs a small part of the time.  The host call graph is the `call` table's
+ * while this one only writes global memory (an initializer), or that does
+ * a fixed amount of work per thread (no global access at a traffic_depth
+ * above 0) while the file launches another kernel repeatedly (in a host
+ * loop, or from a function a loop calls: the two may be linked only by a
+ * file not analysed here), runs a small part of the time.  The host call graph is the `call` table's
  * host rows (caller `func`, `callee`, `in_loop`).  Its performance findings
  * are notes; the message says why.  Correctness findings keep their
  * severity. */
@@ -150,7 +153,10 @@ static const char cold_sql[] =
 	"   JOIN reach r ON c.func = r.fn WHERE c.is_device_code = 0),"
 	/* what the launching functions themselves reach */
 	" own(fn) AS (SELECT func FROM launch WHERE kernel_id = ?1"
-	"   UNION SELECT c.callee FROM call c JOIN own ON c.func = own.fn WHERE c.is_device_code = 0)"
+	"   UNION SELECT c.callee FROM call c JOIN own ON c.func = own.fn WHERE c.is_device_code = 0),"
+	/* host functions that run repeatedly: called in a loop, or by one that is */
+	" rep(fn) AS (SELECT callee FROM call WHERE is_device_code = 0 AND in_loop = 1"
+	"   UNION SELECT c.callee FROM call c JOIN rep ON c.func = rep.fn WHERE c.is_device_code = 0)"
 	" SELECT k.name,"
 	" COALESCE((SELECT h.kernel FROM reach r JOIN launch h ON h.func = r.fn AND h.in_loop = 1"
 	"   WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id LIMIT 1),"
@@ -159,7 +165,20 @@ static const char cold_sql[] =
 	" (SELECT o.kernel FROM own JOIN launch o ON o.func = own.fn WHERE o.kernel_id IS NOT NULL"
 	"   AND o.kernel_id != k.id LIMIT 1),"
 	" NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
-	"   AND a.rw IN ('read', 'readwrite'))"
+	"   AND a.rw IN ('read', 'readwrite')),"
+	/* a set-up kernel of fixed work per thread (no global access in a loop
+	 * that carries traffic) while the file repeats another kernel's launch */
+	" CASE WHEN EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global')"
+	"   AND NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
+	"     AND COALESCE(a.traffic_depth, a.in_loop, 1) > 0)"
+	/* ... in a program, not a library of launch wrappers: at most two host
+	 * functions that launch kernels and that no analysed host code calls
+	 * (a set-up and a run entry point; a wrapper library has one per
+	 * kernel, each called an unknown number of times) */
+	"   AND (SELECT COUNT(DISTINCT e.func) FROM launch e WHERE e.func IS NOT NULL"
+	"     AND NOT EXISTS (SELECT 1 FROM call c WHERE c.callee = e.func AND c.is_device_code = 0)) <= 2"
+	"  THEN (SELECT h.kernel FROM launch h WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id"
+	"   AND (h.in_loop = 1 OR h.func IN (SELECT fn FROM rep)) LIMIT 1) END"
 	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
 	" AND EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id)"
 	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)"
@@ -186,6 +205,7 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		const char *hot = (const char *)sqlite3_column_text(st, 1);
 		const char *other = (const char *)sqlite3_column_text(st, 2);
 		int writes_only = sqlite3_column_int(st, 3);
+		const char *rep = (const char *)sqlite3_column_text(st, 4);
 		if (hot)
 			rc = ka_buf_printf(msg,
 					   " [cold: %s is launched outside the host loop that launches %s]",
@@ -196,7 +216,12 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 				" [cold: %s only writes global memory (an initializer) and is launched "
 				"outside host loops, next to %s]",
 				k ? k : "the kernel", other);
-		if (hot || (other && writes_only)) {
+		else if (rep)
+			rc = ka_buf_printf(msg,
+					   " [cold: %s does a fixed amount of work per thread and is launched once, "
+					   "outside host loops, while %s is launched repeatedly]",
+					   k ? k : "the kernel", rep);
+		if (hot || (other && writes_only) || rep) {
 			f->cold = 1;
 			if (f->severity > KA_SEV_NOTE)
 				f->severity = KA_SEV_NOTE;

@@ -396,6 +396,270 @@ static void test_cold_kernels(void **state)
 	ka_lint_free(l);
 }
 
+/* A set-up kernel of fixed work per thread (no loop that carries traffic),
+ * launched once from a host function that nothing in a loop calls, while
+ * the file launches another kernel in a host loop elsewhere, is cold even
+ * though no host function links the two (setup() and run() are called from
+ * a file not analysed here); the kernel in the loop keeps its warning. In a
+ * file that repeats no launch, the same kernel is the program's work and
+ * keeps its warning too, and so does it in a library of launch wrappers
+ * (more than two uncalled host functions that launch). */
+static void test_cold_fixed_work(void **state)
+{
+	fixture *fx = *state;
+	char path[200], alone[200];
+	static const char kernels[] =
+		"__global__ void init(const float *a, float *b, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i * 32] = a[i];\n}\n"
+		"__global__ void step(const float *a, float *b, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i] = a[i * 32];\n}\n";
+	char text[2048];
+	snprintf(path, sizeof path, "%s/fixed.cu", fx->dir);
+	snprintf(text, sizeof text,
+		 "%s"
+		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		 "void run(const float *a, float *b, int n, int iters)\n{\n"
+		 "\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
+		 kernels);
+	write_file(path, text, 0);
+	snprintf(alone, sizeof alone, "%s/alone.cu", fx->dir);
+	snprintf(text, sizeof text,
+		 "%s"
+		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		 "void run(const float *a, float *b, int n, int iters)\n{\n"
+		 "\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		 "void once(const float *a, float *b, int n)\n{\n\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
+		 kernels);
+	write_file(alone, text, 0);
+	ka_lint *l = new_lint("-*,gmem-uncoalesced-access,gmem-uncoalesced-store", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path, alone};
+	assert_int_equal(ka_lint_run(l, paths, 2, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (!f->kernel)
+			continue;
+		int in_alone = strstr(f->file, "alone.cu") != NULL;
+		if (!strcmp(f->kernel, "init") && !in_alone) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_int_equal(f->cold, 1);
+			assert_non_null(strstr(f->message, "[cold: init does a fixed amount of work per thread "
+							   "and is launched once, outside host loops, while step "
+							   "is launched repeatedly]"));
+			seen |= 1;
+		} else if (!strcmp(f->kernel, "step")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 2;
+		} else if (!strcmp(f->kernel, "init")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->cold, 0);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* host-sync-in-loop in a timed loop: a sync between two timer reads of the
+ * same iteration ends a measured trial (the harness), a note; the same sync
+ * in an untimed loop, and in a loop whose timer is outside it, stays a
+ * warning. */
+static void test_sync_in_timed_loop(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/timed.cu", fx->dir);
+	write_file(path,
+		   "__global__ void k(float *a, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] += 1.0f;\n}\n"
+		   "double wtime(void);\n"
+		   "float trials(float *a, int n, int reps, cudaEvent_t start, cudaEvent_t stop)\n{\n"
+		   "\tfloat total = 0.0f, ms;\n"
+		   "\tfor (int t = 0; t < reps; t++) {\n"
+		   "\t\tcudaEventRecord(start);\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaDeviceSynchronize();\n"
+		   "\t\tcudaEventRecord(stop);\n"
+		   "\t\tcudaEventElapsedTime(&ms, start, stop);\n"
+		   "\t\ttotal += ms;\n\t}\n\treturn total;\n}\n"
+		   "double host_timed(float *a, int n, int reps)\n{\n"
+		   "\tdouble total = 0.0;\n"
+		   "\tfor (int t = 0; t < reps; t++) {\n"
+		   "\t\tdouble t0 = wtime();\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaDeviceSynchronize();\n"
+		   "\t\ttotal += wtime() - t0;\n\t}\n\treturn total;\n}\n"
+		   "double outer_timer(float *a, int n, int reps)\n{\n"
+		   "\tdouble t0 = wtime();\n"
+		   "\tfor (int t = 0; t < reps; t++) {\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaDeviceSynchronize();\n\t}\n"
+		   "\treturn wtime() - t0;\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,host-sync-in-loop", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "host-sync-in-loop"))
+			continue;
+		if (f->line == 14 || f->line == 27) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "ends a measured trial"));
+			seen |= f->line == 14 ? 1 : 2;
+		} else {
+			assert_int_equal(f->line, 37);
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* launch-block-not-multiple-of-warp: a serial step launched as one block
+ * of 16 threads leaves the rest of the GPU idle whatever its block size, so
+ * its partial warp is a note; the same block over a grid of many blocks
+ * stays a warning. */
+static void test_odd_block_one_wave(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/odd.cu", fx->dir);
+	write_file(path,
+		   "__global__ void diag(float *a, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] *= 2.0f;\n}\n"
+		   "void run(float *a, int n)\n{\n"
+		   "\tdiag<<<1, 16>>>(a, n);\n"
+		   "\tdiag<<<4096, 16>>>(a, n);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,launch-block-not-multiple-of-warp", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "launch-block-not-multiple-of-warp"))
+			continue;
+		if (f->line == 9) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "no more than the SMs"));
+			seen |= 1;
+		} else {
+			assert_int_equal(f->line, 10);
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* host-alloc-in-loop: an allocation in a loop whose launches are all in a
+ * loop nested inside it (one buffer per configuration, many timed launches)
+ * is a note; one in the loop that launches directly stays a warning. */
+static void test_alloc_per_configuration(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/alloc.cu", fx->dir);
+	write_file(path,
+		   "__global__ void k(float *a, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ta[i] += 1.0f;\n}\n"
+		   "void sweep(const int *sizes, int nsizes, int reps)\n{\n"
+		   "\tfor (int s = 0; s < nsizes; s++) {\n"
+		   "\t\tfloat *a;\n"
+		   "\t\tcudaMalloc(&a, sizes[s] * sizeof(float));\n"
+		   "\t\tfor (int r = 0; r < reps; r++)\n"
+		   "\t\t\tk<<<(sizes[s] + 255) / 256, 256>>>(a, sizes[s]);\n"
+		   "\t\tcudaFree(a);\n\t}\n}\n"
+		   "void repeat(int n, int reps)\n{\n"
+		   "\tfor (int r = 0; r < reps; r++) {\n"
+		   "\t\tfloat *a;\n"
+		   "\t\tcudaMalloc(&a, n * sizeof(float));\n"
+		   "\t\tk<<<(n + 255) / 256, 256>>>(a, n);\n"
+		   "\t\tcudaFree(a);\n\t}\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,host-alloc-in-loop", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "host-alloc-in-loop"))
+			continue;
+		if (f->line == 11 || f->line == 14) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "nested inside this one"));
+			seen |= f->line == 11 ? 1 : 2;
+		} else {
+			assert_true(f->line == 21 || f->line == 23);
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= f->line == 21 ? 4 : 8;
+		}
+	}
+	assert_int_equal(seen, 15);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* gmem-aos-field-access carries the execution-count weighting of the other
+ * coalescing rules: a field of a 32-byte record read once per thread, next
+ * to a loop that carries the kernel's traffic, is a note; the same field
+ * read inside that loop stays a warning. */
+static void test_aos_field_once(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/aos.cu", fx->dir);
+	write_file(path,
+		   "struct pt { float w, cost; int assign; float pad[5]; };\n"
+		   "__global__ void cost(const pt *p, const float *c, float *out, int n, int dim)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n)\n\t\treturn;\n"
+		   "\tfloat s = 0.0f;\n"
+		   "\tfor (int d = 0; d < dim; d++)\n\t\ts += c[d * n + i];\n"
+		   "\tout[i] = s * p[i].w;\n}\n"
+		   "__global__ void walk(const pt *p, float *out, int n, int reps)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n)\n\t\treturn;\n"
+		   "\tfloat s = 0.0f;\n"
+		   "\tfor (int r = 0; r < reps; r++)\n\t\ts += p[r * n + i].w;\n"
+		   "\tout[i] = s;\n}\n"
+		   "void run(const pt *p, const float *c, float *out, int n, int dim)\n{\n"
+		   "\tcost<<<(n + 255) / 256, 256>>>(p, c, out, n, dim);\n"
+		   "\twalk<<<(n + 255) / 256, 256>>>(p, out, n, dim);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,gmem-aos-field-access", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "gmem-aos-field-access") || !f->kernel)
+			continue;
+		if (!strcmp(f->kernel, "cost")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "once per thread, outside the loops"));
+			seen |= 1;
+		} else if (!strcmp(f->kernel, "walk")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -806,6 +1070,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shared_helper_and_one_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cold_through_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cold_fixed_work, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_in_timed_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_odd_block_one_wave, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_per_configuration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_aos_field_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
