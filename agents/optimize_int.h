@@ -128,7 +128,7 @@ typedef struct ka_opt_loop {
 	double roof;
 	long long rows; /* ka_opt_task_rows of the baseline (0: not a row kernel) */
 	int sms;        /* the SM count of the bench's device, from its result; 0 until known */
-	int rounds; /* rounds begun: a round benches its candidates side by side */
+	int rounds;     /* rounds begun: a round benches its candidates side by side */
 } ka_opt_loop;
 
 /* agents/optimize_summarize.c: after a step, its evidence (for the rule

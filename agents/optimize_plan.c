@@ -415,7 +415,8 @@ static int param_of(const ka_bench_spec *spec, const ka_csrc *m, const ka_csrc_k
 		for (size_t i = k->body_close; w && i + w < m->len; i++) {
 			/* `NAME = EXPR` ending at ',' or ';' outside brackets */
 			if (memcmp(m->text + i, sq, w) || isalnum((unsigned char)m->text[i - 1]) ||
-			    m->text[i - 1] == '_' || isalnum((unsigned char)m->text[i + w]) || m->text[i + w] == '_')
+			    m->text[i - 1] == '_' || isalnum((unsigned char)m->text[i + w]) ||
+			    m->text[i + w] == '_')
 				continue;
 			size_t e = ka_csrc_skip_blank(m->text, m->len, i + w), depth = 0;
 			if (e >= m->len || m->text[e] != '=' || m->text[e + 1] == '=')
@@ -428,7 +429,8 @@ static int param_of(const ka_bench_spec *spec, const ka_csrc *m, const ka_csrc_k
 					depth--;
 			}
 			char rhs[256];
-			if (f < m->len && ka_csrc_squeeze(m->text, e, f, rhs, sizeof rhs) && (at = p_index(rhs)) >= 0)
+			if (f < m->len && ka_csrc_squeeze(m->text, e, f, rhs, sizeof rhs) &&
+			    (at = p_index(rhs)) >= 0)
 				return at < spec->nparams ? at : -1;
 		}
 	}
@@ -497,9 +499,9 @@ long long ka_opt_task_rows(const ka_bench_spec *spec, const char *text, size_t l
 		const ka_kmodel *km = doc.km;
 		const ka_km_index *ix = ka_kmodel_guarded_index(km);
 		if (ix && ix->axis == 0 && (ix->kind == KM_IX_GLOBAL || ix->kind == KM_IX_BLOCK)) {
-			const char *b = km->guard.bound_param ? km->guard.bound_param->name
-				      : km->guard.bound_value ? km->guard.bound_value
-							      : km->guard.bound;
+			const char *b = km->guard.bound_param   ? km->guard.bound_param->name
+					: km->guard.bound_value ? km->guard.bound_value
+								: km->guard.bound;
 			if (b)
 				rows = rows_of(spec, m, &m->k[k], b);
 		}
@@ -522,7 +524,8 @@ void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const c
 	/* after warp-per-row, its sets on the kernel it wrote are its tuning
 	 * sets again (dispatch=size derives the same kernels from either) */
 	for (int i = 0; i < p->n; i++)
-		if (!after_rw || strcmp(p->c[i].recipe->name, rowwarp) || p->c[i].on_parent || p->c[i].on_orig)
+		if (!after_rw || strcmp(p->c[i].recipe->name, rowwarp) || p->c[i].on_parent ||
+		    p->c[i].on_orig)
 			p->c[n++] = p->c[i];
 	p->n = n;
 	if (!starved || (after_rw && accepted_params && strstr(accepted_params, "dispatch=size")))

@@ -956,8 +956,8 @@ static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, sh.body_s, sh.body_e, banned[i])) {
 			if (sh.unguarded)
-				return ka_recipe_decline(c, "a 2-D index: the body uses %s (and %.150s)", banned[i],
-							 sh.why);
+				return ka_recipe_decline(c, "a 2-D index: the body uses %s (and %.150s)",
+							 banned[i], sh.why);
 			return ka_recipe_decline(c, "a 2-D index: the body uses %s", banned[i]);
 		}
 	static char sq[16384];
@@ -981,17 +981,20 @@ static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 	const char *bw = sh.unguarded ? nx : sh.w, *bh = sh.unguarded ? ny : sh.h;
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	ka_buf_printf(&b,
-		      "{\n\tconst long long %s = (long long)gridDim.x * blockDim.x, %s = (long long)gridDim.y * "
-		      "blockDim.y;\n",
-		      sx, sy);
-	ka_buf_printf(&b,
-		      "\tfor (long long %s = blockIdx.y * (long long)blockDim.y + threadIdx.y; %s < %s; %s += %s)\n",
-		      ey, ey, bh, ey, sy);
-	ka_buf_printf(&b,
-		      "\t\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; %s += "
-		      "%s) {\n\t\t\t%s %s = %s;\n\t\t\t%s %s = %s;\n\t\t\t",
-		      ex, ex, bw, ex, sx, sh.jtype, sh.j, ex, sh.itype, sh.i, ey);
+	ka_buf_printf(
+		&b,
+		"{\n\tconst long long %s = (long long)gridDim.x * blockDim.x, %s = (long long)gridDim.y * "
+		"blockDim.y;\n",
+		sx, sy);
+	ka_buf_printf(
+		&b,
+		"\tfor (long long %s = blockIdx.y * (long long)blockDim.y + threadIdx.y; %s < %s; %s += %s)\n",
+		ey, ey, bh, ey, sy);
+	ka_buf_printf(
+		&b,
+		"\t\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; %s += "
+		"%s) {\n\t\t\t%s %s = %s;\n\t\t\t%s %s = %s;\n\t\t\t",
+		ex, ex, bw, ex, sx, sh.jtype, sh.j, ex, sh.itype, sh.i, ey);
 	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
 	ka_buf_adds(&b, "\n\t\t}\n}");
 	ka_recipe_edits ed = {0};
@@ -999,7 +1002,8 @@ static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(&ed, c->k->body_open, c->k->body_close + 1, b.data);
 	if (rc == KA_OK)
-		rc = ka_recipe_relaunch_threads_2d(c, &ed, sh.unguarded ? nx : NULL, sh.unguarded ? ny : NULL, cap);
+		rc = ka_recipe_relaunch_threads_2d(c, &ed, sh.unguarded ? nx : NULL, sh.unguarded ? ny : NULL,
+						   cap);
 	if (rc == KA_OK)
 		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
 	ka_recipe_edits_free(&ed);
@@ -1017,7 +1021,8 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 		char why[sizeof c->why];
 		snprintf(why, sizeof why, "%s", c->why);
 		rc = grid_stride_2d(c, out);
-		if (rc == KA_RECIPE_DECLINED && !strcmp(c->why, "the first statements are not the x and y thread indices"))
+		if (rc == KA_RECIPE_DECLINED &&
+		    !strcmp(c->why, "the first statements are not the x and y thread indices"))
 			snprintf(c->why, sizeof c->why, "%s", why);
 		return rc;
 	}
@@ -1734,8 +1739,8 @@ static int vectorize_apply(ka_recipe_ctx *c, ka_buf *out)
 			continue;
 		const char *nm = k->params[p].name;
 		if (load[p])
-			ka_buf_printf(&b, "\t\t%s ka_%s = reinterpret_cast<const %s *>(%s)[%s];\n", vt[p],
-				      nm, vt[p], nm, lv);
+			ka_buf_printf(&b, "\t\t%s ka_%s = reinterpret_cast<const %s *>(%s)[%s];\n", vt[p], nm,
+				      vt[p], nm, lv);
 		else
 			ka_buf_printf(&b, "\t\t%s ka_%s;\n", vt[p], nm);
 	}

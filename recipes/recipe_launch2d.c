@@ -205,10 +205,11 @@ static int read_guard(ka_recipe_ctx *c, ka_recipe_2d *sh, size_t at)
 		sh->body_e = close;
 		return KA_OK;
 	}
-	size_t after = ka_csrc_skip_blank(t, len, e), ae = after < close ? ka_csrc_stmt_end(t, len, after) : NPOS;
+	size_t after = ka_csrc_skip_blank(t, len, e),
+	       ae = after < close ? ka_csrc_stmt_end(t, len, after) : NPOS;
 	/* a bare `return;` last does nothing */
-	if (after != close && !(ae != NPOS && ka_csrc_skip_blank(t, len, ae) == close &&
-				ka_recipe_bare_return(t, after, ae)))
+	if (after != close &&
+	    !(ae != NPOS && ka_csrc_skip_blank(t, len, ae) == close && ka_recipe_bare_return(t, after, ae)))
 		return ka_recipe_decline(c, "statements follow the bound check");
 	sh->body_s = pc + 1;
 	sh->body_e = e;

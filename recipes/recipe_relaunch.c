@@ -470,22 +470,25 @@ static int relaunch_thread_count(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka
 		/* x capped at cap, y at cap / x: at most cap blocks in a layer */
 		char gx[1200];
 		snprintf(gx, sizeof gx, "(dim3(%s).x < %ldu ? dim3(%s).x : %ldu)", g, cap, g, cap);
-		ka_buf_printf(&grid,
-			      " dim3(%s, dim3(%s).y < %ldu / (%s > 1u ? %s : 1u) ? dim3(%s).y : %ldu / (%s > 1u ? "
-			      "%s : 1u), dim3(%s).z)",
-			      gx, g, cap, gx, gx, g, cap, gx, gx, g);
-		ka_buf_printf(&arg, ", (long long)dim3(%s).x * dim3(%s).x, (long long)dim3(%s).y * dim3(%s).y", g,
+		ka_buf_printf(
+			&grid,
+			" dim3(%s, dim3(%s).y < %ldu / (%s > 1u ? %s : 1u) ? dim3(%s).y : %ldu / (%s > 1u ? "
+			"%s : 1u), dim3(%s).z)",
+			gx, g, cap, gx, gx, g, cap, gx, gx, g);
+		ka_buf_printf(&arg,
+			      ", (long long)dim3(%s).x * dim3(%s).x, (long long)dim3(%s).y * dim3(%s).y", g,
 			      b, g, b);
 	} else {
 		if (vec > 1)
-			ka_buf_printf(&grid,
-				      " dim3((unsigned)((dim3(%s).x + %ld) / %ld < %ld ? (dim3(%s).x + %ld) / %ld : "
-				      "%ld), dim3(%s).y, dim3(%s).z)",
-				      g, vec - 1, vec, cap, g, vec - 1, vec, cap, g, g);
+			ka_buf_printf(
+				&grid,
+				" dim3((unsigned)((dim3(%s).x + %ld) / %ld < %ld ? (dim3(%s).x + %ld) / %ld : "
+				"%ld), dim3(%s).y, dim3(%s).z)",
+				g, vec - 1, vec, cap, g, vec - 1, vec, cap, g, g);
 		else
 			ka_buf_printf(&grid,
-				      " dim3(dim3(%s).x < %ldu ? dim3(%s).x : %ldu, dim3(%s).y, dim3(%s).z)", g,
-				      cap, g, cap, g, g);
+				      " dim3(dim3(%s).x < %ldu ? dim3(%s).x : %ldu, dim3(%s).y, dim3(%s).z)",
+				      g, cap, g, cap, g, g);
 		ka_buf_printf(&arg, ", (long long)dim3(%s).x * dim3(%s).x", g, b);
 	}
 	int rc = grid.data && arg.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
@@ -519,11 +522,12 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 			/* a launch before any declaration this file shows: the kernel
 			 * is declared in a header, which would keep the old parameters */
 			if (tr->add_counts && !declared)
-				return ka_recipe_decline(c,
-							 "line %d launches %s before this file declares it (a header "
-							 "declares it): the parameter it adds would not reach that "
-							 "declaration",
-							 line_of(t, at), name);
+				return ka_recipe_decline(
+					c,
+					"line %d launches %s before this file declares it (a header "
+					"declares it): the parameter it adds would not reach that "
+					"declaration",
+					line_of(t, at), name);
 			rc = relaunch_thread_count(c, ed, l, tr);
 			found = 1;
 			continue;

@@ -1228,7 +1228,8 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 	for (const char *const *b = banned; *b; b++)
 		if (ka_csrc_has_word(t, open, close, *b))
 			return ka_recipe_decline(c, "the warp-per-row kernel uses %s", *b);
-	static const char *const calls[] = {"__shfl", "__ballot", "__any_sync", "__all_sync", "__match", NULL};
+	static const char *const calls[] = {"__shfl",     "__ballot", "__any_sync",
+					    "__all_sync", "__match",  NULL};
 	for (const char *const *b = calls; *b; b++) {
 		const char *at = strstr(t + open, *b);
 		if (at && (size_t)(at - t) < close)
@@ -1274,8 +1275,8 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 			lane_s = i;
 			lane_e = se;
 			rc = ka_recipe_edit(&ed, eq + 1, semi - 1, " threadIdx.x");
-		} else if (row[0] && !rows[0] && !strncmp(sq, "if(", 3) && !strncmp(sq + 3, row, strlen(row)) &&
-			   !is_ident(sq[3 + strlen(row)])) {
+		} else if (row[0] && !rows[0] && !strncmp(sq, "if(", 3) &&
+			   !strncmp(sq + 3, row, strlen(row)) && !is_ident(sq[3 + strlen(row)])) {
 			/* if (R >= N) return;  or  if (R < N) {...} */
 			const char *op = sq + 3 + strlen(row);
 			int ret = !strncmp(op, ">=", 2), blk = op[0] == '<' && op[1] != '=';
@@ -1284,7 +1285,8 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 				po++;
 			size_t pc = ka_csrc_match(t, close, po);
 			char cond[256], rest[16], *bound;
-			if ((!ret && !blk) || pc == NPOS || !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond)) {
+			if ((!ret && !blk) || pc == NPOS ||
+			    !ka_csrc_squeeze(t, po + 1, pc, cond, sizeof cond)) {
 				rc = ka_recipe_decline(c, "cannot read the row guard '%.60s'", sq);
 				break;
 			}
@@ -1300,11 +1302,13 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 				snprintf(rows2, sizeof rows2, "%s", star + 1);
 			}
 			snprintf(rows, sizeof rows, "%s", bound);
-			int sqok = ka_csrc_squeeze(t, pc + 1, pc + 1 + (se - pc - 1 < 15 ? se - pc - 1 : 15), rest,
-						   sizeof rest);
-			if (ka_csrc_param_index(c->k, rows) < 0 || (star && ka_csrc_param_index(c->k, rows2) < 0))
-				rc = ka_recipe_decline(c, "the row bound of '%.60s' is not a parameter nor a product of two",
-						       sq);
+			int sqok = ka_csrc_squeeze(t, pc + 1, pc + 1 + (se - pc - 1 < 15 ? se - pc - 1 : 15),
+						   rest, sizeof rest);
+			if (ka_csrc_param_index(c->k, rows) < 0 ||
+			    (star && ka_csrc_param_index(c->k, rows2) < 0))
+				rc = ka_recipe_decline(
+					c, "the row bound of '%.60s' is not a parameter nor a product of two",
+					sq);
 			else if (!sqok || (ret ? strncmp(rest, "return;", 7) : rest[0] != '{'))
 				rc = ka_recipe_decline(c, "cannot read the row guard '%.60s'", sq);
 		}
@@ -1321,7 +1325,8 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 	/* the lane loops: for (T v = ..ka_lane..; C; v += 32) */
 	size_t at = open;
 	while (rc == KA_OK && (at = ka_csrc_find_word_pp(t, at, close, "for")) != NPOS) {
-		size_t po = ka_csrc_skip_blank(t, close, at + 3), pc = po < close && t[po] == '(' ? ka_csrc_match(t, close, po) : NPOS;
+		size_t po = ka_csrc_skip_blank(t, close, at + 3),
+		       pc = po < close && t[po] == '(' ? ka_csrc_match(t, close, po) : NPOS;
 		size_t s1 = NPOS, s2 = NPOS;
 		int depth = 0;
 		for (size_t q = po + 1; pc != NPOS && q < pc; q++) {
@@ -1345,9 +1350,12 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 			snprintf(want, sizeof want, "%s+=32", var);
 			size_t se = ka_csrc_stmt_end(t, close, at);
 			if (eq == s1 || ka_csrc_count_word(t, po + 1, s1, "ka_lane") != 1 ||
-			    ka_csrc_has_word(t, s1, pc, "ka_lane") || !ka_csrc_squeeze(t, s2 + 1, pc, step, sizeof step) ||
-			    strcmp(step, want) || se == NPOS || nloops == MAX_LANE_STMTS) {
-				rc = ka_recipe_decline(c, "a loop over the lanes that is not `for (v = ..ka_lane..; C; v += 32)`");
+			    ka_csrc_has_word(t, s1, pc, "ka_lane") ||
+			    !ka_csrc_squeeze(t, s2 + 1, pc, step, sizeof step) || strcmp(step, want) ||
+			    se == NPOS || nloops == MAX_LANE_STMTS) {
+				rc = ka_recipe_decline(
+					c,
+					"a loop over the lanes that is not `for (v = ..ka_lane..; C; v += 32)`");
 				break;
 			}
 			char nstep[96];
@@ -1382,14 +1390,15 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 		}
 		size_t se = test ? ka_csrc_stmt_end(t, close, ib - 2) : NPOS;
 		if (!test || se == NPOS || ntests == MAX_LANE_STMTS) {
-			rc = ka_recipe_decline(c, "ka_lane is used other than to walk the row or to test for lane 0");
+			rc = ka_recipe_decline(
+				c, "ka_lane is used other than to walk the row or to test for lane 0");
 			break;
 		}
 		tests[ntests][0] = ib - 2;
 		tests[ntests++][1] = se;
 	}
 	/* the warp reductions, each the block's */
-	static const char *const reds[] = {"sum",        "max",         "min",          "argmax_first",
+	static const char *const reds[] = {"sum",         "max",          "min",         "argmax_first",
 					   "argmax_last", "argmin_first", "argmin_last", NULL};
 	for (const char *p = strstr(t + open, "ka_warp_"); rc == KA_OK && p && (size_t)(p - t) < close;
 	     p = strstr(p + 8, "ka_warp_")) {

@@ -217,10 +217,11 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 				"outside host loops, next to %s]",
 				k ? k : "the kernel", other);
 		else if (rep)
-			rc = ka_buf_printf(msg,
-					   " [cold: %s does a fixed amount of work per thread and is launched once, "
-					   "outside host loops, while %s is launched repeatedly]",
-					   k ? k : "the kernel", rep);
+			rc = ka_buf_printf(
+				msg,
+				" [cold: %s does a fixed amount of work per thread and is launched once, "
+				"outside host loops, while %s is launched repeatedly]",
+				k ? k : "the kernel", rep);
 		if (hot || (other && writes_only) || rep) {
 			f->cold = 1;
 			if (f->severity > KA_SEV_NOTE)

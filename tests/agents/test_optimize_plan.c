@@ -275,13 +275,14 @@ static void test_rebase_twins_last(void **st)
 static void spec_of(ka_bench_spec *spec, const char *params, const char *visible, const char *unseen)
 {
 	char y[2048];
-	snprintf(y, sizeof y,
-		 "name: t\ncategory: reduction-rowwise\nparams: [%s]\ntensors:\n"
-		 "  - {name: x, role: in, dtype: f32, shape: [rows, cols], dist: {kind: uniform, lo: -1, hi: 1}}\n"
-		 "  - {name: y, role: out, dtype: f32, shape: rows}\n"
-		 "tolerance: {atol: 1.0e-5, rtol: 2.0e-4, l2: 1.0e-4}\nbytes: 4*rows*cols\nflops: rows*cols\n"
-		 "configs:\n  visible:\n%s  unseen:\n    - {name: u_1, %s}\n",
-		 params, visible, unseen);
+	snprintf(
+		y, sizeof y,
+		"name: t\ncategory: reduction-rowwise\nparams: [%s]\ntensors:\n"
+		"  - {name: x, role: in, dtype: f32, shape: [rows, cols], dist: {kind: uniform, lo: -1, hi: 1}}\n"
+		"  - {name: y, role: out, dtype: f32, shape: rows}\n"
+		"tolerance: {atol: 1.0e-5, rtol: 2.0e-4, l2: 1.0e-4}\nbytes: 4*rows*cols\nflops: rows*cols\n"
+		"configs:\n  visible:\n%s  unseen:\n    - {name: u_1, %s}\n",
+		params, visible, unseen);
 	memset(spec, 0, sizeof *spec);
 	if (ka_bench_spec_parse(y, strlen(y), "test.yaml", spec) != KA_OK)
 		fail_msg("the spec does not parse: %s\n%s", ka_error_last(), y);
@@ -373,7 +374,8 @@ static void test_size_first_when_row_starved(void **st)
 		    disp = first_set(&plan, "warp-per-row", "dispatch=size");
 		double pscore = plan.c[plain].score;
 		ka_opt_plan_size(&plan, starved, NULL, NULL);
-		int p2 = first_set(&plan, "warp-per-row", NULL), d2 = first_set(&plan, "warp-per-row", "dispatch=size");
+		int p2 = first_set(&plan, "warp-per-row", NULL),
+		    d2 = first_set(&plan, "warp-per-row", "dispatch=size");
 		assert_true(plain >= 0 && disp > plain && p2 >= 0 && d2 >= 0);
 		if (starved) {
 			assert_int_equal(d2, 0); /* first of all */
@@ -395,7 +397,8 @@ static void test_size_first_when_row_starved(void **st)
 	assert_true(listed(opened, "vectorize"));
 	const ka_recipe *vr = ka_recipe_find("vectorize"), *wr = ka_recipe_find("warp-per-row");
 	for (int starved = 0; starved < 2; starved++) {
-		assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "warp-per-row", "block=256", &plan), KA_OK);
+		assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "warp-per-row", "block=256", &plan),
+				 KA_OK);
 		ka_opt_plan_sequences(&plan, mid, ml);
 		ka_opt_plan_follow(&plan, opened);
 		ka_opt_plan_size(&plan, starved, "warp-per-row", "block=256");
@@ -423,13 +426,13 @@ static void test_size_first_when_row_starved(void **st)
 		assert_null(wr->grid[g]);
 	}
 	/* after dispatch=size itself: vectorize (on both kernels) first, as before */
-	assert_int_equal(ka_recipe_apply("warp-per-row", src, strlen(src), NULL, "block=256 dispatch=size", &dmid,
-					 &ml, why, sizeof why),
+	assert_int_equal(ka_recipe_apply("warp-per-row", src, strlen(src), NULL, "block=256 dispatch=size",
+					 &dmid, &ml, why, sizeof why),
 			 KA_OK);
 	ka_opt_plan_opened("warp-per-row", src, dmid, dopened, sizeof dopened);
 	assert_true(listed(dopened, "vectorize"));
-	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "warp-per-row", "block=256 dispatch=size", &plan),
-			 KA_OK);
+	assert_int_equal(
+		ka_opt_make_plan(NULL, "sm_90", &f, "warp-per-row", "block=256 dispatch=size", &plan), KA_OK);
 	ka_opt_plan_follow(&plan, dopened);
 	ka_opt_plan_size(&plan, 1, "warp-per-row", "block=256 dispatch=size");
 	assert_ptr_equal(plan.c[0].recipe, vr);
@@ -440,9 +443,11 @@ static void test_size_first_when_row_starved(void **st)
 	 * tuning sets first otherwise */
 	char *wv = NULL;
 	size_t wvl;
-	assert_int_equal(ka_recipe_apply("vectorize", mid, strlen(mid), NULL, NULL, &wv, &wvl, why, sizeof why), KA_OK);
-	assert_int_equal(ka_recipe_apply("warp-per-row", wv, wvl, NULL, "block=256 dispatch=size", &wv2,
-					 &ml, why, sizeof why),
+	assert_int_equal(
+		ka_recipe_apply("vectorize", mid, strlen(mid), NULL, NULL, &wv, &wvl, why, sizeof why),
+		KA_OK);
+	assert_int_equal(ka_recipe_apply("warp-per-row", wv, wvl, NULL, "block=256 dispatch=size", &wv2, &ml,
+					 why, sizeof why),
 			 KA_OK);
 	for (int starved = 0; starved < 2; starved++) {
 		assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "vectorize", vr->grid[0], &plan), KA_OK);
@@ -467,9 +472,12 @@ static void test_size_first_when_row_starved(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sequence_ranking),  cmocka_unit_test(test_sequence_needs_a_finding),
-		cmocka_unit_test(test_opened_follows),    cmocka_unit_test(test_opened_rewrites_new_lines),
-		cmocka_unit_test(test_rebase_twins_last), cmocka_unit_test(test_task_rows),
+		cmocka_unit_test(test_sequence_ranking),
+		cmocka_unit_test(test_sequence_needs_a_finding),
+		cmocka_unit_test(test_opened_follows),
+		cmocka_unit_test(test_opened_rewrites_new_lines),
+		cmocka_unit_test(test_rebase_twins_last),
+		cmocka_unit_test(test_task_rows),
 		cmocka_unit_test(test_size_first_when_row_starved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

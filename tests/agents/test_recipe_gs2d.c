@@ -20,13 +20,15 @@
 #include "util/error.h"
 
 /* each point (x, y) below (w, h) adds 1 to its count */
-#define COUNT2D_HEAD "__global__ void count2d(int *c, int w, int h)\n{\n" \
+#define COUNT2D_HEAD \
+	"__global__ void count2d(int *c, int w, int h)\n{\n" \
 	"\tconst unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n" \
 	"\tint y = threadIdx.y + blockIdx.y * blockDim.y;\n"
 #define COUNT2D_RUN \
 	"void run(int *c, int w, int h, int gx, int gy)\n{\n\tdim3 block(16, 8);\n\tdim3 grid(gx, gy);\n" \
 	"\tcount2d<<<grid, block>>>(c, w, h);\n}\n"
-#define COUNT2D COUNT2D_HEAD "\tif (x < w && y < h) {\n\t\tint k = y * w + x;\n\t\tc[k] += 1;\n\t}\n}\n\n" COUNT2D_RUN
+#define COUNT2D \
+	COUNT2D_HEAD "\tif (x < w && y < h) {\n\t\tint k = y * w + x;\n\t\tc[k] += 1;\n\t}\n}\n\n" COUNT2D_RUN
 #define COUNT2D_TAIL \
 	COUNT2D_HEAD "\tif (x < w && y < h)\n\t\tc[y * w + x] += 1;\n\treturn;\n}\n\n" COUNT2D_RUN
 #define COUNT2D_RET \
@@ -47,7 +49,8 @@ static char *applies(const char *src, const char *kernel, const char *const *wan
 	char why[256], err[8192];
 	char *out = NULL;
 	size_t n;
-	if (ka_recipe_apply("grid-stride", src, strlen(src), kernel, NULL, &out, &n, why, sizeof why) != KA_OK)
+	if (ka_recipe_apply("grid-stride", src, strlen(src), kernel, NULL, &out, &n, why, sizeof why) !=
+	    KA_OK)
 		fail_msg("grid-stride declined:\n%s\nwhy: %s", src, why);
 	for (size_t i = 0; i < nwant; i++)
 		if (!strstr(out, want[i]))
@@ -96,7 +99,9 @@ static void test_guarded(void **st)
 		"const long long ka_sx = (long long)gridDim.x * blockDim.x, ka_sy = (long long)gridDim.y * "
 		"blockDim.y;",
 		"for (long long ka_ey = blockIdx.y * (long long)blockDim.y + threadIdx.y; ka_ey < h; ka_ey += ka_sy)",
-		"ka_ex < w; ka_ex += ka_sx) {", "unsigned int x = ka_ex;", "int y = ka_ey;",
+		"ka_ex < w; ka_ex += ka_sx) {",
+		"unsigned int x = ka_ex;",
+		"int y = ka_ey;",
 		"count2d<<< dim3((dim3(grid).x < 2112u ? dim3(grid).x : 2112u), dim3(grid).y < 2112u / "
 		"((dim3(grid).x < 2112u ? dim3(grid).x : 2112u) > 1u ? (dim3(grid).x < 2112u ? dim3(grid).x : 2112u) "
 		": 1u) ? dim3(grid).y : 2112u / ",
@@ -124,7 +129,8 @@ static void test_unguarded(void **st)
 	static const char *const want[] = {
 		"__global__ void bump(int *c, int pitch, int v, long long ka_nx, long long ka_ny);",
 		"__global__ void bump(int *c, int pitch, int v, long long ka_nx, long long ka_ny)\n{",
-		"ka_ey < ka_ny;", "ka_ex < ka_nx;",
+		"ka_ey < ka_ny;",
+		"ka_ex < ka_nx;",
 		"(c, gx * 16, v, (long long)dim3(dim3(gx,gy,2)).x * dim3(dim3(16,4)).x, (long long)dim3(dim3(gx,gy,2)).y "
 		"* dim3(dim3(16,4)).y);",
 		", dim3(dim3(gx,gy,2)).z), dim3(16, 4)>>>"};
@@ -134,7 +140,8 @@ static void test_unguarded(void **st)
 }
 
 #define RUN_T "void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n}\n"
-#define T_HEAD "__global__ void t(float *o, int w, int n)\n{\n" \
+#define T_HEAD \
+	"__global__ void t(float *o, int w, int n)\n{\n" \
 	"\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
 static void test_near_misses(void **st)
 {
@@ -143,21 +150,27 @@ static void test_near_misses(void **st)
 	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = threadIdx.x;\n}\n" RUN_T, "t",
 		 "the kernel uses threadIdx past its indices");
 	/* a guard that stores before it returns: the body would return */
-	declines(T_HEAD "\tif (x >= w || y >= n) {\n\t\to[0] = 1;\n\t\treturn;\n\t}\n\to[y * w + x] = 2;\n}\n" RUN_T,
+	declines(T_HEAD
+		 "\tif (x >= w || y >= n) {\n\t\to[0] = 1;\n\t\treturn;\n\t}\n\to[y * w + x] = 2;\n}\n" RUN_T,
 		 "t", "a 2-D index: the body uses return (and the bound check does more than return)");
 	/* the body steps an index */
-	declines(T_HEAD "\tif (x < w && y < n) {\n\t\to[y * w + x] = 1;\n\t\tx += 1;\n\t\to[y * w + x] = 2;\n\t}\n}\n" RUN_T,
-		 "t", "the body assigns x, an index");
+	declines(
+		T_HEAD
+		"\tif (x < w && y < n) {\n\t\to[y * w + x] = 1;\n\t\tx += 1;\n\t\to[y * w + x] = 2;\n\t}\n}\n" RUN_T,
+		"t", "the body assigns x, an index");
 	/* the body changes a bound */
 	declines(T_HEAD "\tif (x < w && y < n) {\n\t\to[y * w + x] = 1;\n\t\tn = 0;\n\t}\n}\n" RUN_T, "t",
 		 "the body assigns n, which a bound reads");
 	/* shared memory */
-	declines(T_HEAD "\t__shared__ float s[4];\n\ts[0] = 1.f;\n\tif (x < w && y < n)\n\t\to[y * w + x] = s[0];\n}\n" RUN_T,
-		 "t", "the kernel uses __shared__ past its indices");
+	declines(
+		T_HEAD
+		"\t__shared__ float s[4];\n\ts[0] = 1.f;\n\tif (x < w && y < n)\n\t\to[y * w + x] = s[0];\n}\n" RUN_T,
+		"t", "the kernel uses __shared__ past its indices");
 	/* the kernel's address taken: a launch the rewrite would not reach */
-	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
-			"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n"
-			"\tvoid *p = (void *)t;\n\t(void)p;\n}\n",
+	declines(T_HEAD
+		 "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
+		 "void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n"
+		 "\tvoid *p = (void *)t;\n\t(void)p;\n}\n",
 		 "t", "names t outside its definition, a declaration and a launch");
 	/* a grid from a call: written several times */
 	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
@@ -166,16 +179,19 @@ static void test_near_misses(void **st)
 		 "t", "may have side effects");
 	/* unguarded, launched before the file declares it: the header's
 	 * declaration would keep the old parameters */
-	declines("void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n}\n"
-		 T_HEAD "\to[y * w + x] = 1;\n}\n",
-		 "t", "line 3 launches t before this file declares it");
+	declines(
+		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n}\n" T_HEAD
+		"\to[y * w + x] = 1;\n}\n",
+		"t", "line 3 launches t before this file declares it");
 	/* no launch in the file */
-	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n", "t", "no launch of t in this file");
+	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n", "t",
+		 "no launch of t in this file");
 	/* x and y, but not first: the 1-D reason stays */
-	declines("__global__ void t(float *o, int w, int n)\n{\n\tint k = w * n;\n"
-		 "\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
-		 "\tif (x < w && y < n)\n\t\to[y * w + x] = k;\n}\n" RUN_T,
-		 "t", "a 2-D index ('x' along x, 'y' along y)");
+	declines(
+		"__global__ void t(float *o, int w, int n)\n{\n\tint k = w * n;\n"
+		"\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (x < w && y < n)\n\t\to[y * w + x] = k;\n}\n" RUN_T,
+		"t", "a 2-D index ('x' along x, 'y' along y)");
 }
 
 int main(void)

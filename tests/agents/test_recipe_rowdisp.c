@@ -207,7 +207,8 @@ static void test_bf16_vectorized(void **st)
 			fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n",
 				names[i]);
 		else if (rc == 0)
-			fail_msg("%s, dispatched and vectorized, fails on the host:\n%s\n%s", names[i], log, vec);
+			fail_msg("%s, dispatched and vectorized, fails on the host:\n%s\n%s", names[i], log,
+				 vec);
 		else if (getenv("KA_TEST_DUMP"))
 			fprintf(stderr, "==== %s on the host:\n%s\n", names[i], log);
 		free(vec);
@@ -272,10 +273,11 @@ static void test_on_warp_per_row(void **st)
 			parts(pairs[p][0], bname, &b1, &x1);
 			parts(pairs[p][1], bname, &b2, &x2);
 			if (strcmp(k1, k2) || strcmp(b1, b2) || strcmp(h1, h2))
-				fail_msg("%s: dispatch=size on warp-per-row%s differs from dispatch=size%s:\n%s\n"
-					 "==== against\n%s",
-					 tasks[i], p ? " then vectorized" : "", p ? " then vectorize" : "",
-					 pairs[p][1], pairs[p][0]);
+				fail_msg(
+					"%s: dispatch=size on warp-per-row%s differs from dispatch=size%s:\n%s\n"
+					"==== against\n%s",
+					tasks[i], p ? " then vectorized" : "", p ? " then vectorize" : "",
+					pairs[p][1], pairs[p][0]);
 			free(k1), free(h1), free(k2), free(h2), free(b1), free(x1), free(b2), free(x2);
 		}
 		free(w), free(d), free(wd), free(dv), free(wv), free(wvd), free(src);
@@ -311,7 +313,8 @@ static void test_on_warp_per_row_runs(void **st)
 			fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n",
 				names[i]);
 		else if (rc == 0)
-			fail_msg("%s, vectorized then dispatched, fails on the host:\n%s\n%s", names[i], log, wvd);
+			fail_msg("%s, vectorized then dispatched, fails on the host:\n%s\n%s", names[i], log,
+				 wvd);
 		free(w), free(wv), free(wvd);
 	}
 	free(sm);
@@ -342,8 +345,8 @@ static void test_on_warp_per_row_declines(void **st)
 		}
 		char why[256], *out = NULL;
 		size_t n;
-		int rc = ka_recipe_apply("warp-per-row", x, strlen(x), NULL, "block=256 dispatch=size", &out, &n, why,
-					 sizeof why);
+		int rc = ka_recipe_apply("warp-per-row", x, strlen(x), NULL, "block=256 dispatch=size", &out,
+					 &n, why, sizeof why);
 		if (rc != KA_RECIPE_DECLINED || !strstr(why, cases[i].why))
 			fail_msg("dispatch=size after %s did not decline for '%s': %s", cases[i].steps[0],
 				 cases[i].why, rc == KA_OK ? out : why);
@@ -358,7 +361,8 @@ static void test_on_warp_per_row_declines(void **st)
 	if (ka_recipe_apply("warp-per-row", gw, strlen(gw), NULL, "block=256 dispatch=size", &out, &n, why,
 			    sizeof why) != KA_RECIPE_DECLINED ||
 	    !strstr(why, "gridDim"))
-		fail_msg("dispatch=size on a warp-strided grid-stride loop did not decline for gridDim: %s", why);
+		fail_msg("dispatch=size on a warp-strided grid-stride loop did not decline for gridDim: %s",
+			 why);
 	free(out);
 	free(g);
 	free(gw);
@@ -387,12 +391,9 @@ static void test_bad_params(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bench_tasks),
-		cmocka_unit_test(test_all_kinds),
-		cmocka_unit_test(test_bf16_vectorized),
-		cmocka_unit_test(test_on_warp_per_row),
-		cmocka_unit_test(test_on_warp_per_row_runs),
-		cmocka_unit_test(test_on_warp_per_row_declines),
+		cmocka_unit_test(test_bench_tasks),          cmocka_unit_test(test_all_kinds),
+		cmocka_unit_test(test_bf16_vectorized),      cmocka_unit_test(test_on_warp_per_row),
+		cmocka_unit_test(test_on_warp_per_row_runs), cmocka_unit_test(test_on_warp_per_row_declines),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,8 +119,9 @@ static void test_vectorize(void **st)
 static void test_vector_named_v(void **st)
 {
 	(void)st;
-	static const char *const want[] = {"for (long long ka_vi = ka_tid; ka_vi < ka_n4; ka_vi += ka_step) {",
-					   "float4 ka_v;", "reinterpret_cast<float4 *>(v)[ka_vi] = ka_v;"};
+	static const char *const want[] = {
+		"for (long long ka_vi = ka_tid; ka_vi < ka_n4; ka_vi += ka_step) {", "float4 ka_v;",
+		"reinterpret_cast<float4 *>(v)[ka_vi] = ka_v;"};
 	char *out = applies("vectorize",
 			    "__global__ void split3(float *q, float *v, const float *in, int n)\n{\n"
 			    "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -183,10 +184,8 @@ static void test_near_misses(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_original_runs),
-		cmocka_unit_test(test_grid_stride),
-		cmocka_unit_test(test_vectorize),
-		cmocka_unit_test(test_vector_named_v),
+		cmocka_unit_test(test_original_runs), cmocka_unit_test(test_grid_stride),
+		cmocka_unit_test(test_vectorize),     cmocka_unit_test(test_vector_named_v),
 		cmocka_unit_test(test_near_misses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

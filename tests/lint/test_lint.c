@@ -415,21 +415,23 @@ static void test_cold_fixed_work(void **state)
 		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tb[i] = a[i * 32];\n}\n";
 	char text[2048];
 	snprintf(path, sizeof path, "%s/fixed.cu", fx->dir);
-	snprintf(text, sizeof text,
-		 "%s"
-		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
-		 "void run(const float *a, float *b, int n, int iters)\n{\n"
-		 "\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
-		 kernels);
+	snprintf(
+		text, sizeof text,
+		"%s"
+		"void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		"void run(const float *a, float *b, int n, int iters)\n{\n"
+		"\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
+		kernels);
 	write_file(path, text, 0);
 	snprintf(alone, sizeof alone, "%s/alone.cu", fx->dir);
-	snprintf(text, sizeof text,
-		 "%s"
-		 "void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
-		 "void run(const float *a, float *b, int n, int iters)\n{\n"
-		 "\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
-		 "void once(const float *a, float *b, int n)\n{\n\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
-		 kernels);
+	snprintf(
+		text, sizeof text,
+		"%s"
+		"void setup(const float *a, float *b, int n)\n{\n\tinit<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		"void run(const float *a, float *b, int n, int iters)\n{\n"
+		"\tfor (int it = 0; it < iters; it++)\n\t\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n"
+		"void once(const float *a, float *b, int n)\n{\n\tstep<<<(n + 255) / 256, 256>>>(a, b, n);\n}\n",
+		kernels);
 	write_file(alone, text, 0);
 	ka_lint *l = new_lint("-*,gmem-uncoalesced-access,gmem-uncoalesced-store", NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
@@ -444,9 +446,10 @@ static void test_cold_fixed_work(void **state)
 		if (!strcmp(f->kernel, "init") && !in_alone) {
 			assert_int_equal(f->severity, KA_SEV_NOTE);
 			assert_int_equal(f->cold, 1);
-			assert_non_null(strstr(f->message, "[cold: init does a fixed amount of work per thread "
-							   "and is launched once, outside host loops, while step "
-							   "is launched repeatedly]"));
+			assert_non_null(strstr(f->message,
+					       "[cold: init does a fixed amount of work per thread "
+					       "and is launched once, outside host loops, while step "
+					       "is launched repeatedly]"));
 			seen |= 1;
 		} else if (!strcmp(f->kernel, "step")) {
 			assert_int_equal(f->severity, KA_SEV_WARNING);
