@@ -168,15 +168,9 @@ static const char cold_sql[] =
 	"   AND a.rw IN ('read', 'readwrite')),"
 	/* a set-up kernel of fixed work per thread (no global access in a loop
 	 * that carries traffic) while the file repeats another kernel's launch */
-	" CASE WHEN EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global')"
+	" CASE WHEN ?2 AND EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global')"
 	"   AND NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
 	"     AND COALESCE(a.traffic_depth, a.in_loop, 1) > 0)"
-	/* ... in a program, not a library of launch wrappers: at most two host
-	 * functions that launch kernels and that no analysed host code calls
-	 * (a set-up and a run entry point; a wrapper library has one per
-	 * kernel, each called an unknown number of times) */
-	"   AND (SELECT COUNT(DISTINCT e.func) FROM launch e WHERE e.func IS NOT NULL"
-	"     AND NOT EXISTS (SELECT 1 FROM call c WHERE c.callee = e.func AND c.is_device_code = 0)) <= 2"
 	"  THEN (SELECT h.kernel FROM launch h WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id"
 	"   AND (h.in_loop = 1 OR h.func IN (SELECT fn FROM rep)) LIMIT 1) END"
 	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
@@ -186,8 +180,33 @@ static const char cold_sql[] =
 	" AND NOT EXISTS (SELECT 1 FROM anc JOIN call c ON c.callee = anc.fn"
 	"   WHERE c.is_device_code = 0 AND c.in_loop = 1)";
 
-static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m, ka_finding *f,
-		       ka_buf *msg)
+/* The file-level half of the set-up kernel test, asked once per file (?2 of
+ * cold_sql; per kernel it cost a scan of every launch, past the SQL budget
+ * on a file of 5,000 kernels): the file launches some kernel repeatedly (in
+ * a host loop, or from a function a loop calls), and it is a program, not a
+ * library of launch wrappers: at most two host functions that launch
+ * kernels and that no analysed host code calls (a set-up and a run entry
+ * point; a wrapper library has one per kernel, each called an unknown
+ * number of times). */
+static const char setup_gate_sql[] =
+	"SELECT (EXISTS (SELECT 1 FROM launch WHERE in_loop = 1)"
+	"   OR EXISTS (SELECT 1 FROM call WHERE is_device_code = 0 AND in_loop = 1))"
+	" AND (SELECT COUNT(DISTINCT e.func) FROM launch e WHERE e.func IS NOT NULL"
+	"   AND NOT EXISTS (SELECT 1 FROM call c WHERE c.callee = e.func AND c.is_device_code = 0)) <= 2";
+
+static int setup_gate(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int gate = 0;
+	if (sqlite3_prepare_v2(db, setup_gate_sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		gate = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return gate;
+}
+
+static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m, int gate,
+		       ka_finding *f, ka_buf *msg)
 {
 	/* the kernel: the row's kernel_id, or the row itself for a kernel-scope rule */
 	int kc = m->kernel_id >= 0 ? m->kernel_id : (r->scope && !strcmp(r->scope, "kernel") ? m->id : -1);
@@ -200,6 +219,7 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		return KA_OK; /* facts without a launch table: nothing to weigh */
 	}
 	sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, kc));
+	sqlite3_bind_int(st, 2, gate);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *k = (const char *)sqlite3_column_text(st, 0);
 		const char *hot = (const char *)sqlite3_column_text(st, 1);
@@ -266,7 +286,8 @@ static int at_access(sqlite3 *db, sqlite3_stmt *row, const colmap *m, ka_finding
 	return rc;
 }
 
-static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m, ka_findings *out)
+static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const colmap *m, int gate,
+			ka_findings *out)
 {
 	ka_finding f = {0};
 	ka_buf msg;
@@ -282,7 +303,7 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 		ka_buf_printf(&msg, " (assumed: %s)", (const char *)as);
 	else if (!said && bs && strcmp((const char *)bs, "assumed") == 0)
 		assumed_block(db, st, m, &msg);
-	if (impact(r, st, m, &f, &msg) != KA_OK || cold_kernel(db, r, st, m, &f, &msg) != KA_OK) {
+	if (impact(r, st, m, &f, &msg) != KA_OK || cold_kernel(db, r, st, m, gate, &f, &msg) != KA_OK) {
 		ka_finding_clear(&f);
 		goto out;
 	}
@@ -338,7 +359,7 @@ static int rule_error(const ka_rule *r, const char *why)
 /* Evaluate one rule under budget b; rows without a file are skipped
  * (nothing to point at).  A scope with no `id` column gives findings with
  * row_id -1. */
-static int run_rule(sqlite3 *db, const ka_rule *r, const ka_sql_budget *b, ka_findings *out)
+static int run_rule(sqlite3 *db, const ka_rule *r, const ka_sql_budget *b, int gate, ka_findings *out)
 {
 	ka_buf sql;
 	ka_sql_meter meter;
@@ -358,7 +379,7 @@ static int run_rule(sqlite3 *db, const ka_rule *r, const ka_sql_budget *b, ka_fi
 	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
 		if (m.file < 0 || sqlite3_column_type(st, m.file) == SQLITE_NULL)
 			continue; /* no location, nothing to point at */
-		if ((rc = make_finding(db, r, st, &m, out)) != KA_OK)
+		if ((rc = make_finding(db, r, st, &m, gate, out)) != KA_OK)
 			break;
 	}
 	ka_sql_meter_stop(db);
@@ -410,6 +431,7 @@ int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, k
 		o.arch = arch = query_text(db, "SELECT name FROM arch LIMIT 1");
 	if ((rc = ka_sql_register(db)) != KA_OK)
 		goto out;
+	int gate = setup_gate(db);
 	for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
 		const ka_rule *r = ka_ruleset_at(rs, i);
 		if (o.only_rule ? strcmp(o.only_rule, r->id) != 0 : !r->enabled)
@@ -417,7 +439,7 @@ int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, k
 		if (!ka_rule_applies(r, o.lang, o.arch))
 			continue;
 		double t0 = o.rule_ms ? now_ms() : 0;
-		rc = run_rule(db, r, o.budget, out);
+		rc = run_rule(db, r, o.budget, gate, out);
 		if (o.rule_ms)
 			o.rule_ms[i] += now_ms() - t0;
 		if (rc != KA_OK)
