@@ -860,6 +860,17 @@ static const char group_helpers[] =
 	"KA_BLOCK_ARG(ka_block_argmin_last, ka_group_argmin_last)\n"
 	"#endif\n\n";
 
+/* The launches of the kernel in its new grid and block (rows2: the second
+ * factor of a product row bound, "" when there is none), then the edits
+ * applied into out. */
+static int rowwarp_relaunch_apply(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *rows, const char *rows2,
+				  const char *grid, const char *bs, const char *t, size_t len, ka_buf *out)
+{
+	int rc = rows2[0] ? ka_recipe_relaunch_smem(c, ed, rows, grid, bs, rows2, NULL)
+			  : ka_recipe_relaunch(c, ed, rows, grid, bs);
+	return rc == KA_OK ? ka_recipe_edits_apply(ed, t, len, out) : rc;
+}
+
 /* The rewrite with `lanes` lanes per row (0: the block) in blocks of
  * `block` threads. */
 static int rowwarp_rewrite(ka_recipe_ctx *c, ka_buf *out, long block, int lanes)
@@ -1044,10 +1055,7 @@ static int rowwarp_rewrite(ka_recipe_ctx *c, ka_buf *out, long block, int lanes)
 	if (rc == KA_OK && lanes == 32 && w.used_arg)
 		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, arg_helpers);
 	if (rc == KA_OK)
-		rc = rows2[0] ? ka_recipe_relaunch_smem(c, &ed, rows, grid, bs, rows2, NULL)
-			      : ka_recipe_relaunch(c, &ed, rows, grid, bs);
-	if (rc == KA_OK)
-		rc = ka_recipe_edits_apply(&ed, t, len, out);
+		rc = rowwarp_relaunch_apply(c, &ed, rows, rows2, grid, bs, t, len, out);
 	ka_recipe_edits_free(&ed);
 	ka_recipe_kmodel_free(&doc);
 	return rc;
@@ -1427,10 +1435,7 @@ static int rowwarp_to_block(ka_recipe_ctx *c, ka_buf *out, long rowblock)
 	if (rc == KA_OK)
 		rc = ka_recipe_edit(&ed, c->k->start, c->k->start, group_helpers);
 	if (rc == KA_OK)
-		rc = rows2[0] ? ka_recipe_relaunch_smem(c, &ed, rows, grid, bs, rows2, NULL)
-			      : ka_recipe_relaunch(c, &ed, rows, grid, bs);
-	if (rc == KA_OK)
-		rc = ka_recipe_edits_apply(&ed, t, len, out);
+		rc = rowwarp_relaunch_apply(c, &ed, rows, rows2, grid, bs, t, len, out);
 	ka_recipe_edits_free(&ed);
 	return rc;
 }
