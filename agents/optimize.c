@@ -208,6 +208,7 @@ static void fill(ka_opt_loop *L, slot *x)
 		st->lo = res->lo;
 		st->hi = res->hi;
 		st->roofline = res->roof_mean;
+		st->roofline_large = res->roof_large > 0 ? res->roof_large : 0;
 	}
 }
 
