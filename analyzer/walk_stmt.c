@@ -431,6 +431,8 @@ static void if_stmt(walk *w, ka_node *n)
 	}
 	const sx *c = walk_ev_int(w, n->kids[0]);
 	br_ctx b = {.uniformity = walk_uniformity(w, c), .line = n->loc.line, .is_guard = walk_is_guard(c)};
+	if (b.uniformity == WALK_UNI_THREAD)
+		b.seg = walk_segment_width(w, c);
 	int td = walk_uni_thread_dep(b.uniformity);
 	if (b.is_guard && w->ctl.inline_depth == 0)
 		w->tally.has_guard = 1;
