@@ -787,6 +787,47 @@ static void test_pageable_pointer_element(void **state)
 	ka_lint_free(l);
 }
 
+static void test_scan_across_warps_not_tree(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/wscan.cu", fx->dir);
+	write_file(path,
+		   "__global__ void wscan(unsigned *out, const unsigned *in)\n{\n"
+		   "\t__shared__ unsigned pad[64];\n"
+		   "\tunsigned *h = pad;\n"
+		   "\tunsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t;\n"
+		   "\tunsigned v = in[blockIdx.x * 256 + threadIdx.x];\n"
+		   "\tif (lane < 8)\n\t\th[warp * 8 + lane] = v;\n"
+		   "\t__syncthreads();\n\tt = v;\n"
+		   "\tfor (int i = 1; i < 8; i <<= 1) {\n"
+		   "\t\tif (lane < 8)\n\t\t\tt += (warp >= i) ? h[(warp - i) * 8 + lane] : 0;\n"
+		   "\t\t__syncthreads();\n"
+		   "\t\tif (lane < 8)\n\t\t\th[warp * 8 + lane] = t;\n"
+		   "\t\t__syncthreads();\n\t}\n"
+		   "\tout[blockIdx.x * 256 + threadIdx.x] = t;\n}\n"
+		   "__global__ void tree(float *out, const float *in)\n{\n"
+		   "\t__shared__ float sh[256];\n"
+		   "\tunsigned tid = threadIdx.x;\n"
+		   "\tsh[tid] = in[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+		   "\tfor (unsigned s = 1; s < 256; s *= 2) {\n"
+		   "\t\tunsigned x = 2 * s * tid;\n"
+		   "\t\tif (x < 256)\n\t\t\tsh[x] += sh[x + s];\n"
+		   "\t\t__syncthreads();\n\t}\n"
+		   "\tif (tid == 0)\n\t\tout[blockIdx.x] = sh[0];\n}\n"
+		   "void run(unsigned *o, const unsigned *i, float *fo, const float *fi)\n{\n"
+		   "\twscan<<<4096, 256>>>(o, i);\n\ttree<<<4096, 256>>>(fo, fi);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,div-interleaved-reduction", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(count_rule(&r.findings, "div-interleaved-reduction", 11), 0);
+	assert_int_equal(count_rule(&r.findings, "div-interleaved-reduction", 27), 1);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -1205,6 +1246,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cmem_staging_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_mask_whole_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pageable_pointer_element, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_across_warps_not_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
