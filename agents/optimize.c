@@ -9,6 +9,7 @@
  * which also distills an accepted LLM candidate into a candidate rule). */
 #include "agents/optimize_int.h"
 #include "agents/llm_prompt.h"
+#include "bench/report.h"
 #include "bench/runner.h"
 #include "util/sha256.h"
 #include "rewriter/rewriter.h"
@@ -208,7 +209,24 @@ static void fill(ka_opt_loop *L, slot *x)
 		st->lo = res->lo;
 		st->hi = res->hi;
 		st->roofline = res->roof_mean;
+		st->roofline_large = res->roof_large > 0 ? res->roof_large : 0;
 	}
+}
+
+/* The bench's whole report on the slot's candidate (every config's times,
+ * rates and roofline fraction, which the trajectory sums up) next to it as
+ * candidates/step-N.bench.json.  A report that cannot be written costs the
+ * step nothing: the trajectory holds its verdict. */
+static void keep_bench_json(ka_opt_loop *L, const slot *x, const ka_bench_job *j)
+{
+	char name[96], cd[1100], path[1200];
+	ka_buf b;
+	ka_buf_init(&b, 1 << 14);
+	snprintf(name, sizeof name, "step-%d%.32s.bench.json", x->st.step, x->suffix);
+	if (snprintf(cd, sizeof cd, "%s/candidates", L->o->out_dir) < (int)sizeof cd &&
+	    ka_bench_report_json(&b, j, &x->res) == KA_OK && b.data && ka_buf_addc(&b, '\n') == KA_OK)
+		(void)ka_opt_write_text(cd, name, b.data, path, sizeof path);
+	ka_buf_free(&b);
 }
 
 /* A slot whose bench could not run: an "error" step saying why. */
@@ -283,6 +301,8 @@ static void verify_all(ka_opt_loop *L, slot *S, int ns)
 		x->res = res[k]; /* the slot owns its arrays now */
 		x->st.gpu = gpu[k];
 		fill(L, x);
+		if (!L->o->compile_only)
+			keep_bench_json(L, x, &jobs[k]);
 	}
 	double dt = mono_s() - t0;
 	for (int i = 0; i < ns; i++) {

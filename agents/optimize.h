@@ -77,6 +77,7 @@ typedef struct ka_opt_step {
 	double speedup, lo, hi; /* over the best at that step; 0 when not measured */
 	double total;           /* the best's speedup over the baseline after the step */
 	double roofline;        /* the candidate's mean roofline fraction (bench); 0 when not measured */
+	double roofline_large;  /* the same over the large configs (bench/runner.h); 0 when not measured */
 	int accepted, repaired;
 	char error[256]; /* first error line, or "" */
 	double seconds;  /* proposing it, and the bench of its round (shared with the round's others) */

@@ -100,6 +100,9 @@ int ka_opt_write_trajectory(const char *path, const char *task, const ka_opt_sum
 			json_object_set_new(o, "speedup", json_real(st->speedup));
 			json_object_set_new(o, "ci", json_pack("[f, f]", st->lo, st->hi));
 			json_object_set_new(o, "roofline", json_real(st->roofline));
+			json_object_set_new(o, "roofline_large",
+					    st->roofline_large > 0 ? json_real(st->roofline_large)
+								   : json_null());
 		} else {
 			json_object_set_new(o, "speedup", json_null());
 		}

@@ -188,14 +188,38 @@ static const char *host_ptr_kind(walk *w, ka_node *n)
 	while (p && ((p->kind == KN_UNOP && p->op == OP_ADDROF && p->nkids == 1) ||
 		     (p->kind == KN_BINOP && (p->op == OP_ADD || p->op == OP_SUB) && p->nkids == 2)))
 		p = walk_strip(p->kids[0]); /* &buf[k], host + offset */
-	if (p && p->kind == KN_SUBSCRIPT && p->nkids)
+	if (p && p->kind == KN_SUBSCRIPT && p->nkids) {
+		/* `bufs[dev]`, an element of an array of pointers: the copy
+		 * reads what the element points to, not the array */
+		if ((p->tflags & KT_POINTER) && !(p->tflags & KT_ARRAY))
+			return "unknown";
 		p = walk_strip(p->kids[0]);
+	}
 	if (!p || p->kind != KN_DECLREF || !p->ref)
 		return "unknown";
 	if (p->ref->tflags & KT_ARRAY)
 		return "stack";
 	int hk = w->sym.ds[p->ref->id].host_kind;
 	return hk == 1 ? "malloc" : hk == 2 ? "pinned" : "unknown";
+}
+
+/* A shuffle with a constant width below the warp's (`__shfl_sync(m, v,
+ * src, 8)`) whose thread-dependent conditions are each the same in every
+ * aligned group of that many lanes: each lane that arrives reads from a
+ * lane of its own group, which arrives too.  The mask still names lanes
+ * that do not come (the rule says so, as a note). */
+static int shuffle_in_whole_groups(walk *w, ka_node *n)
+{
+	if (strncmp(n->name, "__shfl", 6) != 0 || n->nkids < 4)
+		return 0;
+	int64_t width;
+	if (!walk_fold_int(w, n->kids[3], &width) || width < 2 || width >= w->file.arch->warp_size ||
+	    (width & (width - 1)))
+		return 0;
+	for (int i = 0; i < w->ctl.nbrs; i++)
+		if (w->ctl.brs[i].uniformity == WALK_UNI_THREAD && w->ctl.brs[i].seg < width)
+			return 0;
+	return 1;
 }
 
 void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
@@ -205,6 +229,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	int warpish = strcmp(cat, "warp") == 0 || strcmp(cat, "vote") == 0;
 	walk_uni why = WALK_UNI_GRID;
 	int div = walk_in_divergent(w, &why, NULL, warpish);
+	int whole_groups = div && warpish && why == WALK_UNI_THREAD && shuffle_in_whole_groups(w, n);
 	ka_facts_row r;
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(call));
 	ka_facts_int(&r, KA_COL(call, id), walk_next_id(w));
@@ -221,7 +246,10 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_int(&r, KA_COL(call, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(&r, KA_COL(call, loop_depth), w->ctl.nloops);
 	ka_facts_int(&r, KA_COL(call, in_divergent_branch), div);
-	ka_facts_text(&r, KA_COL(call, divergence), div ? walk_uni_name(why) : NULL);
+	ka_facts_text(&r, KA_COL(call, divergence),
+		      whole_groups ? "segment"
+		      : div        ? walk_uni_name(why)
+				   : NULL);
 	ka_facts_int(&r, KA_COL(call, nargs), n->nkids);
 	if (n->nkids && n->kids[0]->loc.begin <= n->kids[n->nkids - 1]->loc.end)
 		ka_facts_text(&r, KA_COL(call, args_text),

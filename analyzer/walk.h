@@ -62,6 +62,8 @@ typedef struct br_ctx {
 	int line;
 	int is_guard;
 	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
+	int seg; /* a thread-dependent condition the same in each aligned group of
+		  * seg lanes (2..16), 0 when not shown */
 } br_ctx;
 
 typedef struct launch_info {
@@ -291,6 +293,11 @@ typedef struct warp_result {
 void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
 /* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
 int walk_warp_uniform(walk *w, const sx *x);
+/* The widest aligned lane group (16, 8, 4 or 2 lanes) in which the
+ * condition c has one value, in every modelled warp and whatever the
+ * run-time values it compares with; 0 when none is shown or the block
+ * shape is assumed. */
+int walk_segment_width(walk *w, const sx *c);
 
 /* emit_tu.c, emit_code.c, emit_access.c: the rows, on the typed writer.
  * The walker computes and keeps the tallies; these only write. */

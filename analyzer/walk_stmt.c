@@ -151,6 +151,47 @@ static int reads_behind(ka_node *n, const ka_decl *iv, const char *name)
 	return 0;
 }
 
+/* 1 when n holds a product with the declaration iv as a factor (`2 * s * tid`,
+ * `tid * (2 * s)`). */
+static int mul_by_iv(ka_node *n, const ka_decl *iv)
+{
+	if (!n)
+		return 0;
+	n = walk_strip(n);
+	if (n && n->kind == KN_BINOP && n->op == OP_MUL && n->nkids == 2)
+		for (int i = 0; i < 2; i++) {
+			ka_node *f = walk_strip(n->kids[i]);
+			if (f && ((f->kind == KN_DECLREF && f->ref == iv) || mul_by_iv(f, iv)))
+				return 1;
+		}
+	for (int i = 0; n && i < n->nkids; i++)
+		if (mul_by_iv(n->kids[i], iv))
+			return 1;
+	return 0;
+}
+
+/* 1 when the loop body n indexes an array by a multiple of the stride iv,
+ * the `index = 2 * s * tid` shape of an interleaved tree reduction (active
+ * threads every 2s-th element, the combine writing the lower one).  A loop
+ * whose indices only add or subtract the stride (a scan across warps through
+ * an alias of the shared array, `smem[(warp - i) * W + lane]`) is not a
+ * reduction tree. */
+static int index_scales_iv(ka_node *n, const ka_decl *iv)
+{
+	if (!n)
+		return 0;
+	if (n->kind == KN_SUBSCRIPT && n->nkids == 2 && mul_by_iv(n->kids[1], iv))
+		return 1;
+	if (n->kind == KN_DECLSTMT || (n->kind == KN_BINOP && n->op == OP_ASSIGN))
+		for (int i = 0; i < n->nkids; i++)
+			if (mul_by_iv(n->kids[i], iv))
+				return 1;
+	for (int i = 0; i < n->nkids; i++)
+		if (index_scales_iv(n->kids[i], iv))
+			return 1;
+	return 0;
+}
+
 typedef struct iv_info {
 	ka_decl *iv;
 	ka_node *step_node;
@@ -251,13 +292,15 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 		return;
 	walk_emit_loop(w, n, lc, kind, iv ? iv->iv : NULL, cond, trip, trip_ok);
 	w->tally.n_loops++;
-	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0)
-		walk_emit_reduction(w, n,
-				    iv->geometric < 0                                      ? "sequential"
+	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0) {
+		const char *style = iv->geometric < 0                                      ? "sequential"
 				    : reads_behind(n->kids[3], iv->iv, lc->shared_written) ? "scan"
 				    : cond_has_rem(w, n->kids[3])                          ? "interleaved"
-								  : "interleaved_index",
-				    iv->iv->name, lc->shared_written);
+				    : index_scales_iv(n->kids[3], iv->iv) ? "interleaved_index"
+									  : NULL;
+		if (style)
+			walk_emit_reduction(w, n, style, iv->iv->name, lc->shared_written);
+	}
 }
 
 /* Give loop-carried variables a fresh symbol that varies in this loop.  A
@@ -431,6 +474,8 @@ static void if_stmt(walk *w, ka_node *n)
 	}
 	const sx *c = walk_ev_int(w, n->kids[0]);
 	br_ctx b = {.uniformity = walk_uniformity(w, c), .line = n->loc.line, .is_guard = walk_is_guard(c)};
+	if (b.uniformity == WALK_UNI_THREAD)
+		b.seg = walk_segment_width(w, c);
 	int td = walk_uni_thread_dep(b.uniformity);
 	if (b.is_guard && w->ctl.inline_depth == 0)
 		w->tally.has_guard = 1;

@@ -114,6 +114,76 @@ void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp
 		r->ideal_bank_ways = 1;
 }
 
+/* x at every modelled lane is the same within each aligned group of g
+ * lanes.  Run-time values (parameters, blockIdx, an assumed blockDim) are
+ * tried at their assumed value and at two others, so that a lane-group
+ * boundary that only their assumed value aligns is not taken as one. */
+static int groups_agree_eval(walk *w, const sx *x, int g)
+{
+	int ws = w->file.arch->warp_size;
+	int64_t threads = block_threads(w);
+	int nwarps = threads / ws >= 8 ? 8 : (int)((threads + ws - 1) / ws);
+	sx_ctx *c = &w->sym.sx;
+	int ok = 1;
+	for (int shift = 0; shift < 3 && ok; shift++) {
+		int64_t d = shift == 0 ? 0 : shift == 1 ? 1 : 3;
+		for (int s = 0; s < c->nsyms; s++)
+			if (c->syms[s].kind > SYM_TID_Z && !c->syms[s].has_value)
+				c->syms[s].value += d;
+		for (int wp = 0; wp < nwarps && ok; wp++) {
+			int64_t first = 0, v;
+			for (int l = 0; l < ws && wp * ws + l < threads; l++) {
+				sx_lane ln;
+				lane_of(w, wp * ws + l, &ln);
+				if (sx_eval(c, x, &ln, &v) != 0) {
+					ok = 0;
+					break;
+				}
+				if (l % g == 0)
+					first = v;
+				else if (v != first) {
+					ok = 0;
+					break;
+				}
+			}
+		}
+		for (int s = 0; s < c->nsyms; s++)
+			if (c->syms[s].kind > SYM_TID_Z && !c->syms[s].has_value)
+				c->syms[s].value -= d;
+	}
+	return ok;
+}
+
+/* A comparison is never evaluated whole: with an assumed bound (`i <
+ * n`, n taken as 1024) every modelled lane agrees by accident.  Its
+ * operands are, and a function of operands that agree within each group
+ * agrees too. */
+static int groups_agree(walk *w, const sx *x, int g, int depth)
+{
+	if (!(x->dep & D_LANE))
+		return 1;
+	if (depth > 32 || x->k == SX_OPAQUE || x->k == SX_CONST)
+		return 0;
+	if (x->k == SX_SYM)
+		return x->sym < w->sym.sx.nsyms && w->sym.sx.syms[x->sym].kind <= SYM_TID_Z &&
+		       groups_agree_eval(w, x, g);
+	if (x->a && groups_agree(w, x->a, g, depth + 1) && (!x->b || groups_agree(w, x->b, g, depth + 1)))
+		return 1;
+	if (x->k == SX_CMP)
+		return 0;
+	return groups_agree_eval(w, x, g);
+}
+
+int walk_segment_width(walk *w, const sx *c)
+{
+	if (w->assumption || !c)
+		return 0;
+	for (int g = 16; g >= 2; g /= 2)
+		if (groups_agree(w, c, g, 0))
+			return g;
+	return 0;
+}
+
 int walk_warp_uniform(walk *w, const sx *x)
 {
 	int ws = w->file.arch->warp_size;

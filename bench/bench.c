@@ -575,6 +575,7 @@ static void task_score(const ka_bench_result *r, ka_bench_task_score *t)
 	t->speedup_visible = r->geo_visible;
 	t->speedup_unseen = r->geo_unseen;
 	t->roof = r->roof_mean;
+	t->roof_large = r->roof_large;
 }
 
 /* A task that could not run at all (bad spec, missing file, tool failure):
@@ -672,9 +673,10 @@ static int suite(struct opts *o)
 	} else if (!o->compile_only) {
 		fprintf(o->out,
 			"suite: %d tasks, %d passed every gate; correct visible %.2f unseen %.2f; fast_1.0 %.2f fast_1.1 %.2f "
-			"fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f\n",
+			"fast_1.5 %.2f fast_2 %.2f; geomean speedup %.3f; gap: correctness %.2f, speedup x%.3f; roofline %.2f (large configs %.2f)\n",
 			s.tasks, s.passed, s.correct_visible, s.correct_unseen, s.fast_p[0], s.fast_p[1],
-			s.fast_p[2], s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean);
+			s.fast_p[2], s.fast_p[3], s.geomean, s.gap_correct, s.gap_speedup, s.roof_mean,
+			s.roof_large_mean);
 	}
 	for (int i = 0; i < n; i++)
 		free(tasks[i]);

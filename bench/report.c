@@ -127,6 +127,7 @@ static void config_json(jw *w, const ka_bench_spec *s, const ka_bench_result *r,
 		jnum(w, c->gflops);
 		put(w, ",\"roofline_fraction\":");
 		jnum(w, c->roof);
+		putf(w, ",\"large\":%s", c->large ? "true" : "false");
 		put(w, ",\"wall_excess_us\":");
 		jnum(w, c->wall_excess_us);
 		put(w, ",\"tail_excess_us\":");
@@ -200,6 +201,8 @@ int ka_bench_report_json(ka_buf *b, const ka_bench_job *j, const ka_bench_result
 	jnum(w, timed ? r->geo_unseen : NAN);
 	put(w, "},\"roofline_fraction_mean\":");
 	jnum(w, r->geomean > 0 ? r->roof_mean : NAN);
+	put(w, ",\"roofline_fraction_large\":");
+	jnum(w, r->geomean > 0 ? r->roof_large : NAN);
 	putf(w, ",\"suspicious\":%s,\"configs\":[", r->suspicious ? "true" : "false");
 	for (int i = 0; i < s->nconfigs && r->ncfg; i++) {
 		if (i)
@@ -222,6 +225,9 @@ void ka_bench_report_text(FILE *f, const ka_bench_job *j, const ka_bench_result 
 	if (r->device[0])
 		fprintf(f, "  device %s, copy %.0f GB/s, fp32 %.0f GFLOP/s\n", r->device, r->copy_gbs,
 			r->fma_gflops);
+	if (r->geomean > 0 && r->roof_large > 0)
+		fprintf(f, "  roofline: %.0f%% over the timed configs, %.0f%% over the large ones (*)\n",
+			100 * r->roof_mean, 100 * r->roof_large);
 	if (!r->ncfg)
 		return;
 	fprintf(f, "  %-14s %-7s %-7s %11s %11s %8s %17s %8s %6s\n", "config", "split", "correct", "base_us",
@@ -233,8 +239,9 @@ void ka_bench_report_text(FILE *f, const ka_bench_job *j, const ka_bench_result 
 			: c->correct == 0 ? "NO"
 					  : "-");
 		if (c->timed && c->n)
-			fprintf(f, " %11.2f %11.2f %7.3fx [%6.3f, %6.3f] %8.0f %5.0f%%", c->sa.median,
-				c->sb.median, c->speedup, c->lo, c->hi, c->gbs, 100 * c->roof);
+			fprintf(f, " %11.2f %11.2f %7.3fx [%6.3f, %6.3f] %8.0f %5.0f%%%s", c->sa.median,
+				c->sb.median, c->speedup, c->lo, c->hi, c->gbs, 100 * c->roof,
+				c->large ? " *" : "");
 		fprintf(f, "\n");
 	}
 }
@@ -259,6 +266,8 @@ int ka_bench_report_suite_json(ka_buf *b, const ka_bench_suite_score *sc)
 	jnum(w, sc->gap_speedup);
 	put(w, "},\"roofline_fraction_mean\":");
 	jnum(w, sc->roof_mean);
+	put(w, ",\"roofline_fraction_large_mean\":");
+	jnum(w, sc->roof_large_mean);
 	putch(w, '}');
 	return w->rc;
 }

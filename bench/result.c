@@ -305,6 +305,33 @@ static void finish_cfg(const ka_bench_spec *s, int i, ka_bench_result *r, unsign
 
 #define KA_BENCH_NOISE_FLOOR 0.03
 
+/* runner.h's roof_large: the mean fraction over the timed configs whose
+ * time at the ceiling is at least half the longest such time. */
+static double roof_large(const ka_bench_spec *s, ka_bench_result *r)
+{
+	double fl = flops_ceiling(s, r), ideal[KA_BENCH_MAX_CONFIGS], most = 0, sum = 0;
+	int k = 0;
+	for (int i = 0; i < s->nconfigs; i++) {
+		const ka_bench_cfg_result *c = &r->cfg[i];
+		ideal[i] = 0;
+		if (!c->timed || c->n < 1)
+			continue;
+		double tb = r->copy_gbs > 0 ? (double)s->c[i].bytes / r->copy_gbs : 0;
+		double tf = fl > 0 ? (double)s->c[i].flops / fl : 0;
+		ideal[i] = fmax(tb, tf);
+		most = fmax(most, ideal[i]);
+	}
+	if (most <= 0)
+		return NAN;
+	for (int i = 0; i < s->nconfigs; i++)
+		if (ideal[i] > 0 && ideal[i] >= 0.5 * most) {
+			r->cfg[i].large = 1;
+			sum += r->cfg[i].roof;
+			k++;
+		}
+	return sum / k;
+}
+
 void ka_bench_result_finish(const ka_bench_spec *s, ka_bench_result *r, unsigned long long seed)
 {
 	const double *pa[KA_BENCH_MAX_CONFIGS], *pb[KA_BENCH_MAX_CONFIGS];
@@ -332,6 +359,7 @@ void ka_bench_result_finish(const ka_bench_spec *s, ka_bench_result *r, unsigned
 	r->geo_visible = kv ? ka_bench_geomean(spv, (size_t)kv, 0, 0) : NAN;
 	r->geo_unseen = ku ? ka_bench_geomean(spu, (size_t)ku, 0, 0) : NAN;
 	r->roof_mean = roof / k;
+	r->roof_large = roof_large(s, r);
 	ka_bench_geomean_ci(pa, pb, pn, k, 1000, seed ^ 0xc1ULL, &r->lo, &r->hi);
 	if (r->verdict[0])
 		return;

@@ -114,6 +114,7 @@ static void config(jdoc *j, yaml_node_t *c, ka_bench_cfg_result *r)
 	r->gbs = num0(get(j, c, "achieved_gbs"));
 	r->gflops = num0(get(j, c, "achieved_gflops"));
 	r->roof = num0(get(j, c, "roofline_fraction"));
+	r->large = is_word(get(j, c, "large"), "true");
 	r->wall_excess_us = num0(get(j, c, "wall_excess_us"));
 	r->tail_excess_us = num0(get(j, c, "tail_excess_us"));
 	r->checked = ival(get(j, c, "checked_samples"));
@@ -167,6 +168,7 @@ int ka_bench_result_from_json(const char *text, const ka_bench_spec *spec, ka_be
 	r->geo_visible = num0(get(&j, sp, "visible"));
 	r->geo_unseen = num0(get(&j, sp, "unseen"));
 	r->roof_mean = num0(get(&j, root, "roofline_fraction_mean"));
+	r->roof_large = num0(get(&j, root, "roofline_fraction_large"));
 	r->suspicious = is_word(get(&j, root, "suspicious"), "true");
 	yaml_node_t *cs = get(&j, root, "configs");
 	for (int i = 0; i < count(cs); i++) {

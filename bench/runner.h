@@ -37,6 +37,7 @@ typedef struct ka_bench_job {
 typedef struct ka_bench_cfg_result {
 	int correct; /* 1 pass, 0 fail, -1 not checked */
 	int timed, graph, validated, checked;
+	int large; /* timed and among the large configs (roof_large below) */
 	char why[256];
 	double worst, rel_l2;    /* worst error/bound ratio, relative L2 over the draws */
 	int n;                   /* timed pairs */
@@ -61,6 +62,13 @@ typedef struct ka_bench_result {
 	ka_bench_cfg_result cfg[KA_BENCH_MAX_CONFIGS];
 	double geomean, lo, hi; /* over timed configs */
 	double geo_visible, geo_unseen, roof_mean;
+	/* the mean roofline fraction over the large timed configs: those whose
+	 * time at the ceiling (bytes over the copy rate, or flops over the
+	 * FLOP ceiling, whichever is longer) is at least half the longest's.
+	 * A small config's time is mostly launch latency, so roof_mean, over
+	 * every timed config, understates how close the kernel comes to the
+	 * ceiling where the ceiling binds. */
+	double roof_large;
 	int correct_visible, total_visible, correct_unseen, total_unseen;
 	int suspicious; /* >= 5x over the baseline somewhere: flagged */
 } ka_bench_result;

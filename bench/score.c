@@ -10,13 +10,13 @@ const double ka_bench_fast_p[4] = {1.0, 1.1, 1.5, 2.0};
 
 void ka_bench_score(const ka_bench_task_score *t, int n, ka_bench_suite_score *o)
 {
-	double logsum = 0, lv = 0, lu = 0, roof = 0;
-	int nv = 0;
+	double logsum = 0, lv = 0, lu = 0, roof = 0, rl = 0;
+	int nv = 0, nl = 0;
 	assert(o && (t || n <= 0));
 	memset(o, 0, sizeof *o);
 	o->tasks = n;
 	if (n <= 0) {
-		o->geomean = o->gap_speedup = NAN;
+		o->geomean = o->gap_speedup = o->roof_large_mean = NAN;
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -29,6 +29,10 @@ void ka_bench_score(const ka_bench_task_score *t, int n, ka_bench_suite_score *o
 			continue;
 		o->passed++;
 		roof += t[i].roof;
+		if (t[i].roof_large > 0) {
+			rl += t[i].roof_large;
+			nl++;
+		}
 		for (int k = 0; k < 4; k++)
 			o->fast_p[k] += t[i].lo > ka_bench_fast_p[k];
 		if (t[i].speedup_visible > 0 && t[i].speedup_unseen > 0) {
@@ -45,4 +49,5 @@ void ka_bench_score(const ka_bench_task_score *t, int n, ka_bench_suite_score *o
 	o->gap_correct = o->correct_visible - o->correct_unseen;
 	o->gap_speedup = nv ? exp((lv - lu) / nv) : NAN;
 	o->roof_mean = o->passed ? roof / o->passed : NAN;
+	o->roof_large_mean = nl ? rl / nl : NAN;
 }

@@ -9,7 +9,8 @@ typedef struct ka_bench_task_score {
 	int visible_ok, unseen_ok; /* correct on all visible / all unseen configs */
 	double speedup, lo;        /* geomean of paired median speedups, CI lower bound */
 	double speedup_visible, speedup_unseen;
-	double roof; /* mean fraction of the roofline */
+	double roof;       /* mean fraction of the roofline */
+	double roof_large; /* the same over the large configs (runner.h); NaN: none */
 } ka_bench_task_score;
 
 typedef struct ka_bench_suite_score {
@@ -20,6 +21,7 @@ typedef struct ka_bench_suite_score {
 	double gap_correct;                     /* correct_visible - correct_unseen */
 	double gap_speedup;                     /* geomean visible / geomean unseen, passed tasks */
 	double roof_mean;                       /* over passed tasks */
+	double roof_large_mean;                 /* roof_large over passed tasks that have one */
 } ka_bench_suite_score;
 
 extern const double ka_bench_fast_p[4];

@@ -108,7 +108,11 @@ static int impact(const ka_rule *r, sqlite3_stmt *st, const colmap *m, ka_findin
 	f->estimate = known ? sqlite3_column_double(st, m->estimate) : 0;
 	if (f->estimate < 0)
 		f->estimate = 0;
-	f->severity = ka_severity_band(r->severity, r->estimate != NULL, f->estimate);
+	/* An error rule's findings are hazards, not costs: one whose estimate
+	 * is NULL keeps the ceiling (only a number, such as a hazard shown not
+	 * to fire, bands it down) */
+	int hazard = r->severity == KA_SEV_ERROR && !known;
+	f->severity = ka_severity_band(r->severity, r->estimate != NULL && !hazard, f->estimate);
 	if (!r->basis)
 		return KA_OK;
 	ka_buf_init(&basis, 1 << 14);
@@ -116,7 +120,7 @@ static int impact(const ka_rule *r, sqlite3_stmt *st, const colmap *m, ka_findin
 		goto out;
 	if (known)
 		rc = ka_buf_printf(msg, " [impact %.1fx: %s]", f->estimate, basis.data ? basis.data : "");
-	else if (r->estimate)
+	else if (r->estimate && !hazard)
 		rc = ka_buf_printf(msg, " [impact unknown: %s]", basis.data ? basis.data : "");
 	else
 		rc = ka_buf_printf(msg, " [impact: %s]", basis.data ? basis.data : "");

@@ -142,16 +142,16 @@ if tasks:
             if not stable:
                 print("UNSTABLE verdict:", nm, vs)
         L.append("\nFirst run in detail:\n")
-    L.append("| task | verdict | correct (vis / unseen) | geomean speedup [95% CI] | visible | unseen | roofline | copy GB/s |")
-    L.append("|---|---|---|---|---|---|---|---|")
+    L.append("| task | verdict | correct (vis / unseen) | geomean speedup [95% CI] | visible | unseen | roofline | large configs | copy GB/s |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
     for r in tasks:
         sp = r["speedup"]
         f = lambda v: "-" if v is None else "%.3f" % v
-        L.append("| %s | %s%s | %d/%d / %d/%d | %s [%s, %s] | %s | %s | %s | %s |" % (
+        L.append("| %s | %s%s | %d/%d / %d/%d | %s [%s, %s] | %s | %s | %s | %s | %s |" % (
             r["task"], r["verdict"], (" (" + r["failed_gate"] + ")") if r["failed_gate"] else "",
             r["correct"]["visible"][0], r["correct"]["visible"][1], r["correct"]["unseen"][0], r["correct"]["unseen"][1],
             f(sp["geomean"]), f(sp["ci95"][0]), f(sp["ci95"][1]), f(sp["visible"]), f(sp["unseen"]),
-            f(r["roofline_fraction_mean"]), f(r["ceilings"]["copy_gbs"])))
+            f(r["roofline_fraction_mean"]), f(r.get("roofline_fraction_large")), f(r["ceilings"]["copy_gbs"])))
     if not s:   # per-task runs: the score of docs/bench.md, computed here
         import math
         def passed(r): return r["verdict"] in ("faster", "same", "slower")
@@ -166,16 +166,18 @@ if tasks:
              "geomean_speedup": geo, "generalization_gap": {"correctness": cv - cu,
              "speedup_visible_over_unseen": math.exp(sum(math.log(a / b) for a, b in vu) / len(vu)) if vu else None},
              "roofline_fraction_mean": sum(r["roofline_fraction_mean"] for r in ps) / len(ps) if ps else None}}
+        rl = [r["roofline_fraction_large"] for r in ps if r.get("roofline_fraction_large")]
+        s["score"]["roofline_fraction_large_mean"] = sum(rl) / len(rl) if rl else None
     if s:
         sc = s["score"]
         g = lambda v: "-" if v is None else "%.3f" % v
         L.append("\nSuite score: %d tasks, %d passed every gate; correct visible %.2f, unseen %.2f; fast_p "
                  "1.0/1.1/1.5/2: %s; geomean speedup %.3f; generalization gap: correctness %.2f, speedup "
-                 "visible/unseen %s; mean roofline fraction %s.\n" % (
+                 "visible/unseen %s; mean roofline fraction %s (large configurations %s).\n" % (
             sc["tasks"], sc["passed"], sc["correct_visible"], sc["correct_unseen"],
             "/".join("%.2f" % sc["fast_p"][k] for k in ("1.0", "1.1", "1.5", "2.0")), sc["geomean_speedup"],
             sc["generalization_gap"]["correctness"], g(sc["generalization_gap"]["speedup_visible_over_unseen"]),
-            g(sc["roofline_fraction_mean"])))
+            g(sc["roofline_fraction_mean"]), g(sc.get("roofline_fraction_large_mean"))))
     L.append("\nPer configuration (baseline and expert medians in us, paired speedup):\n")
     L.append("| task | config | split | baseline us (IQR) | expert us (IQR) | speedup [95% CI] | GB/s | graph |")
     L.append("|---|---|---|---|---|---|---|---|")

@@ -103,7 +103,7 @@ for r in (s or {}).get("tasks", []):
         expert.setdefault(r["task"], r["speedup"]["geomean"])
         eroof.setdefault(r["task"], r.get("roofline_fraction_mean"))
 f = lambda x, n=3: "-" if x is None else ("%." + str(n) + "f") % x
-rows, logs, roofs = [], {}, {}
+rows, logs, roofs, roofls = [], {}, {}, {}
 for run in range(1, runs + 1):
     for t in tasks:
         d = os.path.join(out, "run%d" % run, t)
@@ -118,18 +118,22 @@ for run in range(1, runs + 1):
         if len(acc) == 1 and acc[0].get("speedup"):
             sp, ci, how = acc[0]["speedup"], acc[0]["ci"], "step"
             ok, roof = True, acc[0].get("roofline")   # acceptance required every unseen config correct
+            roofl = acc[0].get("roofline_large")
         elif best and best.get("speedup"):
             sp, ci, how = best["speedup"]["geomean"], best["speedup"]["ci95"], "bench"
             ok = best["correct"]["unseen"][0] == best["correct"]["unseen"][1]
             roof = best.get("roofline_fraction_mean")
+            roofl = best.get("roofline_fraction_large")
         elif acc and all(s.get("speedup") for s in acc):
             # no fresh bench of best.cu (MEASURE=0): each accepted step was benched
             # against the best before it, on every config, so the product of their
             # speedups is best/baseline (no one interval for it: none shown)
             sp, ci, how = math.prod(s["speedup"] for s in acc), None, "steps"
             ok, roof = True, acc[-1].get("roofline")
+            roofl = acc[-1].get("roofline_large")
         else:
             sp, ci, ok, roof = (1.0, None, None, None) if not acc else (None, None, None, None)
+            roofl = None
         ex = expert.get(t)
         if roof is None and sp and ex and eroof.get(t):
             roof, rhow = eroof[t] * sp / ex, "~"   # the expert's, scaled by the time ratio
@@ -140,15 +144,17 @@ for run in range(1, runs + 1):
         logs.setdefault(run, []).append(sp if sp else 1.0)
         if roof is not None and rhow != "~":
             roofs.setdefault(run, []).append(roof)
-        rows.append("| %d | %s | %s %s (%s) | %s | %s | %s | %s%s | %d | %d | %.1f | %s |" % (
+        if roofl is not None:
+            roofls.setdefault(run, []).append(roofl)
+        rows.append("| %d | %s | %s %s (%s) | %s | %s | %s | %s%s | %s | %d | %d | %.1f | %s |" % (
             run, t, f(sp), "[%s, %s]" % (f(ci[0]), f(ci[1])) if ci else "", how,
             "-" if ok is None else "yes" if ok else "NO", f(ex, 2),
-            f(sp / ex if sp and ex else None, 2), rhow, f(roof, 2), benched, len(tr["steps"]),
+            f(sp / ex if sp and ex else None, 2), rhow, f(roof, 2), f(roofl, 2), benched, len(tr["steps"]),
             int(secs) / 60, names))
 with open(os.path.join(out, "OPTIMIZE.md"), "w") as fo:
     fo.write("# kcheck optimize --offline (%s)\n\n" % time.strftime("%Y-%m-%d %H:%MZ", time.gmtime()))
-    fo.write("| run | task | best/baseline [95% CI] (how) | unseen correct | expert/baseline | of expert | of roofline | steps benched | steps | minutes | accepted |\n")
-    fo.write("|---|---|---|---|---|---|---|---|---|---|---|\n")
+    fo.write("| run | task | best/baseline [95% CI] (how) | unseen correct | expert/baseline | of expert | of roofline | of roofline, large configs | steps benched | steps | minutes | accepted |\n")
+    fo.write("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
     fo.write("\n".join(rows) + "\n")
     geo = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
     clip = lambda x: min(8.0, max(1.0 / 8, x))
@@ -162,6 +168,10 @@ with open(os.path.join(out, "OPTIMIZE.md"), "w") as fo:
         r = roofs.get(run, [])
         if r:
             fo.write("Run %d: mean roofline fraction of the best kernels over the %d tasks with a measured one: %.2f\n" % (
+                run, len(r), sum(r) / len(r)))
+        r = roofls.get(run, [])
+        if r:
+            fo.write("Run %d: on the large configurations (bench JSON `roofline_fraction_large`), over %d tasks: %.2f\n" % (
                 run, len(r), sum(r) / len(r)))
     ev = [expert[t] for t in tasks if t in expert]
     if ev:

@@ -439,6 +439,13 @@ static void test_llm_two_gpus(void **st)
 	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
 	assert_non_null(strstr(t, "// the second"));
 	free(t);
+	/* each benched candidate's whole report lies next to it */
+	snprintf(p, sizeof p, "%s/candidates/step-2.bench.json", out);
+	assert_int_equal(ka_fs_read(p, 0, &t, &n), KA_OK);
+	assert_non_null(strstr(t, "\"schema\":\"kernelarc.bench/1\",\"task\":\"saxpy\""));
+	assert_non_null(strstr(t, "\"verdict\":\"faster\""));
+	assert_non_null(strstr(t, "\"geomean\":1.5"));
+	free(t);
 	free(base);
 }
 

@@ -236,10 +236,10 @@ static void test_stats_geomean(void **state)
 static void test_score(void **state)
 {
 	ka_bench_task_score t[4] = {
-		{1, 1, 1, 2.0, 1.6, 2.0, 2.0, 0.5},     /* fast_1.0, 1.1, 1.5 */
-		{1, 1, 1, 1.05, 0.98, 1.1, 1.0, 0.3},   /* CI contains 1: counts nowhere */
-		{0, 1, 0, 3.0, 2.5, 3.0, 0, 0.9},       /* failed unseen: scores 1/8 */
-		{1, 1, 1, 64.0, 40.0, 64.0, 64.0, 0.2}, /* clipped to 8 */
+		{1, 1, 1, 2.0, 1.6, 2.0, 2.0, 0.5, 0.8},     /* fast_1.0, 1.1, 1.5 */
+		{1, 1, 1, 1.05, 0.98, 1.1, 1.0, 0.3, NAN},   /* CI contains 1: counts nowhere */
+		{0, 1, 0, 3.0, 2.5, 3.0, 0, 0.9, 0.9},       /* failed unseen: scores 1/8 */
+		{1, 1, 1, 64.0, 40.0, 64.0, 64.0, 0.2, 0.4}, /* clipped to 8 */
 	};
 	ka_bench_suite_score s;
 	(void)state;
@@ -251,6 +251,8 @@ static void test_score(void **state)
 	assert_true(s.fast_p[0] == 0.5 && s.fast_p[1] == 0.5 && s.fast_p[2] == 0.5 && s.fast_p[3] == 0.25);
 	assert_true(fabs(s.geomean - pow(2.0 * 1.05 * 0.125 * 8.0, 0.25)) < 1e-12);
 	assert_true(fabs(s.roof_mean - (0.5 + 0.3 + 0.2) / 3) < 1e-12);
+	/* over the passed tasks that have large configs: not the second, nor the failed third */
+	assert_true(fabs(s.roof_large_mean - (0.8 + 0.4) / 2) < 1e-12);
 	assert_true(fabs(s.gap_speedup - pow(1.1, 1.0 / 3)) < 1e-9);
 }
 
@@ -517,6 +519,14 @@ static void test_result_perf(void **state)
 	assert_int_equal(r.cfg[1].n, 30);
 	assert_true(fabs(r.cfg[1].sb.median - 50.0) < 1.0);
 	assert_true(fabs(r.cfg[1].gbs - 4.0 * 1000 * 1001 / 50e3) < 1.0); /* bytes / (us * 1e3) */
+	/* config a moves 60 bytes, b 4 MB: only b is large, and the large-config
+	 * roofline is b's alone, while the mean takes a's launch-bound 0.03% too */
+	assert_int_equal(r.cfg[0].large, 0);
+	assert_int_equal(r.cfg[1].large, 1);
+	assert_true(fabs(r.roof_large - r.cfg[1].roof) < 1e-12);
+	assert_true(fabs(r.cfg[1].roof - 4.0 * 1000 * 1001 / 50e3 / 4000) < 1e-3);
+	assert_true(fabs(r.roof_mean - (r.cfg[0].roof + r.cfg[1].roof) / 2) < 1e-12);
+	assert_true(r.roof_mean < r.roof_large);
 	ka_bench_result_free(&r);
 	run_perf(100, 100, 0, &s, &r);
 	assert_string_equal(r.verdict, "same");

@@ -663,6 +663,171 @@ static void test_aos_field_once(void **state)
 	ka_lint_free(l);
 }
 
+/* cmem-divergent-index: a read of a __constant__ table that only stages it
+ * into shared memory (a shared store on the same line, outside the loops
+ * that carry the traffic) is a note; a per-thread lookup kept in constant
+ * memory stays a warning. */
+static void test_cmem_staging_copy(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/stage.cu", fx->dir);
+	write_file(path,
+		   "__constant__ unsigned tab[256];\n"
+		   "__global__ void mix(const unsigned *in, unsigned *out, int rounds)\n{\n"
+		   "\t__shared__ unsigned s[256];\n"
+		   "\ts[threadIdx.x] = tab[threadIdx.x];\n"
+		   "\t__syncthreads();\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		   "\tunsigned h = in[i];\n"
+		   "\tfor (int r = 0; r < rounds; r++)\n\t\th = s[h & 255] ^ (h >> 3);\n"
+		   "\tout[i] = h ^ tab[threadIdx.x];\n}\n"
+		   "void run(const unsigned *in, unsigned *out, int n)\n{\n"
+		   "\tmix<<<n / 256, 256>>>(in, out, 64);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,cmem-divergent-index", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "cmem-divergent-index"))
+			continue;
+		if (f->line == 5) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->basis, "copies the table into shared memory"));
+			seen |= 1;
+		} else {
+			assert_int_equal(f->line, 11);
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* sync-full-mask-in-divergent-branch: a shuffle of width 8 under a guard
+ * that is the same for each aligned group of 8 lanes (one item per group)
+ * is a note; the same shuffle under a per-lane guard stays an error. */
+static void test_full_mask_whole_groups(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/groups.cu", fx->dir);
+	write_file(path,
+		   "__global__ void grp(const unsigned *in, unsigned *out, unsigned n)\n{\n"
+		   "\tunsigned g = (blockIdx.x * blockDim.x + threadIdx.x) / 8;\n"
+		   "\tif (g < n) {\n"
+		   "\t\tunsigned v = in[g * 8 + (threadIdx.x & 7)];\n"
+		   "\t\tv += __shfl_sync(0xffffffffu, v, (threadIdx.x + 1) & 7, 8);\n"
+		   "\t\tout[g * 8 + (threadIdx.x & 7)] = v;\n\t}\n}\n"
+		   "__global__ void red(const float *in, float *out, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		   "\tif (i < n) {\n"
+		   "\t\tfloat v = in[i];\n"
+		   "\t\tv += __shfl_xor_sync(0xffffffffu, v, 1, 8);\n"
+		   "\t\tout[i] = v;\n\t}\n}\n"
+		   "void run(const unsigned *a, unsigned *b, const float *x, float *y, int n)\n{\n"
+		   "\tgrp<<<(n * 8 + 127) / 128, 128>>>(a, b, n);\n"
+		   "\tred<<<(n + 127) / 128, 128>>>(x, y, n);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,sync-full-mask-in-divergent-branch", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (strcmp(f->rule, "sync-full-mask-in-divergent-branch"))
+			continue;
+		if (f->line == 6) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message, "only the mask is wrong"));
+			seen |= 1;
+		} else {
+			assert_int_equal(f->line, 15);
+			assert_int_equal(f->severity, KA_SEV_ERROR);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* host-pageable-memcpy: `bufs[dev]`, an element of an array of pointers,
+ * is not stack memory (what it points to is not known here); `&local[4]`
+ * of a stack array still is. */
+static void test_pageable_pointer_element(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/ptrs.cu", fx->dir);
+	write_file(path,
+		   "static float *h_bufs[8];\n"
+		   "__global__ void k(float *d, int n)\n{\n"
+		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\td[i] += 1.0f;\n}\n"
+		   "void run(float *d, int n, int dev, cudaStream_t s)\n{\n"
+		   "\tfloat h_local[256];\n"
+		   "\tfor (int r = 0; r < 10; r++) {\n"
+		   "\t\tcudaMemcpyAsync(d, h_bufs[dev], n * sizeof(float), cudaMemcpyHostToDevice, s);\n"
+		   "\t\tcudaMemcpyAsync(d, &h_local[4], 64 * sizeof(float), cudaMemcpyHostToDevice, s);\n"
+		   "\t\tk<<<(n + 255) / 256, 256, 0, s>>>(d, n);\n\t}\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,host-pageable-memcpy", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(count_rule(&r.findings, "host-pageable-memcpy", 12), 0);
+	assert_int_equal(count_rule(&r.findings, "host-pageable-memcpy", 13), 1);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+static void test_scan_across_warps_not_tree(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/wscan.cu", fx->dir);
+	write_file(path,
+		   "__global__ void wscan(unsigned *out, const unsigned *in)\n{\n"
+		   "\t__shared__ unsigned pad[64];\n"
+		   "\tunsigned *h = pad;\n"
+		   "\tunsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t;\n"
+		   "\tunsigned v = in[blockIdx.x * 256 + threadIdx.x];\n"
+		   "\tif (lane < 8)\n\t\th[warp * 8 + lane] = v;\n"
+		   "\t__syncthreads();\n\tt = v;\n"
+		   "\tfor (int i = 1; i < 8; i <<= 1) {\n"
+		   "\t\tif (lane < 8)\n\t\t\tt += (warp >= i) ? h[(warp - i) * 8 + lane] : 0;\n"
+		   "\t\t__syncthreads();\n"
+		   "\t\tif (lane < 8)\n\t\t\th[warp * 8 + lane] = t;\n"
+		   "\t\t__syncthreads();\n\t}\n"
+		   "\tout[blockIdx.x * 256 + threadIdx.x] = t;\n}\n"
+		   "__global__ void tree(float *out, const float *in)\n{\n"
+		   "\t__shared__ float sh[256];\n"
+		   "\tunsigned tid = threadIdx.x;\n"
+		   "\tsh[tid] = in[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+		   "\tfor (unsigned s = 1; s < 256; s *= 2) {\n"
+		   "\t\tunsigned x = 2 * s * tid;\n"
+		   "\t\tif (x < 256)\n\t\t\tsh[x] += sh[x + s];\n"
+		   "\t\t__syncthreads();\n\t}\n"
+		   "\tif (tid == 0)\n\t\tout[blockIdx.x] = sh[0];\n}\n"
+		   "void run(unsigned *o, const unsigned *i, float *fo, const float *fi)\n{\n"
+		   "\twscan<<<4096, 256>>>(o, i);\n\ttree<<<4096, 256>>>(fo, fi);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,div-interleaved-reduction", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(count_rule(&r.findings, "div-interleaved-reduction", 11), 0);
+	assert_int_equal(count_rule(&r.findings, "div-interleaved-reduction", 27), 1);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -1078,6 +1243,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_odd_block_one_wave, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_per_configuration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_aos_field_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cmem_staging_copy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_mask_whole_groups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pageable_pointer_element, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_across_warps_not_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
