@@ -505,8 +505,9 @@ static void plan_view(ka_opt_loop *L, const head *h, view *v)
 	ka_opt_plan_follow(plan, h->opened);
 	/* a row-starved task: the size-dispatched schedule first (SMs: the
 	 * bench's device once it reported) */
-	ka_opt_plan_size(plan, ka_opt_row_starved(L->rows, L->sms), h->recipe[0] ? h->recipe : NULL,
-			 h->params);
+	ka_opt_plan_size(plan,
+			 ka_opt_size_first(ka_opt_row_starved(L->rows, L->sms), h->best, strlen(h->best)),
+			 h->recipe[0] ? h->recipe : NULL, h->params);
 	if (strcmp(h->orig, h->best) != 0)
 		ka_opt_plan_rebase(plan);
 	for (int i = 0; i < plan->n; i++) /* tuning serves the rule the recipe did */

@@ -84,6 +84,10 @@ long long ka_opt_task_rows(const ka_bench_spec *spec, const char *text, size_t l
  * warp-per-row's dispatch=size makes at run time, ka_rows_by_block, with
  * 2048 threads an SM); sms <= 0 (not known yet): 132.  rows <= 0: 0. */
 int ka_opt_row_starved(long long rows, int sms);
+/* Whether ka_opt_plan_size should put dispatch=size first on the kernel
+ * src: a row-starved task, unless col-reduce applies to src (a column
+ * walk, whose own recipe measured faster). */
+int ka_opt_size_first(int starved, const char *src, size_t len);
 /* After warp-per-row was accepted, its sets on the kernel it wrote leave
  * the plan: they are its tuning sets (on its input) again, and
  * dispatch=size derives the same kernels from either.  On a row-starved

@@ -517,6 +517,21 @@ int ka_opt_row_starved(long long rows, int sms)
 	return rows > 0 && rows * 64 < slots;
 }
 
+int ka_opt_size_first(int starved, const char *src, size_t len)
+{
+	char *out = NULL, why[256];
+	size_t n = 0;
+	if (!starved)
+		return 0;
+	/* a column walk's own shape outranks it: col-reduce (lanes along the
+	 * contiguous rows) measured 10.6x on col_sum on an H100, dispatch=size
+	 * put first 6.8x, after which col-reduce no longer applies
+	 * (docs/benchmarks.md, 2026-12-05) */
+	int rc = ka_recipe_apply("col-reduce", src, len, NULL, NULL, &out, &n, why, sizeof why);
+	free(out);
+	return rc != KA_OK;
+}
+
 void ka_opt_plan_size(ka_opt_plan *p, int starved, const char *accepted, const char *accepted_params)
 {
 	static const char rowwarp[] = "warp-per-row";

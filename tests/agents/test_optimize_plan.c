@@ -344,6 +344,32 @@ static void test_task_rows(void **st)
 	assert_true(ka_opt_row_starved(8192, 264));
 }
 
+/* a row-starved column sum: col-reduce's shape, so dispatch=size is not
+ * put first; a row walk still gets it, and a task with rows enough never */
+static void test_size_not_before_col_reduce(void **st)
+{
+	(void)st;
+	static const char col[] =
+		"__global__ void col_sum(const float *x, float *y, size_t rows, size_t cols)\n"
+		"{\n"
+		"\tsize_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (c >= cols)\n"
+		"\t\treturn;\n"
+		"\tfloat acc = 0.0f;\n"
+		"\tfor (size_t r = 0; r < rows; ++r)\n"
+		"\t\tacc += x[r * cols + c];\n"
+		"\ty[c] = acc;\n"
+		"}\n"
+		"void run(const float *x, float *y, size_t rows, size_t cols)\n"
+		"{\n"
+		"\tcol_sum<<<(unsigned)((cols + 127) / 128), 128>>>(x, y, rows, cols);\n"
+		"}\n";
+	ka_recipe_set_source_path(NULL);
+	assert_false(ka_opt_size_first(1, col, strlen(col)));
+	assert_true(ka_opt_size_first(1, src, strlen(src)));
+	assert_false(ka_opt_size_first(0, src, strlen(src)));
+}
+
 static int first_set(const ka_opt_plan *p, const char *recipe, const char *needle)
 {
 	for (int i = 0; i < p->n; i++)
@@ -479,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_rebase_twins_last),
 		cmocka_unit_test(test_task_rows),
 		cmocka_unit_test(test_size_first_when_row_starved),
+		cmocka_unit_test(test_size_not_before_col_reduce),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
