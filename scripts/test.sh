@@ -45,15 +45,6 @@ mkdir -p "$KA_TEST_NVCC_CACHE"
 # links these objects into its own fresh cache instead of compiling the
 # same harness, references and baselines again, in both halves.
 export KA_TEST_BENCH_SEED=$PWD/build/tests/bench/bench-cache
-# glibc's malloc asks for transparent huge pages (madvise, the mode Debian
-# ships) for its heap: nvcc's stages (cudafe++, cicc, ptxas) take about
-# 80,000 page faults a compile, each one dear on a virtual machine, and
-# with huge pages about 38,000; a compile then costs 19% less CPU (1.78
-# s against 2.19 s, docs/ci-time-2026-12-05.md).  The tests' nvcc
-# compiles are most of the first half's time.  Nothing a test asserts
-# changes: only where malloc's memory comes from.  (The sanitizer build's
-# own processes use ASan's allocator, which does not read this.)
-export GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1
 main_rc=0
 (cd build && ctest -j"$tjobs" --output-on-failure --timeout 900) || main_rc=$?
 
