@@ -323,12 +323,13 @@ static double roof_large(const ka_bench_spec *s, ka_bench_result *r)
 	}
 	if (most <= 0)
 		return NAN;
-	for (int i = 0; i < s->nconfigs; i++)
-		if (ideal[i] > 0 && ideal[i] >= 0.5 * most) {
-			r->cfg[i].large = 1;
+	for (int i = 0; i < s->nconfigs; i++) {
+		r->cfg[i].large = ideal[i] > 0 && ideal[i] >= 0.5 * most;
+		if (r->cfg[i].large) {
 			sum += r->cfg[i].roof;
 			k++;
 		}
+	}
 	return sum / k;
 }
 
