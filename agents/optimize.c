@@ -151,6 +151,7 @@ typedef struct view {
 typedef struct head {
 	const char *best, *parent, *file, *orig;
 	const char *recipe, *params, *rule, *opened;
+	const char *kept, *kept_opened; /* the runner-up and what it opened, or NULL */
 	int best_from, parent_from;
 } head;
 
@@ -323,10 +324,12 @@ static const ka_opt_cand *pick(ka_opt_loop *L, const head *h, ka_opt_plan *plan,
 	static const char *const free_grid[] = {"", NULL};
 	static const ka_recipe free_rewrite = {.name = "free-rewrite", .grid = free_grid};
 	static ka_opt_cand free_cand;
-	char bh[65], ph[65] = "", oh[65] = "";
+	char bh[65], ph[65] = "", oh[65] = "", kh[65] = "";
 	ka_sha256_of(h->best, strlen(h->best), bh);
 	if (h->parent)
 		ka_sha256_of(h->parent, strlen(h->parent), ph);
+	if (h->kept)
+		ka_sha256_of(h->kept, strlen(h->kept), kh);
 	int rebased = h->orig && strcmp(h->orig, h->best) != 0;
 	if (rebased)
 		ka_sha256_of(h->orig, strlen(h->orig), oh);
@@ -335,12 +338,17 @@ static const ka_opt_cand *pick(ka_opt_loop *L, const head *h, ka_opt_plan *plan,
 		snprintf(key, kcap, "%s|%s|%s", c->recipe->name, c->params,
 			 c->on_orig     ? oh
 			 : c->on_parent ? ph
+			 : c->on_kept   ? kh
 					: bh);
-		if ((c->on_parent && !h->parent) || (c->on_orig && !rebased) || tried_before(L, key))
+		if ((c->on_parent && !h->parent) || (c->on_orig && !rebased) || (c->on_kept && !h->kept) ||
+		    tried_before(L, key))
 			continue;
 		if (llm) {
 			/* the hint an LLM gets is a recipe whose shape this kernel has */
-			const char *base = c->on_orig ? h->orig : c->on_parent ? h->parent : h->best;
+			const char *base = c->on_orig     ? h->orig
+					   : c->on_parent ? h->parent
+					   : c->on_kept   ? h->kept
+							  : h->best;
 			char why[256], *x = NULL;
 			size_t xl;
 			int ar = ka_recipe_apply(c->recipe->name, base, strlen(base), NULL, c->params, &x,
@@ -510,6 +518,8 @@ static void plan_view(ka_opt_loop *L, const head *h, view *v)
 			 h->recipe[0] ? h->recipe : NULL, h->params);
 	if (strcmp(h->orig, h->best) != 0)
 		ka_opt_plan_rebase(plan);
+	if (h->kept)
+		ka_opt_plan_kept(plan, h->kept_opened);
 	for (int i = 0; i < plan->n; i++) /* tuning serves the rule the recipe did */
 		if (plan->c[i].on_parent)
 			snprintf(plan->c[i].rule, sizeof plan->c[i].rule, "%s", h->rule);
@@ -555,6 +565,47 @@ static int write_slot(ka_opt_loop *L, slot *S, int i, int *nkeep, char *emsg, si
 	return rc;
 }
 
+/* After a round's steps are recorded: the runner-up the loop keeps.  An
+ * accepted step from it makes it the new best's input (no longer kept);
+ * any other moves the kept one's ratio to the new best, and drops it
+ * below KA_OPT_KEEP_RATIO.  Then each verified candidate not accepted that
+ * grew on another branch (a tuning set on the best's input, a recipe on
+ * the baseline, a sequence on the runner-up) and opened recipes of its
+ * own may replace it (ka_opt_keep_runner_up). */
+static int keep_runner_up(ka_opt_loop *L, slot *S, int n, int chosen)
+{
+	double g = chosen >= 0 ? S[chosen].res.geomean : 1.0;
+	if (chosen >= 0 && L->kept && (S[chosen].c.on_kept || (L->kept_ratio /= g) < KA_OPT_KEEP_RATIO)) {
+		free(L->kept);
+		L->kept = NULL;
+		L->kept_ratio = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		slot *x = &S[i];
+		const ka_bench_result *res = &x->res;
+		if (i == chosen || x->prc != KA_OK || !(x->c.on_parent || x->c.on_orig || x->c.on_kept) ||
+		    (strcmp(res->verdict, "slower") && strcmp(res->verdict, "same") &&
+		     strcmp(res->verdict, "faster")) ||
+		    res->correct_unseen != res->total_unseen ||
+		    !ka_opt_keep_runner_up(res->geomean / g, L->kept_ratio))
+			continue;
+		char opened[256];
+		ka_opt_plan_opened(x->c.recipe->name, x->base, x->rep.source, opened, sizeof opened);
+		if (!opened[0])
+			continue;
+		char *copy = strdup(x->rep.source);
+		if (!copy)
+			return ka_error_set(KA_ENOMEM, "out of memory");
+		free(L->kept);
+		L->kept = copy;
+		L->kept_ratio = res->geomean / g;
+		L->kept_step = x->st.step;
+		snprintf(L->kept_recipe, sizeof L->kept_recipe, "%s", x->st.strategy);
+		snprintf(L->kept_opened, sizeof L->kept_opened, "%s", opened);
+	}
+	return KA_OK;
+}
+
 /* One round: findings -> plan -> up to `width` candidates (the runner's
  * GPUs, at most `room`, the steps left in --budget), each proposed by the
  * coder (a declined recipe makes room for the next one and is not
@@ -582,11 +633,13 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 	int spec = !llm && width > 1 && !L->o->compile_only; /* compile-only accepts nothing */
 	/* the round's kernels: an accepted step replaces L->best and L->parent */
 	char *best0 = strdup(L->best), *parent0 = L->parent ? strdup(L->parent) : NULL;
+	char *kept0 = L->kept ? strdup(L->kept) : NULL;
 	slot *S = calloc(64, sizeof *S);
 	view *V = calloc((size_t)width, sizeof *V);
-	if (!best0 || !S || !V || (L->parent && !parent0)) {
+	if (!best0 || !S || !V || (L->parent && !parent0) || (L->kept && !kept0)) {
 		free(best0);
 		free(parent0);
+		free(kept0);
 		free(S);
 		free(V);
 		return ka_error_set(KA_ENOMEM, "out of memory");
@@ -599,6 +652,8 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		  .params = L->best_params,
 		  .rule = L->best_rule,
 		  .opened = L->best_opened,
+		  .kept = kept0,
+		  .kept_opened = L->kept_opened,
 		  .best_from = -1,
 		  .parent_from = -1};
 	int nv = 1;
@@ -623,7 +678,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		}
 		ns++;
 		snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
-		x->base = x->c.on_orig ? L->orig : x->c.on_parent ? h.parent : h.best;
+		x->base = x->c.on_orig ? L->orig : x->c.on_parent ? h.parent : x->c.on_kept ? h.kept : h.best;
 		x->on = x->c.on_orig ? -1 : x->c.on_parent ? h.parent_from : h.best_from;
 		snprintf(x->opened, sizeof x->opened, "%s", h.opened);
 		ka_opt_step *st = &x->st;
@@ -650,6 +705,11 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 			snprintf(own, sizeof own, "%s", st->strategy);
 			snprintf(st->strategy, sizeof st->strategy, "%.60s+%.60s", pre, own);
 			st->builds_on = S[x->on].st.step;
+		} else if (x->c.on_kept) { /* a sequence on the runner-up of an earlier round */
+			char own[sizeof st->strategy];
+			snprintf(own, sizeof own, "%s", st->strategy);
+			snprintf(st->strategy, sizeof st->strategy, "%.60s+%.60s", L->kept_recipe, own);
+			st->builds_on = L->kept_step;
 		}
 		st->seconds = mono_s() - t0;
 		int declined = !strcmp(st->outcome, "declined");
@@ -670,6 +730,8 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 			   .params = x->c.params,
 			   .rule = x->c.rule,
 			   .opened = x->opened,
+			   .kept = kept0,
+			   .kept_opened = L->kept_opened,
 			   .best_from = ns - 1,
 			   .parent_from = x->on};
 		v = &V[nv++];
@@ -678,6 +740,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 	if (!ns) {
 		free(best0);
 		free(parent0);
+		free(kept0);
 		free(S);
 		for (int i = 0; i < nv; i++)
 			ka_findings_free(&V[i].f);
@@ -735,6 +798,8 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		if (rrc == KA_OK && x->prc == KA_OK) /* the round's base: the parent of the new best */
 			ka_opt_distill(L, &x->c, st, &x->res, x->base, &x->rep);
 	}
+	if (rrc == KA_OK)
+		rrc = keep_runner_up(L, S, nkeep, chosen);
 	for (int i = 0; i < ns; i++) {
 		ka_coder_reply_clear(&S[i].rep);
 		ka_bench_result_free(&S[i].res);
@@ -742,6 +807,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 	free(S);
 	free(best0);
 	free(parent0);
+	free(kept0);
 	for (int i = 0; i < nv; i++)
 		ka_findings_free(&V[i].f);
 	free(V);
@@ -827,6 +893,7 @@ int ka_opt_run(const ka_opt_opts *o, ka_opt_summary *out)
 	free(L.orig);
 	free(L.best);
 	free(L.parent);
+	free(L.kept);
 	free(L.skill);
 	return rc;
 }

@@ -21,6 +21,7 @@ typedef struct ka_opt_cand {
 	int on_parent;      /* tune: the accepted recipe again, other parameters, on its input */
 	int on_orig;        /* the recipe's first set on the baseline (ka_opt_plan_rebase) */
 	int retrieved;      /* called for by BM25-retrieved knowledge, not a finding */
+	int on_kept;        /* a recipe the runner-up opened, on the runner-up (ka_opt_plan_kept) */
 	/* the second step of the best two-step sequence this one opens: a
 	 * recipe a finding calls for that applies to this one's result but not
 	 * to the kernel as it is (ka_opt_plan_sequences), or NULL */
@@ -72,6 +73,24 @@ void ka_opt_plan_follow(ka_opt_plan *p, const char *opened);
  * turn, and like every step their result must beat the best to be kept. */
 void ka_opt_plan_rebase(ka_opt_plan *p);
 
+/* A runner-up: a verified candidate of another branch (a tuning set on
+ * the best's input, or a recipe on the baseline) a little slower than the
+ * best, whose own rewrite opened recipes (space-separated in opened) that
+ * the best cannot take.  Its first two opened recipes, each with its
+ * grid's first set, rank ahead of everything else, on the runner-up: a
+ * two-step sequence of the other branch measured against the best (a
+ * greedy loop would never return to the branch it left).  NULL or "": no
+ * change. */
+void ka_opt_plan_kept(ka_opt_plan *p, const char *opened);
+/* Whether a candidate at `ratio` of the best (its bench's geomean) is worth
+ * keeping as the runner-up beside one kept at `kept_ratio` (0: none): at
+ * least KA_OPT_KEEP_RATIO, and faster than the one kept (a candidate not
+ * accepted may still be a little faster: `same`, or a round's second).  A follow-up
+ * recipe (vectorize measured 1.44x on a warp-per-row softmax on an H100)
+ * then can bring it past the best. */
+#define KA_OPT_KEEP_RATIO 0.7
+int ka_opt_keep_runner_up(double ratio, double kept_ratio);
+
 /* The row count of the task's row kernel: the fewest rows of any visible
  * configuration of spec, where a row is what the guard of a kernel of
  * text bounds along x (`if (r >= rows) return;`, a row-per-thread
@@ -116,7 +135,11 @@ typedef struct ka_opt_loop {
 	char *orig, *best, *parent; /* baseline, current best, the best's input */
 	char best_recipe[64], best_params[96], best_rule[96];
 	char best_opened[256]; /* the recipes the accepted step opened, space-separated, or "" */
-	char *skill;           /* the DB's best verified kernel for this task, tried first */
+	char *kept;            /* the runner-up (ka_opt_plan_kept), or NULL */
+	char kept_recipe[64], kept_opened[256];
+	double kept_ratio; /* the runner-up's speed over the current best's */
+	int kept_step;     /* the step that measured it */
+	char *skill;       /* the DB's best verified kernel for this task, tried first */
 	char skill_summary[160];
 	char best_file[1100];
 	ka_opt_summary *s;

@@ -344,6 +344,39 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const c
 	return KA_OK;
 }
 
+void ka_opt_plan_kept(ka_opt_plan *p, const char *opened)
+{
+	double top = 0;
+	int k = 0;
+	for (int i = 0; i < p->n; i++)
+		if (!i || p->c[i].score > top)
+			top = p->c[i].score;
+	/* each named recipe once, in the list's order, at most two: a bench
+	 * step each */
+	for (const char *w = opened; w && *w && k < 2 && p->n < KA_OPT_MAX_CANDS;) {
+		size_t l = strcspn(w, " ");
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)(l < sizeof name ? l : sizeof name - 1), w);
+		w += l + (w[l] == ' ');
+		const ka_recipe *r = ka_recipe_find(name);
+		if (!r || !r->grid || !r->grid[0])
+			continue;
+		ka_opt_cand *c = &p->c[p->n++];
+		memset(c, 0, sizeof *c);
+		c->recipe = r;
+		c->params = r->grid[0];
+		c->on_kept = 1;
+		c->score = top + 2.0 - 0.01 * k++;
+	}
+	if (k)
+		qsort(p->c, (size_t)p->n, sizeof p->c[0], cmp_cand);
+}
+
+int ka_opt_keep_runner_up(double ratio, double kept_ratio)
+{
+	return ratio >= KA_OPT_KEEP_RATIO && ratio > kept_ratio;
+}
+
 void ka_opt_plan_rebase(ka_opt_plan *p)
 {
 	double low = 0;

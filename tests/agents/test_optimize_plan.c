@@ -270,6 +270,37 @@ static void test_rebase_twins_last(void **st)
 	assert_true(plan.n <= KA_OPT_MAX_CANDS);
 }
 
+/* the runner-up's opened recipes: the first two named (a name no recipe
+ * has is skipped), each its grid's first set, on the runner-up, ahead of
+ * everything; and which candidates are kept */
+static void test_kept_first(void **st)
+{
+	(void)st;
+	static ka_opt_plan plan;
+	ka_finding v[1] = {{.rule = (char *)"gmem-unpacked-2byte", .kernel = (char *)"k", .estimate = 2.6}};
+	ka_findings f = {v, 1, 1};
+	assert_int_equal(ka_opt_make_plan(NULL, "sm_90", &f, "vectorize-2byte", "block=256 cap=2112", &plan),
+			 KA_OK);
+	int before = plan.n;
+	double top = plan.c[0].score;
+	ka_opt_plan_kept(&plan, "no-such-recipe vectorize row-cache warp-per-row");
+	assert_int_equal(plan.n, before + 2);
+	assert_true(plan.c[0].on_kept && plan.c[1].on_kept);
+	assert_string_equal(plan.c[0].recipe->name, "vectorize");
+	assert_string_equal(plan.c[1].recipe->name, "row-cache");
+	assert_string_equal(plan.c[0].params, plan.c[0].recipe->grid[0]);
+	assert_true(plan.c[1].score > top && plan.c[0].score > plan.c[1].score);
+	for (int i = 2; i < plan.n; i++)
+		assert_false(plan.c[i].on_kept);
+	ka_opt_plan_kept(&plan, ""); /* nothing opened: no change */
+	assert_int_equal(plan.n, before + 2);
+	/* kept: at least 0.7 of the best, and faster than the one kept */
+	assert_true(ka_opt_keep_runner_up(0.8, 0));
+	assert_true(ka_opt_keep_runner_up(1.01, 0.8));
+	assert_false(ka_opt_keep_runner_up(0.69, 0));
+	assert_false(ka_opt_keep_runner_up(0.75, 0.8));
+}
+
 /* a task's spec: rows x cols with the visible configurations given (the
  * unseen ones never count for the row-starved test) */
 static void spec_of(ka_bench_spec *spec, const char *params, const char *visible, const char *unseen)
@@ -503,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_opened_follows),
 		cmocka_unit_test(test_opened_rewrites_new_lines),
 		cmocka_unit_test(test_rebase_twins_last),
+		cmocka_unit_test(test_kept_first),
 		cmocka_unit_test(test_task_rows),
 		cmocka_unit_test(test_size_first_when_row_starved),
 		cmocka_unit_test(test_size_not_before_col_reduce),
