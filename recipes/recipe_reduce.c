@@ -597,3 +597,454 @@ const ka_recipe ka_recipe_seq_reduction = {
 	.grid = reduce_grid,
 	.apply = reduce_apply,
 };
+
+/* ---- reduce-coarsen (rule div-interleaved-reduction) ----
+ *
+ * A block tree that loads one element per thread,
+ *     T j = X * B + tid;                      (X blockIdx.x or .y; B a literal or blockDim.x)
+ *     sh[tid] = j < n ? LOAD : 0;
+ *     ... a sum tree over sh ...
+ * launched with V blocks along X, `T V = (E + B - 1) / B;` on the host (E
+ * the launch's argument for n), spends most of its time in the tree and
+ * its barriers, not in the loads: a thread that adds K elements before the
+ * tree, K chunks of B apart (each chunk still one coalesced row of the
+ * block), needs K times fewer blocks, trees and partial sums.  The rewrite:
+ *     ELEM ka_acc = 0;
+ *     for (int ka_k = 0; ka_k < K; ka_k++) {
+ *         T j = ((long long)X * K + ka_k) * B + tid;  sum += j < n ? LOAD : 0;
+ *     }
+ *     sh[tid] = ka_acc;
+ * and on the host `V = (E + B * K - 1) / (B * K)`.  Every use of V (the
+ * grid, the count of partial sums a next pass reduces, the grid's limit)
+ * changes with it, which is why V must be a variable the launch reads (an
+ * inline grid says nothing of what the host takes the count of partials
+ * to be).  The sum's order changes: the bench decides. */
+
+typedef struct coarse {
+	ka_recipe_ctx *c;
+	tree tr;                  /* sh, elem, tid */
+	char j[64], x[16], b[64]; /* J, X, B ("256" or "blockDim.x") */
+	long bval;                /* B when a literal */
+	char n[KA_CSRC_NAME];     /* the bound parameter */
+	size_t jd_s, jd_e;        /* J's declaration */
+	size_t init_s, init_e;    /* its initializer */
+	char jtype[64];           /* its type as written */
+	size_t st_s, st_e;        /* the store */
+	size_t rhs_s, rhs_e;      /* its right-hand side */
+} coarse;
+
+/* 1 when the squeezed text is a literal zero (0, 0.0f, 0.f, 0u, ...). */
+static int zero_literal(const char *s)
+{
+	int zero = 0;
+	for (; *s; s++) {
+		if (*s == '0')
+			zero = 1;
+		else if (!strchr(".fFuUlL", *s))
+			return 0;
+	}
+	return zero;
+}
+
+/* The offset of the first '=' of [s, e) that is an assignment, or NPOS. */
+static size_t assign_at(const char *t, size_t s, size_t e)
+{
+	for (size_t i = s; i < e; i++) {
+		if (t[i] == '(' || t[i] == '[') {
+			size_t m = ka_csrc_match(t, e, i);
+			if (m == NPOS)
+				return NPOS;
+			i = m;
+			continue;
+		}
+		if (t[i] == '=' && t[i + 1] != '=' && i > s && !strchr("=!<>+-*/%&|^", t[i - 1]))
+			return i;
+	}
+	return NPOS;
+}
+
+/* The store `SH[TID] = COND ? LOAD : 0;` at the top-level statement
+ * [s, e) (sq squeezed): STORE_READ with sh, tid, J and n noted, 0 when it
+ * is no such statement, KA_RECIPE_DECLINED when it is one that cannot be
+ * read. */
+#define STORE_READ 2
+static int read_store(coarse *k, size_t s, size_t e, const char *sq)
+{
+	ka_recipe_ctx *c = k->c;
+	const char *t = c->m->text;
+	size_t nl = 0, sl = strlen(sq);
+	while (is_ident(sq[nl]))
+		nl++;
+	if (!nl || nl >= sizeof k->tr.sh || sq[nl] != '[')
+		return 0;
+	size_t rb = ka_csrc_match(sq, sl, nl);
+	if (rb == NPOS || sq[rb + 1] != '=' || sq[rb + 2] == '=' || rb - nl - 1 >= sizeof k->tr.tid)
+		return 0;
+	snprintf(k->tr.sh, sizeof k->tr.sh, "%.*s", (int)nl, sq);
+	snprintf(k->tr.tid, sizeof k->tr.tid, "%.*s", (int)(rb - nl - 1), sq + nl + 1);
+	for (const char *p = k->tr.tid; *p; p++)
+		if (!is_ident(*p) && *p != '.')
+			return 0;
+	k->tr.loop_s = s; /* find_shared and prove_tid look before it */
+	if (find_shared(&k->tr) != KA_OK)
+		return 0; /* not a shared array's store */
+	/* the right-hand side: COND ? LOAD : ZERO, COND `J<N`, `N>J` or parenthesized */
+	const char *rhs = sq + rb + 2;
+	char cond[128], load[1024], zero[32];
+	size_t q = NPOS, colon = NPOS, rl = strlen(rhs);
+	for (size_t i = 0; i < rl; i++) {
+		if (rhs[i] == '(' || rhs[i] == '[') {
+			size_t m = ka_csrc_match(rhs, rl, i);
+			if (m == NPOS)
+				break;
+			i = m;
+		} else if (rhs[i] == '?' && q == NPOS) {
+			q = i;
+		} else if (rhs[i] == ':' && q != NPOS && colon == NPOS) {
+			colon = i;
+		}
+	}
+	if (q == NPOS || colon == NPOS || q >= sizeof cond || colon - q - 1 >= sizeof load ||
+	    rl - colon - 2 >= sizeof zero || rhs[rl - 1] != ';')
+		return ka_recipe_decline(c, "the store '%.80s' is not `%s[%s] = j < n ? LOAD : 0;`", sq,
+					 k->tr.sh, k->tr.tid);
+	snprintf(cond, sizeof cond, "%.*s", (int)q, rhs);
+	snprintf(load, sizeof load, "%.*s", (int)(colon - q - 1), rhs + q + 1);
+	snprintf(zero, sizeof zero, "%.*s", (int)(rl - colon - 2), rhs + colon + 1);
+	size_t cl = strlen(cond);
+	if (cl > 2 && cond[0] == '(' && ka_csrc_match(cond, cl, 0) == cl - 1) {
+		memmove(cond, cond + 1, cl - 2);
+		cond[cl - 2] = 0;
+	}
+	char *lt = strchr(cond, '<'), *gt = strchr(cond, '>');
+	char *op = lt ? lt : gt;
+	if (!op || (lt && gt) || op[1] == '=' || !zero_literal(zero))
+		return ka_recipe_decline(c, "the store's test '%s' is not j < n with 0 otherwise", cond);
+	char a[64], bb[64];
+	snprintf(a, sizeof a, "%.*s", (int)(op - cond), cond);
+	snprintf(bb, sizeof bb, "%s", op + 1);
+	snprintf(k->j, sizeof k->j, "%s", lt ? a : bb);
+	snprintf(k->n, sizeof k->n, "%s", lt ? bb : a);
+	if (ka_csrc_param_index(c->k, k->n) < 0)
+		return ka_recipe_decline(c, "the store's bound '%s' is not a parameter of %s", k->n,
+					 c->k->name);
+	if (!ka_recipe_pure_expr_in(load, strlen(load), t, c->m->len))
+		return ka_recipe_decline(c, "the load '%.80s' may write", load);
+	k->st_s = s;
+	k->st_e = e;
+	size_t eq = assign_at(t, s, e);
+	if (eq == NPOS)
+		return ka_recipe_decline(c, "cannot read the store '%.80s'", sq);
+	k->rhs_s = eq + 1;
+	k->rhs_e = e;
+	while (k->rhs_e > k->rhs_s && t[k->rhs_e - 1] != ';')
+		k->rhs_e--;
+	k->rhs_e--; /* before the ';' */
+	return STORE_READ;
+}
+
+/* J's declaration `T J = X * B + TID;` among the top-level statements
+ * before the store, J read nowhere else but the store. */
+static int read_index(coarse *k)
+{
+	ka_recipe_ctx *c = k->c;
+	const char *t = c->m->text;
+	size_t at = k->tr.body_s, s, e;
+	char sq[512], want[80];
+	snprintf(want, sizeof want, " %s=", k->j);
+	while (at < k->st_s && next_stmt(t, k->st_s, &at, &s, &e, sq, sizeof sq)) {
+		const char *p = strstr(sq, want);
+		if (!p || strchr(sq, ',') || sq[strlen(sq) - 1] != ';')
+			continue;
+		snprintf(k->jtype, sizeof k->jtype, "%.*s", (int)(p - sq), sq);
+		if (!strstr(k->jtype, "int") && !strstr(k->jtype, "long") && !strstr(k->jtype, "size_t") &&
+		    !strstr(k->jtype, "unsigned"))
+			return ka_recipe_decline(c, "%s is not of an integer type ('%s')", k->j, k->jtype);
+		char init[256];
+		snprintf(init, sizeof init, "%.*s", (int)(strlen(p) - strlen(want) - 1), p + strlen(want));
+		ka_recipe_drop_casts(init);
+		ka_recipe_poly poly;
+		if (!ka_recipe_poly_read(init, NULL, &poly) || poly.n != 2)
+			return ka_recipe_decline(c, "%s = '%s' is not X * B + %s", k->j, init, k->tr.tid);
+		/* tid, or threadIdx.x itself (prove_tid: tid is its copy) */
+		int u = -1;
+		for (int i = 0; i < 2 && u < 0; i++)
+			if (ka_recipe_poly_is_unit(&poly.t[i], k->tr.tid) ||
+			    ka_recipe_poly_is_unit(&poly.t[i], "threadIdx.x"))
+				u = i;
+		const ka_recipe_poly_term *o = u < 0 ? NULL : &poly.t[1 - u];
+		if (!o)
+			return ka_recipe_decline(c, "%s = '%s' does not add %s", k->j, init, k->tr.tid);
+		int ax = ka_recipe_poly_has(o, "blockIdx.x")   ? 'x'
+			 : ka_recipe_poly_has(o, "blockIdx.y") ? 'y'
+							       : 0;
+		snprintf(k->x, sizeof k->x, "blockIdx.%c", ax ? ax : 'x');
+		if (ax && o->nf == 1 && o->coef >= 32 && o->coef <= 1024) {
+			k->bval = (long)o->coef;
+			snprintf(k->b, sizeof k->b, "%ld", k->bval);
+		} else if (ax && o->nf == 2 && o->coef == 1 && ka_recipe_poly_has(o, "blockDim.x")) {
+			snprintf(k->b, sizeof k->b, "blockDim.x");
+		} else {
+			return ka_recipe_decline(c, "%s = '%s' is not blockIdx * B + %s", k->j, init,
+						 k->tr.tid);
+		}
+		k->jd_s = s;
+		k->jd_e = e;
+		size_t eq = assign_at(t, s, e);
+		if (eq == NPOS)
+			return ka_recipe_decline(c, "cannot read '%.80s'", sq);
+		k->init_s = eq + 1;
+		k->init_e = e;
+		while (k->init_e > k->init_s && t[k->init_e - 1] != ';')
+			k->init_e--;
+		k->init_e--;
+		int all = ka_csrc_count_word(t, k->tr.body_s, k->tr.body_e, k->j),
+		    here = ka_csrc_count_word(t, s, e, k->j) + ka_csrc_count_word(t, k->st_s, k->st_e, k->j);
+		if (all != here)
+			return ka_recipe_decline(c, "%s is read outside the store", k->j);
+		return KA_OK;
+	}
+	return ka_recipe_decline(c, "no `T %s = X * B + %s;` before the store", k->j, k->tr.tid);
+}
+
+/* The tree after the store sums: it adds into the array, takes no minimum
+ * or maximum and combines into no element by another operator. */
+static int read_sum(coarse *k)
+{
+	ka_recipe_ctx *c = k->c;
+	static char rest[65536];
+	char add[80];
+	if (!ka_csrc_squeeze(c->m->text, k->st_e, k->tr.body_e, rest, sizeof rest))
+		return ka_recipe_decline(c, "the kernel is too long to read");
+	snprintf(add, sizeof add, "+=%s[", k->tr.sh);
+	static const char *const bad[] = {"max", "min", "]*=", "]&=", "]|=", "]^=", "]-="};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (strstr(rest, bad[i]))
+			return ka_recipe_decline(c, "the tree after the store is not a sum ('%s')", bad[i]);
+	if (!strstr(rest, add) || !strstr(rest, "__syncthreads()"))
+		return ka_recipe_decline(c, "no sum tree over %s after the store", k->tr.sh);
+	return KA_OK;
+}
+
+/* The grid slot along X of launch l ([*s, *e)). */
+static int grid_slot(coarse *k, const ka_csrc_launch *l, size_t *s, size_t *e)
+{
+	const char *t = k->c->m->text;
+	size_t gs = ka_csrc_skip_blank(t, l->cfg[0].e, l->cfg[0].s);
+	*s = gs;
+	*e = l->cfg[0].e;
+	if (strncmp(t + gs, "dim3", 4) || is_ident(t[gs + 4])) {
+		return k->x[9] == 'x';
+	}
+	size_t po = ka_csrc_skip_blank(t, l->cfg[0].e, gs + 4), pc = ka_csrc_match(t, l->cfg[0].e, po);
+	ka_csrc_range r[3];
+	int n = 0;
+	if (t[po] != '(' || pc == NPOS || ka_csrc_split(t, pc + 1, po, pc, r, 3, &n) != KA_OK)
+		return 0;
+	int want = k->x[9] == 'x' ? 0 : 1;
+	if (want >= n)
+		return 0;
+	*s = r[want].s;
+	*e = r[want].e;
+	return 1;
+}
+
+/* Launch l's grid along X is a variable V declared in the launch's block,
+ * `T V = (E + B - 1) / B;` (E the argument for n), assigned nowhere else:
+ * its initializer becomes `(E + B * K - 1) / (B * K)` (one edit per
+ * declaration, *done). */
+static int regrid(coarse *k, const ka_csrc_launch *l, long K, ka_recipe_edits *ed, size_t *done, int *ndone)
+{
+	ka_recipe_ctx *c = k->c;
+	const char *t = c->m->text;
+	size_t len = c->m->len, gs, ge;
+	char v[128], sq[512];
+	if (!grid_slot(k, l, &gs, &ge) || !ka_csrc_squeeze(t, gs, ge, v, sizeof v))
+		return ka_recipe_decline(c, "cannot read the grid along %c of a launch of %s", k->x[9],
+					 c->k->name);
+	ka_recipe_drop_casts(v);
+	for (const char *p = v; *p; p++)
+		if (!is_ident(*p))
+			return ka_recipe_decline(
+				c,
+				"the grid along %c '%s' is not a variable (the count of partial "
+				"sums must change with it)",
+				k->x[9], v);
+	/* its declaration: the last statement of the launch's block before it
+	 * that declares v */
+	size_t open = ka_csrc_block_of(t, len, l->start),
+	       close = open == NPOS ? NPOS : ka_csrc_match(t, len, open);
+	if (open == NPOS || close == NPOS)
+		return ka_recipe_decline(c, "the launch of %s is at file level", c->k->name);
+	size_t at = open + 1, s, e, ds = NPOS, de = NPOS;
+	char want[160];
+	snprintf(want, sizeof want, " %s=", v);
+	while (at < l->start && next_stmt(t, l->start, &at, &s, &e, sq, sizeof sq))
+		if (!strncmp(sq, "const ", 6) || !strncmp(sq, "int ", 4) || !strncmp(sq, "long ", 5) ||
+		    !strncmp(sq, "unsigned ", 9) || !strncmp(sq, "size_t ", 7) || !strncmp(sq, "auto ", 5)) {
+			const char *p = strstr(sq, want);
+			if (p && !strchr(sq, ',') && ka_csrc_has_word(t, s, e, v)) {
+				ds = s;
+				de = e;
+			}
+		}
+	if (ds == NPOS)
+		return ka_recipe_decline(c, "no declaration of the grid '%s' before the launch", v);
+	for (int i = 0; i < *ndone; i++)
+		if (done[i] == ds)
+			return KA_OK;
+	if (!ka_csrc_squeeze(t, de, close, sq, sizeof sq) || assigns(sq, v))
+		return ka_recipe_decline(c, "the grid '%s' is assigned after its declaration", v);
+	size_t eq = assign_at(t, ds, de), ie = de;
+	while (ie > ds && t[ie - 1] != ';')
+		ie--;
+	ie--;
+	char init[256];
+	if (eq == NPOS || !ka_csrc_squeeze(t, eq + 1, ie, init, sizeof init))
+		return ka_recipe_decline(c, "cannot read the grid's declaration");
+	ka_recipe_drop_casts(init);
+	/* (E+C)/D */
+	size_t il = strlen(init), pc = init[0] == '(' ? ka_csrc_match(init, il, 0) : NPOS;
+	if (pc == NPOS || init[pc + 1] != '/')
+		return ka_recipe_decline(c, "the grid '%s = %s' is not (E + B - 1) / B", v, init);
+	char d[64], e1[160], cst[64];
+	snprintf(d, sizeof d, "%s", init + pc + 2);
+	size_t plus = NPOS;
+	for (size_t i = 1; i < pc; i++) {
+		if (init[i] == '(' || init[i] == '[') {
+			size_t m = ka_csrc_match(init, pc, i);
+			if (m == NPOS)
+				break;
+			i = m;
+		} else if (init[i] == '+') {
+			plus = i;
+		}
+	}
+	if (plus == NPOS || plus - 1 >= sizeof e1)
+		return ka_recipe_decline(c, "the grid '%s = %s' is not (E + B - 1) / B", v, init);
+	snprintf(e1, sizeof e1, "%.*s", (int)(plus - 1), init + 1);
+	snprintf(cst, sizeof cst, "%.*s", (int)(pc - plus - 1), init + plus + 1);
+	long dv = 0, cv = 0;
+	int dlit = literal(d, &dv) || ka_recipe_const_var(c, ds, d, &dv);
+	char dm1[80];
+	snprintf(dm1, sizeof dm1, "%s-1", d);
+	if (!((dlit && literal(cst, &cv) && cv == dv - 1) || !strcmp(cst, dm1)))
+		return ka_recipe_decline(c, "the grid '%s = %s' does not round up by its divisor", v, init);
+	/* D is the tree's B */
+	long blk = 0;
+	char bsq[128] = "";
+	ka_csrc_squeeze(t, l->cfg[1].s, l->cfg[1].e, bsq, sizeof bsq);
+	if (k->bval ? !(dlit && dv == k->bval && launch_block(c, l, &blk) && blk == k->bval)
+		    : strcmp(d, bsq) && !(dlit && launch_block(c, l, &blk) && blk == dv))
+		return ka_recipe_decline(c, "the grid's divisor '%s' is not the block of %s elements", d,
+					 k->b);
+	/* E is the launch's argument for n */
+	int pi = ka_csrc_param_index(c->k, k->n);
+	char arg[160];
+	if (pi < 0 || pi >= l->nargs || !ka_csrc_squeeze(t, l->args[pi].s, l->args[pi].e, arg, sizeof arg))
+		return ka_recipe_decline(c, "cannot read the launch's argument for %s", k->n);
+	ka_recipe_drop_casts(arg);
+	if (strcmp(arg, e1))
+		return ka_recipe_decline(c, "the grid counts '%s', the kernel's bound is '%s'", e1, arg);
+	/* the new initializer, from the text as written */
+	char raw_e[200], raw_d[80], nw[512];
+	snprintf(raw_e, sizeof raw_e, "%s", e1);
+	snprintf(raw_d, sizeof raw_d, "%s", d);
+	snprintf(nw, sizeof nw, " (%s + (long long)(%s) * %ld - 1) / ((long long)(%s) * %ld)", raw_e, raw_d,
+		 K, raw_d, K);
+	done[(*ndone)++] = ds;
+	return ka_recipe_edit(ed, eq + 1, ie, nw);
+}
+
+/* X replaced by `((long long)X * K + KV)` in [s, e) of t into b. */
+static void subst_block_index(ka_buf *b, const char *t, size_t s, size_t e, const char *x, long K,
+			      const char *kv)
+{
+	size_t xl = strlen(x);
+	for (size_t i = s; i < e; i++) {
+		if (!strncmp(t + i, x, xl) && i + xl <= e && !is_ident(t[i + xl]) &&
+		    (i == s || (!is_ident(t[i - 1]) && t[i - 1] != '.'))) {
+			ka_buf_printf(b, "((long long)%s * %ld + %s)", x, K, kv);
+			i += xl - 1;
+		} else {
+			ka_buf_addc(b, t[i]);
+		}
+	}
+}
+
+static int coarsen_apply(ka_recipe_ctx *c, ka_buf *out)
+{
+	const char *t = c->m->text;
+	long K = ka_recipe_param(c->params, "k", 4);
+	if (K != 2 && K != 4 && K != 8 && K != 16)
+		return ka_recipe_decline(c, "bad parameters: k=%ld (2, 4, 8 or 16)", K);
+	coarse k = {.c = c};
+	k.tr = (tree){.c = c, .body_s = c->k->body_open + 1, .body_e = c->k->body_close};
+	size_t at = k.tr.body_s, s, e;
+	static char sq[4096];
+	int rc = 0;
+	while (!rc && at < k.tr.body_e && next_stmt(t, k.tr.body_e, &at, &s, &e, sq, sizeof sq))
+		rc = read_store(&k, s, e, sq);
+	if (rc < 0 || rc == KA_RECIPE_DECLINED)
+		return rc;
+	if (rc != STORE_READ)
+		return ka_recipe_decline(c, "no `sh[tid] = j < n ? LOAD : 0;` into a __shared__ array");
+	if ((rc = prove_tid(&k.tr)) || (rc = read_index(&k)) || (rc = read_sum(&k)))
+		return rc;
+	if (ka_recipe_launches_known(c))
+		return KA_RECIPE_DECLINED;
+	char acc[64], kv[64];
+	ka_recipe_unused_name(c, "ka_acc", acc, sizeof acc);
+	ka_recipe_unused_name(c, "ka_k", kv, sizeof kv);
+	ka_recipe_edits ed = {0};
+	size_t done[KA_CSRC_MAX_LAUNCHES];
+	int ndone = 0, nl = 0;
+	for (int i = 0; !rc && i < c->m->nlaunches; i++)
+		if (!strcmp(c->m->l[i].kernel, c->k->name)) {
+			nl++;
+			rc = regrid(&k, &c->m->l[i], K, &ed, done, &ndone);
+		}
+	if (!rc && !nl)
+		rc = ka_recipe_decline(c, "no launch of %s in this file", c->k->name);
+	/* the indentation of the store */
+	size_t ls = k.st_s;
+	while (ls > 0 && (t[ls - 1] == ' ' || t[ls - 1] == '\t'))
+		ls--;
+	char ind[64];
+	snprintf(ind, sizeof ind, "%.*s", ls > 0 && t[ls - 1] == '\n' ? (int)(k.st_s - ls) : 1,
+		 ls > 0 && t[ls - 1] == '\n' ? t + ls : "\t");
+	const char *in = ind[0] == ' ' ? "    " : "\t";
+	ka_buf d, st;
+	ka_buf_init(&d, 256);
+	ka_buf_init(&st, 1024);
+	ka_buf_printf(&d, "%s %s = 0; /* %ld chunks of %s elements a thread before the tree */", k.tr.elem,
+		      acc, K, k.b);
+	ka_buf_printf(&st, "for (int %s = 0; %s < %ld; %s++) {\n%s%s%s %s =", kv, kv, K, kv, ind, in, k.jtype,
+		      k.j);
+	subst_block_index(&st, t, k.init_s, k.init_e, k.x, K, kv);
+	ka_buf_printf(&st, ";\n%s%s%s +=", ind, in, acc);
+	for (size_t i = k.rhs_s; i < k.rhs_e; i++)
+		ka_buf_addc(&st, t[i]);
+	ka_buf_printf(&st, ";\n%s}\n%s%s[%s] = %s;", ind, ind, k.tr.sh, k.tr.tid, acc);
+	if (!rc)
+		rc = d.data && st.data ? ka_recipe_edit(&ed, k.jd_s, k.jd_e, d.data)
+				       : ka_error_set(KA_ENOMEM, "out of memory");
+	if (!rc)
+		rc = ka_recipe_edit(&ed, k.st_s, k.st_e, st.data);
+	if (!rc)
+		rc = ka_recipe_edits_apply(&ed, t, c->m->len, out);
+	ka_recipe_edits_free(&ed);
+	ka_buf_free(&d);
+	ka_buf_free(&st);
+	return rc;
+}
+
+static const char *const coarsen_grid[] = {"k=4", "k=8", "k=2", NULL};
+
+const ka_recipe ka_recipe_reduce_coarsen = {
+	.name = "reduce-coarsen",
+	.summary = "a block tree's one load a thread -> K chunks summed a thread first, K times fewer blocks",
+	.rules = "div-interleaved-reduction",
+	.grid = coarsen_grid,
+	.apply = coarsen_apply,
+};

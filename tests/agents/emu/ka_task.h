@@ -164,6 +164,7 @@ static inline unsigned __ballot_sync(unsigned m, int p)
 template <class F> struct ka_emu_launcher {
 	F f;
 	unsigned g, b;
+	unsigned gy = 1, gz = 1; /* a dim3 grid's y and z (the block stays 1-D) */
 	template <class... A> void operator()(A... a) const
 	{
 		auto args = [&]() { f(a...); };
@@ -171,12 +172,13 @@ template <class F> struct ka_emu_launcher {
 		ka_emu_c.arg = &args;
 		ka_emu_last_grid = g;
 		ka_emu_last_block = b;
-		gridDim = {g, 1, 1};
+		gridDim = {g, gy, gz};
 		blockDim = {b, 1, 1};
 		for (unsigned j = 0; j < b; j++)
 			if (!ka_emu_c.stack[j])
 				ka_emu_c.stack[j] = (char *)malloc(1 << 16);
-		for (unsigned i = 0; i < g; i++) {
+		for (unsigned ib = 0; ib < g * gy * gz; ib++) {
+			unsigned i = ib % g, y = ib / g % gy, z = ib / g / gy;
 			for (unsigned j = 0; j < b; j++) {
 				ka_emu_c.done[j] = 0;
 				getcontext(&ka_emu_c.ctx[j]);
@@ -190,7 +192,7 @@ template <class F> struct ka_emu_launcher {
 				for (unsigned j = 0; j < b; j++) {
 					if (ka_emu_c.done[j])
 						continue;
-					blockIdx = {i, 0, 0};
+					blockIdx = {i, y, z};
 					threadIdx = {j, 0, 0};
 					ka_emu_c.cur = j;
 					swapcontext(&ka_emu_c.sched, &ka_emu_c.ctx[j]);
@@ -221,6 +223,13 @@ template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, long long g
 {
 	return ka_emu_launcher<F>{f, (unsigned)g, (unsigned)b};
 }
+#ifdef KA_EMU_COOP
+/* a dim3 grid with a 1-D block: the blocks of all three axes, one after another */
+template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, dim3 g, long long b, R...)
+{
+	return ka_emu_launcher<F>{f, g.x, (unsigned)b, g.y, g.z};
+}
+#endif
 #ifndef KA_EMU_COOP
 /* A launch whose grid or block is a dim3: every block and thread of all
  * three axes, one after another. */
