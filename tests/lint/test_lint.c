@@ -828,6 +828,61 @@ static void test_scan_across_warps_not_tree(void **state)
 	ka_lint_free(l);
 }
 
+/* Barriers under conditions that are the same in every thread of the block
+ * (issue 20, cudpp's merge sorts): a switch on `last - first` where first is
+ * thread-dependent but cancels (line 13), a variable set in both arms of a
+ * block-uniform branch (lines 16, 19).  Still errors: a switch on first itself
+ * (line 28), a variable set from threadIdx in one arm (line 32),
+ * `if (threadIdx.x < 16)` (line 34). */
+static void test_uniform_switch(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/uni.cu", fx->dir);
+	write_file(path,
+		   "__global__ void merge(unsigned *keys, int lo)\n{\n"                      /* 1-2 */
+		   "\t__shared__ unsigned s[1024];\n\tint tid = threadIdx.x;\n"              /* 3-4 */
+		   "\tfor (int mult = 1; mult < 128; mult *= 2) {\n"                         /* 5 */
+		   "\t\tint first = (tid >> 1) * 8 * mult, last;\n"                          /* 6 */
+		   "\t\tint addPart = threadIdx.x % (mult << 1) >= mult ? 1 : 0;\n"          /* 7 */
+		   "\t\tif (addPart == 0)\n\t\t\tfirst += 8 * mult;\n"                       /* 8-9 */
+		   "\t\tlast = first + 8 * mult - 1;\n"                                      /* 10 */
+		   "\t\tint range = last - first;\n"                                         /* 11 */
+		   "\t\tswitch (range) {\n"                                                  /* 12 */
+		   "\t\tcase 7: s[tid] = keys[tid]; __syncthreads();\n\t\t}\n\t}\n"          /* 13-15 */
+		   "\tint b = blockIdx.x == 0 ? lo : lo + 1; if (b == 3) __syncthreads();\n" /* 16 */
+		   "\tint c;\n\tif (blockIdx.x == 0) c = lo; else c = 2 * lo;\n"             /* 17-18 */
+		   "\tif (c > 4) __syncthreads();\n"                                         /* 19 */
+		   "\tkeys[tid] = s[tid];\n}\n"                                              /* 20-21 */
+		   "__global__ void bad(unsigned *keys)\n{\n"                                /* 22-23 */
+		   "\t__shared__ unsigned s[1024];\n\tint tid = threadIdx.x;\n"              /* 24-25 */
+		   "\tint first = (tid >> 1) * 8, last;\n"                                   /* 26 */
+		   "\tif (tid & 1) first += 8; last = first + 7;\n"                          /* 27 */
+		   "\tswitch (first) { case 8: s[tid] = 1; __syncthreads(); }\n"             /* 28 */
+		   "\tint d;\n"                                                              /* 29 */
+		   "\tif (blockIdx.x == 0) d = tid; else d = 0;\n"                           /* 30 */
+		   "\tif (d == 2)\n\t\t__syncthreads();\n"                                   /* 31-32 */
+		   "\tif (threadIdx.x < 16) {\n\t\ts[tid] = 0; __syncthreads();\n\t}\n"      /* 33-35 */
+		   "\tkeys[last] = s[tid];\n}\n"                                             /* 36-37 */
+		   "void run(unsigned *k, int n)\n{\n"
+		   "\tmerge<<<n, 128>>>(k, n);\n\tbad<<<n, 128>>>(k);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	const char *rule = "sync-barrier-in-divergent-branch";
+	assert_int_equal(count_rule(&r.findings, rule, 13), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 16), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 19), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 28), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 32), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 34), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 0), 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -1247,6 +1302,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_full_mask_whole_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pageable_pointer_element, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_across_warps_not_tree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uniform_switch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
