@@ -589,7 +589,9 @@ int sx_has_unknown(const sx_ctx *c, const sx *x)
 	return sx_has_unknown(c, x->a) || sx_has_unknown(c, x->b);
 }
 
-int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
+/* launch: only thread ids, dims, the warp size and parameters with a
+ * launch value have a value (no assumed 1024). */
+static int eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int launch, int64_t *out)
 {
 	switch (x->k) {
 	case SX_CONST:
@@ -601,19 +603,28 @@ int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
 			*out = lane->tid[s->kind - SYM_TID_X];
 			return 0;
 		}
+		if (launch) {
+			if (s->kind == SYM_PARAM && s->has_launch_value) {
+				*out = s->launch_value;
+				return 0;
+			}
+			if (!((s->kind >= SYM_BDIM_X && s->kind <= SYM_BDIM_Z) || s->kind == SYM_WARPSIZE) ||
+			    !s->has_value)
+				return -1;
+		}
 		if (s->lane_varying)
 			return -1;
 		*out = s->value;
 		return 0;
 	}
 	case SX_OPAQUE:
-		if (x->dep & D_LANE)
+		if ((x->dep & D_LANE) || launch)
 			return -1;
 		*out = 1024;
 		return 0;
 	case SX_CMP: {
 		int64_t a, b;
-		if (sx_eval(c, x->a, lane, &a) || sx_eval(c, x->b, lane, &b))
+		if (eval(c, x->a, lane, launch, &a) || eval(c, x->b, lane, launch, &b))
 			return -1;
 		switch ((int)x->c) {
 		case 1:
@@ -640,12 +651,22 @@ int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
 	default: {
 		int64_t a, b;
 		int ok;
-		if (sx_eval(c, x->a, lane, &a) || sx_eval(c, x->b, lane, &b))
+		if (eval(c, x->a, lane, launch, &a) || eval(c, x->b, lane, launch, &b))
 			return -1;
 		*out = fold(x->k, a, b, &ok);
 		return ok ? 0 : -1;
 	}
 	}
+}
+
+int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
+{
+	return eval(c, x, lane, 0, out);
+}
+
+int sx_eval_launch(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
+{
+	return eval(c, x, lane, 1, out);
 }
 
 static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)

@@ -203,6 +203,31 @@ static void difference_cancels(void **state)
 	assert_int_equal(sx_add(&f->c, o, sx_neg(&f->c, o))->dep & D_TX, D_TX);
 }
 
+/* sx_eval_launch: thread ids, dims and parameters every launch fixes have
+ * values; an unfixed parameter or blockIdx does not (no assumed 1024). */
+static void launch_values_only(void **state)
+{
+	fx *f = *state;
+	int bd = sx_new_sym(&f->c, SYM_BDIM_X, "blockDim.x", D_PARAM, 0);
+	f->c.syms[bd].value = 128;
+	f->c.syms[bd].has_value = 1;
+	int bid = sx_new_sym(&f->c, SYM_BID_X, "blockIdx.x", D_BLOCK, 0);
+	f->c.syms[bid].value = 1;
+	f->c.syms[bid].has_value = 1;
+	const sx *n = sx_symref(&f->c, f->n), *tx = sx_symref(&f->c, f->tx);
+	const sx *x = sx_add(&f->c, sx_add(&f->c, n, tx), sx_symref(&f->c, bd));
+	sx_lane ln = {{3, 0, 0}};
+	int64_t v;
+	assert_int_equal(sx_eval_launch(&f->c, x, &ln, &v), -1);
+	assert_int_equal(sx_eval(&f->c, x, &ln, &v), 0); /* n assumed 1024 */
+	assert_int_equal(v, 1024 + 3 + 128);
+	f->c.syms[f->n].has_launch_value = 1;
+	f->c.syms[f->n].launch_value = 1000;
+	assert_int_equal(sx_eval_launch(&f->c, x, &ln, &v), 0);
+	assert_int_equal(v, 1000 + 3 + 128);
+	assert_int_equal(sx_eval_launch(&f->c, sx_add(&f->c, x, sx_symref(&f->c, bid)), &ln, &v), -1);
+}
+
 int test_expr_main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +240,7 @@ int test_expr_main(void)
 		cmocka_unit_test_setup_teardown(bank_conflicts_of_tiles, setup, teardown),
 		cmocka_unit_test_setup_teardown(narrow_block_spans_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(difference_cancels, setup, teardown),
+		cmocka_unit_test_setup_teardown(launch_values_only, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("analyzer_expr", tests, NULL, NULL);
 }

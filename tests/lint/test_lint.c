@@ -883,6 +883,67 @@ static void test_uniform_switch(void **state)
 	ka_lint_free(l);
 }
 
+/* A barrier in `for (i = tid; i < blockSize; i += 128)` (issue 20, cudpp's
+ * string sort): every thread runs the same trips when the launch gives a
+ * block of 128 threads and blockSize 1024 (line 4), or a bound that is a
+ * constant and a step of blockDim.x (line 10).  Still errors: a bound that is
+ * no multiple of the step (line 16), a block wider than the step (line 22),
+ * launches that disagree on the bound (line 28), no launch (line 34), a loop
+ * that can break out early (line 41), a bound read from memory (line 47). */
+static void test_uniform_loop_trips(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/trips.cu", fx->dir);
+	write_file(path,
+		   "__global__ void sorted(unsigned *keys, int blockSize)\n{\n"      /* 1-2 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 3 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 4-6 */
+		   "__global__ void strided(unsigned *keys)\n{\n"                    /* 7-8 */
+		   "\tfor (unsigned i = threadIdx.x; i < 1024; i += blockDim.x) {\n" /* 9 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 10-12 */
+		   "__global__ void ragged(unsigned *keys, int blockSize)\n{\n"      /* 13-14 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 15 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 16-18 */
+		   "__global__ void wide(unsigned *keys, int blockSize)\n{\n"        /* 19-20 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 21 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 22-24 */
+		   "__global__ void mixed(unsigned *keys, int blockSize)\n{\n"       /* 25-26 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 27 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 28-30 */
+		   "__global__ void unlaunched(unsigned *keys, int blockSize)\n{\n"  /* 31-32 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 33 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 34-36 */
+		   "__global__ void leaves(unsigned *keys, int blockSize)\n{\n"      /* 37-38 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 39 */
+		   "\t\tif (keys[i] == 0) break;\n\t\t__syncthreads();\n\t}\n}\n"    /* 40-43 */
+		   "__global__ void loaded(unsigned *keys, const int *sizes)\n{\n"   /* 44-45 */
+		   "\tfor (int i = threadIdx.x; i < sizes[0]; i += 128) {\n"         /* 46 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 47-49 */
+		   "void run(unsigned *k, const int *sz, int n)\n{\n"
+		   "\tsorted<<<n, 1024 / 8>>>(k, 1024);\n\tstrided<<<n, 256>>>(k);\n"
+		   "\tragged<<<n, 128>>>(k, 1000);\n\twide<<<n, 256>>>(k, 1024);\n"
+		   "\tmixed<<<n, 128>>>(k, 1024);\n\tmixed<<<n, 128>>>(k, 2048 + n);\n"
+		   "\tleaves<<<n, 128>>>(k, 1024);\n\tloaded<<<n, 128>>>(k, sz);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	const char *rule = "sync-barrier-in-divergent-branch";
+	assert_int_equal(count_rule(&r.findings, rule, 4), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 10), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 16), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 22), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 28), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 34), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 41), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 47), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 0), 6);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -1303,6 +1364,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pageable_pointer_element, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_across_warps_not_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uniform_switch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uniform_loop_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
