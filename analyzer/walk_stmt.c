@@ -374,10 +374,11 @@ static int body_leaves_or_sets(walk *w, ka_node *n, const ka_decl *iv, int neste
  * threads but whose trip count does not, in the block the kernel is launched
  * with: `for (i = tid; i < blockSize; i += 128)` under a launch of 128
  * threads and blockSize 1024 runs 8 trips in every thread.  Decided by
- * counting each thread's trips, with the launch's block shape and the
- * constants every launch passes (sx_eval_launch); anything not known there
- * (blockIdx, a loaded value, a parameter the launches disagree on) keeps
- * the loop thread-dependent. */
+ * counting each thread's trips from bound - start, with the launch's block
+ * shape and the constants every launch passes (sx_eval_launch); anything
+ * left there that is not known (blockIdx that does not cancel, a loaded
+ * value, a parameter the launches disagree on) keeps the loop
+ * thread-dependent. */
 static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *body, const iv_info *iv,
 				const sx *start, const sx *step)
 {
@@ -401,22 +402,24 @@ static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *b
 	int64_t nthreads = (int64_t)w->block[0] * w->block[1] * w->block[2];
 	if (nthreads <= 0 || nthreads > 1024)
 		return 0;
+	/* bound - start: a uniform offset both carry (blockIdx.x * T, a base
+	 * read from memory) cancels, so only what differs between threads and
+	 * the launch's constants are left to evaluate */
+	const sx *span = sx_add(&w->sym.sx, bound, sx_neg(&w->sym.sx, start));
 	int64_t first = -1;
 	sx_lane ln;
 	for (ln.tid[2] = 0; ln.tid[2] < w->block[2]; ln.tid[2]++)
 		for (ln.tid[1] = 0; ln.tid[1] < w->block[1]; ln.tid[1]++)
 			for (ln.tid[0] = 0; ln.tid[0] < w->block[0]; ln.tid[0]++) {
-				int64_t s0, b, st, trip;
-				if (sx_eval_launch(&w->sym.sx, start, &ln, &s0) ||
-				    sx_eval_launch(&w->sym.sx, bound, &ln, &b) ||
+				int64_t d, st, trip;
+				if (sx_eval_launch(&w->sym.sx, span, &ln, &d) ||
 				    sx_eval_launch(&w->sym.sx, step, &ln, &st) || st <= 0 ||
-				    s0 < -(1ll << 40) || s0 > (1ll << 40) || b < -(1ll << 40) ||
-				    b > (1ll << 40))
+				    d < -(1ll << 40) || d > (1ll << 40))
 					return 0;
 				if (c->op == OP_LT)
-					trip = b > s0 ? (b - s0 + st - 1) / st : 0;
+					trip = d > 0 ? (d + st - 1) / st : 0;
 				else
-					trip = b >= s0 ? (b - s0) / st + 1 : 0;
+					trip = d >= 0 ? d / st + 1 : 0;
 				if (first >= 0 && trip != first)
 					return 0;
 				first = trip;

@@ -889,7 +889,10 @@ static void test_uniform_switch(void **state)
  * constant and a step of blockDim.x (line 10).  Still errors: a bound that is
  * no multiple of the step (line 16), a block wider than the step (line 22),
  * launches that disagree on the bound (line 28), no launch (line 34), a loop
- * that can break out early (line 41), a bound read from memory (line 47). */
+ * that can break out early (line 41), a bound read from memory (line 47).
+ * Start and bound may share a uniform offset, which cancels (line 53, quiet;
+ * blockIdx.x in the start only is not, line 59); `<=` with a constant bound
+ * and 256 threads (line 65, quiet). */
 static void test_uniform_loop_trips(void **state)
 {
 	fixture *fx = *state;
@@ -920,11 +923,23 @@ static void test_uniform_loop_trips(void **state)
 		   "__global__ void loaded(unsigned *keys, const int *sizes)\n{\n"   /* 44-45 */
 		   "\tfor (int i = threadIdx.x; i < sizes[0]; i += 128) {\n"         /* 46 */
 		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 47-49 */
+		   "__global__ void based(unsigned *keys, int blockSize)\n{\n"       /* 50-51 */
+		   "\tfor (int i = blockIdx.x * 1024 + threadIdx.x; i < blockIdx.x * 1024 + blockSize;"
+		   " i += 128) {\n"                                                        /* 52 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 53-55 */
+		   "__global__ void shifted(unsigned *keys, int blockSize)\n{\n"           /* 56-57 */
+		   "\tfor (int i = blockIdx.x + threadIdx.x; i < blockSize; i += 128) {\n" /* 58 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 59-61 */
+		   "__global__ void upto(unsigned *keys)\n{\n"                             /* 62-63 */
+		   "\tfor (unsigned i = threadIdx.x; i <= 1023; i += blockDim.x) {\n"      /* 64 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 65-67 */
 		   "void run(unsigned *k, const int *sz, int n)\n{\n"
 		   "\tsorted<<<n, 1024 / 8>>>(k, 1024);\n\tstrided<<<n, 256>>>(k);\n"
 		   "\tragged<<<n, 128>>>(k, 1000);\n\twide<<<n, 256>>>(k, 1024);\n"
 		   "\tmixed<<<n, 128>>>(k, 1024);\n\tmixed<<<n, 128>>>(k, 2048 + n);\n"
-		   "\tleaves<<<n, 128>>>(k, 1024);\n\tloaded<<<n, 128>>>(k, sz);\n}\n",
+		   "\tleaves<<<n, 128>>>(k, 1024);\n\tloaded<<<n, 128>>>(k, sz);\n"
+		   "\tbased<<<n, 128>>>(k, 1024);\n\tshifted<<<n, 128>>>(k, 1024);\n"
+		   "\tupto<<<n, 256>>>(k);\n}\n",
 		   0);
 	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch", NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
@@ -939,7 +954,10 @@ static void test_uniform_loop_trips(void **state)
 	assert_int_equal(count_rule(&r.findings, rule, 34), 1);
 	assert_int_equal(count_rule(&r.findings, rule, 41), 1);
 	assert_int_equal(count_rule(&r.findings, rule, 47), 1);
-	assert_int_equal(count_rule(&r.findings, rule, 0), 6);
+	assert_int_equal(count_rule(&r.findings, rule, 53), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 59), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 65), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 0), 7);
 	ka_lint_result_free(&r);
 	ka_lint_free(l);
 }
