@@ -419,13 +419,19 @@ static const sx *cancel_terms(sx_ctx *c, const sx *a, const sx *b)
 	return k0 ? sx_bin(c, SX_ADD, r, sx_const(c, k0)) : r;
 }
 
-/* A term with a negative constant factor, the only way two terms cancel. */
+/* A term with a negative constant factor (`-f`, `(-f) * g`), the only way
+ * two terms cancel. */
 static int has_negative_term(const sx *x)
 {
 	if (x->k == SX_ADD)
 		return has_negative_term(x->a) || has_negative_term(x->b);
-	return x->k == SX_MUL && ((x->a->k == SX_CONST && x->a->c < 0 && x->b->k != SX_CONST) ||
-				  (x->b->k == SX_CONST && x->b->c < 0 && x->a->k != SX_CONST));
+	if (x->k != SX_MUL)
+		return 0;
+	if ((x->a->k == SX_CONST && x->a->c < 0 && x->b->k != SX_CONST) ||
+	    (x->b->k == SX_CONST && x->b->c < 0 && x->a->k != SX_CONST))
+		return 1;
+	return (x->a->k == SX_MUL && has_negative_term(x->a)) ||
+	       (x->b->k == SX_MUL && has_negative_term(x->b));
 }
 
 const sx *sx_add(sx_ctx *c, const sx *a, const sx *b)

@@ -349,7 +349,7 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 
 /* 1 when the loop body n can leave the loop early (a break of this loop, a
  * return) or assigns the induction variable iv itself. */
-static int body_leaves_or_sets(walk *w, ka_node *n, const ka_decl *iv, int nested)
+static int body_leaves_or_sets(ka_node *n, const ka_decl *iv, int nested)
 {
 	if (!n)
 		return 0;
@@ -365,7 +365,7 @@ static int body_leaves_or_sets(walk *w, ka_node *n, const ka_decl *iv, int neste
 	int inner = nested || n->kind == KN_FOR || n->kind == KN_WHILE || n->kind == KN_DO ||
 		    n->kind == KN_SWITCH;
 	for (int i = 0; i < n->nkids; i++)
-		if (body_leaves_or_sets(w, n->kids[i], iv, inner))
+		if (body_leaves_or_sets(n->kids[i], iv, inner))
 			return 1;
 	return 0;
 }
@@ -392,7 +392,7 @@ static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *b
 	if (!c || c->kind != KN_BINOP || c->nkids != 2 || (c->op != OP_LT && c->op != OP_LE))
 		return 0;
 	ka_node *l = walk_strip(c->kids[0]);
-	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv || body_leaves_or_sets(w, body, iv->iv, 0))
+	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv || body_leaves_or_sets(body, iv->iv, 0))
 		return 0;
 	w->ctl.quiet++;
 	const sx *bound = walk_ev_int(w, c->kids[1]);

@@ -198,6 +198,10 @@ static void difference_cancels(void **state)
 	assert_true(sx_is_const(sx_coef(&f->c, e, SYM_TID_X), &v));
 	assert_int_equal(v, 1);
 	assert_int_equal(e->dep & D_PARAM, 0);
+	/* (-f) * m + f * m: the negative constant sits inside a product */
+	const sx *p = sx_mul(&f->c, sx_neg(&f->c, fx_), mx);
+	assert_true(sx_is_const(sx_add(&f->c, sx_mul(&f->c, fx_, mx), p), &v));
+	assert_int_equal(v, 0);
 	/* opaque values never cancel: two float results may differ */
 	const sx *o = sx_opaque(&f->c, D_TX, 0);
 	assert_int_equal(sx_add(&f->c, o, sx_neg(&f->c, o))->dep & D_TX, D_TX);
