@@ -132,6 +132,33 @@ static void bind_tparams(walk *w, ka_decl *k)
 	}
 }
 
+/* Integer parameters every launch of k passes the same constant (`sort<<<n,
+ * 128>>>(keys, 1024)`): remembered on the parameter's symbol for the
+ * questions only a launch can answer (a loop's trip count in each thread of
+ * the launched block); the walk itself keeps them symbolic. */
+static void bind_launch_args(walk *w, ka_decl *k)
+{
+	for (int i = 0; i < k->nparams && i < 16; i++) {
+		ka_decl *p = k->params[i];
+		const sx *x = p->id < w->file.nenv ? w->sym.env[p->id].x : NULL;
+		if (!x || x->k != SX_SYM || w->sym.sx.syms[x->sym].kind != SYM_PARAM)
+			continue;
+		int64_t v = 0;
+		int n = 0, agree = 1;
+		for (int j = first_launch(w, k); j >= 0 && agree; j = w->host.launches[j].next_same) {
+			const launch_info *l = &w->host.launches[j];
+			if (!(l->argv_known & (1u << i)) || (n && l->argv[i] != v))
+				agree = 0;
+			v = l->argv[i];
+			n++;
+		}
+		if (n && agree) {
+			w->sym.sx.syms[x->sym].has_launch_value = 1;
+			w->sym.sx.syms[x->sym].launch_value = v;
+		}
+	}
+}
+
 /* Whether a body reads threadIdx.y or .z (macros included). */
 static int uses_tid_yz(const ka_node *n)
 {
@@ -246,6 +273,7 @@ static void walk_function(walk *w, ka_decl *f, const ka_analyze_opts *o, const c
 	walk_reset(w, f, f);
 	w->kernel_id = (int)walk_next_id(w);
 	bind_tparams(w, f);
+	bind_launch_args(w, f);
 	walk_bind_kernel_types(w, f);
 	w->ctl.quiet += quiet;
 	walk_stmt(w, f->body);

@@ -328,10 +328,122 @@ static const sx *recombine(sx_ctx *c, const sx *a, const sx *b)
 	return NULL;
 }
 
+#define CANCEL_MAX 32
+
+/* One term of a sum: k times the product of f[0..nf), no constant among
+ * them (nf 0: the constant term). */
+typedef struct lin_term {
+	const sx *f[RECOMB_MAX];
+	int nf;
+	int64_t k;
+} lin_term;
+
+/* The terms of x scaled by k, a constant factor pushed through sums
+ * (`-(p + q)` gives -p and -q); 0 when there are too many or a product
+ * overflows. */
+static int lin_terms(const sx *x, int64_t k, lin_term *t, int *n)
+{
+	if (x->k == SX_ADD)
+		return lin_terms(x->a, k, t, n) && lin_terms(x->b, k, t, n);
+	int64_t v;
+	if (x->k == SX_MUL && (x->a->k == SX_CONST || x->b->k == SX_CONST)) {
+		const sx *kc = x->a->k == SX_CONST ? x->a : x->b;
+		return ka_mul64(k, kc->c, &v) && lin_terms(kc == x->a ? x->b : x->a, v, t, n);
+	}
+	if (*n >= CANCEL_MAX)
+		return 0;
+	lin_term *u = &t[*n];
+	u->nf = 0;
+	u->k = 1;
+	if (!factors_of(x, u->f, &u->nf, &u->k) || !ka_mul64(u->k, k, &u->k))
+		return 0;
+	for (int i = 0; i < u->nf; i++)
+		if (u->f[i]->k == SX_OPAQUE) /* an opaque value equals nothing */
+			return 0;
+	(*n)++;
+	return 1;
+}
+
+/* a + b with the terms that cancel dropped: `(f + 8*m - 1) - f` is
+ * `8*m - 1`, whatever f is (exact in wrapping arithmetic too), so a value
+ * rebuilt from a thread-dependent one and then subtracted from it keeps no
+ * thread dependence.  NULL when no term cancels. */
+static const sx *cancel_terms(sx_ctx *c, const sx *a, const sx *b)
+{
+	lin_term t[CANCEL_MAX];
+	int n = 0;
+	if (!lin_terms(a, 1, t, &n) || !lin_terms(b, 1, t, &n))
+		return NULL;
+	unsigned char gone[CANCEL_MAX] = {0};
+	int any = 0;
+	for (int i = 0; i < n; i++) {
+		if (gone[i] || !t[i].nf)
+			continue;
+		/* the group of terms with i's product: dropped when its
+		 * coefficients sum to zero */
+		int64_t sum = t[i].k;
+		int members = 1, ok = 1;
+		for (int j = i + 1; j < n && ok; j++)
+			if (!gone[j] && same_factors(t[i].f, t[i].nf, t[j].f, t[j].nf)) {
+				ok = ka_add64(sum, t[j].k, &sum);
+				members++;
+			}
+		if (!ok || members < 2 || sum != 0)
+			continue;
+		gone[i] = 1;
+		for (int j = i + 1; j < n; j++)
+			if (!gone[j] && same_factors(t[i].f, t[i].nf, t[j].f, t[j].nf))
+				gone[j] = 1;
+		any = 1;
+	}
+	if (!any)
+		return NULL;
+	int64_t k0 = 0;
+	const sx *r = NULL;
+	for (int i = 0; i < n; i++) {
+		if (gone[i])
+			continue;
+		if (!t[i].nf) {
+			if (!ka_add64(k0, t[i].k, &k0))
+				return NULL;
+			continue;
+		}
+		const sx *term = t[i].f[0];
+		for (int m = 1; m < t[i].nf; m++)
+			term = sx_bin(c, SX_MUL, term, t[i].f[m]);
+		term = sx_bin(c, SX_MUL, term, sx_const(c, t[i].k));
+		r = r ? sx_bin(c, SX_ADD, r, term) : term;
+	}
+	if (!r)
+		return sx_const(c, k0);
+	return k0 ? sx_bin(c, SX_ADD, r, sx_const(c, k0)) : r;
+}
+
+/* A term with a negative constant factor (`-f`, `(-f) * g`), the only way
+ * two terms cancel. */
+static int has_negative_term(const sx *x)
+{
+	if (x->k == SX_ADD)
+		return has_negative_term(x->a) || has_negative_term(x->b);
+	if (x->k != SX_MUL)
+		return 0;
+	if ((x->a->k == SX_CONST && x->a->c < 0 && x->b->k != SX_CONST) ||
+	    (x->b->k == SX_CONST && x->b->c < 0 && x->a->k != SX_CONST))
+		return 1;
+	return (x->a->k == SX_MUL && has_negative_term(x->a)) ||
+	       (x->b->k == SX_MUL && has_negative_term(x->b));
+}
+
 const sx *sx_add(sx_ctx *c, const sx *a, const sx *b)
 {
 	if (a->divrem && b->divrem && a->size + b->size < 256) {
 		const sx *r = recombine(c, a, b);
+		if (r)
+			return r;
+	}
+	if (a->k != SX_CONST && b->k != SX_CONST && a->size + b->size < 256 &&
+	    (has_negative_term(a) || has_negative_term(b))) {
+		const sx *r = cancel_terms(c, a, b);
 		if (r)
 			return r;
 	}
@@ -483,7 +595,9 @@ int sx_has_unknown(const sx_ctx *c, const sx *x)
 	return sx_has_unknown(c, x->a) || sx_has_unknown(c, x->b);
 }
 
-int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
+/* launch: only thread ids, dims, the warp size and parameters with a
+ * launch value have a value (no assumed 1024). */
+static int eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int launch, int64_t *out)
 {
 	switch (x->k) {
 	case SX_CONST:
@@ -495,19 +609,28 @@ int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
 			*out = lane->tid[s->kind - SYM_TID_X];
 			return 0;
 		}
+		if (launch) {
+			if (s->kind == SYM_PARAM && s->has_launch_value) {
+				*out = s->launch_value;
+				return 0;
+			}
+			if (!((s->kind >= SYM_BDIM_X && s->kind <= SYM_BDIM_Z) || s->kind == SYM_WARPSIZE) ||
+			    !s->has_value)
+				return -1;
+		}
 		if (s->lane_varying)
 			return -1;
 		*out = s->value;
 		return 0;
 	}
 	case SX_OPAQUE:
-		if (x->dep & D_LANE)
+		if ((x->dep & D_LANE) || launch)
 			return -1;
 		*out = 1024;
 		return 0;
 	case SX_CMP: {
 		int64_t a, b;
-		if (sx_eval(c, x->a, lane, &a) || sx_eval(c, x->b, lane, &b))
+		if (eval(c, x->a, lane, launch, &a) || eval(c, x->b, lane, launch, &b))
 			return -1;
 		switch ((int)x->c) {
 		case 1:
@@ -534,12 +657,22 @@ int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
 	default: {
 		int64_t a, b;
 		int ok;
-		if (sx_eval(c, x->a, lane, &a) || sx_eval(c, x->b, lane, &b))
+		if (eval(c, x->a, lane, launch, &a) || eval(c, x->b, lane, launch, &b))
 			return -1;
 		*out = fold(x->k, a, b, &ok);
 		return ok ? 0 : -1;
 	}
 	}
+}
+
+int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
+{
+	return eval(c, x, lane, 0, out);
+}
+
+int sx_eval_launch(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
+{
+	return eval(c, x, lane, 1, out);
 }
 
 static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)

@@ -57,6 +57,11 @@ typedef struct sx_sym {
 	int is_static;    /* a compile-time constant of unknown value (template parameter) */
 	int warp_uniform; /* one value in all lanes of a warp, maybe another in the next warp
 			   * (a vote, a broadcast shuffle): lane-dependent at block level */
+
+	/* A kernel parameter every launch passes the same constant, and that
+	 * constant: read by sx_eval_launch only. */
+	int has_launch_value;
+	int64_t launch_value;
 } sx_sym;
 
 typedef enum sx_kind {
@@ -141,6 +146,10 @@ typedef struct sx_lane {
 
 /* Value for one lane; 0 on success, -1 when it depends on per-lane data. */
 int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out);
+/* The same with kernel parameters at the value every launch passes
+ * (has_launch_value); -1 also when x holds a symbol of no known value
+ * (a parameter the launches do not fix, blockIdx, a loaded value...). */
+int sx_eval_launch(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out);
 /* Text form, e.g. "blockIdx.x*blockDim.x + threadIdx.x" (arena string). */
 const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x);
 /* x without its additive constant, as a canonical text: sums and products

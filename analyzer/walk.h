@@ -75,6 +75,11 @@ typedef struct launch_info {
 	int64_t targs[4];
 	int next_same; /* next launch of the same kernel, -1 none */
 	int argb[16];  /* bytes of each argument's pointee (pointers) or value; 0 unknown */
+
+	/* integer arguments folded to a constant: bit i of argv_known says
+	 * argv[i] holds one */
+	int64_t argv[16];
+	unsigned argv_known;
 } launch_info;
 
 /* A template parameter's binding (by decl id): the value of an integer

@@ -166,6 +166,9 @@ static void launch_template(walk *w, ka_node *n, ka_decl *k, launch_info *li)
 								: walk_value_size(w, a);
 		li->argb[i] = b > 0 && !w->sym.elem_assumed ? b : 0;
 		w->sym.elem_assumed = NULL;
+		if (a && !(a->tflags & (KT_POINTER | KT_ARRAY | KT_FLOAT | KT_DOUBLE)) &&
+		    walk_fold_int(w, a, &li->argv[i]))
+			li->argv_known |= 1u << i;
 	}
 	if (!k || !k->ntparams)
 		return;

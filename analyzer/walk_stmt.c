@@ -347,6 +347,86 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 	free(extra);
 }
 
+/* 1 when the loop body n can leave the loop early (a break of this loop, a
+ * return) or assigns the induction variable iv itself. */
+static int body_leaves_or_sets(ka_node *n, const ka_decl *iv, int nested)
+{
+	if (!n)
+		return 0;
+	if (n->kind == KN_RETURN || (n->kind == KN_BREAK && !nested))
+		return 1;
+	ka_node *t = NULL;
+	if (n->kind == KN_BINOP && n->op >= OP_ASSIGN && n->op <= OP_ORA && n->nkids)
+		t = walk_strip(n->kids[0]);
+	else if (n->kind == KN_UNOP && n->op >= OP_POSTINC && n->op <= OP_PREDEC && n->nkids)
+		t = walk_strip(n->kids[0]);
+	if (t && t->kind == KN_DECLREF && t->ref == iv)
+		return 1;
+	int inner = nested || n->kind == KN_FOR || n->kind == KN_WHILE || n->kind == KN_DO ||
+		    n->kind == KN_SWITCH;
+	for (int i = 0; i < n->nkids; i++)
+		if (body_leaves_or_sets(n->kids[i], iv, inner))
+			return 1;
+	return 0;
+}
+
+/* A loop `for (i = start; i < bound; i += step)` whose start differs between
+ * threads but whose trip count does not, in the block the kernel is launched
+ * with: `for (i = tid; i < blockSize; i += 128)` under a launch of 128
+ * threads and blockSize 1024 runs 8 trips in every thread.  Decided by
+ * counting each thread's trips from bound - start, with the launch's block
+ * shape and the constants every launch passes (sx_eval_launch); anything
+ * left there that is not known (blockIdx that does not cancel, a loaded
+ * value, a parameter the launches disagree on) keeps the loop
+ * thread-dependent. */
+static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *body, const iv_info *iv,
+				const sx *start, const sx *step)
+{
+	if (!w->kernel || !w->block_source || strcmp(w->block_source, "launch") != 0 || !iv->iv ||
+	    iv->geometric || !start || !step || !inc)
+		return 0;
+	if (!(inc->kind == KN_BINOP && inc->op == OP_ADDA) &&
+	    !(inc->kind == KN_UNOP && (inc->op == OP_POSTINC || inc->op == OP_PREINC)))
+		return 0;
+	ka_node *c = walk_strip(cond);
+	if (!c || c->kind != KN_BINOP || c->nkids != 2 || (c->op != OP_LT && c->op != OP_LE))
+		return 0;
+	ka_node *l = walk_strip(c->kids[0]);
+	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv || body_leaves_or_sets(body, iv->iv, 0))
+		return 0;
+	w->ctl.quiet++;
+	const sx *bound = walk_ev_int(w, c->kids[1]);
+	w->ctl.quiet--;
+	if ((bound->dep & D_LANE) || (step->dep & D_LANE))
+		return 0;
+	int64_t nthreads = (int64_t)w->block[0] * w->block[1] * w->block[2];
+	if (nthreads <= 0 || nthreads > 1024)
+		return 0;
+	/* bound - start: a uniform offset both carry (blockIdx.x * T, a base
+	 * read from memory) cancels, so only what differs between threads and
+	 * the launch's constants are left to evaluate */
+	const sx *span = sx_add(&w->sym.sx, bound, sx_neg(&w->sym.sx, start));
+	int64_t first = -1;
+	sx_lane ln;
+	for (ln.tid[2] = 0; ln.tid[2] < w->block[2]; ln.tid[2]++)
+		for (ln.tid[1] = 0; ln.tid[1] < w->block[1]; ln.tid[1]++)
+			for (ln.tid[0] = 0; ln.tid[0] < w->block[0]; ln.tid[0]++) {
+				int64_t d, st, trip;
+				if (sx_eval_launch(&w->sym.sx, span, &ln, &d) ||
+				    sx_eval_launch(&w->sym.sx, step, &ln, &st) || st <= 0 ||
+				    d < -(1ll << 40) || d > (1ll << 40))
+					return 0;
+				if (c->op == OP_LT)
+					trip = d > 0 ? (d + st - 1) / st : 0;
+				else
+					trip = d >= 0 ? d / st + 1 : 0;
+				if (first >= 0 && trip != first)
+					return 0;
+				first = trip;
+			}
+	return first >= 0;
+}
+
 static void for_stmt(walk *w, ka_node *n)
 {
 	ka_node *init = n->kids[0], *cond = n->kids[1], *inc = n->kids[2], *body = n->kids[3];
@@ -364,12 +444,12 @@ static void for_stmt(walk *w, ka_node *n)
 	int64_t c0 = 0, bound = 0;
 	int c0_ok = 0, trip_ok = 0;
 	int64_t trip = 0;
-	const sx *start_x = NULL;
+	const sx *start_x = NULL, *stepx = NULL;
 	if (iv.iv) {
 		val start = w->sym.env[iv.iv->id];
 		start_x = start.x;
 		c0_ok = start.x && sx_is_const(start.x, &c0);
-		const sx *stepx = iv.step_node ? walk_ev_int(w, iv.step_node) : sx_const(&w->sym.sx, iv.step);
+		stepx = iv.step_node ? walk_ev_int(w, iv.step_node) : sx_const(&w->sym.sx, iv.step);
 		if (!iv.geometric && !(stepx->loops & (1ull << lc.slot)) && start.x) {
 			int it = sx_new_sym(&w->sym.sx, SYM_ITER, iv.iv->name,
 					    D_LOOP | (stepx->dep & ~D_OPAQUE), 1ull << lc.slot);
@@ -399,6 +479,8 @@ static void for_stmt(walk *w, ka_node *n)
 	loop_carried(w, body, &lc, iv.iv);
 	const sx *cx = cond ? walk_ev_int(w, cond) : sx_const(&w->sym.sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;
+	if (lc.nonuniform && cond && trips_agree_in_block(w, cond, inc, body, &iv, start_x, stepx))
+		lc.nonuniform = 0;
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
 	if (inc)

@@ -164,6 +164,74 @@ static void narrow_block_spans_rows(void **state)
 	assert_int_equal(r.stride_bytes, 4);
 }
 
+/* `last = first + 8*m - 1; range = last - first`: first cancels, so a range
+ * built on a thread-dependent first is uniform (cudpp's merge sort); a
+ * difference that does not cancel keeps its lane dependence. */
+static void difference_cancels(void **state)
+{
+	fx *f = *state;
+	int first = sx_new_sym(&f->c, SYM_VAR, "merged", D_TX, 0);
+	f->c.syms[first].lane_varying = 1;
+	int m = sx_new_sym(&f->c, SYM_VAR, "carried", D_LOOP, 1);
+	const sx *fx_ = sx_symref(&f->c, first), *mx = sx_symref(&f->c, m);
+	const sx *last = sx_add(&f->c, sx_add(&f->c, fx_, sx_mul(&f->c, sx_const(&f->c, 8), mx)),
+				sx_neg(&f->c, sx_const(&f->c, 1)));
+	const sx *range = sx_add(&f->c, last, sx_neg(&f->c, fx_));
+	assert_int_equal(range->dep & D_LANE, 0);
+	assert_int_equal(range->dep & D_LOOP, D_LOOP);
+	sx_lane ln = {{5, 0, 0}};
+	int64_t v;
+	f->c.syms[m].value = 4;
+	assert_int_equal(sx_eval(&f->c, range, &ln, &v), 0);
+	assert_int_equal(v, 31);
+	/* -(first + m) + first + m: nothing left */
+	const sx *s = sx_add(&f->c, fx_, mx);
+	assert_true(sx_is_const(sx_add(&f->c, sx_neg(&f->c, s), s), &v));
+	assert_int_equal(v, 0);
+	/* 2 * tx - tx is tx, still lane-dependent */
+	const sx *tx = sx_symref(&f->c, f->tx);
+	const sx *d = sx_add(&f->c, sx_mul(&f->c, tx, sx_const(&f->c, 2)), sx_neg(&f->c, tx));
+	assert_int_equal(d->dep & D_TX, D_TX);
+	/* (tx + n) - n: tx, coefficient 1 */
+	const sx *n = sx_symref(&f->c, f->n);
+	const sx *e = sx_add(&f->c, sx_add(&f->c, tx, n), sx_neg(&f->c, n));
+	assert_true(sx_is_const(sx_coef(&f->c, e, SYM_TID_X), &v));
+	assert_int_equal(v, 1);
+	assert_int_equal(e->dep & D_PARAM, 0);
+	/* (-f) * m + f * m: the negative constant sits inside a product */
+	const sx *p = sx_mul(&f->c, sx_neg(&f->c, fx_), mx);
+	assert_true(sx_is_const(sx_add(&f->c, sx_mul(&f->c, fx_, mx), p), &v));
+	assert_int_equal(v, 0);
+	/* opaque values never cancel: two float results may differ */
+	const sx *o = sx_opaque(&f->c, D_TX, 0);
+	assert_int_equal(sx_add(&f->c, o, sx_neg(&f->c, o))->dep & D_TX, D_TX);
+}
+
+/* sx_eval_launch: thread ids, dims and parameters every launch fixes have
+ * values; an unfixed parameter or blockIdx does not (no assumed 1024). */
+static void launch_values_only(void **state)
+{
+	fx *f = *state;
+	int bd = sx_new_sym(&f->c, SYM_BDIM_X, "blockDim.x", D_PARAM, 0);
+	f->c.syms[bd].value = 128;
+	f->c.syms[bd].has_value = 1;
+	int bid = sx_new_sym(&f->c, SYM_BID_X, "blockIdx.x", D_BLOCK, 0);
+	f->c.syms[bid].value = 1;
+	f->c.syms[bid].has_value = 1;
+	const sx *n = sx_symref(&f->c, f->n), *tx = sx_symref(&f->c, f->tx);
+	const sx *x = sx_add(&f->c, sx_add(&f->c, n, tx), sx_symref(&f->c, bd));
+	sx_lane ln = {{3, 0, 0}};
+	int64_t v;
+	assert_int_equal(sx_eval_launch(&f->c, x, &ln, &v), -1);
+	assert_int_equal(sx_eval(&f->c, x, &ln, &v), 0); /* n assumed 1024 */
+	assert_int_equal(v, 1024 + 3 + 128);
+	f->c.syms[f->n].has_launch_value = 1;
+	f->c.syms[f->n].launch_value = 1000;
+	assert_int_equal(sx_eval_launch(&f->c, x, &ln, &v), 0);
+	assert_int_equal(v, 1000 + 3 + 128);
+	assert_int_equal(sx_eval_launch(&f->c, sx_add(&f->c, x, sx_symref(&f->c, bid)), &ln, &v), -1);
+}
+
 int test_expr_main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +243,8 @@ int test_expr_main(void)
 		cmocka_unit_test_setup_teardown(sectors_for_strides, setup, teardown),
 		cmocka_unit_test_setup_teardown(bank_conflicts_of_tiles, setup, teardown),
 		cmocka_unit_test_setup_teardown(narrow_block_spans_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(difference_cancels, setup, teardown),
+		cmocka_unit_test_setup_teardown(launch_values_only, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("analyzer_expr", tests, NULL, NULL);
 }

@@ -828,6 +828,140 @@ static void test_scan_across_warps_not_tree(void **state)
 	ka_lint_free(l);
 }
 
+/* Barriers under conditions that are the same in every thread of the block
+ * (issue 20, cudpp's merge sorts): a switch on `last - first` where first is
+ * thread-dependent but cancels (line 13), a variable set in both arms of a
+ * block-uniform branch (lines 16, 19).  Still errors: a switch on first itself
+ * (line 28), a variable set from threadIdx in one arm (line 32),
+ * `if (threadIdx.x < 16)` (line 34). */
+static void test_uniform_switch(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/uni.cu", fx->dir);
+	write_file(path,
+		   "__global__ void merge(unsigned *keys, int lo)\n{\n"                      /* 1-2 */
+		   "\t__shared__ unsigned s[1024];\n\tint tid = threadIdx.x;\n"              /* 3-4 */
+		   "\tfor (int mult = 1; mult < 128; mult *= 2) {\n"                         /* 5 */
+		   "\t\tint first = (tid >> 1) * 8 * mult, last;\n"                          /* 6 */
+		   "\t\tint addPart = threadIdx.x % (mult << 1) >= mult ? 1 : 0;\n"          /* 7 */
+		   "\t\tif (addPart == 0)\n\t\t\tfirst += 8 * mult;\n"                       /* 8-9 */
+		   "\t\tlast = first + 8 * mult - 1;\n"                                      /* 10 */
+		   "\t\tint range = last - first;\n"                                         /* 11 */
+		   "\t\tswitch (range) {\n"                                                  /* 12 */
+		   "\t\tcase 7: s[tid] = keys[tid]; __syncthreads();\n\t\t}\n\t}\n"          /* 13-15 */
+		   "\tint b = blockIdx.x == 0 ? lo : lo + 1; if (b == 3) __syncthreads();\n" /* 16 */
+		   "\tint c;\n\tif (blockIdx.x == 0) c = lo; else c = 2 * lo;\n"             /* 17-18 */
+		   "\tif (c > 4) __syncthreads();\n"                                         /* 19 */
+		   "\tkeys[tid] = s[tid];\n}\n"                                              /* 20-21 */
+		   "__global__ void bad(unsigned *keys)\n{\n"                                /* 22-23 */
+		   "\t__shared__ unsigned s[1024];\n\tint tid = threadIdx.x;\n"              /* 24-25 */
+		   "\tint first = (tid >> 1) * 8, last;\n"                                   /* 26 */
+		   "\tif (tid & 1) first += 8; last = first + 7;\n"                          /* 27 */
+		   "\tswitch (first) { case 8: s[tid] = 1; __syncthreads(); }\n"             /* 28 */
+		   "\tint d;\n"                                                              /* 29 */
+		   "\tif (blockIdx.x == 0) d = tid; else d = 0;\n"                           /* 30 */
+		   "\tif (d == 2)\n\t\t__syncthreads();\n"                                   /* 31-32 */
+		   "\tif (threadIdx.x < 16) {\n\t\ts[tid] = 0; __syncthreads();\n\t}\n"      /* 33-35 */
+		   "\tkeys[last] = s[tid];\n}\n"                                             /* 36-37 */
+		   "void run(unsigned *k, int n)\n{\n"
+		   "\tmerge<<<n, 128>>>(k, n);\n\tbad<<<n, 128>>>(k);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	const char *rule = "sync-barrier-in-divergent-branch";
+	assert_int_equal(count_rule(&r.findings, rule, 13), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 16), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 19), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 28), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 32), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 34), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 0), 3);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
+/* A barrier in `for (i = tid; i < blockSize; i += 128)` (issue 20, cudpp's
+ * string sort): every thread runs the same trips when the launch gives a
+ * block of 128 threads and blockSize 1024 (line 4), or a bound that is a
+ * constant and a step of blockDim.x (line 10).  Still errors: a bound that is
+ * no multiple of the step (line 16), a block wider than the step (line 22),
+ * launches that disagree on the bound (line 28), no launch (line 34), a loop
+ * that can break out early (line 41), a bound read from memory (line 47).
+ * Start and bound may share a uniform offset, which cancels (line 53, quiet;
+ * blockIdx.x in the start only is not, line 59); `<=` with a constant bound
+ * and 256 threads (line 65, quiet). */
+static void test_uniform_loop_trips(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/trips.cu", fx->dir);
+	write_file(path,
+		   "__global__ void sorted(unsigned *keys, int blockSize)\n{\n"      /* 1-2 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 3 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 4-6 */
+		   "__global__ void strided(unsigned *keys)\n{\n"                    /* 7-8 */
+		   "\tfor (unsigned i = threadIdx.x; i < 1024; i += blockDim.x) {\n" /* 9 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 10-12 */
+		   "__global__ void ragged(unsigned *keys, int blockSize)\n{\n"      /* 13-14 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 15 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 16-18 */
+		   "__global__ void wide(unsigned *keys, int blockSize)\n{\n"        /* 19-20 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 21 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 22-24 */
+		   "__global__ void mixed(unsigned *keys, int blockSize)\n{\n"       /* 25-26 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 27 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 28-30 */
+		   "__global__ void unlaunched(unsigned *keys, int blockSize)\n{\n"  /* 31-32 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 33 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 34-36 */
+		   "__global__ void leaves(unsigned *keys, int blockSize)\n{\n"      /* 37-38 */
+		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 39 */
+		   "\t\tif (keys[i] == 0) break;\n\t\t__syncthreads();\n\t}\n}\n"    /* 40-43 */
+		   "__global__ void loaded(unsigned *keys, const int *sizes)\n{\n"   /* 44-45 */
+		   "\tfor (int i = threadIdx.x; i < sizes[0]; i += 128) {\n"         /* 46 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 47-49 */
+		   "__global__ void based(unsigned *keys, int blockSize)\n{\n"       /* 50-51 */
+		   "\tfor (int i = blockIdx.x * 1024 + threadIdx.x; i < blockIdx.x * 1024 + blockSize;"
+		   " i += 128) {\n"                                                        /* 52 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 53-55 */
+		   "__global__ void shifted(unsigned *keys, int blockSize)\n{\n"           /* 56-57 */
+		   "\tfor (int i = blockIdx.x + threadIdx.x; i < blockSize; i += 128) {\n" /* 58 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 59-61 */
+		   "__global__ void upto(unsigned *keys)\n{\n"                             /* 62-63 */
+		   "\tfor (unsigned i = threadIdx.x; i <= 1023; i += blockDim.x) {\n"      /* 64 */
+		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 65-67 */
+		   "void run(unsigned *k, const int *sz, int n)\n{\n"
+		   "\tsorted<<<n, 1024 / 8>>>(k, 1024);\n\tstrided<<<n, 256>>>(k);\n"
+		   "\tragged<<<n, 128>>>(k, 1000);\n\twide<<<n, 256>>>(k, 1024);\n"
+		   "\tmixed<<<n, 128>>>(k, 1024);\n\tmixed<<<n, 128>>>(k, 2048 + n);\n"
+		   "\tleaves<<<n, 128>>>(k, 1024);\n\tloaded<<<n, 128>>>(k, sz);\n"
+		   "\tbased<<<n, 128>>>(k, 1024);\n\tshifted<<<n, 128>>>(k, 1024);\n"
+		   "\tupto<<<n, 256>>>(k);\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	const char *rule = "sync-barrier-in-divergent-branch";
+	assert_int_equal(count_rule(&r.findings, rule, 4), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 10), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 16), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 22), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 28), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 34), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 41), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 47), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 53), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 59), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 65), 0);
+	assert_int_equal(count_rule(&r.findings, rule, 0), 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_checks_and_nolint(void **state)
 {
 	fixture *fx = *state;
@@ -1247,6 +1381,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_full_mask_whole_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pageable_pointer_element, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_across_warps_not_tree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uniform_switch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uniform_loop_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
