@@ -86,9 +86,11 @@ void ka_opt_plan_kept(ka_opt_plan *p, const char *opened);
  * keeping as the runner-up beside one kept at `kept_ratio` (0: none): at
  * least KA_OPT_KEEP_RATIO, and faster than the one kept (a candidate not
  * accepted may still be a little faster: `same`, or a round's second).  A follow-up
- * recipe (vectorize measured 1.44x on a warp-per-row softmax on an H100)
- * then can bring it past the best. */
-#define KA_OPT_KEEP_RATIO 0.7
+ * recipe can bring it past the best: on an H100 vectorize measured 1.44x
+ * on a warp-per-row softmax and vectorize-2byte 1.64x on a warp-per-row
+ * bf16 softmax, whose plain warp-per-row was 0.69 of the size-dispatched
+ * best (docs/benchmarks.md, 2026-12-05). */
+#define KA_OPT_KEEP_RATIO 0.6
 int ka_opt_keep_runner_up(double ratio, double kept_ratio);
 
 /* The row count of the task's row kernel: the fewest rows of any visible

@@ -294,10 +294,11 @@ static void test_kept_first(void **st)
 		assert_false(plan.c[i].on_kept);
 	ka_opt_plan_kept(&plan, ""); /* nothing opened: no change */
 	assert_int_equal(plan.n, before + 2);
-	/* kept: at least 0.7 of the best, and faster than the one kept */
+	/* kept: at least 0.6 of the best, and faster than the one kept */
 	assert_true(ka_opt_keep_runner_up(0.8, 0));
+	assert_true(ka_opt_keep_runner_up(0.69, 0));
 	assert_true(ka_opt_keep_runner_up(1.01, 0.8));
-	assert_false(ka_opt_keep_runner_up(0.69, 0));
+	assert_false(ka_opt_keep_runner_up(0.59, 0));
 	assert_false(ka_opt_keep_runner_up(0.75, 0.8));
 }
 
