@@ -138,7 +138,7 @@ typedef struct ka_opt_loop {
 	char best_recipe[64], best_params[96], best_rule[96];
 	char best_opened[256]; /* the recipes the accepted step opened, space-separated, or "" */
 	char *kept;            /* the runner-up (ka_opt_plan_kept), or NULL */
-	char kept_recipe[64], kept_opened[256];
+	char kept_recipe[128], kept_opened[256]; /* kept_recipe: a step's strategy */
 	double kept_ratio; /* the runner-up's speed over the current best's */
 	int kept_step;     /* the step that measured it */
 	char *skill;       /* the DB's best verified kernel for this task, tried first */

@@ -310,6 +310,20 @@ void walk_emit_literal(walk *w, ka_node *n, int promotes, int folds)
 	ka_facts_insert(&r);
 }
 
+/* 1 when the expression reads gridDim (the step of a grid-stride loop), by
+ * the tree, so that a loop a macro writes (CUDA_KERNEL_LOOP) is one too. */
+static int names_grid_dim(const ka_node *e)
+{
+	if (!e)
+		return 0;
+	if (e->kind == KN_DECLREF && e->name && !strcmp(e->name, "gridDim"))
+		return 1;
+	for (int i = 0; i < e->nkids; i++)
+		if (names_grid_dim(e->kids[i]))
+			return 1;
+	return 0;
+}
+
 void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv, const sx *cond,
 		    int64_t trip, int trip_ok)
 {
@@ -347,8 +361,7 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 		     w->ctl.nloops ? w->ctl.loops[w->ctl.nloops - 1].id : 0);
 	ka_facts_int(&r, KA_COL(loop, has_barrier), lc->n_barriers > 0);
 	ka_facts_int(&r, KA_COL(loop, n_accesses), lc->n_accesses);
-	const char *st = n->kind == KN_FOR ? walk_text(w, n->kids[2]) : NULL;
-	ka_facts_int(&r, KA_COL(loop, is_grid_stride), st && strstr(st, "gridDim") != NULL);
+	ka_facts_int(&r, KA_COL(loop, is_grid_stride), n->kind == KN_FOR && names_grid_dim(n->kids[2]));
 	ka_facts_int(&r, KA_COL(loop, trip_static), lc->trip_static);
 	ka_facts_insert(&r);
 }

@@ -39,8 +39,9 @@ static const char *member_name(lower_ctx *cx, CXCursor c, ka_node *n)
 
 /* libclang 19 gives no name, no fe_spelling location and no pretty print for
  * a builtin member written in a macro body (`#define GX (blockIdx.x*...)`).
- * Read the macro's definition: when it uses one member of this variable
- * (all .x, say) that is the member. */
+ * Read the macro's definition (in this file or a header, e.g. a
+ * CUDA_KERNEL_LOOP of the project's common header): when it uses one member
+ * of this variable (all .x, say) that is the member. */
 static const char *member_from_macro(lower_ctx *cx, ka_node *n, const char *base)
 {
 	const ka_srcfile *sf = ka_tu_file(cx->tu, n->loc.file);
@@ -52,17 +53,28 @@ static const char *member_from_macro(lower_ctx *cx, ka_node *n, const char *base
 			mb = cx->macros[2 * i];
 	if (mb < 0)
 		return "";
-	int e = mb;
-	while (e < sf->len && (isalnum((unsigned char)sf->data[e]) || sf->data[e] == '_'))
-		e++;
-	char def[160];
-	snprintf(def, sizeof def, "#define %.*s", e - mb, sf->data + mb);
-	const char *d = strstr(sf->data, def);
-	if (!d)
-		return "";
+	const char *d = NULL, *dend = NULL;
+	for (int i = 0; i < cx->ndefs && !d; i++) {
+		const ka_srcfile *df = cx->defs[i].exp_begin == mb ? ka_tu_file(cx->tu, cx->defs[i].file)
+								   : NULL;
+		if (df && cx->defs[i].def_end <= df->len) {
+			d = df->data + cx->defs[i].def_begin;
+			dend = df->data + cx->defs[i].def_end;
+		}
+	}
+	if (!d) { /* no definition recorded: look for it in this file */
+		int e = mb;
+		while (e < sf->len && (isalnum((unsigned char)sf->data[e]) || sf->data[e] == '_'))
+			e++;
+		char def[160];
+		snprintf(def, sizeof def, "#define %.*s", e - mb, sf->data + mb);
+		if (!(d = strstr(sf->data, def)))
+			return "";
+		d += strlen(def);
+	}
 	char found = 0;
 	size_t bl = strlen(base);
-	for (const char *p = d + strlen(def); *p && !(*p == '\n' && p[-1] != '\\'); p++) {
+	for (const char *p = d; *p && (!dend || p < dend) && !(*p == '\n' && p[-1] != '\\'); p++) {
 		if (strncmp(p, base, bl) == 0 && p[bl] == '.' && p[bl + 1] >= 'x' && p[bl + 1] <= 'z') {
 			if (found && found != p[bl + 1])
 				return "";

@@ -23,7 +23,14 @@ typedef struct lower_ctx {
 	int *macros; /* main-file macro expansion ranges: begin, end pairs */
 	int nmacros, capmacros;
 	int *macro_maxend; /* ka_ranges_index over macros (after macro_visit) */
-	CXFile last_file;  /* file_name()'s last answer: nodes come in runs of one file */
+	/* where each expansion's macro is defined (a header's too), by the
+	 * expansion's begin: ka_ranges_index sorts macros, so apart */
+	struct macro_def {
+		int exp_begin, def_begin, def_end;
+		const char *file;
+	} *defs;
+	int ndefs, capdefs;
+	CXFile last_file; /* file_name()'s last answer: nodes come in runs of one file */
 	const char *last_name;
 	const char *macro_file;
 	CXCursor *tops; /* the top-level definitions to lower, in source order (top_visit) */

@@ -218,6 +218,25 @@ static void add_macro(lower_ctx *cx, CXCursor c)
 	cx->macros[2 * cx->nmacros] = (int)b;
 	cx->macros[2 * cx->nmacros + 1] = (int)e;
 	cx->nmacros++;
+	/* the definition, wherever it is (member_from_macro reads it) */
+	CXCursor d = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(d))
+		return;
+	CXSourceRange dr = clang_getCursorExtent(d);
+	CXFile df;
+	unsigned db, de;
+	clang_getFileLocation(clang_getRangeStart(dr), &df, NULL, NULL, &db);
+	clang_getFileLocation(clang_getRangeEnd(dr), NULL, NULL, NULL, &de);
+	if (!df || de <= db)
+		return;
+	if (cx->ndefs == cx->capdefs) {
+		cx->capdefs = cx->capdefs ? cx->capdefs * 2 : 64;
+		struct macro_def *n = ka_arena_alloc(cx->a, sizeof *n * (size_t)cx->capdefs);
+		if (cx->ndefs)
+			memcpy(n, cx->defs, sizeof *n * (size_t)cx->ndefs);
+		cx->defs = n;
+	}
+	cx->defs[cx->ndefs++] = (struct macro_def){(int)b, (int)db, (int)de, fe_file_name(cx, df)};
 }
 
 /* A function or variable made from a template (an implicit or explicit

@@ -663,6 +663,20 @@ static size_t assign_at(const char *t, size_t s, size_t e)
 	return NPOS;
 }
 
+/* The right-hand side of the assignment statement [s, e): [*rs, *re),
+ * between its '=' and its ';'; 0 when it has none. */
+static int rhs_range(const char *t, size_t s, size_t e, size_t *rs, size_t *re)
+{
+	size_t eq = assign_at(t, s, e), x = e;
+	while (x > s && t[x - 1] != ';')
+		x--;
+	if (eq == NPOS || x == s || x - 1 <= eq)
+		return 0;
+	*rs = eq + 1;
+	*re = x - 1;
+	return 1;
+}
+
 /* The store `SH[TID] = COND ? LOAD : 0;` at the top-level statement
  * [s, e) (sq squeezed): STORE_READ with sh, tid, J and n noted, 0 when it
  * is no such statement, KA_RECIPE_DECLINED when it is one that cannot be
@@ -732,14 +746,8 @@ static int read_store(coarse *k, size_t s, size_t e, const char *sq)
 		return ka_recipe_decline(c, "the load '%.80s' may write", load);
 	k->st_s = s;
 	k->st_e = e;
-	size_t eq = assign_at(t, s, e);
-	if (eq == NPOS)
+	if (!rhs_range(t, s, e, &k->rhs_s, &k->rhs_e))
 		return ka_recipe_decline(c, "cannot read the store '%.80s'", sq);
-	k->rhs_s = eq + 1;
-	k->rhs_e = e;
-	while (k->rhs_e > k->rhs_s && t[k->rhs_e - 1] != ';')
-		k->rhs_e--;
-	k->rhs_e--; /* before the ';' */
 	return STORE_READ;
 }
 
@@ -790,14 +798,8 @@ static int read_index(coarse *k)
 		}
 		k->jd_s = s;
 		k->jd_e = e;
-		size_t eq = assign_at(t, s, e);
-		if (eq == NPOS)
+		if (!rhs_range(t, s, e, &k->init_s, &k->init_e))
 			return ka_recipe_decline(c, "cannot read '%.80s'", sq);
-		k->init_s = eq + 1;
-		k->init_e = e;
-		while (k->init_e > k->init_s && t[k->init_e - 1] != ';')
-			k->init_e--;
-		k->init_e--;
 		int all = ka_csrc_count_word(t, k->tr.body_s, k->tr.body_e, k->j),
 		    here = ka_csrc_count_word(t, s, e, k->j) + ka_csrc_count_word(t, k->st_s, k->st_e, k->j);
 		if (all != here)
@@ -895,12 +897,9 @@ static int regrid(coarse *k, const ka_csrc_launch *l, long K, ka_recipe_edits *e
 			return KA_OK;
 	if (!ka_csrc_squeeze(t, de, close, sq, sizeof sq) || assigns(sq, v))
 		return ka_recipe_decline(c, "the grid '%s' is assigned after its declaration", v);
-	size_t eq = assign_at(t, ds, de), ie = de;
-	while (ie > ds && t[ie - 1] != ';')
-		ie--;
-	ie--;
+	size_t is, ie;
 	char init[256];
-	if (eq == NPOS || !ka_csrc_squeeze(t, eq + 1, ie, init, sizeof init))
+	if (!rhs_range(t, ds, de, &is, &ie) || !ka_csrc_squeeze(t, is, ie, init, sizeof init))
 		return ka_recipe_decline(c, "cannot read the grid's declaration");
 	ka_recipe_drop_casts(init);
 	/* (E+C)/D */
@@ -953,7 +952,7 @@ static int regrid(coarse *k, const ka_csrc_launch *l, long K, ka_recipe_edits *e
 	snprintf(nw, sizeof nw, " (%s + (long long)(%s) * %ld - 1) / ((long long)(%s) * %ld)", raw_e, raw_d,
 		 K, raw_d, K);
 	done[(*ndone)++] = ds;
-	return ka_recipe_edit(ed, eq + 1, ie, nw);
+	return ka_recipe_edit(ed, is, ie, nw);
 }
 
 /* X replaced by `((long long)X * K + KV)` in [s, e) of t into b. */

@@ -787,6 +787,40 @@ static void test_pageable_pointer_element(void **state)
 	ka_lint_free(l);
 }
 
+/* A grid-stride loop from a macro the project's header defines (caffe's
+ * CUDA_KERNEL_LOOP): the builtin members in its body (threadIdx.x, ...)
+ * have no name in libclang, so they are read from the macro's definition,
+ * in the header; the index is then the thread's own and `y[index] += a`
+ * no race.  A store every thread makes to y[0] still is one. */
+static void test_header_macro_loop(void **state)
+{
+	fixture *fx = *state;
+	char path[200], hdr[200];
+	snprintf(hdr, sizeof hdr, "%s/loop.h", fx->dir);
+	write_file(hdr,
+		   "#define CUDA_KERNEL_LOOP(i, n) \\\n"
+		   "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; \\\n"
+		   "       i < (n); \\\n"
+		   "       i += blockDim.x * gridDim.x)\n",
+		   0);
+	snprintf(path, sizeof path, "%s/hloop.cu", fx->dir);
+	write_file(path,
+		   "#include \"loop.h\"\n"
+		   "__global__ void add(const int n, float *y, float a)\n{\n"
+		   "\tCUDA_KERNEL_LOOP(index, n) {\n\t\ty[index] += a;\n\t}\n}\n"
+		   "__global__ void all(const int n, float *y, float a)\n{\n"
+		   "\tCUDA_KERNEL_LOOP(index, n) {\n\t\ty[0] += a;\n\t}\n}\n",
+		   0);
+	ka_lint *l = new_lint("-*,gmem-same-address-store-race", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 5), 0);
+	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 11), 1);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_scan_across_warps_not_tree(void **state)
 {
 	fixture *fx = *state;
@@ -1382,6 +1416,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pageable_pointer_element, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_across_warps_not_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uniform_switch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_macro_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uniform_loop_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
