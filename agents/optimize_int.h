@@ -139,9 +139,9 @@ typedef struct ka_opt_loop {
 	char best_opened[256]; /* the recipes the accepted step opened, space-separated, or "" */
 	char *kept;            /* the runner-up (ka_opt_plan_kept), or NULL */
 	char kept_recipe[128], kept_opened[256]; /* kept_recipe: a step's strategy */
-	double kept_ratio; /* the runner-up's speed over the current best's */
-	int kept_step;     /* the step that measured it */
-	char *skill;       /* the DB's best verified kernel for this task, tried first */
+	double kept_ratio;                       /* the runner-up's speed over the current best's */
+	int kept_step;                           /* the step that measured it */
+	char *skill; /* the DB's best verified kernel for this task, tried first */
 	char skill_summary[160];
 	char best_file[1100];
 	ka_opt_summary *s;
