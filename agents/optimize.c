@@ -679,7 +679,7 @@ static int one_round(ka_opt_loop *L, int room, int *more)
 		ns++;
 		snprintf(L->keys[L->nkeys++], sizeof L->keys[0], "%s", key);
 		x->base = x->c.on_orig ? L->orig : x->c.on_parent ? h.parent : x->c.on_kept ? h.kept : h.best;
-		x->on = x->c.on_orig ? -1 : x->c.on_parent ? h.parent_from : h.best_from;
+		x->on = x->c.on_orig || x->c.on_kept ? -1 : x->c.on_parent ? h.parent_from : h.best_from;
 		snprintf(x->opened, sizeof x->opened, "%s", h.opened);
 		ka_opt_step *st = &x->st;
 		st->step = L->s->nsteps + ns;
