@@ -43,6 +43,17 @@ static void declines(const char *src, const char *want)
 			 rc == KA_RECIPE_DECLINED ? why : "");
 }
 
+/* src with its first `from` overwritten by `to` (as many bytes as from
+ * has) declines with want. */
+static void declines_edited(const char *src, const char *from, const char *to, const char *want)
+{
+	char *e = strdup(src), *at = strstr(e, from);
+	assert_non_null(at);
+	memcpy(at, to, strlen(from));
+	declines(e, want);
+	free(e);
+}
+
 static void has(const char *text, const char *const *want)
 {
 	for (; *want; want++)
@@ -144,21 +155,14 @@ static void test_declines(void **st)
 	declines(inl, "is not a variable");
 	free(inl);
 	/* a maximum, not a sum */
-	char *mx = strdup(src);
-	char *a = strstr(mx, "sh[tid] += sh[tid + s]");
-	memcpy(a, "sh[tid] = max(sh[tid], 0)", strlen("sh[tid] += sh[tid + s]"));
-	declines(mx, "not a sum");
-	free(mx);
+	declines_edited(src, "sh[tid] += sh[tid + s]", "sh[tid] = max(sh[tid], 0)", "not a sum");
 	/* already several a thread: reduce_sum's strided loop */
 	char *rs = read_task_baseline("reduce_sum", NULL, 0);
 	declines(rs, "is not `sh[threadIdx.x] = j < n ? LOAD : 0;`");
 	free(rs);
 	/* the index read elsewhere */
-	char *two = strdup(harris);
-	char *q = strstr(two, "if (tid == 0) out[blockIdx.x] = sd[0];");
-	memcpy(q, "if (i == 0) out[blockIdx.x] = sd[0];  ", strlen("if (tid == 0) out[blockIdx.x] = sd[0];"));
-	declines(two, "is read outside the store");
-	free(two);
+	declines_edited(harris, "if (tid == 0) out[blockIdx.x] = sd[0];",
+			"if (i == 0) out[blockIdx.x] = sd[0];  ", "is read outside the store");
 	char *bad = NULL, why[256];
 	size_t n;
 	assert_int_equal(
