@@ -617,7 +617,7 @@ static int read_facts(const ka_csrc *m, const ka_csrc_kernel *k, facts *f)
 		f->kind[p] = kind;
 		f->nint += kind == 1;
 		if (kind == 0)
-			snprintf(f->dtype[p], sizeof f->dtype[p], "%s", d);
+			snprintf(f->dtype[p], sizeof f->dtype[p], "%.7s", d);
 	}
 	if (!f->nint) { /* no size parameter: the element count becomes one */
 		static const char *const cands[] = {"n", "n_elems", "ka_n"};

@@ -778,7 +778,10 @@ static int classify(ur *u)
 				return ka_recipe_decline(c, "more than %d accesses", UR_SITES);
 		} else if (is_col(u, it->text) && u->ncols < 8) {
 			it->kind = IT_COLALIAS;
-			snprintf(u->cols[u->ncols++], sizeof u->cols[0], "%s", it->name);
+			/* a copy, not snprintf: the name lives inside *u too */
+			size_t len = strnlen(it->name, sizeof u->cols[0] - 1);
+			memcpy(u->cols[u->ncols], it->name, len);
+			u->cols[u->ncols++][len] = '\0';
 		} else {
 			it->kind = uniform(u, it->text, i) ? IT_UNIFORM : IT_ELEMDECL;
 		}

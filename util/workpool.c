@@ -207,7 +207,7 @@ void ka_workpool_run(const ka_workpool *wp)
 				wp->here(wp->ctx, next); /* no process to be had: here, unprotected */
 			next++;
 		}
-		if (!nkids)
+		if (nkids <= 0)
 			break;
 		for (int i = 0; i < nkids; i++)
 			pfd[i] = (struct pollfd){.fd = kids[i].fd, .events = POLLIN};
