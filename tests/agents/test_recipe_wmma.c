@@ -96,11 +96,84 @@ static void test_gemm_bf16_baseline(void **st)
 		"const float s = ka_s[ka_q];", "C[(long long)row * n + col] = __float2bfloat16(s);",
 		"gemm_bf16_naive<<<dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128)), 256, 0, s>>>",
 		NULL};
-	free(applies(src, NULL, NULL, want));
+	free(applies(src, NULL, "bm=128 bn=128", want));
 	/* the second parameter set: 64 x 64 tiles of 4 warps */
 	static const char *const want64[] = {"__launch_bounds__(128)", "ka_acc[2][2];", "ka_bs[32 * 72];",
 					     "+ 63) / 64)), 128, 0, s>>>", NULL};
 	free(applies(src, NULL, "bm=64 bn=64", want64));
+	free(src);
+}
+
+/* The grid's first sets: cp.async stages in dynamic shared memory, 16-byte
+ * chunks copied asynchronously when inside and aligned, the edges element
+ * by element as before; over 48 KiB the launch raises the kernel's limit
+ * first.  Three stages of 128 x 128 (4 warps of 64 x 64 or 8 of 64 x 32),
+ * two stages that fit in 48 KiB, and the same on bm=64 bn=64. */
+static void test_gemm_bf16_async(void **st)
+{
+	(void)st;
+	char *src = read_task_baseline("gemm_bf16", NULL, 0);
+	static const char *const want[] = {
+		"#include <mma.h>\n#include <cuda_pipeline.h>\n",
+		"__global__ void __launch_bounds__(128) gemm_bf16_naive(",
+		"extern __shared__ __align__(128) uint4 ka_wsm[];",
+		"__nv_bfloat16 *const ka_as = reinterpret_cast<__nv_bfloat16 *>(ka_wsm), *const ka_bs = ka_as + 15360;",
+		"nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> ka_acc[4][4];",
+		/* the prologue fills two stages ahead, one barrier per k tile */
+		"for (int ka_st = 0; ka_st < 2; ka_st++) {",
+		"__pipeline_wait_prior(1); /* tile ka_kt is in */",
+		"const int ka_st = (int)((ka_kt + 2) % 3);", "const long long ka_kb = (ka_kt + 2) * 32;",
+		"__nv_bfloat16 *ka_d = ka_as + ka_st * 5120 + (ka_x / 4) * 40 + ka_x % 4 * 8;",
+		"const long long ka_gr = ka_r0 + ka_x / 4, ka_gc = ka_kb + ka_x % 4 * 8;",
+		"if (ka_va && ka_gr < ka_M && ka_gc + 8 <= ka_K) {",
+		"__pipeline_memcpy_async(ka_d, A + ka_gr * ka_K + ka_gc, 16);",
+		"ka_h[ka_p] = ka_gr < ka_M && ka_gc + ka_p < ka_K ? (unsigned)__bfloat16_as_ushort(A[ka_gr * ka_K + ka_gc + ka_p]) : 0u;",
+		/* B row-major: its rows are k */
+		"const long long ka_gr = ka_kb + ka_x / 16, ka_gc = ka_c0 + ka_x % 16 * 8;",
+		"__nv_bfloat16 *ka_d = ka_bs + ka_st * 4352 + (ka_x / 16) * 136 + ka_x % 16 * 8;",
+		"const __nv_bfloat16 *const ka_a = ka_as + (int)(ka_kt % 3) * 5120, *const ka_b = ka_bs + (int)(ka_kt % 3) * 4352;",
+		"nvcuda::wmma::load_matrix_sync(ka_fa[ka_x], ka_a + (ka_wm * 64 + ka_x * 16) * 40 + ka_kk, 40);",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + ka_kk * 136 + ka_wn * 64 + ka_y * 16, 136);",
+		"__pipeline_wait_prior(0);\n\t__syncthreads(); /* the stages become the scratch */",
+		"float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;",
+		"C[(long long)row * n + col] = __float2bfloat16(s);",
+		"gemm_bf16_naive<<<((void)cudaFuncSetAttribute(gemm_bf16_naive, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832), dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128))), 128, 56832, s>>>",
+		NULL};
+	free(applies(src, NULL, NULL, want));
+	free(applies(src, NULL, "bm=128 bn=128 warps=4 stages=3", want));
+	static const char *const want8[] = {"__launch_bounds__(256)",
+					    "ka_acc[4][2];",
+					    "ka_b + ka_kk * 136 + ka_wn * 32 + ka_y * 16, 136);",
+					    "float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;",
+					    "56832), dim3(",
+					    NULL};
+	free(applies(src, NULL, "bm=128 bn=128 warps=8 stages=3", want8));
+	/* two stages fit in 48 KiB: no attribute */
+	static const char *const want2[] = {"__pipeline_wait_prior(0); /* tile ka_kt is in */",
+					    "+ 127) / 128)), 256, 37888, s>>>", NULL};
+	char *out = applies(src, NULL, "bm=128 bn=128 stages=2", want2);
+	assert_null(strstr(out, "cudaFuncSetAttribute"));
+	free(out);
+	static const char *const want64[] = {"__launch_bounds__(128)", "ka_acc[2][2];",
+					     "+ 63) / 64)), 128, 29184, s>>>", NULL};
+	free(applies(src, NULL, "bm=64 bn=64 stages=3", want64));
+	/* sets that are not written decline, saying which are */
+	static const char *const bad[][2] = {
+		{"bm=128 bn=128 stages=5", "stages=5: 2, 3 or 4 cp.async stages are written"},
+		{"bm=128 bn=128 warps=2 stages=3",
+		 "only bm=128 bn=128 (warps=8 or 4) and bm=64 bn=64 are written"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char why[256];
+		size_t n;
+		out = NULL;
+		assert_int_equal(ka_recipe_apply("wmma-gemm", src, strlen(src), NULL, bad[i][0], &out, &n,
+						 why, sizeof why),
+				 KA_RECIPE_DECLINED);
+		free(out);
+		if (!strstr(why, bad[i][1]))
+			fail_msg("wmma-gemm %s: the reason '%s' does not say '%s'", bad[i][0], why,
+				 bad[i][1]);
+	}
 	free(src);
 }
 
@@ -135,7 +208,14 @@ static void test_gemm_f16_spelling(void **st)
 		"c[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];",
 		"k<<<dim3((unsigned)(((long long)(N) + 127) / 128), (unsigned)(((long long)(M) + 127) / 128)), 256, 0, s>>>",
 		NULL};
-	free(applies(src, "k", NULL, want));
+	free(applies(src, "k", "bm=128 bn=128", want));
+	/* and in cp.async stages: the same epilogue, B's 16-byte path on N */
+	static const char *const want_async[] = {
+		"__half *const ka_as = reinterpret_cast<__half *>(ka_wsm), *const ka_bs = ka_as + 15360;",
+		"__pipeline_memcpy_async(ka_d, b + ka_gr * ka_N + ka_gc, 16);",
+		"(unsigned)__half_as_ushort(b[ka_gr * ka_N + ka_gc + ka_p])",
+		"c[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];", NULL};
+	free(applies(src, "k", NULL, want_async));
 }
 
 /* acc = acc + X * Y, the conversions through float(...), indices cast to
@@ -180,7 +260,17 @@ static void test_gemm_bf16_transposed_b(void **st)
 		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_bs + (ka_wn * 32 + ka_y * 16) * 40 + ka_kk, 40);",
 		"y[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));",
 		NULL};
-	free(applies(src, "k", NULL, want));
+	free(applies(src, "k", "bm=128 bn=128", want));
+	/* in cp.async stages: B's stage is bn rows of 40 as well */
+	static const char *const want_async[] = {
+		"const long long ka_gr = ka_c0 + ka_x / 4, ka_gc = ka_kb + ka_x % 4 * 8;",
+		"__nv_bfloat16 *ka_d = ka_bs + ka_st * 5120 + (ka_x / 4) * 40 + ka_x % 4 * 8;",
+		"if (ka_vb && ka_gr < ka_N && ka_gc + 8 <= ka_K) {",
+		"__pipeline_memcpy_async(ka_d, w + ka_gr * ka_K + ka_gc, 16);",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + (ka_wn * 64 + ka_y * 16) * 40 + ka_kk, 40);",
+		"61440), dim3(",
+		NULL};
+	free(applies(src, "k", NULL, want_async));
 	static const char *const want64[] = {"__shared__ __align__(32) __nv_bfloat16 ka_bs[64 * 40];", NULL};
 	free(applies(src, "k", "bm=64 bn=64", want64));
 }
@@ -338,7 +428,12 @@ static void test_declines_target(void **st)
 		"C[i * N + j] = __float2half(acc);");
 	ka_recipe_set_arch("sm_75");
 	declines("wmma-gemm", src, "__nv_bfloat16 tensor cores need sm_80, the target is sm_75");
+	/* f16 on sm_75: the register-prefetch sets, not cp.async */
 	assert_int_equal(ka_recipe_apply("wmma-gemm", f16, strlen(f16), "k", NULL, &out, &n, why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "cp.async (stages=3) needs sm_80, the target is sm_75"));
+	assert_int_equal(ka_recipe_apply("wmma-gemm", f16, strlen(f16), "k", "bm=128 bn=128", &out, &n, why,
+					 sizeof why),
 			 KA_OK);
 	free(out);
 	ka_recipe_set_arch("sm_60");
@@ -361,7 +456,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_bf16_baseline),     cmocka_unit_test(test_gemm_f16_spelling),
 		cmocka_unit_test(test_gemm_bf16_acc_plus),     cmocka_unit_test(test_gemm_block_guard),
 		cmocka_unit_test(test_gemm_bf16_transposed_b), cmocka_unit_test(test_declines_shape),
-		cmocka_unit_test(test_declines_target),
+		cmocka_unit_test(test_declines_target),        cmocka_unit_test(test_gemm_bf16_async),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
