@@ -192,16 +192,18 @@ static void emit_mma(ka_buf *b, const wmma_plan *p, const char *as, const char *
 
 /* Each accumulator fragment through the warp's 16 x 16 float scratch (the
  * pointer `scratch`), the kernel's own store for the elements inside C;
- * closes the body. */
+ * closes the body.  The cp.async body unrolls the fragment loops: indexed
+ * at run time, its 16 accumulators would go to the stack. */
 static void emit_epilogue(ka_buf *b, const wmma_plan *p, const char *text, const char *scratch)
 {
 	const ka_recipe_gemm *g = p->g;
+	const int unroll = p->stages > 0;
 	ka_buf_printf(
 		b,
 		"\t/* each fragment through the warp's scratch; the kernel's store for the elements inside C */\n"
 		"\tfloat *ka_s = %s;\n"
-		"\tfor (int ka_x = 0; ka_x < %d; ka_x++)\n"
-		"\t\tfor (int ka_y = 0; ka_y < %d; ka_y++) {\n"
+		"\t%sfor (int ka_x = 0; ka_x < %d; ka_x++)\n"
+		"\t\t%sfor (int ka_y = 0; ka_y < %d; ka_y++) {\n"
 		"\t\t\t" NS "store_matrix_sync(ka_s, ka_acc[ka_x][ka_y], 16, " NS "mem_row_major);\n"
 		"\t\t\t__syncwarp();\n"
 		"\t\t\tfor (int ka_q = ka_lane; ka_q < 256; ka_q += 32) {\n"
@@ -212,8 +214,8 @@ static void emit_epilogue(ka_buf *b, const wmma_plan *p, const char *text, const
 		"\t\t\t\t\tconst %s %s = (%s)ka_gj;\n"
 		"\t\t\t\t\tconst float %s = ka_s[ka_q];\n"
 		"\t\t\t\t\t",
-		scratch, p->fm, p->fn, p->fm * 16, p->fn * 16, g->itype, g->i, g->itype, g->jtype, g->j,
-		g->jtype, g->acc);
+		scratch, unroll ? "#pragma unroll\n\t" : "", p->fm, unroll ? "#pragma unroll\n\t\t" : "",
+		p->fn, p->fm * 16, p->fn * 16, g->itype, g->i, g->itype, g->jtype, g->j, g->jtype, g->acc);
 	ka_buf_add(b, text + g->store_s, g->store_e - g->store_s);
 	ka_buf_adds(b, "\n\t\t\t\t}\n\t\t\t}\n\t\t\t__syncwarp();\n\t\t}\n}");
 }
@@ -429,6 +431,21 @@ static int add_include(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *h)
 	return ka_recipe_edit(ed, at, at, line);
 }
 
+/* The body and its __launch_bounds__: the cp.async body asks for two
+ * blocks per SM (8 warps: at most 128 registers a thread; 4 warps of
+ * 64 x 64 fit 255), the register-prefetch body for its block size. */
+static int new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *b, const wmma_plan *p)
+{
+	if (!p->stages)
+		return ka_recipe_new_body(c, ed, b, p->nt);
+	if (!b->data)
+		return KA_ENOMEM;
+	char lb[64];
+	snprintf(lb, sizeof lb, "__launch_bounds__(%d, 2) ", p->nt);
+	int rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, b->data);
+	return rc == KA_OK ? ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb) : rc;
+}
+
 static int wmma_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	const char *t = c->m->text;
@@ -474,7 +491,7 @@ static int wmma_apply(ka_recipe_ctx *c, ka_buf *out)
 		emit_epilogue(&b, &p, t, "ka_sc[ka_w]");
 	}
 	ka_recipe_edits ed = {0};
-	rc = ka_recipe_new_body(c, &ed, &b, p.nt);
+	rc = new_body(c, &ed, &b, &p);
 	if (rc == KA_OK)
 		rc = add_include(c, &ed, "mma.h");
 	if (rc == KA_OK && p.stages)

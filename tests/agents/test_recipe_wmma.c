@@ -14,6 +14,7 @@
 #include <string.h>
 #include "recipes/recipe.h"
 #include "tests/agents/recipe_nvcc.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -37,6 +38,33 @@ static char *applies(const char *src, const char *kernel, const char *params, co
 	if (nvcc_compiles(out, err, sizeof err) == 0)
 		fail_msg("wmma-gemm: the rewrite does not compile:\n%s\n%s", out, err);
 	return out;
+}
+
+/* Runs a rewrite on the host (tests/agents/emu/wmma_main.cpp, kernel
+ * KA_EMU_TASK=task) over sizes that cross every edge; its dynamic shared
+ * memory, which the launch gives on a GPU, a static array there. */
+static void runs_on_host(const char *text, int task, const char *what)
+{
+	static const char dyn[] = "extern __shared__ __align__(128) uint4 ka_wsm[];";
+	char log[8192], def[32];
+	const char *at = strstr(text, dyn);
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	if (at) {
+		ka_buf_add(&b, text, (size_t)(at - text));
+		ka_buf_adds(&b, "static __align__(128) uint4 ka_wsm[98304 / 16];");
+		ka_buf_adds(&b, at + strlen(dyn));
+	} else
+		ka_buf_adds(&b, text);
+	assert_non_null(b.data);
+	snprintf(def, sizeof def, "-DKA_EMU_TASK=%d", task);
+	const char *defs[] = {def};
+	int rc = host_run_defs(b.data, "wmma_main.cpp", defs, 1, log, sizeof log);
+	ka_buf_free(&b);
+	if (rc < 0)
+		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n", what);
+	else if (rc == 0)
+		fail_msg("%s fails on the host:\n%s", what, log);
 }
 
 static void declines(const char *recipe, const char *src, const char *reason)
@@ -115,7 +143,7 @@ static void test_gemm_bf16_async(void **st)
 	char *src = read_task_baseline("gemm_bf16", NULL, 0);
 	static const char *const want[] = {
 		"#include <mma.h>\n#include <cuda_pipeline.h>\n",
-		"__global__ void __launch_bounds__(128) gemm_bf16_naive(",
+		"__global__ void __launch_bounds__(128, 2) gemm_bf16_naive(",
 		"extern __shared__ __align__(128) uint4 ka_wsm[];",
 		"__nv_bfloat16 *const ka_as = reinterpret_cast<__nv_bfloat16 *>(ka_wsm), *const ka_bs = ka_as + 15360;",
 		"nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> ka_acc[4][4];",
@@ -135,13 +163,15 @@ static void test_gemm_bf16_async(void **st)
 		"nvcuda::wmma::load_matrix_sync(ka_fa[ka_x], ka_a + (ka_wm * 64 + ka_x * 16) * 40 + ka_kk, 40);",
 		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + ka_kk * 136 + ka_wn * 64 + ka_y * 16, 136);",
 		"__pipeline_wait_prior(0);\n\t__syncthreads(); /* the stages become the scratch */",
-		"float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;",
+		"float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;\n"
+		"\t#pragma unroll\n\tfor (int ka_x = 0; ka_x < 4; ka_x++)\n"
+		"\t\t#pragma unroll\n\t\tfor (int ka_y = 0; ka_y < 4; ka_y++) {",
 		"C[(long long)row * n + col] = __float2bfloat16(s);",
 		"gemm_bf16_naive<<<((void)cudaFuncSetAttribute(gemm_bf16_naive, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832), dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128))), 128, 56832, s>>>",
 		NULL};
 	free(applies(src, NULL, NULL, want));
 	free(applies(src, NULL, "bm=128 bn=128 warps=4 stages=3", want));
-	static const char *const want8[] = {"__launch_bounds__(256)",
+	static const char *const want8[] = {"__launch_bounds__(256, 2)",
 					    "ka_acc[4][2];",
 					    "ka_b + ka_kk * 136 + ka_wn * 32 + ka_y * 16, 136);",
 					    "float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;",
@@ -154,7 +184,7 @@ static void test_gemm_bf16_async(void **st)
 	char *out = applies(src, NULL, "bm=128 bn=128 stages=2", want2);
 	assert_null(strstr(out, "cudaFuncSetAttribute"));
 	free(out);
-	static const char *const want64[] = {"__launch_bounds__(128)", "ka_acc[2][2];",
+	static const char *const want64[] = {"__launch_bounds__(128, 2)", "ka_acc[2][2];",
 					     "+ 63) / 64)), 128, 29184, s>>>", NULL};
 	free(applies(src, NULL, "bm=64 bn=64 stages=3", want64));
 	/* sets that are not written decline, saying which are */
@@ -231,6 +261,50 @@ static void test_gemm_bf16_acc_plus(void **st)
 	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "C[i * N + j] = __float2bfloat16(acc);",
 					   NULL};
 	free(applies(src, "k", NULL, want));
+}
+
+/* Every set of the grid, and the other stage counts, computes the bench's
+ * gemm_bf16 exactly on the host (small integer operands: every sum exact),
+ * at the edges and inside; and the transposed B of a linear layer, staged
+ * and not. */
+static void test_host_runs(void **st)
+{
+	(void)st;
+	char *src = read_task_baseline("gemm_bf16", NULL, 0);
+	static const char *const sets[] = {"bm=128 bn=128 warps=4 stages=3",
+					   "bm=128 bn=128 warps=8 stages=3",
+					   "bm=128 bn=128",
+					   "bm=64 bn=64",
+					   "bm=128 bn=128 stages=2",
+					   "bm=128 bn=128 warps=4 stages=4",
+					   "bm=64 bn=64 stages=3"};
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "gemm_bf16 with wmma-gemm %s", sets[i]);
+		char *out = applies(src, NULL, sets[i], NULL);
+		runs_on_host(out, 1, what);
+		free(out);
+	}
+	free(src);
+	const char *lin = BF16
+		"__global__ void k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, "
+		"__nv_bfloat16 *y, int rows, int out, int in)\n{\n"
+		"\tint o = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (r >= rows || o >= out) return;\n\tfloat acc = 0.0f;\n"
+		"\tfor (int l = 0; l < in; l++) acc += __bfloat162float(x[(long long)r * in + l]) * "
+		"__bfloat162float(w[(long long)o * in + l]);\n"
+		"\ty[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));\n}\n"
+		"void h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, __nv_bfloat16 "
+		"*y, int rows, int out, int in)\n{\n"
+		"\tk<<<dim3((out + 15) / 16, (rows + 15) / 16), dim3(16, 16)>>>(x, w, bias, y, rows, out, in);\n}\n";
+	static const char *const lin_sets[] = {"bm=128 bn=128 warps=4 stages=3", "bm=128 bn=128"};
+	for (size_t i = 0; i < sizeof lin_sets / sizeof lin_sets[0]; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "a transposed B with wmma-gemm %s", lin_sets[i]);
+		char *out = applies(lin, "k", lin_sets[i], NULL);
+		runs_on_host(out, 2, what);
+		free(out);
+	}
 }
 
 /* B stored transposed, N x K (a linear layer, y = x W^T + bias): B's tile
@@ -453,10 +527,15 @@ static void test_declines_target(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gemm_bf16_baseline),     cmocka_unit_test(test_gemm_f16_spelling),
-		cmocka_unit_test(test_gemm_bf16_acc_plus),     cmocka_unit_test(test_gemm_block_guard),
-		cmocka_unit_test(test_gemm_bf16_transposed_b), cmocka_unit_test(test_declines_shape),
-		cmocka_unit_test(test_declines_target),        cmocka_unit_test(test_gemm_bf16_async),
+		cmocka_unit_test(test_gemm_bf16_baseline),
+		cmocka_unit_test(test_gemm_f16_spelling),
+		cmocka_unit_test(test_gemm_bf16_acc_plus),
+		cmocka_unit_test(test_gemm_block_guard),
+		cmocka_unit_test(test_gemm_bf16_transposed_b),
+		cmocka_unit_test(test_declines_shape),
+		cmocka_unit_test(test_declines_target),
+		cmocka_unit_test(test_gemm_bf16_async),
+		cmocka_unit_test(test_host_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
