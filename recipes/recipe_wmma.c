@@ -15,10 +15,16 @@
  *     multiple of 8 and the pointer 16-byte aligned (checked at run time),
  *     else element by element; the next tile is read into registers while
  *     the current one is multiplied;
+ *   - or (stages=N, sm_80) the tiles live in N stages of dynamic shared
+ *     memory, filled N - 1 k tiles ahead by cp.async
+ *     (__pipeline_memcpy_async; edge chunks element by element), one
+ *     __syncthreads per k tile, bm=128 bn=128 also as 4 warps of 64 x 64
+ *     (warps=4); over 48 KiB the launch raises the kernel's limit first;
  *   - each accumulator fragment goes through a per-warp 16 x 16 float
- *     scratch, and the kernel's own store statement runs for every element
- *     inside C with the row, column and accumulator bound to their names, so
- *     the epilogue (conversion, alpha/beta, bias) is the kernel's own.
+ *     scratch (the drained stages with stages=N), and the kernel's own
+ *     store statement runs for every element inside C with the row, column
+ *     and accumulator bound to their names, so the epilogue (conversion,
+ *     alpha/beta, bias) is the kernel's own.
  * The products of two 16-bit floats are exact in fp32, so what changes is
  * the order of the sum (the bench's tolerance decides).  Needs sm_80 for
  * __nv_bfloat16 and sm_70 for __half (ka_recipe_arch); declines on HIP. */
