@@ -14,6 +14,7 @@
 #include <string.h>
 #include "recipes/recipe.h"
 #include "tests/agents/recipe_nvcc.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -37,6 +38,46 @@ static char *applies(const char *src, const char *kernel, const char *params, co
 	if (nvcc_compiles(out, err, sizeof err) == 0)
 		fail_msg("wmma-gemm: the rewrite does not compile:\n%s\n%s", out, err);
 	return out;
+}
+
+/* The rewrite of kernel k of src with params (caller frees), not compiled
+ * (the key-line tests compile each set). */
+static char *rewrite(const char *src, const char *kernel, const char *params)
+{
+	char why[256];
+	char *out = NULL;
+	size_t n;
+	if (ka_recipe_apply("wmma-gemm", src, strlen(src), kernel, params, &out, &n, why, sizeof why) !=
+	    KA_OK)
+		fail_msg("wmma-gemm %s declined: %s", params, why);
+	return out;
+}
+
+/* Runs a rewrite on the host (tests/agents/emu/wmma_main.cpp, kernel
+ * KA_EMU_TASK=task) over sizes that cross every edge; its dynamic shared
+ * memory, which the launch gives on a GPU, a static array there. */
+static void runs_on_host(const char *text, int task, const char *what)
+{
+	static const char dyn[] = "extern __shared__ __align__(128) uint4 ka_wsm[];";
+	char log[8192], def[32];
+	const char *at = strstr(text, dyn);
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	if (at) {
+		ka_buf_add(&b, text, (size_t)(at - text));
+		ka_buf_adds(&b, "static __align__(128) uint4 ka_wsm[98304 / 16];");
+		ka_buf_adds(&b, at + strlen(dyn));
+	} else
+		ka_buf_adds(&b, text);
+	assert_non_null(b.data);
+	snprintf(def, sizeof def, "-DKA_EMU_TASK=%d", task);
+	const char *defs[] = {def};
+	int rc = host_run_defs(b.data, "wmma_main.cpp", defs, 1, log, sizeof log);
+	ka_buf_free(&b);
+	if (rc < 0)
+		fprintf(stderr, "SKIP: no C++ compiler (c++ or $CXX): %s is not run on the host\n", what);
+	else if (rc == 0)
+		fail_msg("%s fails on the host:\n%s", what, log);
 }
 
 static void declines(const char *recipe, const char *src, const char *reason)
@@ -96,11 +137,85 @@ static void test_gemm_bf16_baseline(void **st)
 		"const float s = ka_s[ka_q];", "C[(long long)row * n + col] = __float2bfloat16(s);",
 		"gemm_bf16_naive<<<dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128)), 256, 0, s>>>",
 		NULL};
-	free(applies(src, NULL, NULL, want));
+	free(applies(src, NULL, "bm=128 bn=128", want));
 	/* the second parameter set: 64 x 64 tiles of 4 warps */
 	static const char *const want64[] = {"__launch_bounds__(128)", "ka_acc[2][2];", "ka_bs[32 * 72];",
 					     "+ 63) / 64)), 128, 0, s>>>", NULL};
 	free(applies(src, NULL, "bm=64 bn=64", want64));
+	free(src);
+}
+
+/* The grid's first sets: cp.async stages in dynamic shared memory, 16-byte
+ * chunks copied asynchronously when inside and aligned, the edges element
+ * by element as before; over 48 KiB the launch raises the kernel's limit
+ * first.  Three stages of 128 x 128 (4 warps of 64 x 64 or 8 of 64 x 32),
+ * two stages that fit in 48 KiB, and the same on bm=64 bn=64. */
+static void test_gemm_bf16_async(void **st)
+{
+	(void)st;
+	char *src = read_task_baseline("gemm_bf16", NULL, 0);
+	static const char *const want[] = {
+		"#include <mma.h>\n#include <cuda_pipeline.h>\n",
+		"__global__ void __launch_bounds__(128, 2) gemm_bf16_naive(",
+		"extern __shared__ __align__(128) uint4 ka_wsm[];",
+		"__nv_bfloat16 *const ka_as = reinterpret_cast<__nv_bfloat16 *>(ka_wsm), *const ka_bs = ka_as + 15360;",
+		"nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> ka_acc[4][4];",
+		/* the prologue fills two stages ahead, one barrier per k tile */
+		"for (int ka_st = 0; ka_st < 2; ka_st++) {",
+		"__pipeline_wait_prior(1); /* tile ka_kt is in */",
+		"const int ka_st = (int)((ka_kt + 2) % 3);", "const long long ka_kb = (ka_kt + 2) * 32;",
+		"__nv_bfloat16 *ka_d = ka_as + ka_st * 5120 + (ka_x / 4) * 40 + ka_x % 4 * 8;",
+		"const long long ka_gr = ka_r0 + ka_x / 4, ka_gc = ka_kb + ka_x % 4 * 8;",
+		"if (ka_va && ka_gr < ka_M && ka_gc + 8 <= ka_K) {",
+		"__pipeline_memcpy_async(ka_d, A + ka_gr * ka_K + ka_gc, 16);",
+		"ka_h[ka_p] = ka_gr < ka_M && ka_gc + ka_p < ka_K ? (unsigned)__bfloat16_as_ushort(A[ka_gr * ka_K + ka_gc + ka_p]) : 0u;",
+		/* B row-major: its rows are k */
+		"const long long ka_gr = ka_kb + ka_x / 16, ka_gc = ka_c0 + ka_x % 16 * 8;",
+		"__nv_bfloat16 *ka_d = ka_bs + ka_st * 4352 + (ka_x / 16) * 136 + ka_x % 16 * 8;",
+		"const __nv_bfloat16 *const ka_a = ka_as + (int)(ka_kt % 3) * 5120, *const ka_b = ka_bs + (int)(ka_kt % 3) * 4352;",
+		"nvcuda::wmma::load_matrix_sync(ka_fa[ka_x], ka_a + (ka_wm * 64 + ka_x * 16) * 40 + ka_kk, 40);",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + ka_kk * 136 + ka_wn * 64 + ka_y * 16, 136);",
+		"__pipeline_wait_prior(0);\n\t__syncthreads(); /* the stages become the scratch */",
+		"float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;\n"
+		"\t#pragma unroll\n\tfor (int ka_x = 0; ka_x < 4; ka_x++)\n"
+		"\t\t#pragma unroll\n\t\tfor (int ka_y = 0; ka_y < 4; ka_y++) {",
+		"C[(long long)row * n + col] = __float2bfloat16(s);",
+		"gemm_bf16_naive<<<((void)cudaFuncSetAttribute(gemm_bf16_naive, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832), dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128))), 128, 56832, s>>>",
+		NULL};
+	free(applies(src, NULL, NULL, want));
+	static const char *const want8[] = {"__launch_bounds__(256, 2)",
+					    "ka_acc[4][2];",
+					    "ka_b + ka_kk * 136 + ka_wn * 32 + ka_y * 16, 136);",
+					    "float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;",
+					    "56832), dim3(",
+					    NULL};
+	free(applies(src, NULL, "bm=128 bn=128 warps=8 stages=3", want8));
+	/* two stages fit in 48 KiB: no attribute */
+	static const char *const want2[] = {"__pipeline_wait_prior(0); /* tile ka_kt is in */",
+					    "+ 127) / 128)), 256, 37888, s>>>", NULL};
+	char *out = applies(src, NULL, "bm=128 bn=128 stages=2", want2);
+	assert_null(strstr(out, "cudaFuncSetAttribute"));
+	free(out);
+	static const char *const want64[] = {"__launch_bounds__(128, 2)", "ka_acc[2][2];",
+					     "+ 63) / 64)), 128, 19456, s>>>", NULL};
+	free(applies(src, NULL, "bm=64 bn=64 stages=2", want64));
+	/* sets that are not written decline, saying which are */
+	static const char *const bad[][2] = {
+		{"bm=128 bn=128 stages=5", "stages=5: 2, 3 or 4 cp.async stages are written"},
+		{"bm=128 bn=128 warps=2 stages=3",
+		 "only bm=128 bn=128 (warps=8 or 4) and bm=64 bn=64 are written"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char why[256];
+		size_t n;
+		out = NULL;
+		assert_int_equal(ka_recipe_apply("wmma-gemm", src, strlen(src), NULL, bad[i][0], &out, &n,
+						 why, sizeof why),
+				 KA_RECIPE_DECLINED);
+		free(out);
+		if (!strstr(why, bad[i][1]))
+			fail_msg("wmma-gemm %s: the reason '%s' does not say '%s'", bad[i][0], why,
+				 bad[i][1]);
+	}
 	free(src);
 }
 
@@ -135,7 +250,14 @@ static void test_gemm_f16_spelling(void **st)
 		"c[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];",
 		"k<<<dim3((unsigned)(((long long)(N) + 127) / 128), (unsigned)(((long long)(M) + 127) / 128)), 256, 0, s>>>",
 		NULL};
-	free(applies(src, "k", NULL, want));
+	free(applies(src, "k", "bm=128 bn=128", want));
+	/* and in cp.async stages: the same epilogue, B's 16-byte path on N */
+	static const char *const want_async[] = {
+		"__half *const ka_as = reinterpret_cast<__half *>(ka_wsm), *const ka_bs = ka_as + 15360;",
+		"__pipeline_memcpy_async(ka_d, b + ka_gr * ka_N + ka_gc, 16);",
+		"(unsigned)__half_as_ushort(b[ka_gr * ka_N + ka_gc + ka_p])",
+		"c[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];", NULL};
+	free(applies(src, "k", NULL, want_async));
 }
 
 /* acc = acc + X * Y, the conversions through float(...), indices cast to
@@ -151,6 +273,45 @@ static void test_gemm_bf16_acc_plus(void **st)
 	static const char *const want[] = {"nvcuda::wmma::mma_sync(", "C[i * N + j] = __float2bfloat16(acc);",
 					   NULL};
 	free(applies(src, "k", NULL, want));
+}
+
+/* Every set of the grid, and two stages of 64 x 64, computes the bench's
+ * gemm_bf16 exactly on the host (small integer operands: every sum exact),
+ * at the edges and inside; and the transposed B of a linear layer, staged
+ * and not. */
+static void test_host_runs(void **st)
+{
+	(void)st;
+	char *src = read_task_baseline("gemm_bf16", NULL, 0);
+	static const char *const sets[] = {"bm=128 bn=128 warps=4 stages=3", "bm=128 bn=128 warps=8 stages=3",
+					   "bm=128 bn=128", "bm=64 bn=64", "bm=64 bn=64 stages=2"};
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "gemm_bf16 with wmma-gemm %s", sets[i]);
+		char *out = rewrite(src, NULL, sets[i]);
+		runs_on_host(out, 1, what);
+		free(out);
+	}
+	free(src);
+	const char *lin = BF16
+		"__global__ void k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, "
+		"__nv_bfloat16 *y, int rows, int out, int in)\n{\n"
+		"\tint o = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+		"\tif (r >= rows || o >= out) return;\n\tfloat acc = 0.0f;\n"
+		"\tfor (int l = 0; l < in; l++) acc += __bfloat162float(x[(long long)r * in + l]) * "
+		"__bfloat162float(w[(long long)o * in + l]);\n"
+		"\ty[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));\n}\n"
+		"void h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, __nv_bfloat16 "
+		"*y, int rows, int out, int in)\n{\n"
+		"\tk<<<dim3((out + 15) / 16, (rows + 15) / 16), dim3(16, 16)>>>(x, w, bias, y, rows, out, in);\n}\n";
+	static const char *const lin_sets[] = {"bm=128 bn=128 warps=4 stages=3", "bm=128 bn=128"};
+	for (size_t i = 0; i < sizeof lin_sets / sizeof lin_sets[0]; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "a transposed B with wmma-gemm %s", lin_sets[i]);
+		char *out = rewrite(lin, "k", lin_sets[i]);
+		runs_on_host(out, 2, what);
+		free(out);
+	}
 }
 
 /* B stored transposed, N x K (a linear layer, y = x W^T + bias): B's tile
@@ -180,7 +341,17 @@ static void test_gemm_bf16_transposed_b(void **st)
 		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_bs + (ka_wn * 32 + ka_y * 16) * 40 + ka_kk, 40);",
 		"y[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));",
 		NULL};
-	free(applies(src, "k", NULL, want));
+	free(applies(src, "k", "bm=128 bn=128", want));
+	/* in cp.async stages: B's stage is bn rows of 40 as well */
+	static const char *const want_async[] = {
+		"const long long ka_gr = ka_c0 + ka_x / 4, ka_gc = ka_kb + ka_x % 4 * 8;",
+		"__nv_bfloat16 *ka_d = ka_bs + ka_st * 5120 + (ka_x / 4) * 40 + ka_x % 4 * 8;",
+		"if (ka_vb && ka_gr < ka_N && ka_gc + 8 <= ka_K) {",
+		"__pipeline_memcpy_async(ka_d, w + ka_gr * ka_K + ka_gc, 16);",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + (ka_wn * 64 + ka_y * 16) * 40 + ka_kk, 40);",
+		"61440), dim3(",
+		NULL};
+	free(applies(src, "k", NULL, want_async));
 	static const char *const want64[] = {"__shared__ __align__(32) __nv_bfloat16 ka_bs[64 * 40];", NULL};
 	free(applies(src, "k", "bm=64 bn=64", want64));
 }
@@ -338,7 +509,12 @@ static void test_declines_target(void **st)
 		"C[i * N + j] = __float2half(acc);");
 	ka_recipe_set_arch("sm_75");
 	declines("wmma-gemm", src, "__nv_bfloat16 tensor cores need sm_80, the target is sm_75");
+	/* f16 on sm_75: the register-prefetch sets, not cp.async */
 	assert_int_equal(ka_recipe_apply("wmma-gemm", f16, strlen(f16), "k", NULL, &out, &n, why, sizeof why),
+			 KA_RECIPE_DECLINED);
+	assert_non_null(strstr(why, "cp.async (stages=3) needs sm_80, the target is sm_75"));
+	assert_int_equal(ka_recipe_apply("wmma-gemm", f16, strlen(f16), "k", "bm=128 bn=128", &out, &n, why,
+					 sizeof why),
 			 KA_OK);
 	free(out);
 	ka_recipe_set_arch("sm_60");
@@ -358,10 +534,15 @@ static void test_declines_target(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gemm_bf16_baseline),     cmocka_unit_test(test_gemm_f16_spelling),
-		cmocka_unit_test(test_gemm_bf16_acc_plus),     cmocka_unit_test(test_gemm_block_guard),
-		cmocka_unit_test(test_gemm_bf16_transposed_b), cmocka_unit_test(test_declines_shape),
+		cmocka_unit_test(test_gemm_bf16_baseline),
+		cmocka_unit_test(test_gemm_f16_spelling),
+		cmocka_unit_test(test_gemm_bf16_acc_plus),
+		cmocka_unit_test(test_gemm_block_guard),
+		cmocka_unit_test(test_gemm_bf16_transposed_b),
+		cmocka_unit_test(test_declines_shape),
 		cmocka_unit_test(test_declines_target),
+		cmocka_unit_test(test_gemm_bf16_async),
+		cmocka_unit_test(test_host_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,14 @@ static inline __nv_bfloat16 __float2bfloat16(float f) /* round to nearest even *
 	b.v = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 	return b;
 }
+static inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b)
+{
+	return b.v;
+}
+static inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d)
+{
+	return uint4{a, b, c, d};
+}
 typedef struct ka_task_args {
 	void *t[16];
 	long long n[16];
@@ -78,8 +86,16 @@ typedef struct ka_task_args {
 #define __forceinline__ inline
 #define __restrict__
 #define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
 typedef int cudaError_t;
 enum { cudaSuccess = 0 };
+/* the dynamic shared memory of a launch is the driver's to give: a rewrite's
+ * `extern __shared__` array is written as a static one (test_recipe_wmma.c) */
+enum ka_emu_func_attr { cudaFuncAttributeMaxDynamicSharedMemorySize };
+template <class F> static inline cudaError_t cudaFuncSetAttribute(F, ka_emu_func_attr, int)
+{
+	return cudaSuccess;
+}
 enum ka_emu_attr { cudaDevAttrMultiProcessorCount, cudaDevAttrMaxThreadsPerMultiProcessor };
 static int ka_emu_sms = 4;
 static inline cudaError_t cudaGetDevice(int *d)
