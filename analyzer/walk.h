@@ -69,7 +69,7 @@ typedef struct br_ctx {
 	int line;
 	int is_guard;
 	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
-	int seg; /* a thread-dependent condition the same in each aligned group of
+	int seg;        /* a thread-dependent condition the same in each aligned group of
 		  * seg lanes (2..16), 0 when not shown */
 	const sx *cond; /* the condition (NULL: not kept) */
 } br_ctx;

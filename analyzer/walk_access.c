@@ -51,7 +51,10 @@ static void local_index_kind(walk *w, dstat *ds, ka_node *n, val addr, int elem,
 {
 	const sx *x = addr.x;
 	int c = sx_carried_sym(&w->sym.sx, x);
-	int kind = c >= 0 ? LX_COUNTER : (x->dep & (D_DATA | D_OPAQUE)) ? LX_DATA : (x->dep & D_LANE) ? LX_THREAD : LX_LOOP;
+	int kind = c >= 0                           ? LX_COUNTER
+		   : (x->dep & (D_DATA | D_OPAQUE)) ? LX_DATA
+		   : (x->dep & D_LANE)              ? LX_THREAD
+						    : LX_LOOP;
 	if (kind > ds->lx_kind)
 		ds->lx_kind = kind;
 	if (c < 0 || rw == 0)
