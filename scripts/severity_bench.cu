@@ -256,6 +256,30 @@ __global__ void ln_rows_local(const float *x, const float *gamma, const float *b
 		yr[c] = vals[i] * rstd * gamma[c] + beta[c];
 	}
 }
+// The run-time count kept, the slice read again from global memory (L1/L2)
+// in each pass instead of kept: what the local array itself costs, apart
+// from the unrolling a compile-time count allows.
+__global__ void ln_rows_reread(const float *x, const float *gamma, const float *beta, float *y, int row)
+{
+	__shared__ float shr[32];
+	int iterations = row / blockDim.x, id = threadIdx.x;
+	const float *xr = x + (size_t)blockIdx.x * row;
+	float *yr = y + (size_t)blockIdx.x * row;
+	float sum = 0.0f;
+	for (int i = 0; i < iterations; i++)
+		sum += xr[i * blockDim.x + id];
+	float mean = block_sum(sum, shr) / row;
+	float var = 0.0f;
+	for (int i = 0; i < iterations; i++) {
+		float v = xr[i * blockDim.x + id] - mean;
+		var += v * v;
+	}
+	float rstd = rsqrtf(block_sum(var, shr) / row + 1e-5f);
+	for (int i = 0; i < iterations; i++) {
+		int c = i * blockDim.x + id;
+		yr[c] = (xr[c] - mean) * rstd * gamma[c] + beta[c];
+	}
+}
 template <int ITER> __global__ void ln_rows_regs(const float *x, const float *gamma, const float *beta, float *y, int row)
 {
 	__shared__ float shr[32];
@@ -536,6 +560,9 @@ int main(void)
 					ln_rows_regs<4><<<rows, t>>>(x, gb, gb + cols, y, cols);
 			});
 			row("layer norm row slice in float[64] local vs registers (template count)", shape, loc, reg);
+			double rr = median_event_us([&] { ln_rows_reread<<<rows, t>>>(x, gb, gb + cols, y, cols); });
+			row("layer norm row slice in float[64] local vs read again from global (run-time count)", shape, loc,
+			    rr);
 		}
 		CK(cudaFree(gb));
 		const int n = 1 << 24;
