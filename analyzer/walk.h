@@ -24,9 +24,11 @@ enum { SP_NONE = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONSTANT, SP_UNKNOWN };
 
 /* How a run-time index of a local array varies (local_array.index_kind),
  * from the tamest: with the counters of loops the compiler cannot unroll
- * (`v[i]`, i < n), with the thread, with loaded data, with a running
- * counter a loop bumps (`buf[n++] = x`: fills as far as the data goes). */
-enum { LX_NONE = 0, LX_LOOP, LX_THREAD, LX_DATA, LX_COUNTER };
+ * (`v[i]`, i < n), with the thread, with another loop-carried variable
+ * (`win[b + 1]` in an insertion sort), with loaded data; a store indexed by
+ * a loop-carried variable itself is a running counter (`buf[n++] = x`,
+ * `data[reg_count] = v`: fills as far as the data goes). */
+enum { LX_NONE = 0, LX_LOOP, LX_THREAD, LX_CARRIED, LX_DATA, LX_COUNTER };
 
 /* A value: an integer expression, or a pointer (base + byte offset). */
 typedef struct val {

@@ -46,18 +46,22 @@ static int cond_tests(const walk *w, int sym)
 }
 
 /* Classify a run-time index of a local array (LX_*) and count the stores
- * through a running counter, guarded or not. */
+ * through a running counter (the element index is a loop-carried variable
+ * itself: `buf[n++] = x`, not `win[b + 1]`), guarded or not. */
 static void local_index_kind(walk *w, dstat *ds, ka_node *n, val addr, int elem, int rw)
 {
 	const sx *x = addr.x;
+	const sx *idx = elem > 0 ? sx_div_exact(&w->sym.sx, x, elem) : NULL;
 	int c = sx_carried_sym(&w->sym.sx, x);
-	int kind = c >= 0                           ? LX_COUNTER
+	int counter = rw != 0 && c >= 0 && idx && idx->k == SX_SYM && idx->sym == c;
+	int kind = counter                          ? LX_COUNTER
 		   : (x->dep & (D_DATA | D_OPAQUE)) ? LX_DATA
+		   : c >= 0                         ? LX_CARRIED
 		   : (x->dep & D_LANE)              ? LX_THREAD
 						    : LX_LOOP;
 	if (kind > ds->lx_kind)
 		ds->lx_kind = kind;
-	if (c < 0 || rw == 0)
+	if (!counter)
 		return;
 	if (!ds->counter_stores++)
 		ds->counter_text = walk_index_text(w, n, addr, elem);

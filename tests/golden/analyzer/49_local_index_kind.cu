@@ -2,7 +2,8 @@
 // whether stores through a running counter are bounded (counter_guarded):
 // a layer norm's row slice indexed by the counters of run-time loops, a
 // fake quantizer's group buffer filled by a counter with and without a
-// capacity check, a compaction under `if (n < CAP)`, a histogram.
+// capacity check, a compaction under `if (n < CAP)`, a histogram, an
+// insertion sort's `win[b + 1]` (a loop-carried position, not a counter).
 
 __global__ void row_slice(const float *x, float *y, int row)
 {
@@ -66,6 +67,23 @@ __global__ void hist(const int *keys, int *counts, int n)
 		atomicAdd(&counts[b], bins[b]);
 }
 
+__global__ void sort_window(const float *in, float *out)
+{
+	float win[9];
+	for (int k = 0; k < 9; ++k)
+		win[k] = in[threadIdx.x * 9 + k];
+	for (int a = 1; a < 9; ++a) {
+		float key = win[a];
+		int b = a - 1;
+		while (b >= 0 && win[b] > key) {
+			win[b + 1] = win[b];
+			--b;
+		}
+		win[b + 1] = key;
+	}
+	out[threadIdx.x] = win[4];
+}
+
 // expect: SELECT index_kind FROM local_array WHERE kernel = 'row_slice' => loop
 // expect: SELECT counter_index_text FROM local_array WHERE kernel = 'row_slice' => NULL
 // expect: SELECT counter_guarded FROM local_array WHERE kernel = 'row_slice' => NULL
@@ -79,3 +97,5 @@ __global__ void hist(const int *keys, int *counts, int n)
 // expect: SELECT counter_guarded FROM local_array WHERE kernel = 'compact' => 1
 // expect: SELECT index_kind FROM local_array WHERE kernel = 'hist' => data
 // expect: SELECT counter_guarded FROM local_array WHERE kernel = 'hist' => NULL
+// expect: SELECT index_kind FROM local_array WHERE kernel = 'sort_window' => carried
+// expect: SELECT counter_guarded FROM local_array WHERE kernel = 'sort_window' => NULL
