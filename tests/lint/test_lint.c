@@ -266,22 +266,23 @@ static void test_lmem_severities(void **state)
 	fixture *fx = *state;
 	char path[200];
 	snprintf(path, sizeof path, "%s/lm.cu", fx->dir);
-	write_file(path,
-		   "__global__ void slice(const float *x, float *y, int row)\n{\n"
-		   "\tint it = row / blockDim.x;\n\tfloat v[64];\n\tfloat s = 0.0f;\n"
-		   "\tfor (int i = 0; i < it; i++) {\n"
-		   "\t\tv[i] = x[blockIdx.x * row + i * blockDim.x + threadIdx.x];\n\t\ts += v[i];\n\t}\n"
-		   "\tfor (int i = 0; i < it; i++)\n"
-		   "\t\ty[blockIdx.x * row + i * blockDim.x + threadIdx.x] = v[i] - s;\n}\n"
-		   "__global__ void fill(float4 *g, int n4)\n{\n"
-		   "\tfloat4 d[128];\n\tint t = threadIdx.x, c = 0;\n\tfloat m = 0.0f;\n"
-		   "\twhile (t < n4) {\n\t\td[c] = g[blockIdx.x * n4 + t];\n"
-		   "\t\tm = fmaxf(m, d[c].x);\n\t\tt += blockDim.x;\n\t\tc++;\n\t}\n"
-		   "\tfor (int i = 0; i < c; i++)\n"
-		   "\t\tg[blockIdx.x * n4 + i * blockDim.x + threadIdx.x] = make_float4(d[i].x / m, 0, 0, 0);\n}\n"
-		   "void go(const float *x, float *y, float4 *g, int row, int n4, int rows)\n{\n"
-		   "\tslice<<<rows, 256>>>(x, y, row);\n\tfill<<<rows, 1024>>>(g, n4);\n}\n",
-		   0);
+	write_file(
+		path,
+		"__global__ void slice(const float *x, float *y, int row)\n{\n"
+		"\tint it = row / blockDim.x;\n\tfloat v[64];\n\tfloat s = 0.0f;\n"
+		"\tfor (int i = 0; i < it; i++) {\n"
+		"\t\tv[i] = x[blockIdx.x * row + i * blockDim.x + threadIdx.x];\n\t\ts += v[i];\n\t}\n"
+		"\tfor (int i = 0; i < it; i++)\n"
+		"\t\ty[blockIdx.x * row + i * blockDim.x + threadIdx.x] = v[i] - s;\n}\n"
+		"__global__ void fill(float4 *g, int n4)\n{\n"
+		"\tfloat4 d[128];\n\tint t = threadIdx.x, c = 0;\n\tfloat m = 0.0f;\n"
+		"\twhile (t < n4) {\n\t\td[c] = g[blockIdx.x * n4 + t];\n"
+		"\t\tm = fmaxf(m, d[c].x);\n\t\tt += blockDim.x;\n\t\tc++;\n\t}\n"
+		"\tfor (int i = 0; i < c; i++)\n"
+		"\t\tg[blockIdx.x * n4 + i * blockDim.x + threadIdx.x] = make_float4(d[i].x / m, 0, 0, 0);\n}\n"
+		"void go(const float *x, float *y, float4 *g, int row, int n4, int rows)\n{\n"
+		"\tslice<<<rows, 256>>>(x, y, row);\n\tfill<<<rows, 1024>>>(g, n4);\n}\n",
+		0);
 	ka_lint *l = new_lint("-*,lmem-dynamic-local-array,lmem-local-buffer-overflow", NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
 	const char *paths[] = {path};
@@ -294,12 +295,14 @@ static void test_lmem_severities(void **state)
 		int cost = !strcmp(f->rule, "lmem-dynamic-local-array");
 		if (cost && !strcmp(f->kernel, "slice")) {
 			assert_int_equal(f->severity, KA_SEV_NOTE);
-			assert_non_null(strstr(f->message, "256 bytes a thread, 64 KB for a block of 256 threads"));
+			assert_non_null(
+				strstr(f->message, "256 bytes a thread, 64 KB for a block of 256 threads"));
 			assert_non_null(strstr(f->message, "layer-norm test"));
 			seen |= 1;
 		} else if (cost && !strcmp(f->kernel, "fill")) {
 			assert_int_equal(f->severity, KA_SEV_NOTE);
-			assert_non_null(strstr(f->message, "2048 bytes a thread, 2048 KB for a block of 1024 threads"));
+			assert_non_null(strstr(f->message,
+					       "2048 bytes a thread, 2048 KB for a block of 1024 threads"));
 			assert_non_null(strstr(f->message, "running counter c "));
 			assert_non_null(strstr(f->message, "writes past the end of d"));
 			seen |= 2;
