@@ -201,6 +201,13 @@ static int64_t array_rows(walk *w, ka_decl *k, int *dynamic)
 			ka_facts_opt(&r, KA_COL(local_array, bytes), d->type_bytes > 0, d->type_bytes);
 			ka_facts_int(&r, KA_COL(local_array, dynamic_index), ds->n_dyn > 0);
 			ka_facts_int(&r, KA_COL(local_array, n_dynamic_accesses), ds->n_dyn);
+			static const char *const lx_names[] = {NULL,      "loop", "thread",
+							       "carried", "data", "counter"};
+			ka_facts_text(&r, KA_COL(local_array, index_kind),
+				      ds->n_dyn ? lx_names[ds->lx_kind] : NULL);
+			ka_facts_text(&r, KA_COL(local_array, counter_index_text), ds->counter_text);
+			ka_facts_opt(&r, KA_COL(local_array, counter_guarded), ds->counter_stores > 0,
+				     ds->counter_unguarded == 0);
 			ka_facts_insert(&r);
 		}
 	}

@@ -595,6 +595,25 @@ int sx_has_unknown(const sx_ctx *c, const sx *x)
 	return sx_has_unknown(c, x->a) || sx_has_unknown(c, x->b);
 }
 
+int sx_carried_sym(const sx_ctx *c, const sx *x)
+{
+	if (!x || !x->loops)
+		return -1;
+	if (x->k == SX_SYM)
+		return c->syms[x->sym].carried ? x->sym : -1;
+	int s = sx_carried_sym(c, x->a);
+	return s >= 0 ? s : sx_carried_sym(c, x->b);
+}
+
+int sx_uses_sym(const sx *x, int sym)
+{
+	if (!x)
+		return 0;
+	if (x->k == SX_SYM)
+		return x->sym == sym;
+	return sx_uses_sym(x->a, sym) || sx_uses_sym(x->b, sym);
+}
+
 /* launch: only thread ids, dims, the warp size and parameters with a
  * launch value have a value (no assumed 1024). */
 static int eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int launch, int64_t *out)

@@ -55,6 +55,8 @@ typedef struct sx_sym {
 	int has_value;    /* known (dims, bound template args) vs assumed */
 	int lane_varying; /* value differs per lane in a way we cannot evaluate */
 	int is_static;    /* a compile-time constant of unknown value (template parameter) */
+	int carried;      /* a loop-carried variable other than the loop's counter: a value
+			   * a loop updates in its body (`n++`, `acc += v`), as seen in it */
 	int warp_uniform; /* one value in all lanes of a warp, maybe another in the next warp
 			   * (a vote, a broadcast shuffle): lane-dependent at block level */
 
@@ -139,6 +141,10 @@ int sx_mixes_unknown_with_lanes(const sx_ctx *c, const sx *x);
 int sx_is_static(const sx_ctx *c, const sx *x);
 /* Symbols of unknown value (params, loaded data...) in x (ignoring dims). */
 int sx_has_unknown(const sx_ctx *c, const sx *x);
+/* The first loop-carried symbol (sx_sym.carried) in x, -1 when none. */
+int sx_carried_sym(const sx_ctx *c, const sx *x);
+/* 1 when x refers to symbol sym. */
+int sx_uses_sym(const sx *x, int sym);
 
 typedef struct sx_lane {
 	int64_t tid[3];

@@ -22,6 +22,14 @@
 
 enum { SP_NONE = 0, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONSTANT, SP_UNKNOWN };
 
+/* How a run-time index of a local array varies (local_array.index_kind),
+ * from the tamest: with the counters of loops the compiler cannot unroll
+ * (`v[i]`, i < n), with the thread, with another loop-carried variable
+ * (`win[b + 1]` in an insertion sort), with loaded data; a store indexed by
+ * a loop-carried variable itself is a running counter (`buf[n++] = x`,
+ * `data[reg_count] = v`: fills as far as the data goes). */
+enum { LX_NONE = 0, LX_LOOP, LX_THREAD, LX_CARRIED, LX_DATA, LX_COUNTER };
+
 /* A value: an integer expression, or a pointer (base + byte offset). */
 typedef struct val {
 	const sx *x;   /* integer value, or the pointer's byte offset */
@@ -40,6 +48,7 @@ typedef struct loop_ctx {
 	int has_launch;  /* host: a kernel launch inside */
 	int n_accesses, n_barriers, n_shared_writes;
 	const char *shared_written; /* a shared array stored to inside */
+	const sx *cond;             /* the condition, as the body sees it (NULL: none) */
 } loop_ctx;
 
 /* How far a value agrees across threads: from "differs between lanes of a
@@ -62,8 +71,9 @@ typedef struct br_ctx {
 	int line;
 	int is_guard;
 	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
-	int seg; /* a thread-dependent condition the same in each aligned group of
+	int seg;        /* a thread-dependent condition the same in each aligned group of
 		  * seg lanes (2..16), 0 when not shown */
+	const sx *cond; /* the condition (NULL: not kept) */
 } br_ctx;
 
 typedef struct launch_info {
@@ -94,6 +104,10 @@ typedef struct dstat {
 	int read, written, loop_reads;
 	int max_bank;              /* shared arrays: worst bank-conflict degree */
 	int n_dyn;                 /* local arrays: accesses with run-time index */
+	int lx_kind;               /* local arrays: the most scattered such index (LX_*) */
+	int counter_stores;        /* local arrays: stores indexed by a running counter */
+	int counter_unguarded;     /* ... that no enclosing loop or if condition tests */
+	const char *counter_text;  /* ... the first one's index text */
 	int reinterp;              /* address taken into another type / vector access */
 	int holds_tile;            /* a cg::thread_group holding a tiled_partition() */
 	int host_kind;             /* host pointers: 1 malloc, 2 pinned */

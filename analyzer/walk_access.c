@@ -32,6 +32,43 @@ static int local_index_dynamic(walk *w, const sx *x)
 	return rest != 0;
 }
 
+/* 1 when a condition of an enclosing loop or branch tests symbol sym (a
+ * capacity check such as `n < CAP` around `buf[n] = x`). */
+static int cond_tests(const walk *w, int sym)
+{
+	for (int i = 0; i < w->ctl.nloops; i++)
+		if (sx_uses_sym(w->ctl.loops[i].cond, sym))
+			return 1;
+	for (int i = 0; i < w->ctl.nbrs; i++)
+		if (sx_uses_sym(w->ctl.brs[i].cond, sym))
+			return 1;
+	return 0;
+}
+
+/* Classify a run-time index of a local array (LX_*) and count the stores
+ * through a running counter (the element index is a loop-carried variable
+ * itself: `buf[n++] = x`, not `win[b + 1]`), guarded or not. */
+static void local_index_kind(walk *w, dstat *ds, ka_node *n, val addr, int elem, int rw)
+{
+	const sx *x = addr.x;
+	const sx *idx = elem > 0 ? sx_div_exact(&w->sym.sx, x, elem) : NULL;
+	int c = sx_carried_sym(&w->sym.sx, x);
+	int counter = rw != 0 && c >= 0 && idx && idx->k == SX_SYM && idx->sym == c;
+	int kind = counter                          ? LX_COUNTER
+		   : (x->dep & (D_DATA | D_OPAQUE)) ? LX_DATA
+		   : c >= 0                         ? LX_CARRIED
+		   : (x->dep & D_LANE)              ? LX_THREAD
+						    : LX_LOOP;
+	if (kind > ds->lx_kind)
+		ds->lx_kind = kind;
+	if (!counter)
+		return;
+	if (!ds->counter_stores++)
+		ds->counter_text = walk_index_text(w, n, addr, elem);
+	if (!cond_tests(w, c))
+		ds->counter_unguarded++;
+}
+
 void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw)
 {
 	const char *assumed_type = w->sym.elem_assumed;
@@ -67,8 +104,10 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 			for (int i = 0; i < w->ctl.nbrs; i++)
 				w->ctl.brs[i].uses_volatile = 1;
 	}
-	if (addr.space == SP_LOCAL && local_index_dynamic(w, addr.x))
+	if (addr.space == SP_LOCAL && local_index_dynamic(w, addr.x)) {
 		ds->n_dyn++;
+		local_index_kind(w, ds, n, addr, elem, rw);
+	}
 	if (n->tflags & KT_VECTOR)
 		ds->reinterp = 1;
 }

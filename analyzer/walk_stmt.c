@@ -326,6 +326,7 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 			int s = sx_new_sym(&w->sym.sx, SYM_VAR, "carried", dep & ~D_OPAQUE,
 					   (v->x ? v->x->loops : 0) | (1ull << lc->slot));
 			w->sym.sx.syms[s].lane_varying = (dep & D_LANE) != 0;
+			w->sym.sx.syms[s].carried = 1;
 			w->sym.env[w->sym.scope[k]].x = sx_symref(&w->sym.sx, s);
 		}
 		if (pass == 0) {
@@ -479,6 +480,7 @@ static void for_stmt(walk *w, ka_node *n)
 	loop_carried(w, body, &lc, iv.iv);
 	const sx *cx = cond ? walk_ev_int(w, cond) : sx_const(&w->sym.sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;
+	lc.cond = cond ? cx : NULL;
 	if (lc.nonuniform && cond && trips_agree_in_block(w, cond, inc, body, &iv, start_x, stepx))
 		lc.nonuniform = 0;
 	w->ctl.loops[w->ctl.nloops++] = lc;
@@ -507,6 +509,7 @@ static void while_stmt(walk *w, ka_node *n)
 	loop_carried(w, body, &lc, NULL);
 	const sx *cx = cond ? walk_ev_int(w, cond) : sx_const(&w->sym.sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;
+	lc.cond = cond ? cx : NULL;
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
 	lc = w->ctl.loops[--w->ctl.nloops];
@@ -555,7 +558,10 @@ static void if_stmt(walk *w, ka_node *n)
 		return;
 	}
 	const sx *c = walk_ev_int(w, n->kids[0]);
-	br_ctx b = {.uniformity = walk_uniformity(w, c), .line = n->loc.line, .is_guard = walk_is_guard(c)};
+	br_ctx b = {.uniformity = walk_uniformity(w, c),
+		    .line = n->loc.line,
+		    .is_guard = walk_is_guard(c),
+		    .cond = c};
 	if (b.uniformity == WALK_UNI_THREAD)
 		b.seg = walk_segment_width(w, c);
 	int td = walk_uni_thread_dep(b.uniformity);

@@ -1,4 +1,4 @@
-// scripts/severity_bench.cu: what the math, host-loop and reduced-precision
+// scripts/severity_bench.cu: what the math, host-loop, reduced-precision and local-array
 // patterns that kcheck's rules flag cost in typical kernels on the GPU at hand, so that the
 // rules' estimates (and through the impact bands, their severities) rest on
 // measurement (docs/rules.md, "Impact").  scripts/severity_bench.sh builds
@@ -212,6 +212,156 @@ __global__ void scale_kernel(float *y, int n)
 		y[i] = y[i] * 1.0001f + 1.0f;
 }
 
+// Local arrays (lmem-dynamic-local-array).  A layer norm over rows of
+// ROW floats, one block per row: each thread keeps its slice of the row in
+// a per-thread array of 64 floats (256 bytes) indexed by `i < iterations`
+// with `iterations = row / blockDim.x` known only at run time, so the array
+// is in local memory; the rewrite has the count as a template parameter,
+// every loop unrolled, the slice in registers.  Both read the row once and
+// write it once; the local array is stored once and reloaded twice.
+__device__ inline float block_sum(float v, float *shr)
+{
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_xor_sync(0xffffffffu, v, o);
+	__syncthreads();
+	if ((threadIdx.x & 31) == 0)
+		shr[threadIdx.x >> 5] = v;
+	__syncthreads();
+	v = (threadIdx.x < (blockDim.x >> 5)) ? shr[threadIdx.x] : 0.0f;
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_xor_sync(0xffffffffu, v, o);
+	return v;
+}
+__global__ void ln_rows_local(const float *x, const float *gamma, const float *beta, float *y, int row)
+{
+	__shared__ float shr[32];
+	int iterations = row / blockDim.x, id = threadIdx.x;
+	const float *xr = x + (size_t)blockIdx.x * row;
+	float *yr = y + (size_t)blockIdx.x * row;
+	float vals[64];
+	float sum = 0.0f;
+	for (int i = 0; i < iterations; i++) {
+		vals[i] = xr[i * blockDim.x + id];
+		sum += vals[i];
+	}
+	float mean = block_sum(sum, shr) / row;
+	float var = 0.0f;
+	for (int i = 0; i < iterations; i++) {
+		vals[i] -= mean;
+		var += vals[i] * vals[i];
+	}
+	float rstd = rsqrtf(block_sum(var, shr) / row + 1e-5f);
+	for (int i = 0; i < iterations; i++) {
+		int c = i * blockDim.x + id;
+		yr[c] = vals[i] * rstd * gamma[c] + beta[c];
+	}
+}
+// The run-time count kept, the slice read again from global memory (L1/L2)
+// in each pass instead of kept: what the local array itself costs, apart
+// from the unrolling a compile-time count allows.
+__global__ void ln_rows_reread(const float *x, const float *gamma, const float *beta, float *y, int row)
+{
+	__shared__ float shr[32];
+	int iterations = row / blockDim.x, id = threadIdx.x;
+	const float *xr = x + (size_t)blockIdx.x * row;
+	float *yr = y + (size_t)blockIdx.x * row;
+	float sum = 0.0f;
+	for (int i = 0; i < iterations; i++)
+		sum += xr[i * blockDim.x + id];
+	float mean = block_sum(sum, shr) / row;
+	float var = 0.0f;
+	for (int i = 0; i < iterations; i++) {
+		float v = xr[i * blockDim.x + id] - mean;
+		var += v * v;
+	}
+	float rstd = rsqrtf(block_sum(var, shr) / row + 1e-5f);
+	for (int i = 0; i < iterations; i++) {
+		int c = i * blockDim.x + id;
+		yr[c] = (xr[c] - mean) * rstd * gamma[c] + beta[c];
+	}
+}
+template <int ITER> __global__ void ln_rows_regs(const float *x, const float *gamma, const float *beta, float *y, int row)
+{
+	__shared__ float shr[32];
+	int id = threadIdx.x;
+	const float *xr = x + (size_t)blockIdx.x * row;
+	float *yr = y + (size_t)blockIdx.x * row;
+	float vals[ITER];
+	float sum = 0.0f;
+#pragma unroll
+	for (int i = 0; i < ITER; i++) {
+		vals[i] = xr[i * blockDim.x + id];
+		sum += vals[i];
+	}
+	float mean = block_sum(sum, shr) / row;
+	float var = 0.0f;
+#pragma unroll
+	for (int i = 0; i < ITER; i++) {
+		vals[i] -= mean;
+		var += vals[i] * vals[i];
+	}
+	float rstd = rsqrtf(block_sum(var, shr) / row + 1e-5f);
+#pragma unroll
+	for (int i = 0; i < ITER; i++) {
+		int c = i * blockDim.x + id;
+		yr[c] = vals[i] * rstd * gamma[c] + beta[c];
+	}
+}
+// A fake quantizer's group buffer: one block of 1024 threads per group of
+// `group4` float4; each thread copies its share of the group into a 2 KB
+// per-thread array with a running counter (`data[reg_count++]` in a while
+// loop, as DeepSpeed's fake_quantize kernels do), takes the block's max,
+// then quantizes from the array.  The rewrite reads the group from global
+// memory a second time instead of keeping it.
+__device__ inline float block_max(float v, float *shr)
+{
+	for (int o = 16; o > 0; o >>= 1)
+		v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+	__syncthreads();
+	if ((threadIdx.x & 31) == 0)
+		shr[threadIdx.x >> 5] = v;
+	__syncthreads();
+	v = (threadIdx.x < (blockDim.x >> 5)) ? shr[threadIdx.x] : 0.0f;
+	for (int o = 16; o > 0; o >>= 1)
+		v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+	return v;
+}
+__device__ inline float4 quantize4(float4 v, float s)
+{
+	return make_float4(rintf(v.x * s) / s, rintf(v.y * s) / s, rintf(v.z * s) / s, rintf(v.w * s) / s);
+}
+__global__ void fq_group_local(float4 *vals, int group4)
+{
+	__shared__ float shr[32];
+	float4 data[128];
+	float4 *g = vals + (size_t)blockIdx.x * group4;
+	int tid = threadIdx.x, reg_count = 0;
+	float mx = 0.0f;
+	while (tid < group4 && reg_count < 128) {
+		data[reg_count] = g[tid];
+		float4 d = data[reg_count];
+		mx = fmaxf(mx, fmaxf(fmaxf(fabsf(d.x), fabsf(d.y)), fmaxf(fabsf(d.z), fabsf(d.w))));
+		tid += blockDim.x;
+		reg_count++;
+	}
+	float s = 127.0f / (block_max(mx, shr) + 1e-5f);
+	for (int i = 0; i < reg_count; i++)
+		g[i * blockDim.x + threadIdx.x] = quantize4(data[i], s);
+}
+__global__ void fq_group_reread(float4 *vals, int group4)
+{
+	__shared__ float shr[32];
+	float4 *g = vals + (size_t)blockIdx.x * group4;
+	float mx = 0.0f;
+	for (int tid = threadIdx.x; tid < group4; tid += blockDim.x) {
+		float4 d = g[tid];
+		mx = fmaxf(mx, fmaxf(fmaxf(fabsf(d.x), fabsf(d.y)), fmaxf(fabsf(d.z), fabsf(d.w))));
+	}
+	float s = 127.0f / (block_max(mx, shr) + 1e-5f);
+	for (int tid = threadIdx.x; tid < group4; tid += blockDim.x)
+		g[tid] = quantize4(g[tid], s);
+}
+
 template <class F> static double median_event_us(F launch)
 {
 	cudaEvent_t a, b;
@@ -386,6 +536,48 @@ int main(void)
 		row("sum of 512 bf16 in bf16 (__hadd) vs in float", "2^16 rows, time", tb, tf);
 		printf("| sum of 512 bf16 in bf16 (__hadd) vs in float | 2^16 rows, max relative error | %.2e | %.2e | %.0f |\n",
 		       eb, ef, ef > 0 ? eb / ef : 0.0);
+	}
+	// Local arrays: layer norm rows of 4096 floats, 4096 rows (64 MB in, 64 MB
+	// out), at 256, 512 and 1024 threads a row (16, 8, 4 of the 64 entries
+	// used); then fake-quantizer groups of 2^14, 2^16 and 2^18 floats over
+	// 2^24 floats, 1024 threads a group (4, 16, 64 float4 a thread).
+	{
+		const int cols = 4096, rows = 4096;
+		float *gb;
+		CK(cudaMalloc(&gb, sizeof(float) * 2 * cols));
+		CK(cudaMemcpy(gb, x, sizeof(float) * 2 * cols, cudaMemcpyDeviceToDevice));
+		char shape[96];
+		for (int t : {256, 512, 1024}) {
+			snprintf(shape, sizeof shape, "%d rows of %d floats, %d threads a row (%d entries used)", rows, cols,
+				 t, cols / t);
+			double loc = median_event_us([&] { ln_rows_local<<<rows, t>>>(x, gb, gb + cols, y, cols); });
+			double reg = median_event_us([&] {
+				if (t == 256)
+					ln_rows_regs<16><<<rows, t>>>(x, gb, gb + cols, y, cols);
+				else if (t == 512)
+					ln_rows_regs<8><<<rows, t>>>(x, gb, gb + cols, y, cols);
+				else
+					ln_rows_regs<4><<<rows, t>>>(x, gb, gb + cols, y, cols);
+			});
+			row("layer norm row slice in float[64] local vs registers (template count)", shape, loc, reg);
+			double rr = median_event_us([&] { ln_rows_reread<<<rows, t>>>(x, gb, gb + cols, y, cols); });
+			row("layer norm row slice in float[64] local vs read again from global (run-time count)", shape, loc,
+			    rr);
+		}
+		CK(cudaFree(gb));
+		const int n = 1 << 24;
+		for (int gl : {14, 16, 18}) {
+			int group4 = (1 << gl) / 4, groups = n / (1 << gl);
+			snprintf(shape, sizeof shape, "%d groups of 2^%d floats, 1024 threads (%d float4 a thread)", groups,
+				 gl, group4 / 1024);
+			CK(cudaMemcpy(y, x, sizeof(float) * n, cudaMemcpyDeviceToDevice));
+			double loc = median_event_us(
+				[&] { fq_group_local<<<groups, 1024>>>(reinterpret_cast<float4 *>(y), group4); });
+			CK(cudaMemcpy(y, x, sizeof(float) * n, cudaMemcpyDeviceToDevice));
+			double rr = median_event_us(
+				[&] { fq_group_reread<<<groups, 1024>>>(reinterpret_cast<float4 *>(y), group4); });
+			row("fake-quantizer group in float4[128] local vs global re-read", shape, loc, rr);
+		}
 	}
 	CK(cudaFree(x));
 	CK(cudaFree(y));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/severity_bench.sh: builds scripts/severity_bench.cu with nvcc and
 # runs it on the first visible GPU; prints the table of what each flagged
-# math or host-loop pattern costs against its rewrite (docs/rules.md,
-# "Impact"; the figures behind the math-* and host-*-in-loop estimates).
+# math, host-loop or local-array pattern costs against its rewrite
+# (docs/rules.md, "Impact"; the figures behind the math-*, host-*-in-loop
+# and lmem-dynamic-local-array estimates).
 # usage: scripts/severity_bench.sh [ARCH]     (default sm_90)
 # environment: NVCC (default nvcc)
 # Exit status: 0 when it ran, 2 when nvcc or a GPU is missing.

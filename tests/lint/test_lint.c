@@ -256,6 +256,69 @@ static void test_lowp_severities(void **state)
 	ka_lint_free(l);
 }
 
+/* lmem-dynamic-local-array's estimate follows what the array's run-time
+ * indices are (scripts/severity_bench.cu, H100): a row slice indexed by
+ * run-time loop counters (1.55x at 256 threads) and a buffer filled by a
+ * running counter (1.4x) are notes; the buffer's missing capacity test is
+ * lmem-local-buffer-overflow's warning, with or without nvcc. */
+static void test_lmem_severities(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/lm.cu", fx->dir);
+	write_file(
+		path,
+		"__global__ void slice(const float *x, float *y, int row)\n{\n"
+		"\tint it = row / blockDim.x;\n\tfloat v[64];\n\tfloat s = 0.0f;\n"
+		"\tfor (int i = 0; i < it; i++) {\n"
+		"\t\tv[i] = x[blockIdx.x * row + i * blockDim.x + threadIdx.x];\n\t\ts += v[i];\n\t}\n"
+		"\tfor (int i = 0; i < it; i++)\n"
+		"\t\ty[blockIdx.x * row + i * blockDim.x + threadIdx.x] = v[i] - s;\n}\n"
+		"__global__ void fill(float4 *g, int n4)\n{\n"
+		"\tfloat4 d[128];\n\tint t = threadIdx.x, c = 0;\n\tfloat m = 0.0f;\n"
+		"\twhile (t < n4) {\n\t\td[c] = g[blockIdx.x * n4 + t];\n"
+		"\t\tm = fmaxf(m, d[c].x);\n\t\tt += blockDim.x;\n\t\tc++;\n\t}\n"
+		"\tfor (int i = 0; i < c; i++)\n"
+		"\t\tg[blockIdx.x * n4 + i * blockDim.x + threadIdx.x] = make_float4(d[i].x / m, 0, 0, 0);\n}\n"
+		"void go(const float *x, float *y, float4 *g, int row, int n4, int rows)\n{\n"
+		"\tslice<<<rows, 256>>>(x, y, row);\n\tfill<<<rows, 1024>>>(g, n4);\n}\n",
+		0);
+	ka_lint *l = new_lint("-*,lmem-dynamic-local-array,lmem-local-buffer-overflow", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	int seen = 0;
+	for (size_t i = 0; i < r.findings.n; i++) {
+		const ka_finding *f = &r.findings.v[i];
+		if (!f->kernel)
+			continue;
+		int cost = !strcmp(f->rule, "lmem-dynamic-local-array");
+		if (cost && !strcmp(f->kernel, "slice")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(
+				strstr(f->message, "256 bytes a thread, 64 KB for a block of 256 threads"));
+			assert_non_null(strstr(f->message, "layer-norm test"));
+			seen |= 1;
+		} else if (cost && !strcmp(f->kernel, "fill")) {
+			assert_int_equal(f->severity, KA_SEV_NOTE);
+			assert_non_null(strstr(f->message,
+					       "2048 bytes a thread, 2048 KB for a block of 1024 threads"));
+			assert_non_null(strstr(f->message, "running counter c "));
+			assert_non_null(strstr(f->message, "writes past the end of d"));
+			seen |= 2;
+		} else if (!cost && !strcmp(f->kernel, "fill")) {
+			assert_int_equal(f->severity, KA_SEV_WARNING);
+			assert_int_equal(f->line, 19);
+			seen |= 4;
+		} else {
+			fail_msg("unexpected %s in %s", f->rule, f->kernel);
+		}
+	}
+	assert_int_equal(seen, 7);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 /* Cold kernels through host calls: the initializer launched once in main,
  * whose loop reaches the other kernels only through forward() and step(),
  * is cold (a kernel-scope finding too), and so is the kernel that setup(),
@@ -1419,6 +1482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header_macro_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uniform_loop_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lmem_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rule_fix_claims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_gate_rejects, setup, teardown),
 	};
