@@ -19,7 +19,9 @@
  *     memory, filled N - 1 k tiles ahead by cp.async
  *     (__pipeline_memcpy_async; edge chunks element by element), one
  *     __syncthreads per k tile, bm=128 bn=128 also as 4 warps of 64 x 64
- *     (warps=4); over 48 KiB the launch raises the kernel's limit first;
+ *     (warps=4), the tiles 32 or (bk=64) 64 deep, A's rows then padded to
+ *     72; over 48 KiB the launch raises the kernel's limit first, and a
+ *     set over the target's per-block limit declines;
  *   - each accumulator fragment goes through a per-warp 16 x 16 float
  *     scratch (the drained stages with stages=N), and the kernel's own
  *     store statement runs for every element inside C with the row, column
@@ -29,6 +31,7 @@
  * the order of the sum (the bench's tolerance decides).  Needs sm_80 for
  * __nv_bfloat16 and sm_70 for __half (ka_recipe_arch); declines on HIP. */
 #include "recipes/recipe_gemm_int.h"
+#include "analyzer/arch.h"
 #include "util/error.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +62,13 @@ static int target_sm(void)
 	if (!a)
 		a = "sm_90";
 	return !strncmp(a, "sm_", 3) ? atoi(a + 3) : 0;
+}
+
+/* The target's profile (the default's when none is set). */
+static const ka_arch *target_arch(void)
+{
+	const ka_arch *a = ka_arch_find(ka_recipe_arch());
+	return a ? a : ka_arch_default();
 }
 
 /* Where `#include <mma.h>` goes: after the last #include line before the
@@ -142,7 +152,9 @@ typedef struct wmma_plan {
 	const ka_recipe_gemm *g;
 	const char *T, *as_ushort; /* the element type, its bits as an unsigned short */
 	int bm, bn, wm, wn, nw, nt, fm, fn;
-	int stages; /* 0: the next tile through registers; 2..4: cp.async stages */
+	int stages;     /* 0: the next tile through registers; 2..4: cp.async stages */
+	int bk, ldk;    /* the depth of a k tile (32, or 64 with stages), rows along k padded: bk + 8 */
+	int min_blocks; /* __launch_bounds__'s blocks per SM with stages (what shared memory allows, <= 2) */
 } wmma_plan;
 
 #define NS "nvcuda::wmma::"
@@ -167,24 +179,24 @@ static void emit_prologue(ka_buf *b, const wmma_plan *p)
 		p->fn, p->fm, p->fn);
 }
 
-/* One 32-deep tile of A (at as) and B (at bs) into the accumulators. */
+/* One bk-deep tile of A (at as) and B (at bs) into the accumulators. */
 static void emit_mma(ka_buf *b, const wmma_plan *p, const char *as, const char *bs)
 {
-	const int ldb = p->bn + 8;
+	const int ldb = p->bn + 8, ldk = p->ldk;
 	char b_frag[128];
-	if (p->g->b_transposed) /* bn rows of 32 (+ 8), read as col_major */
-		snprintf(b_frag, sizeof b_frag, "%s + (ka_wn * %d + ka_y * 16) * 40 + ka_kk, 40", bs,
-			 p->fn * 16);
-	else /* 32 rows of bn (+ 8) */
+	if (p->g->b_transposed) /* bn rows of bk (+ 8), read as col_major */
+		snprintf(b_frag, sizeof b_frag, "%s + (ka_wn * %d + ka_y * 16) * %d + ka_kk, %d", bs,
+			 p->fn * 16, ldk, ldk);
+	else /* bk rows of bn (+ 8) */
 		snprintf(b_frag, sizeof b_frag, "%s + ka_kk * %d + ka_wn * %d + ka_y * 16, %d", bs, ldb,
 			 p->fn * 16, ldb);
 	ka_buf_printf(b,
-		      "\t\t#pragma unroll\n\t\tfor (int ka_kk = 0; ka_kk < 32; ka_kk += 16) {\n"
+		      "\t\t#pragma unroll\n\t\tfor (int ka_kk = 0; ka_kk < %d; ka_kk += 16) {\n"
 		      "\t\t\t" NS "fragment<" NS "matrix_a, 16, 16, 16, %s, " NS "row_major> ka_fa[%d];\n"
 		      "\t\t\t" NS "fragment<" NS "matrix_b, 16, 16, 16, %s, " NS "%s> ka_fb[%d];\n"
 		      "\t\t\t#pragma unroll\n\t\t\tfor (int ka_x = 0; ka_x < %d; ka_x++)\n"
 		      "\t\t\t\t" NS
-		      "load_matrix_sync(ka_fa[ka_x], %s + (ka_wm * %d + ka_x * 16) * 40 + ka_kk, 40);\n"
+		      "load_matrix_sync(ka_fa[ka_x], %s + (ka_wm * %d + ka_x * 16) * %d + ka_kk, %d);\n"
 		      "\t\t\t#pragma unroll\n\t\t\tfor (int ka_y = 0; ka_y < %d; ka_y++)\n"
 		      "\t\t\t\t" NS "load_matrix_sync(ka_fb[ka_y], %s);\n"
 		      "\t\t\t#pragma unroll\n\t\t\tfor (int ka_x = 0; ka_x < %d; ka_x++)\n"
@@ -192,8 +204,8 @@ static void emit_mma(ka_buf *b, const wmma_plan *p, const char *as, const char *
 		      "\t\t\t\t\t" NS
 		      "mma_sync(ka_acc[ka_x][ka_y], ka_fa[ka_x], ka_fb[ka_y], ka_acc[ka_x][ka_y]);\n"
 		      "\t\t}\n",
-		      p->T, p->fm, p->T, p->g->b_transposed ? "col_major" : "row_major", p->fn, p->fm, as,
-		      p->fm * 16, p->fn, b_frag, p->fm, p->fn);
+		      p->bk, p->T, p->fm, p->T, p->g->b_transposed ? "col_major" : "row_major", p->fn, p->fm,
+		      as, p->fm * 16, ldk, ldk, p->fn, b_frag, p->fm, p->fn);
 }
 
 /* Each accumulator fragment through the warp's 16 x 16 float scratch (the
@@ -281,10 +293,12 @@ static void emit_stage_part(ka_buf *b, const wmma_plan *p, int n, const char *ro
 			    const char *r0, int rows_are_k, const char *mat, const char *rows,
 			    const char *cols, const char *vec, const char *dst, int ld)
 {
+	/* unrolled 4 at a time: 8 chunks of A and 8 of B (bk=64 on 4 warps) unrolled
+	 * whole hold 16 addresses across the k loop and spill (ptxas, sm_90) */
 	ka_buf_printf(b,
-		      "\t\t\t#pragma unroll\n\t\t\tfor (int ka_q = 0; ka_q < %d; ka_q++) {\n"
+		      "\t\t\t#pragma unroll%s\n\t\t\tfor (int ka_q = 0; ka_q < %d; ka_q++) {\n"
 		      "\t\t\t\tconst int ka_x = ka_t + %d * ka_q;\n",
-		      n, p->nt);
+		      n > 4 ? " 4" : "", n, p->nt);
 	if (rows_are_k) /* B row-major */
 		ka_buf_printf(b, "\t\t\t\tconst long long ka_gr = ka_kb + %s, ka_gc = %s + %s;\n", row, r0,
 			      col);
@@ -302,25 +316,28 @@ static void emit_stage_part(ka_buf *b, const wmma_plan *p, int n, const char *ro
 	ka_buf_adds(b, "\t\t\t\t\t*reinterpret_cast<uint4 *>(ka_d) = ka_v;\n\t\t\t\t}\n\t\t\t}\n");
 }
 
-/* Fill stage `ka_st` with the k tile starting at ka_kb. */
+/* Fill stage `ka_st` with the k tile starting at ka_kb: A's bm rows of bk
+ * (bk / 8 chunks a row), B's bk rows of bn or, transposed, bn rows of bk. */
 static void emit_stage_fill(ka_buf *b, const wmma_plan *p, int a_size, int b_size)
 {
 	const ka_recipe_gemm *g = p->g;
-	char dst[64];
-	int chunks = p->bm * 4 / p->nt;
+	const int kc = p->bk / 8;
+	char dst[64], krow[32], kcol[32];
+	snprintf(krow, sizeof krow, "ka_x / %d", kc);
+	snprintf(kcol, sizeof kcol, "ka_x %% %d * 8", kc);
+	int chunks = p->bm * kc / p->nt;
 	snprintf(dst, sizeof dst, "ka_as + ka_st * %d", a_size);
-	emit_stage_part(b, p, chunks, "ka_x / 4", "ka_x % 4 * 8", "ka_r0", 0, g->a, "ka_M", "ka_K", "ka_va",
-			dst, 40);
+	emit_stage_part(b, p, chunks, krow, kcol, "ka_r0", 0, g->a, "ka_M", "ka_K", "ka_va", dst, p->ldk);
 	snprintf(dst, sizeof dst, "ka_bs + ka_st * %d", b_size);
 	if (g->b_transposed) {
-		chunks = p->bn * 4 / p->nt;
-		emit_stage_part(b, p, chunks, "ka_x / 4", "ka_x % 4 * 8", "ka_c0", 0, g->b, "ka_N", "ka_K",
-				"ka_vb", dst, 40);
+		chunks = p->bn * kc / p->nt;
+		emit_stage_part(b, p, chunks, krow, kcol, "ka_c0", 0, g->b, "ka_N", "ka_K", "ka_vb", dst,
+				p->ldk);
 	} else {
 		char row[32], col[32];
 		snprintf(row, sizeof row, "ka_x / %d", p->bn / 8);
 		snprintf(col, sizeof col, "ka_x %% %d * 8", p->bn / 8);
-		chunks = 32 * p->bn / 8 / p->nt;
+		chunks = p->bk * p->bn / 8 / p->nt;
 		emit_stage_part(b, p, chunks, row, col, "ka_c0", 1, g->b, "ka_K", "ka_N", "ka_vb", dst,
 				p->bn + 8);
 	}
@@ -329,8 +346,8 @@ static void emit_stage_fill(ka_buf *b, const wmma_plan *p, int a_size, int b_siz
 /* Bytes of dynamic shared memory the cp.async body asks for. */
 static int async_smem(const wmma_plan *p, int *a_size, int *b_size)
 {
-	*a_size = p->bm * 40;
-	*b_size = p->g->b_transposed ? p->bn * 40 : 32 * (p->bn + 8);
+	*a_size = p->bm * p->ldk;
+	*b_size = p->g->b_transposed ? p->bn * p->ldk : p->bk * (p->bn + 8);
 	return p->stages * (*a_size + *b_size) * 2;
 }
 
@@ -344,18 +361,18 @@ static void emit_async_body(ka_buf *b, const wmma_plan *p)
 	const int bytes = async_smem(p, &a_size, &b_size), s = p->stages;
 	ka_buf_printf(b,
 		      "{\n\t/* %d x %d tiles of C per block, %d warps of %d x %d 16x16x16 fragments, fp32 "
-		      "accumulators; %d cp.async stages of 32-deep tiles (%d bytes of dynamic shared memory) "
+		      "accumulators; %d cp.async stages of %d-deep tiles (%d bytes of dynamic shared memory) "
 		      "*/\n"
 		      "\textern __shared__ __align__(128) uint4 ka_wsm[];\n"
 		      "\t%s *const ka_as = reinterpret_cast<%s *>(ka_wsm), *const ka_bs = ka_as + %d;\n",
-		      p->bm, p->bn, p->nw, p->fm, p->fn, s, bytes, p->T, p->T, s * a_size);
+		      p->bm, p->bn, p->nw, p->fm, p->fn, s, p->bk, bytes, p->T, p->T, s * a_size);
 	emit_prologue(b, p);
 	ka_buf_printf(b,
-		      "\tconst long long ka_nk = (ka_K + 31) / 32;\n"
+		      "\tconst long long ka_nk = (ka_K + %d) / %d;\n"
 		      "\tfor (int ka_st = 0; ka_st < %d; ka_st++) {\n"
 		      "\t\tif (ka_st < ka_nk) {\n"
-		      "\t\t\tconst long long ka_kb = (long long)ka_st * 32;\n",
-		      s - 1);
+		      "\t\t\tconst long long ka_kb = (long long)ka_st * %d;\n",
+		      p->bk - 1, p->bk, s - 1, p->bk);
 	emit_stage_fill(b, p, a_size, b_size);
 	ka_buf_printf(b,
 		      "\t\t}\n\t\t__pipeline_commit();\n\t}\n"
@@ -364,8 +381,8 @@ static void emit_async_body(ka_buf *b, const wmma_plan *p)
 		      "\t\t__syncthreads(); /* and every warp is done with the stage refilled next */\n"
 		      "\t\tif (ka_kt + %d < ka_nk) {\n"
 		      "\t\t\tconst int ka_st = (int)((ka_kt + %d) %% %d);\n"
-		      "\t\t\tconst long long ka_kb = (ka_kt + %d) * 32;\n",
-		      s - 2, s - 1, s - 1, s, s - 1);
+		      "\t\t\tconst long long ka_kb = (ka_kt + %d) * %d;\n",
+		      s - 2, s - 1, s - 1, s, s - 1, p->bk);
 	emit_stage_fill(b, p, a_size, b_size);
 	ka_buf_printf(b,
 		      "\t\t}\n\t\t__pipeline_commit();\n"
@@ -404,7 +421,7 @@ static int plan_tiles(ka_recipe_ctx *c, wmma_plan *p, int sm)
 {
 	long bm = ka_recipe_param(c->params, "bm", 128), bn = ka_recipe_param(c->params, "bn", 128);
 	long warps = ka_recipe_param(c->params, "warps", bm == 64 ? 4 : 8),
-	     stages = ka_recipe_param(c->params, "stages", 0);
+	     stages = ka_recipe_param(c->params, "stages", 0), bk = ka_recipe_param(c->params, "bk", 32);
 	if (bm == 128 && bn == 128 && warps == 8)
 		p->wm = 2, p->wn = 4;
 	else if (bm == 128 && bn == 128 && warps == 4)
@@ -418,9 +435,25 @@ static int plan_tiles(ka_recipe_ctx *c, wmma_plan *p, int sm)
 	if (stages && sm < 80)
 		return ka_recipe_decline(c, "cp.async (stages=%ld) needs sm_80, the target is sm_%d", stages,
 					 sm);
+	if (bk != 32 && bk != 64)
+		return ka_recipe_decline(c, "bk=%ld: 32- and 64-deep k tiles are written", bk);
+	if (bk == 64 && !stages)
+		return ka_recipe_decline(c, "bk=64 is written for the cp.async sets (stages=N) only");
 	p->bm = (int)bm, p->bn = (int)bn, p->stages = (int)stages;
+	p->bk = (int)bk, p->ldk = p->bk + 8;
 	p->nw = p->wm * p->wn, p->nt = 32 * p->nw;
 	p->fm = p->bm / p->wm / 16, p->fn = p->bn / p->wn / 16;
+	if (p->stages) {
+		const ka_arch *a = target_arch();
+		int a_size, b_size, bytes = async_smem(p, &a_size, &b_size);
+		if (bytes > a->smem_per_block_optin)
+			return ka_recipe_decline(c,
+						 "stages=%d bk=%d need %d bytes of shared memory a block, %s "
+						 "allows %d",
+						 p->stages, p->bk, bytes, a->name, a->smem_per_block_optin);
+		/* two blocks an SM when they fit beside the 1 KiB the runtime keeps for each */
+		p->min_blocks = a->smem_per_sm / (bytes + 1024) >= 2 ? 2 : 1;
+	}
 	return KA_OK;
 }
 
@@ -438,8 +471,10 @@ static int add_include(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *h)
 }
 
 /* The body and its __launch_bounds__: the cp.async body asks for two
- * blocks per SM (8 warps: at most 128 registers a thread; 4 warps of
- * 64 x 64 fit 255), the register-prefetch body for its block size. */
+ * blocks per SM where the target's shared memory holds two (8 warps: at
+ * most 128 registers a thread; 4 warps of 64 x 64 fit 255), else one (3
+ * stages of bk=64, 105 KiB, on sm_80); the register-prefetch body for its
+ * block size. */
 static int new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *b, const wmma_plan *p)
 {
 	if (!p->stages)
@@ -447,7 +482,7 @@ static int new_body(ka_recipe_ctx *c, ka_recipe_edits *ed, const ka_buf *b, cons
 	if (!b->data)
 		return KA_ENOMEM;
 	char lb[64];
-	snprintf(lb, sizeof lb, "__launch_bounds__(%d, 2) ", p->nt);
+	snprintf(lb, sizeof lb, "__launch_bounds__(%d, %d) ", p->nt, p->min_blocks);
 	int rc = ka_recipe_edit(ed, c->k->body_open, c->k->body_close + 1, b->data);
 	return rc == KA_OK ? ka_recipe_edit(ed, c->k->name_at, c->k->name_at, lb) : rc;
 }
@@ -513,10 +548,17 @@ static int wmma_apply(ka_recipe_ctx *c, ka_buf *out)
 
 #undef NS
 
-/* The cp.async sets first (the bench picks by measurement), then the
- * register-prefetch ones. */
-static const char *const wmma_grid[] = {"bm=128 bn=128 warps=4 stages=3", "bm=128 bn=128 warps=8 stages=3",
-					"bm=128 bn=128", "bm=64 bn=64", NULL};
+/* The cp.async sets first (the bench picks by measurement): 64-deep k
+ * tiles (half the barriers and waits per multiply), four stages of 32, the
+ * sets measured before them (issue 24, H100: warps=4 stages=3 0.159 of the
+ * roofline, warps=8 0.140), then the register-prefetch ones. */
+static const char *const wmma_grid[] = {"bm=128 bn=128 warps=4 stages=3 bk=64",
+					"bm=128 bn=128 warps=4 stages=4",
+					"bm=128 bn=128 warps=4 stages=3",
+					"bm=128 bn=128 warps=8 stages=3",
+					"bm=128 bn=128",
+					"bm=64 bn=64",
+					NULL};
 
 const ka_recipe ka_recipe_wmma_gemm = {
 	.name = "wmma-gemm",

@@ -49,26 +49,77 @@ static char *rewrite(const char *src, const char *kernel, const char *params)
 	size_t n;
 	if (ka_recipe_apply("wmma-gemm", src, strlen(src), kernel, params, &out, &n, why, sizeof why) !=
 	    KA_OK)
-		fail_msg("wmma-gemm %s declined: %s", params, why);
+		fail_msg("wmma-gemm %s declined: %s", params ? params : "(the grid's first set)", why);
 	return out;
 }
 
-/* Runs a rewrite on the host (tests/agents/emu/wmma_main.cpp, kernel
- * KA_EMU_TASK=task) over sizes that cross every edge; its dynamic shared
- * memory, which the launch gives on a GPU, a static array there. */
+/* The rewrites of src with each of the n parameter sets, as one text: each
+ * renames kernel and the host function host to NAME_I by #define, undone
+ * after it, and KA_EMU_VARIANTS lists host_0 .. host_n-1 (for
+ * tests/agents/emu/wmma_main.cpp), so that one nvcc run or one host build
+ * checks them all (a compile is most of this test's time).  Caller frees. */
+static char *together(const char *src, const char *kernel, const char *host, const char *const *sets,
+		      size_t n)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 20);
+	for (size_t i = 0; i < n; i++) {
+		char *out = rewrite(src, kernel, sets[i]);
+		ka_buf_printf(&b, "/* wmma-gemm %s */\n#define %s %s_%zu\n#define %s %s_%zu\n", sets[i],
+			      kernel, kernel, i, host, host, i);
+		ka_buf_adds(&b, out);
+		ka_buf_printf(&b, "\n#undef %s\n#undef %s\n", kernel, host);
+		free(out);
+	}
+	ka_buf_adds(&b, "#define KA_EMU_VARIANTS");
+	for (size_t i = 0; i < n; i++)
+		ka_buf_printf(&b, "%s %s_%zu", i ? "," : "", host, i);
+	ka_buf_adds(&b, "\n");
+	assert_non_null(b.data);
+	return ka_buf_steal(&b);
+}
+
+/* Checks that the rewrite out (of params) holds every line of want. */
+static void has_lines(const char *out, const char *params, const char *const *want)
+{
+	for (; *want; want++)
+		if (!strstr(out, *want))
+			fail_msg("wmma-gemm %s: the rewrite lacks '%s':\n%s", params, *want, out);
+}
+
+/* The rewrites of src with each of the n sets compile for sm_90, in one
+ * nvcc run (together()). */
+static void compile_together(const char *src, const char *kernel, const char *host, const char *const *sets,
+			     size_t n)
+{
+	char err[8192];
+	char *all = together(src, kernel, host, sets, n);
+	if (nvcc_compiles(all, err, sizeof err) == 0)
+		fail_msg("wmma-gemm: the rewrites do not compile:\n%s\n%s", all, err);
+	free(all);
+}
+
+/* Runs rewrites on the host (tests/agents/emu/wmma_main.cpp, kernel
+ * KA_EMU_TASK=task; several of them as together() writes them) over sizes
+ * that cross every edge; their dynamic shared memory, which the launch
+ * gives on a GPU, a static array there (128 KiB: 3 stages of bk=64 on a
+ * transposed B take 110592 bytes). */
 static void runs_on_host(const char *text, int task, const char *what)
 {
 	static const char dyn[] = "extern __shared__ __align__(128) uint4 ka_wsm[];";
 	char log[8192], def[32];
-	const char *at = strstr(text, dyn);
 	ka_buf b;
 	ka_buf_init(&b, 1 << 20);
-	if (at) {
-		ka_buf_add(&b, text, (size_t)(at - text));
-		ka_buf_adds(&b, "static __align__(128) uint4 ka_wsm[98304 / 16];");
-		ka_buf_adds(&b, at + strlen(dyn));
-	} else
-		ka_buf_adds(&b, text);
+	for (const char *q = text;;) {
+		const char *at = strstr(q, dyn);
+		if (!at) {
+			ka_buf_adds(&b, q);
+			break;
+		}
+		ka_buf_add(&b, q, (size_t)(at - q));
+		ka_buf_adds(&b, "static __align__(128) uint4 ka_wsm[131072 / 16];");
+		q = at + strlen(dyn);
+	}
 	assert_non_null(b.data);
 	snprintf(def, sizeof def, "-DKA_EMU_TASK=%d", task);
 	const char *defs[] = {def};
@@ -107,6 +158,20 @@ static void gemm_src(char *buf, size_t cap, const char *types, const char *loop,
 		"\tk<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, C, M, N, K);\n}\n",
 		types, loop, store, types);
 }
+
+/* A linear layer, y = x W^T + bias: B (w) stored transposed, N x K. */
+#define LIN \
+	BF16 "__global__ void lin_k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, " \
+	     "__nv_bfloat16 *y, int rows, int out, int in)\n{\n" \
+	     "\tint o = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n" \
+	     "\tif (r >= rows || o >= out) return;\n\tfloat acc = 0.0f;\n" \
+	     "\tfor (int l = 0; l < in; l++) acc += __bfloat162float(x[(long long)r * in + l]) * " \
+	     "__bfloat162float(w[(long long)o * in + l]);\n" \
+	     "\ty[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));\n}\n" \
+	     "void lin_h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, " \
+	     "__nv_bfloat16 *y, int rows, int out, int in)\n{\n" \
+	     "\tlin_k<<<dim3((out + 15) / 16, (rows + 15) / 16), dim3(16, 16)>>>(x, w, bias, y, rows, out, " \
+	     "in);\n}\n"
 
 #define BF_PARAMS "const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C"
 #define BF_LOOP \
@@ -149,11 +214,51 @@ static void test_gemm_bf16_baseline(void **st)
  * chunks copied asynchronously when inside and aligned, the edges element
  * by element as before; over 48 KiB the launch raises the kernel's limit
  * first.  Three stages of 128 x 128 (4 warps of 64 x 64 or 8 of 64 x 32),
- * two stages that fit in 48 KiB, and the same on bm=64 bn=64. */
+ * 64 deep (bk=64) or 32, four stages of 32, two stages that fit in
+ * 48 KiB, and the same on bm=64 bn=64; all six compile in one nvcc run. */
 static void test_gemm_bf16_async(void **st)
 {
 	(void)st;
 	char *src = read_task_baseline("gemm_bf16", NULL, 0);
+	static const char *const sets[] = {"bm=128 bn=128 warps=4 stages=3 bk=64",
+					   "bm=128 bn=128 warps=4 stages=4",
+					   "bm=128 bn=128 warps=4 stages=3",
+					   "bm=128 bn=128 warps=8 stages=3",
+					   "bm=128 bn=128 stages=2",
+					   "bm=64 bn=64 stages=2"};
+	/* 64-deep tiles: rows of A padded to 72 (144 bytes: 32-byte aligned
+	 * fragments, eight rows on distinct banks), 8 chunks of A and 8 of B a
+	 * thread, unrolled 4 at a time; 105 KiB, two blocks an SM on sm_90 */
+	static const char *const want64k[] = {
+		"__global__ void __launch_bounds__(128, 2) gemm_bf16_naive(",
+		"3 cp.async stages of 64-deep tiles (107520 bytes of dynamic shared memory)",
+		"__nv_bfloat16 *const ka_as = reinterpret_cast<__nv_bfloat16 *>(ka_wsm), *const ka_bs = ka_as + 27648;",
+		"const long long ka_nk = (ka_K + 63) / 64;",
+		"const long long ka_kb = (long long)ka_st * 64;",
+		"#pragma unroll 4\n\t\t\tfor (int ka_q = 0; ka_q < 8; ka_q++) {",
+		"const long long ka_gr = ka_r0 + ka_x / 8, ka_gc = ka_kb + ka_x % 8 * 8;",
+		"__nv_bfloat16 *ka_d = ka_as + ka_st * 9216 + (ka_x / 8) * 72 + ka_x % 8 * 8;",
+		"const long long ka_gr = ka_kb + ka_x / 16, ka_gc = ka_c0 + ka_x % 16 * 8;",
+		"__nv_bfloat16 *ka_d = ka_bs + ka_st * 8704 + (ka_x / 16) * 136 + ka_x % 16 * 8;",
+		"const long long ka_kb = (ka_kt + 2) * 64;",
+		"const __nv_bfloat16 *const ka_a = ka_as + (int)(ka_kt % 3) * 9216, *const ka_b = ka_bs + (int)(ka_kt % 3) * 8704;",
+		"for (int ka_kk = 0; ka_kk < 64; ka_kk += 16) {",
+		"nvcuda::wmma::load_matrix_sync(ka_fa[ka_x], ka_a + (ka_wm * 64 + ka_x * 16) * 72 + ka_kk, 72);",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + ka_kk * 136 + ka_wn * 64 + ka_y * 16, 136);",
+		"gemm_bf16_naive<<<((void)cudaFuncSetAttribute(gemm_bf16_naive, cudaFuncAttributeMaxDynamicSharedMemorySize, 107520), dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128))), 128, 107520, s>>>",
+		NULL};
+	static const char *const want4[] = {
+		"__launch_bounds__(128, 2)",
+		"4 cp.async stages of 32-deep tiles (75776 bytes of dynamic shared memory)",
+		"for (int ka_st = 0; ka_st < 3; ka_st++) {",
+		"__pipeline_wait_prior(2); /* tile ka_kt is in */",
+		"const int ka_st = (int)((ka_kt + 3) % 4);",
+		"const long long ka_kb = (ka_kt + 3) * 32;",
+		"#pragma unroll\n\t\t\tfor (int ka_q = 0; ka_q < 4; ka_q++) {",
+		"ka_a = ka_as + (int)(ka_kt % 4) * 5120, *const ka_b = ka_bs + (int)(ka_kt % 4) * 4352;",
+		"for (int ka_kk = 0; ka_kk < 32; ka_kk += 16) {",
+		"75776), dim3(",
+		NULL};
 	static const char *const want[] = {
 		"#include <mma.h>\n#include <cuda_pipeline.h>\n",
 		"__global__ void __launch_bounds__(128, 2) gemm_bf16_naive(",
@@ -182,28 +287,37 @@ static void test_gemm_bf16_async(void **st)
 		"C[(long long)row * n + col] = __float2bfloat16(s);",
 		"gemm_bf16_naive<<<((void)cudaFuncSetAttribute(gemm_bf16_naive, cudaFuncAttributeMaxDynamicSharedMemorySize, 56832), dim3((unsigned)(((long long)(n) + 127) / 128), (unsigned)(((long long)(m) + 127) / 128))), 128, 56832, s>>>",
 		NULL};
-	free(applies(src, NULL, NULL, want));
 	static const char *const want8[] = {"__launch_bounds__(256, 2)",
 					    "ka_acc[4][2];",
 					    "ka_b + ka_kk * 136 + ka_wn * 32 + ka_y * 16, 136);",
 					    "float *ka_s = reinterpret_cast<float *>(ka_wsm) + ka_w * 256;",
 					    "56832), dim3(",
 					    NULL};
-	free(applies(src, NULL, "bm=128 bn=128 warps=8 stages=3", want8));
 	/* two stages fit in 48 KiB: no attribute */
 	static const char *const want2[] = {"__pipeline_wait_prior(0); /* tile ka_kt is in */",
 					    "+ 127) / 128)), 256, 37888, s>>>", NULL};
-	char *out = applies(src, NULL, "bm=128 bn=128 stages=2", want2);
-	assert_null(strstr(out, "cudaFuncSetAttribute"));
-	free(out);
 	static const char *const want64[] = {"__launch_bounds__(128, 2)", "ka_acc[2][2];",
 					     "+ 63) / 64)), 128, 19456, s>>>", NULL};
-	free(applies(src, NULL, "bm=64 bn=64 stages=2", want64));
+	const char *const *wants[] = {want64k, want4, want, want8, want2, want64};
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		char *out = rewrite(src, NULL, sets[i]);
+		has_lines(out, sets[i], wants[i]);
+		if (i >= 4)
+			assert_null(strstr(out, "cudaFuncSetAttribute"));
+		free(out);
+	}
+	/* no set named: the grid's first */
+	char *out = rewrite(src, NULL, NULL);
+	has_lines(out, "(none)", want64k);
+	free(out);
+	compile_together(src, "gemm_bf16_naive", "ka_task_run", sets, sizeof sets / sizeof sets[0]);
 	/* sets that are not written decline, saying which are */
 	static const char *const bad[][2] = {
 		{"bm=128 bn=128 stages=5", "stages=5: 2, 3 or 4 cp.async stages are written"},
 		{"bm=128 bn=128 warps=2 stages=3",
-		 "only bm=128 bn=128 (warps=8 or 4) and bm=64 bn=64 are written"}};
+		 "only bm=128 bn=128 (warps=8 or 4) and bm=64 bn=64 are written"},
+		{"bm=128 bn=128 stages=3 bk=48", "bk=48: 32- and 64-deep k tiles are written"},
+		{"bm=128 bn=128 bk=64", "bk=64 is written for the cp.async sets (stages=N) only"}};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char why[256];
 		size_t n;
@@ -251,9 +365,10 @@ static void test_gemm_f16_spelling(void **st)
 		"k<<<dim3((unsigned)(((long long)(N) + 127) / 128), (unsigned)(((long long)(M) + 127) / 128)), 256, 0, s>>>",
 		NULL};
 	free(applies(src, "k", "bm=128 bn=128", want));
-	/* and in cp.async stages: the same epilogue, B's 16-byte path on N */
+	/* and in the grid's first set (3 cp.async stages 64 deep): the same
+	 * epilogue, B's 16-byte path on N */
 	static const char *const want_async[] = {
-		"__half *const ka_as = reinterpret_cast<__half *>(ka_wsm), *const ka_bs = ka_as + 15360;",
+		"__half *const ka_as = reinterpret_cast<__half *>(ka_wsm), *const ka_bs = ka_as + 27648;",
 		"__pipeline_memcpy_async(ka_d, b + ka_gr * ka_N + ka_gc, 16);",
 		"(unsigned)__half_as_ushort(b[ka_gr * ka_N + ka_gc + ka_p])",
 		"c[x + y * N] = alpha * acc + beta * c[x + y * N] + bias[x];", NULL};
@@ -278,40 +393,28 @@ static void test_gemm_bf16_acc_plus(void **st)
 /* Every set of the grid, and two stages of 64 x 64, computes the bench's
  * gemm_bf16 exactly on the host (small integer operands: every sum exact),
  * at the edges and inside; and the transposed B of a linear layer, staged
- * and not. */
+ * (32 and 64 deep) and not.  One host build for each source (variant I of
+ * the driver's output is sets[I]). */
 static void test_host_runs(void **st)
 {
 	(void)st;
 	char *src = read_task_baseline("gemm_bf16", NULL, 0);
-	static const char *const sets[] = {"bm=128 bn=128 warps=4 stages=3", "bm=128 bn=128 warps=8 stages=3",
-					   "bm=128 bn=128", "bm=64 bn=64", "bm=64 bn=64 stages=2"};
-	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-		char what[96];
-		snprintf(what, sizeof what, "gemm_bf16 with wmma-gemm %s", sets[i]);
-		char *out = rewrite(src, NULL, sets[i]);
-		runs_on_host(out, 1, what);
-		free(out);
-	}
+	static const char *const sets[] = {"bm=128 bn=128 warps=4 stages=3 bk=64",
+					   "bm=128 bn=128 warps=4 stages=4",
+					   "bm=128 bn=128 warps=4 stages=3",
+					   "bm=128 bn=128 warps=8 stages=3",
+					   "bm=128 bn=128",
+					   "bm=64 bn=64",
+					   "bm=64 bn=64 stages=2"};
+	char *all = together(src, "gemm_bf16_naive", "ka_task_run", sets, sizeof sets / sizeof sets[0]);
+	runs_on_host(all, 1, "gemm_bf16 with the wmma-gemm sets of test_host_runs");
+	free(all);
 	free(src);
-	const char *lin = BF16
-		"__global__ void k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, "
-		"__nv_bfloat16 *y, int rows, int out, int in)\n{\n"
-		"\tint o = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
-		"\tif (r >= rows || o >= out) return;\n\tfloat acc = 0.0f;\n"
-		"\tfor (int l = 0; l < in; l++) acc += __bfloat162float(x[(long long)r * in + l]) * "
-		"__bfloat162float(w[(long long)o * in + l]);\n"
-		"\ty[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));\n}\n"
-		"void h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, __nv_bfloat16 "
-		"*y, int rows, int out, int in)\n{\n"
-		"\tk<<<dim3((out + 15) / 16, (rows + 15) / 16), dim3(16, 16)>>>(x, w, bias, y, rows, out, in);\n}\n";
-	static const char *const lin_sets[] = {"bm=128 bn=128 warps=4 stages=3", "bm=128 bn=128"};
-	for (size_t i = 0; i < sizeof lin_sets / sizeof lin_sets[0]; i++) {
-		char what[96];
-		snprintf(what, sizeof what, "a transposed B with wmma-gemm %s", lin_sets[i]);
-		char *out = rewrite(lin, "k", lin_sets[i]);
-		runs_on_host(out, 2, what);
-		free(out);
-	}
+	static const char *const lin_sets[] = {"bm=128 bn=128 warps=4 stages=3 bk=64",
+					       "bm=128 bn=128 warps=4 stages=3", "bm=128 bn=128"};
+	all = together(LIN, "lin_k", "lin_h", lin_sets, sizeof lin_sets / sizeof lin_sets[0]);
+	runs_on_host(all, 2, "a transposed B with the wmma-gemm sets of test_host_runs");
+	free(all);
 }
 
 /* B stored transposed, N x K (a linear layer, y = x W^T + bias): B's tile
@@ -320,17 +423,8 @@ static void test_host_runs(void **st)
 static void test_gemm_bf16_transposed_b(void **st)
 {
 	(void)st;
-	const char *src = BF16
-		"__global__ void k(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, "
-		"__nv_bfloat16 *y, int rows, int out, int in)\n{\n"
-		"\tint o = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
-		"\tif (r >= rows || o >= out) return;\n\tfloat acc = 0.0f;\n"
-		"\tfor (int l = 0; l < in; l++) acc += __bfloat162float(x[(long long)r * in + l]) * "
-		"__bfloat162float(w[(long long)o * in + l]);\n"
-		"\ty[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));\n}\n"
-		"void h(const __nv_bfloat16 *x, const __nv_bfloat16 *w, const __nv_bfloat16 *bias, __nv_bfloat16 "
-		"*y, int rows, int out, int in)\n{\n"
-		"\tk<<<dim3((out + 15) / 16, (rows + 15) / 16), dim3(16, 16)>>>(x, w, bias, y, rows, out, in);\n}\n";
+	static const char *const sets[] = {"bm=128 bn=128", "bm=128 bn=128 warps=4 stages=3",
+					   "bm=128 bn=128 warps=4 stages=3 bk=64", "bm=64 bn=64"};
 	static const char *const want[] = {
 		"__shared__ __align__(32) __nv_bfloat16 ka_bs[128 * 40];",
 		"const bool ka_vb = ka_K % 8 == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;",
@@ -341,7 +435,6 @@ static void test_gemm_bf16_transposed_b(void **st)
 		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_bs + (ka_wn * 32 + ka_y * 16) * 40 + ka_kk, 40);",
 		"y[(long long)r * out + o] = __float2bfloat16(acc + __bfloat162float(bias[o]));",
 		NULL};
-	free(applies(src, "k", "bm=128 bn=128", want));
 	/* in cp.async stages: B's stage is bn rows of 40 as well */
 	static const char *const want_async[] = {
 		"const long long ka_gr = ka_c0 + ka_x / 4, ka_gc = ka_kb + ka_x % 4 * 8;",
@@ -351,9 +444,22 @@ static void test_gemm_bf16_transposed_b(void **st)
 		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + (ka_wn * 64 + ka_y * 16) * 40 + ka_kk, 40);",
 		"61440), dim3(",
 		NULL};
-	free(applies(src, "k", NULL, want_async));
+	/* 64 deep: rows of 72 (108 KiB, still two blocks an SM on sm_90) */
+	static const char *const want_bk[] = {
+		"__launch_bounds__(128, 2)",
+		"const long long ka_gr = ka_c0 + ka_x / 8, ka_gc = ka_kb + ka_x % 8 * 8;",
+		"__nv_bfloat16 *ka_d = ka_bs + ka_st * 9216 + (ka_x / 8) * 72 + ka_x % 8 * 8;",
+		"nvcuda::wmma::load_matrix_sync(ka_fb[ka_y], ka_b + (ka_wn * 64 + ka_y * 16) * 72 + ka_kk, 72);",
+		"110592), dim3(",
+		NULL};
 	static const char *const want64[] = {"__shared__ __align__(32) __nv_bfloat16 ka_bs[64 * 40];", NULL};
-	free(applies(src, "k", "bm=64 bn=64", want64));
+	const char *const *wants[] = {want, want_async, want_bk, want64};
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		char *out = rewrite(LIN, "lin_k", sets[i]);
+		has_lines(out, sets[i], wants[i]);
+		free(out);
+	}
+	compile_together(LIN, "lin_k", "lin_h", sets, sizeof sets / sizeof sets[0]);
 }
 
 /* The guard as a block, `if (i < M && j < N) { ... }` ending the kernel
@@ -521,8 +627,18 @@ static void test_declines_target(void **st)
 	declines("wmma-gemm", f16, "__half tensor cores need sm_70, the target is sm_60");
 	ka_recipe_set_arch("gfx942");
 	declines("wmma-gemm", src, "the target gfx942 is no NVIDIA GPU");
+	/* the grid's first set, 3 stages of bk=64 (107520 bytes): one block an
+	 * SM on sm_80 (164 KiB), over the 99 KiB a block of sm_89 */
 	ka_recipe_set_arch("sm_80");
 	assert_int_equal(ka_recipe_apply("wmma-gemm", src, strlen(src), "k", NULL, &out, &n, why, sizeof why),
+			 KA_OK);
+	assert_non_null(strstr(out, "__launch_bounds__(128, 1) k("));
+	free(out);
+	ka_recipe_set_arch("sm_89");
+	declines("wmma-gemm", src,
+		 "stages=3 bk=64 need 107520 bytes of shared memory a block, sm_89 allows 101376");
+	assert_int_equal(ka_recipe_apply("wmma-gemm", src, strlen(src), "k", "bm=128 bn=128 warps=4 stages=4",
+					 &out, &n, why, sizeof why),
 			 KA_OK);
 	free(out);
 	ka_recipe_set_arch(NULL);
