@@ -24,7 +24,13 @@
  * body sees the type it had and a const index is never stepped.  Both
  * decline when the body uses the thread or block ids itself (or inline
  * asm, which may read them), assigns the index, returns early, or touches
- * shared memory or barriers.  Both also take a kernel with no guard at all
+ * shared memory or barriers; grid-stride takes a `return;` in a body with
+ * no loop or switch as the loop's `continue;` (KA_RECIPE_EW_RETURN), a
+ * bound that is a member of a by-value parameter (`i < size.y`,
+ * KA_RECIPE_EW_MEMBER), and a kernel that some use of its name this file
+ * shows cannot be read as a launch (cudaLaunchKernel, a function pointer,
+ * an occupancy query): then no launch changes its block, and the ones it
+ * reads cap their grid (ka_recipe_relaunch_cap).  Both also take a kernel with no guard at all
  * (KA_RECIPE_EW_UNGUARDED): its count is the launch's threads along x,
  * which the launches pass in as a new parameter (ka_recipe_relaunch_threads). */
 #include "recipes/recipe.h"
@@ -65,7 +71,7 @@ static int assigned(const char *sq, const char *var)
 	}
 	return 0;
 }
-static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh);
+static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 
 /* 1 when the squeezed expression reads as exactly the product (or sum)
  * of the named terms. */
@@ -224,11 +230,69 @@ static int param_local(const char *t, size_t s, size_t e, const ka_csrc_kernel *
 	return ka_recipe_poly_defs_add(d, nm, eq + 1);
 }
 
+/* X is `P.M` (a chain of members, parentheses around it allowed) with P a
+ * parameter passed by value, and the kernel reads P only through members
+ * and assigns none of them nor P (KA_RECIPE_EW_MEMBER): "(P.M)" into out. */
+static int member_bound(const ka_recipe_ctx *c, const char *x, char *out, size_t cap)
+{
+	char b[200];
+	size_t n = strlen(x), k = 0;
+	while (n > 2 * k + 1 && x[k] == '(' && x[n - 1 - k] == ')')
+		k++;
+	if (n - 2 * k >= sizeof b)
+		return 0;
+	snprintf(b, sizeof b, "%.*s", (int)(n - 2 * k), x + k);
+	const char *dot = strchr(b, '.');
+	if (!dot || dot == b)
+		return 0;
+	for (const char *p = b; *p; p++)
+		if (!is_ident(*p) && !(*p == '.' && p > b && is_ident(p[-1]) && is_ident(p[1])))
+			return 0;
+	char pn[KA_CSRC_NAME];
+	snprintf(pn, sizeof pn, "%.*s", (int)(dot - b), b);
+	int pi = ka_csrc_param_index(c->k, pn);
+	if (pi < 0 || c->k->params[pi].is_pointer || strchr(c->k->params[pi].type, '&') ||
+	    strchr(c->k->params[pi].type, '*') || strchr(c->k->params[pi].type, '['))
+		return 0;
+	/* a const P cannot change; else every use of P in the body is `P.M...`
+	 * not followed by an assignment (a call could take P by reference) */
+	const char *ty = c->k->params[pi].type;
+	if (ka_csrc_has_word(ty, 0, strlen(ty), "const")) {
+		snprintf(out, cap, "(%s)", b);
+		return 1;
+	}
+	static char body[16384];
+	const char *t = c->m->text;
+	if (!ka_csrc_squeeze(t, c->k->body_open, c->k->body_close + 1, body, sizeof body))
+		return 0;
+	size_t pl = strlen(pn);
+	for (const char *p = strstr(body, pn); p; p = strstr(p + 1, pn)) {
+		if ((p > body && (is_ident(p[-1]) || p[-1] == '.' || p[-1] == '>')) || is_ident(p[pl]))
+			continue;
+		if (p[pl] != '.' || (p > body && p[-1] == '&'))
+			return 0;
+		const char *m = p + pl;
+		while (*m == '.' && is_ident(m[1]))
+			for (m++; is_ident(*m); m++)
+				;
+		char use[200];
+		snprintf(use, sizeof use, "%.*s", (int)(m - p), p);
+		if (*m == '.' || *m == '[' || *m == '(' || assigned(p, use))
+			return 0;
+	}
+	if (assigned(body, pn))
+		return 0;
+	snprintf(out, cap, "(%s)", b);
+	return 1;
+}
+
 /* The bound of `if (var < X)` / `if (var >= X)` when X is no parameter:
  * from the kernel model, its value as a sum of products of parameters, as
  * a parenthesized 64-bit expression into sh->count. */
-static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char *cond)
+static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char *cond, unsigned flags)
 {
+	if ((flags & KA_RECIPE_EW_MEMBER) && member_bound(c, sh->count, sh->count, sizeof sh->count))
+		return KA_OK;
 	ka_kmodel_doc doc;
 	if (ka_recipe_kmodel(c->m->text, c->m->len, c->k->name, &doc) != KA_OK)
 		return ka_recipe_decline(c,
@@ -653,6 +717,8 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		ka_recipe_unused_name(c, "ka_n", sh->count, sizeof sh->count);
 	} else if (md->bound_param && ka_csrc_param_index(k, md->bound) >= 0) {
 		snprintf(sh->count, sizeof sh->count, "%.127s", md->bound);
+	} else if ((flags & KA_RECIPE_EW_MEMBER) && member_bound(c, md->bound, sh->count, sizeof sh->count)) {
+		/* a member of a parameter: (size.y) */
 	} else {
 		ka_recipe_poly p;
 		char expr[240];
@@ -780,7 +846,7 @@ static int text_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	int ge = !strncmp(cond, sh->var, vl) && cond[vl] == '>' && cond[vl + 1] == '=';
 	snprintf(sh->count, sizeof sh->count, "%s", cond + vl + (lt ? 1 : 2));
 	if ((lt || ge) && ka_csrc_param_index(c->k, sh->count) < 0 && (flags & KA_RECIPE_EW_PRODUCT)) {
-		int rc = product_bound(c, sh, lt, cond);
+		int rc = product_bound(c, sh, lt, cond, flags);
 		if (rc)
 			return rc;
 	} else if ((!lt && !ge) || ka_csrc_param_index(c->k, sh->count) < 0) {
@@ -804,6 +870,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	sh->nrep = 0;
 	sh->unguarded = 0;
+	sh->returns = 0;
 	int rc = text_shape(c, sh, flags);
 	char why[sizeof c->why];
 	int named = 0;
@@ -820,7 +887,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	}
 	if (rc)
 		return rc;
-	rc = body_checks(c, sh);
+	rc = body_checks(c, sh, flags);
 	/* a guard the text read but the model did not (`if (i >= n) { y[0] =
 	 * lo; return; }`) leaves the model an unguarded kernel whose body then
 	 * declines on its `return`: the text's reason names the construct */
@@ -829,7 +896,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	return rc;
 }
 
-static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
+static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
 	static char sq[16384];
@@ -839,9 +906,17 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	static const char *const banned[] = {
 		"threadIdx", "blockIdx", "blockDim", "gridDim",    "__syncthreads", "__shared__", "return",
 		"break",     "continue", "goto",     "__syncwarp", "asm",           "__asm__",    "__asm"};
-	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
-		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
-			return ka_recipe_decline(c, "the body uses %s", banned[i]);
+	sh->returns = 0;
+	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++) {
+		if (!ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
+			continue;
+		if (!strcmp(banned[i], "return") && (flags & KA_RECIPE_EW_RETURN) && !sh->stride_loop &&
+		    ka_recipe_return_as_continue(t, sh->body_s, sh->body_e)) {
+			sh->returns = 1;
+			continue;
+		}
+		return ka_recipe_decline(c, "the body uses %s", banned[i]);
+	}
 	if (assigned(sq, sh->var))
 		return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
 	static ka_recipe_poly_defs d;
@@ -877,6 +952,47 @@ void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e)
 	}
 }
 
+/* ---- a return in the body, as continue ----
+ * A thread of the original did one element and a bare `return;` ended it;
+ * in a loop over the elements the same statement would end the thread's
+ * later elements too, so the loop writes it `continue;`.  That reads the
+ * same only where no loop or switch of the body takes the `continue` (nor
+ * a lambda, whose return is its own), so such a body still declines. */
+int ka_recipe_return_as_continue(const char *t, size_t s, size_t e)
+{
+	static const char *const nested[] = {"for", "while", "do", "switch"};
+	for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
+		if (ka_csrc_has_word(t, s, e, nested[i]))
+			return 0;
+	for (size_t at = ka_csrc_find_word_pp(t, s, e, "return"); at != NPOS;
+	     at = ka_csrc_find_word_pp(t, at + 6, e, "return")) {
+		size_t p = ka_csrc_skip_blank(t, e, at + 6);
+		if (p >= e || t[p] != ';')
+			return 0;
+	}
+	/* a lambda's introducer: `[](`, `[=]`, `[&`, `](` squeezed */
+	static char sq[16384];
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return 0;
+	return !strstr(sq, "](") && !strstr(sq, "[=") && !strstr(sq, "[&") && !strstr(sq, "[]");
+}
+
+void ka_recipe_add_body_continue(ka_buf *b, const char *t, size_t s, size_t e)
+{
+	ka_buf tmp;
+	ka_buf_init(&tmp, 1 << 20);
+	size_t from = s;
+	for (size_t at = ka_csrc_find_word_pp(t, s, e, "return"); at != NPOS;
+	     at = ka_csrc_find_word_pp(t, at + 6, e, "return")) {
+		ka_buf_add(&tmp, t + from, at - from);
+		ka_buf_adds(&tmp, "continue");
+		from = at + 6;
+	}
+	ka_buf_add(&tmp, t + from, e - from);
+	ka_recipe_add_body(b, tmp.data ? tmp.data : "", 0, tmp.data ? tmp.len : 0);
+	ka_buf_free(&tmp);
+}
+
 static int add_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed, long block)
 {
 	char lb[64];
@@ -900,6 +1016,14 @@ static int finish_edits(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, con
 	if (rc == KA_OK && sh->unguarded) {
 		/* the launches keep their blocks (the count is their threads) */
 		rc = ka_recipe_relaunch_threads(c, ed, sh->count, vec, cap);
+	} else if (rc == KA_OK && vec == 1 && ka_recipe_launches_known(c) == KA_RECIPE_DECLINED) {
+		/* a launch it cannot read (cudaLaunchKernel, a function pointer, an
+		 * occupancy query) keeps its block: no launch bounds, and the
+		 * launches it reads keep theirs and cap their grid; a kernel that
+		 * loops over the grid already would gain only that cap */
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = sh->stride_loop ? ka_recipe_decline(c, "%s", why) : ka_recipe_relaunch_cap(c, ed, cap);
 	} else {
 		if (rc == KA_OK)
 			rc = add_launch_bounds(c, ed, block);
@@ -929,7 +1053,10 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 	ka_buf_printf(b, "for (long long %s = %s; %s < %s; %s += ka_step) {\n\t\t%s %s = %s;\n\t\t", e, first,
 		      e, sh->count, e, sh->type, sh->var, e);
 	ka_recipe_ew_replay(b, c, sh, "\t\t");
-	ka_recipe_add_body(b, c->m->text, sh->body_s, sh->body_e);
+	if (sh->returns)
+		ka_recipe_add_body_continue(b, c->m->text, sh->body_s, sh->body_e);
+	else
+		ka_recipe_add_body(b, c->m->text, sh->body_s, sh->body_e);
 	ka_buf_adds(b, "\n\t}");
 }
 
@@ -944,7 +1071,9 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
  * (x, y) below the bounds is then done once per z layer, whatever the
  * grid, so the launches keep their blocks and cap their grids
  * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id,
- * return, break, continue or goto, nor assign an index or a bound. */
+ * break, continue or goto, nor assign an index or a bound; a `return;`
+ * becomes the inner loop's `continue;` when BODY has no loop or switch
+ * (ka_recipe_return_as_continue). */
 static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_2d sh;
@@ -953,8 +1082,13 @@ static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 		return rc;
 	const char *t = c->m->text;
 	static const char *const banned[] = {"return", "break", "continue", "goto"};
+	int returns = 0;
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, sh.body_s, sh.body_e, banned[i])) {
+			if (i == 0 && ka_recipe_return_as_continue(t, sh.body_s, sh.body_e)) {
+				returns = 1; /* the inner loop's continue: this (x, y) is done */
+				continue;
+			}
 			if (sh.unguarded)
 				return ka_recipe_decline(c, "a 2-D index: the body uses %s (and %.150s)",
 							 banned[i], sh.why);
@@ -995,7 +1129,10 @@ static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 		"\t\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; %s += "
 		"%s) {\n\t\t\t%s %s = %s;\n\t\t\t%s %s = %s;\n\t\t\t",
 		ex, ex, bw, ex, sx, sh.jtype, sh.j, ex, sh.itype, sh.i, ey);
-	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
+	if (returns)
+		ka_recipe_add_body_continue(&b, t, sh.body_s, sh.body_e);
+	else
+		ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
 	ka_buf_adds(&b, "\n\t\t}\n}");
 	ka_recipe_edits ed = {0};
 	rc = b.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
@@ -1015,7 +1152,8 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape_ex(c, &sh,
-				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED);
+				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED |
+					       KA_RECIPE_EW_RETURN | KA_RECIPE_EW_MEMBER);
 	if (rc == KA_RECIPE_DECLINED) {
 		/* not one element per thread along x: x and y indices, then? */
 		char why[sizeof c->why];
