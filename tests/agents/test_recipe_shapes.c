@@ -352,13 +352,29 @@ static void test_braced_return_guard(void **st)
 		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n";
 	static const char *const l2d[] = {"if (i >= h || j >= w) { return; }", "dim3 block(32, 8)"};
 	expect_applies("launch-tune-2d", src2d, NULL, l2d, 2);
-	/* near misses: a braced guard that stores, or returns a value */
+	/* a braced guard that stores before it returns is no bound check:
+	 * grid-stride reads the kernel unguarded (one element per launched
+	 * thread) and its return as the loop's continue; vectorize declines */
+	static const char *const stores =
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
+		"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\treturn;\n\t}\n\ty[i] = x[i];\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n";
+	static const char *const gs_st[] = {
+		"ka_e < ka_n; ka_e += ka_step",
+		"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\tcontinue;\n\t}\n\ty[i] = x[i];",
+		"(x, y, lo, n, (long long)dim3((n+255)/256).x * dim3(256).x);"};
+	expect_applies("grid-stride", stores, "block=256 cap=2112", gs_st, 3);
+	expect_declines("vectorize", stores, "the bound check does more than return");
+	/* near miss: a return inside a loop of the body (continue would be
+	 * that loop's) */
 	expect_declines("grid-stride",
 			"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
 			"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
-			"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\treturn;\n\t}\n\ty[i] = x[i];\n}\n" HOSTB
+			"\tif (i >= n) return;\n\tfor (int j = 0; j < 4; j++) {\n\t\tif (x[i] < lo) return;\n"
+			"\t\ty[i] += x[i];\n\t}\n}\n" HOSTB
 			"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
-			"the bound check does more than return");
+			"the body uses return");
 	expect_declines(
 		"launch-tune-2d",
 		"__global__ void k(const float *x, float *y, int h, int w)\n{\n"
@@ -368,6 +384,134 @@ static void test_braced_return_guard(void **st)
 		"{\n\tdim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);\n"
 		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n",
 		"the bound check does more than return");
+}
+
+#define HOSTR "void h(const float *x, float *y, Size sz, cudaStream_t s)\n"
+#define SIZE_T "struct Size {\n\tint x, y;\n};\n"
+
+/* grid-stride on three spellings the public-code sweep found declined: a
+ * `return;` in the body (HSOpticalFlow, Direct3D texture kernels), a bound
+ * that is a member of a by-value parameter (`idx < size.y`: CUDA-aware
+ * MPI's halo kernels, `x >= extent.width`), and a kernel whose name a use
+ * the recipe cannot read as a launch also names (cudaLaunchKernel, a
+ * benchmark helper given the kernel, an occupancy query) */
+static void test_grid_stride_widened(void **st)
+{
+	(void)st;
+	/* a return in the guarded body: the loop's continue */
+	static const char *const ret[] = {"ka_e < n; ka_e += ka_step",
+					  "\t\tif (x[i] < lo)\n\t\t\tcontinue;\n\t\ty[i] = x[i];",
+					  "__launch_bounds__(256)"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n\t\tif (x[i] < lo)\n"
+		"\t\t\treturn;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"block=256 cap=2112", ret, 3);
+	/* vectorize repeats the body per lane, with no loop to continue */
+	expect_declines(
+		"vectorize",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n\t\tif (x[i] < lo)\n"
+		"\t\t\treturn;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"the body uses return");
+	/* a loop the kernel has already: its return ends every later element */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+		"\t\tif (x[i] < lo)\n\t\t\treturn;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"the body uses return");
+	/* a bound read through a member: the launch reads the same member */
+	static const char *const mem[] = {"ka_e < (sz.y); ka_e += ka_step",
+					  "k<<<(unsigned)(((((long long)((sz).y))) / 1 + 256) / 256 < 2112"};
+	expect_applies(
+		"grid-stride",
+		SIZE_T
+		"__global__ void k(const float *x, float *y, Size sz)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz.y)\n\t\ty[i] = x[i] * sz.x;\n}\n" HOSTR
+		"{\n\tk<<<(sz.y + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		"block=256 cap=2112", mem, 2);
+	/* the early return, a const parameter passed whole to a helper */
+	static const char *const memc[] = {"ka_e < (sz.x); ka_e += ka_step", "(long long)((sz).x)"};
+	expect_applies("grid-stride",
+		       SIZE_T
+		       "__device__ float f(const Size s, int i) { return (float)(s.y * i); }\n"
+		       "__global__ void k(const float *x, float *y, const Size sz)\n{\n"
+		       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= sz.x)\n\t\treturn;\n"
+		       "\ty[i] = x[i] + f(sz, i);\n}\n" HOSTR
+		       "{\n\tk<<<(sz.x + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		       "block=256 cap=2112", memc, 2);
+	/* near misses: the body assigns the member, passes a non-const
+	 * parameter whole (a reference could change it), or the parameter is
+	 * a pointer (the host cannot read its member) */
+	expect_declines(
+		"grid-stride",
+		SIZE_T
+		"__global__ void k(const float *x, float *y, Size sz)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz.y) {\n\t\ty[i] = x[i];\n"
+		"\t\tsz.y = 0;\n\t}\n}\n" HOSTR "{\n\tk<<<(sz.y + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		"the bound 'i<sz.y' is not a product or sum of parameters");
+	expect_declines("grid-stride",
+			SIZE_T
+			"__device__ void g(Size &s) { s.y = 0; }\n"
+			"__global__ void k(const float *x, float *y, Size sz)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz.y) {\n\t\tg(sz);\n"
+			"\t\ty[i] = x[i];\n\t}\n}\n" HOSTR
+			"{\n\tk<<<(sz.y + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+			"the bound 'i<sz.y' is not a product or sum of parameters");
+	expect_declines(
+		"grid-stride",
+		SIZE_T
+		"__global__ void k(const float *x, float *y, const Size *sz)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz->y)\n\t\ty[i] = x[i];\n}\n"
+		"void h(const float *x, float *y, const Size *sz, int n, cudaStream_t s)\n"
+		"{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		"is not a product or sum of parameters");
+	/* a use of the name no launch: that launch keeps its grid and block,
+	 * so no launch bounds; the launch it reads keeps its block too */
+	static const char *const unread[] = {
+		"ka_e < n; ka_e += ka_step",
+		"k<<< dim3(dim3((n+127)/128).x < 2112u ? dim3((n+127)/128).x : 2112u, dim3((n+127)/128).y, "
+		"dim3((n+127)/128).z), 128, 0, s>>>(x, y, lo, n);",
+		"void *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);"};
+	static const char *const unread_src =
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ty[i] = x[i] + lo;\n}\n" HOSTB
+		"{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, lo, n);\n"
+		"\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n";
+	expect_applies("grid-stride", unread_src, "block=256 cap=2112", unread, 3);
+	char why[256];
+	char *out = apply("grid-stride", unread_src, "block=256 cap=2112", why, sizeof why);
+	assert_non_null(out);
+	assert_null(strstr(out, "__launch_bounds__"));
+	free(out);
+	/* near misses: the same with the kernel's loop already over the grid
+	 * (only a cap would change), no launch it reads, or an unguarded
+	 * kernel (the count it adds would not reach that launch) */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+		"\t\ty[i] = x[i] + lo;\n}\n" HOSTB "{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, lo, n);\n"
+		"\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n",
+		"names k outside a launch this recipe can read");
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ty[i] = x[i] + lo;\n}\n" HOSTB
+		"{\n\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n",
+		"no launch of k in this file to rewrite");
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\ty[i] = x[i] + lo;\n}\n" HOSTB
+		"{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, lo, n);\n"
+		"\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n",
+		"the parameter it adds would not reach it");
 }
 
 /* launch-tune changes how many threads run past the count: sound only when
@@ -688,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_colreduce_split),
 		cmocka_unit_test(test_stride_loop_forms),
 		cmocka_unit_test(test_braced_return_guard),
+		cmocka_unit_test(test_grid_stride_widened),
 		cmocka_unit_test(test_launch_tune_guard),
 		cmocka_unit_test(test_fuse_stride_loop),
 		cmocka_unit_test(test_transpose_forms),
