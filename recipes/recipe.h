@@ -192,6 +192,7 @@ typedef struct ka_recipe_ew {
 	int unguarded;           /* KA_RECIPE_EW_UNGUARDED: no guard; count names the parameter the
 				  * rewrite adds for the launch's thread count */
 	int returns;             /* KA_RECIPE_EW_RETURN: BODY returns; a loop writes it continue */
+	int yz;                  /* KA_RECIPE_EW_YZ: BODY or a replayed declaration reads an id's y or z */
 	/* KA_RECIPE_EW_MODEL: declarations before the guard that BODY reads
 	 * (directly or through one another), written again per element right
 	 * after `T i = ...;` in their order: their values depend on the index
@@ -240,6 +241,12 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * which ka_recipe_relaunch reads from each launch's argument.  The kernel
  * may read the parameter only through members, and assign none. */
 #define KA_RECIPE_EW_MEMBER 16u
+/* Flag KA_RECIPE_EW_YZ: BODY and the declarations it reads may read the
+ * thread, block and grid ids along y and z (`blockIdx.y`, a batch or row
+ * the launch's second axis gives), which a loop along x does not change;
+ * yz is set, and the launches must keep their blocks and their grids' y
+ * and z (ka_recipe_relaunch_cap).  Any use along x still declines. */
+#define KA_RECIPE_EW_YZ 32u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the replayed declarations (nrep), each on its own line after
  * indent. */

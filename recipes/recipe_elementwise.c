@@ -494,6 +494,29 @@ static int thread_word(const char *t, size_t s, size_t e)
 	return 0;
 }
 
+/* 1 when every thread, block or grid id of [s, e) is read along y or z
+ * (`blockIdx.y`, `blockDim.z`) and no other thread-dependent name is
+ * there (warpSize, clock, the lane id, the active mask). */
+static int ids_yz_only(const char *t, size_t s, size_t e)
+{
+	static const char *const other[] = {"warpSize", "clock", "clock64", "__laneid", "__activemask"};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (ka_csrc_has_word(t, s, e, other[i]))
+			return 0;
+	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		size_t n = strlen(ids[i]);
+		for (size_t at = ka_csrc_find_word_pp(t, s, e, ids[i]); at != NPOS;
+		     at = ka_csrc_find_word_pp(t, at + n, e, ids[i])) {
+			size_t d = ka_csrc_skip_blank(t, e, at + n);
+			size_t m = d < e && t[d] == '.' ? ka_csrc_skip_blank(t, e, d + 1) : NPOS;
+			if (m == NPOS || m >= e || (t[m] != 'y' && t[m] != 'z') || (m + 1 < e && is_ident(t[m + 1])))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 /* 1 when the macro the file defines as `#define NAME ...` (object- or
  * function-like) reads no thread id; 0 when it does or the file does not
  * define it (a header's macro could). */
@@ -541,6 +564,7 @@ typedef struct pre_stmt {
 	size_t s, e;
 	char name[64];
 	int dep; /* 0 nothing a thread owns, 1 the index, 2 a thread id apart from it */
+	int yz;  /* reads ids along y or z only (KA_RECIPE_EW_YZ) */
 } pre_stmt;
 
 /* How the squeezed initializer in of a declaration before the guard
@@ -548,7 +572,8 @@ typedef struct pre_stmt {
  * or a name that could (an identifier the file does not show to be a
  * parameter, a local, a type word, a pure function or a plain macro); 1
  * when it reads the index or a local of it; 0 otherwise. */
-static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, int n, const char *var)
+static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, int n, const char *var,
+		   int ids_yz)
 {
 	static const char *const words[] = {"int",    "long",    "unsigned", "signed",  "short",
 					    "char",   "float",   "double",   "bool",    "const",
@@ -567,6 +592,9 @@ static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, i
 			continue;
 		}
 		int known = ka_csrc_param_index(c->k, name) >= 0 || ka_recipe_pure_function(w, wn);
+		/* the ids along y and z (ids_yz_only checked): the same for every x */
+		known = known || (ids_yz && (!strcmp(name, "threadIdx") || !strcmp(name, "blockIdx") ||
+					     !strcmp(name, "blockDim") || !strcmp(name, "gridDim")));
 		for (size_t i = 0; i < sizeof words / sizeof words[0] && !known; i++)
 			known = !strcmp(words[i], name);
 		for (int i = 0; i < n && !known; i++)
@@ -698,7 +726,9 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		st[n].s = s;
 		st[n].e = e;
 		snprintf(st[n].name, sizeof st[n].name, "%s", nm);
-		st[n].dep = thread_word(t, s, e) ? 2 : pre_dep(c, in, st, n, seen ? md->var : "");
+		int yz = (flags & KA_RECIPE_EW_YZ) && thread_word(t, s, e) && ids_yz_only(t, s, e);
+		st[n].dep = thread_word(t, s, e) && !yz ? 2 : pre_dep(c, in, st, n, seen ? md->var : "", yz);
+		st[n].yz = yz;
 		n++;
 	}
 	if (!seen)
@@ -762,6 +792,7 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 							 KA_RECIPE_EW_REP);
 			sh->rep_s[sh->nrep] = st[i].s;
 			sh->rep_e[sh->nrep++] = st[i].e;
+			sh->yz |= st[i].yz;
 		}
 	return KA_OK;
 }
@@ -871,6 +902,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	sh->nrep = 0;
 	sh->unguarded = 0;
 	sh->returns = 0;
+	sh->yz = 0;
 	int rc = text_shape(c, sh, flags);
 	char why[sizeof c->why];
 	int named = 0;
@@ -907,9 +939,14 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		"threadIdx", "blockIdx", "blockDim", "gridDim",    "__syncthreads", "__shared__", "return",
 		"break",     "continue", "goto",     "__syncwarp", "asm",           "__asm__",    "__asm"};
 	sh->returns = 0;
+	int yz_ok = (flags & KA_RECIPE_EW_YZ) && ids_yz_only(t, sh->body_s, sh->body_e);
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++) {
 		if (!ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
 			continue;
+		if (i < 4 && yz_ok) {
+			sh->yz = 1; /* along y or z: the loop along x leaves it */
+			continue;
+		}
 		if (!strcmp(banned[i], "return") && (flags & KA_RECIPE_EW_RETURN) && !sh->stride_loop &&
 		    ka_recipe_return_as_continue(t, sh->body_s, sh->body_e)) {
 			sh->returns = 1;
@@ -1016,6 +1053,12 @@ static int finish_edits(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, con
 	if (rc == KA_OK && sh->unguarded) {
 		/* the launches keep their blocks (the count is their threads) */
 		rc = ka_recipe_relaunch_threads(c, ed, sh->count, vec, cap);
+	} else if (rc == KA_OK && vec == 1 && sh->yz) {
+		/* the body reads the launch's y or z: its blocks and grids stay
+		 * but for the cap along x (a loop over the grid already would
+		 * gain only that cap) */
+		rc = sh->stride_loop ? ka_recipe_decline(c, "a grid-stride loop already, reading ids along y or z")
+				     : ka_recipe_relaunch_cap(c, ed, cap);
 	} else if (rc == KA_OK && vec == 1 && ka_recipe_launches_known(c) == KA_RECIPE_DECLINED) {
 		/* a launch it cannot read (cudaLaunchKernel, a function pointer, an
 		 * occupancy query) keeps its block: no launch bounds, and the
@@ -1153,7 +1196,7 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape_ex(c, &sh,
 				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED |
-					       KA_RECIPE_EW_RETURN | KA_RECIPE_EW_MEMBER);
+					       KA_RECIPE_EW_RETURN | KA_RECIPE_EW_MEMBER | KA_RECIPE_EW_YZ);
 	if (rc == KA_RECIPE_DECLINED) {
 		/* not one element per thread along x: x and y indices, then? */
 		char why[sizeof c->why];

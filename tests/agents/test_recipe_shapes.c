@@ -514,6 +514,53 @@ static void test_grid_stride_widened(void **st)
 		"the parameter it adds would not reach it");
 }
 
+/* grid-stride on a kernel whose launch gives a batch or a row along y
+ * (llm.c's init_from_master_kernel, ggml's pad and argsort kernels): the
+ * loop along x leaves blockIdx.y as it was, so the launch keeps its block
+ * and its grid's y and z and caps x; an id along x in the body declines */
+#define BATCH_HEAD \
+	"__global__ void k(const float *x, float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+#define BATCH_RUN \
+	"void h(const float *x, float *y, int n, int nb, cudaStream_t s)\n{\n" \
+	"\tk<<<dim3((n + 127) / 128, nb), 128, 0, s>>>(x, y, n);\n}\n"
+static void test_grid_stride_yz(void **st)
+{
+	(void)st;
+	static const char *const want[] = {
+		"ka_e < n; ka_e += ka_step) {\n\t\tint i = ka_e;\n\t\tconst int b = blockIdx.y;\n",
+		"k<<< dim3(dim3(dim3((n+127)/128,nb)).x < 2112u ? dim3(dim3((n+127)/128,nb)).x : 2112u, "
+		"dim3(dim3((n+127)/128,nb)).y, dim3(dim3((n+127)/128,nb)).z), 128, 0, s>>>(x, y, n);"};
+	static const char *const src = BATCH_HEAD
+		"\tconst int b = blockIdx.y;\n\tif (i < n)\n\t\ty[b * n + i] = 2.0f * x[b * n + i];\n}\n" BATCH_RUN;
+	expect_applies("grid-stride", src, "block=256 cap=2112", want, 2);
+	char why[256];
+	char *out = apply("grid-stride", src, "block=256 cap=2112", why, sizeof why);
+	assert_non_null(out);
+	assert_null(strstr(out, "__launch_bounds__"));
+	free(out);
+	/* read in the body, with blockDim.y and gridDim.z */
+	static const char *const body[] = {"y[(blockIdx.y * blockDim.y + threadIdx.y) * n + i] = gridDim.z;",
+					   "dim3(dim3((n+127)/128,nb)).y"};
+	expect_applies("grid-stride",
+		       BATCH_HEAD
+		       "\tif (i >= n)\n\t\treturn;\n\ty[(blockIdx.y * blockDim.y + threadIdx.y) * n + i] = "
+		       "gridDim.z;\n}\n" BATCH_RUN,
+		       "block=256 cap=2112", body, 2);
+	/* near misses: an id along x in the body, a declaration reading one,
+	 * and vectorize, which repeats the body per lane */
+	expect_declines("grid-stride",
+			BATCH_HEAD
+			"\tif (i < n)\n\t\ty[blockIdx.y * n + i] = x[i] * blockIdx.x;\n}\n" BATCH_RUN,
+			"the body uses blockIdx");
+	expect_declines(
+		"grid-stride",
+		BATCH_HEAD
+		"\tconst int b = blockIdx.y + threadIdx.x;\n\tif (i < n)\n\t\ty[b * n + i] = x[i];\n}\n" BATCH_RUN,
+		"the body reads b, which depends on the thread apart from the index i");
+	expect_declines("vectorize", src,
+			"the body reads b, which depends on the thread apart from the index i");
+}
+
 /* launch-tune changes how many threads run past the count: sound only when
  * the kernel guards its index by the count the grid rounds up (found in
  * the public-code sweep: an unguarded float2half kernel retuned from 512 to
@@ -833,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_stride_loop_forms),
 		cmocka_unit_test(test_braced_return_guard),
 		cmocka_unit_test(test_grid_stride_widened),
+		cmocka_unit_test(test_grid_stride_yz),
 		cmocka_unit_test(test_launch_tune_guard),
 		cmocka_unit_test(test_fuse_stride_loop),
 		cmocka_unit_test(test_transpose_forms),
