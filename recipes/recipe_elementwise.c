@@ -510,7 +510,8 @@ static int ids_yz_only(const char *t, size_t s, size_t e)
 		     at = ka_csrc_find_word_pp(t, at + n, e, ids[i])) {
 			size_t d = ka_csrc_skip_blank(t, e, at + n);
 			size_t m = d < e && t[d] == '.' ? ka_csrc_skip_blank(t, e, d + 1) : NPOS;
-			if (m == NPOS || m >= e || (t[m] != 'y' && t[m] != 'z') || (m + 1 < e && is_ident(t[m + 1])))
+			if (m == NPOS || m >= e || (t[m] != 'y' && t[m] != 'z') ||
+			    (m + 1 < e && is_ident(t[m + 1])))
 				return 0;
 		}
 	}
@@ -1057,8 +1058,9 @@ static int finish_edits(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, con
 		/* the body reads the launch's y or z: its blocks and grids stay
 		 * but for the cap along x (a loop over the grid already would
 		 * gain only that cap) */
-		rc = sh->stride_loop ? ka_recipe_decline(c, "a grid-stride loop already, reading ids along y or z")
-				     : ka_recipe_relaunch_cap(c, ed, cap);
+		rc = sh->stride_loop
+			     ? ka_recipe_decline(c, "a grid-stride loop already, reading ids along y or z")
+			     : ka_recipe_relaunch_cap(c, ed, cap);
 	} else if (rc == KA_OK && vec == 1 && ka_recipe_launches_known(c) == KA_RECIPE_DECLINED) {
 		/* a launch it cannot read (cudaLaunchKernel, a function pointer, an
 		 * occupancy query) keeps its block: no launch bounds, and the
