@@ -254,8 +254,9 @@ static int member_bound(const ka_recipe_ctx *c, const char *x, char *out, size_t
 	if (pi < 0 || c->k->params[pi].is_pointer || strchr(c->k->params[pi].type, '&') ||
 	    strchr(c->k->params[pi].type, '*') || strchr(c->k->params[pi].type, '['))
 		return 0;
-	/* a const P cannot change; else every use of P in the body is `P.M...`
-	 * not followed by an assignment (a call could take P by reference) */
+	/* a const P cannot change; else every use of P in the body is a
+	 * member, `P.M...`, and the bound's is not assigned (a call could take
+	 * P whole by reference, or the bound's address) */
 	const char *ty = c->k->params[pi].type;
 	if (ka_csrc_has_word(ty, 0, strlen(ty), "const")) {
 		snprintf(out, cap, "(%s)", b);
@@ -275,9 +276,13 @@ static int member_bound(const ka_recipe_ctx *c, const char *x, char *out, size_t
 		while (*m == '.' && is_ident(m[1]))
 			for (m++; is_ident(*m); m++)
 				;
+		/* another member (`P.data[i] = v`) leaves the bound alone */
+		size_t bl = strlen(b), ul = (size_t)(m - p);
+		if (ul < bl || memcmp(p, b, bl) || (ul > bl && p[bl] != '.'))
+			continue;
 		char use[200];
-		snprintf(use, sizeof use, "%.*s", (int)(m - p), p);
-		if (*m == '.' || *m == '[' || *m == '(' || assigned(p, use))
+		snprintf(use, sizeof use, "%.*s", (int)ul, p);
+		if (ul > bl || *m == '.' || *m == '[' || *m == '(' || assigned(p, use))
 			return 0;
 	}
 	if (assigned(body, pn))
@@ -611,6 +616,56 @@ static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, i
 
 static int split_decl(char *sq, char type[160], char **name, char **init);
 
+/* A declaration before the guard, squeezed in sq, as split_decl reads it
+ * (one name, into names[0]: 1), and two more: commas inside the
+ * initializer's brackets (`float4 v = make_float4(a, a, a, a);`), and no
+ * initializer at all (`int p;`, `float a, b;`: each name, init ""; such a
+ * name holds nothing a thread owns, and a fresh one per element is the
+ * fresh one per thread it was).  The number of names, 0 for no
+ * declaration, -1 for one it cannot read. */
+static int pre_decl(char *sq, char type[160], char **names, int max, char **init)
+{
+	size_t n = strlen(sq);
+	int depth = 0, nested = 0;
+	for (size_t i = 0; i < n; i++) {
+		depth += strchr("([{", sq[i]) ? 1 : strchr(")]}", sq[i]) ? -1 : 0;
+		if (sq[i] == ',' && depth > 0) {
+			sq[i] = '\x01';
+			nested = 1;
+		}
+	}
+	int d = split_decl(sq, type, &names[0], init);
+	for (size_t i = 0; nested && i < n; i++)
+		if (sq[i] == '\x01')
+			sq[i] = ',';
+	if (d > 0 || strchr(sq, '=') || strpbrk(sq, "()[]{}") || n < 2 || sq[n - 1] != ';')
+		return d;
+	/* `TYPE NAME[, NAME...];`: identifier words (and '*'), then names */
+	sq[n - 1] = 0;
+	char *first = strchr(sq, ',') ? strchr(sq, ',') : sq + n - 1, *v = first;
+	while (v > sq && is_ident(v[-1]))
+		v--;
+	if (v == first || v == sq || (v[-1] != ' ' && v[-1] != '*'))
+		return d < 0 ? -1 : 0;
+	for (char *p = sq; p < v; p++)
+		if (!is_ident(*p) && *p != ' ' && *p != '*')
+			return d < 0 ? -1 : 0;
+	snprintf(type, 160, "%.*s", (int)(v - sq), sq);
+	int nn = 0;
+	for (char *p = v; *p && nn < max;) {
+		char *q = p;
+		while (is_ident(*q))
+			q++;
+		if (q == p || (*q && *q != ','))
+			return -1;
+		names[nn++] = p;
+		p = *q ? q + 1 : q;
+		*q = 0;
+	}
+	*init = sq + n - 1; /* "" */
+	return nn;
+}
+
 static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
@@ -705,13 +760,15 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		e = ka_csrc_stmt_end(t, len, s);
 		if (e == NPOS || e > g0 || !ka_csrc_squeeze(t, s, e, sq, sizeof sq))
 			return ka_recipe_decline(c, "cannot read the statements before the guard");
-		int d = split_decl(sq, ty, &nm, &in);
+		char *names[8];
+		int d = pre_decl(sq, ty, names, 8, &in);
 		if (d <= 0)
 			return ka_recipe_decline(c, "'%.60s' before the guard is %s", sq,
 						 d < 0 ? "not one name declared with a value"
 						       : "no declaration");
+		nm = names[0];
 		if ((size_t)md->ix_begin >= s && (size_t)md->ix_begin < e && !seen) {
-			if (strcmp(nm, md->var))
+			if (d != 1 || strcmp(nm, md->var))
 				return ka_recipe_decline(c, "cannot read the declaration of the index %s",
 							 md->var);
 			snprintf(decl, sizeof decl, "%s%s", ty, nm);
@@ -720,17 +777,20 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			seen = 1;
 			continue;
 		}
-		if (n == (int)(sizeof st / sizeof st[0]))
-			return ka_recipe_decline(c, "more than %d declarations before the guard", n);
 		if (!ka_recipe_pure_expr_in(in, strlen(in), t, len))
 			return ka_recipe_decline(c, "the initializer of %s, before the guard, may write", nm);
-		st[n].s = s;
-		st[n].e = e;
-		snprintf(st[n].name, sizeof st[n].name, "%s", nm);
 		int yz = (flags & KA_RECIPE_EW_YZ) && thread_word(t, s, e) && ids_yz_only(t, s, e);
-		st[n].dep = thread_word(t, s, e) && !yz ? 2 : pre_dep(c, in, st, n, seen ? md->var : "", yz);
-		st[n].yz = yz;
-		n++;
+		int dep = thread_word(t, s, e) && !yz ? 2 : pre_dep(c, in, st, n, seen ? md->var : "", yz);
+		/* one entry a name; a statement of several is replayed once */
+		for (int j = 0; j < d; j++, n++) {
+			if (n == (int)(sizeof st / sizeof st[0]))
+				return ka_recipe_decline(c, "more than %d declarations before the guard", n);
+			st[n].s = s;
+			st[n].e = e;
+			snprintf(st[n].name, sizeof st[n].name, "%s", names[j]);
+			st[n].dep = dep;
+			st[n].yz = yz;
+		}
 	}
 	if (!seen)
 		return ka_recipe_decline(c, "the index %s is not declared at the top of the kernel", md->var);
@@ -786,8 +846,11 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 				st[i].name, sh->var);
 		rep[i] = 1;
 	}
-	for (int i = 0; i < n; i++)
-		if (rep[i]) {
+	for (int i = 0; i < n; i++) {
+		int again = 0; /* a statement of several names: once */
+		for (int j = 0; j < i && !again; j++)
+			again = rep[j] && st[j].s == st[i].s;
+		if (rep[i] && !again) {
 			if (sh->nrep == KA_RECIPE_EW_REP)
 				return ka_recipe_decline(c, "more than %d declarations to replay",
 							 KA_RECIPE_EW_REP);
@@ -795,6 +858,7 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			sh->rep_e[sh->nrep++] = st[i].e;
 			sh->yz |= st[i].yz;
 		}
+	}
 	return KA_OK;
 }
 

@@ -561,6 +561,63 @@ static void test_grid_stride_yz(void **st)
 			"the body reads b, which depends on the thread apart from the index i");
 }
 
+/* grid-stride with declarations before the guard that have no value
+ * (`int p; cData a, b;`: fluidsGL's kernels) or a call with several
+ * arguments: each is declared again per element (a fresh one per element
+ * is the fresh one per thread it was), a statement of several names once;
+ * a bound read through a member while the body writes another member */
+static void test_grid_stride_decls(void **st)
+{
+	(void)st;
+	static const char *const want[] = {
+		"\t\tint i = ka_e;\n\t\tint r = blockIdx.y * lb + threadIdx.y;\n\t\tint p;\n\t\tfloat a, b;\n\t\t{",
+		"dim3(128, 2), 0, s>>>(x, y, n, lb);"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, int n, int lb)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tint r = blockIdx.y * lb + threadIdx.y;\n"
+		"\tint p;\n\tfloat a, b;\n\tif (i < n) {\n\t\tfor (p = 0; p < lb; p++) {\n"
+		"\t\t\ta = x[(r + p) * n + i];\n\t\t\tb = a * a;\n\t\t\ty[(r + p) * n + i] = b;\n\t\t}\n\t}\n}\n"
+		"void h(const float *x, float *y, int n, int lb, cudaStream_t s)\n{\n"
+		"\tk<<<dim3((n + 127) / 128, 4), dim3(128, 2), 0, s>>>(x, y, n, lb);\n}\n",
+		"block=256 cap=2112", want, 2);
+	/* only b of `float a, b;` is read: the statement once, as written */
+	static const char *const one[] = {"\t\tint i = ka_e;\n\t\tfloat a, b;\n\t\t{"};
+	expect_applies("grid-stride",
+		       "__global__ void k(const float *x, float *y, int n)\n{\n"
+		       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tfloat a, b;\n"
+		       "\tif (i < n) {\n\t\tb = x[i];\n\t\ty[i] = b;\n\t}\n}\n"
+		       "void h(const float *x, float *y, int n, cudaStream_t s)\n{\n"
+		       "\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, n);\n}\n",
+		       "block=256 cap=2112", one, 1);
+	/* the bound is one member, the body writes through another */
+	static const char *const mem[] = {"ka_e < (a.n); ka_e += ka_step", "a.data[i] = x[i];"};
+	expect_applies(
+		"grid-stride",
+		"struct Arr {\n\tfloat *data;\n\tint n;\n};\n"
+		"__global__ void k(const float *x, Arr a)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tfloat v;\n\tif (i < a.n) {\n\t\tv = x[i];\n\t\ta.data[i] = x[i];\n\t\t(void)v;\n\t}\n}\n"
+		"void h(const float *x, Arr a, cudaStream_t s)\n{\n\tk<<<(a.n + 127) / 128, 128, 0, s>>>(x, a);\n}\n",
+		"block=256 cap=2112", mem, 2);
+	/* near misses: an array declared without a value, a declaration of
+	 * several names that reads a thread id along x */
+	expect_declines("grid-stride",
+			"__global__ void k(const float *x, float *y, int n)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tfloat a[4];\n"
+			"\tif (i < n) {\n\t\ta[0] = x[i];\n\t\ty[i] = a[0];\n\t}\n}\n"
+			"void h(const float *x, float *y, int n, cudaStream_t s)\n{\n"
+			"\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, n);\n}\n",
+			"'float a[4];' before the guard is no declaration");
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tint l = threadIdx.x % 32, w = 0;\n"
+		"\tif (i < n)\n\t\ty[i] = x[i] * l;\n}\n"
+		"void h(const float *x, float *y, int n, cudaStream_t s)\n{\n"
+		"\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, n);\n}\n",
+		"before the guard is not one name declared with a value");
+}
+
 /* launch-tune changes how many threads run past the count: sound only when
  * the kernel guards its index by the count the grid rounds up (found in
  * the public-code sweep: an unguarded float2half kernel retuned from 512 to
@@ -881,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_braced_return_guard),
 		cmocka_unit_test(test_grid_stride_widened),
 		cmocka_unit_test(test_grid_stride_yz),
+		cmocka_unit_test(test_grid_stride_decls),
 		cmocka_unit_test(test_launch_tune_guard),
 		cmocka_unit_test(test_fuse_stride_loop),
 		cmocka_unit_test(test_transpose_forms),
