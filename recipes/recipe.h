@@ -228,8 +228,9 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * ...) that the rewrite adds to the kernel and that every launch passes as
  * its thread count along x (ka_recipe_relaunch_threads). */
 #define KA_RECIPE_EW_UNGUARDED 4u
-/* Flag KA_RECIPE_EW_RETURN: a BODY with `return;` is read too when BODY
- * has no loop, switch or lambda (ka_recipe_return_as_continue):
+/* Flag KA_RECIPE_EW_RETURN: a BODY with `return;` is read too when no
+ * loop of BODY holds one and BODY has no switch or lambda
+ * (ka_recipe_return_as_continue):
  * returns is set, and ka_recipe_ew_loop writes each `return;` as
  * `continue;`, which ends the element as the return ended the thread.
  * Not with a grid-stride loop the kernel has already (its return ends
@@ -269,10 +270,10 @@ void ka_recipe_ew_subst(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *s
 int ka_recipe_for_parts(ka_recipe_ctx *c, size_t s, char parts[3][KA_RECIPE_FOR_PART], int *np);
 /* Append [s, e) as one braced statement. */
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
-/* 1 when every `return` of [s, e) is a bare `return;` and [s, e) has no
- * loop, switch or lambda (whose `continue` would be another's): in a loop
- * over the elements that holds [s, e), each can be written `continue;`
- * (ka_recipe_add_body_continue). */
+/* 1 when every `return` of [s, e) is a bare `return;` that no loop of
+ * [s, e) holds, and [s, e) has no switch or lambda (where `continue`
+ * would be another's): in a loop over the elements that holds [s, e),
+ * each can be written `continue;` (ka_recipe_add_body_continue). */
 int ka_recipe_return_as_continue(const char *t, size_t s, size_t e);
 /* ka_recipe_add_body with every `return` token written `continue`. */
 void ka_recipe_add_body_continue(ka_buf *b, const char *t, size_t s, size_t e);
@@ -349,6 +350,10 @@ int ka_recipe_2d_shape(ka_recipe_ctx *c, ka_recipe_2d *sh);
  * launched thread: BODY is every statement after the indices, h and w are
  * empty and unguarded is set (the other checks stay). */
 #define KA_RECIPE_2D_UNGUARDED 1u
+/* Flag KA_RECIPE_2D_Z: past the indices the kernel may read the ids along
+ * z (`blockIdx.z`: a batch or a slice), which loops over x and y leave as
+ * they were; any other use of an id still declines. */
+#define KA_RECIPE_2D_Z 2u
 int ka_recipe_2d_shape_ex(ka_recipe_ctx *c, ka_recipe_2d *sh, unsigned flags);
 /* An edit list over the file's text, applied in one pass. */
 typedef struct ka_recipe_edits {

@@ -25,7 +25,7 @@
  * decline when the body uses the thread or block ids itself (or inline
  * asm, which may read them), assigns the index, returns early, or touches
  * shared memory or barriers; grid-stride takes a `return;` in a body with
- * no loop or switch as the loop's `continue;` (KA_RECIPE_EW_RETURN), a
+ * no switch and no loop around it as the loop's `continue;` (KA_RECIPE_EW_RETURN), a
  * bound that is a member of a by-value parameter (`i < size.y`,
  * KA_RECIPE_EW_MEMBER), and a kernel that some use of its name this file
  * shows cannot be read as a launch (cudaLaunchKernel, a function pointer,
@@ -1058,19 +1058,28 @@ void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e)
  * A thread of the original did one element and a bare `return;` ended it;
  * in a loop over the elements the same statement would end the thread's
  * later elements too, so the loop writes it `continue;`.  That reads the
- * same only where no loop or switch of the body takes the `continue` (nor
- * a lambda, whose return is its own), so such a body still declines. */
+ * same only where no loop of the body holds the return (its `continue`
+ * would be that loop's), nor a switch or a lambda (whose return is its
+ * own), so such a body still declines. */
 int ka_recipe_return_as_continue(const char *t, size_t s, size_t e)
 {
-	static const char *const nested[] = {"for", "while", "do", "switch"};
-	for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
-		if (ka_csrc_has_word(t, s, e, nested[i]))
-			return 0;
+	if (ka_csrc_has_word(t, s, e, "switch"))
+		return 0;
 	for (size_t at = ka_csrc_find_word_pp(t, s, e, "return"); at != NPOS;
 	     at = ka_csrc_find_word_pp(t, at + 6, e, "return")) {
 		size_t p = ka_csrc_skip_blank(t, e, at + 6);
 		if (p >= e || t[p] != ';')
 			return 0;
+	}
+	static const char *const loops[] = {"for", "while", "do"};
+	for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+		size_t n = strlen(loops[i]);
+		for (size_t at = ka_csrc_find_word_pp(t, s, e, loops[i]); at != NPOS;
+		     at = ka_csrc_find_word_pp(t, at + n, e, loops[i])) {
+			size_t end = ka_csrc_stmt_end(t, e, at);
+			if (end == NPOS || ka_csrc_find_word_pp(t, at, end, "return") != NPOS)
+				return 0;
+		}
 	}
 	/* a lambda's introducer: `[](`, `[=]`, `[&`, `](` squeezed */
 	static char sq[16384];
@@ -1181,12 +1190,12 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
  * grid, so the launches keep their blocks and cap their grids
  * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id,
  * break, continue or goto, nor assign an index or a bound; a `return;`
- * becomes the inner loop's `continue;` when BODY has no loop or switch
+ * becomes the inner loop's `continue;` when no loop of BODY holds it
  * (ka_recipe_return_as_continue). */
 static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_2d sh;
-	int rc = ka_recipe_2d_shape_ex(c, &sh, KA_RECIPE_2D_UNGUARDED);
+	int rc = ka_recipe_2d_shape_ex(c, &sh, KA_RECIPE_2D_UNGUARDED | KA_RECIPE_2D_Z);
 	if (rc)
 		return rc;
 	const char *t = c->m->text;

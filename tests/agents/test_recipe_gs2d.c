@@ -166,6 +166,19 @@ static void test_near_misses(void **st)
 		T_HEAD
 		"\tif (x >= w || y >= n) {\n\t\to[0] = 1;\n\t\treturn;\n\t}\n\to[y * w + x] = 2;\n}\n" RUN_T,
 		"t", stores, 2));
+	/* a return before a loop of the body, and ids along z (a slice the
+	 * loops over x and y leave as it was): the launch keeps its z (the
+	 * guard after z's index is none the 2-D form reads: unguarded, the
+	 * launch's threads along x and y passed in) */
+	static const char *const slice[] = {
+		"\t\tcontinue;\n", "int z = blockIdx.z * blockDim.z + threadIdx.z;",
+		"dim3(dim3(w/16,n/16,4)).z), dim3(16, 16)>>>(o, w, n, (long long)"};
+	free(applies(
+		T_HEAD
+		"\tint z = blockIdx.z * blockDim.z + threadIdx.z;\n\tif (x >= w || y >= n)\n\t\treturn;\n"
+		"\tfor (int k = 0; k < 3; k++)\n\t\to[(z * n + y) * w + x] += 1.f;\n}\n"
+		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16, 4), dim3(16, 16)>>>(o, w, n);\n}\n",
+		"t", slice, 3));
 	/* a return in a loop of the body: continue would be that loop's */
 	declines(T_HEAD "\tif (x < w && y < n) {\n\t\tfor (int k = 0; k < 3; k++) {\n\t\t\tif (o[k] < 0.f)\n"
 			"\t\t\t\treturn;\n\t\t\to[y * w + x] += 1.f;\n\t\t}\n\t}\n}\n" RUN_T,

@@ -409,6 +409,16 @@ static void test_grid_stride_widened(void **st)
 		"\t\t\treturn;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
 		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
 		"block=256 cap=2112", ret, 3);
+	/* a return before a loop of the body (llm.c's attention_query_key_kernel1) */
+	static const char *const before[] = {"\t\t\ty[i] = lo;\n\t\t\tcontinue;\n",
+					     "for (int j = 0; j < 4; j++)"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n\t\tif (x[i] < lo) {\n"
+		"\t\t\ty[i] = lo;\n\t\t\treturn;\n\t\t}\n\t\tfor (int j = 0; j < 4; j++)\n\t\t\ty[i] += x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"block=256 cap=2112", before, 2);
 	/* vectorize repeats the body per lane, with no loop to continue */
 	expect_declines(
 		"vectorize",
