@@ -228,9 +228,11 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * ...) that the rewrite adds to the kernel and that every launch passes as
  * its thread count along x (ka_recipe_relaunch_threads). */
 #define KA_RECIPE_EW_UNGUARDED 4u
-/* Flag KA_RECIPE_EW_RETURN: a BODY with `return;` is read too when no
- * loop of BODY holds one and BODY has no switch or lambda
- * (ka_recipe_return_as_continue):
+/* Flag KA_RECIPE_EW_RETURN (for a recipe that keeps BODY whole in a loop):
+ * BODY may break or continue (a loop's or switch's of BODY, or of the
+ * grid-stride loop the kernel has, which the new loop stands for), and a
+ * BODY with `return;` is read too when no loop of BODY holds one and BODY
+ * has no switch or lambda (ka_recipe_return_as_continue):
  * returns is set, and ka_recipe_ew_loop writes each `return;` as
  * `continue;`, which ends the element as the return ended the thread.
  * Not with a grid-stride loop the kernel has already (its return ends

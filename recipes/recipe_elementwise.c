@@ -1012,6 +1012,12 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			sh->yz = 1; /* along y or z: the loop along x leaves it */
 			continue;
 		}
+		/* a break or continue of the original's body is a loop's or a
+		 * switch's inside it (none holds one element a thread), or the
+		 * grid-stride loop's it has, which the new loop takes the place of */
+		if ((!strcmp(banned[i], "break") || !strcmp(banned[i], "continue")) &&
+		    (flags & KA_RECIPE_EW_RETURN))
+			continue;
 		if (!strcmp(banned[i], "return") && (flags & KA_RECIPE_EW_RETURN) && !sh->stride_loop &&
 		    ka_recipe_return_as_continue(t, sh->body_s, sh->body_e)) {
 			sh->returns = 1;
@@ -1188,8 +1194,9 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
  * the launch's threads along x and y passed in as ka_nx and ka_ny).  Each
  * (x, y) below the bounds is then done once per z layer, whatever the
  * grid, so the launches keep their blocks and cap their grids
- * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id,
- * break, continue or goto, nor assign an index or a bound; a `return;`
+ * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id
+ * (but along z) or goto, nor assign an index or a bound; its break and
+ * continue are its own loops' (none holds BODY); a `return;`
  * becomes the inner loop's `continue;` when no loop of BODY holds it
  * (ka_recipe_return_as_continue). */
 static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
@@ -1199,7 +1206,8 @@ static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 	if (rc)
 		return rc;
 	const char *t = c->m->text;
-	static const char *const banned[] = {"return", "break", "continue", "goto"};
+	/* break and continue: a loop's or switch's of BODY (none holds BODY) */
+	static const char *const banned[] = {"return", "goto"};
 	int returns = 0;
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, sh.body_s, sh.body_e, banned[i])) {

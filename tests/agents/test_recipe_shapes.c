@@ -419,6 +419,28 @@ static void test_grid_stride_widened(void **st)
 		"\t\t\ty[i] = lo;\n\t\t\treturn;\n\t\t}\n\t\tfor (int j = 0; j < 4; j++)\n\t\t\ty[i] += x[i];\n\t}\n}\n" HOSTB
 		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
 		"block=256 cap=2112", before, 2);
+	/* break and continue of the body's own loop and switch (ggml's pool
+	 * and transposed-convolution kernels), and a continue of the
+	 * grid-stride loop the kernel has, which the new loop stands for */
+	static const char *const inner[] = {"\t\t\tif (x[i * 4 + j] < lo)\n\t\t\t\tcontinue;\n",
+					    "\t\tcase 1: y[i] = 0.f; break;"};
+	expect_applies("grid-stride",
+		       "__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n)\n\t\treturn;\n"
+		       "\tfor (int j = 0; j < 4; j++) {\n\t\t\tif (x[i * 4 + j] < lo)\n\t\t\t\tcontinue;\n"
+		       "\t\ty[i] += x[i * 4 + j];\n\t}\n\tswitch (i % 2) {\n\t\tcase 1: y[i] = 0.f; break;\n"
+		       "\t\tdefault: break;\n\t}\n}\n" HOSTB
+		       "{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		       "block=256 cap=2112", inner, 2);
+	static const char *const skip[] = {"\t\tif (x[i] < lo)\n\t\t\tcontinue;\n",
+					   "ka_e < n; ka_e += ka_step"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+		"\t\tif (x[i] < lo)\n\t\t\tcontinue;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"block=256 cap=2112", skip, 2);
 	/* vectorize repeats the body per lane, with no loop to continue */
 	expect_declines(
 		"vectorize",
