@@ -859,6 +859,22 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			sh->yz |= st[i].yz;
 		}
 	}
+	/* a grid-stride loop the kernel has: a declaration before it lives
+	 * across the thread's elements, and one the body writes (a counter,
+	 * the previous element) would start again at each element */
+	static char lb[16384];
+	if (sh->stride_loop && sh->nrep && !ka_csrc_squeeze(t, sh->body_s, sh->body_e, lb, sizeof lb))
+		return ka_recipe_decline(c, "the body is too long");
+	for (int i = 0; i < n && sh->stride_loop; i++) {
+		char amp[80];
+		snprintf(amp, sizeof amp, "&%s", st[i].name);
+		if (rep[i] && (assigned(lb, st[i].name) || strstr(lb, amp)))
+			return ka_recipe_decline(
+				c,
+				"a grid-stride loop whose body writes %s, declared before the loop (its "
+				"value carries from one element to the next)",
+				st[i].name);
+	}
 	return KA_OK;
 }
 

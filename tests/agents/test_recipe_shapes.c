@@ -302,6 +302,18 @@ static void test_stride_loop_forms(void **st)
 		"i < n; i += stride) y[i] = x[i] * stride;\n}\n" HOSTN
 		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
 		"the loop body reads stride, declared before the loop");
+	/* a value carried from one element to the next of a thread (a
+	 * counter declared before the loop): redeclared per element it would
+	 * start again each time */
+	static const char *const carry =
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tint t = blockIdx.x * blockDim.x + threadIdx.x;\n\tint c = 0;\n"
+		"\tfor (int i = t; i < n; i += blockDim.x * gridDim.x) {\n\t\ty[i] = x[i] + c;\n\t\tc++;\n\t}\n}\n" HOSTN
+		"{ k<<<(n + 255) / 256, 256, 0, s>>>(x, m, y, n); }\n";
+	expect_declines("grid-stride", carry,
+			"a grid-stride loop whose body writes c, declared before the loop");
+	expect_declines("vectorize", carry,
+			"a grid-stride loop whose body writes c, declared before the loop");
 	/* a start that is not the global index */
 	expect_declines(
 		"vectorize",
