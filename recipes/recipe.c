@@ -96,7 +96,10 @@ int ka_recipe_pure_function(const char *name, size_t n)
 		"__half2float", "__float2half", "__float2half_rn", "__bfloat162float", "__float2bfloat16",
 		"__float2bfloat16_rn", "__half22float2", "__float22half2_rn", "__bfloat1622float2",
 		"__float22bfloat162_rn", "__floats2half2_rn", "__floats2bfloat162_rn", "__low2float",
-		"__high2float", "__half2half2", "__bfloat162bfloat162"};
+		"__high2float", "__half2half2", "__bfloat162bfloat162",
+		/* vector_functions.h's constructors: values in, a vector value out */
+		"make_float2", "make_float3", "make_float4", "make_int2", "make_int3", "make_int4",
+		"make_uint2", "make_uint3", "make_uint4", "make_double2"};
 	for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
 		if (strlen(fns[i]) == n && !memcmp(fns[i], name, n))
 			return 1;

@@ -191,6 +191,8 @@ typedef struct ka_recipe_ew {
 	int stride_loop;         /* 1: the kernel loops over the grid (any grid covers the count) */
 	int unguarded;           /* KA_RECIPE_EW_UNGUARDED: no guard; count names the parameter the
 				  * rewrite adds for the launch's thread count */
+	int returns;             /* KA_RECIPE_EW_RETURN: BODY returns; a loop writes it continue */
+	int yz;                  /* KA_RECIPE_EW_YZ: BODY or a replayed declaration reads an id's y or z */
 	/* KA_RECIPE_EW_MODEL: declarations before the guard that BODY reads
 	 * (directly or through one another), written again per element right
 	 * after `T i = ...;` in their order: their values depend on the index
@@ -226,6 +228,28 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * ...) that the rewrite adds to the kernel and that every launch passes as
  * its thread count along x (ka_recipe_relaunch_threads). */
 #define KA_RECIPE_EW_UNGUARDED 4u
+/* Flag KA_RECIPE_EW_RETURN (for a recipe that keeps BODY whole in a loop):
+ * BODY may break or continue (a loop's or switch's of BODY, or of the
+ * grid-stride loop the kernel has, which the new loop stands for), and a
+ * BODY with `return;` is read too when no loop of BODY holds one and BODY
+ * has no switch or lambda (ka_recipe_return_as_continue):
+ * returns is set, and ka_recipe_ew_loop writes each `return;` as
+ * `continue;`, which ends the element as the return ended the thread.
+ * Not with a grid-stride loop the kernel has already (its return ends
+ * every later element of the thread). */
+#define KA_RECIPE_EW_RETURN 8u
+/* Flag KA_RECIPE_EW_MEMBER: a bound that is a member of a parameter passed
+ * by value, `i < size.y` (a struct of sizes; any arithmetic type, so only
+ * for a recipe that compares with it and no more): count is "(size.y)",
+ * which ka_recipe_relaunch reads from each launch's argument.  The kernel
+ * may read the parameter only through members, and assign none. */
+#define KA_RECIPE_EW_MEMBER 16u
+/* Flag KA_RECIPE_EW_YZ: BODY and the declarations it reads may read the
+ * thread, block and grid ids along y and z (`blockIdx.y`, a batch or row
+ * the launch's second axis gives), which a loop along x does not change;
+ * yz is set, and the launches must keep their blocks and their grids' y
+ * and z (ka_recipe_relaunch_cap).  Any use along x still declines. */
+#define KA_RECIPE_EW_YZ 32u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the replayed declarations (nrep), each on its own line after
  * indent. */
@@ -248,6 +272,13 @@ void ka_recipe_ew_subst(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *s
 int ka_recipe_for_parts(ka_recipe_ctx *c, size_t s, char parts[3][KA_RECIPE_FOR_PART], int *np);
 /* Append [s, e) as one braced statement. */
 void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e);
+/* 1 when every `return` of [s, e) is a bare `return;` that no loop of
+ * [s, e) holds, and [s, e) has no switch or lambda (where `continue`
+ * would be another's): in a loop over the elements that holds [s, e),
+ * each can be written `continue;` (ka_recipe_add_body_continue). */
+int ka_recipe_return_as_continue(const char *t, size_t s, size_t e);
+/* ka_recipe_add_body with every `return` token written `continue`. */
+void ka_recipe_add_body_continue(ka_buf *b, const char *t, size_t s, size_t e);
 /* Append the loop over the elements from `first` on, by ka_step (which
  * the caller declares):
  *     for (long long ka_e = FIRST; ka_e < N; ka_e += ka_step) { T i = ka_e; BODY }
@@ -321,6 +352,10 @@ int ka_recipe_2d_shape(ka_recipe_ctx *c, ka_recipe_2d *sh);
  * launched thread: BODY is every statement after the indices, h and w are
  * empty and unguarded is set (the other checks stay). */
 #define KA_RECIPE_2D_UNGUARDED 1u
+/* Flag KA_RECIPE_2D_Z: past the indices the kernel may read the ids along
+ * z (`blockIdx.z`: a batch or a slice), which loops over x and y leave as
+ * they were; any other use of an id still declines. */
+#define KA_RECIPE_2D_Z 2u
 int ka_recipe_2d_shape_ex(ka_recipe_ctx *c, ka_recipe_2d *sh, unsigned flags);
 /* An edit list over the file's text, applied in one pass. */
 typedef struct ka_recipe_edits {
@@ -417,10 +452,20 @@ int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char
  * kernel also gets the parameters `long long nx, long long ny` last and
  * each launch passes its threads along x and y, `(long long)dim3(G).x *
  * dim3(B).x` and the same along y; with both NULL the parameters stay (a
- * guarded kernel knows its bounds).  Declines as ka_recipe_relaunch_threads
- * does. */
+ * guarded kernel knows its bounds) and a use of the name it cannot read
+ * stays as it is (as ka_recipe_relaunch_cap).  Declines as
+ * ka_recipe_relaunch_threads does. */
 int ka_recipe_relaunch_threads_2d(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *nx, const char *ny,
 				  long cap);
+/* For a kernel whose threads loop over the elements up to a count it
+ * knows (grid-stride's guarded 1-D form, where some launch is one this
+ * recipe cannot read): every launch it reads keeps its block and gets the
+ * grid dim3(min(dim3(G).x, cap), dim3(G).y, dim3(G).z); a use of the name
+ * it cannot read (cudaLaunchKernel, a function pointer, a macro, an
+ * occupancy query) is left as it is, and is still right: the kernel's loop
+ * covers its count whatever the grid and block.  Declines when it reads no
+ * launch, and as ka_recipe_relaunch_threads does on the launches it reads. */
+int ka_recipe_relaunch_cap(ka_recipe_ctx *c, ka_recipe_edits *ed, long cap);
 /* 2-D launches (recipes/recipe_launch2d.c): rewrite every launch of the
  * kernel.  Each must read
  *     grid((W + BX - 1) / BX, (H + BY - 1) / BY), block(BX, BY)

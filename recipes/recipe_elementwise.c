@@ -24,7 +24,13 @@
  * body sees the type it had and a const index is never stepped.  Both
  * decline when the body uses the thread or block ids itself (or inline
  * asm, which may read them), assigns the index, returns early, or touches
- * shared memory or barriers.  Both also take a kernel with no guard at all
+ * shared memory or barriers; grid-stride takes a `return;` in a body with
+ * no switch and no loop around it as the loop's `continue;` (KA_RECIPE_EW_RETURN), a
+ * bound that is a member of a by-value parameter (`i < size.y`,
+ * KA_RECIPE_EW_MEMBER), and a kernel that some use of its name this file
+ * shows cannot be read as a launch (cudaLaunchKernel, a function pointer,
+ * an occupancy query): then no launch changes its block, and the ones it
+ * reads cap their grid (ka_recipe_relaunch_cap).  Both also take a kernel with no guard at all
  * (KA_RECIPE_EW_UNGUARDED): its count is the launch's threads along x,
  * which the launches pass in as a new parameter (ka_recipe_relaunch_threads). */
 #include "recipes/recipe.h"
@@ -65,7 +71,7 @@ static int assigned(const char *sq, const char *var)
 	}
 	return 0;
 }
-static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh);
+static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 
 /* 1 when the squeezed expression reads as exactly the product (or sum)
  * of the named terms. */
@@ -224,11 +230,74 @@ static int param_local(const char *t, size_t s, size_t e, const ka_csrc_kernel *
 	return ka_recipe_poly_defs_add(d, nm, eq + 1);
 }
 
+/* X is `P.M` (a chain of members, parentheses around it allowed) with P a
+ * parameter passed by value, and the kernel reads P only through members
+ * and assigns none of them nor P (KA_RECIPE_EW_MEMBER): "(P.M)" into out. */
+static int member_bound(const ka_recipe_ctx *c, const char *x, char *out, size_t cap)
+{
+	char b[200];
+	size_t n = strlen(x), k = 0;
+	while (n > 2 * k + 1 && x[k] == '(' && x[n - 1 - k] == ')')
+		k++;
+	if (n - 2 * k >= sizeof b)
+		return 0;
+	snprintf(b, sizeof b, "%.*s", (int)(n - 2 * k), x + k);
+	const char *dot = strchr(b, '.');
+	if (!dot || dot == b)
+		return 0;
+	for (const char *p = b; *p; p++)
+		if (!is_ident(*p) && !(*p == '.' && p > b && is_ident(p[-1]) && is_ident(p[1])))
+			return 0;
+	char pn[KA_CSRC_NAME];
+	snprintf(pn, sizeof pn, "%.*s", (int)(dot - b), b);
+	int pi = ka_csrc_param_index(c->k, pn);
+	if (pi < 0 || c->k->params[pi].is_pointer || strchr(c->k->params[pi].type, '&') ||
+	    strchr(c->k->params[pi].type, '*') || strchr(c->k->params[pi].type, '['))
+		return 0;
+	/* a const P cannot change; else every use of P in the body is a
+	 * member, `P.M...`, and the bound's is not assigned (a call could take
+	 * P whole by reference, or the bound's address) */
+	const char *ty = c->k->params[pi].type;
+	if (ka_csrc_has_word(ty, 0, strlen(ty), "const")) {
+		snprintf(out, cap, "(%s)", b);
+		return 1;
+	}
+	static char body[16384];
+	const char *t = c->m->text;
+	if (!ka_csrc_squeeze(t, c->k->body_open, c->k->body_close + 1, body, sizeof body))
+		return 0;
+	size_t pl = strlen(pn);
+	for (const char *p = strstr(body, pn); p; p = strstr(p + 1, pn)) {
+		if ((p > body && (is_ident(p[-1]) || p[-1] == '.' || p[-1] == '>')) || is_ident(p[pl]))
+			continue;
+		if (p[pl] != '.' || (p > body && p[-1] == '&'))
+			return 0;
+		const char *m = p + pl;
+		while (*m == '.' && is_ident(m[1]))
+			for (m++; is_ident(*m); m++)
+				;
+		/* another member (`P.data[i] = v`) leaves the bound alone */
+		size_t bl = strlen(b), ul = (size_t)(m - p);
+		if (ul < bl || memcmp(p, b, bl) || (ul > bl && p[bl] != '.'))
+			continue;
+		char use[200];
+		snprintf(use, sizeof use, "%.*s", (int)ul, p);
+		if (ul > bl || *m == '.' || *m == '[' || *m == '(' || assigned(p, use))
+			return 0;
+	}
+	if (assigned(body, pn))
+		return 0;
+	snprintf(out, cap, "(%s)", b);
+	return 1;
+}
+
 /* The bound of `if (var < X)` / `if (var >= X)` when X is no parameter:
  * from the kernel model, its value as a sum of products of parameters, as
  * a parenthesized 64-bit expression into sh->count. */
-static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char *cond)
+static int product_bound(ka_recipe_ctx *c, ka_recipe_ew *sh, int lt, const char *cond, unsigned flags)
 {
+	if ((flags & KA_RECIPE_EW_MEMBER) && member_bound(c, sh->count, sh->count, sizeof sh->count))
+		return KA_OK;
 	ka_kmodel_doc doc;
 	if (ka_recipe_kmodel(c->m->text, c->m->len, c->k->name, &doc) != KA_OK)
 		return ka_recipe_decline(c,
@@ -430,6 +499,30 @@ static int thread_word(const char *t, size_t s, size_t e)
 	return 0;
 }
 
+/* 1 when every thread, block or grid id of [s, e) is read along y or z
+ * (`blockIdx.y`, `blockDim.z`) and no other thread-dependent name is
+ * there (warpSize, clock, the lane id, the active mask). */
+static int ids_yz_only(const char *t, size_t s, size_t e)
+{
+	static const char *const other[] = {"warpSize", "clock", "clock64", "__laneid", "__activemask"};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (ka_csrc_has_word(t, s, e, other[i]))
+			return 0;
+	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		size_t n = strlen(ids[i]);
+		for (size_t at = ka_csrc_find_word_pp(t, s, e, ids[i]); at != NPOS;
+		     at = ka_csrc_find_word_pp(t, at + n, e, ids[i])) {
+			size_t d = ka_csrc_skip_blank(t, e, at + n);
+			size_t m = d < e && t[d] == '.' ? ka_csrc_skip_blank(t, e, d + 1) : NPOS;
+			if (m == NPOS || m >= e || (t[m] != 'y' && t[m] != 'z') ||
+			    (m + 1 < e && is_ident(t[m + 1])))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 /* 1 when the macro the file defines as `#define NAME ...` (object- or
  * function-like) reads no thread id; 0 when it does or the file does not
  * define it (a header's macro could). */
@@ -477,6 +570,7 @@ typedef struct pre_stmt {
 	size_t s, e;
 	char name[64];
 	int dep; /* 0 nothing a thread owns, 1 the index, 2 a thread id apart from it */
+	int yz;  /* reads ids along y or z only (KA_RECIPE_EW_YZ) */
 } pre_stmt;
 
 /* How the squeezed initializer in of a declaration before the guard
@@ -484,7 +578,8 @@ typedef struct pre_stmt {
  * or a name that could (an identifier the file does not show to be a
  * parameter, a local, a type word, a pure function or a plain macro); 1
  * when it reads the index or a local of it; 0 otherwise. */
-static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, int n, const char *var)
+static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, int n, const char *var,
+		   int ids_yz)
 {
 	static const char *const words[] = {"int",    "long",    "unsigned", "signed",  "short",
 					    "char",   "float",   "double",   "bool",    "const",
@@ -503,6 +598,9 @@ static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, i
 			continue;
 		}
 		int known = ka_csrc_param_index(c->k, name) >= 0 || ka_recipe_pure_function(w, wn);
+		/* the ids along y and z (ids_yz_only checked): the same for every x */
+		known = known || (ids_yz && (!strcmp(name, "threadIdx") || !strcmp(name, "blockIdx") ||
+					     !strcmp(name, "blockDim") || !strcmp(name, "gridDim")));
 		for (size_t i = 0; i < sizeof words / sizeof words[0] && !known; i++)
 			known = !strcmp(words[i], name);
 		for (int i = 0; i < n && !known; i++)
@@ -517,6 +615,56 @@ static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, i
 }
 
 static int split_decl(char *sq, char type[160], char **name, char **init);
+
+/* A declaration before the guard, squeezed in sq, as split_decl reads it
+ * (one name, into names[0]: 1), and two more: commas inside the
+ * initializer's brackets (`float4 v = make_float4(a, a, a, a);`), and no
+ * initializer at all (`int p;`, `float a, b;`: each name, init ""; such a
+ * name holds nothing a thread owns, and a fresh one per element is the
+ * fresh one per thread it was).  The number of names, 0 for no
+ * declaration, -1 for one it cannot read. */
+static int pre_decl(char *sq, char type[160], char **names, int max, char **init)
+{
+	size_t n = strlen(sq);
+	int depth = 0, nested = 0;
+	for (size_t i = 0; i < n; i++) {
+		depth += strchr("([{", sq[i]) ? 1 : strchr(")]}", sq[i]) ? -1 : 0;
+		if (sq[i] == ',' && depth > 0) {
+			sq[i] = '\x01';
+			nested = 1;
+		}
+	}
+	int d = split_decl(sq, type, &names[0], init);
+	for (size_t i = 0; nested && i < n; i++)
+		if (sq[i] == '\x01')
+			sq[i] = ',';
+	if (d > 0 || strchr(sq, '=') || strpbrk(sq, "()[]{}") || n < 2 || sq[n - 1] != ';')
+		return d;
+	/* `TYPE NAME[, NAME...];`: identifier words (and '*'), then names */
+	sq[n - 1] = 0;
+	char *first = strchr(sq, ',') ? strchr(sq, ',') : sq + n - 1, *v = first;
+	while (v > sq && is_ident(v[-1]))
+		v--;
+	if (v == first || v == sq || (v[-1] != ' ' && v[-1] != '*'))
+		return d < 0 ? -1 : 0;
+	for (char *p = sq; p < v; p++)
+		if (!is_ident(*p) && *p != ' ' && *p != '*')
+			return d < 0 ? -1 : 0;
+	snprintf(type, 160, "%.*s", (int)(v - sq), sq);
+	int nn = 0;
+	for (char *p = v; *p && nn < max;) {
+		char *q = p;
+		while (is_ident(*q))
+			q++;
+		if (q == p || (*q && *q != ','))
+			return -1;
+		names[nn++] = p;
+		p = *q ? q + 1 : q;
+		*q = 0;
+	}
+	*init = sq + n - 1; /* "" */
+	return nn;
+}
 
 static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
@@ -612,13 +760,15 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		e = ka_csrc_stmt_end(t, len, s);
 		if (e == NPOS || e > g0 || !ka_csrc_squeeze(t, s, e, sq, sizeof sq))
 			return ka_recipe_decline(c, "cannot read the statements before the guard");
-		int d = split_decl(sq, ty, &nm, &in);
+		char *names[8];
+		int d = pre_decl(sq, ty, names, 8, &in);
 		if (d <= 0)
 			return ka_recipe_decline(c, "'%.60s' before the guard is %s", sq,
 						 d < 0 ? "not one name declared with a value"
 						       : "no declaration");
+		nm = names[0];
 		if ((size_t)md->ix_begin >= s && (size_t)md->ix_begin < e && !seen) {
-			if (strcmp(nm, md->var))
+			if (d != 1 || strcmp(nm, md->var))
 				return ka_recipe_decline(c, "cannot read the declaration of the index %s",
 							 md->var);
 			snprintf(decl, sizeof decl, "%s%s", ty, nm);
@@ -627,15 +777,20 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			seen = 1;
 			continue;
 		}
-		if (n == (int)(sizeof st / sizeof st[0]))
-			return ka_recipe_decline(c, "more than %d declarations before the guard", n);
 		if (!ka_recipe_pure_expr_in(in, strlen(in), t, len))
 			return ka_recipe_decline(c, "the initializer of %s, before the guard, may write", nm);
-		st[n].s = s;
-		st[n].e = e;
-		snprintf(st[n].name, sizeof st[n].name, "%s", nm);
-		st[n].dep = thread_word(t, s, e) ? 2 : pre_dep(c, in, st, n, seen ? md->var : "");
-		n++;
+		int yz = (flags & KA_RECIPE_EW_YZ) && thread_word(t, s, e) && ids_yz_only(t, s, e);
+		int dep = thread_word(t, s, e) && !yz ? 2 : pre_dep(c, in, st, n, seen ? md->var : "", yz);
+		/* one entry a name; a statement of several is replayed once */
+		for (int j = 0; j < d; j++, n++) {
+			if (n == (int)(sizeof st / sizeof st[0]))
+				return ka_recipe_decline(c, "more than %d declarations before the guard", n);
+			st[n].s = s;
+			st[n].e = e;
+			snprintf(st[n].name, sizeof st[n].name, "%s", names[j]);
+			st[n].dep = dep;
+			st[n].yz = yz;
+		}
 	}
 	if (!seen)
 		return ka_recipe_decline(c, "the index %s is not declared at the top of the kernel", md->var);
@@ -653,6 +808,8 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		ka_recipe_unused_name(c, "ka_n", sh->count, sizeof sh->count);
 	} else if (md->bound_param && ka_csrc_param_index(k, md->bound) >= 0) {
 		snprintf(sh->count, sizeof sh->count, "%.127s", md->bound);
+	} else if ((flags & KA_RECIPE_EW_MEMBER) && member_bound(c, md->bound, sh->count, sizeof sh->count)) {
+		/* a member of a parameter: (size.y) */
 	} else {
 		ka_recipe_poly p;
 		char expr[240];
@@ -689,14 +846,35 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 				st[i].name, sh->var);
 		rep[i] = 1;
 	}
-	for (int i = 0; i < n; i++)
-		if (rep[i]) {
+	for (int i = 0; i < n; i++) {
+		int again = 0; /* a statement of several names: once */
+		for (int j = 0; j < i && !again; j++)
+			again = rep[j] && st[j].s == st[i].s;
+		if (rep[i] && !again) {
 			if (sh->nrep == KA_RECIPE_EW_REP)
 				return ka_recipe_decline(c, "more than %d declarations to replay",
 							 KA_RECIPE_EW_REP);
 			sh->rep_s[sh->nrep] = st[i].s;
 			sh->rep_e[sh->nrep++] = st[i].e;
+			sh->yz |= st[i].yz;
 		}
+	}
+	/* a grid-stride loop the kernel has: a declaration before it lives
+	 * across the thread's elements, and one the body writes (a counter,
+	 * the previous element) would start again at each element */
+	static char lb[16384];
+	if (sh->stride_loop && sh->nrep && !ka_csrc_squeeze(t, sh->body_s, sh->body_e, lb, sizeof lb))
+		return ka_recipe_decline(c, "the body is too long");
+	for (int i = 0; i < n && sh->stride_loop; i++) {
+		char amp[80];
+		snprintf(amp, sizeof amp, "&%s", st[i].name);
+		if (rep[i] && (assigned(lb, st[i].name) || strstr(lb, amp)))
+			return ka_recipe_decline(
+				c,
+				"a grid-stride loop whose body writes %s, declared before the loop (its "
+				"value carries from one element to the next)",
+				st[i].name);
+	}
 	return KA_OK;
 }
 
@@ -780,7 +958,7 @@ static int text_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	int ge = !strncmp(cond, sh->var, vl) && cond[vl] == '>' && cond[vl + 1] == '=';
 	snprintf(sh->count, sizeof sh->count, "%s", cond + vl + (lt ? 1 : 2));
 	if ((lt || ge) && ka_csrc_param_index(c->k, sh->count) < 0 && (flags & KA_RECIPE_EW_PRODUCT)) {
-		int rc = product_bound(c, sh, lt, cond);
+		int rc = product_bound(c, sh, lt, cond, flags);
 		if (rc)
 			return rc;
 	} else if ((!lt && !ge) || ka_csrc_param_index(c->k, sh->count) < 0) {
@@ -804,6 +982,8 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	sh->nrep = 0;
 	sh->unguarded = 0;
+	sh->returns = 0;
+	sh->yz = 0;
 	int rc = text_shape(c, sh, flags);
 	char why[sizeof c->why];
 	int named = 0;
@@ -820,7 +1000,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	}
 	if (rc)
 		return rc;
-	rc = body_checks(c, sh);
+	rc = body_checks(c, sh, flags);
 	/* a guard the text read but the model did not (`if (i >= n) { y[0] =
 	 * lo; return; }`) leaves the model an unguarded kernel whose body then
 	 * declines on its `return`: the text's reason names the construct */
@@ -829,7 +1009,7 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	return rc;
 }
 
-static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
+static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
 	static char sq[16384];
@@ -839,9 +1019,28 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh)
 	static const char *const banned[] = {
 		"threadIdx", "blockIdx", "blockDim", "gridDim",    "__syncthreads", "__shared__", "return",
 		"break",     "continue", "goto",     "__syncwarp", "asm",           "__asm__",    "__asm"};
-	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
-		if (ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
-			return ka_recipe_decline(c, "the body uses %s", banned[i]);
+	sh->returns = 0;
+	int yz_ok = (flags & KA_RECIPE_EW_YZ) && ids_yz_only(t, sh->body_s, sh->body_e);
+	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++) {
+		if (!ka_csrc_has_word(t, sh->body_s, sh->body_e, banned[i]))
+			continue;
+		if (i < 4 && yz_ok) {
+			sh->yz = 1; /* along y or z: the loop along x leaves it */
+			continue;
+		}
+		/* a break or continue of the original's body is a loop's or a
+		 * switch's inside it (none holds one element a thread), or the
+		 * grid-stride loop's it has, which the new loop takes the place of */
+		if ((!strcmp(banned[i], "break") || !strcmp(banned[i], "continue")) &&
+		    (flags & KA_RECIPE_EW_RETURN))
+			continue;
+		if (!strcmp(banned[i], "return") && (flags & KA_RECIPE_EW_RETURN) && !sh->stride_loop &&
+		    ka_recipe_return_as_continue(t, sh->body_s, sh->body_e)) {
+			sh->returns = 1;
+			continue;
+		}
+		return ka_recipe_decline(c, "the body uses %s", banned[i]);
+	}
 	if (assigned(sq, sh->var))
 		return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
 	static ka_recipe_poly_defs d;
@@ -877,6 +1076,56 @@ void ka_recipe_add_body(ka_buf *b, const char *t, size_t s, size_t e)
 	}
 }
 
+/* ---- a return in the body, as continue ----
+ * A thread of the original did one element and a bare `return;` ended it;
+ * in a loop over the elements the same statement would end the thread's
+ * later elements too, so the loop writes it `continue;`.  That reads the
+ * same only where no loop of the body holds the return (its `continue`
+ * would be that loop's), nor a switch or a lambda (whose return is its
+ * own), so such a body still declines. */
+int ka_recipe_return_as_continue(const char *t, size_t s, size_t e)
+{
+	if (ka_csrc_has_word(t, s, e, "switch"))
+		return 0;
+	for (size_t at = ka_csrc_find_word_pp(t, s, e, "return"); at != NPOS;
+	     at = ka_csrc_find_word_pp(t, at + 6, e, "return")) {
+		size_t p = ka_csrc_skip_blank(t, e, at + 6);
+		if (p >= e || t[p] != ';')
+			return 0;
+	}
+	static const char *const loops[] = {"for", "while", "do"};
+	for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+		size_t n = strlen(loops[i]);
+		for (size_t at = ka_csrc_find_word_pp(t, s, e, loops[i]); at != NPOS;
+		     at = ka_csrc_find_word_pp(t, at + n, e, loops[i])) {
+			size_t end = ka_csrc_stmt_end(t, e, at);
+			if (end == NPOS || ka_csrc_find_word_pp(t, at, end, "return") != NPOS)
+				return 0;
+		}
+	}
+	/* a lambda's introducer: `[](`, `[=]`, `[&`, `](` squeezed */
+	static char sq[16384];
+	if (!ka_csrc_squeeze(t, s, e, sq, sizeof sq))
+		return 0;
+	return !strstr(sq, "](") && !strstr(sq, "[=") && !strstr(sq, "[&") && !strstr(sq, "[]");
+}
+
+void ka_recipe_add_body_continue(ka_buf *b, const char *t, size_t s, size_t e)
+{
+	ka_buf tmp;
+	ka_buf_init(&tmp, 1 << 20);
+	size_t from = s;
+	for (size_t at = ka_csrc_find_word_pp(t, s, e, "return"); at != NPOS;
+	     at = ka_csrc_find_word_pp(t, at + 6, e, "return")) {
+		ka_buf_add(&tmp, t + from, at - from);
+		ka_buf_adds(&tmp, "continue");
+		from = at + 6;
+	}
+	ka_buf_add(&tmp, t + from, e - from);
+	ka_recipe_add_body(b, tmp.data ? tmp.data : "", 0, tmp.data ? tmp.len : 0);
+	ka_buf_free(&tmp);
+}
+
 static int add_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed, long block)
 {
 	char lb[64];
@@ -900,6 +1149,21 @@ static int finish_edits(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, con
 	if (rc == KA_OK && sh->unguarded) {
 		/* the launches keep their blocks (the count is their threads) */
 		rc = ka_recipe_relaunch_threads(c, ed, sh->count, vec, cap);
+	} else if (rc == KA_OK && vec == 1 && sh->yz) {
+		/* the body reads the launch's y or z: its blocks and grids stay
+		 * but for the cap along x (a loop over the grid already would
+		 * gain only that cap) */
+		rc = sh->stride_loop
+			     ? ka_recipe_decline(c, "a grid-stride loop already, reading ids along y or z")
+			     : ka_recipe_relaunch_cap(c, ed, cap);
+	} else if (rc == KA_OK && vec == 1 && ka_recipe_launches_known(c) == KA_RECIPE_DECLINED) {
+		/* a launch it cannot read (cudaLaunchKernel, a function pointer, an
+		 * occupancy query) keeps its block: no launch bounds, and the
+		 * launches it reads keep theirs and cap their grid; a kernel that
+		 * loops over the grid already would gain only that cap */
+		char why[sizeof c->why];
+		snprintf(why, sizeof why, "%s", c->why);
+		rc = sh->stride_loop ? ka_recipe_decline(c, "%s", why) : ka_recipe_relaunch_cap(c, ed, cap);
 	} else {
 		if (rc == KA_OK)
 			rc = add_launch_bounds(c, ed, block);
@@ -929,7 +1193,10 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 	ka_buf_printf(b, "for (long long %s = %s; %s < %s; %s += ka_step) {\n\t\t%s %s = %s;\n\t\t", e, first,
 		      e, sh->count, e, sh->type, sh->var, e);
 	ka_recipe_ew_replay(b, c, sh, "\t\t");
-	ka_recipe_add_body(b, c->m->text, sh->body_s, sh->body_e);
+	if (sh->returns)
+		ka_recipe_add_body_continue(b, c->m->text, sh->body_s, sh->body_e);
+	else
+		ka_recipe_add_body(b, c->m->text, sh->body_s, sh->body_e);
 	ka_buf_adds(b, "\n\t}");
 }
 
@@ -943,18 +1210,27 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
  * the launch's threads along x and y passed in as ka_nx and ka_ny).  Each
  * (x, y) below the bounds is then done once per z layer, whatever the
  * grid, so the launches keep their blocks and cap their grids
- * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id,
- * return, break, continue or goto, nor assign an index or a bound. */
+ * (ka_recipe_relaunch_threads_2d).  BODY may not use a thread or block id
+ * (but along z) or goto, nor assign an index or a bound; its break and
+ * continue are its own loops' (none holds BODY); a `return;`
+ * becomes the inner loop's `continue;` when no loop of BODY holds it
+ * (ka_recipe_return_as_continue). */
 static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 {
 	ka_recipe_2d sh;
-	int rc = ka_recipe_2d_shape_ex(c, &sh, KA_RECIPE_2D_UNGUARDED);
+	int rc = ka_recipe_2d_shape_ex(c, &sh, KA_RECIPE_2D_UNGUARDED | KA_RECIPE_2D_Z);
 	if (rc)
 		return rc;
 	const char *t = c->m->text;
-	static const char *const banned[] = {"return", "break", "continue", "goto"};
+	/* break and continue: a loop's or switch's of BODY (none holds BODY) */
+	static const char *const banned[] = {"return", "goto"};
+	int returns = 0;
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		if (ka_csrc_has_word(t, sh.body_s, sh.body_e, banned[i])) {
+			if (i == 0 && ka_recipe_return_as_continue(t, sh.body_s, sh.body_e)) {
+				returns = 1; /* the inner loop's continue: this (x, y) is done */
+				continue;
+			}
 			if (sh.unguarded)
 				return ka_recipe_decline(c, "a 2-D index: the body uses %s (and %.150s)",
 							 banned[i], sh.why);
@@ -995,7 +1271,10 @@ static int grid_stride_2d(ka_recipe_ctx *c, ka_buf *out)
 		"\t\tfor (long long %s = blockIdx.x * (long long)blockDim.x + threadIdx.x; %s < %s; %s += "
 		"%s) {\n\t\t\t%s %s = %s;\n\t\t\t%s %s = %s;\n\t\t\t",
 		ex, ex, bw, ex, sx, sh.jtype, sh.j, ex, sh.itype, sh.i, ey);
-	ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
+	if (returns)
+		ka_recipe_add_body_continue(&b, t, sh.body_s, sh.body_e);
+	else
+		ka_recipe_add_body(&b, t, sh.body_s, sh.body_e);
 	ka_buf_adds(&b, "\n\t\t}\n}");
 	ka_recipe_edits ed = {0};
 	rc = b.data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
@@ -1015,7 +1294,8 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 {
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape_ex(c, &sh,
-				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED);
+				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED |
+					       KA_RECIPE_EW_RETURN | KA_RECIPE_EW_MEMBER | KA_RECIPE_EW_YZ);
 	if (rc == KA_RECIPE_DECLINED) {
 		/* not one element per thread along x: x and y indices, then? */
 		char why[sizeof c->why];

@@ -60,7 +60,18 @@ static int banned_name(const char *id, size_t n)
 /* The first banned name in [s, e) into hit; 0 when there is none.
  * Comments and literals are skipped but preprocessor lines are read: a
  * macro may hide a thread id. */
-static int find_banned(const char *t, size_t s, size_t e, char *hit, size_t cap)
+static int id_name(const char *w, size_t n)
+{
+	static const char *const ids[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (strlen(ids[i]) == n && !memcmp(ids[i], w, n))
+			return 1;
+	return 0;
+}
+
+/* The first banned name of [s, e) into hit; with z_ok a thread, block or
+ * grid id read along z (`blockIdx.z`) is not one. */
+static int find_banned(const char *t, size_t s, size_t e, char *hit, size_t cap, int z_ok)
 {
 	for (size_t i = s; i < e;) {
 		if (t[i] == '/' && i + 1 < e && t[i + 1] == '/') {
@@ -80,7 +91,15 @@ static int find_banned(const char *t, size_t s, size_t e, char *hit, size_t cap)
 			size_t b = i;
 			while (i < e && is_ident(t[i]))
 				i++;
-			if (!isdigit((unsigned char)t[b]) && banned_name(t + b, i - b)) {
+			size_t d = i;
+			while (z_ok && d < e && isspace((unsigned char)t[d]))
+				d++;
+			size_t m = d + 1;
+			while (z_ok && m < e && isspace((unsigned char)t[m]))
+				m++;
+			int along_z = z_ok && d < e && t[d] == '.' && m < e && t[m] == 'z' &&
+				      (m + 1 >= e || !is_ident(t[m + 1])) && id_name(t + b, i - b);
+			if (!isdigit((unsigned char)t[b]) && !along_z && banned_name(t + b, i - b)) {
 				snprintf(hit, cap, "%.*s", (int)(i - b), t + b);
 				return 1;
 			}
@@ -247,13 +266,13 @@ int ka_recipe_2d_shape_ex(ka_recipe_ctx *c, ka_recipe_2d *sh, unsigned flags)
 	if (rc)
 		return rc;
 	char hit[64];
-	if (find_banned(m->text, after, c->k->body_close, hit, sizeof hit))
+	if (find_banned(m->text, after, c->k->body_close, hit, sizeof hit, (flags & KA_RECIPE_2D_Z) != 0))
 		return ka_recipe_decline(c, "the kernel uses %s past its indices", hit);
 	/* a __device__ helper or a macro the kernel may use */
 	size_t at = 0;
 	for (int i = 0; i <= m->nkernels; i++) {
 		size_t to = i < m->nkernels ? m->k[i].body_open : m->len;
-		if (find_banned(m->text, at, to, hit, sizeof hit))
+		if (find_banned(m->text, at, to, hit, sizeof hit, 0))
 			return ka_recipe_decline(
 				c, "%s is used outside the kernels' bodies (a helper or macro)", hit);
 		at = i < m->nkernels ? m->k[i].body_close + 1 : at;

@@ -51,8 +51,9 @@ int ka_recipe_launches_known(ka_recipe_ctx *c)
 }
 
 /* A count expression over the kernel's parameters (`(long long)B * T`)
- * with every parameter replaced by "(long long)(arg)" of launch l, into g;
- * 0 when an argument cannot be read. */
+ * with every parameter replaced by "(long long)(arg)" of launch l, into g
+ * (a member of one, `size.y`, by "(long long)((arg).y)"; a member's name
+ * is never a parameter's); 0 when an argument cannot be read. */
 static int expand_count(const ka_csrc *m, const ka_csrc_kernel *k, const ka_csrc_launch *l, const char *expr,
 			ka_buf *g)
 {
@@ -67,13 +68,23 @@ static int expand_count(const ka_csrc *m, const ka_csrc_kernel *k, const ka_csrc
 			p++;
 		char name[KA_CSRC_NAME], arg[512];
 		snprintf(name, sizeof name, "%.*s", (int)(p - w), w);
-		int pi = (size_t)(p - w) < sizeof name ? ka_csrc_param_index(k, name) : -1;
+		int member = w > expr && w[-1] == '.';
+		int pi = (size_t)(p - w) < sizeof name && !member ? ka_csrc_param_index(k, name) : -1;
 		if (pi < 0) {
 			ka_buf_add(g, w, (size_t)(p - w));
 			continue;
 		}
 		if (!ka_csrc_squeeze(m->text, l->args[pi].s, l->args[pi].e, arg, sizeof arg) || !arg[0])
 			return 0;
+		const char *me = p;
+		while (*me == '.' && (isalpha((unsigned char)me[1]) || me[1] == '_'))
+			for (me++; isalnum((unsigned char)*me) || *me == '_'; me++)
+				;
+		if (me > p) {
+			ka_buf_printf(g, "(long long)((%s)%.*s)", arg, (int)(me - p), p);
+			p = me;
+			continue;
+		}
 		ka_buf_printf(g, "(long long)(%s)", arg);
 	}
 	ka_buf_addc(g, ')');
@@ -438,6 +449,7 @@ typedef struct thread_relaunch {
 	int dims;        /* 1: along x (vec), 2: along x and y */
 	long vec, cap;   /* elements a thread takes at once; the grid's cap */
 	int add_counts;  /* the launch passes its threads along each axis */
+	int keep_unread; /* a use of the name it cannot read stays (no add_counts) */
 	char param[200]; /* what the kernel's parameter list gets ("" none) */
 } thread_relaunch;
 
@@ -558,6 +570,8 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 			declared = 1;
 			continue;
 		}
+		if (tr->keep_unread && !tr->add_counts)
+			continue;
 		return ka_recipe_decline(
 			c,
 			"line %d names %s outside its definition, a declaration and a launch this "
@@ -582,8 +596,17 @@ int ka_recipe_relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const char
 int ka_recipe_relaunch_threads_2d(ka_recipe_ctx *c, ka_recipe_edits *ed, const char *nx, const char *ny,
 				  long cap)
 {
-	thread_relaunch tr = {.dims = 2, .vec = 1, .cap = cap, .add_counts = nx && ny};
+	/* guarded, the loops cover the bounds: a launch it cannot read is right
+	 * as it is */
+	thread_relaunch tr = {
+		.dims = 2, .vec = 1, .cap = cap, .add_counts = nx && ny, .keep_unread = !(nx && ny)};
 	if (tr.add_counts)
 		snprintf(tr.param, sizeof tr.param, ", long long %.80s, long long %.80s", nx, ny);
+	return relaunch_threads(c, ed, &tr);
+}
+
+int ka_recipe_relaunch_cap(ka_recipe_ctx *c, ka_recipe_edits *ed, long cap)
+{
+	thread_relaunch tr = {.dims = 1, .vec = 1, .cap = cap, .add_counts = 0, .keep_unread = 1};
 	return relaunch_threads(c, ed, &tr);
 }

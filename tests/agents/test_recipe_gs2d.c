@@ -31,6 +31,11 @@
 	COUNT2D_HEAD "\tif (x < w && y < h) {\n\t\tint k = y * w + x;\n\t\tc[k] += 1;\n\t}\n}\n\n" COUNT2D_RUN
 #define COUNT2D_TAIL \
 	COUNT2D_HEAD "\tif (x < w && y < h)\n\t\tc[y * w + x] += 1;\n\treturn;\n}\n\n" COUNT2D_RUN
+/* a third of the points return early, having counted themselves: the
+ * return must end that point alone (the inner loop's continue) */
+#define COUNT2D_SKIP \
+	COUNT2D_HEAD "\tif (x < w && y < h) {\n\t\tif ((x + y) % 3 == 0) {\n\t\t\tc[y * w + x] += 1;\n" \
+		     "\t\t\treturn;\n\t\t}\n\t\tc[y * w + x] += 1;\n\t}\n}\n\n" COUNT2D_RUN
 #define COUNT2D_RET \
 	COUNT2D_HEAD "\tif (y >= h || x >= w)\n\t\treturn;\n\tc[y * w + x] += 1;\n}\n\n" COUNT2D_RUN
 
@@ -121,6 +126,11 @@ static void test_guarded(void **st)
 	out = applies(COUNT2D_TAIL, "count2d", want_ret, sizeof want_ret / sizeof want_ret[0]);
 	host_check(out, 0);
 	free(out);
+	/* a return in the body: the inner loop's continue */
+	static const char *const want_skip[] = {"ka_ex < w;", "\t\t\tc[y * w + x] += 1;\n\t\t\tcontinue;\n"};
+	out = applies(COUNT2D_SKIP, "count2d", want_skip, sizeof want_skip / sizeof want_skip[0]);
+	host_check(out, 0);
+	free(out);
 }
 
 static void test_unguarded(void **st)
@@ -149,10 +159,30 @@ static void test_near_misses(void **st)
 	/* the body reads a thread id: its value would change in the loop */
 	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = threadIdx.x;\n}\n" RUN_T, "t",
 		 "the kernel uses threadIdx past its indices");
-	/* a guard that stores before it returns: the body would return */
-	declines(T_HEAD
-		 "\tif (x >= w || y >= n) {\n\t\to[0] = 1;\n\t\treturn;\n\t}\n\to[y * w + x] = 2;\n}\n" RUN_T,
-		 "t", "a 2-D index: the body uses return (and the bound check does more than return)");
+	/* a guard that stores before it returns is no bound check: read
+	 * unguarded (the launch's points), its return the loop's continue */
+	static const char *const stores[] = {"ka_ex < ka_nx;", "\t\to[0] = 1;\n\t\tcontinue;\n"};
+	free(applies(
+		T_HEAD
+		"\tif (x >= w || y >= n) {\n\t\to[0] = 1;\n\t\treturn;\n\t}\n\to[y * w + x] = 2;\n}\n" RUN_T,
+		"t", stores, 2));
+	/* a return before a loop of the body, and ids along z (a slice the
+	 * loops over x and y leave as it was): the launch keeps its z (the
+	 * guard after z's index is none the 2-D form reads: unguarded, the
+	 * launch's threads along x and y passed in) */
+	static const char *const slice[] = {
+		"\t\tcontinue;\n", "int z = blockIdx.z * blockDim.z + threadIdx.z;",
+		"dim3(dim3(w/16,n/16,4)).z), dim3(16, 16)>>>(o, w, n, (long long)"};
+	free(applies(
+		T_HEAD
+		"\tint z = blockIdx.z * blockDim.z + threadIdx.z;\n\tif (x >= w || y >= n)\n\t\treturn;\n"
+		"\tfor (int k = 0; k < 3; k++)\n\t\to[(z * n + y) * w + x] += 1.f;\n}\n"
+		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16, 4), dim3(16, 16)>>>(o, w, n);\n}\n",
+		"t", slice, 3));
+	/* a return in a loop of the body: continue would be that loop's */
+	declines(T_HEAD "\tif (x < w && y < n) {\n\t\tfor (int k = 0; k < 3; k++) {\n\t\t\tif (o[k] < 0.f)\n"
+			"\t\t\t\treturn;\n\t\t\to[y * w + x] += 1.f;\n\t\t}\n\t}\n}\n" RUN_T,
+		 "t", "a 2-D index: the body uses return");
 	/* the body steps an index */
 	declines(
 		T_HEAD
@@ -166,9 +196,18 @@ static void test_near_misses(void **st)
 		T_HEAD
 		"\t__shared__ float s[4];\n\ts[0] = 1.f;\n\tif (x < w && y < n)\n\t\to[y * w + x] = s[0];\n}\n" RUN_T,
 		"t", "the kernel uses __shared__ past its indices");
-	/* the kernel's address taken: a launch the rewrite would not reach */
+	/* the kernel's address taken: guarded, the loops cover the bounds
+	 * whatever launches it there (that use stays); unguarded, the
+	 * parameters it adds would not reach it */
+	static const char *const addr[] = {"ka_ex < w;", "\tvoid *p = (void *)t;\n"};
+	free(applies(
+		T_HEAD
+		"\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
+		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n"
+		"\tvoid *p = (void *)t;\n\t(void)p;\n}\n",
+		"t", addr, 2));
 	declines(T_HEAD
-		 "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
+		 "\to[y * w + x] = 1;\n}\n"
 		 "void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n"
 		 "\tvoid *p = (void *)t;\n\t(void)p;\n}\n",
 		 "t", "names t outside its definition, a declaration and a launch");

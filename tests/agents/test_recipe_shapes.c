@@ -302,6 +302,18 @@ static void test_stride_loop_forms(void **st)
 		"i < n; i += stride) y[i] = x[i] * stride;\n}\n" HOSTN
 		"{ k<<<1, 256, 0, s>>>(x, m, y, n); }\n",
 		"the loop body reads stride, declared before the loop");
+	/* a value carried from one element to the next of a thread (a
+	 * counter declared before the loop): redeclared per element it would
+	 * start again each time */
+	static const char *const carry =
+		"__global__ void k(const float *x, const int *m, float *y, long n)\n{\n"
+		"\tint t = blockIdx.x * blockDim.x + threadIdx.x;\n\tint c = 0;\n"
+		"\tfor (int i = t; i < n; i += blockDim.x * gridDim.x) {\n\t\ty[i] = x[i] + c;\n\t\tc++;\n\t}\n}\n" HOSTN
+		"{ k<<<(n + 255) / 256, 256, 0, s>>>(x, m, y, n); }\n";
+	expect_declines("grid-stride", carry,
+			"a grid-stride loop whose body writes c, declared before the loop");
+	expect_declines("vectorize", carry,
+			"a grid-stride loop whose body writes c, declared before the loop");
 	/* a start that is not the global index */
 	expect_declines(
 		"vectorize",
@@ -352,13 +364,29 @@ static void test_braced_return_guard(void **st)
 		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n";
 	static const char *const l2d[] = {"if (i >= h || j >= w) { return; }", "dim3 block(32, 8)"};
 	expect_applies("launch-tune-2d", src2d, NULL, l2d, 2);
-	/* near misses: a braced guard that stores, or returns a value */
+	/* a braced guard that stores before it returns is no bound check:
+	 * grid-stride reads the kernel unguarded (one element per launched
+	 * thread) and its return as the loop's continue; vectorize declines */
+	static const char *const stores =
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
+		"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\treturn;\n\t}\n\ty[i] = x[i];\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n";
+	static const char *const gs_st[] = {
+		"ka_e < ka_n; ka_e += ka_step",
+		"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\tcontinue;\n\t}\n\ty[i] = x[i];",
+		"(x, y, lo, n, (long long)dim3((n+255)/256).x * dim3(256).x);"};
+	expect_applies("grid-stride", stores, "block=256 cap=2112", gs_st, 3);
+	expect_declines("vectorize", stores, "the bound check does more than return");
+	/* near miss: a return inside a loop of the body (continue would be
+	 * that loop's) */
 	expect_declines("grid-stride",
 			"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
 			"\tconst int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
-			"\tif (i >= n) {\n\t\ty[0] = lo;\n\t\treturn;\n\t}\n\ty[i] = x[i];\n}\n" HOSTB
+			"\tif (i >= n) return;\n\tfor (int j = 0; j < 4; j++) {\n\t\tif (x[i] < lo) return;\n"
+			"\t\ty[i] += x[i];\n\t}\n}\n" HOSTB
 			"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
-			"the bound check does more than return");
+			"the body uses return");
 	expect_declines(
 		"launch-tune-2d",
 		"__global__ void k(const float *x, float *y, int h, int w)\n{\n"
@@ -368,6 +396,270 @@ static void test_braced_return_guard(void **st)
 		"{\n\tdim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);\n"
 		"\tk<<<grid, block, 0, s>>>(x, y, h, w);\n}\n",
 		"the bound check does more than return");
+}
+
+#define HOSTR "void h(const float *x, float *y, Size sz, cudaStream_t s)\n"
+#define SIZE_T "struct Size {\n\tint x, y;\n};\n"
+
+/* grid-stride on three spellings the public-code sweep found declined: a
+ * `return;` in the body (HSOpticalFlow, Direct3D texture kernels), a bound
+ * that is a member of a by-value parameter (`idx < size.y`: CUDA-aware
+ * MPI's halo kernels, `x >= extent.width`), and a kernel whose name a use
+ * the recipe cannot read as a launch also names (cudaLaunchKernel, a
+ * benchmark helper given the kernel, an occupancy query) */
+static void test_grid_stride_widened(void **st)
+{
+	(void)st;
+	/* a return in the guarded body: the loop's continue */
+	static const char *const ret[] = {"ka_e < n; ka_e += ka_step",
+					  "\t\tif (x[i] < lo)\n\t\t\tcontinue;\n\t\ty[i] = x[i];",
+					  "__launch_bounds__(256)"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n\t\tif (x[i] < lo)\n"
+		"\t\t\treturn;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"block=256 cap=2112", ret, 3);
+	/* a return before a loop of the body (llm.c's attention_query_key_kernel1) */
+	static const char *const before[] = {"\t\t\ty[i] = lo;\n\t\t\tcontinue;\n",
+					     "for (int j = 0; j < 4; j++)"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n\t\tif (x[i] < lo) {\n"
+		"\t\t\ty[i] = lo;\n\t\t\treturn;\n\t\t}\n\t\tfor (int j = 0; j < 4; j++)\n\t\t\ty[i] += x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"block=256 cap=2112", before, 2);
+	/* break and continue of the body's own loop and switch (ggml's pool
+	 * and transposed-convolution kernels), and a continue of the
+	 * grid-stride loop the kernel has, which the new loop stands for */
+	static const char *const inner[] = {"\t\t\tif (x[i * 4 + j] < lo)\n\t\t\t\tcontinue;\n",
+					    "\t\tcase 1: y[i] = 0.f; break;"};
+	expect_applies("grid-stride",
+		       "__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= n)\n\t\treturn;\n"
+		       "\tfor (int j = 0; j < 4; j++) {\n\t\t\tif (x[i * 4 + j] < lo)\n\t\t\t\tcontinue;\n"
+		       "\t\ty[i] += x[i * 4 + j];\n\t}\n\tswitch (i % 2) {\n\t\tcase 1: y[i] = 0.f; break;\n"
+		       "\t\tdefault: break;\n\t}\n}\n" HOSTB
+		       "{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		       "block=256 cap=2112", inner, 2);
+	static const char *const skip[] = {"\t\tif (x[i] < lo)\n\t\t\tcontinue;\n",
+					   "ka_e < n; ka_e += ka_step"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+		"\t\tif (x[i] < lo)\n\t\t\tcontinue;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"block=256 cap=2112", skip, 2);
+	/* vectorize repeats the body per lane, with no loop to continue */
+	expect_declines(
+		"vectorize",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n\t\tif (x[i] < lo)\n"
+		"\t\t\treturn;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"the body uses return");
+	/* a loop the kernel has already: its return ends every later element */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, const float lo, const int n)\n{\n"
+		"\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+		"\t\tif (x[i] < lo)\n\t\t\treturn;\n\t\ty[i] = x[i];\n\t}\n}\n" HOSTB
+		"{\n\tk<<<(n + 255) / 256, 256, 0, s>>>(x, y, lo, n);\n}\n",
+		"the body uses return");
+	/* a bound read through a member: the launch reads the same member */
+	static const char *const mem[] = {"ka_e < (sz.y); ka_e += ka_step",
+					  "k<<<(unsigned)(((((long long)((sz).y))) / 1 + 256) / 256 < 2112"};
+	expect_applies(
+		"grid-stride",
+		SIZE_T
+		"__global__ void k(const float *x, float *y, Size sz)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz.y)\n\t\ty[i] = x[i] * sz.x;\n}\n" HOSTR
+		"{\n\tk<<<(sz.y + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		"block=256 cap=2112", mem, 2);
+	/* the early return, a const parameter passed whole to a helper */
+	static const char *const memc[] = {"ka_e < (sz.x); ka_e += ka_step", "(long long)((sz).x)"};
+	expect_applies("grid-stride",
+		       SIZE_T
+		       "__device__ float f(const Size s, int i) { return (float)(s.y * i); }\n"
+		       "__global__ void k(const float *x, float *y, const Size sz)\n{\n"
+		       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i >= sz.x)\n\t\treturn;\n"
+		       "\ty[i] = x[i] + f(sz, i);\n}\n" HOSTR
+		       "{\n\tk<<<(sz.x + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		       "block=256 cap=2112", memc, 2);
+	/* near misses: the body assigns the member, passes a non-const
+	 * parameter whole (a reference could change it), or the parameter is
+	 * a pointer (the host cannot read its member) */
+	expect_declines(
+		"grid-stride",
+		SIZE_T
+		"__global__ void k(const float *x, float *y, Size sz)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz.y) {\n\t\ty[i] = x[i];\n"
+		"\t\tsz.y = 0;\n\t}\n}\n" HOSTR "{\n\tk<<<(sz.y + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		"the bound 'i<sz.y' is not a product or sum of parameters");
+	expect_declines("grid-stride",
+			SIZE_T
+			"__device__ void g(Size &s) { s.y = 0; }\n"
+			"__global__ void k(const float *x, float *y, Size sz)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz.y) {\n\t\tg(sz);\n"
+			"\t\ty[i] = x[i];\n\t}\n}\n" HOSTR
+			"{\n\tk<<<(sz.y + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+			"the bound 'i<sz.y' is not a product or sum of parameters");
+	expect_declines(
+		"grid-stride",
+		SIZE_T
+		"__global__ void k(const float *x, float *y, const Size *sz)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < sz->y)\n\t\ty[i] = x[i];\n}\n"
+		"void h(const float *x, float *y, const Size *sz, int n, cudaStream_t s)\n"
+		"{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, sz);\n}\n",
+		"is not a product or sum of parameters");
+	/* a use of the name no launch: that launch keeps its grid and block,
+	 * so no launch bounds; the launch it reads keeps its block too */
+	static const char *const unread[] = {
+		"ka_e < n; ka_e += ka_step",
+		"k<<< dim3(dim3((n+127)/128).x < 2112u ? dim3((n+127)/128).x : 2112u, dim3((n+127)/128).y, "
+		"dim3((n+127)/128).z), 128, 0, s>>>(x, y, lo, n);",
+		"void *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);"};
+	static const char *const unread_src =
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ty[i] = x[i] + lo;\n}\n" HOSTB
+		"{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, lo, n);\n"
+		"\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n";
+	expect_applies("grid-stride", unread_src, "block=256 cap=2112", unread, 3);
+	char why[256];
+	char *out = apply("grid-stride", unread_src, "block=256 cap=2112", why, sizeof why);
+	assert_non_null(out);
+	assert_null(strstr(out, "__launch_bounds__"));
+	free(out);
+	/* near misses: the same with the kernel's loop already over the grid
+	 * (only a cap would change), no launch it reads, or an unguarded
+	 * kernel (the count it adds would not reach that launch) */
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+		"\t\ty[i] = x[i] + lo;\n}\n" HOSTB "{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, lo, n);\n"
+		"\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n",
+		"names k outside a launch this recipe can read");
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ty[i] = x[i] + lo;\n}\n" HOSTB
+		"{\n\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n",
+		"no launch of k in this file to rewrite");
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, float lo, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\ty[i] = x[i] + lo;\n}\n" HOSTB
+		"{\n\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, lo, n);\n"
+		"\tvoid *args[] = {&x, &y, &lo, &n};\n\tcudaLaunchKernel((const void *)k, dim3(4096), dim3(1024), args, 0, s);\n}\n",
+		"the parameter it adds would not reach it");
+}
+
+/* grid-stride on a kernel whose launch gives a batch or a row along y
+ * (llm.c's init_from_master_kernel, ggml's pad and argsort kernels): the
+ * loop along x leaves blockIdx.y as it was, so the launch keeps its block
+ * and its grid's y and z and caps x; an id along x in the body declines */
+#define BATCH_HEAD \
+	"__global__ void k(const float *x, float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+#define BATCH_RUN \
+	"void h(const float *x, float *y, int n, int nb, cudaStream_t s)\n{\n" \
+	"\tk<<<dim3((n + 127) / 128, nb), 128, 0, s>>>(x, y, n);\n}\n"
+static void test_grid_stride_yz(void **st)
+{
+	(void)st;
+	static const char *const want[] = {
+		"ka_e < n; ka_e += ka_step) {\n\t\tint i = ka_e;\n\t\tconst int b = blockIdx.y;\n",
+		"k<<< dim3(dim3(dim3((n+127)/128,nb)).x < 2112u ? dim3(dim3((n+127)/128,nb)).x : 2112u, "
+		"dim3(dim3((n+127)/128,nb)).y, dim3(dim3((n+127)/128,nb)).z), 128, 0, s>>>(x, y, n);"};
+	static const char *const src = BATCH_HEAD
+		"\tconst int b = blockIdx.y;\n\tif (i < n)\n\t\ty[b * n + i] = 2.0f * x[b * n + i];\n}\n" BATCH_RUN;
+	expect_applies("grid-stride", src, "block=256 cap=2112", want, 2);
+	char why[256];
+	char *out = apply("grid-stride", src, "block=256 cap=2112", why, sizeof why);
+	assert_non_null(out);
+	assert_null(strstr(out, "__launch_bounds__"));
+	free(out);
+	/* read in the body, with blockDim.y and gridDim.z */
+	static const char *const body[] = {"y[(blockIdx.y * blockDim.y + threadIdx.y) * n + i] = gridDim.z;",
+					   "dim3(dim3((n+127)/128,nb)).y"};
+	expect_applies("grid-stride",
+		       BATCH_HEAD
+		       "\tif (i >= n)\n\t\treturn;\n\ty[(blockIdx.y * blockDim.y + threadIdx.y) * n + i] = "
+		       "gridDim.z;\n}\n" BATCH_RUN,
+		       "block=256 cap=2112", body, 2);
+	/* near misses: an id along x in the body, a declaration reading one,
+	 * and vectorize, which repeats the body per lane */
+	expect_declines("grid-stride",
+			BATCH_HEAD
+			"\tif (i < n)\n\t\ty[blockIdx.y * n + i] = x[i] * blockIdx.x;\n}\n" BATCH_RUN,
+			"the body uses blockIdx");
+	expect_declines(
+		"grid-stride",
+		BATCH_HEAD
+		"\tconst int b = blockIdx.y + threadIdx.x;\n\tif (i < n)\n\t\ty[b * n + i] = x[i];\n}\n" BATCH_RUN,
+		"the body reads b, which depends on the thread apart from the index i");
+	expect_declines("vectorize", src,
+			"the body reads b, which depends on the thread apart from the index i");
+}
+
+/* grid-stride with declarations before the guard that have no value
+ * (`int p; cData a, b;`: fluidsGL's kernels) or a call with several
+ * arguments: each is declared again per element (a fresh one per element
+ * is the fresh one per thread it was), a statement of several names once;
+ * a bound read through a member while the body writes another member */
+static void test_grid_stride_decls(void **st)
+{
+	(void)st;
+	static const char *const want[] = {
+		"\t\tint i = ka_e;\n\t\tint r = blockIdx.y * lb + threadIdx.y;\n\t\tint p;\n\t\tfloat a, b;\n\t\t{",
+		"dim3(128, 2), 0, s>>>(x, y, n, lb);"};
+	expect_applies(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, int n, int lb)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tint r = blockIdx.y * lb + threadIdx.y;\n"
+		"\tint p;\n\tfloat a, b;\n\tif (i < n) {\n\t\tfor (p = 0; p < lb; p++) {\n"
+		"\t\t\ta = x[(r + p) * n + i];\n\t\t\tb = a * a;\n\t\t\ty[(r + p) * n + i] = b;\n\t\t}\n\t}\n}\n"
+		"void h(const float *x, float *y, int n, int lb, cudaStream_t s)\n{\n"
+		"\tk<<<dim3((n + 127) / 128, 4), dim3(128, 2), 0, s>>>(x, y, n, lb);\n}\n",
+		"block=256 cap=2112", want, 2);
+	/* only b of `float a, b;` is read: the statement once, as written */
+	static const char *const one[] = {"\t\tint i = ka_e;\n\t\tfloat a, b;\n\t\t{"};
+	expect_applies("grid-stride",
+		       "__global__ void k(const float *x, float *y, int n)\n{\n"
+		       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tfloat a, b;\n"
+		       "\tif (i < n) {\n\t\tb = x[i];\n\t\ty[i] = b;\n\t}\n}\n"
+		       "void h(const float *x, float *y, int n, cudaStream_t s)\n{\n"
+		       "\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, n);\n}\n",
+		       "block=256 cap=2112", one, 1);
+	/* the bound is one member, the body writes through another */
+	static const char *const mem[] = {"ka_e < (a.n); ka_e += ka_step", "a.data[i] = x[i];"};
+	expect_applies(
+		"grid-stride",
+		"struct Arr {\n\tfloat *data;\n\tint n;\n};\n"
+		"__global__ void k(const float *x, Arr a)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tfloat v;\n\tif (i < a.n) {\n\t\tv = x[i];\n\t\ta.data[i] = x[i];\n\t\t(void)v;\n\t}\n}\n"
+		"void h(const float *x, Arr a, cudaStream_t s)\n{\n\tk<<<(a.n + 127) / 128, 128, 0, s>>>(x, a);\n}\n",
+		"block=256 cap=2112", mem, 2);
+	/* near misses: an array declared without a value, a declaration of
+	 * several names that reads a thread id along x */
+	expect_declines("grid-stride",
+			"__global__ void k(const float *x, float *y, int n)\n{\n"
+			"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tfloat a[4];\n"
+			"\tif (i < n) {\n\t\ta[0] = x[i];\n\t\ty[i] = a[0];\n\t}\n}\n"
+			"void h(const float *x, float *y, int n, cudaStream_t s)\n{\n"
+			"\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, n);\n}\n",
+			"'float a[4];' before the guard is no declaration");
+	expect_declines(
+		"grid-stride",
+		"__global__ void k(const float *x, float *y, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tint l = threadIdx.x % 32, w = 0;\n"
+		"\tif (i < n)\n\t\ty[i] = x[i] * l;\n}\n"
+		"void h(const float *x, float *y, int n, cudaStream_t s)\n{\n"
+		"\tk<<<(n + 127) / 128, 128, 0, s>>>(x, y, n);\n}\n",
+		"before the guard is not one name declared with a value");
 }
 
 /* launch-tune changes how many threads run past the count: sound only when
@@ -688,6 +980,9 @@ int main(void)
 		cmocka_unit_test(test_colreduce_split),
 		cmocka_unit_test(test_stride_loop_forms),
 		cmocka_unit_test(test_braced_return_guard),
+		cmocka_unit_test(test_grid_stride_widened),
+		cmocka_unit_test(test_grid_stride_yz),
+		cmocka_unit_test(test_grid_stride_decls),
 		cmocka_unit_test(test_launch_tune_guard),
 		cmocka_unit_test(test_fuse_stride_loop),
 		cmocka_unit_test(test_transpose_forms),
