@@ -107,9 +107,8 @@ void fe_fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 	l->end = (int)(same ? oe : ee);
 	/* libclang 19 reports macro-expanded nodes at the macro use, so a node
 	 * is "in a macro" when its range lies within a macro expansion. */
-	l->in_macro = 0;
-	if (l->file == cx->macro_file)
-		l->in_macro = ka_ranges_cover(cx->macros, cx->macro_maxend, cx->nmacros, l->begin, l->end);
+	const struct macro_set *m = ka_fe_macro_set(cx, l->file);
+	l->in_macro = m && m->maxend ? ka_ranges_cover(m->pairs, m->maxend, m->n, l->begin, l->end) : 0;
 }
 
 /* clang_Cursor_Evaluate as a number of the wanted kind; 1 when it is one. */

@@ -47,16 +47,18 @@ static const char *member_from_macro(lower_ctx *cx, ka_node *n, const char *base
 	const ka_srcfile *sf = ka_tu_file(cx->tu, n->loc.file);
 	if (!sf || !base)
 		return "";
+	const struct macro_set *m = ka_fe_macro_set(cx, n->loc.file);
 	int mb = -1;
-	for (int i = 0; i < cx->nmacros; i++)
-		if (n->loc.begin >= cx->macros[2 * i] && n->loc.end <= cx->macros[2 * i + 1])
-			mb = cx->macros[2 * i];
+	for (int i = 0; m && i < m->n; i++)
+		if (n->loc.begin >= m->pairs[2 * i] && n->loc.end <= m->pairs[2 * i + 1])
+			mb = m->pairs[2 * i];
 	if (mb < 0)
 		return "";
 	const char *d = NULL, *dend = NULL;
 	for (int i = 0; i < cx->ndefs && !d; i++) {
-		const ka_srcfile *df = cx->defs[i].exp_begin == mb ? ka_tu_file(cx->tu, cx->defs[i].file)
-								   : NULL;
+		const ka_srcfile *df = cx->defs[i].exp_begin == mb && cx->defs[i].exp_file == n->loc.file
+					       ? ka_tu_file(cx->tu, cx->defs[i].file)
+					       : NULL;
 		if (df && cx->defs[i].def_end <= df->len) {
 			d = df->data + cx->defs[i].def_begin;
 			dend = df->data + cx->defs[i].def_end;

@@ -20,19 +20,24 @@ typedef struct lower_ctx {
 	ka_arena *a;
 	CXTranslationUnit ctu;
 	usr_ent *usr[USR_BUCKETS];
-	int *macros; /* main-file macro expansion ranges: begin, end pairs */
-	int nmacros, capmacros;
-	int *macro_maxend; /* ka_ranges_index over macros (after macro_visit) */
+	/* macro expansion ranges (begin, end pairs) of each file outside the
+	 * system headers, the main file's and a header's (a kernel in an
+	 * included .cuh); maxend is ka_ranges_index's (after top_visit) */
+	struct macro_set {
+		const char *file;
+		int *pairs, *maxend;
+		int n, cap;
+	} *msets;
+	int nmsets, capmsets;
 	/* where each expansion's macro is defined (a header's too), by the
-	 * expansion's begin: ka_ranges_index sorts macros, so apart */
+	 * expansion's file and begin: ka_ranges_index sorts the pairs, so apart */
 	struct macro_def {
 		int exp_begin, def_begin, def_end;
-		const char *file;
+		const char *exp_file, *file;
 	} *defs;
 	int ndefs, capdefs;
 	CXFile last_file; /* file_name()'s last answer: nodes come in runs of one file */
 	const char *last_name;
-	const char *macro_file;
 	CXCursor *tops; /* the top-level definitions to lower, in source order (top_visit) */
 	int ntops, captops;
 	int depth;    /* nesting of lower_expr/lower_stmt calls */
@@ -55,6 +60,8 @@ void fe_usr_put(lower_ctx *cx, const char *usr, ka_decl *d);
 ka_decl *fe_usr_get(lower_ctx *cx, const char *usr);
 const char *fe_spelling(lower_ctx *cx, CXCursor c);
 const char *fe_file_name(lower_ctx *cx, CXFile f);
+/* The macro expansion ranges of FILE (an interned name), or NULL. */
+const struct macro_set *ka_fe_macro_set(const lower_ctx *cx, const char *file);
 void fe_fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l);
 int64_t fe_eval_int(CXCursor c, int *ok);
 double fe_eval_float(CXCursor c, int *ok);

@@ -198,7 +198,17 @@ static void lower_function(lower_ctx *cx, CXCursor c)
 	cx->tu->funcs = d;
 }
 
-/* A main-file macro expansion: its range joins cx->macros. */
+/* The expansion ranges of FILE (NULL when it has none). */
+const struct macro_set *ka_fe_macro_set(const lower_ctx *cx, const char *file)
+{
+	for (int i = 0; i < cx->nmsets; i++)
+		if (cx->msets[i].file == file)
+			return &cx->msets[i];
+	return NULL;
+}
+
+/* A macro expansion outside the system headers: its range joins its file's
+ * set, and its macro's definition (wherever that is) is recorded. */
 static void add_macro(lower_ctx *cx, CXCursor c)
 {
 	CXSourceRange r = clang_getCursorExtent(c);
@@ -206,18 +216,31 @@ static void add_macro(lower_ctx *cx, CXCursor c)
 	unsigned b, e;
 	clang_getFileLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
 	clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-	if (!f || fe_file_name(cx, f) != cx->tu->main_file)
+	if (!f || clang_Location_isInSystemHeader(clang_getRangeStart(r)))
 		return;
-	if (cx->nmacros == cx->capmacros) {
-		cx->capmacros = cx->capmacros ? cx->capmacros * 2 : 64;
-		int *n = ka_arena_alloc(cx->a, sizeof *n * 2 * (size_t)cx->capmacros);
-		if (cx->nmacros)
-			memcpy(n, cx->macros, sizeof *n * 2 * (size_t)cx->nmacros);
-		cx->macros = n;
+	const char *file = fe_file_name(cx, f);
+	struct macro_set *m = (struct macro_set *)ka_fe_macro_set(cx, file);
+	if (!m) {
+		if (cx->nmsets == cx->capmsets) {
+			cx->capmsets = cx->capmsets ? cx->capmsets * 2 : 8;
+			struct macro_set *n = ka_arena_alloc(cx->a, sizeof *n * (size_t)cx->capmsets);
+			if (cx->nmsets)
+				memcpy(n, cx->msets, sizeof *n * (size_t)cx->nmsets);
+			cx->msets = n;
+		}
+		m = &cx->msets[cx->nmsets++];
+		*m = (struct macro_set){.file = file};
 	}
-	cx->macros[2 * cx->nmacros] = (int)b;
-	cx->macros[2 * cx->nmacros + 1] = (int)e;
-	cx->nmacros++;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		int *n = ka_arena_alloc(cx->a, sizeof *n * 2 * (size_t)m->cap);
+		if (m->n)
+			memcpy(n, m->pairs, sizeof *n * 2 * (size_t)m->n);
+		m->pairs = n;
+	}
+	m->pairs[2 * m->n] = (int)b;
+	m->pairs[2 * m->n + 1] = (int)e;
+	m->n++;
 	/* the definition, wherever it is (member_from_macro reads it) */
 	CXCursor d = clang_getCursorReferenced(c);
 	if (clang_Cursor_isNull(d))
@@ -236,7 +259,7 @@ static void add_macro(lower_ctx *cx, CXCursor c)
 			memcpy(n, cx->defs, sizeof *n * (size_t)cx->ndefs);
 		cx->defs = n;
 	}
-	cx->defs[cx->ndefs++] = (struct macro_def){(int)b, (int)db, (int)de, fe_file_name(cx, df)};
+	cx->defs[cx->ndefs++] = (struct macro_def){(int)b, (int)db, (int)de, file, fe_file_name(cx, df)};
 }
 
 /* A function or variable made from a template (an implicit or explicit
@@ -252,7 +275,8 @@ static int is_instantiation(CXCursor c)
 	       clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
 }
 
-/* The one walk over the translation unit: main-file macro expansions, and
+/* The one walk over the translation unit: macro expansions outside the
+ * system headers, and
  * the definitions outside system headers, kept to be lowered once the
  * expansions are indexed.  A namespace or extern "C" block of a system
  * header is not entered: all it holds is in that header.  The index leaves
@@ -571,10 +595,12 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 		d->next = tu->diags;
 		tu->diags = d;
 	}
-	cx.macro_file = tu->main_file;
 	clang_visitChildren(clang_getTranslationUnitCursor(cx.ctu), top_visit, &cx);
-	cx.macro_maxend = ka_arena_alloc(cx.a, sizeof *cx.macro_maxend * (size_t)(cx.nmacros + 1));
-	ka_ranges_index(cx.macros, cx.nmacros, cx.macro_maxend);
+	for (int i = 0; i < cx.nmsets; i++) {
+		struct macro_set *m = &cx.msets[i];
+		m->maxend = ka_arena_alloc(cx.a, sizeof *m->maxend * (size_t)(m->n + 1));
+		ka_ranges_index(m->pairs, m->n, m->maxend);
+	}
 	for (int i = 0; i < cx.ntops; i++)
 		lower_top(&cx, cx.tops[i]);
 	for (ka_decl *f = tu->funcs; f; f = f->next)

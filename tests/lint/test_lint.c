@@ -884,6 +884,34 @@ static void test_header_macro_loop(void **state)
 	ka_lint_free(l);
 }
 
+/* The same loop in a kernel that itself lives in an included header
+ * (mmcv's focal-loss .cuh files): the expansion is in the header, so the
+ * header's macro expansions are recorded too, not only the main file's. */
+static void test_header_kernel_macro_loop(void **state)
+{
+	fixture *fx = *state;
+	char path[200], hdr[200];
+	snprintf(hdr, sizeof hdr, "%s/hk.cuh", fx->dir);
+	write_file(hdr,
+		   "#define KLOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); \\\n"
+		   "                         i += blockDim.x * gridDim.x)\n"
+		   "__global__ void add(const int n, float *y, const float *x)\n{\n"
+		   "\tKLOOP(index, n) {\n\t\ty[index] = 0.f;\n\t\ty[index] += x[index];\n\t}\n}\n"
+		   "__global__ void all(const int n, float *y, float a)\n{\n"
+		   "\tKLOOP(index, n) {\n\t\ty[0] += a;\n\t}\n}\n",
+		   0);
+	snprintf(path, sizeof path, "%s/hk.cu", fx->dir);
+	write_file(path, "#include \"hk.cuh\"\n", 0);
+	ka_lint *l = new_lint("-*,gmem-same-address-store-race", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 7), 0);
+	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 13), 1);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 static void test_scan_across_warps_not_tree(void **state)
 {
 	fixture *fx = *state;
@@ -1480,6 +1508,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scan_across_warps_not_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uniform_switch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_macro_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_kernel_macro_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uniform_loop_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lmem_severities, setup, teardown),
