@@ -107,7 +107,7 @@ void fe_fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l)
 	l->end = (int)(same ? oe : ee);
 	/* libclang 19 reports macro-expanded nodes at the macro use, so a node
 	 * is "in a macro" when its range lies within a macro expansion. */
-	const struct macro_set *m = ka_fe_macro_set(cx, l->file);
+	const struct macro_set *m = fe_macro_set(cx, l->file);
 	l->in_macro = m && m->maxend ? ka_ranges_cover(m->pairs, m->maxend, m->n, l->begin, l->end) : 0;
 }
 

@@ -47,7 +47,7 @@ static const char *member_from_macro(lower_ctx *cx, ka_node *n, const char *base
 	const ka_srcfile *sf = ka_tu_file(cx->tu, n->loc.file);
 	if (!sf || !base)
 		return "";
-	const struct macro_set *m = ka_fe_macro_set(cx, n->loc.file);
+	const struct macro_set *m = fe_macro_set(cx, n->loc.file);
 	int mb = -1;
 	for (int i = 0; m && i < m->n; i++)
 		if (n->loc.begin >= m->pairs[2 * i] && n->loc.end <= m->pairs[2 * i + 1])

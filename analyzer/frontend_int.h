@@ -61,7 +61,7 @@ ka_decl *fe_usr_get(lower_ctx *cx, const char *usr);
 const char *fe_spelling(lower_ctx *cx, CXCursor c);
 const char *fe_file_name(lower_ctx *cx, CXFile f);
 /* The macro expansion ranges of FILE (an interned name), or NULL. */
-const struct macro_set *ka_fe_macro_set(const lower_ctx *cx, const char *file);
+const struct macro_set *fe_macro_set(const lower_ctx *cx, const char *file);
 void fe_fill_loc(lower_ctx *cx, CXCursor c, ka_loc *l);
 int64_t fe_eval_int(CXCursor c, int *ok);
 double fe_eval_float(CXCursor c, int *ok);

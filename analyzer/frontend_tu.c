@@ -199,7 +199,7 @@ static void lower_function(lower_ctx *cx, CXCursor c)
 }
 
 /* The expansion ranges of FILE (NULL when it has none). */
-const struct macro_set *ka_fe_macro_set(const lower_ctx *cx, const char *file)
+const struct macro_set *fe_macro_set(const lower_ctx *cx, const char *file)
 {
 	for (int i = 0; i < cx->nmsets; i++)
 		if (cx->msets[i].file == file)
@@ -219,7 +219,7 @@ static void add_macro(lower_ctx *cx, CXCursor c)
 	if (!f || clang_Location_isInSystemHeader(clang_getRangeStart(r)))
 		return;
 	const char *file = fe_file_name(cx, f);
-	struct macro_set *m = (struct macro_set *)ka_fe_macro_set(cx, file);
+	struct macro_set *m = (struct macro_set *)fe_macro_set(cx, file);
 	if (!m) {
 		if (cx->nmsets == cx->capmsets) {
 			cx->capmsets = cx->capmsets ? cx->capmsets * 2 : 8;

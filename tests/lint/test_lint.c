@@ -850,6 +850,19 @@ static void test_pageable_pointer_element(void **state)
 	ka_lint_free(l);
 }
 
+/* gmem-same-address-store-race on PATH: none at line CLEAN, one at line RACE. */
+static void expect_race_only_at(const char *path, int clean, int race)
+{
+	ka_lint *l = new_lint("-*,gmem-same-address-store-race", NULL);
+	ka_lint_result r = KA_LINT_RESULT_INIT;
+	const char *paths[] = {path};
+	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
+	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", clean), 0);
+	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", race), 1);
+	ka_lint_result_free(&r);
+	ka_lint_free(l);
+}
+
 /* A grid-stride loop from a macro the project's header defines (caffe's
  * CUDA_KERNEL_LOOP): the builtin members in its body (threadIdx.x, ...)
  * have no name in libclang, so they are read from the macro's definition,
@@ -874,14 +887,7 @@ static void test_header_macro_loop(void **state)
 		   "__global__ void all(const int n, float *y, float a)\n{\n"
 		   "\tCUDA_KERNEL_LOOP(index, n) {\n\t\ty[0] += a;\n\t}\n}\n",
 		   0);
-	ka_lint *l = new_lint("-*,gmem-same-address-store-race", NULL);
-	ka_lint_result r = KA_LINT_RESULT_INIT;
-	const char *paths[] = {path};
-	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
-	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 5), 0);
-	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 11), 1);
-	ka_lint_result_free(&r);
-	ka_lint_free(l);
+	expect_race_only_at(path, 5, 11);
 }
 
 /* The same loop in a kernel that itself lives in an included header
@@ -902,14 +908,7 @@ static void test_header_kernel_macro_loop(void **state)
 		   0);
 	snprintf(path, sizeof path, "%s/hk.cu", fx->dir);
 	write_file(path, "#include \"hk.cuh\"\n", 0);
-	ka_lint *l = new_lint("-*,gmem-same-address-store-race", NULL);
-	ka_lint_result r = KA_LINT_RESULT_INIT;
-	const char *paths[] = {path};
-	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
-	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 7), 0);
-	assert_int_equal(count_rule(&r.findings, "gmem-same-address-store-race", 13), 1);
-	ka_lint_result_free(&r);
-	ka_lint_free(l);
+	expect_race_only_at(path, 7, 13);
 }
 
 static void test_scan_across_warps_not_tree(void **state)
