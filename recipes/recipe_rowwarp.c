@@ -31,9 +31,14 @@
  * kernel and a block-per-row copy of it (K_ka_block, `rowblock` threads,
  * default the block), and every launch picks one at run time with
  * ka_rows_by_block(rows): a block per row when a warp per row would fill
- * less than half of the device's thread slots (rows * 32 * 2 < SMs *
+ * less than a quarter of the device's thread slots (rows * 32 * 4 < SMs *
  * threads per SM, the counts read once), where too few loads are in
- * flight to keep the memory busy; a warp per row otherwise.  On a kernel
+ * flight to keep the memory busy; a warp per row otherwise.  A quarter,
+ * not a half: on an H100 the vectorized warp schedule beat the vectorized
+ * block schedule at 4096 rows of 1024 (softmax 22.0 against 34.6 us,
+ * softmax_bf16 18.2 against 27.2 us), which half of the slots sent to
+ * blocks, while blocks won at 2048 rows of 4096 and at 1024 rows
+ * (docs/benchmarks.md, 2026-12-05 evening).  On a kernel
  * warp-per-row already wrote (lanes=32), vectorized or not, the set keeps
  * that kernel as the warp schedule and derives the block-per-row twin from
  * it (rowwarp_to_block): a recipe applies to the current best kernel,
@@ -1065,9 +1070,9 @@ static int rowwarp_rewrite(ka_recipe_ctx *c, ka_buf *out, long block, int lanes)
 static const char pick_helper[] =
 	"#ifndef KA_ROWS_BY_BLOCK_DEFINED\n#define KA_ROWS_BY_BLOCK_DEFINED\n"
 	"/* Size dispatch of a row reduction: 1 (a block per row) when a warp per\n"
-	" * row would fill less than half of the GPU's thread slots, rows * 32 <\n"
-	" * (SMs * threads per SM) / 2 (rows < 4224 on 132 SMs of 2048 threads): too\n"
-	" * few loads in flight for the memory; 0 (a warp per row) otherwise.  The\n"
+	" * row would fill less than a quarter of the GPU's thread slots, rows * 32\n"
+	" * < (SMs * threads per SM) / 4 (rows < 2112 on 132 SMs of 2048 threads):\n"
+	" * too few loads in flight for the memory; 0 (a warp per row) otherwise.  The\n"
 	" * current device's counts are read once; if they cannot be read, 0. */\n"
 	"static int ka_rows_by_block(long long rows)\n{\n"
 	"\tstatic long long ka_slots = 0;\n"
@@ -1080,7 +1085,7 @@ static const char pick_helper[] =
 	"\t\t\treturn 0;\n"
 	"\t\tka_slots = (long long)sms * per_sm;\n"
 	"\t}\n"
-	"\treturn rows * 32 * 2 < ka_slots;\n}\n"
+	"\treturn rows * 32 * 4 < ka_slots;\n}\n"
 	"#endif\n\n";
 
 /* dispatch=size: the warp-per-row kernel (block threads a block) and a

@@ -2,7 +2,7 @@
  * kernel of test_recipe_rowdisp.c (kernel.cu: warp-per-row's dispatch=size,
  * then vectorize-2byte on both of its kernels) on the host, the threads of a
  * block together (KA_EMU_COOP), over shapes on both sides of the size
- * dispatch (one SM of 2048 threads: a block per row below 32 rows), and
+ * dispatch (two SMs of 2048 threads: a block per row below 32 rows), and
  * compares with a sequential loop.  KA_EMU_TASK selects the kernel:
  *   1  the bench's softmax_bf16 (x -> y, bf16): each output within one bf16
  *      step of the sequential loop's (the row's sum is added in another
@@ -112,7 +112,7 @@ static int check(long long rows, long long cols, int want_block)
 
 int main()
 {
-	ka_emu_sms = 1; /* 2048 thread slots: a block per row below 32 rows */
+	ka_emu_sms = 2; /* 4096 thread slots: a block per row below 32 rows (rows * 32 * 4 < 4096) */
 	int f = 0;
 	f |= check(1, 5, 1);     /* one short row */
 	f |= check(7, 3, 1);     /* rows shorter than a 16-byte chunk */

@@ -2,7 +2,7 @@
  * row kernel (kernel.cu: per row the mean, max, min, argmax and argmin with
  * the lowest index on a tie, and the count of elements above 0.5) on the
  * host, the threads of a block together (KA_EMU_COOP), over shapes on
- * both sides of the size dispatch (one SM of 2048 threads: a block per row
+ * both sides of the size dispatch (two SMs of 2048 threads: a block per row
  * below 32 rows), and compares with a sequential loop: exactly, the mean
  * within 1e-5 relative.  Prints which schedule each shape ran (the
  * launch's grid: the row count for a block per row).  Exit status 0 when
@@ -71,7 +71,7 @@ static int check(long long rows, long long cols, int want_block)
 
 int main()
 {
-	ka_emu_sms = 1; /* 2048 thread slots: a block per row below 32 rows */
+	ka_emu_sms = 2; /* 4096 thread slots: a block per row below 32 rows (rows * 32 * 4 < 4096) */
 	int f = 0;
 	f |= check(1, 5, 1);    /* one short row */
 	f |= check(7, 3, 1);    /* rows shorter than the block */
