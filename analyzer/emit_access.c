@@ -63,13 +63,26 @@ static void loop_cols(walk *w, ka_facts_row *r, const sx *addr)
 	}
 }
 
+/* At most two lanes of a warp run the access: an enclosing branch or an
+ * earlier return pins threadIdx.x (walk_cond_pins_lane). */
+static int single_lane(const walk *w)
+{
+	int pin = w->ctl.pin_rest;
+	for (int i = 0; i < w->ctl.nbrs; i++)
+		pin |= w->ctl.brs[i].pin;
+	return pin;
+}
+
 static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int sp, int symbolic,
 		      int size_assumed, const char **assume, warp_result *out)
 {
 	warp_result wr;
-	walk_warp_model(w, addr, abytes, sp == SP_SHARED, &wr);
+	int one = single_lane(w);
+	/* one lane's request: its own sectors and banks, nothing to coalesce */
+	walk_warp_model_lanes(w, addr, abytes, sp == SP_SHARED, one ? 1 : 0, &wr);
 	*out = wr;
 	ka_facts_int(r, KA_COL(access, lanes), wr.lanes);
+	ka_facts_int(r, KA_COL(access, single_lane), one);
 	ka_facts_opt(r, KA_COL(access, sectors_per_request), wr.ok && sp != SP_SHARED, wr.sectors);
 	ka_facts_opt(r, KA_COL(access, ideal_sectors), wr.ok && sp != SP_SHARED, wr.ideal_sectors);
 	ka_facts_opt(r, KA_COL(access, bytes_per_request), wr.ok, wr.bytes);

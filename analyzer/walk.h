@@ -73,6 +73,9 @@ typedef struct br_ctx {
 	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
 	int seg;        /* a thread-dependent condition the same in each aligned group of
 		  * seg lanes (2..16), 0 when not shown */
+	int pin;        /* the branch being walked runs on at most two lanes of each
+			 * warp (walk_lane_pinned: `threadIdx.x == 0`, `lane != 0` in
+			 * the else branch) */
 	const sx *cond; /* the condition (NULL: not kept) */
 } br_ctx;
 
@@ -173,6 +176,8 @@ typedef struct walk_ctl {
 	int nbrs;
 	int div_return_line; /* a thread-dependent return seen before */
 	int guard_return;    /* a bounds-guard return seen before */
+	int pin_rest;        /* `if (threadIdx.x != 0) return;` seen: what follows runs on
+			      * at most two lanes of each warp */
 	int quiet;           /* > 0: evaluate without emitting facts */
 	int inline_depth;
 	ka_decl *inline_stack[WALK_MAX_INLINE];
@@ -292,6 +297,17 @@ void walk_smem_init(ka_tu *tu, ka_arena *a, walk *w);
 
 /* walk_lane.c: lane and warp ids (tid & 31, tid >> 5) made affine within a warp. */
 const sx *walk_lane_linear(walk *w, const sx *x);
+/* 1 when `d == 0` holds on at most two lanes of each modelled warp: d is,
+ * with lane and warp ids linearized (walk_lane_linear), affine in the
+ * thread ids with coefficients known here, plus terms that do not vary
+ * across lanes, and no value of its lane part repeats on more than two
+ * lanes of the warp (`threadIdx.x == 0`, `(tid & 31) == 0`, `u == 0` with
+ * `u = threadIdx.x + k`, `step - threadIdx.x == len - 1`). */
+int walk_lane_pinned(walk *w, const sx *d);
+/* The condition c, true (when_true) or false, lets at most two lanes of a
+ * warp through: an `==` (true) or `!=` (false) that walk_lane_pinned
+ * proves, or a conjunction (true) / disjunction (false) with one. */
+int walk_cond_pins_lane(walk *w, const sx *c, int when_true);
 void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f); /* by-reference and &x arguments */
 
 /* walk_host.c */
@@ -310,6 +326,10 @@ typedef struct warp_result {
 	int warp_uniform_vals; /* for conditions: same value within each warp */
 } warp_result;
 void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
+/* The same for the first `lanes` lanes of the modelled warp only (an access
+ * that at most that many lanes run: walk_lane_pinned). */
+void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared, int lanes,
+			   warp_result *r);
 /* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
 int walk_warp_uniform(walk *w, const sx *x);
 /* The widest aligned lane group (16, 8, 4 or 2 lanes) in which the

@@ -105,3 +105,72 @@ const sx *walk_lane_linear(walk *w, const sx *x)
 		return x;
 	return lin(w, x, 0);
 }
+
+/* Whether every lane-varying leaf of x is a thread id (no loaded value,
+ * shuffle result or opaque call that differs between lanes). */
+static int lanes_only_tids(const walk *w, const sx *x, int depth)
+{
+	if (!x || !(x->dep & D_LANE))
+		return 1;
+	if (depth > 64)
+		return 0;
+	switch (x->k) {
+	case SX_SYM: {
+		sx_sym_kind k = w->sym.sx.syms[x->sym].kind;
+		return k == SYM_TID_X || k == SYM_TID_Y || k == SYM_TID_Z;
+	}
+	case SX_CONST:
+		return 1;
+	case SX_OPAQUE:
+		return 0;
+	default:
+		return lanes_only_tids(w, x->a, depth + 1) && lanes_only_tids(w, x->b, depth + 1);
+	}
+}
+
+int walk_lane_pinned(walk *w, const sx *d)
+{
+	const int ws = w->file.arch->warp_size;
+	if (!d || !(d->dep & D_LANE) || ws <= 0 || ws > 64 || w->block[0] <= 0)
+		return 0;
+	const sx *x = walk_lane_linear(w, d);
+	if (!lanes_only_tids(w, x, 0))
+		return 0;
+	int64_t c[3];
+	sx_lane l0 = {{0, 0, 0}};
+	for (int k = 0; k < 3; k++) {
+		const sx *ck = sx_coef(&w->sym.sx, x, (sx_sym_kind)(SYM_TID_X + k));
+		if (!ck || (ck->dep & D_LANE) || sx_has_unknown(&w->sym.sx, ck) ||
+		    sx_eval(&w->sym.sx, ck, &l0, &c[k]) != 0)
+			return 0;
+	}
+	int64_t threads = (int64_t)w->block[0] * (w->block[1] > 0 ? w->block[1] : 1) *
+			  (w->block[2] > 0 ? w->block[2] : 1);
+	int lanes = threads < ws ? (int)threads : ws;
+	int64_t v[64];
+	for (int l = 0; l < lanes; l++) {
+		sx_lane ln;
+		lane_tid(w, l, &ln);
+		v[l] = c[0] * ln.tid[0] + c[1] * ln.tid[1] + c[2] * ln.tid[2];
+	}
+	for (int l = 0; l < lanes; l++) {
+		int same = 0;
+		for (int m = 0; m < lanes; m++)
+			same += v[m] == v[l];
+		if (same > 2)
+			return 0;
+	}
+	return 1;
+}
+
+int walk_cond_pins_lane(walk *w, const sx *c, int when_true)
+{
+	if (!c)
+		return 0;
+	if (c->k == (when_true ? SX_AND : SX_OR))
+		return walk_cond_pins_lane(w, c->a, when_true) || walk_cond_pins_lane(w, c->b, when_true);
+	/* SX_CMP codes: 5 `==`, 6 `!=` (walk_expr.c) */
+	if (c->k != SX_CMP || c->c != (when_true ? 5 : 6))
+		return 0;
+	return walk_lane_pinned(w, sx_add(&w->sym.sx, c->a, sx_neg(&w->sym.sx, c->b)));
+}

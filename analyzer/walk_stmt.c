@@ -565,6 +565,8 @@ static void if_stmt(walk *w, ka_node *n)
 	if (b.uniformity == WALK_UNI_THREAD)
 		b.seg = walk_segment_width(w, c);
 	int td = walk_uni_thread_dep(b.uniformity);
+	if (td)
+		b.pin = walk_cond_pins_lane(w, c, 1);
 	if (b.is_guard && w->ctl.inline_depth == 0)
 		w->tally.has_guard = 1;
 	if (w->ctl.nbrs >= WALK_MAX_BRANCHES) {
@@ -583,6 +585,10 @@ static void if_stmt(walk *w, ka_node *n)
 			w->ctl.div_return_line = n->loc.line;
 		if (b.is_guard)
 			w->ctl.guard_return = 1;
+		/* `if (threadIdx.x != 0) return;` outside every loop and branch:
+		 * all that follows runs on that lane alone */
+		if (td && !w->ctl.nloops && !w->ctl.nbrs && walk_cond_pins_lane(w, c, 0))
+			w->ctl.pin_rest = 1;
 	}
 	val *before = walk_env_save(w);
 	w->ctl.brs[w->ctl.nbrs++] = b;
@@ -592,6 +598,7 @@ static void if_stmt(walk *w, ka_node *n)
 	val *after_then = walk_env_save(w);
 	walk_env_restore(w, before);
 	int bar1 = w->ctl.brs[w->ctl.nbrs - 1].n_barriers;
+	w->ctl.brs[w->ctl.nbrs - 1].pin = td && walk_cond_pins_lane(w, c, 0); /* the else branch */
 	if (n->nkids > 2)
 		walk_stmt(w, n->kids[2]);
 	int else_bar = w->ctl.brs[w->ctl.nbrs - 1].n_barriers > bar1;

@@ -49,8 +49,16 @@ static int count_distinct(int64_t *v, int n)
 
 void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r)
 {
+	walk_warp_model_lanes(w, addr, access_bytes, shared, w->file.arch->warp_size, r);
+}
+
+void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared, int nlanes,
+			   warp_result *r)
+{
 	memset(r, 0, sizeof *r);
 	int ws = w->file.arch->warp_size;
+	if (nlanes > 0 && nlanes < ws)
+		ws = nlanes;
 	int lanes = block_threads(w) < ws ? (int)block_threads(w) : ws;
 	int64_t a[64];
 	r->lanes = lanes;

@@ -217,6 +217,49 @@ static void ptxas_output_joins_by_mangled_name(void **state)
 	(void)state;
 }
 
+/* Accesses that at most two lanes of a warp run (access.single_lane): the
+ * warp model takes that lane alone, so a row stride between lanes costs
+ * nothing there; the same index where every lane runs it is still modelled
+ * over the warp. */
+static void single_lane_branches(void **state)
+{
+	const char *p = write_src(
+		"lanes.cu",
+		"__global__ void k(const float *a, float *o, int step, int T, int w) {\n"
+		"  int u = threadIdx.x, lane = threadIdx.x & 31, t = step - u;\n"
+		"  float s = a[u * 64];\n"                                 /* line 3: every lane */
+		"  if (u == 0) s += a[u * 64 + 1];\n"                      /* 4: lane 0 */
+		"  if (lane == 0 && s > 0.0f) s += a[u * 64 + 2];\n"       /* 5: one lane a warp */
+		"  if (t == T - 1) s += a[u * 64 + 3];\n"                  /* 6: the lane whose t is T-1 */
+		"  if (u != 0) s += a[u * 64 + 4]; else s += a[u * 64 + 5];\n" /* 7: all but one; one */
+		"  if ((u & 1) == 0) s += a[u * 64 + 6];\n"                /* 8: half the lanes */
+		"  o[u] = s;\n"
+		"  if (threadIdx.x != 0) return;\n"
+		"  o[u * w] = s;\n"                                        /* 11: lane 0 alone */
+		"}\n"
+		"void run(const float *a, float *o, int n) { k<<<1, 256>>>(a, o, n, n, n); }\n");
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	sqlite3 *db = analyze(p, &o, 0);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'a' AND line = 3"), 0);
+	assert_int_equal(q(db, "SELECT sectors_per_request FROM access WHERE base = 'a' AND line = 3"), 32);
+	assert_int_equal(q(db, "SELECT lanes FROM access WHERE base = 'a' AND line = 3"), 32);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'a' AND line = 4"), 1);
+	assert_int_equal(q(db, "SELECT sectors_per_request FROM access WHERE base = 'a' AND line = 4"), 1);
+	assert_int_equal(q(db, "SELECT lanes FROM access WHERE base = 'a' AND line = 4"), 1);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'a' AND line = 5"), 1);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'a' AND line = 6"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE base = 'a' AND line = 7"), 2);
+	assert_int_equal(q(db, "SELECT sum(single_lane) FROM access WHERE base = 'a' AND line = 7"), 1);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'a' AND line = 7 "
+			       "AND index_text LIKE '%+ 5'"),
+			 1);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'a' AND line = 8"), 0);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'o' AND line = 9"), 0);
+	assert_int_equal(q(db, "SELECT single_lane FROM access WHERE base = 'o' AND line = 11"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
 int test_expr_main(void);
 
 int main(void)
@@ -230,6 +273,7 @@ int main(void)
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
+		cmocka_unit_test(single_lane_branches),
 	};
 	int failed = test_expr_main();
 	failed += cmocka_run_group_tests_name("analyzer_analyze", tests, NULL, NULL);
