@@ -328,8 +328,7 @@ typedef struct warp_result {
 void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp_result *r);
 /* The same for the first `lanes` lanes of the modelled warp only (an access
  * that at most that many lanes run: walk_lane_pinned). */
-void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared, int lanes,
-			   warp_result *r);
+void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared, int lanes, warp_result *r);
 /* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
 int walk_warp_uniform(walk *w, const sx *x);
 /* The widest aligned lane group (16, 8, 4 or 2 lanes) in which the

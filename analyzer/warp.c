@@ -52,8 +52,7 @@ void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp
 	walk_warp_model_lanes(w, addr, access_bytes, shared, w->file.arch->warp_size, r);
 }
 
-void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared, int nlanes,
-			   warp_result *r)
+void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared, int nlanes, warp_result *r)
 {
 	memset(r, 0, sizeof *r);
 	int ws = w->file.arch->warp_size;

@@ -227,15 +227,15 @@ static void single_lane_branches(void **state)
 		"lanes.cu",
 		"__global__ void k(const float *a, float *o, int step, int T, int w) {\n"
 		"  int u = threadIdx.x, lane = threadIdx.x & 31, t = step - u;\n"
-		"  float s = a[u * 64];\n"                                 /* line 3: every lane */
-		"  if (u == 0) s += a[u * 64 + 1];\n"                      /* 4: lane 0 */
-		"  if (lane == 0 && s > 0.0f) s += a[u * 64 + 2];\n"       /* 5: one lane a warp */
-		"  if (t == T - 1) s += a[u * 64 + 3];\n"                  /* 6: the lane whose t is T-1 */
+		"  float s = a[u * 64];\n"                           /* line 3: every lane */
+		"  if (u == 0) s += a[u * 64 + 1];\n"                /* 4: lane 0 */
+		"  if (lane == 0 && s > 0.0f) s += a[u * 64 + 2];\n" /* 5: one lane a warp */
+		"  if (t == T - 1) s += a[u * 64 + 3];\n"            /* 6: the lane whose t is T-1 */
 		"  if (u != 0) s += a[u * 64 + 4]; else s += a[u * 64 + 5];\n" /* 7: all but one; one */
-		"  if ((u & 1) == 0) s += a[u * 64 + 6];\n"                /* 8: half the lanes */
+		"  if ((u & 1) == 0) s += a[u * 64 + 6];\n"                    /* 8: half the lanes */
 		"  o[u] = s;\n"
 		"  if (threadIdx.x != 0) return;\n"
-		"  o[u * w] = s;\n"                                        /* 11: lane 0 alone */
+		"  o[u * w] = s;\n" /* 11: lane 0 alone */
 		"}\n"
 		"void run(const float *a, float *o, int n) { k<<<1, 256>>>(a, o, n, n, n); }\n");
 	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
