@@ -451,6 +451,8 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 		ka_facts_int(&r, KA_COL(divergent_warp_code, n_shared_steps), b->n_shared_writes);
 		ka_facts_int(&r, KA_COL(divergent_warp_code, uses_volatile), b->uses_volatile);
 		ka_facts_int(&r, KA_COL(divergent_warp_code, has_syncwarp), b->n_syncwarp > 0);
+		ka_facts_int(&r, KA_COL(divergent_warp_code, lanes_independent),
+			     walk_branch_lanes_independent(w, b));
 		ka_facts_insert(&r);
 	}
 }

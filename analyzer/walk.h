@@ -66,13 +66,22 @@ static inline int walk_uni_thread_dep(walk_uni u)
 	return u == WALK_UNI_THREAD || u == WALK_UNI_WARP;
 }
 
+#define WALK_MAX_BR_SHARED 24 /* shared accesses a branch keeps for walk_branch_lanes_independent */
 typedef struct br_ctx {
 	walk_uni uniformity;
 	int line;
 	int is_guard;
 	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
-	int seg;        /* a thread-dependent condition the same in each aligned group of
+	int seg; /* a thread-dependent condition the same in each aligned group of
 		  * seg lanes (2..16), 0 when not shown */
+	/* the shared-memory accesses inside (walk_branch_lanes_independent):
+	 * base, byte address, rw; nsh_over when more than WALK_MAX_BR_SHARED */
+	struct {
+		const ka_decl *base;
+		const sx *x;
+		int rw;
+	} sh[WALK_MAX_BR_SHARED];
+	int nsh, nsh_over;
 	int pin;        /* the branch being walked runs on at most two lanes of each
 			 * warp (walk_lane_pinned: `threadIdx.x == 0`, `lane != 0` in
 			 * the else branch) */
@@ -308,6 +317,17 @@ int walk_lane_pinned(walk *w, const sx *d);
  * warp through: an `==` (true) or `!=` (false) that walk_lane_pinned
  * proves, or a conjunction (true) / disjunction (false) with one. */
 int walk_cond_pins_lane(walk *w, const sx *c, int when_true);
+/* 1 when the shared-memory accesses of branch b provably never read a
+ * slot that another lane running the branch writes: the condition is
+ * `threadIdx.x < B` (B the same on every lane), each write's address steps
+ * by m bytes from lane to lane, and every read of the same array sits at
+ * k*m*B + r bytes from the write (k an integer, r a constant) where no lane
+ * below B meets it: a multiple of m off the other lanes' slots, or k >= 1
+ * (the writer would be a lane at B or above) or k <= -1 (below lane 0).
+ * The shared-memory tree reduction's `if (tid < s) { c[tid] += c[tid + s];
+ * c[tid] += c[tid + 2 * s]; }`, but not the warp-synchronous tail's
+ * `if (tid < 32) { c[tid] += c[tid + 16]; c[tid] += c[tid + 8]; }`. */
+int walk_branch_lanes_independent(walk *w, const br_ctx *b);
 void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f); /* by-reference and &x arguments */
 
 /* walk_host.c */

@@ -92,6 +92,16 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 	if (addr.space == SP_SHARED) {
 		if (wr.ok && wr.bank_ways > ds->max_bank)
 			ds->max_bank = wr.bank_ways;
+		for (int i = 0; i < w->ctl.nbrs; i++) {
+			br_ctx *b = &w->ctl.brs[i];
+			if (b->nsh < WALK_MAX_BR_SHARED) {
+				b->sh[b->nsh].base = addr.base;
+				b->sh[b->nsh].x = addr.x;
+				b->sh[b->nsh++].rw = rw;
+			} else {
+				b->nsh_over = 1;
+			}
+		}
 		if (rw != 0) {
 			for (int i = 0; i < w->ctl.nbrs; i++)
 				w->ctl.brs[i].n_shared_writes++;

@@ -174,3 +174,69 @@ int walk_cond_pins_lane(walk *w, const sx *c, int when_true)
 		return 0;
 	return walk_lane_pinned(w, sx_add(&w->sym.sx, c->a, sx_neg(&w->sym.sx, c->b)));
 }
+
+/* The pair's distance d (bytes, read minus write) never joins two lanes
+ * below B whose slots step by m bytes: see walk_branch_lanes_independent. */
+static int pair_apart(walk *w, const sx *d, int64_t m, const sx *B)
+{
+	sx_ctx *c = &w->sym.sx;
+	for (int k = -8; k <= 8; k++) {
+		int64_t r;
+		const sx *rem = sx_add(c, d, sx_mul(c, sx_const(c, -k * m), B));
+		if (!sx_is_const(rem, &r))
+			continue;
+		if (r % m != 0)
+			return 1; /* between the other lanes' slots */
+		/* the lane itself; a lane at B or above; below lane 0 (any k that
+		 * shows one of these proves it; a constant B tries them all) */
+		if ((k == 0 && r == 0) || (k >= 1 && r >= 0) || (k <= -1 && r <= 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* b's accesses under condition c (b's own or an enclosing branch's: the
+ * lanes that run b run every branch around it). */
+static int independent_under(walk *w, const br_ctx *b, const sx *c)
+{
+	if (!c || c->k != SX_CMP || (c->c != 1 && c->c != 2))
+		return 0;
+	/* `tid < B` or `B > tid` */
+	const sx *x = c->c == 1 ? c->a : c->b, *B = c->c == 1 ? c->b : c->a;
+	if (x->k != SX_SYM || w->sym.sx.syms[x->sym].kind != SYM_TID_X || (B->dep & (D_LANE | D_OPAQUE)))
+		return 0;
+	for (int i = 0; i < b->nsh; i++) {
+		if (b->sh[i].rw == 0)
+			continue;
+		/* a write: its lane step m, a constant */
+		const sx *mx = sx_coef(&w->sym.sx, b->sh[i].x, SYM_TID_X), *my, *mz;
+		int64_t m;
+		if (!mx || !sx_is_const(mx, &m) || m <= 0)
+			return 0;
+		my = sx_coef(&w->sym.sx, b->sh[i].x, SYM_TID_Y);
+		mz = sx_coef(&w->sym.sx, b->sh[i].x, SYM_TID_Z);
+		int64_t vy, vz;
+		if (!my || !mz || !sx_is_const(my, &vy) || !sx_is_const(mz, &vz) || vy || vz)
+			return 0;
+		for (int j = 0; j < b->nsh; j++) {
+			if (j == i || b->sh[j].rw == 1 || b->sh[j].base != b->sh[i].base)
+				continue;
+			const sx *d = sx_add(&w->sym.sx, b->sh[j].x, sx_neg(&w->sym.sx, b->sh[i].x));
+			if ((d->dep & (D_LANE | D_OPAQUE)) || !pair_apart(w, d, m, B))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+int walk_branch_lanes_independent(walk *w, const br_ctx *b)
+{
+	if (b->nsh_over)
+		return 0;
+	if (independent_under(w, b, b->cond))
+		return 1;
+	for (int i = w->ctl.nbrs - 1; i >= 0; i--)
+		if (&w->ctl.brs[i] != b && independent_under(w, b, w->ctl.brs[i].cond))
+			return 1;
+	return 0;
+}

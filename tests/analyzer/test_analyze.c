@@ -260,6 +260,36 @@ static void single_lane_branches(void **state)
 	(void)state;
 }
 
+/* divergent_warp_code.lanes_independent: a tree-reduction step that reads
+ * only slots no lane of the step writes, against the warp-synchronous
+ * tail whose lanes read each other's slots. */
+static void warp_code_lane_dependence(void **state)
+{
+	const char *p = write_src(
+		"tail.cu",
+		"__global__ void k(float *o) {\n"
+		"  __shared__ float c[256];\n"
+		"  unsigned t = threadIdx.x;\n"
+		"  c[t] = t;\n"
+		"  __syncthreads();\n"
+		"  for (unsigned s = blockDim.x / 2, e = blockDim.x; s > 0; s >>= 1, e >>= 1) {\n"
+		"    if (t < s) { c[t] += c[t + s]; if (t + 2 * s < e) c[t] += c[t + 2 * s]; }\n" /* 7 */
+		"    __syncthreads();\n"
+		"  }\n"
+		"  if (t < 32) { c[t] += c[t + 32]; c[t] += c[t + 16]; }\n" /* line 10 */
+		"  if (32 > t) { c[t] += c[t + 64]; c[t] += c[t + 96]; }\n" /* line 11 */
+		"  if (t == 0) o[blockIdx.x] = c[0];\n"
+		"}\n"
+		"void run(float *o, int n) { k<<<n, 256>>>(o); }\n");
+	ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+	sqlite3 *db = analyze(p, &o, 0);
+	assert_int_equal(q(db, "SELECT lanes_independent FROM divergent_warp_code WHERE line = 7"), 1);
+	assert_int_equal(q(db, "SELECT lanes_independent FROM divergent_warp_code WHERE line = 10"), 0);
+	assert_int_equal(q(db, "SELECT lanes_independent FROM divergent_warp_code WHERE line = 11"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
 int test_expr_main(void);
 
 int main(void)
@@ -274,6 +304,7 @@ int main(void)
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
 		cmocka_unit_test(single_lane_branches),
+		cmocka_unit_test(warp_code_lane_dependence),
 	};
 	int failed = test_expr_main();
 	failed += cmocka_run_group_tests_name("analyzer_analyze", tests, NULL, NULL);
