@@ -361,7 +361,8 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 		     w->ctl.nloops ? w->ctl.loops[w->ctl.nloops - 1].id : 0);
 	ka_facts_int(&r, KA_COL(loop, has_barrier), lc->n_barriers > 0);
 	ka_facts_int(&r, KA_COL(loop, n_accesses), lc->n_accesses);
-	ka_facts_int(&r, KA_COL(loop, is_grid_stride), n->kind == KN_FOR && names_grid_dim(n->kids[2]));
+	ka_facts_int(&r, KA_COL(loop, is_grid_stride),
+		     n->kind == KN_FOR && (lc->grid_stride || names_grid_dim(n->kids[2])));
 	ka_facts_int(&r, KA_COL(loop, trip_static), lc->trip_static);
 	ka_facts_insert(&r);
 }

@@ -91,6 +91,34 @@ static void barrier_hazards(void **state)
 	(void)state;
 }
 
+/* A pair loop split with / and % of run-time sizes, as pytorch3d's
+ * point-to-face kernels write it (docs/fresh7-2026-12-05.md): the step is
+ * held in a variable, and the loop is a grid-stride loop all the same. */
+static void grid_stride_step_in_variable(void **state)
+{
+	const char *p = write_src(
+		"gstride.cu",
+		"__global__ void k(const float *g, const float *tris, float *d, int P, int T) {\n"
+		"  const int nt = gridDim.x * blockDim.x;\n"
+		"  const int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"  for (int i = tid; i < P * T; i += nt) {\n"
+		"    const int t = i / P;\n"
+		"    d[i] = g[i] * tris[t * 3];\n"
+		"  }\n"
+		"  for (int j = tid; j < P; j += blockDim.x * gridDim.x) d[j] *= 2.f;\n"
+		"  for (int j = tid; j < P; j += 32) d[j] += 1.f;\n"
+		"}\n"
+		"void run(const float *g, const float *t, float *d, int P, int T) {\n"
+		"  k<<<1024, 64>>>(g, t, d, P, T);\n"
+		"}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT is_grid_stride FROM loop WHERE line = 4"), 1);
+	assert_int_equal(q(db, "SELECT is_grid_stride FROM loop WHERE line = 8"), 1);
+	assert_int_equal(q(db, "SELECT is_grid_stride FROM loop WHERE line = 9"), 0);
+	sqlite3_close(db);
+	(void)state;
+}
+
 static void hip_launch(void **state)
 {
 	const char *p = write_src(
@@ -227,6 +255,7 @@ int main(void)
 		cmocka_unit_test(strided_read_real_and_shim),
 		cmocka_unit_test(device_function_inlined),
 		cmocka_unit_test(barrier_hazards),
+		cmocka_unit_test(grid_stride_step_in_variable),
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
