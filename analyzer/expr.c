@@ -165,10 +165,15 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 	x->dep = a->dep | b->dep;
 	x->loops = a->loops | b->loops;
 	x->has_rem_small = a->has_rem_small || b->has_rem_small;
+	x->has_rem_var = a->has_rem_var || b->has_rem_var;
+	x->has_rem_key = a->has_rem_key || b->has_rem_key;
 	x->divrem = a->divrem || b->divrem || k == SX_DIV || k == SX_REM || k == SX_SHR || k == SX_AND;
-	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) &&
-	    ((cb && vb > 0 && vb < 64) || (!cb && k == SX_REM)))
+	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) && cb && vb > 0 && vb < 64)
 		x->has_rem_small = 1;
+	if (k == SX_REM && (a->dep & D_LANE) && !cb) {
+		x->has_rem_var = 1;
+		x->has_rem_key = (a->dep & D_DATA) != 0;
+	}
 	return x;
 }
 

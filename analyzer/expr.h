@@ -92,6 +92,10 @@ typedef struct sx {
 	unsigned dep;
 	uint64_t loops;
 	int has_rem_small; /* contains % or & by a small constant over lane ids */
+	int has_rem_var;   /* contains % by a run-time value over lane ids: a lane test
+			    * (`tid % (2 * s) == 0`), but no bound on the values */
+	int has_rem_key;   /* contains % by a run-time value of a loaded value: a key
+			    * binned into a histogram's bins (`x[i] % bins`) */
 	int divrem;        /* contains a /, %, >> or & node (see sx_add's recombination) */
 	int depth, size;   /* tree height and node count (saturating); see SX_MAX_* */
 } sx;

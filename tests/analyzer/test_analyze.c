@@ -119,6 +119,33 @@ static void grid_stride_step_in_variable(void **state)
 	(void)state;
 }
 
+/* `p = i % P` by a run-time P spreads a gradient's atomics over P
+ * addresses, one per lane (pytorch3d's grad_points + 3 * p): no sign of a
+ * few hot bins, where `i % 16` has 16 and a loaded key modulo the bin count
+ * (`x[i] % nb`, a histogram) has nb.  A lane test by a run-time modulus
+ * (`tid % (2 * s) == 0`) is still lane parity. */
+static void atomic_bins_runtime_modulus(void **state)
+{
+	const char *p = write_src("bins.cu",
+				  "__global__ void k(const float *g, float *gp, unsigned *h, unsigned *hk,\n"
+				  "                  const int *x, int P, int n, int s, int nb) {\n"
+				  "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				  "  if (i >= n) return;\n"
+				  "  const int p = i % P;\n"
+				  "  atomicAdd(gp + 3 * p, g[i]);\n"
+				  "  atomicAdd(&h[i % 16], 1u);\n"
+				  "  atomicAdd(&hk[x[i] % nb], 1u);\n"
+				  "  if (threadIdx.x % (2 * s) == 0) gp[i] = 0.f; else gp[i] = 1.f;\n"
+				  "}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT address_small_range FROM atomic WHERE base = 'gp'"), 0);
+	assert_int_equal(q(db, "SELECT address_small_range FROM atomic WHERE base = 'h'"), 1);
+	assert_int_equal(q(db, "SELECT address_small_range FROM atomic WHERE base = 'hk'"), 1);
+	assert_int_equal(q(db, "SELECT lane_parity FROM branch WHERE line = 9"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
 static void hip_launch(void **state)
 {
 	const char *p = write_src(
@@ -256,6 +283,7 @@ int main(void)
 		cmocka_unit_test(device_function_inlined),
 		cmocka_unit_test(barrier_hazards),
 		cmocka_unit_test(grid_stride_step_in_variable),
+		cmocka_unit_test(atomic_bins_runtime_modulus),
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
