@@ -146,6 +146,28 @@ static void atomic_bins_runtime_modulus(void **state)
 	(void)state;
 }
 
+/* An index split with / and % and put back in order (pytorch3d's fine
+ * rasterizers: `x = i % bs` to the column, lanes K results apart) against a
+ * transposed store of the same split: only the first is in order. */
+static void split_in_order_vs_transposed(void **state)
+{
+	const char *p = write_src(
+		"split.cu", "__global__ void k(float *zb, float *t, const float *in, int W, int bs, int K,\n"
+			    "                  int n) {\n"
+			    "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			    "  const int y = i / bs, x = i % bs;\n"
+			    "  zb[(W - 1 - y) * W * K + x * K] = in[i];\n"
+			    "  const int r = i / n, c = i % n;\n"
+			    "  t[c * n + r] = in[i];\n"
+			    "}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT split_in_order FROM access WHERE base = 'zb'"), 1);
+	assert_int_equal(q(db, "SELECT split_in_order FROM access WHERE base = 't'"), 0);
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE base = 'in' AND split_in_order = 0"), 2);
+	sqlite3_close(db);
+	(void)state;
+}
+
 static void hip_launch(void **state)
 {
 	const char *p = write_src(
@@ -284,6 +306,7 @@ int main(void)
 		cmocka_unit_test(barrier_hazards),
 		cmocka_unit_test(grid_stride_step_in_variable),
 		cmocka_unit_test(atomic_bins_runtime_modulus),
+		cmocka_unit_test(split_in_order_vs_transposed),
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
