@@ -66,7 +66,10 @@ void walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx 
 	ka_facts_int(&r, KA_COL(atomic, address_uniform), !(ax->dep & D_LANE));
 	ka_facts_int(&r, KA_COL(atomic, address_thread_dependent), (ax->dep & D_LANE) != 0);
 	ka_facts_int(&r, KA_COL(atomic, address_data_dependent), (ax->dep & D_DATA) != 0);
-	ka_facts_int(&r, KA_COL(atomic, address_small_range), ax->has_rem_small);
+	/* bins: a remainder or mask by a small constant, or a loaded key taken
+	 * modulo the bin count (`x[i] % bins`); `i % P` of the thread's own
+	 * index by a run-time P spreads over P addresses, one per lane */
+	ka_facts_int(&r, KA_COL(atomic, address_small_range), ax->has_rem_small || ax->has_rem_key);
 	ka_facts_int(&r, KA_COL(atomic, value_uniform), !(v->dep & D_LANE));
 	ka_facts_int(&r, KA_COL(atomic, value_const), vn && (vn->kind == KN_INT || vn->kind == KN_FLOAT));
 	ka_facts_int(&r, KA_COL(atomic, in_loop), w->ctl.nloops > 0);
@@ -361,7 +364,8 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 		     w->ctl.nloops ? w->ctl.loops[w->ctl.nloops - 1].id : 0);
 	ka_facts_int(&r, KA_COL(loop, has_barrier), lc->n_barriers > 0);
 	ka_facts_int(&r, KA_COL(loop, n_accesses), lc->n_accesses);
-	ka_facts_int(&r, KA_COL(loop, is_grid_stride), n->kind == KN_FOR && names_grid_dim(n->kids[2]));
+	ka_facts_int(&r, KA_COL(loop, is_grid_stride),
+		     n->kind == KN_FOR && (lc->grid_stride || names_grid_dim(n->kids[2])));
 	ka_facts_int(&r, KA_COL(loop, trip_static), lc->trip_static);
 	ka_facts_insert(&r);
 }
@@ -425,7 +429,8 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 	ka_facts_int(&r, KA_COL(branch, thread_dependent), td);
 	ka_facts_int(&r, KA_COL(branch, warp_uniform), b->uniformity != WALK_UNI_THREAD);
 	ka_facts_int(&r, KA_COL(branch, block_uniform), !td);
-	ka_facts_int(&r, KA_COL(branch, lane_parity), c->has_rem_small && b->uniformity == WALK_UNI_THREAD);
+	ka_facts_int(&r, KA_COL(branch, lane_parity),
+		     (c->has_rem_small || c->has_rem_var) && b->uniformity == WALK_UNI_THREAD);
 	ka_facts_int(&r, KA_COL(branch, data_dependent), (c->dep & D_DATA) != 0);
 	int has_else = n->kind == KN_IF && n->nkids > 2 && n->kids[2];
 	ka_facts_int(&r, KA_COL(branch, has_else), has_else);

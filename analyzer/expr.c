@@ -165,10 +165,15 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b)
 	x->dep = a->dep | b->dep;
 	x->loops = a->loops | b->loops;
 	x->has_rem_small = a->has_rem_small || b->has_rem_small;
+	x->has_rem_var = a->has_rem_var || b->has_rem_var;
+	x->has_rem_key = a->has_rem_key || b->has_rem_key;
 	x->divrem = a->divrem || b->divrem || k == SX_DIV || k == SX_REM || k == SX_SHR || k == SX_AND;
-	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) &&
-	    ((cb && vb > 0 && vb < 64) || (!cb && k == SX_REM)))
+	if ((k == SX_REM || k == SX_AND) && (a->dep & D_LANE) && cb && vb > 0 && vb < 64)
 		x->has_rem_small = 1;
+	if (k == SX_REM && (a->dep & D_LANE) && !cb) {
+		x->has_rem_var = 1;
+		x->has_rem_key = (a->dep & D_DATA) != 0;
+	}
 	return x;
 }
 
@@ -213,9 +218,7 @@ static int terms_of(const sx *x, const sx **t, int *n)
 	return 1;
 }
 
-/* X and D of a quotient `X / D` or `X >> s` (D = 2^s), of a remainder
- * `X % D` or `X & (2^s - 1)` (want_rem). */
-static int split_divrem(sx_ctx *c, const sx *f, int want_rem, const sx **x, const sx **d)
+int sx_split_divrem(sx_ctx *c, const sx *f, int want_rem, const sx **x, const sx **d)
 {
 	int64_t v;
 	if (!want_rem && f->k == SX_DIV) {
@@ -265,12 +268,12 @@ static const sx *recombine_pair(sx_ctx *c, const sx *tq, const sx *tr)
 		return NULL;
 	for (int i = 0; i < nq; i++) {
 		const sx *x, *d;
-		if (!split_divrem(c, fq[i], 0, &x, &d))
+		if (!sx_split_divrem(c, fq[i], 0, &x, &d))
 			continue;
 		for (int j = 0; j < nr; j++) {
 			const sx *x2, *d2;
 			int64_t dv, dv2;
-			if (!split_divrem(c, fr[j], 1, &x2, &d2) || !sx_equal(x, x2))
+			if (!sx_split_divrem(c, fr[j], 1, &x2, &d2) || !sx_equal(x, x2))
 				continue;
 			if (!(sx_is_const(d, &dv) && sx_is_const(d2, &dv2) ? dv == dv2 : sx_equal(d, d2)))
 				continue;

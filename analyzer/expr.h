@@ -92,6 +92,10 @@ typedef struct sx {
 	unsigned dep;
 	uint64_t loops;
 	int has_rem_small; /* contains % or & by a small constant over lane ids */
+	int has_rem_var;   /* contains % by a run-time value over lane ids: a lane test
+			    * (`tid % (2 * s) == 0`), but no bound on the values */
+	int has_rem_key;   /* contains % by a run-time value of a loaded value: a key
+			    * binned into a histogram's bins (`x[i] % bins`) */
 	int divrem;        /* contains a /, %, >> or & node (see sx_add's recombination) */
 	int depth, size;   /* tree height and node count (saturating); see SX_MAX_* */
 } sx;
@@ -120,6 +124,16 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b);
 const sx *sx_add(sx_ctx *c, const sx *a, const sx *b);
 /* Structural equality (same shape, constants and symbols). */
 int sx_equal(const sx *a, const sx *b);
+/* X and D of a quotient `X / D` or `X >> s` (D = 2^s), or of a remainder
+ * `X % D` or `X & (2^s - 1)` (want_rem); 0 when f is neither. */
+int sx_split_divrem(sx_ctx *c, const sx *f, int want_rem, const sx **x, const sx **d);
+/* 1 when an index splits a lane-dependent value X into `X / D` and `X % D`
+ * and puts them back in order: the remainder (the part that moves fastest
+ * between lanes) weighs less than the quotient (`(i / bs) * W * K + (i % bs)
+ * * K`), and no split in x is weighted the other way (`(i % n) * n + i / n`,
+ * a transposed store).  Weights are compared at the symbols' values
+ * (run-time sizes as 1024). */
+int sx_split_in_order(sx_ctx *c, const sx *x);
 const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b);
 const sx *sx_neg(sx_ctx *c, const sx *a);
 /* An opaque value that depends on what `a` and `b` depend on. */

@@ -46,6 +46,8 @@ typedef struct loop_ctx {
 	int small;       /* at most 8 trips, or a compile-time count not known here
 			  * (a template tile): a register loop, not a traffic loop */
 	int has_launch;  /* host: a kernel launch inside */
+	int grid_stride; /* the step's value is a multiple of gridDim, written out or held in
+			  * a variable (`i += stride` after `stride = gridDim.x * blockDim.x`) */
 	int n_accesses, n_barriers, n_shared_writes;
 	const char *shared_written; /* a shared array stored to inside */
 	const sx *cond;             /* the condition, as the body sees it (NULL: none) */

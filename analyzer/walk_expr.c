@@ -109,8 +109,17 @@ static val builtin_member(walk *w, ka_node *n)
 {
 	ka_node *b = walk_strip(n->kids[0]);
 	static const char *const vars[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-	if (!b || b->kind != KN_DECLREF || !n->name || strlen(n->name) != 1 || n->name[0] < 'x' ||
-	    n->name[0] > 'z')
+	static const unsigned deps[] = {D_LANE, D_BLOCK, D_PARAM, D_PARAM};
+	if (!b || b->kind != KN_DECLREF || !b->name || !n->name)
+		return (val){0};
+	/* a member in a macro body that the front end could not name, the
+	 * definition using several axes of the variable (pulsar's
+	 * `X = ... + threadIdx.x; Y = ... + threadIdx.y`): the axis is not
+	 * known, what the value varies with is */
+	for (int v = 0; !*n->name && v < 4; v++)
+		if (strcmp(b->name, vars[v]) == 0)
+			return ival(sx_opaque(&w->sym.sx, deps[v], 0));
+	if (strlen(n->name) != 1 || n->name[0] < 'x' || n->name[0] > 'z')
 		return (val){0};
 	for (int v = 0; v < 4; v++) {
 		if (strcmp(b->name, vars[v]) != 0)

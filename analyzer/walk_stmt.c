@@ -428,6 +428,20 @@ static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *b
 	return first >= 0;
 }
 
+/* 1 when a loop's step depends on gridDim: a grid-stride (or block-stride)
+ * loop, whether the step is written out or read from a variable. */
+static int steps_by_grid(walk *w, const sx *step)
+{
+	static const sx_sym_kind dims[] = {SYM_GDIM_X, SYM_GDIM_Y, SYM_GDIM_Z};
+	for (int i = 0; step && i < 3; i++) {
+		const sx *cf = sx_coef(&w->sym.sx, step, dims[i]);
+		int64_t v;
+		if (!cf || !sx_is_const(cf, &v) || v != 0)
+			return 1;
+	}
+	return 0;
+}
+
 static void for_stmt(walk *w, ka_node *n)
 {
 	ka_node *init = n->kids[0], *cond = n->kids[1], *inc = n->kids[2], *body = n->kids[3];
@@ -451,6 +465,7 @@ static void for_stmt(walk *w, ka_node *n)
 		start_x = start.x;
 		c0_ok = start.x && sx_is_const(start.x, &c0);
 		stepx = iv.step_node ? walk_ev_int(w, iv.step_node) : sx_const(&w->sym.sx, iv.step);
+		lc.grid_stride = !iv.geometric && steps_by_grid(w, stepx);
 		if (!iv.geometric && !(stepx->loops & (1ull << lc.slot)) && start.x) {
 			int it = sx_new_sym(&w->sym.sx, SYM_ITER, iv.iv->name,
 					    D_LOOP | (stepx->dep & ~D_OPAQUE), 1ull << lc.slot);

@@ -91,6 +91,83 @@ static void barrier_hazards(void **state)
 	(void)state;
 }
 
+/* A pair loop split with / and % of run-time sizes, as pytorch3d's
+ * point-to-face kernels write it (docs/fresh7-2026-12-05.md): the step is
+ * held in a variable, and the loop is a grid-stride loop all the same. */
+static void grid_stride_step_in_variable(void **state)
+{
+	const char *p = write_src(
+		"gstride.cu",
+		"__global__ void k(const float *g, const float *tris, float *d, int P, int T) {\n"
+		"  const int nt = gridDim.x * blockDim.x;\n"
+		"  const int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"  for (int i = tid; i < P * T; i += nt) {\n"
+		"    const int t = i / P;\n"
+		"    d[i] = g[i] * tris[t * 3];\n"
+		"  }\n"
+		"  for (int j = tid; j < P; j += blockDim.x * gridDim.x) d[j] *= 2.f;\n"
+		"  for (int j = tid; j < P; j += 32) d[j] += 1.f;\n"
+		"}\n"
+		"void run(const float *g, const float *t, float *d, int P, int T) {\n"
+		"  k<<<1024, 64>>>(g, t, d, P, T);\n"
+		"}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT is_grid_stride FROM loop WHERE line = 4"), 1);
+	assert_int_equal(q(db, "SELECT is_grid_stride FROM loop WHERE line = 8"), 1);
+	assert_int_equal(q(db, "SELECT is_grid_stride FROM loop WHERE line = 9"), 0);
+	sqlite3_close(db);
+	(void)state;
+}
+
+/* `p = i % P` by a run-time P spreads a gradient's atomics over P
+ * addresses, one per lane (pytorch3d's grad_points + 3 * p): no sign of a
+ * few hot bins, where `i % 16` has 16 and a loaded key modulo the bin count
+ * (`x[i] % nb`, a histogram) has nb.  A lane test by a run-time modulus
+ * (`tid % (2 * s) == 0`) is still lane parity. */
+static void atomic_bins_runtime_modulus(void **state)
+{
+	const char *p = write_src("bins.cu",
+				  "__global__ void k(const float *g, float *gp, unsigned *h, unsigned *hk,\n"
+				  "                  const int *x, int P, int n, int s, int nb) {\n"
+				  "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				  "  if (i >= n) return;\n"
+				  "  const int p = i % P;\n"
+				  "  atomicAdd(gp + 3 * p, g[i]);\n"
+				  "  atomicAdd(&h[i % 16], 1u);\n"
+				  "  atomicAdd(&hk[x[i] % nb], 1u);\n"
+				  "  if (threadIdx.x % (2 * s) == 0) gp[i] = 0.f; else gp[i] = 1.f;\n"
+				  "}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT address_small_range FROM atomic WHERE base = 'gp'"), 0);
+	assert_int_equal(q(db, "SELECT address_small_range FROM atomic WHERE base = 'h'"), 1);
+	assert_int_equal(q(db, "SELECT address_small_range FROM atomic WHERE base = 'hk'"), 1);
+	assert_int_equal(q(db, "SELECT lane_parity FROM branch WHERE line = 9"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
+/* An index split with / and % and put back in order (pytorch3d's fine
+ * rasterizers: `x = i % bs` to the column, lanes K results apart) against a
+ * transposed store of the same split: only the first is in order. */
+static void split_in_order_vs_transposed(void **state)
+{
+	const char *p = write_src(
+		"split.cu", "__global__ void k(float *zb, float *t, const float *in, int W, int bs, int K,\n"
+			    "                  int n) {\n"
+			    "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			    "  const int y = i / bs, x = i % bs;\n"
+			    "  zb[(W - 1 - y) * W * K + x * K] = in[i];\n"
+			    "  const int r = i / n, c = i % n;\n"
+			    "  t[c * n + r] = in[i];\n"
+			    "}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT split_in_order FROM access WHERE base = 'zb'"), 1);
+	assert_int_equal(q(db, "SELECT split_in_order FROM access WHERE base = 't'"), 0);
+	assert_int_equal(q(db, "SELECT count(*) FROM access WHERE base = 'in' AND split_in_order = 0"), 2);
+	sqlite3_close(db);
+	(void)state;
+}
+
 static void hip_launch(void **state)
 {
 	const char *p = write_src(
@@ -300,6 +377,9 @@ int main(void)
 		cmocka_unit_test(strided_read_real_and_shim),
 		cmocka_unit_test(device_function_inlined),
 		cmocka_unit_test(barrier_hazards),
+		cmocka_unit_test(grid_stride_step_in_variable),
+		cmocka_unit_test(atomic_bins_runtime_modulus),
+		cmocka_unit_test(split_in_order_vs_transposed),
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),

@@ -911,6 +911,31 @@ static void test_header_kernel_macro_loop(void **state)
 	expect_race_only_at(path, 7, 13);
 }
 
+/* A macro that declares two thread indices (pytorch3d's Pulsar,
+ * GET_PARALLEL_IDS_2D): its body reads threadIdx.x and threadIdx.y, so the
+ * members, which libclang leaves unnamed in a macro body, cannot be told
+ * apart from the definition; they still vary between threads, and
+ * `res[c] *= s` through a per-thread pointer is no race.  A store every
+ * thread makes to out[0] still is one. */
+static void test_macro_two_thread_axes(void **state)
+{
+	fixture *fx = *state;
+	char path[200];
+	snprintf(path, sizeof path, "%s/ids2d.cu", fx->dir);
+	write_file(path,
+		   "#define IDS_2D(X, Y, W, H) \\\n"
+		   "  const unsigned X = blockIdx.x * blockDim.x + threadIdx.x; \\\n"
+		   "  const unsigned Y = blockIdx.y * blockDim.y + threadIdx.y; \\\n"
+		   "  if (X >= (W) || Y >= (H)) return;\n"
+		   "__global__ void scale(float *out, int w, int h, int nc, float s)\n{\n"
+		   "\tIDS_2D(x, y, w, h);\n\tfloat *res = out + (y * w + x) * nc;\n"
+		   "\tfor (int c = 0; c < nc; ++c)\n\t\tres[c] *= s;\n}\n"
+		   "__global__ void all(float *out, int w, int h, float s)\n{\n"
+		   "\tIDS_2D(x, y, w, h);\n\tout[0] += s;\n}\n",
+		   0);
+	expect_race_only_at(path, 10, 15);
+}
+
 static void test_scan_across_warps_not_tree(void **state)
 {
 	fixture *fx = *state;
@@ -1508,6 +1533,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_uniform_switch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_macro_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_kernel_macro_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_macro_two_thread_axes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uniform_loop_trips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowp_severities, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lmem_severities, setup, teardown),
