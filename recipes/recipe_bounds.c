@@ -1,9 +1,14 @@
 /* recipes/recipe_bounds.c: the launch-bounds recipe (rule
  * occ-missing-launch-bounds): a kernel that every launch starts with the
  * same constant block of N threads gets `__launch_bounds__(N)` after its
- * `__global__`, so the compiler budgets registers for N threads instead of
- * 1024: the rewriter's add-launch-bounds fix as a strategy the optimize
- * loop can take (the bench decides whether it is faster).
+ * `__global__` (the rewriter's add-launch-bounds fix as a strategy the
+ * optimize loop can take), or, with `min=M`, `__launch_bounds__(N, M)`:
+ * at least M blocks resident on an SM, which caps a thread's registers at
+ * 64K / (N * M).  On AMD targets the bound alone sets the VGPR budget; on
+ * NVIDIA a block of 256 threads or fewer leaves ptxas's 255-register cap as
+ * it was, so there the bound alone mostly documents the block and the
+ * `min` sets are the lever.  Whether either is faster is the bench's to
+ * say.
  *
  * The block comes from the analyzer's facts of the file (ka_recipe_facts):
  * the kernel's launch sites, each block folded to constants (a literal, a
@@ -15,10 +20,13 @@
  * model reads a launch the analyzer did not fold (another branch of an
  * #if, a block from a template parameter), when the kernel lives in a
  * header (every file that includes it may launch it with another block),
- * and when it has __launch_bounds__ already or its block is over 256
- * threads (the rule's bound).  The kernel's code is not touched: its results are the same for
- * every launch and size. */
+ * when it has __launch_bounds__ already or its block is over 256 threads
+ * (the rule's bound), and for `min=M` when M blocks pass the target's
+ * threads an SM.  The kernel's code is not touched: its results are the
+ * same for every launch and size.
+ */
 #include "recipes/recipe.h"
+#include "analyzer/arch.h"
 #include "util/error.h"
 #include <sqlite3.h>
 #include <stdio.h>
@@ -147,8 +155,17 @@ static int bounds_apply(ka_recipe_ctx *c, ka_buf *out)
 	size_t at = ka_csrc_find_word_pp(t, c->k->start, c->k->name_at, "__global__");
 	if (at == NPOS)
 		return ka_recipe_decline(c, "no __global__ keyword before the name %s", c->k->name);
+	long min_blocks = ka_recipe_param(c->params, "min", 0);
+	const ka_arch *arch = ka_arch_find(ka_recipe_arch() ? ka_recipe_arch() : KA_ARCH_DEFAULT);
+	int per_sm = arch ? arch->max_threads_per_sm : 2048;
+	if (min_blocks < 0 || (min_blocks > 0 && threads * min_blocks > per_sm))
+		return ka_recipe_decline(c, "min=%ld blocks of %lld threads do not fit an SM's %d threads",
+					 min_blocks, threads, per_sm);
 	char attr[64];
-	snprintf(attr, sizeof attr, " __launch_bounds__(%lld)", threads);
+	if (min_blocks > 0)
+		snprintf(attr, sizeof attr, " __launch_bounds__(%lld, %ld)", threads, min_blocks);
+	else
+		snprintf(attr, sizeof attr, " __launch_bounds__(%lld)", threads);
 	ka_recipe_edits ed = {0};
 	rc = ka_recipe_edit(&ed, at + 10, at + 10, attr);
 	if (rc == KA_OK)
@@ -157,7 +174,11 @@ static int bounds_apply(ka_recipe_ctx *c, ka_buf *out)
 	return rc;
 }
 
-static const char *const bounds_grid[] = {"", NULL};
+/* The block alone first (every launch runs as before, the register budget
+ * is N threads'); then a minimum of resident blocks an SM, which caps the
+ * registers a thread at 64K / (N * min) and trades spills for occupancy:
+ * the bench decides. */
+static const char *const bounds_grid[] = {"", "min=2", "min=4", NULL};
 
 const ka_recipe ka_recipe_launch_bounds = {
 	.name = "launch-bounds",

@@ -13,8 +13,9 @@
  * precedence would not pad.
  *
  * launch-bounds: a kernel every launch starts with one constant block
- * (a literal, a dim3 variable, a #define) gets `__launch_bounds__(N)`,
- * compiled for sm_90; two blocks, a block read at run time, a function
+ * (a literal, a dim3 variable, a #define) gets `__launch_bounds__(N)`, or
+ * `(N, M)` with the grid's min=M sets, compiled for sm_90; M blocks past
+ * an SM's threads, two blocks, a block read at run time, a function
  * pointer, bounds already there, a header, no launch, a block past the
  * rule's 256 decline. */
 #include <setjmp.h>
@@ -28,13 +29,13 @@
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 
-static char *expect_applies(const char *recipe, const char *src, const char *kernel, const char *const *want,
-			    size_t nwant)
+static char *expect_applies_with(const char *recipe, const char *params, const char *src, const char *kernel,
+				 const char *const *want, size_t nwant)
 {
 	char why[256], err[8192];
 	char *out = NULL;
 	size_t n;
-	if (ka_recipe_apply(recipe, src, strlen(src), kernel, NULL, &out, &n, why, sizeof why) != KA_OK)
+	if (ka_recipe_apply(recipe, src, strlen(src), kernel, params, &out, &n, why, sizeof why) != KA_OK)
 		fail_msg("%s declined:\n%s\nwhy: %s", recipe, src, why);
 	for (size_t i = 0; i < nwant; i++)
 		if (!strstr(out, want[i]))
@@ -44,17 +45,29 @@ static char *expect_applies(const char *recipe, const char *src, const char *ker
 	return out;
 }
 
-static void expect_declines(const char *recipe, const char *src, const char *kernel, const char *reason)
+static char *expect_applies(const char *recipe, const char *src, const char *kernel, const char *const *want,
+			    size_t nwant)
+{
+	return expect_applies_with(recipe, NULL, src, kernel, want, nwant);
+}
+
+static void expect_declines_with(const char *recipe, const char *params, const char *src, const char *kernel,
+				 const char *reason)
 {
 	char why[256];
 	char *out = NULL;
 	size_t n;
-	int rc = ka_recipe_apply(recipe, src, strlen(src), kernel, NULL, &out, &n, why, sizeof why);
+	int rc = ka_recipe_apply(recipe, src, strlen(src), kernel, params, &out, &n, why, sizeof why);
 	if (rc == KA_OK)
 		fail_msg("%s applied to:\n%s\nas:\n%s", recipe, src, out);
 	assert_int_equal(rc, KA_RECIPE_DECLINED);
 	if (!strstr(why, reason))
 		fail_msg("the reason '%s' does not say '%s'", why, reason);
+}
+
+static void expect_declines(const char *recipe, const char *src, const char *kernel, const char *reason)
+{
+	expect_declines_with(recipe, NULL, src, kernel, reason);
 }
 
 /* The original and the rewrite on the host: both must transpose exactly. */
@@ -256,6 +269,20 @@ static void test_bounds_applies(void **st)
 			    "scale", def, 1));
 }
 
+/* the grid's other sets: a minimum of resident blocks an SM */
+static void test_bounds_min_blocks(void **st)
+{
+	(void)st;
+	const char *src = SCALE "void run(float *y, const float *x, int n)\n{\n"
+				"\tscale<<<(n + 255) / 256, 256>>>(y, x, 2.0f, n);\n}\n";
+	static const char *const two[] = {"__global__ __launch_bounds__(256, 2) void scale("};
+	free(expect_applies_with("launch-bounds", "min=2", src, "scale", two, 1));
+	static const char *const four[] = {"__global__ __launch_bounds__(256, 4) void scale("};
+	free(expect_applies_with("launch-bounds", "min=4", src, "scale", four, 1));
+	/* 16 blocks of 256 threads: 4096, past an SM's 2048 */
+	expect_declines_with("launch-bounds", "min=16", src, "scale", "do not fit an SM's 2048 threads");
+}
+
 static void test_bounds_near_misses(void **st)
 {
 	(void)st;
@@ -298,7 +325,7 @@ int main(void)
 		cmocka_unit_test(test_pad_transpose),      cmocka_unit_test(test_pad_planes),
 		cmocka_unit_test(test_pad_atomic_element), cmocka_unit_test(test_pad_near_misses),
 		cmocka_unit_test(test_pad_template),       cmocka_unit_test(test_bounds_applies),
-		cmocka_unit_test(test_bounds_near_misses),
+		cmocka_unit_test(test_bounds_min_blocks),  cmocka_unit_test(test_bounds_near_misses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
