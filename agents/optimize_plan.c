@@ -347,13 +347,15 @@ int ka_opt_make_plan(ka_kdb *db, const char *arch, const ka_findings *f, const c
 void ka_opt_plan_kept(ka_opt_plan *p, const char *opened)
 {
 	double top = 0;
-	int k = 0;
+	int k = 0, evicted = 0;
 	for (int i = 0; i < p->n; i++)
 		if (!i || p->c[i].score > top)
 			top = p->c[i].score;
 	/* each named recipe once, in the list's order, at most two: a bench
-	 * step each */
-	for (const char *w = opened; w && *w && k < 2 && p->n < KA_OPT_MAX_CANDS;) {
+	 * step each.  They rank first, so a plan that is full (every recipe's
+	 * every set at its tail) gives up its lowest-ranked candidates for
+	 * them, never the other way round. */
+	for (const char *w = opened; w && *w && k < 2;) {
 		size_t l = strcspn(w, " ");
 		char name[64];
 		snprintf(name, sizeof name, "%.*s", (int)(l < sizeof name ? l : sizeof name - 1), w);
@@ -361,7 +363,17 @@ void ka_opt_plan_kept(ka_opt_plan *p, const char *opened)
 		const ka_recipe *r = ka_recipe_find(name);
 		if (!r || !r->grid || !r->grid[0])
 			continue;
-		ka_opt_cand *c = &p->c[p->n++];
+		/* full: the lowest-ranked candidate (sorted once: this call's kept
+		 * ones, ranked first, stay at the front) */
+		int at = p->n;
+		if (p->n < KA_OPT_MAX_CANDS) {
+			p->n++;
+		} else {
+			if (!evicted)
+				qsort(p->c, (size_t)p->n, sizeof p->c[0], cmp_cand);
+			at = KA_OPT_MAX_CANDS - 1 - evicted++;
+		}
+		ka_opt_cand *c = &p->c[at];
 		memset(c, 0, sizeof *c);
 		c->recipe = r;
 		c->params = r->grid[0];

@@ -346,11 +346,12 @@ static int apply_one(const ka_recipe *r, const char *text, size_t len, const cha
 	return rc;
 }
 
-static _Thread_local char source_dir[4096];
+static _Thread_local char source_dir[4096], source_path[4096];
 
 void ka_recipe_set_source_path(const char *path)
 {
 	source_dir[0] = 0;
+	snprintf(source_path, sizeof source_path, "%s", path ? path : "");
 	const char *slash = path ? strrchr(path, '/') : NULL;
 	if (path && !slash)
 		snprintf(source_dir, sizeof source_dir, ".");
@@ -362,6 +363,11 @@ void ka_recipe_set_source_path(const char *path)
 const char *ka_recipe_source_dir(void)
 {
 	return source_dir[0] ? source_dir : NULL;
+}
+
+const char *ka_recipe_source_path(void)
+{
+	return source_path[0] ? source_path : NULL;
 }
 
 static _Thread_local char flag_text[8192];
@@ -463,6 +469,7 @@ void ka_recipe_kmodel_free(ka_kmodel_doc *doc)
 
 void ka_recipe_kmodel_forget(void)
 {
+	ka_recipe_facts_forget();
 	for (int i = 0; i < TU_SLOTS; i++)
 		if (!tu_slots[i].refs) {
 			ka_tu_free(tu_slots[i].tu);

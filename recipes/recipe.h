@@ -58,6 +58,8 @@ int ka_recipe_apply(const char *name, const char *text, size_t len, const char *
 void ka_recipe_set_source_path(const char *path);
 /* That folder, or NULL. */
 const char *ka_recipe_source_dir(void);
+/* That path as given, or NULL. */
+const char *ka_recipe_source_path(void);
 /* The compiler flags of the file being rewritten (a compile command's -I,
  * -D, -std, ...; nvcc's or clang's spelling), which reach the kernel model
  * with the source folder, so that a file whose includes or macros come
@@ -78,6 +80,19 @@ struct ka_kmodel_doc;
 int ka_recipe_kmodel(const char *text, size_t len, const char *name, struct ka_kmodel_doc *doc);
 void ka_recipe_kmodel_free(struct ka_kmodel_doc *doc);
 void ka_recipe_kmodel_forget(void);
+/* The analyzer's facts (facts/facts_tables.def, analyzer/analyzer.h) of
+ * text, analyzed as kcheck analyzes a file, with the source folder, the
+ * flags above and the target below (recipes/recipe_facts.c): what lint sees
+ * (shared arrays and their bank conflicts, launch sites, block sizes), for
+ * a recipe that decides from it or checks its own rewrite with it.  Offsets
+ * are the text's; the rows' file names are a temporary file's.  Clang
+ * errors in the text leave the facts of what parsed.  *db is borrowed: it
+ * stays valid through one more call on another text (two analyses are kept
+ * per thread) and until ka_recipe_kmodel_forget, which drops them too.
+ * KA_OK, or < 0 with the message. */
+struct sqlite3;
+int ka_recipe_facts(const char *text, size_t len, struct sqlite3 **db);
+void ka_recipe_facts_forget(void);
 /* The target the candidate is built for ("sm_90", "gfx942"), as the run's
  * --arch names it; NULL: unknown (a recipe then assumes the default
  * target, sm_90).  A recipe that needs hardware some targets lack (tensor

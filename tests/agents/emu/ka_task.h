@@ -180,7 +180,8 @@ static inline unsigned __ballot_sync(unsigned m, int p)
 template <class F> struct ka_emu_launcher {
 	F f;
 	unsigned g, b;
-	unsigned gy = 1, gz = 1; /* a dim3 grid's y and z (the block stays 1-D) */
+	unsigned gy = 1, gz = 1; /* a dim3 grid's y and z */
+	unsigned by = 1, bz = 1; /* a dim3 block's y and z: thread j is (j % b, j / b % by, j / b / by) */
 	template <class... A> void operator()(A... a) const
 	{
 		auto args = [&]() { f(a...); };
@@ -189,13 +190,14 @@ template <class F> struct ka_emu_launcher {
 		ka_emu_last_grid = g;
 		ka_emu_last_block = b;
 		gridDim = {g, gy, gz};
-		blockDim = {b, 1, 1};
-		for (unsigned j = 0; j < b; j++)
+		blockDim = {b, by, bz};
+		const unsigned nt = b * by * bz;
+		for (unsigned j = 0; j < nt; j++)
 			if (!ka_emu_c.stack[j])
 				ka_emu_c.stack[j] = (char *)malloc(1 << 16);
 		for (unsigned ib = 0; ib < g * gy * gz; ib++) {
 			unsigned i = ib % g, y = ib / g % gy, z = ib / g / gy;
-			for (unsigned j = 0; j < b; j++) {
+			for (unsigned j = 0; j < nt; j++) {
 				ka_emu_c.done[j] = 0;
 				getcontext(&ka_emu_c.ctx[j]);
 				ka_emu_c.ctx[j].uc_stack.ss_sp = ka_emu_c.stack[j];
@@ -203,13 +205,13 @@ template <class F> struct ka_emu_launcher {
 				ka_emu_c.ctx[j].uc_link = &ka_emu_c.sched;
 				makecontext(&ka_emu_c.ctx[j], ka_emu_entry, 0);
 			}
-			for (unsigned live = b; live;) { /* one round: one barrier */
+			for (unsigned live = nt; live;) { /* one round: one barrier */
 				live = 0;
-				for (unsigned j = 0; j < b; j++) {
+				for (unsigned j = 0; j < nt; j++) {
 					if (ka_emu_c.done[j])
 						continue;
 					blockIdx = {i, y, z};
-					threadIdx = {j, 0, 0};
+					threadIdx = {j % b, j / b % by, j / b / by};
 					ka_emu_c.cur = j;
 					swapcontext(&ka_emu_c.sched, &ka_emu_c.ctx[j]);
 					live += !ka_emu_c.done[j];
@@ -244,6 +246,11 @@ template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, long long g
 template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, dim3 g, long long b, R...)
 {
 	return ka_emu_launcher<F>{f, g.x, (unsigned)b, g.y, g.z};
+}
+/* a dim3 block (at most 1024 threads, as on a GPU) */
+template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, dim3 g, dim3 b, R...)
+{
+	return ka_emu_launcher<F>{f, g.x, b.x, g.y, g.z, b.y, b.z};
 }
 #endif
 #ifndef KA_EMU_COOP
