@@ -7,6 +7,7 @@
 #include "analyzer/frontend.h"
 #include "analyzer/kmodel.h"
 #include "recipe_registry.h"
+#include "util/fs.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -410,21 +411,14 @@ typedef struct tu_slot {
 static _Thread_local tu_slot tu_slots[TU_SLOTS];
 static _Thread_local unsigned long long tu_clock;
 
-static unsigned long long fnv(unsigned long long h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
 int ka_recipe_kmodel(const char *text, size_t len, const char *name, ka_kmodel_doc *doc)
 {
 	memset(doc, 0, sizeof *doc);
 	const char *dir = ka_recipe_source_dir();
-	unsigned long long h = fnv(1469598103934665603ull, text, len), key = 1469598103934665603ull;
-	key = fnv(key, dir ? dir : "", dir ? strlen(dir) + 1 : 0);
+	unsigned long long h = ka_fs_fnv1a(1469598103934665603ull, text, len), key = 1469598103934665603ull;
+	key = ka_fs_fnv1a(key, dir ? dir : "", dir ? strlen(dir) + 1 : 0);
 	for (int i = 0; i < flag_n; i++)
-		key = fnv(key, flag_v[i], strlen(flag_v[i]) + 1);
+		key = ka_fs_fnv1a(key, flag_v[i], strlen(flag_v[i]) + 1);
 	tu_slot *s = NULL, *free_slot = NULL;
 	for (int i = 0; i < TU_SLOTS && !s; i++) {
 		tu_slot *x = &tu_slots[i];

@@ -35,6 +35,7 @@
  * which the launches pass in as a new parameter (ka_recipe_relaunch_threads). */
 #include "recipes/recipe.h"
 #include "analyzer/kmodel.h"
+#include "util/fs.h"
 #include "util/error.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -374,10 +375,7 @@ typedef struct ew_model {
 
 static unsigned long long text_hash(const char *t, size_t n)
 {
-	unsigned long long h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)t[i]) * 1099511628211ull;
-	return h;
+	return ka_fs_fnv1a(1469598103934665603ull, t, n);
 }
 
 static const char *ix_kind_name(ka_km_ixkind k)

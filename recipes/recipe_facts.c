@@ -15,6 +15,7 @@
 #include "recipes/recipe.h"
 #include "analyzer/analyzer.h"
 #include "facts/facts.h"
+#include "util/fs.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include <stdio.h>
@@ -35,13 +36,6 @@ typedef struct fact_slot {
 } fact_slot;
 static _Thread_local fact_slot slots[FACT_SLOTS];
 static _Thread_local unsigned long long fact_clock;
-
-static unsigned long long fnv(unsigned long long h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
 
 /* Analyze text[0..len) into a fresh database. */
 static int analyze(const char *text, size_t len, const char *arch, sqlite3 **out)
@@ -107,11 +101,11 @@ int ka_recipe_facts(const char *text, size_t len, sqlite3 **db)
 	const char *dir = ka_recipe_source_dir();
 	const char *const *flags;
 	int nflags = ka_recipe_flags(&flags);
-	unsigned long long key = fnv(1469598103934665603ull, text, len);
-	key = fnv(key, dir ? dir : "", dir ? strlen(dir) + 1 : 0);
-	key = fnv(key, arch, strlen(arch) + 1);
+	unsigned long long key = ka_fs_fnv1a(1469598103934665603ull, text, len);
+	key = ka_fs_fnv1a(key, dir ? dir : "", dir ? strlen(dir) + 1 : 0);
+	key = ka_fs_fnv1a(key, arch, strlen(arch) + 1);
 	for (int i = 0; i < nflags; i++)
-		key = fnv(key, flags[i], strlen(flags[i]) + 1);
+		key = ka_fs_fnv1a(key, flags[i], strlen(flags[i]) + 1);
 	fact_slot *s = NULL, *old = &slots[0];
 	for (int i = 0; i < FACT_SLOTS && !s; i++) {
 		if (slots[i].used && slots[i].key == key && slots[i].len == len)
