@@ -67,8 +67,10 @@ static sqlite3_int64 kernel_row(ka_recipe_ctx *c, sqlite3 *db, int *dyn, long lo
 			       "SELECT id, uses_dynamic_smem, COALESCE(max_launch_dyn_smem, 0), "
 			       "static_smem_bytes FROM kernel WHERE kind = 'global' AND name = ?1 AND "
 			       "body_begin_off = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
+			       -1, &st, NULL) != SQLITE_OK) {
+		ka_recipe_decline(c, "recipe facts: %s", sqlite3_errmsg(db));
 		return 0;
+	}
 	sqlite3_bind_text(st, 1, c->k->name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)c->k->body_open);
 	while (sqlite3_step(st) == SQLITE_ROW) {
