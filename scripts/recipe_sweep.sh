@@ -26,6 +26,7 @@
 #   --tool PATH     the recipe_sweep binary (default build/tests/agents/recipe_sweep)
 #   --out DIR       where rewrites, nvcc logs and rows go (default ./recipe-sweep-out)
 #   --no-nvcc       skip the compiles (the compile columns read '-')
+#   --recipe NAME   that recipe alone (the tool's -R NAME)
 #   --top N         decline reasons shown per recipe (default 3)
 # Environment: NVCC (default nvcc), RECIPE_SWEEP_TIMEOUT (seconds per
 # command, default 300).
@@ -39,7 +40,7 @@ tool=$root/build/tests/agents/recipe_sweep
 out=$PWD/recipe-sweep-out
 nvcc=${NVCC:-nvcc}
 tlimit=${RECIPE_SWEEP_TIMEOUT:-300}
-no_nvcc=0 top=3
+no_nvcc=0 top=3 only=()
 
 die() { echo "recipe_sweep: error: $*" >&2; exit 2; }
 
@@ -49,10 +50,11 @@ while [ $# -gt 0 ]; do
     --tool) [ $# -ge 2 ] || die "--tool needs a path"; tool=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
     --no-nvcc) no_nvcc=1; shift ;;
+    --recipe) [ $# -ge 2 ] || die "--recipe needs a name"; only=(-R "$2"); shift 2 ;;
     --top) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--top needs a positive number"
            top=$2; shift 2 ;;
     --summary) shift; summary=("$@"); break ;;
-    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; flags=("$@"); break ;;
     -*) die "unknown option '$1' (see --help)" ;;
     *) [ -z "$dir" ] || die "one DIR only"; dir=$1; shift ;;
@@ -159,7 +161,7 @@ mapfile -t files < <(cd "$dir" && find . -type f \( -name '*.cu' -o -name '*.cuh
 [ ${#files[@]} -gt 0 ] || die "no .cu or .cuh files under $dir"
 for f in "${files[@]}"; do
   log=$out/crash/${f//\//+}.log
-  timeout "$tlimit" "$tool" -o "$out/rewrites" -r "$dir" "$f" -- "${flags[@]}" >>"$raw" 2>"$log"
+  timeout "$tlimit" "$tool" -o "$out/rewrites" -r "$dir" "${only[@]}" "$f" -- "${flags[@]}" >>"$raw" 2>"$log"
   rc=$?
   case $rc in
     0) rm -f "$log" ;;

@@ -14,7 +14,9 @@
  * nvcc and sums the lines up.  A tool, not a ctest: its input is whatever
  * tree it is pointed at.
  *
- *     recipe_sweep [-o OUTDIR] [-r ROOT] FILE... [-- FLAGS]
+ *     recipe_sweep [-o OUTDIR] [-r ROOT] [-R RECIPE] FILE... [-- FLAGS]
+ *
+ * RECIPE: that recipe alone (all of them by default).
  *
  * ROOT: the FILEs are relative to it (their rows and rewrites are named
  * so), read as ROOT/FILE.  FLAGS: the files' compiler flags (-I, -D,
@@ -94,6 +96,8 @@ static int try_one(const ka_recipe *r, const char *file, const char *text, size_
 }
 
 /* Every recipe on every kernel of one file. */
+static const char *only; /* -R NAME: that recipe alone */
+
 static int sweep_file(const char *root, const char *file, const char *outdir)
 {
 	static ka_csrc m; /* large */
@@ -122,7 +126,8 @@ static int sweep_file(const char *root, const char *file, const char *outdir)
 	}
 	for (int i = 0; i < nk && rc == KA_OK; i++)
 		for (size_t j = 0; j < ka_recipe_count() && rc == KA_OK; j++)
-			rc = try_one(ka_recipe_get(j), file, text, len, names[i], outdir);
+			if (!only || !strcmp(only, ka_recipe_get(j)->name))
+				rc = try_one(ka_recipe_get(j), file, text, len, names[i], outdir);
 out:
 	ka_recipe_kmodel_forget(); /* the next file's text is another */
 	free(text);
@@ -133,8 +138,13 @@ int main(int argc, char **argv)
 {
 	const char *outdir = "recipe-sweep-out", *root = NULL;
 	int i = 1, status = 0, end = argc;
-	for (; i + 1 < argc && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "-r")); i += 2)
-		*(argv[i][1] == 'o' ? &outdir : &root) = argv[i + 1];
+	for (; i + 1 < argc && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "-r") || !strcmp(argv[i], "-R"));
+	     i += 2)
+		*(argv[i][1] == 'o' ? &outdir : argv[i][1] == 'r' ? &root : &only) = argv[i + 1];
+	if (only && !ka_recipe_find(only)) {
+		fprintf(stderr, "recipe_sweep: no recipe '%s'\n", only);
+		return 2;
+	}
 	for (int j = i; j < argc; j++)
 		if (!strcmp(argv[j], "--")) {
 			end = j;
@@ -142,7 +152,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	if (i >= end) {
-		fprintf(stderr, "usage: recipe_sweep [-o OUTDIR] [-r ROOT] FILE... [-- FLAGS]\n");
+		fprintf(stderr, "usage: recipe_sweep [-o OUTDIR] [-r ROOT] [-R RECIPE] FILE... [-- FLAGS]\n");
 		return 2;
 	}
 	if (mkdir(outdir, 0777) && !ka_fs_is_dir(outdir)) {
