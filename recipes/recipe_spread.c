@@ -21,9 +21,9 @@
  * construct, shared memory, barriers, warp intrinsics, blockDim, gridDim,
  * warpSize, cooperative groups, inline asm, the other id (threadIdx in a
  * one-thread-a-block kernel, blockIdx in a one-block one), ids along y or
- * z, a device function that reads ids, a global write whose address does
- * not depend on the index (the analyzer's facts: every index would write
- * the same place), a printf of the index (the output order is its
+ * z, a device function or a macro of the file that names ids, a global
+ * write whose address does not depend on the index (the analyzer's facts:
+ * every index would write the same place), a printf of the index (the output order is its
  * behaviour); a launch of another shape, a grid or block the analyzer does
  * not fold to one dimension, a count with side effects (it is read twice),
  * the kernel's name anywhere but its definition and launches, a kernel
@@ -138,6 +138,52 @@ static int body_words(ka_recipe_ctx *c, const char *idx, const char *other)
 	if (!seen)
 		return ka_recipe_decline(c, "%s does not read %s.x: every %s does the same work", c->k->name,
 					 idx, !strcmp(idx, "blockIdx") ? "block" : "thread");
+	return KA_OK;
+}
+
+/* A macro of the file whose body names an id, a barrier or shared memory,
+ * used in the kernel's body: its ids would not be rewritten. */
+static int macro_ids(ka_recipe_ctx *c)
+{
+	static const char *const ids[] = {"threadIdx", "blockIdx",   "blockDim",      "gridDim",
+					  "warpSize",  "__shared__", "__syncthreads", NULL};
+	const char *t = c->m->text;
+	size_t len = c->m->len;
+	for (size_t ls = 0; ls < len;) {
+		size_t le = ls;
+		while (le < len && (t[le] != '\n' || (le > ls && t[le - 1] == '\\')))
+			le++;
+		size_t p = ls;
+		while (p < le && (t[p] == ' ' || t[p] == '\t'))
+			p++;
+		if (p < le && t[p] == '#') {
+			p++;
+			while (p < le && (t[p] == ' ' || t[p] == '\t'))
+				p++;
+			if (le - p > 6 && !strncmp(t + p, "define", 6)) {
+				p += 6;
+				while (p < le && (t[p] == ' ' || t[p] == '\t'))
+					p++;
+				size_t ns = p;
+				while (p < le && (isalnum((unsigned char)t[p]) || t[p] == '_'))
+					p++;
+				char name[KA_CSRC_NAME];
+				if (p > ns && p - ns < sizeof name) {
+					snprintf(name, sizeof name, "%.*s", (int)(p - ns), t + ns);
+					for (int i = 0; ids[i]; i++)
+						if (ka_csrc_find_word_pp(t, p, le, ids[i]) != NPOS &&
+						    ka_csrc_find_word_pp(t, c->k->body_open, c->k->body_close,
+									 name) != NPOS)
+							return ka_recipe_decline(
+								c,
+								"%s uses the macro %s, which names "
+								"%s",
+								c->k->name, name, ids[i]);
+				}
+			}
+		}
+		ls = le + 1;
+	}
 	return KA_OK;
 }
 
@@ -443,7 +489,8 @@ static int spread_apply(ka_recipe_ctx *c, ka_buf *out)
 		return rc;
 	const char *idx = mode == ONE_THREAD_BLOCKS ? "blockIdx" : "threadIdx";
 	const char *other = mode == ONE_THREAD_BLOCKS ? "threadIdx" : "blockIdx";
-	if ((rc = body_words(c, idx, other)) != KA_OK || (rc = ka_recipe_launches_known(c)) != KA_OK)
+	if ((rc = body_words(c, idx, other)) != KA_OK || (rc = macro_ids(c)) != KA_OK ||
+	    (rc = ka_recipe_launches_known(c)) != KA_OK)
 		return rc;
 	size_t od = other_declarator(c);
 	if (od != NPOS)

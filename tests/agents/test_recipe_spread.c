@@ -187,6 +187,9 @@ static void test_near_misses(void **st)
 	declines("__global__ void k(float *out, const float *in, int n)\n{\n\tout[0] = in[0];\n}\n" RUN1(
 			 "k<<<n, 1>>>(out, in, n);"),
 		 "k", "does not read blockIdx.x");
+	declines("#define LANE (threadIdx.x & 31)\n" KB("\tout[i] = in[i] + LANE;\n")
+			 RUN1("k<<<n, 1>>>(out, in, n);"),
+		 "k", "uses the macro LANE, which names threadIdx");
 	ka_recipe_set_source_path("include/k.cuh");
 	declines(KB("\tout[i] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k", "defined in a header");
 	ka_recipe_set_source_path(NULL);
