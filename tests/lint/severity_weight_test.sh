@@ -73,4 +73,32 @@ if ! "$kcheck" --no-config --no-db -q "$dir/rows.cu" 2>/dev/null | grep -q "widt
 	echo "FAIL: rows.cu: the message does not say the width is unknown"
 	fail=1
 fi
+
+cat >"$dir/queue.cu" <<'CU'
+__global__ void __launch_bounds__(256) naive(float *zbuf, const float *pts, int P, int N, int K) {
+  int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pix >= P) return;
+  float q[8];
+  int q_size = 0;
+  for (int p = 0; p < N; ++p) {
+    float d = pts[p] - pix;
+    if (d < 1.0f && q_size < 8) q[q_size++] = d;
+  }
+  for (int k = 0; k < q_size; ++k)
+    zbuf[pix * K + k] = q[k];
+}
+void run_naive(float *z, const float *p, int P, int N, int K) { naive<<<(P + 255) / 256, 256>>>(z, p, P, N, K); }
+
+__global__ void __launch_bounds__(256) colsum(float *out, const float *x, int rows, int width) {
+  int o = blockIdx.x;
+  const float *xc = x + o;
+  float s = 0.0f;
+  for (int i = threadIdx.x; i < rows; i += blockDim.x)
+    s += xc[i * width];
+  out[o * 256 + threadIdx.x] = s;
+}
+void run_colsum(float *o, const float *x, int rows, int width) { colsum<<<width, 256>>>(o, x, rows, width); }
+CU
+expect queue.cu 11 gmem-row-index-from-threadidx-x note
+expect queue.cu 20 gmem-row-index-from-threadidx-x warning
 exit $fail
