@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Execution-count weighting of the severity (issue 20): a math finding is
+# scaled by its share of the loop work the analyzer sees, and a thread-per-row
+# store outside the traffic-carrying loop with a run-time width is a note.
+# usage: severity_weight_test.sh KCHECK
+set -u
+kcheck=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+expect() { # file line rule severity
+	local got
+	got=$("$kcheck" --no-config --no-db -q --format concise "$dir/$1" 2>/dev/null |
+		grep -E "^[^:]*:$2:[0-9]+: [a-z]+: .*\[$3\]" | sed -E 's/^[^:]*:[0-9]+:[0-9]+: ([a-z]+):.*/\1/' | head -1)
+	if [ "$got" != "$4" ]; then
+		echo "FAIL: $1:$2 $3: expected $4, got '${got:-nothing}'"
+		fail=1
+	fi
+}
+
+cat >"$dir/tight.cu" <<'CU'
+__global__ void __launch_bounds__(256) chain(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = in[i];
+  for (int s = 0; s < n; ++s) {
+    v = v * 0.5 + 1.0f;
+    v = powf(v, 2.0f);
+  }
+  out[i] = v;
+}
+void run_chain(float *o, const float *in, int n) { chain<<<(n + 255) / 256, 256>>>(o, in, n); }
+CU
+expect tight.cu 6 math-fp64-promotion warning
+expect tight.cu 7 math-pow-small-integer warning
+
+cat >"$dir/busy.cu" <<'CU'
+__global__ void __launch_bounds__(256) grads(float *gv, const float *verts, const int *faces, const float *ga, int F) {
+  for (int f = blockIdx.x * blockDim.x + threadIdx.x; f < F; f += gridDim.x * blockDim.x) {
+    int a = faces[3 * f], b = faces[3 * f + 1], c = faces[3 * f + 2];
+    float ax = verts[3 * a], ay = verts[3 * a + 1], az = verts[3 * a + 2];
+    float bx = verts[3 * b], by = verts[3 * b + 1], bz = verts[3 * b + 2];
+    float cx = verts[3 * c], cy = verts[3 * c + 1], cz = verts[3 * c + 2];
+    float n = sqrtf(ax * bx + ay * by + az * cz);
+    float inv = 1.0f / n;
+    float g = ga[f] / 2.0 * inv;
+    float q = powf(inv, 2.0f) * cx * cy;
+    atomicAdd(gv + 3 * a, g * q);
+    atomicAdd(gv + 3 * b, g * bz);
+    atomicAdd(gv + 3 * c, g * cz);
+  }
+}
+void run_grads(float *gv, const float *v, const int *fc, const float *ga, int F) { grads<<<64, 256>>>(gv, v, fc, ga, F); }
+CU
+expect busy.cu 9 math-fp64-promotion note
+expect busy.cu 10 math-pow-small-integer note
+
+cat >"$dir/rows.cu" <<'CU'
+__global__ void __launch_bounds__(256) raster(float *zbuf, const float *faces, int P, int F, int K) {
+  int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pix >= P) return;
+  float best = 1e30f;
+  for (int f = 0; f < F; ++f)
+    best = fminf(best, faces[f] * pix);
+  zbuf[pix * K] = best;
+  zbuf[pix * K + 1] = best * 2.0f;
+}
+void run_raster(float *z, const float *f, int P, int F, int K) { raster<<<(P + 255) / 256, 256>>>(z, f, P, F, K); }
+CU
+expect rows.cu 7 gmem-row-index-from-threadidx-x note
+if ! "$kcheck" --no-config --no-db -q "$dir/rows.cu" 2>/dev/null | grep -q "width is a run-time value no launch binds"; then
+	echo "FAIL: rows.cu: the message does not say the width is unknown"
+	fail=1
+fi
+
+cat >"$dir/queue.cu" <<'CU'
+__global__ void __launch_bounds__(256) naive(float *zbuf, const float *pts, int P, int N, int K) {
+  int pix = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pix >= P) return;
+  float q[8];
+  int q_size = 0;
+  for (int p = 0; p < N; ++p) {
+    float d = pts[p] - pix;
+    if (d < 1.0f && q_size < 8) q[q_size++] = d;
+  }
+  for (int k = 0; k < q_size; ++k)
+    zbuf[pix * K + k] = q[k];
+}
+void run_naive(float *z, const float *p, int P, int N, int K) { naive<<<(P + 255) / 256, 256>>>(z, p, P, N, K); }
+
+__global__ void __launch_bounds__(256) colsum(float *out, const float *x, int rows, int width) {
+  int o = blockIdx.x;
+  const float *xc = x + o;
+  float s = 0.0f;
+  for (int i = threadIdx.x; i < rows; i += blockDim.x)
+    s += xc[i * width];
+  out[o * 256 + threadIdx.x] = s;
+}
+void run_colsum(float *o, const float *x, int rows, int width) { colsum<<<width, 256>>>(o, x, rows, width); }
+CU
+expect queue.cu 11 gmem-row-index-from-threadidx-x note
+expect queue.cu 20 gmem-row-index-from-threadidx-x warning
+exit $fail
