@@ -269,6 +269,12 @@ val walk_ev_call(walk *w, ka_node *n)
 		loops |= x->loops;
 	}
 	walk_clobber_args(w, n, ref);
+	/* __syncthreads_or/_and/_count: a block-wide vote, one result for every
+	 * thread of the block whatever each thread's predicate was */
+	if ((dep & D_LANE) && strcmp(cat, "sync") == 0 &&
+	    (strcmp(name, "__syncthreads_or") == 0 || strcmp(name, "__syncthreads_and") == 0 ||
+	     strcmp(name, "__syncthreads_count") == 0))
+		return (val){.x = sx_opaque(&w->sym.sx, (dep & ~D_LANE) | D_OPAQUE, loops)};
 	if ((dep & D_LANE) && warp_uniform_result(w, n, argx, name, cat)) {
 		int s = sx_new_sym(&w->sym.sx, SYM_VAR, "warp-uniform", dep | D_OPAQUE, loops);
 		w->sym.sx.syms[s].warp_uniform = 1;
