@@ -12,10 +12,12 @@
  * candidate name reaches its /bin/sh. */
 #include "bench/build.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench/cache.h"
@@ -173,6 +175,29 @@ static void named(const ka_safesrc *copy, const char *src, char *log, size_t log
 	ka_buf_free(&b);
 }
 
+/* An object or binary that is not in the cache yet is made under a lock
+ * (PATH.lock, flock), and looked for again once the lock is held: two
+ * bench runs that need the same object at the same time (ctest -j runs
+ * the compile-tasks shares side by side, and each needs the harness)
+ * compile it once, the second then finds it checked in the cache.  The
+ * lock only orders them: without it (a file system without flock) each
+ * compiles its own copy as before.  Returns the descriptor or -1. */
+static int cache_lock(const char *path)
+{
+	char *lp = path_of("%s.lock", path);
+	int fd = lp ? open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600) : -1;
+	free(lp);
+	if (fd < 0) return -1;
+	while (flock(fd, LOCK_EX) != 0)
+		if (errno != EINTR) { close(fd); return -1; }
+	return fd;
+}
+
+static void cache_unlock(int fd)
+{
+	if (fd >= 0) close(fd);
+}
+
 static int file_hash(const char *path, unsigned long long *h)
 {
 	char *text = NULL;
@@ -211,13 +236,15 @@ static int compile_one(const ka_bench_build *b, const char *hdir, unsigned long 
 {
 	unsigned long long h = hh;
 	char def[64], keep[64], arch[48], *argv[16], *inc = NULL, *tmp = NULL, *hdir_slash = NULL;
-	int rc = 0;
+	int rc = 0, lock = -1;
 	if (file_hash(src, &h)) { snprintf(log, logcap, "%s", ka_error_last()); return KA_EIO; }
 	h = fnv(h, &slot, 1);
 	h = fnv(h, b->arch, strlen(b->arch));
 	h = fnv(h, b->nvcc, strlen(b->nvcc));
 	if (!(*obj = path_of("%s/obj/%c-%016llx.o", b->build_dir, slot, h))) goto too_long;
 	if (ka_bench_cache_valid(*obj)) return 0;
+	lock = cache_lock(*obj);
+	if (ka_bench_cache_valid(*obj)) { cache_unlock(lock); return 0; }
 	snprintf(keep, sizeof keep, "--keep-global-symbol=ka_impl_%c", slot);
 	if (!(inc = path_of("-I%s", hdir)) || !(hdir_slash = path_of("%s/", hdir)) || !(tmp = path_of("%s.tmp%ld.o", *obj, (long)getpid())) ||
 	    compile_argv(b, src, slot, inc, tmp, def, sizeof def, arch, sizeof arch, argv))
@@ -241,6 +268,7 @@ too_long:
 	rc = KA_EINPUT;
 out:
 	if (tmp && rc) unlink(tmp);
+	cache_unlock(lock);
 	free(tmp);
 	free(inc);
 	free(hdir_slash);
@@ -288,7 +316,9 @@ static int link_harness(const ka_bench_build *b, const char *bindir, const char 
 	for (int i = 0; i < 4; i++) h = fnv(h, objs[i], strlen(objs[i]));
 	if (!(o->binary = path_of("%s/h-%016llx", bindir, h))) return KA_EINPUT;
 	if (ka_bench_cache_valid(o->binary)) return 0;
-	if (!(tmp = path_of("%s.tmp%ld", o->binary, (long)getpid()))) return KA_EINPUT;
+	int lock = cache_lock(o->binary);
+	if (ka_bench_cache_valid(o->binary)) { cache_unlock(lock); return 0; }
+	if (!(tmp = path_of("%s.tmp%ld", o->binary, (long)getpid()))) { cache_unlock(lock); return KA_EINPUT; }
 	snprintf(arch, sizeof arch, "-arch=%s", b->arch);
 	char *argv[] = {(char *)b->nvcc, arch, (char *)ho, o->ref_obj, o->a_obj, o->b_obj, "-lpthread", "-o", tmp, NULL};
 	if (run_tool(b, argv, NULL, b->compile_timeout_s, o->log, sizeof o->log, &o->seconds)) {
@@ -297,6 +327,7 @@ static int link_harness(const ka_bench_build *b, const char *bindir, const char 
 	} else if (ka_bench_cache_commit(tmp, o->binary)) {
 		rc = KA_EIO;
 	}
+	cache_unlock(lock);
 	free(tmp);
 	return rc;
 }

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include "bench/build.h"
 #include "bench/cache.h"
 #include "bench/expr.h"
 #include "bench/objcheck.h"
@@ -419,6 +421,76 @@ static void test_find_nvcc(void **state)
 	free(home_b);
 }
 
+/* Two bench runs that need the same objects at the same time (the
+ * compile-tasks shares under ctest -j) compile each object and link the
+ * binary once between them: a stand-in nvcc that logs each call and takes
+ * a while, two processes building the same task into one cache folder.
+ * Without the cache's lock both would compile the harness, reference,
+ * baseline and candidate and link (10 calls); with it the second finds
+ * each one in the cache (5). */
+static void test_cache_shared_build(void **state)
+{
+	char dir[] = "/tmp/ka-cache-lock-XXXXXX", nvcc[200], calls[200], src[200], cache[200], cmd[900];
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(nvcc, sizeof nvcc, "%s/nvcc", dir);
+	snprintf(calls, sizeof calls, "%s/calls", dir);
+	snprintf(src, sizeof src, "%s/k.cu", dir);
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	FILE *f = fopen(nvcc, "w");
+	assert_non_null(f);
+	/* a real (empty) host object, so that objcopy can localize it */
+	fprintf(f,
+		"#!/bin/sh\necho \"$*\" >> %s\nsleep 0.3\nout=\nwhile [ $# -gt 0 ]; do "
+		"[ \"$1\" = -o ] && out=$2; shift; done\nexec cc -x c -c /dev/null -o \"$out\"\n",
+		calls);
+	fclose(f);
+	assert_int_equal(chmod(nvcc, 0700), 0);
+	f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("// a task source\n", f);
+	fclose(f);
+	ka_bench_build b = {.build_dir = cache,
+			    .nvcc = nvcc,
+			    .arch = "sm_90",
+			    .reference = src,
+			    .baseline = src,
+			    .candidate = src,
+			    .compile_timeout_s = 60,
+			    .compile_only = 1};
+	pid_t pid[2];
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0) {
+			ka_bench_build_out o;
+			int rc = ka_bench_build_run(&b, &o);
+			if (rc)
+				fprintf(stderr, "build: %d %s\n", rc, o.log);
+			ka_bench_build_out_free(&o);
+			_exit(rc ? 1 : 0);
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		int st = 0;
+		assert_int_equal(waitpid(pid[i], &st, 0), pid[i]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	int n = 0;
+	f = fopen(calls, "r");
+	assert_non_null(f);
+	for (int c; (c = fgetc(f)) != EOF;)
+		n += c == '\n';
+	fclose(f);
+	assert_int_equal(n, 5); /* harness, reference, baseline, candidate, link */
+	ka_bench_build_out o;   /* and what they made is in the cache, checked */
+	assert_int_equal(ka_bench_build_run(&b, &o), 0);
+	assert_int_equal(ka_bench_cache_valid(o.binary), 1);
+	ka_bench_build_out_free(&o);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Paths that do not fit are refused, never cut into another file's name. */
 static void test_long_paths(void **state)
 {
@@ -444,7 +516,7 @@ int main(void)
 		cmocka_unit_test(test_proc_channels),  cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_objcheck),       cmocka_unit_test(test_exact_samples),
 		cmocka_unit_test(test_config_samples), cmocka_unit_test(test_find_nvcc),
-		cmocka_unit_test(test_long_paths),
+		cmocka_unit_test(test_long_paths),     cmocka_unit_test(test_cache_shared_build),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
