@@ -501,3 +501,11 @@ int ka_csrc_param_index(const ka_csrc_kernel *k, const char *name)
 			return i;
 	return -1;
 }
+
+int ka_csrc_line_of(const char *text, size_t at)
+{
+	int line = 1;
+	for (size_t i = 0; i < at; i++)
+		line += text[i] == '\n';
+	return line;
+}

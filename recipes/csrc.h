@@ -87,6 +87,9 @@ size_t ka_csrc_block_of(const char *t, size_t len, size_t at);
 int ka_csrc_has_word(const char *t, size_t s, size_t e, const char *word);
 /* The number of whole-token occurrences of word in [s, e). */
 int ka_csrc_count_word(const char *t, size_t s, size_t e, const char *word);
+/* The 1-based line of offset `at` in text (the newlines before it). */
+int ka_csrc_line_of(const char *text, size_t at);
+
 /* The first whole-token occurrence of word in [s, e), preprocessor lines
  * included (a macro's body names what it launches), or (size_t)-1. */
 size_t ka_csrc_find_word_pp(const char *t, size_t s, size_t e, const char *word);

@@ -116,9 +116,7 @@ static int launches_folded(ka_recipe_ctx *c, sqlite3 *db, long long threads)
 		sqlite3_bind_int64(st, 3, (sqlite3_int64)l->cfg[1].e);
 		sqlite3_bind_int64(st, 4, (sqlite3_int64)l->start);
 		sqlite3_bind_int64(st, 5, (sqlite3_int64)l->end);
-		int line = 1;
-		for (size_t p = 0; p < l->start; p++)
-			line += c->m->text[p] == '\n';
+		int line = ka_csrc_line_of(c->m->text, l->start);
 		if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) == 0)
 			rc = ka_recipe_decline(c,
 					       "the analyzer did not fold the launch on line %d (another "

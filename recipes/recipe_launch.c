@@ -450,9 +450,7 @@ static int only_sizes(ka_recipe_ctx *c, const defsite *d, const size_t *g, int n
 		for (int i = 0; i < ng && !ok; i++)
 			ok = w >= g[2 * i] && w < g[2 * i + 1];
 		if (!ok) {
-			int line = 1;
-			for (size_t p = 0; p < w; p++)
-				line += t[p] == '\n';
+			int line = ka_csrc_line_of(t, w);
 			return ka_recipe_decline(c, "'%s' is used past the launches of %s (line %d)", d->name,
 						 c->k->name, line);
 		}

@@ -209,9 +209,7 @@ static int one_acc(ka_recipe_ctx *c, ka_recipe_edits *ed, size_t ds, size_t dt, 
 		ka_buf_reset(&b);
 		if (e == NPOS || !ka_csrc_squeeze(t, p, e, sq, sizeof sq) ||
 		    !rewrite_stmt(&b, sq, name, tof, fromf, &update) || !b.data) {
-			int line = 1;
-			for (size_t i = 0; i < p; i++)
-				line += t[i] == '\n';
+			int line = ka_csrc_line_of(t, p);
 			rc = ka_recipe_decline(
 				c,
 				"%s is written otherwise than `%s = E;`, `%s += E;` or `%s -= E;` "

@@ -37,9 +37,7 @@ int ka_recipe_launches_known(ka_recipe_ctx *c)
 			known = m->l[i].start == at && !strcmp(m->l[i].kernel, name);
 		if (known)
 			continue;
-		int line = 1;
-		for (size_t i = 0; i < at; i++)
-			line += t[i] == '\n';
+		int line = ka_csrc_line_of(t, at);
 		return ka_recipe_decline(
 			c,
 			"line %d names %s outside a launch this recipe can read (a macro, "
@@ -435,14 +433,6 @@ static size_t params_close(const char *t, size_t len, size_t at, size_t n)
 	return p < len && t[p] == '(' ? ka_csrc_match(t, len, p) : NPOS;
 }
 
-static int line_of(const char *t, size_t at)
-{
-	int line = 1;
-	for (size_t i = 0; i < at; i++)
-		line += t[i] == '\n';
-	return line;
-}
-
 /* How the launches of a kernel change when its threads loop over the
  * elements (ka_recipe_relaunch_threads, ka_recipe_relaunch_threads_2d). */
 typedef struct thread_relaunch {
@@ -539,7 +529,7 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 					"line %d launches %s before this file declares it (a header "
 					"declares it): the parameter it adds would not reach that "
 					"declaration",
-					line_of(t, at), name);
+					ka_csrc_line_of(t, at), name);
 			rc = relaunch_thread_count(c, ed, l, tr);
 			found = 1;
 			continue;
@@ -547,7 +537,7 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 		size_t pc = params_close(t, len, at, n);
 		if (tr->add_counts && pc != NPOS && memchr(t + at, '=', pc - at))
 			return ka_recipe_decline(c, "line %d declares %s with a default argument",
-						 line_of(t, at), name);
+						 ka_csrc_line_of(t, at), name);
 		if (at == c->k->name_at) {
 			/* the definition: its parameter list, then the body */
 			if (pc == NPOS || ka_csrc_skip_blank(t, len, pc + 1) != c->k->body_open)
@@ -576,7 +566,7 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 			c,
 			"line %d names %s outside its definition, a declaration and a launch this "
 			"recipe can read: %s",
-			line_of(t, at), name,
+			ka_csrc_line_of(t, at), name,
 			tr->add_counts ? "the parameter it adds would not reach it"
 				       : "a launch there would keep its grid");
 	}

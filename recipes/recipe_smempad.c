@@ -132,9 +132,7 @@ static int uses_are_elements(ka_recipe_ctx *c, const pad_array *a)
 		if (at == NPOS)
 			break;
 		p = at + nl;
-		int line = 1;
-		for (size_t i = 0; i < at; i++)
-			line += t[i] == '\n';
+		int line = ka_csrc_line_of(t, at);
 		if (qualified(t, lo, at))
 			continue;
 		size_t q = skip_ws_back(t, at, lo);

@@ -42,14 +42,6 @@
 
 enum { ONE_THREAD_BLOCKS = 1, ONE_BLOCK = 2 };
 
-static int line_of(const char *t, size_t at)
-{
-	int line = 1;
-	for (size_t i = 0; i < at; i++)
-		line += t[i] == '\n';
-	return line;
-}
-
 /* 1 when path names a header. */
 static int is_header(const char *path)
 {
@@ -132,7 +124,7 @@ static int body_words(ka_recipe_ctx *c, const char *idx, const char *other)
 		if (m != 'x')
 			return ka_recipe_decline(c, "%s reads %s%s%c on line %d: only the x index can spread",
 						 c->k->name, idx, m ? "." : " other than as .x", m ? m : ' ',
-						 line_of(t, at));
+						 ka_csrc_line_of(t, at));
 		seen++;
 	}
 	if (!seen)
@@ -250,7 +242,7 @@ static int check_facts(ka_recipe_ctx *c, sqlite3 *db, int mode, const char *inam
 		const char *callee = (const char *)sqlite3_column_text(st, 0);
 		const char *cat = (const char *)sqlite3_column_text(st, 1);
 		const char *args = (const char *)sqlite3_column_text(st, 2);
-		int line = line_of(t, (size_t)sqlite3_column_int64(st, 3));
+		int line = ka_csrc_line_of(t, (size_t)sqlite3_column_int64(st, 3));
 		callee = callee ? callee : "";
 		cat = cat ? cat : "";
 		if (!strcmp(cat, "warp") || !strcmp(cat, "vote") || !strcmp(cat, "sync"))
@@ -298,7 +290,7 @@ static int check_facts(ka_recipe_ctx *c, sqlite3 *db, int mode, const char *inam
 				"%s writes %s[%s] on line %d at an address that does not depend on "
 				"%s.x: the elements are not independent",
 				c->k->name, base ? base : "?", ix,
-				line_of(t, (size_t)sqlite3_column_int64(st, 3)), idx);
+				ka_csrc_line_of(t, (size_t)sqlite3_column_int64(st, 3)), idx);
 	}
 	sqlite3_finalize(st);
 	if (rc != KA_OK)
@@ -319,7 +311,7 @@ static int check_facts(ka_recipe_ctx *c, sqlite3 *db, int mode, const char *inam
 		sqlite3_bind_text(st, 1, c->k->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)l->start);
 		sqlite3_bind_int64(st, 3, (sqlite3_int64)l->end);
-		int line = line_of(t, l->start);
+		int line = ka_csrc_line_of(t, l->start);
 		if (sqlite3_step(st) != SQLITE_ROW) {
 			rc = ka_recipe_decline(c, "the analyzer did not see the launch on line %d (an #if?)",
 					       line);
@@ -367,7 +359,7 @@ static int read_launches(ka_recipe_ctx *c, int *mode)
 		if (strcmp(l->kernel, c->k->name))
 			continue;
 		nl++;
-		int line = line_of(t, l->start);
+		int line = ka_csrc_line_of(t, l->start);
 		int b1 = is_one(t, l->cfg[1].s, l->cfg[1].e), g1 = is_one(t, l->cfg[0].s, l->cfg[0].e);
 		int lm = b1 && !g1 ? ONE_THREAD_BLOCKS : g1 && !b1 ? ONE_BLOCK : 0;
 		if (b1 && g1)
@@ -497,7 +489,7 @@ static int spread_apply(ka_recipe_ctx *c, ka_buf *out)
 		return ka_recipe_decline(c,
 					 "line %d declares or calls %s apart from its definition: a new "
 					 "parameter would not reach it",
-					 line_of(t, od), c->k->name);
+					 ka_csrc_line_of(t, od), c->k->name);
 	sqlite3 *db = NULL;
 	if (ka_recipe_facts(t, len, &db) != KA_OK)
 		return ka_recipe_decline(c, "the analyzer could not read the file: %s", ka_error_last());
