@@ -525,7 +525,7 @@ static int spread_apply(ka_recipe_ctx *c, ka_buf *out)
 
 	/* pass 1: the body, the parameter and the launches' arguments */
 	int cp = count_param(c, mode);
-	char ki[64], kn[64];
+	char ki[KA_CSRC_NAME], kn[KA_CSRC_NAME];
 	ka_recipe_unused_name(c, "ka_i", ki, sizeof ki);
 	if (cp >= 0)
 		snprintf(kn, sizeof kn, "%s", c->k->params[cp].name);
