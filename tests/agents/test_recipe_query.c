@@ -11,7 +11,10 @@
  * untouched; the emulated query suggests 192 threads).  Near misses: a
  * setter of the kernel's attributes (cudaFuncSetAttribute), a function of
  * the file with a query's name, and the kernel's address handed to
- * cudaLaunchKernel still decline, naming the line. */
+ * cudaLaunchKernel still decline, naming the line.  launch-bounds, which
+ * the query no longer stops either, declines a dim3 block assigned after
+ * its declaration (the occupancy calculator's suggestion), whose value the
+ * analyzer's facts do not fold. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -146,12 +149,37 @@ static void test_launch_kernel_declines(void **st)
 			"line 11 names twice outside a launch this recipe can read");
 }
 
+/* launch-bounds reads the block from the analyzer's facts, which fold a
+ * dim3 from its declaration: one assigned after it (the occupancy
+ * calculator's suggestion) declines, naming it; a block declared once with
+ * its value applies, the query beside it */
+static void test_bounds_assigned_block(void **st)
+{
+	(void)st;
+	const char *src = KERNEL
+		"void spread_run(float *out, const float *in, int n)\n{\n"
+		"\tint min_grid = 0, size = 0;\n\tdim3 threads, blocks;\n"
+		"\tcudaOccupancyMaxPotentialBlockSize(&min_grid, &size, twice);\n"
+		"\tthreads = dim3(size, 1, 1);\n\tblocks = dim3((n + size - 1) / size, 1, 1);\n"
+		"\ttwice<<<blocks, threads>>>(out, in, n);\n}\n";
+	recipe_declines("launch-bounds", NULL, src, "twice",
+			"the block 'threads' of the launch on line 15 is assigned after its declaration");
+	const char *ok = KERNEL "void spread_run(float *out, const float *in, int n)\n{\n"
+				"\tcudaFuncAttributes attr;\n\tcudaFuncGetAttributes(&attr, twice);\n"
+				"\tdim3 threads(128);\n"
+				"\ttwice<<<(n + 127) / 128, threads>>>(out, in, n);\n}\n";
+	static const char *const want[] = {"__launch_bounds__(128) void twice("};
+	char *out = recipe_applies("launch-bounds", NULL, ok, "twice", want, 1);
+	host_runs(ok, out);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grid_stride_occupancy),  cmocka_unit_test(test_launch_tune_queried),
 		cmocka_unit_test(test_setter_declines),        cmocka_unit_test(test_own_function_declines),
-		cmocka_unit_test(test_launch_kernel_declines),
+		cmocka_unit_test(test_launch_kernel_declines), cmocka_unit_test(test_bounds_assigned_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
