@@ -398,12 +398,19 @@ int ka_recipe_drop_launch_bounds(ka_recipe_ctx *c, ka_recipe_edits *ed);
 /* KA_OK when every occurrence of the kernel's name in the file (macro
  * bodies included) is its definition, a launch in the source model, or
  * followed by '(' (a declaration, or a host function of the same name
- * defined or called: a kernel is never called without <<<>>>), so that
+ * defined or called: a kernel is never called without <<<>>>), or an
+ * argument of a runtime query (ka_recipe_in_query), so that
  * rewriting the model's launches rewrites them all;
  * else KA_RECIPE_DECLINED with the line.  Every recipe that changes what a
  * kernel's launches must be, or proves something from them, calls it
  * (ka_recipe_relaunch does). */
 int ka_recipe_launches_known(ka_recipe_ctx *c);
+/* 1 when the kernel's name at offset at of the text is an argument of a
+ * runtime query of its attributes or occupancy (cudaFuncGetAttributes,
+ * cudaOccupancy*, hipOccupancy*), per the kernel model of the file: no
+ * launch, so ka_recipe_launches_known and the thread relaunch pass it;
+ * 0 otherwise, also when the file cannot be modelled (recipes/launch_query.c). */
+int ka_recipe_in_query(ka_recipe_ctx *c, size_t at);
 /* 1 when var, as read at offset at (a launch), holds one constant: a
  * `#define VAR N` defined once, or a local `[const|constexpr] INT VAR = N;`
  * of the block that holds at, changed nowhere before it (no assignment,

@@ -20,6 +20,9 @@
  * model reads a launch the analyzer did not fold (another branch of an
  * #if, a block from a template parameter), when the kernel lives in a
  * header (every file that includes it may launch it with another block),
+ * when a launch's block is a variable assigned after its declaration (the
+ * facts fold `dim3 threads;` to one thread, whatever `threads = dim3(n);`
+ * sets later),
  * when it has __launch_bounds__ already or its block is over 256 threads
  * (the rule's bound), and for `min=M` when M blocks pass the target's
  * threads an SM.  The kernel's code is not touched: its results are the
@@ -28,6 +31,7 @@
 #include "recipes/recipe.h"
 #include "analyzer/arch.h"
 #include "util/error.h"
+#include <ctype.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +96,34 @@ static int agreed_block(ka_recipe_ctx *c, sqlite3 *db, long long *threads)
 	return rc;
 }
 
+/* 1 when the block variable v (the squeezed block argument of a launch, a
+ * plain name) is assigned somewhere in the file: `v = ...`, `v.x = ...`,
+ * `v += ...` with no type before it (which would declare it).  The facts fold a dim3 from
+ * its declaration (`dim3 threads;` is 1 thread), not from a later
+ * assignment (`threads = dim3(blockSize);` after an occupancy query). */
+static int block_assigned(const char *t, size_t len, const char *v)
+{
+	size_t n = strlen(v);
+	for (size_t at = ka_csrc_find_word_pp(t, 0, len, v); at != (size_t)-1;
+	     at = ka_csrc_find_word_pp(t, at + n, len, v)) {
+		size_t p = ka_csrc_skip_blank(t, len, at + n);
+		if (p + 2 < len && t[p] == '.' && strchr("xyz", t[p + 1])) /* v.x = ... */
+			p = ka_csrc_skip_blank(t, len, p + 2);
+		int eq = p + 1 < len && t[p] == '=' && t[p + 1] != '=';
+		int op = p + 2 < len && ((strchr("+-*/%&|^", t[p]) && t[p + 1] == '=') ||
+					 (strchr("<>", t[p]) && t[p + 1] == t[p] && t[p + 2] == '='));
+		if (!eq && !op)
+			continue;
+		size_t b = at; /* a word before it is its type: `dim3 v = ...`, `size_t v = ...` */
+		while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+			b--;
+		int declared = b > 0 && b < at && (isalnum((unsigned char)t[b - 1]) || t[b - 1] == '_');
+		if (!declared)
+			return 1;
+	}
+	return 0;
+}
+
 /* Every launch the source model reads has its block folded to `threads`
  * in the facts (a launch the analyzer did not see, in another branch of an
  * #if, would start the kernel with a block nobody checked). */
@@ -117,7 +149,18 @@ static int launches_folded(ka_recipe_ctx *c, sqlite3 *db, long long threads)
 		sqlite3_bind_int64(st, 4, (sqlite3_int64)l->start);
 		sqlite3_bind_int64(st, 5, (sqlite3_int64)l->end);
 		int line = ka_csrc_line_of(c->m->text, l->start);
-		if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) == 0)
+		char blk[KA_CSRC_NAME];
+		int name = ka_csrc_squeeze(c->m->text, l->cfg[1].s, l->cfg[1].e, blk, sizeof blk) && blk[0] &&
+			   strspn(blk, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+				   strlen(blk) &&
+			   !isdigit((unsigned char)blk[0]);
+		if (name && block_assigned(c->m->text, c->m->len, blk))
+			rc = ka_recipe_decline(
+				c,
+				"the block '%s' of the launch on line %d is assigned after its "
+				"declaration: the analyzer folds the declaration's value",
+				blk, line);
+		else if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) == 0)
 			rc = ka_recipe_decline(c,
 					       "the analyzer did not fold the launch on line %d (another "
 					       "branch of an #if?)",

@@ -35,7 +35,7 @@ int ka_recipe_launches_known(ka_recipe_ctx *c)
 			known = m->k[i].name_at == at;
 		for (int i = 0; i < m->nlaunches && !known; i++)
 			known = m->l[i].start == at && !strcmp(m->l[i].kernel, name);
-		if (known)
+		if (known || ka_recipe_in_query(c, at))
 			continue;
 		int line = ka_csrc_line_of(t, at);
 		return ka_recipe_decline(
@@ -560,8 +560,8 @@ static int relaunch_threads(ka_recipe_ctx *c, ka_recipe_edits *ed, const thread_
 			declared = 1;
 			continue;
 		}
-		if (tr->keep_unread && !tr->add_counts)
-			continue;
+		if ((tr->keep_unread && !tr->add_counts) || ka_recipe_in_query(c, at))
+			continue; /* a query of the kernel's attributes launches nothing */
 		return ka_recipe_decline(
 			c,
 			"line %d names %s outside its definition, a declaration and a launch this "

@@ -27,6 +27,9 @@
 #   --out DIR       where rewrites, nvcc logs and rows go (default ./recipe-sweep-out)
 #   --no-nvcc       skip the compiles (the compile columns read '-')
 #   --recipe NAME   that recipe alone (the tool's -R NAME)
+#   --files LIST    the files LIST names, one a line, relative to DIR, not
+#                   every .cu/.cuh under it (a change whose effect is
+#                   confined to some files, swept before and after on them)
 #   --top N         decline reasons shown per recipe (default 3)
 # Environment: NVCC (default nvcc), RECIPE_SWEEP_TIMEOUT (seconds per
 # command, default 300).
@@ -40,7 +43,7 @@ tool=$root/build/tests/agents/recipe_sweep
 out=$PWD/recipe-sweep-out
 nvcc=${NVCC:-nvcc}
 tlimit=${RECIPE_SWEEP_TIMEOUT:-300}
-no_nvcc=0 top=3 only=()
+no_nvcc=0 top=3 only=() list=""
 
 die() { echo "recipe_sweep: error: $*" >&2; exit 2; }
 
@@ -51,10 +54,11 @@ while [ $# -gt 0 ]; do
     --out) [ $# -ge 2 ] || die "--out needs a folder"; out=$2; shift 2 ;;
     --no-nvcc) no_nvcc=1; shift ;;
     --recipe) [ $# -ge 2 ] || die "--recipe needs a name"; only=(-R "$2"); shift 2 ;;
+    --files) [ $# -ge 2 ] && [ -f "$2" ] || die "--files needs a file"; list=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     --top) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--top needs a positive number"
            top=$2; shift 2 ;;
     --summary) shift; summary=("$@"); break ;;
-    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; flags=("$@"); break ;;
     -*) die "unknown option '$1' (see --help)" ;;
     *) [ -z "$dir" ] || die "one DIR only"; dir=$1; shift ;;
@@ -156,8 +160,12 @@ out=$(cd "$out" && pwd)
 # --- the recipes, file by file (relative names: they name the rewrites) --------
 rows=$out/rows.tsv raw=$out/raw.tsv
 : >"$raw"
-mapfile -t files < <(cd "$dir" && find . -type f \( -name '*.cu' -o -name '*.cuh' \) | sed 's|^\./||' |
-  LC_ALL=C sort)
+if [ -n "$list" ]; then
+  mapfile -t files < <(grep -v '^$' "$list" | LC_ALL=C sort -u)
+else
+  mapfile -t files < <(cd "$dir" && find . -type f \( -name '*.cu' -o -name '*.cuh' \) | sed 's|^\./||' |
+    LC_ALL=C sort)
+fi
 [ ${#files[@]} -gt 0 ] || die "no .cu or .cuh files under $dir"
 for f in "${files[@]}"; do
   log=$out/crash/${f//\//+}.log

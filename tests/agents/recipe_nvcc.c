@@ -6,6 +6,10 @@
  * same rewrites, and the sanitizer half of the run compiles the texts the
  * first half did. */
 #include "tests/agents/recipe_nvcc.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -13,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "recipes/recipe.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -142,6 +147,36 @@ int nvcc_compiles_with(const char *text, const char *const *flags, int nflags, c
 	if (ok && cached) /* only a pass is remembered: a failure is compiled again, with its messages */
 		ka_fs_write_atomic(marker, "", 0);
 	return ok;
+}
+
+char *recipe_applies(const char *recipe, const char *params, const char *src, const char *kernel,
+		     const char *const *want, size_t nwant)
+{
+	char why[256], err[8192];
+	char *out = NULL;
+	size_t n;
+	if (ka_recipe_apply(recipe, src, strlen(src), kernel, params, &out, &n, why, sizeof why) != KA_OK)
+		fail_msg("%s declined:\n%s\nwhy: %s", recipe, src, why);
+	for (size_t i = 0; i < nwant; i++)
+		if (!strstr(out, want[i]))
+			fail_msg("the rewrite lacks '%s':\n%s", want[i], out);
+	if (nvcc_compiles(out, err, sizeof err) == 0)
+		fail_msg("the rewrite does not compile:\n%s\n%s", out, err);
+	return out;
+}
+
+void recipe_declines(const char *recipe, const char *params, const char *src, const char *kernel,
+		     const char *reason)
+{
+	char why[256];
+	char *out = NULL;
+	size_t n;
+	int rc = ka_recipe_apply(recipe, src, strlen(src), kernel, params, &out, &n, why, sizeof why);
+	if (rc == KA_OK)
+		fail_msg("%s applied to:\n%s\nas:\n%s", recipe, src, out);
+	assert_int_equal(rc, KA_RECIPE_DECLINED);
+	if (!strstr(why, reason))
+		fail_msg("the reason '%s' does not say '%s'", why, reason);
 }
 
 char *read_task_baseline(const char *task, char *path, size_t cap)

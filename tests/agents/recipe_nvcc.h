@@ -1,4 +1,5 @@
-/* tests/agents/recipe_nvcc.h: the compile check and the host run the recipe tests share. */
+/* tests/agents/recipe_nvcc.h: the compile check, the apply-and-check and
+ * decline-and-check helpers (cmocka) and the host run the recipe tests share. */
 #ifndef KA_TESTS_AGENTS_RECIPE_NVCC_H
 #define KA_TESTS_AGENTS_RECIPE_NVCC_H
 #include <stddef.h>
@@ -16,6 +17,15 @@ int nvcc_compiles(const char *text, char *err, size_t cap);
  * (at most 16; a project's -I and -D).  Not cached: the flags can name
  * headers the cache's key does not read. */
 int nvcc_compiles_with(const char *text, const char *const *flags, int n, char *err, size_t cap);
+/* The recipe tests' two checks, failing the running cmocka test with the
+ * reason.  recipe_applies: recipe (params NULL: its grid's first set)
+ * applies to kernel of src, the rewrite holds every want[0..nwant) and nvcc
+ * compiles it (when nvcc is there); the rewrite, malloc'd.
+ * recipe_declines: the recipe declines, its reason saying `reason`. */
+char *recipe_applies(const char *recipe, const char *params, const char *src, const char *kernel,
+		     const char *const *want, size_t nwant);
+void recipe_declines(const char *recipe, const char *params, const char *src, const char *kernel,
+		     const char *reason);
 /* Runs a rewrite on the host (tests/agents/emu: the task ABI and the CUDA
  * names in C++): text as kernel.cu, its launches `k<<<G, B, ...>>>(args)`
  * written `ka_emu_launch(k, G, B, ...)(args)`, built with c++ ($CXX) and

@@ -29,47 +29,6 @@
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 
-static char *expect_applies_with(const char *recipe, const char *params, const char *src, const char *kernel,
-				 const char *const *want, size_t nwant)
-{
-	char why[256], err[8192];
-	char *out = NULL;
-	size_t n;
-	if (ka_recipe_apply(recipe, src, strlen(src), kernel, params, &out, &n, why, sizeof why) != KA_OK)
-		fail_msg("%s declined:\n%s\nwhy: %s", recipe, src, why);
-	for (size_t i = 0; i < nwant; i++)
-		if (!strstr(out, want[i]))
-			fail_msg("the rewrite lacks '%s':\n%s", want[i], out);
-	if (nvcc_compiles(out, err, sizeof err) == 0)
-		fail_msg("the rewrite does not compile:\n%s\n%s", out, err);
-	return out;
-}
-
-static char *expect_applies(const char *recipe, const char *src, const char *kernel, const char *const *want,
-			    size_t nwant)
-{
-	return expect_applies_with(recipe, NULL, src, kernel, want, nwant);
-}
-
-static void expect_declines_with(const char *recipe, const char *params, const char *src, const char *kernel,
-				 const char *reason)
-{
-	char why[256];
-	char *out = NULL;
-	size_t n;
-	int rc = ka_recipe_apply(recipe, src, strlen(src), kernel, params, &out, &n, why, sizeof why);
-	if (rc == KA_OK)
-		fail_msg("%s applied to:\n%s\nas:\n%s", recipe, src, out);
-	assert_int_equal(rc, KA_RECIPE_DECLINED);
-	if (!strstr(why, reason))
-		fail_msg("the reason '%s' does not say '%s'", why, reason);
-}
-
-static void expect_declines(const char *recipe, const char *src, const char *kernel, const char *reason)
-{
-	expect_declines_with(recipe, NULL, src, kernel, reason);
-}
-
 /* The original and the rewrite on the host: both must transpose exactly. */
 static void host_runs(const char *before, const char *after, const char *task)
 {
@@ -111,7 +70,7 @@ static void test_pad_transpose(void **st)
 	(void)st;
 	static const char *const want[] = {"__shared__ float tile[TILE][TILE + 1];",
 					   "out[(y + j) * h + x] = tile[threadIdx.x][threadIdx.y + j];"};
-	char *out = expect_applies("smem-pad", TRANSPOSE, "transpose", want, 2);
+	char *out = recipe_applies("smem-pad", NULL, TRANSPOSE, "transpose", want, 2);
 	host_runs(TRANSPOSE, out, "-DKA_EMU_TASK=1");
 	free(out);
 }
@@ -138,7 +97,7 @@ static void test_pad_planes(void **st)
 {
 	(void)st;
 	static const char *const want[] = {"__shared__ float tile[2][32][33];", "__shared__ int flag[8];"};
-	char *out = expect_applies("smem-pad", PLANES, "transpose2", want, 2);
+	char *out = recipe_applies("smem-pad", NULL, PLANES, "transpose2", want, 2);
 	host_runs(PLANES, out, "-DKA_EMU_TASK=2");
 	free(out);
 }
@@ -159,65 +118,65 @@ static void test_pad_atomic_element(void **st)
 			  "\t\tatomicAdd(&out[j * 32 + threadIdx.x], cnt[threadIdx.x][j]);\n}\n"
 			  "void run(int *out, const int *in, int n)\n{\n"
 			  "\tbins<<<(n + 255) / 256, dim3(32, 8)>>>(out, in, n);\n}\n";
-	free(expect_applies("smem-pad", src, "bins", want, 1));
+	free(recipe_applies("smem-pad", NULL, src, "bins", want, 1));
 }
 
 static void test_pad_near_misses(void **st)
 {
 	(void)st;
 	/* a copy through the tile: rows both ways, no conflict */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			TRANSPOSE_HEAD TRANSPOSE_BODY("__shared__ float tile[TILE][TILE];",
 						      "tile[threadIdx.y + j][threadIdx.x]") TRANSPOSE_RUN,
 			"transpose", "has a bank conflict");
 	/* one dimension, indexed by a stride: padding would change the index */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			"__global__ void k(float *out)\n{\n\t__shared__ float s[32 * 33];\n"
 			"\ts[threadIdx.x * 32] = 1.0f;\n\t__syncthreads();\n"
 			"\tout[threadIdx.x] = s[threadIdx.x * 32];\n}\n"
 			"void run(float *o)\n{\n\tk<<<1, 32>>>(o);\n}\n",
 			"k", "one-dimensional");
 	/* a pointer into the tile walks the old rows */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			TRANSPOSE_HEAD TRANSPOSE_BODY("__shared__ float tile[TILE][TILE];\n"
 						      "\tfloat *flat = &tile[0][0];",
 						      "tile[threadIdx.x][threadIdx.y + j] + flat[0]")
 				TRANSPOSE_RUN,
 			"transpose", "takes the address of tile");
 	/* a row as a pointer */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			TRANSPOSE_HEAD TRANSPOSE_BODY("__shared__ float tile[TILE][TILE];",
 						      "tile[threadIdx.x][threadIdx.y + j] + "
 						      "*(tile[threadIdx.x] + 1)") TRANSPOSE_RUN,
 			"transpose", "uses tile with 1 of its 2 subscripts");
 	/* its size read */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			TRANSPOSE_HEAD TRANSPOSE_BODY(
 				"__shared__ float tile[TILE][TILE];",
 				"tile[threadIdx.x][threadIdx.y + j] * (float)sizeof(tile)") TRANSPOSE_RUN,
 			"transpose", "sizeof");
 	/* a macro the kernel uses names it */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			"#define AT(r, c) tile[r][c]\n" TRANSPOSE_HEAD TRANSPOSE_BODY(
 				"__shared__ float tile[TILE][TILE];",
 				"tile[threadIdx.x][threadIdx.y + j] + AT(threadIdx.x, 0)") TRANSPOSE_RUN,
 			"transpose", "macro AT");
 	/* dynamic shared memory beside it */
-	expect_declines(
-		"smem-pad",
+	recipe_declines(
+		"smem-pad", NULL,
 		TRANSPOSE_HEAD TRANSPOSE_BODY("__shared__ float tile[TILE][TILE];\n"
 					      "\textern __shared__ float extra[];\n\textra[0] = 0.0f;",
 					      "tile[threadIdx.x][threadIdx.y + j]") TRANSPOSE_RUN,
 		"transpose", "dynamic shared memory");
 	/* 96 x 128 floats is 48 KiB: a column more passes the static limit */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			"__global__ void big(float *out)\n{\n\t__shared__ float t[96][128];\n"
 			"\tt[threadIdx.y][threadIdx.x] = 1.0f;\n\t__syncthreads();\n"
 			"\tout[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.x][threadIdx.y];\n}\n"
 			"void run(float *o)\n{\n\tbig<<<1, dim3(32, 8)>>>(o);\n}\n",
 			"big", "static shared memory");
 	/* a macro whose expansion `1 << 5 + 1` would not be 33 */
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			"#define TW 1 << 5\n" TRANSPOSE_HEAD TRANSPOSE_BODY(
 				"__shared__ float tile[TILE][TW];", "tile[threadIdx.x][threadIdx.y + j]")
 				TRANSPOSE_RUN,
@@ -230,7 +189,7 @@ static void test_pad_near_misses(void **st)
 static void test_pad_template(void **st)
 {
 	(void)st;
-	expect_declines("smem-pad",
+	recipe_declines("smem-pad", NULL,
 			"template <int R>\n__global__ void tt(float *out, const float *in)\n{\n"
 			"\t__shared__ float tile[R][32];\n"
 			"\ttile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];\n"
@@ -250,20 +209,20 @@ static void test_bounds_applies(void **st)
 {
 	(void)st;
 	static const char *const lit[] = {"__global__ __launch_bounds__(256) void scale("};
-	free(expect_applies("launch-bounds",
+	free(recipe_applies("launch-bounds", NULL,
 			    SCALE "void run(float *y, const float *x, int n)\n{\n"
 				  "\tscale<<<(n + 255) / 256, 256>>>(y, x, 2.0f, n);\n"
 				  "\tscale<<<(n + 255) / 256, 256>>>(y, y, 0.5f, n);\n}\n",
 			    "scale", lit, 1));
 	/* a dim3 variable: the block's threads along all axes */
 	static const char *const d3[] = {"__global__ __launch_bounds__(128) void scale("};
-	free(expect_applies("launch-bounds",
+	free(recipe_applies("launch-bounds", NULL,
 			    SCALE
 			    "void run(float *y, const float *x, int n)\n{\n"
 			    "\tdim3 block(32, 4);\n\tscale<<<(n + 127) / 128, block>>>(y, x, 2.0f, n);\n}\n",
 			    "scale", d3, 1));
 	static const char *const def[] = {"__global__ __launch_bounds__(64) void scale("};
-	free(expect_applies("launch-bounds",
+	free(recipe_applies("launch-bounds", NULL,
 			    "#define BLOCK 64\n" SCALE "void run(float *y, const float *x, int n)\n{\n"
 			    "\tscale<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(y, x, 2.0f, n);\n}\n",
 			    "scale", def, 1));
@@ -276,43 +235,43 @@ static void test_bounds_min_blocks(void **st)
 	const char *src = SCALE "void run(float *y, const float *x, int n)\n{\n"
 				"\tscale<<<(n + 255) / 256, 256>>>(y, x, 2.0f, n);\n}\n";
 	static const char *const two[] = {"__global__ __launch_bounds__(256, 2) void scale("};
-	free(expect_applies_with("launch-bounds", "min=2", src, "scale", two, 1));
+	free(recipe_applies("launch-bounds", "min=2", src, "scale", two, 1));
 	static const char *const four[] = {"__global__ __launch_bounds__(256, 4) void scale("};
-	free(expect_applies_with("launch-bounds", "min=4", src, "scale", four, 1));
+	free(recipe_applies("launch-bounds", "min=4", src, "scale", four, 1));
 	/* 16 blocks of 256 threads: 4096, past an SM's 2048 */
-	expect_declines_with("launch-bounds", "min=16", src, "scale", "do not fit an SM's 2048 threads");
+	recipe_declines("launch-bounds", "min=16", src, "scale", "do not fit an SM's 2048 threads");
 }
 
 static void test_bounds_near_misses(void **st)
 {
 	(void)st;
-	expect_declines("launch-bounds",
+	recipe_declines("launch-bounds", NULL,
 			SCALE "void run(float *y, const float *x, int n)\n{\n"
 			      "\tscale<<<(n + 255) / 256, 256>>>(y, x, 2.0f, n);\n"
 			      "\tscale<<<(n + 127) / 128, 128>>>(y, y, 0.5f, n);\n}\n",
 			"scale", "one constant block");
-	expect_declines("launch-bounds",
+	recipe_declines("launch-bounds", NULL,
 			SCALE "void run(float *y, const float *x, int n, int b)\n{\n"
 			      "\tscale<<<(n + b - 1) / b, b>>>(y, x, 2.0f, n);\n}\n",
 			"scale", "one constant block");
-	expect_declines("launch-bounds",
+	recipe_declines("launch-bounds", NULL,
 			SCALE "void run(float *y, const float *x, int n)\n{\n"
 			      "\tvoid (*f)(float *, const float *, float, int) = scale;\n"
 			      "\tscale<<<(n + 255) / 256, 256>>>(y, x, 2.0f, n);\n\t(void)f;\n}\n",
 			"scale", "outside a launch");
-	expect_declines(
-		"launch-bounds",
+	recipe_declines(
+		"launch-bounds", NULL,
 		"__global__ void __launch_bounds__(256) scale(float *y, int n)\n{\n"
 		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\ty[i] = 0.0f;\n}\n"
 		"void run(float *y, int n)\n{\n\tscale<<<(n + 255) / 256, 256>>>(y, n);\n}\n",
 		"scale", "__launch_bounds__ already");
-	expect_declines("launch-bounds", SCALE, "scale", "no launch of scale");
-	expect_declines("launch-bounds",
+	recipe_declines("launch-bounds", NULL, SCALE, "scale", "no launch of scale");
+	recipe_declines("launch-bounds", NULL,
 			SCALE "void run(float *y, const float *x, int n)\n{\n"
 			      "\tscale<<<(n + 511) / 512, 512>>>(y, x, 2.0f, n);\n}\n",
 			"scale", "asks for 1 to 256");
 	ka_recipe_set_source_path("include/scale.cuh");
-	expect_declines("launch-bounds",
+	recipe_declines("launch-bounds", NULL,
 			SCALE "void run(float *y, const float *x, int n)\n{\n"
 			      "\tscale<<<(n + 255) / 256, 256>>>(y, x, 2.0f, n);\n}\n",
 			"scale", "defined in a header");

@@ -49,35 +49,6 @@
 	"void run(int *c, int gx, int gy, int v)\n{\n" \
 	"\tbump<<<dim3(gx, gy, 2), dim3(16, 4)>>>(c, gx * 16, v);\n}\n"
 
-static char *applies(const char *src, const char *kernel, const char *const *want, size_t nwant)
-{
-	char why[256], err[8192];
-	char *out = NULL;
-	size_t n;
-	if (ka_recipe_apply("grid-stride", src, strlen(src), kernel, NULL, &out, &n, why, sizeof why) !=
-	    KA_OK)
-		fail_msg("grid-stride declined:\n%s\nwhy: %s", src, why);
-	for (size_t i = 0; i < nwant; i++)
-		if (!strstr(out, want[i]))
-			fail_msg("the rewrite lacks '%s':\n%s", want[i], out);
-	if (nvcc_compiles(out, err, sizeof err) == 0)
-		fail_msg("the rewrite does not compile:\n%s\n%s", out, err);
-	return out;
-}
-
-static void declines(const char *src, const char *kernel, const char *reason)
-{
-	char why[256];
-	char *out = NULL;
-	size_t n;
-	int rc = ka_recipe_apply("grid-stride", src, strlen(src), kernel, NULL, &out, &n, why, sizeof why);
-	if (rc == KA_OK)
-		fail_msg("grid-stride applied to:\n%s\nas:\n%s", src, out);
-	assert_int_equal(rc, KA_RECIPE_DECLINED);
-	if (!strstr(why, reason))
-		fail_msg("the reason '%s' does not say '%s'", why, reason);
-}
-
 static void host_check(const char *text, int unguarded)
 {
 	static char err[1 << 16];
@@ -111,24 +82,28 @@ static void test_guarded(void **st)
 		"((dim3(grid).x < 2112u ? dim3(grid).x : 2112u) > 1u ? (dim3(grid).x < 2112u ? dim3(grid).x : 2112u) "
 		": 1u) ? dim3(grid).y : 2112u / ",
 		", dim3(grid).z), block>>>(c, w, h);"};
-	char *out = applies(COUNT2D, "count2d", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies("grid-stride", NULL, COUNT2D, "count2d", want,
+				   sizeof want / sizeof want[0]);
 	assert_null(strstr(out, "__launch_bounds__"));
 	assert_null(strstr(out, "if (x < w"));
 	host_check(out, 0);
 	free(out);
 	/* the early return: the rest of the body is the loops' */
 	static const char *const want_ret[] = {"ka_ey < h;", "ka_ex < w;", "c[y * w + x] += 1;"};
-	out = applies(COUNT2D_RET, "count2d", want_ret, sizeof want_ret / sizeof want_ret[0]);
+	out = recipe_applies("grid-stride", NULL, COUNT2D_RET, "count2d", want_ret,
+			     sizeof want_ret / sizeof want_ret[0]);
 	assert_null(strstr(out, "return"));
 	host_check(out, 0);
 	free(out);
 	/* a bare return after the guarded statement does nothing */
-	out = applies(COUNT2D_TAIL, "count2d", want_ret, sizeof want_ret / sizeof want_ret[0]);
+	out = recipe_applies("grid-stride", NULL, COUNT2D_TAIL, "count2d", want_ret,
+			     sizeof want_ret / sizeof want_ret[0]);
 	host_check(out, 0);
 	free(out);
 	/* a return in the body: the inner loop's continue */
 	static const char *const want_skip[] = {"ka_ex < w;", "\t\t\tc[y * w + x] += 1;\n\t\t\tcontinue;\n"};
-	out = applies(COUNT2D_SKIP, "count2d", want_skip, sizeof want_skip / sizeof want_skip[0]);
+	out = recipe_applies("grid-stride", NULL, COUNT2D_SKIP, "count2d", want_skip,
+			     sizeof want_skip / sizeof want_skip[0]);
 	host_check(out, 0);
 	free(out);
 }
@@ -144,7 +119,7 @@ static void test_unguarded(void **st)
 		"(c, gx * 16, v, (long long)dim3(dim3(gx,gy,2)).x * dim3(dim3(16,4)).x, (long long)dim3(dim3(gx,gy,2)).y "
 		"* dim3(dim3(16,4)).y);",
 		", dim3(dim3(gx,gy,2)).z), dim3(16, 4)>>>"};
-	char *out = applies(BUMP, "bump", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies("grid-stride", NULL, BUMP, "bump", want, sizeof want / sizeof want[0]);
 	host_check(out, 1);
 	free(out);
 }
@@ -157,12 +132,14 @@ static void test_near_misses(void **st)
 {
 	(void)st;
 	/* the body reads a thread id: its value would change in the loop */
-	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = threadIdx.x;\n}\n" RUN_T, "t",
-		 "the kernel uses threadIdx past its indices");
+	recipe_declines("grid-stride", NULL,
+			T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = threadIdx.x;\n}\n" RUN_T, "t",
+			"the kernel uses threadIdx past its indices");
 	/* a guard that stores before it returns is no bound check: read
 	 * unguarded (the launch's points), its return the loop's continue */
 	static const char *const stores[] = {"ka_ex < ka_nx;", "\t\to[0] = 1;\n\t\tcontinue;\n"};
-	free(applies(
+	free(recipe_applies(
+		"grid-stride", NULL,
 		T_HEAD
 		"\tif (x >= w || y >= n) {\n\t\to[0] = 1;\n\t\treturn;\n\t}\n\to[y * w + x] = 2;\n}\n" RUN_T,
 		"t", stores, 2));
@@ -173,26 +150,32 @@ static void test_near_misses(void **st)
 	static const char *const slice[] = {
 		"\t\tcontinue;\n", "int z = blockIdx.z * blockDim.z + threadIdx.z;",
 		"dim3(dim3(w/16,n/16,4)).z), dim3(16, 16)>>>(o, w, n, (long long)"};
-	free(applies(
+	free(recipe_applies(
+		"grid-stride", NULL,
 		T_HEAD
 		"\tint z = blockIdx.z * blockDim.z + threadIdx.z;\n\tif (x >= w || y >= n)\n\t\treturn;\n"
 		"\tfor (int k = 0; k < 3; k++)\n\t\to[(z * n + y) * w + x] += 1.f;\n}\n"
 		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16, 4), dim3(16, 16)>>>(o, w, n);\n}\n",
 		"t", slice, 3));
 	/* a return in a loop of the body: continue would be that loop's */
-	declines(T_HEAD "\tif (x < w && y < n) {\n\t\tfor (int k = 0; k < 3; k++) {\n\t\t\tif (o[k] < 0.f)\n"
+	recipe_declines("grid-stride", NULL,
+			T_HEAD
+			"\tif (x < w && y < n) {\n\t\tfor (int k = 0; k < 3; k++) {\n\t\t\tif (o[k] < 0.f)\n"
 			"\t\t\t\treturn;\n\t\t\to[y * w + x] += 1.f;\n\t\t}\n\t}\n}\n" RUN_T,
-		 "t", "a 2-D index: the body uses return");
+			"t", "a 2-D index: the body uses return");
 	/* the body steps an index */
-	declines(
+	recipe_declines(
+		"grid-stride", NULL,
 		T_HEAD
 		"\tif (x < w && y < n) {\n\t\to[y * w + x] = 1;\n\t\tx += 1;\n\t\to[y * w + x] = 2;\n\t}\n}\n" RUN_T,
 		"t", "the body assigns x, an index");
 	/* the body changes a bound */
-	declines(T_HEAD "\tif (x < w && y < n) {\n\t\to[y * w + x] = 1;\n\t\tn = 0;\n\t}\n}\n" RUN_T, "t",
-		 "the body assigns n, which a bound reads");
+	recipe_declines("grid-stride", NULL,
+			T_HEAD "\tif (x < w && y < n) {\n\t\to[y * w + x] = 1;\n\t\tn = 0;\n\t}\n}\n" RUN_T,
+			"t", "the body assigns n, which a bound reads");
 	/* shared memory */
-	declines(
+	recipe_declines(
+		"grid-stride", NULL,
 		T_HEAD
 		"\t__shared__ float s[4];\n\ts[0] = 1.f;\n\tif (x < w && y < n)\n\t\to[y * w + x] = s[0];\n}\n" RUN_T,
 		"t", "the kernel uses __shared__ past its indices");
@@ -200,33 +183,39 @@ static void test_near_misses(void **st)
 	 * whatever launches it there (that use stays); unguarded, the
 	 * parameters it adds would not reach it */
 	static const char *const addr[] = {"ka_ex < w;", "\tvoid *p = (void *)t;\n"};
-	free(applies(
+	free(recipe_applies(
+		"grid-stride", NULL,
 		T_HEAD
 		"\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
 		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n"
 		"\tvoid *p = (void *)t;\n\t(void)p;\n}\n",
 		"t", addr, 2));
-	declines(T_HEAD
-		 "\to[y * w + x] = 1;\n}\n"
-		 "void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n"
-		 "\tvoid *p = (void *)t;\n\t(void)p;\n}\n",
-		 "t", "names t outside its definition, a declaration and a launch");
+	recipe_declines(
+		"grid-stride", NULL,
+		T_HEAD
+		"\to[y * w + x] = 1;\n}\n"
+		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n"
+		"\tvoid *p = (void *)t;\n\t(void)p;\n}\n",
+		"t", "names t outside its definition, a declaration and a launch");
 	/* a grid from a call: written several times */
-	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
-			"dim3 grid_of(int w, int n);\nvoid h(float *o, int w, int n)\n{\n"
-			"\tt<<<grid_of(w, n), dim3(16, 16)>>>(o, w, n);\n}\n",
-		 "t", "may have side effects");
+	recipe_declines("grid-stride", NULL,
+			T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n"
+			       "dim3 grid_of(int w, int n);\nvoid h(float *o, int w, int n)\n{\n"
+			       "\tt<<<grid_of(w, n), dim3(16, 16)>>>(o, w, n);\n}\n",
+			"t", "may have side effects");
 	/* unguarded, launched before the file declares it: the header's
 	 * declaration would keep the old parameters */
-	declines(
+	recipe_declines(
+		"grid-stride", NULL,
 		"void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n}\n" T_HEAD
 		"\to[y * w + x] = 1;\n}\n",
 		"t", "line 3 launches t before this file declares it");
 	/* no launch in the file */
-	declines(T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n", "t",
-		 "no launch of t in this file");
+	recipe_declines("grid-stride", NULL, T_HEAD "\tif (x < w && y < n)\n\t\to[y * w + x] = 1;\n}\n", "t",
+			"no launch of t in this file");
 	/* x and y, but not first: the 1-D reason stays */
-	declines(
+	recipe_declines(
+		"grid-stride", NULL,
 		"__global__ void t(float *o, int w, int n)\n{\n\tint k = w * n;\n"
 		"\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
 		"\tif (x < w && y < n)\n\t\to[y * w + x] = k;\n}\n" RUN_T,

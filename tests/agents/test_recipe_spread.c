@@ -23,34 +23,6 @@
 
 #define R "spread-threads"
 
-static char *applies(const char *src, const char *kernel, const char *const *want, size_t nwant)
-{
-	char why[256], err[8192];
-	char *out = NULL;
-	size_t n;
-	if (ka_recipe_apply(R, src, strlen(src), kernel, NULL, &out, &n, why, sizeof why) != KA_OK)
-		fail_msg("declined:\n%s\nwhy: %s", src, why);
-	for (size_t i = 0; i < nwant; i++)
-		if (!strstr(out, want[i]))
-			fail_msg("the rewrite lacks '%s':\n%s", want[i], out);
-	if (nvcc_compiles(out, err, sizeof err) == 0)
-		fail_msg("the rewrite does not compile:\n%s\n%s", out, err);
-	return out;
-}
-
-static void declines(const char *src, const char *kernel, const char *reason)
-{
-	char why[256];
-	char *out = NULL;
-	size_t n;
-	int rc = ka_recipe_apply(R, src, strlen(src), kernel, NULL, &out, &n, why, sizeof why);
-	if (rc == KA_OK)
-		fail_msg("applied to:\n%s\nas:\n%s", src, out);
-	assert_int_equal(rc, KA_RECIPE_DECLINED);
-	if (!strstr(why, reason))
-		fail_msg("the reason '%s' does not say '%s'", why, reason);
-}
-
 /* The original and the rewrite on the host: both must be exact. */
 static void host_runs(const char *before, const char *after)
 {
@@ -78,7 +50,7 @@ static void test_blocks_new_param(void **st)
 					   "const int ka_i = blockIdx.x * blockDim.x + threadIdx.x;",
 					   "if (ka_i >= ka_n)", "int i = ka_i;",
 					   "twice<<<((long long)(n) + 255) / 256, 256>>>(out, in, n);"};
-	char *out = applies(BLOCKS, "twice", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies(R, NULL, BLOCKS, "twice", want, sizeof want / sizeof want[0]);
 	host_runs(BLOCKS, out);
 	free(out);
 }
@@ -96,7 +68,7 @@ static void test_blocks_guarded(void **st)
 	static const char *const want[] = {"__global__ void twice(float *out, const float *in, int n)\n{",
 					   "if (ka_i >= n)", "if (i < n)",
 					   "twice<<<((long long)(n) + 255) / 256, 256, 0, 0>>>(out, in, n);"};
-	char *out = applies(GUARDED, "twice", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies(R, NULL, GUARDED, "twice", want, sizeof want / sizeof want[0]);
 	host_runs(GUARDED, out);
 	free(out);
 }
@@ -112,7 +84,7 @@ static void test_one_block(void **st)
 	(void)st;
 	static const char *const want[] = {"out[ka_i] = 2.0f * in[ka_i] + 1.0f;",
 					   "twice<<<((long long)(n) + 255) / 256, 256>>>(out, in, n);"};
-	char *out = applies(ONE_BLOCK, "twice", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies(R, NULL, ONE_BLOCK, "twice", want, sizeof want / sizeof want[0]);
 	host_runs(ONE_BLOCK, out);
 	free(out);
 }
@@ -131,7 +103,7 @@ static void test_count_expression(void **st)
 	static const char *const want[] = {
 		"twice<<<((long long)(n/2) + 255) / 256, 256>>>(out, in, n/2);",
 		"twice<<<((long long)(n-n/2) + 255) / 256, 256>>>(out + n / 2, in + n / 2, n-n/2);"};
-	char *out = applies(EXPR, "twice", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies(R, NULL, EXPR, "twice", want, sizeof want / sizeof want[0]);
 	host_runs(EXPR, out);
 	free(out);
 }
@@ -142,56 +114,78 @@ static void test_count_expression(void **st)
 static void test_near_misses(void **st)
 {
 	(void)st;
-	declines(KB("\t__shared__ float s[1];\n\ts[0] = in[i];\n\tout[i] = s[0];\n")
-			 RUN1("k<<<n, 1>>>(out, in, n);"),
-		 "k", "__shared__");
-	declines(KB("\tout[i] = in[i];\n\t__syncthreads();\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
-		 "__syncthreads");
-	declines(KB("\tout[i] = __shfl_sync(0xffffffffu, in[i], 0);\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
-		 "warp intrinsic");
-	declines(KB("\tout[i] = in[i] * blockDim.x;\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k", "blockDim");
-	declines(KB("\tout[i] = in[i] + gridDim.x;\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k", "gridDim");
-	declines(KB("\tout[i + threadIdx.x] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
-		 "reads threadIdx beside blockIdx.x");
-	declines(KB("\tout[i * 2 + blockIdx.y] = in[i];\n") RUN1("k<<<dim3(n, 2), 1>>>(out, in, n);"), "k",
-		 "dim3");
-	declines(KB("\tout[i * 2 + blockIdx.y] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
-		 "blockIdx.y");
-	declines(KB("\tout[i] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);\n\tk<<<1, n>>>(out, in, n);"), "k",
-		 "different shapes");
-	declines(KB("\tout[i] = in[i];\n") RUN1("k<<<n, 2>>>(out, in, n);"), "k",
-		 "neither one thread a block");
-	declines(KB("\tout[i] = in[i];\n") RUN1("k<<<1, 1>>>(out, in, n);"), "k", "<<<1, 1>>>");
-	declines(KB("\tout[i] = in[i];\n") RUN1("void (*f)(float *, const float *, int) = k;\n"
-						"\tk<<<n, 1>>>(out, in, n);\n\t(void)f;"),
-		 "k", "outside a launch");
-	declines("__global__ void k(float *out, const float *in, int n);\n" KB("\tout[i] = in[i];\n")
-			 RUN1("k<<<n, 1>>>(out, in, n);"),
-		 "k", "apart from its definition");
-	declines(KB("\tout[0] += in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
-		 "does not depend on blockIdx.x");
-	declines("#include <cstdio>\n__global__ void hello(int n)\n{\n\tprintf(\"hello from block %d\\n\", "
-		 "blockIdx.x);\n}\n" RUN1("hello<<<n, 1>>>(n);"),
-		 "hello", "prints its index: the output order is its behaviour");
-	declines("#include <cstdio>\n__global__ void hello(int n)\n{\n\tint t = threadIdx.x;\n"
-		 "\tprintf(\"thread %d\\n\", t);\n}\n" RUN1("hello<<<1, n>>>(n);"),
-		 "hello", "prints its index");
-	declines("__global__ void k(float *out)\n{\n\tout[threadIdx.x] = blockIdx.x;\n}\n" RUN1(
-			 "k<<<1, n>>>(out);"),
-		 "k", "reads blockIdx beside threadIdx.x");
-	declines("__device__ int lane() { return threadIdx.x & 31; }\n"
-		 "__global__ void k(float *out)\n{\n\tout[blockIdx.x] = lane();\n}\n" RUN1(
-			 "k<<<n, 1>>>(out);"),
-		 "k", "calls lane, which reads threadIdx");
-	declines(KB("\tout[i] = in[i];\n") RUN1("k<<<n++, 1>>>(out, in, n);"), "k", "side effects");
-	declines("__global__ void k(float *out, const float *in, int n)\n{\n\tout[0] = in[0];\n}\n" RUN1(
-			 "k<<<n, 1>>>(out, in, n);"),
-		 "k", "does not read blockIdx.x");
-	declines("#define LANE (threadIdx.x & 31)\n" KB("\tout[i] = in[i] + LANE;\n")
-			 RUN1("k<<<n, 1>>>(out, in, n);"),
-		 "k", "uses the macro LANE, which names threadIdx");
+	recipe_declines(R, NULL,
+			KB("\t__shared__ float s[1];\n\ts[0] = in[i];\n\tout[i] = s[0];\n")
+				RUN1("k<<<n, 1>>>(out, in, n);"),
+			"k", "__shared__");
+	recipe_declines(R, NULL,
+			KB("\tout[i] = in[i];\n\t__syncthreads();\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
+			"__syncthreads");
+	recipe_declines(R, NULL,
+			KB("\tout[i] = __shfl_sync(0xffffffffu, in[i], 0);\n")
+				RUN1("k<<<n, 1>>>(out, in, n);"),
+			"k", "warp intrinsic");
+	recipe_declines(R, NULL, KB("\tout[i] = in[i] * blockDim.x;\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
+			"blockDim");
+	recipe_declines(R, NULL, KB("\tout[i] = in[i] + gridDim.x;\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
+			"gridDim");
+	recipe_declines(R, NULL, KB("\tout[i + threadIdx.x] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"),
+			"k", "reads threadIdx beside blockIdx.x");
+	recipe_declines(R, NULL,
+			KB("\tout[i * 2 + blockIdx.y] = in[i];\n") RUN1("k<<<dim3(n, 2), 1>>>(out, in, n);"),
+			"k", "dim3");
+	recipe_declines(R, NULL, KB("\tout[i * 2 + blockIdx.y] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"),
+			"k", "blockIdx.y");
+	recipe_declines(R, NULL,
+			KB("\tout[i] = in[i];\n")
+				RUN1("k<<<n, 1>>>(out, in, n);\n\tk<<<1, n>>>(out, in, n);"),
+			"k", "different shapes");
+	recipe_declines(R, NULL, KB("\tout[i] = in[i];\n") RUN1("k<<<n, 2>>>(out, in, n);"), "k",
+			"neither one thread a block");
+	recipe_declines(R, NULL, KB("\tout[i] = in[i];\n") RUN1("k<<<1, 1>>>(out, in, n);"), "k",
+			"<<<1, 1>>>");
+	recipe_declines(R, NULL,
+			KB("\tout[i] = in[i];\n") RUN1("void (*f)(float *, const float *, int) = k;\n"
+						       "\tk<<<n, 1>>>(out, in, n);\n\t(void)f;"),
+			"k", "outside a launch");
+	recipe_declines(R, NULL,
+			"__global__ void k(float *out, const float *in, int n);\n" KB("\tout[i] = in[i];\n")
+				RUN1("k<<<n, 1>>>(out, in, n);"),
+			"k", "apart from its definition");
+	recipe_declines(R, NULL, KB("\tout[0] += in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
+			"does not depend on blockIdx.x");
+	recipe_declines(
+		R, NULL,
+		"#include <cstdio>\n__global__ void hello(int n)\n{\n\tprintf(\"hello from block %d\\n\", "
+		"blockIdx.x);\n}\n" RUN1("hello<<<n, 1>>>(n);"),
+		"hello", "prints its index: the output order is its behaviour");
+	recipe_declines(R, NULL,
+			"#include <cstdio>\n__global__ void hello(int n)\n{\n\tint t = threadIdx.x;\n"
+			"\tprintf(\"thread %d\\n\", t);\n}\n" RUN1("hello<<<1, n>>>(n);"),
+			"hello", "prints its index");
+	recipe_declines(R, NULL,
+			"__global__ void k(float *out)\n{\n\tout[threadIdx.x] = blockIdx.x;\n}\n" RUN1(
+				"k<<<1, n>>>(out);"),
+			"k", "reads blockIdx beside threadIdx.x");
+	recipe_declines(R, NULL,
+			"__device__ int lane() { return threadIdx.x & 31; }\n"
+			"__global__ void k(float *out)\n{\n\tout[blockIdx.x] = lane();\n}\n" RUN1(
+				"k<<<n, 1>>>(out);"),
+			"k", "calls lane, which reads threadIdx");
+	recipe_declines(R, NULL, KB("\tout[i] = in[i];\n") RUN1("k<<<n++, 1>>>(out, in, n);"), "k",
+			"side effects");
+	recipe_declines(
+		R, NULL,
+		"__global__ void k(float *out, const float *in, int n)\n{\n\tout[0] = in[0];\n}\n" RUN1(
+			"k<<<n, 1>>>(out, in, n);"),
+		"k", "does not read blockIdx.x");
+	recipe_declines(R, NULL,
+			"#define LANE (threadIdx.x & 31)\n" KB("\tout[i] = in[i] + LANE;\n")
+				RUN1("k<<<n, 1>>>(out, in, n);"),
+			"k", "uses the macro LANE, which names threadIdx");
 	ka_recipe_set_source_path("include/k.cuh");
-	declines(KB("\tout[i] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k", "defined in a header");
+	recipe_declines(R, NULL, KB("\tout[i] = in[i];\n") RUN1("k<<<n, 1>>>(out, in, n);"), "k",
+			"defined in a header");
 	ka_recipe_set_source_path(NULL);
 }
 

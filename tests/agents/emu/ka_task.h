@@ -237,6 +237,36 @@ template <class F> struct ka_emu_launcher {
 	}
 };
 #endif
+#ifndef KA_EMU_COOP
+typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+#endif
+/* the runtime's queries of a kernel (test_recipe_query.c): a block size
+ * that is none of the recipes' own, a grid of eight blocks */
+struct cudaFuncAttributes {
+	int maxThreadsPerBlock, numRegs;
+	size_t sharedSizeBytes;
+};
+template <class F> static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F)
+{
+	a->maxThreadsPerBlock = 1024;
+	a->numRegs = 32;
+	a->sharedSizeBytes = 0;
+	return cudaSuccess;
+}
+template <class F>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *grid, int *block, F, size_t = 0, int = 0)
+{
+	*grid = 8;
+	*block = 192;
+	return cudaSuccess;
+}
+template <class F>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int, size_t)
+{
+	*n = 2;
+	return cudaSuccess;
+}
 template <class F, class... R> ka_emu_launcher<F> ka_emu_launch(F f, long long g, long long b, R...)
 {
 	return ka_emu_launcher<F>{f, (unsigned)g, (unsigned)b};
