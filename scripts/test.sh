@@ -18,8 +18,19 @@ tjobs=$((jobs + 1))
 echo "== format (clang-format 19, the paths in scripts/format_paths.txt) =="
 bash scripts/check_format.sh
 
+# A build folder configured for the first time uses Ninja when it is
+# installed: CMake's Makefiles spend much of a build scanning dependencies
+# and recursing into make, per target and per build (measured on a clean
+# clone, docs/ci-time-2026-12-06.md).  A folder that exists keeps the
+# generator it was made with (CMake refuses to change it).
+gen() {
+	if [ ! -e "$1/CMakeCache.txt" ] && command -v ninja >/dev/null; then
+		echo -G Ninja
+	fi
+}
+
 echo "== build (-Werror) =="
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKA_WERROR=ON >/dev/null
+cmake -S . -B build $(gen build) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKA_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
 echo "== tests =="
 if [ ! -e /dev/nvidia0 ] && [ ! -e /dev/nvidiactl ]; then
@@ -54,7 +65,7 @@ if [ $quick = 1 ]; then
 	exit "$main_rc"
 fi
 san_rc=0
-{ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON -DKA_WERROR=ON >/dev/null &&
+{ cmake -S . -B build-asan $(gen build-asan) -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON -DKA_WERROR=ON >/dev/null &&
 	cmake --build build-asan -j"$jobs"; } || san_rc=$?
 # The nvcc-bound suites (task compiles, adversarial candidates, rewriter
 # golden and example compiles, the shell-safety runs of nvcc) and the ones
@@ -75,6 +86,22 @@ san_rc=0
 # is still caught while the block is among the last 16 MB freed, and each
 # short-lived kcheck touches fewer fresh pages (docs/ci-time-2026-12-05.md:
 # 7% less CPU on analyzer_golden and rules_examples, measured twice).
+# The bench tests of this half (bench_scale_gpus, bench_bad-input) start
+# from the objects and harness binaries the release half's task compiles
+# made (content-keyed and checked, as agents-optimize takes them): the
+# same nvcc on the same texts would make the same files.  The cache's own
+# code (compile on a miss, the lock, the link, the checks) still runs under
+# the sanitizers in bench_hardening, with a stand-in nvcc.
+if [ "$san_rc" = 0 ] && [ -d "$KA_TEST_BENCH_SEED/obj" ]; then
+	mkdir -p build-asan/tests/bench/bench-cache
+	for d in obj bin; do
+		if [ -d "$KA_TEST_BENCH_SEED/$d" ]; then
+			# a file not linked is compiled again, nothing worse
+			cp -R -l -n "$KA_TEST_BENCH_SEED/$d" build-asan/tests/bench/bench-cache/ ||
+				echo "note: the sanitizer half's bench cache was seeded only in part"
+		fi
+	done
+fi
 if [ "$san_rc" = 0 ]; then
 	(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:quarantine_size_mb=16 ctest -j"$tjobs" --output-on-failure --timeout 900 \
 		-E 'bench_compile|bench_include-leak|adversarial|rewriter-golden|rewriter-examples|rewriter-fix-cli|rewriter-gate|headers-alone|cli-shell|rules_message_scan|analyzer_pch|corpus_sweep|bench_scale_slurm|cli-help|recall_pairs') || san_rc=$?
