@@ -6,7 +6,7 @@
 set -euo pipefail
 
 PKGS=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libclang-19-dev clang-19 llvm-19-dev libclang-rt-19-dev
   libpcre2-dev libsqlite3-dev libcurl4-openssl-dev
   libjansson-dev libyaml-dev libcmocka-dev
