@@ -101,4 +101,33 @@ void run_colsum(float *o, const float *x, int rows, int width) { colsum<<<width,
 CU
 expect queue.cu 11 gmem-row-index-from-threadidx-x note
 expect queue.cu 20 gmem-row-index-from-threadidx-x warning
+
+# A lane's record read field by field (issue 20): twelve of a 4x4 matrix's
+# sixteen floats in an unrolled loop are a 1.3x note; a lone field of an
+# 8-float record keeps its 8x warning; a 7-float box read whole through two
+# helpers, and a matrix written whole, are not reported.
+cat >"$dir/record.cu" <<'CU'
+__device__ float area(const float *b) { return b[3] * b[4]; }
+__device__ bool inside(const float *b) { return b[0] * b[6] + b[1] + b[2] * b[5] > 0.f; }
+__device__ void put(float *m, int r, int c, float v) { m[r * 4 + c] = v; }
+__global__ void rec(const float *boxes, const float *mats, const float *recs, float *g, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float *b = boxes + i * 7, *m = mats + i * 16;
+  float s = area(b) + (inside(b) ? 1.f : 0.f);
+#pragma unroll
+  for (int r = 0; r < 3; r++) s += m[r * 4] * m[r * 4 + 1] + m[r * 4 + 2] * m[r * 4 + 3];
+#pragma unroll
+  for (int r = 0; r < 4; r++)
+#pragma unroll
+    for (int c = 0; c < 4; c++) put(g + i * 16, r, c, s * r + c);
+  out[i] = s + recs[i * 8 + 2];
+}
+void run_rec(const float *b, const float *m, const float *r, float *g, float *o, int n) { rec<<<(n + 255) / 256, 256>>>(b, m, r, g, o, n); }
+CU
+expect record.cu 10 gmem-uncoalesced-access note
+expect record.cu 15 gmem-uncoalesced-access warning
+expect record.cu 1 gmem-uncoalesced-access ""
+expect record.cu 2 gmem-uncoalesced-access ""
+expect record.cu 3 gmem-uncoalesced-store ""
 exit $fail
