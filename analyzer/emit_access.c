@@ -101,9 +101,11 @@ static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int 
  * loops of known trip count around it (`m[4*r + c]` in `r < 4`, `c < 4`; at
  * most 8 trips, the loops that traffic_depth does not count), and the key
  * that the other accesses of the same record share.  The record pass
- * (records.c) unions the masks of a key's accesses.  Nothing when the stride
- * is not a whole number of elements, over 64 elements, or the index is not
- * a sum of products. */
+ * (records.c) unions the masks of a key's accesses.  When the stride is over
+ * 64 elements or not known (a run-time row width), the mask holds the
+ * offsets themselves, when they all lie in 0..63 (`out[0]` ... `out[15]`
+ * after `out += i * C`: the fields of a row written one by one).  Nothing
+ * when the index is not a sum of products. */
 static void record_cols(walk *w, ka_facts_row *r, const sx *idx, int affine, int elem, int abytes,
 			const warp_result *wr)
 {
@@ -112,8 +114,7 @@ static void record_cols(walk *w, ka_facts_row *r, const sx *idx, int affine, int
 	int nit = 0;
 	const sx *rest;
 	int64_t stride = wr->ok ? wr->stride_bytes : 0;
-	if (!idx || !affine || elem <= 0 || abytes <= 0 || abytes % elem || stride <= abytes ||
-	    stride % elem || stride / elem > 64)
+	if (!idx || !affine || elem <= 0 || abytes <= 0 || abytes % elem || !(idx->dep & D_LANE))
 		return;
 	for (int i = 0; i < w->ctl.nloops; i++) {
 		const loop_ctx *l = &w->ctl.loops[i];
@@ -124,16 +125,29 @@ static void record_cols(walk *w, ka_facts_row *r, const sx *idx, int affine, int
 	}
 	if (!sx_split_iters(&w->sym.sx, idx, iters, nit, &rest, k, &c0))
 		return;
+	const char *key = sx_render_var(&w->sym.sx, w->file.a, rest);
+	if (!key)
+		return;
+	ka_facts_text(r, KA_COL(access, record_key), key);
+	int periodic = stride > abytes && stride % elem == 0 && stride / elem <= 64;
+	int64_t period = periodic ? stride / elem : 64, span = abytes / elem;
+	if (periodic) { /* only positions within the period count: no overflow below */
+		c0 %= period;
+		for (int j = 0; j < nit; j++)
+			k[j] %= period;
+	} else {
+		if (c0 < 0 || c0 >= 64)
+			return;
+		for (int j = 0; j < nit; j++)
+			if (k[j] < 0 || k[j] >= 64)
+				return;
+	}
 	for (int j = 0; j < nit; j++)
-		if (k[j] % (stride / elem))
+		if (k[j])
 			combos *= trips[j];
 	if (combos > 4096)
 		return;
-	int64_t period = stride / elem, span = abytes / elem;
 	uint64_t mask = 0;
-	c0 %= period; /* only positions within the period count: no overflow below */
-	for (int j = 0; j < nit; j++)
-		k[j] %= period;
 	for (int64_t n = 0; n < combos; n++) {
 		int64_t off = c0, q = n;
 		for (int j = 0; j < nit; j++)
@@ -141,13 +155,13 @@ static void record_cols(walk *w, ka_facts_row *r, const sx *idx, int affine, int
 				off += k[j] * (q % trips[j]);
 				q /= trips[j];
 			}
-		for (int64_t e = 0; e < span; e++)
-			mask |= 1ull << ((((off + e) % period) + period) % period);
+		for (int64_t e = 0; e < span; e++) {
+			int64_t at = periodic ? (((off + e) % period) + period) % period : off + e;
+			if (at >= 64)
+				return; /* a field past the first 64 elements of the row */
+			mask |= 1ull << at;
+		}
 	}
-	const char *key = sx_render_var(&w->sym.sx, w->file.a, rest);
-	if (!key)
-		return;
-	ka_facts_text(r, KA_COL(access, record_key), key);
 	ka_facts_int(r, KA_COL(access, record_mask), (int64_t)mask);
 }
 

@@ -14,7 +14,10 @@
  * size, stride, traffic depth and key are unioned; every access of a group
  * wider than one access gets record_bytes (the bytes of the window the group
  * uses) and record_fetch_bytes (what the sectors holding them move per
- * lane), whose ratio is the cost the coalescing rules estimate.  Owns
+ * lane), whose ratio is the cost the coalescing rules estimate, and
+ * record_fields (the elements used).  With a lane stride over 64 elements or
+ * a run-time one, the masks hold row offsets and only record_fields is set:
+ * a row written field by field, whose cost depends on the unknown width.  Owns
  * nothing: two statements, finalized before it returns. */
 #include "analyzer/records.h"
 #include <stdint.h>
@@ -45,7 +48,7 @@ static int64_t fetch_bytes(uint64_t mask, int64_t elem, int64_t stride)
 }
 
 typedef struct group {
-	int64_t ids[256], abytes[256];
+	int64_t ids[256], span[256]; /* span: elements one access moves */
 	int n;
 	uint64_t all;
 	int64_t elem, stride;
@@ -54,14 +57,21 @@ typedef struct group {
 static int flush(sqlite3_stmt *up, const group *g)
 {
 	int used = popcount64(g->all);
+	int periodic = g->elem > 0 && g->stride > 0 && g->stride % g->elem == 0 && g->stride / g->elem <= 64;
 	int64_t bytes = used * g->elem, fetched = fetch_bytes(g->all, g->elem, g->stride);
 	for (int i = 0; i < g->n; i++) {
-		if (bytes <= g->abytes[i]) /* the record is this one access */
+		if (used <= g->span[i]) /* the record is this one access */
 			continue;
 		sqlite3_reset(up);
-		sqlite3_bind_int64(up, 1, bytes);
-		sqlite3_bind_int64(up, 2, fetched);
-		sqlite3_bind_int64(up, 3, g->ids[i]);
+		if (periodic) {
+			sqlite3_bind_int64(up, 1, bytes);
+			sqlite3_bind_int64(up, 2, fetched);
+		} else { /* a row of unknown or wide stride: only the fields are known */
+			sqlite3_bind_null(up, 1);
+			sqlite3_bind_null(up, 2);
+		}
+		sqlite3_bind_int64(up, 3, used);
+		sqlite3_bind_int64(up, 4, g->ids[i]);
 		if (sqlite3_step(up) != SQLITE_DONE)
 			return -1;
 	}
@@ -81,7 +91,8 @@ int ka_records_join(sqlite3 *db)
 			       "FROM access WHERE space = 'global' AND record_key IS NOT NULL "
 			       "AND record_mask IS NOT NULL ORDER BY g, id",
 			       -1, &sel, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE access SET record_bytes = ?, record_fetch_bytes = ? WHERE id = ?",
+	    sqlite3_prepare_v2(db, "UPDATE access SET record_bytes = ?, record_fetch_bytes = ?, record_fields = ? "
+			       "WHERE id = ?",
 			       -1, &up, NULL) != SQLITE_OK)
 		goto out;
 	int step;
@@ -98,7 +109,8 @@ int ka_records_join(sqlite3 *db)
 			snprintf(prev, sizeof prev, "%s", key);
 		}
 		g.ids[g.n] = sqlite3_column_int64(sel, 0);
-		g.abytes[g.n++] = sqlite3_column_int64(sel, 5);
+		int64_t ab = sqlite3_column_int64(sel, 5), el = sqlite3_column_int64(sel, 2);
+		g.span[g.n++] = ab > 0 && el > 0 ? ab / el : 1;
 		g.all |= (uint64_t)sqlite3_column_int64(sel, 1);
 		g.elem = sqlite3_column_int64(sel, 2);
 		g.stride = sqlite3_column_int64(sel, 3);

@@ -46,4 +46,4 @@ void launch(const float *a, float *b, float *c, float *d, int n)
 // expect: SELECT record_mask FROM access WHERE base = 'mats' AND offset_const = 0 => 273
 // expect: SELECT record_bytes FROM access WHERE base = 'grads' => 64
 // expect: SELECT count(*) FROM access WHERE base = 'sparse' AND record_bytes IS NULL AND record_mask = 4 => 1
-// expect: SELECT count(*) FROM access WHERE base = 'o' AND record_key IS NULL => 1
+// expect: SELECT count(*) FROM access WHERE base = 'o' AND record_fields IS NULL AND record_bytes IS NULL => 1
