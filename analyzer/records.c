@@ -91,9 +91,11 @@ int ka_records_join(sqlite3 *db)
 			       "FROM access WHERE space = 'global' AND record_key IS NOT NULL "
 			       "AND record_mask IS NOT NULL ORDER BY g, id",
 			       -1, &sel, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE access SET record_bytes = ?, record_fetch_bytes = ?, record_fields = ? "
-			       "WHERE id = ?",
-			       -1, &up, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(
+		    db,
+		    "UPDATE access SET record_bytes = ?, record_fetch_bytes = ?, record_fields = ? "
+		    "WHERE id = ?",
+		    -1, &up, NULL) != SQLITE_OK)
 		goto out;
 	int step;
 	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {

@@ -130,4 +130,32 @@ expect record.cu 15 gmem-uncoalesced-access warning
 expect record.cu 1 gmem-uncoalesced-access ""
 expect record.cu 2 gmem-uncoalesced-access ""
 expect record.cu 3 gmem-uncoalesced-store ""
+
+# A row of run-time width written field by field (issue 20): the fields at
+# constant offsets after `o += b * C` are a record whose cost depends on the
+# unknown width (a note); a thread looping over the width keeps its warning.
+cat >"$dir/fields.cu" <<'CU'
+__global__ void fields(const float *in, float *out, int B, int C) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= B) return;
+  float x = in[b];
+  float *o = out + b * C;
+  o[0] = 1.f;
+  o[1] = x;
+  o[16] = x * x;
+  o[17] = x * x * x;
+}
+__global__ void walk(const float *in, float *rows, int B, int C) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= B) return;
+  for (int j = 0; j < C; j++)
+    rows[b * C + j] = in[b] * j;
+}
+void run_fields(const float *in, float *out, float *rows, int B, int C) {
+  fields<<<(B + 255) / 256, 256>>>(in, out, B, C);
+  walk<<<(B + 255) / 256, 256>>>(in, rows, B, C);
+}
+CU
+expect fields.cu 8 gmem-row-index-from-threadidx-x note
+expect fields.cu 15 gmem-row-index-from-threadidx-x warning
 exit $fail
