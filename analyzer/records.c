@@ -17,7 +17,8 @@
  * lane), whose ratio is the cost the coalescing rules estimate, and
  * record_fields (the elements used).  With a lane stride over 64 elements or
  * a run-time one, the masks hold row offsets and only record_fields is set:
- * a row written field by field, whose cost depends on the unknown width.  Owns
+ * a row written field by field (its first fields, none left out), whose
+ * cost depends on the unknown width.  Owns
  * nothing: two statements, finalized before it returns. */
 #include "analyzer/records.h"
 #include <stdint.h>
@@ -69,6 +70,8 @@ static int flush(sqlite3_stmt *up, const group *g)
 		} else { /* a row of unknown or wide stride: only the fields are known */
 			sqlite3_bind_null(up, 1);
 			sqlite3_bind_null(up, 2);
+			if (used >= 64 ? g->all != ~0ull : g->all != (1ull << used) - 1)
+				continue; /* not the row's first fields, all of them */
 		}
 		sqlite3_bind_int64(up, 3, used);
 		sqlite3_bind_int64(up, 4, g->ids[i]);
