@@ -14,6 +14,7 @@
 #include "analyzer/analyzer.h"
 #include "analyzer/frontend.h"
 #include "analyzer/ptxas.h"
+#include "analyzer/records.h"
 #include "analyzer/walk.h"
 #include "util/checked.h"
 #include "util/error.h"
@@ -367,6 +368,8 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    NULL, NULL, &err) != SQLITE_OK)
 		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (joins)", err ? err : "?");
 	sqlite3_free(err);
+	if (ka_records_join(db) != 0)
+		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (records)", sqlite3_errmsg(db));
 	free(w.sym.scope);
 	/* One check for every row of the file: a failed insert (a bug in the
 	 * writer's caller, or SQLite out of memory) fails the file and leaves

@@ -96,6 +96,75 @@ static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int 
 					  *assume ? *assume : "", *assume ? "; " : "");
 }
 
+/* A lane's record: the elements of its stride window (the lane stride taken
+ * as a period) that this access touches, over the iterations of the small
+ * loops of known trip count around it (`m[4*r + c]` in `r < 4`, `c < 4`; at
+ * most 8 trips, the loops that traffic_depth does not count), and the key
+ * that the other accesses of the same record share.  The record pass
+ * (records.c) unions the masks of a key's accesses.  When the stride is over
+ * 64 elements or not known (a run-time row width), the mask holds the
+ * offsets themselves, when they all lie in 0..63 (`out[0]` ... `out[15]`
+ * after `out += i * C`: the fields of a row written one by one).  Nothing
+ * when the index is not a sum of products. */
+static void record_cols(walk *w, ka_facts_row *r, const sx *idx, int affine, int elem, int abytes,
+			const warp_result *wr)
+{
+	int iters[WALK_MAX_LOOPS];
+	int64_t trips[WALK_MAX_LOOPS], k[WALK_MAX_LOOPS], c0, combos = 1;
+	int nit = 0;
+	const sx *rest;
+	int64_t stride = wr->ok ? wr->stride_bytes : 0;
+	if (!idx || !affine || elem <= 0 || abytes <= 0 || abytes % elem || !(idx->dep & D_LANE))
+		return;
+	for (int i = 0; i < w->ctl.nloops; i++) {
+		const loop_ctx *l = &w->ctl.loops[i];
+		if (l->has_trip && l->small && l->trip > 0) { /* register loops, not traffic */
+			iters[nit] = l->iter_sym;
+			trips[nit++] = l->trip;
+		}
+	}
+	if (!sx_split_iters(&w->sym.sx, idx, iters, nit, &rest, k, &c0))
+		return;
+	const char *key = sx_render_var(&w->sym.sx, w->file.a, rest);
+	if (!key)
+		return;
+	ka_facts_text(r, KA_COL(access, record_key), key);
+	int periodic = stride > abytes && stride % elem == 0 && stride / elem <= 64;
+	int64_t period = periodic ? stride / elem : 64, span = abytes / elem;
+	if (periodic) { /* only positions within the period count: no overflow below */
+		c0 %= period;
+		for (int j = 0; j < nit; j++)
+			k[j] %= period;
+	} else {
+		if (c0 < 0 || c0 >= 64)
+			return;
+		for (int j = 0; j < nit; j++)
+			if (k[j] < 0 || k[j] >= 64)
+				return;
+	}
+	for (int j = 0; j < nit; j++)
+		if (k[j])
+			combos *= trips[j];
+	if (combos > 4096)
+		return;
+	uint64_t mask = 0;
+	for (int64_t n = 0; n < combos; n++) {
+		int64_t off = c0, q = n;
+		for (int j = 0; j < nit; j++)
+			if (k[j]) {
+				off += k[j] * (q % trips[j]);
+				q /= trips[j];
+			}
+		for (int64_t e = 0; e < span; e++) {
+			int64_t at = periodic ? (((off + e) % period) + period) % period : off + e;
+			if (at >= 64)
+				return; /* a field past the first 64 elements of the row */
+			mask |= 1ull << at;
+		}
+	}
+	ka_facts_int(r, KA_COL(access, record_mask), (int64_t)mask);
+}
+
 void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw,
 		      const char *assumed_type, warp_result *out)
 {
@@ -146,6 +215,7 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	warp_result wr;
 	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, assumed_type != NULL, &assume, &wr);
 	loop_cols(w, &r, addr.x);
+	record_cols(w, &r, idx, affine, elem, abytes, &wr);
 	ka_facts_int(&r, KA_COL(access, in_divergent_branch), walk_in_divergent(w, NULL, NULL, 0));
 	int guarded = w->ctl.guard_return;
 	for (int i = 0; i < w->ctl.nbrs; i++)

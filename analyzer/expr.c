@@ -422,6 +422,43 @@ static const sx *cancel_terms(sx_ctx *c, const sx *a, const sx *b)
 	return k0 ? sx_bin(c, SX_ADD, r, sx_const(c, k0)) : r;
 }
 
+int sx_split_iters(sx_ctx *c, const sx *x, const int *iters, int nit, const sx **rest, int64_t *k,
+		   int64_t *c0)
+{
+	lin_term t[CANCEL_MAX];
+	int n = 0;
+	*rest = NULL;
+	*c0 = 0;
+	for (int j = 0; j < nit; j++)
+		k[j] = 0;
+	if (!x || !lin_terms(x, 1, t, &n))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (!t[i].nf) {
+			if (!ka_add64(*c0, t[i].k, c0))
+				return 0;
+			continue;
+		}
+		int j = nit;
+		if (t[i].nf == 1 && t[i].f[0]->k == SX_SYM)
+			for (j = 0; j < nit && iters[j] != t[i].f[0]->sym; j++)
+				;
+		if (j < nit) {
+			if (!ka_add64(k[j], t[i].k, &k[j]))
+				return 0;
+			continue;
+		}
+		const sx *term = t[i].f[0];
+		for (int m = 1; m < t[i].nf; m++)
+			term = sx_bin(c, SX_MUL, term, t[i].f[m]);
+		term = sx_bin(c, SX_MUL, term, sx_const(c, t[i].k));
+		*rest = *rest ? sx_bin(c, SX_ADD, *rest, term) : term;
+	}
+	if (!*rest)
+		*rest = sx_const(c, 0);
+	return 1;
+}
+
 /* A term with a negative constant factor (`-f`, `(-f) * g`), the only way
  * two terms cancel. */
 static int has_negative_term(const sx *x)

@@ -134,6 +134,12 @@ int sx_split_divrem(sx_ctx *c, const sx *f, int want_rem, const sx **x, const sx
  * a transposed store).  Weights are compared at the symbols' values
  * (run-time sizes as 1024). */
 int sx_split_in_order(sx_ctx *c, const sx *x);
+/* x as rest + c0 + sum of k[j] * sym iters[j]: the terms that are a loop
+ * counter alone (times a constant) taken out, with the constant term, so
+ * that rest is what one lane's accesses of a record share (`p[16*i + 4*r +
+ * c]`: rest 16*i, k 4 and 1).  0 when x is not a sum of products. */
+int sx_split_iters(sx_ctx *c, const sx *x, const int *iters, int nit, const sx **rest, int64_t *k,
+		   int64_t *c0);
 const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b);
 const sx *sx_neg(sx_ctx *c, const sx *a);
 /* An opaque value that depends on what `a` and `b` depend on. */

@@ -46,6 +46,9 @@ typedef struct loop_ctx {
 	int small;       /* at most 8 trips, or a compile-time count not known here
 			  * (a template tile): a register loop, not a traffic loop */
 	int has_launch;  /* host: a kernel launch inside */
+	int has_trip;    /* a known trip count: trip iterations of the counter iter_sym */
+	int iter_sym;    /* the SYM_ITER whose value is the iteration number (0..trip-1) */
+	int64_t trip;
 	int grid_stride; /* the step's value is a multiple of gridDim, written out or held in
 			  * a variable (`i += stride` after `stride = gridDim.x * blockDim.x`) */
 	int n_accesses, n_barriers, n_shared_writes;

@@ -280,5 +280,10 @@ val walk_ev_call(walk *w, ka_node *n)
 		w->sym.sx.syms[s].warp_uniform = 1;
 		return (val){.x = sx_symref(&w->sym.sx, s)};
 	}
-	return (val){.x = sx_opaque(&w->sym.sx, dep | (strcmp(cat, "atomic") == 0 ? D_DATA : 0), loops)};
+	/* an atomic returns the old value at each thread's turn: one slot per
+	 * thread of `i = atomicAdd(&count, 1)`, whatever the arguments; which
+	 * lane gets which is not known (no axis) */
+	if (strcmp(cat, "atomic") == 0)
+		return (val){.x = sx_opaque(&w->sym.sx, dep | D_DATA | D_LANE, loops)};
+	return (val){.x = sx_opaque(&w->sym.sx, dep, loops)};
 }

@@ -460,6 +460,7 @@ static void for_stmt(walk *w, ka_node *n)
 	int c0_ok = 0, trip_ok = 0;
 	int64_t trip = 0;
 	const sx *start_x = NULL, *stepx = NULL;
+	int counted = 0; /* the counter is start + step * a SYM_ITER */
 	if (iv.iv) {
 		val start = w->sym.env[iv.iv->id];
 		start_x = start.x;
@@ -471,6 +472,8 @@ static void for_stmt(walk *w, ka_node *n)
 					    D_LOOP | (stepx->dep & ~D_OPAQUE), 1ull << lc.slot);
 			w->sym.sx.syms[it].value = 0;
 			w->sym.sx.syms[it].has_value = 0;
+			lc.iter_sym = it;
+			counted = 1;
 			val v = start;
 			v.x = sx_add(&w->sym.sx, start.x,
 				     sx_mul(&w->sym.sx, stepx, sx_symref(&w->sym.sx, it)));
@@ -487,6 +490,9 @@ static void for_stmt(walk *w, ka_node *n)
 		if (c && c->kind == KN_BINOP && c->nkids == 2 && walk_strip(c->kids[0])->kind == KN_DECLREF &&
 		    walk_strip(c->kids[0])->ref == iv.iv && walk_fold_int(w, c->kids[1], &bound) && c0_ok)
 			trip = trip_count(&iv, c0, c->op, bound, &trip_ok);
+		/* the record pass (walk_record_cols) expands the counter's terms */
+		lc.has_trip = trip_ok && counted && sx_is_const(stepx, NULL);
+		lc.trip = trip;
 	}
 	lc.trip_static = trip_ok || (iv.iv && !iv.geometric && iv.step_known &&
 				     walk_loop_is_static(w, cond, iv.iv, start_x, NULL));

@@ -101,4 +101,59 @@ void run_colsum(float *o, const float *x, int rows, int width) { colsum<<<width,
 CU
 expect queue.cu 11 gmem-row-index-from-threadidx-x note
 expect queue.cu 20 gmem-row-index-from-threadidx-x warning
+
+# A lane's record read field by field (issue 20): twelve of a 4x4 matrix's
+# sixteen floats in an unrolled loop are a 1.3x note; a lone field of an
+# 8-float record keeps its 8x warning; a 7-float box read whole through two
+# helpers, and a matrix written whole, are not reported.
+cat >"$dir/record.cu" <<'CU'
+__device__ float area(const float *b) { return b[3] * b[4]; }
+__device__ bool inside(const float *b) { return b[0] * b[6] + b[1] + b[2] * b[5] > 0.f; }
+__device__ void put(float *m, int r, int c, float v) { m[r * 4 + c] = v; }
+__global__ void rec(const float *boxes, const float *mats, const float *recs, float *g, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float *b = boxes + i * 7, *m = mats + i * 16;
+  float s = area(b) + (inside(b) ? 1.f : 0.f);
+#pragma unroll
+  for (int r = 0; r < 3; r++) s += m[r * 4] * m[r * 4 + 1] + m[r * 4 + 2] * m[r * 4 + 3];
+#pragma unroll
+  for (int r = 0; r < 4; r++)
+#pragma unroll
+    for (int c = 0; c < 4; c++) put(g + i * 16, r, c, s * r + c);
+  out[i] = s + recs[i * 8 + 2];
+}
+void run_rec(const float *b, const float *m, const float *r, float *g, float *o, int n) { rec<<<(n + 255) / 256, 256>>>(b, m, r, g, o, n); }
+CU
+expect record.cu 10 gmem-uncoalesced-access note
+expect record.cu 15 gmem-uncoalesced-access warning
+expect record.cu 1 gmem-uncoalesced-access ""
+expect record.cu 2 gmem-uncoalesced-access ""
+expect record.cu 3 gmem-uncoalesced-store ""
+
+# A row of run-time width written field by field (issue 20): the row's first
+# 18 fields at constant offsets after `o += b * C` are a record whose cost
+# depends on the unknown width (a note); a thread looping over the width
+# keeps its warning.
+cat >"$dir/fields.cu" <<'CU'
+__global__ void fields(const float *in, float *out, int B, int C) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= B) return;
+  float x = in[b];
+  float *o = out + b * C;
+  o[0] = x * 0.f; o[1] = x * 1.f; o[2] = x * 2.f; o[3] = x * 3.f; o[4] = x * 4.f; o[5] = x * 5.f; o[6] = x * 6.f; o[7] = x * 7.f; o[8] = x * 8.f; o[9] = x * 9.f; o[10] = x * 10.f; o[11] = x * 11.f; o[12] = x * 12.f; o[13] = x * 13.f; o[14] = x * 14.f; o[15] = x * 15.f; o[16] = x * 16.f; o[17] = x * 17.f;
+}
+__global__ void walk(const float *in, float *rows, int B, int C) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= B) return;
+  for (int j = 0; j < C; j++)
+    rows[b * C + j] = in[b] * j;
+}
+void run_fields(const float *in, float *out, float *rows, int B, int C) {
+  fields<<<(B + 255) / 256, 256>>>(in, out, B, C);
+  walk<<<(B + 255) / 256, 256>>>(in, rows, B, C);
+}
+CU
+expect fields.cu 6 gmem-row-index-from-threadidx-x note
+expect fields.cu 12 gmem-row-index-from-threadidx-x warning
 exit $fail
