@@ -291,3 +291,15 @@ int host_run_defs(const char *text, const char *main_cpp, const char *const *def
 	free(cxx);
 	return ok;
 }
+
+void host_runs_exact(const char *main_cpp, const char *before, const char *after)
+{
+	char log[8192];
+	int rb = host_run(before, main_cpp, log, sizeof log);
+	if (rb < 0)
+		skip();
+	if (rb == 0)
+		fail_msg("the original fails on the host:\n%s", log);
+	if (host_run(after, main_cpp, log, sizeof log) != 1)
+		fail_msg("the rewrite fails on the host:\n%s\n%s", after, log);
+}

@@ -36,6 +36,10 @@ void recipe_declines(const char *recipe, const char *params, const char *src, co
  * remembered in $KA_TEST_NVCC_CACHE with the driver's output, which a later
  * call with the same compiler, flags, emulator folder and text gets back. */
 int host_run(const char *text, const char *main_cpp, char *log, size_t cap);
+/* The original `before` and its rewrite `after` on the host with driver
+ * main_cpp: the test is skipped without a C++ compiler, and fails unless
+ * both run exact. */
+void host_runs_exact(const char *main_cpp, const char *before, const char *after);
 /* The same with compiler definitions defs[0..ndefs) (at most 8, e.g.
  * "-DKA_EMU_TASK=2", for a driver that serves several kernels). */
 int host_run_defs(const char *text, const char *main_cpp, const char *const *defs, int ndefs, char *log,

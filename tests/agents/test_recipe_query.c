@@ -26,18 +26,6 @@
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 
-static void host_runs(const char *before, const char *after)
-{
-	char log[8192];
-	int rb = host_run(before, "spread_main.cpp", log, sizeof log);
-	if (rb < 0)
-		skip();
-	if (rb == 0)
-		fail_msg("the original fails on the host:\n%s", log);
-	if (host_run(after, "spread_main.cpp", log, sizeof log) != 1)
-		fail_msg("the rewrite fails on the host:\n%s\n%s", after, log);
-}
-
 #define KERNEL \
 	"__global__ void twice(float *out, const float *in, int n)\n{\n" \
 	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n" \
@@ -62,7 +50,7 @@ static void test_grid_stride_occupancy(void **st)
 		"for (long long ka_e = blockIdx.x * (long long)blockDim.x + threadIdx.x; ka_e < n;",
 		"cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, twice);", "twice<<<(unsigned)("};
 	char *out = recipe_applies("grid-stride", NULL, src, "twice", want, 3);
-	host_runs(src, out);
+	host_runs_exact("spread_main.cpp", src, out);
 	free(out);
 	/* the same through a cast, inside an error-checking macro, with the
 	 * attributes read first */
@@ -72,7 +60,7 @@ static void test_grid_stride_occupancy(void **st)
 		"\tCHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, (void *)twice, 0, "
 		"attr.maxThreadsPerBlock));\n");
 	out = recipe_applies("grid-stride", NULL, src2, "twice", want, 1);
-	host_runs(src2, out);
+	host_runs_exact("spread_main.cpp", src2, out);
 	free(out);
 }
 
@@ -89,7 +77,7 @@ static void test_launch_tune_queried(void **st)
 	static const char *const want[] = {"twice<<<(n+127)/128, 128>>>(out, in, n);",
 					   "cudaFuncGetAttributes(&attr, twice);"};
 	char *out = recipe_applies("launch-tune", NULL, src, "twice", want, 2);
-	host_runs(src, out);
+	host_runs_exact("spread_main.cpp", src, out);
 	free(out);
 }
 
@@ -170,7 +158,7 @@ static void test_bounds_assigned_block(void **st)
 				"\ttwice<<<(n + 127) / 128, threads>>>(out, in, n);\n}\n";
 	static const char *const want[] = {"__launch_bounds__(128) void twice("};
 	char *out = recipe_applies("launch-bounds", NULL, ok, "twice", want, 1);
-	host_runs(ok, out);
+	host_runs_exact("spread_main.cpp", ok, out);
 	free(out);
 }
 

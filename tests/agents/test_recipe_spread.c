@@ -23,19 +23,6 @@
 
 #define R "spread-threads"
 
-/* The original and the rewrite on the host: both must be exact. */
-static void host_runs(const char *before, const char *after)
-{
-	char log[8192];
-	int rb = host_run(before, "spread_main.cpp", log, sizeof log);
-	if (rb < 0)
-		skip();
-	if (rb == 0)
-		fail_msg("the original fails on the host:\n%s", log);
-	if (host_run(after, "spread_main.cpp", log, sizeof log) != 1)
-		fail_msg("the rewrite fails on the host:\n%s\n%s", after, log);
-}
-
 #define BODY "\tout[i] = 2.0f * in[i] + 1.0f;\n"
 
 /* <<<N, 1>>> without a guard: the count becomes a new parameter */
@@ -51,7 +38,7 @@ static void test_blocks_new_param(void **st)
 					   "if (ka_i >= ka_n)", "int i = ka_i;",
 					   "twice<<<((long long)(n) + 255) / 256, 256>>>(out, in, n);"};
 	char *out = recipe_applies(R, NULL, BLOCKS, "twice", want, sizeof want / sizeof want[0]);
-	host_runs(BLOCKS, out);
+	host_runs_exact("spread_main.cpp", BLOCKS, out);
 	free(out);
 }
 
@@ -69,7 +56,7 @@ static void test_blocks_guarded(void **st)
 					   "if (ka_i >= n)", "if (i < n)",
 					   "twice<<<((long long)(n) + 255) / 256, 256, 0, 0>>>(out, in, n);"};
 	char *out = recipe_applies(R, NULL, GUARDED, "twice", want, sizeof want / sizeof want[0]);
-	host_runs(GUARDED, out);
+	host_runs_exact("spread_main.cpp", GUARDED, out);
 	free(out);
 }
 
@@ -85,7 +72,7 @@ static void test_one_block(void **st)
 	static const char *const want[] = {"out[ka_i] = 2.0f * in[ka_i] + 1.0f;",
 					   "twice<<<((long long)(n) + 255) / 256, 256>>>(out, in, n);"};
 	char *out = recipe_applies(R, NULL, ONE_BLOCK, "twice", want, sizeof want / sizeof want[0]);
-	host_runs(ONE_BLOCK, out);
+	host_runs_exact("spread_main.cpp", ONE_BLOCK, out);
 	free(out);
 }
 
@@ -104,7 +91,7 @@ static void test_count_expression(void **st)
 		"twice<<<((long long)(n/2) + 255) / 256, 256>>>(out, in, n/2);",
 		"twice<<<((long long)(n-n/2) + 255) / 256, 256>>>(out + n / 2, in + n / 2, n-n/2);"};
 	char *out = recipe_applies(R, NULL, EXPR, "twice", want, sizeof want / sizeof want[0]);
-	host_runs(EXPR, out);
+	host_runs_exact("spread_main.cpp", EXPR, out);
 	free(out);
 }
 

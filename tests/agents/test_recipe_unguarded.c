@@ -43,19 +43,6 @@ static char *applies(const char *recipe, const char *src, const char *kernel, co
 	return out;
 }
 
-static void declines(const char *recipe, const char *src, const char *kernel, const char *reason)
-{
-	char why[256];
-	char *out = NULL;
-	size_t n;
-	int rc = ka_recipe_apply(recipe, src, strlen(src), kernel, NULL, &out, &n, why, sizeof why);
-	if (rc == KA_OK)
-		fail_msg("%s applied to:\n%s\nas:\n%s", recipe, src, out);
-	assert_int_equal(rc, KA_RECIPE_DECLINED);
-	if (!strstr(why, reason))
-		fail_msg("%s: the reason '%s' does not say '%s'", recipe, why, reason);
-}
-
 static void host_check(const char *text)
 {
 	static char err[1 << 16];
@@ -139,46 +126,49 @@ static void test_near_misses(void **st)
 {
 	(void)st;
 	/* the kernel's address taken: a launch the rewrite would not reach */
-	declines("grid-stride",
-		 SCALE_K "void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n"
-			 "\tvoid *p = (void *)scale;\n\t(void)p;\n}\n",
-		 "scale", "names scale outside its definition, a declaration and a launch");
+	recipe_declines("grid-stride", NULL,
+			SCALE_K
+			"void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n"
+			"\tvoid *p = (void *)scale;\n\t(void)p;\n}\n",
+			"scale", "names scale outside its definition, a declaration and a launch");
 	/* a declaration with a default argument: the new parameter cannot follow it */
-	declines("grid-stride",
-		 "__global__ void scale(float *y, const float *x = 0);\n" SCALE_K
-		 "void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n",
-		 "scale", "with a default argument");
+	recipe_declines("grid-stride", NULL,
+			"__global__ void scale(float *y, const float *x = 0);\n" SCALE_K
+			"void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n",
+			"scale", "with a default argument");
 	/* a grid that calls a function: it would be evaluated twice */
-	declines("vectorize",
-		 SCALE_K "int grid_of(int n);\nvoid h(float *y, const float *x, int n)\n{\n"
-			 "\tscale<<<grid_of(n), 256>>>(y, x);\n}\n",
-		 "scale", "may have side effects");
+	recipe_declines("vectorize", NULL,
+			SCALE_K "int grid_of(int n);\nvoid h(float *y, const float *x, int n)\n{\n"
+				"\tscale<<<grid_of(n), 256>>>(y, x);\n}\n",
+			"scale", "may have side effects");
 	/* launched before the file declares it: a header declares it, with
 	 * the parameters it had (Learn-CUDA's gaussian solver) */
-	declines("grid-stride",
-		 "#include \"solver.h\"\nvoid h(float *y, const float *x, int n)\n{\n"
-		 "\tscale<<<n / 256, 256>>>(y, x);\n}\n" SCALE_K,
-		 "scale", "line 4 launches scale before this file declares it");
+	recipe_declines("grid-stride", NULL,
+			"#include \"solver.h\"\nvoid h(float *y, const float *x, int n)\n{\n"
+			"\tscale<<<n / 256, 256>>>(y, x);\n}\n" SCALE_K,
+			"scale", "line 4 launches scale before this file declares it");
 	/* no launch in the file: the count is unknown */
-	declines("grid-stride", SCALE_K, "scale", "no launch of scale in this file");
+	recipe_declines("grid-stride", NULL, SCALE_K, "scale", "no launch of scale in this file");
 	/* an index along y too: a 2-D kernel, not one element per thread along x
 	 * (grid-stride's 2-D form takes it: test_recipe_gs2d.c) */
-	declines(
-		"vectorize",
+	recipe_declines(
+		"vectorize", NULL,
 		"__global__ void t(float *o, const float *in, int w)\n{\n"
 		"\tint x = blockIdx.x * blockDim.x + threadIdx.x;\n\tint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
 		"\to[x * w + y] = in[y * w + x];\n}\n"
 		"void h(float *o, const float *in, int w)\n{\n\tt<<<dim3(w / 16, w / 16), dim3(16, 16)>>>(o, in, w);\n}\n",
 		"t", "a 2-D index");
 	/* the body reads the thread ids again */
-	declines("grid-stride",
-		 "__global__ void s(float *y)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		 "\ty[i] = threadIdx.x;\n}\nvoid h(float *y, int n)\n{\n\ts<<<n / 256, 256>>>(y);\n}\n",
-		 "s", "the body uses threadIdx");
+	recipe_declines(
+		"grid-stride", NULL,
+		"__global__ void s(float *y)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\ty[i] = threadIdx.x;\n}\nvoid h(float *y, int n)\n{\n\ts<<<n / 256, 256>>>(y);\n}\n",
+		"s", "the body uses threadIdx");
 	/* recipes that keep the launch's threads as they are do not take it */
-	declines("unflatten-rows",
-		 SCALE_K "void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n",
-		 "scale", "no guard of the index 'i' by a count");
+	recipe_declines("unflatten-rows", NULL,
+			SCALE_K
+			"void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n",
+			"scale", "no guard of the index 'i' by a count");
 }
 
 int main(void)
