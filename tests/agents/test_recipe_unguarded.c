@@ -27,22 +27,6 @@
 	"void run(int *a, int blocks_x, int v)\n{\n\tdim3 threads(30);\n\tdim3 blocks(blocks_x, 2);\n" \
 	"\tadd_const<<<blocks, threads>>>(a, v);\n}\n"
 
-static char *applies(const char *recipe, const char *src, const char *kernel, const char *const *want,
-		     size_t nwant)
-{
-	char why[256], err[8192];
-	char *out = NULL;
-	size_t n;
-	if (ka_recipe_apply(recipe, src, strlen(src), kernel, NULL, &out, &n, why, sizeof why) != KA_OK)
-		fail_msg("%s declined:\n%s\nwhy: %s", recipe, src, why);
-	for (size_t i = 0; i < nwant; i++)
-		if (!strstr(out, want[i]))
-			fail_msg("the %s rewrite lacks '%s':\n%s", recipe, want[i], out);
-	if (nvcc_compiles(out, err, sizeof err) == 0)
-		fail_msg("the %s rewrite does not compile:\n%s\n%s", recipe, out, err);
-	return out;
-}
-
 static void host_check(const char *text)
 {
 	static char err[1 << 16];
@@ -71,7 +55,8 @@ static void test_grid_stride(void **st)
 		"\t\tint i = ka_e;",
 		"add_const<<< dim3(dim3(blocks).x < 2112u ? dim3(blocks).x : 2112u, dim3(blocks).y, dim3(blocks).z), "
 		"threads>>>(a, v, (long long)dim3(blocks).x * dim3(threads).x);"};
-	char *out = applies("grid-stride", ADD_CONST, "add_const", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies("grid-stride", NULL, ADD_CONST, "add_const", want,
+				   sizeof want / sizeof want[0]);
 	/* the block stays the launch's, so no bounds are declared for it */
 	assert_null(strstr(out, "__launch_bounds__"));
 	host_check(out);
@@ -84,7 +69,8 @@ static void test_vectorize(void **st)
 	static const char *const want[] = {
 		"int4 ka_a = reinterpret_cast<const int4 *>(a)[ka_v];", "(long long)ka_n / 4",
 		"dim3((unsigned)((dim3(blocks).x + 3) / 4 < 2112 ? (dim3(blocks).x + 3) / 4 : 2112)"};
-	char *out = applies("vectorize", ADD_CONST, "add_const", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies("vectorize", NULL, ADD_CONST, "add_const", want,
+				   sizeof want / sizeof want[0]);
 	host_check(out);
 	free(out);
 	/* a scalar grid and block, written inline */
@@ -92,11 +78,12 @@ static void test_vectorize(void **st)
 		"float4 ka_y;", "scale(float *y, const float *x, long long ka_n)",
 		"scale<<< dim3((unsigned)((dim3(n/256).x + 3) / 4 < 2112 ? (dim3(n/256).x + 3) / 4 : 2112), "
 		"dim3(n/256).y, dim3(n/256).z), 256>>>(y, x, (long long)dim3(n/256).x * dim3(256).x);"};
-	out = applies("vectorize",
-		      "__global__ void scale(float *y, const float *x)\n{\n"
-		      "\tconst int i = threadIdx.x + blockDim.x * blockIdx.x;\n\ty[i] = 2.0f * x[i];\n}\n"
-		      "void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n",
-		      "scale", want2, sizeof want2 / sizeof want2[0]);
+	out = recipe_applies(
+		"vectorize", NULL,
+		"__global__ void scale(float *y, const float *x)\n{\n"
+		"\tconst int i = threadIdx.x + blockDim.x * blockIdx.x;\n\ty[i] = 2.0f * x[i];\n}\n"
+		"void h(float *y, const float *x, int n)\n{\n\tscale<<<n / 256, 256>>>(y, x);\n}\n",
+		"scale", want2, sizeof want2 / sizeof want2[0]);
 	free(out);
 }
 
@@ -109,13 +96,14 @@ static void test_vector_named_v(void **st)
 	static const char *const want[] = {
 		"for (long long ka_vi = ka_tid; ka_vi < ka_n4; ka_vi += ka_step) {", "float4 ka_v;",
 		"reinterpret_cast<float4 *>(v)[ka_vi] = ka_v;"};
-	char *out = applies("vectorize",
-			    "__global__ void split3(float *q, float *v, const float *in, int n)\n{\n"
-			    "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-			    "\tif (i < n) {\n\t\tq[i] = in[2 * i];\n\t\tv[i] = in[2 * i + 1];\n\t}\n}\n"
-			    "void h(float *q, float *v, const float *in, int n)\n{\n"
-			    "\tsplit3<<<(n + 255) / 256, 256>>>(q, v, in, n);\n}\n",
-			    "split3", want, sizeof want / sizeof want[0]);
+	char *out = recipe_applies(
+		"vectorize", NULL,
+		"__global__ void split3(float *q, float *v, const float *in, int n)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+		"\tif (i < n) {\n\t\tq[i] = in[2 * i];\n\t\tv[i] = in[2 * i + 1];\n\t}\n}\n"
+		"void h(float *q, float *v, const float *in, int n)\n{\n"
+		"\tsplit3<<<(n + 255) / 256, 256>>>(q, v, in, n);\n}\n",
+		"split3", want, sizeof want / sizeof want[0]);
 	free(out);
 }
 
