@@ -170,21 +170,48 @@ out:
 	return KA_OK;
 }
 
+static int of_rule(const ka_finding *f, void *id)
+{
+	return strcmp(f->rule, id) == 0;
+}
+
+/* No message of any rule that fires on the example shows what a NULL or
+ * empty fact leaves (ka_finding_message_defect): every rule runs on every
+ * example, so each rule's message is rendered on all the examples' code. */
+static int check_messages(const ka_rule *r, const ka_example *ex, const ka_findings *fs, ka_buf *log)
+{
+	int ok = 1;
+	const char *why;
+	for (size_t k = 0; k < fs->n; k++)
+		if ((why = ka_finding_message_defect(&fs->v[k])) != NULL)
+			FAIL("%s:%d: %s %s example: the message of %s shows %s (example line %d): %s",
+			     r->path, ex->file_line + fs->v[k].line - 1, ex->lang,
+			     ka_example_kind_name(ex->kind), fs->v[k].rule, why, fs->v[k].line,
+			     fs->v[k].message);
+	return ok;
+}
+
 static int run_example(const ka_ruleset *rs, const ka_rule *r, const ka_analyze_opts *aopts, const char *path,
 		       const ka_example *ex, ka_buf *log, ka_lint_test_counts *counts)
 {
 	ka_findings fs = KA_FINDINGS_INIT;
+	sqlite3 *db = NULL;
 	int ok = 1;
 	int rc = ka_fs_write_atomic(path, ex->code, strlen(ex->code));
 	if (rc != KA_OK)
 		return rc;
-	if (analyze_example(rs, aopts, path, r->id, &fs, NULL) != KA_OK)
+	/* every enabled rule, and this one when it is not (preview, candidate) */
+	if (analyze_example(rs, aopts, path, NULL, &fs, &db) != KA_OK ||
+	    (!r->enabled && own_findings(rs, r, db, path, &fs) != KA_OK))
 		FAIL("%s:%d: %s %s example does not analyze: %s", r->path, ex->file_line - 1, ex->lang,
 		     ka_example_kind_name(ex->kind), ka_error_last());
 	else {
+		ok = check_messages(r, ex, &fs, log);
+		ka_findings_filter(&fs, of_rule, (void *)r->id);
 		ka_findings_sort_unique(&fs);
-		ok = check_firing(r, ex, &fs, log);
+		ok &= check_firing(r, ex, &fs, log);
 	}
+	sqlite3_close(db);
 	counts->passed += ok;
 	counts->failed += !ok;
 	ka_findings_free(&fs);

@@ -216,3 +216,61 @@ out:
 	sqlite3_finalize(st);
 	return rc;
 }
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* A `?` a NULL fact rendered (see ka_finding_message_defect). */
+static int placeholder_question(const char *m)
+{
+	for (const char *q = strchr(m, '?'); q; q = strchr(q + 1, '?')) {
+		const char *a = q + 1;
+		size_t left = strlen(a);
+		if (!memchr(a, ':', left < 120 ? left : 120))
+			return 1;
+		if (*a == '-' || *a == ')' || *a == ',')
+			return 1;
+		if (q - m >= 5 && strncmp(q - 5, "line ", 5) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* `open` and `close` with nothing but white space between them (only
+ * when ws), or nothing at all. */
+static int empty_pair(const char *m, char open, char close, int ws)
+{
+	for (const char *p = strchr(m, open); p; p = strchr(p + 1, open)) {
+		const char *q = p + 1;
+		while (ws && is_space(*q))
+			q++;
+		if (*q == close)
+			return 1;
+	}
+	return 0;
+}
+
+const char *ka_finding_message_defect(const ka_finding *f)
+{
+	const char *m = f->message ? f->message : "";
+	if (placeholder_question(m))
+		return "a placeholder '?'";
+	for (const char *p = m; *p; p++) {
+		if (is_space(*p) || p[1] != ' ' || p[2] != ' ')
+			continue;
+		const char *q = p + 3;
+		while (*q == ' ')
+			q++;
+		if (*q && !is_space(*q))
+			return "an empty name (two spaces)";
+	}
+	if (strstr(m, "[]") || strstr(m, "''") || strstr(m, "``") || strstr(m, "{}"))
+		return "an empty name ([], '', `` or {})";
+	if (empty_pair(m, '(', ',', 1) || empty_pair(m, ',', ')', 1))
+		return "an empty name ('(,' or ',)')";
+	if (f->kernel && !f->kernel[0])
+		return "an empty kernel name";
+	return NULL;
+}

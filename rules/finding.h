@@ -72,6 +72,14 @@ void ka_findings_sort_impact(ka_findings *fs);
 void ka_findings_filter(ka_findings *fs, int (*keep)(const ka_finding *, void *), void *ud);
 void ka_finding_clear(ka_finding *f);
 int ka_finding_cmp(const ka_finding *a, const ka_finding *b);
+/* What a NULL or empty fact leaves in a rendered message, or NULL when the
+ * message shows none: a bare `?` (a template's rendering of NULL: "line ?",
+ * "?-dependent"; a `?` followed by a `:` within 120 bytes is a C ternary
+ * quoted from the source, unless "line " precedes it or `-`, `)` or `,`
+ * follows it), an empty name (two spaces in a row, `[]`, `''`, "``",
+ * `(,`, `,)`, `{}`), or an empty kernel name.  `kcheck rules test` fails
+ * an example whose findings show one (lint/ruletest.c). */
+const char *ka_finding_message_defect(const ka_finding *f);
 
 /* The facts row behind f: a prepared `SELECT * FROM scope WHERE id = ?`
  * stepped to the row (SQLITE_ROW).  Caller finalizes.  KA_ENOTFOUND when

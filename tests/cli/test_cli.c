@@ -211,6 +211,14 @@ static void rules_test_runs_examples(void **state)
 	       "");
 	r = cli_run(FIXTURES "/..", NULL, "rules test test-strided-read --rules-dir fixtures/rules");
 	expect(&r, 0, "rules test: 2 passed, 0 failed, 0 skipped\n", "");
+	/* it fires where annotated, but its message shows a NULL fact */
+	r = cli_run(FIXTURES "/..", NULL, "rules test test-null-message --rules-dir fixtures/rules");
+	expect(&r, 1,
+	       "fixtures/rules/test-null-message.md:19: cuda bad example: the message of test-null-message "
+	       "shows a placeholder '?' (example line 2): k has __launch_bounds__(?) and no loop (assumed: "
+	       "block of 256x1x1 threads; no launch site or __launch_bounds__ fixes it)\n"
+	       "rules test: 1 passed, 1 failed, 0 skipped\n",
+	       "");
 	r = cli_run(FIXTURES "/..", NULL, "rules test test-amd-only --rules-dir fixtures/rules");
 	expect(&r, 0, "rules test: 2 passed, 0 failed, 0 skipped\n", "");
 	r = cli_run(NULL, NULL, "rules test no-such-rule");

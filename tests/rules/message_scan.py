@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """tests/rules/message_scan.py: no finding message prints a placeholder.
 
-Runs kcheck over the golden files, the examples, the test corpus and every
-code block of every built-in rule (written out as files of their own), and
-scans every message for what a NULL or empty fact would leave behind: a bare
+Runs kcheck over the test corpus and the recall pairs, and scans every
+message for what a NULL or empty fact would leave behind: a bare
 `?` (the template's rendering of NULL, e.g. "line ?", "?-dependent"), or an
 empty name ("the launch of  is", "[]", "''", "``").  A `?` that belongs to a
 C ternary (`a ? b : c` quoted from the source) is fine.
 
-The examples and the analyzer's golden files are linted by
-tests/analyzer/pch_test.sh too (with and without the precompiled header):
+Every rule's examples are checked by `kcheck rules test` itself (the
+rules_examples test), with every rule run on each example and the same
+check in C (ka_finding_message_defect, rules/finding.c), so they are not
+linted a second time here.  The examples and the analyzer's golden files
+are linted by tests/analyzer/pch_test.sh too (with and without the precompiled header):
 that test scans its first report with --report instead of this one
 linting them again, unless there are no CUDA headers (it then skips, and
 this scan lints them itself).
@@ -22,9 +24,7 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-BLOCK = re.compile(r"^```(cuda|hip) (bad|good|fixed)\n(.*?)^```", re.S | re.M)
 EMPTY = [re.compile(p) for p in (r"\S  +\S", r"\[\]", r"''", r"``", r"\(\s*,", r",\s*\)", r"\{\}")]
 
 
@@ -37,26 +37,6 @@ def placeholder_question(msg):
         if after[:1] in ("-", ")", ",") or msg[max(0, m.start() - 5):m.start()] == "line ":
             return True
     return False
-
-
-def rule_blocks(root, out_dir):
-    paths = []
-    rules = os.path.join(root, "rules")
-    for fam in sorted(os.listdir(rules)):
-        d = os.path.join(rules, fam)
-        if not os.path.isdir(d):
-            continue
-        for name in sorted(os.listdir(d)):
-            if not name.endswith(".md"):
-                continue
-            text = open(os.path.join(d, name), encoding="utf-8").read()
-            for i, m in enumerate(BLOCK.finditer(text)):
-                ext = ".hip" if m.group(1) == "hip" else ".cu"
-                p = os.path.join(out_dir, "%s_%d_%s%s" % (name[:-3], i, m.group(2), ext))
-                with open(p, "w", encoding="utf-8") as f:
-                    f.write(m.group(3))
-                paths.append(p)
-    return paths
 
 
 def run(kcheck, paths):
@@ -108,14 +88,10 @@ def main():
         subs = ["tests/golden/analyzer", "examples"] + subs
     bad = []
     total = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        sets = [rule_blocks(root, tmp)]
-        for sub in subs:
-            d = os.path.join(root, sub)
-            if os.path.isdir(d):
-                sets.append([d])
-        for paths in sets:
-            findings = run(kcheck, paths)
+    for sub in subs:
+        d = os.path.join(root, sub)
+        if os.path.isdir(d):
+            findings = run(kcheck, [d])
             total += len(findings)
             bad += bad_messages(findings)
     report(total, bad, 100)

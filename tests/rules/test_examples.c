@@ -2,6 +2,7 @@
  * out of a rule body. */
 #include "test_rules.h"
 #include "rules/examples.h"
+#include "rules/finding.h"
 
 static const char BODY[] = "Text.\n"                                               /* 10 */
 			   "```cuda bad\n"                                         /* 11 */
@@ -67,11 +68,48 @@ static void builtin_rules_have_examples(void **state)
 	ka_ruleset_free(rs);
 }
 
+/* What `kcheck rules test` fails an example for besides its annotations:
+ * a message that shows a NULL or empty fact. */
+static void message_defects(void **state)
+{
+	static const struct {
+		const char *msg, *kernel;
+		int defect;
+	} cases[] = {
+		{"read of a[i]: 4 sectors per request, ideal 1", "k", 0},
+		{"the loop at line ? runs 3 times", "k", 1},
+		{"a ?-dependent branch", "k", 1},
+		{"x (?) y", "k", 1},
+		{"x ?, y", "k", 1},
+		{"the guard `i < n ? a : b` reads a", "k", 0}, /* a C ternary quoted */
+		{"the line ? : z", "k", 1},                    /* "line " before it */
+		{"the launch of  is one block", "k", 1},       /* two spaces */
+		{"ends a sentence.  Then another", "k", 1},    /* still two spaces */
+		{"trailing space  ", "k", 0},                  /* nothing after */
+		{"reads [] of x", "k", 1},
+		{"names '' here", "k", 1},
+		{"names `` here", "k", 1},
+		{"call f( , x)", "k", 1},
+		{"call f(x,\n )", "k", 1},
+		{"a {} set", "k", 1},
+		{"a fine message", "", 1}, /* empty kernel name */
+		{"a fine message about host code", NULL, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		ka_finding f = {.message = (char *)cases[i].msg, .kernel = (char *)cases[i].kernel};
+		const char *why = ka_finding_message_defect(&f);
+		if ((why != NULL) != cases[i].defect)
+			fprintf(stderr, "case %zu '%s': %s\n", i, cases[i].msg, why ? why : "no defect");
+		assert_int_equal(why != NULL, cases[i].defect);
+	}
+}
+
 int run_examples_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_examples),
 		cmocka_unit_test(builtin_rules_have_examples),
+		cmocka_unit_test(message_defects),
 	};
 	return cmocka_run_group_tests_name("rules/examples", tests, NULL, NULL);
 }
