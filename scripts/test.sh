@@ -56,20 +56,35 @@ mkdir -p "$KA_TEST_NVCC_CACHE"
 # links these objects into its own fresh cache instead of compiling the
 # same harness, references and baselines again, in both halves.
 export KA_TEST_BENCH_SEED=$PWD/build/tests/bench/bench-cache
+# The sanitizer build runs beside the first half's tests, at a lower
+# priority: ctest -j leaves a core idle at times (tests that wait on a
+# scheduler or on the processes they start, the last tests of the run), and
+# the build fills it.  Its output goes to a log, printed when it fails.
+san_build_pid=
+if [ $quick = 0 ]; then
+	gen_asan=$(gen build-asan)
+	mkdir -p build-asan
+	( cmake -S . -B build-asan $gen_asan -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON -DKA_WERROR=ON >/dev/null &&
+		nice -n 10 cmake --build build-asan -j"$jobs" ) > build-asan/build.log 2>&1 &
+	san_build_pid=$!
+fi
 main_rc=0
 (cd build && ctest -j"$tjobs" --output-on-failure --timeout 900) || main_rc=$?
 
-echo "== sanitizer build (ASan+UBSan) =="
+echo "== sanitizer build (ASan+UBSan, built beside the tests above) =="
 if [ $quick = 1 ]; then
 	[ "$main_rc" = 0 ] && echo "tests: passed (quick: no sanitizer half)" || echo "tests: FAILED (status $main_rc)"
 	exit "$main_rc"
 fi
 san_rc=0
-{ cmake -S . -B build-asan $(gen build-asan) -DCMAKE_BUILD_TYPE=Debug -DKA_SANITIZE=ON -DKA_WERROR=ON >/dev/null &&
-	cmake --build build-asan -j"$jobs"; } || san_rc=$?
+wait "$san_build_pid" || san_rc=$?
+if [ "$san_rc" != 0 ]; then
+	tail -n 40 build-asan/build.log
+	echo "sanitizer build: FAILED (status $san_rc; the whole log in build-asan/build.log)"
+fi
 # The nvcc-bound suites (task compiles, adversarial candidates, rewriter
 # golden and example compiles, the shell-safety runs of nvcc) and the ones
-# whose time is libclang's (every rule message over every example, the
+# whose time is libclang's (the messages over the test corpora, the
 # precompiled-header equivalence) already ran above; under the sanitizers
 # we run the code that is ours: unit tests, analyzer golden tests, the CLI
 # end to end, the rule examples, the LLM client, per-file isolation, the
