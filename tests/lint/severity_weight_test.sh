@@ -193,4 +193,24 @@ CU
 expect tmpl.cu 9 gmem-row-index-from-threadidx-x note
 expect tmpl.cu 11 gmem-row-index-from-threadidx-x note
 expect tmpl.cu 17 gmem-row-index-from-threadidx-x warning
+# A __constant__ table copied into shared memory by a block-stride loop is
+# a prologue (a note); a per-thread lookup into it in the loop keeps its
+# warning.
+cat >"$dir/ctable.cu" <<'CU'
+static __constant__ unsigned TABLE[2048] = {1, 2, 3};
+__global__ void stage(unsigned *out, const unsigned *in, unsigned n) {
+  __shared__ unsigned T[2048];
+  const unsigned gi = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = threadIdx.x; i < 2048; i += blockDim.x)
+    T[i] = TABLE[i];
+  __syncthreads();
+  unsigned x = in[gi];
+  for (unsigned r = 0; r < n; r++)
+    x = T[x & 2047] ^ TABLE[(threadIdx.x + r) & 31] ^ r;
+  out[gi] = x;
+}
+void run_stage(unsigned *o, const unsigned *i, unsigned n, unsigned b) { stage<<<b / 128, 128>>>(o, i, n); }
+CU
+expect ctable.cu 6 cmem-divergent-index note
+expect ctable.cu 10 cmem-divergent-index warning
 exit $fail
