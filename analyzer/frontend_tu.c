@@ -426,14 +426,81 @@ static int shim_unsaved(ka_arena *a, struct CXUnsavedFile *u, int max)
 	return n;
 }
 
+/* The directive of the line at p ("if", "ifdef", "include", ...), its
+ * length in *n; NULL when the line is no directive. */
+static const char *directive(const char *p, size_t *n)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '#')
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	*n = 0;
+	while (p[*n] >= 'a' && p[*n] <= 'z')
+		(*n)++;
+	return p;
+}
+
+static int is_word(const char *d, size_t n, const char *w)
+{
+	return n == strlen(w) && strncmp(d, w, n) == 0;
+}
+
+/* `#ifndef NAME` followed by `#define NAME`: an include guard, which makes
+ * nothing conditional. */
+static int is_include_guard(const char *d, const char *next)
+{
+	const char *name = d + 6;
+	size_t n = 0, m;
+	while (*name == ' ' || *name == '\t')
+		name++;
+	while (name[n] && name[n] != '\n' && name[n] != ' ' && name[n] != '\t' && name[n] != '\r')
+		n++;
+	const char *nd = next ? directive(next, &m) : NULL;
+	if (!n || !nd || !is_word(nd, m, "define"))
+		return 0;
+	nd += m;
+	while (*nd == ' ' || *nd == '\t')
+		nd++;
+	return strncmp(nd, name, n) == 0 && (nd[n] == '\n' || nd[n] == '\0' || nd[n] == ' ' || nd[n] == '\r');
+}
+
 /* A CUDA-named file that includes the HIP runtime (HIP ports keep .cu and
- * are built with hipcc) is parsed as HIP. */
+ * are built with hipcc) is parsed as HIP; an include under a preprocessor
+ * condition (`#if BNB_HIP` / `#ifdef __HIP_PLATFORM_AMD__` ... `#else`
+ * `<cuda_runtime.h>`: a portable file) is one branch of two and is not. */
 static int is_hip_source(const ka_frontend_opts *o, const char *data)
 {
 	if (o->force_shim || (o->lang && strcmp(o->lang, "cuda") != 0))
 		return 0;
-	return strstr(data, "#include \"hip/hip_runtime.h\"") != NULL ||
-	       strstr(data, "#include <hip/hip_runtime.h>") != NULL;
+	int depth = 0, guards = 0;
+	for (const char *p = data; p && *p;) {
+		const char *next = strchr(p, '\n');
+		next = next ? next + 1 : NULL;
+		size_t n;
+		const char *d = directive(p, &n);
+		if (d && (is_word(d, n, "if") || is_word(d, n, "ifdef"))) {
+			depth++;
+		} else if (d && is_word(d, n, "ifndef")) {
+			if (depth == guards && is_include_guard(d, next))
+				guards++;
+			depth++;
+		} else if (d && is_word(d, n, "endif") && depth > 0) {
+			depth--;
+			guards = guards > depth ? depth : guards;
+		} else if (d && is_word(d, n, "include") && depth == guards) {
+			const char *f = d + n;
+			while (*f == ' ' || *f == '\t')
+				f++;
+			if (strncmp(f, "\"hip/hip_runtime.h\"", 20) == 0 ||
+			    strncmp(f, "<hip/hip_runtime.h>", 19) == 0)
+				return 1;
+		}
+		p = next;
+	}
+	return 0;
 }
 
 /* The toolkit's precompiled header (frontend_pch.c, built on first use)

@@ -9,7 +9,9 @@
  * options files (CMake 3.25+ puts the -I flags in
  * CMakeFiles/T.dir/includes_CUDA.rsp) are read by the flag translation
  * (analyzer/frontend_flags.c); when a flag that could carry an include path
- * or a macro has to be dropped, one warning per run names it.  A malformed
+ * or a macro has to be dropped, one warning per run names it.  A header
+ * with no entry of its own takes the flags of a source beside it (the same
+ * stem first) or in a folder above it, as clangd does.  A malformed
  * database is a one-line error. */
 #include "analyzer/frontend.h"
 #include "lint/lint_int.h"
@@ -197,18 +199,58 @@ out:
 	return rc;
 }
 
+/* Length of the folder part of path (up to and with the last '/'). */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/* How well a source's entry stands for a header that has none, as clangd
+ * guesses: 3 the same folder and stem (ops.cuh, ops.cu), 2 the same
+ * folder, 1 a folder above the header's, 0 no use. */
+static int header_proxy_score(const char *src, const char *hdr)
+{
+	size_t ds = dir_len(src), dh = dir_len(hdr);
+	if (ds > dh || strncmp(src, hdr, ds) != 0)
+		return 0;
+	if (ds < dh)
+		return 1;
+	const char *a = src + ds, *b = hdr + dh, *ea = strrchr(a, '.'), *eb = strrchr(b, '.');
+	size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
+	return la == lb && strncmp(a, b, la) == 0 ? 3 : 2;
+}
+
 int ka_compdb_lookup(const ka_compdb *db, const char *real, const char ***args, int *nargs,
 		     const char **directory)
 {
+	int best = -1, best_score = 0, hdr = 0;
 	for (int i = 0; db && i < db->n; i++) {
 		if (strcmp(db->v[i].real, real) == 0) {
-			*args = db->v[i].args;
-			*nargs = db->v[i].nargs;
-			*directory = db->v[i].directory;
-			return 1;
+			best = i;
+			break;
 		}
 	}
-	return 0;
+	/* A header run on its own (kcheck src/ lists them) has no entry of its
+	 * own: the flags of a source beside it or above it find its includes. */
+	ka_lint_is_source_ext(real, &hdr);
+	if (best < 0 && hdr) {
+		for (int i = 0; db && i < db->n; i++) {
+			int sh, sc = ka_lint_is_source_ext(db->v[i].real, &sh) && !sh
+					     ? header_proxy_score(db->v[i].real, real)
+					     : 0;
+			if (sc > best_score) {
+				best = i;
+				best_score = sc;
+			}
+		}
+	}
+	if (best < 0)
+		return 0;
+	*args = db->v[best].args;
+	*nargs = db->v[best].nargs;
+	*directory = db->v[best].directory;
+	return 1;
 }
 
 int ka_compdb_files(ka_arena *a, const ka_compdb *db, const char ***paths, int *n)

@@ -148,6 +148,48 @@ static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, rc >= 0);
 }
 
+/* regexp_capture(pattern, x): the text of the pattern's first group in x
+ * (the whole match when it has none), NULL when x is NULL or does not
+ * match: how a rule names what a line's text binds (the variable a call's
+ * result is assigned to) and asks about it in a second pattern. */
+static void regexp_capture_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	const char *pat = (const char *)sqlite3_value_text(argv[0]);
+	const unsigned char *subj = sqlite3_value_text(argv[1]);
+	if (!pat || !subj) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	int subj_len = sqlite3_value_bytes(argv[1]);
+	char err[300];
+	re_cache *c = sqlite3_user_data(ctx);
+	re_entry *e = cache_get(c, pat, err, sizeof err);
+	if (!e) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "regexp_capture: bad regular expression '%s': %s", pat, err);
+		sqlite3_result_error(ctx, msg, -1);
+		return;
+	}
+	int rc = pcre2_match(e->code, subj, (PCRE2_SIZE)subj_len, 0, 0, e->md, c->mctx);
+	if (rc == PCRE2_ERROR_NOMATCH) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	if (rc < 0) {
+		sqlite3_result_error(ctx, "regexp_capture: matching failed", -1);
+		return;
+	}
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(e->md);
+	int g = rc > 1 ? 1 : 0;
+	if (ov[2 * g] == PCRE2_UNSET) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	sqlite3_result_text(ctx, (const char *)subj + ov[2 * g], (int)(ov[2 * g + 1] - ov[2 * g]),
+			    SQLITE_TRANSIENT);
+}
+
 int ka_sql_register(sqlite3 *db)
 {
 	re_cache *c = calloc(1, sizeof *c);
@@ -163,6 +205,11 @@ int ka_sql_register(sqlite3 *db)
 					    NULL, NULL, cache_free);
 	if (rc != SQLITE_OK) /* SQLite calls the destructor on failure */
 		return ka_error_set(KA_ERR, "cannot register regexp(): %s", sqlite3_errmsg(db));
+	/* the cache belongs to regexp(): its destructor frees it when the connection closes */
+	rc = sqlite3_create_function_v2(db, "regexp_capture", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, c,
+					regexp_capture_fn, NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return ka_error_set(KA_ERR, "cannot register regexp_capture(): %s", sqlite3_errmsg(db));
 	return KA_OK;
 }
 

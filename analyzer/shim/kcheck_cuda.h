@@ -17,6 +17,13 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __CUDACC__ 1
+/* nvcc's version macros (kcheck_nvcc.h says why): the shim stands for a
+ * CUDA 12 toolkit */
+#ifndef __CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 0
+#endif
 
 typedef __SIZE_TYPE__ size_t;
 typedef __UINT64_TYPE__ uint64_t;

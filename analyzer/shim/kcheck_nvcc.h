@@ -11,6 +11,18 @@
 #define KCHECK_NVCC_PRELUDE_H
 #if defined(__cplusplus) && defined(__CUDA__) && !defined(__HIP__)
 
+/* 2026-12-06: nvcc's version macros.  Code picks the CUDA 9+ warp
+ * intrinsics, cooperative groups or newer atomics with `#if
+ * __CUDACC_VER_MAJOR__ >= 9` ... `#else __shfl(...)`; clang defines none
+ * of them, so without these the parse took the pre-CUDA-9 branch that nvcc
+ * never compiles (xmrig-cuda's SHFL macro, docs/fresh10-2026-12-06.md).
+ * The toolkit's own runtime version stands in for nvcc's. */
+#if !defined(__CUDACC_VER_MAJOR__) && defined(CUDART_VERSION)
+#define __CUDACC_VER_MAJOR__ (CUDART_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDART_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
+
 /* 2026-12-01: cache-hinted loads and stores (__ldcg, __ldca, __ldcs,
  * __ldlu, __ldcv; __stwb, __stcg, __stcs, __stwt).  CUDA declares them in
  * sm_32_intrinsics.h, which clang's runtime wrapper deliberately leaves

@@ -191,6 +191,38 @@ static void hip_launch(void **state)
 	(void)state;
 }
 
+/* A .cu file that includes the HIP runtime only under a condition (a
+ * portability header's `#if` branch) is CUDA; one that includes it
+ * unconditionally, inside its include guard, is a HIP port. */
+static void hip_include_under_condition(void **state)
+{
+	const char *body = "__global__ void scale(float *y, int n) {\n"
+			   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			   "  if (i < n) y[i] *= 2.0f;\n"
+			   "}\n";
+	char src[1024];
+	snprintf(src, sizeof src,
+		 "#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__)\n"
+		 "#include <hip/hip_runtime.h>\n"
+		 "#else\n"
+		 "#include <cuda_runtime.h>\n"
+		 "#endif\n%s",
+		 body);
+	sqlite3 *db = analyze(write_src("portable.cu", src), NULL, 0);
+	assert_int_equal(q(db, "SELECT lang = 'cuda' FROM kernel"), 1);
+	sqlite3_close(db);
+	snprintf(src, sizeof src,
+		 "#ifndef PORT_CU\n"
+		 "#define PORT_CU\n"
+		 "#include <hip/hip_runtime.h>\n%s"
+		 "#endif\n",
+		 body);
+	db = analyze(write_src("port.cu", src), NULL, 0);
+	assert_int_equal(q(db, "SELECT lang = 'hip' FROM kernel"), 1);
+	sqlite3_close(db);
+	(void)state;
+}
+
 static void bad_inputs(void **state)
 {
 	char missing[600];
@@ -381,6 +413,7 @@ int main(void)
 		cmocka_unit_test(atomic_bins_runtime_modulus),
 		cmocka_unit_test(split_in_order_vs_transposed),
 		cmocka_unit_test(hip_launch),
+		cmocka_unit_test(hip_include_under_condition),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
 		cmocka_unit_test(single_lane_branches),

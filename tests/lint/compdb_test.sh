@@ -6,7 +6,8 @@
 #    analyzed with no clang error;
 #  - written forms: @response files, -optf=, a relative "directory" (Bazel's
 #    extractors), Meson's relative -I;
-#  - a flag that could carry -I/-D and cannot be used: one warning per run.
+#  - a flag that could carry -I/-D and cannot be used: one warning per run;
+#  - a header with no entry takes the flags of a source beside it.
 # usage: compdb_test.sh KCHECK
 set -u
 K=$(realpath "${1:?usage: compdb_test.sh KCHECK}")
@@ -85,6 +86,18 @@ db "$T/p/b5" "{\"directory\": \"$T/p\", \"file\": \"src/k.cu\", \"arguments\": [
 grep -q "'-Xclang -DSCALE_BY=3'" "$T/w5.err" && ok "-Xclang -D is named" || fail "-Xclang -D: $(head -3 "$T/w5.err")"
 (cd "$T/p" && k -p b1 src/k.cu > /dev/null 2> "$T/w1.err")
 grep -q 'could carry' "$T/w1.err" && fail "a clean database warned: $(cat "$T/w1.err")" || ok "no warning when nothing is dropped"
+
+# 4. A header with no entry of its own (kcheck src/ lists it) takes the flags
+#    of the source beside it: its include folder and macro are found.
+cat > "$T/p/src/k_impl.cuh" <<'CU'
+#include <cfg.h>
+__device__ float twice(float x) { return x * SCALE_BY * N_PER_THREAD; }
+__global__ void kh(float *p, float x) { p[threadIdx.x] = twice(x); }
+CU
+(cd "$T/p" && k -p b3 --format json --exit-zero src/k_impl.cuh > "$T/h.json" 2> "$T/h.err")
+grep -q '"kernel": "kh"' "$T/h.json" && ! grep -q 'not found\|undeclared' "$T/h.json" "$T/h.err" \
+	&& ok "a header takes the flags of the source beside it" \
+	|| fail "header without an entry: $(head -3 "$T/h.err") $(grep -o '"message": "[^"]*' "$T/h.json" | head -2)"
 
 [ $fails = 0 ] && echo "all compile-database checks passed" || echo "$fails compile-database check(s) failed"
 [ $fails = 0 ]

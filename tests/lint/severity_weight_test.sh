@@ -156,4 +156,61 @@ void run_fields(const float *in, float *out, float *rows, int B, int C) {
 CU
 expect fields.cu 6 gmem-row-index-from-threadidx-x note
 expect fields.cu 12 gmem-row-index-from-threadidx-x warning
+# A row whose width is a template parameter no launch binds, read or written
+# in loops of that compile-time trip once per thread (a point's D coordinates,
+# its C outputs), is a record of unknown size (a note); the same walk over a
+# run-time width inside the thread's loop keeps its warning.
+cat >"$dir/tmpl.cu" <<'CU'
+template <int D, int C>
+__global__ void enc(const float *xyz, const float *table, float *out, int B, int T) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= B) return;
+  xyz += b * D;
+  out += b * C;
+  unsigned h = 0;
+#pragma unroll
+  for (int d = 0; d < D; d++) h = h * 2654435761u + (unsigned)(xyz[d] * 512.f);
+#pragma unroll
+  for (int c = 0; c < C; c++) out[c] = table[(h + c) % T];
+}
+__global__ void rowsum(const float *x, float *s, int B, int N) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= B) return;
+  float a = 0.f;
+  for (int k = 0; k < N; k++) a += x[b * N + k];
+  s[b] = a;
+}
+template <int D> void run_enc_d(const float *x, const float *t, float *o, int B, int C, int T) {
+  if (C == 2) enc<D, 2><<<(B + 255) / 256, 256>>>(x, t, o, B, T);
+  else enc<D, 4><<<(B + 255) / 256, 256>>>(x, t, o, B, T);
+}
+void run_enc(const float *x, const float *t, float *o, float *s, int B, int D, int C, int T, int N) {
+  if (D == 2) run_enc_d<2>(x, t, o, B, C, T);
+  else run_enc_d<3>(x, t, o, B, C, T);
+  rowsum<<<(B + 255) / 256, 256>>>(x, s, B, N);
+}
+CU
+expect tmpl.cu 9 gmem-row-index-from-threadidx-x note
+expect tmpl.cu 11 gmem-row-index-from-threadidx-x note
+expect tmpl.cu 17 gmem-row-index-from-threadidx-x warning
+# A __constant__ table copied into shared memory by a block-stride loop is
+# a prologue (a note); a per-thread lookup into it in the loop keeps its
+# warning.
+cat >"$dir/ctable.cu" <<'CU'
+static __constant__ unsigned TABLE[2048] = {1, 2, 3};
+__global__ void stage(unsigned *out, const unsigned *in, unsigned n) {
+  __shared__ unsigned T[2048];
+  const unsigned gi = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = threadIdx.x; i < 2048; i += blockDim.x)
+    T[i] = TABLE[i];
+  __syncthreads();
+  unsigned x = in[gi];
+  for (unsigned r = 0; r < n; r++)
+    x = T[x & 2047] ^ TABLE[(threadIdx.x + r) & 31] ^ r;
+  out[gi] = x;
+}
+void run_stage(unsigned *o, const unsigned *i, unsigned n, unsigned b) { stage<<<b / 128, 128>>>(o, i, n); }
+CU
+expect ctable.cu 6 cmem-divergent-index note
+expect ctable.cu 10 cmem-divergent-index warning
 exit $fail

@@ -85,6 +85,15 @@ static void regexp_is_pcre2(void **state)
 		query_int(db, "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 500) "
 			      "SELECT count(*) FROM n WHERE regexp('^[0-9]*5$', x)"),
 		50);
+	/* regexp_capture: the first group, the whole match without one, NULL without a match */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM line WHERE "
+				       "regexp_capture('([A-Za-z_]\\w*)\\s*=\\s*y', text) = 'x'"),
+			 1);
+	assert_int_equal(
+		query_int(db, "SELECT length(regexp_capture('warp\\w+', text)) FROM line WHERE line = 2"),
+		10);
+	assert_int_equal(query_int(db, "SELECT regexp_capture('nothing', text) FROM line WHERE line = 3"),
+			 -1);
 	sqlite3_stmt *st = NULL;
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT 'x' REGEXP '('", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ERROR);
