@@ -7,8 +7,9 @@
 # set, on every kernel), then compiles each rewrite it wrote with
 # `nvcc -arch=sm_90 -c` (the FLAGS, and -I the original's folder so its own
 # includes resolve) and the original the same way: a rewrite whose original
-# does not compile alone is n/a.  A header (any file but a .cu) that does
-# not compile alone is compiled through a .cu of DIR that includes it
+# does not compile alone is n/a.  A file that does not compile alone (a
+# header, or a .cu written to be included) is compiled through a .cu of DIR
+# that includes it
 # (directly or through other headers of DIR): the original, then the
 # rewrite in its place, in a mirror of DIR (OUT/mirror, symbolic links) whose
 # header is swapped for the rewrite; the includer counts only when nvcc's
@@ -272,7 +273,7 @@ while IFS=$'\t' read -r f k r p st det; do
       if compiles "$src" "$out/nvcc/${f//\//+}.orig.log" "$(dirname "$src")"; then orig_ok[$f]=ok
       else
         orig_ok[$f]=fails
-        if [ "${f%.cu}" = "$f" ] && make_mirror; then
+        if make_mirror; then
           while IFS= read -r inc; do
             [ -n "$inc" ] || continue
             if via_compiles "$inc" "$f" "$out/nvcc/${f//\//+}.via.log"; then

@@ -50,10 +50,14 @@ printf '#define REAL double\n#include "mid.cuh"\n%s\n' "$main" >"$D/deep/use.cu"
 # decoy/lone.cuh is named by a .cu that never reads it
 printf '#pragma once\n%s\n' "$kernel" >"$D/decoy/lone.cuh"
 printf '#if 0\n#include "lone.cuh"\n#endif\nint main() { return 0; }\n' >"$D/decoy/decoy.cu"
+# part/solve.cu is a .cu written to be included by part/main.cu
+mkdir -p "$D/part"
+printf '%s\n' "$kernel" >"$D/part/solve.cu"
+printf '#define REAL float\n#include "solve.cu"\n%s\n' "$main" >"$D/part/main.cu"
 # inc/vec.cuh is found through -I DIR/inc from another folder
 printf '#pragma once\n%s\n' "$kernel" >"$D/inc/vec.cuh"
 printf '#define REAL float\n#include "vec.cuh"\n%s\n' "$main" >"$D/lib/lib.cu"
-for h in k leaf lone vec; do
+for h in k leaf lone vec solve; do
 	printf '#pragma once\n%s\n' "$good" >"$R/$h.good.cu"
 	printf '#pragma once\n%s\n' "$bad" >"$R/$h.bad.cu"
 done
@@ -65,12 +69,13 @@ cat >"$T/tool" <<EOF
 while [ \$# -gt 0 ] && [ "\$1" != -- ]; do
 	case \$1 in -o|-r|-R) shift 2 ;; *) f=\$1; shift ;; esac
 done
-case \$f in app/k.cuh) h=k ;; deep/leaf.cuh) h=leaf ;; decoy/lone.cuh) h=lone ;; inc/vec.cuh) h=vec ;; *) exit 0 ;; esac
+case \$f in app/k.cuh) h=k ;; deep/leaf.cuh) h=leaf ;; decoy/lone.cuh) h=lone ;; inc/vec.cuh) h=vec ;; part/solve.cu) h=solve ;;
+	*) exit 0 ;; esac
 printf '%s\ttwice\tgrid-stride\t-\tapplied\t%s\n' "\$f" "$R/\$h.good.cu" "\$f" "$R/\$h.bad.cu"
 EOF
 chmod +x "$T/tool"
 printf '%s\n' app/k.cuh app/app.cu deep/leaf.cuh deep/mid.cuh deep/use.cu decoy/lone.cuh decoy/decoy.cu \
-	inc/vec.cuh lib/lib.cu >"$T/files"
+	inc/vec.cuh lib/lib.cu part/solve.cu part/main.cu >"$T/files"
 if ! bash "$SRC/scripts/recipe_sweep.sh" --tool "$T/tool" --files "$T/files" --out "$T/out" "$D" \
 	-- -I "$D/inc" >"$T/log" 2>&1; then
 	cat "$T/log"
@@ -91,6 +96,8 @@ want decoy/lone.cuh lone.good.cu fails fails -
 want decoy/lone.cuh lone.bad.cu fails fails -
 want inc/vec.cuh vec.good.cu ok ok lib/lib.cu
 want inc/vec.cuh vec.bad.cu ok fails lib/lib.cu
+want part/solve.cu solve.good.cu ok ok part/main.cu
+want part/solve.cu solve.bad.cu ok fails part/main.cu
 # the mirror's headers are links again: the tree's own files untouched
 cmp -s "$D/app/k.cuh" <(printf '#pragma once\n%s\n' "$kernel") && [ -L "$T/out/mirror/app/k.cuh" ] &&
 	ok "the header is restored in the mirror and untouched in the tree" || fail "the header was not restored"
