@@ -111,6 +111,10 @@ summarize() {
     }' "$rows"
   awk -F'\t' '$5 == "applied" && $8 == "-" { n++ } END { exit !n }' "$rows" &&
     echo && echo "(some rewrites were not compiled: --no-nvcc)"
+  awk -F'\t' '$5 == "applied" && $9 != "" && $9 != "-" { n++; f[$1] = 1 }
+    END { for (x in f) nf++
+          if (n) printf "\n(%d rewrites of %d files that do not compile alone were compiled through a .cu that includes them)\n", n, nf
+          exit !n }' "$rows" || true
   echo
   echo "## Decline reasons (top $top per recipe)"
   echo

@@ -98,6 +98,8 @@ want inc/vec.cuh vec.good.cu ok ok lib/lib.cu
 want inc/vec.cuh vec.bad.cu ok fails lib/lib.cu
 want part/solve.cu solve.good.cu ok ok part/main.cu
 want part/solve.cu solve.bad.cu ok fails part/main.cu
+grep -q '^(8 rewrites of 4 files that do not compile alone were compiled through a .cu that includes them)$' "$T/log" &&
+	ok "the summary counts the rewrites compiled through an includer" || fail "the summary: $(cat "$T/log")"
 # the mirror's headers are links again: the tree's own files untouched
 cmp -s "$D/app/k.cuh" <(printf '#pragma once\n%s\n' "$kernel") && [ -L "$T/out/mirror/app/k.cuh" ] &&
 	ok "the header is restored in the mirror and untouched in the tree" || fail "the header was not restored"
