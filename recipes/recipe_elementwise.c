@@ -567,9 +567,21 @@ static const char *next_ident(const char **pp, size_t *wn, const char *stop)
 typedef struct pre_stmt {
 	size_t s, e;
 	char name[64];
-	int dep; /* 0 nothing a thread owns, 1 the index, 2 a thread id apart from it */
-	int yz;  /* reads ids along y or z only (KA_RECIPE_EW_YZ) */
+	int dep;    /* 0 nothing a thread owns, 1 the index, 2 a thread id apart from it */
+	int yz;     /* reads ids along y or z only (KA_RECIPE_EW_YZ) */
+	int always; /* compile-time only (compile_time_only): replayed whatever the body reads */
 } pre_stmt;
+
+/* A squeezed statement that only the compiler reads: a using-declaration
+ * or directive, an alias, a typedef, a static_assert.  It runs nothing and
+ * writes nothing, so it may stand before the guard; it is replayed where
+ * the recipe puts the body, in its place among the declarations, since the
+ * body or a later declaration may name what it declares (a name the scan
+ * cannot follow through `using namespace`). */
+static int compile_time_only(const char *sq)
+{
+	return !strncmp(sq, "using ", 6) || !strncmp(sq, "typedef ", 8) || !strncmp(sq, "static_assert(", 14);
+}
 
 /* How the squeezed initializer in of a declaration before the guard
  * depends on the thread: 2 when it reads a thread id, a local that does,
@@ -758,6 +770,12 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		e = ka_csrc_stmt_end(t, len, s);
 		if (e == NPOS || e > g0 || !ka_csrc_squeeze(t, s, e, sq, sizeof sq))
 			return ka_recipe_decline(c, "cannot read the statements before the guard");
+		if (compile_time_only(sq)) {
+			if (n == (int)(sizeof st / sizeof st[0]))
+				return ka_recipe_decline(c, "more than %d declarations before the guard", n);
+			st[n++] = (pre_stmt){.s = s, .e = e, .always = 1};
+			continue;
+		}
 		char *names[8];
 		int d = pre_decl(sq, ty, names, 8, &in);
 		if (d <= 0)
@@ -831,9 +849,9 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	 * one of a thread id apart from the index may not be read */
 	int rep[KA_RECIPE_EW_REP + 8] = {0};
 	for (int i = n - 1; i >= 0; i--) {
-		int read = ka_csrc_has_word(t, sh->body_s, sh->body_e, st[i].name);
+		int read = st[i].always || ka_csrc_has_word(t, sh->body_s, sh->body_e, st[i].name);
 		for (int j = i + 1; j < n && !read; j++)
-			read = rep[j] && ka_csrc_has_word(t, st[j].s, st[j].e, st[i].name);
+			read = rep[j] && !st[j].always && ka_csrc_has_word(t, st[j].s, st[j].e, st[i].name);
 		if (!read)
 			continue;
 		if (st[i].dep == 2)
@@ -864,6 +882,8 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	if (sh->stride_loop && sh->nrep && !ka_csrc_squeeze(t, sh->body_s, sh->body_e, lb, sizeof lb))
 		return ka_recipe_decline(c, "the body is too long");
 	for (int i = 0; i < n && sh->stride_loop; i++) {
+		if (st[i].always)
+			continue;
 		char amp[80];
 		snprintf(amp, sizeof amp, "&%s", st[i].name);
 		if (rep[i] && (assigned(lb, st[i].name) || strstr(lb, amp)))
