@@ -1027,6 +1027,82 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	return rc;
 }
 
+/* Past the comment or literal at i, or i itself. */
+static size_t skip_lit(const char *t, size_t e, size_t i)
+{
+	if (i + 1 < e && t[i] == '/' && t[i + 1] == '/') {
+		while (i < e && t[i] != '\n')
+			i++;
+		return i;
+	}
+	if (i + 1 < e && t[i] == '/' && t[i + 1] == '*') {
+		for (i += 2; i + 1 < e && !(t[i] == '*' && t[i + 1] == '/'); i++)
+			;
+		return i + 2 < e ? i + 2 : e;
+	}
+	if (t[i] == '"' || t[i] == '\'') {
+		char q = t[i];
+		for (i++; i < e && t[i] != q && t[i] != '\n'; i++)
+			if (t[i] == '\\' && i + 1 < e)
+				i++;
+		return i < e ? i + 1 : e;
+	}
+	return i;
+}
+
+/* 1 when the '[' at i opens a lambda, its body the braces [*bo, *bc]: the
+ * introducer stands where an expression starts (after = ( , { ; : ? or
+ * return; a subscript follows a name, ')' or ']'; `[[` opens an
+ * attribute), its ']' is followed by a parameter list or the body, and
+ * between the list and the body stand only words, `::`, `<>`, `*`, `&` and
+ * `->` (specifiers, a trailing return type).  Anything else is no lambda. */
+static int lambda_at(const char *t, size_t s, size_t e, size_t i, size_t *bo, size_t *bc)
+{
+	size_t p = i;
+	while (p > s && isspace((unsigned char)t[p - 1]))
+		p--;
+	int starts = p == s || strchr("=(,{;:?", t[p - 1]) ||
+		     (p >= s + 6 && !memcmp(t + p - 6, "return", 6) && (p - 6 == s || !is_ident(t[p - 7])));
+	if (!starts || (i + 1 < e && t[i + 1] == '['))
+		return 0;
+	size_t m = ka_csrc_match(t, e, i);
+	if (m == NPOS)
+		return 0;
+	size_t q = ka_csrc_skip_blank(t, e, m + 1);
+	if (q < e && t[q] == '(') {
+		size_t r = ka_csrc_match(t, e, q);
+		if (r == NPOS)
+			return 0;
+		for (q = r + 1; q < e && t[q] != '{'; q++)
+			if (!is_ident(t[q]) && !isspace((unsigned char)t[q]) && !strchr(":<>*&-", t[q]))
+				return 0;
+	}
+	if (q >= e || t[q] != '{' || (*bc = ka_csrc_match(t, e, q)) == NPOS)
+		return 0;
+	*bo = q;
+	return 1;
+}
+
+/* 1 when word occurs in [s, e) outside every lambda's body: a `return` in
+ * a lambda ends the lambda's call, not the thread. */
+static int word_outside_lambdas(const char *t, size_t s, size_t e, const char *word)
+{
+	for (size_t at = ka_csrc_find_word_pp(t, s, e, word); at != NPOS;
+	     at = ka_csrc_find_word_pp(t, at + 1, e, word)) {
+		int inside = 0;
+		for (size_t i = s, bo, bc; i < at && !inside; i++) {
+			size_t j = skip_lit(t, e, i);
+			if (j != i)
+				i = j - 1;
+			else if (t[i] == '[' && lambda_at(t, s, e, i, &bo, &bc) && bo < at && at < bc)
+				inside = 1;
+		}
+		if (!inside)
+			return 1;
+	}
+	return 0;
+}
+
 static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
@@ -1052,6 +1128,9 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		if ((!strcmp(banned[i], "break") || !strcmp(banned[i], "continue")) &&
 		    (flags & KA_RECIPE_EW_RETURN))
 			continue;
+		if (!strcmp(banned[i], "return") &&
+		    !word_outside_lambdas(t, sh->body_s, sh->body_e, "return"))
+			continue; /* a lambda's own */
 		if (!strcmp(banned[i], "return") && (flags & KA_RECIPE_EW_RETURN) && !sh->stride_loop &&
 		    ka_recipe_return_as_continue(t, sh->body_s, sh->body_e)) {
 			sh->returns = 1;
