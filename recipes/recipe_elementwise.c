@@ -806,6 +806,7 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			snprintf(st[n].name, sizeof st[n].name, "%s", names[j]);
 			st[n].dep = dep;
 			st[n].yz = yz;
+			st[n].always = 0;
 		}
 	}
 	if (!seen)
