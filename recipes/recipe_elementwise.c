@@ -567,9 +567,21 @@ static const char *next_ident(const char **pp, size_t *wn, const char *stop)
 typedef struct pre_stmt {
 	size_t s, e;
 	char name[64];
-	int dep; /* 0 nothing a thread owns, 1 the index, 2 a thread id apart from it */
-	int yz;  /* reads ids along y or z only (KA_RECIPE_EW_YZ) */
+	int dep;    /* 0 nothing a thread owns, 1 the index, 2 a thread id apart from it */
+	int yz;     /* reads ids along y or z only (KA_RECIPE_EW_YZ) */
+	int always; /* compile-time only (compile_time_only): replayed whatever the body reads */
 } pre_stmt;
+
+/* A squeezed statement that only the compiler reads: a using-declaration
+ * or directive, an alias, a typedef, a static_assert.  It runs nothing and
+ * writes nothing, so it may stand before the guard; it is replayed where
+ * the recipe puts the body, in its place among the declarations, since the
+ * body or a later declaration may name what it declares (a name the scan
+ * cannot follow through `using namespace`). */
+static int compile_time_only(const char *sq)
+{
+	return !strncmp(sq, "using ", 6) || !strncmp(sq, "typedef ", 8) || !strncmp(sq, "static_assert(", 14);
+}
 
 /* How the squeezed initializer in of a declaration before the guard
  * depends on the thread: 2 when it reads a thread id, a local that does,
@@ -758,6 +770,12 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		e = ka_csrc_stmt_end(t, len, s);
 		if (e == NPOS || e > g0 || !ka_csrc_squeeze(t, s, e, sq, sizeof sq))
 			return ka_recipe_decline(c, "cannot read the statements before the guard");
+		if (compile_time_only(sq)) {
+			if (n == (int)(sizeof st / sizeof st[0]))
+				return ka_recipe_decline(c, "more than %d declarations before the guard", n);
+			st[n++] = (pre_stmt){.s = s, .e = e, .always = 1};
+			continue;
+		}
 		char *names[8];
 		int d = pre_decl(sq, ty, names, 8, &in);
 		if (d <= 0)
@@ -788,6 +806,7 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			snprintf(st[n].name, sizeof st[n].name, "%s", names[j]);
 			st[n].dep = dep;
 			st[n].yz = yz;
+			st[n].always = 0;
 		}
 	}
 	if (!seen)
@@ -831,9 +850,9 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	 * one of a thread id apart from the index may not be read */
 	int rep[KA_RECIPE_EW_REP + 8] = {0};
 	for (int i = n - 1; i >= 0; i--) {
-		int read = ka_csrc_has_word(t, sh->body_s, sh->body_e, st[i].name);
+		int read = st[i].always || ka_csrc_has_word(t, sh->body_s, sh->body_e, st[i].name);
 		for (int j = i + 1; j < n && !read; j++)
-			read = rep[j] && ka_csrc_has_word(t, st[j].s, st[j].e, st[i].name);
+			read = rep[j] && !st[j].always && ka_csrc_has_word(t, st[j].s, st[j].e, st[i].name);
 		if (!read)
 			continue;
 		if (st[i].dep == 2)
@@ -864,6 +883,8 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	if (sh->stride_loop && sh->nrep && !ka_csrc_squeeze(t, sh->body_s, sh->body_e, lb, sizeof lb))
 		return ka_recipe_decline(c, "the body is too long");
 	for (int i = 0; i < n && sh->stride_loop; i++) {
+		if (st[i].always)
+			continue;
 		char amp[80];
 		snprintf(amp, sizeof amp, "&%s", st[i].name);
 		if (rep[i] && (assigned(lb, st[i].name) || strstr(lb, amp)))
@@ -1007,6 +1028,82 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	return rc;
 }
 
+/* Past the comment or literal at i, or i itself. */
+static size_t skip_lit(const char *t, size_t e, size_t i)
+{
+	if (i + 1 < e && t[i] == '/' && t[i + 1] == '/') {
+		while (i < e && t[i] != '\n')
+			i++;
+		return i;
+	}
+	if (i + 1 < e && t[i] == '/' && t[i + 1] == '*') {
+		for (i += 2; i + 1 < e && !(t[i] == '*' && t[i + 1] == '/'); i++)
+			;
+		return i + 2 < e ? i + 2 : e;
+	}
+	if (t[i] == '"' || t[i] == '\'') {
+		char q = t[i];
+		for (i++; i < e && t[i] != q && t[i] != '\n'; i++)
+			if (t[i] == '\\' && i + 1 < e)
+				i++;
+		return i < e ? i + 1 : e;
+	}
+	return i;
+}
+
+/* 1 when the '[' at i opens a lambda, its body the braces [*bo, *bc]: the
+ * introducer stands where an expression starts (after = ( , { ; : ? or
+ * return; a subscript follows a name, ')' or ']'; `[[` opens an
+ * attribute), its ']' is followed by a parameter list or the body, and
+ * between the list and the body stand only words, `::`, `<>`, `*`, `&` and
+ * `->` (specifiers, a trailing return type).  Anything else is no lambda. */
+static int lambda_at(const char *t, size_t s, size_t e, size_t i, size_t *bo, size_t *bc)
+{
+	size_t p = i;
+	while (p > s && isspace((unsigned char)t[p - 1]))
+		p--;
+	int starts = p == s || strchr("=(,{;:?", t[p - 1]) ||
+		     (p >= s + 6 && !memcmp(t + p - 6, "return", 6) && (p - 6 == s || !is_ident(t[p - 7])));
+	if (!starts || (i + 1 < e && t[i + 1] == '['))
+		return 0;
+	size_t m = ka_csrc_match(t, e, i);
+	if (m == NPOS)
+		return 0;
+	size_t q = ka_csrc_skip_blank(t, e, m + 1);
+	if (q < e && t[q] == '(') {
+		size_t r = ka_csrc_match(t, e, q);
+		if (r == NPOS)
+			return 0;
+		for (q = r + 1; q < e && t[q] != '{'; q++)
+			if (!is_ident(t[q]) && !isspace((unsigned char)t[q]) && !strchr(":<>*&-", t[q]))
+				return 0;
+	}
+	if (q >= e || t[q] != '{' || (*bc = ka_csrc_match(t, e, q)) == NPOS)
+		return 0;
+	*bo = q;
+	return 1;
+}
+
+/* 1 when word occurs in [s, e) outside every lambda's body: a `return` in
+ * a lambda ends the lambda's call, not the thread. */
+static int word_outside_lambdas(const char *t, size_t s, size_t e, const char *word)
+{
+	for (size_t at = ka_csrc_find_word_pp(t, s, e, word); at != NPOS;
+	     at = ka_csrc_find_word_pp(t, at + 1, e, word)) {
+		int inside = 0;
+		for (size_t i = s, bo, bc; i < at && !inside; i++) {
+			size_t j = skip_lit(t, e, i);
+			if (j != i)
+				i = j - 1;
+			else if (t[i] == '[' && lambda_at(t, s, e, i, &bo, &bc) && bo < at && at < bc)
+				inside = 1;
+		}
+		if (!inside)
+			return 1;
+	}
+	return 0;
+}
+
 static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	const char *t = c->m->text;
@@ -1032,6 +1129,9 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 		if ((!strcmp(banned[i], "break") || !strcmp(banned[i], "continue")) &&
 		    (flags & KA_RECIPE_EW_RETURN))
 			continue;
+		if (!strcmp(banned[i], "return") &&
+		    !word_outside_lambdas(t, sh->body_s, sh->body_e, "return"))
+			continue; /* a lambda's own */
 		if (!strcmp(banned[i], "return") && (flags & KA_RECIPE_EW_RETURN) && !sh->stride_loop &&
 		    ka_recipe_return_as_continue(t, sh->body_s, sh->body_e)) {
 			sh->returns = 1;

@@ -7,7 +7,13 @@
 # set, on every kernel), then compiles each rewrite it wrote with
 # `nvcc -arch=sm_90 -c` (the FLAGS, and -I the original's folder so its own
 # includes resolve) and the original the same way: a rewrite whose original
-# does not compile alone is n/a.  It prints:
+# does not compile alone is n/a.  A file that does not compile alone (a
+# header, or a .cu written to be included) is compiled through a .cu of DIR
+# that includes it
+# (directly or through other headers of DIR): the original, then the
+# rewrite in its place, in a mirror of DIR (OUT/mirror, symbolic links) whose
+# header is swapped for the rewrite; the includer counts only when nvcc's
+# dependency list shows that it reads the header.  It prints:
 #   - per recipe: kernels seen, applied, applied and compiles, n/a (the
 #     original does not compile), applied but breaks the build;
 #   - per recipe, the most frequent decline reasons (quoted text and the
@@ -34,7 +40,8 @@
 # Environment: NVCC (default nvcc), RECIPE_SWEEP_TIMEOUT (seconds per
 # command, default 300).
 # The rows stay in OUT/rows.tsv: file, kernel, recipe, params, status,
-# detail, original compiles, rewrite compiles.
+# detail, original compiles, rewrite compiles, the includer they compiled
+# through ('-' when alone).
 # Exit status: 0 when the sweep ran (whatever it found), 2 on setup errors.
 set -u
 
@@ -58,7 +65,7 @@ while [ $# -gt 0 ]; do
     --top) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--top needs a positive number"
            top=$2; shift 2 ;;
     --summary) shift; summary=("$@"); break ;;
-    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; flags=("$@"); break ;;
     -*) die "unknown option '$1' (see --help)" ;;
     *) [ -z "$dir" ] || die "one DIR only"; dir=$1; shift ;;
@@ -104,6 +111,10 @@ summarize() {
     }' "$rows"
   awk -F'\t' '$5 == "applied" && $8 == "-" { n++ } END { exit !n }' "$rows" &&
     echo && echo "(some rewrites were not compiled: --no-nvcc)"
+  awk -F'\t' '$5 == "applied" && $9 != "" && $9 != "-" { n++; f[$1] = 1 }
+    END { for (x in f) nf++
+          if (n) printf "\n(%d rewrites of %d files that do not compile alone were compiled through a .cu that includes them)\n", n, nf
+          exit !n }' "$rows" || true
   echo
   echo "## Decline reasons (top $top per recipe)"
   echo
@@ -190,21 +201,104 @@ compiles() {
   rm -f "$obj"
   [ $rc -eq 0 ]
 }
-declare -A orig_ok=()
+# --- a header through the .cu files that include it ------------------------------
+# The mirror: DIR as symbolic links, so that one header can be swapped for its
+# rewrite while every other file, and every include path into DIR, stays.
+mirror=$out/mirror
+mirror_flags=()
+make_mirror() {
+  [ -d "$mirror/.ka-ready" ] && return 0
+  rm -rf "$mirror" && mkdir -p "$mirror" && cp -rs "$dir/." "$mirror/" && mkdir "$mirror/.ka-ready" || return 1
+  # FLAGS that name a folder inside DIR name the mirror's instead
+  local fl
+  mirror_flags=()
+  for fl in "${flags[@]}"; do
+    case $fl in
+      "$dir") mirror_flags+=("$mirror") ;;
+      "$dir"/*) mirror_flags+=("$mirror${fl#"$dir"}") ;;
+      -I"$dir") mirror_flags+=("-I$mirror") ;;
+      -I"$dir"/*) mirror_flags+=("-I$mirror${fl#-I"$dir"}") ;;
+      *) mirror_flags+=("$fl") ;;
+    esac
+  done
+}
+# includers F: the .cu files of DIR whose #include lines name F's base name,
+# directly or through up to two headers of DIR that do (a candidate list:
+# the dependency list decides), sorted, at most 4.
+includers() {
+  local names=("$(basename "$1")") found=() level h
+  for level in 1 2 3; do
+    local pat
+    pat=$(printf '%s\n' "${names[@]}" | sed 's/[.[\*^$]/\\&/g' | paste -sd'|')
+    mapfile -t hits < <(cd "$dir" && grep -rlE --include='*.cu' --include='*.cuh' --include='*.h' \
+      --include='*.hpp' --include='*.inl' "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]([^\">]*/)?($pat)[\">]" . |
+      sed 's|^\./||' | LC_ALL=C sort)
+    names=()
+    for h in "${hits[@]}"; do
+      case $h in
+        *.cu) found+=("$h") ;;
+        *) [ "$h" != "$1" ] && names+=("$(basename "$h")") ;;
+      esac
+    done
+    [ ${#found[@]} -gt 0 ] || [ ${#names[@]} -eq 0 ] && break
+  done
+  printf '%s\n' "${found[@]}" | grep -v '^$' | LC_ALL=C sort -u | head -4
+}
+# via_compiles INC F LOG: 0 when the mirror's INC compiles and its
+# dependency list holds F (resolved: the mirror's F is a link to DIR's or a
+# rewrite copied there).
+via_compiles() {
+  local obj=$out/nvcc/obj.o dep=$out/nvcc/obj.d want
+  want=$(readlink -f "$mirror/$2")
+  timeout "$tlimit" "$nvcc" -arch=sm_90 -c -x cu -MD -MF "$dep" -I "$(dirname "$mirror/$1")" \
+    -I "$(dirname "$mirror/$2")" "${mirror_flags[@]}" "$mirror/$1" -o "$obj" >"$3" 2>&1
+  local rc=$? t hit=1
+  if [ $rc -eq 0 ]; then
+    for t in $(tr -d '\\' <"$dep"); do
+      [ "$(basename "$t")" = "$(basename "$2")" ] && [ "$(readlink -f "$t")" = "$want" ] && { hit=0; break; }
+    done
+    [ $hit -eq 0 ] || echo "recipe_sweep: $1 compiles but does not read $2" >>"$3"
+  fi
+  rm -f "$obj" "$dep"
+  [ $rc -eq 0 ] && [ $hit -eq 0 ]
+}
+# swap F REWRITE: the mirror's F becomes a copy of REWRITE; unswap F: the link again.
+swap() { rm -f "$mirror/$1" && cp "$2" "$mirror/$1"; }
+unswap() { rm -f "$mirror/$1" && ln -s "$dir/$1" "$mirror/$1"; }
+
+declare -A orig_ok=() via=()
 : >"$rows"
 while IFS=$'\t' read -r f k r p st det; do
-  oc=- nc=-
+  oc=- nc=- vc=-
   if [ "$st" = applied ] && [ "$no_nvcc" = 0 ]; then
     src=$dir/$f
     if [ -z "${orig_ok[$f]:-}" ]; then
+      via[$f]=-
       if compiles "$src" "$out/nvcc/${f//\//+}.orig.log" "$(dirname "$src")"; then orig_ok[$f]=ok
-      else orig_ok[$f]=fails; fi
+      else
+        orig_ok[$f]=fails
+        if make_mirror; then
+          while IFS= read -r inc; do
+            [ -n "$inc" ] || continue
+            if via_compiles "$inc" "$f" "$out/nvcc/${f//\//+}.via.log"; then
+              orig_ok[$f]=ok via[$f]=$inc
+              break
+            fi
+          done < <(includers "$f")
+        fi
+      fi
     fi
-    oc=${orig_ok[$f]}
+    oc=${orig_ok[$f]} vc=${via[$f]}
     log=$out/nvcc/$(basename "$det" .cu).log
-    if compiles "$det" "$log" "$(dirname "$src")"; then nc=ok; else nc=fails; fi
+    if [ "$vc" = - ]; then
+      if compiles "$det" "$log" "$(dirname "$src")"; then nc=ok; else nc=fails; fi
+    else
+      nc=fails
+      swap "$f" "$det" && via_compiles "$vc" "$f" "$log" && nc=ok
+      unswap "$f"
+    fi
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$k" "$r" "$p" "$st" "$det" "$oc" "$nc" >>"$rows"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$k" "$r" "$p" "$st" "$det" "$oc" "$nc" "$vc" >>"$rows"
 done <"$raw"
 rm -f "$raw"
 

@@ -240,6 +240,10 @@ template <class F> struct ka_emu_launcher {
 #ifndef KA_EMU_COOP
 typedef int cudaError_t;
 enum { cudaSuccess = 0 };
+/* a device function beside the kernel (test_recipe_pre.c) is a host one */
+#define __device__
+#define __host__
+#define __forceinline__ inline
 #endif
 /* the runtime's queries of a kernel (test_recipe_query.c): a block size
  * that is none of the recipes' own, a grid of eight blocks */
