@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include <ctype.h>
 #include <pcre2.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,35 +118,51 @@ static re_entry *cache_get(re_cache *c, const char *pat, char *err, size_t errle
 	return e;
 }
 
-static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* The match of argv[0] (a pattern) on argv[1] for SQL function fn: the
+ * match's return code (>= 0 or PCRE2_ERROR_NOMATCH), with the entry in *ep
+ * and the subject in *subj; MATCH_SET when the result is set already (NULL
+ * for a NULL argument, or the error of a bad pattern or a failed match). */
+#define MATCH_SET INT_MIN
+static int match_args(sqlite3_context *ctx, sqlite3_value **argv, const char *fn, re_entry **ep,
+		      const unsigned char **subj)
 {
 	const char *pat = (const char *)sqlite3_value_text(argv[0]);
-	const unsigned char *subj = sqlite3_value_text(argv[1]);
-	if (!pat || !subj) {
+	*subj = sqlite3_value_text(argv[1]);
+	if (!pat || !*subj) {
 		sqlite3_result_null(ctx);
-		return;
+		return MATCH_SET;
 	}
 	int subj_len = sqlite3_value_bytes(argv[1]);
 	char err[300];
-	re_entry *e = cache_get(sqlite3_user_data(ctx), pat, err, sizeof err);
+	re_cache *c = sqlite3_user_data(ctx);
+	re_entry *e = cache_get(c, pat, err, sizeof err);
 	if (!e) {
 		char msg[400];
-		snprintf(msg, sizeof msg, "regexp: bad regular expression '%s': %s", pat, err);
+		snprintf(msg, sizeof msg, "%s: bad regular expression '%s': %s", fn, pat, err);
 		sqlite3_result_error(ctx, msg, -1);
-		return;
+		return MATCH_SET;
 	}
-	re_cache *c = sqlite3_user_data(ctx);
-	int rc = pcre2_match(e->code, subj, (PCRE2_SIZE)subj_len, 0, 0, e->md, c->mctx);
+	int rc = pcre2_match(e->code, *subj, (PCRE2_SIZE)subj_len, 0, 0, e->md, c->mctx);
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
 		PCRE2_UCHAR why[256];
 		if (pcre2_get_error_message(rc, why, sizeof why) < 0)
 			snprintf((char *)why, sizeof why, "PCRE2 error %d", rc);
-		char *msg = sqlite3_mprintf("regexp: matching '%.200s' failed: %s", pat, (const char *)why);
+		char *msg = sqlite3_mprintf("%s: matching '%.200s' failed: %s", fn, pat, (const char *)why);
 		sqlite3_result_error(ctx, msg ? msg : "regexp: matching failed", -1);
 		sqlite3_free(msg);
-		return;
+		return MATCH_SET;
 	}
-	sqlite3_result_int(ctx, rc >= 0);
+	*ep = e;
+	return rc;
+}
+
+static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	re_entry *e;
+	const unsigned char *subj;
+	int rc = match_args(ctx, argv, "regexp", &e, &subj);
+	if (rc != MATCH_SET)
+		sqlite3_result_int(ctx, rc >= 0);
 }
 
 /* regexp_capture(pattern, x): the text of the pattern's first group in x
@@ -155,29 +172,13 @@ static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static void regexp_capture_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	(void)argc;
-	const char *pat = (const char *)sqlite3_value_text(argv[0]);
-	const unsigned char *subj = sqlite3_value_text(argv[1]);
-	if (!pat || !subj) {
-		sqlite3_result_null(ctx);
+	re_entry *e;
+	const unsigned char *subj;
+	int rc = match_args(ctx, argv, "regexp_capture", &e, &subj);
+	if (rc == MATCH_SET)
 		return;
-	}
-	int subj_len = sqlite3_value_bytes(argv[1]);
-	char err[300];
-	re_cache *c = sqlite3_user_data(ctx);
-	re_entry *e = cache_get(c, pat, err, sizeof err);
-	if (!e) {
-		char msg[400];
-		snprintf(msg, sizeof msg, "regexp_capture: bad regular expression '%s': %s", pat, err);
-		sqlite3_result_error(ctx, msg, -1);
-		return;
-	}
-	int rc = pcre2_match(e->code, subj, (PCRE2_SIZE)subj_len, 0, 0, e->md, c->mctx);
 	if (rc == PCRE2_ERROR_NOMATCH) {
 		sqlite3_result_null(ctx);
-		return;
-	}
-	if (rc < 0) {
-		sqlite3_result_error(ctx, "regexp_capture: matching failed", -1);
 		return;
 	}
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(e->md);
