@@ -17,7 +17,7 @@ static int ident(char c)
 }
 
 /* Past the comment or literal at i, or i itself. */
-static size_t skip_lexeme(const char *t, size_t len, size_t i)
+size_t ka_csrc_skip_lexeme(const char *t, size_t len, size_t i)
 {
 	if (i + 1 < len && t[i] == '/' && t[i + 1] == '/') {
 		while (i < len && t[i] != '\n')
@@ -48,7 +48,7 @@ static size_t skip_lexeme(const char *t, size_t len, size_t i)
 /* Past the comment, literal or preprocessor line at i, or i itself. */
 static size_t skip_unit(const char *t, size_t len, size_t i)
 {
-	size_t j = skip_lexeme(t, len, i);
+	size_t j = ka_csrc_skip_lexeme(t, len, i);
 	if (j != i)
 		return j;
 	if (t[i] == '#') {
@@ -211,7 +211,7 @@ int ka_csrc_count_word(const char *t, size_t s, size_t e, const char *word)
 size_t ka_csrc_find_word_pp(const char *t, size_t s, size_t e, const char *word)
 {
 	for (size_t i = s; i < e;) {
-		size_t j = skip_lexeme(t, e, i);
+		size_t j = ka_csrc_skip_lexeme(t, e, i);
 		if (j != i) {
 			i = j;
 			continue;

@@ -65,6 +65,8 @@ int ka_csrc_param_index(const ka_csrc_kernel *k, const char *name);
 
 /* Lexical helpers over the text (comments, strings and char literals are
  * skipped as units). */
+/* Past the comment or string/char literal at i, or i itself. */
+size_t ka_csrc_skip_lexeme(const char *t, size_t len, size_t i);
 /* The offset past the comment/blank run at i. */
 size_t ka_csrc_skip_blank(const char *t, size_t len, size_t i);
 /* The matching close bracket of the '(' '[' or '{' at i, or (size_t)-1. */

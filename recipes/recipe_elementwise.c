@@ -1028,29 +1028,6 @@ int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	return rc;
 }
 
-/* Past the comment or literal at i, or i itself. */
-static size_t skip_lit(const char *t, size_t e, size_t i)
-{
-	if (i + 1 < e && t[i] == '/' && t[i + 1] == '/') {
-		while (i < e && t[i] != '\n')
-			i++;
-		return i;
-	}
-	if (i + 1 < e && t[i] == '/' && t[i + 1] == '*') {
-		for (i += 2; i + 1 < e && !(t[i] == '*' && t[i + 1] == '/'); i++)
-			;
-		return i + 2 < e ? i + 2 : e;
-	}
-	if (t[i] == '"' || t[i] == '\'') {
-		char q = t[i];
-		for (i++; i < e && t[i] != q && t[i] != '\n'; i++)
-			if (t[i] == '\\' && i + 1 < e)
-				i++;
-		return i < e ? i + 1 : e;
-	}
-	return i;
-}
-
 /* 1 when the '[' at i opens a lambda, its body the braces [*bo, *bc]: the
  * introducer stands where an expression starts (after = ( , { ; : ? or
  * return; a subscript follows a name, ')' or ']'; `[[` opens an
@@ -1092,7 +1069,7 @@ static int word_outside_lambdas(const char *t, size_t s, size_t e, const char *w
 	     at = ka_csrc_find_word_pp(t, at + 1, e, word)) {
 		int inside = 0;
 		for (size_t i = s, bo, bc; i < at && !inside; i++) {
-			size_t j = skip_lit(t, e, i);
+			size_t j = ka_csrc_skip_lexeme(t, e, i);
 			if (j != i)
 				i = j - 1;
 			else if (t[i] == '[' && lambda_at(t, s, e, i, &bo, &bc) && bo < at && at < bc)
