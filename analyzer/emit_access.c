@@ -44,14 +44,36 @@ static void coef_cols(walk *w, ka_facts_row *r, const sx *addr, int elem, int k,
 	}
 }
 
-static void loop_cols(walk *w, ka_facts_row *r, const sx *addr)
+/* The loops that carry this access's traffic: those that can (more than 8
+ * trips, or a trip count not known at compile time) and that move it.  A
+ * read whose address stays the same across a loop (a thread's own row read
+ * again for every element of another row, `y[i*dim + d]` inside `for (j)`)
+ * fetches its bytes from DRAM once and from the L1 after that: the loop
+ * repeats requests, not traffic.  A store goes to L2 every time (the L1 does
+ * not keep global stores), and an address the walk cannot see through
+ * (D_OPAQUE) may move with any loop: both count every traffic loop. */
+static int traffic_loops(const walk *w, const sx *addr, int rw, int *reread)
+{
+	int traffic = 0;
+	*reread = 0;
+	for (int i = 0; i < w->ctl.nloops; i++) {
+		const loop_ctx *l = &w->ctl.loops[i];
+		int moves = !addr || rw != 0 || (addr->dep & D_OPAQUE) || l->slot < 0 || l->slot >= 64 ||
+			    (addr->loops & (1ull << l->slot));
+		traffic += !l->small && moves;
+		*reread += !l->small && !moves;
+	}
+	return traffic;
+}
+
+static void loop_cols(walk *w, ka_facts_row *r, const sx *addr, int rw)
 {
 	ka_facts_int(r, KA_COL(access, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(r, KA_COL(access, loop_depth), w->ctl.nloops);
-	int traffic = 0;
-	for (int i = 0; i < w->ctl.nloops; i++)
-		traffic += !w->ctl.loops[i].small;
+	int reread = 0;
+	int traffic = traffic_loops(w, addr, rw, &reread);
 	ka_facts_int(r, KA_COL(access, traffic_depth), traffic);
+	ka_facts_int(r, KA_COL(access, reread_depth), reread);
 	if (w->ctl.nloops) {
 		loop_ctx *l = &w->ctl.loops[w->ctl.nloops - 1];
 		ka_facts_int(r, KA_COL(access, loop_id), l->id);
@@ -214,7 +236,7 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 					 assume ? assume : "", assume ? "; " : "", assumed_type);
 	warp_result wr;
 	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, assumed_type != NULL, &assume, &wr);
-	loop_cols(w, &r, addr.x);
+	loop_cols(w, &r, addr.x, rw);
 	record_cols(w, &r, idx, affine, elem, abytes, &wr);
 	ka_facts_int(&r, KA_COL(access, in_divergent_branch), walk_in_divergent(w, NULL, NULL, 0));
 	int guarded = w->ctl.guard_return;

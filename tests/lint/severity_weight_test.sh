@@ -213,4 +213,39 @@ void run_stage(unsigned *o, const unsigned *i, unsigned n, unsigned b) { stage<<
 CU
 expect ctable.cu 6 cmem-divergent-index note
 expect ctable.cu 10 cmem-divergent-index warning
+# A thread's own row read again in every iteration of a loop over the other
+# rows (a brute-force nearest neighbour: `q[i*dim + d]` inside `for (j)`)
+# moves its bytes from DRAM once: the L1 serves the repeats, so it is a
+# note; the same row walked by a loop that moves it, with nothing around it,
+# keeps its warning.
+cat >"$dir/reread.cu" <<'CU'
+__global__ void nearest(int *out, const float *q, const float *p, int n, int m, int dim) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float best = 1e30f; int at = -1;
+  for (int j = 0; j < m; j++) {
+    float dd = 0.f;
+    for (int d = 0; d < dim; d++) {
+      float t = p[j * dim + d] - q[i * dim + d];
+      dd += t * t;
+    }
+    if (dd < best) { best = dd; at = j; }
+  }
+  out[i] = at;
+}
+__global__ void rownorm(float *out, const float *x, int n, int dim) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float s = 0.f;
+  for (int d = 0; d < dim; d++)
+    s += x[i * dim + d] * x[i * dim + d];
+  out[i] = s;
+}
+void run_nearest(int *o, float *r, const float *q, const float *p, int n, int m, int dim) {
+  nearest<<<(n + 255) / 256, 256>>>(o, q, p, n, m, dim);
+  rownorm<<<(n + 255) / 256, 256>>>(r, q, n, dim);
+}
+CU
+expect reread.cu 8 gmem-row-index-from-threadidx-x note
+expect reread.cu 20 gmem-row-index-from-threadidx-x warning
 exit $fail

@@ -1,0 +1,149 @@
+// scripts/early_return_probe.cu: what a thread-dependent `return` before a
+// __syncthreads() does on the GPU at hand (scripts/early_return_probe.sh,
+// rules sync-early-return-before-barrier and sync-early-return-exit).
+//
+// Two kernels whose last block loses its tail threads to `if (i >= n)
+// return;` before a barrier:
+//   - own:      each survivor reads back only its own shared slot after the
+//               barrier (nothing the returned threads would have written);
+//   - exchange: a block tree reduction: survivors read the slots of the
+//               threads that returned.
+// Before each run, a polluting kernel fills every SM's shared memory with a
+// marker, so a slot nobody wrote holds it.  The probe reports, over R runs,
+// whether every launch finished within a time limit (no hang) and how many
+// runs gave a wrong result against the CPU.
+#include <cstdio>
+#include <cstdlib>
+#include <chrono>
+#include <thread>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CK(x)                                                                                \
+	do {                                                                                 \
+		cudaError_t e_ = (x);                                                        \
+		if (e_ != cudaSuccess) {                                                     \
+			fprintf(stderr, "early_return_probe: error: %s: %s\n", #x,           \
+				cudaGetErrorString(e_));                                     \
+			exit(2);                                                             \
+		}                                                                            \
+	} while (0)
+
+constexpr int B = 256;
+
+__global__ void pollute(float v)
+{
+	extern __shared__ float s[];
+	for (int i = threadIdx.x; i < 12 * 1024; i += blockDim.x)
+		s[i] = v;
+	__syncthreads();
+	if (s[(threadIdx.x * 7) % (12 * 1024)] != v)
+		s[0] = 0.f; // keeps the stores
+}
+
+__global__ void own(const float *in, float *out, int n)
+{
+	__shared__ float s[B];
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	s[threadIdx.x] = in[i] * 2.f;
+	__syncthreads();
+	out[i] = s[threadIdx.x] + 1.f;
+}
+
+__global__ void exchange(const float *in, float *out, int n)
+{
+	__shared__ float s[B];
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	s[threadIdx.x] = in[i];
+	__syncthreads();
+	for (int k = B / 2; k > 0; k >>= 1) {
+		if (threadIdx.x < k)
+			s[threadIdx.x] += s[threadIdx.x + k];
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		out[blockIdx.x] = s[0];
+}
+
+// waits for the stream with a limit: 0 done, 1 still running after `ms`
+static int wait_for(cudaStream_t st, int ms)
+{
+	auto t0 = std::chrono::steady_clock::now();
+	for (;;) {
+		cudaError_t e = cudaStreamQuery(st);
+		if (e == cudaSuccess)
+			return 0;
+		if (e != cudaErrorNotReady) {
+			fprintf(stderr, "early_return_probe: error: %s\n", cudaGetErrorString(e));
+			exit(2);
+		}
+		auto dt = std::chrono::steady_clock::now() - t0;
+		if (std::chrono::duration_cast<std::chrono::milliseconds>(dt).count() > ms)
+			return 1;
+		std::this_thread::sleep_for(std::chrono::microseconds(200));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int runs = argc > 1 ? atoi(argv[1]) : 200;
+	const int n = 1000 * B + 37; // the last block keeps 37 of its 256 threads
+	const int blocks = (n + B - 1) / B;
+	cudaDeviceProp p;
+	CK(cudaGetDeviceProperties(&p, 0));
+	CK(cudaFuncSetAttribute(pollute, cudaFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024));
+	std::vector<float> h(n), ho(n), hs(blocks);
+	for (int i = 0; i < n; i++)
+		h[i] = (float)(i % 7);
+	float *din, *dout;
+	CK(cudaMalloc(&din, n * sizeof(float)));
+	CK(cudaMalloc(&dout, n * sizeof(float)));
+	CK(cudaMemcpy(din, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+	cudaStream_t st;
+	CK(cudaStreamCreate(&st));
+	int hang[2] = {0, 0}, wrong[2] = {0, 0};
+	for (int r = 0; r < runs; r++) {
+		for (int which = 0; which < 2; which++) {
+			pollute<<<p.multiProcessorCount * 4, 256, 48 * 1024, st>>>(1e6f);
+			CK(cudaMemsetAsync(dout, 0, n * sizeof(float), st));
+			if (which == 0)
+				own<<<blocks, B, 0, st>>>(din, dout, n);
+			else
+				exchange<<<blocks, B, 0, st>>>(din, dout, n);
+			CK(cudaGetLastError());
+			if (wait_for(st, 5000)) {
+				hang[which]++;
+				printf("run %d: %s did not finish within 5 s\n", r, which ? "exchange" : "own");
+				return 1;
+			}
+			if (which == 0) {
+				CK(cudaMemcpy(ho.data(), dout, n * sizeof(float), cudaMemcpyDeviceToHost));
+				int bad = 0;
+				for (int i = 0; i < n && !bad; i++)
+					bad = ho[i] != h[i] * 2.f + 1.f;
+				wrong[0] += bad;
+			} else {
+				CK(cudaMemcpy(hs.data(), dout, blocks * sizeof(float), cudaMemcpyDeviceToHost));
+				int bad = 0;
+				for (int b = 0; b < blocks && !bad; b++) {
+					float sum = 0.f;
+					for (int i = b * B; i < n && i < (b + 1) * B; i++)
+						sum += h[i];
+					bad = hs[b] != sum;
+				}
+				wrong[1] += bad;
+			}
+		}
+	}
+	printf("| GPU | kernel | survivors read after the barrier | runs | did not finish | wrong results |\n");
+	printf("|---|---|---|---:|---:|---:|\n");
+	printf("| %s (sm_%d%d) | own | their own shared slot | %d | %d | %d |\n", p.name, p.major, p.minor, runs,
+	       hang[0], wrong[0]);
+	printf("| %s (sm_%d%d) | exchange | the returned threads' slots (tree reduction) | %d | %d | %d |\n",
+	       p.name, p.major, p.minor, runs, hang[1], wrong[1]);
+	return 0;
+}
