@@ -248,4 +248,47 @@ void run_nearest(int *o, float *r, const float *q, const float *p, int n, int m,
 CU
 expect reread.cu 8 gmem-row-index-from-threadidx-x note
 expect reread.cu 20 gmem-row-index-from-threadidx-x warning
+# Host loops (fresh sample of 2026-12-06): a synchronization or allocation
+# written inside a checking macro is placed in its loop by line; a
+# synchronization between reads of a timer wrapper (`mysecond()` over
+# gettimeofday) is a harness; a loop over sizes whose nested loop launches
+# amortizes its per-size allocation and synchronization (notes); a plain
+# synchronization per launch stays a warning.
+cat >"$dir/harness.cu" <<'CU'
+#include <sys/time.h>
+#define CHECK(x) do { if ((x) != cudaSuccess) return; } while (0)
+__global__ void k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1.f; }
+static double mysecond(void) { struct timeval tv; gettimeofday(&tv, 0); return tv.tv_sec + 1e-6 * tv.tv_usec; }
+void sizes(const int *ns, int count, int reps) {
+  for (int s = 0; s < count; s++) {
+    float *d;
+    CHECK(cudaMalloc(&d, ns[s] * sizeof(float)));
+    k<<<(ns[s] + 255) / 256, 256>>>(d, ns[s]);
+    CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < reps; r++)
+      k<<<(ns[s] + 255) / 256, 256>>>(d, ns[s]);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaFree(d));
+  }
+}
+void timed(float *d, int n, double *t, int reps) {
+  for (int r = 0; r < reps; r++) {
+    t[r] = mysecond();
+    k<<<(n + 255) / 256, 256>>>(d, n);
+    cudaDeviceSynchronize();
+    t[r] = mysecond() - t[r];
+  }
+}
+void debug(float *d, int n, int reps) {
+  for (int r = 0; r < reps; r++) {
+    k<<<(n + 255) / 256, 256>>>(d, n);
+    CHECK(cudaDeviceSynchronize());
+  }
+}
+CU
+expect harness.cu 8 host-alloc-in-loop note
+expect harness.cu 10 host-sync-in-loop note
+expect harness.cu 13 host-sync-in-loop note
+expect harness.cu 21 host-sync-in-loop note
+expect harness.cu 28 host-sync-in-loop warning
 exit $fail
