@@ -291,4 +291,25 @@ expect harness.cu 10 host-sync-in-loop note
 expect harness.cu 13 host-sync-in-loop note
 expect harness.cu 21 host-sync-in-loop note
 expect harness.cu 28 host-sync-in-loop warning
+# A pageable copy per configuration, with the launches in a nested loop, is a
+# note; one per launch stays a warning.
+cat >"$dir/copies.cu" <<'CU'
+#include <stdlib.h>
+__global__ void k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1.f; }
+void per_size(float *d, const int *ns, int count, int reps) {
+  float *h = (float *)malloc(1 << 26);
+  for (int s = 0; s < count; s++) {
+    cudaMemcpy(d, h, ns[s] * sizeof(float), cudaMemcpyHostToDevice);
+    for (int r = 0; r < reps; r++)
+      k<<<(ns[s] + 255) / 256, 256>>>(d, ns[s]);
+  }
+  for (int r = 0; r < reps; r++) {
+    cudaMemcpy(d, h, ns[0] * sizeof(float), cudaMemcpyHostToDevice);
+    k<<<(ns[0] + 255) / 256, 256>>>(d, ns[0]);
+  }
+  free(h);
+}
+CU
+expect copies.cu 6 host-pageable-memcpy note
+expect copies.cu 11 host-pageable-memcpy warning
 exit $fail
