@@ -1,5 +1,5 @@
 // scripts/early_return_probe.cu: what a thread-dependent `return` before a
-// __syncthreads() does on the GPU at hand (scripts/early_return_probe.sh,
+// __syncthreads() does on the GPU at hand (scripts/probe.sh early_return,
 // rules sync-early-return-before-barrier and sync-early-return-exit).
 //
 // Two kernels whose last block loses its tail threads to `if (i >= n)
