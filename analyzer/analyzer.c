@@ -181,12 +181,17 @@ static int uses_tid_yz(const ka_node *n)
 static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlaunch, int *agree,
 			int64_t *max_dyn)
 {
-	int have = 0;
+	int have = 0, grid_agree = 1;
 	*nlaunch = 0;
 	*agree = 1;
 	*max_dyn = 0;
+	memset(w->grid, 0, sizeof w->grid);
 	for (int i = first_launch(w, k); i >= 0; i = w->host.launches[i].next_same) {
 		launch_info *l = &w->host.launches[i];
+		if (!*nlaunch)
+			memcpy(w->grid, l->grid, sizeof w->grid);
+		else if (memcmp(w->grid, l->grid, sizeof w->grid) != 0)
+			grid_agree = 0;
 		(*nlaunch)++;
 		if (l->dyn_smem > *max_dyn)
 			*max_dyn = l->dyn_smem;
@@ -202,6 +207,8 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		}
 	}
 	w->assumption = NULL;
+	if (!grid_agree || !have || !*agree)
+		memset(w->grid, 0, sizeof w->grid);
 	if (have && *agree) {
 		w->block_source = "launch";
 		return;
@@ -237,6 +244,7 @@ static int walk_host_code(walk *w)
 				continue;
 		}
 		w->block[0] = w->block[1] = w->block[2] = 1;
+		memset(w->grid, 0, sizeof w->grid);
 		w->block_source = NULL; /* no launch: not the last kernel's */
 		walk_reset(w, f, NULL);
 		w->is_device = 0;

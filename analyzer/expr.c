@@ -724,6 +724,157 @@ static int eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int launch, i
 	}
 }
 
+/* Bounds of x over the box (sx_range); depth caps the recursion. */
+typedef struct range_iv {
+	int64_t lo, hi;
+} range_iv;
+
+static int range_sym(const sx_ctx *c, const sx_sym *s, const sx_box *b, range_iv *r)
+{
+	int64_t v;
+	if (s->kind <= SYM_TID_Z || (s->kind >= SYM_BID_X && s->kind <= SYM_BID_Z)) {
+		int tid = s->kind <= SYM_TID_Z;
+		int axis = tid ? s->kind - SYM_TID_X : s->kind - SYM_BID_X;
+		v = tid ? b->block[axis] : b->grid[axis];
+		if (v <= 0)
+			return -1;
+		*r = (range_iv){0, v - 1};
+		return 0;
+	}
+	if (s->kind >= SYM_BDIM_X && s->kind <= SYM_BDIM_Z)
+		v = b->block[s->kind - SYM_BDIM_X];
+	else if (s->kind >= SYM_GDIM_X && s->kind <= SYM_GDIM_Z)
+		v = b->grid[s->kind - SYM_GDIM_X];
+	else if (s->kind == SYM_WARPSIZE && s->has_value)
+		v = s->value;
+	else if (s->kind == SYM_PARAM && s->has_launch_value)
+		v = s->launch_value;
+	else
+		return -1;
+	(void)c;
+	if (v <= 0 && s->kind != SYM_PARAM)
+		return -1;
+	*r = (range_iv){v, v};
+	return 0;
+}
+
+static int range_const(range_iv r, int64_t *v)
+{
+	*v = r.lo;
+	return r.lo == r.hi;
+}
+
+static int range_of(const sx_ctx *c, const sx *x, const sx_box *b, range_iv *r, int depth)
+{
+	range_iv a, d;
+	int64_t k, p[4];
+	if (!x || depth > 64)
+		return -1;
+	if (x->k == SX_CONST) {
+		*r = (range_iv){x->c, x->c};
+		return 0;
+	}
+	if (x->k == SX_SYM)
+		return range_sym(c, &c->syms[x->sym], b, r);
+	if (x->k == SX_OPAQUE || !x->a || !x->b || range_of(c, x->a, b, &a, depth + 1) ||
+	    range_of(c, x->b, b, &d, depth + 1))
+		return -1;
+	switch (x->k) {
+	case SX_ADD:
+		if (__builtin_add_overflow(a.lo, d.lo, &r->lo) || __builtin_add_overflow(a.hi, d.hi, &r->hi))
+			return -1;
+		return 0;
+	case SX_MUL:
+		if (__builtin_mul_overflow(a.lo, d.lo, &p[0]) || __builtin_mul_overflow(a.lo, d.hi, &p[1]) ||
+		    __builtin_mul_overflow(a.hi, d.lo, &p[2]) || __builtin_mul_overflow(a.hi, d.hi, &p[3]))
+			return -1;
+		r->lo = r->hi = p[0];
+		for (int i = 1; i < 4; i++) {
+			r->lo = p[i] < r->lo ? p[i] : r->lo;
+			r->hi = p[i] > r->hi ? p[i] : r->hi;
+		}
+		return 0;
+	case SX_DIV: /* by a positive constant: truncation is monotone */
+		if (!range_const(d, &k) || k <= 0)
+			return -1;
+		*r = (range_iv){a.lo / k, a.hi / k};
+		return 0;
+	case SX_SHR:
+		if (!range_const(d, &k) || k < 0 || k > 62 || a.lo < 0)
+			return -1;
+		*r = (range_iv){a.lo >> k, a.hi >> k};
+		return 0;
+	case SX_SHL:
+		if (!range_const(d, &k) || k < 0 || k > 30 || a.lo < 0 || a.hi > (INT64_MAX >> 31))
+			return -1;
+		*r = (range_iv){a.lo << k, a.hi << k};
+		return 0;
+	case SX_REM:
+		if (!range_const(d, &k) || k <= 0 || a.lo < 0)
+			return -1;
+		if (a.hi - a.lo < k && a.lo % k <= a.hi % k)
+			*r = (range_iv){a.lo % k, a.hi % k};
+		else
+			*r = (range_iv){0, k - 1};
+		return 0;
+	case SX_AND:
+	case SX_OR:
+		if (a.lo >= 0 && a.hi <= 1 && d.lo >= 0 && d.hi <= 1) { /* && and || of 0/1 values */
+			*r = x->k == SX_AND ? (range_iv){a.lo & d.lo, a.hi & d.hi}
+					    : (range_iv){a.lo | d.lo, a.hi | d.hi};
+			return 0;
+		}
+		if (x->k == SX_AND && a.lo >= 0 && range_const(d, &k) && k >= 0) { /* a mask */
+			*r = (range_iv){0, a.hi < k ? a.hi : k};
+			return 0;
+		}
+		return -1;
+	case SX_MIN:
+		*r = (range_iv){a.lo < d.lo ? a.lo : d.lo, a.hi < d.hi ? a.hi : d.hi};
+		return 0;
+	case SX_MAX:
+		*r = (range_iv){a.lo > d.lo ? a.lo : d.lo, a.hi > d.hi ? a.hi : d.hi};
+		return 0;
+	case SX_CMP: {
+		int t, f; /* always true, always false */
+		switch ((int)x->c) {
+		case 1: /* < */
+			t = a.hi < d.lo, f = a.lo >= d.hi;
+			break;
+		case 2: /* > */
+			t = a.lo > d.hi, f = a.hi <= d.lo;
+			break;
+		case 3: /* <= */
+			t = a.hi <= d.lo, f = a.lo > d.hi;
+			break;
+		case 4: /* >= */
+			t = a.lo >= d.hi, f = a.hi < d.lo;
+			break;
+		case 5: /* == */
+			t = a.lo == a.hi && d.lo == d.hi && a.lo == d.lo, f = a.hi < d.lo || a.lo > d.hi;
+			break;
+		default: /* != */
+			t = a.hi < d.lo || a.lo > d.hi, f = a.lo == a.hi && d.lo == d.hi && a.lo == d.lo;
+			break;
+		}
+		*r = t ? (range_iv){1, 1} : f ? (range_iv){0, 0} : (range_iv){0, 1};
+		return 0;
+	}
+	default:
+		return -1;
+	}
+}
+
+int sx_range(const sx_ctx *c, const sx *x, const sx_box *box, int64_t *lo, int64_t *hi)
+{
+	range_iv r;
+	if (range_of(c, x, box, &r, 0))
+		return -1;
+	*lo = r.lo;
+	*hi = r.hi;
+	return 0;
+}
+
 int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out)
 {
 	return eval(c, x, lane, 0, out);

@@ -170,6 +170,20 @@ typedef struct sx_lane {
 	int64_t tid[3];
 } sx_lane;
 
+/* The launched threads: thread and block indices run over [0, dim - 1] on
+ * each axis; 0 in a dimension means unknown. */
+typedef struct sx_box {
+	int64_t block[3];
+	int64_t grid[3];
+} sx_box;
+
+/* The range [lo, hi] of x over every thread of the box, with parameters
+ * that every launch passes the same constant; 0 on success, -1 when x
+ * depends on anything else (data, loops, unknown sizes) or an operation the
+ * bounds do not follow.  Comparisons and && give 0/1 ranges: lo == hi means
+ * the same value in every launched thread. */
+int sx_range(const sx_ctx *c, const sx *x, const sx_box *box, int64_t *lo, int64_t *hi);
+
 /* Value for one lane; 0 on success, -1 when it depends on per-lane data. */
 int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out);
 /* The same with kernel parameters at the value every launch passes

@@ -97,6 +97,7 @@ typedef struct launch_info {
 	ka_node *call;
 	ka_decl *kernel;
 	int bx, by, bz;   /* 0 unknown */
+	int64_t grid[3];  /* the grid's blocks per axis; 0 unknown */
 	int64_t dyn_smem; /* -1 unknown */
 	int ntargs;
 	int64_t targs[4];
@@ -233,6 +234,9 @@ typedef struct walk {
 	const char *func; /* where the current code is written */
 	int is_device;
 	int block[3];
+	/* blocks per axis that every launch of the kernel in this file agrees
+	 * on (with block_source "launch"); 0 unknown */
+	int64_t grid[3];
 	const char *block_source;
 	const char *assumption; /* block assumption text, NULL when known */
 } walk;

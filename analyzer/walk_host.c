@@ -24,13 +24,71 @@ static int is_dim3(const ka_node *n)
 	return n && n->type && strstr(n->type, "dim3") != NULL;
 }
 
+static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth);
+
+/* A launch size the way host code often spells it, beyond what the integer
+ * walk folds: an axis of a dim3 variable (`N / block.x`), arithmetic over
+ * such values, and `ceil(float(N) / block.x)` (with `ceilf`, `std::ceil`,
+ * casts around it), which is the ceiling of an exact quotient of integers.
+ * Only positive divisors; 0 when any part is not a constant. */
+static int fold_size(walk *w, ka_node *n, int64_t *v, int depth)
+{
+	if (walk_fold_int(w, n, v))
+		return 1;
+	ka_node *m = walk_strip(n);
+	if (!m || depth > 16)
+		return 0;
+	if (m != n && walk_fold_int(w, m, v)) /* float(N): an integer under a cast */
+		return 1;
+	n = m;
+	if (n->kind == KN_MEMBER && n->nkids == 1 && n->name && n->name[0] >= 'x' && n->name[0] <= 'z' &&
+	    !n->name[1] && is_dim3(walk_strip(n->kids[0]))) {
+		int64_t d[3];
+		if (!fold_dim3(w, n->kids[0], d, depth + 1))
+			return 0;
+		*v = d[n->name[0] - 'x'];
+		return 1;
+	}
+	if (n->kind == KN_CALL && n->nkids == 1 && n->name &&
+	    (!strcmp(n->name, "ceil") || !strcmp(n->name, "ceilf") || !strcmp(n->name, "std::ceil"))) {
+		ka_node *q = walk_strip(n->kids[0]);
+		int64_t a, b;
+		if (!q || q->kind != KN_BINOP || q->op != OP_DIV || q->nkids != 2 ||
+		    !fold_size(w, q->kids[0], &a, depth + 1) || !fold_size(w, q->kids[1], &b, depth + 1) || b <= 0 ||
+		    a < 0)
+			return 0;
+		*v = a / b + (a % b != 0);
+		return 1;
+	}
+	if (n->kind == KN_BINOP && n->nkids == 2 &&
+	    (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL || n->op == OP_DIV)) {
+		int64_t a, b;
+		if (!fold_size(w, n->kids[0], &a, depth + 1) || !fold_size(w, n->kids[1], &b, depth + 1))
+			return 0;
+		switch (n->op) {
+		case OP_ADD:
+			return !__builtin_add_overflow(a, b, v);
+		case OP_SUB:
+			return !__builtin_sub_overflow(a, b, v);
+		case OP_MUL:
+			return !__builtin_mul_overflow(a, b, v);
+		default:
+			if (b <= 0)
+				return 0;
+			*v = a / b;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Fold a launch dimension: a dim3(...) construction, a dim3 variable with
  * such an initializer, or an integer expression. */
 static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 {
 	out[0] = out[1] = out[2] = 1;
 	n = walk_strip(n);
-	if (!n || depth > 4)
+	if (!n || depth > 16)
 		return 0;
 	if (n->kind == KN_CALL && n->name && strcmp(n->name, "dim3") == 0) {
 		if (n->nkids == 1 && is_dim3(walk_strip(n->kids[0])))
@@ -42,14 +100,14 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 			    k->nkids == 0) /* default arg */
 				out[i] = 1;
 			else
-				ok &= walk_fold_int(w, n->kids[i], &out[i]);
+				ok &= fold_size(w, n->kids[i], &out[i], depth + 1);
 		}
 		return ok;
 	}
 	if (n->kind == KN_INITLIST) {
 		int ok = 1;
 		for (int i = 0; i < n->nkids && i < 3; i++)
-			ok &= walk_fold_int(w, n->kids[i], &out[i]);
+			ok &= fold_size(w, n->kids[i], &out[i], depth + 1);
 		return ok;
 	}
 	if (n->kind == KN_DECLREF && is_dim3(n)) {
@@ -69,7 +127,7 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 		}
 		return ok;
 	}
-	return walk_fold_int(w, n, &out[0]);
+	return fold_size(w, n, &out[0], depth + 1);
 }
 
 /* `b.x = 256` on a host dim3 variable: remembered for the launches below
@@ -232,6 +290,8 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 	memset(li, 0, sizeof *li);
 	li->call = n;
 	li->kernel = k;
+	if (gok)
+		memcpy(li->grid, g, sizeof li->grid);
 	if (bok) {
 		li->bx = (int)b[0];
 		li->by = (int)b[1];

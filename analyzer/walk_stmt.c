@@ -571,6 +571,26 @@ static int never_true_in_block(walk *w, const sx *c)
 	return 1;
 }
 
+/* Whether c has one value in every thread that the file's launches start:
+ * every launch of the kernel agrees on its block and grid, and c's range
+ * over them (sx_range, with the parameters every launch passes the same
+ * constant) is a single value.  `if (col < n && row < n)` with n = 1024
+ * and a 64x64 grid of 16x16 blocks holds everywhere: no thread diverges. */
+static int uniform_over_launch(const walk *w, const sx *c)
+{
+	if (!w->block_source || strcmp(w->block_source, "launch") != 0)
+		return 0;
+	sx_box b;
+	for (int i = 0; i < 3; i++) {
+		b.block[i] = w->block[i];
+		b.grid[i] = w->grid[i];
+		if (b.block[i] <= 0 || b.grid[i] <= 0)
+			return 0;
+	}
+	int64_t lo, hi;
+	return sx_range(&w->sym.sx, c, &b, &lo, &hi) == 0 && lo == hi;
+}
+
 static void if_stmt(walk *w, ka_node *n)
 {
 	if (!n->kids[0]) {
@@ -583,6 +603,8 @@ static void if_stmt(walk *w, ka_node *n)
 		    .line = n->loc.line,
 		    .is_guard = walk_is_guard(c),
 		    .cond = c};
+	if (walk_uni_thread_dep(b.uniformity) && uniform_over_launch(w, c))
+		b.uniformity = WALK_UNI_GRID; /* the launches never split it */
 	if (b.uniformity == WALK_UNI_THREAD)
 		b.seg = walk_segment_width(w, c);
 	int td = walk_uni_thread_dep(b.uniformity);

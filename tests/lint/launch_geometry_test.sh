@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# A branch that the file's launches never split (issue 20, "guards that a
+# launch makes dead"): when every launch of a kernel agrees on a constant
+# grid and block and passes the same constant size, a bounds guard that
+# holds in every launched thread is not divergent, so a barrier under it is
+# not reported; a size that leaves a partial tile, or launches that
+# disagree, keep the error.  Launch sizes spelled `ceil(float(N) / b.x)` or
+# `N / b.x + 1` fold.
+# usage: launch_geometry_test.sh KCHECK
+set -u
+kcheck=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+count() { # file rule -> number of findings of the rule
+	"$kcheck" --no-config --no-db -q --format concise "$dir/$1" 2>/dev/null | grep -c "\[$2\]"
+}
+expect_count() { # file rule n
+	local got
+	got=$(count "$1" "$2")
+	if [ "$got" != "$3" ]; then
+		echo "FAIL: $1 $2: expected $3 findings, got $got"
+		fail=1
+	fi
+}
+
+kernel='#define T 16
+__global__ void mm(const double *A, const double *B, double *C, int n) {
+  __shared__ double sA[T][T], sB[T][T];
+  int col = blockDim.x * blockIdx.x + threadIdx.x;
+  int row = blockDim.y * blockIdx.y + threadIdx.y;
+  if (col < n && row < n) {
+    double e = 0.0;
+    for (int c = 0; c < n / T; c++) {
+      sA[threadIdx.y][threadIdx.x] = A[n * row + threadIdx.x + c * T];
+      sB[threadIdx.y][threadIdx.x] = B[n * (threadIdx.y + c * T) + col];
+      __syncthreads();
+      for (int i = 0; i < T; i++) e += sA[threadIdx.y][i] * sB[i][threadIdx.x];
+      __syncthreads();
+    }
+    C[n * row + col] = e;
+  }
+}'
+
+# n = 1024: 64 x 64 blocks of 16 x 16 cover it exactly, in both spellings
+printf '%s\n%s\n' "$kernel" 'void run(const double *a, const double *b, double *c) {
+  int N = 1024;
+  dim3 thr(T, T, 1);
+  dim3 g1((N + T - 1) / T, (N + T - 1) / T, 1);
+  mm<<<g1, thr>>>(a, b, c, N);
+  dim3 g2(ceil(float(N) / thr.x), ceil(float(N) / thr.y), 1);
+  mm<<<g2, thr>>>(a, b, c, N);
+}' >"$dir/exact.cu"
+expect_count exact.cu sync-barrier-in-divergent-branch 0
+
+# n = 1000: the last tile is partial, the guard splits its blocks
+sed 's/int N = 1024;/int N = 1000;/' "$dir/exact.cu" >"$dir/partial.cu"
+expect_count partial.cu sync-barrier-in-divergent-branch 2
+
+# two launches with other sizes: no single geometry, the error stays
+printf '%s\n%s\n' "$kernel" 'void run(const double *a, const double *b, double *c) {
+  dim3 thr(T, T, 1);
+  mm<<<dim3(64, 64), thr>>>(a, b, c, 1024);
+  mm<<<dim3(32, 32), thr>>>(a, b, c, 512);
+}' >"$dir/two.cu"
+expect_count two.cu sync-barrier-in-divergent-branch 2
+
+# the folded sizes: grid_blocks of both launches of exact.cu
+got=$("$kcheck" facts "$dir/exact.cu" --format json 2>/dev/null | grep -o '"grid_blocks": *[0-9a-z]*' | tr -d ' ' | paste -sd,)
+if [ "$got" != '"grid_blocks":4096,"grid_blocks":4096' ]; then
+	echo "FAIL: exact.cu grid_blocks: expected 4096 twice, got '$got'"
+	fail=1
+fi
+exit $fail
