@@ -54,8 +54,8 @@ static int fold_size(walk *w, ka_node *n, int64_t *v, int depth)
 		ka_node *q = walk_strip(n->kids[0]);
 		int64_t a, b;
 		if (!q || q->kind != KN_BINOP || q->op != OP_DIV || q->nkids != 2 ||
-		    !fold_size(w, q->kids[0], &a, depth + 1) || !fold_size(w, q->kids[1], &b, depth + 1) || b <= 0 ||
-		    a < 0)
+		    !fold_size(w, q->kids[0], &a, depth + 1) || !fold_size(w, q->kids[1], &b, depth + 1) ||
+		    b <= 0 || a < 0)
 			return 0;
 		*v = a / b + (a % b != 0);
 		return 1;
