@@ -483,6 +483,8 @@ static int is_ceil_div(walk *w, ka_node *n)
 
 static int checked_after(walk *w)
 {
+	if (w->ctl.api_result_used) /* cudaLaunchKernel returns the launch's error */
+		return 1;
 	const char *t = w->ctl.next_stmt ? walk_text(w, w->ctl.next_stmt) : NULL;
 	return t && (strstr(t, "GetLastError") || strstr(t, "PeekAtLastError") ||
 		     strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
@@ -542,7 +544,10 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 	ka_facts_text(&r, KA_COL(launch, func), w->func);
 	walk_emit_loc(&r, &n->loc);
 	ka_facts_text(&r, KA_COL(launch, api),
-		      text && strstr(text, "<<<") ? "chevron" : "hipLaunchKernelGGL");
+		      text && strstr(text, "<<<")                                  ? "chevron"
+		      : text && strncmp(text, "hipLaunchKernelGGL", 18) == 0       ? "hipLaunchKernelGGL"
+		      : n->name && strstr(n->name, "Launch") && n->name[0] != '\0' ? n->name
+										   : "hipLaunchKernelGGL");
 	static const ka_facts_col tc[] = {KA_COL(launch, grid_text), KA_COL(launch, block_text),
 					  KA_COL(launch, smem_text), KA_COL(launch, stream_text)};
 	const char *margs[4] = {0};

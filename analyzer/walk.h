@@ -197,6 +197,7 @@ typedef struct walk_ctl {
 	int inline_depth;
 	ka_decl *inline_stack[WALK_MAX_INLINE];
 	int stmt_level_call; /* the call being evaluated is a whole statement */
+	int api_result_used; /* a cudaLaunchKernel-style launch whose error code the code reads */
 	int last_was_barrier;
 	int at_last_stmt;    /* walking the kernel body's last statement */
 	ka_node *next_stmt;  /* the statement after the current one */
@@ -341,6 +342,8 @@ void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f); /* by-reference a
 
 /* walk_host.c */
 void walk_launch(walk *w, ka_node *n);
+/* cudaLaunchKernel and its kin as a launch; 1 when n is one (walk_host.c) */
+int walk_launch_api(walk *w, ka_node *n);
 void walk_note_array(walk *w, ka_decl *d);
 int walk_host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
 

@@ -211,6 +211,14 @@ val walk_ev_call(walk *w, ka_node *n)
 	}
 	const char *name = n->name ? n->name : "";
 	val tv;
+	w->ctl.api_result_used = checked;
+	int api = !w->is_device && walk_launch_api(w, n);
+	w->ctl.api_result_used = 0;
+	if (api) {
+		for (int i = 0; i < n->nkids; i++)
+			walk_ev(w, n->kids[i], 0);
+		return (val){.x = sx_opaque(&w->sym.sx, 0, 0)};
+	}
 	if (walk_ev_cg_call(w, n, &tv) || (w->is_device && walk_ev_typed_call(w, n, &tv)))
 		return tv;
 	if (!*name || strcmp(name, "dim3") == 0 || strncmp(name, "operator", 8) == 0) {

@@ -272,6 +272,53 @@ void walk_launch(walk *w, ka_node *n)
 		launch_one(w, n, via[i]);
 }
 
+/* The runtime's launch calls: cudaLaunchKernel(func, grid, block, args,
+ * smem, stream), its cooperative form and HIP's hipLaunchKernel /
+ * hipLaunchCooperativeKernel.  The kernel is the first argument (through
+ * casts, a variable or a table, as for a launch through a pointer); the
+ * kernel's own arguments sit in a void *[] the walk does not read, so none
+ * is known.  The call becomes a launch row whose grid, block and shared
+ * memory texts are the call's arguments (their ranges are edited as a
+ * chevron's are).  1 when n is such a call. */
+int walk_launch_api(walk *w, ka_node *n)
+{
+	static const char *const names[] = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel",
+					    "hipLaunchKernel", "hipLaunchCooperativeKernel"};
+	const char *name = n->name;
+	int is_api = 0;
+	for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
+		is_api |= strcmp(name, names[i]) == 0;
+	if (!is_api || n->nkids < 3 || w->is_device)
+		return 0;
+	ka_decl *via[LAUNCH_MAX_TARGETS];
+	int nvia = 0;
+	kernels_behind(n->kids[0], via, &nvia, LAUNCH_MAX_TARGETS, 0);
+	if (!nvia)
+		return 0;
+	ka_node *cfg = ka_arena_alloc(w->file.a, sizeof *cfg);
+	ka_node **kids = ka_arena_alloc(w->file.a, 4 * sizeof *kids);
+	ka_node *call = ka_arena_alloc(w->file.a, sizeof *call);
+	if (!cfg || !kids || !call)
+		return 0;
+	memset(cfg, 0, sizeof *cfg);
+	cfg->kind = KN_OTHER;
+	cfg->kids = kids;
+	kids[cfg->nkids++] = n->kids[1];
+	kids[cfg->nkids++] = n->kids[2];
+	if (n->nkids > 4)
+		kids[cfg->nkids++] = n->kids[4];
+	if (n->nkids > 5)
+		kids[cfg->nkids++] = n->kids[5];
+	*call = *n;
+	call->cfg = cfg;
+	call->nkids = 0; /* the kernel's arguments are behind the void *[] */
+	call->kids = NULL;
+	call->ntargs = 0;
+	for (int i = 0; i < nvia; i++)
+		launch_one(w, call, via[i]);
+	return 1;
+}
+
 static void launch_one(walk *w, ka_node *n, ka_decl *k)
 {
 	ka_node *cfg = n->cfg;

@@ -72,4 +72,24 @@ if [ "$got" != '"grid_blocks":4096,"grid_blocks":4096' ]; then
 	echo "FAIL: exact.cu grid_blocks: expected 4096 twice, got '$got'"
 	fail=1
 fi
+# cudaLaunchKernel is a launch: its block (32 threads) reaches the launch
+# rules, and wrapping its error code in a check counts as checked
+cat >"$dir/api.cu" <<'CU'
+#define CK(x) do { if ((x) != cudaSuccess) return; } while (0)
+__global__ void scale(float *x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+void run(float *x, float a, int n, cudaStream_t s) {
+  void *args[] = {&x, &a, &n};
+  CK(cudaLaunchKernel((const void *)scale, dim3((n + 31) / 32), dim3(32), args, 0, s));
+}
+CU
+expect_count api.cu launch-tiny-blocks 1
+expect_count api.cu host-unchecked-launch 0
+got=$("$kcheck" facts "$dir/api.cu" --format json 2>/dev/null | grep -o '"api": *"[A-Za-z]*"' | tr -d ' ')
+if [ "$got" != '"api":"cudaLaunchKernel"' ]; then
+	echo "FAIL: api.cu launch api: expected cudaLaunchKernel, got '$got'"
+	fail=1
+fi
 exit $fail
