@@ -309,6 +309,8 @@ static int one_round(ka_lint *l, const input *in, const ka_lint_fix_opts *fo, in
 		goto out;
 	if (fo)
 		rc = ka_lint_fix_commit(l, l->merged, fo, round, &out->findings, out, changed);
+	if (rc == KA_OK) /* after the fixes: every launch site keeps its own */
+		rc = ka_findings_group_sites(&out->findings);
 out:
 	clear_jobs(jobs, njobs);
 	return rc;

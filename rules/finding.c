@@ -20,6 +20,7 @@ void ka_finding_clear(ka_finding *f)
 	free(f->scope);
 	free(f->basis);
 	free(f->evidence);
+	free(f->sites);
 	memset(f, 0, sizeof *f);
 }
 
@@ -145,6 +146,75 @@ void ka_findings_sort_unique(ka_findings *fs)
 			fs->v[w++] = fs->v[i];
 	}
 	fs->n = w;
+}
+
+/* 1 when b is another launch site's copy of a's finding. */
+static int same_but_site(const ka_finding *a, const ka_finding *b)
+{
+	return a->scope && b->scope && !strcmp(a->scope, "launch") && !strcmp(b->scope, "launch") &&
+	       strcmp0(a->file, b->file) == 0 && a->line != b->line && strcmp0(a->rule, b->rule) == 0 &&
+	       strcmp0(a->kernel, b->kernel) == 0 && strcmp0(a->message, b->message) == 0 &&
+	       a->severity == b->severity && a->estimate == b->estimate && !a->evidence == !b->evidence &&
+	       a->nalso == 0 && b->nalso == 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int ka_findings_group_sites(ka_findings *fs)
+{
+	size_t n = fs->n;
+	size_t *head = malloc((n ? n : 1) * sizeof *head); /* the finding each one merges into */
+	size_t *count = calloc(n ? n : 1, sizeof *count);
+	if (!head || !count) {
+		free(head);
+		free(count);
+		return KA_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		head[i] = i;
+		if (!fs->v[i].scope || strcmp(fs->v[i].scope, "launch") != 0)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (head[j] == j && same_but_site(&fs->v[j], &fs->v[i])) {
+				head[i] = j;
+				count[j]++;
+				break;
+			}
+	}
+	int rc = KA_OK;
+	for (size_t i = 0; i < n && rc == KA_OK; i++)
+		if (count[i] && !(fs->v[i].sites = malloc(count[i] * sizeof *fs->v[i].sites)))
+			rc = KA_ENOMEM;
+	if (rc != KA_OK) {
+		for (size_t i = 0; i < n; i++) {
+			free(fs->v[i].sites);
+			fs->v[i].sites = NULL;
+		}
+		free(head);
+		free(count);
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++) /* the merged ones' lines go to their first, in place */
+		if (head[i] != i) {
+			ka_finding *h = &fs->v[head[i]];
+			h->sites[h->nsites++] = fs->v[i].line;
+			ka_finding_clear(&fs->v[i]);
+		}
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (head[i] == i)
+			fs->v[w++] = fs->v[i];
+	fs->n = w;
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->v[i].nsites > 1)
+			qsort(fs->v[i].sites, fs->v[i].nsites, sizeof *fs->v[i].sites, cmp_int);
+	free(head);
+	free(count);
+	return KA_OK;
 }
 
 static int cmp_impact(const void *pa, const void *pb)

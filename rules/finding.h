@@ -47,6 +47,10 @@ typedef struct ka_finding {
 					  severity are then the corrected ones */
 	int cold;                      /* in a kernel the host launches outside its loops, next to one it
 		     launches in a loop (docs/rules.md, "Cold kernels"): at most a note */
+	int *sites;                    /* a launch rule's finding: the lines of the other launches of the
+					  same kernel in the file that got the same finding (grouped by
+					  ka_findings_group_sites), ascending */
+	size_t nsites;
 } ka_finding;
 
 typedef struct ka_findings {
@@ -66,6 +70,13 @@ int ka_findings_move(ka_findings *dst, ka_findings *src);
  * that differ only in their kernel (a helper two kernels call) into the
  * first, naming the others in `also`. */
 void ka_findings_sort_unique(ka_findings *fs);
+/* One report per kernel and launch configuration: findings of launch rules
+ * (scope `launch`) that differ only in their line (the same file, rule,
+ * kernel, message, severity and estimate: a template kernel launched from
+ * every arm of a switch) are merged into the first, the others' lines kept
+ * in `sites`.  Run after fixes are taken, so each site keeps its fix.
+ * KA_OK, or KA_ENOMEM (fs is then left as it was). */
+int ka_findings_group_sites(ka_findings *fs);
 /* Order by impact: severity, then estimate (largest first), then location. */
 void ka_findings_sort_impact(ka_findings *fs);
 /* Remove entries where keep(f, ud) returns 0; order is kept. */

@@ -93,6 +93,8 @@ int ka_report_concise(ka_buf *out, const ka_findings *fs, const ka_report_opts *
 int ka_report_github(ka_buf *out, const ka_findings *fs, const ka_report_opts *o);
 /* The finding's `also` kernels as a JSON array of strings (NULL out of memory). */
 struct json_t *ka_report_also_json(const ka_finding *f);
+/* A finding's other launch sites (`sites`) as a JSON array of lines. */
+struct json_t *ka_report_sites_json(const ka_finding *f);
 /* Append s as the text report prints names and messages: control
  * characters, bytes that are not UTF-8 and bidirectional overrides
  * escaped (\n, \x1b, \xff, \u202e), so nothing from a repository acts on

@@ -29,6 +29,17 @@ static void put(json_t *j, const char *key, json_t *v, int *bad)
 		*bad = 1;
 }
 
+json_t *ka_report_sites_json(const ka_finding *f)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < f->nsites; i++)
+		if (json_array_append_new(a, json_integer(f->sites[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 json_t *ka_report_also_json(const ka_finding *f)
 {
 	json_t *a = json_array();
@@ -80,6 +91,8 @@ static json_t *finding_json(const ka_finding *f, const ka_report_opts *o)
 	put(j, "fix_safety", json_string(ka_fix_safety_name(f->fix_safety)), &bad);
 	if (f->cold) /* absent when not cold, like also_kernels */
 		put(j, "cold", json_true(), &bad);
+	if (f->nsites) /* absent when one launch site */
+		put(j, "also_lines", ka_report_sites_json(f), &bad);
 	if (f->evidence) /* absent, not null, without evidence: reports read as they always did */
 		put(j, "evidence", ka_report_evidence_json(f->evidence), &bad);
 	if (bad) {

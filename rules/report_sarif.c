@@ -120,6 +120,8 @@ static json_t *result_json(const ka_finding *f, int index, const ka_report_opts 
 		json_object_set_new(props, "evidence", ka_report_evidence_json(f->evidence));
 	if (props && f->cold)
 		json_object_set_new(props, "cold", json_true());
+	if (props && f->nsites)
+		json_object_set_new(props, "alsoLines", ka_report_sites_json(f));
 	if (props && json_object_size(props))
 		json_object_set_new(res, "properties", props);
 	else

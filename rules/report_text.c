@@ -156,6 +156,16 @@ static int add_also(ka_buf *out, const ka_finding *f)
 	return rc == KA_OK ? ka_buf_addc(out, '\n') : rc;
 }
 
+/* "      = also at lines 40, 52 (the same launch)" under the excerpt: the
+ * other launch sites of the kernel that got the same finding. */
+static int add_sites(ka_buf *out, const ka_finding *f)
+{
+	int rc = ka_buf_adds(out, f->nsites > 1 ? "      = also at lines " : "      = also at line ");
+	for (size_t i = 0; i < f->nsites && rc == KA_OK; i++)
+		rc = ka_buf_printf(out, i ? ", %d" : "%d", f->sites[i]);
+	return rc == KA_OK ? ka_buf_adds(out, ", launched the same way\n") : rc;
+}
+
 static int add_summary(ka_buf *out, const ka_findings *fs)
 {
 	ka_report_costly *v = NULL;
@@ -217,6 +227,8 @@ int ka_report_text(ka_buf *out, const ka_findings *fs, const ka_report_opts *o)
 			rc = add_excerpt(out, f, o);
 		if (rc == KA_OK && f->nalso)
 			rc = add_also(out, f);
+		if (rc == KA_OK && f->nsites)
+			rc = add_sites(out, f);
 		if (rc == KA_OK && f->evidence)
 			rc = add_evidence(out, f);
 	}

@@ -92,4 +92,35 @@ if [ "$got" != '"api":"cudaLaunchKernel"' ]; then
 	echo "FAIL: api.cu launch api: expected cudaLaunchKernel, got '$got'"
 	fail=1
 fi
+# one report per kernel and launch configuration: three launches of a
+# template kernel with the same 32-thread block are one launch-tiny-blocks
+# warning listing the other lines, and --diff still fixes all three
+cat >"$dir/sites.cu" <<'CU'
+template <int K> __global__ void tile(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= K;
+}
+void run(float *x, int n, int k) {
+  switch (k) {
+  case 1: tile<1><<<(n + 31) / 32, 32>>>(x, n); break;
+  case 2: tile<2><<<(n + 31) / 32, 32>>>(x, n); break;
+  case 3: tile<3><<<(n + 31) / 32, 32>>>(x, n); break;
+  }
+}
+CU
+expect_count sites.cu launch-tiny-blocks 1
+if ! "$kcheck" --no-config --no-db "$dir/sites.cu" 2>/dev/null | grep -q "= also at lines 8, 9, launched the same way"; then
+	echo "FAIL: sites.cu: the text report does not list lines 8 and 9"
+	fail=1
+fi
+got=$("$kcheck" --no-config --no-db --format json "$dir/sites.cu" 2>/dev/null | tr -d ' \n' | grep -o '"also_lines":\[[0-9,]*\]' | sort -u)
+if [ "$got" != '"also_lines":[8,9]' ]; then
+	echo "FAIL: sites.cu: JSON also_lines: expected [8,9], got '$got'"
+	fail=1
+fi
+got=$("$kcheck" --no-config --no-db --diff --unsafe-fixes "$dir/sites.cu" 2>/dev/null | grep -c '^+ *case')
+if [ "$got" != 3 ]; then
+	echo "FAIL: sites.cu: --diff rewrote $got of the 3 launches"
+	fail=1
+fi
 exit $fail
