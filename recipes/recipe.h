@@ -100,6 +100,36 @@ void ka_recipe_facts_forget(void);
 void ka_recipe_set_arch(const char *arch);
 const char *ka_recipe_arch(void);
 
+/* A kernel defined in one file and launched from another of the project
+ * that includes it: a header, or a `.cu` written to be included
+ * (recipes/xfile.c).  The recipe runs on the includer's translation unit,
+ * the includer's text with its #include line of the file replaced by the
+ * file's text, so that the kernel model, the facts and the source model see
+ * the definition and the launches as one text; the result is split into
+ * the two files' new texts.  Declines, with the reason (line numbers name
+ * their file), when: the includer has no #include line of its own that
+ * resolves to the file (its folder, then the flags' -I folders), or has
+ * several; the recipe declines on the joined text; the rewrite edits the
+ * includer before that line; or a source file under scope other than the
+ * two names the kernel (its uses there would not be rewritten; scope NULL:
+ * the two files' longest common folder).  The source path and flags set
+ * before the call are the includer's; the file's folder is added to them
+ * for the parse, and both are restored. */
+typedef struct ka_recipe_via_out {
+	char *file_text, *includer_text; /* malloc'd, NUL-terminated */
+	size_t file_len, includer_len;
+	int file_changed, includer_changed;
+} ka_recipe_via_out;
+int ka_recipe_apply_via(const char *name, const char *kernel, const char *params, const char *file,
+			const char *text, size_t len, const char *includer, const char *inc_text,
+			size_t inc_len, const char *scope, ka_recipe_via_out *res, char *why, size_t why_cap);
+void ka_recipe_via_free(ka_recipe_via_out *res);
+/* The #include lines of inc_text (the file at inc_path) that resolve to
+ * file, in inc_path's folder for a quoted name, then in the flags' -I
+ * folders: their count, the first line's [*s, *e) (without its newline). */
+int ka_recipe_include_at(const char *inc_path, const char *inc_text, size_t inc_len, const char *file,
+			 size_t *s, size_t *e);
+
 /* ---- helpers the recipes share (recipes/recipe.c) ---- */
 
 /* Integer parameter `key` of "k1=v1 k2=v2", or dflt. */
