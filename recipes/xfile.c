@@ -52,13 +52,14 @@ static void dir_of(const char *p, char *out, size_t cap)
 		snprintf(out, cap, "%.*s", s == p ? 1 : (int)(s - p), p);
 }
 
-/* 1 when dir/name resolves to the file whose real path is want. */
+/* dir/name: 1 when it is the file whose real path is want, 0 when it is
+ * another file, -1 when there is none. */
 static int resolves_to(const char *dir, const char *name, size_t n, const char *want)
 {
 	char p[PATH_MAX], rp[PATH_MAX];
-	if (snprintf(p, sizeof p, "%s/%.*s", dir, (int)n, name) >= (int)sizeof p)
-		return 0;
-	return realpath(p, rp) && !strcmp(rp, want);
+	if (snprintf(p, sizeof p, "%s/%.*s", dir, (int)n, name) >= (int)sizeof p || !realpath(p, rp))
+		return -1;
+	return !strcmp(rp, want);
 }
 
 /* The -I folders of the flags (`-I DIR`, `-IDIR`, `-isystem DIR`,
@@ -108,10 +109,12 @@ int ka_recipe_include_at(const char *inc_path, const char *inc_text, size_t inc_
 				if (q) {
 					const char *name = inc_text + p + 1;
 					size_t n = (size_t)(q - name);
-					int hit = close == '"' && resolves_to(idir, name, n, want);
-					for (int d = 0; d < nd && !hit; d++)
+					/* the first folder that has the name decides, as in the
+					 * preprocessor: a quoted name in the includer's folder first */
+					int hit = close == '"' ? resolves_to(idir, name, n, want) : -1;
+					for (int d = 0; d < nd && hit < 0; d++)
 						hit = resolves_to(dirs[d], name, n, want);
-					if (hit && count++ == 0) {
+					if (hit > 0 && count++ == 0) {
 						*s = i;
 						*e = le;
 					}
