@@ -119,6 +119,13 @@ typedef struct ka_recipe_via_out {
 	char *file_text, *includer_text; /* malloc'd, NUL-terminated */
 	size_t file_len, includer_len;
 	int file_changed, includer_changed;
+	/* the includer's translation unit as rewritten: its new text with the
+	 * file's new text in place of the include line (between two comment
+	 * lines), what a compile gate compiles as the includer (with the file's
+	 * folder among the -I folders, for the file's own includes) to check
+	 * both edits at once */
+	char *unit_text;
+	size_t unit_len;
 } ka_recipe_via_out;
 int ka_recipe_apply_via(const char *name, const char *kernel, const char *params, const char *file,
 			const char *text, size_t len, const char *includer, const char *inc_text,

@@ -456,7 +456,12 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 		ka_buf_free(&fo);
 		ka_buf_free(&io);
 	}
-	free(out);
+	if (rc == KA_OK) {
+		res->unit_text = out;
+		res->unit_len = out_len;
+	} else {
+		free(out);
+	}
 	ka_buf_free(&jb);
 	if (rc != KA_OK)
 		ka_recipe_via_free(res);
@@ -467,5 +472,6 @@ void ka_recipe_via_free(ka_recipe_via_out *res)
 {
 	free(res->file_text);
 	free(res->includer_text);
+	free(res->unit_text);
 	memset(res, 0, sizeof *res);
 }

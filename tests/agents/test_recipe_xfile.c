@@ -5,8 +5,8 @@
  * element a thread), src/main.cu includes it through a -I folder and
  * launches it.  grid-stride and vectorize rewrite the kernel in the header
  * and its launch in main.cu; launch-tune only the launch.  Each pair is
- * compiled with nvcc (main.cu with the rewritten header on the path, when
- * nvcc is there) and run on the host against the original
+ * compiled with nvcc (main.cu with the rewritten header on the path, and the
+ * rewritten translation unit through the compile gate, when nvcc is there) and run on the host against the original
  * (tests/agents/emu/spread_main.cpp, the two files joined).  Declines: an
  * includer whose use of the kernel no launch reads (a function pointer),
  * another file of the project that launches it too, a .cu that does not
@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "recipes/recipe.h"
+#include "rewriter/rewriter.h"
 #include "tests/agents/recipe_nvcc.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -133,6 +134,21 @@ static void via_applies(const char *recipe, const char *const *hwant, int nh, co
 	if (nvcc_compiles_with(res.includer_text, flags, 2, err, sizeof err) == 0)
 		fail_msg("main.cu does not compile with both rewrites:\n%s\n%s\n%s", res.file_text,
 			 res.includer_text, err);
+	/* the compile gate on the rewritten translation unit, as main.cu */
+	ka_gate_opts go = KA_GATE_OPTS_INIT;
+	const char *gflags[] = {"-I", kdir};
+	go.extra_args = gflags;
+	go.n_extra_args = 2;
+	char *gerr = NULL;
+	char *cc = ka_gate_find_compiler(&go, inc);
+	if (cc) {
+		assert_non_null(strstr(res.unit_text, res.file_text));
+		if (ka_gate_compile(&go, inc, res.unit_text, res.unit_len, &gerr) != KA_OK)
+			fail_msg("the gate rejects the rewritten unit: %s\n%s", gerr ? gerr : "",
+				 res.unit_text);
+	}
+	free(cc);
+	free(gerr);
 	char *before = joined(HEADER, m), *after = joined(res.file_text, res.includer_text);
 	host_runs_exact("spread_main.cpp", before, after);
 	free(before);
