@@ -102,19 +102,26 @@ const char *ka_recipe_arch(void);
 
 /* A kernel defined in one file and launched from another of the project
  * that includes it: a header, or a `.cu` written to be included
- * (recipes/xfile.c).  The recipe runs on the includer's translation unit,
- * the includer's text with its #include line of the file replaced by the
- * file's text, so that the kernel model, the facts and the source model see
- * the definition and the launches as one text; the result is split into
- * the two files' new texts.  Declines, with the reason (line numbers name
- * their file), when: the includer has no #include line of its own that
- * resolves to the file (its folder, then the flags' -I folders), or has
- * several; the recipe declines on the joined text; the rewrite edits the
- * includer before that line; or a source file under scope other than the
- * two names the kernel (its uses there would not be rewritten; scope NULL:
- * the two files' longest common folder).  The source path and flags set
- * before the call are the includer's; the file's folder is added to them
- * for the parse, and both are restored. */
+ * (recipes/xfile.c).  The recipe runs on the includer's translation unit:
+ * the includer's text with the #include line that reaches the file (itself,
+ * or a header of the project that includes it, at most
+ * KA_RECIPE_VIA_DEPTH include lines deep, followed as the preprocessor
+ * does: in line order, each header once, a quoted name in its file's
+ * folder first, then the flags' -I folders) replaced by that file's text,
+ * and so on down to the file, so that the kernel model, the facts and the
+ * source model see the definition and the launches as one text.  The result
+ * is split into the file's and the includer's new texts.  Declines, with
+ * the reason (line numbers name their file), when: the includer does not
+ * reach the file, or reaches it more than once; the recipe declines on the
+ * joined text; the rewrite edits the includer before its include line, or
+ * edits a header between the two; or a source file under scope other than
+ * those of the chain names the kernel (its uses there would not be
+ * rewritten; scope NULL: the file's and the includer's longest common
+ * folder, under which headers are followed too).  The source path and
+ * flags set before the call are the includer's; the folders of the file
+ * and of the headers between are added to the flags for the parse, and
+ * both are restored. */
+#define KA_RECIPE_VIA_DEPTH 3 /* include lines from the includer to the file */
 typedef struct ka_recipe_via_out {
 	char *file_text, *includer_text; /* malloc'd, NUL-terminated */
 	size_t file_len, includer_len;
@@ -126,11 +133,18 @@ typedef struct ka_recipe_via_out {
 	 * both edits at once */
 	char *unit_text;
 	size_t unit_len;
+	/* the headers between the includer and the file, in include order
+	 * (real paths; "" past the last): they come back unchanged */
+	char through[KA_RECIPE_VIA_DEPTH - 1][4096];
 } ka_recipe_via_out;
 int ka_recipe_apply_via(const char *name, const char *kernel, const char *params, const char *file,
 			const char *text, size_t len, const char *includer, const char *inc_text,
 			size_t inc_len, const char *scope, ka_recipe_via_out *res, char *why, size_t why_cap);
 void ka_recipe_via_free(ka_recipe_via_out *res);
+/* The include lines from inc_text (the file at inc_path) down to file, as
+ * ka_recipe_apply_via follows them (1: inc_text includes it itself), or 0
+ * when it does not reach it (or reaches it more than once: also 0). */
+int ka_recipe_include_depth(const char *inc_path, const char *inc_text, size_t inc_len, const char *file);
 /* The #include lines of inc_text (the file at inc_path) that resolve to
  * file, in inc_path's folder for a quoted name, then in the flags' -I
  * folders: their count, the first line's [*s, *e) (without its newline). */

@@ -52,14 +52,12 @@ static void dir_of(const char *p, char *out, size_t cap)
 		snprintf(out, cap, "%.*s", s == p ? 1 : (int)(s - p), p);
 }
 
-/* dir/name: 1 when it is the file whose real path is want, 0 when it is
- * another file, -1 when there is none. */
-static int resolves_to(const char *dir, const char *name, size_t n, const char *want)
+/* dir/name's real path into out: 1, or 0 when there is no such file. */
+static int resolve_in(const char *dir, const char *name, size_t n, char *out)
 {
-	char p[PATH_MAX], rp[PATH_MAX];
-	if (snprintf(p, sizeof p, "%s/%.*s", dir, (int)n, name) >= (int)sizeof p || !realpath(p, rp))
-		return -1;
-	return !strcmp(rp, want);
+	char p[PATH_MAX];
+	return snprintf(p, sizeof p, "%s/%.*s", dir, (int)n, name) < (int)sizeof p && realpath(p, out) &&
+	       ka_fs_is_regular(out);
 }
 
 /* The -I folders of the flags (`-I DIR`, `-IDIR`, `-isystem DIR`,
@@ -78,52 +76,155 @@ static int include_dirs(const char **dirs, int max)
 	return k;
 }
 
-int ka_recipe_include_at(const char *inc_path, const char *inc_text, size_t inc_len, const char *file,
-			 size_t *s, size_t *e)
+/* The next #include line of t (the file at path) from *pos whose name
+ * resolves to a file, as the preprocessor looks it up (a quoted name in the
+ * file's folder first, then the flags' -I folders, the first that has it):
+ * 1 with the line [*s, *e) (without its newline) and the file's real path
+ * in real; 0 past the last. */
+static int next_include(const char *path, const char *t, size_t len, size_t *pos, size_t *s, size_t *e,
+			char *real)
 {
-	char want[PATH_MAX], idir[PATH_MAX];
-	if (!realpath(file, want))
-		return 0;
-	dir_of(inc_path, idir, sizeof idir);
+	char dir[PATH_MAX];
+	dir_of(path, dir, sizeof dir);
 	const char *dirs[KA_RECIPE_MAX_FLAGS];
-	int nd = include_dirs(dirs, KA_RECIPE_MAX_FLAGS), count = 0;
-	for (size_t i = 0; i < inc_len;) {
+	int nd = include_dirs(dirs, KA_RECIPE_MAX_FLAGS);
+	for (size_t i = *pos; i < len;) {
 		size_t le = i;
-		while (le < inc_len && inc_text[le] != '\n')
+		while (le < len && t[le] != '\n')
 			le++;
 		size_t p = i;
-		while (p < le && (inc_text[p] == ' ' || inc_text[p] == '\t'))
+		*pos = le + 1;
+		while (p < le && (t[p] == ' ' || t[p] == '\t'))
 			p++;
-		if (p < le && inc_text[p] == '#') {
+		if (p < le && t[p] == '#') {
 			p++;
-			while (p < le && (inc_text[p] == ' ' || inc_text[p] == '\t'))
+			while (p < le && (t[p] == ' ' || t[p] == '\t'))
 				p++;
-			if (le - p > 7 && !strncmp(inc_text + p, "include", 7)) {
+			if (le - p > 7 && !strncmp(t + p, "include", 7)) {
 				p += 7;
-				while (p < le && (inc_text[p] == ' ' || inc_text[p] == '\t'))
+				while (p < le && (t[p] == ' ' || t[p] == '\t'))
 					p++;
-				char close = p < le && inc_text[p] == '"'   ? '"'
-					     : p < le && inc_text[p] == '<' ? '>'
-									    : 0;
-				const char *q = close ? memchr(inc_text + p + 1, close, le - p - 1) : NULL;
+				char close = p < le && t[p] == '"' ? '"' : p < le && t[p] == '<' ? '>' : 0;
+				const char *q = close ? memchr(t + p + 1, close, le - p - 1) : NULL;
 				if (q) {
-					const char *name = inc_text + p + 1;
+					const char *name = t + p + 1;
 					size_t n = (size_t)(q - name);
-					/* the first folder that has the name decides, as in the
-					 * preprocessor: a quoted name in the includer's folder first */
-					int hit = close == '"' ? resolves_to(idir, name, n, want) : -1;
-					for (int d = 0; d < nd && hit < 0; d++)
-						hit = resolves_to(dirs[d], name, n, want);
-					if (hit > 0 && count++ == 0) {
+					int hit = close == '"' && resolve_in(dir, name, n, real);
+					for (int d = 0; d < nd && !hit; d++)
+						hit = resolve_in(dirs[d], name, n, real);
+					if (hit) {
 						*s = i;
 						*e = le;
+						return 1;
 					}
 				}
 			}
 		}
 		i = le + 1;
 	}
+	return 0;
+}
+
+int ka_recipe_include_at(const char *inc_path, const char *inc_text, size_t inc_len, const char *file,
+			 size_t *s, size_t *e)
+{
+	char want[PATH_MAX], real[PATH_MAX];
+	size_t pos = 0, ls, le;
+	int count = 0;
+	if (!realpath(file, want))
+		return 0;
+	while (next_include(inc_path, inc_text, inc_len, &pos, &ls, &le, real))
+		if (!strcmp(real, want) && count++ == 0) {
+			*s = ls;
+			*e = le;
+		}
 	return count;
+}
+
+/* ---- the chain of includes from the includer to the file --------------------------- */
+
+/* The includer, the headers between it and the file (at most
+ * KA_RECIPE_VIA_DEPTH - 1), the file; link i's text includes link i+1 on
+ * its line [s, e). */
+#define MAX_LINKS (KA_RECIPE_VIA_DEPTH + 1)
+#define MAX_VISITED 256
+
+typedef struct inc_link {
+	char path[PATH_MAX]; /* real */
+	const char *text;    /* the includer's and the file's: the caller's */
+	char *own;           /* a header's between them: read here */
+	size_t len, s, e;
+} inc_link;
+
+typedef struct chain {
+	int n; /* links, the file the last */
+	inc_link l[MAX_LINKS];
+	const char *want, *scope; /* the file's real path; headers are followed under scope only */
+	int reached;              /* times the file is reached (the first is the chain) */
+	int found;
+	char (*visited)[PATH_MAX];
+	int nvisited;
+	inc_link stack[MAX_LINKS];
+} chain;
+
+static void chain_free(chain *c)
+{
+	for (int i = 0; i < MAX_LINKS; i++)
+		if (c->l[i].own) {
+			free(c->l[i].own);
+			c->l[i].own = NULL;
+		}
+}
+
+/* Depth-first through the includes of stack[d] in the order of its lines
+ * (the preprocessor's order; each header once, as include guards make it),
+ * the first path to the file kept in c->l. */
+static void follow(chain *c, int d)
+{
+	inc_link *k = &c->stack[d];
+	size_t pos = 0, s, e;
+	char real[PATH_MAX];
+	while (next_include(k->path, k->text, k->len, &pos, &s, &e, real)) {
+		k->s = s;
+		k->e = e;
+		if (!strcmp(real, c->want)) {
+			if (c->reached++ == 0) {
+				c->n = d + 2;
+				for (int i = 0; i <= d; i++) {
+					c->l[i] = c->stack[i];
+					c->l[i].own = NULL;
+				}
+				snprintf(c->l[d + 1].path, sizeof c->l[d + 1].path, "%s", c->want);
+			}
+			continue;
+		}
+		size_t sl = strlen(c->scope);
+		int seen = 0;
+		for (int i = 0; i < c->nvisited && !seen; i++)
+			seen = !strcmp(c->visited[i], real);
+		if (seen || d + 2 >= MAX_LINKS || c->nvisited >= MAX_VISITED || strncmp(real, c->scope, sl) ||
+		    real[sl] != '/')
+			continue;
+		snprintf(c->visited[c->nvisited++], PATH_MAX, "%s", real);
+		inc_link *nk = &c->stack[d + 1];
+		memset(nk, 0, sizeof *nk);
+		snprintf(nk->path, sizeof nk->path, "%s", real);
+		char *t = NULL;
+		if (ka_fs_read(real, MAX_TEXT, &t, &nk->len) != KA_OK)
+			continue;
+		nk->text = t;
+		int before = c->reached;
+		follow(c, d + 1);
+		if (before == 0 && c->reached > 0 && !c->l[d + 1].own && c->n > d + 2) {
+			/* the chain runs through this header: it keeps the text */
+			c->l[d + 1].own = t;
+			c->l[d + 1].text = t;
+		} else {
+			free(t);
+		}
+		k->s = s;
+		k->e = e;
+	}
 }
 
 /* ---- the project's other files ------------------------------------------------- */
@@ -141,7 +242,8 @@ static int source_ext(const char *name)
 
 typedef struct scope_walk {
 	const char *kernel;
-	const char *skip[2]; /* real paths */
+	const char *skip[MAX_LINKS]; /* real paths */
+	int nskip;
 	int files;
 	char hit[PATH_MAX]; /* the first file that names the kernel */
 	int line;
@@ -196,8 +298,10 @@ static void walk(scope_walk *w, const char *dir, int depth)
 		}
 		char rp[PATH_MAX], *t = NULL;
 		size_t len = 0;
-		if (!realpath(p, rp) || !strcmp(rp, w->skip[0]) || !strcmp(rp, w->skip[1]) ||
-		    ka_fs_read(p, MAX_TEXT, &t, &len) != KA_OK)
+		int skip = !realpath(p, rp);
+		for (int k = 0; k < w->nskip && !skip; k++)
+			skip = !strcmp(rp, w->skip[k]);
+		if (skip || ka_fs_read(p, MAX_TEXT, &t, &len) != KA_OK)
 			continue;
 		size_t at = ka_csrc_find_word_pp(t, 0, len, w->kernel);
 		if (at != (size_t)-1) {
@@ -223,16 +327,55 @@ static void common_dir(const char *a, const char *b, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", slash ? (int)slash : 1, a);
 }
 
-/* ---- line numbers of the joined text ----------------------------------------- */
+/* ---- the joined text --------------------------------------------------------------- */
 
+/* A run of the joined text copied from one file's text. */
+typedef struct piece {
+	size_t j, n; /* where in the joined text, how long */
+	int link;    /* whose text */
+	size_t at;   /* where in it */
+} piece;
+
+#define MAX_PIECES (2 * MAX_LINKS + 1)
 typedef struct joined {
-	const char *file, *includer; /* as given */
-	const char *text, *inc_text; /* the originals */
-	size_t s, e;                 /* the include line in inc_text */
-	size_t h_s, h_e;             /* the file's text in the joined one */
-	size_t t_s;                  /* the includer's rest (from e) in the joined one */
-	const char *jt;              /* the joined text */
+	const chain *c;
+	const char *jt; /* the joined text */
+	piece p[MAX_PIECES];
+	int np;
 } joined;
+
+static const char *const mark_begin[] = {"/* <ka-xfile-begin-0> */\n", "/* <ka-xfile-begin-1> */\n",
+					 "/* <ka-xfile-begin-2> */\n", "/* <ka-xfile-begin-3> */\n"};
+static const char *const mark_end[] = {"/* <ka-xfile-end-0> */", "/* <ka-xfile-end-1> */",
+				       "/* <ka-xfile-end-2> */", "/* <ka-xfile-end-3> */"};
+
+static int add_piece(joined *j, ka_buf *b, int li, size_t at, size_t n)
+{
+	const inc_link *k = &j->c->l[li];
+	if (j->np < MAX_PIECES)
+		j->p[j->np++] = (piece){.j = b->len, .n = n, .link = li, .at = at};
+	return ka_buf_add(b, k->text + at, n);
+}
+
+/* Link i's text with link i+1's in place of its include line, between
+ * markers (a newline added before the end marker when the text has none
+ * at its end). */
+static int join(joined *j, ka_buf *b, int i)
+{
+	const inc_link *k = &j->c->l[i];
+	if (i == j->c->n - 1) {
+		int rc = add_piece(j, b, i, 0, k->len);
+		return rc ? rc : k->len && k->text[k->len - 1] != '\n' ? ka_buf_addc(b, '\n') : KA_OK;
+	}
+	int rc = add_piece(j, b, i, 0, k->s);
+	rc = rc ? rc : ka_buf_adds(b, mark_begin[i]);
+	rc = rc ? rc : join(j, b, i + 1);
+	rc = rc ? rc : ka_buf_adds(b, mark_end[i]);
+	rc = rc ? rc : add_piece(j, b, i, k->e, k->len - k->e);
+	if (!rc && i > 0 && k->len && k->text[k->len - 1] != '\n')
+		rc = ka_buf_addc(b, '\n');
+	return rc;
+}
 
 /* Line n of the joined text as "line M of NAME" into out. */
 static void map_line(const joined *j, int n, char *out, size_t cap)
@@ -241,15 +384,14 @@ static void map_line(const joined *j, int n, char *out, size_t cap)
 	for (int l = 1; l < n && j->jt[off]; off++)
 		if (j->jt[off] == '\n')
 			l++;
-	if (off >= j->h_s && off < j->h_e)
-		snprintf(out, cap, "line %d of %s", ka_csrc_line_of(j->text, off - j->h_s), base_of(j->file));
-	else if (off >= j->t_s)
-		snprintf(out, cap, "line %d of %s", ka_csrc_line_of(j->inc_text, off - j->t_s + j->e),
-			 base_of(j->includer));
-	else if (off < j->s)
-		snprintf(out, cap, "line %d of %s", ka_csrc_line_of(j->inc_text, off), base_of(j->includer));
-	else
-		snprintf(out, cap, "the include line of %s", base_of(j->includer));
+	for (int i = 0; i < j->np; i++)
+		if (off >= j->p[i].j && off < j->p[i].j + j->p[i].n) {
+			const inc_link *k = &j->c->l[j->p[i].link];
+			snprintf(out, cap, "line %d of %.200s",
+				 ka_csrc_line_of(k->text, j->p[i].at + off - j->p[i].j), base_of(k->path));
+			return;
+		}
+	snprintf(out, cap, "an include line of %.200s", base_of(j->c->l[0].path));
 }
 
 /* why with every "line N" of the joined text named by file, and "in this
@@ -259,18 +401,18 @@ static void map_reason(const joined *j, char *why, size_t cap)
 	char out[512];
 	size_t o = 0;
 	const char *p = why;
+	const char *fb = base_of(j->c->l[j->c->n - 1].path), *ib = base_of(j->c->l[0].path);
 	while (*p && o + 1 < sizeof out) {
 		int at_word = p == why || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'));
 		if (at_word && !strncmp(p, "line ", 5) && p[5] >= '0' && p[5] <= '9') {
 			char *end;
 			long n = strtol(p + 5, &end, 10);
-			char m[300];
+			char m[256];
 			map_line(j, (int)n, m, sizeof m);
 			o += (size_t)snprintf(out + o, sizeof out - o, "%s", m);
 			p = end;
 		} else if (!strncmp(p, "in this file", 12)) {
-			o += (size_t)snprintf(out + o, sizeof out - o, "in %s or %s", base_of(j->file),
-					      base_of(j->includer));
+			o += (size_t)snprintf(out + o, sizeof out - o, "in %s or %s", fb, ib);
 			p += 12;
 		} else {
 			out[o++] = *p++;
@@ -311,6 +453,60 @@ static int xdecline(char *why, size_t cap, const char *fmt, ...)
 	return KA_RECIPE_DECLINED;
 }
 
+/* The recipe's output [t, t + n) for link i (between its markers when i >
+ * 0) split: the file's new text to *fs, *fn; the includer's rest checked
+ * by the caller.  A header between them must come back as it was. */
+static int split(const chain *c, int i, const char *t, size_t n, const char **fs, size_t *fn, char *why,
+		 size_t cap, const char *kernel)
+{
+	const inc_link *k = &c->l[i];
+	if (i == c->n - 1) {
+		if (k->len && k->text[k->len - 1] != '\n' && n && t[n - 1] == '\n')
+			n--;
+		*fs = t;
+		*fn = n;
+		return KA_OK;
+	}
+	int nb, ne;
+	char *b = find_once(t, n, mark_begin[i], &nb), *e = find_once(t, n, mark_end[i], &ne);
+	if (nb != 1 || ne != 1 || e < b + strlen(mark_begin[i]))
+		return xdecline(why, cap, "%s: the rewrite does not keep %s's text apart from %s's", kernel,
+				base_of(c->l[i + 1].path), base_of(k->path));
+	if (i > 0) {
+		/* a header between the includer and the file: unchanged */
+		const char *tail = e + strlen(mark_end[i]);
+		size_t tl = (size_t)(t + n - tail);
+		if (k->len && k->text[k->len - 1] != '\n' && tl && tail[tl - 1] == '\n')
+			tl--;
+		if ((size_t)(b - t) != k->s || memcmp(t, k->text, k->s) || tl != k->len - k->e ||
+		    memcmp(tail, k->text + k->e, tl))
+			return xdecline(why, cap, "%s: the rewrite edits %s, which only passes %s on", kernel,
+					base_of(k->path), base_of(c->l[c->n - 1].path));
+	}
+	const char *in = b + strlen(mark_begin[i]);
+	return split(c, i + 1, in, (size_t)(e - in), fs, fn, why, cap, kernel);
+}
+
+int ka_recipe_include_depth(const char *inc_path, const char *inc_text, size_t inc_len, const char *file)
+{
+	static _Thread_local chain c;
+	static _Thread_local char visited[MAX_VISITED][PATH_MAX];
+	char rf[PATH_MAX], ri[PATH_MAX], sc[PATH_MAX];
+	if (!realpath(file, rf) || !realpath(inc_path, ri))
+		return 0;
+	common_dir(rf, ri, sc, sizeof sc);
+	memset(&c, 0, sizeof c);
+	c.want = rf;
+	c.scope = sc;
+	c.visited = visited;
+	snprintf(c.stack[0].path, sizeof c.stack[0].path, "%s", ri);
+	c.stack[0].text = inc_text;
+	c.stack[0].len = inc_len;
+	follow(&c, 0);
+	chain_free(&c);
+	return c.reached == 1 ? c.n - 1 : 0;
+}
+
 int ka_recipe_apply_via(const char *name, const char *kernel, const char *params, const char *file,
 			const char *text, size_t len, const char *includer, const char *inc_text,
 			size_t inc_len, const char *scope, ka_recipe_via_out *res, char *why, size_t why_cap)
@@ -322,18 +518,6 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 	if (!kernel || !file || !includer)
 		return ka_error_set(KA_EINPUT, "apply_via needs a kernel, its file and an includer");
 	const char *fb = base_of(file), *ib = base_of(includer);
-	size_t s = 0, e = 0;
-	int n = ka_recipe_include_at(includer, inc_text, inc_len, file, &s, &e);
-	if (n == 0)
-		return xdecline(why, why_cap, "%s does not include %s itself (an #include line of its own)",
-				ib, fb);
-	if (n > 1)
-		return xdecline(why, why_cap, "%s includes %s %d times", ib, fb, n);
-	int c1, c2;
-	if (find_once(text, len, "<ka-xfile-", &c1),
-	    c1 || (find_once(inc_text, inc_len, "<ka-xfile-", &c2), c2))
-		return xdecline(why, why_cap, "%s or %s holds the marker text '<ka-xfile-'", fb, ib);
-	/* the rest of the project must not name the kernel */
 	char rf[PATH_MAX], ri[PATH_MAX], sc[PATH_MAX];
 	if (!realpath(file, rf) || !realpath(includer, ri))
 		return ka_error_set(KA_EIO, "cannot resolve %s or %s", file, includer);
@@ -343,61 +527,95 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 	} else {
 		common_dir(rf, ri, sc, sizeof sc);
 	}
-	scope_walk w = {.kernel = kernel, .skip = {rf, ri}};
-	walk(&w, sc, 0);
-	if (w.too_many)
-		return xdecline(why, why_cap, "more than %d source files under %s to search for %s",
-				MAX_SCOPE_FILES, sc, kernel);
-	if (w.hit[0]) {
+
+	/* the includes from the includer to the file */
+	static _Thread_local chain c;
+	static _Thread_local char visited[MAX_VISITED][PATH_MAX];
+	memset(&c, 0, sizeof c);
+	c.want = rf;
+	c.scope = sc;
+	c.visited = visited;
+	snprintf(c.stack[0].path, sizeof c.stack[0].path, "%s", ri);
+	c.stack[0].text = inc_text;
+	c.stack[0].len = inc_len;
+	follow(&c, 0);
+	if (c.reached == 0) {
+		chain_free(&c);
+		return xdecline(why, why_cap,
+				"%s does not include %s (directly or through at most %d headers under %s)",
+				ib, fb, KA_RECIPE_VIA_DEPTH - 1, sc);
+	}
+	if (c.reached > 1) {
+		chain_free(&c);
+		return xdecline(why, why_cap, "%s includes %s %d times", ib, fb, c.reached);
+	}
+	c.l[c.n - 1].text = text;
+	c.l[c.n - 1].len = len;
+	snprintf(c.l[0].path, sizeof c.l[0].path, "%s", includer);
+	snprintf(c.l[c.n - 1].path, sizeof c.l[c.n - 1].path, "%s", file);
+	int rc = KA_OK;
+	for (int i = 0; i < c.n && rc == KA_OK; i++) {
+		int m;
+		if (find_once(c.l[i].text, c.l[i].len, "<ka-xfile-", &m), m)
+			rc = xdecline(why, why_cap, "%s holds the marker text '<ka-xfile-'",
+				      base_of(c.l[i].path));
+	}
+	/* the rest of the project must not name the kernel */
+	scope_walk w = {.kernel = kernel};
+	char reals[MAX_LINKS][PATH_MAX];
+	for (int i = 0; i < c.n && rc == KA_OK; i++)
+		if (realpath(c.l[i].path, reals[i]))
+			w.skip[w.nskip++] = reals[i];
+	if (rc == KA_OK)
+		walk(&w, sc, 0);
+	if (rc == KA_OK && w.too_many)
+		rc = xdecline(why, why_cap, "more than %d source files under %s to search for %s",
+			      MAX_SCOPE_FILES, sc, kernel);
+	if (rc == KA_OK && w.hit[0]) {
 		size_t sl = strlen(sc);
 		const char *rel = !strncmp(w.hit, sc, sl) && w.hit[sl] == '/' ? w.hit + sl + 1 : w.hit;
-		return xdecline(why, why_cap,
-				"%s names %s too (line %d): a use outside %s and %s would not be rewritten",
-				rel, kernel, w.line, fb, ib);
+		rc = xdecline(
+			why, why_cap,
+			"%s names %s too (line %d): a use outside the files of the rewrite would not be "
+			"rewritten",
+			rel, kernel, w.line);
+	}
+	if (rc != KA_OK) {
+		chain_free(&c);
+		return rc;
 	}
 
 	/* the includer's translation unit, the file's text in place of its include */
 	ka_buf jb;
 	ka_buf_init(&jb, 64 << 20);
-	int rc = ka_buf_add(&jb, inc_text, s);
-	rc = rc ? rc : ka_buf_adds(&jb, MARK_BEGIN);
-	size_t h_s = jb.len;
-	rc = rc ? rc : ka_buf_add(&jb, text, len);
-	size_t h_e = jb.len;
-	rc = rc ? rc : len && text[len - 1] != '\n' ? ka_buf_addc(&jb, '\n') : KA_OK;
-	rc = rc ? rc : ka_buf_adds(&jb, MARK_END);
-	size_t t_s = jb.len;
-	rc = rc ? rc : ka_buf_add(&jb, inc_text + e, inc_len - e);
+	joined j = {.c = &c};
+	rc = join(&j, &jb, 0);
 	if (rc) {
 		ka_buf_free(&jb);
+		chain_free(&c);
 		return rc;
 	}
-	joined j = {.file = file,
-		    .includer = includer,
-		    .text = text,
-		    .inc_text = inc_text,
-		    .s = s,
-		    .e = e,
-		    .h_s = h_s,
-		    .h_e = h_e,
-		    .t_s = t_s,
-		    .jt = jb.data};
+	j.jt = jb.data;
 
-	/* parsed as the includer, with the file's folder for its own includes */
-	char old_path[PATH_MAX], fdir[PATH_MAX];
+	/* parsed as the includer, with the file's folder (and the headers'
+	 * between) for their own includes */
+	char old_path[PATH_MAX], dirs[MAX_LINKS][PATH_MAX];
 	snprintf(old_path, sizeof old_path, "%s", ka_recipe_source_path() ? ka_recipe_source_path() : "");
 	const char *const *of;
 	int on = ka_recipe_flags(&of);
 	char *saved[KA_RECIPE_MAX_FLAGS];
-	const char *flags[KA_RECIPE_MAX_FLAGS + 2];
-	int ns = 0;
+	const char *flags[KA_RECIPE_MAX_FLAGS + 2 * MAX_LINKS];
+	int ns = 0, nf;
 	for (int i = 0; i < on && i < KA_RECIPE_MAX_FLAGS; i++)
 		if ((saved[ns] = strdup(of[i])))
 			flags[ns] = saved[ns], ns++;
-	dir_of(file, fdir, sizeof fdir);
-	flags[ns] = "-I";
-	flags[ns + 1] = fdir;
-	ka_recipe_set_flags(flags, ns + 2);
+	nf = ns;
+	for (int i = c.n - 1; i > 0; i--) {
+		dir_of(c.l[i].path, dirs[i], sizeof dirs[i]);
+		flags[nf++] = "-I";
+		flags[nf++] = dirs[i];
+	}
+	ka_recipe_set_flags(flags, nf);
 	ka_recipe_set_source_path(includer);
 
 	char *out = NULL;
@@ -410,48 +628,46 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 		free(saved[i]);
 	if (rc == KA_RECIPE_DECLINED)
 		map_reason(&j, why, why_cap);
-	if (rc != KA_OK) {
-		ka_buf_free(&jb);
-		free(out);
-		return rc;
-	}
 
 	/* split at the markers */
-	int nb, ne;
-	char *b = find_once(out, out_len, MARK_BEGIN, &nb), *en = find_once(out, out_len, MARK_END, &ne);
-	if (nb != 1 || ne != 1 || en < b + strlen(MARK_BEGIN))
-		rc = xdecline(why, why_cap, "%s: the rewrite does not keep %s's text apart from %s's", kernel,
-			      fb, ib);
-	else if ((size_t)(b - out) != s || memcmp(out, inc_text, s))
-		rc = xdecline(why, why_cap,
-			      "%s: the rewrite edits %s before its include of %s (other includers would not "
-			      "see it)",
-			      kernel, ib, fb);
+	const inc_link *inc = &c.l[0];
 	if (rc == KA_OK) {
-		const char *hs = b + strlen(MARK_BEGIN);
-		size_t hl = (size_t)(en - hs);
-		/* the newline added before the end marker */
-		if (len && text[len - 1] != '\n' && hl && hs[hl - 1] == '\n')
-			hl--;
+		int nb, ne;
+		char *b = find_once(out, out_len, mark_begin[0], &nb);
+		(void)find_once(out, out_len, mark_end[0], &ne);
+		if (nb != 1 || ne != 1)
+			rc = xdecline(why, why_cap, "%s: the rewrite does not keep %s's text apart from %s's",
+				      kernel, base_of(c.l[1].path), ib);
+		else if ((size_t)(b - out) != inc->s || memcmp(out, inc_text, inc->s))
+			rc = xdecline(
+				why, why_cap,
+				"%s: the rewrite edits %s before its include of %s (other includers would "
+				"not see it)",
+				kernel, ib, base_of(c.l[1].path));
+	}
+	const char *fs = NULL;
+	size_t fn = 0;
+	if (rc == KA_OK)
+		rc = split(&c, 0, out, out_len, &fs, &fn, why, why_cap, kernel);
+	if (rc == KA_OK) {
 		ka_buf fo, io;
 		ka_buf_init(&fo, 64 << 20);
 		ka_buf_init(&io, 64 << 20);
-		const char *tail = en + strlen(MARK_END);
-		rc = ka_buf_add(&fo, hs, hl);
-		rc = rc ? rc : ka_buf_add(&io, inc_text, e);
-		rc = rc ? rc : ka_buf_add(&io, tail, (size_t)(out + out_len - tail));
-		if (rc == KA_OK && (fo.len != len || memcmp(fo.data, text, len))) {
-			res->file_changed = 1;
-		}
-		if (rc == KA_OK && (io.len != inc_len || memcmp(io.data, inc_text, inc_len)))
-			res->includer_changed = 1;
+		const char *e = find_once(out, out_len, mark_end[0], &(int){0}) + strlen(mark_end[0]);
+		rc = ka_buf_add(&fo, fs, fn);
+		rc = rc ? rc : ka_buf_add(&io, inc_text, inc->e);
+		rc = rc ? rc : ka_buf_add(&io, e, (size_t)(out + out_len - e));
 		if (rc == KA_OK) {
+			res->file_changed = fo.len != len || memcmp(fo.data, text, len);
+			res->includer_changed = io.len != inc_len || memcmp(io.data, inc_text, inc_len);
 			res->file_len = fo.len;
 			res->file_text = ka_buf_steal(&fo);
 			res->includer_len = io.len;
 			res->includer_text = ka_buf_steal(&io);
 			if (!res->file_text || !res->includer_text)
 				rc = ka_error_set(KA_ENOMEM, "out of memory");
+			for (int i = 1; i < c.n - 1 && i <= KA_RECIPE_VIA_DEPTH; i++)
+				snprintf(res->through[i - 1], sizeof res->through[i - 1], "%s", c.l[i].path);
 		}
 		ka_buf_free(&fo);
 		ka_buf_free(&io);
@@ -463,6 +679,7 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 		free(out);
 	}
 	ka_buf_free(&jb);
+	chain_free(&c);
 	if (rc != KA_OK)
 		ka_recipe_via_free(res);
 	return rc;

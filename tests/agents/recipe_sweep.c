@@ -11,8 +11,8 @@
  *     FILE  KERNEL  RECIPE  PARAMS  applied   OUTPUT-PATH  INCLUDER  INCLUDER-OUTPUT
  *
  * The last form: the recipe declined "no launch of KERNEL in this file",
- * and a .cu under ROOT that includes FILE (an #include line of its own
- * that resolves to FILE) launches it: the recipe ran on the includer's
+ * and a .cu under ROOT that includes FILE (itself or through headers of
+ * the project, ka_recipe_include_depth) launches it: the recipe ran on the includer's
  * translation unit (ka_recipe_apply_via, recipes/xfile.c) and its rewrite
  * edits both files.  INCLUDER is relative to ROOT; INCLUDER-OUTPUT is its
  * new text (OUTPUT-PATH with .via.cu for .cu), or '-' when only FILE
@@ -119,7 +119,7 @@ static void list_cu(const char *root, const char *rel, int depth)
 	closedir(d);
 }
 
-/* The .cu files under root that include file itself, at most max, into
+/* The .cu files under root that include file, at most max, into
  * out (relative names, borrowed); their count. */
 static int includers_of(const char *root, const char *file, const char **out, int max)
 {
@@ -133,10 +133,10 @@ static int includers_of(const char *root, const char *file, const char **out, in
 	int n = 0;
 	for (size_t i = 0; i < n_cu && n < max; i++) {
 		char p[4096], *t = NULL;
-		size_t len = 0, s, e;
+		size_t len = 0;
 		snprintf(p, sizeof p, "%s%s%s", root ? root : "", root ? "/" : "", cu_files[i]);
 		if (strcmp(cu_files[i], file) && ka_fs_read(p, MAX_FILE, &t, &len) == KA_OK &&
-		    ka_recipe_include_at(p, t, len, fp, &s, &e) > 0)
+		    ka_recipe_include_depth(p, t, len, fp) > 0)
 			out[n++] = cu_files[i];
 		free(t);
 	}

@@ -11,7 +11,8 @@
  * includer whose use of the kernel no launch reads (a function pointer),
  * another file of the project that launches it too, a .cu that does not
  * include the header, a header included twice; each reason names the file
- * and line. */
+ * and line.  The header reached through another header (all_kernels.cuh),
+ * which comes back unchanged. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,7 +255,7 @@ static void test_other_file(void **st)
 static void test_not_included(void **st)
 {
 	(void)st;
-	static const char *const want[] = {"main.cu does not include twice_kernel.cuh itself"};
+	static const char *const want[] = {"main.cu does not include twice_kernel.cuh (directly or through"};
 	via_declines("grid-stride", "#include \"nothing.cuh\"\nvoid f() {}\n", want, 1);
 	/* a quoted name that resolves elsewhere is not this header */
 	char p[320];
@@ -266,13 +267,49 @@ static void test_not_included(void **st)
 	via_declines("grid-stride", INCLUDE_LINE MAIN(""), twice_want, 1);
 }
 
+/* the header reached through another (SGEMM_CUDA's kernels.cuh): the
+ * header between comes back unchanged, named in through[] */
+static void test_through_header(void **st)
+{
+	(void)st;
+	char all[320];
+	snprintf(all, sizeof all, "%s/all_kernels.cuh", kdir);
+	put(all, "#pragma once\n#include \"twice_kernel.cuh\"\n");
+	const char *m =
+		"#include \"all_kernels.cuh\"\n\nvoid spread_run(float *out, const float *in, int n)\n{\n"
+		"\ttwice<<<(n + 255) / 256, 256>>>(out, in, n);\n}\n";
+	put(inc, m);
+	assert_int_equal(ka_recipe_include_depth(inc, m, strlen(m), hdr), 2);
+	ka_recipe_via_out res;
+	char why[384];
+	int rc = ka_recipe_apply_via("grid-stride", "twice", NULL, hdr, HEADER, strlen(HEADER), inc, m,
+				     strlen(m), root, &res, why, sizeof why);
+	if (rc != KA_OK)
+		fail_msg("grid-stride declined through all_kernels.cuh: %s", why);
+	assert_true(res.file_changed && res.includer_changed);
+	assert_non_null(strstr(res.file_text, "for (long long ka_e = "));
+	assert_non_null(strstr(res.includer_text, "#include \"all_kernels.cuh\"\n"));
+	assert_non_null(strstr(res.includer_text, "2112"));
+	assert_non_null(strstr(res.through[0], "all_kernels.cuh"));
+	assert_string_equal(res.through[1], "");
+	ka_recipe_via_free(&res);
+	/* a line of the includer past the chain keeps its number in a reason */
+	const char *m2 =
+		"#include \"all_kernels.cuh\"\n\nvoid spread_run(float *out, const float *in, int n)\n{\n"
+		"\tvoid *f = (void *)twice;\n\t(void)f;\n\ttwice<<<(n + 255) / 256, 256>>>(out, in, n);\n}\n";
+	put(inc, m2);
+	static const char *const want[] = {"line 5 of main.cu"};
+	via_declines("launch-tune", m2, want, 1);
+	unlink(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grid_stride),  cmocka_unit_test(test_vectorize),
 		cmocka_unit_test(test_launch_tune),  cmocka_unit_test(test_unreadable_use),
 		cmocka_unit_test(test_macro_launch), cmocka_unit_test(test_other_file),
-		cmocka_unit_test(test_not_included),
+		cmocka_unit_test(test_not_included), cmocka_unit_test(test_through_header),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
