@@ -10,8 +10,9 @@
  *     FILE  -       -       -       scan-error MESSAGE
  *     FILE  KERNEL  RECIPE  PARAMS  applied   OUTPUT-PATH  INCLUDER  INCLUDER-OUTPUT
  *
- * The last form: the recipe declined "no launch of KERNEL in this file",
- * and a .cu under ROOT that includes FILE (itself or through headers of
+ * The last form: the recipe declined "no launch of KERNEL in this file"
+ * (or "KERNEL is defined in a header": other files may launch it), and a
+ * .cu under ROOT that includes FILE (itself or through headers of
  * the project, ka_recipe_include_depth) launches it: the recipe ran on the includer's
  * translation unit (ka_recipe_apply_via, recipes/xfile.c) and its rewrite
  * edits both files.  INCLUDER is relative to ROOT; INCLUDER-OUTPUT is its
@@ -212,10 +213,12 @@ static int try_one(const ka_recipe *r, const char *root, const char *file, const
 		/* apply_one puts "KERNEL: " before the reason; the row has a column for it */
 		size_t kl = strlen(kernel);
 		const char *w = !strncmp(why, kernel, kl) && !strncmp(why + kl, ": ", 2) ? why + kl + 2 : why;
-		char here[256];
+		char here[256], hdr[256];
 		snprintf(here, sizeof here, "no launch of %s in this file", kernel);
-		int via = !strncmp(w, here, strlen(here)) ? try_via(r, root, file, text, len, kernel, outdir)
-							  : 0;
+		snprintf(hdr, sizeof hdr, "%s is defined in a header", kernel);
+		int via = !strncmp(w, here, strlen(here)) || !strncmp(w, hdr, strlen(hdr))
+				  ? try_via(r, root, file, text, len, kernel, outdir)
+				  : 0;
 		if (via == 0)
 			row(file, kernel, r->name, params, "declined", w);
 		rc = via < 0 ? via : KA_OK;
