@@ -245,7 +245,10 @@ const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name);
  * shared memory or inline asm, return, or assign i.  A recipe that loops
  * over the elements declares its own 64-bit loop variable and gives BODY
  * `T i = <element>;` with T as written (const included), so BODY sees the
- * type it had.  KA_OK or KA_RECIPE_DECLINED. */
+ * type it had.  BODY must not assign a parameter either: a thread that
+ * loops over several elements would start the next one from its new value
+ * (ka_recipe_ew_shape, which a recipe that keeps one element a thread
+ * calls, lets it: KA_RECIPE_EW_ONE).  KA_OK or KA_RECIPE_DECLINED. */
 #define KA_RECIPE_EW_REP 16
 typedef struct ka_recipe_ew {
 	char var[64], count[256];
@@ -316,6 +319,10 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * yz is set, and the launches must keep their blocks and their grids' y
  * and z (ka_recipe_relaunch_cap).  Any use along x still declines. */
 #define KA_RECIPE_EW_YZ 32u
+/* Flag KA_RECIPE_EW_ONE: the caller keeps one element a thread (launch
+ * tuning, fusion), so BODY may assign a parameter (`id += x;`); the
+ * flag-free ka_recipe_ew_shape sets it. */
+#define KA_RECIPE_EW_ONE 64u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the replayed declarations (nrep), each on its own line after
  * indent. */

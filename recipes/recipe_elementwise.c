@@ -346,7 +346,7 @@ void ka_recipe_ew_pre(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh)
 
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 {
-	return ka_recipe_ew_shape_ex(c, sh, 0);
+	return ka_recipe_ew_shape_ex(c, sh, KA_RECIPE_EW_ONE);
 }
 
 /* ---- the shape from the kernel model (KA_RECIPE_EW_MODEL) ----
@@ -1118,6 +1118,14 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	}
 	if (assigned(sq, sh->var))
 		return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
+	/* a parameter the body moves (`id += x;` before a walk down a column)
+	 * would carry one element's value into the thread's next element */
+	for (int p = 0; p < c->k->nparams && !(flags & KA_RECIPE_EW_ONE); p++)
+		if (c->k->params[p].name[0] && assigned(sq, c->k->params[p].name))
+			return ka_recipe_decline(c,
+						 "the body assigns the parameter %s (a thread's next element "
+						 "would start from its new value)",
+						 c->k->params[p].name);
 	static ka_recipe_poly_defs d;
 	d.n = 0;
 	for (size_t s = ka_csrc_skip_blank(t, sh->pre_e, sh->pre_s), e; s < sh->pre_e;
