@@ -976,7 +976,7 @@ static void test_model_index_forms(void **st)
  * into the thread's next element in any loop over several elements:
  * grid-stride and vectorize decline, naming it.  launch-tune keeps one
  * element a thread and still takes it; a subscript store `id[x] = ...`
- * assigns no parameter. */
+ * or a store through it `*bad = true` assigns no parameter. */
 static void test_param_assigned(void **st)
 {
 	(void)st;
@@ -997,6 +997,19 @@ static void test_param_assigned(void **st)
 		"void run(unsigned *a, const unsigned *b, int w) { k<<<(w + 255) / 256, 256>>>(a, b, w); }\n";
 	static const char *const loop[] = {"for (long long ka_e = "};
 	free(recipe_applies("grid-stride", NULL, stored, "k", loop, 1));
+	/* a store through a parameter moves nothing (cuda-samples' validateGPU) */
+	const char *flag =
+		"__global__ void k(const float *a, int n, bool *bad)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n"
+		"\t\tif (a[i] < 0.0f)\n\t\t\t*bad = true;\n\t}\n}\n"
+		"void run(const float *a, int n, bool *b) { k<<<(n + 255) / 256, 256>>>(a, n, b); }\n";
+	free(recipe_applies("grid-stride", NULL, flag, "k", loop, 1));
+	/* `*p++ = v` moves p */
+	const char *post = "__global__ void k(unsigned *id, int w)\n{\n"
+			   "\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x < w) {\n"
+			   "\t\tid += x;\n\t\t*id++ = 1;\n\t}\n}\n"
+			   "void run(unsigned *a, int w) { k<<<(w + 255) / 256, 256>>>(a, w); }\n";
+	recipe_declines("grid-stride", NULL, post, "k", "the body assigns the parameter id");
 }
 
 int main(void)
