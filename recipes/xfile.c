@@ -167,13 +167,35 @@ typedef struct chain {
 	inc_link stack[MAX_LINKS];
 } chain;
 
+static void follow(chain *c, int d);
+
 static void chain_free(chain *c)
 {
+	if (!c)
+		return;
 	for (int i = 0; i < MAX_LINKS; i++)
-		if (c->l[i].own) {
-			free(c->l[i].own);
-			c->l[i].own = NULL;
-		}
+		free(c->l[i].own);
+	free(c->visited);
+	free(c);
+}
+
+/* A chain from the includer (its real path ri, its text) to the file
+ * (want), headers followed under scope: the links to c->l when c->reached;
+ * NULL out of memory. */
+static chain *chain_find(const char *want, const char *scope, const char *ri, const char *text, size_t len)
+{
+	chain *c = calloc(1, sizeof *c);
+	if (!c || !(c->visited = malloc(MAX_VISITED * sizeof *c->visited))) {
+		free(c);
+		return NULL;
+	}
+	c->want = want;
+	c->scope = scope;
+	snprintf(c->stack[0].path, sizeof c->stack[0].path, "%s", ri);
+	c->stack[0].text = text;
+	c->stack[0].len = len;
+	follow(c, 0);
+	return c;
 }
 
 /* Depth-first through the includes of stack[d] in the order of its lines
@@ -489,22 +511,14 @@ static int split(const chain *c, int i, const char *t, size_t n, const char **fs
 
 int ka_recipe_include_depth(const char *inc_path, const char *inc_text, size_t inc_len, const char *file)
 {
-	static _Thread_local chain c;
-	static _Thread_local char visited[MAX_VISITED][PATH_MAX];
 	char rf[PATH_MAX], ri[PATH_MAX], sc[PATH_MAX];
 	if (!realpath(file, rf) || !realpath(inc_path, ri))
 		return 0;
 	common_dir(rf, ri, sc, sizeof sc);
-	memset(&c, 0, sizeof c);
-	c.want = rf;
-	c.scope = sc;
-	c.visited = visited;
-	snprintf(c.stack[0].path, sizeof c.stack[0].path, "%s", ri);
-	c.stack[0].text = inc_text;
-	c.stack[0].len = inc_len;
-	follow(&c, 0);
-	chain_free(&c);
-	return c.reached == 1 ? c.n - 1 : 0;
+	chain *c = chain_find(rf, sc, ri, inc_text, inc_len);
+	int depth = c && c->reached == 1 ? c->n - 1 : 0;
+	chain_free(c);
+	return depth;
 }
 
 int ka_recipe_apply_via(const char *name, const char *kernel, const char *params, const char *file,
@@ -529,42 +543,36 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 	}
 
 	/* the includes from the includer to the file */
-	static _Thread_local chain c;
-	static _Thread_local char visited[MAX_VISITED][PATH_MAX];
-	memset(&c, 0, sizeof c);
-	c.want = rf;
-	c.scope = sc;
-	c.visited = visited;
-	snprintf(c.stack[0].path, sizeof c.stack[0].path, "%s", ri);
-	c.stack[0].text = inc_text;
-	c.stack[0].len = inc_len;
-	follow(&c, 0);
-	if (c.reached == 0) {
-		chain_free(&c);
+	chain *c = chain_find(rf, sc, ri, inc_text, inc_len);
+	if (!c)
+		return ka_error_set(KA_ENOMEM, "out of memory");
+	if (c->reached == 0) {
+		chain_free(c);
 		return xdecline(why, why_cap,
 				"%s does not include %s (directly or through at most %d headers under %s)",
 				ib, fb, KA_RECIPE_VIA_DEPTH - 1, sc);
 	}
-	if (c.reached > 1) {
-		chain_free(&c);
-		return xdecline(why, why_cap, "%s includes %s %d times", ib, fb, c.reached);
+	if (c->reached > 1) {
+		int times = c->reached;
+		chain_free(c);
+		return xdecline(why, why_cap, "%s includes %s %d times", ib, fb, times);
 	}
-	c.l[c.n - 1].text = text;
-	c.l[c.n - 1].len = len;
-	snprintf(c.l[0].path, sizeof c.l[0].path, "%s", includer);
-	snprintf(c.l[c.n - 1].path, sizeof c.l[c.n - 1].path, "%s", file);
+	c->l[c->n - 1].text = text;
+	c->l[c->n - 1].len = len;
+	snprintf(c->l[0].path, sizeof c->l[0].path, "%s", includer);
+	snprintf(c->l[c->n - 1].path, sizeof c->l[c->n - 1].path, "%s", file);
 	int rc = KA_OK;
-	for (int i = 0; i < c.n && rc == KA_OK; i++) {
+	for (int i = 0; i < c->n && rc == KA_OK; i++) {
 		int m;
-		if (find_once(c.l[i].text, c.l[i].len, "<ka-xfile-", &m), m)
+		if (find_once(c->l[i].text, c->l[i].len, "<ka-xfile-", &m), m)
 			rc = xdecline(why, why_cap, "%s holds the marker text '<ka-xfile-'",
-				      base_of(c.l[i].path));
+				      base_of(c->l[i].path));
 	}
 	/* the rest of the project must not name the kernel */
 	scope_walk w = {.kernel = kernel};
 	char reals[MAX_LINKS][PATH_MAX];
-	for (int i = 0; i < c.n && rc == KA_OK; i++)
-		if (realpath(c.l[i].path, reals[i]))
+	for (int i = 0; i < c->n && rc == KA_OK; i++)
+		if (realpath(c->l[i].path, reals[i]))
 			w.skip[w.nskip++] = reals[i];
 	if (rc == KA_OK)
 		walk(&w, sc, 0);
@@ -581,18 +589,18 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 			rel, kernel, w.line);
 	}
 	if (rc != KA_OK) {
-		chain_free(&c);
+		chain_free(c);
 		return rc;
 	}
 
 	/* the includer's translation unit, the file's text in place of its include */
 	ka_buf jb;
 	ka_buf_init(&jb, 64 << 20);
-	joined j = {.c = &c};
+	joined j = {.c = c};
 	rc = join(&j, &jb, 0);
 	if (rc) {
 		ka_buf_free(&jb);
-		chain_free(&c);
+		chain_free(c);
 		return rc;
 	}
 	j.jt = jb.data;
@@ -610,8 +618,8 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 		if ((saved[ns] = strdup(of[i])))
 			flags[ns] = saved[ns], ns++;
 	nf = ns;
-	for (int i = c.n - 1; i > 0; i--) {
-		dir_of(c.l[i].path, dirs[i], sizeof dirs[i]);
+	for (int i = c->n - 1; i > 0; i--) {
+		dir_of(c->l[i].path, dirs[i], sizeof dirs[i]);
 		flags[nf++] = "-I";
 		flags[nf++] = dirs[i];
 	}
@@ -630,25 +638,25 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 		map_reason(&j, why, why_cap);
 
 	/* split at the markers */
-	const inc_link *inc = &c.l[0];
+	const inc_link *inc = &c->l[0];
 	if (rc == KA_OK) {
 		int nb, ne;
 		char *b = find_once(out, out_len, mark_begin[0], &nb);
 		(void)find_once(out, out_len, mark_end[0], &ne);
 		if (nb != 1 || ne != 1)
 			rc = xdecline(why, why_cap, "%s: the rewrite does not keep %s's text apart from %s's",
-				      kernel, base_of(c.l[1].path), ib);
+				      kernel, base_of(c->l[1].path), ib);
 		else if ((size_t)(b - out) != inc->s || memcmp(out, inc_text, inc->s))
 			rc = xdecline(
 				why, why_cap,
 				"%s: the rewrite edits %s before its include of %s (other includers would "
 				"not see it)",
-				kernel, ib, base_of(c.l[1].path));
+				kernel, ib, base_of(c->l[1].path));
 	}
 	const char *fs = NULL;
 	size_t fn = 0;
 	if (rc == KA_OK)
-		rc = split(&c, 0, out, out_len, &fs, &fn, why, why_cap, kernel);
+		rc = split(c, 0, out, out_len, &fs, &fn, why, why_cap, kernel);
 	if (rc == KA_OK) {
 		ka_buf fo, io;
 		ka_buf_init(&fo, 64 << 20);
@@ -666,8 +674,8 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 			res->includer_text = ka_buf_steal(&io);
 			if (!res->file_text || !res->includer_text)
 				rc = ka_error_set(KA_ENOMEM, "out of memory");
-			for (int i = 1; i < c.n - 1 && i <= KA_RECIPE_VIA_DEPTH; i++)
-				snprintf(res->through[i - 1], sizeof res->through[i - 1], "%s", c.l[i].path);
+			for (int i = 1; i < c->n - 1 && i <= KA_RECIPE_VIA_DEPTH; i++)
+				snprintf(res->through[i - 1], sizeof res->through[i - 1], "%s", c->l[i].path);
 		}
 		ka_buf_free(&fo);
 		ka_buf_free(&io);
@@ -679,7 +687,7 @@ int ka_recipe_apply_via(const char *name, const char *kernel, const char *params
 		free(out);
 	}
 	ka_buf_free(&jb);
-	chain_free(&c);
+	chain_free(c);
 	if (rc != KA_OK)
 		ka_recipe_via_free(res);
 	return rc;
