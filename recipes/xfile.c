@@ -8,7 +8,9 @@
  * file's offsets and nothing of a header's.  So the rewrite runs on the
  * includer's translation unit as the preprocessor would start it: the
  * includer's text with its `#include` line replaced by the included file's
- * text, between two marker lines.  Every recipe then sees the definition
+ * text, between two marker lines (through up to two headers of the project
+ * between them, each inlined the same way, in the preprocessor's order,
+ * each header once; those must come back unchanged).  Every recipe then sees the definition
  * and the launches in one text, with what the includer declares before the
  * include and what it does after it, as the compiler does; its checks that
  * the kernel's name is used nowhere it cannot read cover both files.  The
