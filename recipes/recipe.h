@@ -100,6 +100,57 @@ void ka_recipe_facts_forget(void);
 void ka_recipe_set_arch(const char *arch);
 const char *ka_recipe_arch(void);
 
+/* A kernel defined in one file and launched from another of the project
+ * that includes it: a header, or a `.cu` written to be included
+ * (recipes/xfile.c).  The recipe runs on the includer's translation unit:
+ * the includer's text with the #include line that reaches the file (itself,
+ * or a header of the project that includes it, at most
+ * KA_RECIPE_VIA_DEPTH include lines deep, followed as the preprocessor
+ * does: in line order, each header once, a quoted name in its file's
+ * folder first, then the flags' -I folders) replaced by that file's text,
+ * and so on down to the file, so that the kernel model, the facts and the
+ * source model see the definition and the launches as one text.  The result
+ * is split into the file's and the includer's new texts.  Declines, with
+ * the reason (line numbers name their file), when: the includer does not
+ * reach the file, or reaches it more than once; the recipe declines on the
+ * joined text; the rewrite edits the includer before its include line, or
+ * edits a header between the two; or a source file under scope other than
+ * those of the chain names the kernel (its uses there would not be
+ * rewritten; scope NULL: the file's and the includer's longest common
+ * folder, under which headers are followed too).  The source path and
+ * flags set before the call are the includer's; the folders of the file
+ * and of the headers between are added to the flags for the parse, and
+ * both are restored. */
+#define KA_RECIPE_VIA_DEPTH 3 /* include lines from the includer to the file */
+typedef struct ka_recipe_via_out {
+	char *file_text, *includer_text; /* malloc'd, NUL-terminated */
+	size_t file_len, includer_len;
+	int file_changed, includer_changed;
+	/* the includer's translation unit as rewritten: its new text with the
+	 * file's new text in place of the include line (between two comment
+	 * lines), what a compile gate compiles as the includer (with the file's
+	 * folder among the -I folders, for the file's own includes) to check
+	 * both edits at once */
+	char *unit_text;
+	size_t unit_len;
+	/* the headers between the includer and the file, in include order
+	 * (real paths; "" past the last): they come back unchanged */
+	char through[KA_RECIPE_VIA_DEPTH - 1][4096];
+} ka_recipe_via_out;
+int ka_recipe_apply_via(const char *name, const char *kernel, const char *params, const char *file,
+			const char *text, size_t len, const char *includer, const char *inc_text,
+			size_t inc_len, const char *scope, ka_recipe_via_out *res, char *why, size_t why_cap);
+void ka_recipe_via_free(ka_recipe_via_out *res);
+/* The include lines from inc_text (the file at inc_path) down to file, as
+ * ka_recipe_apply_via follows them (1: inc_text includes it itself), or 0
+ * when it does not reach it (or reaches it more than once: also 0). */
+int ka_recipe_include_depth(const char *inc_path, const char *inc_text, size_t inc_len, const char *file);
+/* The #include lines of inc_text (the file at inc_path) that resolve to
+ * file, in inc_path's folder for a quoted name, then in the flags' -I
+ * folders: their count, the first line's [*s, *e) (without its newline). */
+int ka_recipe_include_at(const char *inc_path, const char *inc_text, size_t inc_len, const char *file,
+			 size_t *s, size_t *e);
+
 /* ---- helpers the recipes share (recipes/recipe.c) ---- */
 
 /* Integer parameter `key` of "k1=v1 k2=v2", or dflt. */
@@ -194,7 +245,10 @@ const char *ka_recipe_poly_defs_lookup(void *ctx, const char *name);
  * shared memory or inline asm, return, or assign i.  A recipe that loops
  * over the elements declares its own 64-bit loop variable and gives BODY
  * `T i = <element>;` with T as written (const included), so BODY sees the
- * type it had.  KA_OK or KA_RECIPE_DECLINED. */
+ * type it had.  BODY must not assign a parameter either: a thread that
+ * loops over several elements would start the next one from its new value
+ * (ka_recipe_ew_shape, which a recipe that keeps one element a thread
+ * calls, lets it: KA_RECIPE_EW_ONE).  KA_OK or KA_RECIPE_DECLINED. */
 #define KA_RECIPE_EW_REP 16
 typedef struct ka_recipe_ew {
 	char var[64], count[256];
@@ -265,6 +319,10 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * yz is set, and the launches must keep their blocks and their grids' y
  * and z (ka_recipe_relaunch_cap).  Any use along x still declines. */
 #define KA_RECIPE_EW_YZ 32u
+/* Flag KA_RECIPE_EW_ONE: the caller keeps one element a thread (launch
+ * tuning, fusion), so BODY may assign a parameter (`id += x;`); the
+ * flag-free ka_recipe_ew_shape sets it. */
+#define KA_RECIPE_EW_ONE 64u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the replayed declarations (nrep), each on its own line after
  * indent. */

@@ -74,6 +74,32 @@ static int assigned(const char *sq, const char *var)
 }
 static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 
+/* 1 when the squeezed text moves var itself: assigned as `assigned` reads
+ * it, but not a store through it (`*var = v`, `*var += v`), which moves
+ * nothing (`*var++` still does). */
+static int moved(const char *sq, const char *var)
+{
+	size_t n = strlen(var);
+	for (const char *p = strstr(sq, var); p; p = strstr(p + 1, var)) {
+		if ((p > sq && is_ident(p[-1])) || is_ident(p[n]))
+			continue;
+		const char *a = p + n;
+		int incdec = (a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-') ||
+			     (p >= sq + 2 &&
+			      ((p[-1] == '+' && p[-2] == '+') || (p[-1] == '-' && p[-2] == '-')));
+		if (p > sq && p[-1] == '*' && !incdec)
+			continue; /* a store through it */
+		char one[128];
+		if (n + 4 > sizeof one)
+			return 1;
+		/* the occurrence alone, with what follows it, read by `assigned` */
+		snprintf(one, sizeof one, "%.*s%.3s", (int)n, p, a);
+		if (incdec || assigned(one, var))
+			return 1;
+	}
+	return 0;
+}
+
 /* 1 when the squeezed expression reads as exactly the product (or sum)
  * of the named terms. */
 static int poly_is(const char *sq, const ka_recipe_poly_defs *d, const char *const *terms, int nterms,
@@ -346,7 +372,7 @@ void ka_recipe_ew_pre(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh)
 
 int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh)
 {
-	return ka_recipe_ew_shape_ex(c, sh, 0);
+	return ka_recipe_ew_shape_ex(c, sh, KA_RECIPE_EW_ONE);
 }
 
 /* ---- the shape from the kernel model (KA_RECIPE_EW_MODEL) ----
@@ -1118,6 +1144,14 @@ static int body_checks(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 	}
 	if (assigned(sq, sh->var))
 		return ka_recipe_decline(c, "the body assigns the index %s", sh->var);
+	/* a parameter the body moves (`id += x;` before a walk down a column)
+	 * would carry one element's value into the thread's next element */
+	for (int p = 0; p < c->k->nparams && !(flags & KA_RECIPE_EW_ONE); p++)
+		if (c->k->params[p].name[0] && moved(sq, c->k->params[p].name))
+			return ka_recipe_decline(c,
+						 "the body assigns the parameter %s (a thread's next element "
+						 "would start from its new value)",
+						 c->k->params[p].name);
 	static ka_recipe_poly_defs d;
 	d.n = 0;
 	for (size_t s = ka_csrc_skip_blank(t, sh->pre_e, sh->pre_s), e; s < sh->pre_e;

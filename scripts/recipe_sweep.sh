@@ -13,7 +13,10 @@
 # (directly or through other headers of DIR): the original, then the
 # rewrite in its place, in a mirror of DIR (OUT/mirror, symbolic links) whose
 # header is swapped for the rewrite; the includer counts only when nvcc's
-# dependency list shows that it reads the header.  It prints:
+# dependency list shows that it reads the header.  A kernel whose launch
+# is in a .cu that includes its file (the tool read it there: the rewrite
+# edits both files) is compiled only through that .cu, the original and
+# then both rewrites in place, with the same dependency check.  It prints:
 #   - per recipe: kernels seen, applied, applied and compiles, n/a (the
 #     original does not compile), applied but breaks the build;
 #   - per recipe, the most frequent decline reasons (quoted text and the
@@ -41,7 +44,8 @@
 # command, default 300).
 # The rows stay in OUT/rows.tsv: file, kernel, recipe, params, status,
 # detail, original compiles, rewrite compiles, the includer they compiled
-# through ('-' when alone).
+# through ('-' when alone); for a rewrite whose launch is in the includer,
+# 'launch' and the includer's rewrite ('-' when only the file changed).
 # Exit status: 0 when the sweep ran (whatever it found), 2 on setup errors.
 set -u
 
@@ -65,7 +69,7 @@ while [ $# -gt 0 ]; do
     --top) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--top needs a positive number"
            top=$2; shift 2 ;;
     --summary) shift; summary=("$@"); break ;;
-    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; flags=("$@"); break ;;
     -*) die "unknown option '$1' (see --help)" ;;
     *) [ -z "$dir" ] || die "one DIR only"; dir=$1; shift ;;
@@ -111,9 +115,13 @@ summarize() {
     }' "$rows"
   awk -F'\t' '$5 == "applied" && $8 == "-" { n++ } END { exit !n }' "$rows" &&
     echo && echo "(some rewrites were not compiled: --no-nvcc)"
-  awk -F'\t' '$5 == "applied" && $9 != "" && $9 != "-" { n++; f[$1] = 1 }
+  awk -F'\t' '$5 == "applied" && $9 != "" && $9 != "-" && $10 != "launch" { n++; f[$1] = 1 }
     END { for (x in f) nf++
           if (n) printf "\n(%d rewrites of %d files that do not compile alone were compiled through a .cu that includes them)\n", n, nf
+          exit !n }' "$rows" || true
+  awk -F'\t' '$5 == "applied" && $10 == "launch" { n++; k[$1 "\t" $2] = 1; if ($8 == "ok") ok++; if ($11 != "-") both++ }
+    END { for (x in k) nk++
+          if (n) printf "\n(%d rewrites of %d kernels read the launch in a .cu that includes the kernel'"'"'s file; %d edit that .cu too; %d compile through it with both edits)\n", n, nk, both, ok
           exit !n }' "$rows" || true
   echo
   echo "## Decline reasons (top $top per recipe)"
@@ -266,11 +274,31 @@ via_compiles() {
 swap() { rm -f "$mirror/$1" && cp "$2" "$mirror/$1"; }
 unswap() { rm -f "$mirror/$1" && ln -s "$dir/$1" "$mirror/$1"; }
 
-declare -A orig_ok=() via=()
+declare -A orig_ok=() via=() xorig=()
 : >"$rows"
-while IFS=$'\t' read -r f k r p st det; do
-  oc=- nc=- vc=-
-  if [ "$st" = applied ] && [ "$no_nvcc" = 0 ]; then
+while IFS=$'\t' read -r f k r p st det xinc xout; do
+  oc=- nc=- vc=- xl=
+  if [ -n "${xinc:-}" ]; then
+    # the launch is in XINC, which includes F: the rewrite edits F (DET)
+    # and, XOUT not '-', XINC (XOUT); both compile only through XINC, the
+    # original first, then both rewrites in place, each time with F in
+    # nvcc's dependency list
+    vc=$xinc xl=launch
+    if [ "$st" = applied ] && [ "$no_nvcc" = 0 ]; then
+      key="$xinc"$'\t'"$f"
+      if [ -z "${xorig[$key]:-}" ]; then
+        xorig[$key]=fails
+        make_mirror && via_compiles "$xinc" "$f" "$out/nvcc/${f//\//+}.${xinc//\//+}.orig.log" && xorig[$key]=ok
+      fi
+      oc=${xorig[$key]} nc=fails
+      log=$out/nvcc/$(basename "$det" .cu).log
+      if make_mirror && swap "$f" "$det" && { [ "$xout" = - ] || swap "$xinc" "$xout"; }; then
+        via_compiles "$xinc" "$f" "$log" && nc=ok
+      fi
+      unswap "$f"
+      [ "$xout" = - ] || unswap "$xinc"
+    fi
+  elif [ "$st" = applied ] && [ "$no_nvcc" = 0 ]; then
     src=$dir/$f
     if [ -z "${orig_ok[$f]:-}" ]; then
       via[$f]=-
@@ -298,7 +326,12 @@ while IFS=$'\t' read -r f k r p st det; do
       unswap "$f"
     fi
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$k" "$r" "$p" "$st" "$det" "$oc" "$nc" "$vc" >>"$rows"
+  if [ -n "$xl" ]; then
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$k" "$r" "$p" "$st" "$det" "$oc" "$nc" "$vc" \
+      "$xl" "$xout" >>"$rows"
+  else
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$k" "$r" "$p" "$st" "$det" "$oc" "$nc" "$vc" >>"$rows"
+  fi
 done <"$raw"
 rm -f "$raw"
 

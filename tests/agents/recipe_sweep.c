@@ -8,6 +8,18 @@
  *     FILE  KERNEL  RECIPE  PARAMS  declined  REASON
  *     FILE  KERNEL  RECIPE  PARAMS  error     MESSAGE
  *     FILE  -       -       -       scan-error MESSAGE
+ *     FILE  KERNEL  RECIPE  PARAMS  applied   OUTPUT-PATH  INCLUDER  INCLUDER-OUTPUT
+ *
+ * The last form: the recipe declined "no launch of KERNEL in this file"
+ * (or "KERNEL is defined in a header": other files may launch it), and a
+ * .cu under ROOT that includes FILE (itself or through headers of
+ * the project, ka_recipe_include_depth) launches it: the recipe ran on the includer's
+ * translation unit (ka_recipe_apply_via, recipes/xfile.c) and its rewrite
+ * edits both files.  INCLUDER is relative to ROOT; INCLUDER-OUTPUT is its
+ * new text (OUTPUT-PATH with .via.cu for .cu), or '-' when only FILE
+ * changed.  When every includer declines, the row is the first's decline
+ * (its reason names the files).  At most four includers are tried, in
+ * sorted order.
  *
  * An applied rewrite goes to OUTDIR/<FILE with '/' as '+'>.<KERNEL>.<RECIPE>.cu.
  * scripts/recipe_sweep.sh runs it over a tree, compiles what it wrote with
@@ -28,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include "recipes/csrc.h"
 #include "recipes/recipe.h"
@@ -68,9 +81,128 @@ static int out_path(char *buf, size_t cap, const char *outdir, const char *file,
 	return 1;
 }
 
+/* ---- includers: the .cu files under ROOT, read once ---- */
+static char **cu_files; /* relative to root, sorted */
+static size_t n_cu;
+static int cu_listed;
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void list_cu(const char *root, const char *rel, int depth)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
+	DIR *d = depth < 24 ? opendir(dir) : NULL;
+	if (!d)
+		return;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		char r[2048], p[4096];
+		struct stat st;
+		if (snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int)sizeof r ||
+		    snprintf(p, sizeof p, "%s/%s", root, r) >= (int)sizeof p || lstat(p, &st))
+			continue;
+		size_t l = strlen(r);
+		if (S_ISDIR(st.st_mode))
+			list_cu(root, r, depth + 1);
+		else if (S_ISREG(st.st_mode) && l > 3 && !strcmp(r + l - 3, ".cu")) {
+			char **nn = realloc(cu_files, (n_cu + 1) * sizeof *nn);
+			if (nn && (nn[n_cu] = strdup(r)))
+				cu_files = nn, n_cu++;
+			else if (nn)
+				cu_files = nn;
+		}
+	}
+	closedir(d);
+}
+
+/* The .cu files under root that include file, at most max, into
+ * out (relative names, borrowed); their count. */
+static int includers_of(const char *root, const char *file, const char **out, int max)
+{
+	if (!cu_listed) {
+		list_cu(root ? root : ".", "", 0);
+		qsort(cu_files, n_cu, sizeof *cu_files, cmp_str);
+		cu_listed = 1;
+	}
+	char fp[4096];
+	snprintf(fp, sizeof fp, "%s%s%s", root ? root : "", root ? "/" : "", file);
+	int n = 0;
+	for (size_t i = 0; i < n_cu && n < max; i++) {
+		char p[4096], *t = NULL;
+		size_t len = 0;
+		snprintf(p, sizeof p, "%s%s%s", root ? root : "", root ? "/" : "", cu_files[i]);
+		if (strcmp(cu_files[i], file) && ka_fs_read(p, MAX_FILE, &t, &len) == KA_OK &&
+		    ka_recipe_include_depth(p, t, len, fp) > 0)
+			out[n++] = cu_files[i];
+		free(t);
+	}
+	return n;
+}
+
+/* The recipe through the includers of file (its reason said the launch is
+ * elsewhere): 1 with the row printed, 0 when none includes it (the
+ * caller's row stands), < 0 on an error. */
+static int try_via(const ka_recipe *r, const char *root, const char *file, const char *text, size_t len,
+		   const char *kernel, const char *outdir)
+{
+	const char *params = r->grid && r->grid[0] ? r->grid[0] : "";
+	const char *inc[4];
+	int ni = includers_of(root, file, inc, 4), rc = 0;
+	char first_why[512] = "", fp[4096];
+	snprintf(fp, sizeof fp, "%s%s%s", root ? root : "", root ? "/" : "", file);
+	for (int i = 0; i < ni && rc == 0; i++) {
+		char ip[4096], why[384], path[4096], ipath[4200];
+		char *it = NULL;
+		size_t il = 0;
+		ka_recipe_via_out res;
+		snprintf(ip, sizeof ip, "%s%s%s", root ? root : "", root ? "/" : "", inc[i]);
+		if ((rc = ka_fs_read(ip, MAX_FILE, &it, &il)) != KA_OK)
+			break;
+		int a = ka_recipe_apply_via(r->name, kernel, params, fp, text, len, ip, it, il, NULL, &res,
+					    why, sizeof why);
+		free(it);
+		if (a < 0) {
+			rc = a;
+		} else if (a == KA_RECIPE_DECLINED) {
+			if (!first_why[0]) {
+				size_t kl = strlen(kernel);
+				const char *w = !strncmp(why, kernel, kl) && !strncmp(why + kl, ": ", 2)
+							? why + kl + 2
+							: why;
+				snprintf(first_why, sizeof first_why, "via %s: %s", inc[i], w);
+			}
+		} else if (!out_path(path, sizeof path, outdir, file, kernel, r->name)) {
+			rc = ka_error_set(KA_ETOOBIG, "output path too long for %s", file);
+		} else {
+			snprintf(ipath, sizeof ipath, "%.*s.via.cu", (int)strlen(path) - 3, path);
+			rc = ka_fs_write_atomic(path, res.file_text, res.file_len);
+			if (rc == KA_OK && res.includer_changed)
+				rc = ka_fs_write_atomic(ipath, res.includer_text, res.includer_len);
+			if (rc == KA_OK) {
+				printf("%s\t%s\t%s\t%s\tapplied\t%s\t%s\t%s\n", file, kernel, r->name,
+				       params[0] ? params : "-", path, inc[i],
+				       res.includer_changed ? ipath : "-");
+				rc = 1;
+			}
+		}
+		if (a == KA_OK)
+			ka_recipe_via_free(&res);
+	}
+	if (rc == 0 && first_why[0]) {
+		row(file, kernel, r->name, params, "declined", first_why);
+		rc = 1;
+	}
+	return rc;
+}
+
 /* One recipe on one kernel: apply, write, print its row. */
-static int try_one(const ka_recipe *r, const char *file, const char *text, size_t len, const char *kernel,
-		   const char *outdir)
+static int try_one(const ka_recipe *r, const char *root, const char *file, const char *text, size_t len,
+		   const char *kernel, const char *outdir)
 {
 	const char *params = r->grid && r->grid[0] ? r->grid[0] : "";
 	char why[256], path[4096];
@@ -81,8 +213,15 @@ static int try_one(const ka_recipe *r, const char *file, const char *text, size_
 		/* apply_one puts "KERNEL: " before the reason; the row has a column for it */
 		size_t kl = strlen(kernel);
 		const char *w = !strncmp(why, kernel, kl) && !strncmp(why + kl, ": ", 2) ? why + kl + 2 : why;
-		row(file, kernel, r->name, params, "declined", w);
-		rc = KA_OK;
+		char here[256], hdr[256];
+		snprintf(here, sizeof here, "no launch of %s in this file", kernel);
+		snprintf(hdr, sizeof hdr, "%s is defined in a header", kernel);
+		int via = !strncmp(w, here, strlen(here)) || !strncmp(w, hdr, strlen(hdr))
+				  ? try_via(r, root, file, text, len, kernel, outdir)
+				  : 0;
+		if (via == 0)
+			row(file, kernel, r->name, params, "declined", w);
+		rc = via < 0 ? via : KA_OK;
 	} else if (rc < 0) {
 		row(file, kernel, r->name, params, "error", ka_error_last());
 		rc = KA_OK;
@@ -127,7 +266,7 @@ static int sweep_file(const char *root, const char *file, const char *outdir)
 	for (int i = 0; i < nk && rc == KA_OK; i++)
 		for (size_t j = 0; j < ka_recipe_count() && rc == KA_OK; j++)
 			if (!only || !strcmp(only, ka_recipe_get(j)->name))
-				rc = try_one(ka_recipe_get(j), file, text, len, names[i], outdir);
+				rc = try_one(ka_recipe_get(j), root, file, text, len, names[i], outdir);
 out:
 	ka_recipe_kmodel_forget(); /* the next file's text is another */
 	free(text);

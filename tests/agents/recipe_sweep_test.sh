@@ -4,7 +4,11 @@
 # .cu of the tree that includes it (directly, through another header, or
 # through a -I folder of the FLAGS), the original and then the rewrite in its
 # place; a .cu that names the header but does not read it (#if 0) is no
-# includer.  The recipes are not what is tested: a stand-in tool prints the
+# includer.  A kernel whose launch the tool read in the .cu that includes
+# its file (rows with the includer and its rewrite) is compiled through
+# that .cu with both rewrites in place (or the file's alone when the
+# includer's is '-'), and both files are links again afterwards.  The
+# recipes are not what is tested: a stand-in tool prints the
 # rows and points them at rewrites written here, one that compiles and one
 # that does not for each case.
 # usage: recipe_sweep_test.sh SOURCE_DIR   (exit 77 without nvcc)
@@ -57,6 +61,16 @@ printf '#define REAL float\n#include "solve.cu"\n%s\n' "$main" >"$D/part/main.cu
 # inc/vec.cuh is found through -I DIR/inc from another folder
 printf '#pragma once\n%s\n' "$kernel" >"$D/inc/vec.cuh"
 printf '#define REAL float\n#include "vec.cuh"\n%s\n' "$main" >"$D/lib/lib.cu"
+# xl/k.cuh compiles alone; its launch is in xl/main.cu, which includes it
+mkdir -p "$D/xl"
+printf '#pragma once\n__global__ void twice(float *x, int n)\n{\n\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\tx[i] *= 2;\n}\n' >"$D/xl/k.cuh"
+printf '#include "k.cuh"\nint main() { float *x = 0; twice<<<4, 256>>>(x, 1000); return 0; }\n' >"$D/xl/main.cu"
+printf '#pragma once\n__global__ void twice(float *x, int n, int m)\n{\n\tfor (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += m)\n\t\tx[i] *= 2;\n}\n' >"$R/xk.good.cu"
+printf '#include "k.cuh"\nint main() { float *x = 0; twice<<<4, 256>>>(x, 1000, 1024); return 0; }\n' >"$R/xmain.good.cu"
+# the header's rewrite alone (its launch unchanged) breaks: the includer passes two arguments
+printf '#include "k.cuh"\nint main() { float *x = 0; twice<<<4, 256>>>(x); return 0; }\n' >"$R/xmain.bad.cu"
+cp "$R/xk.good.cu" "$R/xk.alone.cu"
+cp "$D/xl/k.cuh" "$R/xk.same.cu"
 for h in k leaf lone vec solve; do
 	printf '#pragma once\n%s\n' "$good" >"$R/$h.good.cu"
 	printf '#pragma once\n%s\n' "$bad" >"$R/$h.bad.cu"
@@ -69,13 +83,18 @@ cat >"$T/tool" <<EOF
 while [ \$# -gt 0 ] && [ "\$1" != -- ]; do
 	case \$1 in -o|-r|-R) shift 2 ;; *) f=\$1; shift ;; esac
 done
+if [ "\$f" = xl/k.cuh ]; then
+	printf '%s\ttwice\tgrid-stride\t-\tapplied\t%s\t%s\t%s\n' "\$f" "$R/xk.good.cu" xl/main.cu "$R/xmain.good.cu" \
+		"\$f" "$R/xk.alone.cu" xl/main.cu - "\$f" "$R/xk.same.cu" xl/main.cu "$R/xmain.bad.cu"
+	exit 0
+fi
 case \$f in app/k.cuh) h=k ;; deep/leaf.cuh) h=leaf ;; decoy/lone.cuh) h=lone ;; inc/vec.cuh) h=vec ;; part/solve.cu) h=solve ;;
 	*) exit 0 ;; esac
 printf '%s\ttwice\tgrid-stride\t-\tapplied\t%s\n' "\$f" "$R/\$h.good.cu" "\$f" "$R/\$h.bad.cu"
 EOF
 chmod +x "$T/tool"
 printf '%s\n' app/k.cuh app/app.cu deep/leaf.cuh deep/mid.cuh deep/use.cu decoy/lone.cuh decoy/decoy.cu \
-	inc/vec.cuh lib/lib.cu part/solve.cu part/main.cu >"$T/files"
+	inc/vec.cuh lib/lib.cu part/solve.cu part/main.cu xl/k.cuh >"$T/files"
 if ! bash "$SRC/scripts/recipe_sweep.sh" --tool "$T/tool" --files "$T/files" --out "$T/out" "$D" \
 	-- -I "$D/inc" >"$T/log" 2>&1; then
 	cat "$T/log"
@@ -100,6 +119,22 @@ want part/solve.cu solve.good.cu ok ok part/main.cu
 want part/solve.cu solve.bad.cu ok fails part/main.cu
 grep -q '^(8 rewrites of 4 files that do not compile alone were compiled through a .cu that includes them)$' "$T/log" &&
 	ok "the summary counts the rewrites compiled through an includer" || fail "the summary: $(cat "$T/log")"
+# want_launch REWRITE INCLUDER-REWRITE ORIGINAL REWRITE-COMPILES: a row whose launch is in xl/main.cu
+want_launch() {
+	local got
+	got=$(awk -F'\t' -v d="$R/$1" '$1 == "xl/k.cuh" && $6 == d { print $7 "|" $8 "|" $9 "|" $10 "|" $11 }' "$rows")
+	[ "$got" = "$3|$4|xl/main.cu|launch|$2" ] && ok "xl/k.cuh, $1: $got" ||
+		fail "xl/k.cuh, $1: want $3|$4|xl/main.cu|launch|$2, got '$got'"
+}
+want_launch xk.good.cu "$R/xmain.good.cu" ok ok
+want_launch xk.alone.cu - ok fails
+want_launch xk.same.cu "$R/xmain.bad.cu" ok fails
+grep -q '^(3 rewrites of 1 kernels read the launch in a .cu that includes the kernel.s file; 2 edit that .cu too; 1 compile through it with both edits)$' "$T/log" &&
+	ok "the summary counts the rewrites whose launch is in the includer" || fail "the summary's launch line: $(cat "$T/log")"
+[ -L "$T/out/mirror/xl/k.cuh" ] && [ -L "$T/out/mirror/xl/main.cu" ] &&
+	cmp -s "$D/xl/main.cu" <(printf '#include "k.cuh"\nint main() { float *x = 0; twice<<<4, 256>>>(x, 1000); return 0; }\n') &&
+	ok "the header and its includer are links again in the mirror, the tree untouched" ||
+	fail "the mirror's xl/ was not restored"
 # the mirror's headers are links again: the tree's own files untouched
 cmp -s "$D/app/k.cuh" <(printf '#pragma once\n%s\n' "$kernel") && [ -L "$T/out/mirror/app/k.cuh" ] &&
 	ok "the header is restored in the mirror and untouched in the tree" || fail "the header was not restored"

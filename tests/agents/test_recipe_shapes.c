@@ -971,6 +971,47 @@ static void test_model_index_forms(void **st)
 		"the guarded index 'i' is");
 }
 
+/* A body that moves a parameter (cuda-samples' recursiveGaussian:
+ * `id += x;` and then a walk down the column) carries the moved pointer
+ * into the thread's next element in any loop over several elements:
+ * grid-stride and vectorize decline, naming it.  launch-tune keeps one
+ * element a thread and still takes it; a subscript store `id[x] = ...`
+ * or a store through it `*bad = true` assigns no parameter. */
+static void test_param_assigned(void **st)
+{
+	(void)st;
+	const char *moved =
+		"__global__ void k(unsigned *id, unsigned *od, int w, int h)\n{\n"
+		"\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x >= w)\n\t\treturn;\n"
+		"\tid += x;\n\tod += x;\n\tfor (int y = 0; y < h; y++) {\n\t\t*od = *id;\n"
+		"\t\tid += w;\n\t\tod += w;\n\t}\n}\n"
+		"void run(unsigned *a, unsigned *b, int w, int h) { k<<<(w + 255) / 256, 256>>>(a, b, w, h); }\n";
+	recipe_declines("grid-stride", NULL, moved, "k", "the body assigns the parameter id");
+	recipe_declines("vectorize", NULL, moved, "k", "the body assigns the parameter id");
+	static const char *const tune[] = {"k<<<(w+127)/128, 128>>>"};
+	free(recipe_applies("launch-tune", NULL, moved, "k", tune, 1));
+	const char *stored =
+		"__global__ void k(unsigned *id, const unsigned *od, int w)\n{\n"
+		"\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x < w)\n"
+		"\t\tid[x] = od[x] + 1;\n}\n"
+		"void run(unsigned *a, const unsigned *b, int w) { k<<<(w + 255) / 256, 256>>>(a, b, w); }\n";
+	static const char *const loop[] = {"for (long long ka_e = "};
+	free(recipe_applies("grid-stride", NULL, stored, "k", loop, 1));
+	/* a store through a parameter moves nothing (cuda-samples' validateGPU) */
+	const char *flag =
+		"__global__ void k(const float *a, int n, bool *bad)\n{\n"
+		"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n) {\n"
+		"\t\tif (a[i] < 0.0f)\n\t\t\t*bad = true;\n\t}\n}\n"
+		"void run(const float *a, int n, bool *b) { k<<<(n + 255) / 256, 256>>>(a, n, b); }\n";
+	free(recipe_applies("grid-stride", NULL, flag, "k", loop, 1));
+	/* `*p++ = v` moves p */
+	const char *post = "__global__ void k(unsigned *id, int w)\n{\n"
+			   "\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x < w) {\n"
+			   "\t\tid += x;\n\t\t*id++ = 1;\n\t}\n}\n"
+			   "void run(unsigned *a, int w) { k<<<(w + 255) / 256, 256>>>(a, w); }\n";
+	recipe_declines("grid-stride", NULL, post, "k", "the body assigns the parameter id");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -988,6 +1029,7 @@ int main(void)
 		cmocka_unit_test(test_transpose_forms),
 		cmocka_unit_test(test_rowscan_forms),
 		cmocka_unit_test(test_model_index_forms),
+		cmocka_unit_test(test_param_assigned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
