@@ -131,6 +131,8 @@ typedef struct dstat {
 	int host_kind;             /* host pointers: 1 malloc, 2 pinned */
 	int64_t dim3v[3];          /* host dim3 variables: components assigned (t.x = 256) */
 	unsigned char dim3_set[3]; /* 1 assigned a constant, 2 assigned a run-time value */
+	unsigned stored_dep;       /* local arrays: what the values stored so far (initializer
+				    * included) depend on (D_*), read back by a load */
 } dstat;
 
 /* What is fixed for the translation unit: the model, the output, the
@@ -197,6 +199,7 @@ typedef struct walk_ctl {
 	int inline_depth;
 	ka_decl *inline_stack[WALK_MAX_INLINE];
 	int stmt_level_call; /* the call being evaluated is a whole statement */
+	unsigned store_dep;  /* the dependence of the value the access being walked stores (D_*) */
 	int api_result_used; /* a cudaLaunchKernel-style launch whose error code the code reads */
 	int last_was_barrier;
 	int at_last_stmt;    /* walking the kernel body's last statement */

@@ -185,8 +185,17 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 	int abytes = field ? walk_value_size(w, n) : elem;
 	walk_record_access(w, n, addr, abytes, elem, field, rw);
 	unsigned dep = (addr.x->dep & ~D_OPAQUE) | D_DATA;
+	if (addr.space == SP_LOCAL && addr.base->id >= 0 && addr.base->id < w->file.nenv) {
+		/* a thread's own array holds what the thread stored in it: a
+		 * table of per-thread indices (`int v[8] = {j - 1, j, ...}`) read
+		 * at a constant subscript still differs between threads */
+		dstat *ds = &w->sym.ds[addr.base->id];
+		if (rw != 0) /* ++, +=: what was there mixes with the stored value */
+			ds->stored_dep |= w->ctl.store_dep ? w->ctl.store_dep : (D_LANE | D_DATA);
+		dep |= ds->stored_dep & ~D_OPAQUE;
+	}
 	int sym = sx_new_sym(&w->sym.sx, SYM_LOAD, addr.base->name, dep, addr.x->loops);
-	w->sym.sx.syms[sym].lane_varying = (addr.x->dep & D_LANE) != 0;
+	w->sym.sx.syms[sym].lane_varying = (dep & D_LANE) != 0;
 	val v = {.x = sx_symref(&w->sym.sx, sym)};
 	if (n->tflags & KT_POINTER) { /* a pointer loaded from memory */
 		v.base = addr.base;

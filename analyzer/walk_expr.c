@@ -233,9 +233,12 @@ static val ev_assign(walk *w, ka_node *n)
 	if (!w->is_device && walk_host_dim3_assign(w, lhs, n->kids[1], n->op))
 		return rv;
 	int saved = w->ctl.store_value_dep;
+	unsigned saved_dep = w->ctl.store_dep;
 	w->ctl.store_value_dep = rv.x ? store_value_varies(w, rv.x) : -1;
+	w->ctl.store_dep = rv.x ? rv.x->dep : D_LANE | D_DATA;
 	walk_access_expr(w, lhs, n->op == OP_ASSIGN ? 1 : 2);
 	w->ctl.store_value_dep = saved;
+	w->ctl.store_dep = saved_dep;
 	return rv;
 }
 

@@ -39,6 +39,41 @@ static void env_merge(walk *w, const val *other, unsigned cond_dep, uint64_t con
 	}
 }
 
+static int has_side_effect(const ka_node *n)
+{
+	if (!n)
+		return 0;
+	if ((n->kind == KN_BINOP && n->op >= OP_ASSIGN && n->op <= OP_ORA) ||
+	    (n->kind == KN_UNOP && n->op >= OP_POSTINC && n->op <= OP_PREDEC) || n->kind == KN_CALL)
+		return 1;
+	for (int i = 0; i < n->nkids; i++)
+		if (has_side_effect(n->kids[i]))
+			return 1;
+	return 0;
+}
+
+/* What a local array's initializer stores depends on: the union over its
+ * elements (nested lists too), evaluated quietly (the walk of the
+ * initializer itself has recorded its accesses). */
+static unsigned init_dep(walk *w, ka_node *init)
+{
+	init = walk_strip(init);
+	if (!init)
+		return 0;
+	if (init->kind == KN_INITLIST) {
+		unsigned dep = 0;
+		for (int i = 0; i < init->nkids; i++)
+			dep |= init_dep(w, init->kids[i]);
+		return dep;
+	}
+	if (has_side_effect(init)) /* not walked twice: `i++` would count twice */
+		return D_LANE | D_DATA;
+	w->ctl.quiet++;
+	const sx *x = walk_ev_int(w, init);
+	w->ctl.quiet--;
+	return x ? x->dep : D_LANE | D_DATA;
+}
+
 static void decl_stmt(walk *w, ka_node *n)
 {
 	for (int i = 0; i < n->nkids; i++) {
@@ -50,6 +85,9 @@ static void decl_stmt(walk *w, ka_node *n)
 			walk_note_array(w, d);
 			if (d->init)
 				walk_ev(w, d->init, 0);
+			if (d->init && !(d->flags & (KDF_SHARED | KDF_CONSTANT)) && d->id >= 0 &&
+			    d->id < w->file.nenv)
+				w->sym.ds[d->id].stored_dep |= init_dep(w, d->init);
 			continue;
 		}
 		if (!d->init) {
