@@ -85,6 +85,7 @@ typedef struct br_ctx {
 		const ka_decl *base;
 		const sx *x;
 		int rw;
+		const sx *cond; /* the innermost branch's condition where it runs */
 	} sh[WALK_MAX_BR_SHARED];
 	int nsh, nsh_over;
 	int pin;        /* the branch being walked runs on at most two lanes of each

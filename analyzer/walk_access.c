@@ -97,6 +97,7 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 			if (b->nsh < WALK_MAX_BR_SHARED) {
 				b->sh[b->nsh].base = addr.base;
 				b->sh[b->nsh].x = addr.x;
+				b->sh[b->nsh].cond = w->ctl.brs[w->ctl.nbrs - 1].cond;
 				b->sh[b->nsh++].rw = rw;
 			} else {
 				b->nsh_over = 1;

@@ -12,6 +12,7 @@
  * run-time value).  The warp model itself still evaluates the exact
  * expression. */
 #include "analyzer/walk.h"
+#include <stdlib.h>
 
 static void lane_tid(const walk *w, int l, sx_lane *ln)
 {
@@ -195,6 +196,123 @@ static int pair_apart(walk *w, const sx *d, int64_t m, const sx *B)
 	return 0;
 }
 
+/* Whether x reads nothing but threadIdx.x, dimensions and the warp size
+ * with known values, constants and the symbol bsym. */
+static int syms_known(const sx_ctx *c, const sx *x, int bsym)
+{
+	if (!x)
+		return 1;
+	if (x->k == SX_OPAQUE)
+		return 0;
+	if (x->k == SX_SYM) {
+		const sx_sym *s = &c->syms[x->sym];
+		return x->sym == bsym || s->kind == SYM_TID_X ||
+		       ((s->kind == SYM_WARPSIZE || (s->kind >= SYM_BDIM_X && s->kind <= SYM_BDIM_Z)) &&
+			s->has_value);
+	}
+	return syms_known(c, x->a, bsym) && syms_known(c, x->b, bsym);
+}
+
+static int cmp_slot(const void *pa, const void *pb)
+{
+	const int64_t *a = pa, *b = pb;
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* Whether the lane runs code under cond: 0 only when cond evaluates to
+ * false for it (an unknown condition counts as taken). */
+static int runs(const sx_ctx *c, const sx *cond, const sx_lane *ln)
+{
+	int64_t v;
+	return !cond || !syms_known(c, cond, -1) || sx_eval(c, cond, ln, &v) != 0 || v != 0;
+}
+
+/* No read of a lane below `lanes` lands on a slot that another lane below
+ * it writes (every symbol of the addresses has a value now). */
+static int lanes_apart(walk *w, const br_ctx *b, int lanes, int64_t (*slots)[2])
+{
+	sx_ctx *c = &w->sym.sx;
+	int ok = 1;
+	for (int base = 0; ok && base < b->nsh; base++) {
+		size_t nw = 0; /* the writes to this base by every lane below B, sorted */
+		for (int i = 0; ok && i < b->nsh; i++) {
+			if (b->sh[i].rw == 0 || b->sh[i].base != b->sh[base].base)
+				continue;
+			for (int t = 0; ok && t < lanes; t++) {
+				sx_lane ln = {{t, 0, 0}};
+				if (!runs(c, b->sh[i].cond, &ln))
+					continue;
+				ok = sx_eval(c, b->sh[i].x, &ln, &slots[nw][0]) == 0;
+				slots[nw++][1] = t;
+			}
+		}
+		qsort(slots, nw, sizeof *slots, cmp_slot);
+		for (int j = 0; ok && j < b->nsh; j++) {
+			if (b->sh[j].rw == 1 || b->sh[j].base != b->sh[base].base)
+				continue;
+			for (int t = 0; ok && t < lanes; t++) {
+				sx_lane ln = {{t, 0, 0}};
+				if (!runs(c, b->sh[j].cond, &ln))
+					continue;
+				int64_t key[2] = {0, 0};
+				ok = sx_eval(c, b->sh[j].x, &ln, &key[0]) == 0;
+				int64_t(*hit)[2] = ok && nw ? bsearch(key, slots, nw, sizeof *slots, cmp_slot)
+							    : NULL;
+				while (hit && hit > slots &&
+				       hit[-1][0] == key[0]) /* the first write of that slot */
+					hit--;
+				for (; ok && hit && hit < slots + nw && hit[0][0] == key[0]; hit++)
+					ok = hit[0][1] == t; /* every write of it must be the lane's own */
+			}
+		}
+	}
+	return ok;
+}
+
+/* The lanes below B evaluated one by one: no read of a lane lands on a slot
+ * that another lane below B writes.  For subscripts the affine test cannot
+ * take apart (`x1 = tid << 1` over two arrays of one shared buffer).  Only
+ * threadIdx.x may vary, in a one-dimensional block of known width; B is a
+ * known value, or one symbol tried at the values a tree's bound takes (1
+ * to 33, then the powers of two up to the block's width). */
+static int evaluated_apart(walk *w, const br_ctx *b, const sx *B)
+{
+	sx_ctx *c = &w->sym.sx;
+	int bx = w->block[0];
+	if (bx <= 0 || bx > 1024 || w->block[1] > 1 || w->block[2] > 1)
+		return 0;
+	int bsym = B->k == SX_SYM ? B->sym : -1;
+	if (!syms_known(c, B, bsym))
+		return 0;
+	for (int i = 0; i < b->nsh; i++)
+		if (!syms_known(c, b->sh[i].x, bsym))
+			return 0;
+	int64_t(*slots)[2] = malloc(sizeof *slots * (size_t)bx * (size_t)(b->nsh ? b->nsh : 1));
+	if (!slots)
+		return 0;
+	int ok = 1;
+	if (bsym < 0 || c->syms[bsym].kind == SYM_BDIM_X) { /* B has its value */
+		int64_t v;
+		sx_lane l0 = {{0, 0, 0}};
+		ok = sx_eval(c, B, &l0, &v) == 0 && v > 0 && lanes_apart(w, b, v < bx ? (int)v : bx, slots);
+	} else {
+		sx_sym *s = &c->syms[bsym];
+		int64_t saved_v = s->value;
+		int saved_has = s->has_value, saved_lv = s->lane_varying;
+		s->has_value = 1;
+		s->lane_varying = 0;
+		for (int v = 1; ok && v <= bx; v = v < 33 ? v + 1 : v < 64 ? 64 : v * 2) {
+			s->value = v;
+			ok = lanes_apart(w, b, v < bx ? v : bx, slots);
+		}
+		s->value = saved_v;
+		s->has_value = saved_has;
+		s->lane_varying = saved_lv;
+	}
+	free(slots);
+	return ok;
+}
+
 /* b's accesses under condition c (b's own or an enclosing branch's: the
  * lanes that run b run every branch around it). */
 static int independent_under(walk *w, const br_ctx *b, const sx *c)
@@ -229,14 +347,27 @@ static int independent_under(walk *w, const br_ctx *b, const sx *c)
 	return 1;
 }
 
+/* independent_under, then the evaluated test for the same `tid < B`. */
+static int apart_under(walk *w, const br_ctx *b, const sx *c)
+{
+	if (independent_under(w, b, c))
+		return 1;
+	if (!c || c->k != SX_CMP || (c->c != 1 && c->c != 2))
+		return 0;
+	const sx *x = c->c == 1 ? c->a : c->b, *B = c->c == 1 ? c->b : c->a;
+	if (x->k != SX_SYM || w->sym.sx.syms[x->sym].kind != SYM_TID_X || (B->dep & (D_LANE | D_OPAQUE)))
+		return 0;
+	return evaluated_apart(w, b, B);
+}
+
 int walk_branch_lanes_independent(walk *w, const br_ctx *b)
 {
 	if (b->nsh_over)
 		return 0;
-	if (independent_under(w, b, b->cond))
+	if (apart_under(w, b, b->cond))
 		return 1;
 	for (int i = w->ctl.nbrs - 1; i >= 0; i--)
-		if (&w->ctl.brs[i] != b && independent_under(w, b, w->ctl.brs[i].cond))
+		if (&w->ctl.brs[i] != b && apart_under(w, b, w->ctl.brs[i].cond))
 			return 1;
 	return 0;
 }
