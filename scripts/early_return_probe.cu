@@ -12,22 +12,9 @@
 // marker, so a slot nobody wrote holds it.  The probe reports, over R runs,
 // whether every launch finished within a time limit (no hang) and how many
 // runs gave a wrong result against the CPU.
-#include <cstdio>
-#include <cstdlib>
-#include <chrono>
-#include <thread>
+#define PROBE_NAME "early_return_probe"
+#include "probe_util.cuh"
 #include <vector>
-#include <cuda_runtime.h>
-
-#define CK(x)                                                                                \
-	do {                                                                                 \
-		cudaError_t e_ = (x);                                                        \
-		if (e_ != cudaSuccess) {                                                     \
-			fprintf(stderr, "early_return_probe: error: %s: %s\n", #x,           \
-				cudaGetErrorString(e_));                                     \
-			exit(2);                                                             \
-		}                                                                            \
-	} while (0)
 
 constexpr int B = 256;
 
@@ -67,25 +54,6 @@ __global__ void exchange(const float *in, float *out, int n)
 	}
 	if (threadIdx.x == 0)
 		out[blockIdx.x] = s[0];
-}
-
-// waits for the stream with a limit: 0 done, 1 still running after `ms`
-static int wait_for(cudaStream_t st, int ms)
-{
-	auto t0 = std::chrono::steady_clock::now();
-	for (;;) {
-		cudaError_t e = cudaStreamQuery(st);
-		if (e == cudaSuccess)
-			return 0;
-		if (e != cudaErrorNotReady) {
-			fprintf(stderr, "early_return_probe: error: %s\n", cudaGetErrorString(e));
-			exit(2);
-		}
-		auto dt = std::chrono::steady_clock::now() - t0;
-		if (std::chrono::duration_cast<std::chrono::milliseconds>(dt).count() > ms)
-			return 1;
-		std::this_thread::sleep_for(std::chrono::microseconds(200));
-	}
 }
 
 int main(int argc, char **argv)

@@ -12,22 +12,9 @@
 //     the last warp has one group inside the guard and one outside.
 // Each kernel runs R times on fresh inputs; the probe counts the runs with a
 // wrong result and the launches that did not finish within 5 s.
-#include <cstdio>
-#include <cstdlib>
-#include <chrono>
-#include <thread>
+#define PROBE_NAME "warp_hazard_probe"
+#include "probe_util.cuh"
 #include <vector>
-#include <cuda_runtime.h>
-
-#define CK(x)                                                                                \
-	do {                                                                                 \
-		cudaError_t e_ = (x);                                                        \
-		if (e_ != cudaSuccess) {                                                     \
-			fprintf(stderr, "warp_hazard_probe: error: %s: %s\n", #x,            \
-				cudaGetErrorString(e_));                                     \
-			exit(2);                                                             \
-		}                                                                            \
-	} while (0)
 
 constexpr int B = 256;
 
@@ -85,24 +72,6 @@ __global__ void tailmask(const float *a, float *y, int M)
 		v += __shfl_down_sync(0xffffffff, v, 1);
 		if (lane == 0)
 			y[row] = v;
-	}
-}
-
-static int wait_for(cudaStream_t st, int ms)
-{
-	auto t0 = std::chrono::steady_clock::now();
-	for (;;) {
-		cudaError_t e = cudaStreamQuery(st);
-		if (e == cudaSuccess)
-			return 0;
-		if (e != cudaErrorNotReady) {
-			fprintf(stderr, "warp_hazard_probe: error: %s\n", cudaGetErrorString(e));
-			exit(2);
-		}
-		auto dt = std::chrono::steady_clock::now() - t0;
-		if (std::chrono::duration_cast<std::chrono::milliseconds>(dt).count() > ms)
-			return 1;
-		std::this_thread::sleep_for(std::chrono::microseconds(200));
 	}
 }
 
