@@ -544,10 +544,10 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 	ka_facts_text(&r, KA_COL(launch, func), w->func);
 	walk_emit_loc(&r, &n->loc);
 	ka_facts_text(&r, KA_COL(launch, api),
-		      text && strstr(text, "<<<")                                  ? "chevron"
-		      : text && strncmp(text, "hipLaunchKernelGGL", 18) == 0       ? "hipLaunchKernelGGL"
-		      : n->name && strstr(n->name, "Launch") && n->name[0] != '\0' ? n->name
-										   : "hipLaunchKernelGGL");
+		      text && strstr(text, "<<<")                            ? "chevron"
+		      : text && strncmp(text, "hipLaunchKernelGGL", 18) == 0 ? "hipLaunchKernelGGL"
+		      : n->name && strstr(n->name, "Launch")                 ? n->name
+									     : "hipLaunchKernelGGL");
 	static const ka_facts_col tc[] = {KA_COL(launch, grid_text), KA_COL(launch, block_text),
 					  KA_COL(launch, smem_text), KA_COL(launch, stream_text)};
 	const char *margs[4] = {0};
