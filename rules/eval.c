@@ -198,15 +198,57 @@ static const char setup_gate_sql[] =
 	" AND (SELECT COUNT(DISTINCT e.func) FROM launch e WHERE e.func IS NOT NULL"
 	"   AND NOT EXISTS (SELECT 1 FROM call c WHERE c.callee = e.func AND c.is_device_code = 0)) <= 2";
 
-static int setup_gate(sqlite3 *db)
+/* The file-level half, asked once per file (bit 1 of the gate): a program
+ * (its main was analyzed) that launches some kernel. */
+static const char program_gate_sql[] =
+	"SELECT EXISTS (SELECT 1 FROM launch)"
+	" AND EXISTS (SELECT 1 FROM call c WHERE c.func = 'main' AND c.is_device_code = 0)";
+
+static int ask_gate(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	int gate = 0;
-	if (sqlite3_prepare_v2(db, setup_gate_sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		gate = sqlite3_column_int(st, 0);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		gate = sqlite3_column_int(st, 0) != 0;
 	sqlite3_finalize(st);
 	return gate;
+}
+
+/* bit 0: setup_gate_sql, bit 1: program_gate_sql */
+static int file_gates(sqlite3 *db)
+{
+	return ask_gate(db, setup_gate_sql) | ask_gate(db, program_gate_sql) << 1;
+}
+
+/* A kernel the program never starts: the file defines main, launches some
+ * kernel, and never launches (nor passes to a launch through a pointer)
+ * this one.  Another file of the program could still launch it through an
+ * extern declaration, which a sample program with its own main seldom
+ * does; the finding says so and stays a note. */
+static const char unlaunched_sql[] =
+	"SELECT k.name FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
+	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id OR l.kernel = k.name)";
+
+static int unlaunched_kernel(sqlite3 *db, sqlite3_int64 kid, ka_finding *f, ka_buf *msg)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = KA_OK;
+	if (sqlite3_prepare_v2(db, unlaunched_sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return KA_OK;
+	}
+	sqlite3_bind_int64(st, 1, kid);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		rc = ka_buf_printf(msg,
+				   " [cold: the program in this file (it defines main) never launches %s]",
+				   k ? k : "the kernel");
+		f->cold = 1;
+		if (f->severity > KA_SEV_NOTE)
+			f->severity = KA_SEV_NOTE;
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m, int gate,
@@ -223,7 +265,7 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		return KA_OK; /* facts without a launch table: nothing to weigh */
 	}
 	sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, kc));
-	sqlite3_bind_int(st, 2, gate);
+	sqlite3_bind_int(st, 2, gate & 1);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *k = (const char *)sqlite3_column_text(st, 0);
 		const char *hot = (const char *)sqlite3_column_text(st, 1);
@@ -253,6 +295,8 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		}
 	}
 	sqlite3_finalize(st);
+	if (rc == KA_OK && !f->cold && (gate & 2))
+		rc = unlaunched_kernel(db, sqlite3_column_int64(row, kc), f, msg);
 	return rc;
 }
 
@@ -435,7 +479,7 @@ int ka_rules_eval(const ka_ruleset *rs, sqlite3 *db, const ka_eval_opts *opts, k
 		o.arch = arch = query_text(db, "SELECT name FROM arch LIMIT 1");
 	if ((rc = ka_sql_register(db)) != KA_OK)
 		goto out;
-	int gate = setup_gate(db);
+	int gate = file_gates(db);
 	for (size_t i = 0; i < ka_ruleset_count(rs); i++) {
 		const ka_rule *r = ka_ruleset_at(rs, i);
 		if (o.only_rule ? strcmp(o.only_rule, r->id) != 0 : !r->enabled)

@@ -312,4 +312,25 @@ void per_size(float *d, const int *ns, int count, int reps) {
 CU
 expect copies.cu 6 host-pageable-memcpy note
 expect copies.cu 11 host-pageable-memcpy warning
+# A kernel that the program in the file (it defines main and launches
+# another kernel) never launches is cold: its findings are notes; the same
+# kernel launched keeps its warning.
+cat >"$dir/unlaunched.cu" <<'CU'
+__global__ void used(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1.f; }
+__global__ void transpose_naive(const float *in, float *out, int rows, int cols) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < cols && y < rows) out[x * rows + y] = in[y * cols + x];
+}
+int main() {
+  float *x = nullptr;
+  int n = 1 << 20;
+  cudaMalloc(&x, n * sizeof(float));
+  used<<<(n + 255) / 256, 256>>>(x, n);
+  cudaDeviceSynchronize();
+  return 0;
+}
+CU
+expect unlaunched.cu 4 gmem-row-index-from-threadidx-x note
+sed 's/  cudaDeviceSynchronize();/  transpose_naive<<<dim3(32, 32), dim3(32, 8)>>>(x, x, 1024, 1024);\n  cudaDeviceSynchronize();/' "$dir/unlaunched.cu" >"$dir/launched.cu"
+expect launched.cu 4 gmem-row-index-from-threadidx-x warning
 exit $fail
