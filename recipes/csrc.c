@@ -79,6 +79,24 @@ size_t ka_csrc_skip_blank(const char *t, size_t len, size_t i)
 	}
 }
 
+static size_t skip_tabs(const char *t, size_t p, size_t le)
+{
+	while (p < le && (t[p] == ' ' || t[p] == '\t'))
+		p++;
+	return p;
+}
+
+size_t ka_csrc_directive(const char *t, size_t ls, size_t le, const char *name)
+{
+	size_t n = strlen(name), p = skip_tabs(t, ls, le);
+	if (p >= le || t[p] != '#')
+		return (size_t)-1;
+	p = skip_tabs(t, p + 1, le);
+	if (le - p <= n || strncmp(t + p, name, n) != 0)
+		return (size_t)-1;
+	return skip_tabs(t, p + n, le);
+}
+
 size_t ka_csrc_match(const char *t, size_t len, size_t i)
 {
 	char open = t[i], close = open == '(' ? ')' : open == '[' ? ']' : '}';

@@ -69,6 +69,10 @@ int ka_csrc_param_index(const ka_csrc_kernel *k, const char *name);
 size_t ka_csrc_skip_lexeme(const char *t, size_t len, size_t i);
 /* The offset past the comment/blank run at i. */
 size_t ka_csrc_skip_blank(const char *t, size_t len, size_t i);
+/* On the line [ls, le): when it is the directive `# name` (blanks and tabs
+ * around the '#' allowed) with more text after the name, the offset of that
+ * text past the blanks that follow the name; (size_t)-1 otherwise. */
+size_t ka_csrc_directive(const char *t, size_t ls, size_t le, const char *name);
 /* The matching close bracket of the '(' '[' or '{' at i, or (size_t)-1. */
 size_t ka_csrc_match(const char *t, size_t len, size_t i);
 /* End of the statement starting at i (after its ';' or closing '}'),

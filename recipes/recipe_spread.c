@@ -145,34 +145,17 @@ static int macro_ids(ka_recipe_ctx *c)
 		size_t le = ls;
 		while (le < len && (t[le] != '\n' || (le > ls && t[le - 1] == '\\')))
 			le++;
-		size_t p = ls;
-		while (p < le && (t[p] == ' ' || t[p] == '\t'))
+		size_t p = ka_csrc_directive(t, ls, le, "define"), ns = p;
+		while (p < le && (isalnum((unsigned char)t[p]) || t[p] == '_'))
 			p++;
-		if (p < le && t[p] == '#') {
-			p++;
-			while (p < le && (t[p] == ' ' || t[p] == '\t'))
-				p++;
-			if (le - p > 6 && !strncmp(t + p, "define", 6)) {
-				p += 6;
-				while (p < le && (t[p] == ' ' || t[p] == '\t'))
-					p++;
-				size_t ns = p;
-				while (p < le && (isalnum((unsigned char)t[p]) || t[p] == '_'))
-					p++;
-				char name[KA_CSRC_NAME];
-				if (p > ns && p - ns < sizeof name) {
-					snprintf(name, sizeof name, "%.*s", (int)(p - ns), t + ns);
-					for (int i = 0; ids[i]; i++)
-						if (ka_csrc_find_word_pp(t, p, le, ids[i]) != NPOS &&
-						    ka_csrc_find_word_pp(t, c->k->body_open, c->k->body_close,
-									 name) != NPOS)
-							return ka_recipe_decline(
-								c,
-								"%s uses the macro %s, which names "
-								"%s",
-								c->k->name, name, ids[i]);
-				}
-			}
+		char name[KA_CSRC_NAME];
+		if (p < le && p > ns && p - ns < sizeof name) {
+			snprintf(name, sizeof name, "%.*s", (int)(p - ns), t + ns);
+			for (int i = 0; ids[i]; i++)
+				if (ka_csrc_find_word_pp(t, p, le, ids[i]) != NPOS &&
+				    ka_csrc_find_word_pp(t, c->k->body_open, c->k->body_close, name) != NPOS)
+					return ka_recipe_decline(c, "%s uses the macro %s, which names %s",
+								 c->k->name, name, ids[i]);
 		}
 		ls = le + 1;
 	}

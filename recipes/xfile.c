@@ -94,32 +94,20 @@ static int next_include(const char *path, const char *t, size_t len, size_t *pos
 		size_t le = i;
 		while (le < len && t[le] != '\n')
 			le++;
-		size_t p = i;
 		*pos = le + 1;
-		while (p < le && (t[p] == ' ' || t[p] == '\t'))
-			p++;
-		if (p < le && t[p] == '#') {
-			p++;
-			while (p < le && (t[p] == ' ' || t[p] == '\t'))
-				p++;
-			if (le - p > 7 && !strncmp(t + p, "include", 7)) {
-				p += 7;
-				while (p < le && (t[p] == ' ' || t[p] == '\t'))
-					p++;
-				char close = p < le && t[p] == '"' ? '"' : p < le && t[p] == '<' ? '>' : 0;
-				const char *q = close ? memchr(t + p + 1, close, le - p - 1) : NULL;
-				if (q) {
-					const char *name = t + p + 1;
-					size_t n = (size_t)(q - name);
-					int hit = close == '"' && resolve_in(dir, name, n, real);
-					for (int d = 0; d < nd && !hit; d++)
-						hit = resolve_in(dirs[d], name, n, real);
-					if (hit) {
-						*s = i;
-						*e = le;
-						return 1;
-					}
-				}
+		size_t p = ka_csrc_directive(t, i, le, "include");
+		char close = p < le && t[p] == '"' ? '"' : p < le && t[p] == '<' ? '>' : 0;
+		const char *q = close ? memchr(t + p + 1, close, le - p - 1) : NULL;
+		if (q) {
+			const char *name = t + p + 1;
+			size_t n = (size_t)(q - name);
+			int hit = close == '"' && resolve_in(dir, name, n, real);
+			for (int d = 0; d < nd && !hit; d++)
+				hit = resolve_in(dirs[d], name, n, real);
+			if (hit) {
+				*s = i;
+				*e = le;
+				return 1;
 			}
 		}
 		i = le + 1;
