@@ -236,6 +236,30 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 					w->block[0], w->block[1]);
 }
 
+/* call.per_launch_pass: a host call whose innermost loop holds a nested
+ * loop that launches kernels runs once per pass of that inner loop (a
+ * buffer or a synchronization per configuration), not once per launch.  A
+ * call written inside a macro has no byte range: its loop is found by
+ * line.  One statement per file, after the host walk wrote its loops,
+ * calls and launches. */
+static void per_launch_pass(walk *w)
+{
+	static const char sql[] =
+		"UPDATE call SET per_launch_pass = EXISTS (SELECT 1 FROM loop l"
+		" JOIN loop m ON m.file = l.file AND m.kernel_id IS NULL AND m.id <> l.id"
+		"  AND m.begin_off >= l.begin_off AND m.end_off <= l.end_off"
+		" JOIN launch h ON h.file = m.file AND h.begin_off >= m.begin_off AND h.end_off <= m.end_off"
+		" WHERE l.id = (SELECT l2.id FROM loop l2 WHERE l2.file = call.file AND l2.kernel_id IS NULL"
+		"  AND (l2.begin_off <= call.begin_off AND l2.end_off >= call.end_off"
+		"   OR (call.begin_off IS NULL AND l2.line <= call.line AND l2.end_line >= call.line))"
+		"  ORDER BY l2.begin_off DESC LIMIT 1))"
+		" WHERE is_device_code = 0 AND in_loop = 1";
+	char *err = NULL;
+	if (sqlite3_exec(w->file.db, sql, NULL, NULL, &err) != SQLITE_OK)
+		ka_facts_writer_fail(w->file.fw, KA_ERR, "facts: %s (per_launch_pass)", err ? err : "?");
+	sqlite3_free(err);
+}
+
 static int walk_host_code(walk *w)
 {
 	for (ka_decl *f = w->file.tu->funcs; f && !w->file.over_budget; f = f->next) {
@@ -254,6 +278,7 @@ static int walk_host_code(walk *w)
 			walk_emit_budget(w, f);
 	}
 	chain_launches(w);
+	per_launch_pass(w);
 	for (int i = 0; i < w->host.noptin; i++) {
 		sqlite3_stmt *s;
 		if (sqlite3_prepare_v2(w->file.db, "UPDATE launch SET smem_optin = 1 WHERE kernel = ?", -1,
