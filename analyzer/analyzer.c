@@ -379,6 +379,20 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    "FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
 		    "b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
 		    "b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
+		    /* the first read after the return, shared memory first, of a slot no
+		     * store of the kernel writes under the same subscript (shared memory,
+		     * or a global array the kernel also writes): what the returned
+		     * threads would have filled */
+		    "UPDATE early_return SET exchange_access_id = (SELECT a.id FROM access a "
+		    "WHERE a.kernel_id = early_return.kernel_id AND a.rw <> 'write' "
+		    "AND COALESCE(a.call_line, a.line) > early_return.line AND (a.space = 'shared' "
+		    "OR (a.space = 'global' AND EXISTS (SELECT 1 FROM access w0 WHERE "
+		    "w0.kernel_id = a.kernel_id AND w0.base = a.base AND w0.rw <> 'read'))) "
+		    "AND NOT EXISTS (SELECT 1 FROM access w WHERE w.kernel_id = a.kernel_id "
+		    "AND w.base = a.base AND w.space = a.space AND w.rw <> 'read' "
+		    "AND COALESCE(w.index_text, '?') = COALESCE(a.index_text, '!')) "
+		    "ORDER BY a.space <> 'shared', COALESCE(a.call_line, a.line), a.col LIMIT 1) "
+		    "WHERE thread_dependent = 1 AND before_barrier = 1;"
 		    "UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
 		    "AND k.kind = 'global');"
 		    /* A run: accesses of one base, direction, size and loop whose indexes
