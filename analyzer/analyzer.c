@@ -395,6 +395,19 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    "WHERE thread_dependent = 1 AND before_barrier = 1;"
 		    "UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
 		    "AND k.kind = 'global');"
+		    /* A filtered access (filter_line) beside a global access of the
+		     * same kernel, at least as deep in traffic loops, that runs on
+		     * every iteration and moves at least as many sectors a request
+		     * (32, one a lane, when the filtered one's are not known):
+		     * that one bounds the filtered one's traffic, which is a
+		     * data-dependent share of it, so the filtered access weighs as
+		     * one loop less (the rules' share of the traffic). */
+		    "UPDATE access SET share_depth = traffic_depth - 1 WHERE filter_line IS NOT NULL "
+		    "AND traffic_depth > 0 AND space = 'global' "
+		    "AND EXISTS (SELECT 1 FROM access o WHERE o.kernel_id = access.kernel_id "
+		    "AND o.space = 'global' AND o.id <> access.id AND o.filter_line IS NULL "
+		    "AND COALESCE(o.traffic_depth, 0) >= access.traffic_depth "
+		    "AND o.sectors_per_request >= COALESCE(access.sectors_per_request, 32));"
 		    /* A run: accesses of one base, direction, size and loop whose indexes
 		     * differ only by constants (a hand-unrolled a[4*i+0], a[4*i+1], ...).
 		     * When their offsets tile the lane stride exactly, every byte of the

@@ -66,6 +66,28 @@ static int traffic_loops(const walk *w, const sx *addr, int rw, int *reread)
 	return traffic;
 }
 
+/* The innermost branch around the access whose condition tests a value
+ * loaded in an iteration of one of the access's traffic loops (`if (d2 <
+ * r2)` after `d2` is computed from `xyz[k]`, `if (mask[k] != -1)`): the
+ * access runs on the iterations whose data pass the test, a data-dependent
+ * share of that loop's trips.  Its line, 0 when there is none. */
+static int filter_branch(const walk *w, const sx *addr, int rw)
+{
+	for (int i = w->ctl.nbrs - 1; i >= 0; i--) {
+		const br_ctx *b = &w->ctl.brs[i];
+		if (!b->cond || !(b->cond->dep & D_DATA))
+			continue;
+		for (int j = 0; j < b->nloops && j < w->ctl.nloops; j++) {
+			const loop_ctx *l = &w->ctl.loops[j];
+			if (l->small || l->slot < 0 || l->slot >= 64 || !(b->cond->loops & (1ull << l->slot)))
+				continue;
+			if (!addr || rw != 0 || (addr->dep & D_OPAQUE) || (addr->loops & (1ull << l->slot)))
+				return b->line; /* a traffic loop of this access */
+		}
+	}
+	return 0;
+}
+
 static void loop_cols(walk *w, ka_facts_row *r, const sx *addr, int rw)
 {
 	ka_facts_int(r, KA_COL(access, in_loop), w->ctl.nloops > 0);
@@ -74,6 +96,9 @@ static void loop_cols(walk *w, ka_facts_row *r, const sx *addr, int rw)
 	int traffic = traffic_loops(w, addr, rw, &reread);
 	ka_facts_int(r, KA_COL(access, traffic_depth), traffic);
 	ka_facts_int(r, KA_COL(access, reread_depth), reread);
+	ka_facts_int(r, KA_COL(access, share_depth), traffic); /* the joins may lower it */
+	int fl = traffic ? filter_branch(w, addr, rw) : 0;
+	ka_facts_opt(r, KA_COL(access, filter_line), fl > 0, fl);
 	if (w->ctl.nloops) {
 		loop_ctx *l = &w->ctl.loops[w->ctl.nloops - 1];
 		ka_facts_int(r, KA_COL(access, loop_id), l->id);

@@ -92,6 +92,8 @@ typedef struct br_ctx {
 			 * warp (walk_lane_pinned: `threadIdx.x == 0`, `lane != 0` in
 			 * the else branch) */
 	const sx *cond; /* the condition (NULL: not kept) */
+	int nloops;     /* the loops open where the branch starts (it lies inside
+			 * w->ctl.loops[0 .. nloops-1]) */
 } br_ctx;
 
 typedef struct launch_info {

@@ -260,8 +260,11 @@ static val ev_binop(walk *w, ka_node *n)
 		if (guard && w->ctl.nbrs >= WALK_MAX_BRANCHES)
 			walk_limit_reached(w, WALK_LIMIT_BRANCHES, &n->loc);
 		if (guard && w->ctl.nbrs < WALK_MAX_BRANCHES) {
-			w->ctl.brs[w->ctl.nbrs++] = (br_ctx){
-				.uniformity = WALK_UNI_BLOCK, .line = n->loc.line, .is_guard = 1, .cond = x};
+			w->ctl.brs[w->ctl.nbrs++] = (br_ctx){.uniformity = WALK_UNI_BLOCK,
+							     .line = n->loc.line,
+							     .is_guard = 1,
+							     .cond = x,
+							     .nloops = w->ctl.nloops};
 			const sx *y = walk_ev_int(w, n->kids[1]);
 			w->ctl.nbrs--;
 			return ival(sx_bin(&w->sym.sx, SX_AND, x, y));

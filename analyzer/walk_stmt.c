@@ -640,7 +640,8 @@ static void if_stmt(walk *w, ka_node *n)
 	br_ctx b = {.uniformity = walk_uniformity(w, c),
 		    .line = n->loc.line,
 		    .is_guard = walk_is_guard(c),
-		    .cond = c};
+		    .cond = c,
+		    .nloops = w->ctl.nloops};
 	if (walk_uni_thread_dep(b.uniformity) && uniform_over_launch(w, c))
 		b.uniformity = WALK_UNI_GRID; /* the launches never split it */
 	if (b.uniformity == WALK_UNI_THREAD)
@@ -722,7 +723,9 @@ void walk_stmt(walk *w, ka_node *n)
 	case KN_SWITCH:
 		if (n->nkids) {
 			const sx *c = walk_ev_int(w, n->kids[0]);
-			br_ctx b = {.uniformity = walk_uniformity(w, c), .line = n->loc.line};
+			br_ctx b = {.uniformity = walk_uniformity(w, c),
+				    .line = n->loc.line,
+				    .nloops = w->ctl.nloops};
 			if (w->ctl.nbrs < WALK_MAX_BRANCHES)
 				w->ctl.brs[w->ctl.nbrs++] = b;
 			else

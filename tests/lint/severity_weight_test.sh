@@ -333,4 +333,43 @@ CU
 expect unlaunched.cu 4 gmem-row-index-from-threadidx-x note
 sed 's/  cudaDeviceSynchronize();/  transpose_naive<<<dim3(32, 32), dim3(32, 8)>>>(x, x, 1024, 1024);\n  cudaDeviceSynchronize();/' "$dir/unlaunched.cu" >"$dir/launched.cu"
 expect launched.cu 4 gmem-row-index-from-threadidx-x warning
+# A thread-per-row access that runs only when data loaded in the loop pass
+# a test (a per-box hit list, a voxel counter), beside a read of the same
+# loop that runs on every iteration, carries a data-dependent share of the
+# traffic: a note that says so.  The unconditional read keeps its warning,
+# and so does a filtered row store beside a broadcast read (the read moves
+# one sector a request, the store 32).
+cat >"$dir/filter.cu" <<'CU'
+__global__ void hits(const int *mask, int *list, int *cnt_out, int boxes, int pts, int cap) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= boxes) return;
+  int cnt = 0;
+  for (int k = 0; k < pts; k++) {
+    int m = mask[b * pts + k];
+    if (m != -1 && cnt < cap) {
+      list[b * cap + cnt] = k;
+      cnt++;
+    }
+  }
+  cnt_out[b] = cnt;
+}
+__global__ void only(const int *mask, float *vals, int boxes, int pts) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= boxes) return;
+  for (int k = 0; k < pts; k++)
+    if (mask[k] > b) vals[b * pts + k] = 1.0f;
+}
+void run_hits(const int *m, int *l, int *c, float *v, int B, int P, int cap) {
+  hits<<<(B + 255) / 256, 256>>>(m, l, c, B, P, cap);
+  only<<<(B + 255) / 256, 256>>>(m, v, B, P);
+}
+CU
+expect filter.cu 6 gmem-row-index-from-threadidx-x warning
+expect filter.cu 8 gmem-row-index-from-threadidx-x note
+expect filter.cu 18 gmem-row-index-from-threadidx-x warning
+if ! "$kcheck" --no-config --no-db -q "$dir/filter.cu" 2>/dev/null | grep -q "pass the test at line 7"; then
+	echo "FAIL: filter.cu: the note does not name the filtering test"
+	fail=1
+fi
+
 exit $fail
