@@ -172,6 +172,14 @@ static void lower_literal(lower_ctx *cx, CXCursor c, ka_node *n)
 static void lower_declref(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 {
 	n->name = fe_spelling(cx, c);
+	/* an unresolved name in a template (`kern<T, N><<<...>>>` in a host
+	 * template, spelled in a macro): the name of the declarations it may
+	 * name */
+	for (int i = -1; (!n->name || !*n->name) && i < k->n; i++) {
+		CXCursor o = i < 0 ? c : k->v[i];
+		if (clang_getNumOverloadedDecls(o) > 0)
+			n->name = fe_spelling(cx, clang_getOverloadedDecl(o, 0));
+	}
 	CXCursor ref = clang_getCursorReferenced(c);
 	if (!clang_Cursor_isNull(ref)) {
 		n->ref_usr = fe_usr_of(cx, ref);

@@ -94,6 +94,7 @@ typedef struct br_ctx {
 	const sx *cond; /* the condition (NULL: not kept) */
 	int nloops;     /* the loops open where the branch starts (it lies inside
 			 * w->ctl.loops[0 .. nloops-1]) */
+	int in_else;    /* the else branch is being walked (cond does not hold) */
 } br_ctx;
 
 typedef struct launch_info {
@@ -111,7 +112,31 @@ typedef struct launch_info {
 	 * argv[i] holds one */
 	int64_t argv[16];
 	unsigned argv_known;
+
+	/* bit i: a host branch around the launch tests that argument i is a
+	 * multiple of the block's x size (`if (n % NTX == 0)` around a launch
+	 * of dim3(NTX, ...)) */
+	unsigned argmul;
+	/* bit j: the kernel's template argument j is spelled as the block's x
+	 * size (`k<T, NTX><<<g, dim3(NTX, NTY)>>>`) */
+	unsigned targ_is_bx;
+	/* the launching host function; arg_param[i]: the index of its parameter
+	 * that argument i names (-1: none); bx_tparam: the index of its template
+	 * parameter that the block's x size names (-1: none) */
+	const char *func;
+	signed char arg_param[16];
+	signed char bx_tparam;
 } launch_info;
+
+/* A call from host code: the callee's name, for each argument the modulus M
+ * of a host branch around the call that tests `arg % M == 0` (0: none), and
+ * the call's template arguments by template parameter (targ_known bit j). */
+typedef struct host_call_guard {
+	const char *callee;
+	int64_t argmod[16];
+	int64_t targv[8];
+	unsigned targ_known;
+} host_call_guard;
 
 /* A template parameter's binding (by decl id): the value of an integer
  * parameter, the size of a type parameter. */
@@ -226,6 +251,8 @@ typedef struct walk_host {
 	int *first_launch; /* by decl id: first of its launches (launch_info.next_same) */
 	const char **optin_kernels;
 	int noptin;
+	host_call_guard *guards; /* every host call (launches aside) */
+	int nguards, capguards;
 } walk_host;
 
 typedef struct walk {
@@ -258,6 +285,8 @@ const char *walk_uni_name(walk_uni u); /* thread | warp | block | grid */
 int walk_is_guard(const sx *c);
 int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level);
 const char *walk_text(walk *w, ka_node *n);
+void walk_host_call_guard(walk *w, ka_node *n, const char *name, ka_decl *callee);
+int walk_call_targ_text(walk *w, ka_node *n, int j, char *buf, size_t cap);
 int64_t walk_next_id(walk *w);
 
 /* walk_stmt.c */

@@ -265,6 +265,9 @@ val walk_ev_call(walk *w, ka_node *n)
 				walk_limit_reached(w, WALK_LIMIT_OPTIN, &n->loc);
 		}
 	}
+	if (!w->is_device)
+		walk_host_call_guard(w, n, name,
+				     ref && ref->body ? ref : walk_find_function(w, name, n->nkids, 0));
 	walk_emit_call(w, n, cat, checked);
 	unsigned dep = 0;
 	uint64_t loops = 0;

@@ -319,6 +319,155 @@ int walk_launch_api(walk *w, ka_node *n)
 	return 1;
 }
 
+/* 1 when x and y are the same value: their difference folds to 0. */
+static int sx_same(walk *w, const sx *x, const sx *y)
+{
+	int64_t v;
+	return x && y &&
+	       (x == y || (sx_is_const(sx_add(&w->sym.sx, x, sx_neg(&w->sym.sx, y)), &v) && v == 0));
+}
+
+/* 1 when the condition c, or one of its conjuncts, is `e % m == 0` (or
+ * `0 == e % m`) with e the same value as arg and m the block's x size: the
+ * constant bx, or the same value as bxs (the launch's block-x expression). */
+static int tests_multiple(walk *w, const sx *c, const sx *arg, int64_t bx, const sx *bxs, int depth)
+{
+	if (!c || depth > 8)
+		return 0;
+	if (c->k == SX_AND)
+		return tests_multiple(w, c->a, arg, bx, bxs, depth + 1) ||
+		       tests_multiple(w, c->b, arg, bx, bxs, depth + 1);
+	int64_t z, m;
+	if (c->k != SX_CMP || c->c != OP_EQ - OP_LT + 1) /* walk_expr.c: op - OP_LT + 1 */
+		return 0;
+	const sx *r = sx_is_const(c->b, &z) && z == 0 ? c->a : sx_is_const(c->a, &z) && z == 0 ? c->b : NULL;
+	if (!r || r->k != SX_REM || !sx_same(w, r->a, arg))
+		return 0;
+	return (bx > 0 && sx_is_const(r->b, &m) && m == bx) || (bxs && sx_same(w, r->b, bxs));
+}
+
+/* The constant M of a conjunct `e % M == 0` of c with e the same value
+ * as arg; 0 when there is none. */
+static int64_t guard_modulus(walk *w, const sx *c, const sx *arg, int depth)
+{
+	if (!c || depth > 8)
+		return 0;
+	if (c->k == SX_AND) {
+		int64_t m = guard_modulus(w, c->a, arg, depth + 1);
+		return m ? m : guard_modulus(w, c->b, arg, depth + 1);
+	}
+	int64_t z, m;
+	if (c->k != SX_CMP || c->c != OP_EQ - OP_LT + 1)
+		return 0;
+	const sx *r = sx_is_const(c->b, &z) && z == 0 ? c->a : sx_is_const(c->a, &z) && z == 0 ? c->b : NULL;
+	return r && r->k == SX_REM && sx_same(w, r->a, arg) && sx_is_const(r->b, &m) && m > 0 ? m : 0;
+}
+
+/* A host call's guards (host_call_guard): what the branches around it test
+ * of its integer arguments, and its template arguments. */
+void walk_host_call_guard(walk *w, ka_node *n, const char *name, ka_decl *callee)
+{
+	if (w->is_device || !name || !*name)
+		return;
+	if (w->host.nguards == w->host.capguards) {
+		w->host.capguards = w->host.capguards ? w->host.capguards * 2 : 32;
+		host_call_guard *ng = ka_arena_alloc(w->file.a, sizeof *ng * (size_t)w->host.capguards);
+		if (!ng)
+			return;
+		if (w->host.nguards)
+			memcpy(ng, w->host.guards, sizeof *ng * (size_t)w->host.nguards);
+		w->host.guards = ng;
+	}
+	host_call_guard *g = &w->host.guards[w->host.nguards++];
+	memset(g, 0, sizeof *g);
+	g->callee = name;
+	w->ctl.quiet++;
+	for (int i = 0; i < n->nkids && i < 16 && w->ctl.nbrs; i++) {
+		ka_node *a = walk_strip(n->kids[i]);
+		if (!a || (a->tflags & (KT_POINTER | KT_ARRAY | KT_FLOAT | KT_DOUBLE)))
+			continue;
+		const sx *ax = walk_ev_int(w, a);
+		for (int j = 0; j < w->ctl.nbrs && !g->argmod[i]; j++)
+			if (!w->ctl.brs[j].in_else)
+				g->argmod[i] = guard_modulus(w, w->ctl.brs[j].cond, ax, 0);
+	}
+	w->ctl.quiet--;
+	if (callee && callee->ntparams) {
+		int64_t v[8];
+		int known[8];
+		int c = walk_call_targs(w, n, callee, v, known, 8);
+		for (int j = 0; j < c && j < 8; j++)
+			if (known[j]) {
+				g->targv[j] = v[j];
+				g->targ_known |= 1u << j;
+			}
+	}
+}
+
+/* The launching function's parameter that a launch argument names, and
+ * its template parameter that the block's x size names; the kernel's
+ * template arguments spelled as the block's x size (launch_info). */
+static void launch_names(walk *w, ka_node *n, ka_decl *k, launch_info *li)
+{
+	memset(li->arg_param, -1, sizeof li->arg_param);
+	li->bx_tparam = -1;
+	li->func = w->fn ? w->fn->name : NULL;
+	ka_node *cfg = n->cfg;
+	ka_node *b = cfg->nkids > 1 ? walk_strip(cfg->kids[1]) : NULL;
+	if (b && b->kind == KN_CALL && b->name && strcmp(b->name, "dim3") == 0 && b->nkids >= 1)
+		b = walk_strip(b->kids[0]);
+	else if (b && is_dim3(b))
+		b = NULL;
+	const char *bt = b ? walk_text(w, b) : NULL;
+	for (int i = 0; w->fn && i < n->nkids && i < 16; i++) {
+		ka_node *a = walk_strip(n->kids[i]);
+		for (int q = 0; a && a->kind == KN_DECLREF && a->ref && q < w->fn->nparams && q < 127; q++)
+			if (w->fn->params[q] == a->ref)
+				li->arg_param[i] = (signed char)q;
+	}
+	if (b && b->kind == KN_DECLREF && b->name)
+		for (int t = 0; w->fn && t < w->fn->ntparams && t < 8; t++)
+			if (w->fn->tparams[t]->name && strcmp(w->fn->tparams[t]->name, b->name) == 0)
+				li->bx_tparam = (signed char)t;
+	if (!bt || !k || !k->ntparams || n->loc.in_macro)
+		return;
+	/* the kernel's template arguments, as written */
+	for (int j = 0; j < k->ntparams && j < 8; j++) {
+		char buf[128];
+		if (walk_call_targ_text(w, n, j, buf, sizeof buf) && strcmp(buf, bt) == 0)
+			li->targ_is_bx |= 1u << j;
+	}
+}
+
+/* The arguments that a host branch around the launch shows to be
+ * multiples of the block's x size (launch_info.argmul). */
+static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
+{
+	ka_node *cfg = n->cfg;
+	if (!w->ctl.nbrs || cfg->nkids < 2)
+		return 0;
+	ka_node *b = walk_strip(cfg->kids[1]);
+	if (b && b->kind == KN_CALL && b->name && strcmp(b->name, "dim3") == 0 && b->nkids >= 1 &&
+	    !is_dim3(walk_strip(b->kids[0])))
+		b = b->kids[0];
+	else if (b && is_dim3(b))
+		b = NULL; /* a dim3 variable: only its folded x size */
+	w->ctl.quiet++;
+	const sx *bxs = b ? walk_ev_int(w, b) : NULL;
+	unsigned mask = 0;
+	for (int i = 0; i < n->nkids && i < 16; i++) {
+		ka_node *a = walk_strip(n->kids[i]);
+		if (!a || (a->tflags & (KT_POINTER | KT_ARRAY | KT_FLOAT | KT_DOUBLE)))
+			continue;
+		const sx *ax = walk_ev_int(w, a);
+		for (int j = 0; j < w->ctl.nbrs; j++)
+			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax, bx, bxs, 0))
+				mask |= 1u << i;
+	}
+	w->ctl.quiet--;
+	return mask;
+}
+
 static void launch_one(walk *w, ka_node *n, ka_decl *k)
 {
 	ka_node *cfg = n->cfg;
@@ -349,6 +498,8 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 	li->ntargs = n->ntargs;
 	memcpy(li->targs, n->targs, sizeof li->targs);
 	launch_template(w, n, k, li);
+	li->argmul = args_multiple_of_block(w, n, li->bx);
+	launch_names(w, n, k, li);
 	if (!w->ctl.quiet)
 		walk_emit_launch(w, n, k, g, gok, b, bok, smem, sok);
 }

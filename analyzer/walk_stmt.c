@@ -466,6 +466,138 @@ static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *b
 	return first >= 0;
 }
 
+static int same_value(walk *w, const sx *x, const sx *y)
+{
+	int64_t v;
+	return x && y &&
+	       (x == y || (sx_is_const(sx_add(&w->sym.sx, x, sx_neg(&w->sym.sx, y)), &v) && v == 0));
+}
+
+/* 1 when the value x is the block's x size at every launch of the kernel:
+ * blockDim.x, or a template parameter that each launch binds to the x size
+ * of its block (`k<T, NTX><<<g, dim3(NTX, NTY)>>>` in a launch whose NTX
+ * is 32). */
+static int is_block_width(walk *w, const sx *x)
+{
+	if (!x || x->k != SX_SYM)
+		return 0;
+	const sx_sym *y = &w->sym.sx.syms[x->sym];
+	if (y->kind == SYM_BDIM_X)
+		return 1;
+	const ka_decl *k = w->kernel;
+	int jj = -1, nint = 0, jall = -1;
+	for (int j = 0; k && y->name && j < k->ntparams; j++) {
+		if (!(k->tparams[j]->tflags & KT_INT))
+			continue;
+		if (k->tparams[j]->name && strcmp(k->tparams[j]->name, y->name) == 0) {
+			jj = nint;
+			jall = j;
+		}
+		nint++;
+	}
+	if (jj < 0)
+		return 0;
+	int seen = 0;
+	for (int i = 0; i < w->host.nlaunches; i++) {
+		const launch_info *li = &w->host.launches[i];
+		if (li->kernel != k)
+			continue;
+		int as_bx = jall < 8 && (li->targ_is_bx & (1u << jall));
+		if (!as_bx && (li->bx <= 0 || li->ntargs <= jj || li->targs[jj] != li->bx))
+			return 0;
+		seen = 1;
+	}
+	return seen;
+}
+
+/* 1 when the kernel argument p of a launch is the launching function's
+ * parameter q and its block's x size is the function's template parameter
+ * t, and every call of that function in the file tests `arg_q % M == 0` in
+ * a branch around it with M its template argument t (`if (n % 16 == 0)
+ * run<T, 16>(x, n);` and `run` launches `k<<<g, dim3(NTX)>>>(x, n)`). */
+static int guarded_by_callers(walk *w, const launch_info *li, int p)
+{
+	int q = p < 16 ? li->arg_param[p] : -1, t = li->bx_tparam, calls = 0;
+	if (q < 0 || q >= 16 || t < 0 || t >= 8 || !li->func)
+		return 0;
+	for (int i = 0; i < w->host.nguards; i++) {
+		const host_call_guard *g = &w->host.guards[i];
+		if (strcmp(g->callee, li->func) != 0)
+			continue;
+		if (!g->argmod[q] || !(g->targ_known & (1u << t)) || g->targv[t] != g->argmod[q])
+			return 0;
+		calls++;
+	}
+	return calls > 0;
+}
+
+/* A block-aligned stride loop: `for (i = threadIdx.x + blockIdx.x * W; i <
+ * n; i += gridDim.x * W)` with W the block's x size, whose bound n is a
+ * kernel parameter that every launch shows to be a multiple of the block's
+ * x size (launch_info.argmul: a host branch `if (n % W == 0)` around it).
+ * The threads of a block then differ only in the low part of i, below W,
+ * and n - i crosses a multiple of the step at the same trip in every one:
+ * the trip count is the same across the block (a barrier in the body is
+ * reached by all of its threads). */
+static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
+			       const sx *step)
+{
+	if (!w->kernel || !iv->iv || iv->geometric || !start || !step || body_leaves_or_sets(body, iv->iv, 0))
+		return 0;
+	ka_node *c = walk_strip(cond);
+	if (!c || c->kind != KN_BINOP || c->nkids != 2 || c->op != OP_LT)
+		return 0;
+	ka_node *l = walk_strip(c->kids[0]), *r = walk_strip(c->kids[1]);
+	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv || !r || r->kind != KN_DECLREF || !r->ref)
+		return 0;
+	int p = -1;
+	for (int i = 0; i < w->kernel->nparams && i < 16; i++)
+		if (w->kernel->params[i] == r->ref)
+			p = i;
+	if (p < 0)
+		return 0;
+	int seen = 0;
+	for (int i = 0; i < w->host.nlaunches; i++) {
+		const launch_info *li = &w->host.launches[i];
+		if (li->kernel != w->kernel)
+			continue;
+		if (!(li->argmul & (1u << p)) && !guarded_by_callers(w, li, p))
+			return 0;
+		seen = 1;
+	}
+	if (!seen)
+		return 0;
+	/* start = threadIdx.x + blockIdx.x * W (or + 0), step = gridDim.x * W or W */
+	sx_ctx *cx = &w->sym.sx;
+	const sx *one = sx_coef(cx, start, SYM_TID_X), *ty = sx_coef(cx, start, SYM_TID_Y),
+		 *tz = sx_coef(cx, start, SYM_TID_Z);
+	int64_t v;
+	if (!one || !sx_is_const(one, &v) || v != 1 || !ty || !sx_is_const(ty, &v) || v != 0 || !tz ||
+	    !sx_is_const(tz, &v) || v != 0)
+		return 0;
+	const sx *wdt = sx_coef(cx, step, SYM_GDIM_X);
+	if (!wdt || (sx_is_const(wdt, &v) && v == 0))
+		wdt = step; /* a block stride: step = W */
+	if (!is_block_width(w, wdt))
+		return 0;
+	/* what is left of start without threadIdx.x: 0 or blockIdx.x * W */
+	const sx *rest = start;
+	for (int i = 0; i < cx->nsyms; i++)
+		if (cx->syms[i].kind == SYM_TID_X && sx_uses_sym(rest, i))
+			rest = sx_add(cx, rest, sx_neg(cx, sx_symref(cx, i)));
+	if (rest->dep & D_LANE)
+		return 0;
+	if (sx_is_const(rest, &v))
+		return v == 0;
+	const sx *bw = sx_coef(cx, rest, SYM_BID_X);
+	if (!bw || !same_value(w, bw, wdt))
+		return 0;
+	for (int i = 0; i < cx->nsyms; i++)
+		if (cx->syms[i].kind == SYM_BID_X && sx_uses_sym(rest, i))
+			rest = sx_add(cx, rest, sx_neg(cx, sx_mul(cx, sx_symref(cx, i), bw)));
+	return sx_is_const(rest, &v) && v == 0;
+}
+
 /* 1 when a loop's step depends on gridDim: a grid-stride (or block-stride)
  * loop, whether the step is written out or read from a variable. */
 static int steps_by_grid(walk *w, const sx *step)
@@ -541,6 +673,8 @@ static void for_stmt(walk *w, ka_node *n)
 	lc.nonuniform = (cx->dep & D_LANE) != 0;
 	lc.cond = cond ? cx : NULL;
 	if (lc.nonuniform && cond && trips_agree_in_block(w, cond, inc, body, &iv, start_x, stepx))
+		lc.nonuniform = 0;
+	if (lc.nonuniform && cond && inc && aligned_stride_loop(w, cond, body, &iv, start_x, stepx))
 		lc.nonuniform = 0;
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
@@ -681,6 +815,7 @@ static void if_stmt(walk *w, ka_node *n)
 	walk_env_restore(w, before);
 	int bar1 = w->ctl.brs[w->ctl.nbrs - 1].n_barriers;
 	w->ctl.brs[w->ctl.nbrs - 1].pin = td && walk_cond_pins_lane(w, c, 0); /* the else branch */
+	w->ctl.brs[w->ctl.nbrs - 1].in_else = 1;
 	if (n->nkids > 2)
 		walk_stmt(w, n->kids[2]);
 	int else_bar = w->ctl.brs[w->ctl.nbrs - 1].n_barriers > bar1;

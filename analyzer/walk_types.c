@@ -391,6 +391,47 @@ static int targs_from_text(walk *w, ka_node *n, int64_t *v, int *known, int max)
 	return cnt;
 }
 
+/* The text of a call's template argument j as written (`NTX` in
+ * `k<T, NTX><<<...>>>`), blanks trimmed; 0 when the call is in a macro or
+ * has no such argument. */
+int walk_call_targ_text(walk *w, ka_node *n, int j, char *buf, size_t cap)
+{
+	const ka_srcfile *sf = n->name_begin >= 0 ? ka_tu_file(w->file.tu, n->loc.file) : NULL;
+	if (!sf || n->name_end >= sf->len || n->name_begin >= n->name_end || n->loc.in_macro || cap < 2)
+		return 0;
+	const char *p = sf->data + n->name_begin, *end = sf->data + sf->len;
+	while (p < end && (is_ident(*p) || *p == ':' || isspace((unsigned char)*p)))
+		p++;
+	if (p >= end || *p != '<')
+		return 0;
+	int depth = 0, cnt = 0;
+	const char *start = ++p;
+	for (; p < end; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == ')' || *p == '>') && depth > 0)
+			depth--;
+		else if ((*p == ',' || *p == '>') && depth == 0) {
+			if (cnt++ == j) {
+				const char *e = p;
+				while (start < e && isspace((unsigned char)*start))
+					start++;
+				while (e > start && isspace((unsigned char)e[-1]))
+					e--;
+				if ((size_t)(e - start) >= cap || e == start)
+					return 0;
+				memcpy(buf, start, (size_t)(e - start));
+				buf[e - start] = 0;
+				return 1;
+			}
+			start = p + 1;
+			if (*p == '>')
+				break;
+		}
+	}
+	return 0;
+}
+
 int walk_call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max)
 {
 	int cnt = targs_from_text(w, n, v, known, max);
