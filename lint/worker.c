@@ -23,9 +23,18 @@
 
 static int pack_finding(ka_buf *b, const ka_finding *f)
 {
-	long long nums[] = {
-		f->line,     f->col,        f->end_line, f->end_col,          f->begin_off,        f->end_off,
-		f->severity, f->fix_safety, f->row_id,   (long long)f->nalso, f->evidence != NULL, f->cold};
+	long long nums[] = {f->line,
+			    f->col,
+			    f->end_line,
+			    f->end_col,
+			    f->begin_off,
+			    f->end_off,
+			    f->severity,
+			    f->fix_safety,
+			    f->row_id,
+			    (long long)f->nalso,
+			    f->evidence != NULL,
+			    f->cold | f->standalone << 1};
 	const char *strs[] = {f->file, f->rule, f->message, f->basis, f->kernel, f->fix, f->scope};
 	int rc = ka_wire_real(b, f->estimate);
 	for (size_t k = 0; rc == KA_OK && k < sizeof nums / sizeof *nums; k++)
@@ -49,7 +58,8 @@ static void unpack_finding(ka_wire_in *in, ka_finding *f)
 	f->begin_off = (long)nums[4], f->end_off = (long)nums[5];
 	f->severity = (ka_severity)nums[6], f->fix_safety = (ka_fix_safety)nums[7];
 	f->row_id = nums[8];
-	f->cold = nums[11] != 0;
+	f->cold = (nums[11] & 1) != 0;
+	f->standalone = (nums[11] & 2) != 0;
 	char **strs[] = {&f->file, &f->rule, &f->message, &f->basis, &f->kernel, &f->fix, &f->scope};
 	for (size_t k = 0; k < sizeof strs / sizeof *strs; k++)
 		*strs[k] = ka_wire_get_str(in);

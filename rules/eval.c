@@ -251,6 +251,24 @@ static int unlaunched_kernel(sqlite3 *db, sqlite3_int64 kid, ka_finding *f, ka_b
 	return rc;
 }
 
+/* A finding in a __device__ function's own row (kernel kind 'device': no
+ * kernel of its file calls it, so it was analysed without a caller). */
+static void standalone_helper(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m,
+			      ka_finding *f)
+{
+	int kc = m->kernel_id >= 0 ? m->kernel_id : (r->scope && !strcmp(r->scope, "kernel") ? m->id : -1);
+	sqlite3_stmt *st = NULL;
+	if (kc < 0 || sqlite3_column_type(row, kc) == SQLITE_NULL ||
+	    sqlite3_prepare_v2(db, "SELECT kind = 'device' FROM kernel WHERE id = ?1", -1, &st, NULL) !=
+		    SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	sqlite3_bind_int64(st, 1, sqlite3_column_int64(row, kc));
+	f->standalone = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+}
+
 static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const colmap *m, int gate,
 		       ka_finding *f, ka_buf *msg)
 {
@@ -351,6 +369,7 @@ static int make_finding(sqlite3 *db, const ka_rule *r, sqlite3_stmt *st, const c
 		ka_buf_printf(&msg, " (assumed: %s)", (const char *)as);
 	else if (!said && bs && strcmp((const char *)bs, "assumed") == 0)
 		assumed_block(db, st, m, &msg);
+	standalone_helper(db, r, st, m, &f);
 	if (impact(r, st, m, &f, &msg) != KA_OK || cold_kernel(db, r, st, m, gate, &f, &msg) != KA_OK) {
 		ka_finding_clear(&f);
 		goto out;

@@ -131,12 +131,32 @@ static int merge_kernel(ka_finding *a, ka_finding *b)
 	return 0;
 }
 
+static int same_place_rule(const ka_finding *a, const ka_finding *b)
+{
+	return strcmp0(a->file, b->file) == 0 && a->line == b->line && a->col == b->col &&
+	       strcmp0(a->rule, b->rule) == 0;
+}
+
 void ka_findings_sort_unique(ka_findings *fs)
 {
 	if (fs->n < 2)
 		return;
 	qsort(fs->v, fs->n, sizeof *fs->v, cmp_void);
-	size_t w = 1;
+	/* a helper's own report where a kernel's context reports the same place
+	 * and rule (the sort keeps them next to each other) */
+	size_t w = 0;
+	for (size_t i = 0, e; i < fs->n; i = e) {
+		int in_context = 0;
+		for (e = i; e < fs->n && same_place_rule(&fs->v[i], &fs->v[e]); e++)
+			in_context |= !fs->v[e].standalone;
+		for (size_t k = i; k < e; k++)
+			if (in_context && fs->v[k].standalone)
+				ka_finding_clear(&fs->v[k]);
+			else
+				fs->v[w++] = fs->v[k];
+	}
+	fs->n = w;
+	w = 1;
 	for (size_t i = 1; i < fs->n; i++) {
 		ka_finding *last = &fs->v[w - 1];
 		if (ka_finding_cmp(last, &fs->v[i]) == 0 ||

@@ -47,6 +47,9 @@ typedef struct ka_finding {
 					  severity are then the corrected ones */
 	int cold;                      /* in a kernel the host launches outside its loops, next to one it
 		     launches in a loop (docs/rules.md, "Cold kernels"): at most a note */
+	int standalone;                /* from a __device__ function analysed on its own, no caller in its
+					  file: dropped where the same run reports the same place and rule
+					  in a kernel's context (ka_findings_sort_unique) */
 	int *sites;                    /* a launch rule's finding: the lines of the other launches of the
 					  same kernel in the file that got the same finding (grouped by
 					  ka_findings_group_sites), ascending */

@@ -372,4 +372,48 @@ if ! "$kcheck" --no-config --no-db -q "$dir/filter.cu" 2>/dev/null | grep -q "pa
 	fail=1
 fi
 
+# A __device__ helper in a header that one file calls from a kernel and
+# another file includes without calling: the second file analyses it on
+# its own.  Run together, the report names the calling kernel once (the
+# helper's own copy of the finding is dropped, with -j 1 and -j 2); run on
+# the second file alone, the helper's own finding stays.
+mkdir -p "$dir/hx"
+cat >"$dir/hx/h.cuh" <<'CU'
+__device__ inline float inv3(const float *d, int i) {
+  float s = 0.f;
+  for (int k = 0; k < 3; k++) s += 1.0 / d[3 * i + k];
+  return s;
+}
+CU
+cat >"$dir/hx/a.cu" <<'CU'
+#include "h.cuh"
+__global__ void use(const float *d, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) o[i] = inv3(d, i);
+}
+void run(const float *d, float *o, int n) { use<<<(n + 255) / 256, 256>>>(d, o, n); }
+CU
+cat >"$dir/hx/b.cu" <<'CU'
+#include "h.cuh"
+__global__ void other(float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) o[i] = 2.f * o[i];
+}
+void run2(float *o, int n) { other<<<(n + 255) / 256, 256>>>(o, n); }
+CU
+for j in 1 2; do
+	got=$("$kcheck" --no-config --no-db -j $j --format json "$dir/hx/a.cu" "$dir/hx/b.cu" 2>/dev/null |
+		python3 -c 'import json,sys; print(" ".join(sorted(f["kernel"] + ":" + ",".join(f.get("also_kernels") or []) for f in json.load(sys.stdin)["findings"] if f["rule"] == "math-fp64-promotion")))')
+	if [ "$got" != "use:" ]; then
+		echo "FAIL: hx -j $j: expected the finding once, in use, got '$got'"
+		fail=1
+	fi
+done
+got=$("$kcheck" --no-config --no-db --format json "$dir/hx/b.cu" 2>/dev/null |
+	python3 -c 'import json,sys; print(" ".join(f["kernel"] for f in json.load(sys.stdin)["findings"] if f["rule"] == "math-fp64-promotion"))')
+if [ "$got" != "inv3" ]; then
+	echo "FAIL: hx/b.cu alone: expected the helper's own finding, got '$got'"
+	fail=1
+fi
+
 exit $fail
