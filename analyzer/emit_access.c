@@ -24,6 +24,11 @@ static void coef_cols(walk *w, ka_facts_row *r, const sx *addr, int elem, int k,
 	if (c && !sx_is_const(c, NULL) && !sx_has_unknown(&w->sym.sx, c) &&
 	    sx_eval(&w->sym.sx, c, &l0, &v) == 0)
 		c = sx_const(&w->sym.sx, v); /* known dims: blockDim.y/24, warpSize */
+	int64_t v0;
+	if (c && sx_is_const(c, &v0) && v0 == 0 && (addr->dep & (D_TX << k)))
+		c = NULL; /* the thread index hides in a variable or an opaque value
+			   * (`a = floorf(sqrtf(gid))`, merged after a branch): the
+			   * address does depend on it, just not affinely */
 	if (!c) {
 		ka_facts_text(r, kc[k], "nonaffine");
 		ka_facts_opt(r, cc[k], 0, 0);
