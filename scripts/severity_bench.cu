@@ -89,6 +89,16 @@ LOOP_KERNEL(fp64lit_loop, acc = acc * 0.5 + v)
 LOOP_KERNEL(fp32lit_loop, acc = acc * 0.5f + v)
 LOOP_KERNEL(exp_loop, acc += exp((double)(v + j * 1e-3f)))
 LOOP_KERNEL(expf_loop, acc += expf(v + j * 1e-3f))
+// A branch on the lane's parity whose two sides each assign one value to
+// the same place (div-lane-parity-branch, branch.select_form): cheap sides
+// (a rounding each) against the branch-free loop with one of them, and
+// sides with a math call each (sinf / cosf) against one call.
+LOOP_KERNEL(parity_cheap_loop, float t = v + j * 1e-3f; if ((threadIdx.x & 1) == 0) acc = acc * 0.5f + rintf(t);
+	    else acc = acc * 0.5f + floorf(t))
+LOOP_KERNEL(nobranch_cheap_loop, float t = v + j * 1e-3f; acc = acc * 0.5f + rintf(t))
+LOOP_KERNEL(parity_heavy_loop, float t = v + j * 1e-3f; if ((threadIdx.x & 1) == 0) acc = acc * 0.5f + sinf(t);
+	    else acc = acc * 0.5f + cosf(t))
+LOOP_KERNEL(nobranch_heavy_loop, float t = v + j * 1e-3f; acc = acc * 0.5f + sinf(t))
 
 // Reduced precision.  2-byte elements one per lane (gmem-unpacked-2byte)
 // against pairs (__nv_bfloat162) and eight per lane (one 16-byte uint4).
@@ -441,6 +451,12 @@ int main(void)
 		    median_event_us([&] { fp32lit_loop<<<g, bs>>>(x, y, n, k); }));
 		row("exp((double)v) vs expf(v)", shape, median_event_us([&] { exp_loop<<<g, bs>>>(x, y, n, k); }),
 		    median_event_us([&] { expf_loop<<<g, bs>>>(x, y, n, k); }));
+		row("parity if/else, one rounding a side (a select) vs no branch", shape,
+		    median_event_us([&] { parity_cheap_loop<<<g, bs>>>(x, y, n, k); }),
+		    median_event_us([&] { nobranch_cheap_loop<<<g, bs>>>(x, y, n, k); }));
+		row("parity if/else, sinf / cosf a side (a select) vs sinf alone", shape,
+		    median_event_us([&] { parity_heavy_loop<<<g, bs>>>(x, y, n, k); }),
+		    median_event_us([&] { nobranch_heavy_loop<<<g, bs>>>(x, y, n, k); }));
 	}
 	// Host loops of 100 iterations, each launching one kernel over n floats.
 	for (int n : {1 << 16, 1 << 24}) {
