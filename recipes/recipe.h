@@ -262,6 +262,9 @@ typedef struct ka_recipe_ew {
 				  * rewrite adds for the launch's thread count */
 	int returns;             /* KA_RECIPE_EW_RETURN: BODY returns; a loop writes it continue */
 	int yz;                  /* KA_RECIPE_EW_YZ: BODY or a replayed declaration reads an id's y or z */
+	long scale;              /* KA_RECIPE_EW_SCALED: the index is scale times the global index
+				  * (0: it is the global index) */
+	char scale_text[64];     /* that factor as the index's initializer writes it */
 	/* KA_RECIPE_EW_MODEL: declarations before the guard that BODY reads
 	 * (directly or through one another), written again per element right
 	 * after `T i = ...;` in their order: their values depend on the index
@@ -323,6 +326,15 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * tuning, fusion), so BODY may assign a parameter (`id += x;`); the
  * flag-free ka_recipe_ew_shape sets it. */
 #define KA_RECIPE_EW_ONE 64u
+/* Flag KA_RECIPE_EW_SCALED (with KA_RECIPE_EW_MODEL, for a recipe that
+ * keeps BODY whole in a loop): the guarded index may be K times the global
+ * index along x, `int i = (blockIdx.x * blockDim.x + threadIdx.x) * 8;`
+ * (K a constant from 2 to 4096 once folded, ka_km_index.scale): a thread
+ * that owns the K elements from i, BODY reading them (a packed load) and
+ * its guard `i < n` keeping only the start below n.  scale is K, and
+ * ka_recipe_ew_loop steps over the starts K * (global index + j * the
+ * grid's threads), every start below n once, as the launch covered them. */
+#define KA_RECIPE_EW_SCALED 128u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the replayed declarations (nrep), each on its own line after
  * indent. */

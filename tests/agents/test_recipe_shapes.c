@@ -1004,6 +1004,14 @@ static void test_param_assigned(void **st)
 		"\t\tif (a[i] < 0.0f)\n\t\t\t*bad = true;\n\t}\n}\n"
 		"void run(const float *a, int n, bool *b) { k<<<(n + 255) / 256, 256>>>(a, n, b); }\n";
 	free(recipe_applies("grid-stride", NULL, flag, "k", loop, 1));
+	/* a member named as the parameter is another object: `a.id = x` moves nothing */
+	const char *member =
+		"struct tag {\n\tunsigned id;\n};\n\n"
+		"__global__ void k(unsigned *id, tag *t, int w)\n{\n"
+		"\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x < w) {\n"
+		"\t\ttag a;\n\t\ta.id = x;\n\t\tt[x].id = id[x];\n\t\tt[x] = a;\n\t}\n}\n"
+		"void run(unsigned *a, tag *t, int w) { k<<<(w + 255) / 256, 256>>>(a, t, w); }\n";
+	free(recipe_applies("grid-stride", NULL, member, "k", loop, 1));
 	/* `*p++ = v` moves p */
 	const char *post = "__global__ void k(unsigned *id, int w)\n{\n"
 			   "\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x < w) {\n"
