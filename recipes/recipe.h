@@ -492,6 +492,13 @@ int ka_recipe_in_query(ka_recipe_ctx *c, size_t at);
 int ka_recipe_define_of(const ka_recipe_ctx *c, const char *name, size_t *line_s, size_t *line_e,
 			size_t *value_s);
 int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value);
+/* 1 when the block of launch l names a const-qualified integer variable of
+ * this file, at any scope (`const int BLOCK = 256;` at file scope, a
+ * constexpr, `const dim3 b(256)`), whose initializer folds to a constant in
+ * [1, 1024], per the kernel model's reading of the launch (the name
+ * resolved as the compiler does, so a shadowing local is no such name);
+ * its value goes to *value (recipes/recipe_launch.c). */
+int ka_recipe_model_const_block(ka_recipe_ctx *c, const ka_csrc_launch *l, long *value);
 /* After launch l's config slot q (0 grid, 1 block) was rewritten in ed:
  * drop the declaration of the scalar variable it read when nothing else
  * reads it. */

@@ -48,6 +48,7 @@ typedef struct tree {
 	char sh[64], elem[32]; /* the shared array and its element type */
 	char tid[64];          /* threadIdx.x or its local copy */
 	long width, sh_size;   /* B once proven; the array's literal size (0: not literal) */
+	int lead;              /* the body is `__syncthreads(); if (...) ...;`: a barrier before each step */
 	size_t loop_s, loop_e; /* the loop statement */
 	size_t body_s, body_e; /* the kernel body, inside its braces */
 } tree;
@@ -266,6 +267,16 @@ static int read_body(tree *tr, size_t bs, size_t be)
 		return ka_recipe_decline(c, "the tree loop's body is not a block with a barrier");
 	while (n < 3 && next_stmt(t, be, &at, &s, &e, st[n], sizeof st[n]))
 		n++;
+	/* the barrier first, `{ __syncthreads(); if (tid < s) sh[tid] += sh[tid + s]; }`: the
+	 * same steps, each after a barrier; the rewrite keeps the first one before its tree
+	 * (the later ones end its steps) */
+	tr->lead = 0;
+	if (n == 2 && ka_csrc_skip_blank(t, be, at) == be && !strcmp(st[0], "__syncthreads();") &&
+	    strcmp(st[1], "__syncthreads();")) {
+		memcpy(st[0], st[1], sizeof st[0]);
+		snprintf(st[1], sizeof st[1], "%s", "__syncthreads();");
+		tr->lead = 1;
+	}
 	if (ka_csrc_skip_blank(t, be, at) != be || n < 2 || strcmp(st[n - 1], "__syncthreads();"))
 		return ka_recipe_decline(c,
 					 "the tree loop's body is not `if (...) sh[i] += sh[i + %s]; "
@@ -346,14 +357,17 @@ static int prove_tid(tree *tr)
 }
 
 /* The block of a launch, when it is a constant (`256`, `dim3(256, 1, 1)`,
- * a `#define BS 256` or a `const int bs = 256;` the launch reads). */
-static int launch_block(const ka_recipe_ctx *c, const ka_csrc_launch *l, long *v)
+ * a `#define BS 256` or a `const int bs = 256;` the launch reads; a const
+ * variable of any scope through the kernel model). */
+static int launch_block(ka_recipe_ctx *c, const ka_csrc_launch *l, long *v)
 {
 	const ka_csrc *m = c->m;
 	char sq[128];
 	if (!ka_csrc_squeeze(m->text, l->cfg[1].s, l->cfg[1].e, sq, sizeof sq))
 		return 0;
 	if (literal(sq, v) || ka_recipe_const_var(c, l->start, sq, v))
+		return 1;
+	if (ka_recipe_model_const_block(c, l, v))
 		return 1;
 	size_t n = strlen(sq);
 	if (strncmp(sq, "dim3(", 5) || n < 7 || sq[n - 1] != ')')
@@ -455,6 +469,9 @@ static void emit(const tree *tr, int barrier, const char *ind, const char *in, k
 	const char *s = tr->s, *x = tr->tid, *sh = tr->sh;
 	ka_buf_adds(
 		b, "/* sequential addressing: contiguous active threads, conflict-free shared accesses */\n");
+	if (tr->lead)
+		ka_buf_printf(b, "%s__syncthreads(); /* the barrier the loop took before its first step */\n",
+			      ind);
 	if (tr->width > 64)
 		ka_buf_printf(b,
 			      "%sfor (%s %s = %ld; %s > 32; %s >>= 1) {\n"

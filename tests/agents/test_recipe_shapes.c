@@ -1020,6 +1020,53 @@ static void test_param_assigned(void **st)
 	recipe_declines("grid-stride", NULL, post, "k", "the body assigns the parameter id");
 }
 
+/* seq-reduction on a halving tree whose loop takes its barrier before each
+ * step (`{ __syncthreads(); if (tid < s) sh[tid] += sh[tid + s]; }`), the
+ * block a file-scope const the launch reads: the rewrite keeps the first
+ * barrier before its tree; a block that is no constant still declines */
+#define TREE_HEAD "const int BS = 256;\n\n"
+#define TREE_KERNEL \
+	"__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[BS];\n" \
+	"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n" \
+	"\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();\n" \
+	"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t}\n\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+#define TREE_RUN "void run(const float *x, float *y, int nblocks)\n{\n\tblocksum<<<nblocks, BS>>>(x, y);\n}\n"
+static void test_tree_barrier_first(void **st)
+{
+	(void)st;
+	static const char *const want[] = {
+		"\t__syncthreads(); /* the barrier the loop took before its first step */\n"
+		"\tfor (unsigned int s = 128; s > 32; s >>= 1) {\n\t\tif (tid < s) sh[tid] += sh[tid + s];\n"
+		"\t\t__syncthreads();\n\t}",
+		"if (tid == 0) sh[0] = ka_v;"};
+	char *out = recipe_applies("seq-reduction", NULL, TREE_HEAD TREE_KERNEL TREE_RUN, "blocksum", want,
+				   2);
+	host_runs_exact("treesum_main.cpp", TREE_HEAD TREE_KERNEL TREE_RUN, out);
+	free(out);
+	/* constexpr, and a local const in the launching function */
+	free(recipe_applies("seq-reduction", NULL, "constexpr int BS = 256;\n\n" TREE_KERNEL TREE_RUN,
+			    "blocksum", want, 2));
+	/* a global that is not const could change before the launch */
+	recipe_declines("seq-reduction", NULL, "int BS = 256;\n\n" TREE_KERNEL TREE_RUN, "blocksum",
+			"a launch's block is not a constant");
+	/* a local of the launching function shadows the const: its value is not the const's */
+	recipe_declines(
+		"seq-reduction", NULL,
+		TREE_HEAD TREE_KERNEL
+		"void run(const float *x, float *y, int nblocks, int BS)\n{\n\tblocksum<<<nblocks, BS>>>(x, "
+		"y);\n}\n",
+		"blocksum", "a launch's block is not a constant");
+	/* a statement after the step: not the tree's body */
+	recipe_declines("seq-reduction", NULL,
+			TREE_HEAD
+			"__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[BS];\n"
+			"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n"
+			"\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();\n"
+			"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t\ty[0] = 0.0f;\n\t}\n"
+			"\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n" TREE_RUN,
+			"blocksum", "the tree loop's body is not");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1038,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_rowscan_forms),
 		cmocka_unit_test(test_model_index_forms),
 		cmocka_unit_test(test_param_assigned),
+		cmocka_unit_test(test_tree_barrier_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
