@@ -1046,6 +1046,18 @@ static void test_tree_barrier_first(void **st)
 	/* constexpr, and a local const in the launching function */
 	free(recipe_applies("seq-reduction", NULL, "constexpr int BS = 256;\n\n" TREE_KERNEL TREE_RUN,
 			    "blocksum", want, 2));
+	/* a local initialized from a #define, and the same local changed before the launch */
+	free(recipe_applies("seq-reduction", NULL,
+			    "#define BS 256\n\n" TREE_KERNEL
+			    "void run(const float *x, float *y, int nblocks)\n{\n\tint threads = BS;\n"
+			    "\tblocksum<<<nblocks, threads>>>(x, y);\n}\n",
+			    "blocksum", want, 2));
+	recipe_declines(
+		"seq-reduction", NULL,
+		"#define BS 256\n\n" TREE_KERNEL
+		"void run(const float *x, float *y, int nblocks)\n{\n\tint threads = BS;\n\tthreads *= 2;\n"
+		"\tblocksum<<<nblocks, threads>>>(x, y);\n}\n",
+		"blocksum", "a launch's block is not a constant");
 	/* a global that is not const could change before the launch */
 	recipe_declines("seq-reduction", NULL, "int BS = 256;\n\n" TREE_KERNEL TREE_RUN, "blocksum",
 			"a launch's block is not a constant");
