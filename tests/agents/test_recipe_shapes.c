@@ -1026,7 +1026,7 @@ static void test_param_assigned(void **st)
  * barrier before its tree; a block that is no constant still declines */
 #define TREE_HEAD "const int BS = 256;\n\n"
 #define TREE_KERNEL \
-	"__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[BS];\n" \
+	"#define SH 256\n\n__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[SH];\n" \
 	"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n" \
 	"\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();\n" \
 	"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t}\n\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
@@ -1046,28 +1046,64 @@ static void test_tree_barrier_first(void **st)
 	/* constexpr, and a local const in the launching function */
 	free(recipe_applies("seq-reduction", NULL, "constexpr int BS = 256;\n\n" TREE_KERNEL TREE_RUN,
 			    "blocksum", want, 2));
-	/* a local initialized from a #define, and the same local changed before the launch */
+	/* a local initialized from a #define */
 	free(recipe_applies("seq-reduction", NULL,
 			    "#define BS 256\n\n" TREE_KERNEL
 			    "void run(const float *x, float *y, int nblocks)\n{\n\tint threads = BS;\n"
 			    "\tblocksum<<<nblocks, threads>>>(x, y);\n}\n",
 			    "blocksum", want, 2));
-	recipe_declines(
-		"seq-reduction", NULL,
+	/* a block the caller chooses: the rewrite runs for a power of two from 64 to 1024 (the host
+	 * run takes it with 256), the loop as written otherwise */
+	static const char *const want_dyn[] = {
+		"\tif (blockDim.x >= 64 && blockDim.x <= 1024 && (blockDim.x & (blockDim.x - 1)) == 0) {\n"
+		"\t\t__syncthreads();",
+		"\t\tfor (unsigned int s = (blockDim.x) / 2; s > 32; s >>= 1) {",
+		"\t} else {\n\t\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();"};
+	const char *dyn = TREE_HEAD TREE_KERNEL
+		"static void launch(const float *x, float *y, int nblocks, int threads)\n{\n"
+		"\tblocksum<<<nblocks, threads>>>(x, y);\n}\n\n"
+		"void run(const float *x, float *y, int nblocks)\n{\n\tlaunch(x, y, nblocks, BS);\n}\n";
+	out = recipe_applies("seq-reduction", NULL, dyn, "blocksum", want_dyn, 3);
+	host_runs_exact("treesum_main.cpp", dyn, out);
+	free(out);
+	/* what is no constant gets that run-time form, not the constant's: the local changed
+	 * before the launch, a global that is not const, a parameter that shadows the const */
+	static const char *const not_const[] = {
 		"#define BS 256\n\n" TREE_KERNEL
 		"void run(const float *x, float *y, int nblocks)\n{\n\tint threads = BS;\n\tthreads *= 2;\n"
 		"\tblocksum<<<nblocks, threads>>>(x, y);\n}\n",
-		"blocksum", "a launch's block is not a constant");
-	/* a global that is not const could change before the launch */
-	recipe_declines("seq-reduction", NULL, "int BS = 256;\n\n" TREE_KERNEL TREE_RUN, "blocksum",
-			"a launch's block is not a constant");
-	/* a local of the launching function shadows the const: its value is not the const's */
-	recipe_declines(
-		"seq-reduction", NULL,
+		"int BS = 256;\n\n" TREE_KERNEL TREE_RUN,
 		TREE_HEAD TREE_KERNEL
-		"void run(const float *x, float *y, int nblocks, int BS)\n{\n\tblocksum<<<nblocks, BS>>>(x, "
-		"y);\n}\n",
-		"blocksum", "a launch's block is not a constant");
+		"void run(const float *x, float *y, int nblocks, int BS)\n{\n\tblocksum<<<nblocks, BS>>>(x, y);\n}\n"};
+	for (size_t i = 0; i < sizeof not_const / sizeof not_const[0]; i++) {
+		out = recipe_applies("seq-reduction", NULL, not_const[i], "blocksum", want_dyn, 1);
+		assert_null(strstr(out, "s = 128;"));
+		free(out);
+	}
+	/* a tree as wide as an integer parameter: also no more than the block */
+	static const char *const want_w[] = {
+		"if (w >= 64 && w <= 1024 && (w & (w - 1)) == 0 && blockDim.x >= (unsigned)w) {",
+		"for (unsigned int s = (w) / 2; s > 32; s >>= 1) {"};
+	const char *wide = TREE_HEAD
+		"__global__ void blocksum(const float *x, float *y, int w)\n{\n\t__shared__ float sh[BS];\n"
+		"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n"
+		"\tfor (unsigned int s = w / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();\n"
+		"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t}\n\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+		"void run(const float *x, float *y, int nblocks)\n{\n\tblocksum<<<nblocks, BS>>>(x, y, BS);\n}\n";
+	out = recipe_applies("seq-reduction", NULL, wide, "blocksum", want_w, 2);
+	host_runs_exact("treesum_main.cpp", wide, out);
+	free(out);
+	/* a literal array smaller than the widest tree the test allows: the test says so too */
+	static const char *const want_sz[] = {"(blockDim.x & (blockDim.x - 1)) == 0 && blockDim.x <= 512) {"};
+	free(recipe_applies(
+		"seq-reduction", NULL,
+		"__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[512];\n"
+		"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+		"\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+		"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t\t__syncthreads();\n\t}\n"
+		"\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+		"void run(const float *x, float *y, int nblocks, int b)\n{\n\tblocksum<<<nblocks, b>>>(x, y);\n}\n",
+		"blocksum", want_sz, 1));
 	/* a statement after the step: not the tree's body */
 	recipe_declines("seq-reduction", NULL,
 			TREE_HEAD
