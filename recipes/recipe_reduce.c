@@ -426,12 +426,27 @@ static int prove_width(tree *tr)
 		/* an integer parameter the kernel never assigns: checked at run time */
 		int pi = ka_csrc_param_index(c->k, tr->bound);
 		static char body[65536];
-		if (pi < 0 || c->k->params[pi].is_pointer || !int_type(c->k->params[pi].type) ||
-		    !ka_csrc_squeeze(t_of(c), c->k->body_open, c->k->body_close + 1, body, sizeof body) ||
+		int ok = pi >= 0 && !c->k->params[pi].is_pointer && int_type(c->k->params[pi].type);
+		size_t from = c->k->body_open; /* where an assignment would change it */
+		if (pi < 0 && !ok) {           /* or a local copy of blockDim.x: `int bs = blockDim.x;` */
+			char sq[256], want[128];
+			size_t at = tr->body_s, s0, e0 = 0;
+			snprintf(want, sizeof want, " %s=blockDim.x;", tr->bound);
+			while (!ok && at < tr->loop_s &&
+			       next_stmt(t_of(c), tr->loop_s, &at, &s0, &e0, sq, sizeof sq)) {
+				size_t sl = strlen(sq), wl = strlen(want);
+				if (sl > wl && !strcmp(sq + sl - wl, want)) {
+					sq[sl - wl] = 0;
+					ok = int_type(sq);
+					from = e0;
+				}
+			}
+		}
+		if (!ok || !ka_csrc_squeeze(t_of(c), from, c->k->body_close + 1, body, sizeof body) ||
 		    assigns(body, tr->bound))
 			return ka_recipe_decline(
 				c,
-				"the tree's width '%s' is neither a literal, blockDim.x nor an integer parameter",
+				"the tree's width '%s' is neither a literal, blockDim.x, an integer parameter nor a local copy of blockDim.x",
 				tr->bound);
 		snprintf(tr->dyn, sizeof tr->dyn, "%s", tr->bound);
 		tr->width = 0;

@@ -1093,6 +1093,24 @@ static void test_tree_barrier_first(void **st)
 	out = recipe_applies("seq-reduction", NULL, wide, "blocksum", want_w, 2);
 	host_runs_exact("treesum_main.cpp", wide, out);
 	free(out);
+	/* a local copy of blockDim.x is as good a width; one assigned again is not */
+	static const char *const want_copy[] = {
+		"if (bs >= 64 && bs <= 1024 && (bs & (bs - 1)) == 0 && blockDim.x >= (unsigned)bs) {"};
+#define COPY_KERNEL(extra) \
+	"#define SH 256\n\n__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[SH];\n" \
+	"\tint tid = threadIdx.x;\n\tint bs = blockDim.x;\n" extra \
+	"\tsh[tid] = x[blockIdx.x * 256 + tid];\n" \
+	"\tfor (int s = bs / 2; s >= 1; s /= 2) {\n\t\t__syncthreads();\n" \
+	"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t}\n\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+	out = recipe_applies("seq-reduction", NULL, TREE_HEAD COPY_KERNEL("") TREE_RUN, "blocksum", want_copy,
+			     1);
+	host_runs_exact("treesum_main.cpp", TREE_HEAD COPY_KERNEL("") TREE_RUN, out);
+	free(out);
+	recipe_declines(
+		"seq-reduction", NULL, TREE_HEAD COPY_KERNEL("\tbs = bs / 2 * 2;\n") TREE_RUN, "blocksum",
+		"the tree's width 'bs' is neither a literal, blockDim.x, an integer parameter nor a local copy "
+		"of blockDim.x");
+#undef COPY_KERNEL
 	/* a literal array smaller than the widest tree the test allows: the test says so too */
 	static const char *const want_sz[] = {"(blockDim.x & (blockDim.x - 1)) == 0 && blockDim.x <= 512) {"};
 	free(recipe_applies(

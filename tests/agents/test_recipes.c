@@ -248,7 +248,7 @@ static const decline declines[] = {
 	 "\tfor (int s = 1; s < w; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
 	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n"
 	 "void h(const float *x, float *y, int n, int b) { k<<<n, b>>>(x, y, b); }\n",
-	 "the tree's width 'w' is neither a literal, blockDim.x nor an integer parameter"},
+	 "the tree's width 'w' is neither a literal, blockDim.x, an integer parameter"},
 	/* the partial sums in sh[1..] are read after the tree: they change */
 	{"seq-reduction",
 	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n"
