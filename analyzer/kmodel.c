@@ -191,9 +191,13 @@ static int only_syms(const sx *x, int a, int b, int c, int depth)
 	       (!x->b || only_syms(x->b, a, b, c, depth + 1));
 }
 
-/* Classify an index value along each axis. */
-static ka_km_ixkind classify(km *k, const sx *v, int *axis)
+/* Classify an index value along each axis; *scale (when not NULL) gets K
+ * for a value K * (blockIdx.a * blockDim.a + threadIdx.a), K a constant
+ * in [2, 4096] (ka_km_index.scale), 0 otherwise. */
+static ka_km_ixkind classify(km *k, const sx *v, int *axis, int64_t *scale)
 {
+	if (scale)
+		*scale = 0;
 	for (int a = 0; a < 3; a++) {
 		const sx *ct = sx_coef(&k->sx, v, (sx_sym_kind)(SYM_TID_X + a));
 		const sx *cb = sx_coef(&k->sx, v, (sx_sym_kind)(SYM_BID_X + a));
@@ -221,6 +225,10 @@ static ka_km_ixkind classify(km *k, const sx *v, int *axis)
 			return KM_IX_THREAD;
 		if (t0 && is_const(cb, 1))
 			return KM_IX_BLOCK;
+		int64_t kc = 0;
+		if (scale && sx_is_const(ct, &kc) && kc >= 2 && kc <= 4096 &&
+		    sx_equal(sx_div_exact(&k->sx, cb, kc), bd))
+			*scale = kc;
 		return KM_IX_OTHER;
 	}
 	return KM_IX_OTHER;
@@ -334,7 +342,7 @@ static void note_decl(km *k, ka_node *ds)
 		ka_km_index *ix = &k->m->idx[k->m->nidx++];
 		ix->name = v->name;
 		ix->decl = v->ref;
-		ix->kind = classify(k, x, &ix->axis);
+		ix->kind = classify(k, x, &ix->axis, &ix->scale);
 		ix->affine = sx_render(&k->sx, k->tu->arena, x);
 		ix->type = v->type;
 		ix->is_const = (v->ref->flags & KDF_CONSTQ) != 0;
@@ -924,7 +932,7 @@ static void stride_guard(km *k, ka_node *f, int li)
 							   : NULL;
 	const sx *s0 = aff(k, start, 0), *st = loop_step(k, f->nkids > 2 ? f->kids[2] : NULL, d);
 	int axis = -1;
-	if (!bound || !st || classify(k, s0, &axis) != KM_IX_GLOBAL || axis != 0)
+	if (!bound || !st || classify(k, s0, &axis, NULL) != KM_IX_GLOBAL || axis != 0)
 		return;
 	/* exactly blockDim.x * gridDim.x: a polynomial in the two whose
 	 * coefficient along each is the other, with no constant term */

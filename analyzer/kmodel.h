@@ -44,7 +44,12 @@ typedef struct ka_km_index {
 	ka_km_ixkind kind;
 	int axis;           /* 0 x, 1 y, 2 z (kind != OTHER) */
 	const char *affine; /* the value over ids and parameters, as text */
-	const char *type;   /* canonical type ("long long", "unsigned long") */
+	/* K (2 to 4096) when kind is KM_IX_OTHER and the value is K times the
+	 * global index along axis, `(blockIdx.x * blockDim.x + threadIdx.x) *
+	 * 8` (K a literal, a constexpr or a #define once folded): a thread
+	 * that owns the K elements from there; 0 otherwise */
+	int64_t scale;
+	const char *type; /* canonical type ("long long", "unsigned long") */
 	int is_const;
 	int begin, end; /* the declaration statement */
 } ka_km_index;

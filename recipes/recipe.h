@@ -262,6 +262,9 @@ typedef struct ka_recipe_ew {
 				  * rewrite adds for the launch's thread count */
 	int returns;             /* KA_RECIPE_EW_RETURN: BODY returns; a loop writes it continue */
 	int yz;                  /* KA_RECIPE_EW_YZ: BODY or a replayed declaration reads an id's y or z */
+	long scale;              /* KA_RECIPE_EW_SCALED: the index is scale times the global index
+				  * (0: it is the global index) */
+	char scale_text[64];     /* that factor as the index's initializer writes it */
 	/* KA_RECIPE_EW_MODEL: declarations before the guard that BODY reads
 	 * (directly or through one another), written again per element right
 	 * after `T i = ...;` in their order: their values depend on the index
@@ -323,6 +326,15 @@ int ka_recipe_ew_shape(ka_recipe_ctx *c, ka_recipe_ew *sh);
  * tuning, fusion), so BODY may assign a parameter (`id += x;`); the
  * flag-free ka_recipe_ew_shape sets it. */
 #define KA_RECIPE_EW_ONE 64u
+/* Flag KA_RECIPE_EW_SCALED (with KA_RECIPE_EW_MODEL, for a recipe that
+ * keeps BODY whole in a loop): the guarded index may be K times the global
+ * index along x, `int i = (blockIdx.x * blockDim.x + threadIdx.x) * 8;`
+ * (K a constant from 2 to 4096 once folded, ka_km_index.scale): a thread
+ * that owns the K elements from i, BODY reading them (a packed load) and
+ * its guard `i < n` keeping only the start below n.  scale is K, and
+ * ka_recipe_ew_loop steps over the starts K * (global index + j * the
+ * grid's threads), every start below n once, as the launch covered them. */
+#define KA_RECIPE_EW_SCALED 128u
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags);
 /* Append the replayed declarations (nrep), each on its own line after
  * indent. */
@@ -480,6 +492,13 @@ int ka_recipe_in_query(ka_recipe_ctx *c, size_t at);
 int ka_recipe_define_of(const ka_recipe_ctx *c, const char *name, size_t *line_s, size_t *line_e,
 			size_t *value_s);
 int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value);
+/* 1 when the block of launch l names a const-qualified integer variable of
+ * this file, at any scope (`const int BLOCK = 256;` at file scope, a
+ * constexpr, `const dim3 b(256)`), whose initializer folds to a constant in
+ * [1, 1024], per the kernel model's reading of the launch (the name
+ * resolved as the compiler does, so a shadowing local is no such name);
+ * its value goes to *value (recipes/recipe_launch.c). */
+int ka_recipe_model_const_block(ka_recipe_ctx *c, const ka_csrc_launch *l, long *value);
 /* After launch l's config slot q (0 grid, 1 block) was rewritten in ed:
  * drop the declaration of the scalar variable it read when nothing else
  * reads it. */

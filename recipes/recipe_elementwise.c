@@ -50,13 +50,16 @@ static int is_ident(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* 1 when var is assigned in the squeezed text (=, op=, ++, --). */
+/* 1 when var is assigned in the squeezed text (=, op=, ++, --).  A
+ * member of that name (`k.x = v`, `p->x = v`) is another object. */
 static int assigned(const char *sq, const char *var)
 {
 	size_t n = strlen(var);
 	for (const char *p = strstr(sq, var); p; p = strstr(p + 1, var)) {
 		if ((p > sq && is_ident(p[-1])) || is_ident(p[n]))
 			continue;
+		if ((p > sq && p[-1] == '.') || (p > sq + 1 && p[-1] == '>' && p[-2] == '-'))
+			continue; /* a member */
 		const char *a = p + n;
 		if ((a[0] == '=' && a[1] != '=') || (a[0] == '+' && a[1] == '+') ||
 		    (a[0] == '-' && a[1] == '-'))
@@ -83,6 +86,8 @@ static int moved(const char *sq, const char *var)
 	for (const char *p = strstr(sq, var); p; p = strstr(p + 1, var)) {
 		if ((p > sq && is_ident(p[-1])) || is_ident(p[n]))
 			continue;
+		if ((p > sq && p[-1] == '.') || (p > sq + 1 && p[-1] == '>' && p[-2] == '-'))
+			continue; /* a member of that name */
 		const char *a = p + n;
 		int incdec = (a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-') ||
 			     (p >= sq + 2 &&
@@ -397,6 +402,10 @@ typedef struct ew_model {
 	 * says so): var and ix_begin name that index, for a recipe that takes
 	 * the launch's thread count as the bound (KA_RECIPE_EW_UNGUARDED) */
 	int unguarded;
+	/* the guarded index is K times the global index along x (reason says
+	 * it is no global index): K, for a recipe that loops over such
+	 * indices (KA_RECIPE_EW_SCALED); 0 otherwise */
+	long scale;
 } ew_model;
 
 static unsigned long long text_hash(const char *t, size_t n)
@@ -495,7 +504,10 @@ static const ew_model *model_of(ka_recipe_ctx *c)
 			md.ix_begin = gx->begin;
 		}
 	}
-	if (!md.reason[0] && gi) {
+	if (md.reason[0] && gi && gi->kind == KM_IX_OTHER && gi->axis == 0 && gi->scale > 1 &&
+	    km->guard.form != KM_GUARD_STRIDE)
+		md.scale = (long)gi->scale;
+	if ((!md.reason[0] || md.scale) && gi) {
 		const ka_km_guard *g = &km->guard;
 		md.form = g->form;
 		snprintf(md.var, sizeof md.var, "%s", gi->name);
@@ -652,6 +664,48 @@ static int pre_dep(const ka_recipe_ctx *c, const char *in, const pre_stmt *st, i
 
 static int split_decl(char *sq, char type[160], char **name, char **init);
 
+/* The index's initializer, squeezed, is F * G or G * F with G the global
+ * thread index along x (`(blockIdx.x * blockDim.x + threadIdx.x)`, any
+ * order, casts) and F an expression of no thread id that writes nothing:
+ * F as written into f (so the loop steps by what the code says, whatever
+ * a build's configuration folds it to), 1; 0 when it is spelled otherwise. */
+static int scale_factor(const char *in, const char *t, size_t len, char *f, size_t cap)
+{
+	size_t n = strlen(in), star = NPOS;
+	int depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		char ch = in[i];
+		if (ch == '(' || ch == '[' || ch == '{')
+			depth++;
+		else if (ch == ')' || ch == ']' || ch == '}')
+			depth--;
+		else if (depth == 0 && ch == '*' && star == NPOS && i > 0)
+			star = i;
+		else if (depth == 0 && strchr("*+-/%<>&|^?=,!~", ch) && i > 0 &&
+			 !(ch == '>' && in[i - 1] == '-') && !(ch == '-' && in[i + 1] == '>'))
+			return 0; /* another operator at the top: not one product */
+	}
+	if (star == NPOS || depth)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		size_t gs = side ? star + 1 : 0, ge = side ? n : star, fs = side ? 0 : star + 1,
+		       fe = side ? star : n;
+		char fake[480];
+		ka_recipe_tid td;
+		while (ge - gs >= 2 && in[gs] == '(' && ka_csrc_match(in, ge, gs) == ge - 1)
+			gs++, ge--; /* (G) */
+		snprintf(fake, sizeof fake, "long long ka_g=%.*s;", (int)(ge - gs), in + gs);
+		if (!ka_recipe_tid_decl(fake, 0, strlen(fake), 'x', &td) || strcmp(td.var, "ka_g"))
+			continue;
+		if (fe <= fs || fe - fs >= cap || thread_word(in, fs, fe) ||
+		    !ka_recipe_pure_expr_in(in + fs, fe - fs, t, len))
+			return 0;
+		snprintf(f, cap, "%.*s", (int)(fe - fs), in + fs);
+		return 1;
+	}
+	return 0;
+}
+
 /* A declaration before the guard, squeezed in sq, as split_decl reads it
  * (one name, into names[0]: 1), and two more: commas inside the
  * initializer's brackets (`float4 v = make_float4(a, a, a, a);`), and no
@@ -723,9 +777,11 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 			c, "the index is not first, and the kernel model could not be built: '%.120s'",
 			md->reason);
 	int ung = md->reason[0] && md->unguarded && (flags & KA_RECIPE_EW_UNGUARDED);
-	if (md->reason[0] && !ung)
+	int scaled = md->reason[0] && md->scale > 1 && (flags & KA_RECIPE_EW_SCALED);
+	if (md->reason[0] && !ung && !scaled)
 		return ka_recipe_decline(c, "%s", md->reason);
 	memset(sh, 0, sizeof *sh);
+	sh->scale = scaled ? md->scale : 0;
 	snprintf(sh->var, sizeof sh->var, "%.63s", md->var);
 	size_t g0 = (size_t)md->g_begin;
 	char sq[1024], ty[160], *nm, *in;
@@ -814,6 +870,12 @@ static int model_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 				return ka_recipe_decline(c, "cannot read the declaration of the index %s",
 							 md->var);
 			snprintf(decl, sizeof decl, "%s%s", ty, nm);
+			if (sh->scale > 1 && !scale_factor(in, t, len, sh->scale_text, sizeof sh->scale_text))
+				return ka_recipe_decline(
+					c,
+					"the index %s is %ld times the global thread index, but '%.80s' is not "
+					"(global index) * FACTOR",
+					nm, sh->scale, in);
 			sh->decl_s = s;
 			sh->decl_e = e;
 			seen = 1;
@@ -1026,6 +1088,7 @@ static int text_shape(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 int ka_recipe_ew_shape_ex(ka_recipe_ctx *c, ka_recipe_ew *sh, unsigned flags)
 {
 	sh->nrep = 0;
+	sh->scale = 0;
 	sh->unguarded = 0;
 	sh->returns = 0;
 	sh->yz = 0;
@@ -1249,8 +1312,9 @@ static int finish_edits(ka_recipe_ctx *c, ka_recipe_edits *ed, ka_buf *body, con
 	if (block < 32 || block > 1024 || block % 32 || cap < 1 || cap > 65535)
 		return ka_recipe_decline(c, "bad parameters '%s'", c->params);
 	char grid[256], bs[32];
+	long per = vec * (sh->scale > 1 ? sh->scale : 1); /* elements a thread takes at once */
 	snprintf(grid, sizeof grid, "(unsigned)((@N / %ld + %ld) / %ld < %ld ? (@N / %ld + %ld) / %ld : %ld)",
-		 vec, block, block, cap, vec, block, block, cap);
+		 per, block, block, cap, per, block, block, cap);
 	snprintf(bs, sizeof bs, "%ld", block);
 	int rc = body->data ? KA_OK : ka_error_set(KA_ENOMEM, "out of memory");
 	if (rc == KA_OK)
@@ -1299,8 +1363,15 @@ void ka_recipe_ew_loop(ka_buf *b, const ka_recipe_ctx *c, const ka_recipe_ew *sh
 {
 	char e[16];
 	ka_recipe_unused_name(c, "ka_e", e, sizeof e);
-	ka_buf_printf(b, "for (long long %s = %s; %s < %s; %s += ka_step) {\n\t\t%s %s = %s;\n\t\t", e, first,
-		      e, sh->count, e, sh->type, sh->var, e);
+	if (sh->scale > 1) /* K elements a thread: from K times its index, by K times the grid */
+		ka_buf_printf(b,
+			      "for (long long %s = (%s) * (long long)(%s); %s < %s; %s += ka_step * (long "
+			      "long)(%s)) {\n\t\t%s %s = %s;\n\t\t",
+			      e, first, sh->scale_text, e, sh->count, e, sh->scale_text, sh->type, sh->var,
+			      e);
+	else
+		ka_buf_printf(b, "for (long long %s = %s; %s < %s; %s += ka_step) {\n\t\t%s %s = %s;\n\t\t",
+			      e, first, e, sh->count, e, sh->type, sh->var, e);
 	ka_recipe_ew_replay(b, c, sh, "\t\t");
 	if (sh->returns)
 		ka_recipe_add_body_continue(b, c->m->text, sh->body_s, sh->body_e);
@@ -1404,7 +1475,8 @@ static int grid_stride_apply(ka_recipe_ctx *c, ka_buf *out)
 	ew_shape sh;
 	int rc = ka_recipe_ew_shape_ex(c, &sh,
 				       KA_RECIPE_EW_PRODUCT | KA_RECIPE_EW_MODEL | KA_RECIPE_EW_UNGUARDED |
-					       KA_RECIPE_EW_RETURN | KA_RECIPE_EW_MEMBER | KA_RECIPE_EW_YZ);
+					       KA_RECIPE_EW_RETURN | KA_RECIPE_EW_MEMBER | KA_RECIPE_EW_YZ |
+					       KA_RECIPE_EW_SCALED);
 	if (rc == KA_RECIPE_DECLINED) {
 		/* not one element per thread along x: x and y indices, then? */
 		char why[sizeof c->why];

@@ -529,6 +529,21 @@ static int macro_grid(ka_recipe_ctx *c, const ka_decl *d, const ka_decl *b, cons
 	return KA_OK;
 }
 
+int ka_recipe_model_const_block(ka_recipe_ctx *c, const ka_csrc_launch *l, long *value)
+{
+	ka_kmodel_doc doc = {0};
+	const char *why;
+	int64_t v;
+	if (ka_recipe_kmodel(c->m->text, c->m->len, c->k->name, &doc) != KA_OK)
+		return 0;
+	const ka_decl *d = slot_var(&doc, l, 1, &why, 0);
+	int ok = d && (d->flags & KDF_CONSTQ) && fold(d->init, 1, &v) && v >= 1 && v <= 1024;
+	if (ok)
+		*value = (long)v;
+	ka_recipe_kmodel_free(&doc);
+	return ok;
+}
+
 static int is_name(const char *s)
 {
 	return s[0] && !isdigit((unsigned char)s[0]) &&

@@ -48,6 +48,12 @@ typedef struct tree {
 	char sh[64], elem[32]; /* the shared array and its element type */
 	char tid[64];          /* threadIdx.x or its local copy */
 	long width, sh_size;   /* B once proven; the array's literal size (0: not literal) */
+	int lead;              /* the body is `__syncthreads(); if (...) ...;`: a barrier before each step */
+	/* the width known only at run time (width 0): blockDim.x, or an integer
+	 * parameter of the kernel; the rewrite runs when it is a power of two
+	 * from 64 to 1024 (and, a parameter, no more than blockDim.x), the loop
+	 * as written otherwise */
+	char dyn[64];
 	size_t loop_s, loop_e; /* the loop statement */
 	size_t body_s, body_e; /* the kernel body, inside its braces */
 } tree;
@@ -266,6 +272,16 @@ static int read_body(tree *tr, size_t bs, size_t be)
 		return ka_recipe_decline(c, "the tree loop's body is not a block with a barrier");
 	while (n < 3 && next_stmt(t, be, &at, &s, &e, st[n], sizeof st[n]))
 		n++;
+	/* the barrier first, `{ __syncthreads(); if (tid < s) sh[tid] += sh[tid + s]; }`: the
+	 * same steps, each after a barrier; the rewrite keeps the first one before its tree
+	 * (the later ones end its steps) */
+	tr->lead = 0;
+	if (n == 2 && ka_csrc_skip_blank(t, be, at) == be && !strcmp(st[0], "__syncthreads();") &&
+	    strcmp(st[1], "__syncthreads();")) {
+		memcpy(st[0], st[1], sizeof st[0]);
+		snprintf(st[1], sizeof st[1], "%s", "__syncthreads();");
+		tr->lead = 1;
+	}
 	if (ka_csrc_skip_blank(t, be, at) != be || n < 2 || strcmp(st[n - 1], "__syncthreads();"))
 		return ka_recipe_decline(c,
 					 "the tree loop's body is not `if (...) sh[i] += sh[i + %s]; "
@@ -346,14 +362,17 @@ static int prove_tid(tree *tr)
 }
 
 /* The block of a launch, when it is a constant (`256`, `dim3(256, 1, 1)`,
- * a `#define BS 256` or a `const int bs = 256;` the launch reads). */
-static int launch_block(const ka_recipe_ctx *c, const ka_csrc_launch *l, long *v)
+ * a `#define BS 256` or a `const int bs = 256;` the launch reads; a const
+ * variable of any scope through the kernel model). */
+static int launch_block(ka_recipe_ctx *c, const ka_csrc_launch *l, long *v)
 {
 	const ka_csrc *m = c->m;
 	char sq[128];
 	if (!ka_csrc_squeeze(m->text, l->cfg[1].s, l->cfg[1].e, sq, sizeof sq))
 		return 0;
 	if (literal(sq, v) || ka_recipe_const_var(c, l->start, sq, v))
+		return 1;
+	if (ka_recipe_model_const_block(c, l, v))
 		return 1;
 	size_t n = strlen(sq);
 	if (strncmp(sq, "dim3(", 5) || n < 7 || sq[n - 1] != ')')
@@ -367,7 +386,34 @@ static int launch_block(const ka_recipe_ctx *c, const ka_csrc_launch *l, long *v
 	       (!p[k] || !strcmp(p + k, ",1") || !strcmp(p + k, ",1,1"));
 }
 
-/* B: the loop's literal, or the one literal block of every launch. */
+static const char *t_of(const ka_recipe_ctx *c)
+{
+	return c->m->text;
+}
+
+/* 1 when the squeezed parameter type is an integer type (const allowed). */
+static int int_type(const char *type)
+{
+	static const char *const ints[] = {
+		"int",       "unsigned",           "unsigned int", "long",    "unsigned long",
+		"long long", "unsigned long long", "size_t",       "int64_t", "uint32_t",
+		"int32_t",   "uint64_t",           "short",        NULL};
+	if (!strncmp(type, "const ", 6))
+		type += 6;
+	char ty[160];
+	snprintf(ty, sizeof ty, "%s", type);
+	size_t n = strlen(ty);
+	if (n > 6 && !strcmp(ty + n - 6, " const"))
+		ty[n - 6] = 0;
+	for (const char *const *p = ints; *p; p++)
+		if (!strcmp(ty, *p))
+			return 1;
+	return 0;
+}
+
+/* B: the loop's literal, or the one literal block of every launch; or,
+ * when a launch's block is not a constant or B is an integer parameter, B
+ * at run time (tr->dyn). */
 static int prove_width(tree *tr)
 {
 	ka_recipe_ctx *c = tr->c;
@@ -375,9 +421,37 @@ static int prove_width(tree *tr)
 	long lit = 0, blk;
 	int from_loop = literal(tr->bound, &lit) || ka_recipe_const_var(c, c->k->body_open, tr->bound, &lit),
 	    launches = 0;
-	if (!from_loop && strcmp(tr->bound, "blockDim.x"))
-		return ka_recipe_decline(c, "the tree's width '%s' is neither a literal nor blockDim.x",
-					 tr->bound);
+	tr->dyn[0] = 0;
+	if (!from_loop && strcmp(tr->bound, "blockDim.x")) {
+		/* an integer parameter the kernel never assigns: checked at run time */
+		int pi = ka_csrc_param_index(c->k, tr->bound);
+		static char body[65536];
+		int ok = pi >= 0 && !c->k->params[pi].is_pointer && int_type(c->k->params[pi].type);
+		size_t from = c->k->body_open; /* where an assignment would change it */
+		if (pi < 0 && !ok) {           /* or a local copy of blockDim.x: `int bs = blockDim.x;` */
+			char sq[256], want[128];
+			size_t at = tr->body_s, s0, e0 = 0;
+			snprintf(want, sizeof want, " %s=blockDim.x;", tr->bound);
+			while (!ok && at < tr->loop_s &&
+			       next_stmt(t_of(c), tr->loop_s, &at, &s0, &e0, sq, sizeof sq)) {
+				size_t sl = strlen(sq), wl = strlen(want);
+				if (sl > wl && !strcmp(sq + sl - wl, want)) {
+					sq[sl - wl] = 0;
+					ok = int_type(sq);
+					from = e0;
+				}
+			}
+		}
+		if (!ok || !ka_csrc_squeeze(t_of(c), from, c->k->body_close + 1, body, sizeof body) ||
+		    assigns(body, tr->bound))
+			return ka_recipe_decline(
+				c,
+				"the tree's width '%s' is neither a literal, blockDim.x, an integer parameter nor a local copy of blockDim.x",
+				tr->bound);
+		snprintf(tr->dyn, sizeof tr->dyn, "%s", tr->bound);
+		tr->width = 0;
+		return KA_OK;
+	}
 	if (ka_recipe_launches_known(c)) /* a launch not read could use another block */
 		return KA_RECIPE_DECLINED;
 	for (int i = 0; i < m->nlaunches; i++) {
@@ -387,8 +461,10 @@ static int prove_width(tree *tr)
 		if (!launch_block(c, l, &blk)) {
 			if (from_loop)
 				continue;
-			return ka_recipe_decline(
-				c, "blockDim.x is not provable: a launch's block is not a constant");
+			/* a block the caller chooses: the width is checked at run time */
+			snprintf(tr->dyn, sizeof tr->dyn, "%s", "blockDim.x");
+			tr->width = 0;
+			return KA_OK;
 		}
 		if (launches++ && blk != tr->width)
 			return ka_recipe_decline(c, "the launches use blocks of %ld and %ld threads",
@@ -450,19 +526,36 @@ static int check_after(tree *tr, int *barrier)
 
 /* The rewritten tree, indented like the loop it replaces (ind; in one
  * level: in). */
-static void emit(const tree *tr, int barrier, const char *ind, const char *in, ka_buf *b)
+static void emit(const tree *tr, int barrier, const char *ind0, const char *in, ka_buf *b)
 {
-	const char *s = tr->s, *x = tr->tid, *sh = tr->sh;
+	const char *s = tr->s, *x = tr->tid, *sh = tr->sh, *t = tr->c->m->text;
+	char ind[80], half[96];
+	snprintf(ind, sizeof ind, "%s%s", ind0, tr->dyn[0] ? in : "");
+	if (tr->dyn[0])
+		snprintf(half, sizeof half, "(%s) / 2", tr->dyn);
+	else
+		snprintf(half, sizeof half, "%ld", tr->width / 2);
 	ka_buf_adds(
 		b, "/* sequential addressing: contiguous active threads, conflict-free shared accesses */\n");
-	if (tr->width > 64)
+	if (tr->dyn[0]) { /* the width at run time: the rewrite for a power of two from 64 to 1024 */
+		const char *d = tr->dyn;
+		ka_buf_printf(b, "%sif (%s >= 64 && %s <= 1024 && (%s & (%s - 1)) == 0", ind0, d, d, d, d);
+		if (strcmp(d, "blockDim.x")) /* a parameter: the tree's threads must all be there */
+			ka_buf_printf(b, " && blockDim.x >= (unsigned)%s", d);
+		if (tr->sh_size) /* and the array must hold them */
+			ka_buf_printf(b, " && %s <= %ld", d, tr->sh_size);
+		ka_buf_adds(b, ") {\n");
+	}
+	if (tr->lead)
+		ka_buf_printf(b, "%s__syncthreads(); /* the barrier the loop took before its first step */\n",
+			      ind);
+	if (tr->width > 64 || tr->dyn[0])
 		ka_buf_printf(b,
-			      "%sfor (%s %s = %ld; %s > 32; %s >>= 1) {\n"
+			      "%sfor (%s %s = %s; %s > 32; %s >>= 1) {\n"
 			      "%s%sif (%s < %s) %s[%s] += %s[%s + %s];\n"
 			      "%s%s__syncthreads();\n"
 			      "%s}\n",
-			      ind, tr->stype, s, tr->width / 2, s, s, ind, in, x, s, sh, x, sh, x, s, ind, in,
-			      ind);
+			      ind, tr->stype, s, half, s, s, ind, in, x, s, sh, x, sh, x, s, ind, in, ind);
 	ka_buf_printf(
 		b,
 		"%sif (%s < 32) { /* the last 64 values: warp 0 with shuffles */\n"
@@ -472,8 +565,13 @@ static void emit(const tree *tr, int barrier, const char *ind, const char *in, k
 		"%s%sif (%s == 0) %s[0] = ka_v;\n"
 		"%s}",
 		ind, x, ind, in, tr->elem, sh, x, sh, x, ind, in, ind, in, x, sh, ind);
+	if (tr->dyn[0]) { /* any other width: the loop as written */
+		ka_buf_printf(b, "\n%s} else {\n%s", ind0, ind);
+		ka_buf_add(b, t + tr->loop_s, tr->loop_e - tr->loop_s);
+		ka_buf_printf(b, "\n%s}", ind0);
+	}
 	if (barrier)
-		ka_buf_printf(b, "\n%s__syncthreads(); /* every thread reads %s[0] below */", ind, sh);
+		ka_buf_printf(b, "\n%s__syncthreads(); /* every thread reads %s[0] below */", ind0, sh);
 }
 
 /* Read the top-level loop [s, e) as a tree; KA_OK when it is one. */

@@ -264,6 +264,18 @@ int ka_recipe_define_of(const ka_recipe_ctx *c, const char *name, size_t *line_s
 	return defs;
 }
 
+/* [s, e) is the name of a `#define NAME N` the file defines once (N an
+ * integer literal): its value to *v (`int TB = SIZE;`). */
+static int macro_literal(const ka_recipe_ctx *c, const char *t, size_t s, size_t e, long *v)
+{
+	char name[KA_CSRC_NAME];
+	size_t ls, le, vs;
+	if (!ka_csrc_squeeze(t, s, e, name, sizeof name) || !name[0] || isdigit((unsigned char)name[0]) ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name))
+		return 0;
+	return ka_recipe_define_of(c, name, &ls, &le, &vs) == 1 && int_literal(t, vs, le, v);
+}
+
 int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long *value)
 {
 	const char *t = c->m->text;
@@ -291,7 +303,8 @@ int ka_recipe_const_var(const ka_recipe_ctx *c, size_t at, const char *var, long
 			size_t eq = s;
 			while (eq < e && t[eq] != '=')
 				eq++;
-			if (!int_literal(t, eq + 1, e - 1, value))
+			if (!int_literal(t, eq + 1, e - 1, value) &&
+			    !macro_literal(c, t, eq + 1, e - 1, value))
 				return 0;
 			for (size_t w = ka_csrc_find_word_pp(t, e, at, var); w != NPOS;
 			     w = ka_csrc_find_word_pp(t, w + vn, at, var))

@@ -124,6 +124,28 @@ static void test_unguarded(void **st)
 	free(out);
 }
 
+/* BUMP with the point in a struct whose members are named x and y: storing
+ * them assigns no index (cuda-samples' oceanFFT writes `slope.x = ...`) */
+#define BUMP_MEMBERS \
+	"struct pt {\n\tint x, y;\n};\n\n" \
+	"__global__ void bump(int *c, int pitch, int v)\n{\n" \
+	"\tint x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n" \
+	"\tpt p;\n\tpt *q = &p;\n\tp.x = x;\n\tq->y = y;\n\tc[p.y * pitch + p.x] += v;\n}\n\n" \
+	"void run(int *c, int gx, int gy, int v)\n{\n" \
+	"\tbump<<<dim3(gx, gy, 2), dim3(16, 4)>>>(c, gx * 16, v);\n}\n"
+
+static void test_members(void **st)
+{
+	(void)st;
+	static const char *const want[] = {"ka_ey < ka_ny;", "ka_ex < ka_nx;", "\tp.x = x;\n",
+					   "\tq->y = y;\n"};
+	host_check(BUMP_MEMBERS, 1);
+	char *out = recipe_applies("grid-stride", NULL, BUMP_MEMBERS, "bump", want,
+				   sizeof want / sizeof want[0]);
+	host_check(out, 1);
+	free(out);
+}
+
 #define RUN_T "void h(float *o, int w, int n)\n{\n\tt<<<dim3(w / 16, n / 16), dim3(16, 16)>>>(o, w, n);\n}\n"
 #define T_HEAD \
 	"__global__ void t(float *o, int w, int n)\n{\n" \
@@ -225,9 +247,8 @@ static void test_near_misses(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_originals_run),
-		cmocka_unit_test(test_guarded),
-		cmocka_unit_test(test_unguarded),
+		cmocka_unit_test(test_originals_run), cmocka_unit_test(test_guarded),
+		cmocka_unit_test(test_unguarded),     cmocka_unit_test(test_members),
 		cmocka_unit_test(test_near_misses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1004,12 +1004,133 @@ static void test_param_assigned(void **st)
 		"\t\tif (a[i] < 0.0f)\n\t\t\t*bad = true;\n\t}\n}\n"
 		"void run(const float *a, int n, bool *b) { k<<<(n + 255) / 256, 256>>>(a, n, b); }\n";
 	free(recipe_applies("grid-stride", NULL, flag, "k", loop, 1));
+	/* a member named as the parameter is another object: `a.id = x` moves nothing */
+	const char *member =
+		"struct tag {\n\tunsigned id;\n};\n\n"
+		"__global__ void k(unsigned *id, tag *t, int w)\n{\n"
+		"\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x < w) {\n"
+		"\t\ttag a;\n\t\ta.id = x;\n\t\tt[x].id = id[x];\n\t\tt[x] = a;\n\t}\n}\n"
+		"void run(unsigned *a, tag *t, int w) { k<<<(w + 255) / 256, 256>>>(a, t, w); }\n";
+	free(recipe_applies("grid-stride", NULL, member, "k", loop, 1));
 	/* `*p++ = v` moves p */
 	const char *post = "__global__ void k(unsigned *id, int w)\n{\n"
 			   "\tunsigned int x = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (x < w) {\n"
 			   "\t\tid += x;\n\t\t*id++ = 1;\n\t}\n}\n"
 			   "void run(unsigned *a, int w) { k<<<(w + 255) / 256, 256>>>(a, w); }\n";
 	recipe_declines("grid-stride", NULL, post, "k", "the body assigns the parameter id");
+}
+
+/* seq-reduction on a halving tree whose loop takes its barrier before each
+ * step (`{ __syncthreads(); if (tid < s) sh[tid] += sh[tid + s]; }`), the
+ * block a file-scope const the launch reads: the rewrite keeps the first
+ * barrier before its tree; a block that is no constant still declines */
+#define TREE_HEAD "const int BS = 256;\n\n"
+#define TREE_KERNEL \
+	"#define SH 256\n\n__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[SH];\n" \
+	"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n" \
+	"\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();\n" \
+	"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t}\n\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+#define TREE_RUN "void run(const float *x, float *y, int nblocks)\n{\n\tblocksum<<<nblocks, BS>>>(x, y);\n}\n"
+static void test_tree_barrier_first(void **st)
+{
+	(void)st;
+	static const char *const want[] = {
+		"\t__syncthreads(); /* the barrier the loop took before its first step */\n"
+		"\tfor (unsigned int s = 128; s > 32; s >>= 1) {\n\t\tif (tid < s) sh[tid] += sh[tid + s];\n"
+		"\t\t__syncthreads();\n\t}",
+		"if (tid == 0) sh[0] = ka_v;"};
+	char *out = recipe_applies("seq-reduction", NULL, TREE_HEAD TREE_KERNEL TREE_RUN, "blocksum", want,
+				   2);
+	host_runs_exact("treesum_main.cpp", TREE_HEAD TREE_KERNEL TREE_RUN, out);
+	free(out);
+	/* constexpr, and a local const in the launching function */
+	free(recipe_applies("seq-reduction", NULL, "constexpr int BS = 256;\n\n" TREE_KERNEL TREE_RUN,
+			    "blocksum", want, 2));
+	/* a local initialized from a #define */
+	free(recipe_applies("seq-reduction", NULL,
+			    "#define BS 256\n\n" TREE_KERNEL
+			    "void run(const float *x, float *y, int nblocks)\n{\n\tint threads = BS;\n"
+			    "\tblocksum<<<nblocks, threads>>>(x, y);\n}\n",
+			    "blocksum", want, 2));
+	/* a block the caller chooses: the rewrite runs for a power of two from 64 to 1024 (the host
+	 * run takes it with 256), the loop as written otherwise */
+	static const char *const want_dyn[] = {
+		"\tif (blockDim.x >= 64 && blockDim.x <= 1024 && (blockDim.x & (blockDim.x - 1)) == 0) {\n"
+		"\t\t__syncthreads();",
+		"\t\tfor (unsigned int s = (blockDim.x) / 2; s > 32; s >>= 1) {",
+		"\t} else {\n\t\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();"};
+	const char *dyn = TREE_HEAD TREE_KERNEL
+		"static void launch(const float *x, float *y, int nblocks, int threads)\n{\n"
+		"\tblocksum<<<nblocks, threads>>>(x, y);\n}\n\n"
+		"void run(const float *x, float *y, int nblocks)\n{\n\tlaunch(x, y, nblocks, BS);\n}\n";
+	out = recipe_applies("seq-reduction", NULL, dyn, "blocksum", want_dyn, 3);
+	host_runs_exact("treesum_main.cpp", dyn, out);
+	free(out);
+	/* what is no constant gets that run-time form, not the constant's: the local changed
+	 * before the launch, a global that is not const, a parameter that shadows the const */
+	static const char *const not_const[] = {
+		"#define BS 256\n\n" TREE_KERNEL
+		"void run(const float *x, float *y, int nblocks)\n{\n\tint threads = BS;\n\tthreads *= 2;\n"
+		"\tblocksum<<<nblocks, threads>>>(x, y);\n}\n",
+		"int BS = 256;\n\n" TREE_KERNEL TREE_RUN,
+		TREE_HEAD TREE_KERNEL
+		"void run(const float *x, float *y, int nblocks, int BS)\n{\n\tblocksum<<<nblocks, BS>>>(x, y);\n}\n"};
+	for (size_t i = 0; i < sizeof not_const / sizeof not_const[0]; i++) {
+		out = recipe_applies("seq-reduction", NULL, not_const[i], "blocksum", want_dyn, 1);
+		assert_null(strstr(out, "s = 128;"));
+		free(out);
+	}
+	/* a tree as wide as an integer parameter: also no more than the block */
+	static const char *const want_w[] = {
+		"if (w >= 64 && w <= 1024 && (w & (w - 1)) == 0 && blockDim.x >= (unsigned)w) {",
+		"for (unsigned int s = (w) / 2; s > 32; s >>= 1) {"};
+	const char *wide = TREE_HEAD
+		"__global__ void blocksum(const float *x, float *y, int w)\n{\n\t__shared__ float sh[BS];\n"
+		"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n"
+		"\tfor (unsigned int s = w / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();\n"
+		"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t}\n\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+		"void run(const float *x, float *y, int nblocks)\n{\n\tblocksum<<<nblocks, BS>>>(x, y, BS);\n}\n";
+	out = recipe_applies("seq-reduction", NULL, wide, "blocksum", want_w, 2);
+	host_runs_exact("treesum_main.cpp", wide, out);
+	free(out);
+	/* a local copy of blockDim.x is as good a width; one assigned again is not */
+	static const char *const want_copy[] = {
+		"if (bs >= 64 && bs <= 1024 && (bs & (bs - 1)) == 0 && blockDim.x >= (unsigned)bs) {"};
+#define COPY_KERNEL(extra) \
+	"#define SH 256\n\n__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[SH];\n" \
+	"\tint tid = threadIdx.x;\n\tint bs = blockDim.x;\n" extra \
+	"\tsh[tid] = x[blockIdx.x * 256 + tid];\n" \
+	"\tfor (int s = bs / 2; s >= 1; s /= 2) {\n\t\t__syncthreads();\n" \
+	"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t}\n\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+	out = recipe_applies("seq-reduction", NULL, TREE_HEAD COPY_KERNEL("") TREE_RUN, "blocksum", want_copy,
+			     1);
+	host_runs_exact("treesum_main.cpp", TREE_HEAD COPY_KERNEL("") TREE_RUN, out);
+	free(out);
+	recipe_declines(
+		"seq-reduction", NULL, TREE_HEAD COPY_KERNEL("\tbs = bs / 2 * 2;\n") TREE_RUN, "blocksum",
+		"the tree's width 'bs' is neither a literal, blockDim.x, an integer parameter nor a local copy "
+		"of blockDim.x");
+#undef COPY_KERNEL
+	/* a literal array smaller than the widest tree the test allows: the test says so too */
+	static const char *const want_sz[] = {"(blockDim.x & (blockDim.x - 1)) == 0 && blockDim.x <= 512) {"};
+	free(recipe_applies(
+		"seq-reduction", NULL,
+		"__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[512];\n"
+		"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n\t__syncthreads();\n"
+		"\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+		"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t\t__syncthreads();\n\t}\n"
+		"\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n"
+		"void run(const float *x, float *y, int nblocks, int b)\n{\n\tblocksum<<<nblocks, b>>>(x, y);\n}\n",
+		"blocksum", want_sz, 1));
+	/* a statement after the step: not the tree's body */
+	recipe_declines("seq-reduction", NULL,
+			TREE_HEAD
+			"__global__ void blocksum(const float *x, float *y)\n{\n\t__shared__ float sh[BS];\n"
+			"\tint tid = threadIdx.x;\n\tsh[tid] = x[blockIdx.x * 256 + tid];\n"
+			"\tfor (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n\t\t__syncthreads();\n"
+			"\t\tif (tid < s)\n\t\t\tsh[tid] += sh[tid + s];\n\t\ty[0] = 0.0f;\n\t}\n"
+			"\tif (tid == 0)\n\t\ty[blockIdx.x] = sh[0];\n}\n\n" TREE_RUN,
+			"blocksum", "the tree loop's body is not");
 }
 
 int main(void)
@@ -1030,6 +1151,7 @@ int main(void)
 		cmocka_unit_test(test_rowscan_forms),
 		cmocka_unit_test(test_model_index_forms),
 		cmocka_unit_test(test_param_assigned),
+		cmocka_unit_test(test_tree_barrier_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -240,14 +240,15 @@ static const decline declines[] = {
 	 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
 	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n",
 	 "blockDim.x is not provable: no launch of k in this file"},
-	/* launched with a block that is not a literal */
+	/* a tree as wide as a parameter the kernel changes (a block the caller
+	 * chooses is checked at run time: test_recipe_shapes) */
 	{"seq-reduction",
-	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[1024];\n\tint tid = threadIdx.x;\n"
-	 "\tsh[tid] = x[blockIdx.x * 1024 + tid];\n\t__syncthreads();\n"
-	 "\tfor (int s = 1; s < blockDim.x; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
+	 "__global__ void k(const float *x, float *y, int w)\n{\n\t__shared__ float sh[1024];\n\tint tid = threadIdx.x;\n"
+	 "\tsh[tid] = x[blockIdx.x * 1024 + tid];\n\t__syncthreads();\n\tw = w / 2 * 2;\n"
+	 "\tfor (int s = 1; s < w; s *= 2) {\n\t\tif (tid % (2 * s) == 0) sh[tid] += sh[tid + s];\n"
 	 "\t\t__syncthreads();\n\t}\n\tif (tid == 0) y[blockIdx.x] = sh[0];\n}\n"
-	 "void h(const float *x, float *y, int n, int b) { k<<<n, b>>>(x, y); }\n",
-	 "a launch's block is not a constant"},
+	 "void h(const float *x, float *y, int n, int b) { k<<<n, b>>>(x, y, b); }\n",
+	 "the tree's width 'w' is neither a literal, blockDim.x, an integer parameter"},
 	/* the partial sums in sh[1..] are read after the tree: they change */
 	{"seq-reduction",
 	 "__global__ void k(const float *x, float *y)\n{\n\t__shared__ float sh[256];\n\tint tid = threadIdx.x;\n"

@@ -288,6 +288,46 @@ static void index_kinds(void **state)
 	assert_string_equal(ka_kmodel_guarded_index(m)->name, "row");
 }
 
+/* An index K times the global one, K folded from a literal, a constexpr
+ * member or a #define, in any order of its terms: scale K, kind OTHER (it
+ * is no one-element-per-thread index); anything else scales nothing. */
+static void scaled_index(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *init;
+		int64_t scale;
+	} cases[] = {
+		{"(blockIdx.x * blockDim.x + threadIdx.x) * 8", 8},
+		{"P::size * (threadIdx.x + blockDim.x * blockIdx.x)", 4},
+		{"blockIdx.x * blockDim.x * 2 + threadIdx.x * 2", 2},
+		{"((long long)blockIdx.x * blockDim.x + threadIdx.x) * W", 16},
+		{"blockIdx.x * blockDim.x + threadIdx.x", 0},
+		{"(blockIdx.x * blockDim.x + threadIdx.x) * 8 + 1", 0},
+		{"blockIdx.x * blockDim.x * 4 + threadIdx.x", 0},
+		{"(blockIdx.x * blockDim.x + threadIdx.x) * n", 0},
+		{"(blockIdx.x * blockDim.x + threadIdx.x) * 8192", 0},
+	};
+	char src[600];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(src, sizeof src,
+			 "#define W 16\nstruct P { static constexpr int size = 4; };\n"
+			 "__global__ void k(float *y, int n) {\n  long long i = %s;\n"
+			 "  if (i >= n) return;\n  y[i] = 1.0f;\n}\n",
+			 cases[i].init);
+		const ka_kmodel *m = model(src);
+		const ka_km_index *ix = ka_kmodel_guarded_index(m);
+		assert_non_null(ix);
+		assert_int_equal(ix->kind, cases[i].scale || i == 5 || i == 6 || i == 7 || i == 8
+						   ? KM_IX_OTHER
+						   : KM_IX_GLOBAL);
+		if (ix->scale != cases[i].scale)
+			fail_msg("'%s': scale %lld, not %lld", cases[i].init, (long long)ix->scale,
+				 (long long)cases[i].scale);
+		assert_int_equal(ix->axis, 0);
+	}
+}
+
 /* A grid-stride loop over the rows is the guard of what it walks, in each
  * spelling of its start and step; one that strides by anything else is not. */
 static void grid_stride_guard(void **state)
@@ -404,6 +444,7 @@ int main(void)
 		cmocka_unit_test_teardown(loops_and_trip_counts, teardown),
 		cmocka_unit_test_teardown(declines_name_the_construct, teardown),
 		cmocka_unit_test_teardown(index_kinds, teardown),
+		cmocka_unit_test_teardown(scaled_index, teardown),
 		cmocka_unit_test_teardown(grid_stride_guard, teardown),
 		cmocka_unit_test_teardown(product_bounds_and_pointers, teardown),
 	};
