@@ -192,6 +192,12 @@ int sx_equal(const sx *a, const sx *b)
 	return sx_equal(a->a, b->a) && sx_equal(a->b, b->b);
 }
 
+int sx_same_value(sx_ctx *c, const sx *x, const sx *y)
+{
+	int64_t v;
+	return x && y && (sx_equal(x, y) || (sx_is_const(sx_add(c, x, sx_neg(c, y)), &v) && v == 0));
+}
+
 #define RECOMB_MAX 16
 
 /* The factors of a product, constants multiplied into *k; 0 when there are

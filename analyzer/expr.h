@@ -124,6 +124,9 @@ const sx *sx_bin(sx_ctx *c, sx_kind k, const sx *a, const sx *b);
 const sx *sx_add(sx_ctx *c, const sx *a, const sx *b);
 /* Structural equality (same shape, constants and symbols). */
 int sx_equal(const sx *a, const sx *b);
+/* 1 when x and y are the same value: equal trees, or a difference that folds
+ * to 0 (the same sum written in another order). */
+int sx_same_value(sx_ctx *c, const sx *x, const sx *y);
 /* X and D of a quotient `X / D` or `X >> s` (D = 2^s), or of a remainder
  * `X % D` or `X & (2^s - 1)` (want_rem); 0 when f is neither. */
 int sx_split_divrem(sx_ctx *c, const sx *f, int want_rem, const sx **x, const sx **d);

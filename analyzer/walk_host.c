@@ -319,48 +319,51 @@ int walk_launch_api(walk *w, ka_node *n)
 	return 1;
 }
 
-/* 1 when x and y are the same value: their difference folds to 0. */
-static int sx_same(walk *w, const sx *x, const sx *y)
+/* The divisors M of the conjuncts `e % M == 0` (or `0 == e % M`) of the
+ * condition c whose e is the same value as arg, in the order written; at
+ * most max of them.  Returns their number. */
+static int guard_divisors(walk *w, const sx *c, const sx *arg, const sx **out, int n, int max, int depth)
 {
-	int64_t v;
-	return x && y &&
-	       (x == y || (sx_is_const(sx_add(&w->sym.sx, x, sx_neg(&w->sym.sx, y)), &v) && v == 0));
-}
-
-/* 1 when the condition c, or one of its conjuncts, is `e % m == 0` (or
- * `0 == e % m`) with e the same value as arg and m the block's x size: the
- * constant bx, or the same value as bxs (the launch's block-x expression). */
-static int tests_multiple(walk *w, const sx *c, const sx *arg, int64_t bx, const sx *bxs, int depth)
-{
-	if (!c || depth > 8)
-		return 0;
-	if (c->k == SX_AND)
-		return tests_multiple(w, c->a, arg, bx, bxs, depth + 1) ||
-		       tests_multiple(w, c->b, arg, bx, bxs, depth + 1);
-	int64_t z, m;
-	if (c->k != SX_CMP || c->c != OP_EQ - OP_LT + 1) /* walk_expr.c: op - OP_LT + 1 */
-		return 0;
-	const sx *r = sx_is_const(c->b, &z) && z == 0 ? c->a : sx_is_const(c->a, &z) && z == 0 ? c->b : NULL;
-	if (!r || r->k != SX_REM || !sx_same(w, r->a, arg))
-		return 0;
-	return (bx > 0 && sx_is_const(r->b, &m) && m == bx) || (bxs && sx_same(w, r->b, bxs));
-}
-
-/* The constant M of a conjunct `e % M == 0` of c with e the same value
- * as arg; 0 when there is none. */
-static int64_t guard_modulus(walk *w, const sx *c, const sx *arg, int depth)
-{
-	if (!c || depth > 8)
-		return 0;
+	if (!c || depth > 8 || n >= max)
+		return n;
 	if (c->k == SX_AND) {
-		int64_t m = guard_modulus(w, c->a, arg, depth + 1);
-		return m ? m : guard_modulus(w, c->b, arg, depth + 1);
+		n = guard_divisors(w, c->a, arg, out, n, max, depth + 1);
+		return guard_divisors(w, c->b, arg, out, n, max, depth + 1);
 	}
-	int64_t z, m;
-	if (c->k != SX_CMP || c->c != OP_EQ - OP_LT + 1)
-		return 0;
+	int64_t z;
+	if (c->k != SX_CMP || c->c != OP_EQ - OP_LT + 1) /* walk_expr.c: op - OP_LT + 1 */
+		return n;
 	const sx *r = sx_is_const(c->b, &z) && z == 0 ? c->a : sx_is_const(c->a, &z) && z == 0 ? c->b : NULL;
-	return r && r->k == SX_REM && sx_same(w, r->a, arg) && sx_is_const(r->b, &m) && m > 0 ? m : 0;
+	if (r && r->k == SX_REM && sx_same_value(&w->sym.sx, r->a, arg))
+		out[n++] = r->b;
+	return n;
+}
+
+/* 1 when the condition c tests that arg is a multiple of the block's x
+ * size: the constant bx, or the same value as bxs (the launch's block-x
+ * expression). */
+static int tests_multiple(walk *w, const sx *c, const sx *arg, int64_t bx, const sx *bxs)
+{
+	const sx *d[8];
+	int64_t m;
+	int n = guard_divisors(w, c, arg, d, 0, 8, 0);
+	for (int i = 0; i < n; i++)
+		if ((bx > 0 && sx_is_const(d[i], &m) && m == bx) ||
+		    (bxs && sx_same_value(&w->sym.sx, d[i], bxs)))
+			return 1;
+	return 0;
+}
+
+/* The first constant M of a conjunct `arg % M == 0` of c; 0 when none. */
+static int64_t guard_modulus(walk *w, const sx *c, const sx *arg)
+{
+	const sx *d[8];
+	int64_t m;
+	int n = guard_divisors(w, c, arg, d, 0, 8, 0);
+	for (int i = 0; i < n; i++)
+		if (sx_is_const(d[i], &m) && m > 0)
+			return m;
+	return 0;
 }
 
 /* A host call's guards (host_call_guard): what the branches around it test
@@ -389,7 +392,7 @@ void walk_host_call_guard(walk *w, ka_node *n, const char *name, ka_decl *callee
 		const sx *ax = walk_ev_int(w, a);
 		for (int j = 0; j < w->ctl.nbrs && !g->argmod[i]; j++)
 			if (!w->ctl.brs[j].in_else)
-				g->argmod[i] = guard_modulus(w, w->ctl.brs[j].cond, ax, 0);
+				g->argmod[i] = guard_modulus(w, w->ctl.brs[j].cond, ax);
 	}
 	w->ctl.quiet--;
 	if (callee && callee->ntparams) {
@@ -461,7 +464,7 @@ static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
 			continue;
 		const sx *ax = walk_ev_int(w, a);
 		for (int j = 0; j < w->ctl.nbrs; j++)
-			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax, bx, bxs, 0))
+			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax, bx, bxs))
 				mask |= 1u << i;
 	}
 	w->ctl.quiet--;

@@ -466,13 +466,6 @@ static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *b
 	return first >= 0;
 }
 
-static int same_value(walk *w, const sx *x, const sx *y)
-{
-	int64_t v;
-	return x && y &&
-	       (x == y || (sx_is_const(sx_add(&w->sym.sx, x, sx_neg(&w->sym.sx, y)), &v) && v == 0));
-}
-
 /* 1 when the value x is the block's x size at every launch of the kernel:
  * blockDim.x, or a template parameter that each launch binds to the x size
  * of its block (`k<T, NTX><<<g, dim3(NTX, NTY)>>>` in a launch whose NTX
@@ -590,7 +583,7 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	if (sx_is_const(rest, &v))
 		return v == 0;
 	const sx *bw = sx_coef(cx, rest, SYM_BID_X);
-	if (!bw || !same_value(w, bw, wdt))
+	if (!bw || !sx_same_value(cx, bw, wdt))
 		return 0;
 	for (int i = 0; i < cx->nsyms; i++)
 		if (cx->syms[i].kind == SYM_BID_X && sx_uses_sym(rest, i))
