@@ -408,77 +408,6 @@ void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep)
 	ka_facts_insert(&r);
 }
 
-/* The one assignment a branch side is (`x[i] = a;` or `{ x[i] = a; }`),
- * NULL otherwise. */
-static ka_node *lone_assign(ka_node *s)
-{
-	if (s && s->kind == KN_COMPOUND && s->nkids == 1)
-		s = s->kids[0];
-	s = walk_strip(s);
-	return s && s->kind == KN_BINOP && s->op == OP_ASSIGN && s->nkids == 2 ? s : NULL;
-}
-
-/* 1 when the expression calls nothing but roundings, conversions, abs,
- * min and max: a few instructions, whatever the lane computes. */
-static int cheap_expr(const ka_node *n, int depth)
-{
-	static const char *const ok[] = {"lrint",
-					 "lrintf",
-					 "llrint",
-					 "rint",
-					 "rintf",
-					 "floor",
-					 "floorf",
-					 "ceil",
-					 "ceilf",
-					 "trunc",
-					 "truncf",
-					 "round",
-					 "roundf",
-					 "fabs",
-					 "fabsf",
-					 "abs",
-					 "fmin",
-					 "fminf",
-					 "fmax",
-					 "fmaxf",
-					 "min",
-					 "max",
-					 "__float2int_rn",
-					 "__float2int_rd",
-					 "__float2int_ru",
-					 "__float2int_rz",
-					 "__int2float_rn"};
-	if (!n || depth > 64)
-		return n == NULL;
-	if (n->kind == KN_CALL) {
-		int found = 0;
-		for (size_t i = 0; n->name && i < sizeof ok / sizeof ok[0]; i++)
-			found |= strcmp(n->name, ok[i]) == 0;
-		if (!found)
-			return 0;
-	}
-	for (int i = 0; i < n->nkids; i++)
-		if (!cheap_expr(n->kids[i], depth + 1))
-			return 0;
-	return 1;
-}
-
-/* 1 when both sides of an if/else assign one value to the same place and
- * each value takes a few instructions (`out[i] = lrint(v); else out[i] =
- * floor(v);`): the compiler computes both and selects, so a warp split by
- * the condition runs one store and two roundings, not two paths.  Sides
- * with a math call each (`acc += sinf(t); else acc += cosf(t);`) still
- * cost the warp both calls. */
-static int select_form(walk *w, ka_node *th, ka_node *el)
-{
-	ka_node *a = lone_assign(th), *b = lone_assign(el);
-	if (!a || !b || !cheap_expr(a->kids[1], 0) || !cheap_expr(b->kids[1], 0))
-		return 0;
-	const char *ta = walk_text(w, a->kids[0]), *tb = walk_text(w, b->kids[0]);
-	return ta && tb && *ta && strcmp(ta, tb) == 0;
-}
-
 void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar)
 {
 	if (w->ctl.quiet)
@@ -515,7 +444,6 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 	ka_facts_int(&r, KA_COL(branch, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(&r, KA_COL(branch, is_guard), b->is_guard);
 	ka_facts_int(&r, KA_COL(branch, is_early_return), walk_is_return_only(th));
-	ka_facts_int(&r, KA_COL(branch, select_form), has_else && select_form(w, th, el));
 	ka_facts_insert(&r);
 	if (td && b->uniformity == WALK_UNI_WARP && b->n_shared_writes >= 2 && !then_bar && w->kernel) {
 		ka_facts_begin(&r, w->file.fw, KA_TABLE(divergent_warp_code));
