@@ -366,35 +366,68 @@ static int64_t guard_modulus(walk *w, const sx *c, const sx *arg)
 	return 0;
 }
 
+/* Makes room for one more element in an arena array of *n elements and
+ * *cap capacity (doubling from first); the array, or NULL out of memory
+ * (the old one is then kept as it was). */
+static void *grow(walk *w, void *v, int n, int *cap, size_t elem, int first)
+{
+	if (n < *cap)
+		return v;
+	int nc = *cap ? *cap * 2 : first;
+	void *nv = ka_arena_alloc(w->file.a, elem * (size_t)nc);
+	if (!nv)
+		return NULL;
+	if (n)
+		memcpy(nv, v, elem * (size_t)n);
+	*cap = nc;
+	return nv;
+}
+
+/* The block's x size as the launch writes it: the first argument of
+ * `dim3(x, ...)` or the block expression itself; NULL for a dim3 variable
+ * (only its folded x size is known). */
+static ka_node *block_x_node(ka_node *cfg)
+{
+	ka_node *b = cfg->nkids > 1 ? walk_strip(cfg->kids[1]) : NULL;
+	if (b && b->kind == KN_CALL && b->name && strcmp(b->name, "dim3") == 0 && b->nkids >= 1 &&
+	    !is_dim3(walk_strip(b->kids[0])))
+		return walk_strip(b->kids[0]);
+	return b && is_dim3(b) ? NULL : b;
+}
+
+/* The values of a call's integer arguments (ax[i]; NULL for pointers and
+ * floating point), evaluated without facts; at most 16. */
+static void int_args(walk *w, ka_node *n, const sx *ax[16])
+{
+	w->ctl.quiet++;
+	for (int i = 0; i < 16; i++) {
+		ka_node *a = i < n->nkids ? walk_strip(n->kids[i]) : NULL;
+		ax[i] = a && !(a->tflags & (KT_POINTER | KT_ARRAY | KT_FLOAT | KT_DOUBLE)) ? walk_ev_int(w, a)
+											   : NULL;
+	}
+	w->ctl.quiet--;
+}
+
 /* A host call's guards (host_call_guard): what the branches around it test
  * of its integer arguments, and its template arguments. */
 void walk_host_call_guard(walk *w, ka_node *n, const char *name, ka_decl *callee)
 {
 	if (w->is_device || !name || !*name)
 		return;
-	if (w->host.nguards == w->host.capguards) {
-		w->host.capguards = w->host.capguards ? w->host.capguards * 2 : 32;
-		host_call_guard *ng = ka_arena_alloc(w->file.a, sizeof *ng * (size_t)w->host.capguards);
-		if (!ng)
-			return;
-		if (w->host.nguards)
-			memcpy(ng, w->host.guards, sizeof *ng * (size_t)w->host.nguards);
-		w->host.guards = ng;
-	}
+	host_call_guard *ng = grow(w, w->host.guards, w->host.nguards, &w->host.capguards, sizeof *ng, 32);
+	if (!ng)
+		return;
+	w->host.guards = ng;
 	host_call_guard *g = &w->host.guards[w->host.nguards++];
 	memset(g, 0, sizeof *g);
 	g->callee = name;
-	w->ctl.quiet++;
-	for (int i = 0; i < n->nkids && i < 16 && w->ctl.nbrs; i++) {
-		ka_node *a = walk_strip(n->kids[i]);
-		if (!a || (a->tflags & (KT_POINTER | KT_ARRAY | KT_FLOAT | KT_DOUBLE)))
-			continue;
-		const sx *ax = walk_ev_int(w, a);
-		for (int j = 0; j < w->ctl.nbrs && !g->argmod[i]; j++)
+	const sx *ax[16];
+	if (w->ctl.nbrs)
+		int_args(w, n, ax);
+	for (int i = 0; i < 16 && w->ctl.nbrs; i++)
+		for (int j = 0; ax[i] && j < w->ctl.nbrs && !g->argmod[i]; j++)
 			if (!w->ctl.brs[j].in_else)
-				g->argmod[i] = guard_modulus(w, w->ctl.brs[j].cond, ax);
-	}
-	w->ctl.quiet--;
+				g->argmod[i] = guard_modulus(w, w->ctl.brs[j].cond, ax[i]);
 	if (callee && callee->ntparams) {
 		int64_t v[8];
 		int known[8];
@@ -415,12 +448,7 @@ static void launch_names(walk *w, ka_node *n, ka_decl *k, launch_info *li)
 	memset(li->arg_param, -1, sizeof li->arg_param);
 	li->bx_tparam = -1;
 	li->func = w->fn ? w->fn->name : NULL;
-	ka_node *cfg = n->cfg;
-	ka_node *b = cfg->nkids > 1 ? walk_strip(cfg->kids[1]) : NULL;
-	if (b && b->kind == KN_CALL && b->name && strcmp(b->name, "dim3") == 0 && b->nkids >= 1)
-		b = walk_strip(b->kids[0]);
-	else if (b && is_dim3(b))
-		b = NULL;
+	ka_node *b = block_x_node(n->cfg);
 	const char *bt = b ? walk_text(w, b) : NULL;
 	for (int i = 0; w->fn && i < n->nkids && i < 16; i++) {
 		ka_node *a = walk_strip(n->kids[i]);
@@ -446,28 +474,19 @@ static void launch_names(walk *w, ka_node *n, ka_decl *k, launch_info *li)
  * multiples of the block's x size (launch_info.argmul). */
 static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
 {
-	ka_node *cfg = n->cfg;
-	if (!w->ctl.nbrs || cfg->nkids < 2)
+	if (!w->ctl.nbrs || n->cfg->nkids < 2)
 		return 0;
-	ka_node *b = walk_strip(cfg->kids[1]);
-	if (b && b->kind == KN_CALL && b->name && strcmp(b->name, "dim3") == 0 && b->nkids >= 1 &&
-	    !is_dim3(walk_strip(b->kids[0])))
-		b = b->kids[0];
-	else if (b && is_dim3(b))
-		b = NULL; /* a dim3 variable: only its folded x size */
+	ka_node *b = block_x_node(n->cfg);
 	w->ctl.quiet++;
 	const sx *bxs = b ? walk_ev_int(w, b) : NULL;
-	unsigned mask = 0;
-	for (int i = 0; i < n->nkids && i < 16; i++) {
-		ka_node *a = walk_strip(n->kids[i]);
-		if (!a || (a->tflags & (KT_POINTER | KT_ARRAY | KT_FLOAT | KT_DOUBLE)))
-			continue;
-		const sx *ax = walk_ev_int(w, a);
-		for (int j = 0; j < w->ctl.nbrs; j++)
-			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax, bx, bxs))
-				mask |= 1u << i;
-	}
 	w->ctl.quiet--;
+	const sx *ax[16];
+	int_args(w, n, ax);
+	unsigned mask = 0;
+	for (int i = 0; i < 16; i++)
+		for (int j = 0; ax[i] && j < w->ctl.nbrs; j++)
+			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax[i], bx, bxs))
+				mask |= 1u << i;
 	return mask;
 }
 
@@ -478,13 +497,10 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0) && dims_valid(g, INT64_MAX);
 	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0) && dims_valid(b, INT32_MAX);
 	int sok = cfg->nkids > 2 ? walk_fold_int(w, cfg->kids[2], &smem) : 1;
-	if (w->host.nlaunches == w->host.caplaunches) {
-		w->host.caplaunches = w->host.caplaunches ? w->host.caplaunches * 2 : 16;
-		launch_info *nl = ka_arena_alloc(w->file.a, sizeof *nl * (size_t)w->host.caplaunches);
-		if (w->host.nlaunches)
-			memcpy(nl, w->host.launches, sizeof *nl * (size_t)w->host.nlaunches);
-		w->host.launches = nl;
-	}
+	launch_info *nl = grow(w, w->host.launches, w->host.nlaunches, &w->host.caplaunches, sizeof *nl, 16);
+	if (!nl)
+		return;
+	w->host.launches = nl;
 	launch_info *li = &w->host.launches[w->host.nlaunches++];
 	memset(li, 0, sizeof *li);
 	li->call = n;

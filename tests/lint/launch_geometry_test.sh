@@ -123,15 +123,12 @@ if [ "$got" != 3 ]; then
 	echo "FAIL: sites.cu: --diff rewrote $got of the 3 launches"
 	fail=1
 fi
-# A block-aligned stride loop (`plane = threadIdx.x + blockIdx.x * NTX;
-# plane < nPlanes; plane += gridDim.x * NTX`, NTX the block's x size at each
-# launch) whose bound every launch guards with `nPlanes % NTX == 0`: every
-# thread of a block runs the same trips, so its barriers are not divergent.
-# The launches may sit in a macro in a host template.  A guard by another
-# size, or a launch in the else branch, keeps the error.
-cat >"$dir/aligned.cu" <<'CU'
+# A kernel of planes (columns of x) owned by a block-aligned stride loop,
+# with a barrier in it: `plane_kernel NAME` prints it.
+plane_kernel() {
+	cat <<CU
 template <typename T, int NTX, int NTY>
-__global__ void colscale(T *x, const T *s, int nPlanes, int nActive) {
+__global__ void $1(T *x, const T *s, int nPlanes, int nActive) {
   __shared__ T f[NTX];
   for (int plane = threadIdx.x + blockIdx.x * NTX; plane < nPlanes; plane += gridDim.x * NTX) {
     if (threadIdx.y == 0) f[threadIdx.x] = s[plane];
@@ -140,6 +137,16 @@ __global__ void colscale(T *x, const T *s, int nPlanes, int nActive) {
     __syncthreads();
   }
 }
+CU
+}
+
+# A block-aligned stride loop (`plane = threadIdx.x + blockIdx.x * NTX;
+# plane < nPlanes; plane += gridDim.x * NTX`, NTX the block's x size at each
+# launch) whose bound every launch guards with `nPlanes % NTX == 0`: every
+# thread of a block runs the same trips, so its barriers are not divergent.
+# The launches may sit in a macro in a host template.  A guard by another
+# size, or a launch in the else branch, keeps the error.
+{ plane_kernel colscale; cat <<'CU'
 #define GO(NTX, NTY) \
   if (nPlanes % NTX == 0 && nActive > 0) { \
     colscale<T, NTX, NTY><<<dim3(16), dim3(NTX, NTY)>>>(x, s, nPlanes, nActive); \
@@ -152,39 +159,21 @@ template <typename T> void run(T *x, const T *s, int nPlanes, int nActive) {
 }
 template void run<float>(float *, const float *, int, int);
 CU
+} >"$dir/aligned.cu"
 expect_count aligned.cu sync-barrier-in-divergent-branch 0
-cat >"$dir/unaligned.cu" <<'CU'
-template <typename T, int NTX, int NTY>
-__global__ void colscale2(T *x, const T *s, int nPlanes, int nActive) {
-  __shared__ T f[NTX];
-  for (int plane = threadIdx.x + blockIdx.x * NTX; plane < nPlanes; plane += gridDim.x * NTX) {
-    if (threadIdx.y == 0) f[threadIdx.x] = s[plane];
-    __syncthreads();
-    for (int row = threadIdx.y; row < nActive; row += NTY) x[row * nPlanes + plane] *= f[threadIdx.x];
-    __syncthreads();
-  }
-}
+{ plane_kernel colscale2; cat <<'CU'
 void run2(float *x, const float *s, int nPlanes, int nActive) {
   if (nPlanes % 16 == 0) colscale2<float, 32, 8><<<16, dim3(32, 8)>>>(x, s, nPlanes, nActive);
   else colscale2<float, 16, 8><<<16, dim3(16, 8)>>>(x, s, nPlanes, nActive);
 }
 CU
+} >"$dir/unaligned.cu"
 expect_count unaligned.cu sync-barrier-in-divergent-branch 2
 # The guard one call up: the launching template passes its parameter and
 # its template parameter NTX on (`k<T, NTX, NTY><<<16, dim3(NTX, NTY)>>>(x,
 # nPlanes)`), and every call of it sits under `nPlanes % N == 0` with N its
 # template argument.  One call without the guard keeps the error.
-cat >"$dir/caller.cu" <<'CU'
-template <typename T, int NTX, int NTY>
-__global__ void bn(T *x, const T *s, int nPlanes, int nActive) {
-  __shared__ T f[NTX];
-  for (int plane = threadIdx.x + blockIdx.x * NTX; plane < nPlanes; plane += gridDim.x * NTX) {
-    if (threadIdx.y == 0) f[threadIdx.x] = s[plane];
-    __syncthreads();
-    for (int row = threadIdx.y; row < nActive; row += NTY) x[row * nPlanes + plane] *= f[threadIdx.x];
-    __syncthreads();
-  }
-}
+{ plane_kernel bn; cat <<'CU'
 template <typename T, int NTX, int NTY>
 void bn_pass(T *x, const T *s, int nPlanes, int nActive) {
   bn<T, NTX, NTY><<<16, dim3(NTX, NTY)>>>(x, s, nPlanes, nActive);
@@ -198,6 +187,7 @@ template <typename T> void bn_f(T *x, const T *s, int nPlanes, int nActive) {
 }
 template void bn_f<float>(float *, const float *, int, int);
 CU
+} >"$dir/caller.cu"
 expect_count caller.cu sync-barrier-in-divergent-branch 0
 sed 's/^template void bn_f<float>.*/&\nvoid other(float *x, const float *s, int n, int a) { bn_pass<float, 32, 8>(x, s, n, a); }/' "$dir/caller.cu" >"$dir/caller2.cu"
 expect_count caller2.cu sync-barrier-in-divergent-branch 2
