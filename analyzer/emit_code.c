@@ -4,6 +4,7 @@
  * (walk_*.c) computes what they say and keeps the tallies. */
 #include "analyzer/walk.h"
 #include "util/checked.h"
+#include <ctype.h>
 #include <string.h>
 
 static const char *const legacy_names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
@@ -462,23 +463,37 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 	}
 }
 
-static int is_ceil_div(walk *w, ka_node *n)
+/* A grid of the `(n + B - 1) / B` shape (also `ceil(n / B)`, `div_up(n,
+ * B)`, `cdiv`), written in the launch or in the initializer of the local
+ * variable (an int or a dim3) the launch names. */
+static int is_ceil_div(walk *w, ka_node *n, int depth)
 {
 	ka_node *d = walk_strip(n);
 	while (d && d->kind == KN_CALL && d->nkids >= 1 && d->name && strcmp(d->name, "dim3") == 0)
 		d = walk_strip(d->kids[0]);
+	if (!d || depth > 4)
+		return 0;
+	if (d->kind == KN_DECLREF && d->ref && d->ref->kind != KD_PARAM && d->ref->init)
+		return is_ceil_div(w, d->ref->init, depth + 1);
 	int64_t by, add;
-	if (d && d->kind == KN_BINOP && d->op == OP_DIV && walk_fold_int(w, d->kids[1], &by)) {
+	if (d->kind == KN_BINOP && d->op == OP_DIV && walk_fold_int(w, d->kids[1], &by)) {
 		ka_node *s = walk_strip(d->kids[0]);
 		if (s && s->kind == KN_BINOP && s->op == OP_ADD && walk_fold_int(w, s->kids[1], &add) &&
 		    add == by - 1)
 			return 1;
 	}
-	const char *t = walk_text(w, n);
-	if (!t || !strchr(t, '/'))
+	const char *t = walk_text(w, d);
+	if (!t)
 		return 0;
-	return strstr(t, "- 1") || strstr(t, "-1") || strstr(t, "ceil") || strstr(t, "div_up") ||
-	       strstr(t, "DIV_UP") || strstr(t, "cdiv");
+	char low[256];
+	size_t i = 0;
+	for (; t[i] && i + 1 < sizeof low; i++)
+		low[i] = (char)tolower((unsigned char)t[i]);
+	low[i] = 0;
+	if (strstr(low, "div_up") || strstr(low, "divup") || strstr(low, "cdiv") || strstr(low, "ceil_div") ||
+	    strstr(low, "ceildiv") || strstr(low, "div_round_up"))
+		return 1;
+	return strchr(t, '/') && (strstr(t, "- 1") || strstr(t, "-1") || strstr(t, "ceil"));
 }
 
 static int checked_after(walk *w)
@@ -490,7 +505,9 @@ static int checked_after(walk *w)
 		     strstr(t, "DeviceSynchronize") || strstr(t, "CHECK") || strstr(t, "check"));
 }
 
-static void dims_cols(ka_facts_row *r, const char *p, const int64_t d[3], int ok)
+/* One bit of `axes` per folded axis: each axis on its own, the product
+ * only when all three are known. */
+static void dims_cols(ka_facts_row *r, const char *p, const int64_t d[3], int axes)
 {
 	static const ka_facts_col gx[] = {KA_COL(launch, grid_x), KA_COL(launch, grid_y),
 					  KA_COL(launch, grid_z), KA_COL(launch, grid_blocks)};
@@ -498,9 +515,9 @@ static void dims_cols(ka_facts_row *r, const char *p, const int64_t d[3], int ok
 					  KA_COL(launch, block_z), KA_COL(launch, block_threads)};
 	const ka_facts_col *c = p[0] == 'g' ? gx : bx;
 	int64_t prod = 0;
-	ok = ok && ka_prod64(d, 3, &prod);
+	int ok = axes == 7 && ka_prod64(d, 3, &prod);
 	for (int i = 0; i < 3; i++)
-		ka_facts_opt(r, c[i], ok, d[i]);
+		ka_facts_opt(r, c[i], ok || ((axes >> i) & 1), d[i]);
 	ka_facts_opt(r, c[3], ok, prod);
 }
 
@@ -532,8 +549,8 @@ static void macro_args(walk *w, const char *text, const char *out[4])
 	}
 }
 
-void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gok, const int64_t b[3],
-		      int bok, int64_t smem, int sok)
+void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gaxes, const int64_t b[3],
+		      int baxes, int64_t smem, int sok)
 {
 	ka_node *cfg = n->cfg;
 	const char *text = walk_text(w, n);
@@ -556,8 +573,8 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 		macro_args(w, text, margs);
 	for (int i = 0; i < 4; i++)
 		ka_facts_text(&r, tc[i], hip ? margs[i] : i < cfg->nkids ? walk_text(w, cfg->kids[i]) : NULL);
-	dims_cols(&r, "grid", g, gok);
-	dims_cols(&r, "block", b, bok);
+	dims_cols(&r, "grid", g, gaxes);
+	dims_cols(&r, "block", b, baxes);
 	if (cfg->nkids > 1 && !cfg->kids[1]->loc.in_macro) {
 		ka_facts_int(&r, KA_COL(launch, block_begin_off), cfg->kids[1]->loc.begin);
 		ka_facts_int(&r, KA_COL(launch, block_end_off), cfg->kids[1]->loc.end);
@@ -566,7 +583,7 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 		ka_facts_int(&r, KA_COL(launch, grid_begin_off), cfg->kids[0]->loc.begin);
 		ka_facts_int(&r, KA_COL(launch, grid_end_off), cfg->kids[0]->loc.end);
 	}
-	ka_facts_int(&r, KA_COL(launch, grid_is_ceil_div), cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0]));
+	ka_facts_int(&r, KA_COL(launch, grid_is_ceil_div), cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0], 0));
 	ka_facts_opt(&r, KA_COL(launch, dyn_smem), sok, smem);
 	ka_facts_int(&r, KA_COL(launch, smem_optin), 0);
 	ka_facts_int(&r, KA_COL(launch, in_loop), w->ctl.nloops > 0);

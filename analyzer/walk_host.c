@@ -24,7 +24,13 @@ static int is_dim3(const ka_node *n)
 	return n && n->type && strstr(n->type, "dim3") != NULL;
 }
 
-static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth);
+static int fold_dim3_axes(walk *w, ka_node *n, int64_t out[3], int depth, unsigned *axes);
+
+static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
+{
+	unsigned axes;
+	return fold_dim3_axes(w, n, out, depth, &axes) && axes == 7;
+}
 
 /* A launch size the way host code often spells it, beyond what the integer
  * walk folds: an axis of a dim3 variable (`N / block.x`), arithmetic over
@@ -83,32 +89,36 @@ static int fold_size(walk *w, ka_node *n, int64_t *v, int depth)
 }
 
 /* Fold a launch dimension: a dim3(...) construction, a dim3 variable with
- * such an initializer, or an integer expression. */
-static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
+ * such an initializer, or an integer expression.  `axes` gets one bit per
+ * axis whose size is a constant (`dim3(n / 32, 4096)`: y alone); the
+ * return is 0 on a shape it cannot read at all. */
+static int fold_dim3_axes(walk *w, ka_node *n, int64_t out[3], int depth, unsigned *axes)
 {
 	out[0] = out[1] = out[2] = 1;
+	*axes = 0;
 	n = walk_strip(n);
 	if (!n || depth > 16)
 		return 0;
 	if (n->kind == KN_CALL && n->name && strcmp(n->name, "dim3") == 0) {
 		if (n->nkids == 1 && is_dim3(walk_strip(n->kids[0])))
-			return fold_dim3(w, n->kids[0], out, depth + 1);
-		int ok = 1;
+			return fold_dim3_axes(w, n->kids[0], out, depth + 1, axes);
+		*axes = 7;
 		for (int i = 0; i < n->nkids && i < 3; i++) {
 			ka_node *k = walk_strip(n->kids[i]);
 			if (k && (k->kind == KN_OTHER || k->kind == KN_CAST) &&
 			    k->nkids == 0) /* default arg */
 				out[i] = 1;
-			else
-				ok &= fold_size(w, n->kids[i], &out[i], depth + 1);
+			else if (!fold_size(w, n->kids[i], &out[i], depth + 1))
+				*axes &= ~(1u << i);
 		}
-		return ok;
+		return 1;
 	}
 	if (n->kind == KN_INITLIST) {
-		int ok = 1;
+		*axes = 7;
 		for (int i = 0; i < n->nkids && i < 3; i++)
-			ok &= fold_size(w, n->kids[i], &out[i], depth + 1);
-		return ok;
+			if (!fold_size(w, n->kids[i], &out[i], depth + 1))
+				*axes &= ~(1u << i);
+		return 1;
 	}
 	if (n->kind == KN_DECLREF && is_dim3(n)) {
 		if (!n->ref)
@@ -117,17 +127,25 @@ static int fold_dim3(walk *w, ka_node *n, int64_t out[3], int depth)
 		 * axis is assigned a constant here (`void f(dim3 b) { ... }` is not
 		 * a block of 1x1x1) */
 		int param = n->ref->kind == KD_PARAM;
-		int ok = n->ref->init ? fold_dim3(w, n->ref->init, out, depth + 1) : 1;
+		unsigned init = 7;
+		if (n->ref->init && !fold_dim3_axes(w, n->ref->init, out, depth + 1, &init))
+			init = 0;
+		*axes = param ? 0 : init;
 		const dstat *ds = n->ref->id < w->file.nenv ? &w->sym.ds[n->ref->id] : NULL;
 		for (int i = 0; i < 3; i++) { /* dim3 b; b.x = 256; */
-			if (ds && ds->dim3_set[i] == 1)
+			if (ds && ds->dim3_set[i] == 1) {
 				out[i] = ds->dim3v[i];
-			else if ((ds && ds->dim3_set[i] == 2) || param)
-				ok = 0;
+				*axes |= 1u << i;
+			} else if (ds && ds->dim3_set[i] == 2) {
+				*axes &= ~(1u << i);
+			}
 		}
-		return ok;
+		return 1;
 	}
-	return fold_size(w, n, &out[0], depth + 1);
+	if (!fold_size(w, n, &out[0], depth + 1))
+		return 0;
+	*axes = 7;
+	return 1;
 }
 
 /* `b.x = 256` on a host dim3 variable: remembered for the launches below
@@ -494,7 +512,12 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 {
 	ka_node *cfg = n->cfg;
 	int64_t g[3], b[3], smem = 0;
-	int gok = cfg->nkids > 0 && fold_dim3(w, cfg->kids[0], g, 0) && dims_valid(g, INT64_MAX);
+	unsigned gax = 0;
+	if (cfg->nkids > 0 && fold_dim3_axes(w, cfg->kids[0], g, 0, &gax))
+		for (int i = 0; i < 3; i++) /* an axis outside [1, INT32_MAX] is unknown */
+			if (g[i] < 1 || g[i] > INT32_MAX)
+				gax &= ~(1u << i);
+	int gok = gax == 7 && dims_valid(g, INT64_MAX);
 	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0) && dims_valid(b, INT32_MAX);
 	int sok = cfg->nkids > 2 ? walk_fold_int(w, cfg->kids[2], &smem) : 1;
 	launch_info *nl = grow(w, w->host.launches, w->host.nlaunches, &w->host.caplaunches, sizeof *nl, 16);
@@ -520,5 +543,5 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 	li->argmul = args_multiple_of_block(w, n, li->bx);
 	launch_names(w, n, k, li);
 	if (!w->ctl.quiet)
-		walk_emit_launch(w, n, k, g, gok, b, bok, smem, sok);
+		walk_emit_launch(w, n, k, g, gok ? 7 : (int)gax, b, bok ? 7 : 0, smem, sok);
 }

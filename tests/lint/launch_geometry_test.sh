@@ -191,4 +191,40 @@ CU
 expect_count caller.cu sync-barrier-in-divergent-branch 0
 sed 's/^template void bn_f<float>.*/&\nvoid other(float *x, const float *s, int n, int a) { bn_pass<float, 32, 8>(x, s, n, a); }/' "$dir/caller.cu" >"$dir/caller2.cu"
 expect_count caller2.cu sync-barrier-in-divergent-branch 2
+# Tiny blocks by grid (launch-tiny-blocks): the block limit binds only
+# when the grid holds more blocks than the SMs keep at once.  A grid that
+# covers the elements (a ceil-div, also through a variable or a dim3) or
+# whose constant axes alone reach the SM count keeps its warning; a
+# run-time count of rows (`<<<batch, 32>>>`) and a constant grid of 1000
+# blocks are notes.  The dim3's constant axis is folded on its own.
+sev() { # file rule -> the severities of the rule's findings, comma-separated
+	"$kcheck" --no-config --no-db -q --format concise "$dir/$1" 2>/dev/null | grep "\[$2\]" |
+		sed -E 's/^[^ ]+ ([a-z]+): .*/\1/' | paste -sd,
+}
+expect_sev() { # file rule severities
+	local got
+	got=$(sev "$1" "$2")
+	if [ "$got" != "$3" ]; then
+		echo "FAIL: $1 $2: expected severities '$3', got '$got'"
+		fail=1
+	fi
+}
+tiny='__global__ void k32(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.0f;
+}'
+printf '%s\n%s\n' "$tiny" 'void a(float *x, int n) { const int blocks = (n + 31) / 32; k32<<<blocks, 32>>>(x, n); }' >"$dir/tiny_ceil.cu"
+expect_sev tiny_ceil.cu launch-tiny-blocks warning
+printf '%s\n%s\n' "$tiny" 'void a(float *x, int n) { dim3 g(n / 32, 4096); k32<<<g, 32>>>(x, n); }' >"$dir/tiny_axis.cu"
+expect_sev tiny_axis.cu launch-tiny-blocks warning
+printf '%s\n%s\n' "$tiny" 'void a(float *x, int batch) { k32<<<batch, 32>>>(x, batch * 32); }' >"$dir/tiny_rows.cu"
+expect_sev tiny_rows.cu launch-tiny-blocks note
+printf '%s\n%s\n' "$tiny" 'void a(float *x) { k32<<<1000, 32>>>(x, 32000); }' >"$dir/tiny_1000.cu"
+expect_sev tiny_1000.cu launch-tiny-blocks note
+got=$("$kcheck" facts "$dir/tiny_axis.cu" --format json 2>/dev/null | tr -d ' \n' |
+	grep -o '"grid_x":[0-9a-z]*,"grid_y":[0-9a-z]*,"grid_z":[0-9a-z]*,"grid_blocks":[0-9a-z]*')
+if [ "$got" != '"grid_x":null,"grid_y":4096,"grid_z":1,"grid_blocks":null' ]; then
+	echo "FAIL: tiny_axis.cu grid axes: got '$got'"
+	fail=1
+fi
 exit $fail
