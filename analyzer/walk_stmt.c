@@ -524,10 +524,32 @@ static int guarded_by_callers(walk *w, const launch_info *li, int p)
 	return calls > 0;
 }
 
+/* 1 when the local constant `r` is visibly a multiple of the block width
+ * W: its initializer is a product with a factor of W's value (`const int
+ * padded = blockDim.x * ((n + blockDim.x - 1) / blockDim.x)`). */
+static int local_multiple_of(walk *w, const ka_decl *r, const sx *wdt)
+{
+	if (!r || r->kind == KD_PARAM || !(r->flags & KDF_CONSTQ) || !r->init)
+		return 0;
+	ka_node *m = walk_strip(r->init);
+	if (!m || m->kind != KN_BINOP || m->op != OP_MUL || m->nkids != 2)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		w->ctl.quiet++;
+		const sx *f = walk_ev_int(w, m->kids[i]);
+		w->ctl.quiet--;
+		if (f && sx_same_value(&w->sym.sx, f, wdt))
+			return 1;
+	}
+	return 0;
+}
+
 /* A block-aligned stride loop: `for (i = threadIdx.x + blockIdx.x * W; i <
  * n; i += gridDim.x * W)` with W the block's x size, whose bound n is a
- * kernel parameter that every launch shows to be a multiple of the block's
- * x size (launch_info.argmul: a host branch `if (n % W == 0)` around it).
+ * multiple of the block's x size: a kernel parameter that every launch
+ * shows to be one (launch_info.argmul: a host branch `if (n % W == 0)`
+ * around it), or a local constant computed as one (`padded = blockDim.x *
+ * ceil(n / blockDim.x)`, the threads past n masked in the body).
  * The threads of a block then differ only in the low part of i, below W,
  * and n - i crosses a multiple of the step at the same trip in every one:
  * the trip count is the same across the block (a barrier in the body is
@@ -542,23 +564,6 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 		return 0;
 	ka_node *l = walk_strip(c->kids[0]), *r = walk_strip(c->kids[1]);
 	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv || !r || r->kind != KN_DECLREF || !r->ref)
-		return 0;
-	int p = -1;
-	for (int i = 0; i < w->kernel->nparams && i < 16; i++)
-		if (w->kernel->params[i] == r->ref)
-			p = i;
-	if (p < 0)
-		return 0;
-	int seen = 0;
-	for (int i = 0; i < w->host.nlaunches; i++) {
-		const launch_info *li = &w->host.launches[i];
-		if (li->kernel != w->kernel)
-			continue;
-		if (!(li->argmul & (1u << p)) && !guarded_by_callers(w, li, p))
-			return 0;
-		seen = 1;
-	}
-	if (!seen)
 		return 0;
 	/* start = threadIdx.x + blockIdx.x * W (or + 0), step = gridDim.x * W or W */
 	sx_ctx *cx = &w->sym.sx;
@@ -580,15 +585,35 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 			rest = sx_add(cx, rest, sx_neg(cx, sx_symref(cx, i)));
 	if (rest->dep & D_LANE)
 		return 0;
-	if (sx_is_const(rest, &v))
-		return v == 0;
-	const sx *bw = sx_coef(cx, rest, SYM_BID_X);
-	if (!bw || !sx_same_value(cx, bw, wdt))
+	if (!sx_is_const(rest, &v)) {
+		const sx *bw = sx_coef(cx, rest, SYM_BID_X);
+		if (!bw || !sx_same_value(cx, bw, wdt))
+			return 0;
+		for (int i = 0; i < cx->nsyms; i++)
+			if (cx->syms[i].kind == SYM_BID_X && sx_uses_sym(rest, i))
+				rest = sx_add(cx, rest, sx_neg(cx, sx_mul(cx, sx_symref(cx, i), bw)));
+	}
+	if (!sx_is_const(rest, &v) || v != 0)
 		return 0;
-	for (int i = 0; i < cx->nsyms; i++)
-		if (cx->syms[i].kind == SYM_BID_X && sx_uses_sym(rest, i))
-			rest = sx_add(cx, rest, sx_neg(cx, sx_mul(cx, sx_symref(cx, i), bw)));
-	return sx_is_const(rest, &v) && v == 0;
+	/* the bound: a multiple of W */
+	if (local_multiple_of(w, r->ref, wdt))
+		return 1;
+	int p = -1;
+	for (int i = 0; i < w->kernel->nparams && i < 16; i++)
+		if (w->kernel->params[i] == r->ref)
+			p = i;
+	if (p < 0)
+		return 0;
+	int seen = 0;
+	for (int i = 0; i < w->host.nlaunches; i++) {
+		const launch_info *li = &w->host.launches[i];
+		if (li->kernel != w->kernel)
+			continue;
+		if (!(li->argmul & (1u << p)) && !guarded_by_callers(w, li, p))
+			return 0;
+		seen = 1;
+	}
+	return seen;
 }
 
 /* 1 when a loop's step depends on gridDim: a grid-stride (or block-stride)
