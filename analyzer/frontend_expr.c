@@ -140,6 +140,9 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 			n->name_end = d->loc.in_macro ? -1 : d->loc.end;
 			n->ntargs = d->ntargs;
 			memcpy(n->targs, d->targs, sizeof n->targs);
+			n->ptargs = d->ptargs;
+			n->ptargs_known = d->ptargs_known;
+			n->nptargs = d->nptargs;
 		}
 	}
 	/* (kernel)<<<...>>>, as ROCm's hipLaunchKernelGGL writes it: the launch
@@ -196,6 +199,25 @@ static void lower_declref(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 				n->ival = v;
 				n->const_known = 1;
 			}
+		}
+	}
+	/* The specialization's template arguments as clang resolved them
+	 * (`k<WPB, VPT>` with `constexpr int VPT = 16 / sizeof(__half)`). */
+	int nta = clang_Cursor_isNull(ref) ? -1 : clang_Cursor_getNumTemplateArguments(ref);
+	if (nta > 0) {
+		if (nta > 16)
+			nta = 16;
+		int64_t *pv = ka_arena_alloc(cx->a, sizeof *pv * (size_t)nta);
+		if (pv) {
+			for (int i = 0; i < nta; i++) {
+				pv[i] = 0;
+				if (clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i) == CXTemplateArgumentKind_Integral) {
+					pv[i] = clang_Cursor_getTemplateArgumentValue(ref, (unsigned)i);
+					n->ptargs_known |= 1u << i;
+				}
+			}
+			n->ptargs = pv;
+			n->nptargs = nta;
 		}
 	}
 	/* Explicit template arguments written after the name: k<4>. */

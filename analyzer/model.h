@@ -143,6 +143,12 @@ typedef struct ka_node {
 	struct ka_node *callee; /* CALL: the callee expression (p.f / p->f: its object) */
 	int64_t targs[4];       /* CALL/DECLREF: integer template arguments written */
 	int ntargs;
+	/* CALL/DECLREF of a function template specialization: its template
+	 * arguments by position as the compiler resolved them (an integral
+	 * one's value, bit i of ptargs_known set), NULL when none */
+	const int64_t *ptargs;
+	unsigned ptargs_known;
+	int nptargs;
 	int unroll_pragma; /* FOR/WHILE/DO: preceded by #pragma unroll */
 	int unroll_count;  /* its argument, 0 none, -1 'unroll 1'... */
 } ka_node;

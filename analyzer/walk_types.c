@@ -435,6 +435,24 @@ int walk_call_targ_text(walk *w, ka_node *n, int j, char *buf, size_t cap)
 int walk_call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max)
 {
 	int cnt = targs_from_text(w, n, v, known, max);
+	/* what the text does not fold, the compiler's resolved arguments of
+	 * the specialization give (a constexpr of sizeof, a constant folded
+	 * through a trait) */
+	if (n->nptargs > 0) {
+		if (cnt < 0)
+			cnt = 0;
+		for (int i = 0; i < n->nptargs && i < max; i++) {
+			if (i >= cnt) {
+				known[i] = 0;
+				cnt = i + 1;
+			}
+			if (!known[i] && ((n->ptargs_known >> i) & 1)) {
+				v[i] = n->ptargs[i];
+				known[i] = 1;
+			}
+		}
+		return cnt;
+	}
 	if (cnt >= 0)
 		return cnt;
 	/* from the front end's folded integer arguments, in the order of the
