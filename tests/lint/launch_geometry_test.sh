@@ -227,4 +227,24 @@ if [ "$got" != '"grid_x":null,"grid_y":4096,"grid_z":1,"grid_blocks":null' ]; th
 	echo "FAIL: tiny_axis.cu grid axes: got '$got'"
 	fail=1
 fi
+# A template argument the text does not fold (a constexpr of sizeof) comes
+# from the compiler's resolved specialization: the loop over VPT has 8 trips.
+cat >"$dir/vpt.cu" <<'CU'
+#include <cuda_fp16.h>
+template <int VPT>
+__global__ void scale(__half *x, int n) {
+  int base = (blockIdx.x * blockDim.x + threadIdx.x) * VPT;
+  for (int j = 0; j < VPT; j++)
+    if (base + j < n) x[base + j] = __hmul(x[base + j], __float2half(2.0f));
+}
+void run(__half *x, int n) {
+  constexpr int VPT = 16 / sizeof(__half);
+  scale<VPT><<<(n / VPT + 127) / 128, 128>>>(x, n);
+}
+CU
+got=$("$kcheck" facts "$dir/vpt.cu" --format json 2>/dev/null | tr -d ' \n' | grep -o '"trip_count":[0-9a-z]*' | paste -sd,)
+if [ "$got" != '"trip_count":8' ]; then
+	echo "FAIL: vpt.cu: the loop over VPT: expected trip_count 8, got '$got'"
+	fail=1
+fi
 exit $fail
