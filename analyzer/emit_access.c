@@ -255,6 +255,7 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_text(&r, KA_COL(access, affine_var),
 		      has_c0 && affine ? sx_render_var(&w->sym.sx, w->file.a, idx) : NULL);
 	ka_facts_int(&r, KA_COL(access, split_in_order), sx_split_in_order(&w->sym.sx, addr.x));
+	ka_facts_int(&r, KA_COL(access, split_strides_runtime), sx_split_strides_runtime(&w->sym.sx, addr.x));
 	ka_facts_int(&r, KA_COL(access, thread_dependent), (addr.x->dep & D_LANE) != 0);
 	ka_facts_int(&r, KA_COL(access, block_uniform), (addr.x->dep & D_LANE) == 0);
 	ka_facts_int(&r, KA_COL(access, data_dependent), (addr.x->dep & D_DATA) != 0);

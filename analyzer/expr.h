@@ -137,6 +137,14 @@ int sx_split_divrem(sx_ctx *c, const sx *f, int want_rem, const sx **x, const sx
  * a transposed store).  Weights are compared at the symbols' values
  * (run-time sizes as 1024). */
 int sx_split_in_order(sx_ctx *c, const sx *x);
+/* 1 when an index splits a lane-dependent value and every part of the
+ * split is scaled by a run-time value that shares no symbol with the
+ * split's divisors (`(i / sx) % sy * stride_y + (i % sx) * stride_x`, a
+ * strided view's element strides): which axis is the contiguous one is not
+ * in the code, so the split's order says nothing.  Weights built from the
+ * divisors (`h * T * T + t * T` with `h = i % NH`, `t = i / NH % T`) show
+ * the layout. */
+int sx_split_strides_runtime(sx_ctx *c, const sx *x);
 /* x as rest + c0 + sum of k[j] * sym iters[j]: the terms that are a loop
  * counter alone (times a constant) taken out, with the constant term, so
  * that rest is what one lane's accesses of a record share (`p[16*i + 4*r +

@@ -108,3 +108,41 @@ int sx_split_in_order(sx_ctx *c, const sx *x)
 	}
 	return in_order > 0 && swapped == 0;
 }
+
+/* 1 when x and y have a symbol in common. */
+static int shares_sym(const sx *x, const sx *y)
+{
+	if (!x || !y)
+		return 0;
+	if (x->k == SX_SYM)
+		return sx_uses_sym(y, x->sym);
+	return !is_leaf(x) && (shares_sym(x->a, y) || shares_sym(x->b, y));
+}
+
+int sx_split_strides_runtime(sx_ctx *c, const sx *x)
+{
+	if (!x || !x->divrem || !(x->dep & D_LANE) || x->size > SPLIT_MAX_SIZE)
+		return 0;
+	const sx *parts[2 * SPLIT_MAX_PARTS];
+	int n = 0, seen = 0;
+	parts_of(c, x, 1, parts, &n);
+	parts_of(c, x, 0, parts, &n);
+	for (int i = 0; i < n; i++) {
+		const sx *cf = coef_of(c, x, parts[i]);
+		if (!cf)
+			continue; /* nested in another split: its own parts speak */
+		if (sx_is_static(c, cf) || !sx_has_unknown(c, cf))
+			return 0; /* a compile-time or block-derived weight shows the layout */
+		/* a weight built from the split's own sizes (`h * T * T` with `t =
+		 * idx / NH % T`) shows the layout too */
+		for (int j = 0; j < n; j++) {
+			const sx *v, *d;
+			if ((sx_split_divrem(c, parts[j], 1, &v, &d) ||
+			     sx_split_divrem(c, parts[j], 0, &v, &d)) &&
+			    shares_sym(cf, d))
+				return 0;
+		}
+		seen = 1;
+	}
+	return seen;
+}

@@ -211,7 +211,8 @@ static void lower_declref(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 		if (pv) {
 			for (int i = 0; i < nta; i++) {
 				pv[i] = 0;
-				if (clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i) == CXTemplateArgumentKind_Integral) {
+				if (clang_Cursor_getTemplateArgumentKind(ref, (unsigned)i) ==
+				    CXTemplateArgumentKind_Integral) {
 					pv[i] = clang_Cursor_getTemplateArgumentValue(ref, (unsigned)i);
 					n->ptargs_known |= 1u << i;
 				}
