@@ -107,6 +107,15 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 	if (!clang_Cursor_isNull(ref)) {
 		n->ref_usr = fe_usr_of(cx, ref);
 		n->ref = fe_usr_get(cx, n->ref_usr);
+		/* which arguments the callee may write through a reference, known
+		 * also for a callee the model has no declaration of (a method) */
+		int np = clang_Cursor_getNumArguments(ref);
+		for (int i = 0; i < np && i < 32; i++) {
+			CXType t = clang_getCursorType(clang_Cursor_getArgument(ref, (unsigned)i));
+			if (t.kind == CXType_LValueReference &&
+			    !clang_isConstQualifiedType(clang_getPointeeType(t)))
+				n->mut_ref_args |= 1u << i;
+		}
 	}
 	int nargs = clang_Cursor_getNumArguments(c);
 	if (nargs < 0)

@@ -149,8 +149,9 @@ typedef struct ka_node {
 	const int64_t *ptargs;
 	unsigned ptargs_known;
 	int nptargs;
-	int unroll_pragma; /* FOR/WHILE/DO: preceded by #pragma unroll */
-	int unroll_count;  /* its argument, 0 none, -1 'unroll 1'... */
+	unsigned mut_ref_args; /* CALL: bit i, argument i binds to a non-const lvalue reference */
+	int unroll_pragma;     /* FOR/WHILE/DO: preceded by #pragma unroll */
+	int unroll_count;      /* its argument, 0 none, -1 'unroll 1'... */
 } ka_node;
 
 typedef enum ka_dkind { KD_VAR, KD_PARAM, KD_FUNC, KD_TPARAM } ka_dkind;

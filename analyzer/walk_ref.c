@@ -1,9 +1,11 @@
 /* analyzer/walk_ref.c: variables a call may change.  A local passed to a
  * function by non-const reference (`udivmod(i, n, r)` taking `int &`) or by
  * address (`f(&i)`) may hold anything after the call: its value becomes an
- * opaque one, which keeps its dependences (a thread-derived index stays
- * thread-varying) but is no longer affine in the thread ids, so no
- * coefficient or lane stride is read off the value it had before the call. */
+ * opaque one, which keeps its dependences and takes those of the call's
+ * arguments (a thread-derived index stays thread-varying, an out parameter
+ * filled from one becomes so) but is no longer affine in the thread ids, so
+ * no coefficient or lane stride is read off the value it had before the
+ * call. */
 #include "analyzer/walk.h"
 #include <string.h>
 
@@ -22,7 +24,7 @@ static int mutable_ref(const ka_decl *p)
 	return strstr(t, "const ") == NULL && strstr(t, " const") == NULL;
 }
 
-static ka_decl *clobbered(ka_node *a, const ka_decl *param)
+static ka_decl *clobbered(ka_node *a, const ka_decl *param, int by_ref)
 {
 	ka_node *s = walk_strip(a);
 	if (s && s->kind == KN_UNOP && s->op == OP_ADDROF && s->nkids == 1) {
@@ -31,20 +33,40 @@ static ka_decl *clobbered(ka_node *a, const ka_decl *param)
 			return v->ref;
 		return NULL;
 	}
-	if (s && s->kind == KN_DECLREF && s->ref && mutable_ref(param))
+	if (s && s->kind == KN_DECLREF && s->ref && (by_ref || mutable_ref(param)))
 		return s->ref;
 	return NULL;
 }
 
 void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f)
 {
+	unsigned dep = 0;
+	uint64_t loops = 0;
+	int any = 0;
+	for (int i = 0; i < n->nkids && !any; i++)
+		any = clobbered(n->kids[i], f && i < f->nparams ? f->params[i] : NULL,
+				i < 32 && ((n->mut_ref_args >> i) & 1)) != NULL;
+	if (!any)
+		return;
+	/* what the call may store there is computed from its arguments: an out
+	 * parameter of `hD.divmod(index, q, r)` varies as `index` does, even when
+	 * it held nothing before the call */
+	w->ctl.quiet++;
+	for (int i = 0; i < n->nkids; i++) {
+		const sx *x = walk_ev_int(w, n->kids[i]);
+		dep |= x->dep;
+		loops |= x->loops;
+	}
+	w->ctl.quiet--;
 	for (int i = 0; i < n->nkids; i++) {
 		const ka_decl *p = f && i < f->nparams ? f->params[i] : NULL;
-		ka_decl *d = clobbered(n->kids[i], p);
-		if (!d || d->id >= w->file.nenv || !w->sym.env[d->id].x)
+		ka_decl *d = clobbered(n->kids[i], p, i < 32 && ((n->mut_ref_args >> i) & 1));
+		if (!d || d->id >= w->file.nenv)
 			continue;
 		val v = w->sym.env[d->id];
-		v.x = sx_opaque(&w->sym.sx, v.x->dep, v.x->loops);
+		unsigned od = v.x ? v.x->dep : 0;
+		uint64_t ol = v.x ? v.x->loops : 0;
+		v.x = sx_opaque(&w->sym.sx, (od | dep) & ~D_OPAQUE, ol | loops);
 		walk_assign(w, d, v);
 	}
 }
