@@ -56,6 +56,35 @@ static int warp_step(walk *w, const sx *x, int64_t *step)
 	return have;
 }
 
+/* 1 when x takes one value in each modelled warp (up to 8 warps of the
+ * block), run-time sizes at their assumed values (1024): `(i / hw) % 2`
+ * with a run-time hw is the same for 32 consecutive lanes.  0 when some
+ * warp's lanes differ or x cannot be evaluated per lane. */
+int walk_same_in_modelled_warps(walk *w, const sx *x)
+{
+	int ws = w->file.arch->warp_size;
+	int threads = w->block[0] * (w->block[1] > 0 ? w->block[1] : 1) * (w->block[2] > 0 ? w->block[2] : 1);
+	if (!x || ws <= 0 || threads <= 0)
+		return 0;
+	int nwarps = (threads + ws - 1) / ws;
+	if (nwarps > 8)
+		nwarps = 8;
+	for (int wp = 0; wp < nwarps; wp++) {
+		int64_t first = 0, v;
+		for (int l = 0; l < ws && wp * ws + l < threads; l++) {
+			sx_lane ln;
+			lane_tid(w, wp * ws + l, &ln);
+			if (sx_eval(&w->sym.sx, x, &ln, &v) != 0)
+				return 0;
+			if (l == 0)
+				first = v;
+			else if (v != first)
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static const sx *lin(walk *w, const sx *x, int depth)
 {
 	if (!x || !(x->dep & D_LANE) || depth > 64)
