@@ -386,10 +386,25 @@ void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv,
 	ka_facts_insert(&r);
 }
 
-void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep)
+/* The thread axes x reads ("x", "xy", ...); NULL when none. */
+static const char *thread_axes(walk *w, const sx *x, char buf[4])
+{
+	int n = 0;
+	for (int k = 0; x && k < 3; k++)
+		for (int i = 0; i < w->sym.sx.nsyms; i++)
+			if (w->sym.sx.syms[i].kind == (sx_sym_kind)(SYM_TID_X + k) && sx_uses_sym(x, i)) {
+				buf[n++] = (char)('x' + k);
+				break;
+			}
+	buf[n] = 0;
+	return n ? buf : NULL;
+}
+
+void walk_emit_early_return(walk *w, ka_node *n, const sx *c, walk_uni u, int thread_dep)
 {
 	if (w->ctl.quiet || !w->kernel || w->ctl.inline_depth)
 		return;
+	char axes[4];
 	ka_facts_row r;
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(early_return));
 	ka_facts_int(&r, KA_COL(early_return, id), walk_next_id(w));
@@ -400,6 +415,7 @@ void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep)
 	ka_facts_text(&r, KA_COL(early_return, cond_text), walk_text(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(early_return, thread_dependent), thread_dep);
 	ka_facts_text(&r, KA_COL(early_return, uniformity), walk_uni_name(u));
+	ka_facts_text(&r, KA_COL(early_return, cond_axes), thread_axes(w, c, axes));
 	ka_facts_int(&r, KA_COL(early_return, before_barrier), 0);
 	ka_facts_opt(&r, KA_COL(early_return, if_begin_off), !n->loc.in_macro, n->loc.begin);
 	ka_facts_opt(&r, KA_COL(early_return, if_end_off), !n->loc.in_macro, n->loc.end);

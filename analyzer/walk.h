@@ -434,7 +434,7 @@ int walk_static_value(walk *w, ka_node *n);
 void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, ka_decl *iv, const sx *cond,
 		    int64_t trip, int trip_ok);
 void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv, const char *array);
-void walk_emit_early_return(walk *w, ka_node *n, walk_uni u, int thread_dep);
+void walk_emit_early_return(walk *w, ka_node *n, const sx *c, walk_uni u, int thread_dep);
 void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gaxes, const int64_t b[3],
 		      int baxes, int64_t smem, int sok);

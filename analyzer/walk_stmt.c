@@ -814,7 +814,7 @@ static void if_stmt(walk *w, ka_node *n)
 			td = 0; /* no thread of the launched block ever returns here */
 			b.uniformity = WALK_UNI_BLOCK;
 		}
-		walk_emit_early_return(w, n, b.uniformity, td);
+		walk_emit_early_return(w, n, c, b.uniformity, td);
 		if (td && !w->ctl.div_return_line)
 			w->ctl.div_return_line = n->loc.line;
 		if (b.is_guard)
