@@ -113,9 +113,10 @@ typedef struct launch_info {
 	int64_t argv[16];
 	unsigned argv_known;
 
-	/* bit i: a host branch around the launch tests that argument i is a
-	 * multiple of the block's x size (`if (n % NTX == 0)` around a launch
-	 * of dim3(NTX, ...)) */
+	/* bit i: argument i is a multiple of the block's x size: a host branch
+	 * around the launch tests it (`if (n % NTX == 0)` around a launch of
+	 * dim3(NTX, ...)), or it is a product with the block's x size as a
+	 * factor (`batch * h * w * c` over a block of `c`) */
 	unsigned argmul;
 	/* bit j: the kernel's template argument j is spelled as the block's x
 	 * size (`k<T, NTX><<<g, dim3(NTX, NTY)>>>`) */

@@ -490,21 +490,63 @@ static void launch_names(walk *w, ka_node *n, ka_decl *k, launch_info *li)
 
 /* The arguments that a host branch around the launch shows to be
  * multiples of the block's x size (launch_info.argmul). */
+/* The value of a launch's block-x expression, seeing through a local
+ * whose initializer is a `?:` that an enclosing host branch decides
+ * (`num_threads = (c > 1024) ? 1024 : c` under the else of `if (c > 1024)`:
+ * c); NULL when it is neither. */
+static const sx *block_x_value(walk *w, ka_node *b)
+{
+	if (!b)
+		return NULL;
+	ka_node *d = walk_strip(b);
+	ka_node *init = d && d->kind == KN_DECLREF && d->ref && d->ref->kind != KD_PARAM
+				? walk_strip(d->ref->init)
+				: NULL;
+	w->ctl.quiet++;
+	const sx *v = walk_ev_int(w, b);
+	if (init && init->kind == KN_COND && init->nkids == 3) {
+		const sx *c = walk_ev_int(w, init->kids[0]);
+		for (int j = 0; j < w->ctl.nbrs; j++)
+			if (w->ctl.brs[j].cond && sx_same_value(&w->sym.sx, w->ctl.brs[j].cond, c)) {
+				v = walk_ev_int(w, init->kids[w->ctl.brs[j].in_else ? 2 : 1]);
+				break;
+			}
+	}
+	w->ctl.quiet--;
+	return v;
+}
+
+/* 1 when x is a product with a factor of f's value (`batch * h * w *
+ * channels` over a block of `channels`), or a multiple of the constant f. */
+static int has_factor(walk *w, const sx *x, const sx *f, int depth)
+{
+	int64_t fv;
+	if (!x || !f || depth > 16)
+		return 0;
+	if (sx_same_value(&w->sym.sx, x, f))
+		return 1;
+	if (sx_is_const(f, &fv) && fv > 0 && sx_div_exact(&w->sym.sx, x, fv))
+		return 1;
+	return x->k == SX_MUL && (has_factor(w, x->a, f, depth + 1) || has_factor(w, x->b, f, depth + 1));
+}
+
 static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
 {
-	if (!w->ctl.nbrs || n->cfg->nkids < 2)
+	if (n->cfg->nkids < 2)
 		return 0;
 	ka_node *b = block_x_node(n->cfg);
-	w->ctl.quiet++;
-	const sx *bxs = b ? walk_ev_int(w, b) : NULL;
-	w->ctl.quiet--;
+	const sx *bxs = block_x_value(w, b);
 	const sx *ax[16];
 	int_args(w, n, ax);
 	unsigned mask = 0;
-	for (int i = 0; i < 16; i++)
+	const sx *bconst = bx > 0 ? sx_const(&w->sym.sx, bx) : NULL;
+	for (int i = 0; i < 16; i++) {
+		if (ax[i] && (has_factor(w, ax[i], bxs, 0) || has_factor(w, ax[i], bconst, 0)))
+			mask |= 1u << i;
 		for (int j = 0; ax[i] && j < w->ctl.nbrs; j++)
 			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax[i], bx, bxs))
 				mask |= 1u << i;
+	}
 	return mask;
 }
 

@@ -247,4 +247,41 @@ if [ "$got" != '"trip_count":8' ]; then
 	echo "FAIL: vpt.cu: the loop over VPT: expected trip_count 8, got '$got'"
 	fail=1
 fi
+# A bound that is a product with the block's x size as a factor: the
+# kernels of a deformable attention launched with `num_threads = (c > T) ?
+# T : c` and `n = batch * h * w * c` under `else` of `if (c > T)` run the
+# same trips in every thread (the ?: is decided by the branch); with another
+# threshold in the branch (T = 256 against 1024) the block may be 256 for c
+# between them, n need not be a multiple, and the errors stay.
+dcn() { cat <<CU
+#define LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+const int NT = $1;
+__global__ void col2im(const int n, const float *g, float *o, const int c) {
+  extern __shared__ float cache[];
+  LOOP(index, n) {
+    cache[threadIdx.x] = g[index];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      float s = 0;
+      for (unsigned t = 0; t < blockDim.x; ++t) s += cache[t];
+      o[index / c] = s;
+    }
+    __syncthreads();
+  }
+}
+void run(const float *g, float *o, int batch, int h, int w, int c) {
+  const int num_threads = (c > NT) ? NT : c;
+  const int num_kernels = batch * h * w * c;
+  if (c > 1024) {
+    return;
+  } else {
+    col2im<<<(num_kernels + num_threads - 1) / num_threads, num_threads, num_threads * 4>>>(num_kernels, g, o, c);
+  }
+}
+CU
+}
+dcn 1024 >"$dir/dcn.cu"
+expect_count dcn.cu sync-barrier-in-divergent-branch 0
+dcn 256 >"$dir/dcn256.cu"
+expect_count dcn256.cu sync-barrier-in-divergent-branch 2
 exit $fail
