@@ -364,6 +364,9 @@ int walk_lane_pinned(walk *w, const sx *d);
  * proves, or a conjunction (true) / disjunction (false) with one. */
 int walk_cond_pins_lane(walk *w, const sx *c, int when_true);
 int walk_same_in_modelled_warps(walk *w, const sx *x);
+/* 1 when x is a product with a factor of f's value (`batch * h * w * c`
+ * and `c`), or a multiple of the constant f. */
+int walk_has_factor(walk *w, const sx *x, const sx *f);
 /* 1 when the shared-memory accesses of branch b provably never read a
  * slot that another lane running the branch writes: the condition is
  * `threadIdx.x < B` (B the same on every lane), each write's address steps

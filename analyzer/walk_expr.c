@@ -523,3 +523,20 @@ val walk_ev(walk *w, ka_node *n, int rw)
 	}
 	return ival(sx_opaque(&w->sym.sx, dep, loops));
 }
+
+int walk_has_factor(walk *w, const sx *x, const sx *f)
+{
+	int64_t fv;
+	for (int depth = 0; x && f && depth < 16; depth++) {
+		if (sx_same_value(&w->sym.sx, x, f))
+			return 1;
+		if (sx_is_const(f, &fv) && fv > 0 && sx_div_exact(&w->sym.sx, x, fv))
+			return 1;
+		if (x->k != SX_MUL)
+			return 0;
+		if (walk_has_factor(w, x->a, f))
+			return 1;
+		x = x->b;
+	}
+	return 0;
+}

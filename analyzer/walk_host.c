@@ -488,8 +488,6 @@ static void launch_names(walk *w, ka_node *n, ka_decl *k, launch_info *li)
 	}
 }
 
-/* The arguments that a host branch around the launch shows to be
- * multiples of the block's x size (launch_info.argmul). */
 /* The value of a launch's block-x expression, seeing through a local
  * whose initializer is a `?:` that an enclosing host branch decides
  * (`num_threads = (c > 1024) ? 1024 : c` under the else of `if (c > 1024)`:
@@ -516,20 +514,9 @@ static const sx *block_x_value(walk *w, ka_node *b)
 	return v;
 }
 
-/* 1 when x is a product with a factor of f's value (`batch * h * w *
- * channels` over a block of `channels`), or a multiple of the constant f. */
-static int has_factor(walk *w, const sx *x, const sx *f, int depth)
-{
-	int64_t fv;
-	if (!x || !f || depth > 16)
-		return 0;
-	if (sx_same_value(&w->sym.sx, x, f))
-		return 1;
-	if (sx_is_const(f, &fv) && fv > 0 && sx_div_exact(&w->sym.sx, x, fv))
-		return 1;
-	return x->k == SX_MUL && (has_factor(w, x->a, f, depth + 1) || has_factor(w, x->b, f, depth + 1));
-}
-
+/* The arguments that are multiples of the block's x size
+ * (launch_info.argmul): a product with it as a factor, or tested so by a
+ * host branch around the launch. */
 static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
 {
 	if (n->cfg->nkids < 2)
@@ -541,7 +528,7 @@ static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
 	unsigned mask = 0;
 	const sx *bconst = bx > 0 ? sx_const(&w->sym.sx, bx) : NULL;
 	for (int i = 0; i < 16; i++) {
-		if (ax[i] && (has_factor(w, ax[i], bxs, 0) || has_factor(w, ax[i], bconst, 0)))
+		if (ax[i] && (walk_has_factor(w, ax[i], bxs) || walk_has_factor(w, ax[i], bconst)))
 			mask |= 1u << i;
 		for (int j = 0; ax[i] && j < w->ctl.nbrs; j++)
 			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax[i], bx, bxs))

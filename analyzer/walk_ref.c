@@ -66,7 +66,7 @@ void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f)
 		val v = w->sym.env[d->id];
 		unsigned od = v.x ? v.x->dep : 0;
 		uint64_t ol = v.x ? v.x->loops : 0;
-		v.x = sx_opaque(&w->sym.sx, (od | dep) & ~D_OPAQUE, ol | loops);
+		v.x = sx_opaque(&w->sym.sx, od | dep, ol | loops);
 		walk_assign(w, d, v);
 	}
 }

@@ -531,17 +531,10 @@ static int local_multiple_of(walk *w, const ka_decl *r, const sx *wdt)
 {
 	if (!r || r->kind == KD_PARAM || !(r->flags & KDF_CONSTQ) || !r->init)
 		return 0;
-	ka_node *m = walk_strip(r->init);
-	if (!m || m->kind != KN_BINOP || m->op != OP_MUL || m->nkids != 2)
-		return 0;
-	for (int i = 0; i < 2; i++) {
-		w->ctl.quiet++;
-		const sx *f = walk_ev_int(w, m->kids[i]);
-		w->ctl.quiet--;
-		if (f && sx_same_value(&w->sym.sx, f, wdt))
-			return 1;
-	}
-	return 0;
+	w->ctl.quiet++;
+	const sx *v = walk_ev_int(w, r->init);
+	w->ctl.quiet--;
+	return walk_has_factor(w, v, wdt);
 }
 
 /* A block-aligned stride loop: `for (i = threadIdx.x + blockIdx.x * W; i <
