@@ -16,14 +16,20 @@ fail=0
 count() { # file rule -> number of findings of the rule
 	"$kcheck" --no-config --no-db -q --format concise "$dir/$1" 2>/dev/null | grep -c "\[$2\]"
 }
-expect_count() { # file rule n
+sev() { # file rule -> the severities of the rule's findings, comma-separated
+	"$kcheck" --no-config --no-db -q --format concise "$dir/$1" 2>/dev/null | grep "\[$2\]" |
+		sed -E 's/^[^ ]+ ([a-z]+): .*/\1/' | paste -sd,
+}
+expect() { # what file rule expected: what is count or sev
 	local got
-	got=$(count "$1" "$2")
-	if [ "$got" != "$3" ]; then
-		echo "FAIL: $1 $2: expected $3 findings, got $got"
+	got=$("$1" "$2" "$3")
+	if [ "$got" != "$4" ]; then
+		echo "FAIL: $2 $3: expected $1 '$4', got '$got'"
 		fail=1
 	fi
 }
+expect_count() { expect count "$@"; }
+expect_sev() { expect sev "$@"; }
 
 kernel='#define T 16
 __global__ void mm(const double *A, const double *B, double *C, int n) {
@@ -197,18 +203,6 @@ expect_count caller2.cu sync-barrier-in-divergent-branch 2
 # whose constant axes alone reach the SM count keeps its warning; a
 # run-time count of rows (`<<<batch, 32>>>`) and a constant grid of 1000
 # blocks are notes.  The dim3's constant axis is folded on its own.
-sev() { # file rule -> the severities of the rule's findings, comma-separated
-	"$kcheck" --no-config --no-db -q --format concise "$dir/$1" 2>/dev/null | grep "\[$2\]" |
-		sed -E 's/^[^ ]+ ([a-z]+): .*/\1/' | paste -sd,
-}
-expect_sev() { # file rule severities
-	local got
-	got=$(sev "$1" "$2")
-	if [ "$got" != "$3" ]; then
-		echo "FAIL: $1 $2: expected severities '$3', got '$got'"
-		fail=1
-	fi
-}
 tiny='__global__ void k32(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= 2.0f;
