@@ -482,8 +482,9 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 
 /* A grid of the `(n + B - 1) / B` shape (also `ceil(n / B)`, `div_up(n,
  * B)`, `cdiv`), written in the launch or in the initializer of the local
- * variable (an int or a dim3) the launch names. */
-static int is_ceil_div(walk *w, ka_node *n, int depth)
+ * variable (an int or a dim3) the launch names; *text gets the expression
+ * where the variables end (`(num_segments + 1 + BS - 1) / BS` for `GS`). */
+static int is_ceil_div(walk *w, ka_node *n, int depth, const char **text)
 {
 	ka_node *d = walk_strip(n);
 	while (d && d->kind == KN_CALL && d->nkids >= 1 && d->name && strcmp(d->name, "dim3") == 0)
@@ -491,7 +492,9 @@ static int is_ceil_div(walk *w, ka_node *n, int depth)
 	if (!d || depth > 4)
 		return 0;
 	if (d->kind == KN_DECLREF && d->ref && d->ref->kind != KD_PARAM && d->ref->init)
-		return is_ceil_div(w, d->ref->init, depth + 1);
+		return is_ceil_div(w, d->ref->init, depth + 1, text);
+	const char *t = walk_text(w, d);
+	*text = t;
 	int64_t by, add;
 	if (d->kind == KN_BINOP && d->op == OP_DIV && walk_fold_int(w, d->kids[1], &by)) {
 		ka_node *s = walk_strip(d->kids[0]);
@@ -499,7 +502,6 @@ static int is_ceil_div(walk *w, ka_node *n, int depth)
 		    add == by - 1)
 			return 1;
 	}
-	const char *t = walk_text(w, d);
 	if (!t)
 		return 0;
 	char low[256];
@@ -600,7 +602,10 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 		ka_facts_int(&r, KA_COL(launch, grid_begin_off), cfg->kids[0]->loc.begin);
 		ka_facts_int(&r, KA_COL(launch, grid_end_off), cfg->kids[0]->loc.end);
 	}
-	ka_facts_int(&r, KA_COL(launch, grid_is_ceil_div), cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0], 0));
+	const char *gtext = NULL;
+	ka_facts_int(&r, KA_COL(launch, grid_is_ceil_div),
+		     cfg->nkids > 0 && is_ceil_div(w, cfg->kids[0], 0, &gtext));
+	ka_facts_text(&r, KA_COL(launch, grid_resolved_text), gtext);
 	ka_facts_opt(&r, KA_COL(launch, dyn_smem), sok, smem);
 	ka_facts_int(&r, KA_COL(launch, smem_optin), 0);
 	ka_facts_int(&r, KA_COL(launch, in_loop), w->ctl.nloops > 0);
