@@ -396,12 +396,11 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		     * (column >= width) return;`, then `accum[i][threadIdx.x]`
 		     * after `accum[threadIdx.y][threadIdx.x] = ...`): its writer
 		     * has the reader's x and made the same choice */
-		    "AND NOT (early_return.cond_axes = 'x' AND a.kind_tx = 'const' AND a.coef_tx <> 0 "
-		    "AND EXISTS (SELECT 1 FROM access w1 WHERE w1.kernel_id = a.kernel_id AND w1.base = a.base "
-		    "AND w1.space = a.space AND w1.rw <> 'read' AND w1.kind_tx = 'const' AND w1.coef_tx = a.coef_tx)) "
-		    "AND NOT (early_return.cond_axes = 'y' AND a.kind_ty = 'const' AND a.coef_ty <> 0 "
-		    "AND EXISTS (SELECT 1 FROM access w1 WHERE w1.kernel_id = a.kernel_id AND w1.base = a.base "
-		    "AND w1.space = a.space AND w1.rw <> 'read' AND w1.kind_ty = 'const' AND w1.coef_ty = a.coef_ty)) "
+		    "AND NOT EXISTS (SELECT 1 FROM access w1 WHERE early_return.cond_axes IN ('x', 'y') "
+		    "AND w1.kernel_id = a.kernel_id AND w1.base = a.base AND w1.space = a.space AND w1.rw <> 'read' "
+		    "AND CASE early_return.cond_axes "
+		    "WHEN 'x' THEN a.kind_tx = 'const' AND a.coef_tx <> 0 AND w1.kind_tx = 'const' AND w1.coef_tx = a.coef_tx "
+		    "ELSE a.kind_ty = 'const' AND a.coef_ty <> 0 AND w1.kind_ty = 'const' AND w1.coef_ty = a.coef_ty END) "
 		    "ORDER BY a.space <> 'shared', COALESCE(a.call_line, a.line), a.col LIMIT 1) "
 		    "WHERE thread_dependent = 1 AND before_barrier = 1;"
 		    "UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
