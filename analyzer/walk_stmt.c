@@ -386,6 +386,30 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 	free(extra);
 }
 
+/* 1 when n itself assigns d (`d = ...`, `d += ...`, `++d`). */
+static int sets_decl(const ka_node *n, const ka_decl *d)
+{
+	ka_node *t = NULL;
+	if (n->kind == KN_BINOP && n->op >= OP_ASSIGN && n->op <= OP_ORA && n->nkids)
+		t = walk_strip(n->kids[0]);
+	else if (n->kind == KN_UNOP && n->op >= OP_POSTINC && n->op <= OP_PREDEC && n->nkids)
+		t = walk_strip(n->kids[0]);
+	return t && t->kind == KN_DECLREF && t->ref == d;
+}
+
+/* 1 when some node of n assigns d. */
+static int assigns_decl(const ka_node *n, const ka_decl *d)
+{
+	if (!n)
+		return 0;
+	if (sets_decl(n, d))
+		return 1;
+	for (int i = 0; i < n->nkids; i++)
+		if (assigns_decl(n->kids[i], d))
+			return 1;
+	return 0;
+}
+
 /* 1 when the loop body n can leave the loop early (a break of this loop, a
  * return) or assigns the induction variable iv itself. */
 static int body_leaves_or_sets(ka_node *n, const ka_decl *iv, int nested)
@@ -394,12 +418,7 @@ static int body_leaves_or_sets(ka_node *n, const ka_decl *iv, int nested)
 		return 0;
 	if (n->kind == KN_RETURN || (n->kind == KN_BREAK && !nested))
 		return 1;
-	ka_node *t = NULL;
-	if (n->kind == KN_BINOP && n->op >= OP_ASSIGN && n->op <= OP_ORA && n->nkids)
-		t = walk_strip(n->kids[0]);
-	else if (n->kind == KN_UNOP && n->op >= OP_POSTINC && n->op <= OP_PREDEC && n->nkids)
-		t = walk_strip(n->kids[0]);
-	if (t && t->kind == KN_DECLREF && t->ref == iv)
+	if (sets_decl(n, iv))
 		return 1;
 	int inner = nested || n->kind == KN_FOR || n->kind == KN_WHILE || n->kind == KN_DO ||
 		    n->kind == KN_SWITCH;
@@ -469,9 +488,24 @@ static int trips_agree_in_block(walk *w, ka_node *cond, ka_node *inc, ka_node *b
 /* 1 when the value x is the block's x size at every launch of the kernel:
  * blockDim.x, or a template parameter that each launch binds to the x size
  * of its block (`k<T, NTX><<<g, dim3(NTX, NTY)>>>` in a launch whose NTX
- * is 32). */
+ * is 32), or a constant (such a parameter folded to its value) that is the
+ * x size of every launch. */
 static int is_block_width(walk *w, const sx *x)
 {
+	int64_t c;
+	if (x && sx_is_const(x, &c)) {
+		/* a template argument folded to its value: every launch's x size */
+		int seen = 0;
+		for (int i = 0; w->kernel && i < w->host.nlaunches; i++) {
+			const launch_info *li = &w->host.launches[i];
+			if (li->kernel != w->kernel)
+				continue;
+			if (li->bx <= 0 || li->bx != c)
+				return 0;
+			seen = 1;
+		}
+		return seen;
+	}
 	if (!x || x->k != SX_SYM)
 		return 0;
 	const sx_sym *y = &w->sym.sx.syms[x->sym];
@@ -524,17 +558,136 @@ static int guarded_by_callers(walk *w, const launch_info *li, int p)
 	return calls > 0;
 }
 
-/* 1 when the local constant `r` is visibly a multiple of the block width
- * W: its initializer is a product with a factor of W's value (`const int
- * padded = blockDim.x * ((n + blockDim.x - 1) / blockDim.x)`). */
-static int local_multiple_of(walk *w, const ka_decl *r, const sx *wdt)
+/* 1 when the local `r` is visibly a multiple of the block width W: a
+ * constant whose initializer is a product with a factor of W's value
+ * (`const int padded = blockDim.x * ((n + blockDim.x - 1) / blockDim.x)`),
+ * or a plain local that the loop body does not assign, by its value where
+ * the loop starts. */
+static int local_multiple_of(walk *w, const ka_decl *r, const sx *wdt, const ka_node *body)
 {
-	if (!r || r->kind == KD_PARAM || !(r->flags & KDF_CONSTQ) || !r->init)
+	if (!r || r->kind == KD_PARAM || (r->flags & KDF_GLOBAL))
 		return 0;
+	if (r->flags & KDF_CONSTQ) {
+		if (!r->init)
+			return 0;
+		w->ctl.quiet++;
+		const sx *v = walk_ev_int(w, r->init);
+		w->ctl.quiet--;
+		return walk_has_factor(w, v, wdt);
+	}
+	/* a plain local the loop does not assign: its value at the loop's
+	 * entry (`int end = (n + B - 1) / B * B;`) */
+	const sx *v = r->id < w->file.nenv ? w->sym.env[r->id].x : NULL;
+	return v && !assigns_decl(body, r) && walk_has_factor(w, v, wdt);
+}
+
+/* 1 when x is one value for the whole block whatever the thread: a
+ * block-wide vote (`__syncthreads_count/_or/_and`), a local that holds one
+ * and that the loop body does not assign, or an integer constant. */
+static int block_vote_value(walk *w, ka_node *x, const ka_node *body)
+{
+	x = walk_strip(x);
+	if (!x)
+		return 0;
+	if (x->kind == KN_DECLREF && x->ref && x->ref->kind == KD_VAR && !(x->ref->flags & KDF_GLOBAL) &&
+	    x->ref->init && !assigns_decl(body, x->ref))
+		x = walk_strip(x->ref->init);
+	if (x && x->kind == KN_CALL && x->name &&
+	    (!strcmp(x->name, "__syncthreads_count") || !strcmp(x->name, "__syncthreads_or") ||
+	     !strcmp(x->name, "__syncthreads_and")))
+		return 1;
+	int64_t v;
 	w->ctl.quiet++;
-	const sx *v = walk_ev_int(w, r->init);
+	int ok = x && x->kind != KN_CALL && walk_fold_int(w, x, &v);
 	w->ctl.quiet--;
-	return walk_has_factor(w, v, wdt);
+	return ok;
+}
+
+/* 1 when x is the loop counter iv plus a multiple of the block width W
+ * (`i`, `i + BLOCK_SIZE`). */
+static int counter_plus_width(walk *w, ka_node *x, const ka_decl *iv, const sx *wdt)
+{
+	x = walk_strip(x);
+	if (x && x->kind == KN_DECLREF)
+		return x->ref == iv;
+	if (!x || x->kind != KN_BINOP || x->op != OP_ADD || x->nkids != 2)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		ka_node *a = walk_strip(x->kids[side]);
+		if (!a || a->kind != KN_DECLREF || a->ref != iv)
+			continue;
+		w->ctl.quiet++;
+		const sx *k = walk_ev_int(w, x->kids[1 - side]);
+		w->ctl.quiet--;
+		if (!(k->dep & D_LANE) && walk_has_factor(w, k, wdt))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when the exit test c of an aligned stride loop over iv, bounded by
+ * `end` (a multiple of the block width W), has one value across the block
+ * at each trip: a comparison of block-wide votes and constants (`count !=
+ * 0`), the counter plus a multiple of W against the bound (`i + W >= end`:
+ * at a given trip every thread's counter lies in the same W-aligned window
+ * below `end`, so all or none pass; `>` or `<=` would split the window),
+ * and `!`, `&&`, `||` of such tests. */
+static int uniform_exit_test(walk *w, ka_node *c, const ka_decl *iv, const ka_decl *end, const sx *wdt,
+			     const ka_node *body)
+{
+	c = walk_strip(c);
+	if (!c)
+		return 0;
+	if (c->kind == KN_UNOP && c->op == OP_LNOT && c->nkids == 1)
+		return uniform_exit_test(w, c->kids[0], iv, end, wdt, body);
+	if (c->kind != KN_BINOP || c->nkids != 2)
+		return block_vote_value(w, c, body);
+	if (c->op == OP_LAND || c->op == OP_LOR)
+		return uniform_exit_test(w, c->kids[0], iv, end, wdt, body) &&
+		       uniform_exit_test(w, c->kids[1], iv, end, wdt, body);
+	if (c->op < OP_LT || c->op > OP_NE)
+		return 0;
+	if (block_vote_value(w, c->kids[0], body) && block_vote_value(w, c->kids[1], body))
+		return 1;
+	ka_node *l = walk_strip(c->kids[0]), *r = walk_strip(c->kids[1]);
+	if (end && r && r->kind == KN_DECLREF && r->ref == end && (c->op == OP_GE || c->op == OP_LT))
+		return counter_plus_width(w, l, iv, wdt);
+	if (end && l && l->kind == KN_DECLREF && l->ref == end && (c->op == OP_LE || c->op == OP_GT))
+		return counter_plus_width(w, r, iv, wdt);
+	return 0;
+}
+
+/* 1 when n is `break;` or a block that ends in one. */
+static int ends_in_break(const ka_node *n)
+{
+	while (n && n->kind == KN_COMPOUND && n->nkids)
+		n = n->kids[n->nkids - 1];
+	return n && n->kind == KN_BREAK;
+}
+
+/* 1 when every way out of an aligned stride loop's body n (a break of the
+ * loop, a return) and every assignment of its counter iv lies in the
+ * then-branch of an `if` without an else that ends in `break;` and whose
+ * test has one value across the block at each trip (uniform_exit_test):
+ * lmdeploy's sampling loops leave on `count != 0 || i + BLOCK_SIZE >= end`
+ * with `count` from `__syncthreads_count`.  Every thread then leaves at the
+ * same trip. */
+static int exits_uniform(walk *w, ka_node *n, const ka_decl *iv, const ka_decl *end, const sx *wdt,
+			 const ka_node *body, int nested)
+{
+	if (!n || !body_leaves_or_sets(n, iv, nested))
+		return 1;
+	if (n->kind == KN_RETURN || (n->kind == KN_BREAK && !nested) || sets_decl(n, iv))
+		return 0;
+	if (!nested && n->kind == KN_IF && n->nkids >= 2 && n->kids[0] && (n->nkids < 3 || !n->kids[2]) &&
+	    ends_in_break(n->kids[1]) && uniform_exit_test(w, n->kids[0], iv, end, wdt, body))
+		return 1;
+	int inner = nested || n->kind == KN_FOR || n->kind == KN_WHILE || n->kind == KN_DO ||
+		    n->kind == KN_SWITCH;
+	for (int i = 0; i < n->nkids; i++)
+		if (!exits_uniform(w, n->kids[i], iv, end, wdt, body, inner))
+			return 0;
+	return 1;
 }
 
 /* A block-aligned stride loop: `for (i = threadIdx.x + blockIdx.x * W; i <
@@ -550,7 +703,7 @@ static int local_multiple_of(walk *w, const ka_decl *r, const sx *wdt)
 static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
 			       const sx *step)
 {
-	if (!w->kernel || !iv->iv || iv->geometric || !start || !step || body_leaves_or_sets(body, iv->iv, 0))
+	if (!w->kernel || !iv->iv || iv->geometric || !start || !step)
 		return 0;
 	ka_node *c = walk_strip(cond);
 	if (!c || c->kind != KN_BINOP || c->nkids != 2 || c->op != OP_LT)
@@ -588,8 +741,10 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	}
 	if (!sx_is_const(rest, &v) || v != 0)
 		return 0;
+	if (!exits_uniform(w, body, iv->iv, r->ref, wdt, body, 0))
+		return 0;
 	/* the bound: a multiple of W */
-	if (local_multiple_of(w, r->ref, wdt))
+	if (local_multiple_of(w, r->ref, wdt, body))
 		return 1;
 	int p = -1;
 	for (int i = 0; i < w->kernel->nparams && i < 16; i++)
