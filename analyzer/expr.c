@@ -347,30 +347,55 @@ typedef struct lin_term {
 	int64_t k;
 } lin_term;
 
-/* The terms of x scaled by k, a constant factor pushed through sums
- * (`-(p + q)` gives -p and -q); 0 when there are too many or a product
- * overflows. */
-static int lin_terms(const sx *x, int64_t k, lin_term *t, int *n)
+/* The terms of x scaled by k and multiplied by the factors ex[0..nex), a
+ * constant factor pushed through sums (`-(p + q)` gives -p and -q); with
+ * `spread` also a product over a sum, two levels deep (`(b + 1) * T * C`
+ * gives b*T*C and T*C).  0 when there are too many terms or factors, or a
+ * product overflows. */
+static int lin_terms_x(const sx *x, int64_t k, const sx *const *ex, int nex, int spread, lin_term *t, int *n)
 {
 	if (x->k == SX_ADD)
-		return lin_terms(x->a, k, t, n) && lin_terms(x->b, k, t, n);
+		return lin_terms_x(x->a, k, ex, nex, spread, t, n) &&
+		       lin_terms_x(x->b, k, ex, nex, spread, t, n);
 	int64_t v;
 	if (x->k == SX_MUL && (x->a->k == SX_CONST || x->b->k == SX_CONST)) {
 		const sx *kc = x->a->k == SX_CONST ? x->a : x->b;
-		return ka_mul64(k, kc->c, &v) && lin_terms(kc == x->a ? x->b : x->a, v, t, n);
+		return ka_mul64(k, kc->c, &v) &&
+		       lin_terms_x(kc == x->a ? x->b : x->a, v, ex, nex, spread, t, n);
 	}
 	if (*n >= CANCEL_MAX)
 		return 0;
 	lin_term *u = &t[*n];
 	u->nf = 0;
 	u->k = 1;
+	for (int i = 0; i < nex; i++) {
+		if (u->nf >= RECOMB_MAX)
+			return 0;
+		u->f[u->nf++] = ex[i];
+	}
 	if (!factors_of(x, u->f, &u->nf, &u->k) || !ka_mul64(u->k, k, &u->k))
 		return 0;
+	for (int i = 0; spread > 0 && i < u->nf; i++) {
+		if (u->f[i]->k != SX_ADD)
+			continue;
+		/* the other factors multiply each term of this sum */
+		const sx *rest[RECOMB_MAX];
+		int nrest = 0;
+		for (int j = 0; j < u->nf; j++)
+			if (j != i)
+				rest[nrest++] = u->f[j];
+		return lin_terms_x(u->f[i], u->k, rest, nrest, spread - 1, t, n);
+	}
 	for (int i = 0; i < u->nf; i++)
 		if (u->f[i]->k == SX_OPAQUE) /* an opaque value equals nothing */
 			return 0;
 	(*n)++;
 	return 1;
+}
+
+static int lin_terms(const sx *x, int64_t k, lin_term *t, int *n)
+{
+	return lin_terms_x(x, k, NULL, 0, 0, t, n);
 }
 
 /* a + b with the terms that cancel dropped: `(f + 8*m - 1) - f` is
@@ -381,7 +406,7 @@ static const sx *cancel_terms(sx_ctx *c, const sx *a, const sx *b)
 {
 	lin_term t[CANCEL_MAX];
 	int n = 0;
-	if (!lin_terms(a, 1, t, &n) || !lin_terms(b, 1, t, &n))
+	if (!lin_terms_x(a, 1, NULL, 0, 2, t, &n) || !lin_terms_x(b, 1, NULL, 0, 2, t, &n))
 		return NULL;
 	unsigned char gone[CANCEL_MAX] = {0};
 	int any = 0;

@@ -560,13 +560,38 @@ static int guarded_by_callers(walk *w, const launch_info *li, int p)
 
 /* 1 when the local `r` is visibly a multiple of the block width W: a
  * constant whose initializer is a product with a factor of W's value
- * (`const int padded = blockDim.x * ((n + blockDim.x - 1) / blockDim.x)`),
- * or a plain local that the loop body does not assign, by its value where
- * the loop starts. */
+ * (`const int padded = blockDim.x * ((n + blockDim.x - 1) / blockDim.x)`)
+ * or masks off the bits below W, or a plain local that the loop body does
+ * not assign, by its value where the loop starts. */
+/* 1 when n clears the low bits below a constant power-of-two block width
+ * W: `(n + 511) & ~511` under a block of 512. */
+static int masked_to_width(walk *w, ka_node *n, const sx *wdt)
+{
+	int64_t wv, m;
+	n = walk_strip(n);
+	if (!n || n->kind != KN_BINOP || n->op != OP_AND || n->nkids != 2 || !sx_is_const(wdt, &wv) ||
+	    wv <= 0 || (wv & (wv - 1)) != 0)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		ka_node *k = walk_strip(n->kids[side]);
+		int neg = k && k->kind == KN_UNOP && k->op == OP_NOT && k->nkids == 1;
+		int ok = k && walk_fold_int(w, neg ? k->kids[0] : k, &m);
+		if (neg)
+			m = ~m;
+		/* ~(W - 1), as a signed or a 32-bit unsigned value */
+		if (ok && (m == -wv || (m == (int64_t)(uint32_t)-wv && m > 0)))
+			return 1;
+	}
+	return 0;
+}
+
 static int local_multiple_of(walk *w, const ka_decl *r, const sx *wdt, const ka_node *body)
 {
 	if (!r || r->kind == KD_PARAM || (r->flags & KDF_GLOBAL))
 		return 0;
+	if (r->init && masked_to_width(w, r->init, wdt) &&
+	    ((r->flags & KDF_CONSTQ) || (w->kernel && !assigns_decl(w->kernel->body, r))))
+		return 1;
 	if (r->flags & KDF_CONSTQ) {
 		if (!r->init)
 			return 0;
@@ -764,6 +789,33 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	return seen;
 }
 
+/* A loop whose start and bound carry the same thread-dependent offset:
+ * `for (t = b*T*C + h*N + i; t < (b + 1)*T*C + h*N + i; t += C)` (RWKV's
+ * per-channel scans, i the thread).  The counter runs from start to bound
+ * by a step that is the same in every thread, and bound - start has no
+ * thread dependence left once the common terms cancel: the trip count is
+ * the same in every thread. */
+static int same_offset_bound(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
+			     const sx *step)
+{
+	if (!iv->iv || iv->geometric || !start || !step || (step->dep & D_LANE) ||
+	    body_leaves_or_sets(body, iv->iv, 0))
+		return 0;
+	ka_node *c = walk_strip(cond);
+	if (!c || c->kind != KN_BINOP || c->nkids != 2 || c->op < OP_LT || c->op > OP_NE || c->op == OP_EQ)
+		return 0;
+	ka_node *l = walk_strip(c->kids[0]);
+	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv)
+		return 0;
+	w->ctl.quiet++;
+	const sx *bound = walk_ev_int(w, c->kids[1]);
+	w->ctl.quiet--;
+	if (!(bound->dep & D_LANE) || !(start->dep & D_LANE))
+		return 0;
+	const sx *span = sx_add(&w->sym.sx, bound, sx_neg(&w->sym.sx, start));
+	return !(span->dep & D_LANE);
+}
+
 /* 1 when a loop's step depends on gridDim: a grid-stride (or block-stride)
  * loop, whether the step is written out or read from a variable. */
 static int steps_by_grid(walk *w, const sx *step)
@@ -841,6 +893,8 @@ static void for_stmt(walk *w, ka_node *n)
 	if (lc.nonuniform && cond && trips_agree_in_block(w, cond, inc, body, &iv, start_x, stepx))
 		lc.nonuniform = 0;
 	if (lc.nonuniform && cond && inc && aligned_stride_loop(w, cond, body, &iv, start_x, stepx))
+		lc.nonuniform = 0;
+	if (lc.nonuniform && cond && same_offset_bound(w, cond, body, &iv, start_x, stepx))
 		lc.nonuniform = 0;
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
