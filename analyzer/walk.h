@@ -318,7 +318,7 @@ val walk_access_expr(walk *w, ka_node *n, int rw); /* subscript, deref, field: r
 
 /* walk_call.c */
 val walk_ev_call(walk *w, ka_node *n);
-val walk_inline_call(walk *w, ka_node *n, ka_decl *f);
+val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written);
 void walk_barrier(walk *w, ka_node *n, const char *kind); /* block | warp | fence | grid */
 
 /* walk_types.c: element sizes (dependent types too), template bindings,
@@ -378,7 +378,12 @@ int walk_has_factor(walk *w, const sx *x, const sx *f);
  * c[tid] += c[tid + 2 * s]; }`, but not the warp-synchronous tail's
  * `if (tid < 32) { c[tid] += c[tid + 16]; c[tid] += c[tid + 8]; }`. */
 int walk_branch_lanes_independent(walk *w, const br_ctx *b);
-void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f); /* by-reference and &x arguments */
+void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f,
+		       unsigned skip); /* by-reference and &x arguments, but those in skip */
+unsigned walk_ref_write_back(
+	walk *w, ka_node *n,
+	const ka_decl *
+		f); /* after inlining f: its reference parameters' values into the caller's variables; the mask of those */
 
 /* walk_host.c */
 void walk_launch(walk *w, ka_node *n);

@@ -181,8 +181,21 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 	val addr;
 	int elem = 0;
 	const char *field = NULL;
-	if (!walk_lvalue(w, n, &addr, &elem, &field))
-		return (val){.x = sx_opaque(&w->sym.sx, 0, 0)};
+	if (!walk_lvalue(w, n, &addr, &elem, &field)) {
+		/* an address the model cannot place (`bvh.nodes[tid]`, a pointer
+		 * held in a struct): the value loaded is unknown, but it still
+		 * varies with whatever the address varies with */
+		unsigned dep = 0;
+		uint64_t loops = 0;
+		w->ctl.quiet++;
+		for (int i = 0; i < n->nkids; i++) {
+			const sx *k = walk_ev_int(w, n->kids[i]);
+			dep |= k->dep;
+			loops |= k->loops;
+		}
+		w->ctl.quiet--;
+		return (val){.x = sx_opaque(&w->sym.sx, dep ? (dep & ~D_OPAQUE) | D_DATA : 0, loops)};
+	}
 	int abytes = field ? walk_value_size(w, n) : elem;
 	walk_record_access(w, n, addr, abytes, elem, field, rw);
 	unsigned dep = (addr.x->dep & ~D_OPAQUE) | D_DATA;

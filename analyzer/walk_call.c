@@ -117,9 +117,10 @@ static void note_host_alloc(walk *w, ka_node *n)
 		w->sym.ds[v->ref->id].host_kind = 3;
 }
 
-val walk_inline_call(walk *w, ka_node *n, ka_decl *f)
+val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written)
 {
 	val args[WALK_MAX_ARGS];
+	*written = 0;
 	int na = n->nkids < WALK_MAX_ARGS ? n->nkids : WALK_MAX_ARGS;
 	if (n->nkids > WALK_MAX_ARGS && f->nparams > WALK_MAX_ARGS)
 		walk_limit_reached(w, WALK_LIMIT_ARGS, &n->loc);
@@ -148,6 +149,7 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f)
 	walk_stmt(w, f->body);
 	val r = {.x = w->sym.ret_val ? w->sym.ret_val : sx_opaque(&w->sym.sx, 0, 0)};
 	w->ctl.inline_depth--;
+	*written = walk_ref_write_back(w, n, f);
 	w->ctl.call_site = saved_site;
 	w->func = saved_func;
 	w->sym.ret_val = saved_ret;
@@ -235,8 +237,9 @@ val walk_ev_call(walk *w, ka_node *n)
 		n->ref = ref;
 		walk_emit_call(w, n, cat, checked);
 		w->file.called[n->ref->id] = 1;
-		val r = walk_inline_call(w, n, n->ref);
-		walk_clobber_args(w, n, n->ref);
+		unsigned written;
+		val r = walk_inline_call(w, n, n->ref, &written);
+		walk_clobber_args(w, n, n->ref, written);
 		return r;
 	}
 	if (strcmp(cat, "sync") == 0)
@@ -279,7 +282,7 @@ val walk_ev_call(walk *w, ka_node *n)
 		dep |= x->dep;
 		loops |= x->loops;
 	}
-	walk_clobber_args(w, n, ref);
+	walk_clobber_args(w, n, ref, 0);
 	/* __syncthreads_or/_and/_count: a block-wide vote, one result for every
 	 * thread of the block whatever each thread's predicate was */
 	if ((dep & D_LANE) && strcmp(cat, "sync") == 0 &&

@@ -494,7 +494,7 @@ val walk_ev(walk *w, ka_node *n, int rw)
 			br_ctx b = {.uniformity = walk_uniformity(w, c),
 				    .line = n->loc.line,
 				    .is_guard = walk_is_guard(c)};
-			if (b.is_guard && w->ctl.inline_depth == 0)
+			if (b.is_guard)
 				w->tally.has_guard = 1;
 			walk_emit_branch(w, n, c, &b, 0, 0);
 			dep |= c->dep;

@@ -5,7 +5,10 @@
  * arguments (a thread-derived index stays thread-varying, an out parameter
  * filled from one becomes so) but is no longer affine in the thread ids, so
  * no coefficient or lane stride is read off the value it had before the
- * call. */
+ * call.  A helper the walk inlines hands back what its body left in a
+ * reference parameter (`deterministic_thread_index(n, tid)` storing
+ * `blockIdx.x * blockDim.x + threadIdx.x` into `int &tid`): that value,
+ * not an opaque one, is the caller's variable after the call. */
 #include "analyzer/walk.h"
 #include <string.h>
 
@@ -38,13 +41,29 @@ static ka_decl *clobbered(ka_node *a, const ka_decl *param, int by_ref)
 	return NULL;
 }
 
-void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f)
+unsigned walk_ref_write_back(walk *w, ka_node *n, const ka_decl *f)
+{
+	unsigned done = 0;
+	for (int i = 0; f && i < n->nkids && i < f->nparams && i < 32; i++) {
+		const ka_decl *p = f->params[i];
+		ka_node *s = walk_strip(n->kids[i]);
+		if (!p || p->id >= w->file.nenv || !mutable_ref(p) || !s || s->kind != KN_DECLREF ||
+		    !s->ref || (s->ref->tflags & KT_ARRAY) || s->ref->id >= w->file.nenv)
+			continue;
+		walk_assign(w, s->ref, w->sym.env[p->id]);
+		done |= 1u << i;
+	}
+	return done;
+}
+
+void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f, unsigned skip)
 {
 	unsigned dep = 0;
 	uint64_t loops = 0;
 	int any = 0;
 	for (int i = 0; i < n->nkids && !any; i++)
-		any = clobbered(n->kids[i], f && i < f->nparams ? f->params[i] : NULL,
+		any = !(i < 32 && ((skip >> i) & 1)) &&
+		      clobbered(n->kids[i], f && i < f->nparams ? f->params[i] : NULL,
 				i < 32 && ((n->mut_ref_args >> i) & 1)) != NULL;
 	if (!any)
 		return;
@@ -60,6 +79,8 @@ void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f)
 	w->ctl.quiet--;
 	for (int i = 0; i < n->nkids; i++) {
 		const ka_decl *p = f && i < f->nparams ? f->params[i] : NULL;
+		if (i < 32 && ((skip >> i) & 1))
+			continue;
 		ka_decl *d = clobbered(n->kids[i], p, i < 32 && ((n->mut_ref_args >> i) & 1));
 		if (!d || d->id >= w->file.nenv)
 			continue;

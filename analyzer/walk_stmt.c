@@ -715,6 +715,20 @@ static int exits_uniform(walk *w, ka_node *n, const ka_decl *iv, const ka_decl *
 	return 1;
 }
 
+/* 1 when no launch of the kernel is in sight (a device function analysed
+ * on its own, a kernel started from another file).  A block-stride loop
+ * `for (j = tid; j < L * N; j += N)` then names the block width itself: it
+ * visits each element once only when the block has N threads (with fewer,
+ * elements are skipped; with more, visited twice), so N is the width the
+ * code is written for. */
+static int no_launch_seen(const walk *w)
+{
+	for (int i = 0; w->kernel && i < w->host.nlaunches; i++)
+		if (w->host.launches[i].kernel == w->kernel)
+			return 0;
+	return w->kernel != NULL;
+}
+
 /* A block-aligned stride loop: `for (i = threadIdx.x + blockIdx.x * W; i <
  * n; i += gridDim.x * W)` with W the block's x size, whose bound n is a
  * multiple of the block's x size: a kernel parameter that every launch
@@ -734,7 +748,7 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	if (!c || c->kind != KN_BINOP || c->nkids != 2 || c->op != OP_LT)
 		return 0;
 	ka_node *l = walk_strip(c->kids[0]), *r = walk_strip(c->kids[1]);
-	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv || !r || r->kind != KN_DECLREF || !r->ref)
+	if (!l || l->kind != KN_DECLREF || l->ref != iv->iv || !r || (r->kind == KN_DECLREF && !r->ref))
 		return 0;
 	/* start = threadIdx.x + blockIdx.x * W (or + 0), step = gridDim.x * W or W */
 	sx_ctx *cx = &w->sym.sx;
@@ -747,7 +761,7 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	const sx *wdt = sx_coef(cx, step, SYM_GDIM_X);
 	if (!wdt || (sx_is_const(wdt, &v) && v == 0))
 		wdt = step; /* a block stride: step = W */
-	if (!is_block_width(w, wdt))
+	if (!is_block_width(w, wdt) && !(no_launch_seen(w) && !(wdt->dep & D_LANE)))
 		return 0;
 	/* what is left of start without threadIdx.x: 0 or blockIdx.x * W */
 	const sx *rest = start;
@@ -766,9 +780,17 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	}
 	if (!sx_is_const(rest, &v) || v != 0)
 		return 0;
-	if (!exits_uniform(w, body, iv->iv, r->ref, wdt, body, 0))
+	const ka_decl *end = r->kind == KN_DECLREF ? r->ref : NULL;
+	if (!exits_uniform(w, body, iv->iv, end, wdt, body, 0))
 		return 0;
-	/* the bound: a multiple of W */
+	/* the bound: a multiple of W, written out (`rounds * 256`) */
+	if (!end) {
+		w->ctl.quiet++;
+		const sx *bv = walk_ev_int(w, r);
+		w->ctl.quiet--;
+		return !(bv->dep & D_LANE) && walk_has_factor(w, bv, wdt);
+	}
+	/* or held by a local or a parameter */
 	if (local_multiple_of(w, r->ref, wdt, body))
 		return 1;
 	int p = -1;
@@ -1003,7 +1025,7 @@ static void if_stmt(walk *w, ka_node *n)
 	int td = walk_uni_thread_dep(b.uniformity);
 	if (td)
 		b.pin = walk_cond_pins_lane(w, c, 1);
-	if (b.is_guard && w->ctl.inline_depth == 0)
+	if (b.is_guard)
 		w->tally.has_guard = 1;
 	if (w->ctl.nbrs >= WALK_MAX_BRANCHES) {
 		walk_limit_reached(w, WALK_LIMIT_BRANCHES, &n->loc);
