@@ -391,6 +391,19 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    "AND NOT EXISTS (SELECT 1 FROM access w WHERE w.kernel_id = a.kernel_id "
 		    "AND w.base = a.base AND w.space = a.space AND w.rw <> 'read' "
 		    "AND COALESCE(w.index_text, '?') = COALESCE(a.index_text, '!')) "
+		    /* a store in a loop of a few known trips whose last subscript is
+		     * the loop's counter (`s[t][p][k]` for k < 5) writes the slots
+		     * read at a constant there (`s[t][p][0]`) */
+		    "AND NOT EXISTS (SELECT 1 FROM access w2 JOIN loop lp ON lp.id = w2.loop_id "
+		    "WHERE w2.kernel_id = a.kernel_id AND w2.base = a.base AND w2.space = a.space "
+		    "AND w2.rw <> 'read' AND lp.trip_count IS NOT NULL AND lp.trip_count <= 64 "
+		    "AND lp.iv IS NOT NULL AND w2.index_text LIKE '%[' || lp.iv "
+		    "AND length(w2.index_text) > length(lp.iv) "
+		    "AND substr(COALESCE(a.index_text, ''), 1, length(w2.index_text) - length(lp.iv)) = "
+		    "substr(w2.index_text, 1, length(w2.index_text) - length(lp.iv)) "
+		    "AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) GLOB '[0-9]*' "
+		    "AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) NOT GLOB '*[^0-9]*' "
+		    "AND CAST(substr(a.index_text, length(w2.index_text) - length(lp.iv) + 1) AS INTEGER) < lp.trip_count) "
 		    /* a return that splits the block along one axis only, and a
 		     * slot that reader and writer share along that axis (`if
 		     * (column >= width) return;`, then `accum[i][threadIdx.x]`

@@ -60,15 +60,17 @@ static int lanes_agree(walk *w, const sx *x)
 	return lanes_agree(w, x->a) && (!x->b || lanes_agree(w, x->b));
 }
 
-/* A bounds guard: a lane-dependent value compared with a uniform one
- * (possibly inside && / ||). */
+/* A bounds guard: a thread index compared with a uniform value (possibly
+ * inside && / ||).  A value loaded by the thread (`prev < k && cur >= k`
+ * on a histogram's prefix sums) is a test of the data, not a bound. */
 int walk_is_guard(const sx *c)
 {
 	if (c && (c->k == SX_AND || c->k == SX_OR))
 		return walk_is_guard(c->a) || walk_is_guard(c->b);
 	if (!c || c->k != SX_CMP || c->c > 4)
 		return 0;
-	return ((c->a->dep & D_LANE) != 0) != ((c->b->dep & D_LANE) != 0);
+	const sx *lane = (c->a->dep & D_LANE) ? c->a : c->b, *other = lane == c->a ? c->b : c->a;
+	return (lane->dep & D_LANE) && !(other->dep & D_LANE) && !(lane->dep & D_DATA);
 }
 
 /* From dependence bits and the warp model. */
