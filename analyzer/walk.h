@@ -316,6 +316,21 @@ int walk_space_of_decl(const ka_decl *d); /* SP_* of a base declaration */
 int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field);
 val walk_access_expr(walk *w, ka_node *n, int rw); /* subscript, deref, field: recorded */
 
+/* The counter of a `for` loop as walk_stmt.c reads it off the init and
+ * increment. */
+typedef struct iv_info {
+	ka_decl *iv;
+	ka_node *step_node;
+	int geometric; /* 1 growing (*=, <<=), -1 shrinking (/=, >>=), 0 affine */
+	int64_t step;
+	int step_known;
+} iv_info;
+
+/* walk_trips.c: 1 when a loop whose condition depends on the thread runs
+ * the same trips in every thread of the block (start and step as walked) */
+int walk_trips_uniform(walk *w, ka_node *cond, ka_node *inc, ka_node *body, const iv_info *iv,
+		       const sx *start, const sx *step);
+
 /* walk_call.c */
 val walk_ev_call(walk *w, ka_node *n);
 val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written);
@@ -378,12 +393,11 @@ int walk_has_factor(walk *w, const sx *x, const sx *f);
  * c[tid] += c[tid + 2 * s]; }`, but not the warp-synchronous tail's
  * `if (tid < 32) { c[tid] += c[tid + 16]; c[tid] += c[tid + 8]; }`. */
 int walk_branch_lanes_independent(walk *w, const br_ctx *b);
-void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f,
-		       unsigned skip); /* by-reference and &x arguments, but those in skip */
-unsigned walk_ref_write_back(
-	walk *w, ka_node *n,
-	const ka_decl *
-		f); /* after inlining f: its reference parameters' values into the caller's variables; the mask of those */
+/* by-reference and &x arguments, but those in skip */
+void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f, unsigned skip);
+/* after inlining f: its reference parameters' values into the caller's
+ * variables; the mask of those */
+unsigned walk_ref_write_back(walk *w, ka_node *n, const ka_decl *f);
 
 /* walk_host.c */
 void walk_launch(walk *w, ka_node *n);
