@@ -279,6 +279,8 @@ typedef struct walk {
 /* walk_expr.c */
 val walk_ev(walk *w, ka_node *n, int rw); /* rw: 0 read, 1 write, 2 readwrite */
 const sx *walk_ev_int(walk *w, ka_node *n);
+/* the dependences of n's operands, evaluated without recording anything */
+void walk_kids_dep(walk *w, ka_node *n, unsigned *dep, uint64_t *loops);
 ka_node *walk_strip(ka_node *n);
 int walk_fold_int(walk *w, ka_node *n, int64_t *v);
 walk_uni walk_uniformity(walk *w, const sx *x);

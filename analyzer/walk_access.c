@@ -187,13 +187,7 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 		 * varies with whatever the address varies with */
 		unsigned dep = 0;
 		uint64_t loops = 0;
-		w->ctl.quiet++;
-		for (int i = 0; i < n->nkids; i++) {
-			const sx *k = walk_ev_int(w, n->kids[i]);
-			dep |= k->dep;
-			loops |= k->loops;
-		}
-		w->ctl.quiet--;
+		walk_kids_dep(w, n, &dep, &loops);
 		return (val){.x = sx_opaque(&w->sym.sx, dep ? (dep & ~D_OPAQUE) | D_DATA : 0, loops)};
 	}
 	int abytes = field ? walk_value_size(w, n) : elem;

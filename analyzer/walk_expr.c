@@ -36,6 +36,17 @@ int walk_fold_int(walk *w, ka_node *n, int64_t *v)
 	return sx_is_const(x, v);
 }
 
+void walk_kids_dep(walk *w, ka_node *n, unsigned *dep, uint64_t *loops)
+{
+	w->ctl.quiet++;
+	for (int i = 0; i < n->nkids; i++) {
+		const sx *x = walk_ev_int(w, n->kids[i]);
+		*dep |= x->dep;
+		*loops |= x->loops;
+	}
+	w->ctl.quiet--;
+}
+
 const char *walk_text(walk *w, ka_node *n)
 {
 	if (!n)

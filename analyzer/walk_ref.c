@@ -70,13 +70,7 @@ void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f, unsigned skip)
 	/* what the call may store there is computed from its arguments: an out
 	 * parameter of `hD.divmod(index, q, r)` varies as `index` does, even when
 	 * it held nothing before the call */
-	w->ctl.quiet++;
-	for (int i = 0; i < n->nkids; i++) {
-		const sx *x = walk_ev_int(w, n->kids[i]);
-		dep |= x->dep;
-		loops |= x->loops;
-	}
-	w->ctl.quiet--;
+	walk_kids_dep(w, n, &dep, &loops);
 	for (int i = 0; i < n->nkids; i++) {
 		const ka_decl *p = f && i < f->nparams ? f->params[i] : NULL;
 		if (i < 32 && ((skip >> i) & 1))
