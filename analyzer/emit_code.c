@@ -5,6 +5,8 @@
 #include "analyzer/walk.h"
 #include "util/checked.h"
 #include <ctype.h>
+#include <sqlite3.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const legacy_names[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
@@ -46,12 +48,13 @@ void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni 
 	ka_facts_insert(&r);
 }
 
-void walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx *v, ka_node *vn)
+int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx *v, ka_node *vn)
 {
 	val addr = *a;
 	ka_facts_row r;
+	int64_t id = walk_next_id(w);
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(atomic));
-	ka_facts_int(&r, KA_COL(atomic, id), walk_next_id(w));
+	ka_facts_int(&r, KA_COL(atomic, id), id);
 	ka_facts_opt(&r, KA_COL(atomic, kernel_id), w->kernel != NULL, w->kernel_id);
 	ka_facts_text(&r, KA_COL(atomic, kernel), w->kernel ? w->kernel->name : NULL);
 	ka_facts_text(&r, KA_COL(atomic, func), w->func);
@@ -75,7 +78,39 @@ void walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx 
 	ka_facts_int(&r, KA_COL(atomic, value_const), vn && (vn->kind == KN_INT || vn->kind == KN_FLOAT));
 	ka_facts_int(&r, KA_COL(atomic, in_loop), w->ctl.nloops > 0);
 	ka_facts_text(&r, KA_COL(atomic, index_text), walk_text(w, n->kids[0]));
+	ka_facts_int(&r, KA_COL(atomic, result_compared), 0);
 	ka_facts_insert(&r);
+	return id;
+}
+
+/* A condition that compares an atomic's returned old value (`if
+ * (atomicAdd(&count[p], 1) == 1)`, also through a variable): the atomic is
+ * a ticket or an arrival counter whose result decides who goes on. */
+static void mark_compared(walk *w, const sx *c, int in_cmp, int depth)
+{
+	if (!c || depth > 16)
+		return;
+	if (c->k == SX_OPAQUE && in_cmp && c->atomic_id) {
+		char sql[96];
+		snprintf(sql, sizeof sql, "UPDATE atomic SET result_compared = 1 WHERE id = %lld",
+			 (long long)c->atomic_id);
+		sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
+		return;
+	}
+	if (c->k == SX_SYM && in_cmp) { /* a variable set on two paths: both values */
+		const sx_sym *s = &w->sym.sx.syms[c->sym];
+		mark_compared(w, s->merged[0], 1, depth + 1);
+		mark_compared(w, s->merged[1], 1, depth + 1);
+		return;
+	}
+	mark_compared(w, c->a, in_cmp || c->k == SX_CMP, depth + 1);
+	mark_compared(w, c->b, in_cmp || c->k == SX_CMP, depth + 1);
+}
+
+void walk_note_compared_atomics(walk *w, const sx *cond)
+{
+	if (!w->ctl.quiet)
+		mark_compared(w, cond, 0, 0);
 }
 
 static int fold_real(ka_node *n, double *v)

@@ -49,16 +49,17 @@ typedef enum sx_sym_kind {
 typedef struct sx_sym {
 	sx_sym_kind kind;
 	const char *name;
-	unsigned dep;     /* D_* of this symbol */
-	uint64_t loops;   /* loops it varies in (bit = loop slot) */
-	int64_t value;    /* value used when evaluating */
-	int has_value;    /* known (dims, bound template args) vs assumed */
-	int lane_varying; /* value differs per lane in a way we cannot evaluate */
-	int is_static;    /* a compile-time constant of unknown value (template parameter) */
-	int carried;      /* a loop-carried variable other than the loop's counter: a value
+	unsigned dep;               /* D_* of this symbol */
+	uint64_t loops;             /* loops it varies in (bit = loop slot) */
+	int64_t value;              /* value used when evaluating */
+	int has_value;              /* known (dims, bound template args) vs assumed */
+	int lane_varying;           /* value differs per lane in a way we cannot evaluate */
+	int is_static;              /* a compile-time constant of unknown value (template parameter) */
+	int carried;                /* a loop-carried variable other than the loop's counter: a value
 			   * a loop updates in its body (`n++`, `acc += v`), as seen in it */
-	int warp_uniform; /* one value in all lanes of a warp, maybe another in the next warp
+	int warp_uniform;           /* one value in all lanes of a warp, maybe another in the next warp
 			   * (a vote, a broadcast shuffle): lane-dependent at block level */
+	const struct sx *merged[2]; /* a variable's values on the two paths that joined here */
 
 	/* A kernel parameter every launch passes the same constant, and that
 	 * constant: read by sx_eval_launch only. */
@@ -98,6 +99,7 @@ typedef struct sx {
 			    * binned into a histogram's bins (`x[i] % bins`) */
 	int divrem;        /* contains a /, %, >> or & node (see sx_add's recombination) */
 	int depth, size;   /* tree height and node count (saturating); see SX_MAX_* */
+	int64_t atomic_id; /* OPAQUE: the fact id of the atomic whose returned old value this is */
 } sx;
 
 /* Bounds on one tree: a deeper or larger value becomes opaque, so every

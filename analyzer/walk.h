@@ -450,7 +450,9 @@ typedef enum walk_limit {
 } walk_limit;
 void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at);
 void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, int warp);
-void walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
+int64_t walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
+/* marks the atomics whose returned value the condition compares (atomic.result_compared) */
+void walk_note_compared_atomics(walk *w, const sx *cond);
 void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked);
 void walk_emit_literal(walk *w, ka_node *n, int promotes, int folds);
 /* 1 when n is a value the compiler folds (literals, math of them, locals

@@ -87,17 +87,17 @@ void walk_barrier(walk *w, ka_node *n, const char *kind)
 		walk_emit_barrier(w, n, kind, div, why, line, warp);
 }
 
-static void atomic_fact(walk *w, ka_node *n)
+static int64_t atomic_fact(walk *w, ka_node *n)
 {
 	if (w->ctl.quiet || n->nkids < 1)
-		return;
+		return 0;
 	w->ctl.quiet++;
 	val addr = walk_ev(w, n->kids[0], 0);
 	w->ctl.quiet--;
 	const sx *v = n->nkids > 1 ? walk_ev_int(w, n->kids[1]) : sx_const(&w->sym.sx, 0);
 	ka_node *vn = n->nkids > 1 ? walk_strip(n->kids[1]) : NULL;
 	const sx *ax = addr.x ? addr.x : sx_opaque(&w->sym.sx, 0, 0);
-	walk_emit_atomic(w, n, &addr, ax, v, vn);
+	return walk_emit_atomic(w, n, &addr, ax, v, vn);
 }
 
 /* Host pointer provenance for cudaMemcpy: malloc'ed vs pinned. */
@@ -248,8 +248,7 @@ val walk_ev_call(walk *w, ka_node *n)
 		walk_barrier(w, n, "warp");
 	else if (strcmp(cat, "fence") == 0)
 		walk_barrier(w, n, "fence");
-	else if (strcmp(cat, "atomic") == 0)
-		atomic_fact(w, n);
+	int64_t atomic_id = strcmp(cat, "atomic") == 0 ? atomic_fact(w, n) : 0;
 	if (strcmp(cat, "warp") == 0 || strcmp(cat, "vote") == 0)
 		w->tally.uses_warp = 1;
 	if (!w->is_device && (strcmp(name, "cudaMallocHost") == 0 || strcmp(name, "cudaHostAlloc") == 0 ||
@@ -297,7 +296,10 @@ val walk_ev_call(walk *w, ka_node *n)
 	/* an atomic returns the old value at each thread's turn: one slot per
 	 * thread of `i = atomicAdd(&count, 1)`, whatever the arguments; which
 	 * lane gets which is not known (no axis) */
-	if (strcmp(cat, "atomic") == 0)
-		return (val){.x = sx_opaque(&w->sym.sx, dep | D_DATA | D_LANE, loops)};
+	if (strcmp(cat, "atomic") == 0) {
+		sx *old = (sx *)sx_opaque(&w->sym.sx, dep | D_DATA | D_LANE, loops);
+		old->atomic_id = atomic_id;
+		return (val){.x = old};
+	}
 	return (val){.x = sx_opaque(&w->sym.sx, dep, loops)};
 }

@@ -504,6 +504,7 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		uint64_t loops = 0;
 		if (n->nkids == 3 && w->is_device) {
 			const sx *c = walk_ev_int(w, n->kids[0]);
+			walk_note_compared_atomics(w, c);
 			br_ctx b = {.uniformity = walk_uniformity(w, c),
 				    .line = n->loc.line,
 				    .is_guard = walk_is_guard(c)};

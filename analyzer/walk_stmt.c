@@ -34,6 +34,8 @@ static void env_merge(walk *w, const val *other, unsigned cond_dep, uint64_t con
 		val m = a->base ? *a : *b;
 		int s = sx_new_sym(&w->sym.sx, SYM_VAR, "merged", dep & ~D_OPAQUE, loops);
 		w->sym.sx.syms[s].lane_varying = (dep & D_LANE) != 0;
+		w->sym.sx.syms[s].merged[0] = a->x;
+		w->sym.sx.syms[s].merged[1] = b->x;
 		m.x = sx_symref(&w->sym.sx, s);
 		w->sym.env[i] = m;
 	}
@@ -549,6 +551,7 @@ static void if_stmt(walk *w, ka_node *n)
 		return;
 	}
 	const sx *c = walk_ev_int(w, n->kids[0]);
+	walk_note_compared_atomics(w, c);
 	br_ctx b = {.uniformity = walk_uniformity(w, c),
 		    .line = n->loc.line,
 		    .is_guard = walk_is_guard(c),
