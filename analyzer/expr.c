@@ -66,6 +66,15 @@ const sx *sx_opaque(sx_ctx *c, unsigned dep, uint64_t loops)
 	return x;
 }
 
+const sx *sx_atomic_result(sx_ctx *c, unsigned dep, uint64_t loops, int64_t atomic_id)
+{
+	sx *x = node(c, SX_OPAQUE);
+	x->dep = dep | D_OPAQUE;
+	x->loops = loops;
+	x->atomic_id = atomic_id;
+	return x;
+}
+
 int sx_is_const(const sx *x, int64_t *v)
 {
 	if (x && x->k == SX_CONST) {

@@ -157,6 +157,8 @@ const sx *sx_mul(sx_ctx *c, const sx *a, const sx *b);
 const sx *sx_neg(sx_ctx *c, const sx *a);
 /* An opaque value that depends on what `a` and `b` depend on. */
 const sx *sx_opaque(sx_ctx *c, unsigned dep, uint64_t loops);
+/* an opaque value that is the old value an atomic returned (its fact id) */
+const sx *sx_atomic_result(sx_ctx *c, unsigned dep, uint64_t loops, int64_t atomic_id);
 
 int sx_is_const(const sx *x, int64_t *v);
 /* Coefficient of `x` along symbol kind `kind` when x is affine in it;

@@ -296,10 +296,7 @@ val walk_ev_call(walk *w, ka_node *n)
 	/* an atomic returns the old value at each thread's turn: one slot per
 	 * thread of `i = atomicAdd(&count, 1)`, whatever the arguments; which
 	 * lane gets which is not known (no axis) */
-	if (strcmp(cat, "atomic") == 0) {
-		sx *old = (sx *)sx_opaque(&w->sym.sx, dep | D_DATA | D_LANE, loops);
-		old->atomic_id = atomic_id;
-		return (val){.x = old};
-	}
+	if (strcmp(cat, "atomic") == 0)
+		return (val){.x = sx_atomic_result(&w->sym.sx, dep | D_DATA | D_LANE, loops, atomic_id)};
 	return (val){.x = sx_opaque(&w->sym.sx, dep, loops)};
 }
