@@ -115,9 +115,7 @@ static void loop_cols(walk *w, ka_facts_row *r, const sx *addr, int rw)
 	}
 }
 
-/* At most two lanes of a warp run the access: an enclosing branch or an
- * earlier return pins threadIdx.x (walk_cond_pins_lane). */
-static int single_lane(const walk *w)
+int walk_single_lane(const walk *w)
 {
 	int pin = w->ctl.pin_rest;
 	for (int i = 0; i < w->ctl.nbrs; i++)
@@ -129,7 +127,7 @@ static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int 
 		      int size_assumed, const char **assume, warp_result *out)
 {
 	warp_result wr;
-	int one = single_lane(w);
+	int one = walk_single_lane(w);
 	/* one lane's request: its own sectors and banks, nothing to coalesce */
 	walk_warp_model_lanes(w, addr, abytes, sp == SP_SHARED, one ? 1 : 0, &wr);
 	*out = wr;

@@ -79,6 +79,7 @@ int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const 
 	ka_facts_int(&r, KA_COL(atomic, in_loop), w->ctl.nloops > 0);
 	ka_facts_text(&r, KA_COL(atomic, index_text), walk_text(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(atomic, result_compared), 0);
+	ka_facts_int(&r, KA_COL(atomic, single_lane), walk_single_lane(w));
 	ka_facts_insert(&r);
 	return id;
 }

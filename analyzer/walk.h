@@ -380,6 +380,10 @@ int walk_lane_pinned(walk *w, const sx *d);
  * warp through: an `==` (true) or `!=` (false) that walk_lane_pinned
  * proves, or a conjunction (true) / disjunction (false) with one. */
 int walk_cond_pins_lane(walk *w, const sx *c, int when_true);
+/* At most two lanes of a warp run the code being walked: an enclosing
+ * branch or an earlier return pins threadIdx.x (walk_cond_pins_lane);
+ * access.single_lane, atomic.single_lane. */
+int walk_single_lane(const walk *w);
 int walk_same_in_modelled_warps(walk *w, const sx *x);
 /* 1 when x is a product with a factor of f's value (`batch * h * w * c`
  * and `c`), or a multiple of the constant f. */
