@@ -291,6 +291,23 @@ expect harness.cu 10 host-sync-in-loop note
 expect harness.cu 13 host-sync-in-loop note
 expect harness.cu 21 host-sync-in-loop note
 expect harness.cu 28 host-sync-in-loop warning
+# A synchronization that completes an asynchronous copy from the device of a
+# value the host then reads (a count that sizes the next launch) is a note.
+cat >"$dir/readback.cu" <<'CU'
+#define CHECK(x) do { if ((x) != cudaSuccess) return; } while (0)
+__global__ void k(float *x, unsigned *count, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n && x[i] > 0.f) atomicAdd(count, 1u); }
+void levels(float *d, unsigned *d_count, int n, int nlevels, cudaStream_t s) {
+  for (int l = 0; l < nlevels; l++) {
+    k<<<(n + 255) / 256, 256, 0, s>>>(d, d_count, n);
+    unsigned found = 0;
+    CHECK(cudaMemcpyAsync(&found, d_count, sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+    CHECK(cudaStreamSynchronize(s));
+    if (found == 0) continue;
+    n = (int)found;
+  }
+}
+CU
+expect readback.cu 8 host-sync-in-loop note
 # A pageable copy per configuration, with the launches in a nested loop, is a
 # note; one per launch stays a warning.
 cat >"$dir/copies.cu" <<'CU'
