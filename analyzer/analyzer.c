@@ -341,6 +341,96 @@ static void set_budget(walk *w, const ka_analyze_opts *o, double t0)
 	w->file.budget_text = ka_arena_printf(w->file.a, "%g s, %zu MB", secs, mb);
 }
 
+/* The first read, shared memory first, of a slot that no store of the
+ * kernel writes under the same subscript (in shared memory, or in a global
+ * array the kernel also writes): what threads that left would have filled.
+ * One statement for the rows of table T (early_return, barrier): POS places
+ * the read (a SQL condition on `a`), AX names T's column of the condition's
+ * thread axes.  Not counted: a store in a loop of a few known trips whose
+ * last subscript is the loop's counter (`s[t][p][k]` for k < 5) writes the
+ * slots read at a constant there (`s[t][p][0]`); and when the condition
+ * splits the block along one axis only, a slot that reader and writer share
+ * along that axis (`if (column >= width) return;`, then `accum[i][threadIdx.x]`
+ * after `accum[threadIdx.y][threadIdx.x] = ...`): its writer has the
+ * reader's x and made the same choice.  That needs the other axis in the
+ * index (what differs lies along it) and constant offsets that differ by a
+ * multiple of that axis's step (`s[threadIdx.x + 1]` after `s[threadIdx.x]`
+ * is a neighbour's slot). */
+static const char exchange_tmpl[] =
+	"(SELECT a.id FROM access a "
+	"WHERE a.kernel_id = @T.kernel_id AND a.rw <> 'write' AND (@POS) "
+	"AND (a.space = 'shared' OR (a.space = 'global' AND EXISTS (SELECT 1 FROM access w0 WHERE "
+	"w0.kernel_id = a.kernel_id AND w0.base = a.base AND w0.rw <> 'read'))) "
+	"AND NOT EXISTS (SELECT 1 FROM access w WHERE w.kernel_id = a.kernel_id "
+	"AND w.base = a.base AND w.space = a.space AND w.rw <> 'read' "
+	"AND COALESCE(w.index_text, '?') = COALESCE(a.index_text, '!')) "
+	"AND NOT EXISTS (SELECT 1 FROM access w2 JOIN loop lp ON lp.id = w2.loop_id "
+	"WHERE w2.kernel_id = a.kernel_id AND w2.base = a.base AND w2.space = a.space "
+	"AND w2.rw <> 'read' AND lp.trip_count IS NOT NULL AND lp.trip_count <= 64 "
+	"AND lp.iv IS NOT NULL AND w2.index_text LIKE '%[' || lp.iv "
+	"AND length(w2.index_text) > length(lp.iv) "
+	"AND substr(COALESCE(a.index_text, ''), 1, length(w2.index_text) - length(lp.iv)) = "
+	"substr(w2.index_text, 1, length(w2.index_text) - length(lp.iv)) "
+	"AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) GLOB '[0-9]*' "
+	"AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) NOT GLOB '*[^0-9]*' "
+	"AND CAST(substr(a.index_text, length(w2.index_text) - length(lp.iv) + 1) AS INTEGER) < lp.trip_count) "
+	"AND NOT EXISTS (SELECT 1 FROM access w1 WHERE @T.@AX IN ('x', 'y') "
+	"AND w1.kernel_id = a.kernel_id AND w1.base = a.base AND w1.space = a.space AND w1.rw <> 'read' "
+	"AND CASE @T.@AX "
+	"WHEN 'x' THEN a.kind_tx = 'const' AND a.coef_tx <> 0 AND w1.kind_tx = 'const' AND w1.coef_tx = a.coef_tx "
+	"AND ((a.kind_ty = 'const' AND a.coef_ty <> 0) OR (w1.kind_ty = 'const' AND w1.coef_ty <> 0)) "
+	"ELSE a.kind_ty = 'const' AND a.coef_ty <> 0 AND w1.kind_ty = 'const' AND w1.coef_ty = a.coef_ty "
+	"AND ((a.kind_tx = 'const' AND a.coef_tx <> 0) OR (w1.kind_tx = 'const' AND w1.coef_tx <> 0)) END "
+	"AND (a.offset_const IS w1.offset_const OR (a.offset_const - w1.offset_const) % (CASE @T.@AX "
+	"WHEN 'x' THEN COALESCE(NULLIF(a.coef_ty, 0), w1.coef_ty) ELSE COALESCE(NULLIF(a.coef_tx, 0), w1.coef_tx) END) = 0)) "
+	"ORDER BY a.space <> 'shared', COALESCE(a.call_line, a.line), a.col LIMIT 1)";
+
+/* exchange_tmpl with its names filled in (arena) */
+static const char *exchange_sql(ka_arena *a, const char *table, const char *pos, const char *axes)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 16);
+	for (const char *p = exchange_tmpl; *p;) {
+		if (strncmp(p, "@T", 2) == 0)
+			ka_buf_adds(&b, table), p += 2;
+		else if (strncmp(p, "@POS", 4) == 0)
+			ka_buf_adds(&b, pos), p += 4;
+		else if (strncmp(p, "@AX", 3) == 0)
+			ka_buf_adds(&b, axes), p += 3;
+		else
+			ka_buf_addc(&b, *p++);
+	}
+	const char *out = b.data ? ka_arena_strdup(a, b.data) : NULL;
+	ka_buf_free(&b);
+	return out;
+}
+
+/* What the threads that leave early miss: an early return's exchange, and
+ * a barrier under a divergent branch that the skipping threads leave for
+ * the end of the kernel (docs/facts.md, `early_return`, `barrier`). */
+static int exchange_joins(sqlite3 *db, ka_arena *a)
+{
+	const char *er = exchange_sql(a, "early_return", "COALESCE(a.call_line, a.line) > early_return.line",
+				      "cond_axes");
+	const char *br = exchange_sql(a, "barrier",
+				      "COALESCE(a.call_begin_off, a.begin_off) BETWEEN barrier.div_begin_off "
+				      "AND barrier.div_end_off",
+				      "div_cond_axes");
+	if (!er || !br)
+		return SQLITE_NOMEM;
+	char *sql = sqlite3_mprintf(
+		"UPDATE early_return SET exchange_access_id = %s WHERE thread_dependent = 1 AND before_barrier = 1;"
+		"UPDATE barrier SET skip_exits = NOT EXISTS (SELECT 1 FROM barrier b2 WHERE "
+		"b2.kernel_id = barrier.kernel_id AND b2.kind IN ('block', 'grid') AND b2.id > barrier.div_close_id), "
+		"skip_exchange_access_id = %s WHERE kind = 'block' AND div_close_id IS NOT NULL;",
+		er, br);
+	if (!sql)
+		return SQLITE_NOMEM;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_free(sql);
+	return rc;
+}
+
 static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, sqlite3 *db, double t0)
 {
 	int64_t ids = ka_facts_max_id(db); /* unique in a database that holds other files */
@@ -379,43 +469,6 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    "FROM barrier b WHERE b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND "
 		    "b.line > early_return.line) WHERE EXISTS (SELECT 1 FROM barrier b WHERE "
 		    "b.kernel_id = early_return.kernel_id AND b.kind = 'block' AND b.line > early_return.line);"
-		    /* the first read after the return, shared memory first, of a slot no
-		     * store of the kernel writes under the same subscript (shared memory,
-		     * or a global array the kernel also writes): what the returned
-		     * threads would have filled */
-		    "UPDATE early_return SET exchange_access_id = (SELECT a.id FROM access a "
-		    "WHERE a.kernel_id = early_return.kernel_id AND a.rw <> 'write' "
-		    "AND COALESCE(a.call_line, a.line) > early_return.line AND (a.space = 'shared' "
-		    "OR (a.space = 'global' AND EXISTS (SELECT 1 FROM access w0 WHERE "
-		    "w0.kernel_id = a.kernel_id AND w0.base = a.base AND w0.rw <> 'read'))) "
-		    "AND NOT EXISTS (SELECT 1 FROM access w WHERE w.kernel_id = a.kernel_id "
-		    "AND w.base = a.base AND w.space = a.space AND w.rw <> 'read' "
-		    "AND COALESCE(w.index_text, '?') = COALESCE(a.index_text, '!')) "
-		    /* a store in a loop of a few known trips whose last subscript is
-		     * the loop's counter (`s[t][p][k]` for k < 5) writes the slots
-		     * read at a constant there (`s[t][p][0]`) */
-		    "AND NOT EXISTS (SELECT 1 FROM access w2 JOIN loop lp ON lp.id = w2.loop_id "
-		    "WHERE w2.kernel_id = a.kernel_id AND w2.base = a.base AND w2.space = a.space "
-		    "AND w2.rw <> 'read' AND lp.trip_count IS NOT NULL AND lp.trip_count <= 64 "
-		    "AND lp.iv IS NOT NULL AND w2.index_text LIKE '%[' || lp.iv "
-		    "AND length(w2.index_text) > length(lp.iv) "
-		    "AND substr(COALESCE(a.index_text, ''), 1, length(w2.index_text) - length(lp.iv)) = "
-		    "substr(w2.index_text, 1, length(w2.index_text) - length(lp.iv)) "
-		    "AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) GLOB '[0-9]*' "
-		    "AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) NOT GLOB '*[^0-9]*' "
-		    "AND CAST(substr(a.index_text, length(w2.index_text) - length(lp.iv) + 1) AS INTEGER) < lp.trip_count) "
-		    /* a return that splits the block along one axis only, and a
-		     * slot that reader and writer share along that axis (`if
-		     * (column >= width) return;`, then `accum[i][threadIdx.x]`
-		     * after `accum[threadIdx.y][threadIdx.x] = ...`): its writer
-		     * has the reader's x and made the same choice */
-		    "AND NOT EXISTS (SELECT 1 FROM access w1 WHERE early_return.cond_axes IN ('x', 'y') "
-		    "AND w1.kernel_id = a.kernel_id AND w1.base = a.base AND w1.space = a.space AND w1.rw <> 'read' "
-		    "AND CASE early_return.cond_axes "
-		    "WHEN 'x' THEN a.kind_tx = 'const' AND a.coef_tx <> 0 AND w1.kind_tx = 'const' AND w1.coef_tx = a.coef_tx "
-		    "ELSE a.kind_ty = 'const' AND a.coef_ty <> 0 AND w1.kind_ty = 'const' AND w1.coef_ty = a.coef_ty END) "
-		    "ORDER BY a.space <> 'shared', COALESCE(a.call_line, a.line), a.col LIMIT 1) "
-		    "WHERE thread_dependent = 1 AND before_barrier = 1;"
 		    "UPDATE launch SET kernel_id = (SELECT k.id FROM kernel k WHERE k.name = launch.kernel "
 		    "AND k.kind = 'global');"
 		    /* A filtered access (filter_line) beside a global access of the
@@ -451,6 +504,8 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    NULL, NULL, &err) != SQLITE_OK)
 		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (joins)", err ? err : "?");
 	sqlite3_free(err);
+	if (exchange_joins(db, tu->arena) != SQLITE_OK)
+		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (exchange)", sqlite3_errmsg(db));
 	if (ka_records_join(db) != 0)
 		ka_facts_writer_fail(w.file.fw, KA_ERR, "facts: %s (records)", sqlite3_errmsg(db));
 	free(w.sym.scope);

@@ -20,6 +20,17 @@ static int is_legacy(const char *s)
 	return 0;
 }
 
+/* An axes mask as text ("x", "xy", ...); NULL when none. */
+static const char *axes_text(int m, char buf[4])
+{
+	int n = 0;
+	for (int k = 0; k < 3; k++)
+		if (m & (1 << k))
+			buf[n++] = (char)('x' + k);
+	buf[n] = 0;
+	return n ? buf : NULL;
+}
+
 void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, int warp)
 {
 	int nonuni = 0;
@@ -45,7 +56,36 @@ void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni 
 	ka_facts_int(&r, KA_COL(barrier, follows_barrier), w->ctl.last_was_barrier);
 	ka_facts_int(&r, KA_COL(barrier, is_last_stmt),
 		     w->ctl.at_last_stmt && w->ctl.nbrs == 0 && w->ctl.nloops == 0);
+	/* the innermost divergent branch: the threads that skip this barrier
+	 * leave it at its end (barrier.skip_exits); its range when it lies in
+	 * the walked function's own body outside every loop, and the axes that
+	 * all the divergent conditions around the barrier read */
+	int inner = -1, axes = 0;
+	for (int i = w->ctl.nbrs - 1; i >= 0; i--)
+		if (w->ctl.brs[i].uniformity == WALK_UNI_THREAD ||
+		    w->ctl.brs[i].uniformity == WALK_UNI_WARP) {
+			if (inner < 0)
+				inner = i;
+			axes |= w->ctl.brs[i].axes;
+		}
+	int placed = div && !warp && inner >= 0 && w->ctl.brs[inner].has_off && w->ctl.brs[inner].nloops == 0;
+	char ax[4];
+	ka_facts_opt(&r, KA_COL(barrier, div_begin_off), placed, placed ? w->ctl.brs[inner].begin_off : 0);
+	ka_facts_opt(&r, KA_COL(barrier, div_end_off), placed, placed ? w->ctl.brs[inner].end_off : 0);
+	ka_facts_text(&r, KA_COL(barrier, div_cond_axes), placed ? axes_text(axes, ax) : NULL);
 	ka_facts_insert(&r);
+}
+
+void walk_close_divergent_branch(walk *w, const br_ctx *b)
+{
+	if (w->ctl.quiet || !b->has_off || b->nloops || !w->kernel || b->n_barriers == 0)
+		return;
+	char sql[256];
+	snprintf(sql, sizeof sql,
+		 "UPDATE barrier SET div_close_id = %lld WHERE kernel_id = %lld AND id > %lld "
+		 "AND kind = 'block' AND div_begin_off IS NOT NULL AND div_close_id IS NULL",
+		 (long long)*w->file.next_id, (long long)w->kernel_id, (long long)b->id0);
+	sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
 }
 
 int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx *v, ka_node *vn)
@@ -422,18 +462,16 @@ void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv,
 	ka_facts_insert(&r);
 }
 
-/* The thread axes x reads ("x", "xy", ...); NULL when none. */
-static const char *thread_axes(walk *w, const sx *x, char buf[4])
+int walk_thread_axes(walk *w, const sx *x)
 {
-	int n = 0;
+	int m = 0;
 	for (int k = 0; x && k < 3; k++)
 		for (int i = 0; i < w->sym.sx.nsyms; i++)
 			if (w->sym.sx.syms[i].kind == (sx_sym_kind)(SYM_TID_X + k) && sx_uses_sym(x, i)) {
-				buf[n++] = (char)('x' + k);
+				m |= 1 << k;
 				break;
 			}
-	buf[n] = 0;
-	return n ? buf : NULL;
+	return m;
 }
 
 void walk_emit_early_return(walk *w, ka_node *n, const sx *c, walk_uni u, int thread_dep)
@@ -451,7 +489,7 @@ void walk_emit_early_return(walk *w, ka_node *n, const sx *c, walk_uni u, int th
 	ka_facts_text(&r, KA_COL(early_return, cond_text), walk_text(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(early_return, thread_dependent), thread_dep);
 	ka_facts_text(&r, KA_COL(early_return, uniformity), walk_uni_name(u));
-	ka_facts_text(&r, KA_COL(early_return, cond_axes), thread_axes(w, c, axes));
+	ka_facts_text(&r, KA_COL(early_return, cond_axes), axes_text(walk_thread_axes(w, c), axes));
 	ka_facts_int(&r, KA_COL(early_return, before_barrier), 0);
 	ka_facts_opt(&r, KA_COL(early_return, if_begin_off), !n->loc.in_macro, n->loc.begin);
 	ka_facts_opt(&r, KA_COL(early_return, if_end_off), !n->loc.in_macro, n->loc.end);

@@ -95,6 +95,13 @@ typedef struct br_ctx {
 	int nloops;     /* the loops open where the branch starts (it lies inside
 			 * w->ctl.loops[0 .. nloops-1]) */
 	int in_else;    /* the else branch is being walked (cond does not hold) */
+	/* where the threads that skip a barrier inside go (barrier.skip_exits):
+	 * the statement's text range in the walked function's own body (has_off
+	 * 0 inside an inlined helper or a macro), the thread axes its condition
+	 * reads (bit 0 x, 1 y, 2 z), and the facts id counter when it opened */
+	long begin_off, end_off;
+	int has_off, axes;
+	int64_t id0;
 } br_ctx;
 
 typedef struct launch_info {
@@ -466,6 +473,12 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 		    int64_t trip, int trip_ok);
 void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv, const char *array);
 void walk_emit_early_return(walk *w, ka_node *n, const sx *c, walk_uni u, int thread_dep);
+/* The thread axes x reads: bit 0 threadIdx.x, 1 y, 2 z. */
+int walk_thread_axes(walk *w, const sx *x);
+/* A thread-dependent branch b that holds block barriers has closed: the
+ * barriers emitted inside it since it opened, whose innermost divergent
+ * branch it is, learn the id counter at its end (barrier.div_close_id). */
+void walk_close_divergent_branch(walk *w, const br_ctx *b);
 void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gaxes, const int64_t b[3],
 		      int baxes, int64_t smem, int sok);

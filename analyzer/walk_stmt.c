@@ -562,8 +562,14 @@ static void if_stmt(walk *w, ka_node *n)
 	if (b.uniformity == WALK_UNI_THREAD)
 		b.seg = walk_segment_width(w, c);
 	int td = walk_uni_thread_dep(b.uniformity);
-	if (td)
+	if (td) {
 		b.pin = walk_cond_pins_lane(w, c, 1);
+		b.axes = walk_thread_axes(w, c);
+		b.has_off = w->ctl.inline_depth == 0 && !n->loc.in_macro;
+		b.begin_off = n->loc.begin;
+		b.end_off = n->loc.end;
+		b.id0 = *w->file.next_id;
+	}
 	if (b.is_guard)
 		w->tally.has_guard = 1;
 	if (w->ctl.nbrs >= WALK_MAX_BRANCHES) {
@@ -601,6 +607,8 @@ static void if_stmt(walk *w, ka_node *n)
 		walk_stmt(w, n->kids[2]);
 	int else_bar = w->ctl.brs[w->ctl.nbrs - 1].n_barriers > bar1;
 	b = w->ctl.brs[--w->ctl.nbrs];
+	if (td && !(then_bar && else_bar)) /* with barriers in both arms, the skipping threads meet one */
+		walk_close_divergent_branch(w, &b);
 	env_merge(w, after_then, c->dep & ~D_OPAQUE, c->loops);
 	free(before);
 	free(after_then);

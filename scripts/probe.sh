@@ -4,6 +4,9 @@
 # runs, launches that did not finish and wrong results:
 #   early_return  tail threads returning before a __syncthreads(), with and
 #                 without survivors reading their slots (sync-early-return-*)
+#   skip_barrier  tail threads skipping an `if` that holds a __syncthreads()
+#                 and exiting, with and without survivors reading their
+#                 slots (sync-barrier-skip-exit, sync-barrier-in-divergent-branch)
 #   warp_hazard   a volatile last-warp reduction without __syncwarp(), and
 #                 full-mask shuffles under a bounds guard
 #                 (sync-warp-synchronous-no-syncwarp,
