@@ -225,8 +225,8 @@ static int pair_apart(walk *w, const sx *d, int64_t m, const sx *B)
 	return 0;
 }
 
-/* Whether x reads nothing but threadIdx.x, dimensions and the warp size
- * with known values, constants and the symbol bsym. */
+/* Whether x reads nothing but threadIdx.x and .y, dimensions and the warp
+ * size with known values, constants and the symbol bsym. */
 static int syms_known(const sx_ctx *c, const sx *x, int bsym)
 {
 	if (!x)
@@ -235,7 +235,7 @@ static int syms_known(const sx_ctx *c, const sx *x, int bsym)
 		return 0;
 	if (x->k == SX_SYM) {
 		const sx_sym *s = &c->syms[x->sym];
-		return x->sym == bsym || s->kind == SYM_TID_X ||
+		return x->sym == bsym || s->kind == SYM_TID_X || s->kind == SYM_TID_Y ||
 		       ((s->kind == SYM_WARPSIZE || (s->kind >= SYM_BDIM_X && s->kind <= SYM_BDIM_Z)) &&
 			s->has_value);
 	}
@@ -256,19 +256,20 @@ static int runs(const sx_ctx *c, const sx *cond, const sx_lane *ln)
 	return !cond || !syms_known(c, cond, -1) || sx_eval(c, cond, ln, &v) != 0 || v != 0;
 }
 
-/* No read of a lane below `lanes` lands on a slot that another lane below
- * it writes (every symbol of the addresses has a value now). */
-static int lanes_apart(walk *w, const br_ctx *b, int lanes, int64_t (*slots)[2])
+/* No read of a thread (x, y), x < nx, y < ny, that runs the accesses lands
+ * on a slot that another such thread writes (every symbol of the addresses
+ * has a value now). */
+static int lanes_apart(walk *w, const br_ctx *b, int nx, int ny, int64_t (*slots)[2])
 {
 	sx_ctx *c = &w->sym.sx;
-	int ok = 1;
+	int ok = 1, lanes = nx * ny;
 	for (int base = 0; ok && base < b->nsh; base++) {
-		size_t nw = 0; /* the writes to this base by every lane below B, sorted */
+		size_t nw = 0; /* the writes to this base by every such thread, sorted */
 		for (int i = 0; ok && i < b->nsh; i++) {
 			if (b->sh[i].rw == 0 || b->sh[i].base != b->sh[base].base)
 				continue;
 			for (int t = 0; ok && t < lanes; t++) {
-				sx_lane ln = {{t, 0, 0}};
+				sx_lane ln = {{t % nx, t / nx, 0}};
 				if (!runs(c, b->sh[i].cond, &ln))
 					continue;
 				ok = sx_eval(c, b->sh[i].x, &ln, &slots[nw][0]) == 0;
@@ -280,7 +281,7 @@ static int lanes_apart(walk *w, const br_ctx *b, int lanes, int64_t (*slots)[2])
 			if (b->sh[j].rw == 1 || b->sh[j].base != b->sh[base].base)
 				continue;
 			for (int t = 0; ok && t < lanes; t++) {
-				sx_lane ln = {{t, 0, 0}};
+				sx_lane ln = {{t % nx, t / nx, 0}};
 				if (!runs(c, b->sh[j].cond, &ln))
 					continue;
 				int64_t key[2] = {0, 0};
@@ -291,24 +292,26 @@ static int lanes_apart(walk *w, const br_ctx *b, int lanes, int64_t (*slots)[2])
 				       hit[-1][0] == key[0]) /* the first write of that slot */
 					hit--;
 				for (; ok && hit && hit < slots + nw && hit[0][0] == key[0]; hit++)
-					ok = hit[0][1] == t; /* every write of it must be the lane's own */
+					ok = hit[0][1] == t; /* every write of it must be the thread's own */
 			}
 		}
 	}
 	return ok;
 }
 
-/* The lanes below B evaluated one by one: no read of a lane lands on a slot
- * that another lane below B writes.  For subscripts the affine test cannot
- * take apart (`x1 = tid << 1` over two arrays of one shared buffer).  Only
- * threadIdx.x may vary, in a one-dimensional block of known width; B is a
- * known value, or one symbol tried at the values a tree's bound takes (1
- * to 33, then the powers of two up to the block's width). */
-static int evaluated_apart(walk *w, const br_ctx *b, const sx *B)
+/* The threads below B along axis (0 x, 1 y) evaluated one by one: no read
+ * of one lands on a slot that another of them writes.  For subscripts the
+ * affine test cannot take apart (`x1 = tid << 1` over two arrays of one
+ * shared buffer, a helper's two updates of the thread's own slots in a 2-D
+ * block).  Only threadIdx.x and .y may vary, in a block of known width
+ * (and height, unless the condition bounds y); B is a known value, or one
+ * symbol tried at the values a tree's bound takes (1 to 33, then the powers
+ * of two up to the block's extent along the axis). */
+static int evaluated_apart(walk *w, const br_ctx *b, const sx *B, int axis)
 {
 	sx_ctx *c = &w->sym.sx;
-	int bx = w->block[0];
-	if (bx <= 0 || bx > 1024 || w->block[1] > 1 || w->block[2] > 1)
+	int bx = w->block[0], by = w->block[1] > 0 ? w->block[1] : (axis == 1 ? 0 : 1);
+	if (bx <= 0 || bx > 1024 || by > 1024 || w->block[2] > 1 || (axis == 0 && by * bx > 1024))
 		return 0;
 	int bsym = B->k == SX_SYM ? B->sym : -1;
 	if (!syms_known(c, B, bsym))
@@ -316,23 +319,31 @@ static int evaluated_apart(walk *w, const br_ctx *b, const sx *B)
 	for (int i = 0; i < b->nsh; i++)
 		if (!syms_known(c, b->sh[i].x, bsym))
 			return 0;
-	int64_t(*slots)[2] = malloc(sizeof *slots * (size_t)bx * (size_t)(b->nsh ? b->nsh : 1));
+	int ext = axis == 0 ? bx : (by > 0 ? by : 1024);
+	int64_t(*slots)[2] = malloc(sizeof *slots * 1024 * (size_t)(b->nsh ? b->nsh : 1));
 	if (!slots)
 		return 0;
 	int ok = 1;
-	if (bsym < 0 || c->syms[bsym].kind == SYM_BDIM_X) { /* B has its value */
+	if (bsym < 0 || c->syms[bsym].kind == SYM_BDIM_X || c->syms[bsym].kind == SYM_BDIM_Y) {
 		int64_t v;
 		sx_lane l0 = {{0, 0, 0}};
-		ok = sx_eval(c, B, &l0, &v) == 0 && v > 0 && lanes_apart(w, b, v < bx ? (int)v : bx, slots);
+		ok = sx_eval(c, B, &l0, &v) == 0 && v > 0;
+		int n = ok ? (v < ext ? (int)v : ext) : 0;
+		ok = ok && (axis == 0 ? lanes_apart(w, b, n, by, slots)
+				      : (int64_t)n * bx <= 1024 && lanes_apart(w, b, bx, n, slots));
 	} else {
 		sx_sym *s = &c->syms[bsym];
 		int64_t saved_v = s->value;
 		int saved_has = s->has_value, saved_lv = s->lane_varying;
 		s->has_value = 1;
 		s->lane_varying = 0;
-		for (int v = 1; ok && v <= bx; v = v < 33 ? v + 1 : v < 64 ? 64 : v * 2) {
+		int top = axis == 0 ? bx : (by > 0 ? by : 0);
+		ok = top > 0;
+		for (int v = 1; ok && v <= top; v = v < 33 ? v + 1 : v < 64 ? 64 : v * 2) {
 			s->value = v;
-			ok = lanes_apart(w, b, v < bx ? v : bx, slots);
+			int n = v < top ? v : top;
+			ok = axis == 0 ? lanes_apart(w, b, n, by, slots)
+				       : (int64_t)n * bx <= 1024 && lanes_apart(w, b, bx, n, slots);
 		}
 		s->value = saved_v;
 		s->has_value = saved_has;
@@ -384,9 +395,12 @@ static int apart_under(walk *w, const br_ctx *b, const sx *c)
 	if (!c || c->k != SX_CMP || (c->c != 1 && c->c != 2))
 		return 0;
 	const sx *x = c->c == 1 ? c->a : c->b, *B = c->c == 1 ? c->b : c->a;
-	if (x->k != SX_SYM || w->sym.sx.syms[x->sym].kind != SYM_TID_X || (B->dep & (D_LANE | D_OPAQUE)))
+	if (x->k != SX_SYM || (B->dep & (D_LANE | D_OPAQUE)))
 		return 0;
-	return evaluated_apart(w, b, B);
+	sx_sym_kind k = w->sym.sx.syms[x->sym].kind;
+	if (k != SYM_TID_X && k != SYM_TID_Y)
+		return 0;
+	return evaluated_apart(w, b, B, k == SYM_TID_Y);
 }
 
 int walk_branch_lanes_independent(walk *w, const br_ctx *b)
