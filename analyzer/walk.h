@@ -391,6 +391,11 @@ int walk_cond_pins_lane(walk *w, const sx *c, int when_true);
  * branch or an earlier return pins threadIdx.x (walk_cond_pins_lane);
  * access.single_lane, atomic.single_lane. */
 int walk_single_lane(const walk *w);
+/* The kernels of this file that x can name: the kernel itself, a variable
+ * initialized with one (`auto k = transpose<32>;`), a table of kernels,
+ * either side of `c ? a : b`, a template's instance (at most max, into
+ * out); their count. */
+int walk_kernels_behind(walk *w, const ka_node *x, ka_decl **out, int max);
 int walk_same_in_modelled_warps(walk *w, const sx *x);
 /* 1 when x is a product with a factor of f's value (`batch * h * w * c`
  * and `c`), or a multiple of the constant f. */

@@ -261,10 +261,19 @@ val walk_ev_call(walk *w, ka_node *n)
 		while (k && k->kind == KN_UNOP && k->nkids == 1)
 			k = walk_strip(k->kids[0]);
 		if (t && strstr(t, "MaxDynamicSharedMemorySize") && k && k->name) {
-			if (w->host.noptin < WALK_MAX_OPTIN)
-				w->host.optin_kernels[w->host.noptin++] = k->name;
-			else
-				walk_limit_reached(w, WALK_LIMIT_OPTIN, &n->loc);
+			/* the kernel, or the kernels a local `auto kern = k<...>;`
+			 * or a table names (the launch finds them the same way) */
+			ka_decl *behind[8];
+			int nb = walk_kernels_behind(w, n->kids[0], behind, 8);
+			for (int i = -1; i < nb; i++) {
+				const char *kn = i < 0 ? k->name : behind[i]->name;
+				if (i >= 0 && strcmp(kn, k->name) == 0)
+					continue;
+				if (w->host.noptin < WALK_MAX_OPTIN)
+					w->host.optin_kernels[w->host.noptin++] = kn;
+				else
+					walk_limit_reached(w, WALK_LIMIT_OPTIN, &n->loc);
+			}
 		}
 	}
 	if (!w->is_device)

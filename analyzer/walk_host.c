@@ -192,7 +192,7 @@ static ka_decl *find_kernel(walk *w, ka_node *n)
  * variable initialized with a kernel (`auto k = transpose<32>;`), a table of
  * kernels (`kernels[i]<<<...>>>` with `kernels[] = {a, b}`), either side of
  * `c ? a : b`.  Adds to out[0..*n), at most `max`. */
-static void kernels_behind(const ka_node *x, ka_decl **out, int *n, int max, int depth)
+static void kernels_behind(const ka_node *x, ka_decl **out, int *n, int max, int depth, ka_decl *funcs)
 {
 	while (x &&
 	       (x->kind == KN_CAST || x->kind == KN_PAREN ||
@@ -203,32 +203,50 @@ static void kernels_behind(const ka_node *x, ka_decl **out, int *n, int max, int
 		return;
 	switch (x->kind) {
 	case KN_DECLREF:
-		if (!x->ref)
-			return;
-		if ((x->ref->flags & KDF_GLOBAL) && x->ref->body) {
+		if (x->ref && (x->ref->flags & KDF_GLOBAL) && x->ref->body) {
 			for (int i = 0; i < *n; i++)
 				if (out[i] == x->ref)
 					return;
 			out[(*n)++] = x->ref;
-		} else if (x->ref->kind == KD_VAR && x->ref->init) {
-			kernels_behind(x->ref->init, out, n, max, depth + 1);
+		} else if ((!x->ref || x->ref->kind == KD_FUNC) && (x->ref ? x->ref->name : x->name)) {
+			/* a template's instance (`transpose<32>`), which the front
+			 * end may leave unresolved: the kernel of that name whose
+			 * body the file defines */
+			const char *nm = x->ref ? x->ref->name : x->name;
+			for (ka_decl *f = funcs; f; f = f->next)
+				if ((f->flags & KDF_GLOBAL) && f->body && strcmp(f->name, nm) == 0) {
+					for (int i = 0; i < *n; i++)
+						if (out[i] == f)
+							return;
+					out[(*n)++] = f;
+					return;
+				}
+		} else if (x->ref && x->ref->kind == KD_VAR && x->ref->init) {
+			kernels_behind(x->ref->init, out, n, max, depth + 1, funcs);
 		}
 		return;
 	case KN_SUBSCRIPT:
 		if (x->nkids >= 1)
-			kernels_behind(x->kids[0], out, n, max, depth + 1);
+			kernels_behind(x->kids[0], out, n, max, depth + 1, funcs);
 		return;
 	case KN_INITLIST:
 		for (int i = 0; i < x->nkids; i++)
-			kernels_behind(x->kids[i], out, n, max, depth + 1);
+			kernels_behind(x->kids[i], out, n, max, depth + 1, funcs);
 		return;
 	case KN_COND:
 		for (int i = 1; i < x->nkids; i++)
-			kernels_behind(x->kids[i], out, n, max, depth + 1);
+			kernels_behind(x->kids[i], out, n, max, depth + 1, funcs);
 		return;
 	default:
 		return;
 	}
+}
+
+int walk_kernels_behind(walk *w, const ka_node *x, ka_decl **out, int max)
+{
+	int n = 0;
+	kernels_behind(x, out, &n, max, 0, w->file.tu->funcs);
+	return n;
 }
 
 /* What a launch tells about the kernel's template: integer arguments in
@@ -281,7 +299,7 @@ void walk_launch(walk *w, ka_node *n)
 	ka_decl *via[LAUNCH_MAX_TARGETS];
 	int nvia = 0;
 	if (!k || !(k->flags & KDF_GLOBAL))
-		kernels_behind(n->callee, via, &nvia, LAUNCH_MAX_TARGETS, 0);
+		kernels_behind(n->callee, via, &nvia, LAUNCH_MAX_TARGETS, 0, w->file.tu->funcs);
 	if (nvia == 0) {
 		launch_one(w, n, k);
 		return;
@@ -310,7 +328,7 @@ int walk_launch_api(walk *w, ka_node *n)
 		return 0;
 	ka_decl *via[LAUNCH_MAX_TARGETS];
 	int nvia = 0;
-	kernels_behind(n->kids[0], via, &nvia, LAUNCH_MAX_TARGETS, 0);
+	kernels_behind(n->kids[0], via, &nvia, LAUNCH_MAX_TARGETS, 0, w->file.tu->funcs);
 	if (!nvia)
 		return 0;
 	ka_node *cfg = ka_arena_alloc(w->file.a, sizeof *cfg);
