@@ -63,6 +63,11 @@ typedef struct ka_lint_job {
 	double analyze_ms, rules_ms; /* wall time of ka_analyze_file and ka_rules_eval */
 	double *rule_ms;             /* stats: per rule, in ruleset order (or NULL) */
 	struct ka_fixset *fixes;     /* the findings' fixes (fix.c), or NULL */
+	/* reach.c: the kernels the file defines ("name\treal path") and the
+	 * names it may launch (launches, host calls that name a kernel, every
+	 * kernel of a file whose host code is not all there) */
+	char **kernels, **launched;
+	int nkernels, nlaunched;
 } ka_lint_job;
 
 /* run.c: analyze files and evaluate the rules, opts.jobs at a time, each
@@ -88,6 +93,14 @@ int ka_lint_analyze(ka_lint *l, const ka_lint_file *files, int nfiles, int colle
  * a job failed. */
 int ka_lint_merge(ka_lint *l, const char *const *paths, int npaths, ka_lint_job *jobs, int njobs,
 		  const ka_lint_file *files, int nfiles, ka_findings *all, const char ***shown, int *nshown);
+/* reach.c: in the job's worker, the kernels its file defines and may
+ * launch (ka_lint_job.kernels, .launched).  KA_OK or < 0. */
+int ka_lint_reach_collect(sqlite3 *db, ka_lint_job *j);
+/* reach.c: after the merge, a finding of a performance rule in a kernel
+ * that none of the jobs launches, while they launch another kernel defined
+ * in the same file, is at most a note and says so (docs/rules.md, "Cold
+ * kernels"). */
+void ka_lint_reach_apply(const ka_lint *l, const ka_lint_job *jobs, int njobs, ka_findings *all);
 /* Record the round's figures in l->stats; with opts.stats, log them. */
 void ka_lint_print_stats(ka_lint *l, const ka_lint_job *jobs, int njobs);
 

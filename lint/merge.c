@@ -205,6 +205,7 @@ int ka_lint_merge(ka_lint *l, const char *const *paths, int npaths, ka_lint_job 
 	}
 	scope_free(&s);
 	ka_findings_sort_unique(all);
+	ka_lint_reach_apply(l, jobs, njobs, all);
 	return failed;
 }
 

@@ -30,6 +30,14 @@ void ka_lint_job_clear(ka_lint_job *j)
 	ka_findings_free(&j->findings);
 	ka_fixset_free(j->fixes);
 	j->fixes = NULL;
+	for (int i = 0; i < j->nkernels; i++)
+		free(j->kernels[i]);
+	for (int i = 0; i < j->nlaunched; i++)
+		free(j->launched[i]);
+	free(j->kernels);
+	free(j->launched);
+	j->kernels = j->launched = NULL;
+	j->nkernels = j->nlaunched = 0;
 	free(j->rule_ms);
 	j->rule_ms = NULL;
 	for (int i = 0; i < j->nincluded; i++)
@@ -249,6 +257,8 @@ static void run_job(void *ctx, ka_lint_job *j)
 		j->rules_ms = now_ms() - t1;
 		if (erc == KA_OK)
 			erc = push_shim_notes(db, j);
+		if (erc == KA_OK)
+			erc = ka_lint_reach_collect(db, j);
 		if (erc == KA_OK && p->collect_fixes)
 			erc = ka_lint_fix_collect(db, &j->findings, &j->fixes);
 		if (erc != KA_OK)

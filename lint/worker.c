@@ -107,6 +107,12 @@ static int pack_job(ka_buf *b, const ka_lint_job *j, size_t nrules)
 	rc = rc ? rc : ka_wire_int(b, j->nincluded);
 	for (int i = 0; rc == KA_OK && i < j->nincluded; i++)
 		rc = ka_wire_str(b, j->included[i]);
+	rc = rc ? rc : ka_wire_int(b, j->nkernels);
+	for (int i = 0; rc == KA_OK && i < j->nkernels; i++)
+		rc = ka_wire_str(b, j->kernels[i]);
+	rc = rc ? rc : ka_wire_int(b, j->nlaunched);
+	for (int i = 0; rc == KA_OK && i < j->nlaunched; i++)
+		rc = ka_wire_str(b, j->launched[i]);
 	rc = rc ? rc : ka_wire_int(b, (long long)j->findings.n);
 	for (size_t i = 0; rc == KA_OK && i < j->findings.n; i++)
 		rc = pack_finding(b, &j->findings.v[i]);
@@ -168,6 +174,18 @@ static int unpack_job(ka_wire_in *in, ka_lint_job *j, size_t nrules)
 		in->bad = 1;
 	for (size_t i = 0; !in->bad && i < n; i++, j->nincluded++)
 		if (!(j->included[i] = ka_wire_get_str(in)))
+			in->bad = 1;
+	n = count_of(in);
+	if (n && !(j->kernels = calloc(n, sizeof *j->kernels)))
+		in->bad = 1;
+	for (size_t i = 0; !in->bad && i < n; i++, j->nkernels++)
+		if (!(j->kernels[i] = ka_wire_get_str(in)))
+			in->bad = 1;
+	n = count_of(in);
+	if (n && !(j->launched = calloc(n, sizeof *j->launched)))
+		in->bad = 1;
+	for (size_t i = 0; !in->bad && i < n; i++, j->nlaunched++)
+		if (!(j->launched[i] = ka_wire_get_str(in)))
 			in->bad = 1;
 	n = count_of(in);
 	for (size_t i = 0; !in->bad && i < n; i++) {

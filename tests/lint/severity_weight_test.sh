@@ -433,4 +433,48 @@ if [ "$got" != "inv3" ]; then
 	fail=1
 fi
 
+# Across the files of one run: a kernel that none of them launches, while
+# they launch another kernel defined in the same file, is cold: its
+# performance findings are notes; a correctness finding keeps its severity;
+# a launch from a second file makes it warm again.
+mkdir -p "$dir/reach" "$dir/reach2"
+cat >"$dir/reach/kern.cuh" <<'CU'
+__global__ void fwd(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.f * in[i];
+}
+__global__ void __launch_bounds__(256) bwd(float *gin, const float *gout, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) gin[i] = 2.f * gout[32 * i];
+}
+__global__ void bwd_sum(float *s, const float *g, int n) {
+  __shared__ float t[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { t[threadIdx.x] = g[i]; __syncthreads(); s[i] = t[(threadIdx.x + 1) % 256]; }
+}
+CU
+cat >"$dir/reach/plugin.cu" <<'CU'
+#include "kern.cuh"
+void run_fwd(float *o, const float *i, int n) { fwd<<<(n + 255) / 256, 256>>>(o, i, n); }
+CU
+cp "$dir/reach/kern.cuh" "$dir/reach/plugin.cu" "$dir/reach2/"
+cat >"$dir/reach2/train.cu" <<'CU'
+#include "kern.cuh"
+void run_bwd(float *g, const float *go, int n) { bwd<<<(n + 255) / 256, 256>>>(g, go, n); }
+CU
+reach_sev() { # dir line rule
+	"$kcheck" --no-config --no-db -q --format concise "$1" 2>/dev/null |
+		grep -E "kern.cuh:$2:[0-9]+: [a-z]+: .*\[$3\]" | sed -E 's/^[^:]*:[0-9]+:[0-9]+: ([a-z]+):.*/\1/' | head -1
+}
+got=$(reach_sev "$dir/reach" 7 gmem-uncoalesced-access)
+[ "$got" = note ] || { echo "FAIL: unlaunched bwd: expected note, got '${got:-nothing}'"; fail=1; }
+"$kcheck" --no-config --no-db -q --format concise "$dir/reach" 2>/dev/null | grep -q "cold: none of the analysed files launches bwd; they launch fwd" ||
+	{ echo "FAIL: unlaunched bwd: the message does not say why"; fail=1; }
+got=$(reach_sev "$dir/reach" 12 sync-barrier-in-divergent-branch)
+[ "$got" = error ] || { echo "FAIL: unlaunched bwd_sum: expected the race to stay an error, got '${got:-nothing}'"; fail=1; }
+got=$(reach_sev "$dir/reach2" 7 gmem-uncoalesced-access)
+[ "$got" = warning ] || { echo "FAIL: bwd launched by train.cu: expected warning, got '${got:-nothing}'"; fail=1; }
+got=$(reach_sev "$dir/reach/kern.cuh" 7 gmem-uncoalesced-access)
+[ "$got" = warning ] || { echo "FAIL: kern.cuh alone (no launch in view): expected warning, got '${got:-nothing}'"; fail=1; }
+
 exit $fail
