@@ -191,7 +191,9 @@ static ka_decl *find_kernel(walk *w, ka_node *n)
 /* Kernels a launch through a function pointer can reach in this file: a
  * variable initialized with a kernel (`auto k = transpose<32>;`), a table of
  * kernels (`kernels[i]<<<...>>>` with `kernels[] = {a, b}`), either side of
- * `c ? a : b`.  Adds to out[0..*n), at most `max`. */
+ * `c ? a : b`; a function the front end leaves without its body (a
+ * template's instance) is looked up by name among funcs.  Adds to
+ * out[0..*n), at most `max`. */
 static void kernels_behind(const ka_node *x, ka_decl **out, int *n, int max, int depth, ka_decl *funcs)
 {
 	while (x &&
