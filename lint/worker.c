@@ -83,6 +83,14 @@ static void unpack_finding(ka_wire_in *in, ka_finding *f)
 	}
 }
 
+static int pack_strs(ka_buf *b, char *const *v, int n)
+{
+	int rc = ka_wire_int(b, n);
+	for (int i = 0; rc == KA_OK && i < n; i++)
+		rc = ka_wire_str(b, v[i]);
+	return rc;
+}
+
 static int pack_job(ka_buf *b, const ka_lint_job *j, size_t nrules)
 {
 	const ka_report_file *s = &j->st;
@@ -104,15 +112,9 @@ static int pack_job(ka_buf *b, const ka_lint_job *j, size_t nrules)
 	rc = rc ? rc : ka_wire_int(b, j->rule_ms != NULL);
 	for (size_t i = 0; rc == KA_OK && j->rule_ms && i < nrules; i++)
 		rc = ka_wire_real(b, j->rule_ms[i]);
-	rc = rc ? rc : ka_wire_int(b, j->nincluded);
-	for (int i = 0; rc == KA_OK && i < j->nincluded; i++)
-		rc = ka_wire_str(b, j->included[i]);
-	rc = rc ? rc : ka_wire_int(b, j->nkernels);
-	for (int i = 0; rc == KA_OK && i < j->nkernels; i++)
-		rc = ka_wire_str(b, j->kernels[i]);
-	rc = rc ? rc : ka_wire_int(b, j->nlaunched);
-	for (int i = 0; rc == KA_OK && i < j->nlaunched; i++)
-		rc = ka_wire_str(b, j->launched[i]);
+	rc = rc ? rc : pack_strs(b, j->included, j->nincluded);
+	rc = rc ? rc : pack_strs(b, j->kernels, j->nkernels);
+	rc = rc ? rc : pack_strs(b, j->launched, j->nlaunched);
 	rc = rc ? rc : ka_wire_int(b, (long long)j->findings.n);
 	for (size_t i = 0; rc == KA_OK && i < j->findings.n; i++)
 		rc = pack_finding(b, &j->findings.v[i]);
@@ -155,6 +157,18 @@ static void unpack_status(ka_wire_in *in, ka_report_file *s)
 	}
 }
 
+/* A counted list of strings into *v, *n (what arrived stays there for
+ * ka_lint_job_clear when the message is cut short). */
+static void unpack_strs(ka_wire_in *in, char ***v, int *n)
+{
+	size_t c = count_of(in);
+	if (c && !(*v = calloc(c, sizeof **v)))
+		in->bad = 1;
+	for (size_t i = 0; !in->bad && i < c; i++, (*n)++)
+		if (!((*v)[i] = ka_wire_get_str(in)))
+			in->bad = 1;
+}
+
 /* Fill j (whose status path the parent keeps) from the message; 0 when it
  * is short or garbled (j then holds what arrived, for ka_lint_job_clear). */
 static int unpack_job(ka_wire_in *in, ka_lint_job *j, size_t nrules)
@@ -169,25 +183,10 @@ static int unpack_job(ka_wire_in *in, ka_lint_job *j, size_t nrules)
 		for (size_t i = 0; !in->bad && i < nrules; i++)
 			j->rule_ms[i] = ka_wire_get_real(in);
 	}
+	unpack_strs(in, &j->included, &j->nincluded);
+	unpack_strs(in, &j->kernels, &j->nkernels);
+	unpack_strs(in, &j->launched, &j->nlaunched);
 	size_t n = count_of(in);
-	if (n && !(j->included = calloc(n, sizeof *j->included)))
-		in->bad = 1;
-	for (size_t i = 0; !in->bad && i < n; i++, j->nincluded++)
-		if (!(j->included[i] = ka_wire_get_str(in)))
-			in->bad = 1;
-	n = count_of(in);
-	if (n && !(j->kernels = calloc(n, sizeof *j->kernels)))
-		in->bad = 1;
-	for (size_t i = 0; !in->bad && i < n; i++, j->nkernels++)
-		if (!(j->kernels[i] = ka_wire_get_str(in)))
-			in->bad = 1;
-	n = count_of(in);
-	if (n && !(j->launched = calloc(n, sizeof *j->launched)))
-		in->bad = 1;
-	for (size_t i = 0; !in->bad && i < n; i++, j->nlaunched++)
-		if (!(j->launched[i] = ka_wire_get_str(in)))
-			in->bad = 1;
-	n = count_of(in);
 	for (size_t i = 0; !in->bad && i < n; i++) {
 		ka_finding f = {0};
 		unpack_finding(in, &f);

@@ -18,16 +18,6 @@
 
 constexpr int B = 256;
 
-__global__ void pollute(float v)
-{
-	extern __shared__ float s[];
-	for (int i = threadIdx.x; i < 12 * 1024; i += blockDim.x)
-		s[i] = v;
-	__syncthreads();
-	if (s[(threadIdx.x * 7) % (12 * 1024)] != v)
-		s[0] = 0.f; // keeps the stores
-}
-
 __global__ void own(const float *in, float *out, int n)
 {
 	__shared__ float s[B];
@@ -63,7 +53,7 @@ int main(int argc, char **argv)
 	const int blocks = (n + B - 1) / B;
 	cudaDeviceProp p;
 	CK(cudaGetDeviceProperties(&p, 0));
-	CK(cudaFuncSetAttribute(pollute, cudaFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024));
+	CK(cudaFuncSetAttribute(probe_pollute, cudaFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024));
 	std::vector<float> h(n), ho(n), hs(blocks);
 	for (int i = 0; i < n; i++)
 		h[i] = (float)(i % 7);
@@ -76,7 +66,7 @@ int main(int argc, char **argv)
 	int hang[2] = {0, 0}, wrong[2] = {0, 0};
 	for (int r = 0; r < runs; r++) {
 		for (int which = 0; which < 2; which++) {
-			pollute<<<p.multiProcessorCount * 4, 256, 48 * 1024, st>>>(1e6f);
+			probe_pollute<<<p.multiProcessorCount * 4, 256, 48 * 1024, st>>>(1e6f);
 			CK(cudaMemsetAsync(dout, 0, n * sizeof(float), st));
 			if (which == 0)
 				own<<<blocks, B, 0, st>>>(din, dout, n);

@@ -40,3 +40,16 @@ static int wait_for(cudaStream_t st, int ms)
 		std::this_thread::sleep_for(std::chrono::microseconds(200));
 	}
 }
+
+// Fills every SM's shared memory with v (launch it with 48 KB of dynamic
+// shared memory, opted in, and several blocks per SM) so that a slot no
+// thread of the next kernel writes holds the marker.
+__global__ void probe_pollute(float v)
+{
+	extern __shared__ float s[];
+	for (int i = threadIdx.x; i < 12 * 1024; i += blockDim.x)
+		s[i] = v;
+	__syncthreads();
+	if (s[(threadIdx.x * 7) % (12 * 1024)] != v)
+		s[0] = 0.f; // keeps the stores
+}
