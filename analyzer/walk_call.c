@@ -256,18 +256,23 @@ val walk_ev_call(walk *w, ka_node *n)
 			      strcmp(name, "hipMalloc") == 0 || strcmp(name, "cudaMallocManaged") == 0))
 		note_host_alloc(w, n);
 	if (!w->is_device && strstr(name, "FuncSetAttribute") && n->nkids >= 2) {
+		/* the attribute by its text, or by the enumerator's name when the
+		 * call is written in a macro (the text is then the macro's) */
 		const char *t = walk_text(w, n->kids[1]);
+		ka_node *a = walk_strip(n->kids[1]);
+		if (a && a->name && strstr(a->name, "MaxDynamicSharedMemorySize"))
+			t = a->name;
 		ka_node *k = walk_strip(n->kids[0]);
 		while (k && k->kind == KN_UNOP && k->nkids == 1)
 			k = walk_strip(k->kids[0]);
-		if (t && strstr(t, "MaxDynamicSharedMemorySize") && k && k->name) {
+		if (t && strstr(t, "MaxDynamicSharedMemorySize") && k) {
 			/* the kernel, or the kernels a local `auto kern = k<...>;`
 			 * or a table names (the launch finds them the same way) */
 			ka_decl *behind[8];
 			int nb = walk_kernels_behind(w, n->kids[0], behind, 8);
 			for (int i = -1; i < nb; i++) {
 				const char *kn = i < 0 ? k->name : behind[i]->name;
-				if (i >= 0 && strcmp(kn, k->name) == 0)
+				if (!kn || (i >= 0 && k->name && strcmp(kn, k->name) == 0))
 					continue;
 				if (w->host.noptin < WALK_MAX_OPTIN)
 					w->host.optin_kernels[w->host.noptin++] = kn;
