@@ -274,6 +274,11 @@ val walk_ev_call(walk *w, ka_node *n)
 				const char *kn = i < 0 ? k->name : behind[i]->name;
 				if (!kn || (i >= 0 && k->name && strcmp(kn, k->name) == 0))
 					continue;
+				int seen = 0; /* a name once: a dispatch macro repeats it */
+				for (int o = 0; o < w->host.noptin && !seen; o++)
+					seen = strcmp(w->host.optin_kernels[o], kn) == 0;
+				if (seen)
+					continue;
 				if (w->host.noptin < WALK_MAX_OPTIN)
 					w->host.optin_kernels[w->host.noptin++] = kn;
 				else
