@@ -93,8 +93,9 @@ int ka_lint_analyze(ka_lint *l, const ka_lint_file *files, int nfiles, int colle
  * a job failed. */
 int ka_lint_merge(ka_lint *l, const char *const *paths, int npaths, ka_lint_job *jobs, int njobs,
 		  const ka_lint_file *files, int nfiles, ka_findings *all, const char ***shown, int *nshown);
-/* reach.c: in the job's worker, the kernels its file defines and may
- * launch (ka_lint_job.kernels, .launched).  KA_OK or < 0. */
+/* reach.c: in the job's worker, after its diagnostics are collected, the
+ * kernels its file defines and may launch (ka_lint_job.kernels,
+ * .launched).  KA_OK or < 0. */
 int ka_lint_reach_collect(sqlite3 *db, ka_lint_job *j);
 /* reach.c: after the merge, a finding of a performance rule in a kernel
  * that none of the jobs launches, while they launch another kernel defined

@@ -70,14 +70,17 @@ int ka_lint_reach_collect(sqlite3 *db, ka_lint_job *j)
 	sqlite3_finalize(st);
 	if (rc != KA_OK)
 		return rc;
-	/* host code not all there, or a launch whose kernel is no kernel of
-	 * the file: any of them may be launched */
-	int all = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT EXISTS (SELECT 1 FROM diag WHERE severity IN ('error', 'fatal')) "
-			       "OR EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id IS NULL AND NOT EXISTS "
-			       "(SELECT 1 FROM kernel k WHERE k.name = l.kernel))",
-			       -1, &st, NULL) == SQLITE_OK &&
+	/* host code not all there (the clang errors run.c counted), or a
+	 * launch whose kernel is no kernel of the file: any of them may be
+	 * launched */
+	int all = j->st.clang_errors > 0;
+	st = NULL; /* the statement above is finalized */
+	if (!all &&
+	    sqlite3_prepare_v2(
+		    db,
+		    "SELECT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id IS NULL AND NOT EXISTS "
+		    "(SELECT 1 FROM kernel k WHERE k.name = l.kernel))",
+		    -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		all = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);

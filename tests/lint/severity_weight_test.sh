@@ -476,5 +476,18 @@ got=$(reach_sev "$dir/reach2" 7 gmem-uncoalesced-access)
 [ "$got" = warning ] || { echo "FAIL: bwd launched by train.cu: expected warning, got '${got:-nothing}'"; fail=1; }
 got=$(reach_sev "$dir/reach/kern.cuh" 7 gmem-uncoalesced-access)
 [ "$got" = warning ] || { echo "FAIL: kern.cuh alone (no launch in view): expected warning, got '${got:-nothing}'"; fail=1; }
+# A file with clang errors may lack host code: all its kernels count as
+# launched (and its job must not fail).
+mkdir -p "$dir/reach3"
+cp "$dir/reach/kern.cuh" "$dir/reach3/"
+cat >"$dir/reach3/plugin.cu" <<'CU'
+#include "kern.cuh"
+void run_fwd(float *o, const float *i, int n) { fwd<<<(n + 255) / 256, 256>>>(o, i, n); }
+void broken(void) { undeclared_call(); }
+CU
+got=$(reach_sev "$dir/reach3" 7 gmem-uncoalesced-access)
+[ "$got" = warning ] || { echo "FAIL: bwd beside a file with clang errors: expected warning, got '${got:-nothing}'"; fail=1; }
+"$kcheck" --no-config --no-db -q --format json "$dir/reach3" 2>/dev/null | grep -q '"status": "failed"' &&
+	{ echo "FAIL: the file with clang errors failed instead of being partial"; fail=1; }
 
 exit $fail
