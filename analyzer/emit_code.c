@@ -318,6 +318,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_text(&r, KA_COL(call, func), w->func);
 	walk_emit_loc(&r, &n->loc);
 	ka_facts_text(&r, KA_COL(call, callee), n->name);
+	ka_facts_text(&r, KA_COL(call, debug_guard), n->debug_guard);
 	ka_facts_opt(&r, KA_COL(call, callee_begin_off), n->name_begin >= 0, n->name_begin);
 	ka_facts_opt(&r, KA_COL(call, callee_end_off), n->name_end >= 0, n->name_end);
 	ka_facts_text(&r, KA_COL(call, category), cat);

@@ -204,6 +204,8 @@ unsigned fe_type_flags(CXType t)
 		CXType p = clang_getPointeeType(ct);
 		if (clang_isConstQualifiedType(p))
 			f |= KT_CONST_POINTEE;
+		if (clang_isVolatileQualifiedType(p))
+			f |= KT_VOLATILE_POINTEE;
 		if (clang_isRestrictQualifiedType(ct))
 			f |= KT_RESTRICT;
 		break;

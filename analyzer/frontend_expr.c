@@ -103,6 +103,8 @@ static void lower_member(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 {
 	n->name = fe_spelling(cx, c);
+	if (!strncmp(n->name, "cuda", 4) || !strncmp(n->name, "hip", 3))
+		n->debug_guard = fe_debug_guard(cx, c);
 	CXCursor ref = clang_getCursorReferenced(c);
 	if (!clang_Cursor_isNull(ref)) {
 		n->ref_usr = fe_usr_of(cx, ref);
@@ -282,6 +284,21 @@ static ka_node *lower_expr_at(lower_ctx *cx, CXCursor c)
 	if (!fe_is_expr_kind(kk))
 		return fe_lower_stmt(cx, c);
 	ka_nkind kind = fe_expr_kind(kk);
+	int unary = 0;
+	ka_op dep = kind == KN_CALL ? fe_dependent_operator(cx, c, &unary) : OP_NONE;
+	if (dep != OP_NONE) { /* the operands, without the callee (nor a postfix's implicit 0) */
+		ka_node *n = fe_new_node(cx, unary ? KN_UNOP : KN_BINOP, c);
+		fe_set_type(cx, n, c);
+		n->op = dep;
+		kid_list args = {0};
+		CXCursor v[2];
+		args.v = v;
+		args.n = unary ? 1 : 2;
+		for (int i = 0; i < args.n; i++)
+			v[i] = clang_Cursor_getArgument(c, (unsigned)i);
+		fe_set_kids(cx, n, &args, 0, 0);
+		return n;
+	}
 	ka_node *n = fe_new_node(cx, kind, c);
 	fe_set_type(cx, n, c);
 	kid_list k = fe_kids_of(c);

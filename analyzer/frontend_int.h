@@ -40,8 +40,9 @@ typedef struct lower_ctx {
 	const char *last_name;
 	CXCursor *tops; /* the top-level definitions to lower, in source order (top_visit) */
 	int ntops, captops;
-	int depth;    /* nesting of lower_expr/lower_stmt calls */
-	int too_deep; /* the depth limit was hit (reported once) */
+	struct pp_file *pp; /* the debug-only regions of each file asked about (frontend_pp.c) */
+	int depth;          /* nesting of lower_expr/lower_stmt calls */
+	int too_deep;       /* the depth limit was hit (reported once) */
 } lower_ctx;
 
 /* Deeper nesting (a 20,000-term sum is a left-deep tree of that height) is
@@ -74,10 +75,25 @@ int fe_is_expr_kind(enum CXCursorKind k);
 void fe_set_kids(lower_ctx *cx, ka_node *n, kid_list *k, int from, int as_stmt);
 ka_node *fe_new_node(lower_ctx *cx, ka_nkind kind, CXCursor c);
 
+/* frontend_pp.c: where the call C is spelled (or, failing that, expanded)
+ * inside a preprocessor branch that only debug builds compile (`#ifndef
+ * NDEBUG`, the `#else` of `#ifdef NDEBUG`, `#ifdef DEBUG`), the opening
+ * directive and its place ("`#ifndef NDEBUG` at debug_cuda.hpp:55"); NULL
+ * otherwise. */
+const char *fe_debug_guard(lower_ctx *cx, CXCursor c);
+
 /* frontend_ops.c */
 ka_nkind fe_expr_kind(enum CXCursorKind k);
 ka_op fe_map_binop(enum CXBinaryOperatorKind k);
 ka_op fe_map_unop(enum CXUnaryOperatorKind k);
+/* A dependent operator in a template: with some operator of its spelling
+ * declared in scope (cuda_fp16.h's global `operator+`, a library's
+ * `operator<`), clang keeps `++i`, `a += b` or `i < n` on a template
+ * parameter's type as an unresolved operator call, a CallExpr with no name
+ * whose unnamed callee sits on the operator's token.  The built-in operator it
+ * stands for (*unary set for the unary ones; a postfix `++` has a second,
+ * implicit argument), or OP_NONE for any other call. */
+ka_op fe_dependent_operator(lower_ctx *cx, CXCursor c, int *unary);
 
 /* frontend_expr.c */
 ka_node *fe_lower_expr(lower_ctx *cx, CXCursor c);

@@ -148,3 +148,86 @@ ka_op fe_map_unop(enum CXUnaryOperatorKind k)
 		return OP_NONE;
 	}
 }
+
+/* The operator token at the start of S (the longest that matches), or NULL. */
+static const char *operator_token(const char *s, size_t len)
+{
+	static const char *const ops[] = {
+		"<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
+		"+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "+",  "-",  "*",  "/",
+		"%",   "<",   ">",  "&",  "|",  "^",  "=",  "!",  "~",  ","};
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+		size_t n = strlen(ops[i]);
+		if (n <= len && !memcmp(s, ops[i], n))
+			return ops[i];
+	}
+	return NULL;
+}
+
+ka_op fe_dependent_operator(lower_ctx *cx, CXCursor c, int *unary)
+{
+	*unary = 0;
+	int nargs = clang_Cursor_getNumArguments(c);
+	if (nargs < 1 || nargs > 2 || !clang_Cursor_isNull(clang_getCursorReferenced(c)))
+		return OP_NONE;
+	CXString sp = clang_getCursorSpelling(c);
+	int named = clang_getCString(sp) && *clang_getCString(sp);
+	clang_disposeString(sp);
+	if (named)
+		return OP_NONE;
+	/* the callee: the child that is no argument, an unnamed reference */
+	kid_list k = fe_kids_of(c);
+	CXCursor callee = clang_getNullCursor();
+	for (int i = 0; i < k.n && clang_Cursor_isNull(callee); i++) {
+		int is_arg = 0;
+		for (int j = 0; j < nargs && !is_arg; j++)
+			is_arg = clang_equalCursors(k.v[i], clang_Cursor_getArgument(c, (unsigned)j));
+		if (!is_arg)
+			callee = k.v[i];
+	}
+	free(k.v);
+	if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_DeclRefExpr)
+		return OP_NONE;
+	CXFile f;
+	unsigned off;
+	clang_getSpellingLocation(clang_getCursorLocation(callee), &f, NULL, NULL, &off);
+	size_t size = 0;
+	const char *text = f ? clang_getFileContents(cx->ctu, f, &size) : NULL;
+	if (!text || off >= size)
+		return OP_NONE;
+	const char *t = operator_token(text + off, size - off);
+	if (!t)
+		return OP_NONE;
+	static const struct {
+		const char *tok;
+		ka_op binary, unary;
+	} map[] = {
+		{"<<=", OP_SHLA, OP_NONE}, {">>=", OP_SHRA, OP_NONE},  {"<<", OP_SHL, OP_NONE},
+		{">>", OP_SHR, OP_NONE},   {"<=", OP_LE, OP_NONE},     {">=", OP_GE, OP_NONE},
+		{"==", OP_EQ, OP_NONE},    {"!=", OP_NE, OP_NONE},     {"&&", OP_LAND, OP_NONE},
+		{"||", OP_LOR, OP_NONE},   {"++", OP_NONE, OP_PREINC}, {"--", OP_NONE, OP_PREDEC},
+		{"+=", OP_ADDA, OP_NONE},  {"-=", OP_SUBA, OP_NONE},   {"*=", OP_MULA, OP_NONE},
+		{"/=", OP_DIVA, OP_NONE},  {"%=", OP_REMA, OP_NONE},   {"&=", OP_ANDA, OP_NONE},
+		{"|=", OP_ORA, OP_NONE},   {"^=", OP_XORA, OP_NONE},   {"+", OP_ADD, OP_PLUS},
+		{"-", OP_SUB, OP_MINUS},   {"*", OP_MUL, OP_DEREF},    {"/", OP_DIV, OP_NONE},
+		{"%", OP_REM, OP_NONE},    {"<", OP_LT, OP_NONE},      {">", OP_GT, OP_NONE},
+		{"&", OP_AND, OP_ADDROF},  {"|", OP_OR, OP_NONE},      {"^", OP_XOR, OP_NONE},
+		{"=", OP_ASSIGN, OP_NONE}, {"!", OP_NONE, OP_LNOT},    {"~", OP_NONE, OP_NOT},
+		{",", OP_COMMA, OP_NONE},
+	};
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+		if (strcmp(map[i].tok, t) != 0)
+			continue;
+		if (nargs == 2 && map[i].unary == OP_PREINC) { /* x++: the implicit 0 is the second */
+			*unary = 1;
+			return OP_POSTINC;
+		}
+		if (nargs == 2 && map[i].unary == OP_PREDEC) {
+			*unary = 1;
+			return OP_POSTDEC;
+		}
+		*unary = nargs == 1;
+		return nargs == 1 ? map[i].unary : map[i].binary;
+	}
+	return OP_NONE;
+}

@@ -103,7 +103,8 @@ enum {
 	KT_DEPENDENT = 1u << 9,
 	KT_VOLATILE = 1u << 10,
 	KT_HALF = 1u << 11,
-	KT_VECTOR = 1u << 12 /* float4, int2, ... (CUDA vector structs) */
+	KT_VECTOR = 1u << 12,          /* float4, int2, ... (CUDA vector structs) */
+	KT_VOLATILE_POINTEE = 1u << 13 /* a pointer to volatile (`volatile T *p`) */
 };
 
 /* A source range.  line/col come from the expansion location (what a user
@@ -149,9 +150,10 @@ typedef struct ka_node {
 	const int64_t *ptargs;
 	unsigned ptargs_known;
 	int nptargs;
-	unsigned mut_ref_args; /* CALL: bit i, argument i binds to a non-const lvalue reference */
-	int unroll_pragma;     /* FOR/WHILE/DO: preceded by #pragma unroll */
-	int unroll_count;      /* its argument, 0 none, -1 'unroll 1'... */
+	unsigned mut_ref_args;   /* CALL: bit i, argument i binds to a non-const lvalue reference */
+	const char *debug_guard; /* CALL of a CUDA/HIP API: the debug-only `#if` around its text, or NULL */
+	int unroll_pragma;       /* FOR/WHILE/DO: preceded by #pragma unroll */
+	int unroll_count;        /* its argument, 0 none, -1 'unroll 1'... */
 } ka_node;
 
 typedef enum ka_dkind { KD_VAR, KD_PARAM, KD_FUNC, KD_TPARAM } ka_dkind;

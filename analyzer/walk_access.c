@@ -69,6 +69,17 @@ static void local_index_kind(walk *w, dstat *ds, ka_node *n, val addr, int elem,
 		ds->counter_unguarded++;
 }
 
+/* The access goes through a pointer declared to volatile (`sdata[tid]` with
+ * `volatile T *sdata`): a helper's parameter says so even where the element
+ * type is a template's and the expression's own type carries no qualifier. */
+static int through_volatile(const ka_node *n)
+{
+	const ka_node *b = n->kind == KN_SUBSCRIPT || (n->kind == KN_UNOP && n->op == OP_DEREF)
+				   ? (n->nkids ? walk_strip((ka_node *)n->kids[0]) : NULL)
+				   : NULL;
+	return b && b->kind == KN_DECLREF && b->ref && (b->ref->tflags & KT_VOLATILE_POINTEE);
+}
+
 void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw)
 {
 	const char *assumed_type = w->sym.elem_assumed;
@@ -111,7 +122,7 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 				w->ctl.loops[i].shared_written = addr.base->name;
 			}
 		}
-		if ((addr.base->tflags & KT_VOLATILE) || (n->tflags & KT_VOLATILE))
+		if ((addr.base->tflags & KT_VOLATILE) || (n->tflags & KT_VOLATILE) || through_volatile(n))
 			for (int i = 0; i < w->ctl.nbrs; i++)
 				w->ctl.brs[i].uses_volatile = 1;
 	}

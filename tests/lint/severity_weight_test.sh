@@ -308,6 +308,41 @@ void levels(float *d, unsigned *d_count, int n, int nlevels, cudaStream_t s) {
 }
 CU
 expect readback.cu 8 host-sync-in-loop note
+# A sync that only debug builds compile (`#ifndef NDEBUG` around the macro
+# that makes it, or around the call) is a note; the same sync outside such a
+# branch (the `#ifdef NDEBUG` branch is what release builds compile) stays a
+# warning.
+cat >"$dir/debugsync.cu" <<'CU'
+#ifndef NDEBUG
+#define POST_LAUNCH(s) cudaStreamSynchronize(s)
+#else
+#define POST_LAUNCH(s) cudaPeekAtLastError()
+#endif
+__global__ void k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
+void steps(float *x, int n, int reps, cudaStream_t s) {
+  for (int t = 0; t < reps; t++) {
+    k<<<(n + 255) / 256, 256, 0, s>>>(x, n);
+    POST_LAUNCH(s);
+  }
+  for (int t = 0; t < reps; t++) {
+    k<<<(n + 255) / 256, 256, 0, s>>>(x, n);
+#if defined(NDEBUG)
+#else
+    cudaDeviceSynchronize();
+#endif
+  }
+  for (int t = 0; t < reps; t++) {
+    k<<<(n + 255) / 256, 256, 0, s>>>(x, n);
+#if defined(NDEBUG) || FORCE_SYNC
+#else
+    cudaDeviceSynchronize();
+#endif
+  }
+}
+CU
+expect debugsync.cu 10 host-sync-in-loop note
+expect debugsync.cu 16 host-sync-in-loop note
+expect debugsync.cu 23 host-sync-in-loop warning
 # A pageable copy per configuration, with the launches in a nested loop, is a
 # note; one per launch stays a warning.
 cat >"$dir/copies.cu" <<'CU'
