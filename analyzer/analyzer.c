@@ -57,9 +57,15 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 	static const unsigned deps[] = {D_TX,    D_TY,    D_TZ,    D_BLOCK, D_BLOCK, D_BLOCK, D_PARAM,
 					D_PARAM, D_PARAM, D_PARAM, D_PARAM, D_PARAM, 0};
 	for (int i = 0; i <= SYM_WARPSIZE; i++) {
-		int s = sx_new_sym(&w->sym.sx, (sx_sym_kind)i, names[i], deps[i], 0);
+		/* a thread index along an axis every launch makes 1 wide is 0 */
+		int flat = i <= SYM_TID_Z && w->kernel && ((w->block_axes_known >> i) & 1) &&
+			   w->block[i] == 1;
+		int s = sx_new_sym(&w->sym.sx, (sx_sym_kind)i, names[i], flat ? 0 : deps[i], 0);
 		sx_sym *y = &w->sym.sx.syms[s];
-		if (i >= SYM_BDIM_X && i <= SYM_BDIM_Z) {
+		if (flat) {
+			y->value = 0;
+			y->has_value = 1;
+		} else if (i >= SYM_BDIM_X && i <= SYM_BDIM_Z) {
 			y->value = w->block[i - SYM_BDIM_X];
 			y->has_value = 1;
 		} else if (i == SYM_WARPSIZE) {
@@ -186,6 +192,7 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	*agree = 1;
 	*max_dyn = 0;
 	memset(w->grid, 0, sizeof w->grid);
+	w->block_axes_known = 0;
 	for (int i = first_launch(w, k); i >= 0; i = w->host.launches[i].next_same) {
 		launch_info *l = &w->host.launches[i];
 		if (!*nlaunch)
@@ -211,6 +218,7 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		memset(w->grid, 0, sizeof w->grid);
 	if (have && *agree) {
 		w->block_source = "launch";
+		w->block_axes_known = 7;
 		return;
 	}
 	if (k->lb_max > 0) {
@@ -219,6 +227,34 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		return;
 	}
 	w->block_source = "assumed";
+	/* every launch leaves x to the run time but folds y and z alike
+	 * (`dim3 threads(nthreads, ntcol)` with `const int ntcol = 1`) */
+	int py = 0, pz = 0, partial = *nlaunch > 0;
+	for (int i = first_launch(w, k); i >= 0 && partial; i = w->host.launches[i].next_same) {
+		const launch_info *l = &w->host.launches[i];
+		int y = l->bx          ? l->by
+			: (l->bax & 2) ? l->bpart[1]
+				       : 0,
+		    z = l->bx          ? l->bz
+			: (l->bax & 4) ? l->bpart[2]
+				       : 0;
+		if (!y || !z || (py && (y != py || z != pz)))
+			partial = 0;
+		py = y, pz = z;
+	}
+	if (partial && o->assume_block[0] <= 0) {
+		w->block[1] = py, w->block[2] = pz;
+		w->block_axes_known = 6;
+		w->block[0] = py * pz > 1 ? 32 : 256;
+		if (w->block[0] * py * pz > 1024)
+			w->block[0] = 1024 / (py * pz) > 0 ? 1024 / (py * pz) : 1;
+		w->assumption = ka_arena_printf(
+			w->file.a,
+			"block (%d,%d,%d) assumed: x is a run-time value at every launch, "
+			"y and z come from the launches",
+			w->block[0], w->block[1], w->block[2]);
+		return;
+	}
 	if (o->assume_block[0] > 0) {
 		for (int i = 0; i < 3; i++)
 			w->block[i] = o->assume_block[i] > 0 ? o->assume_block[i] : 1;
@@ -358,7 +394,7 @@ static void set_budget(walk *w, const ka_analyze_opts *o, double t0)
  * is a neighbour's slot). */
 static const char exchange_tmpl[] =
 	"(SELECT a.id FROM access a "
-	"WHERE a.kernel_id = @T.kernel_id AND a.rw <> 'write' AND (@POS) "
+	"WHERE a.kernel_id = @T.kernel_id AND a.rw <> 'write' AND (@POS) @PRE"
 	"AND (a.space = 'shared' OR (a.space = 'global' AND EXISTS (SELECT 1 FROM access w0 WHERE "
 	"w0.kernel_id = a.kernel_id AND w0.base = a.base AND w0.rw <> 'read'))) "
 	"AND NOT EXISTS (SELECT 1 FROM access w WHERE w.kernel_id = a.kernel_id "
@@ -385,8 +421,24 @@ static const char exchange_tmpl[] =
 	"WHEN 'x' THEN COALESCE(NULLIF(a.coef_ty, 0), w1.coef_ty) ELSE COALESCE(NULLIF(a.coef_tx, 0), w1.coef_tx) END) = 0)) "
 	"ORDER BY a.space <> 'shared', COALESCE(a.call_line, a.line), a.col LIMIT 1)";
 
+/* For a barrier the skipping threads leave for the end of the kernel: the
+ * read's array was written before a block barrier that every thread of the
+ * branch passed before it (one outside any divergent branch, or under one
+ * that holds this branch), so whatever the skipping threads wrote there is
+ * ordered before the read, and they write nothing the read could miss
+ * after it: the last-warp tree of `if (tid < 32) { s[tid] += s[tid + 32];
+ * __syncthreads(); ... }` after `s[tid] = v; __syncthreads();` by all. */
+static const char skip_prefilled[] =
+	"AND NOT EXISTS (SELECT 1 FROM access w3 JOIN barrier b3 ON b3.kernel_id = w3.kernel_id "
+	"WHERE w3.kernel_id = a.kernel_id AND w3.base = a.base AND w3.space = a.space AND w3.rw <> 'read' "
+	"AND w3.file = barrier.file AND b3.file = barrier.file AND b3.kind = 'block' "
+	"AND COALESCE(w3.call_begin_off, w3.begin_off) < b3.begin_off AND b3.begin_off < barrier.div_begin_off "
+	"AND (b3.in_divergent_branch = 0 OR (b3.div_begin_off <= barrier.div_begin_off "
+	"AND b3.div_end_off >= barrier.div_end_off))) ";
+
 /* exchange_tmpl with its names filled in (arena) */
-static const char *exchange_sql(ka_arena *a, const char *table, const char *pos, const char *axes)
+static const char *exchange_sql(ka_arena *a, const char *table, const char *pos, const char *pre,
+				const char *axes)
 {
 	ka_buf b;
 	ka_buf_init(&b, 1 << 16);
@@ -395,6 +447,8 @@ static const char *exchange_sql(ka_arena *a, const char *table, const char *pos,
 			ka_buf_adds(&b, table), p += 2;
 		else if (strncmp(p, "@POS", 4) == 0)
 			ka_buf_adds(&b, pos), p += 4;
+		else if (strncmp(p, "@PRE", 4) == 0)
+			ka_buf_adds(&b, pre), p += 4;
 		else if (strncmp(p, "@AX", 3) == 0)
 			ka_buf_adds(&b, axes), p += 3;
 		else
@@ -411,11 +465,11 @@ static const char *exchange_sql(ka_arena *a, const char *table, const char *pos,
 static int exchange_joins(sqlite3 *db, ka_arena *a)
 {
 	const char *er = exchange_sql(a, "early_return", "COALESCE(a.call_line, a.line) > early_return.line",
-				      "cond_axes");
+				      "", "cond_axes");
 	const char *br = exchange_sql(a, "barrier",
 				      "COALESCE(a.call_begin_off, a.begin_off) BETWEEN barrier.div_begin_off "
 				      "AND barrier.div_end_off",
-				      "div_cond_axes");
+				      skip_prefilled, "div_cond_axes");
 	if (!er || !br)
 		return SQLITE_NOMEM;
 	char *sql = sqlite3_mprintf(

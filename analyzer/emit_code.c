@@ -363,6 +363,10 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 		for (int i = 0; i < w->ctl.nloops; i++)
 			hl |= w->ctl.loops[i].has_launch;
 		ka_facts_int(&r, KA_COL(call, in_host_loop_with_launch), hl);
+		int fail = 0;
+		for (int i = 0; i < w->ctl.nbrs; i++)
+			fail |= w->ctl.brs[i].fails == (w->ctl.brs[i].in_else ? -1 : 1);
+		ka_facts_int(&r, KA_COL(call, error_path), fail);
 	}
 	ka_facts_insert(&r);
 }

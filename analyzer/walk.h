@@ -95,6 +95,10 @@ typedef struct br_ctx {
 	int nloops;     /* the loops open where the branch starts (it lies inside
 			 * w->ctl.loops[0 .. nloops-1]) */
 	int in_else;    /* the else branch is being walked (cond does not hold) */
+	/* host code: the condition tests a CUDA or HIP status for failure (1:
+	 * the then branch runs on failure, `e != cudaSuccess`; -1: the else
+	 * branch does, `e == cudaSuccess`; 0 neither) */
+	int fails;
 	/* where the threads that skip a barrier inside go (barrier.skip_exits):
 	 * the statement's text range in the walked function's own body (has_off
 	 * 0 inside an inlined helper or a macro), the thread axes its condition
@@ -107,7 +111,11 @@ typedef struct br_ctx {
 typedef struct launch_info {
 	ka_node *call;
 	ka_decl *kernel;
-	int bx, by, bz;   /* 0 unknown */
+	int bx, by, bz; /* 0 unknown */
+	/* with the whole block unknown, its axes that fold (bit i of bax:
+	 * bpart[i]): `dim3 threads(nthreads, ntcol)` with `const int ntcol = 1` */
+	unsigned bax;
+	int bpart[3];
 	int64_t grid[3];  /* the grid's blocks per axis; 0 unknown */
 	int64_t dyn_smem; /* -1 unknown */
 	int ntargs;
@@ -276,6 +284,10 @@ typedef struct walk {
 	const char *func; /* where the current code is written */
 	int is_device;
 	int block[3];
+	/* bit i: every launch of the kernel gives block axis i this size
+	 * (block_source "launch", or y and z of launches whose x is a run-time
+	 * value); an axis known to be 1 makes its threadIdx the constant 0 */
+	unsigned block_axes_known;
 	/* blocks per axis that every launch of the kernel in this file agrees
 	 * on (with block_source "launch"); 0 unknown */
 	int64_t grid[3];

@@ -567,7 +567,12 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 			if (g[i] < 1 || g[i] > INT32_MAX)
 				gax &= ~(1u << i);
 	int gok = gax == 7 && dims_valid(g, INT64_MAX);
-	int bok = cfg->nkids > 1 && fold_dim3(w, cfg->kids[1], b, 0) && dims_valid(b, INT32_MAX);
+	unsigned bax = 0;
+	int bok = cfg->nkids > 1 && fold_dim3_axes(w, cfg->kids[1], b, 0, &bax) && bax == 7 &&
+		  dims_valid(b, INT32_MAX);
+	for (int i = 0; i < 3; i++) /* a partial block's axis outside [1, 1024] is unknown */
+		if (b[i] < 1 || b[i] > 1024)
+			bax &= ~(1u << i);
 	int sok = cfg->nkids > 2 ? walk_fold_int(w, cfg->kids[2], &smem) : 1;
 	launch_info *nl = grow(w, w->host.launches, w->host.nlaunches, &w->host.caplaunches, sizeof *nl, 16);
 	if (!nl)
@@ -583,6 +588,10 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 		li->bx = (int)b[0];
 		li->by = (int)b[1];
 		li->bz = (int)b[2];
+	} else {
+		li->bax = bax;
+		for (int i = 0; i < 3; i++)
+			li->bpart[i] = (bax >> i) & 1 ? (int)b[i] : 0;
 	}
 	sok = sok && smem >= 0 && smem <= INT32_MAX; /* else unknown, not a wrapped size */
 	li->dyn_smem = sok ? smem : -1;

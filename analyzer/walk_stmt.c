@@ -468,6 +468,51 @@ static void for_stmt(walk *w, ka_node *n)
 	}
 }
 
+/* A variable named by one side of a while/do condition (through casts). */
+static ka_decl *cond_side_var(ka_node *c, int i)
+{
+	ka_node *s = walk_strip(c->kids[i]);
+	return s && s->kind == KN_DECLREF && s->ref && (s->ref->kind == KD_VAR || s->ref->kind == KD_PARAM) &&
+			       s->ref->id >= 0
+		       ? s->ref
+		       : NULL;
+}
+
+/* A while/do condition `l < r` (or >, <=, >=, !=) on two variables that are
+ * a thread-independent distance apart where the loop starts, each moved by
+ * the body by a thread-independent step or not at all: the distance stays
+ * the same in every thread, so every thread runs the same trips though
+ * both sides differ per thread (`do { ...; B += 16; } while (B < Blast)`
+ * with `Blast = B + jb`).  d0 is the entry distance (l - r before the
+ * loop's carried values replaced them); the body is walked once, quietly,
+ * for the steps. */
+static int distance_uniform(walk *w, ka_node *c, ka_node *body, loop_ctx *lc, const sx *d0)
+{
+	if (!d0 || (d0->dep & (D_LANE | D_OPAQUE)))
+		return 0;
+	ka_decl *l = cond_side_var(c, 0), *r = cond_side_var(c, 1);
+	if (!l || !r || l->id >= w->file.nenv || r->id >= w->file.nenv)
+		return 0;
+	const sx *lb = w->sym.env[l->id].x, *rb = w->sym.env[r->id].x;
+	if (!lb || !rb)
+		return 0;
+	val *saved = walk_env_save(w);
+	w->ctl.quiet++;
+	w->ctl.loops[w->ctl.nloops++] = *lc;
+	walk_stmt(w, body);
+	w->ctl.nloops--;
+	w->ctl.quiet--;
+	const sx *la = w->sym.env[l->id].x, *ra = w->sym.env[r->id].x;
+	int ok = la && ra;
+	for (int i = 0; ok && i < 2; i++) {
+		const sx *step = sx_add(&w->sym.sx, i ? ra : la, sx_neg(&w->sym.sx, i ? rb : lb));
+		ok = step && !(step->dep & (D_LANE | D_OPAQUE | D_DATA));
+	}
+	walk_env_restore(w, saved);
+	free(saved);
+	return ok;
+}
+
 static void while_stmt(walk *w, ka_node *n)
 {
 	int is_do = n->kind == KN_DO;
@@ -479,10 +524,23 @@ static void while_stmt(walk *w, ka_node *n)
 	}
 	loop_ctx lc = {.id = (int)walk_next_id(w), .slot = w->ctl.next_loop_slot++ % 64};
 	lc.has_launch = !w->is_device && contains_launch(body);
+	ka_node *c = walk_strip(cond);
+	int rel = c && c->kind == KN_BINOP && c->nkids == 2 &&
+		  (c->op == OP_LT || c->op == OP_GT || c->op == OP_LE || c->op == OP_GE || c->op == OP_NE) &&
+		  cond_side_var(c, 0) && cond_side_var(c, 1);
+	const sx *d0 = NULL;
+	if (rel) {
+		w->ctl.quiet++;
+		d0 = sx_add(&w->sym.sx, walk_ev_int(w, c->kids[0]),
+			    sx_neg(&w->sym.sx, walk_ev_int(w, c->kids[1])));
+		w->ctl.quiet--;
+	}
 	loop_carried(w, body, &lc, NULL);
 	const sx *cx = cond ? walk_ev_int(w, cond) : sx_const(&w->sym.sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;
 	lc.cond = cond ? cx : NULL;
+	if (lc.nonuniform && rel && distance_uniform(w, c, body, &lc, d0))
+		lc.nonuniform = 0;
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
 	lc = w->ctl.loops[--w->ctl.nloops];
@@ -543,6 +601,32 @@ static int uniform_over_launch(const walk *w, const sx *c)
 	return sx_range(&w->sym.sx, c, &b, &lo, &hi) == 0 && lo == hi;
 }
 
+/* Whether a condition tests a CUDA or HIP status against success (`e !=
+ * cudaSuccess`, `cudaSuccess != (e = f())`, inside `&&` or `||`): 1 when the
+ * then branch is the failure's, -1 when the else branch is, 0 otherwise. */
+static int status_test(const ka_node *c)
+{
+	c = c ? walk_strip((ka_node *)c) : NULL;
+	if (!c || c->kind != KN_BINOP || c->nkids != 2)
+		return 0;
+	if (c->op == OP_LOR || c->op == OP_LAND) {
+		int a = status_test(c->kids[0]), b = status_test(c->kids[1]);
+		/* `a || b` fails when either fails; `a && b` runs its then branch
+		 * only when both hold */
+		return c->op == OP_LOR ? (a == 1 || b == 1) : (a == -1 && b == -1) ? -1 : 0;
+	}
+	if (c->op != OP_NE && c->op != OP_EQ)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		const ka_node *k = walk_strip(c->kids[i]);
+		if (k && k->kind == KN_DECLREF && k->name &&
+		    (!strcmp(k->name, "cudaSuccess") || !strcmp(k->name, "hipSuccess") ||
+		     !strcmp(k->name, "CUDA_SUCCESS")))
+			return c->op == OP_NE ? 1 : -1;
+	}
+	return 0;
+}
+
 static void if_stmt(walk *w, ka_node *n)
 {
 	if (!n->kids[0]) {
@@ -556,7 +640,8 @@ static void if_stmt(walk *w, ka_node *n)
 		    .line = n->loc.line,
 		    .is_guard = walk_is_guard(c),
 		    .cond = c,
-		    .nloops = w->ctl.nloops};
+		    .nloops = w->ctl.nloops,
+		    .fails = w->kernel ? 0 : status_test(n->kids[0])};
 	if (walk_uni_thread_dep(b.uniformity) && uniform_over_launch(w, c))
 		b.uniformity = WALK_UNI_GRID; /* the launches never split it */
 	if (b.uniformity == WALK_UNI_THREAD)

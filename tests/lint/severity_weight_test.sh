@@ -343,6 +343,33 @@ CU
 expect debugsync.cu 10 host-sync-in-loop note
 expect debugsync.cu 16 host-sync-in-loop note
 expect debugsync.cu 23 host-sync-in-loop warning
+# A sync in the branch a failed status takes runs only after a failure: not
+# reported; the per-launch sync beside it stays a warning.
+cat >"$dir/errpath.cu" <<'CU'
+#include <stdlib.h>
+#define CHECK_LAUNCH() { cudaError_t e = cudaGetLastError(); if (e != cudaSuccess) { cudaDeviceSynchronize(); abort(); } }
+__global__ void k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
+void steps(float *x, int n, int reps) {
+  for (int t = 0; t < reps; t++) {
+    k<<<(n + 255) / 256, 256>>>(x, n);
+    CHECK_LAUNCH();
+    cudaError_t e = cudaPeekAtLastError();
+    if (cudaSuccess == e) {
+      continue;
+    } else {
+      cudaDeviceSynchronize();
+      exit(1);
+    }
+  }
+  for (int t = 0; t < reps; t++) {
+    k<<<(n + 255) / 256, 256>>>(x, n);
+    cudaDeviceSynchronize();
+  }
+}
+CU
+expect errpath.cu 7 host-sync-in-loop ""
+expect errpath.cu 12 host-sync-in-loop ""
+expect errpath.cu 18 host-sync-in-loop warning
 # A pageable copy per configuration, with the launches in a nested loop, is a
 # note; one per launch stays a warning.
 cat >"$dir/copies.cu" <<'CU'
