@@ -528,6 +528,8 @@ void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar,
 	ka_facts_int(&r, KA_COL(branch, lane_parity),
 		     (c->has_rem_small || c->has_rem_var) && b->uniformity == WALK_UNI_THREAD &&
 			     !walk_same_in_modelled_warps(w, c));
+	ka_facts_int(&r, KA_COL(branch, lane_pin),
+		     b->uniformity == WALK_UNI_THREAD && walk_cond_pins_lane(w, c, 1));
 	ka_facts_int(&r, KA_COL(branch, data_dependent), (c->dep & D_DATA) != 0);
 	int has_else = n->kind == KN_IF && n->nkids > 2 && n->kids[2];
 	ka_facts_int(&r, KA_COL(branch, has_else), has_else);

@@ -47,6 +47,7 @@ void run(const float *in, float *out, int blocks, int n)
 // expect: SELECT kind_tx FROM access WHERE line = 26 AND base = 'out' => const
 // expect: SELECT sectors_per_request FROM access WHERE line = 26 AND base = 'out' => 4
 // expect: SELECT lane_parity FROM branch WHERE line = 27 => 1
+// expect: SELECT lane_pin FROM branch WHERE line = 27 => 1
 // expect: SELECT warp_uniform FROM access WHERE line = 28 AND base = 'out' => 1
 // expect: SELECT coef_tx FROM access WHERE line = 28 AND base = 'out' => 0
 // expect: SELECT count(*) FROM diag WHERE severity IN ('error', 'fatal') => 0
