@@ -335,6 +335,17 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 	}
 }
 
+/* One pass of a loop's body inside the loop, writing no facts: what the
+ * body leaves in the environment (the caller saves and restores it). */
+static void walk_body_quietly(walk *w, const loop_ctx *lc, ka_node *body)
+{
+	w->ctl.quiet++;
+	w->ctl.loops[w->ctl.nloops++] = *lc;
+	walk_stmt(w, body);
+	w->ctl.nloops--;
+	w->ctl.quiet--;
+}
+
 /* Give loop-carried variables a fresh symbol that varies in this loop.  A
  * quiet pass over the body first learns what they come to depend on. */
 static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
@@ -363,11 +374,7 @@ static void loop_carried(walk *w, ka_node *body, loop_ctx *lc, ka_decl *skip)
 		}
 		if (pass == 0) {
 			val *saved = walk_env_save(w);
-			w->ctl.quiet++;
-			w->ctl.loops[w->ctl.nloops++] = *lc;
-			walk_stmt(w, body);
-			w->ctl.nloops--;
-			w->ctl.quiet--;
+			walk_body_quietly(w, lc, body);
 			for (int k = 0; k < w->sym.nscope; k++) {
 				const val *v = &w->sym.env[w->sym.scope[k]];
 				extra[k] = mark[k] && v->x ? v->x->dep & D_LANE : 0;
@@ -497,11 +504,7 @@ static int distance_uniform(walk *w, ka_node *c, ka_node *body, loop_ctx *lc, co
 	if (!lb || !rb)
 		return 0;
 	val *saved = walk_env_save(w);
-	w->ctl.quiet++;
-	w->ctl.loops[w->ctl.nloops++] = *lc;
-	walk_stmt(w, body);
-	w->ctl.nloops--;
-	w->ctl.quiet--;
+	walk_body_quietly(w, lc, body);
 	const sx *la = w->sym.env[l->id].x, *ra = w->sym.env[r->id].x;
 	int ok = la && ra;
 	for (int i = 0; ok && i < 2; i++) {
