@@ -232,12 +232,7 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	int py = 0, pz = 0, partial = *nlaunch > 0;
 	for (int i = first_launch(w, k); i >= 0 && partial; i = w->host.launches[i].next_same) {
 		const launch_info *l = &w->host.launches[i];
-		int y = l->bx          ? l->by
-			: (l->bax & 2) ? l->bpart[1]
-				       : 0,
-		    z = l->bx          ? l->bz
-			: (l->bax & 4) ? l->bpart[2]
-				       : 0;
+		int y = l->bx ? l->by : l->bpart[1], z = l->bx ? l->bz : l->bpart[2];
 		if (!y || !z || (py && (y != py || z != pz)))
 			partial = 0;
 		py = y, pz = z;

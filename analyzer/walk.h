@@ -112,9 +112,8 @@ typedef struct launch_info {
 	ka_node *call;
 	ka_decl *kernel;
 	int bx, by, bz; /* 0 unknown */
-	/* with the whole block unknown, its axes that fold (bit i of bax:
-	 * bpart[i]): `dim3 threads(nthreads, ntcol)` with `const int ntcol = 1` */
-	unsigned bax;
+	/* with the whole block unknown, the axes that fold (`dim3
+	 * threads(nthreads, ntcol)` with `const int ntcol = 1`); 0 unknown */
 	int bpart[3];
 	int64_t grid[3];  /* the grid's blocks per axis; 0 unknown */
 	int64_t dyn_smem; /* -1 unknown */

@@ -589,7 +589,6 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 		li->by = (int)b[1];
 		li->bz = (int)b[2];
 	} else {
-		li->bax = bax;
 		for (int i = 0; i < 3; i++)
 			li->bpart[i] = (bax >> i) & 1 ? (int)b[i] : 0;
 	}
