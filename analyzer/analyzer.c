@@ -533,6 +533,19 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    "AND o.space = 'global' AND o.id <> access.id AND o.filter_line IS NULL "
 		    "AND COALESCE(o.traffic_depth, 0) >= access.traffic_depth "
 		    "AND o.sectors_per_request >= COALESCE(access.sectors_per_request, 32));"
+		    /* An access that a bound on the thread index leaves to a few
+		     * threads of the block (a warp's worth at most, a quarter of
+		     * the block at most: `if (threadIdx.x < 16)`) beside a global
+		     * access at least as deep that every thread makes: its share
+		     * of the traffic is that fraction of the other's, so it weighs
+		     * as one loop less. */
+		    "UPDATE access SET share_depth = MIN(COALESCE(share_depth, 0), COALESCE(traffic_depth, 0) - 1) "
+		    "WHERE active_threads IS NOT NULL AND space = 'global' AND active_threads <= 32 "
+		    "AND active_threads * 4 <= (SELECT k.block_threads "
+		    "FROM kernel k WHERE k.id = access.kernel_id) "
+		    "AND EXISTS (SELECT 1 FROM access o WHERE o.kernel_id = access.kernel_id "
+		    "AND o.space = 'global' AND o.id <> access.id AND o.active_threads IS NULL "
+		    "AND o.single_lane = 0 AND COALESCE(o.traffic_depth, 0) >= COALESCE(access.traffic_depth, 0));"
 		    /* A run: accesses of one base, direction, size and loop whose indexes
 		     * differ only by constants (a hand-unrolled a[4*i+0], a[4*i+1], ...).
 		     * When their offsets tile the lane stride exactly, every byte of the

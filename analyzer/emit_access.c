@@ -123,6 +123,20 @@ int walk_single_lane(const walk *w)
 	return pin;
 }
 
+/* The threads of the block that the enclosing bounds on thread ids let
+ * run the code being walked (`if (threadIdx.x < 16)`); 0 when no bound
+ * says. */
+int walk_active_threads(const walk *w)
+{
+	int n = 0;
+	for (int i = 0; i < w->ctl.nbrs; i++) {
+		int t = w->ctl.brs[i].threads[w->ctl.brs[i].in_else ? 1 : 0];
+		if (t > 0 && (n == 0 || t < n))
+			n = t;
+	}
+	return n;
+}
+
 static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int sp, int symbolic,
 		      int size_assumed, const char **assume, warp_result *out)
 {
@@ -133,6 +147,8 @@ static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int 
 	*out = wr;
 	ka_facts_int(r, KA_COL(access, lanes), wr.lanes);
 	ka_facts_int(r, KA_COL(access, single_lane), one);
+	int act = walk_active_threads(w);
+	ka_facts_opt(r, KA_COL(access, active_threads), act > 0, act);
 	ka_facts_opt(r, KA_COL(access, sectors_per_request), wr.ok && sp != SP_SHARED, wr.sectors);
 	ka_facts_opt(r, KA_COL(access, ideal_sectors), wr.ok && sp != SP_SHARED, wr.ideal_sectors);
 	ka_facts_opt(r, KA_COL(access, bytes_per_request), wr.ok, wr.bytes);

@@ -88,6 +88,31 @@ void walk_close_divergent_branch(walk *w, const br_ctx *b)
 	sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
 }
 
+/* An addend of x, outside any small remainder, that is a product moving
+ * with the block, the data or the thread (`row * width`, `blockIdx.x *
+ * NB`, `lane * 16`): the row of a row-major address.  scaled: x is
+ * multiplied by a constant inside the index. */
+static int row_term(const sx *x, int scaled)
+{
+	if (!x || !(x->dep & (D_BLOCK | D_DATA | D_LANE)))
+		return 0;
+	if (x->k == SX_ADD)
+		return row_term(x->a, scaled) || row_term(x->b, scaled);
+	if (x->has_rem_small)
+		return 0;
+	if (x->k == SX_MUL && (x->a->k == SX_CONST || x->b->k == SX_CONST))
+		return row_term(x->a->k == SX_CONST ? x->b : x->a, 1);
+	return x->k == SX_MUL || scaled;
+}
+
+/* The same over a byte address: its element-size factor is no row. */
+static int has_row_term(const sx *x)
+{
+	if (x && x->k == SX_MUL && (x->a->k == SX_CONST || x->b->k == SX_CONST))
+		x = x->a->k == SX_CONST ? x->b : x->a;
+	return x && x->k == SX_ADD && row_term(x, 0);
+}
+
 int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const sx *v, ka_node *vn)
 {
 	val addr = *a;
@@ -112,8 +137,12 @@ int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const 
 	ka_facts_int(&r, KA_COL(atomic, address_data_dependent), (ax->dep & D_DATA) != 0);
 	/* bins: a remainder or mask by a small constant, or a loaded key taken
 	 * modulo the bin count (`x[i] % bins`); `i % P` of the thread's own
-	 * index by a run-time P spreads over P addresses, one per lane */
-	ka_facts_int(&r, KA_COL(atomic, address_small_range), ax->has_rem_small || ax->has_rem_key);
+	 * index by a run-time P spreads over P addresses, one per lane.  A
+	 * remainder beside a row term is a column of a row that the data, the
+	 * block or the warp chooses (`out[row * width + lane % 32]`): rows x
+	 * columns addresses, not a few bins */
+	ka_facts_int(&r, KA_COL(atomic, address_small_range),
+		     (ax->has_rem_small && !has_row_term(ax)) || ax->has_rem_key);
 	ka_facts_int(&r, KA_COL(atomic, value_uniform), !(v->dep & D_LANE));
 	ka_facts_int(&r, KA_COL(atomic, value_const), vn && (vn->kind == KN_INT || vn->kind == KN_FLOAT));
 	ka_facts_int(&r, KA_COL(atomic, in_loop), w->ctl.nloops > 0);
@@ -302,6 +331,25 @@ static int shuffle_in_whole_groups(walk *w, ka_node *n)
 	return 1;
 }
 
+/* Which argument of a host copy, set or allocation is its byte count
+ * (call.bytes); -1 for any other call. */
+static int byte_count_arg(const char *name)
+{
+	static const struct {
+		const char *suffix;
+		int arg;
+	} t[] = {{"Memcpy", 2},      {"MemcpyAsync", 2}, {"Memset", 2},
+		 {"MemsetAsync", 2}, {"Malloc", 1},      {"MallocManaged", 1},
+		 {"MallocHost", 1},  {"HostAlloc", 1},   {"MemPrefetchAsync", 1}};
+	const char *s = strncmp(name, "cuda", 4) == 0  ? name + 4
+			: strncmp(name, "hip", 3) == 0 ? name + 3
+						       : NULL;
+	for (size_t i = 0; s && i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(s, t[i].suffix) == 0)
+			return t[i].arg;
+	return -1;
+}
+
 void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 {
 	if (w->ctl.quiet)
@@ -367,6 +415,10 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 		for (int i = 0; i < w->ctl.nbrs; i++)
 			fail |= w->ctl.brs[i].fails == (w->ctl.brs[i].in_else ? -1 : 1);
 		ka_facts_int(&r, KA_COL(call, error_path), fail);
+		int bi = byte_count_arg(n->name);
+		int64_t bytes;
+		if (bi >= 0 && bi < n->nkids && walk_fold_int(w, n->kids[bi], &bytes))
+			ka_facts_int(&r, KA_COL(call, bytes), bytes);
 	}
 	ka_facts_insert(&r);
 }

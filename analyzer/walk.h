@@ -88,6 +88,9 @@ typedef struct br_ctx {
 		const sx *cond; /* the innermost branch's condition where it runs */
 	} sh[WALK_MAX_BR_SHARED];
 	int nsh, nsh_over;
+	int threads[2]; /* the block's threads that run the then [0] and else [1]
+			 * branches by its bounds on thread ids (walk_cond_threads);
+			 * 0 unknown */
 	int pin;        /* the branch being walked runs on at most two lanes of each
 			 * warp (walk_lane_pinned: `threadIdx.x == 0`, `lane != 0` in
 			 * the else branch) */
@@ -398,6 +401,13 @@ int walk_lane_pinned(walk *w, const sx *d);
  * warp through: an `==` (true) or `!=` (false) that walk_lane_pinned
  * proves, or a conjunction (true) / disjunction (false) with one. */
 int walk_cond_pins_lane(walk *w, const sx *c, int when_true);
+/* How many threads of a block that every launch sizes satisfy the bounds
+ * on thread ids among c's conjuncts (when_true), or the one bound c is
+ * (its negation); -1 when c holds none or a count cannot be made. */
+int walk_cond_threads(walk *w, const sx *c, int when_true);
+/* The least of those counts over the branches open where the walk is (the
+ * side each is on); 0 when none says (emit_access.c). */
+int walk_active_threads(const walk *w);
 /* At most two lanes of a warp run the code being walked: an enclosing
  * branch or an earlier return pins threadIdx.x (walk_cond_pins_lane);
  * access.single_lane, atomic.single_lane. */

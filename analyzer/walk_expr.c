@@ -213,6 +213,31 @@ static val ev_binop_float(walk *w, ka_node *n)
 	return ival(sx_opaque(&w->sym.sx, dep, loops));
 }
 
+/* `v.f = e`, `v.a.f += e` on a thread's own struct variable (a float3
+ * accumulator): v is one value to the walk (a field read takes v's
+ * dependence), so after the store it also varies with whatever e varies
+ * with.  The other fields keep theirs: the dependences only add up. */
+static void field_assign(walk *w, ka_node *lhs, val rv)
+{
+	ka_node *k = lhs;
+	while (k && k->kind == KN_MEMBER && !k->is_arrow && k->nkids == 1)
+		k = walk_strip(k->kids[0]);
+	if (k == lhs || !k || k->kind != KN_DECLREF || !k->ref || k->ref->id >= w->file.nenv)
+		return;
+	ka_decl *d = k->ref;
+	if (d->kind != KD_VAR || (d->flags & (KDF_SHARED | KDF_FILE_SCOPE | KDF_CONSTANT)) ||
+	    (d->tflags & (KT_POINTER | KT_ARRAY)) || !rv.x)
+		return;
+	val cur = w->sym.env[d->id];
+	if (cur.base)
+		return;
+	unsigned dep = (cur.x ? cur.x->dep : 0) | rv.x->dep;
+	uint64_t loops = (cur.x ? cur.x->loops : 0) | rv.x->loops;
+	if (cur.x && dep == cur.x->dep && loops == cur.x->loops)
+		return;
+	walk_assign(w, d, (val){.x = sx_opaque(&w->sym.sx, dep & ~D_OPAQUE, loops)});
+}
+
 static val ev_assign(walk *w, ka_node *n)
 {
 	ka_node *lhs = walk_strip(n->kids[0]);
@@ -245,6 +270,7 @@ static val ev_assign(walk *w, ka_node *n)
 	}
 	if (!w->is_device && walk_host_dim3_assign(w, lhs, n->kids[1], n->op))
 		return rv;
+	field_assign(w, lhs, rv);
 	int saved = w->ctl.store_value_dep;
 	unsigned saved_dep = w->ctl.store_dep;
 	w->ctl.store_value_dep = rv.x ? store_value_varies(w, rv.x) : -1;

@@ -12,6 +12,7 @@
  * run-time value).  The warp model itself still evaluates the exact
  * expression. */
 #include "analyzer/walk.h"
+#include <string.h>
 #include <stdlib.h>
 
 static void lane_tid(const walk *w, int l, sx_lane *ln)
@@ -203,6 +204,65 @@ int walk_cond_pins_lane(walk *w, const sx *c, int when_true)
 	if (c->k != SX_CMP || c->c != (when_true ? 5 : 6))
 		return 0;
 	return walk_lane_pinned(w, sx_add(&w->sym.sx, c->a, sx_neg(&w->sym.sx, c->b)));
+}
+
+/* c is a comparison of thread ids with known values: `threadIdx.x < 16`,
+ * `tid >= 2 * WARP` (SX_CMP codes 1-6: < > <= >= == !=). */
+static int thread_bound(walk *w, const sx *c)
+{
+	return c && c->k == SX_CMP && c->c >= 1 && c->c <= 6 && ((c->a->dep | c->b->dep) & D_LANE) &&
+	       lanes_only_tids(w, c->a, 0) && lanes_only_tids(w, c->b, 0) &&
+	       !sx_has_unknown(&w->sym.sx, c->a) && !sx_has_unknown(&w->sym.sx, c->b);
+}
+
+/* Whether the thread at ln satisfies the bounds among c's conjuncts (all
+ * of c must be one when negated); -1 when a value cannot be computed. */
+static int bounds_hold(walk *w, const sx *c, int when_true, const sx_lane *ln)
+{
+	if (when_true && c->k == SX_AND) {
+		int a = bounds_hold(w, c->a, 1, ln), b = bounds_hold(w, c->b, 1, ln);
+		return a < 0 || b < 0 ? -1 : a && b;
+	}
+	if (!thread_bound(w, c))
+		return 1; /* another test: the bounds alone give an upper count */
+	int64_t a, b;
+	if (sx_eval(&w->sym.sx, c->a, ln, &a) != 0 || sx_eval(&w->sym.sx, c->b, ln, &b) != 0)
+		return -1;
+	int r = c->c == 1   ? a < b
+		: c->c == 2 ? a > b
+		: c->c == 3 ? a <= b
+		: c->c == 4 ? a >= b
+		: c->c == 5 ? a == b
+			    : a != b;
+	return when_true ? r : !r;
+}
+
+static int has_bound(walk *w, const sx *c, int when_true)
+{
+	if (c && when_true && c->k == SX_AND)
+		return has_bound(w, c->a, 1) || has_bound(w, c->b, 1);
+	return thread_bound(w, c);
+}
+
+int walk_cond_threads(walk *w, const sx *c, int when_true)
+{
+	if (!w->block_source || strcmp(w->block_source, "launch") != 0 || !has_bound(w, c, when_true))
+		return -1;
+	int64_t bx = w->block[0], by = w->block[1] > 0 ? w->block[1] : 1,
+		bz = w->block[2] > 0 ? w->block[2] : 1;
+	if (bx <= 0 || bx * by * bz > 1024)
+		return -1;
+	int n = 0;
+	sx_lane ln;
+	for (ln.tid[2] = 0; ln.tid[2] < bz; ln.tid[2]++)
+		for (ln.tid[1] = 0; ln.tid[1] < by; ln.tid[1]++)
+			for (ln.tid[0] = 0; ln.tid[0] < bx; ln.tid[0]++) {
+				int h = bounds_hold(w, c, when_true, &ln);
+				if (h < 0)
+					return -1;
+				n += h;
+			}
+	return n;
 }
 
 /* The pair's distance d (bytes, read minus write) never joins two lanes

@@ -653,6 +653,10 @@ static void if_stmt(walk *w, ka_node *n)
 	if (td) {
 		b.pin = walk_cond_pins_lane(w, c, 1);
 		b.axes = walk_thread_axes(w, c);
+		for (int k = 0; k < 2; k++) {
+			int t = walk_cond_threads(w, c, k == 0);
+			b.threads[k] = t > 0 ? t : 0;
+		}
 		b.has_off = w->ctl.inline_depth == 0 && !n->loc.in_macro;
 		b.begin_off = n->loc.begin;
 		b.end_off = n->loc.end;

@@ -1,7 +1,8 @@
-// scripts/severity_bench.cu: what the math, host-loop, reduced-precision and local-array
-// patterns that kcheck's rules flag cost in typical kernels on the GPU at hand, so that the
-// rules' estimates (and through the impact bands, their severities) rest on
-// measurement (docs/rules.md, "Impact").  scripts/severity_bench.sh builds
+// scripts/severity_bench.cu: what the math, host-loop, reduced-precision,
+// local-array, host-copy and managed-memory patterns that kcheck's rules flag
+// cost in typical kernels on the GPU at hand, so that the rules' estimates
+// (and through the impact bands, their severities) rest on measurement
+// (docs/rules.md, "Impact").  scripts/severity_bench.sh builds
 // and runs it; it prints one table row per case:
 //   case | shape | flagged us | rewritten us | flagged/rewritten
 // Each time is the median of REPS timed launches (CUDA events) after a
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -593,6 +595,56 @@ int main(void)
 			double rr = median_event_us(
 				[&] { fq_group_reread<<<groups, 1024>>>(reinterpret_cast<float4 *>(y), group4); });
 			row("fake-quantizer group in float4[128] local vs global re-read", shape, loc, rr);
+		}
+	}
+	// Host copies of n bytes, pageable (malloc) vs pinned (cudaMallocHost),
+	// each direction; the time per copy of a loop of copies.  And a managed
+	// allocation of n bytes written on the host, then read by one kernel:
+	// on demand (page faults) vs after cudaMemPrefetchAsync.
+	{
+		int dev = 0;
+		CK(cudaGetDevice(&dev));
+		for (size_t n : {(size_t)8, (size_t)4096, (size_t)65536, (size_t)1 << 20, (size_t)1 << 26}) {
+			int it = n >= ((size_t)1 << 26) ? 3 : n >= ((size_t)1 << 20) ? 20 : 100;
+			char *pg = (char *)malloc(n), *pn;
+			CK(cudaMallocHost(&pn, n));
+			memset(pg, 1, n);
+			memset(pn, 1, n);
+			char shape[64];
+			snprintf(shape, sizeof shape, "%zu bytes, us per copy", n);
+			for (int dir = 0; dir < 2; dir++) {
+				auto copy = [&](char *h) {
+					return median_host_us([&] {
+						       for (int r = 0; r < it; r++)
+							       CK(dir ? cudaMemcpy(h, x, n, cudaMemcpyDeviceToHost)
+								      : cudaMemcpy(x, h, n, cudaMemcpyHostToDevice));
+					       }) /
+					       it;
+				};
+				row(dir ? "cudaMemcpy device to pageable vs pinned host" : "cudaMemcpy pageable vs pinned host to device",
+				    shape, copy(pg), copy(pn));
+			}
+			free(pg);
+			CK(cudaFreeHost(pn));
+			int cnt = (int)(n / sizeof(float)) > 0 ? (int)(n / sizeof(float)) : 1;
+			float *m;
+			CK(cudaMallocManaged(&m, n < sizeof(float) ? sizeof(float) : n));
+			auto touch = [&](int prefetch) {
+				return median_host_us([&] {
+					for (int i = 0; i < cnt; i += 1024)
+						m[i] = 1.0f; // back on the host, page by page
+					if (prefetch) {
+						cudaMemLocation loc = {};
+						loc.type = cudaMemLocationTypeDevice;
+						loc.id = dev;
+						CK(cudaMemPrefetchAsync(m, (size_t)cnt * sizeof(float), loc, 0, 0));
+					}
+					scale_kernel<<<(cnt + bs - 1) / bs, bs>>>(m, cnt);
+				});
+			};
+			snprintf(shape, sizeof shape, "%zu bytes, host write then one kernel", n);
+			row("cudaMallocManaged on demand vs prefetched", shape, touch(0), touch(1));
+			CK(cudaFree(m));
 		}
 	}
 	CK(cudaFree(x));

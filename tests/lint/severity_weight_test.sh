@@ -499,6 +499,81 @@ fi
 # they launch another kernel defined in the same file, is cold: its
 # performance findings are notes; a correctness finding keeps its severity;
 # a launch from a second file makes it warm again.
+# A column store that a bound on the thread index leaves to 16 threads of
+# a 256-thread block, beside loads and stores that every thread makes: a
+# note.  The same store by half the block (128 threads), or by every
+# thread, keeps its warning.
+cat >"$dir/digits.cu" <<'CU'
+__global__ void digits(const unsigned *keys, unsigned *out, unsigned *histo, int n) {
+  __shared__ unsigned h[16];
+  int tid = threadIdx.x, gid = blockIdx.x * blockDim.x + tid;
+  if (tid < 16) h[tid] = 0;
+  __syncthreads();
+  unsigned k = gid < n ? keys[gid] : 0;
+  atomicAdd(&h[k & 15], 1u);
+  __syncthreads();
+  if (gid < n) out[gid] = k;
+  if (tid < 16) histo[gridDim.x * tid + blockIdx.x] = h[tid];
+}
+__global__ void digits_half(const unsigned *keys, unsigned *out, unsigned *histo, int n) {
+  int tid = threadIdx.x, gid = blockIdx.x * blockDim.x + tid;
+  unsigned k = gid < n ? keys[gid] : 0;
+  if (gid < n) out[gid] = k;
+  if (tid < 128) histo[gridDim.x * tid + blockIdx.x] = k;
+}
+__global__ void digits_all(const unsigned *keys, unsigned *out, unsigned *histo, int n) {
+  int tid = threadIdx.x, gid = blockIdx.x * blockDim.x + tid;
+  unsigned k = gid < n ? keys[gid] : 0;
+  if (gid < n) out[gid] = k;
+  histo[gridDim.x * tid + blockIdx.x] = k;
+}
+void run_digits(const unsigned *k, unsigned *o, unsigned *h, int n) {
+  digits<<<(n + 255) / 256, 256>>>(k, o, h, n);
+  digits_half<<<(n + 255) / 256, 256>>>(k, o, h, n);
+  digits_all<<<(n + 255) / 256, 256>>>(k, o, h, n);
+}
+CU
+expect digits.cu 10 gmem-uncoalesced-store note
+expect digits.cu 16 gmem-uncoalesced-store warning
+expect digits.cu 22 gmem-uncoalesced-store warning
+
+# A column read of an unpadded shared tile once per thread by 20 threads,
+# after loops in which every thread updates the tile: a note.  The same
+# read inside the loop keeps its warning.
+cat >"$dir/hists.cu" <<'CU'
+__global__ void hists(const float *x, unsigned *out, int n) {
+  __shared__ unsigned h[20][128];
+  int tid = threadIdx.x;
+  for (int b = 0; b < 20; b++) h[b][tid % 128] = 0;
+  __syncthreads();
+  for (int i = 0; i < n; i += 256)
+    for (int j = 0; j < n; j++) {
+      unsigned b = (unsigned)(x[i + tid] * x[j]) % 20;
+      h[b][tid % 128] += 1;
+    }
+  __syncthreads();
+  if (tid < 20) out[blockIdx.x * 20 + tid] = h[tid][0];
+}
+__global__ void hists_in_loop(const float *x, unsigned *out, int n) {
+  __shared__ unsigned h[32][128];
+  int tid = threadIdx.x;
+  unsigned s = 0;
+  for (int i = 0; i < n; i++) {
+    h[tid % 32][i % 128] = (unsigned)x[i];
+    __syncthreads();
+    s += h[tid % 32][0];
+    __syncthreads();
+  }
+  out[blockIdx.x * 256 + tid] = s;
+}
+void run_hists(const float *x, unsigned *o, int n) {
+  hists<<<64, 256>>>(x, o, n);
+  hists_in_loop<<<64, 256>>>(x, o, n);
+}
+CU
+expect hists.cu 12 smem-tile-column-read note
+expect hists.cu 21 smem-tile-column-read warning
+
 mkdir -p "$dir/reach" "$dir/reach2"
 cat >"$dir/reach/kern.cuh" <<'CU'
 __global__ void fwd(float *out, const float *in, int n) {

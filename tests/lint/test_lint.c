@@ -399,7 +399,7 @@ static void test_cold_kernels(void **state)
 		path,
 		"__global__ void edges(float *a, int nx, int ny)\n{\n"
 		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		"\tif (r < ny) {\n\t\ta[r * nx] = 1.0f;\n\t\ta[r * nx + nx - 1] = 1.0f;\n\t}\n"
+		"\tif (r < ny) {\n\t\ta[r * nx] = 1.0f;\n\t\ta[r * nx + 1] = 1.0f;\n\t}\n"
 		"\ta[blockIdx.x] = (float)r;\n}\n"
 		"__global__ void relax(const float *a, float *b, int nx, int ny)\n{\n"
 		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -407,7 +407,7 @@ static void test_cold_kernels(void **state)
 		"\t\t\tb[r * nx + c] = a[r * nx + c - 1] + a[r * nx + c + 1];\n}\n"
 		"__global__ void fill(float *a, int nx, int ny)\n{\n"
 		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
-		"\tif (r < ny) {\n\t\ta[r * nx + 1] = 0.0f;\n\t\ta[r * nx + nx - 2] = 0.0f;\n\t}\n}\n"
+		"\tif (r < ny) {\n\t\ta[r * nx + 1] = 0.0f;\n\t\ta[r * nx + 2] = 0.0f;\n\t}\n}\n"
 		"__global__ void once(const float *a, float *b, int nx, int ny)\n{\n"
 		"\tint r = blockIdx.x * blockDim.x + threadIdx.x;\n"
 		"\tif (r < ny)\n\t\tfor (int c = 0; c < nx; c++)\n\t\t\tb[r * nx + c] = 2.0f * a[r * nx + c];\n}\n"
@@ -823,7 +823,8 @@ static void test_full_mask_whole_groups(void **state)
 
 /* host-pageable-memcpy: `bufs[dev]`, an element of an array of pointers,
  * is not stack memory (what it points to is not known here); `&local[4]`
- * of a stack array still is. */
+ * of a stack array still is (80000 bytes: above the size below which a
+ * copy is left alone). */
 static void test_pageable_pointer_element(void **state)
 {
 	fixture *fx = *state;
@@ -834,10 +835,10 @@ static void test_pageable_pointer_element(void **state)
 		   "__global__ void k(float *d, int n)\n{\n"
 		   "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\td[i] += 1.0f;\n}\n"
 		   "void run(float *d, int n, int dev, cudaStream_t s)\n{\n"
-		   "\tfloat h_local[256];\n"
+		   "\tfloat h_local[32768];\n"
 		   "\tfor (int r = 0; r < 10; r++) {\n"
 		   "\t\tcudaMemcpyAsync(d, h_bufs[dev], n * sizeof(float), cudaMemcpyHostToDevice, s);\n"
-		   "\t\tcudaMemcpyAsync(d, &h_local[4], 64 * sizeof(float), cudaMemcpyHostToDevice, s);\n"
+		   "\t\tcudaMemcpyAsync(d, &h_local[4], 20000 * sizeof(float), cudaMemcpyHostToDevice, s);\n"
 		   "\t\tk<<<(n + 255) / 256, 256, 0, s>>>(d, n);\n\t}\n}\n",
 		   0);
 	ka_lint *l = new_lint("-*,host-pageable-memcpy", NULL);
