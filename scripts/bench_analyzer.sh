@@ -12,9 +12,13 @@
 # The runs are paired: each of the REPS rounds runs clang, then kcheck, on
 # the same file, so a burst of load hits both.  It prints a Markdown table
 # of the median CPU times (user + sys) and the ratio per file, then the
-# total, the median and the largest per-file ratio of each mode against
-# TARGET.  Then it times `kcheck -j 1` and `kcheck -j 2` over the whole
-# corpus and checks that both reports are byte-identical.
+# total, the median and the largest per-file ratio of each mode, and the
+# largest over the files that clang parses to the end against TARGET: on a
+# fatal error (a missing header) clang -fsyntax-only stops, while kcheck
+# parses on (libclang's KeepGoing) to analyse the kernels after it, so
+# those files' ratios compare unequal work (listed, not judged).  Then it
+# times `kcheck -j 1` and `kcheck -j 2` over the whole corpus and checks
+# that both reports are byte-identical.
 #
 # Usage: scripts/bench_analyzer.sh [KCHECK]     (default: build/cli/kcheck)
 # Environment: REPS (default 3), CLANG (default clang-19), CORPUS (a list of
@@ -77,7 +81,7 @@ wall_us=0 cpu_us=0 last_rc=0
 run_once() {
   local t0 t1 u s TIMEFORMAT='%3U %3S'
   t0=$(now_ns)
-  { time "$@" >/dev/null 2>&1; } 2>"$tmp/time"
+  { time "$@" >/dev/null 2>"$tmp/err"; } 2>"$tmp/time"
   last_rc=$?
   t1=$(now_ns)
   read -r u s <"$tmp/time"
@@ -129,7 +133,11 @@ measure() {
   for ((i = 0; i < reps; i++)); do
     run_once "$clang" -fsyntax-only "${args[@]}" "$f"
     cc+=("$cpu_us") wc+=("$wall_us")
-    [ "$last_rc" -ne 0 ] && note="clang: errors"
+    if grep -q "fatal error" "$tmp/err"; then
+      note="clang: fatal error (it stops there; kcheck parses on)"
+    elif [ "$last_rc" -ne 0 ]; then
+      note="clang: errors"
+    fi
     run_once "$kcheck" facts "$f" --format sqlite -o "$tmp/facts.db"
     ck+=("$cpu_us") wk+=("$wall_us")
     [ "$last_rc" -ne 0 ] && note="${note:+$note; }kcheck exit $last_rc"
@@ -150,8 +158,8 @@ for m in $modes; do
 done
 echo "$hdr note |"
 echo "$sep --- |"
-declare -A tot_c tot_k wall_c wall_k ratios
-for m in $modes; do tot_c[$m]=0 tot_k[$m]=0 wall_c[$m]=0 wall_k[$m]=0 ratios[$m]=""; done
+declare -A tot_c tot_k wall_c wall_k ratios whole
+for m in $modes; do tot_c[$m]=0 tot_k[$m]=0 wall_c[$m]=0 wall_k[$m]=0 ratios[$m]="" whole[$m]=""; done
 n=0
 for f in "${files[@]}"; do
   rel=${f#"$root"/}
@@ -163,6 +171,7 @@ for f in "${files[@]}"; do
     tot_c[$m]=$((tot_c[$m] + m_clang)) tot_k[$m]=$((tot_k[$m] + m_kcheck))
     wall_c[$m]=$((wall_c[$m] + w_clang)) wall_k[$m]=$((wall_k[$m] + w_kcheck))
     ratios[$m]+="$r "
+    case "$note" in *"fatal error"*) ;; *) whole[$m]+="$r " ;; esac
     [ -n "$note" ] && case "$notes" in *"$note"*) ;; *) notes="${notes:+$notes; }$note" ;; esac
   done
   echo "$row $notes |"
@@ -180,10 +189,14 @@ for m in $modes; do
   med=$(median ${ratios[$m]})
   # shellcheck disable=SC2086
   max=$(printf '%s\n' ${ratios[$m]} | sort -g | tail -1)
-  verdict=$(awk -v x="$max" -v t="$target" 'BEGIN {print (x <= t ? "met" : "NOT met")}')
+  # shellcheck disable=SC2086
+  nsame=$(printf '%s\n' ${whole[$m]} | grep -c .)
+  # shellcheck disable=SC2086
+  maxs=$(printf '%s\n' ${whole[$m]} | sort -g | tail -1)
+  verdict=$(awk -v x="${maxs:-0}" -v t="$target" 'BEGIN {print (x <= t ? "met" : "NOT met")}')
   echo "- $m: total CPU $(ratio "${tot_k[$m]}" "${tot_c[$m]}")x the bare parse," \
-    "per-file ratio median ${med}x, max ${max}x (target <= ${target}x per file: $verdict);" \
-    "wall $(ratio "${wall_k[$m]}" "${wall_c[$m]}")x."
+    "per-file ratio median ${med}x, max ${max}x; max ${maxs:-none}x over the $nsame files that clang" \
+    "parses to the end (target <= ${target}x per file: $verdict); wall $(ratio "${wall_k[$m]}" "${wall_c[$m]}")x."
 done
 echo "- load average (1 min): $load0 before, $load1 after."
 echo
