@@ -136,17 +136,34 @@ static const sx *sym_of(walk *w, sx_sym_kind k)
 	return sx_opaque(&w->sym.sx, 0, 0);
 }
 
+/* Block axis a is 1 wide at every launch (its thread index is 0). */
+static int flat_axis(const walk *w, int a)
+{
+	return w->kernel && ((w->block_axes_known >> a) & 1) && w->block[a] == 1;
+}
+
+/* The thread's rank in its block; the y and z terms dropped on axes every
+ * launch makes 1 wide, so that a 1-D block's rank is threadIdx.x. */
 static const sx *linear_tid(walk *w)
 {
 	const sx *bx = sym_of(w, SYM_BDIM_X), *by = sym_of(w, SYM_BDIM_Y);
-	const sx *t = sx_add(&w->sym.sx, sym_of(w, SYM_TID_X), sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Y), bx));
-	return sx_add(&w->sym.sx, t, sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Z), sx_mul(&w->sym.sx, bx, by)));
+	const sx *t = sym_of(w, SYM_TID_X);
+	if (!flat_axis(w, 1))
+		t = sx_add(&w->sym.sx, t, sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Y), bx));
+	if (!flat_axis(w, 2))
+		t = sx_add(&w->sym.sx, t,
+			   sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Z), flat_axis(w, 1) ? bx : sx_mul(&w->sym.sx, bx, by)));
+	return t;
 }
 
 static const sx *block_size(walk *w)
 {
-	return sx_mul(&w->sym.sx, sx_mul(&w->sym.sx, sym_of(w, SYM_BDIM_X), sym_of(w, SYM_BDIM_Y)),
-		      sym_of(w, SYM_BDIM_Z));
+	const sx *n = sym_of(w, SYM_BDIM_X);
+	if (!flat_axis(w, 1))
+		n = sx_mul(&w->sym.sx, n, sym_of(w, SYM_BDIM_Y));
+	if (!flat_axis(w, 2))
+		n = sx_mul(&w->sym.sx, n, sym_of(w, SYM_BDIM_Z));
+	return n;
 }
 
 static const sx *block_rank(walk *w)

@@ -310,14 +310,39 @@ void walk_launch(walk *w, ka_node *n)
 		launch_one(w, n, via[i]);
 }
 
+/* The kernel arguments behind a launch API's `void *args[]`: when a is a
+ * local array initialized with the addresses of variables (`void *args[] =
+ * {(void *)&d_in, &n}`), those variables, in order; NULL (none known)
+ * otherwise. */
+static ka_node **args_from_array(walk *w, ka_node *a, int *n)
+{
+	ka_node *s = a ? walk_strip(a) : NULL;
+	ka_decl *d = s && s->kind == KN_DECLREF ? s->ref : NULL;
+	if (!d || d->kind != KD_VAR || !(d->tflags & KT_ARRAY) || !d->init || d->init->kind != KN_INITLIST ||
+	    d->init->nkids <= 0)
+		return NULL;
+	ka_node **v = ka_arena_alloc(w->file.a, (size_t)d->init->nkids * sizeof *v);
+	if (!v)
+		return NULL;
+	for (int i = 0; i < d->init->nkids; i++) {
+		ka_node *e = walk_strip(d->init->kids[i]);
+		if (!e || e->kind != KN_UNOP || e->op != OP_ADDROF || e->nkids != 1)
+			return NULL;
+		v[i] = e->kids[0];
+	}
+	*n = d->init->nkids;
+	return v;
+}
+
 /* The runtime's launch calls: cudaLaunchKernel(func, grid, block, args,
  * smem, stream), its cooperative form and HIP's hipLaunchKernel /
  * hipLaunchCooperativeKernel.  The kernel is the first argument (through
  * casts, a variable or a table, as for a launch through a pointer); the
- * kernel's own arguments sit in a void *[] the walk does not read, so none
- * is known.  The call becomes a launch row whose grid, block and shared
- * memory texts are the call's arguments (their ranges are edited as a
- * chevron's are).  1 when n is such a call. */
+ * kernel's own arguments sit in a void *[]: known when it is a local array
+ * of the variables' addresses (args_from_array), else none is.  The call
+ * becomes a launch row whose grid, block and shared memory texts are the
+ * call's arguments (their ranges are edited as a chevron's are).  1 when n
+ * is such a call. */
 int walk_launch_api(walk *w, ka_node *n)
 {
 	static const char *const names[] = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel",
@@ -350,7 +375,7 @@ int walk_launch_api(walk *w, ka_node *n)
 	*call = *n;
 	call->cfg = cfg;
 	call->nkids = 0; /* the kernel's arguments are behind the void *[] */
-	call->kids = NULL;
+	call->kids = n->nkids > 3 ? args_from_array(w, n->kids[3], &call->nkids) : NULL;
 	call->ntargs = 0;
 	for (int i = 0; i < nvia; i++)
 		launch_one(w, call, via[i]);

@@ -395,7 +395,9 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 		return 0;
 	if (!sx_is_const(rest, &v)) {
 		const sx *bw = sx_coef(cx, rest, SYM_BID_X);
-		if (!bw || !sx_same_value(cx, bw, wdt))
+		/* `nTPB * blockIdx.x` with nTPB every launch's x size, beside a
+		 * step of blockDim.x: the same width */
+		if (!bw || !(sx_same_value(cx, bw, wdt) || (is_block_width(w, bw) && is_block_width(w, wdt))))
 			return 0;
 		for (int i = 0; i < cx->nsyms; i++)
 			if (cx->syms[i].kind == SYM_BID_X && sx_uses_sym(rest, i))
