@@ -152,7 +152,8 @@ static const sx *linear_tid(walk *w)
 		t = sx_add(&w->sym.sx, t, sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Y), bx));
 	if (!flat_axis(w, 2))
 		t = sx_add(&w->sym.sx, t,
-			   sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Z), flat_axis(w, 1) ? bx : sx_mul(&w->sym.sx, bx, by)));
+			   sx_mul(&w->sym.sx, sym_of(w, SYM_TID_Z),
+				  flat_axis(w, 1) ? bx : sx_mul(&w->sym.sx, bx, by)));
 	return t;
 }
 

@@ -130,7 +130,9 @@ static int cg_dim3(const ka_node *c)
 	} t[] = {{"thread_index", 0}, {"group_index", 1}, {"block_index", 1},
 		 {"dim_threads", 2},  {"group_dim", 2},   {"dim_blocks", 3}};
 	const ka_node *callee = c->callee ? walk_strip(c->callee) : NULL;
-	const char *name = c->name && *c->name ? c->name : callee && callee->kind == KN_MEMBER ? callee->name : NULL;
+	const char *name = c->name && *c->name                   ? c->name
+			   : callee && callee->kind == KN_MEMBER ? callee->name
+								 : NULL;
 	if (!name || !c->ref_usr || !strstr(c->ref_usr, "cooperative_groups"))
 		return -1;
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
