@@ -574,6 +574,29 @@ CU
 expect hists.cu 12 smem-tile-column-read note
 expect hists.cu 21 smem-tile-column-read warning
 
+# Managed memory without a prefetch: one page (a result scalar) is a note,
+# a buffer of megabytes a warning (scripts/severity_bench.sh: about 35 us a
+# migration for a page, 1.5-4.4x for 64 KB-64 MB).
+cat >"$dir/managed.cu" <<'CU'
+__global__ void acc(const float *x, double *out, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { atomicAdd(out, (double)x[i]); y[i] = 2.0f * x[i]; }
+}
+double run_acc(const float *x) {
+  const int n = 1 << 20;
+  double *s;
+  float *y;
+  cudaMallocManaged(&s, sizeof(double));
+  cudaMallocManaged(&y, n * sizeof(float));
+  *s = 0;
+  acc<<<n / 256, 256>>>(x, s, y, n);
+  cudaDeviceSynchronize();
+  return *s + y[0];
+}
+CU
+expect managed.cu 9 host-managed-no-prefetch note
+expect managed.cu 10 host-managed-no-prefetch warning
+
 mkdir -p "$dir/reach" "$dir/reach2"
 cat >"$dir/reach/kern.cuh" <<'CU'
 __global__ void fwd(float *out, const float *in, int n) {
