@@ -215,38 +215,26 @@ static int thread_bound(walk *w, const sx *c)
 	       !sx_has_unknown(&w->sym.sx, c->a) && !sx_has_unknown(&w->sym.sx, c->b);
 }
 
-/* Whether the thread at ln satisfies the bounds among c's conjuncts (all
- * of c must be one when negated); -1 when a value cannot be computed. */
-static int bounds_hold(walk *w, const sx *c, int when_true, const sx_lane *ln)
+/* The bounds on thread ids among c's conjuncts (when_true), or c itself
+ * when it is one (its negation is tested); at most max of them. */
+static int collect_bounds(walk *w, const sx *c, int when_true, const sx **out, int n, int max)
 {
-	if (when_true && c->k == SX_AND) {
-		int a = bounds_hold(w, c->a, 1, ln), b = bounds_hold(w, c->b, 1, ln);
-		return a < 0 || b < 0 ? -1 : a && b;
-	}
-	if (!thread_bound(w, c))
-		return 1; /* another test: the bounds alone give an upper count */
-	int64_t a, b;
-	if (sx_eval(&w->sym.sx, c->a, ln, &a) != 0 || sx_eval(&w->sym.sx, c->b, ln, &b) != 0)
-		return -1;
-	int r = c->c == 1   ? a < b
-		: c->c == 2 ? a > b
-		: c->c == 3 ? a <= b
-		: c->c == 4 ? a >= b
-		: c->c == 5 ? a == b
-			    : a != b;
-	return when_true ? r : !r;
-}
-
-static int has_bound(walk *w, const sx *c, int when_true)
-{
-	if (c && when_true && c->k == SX_AND)
-		return has_bound(w, c->a, 1) || has_bound(w, c->b, 1);
-	return thread_bound(w, c);
+	if (!c || n >= max)
+		return n;
+	if (when_true && c->k == SX_AND)
+		return collect_bounds(w, c->b, 1, out, collect_bounds(w, c->a, 1, out, n, max), max);
+	if (thread_bound(w, c))
+		out[n++] = c;
+	return n;
 }
 
 int walk_cond_threads(walk *w, const sx *c, int when_true)
 {
-	if (!w->block_source || strcmp(w->block_source, "launch") != 0 || !has_bound(w, c, when_true))
+	if (!w->block_source || strcmp(w->block_source, "launch") != 0)
+		return -1;
+	const sx *bd[8];
+	int nb = collect_bounds(w, c, when_true, bd, 0, 8);
+	if (nb == 0 || (!when_true && bd[0] != c))
 		return -1;
 	int64_t bx = w->block[0], by = w->block[1] > 0 ? w->block[1] : 1,
 		bz = w->block[2] > 0 ? w->block[2] : 1;
@@ -257,10 +245,22 @@ int walk_cond_threads(walk *w, const sx *c, int when_true)
 	for (ln.tid[2] = 0; ln.tid[2] < bz; ln.tid[2]++)
 		for (ln.tid[1] = 0; ln.tid[1] < by; ln.tid[1]++)
 			for (ln.tid[0] = 0; ln.tid[0] < bx; ln.tid[0]++) {
-				int h = bounds_hold(w, c, when_true, &ln);
-				if (h < 0)
-					return -1;
-				n += h;
+				int all = 1;
+				for (int k = 0; k < nb && all; k++) {
+					int64_t l, r;
+					if (sx_eval(&w->sym.sx, bd[k]->a, &ln, &l) != 0 ||
+					    sx_eval(&w->sym.sx, bd[k]->b, &ln, &r) != 0)
+						return -1;
+					int64_t op = bd[k]->c; /* SX_CMP codes 1-6: < > <= >= == != */
+					int h = op == 1   ? l < r
+						: op == 2 ? l > r
+						: op == 3 ? l <= r
+						: op == 4 ? l >= r
+						: op == 5 ? l == r
+							  : l != r;
+					all = when_true ? h : !h;
+				}
+				n += all; /* the other conjuncts' tests: an upper count */
 			}
 	return n;
 }
