@@ -382,6 +382,9 @@ int walk_loop_is_static(walk *w, ka_node *cond, ka_decl *iv, const sx *start, co
 int walk_ev_typed_call(walk *w, ka_node *n, val *out);
 
 /* walk_cg.c: cooperative groups and the SharedMemory<T> idiom. */
+/* 0 threadIdx, 1 blockIdx, 2 blockDim, 3 gridDim: the built-in dim3 that a
+ * cooperative-groups call returns (`block.group_index()`); -1 otherwise. */
+int walk_cg_dim3(const ka_node *c);
 int walk_ev_cg_call(walk *w, ka_node *n, val *out);
 int walk_is_block_barrier(ka_node *n);
 /* Marks the parameters of f that receive a tile held in a cg::thread_group. */

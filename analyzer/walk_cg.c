@@ -174,6 +174,30 @@ static const sx *block_rank(walk *w)
 	return sx_add(&w->sym.sx, b, sx_mul(&w->sym.sx, sym_of(w, SYM_BID_Z), sx_mul(&w->sym.sx, gx, gy)));
 }
 
+/* A cooperative-groups call that returns one of the built-in dim3s: the
+ * index of builtin_member's vars[] in walk_expr.c (thread_block's
+ * thread_index() is threadIdx,
+ * group_index() blockIdx, dim_threads() and group_dim() blockDim; the grid's
+ * block_index() blockIdx, dim_blocks() gridDim); -1 for any other call. */
+int walk_cg_dim3(const ka_node *c)
+{
+	static const struct {
+		const char *name;
+		int var;
+	} t[] = {{"thread_index", 0}, {"group_index", 1}, {"block_index", 1},
+		 {"dim_threads", 2},  {"group_dim", 2},   {"dim_blocks", 3}};
+	const ka_node *callee = c->callee ? walk_strip(c->callee) : NULL;
+	const char *name = c->name && *c->name                   ? c->name
+			   : callee && callee->kind == KN_MEMBER ? callee->name
+								 : NULL;
+	if (!name || !c->ref_usr || !strstr(c->ref_usr, "cooperative_groups"))
+		return -1;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(name, t[i].name) == 0)
+			return t[i].var;
+	return -1;
+}
+
 /* thread_rank(), size(), meta_group_rank(), meta_group_size(). */
 static int group_value(walk *w, const char *name, const char *scope, int tsz, val *out)
 {

@@ -118,35 +118,12 @@ int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level)
 	return 0;
 }
 
-/* A cooperative-groups call that returns one of the built-in dim3s: the
- * index of vars[] below (thread_block's thread_index() is threadIdx,
- * group_index() blockIdx, dim_threads() and group_dim() blockDim; the grid's
- * block_index() blockIdx, dim_blocks() gridDim); -1 for any other call. */
-static int cg_dim3(const ka_node *c)
-{
-	static const struct {
-		const char *name;
-		int var;
-	} t[] = {{"thread_index", 0}, {"group_index", 1}, {"block_index", 1},
-		 {"dim_threads", 2},  {"group_dim", 2},   {"dim_blocks", 3}};
-	const ka_node *callee = c->callee ? walk_strip(c->callee) : NULL;
-	const char *name = c->name && *c->name                   ? c->name
-			   : callee && callee->kind == KN_MEMBER ? callee->name
-								 : NULL;
-	if (!name || !c->ref_usr || !strstr(c->ref_usr, "cooperative_groups"))
-		return -1;
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (strcmp(name, t[i].name) == 0)
-			return t[i].var;
-	return -1;
-}
-
 static val builtin_member(walk *w, ka_node *n)
 {
 	ka_node *b = walk_strip(n->kids[0]);
 	static const char *const vars[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 	static const unsigned deps[] = {D_LANE, D_BLOCK, D_PARAM, D_PARAM};
-	int cg = b && b->kind == KN_CALL ? cg_dim3(b) : -1;
+	int cg = b && b->kind == KN_CALL ? walk_cg_dim3(b) : -1;
 	if (cg >= 0 && n->name && strlen(n->name) == 1 && n->name[0] >= 'x' && n->name[0] <= 'z') {
 		sx_sym_kind kind = (sx_sym_kind)(cg * 3 + (n->name[0] - 'x'));
 		for (int s = 0; s < w->sym.sx.nsyms; s++)
