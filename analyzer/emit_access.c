@@ -142,12 +142,15 @@ static void warp_cols(walk *w, ka_facts_row *r, const sx *addr, int abytes, int 
 {
 	warp_result wr;
 	int one = walk_single_lane(w);
-	/* one lane's request: its own sectors and banks, nothing to coalesce */
-	walk_warp_model_lanes(w, addr, abytes, sp == SP_SHARED, one ? 1 : 0, &wr);
+	int act = walk_active_threads(w);
+	/* one lane's request: its own sectors and banks, nothing to coalesce;
+	 * in a 1-D block a bound that leaves fewer threads than a warp leaves
+	 * a run of that many lanes (`if (tid < 16)`) */
+	int few = act > 0 && act < w->file.arch->warp_size && w->block[1] <= 1 && w->block[2] <= 1;
+	walk_warp_model_lanes(w, addr, abytes, sp == SP_SHARED, one ? 1 : few ? act : 0, &wr);
 	*out = wr;
 	ka_facts_int(r, KA_COL(access, lanes), wr.lanes);
 	ka_facts_int(r, KA_COL(access, single_lane), one);
-	int act = walk_active_threads(w);
 	ka_facts_opt(r, KA_COL(access, active_threads), act > 0, act);
 	ka_facts_opt(r, KA_COL(access, sectors_per_request), wr.ok && sp != SP_SHARED, wr.sectors);
 	ka_facts_opt(r, KA_COL(access, ideal_sectors), wr.ok && sp != SP_SHARED, wr.ideal_sectors);

@@ -536,6 +536,9 @@ CU
 expect digits.cu 10 gmem-uncoalesced-store note
 expect digits.cu 16 gmem-uncoalesced-store warning
 expect digits.cu 22 gmem-uncoalesced-store warning
+"$kcheck" --no-config --no-db -q --format concise "$dir/digits.cu" 2>/dev/null | grep -E "digits.cu:10:" |
+	grep -q "touches 16 sectors per warp request, ideal 2" ||
+	{ echo "FAIL: digits.cu:10: the 16 threads' request should count 16 sectors over the ideal 2"; fail=1; }
 
 # A column read of an unpadded shared tile once per thread by 20 threads,
 # after loops in which every thread updates the tile: a note.  The same
