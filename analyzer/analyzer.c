@@ -546,6 +546,20 @@ static int analyze_tu(ka_tu *tu, const ka_analyze_opts *o, const ka_arch *arch, 
 		    "AND EXISTS (SELECT 1 FROM access o WHERE o.kernel_id = access.kernel_id "
 		    "AND o.space = 'global' AND o.id <> access.id AND o.active_threads IS NULL "
 		    "AND o.single_lane = 0 AND COALESCE(o.traffic_depth, 0) >= COALESCE(access.traffic_depth, 0));"
+		    /* The share of a shared access in the kernel's shared-memory
+		     * traffic: the traffic loops it lies outside of, against the
+		     * deepest shared access that every thread makes, and the
+		     * fraction of the block that a bound on the thread index
+		     * leaves it to beside one every thread makes at least as deep
+		     * (the shared-memory conflict rules' weights). */
+		    "UPDATE access SET shared_outer_loops = MAX(0, COALESCE((SELECT MAX(COALESCE(o.traffic_depth, 0)) "
+		    "FROM access o WHERE o.kernel_id = access.kernel_id AND o.space = 'shared' "
+		    "AND o.active_threads IS NULL), 0) - COALESCE(traffic_depth, 0)) WHERE space = 'shared';"
+		    "UPDATE access SET shared_thread_share = 1.0 * active_threads / COALESCE((SELECT k.block_threads "
+		    "FROM kernel k WHERE k.id = access.kernel_id), active_threads) "
+		    "WHERE space = 'shared' AND active_threads IS NOT NULL AND EXISTS (SELECT 1 FROM access o "
+		    "WHERE o.kernel_id = access.kernel_id AND o.space = 'shared' AND o.id <> access.id "
+		    "AND o.active_threads IS NULL AND COALESCE(o.traffic_depth, 0) >= COALESCE(access.traffic_depth, 0));"
 		    /* A run: accesses of one base, direction, size and loop whose indexes
 		     * differ only by constants (a hand-unrolled a[4*i+0], a[4*i+1], ...).
 		     * When their offsets tile the lane stride exactly, every byte of the

@@ -56,7 +56,7 @@ typedef enum ka_facts_col {
 #define KA_COL(t, c) KA_FCOL_##t##__##c
 
 /* The widest table; facts.c asserts at compile time that every table fits. */
-#define KA_FACTS_MAX_COLS 72
+#define KA_FACTS_MAX_COLS 80
 
 typedef struct ka_facts_table_info {
 	const char *name;
