@@ -636,6 +636,7 @@ static int analyze_file_here(const ka_analyze_opts *opts, const char *path, sqli
 			       .directory = o->directory};
 	if (fl.hip)
 		fo.lang = "hip";
+	fo.lang_fixed = fl.hip || fl.cuda;
 	ka_tu *tu = NULL;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

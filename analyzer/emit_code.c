@@ -2,6 +2,7 @@
  * atomics, calls, literals, loops and reductions, branches, early returns,
  * launches.  Written on the typed facts writer (facts/facts.h); the walker
  * (walk_*.c) computes what they say and keeps the tallies. */
+#include "analyzer/frontend.h"
 #include "analyzer/walk.h"
 #include "util/checked.h"
 #include <ctype.h>
@@ -713,7 +714,7 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 	ka_facts_text(&r, KA_COL(launch, func), w->func);
 	walk_emit_loc(&r, &n->loc);
 	ka_facts_text(&r, KA_COL(launch, api),
-		      text && strstr(text, "<<<")                            ? "chevron"
+		      text && ka_chevron_opens(text)                         ? "chevron"
 		      : text && strncmp(text, "hipLaunchKernelGGL", 18) == 0 ? "hipLaunchKernelGGL"
 		      : n->name && strstr(n->name, "Launch")                 ? n->name
 									     : "hipLaunchKernelGGL");

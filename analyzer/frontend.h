@@ -11,6 +11,7 @@ typedef struct ka_frontend_opts {
 	const char *arch;      /* sm_90, gfx942, ... */
 	const char *cuda_path; /* NULL: /usr/local/cuda when present */
 	int force_shim;
+	int lang_fixed;           /* lang was given (-x): no guess from the includes */
 	const char *resource_dir; /* NULL: $KCHECK_CLANG_RESOURCE_DIR or the build's */
 	const char *const *extra;
 	int nextra;
@@ -24,6 +25,7 @@ typedef struct ka_flags {
 	int n, cap;
 	const char *arch; /* target named by -arch/-gencode/--offload-arch, or NULL */
 	int hip;          /* -x hip */
+	int cuda;         /* -x cuda, or HIP's NVIDIA platform defined (-D__HIP_PLATFORM_NVIDIA__) */
 	/* The first flag dropped that could have carried an include path or a
 	 * macro (-Wp,-I..., -Xclang -D..., -imacros, an unreadable response or
 	 * options file), or NULL: the caller says so once. */
@@ -35,6 +37,16 @@ int ka_frontend_flags(ka_arena *a, const char *const *in, int n, const char *dir
  * with errors); KA_EIO for unreadable or binary files; KA_EPARSE when
  * libclang fails outright. */
 int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out);
+
+/* frontend_chevron.c: launches written `k << < g, b >> > (...)`, which
+ * nvcc accepts and clang does not.  ka_chevron_join rewrites them in place
+ * as `k <<<  g, b >>>  (...)` (same length, same line breaks) and returns
+ * how many it joined; ka_chevron_spaced says whether text has a spaced
+ * triple at all (a cheap test before copying a file). */
+int ka_chevron_join(char *text, size_t len);
+int ka_chevron_spaced(const char *text, size_t len);
+/* Whether text opens a chevron launch (`<<<` or `<< <`). */
+int ka_chevron_opens(const char *text);
 
 /* incguard.c: while a parse runs, libclang may read only regular files
  * (and folders) of at most KA_INCLUDE_MAX_BYTES: an include of a device,

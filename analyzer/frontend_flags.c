@@ -234,7 +234,10 @@ static int one(fl *f, const char *const *in, int n, int i)
 		if (!v)
 			continue;
 		const char *c = keep_arg[k].clang;
-		if (c[2]) { /* -isystem DIR: two words */
+		if (!strcmp(c, "-D") &&
+		    (!strncmp(v, "__HIP_PLATFORM_NVIDIA__", 23) || !strncmp(v, "__HIP_PLATFORM_NVCC__", 21)))
+			f->out->cuda = 1; /* HIP through its CUDA back end: the file is CUDA */
+		if (c[2]) {               /* -isystem DIR: two words */
 			emit(f, c);
 			emit(f, path_arg(f, v));
 		} else {
@@ -288,6 +291,8 @@ static int one(fl *f, const char *const *in, int n, int i)
 	if (!strcmp(s, "-x") && next) {
 		if (!strcmp(next, "hip"))
 			f->out->hip = 1;
+		else if (!strcmp(next, "cuda"))
+			f->out->cuda = 1;
 		return 2;
 	}
 	if (!strcmp(s, "-rdc=true") || !strcmp(s, "--relocatable-device-code=true") || !strcmp(s, "-dc") ||

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "analyzer/analyzer.h"
+#include "analyzer/frontend.h"
 #include "analyzer/ptxas.h"
 #include "util/proc.h"
 #include "util/error.h"
@@ -220,6 +221,75 @@ static void hip_include_under_condition(void **state)
 	db = analyze(write_src("port.cu", src), NULL, 0);
 	assert_int_equal(q(db, "SELECT lang = 'hip' FROM kernel"), 1);
 	sqlite3_close(db);
+	/* unless the flags say CUDA: -x cuda, or HIP's NVIDIA platform */
+	static const char *const as_cuda[][2] = {{"-x", "cuda"}, {"-D__HIP_PLATFORM_NVIDIA__", NULL}};
+	for (int i = 0; i < 2; i++) {
+		ka_analyze_opts o = KA_ANALYZE_OPTS_INIT;
+		o.extra_args = as_cuda[i];
+		o.n_extra_args = as_cuda[i][1] ? 2 : 1;
+		db = analyze(write_src("port.cu", src), &o, 0);
+		assert_int_equal(q(db, "SELECT lang = 'cuda' FROM kernel"), 1);
+		sqlite3_close(db);
+	}
+	(void)state;
+}
+
+/* Launches written `k << < g, b >> > (...)`, which nvcc accepts: joined in
+ * the text clang parses (same length, same lines), in the file and in a
+ * header it includes; what only looks like them stays as written. */
+static void spaced_chevrons(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"k << < g, b >> > (a);", "k <<<  g, b >>>  (a);"},
+		{"k<< <g, b>>>(a);", "k<<< g, b>>>(a);"},
+		{"k<<<g, b>> >(a);", "k<<<g, b>>> (a);"},
+		{"k << <\tg, b >>\t> (a);", "k <<< \tg, b >>>\t (a);"},
+		{"friend ostream &operator<< <T>(ostream &, const V<T> &);", NULL},
+		{"A<A<A<int>> > v; x = y << z;", NULL},
+		{"// k << < g, b >> > (a);\n", NULL},
+		{"s = \"k << < g, b >> > (a)\";", NULL},
+		{"int n = 1'000; char c = '<'; k << < n, c >> > ();",
+		 "int n = 1'000; char c = '<'; k <<<  n, c >>>  ();"},
+		{"k <<\n< g, b >> > (a);", NULL}, /* a line break between: left alone */
+		{"x << <<y;", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char buf[128];
+		size_t len = strlen(cases[i].in);
+		memcpy(buf, cases[i].in, len + 1);
+		int n = ka_chevron_join(buf, len);
+		const char *want = cases[i].out ? cases[i].out : cases[i].in;
+		if (strcmp(buf, want) != 0)
+			fail_msg("case %zu: '%s' became '%s', want '%s'", i, cases[i].in, buf, want);
+		assert_int_equal(n, cases[i].out ? 1 : 0);
+		assert_int_equal(strlen(buf), len);
+	}
+	write_src("spaced_launch.cuh", "template <typename L> __global__ void each(int n, L f) {\n"
+				       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				       "  if (i < n) f(i);\n"
+				       "}\n"
+				       "template <typename L> void loop(int n, L f) {\n"
+				       "  each << < (n + 255) / 256, 256 >> > (n, f);\n"
+				       "}\n");
+	const char *p = write_src("spaced_launch.cu", "#include \"spaced_launch.cuh\"\n"
+						      "__global__ void scale(float *y, int n) {\n"
+						      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+						      "  if (i < n) y[2 * i] *= 2.0f;\n"
+						      "}\n"
+						      "void run(float *y, int n) {\n"
+						      "  scale << < (n + 127) / 128, 128 >> > (y, n);\n"
+						      "  loop(n, [=] __device__(int i) { y[i] += 1.0f; });\n"
+						      "}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db, "SELECT sum(parse_errors) FROM file"), 0);
+	assert_int_equal(q(db, "SELECT block_x FROM launch WHERE kernel = 'scale'"), 128);
+	assert_int_equal(q(db, "SELECT col FROM launch WHERE kernel = 'scale'"), 3);
+	assert_int_equal(q(db, "SELECT count(*) FROM launch WHERE api = 'chevron'"), 2);
+	assert_int_equal(q(db, "SELECT count(*) FROM launch WHERE kernel = 'each' AND block_x = 256"), 1);
+	assert_int_equal(q(db, "SELECT block_source = 'launch' FROM kernel WHERE name = 'scale'"), 1);
+	sqlite3_close(db);
 	(void)state;
 }
 
@@ -414,6 +484,7 @@ int main(void)
 		cmocka_unit_test(split_in_order_vs_transposed),
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(hip_include_under_condition),
+		cmocka_unit_test(spaced_chevrons),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
 		cmocka_unit_test(single_lane_branches),

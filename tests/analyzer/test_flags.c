@@ -73,6 +73,16 @@ static void nvcc_spelling_translated(void **state)
 	run(a, NULL, &fl, 3, "--offload-arch=gfx942", "-x", "hip");
 	assert_string_equal(fl.arch, "gfx942");
 	assert_int_equal(fl.hip, 1);
+	assert_int_equal(fl.cuda, 0);
+	run(a, NULL, &fl, 2, "-x", "cuda"); /* said so: CUDA whatever the file includes */
+	assert_int_equal(fl.cuda, 1);
+	assert_string_equal(run(a, NULL, &fl, 2, "-D", "__HIP_PLATFORM_NVIDIA__"),
+			    "-D__HIP_PLATFORM_NVIDIA__");
+	assert_int_equal(fl.cuda, 1); /* HIP through its CUDA back end */
+	run(a, NULL, &fl, 1, "-D__HIP_PLATFORM_NVCC__=1");
+	assert_int_equal(fl.cuda, 1);
+	run(a, NULL, &fl, 1, "-D__HIP_PLATFORM_AMD__");
+	assert_int_equal(fl.cuda, 0);
 	ka_arena_free(a);
 }
 
