@@ -234,6 +234,22 @@ static void record_cols(walk *w, ka_facts_row *r, const sx *idx, int affine, int
 	ka_facts_int(r, KA_COL(access, record_mask), (int64_t)mask);
 }
 
+/* The local pointer an access is spelled through (`s_pos[g]`, `*(s_pos +
+ * g)`) when the analysis resolved it to another base: a sub-array carved
+ * out of a shared buffer (`float3 *s_pos = (float3 *)(s_len + n)`), which
+ * the carving keeps apart from the buffer's other sub-arrays. */
+static const char *spelled_pointer(const ka_node *n, const ka_decl *base)
+{
+	const ka_node *b = n->kind == KN_SUBSCRIPT || (n->kind == KN_UNOP && n->op == OP_DEREF)
+				   ? (n->nkids ? walk_strip((ka_node *)n->kids[0]) : NULL)
+				   : NULL;
+	if (b && b->kind == KN_BINOP && (b->op == OP_ADD || b->op == OP_SUB) && b->nkids == 2)
+		b = walk_strip((ka_node *)b->kids[0]);
+	if (!b || b->kind != KN_DECLREF || !b->ref || b->ref == base || !b->name)
+		return NULL;
+	return b->ref->kind == KD_VAR && !(b->ref->flags & KDF_FILE_SCOPE) ? b->name : NULL;
+}
+
 void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw,
 		      const char *assumed_type, warp_result *out)
 {
@@ -250,6 +266,7 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_int(&r, KA_COL(access, base_is_param), addr.base->kind == KD_PARAM);
 	ka_facts_text(&r, KA_COL(access, base_array),
 		      (addr.base->tflags & KT_ARRAY) ? addr.base->name : NULL);
+	ka_facts_text(&r, KA_COL(access, via), spelled_pointer(n, addr.base));
 	ka_facts_opt(&r, KA_COL(access, elem_bytes), elem > 0 && !assumed_type, elem);
 	ka_facts_opt(&r, KA_COL(access, access_bytes), abytes > 0 && !assumed_type, abytes);
 	ka_facts_opt(&r, KA_COL(access, struct_bytes), field != NULL, elem);

@@ -600,6 +600,26 @@ CU
 expect managed.cu 9 host-managed-no-prefetch note
 expect managed.cu 10 host-managed-no-prefetch warning
 
+# A same-address atomicMax/atomicMin that every thread runs is a warning;
+# one on a path the data decides (an overflow index recorded when a bin is
+# full, a particle outside the grid) has no estimate: a note.
+cat >"$dir/flags.cu" <<'CU'
+__global__ void bin(const float *x, int *count, int *slot, int *lo, int *overflow, int cap, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int b = (int)x[i];
+  atomicMin(lo, b);
+  int s = atomicAdd(&count[b], 1);
+  if (s < cap)
+    slot[b * cap + s] = i;
+  else
+    atomicMax(overflow, s + 1);
+}
+void run_bin(const float *x, int *c, int *s, int *lo, int *o, int n) { bin<<<(n + 255) / 256, 256>>>(x, c, s, lo, o, 8, n); }
+CU
+expect flags.cu 5 atomic-scalar-reduction warning
+expect flags.cu 10 atomic-scalar-reduction note
+
 mkdir -p "$dir/reach" "$dir/reach2"
 cat >"$dir/reach/kern.cuh" <<'CU'
 __global__ void fwd(float *out, const float *in, int n) {
