@@ -88,10 +88,24 @@ void walk_emit_tu(walk *w)
 		ka_facts_int(&r, KA_COL(file, is_main), f->is_main);
 		ka_facts_int(&r, KA_COL(file, lines), lines);
 		ka_facts_int(&r, KA_COL(file, parse_errors), errs);
+		int unlisted = 0;
+		for (const ka_diag *d = w->file.tu->diags; d && f->is_main; d = d->next)
+			unlisted += d->quiet;
+		ka_facts_int(&r, KA_COL(file, errors_unlisted), unlisted);
 		ka_facts_insert(&r);
 		line_rows(w, f);
 	}
-	for (const ka_diag *d = w->file.tu->diags; d; d = d->next) {
+	/* in clang's order (the list runs backwards): the first error first */
+	int nd = 0;
+	for (const ka_diag *d = w->file.tu->diags; d; d = d->next)
+		nd += !d->quiet;
+	const ka_diag **order = ka_arena_alloc(w->file.a, sizeof *order * (size_t)(nd + 1));
+	int k = nd;
+	for (const ka_diag *d = w->file.tu->diags; d; d = d->next)
+		if (!d->quiet)
+			order[--k] = d;
+	for (int i = 0; i < nd; i++) {
+		const ka_diag *d = order[i];
 		ka_facts_begin(&r, w->file.fw, KA_TABLE(diag));
 		ka_facts_text(&r, KA_COL(diag, file), d->file);
 		ka_facts_int(&r, KA_COL(diag, line), d->line);

@@ -158,7 +158,10 @@ int ka_frontend_args(const ka_frontend_opts *o, ka_arena *a, const char ***argv,
 		push(&b, "-isystem"); /* texture_fetch_functions.h */
 		push(&b, SHIM_DIR);
 	}
-	push(&b, "-ferror-limit=50");
+	/* no limit: an error past clang's default 20 (or any limit) must still
+	 * mark the function it lies in as not analyzed, or its body, with the
+	 * broken parts dropped, would be analyzed as if whole */
+	push(&b, "-ferror-limit=0");
 	add_user_flags(&b, o);
 	*argv = b.v;
 	*argc = b.n;

@@ -139,7 +139,8 @@ static int body_has_error(lower_ctx *cx, CXCursor c, ka_decl *d)
 	if (!fb || !clang_File_isEqual(fb, fe))
 		return 0;
 	const char *file = fe_file_name(cx, fb);
-	int hit = 0;
+	int hit = 0, shown = 0;
+	ka_diag *last = NULL;
 	for (ka_diag *g = cx->tu->diags; g; g = g->next)
 		if (g->file == file && ka_diag_is_error(g) && g->off >= (int)ob && g->off <= (int)oe) {
 			if (!g->func) {
@@ -148,7 +149,11 @@ static int body_has_error(lower_ctx *cx, CXCursor c, ka_decl *d)
 							     g->message, d->name ? d->name : "(unnamed)");
 			}
 			hit = 1;
+			shown |= !g->quiet;
+			last = g; /* the list runs backwards: the function's first error */
 		}
+	if (last && !shown)
+		last->quiet = 0; /* which function was lost is always said */
 	return hit;
 }
 
@@ -405,7 +410,7 @@ static void collect_diags(lower_ctx *cx)
 		if (sev >= CXDiagnostic_Error && f && clang_Location_isInSystemHeader(l))
 			error_at_include(cx, f, d);
 		if (sev >= CXDiagnostic_Error)
-			cx->tu->n_errors++;
+			d->quiet = ++cx->tu->n_errors > KA_DIAG_SHOWN;
 		d->next = cx->tu->diags;
 		cx->tu->diags = d;
 		clang_disposeDiagnostic(dg);

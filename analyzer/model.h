@@ -205,8 +205,14 @@ typedef struct ka_diag {
 	const char *message;
 	int off;          /* byte offset in `file` (expansion location) */
 	const char *func; /* the function it lies in, which was not analyzed */
+	int quiet;        /* a clang error past the first KA_DIAG_SHOWN: counted, not listed */
 	struct ka_diag *next;
 } ka_diag;
+
+/* clang's errors are all collected (they tell which functions did not
+ * parse, wherever they are), but only the first ones of a file are listed
+ * in the facts' diag table, as clang's -ferror-limit would print them. */
+#define KA_DIAG_SHOWN 50
 
 /* An error or fatal error (not a warning, nor kcheck's own note). */
 static inline int ka_diag_is_error(const ka_diag *d)

@@ -83,6 +83,12 @@ static int collect_diags(sqlite3 *db, ka_lint_job *j)
 			rc = ka_error_set(KA_ENOMEM, "out of memory");
 	}
 	sqlite3_finalize(st);
+	if (rc == KA_OK &&
+	    sqlite3_prepare_v2(db, "SELECT sum(errors_unlisted) FROM file", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			j->st.clang_errors += sqlite3_column_int(st, 0); /* past the ones listed */
+		sqlite3_finalize(st);
+	}
 	return rc;
 }
 

@@ -293,6 +293,34 @@ static void spaced_chevrons(void **state)
 	(void)state;
 }
 
+/* clang's errors are all collected: one past the fiftieth still marks its
+ * function as not analyzed (with an error limit, clang stopped reporting
+ * and went on parsing bodies with their broken parts dropped), while the
+ * diag table lists the first fifty and the function's error. */
+static void errors_past_the_limit(void **state)
+{
+	char src[4096];
+	int n = snprintf(src, sizeof src, "void broken(void) {\n");
+	for (int i = 0; i < 60; i++)
+		n += snprintf(src + n, sizeof src - (size_t)n, "  undeclared_%d();\n", i);
+	snprintf(src + n, sizeof src - (size_t)n,
+		 "}\n"
+		 "__global__ void early(float *a) { a[threadIdx.x] = 1.0f; }\n"
+		 "__global__ void late(float *a) { a[threadIdx.x] = missing_value; }\n");
+	sqlite3 *db = analyze(write_src("many_errors.cu", src), NULL, 0);
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE name = 'early'"), 1);
+	assert_int_equal(q(db, "SELECT count(*) FROM kernel WHERE name = 'late'"), 0);
+	assert_int_equal(
+		q(db, "SELECT count(*) FROM diag WHERE message LIKE '%function ''late'' not analyzed%'"), 1);
+	assert_int_equal(q(db, "SELECT sum(parse_errors) FROM file"), 61);
+	assert_int_equal(q(db, "SELECT count(*) FROM diag WHERE severity = 'error'"), 51);
+	assert_int_equal(q(db, "SELECT errors_unlisted FROM file WHERE is_main = 1"), 10);
+	/* listed in clang's order: the first row is the first error */
+	assert_int_equal(q(db, "SELECT line FROM diag WHERE severity = 'error' ORDER BY rowid LIMIT 1"), 2);
+	sqlite3_close(db);
+	(void)state;
+}
+
 static void bad_inputs(void **state)
 {
 	char missing[600];
@@ -485,6 +513,7 @@ int main(void)
 		cmocka_unit_test(hip_launch),
 		cmocka_unit_test(hip_include_under_condition),
 		cmocka_unit_test(spaced_chevrons),
+		cmocka_unit_test(errors_past_the_limit),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
 		cmocka_unit_test(single_lane_branches),

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 21, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 21, 0);
 INSERT INTO kernel(id, name, kind, file, line, decl_begin_off, begin_off, body_begin_off, end_off,
                    block_threads, block_source, launch_sites_agree, launch_bounds_max)
 VALUES (1, 'axpy', 'global', 'input.cu', 2, off('__global__ void axpy'), off('__global__ void axpy'),

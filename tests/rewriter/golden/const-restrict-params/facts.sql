@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 7, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 7, 0);
 INSERT INTO kernel(id, name, kind, file) VALUES (1, 'saxpy', 'global', 'input.cu');
 INSERT INTO param(id, kernel_id, kernel, idx, name, type, file, begin_off, end_off, is_pointer,
                   is_const_pointee, is_restrict, is_read, is_written)

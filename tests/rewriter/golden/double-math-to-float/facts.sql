@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 9, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 9, 0);
 INSERT INTO call(id, kernel, file, line, begin_off, end_off, callee, callee_begin_off, callee_end_off,
                  category, is_device_code, arg_is_float)
 VALUES (1, 'norm', 'input.cu', 7, off('sqrt(v)'), offend('sqrt(v)'), 'sqrt', off('sqrt(v)'), off('sqrt(v)') + 4, 'math', 1, 1),

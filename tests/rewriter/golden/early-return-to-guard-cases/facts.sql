@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 27, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 27, 0);
 INSERT INTO kernel(id, name, kind, file, begin_off, body_begin_off, end_off)
 VALUES (1, 'stencil', 'global', 'input.cu', off('__global__ void stencil'), off('{'), offend('+ b[0];') + 2),
        (2, 'carry', 'global', 'input.cu', off('__global__ void carry'), off('{', 3), offend('+ v;') + 2);

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 11, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 11, 0);
 INSERT INTO kernel(id, name, kind, file, begin_off, body_begin_off, end_off)
 VALUES (1, 'shift', 'global', 'input.cu', off('__global__'), off('{'), offend('- left;') + 2);
 INSERT INTO early_return(id, kernel_id, kernel, file, line, begin_off, end_off, cond_text, thread_dependent,

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 7, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 7, 0);
 INSERT INTO call(id, kernel, file, line, begin_off, end_off, callee, callee_begin_off, callee_end_off, is_device_code)
 VALUES (1, 'act', 'input.cu', 6, off('expf('), offend('expf(x[i])'), 'expf', off('expf('), off('expf(') + 4, 1),
        (2, 'act', 'input.cu', 6, off('logf('), offend('logf(x[i] + 1.0f)'), 'logf', off('logf('), off('logf(') + 4, 1),

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 11, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 11, 0);
 INSERT INTO literal(id, kernel, file, line, begin_off, end_off, text, kind, promotes_to_double, in_macro)
 VALUES (1, 'scale', 'input.cu', 8, off('0.5 +'), off('0.5 +') + 3, '0.5', 'double', 1, 0),
        (2, 'scale', 'input.cu', 8, off('1e-3'), offend('1e-3'), '1e-3', 'double', 1, 0),

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'hip', 1, 8, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'hip', 1, 8, 0);
 INSERT INTO call(id, func, file, line, begin_off, end_off, callee, callee_begin_off, callee_end_off,
                  arg0_text, arg0_begin_off, arg0_end_off, category, mask_bits)
 VALUES (1, 'warp_sum', 'input.cu', 5, off('__shfl_down_sync('), offend('v, o)'), '__shfl_down_sync',

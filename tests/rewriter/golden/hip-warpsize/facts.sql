@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'hip', 1, 12, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'hip', 1, 12, 0);
 INSERT INTO literal(id, kernel, file, line, begin_off, end_off, text, kind, in_macro)
 VALUES (1, 'lanes', 'input.cu', 5, off('32]'), off('32]') + 2, '32', 'int', 0),
        (2, 'lanes', 'input.cu', 6, off('32;'), off('32;') + 2, '32', 'int', 0),

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 10, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 10, 0);
 INSERT INTO kernel(id, name, kind, file, begin_off, body_begin_off, end_off)
 VALUES (1, 'copy', 'global', 'input.cu', off('__global__'), off('{'), offend('src[k];') + 2);
 INSERT INTO access(id, kernel_id, kernel, file, line, begin_off, end_off, space, rw, base)

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 21, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 21, 0);
 INSERT INTO call(id, func, file, line, begin_off, end_off, callee, callee_begin_off, callee_end_off,
                  arg0_begin_off, category, is_legacy_intrinsic, in_divergent_branch)
 VALUES (1, 'warp_sum', 'input.cu', 11, off('__shfl_down(v, o)'), offend('__shfl_down(v, o)'), '__shfl_down',

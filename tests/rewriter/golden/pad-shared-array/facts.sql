@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 17, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 17, 0);
 INSERT INTO kernel(id, name, file, kind) VALUES (1, 'transpose', 'input.cu', 'global');
 INSERT INTO shared_array(id, kernel_id, kernel, name, file, line, begin_off, end_off, ndims, dim0, dim1,
                          inner_dim_begin_off, inner_dim_end_off, is_reinterpreted, is_dynamic, is_file_scope)

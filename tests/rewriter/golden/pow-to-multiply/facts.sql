@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 12, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 12, 0);
 INSERT INTO call(id, kernel, file, line, begin_off, end_off, callee, callee_begin_off, callee_end_off,
                  nargs, arg0_begin_off, arg0_end_off, arg1_const, arg_is_float, is_device_code)
 VALUES (1, 'poly', 'input.cu', 6, off('powf(x[i], 2.0f)'), offend('powf(x[i], 2.0f)'), 'powf',

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 13, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 13, 0);
 INSERT INTO kernel(id, name, kind, file, has_bounds_guard) VALUES (1, 'add', 'global', 'input.cu', 1);
 INSERT INTO launch(id, kernel_id, kernel, file, line, begin_off, end_off, block_threads, block_x, block_y, block_z,
                    block_begin_off, block_end_off, grid_begin_off, grid_end_off, grid_is_ceil_div)

@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 16, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 16, 0);
 INSERT INTO launch(id, kernel_id, kernel, func, file, line, begin_off, end_off, api, smem_text, dyn_smem,
                    smem_optin, stmt_begin_off, stmt_end_off)
 VALUES (1, 1, 'big', 'run', 'input.cu', 13, off('big<<<'), offend('(out)'), 'chevron', 'bytes', 65536, 0,

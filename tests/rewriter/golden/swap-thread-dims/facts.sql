@@ -1,4 +1,4 @@
-INSERT INTO file VALUES ('input.cu', 'cuda', 1, 15, 0);
+INSERT INTO file(path, lang, is_main, lines, parse_errors) VALUES ('input.cu', 'cuda', 1, 15, 0);
 INSERT INTO kernel(id, name, kind, file, begin_off, body_begin_off, end_off, n_launch_sites, launch_sites_agree)
 VALUES (1, 'scale2d', 'global', 'input.cu', off('__global__'), off('{'), offend('*= 2.0f;') + 2, 1, 1);
 INSERT INTO launch(id, kernel_id, kernel, file, line, begin_off, end_off, func_begin_off,
