@@ -157,11 +157,17 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 		}
 	}
 	/* (kernel)<<<...>>>, as ROCm's hipLaunchKernelGGL writes it: the launch
-	 * takes the kernel's name.  Only for launches: an unnamed call in a
-	 * template is a dependent operator whose first kid is an operand. */
-	ka_node *d = n->cfg ? n->callee : NULL;
+	 * takes the kernel's name.  So does a call whose arguments depend on a
+	 * template parameter (`atomicAdd(count, 1)` with `typename P::CN
+	 * *count`): clang leaves it unresolved and unnamed, its callee the
+	 * overloaded name.  Not for a dependent operator (`dout + b * C` on a
+	 * template's pointer type, where an overloaded operator+ is in scope):
+	 * its first kid is an operand, a variable. */
+	ka_node *d = n->cfg || nargs > 0 ? n->callee : NULL;
 	while (d && (d->kind == KN_CAST || d->kind == KN_PAREN) && d->nkids == 1)
 		d = d->kids[0];
+	if (d && !n->cfg && d->ref && d->ref->kind != KD_FUNC)
+		d = NULL;
 	if (d && (!n->name || !*n->name) && d->kind == KN_DECLREF && d->name && *d->name &&
 	    strncmp(d->name, "operator", 8) != 0) {
 		n->name = d->name;
