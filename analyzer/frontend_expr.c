@@ -279,12 +279,44 @@ static int hip_coordinate(CXCursor c, CXCursor *member)
 	return ok;
 }
 
+/* A lambda: its call operator as a function of the model (parameters and
+ * body, flagged KDF_LAMBDA), referenced by the node that stands for the
+ * closure.  The body is walked where the lambda is called (walk_call.c),
+ * not where it is written: its names of the enclosing function's locals
+ * are those locals, so the captures read their values at the call. */
+static ka_node *lower_lambda(lower_ctx *cx, CXCursor c)
+{
+	ka_node *n = fe_new_node(cx, KN_DECLREF, c);
+	ka_decl *f = fe_new_decl(cx, c, KD_FUNC);
+	f->flags |= KDF_LAMBDA | KDF_DEVICE;
+	f->name = "(lambda)";
+	kid_list k = fe_kids_of(c);
+	f->params = ka_arena_alloc(cx->a, sizeof *f->params * (size_t)(k.n + 1));
+	for (int i = 0; i < k.n; i++) {
+		enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
+		if (kk == CXCursor_ParmDecl) {
+			ka_decl *p = fe_new_decl(cx, k.v[i], KD_PARAM);
+			fe_decl_type(cx, p, clang_getCursorType(k.v[i]));
+			f->params[f->nparams++] = p;
+		} else if (kk == CXCursor_CompoundStmt && !f->body) {
+			f->body = fe_lower_stmt(cx, k.v[i]);
+			f->body_begin = f->body ? f->body->loc.begin : -1;
+		}
+	}
+	free(k.v);
+	n->name = f->name;
+	n->ref = f;
+	return n;
+}
+
 static ka_node *lower_expr_at(lower_ctx *cx, CXCursor c)
 {
 	enum CXCursorKind kk = clang_getCursorKind(c);
 	CXCursor member;
 	if (kk == CXCursor_TypeRef || kk == CXCursor_TemplateRef || kk == CXCursor_NamespaceRef)
 		return NULL;
+	if (kk == CXCursor_LambdaExpr)
+		return lower_lambda(cx, c);
 	if (kk == CXCursor_CallExpr && hip_coordinate(c, &member))
 		return fe_lower_expr(cx, member);
 	if (!fe_is_expr_kind(kk))

@@ -169,7 +169,9 @@ enum {
 	KDF_TEMPLATE = 1u << 7,
 	KDF_CONSTQ = 1u << 8,
 	KDF_SYSTEM = 1u << 9,
-	KDF_STATIC = 1u << 10
+	KDF_STATIC = 1u << 10,
+	KDF_LAMBDA =
+		1u << 11 /* a lambda's call operator: params and body, inlined where the lambda is called */
 };
 
 struct ka_decl {
@@ -185,8 +187,9 @@ struct ka_decl {
 	int64_t dims[3];                    /* -1 for [] */
 	int inner_dim_begin, inner_dim_end; /* offsets of the innermost dim's text */
 	ka_loc loc;
-	int decl_begin; /* offset of the whole declaration start */
-	ka_node *init;  /* VAR: initializer, may be NULL */
+	int decl_begin;         /* offset of the whole declaration start */
+	ka_node *init;          /* VAR: initializer, may be NULL */
+	struct ka_decl *lambda; /* PARAM: the lambda passed to it in the call being walked */
 	/* functions */
 	ka_decl **params;
 	int nparams;

@@ -303,6 +303,9 @@ const sx *walk_ev_int(walk *w, ka_node *n);
 /* the dependences of n's operands, evaluated without recording anything */
 void walk_kids_dep(walk *w, ka_node *n, unsigned *dep, uint64_t *loops);
 ka_node *walk_strip(ka_node *n);
+/* walk_call.c: a call of a lambda whose body is `return threadIdx;` (or
+ * blockIdx, blockDim, gridDim, as a dim3): 0-3 in that order, else -1. */
+int walk_lambda_builtin(ka_node *call);
 int walk_fold_int(walk *w, ka_node *n, int64_t *v);
 walk_uni walk_uniformity(walk *w, const sx *x);
 const char *walk_uni_name(walk_uni u); /* thread | warp | block | grid */

@@ -117,6 +117,26 @@ static void note_host_alloc(walk *w, ka_node *n)
 		w->sym.ds[v->ref->id].host_kind = 3;
 }
 
+/* The lambda a name stands for: the lambda itself, a local initialized
+ * with one, or a parameter one was passed to; else NULL. */
+static ka_decl *lambda_of(ka_decl *v)
+{
+	if (!v)
+		return NULL;
+	if (v->flags & KDF_LAMBDA)
+		return v;
+	if (v->kind == KD_PARAM)
+		return v->lambda;
+	ka_node *ini = v->kind == KD_VAR && v->init ? walk_strip(v->init) : NULL;
+	return ini && ini->kind == KN_DECLREF && ini->ref && (ini->ref->flags & KDF_LAMBDA) ? ini->ref : NULL;
+}
+
+static ka_decl *arg_lambda(ka_node *a)
+{
+	a = a ? walk_strip(a) : NULL;
+	return a && a->kind == KN_DECLREF ? lambda_of(a->ref) : NULL;
+}
+
 val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written)
 {
 	val args[WALK_MAX_ARGS];
@@ -133,9 +153,14 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written)
 		walk_limit_reached(w, WALK_LIMIT_INLINE, &n->loc);
 		return (val){.x = sx_opaque(&w->sym.sx, 0, 0)};
 	}
-	for (int i = 0; i < f->nparams && i < na; i++)
+	ka_decl *lambdas[WALK_MAX_ARGS];
+	for (int i = 0; i < f->nparams && i < na; i++) {
 		if (f->params[i]->id < w->file.nenv)
 			w->sym.env[f->params[i]->id] = args[i];
+		/* a lambda passed on: called through the parameter, its body runs */
+		lambdas[i] = f->params[i]->lambda;
+		f->params[i]->lambda = arg_lambda(n->kids[i]);
+	}
 	walk_bind_call_tparams(w, n, f);
 	walk_cg_bind_args(w, n, f);
 	const char *saved_func = w->func;
@@ -148,6 +173,8 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written)
 	w->sym.ret_val = NULL;
 	walk_stmt(w, f->body);
 	val r = {.x = w->sym.ret_val ? w->sym.ret_val : sx_opaque(&w->sym.sx, 0, 0)};
+	for (int i = 0; i < f->nparams && i < na; i++)
+		f->params[i]->lambda = lambdas[i];
 	w->ctl.inline_depth--;
 	*written = walk_ref_write_back(w, n, f);
 	w->ctl.call_site = saved_site;
@@ -195,6 +222,53 @@ static int warp_uniform_result(walk *w, ka_node *n, const sx *const *argx, const
 	return 1;
 }
 
+/* The lambda a call runs, or NULL: `f(i)` and `f.operator()(i)` (the
+ * object then the first kid, *skip 1) with `auto f = [&](auto i) {...}`,
+ * or a lambda called where it is written. */
+static ka_decl *called_lambda(ka_node *n, int *skip)
+{
+	*skip = 0;
+	ka_decl *v = n->ref;
+	if (n->name && strcmp(n->name, "operator()") == 0 && n->nkids >= 1) {
+		ka_node *obj = walk_strip(n->kids[0]);
+		*skip = 1;
+		v = obj && obj->kind == KN_DECLREF ? obj->ref : NULL;
+	}
+	ka_node *callee = !v && n->callee ? walk_strip(n->callee) : NULL;
+	if (callee && callee->kind == KN_DECLREF) /* in a template: a dependent call of the variable */
+		v = callee->ref;
+	return lambda_of(v);
+}
+
+int walk_lambda_builtin(ka_node *call)
+{
+	static const char *const vars[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+	int skip;
+	ka_decl *f = call && call->kind == KN_CALL ? called_lambda(call, &skip) : NULL;
+	ka_node *b = f ? f->body : NULL;
+	if (!b || b->kind != KN_COMPOUND || b->nkids != 1 || !b->kids[0] || b->kids[0]->kind != KN_RETURN ||
+	    b->kids[0]->nkids != 1)
+		return -1;
+	ka_node *r = walk_strip(b->kids[0]->kids[0]);
+	/* `return threadIdx;` as a dim3: the conversion operator on the variable,
+	 * in a template also inside dim3's copy constructor */
+	for (int i = 0; r && i < 4 && r->kind != KN_DECLREF; i++) {
+		if (r->kind == KN_CALL && r->name && strncmp(r->name, "operator ", 9) == 0 && r->callee)
+			r = walk_strip(r->callee);
+		else if (r->kind == KN_CALL && r->name &&
+			 (!strcmp(r->name, "dim3") || !strcmp(r->name, "uint3")) && r->nkids == 1)
+			r = walk_strip(r->kids[0]);
+		else if (r->kind == KN_MEMBER && r->nkids == 1)
+			r = walk_strip(r->kids[0]);
+		else
+			r = NULL;
+	}
+	for (int v = 0; r && r->kind == KN_DECLREF && r->name && v < 4; v++)
+		if (strcmp(r->name, vars[v]) == 0)
+			return v;
+	return -1;
+}
+
 val walk_ev_call(walk *w, ka_node *n)
 {
 	int checked = !w->ctl.stmt_level_call;
@@ -223,6 +297,17 @@ val walk_ev_call(walk *w, ka_node *n)
 	}
 	if (walk_ev_cg_call(w, n, &tv) || (w->is_device && walk_ev_typed_call(w, n, &tv)))
 		return tv;
+	int skip;
+	ka_decl *lam = w->is_device ? called_lambda(n, &skip) : NULL;
+	if (lam && lam->body) { /* the lambda's body, here, with the captures' values of here */
+		ka_node call = *n;
+		call.kids = n->kids + skip;
+		call.nkids = n->nkids - skip;
+		unsigned written;
+		val r = walk_inline_call(w, &call, lam, &written);
+		walk_clobber_args(w, &call, lam, written);
+		return r;
+	}
 	if (!*name || strcmp(name, "dim3") == 0 || strncmp(name, "operator", 8) == 0) {
 		unsigned dep = 0;
 		for (int i = 0; i < n->nkids; i++)

@@ -130,6 +130,22 @@ static val builtin_member(walk *w, ka_node *n)
 			if (w->sym.sx.syms[s].kind == kind)
 				return ival(sx_symref(&w->sym.sx, s));
 	}
+	/* `t().x` with `auto t = [&]() -> dim3 { return threadIdx; }` */
+	int lam = b && b->kind == KN_CALL ? walk_lambda_builtin(b) : -1;
+	/* in a macro body the member has no name: dim3's field offset is the axis */
+	int axis = n->name && strlen(n->name) == 1 && n->name[0] >= 'x' && n->name[0] <= 'z'
+			   ? n->name[0] - 'x'
+		   : n->field_offset == 0 || n->field_offset == 4 || n->field_offset == 8
+			   ? n->field_offset / 4
+			   : -1;
+	if (lam >= 0 && axis < 0)
+		return ival(sx_opaque(&w->sym.sx, deps[lam], 0));
+	if (lam >= 0) {
+		sx_sym_kind kind = (sx_sym_kind)(lam * 3 + axis);
+		for (int s = 0; s < w->sym.sx.nsyms; s++)
+			if (w->sym.sx.syms[s].kind == kind)
+				return ival(sx_symref(&w->sym.sx, s));
+	}
 	if (!b || b->kind != KN_DECLREF || !b->name || !n->name)
 		return (val){0};
 	/* a member in a macro body that the front end could not name, the
@@ -490,6 +506,14 @@ val walk_ev(walk *w, ka_node *n, int rw)
 			return walk_ev(w, n->kids[0], rw);
 		break;
 	case KN_DECLREF:
+		/* a lambda in host code is walked where it is written (its launches
+		 * are found there, whoever calls it); in device code where it is
+		 * called (walk_call.c) */
+		if (n->ref && (n->ref->flags & KDF_LAMBDA)) {
+			if (!w->is_device && n->ref->body)
+				walk_stmt(w, n->ref->body);
+			return ival(sx_opaque(&w->sym.sx, 0, 0));
+		}
 		return ev_declref(w, n, rw);
 	case KN_MEMBER: {
 		val b = n->nkids == 1 ? builtin_member(w, n) : (val){0};

@@ -142,6 +142,45 @@ template <class P2> __global__ void eight_per_lane(const uint4 *x, uint4 *y, flo
 	}
 	y[i] = v;
 }
+// Mixed widths: 2-byte accesses beside 4-byte ones, one element per lane,
+// against eight elements per lane with every access 16 bytes wide (the
+// share of the 2-byte requests bounds what vectorizing gains).
+// A half -> float cast: one 2-byte load and one 4-byte store per element.
+__global__ void h2f_one(const __half *x, float *y, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = __half2float(x[i]);
+}
+__global__ void h2f_eight(const uint4 *x, float4 *y, int n8)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	uint4 v = x[i];
+	const __half2 *p = reinterpret_cast<const __half2 *>(&v);
+	float2 a = __half22float2(p[0]), b = __half22float2(p[1]), c = __half22float2(p[2]), d = __half22float2(p[3]);
+	y[2 * i] = make_float4(a.x, a.y, b.x, b.y);
+	y[2 * i + 1] = make_float4(c.x, c.y, d.x, d.y);
+}
+// A particle code beside its id: a 4-byte load, a 2-byte load and a 4-byte
+// store per element (the 2-byte access one of three).
+__global__ void code_one(const unsigned *id, const unsigned short *code, unsigned *out, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		out[i] = id[i] + (code[i] & 3u);
+}
+__global__ void code_eight(const uint4 *id, const uint4 *code, uint4 *out, int n8)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	uint4 c = code[i], a = id[2 * i], b = id[2 * i + 1];
+	const unsigned short *s = reinterpret_cast<const unsigned short *>(&c);
+	out[2 * i] = make_uint4(a.x + (s[0] & 3u), a.y + (s[1] & 3u), a.z + (s[2] & 3u), a.w + (s[3] & 3u));
+	out[2 * i + 1] = make_uint4(b.x + (s[4] & 3u), b.y + (s[5] & 3u), b.z + (s[6] & 3u), b.w + (s[7] & 3u));
+}
 // A lane's 16 bytes as four narrower accesses at constant offsets (a hand
 // unrolled run: gmem-uncoalesced-access reports each at the 16-byte lane
 // stride) against the same bytes as one 16-byte access per lane.
@@ -523,6 +562,28 @@ int main(void)
 				[&] { four_floats_loads_first<<<(nf / 4 + bs - 1) / bs, bs>>>(x, y, 1.5f, nf / 4); });
 			row("four floats per lane, loads first vs one float4", shape, f4l, v4);
 			row("four floats per lane, each load after a store vs loads first", shape, f4, f4l);
+			/* mixed widths over the same n elements: x holds the halves and
+			 * codes, y the floats and ids (each at least 4n bytes) */
+			const int nm = n / 2;
+			char mshape[64];
+			snprintf(mshape, sizeof mshape, "per element, n=2^%d", n == big ? 25 : 20);
+			double hf1 = median_event_us([&] { h2f_one<<<(nm + bs - 1) / bs, bs>>>(xh, y, nm); });
+			double hf8 = median_event_us([&] {
+				h2f_eight<<<(nm / 8 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(xh),
+									reinterpret_cast<float4 *>(y), nm / 8);
+			});
+			row("half->float cast, one per lane (2-byte load, 4-byte store) vs 8 per lane (16-byte)", mshape, hf1,
+			    hf8);
+			unsigned *ids = reinterpret_cast<unsigned *>(y), *outs = reinterpret_cast<unsigned *>(x) + nm / 2;
+			const unsigned short *codes = reinterpret_cast<const unsigned short *>(x);
+			double c1 = median_event_us([&] { code_one<<<(nm / 2 + bs - 1) / bs, bs>>>(ids, codes, outs, nm / 2); });
+			double c8 = median_event_us([&] {
+				code_eight<<<(nm / 16 + bs - 1) / bs, bs>>>(reinterpret_cast<const uint4 *>(ids),
+									 reinterpret_cast<const uint4 *>(codes),
+									 reinterpret_cast<uint4 *>(outs), nm / 16);
+			});
+			row("id + 2-byte code -> id, one per lane (one 2-byte access of three) vs 8 per lane (16-byte)",
+			    mshape, c1, c8);
 		}
 		{
 			const int n = 1 << 22, k = 64, g = (n + bs - 1) / bs;

@@ -321,6 +321,42 @@ static void errors_past_the_limit(void **state)
 	(void)state;
 }
 
+/* Lambdas: a device lambda's body runs where it is called, with the
+ * captures' values there (through other lambdas, and through a device
+ * function's parameter it was passed to); a host lambda is walked where it
+ * is written, so its launches count. */
+static void lambdas(void **state)
+{
+	const char *p = write_src(
+		"lambdas.cu",
+		"template <typename F> __device__ void each(int n, F f) {\n"
+		"  for (int i = threadIdx.x; i < n; i += blockDim.x) f(i);\n"
+		"}\n"
+		"__global__ void tiles(float *out, const float *in, int nx) {\n"
+		"  auto t = [&]() -> dim3 { return threadIdx; };\n"
+		"  auto gid = [&]() { return (blockIdx.y * 16 + t().y) * nx + blockIdx.x * 16 + t().x; };\n"
+		"  auto id = gid();\n"
+		"  out[id] = in[id];\n"
+		"}\n"
+		"__global__ void scale(float *y, const float *x, int n) {\n"
+		"  each(n, [&](int i) { y[i] = 2.0f * x[i]; });\n"
+		"}\n"
+		"void run(float *o, const float *i, int nx) {\n"
+		"  auto go = [&]() { tiles<<<dim3(nx / 16, nx / 16), dim3(16, 16)>>>(o, i, nx); };\n"
+		"  go();\n"
+		"}\n");
+	sqlite3 *db = analyze(p, NULL, 0);
+	assert_int_equal(q(db,
+			   "SELECT count(*) FROM access WHERE kernel = 'tiles' AND thread_dependent = 1 "
+			   "AND affine = '(blockIdx.y*16 + threadIdx.y)*nx + blockIdx.x*16 + threadIdx.x'"),
+			 2);
+	assert_int_equal(
+		q(db, "SELECT count(*) FROM access WHERE kernel = 'scale' AND line = 11 AND coef_tx = 1"), 2);
+	assert_int_equal(q(db, "SELECT block_x * block_y FROM launch WHERE kernel = 'tiles'"), 256);
+	sqlite3_close(db);
+	(void)state;
+}
+
 static void bad_inputs(void **state)
 {
 	char missing[600];
@@ -514,6 +550,7 @@ int main(void)
 		cmocka_unit_test(hip_include_under_condition),
 		cmocka_unit_test(spaced_chevrons),
 		cmocka_unit_test(errors_past_the_limit),
+		cmocka_unit_test(lambdas),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(ptxas_output_joins_by_mangled_name),
 		cmocka_unit_test(single_lane_branches),
