@@ -118,54 +118,35 @@ int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level)
 	return 0;
 }
 
+/* `v.x` of a builtin index variable, however the variable is reached: by
+ * name (`threadIdx.x`), through a cooperative-groups call that returns it
+ * (`block.thread_index().x`) or through a lambda that returns it (`t().x`
+ * with `auto t = [&]() -> dim3 { return threadIdx; }`). */
 static val builtin_member(walk *w, ka_node *n)
 {
 	ka_node *b = walk_strip(n->kids[0]);
 	static const char *const vars[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 	static const unsigned deps[] = {D_LANE, D_BLOCK, D_PARAM, D_PARAM};
-	int cg = b && b->kind == KN_CALL ? walk_cg_dim3(b) : -1;
-	if (cg >= 0 && n->name && strlen(n->name) == 1 && n->name[0] >= 'x' && n->name[0] <= 'z') {
-		sx_sym_kind kind = (sx_sym_kind)(cg * 3 + (n->name[0] - 'x'));
-		for (int s = 0; s < w->sym.sx.nsyms; s++)
-			if (w->sym.sx.syms[s].kind == kind)
-				return ival(sx_symref(&w->sym.sx, s));
-	}
-	/* `t().x` with `auto t = [&]() -> dim3 { return threadIdx; }` */
-	int lam = b && b->kind == KN_CALL ? walk_lambda_builtin(b) : -1;
-	/* in a macro body the member has no name: dim3's field offset is the axis */
-	int axis = n->name && strlen(n->name) == 1 && n->name[0] >= 'x' && n->name[0] <= 'z'
-			   ? n->name[0] - 'x'
-		   : n->field_offset == 0 || n->field_offset == 4 || n->field_offset == 8
-			   ? n->field_offset / 4
-			   : -1;
-	if (lam >= 0 && axis < 0)
-		return ival(sx_opaque(&w->sym.sx, deps[lam], 0));
-	if (lam >= 0) {
-		sx_sym_kind kind = (sx_sym_kind)(lam * 3 + axis);
-		for (int s = 0; s < w->sym.sx.nsyms; s++)
-			if (w->sym.sx.syms[s].kind == kind)
-				return ival(sx_symref(&w->sym.sx, s));
-	}
-	if (!b || b->kind != KN_DECLREF || !b->name || !n->name)
+	int v = -1, call = b && b->kind == KN_CALL;
+	if (call && (v = walk_cg_dim3(b)) < 0)
+		v = walk_lambda_builtin(b);
+	for (int i = 0; !call && b && b->kind == KN_DECLREF && b->name && v < 0 && i < 4; i++)
+		if (strcmp(b->name, vars[i]) == 0)
+			v = i;
+	if (v < 0 || !n->name)
 		return (val){0};
-	/* a member in a macro body that the front end could not name, the
-	 * definition using several axes of the variable (pulsar's
-	 * `X = ... + threadIdx.x; Y = ... + threadIdx.y`): the axis is not
-	 * known, what the value varies with is */
-	for (int v = 0; !*n->name && v < 4; v++)
-		if (strcmp(b->name, vars[v]) == 0)
-			return ival(sx_opaque(&w->sym.sx, deps[v], 0));
-	if (strlen(n->name) != 1 || n->name[0] < 'x' || n->name[0] > 'z')
-		return (val){0};
-	for (int v = 0; v < 4; v++) {
-		if (strcmp(b->name, vars[v]) != 0)
-			continue;
-		int axis = n->name[0] - 'x';
-		sx_sym_kind kind = (sx_sym_kind)(v * 3 + axis);
-		for (int s = 0; s < w->sym.sx.nsyms; s++)
-			if (w->sym.sx.syms[s].kind == kind)
-				return ival(sx_symref(&w->sym.sx, s));
-	}
+	int axis = strlen(n->name) == 1 && n->name[0] >= 'x' && n->name[0] <= 'z' ? n->name[0] - 'x' : -1;
+	/* in a macro body the front end may not name the member: dim3's field
+	 * offset is the axis; without it (pulsar's `X = ... + threadIdx.x; Y =
+	 * ... + threadIdx.y`) what the value varies with is known, not the axis */
+	if (axis < 0 && !*n->name && (n->field_offset == 0 || n->field_offset == 4 || n->field_offset == 8))
+		axis = n->field_offset / 4;
+	if (axis < 0)
+		return *n->name ? (val){0} : ival(sx_opaque(&w->sym.sx, deps[v], 0));
+	sx_sym_kind kind = (sx_sym_kind)(v * 3 + axis);
+	for (int s = 0; s < w->sym.sx.nsyms; s++)
+		if (w->sym.sx.syms[s].kind == kind)
+			return ival(sx_symref(&w->sym.sx, s));
 	return (val){0};
 }
 
