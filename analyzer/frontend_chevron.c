@@ -13,8 +13,15 @@
  * What is not a launch stays as written: comments, string and character
  * literals, `operator<< <T>` (an explicit specialization of a shift
  * operator), and closers `> >` of nested templates (a closer is joined only
- * after an opener). */
-#include "analyzer/frontend.h"
+ * after an opener).
+ *
+ * The parse (frontend_tu.c) hands clang such a copy of the file, and, when
+ * clang reports errors in a user header that holds spaced launches, parses
+ * again with a copy of that header too (fe_chevron_headers). */
+#include "analyzer/frontend_int.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include <stdlib.h>
 #include <string.h>
 
 static int blank(char c)
@@ -146,4 +153,58 @@ int ka_chevron_opens(const char *t)
 		if (t[i] == '<' && triple(t, len, i, '<') > 0 && !after_operator(t, i))
 			return 1;
 	return 0;
+}
+
+/* ---- the parse's copies -------------------------------------------------- */
+
+/* A copy of text with its spaced launches joined (frontend_chevron.c), or
+ * NULL when it has none. */
+const char *fe_chevrons_joined(ka_arena *a, const char *text, size_t len)
+{
+	if (!text || !ka_chevron_spaced(text, len))
+		return NULL;
+	char *copy = ka_arena_strndup(a, text, len);
+	return ka_chevron_join(copy, len) > 0 ? copy : NULL;
+}
+
+/* The user's headers where clang reported an error and a spaced launch
+ * explains it: added to unsaved with their launches joined.  1 when any
+ * was, and the file must be parsed again. */
+int fe_chevron_headers(lower_ctx *cx, struct CXUnsavedFile *unsaved, int *n, const char *main_path)
+{
+	int added = 0, nread = 0;
+	const char *read[32]; /* the headers read, each once */
+	unsigned nd = clang_getNumDiagnostics(cx->ctu);
+	for (unsigned i = 0; i < nd && added < FE_CHEVRON_FILES && nread < 32; i++) {
+		CXDiagnostic dg = clang_getDiagnostic(cx->ctu, i);
+		CXSourceLocation l = clang_getDiagnosticLocation(dg);
+		CXFile f;
+		clang_getSpellingLocation(l, &f, NULL, NULL, NULL);
+		int error = clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
+		clang_disposeDiagnostic(dg);
+		if (!error || !f || clang_Location_isInSystemHeader(l))
+			continue;
+		CXString s = clang_getFileName(f);
+		const char *name = ka_arena_strdup(cx->a, clang_getCString(s));
+		clang_disposeString(s);
+		int seen = strcmp(name, main_path) == 0;
+		for (int k = 0; k < *n && !seen; k++)
+			seen = strcmp(unsaved[k].Filename, name) == 0;
+		for (int k = 0; k < nread && !seen; k++)
+			seen = strcmp(read[k], name) == 0;
+		char *data = NULL;
+		size_t len = 0;
+		if (seen)
+			continue;
+		read[nread++] = name;
+		if (ka_fs_read(name, 0, &data, &len) != KA_OK)
+			continue;
+		const char *joined = fe_chevrons_joined(cx->a, data, len);
+		free(data);
+		if (joined) {
+			unsaved[(*n)++] = (struct CXUnsavedFile){name, joined, (unsigned long)len};
+			added++;
+		}
+	}
+	return added > 0;
 }

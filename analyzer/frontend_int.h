@@ -105,6 +105,15 @@ ka_decl *fe_new_decl(lower_ctx *cx, CXCursor c, ka_dkind kind);
 ka_decl *fe_lower_vardecl(lower_ctx *cx, CXCursor c);
 ka_node *fe_lower_declstmt(lower_ctx *cx, CXCursor c);
 
+/* frontend_chevron.c: the parse's copies of files with spaced launches.
+ * fe_chevrons_joined: text with its launches joined, NULL when it has
+ * none.  fe_chevron_headers: the user's headers clang reported errors in
+ * that hold spaced launches, joined into unsaved (at most FE_CHEVRON_FILES,
+ * *n grows); 1 when any was, and the file must be parsed again. */
+#define FE_CHEVRON_FILES 8
+const char *fe_chevrons_joined(ka_arena *a, const char *text, size_t len);
+int fe_chevron_headers(lower_ctx *cx, struct CXUnsavedFile *unsaved, int *n, const char *main_path);
+
 /* frontend_stmt.c */
 ka_node *fe_lower_stmt_at(lower_ctx *cx, CXCursor c);
 

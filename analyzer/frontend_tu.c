@@ -602,61 +602,6 @@ void ka_analyze_no_crash_recovery(void)
 	clang_toggleCrashRecovery(0);
 }
 
-/* At most this many headers are parsed with their spaced launches joined. */
-#define KA_CHEVRON_FILES 8
-
-/* A copy of text with its spaced launches joined (frontend_chevron.c), or
- * NULL when it has none. */
-static const char *chevrons_joined(ka_arena *a, const char *text, size_t len)
-{
-	if (!text || !ka_chevron_spaced(text, len))
-		return NULL;
-	char *copy = ka_arena_strndup(a, text, len);
-	return ka_chevron_join(copy, len) > 0 ? copy : NULL;
-}
-
-/* The user's headers where clang reported an error and a spaced launch
- * explains it: added to unsaved with their launches joined.  1 when any
- * was, and the file must be parsed again. */
-static int headers_joined(lower_ctx *cx, struct CXUnsavedFile *unsaved, int *n, const char *main_path)
-{
-	int added = 0, nread = 0;
-	const char *read[32]; /* the headers read, each once */
-	unsigned nd = clang_getNumDiagnostics(cx->ctu);
-	for (unsigned i = 0; i < nd && added < KA_CHEVRON_FILES && nread < 32; i++) {
-		CXDiagnostic dg = clang_getDiagnostic(cx->ctu, i);
-		CXSourceLocation l = clang_getDiagnosticLocation(dg);
-		CXFile f;
-		clang_getSpellingLocation(l, &f, NULL, NULL, NULL);
-		int error = clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
-		clang_disposeDiagnostic(dg);
-		if (!error || !f || clang_Location_isInSystemHeader(l))
-			continue;
-		CXString s = clang_getFileName(f);
-		const char *name = ka_arena_strdup(cx->a, clang_getCString(s));
-		clang_disposeString(s);
-		int seen = strcmp(name, main_path) == 0;
-		for (int k = 0; k < *n && !seen; k++)
-			seen = strcmp(unsaved[k].Filename, name) == 0;
-		for (int k = 0; k < nread && !seen; k++)
-			seen = strcmp(read[k], name) == 0;
-		char *data = NULL;
-		size_t len = 0;
-		if (seen)
-			continue;
-		read[nread++] = name;
-		if (ka_fs_read(name, 0, &data, &len) != KA_OK)
-			continue;
-		const char *joined = chevrons_joined(cx->a, data, len);
-		free(data);
-		if (joined) {
-			unsaved[(*n)++] = (struct CXUnsavedFile){name, joined, (unsigned long)len};
-			added++;
-		}
-	}
-	return added > 0;
-}
-
 int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 {
 	int rc = KA_OK;
@@ -680,7 +625,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	lower_ctx cx = {.tu = tu, .a = tu->arena};
 	const char **argv = NULL;
 	int argc = 0;
-	struct CXUnsavedFile unsaved[16 + KA_CHEVRON_FILES];
+	struct CXUnsavedFile unsaved[16 + FE_CHEVRON_FILES];
 	int nunsaved = shim_unsaved(cx.a, unsaved, 15), nparse = nunsaved;
 	size_t olen;
 	const char *otext = ka_fs_overlay_get(path, &olen);
@@ -688,7 +633,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 		unsaved[nparse++] = (struct CXUnsavedFile){path, otext, (unsigned long)olen};
 	else
 		otext = tu->files->data, olen = (size_t)tu->files->len;
-	const char *joined = chevrons_joined(cx.a, otext, olen);
+	const char *joined = fe_chevrons_joined(cx.a, otext, olen);
 	if (joined && unsaved[nparse - 1].Filename == path)
 		unsaved[nparse - 1].Contents = joined;
 	else if (joined)
@@ -702,7 +647,7 @@ int ka_frontend_parse(const ka_frontend_opts *o, const char *path, ka_tu **out)
 	enum CXErrorCode e = clang_parseTranslationUnit2(
 		idx, path, argv, argc, unsaved, (unsigned)nparse,
 		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &cx.ctu);
-	if (e == CXError_Success && cx.ctu && headers_joined(&cx, unsaved, &nparse, path)) {
+	if (e == CXError_Success && cx.ctu && fe_chevron_headers(&cx, unsaved, &nparse, path)) {
 		clang_disposeTranslationUnit(cx.ctu); /* again, with the headers' launches joined */
 		cx.ctu = NULL;
 		e = clang_parseTranslationUnit2(
