@@ -107,6 +107,29 @@ ka_decl *fe_new_decl(lower_ctx *cx, CXCursor c, ka_dkind kind)
 	return d;
 }
 
+void fe_lower_params_body(lower_ctx *cx, CXCursor c, ka_decl *d)
+{
+	kid_list k = fe_kids_of(c);
+	d->params = ka_arena_alloc(cx->a, sizeof *d->params * (size_t)(k.n + 1));
+	d->tparams = ka_arena_alloc(cx->a, sizeof *d->tparams * (size_t)(k.n + 1));
+	for (int i = 0; i < k.n; i++) {
+		enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
+		if (kk == CXCursor_ParmDecl) {
+			ka_decl *p = fe_new_decl(cx, k.v[i], KD_PARAM);
+			fe_decl_type(cx, p, clang_getCursorType(k.v[i]));
+			d->params[d->nparams++] = p;
+		} else if (kk == CXCursor_NonTypeTemplateParameter || kk == CXCursor_TemplateTypeParameter) {
+			ka_decl *p = fe_new_decl(cx, k.v[i], KD_TPARAM);
+			p->tflags = kk == CXCursor_NonTypeTemplateParameter ? KT_INT : KT_DEPENDENT;
+			d->tparams[d->ntparams++] = p;
+		} else if (kk == CXCursor_CompoundStmt && !d->body) {
+			d->body = fe_lower_stmt(cx, k.v[i]);
+			d->body_begin = d->body ? d->body->loc.begin : -1;
+		}
+	}
+	free(k.v);
+}
+
 ka_decl *fe_lower_vardecl(lower_ctx *cx, CXCursor c)
 {
 	ka_decl *d = fe_new_decl(cx, c, KD_VAR);

@@ -290,20 +290,7 @@ static ka_node *lower_lambda(lower_ctx *cx, CXCursor c)
 	ka_decl *f = fe_new_decl(cx, c, KD_FUNC);
 	f->flags |= KDF_LAMBDA | KDF_DEVICE;
 	f->name = "(lambda)";
-	kid_list k = fe_kids_of(c);
-	f->params = ka_arena_alloc(cx->a, sizeof *f->params * (size_t)(k.n + 1));
-	for (int i = 0; i < k.n; i++) {
-		enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
-		if (kk == CXCursor_ParmDecl) {
-			ka_decl *p = fe_new_decl(cx, k.v[i], KD_PARAM);
-			fe_decl_type(cx, p, clang_getCursorType(k.v[i]));
-			f->params[f->nparams++] = p;
-		} else if (kk == CXCursor_CompoundStmt && !f->body) {
-			f->body = fe_lower_stmt(cx, k.v[i]);
-			f->body_begin = f->body ? f->body->loc.begin : -1;
-		}
-	}
-	free(k.v);
+	fe_lower_params_body(cx, c, f);
 	n->name = f->name;
 	n->ref = f;
 	return n;

@@ -102,6 +102,9 @@ ka_node *fe_lower_stmt(lower_ctx *cx, CXCursor c);
 /* frontend_decl.c */
 void fe_decl_type(lower_ctx *cx, ka_decl *d, CXType t);
 ka_decl *fe_new_decl(lower_ctx *cx, CXCursor c, ka_dkind kind);
+/* A function's (or a lambda's) parameters, template parameters and body,
+ * from its cursor's kids, into d. */
+void fe_lower_params_body(lower_ctx *cx, CXCursor c, ka_decl *d);
 ka_decl *fe_lower_vardecl(lower_ctx *cx, CXCursor c);
 ka_node *fe_lower_declstmt(lower_ctx *cx, CXCursor c);
 

@@ -170,28 +170,7 @@ static void lower_function(lower_ctx *cx, CXCursor c)
 	clang_disposeString(m);
 	d->type = fe_type_name(cx, clang_getCursorResultType(c));
 	launch_bounds(cx, c, d);
-	kid_list k = fe_kids_of(c);
-	int np = 0, nt = 0;
-	d->params = ka_arena_alloc(cx->a, sizeof *d->params * (size_t)(k.n + 1));
-	d->tparams = ka_arena_alloc(cx->a, sizeof *d->tparams * (size_t)(k.n + 1));
-	for (int i = 0; i < k.n; i++) {
-		enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
-		if (kk == CXCursor_ParmDecl) {
-			ka_decl *p = fe_new_decl(cx, k.v[i], KD_PARAM);
-			fe_decl_type(cx, p, clang_getCursorType(k.v[i]));
-			d->params[np++] = p;
-		} else if (kk == CXCursor_NonTypeTemplateParameter || kk == CXCursor_TemplateTypeParameter) {
-			ka_decl *p = fe_new_decl(cx, k.v[i], KD_TPARAM);
-			p->tflags = kk == CXCursor_NonTypeTemplateParameter ? KT_INT : KT_DEPENDENT;
-			d->tparams[nt++] = p;
-		} else if (kk == CXCursor_CompoundStmt) {
-			d->body = fe_lower_stmt(cx, k.v[i]);
-			d->body_begin = d->body ? d->body->loc.begin : -1;
-		}
-	}
-	free(k.v);
-	d->nparams = np;
-	d->ntparams = nt;
+	fe_lower_params_body(cx, c, d);
 	if (!d->body)
 		return;
 	if (body_has_error(cx, c, d)) {
