@@ -138,10 +138,8 @@ int ka_chevron_join(char *t, size_t len)
 int ka_chevron_spaced(const char *t, size_t len)
 {
 	for (size_t i = 0; i + 3 < len; i++)
-		if (t[i] == '<' && t[i + 1] == '<' && blank(t[i + 2]) && triple(t, len, i, '<') > 3)
-			return 1;
-	for (size_t i = 0; i + 3 < len; i++)
-		if (t[i] == '>' && t[i + 1] == '>' && blank(t[i + 2]) && triple(t, len, i, '>') > 3)
+		if ((t[i] == '<' || t[i] == '>') && t[i + 1] == t[i] && blank(t[i + 2]) &&
+		    triple(t, len, i, t[i]) > 3)
 			return 1;
 	return 0;
 }
