@@ -250,6 +250,20 @@ static const char *spelled_pointer(const ka_node *n, const ka_decl *base)
 	return b->ref->kind == KD_VAR && !(b->ref->flags & KDF_FILE_SCOPE) ? b->name : NULL;
 }
 
+/* A store whose element index steps by one with a loop-carried variable
+ * other than a for counter (`out[row * W + count] = v; count++`,
+ * `p[i * W + k++]`): a running counter that fills the lane's row one
+ * element per store. */
+static int running_counter(walk *w, const sx *x, int elem, int rw)
+{
+	int c = sx_carried_sym(&w->sym.sx, x);
+	if (rw == 0 || c < 0 || elem <= 0)
+		return 0;
+	sx_ctx *cx = &w->sym.sx;
+	const sx *rest = sx_add(cx, x, sx_neg(cx, sx_mul(cx, sx_symref(cx, c), sx_const(cx, elem))));
+	return !sx_uses_sym(rest, c);
+}
+
 void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw,
 		      const char *assumed_type, warp_result *out)
 {
@@ -289,6 +303,7 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_text(&r, KA_COL(access, affine_var),
 		      has_c0 && affine ? sx_render_var(&w->sym.sx, w->file.a, idx) : NULL);
 	ka_facts_int(&r, KA_COL(access, split_in_order), sx_split_in_order(&w->sym.sx, addr.x));
+	ka_facts_int(&r, KA_COL(access, running_counter), running_counter(w, addr.x, elem, rw));
 	ka_facts_int(&r, KA_COL(access, split_strides_runtime), sx_split_strides_runtime(&w->sym.sx, addr.x));
 	ka_facts_int(&r, KA_COL(access, thread_dependent), (addr.x->dep & D_LANE) != 0);
 	ka_facts_int(&r, KA_COL(access, block_uniform), (addr.x->dep & D_LANE) == 0);

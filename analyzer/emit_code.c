@@ -502,6 +502,7 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 	ka_facts_int(&r, KA_COL(loop, is_grid_stride),
 		     n->kind == KN_FOR && (lc->grid_stride || names_grid_dim(n->kids[2])));
 	ka_facts_int(&r, KA_COL(loop, trip_static), lc->trip_static);
+	ka_facts_int(&r, KA_COL(loop, block_stride), lc->block_stride);
 	ka_facts_insert(&r);
 }
 

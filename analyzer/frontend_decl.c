@@ -150,24 +150,76 @@ ka_decl *fe_lower_vardecl(lower_ctx *cx, CXCursor c)
 	return d;
 }
 
+/* A variable's node in a declaration statement: its initializer as kid. */
+static ka_node *vardecl_node(lower_ctx *cx, CXCursor c, ka_decl *d)
+{
+	ka_node *v = fe_new_node(cx, KN_VARDECL, c);
+	v->ref = d;
+	v->name = d->name;
+	fe_set_type(cx, v, c);
+	if (d->init) {
+		v->kids = ka_arena_alloc(cx->a, sizeof *v->kids);
+		v->kids[0] = d->init;
+		v->nkids = 1;
+	}
+	return v;
+}
+
+/* `auto [st, ker] = locate(i)`: libclang shows the decomposition and its
+ * bindings as unexposed declarations.  The decomposition becomes a
+ * variable holding the initializer, and each binding a variable
+ * initialized from it, so a use of `st` varies with what `locate(i)`
+ * varies with.  *kids gets the nodes (at most 1 + the bindings). */
+static int lower_decomposition(lower_ctx *cx, CXCursor c, ka_node **out)
+{
+	kid_list k = fe_kids_of(c);
+	int nb = 0, has_init = 0;
+	for (int i = 0; i < k.n; i++) {
+		enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
+		nb += kk == CXCursor_UnexposedDecl;
+		has_init |= fe_is_expr_kind(kk) && kk != CXCursor_TypeRef;
+	}
+	int n = 0;
+	if (nb && has_init) {
+		ka_decl *whole = fe_lower_vardecl(cx, c);
+		out[n++] = vardecl_node(cx, c, whole);
+		for (int i = 0; i < k.n; i++) {
+			if (clang_getCursorKind(k.v[i]) != CXCursor_UnexposedDecl)
+				continue;
+			ka_decl *b = fe_new_decl(cx, k.v[i], KD_VAR);
+			fe_decl_type(cx, b, clang_getCursorType(k.v[i]));
+			ka_node *r = fe_new_node(cx, KN_DECLREF, k.v[i]);
+			r->name = whole->name;
+			r->ref = whole;
+			r->tflags = whole->tflags;
+			b->init = r;
+			out[n++] = vardecl_node(cx, k.v[i], b);
+		}
+	}
+	free(k.v);
+	return n;
+}
+
 ka_node *fe_lower_declstmt(lower_ctx *cx, CXCursor c)
 {
 	ka_node *n = fe_new_node(cx, KN_DECLSTMT, c);
 	kid_list k = fe_kids_of(c);
-	n->kids = ka_arena_alloc(cx->a, sizeof *n->kids * (size_t)(k.n + 1));
+	int room = k.n + 1;
+	for (int i = 0; i < k.n; i++)
+		if (clang_getCursorKind(k.v[i]) == CXCursor_UnexposedDecl) {
+			kid_list d = fe_kids_of(k.v[i]);
+			room += d.n;
+			free(d.v);
+		}
+	n->kids = ka_arena_alloc(cx->a, sizeof *n->kids * (size_t)room);
 	for (int i = 0; i < k.n; i++) {
+		if (clang_getCursorKind(k.v[i]) == CXCursor_UnexposedDecl) {
+			n->nkids += lower_decomposition(cx, k.v[i], n->kids + n->nkids);
+			continue;
+		}
 		if (clang_getCursorKind(k.v[i]) != CXCursor_VarDecl)
 			continue;
-		ka_node *v = fe_new_node(cx, KN_VARDECL, k.v[i]);
-		v->ref = fe_lower_vardecl(cx, k.v[i]);
-		v->name = v->ref->name;
-		fe_set_type(cx, v, k.v[i]);
-		if (v->ref->init) {
-			v->kids = ka_arena_alloc(cx->a, sizeof *v->kids);
-			v->kids[0] = v->ref->init;
-			v->nkids = 1;
-		}
-		n->kids[n->nkids++] = v;
+		n->kids[n->nkids++] = vardecl_node(cx, k.v[i], fe_lower_vardecl(cx, k.v[i]));
 	}
 	free(k.v);
 	return n;

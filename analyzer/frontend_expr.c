@@ -94,6 +94,18 @@ static void lower_member(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 		long long bits = clang_Cursor_getOffsetOfField(ref);
 		if (bits >= 0)
 			n->field_offset = (int)(bits / 8);
+	} else if ((clang_getCursorKind(ref) == CXCursor_VarDecl ||
+		    clang_getCursorKind(ref) == CXCursor_EnumConstantDecl) &&
+		   (n->tflags & KT_INT)) {
+		/* a static constant member or an enumerator read through an
+		 * object (`frag.num_elements`): the class's value, not the
+		 * object's */
+		int ok = 0;
+		int64_t v = fe_eval_int(c, &ok);
+		if (ok) {
+			n->ival = v;
+			n->const_known = 1;
+		}
 	}
 	fe_set_kids(cx, n, k, 0, 0);
 	if (!*n->name && n->loc.in_macro && n->nkids == 1)

@@ -130,7 +130,7 @@ typedef struct ka_node {
 	int field_offset;    /* MEMBER: byte offset of the field, -1 unknown */
 	int is_arrow;        /* MEMBER: p->x */
 	int64_t ival;        /* INT literal value; SIZEOF folded value (-1 unknown) */
-	int const_known;     /* DECLREF: an integer constant (enumerator, constexpr), value in ival */
+	int const_known;     /* DECLREF, MEMBER: a known integer constant, in ival */
 	double fval;         /* FLOAT literal value */
 	int has_f_suffix;    /* FLOAT literal written with f/F */
 	ka_decl *ref;        /* DECLREF/CALL: the referenced declaration, if lowered */

@@ -49,8 +49,10 @@ typedef struct loop_ctx {
 	int has_trip;    /* a known trip count: trip iterations of the counter iter_sym */
 	int iter_sym;    /* the SYM_ITER whose value is the iteration number (0..trip-1) */
 	int64_t trip;
-	int grid_stride; /* the step's value is a multiple of gridDim, written out or held in
+	int grid_stride;  /* the step's value is a multiple of gridDim, written out or held in
 			  * a variable (`i += stride` after `stride = gridDim.x * blockDim.x`) */
+	int block_stride; /* a block-aligned stride loop whose bound nothing shows to be a
+			   * multiple of the block's width (loop.block_stride) */
 	int n_accesses, n_barriers, n_shared_writes;
 	const char *shared_written; /* a shared array stored to inside */
 	const sx *cond;             /* the condition, as the body sees it (NULL: none) */
@@ -135,6 +137,9 @@ typedef struct launch_info {
 	 * dim3(NTX, ...)), or it is a product with the block's x size as a
 	 * factor (`batch * h * w * c` over a block of `c`) */
 	unsigned argmul;
+	/* bit i: argument i is shown not to be such a multiple: the launch sits
+	 * in the else branch of a host test that it is one */
+	unsigned argnotmul;
 	/* bit j: the kernel's template argument j is spelled as the block's x
 	 * size (`k<T, NTX><<<g, dim3(NTX, NTY)>>>`) */
 	unsigned targ_is_bx;
@@ -337,7 +342,8 @@ int walk_budget_spent(walk *w);
 /* walk_access.c */
 val walk_access(walk *w, ka_node *n, int rw); /* an lvalue read or written */
 void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw);
-int walk_space_of_decl(const ka_decl *d); /* SP_* of a base declaration */
+int walk_private_record(const ka_decl *d); /* a thread's own struct variable */
+int walk_space_of_decl(const ka_decl *d);  /* SP_* of a base declaration */
 /* An lvalue's address (base, space, byte offset), element size and field. */
 int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field);
 val walk_access_expr(walk *w, ka_node *n, int rw); /* subscript, deref, field: recorded */
@@ -356,6 +362,11 @@ typedef struct iv_info {
  * the same trips in every thread of the block (start and step as walked) */
 int walk_trips_uniform(walk *w, ka_node *cond, ka_node *inc, ka_node *body, const iv_info *iv,
 		       const sx *start, const sx *step);
+/* 1 for the shape of a block-aligned stride loop (`i = threadIdx.x; i < n;
+ * i += blockDim.x`, or the grid-stride form) whose bound no launch shows
+ * to be a partial block */
+int walk_stride_shape(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
+		      const sx *step);
 
 /* walk_call.c */
 val walk_ev_call(walk *w, ka_node *n);

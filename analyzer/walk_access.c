@@ -6,6 +6,15 @@
 #include "analyzer/walk.h"
 #include <string.h>
 
+/* A thread's own variable of a struct or class type (not an array, a
+ * pointer, shared, constant or file-scope memory, not a parameter): what
+ * its fields hold is what the thread stored there. */
+int walk_private_record(const ka_decl *d)
+{
+	return d && d->kind == KD_VAR && walk_space_of_decl(d) == SP_UNKNOWN && (d->tflags & KT_RECORD) &&
+	       !(d->tflags & (KT_POINTER | KT_ARRAY | KT_VECTOR));
+}
+
 int walk_space_of_decl(const ka_decl *d)
 {
 	if (d->flags & KDF_SHARED)
@@ -187,6 +196,29 @@ int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 	return 0;
 }
 
+/* The thread's own struct variable an lvalue names through fields,
+ * subscripts of array fields and a class's operator[] (`p.start[0]`,
+ * `s.a.b`, `arr[0]` of a cuda::std::array), else NULL. */
+static ka_decl *private_root(ka_node *n)
+{
+	for (int depth = 0; n && depth < 16; depth++) {
+		n = walk_strip(n);
+		if (!n)
+			return NULL;
+		if (n->kind == KN_DECLREF)
+			return walk_private_record(n->ref) ? n->ref : NULL;
+		ka_node *k = n->nkids ? walk_strip(n->kids[0]) : NULL;
+		if ((n->kind == KN_MEMBER && !n->is_arrow && n->nkids == 1) ||
+		    (n->kind == KN_CALL && n->name && !strcmp(n->name, "operator[]") && n->nkids == 2) ||
+		    (n->kind == KN_SUBSCRIPT && n->nkids == 2 && k && k->kind == KN_MEMBER && !k->is_arrow &&
+		     (k->tflags & KT_ARRAY)))
+			n = k;
+		else
+			return NULL;
+	}
+	return NULL;
+}
+
 val walk_access_expr(walk *w, ka_node *n, int rw)
 {
 	val addr;
@@ -195,19 +227,29 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 	if (!walk_lvalue(w, n, &addr, &elem, &field)) {
 		/* an address the model cannot place (`bvh.nodes[tid]`, a pointer
 		 * held in a struct): the value loaded is unknown, but it still
-		 * varies with whatever the address varies with */
+		 * varies with whatever the address varies with, and a field of
+		 * the thread's own struct with what the thread stored there */
 		unsigned dep = 0;
 		uint64_t loops = 0;
 		walk_kids_dep(w, n, &dep, &loops);
+		ka_decl *r = private_root(n);
+		if (r && r->id >= 0 && r->id < w->file.nenv) {
+			dstat *ds = &w->sym.ds[r->id];
+			if (rw != 0)
+				ds->stored_dep |= w->ctl.store_dep ? w->ctl.store_dep : (D_LANE | D_DATA);
+			dep |= ds->stored_dep & ~D_OPAQUE;
+		}
 		return (val){.x = sx_opaque(&w->sym.sx, dep ? (dep & ~D_OPAQUE) | D_DATA : 0, loops)};
 	}
 	int abytes = field ? walk_value_size(w, n) : elem;
 	walk_record_access(w, n, addr, abytes, elem, field, rw);
 	unsigned dep = (addr.x->dep & ~D_OPAQUE) | D_DATA;
-	if (addr.space == SP_LOCAL && addr.base->id >= 0 && addr.base->id < w->file.nenv) {
-		/* a thread's own array holds what the thread stored in it: a
-		 * table of per-thread indices (`int v[8] = {j - 1, j, ...}`) read
-		 * at a constant subscript still differs between threads */
+	if ((addr.space == SP_LOCAL || walk_private_record(addr.base)) && addr.base->id >= 0 &&
+	    addr.base->id < w->file.nenv) {
+		/* a thread's own array or struct holds what the thread stored in
+		 * it: a table of per-thread indices (`int v[8] = {j - 1, j, ...}`)
+		 * read at a constant subscript still differs between threads, and
+		 * so does `p.start[0]` of `pos p = locate(x, i)` */
 		dstat *ds = &w->sym.ds[addr.base->id];
 		if (rw != 0) /* ++, +=: what was there mixes with the stored value */
 			ds->stored_dep |= w->ctl.store_dep ? w->ctl.store_dep : (D_LANE | D_DATA);

@@ -445,6 +445,13 @@ static val ev_declref(walk *w, ka_node *n, int rw)
 		return ival(sx_const(&w->sym.sx, n->ival)); /* enumerators, constexpr members */
 	if (!d)                                             /* functions, system declarations */
 		return ival(sx_opaque(&w->sym.sx, 0, 0));
+	if (walk_private_record(d) && d->id >= 0 && d->id < w->file.nenv && w->sym.ds[d->id].stored_dep) {
+		/* a struct of the thread's whose fields were stored (`return p;`
+		 * after `p.start[0] = ...`): its value varies with what went in */
+		const val *e = &w->sym.env[d->id];
+		unsigned dep = (e->x ? e->x->dep : 0) | (w->sym.ds[d->id].stored_dep & ~D_OPAQUE);
+		return ival(sx_opaque(&w->sym.sx, dep, e->x ? e->x->loops : 0));
+	}
 	if (d->id < w->file.nenv && (w->sym.env[d->id].x || w->sym.env[d->id].base))
 		return w->sym.env[d->id];
 	if (d->kind == KD_VAR && (d->tflags & KT_ARRAY)) {
@@ -497,6 +504,8 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		}
 		return ev_declref(w, n, rw);
 	case KN_MEMBER: {
+		if (n->const_known)
+			return ival(sx_const(&w->sym.sx, n->ival));
 		val b = n->nkids == 1 ? builtin_member(w, n) : (val){0};
 		if (b.x)
 			return b;

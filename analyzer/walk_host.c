@@ -561,9 +561,11 @@ static const sx *block_x_value(walk *w, ka_node *b)
 
 /* The arguments that are multiples of the block's x size
  * (launch_info.argmul): a product with it as a factor, or tested so by a
- * host branch around the launch. */
-static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
+ * host branch around the launch; *notmul gets those that the else branch
+ * of such a test shows not to be. */
+static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx, unsigned *notmul)
 {
+	*notmul = 0;
 	if (n->cfg->nkids < 2)
 		return 0;
 	ka_node *b = block_x_node(n->cfg);
@@ -576,10 +578,14 @@ static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx)
 		if (ax[i] && (walk_has_factor(w, ax[i], bxs) || walk_has_factor(w, ax[i], bconst)))
 			mask |= 1u << i;
 		for (int j = 0; ax[i] && j < w->ctl.nbrs; j++)
-			if (!w->ctl.brs[j].in_else && tests_multiple(w, w->ctl.brs[j].cond, ax[i], bx, bxs))
-				mask |= 1u << i;
+			if (tests_multiple(w, w->ctl.brs[j].cond, ax[i], bx, bxs)) {
+				if (w->ctl.brs[j].in_else)
+					*notmul |= 1u << i;
+				else
+					mask |= 1u << i;
+			}
 	}
-	return mask;
+	return mask & ~*notmul;
 }
 
 static void launch_one(walk *w, ka_node *n, ka_decl *k)
@@ -622,7 +628,7 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 	li->ntargs = n->ntargs;
 	memcpy(li->targs, n->targs, sizeof li->targs);
 	launch_template(w, n, k, li);
-	li->argmul = args_multiple_of_block(w, n, li->bx);
+	li->argmul = args_multiple_of_block(w, n, li->bx, &li->argnotmul);
 	launch_names(w, n, k, li);
 	if (!w->ctl.quiet)
 		walk_emit_launch(w, n, k, g, gok ? 7 : (int)gax, b, bok ? 7 : 0, smem, sok);

@@ -463,6 +463,28 @@ static int apart_under(walk *w, const br_ctx *b, const sx *c)
 	return evaluated_apart(w, b, B, k == SYM_TID_Y);
 }
 
+/* Every thread of the block (its known or assumed shape, at most 1024
+ * threads in x and y) evaluated one by one, each access under its own
+ * condition: no read lands on a slot another thread writes.  For branches
+ * on another test than `tid < B` (`ty == 0` filling a row of per-column
+ * values, each lane reading back what it wrote itself). */
+static int block_apart(walk *w, const br_ctx *b)
+{
+	sx_ctx *c = &w->sym.sx;
+	int bx = w->block[0], by = w->block[1] > 0 ? w->block[1] : 1;
+	if (bx <= 0 || w->block[2] > 1 || (int64_t)bx * by > 1024)
+		return 0;
+	for (int i = 0; i < b->nsh; i++)
+		if (!syms_known(c, b->sh[i].x, -1))
+			return 0;
+	int64_t(*slots)[2] = malloc(sizeof *slots * 1024 * (size_t)(b->nsh ? b->nsh : 1));
+	if (!slots)
+		return 0;
+	int ok = lanes_apart(w, b, bx, by, slots);
+	free(slots);
+	return ok;
+}
+
 int walk_branch_lanes_independent(walk *w, const br_ctx *b)
 {
 	if (b->nsh_over)
@@ -472,5 +494,5 @@ int walk_branch_lanes_independent(walk *w, const br_ctx *b)
 	for (int i = w->ctl.nbrs - 1; i >= 0; i--)
 		if (&w->ctl.brs[i] != b && apart_under(w, b, w->ctl.brs[i].cond))
 			return 1;
-	return 0;
+	return block_apart(w, b);
 }

@@ -106,6 +106,8 @@ static void decl_stmt(walk *w, ka_node *n)
 			w->sym.ds[d->id].host_kind = 1;
 		if (d->tflags & (KT_FLOAT | KT_DOUBLE))
 			val.x = sx_opaque(&w->sym.sx, val.x ? val.x->dep : 0, val.x ? val.x->loops : 0);
+		if (walk_private_record(d) && d->id >= 0 && d->id < w->file.nenv)
+			w->sym.ds[d->id].stored_dep |= val.x ? val.x->dep : D_LANE | D_DATA;
 		walk_assign(w, d, val);
 	}
 }
@@ -463,6 +465,8 @@ static void for_stmt(walk *w, ka_node *n)
 	lc.cond = cond ? cx : NULL;
 	if (lc.nonuniform && cond && walk_trips_uniform(w, cond, inc, body, &iv, start_x, stepx))
 		lc.nonuniform = 0;
+	lc.block_stride = lc.nonuniform && cond && inc &&
+			  walk_stride_shape(w, cond, body, &iv, start_x, stepx);
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
 	if (inc)

@@ -362,8 +362,10 @@ static int no_launch_seen(const walk *w)
  * and n - i crosses a multiple of the step at the same trip in every one:
  * the trip count is the same across the block (a barrier in the body is
  * reached by all of its threads). */
-static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
-			       const sx *step)
+/* The shape alone: the start, step and exits of a block-aligned stride
+ * loop with a bound free of thread ids; *wdt gets W and *r the bound. */
+static int stride_shape(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
+			const sx *step, const sx **wdt_out, ka_node **r_out)
 {
 	if (!w->kernel || !iv->iv || iv->geometric || !start || !step)
 		return 0;
@@ -408,12 +410,30 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	const ka_decl *end = r->kind == KN_DECLREF ? r->ref : NULL;
 	if (!exits_uniform(w, body, iv->iv, end, wdt, body, 0))
 		return 0;
+	w->ctl.quiet++;
+	const sx *bv = walk_ev_int(w, r);
+	w->ctl.quiet--;
+	if (bv->dep & D_LANE)
+		return 0;
+	*wdt_out = wdt;
+	*r_out = r;
+	return 1;
+}
+
+static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
+			       const sx *step)
+{
+	const sx *wdt;
+	ka_node *r;
+	if (!stride_shape(w, cond, body, iv, start, step, &wdt, &r))
+		return 0;
+	const ka_decl *end = r->kind == KN_DECLREF ? r->ref : NULL;
 	/* the bound: a multiple of W, written out (`rounds * 256`) */
 	if (!end) {
 		w->ctl.quiet++;
 		const sx *bv = walk_ev_int(w, r);
 		w->ctl.quiet--;
-		return !(bv->dep & D_LANE) && walk_has_factor(w, bv, wdt);
+		return walk_has_factor(w, bv, wdt);
 	}
 	/* or held by a local or a parameter */
 	if (local_multiple_of(w, r->ref, wdt, body))
@@ -461,6 +481,36 @@ static int same_offset_bound(walk *w, ka_node *cond, ka_node *body, const iv_inf
 		return 0;
 	const sx *span = sx_add(&w->sym.sx, bound, sx_neg(&w->sym.sx, start));
 	return !(span->dep & D_LANE);
+}
+
+/* A launch shows that the bound is not a multiple of the block's width:
+ * the bound is a kernel parameter that a launch passes as a constant that
+ * its constant x size does not divide, or in the else branch of a host
+ * test that it is a multiple (launch_info.argnotmul). */
+static int bound_shown_partial(const walk *w, const ka_node *r)
+{
+	if (!r || r->kind != KN_DECLREF || !r->ref || !w->kernel)
+		return 0;
+	int p = -1;
+	for (int i = 0; i < w->kernel->nparams && i < 16; i++)
+		if (w->kernel->params[i] == r->ref)
+			p = i;
+	for (int i = 0; p >= 0 && i < w->host.nlaunches; i++) {
+		const launch_info *li = &w->host.launches[i];
+		if (li->kernel == w->kernel &&
+		    ((li->argnotmul >> p & 1u) ||
+		     ((li->argv_known >> p & 1u) && li->bx > 0 && li->argv[p] % li->bx != 0)))
+			return 1;
+	}
+	return 0;
+}
+
+int walk_stride_shape(walk *w, ka_node *cond, ka_node *body, const iv_info *iv, const sx *start,
+		      const sx *step)
+{
+	const sx *wdt;
+	ka_node *r;
+	return stride_shape(w, cond, body, iv, start, step, &wdt, &r) && !bound_shown_partial(w, r);
 }
 
 int walk_trips_uniform(walk *w, ka_node *cond, ka_node *inc, ka_node *body, const iv_info *iv,

@@ -122,5 +122,21 @@ template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int,
 template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int,
 	cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
 
+/* 2026-12-07: the layered and cubemap forms of the same (x, layer; x, y,
+ * layer; x, y, face; x, y, layerface), missing for the same reason.  Seen
+ * in a SIFT library's scale-space pyramid (docs/fresh32-2026-12-07.md). */
+#define KCHECK_NVCC_SURF(name, ...) \
+	template <class T> __device__ T name##read(cudaSurfaceObject_t, __VA_ARGS__, \
+		cudaSurfaceBoundaryMode = cudaBoundaryModeTrap); \
+	template <class T> __device__ void name##read(T *, cudaSurfaceObject_t, __VA_ARGS__, \
+		cudaSurfaceBoundaryMode = cudaBoundaryModeTrap); \
+	template <class T> __device__ void name##write(T, cudaSurfaceObject_t, __VA_ARGS__, \
+		cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+KCHECK_NVCC_SURF(surf1DLayered, int, int)
+KCHECK_NVCC_SURF(surf2DLayered, int, int, int)
+KCHECK_NVCC_SURF(surfCubemap, int, int, int)
+KCHECK_NVCC_SURF(surfCubemapLayered, int, int, int)
+#undef KCHECK_NVCC_SURF
+
 #endif
 #endif

@@ -645,6 +645,38 @@ cat >"$dir/reach2/train.cu" <<'CU'
 #include "kern.cuh"
 void run_bwd(float *g, const float *go, int n) { bwd<<<(n + 255) / 256, 256>>>(g, go, n); }
 CU
+# A thread-per-row store through a running counter (`count++` after it, or
+# `k++` in the index) fills the lane's row once however long the loop
+# around it: its share of the traffic is unknown, a note; a store of the
+# same row at every trip stays a warning.
+cat >"$dir/append.cu" <<'CU'
+__global__ void near_points(const float *x, const float *y, long *idx, float *dist, int m, int n, int k, float r2) {
+  for (int j = threadIdx.x; j < m; j += blockDim.x) {
+    int count = 0;
+    for (int p = 0; p < n; p++) {
+      float d2 = 0;
+      for (int d = 0; d < 3; d++)
+        d2 += (x[p * 3 + d] - y[j * 3 + d]) * (x[p * 3 + d] - y[j * 3 + d]);
+      if (d2 <= r2) {
+        idx[j * k + count] = p;
+        dist[j * k + count] = d2;
+        count++;
+      }
+      if (count >= k)
+        break;
+    }
+  }
+}
+__global__ void fill_rows(const float *y, float *dist, int m, int k) {
+  for (int j = threadIdx.x; j < m; j += blockDim.x)
+    for (int c = 0; c < k; c++)
+      dist[j * k + c] = y[j] * c;
+}
+CU
+expect append.cu 9 gmem-row-index-from-threadidx-x note
+expect append.cu 10 gmem-row-index-from-threadidx-x note
+expect append.cu 21 gmem-row-index-from-threadidx-x warning
+
 reach_sev() { # dir line rule
 	"$kcheck" --no-config --no-db -q --format concise "$1" 2>/dev/null |
 		grep -E "kern.cuh:$2:[0-9]+: [a-z]+: .*\[$3\]" | sed -E 's/^[^:]*:[0-9]+:[0-9]+: ([a-z]+):.*/\1/' | head -1

@@ -1042,9 +1042,12 @@ static void test_uniform_switch(void **state)
  * string sort): every thread runs the same trips when the launch gives a
  * block of 128 threads and blockSize 1024 (line 4), or a bound that is a
  * constant and a step of blockDim.x (line 10).  Still errors: a bound that is
- * no multiple of the step (line 16), a block wider than the step (line 22),
- * launches that disagree on the bound (line 28), no launch (line 34), a loop
- * that can break out early (line 41), a bound read from memory (line 47).
+ * no multiple of the step (line 16), a block wider than the step (line 22), a
+ * loop that can break out early (line 41).  A step of the block's width whose
+ * bound nothing shows to be a multiple or not is the warning of
+ * sync-barrier-in-block-stride-loop: launches that disagree on the bound
+ * (line 28, one of them a run-time value), no launch (line 34), a bound read
+ * from memory (line 47).
  * Start and bound may share a uniform offset, which cancels (line 53, quiet;
  * blockIdx.x in the start only is not, line 59); `<=` with a constant bound
  * and 256 threads (line 65, quiet). */
@@ -1096,23 +1099,28 @@ static void test_uniform_loop_trips(void **state)
 		   "\tbased<<<n, 128>>>(k, 1024);\n\tshifted<<<n, 128>>>(k, 1024);\n"
 		   "\tupto<<<n, 256>>>(k);\n}\n",
 		   0);
-	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch", NULL);
+	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch,sync-barrier-in-block-stride-loop", NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
 	const char *paths[] = {path};
 	assert_int_equal(ka_lint_run(l, paths, 1, &r), KA_OK);
 	const char *rule = "sync-barrier-in-divergent-branch";
+	const char *stride = "sync-barrier-in-block-stride-loop";
 	assert_int_equal(count_rule(&r.findings, rule, 4), 0);
 	assert_int_equal(count_rule(&r.findings, rule, 10), 0);
 	assert_int_equal(count_rule(&r.findings, rule, 16), 1);
 	assert_int_equal(count_rule(&r.findings, rule, 22), 1);
-	assert_int_equal(count_rule(&r.findings, rule, 28), 1);
-	assert_int_equal(count_rule(&r.findings, rule, 34), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 28), 0);
+	assert_int_equal(count_rule(&r.findings, stride, 28), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 34), 0);
+	assert_int_equal(count_rule(&r.findings, stride, 34), 1);
 	assert_int_equal(count_rule(&r.findings, rule, 41), 1);
-	assert_int_equal(count_rule(&r.findings, rule, 47), 1);
+	assert_int_equal(count_rule(&r.findings, rule, 47), 0);
+	assert_int_equal(count_rule(&r.findings, stride, 47), 1);
 	assert_int_equal(count_rule(&r.findings, rule, 53), 0);
 	assert_int_equal(count_rule(&r.findings, rule, 59), 1);
 	assert_int_equal(count_rule(&r.findings, rule, 65), 0);
-	assert_int_equal(count_rule(&r.findings, rule, 0), 7);
+	assert_int_equal(count_rule(&r.findings, rule, 0), 4);
+	assert_int_equal(count_rule(&r.findings, stride, 0), 3);
 	ka_lint_result_free(&r);
 	ka_lint_free(l);
 }
