@@ -132,8 +132,21 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 		}
 	}
 	int nargs = clang_Cursor_getNumArguments(c);
-	if (nargs < 0)
-		nargs = 0;
+	if (nargs < 0) {
+		/* `int(x)` or `T(x, y)` on a value whose type depends on a template
+		 * parameter (an unresolved construct): no callee, the children are
+		 * the arguments, so the value varies with them */
+		n->kids = ka_arena_alloc(cx->a, sizeof *n->kids * (size_t)(k->n + 1));
+		for (int i = 0; i < k->n; i++) {
+			enum CXCursorKind kk = clang_getCursorKind(k->v[i]);
+			ka_node *a = fe_is_expr_kind(kk) && kk != CXCursor_TypeRef
+					     ? fe_lower_expr(cx, k->v[i])
+					     : NULL;
+			if (a)
+				n->kids[n->nkids++] = a;
+		}
+		return;
+	}
 	n->kids = ka_arena_alloc(cx->a, sizeof *n->kids * (size_t)(nargs + 1));
 	for (int i = 0; i < nargs; i++) {
 		ka_node *a = fe_lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));

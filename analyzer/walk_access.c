@@ -8,11 +8,18 @@
 
 /* A thread's own variable of a struct or class type (not an array, a
  * pointer, shared, constant or file-scope memory, not a parameter): what
- * its fields hold is what the thread stored there. */
+ * its fields hold is what the thread stored there.  In a template, a type
+ * that depends on a parameter counts when it is spelled as a class
+ * template's specialization (`cuda::std::array<int, ndim>`). */
 int walk_private_record(const ka_decl *d)
 {
-	return d && d->kind == KD_VAR && walk_space_of_decl(d) == SP_UNKNOWN && (d->tflags & KT_RECORD) &&
-	       !(d->tflags & (KT_POINTER | KT_ARRAY | KT_VECTOR));
+	if (!d || d->kind != KD_VAR || walk_space_of_decl(d) != SP_UNKNOWN ||
+	    (d->tflags & (KT_POINTER | KT_ARRAY | KT_VECTOR)))
+		return 0;
+	if (d->tflags & KT_RECORD)
+		return 1;
+	size_t n = (d->tflags & KT_DEPENDENT) && d->type ? strlen(d->type) : 0;
+	return n > 0 && d->type[n - 1] == '>';
 }
 
 int walk_space_of_decl(const ka_decl *d)
@@ -198,7 +205,8 @@ int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 
 /* The thread's own struct variable an lvalue names through fields,
  * subscripts of array fields and a class's operator[] (`p.start[0]`,
- * `s.a.b`, `arr[0]` of a cuda::std::array), else NULL. */
+ * `s.a.b`, `arr[0]` of a cuda::std::array, also as a template's dependent
+ * subscript), else NULL. */
 static ka_decl *private_root(ka_node *n)
 {
 	for (int depth = 0; n && depth < 16; depth++) {
@@ -210,6 +218,8 @@ static ka_decl *private_root(ka_node *n)
 		ka_node *k = n->nkids ? walk_strip(n->kids[0]) : NULL;
 		if ((n->kind == KN_MEMBER && !n->is_arrow && n->nkids == 1) ||
 		    (n->kind == KN_CALL && n->name && !strcmp(n->name, "operator[]") && n->nkids == 2) ||
+		    (n->kind == KN_SUBSCRIPT && n->nkids == 2 && k && k->kind == KN_DECLREF &&
+		     walk_private_record(k->ref)) ||
 		    (n->kind == KN_SUBSCRIPT && n->nkids == 2 && k && k->kind == KN_MEMBER && !k->is_arrow &&
 		     (k->tflags & KT_ARRAY)))
 			n = k;

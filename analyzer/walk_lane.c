@@ -463,24 +463,71 @@ static int apart_under(walk *w, const br_ctx *b, const sx *c)
 	return evaluated_apart(w, b, B, k == SYM_TID_Y);
 }
 
+/* Collects into u[] the symbols of x that have no value (at most cap);
+ * -1 when one of them varies between threads or x has an opaque part. */
+static int unknown_syms(const sx_ctx *c, const sx *x, int *u, int n, int cap)
+{
+	if (!x || n < 0)
+		return n;
+	if (x->k == SX_OPAQUE)
+		return -1;
+	if (x->k == SX_SYM) {
+		const sx_sym *s = &c->syms[x->sym];
+		if (s->kind == SYM_TID_X || s->kind == SYM_TID_Y || s->has_value)
+			return n;
+		if (s->kind == SYM_TID_Z || s->lane_varying || s->warp_uniform || (s->dep & D_LANE))
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (u[i] == x->sym)
+				return n;
+		if (n >= cap)
+			return -1;
+		u[n] = x->sym;
+		return n + 1;
+	}
+	return unknown_syms(c, x->b, u, unknown_syms(c, x->a, u, n, cap), cap);
+}
+
 /* Every thread of the block (its known or assumed shape, at most 1024
  * threads in x and y) evaluated one by one, each access under its own
  * condition: no read lands on a slot another thread writes.  For branches
  * on another test than `tid < B` (`ty == 0` filling a row of per-column
- * values, each lane reading back what it wrote itself). */
+ * values, each lane reading back what it wrote itself).  Values that are
+ * the same in every thread but unknown (a loop's counter, a parameter:
+ * `s[tid % 32 * 2 + c * 64 + o]` read and written back by warp 0) are
+ * tried at a spread of values, the same in all threads at each try. */
 static int block_apart(walk *w, const br_ctx *b)
 {
 	sx_ctx *c = &w->sym.sx;
 	int bx = w->block[0], by = w->block[1] > 0 ? w->block[1] : 1;
 	if (bx <= 0 || w->block[2] > 1 || (int64_t)bx * by > 1024)
 		return 0;
-	for (int i = 0; i < b->nsh; i++)
-		if (!syms_known(c, b->sh[i].x, -1))
-			return 0;
-	int64_t(*slots)[2] = malloc(sizeof *slots * 1024 * (size_t)(b->nsh ? b->nsh : 1));
+	int u[8], nu = 0;
+	for (int i = 0; i < b->nsh && nu >= 0; i++)
+		nu = unknown_syms(c, b->sh[i].x, u, nu, 8);
+	if (nu < 0 || b->nsh <= 0 || b->nsh > WALK_MAX_BR_SHARED)
+		return 0;
+	int64_t(*slots)[2] = malloc(sizeof *slots * 1024 * (size_t)b->nsh);
 	if (!slots)
 		return 0;
-	int ok = lanes_apart(w, b, bx, by, slots);
+	static const int64_t tries[] = {0, 1, 2, 3, 5, 8, 16, 31, 32, 33, 64, 100, 1000};
+	int64_t saved_v[8];
+	int saved_has[8];
+	for (int j = 0; j < nu; j++) {
+		saved_v[j] = c->syms[u[j]].value;
+		saved_has[j] = c->syms[u[j]].has_value;
+		c->syms[u[j]].has_value = 1;
+	}
+	int ok = 1;
+	for (size_t t = 0; ok && t < (nu ? sizeof tries / sizeof *tries : 1); t++) {
+		for (int j = 0; j < nu; j++) /* distinct symbols, distinct values */
+			c->syms[u[j]].value = tries[t] + 7 * j;
+		ok = lanes_apart(w, b, bx, by, slots);
+	}
+	for (int j = 0; j < nu; j++) {
+		c->syms[u[j]].value = saved_v[j];
+		c->syms[u[j]].has_value = saved_has[j];
+	}
 	free(slots);
 	return ok;
 }
