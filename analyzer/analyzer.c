@@ -431,6 +431,17 @@ static const char skip_prefilled[] =
 	"AND (b3.in_divergent_branch = 0 OR (b3.div_begin_off <= barrier.div_begin_off "
 	"AND b3.div_end_off >= barrier.div_end_off))) ";
 
+/* For an early return: the read's array is stored to after the return,
+ * by code the returned threads skip.  When every store seen comes before
+ * the return (`perm[t] = ...; if (n >= size_n) return;`, or a tile filled
+ * through a row pointer the model does not follow), the returned threads
+ * wrote their slots before leaving.  A shared scalar keeps the exchange:
+ * its assignments by name are not recorded as stores. */
+static const char return_fills_after[] =
+	"AND (a.base_array IS NULL OR EXISTS (SELECT 1 FROM access w4 WHERE w4.kernel_id = a.kernel_id "
+	"AND w4.base = a.base AND w4.space = a.space AND w4.rw <> 'read' "
+	"AND COALESCE(w4.call_line, w4.line) > early_return.line)) ";
+
 /* exchange_tmpl with its names filled in (arena) */
 static const char *exchange_sql(ka_arena *a, const char *table, const char *pos, const char *pre,
 				const char *axes)
@@ -460,7 +471,7 @@ static const char *exchange_sql(ka_arena *a, const char *table, const char *pos,
 static int exchange_joins(sqlite3 *db, ka_arena *a)
 {
 	const char *er = exchange_sql(a, "early_return", "COALESCE(a.call_line, a.line) > early_return.line",
-				      "", "cond_axes");
+				      return_fills_after, "cond_axes");
 	const char *br = exchange_sql(a, "barrier",
 				      "COALESCE(a.call_begin_off, a.begin_off) BETWEEN barrier.div_begin_off "
 				      "AND barrier.div_end_off",
