@@ -229,6 +229,22 @@ static ka_decl *private_root(ka_node *n)
 	return NULL;
 }
 
+/* A thread's own array or struct d holds what the thread stored in it: a
+ * table of per-thread indices (`int v[8] = {j - 1, j, ...}`) read at a
+ * constant subscript still differs between threads, and so does
+ * `p.start[0]` of `pos p = locate(x, i)`.  A store (rw != 0; ++ and +=
+ * mix what was there with the value) adds the stored value's dependence;
+ * the result is what a load from d depends on. */
+static unsigned stored_dep(walk *w, const ka_decl *d, int rw)
+{
+	if (!d || d->id < 0 || d->id >= w->file.nenv)
+		return 0;
+	dstat *ds = &w->sym.ds[d->id];
+	if (rw != 0)
+		ds->stored_dep |= w->ctl.store_dep ? w->ctl.store_dep : (D_LANE | D_DATA);
+	return ds->stored_dep & ~D_OPAQUE;
+}
+
 val walk_access_expr(walk *w, ka_node *n, int rw)
 {
 	val addr;
@@ -242,29 +258,14 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 		unsigned dep = 0;
 		uint64_t loops = 0;
 		walk_kids_dep(w, n, &dep, &loops);
-		ka_decl *r = private_root(n);
-		if (r && r->id >= 0 && r->id < w->file.nenv) {
-			dstat *ds = &w->sym.ds[r->id];
-			if (rw != 0)
-				ds->stored_dep |= w->ctl.store_dep ? w->ctl.store_dep : (D_LANE | D_DATA);
-			dep |= ds->stored_dep & ~D_OPAQUE;
-		}
+		dep |= stored_dep(w, private_root(n), rw);
 		return (val){.x = sx_opaque(&w->sym.sx, dep ? (dep & ~D_OPAQUE) | D_DATA : 0, loops)};
 	}
 	int abytes = field ? walk_value_size(w, n) : elem;
 	walk_record_access(w, n, addr, abytes, elem, field, rw);
 	unsigned dep = (addr.x->dep & ~D_OPAQUE) | D_DATA;
-	if ((addr.space == SP_LOCAL || walk_private_record(addr.base)) && addr.base->id >= 0 &&
-	    addr.base->id < w->file.nenv) {
-		/* a thread's own array or struct holds what the thread stored in
-		 * it: a table of per-thread indices (`int v[8] = {j - 1, j, ...}`)
-		 * read at a constant subscript still differs between threads, and
-		 * so does `p.start[0]` of `pos p = locate(x, i)` */
-		dstat *ds = &w->sym.ds[addr.base->id];
-		if (rw != 0) /* ++, +=: what was there mixes with the stored value */
-			ds->stored_dep |= w->ctl.store_dep ? w->ctl.store_dep : (D_LANE | D_DATA);
-		dep |= ds->stored_dep & ~D_OPAQUE;
-	}
+	if (addr.space == SP_LOCAL || walk_private_record(addr.base))
+		dep |= stored_dep(w, addr.base, rw);
 	int sym = sx_new_sym(&w->sym.sx, SYM_LOAD, addr.base->name, dep, addr.x->loops);
 	w->sym.sx.syms[sym].lane_varying = (dep & D_LANE) != 0;
 	val v = {.x = sx_symref(&w->sym.sx, sym)};
