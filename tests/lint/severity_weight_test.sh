@@ -680,34 +680,28 @@ expect append.cu 21 gmem-row-index-from-threadidx-x warning
 # An interleaved tree after a loop in which each thread sums its share of a
 # column is an epilogue: a note; the same tree over one element a thread
 # stays a warning.
-cat >"$dir/tree.cu" <<'CU'
+# the same interleaved tree closes both kernels
+tree='  __syncthreads();
+  for (int k = 1; k < blockDim.x; k *= 2) {
+    if (threadIdx.x % (2 * k) == 0)
+      s[threadIdx.x] += s[threadIdx.x + k];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = s[0];
+}'
+cat >"$dir/tree.cu" <<CU
 __global__ void col_dot(const float *a, const float *b, int ld, int n, float *out) {
   __shared__ float s[256];
   s[threadIdx.x] = 0.0f;
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     s[threadIdx.x] += a[blockIdx.x * ld + i] * b[blockIdx.x * ld + i];
-  __syncthreads();
-  for (int k = 1; k < blockDim.x; k *= 2) {
-    if (threadIdx.x % (2 * k) == 0)
-      s[threadIdx.x] += s[threadIdx.x + k];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0)
-    out[blockIdx.x] = s[0];
-}
+$tree
 __global__ void block_sum(const float *a, int n, float *out) {
   __shared__ float s[256];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   s[threadIdx.x] = i < n ? a[i] : 0.0f;
-  __syncthreads();
-  for (int k = 1; k < blockDim.x; k *= 2) {
-    if (threadIdx.x % (2 * k) == 0)
-      s[threadIdx.x] += s[threadIdx.x + k];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0)
-    out[blockIdx.x] = s[0];
-}
+$tree
 void run_tree(const float *a, const float *b, int ld, int n, float *o) {
   col_dot<<<64, 256>>>(a, b, ld, n, o);
   block_sum<<<(n + 255) / 256, 256>>>(a, n, o);
