@@ -451,6 +451,8 @@ int walk_has_factor(walk *w, const sx *x, const sx *f);
 int walk_branch_lanes_independent(walk *w, const br_ctx *b);
 /* by-reference and &x arguments, but those in skip */
 void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f, unsigned skip);
+void walk_clobber_arrays(walk *w, ka_node *n, unsigned dep);
+unsigned walk_arg_dep_stored(walk *w, ka_node *a);
 /* after inlining f: its reference parameters' values into the caller's
  * variables; the mask of those */
 unsigned walk_ref_write_back(walk *w, ka_node *n, const ka_decl *f);

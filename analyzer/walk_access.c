@@ -150,6 +150,37 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 		ds->reinterp = 1;
 }
 
+/* `*reinterpret_cast<const LoadType *>(x + threadIdx.x * PackSize)` with
+ * `LoadType` a pack of the template's (`PackType<T, PackSize>`): a type
+ * whose size the template leaves open, read at a lane stride the template
+ * leaves open too.  Such code sizes the pack to the stride (each lane loads
+ * the PackSize elements up to the next lane's), so the lanes are one access
+ * apart: the access is taken as one 16-byte vector a lane, the widest load,
+ * instead of a 4-byte element read a run-time width apart. */
+static int opaque_in(const sx *x)
+{
+	return x && (x->k == SX_OPAQUE || opaque_in(x->a) || opaque_in(x->b));
+}
+
+static void pack_per_lane(walk *w, val *addr, int *elem)
+{
+	const sx *c = sx_coef(&w->sym.sx, addr->x, SYM_TID_X);
+	int64_t cv;
+	if (!c || sx_is_const(c, &cv) || opaque_in(c))
+		return;
+	int tx = -1;
+	for (int s = 0; s < w->sym.sx.nsyms && tx < 0; s++)
+		if (w->sym.sx.syms[s].kind == SYM_TID_X)
+			tx = s;
+	if (tx < 0)
+		return;
+	const sx *t = sx_symref(&w->sym.sx, tx);
+	addr->x = sx_add(
+		&w->sym.sx, addr->x,
+		sx_mul(&w->sym.sx, sx_add(&w->sym.sx, sx_const(&w->sym.sx, 16), sx_neg(&w->sym.sx, c)), t));
+	*elem = 16;
+}
+
 /* The address of an lvalue expression (no access is recorded). */
 int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 {
@@ -178,6 +209,8 @@ int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 		if (!out->x)
 			out->x = sx_const(&w->sym.sx, 0);
 		*elem = walk_elem_size(w, n, walk_strip(n->kids[0]));
+		if (*elem <= 0 && (n->tflags & (KT_DEPENDENT | KT_RECORD)))
+			pack_per_lane(w, out, elem);
 		return 1;
 	}
 	if (n->kind == KN_MEMBER && n->nkids == 1) {

@@ -311,7 +311,8 @@ val walk_ev_call(walk *w, ka_node *n)
 	if (!*name || strcmp(name, "dim3") == 0 || strncmp(name, "operator", 8) == 0) {
 		unsigned dep = 0;
 		for (int i = 0; i < n->nkids; i++)
-			dep |= walk_ev_int(w, n->kids[i])->dep;
+			dep |= walk_ev_int(w, n->kids[i])->dep | walk_arg_dep_stored(w, n->kids[i]);
+		walk_clobber_arrays(w, n, dep); /* `h.split(i, idx)` of a dependent `h` */
 		return (val){.x = sx_opaque(&w->sym.sx, dep, 0)};
 	}
 	ka_decl *ref = n->ref;
@@ -385,7 +386,10 @@ val walk_ev_call(walk *w, ka_node *n)
 		dep |= x->dep;
 		loops |= x->loops;
 	}
+	for (int i = 0; i < n->nkids; i++) /* an array the thread filled: `join(idx)` */
+		dep |= walk_arg_dep_stored(w, n->kids[i]);
 	walk_clobber_args(w, n, ref, 0);
+	walk_clobber_arrays(w, n, dep);
 	/* __syncthreads_or/_and/_count: a block-wide vote, one result for every
 	 * thread of the block whatever each thread's predicate was */
 	if ((dep & D_LANE) && strcmp(cat, "sync") == 0 &&

@@ -56,6 +56,47 @@ unsigned walk_ref_write_back(walk *w, ka_node *n, const ka_decl *f)
 	return done;
 }
 
+/* The thread's own array an argument hands over (`split(off, idx)` with
+ * `long idx[N]`, or `&idx[0]`), else NULL: a callee the walk does not
+ * inline may fill it. */
+static ka_decl *private_array_arg(ka_node *a)
+{
+	ka_node *s = walk_strip(a);
+	if (s && s->kind == KN_UNOP && s->op == OP_ADDROF && s->nkids == 1) {
+		ka_node *k = walk_strip(s->kids[0]);
+		s = k && k->kind == KN_SUBSCRIPT && k->nkids == 2 ? walk_strip(k->kids[0]) : NULL;
+	}
+	if (!s || s->kind != KN_DECLREF || !s->ref || s->ref->kind != KD_VAR ||
+	    !(s->ref->tflags & KT_ARRAY) || (s->ref->flags & (KDF_SHARED | KDF_CONSTANT)))
+		return NULL;
+	return s->ref;
+}
+
+/* What a callee the walk does not inline writes into the thread's array
+ * comes from the call's arguments (dep: what they depend on): the indices
+ * `OffsetToNdIndex(i, idx)` leaves in `idx` vary as `i` does.  A helper the
+ * walk inlines records its own stores instead. */
+void walk_clobber_arrays(walk *w, ka_node *n, unsigned dep)
+{
+	dep &= ~D_OPAQUE;
+	for (int i = 0; dep && i < n->nkids; i++) {
+		ka_decl *d = private_array_arg(n->kids[i]);
+		if (d && d->id >= 0 && d->id < w->file.nenv)
+			w->sym.ds[d->id].stored_dep |= dep | D_DATA;
+	}
+}
+
+/* What the thread stored in its own array that an argument hands over
+ * (`join(idx)` after `idx[i] = ...`): a callee the walk does not inline
+ * computes its result from it too. */
+unsigned walk_arg_dep_stored(walk *w, ka_node *a)
+{
+	ka_decl *d = private_array_arg(a);
+	if (!d || d->id < 0 || d->id >= w->file.nenv)
+		return 0;
+	return w->sym.ds[d->id].stored_dep & ~D_OPAQUE;
+}
+
 void walk_clobber_args(walk *w, ka_node *n, const ka_decl *f, unsigned skip)
 {
 	unsigned dep = 0;

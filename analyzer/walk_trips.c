@@ -428,12 +428,22 @@ static int aligned_stride_loop(walk *w, ka_node *cond, ka_node *body, const iv_i
 	if (!stride_shape(w, cond, body, iv, start, step, &wdt, &r))
 		return 0;
 	const ka_decl *end = r->kind == KN_DECLREF ? r->ref : NULL;
-	/* the bound: a multiple of W, written out (`rounds * 256`) */
+	/* the bound: a multiple of W, written out (`rounds * 256`), or W times
+	 * a run-time count, halved (`blockDim.x * heap_size / 2`, a bitonic
+	 * sort's swap count over a power-of-two number of elements per
+	 * thread): the code sizes the bound from the block */
 	if (!end) {
 		w->ctl.quiet++;
 		const sx *bv = walk_ev_int(w, r);
 		w->ctl.quiet--;
-		return walk_has_factor(w, bv, wdt);
+		int64_t c;
+		const sx *m = bv && bv->k == SX_DIV && sx_is_const(bv->b, &c) && c > 1 && (c & (c - 1)) == 0
+				      ? bv->a
+				      : NULL;
+		return walk_has_factor(w, bv, wdt) ||
+		       (m && m->k == SX_MUL &&
+			((sx_same_value(&w->sym.sx, m->a, wdt) && !sx_is_const(m->b, &c)) ||
+			 (sx_same_value(&w->sym.sx, m->b, wdt) && !sx_is_const(m->a, &c))));
 	}
 	/* or held by a local or a parameter */
 	if (local_multiple_of(w, r->ref, wdt, body))
