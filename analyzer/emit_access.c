@@ -308,6 +308,7 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_int(&r, KA_COL(access, thread_dependent), (addr.x->dep & D_LANE) != 0);
 	ka_facts_int(&r, KA_COL(access, block_uniform), (addr.x->dep & D_LANE) == 0);
 	ka_facts_int(&r, KA_COL(access, data_dependent), (addr.x->dep & D_DATA) != 0);
+	ka_facts_int(&r, KA_COL(access, index_opaque), sx_has_opaque(addr.x));
 	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
 	if (assumed_type)
 		assume = ka_arena_printf(w->file.a,

@@ -664,6 +664,11 @@ int sx_is_static(const sx_ctx *c, const sx *x)
 	return sx_is_static(c, x->a) && (!x->b || sx_is_static(c, x->b));
 }
 
+int sx_has_opaque(const sx *x)
+{
+	return x && (x->k == SX_OPAQUE || sx_has_opaque(x->a) || sx_has_opaque(x->b));
+}
+
 int sx_has_unknown(const sx_ctx *c, const sx *x)
 {
 	if (!x)

@@ -176,6 +176,9 @@ int sx_mixes_unknown_with_lanes(const sx_ctx *c, const sx *x);
 int sx_is_static(const sx_ctx *c, const sx *x);
 /* Symbols of unknown value (params, loaded data...) in x (ignoring dims). */
 int sx_has_unknown(const sx_ctx *c, const sx *x);
+/* 1 when x holds an opaque value (a call the model did not follow, an
+ * unresolved construct): x's dependences are then only what was seen. */
+int sx_has_opaque(const sx *x);
 /* The first loop-carried symbol (sx_sym.carried) in x, -1 when none. */
 int sx_carried_sym(const sx_ctx *c, const sx *x);
 /* 1 when x refers to symbol sym. */

@@ -157,16 +157,11 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
  * the PackSize elements up to the next lane's), so the lanes are one access
  * apart: the access is taken as one 16-byte vector a lane, the widest load,
  * instead of a 4-byte element read a run-time width apart. */
-static int opaque_in(const sx *x)
-{
-	return x && (x->k == SX_OPAQUE || opaque_in(x->a) || opaque_in(x->b));
-}
-
 static void pack_per_lane(walk *w, val *addr, int *elem)
 {
 	const sx *c = sx_coef(&w->sym.sx, addr->x, SYM_TID_X);
 	int64_t cv;
-	if (!c || sx_is_const(c, &cv) || opaque_in(c))
+	if (!c || sx_is_const(c, &cv) || sx_has_opaque(c))
 		return;
 	int tx = -1;
 	for (int s = 0; s < w->sym.sx.nsyms && tx < 0; s++)
