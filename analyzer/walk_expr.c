@@ -68,6 +68,12 @@ static int lanes_agree(walk *w, const sx *x)
 		return w->sym.sx.syms[x->sym].warp_uniform;
 	if (!x->a || x->k == SX_OPAQUE)
 		return 0;
+	/* the thread index shifted by a run-time amount (`threadIdx.x >>
+	 * cData.warpbits`): a group id, one value per warp when the amount is 5
+	 * or more; the amount is not known here, so no divergence is claimed */
+	int64_t v;
+	if (x->k == SX_SHR && x->b && !(x->b->dep & D_LANE) && !sx_is_const(x->b, &v))
+		return 1;
 	return lanes_agree(w, x->a) && (!x->b || lanes_agree(w, x->b));
 }
 
