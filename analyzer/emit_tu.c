@@ -332,8 +332,8 @@ void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at)
 			WALK_MAX_OPTIN) " kernels opt in to large "
 					"dynamic shared memory: the others keep launch.smem_optin = 0",
 		[WALK_LIMIT_ARGS] = "a call with more than " WALK_STR(
-			WALK_MAX_ARGS) " arguments: the "
-				       "others are unknown in the inlined callee",
+			WALK_MAX_ARGS) " arguments: a lambda among the "
+				       "others is not followed into the inlined callee",
 	};
 	if (w->ctl.limits_hit & (1u << what))
 		return;

@@ -161,6 +161,14 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written)
 		lambdas[i] = f->params[i]->lambda;
 		f->params[i]->lambda = arg_lambda(n->kids[i]);
 	}
+	/* past the first WALK_MAX_ARGS the arguments are bound too (by value: a
+	 * lambda among them is not followed); an unbound parameter would read
+	 * as a fresh value, the same in every thread, whatever was passed */
+	for (int i = na; i < f->nparams && i < n->nkids; i++) {
+		val v = walk_ev(w, n->kids[i], 0);
+		if (f->params[i]->id < w->file.nenv)
+			w->sym.env[f->params[i]->id] = v;
+	}
 	walk_bind_call_tparams(w, n, f);
 	walk_cg_bind_args(w, n, f);
 	const char *saved_func = w->func;

@@ -398,8 +398,13 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 		int e;
 		const char *f;
 		if (k->kind == KN_DECLREF && k->ref) {
+			/* `(float *)&c0` of a parameter `int2 &c0` or `int2 c0`:
+			 * the thread's own variable (or what a reference names, not
+			 * known here), not global memory a pointer parameter
+			 * points to */
+			int own = k->ref->kind == KD_PARAM && !(k->ref->tflags & (KT_POINTER | KT_ARRAY));
 			val v = {.base = k->ref,
-				 .space = walk_space_of_decl(k->ref),
+				 .space = own ? SP_UNKNOWN : walk_space_of_decl(k->ref),
 				 .x = sx_const(&w->sym.sx, 0)};
 			if (w->sym.env[k->ref->id].base || w->sym.env[k->ref->id].x)
 				w->sym.ds[k->ref->id].reinterp = 1;
