@@ -391,11 +391,10 @@ val walk_ev_call(walk *w, ka_node *n)
 		const sx *x = walk_ev_int(w, n->kids[i]);
 		if (i < WALK_MAX_ARGS)
 			argx[i] = x;
-		dep |= x->dep;
+		/* and of an array the thread filled: `join(idx)` */
+		dep |= x->dep | walk_arg_dep_stored(w, n->kids[i]);
 		loops |= x->loops;
 	}
-	for (int i = 0; i < n->nkids; i++) /* an array the thread filled: `join(idx)` */
-		dep |= walk_arg_dep_stored(w, n->kids[i]);
 	walk_clobber_args(w, n, ref, 0);
 	walk_clobber_arrays(w, n, dep);
 	/* __syncthreads_or/_and/_count: a block-wide vote, one result for every
