@@ -375,23 +375,38 @@ static void set_budget(walk *w, const ka_analyze_opts *o, double t0)
 /* The first read, shared memory first, of a slot that no store of the
  * kernel writes under the same subscript (in shared memory, or in a global
  * array the kernel also writes): what threads that left would have filled.
+ * A global array counts when written through the same name as read, and
+ * not for a read of a pointer (`dC_array[batch]`, the table of pointers,
+ * beside stores through the `dC` loaded from it).
  * One statement for the rows of table T (early_return, barrier): POS places
  * the read (a SQL condition on `a`), AX names T's column of the condition's
  * thread axes.  Not counted: a store in a loop of a few known trips whose
  * last subscript is the loop's counter (`s[t][p][k]` for k < 5) writes the
  * slots read at a constant there (`s[t][p][0]`); and when the condition
- * splits the block along one axis only, a slot that reader and writer share
- * along that axis (`if (column >= width) return;`, then `accum[i][threadIdx.x]`
- * after `accum[threadIdx.y][threadIdx.x] = ...`): its writer has the
- * reader's x and made the same choice.  That needs the other axis in the
- * index (what differs lies along it) and constant offsets that differ by a
- * multiple of that axis's step (`s[threadIdx.x + 1]` after `s[threadIdx.x]`
- * is a neighbour's slot). */
+ * splits the block along some axes only, a slot that reader and writer share
+ * along those axes (`if (column >= width) return;`, then `accum[i][threadIdx.x]`
+ * after `accum[threadIdx.y][threadIdx.x] = ...`; `if (y < m && z < n)`
+ * around a tree over x of `sum[x][y][z]`): its writer has the reader's
+ * coordinates on them and made the same choice.  That needs an axis the
+ * condition does not read in the index (what differs lies along it) and
+ * constant offsets that differ by a multiple of that axis's step
+ * (`s[threadIdx.x + 1]` after `s[threadIdx.x]` is a neighbour's slot), by
+ * less than the step of a condition's axis when that step is the larger
+ * (`s[ty][tx + 16]` stays in the row of `s[ty][tx]`, `s[ty + 1][tx]` does
+ * not).  Nor
+ * a read through a base that picks its region by the condition's axes
+ * alone (access.group_axes) when the stores through the same name
+ * (access.via) all use that same base (access.group_base):
+ * `sA[j * slda + tx]` after `sA[ty * slda + tx] = ...` with `sA += tz * slda
+ * * N`, under `if (batch >= count) return;` with the batch from z; or
+ * `s[ty][k]` after `s[ty][tx] = ...` under a condition on y.  Each group of
+ * threads keeps to its own region, and the groups leave whole. */
 static const char exchange_tmpl[] =
 	"(SELECT a.id FROM access a "
 	"WHERE a.kernel_id = @T.kernel_id AND a.rw <> 'write' AND (@POS) @PRE"
-	"AND (a.space = 'shared' OR (a.space = 'global' AND EXISTS (SELECT 1 FROM access w0 WHERE "
-	"w0.kernel_id = a.kernel_id AND w0.base = a.base AND w0.rw <> 'read'))) "
+	"AND (a.space = 'shared' OR (a.space = 'global' AND a.loads_pointer = 0 AND EXISTS (SELECT 1 FROM access w0 WHERE "
+	"w0.kernel_id = a.kernel_id AND w0.base = a.base AND w0.rw <> 'read' "
+	"AND COALESCE(w0.via, '') = COALESCE(a.via, '')))) "
 	"AND NOT EXISTS (SELECT 1 FROM access w WHERE w.kernel_id = a.kernel_id "
 	"AND w.base = a.base AND w.space = a.space AND w.rw <> 'read' "
 	"AND COALESCE(w.index_text, '?') = COALESCE(a.index_text, '!')) "
@@ -405,15 +420,22 @@ static const char exchange_tmpl[] =
 	"AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) GLOB '[0-9]*' "
 	"AND substr(COALESCE(a.index_text, ''), length(w2.index_text) - length(lp.iv) + 1) NOT GLOB '*[^0-9]*' "
 	"AND CAST(substr(a.index_text, length(w2.index_text) - length(lp.iv) + 1) AS INTEGER) < lp.trip_count) "
-	"AND NOT EXISTS (SELECT 1 FROM access w1 WHERE @T.@AX IN ('x', 'y') "
-	"AND w1.kernel_id = a.kernel_id AND w1.base = a.base AND w1.space = a.space AND w1.rw <> 'read' "
-	"AND CASE @T.@AX "
-	"WHEN 'x' THEN a.kind_tx = 'const' AND a.coef_tx <> 0 AND w1.kind_tx = 'const' AND w1.coef_tx = a.coef_tx "
-	"AND ((a.kind_ty = 'const' AND a.coef_ty <> 0) OR (w1.kind_ty = 'const' AND w1.coef_ty <> 0)) "
-	"ELSE a.kind_ty = 'const' AND a.coef_ty <> 0 AND w1.kind_ty = 'const' AND w1.coef_ty = a.coef_ty "
-	"AND ((a.kind_tx = 'const' AND a.coef_tx <> 0) OR (w1.kind_tx = 'const' AND w1.coef_tx <> 0)) END "
-	"AND (a.offset_const IS w1.offset_const OR (a.offset_const - w1.offset_const) % (CASE @T.@AX "
-	"WHEN 'x' THEN COALESCE(NULLIF(a.coef_ty, 0), w1.coef_ty) ELSE COALESCE(NULLIF(a.coef_tx, 0), w1.coef_tx) END) = 0)) "
+	"AND NOT EXISTS (SELECT 1 FROM access w1 WHERE "
+	"w1.kernel_id = a.kernel_id AND w1.base = a.base AND w1.space = a.space AND w1.rw <> 'read' "
+	"AND instr(@T.@AX, 'x') + instr(@T.@AX, 'y') + instr(@T.@AX, 'z') > 0 "
+	"AND (instr(@T.@AX, 'x') = 0 OR (a.kind_tx = 'const' AND a.coef_tx <> 0 AND w1.kind_tx = 'const' AND w1.coef_tx = a.coef_tx)) "
+	"AND (instr(@T.@AX, 'y') = 0 OR (a.kind_ty = 'const' AND a.coef_ty <> 0 AND w1.kind_ty = 'const' AND w1.coef_ty = a.coef_ty)) "
+	"AND (instr(@T.@AX, 'z') = 0 OR (a.kind_tz = 'const' AND a.coef_tz <> 0 AND w1.kind_tz = 'const' AND w1.coef_tz = a.coef_tz)) "
+	"AND ((instr(@T.@AX, 'x') = 0 AND ((a.kind_tx = 'const' AND a.coef_tx <> 0) OR (w1.kind_tx = 'const' AND w1.coef_tx <> 0)) AND (a.offset_const IS w1.offset_const OR (a.offset_const - w1.offset_const) % COALESCE(NULLIF(a.coef_tx, 0), w1.coef_tx) = 0) AND NOT (instr(@T.@AX, 'y') > 0 AND abs(a.coef_ty) > abs(COALESCE(NULLIF(a.coef_tx, 0), w1.coef_tx)) AND abs(COALESCE(a.offset_const - w1.offset_const, 0)) >= abs(a.coef_ty)) AND NOT (instr(@T.@AX, 'z') > 0 AND abs(a.coef_tz) > abs(COALESCE(NULLIF(a.coef_tx, 0), w1.coef_tx)) AND abs(COALESCE(a.offset_const - w1.offset_const, 0)) >= abs(a.coef_tz))) "
+	"OR (instr(@T.@AX, 'y') = 0 AND ((a.kind_ty = 'const' AND a.coef_ty <> 0) OR (w1.kind_ty = 'const' AND w1.coef_ty <> 0)) AND (a.offset_const IS w1.offset_const OR (a.offset_const - w1.offset_const) % COALESCE(NULLIF(a.coef_ty, 0), w1.coef_ty) = 0) AND NOT (instr(@T.@AX, 'x') > 0 AND abs(a.coef_tx) > abs(COALESCE(NULLIF(a.coef_ty, 0), w1.coef_ty)) AND abs(COALESCE(a.offset_const - w1.offset_const, 0)) >= abs(a.coef_tx)) AND NOT (instr(@T.@AX, 'z') > 0 AND abs(a.coef_tz) > abs(COALESCE(NULLIF(a.coef_ty, 0), w1.coef_ty)) AND abs(COALESCE(a.offset_const - w1.offset_const, 0)) >= abs(a.coef_tz))) "
+	"OR (instr(@T.@AX, 'z') = 0 AND ((a.kind_tz = 'const' AND a.coef_tz <> 0) OR (w1.kind_tz = 'const' AND w1.coef_tz <> 0)) AND (a.offset_const IS w1.offset_const OR (a.offset_const - w1.offset_const) % COALESCE(NULLIF(a.coef_tz, 0), w1.coef_tz) = 0) AND NOT (instr(@T.@AX, 'x') > 0 AND abs(a.coef_tx) > abs(COALESCE(NULLIF(a.coef_tz, 0), w1.coef_tz)) AND abs(COALESCE(a.offset_const - w1.offset_const, 0)) >= abs(a.coef_tx)) AND NOT (instr(@T.@AX, 'y') > 0 AND abs(a.coef_ty) > abs(COALESCE(NULLIF(a.coef_tz, 0), w1.coef_tz)) AND abs(COALESCE(a.offset_const - w1.offset_const, 0)) >= abs(a.coef_ty))))) "
+	"AND NOT (instr(@T.@AX, 'x') + instr(@T.@AX, 'y') + instr(@T.@AX, 'z') > 0 "
+	"AND (instr(@T.@AX, 'x') = 0 OR instr(COALESCE(a.group_axes, ''), 'x') > 0) AND (instr(@T.@AX, 'y') = 0 OR instr(COALESCE(a.group_axes, ''), 'y') > 0) AND (instr(@T.@AX, 'z') = 0 OR instr(COALESCE(a.group_axes, ''), 'z') > 0) "
+	"AND EXISTS (SELECT 1 FROM access w6 WHERE w6.kernel_id = a.kernel_id AND w6.base = a.base "
+	"AND w6.space = a.space AND w6.rw <> 'read' AND w6.via IS a.via AND w6.group_base = a.group_base) "
+	"AND NOT EXISTS (SELECT 1 FROM access w5 WHERE w5.kernel_id = a.kernel_id AND w5.base = a.base "
+	"AND w5.space = a.space AND w5.rw <> 'read' AND w5.via IS a.via "
+	"AND (w5.group_base IS NOT a.group_base OR NOT ((instr(@T.@AX, 'x') = 0 OR instr(COALESCE(w5.group_axes, ''), 'x') > 0) AND (instr(@T.@AX, 'y') = 0 OR instr(COALESCE(w5.group_axes, ''), 'y') > 0) AND (instr(@T.@AX, 'z') = 0 OR instr(COALESCE(w5.group_axes, ''), 'z') > 0))))) "
 	"ORDER BY a.space <> 'shared', COALESCE(a.call_line, a.line), a.col LIMIT 1)";
 
 /* For a barrier the skipping threads leave for the end of the kernel: the
@@ -478,11 +500,25 @@ static int exchange_joins(sqlite3 *db, ka_arena *a)
 				      skip_prefilled, "div_cond_axes");
 	if (!er || !br)
 		return SQLITE_NOMEM;
+	/* a loop's leaving threads run on past it while the others are still
+	 * inside: a read after the loop of a slot the loop stores under another
+	 * subscript (`pos[threadIdx.x]` after `pos[atom] = p` in the loop) is
+	 * theirs to miss */
 	char *sql = sqlite3_mprintf(
 		"UPDATE early_return SET exchange_access_id = %s WHERE thread_dependent = 1 AND before_barrier = 1;"
 		"UPDATE barrier SET skip_exits = NOT EXISTS (SELECT 1 FROM barrier b2 WHERE "
 		"b2.kernel_id = barrier.kernel_id AND b2.kind IN ('block', 'grid') AND b2.id > barrier.div_close_id), "
-		"skip_exchange_access_id = %s WHERE kind = 'block' AND div_close_id IS NOT NULL;",
+		"skip_exchange_access_id = %s WHERE kind = 'block' AND div_close_id IS NOT NULL;"
+		"UPDATE barrier SET skip_exchange_access_id = (SELECT a.id FROM access a WHERE "
+		"a.kernel_id = barrier.kernel_id AND a.rw <> 'write' AND a.space IN ('shared', 'global') "
+		"AND COALESCE(a.call_begin_off, a.begin_off) > barrier.div_end_off "
+		"AND EXISTS (SELECT 1 FROM access w WHERE w.kernel_id = a.kernel_id AND w.base = a.base "
+		"AND w.space = a.space AND w.rw <> 'read' "
+		"AND COALESCE(w.call_begin_off, w.begin_off) BETWEEN barrier.div_begin_off AND barrier.div_end_off "
+		"AND COALESCE(w.index_text, '?') <> COALESCE(a.index_text, '!')) "
+		"ORDER BY COALESCE(a.call_line, a.line), a.col LIMIT 1) "
+		"WHERE kind = 'block' AND div_close_id IS NOT NULL AND in_divergent_branch = 0 "
+		"AND skip_exchange_access_id IS NULL;",
 		er, br);
 	if (!sql)
 		return SQLITE_NOMEM;

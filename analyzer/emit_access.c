@@ -265,7 +265,7 @@ static int running_counter(walk *w, const sx *x, int elem, int rw)
 }
 
 void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw,
-		      const char *assumed_type, warp_result *out)
+		      const char *assumed_type, int group_axes, const sx *group_base, warp_result *out)
 {
 	ka_facts_row r;
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(access));
@@ -309,6 +309,12 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	ka_facts_int(&r, KA_COL(access, block_uniform), (addr.x->dep & D_LANE) == 0);
 	ka_facts_int(&r, KA_COL(access, data_dependent), (addr.x->dep & D_DATA) != 0);
 	ka_facts_int(&r, KA_COL(access, index_opaque), sx_has_opaque(addr.x));
+	ka_facts_int(&r, KA_COL(access, loads_pointer), rw == 0 && (n->tflags & KT_POINTER) != 0);
+	char gax[4];
+	const char *gbase = group_axes ? sx_render_key(&w->sym.sx, w->file.a, group_base) : NULL;
+	int gok = gbase && *gbase;
+	ka_facts_text(&r, KA_COL(access, group_axes), gok ? walk_axes_text(group_axes, gax) : NULL);
+	ka_facts_text(&r, KA_COL(access, group_base), gok ? gbase : NULL);
 	const char *assume = (addr.x->dep & D_LANE) ? w->assumption : NULL;
 	if (assumed_type)
 		assume = ka_arena_printf(w->file.a,

@@ -22,7 +22,7 @@ static int is_legacy(const char *s)
 }
 
 /* An axes mask as text ("x", "xy", ...); NULL when none. */
-static const char *axes_text(int m, char buf[4])
+const char *walk_axes_text(int m, char buf[4])
 {
 	int n = 0;
 	for (int k = 0; k < 3; k++)
@@ -70,23 +70,53 @@ void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni 
 			axes |= w->ctl.brs[i].axes;
 		}
 	int placed = div && !warp && inner >= 0 && w->ctl.brs[inner].has_off && w->ctl.brs[inner].nloops == 0;
+	long begin = placed ? w->ctl.brs[inner].begin_off : 0, end = placed ? w->ctl.brs[inner].end_off : 0;
+	/* outside every divergent branch, in a loop whose trips differ between
+	 * threads and which lies outside every other loop (the threads that
+	 * leave it never come back to the barrier): that loop's range */
+	const loop_ctx *l0 = w->ctl.nloops > 0 ? &w->ctl.loops[0] : NULL;
+	if (!div && !warp && inner < 0 && l0 && l0->nonuniform && l0->has_off) {
+		placed = 1;
+		for (int i = 1; i < w->ctl.nloops; i++)
+			placed &= !w->ctl.loops[i].nonuniform;
+		begin = l0->begin_off, end = l0->end_off, axes = l0->axes;
+	}
 	char ax[4];
-	ka_facts_opt(&r, KA_COL(barrier, div_begin_off), placed, placed ? w->ctl.brs[inner].begin_off : 0);
-	ka_facts_opt(&r, KA_COL(barrier, div_end_off), placed, placed ? w->ctl.brs[inner].end_off : 0);
-	ka_facts_text(&r, KA_COL(barrier, div_cond_axes), placed ? axes_text(axes, ax) : NULL);
+	ka_facts_opt(&r, KA_COL(barrier, div_begin_off), placed, begin);
+	ka_facts_opt(&r, KA_COL(barrier, div_end_off), placed, end);
+	ka_facts_text(&r, KA_COL(barrier, div_cond_axes), placed ? walk_axes_text(axes, ax) : NULL);
 	ka_facts_insert(&r);
+}
+
+static void close_div(walk *w, int64_t id0)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql,
+		 "UPDATE barrier SET div_close_id = %lld WHERE kernel_id = %lld AND id > %lld "
+		 "AND kind = 'block' AND div_begin_off IS NOT NULL AND div_close_id IS NULL",
+		 (long long)*w->file.next_id, (long long)w->kernel_id, (long long)id0);
+	sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
 }
 
 void walk_close_divergent_branch(walk *w, const br_ctx *b)
 {
 	if (w->ctl.quiet || !b->has_off || b->nloops || !w->kernel || b->n_barriers == 0)
 		return;
-	char sql[256];
-	snprintf(sql, sizeof sql,
-		 "UPDATE barrier SET div_close_id = %lld WHERE kernel_id = %lld AND id > %lld "
-		 "AND kind = 'block' AND div_begin_off IS NOT NULL AND div_close_id IS NULL",
-		 (long long)*w->file.next_id, (long long)w->kernel_id, (long long)b->id0);
-	sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
+	close_div(w, b->id0);
+}
+
+/* The end of a loop whose trips differ between threads, outside every
+ * other loop: the barriers placed in it learn where it ends, unless a
+ * thread-dependent `continue` inside it (or in a loop inside it) sends
+ * some threads on to the next trip's barriers. */
+void walk_close_nonuniform_loop(walk *w, const loop_ctx *lc)
+{
+	if (w->ctl.nloops && lc->div_continue)
+		w->ctl.loops[w->ctl.nloops - 1].div_continue = 1;
+	if (w->ctl.quiet || !lc->nonuniform || !lc->has_off || w->ctl.nloops || !w->kernel ||
+	    lc->n_barriers == 0 || lc->div_continue)
+		return;
+	close_div(w, lc->id0);
 }
 
 /* An addend of x, outside any small remainder, that is a product moving
@@ -548,7 +578,7 @@ void walk_emit_early_return(walk *w, ka_node *n, const sx *c, walk_uni u, int th
 	ka_facts_text(&r, KA_COL(early_return, cond_text), walk_text(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(early_return, thread_dependent), thread_dep);
 	ka_facts_text(&r, KA_COL(early_return, uniformity), walk_uni_name(u));
-	ka_facts_text(&r, KA_COL(early_return, cond_axes), axes_text(walk_thread_axes(w, c), axes));
+	ka_facts_text(&r, KA_COL(early_return, cond_axes), walk_axes_text(walk_thread_axes(w, c), axes));
 	ka_facts_int(&r, KA_COL(early_return, before_barrier), 0);
 	ka_facts_opt(&r, KA_COL(early_return, if_begin_off), !n->loc.in_macro, n->loc.begin);
 	ka_facts_opt(&r, KA_COL(early_return, if_end_off), !n->loc.in_macro, n->loc.end);

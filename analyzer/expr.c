@@ -61,6 +61,7 @@ const sx *sx_symref(sx_ctx *c, int sym)
 const sx *sx_opaque(sx_ctx *c, unsigned dep, uint64_t loops)
 {
 	sx *x = node(c, SX_OPAQUE);
+	x->sym = ++c->nopaque; /* its name in sx_render_key */
 	x->dep = dep | D_OPAQUE;
 	x->loops = loops;
 	return x;
@@ -69,6 +70,7 @@ const sx *sx_opaque(sx_ctx *c, unsigned dep, uint64_t loops)
 const sx *sx_atomic_result(sx_ctx *c, unsigned dep, uint64_t loops, int64_t atomic_id)
 {
 	sx *x = node(c, SX_OPAQUE);
+	x->sym = ++c->nopaque; /* its name in sx_render_key */
 	x->dep = dep | D_OPAQUE;
 	x->loops = loops;
 	x->atomic_id = atomic_id;
@@ -930,7 +932,7 @@ int sx_eval_launch(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *o
 	return eval(c, x, lane, 1, out);
 }
 
-static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)
+static void render_as(const sx_ctx *c, ka_buf *b, const sx *x, int prec, int ids)
 {
 	static const char *const ops[] = {
 		[SX_ADD] = " + ", [SX_MUL] = "*", [SX_DIV] = "/", [SX_REM] = "%", [SX_SHL] = "<<",
@@ -945,15 +947,18 @@ static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)
 		ka_buf_adds(b, c->syms[x->sym].name);
 		return;
 	case SX_OPAQUE:
-		ka_buf_adds(b, "?");
+		if (ids)
+			ka_buf_printf(b, "?%d", x->sym);
+		else
+			ka_buf_adds(b, "?");
 		return;
 	case SX_MIN:
 	case SX_MAX:
 	case SX_CMP:
 		ka_buf_adds(b, x->k == SX_MIN ? "min(" : x->k == SX_MAX ? "max(" : "cmp(");
-		render(c, b, x->a, 0);
+		render_as(c, b, x->a, 0, ids);
 		ka_buf_adds(b, ", ");
-		render(c, b, x->b, 0);
+		render_as(c, b, x->b, 0, ids);
 		ka_buf_adds(b, ")");
 		return;
 	default:
@@ -964,14 +969,19 @@ static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)
 		ka_buf_addc(b, '(');
 	if (x->k == SX_MUL && x->a->k == SX_CONST && x->a->c == -1) {
 		ka_buf_addc(b, '-');
-		render(c, b, x->b, 3);
+		render_as(c, b, x->b, 3, ids);
 	} else {
-		render(c, b, x->a, p);
+		render_as(c, b, x->a, p, ids);
 		ka_buf_adds(b, ops[x->k]);
-		render(c, b, x->b, p + 1);
+		render_as(c, b, x->b, p + 1, ids);
 	}
 	if (p < prec)
 		ka_buf_addc(b, ')');
+}
+
+static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)
+{
+	render_as(c, b, x, prec, 0);
 }
 
 const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x)
@@ -980,6 +990,20 @@ const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x)
 	ka_buf_init(&b, 1 << 16);
 	if (x)
 		render(c, &b, x, 0);
+	const char *r = ka_arena_strdup(a, b.data ? b.data : "");
+	ka_buf_free(&b);
+	return r;
+}
+
+/* As sx_render, each value the model could not spell out named by its
+ * node: equal texts within one walk are the same value (a key, not for
+ * people). */
+const char *sx_render_key(const sx_ctx *c, ka_arena *a, const sx *x)
+{
+	ka_buf b;
+	ka_buf_init(&b, 1 << 16);
+	if (x)
+		render_as(c, &b, x, 0, 1);
 	const char *r = ka_arena_strdup(a, b.data ? b.data : "");
 	ka_buf_free(&b);
 	return r;

@@ -112,6 +112,7 @@ typedef struct sx_ctx {
 	ka_arena *arena;
 	sx_sym *syms;
 	int nsyms, capsyms;
+	int nopaque; /* opaque values made so far (each one's number, in sx.sym) */
 } sx_ctx;
 
 void sx_ctx_init(sx_ctx *c, ka_arena *a);
@@ -210,6 +211,7 @@ int sx_eval(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out);
 int sx_eval_launch(const sx_ctx *c, const sx *x, const sx_lane *lane, int64_t *out);
 /* Text form, e.g. "blockIdx.x*blockDim.x + threadIdx.x" (arena string). */
 const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x);
+const char *sx_render_key(const sx_ctx *c, ka_arena *a, const sx *x);
 /* x without its additive constant, as a canonical text: sums and products
  * flattened, constants folded, terms and factors sorted, so that two
  * indexes that differ only by a constant (4*i + 1, i*4 + 3) give one text.

@@ -56,6 +56,13 @@ typedef struct loop_ctx {
 	int n_accesses, n_barriers, n_shared_writes;
 	const char *shared_written; /* a shared array stored to inside */
 	const sx *cond;             /* the condition, as the body sees it (NULL: none) */
+	/* a loop whose trips differ between threads: where the threads that
+	 * leave it early go (barrier.skip_exits), as br_ctx has for a branch */
+	long begin_off, end_off;
+	int has_off, axes;
+	int64_t id0;
+	int div_continue; /* a thread-dependent `continue` inside: the threads that take
+			   * it meet the next trip's barriers while the others meet this one's */
 } loop_ctx;
 
 /* How far a value agrees across threads: from "differs between lanes of a
@@ -216,6 +223,8 @@ typedef struct walk_sym {
 	tbind *tb;                /* by decl id: template parameter bindings */
 	const sx *ret_val;        /* return value of an inlined function */
 	const char *elem_assumed; /* a dependent element type whose size was assumed */
+	int group_axes;           /* walk_lvalue: axes the subscripted base moves with, the subscript not */
+	const sx *group_base;     /* and that base's offset */
 	/* walk_scope.c: the declarations the current function's walk can reach
 	 * (its own, its callees', the globals they use).  Saving, restoring and
 	 * merging the environment costs the function's size, not the TU's. */
@@ -376,6 +385,7 @@ void walk_barrier(walk *w, ka_node *n, const char *kind); /* block | warp | fenc
 /* walk_types.c: element sizes (dependent types too), template bindings,
  * vector and reduced-precision operators, load/store intrinsics. */
 int walk_elem_size(walk *w, ka_node *n, ka_node *ptr);
+int walk_subscript_elem_size(walk *w, ka_node *n, const ka_decl *base);
 int walk_pointee_size(walk *w, ka_node *p);
 int walk_size_of_type(walk *w, const char *type, int deref);
 int walk_value_size(walk *w, ka_node *n);
@@ -520,14 +530,16 @@ void walk_emit_reduction(walk *w, ka_node *n, const char *style, const char *iv,
 void walk_emit_early_return(walk *w, ka_node *n, const sx *c, walk_uni u, int thread_dep);
 /* The thread axes x reads: bit 0 threadIdx.x, 1 y, 2 z. */
 int walk_thread_axes(walk *w, const sx *x);
+const char *walk_axes_text(int m, char buf[4]); /* "x", "xy"...; NULL when none */
 /* A thread-dependent branch b that holds block barriers has closed: the
  * barriers emitted inside it since it opened, whose innermost divergent
  * branch it is, learn the id counter at its end (barrier.div_close_id). */
 void walk_close_divergent_branch(walk *w, const br_ctx *b);
+void walk_close_nonuniform_loop(walk *w, const loop_ctx *lc);
 void walk_emit_branch(walk *w, ka_node *n, const sx *c, br_ctx *b, int then_bar, int else_bar);
 void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int gaxes, const int64_t b[3],
 		      int baxes, int64_t smem, int sok);
 void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const char *field, int rw,
-		      const char *assumed_type, warp_result *out);
+		      const char *assumed_type, int group_axes, const sx *group_base, warp_result *out);
 
 #endif

@@ -100,6 +100,10 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 {
 	const char *assumed_type = w->sym.elem_assumed;
 	w->sym.elem_assumed = NULL;
+	int group_axes = w->sym.group_axes;
+	const sx *group_base = w->sym.group_base;
+	w->sym.group_axes = 0;
+	w->sym.group_base = NULL;
 	if (w->ctl.quiet || !w->kernel || !addr.base)
 		return;
 	dstat *ds = &w->sym.ds[addr.base->id];
@@ -112,7 +116,7 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 	if (elem <= 0)
 		elem = abytes;
 	warp_result wr;
-	walk_emit_access(w, n, addr, abytes, elem, field, rw, assumed_type, &wr);
+	walk_emit_access(w, n, addr, abytes, elem, field, rw, assumed_type, group_axes, group_base, &wr);
 	if (w->ctl.nloops)
 		w->ctl.loops[w->ctl.nloops - 1].n_accesses++;
 	w->tally.n_accesses++;
@@ -181,12 +185,17 @@ int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 {
 	n = walk_strip(n);
 	*field = NULL;
+	w->sym.group_axes = 0;
 	if (n->kind == KN_SUBSCRIPT && n->nkids == 2) {
 		val b = walk_ev(w, n->kids[0], 0);
 		if (!b.base)
 			return 0;
 		const sx *i = walk_ev_int(w, n->kids[1]);
-		int eb = walk_elem_size(w, n, walk_strip(n->kids[0]));
+		w->sym.group_axes = b.x ? walk_thread_axes(w, b.x) & ~walk_thread_axes(w, i) : 0;
+		w->sym.group_base = b.x;
+		int eb = walk_subscript_elem_size(w, n, b.base);
+		if (eb <= 0)
+			eb = walk_elem_size(w, n, walk_strip(n->kids[0]));
 		if (eb <= 0)
 			eb = 4;
 		out->base = b.base;

@@ -403,6 +403,20 @@ static int steps_by_grid(walk *w, const sx *step)
 	return 0;
 }
 
+/* A loop whose trips differ between threads, written in the walked
+ * function's own body: its range, the thread axes of its condition and the
+ * facts id counter where it opens (barrier.div_begin_off, div_cond_axes). */
+static void place_nonuniform(walk *w, ka_node *n, loop_ctx *lc, const sx *cx)
+{
+	if (!lc->nonuniform || !lc->cond)
+		return;
+	lc->axes = walk_thread_axes(w, cx);
+	lc->has_off = w->ctl.inline_depth == 0 && !n->loc.in_macro;
+	lc->begin_off = n->loc.begin;
+	lc->end_off = n->loc.end;
+	lc->id0 = *w->file.next_id;
+}
+
 static void for_stmt(walk *w, ka_node *n)
 {
 	ka_node *init = n->kids[0], *cond = n->kids[1], *inc = n->kids[2], *body = n->kids[3];
@@ -467,11 +481,13 @@ static void for_stmt(walk *w, ka_node *n)
 		lc.nonuniform = 0;
 	lc.block_stride = lc.nonuniform && cond && inc &&
 			  walk_stride_shape(w, cond, body, &iv, start_x, stepx);
+	place_nonuniform(w, n, &lc, cx);
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
 	if (inc)
 		walk_ev(w, inc, 0);
 	lc = w->ctl.loops[--w->ctl.nloops];
+	walk_close_nonuniform_loop(w, &lc);
 	loop_fact(w, n, &lc, "for", &iv, cx, trip, trip_ok);
 	if (iv.iv) {
 		int s = sx_new_sym(&w->sym.sx, SYM_VAR, iv.iv->name, cx->dep & ~D_OPAQUE, 0);
@@ -548,9 +564,11 @@ static void while_stmt(walk *w, ka_node *n)
 	lc.cond = cond ? cx : NULL;
 	if (lc.nonuniform && rel && distance_uniform(w, c, body, &lc, d0))
 		lc.nonuniform = 0;
+	place_nonuniform(w, n, &lc, cx);
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
 	lc = w->ctl.loops[--w->ctl.nloops];
+	walk_close_nonuniform_loop(w, &lc);
 	loop_fact(w, n, &lc, is_do ? "do" : "while", NULL, cx, 0, 0);
 }
 
@@ -775,8 +793,11 @@ void walk_stmt(walk *w, ka_node *n)
 		if (!w->ctl.inline_depth && walk_in_divergent(w, NULL, NULL, 0) && !w->ctl.div_return_line)
 			w->ctl.div_return_line = n->loc.line;
 		break;
-	case KN_BREAK:
 	case KN_CONTINUE:
+		if (w->ctl.nloops && walk_in_divergent(w, NULL, NULL, 0))
+			w->ctl.loops[w->ctl.nloops - 1].div_continue = 1;
+		break;
+	case KN_BREAK:
 	case KN_NULLSTMT:
 		break;
 	case KN_CALL:

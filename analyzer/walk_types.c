@@ -94,6 +94,66 @@ int walk_pointee_size(walk *w, ka_node *p)
 	return p->pointee_bytes > 0 ? p->pointee_bytes : walk_size_of_type(w, p->type, 1);
 }
 
+static int64_t tx_eval(walk *w, const char *s, int *ok);
+
+/* The declaration a chain of subscripts starts from (`sum` of
+ * `sum[i][j]`), else NULL; *depth: the subscripts on the way. */
+static const ka_decl *subscript_root(ka_node *n, int *depth)
+{
+	*depth = 0;
+	for (int guard = 0; n && guard < 8; guard++) {
+		n = walk_strip(n);
+		if (n->kind == KN_DECLREF)
+			return n->ref;
+		if (n->kind != KN_SUBSCRIPT || n->nkids != 2)
+			return NULL;
+		++*depth;
+		n = n->kids[0];
+	}
+	return NULL;
+}
+
+/* The size of an array type whose bounds depend on template parameters
+ (`T[m1][m2]`, `magmaDoubleComplex[BLK_M + 1][BLK_N + 1]`): each bound
+ * evaluated with the template arguments bound where the walk is, times the
+ * element's size (a bound type parameter, else elem); -1 when a bound or
+ * the element is unknown. */
+static int dependent_array_size(walk *w, const char *type, int elem)
+{
+	const char *lb = type ? strchr(type, '[') : NULL;
+	if (!lb)
+		return -1;
+	char core[256];
+	size_t cl = (size_t)(lb - type);
+	if (cl >= sizeof core)
+		return -1;
+	memcpy(core, type, cl);
+	core[cl] = '\0';
+	int64_t size = walk_size_of_type(w, core, 0);
+	if (size <= 0 || w->sym.elem_assumed)
+		size = elem;
+	w->sym.elem_assumed = NULL;
+	if (size <= 0)
+		return -1;
+	for (const char *p = lb; *p == '[';) {
+		const char *rb = strchr(p, ']');
+		if (!rb || rb - p - 1 >= 128)
+			return -1;
+		char dim[128];
+		snprintf(dim, sizeof dim, "%.*s", (int)(rb - p - 1), p + 1);
+		int ok = 1;
+		int64_t v = tx_eval(w, dim, &ok);
+		if (!ok || v <= 0 || v > (1 << 20))
+			return -1;
+		size *= v;
+		if (size > (1 << 30))
+			return -1;
+		for (p = rb + 1; isspace((unsigned char)*p);)
+			p++;
+	}
+	return (int)size;
+}
+
 int walk_elem_size(walk *w, ka_node *n, ka_node *ptr)
 {
 	if (n && n->type_bytes > 0)
@@ -103,6 +163,59 @@ int walk_elem_size(walk *w, ka_node *n, ka_node *ptr)
 	int s = n ? walk_size_of_type(w, n->type, 0) : -1;
 	if (s <= 0 && ptr)
 		s = walk_size_of_type(w, ptr->type, 1);
+	return s;
+}
+
+/* The element size of a subscript of an array whose bounds depend on
+ * template parameters (`sum[tx]` of `sum[BK][BM + 1][BN + 1]`, `x[i][j]`
+ * of a helper's `T x[m0][m1][m2]`), from the declared type and the number
+ * of subscripts (the subscript's own type may be only `<dependent type>`).
+ * A type parameter the walk has not bound takes the innermost element of
+ * the array the subscript reaches (base: the kernel's `sum` passed as
+ * `x`).  -1 when not such a subscript, or when a bound inside the element
+ * is unknown: then every subscript of the chain keeps the same assumed
+ * element. */
+int walk_subscript_elem_size(walk *w, ka_node *n, const ka_decl *base)
+{
+	int depth;
+	const ka_decl *root = n && n->type_bytes <= 0 ? subscript_root(n, &depth) : NULL;
+	const char *lb = root && root->type ? strchr(root->type, '[') : NULL;
+	if (!lb)
+		return -1;
+	const char *star = strstr(root->type, "(*)");
+	int ptr = star && star < lb;
+	char core[256];
+	size_t cl = (size_t)((ptr ? star : lb) - root->type);
+	if (cl >= sizeof core)
+		return -1;
+	memcpy(core, root->type, cl);
+	core[cl] = '\0';
+	/* the bounds inside the element: past the first `depth` ones (the
+	 * pointer of `T (*)[m1][m2]` counts as one) */
+	const char *rest = lb;
+	for (int k = ptr; k < depth && rest; k++) {
+		const char *rb = strchr(rest, ']');
+		rest = rb && rb[1] == '[' ? rb + 1 : NULL;
+		if (!rb)
+			return -1;
+		if (!rest && k + 1 < depth)
+			return -1;
+	}
+	int hint = root->elem_bytes > 0 ? root->elem_bytes : base ? base->elem_bytes : -1;
+	if (rest && depth > 0) {
+		char t[384];
+		snprintf(t, sizeof t, "%s%s", core, rest);
+		return dependent_array_size(w, t, hint);
+	}
+	/* the element itself: only when every inner bound is known */
+	const char *inner = strchr(lb + 1, '[');
+	if (inner && dependent_array_size(w, inner, 1) <= 0)
+		return -1;
+	int s = walk_size_of_type(w, core, 0);
+	if ((s <= 0 || w->sym.elem_assumed) && hint > 0) {
+		w->sym.elem_assumed = NULL;
+		return hint;
+	}
 	return s;
 }
 
@@ -352,6 +465,18 @@ static int64_t tx_expr(texp *t)
 		int64_t r = tx_term(t);
 		v = op == '+' ? v + r : v - r;
 	}
+	return v;
+}
+
+/* A bound written as text (`BLK_M + 1`), with the template arguments and
+ * file-scope constants in view; *ok cleared when it is not a constant. */
+static int64_t tx_eval(walk *w, const char *s, int *ok)
+{
+	texp t = {.p = s, .ok = 1, .w = w};
+	int64_t v = tx_expr(&t);
+	while (isspace((unsigned char)*t.p))
+		t.p++;
+	*ok = t.ok && !*t.p;
 	return v;
 }
 

@@ -61,6 +61,7 @@ static int ldst_call(walk *w, ka_node *n, const char *name, val *out)
 	if (p.base) {
 		if (!p.x)
 			p.x = sx_const(&w->sym.sx, 0);
+		w->sym.group_axes = 0;
 		walk_record_access(w, n, p, bytes, bytes, NULL, load ? 0 : 1);
 		w->sym.elem_assumed = NULL;
 	}

@@ -13,7 +13,12 @@
 //               ORB orientation); the skipping threads first spin on a
 //               clock loop after the branch, so they exit late;
 //   - exchange: 1-D, the survivors read a neighbour's slot, which a
-//               skipping thread would have written.
+//               skipping thread would have written;
+//   - loop_own, loop_exchange: the same two reads inside a grid-stride
+//               loop with barriers whose bound is not a multiple of the
+//               grid's threads: in the last trip of the first block only
+//               37 threads are left, the others have left the loop and
+//               exited.
 // Before each run, a polluting kernel fills every SM's shared memory with a
 // marker, so a slot nobody wrote holds it.  The probe reports, over R runs,
 // whether every launch finished within a time limit (no hang) and how many
@@ -68,6 +73,28 @@ __global__ void exchange(const float *in, float *out, int n)
 	}
 }
 
+__global__ void loop_own(const float *in, float *out, int n)
+{
+	__shared__ float s[B];
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+		s[threadIdx.x] = in[i] * 2.f;
+		__syncthreads();
+		out[i] = s[threadIdx.x] + 1.f;
+		__syncthreads();
+	}
+}
+
+__global__ void loop_exchange(const float *in, float *out, int n)
+{
+	__shared__ float s[B];
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+		s[threadIdx.x] = in[i];
+		__syncthreads();
+		out[i] = s[(threadIdx.x + 1) % B] - s[threadIdx.x];
+		__syncthreads();
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int runs = argc > 1 ? atoi(argv[1]) : 200;
@@ -90,18 +117,23 @@ int main(int argc, char **argv)
 	CK(cudaMemcpy(drin, hr.data(), items * 16 * sizeof(float), cudaMemcpyHostToDevice));
 	cudaStream_t st;
 	CK(cudaStreamCreate(&st));
-	const char *names[3] = {"own", "rows", "exchange"};
-	int hang[3] = {0, 0, 0}, wrong[3] = {0, 0, 0};
+	const char *names[5] = {"own", "rows", "exchange", "loop_own", "loop_exchange"};
+	int hang[5] = {0, 0, 0, 0, 0}, wrong[5] = {0, 0, 0, 0, 0};
+	const int loop_blocks = 125; // n = 8 trips of 125 x 256 threads, and 37 more
 	for (int r = 0; r < runs; r++) {
-		for (int which = 0; which < 3; which++) {
+		for (int which = 0; which < 5; which++) {
 			probe_pollute<<<p.multiProcessorCount * 4, 256, 48 * 1024, st>>>(1e6f);
 			CK(cudaMemsetAsync(dout, 0, n * sizeof(float), st));
 			if (which == 0)
 				own<<<blocks, B, 0, st>>>(din, dout, n);
 			else if (which == 1)
 				rows<<<(items + 15) / 16, dim3(16, 16), 0, st>>>(drin, dout, items, 100000);
-			else
+			else if (which == 2)
 				exchange<<<blocks, B, 0, st>>>(din, dout, n);
+			else if (which == 3)
+				loop_own<<<loop_blocks, B, 0, st>>>(din, dout, n);
+			else
+				loop_exchange<<<loop_blocks, B, 0, st>>>(din, dout, n);
 			CK(cudaGetLastError());
 			if (wait_for(st, 5000)) {
 				hang[which]++;
@@ -123,18 +155,21 @@ int main(int argc, char **argv)
 					// a slot past the data counts as 0: what a guarded
 					// load (`s[t] = (i < n) ? in[i] : 0`) would leave
 					int j = i / B * B + (i % B + 1) % B;
-					float want = which == 0 ? h[i] * 2.f + 1.f : (j < n ? h[j] : 0.f) - h[i];
+					int own_slot = which == 0 || which == 3;
+					float want = own_slot ? h[i] * 2.f + 1.f : (j < n ? h[j] : 0.f) - h[i];
 					bad = ho[i] != want;
 				}
 			}
 			wrong[which] += bad;
 		}
 	}
-	printf("| GPU | kernel | survivors read inside the branch | runs | did not finish | wrong results |\n");
+	printf("| GPU | kernel | survivors read inside the branch or loop | runs | did not finish | wrong results |\n");
 	printf("|---|---|---|---:|---:|---:|\n");
-	const char *what[3] = {"their own shared slot", "slots of their own x (the skipping threads spin, then exit)",
-			       "a neighbour's slot (a skipping thread's, in the last block)"};
-	for (int k = 0; k < 3; k++)
+	const char *what[5] = {"their own shared slot", "slots of their own x (the skipping threads spin, then exit)",
+			       "a neighbour's slot (a skipping thread's, in the last block)",
+			       "their own shared slot, in a grid-stride loop (the threads with a trip fewer exit)",
+			       "a neighbour's slot, in a grid-stride loop (a thread's that left, in the last trip)"};
+	for (int k = 0; k < 5; k++)
 		printf("| %s (sm_%d%d) | %s | %s | %d | %d | %d |\n", p.name, p.major, p.minor, names[k], what[k], runs,
 		       hang[k], wrong[k]);
 	return 0;
