@@ -430,7 +430,15 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	if (warpish && strstr(n->name, "_sync") && a0) {
 		int64_t m;
 		int known = walk_fold_int(w, n->kids[0], &m);
-		ka_facts_text(&r, KA_COL(call, mask_text), walk_text(w, n->kids[0]));
+		/* in a macro's expansion the source text at the argument's place is
+		 * the macro's invocation (`__shfl_down(v, 1)` for a
+		 * `__shfl_down_sync(FULL_MASK, ...)`): the value, when known */
+		const char *mt = n->kids[0]->loc.in_macro
+					 ? (known ? ka_arena_printf(w->file.a, "0x%llx",
+								    (unsigned long long)(uint32_t)m)
+						  : "mask")
+					 : walk_text(w, n->kids[0]);
+		ka_facts_text(&r, KA_COL(call, mask_text), mt);
 		ka_facts_opt(&r, KA_COL(call, mask_is_full), known, known && (m == 0xffffffffLL || m == -1));
 		ka_facts_int(&r, KA_COL(call, mask_bits), a0->type_bytes > 0 ? a0->type_bytes * 8 : 32);
 	}

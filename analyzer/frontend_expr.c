@@ -118,6 +118,12 @@ static void lower_call(lower_ctx *cx, CXCursor c, ka_node *n, kid_list *k)
 	if (!strncmp(n->name, "cuda", 4) || !strncmp(n->name, "hip", 3))
 		n->debug_guard = fe_debug_guard(cx, c);
 	CXCursor ref = clang_getCursorReferenced(c);
+	/* a name clang could not resolve yet (a call in a template whose
+	 * arguments depend on it) that several declarations carry: which one
+	 * it names is left to the walk (walk_find_function_targs) */
+	for (int i = -1; i < k->n; i++)
+		if (clang_getNumOverloadedDecls(i < 0 ? c : k->v[i]) > 1)
+			ref = clang_getNullCursor();
 	if (!clang_Cursor_isNull(ref)) {
 		n->ref_usr = fe_usr_of(cx, ref);
 		n->ref = fe_usr_get(cx, n->ref_usr);

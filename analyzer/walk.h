@@ -314,6 +314,7 @@ typedef struct walk {
 /* walk_expr.c */
 val walk_ev(walk *w, ka_node *n, int rw); /* rw: 0 read, 1 write, 2 readwrite */
 const sx *walk_ev_int(walk *w, ka_node *n);
+const sx *walk_ev_bool(walk *w, ka_node *n); /* a condition: a pointer is an unknown non-null test */
 /* the dependences of n's operands, evaluated without recording anything */
 void walk_kids_dep(walk *w, ka_node *n, unsigned *dep, uint64_t *loops);
 ka_node *walk_strip(ka_node *n);
@@ -394,6 +395,9 @@ int walk_vector_lanes(const ka_node *n, int abytes);
 const char *walk_call_name(walk *w, ka_node *n);
 const char *walk_call_category(const char *name, ka_decl *ref); /* walk_call.c */
 ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device);
+/* as walk_find_function, preferring what a call with ntargs explicit template
+ * arguments can name (-1: do not check) */
+ka_decl *walk_find_function_targs(walk *w, const char *name, int nargs, int device, int ntargs);
 int walk_call_targs(walk *w, ka_node *n, ka_decl *f, int64_t *v, int *known, int max);
 void walk_bind_call_tparams(walk *w, ka_node *n, ka_decl *f);
 void walk_bind_kernel_types(walk *w, ka_decl *k);

@@ -325,7 +325,7 @@ val walk_ev_call(walk *w, ka_node *n)
 	}
 	ka_decl *ref = n->ref;
 	if ((!ref || !ref->body) && w->is_device)
-		ref = walk_find_function(w, name, n->nkids, 1); /* templates: f<N>(...) */
+		ref = walk_find_function_targs(w, name, n->nkids, 1, n->ntargs); /* templates: f<N>(...) */
 	const char *cat = walk_call_category(name, ref);
 	if (strcmp(cat, "device_fn") == 0 && w->is_device) {
 		n->ref = ref;

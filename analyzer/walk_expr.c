@@ -28,6 +28,16 @@ const sx *walk_ev_int(walk *w, ka_node *n)
 	return v.x ? v.x : sx_opaque(&w->sym.sx, 0, 0);
 }
 
+const sx *walk_ev_bool(walk *w, ka_node *n)
+{
+	val v = walk_ev(w, n, 0);
+	/* a pointer tested for null (`if (p)`, `tid == 0 && count`): its
+	 * offset from the base does not say whether it is null */
+	if (v.base && v.x && n && (walk_strip(n)->tflags & KT_POINTER))
+		return sx_opaque(&w->sym.sx, v.x->dep & ~D_OPAQUE, v.x->loops);
+	return v.x ? v.x : sx_opaque(&w->sym.sx, 0, 0);
+}
+
 int walk_fold_int(walk *w, ka_node *n, int64_t *v)
 {
 	w->ctl.quiet++;
@@ -304,7 +314,7 @@ static val ev_binop(walk *w, ka_node *n)
 	if (n->op == OP_LAND) {
 		/* The right operand runs only where the left one holds: a bounds
 		 * check on the left guards the accesses on the right. */
-		const sx *x = walk_ev_int(w, n->kids[0]);
+		const sx *x = walk_ev_bool(w, n->kids[0]);
 		int guard = x->k == SX_CMP && ((x->a->dep & D_LANE) != 0) != ((x->b->dep & D_LANE) != 0);
 		if (guard && w->ctl.nbrs >= WALK_MAX_BRANCHES)
 			walk_limit_reached(w, WALK_LIMIT_BRANCHES, &n->loc);
@@ -314,15 +324,19 @@ static val ev_binop(walk *w, ka_node *n)
 							     .is_guard = 1,
 							     .cond = x,
 							     .nloops = w->ctl.nloops};
-			const sx *y = walk_ev_int(w, n->kids[1]);
+			const sx *y = walk_ev_bool(w, n->kids[1]);
 			w->ctl.nbrs--;
 			return ival(sx_bin(&w->sym.sx, SX_AND, x, y));
 		}
-		return ival(sx_bin(&w->sym.sx, SX_AND, x, walk_ev_int(w, n->kids[1])));
+		return ival(sx_bin(&w->sym.sx, SX_AND, x, walk_ev_bool(w, n->kids[1])));
 	}
 	if (n->op == OP_COMMA) {
 		walk_ev(w, n->kids[0], 0);
 		return walk_ev(w, n->kids[1], 0);
+	}
+	if (n->op == OP_LOR) {
+		const sx *x = walk_ev_bool(w, n->kids[0]);
+		return ival(sx_bin(&w->sym.sx, SX_OR, x, walk_ev_bool(w, n->kids[1])));
 	}
 	if ((n->tflags & (KT_FLOAT | KT_DOUBLE | KT_HALF)) || (n->kids[0]->tflags & (KT_FLOAT | KT_DOUBLE)) ||
 	    (n->kids[1]->tflags & (KT_FLOAT | KT_DOUBLE)))
@@ -436,6 +450,19 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 			return (n->op == OP_PREINC || n->op == OP_PREDEC) ? nv : cur;
 		}
 		return walk_access_expr(w, k, 2);
+	}
+	case OP_LNOT: { /* `!tid` is `tid == 0` */
+		const sx *x = walk_ev_bool(w, k);
+		int64_t v;
+		if (sx_is_const(x, &v))
+			return ival(sx_const(&w->sym.sx, v == 0));
+		const sx *c = (k->tflags & (KT_FLOAT | KT_DOUBLE | KT_HALF))
+				      ? NULL
+				      : sx_bin(&w->sym.sx, SX_CMP, x, sx_const(&w->sym.sx, 0));
+		if (!c || c->k != SX_CMP)
+			return ival(sx_opaque(&w->sym.sx, x->dep, x->loops));
+		((sx *)c)->c = OP_EQ - OP_LT + 1;
+		return ival(c);
 	}
 	default: {
 		const sx *x = walk_ev_int(w, k);

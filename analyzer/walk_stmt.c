@@ -659,7 +659,18 @@ static void if_stmt(walk *w, ka_node *n)
 			walk_stmt(w, n->kids[i]);
 		return;
 	}
-	const sx *c = walk_ev_int(w, n->kids[0]);
+	const sx *c = walk_ev_bool(w, n->kids[0]);
+	int64_t cv;
+	if (w->ctl.inline_depth > 0 && sx_is_const(c, &cv)) {
+		/* a helper's test of what this call passes as a constant
+		 * (`if (sync) __syncthreads();` called with `false`): only the
+		 * arm that runs */
+		if (cv)
+			walk_stmt(w, n->kids[1]);
+		else if (n->nkids > 2)
+			walk_stmt(w, n->kids[2]);
+		return;
+	}
 	walk_note_compared_atomics(w, c);
 	br_ctx b = {.uniformity = walk_uniformity(w, c),
 		    .line = n->loc.line,

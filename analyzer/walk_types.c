@@ -334,9 +334,31 @@ const char *walk_call_name(walk *w, ka_node *n)
 	return e > b ? ka_arena_strndup(w->file.a, b, (size_t)(e - b)) : "";
 }
 
-ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device)
+/* Whether a call with ntargs explicit template arguments can name f: each
+ * template parameter past them appears in a parameter's type, where the
+ * arguments can deduce it (not `template <uint32 BLOCKDIM, ...>
+ * alignment_score(aligner, ...)`, a warp variant that needs BLOCKDIM
+ * written out, for an unqualified `alignment_score(aligner, ...)`). */
+static int targs_deducible(const ka_decl *f, int ntargs)
 {
-	ka_decl *loose = NULL;
+	for (int j = ntargs; j < f->ntparams; j++) {
+		const char *t = f->tparams[j] ? f->tparams[j]->name : NULL;
+		size_t tl = t ? strlen(t) : 0;
+		int used = tl == 0;
+		for (int i = 0; !used && i < f->nparams; i++) {
+			const char *ty = f->params[i] ? f->params[i]->type : NULL;
+			for (const char *p = ty ? strstr(ty, t) : NULL; p && !used; p = strstr(p + 1, t))
+				used = (p == ty || !is_ident(p[-1])) && !is_ident(p[tl]);
+		}
+		if (!used)
+			return 0;
+	}
+	return 1;
+}
+
+ka_decl *walk_find_function_targs(walk *w, const char *name, int nargs, int device, int ntargs)
+{
+	ka_decl *loose = NULL, *undeducible = NULL;
 	ka_decl *const *same;
 	if (!name || !*name)
 		return NULL;
@@ -348,12 +370,22 @@ ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device)
 		int dev = (f->flags & (KDF_DEVICE | KDF_GLOBAL)) != 0;
 		if (device >= 0 && dev != device && !(f->flags & KDF_HOST))
 			continue;
+		if (f->nparams == nargs && ntargs >= 0 && !targs_deducible(f, ntargs)) {
+			if (!undeducible)
+				undeducible = f; /* only if nothing else fits (a default we do not see) */
+			continue;
+		}
 		if (f->nparams == nargs)
 			return f;
 		if (f->nparams > nargs && !loose)
 			loose = f;
 	}
-	return loose;
+	return undeducible ? undeducible : loose;
+}
+
+ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device)
+{
+	return walk_find_function_targs(w, name, nargs, device, -1);
 }
 
 /* A small integer expression of template-argument text: numbers,
