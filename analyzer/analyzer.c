@@ -444,14 +444,21 @@ static const char exchange_tmpl[] =
  * that holds this branch), so whatever the skipping threads wrote there is
  * ordered before the read, and they write nothing the read could miss
  * after it: the last-warp tree of `if (tid < 32) { s[tid] += s[tid + 32];
- * __syncthreads(); ... }` after `s[tid] = v; __syncthreads();` by all. */
+ * __syncthreads(); ... }` after `s[tid] = v; __syncthreads();` by all.
+ * Not for a loop that stores to the array itself: the threads that left
+ * it stored there in their earlier trips but not in the last one, whose
+ * values the others read (`keys[i] += 1; __syncthreads(); ... keys[(i + 1)
+ * % tile]`). */
 static const char skip_prefilled[] =
-	"AND NOT EXISTS (SELECT 1 FROM access w3 JOIN barrier b3 ON b3.kernel_id = w3.kernel_id "
+	"AND (NOT EXISTS (SELECT 1 FROM access w3 JOIN barrier b3 ON b3.kernel_id = w3.kernel_id "
 	"WHERE w3.kernel_id = a.kernel_id AND w3.base = a.base AND w3.space = a.space AND w3.rw <> 'read' "
 	"AND w3.file = barrier.file AND b3.file = barrier.file AND b3.kind = 'block' "
 	"AND COALESCE(w3.call_begin_off, w3.begin_off) < b3.begin_off AND b3.begin_off < barrier.div_begin_off "
 	"AND (b3.in_divergent_branch = 0 OR (b3.div_begin_off <= barrier.div_begin_off "
-	"AND b3.div_end_off >= barrier.div_end_off))) ";
+	"AND b3.div_end_off >= barrier.div_end_off))) "
+	"OR (barrier.in_divergent_branch = 0 AND EXISTS (SELECT 1 FROM access w7 WHERE "
+	"w7.kernel_id = a.kernel_id AND w7.base = a.base AND w7.space = a.space AND w7.rw <> 'read' "
+	"AND COALESCE(w7.call_begin_off, w7.begin_off) BETWEEN barrier.div_begin_off AND barrier.div_end_off))) ";
 
 /* For an early return: the read's array is stored to after the return,
  * by code the returned threads skip.  When every store seen comes before

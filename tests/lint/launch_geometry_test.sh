@@ -130,7 +130,10 @@ if [ "$got" != 3 ]; then
 	fail=1
 fi
 # A kernel of planes (columns of x) owned by a block-aligned stride loop,
-# with a barrier in it: `plane_kernel NAME` prints it.
+# with a barrier in it: `plane_kernel NAME` prints it.  Each column scales
+# by its neighbour's factor, which a column that has left the loop no
+# longer loads: uneven trips are then a hazard, not the exit shape of
+# sync-barrier-skip-exit.
 plane_kernel() {
 	cat <<CU
 template <typename T, int NTX, int NTY>
@@ -139,7 +142,7 @@ __global__ void $1(T *x, const T *s, int nPlanes, int nActive) {
   for (int plane = threadIdx.x + blockIdx.x * NTX; plane < nPlanes; plane += gridDim.x * NTX) {
     if (threadIdx.y == 0) f[threadIdx.x] = s[plane];
     __syncthreads();
-    for (int row = threadIdx.y; row < nActive; row += NTY) x[row * nPlanes + plane] *= f[threadIdx.x];
+    for (int row = threadIdx.y; row < nActive; row += NTY) x[row * nPlanes + plane] *= f[(threadIdx.x + 1) % NTX];
     __syncthreads();
   }
 }

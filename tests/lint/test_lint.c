@@ -1050,55 +1050,59 @@ static void test_uniform_switch(void **state)
  * from memory (line 47).
  * Start and bound may share a uniform offset, which cancels (line 53, quiet;
  * blockIdx.x in the start only is not, line 59); `<=` with a constant bound
- * and 256 threads (line 65, quiet). */
+ * and 256 threads (line 65, quiet).  Each body reads its neighbour's key
+ * (`keys[i + 1]`), which a thread that has left the loop no longer
+ * updates: without such an exchange the uneven trips would be
+ * sync-barrier-skip-exit, the note (exited threads count as arrived). */
 static void test_uniform_loop_trips(void **state)
 {
 	fixture *fx = *state;
 	char path[200];
 	snprintf(path, sizeof path, "%s/trips.cu", fx->dir);
-	write_file(path,
-		   "__global__ void sorted(unsigned *keys, int blockSize)\n{\n"      /* 1-2 */
-		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 3 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 4-6 */
-		   "__global__ void strided(unsigned *keys)\n{\n"                    /* 7-8 */
-		   "\tfor (unsigned i = threadIdx.x; i < 1024; i += blockDim.x) {\n" /* 9 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 10-12 */
-		   "__global__ void ragged(unsigned *keys, int blockSize)\n{\n"      /* 13-14 */
-		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 15 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 16-18 */
-		   "__global__ void wide(unsigned *keys, int blockSize)\n{\n"        /* 19-20 */
-		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 21 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 22-24 */
-		   "__global__ void mixed(unsigned *keys, int blockSize)\n{\n"       /* 25-26 */
-		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 27 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 28-30 */
-		   "__global__ void unlaunched(unsigned *keys, int blockSize)\n{\n"  /* 31-32 */
-		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 33 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 34-36 */
-		   "__global__ void leaves(unsigned *keys, int blockSize)\n{\n"      /* 37-38 */
-		   "\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 39 */
-		   "\t\tif (keys[i] == 0) break;\n\t\t__syncthreads();\n\t}\n}\n"    /* 40-43 */
-		   "__global__ void loaded(unsigned *keys, const int *sizes)\n{\n"   /* 44-45 */
-		   "\tfor (int i = threadIdx.x; i < sizes[0]; i += 128) {\n"         /* 46 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                    /* 47-49 */
-		   "__global__ void based(unsigned *keys, int blockSize)\n{\n"       /* 50-51 */
-		   "\tfor (int i = blockIdx.x * 1024 + threadIdx.x; i < blockIdx.x * 1024 + blockSize;"
-		   " i += 128) {\n"                                                        /* 52 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 53-55 */
-		   "__global__ void shifted(unsigned *keys, int blockSize)\n{\n"           /* 56-57 */
-		   "\tfor (int i = blockIdx.x + threadIdx.x; i < blockSize; i += 128) {\n" /* 58 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 59-61 */
-		   "__global__ void upto(unsigned *keys)\n{\n"                             /* 62-63 */
-		   "\tfor (unsigned i = threadIdx.x; i <= 1023; i += blockDim.x) {\n"      /* 64 */
-		   "\t\tkeys[i] += 1; __syncthreads();\n\t}\n}\n"                          /* 65-67 */
-		   "void run(unsigned *k, const int *sz, int n)\n{\n"
-		   "\tsorted<<<n, 1024 / 8>>>(k, 1024);\n\tstrided<<<n, 256>>>(k);\n"
-		   "\tragged<<<n, 128>>>(k, 1000);\n\twide<<<n, 256>>>(k, 1024);\n"
-		   "\tmixed<<<n, 128>>>(k, 1024);\n\tmixed<<<n, 128>>>(k, 2048 + n);\n"
-		   "\tleaves<<<n, 128>>>(k, 1024);\n\tloaded<<<n, 128>>>(k, sz);\n"
-		   "\tbased<<<n, 128>>>(k, 1024);\n\tshifted<<<n, 128>>>(k, 1024);\n"
-		   "\tupto<<<n, 256>>>(k);\n}\n",
-		   0);
+	write_file(
+		path,
+		"__global__ void sorted(unsigned *keys, int blockSize)\n{\n"      /* 1-2 */
+		"\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 3 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"          /* 4-6 */
+		"__global__ void strided(unsigned *keys)\n{\n"                    /* 7-8 */
+		"\tfor (unsigned i = threadIdx.x; i < 1024; i += blockDim.x) {\n" /* 9 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"          /* 10-12 */
+		"__global__ void ragged(unsigned *keys, int blockSize)\n{\n"      /* 13-14 */
+		"\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 15 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"          /* 16-18 */
+		"__global__ void wide(unsigned *keys, int blockSize)\n{\n"        /* 19-20 */
+		"\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 21 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"          /* 22-24 */
+		"__global__ void mixed(unsigned *keys, int blockSize)\n{\n"       /* 25-26 */
+		"\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 27 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"          /* 28-30 */
+		"__global__ void unlaunched(unsigned *keys, int blockSize)\n{\n"  /* 31-32 */
+		"\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 33 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"          /* 34-36 */
+		"__global__ void leaves(unsigned *keys, int blockSize)\n{\n"      /* 37-38 */
+		"\tfor (int i = threadIdx.x; i < blockSize; i += 128) {\n"        /* 39 */
+		"\t\tif (keys[i] == 0) break;\n\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n" /* 40-43 */
+		"__global__ void loaded(unsigned *keys, const int *sizes)\n{\n" /* 44-45 */
+		"\tfor (int i = threadIdx.x; i < sizes[0]; i += 128) {\n"       /* 46 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"        /* 47-49 */
+		"__global__ void based(unsigned *keys, int blockSize)\n{\n"     /* 50-51 */
+		"\tfor (int i = blockIdx.x * 1024 + threadIdx.x; i < blockIdx.x * 1024 + blockSize;"
+		" i += 128) {\n"                                                        /* 52 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"                /* 53-55 */
+		"__global__ void shifted(unsigned *keys, int blockSize)\n{\n"           /* 56-57 */
+		"\tfor (int i = blockIdx.x + threadIdx.x; i < blockSize; i += 128) {\n" /* 58 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"                /* 59-61 */
+		"__global__ void upto(unsigned *keys)\n{\n"                             /* 62-63 */
+		"\tfor (unsigned i = threadIdx.x; i <= 1023; i += blockDim.x) {\n"      /* 64 */
+		"\t\tkeys[i] += keys[i + 1]; __syncthreads();\n\t}\n}\n"                /* 65-67 */
+		"void run(unsigned *k, const int *sz, int n)\n{\n"
+		"\tsorted<<<n, 1024 / 8>>>(k, 1024);\n\tstrided<<<n, 256>>>(k);\n"
+		"\tragged<<<n, 128>>>(k, 1000);\n\twide<<<n, 256>>>(k, 1024);\n"
+		"\tmixed<<<n, 128>>>(k, 1024);\n\tmixed<<<n, 128>>>(k, 2048 + n);\n"
+		"\tleaves<<<n, 128>>>(k, 1024);\n\tloaded<<<n, 128>>>(k, sz);\n"
+		"\tbased<<<n, 128>>>(k, 1024);\n\tshifted<<<n, 128>>>(k, 1024);\n"
+		"\tupto<<<n, 256>>>(k);\n}\n",
+		0);
 	ka_lint *l = new_lint("-*,sync-barrier-in-divergent-branch,sync-barrier-in-block-stride-loop", NULL);
 	ka_lint_result r = KA_LINT_RESULT_INIT;
 	const char *paths[] = {path};

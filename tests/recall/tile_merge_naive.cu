@@ -1,9 +1,13 @@
 // recall: sync-barrier-in-divergent-branch
 // A block merges a 1024-key tile in shared memory and copies it out in a
-// loop with a barrier per trip, for (i = threadIdx.x; i < tile; i +=
-// TILE_STEP).  The launch gives 256 threads for a step of 128: threads 0-127
-// run 8 trips, threads 128-255 run 7, so the last trip's barrier waits for
-// threads that have left the loop.
+// loop with barriers, for (i = threadIdx.x; i < tile; i += TILE_STEP),
+// each thread reading its neighbour's key after the barrier.  The launch
+// gives 256 threads for a step of 128: threads 0-127 run 8 trips, threads
+// 128-255 run 7, so in the last trip a thread reads a key that a thread
+// which has left the loop did not update.  (Had each thread read back only
+// its own key, current GPUs, which count the exited threads as arrived,
+// would pass: sync-barrier-skip-exit, measured by scripts/probe.sh
+// skip_barrier.)
 #define TILE 1024
 #define TILE_STEP 128
 
@@ -38,9 +42,10 @@ __global__ void tile_merge(unsigned *__restrict__ out, const unsigned *__restric
     __syncthreads();
   }
   for (int i = threadIdx.x; i < tile; i += TILE_STEP) {
-    unsigned v = keys[i];
+    keys[i] += 1;
     __syncthreads();
-    out[blockIdx.x * tile + i] = v;
+    out[blockIdx.x * tile + i] = keys[(i + 1) % tile];
+    __syncthreads();
   }
 }
 

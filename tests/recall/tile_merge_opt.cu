@@ -36,9 +36,10 @@ __global__ void tile_merge(unsigned *__restrict__ out, const unsigned *__restric
     __syncthreads();
   }
   for (int i = threadIdx.x; i < tile; i += TILE_STEP) {
-    unsigned v = keys[i];
+    keys[i] += 1;
     __syncthreads();
-    out[blockIdx.x * tile + i] = v;
+    out[blockIdx.x * tile + i] = keys[(i + 1) % tile];
+    __syncthreads();
   }
 }
 
