@@ -387,6 +387,12 @@ void walk_barrier(walk *w, ka_node *n, const char *kind); /* block | warp | fenc
  * vector and reduced-precision operators, load/store intrinsics. */
 int walk_elem_size(walk *w, ka_node *n, ka_node *ptr);
 int walk_subscript_elem_size(walk *w, ka_node *n, const ka_decl *base);
+const ka_decl *walk_subscript_root(ka_node *n, int *depth); /* `sum` of `sum[i][j]` (depth 2) */
+/* a subscript of a template's type-dependent expression that still names a
+ * row of its array (`sum[tx]` of `sum[BK][5][5]` with BK bound to several
+ * values, `x[i][j]` of a helper's `T x[m0][m1][m2]`): fewer subscripts than
+ * the declared array has bounds */
+int walk_dependent_subarray(ka_node *n);
 int walk_pointee_size(walk *w, ka_node *p);
 int walk_size_of_type(walk *w, const char *type, int deref);
 int walk_value_size(walk *w, ka_node *n);

@@ -514,28 +514,6 @@ static val ev_declref(walk *w, ka_node *n, int rw)
 	return ival(sx_symref(&w->sym.sx, s));
 }
 
-/* A subscript of a template's type-dependent expression that still
- * names a row of its array (`sum[tx]` of `sum[BK][5][5]` with BK bound to
- * several values, `x[i][j]` of a helper's `T x[m0][m1][m2]`): fewer
- * subscripts than the declared array has bounds. */
-static int dependent_subarray(ka_node *n)
-{
-	if (!(n->tflags & KT_DEPENDENT))
-		return 0;
-	int depth = 0;
-	ka_node *r = n;
-	while (r && r->kind == KN_SUBSCRIPT && r->nkids == 2 && depth < 8) {
-		depth++;
-		r = walk_strip(r->kids[0]);
-	}
-	if (!r || r->kind != KN_DECLREF || !r->ref || !r->ref->type)
-		return 0;
-	int bounds = strstr(r->ref->type, "(*)") != NULL;
-	for (const char *p = r->ref->type; *p; p++)
-		bounds += *p == '[';
-	return depth < bounds;
-}
-
 val walk_ev(walk *w, ka_node *n, int rw)
 {
 	if (!n || walk_budget_spent(w))
@@ -578,7 +556,7 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		return ival(sx_opaque(&w->sym.sx, x->dep, x->loops));
 	}
 	case KN_SUBSCRIPT:
-		if ((n->tflags & KT_ARRAY) || dependent_subarray(n)) {
+		if ((n->tflags & KT_ARRAY) || walk_dependent_subarray(n)) {
 			val a;
 			int e;
 			const char *f;

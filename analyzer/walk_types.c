@@ -98,7 +98,7 @@ static int64_t tx_eval(walk *w, const char *s, int *ok);
 
 /* The declaration a chain of subscripts starts from (`sum` of
  * `sum[i][j]`), else NULL; *depth: the subscripts on the way. */
-static const ka_decl *subscript_root(ka_node *n, int *depth)
+const ka_decl *walk_subscript_root(ka_node *n, int *depth)
 {
 	*depth = 0;
 	for (int guard = 0; n && guard < 8; guard++) {
@@ -111,6 +111,18 @@ static const ka_decl *subscript_root(ka_node *n, int *depth)
 		n = n->kids[0];
 	}
 	return NULL;
+}
+
+int walk_dependent_subarray(ka_node *n)
+{
+	int depth;
+	const ka_decl *r = (n->tflags & KT_DEPENDENT) ? walk_subscript_root(n, &depth) : NULL;
+	if (!r || !r->type)
+		return 0;
+	int bounds = strstr(r->type, "(*)") != NULL;
+	for (const char *p = r->type; *p; p++)
+		bounds += *p == '[';
+	return depth < bounds;
 }
 
 /* The size of an array type whose bounds depend on template parameters
@@ -178,7 +190,7 @@ int walk_elem_size(walk *w, ka_node *n, ka_node *ptr)
 int walk_subscript_elem_size(walk *w, ka_node *n, const ka_decl *base)
 {
 	int depth;
-	const ka_decl *root = n && n->type_bytes <= 0 ? subscript_root(n, &depth) : NULL;
+	const ka_decl *root = n && n->type_bytes <= 0 ? walk_subscript_root(n, &depth) : NULL;
 	const char *lb = root && root->type ? strchr(root->type, '[') : NULL;
 	if (!lb)
 		return -1;
