@@ -979,20 +979,20 @@ static void render_as(const sx_ctx *c, ka_buf *b, const sx *x, int prec, int ids
 		ka_buf_addc(b, ')');
 }
 
-static void render(const sx_ctx *c, ka_buf *b, const sx *x, int prec)
-{
-	render_as(c, b, x, prec, 0);
-}
-
-const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x)
+static const char *render_text(const sx_ctx *c, ka_arena *a, const sx *x, int ids)
 {
 	ka_buf b;
 	ka_buf_init(&b, 1 << 16);
 	if (x)
-		render(c, &b, x, 0);
+		render_as(c, &b, x, 0, ids);
 	const char *r = ka_arena_strdup(a, b.data ? b.data : "");
 	ka_buf_free(&b);
 	return r;
+}
+
+const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x)
+{
+	return render_text(c, a, x, 0);
 }
 
 /* As sx_render, each value the model could not spell out named by its
@@ -1000,13 +1000,7 @@ const char *sx_render(const sx_ctx *c, ka_arena *a, const sx *x)
  * people). */
 const char *sx_render_key(const sx_ctx *c, ka_arena *a, const sx *x)
 {
-	ka_buf b;
-	ka_buf_init(&b, 1 << 16);
-	if (x)
-		render_as(c, &b, x, 0, 1);
-	const char *r = ka_arena_strdup(a, b.data ? b.data : "");
-	ka_buf_free(&b);
-	return r;
+	return render_text(c, a, x, 1);
 }
 
 /* Canonical text (sx_render_var below): a sum's terms and a product's

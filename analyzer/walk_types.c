@@ -113,16 +113,21 @@ const ka_decl *walk_subscript_root(ka_node *n, int *depth)
 	return NULL;
 }
 
+/* The bounds an array type's text names (`T[m0][m1][m2]`: 3); the pointer
+ * of `T (*)[m1][m2]` counts as one. */
+static int type_bounds(const char *type)
+{
+	int bounds = strstr(type, "(*)") != NULL;
+	for (const char *p = type; *p; p++)
+		bounds += *p == '[';
+	return bounds;
+}
+
 int walk_dependent_subarray(ka_node *n)
 {
 	int depth;
 	const ka_decl *r = (n->tflags & KT_DEPENDENT) ? walk_subscript_root(n, &depth) : NULL;
-	if (!r || !r->type)
-		return 0;
-	int bounds = strstr(r->type, "(*)") != NULL;
-	for (const char *p = r->type; *p; p++)
-		bounds += *p == '[';
-	return depth < bounds;
+	return r && r->type && depth < type_bounds(r->type);
 }
 
 /* The size of an array type whose bounds depend on template parameters
@@ -204,17 +209,17 @@ int walk_subscript_elem_size(walk *w, ka_node *n, const ka_decl *base)
 	core[cl] = '\0';
 	/* the bounds inside the element: past the first `depth` ones (the
 	 * pointer of `T (*)[m1][m2]` counts as one) */
+	if (depth > type_bounds(root->type))
+		return -1;
 	const char *rest = lb;
-	for (int k = ptr; k < depth && rest; k++) {
+	for (int k = ptr; k < depth; k++) {
 		const char *rb = strchr(rest, ']');
-		rest = rb && rb[1] == '[' ? rb + 1 : NULL;
 		if (!rb)
 			return -1;
-		if (!rest && k + 1 < depth)
-			return -1;
+		rest = rb + 1;
 	}
 	int hint = root->elem_bytes > 0 ? root->elem_bytes : base ? base->elem_bytes : -1;
-	if (rest && depth > 0) {
+	if (depth > 0 && *rest == '[') {
 		char t[384];
 		snprintf(t, sizeof t, "%s%s", core, rest);
 		return dependent_array_size(w, t, hint);
