@@ -524,6 +524,13 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 		ka_facts_text(&r, KA_COL(loop, init_text), walk_text(w, init));
 		ka_facts_text(&r, KA_COL(loop, bound_text), walk_text(w, bound));
 		ka_facts_text(&r, KA_COL(loop, step_text), walk_text(w, n->kids[2]));
+	} else if (n->kind == KN_WHILE && iv && n->kids[1] && n->kids[1]->nkids) {
+		/* `while (i < n) { ...; i += s; }`: the bound and the body's
+		 * closing increment */
+		ka_node *c = walk_strip(n->kids[0]), *b = n->kids[1];
+		ka_facts_text(&r, KA_COL(loop, bound_text),
+			      walk_text(w, c && c->kind == KN_BINOP && c->nkids == 2 ? c->kids[1] : c));
+		ka_facts_text(&r, KA_COL(loop, step_text), walk_text(w, b->kids[b->nkids - 1]));
 	}
 	ka_facts_opt(&r, KA_COL(loop, trip_count), trip_ok, trip);
 	ka_facts_int(&r, KA_COL(loop, trip_uniform), !(cond->dep & D_LANE));

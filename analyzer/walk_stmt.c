@@ -234,16 +234,10 @@ static int index_scales_iv(ka_node *n, const ka_decl *iv)
 	return 0;
 }
 
-static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
+/* The step of iv->iv that the increment inc makes (`i += s`, `++i`, `i *=
+ * 2`); iv->iv is cleared when inc is not an increment of it. */
+static void iv_step(walk *w, ka_node *inc, iv_info *iv)
 {
-	memset(iv, 0, sizeof *iv);
-	if (init && init->kind == KN_DECLSTMT && init->nkids == 1)
-		iv->iv = init->kids[0]->ref;
-	else if (init && init->kind == KN_BINOP && init->op == OP_ASSIGN &&
-		 walk_strip(init->kids[0])->kind == KN_DECLREF)
-		iv->iv = walk_strip(init->kids[0])->ref;
-	if (!inc || !iv->iv)
-		return;
 	ka_node *t = inc->nkids ? walk_strip(inc->kids[0]) : NULL;
 	if (!t || t->kind != KN_DECLREF || t->ref != iv->iv) {
 		iv->iv = NULL;
@@ -286,6 +280,18 @@ static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
 	}
 }
 
+static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
+{
+	memset(iv, 0, sizeof *iv);
+	if (init && init->kind == KN_DECLSTMT && init->nkids == 1)
+		iv->iv = init->kids[0]->ref;
+	else if (init && init->kind == KN_BINOP && init->op == OP_ASSIGN &&
+		 walk_strip(init->kids[0])->kind == KN_DECLREF)
+		iv->iv = walk_strip(init->kids[0])->ref;
+	if (inc && iv->iv)
+		iv_step(w, inc, iv);
+}
+
 static int64_t trip_count(const iv_info *iv, int64_t c0, ka_op op, int64_t bound, int *ok)
 {
 	*ok = 0;
@@ -326,7 +332,7 @@ static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_in
 		return;
 	walk_emit_loop(w, n, lc, kind, iv ? iv->iv : NULL, cond, trip, trip_ok);
 	w->tally.n_loops++;
-	if (iv && iv->iv && iv->geometric && lc->n_shared_writes > 0) {
+	if (n->kind == KN_FOR && iv && iv->iv && iv->geometric && lc->n_shared_writes > 0) {
 		const char *style = iv->geometric < 0                                      ? "sequential"
 				    : reads_behind(n->kids[3], iv->iv, lc->shared_written) ? "scan"
 				    : cond_has_rem(w, n->kids[3])                          ? "interleaved"
@@ -505,6 +511,20 @@ static ka_decl *cond_side_var(ka_node *c, int i)
 		       : NULL;
 }
 
+/* 1 when n holds a `continue` of the loop whose body it is (not one of a
+ * loop nested in it). */
+static int continues_loop(const ka_node *n)
+{
+	if (!n || n->kind == KN_FOR || n->kind == KN_WHILE || n->kind == KN_DO)
+		return 0;
+	if (n->kind == KN_CONTINUE)
+		return 1;
+	for (int i = 0; i < n->nkids; i++)
+		if (continues_loop(n->kids[i]))
+			return 1;
+	return 0;
+}
+
 /* A while/do condition `l < r` (or >, <=, >=, !=) on two variables that are
  * a thread-independent distance apart where the loop starts, each moved by
  * the body by a thread-independent step or not at all: the distance stays
@@ -558,18 +578,43 @@ static void while_stmt(walk *w, ka_node *n)
 			    sx_neg(&w->sym.sx, walk_ev_int(w, c->kids[1])));
 		w->ctl.quiet--;
 	}
+	/* `while (i < end) { ...; i += step; }`: a for loop written out */
+	ka_node *inc = NULL, head = {0};
+	iv_info iv = {0};
+	const sx *start_x = NULL, *stepx = NULL;
+	if (!is_do && c && c->kind == KN_BINOP && c->nkids == 2 && body && body->kind == KN_COMPOUND &&
+	    body->nkids > 1) {
+		iv.iv = cond_side_var(c, 0);
+		inc = body->kids[body->nkids - 1];
+		if (iv.iv && iv.iv->kind == KD_VAR && iv.iv->id < w->file.nenv && !continues_loop(body))
+			iv_step(w, inc, &iv);
+		else
+			iv.iv = NULL;
+		if (iv.iv) {
+			/* the body before the increment, which must not set it */
+			head = *body;
+			head.nkids--;
+			start_x = w->sym.env[iv.iv->id].x;
+			w->ctl.quiet++;
+			stepx = iv.step_node ? walk_ev_int(w, iv.step_node) : sx_const(&w->sym.sx, iv.step);
+			w->ctl.quiet--;
+		}
+	}
 	loop_carried(w, body, &lc, NULL);
 	const sx *cx = cond ? walk_ev_int(w, cond) : sx_const(&w->sym.sx, 1);
 	lc.nonuniform = (cx->dep & D_LANE) != 0;
 	lc.cond = cond ? cx : NULL;
 	if (lc.nonuniform && rel && distance_uniform(w, c, body, &lc, d0))
 		lc.nonuniform = 0;
+	if (lc.nonuniform && start_x && walk_trips_uniform(w, cond, inc, &head, &iv, start_x, stepx))
+		lc.nonuniform = 0;
+	lc.block_stride = lc.nonuniform && start_x && walk_stride_shape(w, cond, &head, &iv, start_x, stepx);
 	place_nonuniform(w, n, &lc, cx);
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
 	lc = w->ctl.loops[--w->ctl.nloops];
 	walk_close_nonuniform_loop(w, &lc);
-	loop_fact(w, n, &lc, is_do ? "do" : "while", NULL, cx, 0, 0);
+	loop_fact(w, n, &lc, is_do ? "do" : "while", iv.iv ? &iv : NULL, cx, 0, 0);
 }
 
 int walk_is_return_only(const ka_node *n)

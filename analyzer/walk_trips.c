@@ -181,12 +181,29 @@ static int guarded_by_callers(walk *w, const launch_info *li, int p)
 	return calls > 0;
 }
 
+/* 1 when a and b name the same variable. */
+static int same_var(ka_node *a, ka_node *b)
+{
+	a = walk_strip(a);
+	b = walk_strip(b);
+	return a && b && a->kind == KN_DECLREF && b->kind == KN_DECLREF && a->ref && a->ref == b->ref;
+}
+
 /* 1 when n clears the low bits below a constant power-of-two block width
- * W: `(n + 511) & ~511` under a block of 512. */
+ * W: `(n + 511) & ~511` under a block of 512, or takes off the remainder
+ * (`n - (n & (W - 1))`, `n - n % W`, CUSP's full blocks). */
 static int masked_to_width(walk *w, ka_node *n, const sx *wdt)
 {
 	int64_t wv, m;
 	n = walk_strip(n);
+	if (n && n->kind == KN_BINOP && n->op == OP_SUB && n->nkids == 2 && sx_is_const(wdt, &wv) && wv > 0) {
+		ka_node *t = walk_strip(n->kids[1]);
+		if (!t || t->kind != KN_BINOP || t->nkids != 2 || !same_var(n->kids[0], t->kids[0]) ||
+		    !walk_fold_int(w, t->kids[1], &m))
+			return 0;
+		return (t->op == OP_REM && m == wv) ||
+		       (t->op == OP_AND && (wv & (wv - 1)) == 0 && m == wv - 1);
+	}
 	if (!n || n->kind != KN_BINOP || n->op != OP_AND || n->nkids != 2 || !sx_is_const(wdt, &wv) ||
 	    wv <= 0 || (wv & (wv - 1)) != 0)
 		return 0;
