@@ -325,7 +325,7 @@ void walk_emit_access(walk *w, ka_node *n, val addr, int abytes, int elem, const
 	warp_cols(w, &r, addr.x, abytes, addr.space, symbolic, assumed_type != NULL, &assume, &wr);
 	loop_cols(w, &r, addr.x, rw);
 	record_cols(w, &r, idx, affine, elem, abytes, &wr);
-	ka_facts_int(&r, KA_COL(access, in_divergent_branch), walk_in_divergent(w, NULL, NULL, 0));
+	ka_facts_int(&r, KA_COL(access, in_divergent_branch), walk_in_divergent(w, NULL, NULL, NULL, 0));
 	int guarded = w->ctl.guard_return;
 	for (int i = 0; i < w->ctl.nbrs; i++)
 		guarded |= w->ctl.brs[i].is_guard;

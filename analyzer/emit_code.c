@@ -32,7 +32,8 @@ const char *walk_axes_text(int m, char buf[4])
 	return n ? buf : NULL;
 }
 
-void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, int warp)
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, const char *file,
+		       int warp)
 {
 	int nonuni = 0;
 	for (int i = 0; i < w->ctl.nloops; i++)
@@ -49,6 +50,8 @@ void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni 
 	ka_facts_int(&r, KA_COL(barrier, in_divergent_branch), div);
 	ka_facts_text(&r, KA_COL(barrier, divergence), div ? walk_uni_name(why) : NULL);
 	ka_facts_opt(&r, KA_COL(barrier, divergent_branch_line), div, line);
+	ka_facts_text(&r, KA_COL(barrier, divergent_branch_file),
+		      div && file && n->loc.file && strcmp(file, n->loc.file) != 0 ? file : NULL);
 	ka_facts_int(&r, KA_COL(barrier, after_divergent_return), w->ctl.div_return_line > 0 && !warp);
 	ka_facts_opt(&r, KA_COL(barrier, divergent_return_line), w->ctl.div_return_line > 0,
 		     w->ctl.div_return_line);
@@ -387,7 +390,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 		return;
 	int warpish = strcmp(cat, "warp") == 0 || strcmp(cat, "vote") == 0;
 	walk_uni why = WALK_UNI_GRID;
-	int div = walk_in_divergent(w, &why, NULL, warpish);
+	int div = walk_in_divergent(w, &why, NULL, NULL, warpish);
 	int whole_groups = div && warpish && why == WALK_UNI_THREAD && shuffle_in_whole_groups(w, n);
 	ka_facts_row r;
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(call));

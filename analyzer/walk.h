@@ -84,6 +84,7 @@ static inline int walk_uni_thread_dep(walk_uni u)
 typedef struct br_ctx {
 	walk_uni uniformity;
 	int line;
+	const char *file; /* the condition's file (a helper's caller, a header) */
 	int is_guard;
 	int n_shared_writes, n_syncwarp, n_barriers, uses_volatile;
 	int seg; /* a thread-dependent condition the same in each aligned group of
@@ -325,7 +326,7 @@ int walk_fold_int(walk *w, ka_node *n, int64_t *v);
 walk_uni walk_uniformity(walk *w, const sx *x);
 const char *walk_uni_name(walk_uni u); /* thread | warp | block | grid */
 int walk_is_guard(const sx *c);
-int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level);
+int walk_in_divergent(walk *w, walk_uni *why, int *line, const char **file, int warp_level);
 const char *walk_text(walk *w, ka_node *n);
 void walk_host_call_guard(walk *w, ka_node *n, const char *name, ka_decl *callee);
 int walk_call_targ_text(walk *w, ka_node *n, int j, char *buf, size_t cap);
@@ -525,7 +526,8 @@ typedef enum walk_limit {
 	WALK_LIMIT_ARGS
 } walk_limit;
 void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at);
-void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, int warp);
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, const char *file,
+		       int warp);
 int64_t walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
 /* marks the atomics whose returned value the condition compares (atomic.result_compared) */
 void walk_note_compared_atomics(walk *w, const sx *cond);

@@ -71,7 +71,8 @@ void walk_barrier(walk *w, ka_node *n, const char *kind)
 {
 	walk_uni why = WALK_UNI_GRID;
 	int line = 0, warp = strcmp(kind, "warp") == 0;
-	int div = walk_in_divergent(w, &why, &line, warp);
+	const char *file = NULL;
+	int div = walk_in_divergent(w, &why, &line, &file, warp);
 	for (int i = 0; i < w->ctl.nbrs; i++) {
 		if (warp)
 			w->ctl.brs[i].n_syncwarp++;
@@ -84,7 +85,7 @@ void walk_barrier(walk *w, ka_node *n, const char *kind)
 			w->ctl.loops[i].n_barriers++;
 	}
 	if (!w->ctl.quiet)
-		walk_emit_barrier(w, n, kind, div, why, line, warp);
+		walk_emit_barrier(w, n, kind, div, why, line, file, warp);
 }
 
 static int64_t atomic_fact(walk *w, ka_node *n)

@@ -119,7 +119,7 @@ const char *walk_uni_name(walk_uni u)
 /* Whether code here runs under a thread-dependent condition.  For block
  * barriers a warp-uniform condition diverges too (warps disagree); for warp
  * operations only a condition that varies within a warp does. */
-int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level)
+int walk_in_divergent(walk *w, walk_uni *why, int *line, const char **file, int warp_level)
 {
 	for (int i = w->ctl.nbrs - 1; i >= 0; i--) {
 		walk_uni u = w->ctl.brs[i].uniformity;
@@ -128,6 +128,8 @@ int walk_in_divergent(walk *w, walk_uni *why, int *line, int warp_level)
 				*why = u;
 			if (line)
 				*line = w->ctl.brs[i].line;
+			if (file)
+				*file = w->ctl.brs[i].file;
 			return 1;
 		}
 	}
@@ -321,6 +323,7 @@ static val ev_binop(walk *w, ka_node *n)
 		if (guard && w->ctl.nbrs < WALK_MAX_BRANCHES) {
 			w->ctl.brs[w->ctl.nbrs++] = (br_ctx){.uniformity = WALK_UNI_BLOCK,
 							     .line = n->loc.line,
+							     .file = n->loc.file,
 							     .is_guard = 1,
 							     .cond = x,
 							     .nloops = w->ctl.nloops};
@@ -593,6 +596,7 @@ val walk_ev(walk *w, ka_node *n, int rw)
 			walk_note_compared_atomics(w, c);
 			br_ctx b = {.uniformity = walk_uniformity(w, c),
 				    .line = n->loc.line,
+				    .file = n->loc.file,
 				    .is_guard = walk_is_guard(c)};
 			if (b.is_guard)
 				w->tally.has_guard = 1;

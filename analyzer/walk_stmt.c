@@ -719,6 +719,7 @@ static void if_stmt(walk *w, ka_node *n)
 	walk_note_compared_atomics(w, c);
 	br_ctx b = {.uniformity = walk_uniformity(w, c),
 		    .line = n->loc.line,
+		    .file = n->loc.file,
 		    .is_guard = walk_is_guard(c),
 		    .cond = c,
 		    .nloops = w->ctl.nloops,
@@ -819,6 +820,7 @@ void walk_stmt(walk *w, ka_node *n)
 			const sx *c = walk_ev_int(w, n->kids[0]);
 			br_ctx b = {.uniformity = walk_uniformity(w, c),
 				    .line = n->loc.line,
+				    .file = n->loc.file,
 				    .nloops = w->ctl.nloops};
 			if (w->ctl.nbrs < WALK_MAX_BRANCHES)
 				w->ctl.brs[w->ctl.nbrs++] = b;
@@ -846,11 +848,12 @@ void walk_stmt(walk *w, ka_node *n)
 								     w->sym.ret_val->loops | r->loops)
 							 : r;
 		}
-		if (!w->ctl.inline_depth && walk_in_divergent(w, NULL, NULL, 0) && !w->ctl.div_return_line)
+		if (!w->ctl.inline_depth && walk_in_divergent(w, NULL, NULL, NULL, 0) &&
+		    !w->ctl.div_return_line)
 			w->ctl.div_return_line = n->loc.line;
 		break;
 	case KN_CONTINUE:
-		if (w->ctl.nloops && walk_in_divergent(w, NULL, NULL, 0))
+		if (w->ctl.nloops && walk_in_divergent(w, NULL, NULL, NULL, 0))
 			w->ctl.loops[w->ctl.nloops - 1].div_continue = 1;
 		break;
 	case KN_BREAK:
