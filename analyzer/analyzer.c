@@ -227,17 +227,24 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		return;
 	}
 	w->block_source = "assumed";
-	/* every launch leaves x to the run time but folds y and z alike
-	 * (`dim3 threads(nthreads, ntcol)` with `const int ntcol = 1`) */
-	int py = 0, pz = 0, partial = *nlaunch > 0;
-	for (int i = first_launch(w, k); i >= 0 && partial; i = w->host.launches[i].next_same) {
-		const launch_info *l = &w->host.launches[i];
-		int y = l->bx ? l->by : l->bpart[1], z = l->bx ? l->bz : l->bpart[2];
-		if (!y || !z || (py && (y != py || z != pz)))
-			partial = 0;
-		py = y, pz = z;
+	/* every launch leaves x (or y) to the run time but folds the other
+	 * axes alike (`dim3 threads(nthreads, ntcol)` with `const int ntcol =
+	 * 1`, `dim3 threads(n, n, 1)`): those axes come from the launches */
+	int kv[3] = {0, 0, 0};
+	unsigned known = 0;
+	for (int a = 1; a < 3 && *nlaunch > 0; a++) {
+		int ok = 1;
+		for (int i = first_launch(w, k); i >= 0 && ok; i = w->host.launches[i].next_same) {
+			const launch_info *l = &w->host.launches[i];
+			int v = l->bx ? (a == 1 ? l->by : l->bz) : l->bpart[a];
+			ok = v > 0 && (!kv[a] || v == kv[a]);
+			kv[a] = v;
+		}
+		if (ok)
+			known |= 1u << a;
 	}
-	if (partial && o->assume_block[0] <= 0) {
+	if (known == 6 && o->assume_block[0] <= 0) {
+		int py = kv[1], pz = kv[2];
 		w->block[1] = py, w->block[2] = pz;
 		w->block_axes_known = 6;
 		w->block[0] = py * pz > 1 ? 32 : 256;
@@ -254,6 +261,21 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 		for (int i = 0; i < 3; i++)
 			w->block[i] = o->assume_block[i] > 0 ? o->assume_block[i] : 1;
 		w->assumption = ka_arena_printf(w->file.a, "block (%d,%d,%d) from --assume-block",
+						w->block[0], w->block[1], w->block[2]);
+		return;
+	}
+	if (known == 4) {
+		/* x and y at run time, z from the launches */
+		int pz = kv[2], two_d = uses_tid_yz(k->body);
+		w->block[0] = two_d ? 32 : 256;
+		w->block[1] = two_d ? 8 : 1;
+		w->block[2] = pz;
+		while (w->block[0] > 1 && w->block[0] * w->block[1] * pz > 1024)
+			w->block[0] /= 2;
+		w->block_axes_known = 4;
+		w->assumption = ka_arena_printf(w->file.a,
+						"block (%d,%d,%d) assumed: x and y are run-time values at "
+						"every launch, z comes from the launches",
 						w->block[0], w->block[1], w->block[2]);
 		return;
 	}
