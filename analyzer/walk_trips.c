@@ -196,13 +196,22 @@ static int masked_to_width(walk *w, ka_node *n, const sx *wdt)
 {
 	int64_t wv, m;
 	n = walk_strip(n);
-	if (n && n->kind == KN_BINOP && n->op == OP_SUB && n->nkids == 2 && sx_is_const(wdt, &wv) && wv > 0) {
+	if (n && n->kind == KN_BINOP && n->op == OP_SUB && n->nkids == 2) {
 		ka_node *t = walk_strip(n->kids[1]);
 		if (!t || t->kind != KN_BINOP || t->nkids != 2 || !same_var(n->kids[0], t->kids[0]) ||
-		    !walk_fold_int(w, t->kids[1], &m))
+		    (t->op != OP_REM && t->op != OP_AND))
 			return 0;
-		return (t->op == OP_REM && m == wv) ||
-		       (t->op == OP_AND && (wv & (wv - 1)) == 0 && m == wv - 1);
+		/* the divisor W, or the mask W - 1 (W a template parameter
+		 * when no launch binds it: the code takes it for a power of
+		 * two) */
+		w->ctl.quiet++;
+		const sx *d = walk_ev_int(w, t->kids[1]);
+		w->ctl.quiet--;
+		if (t->op == OP_AND)
+			d = sx_add(&w->sym.sx, d, sx_const(&w->sym.sx, 1));
+		if (!sx_same_value(&w->sym.sx, d, wdt))
+			return 0;
+		return t->op == OP_REM || !sx_is_const(wdt, &wv) || (wv > 0 && (wv & (wv - 1)) == 0);
 	}
 	if (!n || n->kind != KN_BINOP || n->op != OP_AND || n->nkids != 2 || !sx_is_const(wdt, &wv) ||
 	    wv <= 0 || (wv & (wv - 1)) != 0)
