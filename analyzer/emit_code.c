@@ -390,7 +390,9 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 		return;
 	int warpish = strcmp(cat, "warp") == 0 || strcmp(cat, "vote") == 0;
 	walk_uni why = WALK_UNI_GRID;
-	int div = walk_in_divergent(w, &why, NULL, NULL, warpish);
+	int line = 0;
+	const char *file = NULL;
+	int div = walk_in_divergent(w, &why, &line, &file, warpish);
 	int whole_groups = div && warpish && why == WALK_UNI_THREAD && shuffle_in_whole_groups(w, n);
 	ka_facts_row r;
 	ka_facts_begin(&r, w->file.fw, KA_TABLE(call));
@@ -409,6 +411,9 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_int(&r, KA_COL(call, in_loop), w->ctl.nloops > 0);
 	ka_facts_int(&r, KA_COL(call, loop_depth), w->ctl.nloops);
 	ka_facts_int(&r, KA_COL(call, in_divergent_branch), div);
+	ka_facts_opt(&r, KA_COL(call, divergent_branch_line), div && line > 0, line);
+	ka_facts_text(&r, KA_COL(call, divergent_branch_file),
+		      div && file && n->loc.file && strcmp(file, n->loc.file) != 0 ? file : NULL);
 	ka_facts_text(&r, KA_COL(call, divergence),
 		      whole_groups ? "segment"
 		      : div        ? walk_uni_name(why)
