@@ -32,8 +32,8 @@ const char *walk_axes_text(int m, char buf[4])
 	return n ? buf : NULL;
 }
 
-void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, const char *file,
-		       int warp)
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line,
+		       const char *file, int warp)
 {
 	int nonuni = 0;
 	for (int i = 0; i < w->ctl.nloops; i++)
@@ -353,11 +353,30 @@ static const char *host_ptr_kind(walk *w, ka_node *n)
  * that do not come (the rule says so, as a note). */
 static int shuffle_in_whole_groups(walk *w, ka_node *n)
 {
-	if (strncmp(n->name, "__shfl", 6) != 0 || n->nkids < 4)
+	if (strncmp(n->name, "__shfl", 6) != 0 || n->nkids < 3)
 		return 0;
-	int64_t width;
-	if (!walk_fold_int(w, n->kids[3], &width) || width < 2 || width >= w->file.arch->warp_size ||
-	    (width & (width - 1)))
+	int64_t width = 0, m;
+	if (n->nkids >= 4 && !walk_fold_int(w, n->kids[3], &width)) {
+		/* the default width, `warpSize`: an argument the call does
+		 * not write (its text lies outside the call's) */
+		const ka_loc *a = &n->kids[3]->loc;
+		const sx *wx = walk_ev_int(w, n->kids[3]);
+		int dflt = !a->file || !n->loc.file || strcmp(a->file, n->loc.file) != 0 ||
+			   a->begin < n->loc.begin || a->end > n->loc.end;
+		if (!dflt && (wx->k != SX_SYM || w->sym.sx.syms[wx->sym].kind != SYM_WARPSIZE))
+			return 0;
+		width = w->file.arch->warp_size;
+	}
+	/* a butterfly step `__shfl_xor_sync(mask, v, m)` stays in the aligned
+	 * group of the next power of two above m */
+	if (strstr(n->name, "xor") && walk_fold_int(w, n->kids[2], &m) && m > 0 && m < 32) {
+		int64_t g = 2;
+		while (g <= m)
+			g *= 2;
+		if (!width || g < width)
+			width = g;
+	}
+	if (width < 2 || width >= w->file.arch->warp_size || (width & (width - 1)))
 		return 0;
 	for (int i = 0; i < w->ctl.nbrs; i++)
 		if (w->ctl.brs[i].uniformity == WALK_UNI_THREAD && w->ctl.brs[i].seg < width)

@@ -59,6 +59,8 @@ typedef struct sx_sym {
 			   * a loop updates in its body (`n++`, `acc += v`), as seen in it */
 	int warp_uniform;           /* one value in all lanes of a warp, maybe another in the next warp
 			   * (a vote, a broadcast shuffle): lane-dependent at block level */
+	int seg_uniform;            /* one value in each aligned group of this many lanes (a load
+			   * from an address the group shares); 0 unknown */
 	const struct sx *merged[2]; /* a variable's values on the two paths that joined here */
 
 	/* A kernel parameter every launch passes the same constant, and that

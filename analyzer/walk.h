@@ -258,6 +258,7 @@ typedef struct walk_ctl {
 			      * at most two lanes of each warp */
 	int quiet;           /* > 0: evaluate without emitting facts */
 	int inline_depth;
+	int ref_depth; /* local references followed by walk_lvalue (bounded) */
 	ka_decl *inline_stack[WALK_MAX_INLINE];
 	int stmt_level_call; /* the call being evaluated is a whole statement */
 	unsigned store_dep;  /* the dependence of the value the access being walked stores (D_*) */
@@ -357,6 +358,8 @@ int walk_private_record(const ka_decl *d); /* a thread's own struct variable */
 int walk_space_of_decl(const ka_decl *d);  /* SP_* of a base declaration */
 /* An lvalue's address (base, space, byte offset), element size and field. */
 int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field);
+/* 1 when the declaration's type is an lvalue reference (`T &`, `const T &`) */
+int walk_lvalue_ref(const ka_decl *p);
 val walk_access_expr(walk *w, ka_node *n, int rw); /* subscript, deref, field: recorded */
 
 /* The counter of a `for` loop as walk_stmt.c reads it off the init and
@@ -501,6 +504,9 @@ void walk_warp_model(walk *w, const sx *addr, int access_bytes, int shared, warp
 void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared, int lanes, warp_result *r);
 /* 1 when x takes one value within each modelled warp (0 varies, -1 unknown). */
 int walk_warp_uniform(walk *w, const sx *x);
+/* 1 when x is the same in every lane of each modelled warp (run-time values
+ * never guessed; a load from an address the lanes share counts) */
+int walk_lanes_agree(walk *w, const sx *x);
 /* The widest aligned lane group (16, 8, 4 or 2 lanes) in which the
  * condition c has one value, in every modelled warp and whatever the
  * run-time values it compares with; 0 when none is shown or the block
@@ -526,8 +532,8 @@ typedef enum walk_limit {
 	WALK_LIMIT_ARGS
 } walk_limit;
 void walk_limit_reached(walk *w, walk_limit what, const ka_loc *at);
-void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line, const char *file,
-		       int warp);
+void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni why, int line,
+		       const char *file, int warp);
 int64_t walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
 /* marks the atomics whose returned value the condition compares (atomic.result_compared) */
 void walk_note_compared_atomics(walk *w, const sx *cond);

@@ -237,6 +237,16 @@ int walk_lvalue(walk *w, ka_node *n, val *out, int *elem, const char **field)
 		*field = n->name;
 		return 1;
 	}
+	if (n->kind == KN_DECLREF && n->ref && n->ref->kind == KD_VAR && n->ref->init &&
+	    walk_lvalue_ref(n->ref) && w->ctl.ref_depth < 4) {
+		/* a local reference (`Scratch &s = scratch[threadIdx.y];`):
+		 * the element it was bound to, whose subscripts the body does
+		 * not change (they are read again here) */
+		w->ctl.ref_depth++;
+		int ok = walk_lvalue(w, n->ref->init, out, elem, field);
+		w->ctl.ref_depth--;
+		return ok;
+	}
 	return 0;
 }
 
@@ -305,6 +315,17 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 		dep |= stored_dep(w, addr.base, rw);
 	int sym = sx_new_sym(&w->sym.sx, SYM_LOAD, addr.base->name, dep, addr.x->loops);
 	w->sym.sx.syms[sym].lane_varying = (dep & D_LANE) != 0;
+	if ((dep & D_LANE) &&
+	    (addr.space == SP_GLOBAL || addr.space == SP_SHARED || addr.space == SP_CONSTANT) &&
+	    !walk_private_record(addr.base)) {
+		/* lanes that read one address read one value: a warp's own
+		 * slot of a shared scratch (`scratch[threadIdx.y].count` with
+		 * 32-wide rows), a record a group of lanes shares (`in[i / 4]`) */
+		if (walk_lanes_agree(w, addr.x))
+			w->sym.sx.syms[sym].warp_uniform = 1;
+		else
+			w->sym.sx.syms[sym].seg_uniform = walk_segment_width(w, addr.x);
+	}
 	val v = {.x = sx_symref(&w->sym.sx, sym)};
 	if (n->tflags & KT_POINTER) { /* a pointer loaded from memory */
 		v.base = addr.base;

@@ -68,7 +68,7 @@ const char *walk_text(walk *w, ka_node *n)
  * values are never guessed: a lane-dependent part combined with one must
  * itself be constant within each warp (`row < M` with row from threadIdx.y
  * and a 32-wide block is; `i < n` with i from threadIdx.x is not). */
-static int lanes_agree(walk *w, const sx *x)
+int walk_lanes_agree(walk *w, const sx *x)
 {
 	if (!(x->dep & D_LANE))
 		return 1;
@@ -84,7 +84,7 @@ static int lanes_agree(walk *w, const sx *x)
 	int64_t v;
 	if (x->k == SX_SHR && x->b && !(x->b->dep & D_LANE) && !sx_is_const(x->b, &v))
 		return 1;
-	return lanes_agree(w, x->a) && (!x->b || lanes_agree(w, x->b));
+	return walk_lanes_agree(w, x->a) && (!x->b || walk_lanes_agree(w, x->b));
 }
 
 /* A bounds guard: a thread index compared with a uniform value (possibly
@@ -104,7 +104,7 @@ int walk_is_guard(const sx *c)
 walk_uni walk_uniformity(walk *w, const sx *x)
 {
 	if (x->dep & (D_LANE))
-		return lanes_agree(w, x) ? WALK_UNI_WARP : WALK_UNI_THREAD;
+		return walk_lanes_agree(w, x) ? WALK_UNI_WARP : WALK_UNI_THREAD;
 	if (x->dep & (D_BLOCK | D_DATA | D_LOOP | D_OPAQUE))
 		return WALK_UNI_BLOCK;
 	return (x->dep & D_PARAM) ? WALK_UNI_BLOCK : WALK_UNI_GRID;
@@ -553,7 +553,9 @@ val walk_ev(walk *w, ka_node *n, int rw)
 			return b;
 		ka_node *k = n->nkids ? walk_strip(n->kids[0]) : NULL;
 		if (n->is_arrow ||
-		    (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))))
+		    (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))) ||
+		    (k && k->kind == KN_DECLREF && k->ref && k->ref->kind == KD_VAR && k->ref->init &&
+		     walk_lvalue_ref(k->ref))) /* a field of a local reference's element */
 			return walk_access_expr(w, n, rw);
 		const sx *x = k ? walk_ev_int(w, k) : sx_opaque(&w->sym.sx, 0, 0);
 		return ival(sx_opaque(&w->sym.sx, x->dep, x->loops));

@@ -12,9 +12,7 @@
 #include "analyzer/walk.h"
 #include <string.h>
 
-/* `int &`, `T &`: a reference that is not to const.  `const int &` and
- * `int const &` are read-only. */
-static int mutable_ref(const ka_decl *p)
+int walk_lvalue_ref(const ka_decl *p)
 {
 	const char *t = p ? p->type : NULL;
 	if (!t)
@@ -22,9 +20,15 @@ static int mutable_ref(const ka_decl *p)
 	size_t n = strlen(t);
 	while (n > 0 && t[n - 1] == ' ')
 		n--;
-	if (n == 0 || t[n - 1] != '&' || (n > 1 && t[n - 2] == '&'))
-		return 0; /* not an lvalue reference */
-	return strstr(t, "const ") == NULL && strstr(t, " const") == NULL;
+	return n > 0 && t[n - 1] == '&' && !(n > 1 && t[n - 2] == '&');
+}
+
+/* `int &`, `T &`: a reference that is not to const.  `const int &` and
+ * `int const &` are read-only. */
+static int mutable_ref(const ka_decl *p)
+{
+	const char *t = p ? p->type : NULL;
+	return walk_lvalue_ref(p) && strstr(t, "const ") == NULL && strstr(t, " const") == NULL;
 }
 
 static ka_decl *clobbered(ka_node *a, const ka_decl *param, int by_ref)

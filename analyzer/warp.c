@@ -172,8 +172,9 @@ static int groups_agree(walk *w, const sx *x, int g, int depth)
 	if (depth > 32 || x->k == SX_OPAQUE || x->k == SX_CONST)
 		return 0;
 	if (x->k == SX_SYM)
-		return x->sym < w->sym.sx.nsyms && w->sym.sx.syms[x->sym].kind <= SYM_TID_Z &&
-		       groups_agree_eval(w, x, g);
+		return x->sym < w->sym.sx.nsyms &&
+		       (w->sym.sx.syms[x->sym].warp_uniform || w->sym.sx.syms[x->sym].seg_uniform >= g ||
+			(w->sym.sx.syms[x->sym].kind <= SYM_TID_Z && groups_agree_eval(w, x, g)));
 	if (x->a && groups_agree(w, x->a, g, depth + 1) && (!x->b || groups_agree(w, x->b, g, depth + 1)))
 		return 1;
 	if (x->k == SX_CMP)
