@@ -49,18 +49,24 @@ typedef enum sx_sym_kind {
 typedef struct sx_sym {
 	sx_sym_kind kind;
 	const char *name;
-	unsigned dep;               /* D_* of this symbol */
-	uint64_t loops;             /* loops it varies in (bit = loop slot) */
-	int64_t value;              /* value used when evaluating */
-	int has_value;              /* known (dims, bound template args) vs assumed */
-	int lane_varying;           /* value differs per lane in a way we cannot evaluate */
-	int is_static;              /* a compile-time constant of unknown value (template parameter) */
-	int carried;                /* a loop-carried variable other than the loop's counter: a value
+	unsigned dep;     /* D_* of this symbol */
+	uint64_t loops;   /* loops it varies in (bit = loop slot) */
+	int64_t value;    /* value used when evaluating */
+	int has_value;    /* known (dims, bound template args) vs assumed */
+	int lane_varying; /* value differs per lane in a way we cannot evaluate */
+	int is_static;    /* a compile-time constant of unknown value (template parameter) */
+	int carried;      /* a loop-carried variable other than the loop's counter: a value
 			   * a loop updates in its body (`n++`, `acc += v`), as seen in it */
-	int warp_uniform;           /* one value in all lanes of a warp, maybe another in the next warp
+	int warp_uniform; /* one value in all lanes of a warp, maybe another in the next warp
 			   * (a vote, a broadcast shuffle): lane-dependent at block level */
-	int seg_uniform;            /* one value in each aligned group of this many lanes (a load
+	int seg_uniform;  /* one value in each aligned group of this many lanes (a load
 			   * from an address the group shares); 0 unknown */
+	/* warp butterflies: a `__shfl_xor_sync(m, v, k)` result has xsrc = v
+	 * and xk = k; a value combined with its butterfly partner has bsrc =
+	 * that value and bk = k, and xbits the lane bits across which it is
+	 * known to be the same (all of them: warp_uniform) */
+	const struct sx *xsrc, *xk, *bsrc, *bk;
+	unsigned xbits;
 	const struct sx *merged[2]; /* a variable's values on the two paths that joined here */
 
 	/* A kernel parameter every launch passes the same constant, and that

@@ -507,6 +507,18 @@ int walk_warp_uniform(walk *w, const sx *x);
 /* 1 when x is the same in every lane of each modelled warp (run-time values
  * never guessed; a load from an address the lanes share counts) */
 int walk_lanes_agree(walk *w, const sx *x);
+/* Warp butterflies (warp.c): the value of `__shfl_xor_sync(m, v, k)`; v
+ * combined with such a partner of itself (`v += __shfl_xor_sync(m, v, k)`,
+ * `fmaxf(v, ...)`), else NULL; and after a loop whose counter halves from
+ * start to 1, a variable left as such a combination by counter iv_sym:
+ * the same in every lane of each group of 2 * start (the warp: warp-
+ * uniform), else NULL. */
+const sx *walk_shfl_xor(walk *w, const sx *v, const sx *k, unsigned dep, uint64_t loops);
+const sx *walk_butterfly(walk *w, const sx *a, const sx *b);
+const sx *walk_butterfly_loop(walk *w, const sx *v, int iv_sym, int64_t start);
+/* An opaque value of x and y (a floating-point comparison) that keeps the
+ * lanes across which both are known to agree. */
+const sx *walk_opaque_pair(walk *w, const sx *x, const sx *y);
 /* The widest aligned lane group (16, 8, 4 or 2 lanes) in which the
  * condition c has one value, in every modelled warp and whatever the
  * run-time values it compares with; 0 when none is shown or the block

@@ -319,10 +319,18 @@ val walk_ev_call(walk *w, ka_node *n)
 	}
 	if (!*name || strcmp(name, "dim3") == 0 || strncmp(name, "operator", 8) == 0) {
 		unsigned dep = 0;
-		for (int i = 0; i < n->nkids; i++)
-			dep |= walk_ev_int(w, n->kids[i])->dep | walk_arg_dep_stored(w, n->kids[i]);
+		const sx *ax[2] = {NULL, NULL};
+		for (int i = 0; i < n->nkids; i++) {
+			const sx *x = walk_ev_int(w, n->kids[i]);
+			if (i < 2)
+				ax[i] = x;
+			dep |= x->dep | walk_arg_dep_stored(w, n->kids[i]);
+		}
 		walk_clobber_arrays(w, n, dep); /* `h.split(i, idx)` of a dependent `h` */
-		return (val){.x = sx_opaque(&w->sym.sx, dep, 0)};
+		/* `OP::op(v, partner)` of a functor the template leaves open */
+		const sx *bf = n->nkids == 2 && strcmp(name, "dim3") != 0 ? walk_butterfly(w, ax[0], ax[1])
+									  : NULL;
+		return (val){.x = bf ? bf : sx_opaque(&w->sym.sx, dep, 0)};
 	}
 	ka_decl *ref = n->ref;
 	if ((!ref || !ref->body) && w->is_device)
@@ -414,5 +422,18 @@ val walk_ev_call(walk *w, ka_node *n)
 	 * lane gets which is not known (no axis) */
 	if (strcmp(cat, "atomic") == 0)
 		return (val){.x = sx_atomic_result(&w->sym.sx, dep | D_DATA | D_LANE, loops, atomic_id)};
+	/* a butterfly: `__shfl_xor_sync(m, v, k)`, then v combined with it
+	 * (`fmaxf(v, partner)`, `min(v, partner)`) */
+	int legacy_xor = strcmp(name, "__shfl_xor") == 0;
+	if ((legacy_xor || strcmp(name, "__shfl_xor_sync") == 0) && n->nkids >= (legacy_xor ? 2 : 3) &&
+	    n->nkids <= WALK_MAX_ARGS)
+		return (val){.x = walk_shfl_xor(w, argx[legacy_xor ? 0 : 1], argx[legacy_xor ? 1 : 2], dep,
+						loops)};
+	if (n->nkids == 2 &&
+	    (strcmp(cat, "math") == 0 || strcmp(cat, "fast_math") == 0 || strcmp(cat, "other") == 0)) {
+		const sx *bf = walk_butterfly(w, argx[0], argx[1]);
+		if (bf)
+			return (val){.x = bf};
+	}
 	return (val){.x = sx_opaque(&w->sym.sx, dep, loops)};
 }

@@ -219,6 +219,7 @@ static val ev_binop_float(walk *w, ka_node *n)
 	}
 	unsigned dep = 0;
 	uint64_t loops = 0;
+	const sx *ops[2] = {NULL, NULL};
 	for (int i = 0; i < n->nkids; i++) {
 		ka_node *k = n->kids[i];
 		if ((i == 0 && lit_l) || (i == 1 && lit_r)) {
@@ -230,8 +231,21 @@ static val ev_binop_float(walk *w, ka_node *n)
 		if (v.x) {
 			dep |= v.x->dep;
 			loops |= v.x->loops;
+			if (i < 2)
+				ops[i] = v.x;
 		}
 	}
+	/* a butterfly step (`v + __shfl_xor_sync(m, v, k)`), or a value that
+	 * keeps the lanes its operands agree across (`sum > 0.f` after a
+	 * warp reduction) */
+	const sx *bf = (n->op == OP_ADD || n->op == OP_MUL) && ops[0] && ops[1]
+			       ? walk_butterfly(w, ops[0], ops[1])
+			       : NULL;
+	if (bf)
+		return ival(bf);
+	if ((dep & D_LANE) && (ops[0] || ops[1]) && n->op != OP_ASSIGN &&
+	    !(n->op >= OP_MULA && n->op <= OP_ORA))
+		return ival(walk_opaque_pair(w, ops[0] ? ops[0] : ops[1], ops[1] ? ops[1] : ops[0]));
 	return ival(sx_opaque(&w->sym.sx, dep, loops));
 }
 
@@ -283,7 +297,12 @@ static val ev_assign(walk *w, ka_node *n)
 				r = sx_mul(&w->sym.sx, r, sx_const(&w->sym.sx, pb > 0 ? pb : 1));
 			}
 			nv = cur;
-			nv.x = (lhs->tflags & (KT_FLOAT | KT_DOUBLE))
+			const sx *bf = n->op == OP_ADDA || n->op == OP_MULA || n->op == OP_ANDA ||
+						       n->op == OP_ORA || n->op == OP_XORA
+					       ? walk_butterfly(w, c, r) /* `v += __shfl_xor_sync(m, v, k)` */
+					       : NULL;
+			nv.x = bf ? bf
+			       : (lhs->tflags & (KT_FLOAT | KT_DOUBLE))
 				       ? sx_opaque(&w->sym.sx, c->dep | r->dep, c->loops | r->loops)
 				       : sx_bin(&w->sym.sx, map[n->op], c, r);
 		}
@@ -361,6 +380,11 @@ static val ev_binop(walk *w, ka_node *n)
 		b.x = sx_add(&w->sym.sx, y, sx_mul(&w->sym.sx, x, sx_const(&w->sym.sx, eb)));
 		return b;
 	}
+	if (n->op == OP_ADD || n->op == OP_MUL || n->op == OP_AND || n->op == OP_OR || n->op == OP_XOR) {
+		const sx *bf = walk_butterfly(w, x, y); /* `v + __shfl_xor_sync(m, v, k)` */
+		if (bf)
+			return ival(bf);
+	}
 	switch (n->op) {
 	case OP_ADD:
 		return ival(sx_add(&w->sym.sx, x, y));
@@ -394,7 +418,7 @@ static val ev_binop(walk *w, ka_node *n)
 		if (c->k == SX_CMP)
 			((sx *)c)->c = n->op - OP_LT + 1;
 		else
-			c = sx_opaque(&w->sym.sx, x->dep | y->dep, x->loops | y->loops);
+			c = walk_opaque_pair(w, x, y);
 		return ival(c);
 	}
 	default:
@@ -585,7 +609,11 @@ val walk_ev(walk *w, ka_node *n, int rw)
 				if (k && k->pointee_bytes > 0 && k->pointee_bytes != n->pointee_bytes)
 					w->sym.ds[v.base->id].reinterp = 1;
 			}
-			if (!v.base && (n->tflags & (KT_FLOAT | KT_DOUBLE)) && v.x)
+			/* a conversion to floating point hides the integer value; a
+			 * floating value read (or kept in its type) stays itself */
+			if (!v.base && (n->tflags & (KT_FLOAT | KT_DOUBLE)) && v.x &&
+			    (n->kids[0]->tflags & (KT_FLOAT | KT_DOUBLE)) !=
+				    (n->tflags & (KT_FLOAT | KT_DOUBLE)))
 				v.x = sx_opaque(&w->sym.sx, v.x->dep, v.x->loops);
 			return v;
 		}

@@ -104,7 +104,12 @@ static void decl_stmt(walk *w, ka_node *n)
 		      (strcmp(init->name, "malloc") == 0 || strcmp(init->name, "calloc") == 0)) ||
 		     (init->kind == KN_OTHER && (d->tflags & KT_POINTER))))
 			w->sym.ds[d->id].host_kind = 1;
-		if (d->tflags & (KT_FLOAT | KT_DOUBLE))
+		/* a floating value keeps no integer form, but a warp butterfly's
+		 * operand or result, or a value known alike across lanes, stays
+		 * itself */
+		const sx_sym *fs = val.x && val.x->k == SX_SYM ? &w->sym.sx.syms[val.x->sym] : NULL;
+		if ((d->tflags & (KT_FLOAT | KT_DOUBLE)) &&
+		    !(fs && (fs->xsrc || fs->bsrc || fs->xbits || fs->warp_uniform)))
 			val.x = sx_opaque(&w->sym.sx, val.x ? val.x->dep : 0, val.x ? val.x->loops : 0);
 		if (walk_private_record(d) && d->id >= 0 && d->id < w->file.nenv)
 			w->sym.ds[d->id].stored_dep |= val.x ? val.x->dep : D_LANE | D_DATA;
@@ -280,6 +285,30 @@ static void iv_step(walk *w, ka_node *inc, iv_info *iv)
 	}
 }
 
+/* 1 when the condition runs a halving counter down to 1: `k > 0`, `k >= 1`,
+ * `k != 0`, `0 < k`. */
+static int halves_to_one(ka_node *cond, const ka_decl *iv)
+{
+	ka_node *c = walk_strip(cond);
+	if (!c || c->kind != KN_BINOP || c->nkids != 2)
+		return 0;
+	ka_node *l = walk_strip(c->kids[0]), *r = walk_strip(c->kids[1]);
+	int left = l && l->kind == KN_DECLREF && l->ref == iv;
+	ka_node *o = left ? r : l;
+	if (!left && !(r && r->kind == KN_DECLREF && r->ref == iv))
+		return 0;
+	if (!o || o->kind != KN_INT)
+		return 0;
+	ka_op op = c->op;
+	if (!left) /* `0 < k` as `k > 0` */
+		op = op == OP_LT   ? OP_GT
+		     : op == OP_LE ? OP_GE
+		     : op == OP_GT ? OP_LT
+		     : op == OP_GE ? OP_LE
+				   : op;
+	return ((op == OP_GT || op == OP_NE) && o->ival == 0) || (op == OP_GE && o->ival == 1);
+}
+
 static void find_iv(walk *w, ka_node *init, ka_node *inc, iv_info *iv)
 {
 	memset(iv, 0, sizeof *iv);
@@ -441,7 +470,8 @@ static void for_stmt(walk *w, ka_node *n)
 	int c0_ok = 0, trip_ok = 0;
 	int64_t trip = 0;
 	const sx *start_x = NULL, *stepx = NULL;
-	int counted = 0; /* the counter is start + step * a SYM_ITER */
+	int counted = 0;      /* the counter is start + step * a SYM_ITER */
+	int halving_sym = -1; /* a counter that halves from c0 to 1: its symbol */
 	if (iv.iv) {
 		val start = w->sym.env[iv.iv->id];
 		start_x = start.x;
@@ -466,6 +496,9 @@ static void for_stmt(walk *w, ka_node *n)
 			w->sym.sx.syms[s].value = c0_ok ? c0 : 1024;
 			w->sym.sx.syms[s].lane_varying = (dep & D_LANE) != 0;
 			w->sym.env[iv.iv->id].x = sx_symref(&w->sym.sx, s);
+			if (iv.geometric < 0 && iv.step_known && iv.step == 2 && c0_ok &&
+			    halves_to_one(cond, iv.iv))
+				halving_sym = s;
 		}
 		ka_node *c = walk_strip(cond);
 		if (c && c->kind == KN_BINOP && c->nkids == 2 && walk_strip(c->kids[0])->kind == KN_DECLREF &&
@@ -490,6 +523,13 @@ static void for_stmt(walk *w, ka_node *n)
 	place_nonuniform(w, n, &lc, cx);
 	w->ctl.loops[w->ctl.nloops++] = lc;
 	walk_stmt(w, body);
+	if (halving_sym >= 0) /* `for (k = 16; k > 0; k >>= 1) v += __shfl_xor_sync(m, v, k);` */
+		for (int i = 0; i < w->sym.nscope; i++) {
+			val *e = &w->sym.env[w->sym.scope[i]];
+			const sx *u = walk_butterfly_loop(w, e->x, halving_sym, c0);
+			if (u)
+				e->x = u;
+		}
 	if (inc)
 		walk_ev(w, inc, 0);
 	lc = w->ctl.loops[--w->ctl.nloops];

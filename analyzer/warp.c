@@ -174,6 +174,7 @@ static int groups_agree(walk *w, const sx *x, int g, int depth)
 	if (x->k == SX_SYM)
 		return x->sym < w->sym.sx.nsyms &&
 		       (w->sym.sx.syms[x->sym].warp_uniform || w->sym.sx.syms[x->sym].seg_uniform >= g ||
+			(w->sym.sx.syms[x->sym].xbits & (unsigned)(g - 1)) == (unsigned)(g - 1) ||
 			(w->sym.sx.syms[x->sym].kind <= SYM_TID_Z && groups_agree_eval(w, x, g)));
 	if (x->a && groups_agree(w, x->a, g, depth + 1) && (!x->b || groups_agree(w, x->b, g, depth + 1)))
 		return 1;
@@ -211,4 +212,84 @@ int walk_warp_uniform(walk *w, const sx *x)
 		}
 	}
 	return 1;
+}
+
+const sx *walk_shfl_xor(walk *w, const sx *v, const sx *k, unsigned dep, uint64_t loops)
+{
+	sx_ctx *c = &w->sym.sx;
+	int s = sx_new_sym(c, SYM_OTHER, "shfl_xor", dep, loops);
+	c->syms[s].lane_varying = (dep & D_LANE) != 0;
+	c->syms[s].xsrc = v;
+	c->syms[s].xk = k;
+	return sx_symref(c, s);
+}
+
+/* The lane bits across which x is known to be the same. */
+static unsigned same_bits(walk *w, const sx *x)
+{
+	unsigned all = (unsigned)w->file.arch->warp_size - 1;
+	if (!(x->dep & D_LANE))
+		return all;
+	if (x->k != SX_SYM)
+		return walk_lanes_agree(w, x) ? all : 0;
+	const sx_sym *s = &w->sym.sx.syms[x->sym];
+	return s->warp_uniform ? all : s->xbits | (s->seg_uniform > 1 ? (unsigned)s->seg_uniform - 1 : 0);
+}
+
+const sx *walk_butterfly(walk *w, const sx *a, const sx *b)
+{
+	sx_ctx *c = &w->sym.sx;
+	for (int swap = 0; a && b && swap < 2; swap++) {
+		const sx *p = swap ? b : a, *q = swap ? a : b;
+		const sx_sym *s = q->k == SX_SYM ? &c->syms[q->sym] : NULL;
+		if (!s || !s->xsrc || !sx_equal(s->xsrc, p))
+			continue;
+		unsigned bits = same_bits(w, p), all = (unsigned)w->file.arch->warp_size - 1;
+		int64_t k;
+		/* v op v(lane ^ k) is the same at lane and lane ^ k when op
+		 * commutes, and keeps v's own bits */
+		if (sx_is_const(s->xk, &k) && k > 0 && (unsigned)k <= all && !(k & (k - 1)))
+			bits |= (unsigned)k;
+		const sx *xk = s->xk;
+		int n = sx_new_sym(c, SYM_OTHER, "butterfly", p->dep | q->dep, p->loops | q->loops);
+		c->syms[n].lane_varying = ((p->dep | q->dep) & D_LANE) != 0;
+		c->syms[n].bsrc = p;
+		c->syms[n].bk = xk;
+		c->syms[n].xbits = bits;
+		c->syms[n].warp_uniform = bits == all;
+		return sx_symref(c, n);
+	}
+	return NULL;
+}
+
+const sx *walk_butterfly_loop(walk *w, const sx *v, int iv_sym, int64_t start)
+{
+	sx_ctx *c = &w->sym.sx;
+	unsigned all = (unsigned)w->file.arch->warp_size - 1;
+	if (!v || v->k != SX_SYM || start <= 0 || (unsigned)start > all || (start & (start - 1)))
+		return NULL;
+	const sx_sym *s = &c->syms[v->sym];
+	if (!s->bsrc || !s->bk || s->bk->k != SX_SYM || s->bk->sym != iv_sym)
+		return NULL;
+	/* start, start / 2, ..., 1: every bit below 2 * start */
+	unsigned bits = (unsigned)(2 * start - 1);
+	int n = sx_new_sym(c, SYM_OTHER, "butterfly", v->dep, v->loops);
+	c->syms[n].lane_varying = (v->dep & D_LANE) != 0;
+	c->syms[n].xbits = bits;
+	c->syms[n].warp_uniform = bits == all;
+	return sx_symref(c, n);
+}
+
+const sx *walk_opaque_pair(walk *w, const sx *x, const sx *y)
+{
+	sx_ctx *c = &w->sym.sx;
+	unsigned dep = x->dep | y->dep, all = (unsigned)w->file.arch->warp_size - 1;
+	unsigned bits = same_bits(w, x) & same_bits(w, y);
+	if (!(dep & D_LANE) || !bits)
+		return sx_opaque(c, dep, x->loops | y->loops);
+	int n = sx_new_sym(c, SYM_OTHER, "opaque", dep & ~D_OPAQUE, x->loops | y->loops);
+	c->syms[n].lane_varying = 1;
+	c->syms[n].xbits = bits;
+	c->syms[n].warp_uniform = bits == all;
+	return sx_symref(c, n);
 }
