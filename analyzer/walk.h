@@ -405,6 +405,9 @@ int walk_vector_lanes(const ka_node *n, int abytes);
 const char *walk_call_name(walk *w, ka_node *n);
 const char *walk_call_category(const char *name, ka_decl *ref); /* walk_call.c */
 ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device);
+/* The definition (a declaration with a body) of the function clang named by
+ * decl: the same name and parameter types; NULL when the model has none. */
+ka_decl *walk_find_definition(walk *w, const ka_decl *decl);
 /* as walk_find_function, preferring what a call with ntargs explicit template
  * arguments can name (-1: do not check) */
 ka_decl *walk_find_function_targs(walk *w, const char *name, int nargs, int device, int ntargs);

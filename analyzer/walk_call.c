@@ -278,6 +278,20 @@ int walk_lambda_builtin(ka_node *call)
 	return -1;
 }
 
+/* 1 when a parameter of a is of another kind than b's (a scalar against a
+ * vector or a struct, an integer against a floating type, a pointer
+ * against a value); dependent types match anything. */
+static int param_kinds_differ(const ka_decl *a, const ka_decl *b)
+{
+	const unsigned kinds = KT_INT | KT_FLOAT | KT_DOUBLE | KT_POINTER | KT_RECORD | KT_VECTOR;
+	for (int i = 0; i < a->nparams && i < b->nparams; i++) {
+		unsigned x = a->params[i]->tflags, y = b->params[i]->tflags;
+		if (!((x | y) & KT_DEPENDENT) && (x & kinds) != (y & kinds))
+			return 1;
+	}
+	return 0;
+}
+
 val walk_ev_call(walk *w, ka_node *n)
 {
 	int checked = !w->ctl.stmt_level_call;
@@ -333,8 +347,25 @@ val walk_ev_call(walk *w, ka_node *n)
 		return (val){.x = bf ? bf : sx_opaque(&w->sym.sx, dep, 0)};
 	}
 	ka_decl *ref = n->ref;
-	if ((!ref || !ref->body) && w->is_device)
-		ref = walk_find_function_targs(w, name, n->nkids, 1, n->ntargs); /* templates: f<N>(...) */
+	if ((!ref || !ref->body) && w->is_device) {
+		/* clang named a declaration without its body (a prototype, an
+		 * overload's): its definition has the same parameter types, and
+		 * an overload whose parameters are of other kinds (`dot(float,
+		 * float)` for `dot(float3, float3)`) is not it */
+		ka_decl *named = ref,
+			*def = ref && ref->nparams == n->nkids ? walk_find_definition(w, ref) : NULL;
+		ref = def ? def
+			  : walk_find_function_targs(w, name, n->nkids, 1,
+						     n->ntargs); /* templates: f<N>(...) */
+		if (!def && ref && named && named->nparams == ref->nparams && param_kinds_differ(named, ref))
+			ref = named;
+		/* a method call (`v.magnitude()`) counts no object among its
+		 * arguments: a free function of the name with one parameter
+		 * more (`magnitude(float)`) is not the method */
+		ka_node *cl = n->callee ? walk_strip(n->callee) : NULL;
+		if (!def && ref && ref->nparams != n->nkids && cl && cl->kind == KN_MEMBER)
+			ref = named;
+	}
 	const char *cat = walk_call_category(name, ref);
 	if (strcmp(cat, "device_fn") == 0 && w->is_device) {
 		n->ref = ref;

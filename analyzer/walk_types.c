@@ -400,6 +400,24 @@ ka_decl *walk_find_function_targs(walk *w, const char *name, int nargs, int devi
 	return undeducible ? undeducible : loose;
 }
 
+ka_decl *walk_find_definition(walk *w, const ka_decl *decl)
+{
+	ka_decl *const *same;
+	if (!decl || !decl->name)
+		return NULL;
+	int nsame = walk_funcs_named(w, decl->name, &same);
+	for (int k = 0; k < nsame; k++) {
+		ka_decl *f = same[k];
+		int ok = f->body && f->nparams == decl->nparams;
+		for (int i = 0; ok && i < f->nparams; i++)
+			ok = f->params[i]->type && decl->params[i]->type &&
+			     strcmp(f->params[i]->type, decl->params[i]->type) == 0;
+		if (ok)
+			return f;
+	}
+	return NULL;
+}
+
 ka_decl *walk_find_function(walk *w, const char *name, int nargs, int device)
 {
 	return walk_find_function_targs(w, name, nargs, device, -1);
