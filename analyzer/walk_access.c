@@ -330,7 +330,12 @@ val walk_access_expr(walk *w, ka_node *n, int rw)
 	if (n->tflags & KT_POINTER) { /* a pointer loaded from memory */
 		v.base = addr.base;
 		v.space = SP_GLOBAL;
-		v.x = sx_const(&w->sym.sx, 0);
+		/* loaded where lanes differ (`scDesc->articulations[a].jointPositions`
+		 * with a per-thread a), each lane holds its own pointer: where it
+		 * points is not known, but it is not one address for all */
+		v.x = (dep & D_LANE) && !w->sym.sx.syms[sym].warp_uniform
+			      ? sx_opaque(&w->sym.sx, (dep & ~D_DATA) | D_OPAQUE, addr.x->loops)
+			      : sx_const(&w->sym.sx, 0);
 	}
 	return v;
 }

@@ -576,10 +576,19 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		if (b.x)
 			return b;
 		ka_node *k = n->nkids ? walk_strip(n->kids[0]) : NULL;
-		if (n->is_arrow ||
-		    (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))) ||
-		    (k && k->kind == KN_DECLREF && k->ref && k->ref->kind == KD_VAR && k->ref->init &&
-		     walk_lvalue_ref(k->ref))) /* a field of a local reference's element */
+		int via_ref = k && k->kind == KN_DECLREF && k->ref && k->ref->kind == KD_VAR &&
+			      k->ref->init &&
+			      walk_lvalue_ref(k->ref);   /* a field of a local reference's element */
+		if (via_ref && (n->tflags & KT_ARRAY)) { /* an array field: its address */
+			val a;
+			int e;
+			const char *f;
+			if (walk_lvalue(w, n, &a, &e, &f))
+				return a;
+			return ival(sx_opaque(&w->sym.sx, 0, 0));
+		}
+		if (n->is_arrow || via_ref ||
+		    (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))))
 			return walk_access_expr(w, n, rw);
 		const sx *x = k ? walk_ev_int(w, k) : sx_opaque(&w->sym.sx, 0, 0);
 		return ival(sx_opaque(&w->sym.sx, x->dep, x->loops));

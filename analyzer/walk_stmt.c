@@ -98,7 +98,15 @@ static void decl_stmt(walk *w, ka_node *n)
 			continue;
 		}
 		ka_node *init = walk_strip(d->init);
+		/* binding a reference to an element (`T &r = a[i];`) reads
+		 * nothing: the element's fields are read where they are used */
+		int bind = walk_lvalue_ref(d) && init &&
+			   (init->kind == KN_SUBSCRIPT || init->kind == KN_MEMBER ||
+			    (init->kind == KN_UNOP && init->op == OP_DEREF)) &&
+			   !has_side_effect(init);
+		w->ctl.quiet += bind;
 		val val = walk_ev(w, d->init, 0);
+		w->ctl.quiet -= bind;
 		if (!w->is_device && init &&
 		    ((init->kind == KN_CALL && init->name &&
 		      (strcmp(init->name, "malloc") == 0 || strcmp(init->name, "calloc") == 0)) ||

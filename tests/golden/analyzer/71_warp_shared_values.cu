@@ -33,8 +33,27 @@ __global__ void per_warp(const int *counts, float *out, int n) {
 
 void run_per_warp(const int *c, float *o, int n) { per_warp<<<n, dim3(32, 8)>>>(c, o, n); }
 
+// Binding a reference to an element reads nothing; a field array of that
+// element is indexed from the element's address; a pointer loaded where
+// the lanes differ is each lane's own (stores through it are not one
+// address for the block).
+struct Body {
+  float *pos;
+  float vel[32];
+};
+
+__global__ void bodies(Body *all, const int *ids, int n) {
+  const Body &b = all[ids[blockIdx.x * blockDim.x + threadIdx.x]];
+  Body &g = all[blockIdx.x];
+  float *p = b.pos;
+  for (int i = 0; i < n; i++) p[i] = g.vel[threadIdx.x % 32];
+}
+
 // expect: SELECT COUNT(*) FROM access WHERE kernel = 'per_warp' AND space = 'shared' AND base = 'scratch' AND line = 21 => 1
 // expect: SELECT COALESCE(divergence, 'none') FROM call WHERE kernel = 'per_warp' AND line = 22 => none
 // expect: SELECT COALESCE(divergence, 'none') FROM call WHERE kernel = 'per_warp' AND line = 26 => none
 // expect: SELECT divergence FROM call WHERE kernel = 'per_warp' AND line = 28 => segment
 // expect: SELECT divergence FROM call WHERE kernel = 'per_warp' AND line = 30 => thread
+// expect: SELECT COUNT(*) FROM access WHERE kernel = 'bodies' AND line = 46 AND base = 'all' => 0
+// expect: SELECT COUNT(*) FROM access WHERE kernel = 'bodies' AND line = 49 AND rw = 'read' AND base = 'all' AND block_uniform = 0 => 1
+// expect: SELECT COUNT(*) FROM access WHERE kernel = 'bodies' AND line = 49 AND rw = 'write' AND block_uniform = 1 => 0
