@@ -498,6 +498,18 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 	}
 }
 
+/* An array-typed lvalue (a row of a 2-D array, an array field) used as a
+ * value: its address, not a load. */
+static val array_address(walk *w, ka_node *n)
+{
+	val a;
+	int e;
+	const char *f;
+	if (walk_lvalue(w, n, &a, &e, &f))
+		return a;
+	return ival(sx_opaque(&w->sym.sx, 0, 0));
+}
+
 static val ev_declref(walk *w, ka_node *n, int rw)
 {
 	ka_decl *d = n->ref;
@@ -578,15 +590,9 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		ka_node *k = n->nkids ? walk_strip(n->kids[0]) : NULL;
 		int via_ref = k && k->kind == KN_DECLREF && k->ref && k->ref->kind == KD_VAR &&
 			      k->ref->init &&
-			      walk_lvalue_ref(k->ref);   /* a field of a local reference's element */
-		if (via_ref && (n->tflags & KT_ARRAY)) { /* an array field: its address */
-			val a;
-			int e;
-			const char *f;
-			if (walk_lvalue(w, n, &a, &e, &f))
-				return a;
-			return ival(sx_opaque(&w->sym.sx, 0, 0));
-		}
+			      walk_lvalue_ref(k->ref); /* a field of a local reference's element */
+		if (via_ref && (n->tflags & KT_ARRAY)) /* an array field */
+			return array_address(w, n);
 		if (n->is_arrow || via_ref ||
 		    (k && (k->kind == KN_SUBSCRIPT || (k->kind == KN_UNOP && k->op == OP_DEREF))))
 			return walk_access_expr(w, n, rw);
@@ -594,14 +600,8 @@ val walk_ev(walk *w, ka_node *n, int rw)
 		return ival(sx_opaque(&w->sym.sx, x->dep, x->loops));
 	}
 	case KN_SUBSCRIPT:
-		if ((n->tflags & KT_ARRAY) || walk_dependent_subarray(n)) {
-			val a;
-			int e;
-			const char *f;
-			if (walk_lvalue(w, n, &a, &e, &f))
-				return a;
-			return ival(sx_opaque(&w->sym.sx, 0, 0));
-		}
+		if ((n->tflags & KT_ARRAY) || walk_dependent_subarray(n))
+			return array_address(w, n);
 		return walk_access_expr(w, n, rw);
 	case KN_BINOP:
 		return ev_binop(w, n);
