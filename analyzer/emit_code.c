@@ -356,16 +356,12 @@ static int shuffle_in_whole_groups(walk *w, ka_node *n)
 	if (strncmp(n->name, "__shfl", 6) != 0 || n->nkids < 3)
 		return 0;
 	int64_t width = 0, m;
-	if (n->nkids >= 4 && !walk_fold_int(w, n->kids[3], &width)) {
-		/* the default width, `warpSize`: an argument the call does
-		 * not write (its text lies outside the call's) */
-		const ka_loc *a = &n->kids[3]->loc;
+	if (n->nkids >= 4) {
+		w->ctl.quiet++;
 		const sx *wx = walk_ev_int(w, n->kids[3]);
-		int dflt = !a->file || !n->loc.file || strcmp(a->file, n->loc.file) != 0 ||
-			   a->begin < n->loc.begin || a->end > n->loc.end;
-		if (!dflt && (wx->k != SX_SYM || w->sym.sx.syms[wx->sym].kind != SYM_WARPSIZE))
+		w->ctl.quiet--;
+		if (!walk_shfl_width(w, n, n->kids[3], wx, &width))
 			return 0;
-		width = w->file.arch->warp_size;
 	}
 	/* a butterfly step `__shfl_xor_sync(mask, v, m)` stays in the aligned
 	 * group of the next power of two above m */

@@ -517,6 +517,9 @@ int walk_lanes_agree(walk *w, const sx *x);
  * the same in every lane of each group of 2 * start (the warp: warp-
  * uniform), else NULL. */
 const sx *walk_shfl_xor(walk *w, const sx *v, const sx *k, unsigned dep, uint64_t loops);
+/* A shuffle's width argument arg (value x): a constant, warpSize, or the
+ * header's default; 0 when it is a run-time value. */
+int walk_shfl_width(walk *w, const ka_node *call, const ka_node *arg, const sx *x, int64_t *width);
 const sx *walk_butterfly(walk *w, const sx *a, const sx *b);
 const sx *walk_butterfly_loop(walk *w, const sx *v, int iv_sym, int64_t start);
 /* An opaque value of x and y (a floating-point comparison) that keeps the

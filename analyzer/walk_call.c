@@ -210,15 +210,10 @@ static int warp_uniform_result(walk *w, ka_node *n, const sx *const *argx, const
 		if (n->nkids <= src || n->nkids > src + 2)
 			return 0;
 		if (n->nkids == src + 2) {
-			/* the header's default `width = warpSize` has no text here */
 			int64_t width;
 			const sx *wx = src + 1 < WALK_MAX_ARGS ? argx[src + 1] : NULL;
-			const char *t = walk_text(w, n->kids[src + 1]);
-			int full = (t && !*t) ||
-				   (wx &&
-				    ((sx_is_const(wx, &width) && width >= w->file.arch->warp_size) ||
-				     (wx->k == SX_SYM && w->sym.sx.syms[wx->sym].kind == SYM_WARPSIZE)));
-			if (!full)
+			if (!walk_shfl_width(w, n, n->kids[src + 1], wx, &width) ||
+			    width < w->file.arch->warp_size)
 				return 0;
 		}
 		return src < WALK_MAX_ARGS && walk_uniformity(w, argx[src]) != WALK_UNI_THREAD;

@@ -214,6 +214,21 @@ int walk_warp_uniform(walk *w, const sx *x)
 	return 1;
 }
 
+int walk_shfl_width(walk *w, const ka_node *call, const ka_node *arg, const sx *x, int64_t *width)
+{
+	const ka_loc *a = &arg->loc;
+	const char *t = walk_text(w, (ka_node *)arg);
+	/* the header's default `width = warpSize`: no text of its own, or text
+	 * outside the call's */
+	int dflt = (t && !*t) || !a->file || !call->loc.file || strcmp(a->file, call->loc.file) != 0 ||
+		   a->begin < call->loc.begin || a->end > call->loc.end;
+	if (dflt || (x && x->k == SX_SYM && w->sym.sx.syms[x->sym].kind == SYM_WARPSIZE)) {
+		*width = w->file.arch->warp_size;
+		return 1;
+	}
+	return x && sx_is_const(x, width);
+}
+
 const sx *walk_shfl_xor(walk *w, const sx *v, const sx *k, unsigned dep, uint64_t loops)
 {
 	sx_ctx *c = &w->sym.sx;
