@@ -1,8 +1,11 @@
 /* tests/agents/test_optimize_lint.c: the findings of the optimize loop
  * come from the lint library in process (ka_opt_lint), on the run's arch.
- *   - ka_opt_lint gives the findings `kcheck --format json` reports on the
- *     same file, arch and flags: rule, place, kernel (and the other kernels
- *     sharing it), message, estimate; on sm_70 and sm_90;
+ *   - ka_opt_lint gives the findings `kcheck --checks='*' --format json`
+ *     reports on the same file, arch and flags: rule, place, kernel (and
+ *     the other kernels sharing it), message, estimate; on sm_70 and sm_90;
+ *   - so the preview rules, off in kcheck's default set, reach the loop:
+ *     examples/scan's early return before a barrier is among its findings
+ *     and not among plain kcheck's;
  *   - one of them depends on the arch: 40 KB of shared memory per block of
  *     256 threads caps occupancy on sm_70 (96 KB per SM), not on sm_90;
  *   - a candidate whose analysis crashes is an error naming the crash, and
@@ -124,28 +127,32 @@ static int has_rule(const ka_findings *f, const char *rule)
 	return 0;
 }
 
-/* `kcheck --no-db --no-config --arch ARCH --format json -q -o OUT FILE --
- * -I harness`:
+/* `kcheck --no-db --no-config [--checks=*] --arch ARCH --format json -q -o
+ * OUT FILE -- -I harness`:
  * its findings array (the caller decrefs the root in *root). */
-static json_t *kcheck_findings(const char *file, const char *arch, json_t **root)
+static json_t *kcheck_run(const char *file, const char *arch, int all, json_t **root)
 {
 	char out[256];
 	snprintf(out, sizeof out, "%s/report.json", tmp);
 	unlink(out);
-	char *argv[] = {KA_KCHECK,
-			"--no-db",
-			"--no-config",
-			"--arch",
-			(char *)arch,
-			"--format",
-			"json",
-			"-q",
-			"-o",
-			out,
-			(char *)file,
-			"--",
-			"-I" KA_SOURCE_DIR "/bench/harness",
-			NULL};
+	char *argv[16];
+	int k = 0;
+	argv[k++] = KA_KCHECK;
+	argv[k++] = "--no-db";
+	argv[k++] = "--no-config";
+	if (all)
+		argv[k++] = "--checks=*";
+	argv[k++] = "--arch";
+	argv[k++] = (char *)arch;
+	argv[k++] = "--format";
+	argv[k++] = "json";
+	argv[k++] = "-q";
+	argv[k++] = "-o";
+	argv[k++] = out;
+	argv[k++] = (char *)file;
+	argv[k++] = "--";
+	argv[k++] = "-I" KA_SOURCE_DIR "/bench/harness";
+	argv[k] = NULL;
 	ka_proc_result r;
 	assert_int_equal(ka_proc_run(argv, 300, NULL, &r), KA_OK);
 	assert_true(r.exited && (r.status == 0 || r.status == 1)); /* 1: findings */
@@ -155,6 +162,11 @@ static json_t *kcheck_findings(const char *file, const char *arch, json_t **root
 	json_t *arr = json_object_get(*root, "findings");
 	assert_true(json_is_array(arr));
 	return arr;
+}
+
+static json_t *kcheck_findings(const char *file, const char *arch, json_t **root)
+{
+	return kcheck_run(file, arch, 1, root);
 }
 
 static void assert_same(const ka_findings *f, json_t *arr, const char *what)
@@ -213,6 +225,33 @@ static void test_findings_match_kcheck(void **st)
 	}
 	assert_true(total >= 4); /* not a comparison of empty lists */
 	assert_true(shared >= 1);
+}
+
+static int json_has_rule(json_t *arr, const char *rule)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++)
+		if (!strcmp(json_string_value(json_object_get(json_array_get(arr, i), "rule")), rule))
+			return 1;
+	return 0;
+}
+
+/* A preview rule (docs/rules.md, `status`) is off in kcheck's default set
+ * and on in the loop's: a false finding there costs a benched trial. */
+static void test_preview_rules_reach_the_loop(void **st)
+{
+	(void)st;
+	const char *scan = KA_SOURCE_DIR "/examples/scan/naive.cu";
+	const char *rule = "sync-early-return-before-barrier";
+	ka_findings f = KA_FINDINGS_INIT;
+	json_t *root;
+	if (ka_opt_lint(NULL, scan, "sm_90", NULL, 0, &f) != KA_OK)
+		fail_msg("%s: %s", scan, ka_error_last());
+	assert_true(has_rule(&f, rule));
+	ka_findings_free(&f);
+	assert_false(json_has_rule(kcheck_run(scan, "sm_90", 0, &root), rule));
+	json_decref(root);
+	assert_true(json_has_rule(kcheck_run(scan, "sm_90", 1, &root), rule));
+	json_decref(root);
 }
 
 /* A file lint cannot analyze is an error with the reason, not an empty
@@ -340,6 +379,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_findings_match_kcheck),
+		cmocka_unit_test(test_preview_rules_reach_the_loop),
 		cmocka_unit_test(test_lint_errors),
 		cmocka_unit_test(test_crash_is_an_error),
 		cmocka_unit_test(test_arch_reaches_lint),
