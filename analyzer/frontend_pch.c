@@ -9,9 +9,10 @@
  * those arguments (the user's -I/-D included, so what the toolkit's headers
  * see is what they would see in the file itself) and stores it under
  * $XDG_CACHE_HOME/kernelarc/pch, keyed by the arguments, the in-memory
- * shim headers, the libclang version and the toolkit headers' size and
- * time; every later file with the same arguments includes it.  A header
- * whose build shows an error is not used (the file is parsed as before, so
+ * shim headers, the libclang version, the toolkit headers' size and time
+ * and a version of this file's way of making them; every later file with
+ * the same arguments includes it.  A header whose build shows an error, or
+ * that does not read back cleanly (reads_back), is not used (the file is parsed as before, so
  * the error is reported where it was), and a marker keeps later files from
  * building it again.  A user's -include file goes without (see
  * cuda_path_arg).  KCHECK_NO_PCH=1 turns it off. */
@@ -170,7 +171,9 @@ const char *ka_frontend_pch(CXIndex idx, ka_arena *a, const char **argv, int arg
 	const char *root = cuda_path_arg(argv, argc);
 	if ((off && *off && strcmp(off, "0") != 0) || !root)
 		return NULL;
-	unsigned long long h = KA_FNV_START;
+	/* The version of how a header is made and checked: a header an older
+	 * kcheck stored without the read-back (reads_back) is not trusted. */
+	unsigned long long h = hash_str(KA_FNV_START, "kcheck pch 2: read back before use");
 	CXString v = clang_getClangVersion();
 	h = hash_str(h, clang_getCString(v));
 	clang_disposeString(v);
