@@ -306,6 +306,7 @@ static void rules_dir_duplicates_are_errors(void **state)
 static void builtin_rules_are_well_formed(void **state)
 {
 	ka_ruleset *rs;
+	size_t npreview = 0;
 	assert_int_equal(ka_ruleset_new(&rs), KA_OK);
 	assert_int_equal(ka_ruleset_load_builtin(rs), KA_OK);
 	assert_int_equal(ka_ruleset_check(rs), KA_OK);
@@ -318,8 +319,14 @@ static void builtin_rules_are_well_formed(void **state)
 		char fam[16], want[128];
 		snprintf(want, sizeof want, "rules/%s/%s.md", ka_rule_family(r->id, fam, sizeof fam), r->id);
 		assert_string_equal(r->path, want);
-		assert_int_equal(r->status, KA_STATUS_STABLE);
+		/* shipped rules are stable, or preview where the judged fresh
+		 * samples say so (scripts/rule_precision.py); only stable ones
+		 * run by default */
+		assert_true(r->status == KA_STATUS_STABLE || r->status == KA_STATUS_PREVIEW);
+		assert_int_equal(r->enabled, r->status == KA_STATUS_STABLE);
+		npreview += r->status == KA_STATUS_PREVIEW;
 	}
+	assert_true(npreview >= 1 && npreview < ka_ruleset_count(rs) / 4);
 	ka_ruleset_free(rs);
 }
 
