@@ -11,10 +11,10 @@
  * $XDG_CACHE_HOME/kernelarc/pch, keyed by the arguments, the in-memory
  * shim headers, the libclang version, the toolkit headers' size and time
  * and a version of this file's way of making them; every later file with
- * the same arguments includes it.  A header whose build shows an error, or
- * that does not read back cleanly (reads_back), is not used (the file is parsed as before, so
- * the error is reported where it was), and a marker keeps later files from
- * building it again.  A user's -include file goes without (see
+ * the same arguments includes it.  A header whose build shows an error,
+ * or that does not read back cleanly (reads_back), is not used (the file
+ * is parsed as before, so the error is reported where it was), and a
+ * marker keeps later files from building it again.  A user's -include file goes without (see
  * cuda_path_arg).  KCHECK_NO_PCH=1 turns it off. */
 #include "analyzer/frontend_pch.h"
 #include "util/fs.h"
@@ -77,68 +77,69 @@ static int has_errors(CXTranslationUnit tu)
 	return bad;
 }
 
+/* The shim headers and an empty source file named NAME: the unsaved files
+ * of the header's build and of its read-back (u holds 16). */
+static unsigned with_empty_source(struct CXUnsavedFile *u, const struct CXUnsavedFile *unsaved, int nunsaved,
+				  const char *name)
+{
+	int n = nunsaved < 15 ? nunsaved : 15;
+	memcpy(u, unsaved, sizeof *u * (size_t)n);
+	u[n].Filename = name;
+	u[n].Contents = "\n";
+	u[n].Length = 1;
+	return (unsigned)(n + 1);
+}
+
 /* A header that builds may still not read back: with -std=c++20 (clang
  * 19, CUDA 13) every file that includes it stops at 18 "'cospi' has
  * different definitions in different modules" errors between the toolkit's
  * math functions and clang's CUDA wrapper, and libclang gives up on the
- * file.  So the saved header is read back once, under a temporary name,
- * into an empty file with the same arguments (about a tenth of the build's
- * time); one that does not give a clean parse is not used, and the marker
- * sends the later files without it. */
-static int reads_back(CXIndex idx, CXTranslationUnit tu, const char *file, const char **argv, int argc,
+ * file.  So the saved header (PCH, still under its temporary name) is read
+ * into an empty file with the same arguments, as a later file will read
+ * it (about a tenth of the build's time); 1 when that parse is clean. */
+static int reads_back(CXIndex idx, const char *pch, const char **argv, int argc,
 		      const struct CXUnsavedFile *unsaved, int nunsaved)
 {
-	char tmp[4700];
-	snprintf(tmp, sizeof tmp, "%s.%ld.%lx.probe.tmp", file, (long)getpid(),
-		 (unsigned long)pthread_self());
 	struct CXUnsavedFile u[16];
+	unsigned nu = with_empty_source(u, unsaved, nunsaved, PCH_PROBE);
 	const char **v = malloc(sizeof *v * (size_t)(argc + 3));
-	int ok = v && clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) == CXSaveError_None;
-	if (ok) {
-		int n = nunsaved < 15 ? nunsaved : 15;
-		memcpy(u, unsaved, sizeof *u * (size_t)n);
-		u[n].Filename = PCH_PROBE;
-		u[n].Contents = "\n";
-		u[n].Length = 1;
-		memcpy(v, argv, sizeof *v * (size_t)argc);
-		v[argc] = "-include-pch";
-		v[argc + 1] = tmp;
-		v[argc + 2] = NULL;
-		CXTranslationUnit probe = NULL;
-		enum CXErrorCode e = clang_parseTranslationUnit2(
-			idx, PCH_PROBE, v, argc + 2, u, (unsigned)(n + 1),
-			CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &probe);
-		ok = e == CXError_Success && probe && !has_errors(probe);
-		if (probe)
-			clang_disposeTranslationUnit(probe);
-	}
+	if (!v)
+		return 0;
+	memcpy(v, argv, sizeof *v * (size_t)argc);
+	v[argc] = "-include-pch";
+	v[argc + 1] = pch;
+	v[argc + 2] = NULL;
+	CXTranslationUnit probe = NULL;
+	enum CXErrorCode e = clang_parseTranslationUnit2(
+		idx, PCH_PROBE, v, argc + 2, u, nu,
+		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &probe);
+	int ok = e == CXError_Success && probe && !has_errors(probe);
+	if (probe)
+		clang_disposeTranslationUnit(probe);
 	free(v);
-	unlink(tmp);
 	return ok;
 }
 
+/* Build the header into a temporary file, read it back (reads_back), and
+ * only then give it its name; 1 when it is there to use. */
 static int build(CXIndex idx, const char *file, const char **argv, int argc, struct CXUnsavedFile *unsaved,
 		 int nunsaved)
 {
 	struct CXUnsavedFile u[16];
-	int n = nunsaved < 15 ? nunsaved : 15;
-	memcpy(u, unsaved, sizeof *u * (size_t)n);
-	u[n].Filename = PCH_SOURCE;
-	u[n].Contents = "\n";
-	u[n].Length = 1;
+	unsigned nu = with_empty_source(u, unsaved, nunsaved, PCH_SOURCE);
 	CXTranslationUnit tu = NULL;
 	enum CXErrorCode e = clang_parseTranslationUnit2(
-		idx, PCH_SOURCE, argv, argc, u, (unsigned)(n + 1),
+		idx, PCH_SOURCE, argv, argc, u, nu,
 		CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &tu);
 	if (e != CXError_Success || !tu)
 		return 0;
-	int ok = !has_errors(tu) && reads_back(idx, tu, file, argv, argc, unsaved, n);
+	int ok = !has_errors(tu);
 	if (ok) {
 		char tmp[4700];
 		snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
 			 (unsigned long)pthread_self());
 		ok = clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) == CXSaveError_None &&
-		     rename(tmp, file) == 0;
+		     reads_back(idx, tmp, argv, argc, unsaved, nunsaved) && rename(tmp, file) == 0;
 		if (!ok)
 			unlink(tmp);
 	}
