@@ -164,11 +164,6 @@ static json_t *kcheck_run(const char *file, const char *arch, int all, json_t **
 	return arr;
 }
 
-static json_t *kcheck_findings(const char *file, const char *arch, json_t **root)
-{
-	return kcheck_run(file, arch, 1, root);
-}
-
 static void assert_same(const ka_findings *f, json_t *arr, const char *what)
 {
 	if (f->n != json_array_size(arr))
@@ -214,7 +209,7 @@ static void test_findings_match_kcheck(void **st)
 		snprintf(what, sizeof what, "%s on %s", runs[k].file, runs[k].arch);
 		if (ka_opt_lint(NULL, runs[k].file, runs[k].arch, inc, 1, &f) != KA_OK)
 			fail_msg("%s: %s", what, ka_error_last());
-		assert_same(&f, kcheck_findings(runs[k].file, runs[k].arch, &root), what);
+		assert_same(&f, kcheck_run(runs[k].file, runs[k].arch, 1, &root), what);
 		json_decref(root);
 		total += f.n;
 		for (size_t i = 0; i < f.n; i++)
