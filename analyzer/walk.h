@@ -223,6 +223,8 @@ typedef struct walk_sym {
 	dstat *ds;                /* by decl id */
 	tbind *tb;                /* by decl id: template parameter bindings */
 	const sx *ret_val;        /* return value of an inlined function */
+	int ret_brs_base;         /* ctl.nbrs when that function's body began */
+	int ret_div;              /* a return of it sat under a lane-divergent branch of its own */
 	const char *elem_assumed; /* a dependent element type whose size was assumed */
 	int group_axes;           /* walk_lvalue: axes the subscripted base moves with, the subscript not */
 	const sx *group_base;     /* and that base's offset */

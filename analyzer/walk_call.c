@@ -174,12 +174,15 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written)
 	walk_cg_bind_args(w, n, f);
 	const char *saved_func = w->func;
 	const sx *saved_ret = w->sym.ret_val;
+	int saved_base = w->sym.ret_brs_base, saved_div = w->sym.ret_div;
 	ka_node *saved_site = w->ctl.call_site;
 	if (w->ctl.inline_depth == 0)
 		w->ctl.call_site = n;
 	w->ctl.inline_stack[w->ctl.inline_depth++] = f;
 	w->func = f->name;
 	w->sym.ret_val = NULL;
+	w->sym.ret_brs_base = w->ctl.nbrs;
+	w->sym.ret_div = 0;
 	walk_stmt(w, f->body);
 	val r = {.x = w->sym.ret_val ? w->sym.ret_val : sx_opaque(&w->sym.sx, 0, 0)};
 	for (int i = 0; i < f->nparams && i < na; i++)
@@ -189,6 +192,8 @@ val walk_inline_call(walk *w, ka_node *n, ka_decl *f, unsigned *written)
 	w->ctl.call_site = saved_site;
 	w->func = saved_func;
 	w->sym.ret_val = saved_ret;
+	w->sym.ret_brs_base = saved_base;
+	w->sym.ret_div = saved_div;
 	return r;
 }
 

@@ -849,6 +849,35 @@ static void compound(walk *w, ka_node *n)
 	}
 }
 
+/* The value an inlined call returns, joined over its return statements.
+ * Lanes that leave by different returns get different values when a
+ * return sits under a condition of the callee that differs between lanes
+ * (`if (lane == 0) return a; return b;`): the join is thread-dependent.
+ * Otherwise, returns of values each lane of a warp agrees on (a broadcast
+ * `__shfl_sync(m, v, 0)`, a parameter bound to one, a constant) join into a
+ * value the warp still agrees on; before, two such returns joined into an
+ * opaque lane-dependent value, and every condition on the call's result
+ * (`if (len == RETRY)`) read as divergent. */
+static const sx *join_return(walk *w, const sx *prev, const sx *r)
+{
+	for (int i = w->sym.ret_brs_base; i < w->ctl.nbrs; i++)
+		if (w->ctl.brs[i].uniformity == WALK_UNI_THREAD)
+			w->sym.ret_div = 1;
+	if (!prev)
+		return r;
+	unsigned dep = prev->dep | r->dep;
+	uint64_t loops = prev->loops | r->loops;
+	if (w->sym.ret_div)
+		return sx_opaque(&w->sym.sx, dep | D_LANE, loops);
+	if ((dep & D_LANE) && walk_uniformity(w, prev) != WALK_UNI_THREAD &&
+	    walk_uniformity(w, r) != WALK_UNI_THREAD) {
+		int s = sx_new_sym(&w->sym.sx, SYM_VAR, "warp-uniform", dep | D_OPAQUE, loops);
+		w->sym.sx.syms[s].warp_uniform = 1;
+		return sx_symref(&w->sym.sx, s);
+	}
+	return sx_opaque(&w->sym.sx, dep, loops);
+}
+
 void walk_stmt(walk *w, ka_node *n)
 {
 	if (!n || walk_budget_spent(w))
@@ -891,10 +920,7 @@ void walk_stmt(walk *w, ka_node *n)
 		if (n->nkids) {
 			const sx *r = walk_ev_int(w, n->kids[0]);
 			if (w->ctl.inline_depth)
-				w->sym.ret_val = w->sym.ret_val
-							 ? sx_opaque(&w->sym.sx, w->sym.ret_val->dep | r->dep,
-								     w->sym.ret_val->loops | r->loops)
-							 : r;
+				w->sym.ret_val = join_return(w, w->sym.ret_val, r);
 		}
 		if (!w->ctl.inline_depth && walk_in_divergent(w, NULL, NULL, NULL, 0) &&
 		    !w->ctl.div_return_line)
