@@ -303,7 +303,7 @@ static val ev_assign(walk *w, ka_node *n)
 					       : NULL;
 			nv.x = bf ? bf
 			       : (lhs->tflags & (KT_FLOAT | KT_DOUBLE))
-				       ? sx_opaque(&w->sym.sx, c->dep | r->dep, c->loops | r->loops)
+				       ? walk_opaque_pair(w, c, r)
 				       : sx_bin(&w->sym.sx, map[n->op], c, r);
 		}
 		walk_assign(w, lhs->ref, nv);
@@ -422,7 +422,7 @@ static val ev_binop(walk *w, ka_node *n)
 		return ival(c);
 	}
 	default:
-		return ival(sx_opaque(&w->sym.sx, x->dep | y->dep, x->loops | y->loops));
+		return ival(walk_opaque_pair(w, x, y));
 	}
 }
 
@@ -491,9 +491,9 @@ static val ev_unop(walk *w, ka_node *n, int rw)
 		((sx *)c)->c = OP_EQ - OP_LT + 1;
 		return ival(c);
 	}
-	default: {
+	default: { /* `-v`, `~v`: the lanes that agree on v agree on the result */
 		const sx *x = walk_ev_int(w, k);
-		return ival(sx_opaque(&w->sym.sx, x->dep, x->loops));
+		return ival(walk_opaque_pair(w, x, x));
 	}
 	}
 }
@@ -623,7 +623,7 @@ val walk_ev(walk *w, ka_node *n, int rw)
 			if (!v.base && (n->tflags & (KT_FLOAT | KT_DOUBLE)) && v.x &&
 			    (n->kids[0]->tflags & (KT_FLOAT | KT_DOUBLE)) !=
 				    (n->tflags & (KT_FLOAT | KT_DOUBLE)))
-				v.x = sx_opaque(&w->sym.sx, v.x->dep, v.x->loops);
+				v.x = walk_opaque_pair(w, v.x, v.x); /* as the lanes agreed */
 			return v;
 		}
 		break;

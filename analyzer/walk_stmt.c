@@ -21,9 +21,14 @@ void walk_assign(walk *w, ka_decl *d, val v)
 
 /* Variables whose value differs between two environments become opaque
  * symbols depending on both (and on the condition that chose).  `other` is
- * an walk_env_save() of the same scope. */
-static void env_merge(walk *w, const val *other, unsigned cond_dep, uint64_t cond_loops)
+ * an walk_env_save() of the same scope.  When the condition and both values
+ * are the same in every lane of a warp (`if (gradient > 1.1f) width =
+ * max(width, ...)` on values a warp shares), so is the merged value. */
+static void env_merge(walk *w, const val *other, const sx *cond)
 {
+	unsigned cond_dep = cond->dep & ~D_OPAQUE;
+	uint64_t cond_loops = cond->loops;
+	int cond_agrees = walk_lanes_agree(w, cond);
 	for (int k = 0; k < w->sym.nscope; k++) {
 		int i = w->sym.scope[k];
 		const val *a = &w->sym.env[i], *b = &other[k];
@@ -34,6 +39,8 @@ static void env_merge(walk *w, const val *other, unsigned cond_dep, uint64_t con
 		val m = a->base ? *a : *b;
 		int s = sx_new_sym(&w->sym.sx, SYM_VAR, "merged", dep & ~D_OPAQUE, loops);
 		w->sym.sx.syms[s].lane_varying = (dep & D_LANE) != 0;
+		w->sym.sx.syms[s].warp_uniform = (dep & D_LANE) && cond_agrees && a->x && b->x &&
+						 walk_lanes_agree(w, a->x) && walk_lanes_agree(w, b->x);
 		w->sym.sx.syms[s].merged[0] = a->x;
 		w->sym.sx.syms[s].merged[1] = b->x;
 		m.x = sx_symref(&w->sym.sx, s);
@@ -828,7 +835,7 @@ static void if_stmt(walk *w, ka_node *n)
 	b = w->ctl.brs[--w->ctl.nbrs];
 	if (td && !(then_bar && else_bar)) /* with barriers in both arms, the skipping threads meet one */
 		walk_close_divergent_branch(w, &b);
-	env_merge(w, after_then, c->dep & ~D_OPAQUE, c->loops);
+	env_merge(w, after_then, c);
 	free(before);
 	free(after_then);
 	walk_emit_branch(w, n, c, &b, then_bar, else_bar);
@@ -855,9 +862,10 @@ static void compound(walk *w, ka_node *n)
  * (`if (lane == 0) return a; return b;`): the join is thread-dependent.
  * Otherwise, returns of values each lane of a warp agrees on (a broadcast
  * `__shfl_sync(m, v, 0)`, a parameter bound to one, a constant) join into a
- * value the warp still agrees on; before, two such returns joined into an
- * opaque lane-dependent value, and every condition on the call's result
- * (`if (len == RETRY)`) read as divergent. */
+ * value the warp still agrees on (walk_opaque_pair keeps the lanes both
+ * agree across); before, two such returns joined into an opaque
+ * lane-dependent value, and every condition on the call's result (`if
+ * (len == RETRY)`) read as divergent. */
 static const sx *join_return(walk *w, const sx *prev, const sx *r)
 {
 	for (int i = w->sym.ret_brs_base; i < w->ctl.nbrs; i++)
@@ -865,17 +873,9 @@ static const sx *join_return(walk *w, const sx *prev, const sx *r)
 			w->sym.ret_div = 1;
 	if (!prev)
 		return r;
-	unsigned dep = prev->dep | r->dep;
-	uint64_t loops = prev->loops | r->loops;
 	if (w->sym.ret_div)
-		return sx_opaque(&w->sym.sx, dep | D_LANE, loops);
-	if ((dep & D_LANE) && walk_uniformity(w, prev) != WALK_UNI_THREAD &&
-	    walk_uniformity(w, r) != WALK_UNI_THREAD) {
-		int s = sx_new_sym(&w->sym.sx, SYM_VAR, "warp-uniform", dep | D_OPAQUE, loops);
-		w->sym.sx.syms[s].warp_uniform = 1;
-		return sx_symref(&w->sym.sx, s);
-	}
-	return sx_opaque(&w->sym.sx, dep, loops);
+		return sx_opaque(&w->sym.sx, prev->dep | r->dep | D_LANE, prev->loops | r->loops);
+	return walk_opaque_pair(w, prev, r);
 }
 
 void walk_stmt(walk *w, ka_node *n)

@@ -51,9 +51,35 @@ __global__ void kinds(const float *in, float *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
+// A warp's own record (lens[w * 16 + s], w from threadIdx.x / 32), widened
+// under a condition on a float of it: the condition, both values and so the
+// merged width are one value per warp; so is the float product of it.
+__global__ void bands(const int *lens, float *out, int total, int width0, float budget) {
+  int w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  if (w >= total)
+    return;
+  int read_length = lens[w * 16 + 1], graph_count = lens[w * 16];
+  float gradient = float(read_length + 1) / float(graph_count + 1);
+  int width = width0;
+  if (gradient > 1.1f)
+    width = max(width, (int)(read_length * 0.08f * gradient));
+  float need = float(graph_count) * float(width + 8);
+  float v = 0.0f;
+  if (need > budget)
+    v = __shfl_sync(FULL, gradient, 0);
+  int lane = threadIdx.x % 32;
+  int wide = width0;
+  if (lane < 4)
+    wide = width0 * 2;
+  if (wide > 64)
+    v += __shfl_sync(FULL, v, 1);
+  out[w * 32 + lane] = v;
+}
+
 void run(const int *buf, int *out, int n, int total, const float *in, float *o) {
   windows<<<(total + 3) / 4, 128>>>(buf, out, n, total);
   kinds<<<total, 256>>>(in, o);
+  bands<<<(total + 3) / 4, 128>>>(buf, o, total, 256, 1e6f);
 }
 
 // The retry condition is one value per warp: no full-mask shuffle of windows is under a lane-divergent branch.
@@ -63,3 +89,7 @@ void run(const int *buf, int *out, int n, int total, const float *in, float *o) 
 // lane_kind's returns differ between lanes: the shuffle under its result diverges.
 // expect: SELECT uniformity FROM branch WHERE kernel = 'kinds' AND line = 48 => thread
 // expect: SELECT in_divergent_branch FROM call WHERE kernel = 'kinds' AND callee = '__shfl_down_sync' => 1
+// bands: the widened width and the float product of it stay one value per warp; a value widened under a lane condition does not.
+// expect: SELECT uniformity FROM branch WHERE kernel = 'bands' AND cond_text = 'need > budget' => warp
+// expect: SELECT uniformity FROM branch WHERE kernel = 'bands' AND cond_text = 'wide > 64' => thread
+// expect: SELECT count(*) FROM call WHERE kernel = 'bands' AND callee = '__shfl_sync' AND in_divergent_branch = 1 => 1
