@@ -183,6 +183,9 @@ int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const 
 	ka_facts_text(&r, KA_COL(atomic, index_text), walk_text(w, n->kids[0]));
 	ka_facts_int(&r, KA_COL(atomic, result_compared), 0);
 	ka_facts_int(&r, KA_COL(atomic, single_lane), walk_single_lane(w));
+	/* rows x columns of bins, however the index was spelled (`linInd = y +
+	 * x * sizeY; atomicAdd(&hist[linInd], 1)`) */
+	ka_facts_int(&r, KA_COL(atomic, address_row_term), has_row_term(ax));
 	ka_facts_insert(&r);
 	return id;
 }
