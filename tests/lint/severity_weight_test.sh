@@ -308,6 +308,27 @@ void levels(float *d, unsigned *d_count, int n, int nlevels, cudaStream_t s) {
 }
 CU
 expect readback.cu 8 host-sync-in-loop note
+# The read-back written the other way round (TIGRE's TV solvers): a sync,
+# then a blocking copy to the host with no launch between; the copy waits
+# for the same work, so the sync is a note; a sync before another launch
+# stays a warning.
+cat >"$dir/blocking.cu" <<'CU'
+__global__ void step(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
+__global__ void norm(const float *x, float *s, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(s, x[i] * x[i]); }
+void tv(float *x, float *d_s, int n, int iters) {
+  for (int it = 0; it < iters; it++) {
+    step<<<(n + 255) / 256, 256>>>(x, n);
+    cudaDeviceSynchronize();
+    norm<<<(n + 255) / 256, 256>>>(x, d_s, n);
+    cudaDeviceSynchronize();
+    float s = 0.f;
+    cudaMemcpy(&s, d_s, sizeof(float), cudaMemcpyDeviceToHost);
+    if (s < 1e-6f) break;
+  }
+}
+CU
+expect blocking.cu 6 host-sync-in-loop warning
+expect blocking.cu 8 host-sync-in-loop note
 # A sync that only debug builds compile (`#ifndef NDEBUG` around the macro
 # that makes it, or around the call) is a note; the same sync outside such a
 # branch (the `#ifdef NDEBUG` branch is what release builds compile) stays a
