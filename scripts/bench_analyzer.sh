@@ -25,6 +25,12 @@
 # files or folders instead of the default corpus), MODES (default
 # "pch nopch"), TARGET (the per-file ratio aimed at, default 1.10), JOBS
 # (0 skips the -j 1 / -j 2 comparison; default 1).
+# MEASURE=instructions counts instructions instead of timing: each command
+# runs once under valgrind's callgrind (children included, so a ptxas that
+# kcheck starts counts), and the table compares the instructions executed
+# (callgrind's Ir), which do not move with the load of a shared machine as
+# CPU time does; they leave out cache misses and stalls, so they stand in
+# for time, they do not replace it.  REPS is 1 there (the count repeats).
 # Exit status: 0 when the -j outputs agree, 1 when they differ, 2 on setup
 # errors.  The target is reported, not enforced (timings depend on the
 # machine).
@@ -38,7 +44,15 @@ modes=${MODES:-pch nopch}
 target=${TARGET:-1.10}
 shim_dir=$root/analyzer/shim
 
+measure_kind=${MEASURE:-cpu}
 die() { echo "bench_analyzer: error: $*" >&2; exit 2; }
+case $measure_kind in
+  cpu) ;;
+  instructions)
+    command -v valgrind >/dev/null || die "MEASURE=instructions needs valgrind (apt-get install valgrind)"
+    reps=1 ;;
+  *) die "unknown MEASURE '$measure_kind' (cpu, instructions)" ;;
+esac
 [ -x "$kcheck" ] || die "no kcheck at $kcheck (build it, or pass its path)"
 command -v "$clang" >/dev/null || die "$clang not found (apt-get install clang-19)"
 for m in $modes; do
@@ -80,6 +94,18 @@ median() {   # median of the arguments (numbers)
 wall_us=0 cpu_us=0 last_rc=0
 run_once() {
   local t0 t1 u s TIMEFORMAT='%3U %3S'
+  if [ "$measure_kind" = instructions ]; then
+    rm -f "$tmp"/cg.* "$tmp"/vg.*
+    t0=$(now_ns)
+    valgrind --tool=callgrind --trace-children=yes --log-file="$tmp/vg.%p" \
+      --callgrind-out-file="$tmp/cg.%p" "$@" >/dev/null 2>"$tmp/err"
+    last_rc=$?
+    t1=$(now_ns)
+    wall_us=$(((t1 - t0) / 1000))
+    # cpu_us holds the instruction count in this mode
+    cpu_us=$(cat "$tmp"/cg.* 2>/dev/null | awk '$1 == "summary:" {n += $2} END {printf "%.0f", n}')
+    return
+  fi
   t0=$(now_ns)
   { time "$@" >/dev/null 2>"$tmp/err"; } 2>"$tmp/time"
   last_rc=$?
@@ -117,7 +143,8 @@ clang_args() {
   fi
 }
 
-ms() { awk -v u="$1" 'BEGIN {printf "%.1f", u / 1000}'; }
+# CPU microseconds as milliseconds, or instructions as millions
+ms() { awk -v u="$1" -v d="$([ "$measure_kind" = instructions ] && echo 1000000 || echo 1000)" 'BEGIN {printf "%.1f", u / d}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", b ? a / b : 0}'; }
 
 # One file in one mode: REPS paired rounds (clang, then kcheck).  Leaves the
@@ -149,7 +176,11 @@ measure() {
 
 # --- per-file table -------------------------------------------------------------
 read -r load0 _ </proc/loadavg
-echo "## kcheck facts vs clang-19 -fsyntax-only (CPU ms, median of $reps paired runs)"
+if [ "$measure_kind" = instructions ]; then
+  echo "## kcheck facts vs clang-19 -fsyntax-only (millions of instructions, callgrind Ir, one run each)"
+else
+  echo "## kcheck facts vs clang-19 -fsyntax-only (CPU ms, median of $reps paired runs)"
+fi
 echo
 hdr="| file |" sep="| --- |"
 for m in $modes; do
@@ -194,7 +225,9 @@ for m in $modes; do
   # shellcheck disable=SC2086
   maxs=$(printf '%s\n' ${whole[$m]} | sort -g | tail -1)
   verdict=$(awk -v x="${maxs:-0}" -v t="$target" 'BEGIN {print (x <= t ? "met" : "NOT met")}')
-  echo "- $m: total CPU $(ratio "${tot_k[$m]}" "${tot_c[$m]}")x the bare parse," \
+  what=CPU
+  [ "$measure_kind" = instructions ] && what=instructions
+  echo "- $m: total $what $(ratio "${tot_k[$m]}" "${tot_c[$m]}")x the bare parse," \
     "per-file ratio median ${med}x, max ${max}x; max ${maxs:-none}x over the $nsame files that clang" \
     "parses to the end (target <= ${target}x per file: $verdict); wall $(ratio "${wall_k[$m]}" "${wall_c[$m]}")x."
 done
