@@ -33,11 +33,36 @@ static unsigned hash_str(const char *s)
 
 const char *fe_usr_of(lower_ctx *cx, CXCursor c)
 {
+	unsigned b = clang_hashCursor(c) % USR_BUCKETS;
+	for (struct usr_memo *m = cx->usr_memo[b]; m; m = m->next)
+		if (clang_equalCursors(m->decl, c))
+			return m->usr;
 	CXString s = clang_getCursorUSR(c);
 	const char *p = clang_getCString(s);
 	const char *r = (p && *p) ? ka_arena_strdup(cx->a, p) : NULL;
 	clang_disposeString(s);
+	struct usr_memo *m = ka_arena_alloc(cx->a, sizeof *m);
+	m->decl = c;
+	m->usr = r;
+	m->next = cx->usr_memo[b];
+	cx->usr_memo[b] = m;
 	return r;
+}
+
+const char *fe_file_text(lower_ctx *cx, CXFile f, size_t *size)
+{
+	if (!f) {
+		*size = 0;
+		return NULL;
+	}
+	if (!cx->text_file || !clang_File_isEqual(cx->text_file, f)) {
+		size_t n = 0;
+		cx->text = clang_getFileContents(cx->ctu, f, &n);
+		cx->text_size = cx->text ? n : 0;
+		cx->text_file = f;
+	}
+	*size = cx->text_size;
+	return cx->text;
 }
 
 void fe_usr_put(lower_ctx *cx, const char *usr, ka_decl *d)

@@ -20,6 +20,19 @@ typedef struct lower_ctx {
 	ka_arena *a;
 	CXTranslationUnit ctu;
 	usr_ent *usr[USR_BUCKETS];
+	/* fe_usr_of's answers by declaration cursor: clang builds a USR anew
+	 * on every call, and the same few declarations are referenced
+	 * thousands of times in a file */
+	struct usr_memo {
+		CXCursor decl;
+		const char *usr;
+		struct usr_memo *next;
+	} *usr_memo[USR_BUCKETS];
+	/* fe_file_text's last answer: clang_getFileContents looks the file up
+	 * anew each call, at a cost that grows with the included headers */
+	CXFile text_file;
+	const char *text;
+	size_t text_size;
 	/* macro expansion ranges (begin, end pairs) of each file outside the
 	 * system headers, the main file's and a header's (a kernel in an
 	 * included .cuh); maxend is ka_ranges_index's (after top_visit) */
@@ -56,6 +69,8 @@ typedef struct kid_list {
 } kid_list;
 
 /* frontend.c */
+/* the text of file F (clang's buffer, NULL when it has none); *size its length */
+const char *fe_file_text(lower_ctx *cx, CXFile f, size_t *size);
 const char *fe_usr_of(lower_ctx *cx, CXCursor c);
 void fe_usr_put(lower_ctx *cx, const char *usr, ka_decl *d);
 ka_decl *fe_usr_get(lower_ctx *cx, const char *usr);

@@ -192,7 +192,7 @@ ka_op fe_dependent_operator(lower_ctx *cx, CXCursor c, int *unary)
 	unsigned off;
 	clang_getSpellingLocation(clang_getCursorLocation(callee), &f, NULL, NULL, &off);
 	size_t size = 0;
-	const char *text = f ? clang_getFileContents(cx->ctu, f, &size) : NULL;
+	const char *text = fe_file_text(cx, f, &size);
 	if (!text || off >= size)
 		return OP_NONE;
 	const char *t = operator_token(text + off, size - off);

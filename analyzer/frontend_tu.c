@@ -195,6 +195,10 @@ const struct macro_set *fe_macro_set(const lower_ctx *cx, const char *file)
  * set, and its macro's definition (wherever that is) is recorded. */
 static void add_macro(lower_ctx *cx, CXCursor c)
 {
+	/* most expansions a file sees are in the system headers it includes:
+	 * those are dropped before their extent is asked for */
+	if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+		return;
 	CXSourceRange r = clang_getCursorExtent(c);
 	CXFile f;
 	unsigned b, e;

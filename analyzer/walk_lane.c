@@ -310,10 +310,23 @@ static int cmp_slot(const void *pa, const void *pb)
 
 /* Whether the lane runs code under cond: 0 only when cond evaluates to
  * false for it (an unknown condition counts as taken). */
-static int runs(const sx_ctx *c, const sx *cond, const sx_lane *ln)
+/* Whether lane ln runs an access under cond; known: whether every symbol of
+ * cond has a value (syms_known, the same for every lane, so asked once by
+ * the caller): a condition that cannot be evaluated is taken to run. */
+static int runs(const sx_ctx *c, const sx *cond, int known, const sx_lane *ln)
 {
 	int64_t v;
-	return !cond || !syms_known(c, cond, -1) || sx_eval(c, cond, ln, &v) != 0 || v != 0;
+	return !cond || !known || sx_eval(c, cond, ln, &v) != 0 || v != 0;
+}
+
+/* 1 when an earlier shared access of b has the same base as access i: its
+ * base's writes and reads were checked with it. */
+static int base_seen(const br_ctx *b, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (b->sh[k].base == b->sh[i].base)
+			return 1;
+	return 0;
 }
 
 /* No read of a thread (x, y), x < nx, y < ny, that runs the accesses lands
@@ -324,13 +337,16 @@ static int lanes_apart(walk *w, const br_ctx *b, int nx, int ny, int64_t (*slots
 	sx_ctx *c = &w->sym.sx;
 	int ok = 1, lanes = nx * ny;
 	for (int base = 0; ok && base < b->nsh; base++) {
+		if (base_seen(b, base))
+			continue;
 		size_t nw = 0; /* the writes to this base by every such thread, sorted */
 		for (int i = 0; ok && i < b->nsh; i++) {
 			if (b->sh[i].rw == 0 || b->sh[i].base != b->sh[base].base)
 				continue;
+			int known = b->sh[i].cond && syms_known(c, b->sh[i].cond, -1);
 			for (int t = 0; ok && t < lanes; t++) {
 				sx_lane ln = {{t % nx, t / nx, 0}};
-				if (!runs(c, b->sh[i].cond, &ln))
+				if (!runs(c, b->sh[i].cond, known, &ln))
 					continue;
 				ok = sx_eval(c, b->sh[i].x, &ln, &slots[nw][0]) == 0;
 				slots[nw++][1] = t;
@@ -340,9 +356,10 @@ static int lanes_apart(walk *w, const br_ctx *b, int nx, int ny, int64_t (*slots
 		for (int j = 0; ok && j < b->nsh; j++) {
 			if (b->sh[j].rw == 1 || b->sh[j].base != b->sh[base].base)
 				continue;
+			int known = b->sh[j].cond && syms_known(c, b->sh[j].cond, -1);
 			for (int t = 0; ok && t < lanes; t++) {
 				sx_lane ln = {{t % nx, t / nx, 0}};
-				if (!runs(c, b->sh[j].cond, &ln))
+				if (!runs(c, b->sh[j].cond, known, &ln))
 					continue;
 				int64_t key[2] = {0, 0};
 				ok = sx_eval(c, b->sh[j].x, &ln, &key[0]) == 0;

@@ -125,6 +125,43 @@ void walk_warp_model_lanes(walk *w, const sx *addr, int access_bytes, int shared
  * lanes.  Run-time values (parameters, blockIdx, an assumed blockDim) are
  * tried at their assumed value and at two others, so that a lane-group
  * boundary that only their assumed value aligns is not taken as one. */
+/* The symbols of x without a value (a run-time size the walk assumes), at
+ * most max of them, each once, into out: their number, or -1 when there
+ * are more or the tree is too deep to list. */
+static int free_syms(const sx_ctx *c, const sx *x, int *out, int n, int max, int depth)
+{
+	if (!x || n < 0)
+		return n;
+	if (depth > 64)
+		return -1;
+	if (x->k == SX_SYM) {
+		if (x->sym < 0 || x->sym >= c->nsyms || c->syms[x->sym].kind <= SYM_TID_Z ||
+		    c->syms[x->sym].has_value)
+			return n;
+		for (int i = 0; i < n; i++)
+			if (out[i] == x->sym)
+				return n;
+		if (n == max)
+			return -1;
+		out[n] = x->sym;
+		return n + 1;
+	}
+	n = free_syms(c, x->a, out, n, max, depth + 1);
+	return free_syms(c, x->b, out, n, max, depth + 1);
+}
+
+static void shift_syms(sx_ctx *c, const int *fs, int nfs, int64_t d)
+{
+	if (nfs < 0) {
+		for (int s = 0; s < c->nsyms; s++)
+			if (c->syms[s].kind > SYM_TID_Z && !c->syms[s].has_value)
+				c->syms[s].value += d;
+		return;
+	}
+	for (int i = 0; i < nfs; i++)
+		c->syms[fs[i]].value += d;
+}
+
 static int groups_agree_eval(walk *w, const sx *x, int g)
 {
 	int ws = w->file.arch->warp_size;
@@ -132,11 +169,14 @@ static int groups_agree_eval(walk *w, const sx *x, int g)
 	int nwarps = threads / ws >= 8 ? 8 : (int)((threads + ws - 1) / ws);
 	sx_ctx *c = &w->sym.sx;
 	int ok = 1;
-	for (int shift = 0; shift < 3 && ok; shift++) {
+	/* the assumed sizes are moved (+1, +3) so that agreement by accident
+	 * at one value is not taken for agreement; a value that uses none of
+	 * them gives the same answer at every shift, so it is tried once */
+	int fs[32];
+	int nfs = free_syms(c, x, fs, 0, (int)(sizeof fs / sizeof *fs), 0);
+	for (int shift = 0; shift < (nfs == 0 ? 1 : 3) && ok; shift++) {
 		int64_t d = shift == 0 ? 0 : shift == 1 ? 1 : 3;
-		for (int s = 0; s < c->nsyms; s++)
-			if (c->syms[s].kind > SYM_TID_Z && !c->syms[s].has_value)
-				c->syms[s].value += d;
+		shift_syms(c, fs, nfs, d);
 		for (int wp = 0; wp < nwarps && ok; wp++) {
 			int64_t first = 0, v;
 			for (int l = 0; l < ws && wp * ws + l < threads; l++) {
@@ -154,9 +194,7 @@ static int groups_agree_eval(walk *w, const sx *x, int g)
 				}
 			}
 		}
-		for (int s = 0; s < c->nsyms; s++)
-			if (c->syms[s].kind > SYM_TID_Z && !c->syms[s].has_value)
-				c->syms[s].value -= d;
+		shift_syms(c, fs, nfs, -d);
 	}
 	return ok;
 }

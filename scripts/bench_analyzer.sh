@@ -97,7 +97,11 @@ run_once() {
   if [ "$measure_kind" = instructions ]; then
     rm -f "$tmp"/cg.* "$tmp"/vg.*
     t0=$(now_ns)
-    valgrind --tool=callgrind --trace-children=yes --log-file="$tmp/vg.%p" \
+    # --dump-before=fork: a forked child starts with its parent's counters
+    # (kcheck analyses each file in a fork), so without a dump and reset at
+    # the fork every instruction before it would be counted twice, once in
+    # each process's total
+    valgrind --tool=callgrind --trace-children=yes --dump-before=fork --log-file="$tmp/vg.%p" \
       --callgrind-out-file="$tmp/cg.%p" "$@" >/dev/null 2>"$tmp/err"
     last_rc=$?
     t1=$(now_ns)
