@@ -186,6 +186,7 @@ int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const 
 	/* rows x columns of bins, however the index was spelled (`linInd = y +
 	 * x * sizeY; atomicAdd(&hist[linInd], 1)`) */
 	ka_facts_int(&r, KA_COL(atomic, address_row_term), has_row_term(ax));
+	ka_facts_int(&r, KA_COL(atomic, result_index), 0);
 	ka_facts_insert(&r);
 	return id;
 }
@@ -218,6 +219,38 @@ void walk_note_compared_atomics(walk *w, const sx *cond)
 {
 	if (!w->ctl.quiet)
 		mark_compared(w, cond, 0, 0);
+}
+
+/* An address that holds an atomic's returned old value (`pos =
+ * atomicAdd(&count[b], 1); out[start[b] + pos] = x`, also through a
+ * variable set on two paths): the atomic hands out slots of a bucket (a
+ * counting sort's scatter, a cell list), so each caller needs its own old
+ * value in order and the bins are the buckets. */
+static void mark_indexing(walk *w, const sx *x, int depth)
+{
+	if (!x || depth > 16)
+		return;
+	if (x->k == SX_OPAQUE && x->atomic_id) {
+		char sql[96];
+		snprintf(sql, sizeof sql, "UPDATE atomic SET result_index = 1 WHERE id = %lld",
+			 (long long)x->atomic_id);
+		sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
+		return;
+	}
+	if (x->k == SX_SYM) {
+		const sx_sym *s = &w->sym.sx.syms[x->sym];
+		mark_indexing(w, s->merged[0], depth + 1);
+		mark_indexing(w, s->merged[1], depth + 1);
+		return;
+	}
+	mark_indexing(w, x->a, depth + 1);
+	mark_indexing(w, x->b, depth + 1);
+}
+
+void walk_note_indexing_atomics(walk *w, const sx *addr)
+{
+	if (!w->ctl.quiet)
+		mark_indexing(w, addr, 0);
 }
 
 static int fold_real(ka_node *n, double *v)

@@ -557,6 +557,7 @@ void walk_emit_barrier(walk *w, ka_node *n, const char *kind, int div, walk_uni 
 int64_t walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, const sx *v, ka_node *vn);
 /* marks the atomics whose returned value the condition compares (atomic.result_compared) */
 void walk_note_compared_atomics(walk *w, const sx *cond);
+void walk_note_indexing_atomics(walk *w, const sx *addr);
 void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked);
 void walk_emit_literal(walk *w, ka_node *n, int promotes, int folds);
 /* 1 when n is a value the compiler folds (literals, math of them, locals

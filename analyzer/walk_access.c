@@ -106,6 +106,8 @@ void walk_record_access(walk *w, ka_node *n, val addr, int abytes, int elem, con
 	w->sym.group_base = NULL;
 	if (w->ctl.quiet || !w->kernel || !addr.base)
 		return;
+	if (addr.space == SP_GLOBAL)
+		walk_note_indexing_atomics(w, addr.x);
 	dstat *ds = &w->sym.ds[addr.base->id];
 	if (rw != 1)
 		ds->read = 1;
