@@ -192,13 +192,24 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	*agree = 1;
 	*max_dyn = 0;
 	memset(w->grid, 0, sizeof w->grid);
+	memset(w->grid_floor, 0, sizeof w->grid_floor);
+	memset(w->grid_part, 0, sizeof w->grid_part);
 	w->block_axes_known = 0;
 	for (int i = first_launch(w, k); i >= 0; i = w->host.launches[i].next_same) {
 		launch_info *l = &w->host.launches[i];
-		if (!*nlaunch)
+		if (!*nlaunch) {
 			memcpy(w->grid, l->grid, sizeof w->grid);
-		else if (memcmp(w->grid, l->grid, sizeof w->grid) != 0)
-			grid_agree = 0;
+			memcpy(w->grid_floor, l->argfloor, sizeof w->grid_floor);
+			memcpy(w->grid_part, l->gpart, sizeof w->grid_part);
+		} else {
+			for (int a = 0; a < 3; a++)
+				if (w->grid_part[a] != l->gpart[a])
+					w->grid_part[a] = 0;
+			if (memcmp(w->grid, l->grid, sizeof w->grid) != 0)
+				grid_agree = 0;
+			for (int a = 0; a < 3; a++)
+				w->grid_floor[a] &= l->argfloor[a];
+		}
 		(*nlaunch)++;
 		if (l->dyn_smem > *max_dyn)
 			*max_dyn = l->dyn_smem;
@@ -216,6 +227,10 @@ static void block_shape(walk *w, ka_decl *k, const ka_analyze_opts *o, int *nlau
 	w->assumption = NULL;
 	if (!grid_agree || !have || !*agree)
 		memset(w->grid, 0, sizeof w->grid);
+	if (!have || !*agree) {
+		memset(w->grid_floor, 0, sizeof w->grid_floor);
+		memset(w->grid_part, 0, sizeof w->grid_part);
+	}
 	if (have && *agree) {
 		w->block_source = "launch";
 		w->block_axes_known = 7;

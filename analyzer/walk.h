@@ -148,6 +148,12 @@ typedef struct launch_info {
 	/* bit i: argument i is shown not to be such a multiple: the launch sits
 	 * in the else branch of a host test that it is one */
 	unsigned argnotmul;
+	/* per grid axis, bit i: that axis is argument i divided by the block's
+	 * extent along it, rounded down (`dim3 grid(N / 32, M / 32)` over
+	 * 32x32 blocks, passing N and M): every launched thread's global index
+	 * along the axis is below argument i */
+	unsigned argfloor[3];
+	int64_t gpart[3]; /* the grid's axes that are constants when others are not; 0 unknown */
 	/* bit j: the kernel's template argument j is spelled as the block's x
 	 * size (`k<T, NTX><<<g, dim3(NTX, NTY)>>>`) */
 	unsigned targ_is_bx;
@@ -311,6 +317,10 @@ typedef struct walk {
 	/* blocks per axis that every launch of the kernel in this file agrees
 	 * on (with block_source "launch"); 0 unknown */
 	int64_t grid[3];
+	/* per grid axis with no constant size, the parameters that every
+	 * launch's grid covers by rounding down (launch_info.argfloor) */
+	unsigned grid_floor[3];
+	int64_t grid_part[3]; /* constant axes every launch agrees on (launch_info.gpart); 0 unknown */
 	const char *block_source;
 	const char *assumption; /* block assumption text, NULL when known */
 } walk;

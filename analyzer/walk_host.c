@@ -588,6 +588,67 @@ static unsigned args_multiple_of_block(walk *w, ka_node *n, int64_t bx, unsigned
 	return mask & ~*notmul;
 }
 
+/* The expression of grid axis a in a launch's grid argument: an argument
+ * of a dim3(...) construction, of a dim3 variable's initializer, or the
+ * whole integer for axis 0; NULL when it cannot be read. */
+static ka_node *grid_axis_node(ka_node *n, int a, int depth)
+{
+	n = walk_strip(n);
+	if (!n || depth > 8)
+		return NULL;
+	if (n->kind == KN_CALL && n->name && strcmp(n->name, "dim3") == 0) {
+		if (n->nkids == 1 && is_dim3(walk_strip(n->kids[0])))
+			return grid_axis_node(n->kids[0], a, depth + 1);
+		return a < n->nkids ? n->kids[a] : NULL;
+	}
+	if (n->kind == KN_INITLIST)
+		return a < n->nkids ? n->kids[a] : NULL;
+	if (n->kind == KN_DECLREF && is_dim3(n))
+		return n->ref && n->ref->kind != KD_PARAM && n->ref->init ? grid_axis_node(n->ref->init, a, depth + 1)
+									   : NULL;
+	return a == 0 ? n : NULL;
+}
+
+/* launch_info.argfloor: the grid axes spelled `X / B`, X an integer
+ * argument of the launch and B the block's extent along that axis (a
+ * constant here), so that the grid stops at the last whole block below X.
+ * A dim3 variable whose axis is assigned after its declaration is not
+ * read. */
+static void args_floor_grid(walk *w, ka_node *n, const int64_t b[3], unsigned bax, unsigned out[3])
+{
+	memset(out, 0, 3 * sizeof *out);
+	if (n->cfg->nkids < 1)
+		return;
+	ka_node *g = walk_strip(n->cfg->kids[0]);
+	if (g && g->kind == KN_DECLREF && g->ref && g->ref->id < w->file.nenv) {
+		const dstat *ds = &w->sym.ds[g->ref->id];
+		for (int a = 0; a < 3; a++)
+			if (ds->dim3_set[a])
+				return;
+	}
+	const sx *ax[16];
+	int have = 0;
+	for (int a = 0; a < 3; a++) {
+		if (!((bax >> a) & 1) || b[a] <= 0)
+			continue;
+		ka_node *e = walk_strip(grid_axis_node(n->cfg->kids[0], a, 0));
+		int64_t d;
+		if (!e || e->kind != KN_BINOP || e->op != OP_DIV || e->nkids != 2 || !walk_fold_int(w, e->kids[1], &d) ||
+		    d != b[a])
+			continue;
+		if (!have) {
+			int_args(w, n, ax);
+			have = 1;
+		}
+		w->ctl.quiet++;
+		const sx *num = walk_ev_int(w, e->kids[0]);
+		w->ctl.quiet--;
+		for (int i = 0; i < 16; i++)
+			if (ax[i] && num && sx_same_value(&w->sym.sx, ax[i], num))
+				out[a] |= 1u << i;
+	}
+}
+
 static void launch_one(walk *w, ka_node *n, ka_decl *k)
 {
 	ka_node *cfg = n->cfg;
@@ -615,6 +676,8 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 	li->kernel = k;
 	if (gok)
 		memcpy(li->grid, g, sizeof li->grid);
+	for (int i = 0; i < 3; i++)
+		li->gpart[i] = (gax >> i) & 1 ? g[i] : 0;
 	if (bok) {
 		li->bx = (int)b[0];
 		li->by = (int)b[1];
@@ -629,6 +692,8 @@ static void launch_one(walk *w, ka_node *n, ka_decl *k)
 	memcpy(li->targs, n->targs, sizeof li->targs);
 	launch_template(w, n, k, li);
 	li->argmul = args_multiple_of_block(w, n, li->bx, &li->argnotmul);
+	if (cfg->nkids > 1)
+		args_floor_grid(w, n, b, bok ? 7 : bax, li->argfloor);
 	launch_names(w, n, k, li);
 	if (!w->ctl.quiet)
 		walk_emit_launch(w, n, k, g, gok ? 7 : (int)gax, b, bok ? 7 : 0, smem, sok);

@@ -711,19 +711,73 @@ static int never_true_in_block(walk *w, const sx *c)
  * over them (sx_range, with the parameters every launch passes the same
  * constant) is a single value.  `if (col < n && row < n)` with n = 1024
  * and a 64x64 grid of 16x16 blocks holds everywhere: no thread diverges. */
-static int uniform_over_launch(const walk *w, const sx *c)
+static int uniform_over_launch(walk *w, const sx *c)
 {
 	if (!w->block_source || strcmp(w->block_source, "launch") != 0)
 		return 0;
 	sx_box b;
+	int floor_axis[3] = {-1, -1, -1};
 	for (int i = 0; i < 3; i++) {
 		b.block[i] = w->block[i];
 		b.grid[i] = w->grid[i];
-		if (b.block[i] <= 0 || b.grid[i] <= 0)
+		if (b.block[i] <= 0)
+			return 0;
+		if (b.grid[i] > 0)
+			continue;
+		if (w->grid_part[i] > 0) { /* a constant axis beside run-time ones */
+			b.grid[i] = w->grid_part[i];
+			continue;
+		}
+		/* a grid rounded down from a parameter (`dim3 grid(N / 32, M /
+		 * 32)` passing N and M): the axis ends at the last whole block
+		 * below it */
+		for (int p = 0; p < 16 && floor_axis[i] < 0; p++)
+			if ((w->grid_floor[i] >> p) & 1)
+				floor_axis[i] = p;
+		if (floor_axis[i] < 0)
 			return 0;
 	}
 	int64_t lo, hi;
-	return sx_range(&w->sym.sx, c, &b, &lo, &hi) == 0 && lo == hi;
+	if (floor_axis[0] < 0 && floor_axis[1] < 0 && floor_axis[2] < 0)
+		return sx_range(&w->sym.sx, c, &b, &lo, &hi) == 0 && lo == hi;
+	/* the parameters the grid is rounded down from: c must hold one value
+	 * at each of several sizes, multiples of the block or not, with the
+	 * grid each of them gives (the parameter's symbol takes the size for
+	 * the range only, then its own state back) */
+	static const int64_t sizes[] = {1000, 1024, 1057, 4099, 65537, 33};
+	const size_t nsizes = sizeof sizes / sizeof *sizes;
+	sx_sym *ps[3] = {NULL, NULL, NULL};
+	for (int i = 0; i < 3; i++) {
+		if (floor_axis[i] < 0)
+			continue;
+		const ka_decl *pd = floor_axis[i] < w->kernel->nparams ? w->kernel->params[floor_axis[i]] : NULL;
+		const sx *x = pd && pd->id < w->file.nenv ? w->sym.env[pd->id].x : NULL;
+		if (!x || x->k != SX_SYM || w->sym.sx.syms[x->sym].kind != SYM_PARAM ||
+		    w->sym.sx.syms[x->sym].has_launch_value)
+			return 0;
+		ps[i] = &w->sym.sx.syms[x->sym];
+	}
+	int ok = 1, tried = 0;
+	for (size_t k = 0; ok && k < nsizes; k++) {
+		for (int i = 0; i < 3; i++)
+			if (ps[i]) {
+				/* parameters apart (M and N need not agree: each
+				 * round pairs sizes far apart too), one parameter
+				 * behind two axes one value */
+				int64_t v = sizes[(k + (size_t)floor_axis[i]) % nsizes];
+				ps[i]->has_launch_value = 1;
+				ps[i]->launch_value = v;
+				b.grid[i] = v / b.block[i];
+			}
+		if (b.grid[0] <= 0 || b.grid[1] <= 0 || b.grid[2] <= 0)
+			continue; /* a size below one block launches nothing */
+		ok = sx_range(&w->sym.sx, c, &b, &lo, &hi) == 0 && lo == hi;
+		tried++;
+	}
+	for (int i = 0; i < 3; i++)
+		if (ps[i])
+			ps[i]->has_launch_value = 0;
+	return ok && tried >= 3;
 }
 
 /* Whether a condition tests a CUDA or HIP status against success (`e !=

@@ -72,6 +72,45 @@ printf '%s\n%s\n' "$kernel" 'void run(const double *a, const double *b, double *
 }' >"$dir/two.cu"
 expect_count two.cu sync-barrier-in-divergent-branch 2
 
+# a run-time size with the grid rounded down from it (`N / T` blocks of T):
+# every launched thread has col < N and row < N, so the guard splits no
+# block; rounded up, the last blocks straddle N
+printf '%s\n%s\n' "$kernel" 'void run(const double *a, const double *b, double *c, int N) {
+  dim3 thr(T, T, 1);
+  dim3 g(N / T, N / T);
+  mm<<<g, thr>>>(a, b, c, N);
+}' >"$dir/floor.cu"
+expect_count floor.cu sync-barrier-in-divergent-branch 0
+sed 's|dim3 g(N / T, N / T);|dim3 g((N + T - 1) / T, (N + T - 1) / T);|' "$dir/floor.cu" >"$dir/ceilrt.cu"
+expect_count ceilrt.cu sync-barrier-in-divergent-branch 2
+# the grid rounded down from one size and the kernel passed another
+sed 's|mm<<<g, thr>>>(a, b, c, N);|mm<<<g, thr>>>(a, b, c, N - 1);|' "$dir/floor.cu" >"$dir/floorother.cu"
+expect_count floorother.cu sync-barrier-in-divergent-branch 2
+# rows and columns from two sizes (LeetCUDA's transposes: grid(N / 32, M / 32))
+cat >"$dir/floor2.cu" <<'CU'
+__global__ void tr(const int *A, int M, int N, int *B) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ int s[32][33];
+  if (row < M && col < N) {
+    s[threadIdx.x][threadIdx.y] = A[row * N + col];
+    __syncthreads();
+    int ncol = blockIdx.y * blockDim.y + threadIdx.x;
+    int nrow = blockIdx.x * blockDim.x + threadIdx.y;
+    if (ncol < M && nrow < N)
+      B[nrow * M + ncol] = s[threadIdx.y][threadIdx.x];
+  }
+}
+void run(const int *A, int *B, int M, int N) {
+  dim3 block(32, 32);
+  dim3 grid(N / 32, M / 32);
+  tr<<<grid, block>>>(A, M, N, B);
+}
+CU
+expect_count floor2.cu sync-barrier-in-divergent-branch 0
+sed 's|dim3 grid(N / 32, M / 32);|dim3 grid(M / 32, N / 32);|' "$dir/floor2.cu" >"$dir/floorswap.cu"
+expect_count floorswap.cu sync-barrier-in-divergent-branch 1
+
 # the folded sizes: grid_blocks of both launches of exact.cu
 got=$("$kcheck" facts "$dir/exact.cu" --format json 2>/dev/null | grep -o '"grid_blocks": *[0-9a-z]*' | tr -d ' ' | paste -sd,)
 if [ "$got" != '"grid_blocks":4096,"grid_blocks":4096' ]; then
