@@ -592,6 +592,7 @@ void walk_emit_loop(walk *w, ka_node *n, const loop_ctx *lc, const char *kind, k
 		ka_facts_text(&r, KA_COL(loop, step_text), walk_text(w, b->kids[b->nkids - 1]));
 	}
 	ka_facts_opt(&r, KA_COL(loop, trip_count), trip_ok, trip);
+	ka_facts_opt(&r, KA_COL(loop, nest_trips), !trip_ok && lc->has_nest, lc->nest_trips);
 	ka_facts_int(&r, KA_COL(loop, trip_uniform), !(cond->dep & D_LANE));
 	ka_facts_int(&r, KA_COL(loop, trip_thread_dependent), (cond->dep & D_LANE) != 0);
 	ka_facts_int(&r, KA_COL(loop, trip_data_dependent), (cond->dep & D_DATA) != 0);

@@ -49,6 +49,12 @@ typedef struct loop_ctx {
 	int has_trip;    /* a known trip count: trip iterations of the counter iter_sym */
 	int iter_sym;    /* the SYM_ITER whose value is the iteration number (0..trip-1) */
 	int64_t trip;
+	/* a trip count that changes with the enclosing loops' counters (`for
+	 * (j = i; j < 6; j++)` inside `for (i = 0; i < 6; i++)`): has_nest
+	 * when every enclosing loop has a known trip count, and nest_trips the
+	 * body's executions over the whole nest (loop.nest_trips) */
+	int has_nest;
+	int64_t nest_trips;
 	int grid_stride;  /* the step's value is a multiple of gridDim, written out or held in
 			  * a variable (`i += stride` after `stride = gridDim.x * blockDim.x`) */
 	int block_stride; /* a block-aligned stride loop whose bound nothing shows to be a

@@ -369,6 +369,68 @@ static int64_t trip_count(const iv_info *iv, int64_t c0, ka_op op, int64_t bound
 	return span <= 0 ? 0 : (span + s - 1) / s;
 }
 
+/* 1 when every symbol of x is the iteration counter of an enclosing loop
+ * with a known trip count (w->ctl.loops). */
+static int only_enclosing_iters(const walk *w, const sx *x, int depth)
+{
+	if (!x || depth > 32)
+		return x != NULL;
+	if (x->k == SX_OPAQUE)
+		return 0;
+	if (x->k == SX_SYM) {
+		for (int k = 0; k < w->ctl.nloops; k++)
+			if (w->ctl.loops[k].has_trip && w->ctl.loops[k].iter_sym == x->sym)
+				return 1;
+		return 0;
+	}
+	return (!x->a || only_enclosing_iters(w, x->a, depth + 1)) &&
+	       (!x->b || only_enclosing_iters(w, x->b, depth + 1));
+}
+
+/* The executions of a loop's body over its whole nest when its start or
+ * bound moves with the enclosing loops' counters (a triangle, `for (j = i;
+ * j < 6; j++)` in `for (i = 0; i < 6; i++)`: 21): every enclosing loop has
+ * a known trip count, and the start and bound are functions of their
+ * counters alone; the nest is enumerated, at most 4096 combinations.  -1
+ * when it cannot be counted. */
+static int64_t nest_trips(walk *w, const iv_info *iv, const sx *start, ka_op op, const sx *bound)
+{
+	int n = w->ctl.nloops;
+	if (n == 0 || n > 4 || !start || !bound || !only_enclosing_iters(w, start, 0) ||
+	    !only_enclosing_iters(w, bound, 0))
+		return -1;
+	int64_t combos = 1;
+	for (int k = 0; k < n; k++) {
+		const loop_ctx *l = &w->ctl.loops[k];
+		if (!l->has_trip || l->trip <= 0 || l->trip > 4096 || combos * l->trip > 4096)
+			return -1;
+		combos *= l->trip;
+	}
+	sx_sym *syms = w->sym.sx.syms;
+	int64_t saved[4], idx[4] = {0, 0, 0, 0}, total = 0;
+	for (int k = 0; k < n; k++)
+		saved[k] = syms[w->ctl.loops[k].iter_sym].value;
+	int ok = 1;
+	for (int64_t c = 0; ok && c < combos; c++) {
+		for (int k = 0; k < n; k++)
+			syms[w->ctl.loops[k].iter_sym].value = idx[k];
+		sx_lane ln = {{0, 0, 0}};
+		int64_t c0, b;
+		int tok = 0;
+		ok = sx_eval(&w->sym.sx, start, &ln, &c0) == 0 && sx_eval(&w->sym.sx, bound, &ln, &b) == 0;
+		int64_t t = ok ? trip_count(iv, c0, op, b, &tok) : 0;
+		ok = ok && tok && t >= 0 && !__builtin_add_overflow(total, t, &total);
+		for (int k = n - 1; k >= 0; k--) { /* the next combination */
+			if (++idx[k] < w->ctl.loops[k].trip)
+				break;
+			idx[k] = 0;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		syms[w->ctl.loops[k].iter_sym].value = saved[k];
+	return ok ? total : -1;
+}
+
 static void loop_fact(walk *w, ka_node *n, loop_ctx *lc, const char *kind, iv_info *iv, const sx *cond,
 		      int64_t trip, int trip_ok)
 {
@@ -519,6 +581,15 @@ static void for_stmt(walk *w, ka_node *n)
 		if (c && c->kind == KN_BINOP && c->nkids == 2 && walk_strip(c->kids[0])->kind == KN_DECLREF &&
 		    walk_strip(c->kids[0])->ref == iv.iv && walk_fold_int(w, c->kids[1], &bound) && c0_ok)
 			trip = trip_count(&iv, c0, c->op, bound, &trip_ok);
+		else if (c && c->kind == KN_BINOP && c->nkids == 2 && walk_strip(c->kids[0])->kind == KN_DECLREF &&
+			 walk_strip(c->kids[0])->ref == iv.iv && !iv.geometric && iv.step_known && iv.step != 0) {
+			w->ctl.quiet++;
+			const sx *bx = walk_ev_int(w, c->kids[1]);
+			w->ctl.quiet--;
+			int64_t nt = nest_trips(w, &iv, start_x, c->op, bx);
+			lc.has_nest = nt >= 0;
+			lc.nest_trips = nt;
+		}
 		/* the record pass (walk_record_cols) expands the counter's terms */
 		lc.has_trip = trip_ok && counted && sx_is_const(stepx, NULL);
 		lc.trip = trip;
