@@ -460,6 +460,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_int(&r, KA_COL(call, is_device_code), w->is_device);
 	ka_facts_int(&r, KA_COL(call, is_legacy_intrinsic), is_legacy(n->name));
 	ka_facts_int(&r, KA_COL(call, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(&r, KA_COL(call, first_run), !w->kernel && walk_first_run(w));
 	ka_facts_int(&r, KA_COL(call, loop_depth), w->ctl.nloops);
 	ka_facts_int(&r, KA_COL(call, in_divergent_branch), div);
 	ka_facts_opt(&r, KA_COL(call, divergent_branch_line), div && line > 0, line);
@@ -849,6 +850,7 @@ void walk_emit_launch(walk *w, ka_node *n, ka_decl *k, const int64_t g[3], int g
 	ka_facts_opt(&r, KA_COL(launch, dyn_smem), sok, smem);
 	ka_facts_int(&r, KA_COL(launch, smem_optin), 0);
 	ka_facts_int(&r, KA_COL(launch, in_loop), w->ctl.nloops > 0);
+	ka_facts_int(&r, KA_COL(launch, first_run), walk_first_run(w));
 	ka_facts_int(&r, KA_COL(launch, checked_after), checked_after(w));
 	ka_facts_opt(&r, KA_COL(launch, stmt_begin_off), !n->loc.in_macro, n->loc.begin);
 	ka_facts_opt(&r, KA_COL(launch, stmt_end_off), !n->loc.in_macro, n->loc.end);

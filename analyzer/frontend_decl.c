@@ -35,6 +35,13 @@ static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Continue;
 }
 
+unsigned fe_cuda_attrs(CXCursor c)
+{
+	unsigned f = 0;
+	clang_visitChildren(c, attr_visit, &f);
+	return f;
+}
+
 /* Offsets of the innermost `[N]` of an array declaration. */
 static void inner_dim_range(lower_ctx *cx, ka_decl *d)
 {

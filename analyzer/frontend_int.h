@@ -72,6 +72,8 @@ typedef struct kid_list {
 /* the text of file F (clang's buffer, NULL when it has none); *size its length */
 const char *fe_file_text(lower_ctx *cx, CXFile f, size_t *size);
 const char *fe_usr_of(lower_ctx *cx, CXCursor c);
+/* the CUDA attributes of a declaration (KDF_GLOBAL, KDF_DEVICE, KDF_HOST, ...) */
+unsigned fe_cuda_attrs(CXCursor c);
 void fe_usr_put(lower_ctx *cx, const char *usr, ka_decl *d);
 ka_decl *fe_usr_get(lower_ctx *cx, const char *usr);
 const char *fe_spelling(lower_ctx *cx, CXCursor c);

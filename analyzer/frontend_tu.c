@@ -285,9 +285,16 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec || kk == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
+	/* a class's host method defined outside the class (`void
+	 * Solver::init() { k<<<g, b>>>(...); }`): host code whose launches and
+	 * calls the host walk reads; device methods are left to the calls
+	 * that reach them */
+	int host_method = (kk == CXCursor_CXXMethod || kk == CXCursor_Constructor || kk == CXCursor_Destructor) &&
+			  clang_isCursorDefinition(c) &&
+			  !(fe_cuda_attrs(c) & (KDF_DEVICE | KDF_GLOBAL));
 	if (!(((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) &&
 	       clang_isCursorDefinition(c)) ||
-	      kk == CXCursor_VarDecl))
+	      kk == CXCursor_VarDecl || host_method))
 		return CXChildVisit_Continue;
 	if (is_instantiation(c))
 		return CXChildVisit_Continue;

@@ -118,6 +118,10 @@ typedef struct br_ctx {
 	 * the then branch runs on failure, `e != cudaSuccess`; -1: the else
 	 * branch does, `e == cudaSuccess`; 0 neither) */
 	int fails;
+	/* host code: the condition holds only on a program's first pass (1:
+	 * the then branch, `if (step == 0)`, `if (!initialized)`; -1: the else
+	 * branch, `if (step > 0) ... else`; 0 neither): call.first_run */
+	int first_run;
 	/* where the threads that skip a barrier inside go (barrier.skip_exits):
 	 * the statement's text range in the walked function's own body (has_off
 	 * 0 inside an inlined helper or a macro), the thread axes its condition
@@ -574,6 +578,7 @@ int64_t walk_emit_atomic(walk *w, ka_node *n, const val *addr, const sx *ax, con
 /* marks the atomics whose returned value the condition compares (atomic.result_compared) */
 void walk_note_compared_atomics(walk *w, const sx *cond);
 void walk_note_indexing_atomics(walk *w, const sx *addr);
+int walk_first_run(const walk *w);
 void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked);
 void walk_emit_literal(walk *w, ka_node *n, int promotes, int folds);
 /* 1 when n is a value the compiler folds (literals, math of them, locals

@@ -877,6 +877,81 @@ static int status_test(const ka_node *c)
 	return 0;
 }
 
+/* The name a first-pass test reads: a variable, a member (`this->step`),
+ * or one through a pointer (`*current_step`). */
+static const char *tested_name(const ka_node *n)
+{
+	n = n ? walk_strip((ka_node *)n) : NULL;
+	if (n && n->kind == KN_UNOP && n->op == OP_DEREF && n->nkids == 1)
+		n = walk_strip(n->kids[0]);
+	return n && (n->kind == KN_DECLREF || n->kind == KN_MEMBER) ? n->name : NULL;
+}
+
+static int name_has(const char *name, const char *const *parts)
+{
+	if (!name)
+		return 0;
+	char low[64];
+	size_t i = 0;
+	for (; name[i] && i < sizeof low - 1; i++)
+		low[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+	low[i] = '\0';
+	for (; *parts; parts++)
+		if (strstr(low, *parts))
+			return 1;
+	return 0;
+}
+
+/* A host condition that holds only on a program's first pass: a step or
+ * iteration counter compared with 0 (`if (*current_step == 0)`, `if (iter
+ * < 1)`), a flag that says set-up is not done (`if (!initialized)`), or one
+ * that says this is the first pass (`if (first_call)`): 1 for the then
+ * branch, -1 when the else branch is the first pass's (`if (step != 0)`,
+ * `if (initialized)`), 0 otherwise. */
+static int first_pass_test(const ka_node *c)
+{
+	static const char *const counter[] = {"step", "iter", "epoch", NULL};
+	static const char *const done[] = {"init", "setup", "ready", NULL};
+	static const char *const first[] = {"first", NULL};
+	c = c ? walk_strip((ka_node *)c) : NULL;
+	if (!c)
+		return 0;
+	if (c->kind == KN_UNOP && c->op == OP_LNOT && c->nkids == 1) {
+		const char *nm = tested_name(c->kids[0]);
+		return name_has(nm, done) ? 1 : name_has(nm, first) ? -1 : 0;
+	}
+	if (c->kind == KN_DECLREF || c->kind == KN_MEMBER ||
+	    (c->kind == KN_UNOP && c->op == OP_DEREF)) {
+		const char *nm = tested_name(c);
+		return name_has(nm, first) ? 1 : name_has(nm, done) ? -1 : 0;
+	}
+	if (c->kind != KN_BINOP || c->nkids != 2)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		const ka_node *k = walk_strip(c->kids[side]);
+		const char *nm = tested_name(c->kids[1 - side]);
+		if (!k || k->kind != KN_INT || !name_has(nm, counter))
+			continue;
+		if (k->ival == 0 && c->op == OP_EQ)
+			return 1;
+		if (k->ival == 0 && c->op == OP_NE)
+			return -1;
+		if (k->ival == 1 && side == 1 && c->op == OP_LT) /* step < 1 */
+			return 1;
+		if (k->ival == 0 && side == 1 && c->op == OP_GT) /* step > 0 */
+			return -1;
+	}
+	return 0;
+}
+
+int walk_first_run(const walk *w)
+{
+	for (int i = 0; i < w->ctl.nbrs; i++)
+		if (w->ctl.brs[i].first_run == (w->ctl.brs[i].in_else ? -1 : 1))
+			return 1;
+	return 0;
+}
+
 static void if_stmt(walk *w, ka_node *n)
 {
 	if (!n->kids[0]) {
@@ -903,7 +978,8 @@ static void if_stmt(walk *w, ka_node *n)
 		    .is_guard = walk_is_guard(c),
 		    .cond = c,
 		    .nloops = w->ctl.nloops,
-		    .fails = w->kernel ? 0 : status_test(n->kids[0])};
+		    .fails = w->kernel ? 0 : status_test(n->kids[0]),
+		    .first_run = w->kernel ? 0 : first_pass_test(n->kids[0])};
 	if (walk_uni_thread_dep(b.uniformity) && uniform_over_launch(w, c))
 		b.uniformity = WALK_UNI_GRID; /* the launches never split it */
 	if (b.uniformity == WALK_UNI_THREAD)

@@ -160,7 +160,19 @@ static const char cold_sql[] =
 	"   UNION SELECT c.callee FROM call c JOIN own ON c.func = own.fn WHERE c.is_device_code = 0),"
 	/* host functions that run repeatedly: called in a loop, or by one that is */
 	" rep(fn) AS (SELECT callee FROM call WHERE is_device_code = 0 AND in_loop = 1"
-	"   UNION SELECT c.callee FROM call c JOIN rep ON c.func = rep.fn WHERE c.is_device_code = 0)"
+	"   UNION SELECT c.callee FROM call c JOIN rep ON c.func = rep.fn WHERE c.is_device_code = 0),"
+	/* host functions that run on the first pass only: every call of them
+	 * sits under a first-pass test (call.first_run), or comes from such a
+	 * function (two levels: `if (step == 0) init_all()` -> init_part());
+	 * a call by the same name from inside (a base class's method the
+	 * override calls, by name a self-call) does not count */
+	" once1(fn) AS (SELECT DISTINCT c.callee FROM call c WHERE c.is_device_code = 0 AND c.first_run = 1"
+	"   AND NOT EXISTS (SELECT 1 FROM call d WHERE d.callee = c.callee AND d.is_device_code = 0"
+	"     AND COALESCE(d.first_run, 0) = 0 AND d.func IS NOT d.callee)),"
+	" once(fn) AS (SELECT fn FROM once1 UNION SELECT DISTINCT c.callee FROM call c JOIN once1 o ON c.func = o.fn"
+	"   WHERE c.is_device_code = 0 AND NOT EXISTS (SELECT 1 FROM call d WHERE d.callee = c.callee"
+	"     AND d.is_device_code = 0 AND COALESCE(d.first_run, 0) = 0 AND d.func IS NOT d.callee"
+	"     AND d.func NOT IN (SELECT fn FROM once1)))"
 	" SELECT k.name,"
 	" COALESCE((SELECT h.kernel FROM reach r JOIN launch h ON h.func = r.fn AND h.in_loop = 1"
 	"   WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id LIMIT 1),"
@@ -176,7 +188,13 @@ static const char cold_sql[] =
 	"   AND NOT EXISTS (SELECT 1 FROM access a WHERE a.kernel_id = k.id AND a.space = 'global'"
 	"     AND COALESCE(a.traffic_depth, a.in_loop, 1) > 0)"
 	"  THEN (SELECT h.kernel FROM launch h WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id"
-	"   AND (h.in_loop = 1 OR h.func IN (SELECT fn FROM rep)) LIMIT 1) END"
+	"   AND (h.in_loop = 1 OR h.func IN (SELECT fn FROM rep)) LIMIT 1) END,"
+	/* launched on the first pass only, while another kernel is launched
+	 * on every pass */
+	" CASE WHEN NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.first_run, 0) = 0"
+	"   AND COALESCE(l.func, '') NOT IN (SELECT fn FROM once))"
+	"  THEN (SELECT o.kernel FROM launch o WHERE o.kernel_id IS NOT NULL AND o.kernel_id != k.id"
+	"   AND COALESCE(o.first_run, 0) = 0 AND COALESCE(o.func, '') NOT IN (SELECT fn FROM once) LIMIT 1) END"
 	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
 	" AND EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id)"
 	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)"
@@ -290,6 +308,7 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		const char *other = (const char *)sqlite3_column_text(st, 2);
 		int writes_only = sqlite3_column_int(st, 3);
 		const char *rep = (const char *)sqlite3_column_text(st, 4);
+		const char *every = (const char *)sqlite3_column_text(st, 5);
 		if (hot)
 			rc = ka_buf_printf(msg,
 					   " [cold: %s is launched outside the host loop that launches %s]",
@@ -306,7 +325,13 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 				" [cold: %s does a fixed amount of work per thread and is launched once, "
 				"outside host loops, while %s is launched repeatedly]",
 				k ? k : "the kernel", rep);
-		if (hot || (other && writes_only) || rep) {
+		else if (every)
+			rc = ka_buf_printf(msg,
+					   " [cold: %s is launched only on the first pass (under a test of a step "
+					   "counter against 0 or of a set-up flag), while %s is launched on every "
+					   "pass]",
+					   k ? k : "the kernel", every);
+		if (hot || (other && writes_only) || rep || every) {
 			f->cold = 1;
 			if (f->severity > KA_SEV_NOTE)
 				f->severity = KA_SEV_NOTE;

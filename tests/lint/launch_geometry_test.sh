@@ -110,6 +110,26 @@ CU
 expect_count floor2.cu sync-barrier-in-divergent-branch 0
 sed 's|dim3 grid(N / 32, M / 32);|dim3 grid(M / 32, N / 32);|' "$dir/floor2.cu" >"$dir/floorswap.cu"
 expect_count floorswap.cu sync-barrier-in-divergent-branch 1
+# launches in a class's methods defined outside the class are host code the
+# walk reads: two unchecked launches, the block known (no assumed block)
+cat >"$dir/methods.cu" <<'CU'
+__global__ void init_k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = 0; }
+__global__ void step_k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] += 1; }
+class Solver {
+public:
+  void init();
+  void compute(int *step);
+  float *x;
+  int n;
+};
+void Solver::init() { init_k<<<(n + 127) / 128, 128>>>(x, n); }
+void Solver::compute(int *step) {
+  if (*step == 0)
+    init();
+  step_k<<<(n + 127) / 128, 128>>>(x, n);
+}
+CU
+expect_count methods.cu host-unchecked-launch 2
 
 # the folded sizes: grid_blocks of both launches of exact.cu
 got=$("$kcheck" facts "$dir/exact.cu" --format json 2>/dev/null | grep -o '"grid_blocks": *[0-9a-z]*' | tr -d ' ' | paste -sd,)

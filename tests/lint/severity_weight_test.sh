@@ -329,6 +329,38 @@ void tv(float *x, float *d_s, int n, int iters) {
 CU
 expect blocking.cu 6 host-sync-in-loop warning
 expect blocking.cu 8 host-sync-in-loop note
+# A kernel launched only under a first-pass test (a step counter against 0,
+# a set-up flag), through two host functions, while another kernel runs on
+# every pass: its performance findings are notes ([cold: ...]); the same
+# kernel launched without the test keeps its warning.  The host functions
+# are a class's methods defined outside the class (GPUMD's QTB thermostat).
+cat >"$dir/firstpass.cu" <<'CU'
+__global__ void fill_rows(double *hist, int n, int w) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    for (int m = 0; m < w; m++) hist[t * w + m] = 0.1 * m;
+}
+__global__ void kick(double *v, int n) { int t = blockIdx.x * blockDim.x + threadIdx.x; if (t < n) v[t] *= 0.99; }
+class Thermostat {
+public:
+  void init_all();
+  void init_history();
+  void compute(const int *current_step);
+  double *hist, *v;
+  int n, w;
+};
+void Thermostat::init_history() { fill_rows<<<(n + 127) / 128, 128>>>(hist, n, w); }
+void Thermostat::init_all() { init_history(); }
+void Thermostat::compute(const int *current_step) {
+  if (*current_step == 0) {
+    init_all();
+  }
+  kick<<<(n + 127) / 128, 128>>>(v, n);
+}
+CU
+expect firstpass.cu 4 gmem-row-index-from-threadidx-x note
+sed 's/  if (\*current_step == 0) {/  if (1) {/' "$dir/firstpass.cu" >"$dir/everypass.cu"
+expect everypass.cu 4 gmem-row-index-from-threadidx-x warning
 # A sync that only debug builds compile (`#ifndef NDEBUG` around the macro
 # that makes it, or around the call) is a note; the same sync outside such a
 # branch (the `#ifdef NDEBUG` branch is what release builds compile) stays a
