@@ -896,8 +896,8 @@ static int name_has(const char *name, const char *const *parts)
 	for (; name[i] && i < sizeof low - 1; i++)
 		low[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
 	low[i] = '\0';
-	for (; *parts; parts++)
-		if (strstr(low, *parts))
+	for (; *parts; parts++) /* `^x`: at the start */
+		if ((*parts)[0] == '^' ? strncmp(low, *parts + 1, strlen(*parts + 1)) == 0 : strstr(low, *parts) != NULL)
 			return 1;
 	return 0;
 }
@@ -911,7 +911,10 @@ static int name_has(const char *name, const char *const *parts)
 static int first_pass_test(const ka_node *c)
 {
 	static const char *const counter[] = {"step", "iter", "epoch", NULL};
-	static const char *const done[] = {"init", "setup", "ready", NULL};
+	/* set-up flags: a name that starts with `init` or holds `_init`, `setup`
+	 * or `ready` (`initialized`, `initDone`, `is_init`, `setup_done`; not
+	 * `finite`) */
+	static const char *const done[] = {"^init", "_init", "setup", "ready", NULL};
 	static const char *const first[] = {"first", NULL};
 	c = c ? walk_strip((ka_node *)c) : NULL;
 	if (!c)

@@ -194,13 +194,22 @@ static const char cold_sql[] =
 	" CASE WHEN NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.first_run, 0) = 0"
 	"   AND COALESCE(l.func, '') NOT IN (SELECT fn FROM once))"
 	"  THEN (SELECT o.kernel FROM launch o WHERE o.kernel_id IS NOT NULL AND o.kernel_id != k.id"
-	"   AND COALESCE(o.first_run, 0) = 0 AND COALESCE(o.func, '') NOT IN (SELECT fn FROM once) LIMIT 1) END"
+	"   AND COALESCE(o.first_run, 0) = 0 AND COALESCE(o.func, '') NOT IN (SELECT fn FROM once) LIMIT 1) END,"
+	/* every launch runs once: none in a host loop, no launching function
+	 * called in one, directly or through its callers (the other reasons
+	 * above need this; a first-pass one does not) */
+	" NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)"
+	" AND NOT EXISTS (SELECT 1 FROM anc JOIN call c ON c.callee = anc.fn"
+	"   WHERE c.is_device_code = 0 AND c.in_loop = 1)"
 	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
 	" AND EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id)"
-	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)"
-	/* a launching function that a loop calls, directly or through its callers */
+	/* the same, where a launch or call under a first-pass test counts as
+	 * running once even inside a loop (`for (step ...) { if (step == 0)
+	 * init(); ... }`) */
+	" AND NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0"
+	"   AND COALESCE(l.first_run, 0) = 0)"
 	" AND NOT EXISTS (SELECT 1 FROM anc JOIN call c ON c.callee = anc.fn"
-	"   WHERE c.is_device_code = 0 AND c.in_loop = 1)";
+	"   WHERE c.is_device_code = 0 AND c.in_loop = 1 AND COALESCE(c.first_run, 0) = 0)";
 
 /* The file-level half of the set-up kernel test, asked once per file (?2 of
  * cold_sql; per kernel it cost a scan of every launch, past the SQL budget
@@ -309,7 +318,15 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		int writes_only = sqlite3_column_int(st, 3);
 		const char *rep = (const char *)sqlite3_column_text(st, 4);
 		const char *every = (const char *)sqlite3_column_text(st, 5);
-		if (hot)
+		if (!sqlite3_column_int(st, 6)) /* runs once only through a first-pass test */
+			hot = other = rep = NULL;
+		if (every)
+			rc = ka_buf_printf(msg,
+					   " [cold: %s is launched only on the first pass (under a test of a step "
+					   "counter against 0 or of a set-up flag), while %s is launched on every "
+					   "pass]",
+					   k ? k : "the kernel", every);
+		else if (hot)
 			rc = ka_buf_printf(msg,
 					   " [cold: %s is launched outside the host loop that launches %s]",
 					   k ? k : "the kernel", hot);
@@ -325,12 +342,6 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 				" [cold: %s does a fixed amount of work per thread and is launched once, "
 				"outside host loops, while %s is launched repeatedly]",
 				k ? k : "the kernel", rep);
-		else if (every)
-			rc = ka_buf_printf(msg,
-					   " [cold: %s is launched only on the first pass (under a test of a step "
-					   "counter against 0 or of a set-up flag), while %s is launched on every "
-					   "pass]",
-					   k ? k : "the kernel", every);
 		if (hot || (other && writes_only) || rep || every) {
 			f->cold = 1;
 			if (f->severity > KA_SEV_NOTE)

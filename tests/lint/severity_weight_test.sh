@@ -361,6 +361,28 @@ CU
 expect firstpass.cu 4 gmem-row-index-from-threadidx-x note
 sed 's/  if (\*current_step == 0) {/  if (1) {/' "$dir/firstpass.cu" >"$dir/everypass.cu"
 expect everypass.cu 4 gmem-row-index-from-threadidx-x warning
+# the first-pass test inside the time loop itself, on a set-up flag
+cat >"$dir/firstloop.cu" <<'CU'
+__global__ void fill_rows(double *hist, int n, int w) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    for (int m = 0; m < w; m++) hist[t * w + m] = 0.1 * m;
+}
+__global__ void kick(double *v, int n) { int t = blockIdx.x * blockDim.x + threadIdx.x; if (t < n) v[t] *= 0.99; }
+void run(double *hist, double *v, int n, int w, int steps) {
+  bool initialized = false;
+  for (int s = 0; s < steps; s++) {
+    if (!initialized) {
+      fill_rows<<<(n + 127) / 128, 128>>>(hist, n, w);
+      initialized = true;
+    }
+    kick<<<(n + 127) / 128, 128>>>(v, n);
+  }
+}
+CU
+expect firstloop.cu 4 gmem-row-index-from-threadidx-x note
+sed 's/    if (!initialized) {/    if (!finite_run) {/; s/  bool initialized = false;/  bool finite_run = false;/; s/      initialized = true;/      finite_run = true;/' "$dir/firstloop.cu" >"$dir/finiteloop.cu"
+expect finiteloop.cu 4 gmem-row-index-from-threadidx-x warning
 # A sync that only debug builds compile (`#ifndef NDEBUG` around the macro
 # that makes it, or around the call) is a note; the same sync outside such a
 # branch (the `#ifdef NDEBUG` branch is what release builds compile) stays a
