@@ -334,13 +334,16 @@ expect blocking.cu 8 host-sync-in-loop note
 # every pass: its performance findings are notes ([cold: ...]); the same
 # kernel launched without the test keeps its warning.  The host functions
 # are a class's methods defined outside the class (GPUMD's QTB thermostat).
-cat >"$dir/firstpass.cu" <<'CU'
+# the two kernels of both files: line 4 is fill_rows' strided store
+cat >"$dir/qtb_kernels.cu" <<'CU'
 __global__ void fill_rows(double *hist, int n, int w) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n)
     for (int m = 0; m < w; m++) hist[t * w + m] = 0.1 * m;
 }
 __global__ void kick(double *v, int n) { int t = blockIdx.x * blockDim.x + threadIdx.x; if (t < n) v[t] *= 0.99; }
+CU
+{ cat "$dir/qtb_kernels.cu"; cat <<'CU'; } >"$dir/firstpass.cu"
 class Thermostat {
 public:
   void init_all();
@@ -362,13 +365,7 @@ expect firstpass.cu 4 gmem-row-index-from-threadidx-x note
 sed 's/  if (\*current_step == 0) {/  if (1) {/' "$dir/firstpass.cu" >"$dir/everypass.cu"
 expect everypass.cu 4 gmem-row-index-from-threadidx-x warning
 # the first-pass test inside the time loop itself, on a set-up flag
-cat >"$dir/firstloop.cu" <<'CU'
-__global__ void fill_rows(double *hist, int n, int w) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < n)
-    for (int m = 0; m < w; m++) hist[t * w + m] = 0.1 * m;
-}
-__global__ void kick(double *v, int n) { int t = blockIdx.x * blockDim.x + threadIdx.x; if (t < n) v[t] *= 0.99; }
+{ cat "$dir/qtb_kernels.cu"; cat <<'CU'; } >"$dir/firstloop.cu"
 void run(double *hist, double *v, int n, int w, int steps) {
   bool initialized = false;
   for (int s = 0; s < steps; s++) {
