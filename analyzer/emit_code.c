@@ -191,66 +191,47 @@ int64_t walk_emit_atomic(walk *w, ka_node *n, const val *a, const sx *ax, const 
 	return id;
 }
 
-/* A condition that compares an atomic's returned old value (`if
- * (atomicAdd(&count[p], 1) == 1)`, also through a variable): the atomic is
- * a ticket or an arrival counter whose result decides who goes on. */
-static void mark_compared(walk *w, const sx *c, int in_cmp, int depth)
-{
-	if (!c || depth > 16)
-		return;
-	if (c->k == SX_OPAQUE && in_cmp && c->atomic_id) {
-		char sql[96];
-		snprintf(sql, sizeof sql, "UPDATE atomic SET result_compared = 1 WHERE id = %lld",
-			 (long long)c->atomic_id);
-		sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
-		return;
-	}
-	if (c->k == SX_SYM && in_cmp) { /* a variable set on two paths: both values */
-		const sx_sym *s = &w->sym.sx.syms[c->sym];
-		mark_compared(w, s->merged[0], 1, depth + 1);
-		mark_compared(w, s->merged[1], 1, depth + 1);
-		return;
-	}
-	mark_compared(w, c->a, in_cmp || c->k == SX_CMP, depth + 1);
-	mark_compared(w, c->b, in_cmp || c->k == SX_CMP, depth + 1);
-}
-
-void walk_note_compared_atomics(walk *w, const sx *cond)
-{
-	if (!w->ctl.quiet)
-		mark_compared(w, cond, 0, 0);
-}
-
-/* An address that holds an atomic's returned old value (`pos =
- * atomicAdd(&count[b], 1); out[start[b] + pos] = x`, also through a
- * variable set on two paths): the atomic hands out slots of a bucket (a
- * counting sort's scatter, a cell list), so each caller needs its own old
- * value in order and the bins are the buckets. */
-static void mark_indexing(walk *w, const sx *x, int depth)
+/* Sets column col of the atomics whose returned old value x holds, once
+ * armed (also through a variable set on two paths: both values); a
+ * comparison arms what is under it. */
+static void mark_atomics(walk *w, const sx *x, const char *col, int armed, int depth)
 {
 	if (!x || depth > 16)
 		return;
-	if (x->k == SX_OPAQUE && x->atomic_id) {
+	if (armed && x->k == SX_OPAQUE && x->atomic_id) {
 		char sql[96];
-		snprintf(sql, sizeof sql, "UPDATE atomic SET result_index = 1 WHERE id = %lld",
+		snprintf(sql, sizeof sql, "UPDATE atomic SET %s = 1 WHERE id = %lld", col,
 			 (long long)x->atomic_id);
 		sqlite3_exec(w->file.db, sql, NULL, NULL, NULL);
 		return;
 	}
-	if (x->k == SX_SYM) {
+	if (armed && x->k == SX_SYM) {
 		const sx_sym *s = &w->sym.sx.syms[x->sym];
-		mark_indexing(w, s->merged[0], depth + 1);
-		mark_indexing(w, s->merged[1], depth + 1);
+		mark_atomics(w, s->merged[0], col, 1, depth + 1);
+		mark_atomics(w, s->merged[1], col, 1, depth + 1);
 		return;
 	}
-	mark_indexing(w, x->a, depth + 1);
-	mark_indexing(w, x->b, depth + 1);
+	mark_atomics(w, x->a, col, armed || x->k == SX_CMP, depth + 1);
+	mark_atomics(w, x->b, col, armed || x->k == SX_CMP, depth + 1);
 }
 
+/* A condition that compares an atomic's returned old value (`if
+ * (atomicAdd(&count[p], 1) == 1)`, also through a variable): the atomic is
+ * a ticket or an arrival counter whose result decides who goes on. */
+void walk_note_compared_atomics(walk *w, const sx *cond)
+{
+	if (!w->ctl.quiet)
+		mark_atomics(w, cond, "result_compared", 0, 0);
+}
+
+/* An address that holds an atomic's returned old value (`pos =
+ * atomicAdd(&count[b], 1); out[start[b] + pos] = x`): the atomic hands out
+ * slots of a bucket (a counting sort's scatter, a cell list), so each
+ * caller needs its own old value in order and the bins are the buckets. */
 void walk_note_indexing_atomics(walk *w, const sx *addr)
 {
 	if (!w->ctl.quiet)
-		mark_indexing(w, addr, 0);
+		mark_atomics(w, addr, "result_index", 1, 0);
 }
 
 static int fold_real(ka_node *n, double *v)

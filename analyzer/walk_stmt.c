@@ -578,11 +578,11 @@ static void for_stmt(walk *w, ka_node *n)
 				halving_sym = s;
 		}
 		ka_node *c = walk_strip(cond);
-		if (c && c->kind == KN_BINOP && c->nkids == 2 && walk_strip(c->kids[0])->kind == KN_DECLREF &&
-		    walk_strip(c->kids[0])->ref == iv.iv && walk_fold_int(w, c->kids[1], &bound) && c0_ok)
+		int iv_cmp = c && c->kind == KN_BINOP && c->nkids == 2 &&
+			     walk_strip(c->kids[0])->kind == KN_DECLREF && walk_strip(c->kids[0])->ref == iv.iv;
+		if (iv_cmp && walk_fold_int(w, c->kids[1], &bound) && c0_ok)
 			trip = trip_count(&iv, c0, c->op, bound, &trip_ok);
-		else if (c && c->kind == KN_BINOP && c->nkids == 2 && walk_strip(c->kids[0])->kind == KN_DECLREF &&
-			 walk_strip(c->kids[0])->ref == iv.iv && !iv.geometric && iv.step_known && iv.step != 0) {
+		else if (iv_cmp && !iv.geometric && iv.step_known && iv.step != 0) {
 			w->ctl.quiet++;
 			const sx *bx = walk_ev_int(w, c->kids[1]);
 			w->ctl.quiet--;
