@@ -289,9 +289,9 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	 * Solver::init() { k<<<g, b>>>(...); }`): host code whose launches and
 	 * calls the host walk reads; device methods are left to the calls
 	 * that reach them */
-	int host_method = (kk == CXCursor_CXXMethod || kk == CXCursor_Constructor || kk == CXCursor_Destructor) &&
-			  clang_isCursorDefinition(c) &&
-			  !(fe_cuda_attrs(c) & (KDF_DEVICE | KDF_GLOBAL));
+	int host_method = (kk == CXCursor_CXXMethod || kk == CXCursor_Constructor ||
+			   kk == CXCursor_Destructor) &&
+			  clang_isCursorDefinition(c) && !(fe_cuda_attrs(c) & (KDF_DEVICE | KDF_GLOBAL));
 	if (!(((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) &&
 	       clang_isCursorDefinition(c)) ||
 	      kk == CXCursor_VarDecl || host_method))

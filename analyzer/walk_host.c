@@ -604,8 +604,9 @@ static ka_node *grid_axis_node(ka_node *n, int a, int depth)
 	if (n->kind == KN_INITLIST)
 		return a < n->nkids ? n->kids[a] : NULL;
 	if (n->kind == KN_DECLREF && is_dim3(n))
-		return n->ref && n->ref->kind != KD_PARAM && n->ref->init ? grid_axis_node(n->ref->init, a, depth + 1)
-									   : NULL;
+		return n->ref && n->ref->kind != KD_PARAM && n->ref->init
+			       ? grid_axis_node(n->ref->init, a, depth + 1)
+			       : NULL;
 	return a == 0 ? n : NULL;
 }
 
@@ -633,8 +634,8 @@ static void args_floor_grid(walk *w, ka_node *n, const int64_t b[3], unsigned ba
 			continue;
 		ka_node *e = walk_strip(grid_axis_node(n->cfg->kids[0], a, 0));
 		int64_t d;
-		if (!e || e->kind != KN_BINOP || e->op != OP_DIV || e->nkids != 2 || !walk_fold_int(w, e->kids[1], &d) ||
-		    d != b[a])
+		if (!e || e->kind != KN_BINOP || e->op != OP_DIV || e->nkids != 2 ||
+		    !walk_fold_int(w, e->kids[1], &d) || d != b[a])
 			continue;
 		if (!have) {
 			int_args(w, n, ax);

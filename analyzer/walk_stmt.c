@@ -579,7 +579,8 @@ static void for_stmt(walk *w, ka_node *n)
 		}
 		ka_node *c = walk_strip(cond);
 		int iv_cmp = c && c->kind == KN_BINOP && c->nkids == 2 &&
-			     walk_strip(c->kids[0])->kind == KN_DECLREF && walk_strip(c->kids[0])->ref == iv.iv;
+			     walk_strip(c->kids[0])->kind == KN_DECLREF &&
+			     walk_strip(c->kids[0])->ref == iv.iv;
 		if (iv_cmp && walk_fold_int(w, c->kids[1], &bound) && c0_ok)
 			trip = trip_count(&iv, c0, c->op, bound, &trip_ok);
 		else if (iv_cmp && !iv.geometric && iv.step_known && iv.step != 0) {
@@ -821,7 +822,8 @@ static int uniform_over_launch(walk *w, const sx *c)
 	for (int i = 0; i < 3; i++) {
 		if (floor_axis[i] < 0)
 			continue;
-		const ka_decl *pd = floor_axis[i] < w->kernel->nparams ? w->kernel->params[floor_axis[i]] : NULL;
+		const ka_decl *pd = floor_axis[i] < w->kernel->nparams ? w->kernel->params[floor_axis[i]]
+								       : NULL;
 		const sx *x = pd && pd->id < w->file.nenv ? w->sym.env[pd->id].x : NULL;
 		if (!x || x->k != SX_SYM || w->sym.sx.syms[x->sym].kind != SYM_PARAM ||
 		    w->sym.sx.syms[x->sym].has_launch_value)
@@ -897,7 +899,8 @@ static int name_has(const char *name, const char *const *parts)
 		low[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
 	low[i] = '\0';
 	for (; *parts; parts++) /* `^x`: at the start */
-		if ((*parts)[0] == '^' ? strncmp(low, *parts + 1, strlen(*parts + 1)) == 0 : strstr(low, *parts) != NULL)
+		if ((*parts)[0] == '^' ? strncmp(low, *parts + 1, strlen(*parts + 1)) == 0
+				       : strstr(low, *parts) != NULL)
 			return 1;
 	return 0;
 }
@@ -923,8 +926,7 @@ static int first_pass_test(const ka_node *c)
 		const char *nm = tested_name(c->kids[0]);
 		return name_has(nm, done) ? 1 : name_has(nm, first) ? -1 : 0;
 	}
-	if (c->kind == KN_DECLREF || c->kind == KN_MEMBER ||
-	    (c->kind == KN_UNOP && c->op == OP_DEREF)) {
+	if (c->kind == KN_DECLREF || c->kind == KN_MEMBER || (c->kind == KN_UNOP && c->op == OP_DEREF)) {
 		const char *nm = tested_name(c);
 		return name_has(nm, first) ? 1 : name_has(nm, done) ? -1 : 0;
 	}

@@ -321,11 +321,12 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		if (!sqlite3_column_int(st, 6)) /* runs once only through a first-pass test */
 			hot = other = rep = NULL;
 		if (every)
-			rc = ka_buf_printf(msg,
-					   " [cold: %s is launched only on the first pass (under a test of a step "
-					   "counter against 0 or of a set-up flag), while %s is launched on every "
-					   "pass]",
-					   k ? k : "the kernel", every);
+			rc = ka_buf_printf(
+				msg,
+				" [cold: %s is launched only on the first pass (under a test of a step "
+				"counter against 0 or of a set-up flag), while %s is launched on every "
+				"pass]",
+				k ? k : "the kernel", every);
 		else if (hot)
 			rc = ka_buf_printf(msg,
 					   " [cold: %s is launched outside the host loop that launches %s]",
