@@ -42,6 +42,9 @@ static void walk_reset(walk *w, ka_decl *fn, ka_decl *kernel)
 	w->is_device = (fn->flags & (KDF_GLOBAL | KDF_DEVICE)) != 0;
 	w->ctl.nloops = w->ctl.nbrs = w->ctl.div_return_line = w->ctl.guard_return = 0;
 	w->ctl.pin_rest = 0;
+	/* a constructor's host code runs once per object: set-up, as on a
+	 * program's first pass */
+	w->ctl.rest_run = !kernel && (fn->flags & KDF_CTOR) ? 1 : 0;
 	w->tally.n_barriers = w->tally.n_accesses = w->tally.n_loops = w->tally.uses_warp =
 		w->tally.has_guard = 0;
 	w->tally.narrays = 0;

@@ -441,7 +441,7 @@ void walk_emit_call(walk *w, ka_node *n, const char *cat, int checked)
 	ka_facts_int(&r, KA_COL(call, is_device_code), w->is_device);
 	ka_facts_int(&r, KA_COL(call, is_legacy_intrinsic), is_legacy(n->name));
 	ka_facts_int(&r, KA_COL(call, in_loop), w->ctl.nloops > 0);
-	ka_facts_int(&r, KA_COL(call, first_run), !w->kernel && walk_first_run(w));
+	ka_facts_int(&r, KA_COL(call, first_run), w->kernel ? 0 : walk_first_run(w));
 	ka_facts_int(&r, KA_COL(call, loop_depth), w->ctl.nloops);
 	ka_facts_int(&r, KA_COL(call, in_divergent_branch), div);
 	ka_facts_opt(&r, KA_COL(call, divergent_branch_line), div && line > 0, line);

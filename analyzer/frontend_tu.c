@@ -165,6 +165,8 @@ static void lower_function(lower_ctx *cx, CXCursor c)
 	ka_decl *d = fe_new_decl(cx, c, KD_FUNC);
 	if (clang_getCursorKind(c) == CXCursor_FunctionTemplate)
 		d->flags |= KDF_TEMPLATE;
+	if (clang_getCursorKind(c) == CXCursor_Constructor)
+		d->flags |= KDF_CTOR;
 	CXString m = clang_Cursor_getMangling(c);
 	d->mangled = ka_arena_strdup(cx->a, clang_getCString(m));
 	clang_disposeString(m);

@@ -171,7 +171,8 @@ enum {
 	KDF_SYSTEM = 1u << 9,
 	KDF_STATIC = 1u << 10,
 	KDF_LAMBDA =
-		1u << 11 /* a lambda's call operator: params and body, inlined where the lambda is called */
+		1u << 11, /* a lambda's call operator: params and body, inlined where the lambda is called */
+	KDF_CTOR = 1u << 12 /* a class's constructor (host code in it runs once per object) */
 };
 
 struct ka_decl {

@@ -120,7 +120,8 @@ typedef struct br_ctx {
 	int fails;
 	/* host code: the condition holds only on a program's first pass (1:
 	 * the then branch, `if (step == 0)`, `if (!initialized)`; -1: the else
-	 * branch, `if (step > 0) ... else`; 0 neither): call.first_run */
+	 * branch, `if (step > 0) ... else`), or on every Nth pass only (2: `if
+	 * (step % N == 0)`; -2: `if (step % N)`); 0 neither: call.first_run */
 	int first_run;
 	/* where the threads that skip a barrier inside go (barrier.skip_exits):
 	 * the statement's text range in the walked function's own body (has_off
@@ -274,6 +275,10 @@ typedef struct walk_ctl {
 	int guard_return;    /* a bounds-guard return seen before */
 	int pin_rest;        /* `if (threadIdx.x != 0) return;` seen: what follows runs on
 			      * at most two lanes of each warp */
+	int rest_run;        /* host: `if (step % N != 0) return;` or `if (initialized)
+			      * return;` at the top of the function, or the function is a
+			      * constructor: what follows runs on every Nth pass (2) or
+			      * the first pass (1) only */
 	int quiet;           /* > 0: evaluate without emitting facts */
 	int inline_depth;
 	int ref_depth; /* local references followed by walk_lvalue (bounded) */

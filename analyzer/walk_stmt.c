@@ -949,12 +949,71 @@ static int first_pass_test(const ka_node *c)
 	return 0;
 }
 
+/* `x % m` where x counts passes and m spaces them out: x a counter (step,
+ * iteration, epoch, frame, cycle; `step + 1` too) and m a run-time value or
+ * a constant of at least 8 (`iter % 2` alternates two buffers, every pass
+ * runs one arm), or m an interval by its name (`t % output_interval`,
+ * `n % print_every`) over any x */
+static int pass_modulo(const ka_node *n)
+{
+	static const char *const counter[] = {"step", "iter", "epoch", "frame", "cycle", NULL};
+	static const char *const interval[] = {"interval", "every", "freq",   "period", "_int",
+					       "dump",     "print", "output", "report", NULL};
+	n = n ? walk_strip((ka_node *)n) : NULL;
+	if (!n || n->kind != KN_BINOP || n->op != OP_REM || n->nkids != 2)
+		return 0;
+	const ka_node *x = walk_strip(n->kids[0]), *m = walk_strip(n->kids[1]);
+	if (x && x->kind == KN_BINOP && (x->op == OP_ADD || x->op == OP_SUB) && x->nkids == 2 &&
+	    walk_strip(x->kids[1]) && walk_strip(x->kids[1])->kind == KN_INT)
+		x = walk_strip(x->kids[0]);
+	if (!m)
+		return 0;
+	if (m->kind == KN_INT)
+		return m->ival >= 8 && name_has(tested_name(x), counter);
+	return name_has(tested_name(m), interval) || name_has(tested_name(x), counter);
+}
+
+/* A host condition that holds on every Nth pass only (`if (step % N ==
+ * 0)`, `if (!(iter % interval))`): 2 for the then branch, -2 when the else
+ * branch is the Nth pass's (`if (step % N != 0)`, `if (step % N)`), 0
+ * otherwise. */
+static int periodic_test(const ka_node *c)
+{
+	c = c ? walk_strip((ka_node *)c) : NULL;
+	if (!c)
+		return 0;
+	if (pass_modulo(c))
+		return -2;
+	if (c->kind == KN_UNOP && c->op == OP_LNOT && c->nkids == 1)
+		return pass_modulo(c->kids[0]) ? 2 : 0;
+	if (c->kind != KN_BINOP || c->nkids != 2 || (c->op != OP_EQ && c->op != OP_NE))
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		const ka_node *k = walk_strip(c->kids[side]);
+		if (k && k->kind == KN_INT && k->ival == 0 && pass_modulo(c->kids[1 - side]))
+			return c->op == OP_EQ ? 2 : -2;
+	}
+	return 0;
+}
+
+/* first_pass_test, else periodic_test */
+static int rare_pass_test(const ka_node *c)
+{
+	int t = first_pass_test(c);
+	return t ? t : periodic_test(c);
+}
+
+/* 1: the code being walked runs on the first pass only; 2: on every Nth
+ * pass only (the innermost test whose rare arm is being walked says which);
+ * 0: neither */
 int walk_first_run(const walk *w)
 {
-	for (int i = 0; i < w->ctl.nbrs; i++)
-		if (w->ctl.brs[i].first_run == (w->ctl.brs[i].in_else ? -1 : 1))
-			return 1;
-	return 0;
+	for (int i = w->ctl.nbrs - 1; i >= 0; i--) {
+		int t = w->ctl.brs[i].first_run;
+		if (t && (w->ctl.brs[i].in_else ? -t : t) > 0)
+			return t > 0 ? t : -t;
+	}
+	return w->ctl.rest_run;
 }
 
 static void if_stmt(walk *w, ka_node *n)
@@ -984,7 +1043,7 @@ static void if_stmt(walk *w, ka_node *n)
 		    .cond = c,
 		    .nloops = w->ctl.nloops,
 		    .fails = w->kernel ? 0 : status_test(n->kids[0]),
-		    .first_run = w->kernel ? 0 : first_pass_test(n->kids[0])};
+		    .first_run = w->kernel ? 0 : rare_pass_test(n->kids[0])};
 	if (walk_uni_thread_dep(b.uniformity) && uniform_over_launch(w, c))
 		b.uniformity = WALK_UNI_GRID; /* the launches never split it */
 	if (b.uniformity == WALK_UNI_THREAD)
@@ -1024,6 +1083,10 @@ static void if_stmt(walk *w, ka_node *n)
 		 * all that follows runs on that lane alone */
 		if (td && !w->ctl.nloops && !w->ctl.nbrs && walk_cond_pins_lane(w, c, 0))
 			w->ctl.pin_rest = 1;
+		/* host: `if (step % N != 0) return;` or `if (initialized) return;`
+		 * at the top of a function: the rest runs on the rare pass only */
+		if (!w->kernel && !w->ctl.nloops && !w->ctl.nbrs && b.first_run < 0 && !w->ctl.rest_run)
+			w->ctl.rest_run = -b.first_run;
 	}
 	val *before = walk_env_save(w);
 	w->ctl.brs[w->ctl.nbrs++] = b;

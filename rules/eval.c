@@ -161,18 +161,19 @@ static const char cold_sql[] =
 	/* host functions that run repeatedly: called in a loop, or by one that is */
 	" rep(fn) AS (SELECT callee FROM call WHERE is_device_code = 0 AND in_loop = 1"
 	"   UNION SELECT c.callee FROM call c JOIN rep ON c.func = rep.fn WHERE c.is_device_code = 0),"
-	/* host functions that run on the first pass only: every call of them
-	 * sits under a first-pass test (call.first_run), or comes from such a
-	 * function (two levels: `if (step == 0) init_all()` -> init_part());
+	/* host functions that run on the first pass or every Nth pass only:
+	 * every call of them sits under such a test (call.first_run), or comes
+	 * from such a function (two levels: `if (step == 0) init_all()` ->
+	 * init_part());
 	 * a call by the same name from inside (a base class's method the
 	 * override calls, by name a self-call) does not count */
-	" once1(fn) AS (SELECT DISTINCT c.callee FROM call c WHERE c.is_device_code = 0 AND c.first_run = 1"
+	" rare1(fn) AS (SELECT DISTINCT c.callee FROM call c WHERE c.is_device_code = 0 AND c.first_run > 0"
 	"   AND NOT EXISTS (SELECT 1 FROM call d WHERE d.callee = c.callee AND d.is_device_code = 0"
 	"     AND COALESCE(d.first_run, 0) = 0 AND d.func IS NOT d.callee)),"
-	" once(fn) AS (SELECT fn FROM once1 UNION SELECT DISTINCT c.callee FROM call c JOIN once1 o ON c.func = o.fn"
+	" rare(fn) AS (SELECT fn FROM rare1 UNION SELECT DISTINCT c.callee FROM call c JOIN rare1 o ON c.func = o.fn"
 	"   WHERE c.is_device_code = 0 AND NOT EXISTS (SELECT 1 FROM call d WHERE d.callee = c.callee"
 	"     AND d.is_device_code = 0 AND COALESCE(d.first_run, 0) = 0 AND d.func IS NOT d.callee"
-	"     AND d.func NOT IN (SELECT fn FROM once1)))"
+	"     AND d.func NOT IN (SELECT fn FROM rare1)))"
 	" SELECT k.name,"
 	" COALESCE((SELECT h.kernel FROM reach r JOIN launch h ON h.func = r.fn AND h.in_loop = 1"
 	"   WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id LIMIT 1),"
@@ -192,15 +193,23 @@ static const char cold_sql[] =
 	/* launched on the first pass only, while another kernel is launched
 	 * on every pass */
 	" CASE WHEN NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.first_run, 0) = 0"
-	"   AND COALESCE(l.func, '') NOT IN (SELECT fn FROM once))"
+	"   AND COALESCE(l.func, '') NOT IN (SELECT fn FROM rare))"
 	"  THEN (SELECT o.kernel FROM launch o WHERE o.kernel_id IS NOT NULL AND o.kernel_id != k.id"
-	"   AND COALESCE(o.first_run, 0) = 0 AND COALESCE(o.func, '') NOT IN (SELECT fn FROM once) LIMIT 1) END,"
+	"   AND COALESCE(o.first_run, 0) = 0 AND COALESCE(o.func, '') NOT IN (SELECT fn FROM rare) LIMIT 1) END,"
 	/* every launch runs once: none in a host loop, no launching function
 	 * called in one, directly or through its callers (the other reasons
 	 * above need this; a first-pass one does not) */
 	" NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.in_loop, 1) != 0)"
 	" AND NOT EXISTS (SELECT 1 FROM anc JOIN call c ON c.callee = anc.fn"
-	"   WHERE c.is_device_code = 0 AND c.in_loop = 1)"
+	"   WHERE c.is_device_code = 0 AND c.in_loop = 1),"
+	/* launched on the first or every Nth pass only, and on every Nth pass
+	 * somewhere (`if (step % interval == 0)`): the pass loop's other work
+	 * runs N times as often, whether or not this file launches it */
+	" NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.first_run, 0) = 0"
+	"   AND COALESCE(l.func, '') NOT IN (SELECT fn FROM rare))"
+	" AND (EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND l.first_run = 2)"
+	"   OR EXISTS (SELECT 1 FROM anc JOIN call c ON c.callee = anc.fn"
+	"     WHERE c.is_device_code = 0 AND c.first_run = 2))"
 	" FROM kernel k WHERE k.id = ?1 AND k.kind = 'global'"
 	" AND EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id)"
 	/* the same, where a launch or call under a first-pass test counts as
@@ -318,14 +327,20 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 		int writes_only = sqlite3_column_int(st, 3);
 		const char *rep = (const char *)sqlite3_column_text(st, 4);
 		const char *every = (const char *)sqlite3_column_text(st, 5);
+		int periodic = sqlite3_column_int(st, 7);
 		if (!sqlite3_column_int(st, 6)) /* runs once only through a first-pass test */
 			hot = other = rep = NULL;
-		if (every)
+		if (periodic)
+			rc = ka_buf_printf(msg,
+					   " [cold: %s is launched only on every Nth pass (under a test of a "
+					   "pass counter modulo an interval, `step %% N == 0`)]",
+					   k ? k : "the kernel");
+		else if (every)
 			rc = ka_buf_printf(
 				msg,
 				" [cold: %s is launched only on the first pass (under a test of a step "
-				"counter against 0 or of a set-up flag), while %s is launched on every "
-				"pass]",
+				"counter against 0 or of a set-up flag, or from a constructor), while %s "
+				"is launched on every pass]",
 				k ? k : "the kernel", every);
 		else if (hot)
 			rc = ka_buf_printf(msg,
@@ -343,7 +358,7 @@ static int cold_kernel(sqlite3 *db, const ka_rule *r, sqlite3_stmt *row, const c
 				" [cold: %s does a fixed amount of work per thread and is launched once, "
 				"outside host loops, while %s is launched repeatedly]",
 				k ? k : "the kernel", rep);
-		if (hot || (other && writes_only) || rep || every) {
+		if (hot || (other && writes_only) || rep || every || periodic) {
 			f->cold = 1;
 			if (f->severity > KA_SEV_NOTE)
 				f->severity = KA_SEV_NOTE;

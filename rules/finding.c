@@ -143,14 +143,18 @@ void ka_findings_sort_unique(ka_findings *fs)
 		return;
 	qsort(fs->v, fs->n, sizeof *fs->v, cmp_void);
 	/* a helper's own report where a kernel's context reports the same place
-	 * and rule (the sort keeps them next to each other) */
+	 * and rule, and a cold kernel's where a kernel that is not cold does (a
+	 * header's helper or kernel reached from two files, one of them a
+	 * periodic output pass); the sort keeps them next to each other */
 	size_t w = 0;
 	for (size_t i = 0, e; i < fs->n; i = e) {
-		int in_context = 0;
-		for (e = i; e < fs->n && same_place_rule(&fs->v[i], &fs->v[e]); e++)
+		int in_context = 0, hot = 0;
+		for (e = i; e < fs->n && same_place_rule(&fs->v[i], &fs->v[e]); e++) {
 			in_context |= !fs->v[e].standalone;
+			hot |= !fs->v[e].cold && !fs->v[e].standalone;
+		}
 		for (size_t k = i; k < e; k++)
-			if (in_context && fs->v[k].standalone)
+			if ((in_context && fs->v[k].standalone) || (hot && fs->v[k].cold))
 				ka_finding_clear(&fs->v[k]);
 			else
 				fs->v[w++] = fs->v[k];

@@ -380,6 +380,62 @@ CU
 expect firstloop.cu 4 gmem-row-index-from-threadidx-x note
 sed 's/    if (!initialized) {/    if (!finite_run) {/; s/  bool initialized = false;/  bool finite_run = false;/; s/      initialized = true;/      finite_run = true;/' "$dir/firstloop.cu" >"$dir/finiteloop.cu"
 expect finiteloop.cu 4 gmem-row-index-from-threadidx-x warning
+# A constructor's launches are set-up: the history is filled once per
+# object (GPUMD's Ensemble_QTB), while compute() kicks on every pass.  The
+# same launch from an ordinary method keeps its warning.
+{ cat "$dir/qtb_kernels.cu"; cat <<'CU'; } >"$dir/ctor.cu"
+class Ensemble {
+public:
+  Ensemble(int n_, int w_);
+  void fill_all();
+  void compute();
+  double *hist, *v;
+  int n, w;
+};
+void Ensemble::fill_all() { fill_rows<<<(n + 127) / 128, 128>>>(hist, n, w); }
+Ensemble::Ensemble(int n_, int w_) {
+  n = n_;
+  w = w_;
+  fill_all();
+}
+void Ensemble::compute() { kick<<<(n + 127) / 128, 128>>>(v, n); }
+CU
+expect ctor.cu 4 gmem-row-index-from-threadidx-x note
+sed 's/^Ensemble::Ensemble(int n_, int w_) {/void Ensemble::reset(int n_, int w_) {/; s/  Ensemble(int n_, int w_);/  void reset(int n_, int w_);/' "$dir/ctor.cu" >"$dir/noctor.cu"
+expect noctor.cu 4 gmem-row-index-from-threadidx-x warning
+# A kernel launched only on every Nth pass is cold on its own: the pass
+# loop's other work runs N times as often.  Every Nth pass is a pass counter
+# modulo a run-time interval or a constant of at least 8, in the branch or
+# in an early return at the top of the launching function (GPUMD's output
+# classes: `if ((step + 1) % num_interval_ != 0) return;`).  `iter % 2`
+# alternates buffers and the constant 1 is every pass: both keep the warning.
+{ cat "$dir/qtb_kernels.cu"; cat <<'CU'; } >"$dir/dump.cu"
+class Dump {
+public:
+  void process(int step);
+  double *hist;
+  int n, w, num_interval_;
+};
+void Dump::process(int step) {
+  if ((step + 1) % num_interval_ != 0) return;
+  fill_rows<<<(n + 127) / 128, 128>>>(hist, n, w);
+}
+CU
+expect dump.cu 4 gmem-row-index-from-threadidx-x note
+sed 's/num_interval_ != 0/1 != 0/' "$dir/dump.cu" >"$dir/dumpone.cu"
+expect dumpone.cu 4 gmem-row-index-from-threadidx-x warning
+{ cat "$dir/qtb_kernels.cu"; cat <<'CU'; } >"$dir/loopmod.cu"
+void run(double *hist, double *v, int n, int w, int steps) {
+  for (int iter = 0; iter < steps; iter++) {
+    kick<<<(n + 127) / 128, 128>>>(v, n);
+    if (iter % 100 == 0)
+      fill_rows<<<(n + 127) / 128, 128>>>(hist, n, w);
+  }
+}
+CU
+expect loopmod.cu 4 gmem-row-index-from-threadidx-x note
+sed 's/iter % 100 == 0/iter % 2 == 0/' "$dir/loopmod.cu" >"$dir/pingpong.cu"
+expect pingpong.cu 4 gmem-row-index-from-threadidx-x warning
 # A sync that only debug builds compile (`#ifndef NDEBUG` around the macro
 # that makes it, or around the call) is a note; the same sync outside such a
 # branch (the `#ifdef NDEBUG` branch is what release builds compile) stays a

@@ -119,6 +119,40 @@ static void json_report(void **state)
 	ka_findings_free(&fs);
 }
 
+/* One place and rule reported in a cold kernel's context (a periodic
+ * output pass) and in one that is not cold (from another translation
+ * unit): the cold copy goes, whatever its message says.  Two cold copies
+ * with nothing hotter stay (merged by kernel as usual). */
+static void cold_copy_dropped(void **state)
+{
+	ka_findings fs = KA_FINDINGS_INIT;
+	for (int i = 0; i < 2; i++) {
+		one_finding(&fs, "gmem-indirect-gather");
+		free(fs.v[i].kernel);
+		fs.v[i].kernel = strdup(i ? "dump_rdf" : "force");
+		fs.v[i].severity = KA_SEV_NOTE;
+	}
+	free(fs.v[1].message);
+	fs.v[1].message = strdup("gather [cold: dump_rdf is launched only on every Nth pass]");
+	fs.v[1].cold = 1;
+	ka_findings_sort_unique(&fs);
+	assert_int_equal(fs.n, 1);
+	assert_string_equal(fs.v[0].kernel, "force");
+	assert_int_equal(fs.v[0].cold, 0);
+	ka_findings_free(&fs);
+
+	for (int i = 0; i < 2; i++) {
+		one_finding(&fs, "gmem-indirect-gather");
+		free(fs.v[i].kernel);
+		fs.v[i].kernel = strdup(i ? "dump_rdf" : "dump_adf");
+		fs.v[i].cold = 1;
+	}
+	ka_findings_sort_unique(&fs);
+	assert_int_equal(fs.n, 1);
+	assert_int_equal(fs.v[0].nalso, 1);
+	ka_findings_free(&fs);
+}
+
 /* A helper line reached from kernels k, k3 and k2 (k3 twice, as from two
  * translation units): one finding, the others named in `also`, in every
  * format, and still a summary line per kernel.  A finding that differs in
@@ -249,7 +283,7 @@ int run_report_tests(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(utf16_columns),      cmocka_unit_test(text_report),
 		cmocka_unit_test(json_report),        cmocka_unit_test(sarif_report),
-		cmocka_unit_test(shared_helper_line),
+		cmocka_unit_test(shared_helper_line), cmocka_unit_test(cold_copy_dropped),
 	};
 	return cmocka_run_group_tests_name("rules/report", tests, setup, teardown);
 }
