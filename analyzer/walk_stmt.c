@@ -996,9 +996,21 @@ static int periodic_test(const ka_node *c)
 	return 0;
 }
 
-/* first_pass_test, else periodic_test */
+/* first_pass_test, else periodic_test; through `&&` when a conjunct's
+ * then branch is the rare pass's (`if (dump_ && step % N == 0)`), and
+ * through `||` when a disjunct's else branch is (`if (!dump_ || step %
+ * N != 0) return;`) */
 static int rare_pass_test(const ka_node *c)
 {
+	c = c ? walk_strip((ka_node *)c) : NULL;
+	if (c && c->kind == KN_BINOP && c->nkids == 2 && (c->op == OP_LAND || c->op == OP_LOR)) {
+		for (int side = 0; side < 2; side++) {
+			int t = rare_pass_test(c->kids[side]);
+			if (c->op == OP_LAND ? t > 0 : t < 0)
+				return t;
+		}
+		return 0;
+	}
 	int t = first_pass_test(c);
 	return t ? t : periodic_test(c);
 }

@@ -424,6 +424,19 @@ CU
 expect dump.cu 4 gmem-row-index-from-threadidx-x note
 sed 's/num_interval_ != 0/1 != 0/' "$dir/dump.cu" >"$dir/dumpone.cu"
 expect dumpone.cu 4 gmem-row-index-from-threadidx-x warning
+# with an on/off flag in the same test (GPUMD's Dump_Shock_NEMD), in either
+# order, and with the flag alone
+sed 's/  if ((step + 1) % num_interval_ != 0) return;/  if (!dump_ || (step + 1) % num_interval_ != 0) return;/; s/  int n, w, num_interval_;/  int n, w, num_interval_; bool dump_;/' "$dir/dump.cu" >"$dir/dumpflag.cu"
+expect dumpflag.cu 4 gmem-row-index-from-threadidx-x note
+{ cat "$dir/qtb_kernels.cu"; cat <<'CU'; } >"$dir/dumpand.cu"
+void dump_rows(double *hist, int n, int w, int step, int every, bool dump) {
+  if (dump && step % every == 0)
+    fill_rows<<<(n + 127) / 128, 128>>>(hist, n, w);
+}
+CU
+expect dumpand.cu 4 gmem-row-index-from-threadidx-x note
+sed 's/  if (!dump_ || (step + 1) % num_interval_ != 0) return;/  if (!dump_) return;/' "$dir/dumpflag.cu" >"$dir/flagonly.cu"
+expect flagonly.cu 4 gmem-row-index-from-threadidx-x warning
 { cat "$dir/qtb_kernels.cu"; cat <<'CU'; } >"$dir/loopmod.cu"
 void run(double *hist, double *v, int n, int w, int steps) {
   for (int iter = 0; iter < steps; iter++) {
