@@ -135,6 +135,22 @@ int ka_ptxas_run(const ka_analyze_opts *o, const ka_arch *arch, const char *path
 	return rc;
 }
 
+/* The register limit on resident blocks, once ptxas has given each
+ * kernel's registers: a warp's registers are allocated in units of 256
+ * (registers per thread x 32, rounded up), an SM holds regs_per_sm of
+ * them, and a block whose warps need more than that does not launch (0).
+ * occ_blocks, occupancy and occ_limiter follow when registers are the
+ * tighter limit. */
+static const char regs_occupancy_sql[] =
+	"UPDATE kernel SET occ_blocks_regs = (SELECT (a.regs_per_sm"
+	"   / (((kernel.regs * a.warp_size + 255) / 256) * 256))"
+	"   / ((kernel.block_threads + a.warp_size - 1) / a.warp_size) FROM arch a LIMIT 1)"
+	" WHERE regs > 0 AND block_threads > 0;"
+	"UPDATE kernel SET occ_blocks = occ_blocks_regs, occ_limiter = 'regs',"
+	" occupancy = (SELECT 1.0 * occ_blocks_regs * ((kernel.block_threads + a.warp_size - 1)"
+	"   / a.warp_size) * a.warp_size / a.max_threads_per_sm FROM arch a LIMIT 1)"
+	" WHERE occ_blocks_regs IS NOT NULL AND (occ_blocks IS NULL OR occ_blocks_regs < occ_blocks);";
+
 int ka_ptxas_join(const ka_analyze_opts *o, const ka_arch *arch, const char *path, sqlite3 *db)
 {
 	ka_buf out;
@@ -142,6 +158,8 @@ int ka_ptxas_join(const ka_analyze_opts *o, const ka_arch *arch, const char *pat
 	int rc = ka_ptxas_run(o, arch, path, &out);
 	if (rc == KA_OK)
 		rc = ka_ptxas_parse(out.data ? out.data : "", db);
+	if (rc == KA_OK && sqlite3_exec(db, regs_occupancy_sql, NULL, NULL, NULL) != SQLITE_OK)
+		rc = ka_error_set(KA_ERR, "--ptxas: register occupancy: %s", sqlite3_errmsg(db));
 	ka_buf_free(&out);
 	return rc;
 }

@@ -344,4 +344,39 @@ expect_count dcn.cu sync-barrier-in-divergent-branch 0
 dcn 256 >"$dir/dcn256.cu"
 expect_count dcn256.cu sync-barrier-in-divergent-branch 0
 expect_count dcn256.cu sync-barrier-in-block-stride-loop 2
+# With --ptxas, registers join the occupancy: a kernel whose registers
+# already hold an SM to fewer warps than 32 one-warp blocks is not reported
+# for its 32-thread blocks, and one at 56 registers states the loss that
+# registers leave (1152 threads an SM against 1024: 1.1x, a note), not 2x.
+if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null; then
+	regs_kernel() { # N: a kernel that keeps N floats live
+		cat <<CU
+__global__ void heavy(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v[$1];
+#pragma unroll
+  for (int k = 0; k < $1; k++) v[k] = in[i + k * n];
+  float s = 0.f;
+#pragma unroll
+  for (int r = 0; r < 4; r++)
+#pragma unroll
+    for (int k = 0; k < $1; k++) s = s * v[(k * 7 + r) % $1] + v[k];
+  out[i] = s;
+}
+void launch_heavy(float *out, const float *in, int n) { heavy<<<(n + 31) / 32, 32>>>(out, in, n); }
+CU
+	}
+	ptx() { # file rule -> severity and estimate of the rule's findings with --ptxas
+		"$kcheck" --no-config --no-db -q --format concise --ptxas "$dir/$1" 2>/dev/null | grep "\[$2\]" |
+			sed -E 's/^[^ ]+ ([a-z]+): .*\[impact ([0-9.]+x).*/\1 \2/' | paste -sd,
+	}
+	regs_kernel 96 >"$dir/regs96.cu"
+	regs_kernel 40 >"$dir/regs40.cu"
+	expect_count regs96.cu launch-tiny-blocks 1 # without --ptxas: registers unknown
+	expect ptx regs96.cu launch-tiny-blocks ""
+	expect ptx regs40.cu launch-tiny-blocks "note 1.1x"
+else
+	echo "SKIP: no nvcc: the --ptxas register-occupancy cases of launch-tiny-blocks"
+fi
 exit $fail
