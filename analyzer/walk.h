@@ -207,6 +207,9 @@ typedef struct dstat {
 	int host_kind;             /* host pointers: 1 malloc, 2 pinned */
 	int64_t dim3v[3];          /* host dim3 variables: components assigned (t.x = 256) */
 	unsigned char dim3_set[3]; /* 1 assigned a constant, 2 assigned a run-time value */
+	unsigned char dim3_snap;   /* host dim3 variables: dim3_decl was taken */
+	const sx *dim3_decl[3];    /* ... each axis's value where the variable was declared
+				    * (a dim3 copies its sizes when it is made); NULL unknown */
 	unsigned stored_dep;       /* local arrays: what the values stored so far (initializer
 				    * included) depend on (D_*), read back by a load */
 } dstat;
@@ -517,6 +520,7 @@ void walk_launch(walk *w, ka_node *n);
 int walk_launch_api(walk *w, ka_node *n);
 void walk_note_array(walk *w, ka_decl *d);
 int walk_host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op);
+void walk_host_dim3_decl(walk *w, ka_decl *d);
 
 /* warp.c: the modelled warp for one address expression. */
 typedef struct warp_result {

@@ -132,6 +132,12 @@ static int fold_dim3_axes(walk *w, ka_node *n, int64_t out[3], int depth, unsign
 			init = 0;
 		*axes = param ? 0 : init;
 		const dstat *ds = n->ref->id < w->file.nenv ? &w->sym.ds[n->ref->id] : NULL;
+		/* the sizes it was made with, where they were constants then (`int
+		 * n = 64; dim3 g(n / 32); n = 128;` is 2 blocks) */
+		int64_t c;
+		for (int i = 0; ds && ds->dim3_snap && i < 3; i++)
+			if ((*axes >> i) & 1 && ds->dim3_decl[i] && sx_is_const(ds->dim3_decl[i], &c))
+				out[i] = c;
 		for (int i = 0; i < 3; i++) { /* dim3 b; b.x = 256; */
 			if (ds && ds->dim3_set[i] == 1) {
 				out[i] = ds->dim3v[i];
@@ -169,6 +175,38 @@ int walk_host_dim3_assign(walk *w, ka_node *lhs, ka_node *rhs, ka_op op)
 		ds->dim3_set[axis] = 2;
 	}
 	return 1;
+}
+
+static ka_node *grid_axis_node(ka_node *n, int a, int depth);
+
+/* A host dim3 variable's declaration with sizes: each axis's value there.
+ * A dim3 copies its sizes when it is made, so `dim3 g(n / 32); n = 128;`
+ * still launches the old n / 32 blocks, whatever n holds at the launch. */
+void walk_host_dim3_decl(walk *w, ka_decl *d)
+{
+	if (w->is_device || !d->init || d->id < 0 || d->id >= w->file.nenv || !d->type ||
+	    !strstr(d->type, "dim3"))
+		return;
+	dstat *ds = &w->sym.ds[d->id];
+	w->ctl.quiet++;
+	for (int a = 0; a < 3; a++) {
+		ka_node *e = walk_strip(grid_axis_node(d->init, a, 0));
+		ds->dim3_decl[a] = e && !is_dim3(e) ? walk_ev_int(w, e) : NULL;
+	}
+	w->ctl.quiet--;
+	ds->dim3_snap = 1;
+}
+
+/* 1 when axis a of the dim3 variable v still has, by the expression of its
+ * declaration evaluated here, the value it was made with (no variable in
+ * it assigned since) */
+static int dim3_axis_unchanged(walk *w, const ka_node *v, int a, const sx *now)
+{
+	if (!v->ref || v->ref->id < 0 || v->ref->id >= w->file.nenv)
+		return 0;
+	const dstat *ds = &w->sym.ds[v->ref->id];
+	return !ds->dim3_snap ||
+	       (ds->dim3_decl[a] && now && sx_same_value(&w->sym.sx, ds->dim3_decl[a], now));
 }
 
 static ka_decl *find_kernel(walk *w, ka_node *n)
@@ -621,6 +659,10 @@ static void args_floor_grid(walk *w, ka_node *n, const int64_t b[3], unsigned ba
 	if (n->cfg->nkids < 1)
 		return;
 	ka_node *g = walk_strip(n->cfg->kids[0]);
+	/* the launch copies a dim3 variable (`dim3(grid)`): the variable */
+	while (g && g->kind == KN_CALL && g->name && strcmp(g->name, "dim3") == 0 && g->nkids == 1 &&
+	       is_dim3(walk_strip(g->kids[0])))
+		g = walk_strip(g->kids[0]);
 	if (g && g->kind == KN_DECLREF && g->ref && g->ref->id < w->file.nenv) {
 		const dstat *ds = &w->sym.ds[g->ref->id];
 		for (int a = 0; a < 3; a++)
@@ -643,7 +685,12 @@ static void args_floor_grid(walk *w, ka_node *n, const int64_t b[3], unsigned ba
 		}
 		w->ctl.quiet++;
 		const sx *num = walk_ev_int(w, e->kids[0]);
+		/* a dim3 variable's axis whose numerator was assigned since the
+		 * declaration was made from another value than `num` */
+		int same = g && g->kind == KN_DECLREF ? dim3_axis_unchanged(w, g, a, walk_ev_int(w, e)) : 1;
 		w->ctl.quiet--;
+		if (!same)
+			continue;
 		for (int i = 0; i < 16; i++)
 			if (ax[i] && num && sx_same_value(&w->sym.sx, ax[i], num))
 				out[a] |= 1u << i;

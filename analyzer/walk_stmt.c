@@ -129,6 +129,7 @@ static void decl_stmt(walk *w, ka_node *n)
 		if (walk_private_record(d) && d->id >= 0 && d->id < w->file.nenv)
 			w->sym.ds[d->id].stored_dep |= val.x ? val.x->dep : D_LANE | D_DATA;
 		walk_assign(w, d, val);
+		walk_host_dim3_decl(w, d);
 	}
 }
 

@@ -110,6 +110,22 @@ CU
 expect_count floor2.cu sync-barrier-in-divergent-branch 0
 sed 's|dim3 grid(N / 32, M / 32);|dim3 grid(M / 32, N / 32);|' "$dir/floor2.cu" >"$dir/floorswap.cu"
 expect_count floorswap.cu sync-barrier-in-divergent-branch 1
+# the size changed between the grid's declaration and the launch: the grid
+# was made from the old N, so the launched N / 32 is no longer a floor
+sed 's|  tr<<<grid, block>>>(A, M, N, B);|  N = N + 7;\n  tr<<<grid, block>>>(A, M, N, B);|' "$dir/floor2.cu" >"$dir/floorlate.cu"
+expect_count floorlate.cu sync-barrier-in-divergent-branch 1
+# an axis assigned after the declaration (`grid.y = ...`): not the floor
+sed 's|  tr<<<grid, block>>>(A, M, N, B);|  grid.y = (M + 31) / 32;\n  tr<<<grid, block>>>(A, M, N, B);|' "$dir/floor2.cu" >"$dir/floorset.cu"
+expect_count floorset.cu sync-barrier-in-divergent-branch 1
+# a constant size changed after the declaration: the grid keeps 2 x 2 blocks
+printf '%s\n%s\n' "$kernel" 'void run(const double *a, const double *b, double *c) {
+  dim3 thr(T, T, 1);
+  int n = 2 * T;
+  dim3 g(n / T, n / T);
+  n = 1000;
+  mm<<<g, thr>>>(a, b, c, 2 * T);
+}' >"$dir/constlate.cu"
+expect_count constlate.cu sync-barrier-in-divergent-branch 0
 # launches in a class's methods defined outside the class are host code the
 # walk reads: two unchecked launches, the block known (no assumed block)
 cat >"$dir/methods.cu" <<'CU'
