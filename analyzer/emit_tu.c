@@ -112,6 +112,7 @@ void walk_emit_tu(walk *w)
 		ka_facts_int(&r, KA_COL(diag, col), d->col);
 		ka_facts_text(&r, KA_COL(diag, severity), d->severity);
 		ka_facts_text(&r, KA_COL(diag, message), d->message);
+		ka_facts_text(&r, KA_COL(diag, func), d->func);
 		ka_facts_insert(&r);
 	}
 	for (ka_decl *g = w->file.tu->globals; g; g = g->next) {

@@ -273,6 +273,39 @@ static int is_instantiation(CXCursor c)
  * out what the toolkit's precompiled header holds (excludeDeclarationsFromPCH):
  * all of it is in system headers, and visiting it would read every one of
  * its declarations and macro expansions back from the header file. */
+static int is_class_kind(enum CXCursorKind k)
+{
+	return k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_ClassTemplate ||
+	       k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+/* A method defined inside its class whose text launches a kernel: `<<<`,
+ * or a launch API (`cudaLaunchKernel`, `hipLaunchKernelGGL`) by name. */
+static int method_launches(lower_ctx *cx, CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile fb, fe;
+	unsigned ob, oe;
+	clang_getExpansionLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+	size_t size;
+	const char *text = fb && clang_File_isEqual(fb, fe) ? fe_file_text(cx, fb, &size) : NULL;
+	if (!text || oe <= ob || oe > size)
+		return 0;
+	static const char *const marks[] = {"<<<", "LaunchKernel", "LaunchCooperativeKernel", NULL};
+	for (const char *const *m = marks; *m; m++) {
+		size_t ml = strlen(*m);
+		for (const char *p = text + ob; p + ml <= text + oe; p++) {
+			p = memchr(p, (*m)[0], (size_t)(text + oe - p));
+			if (!p || p + ml > text + oe)
+				break;
+			if (memcmp(p, *m, ml) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	lower_ctx *cx = data;
@@ -287,6 +320,18 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec || kk == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
+	/* a class body: of what it holds, only its host methods that launch
+	 * a kernel (`struct Op { void run() { k<<<g, b>>>(...); } };`), so
+	 * that the launch is seen (its block, and that the kernel runs at
+	 * all); the rest of a class's inline code is left alone */
+	if (is_class_kind(kk))
+		return clang_isCursorDefinition(c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
+	if (is_class_kind(clang_getCursorKind(parent)) &&
+	    !((kk == CXCursor_CXXMethod || kk == CXCursor_Constructor || kk == CXCursor_Destructor ||
+	       kk == CXCursor_FunctionTemplate) &&
+	      clang_isCursorDefinition(c) && !(fe_cuda_attrs(c) & (KDF_DEVICE | KDF_GLOBAL)) &&
+	      method_launches(cx, c)))
+		return CXChildVisit_Continue;
 	/* a class's host method defined outside the class (`void
 	 * Solver::init() { k<<<g, b>>>(...); }`): host code whose launches and
 	 * calls the host walk reads; device methods are left to the calls

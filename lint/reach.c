@@ -11,8 +11,9 @@
  * as launched when a launch names it, when a host or device call names it
  * among its arguments (`cudaFuncSetAttribute(k, ...)`, an occupancy query,
  * a graph node), and every kernel of a translation unit counts when its
- * host code is not all there (clang errors) or a launch goes through a
- * pointer the analyzer did not resolve. */
+ * host code is not all there (a function that clang errors kept from being
+ * analyzed) or a launch goes through a pointer the analyzer did not
+ * resolve. */
 #include "lint/lint_int.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,18 +71,22 @@ int ka_lint_reach_collect(sqlite3 *db, ka_lint_job *j)
 	sqlite3_finalize(st);
 	if (rc != KA_OK)
 		return rc;
-	/* host code not all there (the clang errors run.c counted), or a
-	 * launch whose kernel is no kernel of the file: any of them may be
-	 * launched */
-	int all = j->st.clang_errors > 0;
+	/* host code not all there (a function that a clang error kept from
+	 * being analyzed: every lost function has a listed error that names
+	 * it), or a launch whose kernel is no kernel of the file: any of them
+	 * may be launched.  Errors outside every function (a missing header,
+	 * an unknown type in a class's declaration) lose no launch. */
+	int all = 0;
 	st = NULL; /* the statement above is finalized */
-	if (!all &&
-	    sqlite3_prepare_v2(
+	if (sqlite3_prepare_v2(
 		    db,
-		    "SELECT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id IS NULL AND NOT EXISTS "
+		    "SELECT EXISTS (SELECT 1 FROM diag WHERE severity IN ('error', 'fatal') AND func IS NOT NULL)"
+		    " OR EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id IS NULL AND NOT EXISTS "
 		    "(SELECT 1 FROM kernel k WHERE k.name = l.kernel))",
-		    -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
+		    -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW)
+		all = 1;
+	else
 		all = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	if (all)

@@ -960,5 +960,31 @@ got=$(reach_sev "$dir/reach3" 7 gmem-uncoalesced-access)
 [ "$got" = warning ] || { echo "FAIL: bwd beside a file with clang errors: expected warning, got '${got:-nothing}'"; fail=1; }
 "$kcheck" --no-config --no-db -q --format json "$dir/reach3" 2>/dev/null | grep -q '"status": "failed"' &&
 	{ echo "FAIL: the file with clang errors failed instead of being partial"; fail=1; }
+# An error outside every function (a header that is not installed, a type
+# it would declare) loses no launch: bwd is still cold (nnabla-ext-cuda
+# includes cuTENSOR's header unconditionally).
+mkdir -p "$dir/reach4"
+cp "$dir/reach/kern.cuh" "$dir/reach4/"
+cat >"$dir/reach4/plugin.cu" <<'CU'
+#include "kern.cuh"
+#include <not_installed_tensor_lib.h>
+struct Handles { tensorHandle_t h; };
+void run_fwd(float *o, const float *i, int n) { fwd<<<(n + 255) / 256, 256>>>(o, i, n); }
+CU
+got=$(reach_sev "$dir/reach4" 7 gmem-uncoalesced-access)
+[ "$got" = note ] || { echo "FAIL: bwd beside a missing header outside functions: expected note, got '${got:-nothing}'"; fail=1; }
+# A launch from a method defined inside its class is a launch: bwd is not
+# cold, and its block is the launch's.
+mkdir -p "$dir/reach5"
+cp "$dir/reach/kern.cuh" "$dir/reach/plugin.cu" "$dir/reach5/"
+cat >"$dir/reach5/op.cu" <<'CU'
+#include "kern.cuh"
+struct BwdOp {
+  float *g; const float *go; int n;
+  void backward() { bwd<<<(n + 255) / 256, 256>>>(g, go, n); }
+};
+CU
+got=$(reach_sev "$dir/reach5" 7 gmem-uncoalesced-access)
+[ "$got" = warning ] || { echo "FAIL: bwd launched from an in-class method: expected warning, got '${got:-nothing}'"; fail=1; }
 
 exit $fail
