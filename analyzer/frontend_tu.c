@@ -320,18 +320,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	if (kk == CXCursor_Namespace || kk == CXCursor_LinkageSpec || kk == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
-	/* a class body: of what it holds, only its host methods that launch
-	 * a kernel (`struct Op { void run() { k<<<g, b>>>(...); } };`), so
-	 * that the launch is seen (its block, and that the kernel runs at
-	 * all); the rest of a class's inline code is left alone */
 	if (is_class_kind(kk))
 		return clang_isCursorDefinition(c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
-	if (is_class_kind(clang_getCursorKind(parent)) &&
-	    !((kk == CXCursor_CXXMethod || kk == CXCursor_Constructor || kk == CXCursor_Destructor ||
-	       kk == CXCursor_FunctionTemplate) &&
-	      clang_isCursorDefinition(c) && !(fe_cuda_attrs(c) & (KDF_DEVICE | KDF_GLOBAL)) &&
-	      method_launches(cx, c)))
-		return CXChildVisit_Continue;
 	/* a class's host method defined outside the class (`void
 	 * Solver::init() { k<<<g, b>>>(...); }`): host code whose launches and
 	 * calls the host walk reads; device methods are left to the calls
@@ -339,6 +329,14 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	int host_method = (kk == CXCursor_CXXMethod || kk == CXCursor_Constructor ||
 			   kk == CXCursor_Destructor) &&
 			  clang_isCursorDefinition(c) && !(fe_cuda_attrs(c) & (KDF_DEVICE | KDF_GLOBAL));
+	/* inside a class body, only its host methods (and member templates)
+	 * that launch a kernel (`struct Op { void run() { k<<<g, b>>>(...); }
+	 * };`), so that the launch is seen (its block, and that the kernel runs
+	 * at all); the rest of a class's inline code is left alone */
+	if (is_class_kind(clang_getCursorKind(parent)) &&
+	    !((host_method || (kk == CXCursor_FunctionTemplate && clang_isCursorDefinition(c))) &&
+	      method_launches(cx, c)))
+		return CXChildVisit_Continue;
 	if (!(((kk == CXCursor_FunctionDecl || kk == CXCursor_FunctionTemplate) &&
 	       clang_isCursorDefinition(c)) ||
 	      kk == CXCursor_VarDecl || host_method))

@@ -173,7 +173,11 @@ static const char cold_sql[] =
 	" rare(fn) AS (SELECT fn FROM rare1 UNION SELECT DISTINCT c.callee FROM call c JOIN rare1 o ON c.func = o.fn"
 	"   WHERE c.is_device_code = 0 AND NOT EXISTS (SELECT 1 FROM call d WHERE d.callee = c.callee"
 	"     AND d.is_device_code = 0 AND COALESCE(d.first_run, 0) = 0 AND d.func IS NOT d.callee"
-	"     AND d.func NOT IN (SELECT fn FROM rare1)))"
+	"     AND d.func NOT IN (SELECT fn FROM rare1))),"
+	/* every launch of the kernel is on a rare pass, or in a function that
+	 * runs on rare passes only */
+	" allrare(v) AS (SELECT NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = ?1"
+	"   AND COALESCE(l.first_run, 0) = 0 AND COALESCE(l.func, '') NOT IN (SELECT fn FROM rare)))"
 	" SELECT k.name,"
 	" COALESCE((SELECT h.kernel FROM reach r JOIN launch h ON h.func = r.fn AND h.in_loop = 1"
 	"   WHERE h.kernel_id IS NOT NULL AND h.kernel_id != k.id LIMIT 1),"
@@ -192,8 +196,7 @@ static const char cold_sql[] =
 	"   AND (h.in_loop = 1 OR h.func IN (SELECT fn FROM rep)) LIMIT 1) END,"
 	/* launched on the first pass only, while another kernel is launched
 	 * on every pass */
-	" CASE WHEN NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.first_run, 0) = 0"
-	"   AND COALESCE(l.func, '') NOT IN (SELECT fn FROM rare))"
+	" CASE WHEN (SELECT v FROM allrare)"
 	"  THEN (SELECT o.kernel FROM launch o WHERE o.kernel_id IS NOT NULL AND o.kernel_id != k.id"
 	"   AND COALESCE(o.first_run, 0) = 0 AND COALESCE(o.func, '') NOT IN (SELECT fn FROM rare) LIMIT 1) END,"
 	/* every launch runs once: none in a host loop, no launching function
@@ -205,8 +208,7 @@ static const char cold_sql[] =
 	/* launched on the first or every Nth pass only, and on every Nth pass
 	 * somewhere (`if (step % interval == 0)`): the pass loop's other work
 	 * runs N times as often, whether or not this file launches it */
-	" NOT EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND COALESCE(l.first_run, 0) = 0"
-	"   AND COALESCE(l.func, '') NOT IN (SELECT fn FROM rare))"
+	" (SELECT v FROM allrare)"
 	" AND (EXISTS (SELECT 1 FROM launch l WHERE l.kernel_id = k.id AND l.first_run = 2)"
 	"   OR EXISTS (SELECT 1 FROM anc JOIN call c ON c.callee = anc.fn"
 	"     WHERE c.is_device_code = 0 AND c.first_run = 2))"
