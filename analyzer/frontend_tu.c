@@ -279,6 +279,20 @@ static int is_class_kind(enum CXCursorKind k)
 	       k == CXCursor_ClassTemplatePartialSpecialization;
 }
 
+/* 1 when [b, e) holds the text m */
+static int span_has(const char *b, const char *e, const char *m)
+{
+	size_t ml = strlen(m);
+	for (; (size_t)(e - b) >= ml; b++) {
+		b = memchr(b, m[0], (size_t)(e - b) - ml + 1);
+		if (!b)
+			return 0;
+		if (memcmp(b, m, ml) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A method defined inside its class whose text launches a kernel: `<<<`,
  * or a launch API (`cudaLaunchKernel`, `hipLaunchKernelGGL`) by name. */
 static int method_launches(lower_ctx *cx, CXCursor c)
@@ -293,16 +307,9 @@ static int method_launches(lower_ctx *cx, CXCursor c)
 	if (!text || oe <= ob || oe > size)
 		return 0;
 	static const char *const marks[] = {"<<<", "LaunchKernel", "LaunchCooperativeKernel", NULL};
-	for (const char *const *m = marks; *m; m++) {
-		size_t ml = strlen(*m);
-		for (const char *p = text + ob; p + ml <= text + oe; p++) {
-			p = memchr(p, (*m)[0], (size_t)(text + oe - p));
-			if (!p || p + ml > text + oe)
-				break;
-			if (memcmp(p, *m, ml) == 0)
-				return 1;
-		}
-	}
+	for (const char *const *m = marks; *m; m++)
+		if (span_has(text + ob, text + oe, *m))
+			return 1;
 	return 0;
 }
 
